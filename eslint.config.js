@@ -1,0 +1,51 @@
+// Lint rules. The consensus core, the driver and the lock state machine must be
+// deterministic: the simulator replays one seed exactly only if these modules take
+// time, randomness and I/O from outside. The rules below enforce that.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+const nodeIoModules = [
+  "fs", "fs/promises", "net", "dgram", "http", "https", "http2", "child_process",
+  "cluster", "worker_threads", "dns", "tls", "os", "crypto", "perf_hooks", "timers",
+  "timers/promises", "readline", "process", "v8", "vm",
+];
+const restrictedImports = [
+  ...nodeIoModules,
+  ...nodeIoModules.map((m) => `node:${m}`),
+  "level", "classic-level", "@grpc/grpc-js", "pino",
+].map((name) => ({ name, message: "deterministic modules take I/O, time and randomness from outside" }));
+
+const deterministic = {
+  files: ["node/raft/**/*.ts", "node/lock/**/*.ts", "node/server/driver.ts"],
+  rules: {
+    "no-restricted-globals": ["error",
+      ...["Date", "performance", "setTimeout", "setInterval", "setImmediate", "clearTimeout",
+        "clearInterval", "clearImmediate", "queueMicrotask", "process", "crypto", "require",
+        "fetch", "Buffer"].map((name) => ({ name, message: `${name} is not deterministic or is I/O; inject it` })),
+    ],
+    "no-restricted-properties": ["error",
+      { object: "Math", property: "random", message: "use the injected random source" },
+      { object: "process", property: "hrtime", message: "use the injected clock" },
+      { object: "crypto", property: "randomUUID", message: "use the injected random source" },
+      { object: "crypto", property: "getRandomValues", message: "use the injected random source" },
+      { object: "globalThis", property: "setTimeout", message: "use the injected clock" },
+      { object: "globalThis", property: "Date", message: "use the injected clock" },
+    ],
+    "no-restricted-imports": ["error", { paths: restrictedImports, patterns: [{ group: ["node:*"], message: "no Node modules in deterministic code" }] }],
+  },
+};
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", "proto/gen/**", "data/**", "dist/**", "coverage/**", ".scratch/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { console: "readonly", process: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", setImmediate: "readonly", Buffer: "readonly", URL: "readonly", AbortController: "readonly", AbortSignal: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", structuredClone: "readonly", queueMicrotask: "readonly", performance: "readonly" } },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-constant-condition": ["error", { checkLoops: false }],
+    },
+  },
+  deterministic,
+);

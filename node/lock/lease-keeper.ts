@@ -1,0 +1,222 @@
+// Leader-side session and wait timers. Pure: the host passes its monotonic clock (ms) into
+// every call. Time decides only *when* the leader proposes an expiry or a wait timeout;
+// what happens is decided when that command is applied from the log.
+//
+// Host contract:
+// - becomeLeader() when this node becomes leader, with the applied state's sessions and
+//   waits (every TTL and wait restarts from that moment); stepDown() when it loses it.
+// - onApplied(outcome.timers, now) after each applied entry while leader.
+// - due(now) only after pending inbound messages (keepalives) were processed; propose what
+//   it returns. After an event-loop stall longer than a heartbeat call stalled(now) instead.
+import type { Command } from "./commands.ts";
+import { DeadlineQueue } from "./deadline-queue.ts";
+import type { PendingWait, SessionLease, TimerChanges } from "./outcome.ts";
+
+export interface LeaseKeeperOptions {
+  /**
+   * A proposed expiry or timeout that has not been applied after this long is proposed
+   * again (the first proposal may have been lost). Re-proposals are harmless: applying an
+   * expiry of an ended session or a timeout of an ended wait changes nothing.
+   */
+  readonly reproposeAfterMs?: number;
+}
+
+export type KeepAliveResult = "ok" | "notFound" | "notLeader";
+
+interface SessionTimer {
+  readonly ttlMs: number;
+  deadline: number;
+  /** When the expiry was proposed; the session then refuses keepalives. */
+  proposedAt: number | null;
+  version: number;
+}
+
+interface WaitTimer {
+  readonly wait: PendingWait;
+  deadline: number;
+  proposedAt: number | null;
+  version: number;
+}
+
+const DEFAULT_REPROPOSE_AFTER_MS = 2_000;
+
+export class LeaseKeeper {
+  private readonly reproposeAfterMs: number;
+  private leader = false;
+  private readonly sessions = new Map<bigint, SessionTimer>();
+  private readonly waits = new Map<string, WaitTimer>();
+  private readonly sessionQueue = new DeadlineQueue<bigint>();
+  private readonly waitQueue = new DeadlineQueue<string>();
+  private version = 0;
+
+  constructor(options: LeaseKeeperOptions = {}) {
+    this.reproposeAfterMs = options.reproposeAfterMs ?? DEFAULT_REPROPOSE_AFTER_MS;
+    if (!(this.reproposeAfterMs > 0)) throw new RangeError("reproposeAfterMs must be positive");
+  }
+
+  get isLeader(): boolean {
+    return this.leader;
+  }
+
+  get trackedSessions(): number {
+    return this.sessions.size;
+  }
+
+  get trackedWaits(): number {
+    return this.waits.size;
+  }
+
+  /** Entries in the deadline queues, superseded ones included (bounded by what is tracked). */
+  get queuedDeadlines(): number {
+    return this.sessionQueue.size + this.waitQueue.size;
+  }
+
+  /** Starts every session's TTL and every pending wait afresh from `now`. */
+  becomeLeader(now: number, sessions: readonly SessionLease[], waits: readonly PendingWait[]): void {
+    this.clear();
+    this.leader = true;
+    for (const s of sessions) this.sessionOpened(s.id, s.ttlMs, now);
+    for (const w of waits) this.waitStarted(w, now);
+  }
+
+  /** Forgets every timer: only a leader decides expiries. */
+  stepDown(): void {
+    this.clear();
+    this.leader = false;
+  }
+
+  sessionOpened(id: bigint, ttlMs: number, now: number): void {
+    if (!this.leader) return;
+    const timer: SessionTimer = { ttlMs, deadline: now + ttlMs, proposedAt: null, version: ++this.version };
+    this.sessions.set(id, timer);
+    this.sessionQueue.push(timer.deadline, id, timer.version);
+  }
+
+  sessionEnded(id: bigint): void {
+    this.sessions.delete(id);
+  }
+
+  waitStarted(wait: PendingWait, now: number): void {
+    if (!this.leader) return;
+    const timer: WaitTimer = { wait, deadline: now + wait.waitMs, proposedAt: null, version: ++this.version };
+    const key = waitKey(wait.sessionId, wait.acquireSeq);
+    this.waits.set(key, timer);
+    this.waitQueue.push(timer.deadline, key, timer.version);
+  }
+
+  waitEnded(sessionId: bigint, acquireSeq: number): void {
+    this.waits.delete(waitKey(sessionId, acquireSeq));
+  }
+
+  /** Follows the sessions and waits an applied entry started or ended. */
+  onApplied(timers: TimerChanges, now: number): void {
+    if (!this.leader) return;
+    for (const s of timers.sessionsOpened) this.sessionOpened(s.id, s.ttlMs, now);
+    for (const w of timers.waitsStarted) this.waitStarted(w, now);
+    for (const w of timers.waitsEnded) this.waitEnded(w.sessionId, w.acquireSeq);
+    for (const id of timers.sessionsEnded) this.sessionEnded(id);
+    this.shed();
+  }
+
+  /**
+   * Restarts the session's TTL. "notFound" for an unknown session or one whose expiry was
+   * proposed (it must not be revived). The caller acknowledges an "ok" to the client only
+   * after an entry of its own term was applied and a quorum round that started after the
+   * keepalive arrived confirmed its leadership.
+   */
+  keepAlive(id: bigint, now: number): KeepAliveResult {
+    if (!this.leader) return "notLeader";
+    const timer = this.sessions.get(id);
+    if (!timer || timer.proposedAt !== null) return "notFound";
+    this.schedule(id, timer, now + timer.ttlMs);
+    return "ok";
+  }
+
+  /** True while the session is tracked and its expiry has not been proposed. */
+  isLive(id: bigint): boolean {
+    const timer = this.sessions.get(id);
+    return this.leader && timer !== undefined && timer.proposedAt === null;
+  }
+
+  expiryProposed(id: bigint): boolean {
+    return this.sessions.get(id)?.proposedAt != null;
+  }
+
+  /**
+   * The expiries and wait timeouts to propose now, in deadline order. Each is marked
+   * proposed and comes back only after reproposeAfterMs if it still has not been applied.
+   * `wallMs` is display data copied into the commands.
+   */
+  due(now: number, wallMs = 0): Command[] {
+    if (!this.leader) return [];
+    const out: Command[] = [];
+    for (let e = this.sessionQueue.popDue(now); e !== null; e = this.sessionQueue.popDue(now)) {
+      const timer = this.sessions.get(e.key);
+      if (!timer || timer.version !== e.version) continue;
+      timer.proposedAt = now;
+      this.schedule(e.key, timer, now + this.reproposeAfterMs);
+      out.push({ type: "expireSession", sessionId: e.key, wallMs });
+    }
+    for (let e = this.waitQueue.popDue(now); e !== null; e = this.waitQueue.popDue(now)) {
+      const timer = this.waits.get(e.key);
+      if (!timer || timer.version !== e.version) continue;
+      timer.proposedAt = now;
+      timer.deadline = now + this.reproposeAfterMs;
+      timer.version = ++this.version;
+      this.waitQueue.push(timer.deadline, e.key, timer.version);
+      const w = timer.wait;
+      out.push({ type: "cancelWait", sessionId: w.sessionId, lock: w.lock, acquireSeq: w.acquireSeq, reason: "timeout", wallMs });
+    }
+    return out;
+  }
+
+  /**
+   * After an event-loop stall the leader cannot tell stopped keepalives from unprocessed
+   * ones, so it restarts every live session's TTL and expires none. Sessions whose expiry
+   * was already proposed stay that way; wait timers are left alone.
+   */
+  stalled(now: number): void {
+    if (!this.leader) return;
+    for (const [id, timer] of this.sessions) {
+      if (timer.proposedAt === null) this.schedule(id, timer, now + timer.ttlMs);
+    }
+    this.shed();
+  }
+
+  /** Earliest time due() may have work (possibly early), or null when nothing is tracked. */
+  nextDeadline(): number | null {
+    const a = this.sessionQueue.peekDeadline();
+    const b = this.waitQueue.peekDeadline();
+    if (a === null) return b;
+    if (b === null) return a;
+    return Math.min(a, b);
+  }
+
+  private schedule(id: bigint, timer: SessionTimer, deadline: number): void {
+    timer.deadline = deadline;
+    timer.version = ++this.version;
+    this.sessionQueue.push(deadline, id, timer.version);
+    this.shed();
+  }
+
+  /** Drops superseded queue entries once they dominate, keeping memory proportional to what is tracked. */
+  private shed(): void {
+    if (this.sessionQueue.size > 2 * this.sessions.size + 1024) {
+      this.sessionQueue.retain((id, version) => this.sessions.get(id)?.version === version);
+    }
+    if (this.waitQueue.size > 2 * this.waits.size + 1024) {
+      this.waitQueue.retain((key, version) => this.waits.get(key)?.version === version);
+    }
+  }
+
+  private clear(): void {
+    this.sessions.clear();
+    this.waits.clear();
+    this.sessionQueue.clear();
+    this.waitQueue.clear();
+  }
+}
+
+function waitKey(sessionId: bigint, acquireSeq: number): string {
+  return `${sessionId}:${acquireSeq}`;
+}

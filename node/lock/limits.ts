@@ -1,0 +1,55 @@
+// Limits of the lock state machine. Every replica must run with the same values: they
+// decide answers at apply time, so different limits would make replicas diverge.
+
+export interface LockLimits {
+  /** Live sessions in the cluster. */
+  readonly maxSessions: number;
+  /** Locks a session holds or waits for. */
+  readonly maxLocksPerSession: number;
+  readonly maxWaitersPerLock: number;
+  /** Kept answers plus pending waits per session. */
+  readonly maxInFlightPerSession: number;
+  /** Entries of the acknowledged-seq list a write may carry. */
+  readonly maxHeldList: number;
+  readonly minTtlMs: number;
+  readonly maxTtlMs: number;
+  readonly maxWaitMs: number;
+  readonly historyPerLock: number;
+  readonly historyTotal: number;
+  /** OpenSession request ids remembered for retries. */
+  readonly rememberedRequestIds: number;
+  /** Closed session ids remembered so a retried CloseSession answers OK. */
+  readonly rememberedClosedSessions: number;
+}
+
+export const DEFAULT_LOCK_LIMITS: LockLimits = Object.freeze({
+  maxSessions: 100_000,
+  maxLocksPerSession: 1_000,
+  maxWaitersPerLock: 10_000,
+  maxInFlightPerSession: 64,
+  maxHeldList: 64,
+  minTtlMs: 1_000,
+  maxTtlMs: 3_600_000,
+  maxWaitMs: 3_600_000,
+  historyPerLock: 16,
+  historyTotal: 100_000,
+  rememberedRequestIds: 100_000,
+  rememberedClosedSessions: 100_000,
+});
+
+export function resolveLimits(overrides: Partial<LockLimits> = {}): LockLimits {
+  const limits = { ...DEFAULT_LOCK_LIMITS, ...overrides };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`lock limit ${key} must be a non-negative integer`);
+  }
+  if (limits.minTtlMs > limits.maxTtlMs) throw new RangeError("minTtlMs above maxTtlMs");
+  return Object.freeze(limits);
+}
+
+/** Lock names are at most this many bytes of UTF-8. */
+export const MAX_LOCK_NAME_BYTES = 256;
+export const MAX_CLIENT_NAME_BYTES = 256;
+export const MAX_REQUEST_ID_BYTES = 128;
+/** Log indexes stay below 2^48 so that epoch × 2^48 + index is a unique token. */
+export const MAX_INDEX = 2 ** 48 - 1;
+export const MAX_EPOCH = 2 ** 16 - 1;

@@ -1,0 +1,57 @@
+// What one applied entry produced, besides its own answer.
+import type { Answer } from "./answers.ts";
+
+export type LockEventType = "acquired" | "released" | "sessionClosed" | "expired" | "revoked";
+
+/** A change of a lock's holder, for Watch and history; `index` lets a client resume elsewhere. */
+export interface LockEvent {
+  readonly type: LockEventType;
+  readonly index: number;
+  readonly lock: string;
+  /** The grantee ("acquired") or the former holder (the other types). */
+  readonly sessionId: bigint;
+  readonly token: bigint;
+  /** Display-only wall clock of the proposer. */
+  readonly wallMs: number;
+}
+
+/** A final answer for an earlier Acquire that was waiting, decided by this entry. */
+export interface Completion {
+  readonly sessionId: bigint;
+  readonly seq: number;
+  readonly answer: Answer;
+}
+
+/** A wait the leader must time out. Named by its first Acquire seq. */
+export interface PendingWait {
+  readonly sessionId: bigint;
+  readonly lock: string;
+  readonly acquireSeq: number;
+  readonly waitMs: number;
+}
+
+export interface SessionLease {
+  readonly id: bigint;
+  readonly ttlMs: number;
+}
+
+/** What the leader's lease timers must start or stop after this entry. */
+export interface TimerChanges {
+  readonly sessionsOpened: SessionLease[];
+  readonly sessionsEnded: bigint[];
+  readonly waitsStarted: PendingWait[];
+  readonly waitsEnded: Array<{ readonly sessionId: bigint; readonly acquireSeq: number }>;
+}
+
+export interface ApplyOutcome {
+  readonly index: number;
+  /** The answer for the request carried by this entry. */
+  readonly result: Answer;
+  readonly completions: Completion[];
+  readonly events: LockEvent[];
+  readonly timers: TimerChanges;
+}
+
+export function emptyTimers(): TimerChanges {
+  return { sessionsOpened: [], sessionsEnded: [], waitsStarted: [], waitsEnded: [] };
+}

@@ -1,0 +1,218 @@
+// Deterministic snapshot encoding of the lock state. Layout: "PLSM", format version,
+// payload, CRC-32 (big-endian) of everything before it. Sessions are written by id,
+// locks by name and each table in its replicated order, so equal states give equal bytes.
+import { readAnswer, writeAnswer } from "./answers.ts";
+import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
+import { crc32 } from "./checksum.ts";
+import type { EndReason, HistoryRecord, KeptAnswer, LockState, Session } from "./state.ts";
+
+/** Thrown when snapshot bytes are corrupt, truncated or inconsistent. */
+export class SnapshotError extends Error {
+  override readonly name = "SnapshotError";
+}
+
+export interface SnapshotContent {
+  readonly applied: number;
+  readonly epoch: number;
+  readonly sessions: ReadonlyMap<bigint, Session>;
+  readonly locks: ReadonlyMap<string, LockState>;
+  /** History records in insertion (grant) order. */
+  readonly history: Iterable<HistoryRecord>;
+  readonly requestIds: ReadonlyMap<string, bigint>;
+  readonly closedIds: ReadonlySet<bigint>;
+}
+
+export interface RestoredContent {
+  readonly applied: number;
+  readonly epoch: number;
+  readonly sessions: Map<bigint, Session>;
+  readonly locks: Map<string, LockState>;
+  readonly history: HistoryRecord[];
+  readonly requestIds: Map<string, bigint>;
+  readonly closedIds: Set<bigint>;
+}
+
+const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
+const VERSION = 1;
+const END_REASONS: readonly EndReason[] = ["released", "session closed", "session expired", "revoked"];
+
+const byNumber = (a: number, b: number): number => a - b;
+const byBigint = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function writeSnapshot(state: SnapshotContent): Uint8Array {
+  const w = new ByteWriter();
+  for (const b of MAGIC) w.u8(b);
+  w.u8(VERSION).uint(state.applied).uint(state.epoch);
+
+  const sessionIds = [...state.sessions.keys()].sort(byBigint);
+  w.uint(sessionIds.length);
+  for (const id of sessionIds) {
+    const s = state.sessions.get(id) as Session;
+    w.u64(s.id).str(s.clientName).uint(s.ttlMs).uint(s.openedAt).f64(s.openedWallMs).str(s.requestId).uint(s.mark);
+    const seqs = [...s.answers.keys()].sort(byNumber);
+    w.uint(seqs.length);
+    for (const seq of seqs) {
+      const kept = s.answers.get(seq) as KeptAnswer;
+      w.uint(seq).bool(kept.acquireOf !== null);
+      if (kept.acquireOf !== null) w.str(kept.acquireOf);
+      writeAnswer(w, kept.answer);
+    }
+    const dropped = [...s.dropped].sort(byNumber);
+    w.uint(dropped.length);
+    for (const seq of dropped) w.uint(seq);
+    // Held and waited locks in their session order (close and expiry walk them in this order).
+    w.uint(s.held.size);
+    for (const name of s.held) w.str(name);
+    w.uint(s.waits.size);
+    for (const name of s.waits.keys()) w.str(name);
+  }
+
+  const names = [...state.locks.keys()].sort(byString);
+  w.uint(names.length);
+  for (const name of names) {
+    const lock = state.locks.get(name) as LockState;
+    w.str(name).bool(lock.holder !== null);
+    if (lock.holder) w.u64(lock.holder.sessionId).u64(lock.holder.token).uint(lock.holder.grantedAt).uint(lock.holder.waitedFrom);
+    const waiters = [...(lock.waiters?.values() ?? [])];
+    w.uint(waiters.length);
+    for (const waiter of waiters) {
+      w.u64(waiter.sessionId).uint(waiter.waitedFrom).uint(waiter.waitMs).uint(waiter.seqs.length);
+      for (const seq of waiter.seqs) w.uint(seq);
+    }
+  }
+
+  const records = [...state.history];
+  w.uint(records.length);
+  for (const r of records) {
+    w.str(r.lock).u64(r.token).u64(r.sessionId).str(r.clientName).uint(r.grantedAt).uint(r.waitedFrom).f64(r.grantedWallMs);
+    w.bool(r.endedAt !== null);
+    if (r.endedAt !== null) w.uint(r.endedAt).f64(r.endedWallMs ?? 0).u8(END_REASONS.indexOf(r.reason as EndReason));
+  }
+
+  w.uint(state.requestIds.size);
+  for (const [requestId, id] of state.requestIds) w.str(requestId).u64(id);
+  w.uint(state.closedIds.size);
+  for (const id of state.closedIds) w.u64(id);
+
+  const body = w.finish();
+  const out = new Uint8Array(body.length + 4);
+  out.set(body);
+  new DataView(out.buffer).setUint32(body.length, crc32(body));
+  return out;
+}
+
+export function readSnapshot(bytes: Uint8Array): RestoredContent {
+  if (bytes.length < MAGIC.length + 5) throw new SnapshotError("snapshot too short");
+  const body = bytes.subarray(0, bytes.length - 4);
+  const stored = new DataView(bytes.buffer, bytes.byteOffset + body.length, 4).getUint32(0);
+  if (crc32(body) !== stored) throw new SnapshotError("snapshot checksum mismatch");
+  try {
+    return parse(new ByteReader(body));
+  } catch (err) {
+    if (err instanceof ByteDecodeError) throw new SnapshotError(`malformed snapshot: ${err.message}`);
+    throw err;
+  }
+}
+
+function parse(r: ByteReader): RestoredContent {
+  for (const b of MAGIC) if (r.u8() !== b) throw new SnapshotError("not a lock state snapshot");
+  const version = r.u8();
+  if (version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
+  const applied = r.uint();
+  const epoch = r.uint();
+
+  const sessions = new Map<bigint, Session>();
+  const heldOrder = new Map<bigint, string[]>();
+  const waitOrder = new Map<bigint, string[]>();
+  for (let i = r.count(); i > 0; i--) {
+    const id = r.u64();
+    const session: Session = {
+      id, clientName: r.str(), ttlMs: r.uint(), openedAt: r.uint(), openedWallMs: r.f64(), requestId: r.str(), mark: r.uint(),
+      answers: new Map(), dropped: new Set(), pending: new Map(), held: new Set(), waits: new Map(),
+    };
+    for (let n = r.count(); n > 0; n--) {
+      const seq = r.uint();
+      const acquireOf = r.bool() ? r.str() : null;
+      session.answers.set(seq, { acquireOf, answer: readAnswer(r) });
+    }
+    for (let n = r.count(); n > 0; n--) session.dropped.add(r.uint());
+    heldOrder.set(id, readStrings(r));
+    waitOrder.set(id, readStrings(r));
+    sessions.set(id, session);
+  }
+
+  const locks = new Map<string, LockState>();
+  for (let i = r.count(); i > 0; i--) {
+    const name = r.str();
+    const lock: LockState = { name, holder: null, waiters: null, history: [] };
+    if (r.bool()) lock.holder = { sessionId: r.u64(), token: r.u64(), grantedAt: r.uint(), waitedFrom: r.uint(), record: null };
+    for (let n = r.count(); n > 0; n--) {
+      const sessionId = r.u64();
+      const waitedFrom = r.uint();
+      const waitMs = r.uint();
+      const seqs: number[] = [];
+      for (let k = r.count(); k > 0; k--) seqs.push(r.uint());
+      if (seqs.length === 0) throw new SnapshotError(`wait on ${name} without an Acquire seq`);
+      lock.waiters ??= new Map();
+      lock.waiters.set(sessionId, { sessionId, lock: name, seqs, waitedFrom, waitMs });
+    }
+    locks.set(name, lock);
+  }
+
+  const history: HistoryRecord[] = [];
+  for (let i = r.count(); i > 0; i--) {
+    const lock = r.str();
+    const record: HistoryRecord = {
+      lock, token: r.u64(), sessionId: r.u64(), clientName: r.str(), grantedAt: r.uint(), waitedFrom: r.uint(), grantedWallMs: r.f64(),
+      endedAt: null, endedWallMs: null, reason: null, evicted: false,
+    };
+    if (r.bool()) {
+      record.endedAt = r.uint();
+      record.endedWallMs = r.f64();
+      const reason = END_REASONS[r.u8()];
+      if (reason === undefined) throw new SnapshotError("unknown history reason");
+      record.reason = reason;
+    }
+    const owner = locks.get(lock);
+    if (!owner) throw new SnapshotError(`history record for unknown lock ${lock}`);
+    owner.history.push(record);
+    if (owner.holder && owner.holder.token === record.token && record.endedAt === null) owner.holder.record = record;
+    history.push(record);
+  }
+
+  const requestIds = new Map<string, bigint>();
+  for (let i = r.count(); i > 0; i--) {
+    const requestId = r.str();
+    requestIds.set(requestId, r.u64());
+  }
+  const closedIds = new Set<bigint>();
+  for (let i = r.count(); i > 0; i--) closedIds.add(r.u64());
+  r.expectEnd();
+
+  // Re-link sessions to their locks and waits in the recorded order.
+  for (const [id, session] of sessions) {
+    for (const name of heldOrder.get(id) ?? []) session.held.add(name);
+    for (const name of waitOrder.get(id) ?? []) {
+      const waiter = locks.get(name)?.waiters?.get(id);
+      if (!waiter) throw new SnapshotError(`session ${id} lists a wait on ${name} that the lock does not have`);
+      session.waits.set(name, waiter);
+      for (const seq of waiter.seqs) session.pending.set(seq, name);
+    }
+  }
+  for (const lock of locks.values()) {
+    for (const waiter of lock.waiters?.values() ?? []) {
+      if (sessions.get(waiter.sessionId)?.waits.get(lock.name) !== waiter) {
+        throw new SnapshotError(`wait on ${lock.name} by session ${waiter.sessionId} is not listed by the session`);
+      }
+    }
+  }
+  return { applied, epoch, sessions, locks, history, requestIds, closedIds };
+}
+
+function readStrings(r: ByteReader): string[] {
+  const out: string[] = [];
+  for (let n = r.count(); n > 0; n--) out.push(r.str());
+  return out;
+}
+

@@ -1,0 +1,701 @@
+// The Raft consensus core: pure and deterministic. It does no I/O and keeps no timers;
+// it takes ticks, messages, proposals and read requests, and hands out a Ready batch
+// (state to persist, messages to send, entries to apply). Its only randomness (the
+// election timeout) comes from an injected source.
+//
+// Rules kept here (Raft paper §5, dissertation §3.10, §6.4, §9.6):
+// - an entry is committed by counting replicas only if it is of the current term (§5.4.2);
+// - a new leader appends a no-op, and serves reads only once an entry of its term is committed;
+// - the leader counts its own log toward commit only once it is durable (advance());
+// - PreVote and CheckQuorum keep partitioned nodes from disrupting a healthy leader.
+import { RaftLog } from "./log.ts";
+import { Progress } from "./progress.ts";
+import type {
+  AppendRequest,
+  AppendResponse,
+  Entry,
+  EntryKind,
+  HardState,
+  Heartbeat,
+  HeartbeatResponse,
+  InstallSnapshot,
+  Membership,
+  Message,
+  NodeId,
+  ReadIndexRequest,
+  ReadIndexResponse,
+  ReadState,
+  Ready,
+  Role,
+  Snapshot,
+  SoftState,
+  TimeoutNow,
+  VoteRequest,
+  VoteResponse,
+} from "./types.ts";
+import { NONE } from "./types.ts";
+import type { Random } from "../util/rng.ts";
+
+export interface RaftConfig {
+  readonly id: NodeId;
+  /** Election timeout in ticks; each node draws its timeout from [electionTicks, 2 × electionTicks). */
+  readonly electionTicks: number;
+  readonly heartbeatTicks: number;
+  /** Appends in flight per follower in replicate state. */
+  readonly maxInflightMsgs: number;
+  /** Bytes of entry data per append message (at least one entry is always sent). */
+  readonly maxBytesPerAppend: number;
+  readonly preVote: boolean;
+  readonly checkQuorum: boolean;
+  readonly random: Random;
+}
+
+export interface RaftInitialState {
+  readonly hardState: HardState;
+  readonly membership: Membership;
+  /** Snapshot position (index and term), 0/0 for none. */
+  readonly snapshotIndex: number;
+  readonly snapshotTerm: number;
+  readonly entries: readonly Entry[];
+}
+
+export class NotLeaderError extends Error {
+  constructor(readonly leader: NodeId) {
+    super(leader === NONE ? "no leader" : `not the leader; leader is ${leader}`);
+  }
+}
+
+export class ProposalDroppedError extends Error {}
+
+interface PendingRead {
+  readonly requestId: number;
+  /** NONE when the read is this node's own, otherwise the follower that asked. */
+  readonly from: NodeId;
+  readonly index: number;
+  readonly round: number;
+}
+
+export class RaftCore {
+  readonly id: NodeId;
+  private readonly cfg: RaftConfig;
+  readonly log: RaftLog;
+
+  term: number;
+  vote: NodeId;
+  role: Role = "follower";
+  leader: NodeId = NONE;
+  membership: Membership;
+
+  /** Ticks since start: a local count, only compared with itself. */
+  private ticks = 0;
+  private electionElapsed = 0;
+  private heartbeatElapsed = 0;
+  private randomizedElectionTicks = 0;
+  private votes = new Map<NodeId, boolean>();
+  private progress = new Map<NodeId, Progress>();
+  private transferee: NodeId = NONE;
+  private transferElapsed = 0;
+
+  // ReadIndex state (leader): reads waiting for an entry of this term to commit, reads
+  // waiting for their quorum round, the round being collected now, and acks per round.
+  private readsAwaitingCommit: Array<{ requestId: number; from: NodeId }> = [];
+  private pendingReads: PendingRead[] = [];
+  private round = 0;
+  private roundToBroadcast = 0;
+  private roundAcks = new Map<NodeId, number>();
+  // Follower: reads forwarded to the leader, failed if the leader changes.
+  private forwardedReads = new Set<number>();
+
+  private latestSnapshot: Snapshot | null = null;
+  private pendingSnapshot: Snapshot | null = null;
+
+  private msgs: Message[] = [];
+  private readStates: ReadState[] = [];
+  private persisted: HardState;
+  private readyOut = false;
+
+  constructor(cfg: RaftConfig, init: RaftInitialState) {
+    if (cfg.id === NONE) throw new Error("node id must be non-zero");
+    if (cfg.heartbeatTicks < 1 || cfg.electionTicks <= cfg.heartbeatTicks) {
+      throw new Error("electionTicks must exceed heartbeatTicks ≥ 1");
+    }
+    this.id = cfg.id;
+    this.cfg = cfg;
+    this.log = new RaftLog(init.snapshotIndex, init.snapshotTerm, init.entries, init.hardState.commit);
+    this.term = init.hardState.term;
+    this.vote = init.hardState.vote;
+    this.membership = init.membership;
+    this.persisted = init.hardState;
+    this.resetElectionTimer();
+  }
+
+  // ---------------------------------------------------------------- inputs
+
+  tick(): void {
+    this.ticks++;
+    if (this.role === "leader") {
+      this.tickLeader();
+    } else {
+      this.electionElapsed++;
+      if (this.isVoter(this.id) && this.electionElapsed >= this.randomizedElectionTicks) {
+        this.electionElapsed = 0;
+        this.campaign(this.cfg.preVote ? "pre" : "real");
+      }
+    }
+  }
+
+  private tickLeader(): void {
+    this.heartbeatElapsed++;
+    this.electionElapsed++;
+    for (const pr of this.progress.values()) {
+      if (pr.state === "snapshot" && ++pr.snapshotTicks >= this.cfg.electionTicks) pr.becomeProbe();
+    }
+    if (this.electionElapsed >= this.cfg.electionTicks) {
+      this.electionElapsed = 0;
+      if (this.cfg.checkQuorum) {
+        const active = this.voters().filter((v) => v === this.id || this.progress.get(v)?.recentActive);
+        for (const pr of this.progress.values()) pr.recentActive = false;
+        if (active.length < this.quorum()) {
+          this.becomeFollower(this.term, NONE);
+          return;
+        }
+      }
+      if (this.transferee !== NONE) this.transferee = NONE; // transfer timed out
+    }
+    if (this.heartbeatElapsed >= this.cfg.heartbeatTicks) {
+      this.heartbeatElapsed = 0;
+      // Reads still waiting ride on every heartbeat, so a lost round is retried.
+      this.broadcastHeartbeat(this.pendingReads.length > 0 ? this.round : 0);
+    }
+  }
+
+  /** Propose commands. Returns the index of the first; they occupy consecutive indexes in the current term. */
+  propose(data: readonly Uint8Array[], kind: EntryKind = "normal"): { index: number; term: number } {
+    if (this.role !== "leader") throw new NotLeaderError(this.leader);
+    if (this.transferee !== NONE) throw new ProposalDroppedError("leadership transfer in progress");
+    const first = this.log.lastIndex() + 1;
+    this.log.append(data.map((d, i) => ({ term: this.term, index: first + i, kind, data: d })));
+    this.broadcastAppend();
+    this.maybeCommitSingle();
+    return { index: first, term: this.term };
+  }
+
+  /**
+   * Ask for a linearizable read point. The answer arrives as a ReadState with this
+   * requestId (index 0 means it failed: leadership lost or unknown).
+   */
+  readIndex(requestId: number): void {
+    if (this.role === "leader") {
+      this.leaderReadIndex(requestId, NONE);
+    } else if (this.leader !== NONE) {
+      this.forwardedReads.add(requestId);
+      this.send<ReadIndexRequest>({ type: "readIndex", to: this.leader, term: this.term, requestId });
+    } else {
+      this.readStates.push({ requestId, index: 0 });
+    }
+  }
+
+  /** Start moving leadership to `to` (TimeoutNow once it has caught up). */
+  transferLeadership(to: NodeId): void {
+    if (this.role !== "leader") throw new NotLeaderError(this.leader);
+    if (to === this.id || !this.isVoter(to)) throw new Error(`cannot transfer leadership to ${to}`);
+    this.transferee = to;
+    this.electionElapsed = 0;
+    const pr = this.progress.get(to)!;
+    if (pr.match === this.log.lastIndex()) this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
+    else this.sendAppend(to);
+  }
+
+  /** The host took a snapshot at `snapshot.meta.index` (≤ applied): compact the log and keep it for slow followers. */
+  compact(snapshot: Snapshot): void {
+    this.latestSnapshot = snapshot;
+    this.log.compact(snapshot.meta.index, snapshot.meta.term);
+  }
+
+  /** The transport could not deliver a snapshot: try again from probing. */
+  reportSnapshotFailure(to: NodeId): void {
+    const pr = this.progress.get(to);
+    if (this.role === "leader" && pr?.state === "snapshot") pr.becomeProbe();
+  }
+
+  step(m: Message): void {
+    if (m.to !== this.id) return;
+    if (m.term > this.term) {
+      if (m.type === "vote") {
+        const inLease =
+          this.cfg.checkQuorum && this.leader !== NONE && this.electionElapsed < this.cfg.electionTicks;
+        if (inLease && !m.transfer) return; // a healthy leader exists: ignore a disruptive candidate
+      }
+      if (m.type === "vote" && m.pre) {
+        // a PreVote never changes our term
+      } else if (m.type === "voteResp" && m.pre && m.granted) {
+        // a granted PreVote answer carries the future term; it does not move ours
+      } else {
+        const leader = m.type === "append" || m.type === "heartbeat" || m.type === "snapshot" ? m.from : NONE;
+        this.becomeFollower(m.term, leader);
+      }
+    } else if (m.term < this.term) {
+      if ((this.cfg.checkQuorum || this.cfg.preVote) && (m.type === "append" || m.type === "heartbeat")) {
+        // Tell a stale leader about the newer term so it steps down.
+        this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: false, index: 0, hintIndex: 0, hintTerm: 0 });
+      } else if (m.type === "vote" && m.pre) {
+        this.send<VoteResponse>({ type: "voteResp", to: m.from, term: this.term, pre: true, granted: false });
+      }
+      return;
+    }
+
+    switch (m.type) {
+      case "vote":
+        return this.handleVote(m);
+      case "voteResp":
+        return this.handleVoteResponse(m);
+      case "append":
+        return this.handleAppend(m);
+      case "heartbeat":
+        return this.handleHeartbeat(m);
+      case "snapshot":
+        return this.handleSnapshot(m);
+      case "appendResp":
+        return this.handleAppendResponse(m);
+      case "heartbeatResp":
+        return this.handleHeartbeatResponse(m);
+      case "timeoutNow":
+        if (this.role !== "leader" && this.isVoter(this.id)) this.campaign("transfer");
+        return;
+      case "readIndex":
+        if (this.role === "leader") this.leaderReadIndex(m.requestId, m.from);
+        else this.send<ReadIndexResponse>({ type: "readIndexResp", to: m.from, term: this.term, requestId: m.requestId, index: 0 });
+        return;
+      case "readIndexResp":
+        if (this.forwardedReads.delete(m.requestId)) this.readStates.push({ requestId: m.requestId, index: m.index });
+        return;
+    }
+  }
+
+  // ---------------------------------------------------------------- elections
+
+  private campaign(kind: "pre" | "real" | "transfer"): void {
+    if (kind === "pre") {
+      this.role = "precandidate";
+      this.leader = NONE;
+      this.failForwardedReads();
+    } else {
+      this.becomeCandidate();
+    }
+    const pre = kind === "pre";
+    const term = pre ? this.term + 1 : this.term;
+    this.votes = new Map([[this.id, true]]);
+    if (this.tally() === "won") {
+      if (pre) this.campaign("real");
+      else this.becomeLeader();
+      return;
+    }
+    for (const v of this.voters()) {
+      if (v === this.id) continue;
+      this.send<VoteRequest>({
+        type: "vote", to: v, term, pre, lastIndex: this.log.lastIndex(), lastTerm: this.log.lastTerm(),
+        transfer: kind === "transfer",
+      });
+    }
+  }
+
+  private handleVote(m: VoteRequest): void {
+    const upToDate =
+      m.lastTerm > this.log.lastTerm() || (m.lastTerm === this.log.lastTerm() && m.lastIndex >= this.log.lastIndex());
+    // A PreVote for a later term can be granted whatever our vote in this one.
+    const canVote = this.vote === m.from || (this.vote === NONE && this.leader === NONE) || (m.pre && m.term > this.term);
+    const granted = canVote && upToDate;
+    if (granted && !m.pre) {
+      this.vote = m.from;
+      this.electionElapsed = 0;
+    }
+    // A granted PreVote answers with the candidate's term so it can count it.
+    this.send<VoteResponse>({ type: "voteResp", to: m.from, term: granted && m.pre ? m.term : this.term, pre: m.pre, granted });
+  }
+
+  private handleVoteResponse(m: VoteResponse): void {
+    const expected = m.pre ? "precandidate" : "candidate";
+    if (this.role !== expected || !this.isVoter(m.from)) return;
+    if (!this.votes.has(m.from)) this.votes.set(m.from, m.granted);
+    const result = this.tally();
+    if (result === "won") {
+      if (m.pre) this.campaign("real");
+      else this.becomeLeader();
+    } else if (result === "lost") {
+      this.becomeFollower(this.term, NONE);
+    }
+  }
+
+  private tally(): "won" | "lost" | "pending" {
+    let yes = 0;
+    let no = 0;
+    for (const v of this.voters()) {
+      const g = this.votes.get(v);
+      if (g === true) yes++;
+      else if (g === false) no++;
+    }
+    if (yes >= this.quorum()) return "won";
+    if (no >= this.quorum()) return "lost";
+    return "pending";
+  }
+
+  private becomeFollower(term: number, leader: NodeId): void {
+    const wasLeader = this.role === "leader";
+    if (term > this.term) {
+      this.term = term;
+      this.vote = NONE;
+    }
+    this.role = "follower";
+    if (leader !== this.leader) this.failForwardedReads();
+    this.leader = leader;
+    this.electionElapsed = 0;
+    this.resetElectionTimer();
+    if (wasLeader) this.abandonLeadership();
+  }
+
+  private becomeCandidate(): void {
+    const wasLeader = this.role === "leader";
+    this.role = "candidate";
+    this.term += 1;
+    this.vote = this.id;
+    this.leader = NONE;
+    this.electionElapsed = 0;
+    this.resetElectionTimer();
+    this.failForwardedReads();
+    if (wasLeader) this.abandonLeadership();
+  }
+
+  private becomeLeader(): void {
+    this.role = "leader";
+    this.leader = this.id;
+    this.electionElapsed = 0;
+    this.heartbeatElapsed = 0;
+    this.transferee = NONE;
+    this.progress = new Map();
+    for (const p of this.peers()) {
+      const pr = new Progress(this.log.lastIndex() + 1);
+      pr.recentActive = true;
+      this.progress.set(p, pr);
+    }
+    this.roundAcks = new Map();
+    // The no-op lets the leader commit entries of earlier terms and start serving reads.
+    this.log.append([{ term: this.term, index: this.log.lastIndex() + 1, kind: "noop", data: new Uint8Array(0) }]);
+    this.broadcastAppend();
+    this.maybeCommitSingle();
+  }
+
+  private abandonLeadership(): void {
+    for (const r of this.readsAwaitingCommit) this.failRead(r.requestId, r.from);
+    for (const r of this.pendingReads) this.failRead(r.requestId, r.from);
+    this.readsAwaitingCommit = [];
+    this.pendingReads = [];
+    this.roundToBroadcast = 0;
+    this.transferee = NONE;
+  }
+
+  private failRead(requestId: number, from: NodeId): void {
+    if (from === NONE) this.readStates.push({ requestId, index: 0 });
+    else this.send<ReadIndexResponse>({ type: "readIndexResp", to: from, term: this.term, requestId, index: 0 });
+  }
+
+  private failForwardedReads(): void {
+    for (const id of this.forwardedReads) this.readStates.push({ requestId: id, index: 0 });
+    this.forwardedReads.clear();
+  }
+
+  private resetElectionTimer(): void {
+    const e = this.cfg.electionTicks;
+    this.randomizedElectionTicks = e + Math.floor(this.cfg.random.next() * e);
+  }
+
+  // ---------------------------------------------------------------- follower side
+
+  private handleAppend(m: AppendRequest): void {
+    this.electionElapsed = 0;
+    this.leader = m.from;
+    if (this.role !== "follower") this.becomeFollower(m.term, m.from);
+    const log = this.log;
+    if (m.prevIndex < log.committed) {
+      // Everything up to our commit index already matches the leader's log.
+      this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: log.committed, hintIndex: 0, hintTerm: 0 });
+      return;
+    }
+    if (log.matchTerm(m.prevIndex, m.prevTerm)) {
+      log.merge(m.entries);
+      const lastNew = m.prevIndex + m.entries.length;
+      log.commitTo(Math.min(m.commit, lastNew));
+      this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: lastNew, hintIndex: 0, hintTerm: 0 });
+      return;
+    }
+    const hint = log.findConflictByTerm(Math.min(m.prevIndex, log.lastIndex()), m.prevTerm);
+    this.send<AppendResponse>({
+      type: "appendResp", to: m.from, term: this.term, success: false, index: m.prevIndex,
+      hintIndex: hint.index, hintTerm: hint.term,
+    });
+  }
+
+  private handleHeartbeat(m: Heartbeat): void {
+    this.electionElapsed = 0;
+    this.leader = m.from;
+    if (this.role !== "follower") this.becomeFollower(m.term, m.from);
+    // The leader sends min(our match, its commit), so this never commits a divergent entry.
+    this.log.commitTo(Math.min(m.commit, this.log.lastIndex()));
+    this.send<HeartbeatResponse>({ type: "heartbeatResp", to: m.from, term: this.term, round: m.round });
+  }
+
+  private handleSnapshot(m: InstallSnapshot): void {
+    this.electionElapsed = 0;
+    this.leader = m.from;
+    if (this.role !== "follower") this.becomeFollower(m.term, m.from);
+    const meta = m.snapshot.meta;
+    const log = this.log;
+    if (meta.index <= log.committed) {
+      this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: log.committed, hintIndex: 0, hintTerm: 0 });
+      return;
+    }
+    if (log.matchTerm(meta.index, meta.term)) {
+      // We already have the snapshot's last entry: just fast-forward the commit.
+      log.commitTo(meta.index);
+    } else {
+      log.restore(meta.index, meta.term);
+      this.membership = meta.membership;
+      this.pendingSnapshot = m.snapshot;
+      this.latestSnapshot = m.snapshot;
+    }
+    this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: log.lastIndex(), hintIndex: 0, hintTerm: 0 });
+  }
+
+  // ---------------------------------------------------------------- leader side
+
+  private handleAppendResponse(m: AppendResponse): void {
+    if (this.role !== "leader") return;
+    const pr = this.progress.get(m.from);
+    if (!pr) return;
+    pr.recentActive = true;
+    if (!m.success) {
+      let hint = m.hintIndex;
+      if (m.hintTerm > 0) hint = this.log.findConflictByTerm(m.hintIndex, m.hintTerm).index;
+      if (pr.decreaseTo(m.index, hint)) {
+        if (pr.state === "replicate") pr.becomeProbe();
+        this.sendAppend(m.from);
+      }
+      return;
+    }
+    const moved = pr.update(m.index);
+    if (moved) pr.lastAckTick = this.ticks;
+    if (pr.state === "probe" && moved) pr.becomeReplicate();
+    else if (pr.state === "snapshot" && pr.match >= pr.pendingSnapshot) pr.becomeProbe();
+    if (moved) {
+      if (this.maybeCommit()) this.broadcastAppend(true);
+      if (m.from === this.transferee && pr.match === this.log.lastIndex()) {
+        this.send<TimeoutNow>({ type: "timeoutNow", to: m.from, term: this.term });
+      }
+    }
+    // Keep the window full.
+    while (pr.next <= this.log.lastIndex() && pr.canSend(this.cfg.maxInflightMsgs)) {
+      if (!this.sendAppend(m.from)) break;
+    }
+  }
+
+  private handleHeartbeatResponse(m: HeartbeatResponse): void {
+    if (this.role !== "leader") return;
+    const pr = this.progress.get(m.from);
+    if (!pr) return;
+    pr.recentActive = true;
+    pr.probeSent = false;
+    // A full window with no acknowledgement for an election timeout means appends were
+    // lost: probe again from the last match.
+    if (pr.state === "replicate" && pr.inflight.length >= this.cfg.maxInflightMsgs &&
+        this.ticks - pr.lastAckTick > this.cfg.electionTicks) {
+      pr.becomeProbe();
+    }
+    if (pr.match < this.log.lastIndex()) this.sendAppend(m.from);
+    if (m.round > 0 && this.isVoter(m.from)) {
+      if (m.round > (this.roundAcks.get(m.from) ?? 0)) this.roundAcks.set(m.from, m.round);
+      this.releaseConfirmedReads();
+    }
+  }
+
+  /** Send the next append to `to` if its window allows; returns whether one was sent. */
+  private sendAppend(to: NodeId, allowEmpty = false): boolean {
+    const pr = this.progress.get(to);
+    if (!pr || !pr.canSend(this.cfg.maxInflightMsgs)) return false;
+    const prevIndex = pr.next - 1;
+    const prevTerm = this.log.term(prevIndex);
+    if (prevTerm === undefined) {
+      // The entries this follower needs were compacted: send the snapshot.
+      const snap = this.latestSnapshot;
+      if (!snap) return false;
+      pr.becomeSnapshot(snap.meta.index);
+      this.send<InstallSnapshot>({ type: "snapshot", to, term: this.term, snapshot: snap });
+      return true;
+    }
+    const entries = this.log.slice(pr.next, this.log.lastIndex(), this.cfg.maxBytesPerAppend);
+    if (entries.length === 0 && !allowEmpty && pr.state === "replicate") return false;
+    this.send<AppendRequest>({
+      type: "append", to, term: this.term, prevIndex, prevTerm, entries, commit: this.log.committed,
+    });
+    pr.sent(prevIndex + entries.length, entries.length);
+    return true;
+  }
+
+  private broadcastAppend(commitChanged = false): void {
+    for (const p of this.progress.keys()) this.sendAppend(p, commitChanged);
+  }
+
+  private broadcastHeartbeat(round: number): void {
+    for (const [p, pr] of this.progress) {
+      this.send<Heartbeat>({ type: "heartbeat", to: p, term: this.term, commit: Math.min(pr.match, this.log.committed), round });
+    }
+  }
+
+  /** Commit by counting durable replicas, only for an entry of the current term. */
+  private maybeCommit(): boolean {
+    const matches = this.voters().map((v) => (v === this.id ? this.log.stableIndex : (this.progress.get(v)?.match ?? 0)));
+    matches.sort((a, b) => b - a);
+    const candidate = matches[this.quorum() - 1]!;
+    if (candidate > this.log.committed && this.log.term(candidate) === this.term) {
+      this.log.commitTo(candidate);
+      this.onCommitAdvanced();
+      return true;
+    }
+    return false;
+  }
+
+  private maybeCommitSingle(): void {
+    if (this.voters().length === 1) this.maybeCommit();
+  }
+
+  private onCommitAdvanced(): void {
+    if (this.readsAwaitingCommit.length > 0 && this.committedInTerm()) {
+      const waiting = this.readsAwaitingCommit;
+      this.readsAwaitingCommit = [];
+      for (const r of waiting) this.leaderReadIndex(r.requestId, r.from);
+    }
+  }
+
+  private committedInTerm(): boolean {
+    return this.log.term(this.log.committed) === this.term;
+  }
+
+  private leaderReadIndex(requestId: number, from: NodeId): void {
+    if (!this.committedInTerm()) {
+      this.readsAwaitingCommit.push({ requestId, from });
+      return;
+    }
+    if (this.roundToBroadcast === 0) this.roundToBroadcast = ++this.round;
+    this.pendingReads.push({ requestId, from, index: this.log.committed, round: this.roundToBroadcast });
+    this.releaseConfirmedReads();
+  }
+
+  /** Release reads whose quorum round has been acknowledged by a majority (ourselves included). */
+  private releaseConfirmedReads(): void {
+    if (this.pendingReads.length === 0) return;
+    const acked = this.voters().map((v) => (v === this.id ? Infinity : (this.roundAcks.get(v) ?? 0)));
+    acked.sort((a, b) => b - a);
+    const confirmed = acked[this.quorum() - 1]!;
+    while (this.pendingReads.length > 0 && this.pendingReads[0]!.round <= confirmed) {
+      const r = this.pendingReads.shift()!;
+      if (r.from === NONE) this.readStates.push({ requestId: r.requestId, index: r.index });
+      else this.send<ReadIndexResponse>({ type: "readIndexResp", to: r.from, term: this.term, requestId: r.requestId, index: r.index });
+    }
+    if (this.pendingReads.length === 0) this.roundToBroadcast = 0;
+  }
+
+  // ---------------------------------------------------------------- output
+
+  private send<M extends Message>(m: Omit<M, "from">): void {
+    this.msgs.push({ ...m, from: this.id } as unknown as Message);
+  }
+
+  hardState(): HardState {
+    return { term: this.term, vote: this.vote, commit: this.log.committed };
+  }
+
+  softState(): SoftState {
+    return { role: this.role, leader: this.leader, term: this.term };
+  }
+
+  hasReady(): boolean {
+    if (this.msgs.length > 0 || this.readStates.length > 0 || this.pendingSnapshot) return true;
+    if (this.roundToBroadcast !== 0) return true;
+    if (this.log.unstable().length > 0) return true;
+    if (this.log.committed > this.log.applied) return true;
+    const hs = this.hardState();
+    return hs.term !== this.persisted.term || hs.vote !== this.persisted.vote || hs.commit !== this.persisted.commit;
+  }
+
+  /** Take the next batch. Call advance() with it once it is persisted, sent and applied. */
+  ready(): Ready {
+    if (this.readyOut) throw new Error("ready() called again before advance()");
+    if (this.roundToBroadcast !== 0) {
+      // One quorum round confirms every read collected since the last batch.
+      this.broadcastHeartbeat(this.roundToBroadcast);
+      this.roundToBroadcast = 0;
+    }
+    const hs = this.hardState();
+    const hsChanged = hs.term !== this.persisted.term || hs.vote !== this.persisted.vote || hs.commit !== this.persisted.commit;
+    const entries = this.log.unstable();
+    const snapshot = this.pendingSnapshot;
+    const early: Message[] = [];
+    const late: Message[] = [];
+    for (const m of this.msgs) {
+      const canGoEarly = this.role === "leader" && m.term === this.persisted.term &&
+        (m.type === "append" || m.type === "heartbeat" || m.type === "snapshot" || m.type === "timeoutNow");
+      (canGoEarly ? early : late).push(m);
+    }
+    const rd: Ready = {
+      hardState: hsChanged ? hs : null,
+      entries,
+      snapshot,
+      mustSync: entries.length > 0 || snapshot !== null || hs.term !== this.persisted.term || hs.vote !== this.persisted.vote,
+      earlyMessages: early,
+      messages: late,
+      committed: this.log.toApply(),
+      readStates: this.readStates,
+      soft: this.softState(),
+    };
+    this.msgs = [];
+    this.readStates = [];
+    this.pendingSnapshot = null;
+    this.readyOut = true;
+    return rd;
+  }
+
+  /** The host persisted `rd` (and applied its committed entries). */
+  advance(rd: Ready): void {
+    if (!this.readyOut) throw new Error("advance() without ready()");
+    this.readyOut = false;
+    if (rd.hardState) this.persisted = rd.hardState;
+    const last = rd.entries[rd.entries.length - 1];
+    if (last) this.log.stableTo(last.index, last.term);
+    if (rd.committed.length > 0) this.log.applied = Math.max(this.log.applied, rd.committed[rd.committed.length - 1]!.index);
+    if (rd.snapshot) this.log.applied = Math.max(this.log.applied, rd.snapshot.meta.index);
+    // Our own entries count toward commit only now that they are durable.
+    if (this.role === "leader" && last && this.maybeCommit()) this.broadcastAppend(true);
+  }
+
+  // ---------------------------------------------------------------- membership helpers
+
+  voters(): readonly NodeId[] {
+    return this.membership.voters;
+  }
+
+  private peers(): NodeId[] {
+    return [...this.membership.voters, ...this.membership.learners].filter((p) => p !== this.id);
+  }
+
+  private isVoter(id: NodeId): boolean {
+    return this.membership.voters.includes(id);
+  }
+
+  private quorum(): number {
+    return Math.floor(this.voters().length / 2) + 1;
+  }
+
+  /** For status reporting: follower progress as seen by the leader. */
+  progressOf(id: NodeId): { match: number; next: number; state: string } | undefined {
+    const pr = this.progress.get(id);
+    return pr && { match: pr.match, next: pr.next, state: pr.state };
+  }
+}

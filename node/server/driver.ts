@@ -1,0 +1,280 @@
+// The driver owns one Raft core and runs its loop: step inputs, then for each Ready
+// persist → send → apply → advance. Storage, transport and the state machine are
+// injected, so the simulator and the real server run this very code.
+//
+// Ordering rules:
+// - votes and append acknowledgements leave only after what they acknowledge is durable;
+// - a leader's appends may leave before its own write of the same entries completes (the
+//   core counts the leader toward commit only in advance(), once the write is durable);
+// - inputs that arrive while a write is in flight are queued and stepped after advance(),
+//   never into a half-written state;
+// - any storage error is fatal: the driver stops and reports it.
+import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/core.ts";
+import type { Entry, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
+import type { RaftStorage } from "../storage/log-store.ts";
+import type { Transport } from "../transport/transport.ts";
+
+/** What the driver applies committed entries to. */
+export interface Applier<R> {
+  /** Apply one committed entry (every kind, in index order) and return its result. */
+  apply(entry: Entry): R;
+  /** Replace the whole state with a snapshot received from the leader. */
+  restore(snapshot: Snapshot): void;
+}
+
+export interface DriverHooks {
+  /** Role, leader or term changed. */
+  onSoftState?(soft: SoftState): void;
+  /** A message is about to leave (the simulator checks durability of acknowledgements here). */
+  onSend?(message: Message): void;
+  /** The driver stopped on a storage error; the process must exit and recover from disk. */
+  onFatal?(error: unknown): void;
+}
+
+/** The entry of a proposal was replaced by another leader's entry: it will never apply. */
+export class ProposalLostError extends Error {
+  constructor(readonly index: number) {
+    super(`proposal at index ${index} was overwritten by a new leader`);
+  }
+}
+
+export class DriverStoppedError extends Error {}
+
+/** A read could not be confirmed (no leader, or leadership was lost while confirming). */
+export class ReadIndexFailedError extends Error {
+  constructor(readonly leader: NodeId) {
+    super("no leader could confirm the read");
+  }
+}
+
+type Input =
+  | { kind: "tick" }
+  | { kind: "message"; message: Message };
+
+interface ProposalWaiter<R> {
+  readonly term: number;
+  resolve(result: { index: number; result: R }): void;
+  reject(error: unknown): void;
+}
+
+interface ReadWaiter {
+  index: number;
+  resolve(index: number): void;
+  reject(error: unknown): void;
+}
+
+export class Driver<R> {
+  readonly core: RaftCore;
+  private readonly storage: RaftStorage;
+  private readonly transport: Transport;
+  private readonly applier: Applier<R>;
+  private readonly hooks: DriverHooks;
+
+  private inbox: Input[] = [];
+  private running = false;
+  private stopped = false;
+  private proposals = new Map<number, ProposalWaiter<R>>();
+  private reads = new Map<number, ReadWaiter>();
+  /** Confirmed reads waiting for apply to reach their index, by request id. */
+  private readsAwaitingApply: ReadWaiter[] = [];
+  private nextReadId = 1;
+  private soft: SoftState;
+  /** Index of the last entry applied to the state machine. */
+  applied: number;
+
+  constructor(core: RaftCore, storage: RaftStorage, transport: Transport, applier: Applier<R>, hooks: DriverHooks = {}) {
+    this.core = core;
+    this.storage = storage;
+    this.transport = transport;
+    this.applier = applier;
+    this.hooks = hooks;
+    this.soft = core.softState();
+    this.applied = core.log.applied;
+    transport.onMessage((m) => this.receive(m));
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  tick(): void {
+    this.enqueue({ kind: "tick" });
+  }
+
+  receive(message: Message): void {
+    this.enqueue({ kind: "message", message });
+  }
+
+  /**
+   * Propose commands; each promise resolves with the command's apply result once it is
+   * committed and applied here, or rejects with NotLeaderError / ProposalDroppedError
+   * (not appended: safe to retry) or ProposalLostError (appended, then overwritten).
+   */
+  propose(data: readonly Uint8Array[]): Array<Promise<{ index: number; result: R }>> {
+    if (this.stopped) return data.map(() => Promise.reject(new DriverStoppedError("driver stopped")));
+    let first: { index: number; term: number };
+    try {
+      first = this.core.propose(data);
+    } catch (e) {
+      return data.map(() => Promise.reject(e));
+    }
+    const out = data.map(
+      (_, i) =>
+        new Promise<{ index: number; result: R }>((resolve, reject) => {
+          this.proposals.set(first.index + i, { term: first.term, resolve, reject });
+        }),
+    );
+    this.kick();
+    return out;
+  }
+
+  /** A linearizable read point: resolves once this node has applied up to a confirmed read index. */
+  readIndex(): Promise<number> {
+    if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
+    const id = this.nextReadId++;
+    const p = new Promise<number>((resolve, reject) => this.reads.set(id, { index: 0, resolve, reject }));
+    this.core.readIndex(id);
+    this.kick();
+    return p;
+  }
+
+  transferLeadership(to: NodeId): void {
+    this.core.transferLeadership(to);
+    this.kick();
+  }
+
+  /** Stop: reject every waiter. The storage and transport are closed by their owner. */
+  stop(error: unknown = new DriverStoppedError("driver stopped")): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.inbox = [];
+    for (const w of this.proposals.values()) w.reject(error);
+    for (const w of this.reads.values()) w.reject(error);
+    for (const w of this.readsAwaitingApply) w.reject(error);
+    this.proposals.clear();
+    this.reads.clear();
+    this.readsAwaitingApply = [];
+  }
+
+  private enqueue(input: Input): void {
+    if (this.stopped) return;
+    this.inbox.push(input);
+    this.kick();
+  }
+
+  /** Start the loop unless it is already running (then the input waits in the inbox). */
+  private kick(): void {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    void this.loop();
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (!this.stopped) {
+        this.drainInbox();
+        if (!this.core.hasReady()) break;
+        await this.handleReady(this.core.ready());
+      }
+    } catch (e) {
+      this.hooks.onFatal?.(e);
+      this.stop(e);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private drainInbox(): void {
+    const inputs = this.inbox;
+    this.inbox = [];
+    for (const input of inputs) {
+      if (input.kind === "tick") this.core.tick();
+      else this.core.step(input.message);
+    }
+  }
+
+  private async handleReady(rd: Ready): Promise<void> {
+    if (rd.earlyMessages.length > 0) this.send(rd.earlyMessages);
+    if (rd.hardState || rd.entries.length > 0 || rd.snapshot) {
+      await this.storage.save({ hardState: rd.hardState, entries: rd.entries, snapshot: rd.snapshot }, rd.mustSync);
+      if (this.stopped) return;
+    }
+    if (rd.snapshot) {
+      this.applier.restore(rd.snapshot);
+      this.applied = rd.snapshot.meta.index;
+      this.failProposalsUpTo(this.applied);
+    }
+    this.send(rd.messages);
+    for (const entry of rd.committed) this.applyEntry(entry);
+    for (const rs of rd.readStates) this.confirmRead(rs.requestId, rs.index);
+    this.releaseReads();
+    this.core.advance(rd);
+    if (rd.soft.role !== "leader" && this.proposals.size > 0) this.failOverwrittenProposals();
+    if (rd.soft.role !== this.soft.role || rd.soft.leader !== this.soft.leader || rd.soft.term !== this.soft.term) {
+      this.soft = rd.soft;
+      this.hooks.onSoftState?.(rd.soft);
+    }
+  }
+
+  private send(messages: readonly Message[]): void {
+    if (messages.length === 0) return;
+    if (this.hooks.onSend) for (const m of messages) this.hooks.onSend(m);
+    this.transport.send(messages);
+  }
+
+  private applyEntry(entry: Entry): void {
+    const result = this.applier.apply(entry);
+    this.applied = entry.index;
+    const waiter = this.proposals.get(entry.index);
+    if (!waiter) return;
+    this.proposals.delete(entry.index);
+    if (waiter.term === entry.term) waiter.resolve({ index: entry.index, result });
+    else waiter.reject(new ProposalLostError(entry.index));
+  }
+
+  private failProposalsUpTo(index: number): void {
+    for (const [i, w] of this.proposals) {
+      if (i <= index) {
+        this.proposals.delete(i);
+        w.reject(new ProposalLostError(i));
+      }
+    }
+  }
+
+  /**
+   * A leader that stepped down keeps its proposal waiters: the entries may still commit
+   * under the next leader. Those whose entries are gone from the log will never apply.
+   */
+  private failOverwrittenProposals(): void {
+    for (const [i, w] of this.proposals) {
+      if (this.core.log.term(i) !== w.term) {
+        this.proposals.delete(i);
+        w.reject(new ProposalLostError(i));
+      }
+    }
+  }
+
+  private confirmRead(requestId: number, index: number): void {
+    const w = this.reads.get(requestId);
+    if (!w) return;
+    this.reads.delete(requestId);
+    if (index === 0) {
+      w.reject(new ReadIndexFailedError(this.core.leader));
+      return;
+    }
+    w.index = index;
+    this.readsAwaitingApply.push(w);
+  }
+
+  private releaseReads(): void {
+    if (this.readsAwaitingApply.length === 0) return;
+    const still: ReadWaiter[] = [];
+    for (const w of this.readsAwaitingApply) {
+      if (w.index <= this.applied) w.resolve(w.index);
+      else still.push(w);
+    }
+    this.readsAwaitingApply = still;
+  }
+}
+
+export { NotLeaderError, ProposalDroppedError };

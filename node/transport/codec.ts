@@ -1,0 +1,331 @@
+// The one place where wire values (protobufjs Long for uint64) become node values:
+// bigint for client-facing ids and tokens, number for Raft terms, indexes and node ids.
+// Everything decoded from a peer passes through here and is validated, so the Raft core
+// never sees a Long, a missing field or a term beyond 2^53.
+import Long from "long";
+import type { Reader } from "protobufjs";
+import { palisade } from "../../proto/gen/palisade.js";
+import type {
+  Entry,
+  EntryKind,
+  Membership,
+  Message,
+  NodeId,
+  Snapshot,
+} from "../raft/types.ts";
+
+const pb = palisade.v1;
+type WireMessage = palisade.v1.RaftMessage.$Properties;
+type WireEntry = palisade.v1.Entry.$Properties;
+
+/** Invalid wire input (or a value that cannot be put on the wire). */
+export class CodecError extends Error {
+  override readonly name = "CodecError";
+}
+
+export const MAX_U64 = (1n << 64n) - 1n;
+
+/** A uint64 as protobufjs hands it out or accepts it. Unset proto3 fields read as 0. */
+export type U64Input = Long | number | string | bigint | null | undefined;
+
+const U32 = 0x1_0000_0000n;
+
+/** A wire uint64 (or a decimal string, number or bigint) as a bigint in [0, 2^64). */
+export function u64(value: U64Input, field = "value"): bigint {
+  if (value === null || value === undefined) return 0n;
+  let result: bigint;
+  if (typeof value === "bigint") {
+    result = value;
+  } else if (typeof value === "number") {
+    if (!Number.isSafeInteger(value)) throw new CodecError(`${field}: ${value} is not a safe integer`);
+    result = BigInt(value);
+  } else if (typeof value === "string") {
+    if (!/^[0-9]{1,20}$/.test(value)) throw new CodecError(`${field}: "${value.slice(0, 40)}" is not a decimal uint64`);
+    result = BigInt(value);
+  } else if (Long.isLong(value)) {
+    // Another copy of long.js may have made it (protobufjs loads the CommonJS build),
+    // so read the bits rather than relying on instanceof or methods.
+    if (!value.unsigned && value.high < 0) throw new CodecError(`${field}: negative value`);
+    result = BigInt(value.high >>> 0) * U32 + BigInt(value.low >>> 0);
+  } else {
+    throw new CodecError(`${field}: not a uint64`);
+  }
+  if (result < 0n || result > MAX_U64) throw new CodecError(`${field}: ${result} is outside uint64`);
+  return result;
+}
+
+/** A repeated uint64 field (such as `held`) as bigints. */
+export function u64s(values: readonly U64Input[] | null | undefined, field = "values"): bigint[] {
+  return (values ?? []).map((value) => u64(value, field));
+}
+
+/** A uint64 for the wire (a Long, as the generated encoders expect). */
+export function toU64(value: bigint | number, field = "value"): Long {
+  const big = typeof value === "number" ? safeNumberToBigint(value, field) : value;
+  if (big < 0n || big > MAX_U64) throw new CodecError(`${field}: ${big} is outside uint64`);
+  return Long.fromBits(Number(big % U32) | 0, Number(big / U32) | 0, true);
+}
+
+function safeNumberToBigint(value: number, field: string): bigint {
+  if (!Number.isSafeInteger(value) || value < 0) throw new CodecError(`${field}: ${value} is not a non-negative safe integer`);
+  return BigInt(value);
+}
+
+/** A uint64 that must fit a JavaScript number exactly (terms, indexes, node ids, counters). */
+export function u64ToNumber(value: U64Input, field = "value"): number {
+  const big = u64(value, field);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new CodecError(`${field}: ${big} is above 2^53 - 1`);
+  return Number(big);
+}
+
+function nodeIdFrom(value: U64Input, field: string): NodeId {
+  const id = u64ToNumber(value, field);
+  if (id === 0) throw new CodecError(`${field}: node id 0`);
+  return id;
+}
+
+/** Bytes as a plain Uint8Array view (no copy), never a Node Buffer with its different slice(). */
+function plainBytes(value: Uint8Array | null | undefined): Uint8Array {
+  if (!value) return new Uint8Array(0);
+  return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+}
+
+function required<T>(value: T | null | undefined, field: string): T {
+  if (value === null || value === undefined) throw new CodecError(`missing ${field}`);
+  return value;
+}
+
+// ---- Raft messages -------------------------------------------------------------------
+
+const entryKindToWire: Record<EntryKind, palisade.v1.EntryKind> = {
+  normal: pb.EntryKind.ENTRY_KIND_NORMAL,
+  noop: pb.EntryKind.ENTRY_KIND_NOOP,
+  config: pb.EntryKind.ENTRY_KIND_CONFIG,
+};
+
+function entryKindFromWire(kind: number | null | undefined): EntryKind {
+  switch (kind) {
+    case pb.EntryKind.ENTRY_KIND_NORMAL: return "normal";
+    case pb.EntryKind.ENTRY_KIND_NOOP: return "noop";
+    case pb.EntryKind.ENTRY_KIND_CONFIG: return "config";
+    default: throw new CodecError(`entry kind ${String(kind)} is not known`);
+  }
+}
+
+function entryToWire(entry: Entry): WireEntry {
+  return {
+    term: toU64(entry.term, "entry.term"),
+    index: toU64(entry.index, "entry.index"),
+    kind: entryKindToWire[entry.kind],
+    data: entry.data,
+  };
+}
+
+function entryFromWire(wire: WireEntry): Entry {
+  return {
+    term: u64ToNumber(wire.term, "entry.term"),
+    index: u64ToNumber(wire.index, "entry.index"),
+    kind: entryKindFromWire(wire.kind),
+    data: plainBytes(wire.data),
+  };
+}
+
+function membershipToWire(membership: Membership): palisade.v1.Membership.$Properties {
+  return {
+    voters: membership.voters.map((id) => toU64(id, "voter")),
+    learners: membership.learners.map((id) => toU64(id, "learner")),
+  };
+}
+
+function membershipFromWire(wire: palisade.v1.Membership.$Properties): Membership {
+  return {
+    voters: (wire.voters ?? []).map((id) => nodeIdFrom(id, "voter")),
+    learners: (wire.learners ?? []).map((id) => nodeIdFrom(id, "learner")),
+  };
+}
+
+function snapshotToWire(snapshot: Snapshot): palisade.v1.InstallSnapshot.$Properties {
+  return {
+    meta: {
+      index: toU64(snapshot.meta.index, "snapshot.index"),
+      term: toU64(snapshot.meta.term, "snapshot.term"),
+      membership: membershipToWire(snapshot.meta.membership),
+    },
+    data: snapshot.data,
+  };
+}
+
+function snapshotFromWire(wire: palisade.v1.InstallSnapshot.$Properties): Snapshot {
+  const meta = required(wire.meta, "snapshot.meta");
+  return {
+    meta: {
+      index: u64ToNumber(meta.index, "snapshot.index"),
+      term: u64ToNumber(meta.term, "snapshot.term"),
+      membership: membershipFromWire(required(meta.membership, "snapshot.membership")),
+    },
+    data: plainBytes(wire.data),
+  };
+}
+
+/** The wire form of a Raft message. Sender and receiver travel in the enclosing batch. */
+export function toWireMessage(message: Message): WireMessage {
+  const term = toU64(message.term, "term");
+  switch (message.type) {
+    case "vote":
+      return { term, vote: { pre: message.pre, lastIndex: toU64(message.lastIndex, "lastIndex"), lastTerm: toU64(message.lastTerm, "lastTerm"), transfer: message.transfer } };
+    case "voteResp":
+      return { term, voteResp: { pre: message.pre, granted: message.granted } };
+    case "append":
+      return {
+        term,
+        append: {
+          prevIndex: toU64(message.prevIndex, "prevIndex"),
+          prevTerm: toU64(message.prevTerm, "prevTerm"),
+          entries: message.entries.map(entryToWire),
+          commit: toU64(message.commit, "commit"),
+        },
+      };
+    case "appendResp":
+      return {
+        term,
+        appendResp: {
+          success: message.success,
+          index: toU64(message.index, "index"),
+          hintIndex: toU64(message.hintIndex, "hintIndex"),
+          hintTerm: toU64(message.hintTerm, "hintTerm"),
+        },
+      };
+    case "heartbeat":
+      return { term, heartbeat: { commit: toU64(message.commit, "commit"), round: toU64(message.round, "round") } };
+    case "heartbeatResp":
+      return { term, heartbeatResp: { round: toU64(message.round, "round") } };
+    case "timeoutNow":
+      return { term, timeoutNow: {} };
+    case "readIndex":
+      return { term, readIndex: { requestId: toU64(message.requestId, "requestId") } };
+    case "readIndexResp":
+      return { term, readIndexResp: { requestId: toU64(message.requestId, "requestId"), index: toU64(message.index, "index") } };
+    case "snapshot":
+      return { term, snapshot: snapshotToWire(message.snapshot) };
+    default: {
+      const unknown: never = message;
+      throw new CodecError(`cannot encode message kind ${String((unknown as { type?: unknown }).type)}`);
+    }
+  }
+}
+
+const bodyFields = [
+  "vote", "voteResp", "append", "appendResp", "heartbeat", "heartbeatResp",
+  "timeoutNow", "readIndex", "readIndexResp", "snapshot",
+] as const;
+
+/** A validated Raft message from its wire form and the batch's sender and receiver. */
+export function fromWireMessage(wire: WireMessage, from: NodeId, to: NodeId): Message {
+  const present = bodyFields.filter((field) => wire[field] !== null && wire[field] !== undefined);
+  if (present.length === 0) throw new CodecError("message has no known kind");
+  if (present.length > 1) throw new CodecError(`message has several kinds: ${present.join(", ")}`);
+  const base = { from, to, term: u64ToNumber(wire.term, "term") };
+  const n = u64ToNumber;
+  if (wire.vote) {
+    const v = wire.vote;
+    return { ...base, type: "vote", pre: v.pre === true, lastIndex: n(v.lastIndex, "lastIndex"), lastTerm: n(v.lastTerm, "lastTerm"), transfer: v.transfer === true };
+  }
+  if (wire.voteResp) return { ...base, type: "voteResp", pre: wire.voteResp.pre === true, granted: wire.voteResp.granted === true };
+  if (wire.append) {
+    const a = wire.append;
+    return {
+      ...base,
+      type: "append",
+      prevIndex: n(a.prevIndex, "prevIndex"),
+      prevTerm: n(a.prevTerm, "prevTerm"),
+      entries: (a.entries ?? []).map(entryFromWire),
+      commit: n(a.commit, "commit"),
+    };
+  }
+  if (wire.appendResp) {
+    const r = wire.appendResp;
+    return { ...base, type: "appendResp", success: r.success === true, index: n(r.index, "index"), hintIndex: n(r.hintIndex, "hintIndex"), hintTerm: n(r.hintTerm, "hintTerm") };
+  }
+  if (wire.heartbeat) return { ...base, type: "heartbeat", commit: n(wire.heartbeat.commit, "commit"), round: n(wire.heartbeat.round, "round") };
+  if (wire.heartbeatResp) return { ...base, type: "heartbeatResp", round: n(wire.heartbeatResp.round, "round") };
+  if (wire.timeoutNow) return { ...base, type: "timeoutNow" };
+  if (wire.readIndex) return { ...base, type: "readIndex", requestId: n(wire.readIndex.requestId, "requestId") };
+  if (wire.readIndexResp) {
+    const r = wire.readIndexResp;
+    return { ...base, type: "readIndexResp", requestId: n(r.requestId, "requestId"), index: n(r.index, "index") };
+  }
+  return { ...base, type: "snapshot", snapshot: snapshotFromWire(required(wire.snapshot, "snapshot")) };
+}
+
+/** One message encoded on its own; a batch is its header followed by such messages. */
+export function encodeRaftMessage(message: Message): Uint8Array {
+  return pb.RaftMessage.encode(toWireMessage(message)).finish();
+}
+
+export interface BatchHeader {
+  readonly clusterId: string;
+  readonly from: NodeId;
+  readonly to: NodeId;
+}
+
+export interface DecodedBatch extends BatchHeader {
+  readonly messages: Message[];
+}
+
+/** Field 4 (`messages`), length-delimited: the tag byte that precedes each message. */
+const MESSAGES_TAG = (4 << 3) | 2;
+
+/** Bytes a message adds to a batch beyond its own encoding (tag and length varint, at most). */
+export const PER_MESSAGE_OVERHEAD = 6;
+
+/**
+ * A RaftBatch from messages encoded by encodeRaftMessage. Protobuf concatenation: the
+ * header fields followed by repeated length-delimited messages is a valid RaftBatch.
+ */
+export function encodeRaftBatch(header: BatchHeader, encodedMessages: readonly Uint8Array[]): Uint8Array {
+  const writer = pb.RaftBatch.encode({
+    clusterId: header.clusterId,
+    from: toU64(header.from, "from"),
+    to: toU64(header.to, "to"),
+  });
+  for (const bytes of encodedMessages) writer.uint32(MESSAGES_TAG).bytes(bytes);
+  return writer.finish();
+}
+
+/** Encoded size of a batch header, for fitting batches under the message size limit. */
+export function batchHeaderBytes(header: BatchHeader): number {
+  return encodeRaftBatch(header, []).length;
+}
+
+function decodeWith<T>(decode: (bytes: Uint8Array) => T, bytes: Uint8Array, what: string): T {
+  try {
+    return decode(bytes);
+  } catch (error) {
+    if (error instanceof CodecError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CodecError(`malformed ${what}: ${reason}`);
+  }
+}
+
+/** Decodes and validates a whole batch; throws CodecError on anything malformed. */
+export function decodeRaftBatch(bytes: Uint8Array): DecodedBatch {
+  const wire = decodeWith((b) => pb.RaftBatch.decode(b), bytes, "RaftBatch");
+  const from = nodeIdFrom(wire.from, "from");
+  const to = nodeIdFrom(wire.to, "to");
+  return {
+    clusterId: wire.clusterId ?? "",
+    from,
+    to,
+    messages: (wire.messages ?? []).map((message) => fromWireMessage(message, from, to)),
+  };
+}
+
+/** Decodes and validates one message encoded by encodeRaftMessage. */
+export function decodeRaftMessage(bytes: Uint8Array, from: NodeId, to: NodeId): Message {
+  return fromWireMessage(decodeWith((b) => pb.RaftMessage.decode(b), bytes, "RaftMessage"), from, to);
+}
+
+/** Decodes any generated message type, turning protobufjs errors into CodecError. */
+export function decodeMessage<T>(type: { decode(reader: Uint8Array | Reader): T }, bytes: Uint8Array, what: string): T {
+  return decodeWith((b) => type.decode(b), bytes, what);
+}

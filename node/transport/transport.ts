@@ -1,0 +1,16 @@
+// How the driver talks to its peers. Implementations: gRPC (node/transport/grpc-transport.ts)
+// and the simulator's network (test/sim/sim-network.ts).
+import type { Message, NodeId } from "../raft/types.ts";
+
+export interface Transport {
+  /**
+   * Fire-and-forget. May drop (Raft retransmits); never blocks; bounded per peer, so a slow
+   * or dead peer cannot make the sender's memory grow.
+   */
+  send(messages: readonly Message[]): void;
+  /** Called for every message from a peer of this cluster (messages of another cluster are dropped). */
+  onMessage(handler: (message: Message) => void): void;
+  /** Peers the transport currently cannot reach, for diagnostics. */
+  unreachable?(): NodeId[];
+  close(): Promise<void>;
+}

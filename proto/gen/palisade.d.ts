@@ -1,0 +1,9066 @@
+import * as $protobuf from "protobufjs";
+import Long = require("long");
+
+/** Namespace palisade. */
+export namespace palisade {
+
+    /** Namespace v1. */
+    namespace v1 {
+
+        /** Represents an AdminService */
+        class AdminService extends $protobuf.rpc.Service {
+
+            /**
+             * Constructs a new AdminService service.
+             * @param rpcImpl RPC implementation
+             * @param [requestDelimited=false] Whether requests are length-delimited
+             * @param [responseDelimited=false] Whether responses are length-delimited
+             */
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+
+            /**
+             * Creates new AdminService service using the specified rpc implementation.
+             * @param rpcImpl RPC implementation
+             * @param [requestDelimited=false] Whether requests are length-delimited
+             * @param [responseDelimited=false] Whether responses are length-delimited
+             * @returns RPC service. Useful where requests and/or responses are streamed.
+             */
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): AdminService;
+
+            /** Calls Status. */
+            status: palisade.v1.AdminService.Status;
+
+            /** Calls RevokeLock. */
+            revokeLock: palisade.v1.AdminService.RevokeLock;
+
+            /** Calls TransferLeader. */
+            transferLeader: palisade.v1.AdminService.TransferLeader;
+
+            /** Calls MemberList. */
+            memberList: palisade.v1.AdminService.MemberList;
+
+            /** Calls MemberAdd. */
+            memberAdd: palisade.v1.AdminService.MemberAdd;
+
+            /** Calls MemberPromote. */
+            memberPromote: palisade.v1.AdminService.MemberPromote;
+
+            /** Calls MemberRemove. */
+            memberRemove: palisade.v1.AdminService.MemberRemove;
+
+            /** Calls SnapshotSave. */
+            snapshotSave: palisade.v1.AdminService.SnapshotSave;
+
+            /** Calls Backup. */
+            backup: palisade.v1.AdminService.Backup;
+        }
+
+        namespace AdminService {
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#status}.
+             * @param error Error, if any
+             * @param [response] StatusResponse
+             */
+            type StatusCallback = (error: (Error|null), response?: palisade.v1.StatusResponse) => void;
+
+            /** Calls Status. */
+            type Status = {
+              (request: palisade.v1.IStatusRequest, callback: palisade.v1.AdminService.StatusCallback): void;
+              (request: palisade.v1.IStatusRequest): Promise<palisade.v1.StatusResponse>;
+              readonly name: "Status";
+              readonly path: "/palisade.v1.AdminService/Status";
+              readonly requestType: "StatusRequest";
+              readonly responseType: "StatusResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#revokeLock}.
+             * @param error Error, if any
+             * @param [response] RevokeLockResponse
+             */
+            type RevokeLockCallback = (error: (Error|null), response?: palisade.v1.RevokeLockResponse) => void;
+
+            /** Calls RevokeLock. */
+            type RevokeLock = {
+              (request: palisade.v1.IRevokeLockRequest, callback: palisade.v1.AdminService.RevokeLockCallback): void;
+              (request: palisade.v1.IRevokeLockRequest): Promise<palisade.v1.RevokeLockResponse>;
+              readonly name: "RevokeLock";
+              readonly path: "/palisade.v1.AdminService/RevokeLock";
+              readonly requestType: "RevokeLockRequest";
+              readonly responseType: "RevokeLockResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#transferLeader}.
+             * @param error Error, if any
+             * @param [response] TransferLeaderResponse
+             */
+            type TransferLeaderCallback = (error: (Error|null), response?: palisade.v1.TransferLeaderResponse) => void;
+
+            /** Calls TransferLeader. */
+            type TransferLeader = {
+              (request: palisade.v1.ITransferLeaderRequest, callback: palisade.v1.AdminService.TransferLeaderCallback): void;
+              (request: palisade.v1.ITransferLeaderRequest): Promise<palisade.v1.TransferLeaderResponse>;
+              readonly name: "TransferLeader";
+              readonly path: "/palisade.v1.AdminService/TransferLeader";
+              readonly requestType: "TransferLeaderRequest";
+              readonly responseType: "TransferLeaderResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#memberList}.
+             * @param error Error, if any
+             * @param [response] MemberListResponse
+             */
+            type MemberListCallback = (error: (Error|null), response?: palisade.v1.MemberListResponse) => void;
+
+            /** Calls MemberList. */
+            type MemberList = {
+              (request: palisade.v1.IMemberListRequest, callback: palisade.v1.AdminService.MemberListCallback): void;
+              (request: palisade.v1.IMemberListRequest): Promise<palisade.v1.MemberListResponse>;
+              readonly name: "MemberList";
+              readonly path: "/palisade.v1.AdminService/MemberList";
+              readonly requestType: "MemberListRequest";
+              readonly responseType: "MemberListResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#memberAdd}.
+             * @param error Error, if any
+             * @param [response] MemberAddResponse
+             */
+            type MemberAddCallback = (error: (Error|null), response?: palisade.v1.MemberAddResponse) => void;
+
+            /** Calls MemberAdd. */
+            type MemberAdd = {
+              (request: palisade.v1.IMemberAddRequest, callback: palisade.v1.AdminService.MemberAddCallback): void;
+              (request: palisade.v1.IMemberAddRequest): Promise<palisade.v1.MemberAddResponse>;
+              readonly name: "MemberAdd";
+              readonly path: "/palisade.v1.AdminService/MemberAdd";
+              readonly requestType: "MemberAddRequest";
+              readonly responseType: "MemberAddResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#memberPromote}.
+             * @param error Error, if any
+             * @param [response] MemberPromoteResponse
+             */
+            type MemberPromoteCallback = (error: (Error|null), response?: palisade.v1.MemberPromoteResponse) => void;
+
+            /** Calls MemberPromote. */
+            type MemberPromote = {
+              (request: palisade.v1.IMemberPromoteRequest, callback: palisade.v1.AdminService.MemberPromoteCallback): void;
+              (request: palisade.v1.IMemberPromoteRequest): Promise<palisade.v1.MemberPromoteResponse>;
+              readonly name: "MemberPromote";
+              readonly path: "/palisade.v1.AdminService/MemberPromote";
+              readonly requestType: "MemberPromoteRequest";
+              readonly responseType: "MemberPromoteResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#memberRemove}.
+             * @param error Error, if any
+             * @param [response] MemberRemoveResponse
+             */
+            type MemberRemoveCallback = (error: (Error|null), response?: palisade.v1.MemberRemoveResponse) => void;
+
+            /** Calls MemberRemove. */
+            type MemberRemove = {
+              (request: palisade.v1.IMemberRemoveRequest, callback: palisade.v1.AdminService.MemberRemoveCallback): void;
+              (request: palisade.v1.IMemberRemoveRequest): Promise<palisade.v1.MemberRemoveResponse>;
+              readonly name: "MemberRemove";
+              readonly path: "/palisade.v1.AdminService/MemberRemove";
+              readonly requestType: "MemberRemoveRequest";
+              readonly responseType: "MemberRemoveResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#snapshotSave}.
+             * @param error Error, if any
+             * @param [response] SnapshotSaveResponse
+             */
+            type SnapshotSaveCallback = (error: (Error|null), response?: palisade.v1.SnapshotSaveResponse) => void;
+
+            /** Calls SnapshotSave. */
+            type SnapshotSave = {
+              (request: palisade.v1.ISnapshotSaveRequest, callback: palisade.v1.AdminService.SnapshotSaveCallback): void;
+              (request: palisade.v1.ISnapshotSaveRequest): Promise<palisade.v1.SnapshotSaveResponse>;
+              readonly name: "SnapshotSave";
+              readonly path: "/palisade.v1.AdminService/SnapshotSave";
+              readonly requestType: "SnapshotSaveRequest";
+              readonly responseType: "SnapshotSaveResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#backup}.
+             * @param error Error, if any
+             * @param [response] BackupChunk
+             */
+            type BackupCallback = (error: (Error|null), response?: palisade.v1.BackupChunk) => void;
+
+            /** Calls Backup. */
+            type Backup = {
+              (request: palisade.v1.IBackupRequest, callback: palisade.v1.AdminService.BackupCallback): void;
+              (request: palisade.v1.IBackupRequest): Promise<palisade.v1.BackupChunk>;
+              readonly name: "Backup";
+              readonly path: "/palisade.v1.AdminService/Backup";
+              readonly requestType: "BackupRequest";
+              readonly responseType: "BackupChunk";
+              readonly requestStream: undefined;
+              readonly responseStream: true;
+            };
+        }
+
+        /** NodeRole enum. */
+        enum NodeRole {
+
+            /** NODE_ROLE_UNSPECIFIED value */
+            NODE_ROLE_UNSPECIFIED = 0,
+
+            /** NODE_ROLE_FOLLOWER value */
+            NODE_ROLE_FOLLOWER = 1,
+
+            /** NODE_ROLE_PRECANDIDATE value */
+            NODE_ROLE_PRECANDIDATE = 2,
+
+            /** NODE_ROLE_CANDIDATE value */
+            NODE_ROLE_CANDIDATE = 3,
+
+            /** NODE_ROLE_LEADER value */
+            NODE_ROLE_LEADER = 4
+        }
+
+        /** MemberKind enum. */
+        enum MemberKind {
+
+            /** MEMBER_KIND_UNSPECIFIED value */
+            MEMBER_KIND_UNSPECIFIED = 0,
+
+            /** MEMBER_KIND_VOTER value */
+            MEMBER_KIND_VOTER = 1,
+
+            /** MEMBER_KIND_LEARNER value */
+            MEMBER_KIND_LEARNER = 2
+        }
+
+        /**
+         * Properties of a Member.
+         * @deprecated Use palisade.v1.Member.$Properties instead.
+         */
+        interface IMember extends palisade.v1.Member.$Properties {
+        }
+
+        /** Represents a Member. */
+        class Member {
+
+            /**
+             * Constructs a new Member.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.Member.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Member nodeId. */
+            nodeId: Long;
+
+            /** Member address. */
+            address: string;
+
+            /** Member kind. */
+            kind: palisade.v1.MemberKind;
+
+            /** Member reachable. */
+            reachable: boolean;
+
+            /** Member matchIndex. */
+            matchIndex: Long;
+
+            /**
+             * Creates a new Member instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Member instance
+             */
+            static create(properties: palisade.v1.Member.$Shape): palisade.v1.Member & palisade.v1.Member.$Shape;
+            static create(properties?: palisade.v1.Member.$Properties): palisade.v1.Member;
+
+            /**
+             * Encodes the specified Member message. Does not implicitly {@link palisade.v1.Member.verify|verify} messages.
+             * @param message Member message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.Member.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Member message, length delimited. Does not implicitly {@link palisade.v1.Member.verify|verify} messages.
+             * @param message Member message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.Member.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Member message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.Member & palisade.v1.Member.$Shape} Member
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.Member & palisade.v1.Member.$Shape;
+
+            /**
+             * Decodes a Member message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.Member & palisade.v1.Member.$Shape} Member
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.Member & palisade.v1.Member.$Shape;
+
+            /**
+             * Verifies a Member message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Member message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Member
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.Member;
+
+            /**
+             * Creates a plain object from a Member message. Also converts values to other types if specified.
+             * @param message Member
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.Member, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Member to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for Member
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Member {
+
+            /** Properties of a Member. */
+            interface $Properties {
+
+                /** Member nodeId */
+                nodeId?: (Long|null);
+
+                /** Member address */
+                address?: (string|null);
+
+                /** Member kind */
+                kind?: (palisade.v1.MemberKind|null);
+
+                /** Member reachable */
+                reachable?: (boolean|null);
+
+                /** Member matchIndex */
+                matchIndex?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Member. */
+            type $Shape = palisade.v1.Member.$Properties;
+        }
+
+        /**
+         * Properties of a StatusRequest.
+         * @deprecated Use palisade.v1.StatusRequest.$Properties instead.
+         */
+        interface IStatusRequest extends palisade.v1.StatusRequest.$Properties {
+        }
+
+        /** Represents a StatusRequest. */
+        class StatusRequest {
+
+            /**
+             * Constructs a new StatusRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.StatusRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new StatusRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns StatusRequest instance
+             */
+            static create(properties: palisade.v1.StatusRequest.$Shape): palisade.v1.StatusRequest & palisade.v1.StatusRequest.$Shape;
+            static create(properties?: palisade.v1.StatusRequest.$Properties): palisade.v1.StatusRequest;
+
+            /**
+             * Encodes the specified StatusRequest message. Does not implicitly {@link palisade.v1.StatusRequest.verify|verify} messages.
+             * @param message StatusRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.StatusRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified StatusRequest message, length delimited. Does not implicitly {@link palisade.v1.StatusRequest.verify|verify} messages.
+             * @param message StatusRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.StatusRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a StatusRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.StatusRequest & palisade.v1.StatusRequest.$Shape} StatusRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.StatusRequest & palisade.v1.StatusRequest.$Shape;
+
+            /**
+             * Decodes a StatusRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.StatusRequest & palisade.v1.StatusRequest.$Shape} StatusRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.StatusRequest & palisade.v1.StatusRequest.$Shape;
+
+            /**
+             * Verifies a StatusRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a StatusRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns StatusRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.StatusRequest;
+
+            /**
+             * Creates a plain object from a StatusRequest message. Also converts values to other types if specified.
+             * @param message StatusRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.StatusRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this StatusRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for StatusRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StatusRequest {
+
+            /** Properties of a StatusRequest. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a StatusRequest. */
+            type $Shape = palisade.v1.StatusRequest.$Properties;
+        }
+
+        /**
+         * Properties of a StatusResponse.
+         * @deprecated Use palisade.v1.StatusResponse.$Properties instead.
+         */
+        interface IStatusResponse extends palisade.v1.StatusResponse.$Properties {
+        }
+
+        /** Represents a StatusResponse. */
+        class StatusResponse {
+
+            /**
+             * Constructs a new StatusResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.StatusResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** StatusResponse nodeId. */
+            nodeId: Long;
+
+            /** StatusResponse role. */
+            role: palisade.v1.NodeRole;
+
+            /** StatusResponse term. */
+            term: Long;
+
+            /** StatusResponse leaderId. */
+            leaderId: Long;
+
+            /** StatusResponse commitIndex. */
+            commitIndex: Long;
+
+            /** StatusResponse appliedIndex. */
+            appliedIndex: Long;
+
+            /** StatusResponse lastIndex. */
+            lastIndex: Long;
+
+            /** StatusResponse snapshotIndex. */
+            snapshotIndex: Long;
+
+            /** StatusResponse members. */
+            members: palisade.v1.Member.$Properties[];
+
+            /** StatusResponse clusterId. */
+            clusterId: string;
+
+            /** StatusResponse epoch. */
+            epoch: Long;
+
+            /**
+             * Creates a new StatusResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns StatusResponse instance
+             */
+            static create(properties: palisade.v1.StatusResponse.$Shape): palisade.v1.StatusResponse & palisade.v1.StatusResponse.$Shape;
+            static create(properties?: palisade.v1.StatusResponse.$Properties): palisade.v1.StatusResponse;
+
+            /**
+             * Encodes the specified StatusResponse message. Does not implicitly {@link palisade.v1.StatusResponse.verify|verify} messages.
+             * @param message StatusResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.StatusResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified StatusResponse message, length delimited. Does not implicitly {@link palisade.v1.StatusResponse.verify|verify} messages.
+             * @param message StatusResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.StatusResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a StatusResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.StatusResponse & palisade.v1.StatusResponse.$Shape} StatusResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.StatusResponse & palisade.v1.StatusResponse.$Shape;
+
+            /**
+             * Decodes a StatusResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.StatusResponse & palisade.v1.StatusResponse.$Shape} StatusResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.StatusResponse & palisade.v1.StatusResponse.$Shape;
+
+            /**
+             * Verifies a StatusResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a StatusResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns StatusResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.StatusResponse;
+
+            /**
+             * Creates a plain object from a StatusResponse message. Also converts values to other types if specified.
+             * @param message StatusResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.StatusResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this StatusResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for StatusResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StatusResponse {
+
+            /** Properties of a StatusResponse. */
+            interface $Properties {
+
+                /** StatusResponse nodeId */
+                nodeId?: (Long|null);
+
+                /** StatusResponse role */
+                role?: (palisade.v1.NodeRole|null);
+
+                /** StatusResponse term */
+                term?: (Long|null);
+
+                /** StatusResponse leaderId */
+                leaderId?: (Long|null);
+
+                /** StatusResponse commitIndex */
+                commitIndex?: (Long|null);
+
+                /** StatusResponse appliedIndex */
+                appliedIndex?: (Long|null);
+
+                /** StatusResponse lastIndex */
+                lastIndex?: (Long|null);
+
+                /** StatusResponse snapshotIndex */
+                snapshotIndex?: (Long|null);
+
+                /** StatusResponse members */
+                members?: (palisade.v1.Member.$Properties[]|null);
+
+                /** StatusResponse clusterId */
+                clusterId?: (string|null);
+
+                /** StatusResponse epoch */
+                epoch?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a StatusResponse. */
+            type $Shape = palisade.v1.StatusResponse.$Properties;
+        }
+
+        /**
+         * Properties of a RevokeLockRequest.
+         * @deprecated Use palisade.v1.RevokeLockRequest.$Properties instead.
+         */
+        interface IRevokeLockRequest extends palisade.v1.RevokeLockRequest.$Properties {
+        }
+
+        /** Represents a RevokeLockRequest. */
+        class RevokeLockRequest {
+
+            /**
+             * Constructs a new RevokeLockRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.RevokeLockRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** RevokeLockRequest lock. */
+            lock: string;
+
+            /** RevokeLockRequest token. */
+            token: Long;
+
+            /**
+             * Creates a new RevokeLockRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns RevokeLockRequest instance
+             */
+            static create(properties: palisade.v1.RevokeLockRequest.$Shape): palisade.v1.RevokeLockRequest & palisade.v1.RevokeLockRequest.$Shape;
+            static create(properties?: palisade.v1.RevokeLockRequest.$Properties): palisade.v1.RevokeLockRequest;
+
+            /**
+             * Encodes the specified RevokeLockRequest message. Does not implicitly {@link palisade.v1.RevokeLockRequest.verify|verify} messages.
+             * @param message RevokeLockRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.RevokeLockRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified RevokeLockRequest message, length delimited. Does not implicitly {@link palisade.v1.RevokeLockRequest.verify|verify} messages.
+             * @param message RevokeLockRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.RevokeLockRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a RevokeLockRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.RevokeLockRequest & palisade.v1.RevokeLockRequest.$Shape} RevokeLockRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.RevokeLockRequest & palisade.v1.RevokeLockRequest.$Shape;
+
+            /**
+             * Decodes a RevokeLockRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.RevokeLockRequest & palisade.v1.RevokeLockRequest.$Shape} RevokeLockRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.RevokeLockRequest & palisade.v1.RevokeLockRequest.$Shape;
+
+            /**
+             * Verifies a RevokeLockRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a RevokeLockRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns RevokeLockRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.RevokeLockRequest;
+
+            /**
+             * Creates a plain object from a RevokeLockRequest message. Also converts values to other types if specified.
+             * @param message RevokeLockRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.RevokeLockRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this RevokeLockRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for RevokeLockRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RevokeLockRequest {
+
+            /** Properties of a RevokeLockRequest. */
+            interface $Properties {
+
+                /** RevokeLockRequest lock */
+                lock?: (string|null);
+
+                /** RevokeLockRequest token */
+                token?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a RevokeLockRequest. */
+            type $Shape = palisade.v1.RevokeLockRequest.$Properties;
+        }
+
+        /**
+         * Properties of a RevokeLockResponse.
+         * @deprecated Use palisade.v1.RevokeLockResponse.$Properties instead.
+         */
+        interface IRevokeLockResponse extends palisade.v1.RevokeLockResponse.$Properties {
+        }
+
+        /** Represents a RevokeLockResponse. */
+        class RevokeLockResponse {
+
+            /**
+             * Constructs a new RevokeLockResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.RevokeLockResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** RevokeLockResponse index. */
+            index: Long;
+
+            /**
+             * Creates a new RevokeLockResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns RevokeLockResponse instance
+             */
+            static create(properties: palisade.v1.RevokeLockResponse.$Shape): palisade.v1.RevokeLockResponse & palisade.v1.RevokeLockResponse.$Shape;
+            static create(properties?: palisade.v1.RevokeLockResponse.$Properties): palisade.v1.RevokeLockResponse;
+
+            /**
+             * Encodes the specified RevokeLockResponse message. Does not implicitly {@link palisade.v1.RevokeLockResponse.verify|verify} messages.
+             * @param message RevokeLockResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.RevokeLockResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified RevokeLockResponse message, length delimited. Does not implicitly {@link palisade.v1.RevokeLockResponse.verify|verify} messages.
+             * @param message RevokeLockResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.RevokeLockResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a RevokeLockResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.RevokeLockResponse & palisade.v1.RevokeLockResponse.$Shape} RevokeLockResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.RevokeLockResponse & palisade.v1.RevokeLockResponse.$Shape;
+
+            /**
+             * Decodes a RevokeLockResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.RevokeLockResponse & palisade.v1.RevokeLockResponse.$Shape} RevokeLockResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.RevokeLockResponse & palisade.v1.RevokeLockResponse.$Shape;
+
+            /**
+             * Verifies a RevokeLockResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a RevokeLockResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns RevokeLockResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.RevokeLockResponse;
+
+            /**
+             * Creates a plain object from a RevokeLockResponse message. Also converts values to other types if specified.
+             * @param message RevokeLockResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.RevokeLockResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this RevokeLockResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for RevokeLockResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RevokeLockResponse {
+
+            /** Properties of a RevokeLockResponse. */
+            interface $Properties {
+
+                /** RevokeLockResponse index */
+                index?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a RevokeLockResponse. */
+            type $Shape = palisade.v1.RevokeLockResponse.$Properties;
+        }
+
+        /**
+         * Properties of a TransferLeaderRequest.
+         * @deprecated Use palisade.v1.TransferLeaderRequest.$Properties instead.
+         */
+        interface ITransferLeaderRequest extends palisade.v1.TransferLeaderRequest.$Properties {
+        }
+
+        /** Represents a TransferLeaderRequest. */
+        class TransferLeaderRequest {
+
+            /**
+             * Constructs a new TransferLeaderRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.TransferLeaderRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** TransferLeaderRequest toNodeId. */
+            toNodeId: Long;
+
+            /**
+             * Creates a new TransferLeaderRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns TransferLeaderRequest instance
+             */
+            static create(properties: palisade.v1.TransferLeaderRequest.$Shape): palisade.v1.TransferLeaderRequest & palisade.v1.TransferLeaderRequest.$Shape;
+            static create(properties?: palisade.v1.TransferLeaderRequest.$Properties): palisade.v1.TransferLeaderRequest;
+
+            /**
+             * Encodes the specified TransferLeaderRequest message. Does not implicitly {@link palisade.v1.TransferLeaderRequest.verify|verify} messages.
+             * @param message TransferLeaderRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.TransferLeaderRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified TransferLeaderRequest message, length delimited. Does not implicitly {@link palisade.v1.TransferLeaderRequest.verify|verify} messages.
+             * @param message TransferLeaderRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.TransferLeaderRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a TransferLeaderRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.TransferLeaderRequest & palisade.v1.TransferLeaderRequest.$Shape} TransferLeaderRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.TransferLeaderRequest & palisade.v1.TransferLeaderRequest.$Shape;
+
+            /**
+             * Decodes a TransferLeaderRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.TransferLeaderRequest & palisade.v1.TransferLeaderRequest.$Shape} TransferLeaderRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.TransferLeaderRequest & palisade.v1.TransferLeaderRequest.$Shape;
+
+            /**
+             * Verifies a TransferLeaderRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a TransferLeaderRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns TransferLeaderRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.TransferLeaderRequest;
+
+            /**
+             * Creates a plain object from a TransferLeaderRequest message. Also converts values to other types if specified.
+             * @param message TransferLeaderRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.TransferLeaderRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this TransferLeaderRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for TransferLeaderRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TransferLeaderRequest {
+
+            /** Properties of a TransferLeaderRequest. */
+            interface $Properties {
+
+                /** TransferLeaderRequest toNodeId */
+                toNodeId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a TransferLeaderRequest. */
+            type $Shape = palisade.v1.TransferLeaderRequest.$Properties;
+        }
+
+        /**
+         * Properties of a TransferLeaderResponse.
+         * @deprecated Use palisade.v1.TransferLeaderResponse.$Properties instead.
+         */
+        interface ITransferLeaderResponse extends palisade.v1.TransferLeaderResponse.$Properties {
+        }
+
+        /** Represents a TransferLeaderResponse. */
+        class TransferLeaderResponse {
+
+            /**
+             * Constructs a new TransferLeaderResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.TransferLeaderResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** TransferLeaderResponse leaderId. */
+            leaderId: Long;
+
+            /** TransferLeaderResponse term. */
+            term: Long;
+
+            /**
+             * Creates a new TransferLeaderResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns TransferLeaderResponse instance
+             */
+            static create(properties: palisade.v1.TransferLeaderResponse.$Shape): palisade.v1.TransferLeaderResponse & palisade.v1.TransferLeaderResponse.$Shape;
+            static create(properties?: palisade.v1.TransferLeaderResponse.$Properties): palisade.v1.TransferLeaderResponse;
+
+            /**
+             * Encodes the specified TransferLeaderResponse message. Does not implicitly {@link palisade.v1.TransferLeaderResponse.verify|verify} messages.
+             * @param message TransferLeaderResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.TransferLeaderResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified TransferLeaderResponse message, length delimited. Does not implicitly {@link palisade.v1.TransferLeaderResponse.verify|verify} messages.
+             * @param message TransferLeaderResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.TransferLeaderResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a TransferLeaderResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.TransferLeaderResponse & palisade.v1.TransferLeaderResponse.$Shape} TransferLeaderResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.TransferLeaderResponse & palisade.v1.TransferLeaderResponse.$Shape;
+
+            /**
+             * Decodes a TransferLeaderResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.TransferLeaderResponse & palisade.v1.TransferLeaderResponse.$Shape} TransferLeaderResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.TransferLeaderResponse & palisade.v1.TransferLeaderResponse.$Shape;
+
+            /**
+             * Verifies a TransferLeaderResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a TransferLeaderResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns TransferLeaderResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.TransferLeaderResponse;
+
+            /**
+             * Creates a plain object from a TransferLeaderResponse message. Also converts values to other types if specified.
+             * @param message TransferLeaderResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.TransferLeaderResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this TransferLeaderResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for TransferLeaderResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TransferLeaderResponse {
+
+            /** Properties of a TransferLeaderResponse. */
+            interface $Properties {
+
+                /** TransferLeaderResponse leaderId */
+                leaderId?: (Long|null);
+
+                /** TransferLeaderResponse term */
+                term?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a TransferLeaderResponse. */
+            type $Shape = palisade.v1.TransferLeaderResponse.$Properties;
+        }
+
+        /**
+         * Properties of a MemberListRequest.
+         * @deprecated Use palisade.v1.MemberListRequest.$Properties instead.
+         */
+        interface IMemberListRequest extends palisade.v1.MemberListRequest.$Properties {
+        }
+
+        /** Represents a MemberListRequest. */
+        class MemberListRequest {
+
+            /**
+             * Constructs a new MemberListRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberListRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new MemberListRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberListRequest instance
+             */
+            static create(properties: palisade.v1.MemberListRequest.$Shape): palisade.v1.MemberListRequest & palisade.v1.MemberListRequest.$Shape;
+            static create(properties?: palisade.v1.MemberListRequest.$Properties): palisade.v1.MemberListRequest;
+
+            /**
+             * Encodes the specified MemberListRequest message. Does not implicitly {@link palisade.v1.MemberListRequest.verify|verify} messages.
+             * @param message MemberListRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberListRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberListRequest message, length delimited. Does not implicitly {@link palisade.v1.MemberListRequest.verify|verify} messages.
+             * @param message MemberListRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberListRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberListRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberListRequest & palisade.v1.MemberListRequest.$Shape} MemberListRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberListRequest & palisade.v1.MemberListRequest.$Shape;
+
+            /**
+             * Decodes a MemberListRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberListRequest & palisade.v1.MemberListRequest.$Shape} MemberListRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberListRequest & palisade.v1.MemberListRequest.$Shape;
+
+            /**
+             * Verifies a MemberListRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberListRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberListRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberListRequest;
+
+            /**
+             * Creates a plain object from a MemberListRequest message. Also converts values to other types if specified.
+             * @param message MemberListRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberListRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberListRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberListRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberListRequest {
+
+            /** Properties of a MemberListRequest. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberListRequest. */
+            type $Shape = palisade.v1.MemberListRequest.$Properties;
+        }
+
+        /**
+         * Properties of a MemberListResponse.
+         * @deprecated Use palisade.v1.MemberListResponse.$Properties instead.
+         */
+        interface IMemberListResponse extends palisade.v1.MemberListResponse.$Properties {
+        }
+
+        /** Represents a MemberListResponse. */
+        class MemberListResponse {
+
+            /**
+             * Constructs a new MemberListResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberListResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** MemberListResponse members. */
+            members: palisade.v1.Member.$Properties[];
+
+            /**
+             * Creates a new MemberListResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberListResponse instance
+             */
+            static create(properties: palisade.v1.MemberListResponse.$Shape): palisade.v1.MemberListResponse & palisade.v1.MemberListResponse.$Shape;
+            static create(properties?: palisade.v1.MemberListResponse.$Properties): palisade.v1.MemberListResponse;
+
+            /**
+             * Encodes the specified MemberListResponse message. Does not implicitly {@link palisade.v1.MemberListResponse.verify|verify} messages.
+             * @param message MemberListResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberListResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberListResponse message, length delimited. Does not implicitly {@link palisade.v1.MemberListResponse.verify|verify} messages.
+             * @param message MemberListResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberListResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberListResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberListResponse & palisade.v1.MemberListResponse.$Shape} MemberListResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberListResponse & palisade.v1.MemberListResponse.$Shape;
+
+            /**
+             * Decodes a MemberListResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberListResponse & palisade.v1.MemberListResponse.$Shape} MemberListResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberListResponse & palisade.v1.MemberListResponse.$Shape;
+
+            /**
+             * Verifies a MemberListResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberListResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberListResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberListResponse;
+
+            /**
+             * Creates a plain object from a MemberListResponse message. Also converts values to other types if specified.
+             * @param message MemberListResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberListResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberListResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberListResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberListResponse {
+
+            /** Properties of a MemberListResponse. */
+            interface $Properties {
+
+                /** MemberListResponse members */
+                members?: (palisade.v1.Member.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberListResponse. */
+            type $Shape = palisade.v1.MemberListResponse.$Properties;
+        }
+
+        /**
+         * Properties of a MemberAddRequest.
+         * @deprecated Use palisade.v1.MemberAddRequest.$Properties instead.
+         */
+        interface IMemberAddRequest extends palisade.v1.MemberAddRequest.$Properties {
+        }
+
+        /** Represents a MemberAddRequest. */
+        class MemberAddRequest {
+
+            /**
+             * Constructs a new MemberAddRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberAddRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** MemberAddRequest nodeId. */
+            nodeId: Long;
+
+            /** MemberAddRequest address. */
+            address: string;
+
+            /**
+             * Creates a new MemberAddRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberAddRequest instance
+             */
+            static create(properties: palisade.v1.MemberAddRequest.$Shape): palisade.v1.MemberAddRequest & palisade.v1.MemberAddRequest.$Shape;
+            static create(properties?: palisade.v1.MemberAddRequest.$Properties): palisade.v1.MemberAddRequest;
+
+            /**
+             * Encodes the specified MemberAddRequest message. Does not implicitly {@link palisade.v1.MemberAddRequest.verify|verify} messages.
+             * @param message MemberAddRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberAddRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberAddRequest message, length delimited. Does not implicitly {@link palisade.v1.MemberAddRequest.verify|verify} messages.
+             * @param message MemberAddRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberAddRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberAddRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberAddRequest & palisade.v1.MemberAddRequest.$Shape} MemberAddRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberAddRequest & palisade.v1.MemberAddRequest.$Shape;
+
+            /**
+             * Decodes a MemberAddRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberAddRequest & palisade.v1.MemberAddRequest.$Shape} MemberAddRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberAddRequest & palisade.v1.MemberAddRequest.$Shape;
+
+            /**
+             * Verifies a MemberAddRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberAddRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberAddRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberAddRequest;
+
+            /**
+             * Creates a plain object from a MemberAddRequest message. Also converts values to other types if specified.
+             * @param message MemberAddRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberAddRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberAddRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberAddRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberAddRequest {
+
+            /** Properties of a MemberAddRequest. */
+            interface $Properties {
+
+                /** MemberAddRequest nodeId */
+                nodeId?: (Long|null);
+
+                /** MemberAddRequest address */
+                address?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberAddRequest. */
+            type $Shape = palisade.v1.MemberAddRequest.$Properties;
+        }
+
+        /**
+         * Properties of a MemberAddResponse.
+         * @deprecated Use palisade.v1.MemberAddResponse.$Properties instead.
+         */
+        interface IMemberAddResponse extends palisade.v1.MemberAddResponse.$Properties {
+        }
+
+        /** Represents a MemberAddResponse. */
+        class MemberAddResponse {
+
+            /**
+             * Constructs a new MemberAddResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberAddResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** MemberAddResponse members. */
+            members: palisade.v1.Member.$Properties[];
+
+            /**
+             * Creates a new MemberAddResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberAddResponse instance
+             */
+            static create(properties: palisade.v1.MemberAddResponse.$Shape): palisade.v1.MemberAddResponse & palisade.v1.MemberAddResponse.$Shape;
+            static create(properties?: palisade.v1.MemberAddResponse.$Properties): palisade.v1.MemberAddResponse;
+
+            /**
+             * Encodes the specified MemberAddResponse message. Does not implicitly {@link palisade.v1.MemberAddResponse.verify|verify} messages.
+             * @param message MemberAddResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberAddResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberAddResponse message, length delimited. Does not implicitly {@link palisade.v1.MemberAddResponse.verify|verify} messages.
+             * @param message MemberAddResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberAddResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberAddResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberAddResponse & palisade.v1.MemberAddResponse.$Shape} MemberAddResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberAddResponse & palisade.v1.MemberAddResponse.$Shape;
+
+            /**
+             * Decodes a MemberAddResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberAddResponse & palisade.v1.MemberAddResponse.$Shape} MemberAddResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberAddResponse & palisade.v1.MemberAddResponse.$Shape;
+
+            /**
+             * Verifies a MemberAddResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberAddResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberAddResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberAddResponse;
+
+            /**
+             * Creates a plain object from a MemberAddResponse message. Also converts values to other types if specified.
+             * @param message MemberAddResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberAddResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberAddResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberAddResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberAddResponse {
+
+            /** Properties of a MemberAddResponse. */
+            interface $Properties {
+
+                /** MemberAddResponse members */
+                members?: (palisade.v1.Member.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberAddResponse. */
+            type $Shape = palisade.v1.MemberAddResponse.$Properties;
+        }
+
+        /**
+         * Properties of a MemberPromoteRequest.
+         * @deprecated Use palisade.v1.MemberPromoteRequest.$Properties instead.
+         */
+        interface IMemberPromoteRequest extends palisade.v1.MemberPromoteRequest.$Properties {
+        }
+
+        /** Represents a MemberPromoteRequest. */
+        class MemberPromoteRequest {
+
+            /**
+             * Constructs a new MemberPromoteRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberPromoteRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** MemberPromoteRequest nodeId. */
+            nodeId: Long;
+
+            /**
+             * Creates a new MemberPromoteRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberPromoteRequest instance
+             */
+            static create(properties: palisade.v1.MemberPromoteRequest.$Shape): palisade.v1.MemberPromoteRequest & palisade.v1.MemberPromoteRequest.$Shape;
+            static create(properties?: palisade.v1.MemberPromoteRequest.$Properties): palisade.v1.MemberPromoteRequest;
+
+            /**
+             * Encodes the specified MemberPromoteRequest message. Does not implicitly {@link palisade.v1.MemberPromoteRequest.verify|verify} messages.
+             * @param message MemberPromoteRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberPromoteRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberPromoteRequest message, length delimited. Does not implicitly {@link palisade.v1.MemberPromoteRequest.verify|verify} messages.
+             * @param message MemberPromoteRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberPromoteRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberPromoteRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberPromoteRequest & palisade.v1.MemberPromoteRequest.$Shape} MemberPromoteRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberPromoteRequest & palisade.v1.MemberPromoteRequest.$Shape;
+
+            /**
+             * Decodes a MemberPromoteRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberPromoteRequest & palisade.v1.MemberPromoteRequest.$Shape} MemberPromoteRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberPromoteRequest & palisade.v1.MemberPromoteRequest.$Shape;
+
+            /**
+             * Verifies a MemberPromoteRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberPromoteRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberPromoteRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberPromoteRequest;
+
+            /**
+             * Creates a plain object from a MemberPromoteRequest message. Also converts values to other types if specified.
+             * @param message MemberPromoteRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberPromoteRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberPromoteRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberPromoteRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberPromoteRequest {
+
+            /** Properties of a MemberPromoteRequest. */
+            interface $Properties {
+
+                /** MemberPromoteRequest nodeId */
+                nodeId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberPromoteRequest. */
+            type $Shape = palisade.v1.MemberPromoteRequest.$Properties;
+        }
+
+        /**
+         * Properties of a MemberPromoteResponse.
+         * @deprecated Use palisade.v1.MemberPromoteResponse.$Properties instead.
+         */
+        interface IMemberPromoteResponse extends palisade.v1.MemberPromoteResponse.$Properties {
+        }
+
+        /** Represents a MemberPromoteResponse. */
+        class MemberPromoteResponse {
+
+            /**
+             * Constructs a new MemberPromoteResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberPromoteResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** MemberPromoteResponse members. */
+            members: palisade.v1.Member.$Properties[];
+
+            /**
+             * Creates a new MemberPromoteResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberPromoteResponse instance
+             */
+            static create(properties: palisade.v1.MemberPromoteResponse.$Shape): palisade.v1.MemberPromoteResponse & palisade.v1.MemberPromoteResponse.$Shape;
+            static create(properties?: palisade.v1.MemberPromoteResponse.$Properties): palisade.v1.MemberPromoteResponse;
+
+            /**
+             * Encodes the specified MemberPromoteResponse message. Does not implicitly {@link palisade.v1.MemberPromoteResponse.verify|verify} messages.
+             * @param message MemberPromoteResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberPromoteResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberPromoteResponse message, length delimited. Does not implicitly {@link palisade.v1.MemberPromoteResponse.verify|verify} messages.
+             * @param message MemberPromoteResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberPromoteResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberPromoteResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberPromoteResponse & palisade.v1.MemberPromoteResponse.$Shape} MemberPromoteResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberPromoteResponse & palisade.v1.MemberPromoteResponse.$Shape;
+
+            /**
+             * Decodes a MemberPromoteResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberPromoteResponse & palisade.v1.MemberPromoteResponse.$Shape} MemberPromoteResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberPromoteResponse & palisade.v1.MemberPromoteResponse.$Shape;
+
+            /**
+             * Verifies a MemberPromoteResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberPromoteResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberPromoteResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberPromoteResponse;
+
+            /**
+             * Creates a plain object from a MemberPromoteResponse message. Also converts values to other types if specified.
+             * @param message MemberPromoteResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberPromoteResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberPromoteResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberPromoteResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberPromoteResponse {
+
+            /** Properties of a MemberPromoteResponse. */
+            interface $Properties {
+
+                /** MemberPromoteResponse members */
+                members?: (palisade.v1.Member.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberPromoteResponse. */
+            type $Shape = palisade.v1.MemberPromoteResponse.$Properties;
+        }
+
+        /**
+         * Properties of a MemberRemoveRequest.
+         * @deprecated Use palisade.v1.MemberRemoveRequest.$Properties instead.
+         */
+        interface IMemberRemoveRequest extends palisade.v1.MemberRemoveRequest.$Properties {
+        }
+
+        /** Represents a MemberRemoveRequest. */
+        class MemberRemoveRequest {
+
+            /**
+             * Constructs a new MemberRemoveRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberRemoveRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** MemberRemoveRequest nodeId. */
+            nodeId: Long;
+
+            /**
+             * Creates a new MemberRemoveRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberRemoveRequest instance
+             */
+            static create(properties: palisade.v1.MemberRemoveRequest.$Shape): palisade.v1.MemberRemoveRequest & palisade.v1.MemberRemoveRequest.$Shape;
+            static create(properties?: palisade.v1.MemberRemoveRequest.$Properties): palisade.v1.MemberRemoveRequest;
+
+            /**
+             * Encodes the specified MemberRemoveRequest message. Does not implicitly {@link palisade.v1.MemberRemoveRequest.verify|verify} messages.
+             * @param message MemberRemoveRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberRemoveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberRemoveRequest message, length delimited. Does not implicitly {@link palisade.v1.MemberRemoveRequest.verify|verify} messages.
+             * @param message MemberRemoveRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberRemoveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberRemoveRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberRemoveRequest & palisade.v1.MemberRemoveRequest.$Shape} MemberRemoveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberRemoveRequest & palisade.v1.MemberRemoveRequest.$Shape;
+
+            /**
+             * Decodes a MemberRemoveRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberRemoveRequest & palisade.v1.MemberRemoveRequest.$Shape} MemberRemoveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberRemoveRequest & palisade.v1.MemberRemoveRequest.$Shape;
+
+            /**
+             * Verifies a MemberRemoveRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberRemoveRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberRemoveRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberRemoveRequest;
+
+            /**
+             * Creates a plain object from a MemberRemoveRequest message. Also converts values to other types if specified.
+             * @param message MemberRemoveRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberRemoveRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberRemoveRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberRemoveRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberRemoveRequest {
+
+            /** Properties of a MemberRemoveRequest. */
+            interface $Properties {
+
+                /** MemberRemoveRequest nodeId */
+                nodeId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberRemoveRequest. */
+            type $Shape = palisade.v1.MemberRemoveRequest.$Properties;
+        }
+
+        /**
+         * Properties of a MemberRemoveResponse.
+         * @deprecated Use palisade.v1.MemberRemoveResponse.$Properties instead.
+         */
+        interface IMemberRemoveResponse extends palisade.v1.MemberRemoveResponse.$Properties {
+        }
+
+        /** Represents a MemberRemoveResponse. */
+        class MemberRemoveResponse {
+
+            /**
+             * Constructs a new MemberRemoveResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberRemoveResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** MemberRemoveResponse members. */
+            members: palisade.v1.Member.$Properties[];
+
+            /**
+             * Creates a new MemberRemoveResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberRemoveResponse instance
+             */
+            static create(properties: palisade.v1.MemberRemoveResponse.$Shape): palisade.v1.MemberRemoveResponse & palisade.v1.MemberRemoveResponse.$Shape;
+            static create(properties?: palisade.v1.MemberRemoveResponse.$Properties): palisade.v1.MemberRemoveResponse;
+
+            /**
+             * Encodes the specified MemberRemoveResponse message. Does not implicitly {@link palisade.v1.MemberRemoveResponse.verify|verify} messages.
+             * @param message MemberRemoveResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberRemoveResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberRemoveResponse message, length delimited. Does not implicitly {@link palisade.v1.MemberRemoveResponse.verify|verify} messages.
+             * @param message MemberRemoveResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberRemoveResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberRemoveResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberRemoveResponse & palisade.v1.MemberRemoveResponse.$Shape} MemberRemoveResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberRemoveResponse & palisade.v1.MemberRemoveResponse.$Shape;
+
+            /**
+             * Decodes a MemberRemoveResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberRemoveResponse & palisade.v1.MemberRemoveResponse.$Shape} MemberRemoveResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberRemoveResponse & palisade.v1.MemberRemoveResponse.$Shape;
+
+            /**
+             * Verifies a MemberRemoveResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberRemoveResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberRemoveResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberRemoveResponse;
+
+            /**
+             * Creates a plain object from a MemberRemoveResponse message. Also converts values to other types if specified.
+             * @param message MemberRemoveResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberRemoveResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberRemoveResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberRemoveResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberRemoveResponse {
+
+            /** Properties of a MemberRemoveResponse. */
+            interface $Properties {
+
+                /** MemberRemoveResponse members */
+                members?: (palisade.v1.Member.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberRemoveResponse. */
+            type $Shape = palisade.v1.MemberRemoveResponse.$Properties;
+        }
+
+        /**
+         * Properties of a SnapshotSaveRequest.
+         * @deprecated Use palisade.v1.SnapshotSaveRequest.$Properties instead.
+         */
+        interface ISnapshotSaveRequest extends palisade.v1.SnapshotSaveRequest.$Properties {
+        }
+
+        /** Represents a SnapshotSaveRequest. */
+        class SnapshotSaveRequest {
+
+            /**
+             * Constructs a new SnapshotSaveRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.SnapshotSaveRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new SnapshotSaveRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns SnapshotSaveRequest instance
+             */
+            static create(properties: palisade.v1.SnapshotSaveRequest.$Shape): palisade.v1.SnapshotSaveRequest & palisade.v1.SnapshotSaveRequest.$Shape;
+            static create(properties?: palisade.v1.SnapshotSaveRequest.$Properties): palisade.v1.SnapshotSaveRequest;
+
+            /**
+             * Encodes the specified SnapshotSaveRequest message. Does not implicitly {@link palisade.v1.SnapshotSaveRequest.verify|verify} messages.
+             * @param message SnapshotSaveRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.SnapshotSaveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified SnapshotSaveRequest message, length delimited. Does not implicitly {@link palisade.v1.SnapshotSaveRequest.verify|verify} messages.
+             * @param message SnapshotSaveRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.SnapshotSaveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a SnapshotSaveRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.SnapshotSaveRequest & palisade.v1.SnapshotSaveRequest.$Shape} SnapshotSaveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.SnapshotSaveRequest & palisade.v1.SnapshotSaveRequest.$Shape;
+
+            /**
+             * Decodes a SnapshotSaveRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.SnapshotSaveRequest & palisade.v1.SnapshotSaveRequest.$Shape} SnapshotSaveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.SnapshotSaveRequest & palisade.v1.SnapshotSaveRequest.$Shape;
+
+            /**
+             * Verifies a SnapshotSaveRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a SnapshotSaveRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns SnapshotSaveRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.SnapshotSaveRequest;
+
+            /**
+             * Creates a plain object from a SnapshotSaveRequest message. Also converts values to other types if specified.
+             * @param message SnapshotSaveRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.SnapshotSaveRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this SnapshotSaveRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for SnapshotSaveRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace SnapshotSaveRequest {
+
+            /** Properties of a SnapshotSaveRequest. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a SnapshotSaveRequest. */
+            type $Shape = palisade.v1.SnapshotSaveRequest.$Properties;
+        }
+
+        /**
+         * Properties of a SnapshotSaveResponse.
+         * @deprecated Use palisade.v1.SnapshotSaveResponse.$Properties instead.
+         */
+        interface ISnapshotSaveResponse extends palisade.v1.SnapshotSaveResponse.$Properties {
+        }
+
+        /** Represents a SnapshotSaveResponse. */
+        class SnapshotSaveResponse {
+
+            /**
+             * Constructs a new SnapshotSaveResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.SnapshotSaveResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** SnapshotSaveResponse index. */
+            index: Long;
+
+            /** SnapshotSaveResponse term. */
+            term: Long;
+
+            /** SnapshotSaveResponse sizeBytes. */
+            sizeBytes: Long;
+
+            /**
+             * Creates a new SnapshotSaveResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns SnapshotSaveResponse instance
+             */
+            static create(properties: palisade.v1.SnapshotSaveResponse.$Shape): palisade.v1.SnapshotSaveResponse & palisade.v1.SnapshotSaveResponse.$Shape;
+            static create(properties?: palisade.v1.SnapshotSaveResponse.$Properties): palisade.v1.SnapshotSaveResponse;
+
+            /**
+             * Encodes the specified SnapshotSaveResponse message. Does not implicitly {@link palisade.v1.SnapshotSaveResponse.verify|verify} messages.
+             * @param message SnapshotSaveResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.SnapshotSaveResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified SnapshotSaveResponse message, length delimited. Does not implicitly {@link palisade.v1.SnapshotSaveResponse.verify|verify} messages.
+             * @param message SnapshotSaveResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.SnapshotSaveResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a SnapshotSaveResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.SnapshotSaveResponse & palisade.v1.SnapshotSaveResponse.$Shape} SnapshotSaveResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.SnapshotSaveResponse & palisade.v1.SnapshotSaveResponse.$Shape;
+
+            /**
+             * Decodes a SnapshotSaveResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.SnapshotSaveResponse & palisade.v1.SnapshotSaveResponse.$Shape} SnapshotSaveResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.SnapshotSaveResponse & palisade.v1.SnapshotSaveResponse.$Shape;
+
+            /**
+             * Verifies a SnapshotSaveResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a SnapshotSaveResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns SnapshotSaveResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.SnapshotSaveResponse;
+
+            /**
+             * Creates a plain object from a SnapshotSaveResponse message. Also converts values to other types if specified.
+             * @param message SnapshotSaveResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.SnapshotSaveResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this SnapshotSaveResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for SnapshotSaveResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace SnapshotSaveResponse {
+
+            /** Properties of a SnapshotSaveResponse. */
+            interface $Properties {
+
+                /** SnapshotSaveResponse index */
+                index?: (Long|null);
+
+                /** SnapshotSaveResponse term */
+                term?: (Long|null);
+
+                /** SnapshotSaveResponse sizeBytes */
+                sizeBytes?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a SnapshotSaveResponse. */
+            type $Shape = palisade.v1.SnapshotSaveResponse.$Properties;
+        }
+
+        /**
+         * Properties of a BackupRequest.
+         * @deprecated Use palisade.v1.BackupRequest.$Properties instead.
+         */
+        interface IBackupRequest extends palisade.v1.BackupRequest.$Properties {
+        }
+
+        /** Represents a BackupRequest. */
+        class BackupRequest {
+
+            /**
+             * Constructs a new BackupRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.BackupRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new BackupRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns BackupRequest instance
+             */
+            static create(properties: palisade.v1.BackupRequest.$Shape): palisade.v1.BackupRequest & palisade.v1.BackupRequest.$Shape;
+            static create(properties?: palisade.v1.BackupRequest.$Properties): palisade.v1.BackupRequest;
+
+            /**
+             * Encodes the specified BackupRequest message. Does not implicitly {@link palisade.v1.BackupRequest.verify|verify} messages.
+             * @param message BackupRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.BackupRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified BackupRequest message, length delimited. Does not implicitly {@link palisade.v1.BackupRequest.verify|verify} messages.
+             * @param message BackupRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.BackupRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a BackupRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.BackupRequest & palisade.v1.BackupRequest.$Shape} BackupRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.BackupRequest & palisade.v1.BackupRequest.$Shape;
+
+            /**
+             * Decodes a BackupRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.BackupRequest & palisade.v1.BackupRequest.$Shape} BackupRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.BackupRequest & palisade.v1.BackupRequest.$Shape;
+
+            /**
+             * Verifies a BackupRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a BackupRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns BackupRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.BackupRequest;
+
+            /**
+             * Creates a plain object from a BackupRequest message. Also converts values to other types if specified.
+             * @param message BackupRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.BackupRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this BackupRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for BackupRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace BackupRequest {
+
+            /** Properties of a BackupRequest. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a BackupRequest. */
+            type $Shape = palisade.v1.BackupRequest.$Properties;
+        }
+
+        /**
+         * Properties of a BackupChunk.
+         * @deprecated Use palisade.v1.BackupChunk.$Properties instead.
+         */
+        interface IBackupChunk extends palisade.v1.BackupChunk.$Properties {
+        }
+
+        /** Represents a BackupChunk. */
+        class BackupChunk {
+
+            /**
+             * Constructs a new BackupChunk.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.BackupChunk.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** BackupChunk index. */
+            index: Long;
+
+            /** BackupChunk term. */
+            term: Long;
+
+            /** BackupChunk clusterId. */
+            clusterId: string;
+
+            /** BackupChunk epoch. */
+            epoch: Long;
+
+            /** BackupChunk data. */
+            data: Uint8Array;
+
+            /** BackupChunk last. */
+            last: boolean;
+
+            /**
+             * Creates a new BackupChunk instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns BackupChunk instance
+             */
+            static create(properties: palisade.v1.BackupChunk.$Shape): palisade.v1.BackupChunk & palisade.v1.BackupChunk.$Shape;
+            static create(properties?: palisade.v1.BackupChunk.$Properties): palisade.v1.BackupChunk;
+
+            /**
+             * Encodes the specified BackupChunk message. Does not implicitly {@link palisade.v1.BackupChunk.verify|verify} messages.
+             * @param message BackupChunk message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.BackupChunk.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified BackupChunk message, length delimited. Does not implicitly {@link palisade.v1.BackupChunk.verify|verify} messages.
+             * @param message BackupChunk message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.BackupChunk.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a BackupChunk message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.BackupChunk & palisade.v1.BackupChunk.$Shape} BackupChunk
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.BackupChunk & palisade.v1.BackupChunk.$Shape;
+
+            /**
+             * Decodes a BackupChunk message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.BackupChunk & palisade.v1.BackupChunk.$Shape} BackupChunk
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.BackupChunk & palisade.v1.BackupChunk.$Shape;
+
+            /**
+             * Verifies a BackupChunk message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a BackupChunk message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns BackupChunk
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.BackupChunk;
+
+            /**
+             * Creates a plain object from a BackupChunk message. Also converts values to other types if specified.
+             * @param message BackupChunk
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.BackupChunk, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this BackupChunk to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for BackupChunk
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace BackupChunk {
+
+            /** Properties of a BackupChunk. */
+            interface $Properties {
+
+                /** BackupChunk index */
+                index?: (Long|null);
+
+                /** BackupChunk term */
+                term?: (Long|null);
+
+                /** BackupChunk clusterId */
+                clusterId?: (string|null);
+
+                /** BackupChunk epoch */
+                epoch?: (Long|null);
+
+                /** BackupChunk data */
+                data?: (Uint8Array|null);
+
+                /** BackupChunk last */
+                last?: (boolean|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a BackupChunk. */
+            type $Shape = palisade.v1.BackupChunk.$Properties;
+        }
+
+        /** Represents a LockService */
+        class LockService extends $protobuf.rpc.Service {
+
+            /**
+             * Constructs a new LockService service.
+             * @param rpcImpl RPC implementation
+             * @param [requestDelimited=false] Whether requests are length-delimited
+             * @param [responseDelimited=false] Whether responses are length-delimited
+             */
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+
+            /**
+             * Creates new LockService service using the specified rpc implementation.
+             * @param rpcImpl RPC implementation
+             * @param [requestDelimited=false] Whether requests are length-delimited
+             * @param [responseDelimited=false] Whether responses are length-delimited
+             * @returns RPC service. Useful where requests and/or responses are streamed.
+             */
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): LockService;
+
+            /** Calls OpenSession. */
+            openSession: palisade.v1.LockService.OpenSession;
+
+            /** Calls KeepAlive. */
+            keepAlive: palisade.v1.LockService.KeepAlive;
+
+            /** Calls CloseSession. */
+            closeSession: palisade.v1.LockService.CloseSession;
+
+            /** Calls Acquire. */
+            acquire: palisade.v1.LockService.Acquire;
+
+            /** Calls CancelWait. */
+            cancelWait: palisade.v1.LockService.CancelWait;
+
+            /** Calls Release. */
+            release: palisade.v1.LockService.Release;
+
+            /** Calls GetLock. */
+            getLock: palisade.v1.LockService.GetLock;
+
+            /** Calls ListLocks. */
+            listLocks: palisade.v1.LockService.ListLocks;
+
+            /** Calls GetSession. */
+            getSession: palisade.v1.LockService.GetSession;
+
+            /** Calls ListSessions. */
+            listSessions: palisade.v1.LockService.ListSessions;
+
+            /** Calls GetLockHistory. */
+            getLockHistory: palisade.v1.LockService.GetLockHistory;
+
+            /** Calls ValidateToken. */
+            validateToken: palisade.v1.LockService.ValidateToken;
+
+            /** Calls Watch. */
+            watch: palisade.v1.LockService.Watch;
+        }
+
+        namespace LockService {
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#openSession}.
+             * @param error Error, if any
+             * @param [response] OpenSessionResponse
+             */
+            type OpenSessionCallback = (error: (Error|null), response?: palisade.v1.OpenSessionResponse) => void;
+
+            /** Calls OpenSession. */
+            type OpenSession = {
+              (request: palisade.v1.IOpenSessionRequest, callback: palisade.v1.LockService.OpenSessionCallback): void;
+              (request: palisade.v1.IOpenSessionRequest): Promise<palisade.v1.OpenSessionResponse>;
+              readonly name: "OpenSession";
+              readonly path: "/palisade.v1.LockService/OpenSession";
+              readonly requestType: "OpenSessionRequest";
+              readonly responseType: "OpenSessionResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#keepAlive}.
+             * @param error Error, if any
+             * @param [response] KeepAliveResponse
+             */
+            type KeepAliveCallback = (error: (Error|null), response?: palisade.v1.KeepAliveResponse) => void;
+
+            /** Calls KeepAlive. */
+            type KeepAlive = {
+              (request: palisade.v1.IKeepAliveRequest, callback: palisade.v1.LockService.KeepAliveCallback): void;
+              (request: palisade.v1.IKeepAliveRequest): Promise<palisade.v1.KeepAliveResponse>;
+              readonly name: "KeepAlive";
+              readonly path: "/palisade.v1.LockService/KeepAlive";
+              readonly requestType: "KeepAliveRequest";
+              readonly responseType: "KeepAliveResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#closeSession}.
+             * @param error Error, if any
+             * @param [response] CloseSessionResponse
+             */
+            type CloseSessionCallback = (error: (Error|null), response?: palisade.v1.CloseSessionResponse) => void;
+
+            /** Calls CloseSession. */
+            type CloseSession = {
+              (request: palisade.v1.ICloseSessionRequest, callback: palisade.v1.LockService.CloseSessionCallback): void;
+              (request: palisade.v1.ICloseSessionRequest): Promise<palisade.v1.CloseSessionResponse>;
+              readonly name: "CloseSession";
+              readonly path: "/palisade.v1.LockService/CloseSession";
+              readonly requestType: "CloseSessionRequest";
+              readonly responseType: "CloseSessionResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#acquire}.
+             * @param error Error, if any
+             * @param [response] AcquireResponse
+             */
+            type AcquireCallback = (error: (Error|null), response?: palisade.v1.AcquireResponse) => void;
+
+            /** Calls Acquire. */
+            type Acquire = {
+              (request: palisade.v1.IAcquireRequest, callback: palisade.v1.LockService.AcquireCallback): void;
+              (request: palisade.v1.IAcquireRequest): Promise<palisade.v1.AcquireResponse>;
+              readonly name: "Acquire";
+              readonly path: "/palisade.v1.LockService/Acquire";
+              readonly requestType: "AcquireRequest";
+              readonly responseType: "AcquireResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#cancelWait}.
+             * @param error Error, if any
+             * @param [response] CancelWaitResponse
+             */
+            type CancelWaitCallback = (error: (Error|null), response?: palisade.v1.CancelWaitResponse) => void;
+
+            /** Calls CancelWait. */
+            type CancelWait = {
+              (request: palisade.v1.ICancelWaitRequest, callback: palisade.v1.LockService.CancelWaitCallback): void;
+              (request: palisade.v1.ICancelWaitRequest): Promise<palisade.v1.CancelWaitResponse>;
+              readonly name: "CancelWait";
+              readonly path: "/palisade.v1.LockService/CancelWait";
+              readonly requestType: "CancelWaitRequest";
+              readonly responseType: "CancelWaitResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#release}.
+             * @param error Error, if any
+             * @param [response] ReleaseResponse
+             */
+            type ReleaseCallback = (error: (Error|null), response?: palisade.v1.ReleaseResponse) => void;
+
+            /** Calls Release. */
+            type Release = {
+              (request: palisade.v1.IReleaseRequest, callback: palisade.v1.LockService.ReleaseCallback): void;
+              (request: palisade.v1.IReleaseRequest): Promise<palisade.v1.ReleaseResponse>;
+              readonly name: "Release";
+              readonly path: "/palisade.v1.LockService/Release";
+              readonly requestType: "ReleaseRequest";
+              readonly responseType: "ReleaseResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#getLock}.
+             * @param error Error, if any
+             * @param [response] GetLockResponse
+             */
+            type GetLockCallback = (error: (Error|null), response?: palisade.v1.GetLockResponse) => void;
+
+            /** Calls GetLock. */
+            type GetLock = {
+              (request: palisade.v1.IGetLockRequest, callback: palisade.v1.LockService.GetLockCallback): void;
+              (request: palisade.v1.IGetLockRequest): Promise<palisade.v1.GetLockResponse>;
+              readonly name: "GetLock";
+              readonly path: "/palisade.v1.LockService/GetLock";
+              readonly requestType: "GetLockRequest";
+              readonly responseType: "GetLockResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#listLocks}.
+             * @param error Error, if any
+             * @param [response] ListLocksResponse
+             */
+            type ListLocksCallback = (error: (Error|null), response?: palisade.v1.ListLocksResponse) => void;
+
+            /** Calls ListLocks. */
+            type ListLocks = {
+              (request: palisade.v1.IListLocksRequest, callback: palisade.v1.LockService.ListLocksCallback): void;
+              (request: palisade.v1.IListLocksRequest): Promise<palisade.v1.ListLocksResponse>;
+              readonly name: "ListLocks";
+              readonly path: "/palisade.v1.LockService/ListLocks";
+              readonly requestType: "ListLocksRequest";
+              readonly responseType: "ListLocksResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#getSession}.
+             * @param error Error, if any
+             * @param [response] GetSessionResponse
+             */
+            type GetSessionCallback = (error: (Error|null), response?: palisade.v1.GetSessionResponse) => void;
+
+            /** Calls GetSession. */
+            type GetSession = {
+              (request: palisade.v1.IGetSessionRequest, callback: palisade.v1.LockService.GetSessionCallback): void;
+              (request: palisade.v1.IGetSessionRequest): Promise<palisade.v1.GetSessionResponse>;
+              readonly name: "GetSession";
+              readonly path: "/palisade.v1.LockService/GetSession";
+              readonly requestType: "GetSessionRequest";
+              readonly responseType: "GetSessionResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#listSessions}.
+             * @param error Error, if any
+             * @param [response] ListSessionsResponse
+             */
+            type ListSessionsCallback = (error: (Error|null), response?: palisade.v1.ListSessionsResponse) => void;
+
+            /** Calls ListSessions. */
+            type ListSessions = {
+              (request: palisade.v1.IListSessionsRequest, callback: palisade.v1.LockService.ListSessionsCallback): void;
+              (request: palisade.v1.IListSessionsRequest): Promise<palisade.v1.ListSessionsResponse>;
+              readonly name: "ListSessions";
+              readonly path: "/palisade.v1.LockService/ListSessions";
+              readonly requestType: "ListSessionsRequest";
+              readonly responseType: "ListSessionsResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#getLockHistory}.
+             * @param error Error, if any
+             * @param [response] GetLockHistoryResponse
+             */
+            type GetLockHistoryCallback = (error: (Error|null), response?: palisade.v1.GetLockHistoryResponse) => void;
+
+            /** Calls GetLockHistory. */
+            type GetLockHistory = {
+              (request: palisade.v1.IGetLockHistoryRequest, callback: palisade.v1.LockService.GetLockHistoryCallback): void;
+              (request: palisade.v1.IGetLockHistoryRequest): Promise<palisade.v1.GetLockHistoryResponse>;
+              readonly name: "GetLockHistory";
+              readonly path: "/palisade.v1.LockService/GetLockHistory";
+              readonly requestType: "GetLockHistoryRequest";
+              readonly responseType: "GetLockHistoryResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#validateToken}.
+             * @param error Error, if any
+             * @param [response] ValidateTokenResponse
+             */
+            type ValidateTokenCallback = (error: (Error|null), response?: palisade.v1.ValidateTokenResponse) => void;
+
+            /** Calls ValidateToken. */
+            type ValidateToken = {
+              (request: palisade.v1.IValidateTokenRequest, callback: palisade.v1.LockService.ValidateTokenCallback): void;
+              (request: palisade.v1.IValidateTokenRequest): Promise<palisade.v1.ValidateTokenResponse>;
+              readonly name: "ValidateToken";
+              readonly path: "/palisade.v1.LockService/ValidateToken";
+              readonly requestType: "ValidateTokenRequest";
+              readonly responseType: "ValidateTokenResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#watch}.
+             * @param error Error, if any
+             * @param [response] WatchEvent
+             */
+            type WatchCallback = (error: (Error|null), response?: palisade.v1.WatchEvent) => void;
+
+            /** Calls Watch. */
+            type Watch = {
+              (request: palisade.v1.IWatchRequest, callback: palisade.v1.LockService.WatchCallback): void;
+              (request: palisade.v1.IWatchRequest): Promise<palisade.v1.WatchEvent>;
+              readonly name: "Watch";
+              readonly path: "/palisade.v1.LockService/Watch";
+              readonly requestType: "WatchRequest";
+              readonly responseType: "WatchEvent";
+              readonly requestStream: undefined;
+              readonly responseStream: true;
+            };
+        }
+
+        /**
+         * Properties of an OpenSessionRequest.
+         * @deprecated Use palisade.v1.OpenSessionRequest.$Properties instead.
+         */
+        interface IOpenSessionRequest extends palisade.v1.OpenSessionRequest.$Properties {
+        }
+
+        /** Represents an OpenSessionRequest. */
+        class OpenSessionRequest {
+
+            /**
+             * Constructs a new OpenSessionRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.OpenSessionRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** OpenSessionRequest ttlMs. */
+            ttlMs: Long;
+
+            /** OpenSessionRequest clientName. */
+            clientName: string;
+
+            /** OpenSessionRequest requestId. */
+            requestId: string;
+
+            /**
+             * Creates a new OpenSessionRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns OpenSessionRequest instance
+             */
+            static create(properties: palisade.v1.OpenSessionRequest.$Shape): palisade.v1.OpenSessionRequest & palisade.v1.OpenSessionRequest.$Shape;
+            static create(properties?: palisade.v1.OpenSessionRequest.$Properties): palisade.v1.OpenSessionRequest;
+
+            /**
+             * Encodes the specified OpenSessionRequest message. Does not implicitly {@link palisade.v1.OpenSessionRequest.verify|verify} messages.
+             * @param message OpenSessionRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.OpenSessionRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified OpenSessionRequest message, length delimited. Does not implicitly {@link palisade.v1.OpenSessionRequest.verify|verify} messages.
+             * @param message OpenSessionRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.OpenSessionRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an OpenSessionRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.OpenSessionRequest & palisade.v1.OpenSessionRequest.$Shape} OpenSessionRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.OpenSessionRequest & palisade.v1.OpenSessionRequest.$Shape;
+
+            /**
+             * Decodes an OpenSessionRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.OpenSessionRequest & palisade.v1.OpenSessionRequest.$Shape} OpenSessionRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.OpenSessionRequest & palisade.v1.OpenSessionRequest.$Shape;
+
+            /**
+             * Verifies an OpenSessionRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an OpenSessionRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns OpenSessionRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.OpenSessionRequest;
+
+            /**
+             * Creates a plain object from an OpenSessionRequest message. Also converts values to other types if specified.
+             * @param message OpenSessionRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.OpenSessionRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this OpenSessionRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for OpenSessionRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace OpenSessionRequest {
+
+            /** Properties of an OpenSessionRequest. */
+            interface $Properties {
+
+                /** OpenSessionRequest ttlMs */
+                ttlMs?: (Long|null);
+
+                /** OpenSessionRequest clientName */
+                clientName?: (string|null);
+
+                /** OpenSessionRequest requestId */
+                requestId?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an OpenSessionRequest. */
+            type $Shape = palisade.v1.OpenSessionRequest.$Properties;
+        }
+
+        /**
+         * Properties of an OpenSessionResponse.
+         * @deprecated Use palisade.v1.OpenSessionResponse.$Properties instead.
+         */
+        interface IOpenSessionResponse extends palisade.v1.OpenSessionResponse.$Properties {
+        }
+
+        /** Represents an OpenSessionResponse. */
+        class OpenSessionResponse {
+
+            /**
+             * Constructs a new OpenSessionResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.OpenSessionResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** OpenSessionResponse sessionId. */
+            sessionId: Long;
+
+            /** OpenSessionResponse ttlMs. */
+            ttlMs: Long;
+
+            /**
+             * Creates a new OpenSessionResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns OpenSessionResponse instance
+             */
+            static create(properties: palisade.v1.OpenSessionResponse.$Shape): palisade.v1.OpenSessionResponse & palisade.v1.OpenSessionResponse.$Shape;
+            static create(properties?: palisade.v1.OpenSessionResponse.$Properties): palisade.v1.OpenSessionResponse;
+
+            /**
+             * Encodes the specified OpenSessionResponse message. Does not implicitly {@link palisade.v1.OpenSessionResponse.verify|verify} messages.
+             * @param message OpenSessionResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.OpenSessionResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified OpenSessionResponse message, length delimited. Does not implicitly {@link palisade.v1.OpenSessionResponse.verify|verify} messages.
+             * @param message OpenSessionResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.OpenSessionResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an OpenSessionResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.OpenSessionResponse & palisade.v1.OpenSessionResponse.$Shape} OpenSessionResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.OpenSessionResponse & palisade.v1.OpenSessionResponse.$Shape;
+
+            /**
+             * Decodes an OpenSessionResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.OpenSessionResponse & palisade.v1.OpenSessionResponse.$Shape} OpenSessionResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.OpenSessionResponse & palisade.v1.OpenSessionResponse.$Shape;
+
+            /**
+             * Verifies an OpenSessionResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an OpenSessionResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns OpenSessionResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.OpenSessionResponse;
+
+            /**
+             * Creates a plain object from an OpenSessionResponse message. Also converts values to other types if specified.
+             * @param message OpenSessionResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.OpenSessionResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this OpenSessionResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for OpenSessionResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace OpenSessionResponse {
+
+            /** Properties of an OpenSessionResponse. */
+            interface $Properties {
+
+                /** OpenSessionResponse sessionId */
+                sessionId?: (Long|null);
+
+                /** OpenSessionResponse ttlMs */
+                ttlMs?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an OpenSessionResponse. */
+            type $Shape = palisade.v1.OpenSessionResponse.$Properties;
+        }
+
+        /**
+         * Properties of a KeepAliveRequest.
+         * @deprecated Use palisade.v1.KeepAliveRequest.$Properties instead.
+         */
+        interface IKeepAliveRequest extends palisade.v1.KeepAliveRequest.$Properties {
+        }
+
+        /** Represents a KeepAliveRequest. */
+        class KeepAliveRequest {
+
+            /**
+             * Constructs a new KeepAliveRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.KeepAliveRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** KeepAliveRequest sessionId. */
+            sessionId: Long;
+
+            /**
+             * Creates a new KeepAliveRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns KeepAliveRequest instance
+             */
+            static create(properties: palisade.v1.KeepAliveRequest.$Shape): palisade.v1.KeepAliveRequest & palisade.v1.KeepAliveRequest.$Shape;
+            static create(properties?: palisade.v1.KeepAliveRequest.$Properties): palisade.v1.KeepAliveRequest;
+
+            /**
+             * Encodes the specified KeepAliveRequest message. Does not implicitly {@link palisade.v1.KeepAliveRequest.verify|verify} messages.
+             * @param message KeepAliveRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.KeepAliveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified KeepAliveRequest message, length delimited. Does not implicitly {@link palisade.v1.KeepAliveRequest.verify|verify} messages.
+             * @param message KeepAliveRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.KeepAliveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a KeepAliveRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.KeepAliveRequest & palisade.v1.KeepAliveRequest.$Shape} KeepAliveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.KeepAliveRequest & palisade.v1.KeepAliveRequest.$Shape;
+
+            /**
+             * Decodes a KeepAliveRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.KeepAliveRequest & palisade.v1.KeepAliveRequest.$Shape} KeepAliveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.KeepAliveRequest & palisade.v1.KeepAliveRequest.$Shape;
+
+            /**
+             * Verifies a KeepAliveRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a KeepAliveRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns KeepAliveRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.KeepAliveRequest;
+
+            /**
+             * Creates a plain object from a KeepAliveRequest message. Also converts values to other types if specified.
+             * @param message KeepAliveRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.KeepAliveRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this KeepAliveRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for KeepAliveRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace KeepAliveRequest {
+
+            /** Properties of a KeepAliveRequest. */
+            interface $Properties {
+
+                /** KeepAliveRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a KeepAliveRequest. */
+            type $Shape = palisade.v1.KeepAliveRequest.$Properties;
+        }
+
+        /**
+         * Properties of a KeepAliveResponse.
+         * @deprecated Use palisade.v1.KeepAliveResponse.$Properties instead.
+         */
+        interface IKeepAliveResponse extends palisade.v1.KeepAliveResponse.$Properties {
+        }
+
+        /** Represents a KeepAliveResponse. */
+        class KeepAliveResponse {
+
+            /**
+             * Constructs a new KeepAliveResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.KeepAliveResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** KeepAliveResponse ttlMs. */
+            ttlMs: Long;
+
+            /**
+             * Creates a new KeepAliveResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns KeepAliveResponse instance
+             */
+            static create(properties: palisade.v1.KeepAliveResponse.$Shape): palisade.v1.KeepAliveResponse & palisade.v1.KeepAliveResponse.$Shape;
+            static create(properties?: palisade.v1.KeepAliveResponse.$Properties): palisade.v1.KeepAliveResponse;
+
+            /**
+             * Encodes the specified KeepAliveResponse message. Does not implicitly {@link palisade.v1.KeepAliveResponse.verify|verify} messages.
+             * @param message KeepAliveResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.KeepAliveResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified KeepAliveResponse message, length delimited. Does not implicitly {@link palisade.v1.KeepAliveResponse.verify|verify} messages.
+             * @param message KeepAliveResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.KeepAliveResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a KeepAliveResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.KeepAliveResponse & palisade.v1.KeepAliveResponse.$Shape} KeepAliveResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.KeepAliveResponse & palisade.v1.KeepAliveResponse.$Shape;
+
+            /**
+             * Decodes a KeepAliveResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.KeepAliveResponse & palisade.v1.KeepAliveResponse.$Shape} KeepAliveResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.KeepAliveResponse & palisade.v1.KeepAliveResponse.$Shape;
+
+            /**
+             * Verifies a KeepAliveResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a KeepAliveResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns KeepAliveResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.KeepAliveResponse;
+
+            /**
+             * Creates a plain object from a KeepAliveResponse message. Also converts values to other types if specified.
+             * @param message KeepAliveResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.KeepAliveResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this KeepAliveResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for KeepAliveResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace KeepAliveResponse {
+
+            /** Properties of a KeepAliveResponse. */
+            interface $Properties {
+
+                /** KeepAliveResponse ttlMs */
+                ttlMs?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a KeepAliveResponse. */
+            type $Shape = palisade.v1.KeepAliveResponse.$Properties;
+        }
+
+        /**
+         * Properties of a CloseSessionRequest.
+         * @deprecated Use palisade.v1.CloseSessionRequest.$Properties instead.
+         */
+        interface ICloseSessionRequest extends palisade.v1.CloseSessionRequest.$Properties {
+        }
+
+        /** Represents a CloseSessionRequest. */
+        class CloseSessionRequest {
+
+            /**
+             * Constructs a new CloseSessionRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CloseSessionRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CloseSessionRequest sessionId. */
+            sessionId: Long;
+
+            /** CloseSessionRequest seq. */
+            seq: Long;
+
+            /** CloseSessionRequest ackedUpTo. */
+            ackedUpTo: Long;
+
+            /** CloseSessionRequest held. */
+            held: Long[];
+
+            /**
+             * Creates a new CloseSessionRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CloseSessionRequest instance
+             */
+            static create(properties: palisade.v1.CloseSessionRequest.$Shape): palisade.v1.CloseSessionRequest & palisade.v1.CloseSessionRequest.$Shape;
+            static create(properties?: palisade.v1.CloseSessionRequest.$Properties): palisade.v1.CloseSessionRequest;
+
+            /**
+             * Encodes the specified CloseSessionRequest message. Does not implicitly {@link palisade.v1.CloseSessionRequest.verify|verify} messages.
+             * @param message CloseSessionRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CloseSessionRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CloseSessionRequest message, length delimited. Does not implicitly {@link palisade.v1.CloseSessionRequest.verify|verify} messages.
+             * @param message CloseSessionRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CloseSessionRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CloseSessionRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CloseSessionRequest & palisade.v1.CloseSessionRequest.$Shape} CloseSessionRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CloseSessionRequest & palisade.v1.CloseSessionRequest.$Shape;
+
+            /**
+             * Decodes a CloseSessionRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CloseSessionRequest & palisade.v1.CloseSessionRequest.$Shape} CloseSessionRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CloseSessionRequest & palisade.v1.CloseSessionRequest.$Shape;
+
+            /**
+             * Verifies a CloseSessionRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CloseSessionRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CloseSessionRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CloseSessionRequest;
+
+            /**
+             * Creates a plain object from a CloseSessionRequest message. Also converts values to other types if specified.
+             * @param message CloseSessionRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CloseSessionRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CloseSessionRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CloseSessionRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CloseSessionRequest {
+
+            /** Properties of a CloseSessionRequest. */
+            interface $Properties {
+
+                /** CloseSessionRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** CloseSessionRequest seq */
+                seq?: (Long|null);
+
+                /** CloseSessionRequest ackedUpTo */
+                ackedUpTo?: (Long|null);
+
+                /** CloseSessionRequest held */
+                held?: (Long[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CloseSessionRequest. */
+            type $Shape = palisade.v1.CloseSessionRequest.$Properties;
+        }
+
+        /**
+         * Properties of a CloseSessionResponse.
+         * @deprecated Use palisade.v1.CloseSessionResponse.$Properties instead.
+         */
+        interface ICloseSessionResponse extends palisade.v1.CloseSessionResponse.$Properties {
+        }
+
+        /** Represents a CloseSessionResponse. */
+        class CloseSessionResponse {
+
+            /**
+             * Constructs a new CloseSessionResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CloseSessionResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new CloseSessionResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CloseSessionResponse instance
+             */
+            static create(properties: palisade.v1.CloseSessionResponse.$Shape): palisade.v1.CloseSessionResponse & palisade.v1.CloseSessionResponse.$Shape;
+            static create(properties?: palisade.v1.CloseSessionResponse.$Properties): palisade.v1.CloseSessionResponse;
+
+            /**
+             * Encodes the specified CloseSessionResponse message. Does not implicitly {@link palisade.v1.CloseSessionResponse.verify|verify} messages.
+             * @param message CloseSessionResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CloseSessionResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CloseSessionResponse message, length delimited. Does not implicitly {@link palisade.v1.CloseSessionResponse.verify|verify} messages.
+             * @param message CloseSessionResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CloseSessionResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CloseSessionResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CloseSessionResponse & palisade.v1.CloseSessionResponse.$Shape} CloseSessionResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CloseSessionResponse & palisade.v1.CloseSessionResponse.$Shape;
+
+            /**
+             * Decodes a CloseSessionResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CloseSessionResponse & palisade.v1.CloseSessionResponse.$Shape} CloseSessionResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CloseSessionResponse & palisade.v1.CloseSessionResponse.$Shape;
+
+            /**
+             * Verifies a CloseSessionResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CloseSessionResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CloseSessionResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CloseSessionResponse;
+
+            /**
+             * Creates a plain object from a CloseSessionResponse message. Also converts values to other types if specified.
+             * @param message CloseSessionResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CloseSessionResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CloseSessionResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CloseSessionResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CloseSessionResponse {
+
+            /** Properties of a CloseSessionResponse. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CloseSessionResponse. */
+            type $Shape = palisade.v1.CloseSessionResponse.$Properties;
+        }
+
+        /**
+         * Properties of an AcquireRequest.
+         * @deprecated Use palisade.v1.AcquireRequest.$Properties instead.
+         */
+        interface IAcquireRequest extends palisade.v1.AcquireRequest.$Properties {
+        }
+
+        /** Represents an AcquireRequest. */
+        class AcquireRequest {
+
+            /**
+             * Constructs a new AcquireRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.AcquireRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** AcquireRequest sessionId. */
+            sessionId: Long;
+
+            /** AcquireRequest lock. */
+            lock: string;
+
+            /** AcquireRequest waitMs. */
+            waitMs: Long;
+
+            /** AcquireRequest seq. */
+            seq: Long;
+
+            /** AcquireRequest ackedUpTo. */
+            ackedUpTo: Long;
+
+            /** AcquireRequest held. */
+            held: Long[];
+
+            /**
+             * Creates a new AcquireRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns AcquireRequest instance
+             */
+            static create(properties: palisade.v1.AcquireRequest.$Shape): palisade.v1.AcquireRequest & palisade.v1.AcquireRequest.$Shape;
+            static create(properties?: palisade.v1.AcquireRequest.$Properties): palisade.v1.AcquireRequest;
+
+            /**
+             * Encodes the specified AcquireRequest message. Does not implicitly {@link palisade.v1.AcquireRequest.verify|verify} messages.
+             * @param message AcquireRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.AcquireRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified AcquireRequest message, length delimited. Does not implicitly {@link palisade.v1.AcquireRequest.verify|verify} messages.
+             * @param message AcquireRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.AcquireRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an AcquireRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.AcquireRequest & palisade.v1.AcquireRequest.$Shape} AcquireRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.AcquireRequest & palisade.v1.AcquireRequest.$Shape;
+
+            /**
+             * Decodes an AcquireRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.AcquireRequest & palisade.v1.AcquireRequest.$Shape} AcquireRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.AcquireRequest & palisade.v1.AcquireRequest.$Shape;
+
+            /**
+             * Verifies an AcquireRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an AcquireRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns AcquireRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.AcquireRequest;
+
+            /**
+             * Creates a plain object from an AcquireRequest message. Also converts values to other types if specified.
+             * @param message AcquireRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.AcquireRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this AcquireRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for AcquireRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AcquireRequest {
+
+            /** Properties of an AcquireRequest. */
+            interface $Properties {
+
+                /** AcquireRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** AcquireRequest lock */
+                lock?: (string|null);
+
+                /** AcquireRequest waitMs */
+                waitMs?: (Long|null);
+
+                /** AcquireRequest seq */
+                seq?: (Long|null);
+
+                /** AcquireRequest ackedUpTo */
+                ackedUpTo?: (Long|null);
+
+                /** AcquireRequest held */
+                held?: (Long[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an AcquireRequest. */
+            type $Shape = palisade.v1.AcquireRequest.$Properties;
+        }
+
+        /**
+         * Properties of an AcquireResponse.
+         * @deprecated Use palisade.v1.AcquireResponse.$Properties instead.
+         */
+        interface IAcquireResponse extends palisade.v1.AcquireResponse.$Properties {
+        }
+
+        /** Represents an AcquireResponse. */
+        class AcquireResponse {
+
+            /**
+             * Constructs a new AcquireResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.AcquireResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** AcquireResponse acquired. */
+            acquired: boolean;
+
+            /** AcquireResponse token. */
+            token: Long;
+
+            /** AcquireResponse holder. */
+            holder?: (palisade.v1.LockHolder.$Properties|null);
+
+            /**
+             * Creates a new AcquireResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns AcquireResponse instance
+             */
+            static create(properties: palisade.v1.AcquireResponse.$Shape): palisade.v1.AcquireResponse & palisade.v1.AcquireResponse.$Shape;
+            static create(properties?: palisade.v1.AcquireResponse.$Properties): palisade.v1.AcquireResponse;
+
+            /**
+             * Encodes the specified AcquireResponse message. Does not implicitly {@link palisade.v1.AcquireResponse.verify|verify} messages.
+             * @param message AcquireResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.AcquireResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified AcquireResponse message, length delimited. Does not implicitly {@link palisade.v1.AcquireResponse.verify|verify} messages.
+             * @param message AcquireResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.AcquireResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an AcquireResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.AcquireResponse & palisade.v1.AcquireResponse.$Shape} AcquireResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.AcquireResponse & palisade.v1.AcquireResponse.$Shape;
+
+            /**
+             * Decodes an AcquireResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.AcquireResponse & palisade.v1.AcquireResponse.$Shape} AcquireResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.AcquireResponse & palisade.v1.AcquireResponse.$Shape;
+
+            /**
+             * Verifies an AcquireResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an AcquireResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns AcquireResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.AcquireResponse;
+
+            /**
+             * Creates a plain object from an AcquireResponse message. Also converts values to other types if specified.
+             * @param message AcquireResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.AcquireResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this AcquireResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for AcquireResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AcquireResponse {
+
+            /** Properties of an AcquireResponse. */
+            interface $Properties {
+
+                /** AcquireResponse acquired */
+                acquired?: (boolean|null);
+
+                /** AcquireResponse token */
+                token?: (Long|null);
+
+                /** AcquireResponse holder */
+                holder?: (palisade.v1.LockHolder.$Properties|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an AcquireResponse. */
+            type $Shape = palisade.v1.AcquireResponse.$Properties;
+        }
+
+        /**
+         * Properties of a CancelWaitRequest.
+         * @deprecated Use palisade.v1.CancelWaitRequest.$Properties instead.
+         */
+        interface ICancelWaitRequest extends palisade.v1.CancelWaitRequest.$Properties {
+        }
+
+        /** Represents a CancelWaitRequest. */
+        class CancelWaitRequest {
+
+            /**
+             * Constructs a new CancelWaitRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CancelWaitRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CancelWaitRequest sessionId. */
+            sessionId: Long;
+
+            /** CancelWaitRequest lock. */
+            lock: string;
+
+            /** CancelWaitRequest acquireSeq. */
+            acquireSeq: Long;
+
+            /**
+             * Creates a new CancelWaitRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CancelWaitRequest instance
+             */
+            static create(properties: palisade.v1.CancelWaitRequest.$Shape): palisade.v1.CancelWaitRequest & palisade.v1.CancelWaitRequest.$Shape;
+            static create(properties?: palisade.v1.CancelWaitRequest.$Properties): palisade.v1.CancelWaitRequest;
+
+            /**
+             * Encodes the specified CancelWaitRequest message. Does not implicitly {@link palisade.v1.CancelWaitRequest.verify|verify} messages.
+             * @param message CancelWaitRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CancelWaitRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CancelWaitRequest message, length delimited. Does not implicitly {@link palisade.v1.CancelWaitRequest.verify|verify} messages.
+             * @param message CancelWaitRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CancelWaitRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CancelWaitRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CancelWaitRequest & palisade.v1.CancelWaitRequest.$Shape} CancelWaitRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CancelWaitRequest & palisade.v1.CancelWaitRequest.$Shape;
+
+            /**
+             * Decodes a CancelWaitRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CancelWaitRequest & palisade.v1.CancelWaitRequest.$Shape} CancelWaitRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CancelWaitRequest & palisade.v1.CancelWaitRequest.$Shape;
+
+            /**
+             * Verifies a CancelWaitRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CancelWaitRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CancelWaitRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CancelWaitRequest;
+
+            /**
+             * Creates a plain object from a CancelWaitRequest message. Also converts values to other types if specified.
+             * @param message CancelWaitRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CancelWaitRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CancelWaitRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CancelWaitRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CancelWaitRequest {
+
+            /** Properties of a CancelWaitRequest. */
+            interface $Properties {
+
+                /** CancelWaitRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** CancelWaitRequest lock */
+                lock?: (string|null);
+
+                /** CancelWaitRequest acquireSeq */
+                acquireSeq?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CancelWaitRequest. */
+            type $Shape = palisade.v1.CancelWaitRequest.$Properties;
+        }
+
+        /** CancelWaitOutcome enum. */
+        enum CancelWaitOutcome {
+
+            /** CANCEL_WAIT_OUTCOME_UNSPECIFIED value */
+            CANCEL_WAIT_OUTCOME_UNSPECIFIED = 0,
+
+            /** CANCEL_WAIT_OUTCOME_CANCELLED value */
+            CANCEL_WAIT_OUTCOME_CANCELLED = 1,
+
+            /** CANCEL_WAIT_OUTCOME_GRANTED value */
+            CANCEL_WAIT_OUTCOME_GRANTED = 2,
+
+            /** CANCEL_WAIT_OUTCOME_NOT_ACQUIRED value */
+            CANCEL_WAIT_OUTCOME_NOT_ACQUIRED = 3
+        }
+
+        /**
+         * Properties of a CancelWaitResponse.
+         * @deprecated Use palisade.v1.CancelWaitResponse.$Properties instead.
+         */
+        interface ICancelWaitResponse extends palisade.v1.CancelWaitResponse.$Properties {
+        }
+
+        /** Represents a CancelWaitResponse. */
+        class CancelWaitResponse {
+
+            /**
+             * Constructs a new CancelWaitResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CancelWaitResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CancelWaitResponse outcome. */
+            outcome: palisade.v1.CancelWaitOutcome;
+
+            /** CancelWaitResponse token. */
+            token: Long;
+
+            /**
+             * Creates a new CancelWaitResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CancelWaitResponse instance
+             */
+            static create(properties: palisade.v1.CancelWaitResponse.$Shape): palisade.v1.CancelWaitResponse & palisade.v1.CancelWaitResponse.$Shape;
+            static create(properties?: palisade.v1.CancelWaitResponse.$Properties): palisade.v1.CancelWaitResponse;
+
+            /**
+             * Encodes the specified CancelWaitResponse message. Does not implicitly {@link palisade.v1.CancelWaitResponse.verify|verify} messages.
+             * @param message CancelWaitResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CancelWaitResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CancelWaitResponse message, length delimited. Does not implicitly {@link palisade.v1.CancelWaitResponse.verify|verify} messages.
+             * @param message CancelWaitResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CancelWaitResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CancelWaitResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CancelWaitResponse & palisade.v1.CancelWaitResponse.$Shape} CancelWaitResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CancelWaitResponse & palisade.v1.CancelWaitResponse.$Shape;
+
+            /**
+             * Decodes a CancelWaitResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CancelWaitResponse & palisade.v1.CancelWaitResponse.$Shape} CancelWaitResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CancelWaitResponse & palisade.v1.CancelWaitResponse.$Shape;
+
+            /**
+             * Verifies a CancelWaitResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CancelWaitResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CancelWaitResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CancelWaitResponse;
+
+            /**
+             * Creates a plain object from a CancelWaitResponse message. Also converts values to other types if specified.
+             * @param message CancelWaitResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CancelWaitResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CancelWaitResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CancelWaitResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CancelWaitResponse {
+
+            /** Properties of a CancelWaitResponse. */
+            interface $Properties {
+
+                /** CancelWaitResponse outcome */
+                outcome?: (palisade.v1.CancelWaitOutcome|null);
+
+                /** CancelWaitResponse token */
+                token?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CancelWaitResponse. */
+            type $Shape = palisade.v1.CancelWaitResponse.$Properties;
+        }
+
+        /**
+         * Properties of a ReleaseRequest.
+         * @deprecated Use palisade.v1.ReleaseRequest.$Properties instead.
+         */
+        interface IReleaseRequest extends palisade.v1.ReleaseRequest.$Properties {
+        }
+
+        /** Represents a ReleaseRequest. */
+        class ReleaseRequest {
+
+            /**
+             * Constructs a new ReleaseRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ReleaseRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ReleaseRequest sessionId. */
+            sessionId: Long;
+
+            /** ReleaseRequest lock. */
+            lock: string;
+
+            /** ReleaseRequest token. */
+            token: Long;
+
+            /** ReleaseRequest seq. */
+            seq: Long;
+
+            /** ReleaseRequest ackedUpTo. */
+            ackedUpTo: Long;
+
+            /** ReleaseRequest held. */
+            held: Long[];
+
+            /**
+             * Creates a new ReleaseRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ReleaseRequest instance
+             */
+            static create(properties: palisade.v1.ReleaseRequest.$Shape): palisade.v1.ReleaseRequest & palisade.v1.ReleaseRequest.$Shape;
+            static create(properties?: palisade.v1.ReleaseRequest.$Properties): palisade.v1.ReleaseRequest;
+
+            /**
+             * Encodes the specified ReleaseRequest message. Does not implicitly {@link palisade.v1.ReleaseRequest.verify|verify} messages.
+             * @param message ReleaseRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ReleaseRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ReleaseRequest message, length delimited. Does not implicitly {@link palisade.v1.ReleaseRequest.verify|verify} messages.
+             * @param message ReleaseRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ReleaseRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ReleaseRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ReleaseRequest & palisade.v1.ReleaseRequest.$Shape} ReleaseRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ReleaseRequest & palisade.v1.ReleaseRequest.$Shape;
+
+            /**
+             * Decodes a ReleaseRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ReleaseRequest & palisade.v1.ReleaseRequest.$Shape} ReleaseRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ReleaseRequest & palisade.v1.ReleaseRequest.$Shape;
+
+            /**
+             * Verifies a ReleaseRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ReleaseRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ReleaseRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ReleaseRequest;
+
+            /**
+             * Creates a plain object from a ReleaseRequest message. Also converts values to other types if specified.
+             * @param message ReleaseRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ReleaseRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ReleaseRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ReleaseRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ReleaseRequest {
+
+            /** Properties of a ReleaseRequest. */
+            interface $Properties {
+
+                /** ReleaseRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** ReleaseRequest lock */
+                lock?: (string|null);
+
+                /** ReleaseRequest token */
+                token?: (Long|null);
+
+                /** ReleaseRequest seq */
+                seq?: (Long|null);
+
+                /** ReleaseRequest ackedUpTo */
+                ackedUpTo?: (Long|null);
+
+                /** ReleaseRequest held */
+                held?: (Long[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ReleaseRequest. */
+            type $Shape = palisade.v1.ReleaseRequest.$Properties;
+        }
+
+        /**
+         * Properties of a ReleaseResponse.
+         * @deprecated Use palisade.v1.ReleaseResponse.$Properties instead.
+         */
+        interface IReleaseResponse extends palisade.v1.ReleaseResponse.$Properties {
+        }
+
+        /** Represents a ReleaseResponse. */
+        class ReleaseResponse {
+
+            /**
+             * Constructs a new ReleaseResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ReleaseResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new ReleaseResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ReleaseResponse instance
+             */
+            static create(properties: palisade.v1.ReleaseResponse.$Shape): palisade.v1.ReleaseResponse & palisade.v1.ReleaseResponse.$Shape;
+            static create(properties?: palisade.v1.ReleaseResponse.$Properties): palisade.v1.ReleaseResponse;
+
+            /**
+             * Encodes the specified ReleaseResponse message. Does not implicitly {@link palisade.v1.ReleaseResponse.verify|verify} messages.
+             * @param message ReleaseResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ReleaseResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ReleaseResponse message, length delimited. Does not implicitly {@link palisade.v1.ReleaseResponse.verify|verify} messages.
+             * @param message ReleaseResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ReleaseResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ReleaseResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ReleaseResponse & palisade.v1.ReleaseResponse.$Shape} ReleaseResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ReleaseResponse & palisade.v1.ReleaseResponse.$Shape;
+
+            /**
+             * Decodes a ReleaseResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ReleaseResponse & palisade.v1.ReleaseResponse.$Shape} ReleaseResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ReleaseResponse & palisade.v1.ReleaseResponse.$Shape;
+
+            /**
+             * Verifies a ReleaseResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ReleaseResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ReleaseResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ReleaseResponse;
+
+            /**
+             * Creates a plain object from a ReleaseResponse message. Also converts values to other types if specified.
+             * @param message ReleaseResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ReleaseResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ReleaseResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ReleaseResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ReleaseResponse {
+
+            /** Properties of a ReleaseResponse. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ReleaseResponse. */
+            type $Shape = palisade.v1.ReleaseResponse.$Properties;
+        }
+
+        /**
+         * Properties of a LockHolder.
+         * @deprecated Use palisade.v1.LockHolder.$Properties instead.
+         */
+        interface ILockHolder extends palisade.v1.LockHolder.$Properties {
+        }
+
+        /** Represents a LockHolder. */
+        class LockHolder {
+
+            /**
+             * Constructs a new LockHolder.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.LockHolder.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** LockHolder sessionId. */
+            sessionId: Long;
+
+            /** LockHolder clientName. */
+            clientName: string;
+
+            /** LockHolder token. */
+            token: Long;
+
+            /** LockHolder grantedIndex. */
+            grantedIndex: Long;
+
+            /**
+             * Creates a new LockHolder instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns LockHolder instance
+             */
+            static create(properties: palisade.v1.LockHolder.$Shape): palisade.v1.LockHolder & palisade.v1.LockHolder.$Shape;
+            static create(properties?: palisade.v1.LockHolder.$Properties): palisade.v1.LockHolder;
+
+            /**
+             * Encodes the specified LockHolder message. Does not implicitly {@link palisade.v1.LockHolder.verify|verify} messages.
+             * @param message LockHolder message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.LockHolder.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified LockHolder message, length delimited. Does not implicitly {@link palisade.v1.LockHolder.verify|verify} messages.
+             * @param message LockHolder message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.LockHolder.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a LockHolder message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.LockHolder & palisade.v1.LockHolder.$Shape} LockHolder
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.LockHolder & palisade.v1.LockHolder.$Shape;
+
+            /**
+             * Decodes a LockHolder message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.LockHolder & palisade.v1.LockHolder.$Shape} LockHolder
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.LockHolder & palisade.v1.LockHolder.$Shape;
+
+            /**
+             * Verifies a LockHolder message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a LockHolder message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns LockHolder
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.LockHolder;
+
+            /**
+             * Creates a plain object from a LockHolder message. Also converts values to other types if specified.
+             * @param message LockHolder
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.LockHolder, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this LockHolder to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for LockHolder
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LockHolder {
+
+            /** Properties of a LockHolder. */
+            interface $Properties {
+
+                /** LockHolder sessionId */
+                sessionId?: (Long|null);
+
+                /** LockHolder clientName */
+                clientName?: (string|null);
+
+                /** LockHolder token */
+                token?: (Long|null);
+
+                /** LockHolder grantedIndex */
+                grantedIndex?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a LockHolder. */
+            type $Shape = palisade.v1.LockHolder.$Properties;
+        }
+
+        /**
+         * Properties of a LockWaiter.
+         * @deprecated Use palisade.v1.LockWaiter.$Properties instead.
+         */
+        interface ILockWaiter extends palisade.v1.LockWaiter.$Properties {
+        }
+
+        /** Represents a LockWaiter. */
+        class LockWaiter {
+
+            /**
+             * Constructs a new LockWaiter.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.LockWaiter.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** LockWaiter sessionId. */
+            sessionId: Long;
+
+            /** LockWaiter clientName. */
+            clientName: string;
+
+            /** LockWaiter waitingSinceIndex. */
+            waitingSinceIndex: Long;
+
+            /**
+             * Creates a new LockWaiter instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns LockWaiter instance
+             */
+            static create(properties: palisade.v1.LockWaiter.$Shape): palisade.v1.LockWaiter & palisade.v1.LockWaiter.$Shape;
+            static create(properties?: palisade.v1.LockWaiter.$Properties): palisade.v1.LockWaiter;
+
+            /**
+             * Encodes the specified LockWaiter message. Does not implicitly {@link palisade.v1.LockWaiter.verify|verify} messages.
+             * @param message LockWaiter message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.LockWaiter.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified LockWaiter message, length delimited. Does not implicitly {@link palisade.v1.LockWaiter.verify|verify} messages.
+             * @param message LockWaiter message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.LockWaiter.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a LockWaiter message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.LockWaiter & palisade.v1.LockWaiter.$Shape} LockWaiter
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.LockWaiter & palisade.v1.LockWaiter.$Shape;
+
+            /**
+             * Decodes a LockWaiter message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.LockWaiter & palisade.v1.LockWaiter.$Shape} LockWaiter
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.LockWaiter & palisade.v1.LockWaiter.$Shape;
+
+            /**
+             * Verifies a LockWaiter message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a LockWaiter message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns LockWaiter
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.LockWaiter;
+
+            /**
+             * Creates a plain object from a LockWaiter message. Also converts values to other types if specified.
+             * @param message LockWaiter
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.LockWaiter, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this LockWaiter to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for LockWaiter
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LockWaiter {
+
+            /** Properties of a LockWaiter. */
+            interface $Properties {
+
+                /** LockWaiter sessionId */
+                sessionId?: (Long|null);
+
+                /** LockWaiter clientName */
+                clientName?: (string|null);
+
+                /** LockWaiter waitingSinceIndex */
+                waitingSinceIndex?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a LockWaiter. */
+            type $Shape = palisade.v1.LockWaiter.$Properties;
+        }
+
+        /**
+         * Properties of a GetLockRequest.
+         * @deprecated Use palisade.v1.GetLockRequest.$Properties instead.
+         */
+        interface IGetLockRequest extends palisade.v1.GetLockRequest.$Properties {
+        }
+
+        /** Represents a GetLockRequest. */
+        class GetLockRequest {
+
+            /**
+             * Constructs a new GetLockRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.GetLockRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** GetLockRequest lock. */
+            lock: string;
+
+            /**
+             * Creates a new GetLockRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns GetLockRequest instance
+             */
+            static create(properties: palisade.v1.GetLockRequest.$Shape): palisade.v1.GetLockRequest & palisade.v1.GetLockRequest.$Shape;
+            static create(properties?: palisade.v1.GetLockRequest.$Properties): palisade.v1.GetLockRequest;
+
+            /**
+             * Encodes the specified GetLockRequest message. Does not implicitly {@link palisade.v1.GetLockRequest.verify|verify} messages.
+             * @param message GetLockRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.GetLockRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified GetLockRequest message, length delimited. Does not implicitly {@link palisade.v1.GetLockRequest.verify|verify} messages.
+             * @param message GetLockRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.GetLockRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a GetLockRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.GetLockRequest & palisade.v1.GetLockRequest.$Shape} GetLockRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.GetLockRequest & palisade.v1.GetLockRequest.$Shape;
+
+            /**
+             * Decodes a GetLockRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetLockRequest & palisade.v1.GetLockRequest.$Shape} GetLockRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.GetLockRequest & palisade.v1.GetLockRequest.$Shape;
+
+            /**
+             * Verifies a GetLockRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a GetLockRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns GetLockRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.GetLockRequest;
+
+            /**
+             * Creates a plain object from a GetLockRequest message. Also converts values to other types if specified.
+             * @param message GetLockRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.GetLockRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this GetLockRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for GetLockRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetLockRequest {
+
+            /** Properties of a GetLockRequest. */
+            interface $Properties {
+
+                /** GetLockRequest lock */
+                lock?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a GetLockRequest. */
+            type $Shape = palisade.v1.GetLockRequest.$Properties;
+        }
+
+        /**
+         * Properties of a GetLockResponse.
+         * @deprecated Use palisade.v1.GetLockResponse.$Properties instead.
+         */
+        interface IGetLockResponse extends palisade.v1.GetLockResponse.$Properties {
+        }
+
+        /** Represents a GetLockResponse. */
+        class GetLockResponse {
+
+            /**
+             * Constructs a new GetLockResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.GetLockResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** GetLockResponse lock. */
+            lock: string;
+
+            /** GetLockResponse holder. */
+            holder?: (palisade.v1.LockHolder.$Properties|null);
+
+            /** GetLockResponse waiters. */
+            waiters: palisade.v1.LockWaiter.$Properties[];
+
+            /**
+             * Creates a new GetLockResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns GetLockResponse instance
+             */
+            static create(properties: palisade.v1.GetLockResponse.$Shape): palisade.v1.GetLockResponse & palisade.v1.GetLockResponse.$Shape;
+            static create(properties?: palisade.v1.GetLockResponse.$Properties): palisade.v1.GetLockResponse;
+
+            /**
+             * Encodes the specified GetLockResponse message. Does not implicitly {@link palisade.v1.GetLockResponse.verify|verify} messages.
+             * @param message GetLockResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.GetLockResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified GetLockResponse message, length delimited. Does not implicitly {@link palisade.v1.GetLockResponse.verify|verify} messages.
+             * @param message GetLockResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.GetLockResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a GetLockResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.GetLockResponse & palisade.v1.GetLockResponse.$Shape} GetLockResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.GetLockResponse & palisade.v1.GetLockResponse.$Shape;
+
+            /**
+             * Decodes a GetLockResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetLockResponse & palisade.v1.GetLockResponse.$Shape} GetLockResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.GetLockResponse & palisade.v1.GetLockResponse.$Shape;
+
+            /**
+             * Verifies a GetLockResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a GetLockResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns GetLockResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.GetLockResponse;
+
+            /**
+             * Creates a plain object from a GetLockResponse message. Also converts values to other types if specified.
+             * @param message GetLockResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.GetLockResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this GetLockResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for GetLockResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetLockResponse {
+
+            /** Properties of a GetLockResponse. */
+            interface $Properties {
+
+                /** GetLockResponse lock */
+                lock?: (string|null);
+
+                /** GetLockResponse holder */
+                holder?: (palisade.v1.LockHolder.$Properties|null);
+
+                /** GetLockResponse waiters */
+                waiters?: (palisade.v1.LockWaiter.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a GetLockResponse. */
+            type $Shape = palisade.v1.GetLockResponse.$Properties;
+        }
+
+        /**
+         * Properties of a ListLocksRequest.
+         * @deprecated Use palisade.v1.ListLocksRequest.$Properties instead.
+         */
+        interface IListLocksRequest extends palisade.v1.ListLocksRequest.$Properties {
+        }
+
+        /** Represents a ListLocksRequest. */
+        class ListLocksRequest {
+
+            /**
+             * Constructs a new ListLocksRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ListLocksRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ListLocksRequest prefix. */
+            prefix: string;
+
+            /** ListLocksRequest after. */
+            after: string;
+
+            /** ListLocksRequest limit. */
+            limit: number;
+
+            /**
+             * Creates a new ListLocksRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ListLocksRequest instance
+             */
+            static create(properties: palisade.v1.ListLocksRequest.$Shape): palisade.v1.ListLocksRequest & palisade.v1.ListLocksRequest.$Shape;
+            static create(properties?: palisade.v1.ListLocksRequest.$Properties): palisade.v1.ListLocksRequest;
+
+            /**
+             * Encodes the specified ListLocksRequest message. Does not implicitly {@link palisade.v1.ListLocksRequest.verify|verify} messages.
+             * @param message ListLocksRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ListLocksRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ListLocksRequest message, length delimited. Does not implicitly {@link palisade.v1.ListLocksRequest.verify|verify} messages.
+             * @param message ListLocksRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ListLocksRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ListLocksRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ListLocksRequest & palisade.v1.ListLocksRequest.$Shape} ListLocksRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ListLocksRequest & palisade.v1.ListLocksRequest.$Shape;
+
+            /**
+             * Decodes a ListLocksRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ListLocksRequest & palisade.v1.ListLocksRequest.$Shape} ListLocksRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ListLocksRequest & palisade.v1.ListLocksRequest.$Shape;
+
+            /**
+             * Verifies a ListLocksRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ListLocksRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ListLocksRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ListLocksRequest;
+
+            /**
+             * Creates a plain object from a ListLocksRequest message. Also converts values to other types if specified.
+             * @param message ListLocksRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ListLocksRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ListLocksRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ListLocksRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListLocksRequest {
+
+            /** Properties of a ListLocksRequest. */
+            interface $Properties {
+
+                /** ListLocksRequest prefix */
+                prefix?: (string|null);
+
+                /** ListLocksRequest after */
+                after?: (string|null);
+
+                /** ListLocksRequest limit */
+                limit?: (number|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ListLocksRequest. */
+            type $Shape = palisade.v1.ListLocksRequest.$Properties;
+        }
+
+        /**
+         * Properties of a LockSummary.
+         * @deprecated Use palisade.v1.LockSummary.$Properties instead.
+         */
+        interface ILockSummary extends palisade.v1.LockSummary.$Properties {
+        }
+
+        /** Represents a LockSummary. */
+        class LockSummary {
+
+            /**
+             * Constructs a new LockSummary.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.LockSummary.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** LockSummary lock. */
+            lock: string;
+
+            /** LockSummary holder. */
+            holder?: (palisade.v1.LockHolder.$Properties|null);
+
+            /** LockSummary waiterCount. */
+            waiterCount: number;
+
+            /**
+             * Creates a new LockSummary instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns LockSummary instance
+             */
+            static create(properties: palisade.v1.LockSummary.$Shape): palisade.v1.LockSummary & palisade.v1.LockSummary.$Shape;
+            static create(properties?: palisade.v1.LockSummary.$Properties): palisade.v1.LockSummary;
+
+            /**
+             * Encodes the specified LockSummary message. Does not implicitly {@link palisade.v1.LockSummary.verify|verify} messages.
+             * @param message LockSummary message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.LockSummary.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified LockSummary message, length delimited. Does not implicitly {@link palisade.v1.LockSummary.verify|verify} messages.
+             * @param message LockSummary message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.LockSummary.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a LockSummary message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.LockSummary & palisade.v1.LockSummary.$Shape} LockSummary
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.LockSummary & palisade.v1.LockSummary.$Shape;
+
+            /**
+             * Decodes a LockSummary message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.LockSummary & palisade.v1.LockSummary.$Shape} LockSummary
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.LockSummary & palisade.v1.LockSummary.$Shape;
+
+            /**
+             * Verifies a LockSummary message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a LockSummary message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns LockSummary
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.LockSummary;
+
+            /**
+             * Creates a plain object from a LockSummary message. Also converts values to other types if specified.
+             * @param message LockSummary
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.LockSummary, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this LockSummary to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for LockSummary
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LockSummary {
+
+            /** Properties of a LockSummary. */
+            interface $Properties {
+
+                /** LockSummary lock */
+                lock?: (string|null);
+
+                /** LockSummary holder */
+                holder?: (palisade.v1.LockHolder.$Properties|null);
+
+                /** LockSummary waiterCount */
+                waiterCount?: (number|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a LockSummary. */
+            type $Shape = palisade.v1.LockSummary.$Properties;
+        }
+
+        /**
+         * Properties of a ListLocksResponse.
+         * @deprecated Use palisade.v1.ListLocksResponse.$Properties instead.
+         */
+        interface IListLocksResponse extends palisade.v1.ListLocksResponse.$Properties {
+        }
+
+        /** Represents a ListLocksResponse. */
+        class ListLocksResponse {
+
+            /**
+             * Constructs a new ListLocksResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ListLocksResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ListLocksResponse locks. */
+            locks: palisade.v1.LockSummary.$Properties[];
+
+            /** ListLocksResponse nextAfter. */
+            nextAfter: string;
+
+            /**
+             * Creates a new ListLocksResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ListLocksResponse instance
+             */
+            static create(properties: palisade.v1.ListLocksResponse.$Shape): palisade.v1.ListLocksResponse & palisade.v1.ListLocksResponse.$Shape;
+            static create(properties?: palisade.v1.ListLocksResponse.$Properties): palisade.v1.ListLocksResponse;
+
+            /**
+             * Encodes the specified ListLocksResponse message. Does not implicitly {@link palisade.v1.ListLocksResponse.verify|verify} messages.
+             * @param message ListLocksResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ListLocksResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ListLocksResponse message, length delimited. Does not implicitly {@link palisade.v1.ListLocksResponse.verify|verify} messages.
+             * @param message ListLocksResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ListLocksResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ListLocksResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ListLocksResponse & palisade.v1.ListLocksResponse.$Shape} ListLocksResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ListLocksResponse & palisade.v1.ListLocksResponse.$Shape;
+
+            /**
+             * Decodes a ListLocksResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ListLocksResponse & palisade.v1.ListLocksResponse.$Shape} ListLocksResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ListLocksResponse & palisade.v1.ListLocksResponse.$Shape;
+
+            /**
+             * Verifies a ListLocksResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ListLocksResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ListLocksResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ListLocksResponse;
+
+            /**
+             * Creates a plain object from a ListLocksResponse message. Also converts values to other types if specified.
+             * @param message ListLocksResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ListLocksResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ListLocksResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ListLocksResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListLocksResponse {
+
+            /** Properties of a ListLocksResponse. */
+            interface $Properties {
+
+                /** ListLocksResponse locks */
+                locks?: (palisade.v1.LockSummary.$Properties[]|null);
+
+                /** ListLocksResponse nextAfter */
+                nextAfter?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ListLocksResponse. */
+            type $Shape = palisade.v1.ListLocksResponse.$Properties;
+        }
+
+        /**
+         * Properties of a SessionInfo.
+         * @deprecated Use palisade.v1.SessionInfo.$Properties instead.
+         */
+        interface ISessionInfo extends palisade.v1.SessionInfo.$Properties {
+        }
+
+        /** Represents a SessionInfo. */
+        class SessionInfo {
+
+            /**
+             * Constructs a new SessionInfo.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.SessionInfo.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** SessionInfo sessionId. */
+            sessionId: Long;
+
+            /** SessionInfo clientName. */
+            clientName: string;
+
+            /** SessionInfo ttlMs. */
+            ttlMs: Long;
+
+            /** SessionInfo openedIndex. */
+            openedIndex: Long;
+
+            /** SessionInfo heldLocks. */
+            heldLocks: string[];
+
+            /** SessionInfo waitingLocks. */
+            waitingLocks: string[];
+
+            /**
+             * Creates a new SessionInfo instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns SessionInfo instance
+             */
+            static create(properties: palisade.v1.SessionInfo.$Shape): palisade.v1.SessionInfo & palisade.v1.SessionInfo.$Shape;
+            static create(properties?: palisade.v1.SessionInfo.$Properties): palisade.v1.SessionInfo;
+
+            /**
+             * Encodes the specified SessionInfo message. Does not implicitly {@link palisade.v1.SessionInfo.verify|verify} messages.
+             * @param message SessionInfo message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.SessionInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified SessionInfo message, length delimited. Does not implicitly {@link palisade.v1.SessionInfo.verify|verify} messages.
+             * @param message SessionInfo message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.SessionInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a SessionInfo message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.SessionInfo & palisade.v1.SessionInfo.$Shape} SessionInfo
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.SessionInfo & palisade.v1.SessionInfo.$Shape;
+
+            /**
+             * Decodes a SessionInfo message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.SessionInfo & palisade.v1.SessionInfo.$Shape} SessionInfo
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.SessionInfo & palisade.v1.SessionInfo.$Shape;
+
+            /**
+             * Verifies a SessionInfo message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a SessionInfo message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns SessionInfo
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.SessionInfo;
+
+            /**
+             * Creates a plain object from a SessionInfo message. Also converts values to other types if specified.
+             * @param message SessionInfo
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.SessionInfo, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this SessionInfo to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for SessionInfo
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace SessionInfo {
+
+            /** Properties of a SessionInfo. */
+            interface $Properties {
+
+                /** SessionInfo sessionId */
+                sessionId?: (Long|null);
+
+                /** SessionInfo clientName */
+                clientName?: (string|null);
+
+                /** SessionInfo ttlMs */
+                ttlMs?: (Long|null);
+
+                /** SessionInfo openedIndex */
+                openedIndex?: (Long|null);
+
+                /** SessionInfo heldLocks */
+                heldLocks?: (string[]|null);
+
+                /** SessionInfo waitingLocks */
+                waitingLocks?: (string[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a SessionInfo. */
+            type $Shape = palisade.v1.SessionInfo.$Properties;
+        }
+
+        /**
+         * Properties of a GetSessionRequest.
+         * @deprecated Use palisade.v1.GetSessionRequest.$Properties instead.
+         */
+        interface IGetSessionRequest extends palisade.v1.GetSessionRequest.$Properties {
+        }
+
+        /** Represents a GetSessionRequest. */
+        class GetSessionRequest {
+
+            /**
+             * Constructs a new GetSessionRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.GetSessionRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** GetSessionRequest sessionId. */
+            sessionId: Long;
+
+            /**
+             * Creates a new GetSessionRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns GetSessionRequest instance
+             */
+            static create(properties: palisade.v1.GetSessionRequest.$Shape): palisade.v1.GetSessionRequest & palisade.v1.GetSessionRequest.$Shape;
+            static create(properties?: palisade.v1.GetSessionRequest.$Properties): palisade.v1.GetSessionRequest;
+
+            /**
+             * Encodes the specified GetSessionRequest message. Does not implicitly {@link palisade.v1.GetSessionRequest.verify|verify} messages.
+             * @param message GetSessionRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.GetSessionRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified GetSessionRequest message, length delimited. Does not implicitly {@link palisade.v1.GetSessionRequest.verify|verify} messages.
+             * @param message GetSessionRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.GetSessionRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a GetSessionRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.GetSessionRequest & palisade.v1.GetSessionRequest.$Shape} GetSessionRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.GetSessionRequest & palisade.v1.GetSessionRequest.$Shape;
+
+            /**
+             * Decodes a GetSessionRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetSessionRequest & palisade.v1.GetSessionRequest.$Shape} GetSessionRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.GetSessionRequest & palisade.v1.GetSessionRequest.$Shape;
+
+            /**
+             * Verifies a GetSessionRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a GetSessionRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns GetSessionRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.GetSessionRequest;
+
+            /**
+             * Creates a plain object from a GetSessionRequest message. Also converts values to other types if specified.
+             * @param message GetSessionRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.GetSessionRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this GetSessionRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for GetSessionRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetSessionRequest {
+
+            /** Properties of a GetSessionRequest. */
+            interface $Properties {
+
+                /** GetSessionRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a GetSessionRequest. */
+            type $Shape = palisade.v1.GetSessionRequest.$Properties;
+        }
+
+        /**
+         * Properties of a GetSessionResponse.
+         * @deprecated Use palisade.v1.GetSessionResponse.$Properties instead.
+         */
+        interface IGetSessionResponse extends palisade.v1.GetSessionResponse.$Properties {
+        }
+
+        /** Represents a GetSessionResponse. */
+        class GetSessionResponse {
+
+            /**
+             * Constructs a new GetSessionResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.GetSessionResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** GetSessionResponse session. */
+            session?: (palisade.v1.SessionInfo.$Properties|null);
+
+            /**
+             * Creates a new GetSessionResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns GetSessionResponse instance
+             */
+            static create(properties: palisade.v1.GetSessionResponse.$Shape): palisade.v1.GetSessionResponse & palisade.v1.GetSessionResponse.$Shape;
+            static create(properties?: palisade.v1.GetSessionResponse.$Properties): palisade.v1.GetSessionResponse;
+
+            /**
+             * Encodes the specified GetSessionResponse message. Does not implicitly {@link palisade.v1.GetSessionResponse.verify|verify} messages.
+             * @param message GetSessionResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.GetSessionResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified GetSessionResponse message, length delimited. Does not implicitly {@link palisade.v1.GetSessionResponse.verify|verify} messages.
+             * @param message GetSessionResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.GetSessionResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a GetSessionResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.GetSessionResponse & palisade.v1.GetSessionResponse.$Shape} GetSessionResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.GetSessionResponse & palisade.v1.GetSessionResponse.$Shape;
+
+            /**
+             * Decodes a GetSessionResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetSessionResponse & palisade.v1.GetSessionResponse.$Shape} GetSessionResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.GetSessionResponse & palisade.v1.GetSessionResponse.$Shape;
+
+            /**
+             * Verifies a GetSessionResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a GetSessionResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns GetSessionResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.GetSessionResponse;
+
+            /**
+             * Creates a plain object from a GetSessionResponse message. Also converts values to other types if specified.
+             * @param message GetSessionResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.GetSessionResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this GetSessionResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for GetSessionResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetSessionResponse {
+
+            /** Properties of a GetSessionResponse. */
+            interface $Properties {
+
+                /** GetSessionResponse session */
+                session?: (palisade.v1.SessionInfo.$Properties|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a GetSessionResponse. */
+            type $Shape = palisade.v1.GetSessionResponse.$Properties;
+        }
+
+        /**
+         * Properties of a ListSessionsRequest.
+         * @deprecated Use palisade.v1.ListSessionsRequest.$Properties instead.
+         */
+        interface IListSessionsRequest extends palisade.v1.ListSessionsRequest.$Properties {
+        }
+
+        /** Represents a ListSessionsRequest. */
+        class ListSessionsRequest {
+
+            /**
+             * Constructs a new ListSessionsRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ListSessionsRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ListSessionsRequest afterSessionId. */
+            afterSessionId: Long;
+
+            /** ListSessionsRequest limit. */
+            limit: number;
+
+            /**
+             * Creates a new ListSessionsRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ListSessionsRequest instance
+             */
+            static create(properties: palisade.v1.ListSessionsRequest.$Shape): palisade.v1.ListSessionsRequest & palisade.v1.ListSessionsRequest.$Shape;
+            static create(properties?: palisade.v1.ListSessionsRequest.$Properties): palisade.v1.ListSessionsRequest;
+
+            /**
+             * Encodes the specified ListSessionsRequest message. Does not implicitly {@link palisade.v1.ListSessionsRequest.verify|verify} messages.
+             * @param message ListSessionsRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ListSessionsRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ListSessionsRequest message, length delimited. Does not implicitly {@link palisade.v1.ListSessionsRequest.verify|verify} messages.
+             * @param message ListSessionsRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ListSessionsRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ListSessionsRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ListSessionsRequest & palisade.v1.ListSessionsRequest.$Shape} ListSessionsRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ListSessionsRequest & palisade.v1.ListSessionsRequest.$Shape;
+
+            /**
+             * Decodes a ListSessionsRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ListSessionsRequest & palisade.v1.ListSessionsRequest.$Shape} ListSessionsRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ListSessionsRequest & palisade.v1.ListSessionsRequest.$Shape;
+
+            /**
+             * Verifies a ListSessionsRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ListSessionsRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ListSessionsRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ListSessionsRequest;
+
+            /**
+             * Creates a plain object from a ListSessionsRequest message. Also converts values to other types if specified.
+             * @param message ListSessionsRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ListSessionsRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ListSessionsRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ListSessionsRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListSessionsRequest {
+
+            /** Properties of a ListSessionsRequest. */
+            interface $Properties {
+
+                /** ListSessionsRequest afterSessionId */
+                afterSessionId?: (Long|null);
+
+                /** ListSessionsRequest limit */
+                limit?: (number|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ListSessionsRequest. */
+            type $Shape = palisade.v1.ListSessionsRequest.$Properties;
+        }
+
+        /**
+         * Properties of a ListSessionsResponse.
+         * @deprecated Use palisade.v1.ListSessionsResponse.$Properties instead.
+         */
+        interface IListSessionsResponse extends palisade.v1.ListSessionsResponse.$Properties {
+        }
+
+        /** Represents a ListSessionsResponse. */
+        class ListSessionsResponse {
+
+            /**
+             * Constructs a new ListSessionsResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ListSessionsResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ListSessionsResponse sessions. */
+            sessions: palisade.v1.SessionInfo.$Properties[];
+
+            /** ListSessionsResponse nextAfterSessionId. */
+            nextAfterSessionId: Long;
+
+            /**
+             * Creates a new ListSessionsResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ListSessionsResponse instance
+             */
+            static create(properties: palisade.v1.ListSessionsResponse.$Shape): palisade.v1.ListSessionsResponse & palisade.v1.ListSessionsResponse.$Shape;
+            static create(properties?: palisade.v1.ListSessionsResponse.$Properties): palisade.v1.ListSessionsResponse;
+
+            /**
+             * Encodes the specified ListSessionsResponse message. Does not implicitly {@link palisade.v1.ListSessionsResponse.verify|verify} messages.
+             * @param message ListSessionsResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ListSessionsResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ListSessionsResponse message, length delimited. Does not implicitly {@link palisade.v1.ListSessionsResponse.verify|verify} messages.
+             * @param message ListSessionsResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ListSessionsResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ListSessionsResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ListSessionsResponse & palisade.v1.ListSessionsResponse.$Shape} ListSessionsResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ListSessionsResponse & palisade.v1.ListSessionsResponse.$Shape;
+
+            /**
+             * Decodes a ListSessionsResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ListSessionsResponse & palisade.v1.ListSessionsResponse.$Shape} ListSessionsResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ListSessionsResponse & palisade.v1.ListSessionsResponse.$Shape;
+
+            /**
+             * Verifies a ListSessionsResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ListSessionsResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ListSessionsResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ListSessionsResponse;
+
+            /**
+             * Creates a plain object from a ListSessionsResponse message. Also converts values to other types if specified.
+             * @param message ListSessionsResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ListSessionsResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ListSessionsResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ListSessionsResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListSessionsResponse {
+
+            /** Properties of a ListSessionsResponse. */
+            interface $Properties {
+
+                /** ListSessionsResponse sessions */
+                sessions?: (palisade.v1.SessionInfo.$Properties[]|null);
+
+                /** ListSessionsResponse nextAfterSessionId */
+                nextAfterSessionId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ListSessionsResponse. */
+            type $Shape = palisade.v1.ListSessionsResponse.$Properties;
+        }
+
+        /** EndReason enum. */
+        enum EndReason {
+
+            /** END_REASON_UNSPECIFIED value */
+            END_REASON_UNSPECIFIED = 0,
+
+            /** END_REASON_RELEASED value */
+            END_REASON_RELEASED = 1,
+
+            /** END_REASON_SESSION_CLOSED value */
+            END_REASON_SESSION_CLOSED = 2,
+
+            /** END_REASON_SESSION_EXPIRED value */
+            END_REASON_SESSION_EXPIRED = 3,
+
+            /** END_REASON_REVOKED value */
+            END_REASON_REVOKED = 4
+        }
+
+        /**
+         * Properties of a HistoryRecord.
+         * @deprecated Use palisade.v1.HistoryRecord.$Properties instead.
+         */
+        interface IHistoryRecord extends palisade.v1.HistoryRecord.$Properties {
+        }
+
+        /** Represents a HistoryRecord. */
+        class HistoryRecord {
+
+            /**
+             * Constructs a new HistoryRecord.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.HistoryRecord.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** HistoryRecord token. */
+            token: Long;
+
+            /** HistoryRecord sessionId. */
+            sessionId: Long;
+
+            /** HistoryRecord clientName. */
+            clientName: string;
+
+            /** HistoryRecord grantedIndex. */
+            grantedIndex: Long;
+
+            /** HistoryRecord waitedFromIndex. */
+            waitedFromIndex: Long;
+
+            /** HistoryRecord endedIndex. */
+            endedIndex: Long;
+
+            /** HistoryRecord reason. */
+            reason: palisade.v1.EndReason;
+
+            /** HistoryRecord grantedAtMs. */
+            grantedAtMs: Long;
+
+            /** HistoryRecord endedAtMs. */
+            endedAtMs: Long;
+
+            /**
+             * Creates a new HistoryRecord instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns HistoryRecord instance
+             */
+            static create(properties: palisade.v1.HistoryRecord.$Shape): palisade.v1.HistoryRecord & palisade.v1.HistoryRecord.$Shape;
+            static create(properties?: palisade.v1.HistoryRecord.$Properties): palisade.v1.HistoryRecord;
+
+            /**
+             * Encodes the specified HistoryRecord message. Does not implicitly {@link palisade.v1.HistoryRecord.verify|verify} messages.
+             * @param message HistoryRecord message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.HistoryRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified HistoryRecord message, length delimited. Does not implicitly {@link palisade.v1.HistoryRecord.verify|verify} messages.
+             * @param message HistoryRecord message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.HistoryRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a HistoryRecord message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.HistoryRecord & palisade.v1.HistoryRecord.$Shape} HistoryRecord
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.HistoryRecord & palisade.v1.HistoryRecord.$Shape;
+
+            /**
+             * Decodes a HistoryRecord message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.HistoryRecord & palisade.v1.HistoryRecord.$Shape} HistoryRecord
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.HistoryRecord & palisade.v1.HistoryRecord.$Shape;
+
+            /**
+             * Verifies a HistoryRecord message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a HistoryRecord message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns HistoryRecord
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.HistoryRecord;
+
+            /**
+             * Creates a plain object from a HistoryRecord message. Also converts values to other types if specified.
+             * @param message HistoryRecord
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.HistoryRecord, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this HistoryRecord to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for HistoryRecord
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace HistoryRecord {
+
+            /** Properties of a HistoryRecord. */
+            interface $Properties {
+
+                /** HistoryRecord token */
+                token?: (Long|null);
+
+                /** HistoryRecord sessionId */
+                sessionId?: (Long|null);
+
+                /** HistoryRecord clientName */
+                clientName?: (string|null);
+
+                /** HistoryRecord grantedIndex */
+                grantedIndex?: (Long|null);
+
+                /** HistoryRecord waitedFromIndex */
+                waitedFromIndex?: (Long|null);
+
+                /** HistoryRecord endedIndex */
+                endedIndex?: (Long|null);
+
+                /** HistoryRecord reason */
+                reason?: (palisade.v1.EndReason|null);
+
+                /** HistoryRecord grantedAtMs */
+                grantedAtMs?: (Long|null);
+
+                /** HistoryRecord endedAtMs */
+                endedAtMs?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a HistoryRecord. */
+            type $Shape = palisade.v1.HistoryRecord.$Properties;
+        }
+
+        /**
+         * Properties of a GetLockHistoryRequest.
+         * @deprecated Use palisade.v1.GetLockHistoryRequest.$Properties instead.
+         */
+        interface IGetLockHistoryRequest extends palisade.v1.GetLockHistoryRequest.$Properties {
+        }
+
+        /** Represents a GetLockHistoryRequest. */
+        class GetLockHistoryRequest {
+
+            /**
+             * Constructs a new GetLockHistoryRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.GetLockHistoryRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** GetLockHistoryRequest lock. */
+            lock: string;
+
+            /** GetLockHistoryRequest limit. */
+            limit: number;
+
+            /**
+             * Creates a new GetLockHistoryRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns GetLockHistoryRequest instance
+             */
+            static create(properties: palisade.v1.GetLockHistoryRequest.$Shape): palisade.v1.GetLockHistoryRequest & palisade.v1.GetLockHistoryRequest.$Shape;
+            static create(properties?: palisade.v1.GetLockHistoryRequest.$Properties): palisade.v1.GetLockHistoryRequest;
+
+            /**
+             * Encodes the specified GetLockHistoryRequest message. Does not implicitly {@link palisade.v1.GetLockHistoryRequest.verify|verify} messages.
+             * @param message GetLockHistoryRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.GetLockHistoryRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified GetLockHistoryRequest message, length delimited. Does not implicitly {@link palisade.v1.GetLockHistoryRequest.verify|verify} messages.
+             * @param message GetLockHistoryRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.GetLockHistoryRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a GetLockHistoryRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.GetLockHistoryRequest & palisade.v1.GetLockHistoryRequest.$Shape} GetLockHistoryRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.GetLockHistoryRequest & palisade.v1.GetLockHistoryRequest.$Shape;
+
+            /**
+             * Decodes a GetLockHistoryRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetLockHistoryRequest & palisade.v1.GetLockHistoryRequest.$Shape} GetLockHistoryRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.GetLockHistoryRequest & palisade.v1.GetLockHistoryRequest.$Shape;
+
+            /**
+             * Verifies a GetLockHistoryRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a GetLockHistoryRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns GetLockHistoryRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.GetLockHistoryRequest;
+
+            /**
+             * Creates a plain object from a GetLockHistoryRequest message. Also converts values to other types if specified.
+             * @param message GetLockHistoryRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.GetLockHistoryRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this GetLockHistoryRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for GetLockHistoryRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetLockHistoryRequest {
+
+            /** Properties of a GetLockHistoryRequest. */
+            interface $Properties {
+
+                /** GetLockHistoryRequest lock */
+                lock?: (string|null);
+
+                /** GetLockHistoryRequest limit */
+                limit?: (number|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a GetLockHistoryRequest. */
+            type $Shape = palisade.v1.GetLockHistoryRequest.$Properties;
+        }
+
+        /**
+         * Properties of a GetLockHistoryResponse.
+         * @deprecated Use palisade.v1.GetLockHistoryResponse.$Properties instead.
+         */
+        interface IGetLockHistoryResponse extends palisade.v1.GetLockHistoryResponse.$Properties {
+        }
+
+        /** Represents a GetLockHistoryResponse. */
+        class GetLockHistoryResponse {
+
+            /**
+             * Constructs a new GetLockHistoryResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.GetLockHistoryResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** GetLockHistoryResponse records. */
+            records: palisade.v1.HistoryRecord.$Properties[];
+
+            /**
+             * Creates a new GetLockHistoryResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns GetLockHistoryResponse instance
+             */
+            static create(properties: palisade.v1.GetLockHistoryResponse.$Shape): palisade.v1.GetLockHistoryResponse & palisade.v1.GetLockHistoryResponse.$Shape;
+            static create(properties?: palisade.v1.GetLockHistoryResponse.$Properties): palisade.v1.GetLockHistoryResponse;
+
+            /**
+             * Encodes the specified GetLockHistoryResponse message. Does not implicitly {@link palisade.v1.GetLockHistoryResponse.verify|verify} messages.
+             * @param message GetLockHistoryResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.GetLockHistoryResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified GetLockHistoryResponse message, length delimited. Does not implicitly {@link palisade.v1.GetLockHistoryResponse.verify|verify} messages.
+             * @param message GetLockHistoryResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.GetLockHistoryResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a GetLockHistoryResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.GetLockHistoryResponse & palisade.v1.GetLockHistoryResponse.$Shape} GetLockHistoryResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.GetLockHistoryResponse & palisade.v1.GetLockHistoryResponse.$Shape;
+
+            /**
+             * Decodes a GetLockHistoryResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetLockHistoryResponse & palisade.v1.GetLockHistoryResponse.$Shape} GetLockHistoryResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.GetLockHistoryResponse & palisade.v1.GetLockHistoryResponse.$Shape;
+
+            /**
+             * Verifies a GetLockHistoryResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a GetLockHistoryResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns GetLockHistoryResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.GetLockHistoryResponse;
+
+            /**
+             * Creates a plain object from a GetLockHistoryResponse message. Also converts values to other types if specified.
+             * @param message GetLockHistoryResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.GetLockHistoryResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this GetLockHistoryResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for GetLockHistoryResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetLockHistoryResponse {
+
+            /** Properties of a GetLockHistoryResponse. */
+            interface $Properties {
+
+                /** GetLockHistoryResponse records */
+                records?: (palisade.v1.HistoryRecord.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a GetLockHistoryResponse. */
+            type $Shape = palisade.v1.GetLockHistoryResponse.$Properties;
+        }
+
+        /**
+         * Properties of a ValidateTokenRequest.
+         * @deprecated Use palisade.v1.ValidateTokenRequest.$Properties instead.
+         */
+        interface IValidateTokenRequest extends palisade.v1.ValidateTokenRequest.$Properties {
+        }
+
+        /** Represents a ValidateTokenRequest. */
+        class ValidateTokenRequest {
+
+            /**
+             * Constructs a new ValidateTokenRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ValidateTokenRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ValidateTokenRequest lock. */
+            lock: string;
+
+            /** ValidateTokenRequest token. */
+            token: Long;
+
+            /**
+             * Creates a new ValidateTokenRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ValidateTokenRequest instance
+             */
+            static create(properties: palisade.v1.ValidateTokenRequest.$Shape): palisade.v1.ValidateTokenRequest & palisade.v1.ValidateTokenRequest.$Shape;
+            static create(properties?: palisade.v1.ValidateTokenRequest.$Properties): palisade.v1.ValidateTokenRequest;
+
+            /**
+             * Encodes the specified ValidateTokenRequest message. Does not implicitly {@link palisade.v1.ValidateTokenRequest.verify|verify} messages.
+             * @param message ValidateTokenRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ValidateTokenRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ValidateTokenRequest message, length delimited. Does not implicitly {@link palisade.v1.ValidateTokenRequest.verify|verify} messages.
+             * @param message ValidateTokenRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ValidateTokenRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ValidateTokenRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ValidateTokenRequest & palisade.v1.ValidateTokenRequest.$Shape} ValidateTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ValidateTokenRequest & palisade.v1.ValidateTokenRequest.$Shape;
+
+            /**
+             * Decodes a ValidateTokenRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ValidateTokenRequest & palisade.v1.ValidateTokenRequest.$Shape} ValidateTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ValidateTokenRequest & palisade.v1.ValidateTokenRequest.$Shape;
+
+            /**
+             * Verifies a ValidateTokenRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ValidateTokenRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ValidateTokenRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ValidateTokenRequest;
+
+            /**
+             * Creates a plain object from a ValidateTokenRequest message. Also converts values to other types if specified.
+             * @param message ValidateTokenRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ValidateTokenRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ValidateTokenRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ValidateTokenRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ValidateTokenRequest {
+
+            /** Properties of a ValidateTokenRequest. */
+            interface $Properties {
+
+                /** ValidateTokenRequest lock */
+                lock?: (string|null);
+
+                /** ValidateTokenRequest token */
+                token?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ValidateTokenRequest. */
+            type $Shape = palisade.v1.ValidateTokenRequest.$Properties;
+        }
+
+        /**
+         * Properties of a ValidateTokenResponse.
+         * @deprecated Use palisade.v1.ValidateTokenResponse.$Properties instead.
+         */
+        interface IValidateTokenResponse extends palisade.v1.ValidateTokenResponse.$Properties {
+        }
+
+        /** Represents a ValidateTokenResponse. */
+        class ValidateTokenResponse {
+
+            /**
+             * Constructs a new ValidateTokenResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ValidateTokenResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ValidateTokenResponse valid. */
+            valid: boolean;
+
+            /**
+             * Creates a new ValidateTokenResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ValidateTokenResponse instance
+             */
+            static create(properties: palisade.v1.ValidateTokenResponse.$Shape): palisade.v1.ValidateTokenResponse & palisade.v1.ValidateTokenResponse.$Shape;
+            static create(properties?: palisade.v1.ValidateTokenResponse.$Properties): palisade.v1.ValidateTokenResponse;
+
+            /**
+             * Encodes the specified ValidateTokenResponse message. Does not implicitly {@link palisade.v1.ValidateTokenResponse.verify|verify} messages.
+             * @param message ValidateTokenResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ValidateTokenResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ValidateTokenResponse message, length delimited. Does not implicitly {@link palisade.v1.ValidateTokenResponse.verify|verify} messages.
+             * @param message ValidateTokenResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ValidateTokenResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ValidateTokenResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ValidateTokenResponse & palisade.v1.ValidateTokenResponse.$Shape} ValidateTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ValidateTokenResponse & palisade.v1.ValidateTokenResponse.$Shape;
+
+            /**
+             * Decodes a ValidateTokenResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ValidateTokenResponse & palisade.v1.ValidateTokenResponse.$Shape} ValidateTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ValidateTokenResponse & palisade.v1.ValidateTokenResponse.$Shape;
+
+            /**
+             * Verifies a ValidateTokenResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ValidateTokenResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ValidateTokenResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ValidateTokenResponse;
+
+            /**
+             * Creates a plain object from a ValidateTokenResponse message. Also converts values to other types if specified.
+             * @param message ValidateTokenResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ValidateTokenResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ValidateTokenResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ValidateTokenResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ValidateTokenResponse {
+
+            /** Properties of a ValidateTokenResponse. */
+            interface $Properties {
+
+                /** ValidateTokenResponse valid */
+                valid?: (boolean|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ValidateTokenResponse. */
+            type $Shape = palisade.v1.ValidateTokenResponse.$Properties;
+        }
+
+        /**
+         * Properties of a WatchRequest.
+         * @deprecated Use palisade.v1.WatchRequest.$Properties instead.
+         */
+        interface IWatchRequest extends palisade.v1.WatchRequest.$Properties {
+        }
+
+        /** Represents a WatchRequest. */
+        class WatchRequest {
+
+            /**
+             * Constructs a new WatchRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.WatchRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** WatchRequest prefix. */
+            prefix: string;
+
+            /** WatchRequest fromIndex. */
+            fromIndex: Long;
+
+            /**
+             * Creates a new WatchRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns WatchRequest instance
+             */
+            static create(properties: palisade.v1.WatchRequest.$Shape): palisade.v1.WatchRequest & palisade.v1.WatchRequest.$Shape;
+            static create(properties?: palisade.v1.WatchRequest.$Properties): palisade.v1.WatchRequest;
+
+            /**
+             * Encodes the specified WatchRequest message. Does not implicitly {@link palisade.v1.WatchRequest.verify|verify} messages.
+             * @param message WatchRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.WatchRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified WatchRequest message, length delimited. Does not implicitly {@link palisade.v1.WatchRequest.verify|verify} messages.
+             * @param message WatchRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.WatchRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a WatchRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.WatchRequest & palisade.v1.WatchRequest.$Shape} WatchRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.WatchRequest & palisade.v1.WatchRequest.$Shape;
+
+            /**
+             * Decodes a WatchRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.WatchRequest & palisade.v1.WatchRequest.$Shape} WatchRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.WatchRequest & palisade.v1.WatchRequest.$Shape;
+
+            /**
+             * Verifies a WatchRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a WatchRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns WatchRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.WatchRequest;
+
+            /**
+             * Creates a plain object from a WatchRequest message. Also converts values to other types if specified.
+             * @param message WatchRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.WatchRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this WatchRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for WatchRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace WatchRequest {
+
+            /** Properties of a WatchRequest. */
+            interface $Properties {
+
+                /** WatchRequest prefix */
+                prefix?: (string|null);
+
+                /** WatchRequest fromIndex */
+                fromIndex?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a WatchRequest. */
+            type $Shape = palisade.v1.WatchRequest.$Properties;
+        }
+
+        /** WatchEventKind enum. */
+        enum WatchEventKind {
+
+            /** WATCH_EVENT_KIND_UNSPECIFIED value */
+            WATCH_EVENT_KIND_UNSPECIFIED = 0,
+
+            /** WATCH_EVENT_KIND_ACQUIRED value */
+            WATCH_EVENT_KIND_ACQUIRED = 1,
+
+            /** WATCH_EVENT_KIND_RELEASED value */
+            WATCH_EVENT_KIND_RELEASED = 2,
+
+            /** WATCH_EVENT_KIND_SESSION_CLOSED value */
+            WATCH_EVENT_KIND_SESSION_CLOSED = 3,
+
+            /** WATCH_EVENT_KIND_SESSION_EXPIRED value */
+            WATCH_EVENT_KIND_SESSION_EXPIRED = 4,
+
+            /** WATCH_EVENT_KIND_REVOKED value */
+            WATCH_EVENT_KIND_REVOKED = 5
+        }
+
+        /**
+         * Properties of a WatchEvent.
+         * @deprecated Use palisade.v1.WatchEvent.$Properties instead.
+         */
+        interface IWatchEvent extends palisade.v1.WatchEvent.$Properties {
+        }
+
+        /** Represents a WatchEvent. */
+        class WatchEvent {
+
+            /**
+             * Constructs a new WatchEvent.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.WatchEvent.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** WatchEvent index. */
+            index: Long;
+
+            /** WatchEvent lock. */
+            lock: string;
+
+            /** WatchEvent kind. */
+            kind: palisade.v1.WatchEventKind;
+
+            /** WatchEvent sessionId. */
+            sessionId: Long;
+
+            /** WatchEvent token. */
+            token: Long;
+
+            /**
+             * Creates a new WatchEvent instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns WatchEvent instance
+             */
+            static create(properties: palisade.v1.WatchEvent.$Shape): palisade.v1.WatchEvent & palisade.v1.WatchEvent.$Shape;
+            static create(properties?: palisade.v1.WatchEvent.$Properties): palisade.v1.WatchEvent;
+
+            /**
+             * Encodes the specified WatchEvent message. Does not implicitly {@link palisade.v1.WatchEvent.verify|verify} messages.
+             * @param message WatchEvent message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.WatchEvent.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified WatchEvent message, length delimited. Does not implicitly {@link palisade.v1.WatchEvent.verify|verify} messages.
+             * @param message WatchEvent message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.WatchEvent.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a WatchEvent message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.WatchEvent & palisade.v1.WatchEvent.$Shape} WatchEvent
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.WatchEvent & palisade.v1.WatchEvent.$Shape;
+
+            /**
+             * Decodes a WatchEvent message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.WatchEvent & palisade.v1.WatchEvent.$Shape} WatchEvent
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.WatchEvent & palisade.v1.WatchEvent.$Shape;
+
+            /**
+             * Verifies a WatchEvent message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a WatchEvent message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns WatchEvent
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.WatchEvent;
+
+            /**
+             * Creates a plain object from a WatchEvent message. Also converts values to other types if specified.
+             * @param message WatchEvent
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.WatchEvent, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this WatchEvent to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for WatchEvent
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace WatchEvent {
+
+            /** Properties of a WatchEvent. */
+            interface $Properties {
+
+                /** WatchEvent index */
+                index?: (Long|null);
+
+                /** WatchEvent lock */
+                lock?: (string|null);
+
+                /** WatchEvent kind */
+                kind?: (palisade.v1.WatchEventKind|null);
+
+                /** WatchEvent sessionId */
+                sessionId?: (Long|null);
+
+                /** WatchEvent token */
+                token?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a WatchEvent. */
+            type $Shape = palisade.v1.WatchEvent.$Properties;
+        }
+
+        /** Represents a RaftService */
+        class RaftService extends $protobuf.rpc.Service {
+
+            /**
+             * Constructs a new RaftService service.
+             * @param rpcImpl RPC implementation
+             * @param [requestDelimited=false] Whether requests are length-delimited
+             * @param [responseDelimited=false] Whether responses are length-delimited
+             */
+            constructor(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean);
+
+            /**
+             * Creates new RaftService service using the specified rpc implementation.
+             * @param rpcImpl RPC implementation
+             * @param [requestDelimited=false] Whether requests are length-delimited
+             * @param [responseDelimited=false] Whether responses are length-delimited
+             * @returns RPC service. Useful where requests and/or responses are streamed.
+             */
+            static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): RaftService;
+
+            /** Calls Send. */
+            send: palisade.v1.RaftService.Send;
+        }
+
+        namespace RaftService {
+
+            /**
+             * Callback as used by {@link palisade.v1.RaftService#send}.
+             * @param error Error, if any
+             * @param [response] RaftAck
+             */
+            type SendCallback = (error: (Error|null), response?: palisade.v1.RaftAck) => void;
+
+            /** Calls Send. */
+            type Send = {
+              (request: palisade.v1.IRaftBatch, callback: palisade.v1.RaftService.SendCallback): void;
+              (request: palisade.v1.IRaftBatch): Promise<palisade.v1.RaftAck>;
+              readonly name: "Send";
+              readonly path: "/palisade.v1.RaftService/Send";
+              readonly requestType: "RaftBatch";
+              readonly responseType: "RaftAck";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+        }
+
+        /**
+         * Properties of a RaftBatch.
+         * @deprecated Use palisade.v1.RaftBatch.$Properties instead.
+         */
+        interface IRaftBatch extends palisade.v1.RaftBatch.$Properties {
+        }
+
+        /** Represents a RaftBatch. */
+        class RaftBatch {
+
+            /**
+             * Constructs a new RaftBatch.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.RaftBatch.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** RaftBatch clusterId. */
+            clusterId: string;
+
+            /** RaftBatch from. */
+            from: Long;
+
+            /** RaftBatch to. */
+            to: Long;
+
+            /** RaftBatch messages. */
+            messages: palisade.v1.RaftMessage.$Properties[];
+
+            /**
+             * Creates a new RaftBatch instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns RaftBatch instance
+             */
+            static create(properties: palisade.v1.RaftBatch.$Shape): palisade.v1.RaftBatch & palisade.v1.RaftBatch.$Shape;
+            static create(properties?: palisade.v1.RaftBatch.$Properties): palisade.v1.RaftBatch;
+
+            /**
+             * Encodes the specified RaftBatch message. Does not implicitly {@link palisade.v1.RaftBatch.verify|verify} messages.
+             * @param message RaftBatch message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.RaftBatch.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified RaftBatch message, length delimited. Does not implicitly {@link palisade.v1.RaftBatch.verify|verify} messages.
+             * @param message RaftBatch message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.RaftBatch.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a RaftBatch message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.RaftBatch & palisade.v1.RaftBatch.$Shape} RaftBatch
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.RaftBatch & palisade.v1.RaftBatch.$Shape;
+
+            /**
+             * Decodes a RaftBatch message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.RaftBatch & palisade.v1.RaftBatch.$Shape} RaftBatch
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.RaftBatch & palisade.v1.RaftBatch.$Shape;
+
+            /**
+             * Verifies a RaftBatch message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a RaftBatch message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns RaftBatch
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.RaftBatch;
+
+            /**
+             * Creates a plain object from a RaftBatch message. Also converts values to other types if specified.
+             * @param message RaftBatch
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.RaftBatch, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this RaftBatch to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for RaftBatch
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftBatch {
+
+            /** Properties of a RaftBatch. */
+            interface $Properties {
+
+                /** RaftBatch clusterId */
+                clusterId?: (string|null);
+
+                /** RaftBatch from */
+                from?: (Long|null);
+
+                /** RaftBatch to */
+                to?: (Long|null);
+
+                /** RaftBatch messages */
+                messages?: (palisade.v1.RaftMessage.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a RaftBatch. */
+            type $Shape = {
+              clusterId?: string|null;
+              from?: Long|null;
+              to?: Long|null;
+              messages?: palisade.v1.RaftMessage.$Shape[]|null;
+              $unknowns?: Uint8Array[];
+            };
+        }
+
+        /**
+         * Properties of a RaftAck.
+         * @deprecated Use palisade.v1.RaftAck.$Properties instead.
+         */
+        interface IRaftAck extends palisade.v1.RaftAck.$Properties {
+        }
+
+        /** Represents a RaftAck. */
+        class RaftAck {
+
+            /**
+             * Constructs a new RaftAck.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.RaftAck.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** RaftAck accepted. */
+            accepted: number;
+
+            /**
+             * Creates a new RaftAck instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns RaftAck instance
+             */
+            static create(properties: palisade.v1.RaftAck.$Shape): palisade.v1.RaftAck & palisade.v1.RaftAck.$Shape;
+            static create(properties?: palisade.v1.RaftAck.$Properties): palisade.v1.RaftAck;
+
+            /**
+             * Encodes the specified RaftAck message. Does not implicitly {@link palisade.v1.RaftAck.verify|verify} messages.
+             * @param message RaftAck message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.RaftAck.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified RaftAck message, length delimited. Does not implicitly {@link palisade.v1.RaftAck.verify|verify} messages.
+             * @param message RaftAck message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.RaftAck.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a RaftAck message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.RaftAck & palisade.v1.RaftAck.$Shape} RaftAck
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.RaftAck & palisade.v1.RaftAck.$Shape;
+
+            /**
+             * Decodes a RaftAck message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.RaftAck & palisade.v1.RaftAck.$Shape} RaftAck
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.RaftAck & palisade.v1.RaftAck.$Shape;
+
+            /**
+             * Verifies a RaftAck message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a RaftAck message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns RaftAck
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.RaftAck;
+
+            /**
+             * Creates a plain object from a RaftAck message. Also converts values to other types if specified.
+             * @param message RaftAck
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.RaftAck, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this RaftAck to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for RaftAck
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftAck {
+
+            /** Properties of a RaftAck. */
+            interface $Properties {
+
+                /** RaftAck accepted */
+                accepted?: (number|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a RaftAck. */
+            type $Shape = palisade.v1.RaftAck.$Properties;
+        }
+
+        /**
+         * Properties of a RaftMessage.
+         * @deprecated Use palisade.v1.RaftMessage.$Properties instead.
+         */
+        interface IRaftMessage extends palisade.v1.RaftMessage.$Properties {
+        }
+
+        /** Represents a RaftMessage. */
+        class RaftMessage {
+
+            /**
+             * Constructs a new RaftMessage.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.RaftMessage.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** RaftMessage term. */
+            term: Long;
+
+            /** RaftMessage vote. */
+            vote?: (palisade.v1.VoteRequest.$Properties|null);
+
+            /** RaftMessage voteResp. */
+            voteResp?: (palisade.v1.VoteResponse.$Properties|null);
+
+            /** RaftMessage append. */
+            append?: (palisade.v1.AppendRequest.$Properties|null);
+
+            /** RaftMessage appendResp. */
+            appendResp?: (palisade.v1.AppendResponse.$Properties|null);
+
+            /** RaftMessage heartbeat. */
+            heartbeat?: (palisade.v1.Heartbeat.$Properties|null);
+
+            /** RaftMessage heartbeatResp. */
+            heartbeatResp?: (palisade.v1.HeartbeatResponse.$Properties|null);
+
+            /** RaftMessage timeoutNow. */
+            timeoutNow?: (palisade.v1.TimeoutNow.$Properties|null);
+
+            /** RaftMessage readIndex. */
+            readIndex?: (palisade.v1.ReadIndexRequest.$Properties|null);
+
+            /** RaftMessage readIndexResp. */
+            readIndexResp?: (palisade.v1.ReadIndexResponse.$Properties|null);
+
+            /** RaftMessage snapshot. */
+            snapshot?: (palisade.v1.InstallSnapshot.$Properties|null);
+
+            /** RaftMessage body. */
+            body?: ("vote"|"voteResp"|"append"|"appendResp"|"heartbeat"|"heartbeatResp"|"timeoutNow"|"readIndex"|"readIndexResp"|"snapshot");
+
+            /**
+             * Creates a new RaftMessage instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns RaftMessage instance
+             */
+            static create(properties: palisade.v1.RaftMessage.$Shape): palisade.v1.RaftMessage & palisade.v1.RaftMessage.$Shape;
+            static create(properties?: palisade.v1.RaftMessage.$Properties): palisade.v1.RaftMessage;
+
+            /**
+             * Encodes the specified RaftMessage message. Does not implicitly {@link palisade.v1.RaftMessage.verify|verify} messages.
+             * @param message RaftMessage message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.RaftMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified RaftMessage message, length delimited. Does not implicitly {@link palisade.v1.RaftMessage.verify|verify} messages.
+             * @param message RaftMessage message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.RaftMessage.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a RaftMessage message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.RaftMessage & palisade.v1.RaftMessage.$Shape} RaftMessage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.RaftMessage & palisade.v1.RaftMessage.$Shape;
+
+            /**
+             * Decodes a RaftMessage message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.RaftMessage & palisade.v1.RaftMessage.$Shape} RaftMessage
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.RaftMessage & palisade.v1.RaftMessage.$Shape;
+
+            /**
+             * Verifies a RaftMessage message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a RaftMessage message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns RaftMessage
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.RaftMessage;
+
+            /**
+             * Creates a plain object from a RaftMessage message. Also converts values to other types if specified.
+             * @param message RaftMessage
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.RaftMessage, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this RaftMessage to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for RaftMessage
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RaftMessage {
+
+            /** Properties of a RaftMessage. */
+            interface $Properties {
+
+                /** RaftMessage term */
+                term?: (Long|null);
+
+                /** RaftMessage vote */
+                vote?: (palisade.v1.VoteRequest.$Properties|null);
+
+                /** RaftMessage voteResp */
+                voteResp?: (palisade.v1.VoteResponse.$Properties|null);
+
+                /** RaftMessage append */
+                append?: (palisade.v1.AppendRequest.$Properties|null);
+
+                /** RaftMessage appendResp */
+                appendResp?: (palisade.v1.AppendResponse.$Properties|null);
+
+                /** RaftMessage heartbeat */
+                heartbeat?: (palisade.v1.Heartbeat.$Properties|null);
+
+                /** RaftMessage heartbeatResp */
+                heartbeatResp?: (palisade.v1.HeartbeatResponse.$Properties|null);
+
+                /** RaftMessage timeoutNow */
+                timeoutNow?: (palisade.v1.TimeoutNow.$Properties|null);
+
+                /** RaftMessage readIndex */
+                readIndex?: (palisade.v1.ReadIndexRequest.$Properties|null);
+
+                /** RaftMessage readIndexResp */
+                readIndexResp?: (palisade.v1.ReadIndexResponse.$Properties|null);
+
+                /** RaftMessage snapshot */
+                snapshot?: (palisade.v1.InstallSnapshot.$Properties|null);
+
+                /** RaftMessage body */
+                body?: ("vote"|"voteResp"|"append"|"appendResp"|"heartbeat"|"heartbeatResp"|"timeoutNow"|"readIndex"|"readIndexResp"|"snapshot");
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Narrowed shape of a RaftMessage. */
+            type $Shape = {
+              term?: Long|null;
+              vote?: palisade.v1.VoteRequest.$Shape|null;
+              voteResp?: palisade.v1.VoteResponse.$Shape|null;
+              append?: palisade.v1.AppendRequest.$Shape|null;
+              appendResp?: palisade.v1.AppendResponse.$Shape|null;
+              heartbeat?: palisade.v1.Heartbeat.$Shape|null;
+              heartbeatResp?: palisade.v1.HeartbeatResponse.$Shape|null;
+              timeoutNow?: palisade.v1.TimeoutNow.$Shape|null;
+              readIndex?: palisade.v1.ReadIndexRequest.$Shape|null;
+              readIndexResp?: palisade.v1.ReadIndexResponse.$Shape|null;
+              snapshot?: palisade.v1.InstallSnapshot.$Shape|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ body?: undefined; vote?: null; voteResp?: null; append?: null; appendResp?: null; heartbeat?: null; heartbeatResp?: null; timeoutNow?: null; readIndex?: null; readIndexResp?: null; snapshot?: null }|{ body?: "vote"; vote: palisade.v1.VoteRequest.$Shape; voteResp?: null; append?: null; appendResp?: null; heartbeat?: null; heartbeatResp?: null; timeoutNow?: null; readIndex?: null; readIndexResp?: null; snapshot?: null }|{ body?: "voteResp"; vote?: null; voteResp: palisade.v1.VoteResponse.$Shape; append?: null; appendResp?: null; heartbeat?: null; heartbeatResp?: null; timeoutNow?: null; readIndex?: null; readIndexResp?: null; snapshot?: null }|{ body?: "append"; vote?: null; voteResp?: null; append: palisade.v1.AppendRequest.$Shape; appendResp?: null; heartbeat?: null; heartbeatResp?: null; timeoutNow?: null; readIndex?: null; readIndexResp?: null; snapshot?: null }|{ body?: "appendResp"; vote?: null; voteResp?: null; append?: null; appendResp: palisade.v1.AppendResponse.$Shape; heartbeat?: null; heartbeatResp?: null; timeoutNow?: null; readIndex?: null; readIndexResp?: null; snapshot?: null }|{ body?: "heartbeat"; vote?: null; voteResp?: null; append?: null; appendResp?: null; heartbeat: palisade.v1.Heartbeat.$Shape; heartbeatResp?: null; timeoutNow?: null; readIndex?: null; readIndexResp?: null; snapshot?: null }|{ body?: "heartbeatResp"; vote?: null; voteResp?: null; append?: null; appendResp?: null; heartbeat?: null; heartbeatResp: palisade.v1.HeartbeatResponse.$Shape; timeoutNow?: null; readIndex?: null; readIndexResp?: null; snapshot?: null }|{ body?: "timeoutNow"; vote?: null; voteResp?: null; append?: null; appendResp?: null; heartbeat?: null; heartbeatResp?: null; timeoutNow: palisade.v1.TimeoutNow.$Shape; readIndex?: null; readIndexResp?: null; snapshot?: null }|{ body?: "readIndex"; vote?: null; voteResp?: null; append?: null; appendResp?: null; heartbeat?: null; heartbeatResp?: null; timeoutNow?: null; readIndex: palisade.v1.ReadIndexRequest.$Shape; readIndexResp?: null; snapshot?: null }|{ body?: "readIndexResp"; vote?: null; voteResp?: null; append?: null; appendResp?: null; heartbeat?: null; heartbeatResp?: null; timeoutNow?: null; readIndex?: null; readIndexResp: palisade.v1.ReadIndexResponse.$Shape; snapshot?: null }|{ body?: "snapshot"; vote?: null; voteResp?: null; append?: null; appendResp?: null; heartbeat?: null; heartbeatResp?: null; timeoutNow?: null; readIndex?: null; readIndexResp?: null; snapshot: palisade.v1.InstallSnapshot.$Shape })
+            );
+        }
+
+        /**
+         * Properties of a VoteRequest.
+         * @deprecated Use palisade.v1.VoteRequest.$Properties instead.
+         */
+        interface IVoteRequest extends palisade.v1.VoteRequest.$Properties {
+        }
+
+        /** Represents a VoteRequest. */
+        class VoteRequest {
+
+            /**
+             * Constructs a new VoteRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.VoteRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** VoteRequest pre. */
+            pre: boolean;
+
+            /** VoteRequest lastIndex. */
+            lastIndex: Long;
+
+            /** VoteRequest lastTerm. */
+            lastTerm: Long;
+
+            /** VoteRequest transfer. */
+            transfer: boolean;
+
+            /**
+             * Creates a new VoteRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns VoteRequest instance
+             */
+            static create(properties: palisade.v1.VoteRequest.$Shape): palisade.v1.VoteRequest & palisade.v1.VoteRequest.$Shape;
+            static create(properties?: palisade.v1.VoteRequest.$Properties): palisade.v1.VoteRequest;
+
+            /**
+             * Encodes the specified VoteRequest message. Does not implicitly {@link palisade.v1.VoteRequest.verify|verify} messages.
+             * @param message VoteRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.VoteRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified VoteRequest message, length delimited. Does not implicitly {@link palisade.v1.VoteRequest.verify|verify} messages.
+             * @param message VoteRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.VoteRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a VoteRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.VoteRequest & palisade.v1.VoteRequest.$Shape} VoteRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.VoteRequest & palisade.v1.VoteRequest.$Shape;
+
+            /**
+             * Decodes a VoteRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.VoteRequest & palisade.v1.VoteRequest.$Shape} VoteRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.VoteRequest & palisade.v1.VoteRequest.$Shape;
+
+            /**
+             * Verifies a VoteRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a VoteRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns VoteRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.VoteRequest;
+
+            /**
+             * Creates a plain object from a VoteRequest message. Also converts values to other types if specified.
+             * @param message VoteRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.VoteRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this VoteRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for VoteRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace VoteRequest {
+
+            /** Properties of a VoteRequest. */
+            interface $Properties {
+
+                /** VoteRequest pre */
+                pre?: (boolean|null);
+
+                /** VoteRequest lastIndex */
+                lastIndex?: (Long|null);
+
+                /** VoteRequest lastTerm */
+                lastTerm?: (Long|null);
+
+                /** VoteRequest transfer */
+                transfer?: (boolean|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a VoteRequest. */
+            type $Shape = palisade.v1.VoteRequest.$Properties;
+        }
+
+        /**
+         * Properties of a VoteResponse.
+         * @deprecated Use palisade.v1.VoteResponse.$Properties instead.
+         */
+        interface IVoteResponse extends palisade.v1.VoteResponse.$Properties {
+        }
+
+        /** Represents a VoteResponse. */
+        class VoteResponse {
+
+            /**
+             * Constructs a new VoteResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.VoteResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** VoteResponse pre. */
+            pre: boolean;
+
+            /** VoteResponse granted. */
+            granted: boolean;
+
+            /**
+             * Creates a new VoteResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns VoteResponse instance
+             */
+            static create(properties: palisade.v1.VoteResponse.$Shape): palisade.v1.VoteResponse & palisade.v1.VoteResponse.$Shape;
+            static create(properties?: palisade.v1.VoteResponse.$Properties): palisade.v1.VoteResponse;
+
+            /**
+             * Encodes the specified VoteResponse message. Does not implicitly {@link palisade.v1.VoteResponse.verify|verify} messages.
+             * @param message VoteResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.VoteResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified VoteResponse message, length delimited. Does not implicitly {@link palisade.v1.VoteResponse.verify|verify} messages.
+             * @param message VoteResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.VoteResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a VoteResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.VoteResponse & palisade.v1.VoteResponse.$Shape} VoteResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.VoteResponse & palisade.v1.VoteResponse.$Shape;
+
+            /**
+             * Decodes a VoteResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.VoteResponse & palisade.v1.VoteResponse.$Shape} VoteResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.VoteResponse & palisade.v1.VoteResponse.$Shape;
+
+            /**
+             * Verifies a VoteResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a VoteResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns VoteResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.VoteResponse;
+
+            /**
+             * Creates a plain object from a VoteResponse message. Also converts values to other types if specified.
+             * @param message VoteResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.VoteResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this VoteResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for VoteResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace VoteResponse {
+
+            /** Properties of a VoteResponse. */
+            interface $Properties {
+
+                /** VoteResponse pre */
+                pre?: (boolean|null);
+
+                /** VoteResponse granted */
+                granted?: (boolean|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a VoteResponse. */
+            type $Shape = palisade.v1.VoteResponse.$Properties;
+        }
+
+        /**
+         * Properties of an AppendRequest.
+         * @deprecated Use palisade.v1.AppendRequest.$Properties instead.
+         */
+        interface IAppendRequest extends palisade.v1.AppendRequest.$Properties {
+        }
+
+        /** Represents an AppendRequest. */
+        class AppendRequest {
+
+            /**
+             * Constructs a new AppendRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.AppendRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** AppendRequest prevIndex. */
+            prevIndex: Long;
+
+            /** AppendRequest prevTerm. */
+            prevTerm: Long;
+
+            /** AppendRequest entries. */
+            entries: palisade.v1.Entry.$Properties[];
+
+            /** AppendRequest commit. */
+            commit: Long;
+
+            /**
+             * Creates a new AppendRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns AppendRequest instance
+             */
+            static create(properties: palisade.v1.AppendRequest.$Shape): palisade.v1.AppendRequest & palisade.v1.AppendRequest.$Shape;
+            static create(properties?: palisade.v1.AppendRequest.$Properties): palisade.v1.AppendRequest;
+
+            /**
+             * Encodes the specified AppendRequest message. Does not implicitly {@link palisade.v1.AppendRequest.verify|verify} messages.
+             * @param message AppendRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.AppendRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified AppendRequest message, length delimited. Does not implicitly {@link palisade.v1.AppendRequest.verify|verify} messages.
+             * @param message AppendRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.AppendRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an AppendRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.AppendRequest & palisade.v1.AppendRequest.$Shape} AppendRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.AppendRequest & palisade.v1.AppendRequest.$Shape;
+
+            /**
+             * Decodes an AppendRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.AppendRequest & palisade.v1.AppendRequest.$Shape} AppendRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.AppendRequest & palisade.v1.AppendRequest.$Shape;
+
+            /**
+             * Verifies an AppendRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an AppendRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns AppendRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.AppendRequest;
+
+            /**
+             * Creates a plain object from an AppendRequest message. Also converts values to other types if specified.
+             * @param message AppendRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.AppendRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this AppendRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for AppendRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AppendRequest {
+
+            /** Properties of an AppendRequest. */
+            interface $Properties {
+
+                /** AppendRequest prevIndex */
+                prevIndex?: (Long|null);
+
+                /** AppendRequest prevTerm */
+                prevTerm?: (Long|null);
+
+                /** AppendRequest entries */
+                entries?: (palisade.v1.Entry.$Properties[]|null);
+
+                /** AppendRequest commit */
+                commit?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an AppendRequest. */
+            type $Shape = palisade.v1.AppendRequest.$Properties;
+        }
+
+        /**
+         * Properties of an AppendResponse.
+         * @deprecated Use palisade.v1.AppendResponse.$Properties instead.
+         */
+        interface IAppendResponse extends palisade.v1.AppendResponse.$Properties {
+        }
+
+        /** Represents an AppendResponse. */
+        class AppendResponse {
+
+            /**
+             * Constructs a new AppendResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.AppendResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** AppendResponse success. */
+            success: boolean;
+
+            /** AppendResponse index. */
+            index: Long;
+
+            /** AppendResponse hintIndex. */
+            hintIndex: Long;
+
+            /** AppendResponse hintTerm. */
+            hintTerm: Long;
+
+            /**
+             * Creates a new AppendResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns AppendResponse instance
+             */
+            static create(properties: palisade.v1.AppendResponse.$Shape): palisade.v1.AppendResponse & palisade.v1.AppendResponse.$Shape;
+            static create(properties?: palisade.v1.AppendResponse.$Properties): palisade.v1.AppendResponse;
+
+            /**
+             * Encodes the specified AppendResponse message. Does not implicitly {@link palisade.v1.AppendResponse.verify|verify} messages.
+             * @param message AppendResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.AppendResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified AppendResponse message, length delimited. Does not implicitly {@link palisade.v1.AppendResponse.verify|verify} messages.
+             * @param message AppendResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.AppendResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an AppendResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.AppendResponse & palisade.v1.AppendResponse.$Shape} AppendResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.AppendResponse & palisade.v1.AppendResponse.$Shape;
+
+            /**
+             * Decodes an AppendResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.AppendResponse & palisade.v1.AppendResponse.$Shape} AppendResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.AppendResponse & palisade.v1.AppendResponse.$Shape;
+
+            /**
+             * Verifies an AppendResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an AppendResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns AppendResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.AppendResponse;
+
+            /**
+             * Creates a plain object from an AppendResponse message. Also converts values to other types if specified.
+             * @param message AppendResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.AppendResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this AppendResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for AppendResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace AppendResponse {
+
+            /** Properties of an AppendResponse. */
+            interface $Properties {
+
+                /** AppendResponse success */
+                success?: (boolean|null);
+
+                /** AppendResponse index */
+                index?: (Long|null);
+
+                /** AppendResponse hintIndex */
+                hintIndex?: (Long|null);
+
+                /** AppendResponse hintTerm */
+                hintTerm?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an AppendResponse. */
+            type $Shape = palisade.v1.AppendResponse.$Properties;
+        }
+
+        /**
+         * Properties of a Heartbeat.
+         * @deprecated Use palisade.v1.Heartbeat.$Properties instead.
+         */
+        interface IHeartbeat extends palisade.v1.Heartbeat.$Properties {
+        }
+
+        /** Represents a Heartbeat. */
+        class Heartbeat {
+
+            /**
+             * Constructs a new Heartbeat.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.Heartbeat.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Heartbeat commit. */
+            commit: Long;
+
+            /** Heartbeat round. */
+            round: Long;
+
+            /**
+             * Creates a new Heartbeat instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Heartbeat instance
+             */
+            static create(properties: palisade.v1.Heartbeat.$Shape): palisade.v1.Heartbeat & palisade.v1.Heartbeat.$Shape;
+            static create(properties?: palisade.v1.Heartbeat.$Properties): palisade.v1.Heartbeat;
+
+            /**
+             * Encodes the specified Heartbeat message. Does not implicitly {@link palisade.v1.Heartbeat.verify|verify} messages.
+             * @param message Heartbeat message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.Heartbeat.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Heartbeat message, length delimited. Does not implicitly {@link palisade.v1.Heartbeat.verify|verify} messages.
+             * @param message Heartbeat message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.Heartbeat.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Heartbeat message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.Heartbeat & palisade.v1.Heartbeat.$Shape} Heartbeat
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.Heartbeat & palisade.v1.Heartbeat.$Shape;
+
+            /**
+             * Decodes a Heartbeat message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.Heartbeat & palisade.v1.Heartbeat.$Shape} Heartbeat
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.Heartbeat & palisade.v1.Heartbeat.$Shape;
+
+            /**
+             * Verifies a Heartbeat message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Heartbeat message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Heartbeat
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.Heartbeat;
+
+            /**
+             * Creates a plain object from a Heartbeat message. Also converts values to other types if specified.
+             * @param message Heartbeat
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.Heartbeat, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Heartbeat to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for Heartbeat
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Heartbeat {
+
+            /** Properties of a Heartbeat. */
+            interface $Properties {
+
+                /** Heartbeat commit */
+                commit?: (Long|null);
+
+                /** Heartbeat round */
+                round?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Heartbeat. */
+            type $Shape = palisade.v1.Heartbeat.$Properties;
+        }
+
+        /**
+         * Properties of a HeartbeatResponse.
+         * @deprecated Use palisade.v1.HeartbeatResponse.$Properties instead.
+         */
+        interface IHeartbeatResponse extends palisade.v1.HeartbeatResponse.$Properties {
+        }
+
+        /** Represents a HeartbeatResponse. */
+        class HeartbeatResponse {
+
+            /**
+             * Constructs a new HeartbeatResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.HeartbeatResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** HeartbeatResponse round. */
+            round: Long;
+
+            /**
+             * Creates a new HeartbeatResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns HeartbeatResponse instance
+             */
+            static create(properties: palisade.v1.HeartbeatResponse.$Shape): palisade.v1.HeartbeatResponse & palisade.v1.HeartbeatResponse.$Shape;
+            static create(properties?: palisade.v1.HeartbeatResponse.$Properties): palisade.v1.HeartbeatResponse;
+
+            /**
+             * Encodes the specified HeartbeatResponse message. Does not implicitly {@link palisade.v1.HeartbeatResponse.verify|verify} messages.
+             * @param message HeartbeatResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.HeartbeatResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified HeartbeatResponse message, length delimited. Does not implicitly {@link palisade.v1.HeartbeatResponse.verify|verify} messages.
+             * @param message HeartbeatResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.HeartbeatResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a HeartbeatResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.HeartbeatResponse & palisade.v1.HeartbeatResponse.$Shape} HeartbeatResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.HeartbeatResponse & palisade.v1.HeartbeatResponse.$Shape;
+
+            /**
+             * Decodes a HeartbeatResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.HeartbeatResponse & palisade.v1.HeartbeatResponse.$Shape} HeartbeatResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.HeartbeatResponse & palisade.v1.HeartbeatResponse.$Shape;
+
+            /**
+             * Verifies a HeartbeatResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a HeartbeatResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns HeartbeatResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.HeartbeatResponse;
+
+            /**
+             * Creates a plain object from a HeartbeatResponse message. Also converts values to other types if specified.
+             * @param message HeartbeatResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.HeartbeatResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this HeartbeatResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for HeartbeatResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace HeartbeatResponse {
+
+            /** Properties of a HeartbeatResponse. */
+            interface $Properties {
+
+                /** HeartbeatResponse round */
+                round?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a HeartbeatResponse. */
+            type $Shape = palisade.v1.HeartbeatResponse.$Properties;
+        }
+
+        /**
+         * Properties of a TimeoutNow.
+         * @deprecated Use palisade.v1.TimeoutNow.$Properties instead.
+         */
+        interface ITimeoutNow extends palisade.v1.TimeoutNow.$Properties {
+        }
+
+        /** Represents a TimeoutNow. */
+        class TimeoutNow {
+
+            /**
+             * Constructs a new TimeoutNow.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.TimeoutNow.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new TimeoutNow instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns TimeoutNow instance
+             */
+            static create(properties: palisade.v1.TimeoutNow.$Shape): palisade.v1.TimeoutNow & palisade.v1.TimeoutNow.$Shape;
+            static create(properties?: palisade.v1.TimeoutNow.$Properties): palisade.v1.TimeoutNow;
+
+            /**
+             * Encodes the specified TimeoutNow message. Does not implicitly {@link palisade.v1.TimeoutNow.verify|verify} messages.
+             * @param message TimeoutNow message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.TimeoutNow.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified TimeoutNow message, length delimited. Does not implicitly {@link palisade.v1.TimeoutNow.verify|verify} messages.
+             * @param message TimeoutNow message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.TimeoutNow.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a TimeoutNow message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.TimeoutNow & palisade.v1.TimeoutNow.$Shape} TimeoutNow
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.TimeoutNow & palisade.v1.TimeoutNow.$Shape;
+
+            /**
+             * Decodes a TimeoutNow message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.TimeoutNow & palisade.v1.TimeoutNow.$Shape} TimeoutNow
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.TimeoutNow & palisade.v1.TimeoutNow.$Shape;
+
+            /**
+             * Verifies a TimeoutNow message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a TimeoutNow message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns TimeoutNow
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.TimeoutNow;
+
+            /**
+             * Creates a plain object from a TimeoutNow message. Also converts values to other types if specified.
+             * @param message TimeoutNow
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.TimeoutNow, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this TimeoutNow to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for TimeoutNow
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TimeoutNow {
+
+            /** Properties of a TimeoutNow. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a TimeoutNow. */
+            type $Shape = palisade.v1.TimeoutNow.$Properties;
+        }
+
+        /**
+         * Properties of a ReadIndexRequest.
+         * @deprecated Use palisade.v1.ReadIndexRequest.$Properties instead.
+         */
+        interface IReadIndexRequest extends palisade.v1.ReadIndexRequest.$Properties {
+        }
+
+        /** Represents a ReadIndexRequest. */
+        class ReadIndexRequest {
+
+            /**
+             * Constructs a new ReadIndexRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ReadIndexRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ReadIndexRequest requestId. */
+            requestId: Long;
+
+            /**
+             * Creates a new ReadIndexRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ReadIndexRequest instance
+             */
+            static create(properties: palisade.v1.ReadIndexRequest.$Shape): palisade.v1.ReadIndexRequest & palisade.v1.ReadIndexRequest.$Shape;
+            static create(properties?: palisade.v1.ReadIndexRequest.$Properties): palisade.v1.ReadIndexRequest;
+
+            /**
+             * Encodes the specified ReadIndexRequest message. Does not implicitly {@link palisade.v1.ReadIndexRequest.verify|verify} messages.
+             * @param message ReadIndexRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ReadIndexRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ReadIndexRequest message, length delimited. Does not implicitly {@link palisade.v1.ReadIndexRequest.verify|verify} messages.
+             * @param message ReadIndexRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ReadIndexRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ReadIndexRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ReadIndexRequest & palisade.v1.ReadIndexRequest.$Shape} ReadIndexRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ReadIndexRequest & palisade.v1.ReadIndexRequest.$Shape;
+
+            /**
+             * Decodes a ReadIndexRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ReadIndexRequest & palisade.v1.ReadIndexRequest.$Shape} ReadIndexRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ReadIndexRequest & palisade.v1.ReadIndexRequest.$Shape;
+
+            /**
+             * Verifies a ReadIndexRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ReadIndexRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ReadIndexRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ReadIndexRequest;
+
+            /**
+             * Creates a plain object from a ReadIndexRequest message. Also converts values to other types if specified.
+             * @param message ReadIndexRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ReadIndexRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ReadIndexRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ReadIndexRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ReadIndexRequest {
+
+            /** Properties of a ReadIndexRequest. */
+            interface $Properties {
+
+                /** ReadIndexRequest requestId */
+                requestId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ReadIndexRequest. */
+            type $Shape = palisade.v1.ReadIndexRequest.$Properties;
+        }
+
+        /**
+         * Properties of a ReadIndexResponse.
+         * @deprecated Use palisade.v1.ReadIndexResponse.$Properties instead.
+         */
+        interface IReadIndexResponse extends palisade.v1.ReadIndexResponse.$Properties {
+        }
+
+        /** Represents a ReadIndexResponse. */
+        class ReadIndexResponse {
+
+            /**
+             * Constructs a new ReadIndexResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ReadIndexResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ReadIndexResponse requestId. */
+            requestId: Long;
+
+            /** ReadIndexResponse index. */
+            index: Long;
+
+            /**
+             * Creates a new ReadIndexResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ReadIndexResponse instance
+             */
+            static create(properties: palisade.v1.ReadIndexResponse.$Shape): palisade.v1.ReadIndexResponse & palisade.v1.ReadIndexResponse.$Shape;
+            static create(properties?: palisade.v1.ReadIndexResponse.$Properties): palisade.v1.ReadIndexResponse;
+
+            /**
+             * Encodes the specified ReadIndexResponse message. Does not implicitly {@link palisade.v1.ReadIndexResponse.verify|verify} messages.
+             * @param message ReadIndexResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ReadIndexResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ReadIndexResponse message, length delimited. Does not implicitly {@link palisade.v1.ReadIndexResponse.verify|verify} messages.
+             * @param message ReadIndexResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ReadIndexResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ReadIndexResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ReadIndexResponse & palisade.v1.ReadIndexResponse.$Shape} ReadIndexResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ReadIndexResponse & palisade.v1.ReadIndexResponse.$Shape;
+
+            /**
+             * Decodes a ReadIndexResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ReadIndexResponse & palisade.v1.ReadIndexResponse.$Shape} ReadIndexResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ReadIndexResponse & palisade.v1.ReadIndexResponse.$Shape;
+
+            /**
+             * Verifies a ReadIndexResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ReadIndexResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ReadIndexResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ReadIndexResponse;
+
+            /**
+             * Creates a plain object from a ReadIndexResponse message. Also converts values to other types if specified.
+             * @param message ReadIndexResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ReadIndexResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ReadIndexResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ReadIndexResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ReadIndexResponse {
+
+            /** Properties of a ReadIndexResponse. */
+            interface $Properties {
+
+                /** ReadIndexResponse requestId */
+                requestId?: (Long|null);
+
+                /** ReadIndexResponse index */
+                index?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ReadIndexResponse. */
+            type $Shape = palisade.v1.ReadIndexResponse.$Properties;
+        }
+
+        /**
+         * Properties of an InstallSnapshot.
+         * @deprecated Use palisade.v1.InstallSnapshot.$Properties instead.
+         */
+        interface IInstallSnapshot extends palisade.v1.InstallSnapshot.$Properties {
+        }
+
+        /** Represents an InstallSnapshot. */
+        class InstallSnapshot {
+
+            /**
+             * Constructs a new InstallSnapshot.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.InstallSnapshot.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** InstallSnapshot meta. */
+            meta?: (palisade.v1.SnapshotMeta.$Properties|null);
+
+            /** InstallSnapshot data. */
+            data: Uint8Array;
+
+            /**
+             * Creates a new InstallSnapshot instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns InstallSnapshot instance
+             */
+            static create(properties: palisade.v1.InstallSnapshot.$Shape): palisade.v1.InstallSnapshot & palisade.v1.InstallSnapshot.$Shape;
+            static create(properties?: palisade.v1.InstallSnapshot.$Properties): palisade.v1.InstallSnapshot;
+
+            /**
+             * Encodes the specified InstallSnapshot message. Does not implicitly {@link palisade.v1.InstallSnapshot.verify|verify} messages.
+             * @param message InstallSnapshot message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.InstallSnapshot.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified InstallSnapshot message, length delimited. Does not implicitly {@link palisade.v1.InstallSnapshot.verify|verify} messages.
+             * @param message InstallSnapshot message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.InstallSnapshot.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an InstallSnapshot message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.InstallSnapshot & palisade.v1.InstallSnapshot.$Shape} InstallSnapshot
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.InstallSnapshot & palisade.v1.InstallSnapshot.$Shape;
+
+            /**
+             * Decodes an InstallSnapshot message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.InstallSnapshot & palisade.v1.InstallSnapshot.$Shape} InstallSnapshot
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.InstallSnapshot & palisade.v1.InstallSnapshot.$Shape;
+
+            /**
+             * Verifies an InstallSnapshot message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an InstallSnapshot message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns InstallSnapshot
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.InstallSnapshot;
+
+            /**
+             * Creates a plain object from an InstallSnapshot message. Also converts values to other types if specified.
+             * @param message InstallSnapshot
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.InstallSnapshot, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this InstallSnapshot to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for InstallSnapshot
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace InstallSnapshot {
+
+            /** Properties of an InstallSnapshot. */
+            interface $Properties {
+
+                /** InstallSnapshot meta */
+                meta?: (palisade.v1.SnapshotMeta.$Properties|null);
+
+                /** InstallSnapshot data */
+                data?: (Uint8Array|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an InstallSnapshot. */
+            type $Shape = palisade.v1.InstallSnapshot.$Properties;
+        }
+
+        /** EntryKind enum. */
+        enum EntryKind {
+
+            /** ENTRY_KIND_UNSPECIFIED value */
+            ENTRY_KIND_UNSPECIFIED = 0,
+
+            /** ENTRY_KIND_NORMAL value */
+            ENTRY_KIND_NORMAL = 1,
+
+            /** ENTRY_KIND_NOOP value */
+            ENTRY_KIND_NOOP = 2,
+
+            /** ENTRY_KIND_CONFIG value */
+            ENTRY_KIND_CONFIG = 3
+        }
+
+        /**
+         * Properties of an Entry.
+         * @deprecated Use palisade.v1.Entry.$Properties instead.
+         */
+        interface IEntry extends palisade.v1.Entry.$Properties {
+        }
+
+        /** Represents an Entry. */
+        class Entry {
+
+            /**
+             * Constructs a new Entry.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.Entry.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Entry term. */
+            term: Long;
+
+            /** Entry index. */
+            index: Long;
+
+            /** Entry kind. */
+            kind: palisade.v1.EntryKind;
+
+            /** Entry data. */
+            data: Uint8Array;
+
+            /**
+             * Creates a new Entry instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Entry instance
+             */
+            static create(properties: palisade.v1.Entry.$Shape): palisade.v1.Entry & palisade.v1.Entry.$Shape;
+            static create(properties?: palisade.v1.Entry.$Properties): palisade.v1.Entry;
+
+            /**
+             * Encodes the specified Entry message. Does not implicitly {@link palisade.v1.Entry.verify|verify} messages.
+             * @param message Entry message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.Entry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Entry message, length delimited. Does not implicitly {@link palisade.v1.Entry.verify|verify} messages.
+             * @param message Entry message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.Entry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an Entry message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.Entry & palisade.v1.Entry.$Shape} Entry
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.Entry & palisade.v1.Entry.$Shape;
+
+            /**
+             * Decodes an Entry message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.Entry & palisade.v1.Entry.$Shape} Entry
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.Entry & palisade.v1.Entry.$Shape;
+
+            /**
+             * Verifies an Entry message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an Entry message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Entry
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.Entry;
+
+            /**
+             * Creates a plain object from an Entry message. Also converts values to other types if specified.
+             * @param message Entry
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.Entry, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Entry to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for Entry
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Entry {
+
+            /** Properties of an Entry. */
+            interface $Properties {
+
+                /** Entry term */
+                term?: (Long|null);
+
+                /** Entry index */
+                index?: (Long|null);
+
+                /** Entry kind */
+                kind?: (palisade.v1.EntryKind|null);
+
+                /** Entry data */
+                data?: (Uint8Array|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an Entry. */
+            type $Shape = palisade.v1.Entry.$Properties;
+        }
+
+        /**
+         * Properties of a Membership.
+         * @deprecated Use palisade.v1.Membership.$Properties instead.
+         */
+        interface IMembership extends palisade.v1.Membership.$Properties {
+        }
+
+        /** Represents a Membership. */
+        class Membership {
+
+            /**
+             * Constructs a new Membership.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.Membership.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Membership voters. */
+            voters: Long[];
+
+            /** Membership learners. */
+            learners: Long[];
+
+            /**
+             * Creates a new Membership instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Membership instance
+             */
+            static create(properties: palisade.v1.Membership.$Shape): palisade.v1.Membership & palisade.v1.Membership.$Shape;
+            static create(properties?: palisade.v1.Membership.$Properties): palisade.v1.Membership;
+
+            /**
+             * Encodes the specified Membership message. Does not implicitly {@link palisade.v1.Membership.verify|verify} messages.
+             * @param message Membership message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.Membership.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Membership message, length delimited. Does not implicitly {@link palisade.v1.Membership.verify|verify} messages.
+             * @param message Membership message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.Membership.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Membership message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.Membership & palisade.v1.Membership.$Shape} Membership
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.Membership & palisade.v1.Membership.$Shape;
+
+            /**
+             * Decodes a Membership message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.Membership & palisade.v1.Membership.$Shape} Membership
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.Membership & palisade.v1.Membership.$Shape;
+
+            /**
+             * Verifies a Membership message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Membership message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Membership
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.Membership;
+
+            /**
+             * Creates a plain object from a Membership message. Also converts values to other types if specified.
+             * @param message Membership
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.Membership, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Membership to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for Membership
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Membership {
+
+            /** Properties of a Membership. */
+            interface $Properties {
+
+                /** Membership voters */
+                voters?: (Long[]|null);
+
+                /** Membership learners */
+                learners?: (Long[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Membership. */
+            type $Shape = palisade.v1.Membership.$Properties;
+        }
+
+        /**
+         * Properties of a SnapshotMeta.
+         * @deprecated Use palisade.v1.SnapshotMeta.$Properties instead.
+         */
+        interface ISnapshotMeta extends palisade.v1.SnapshotMeta.$Properties {
+        }
+
+        /** Represents a SnapshotMeta. */
+        class SnapshotMeta {
+
+            /**
+             * Constructs a new SnapshotMeta.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.SnapshotMeta.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** SnapshotMeta index. */
+            index: Long;
+
+            /** SnapshotMeta term. */
+            term: Long;
+
+            /** SnapshotMeta membership. */
+            membership?: (palisade.v1.Membership.$Properties|null);
+
+            /**
+             * Creates a new SnapshotMeta instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns SnapshotMeta instance
+             */
+            static create(properties: palisade.v1.SnapshotMeta.$Shape): palisade.v1.SnapshotMeta & palisade.v1.SnapshotMeta.$Shape;
+            static create(properties?: palisade.v1.SnapshotMeta.$Properties): palisade.v1.SnapshotMeta;
+
+            /**
+             * Encodes the specified SnapshotMeta message. Does not implicitly {@link palisade.v1.SnapshotMeta.verify|verify} messages.
+             * @param message SnapshotMeta message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.SnapshotMeta.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified SnapshotMeta message, length delimited. Does not implicitly {@link palisade.v1.SnapshotMeta.verify|verify} messages.
+             * @param message SnapshotMeta message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.SnapshotMeta.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a SnapshotMeta message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.SnapshotMeta & palisade.v1.SnapshotMeta.$Shape} SnapshotMeta
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.SnapshotMeta & palisade.v1.SnapshotMeta.$Shape;
+
+            /**
+             * Decodes a SnapshotMeta message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.SnapshotMeta & palisade.v1.SnapshotMeta.$Shape} SnapshotMeta
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.SnapshotMeta & palisade.v1.SnapshotMeta.$Shape;
+
+            /**
+             * Verifies a SnapshotMeta message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a SnapshotMeta message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns SnapshotMeta
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.SnapshotMeta;
+
+            /**
+             * Creates a plain object from a SnapshotMeta message. Also converts values to other types if specified.
+             * @param message SnapshotMeta
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.SnapshotMeta, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this SnapshotMeta to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for SnapshotMeta
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace SnapshotMeta {
+
+            /** Properties of a SnapshotMeta. */
+            interface $Properties {
+
+                /** SnapshotMeta index */
+                index?: (Long|null);
+
+                /** SnapshotMeta term */
+                term?: (Long|null);
+
+                /** SnapshotMeta membership */
+                membership?: (palisade.v1.Membership.$Properties|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a SnapshotMeta. */
+            type $Shape = palisade.v1.SnapshotMeta.$Properties;
+        }
+    }
+}

@@ -1,0 +1,434 @@
+// Linearizability checking of a recorded history against a sequential model.
+//
+// The engine is the Wing & Gong search with Lowe's memoisation, as in Knossos and
+// Porcupine: walk a linked list of call and return events; linearize any operation whose
+// call comes before the first pending return, backtrack when a return is reached with
+// its operation not yet linearized, and never revisit a (set of linearized operations,
+// model state) pair. An operation with an unknown outcome (ret null) has its return at
+// +Infinity and never needs to be linearized: it may take effect at any point after its
+// call, or never.
+//
+// The lock front end partitions a history by lock name (locks are independent, so the
+// history is linearizable iff each partition is) and projects each session-ending event
+// into every lock its session touches.
+import { lockModel } from "./lock-model.ts";
+import type {
+  AcquireOutcome,
+  LockInput,
+  LockOutput,
+  ReadOutcome,
+  ReleaseOutcome,
+  ValidateOutcome,
+} from "./lock-model.ts";
+
+export interface Model<S, I, O> {
+  init(): S;
+  /**
+   * The state after the operation, or null if it cannot take effect in `state` with
+   * that output. For an operation with an unknown outcome `output` is undefined: return
+   * the state after some legal outcome that changes the state, or null if none does
+   * (not taking effect at all is always explored by skipping the operation).
+   * States are treated as immutable.
+   */
+  step(state: S, input: I, output: O | undefined): S | null;
+  /** Equal keys for equal states (memoisation). */
+  key(state: S): string;
+  /** Human-readable form of an operation, for failure reports. */
+  describe?(input: I, output: O | undefined): string;
+}
+
+export type OpId = number | string;
+
+export interface Operation<I, O> {
+  id: OpId;
+  /** Time of the call. Equal call and return times count as concurrent. */
+  call: number;
+  /** Time of the return; null (or Infinity) when the outcome is unknown. */
+  ret: number | null;
+  input: I;
+  output?: O;
+}
+
+export type CheckResult =
+  | { ok: true; explored: number }
+  | { ok: false; reason: "not linearizable" | "budget exhausted"; explored: number; detail: string };
+
+/** Default search budget (model steps) per partition. */
+export const DEFAULT_BUDGET = 1_000_000;
+
+const NIL = -1;
+
+/**
+ * Doubly linked list of call and return events in time order, node 0 being the head.
+ * Linearizing an operation lifts its call and return out of the list; backtracking puts
+ * them back (always in reverse order of lifting, so the stale links stay valid).
+ */
+class EventList {
+  readonly next: Int32Array;
+  readonly prev: Int32Array;
+  readonly opOf: Int32Array;
+  readonly isCall: Uint8Array;
+  /** For a call node, its return node. */
+  readonly returnOf: Int32Array;
+
+  constructor(calls: readonly number[], returns: readonly number[]) {
+    const events: { time: number; isCall: boolean; op: number }[] = [];
+    calls.forEach((time, op) => events.push({ time, isCall: true, op }));
+    returns.forEach((time, op) => events.push({ time, isCall: false, op }));
+    events.sort((a, b) => {
+      if (a.time !== b.time) return a.time < b.time ? -1 : 1;
+      if (a.isCall !== b.isCall) return a.isCall ? -1 : 1; // touching intervals overlap
+      return a.op - b.op;
+    });
+    const size = events.length + 1;
+    this.next = new Int32Array(size).fill(NIL);
+    this.prev = new Int32Array(size).fill(NIL);
+    this.opOf = new Int32Array(size).fill(NIL);
+    this.isCall = new Uint8Array(size);
+    this.returnOf = new Int32Array(size).fill(NIL);
+    const returnNode = new Int32Array(calls.length);
+    events.forEach((e, k) => {
+      const node = k + 1;
+      this.opOf[node] = e.op;
+      this.isCall[node] = e.isCall ? 1 : 0;
+      this.prev[node] = node - 1;
+      this.next[node - 1] = node;
+      if (!e.isCall) returnNode[e.op] = node;
+    });
+    for (let node = 1; node < size; node++) {
+      if (this.isCall[node] === 1) this.returnOf[node] = returnNode[this.opOf[node]];
+    }
+  }
+
+  first(): number {
+    return this.next[0];
+  }
+
+  lift(call: number): void {
+    const { next, prev } = this;
+    next[prev[call]] = next[call];
+    prev[next[call]] = prev[call]; // a call is always followed by at least its return
+    const ret = this.returnOf[call];
+    next[prev[ret]] = next[ret];
+    if (next[ret] !== NIL) prev[next[ret]] = prev[ret];
+  }
+
+  unlift(call: number): void {
+    const { next, prev } = this;
+    const ret = this.returnOf[call];
+    next[prev[ret]] = ret;
+    if (next[ret] !== NIL) prev[next[ret]] = ret;
+    next[prev[call]] = call;
+    prev[next[call]] = call;
+  }
+}
+
+/**
+ * The set of linearized operations as a persistent list in linearization order: a new
+ * entry shares its whole past with the entry it extends, so memoising a set costs O(1).
+ */
+interface LinearizedSet {
+  readonly op: number;
+  readonly size: number;
+  readonly parent: LinearizedSet | null;
+}
+
+/** Equal as sets? Only the parts above the shared past need comparing. */
+function sameSet(a: LinearizedSet, b: LinearizedSet): boolean {
+  if (a.size !== b.size) return false;
+  const onlyA = new Set<number>();
+  const onlyB: number[] = [];
+  let x: LinearizedSet | null = a;
+  let y: LinearizedSet | null = b;
+  while (x !== y && x !== null && y !== null) {
+    onlyA.add(x.op);
+    onlyB.push(y.op);
+    x = x.parent;
+    y = y.parent;
+  }
+  return onlyB.every((op) => onlyA.has(op));
+}
+
+/**
+ * Lowe's memo of visited (linearized set, model state) pairs. Sets are hashed
+ * incrementally (Zobrist: XOR of a fixed random word pair per operation); a hash match is
+ * confirmed by comparing the sets, so the memo is exact.
+ */
+class VisitedMemo {
+  private readonly entries = new Map<string, LinearizedSet[]>();
+  private readonly lo: Uint32Array;
+  private readonly hi: Uint32Array;
+
+  constructor(opCount: number) {
+    this.lo = new Uint32Array(opCount);
+    this.hi = new Uint32Array(opCount);
+    let seed = 0x9e3779b9;
+    const next = (): number => {
+      // xorshift32 with a fixed seed: the same history is always searched the same way.
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed >>> 0;
+    };
+    for (let i = 0; i < opCount; i++) {
+      this.lo[i] = next();
+      this.hi[i] = next();
+    }
+  }
+
+  /** The hash of a set with `op` added or removed. */
+  toggle(hash: readonly [number, number], op: number): [number, number] {
+    return [(hash[0] ^ this.lo[op]) >>> 0, (hash[1] ^ this.hi[op]) >>> 0];
+  }
+
+  /** Records the pair; false if it was already visited. */
+  add(hash: readonly [number, number], set: LinearizedSet, stateKey: string): boolean {
+    const key = `${hash[0]}:${hash[1]}:${stateKey}`;
+    const same = this.entries.get(key);
+    if (same === undefined) {
+      this.entries.set(key, [set]);
+      return true;
+    }
+    if (same.some((other) => sameSet(other, set))) return false;
+    same.push(set);
+    return true;
+  }
+}
+
+function validateOperations<I, O>(ops: readonly Operation<I, O>[]): void {
+  for (const op of ops) {
+    if (!Number.isFinite(op.call)) throw new Error(`operation ${op.id}: call time ${op.call} is not finite`);
+    if (op.ret !== null && !(op.ret >= op.call)) {
+      throw new Error(`operation ${op.id}: returns at ${op.ret} before its call at ${op.call}`);
+    }
+  }
+}
+
+function describeOp<S, I, O>(model: Model<S, I, O>, op: Operation<I, O>): string {
+  const what = model.describe ? model.describe(op.input, op.output) : "";
+  const ret = op.ret === null || op.ret === Infinity ? "?" : String(op.ret);
+  return `#${op.id} [${op.call}, ${ret}] ${what}`.trimEnd();
+}
+
+/**
+ * Is the history linearizable with respect to the model? Explores at most `budget`
+ * model steps; running out is reported as a failure ("budget exhausted"), never a pass.
+ */
+export function checkLinearizable<S, I, O>(
+  model: Model<S, I, O>,
+  ops: readonly Operation<I, O>[],
+  budget: number = DEFAULT_BUDGET,
+): CheckResult {
+  validateOperations(ops);
+  const unknown = ops.map((op) => op.ret === null || op.ret === Infinity);
+  const list = new EventList(
+    ops.map((op) => op.call),
+    ops.map((op) => op.ret ?? Infinity),
+  );
+  const memo = new VisitedMemo(ops.length);
+  const stack: { call: number; before: S; set: LinearizedSet | null; hash: [number, number] }[] = [];
+  let state = model.init();
+  let set: LinearizedSet | null = null;
+  let hash: [number, number] = [0, 0];
+  let explored = 0;
+
+  // The deepest point reached, for the failure report.
+  let best: Deepest = { set: null, stateKey: model.key(state), stuckOn: NIL };
+
+  let entry = list.first();
+  while (entry !== NIL) {
+    const op = list.opOf[entry];
+    if (list.isCall[entry] === 1) {
+      if (++explored > budget) {
+        return {
+          ok: false,
+          reason: "budget exhausted",
+          explored: explored - 1,
+          detail: `search budget of ${budget} model steps exhausted on ${ops.length} operations ` +
+            `(deepest partial linearization: ${best.set?.size ?? 0} operations); the history is unchecked`,
+        };
+      }
+      const after = model.step(state, ops[op].input, ops[op].output);
+      if (after !== null) {
+        const afterKey = model.key(after);
+        const afterSet: LinearizedSet = { op, size: (set?.size ?? 0) + 1, parent: set };
+        const afterHash = memo.toggle(hash, op);
+        if (memo.add(afterHash, afterSet, afterKey)) {
+          stack.push({ call: entry, before: state, set, hash });
+          state = after;
+          set = afterSet;
+          hash = afterHash;
+          list.lift(entry);
+          if (afterSet.size > (best.set?.size ?? 0)) best = { set: afterSet, stateKey: afterKey, stuckOn: NIL };
+          entry = list.first();
+          continue;
+        }
+      }
+      entry = list.next[entry];
+    } else {
+      // Only unknown outcomes are left (their returns sort last): every operation that
+      // returned has been linearized.
+      if (unknown[op]) return { ok: true, explored };
+      if (set === best.set && best.stuckOn === NIL) best.stuckOn = op;
+      const frame = stack.pop();
+      if (frame === undefined) {
+        return { ok: false, reason: "not linearizable", explored, detail: failureDetail(model, ops, best) };
+      }
+      state = frame.before;
+      set = frame.set;
+      hash = frame.hash;
+      list.unlift(frame.call);
+      entry = list.next[frame.call];
+    }
+  }
+  return { ok: true, explored };
+}
+
+interface Deepest {
+  set: LinearizedSet | null;
+  stateKey: string;
+  /** The operation whose return stopped the search from extending `set`. */
+  stuckOn: number;
+}
+
+function failureDetail<S, I, O>(
+  model: Model<S, I, O>,
+  ops: readonly Operation<I, O>[],
+  best: Deepest,
+): string {
+  const shown = 6;
+  const tail: string[] = [];
+  for (let s = best.set; s !== null && tail.length < shown; s = s.parent) tail.unshift(describeOp(model, ops[s.op]));
+  const size = best.set?.size ?? 0;
+  const skipped = size - tail.length;
+  const lines = [
+    `no linearization of ${ops.length} operations; the longest linearizable prefix has ${size}` +
+      (tail.length > 0 ? `, ending${skipped > 0 ? ` (after ${skipped} more)` : ""}:` : ""),
+    ...tail.map((t) => `  ${t}`),
+    `  state then: ${best.stateKey}`,
+  ];
+  if (best.stuckOn !== NIL) lines.push(`  cannot be extended to include ${describeOp(model, ops[best.stuckOn])}`);
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------
+// Lock histories
+
+interface Timed {
+  id: OpId;
+  call: number;
+}
+
+/** One client-visible operation on a lock, or the end of a session (from the log). */
+export type LockHistoryEvent =
+  | (Timed & { kind: "acquire"; lock: string; session: bigint; ret: number | null; out?: AcquireOutcome })
+  | (Timed & { kind: "release"; lock: string; session: bigint; token: bigint; ret: number | null; out?: ReleaseOutcome })
+  | (Timed & { kind: "read"; lock: string; ret: number | null; out?: ReadOutcome })
+  | (Timed & { kind: "validate"; lock: string; token: bigint; ret: number | null; out?: ValidateOutcome })
+  // Close or expiry, taken from the committed log: its outcome is always known.
+  | (Timed & { kind: "sessionEnd"; session: bigint; ret: number });
+
+export interface LockHistoryResult {
+  ok: boolean;
+  /** Verdict per lock name. */
+  perLock: Map<string, CheckResult>;
+  /** Model steps over all locks. */
+  explored: number;
+  /** One paragraph per failing lock; empty when ok. */
+  detail: string;
+}
+
+type LockOperation = Operation<LockInput, LockOutput>;
+
+function toOperation(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" }>): LockOperation | null {
+  if (e.ret === null && e.out !== undefined) throw new Error(`event ${e.id}: an output without a return time`);
+  if (e.ret !== null && e.out === undefined) throw new Error(`event ${e.id}: returned without an output`);
+  const base = { id: e.id, call: e.call, ret: e.ret, output: e.out };
+  switch (e.kind) {
+    case "acquire":
+      return { ...base, input: { kind: "acquire", session: e.session } };
+    case "release":
+      return { ...base, input: { kind: "release", session: e.session, token: e.token } };
+    case "read":
+      // A read without an answer constrains nothing.
+      return e.ret === null ? null : { ...base, input: { kind: "read" } };
+    case "validate":
+      return e.ret === null ? null : { ...base, input: { kind: "validate", token: e.token } };
+  }
+}
+
+/** Sessions whose end matters to a lock: those acting on it or named as its holder. */
+function sessionsTouching(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" }>): bigint[] {
+  const sessions: bigint[] = [];
+  if (e.kind === "acquire" || e.kind === "release") sessions.push(e.session);
+  if (e.kind === "acquire" && e.out?.kind === "notAcquired" && e.out.holderSession !== undefined) {
+    sessions.push(e.out.holderSession);
+  }
+  if (e.kind === "read" && e.out?.holder != null) sessions.push(e.out.holder);
+  return sessions;
+}
+
+/**
+ * Whether the lock's state must remember that the session ended: only if one of the
+ * session's acquires or releases on the lock may take effect after the end, that is, it
+ * had not returned when the end was called.
+ */
+function endMatters(end: { session: bigint; call: number }, ops: readonly LockOperation[]): boolean {
+  return ops.some(
+    (op) =>
+      (op.input.kind === "acquire" || op.input.kind === "release") &&
+      op.input.session === end.session &&
+      (op.ret === null || op.ret >= end.call),
+  );
+}
+
+/** Splits a history into one operation list per lock, session ends projected in. */
+export function partitionByLock(events: readonly LockHistoryEvent[]): Map<string, LockOperation[]> {
+  const perLock = new Map<string, { ops: LockOperation[]; sessions: Set<bigint> }>();
+  const ends: Extract<LockHistoryEvent, { kind: "sessionEnd" }>[] = [];
+  for (const e of events) {
+    if (e.kind === "sessionEnd") {
+      ends.push(e);
+      continue;
+    }
+    let part = perLock.get(e.lock);
+    if (part === undefined) {
+      part = { ops: [], sessions: new Set() };
+      perLock.set(e.lock, part);
+    }
+    const op = toOperation(e);
+    if (op !== null) part.ops.push(op);
+    for (const s of sessionsTouching(e)) part.sessions.add(s);
+  }
+  const result = new Map<string, LockOperation[]>();
+  for (const [lock, part] of perLock) {
+    const projected: LockOperation[] = ends
+      .filter((e) => part.sessions.has(e.session))
+      .map((e) => ({
+        id: e.id,
+        call: e.call,
+        ret: e.ret,
+        input: { kind: "sessionEnd", session: e.session, remember: endMatters(e, part.ops) },
+      }));
+    result.set(lock, [...part.ops, ...projected]);
+  }
+  return result;
+}
+
+/**
+ * Checks a lock-service history lock by lock. `budget` applies to each lock; a lock whose
+ * search runs out of budget fails the whole check.
+ */
+export function checkLockHistory(events: readonly LockHistoryEvent[], budget: number = DEFAULT_BUDGET): LockHistoryResult {
+  const perLock = new Map<string, CheckResult>();
+  let explored = 0;
+  const failures: string[] = [];
+  const partitions = [...partitionByLock(events)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [lock, ops] of partitions) {
+    const result = checkLinearizable(lockModel, ops, budget);
+    perLock.set(lock, result);
+    explored += result.explored;
+    if (!result.ok) failures.push(`lock ${JSON.stringify(lock)}: ${result.reason}\n${result.detail}`);
+  }
+  return { ok: failures.length === 0, perLock, explored, detail: failures.join("\n\n") };
+}

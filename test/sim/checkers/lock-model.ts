@@ -1,0 +1,189 @@
+// Sequential specification of one lock, for the linearizability checker.
+// Only what one lock needs: its holder, the current token, the highest token granted so
+// far, and which of the sessions touching it have ended (close or expiry).
+import type { Model } from "./linearizable.ts";
+
+export type AcquireOutcome =
+  | { kind: "granted"; token: bigint }
+  // Held by another session (also the answer of a wait that timed out). The holder's
+  // session and token are checked only when given.
+  | { kind: "notAcquired"; holderSession?: bigint; holderToken?: bigint }
+  | { kind: "sessionNotFound" };
+
+export type ReleaseOutcome = { kind: "ok" } | { kind: "failedPrecondition" } | { kind: "sessionNotFound" };
+
+/** GetLock: the holder and token, both null when the lock is free. */
+export type ReadOutcome = { kind: "read"; holder: bigint | null; token: bigint | null };
+
+/** ValidateToken: is the token the current grant's? */
+export type ValidateOutcome = { kind: "validated"; valid: boolean };
+
+export type LockOutput = AcquireOutcome | ReleaseOutcome | ReadOutcome | ValidateOutcome;
+
+export type LockInput =
+  | { kind: "acquire"; session: bigint }
+  | { kind: "release"; session: bigint; token: bigint }
+  | { kind: "read" }
+  | { kind: "validate"; token: bigint }
+  // `remember: false` when no operation of the session on this lock can come after the
+  // end: the end then only frees the lock, and the state stays small.
+  | { kind: "sessionEnd"; session: bigint; remember?: boolean };
+
+export interface LockState {
+  readonly holder: bigint | null;
+  /**
+   * Token of the current grant. Null when the lock is free, and also while it is held
+   * through a grant whose answer was lost: that token is then unknown but at least
+   * `highest`, and the first observation of it (a read, a release, a re-entrant acquire)
+   * fixes it.
+   */
+  readonly token: bigint | null;
+  /** Highest token granted so far; a lower bound while the current token is unknown. */
+  readonly highest: bigint;
+  /** Ended sessions, sorted ascending (sorted so equal sets have equal keys). */
+  readonly ended: readonly bigint[];
+}
+
+const initialState: LockState = { holder: null, token: null, highest: 0n, ended: [] };
+
+function hasEnded(state: LockState, session: bigint): boolean {
+  return state.ended.includes(session);
+}
+
+/**
+ * The state in which the current grant's token is `token`, or null if it cannot be:
+ * the lock is free, or its token is known and differs, or an unknown token cannot be
+ * that low.
+ */
+function withCurrentToken(state: LockState, token: bigint): LockState | null {
+  if (state.holder === null) return null;
+  if (state.token !== null) return state.token === token ? state : null;
+  if (token < state.highest) return null;
+  return { ...state, token, highest: token };
+}
+
+function freed(state: LockState): LockState {
+  return { ...state, holder: null, token: null };
+}
+
+function stepAcquire(state: LockState, session: bigint, out: LockOutput | undefined): LockState | null {
+  if (out === undefined) {
+    // Unknown answer: the only outcome that changes anything is a grant with a token
+    // above every earlier one. Any other outcome is the same as never taking effect,
+    // which the checker explores by skipping the operation.
+    if (state.holder !== null || hasEnded(state, session)) return null;
+    return { ...state, holder: session, token: null, highest: state.highest + 1n };
+  }
+  switch (out.kind) {
+    case "granted":
+      if (state.holder === session) return withCurrentToken(state, out.token); // re-entrant
+      if (state.holder !== null || hasEnded(state, session) || out.token <= state.highest) return null;
+      return { ...state, holder: session, token: out.token, highest: out.token };
+    case "notAcquired": {
+      if (state.holder === null || state.holder === session) return null;
+      if (out.holderSession !== undefined && out.holderSession !== state.holder) return null;
+      return out.holderToken === undefined ? state : withCurrentToken(state, out.holderToken);
+    }
+    case "sessionNotFound":
+      return hasEnded(state, session) ? state : null;
+    default:
+      throw new Error(`acquire cannot answer ${out.kind}`);
+  }
+}
+
+function stepRelease(state: LockState, session: bigint, token: bigint, out: LockOutput | undefined): LockState | null {
+  const releasable = state.holder === session ? withCurrentToken(state, token) : null;
+  if (out === undefined) return releasable === null ? null : freed(releasable);
+  switch (out.kind) {
+    case "ok":
+      return releasable === null ? null : freed(releasable);
+    case "failedPrecondition":
+      // With an unknown current token the release may have named another one.
+      return state.holder === session && state.token === token ? null : state;
+    case "sessionNotFound":
+      return hasEnded(state, session) ? state : null;
+    default:
+      throw new Error(`release cannot answer ${out.kind}`);
+  }
+}
+
+function stepRead(state: LockState, out: LockOutput | undefined): LockState | null {
+  if (out === undefined) return null; // an unanswered read has no effect
+  if (out.kind !== "read") throw new Error(`read cannot answer ${out.kind}`);
+  if (out.holder === null) return state.holder === null && out.token === null ? state : null;
+  if (state.holder !== out.holder || out.token === null) return null;
+  return withCurrentToken(state, out.token);
+}
+
+function stepValidate(state: LockState, token: bigint, out: LockOutput | undefined): LockState | null {
+  if (out === undefined) return null;
+  if (out.kind !== "validated") throw new Error(`validate cannot answer ${out.kind}`);
+  if (out.valid) return withCurrentToken(state, token);
+  // "Not valid" is legal unless the token is known to be the current one. An unknown
+  // current token is not narrowed by it (the check may accept a little more).
+  return state.holder !== null && state.token === token ? null : state;
+}
+
+function stepSessionEnd(state: LockState, session: bigint, remember: boolean): LockState {
+  const ended = !remember || hasEnded(state, session) ? state.ended : [...state.ended, session].sort(compareBigint);
+  const after = { ...state, ended };
+  return state.holder === session ? freed(after) : after;
+}
+
+function compareBigint(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function describeOutput(out: LockOutput | undefined): string {
+  if (out === undefined) return "?";
+  switch (out.kind) {
+    case "granted":
+      return `granted(${out.token})`;
+    case "notAcquired":
+      return `notAcquired(holder=${out.holderSession ?? "any"}, token=${out.holderToken ?? "any"})`;
+    case "read":
+      return out.holder === null ? "free" : `held(${out.holder}, ${out.token})`;
+    case "validated":
+      return out.valid ? "valid" : "invalid";
+    default:
+      return out.kind;
+  }
+}
+
+function describeInput(input: LockInput): string {
+  switch (input.kind) {
+    case "acquire":
+      return `acquire(s${input.session})`;
+    case "release":
+      return `release(s${input.session}, ${input.token})`;
+    case "read":
+      return "read()";
+    case "validate":
+      return `validate(${input.token})`;
+    case "sessionEnd":
+      return `sessionEnd(s${input.session})`;
+  }
+}
+
+export const lockModel: Model<LockState, LockInput, LockOutput> = {
+  init: () => initialState,
+  step(state, input, output) {
+    switch (input.kind) {
+      case "acquire":
+        return stepAcquire(state, input.session, output);
+      case "release":
+        return stepRelease(state, input.session, input.token, output);
+      case "read":
+        return stepRead(state, output);
+      case "validate":
+        return stepValidate(state, input.token, output);
+      case "sessionEnd":
+        return stepSessionEnd(state, input.session, input.remember ?? true);
+    }
+  },
+  // Readable, since failure reports print it.
+  key: (s) =>
+    `${s.holder === null ? "free" : `s${s.holder} holds ${s.token ?? "?"}`}, highest ${s.highest}, ended {${s.ended.join(",")}}`,
+  describe: (input, output) =>
+    input.kind === "sessionEnd" ? describeInput(input) : `${describeInput(input)} -> ${describeOutput(output)}`,
+};

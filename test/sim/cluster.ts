@@ -1,0 +1,309 @@
+// A simulated cluster: N nodes, each the real RaftCore + Driver, on a simulated disk and
+// network with virtual time. Faults: message loss, delay, reordering, duplication,
+// partitions (symmetric and one-way), crashes that lose what is not durable, restarts from
+// durable state, event-loop stalls and tick-rate drift.
+import { RaftCore } from "../../node/raft/core.ts";
+import type { Entry, Membership, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
+import { Driver, type Applier } from "../../node/server/driver.ts";
+import type { Transport } from "../../node/transport/transport.ts";
+import { SeededRandom } from "../../node/util/rng.ts";
+import { RaftChecker, type CheckedNode } from "./checkers/raft.ts";
+import type { SimOptions } from "./options.ts";
+import { Scheduler, settle } from "./scheduler.ts";
+import { Disk, SimStorage } from "./sim-storage.ts";
+
+export interface AppFactory<R> {
+  /** A fresh state machine for a node (empty, or restored from the node's durable snapshot). */
+  create(node: NodeId, snapshot: Snapshot | null): Applier<R>;
+}
+
+export class SimNode<R> implements CheckedNode {
+  up = false;
+  instance = 0;
+  core: RaftCore | undefined;
+  driver: Driver<R> | undefined;
+  app: Applier<R> | undefined;
+  readonly disk = new Disk();
+  stalledUntil = 0;
+  readonly drift: number;
+  private handler: ((m: Message) => void) | undefined;
+
+  constructor(readonly id: NodeId, drift: number) {
+    this.drift = drift;
+  }
+
+  deliver(m: Message): void {
+    this.handler?.(m);
+  }
+
+  transport(send: (msgs: readonly Message[]) => void): Transport {
+    return {
+      send,
+      onMessage: (h) => {
+        this.handler = h;
+      },
+      close: async () => {},
+    };
+  }
+}
+
+export interface FaultCounts {
+  crashes: number;
+  restarts: number;
+  partitions: number;
+  stalls: number;
+  dropped: number;
+  duplicated: number;
+  delivered: number;
+}
+
+export class SimCluster<R> {
+  readonly sched = new Scheduler();
+  readonly rng: SeededRandom;
+  readonly nodes: SimNode<R>[] = [];
+  readonly checker = new RaftChecker();
+  readonly faults: FaultCounts = { crashes: 0, restarts: 0, partitions: 0, stalls: 0, dropped: 0, duplicated: 0, delivered: 0 };
+  /** Directed links that carry nothing: "a>b". */
+  blocked = new Set<string>();
+  lossRate: number;
+  duplicateRate: number;
+  delayMaxMs: number;
+  private traceHash = 0x811c9dc5;
+  readonly traceLines: string[] | null;
+  /** Called at each await point of a node's driver: a write issued, a write durable. */
+  onWrite: ((node: SimNode<R>, point: "issued" | "durable") => void) | undefined;
+  /** Append rejections sent, to see that conflict backtracking takes few round trips. */
+  appendRejections = 0;
+  /** Called after an entry is applied on a node, with the apply result. */
+  onApplied: ((node: SimNode<R>, entry: Entry, result: R) => void) | undefined;
+
+  constructor(
+    readonly opts: SimOptions,
+    private readonly factory: AppFactory<R>,
+    verbose = false,
+  ) {
+    this.rng = new SeededRandom(opts.seed);
+    this.lossRate = opts.lossRate;
+    this.duplicateRate = opts.duplicateRate;
+    this.delayMaxMs = opts.delayMaxMs;
+    this.traceLines = verbose ? [] : null;
+    for (let i = 1; i <= opts.nodes; i++) {
+      const drift = opts.driftMax > 0 ? (this.rng.next() * 2 - 1) * opts.driftMax : 0;
+      this.nodes.push(new SimNode<R>(i, drift));
+    }
+  }
+
+  get membership(): Membership {
+    return { voters: this.nodes.map((n) => n.id), learners: [] };
+  }
+
+  node(id: NodeId): SimNode<R> {
+    return this.nodes[id - 1]!;
+  }
+
+  trace(line: string): void {
+    const s = `${this.sched.now} ${line}`;
+    let h = this.traceHash;
+    for (let i = 0; i < s.length; i++) {
+      h ^= s.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    this.traceHash = h;
+    this.traceLines?.push(s);
+  }
+
+  get hash(): string {
+    return this.traceHash.toString(16).padStart(8, "0");
+  }
+
+  // ------------------------------------------------------------ lifecycle
+
+  async start(): Promise<void> {
+    for (const n of this.nodes) await this.boot(n);
+  }
+
+  private async boot(n: SimNode<R>): Promise<void> {
+    n.instance++;
+    const inst = n.instance;
+    n.up = true;
+    n.stalledUntil = 0;
+    const storage = new SimStorage(n.disk, this.sched, {
+      writeDelay: () => this.rng.int(0, this.opts.diskMaxMs * 10) / 10,
+      alive: () => n.up && n.instance === inst,
+      resumeAt: () => n.stalledUntil,
+      onIssued: () => this.onWrite?.(n, "issued"),
+      onDurable: () => this.onWrite?.(n, "durable"),
+    });
+    const durable = await storage.load();
+    const snap = durable.snapshot;
+    const core = new RaftCore(
+      {
+        id: n.id,
+        electionTicks: this.opts.electionTicks,
+        heartbeatTicks: this.opts.heartbeatTicks,
+        maxInflightMsgs: this.opts.maxInflightMsgs,
+        maxBytesPerAppend: this.opts.maxBytesPerAppend,
+        preVote: true,
+        checkQuorum: true,
+        random: new SeededRandom(this.rng.int(1, 2 ** 31)),
+      },
+      {
+        hardState: durable.hardState,
+        membership: snap?.meta.membership ?? this.membership,
+        snapshotIndex: snap?.meta.index ?? 0,
+        snapshotTerm: snap?.meta.term ?? 0,
+        entries: durable.entries,
+      },
+    );
+    if (snap) core.compact(snap);
+    const inner = this.factory.create(n.id, snap);
+    const app: Applier<R> = {
+      apply: (entry) => {
+        this.checker.appliedEntry(n, entry);
+        const r = inner.apply(entry);
+        this.onApplied?.(n, entry, r);
+        return r;
+      },
+      restore: (s) => inner.restore(s),
+    };
+    const transport = n.transport((msgs) => this.send(n, inst, msgs));
+    const storageChecked = {
+      load: () => storage.load(),
+      save: (batch: Parameters<SimStorage["save"]>[0], sync: boolean) => {
+        if (batch.entries && batch.entries.length > 0) this.checker.persisted(n, batch.entries);
+        return storage.save(batch, sync);
+      },
+      close: () => storage.close(),
+    };
+    const driver = new Driver<R>(core, storageChecked, transport, app, {
+      onSend: (m) => this.checker.sending(n, m),
+      onFatal: (e) => this.checker.fail(`node ${n.id} stopped on a storage error: ${String(e)}`),
+    });
+    n.core = core;
+    n.driver = driver;
+    n.app = inner;
+    this.trace(`boot ${n.id}#${inst} term=${core.term} last=${core.log.lastIndex()} commit=${core.log.committed}`);
+    this.scheduleTick(n, inst);
+  }
+
+  private scheduleTick(n: SimNode<R>, inst: number): void {
+    const interval = this.opts.tickMs * (1 + n.drift);
+    this.sched.after(interval, "tick", () => {
+      if (!n.up || n.instance !== inst) return;
+      // During a stall the event loop runs nothing; missed ticks are not caught up.
+      if (this.sched.now >= n.stalledUntil) n.driver!.tick();
+      this.scheduleTick(n, inst);
+    });
+  }
+
+  crash(id: NodeId): void {
+    const n = this.node(id);
+    if (!n.up) return;
+    n.up = false;
+    n.driver?.stop();
+    n.core = undefined;
+    n.driver = undefined;
+    this.faults.crashes++;
+    this.trace(`crash ${id}`);
+  }
+
+  async restart(id: NodeId): Promise<void> {
+    const n = this.node(id);
+    if (n.up) return;
+    this.faults.restarts++;
+    await this.boot(n);
+  }
+
+  stall(id: NodeId, ms: number): void {
+    const n = this.node(id);
+    n.stalledUntil = Math.max(n.stalledUntil, this.sched.now + ms);
+    this.faults.stalls++;
+    this.trace(`stall ${id} ${ms}`);
+  }
+
+  /** Cut every link between the groups (both directions). */
+  partition(groups: NodeId[][]): void {
+    this.blocked.clear();
+    for (const a of groups) for (const b of groups) {
+      if (a === b) continue;
+      for (const x of a) for (const y of b) this.blocked.add(`${x}>${y}`);
+    }
+    this.faults.partitions++;
+    this.trace(`partition ${groups.map((g) => g.join(",")).join("|")}`);
+  }
+
+  cutOneWay(from: NodeId, to: NodeId): void {
+    this.blocked.add(`${from}>${to}`);
+    this.faults.partitions++;
+    this.trace(`cut ${from}>${to}`);
+  }
+
+  healNetwork(): void {
+    this.blocked.clear();
+    this.trace("heal");
+  }
+
+  // ------------------------------------------------------------ network
+
+  private send(from: SimNode<R>, inst: number, msgs: readonly Message[]): void {
+    if (!from.up || from.instance !== inst) return;
+    for (const m of msgs) {
+      this.transmit(m);
+      if (this.duplicateRate > 0 && this.rng.chance(this.duplicateRate)) {
+        this.faults.duplicated++;
+        this.transmit(m);
+      }
+    }
+  }
+
+  private transmit(m: Message): void {
+    if (m.type === "appendResp" && !m.success && m.index > 0) this.appendRejections++;
+    if (this.blocked.has(`${m.from}>${m.to}`) || (this.lossRate > 0 && this.rng.chance(this.lossRate))) {
+      this.faults.dropped++;
+      return;
+    }
+    const delay = this.rng.int(this.opts.delayMinMs * 10, this.delayMaxMs * 10) / 10;
+    this.sched.after(delay, "msg", () => this.arrive(m));
+  }
+
+  private arrive(m: Message): void {
+    const to = this.node(m.to);
+    if (!to.up) return;
+    if (this.sched.now < to.stalledUntil) {
+      this.sched.at(to.stalledUntil, "msg-late", () => this.arrive(m));
+      return;
+    }
+    this.faults.delivered++;
+    this.trace(`deliver ${m.type} ${m.from}>${m.to} t${m.term}`);
+    to.deliver(m);
+  }
+
+  // ------------------------------------------------------------ running
+
+  /** The leader with the highest term among nodes that are up, if any. */
+  leader(): SimNode<R> | undefined {
+    let best: SimNode<R> | undefined;
+    for (const n of this.nodes) {
+      if (n.up && n.core?.role === "leader" && (!best || n.core.term > best.core!.term)) best = n;
+    }
+    return best;
+  }
+
+  /** Run events until virtual time `until`, checking invariants after every step. */
+  async runUntil(until: number): Promise<void> {
+    await settle();
+    while (this.checker.violations.length === 0) {
+      const ev = this.sched.next();
+      if (!ev) break;
+      if (ev.time > until) {
+        // Put it back: it belongs to a later phase.
+        this.sched.at(ev.time, ev.label, ev.fn);
+        this.sched.now = until;
+        break;
+      }
+      ev.fn();
+      await settle();
+      this.checker.step(this.nodes, this.sched.now);
+    }
+  }
+}

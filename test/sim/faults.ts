@@ -1,0 +1,111 @@
+// Random faults drawn from the seed: partitions of every shape, crashes with restarts,
+// event-loop stalls. healAll() ends them all for the liveness phase.
+import type { NodeId } from "../../node/raft/types.ts";
+import type { SimCluster } from "./cluster.ts";
+
+export class FaultInjector<R> {
+  private until = 0;
+  private healed = false;
+
+  constructor(private readonly c: SimCluster<R>) {}
+
+  start(until: number): void {
+    this.until = until;
+    const o = this.c.opts;
+    if (o.partitionEveryMs > 0) this.every(o.partitionEveryMs, () => this.partition());
+    if (o.crashEveryMs > 0) this.every(o.crashEveryMs, () => this.crash());
+    if (o.stallEveryMs > 0) this.every(o.stallEveryMs, () => this.stall());
+  }
+
+  private every(mean: number, fn: () => void): void {
+    const loop = (): void => {
+      if (this.healed || this.c.sched.now >= this.until) return;
+      fn();
+      this.c.sched.after(this.c.rng.int(1, mean * 2), "fault", loop);
+    };
+    this.c.sched.after(this.c.rng.int(1, mean * 2), "fault", loop);
+  }
+
+  private ids(): NodeId[] {
+    return this.c.nodes.map((n) => n.id);
+  }
+
+  private shuffled(): NodeId[] {
+    const ids = this.ids();
+    for (let i = ids.length - 1; i > 0; i--) {
+      const j = this.c.rng.int(0, i);
+      [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+    }
+    return ids;
+  }
+
+  private partition(): void {
+    const c = this.c;
+    const ids = this.shuffled();
+    const leader = c.leader()?.id;
+    switch (c.rng.int(0, 5)) {
+      case 0: // heal
+        c.healNetwork();
+        break;
+      case 1: {
+        // isolate the leader (or anyone)
+        const victim = leader ?? ids[0]!;
+        c.partition([[victim], ids.filter((i) => i !== victim)]);
+        break;
+      }
+      case 2: {
+        // majority / minority
+        const k = Math.floor(ids.length / 2);
+        c.partition([ids.slice(0, k), ids.slice(k)]);
+        break;
+      }
+      case 3: // one-way cuts
+        c.cutOneWay(ids[0]!, ids[1]!);
+        if (c.rng.chance(0.5)) c.cutOneWay(ids[1]!, ids[2]!);
+        break;
+      case 4: {
+        // a bridge: ids[0] talks to both sides, the sides not to each other
+        c.healNetwork();
+        const rest = ids.slice(1);
+        const half = Math.floor(rest.length / 2);
+        for (const a of rest.slice(0, half)) for (const b of rest.slice(half)) {
+          c.cutOneWay(a, b);
+          c.cutOneWay(b, a);
+        }
+        break;
+      }
+      case 5: // no majority anywhere
+        c.partition(ids.map((i) => [i]));
+        break;
+    }
+  }
+
+  private crash(): void {
+    const c = this.c;
+    const up = c.nodes.filter((n) => n.up);
+    if (up.length === 0) return;
+    const leader = c.leader();
+    const victim = leader && c.rng.chance(0.5) ? leader : c.rng.pick(up);
+    c.crash(victim.id);
+    const downFor = c.rng.int(20, 1500);
+    c.sched.after(downFor, "restart", () => {
+      if (!this.healed) void c.restart(victim.id);
+    });
+  }
+
+  private stall(): void {
+    const c = this.c;
+    const n = c.rng.pick(c.nodes);
+    c.stall(n.id, c.rng.int(5, c.opts.stallMaxMs));
+  }
+
+  /** End every fault: restart crashed nodes, heal the network, no more loss or duplication. */
+  async healAll(): Promise<void> {
+    this.healed = true;
+    const c = this.c;
+    c.healNetwork();
+    c.lossRate = 0;
+    c.duplicateRate = 0;
+    for (const n of c.nodes) if (!n.up) await c.restart(n.id);
+  }
+}

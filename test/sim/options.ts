@@ -1,0 +1,80 @@
+// Swarm testing: each seed switches fault classes on or off and draws their intensity,
+// so different seeds stress different mixes.
+import { SeededRandom } from "../../node/util/rng.ts";
+
+export interface SimOptions {
+  seed: number;
+  nodes: number;
+  tickMs: number;
+  electionTicks: number;
+  heartbeatTicks: number;
+  /** Virtual milliseconds with faults, then with the network healed. */
+  faultMs: number;
+  healMs: number;
+  /** After healing, a leader must be elected and a new proposal applied everywhere within this many ms. */
+  livenessBoundMs: number;
+  delayMinMs: number;
+  delayMaxMs: number;
+  lossRate: number;
+  duplicateRate: number;
+  /** Mean ms between partition changes (0: none). */
+  partitionEveryMs: number;
+  /** Mean ms between crashes (0: none). */
+  crashEveryMs: number;
+  /** Mean ms between event-loop stalls (0: none), and their longest length. */
+  stallEveryMs: number;
+  stallMaxMs: number;
+  /** Largest tick-rate drift per node, as a fraction. */
+  driftMax: number;
+  diskMaxMs: number;
+  /** Mean ms between client proposals. */
+  proposeEveryMs: number;
+  maxInflightMsgs: number;
+  maxBytesPerAppend: number;
+}
+
+export function drawOptions(seed: number, overrides: Partial<SimOptions> = {}): SimOptions {
+  const r = new SeededRandom(seed ^ 0x5eed);
+  const on = (p: number): boolean => r.chance(p);
+  const opts: SimOptions = {
+    seed,
+    nodes: on(0.2) ? 5 : 3,
+    tickMs: 10,
+    electionTicks: 10,
+    heartbeatTicks: 2,
+    faultMs: 6000,
+    healMs: 4000,
+    livenessBoundMs: 3000,
+    delayMinMs: 1,
+    delayMaxMs: r.pick([3, 10, 30, 80]),
+    lossRate: on(0.5) ? r.pick([0.01, 0.05, 0.15]) : 0,
+    duplicateRate: on(0.4) ? r.pick([0.02, 0.1]) : 0,
+    partitionEveryMs: on(0.6) ? r.pick([300, 800, 2000]) : 0,
+    crashEveryMs: on(0.5) ? r.pick([400, 1000, 2500]) : 0,
+    stallEveryMs: on(0.4) ? r.pick([500, 1500]) : 0,
+    stallMaxMs: r.pick([50, 200, 600]),
+    driftMax: on(0.5) ? r.pick([0.01, 0.05]) : 0,
+    diskMaxMs: r.pick([1, 5, 20]),
+    proposeEveryMs: r.pick([5, 20, 60]),
+    maxInflightMsgs: r.pick([1, 4, 64]),
+    maxBytesPerAppend: r.pick([128, 1024, 1 << 20]),
+  };
+  return { ...opts, ...overrides };
+}
+
+export function describeOptions(o: SimOptions): string {
+  const parts = [
+    `nodes=${o.nodes}`,
+    `delay=${o.delayMinMs}-${o.delayMaxMs}ms`,
+    `loss=${o.lossRate}`,
+    `dup=${o.duplicateRate}`,
+    `partitions=${o.partitionEveryMs ? `every~${o.partitionEveryMs}ms` : "off"}`,
+    `crashes=${o.crashEveryMs ? `every~${o.crashEveryMs}ms` : "off"}`,
+    `stalls=${o.stallEveryMs ? `every~${o.stallEveryMs}ms(max ${o.stallMaxMs}ms)` : "off"}`,
+    `drift=${o.driftMax}`,
+    `disk<=${o.diskMaxMs}ms`,
+    `inflight=${o.maxInflightMsgs}`,
+    `appendBytes=${o.maxBytesPerAppend}`,
+  ];
+  return parts.join(" ");
+}

@@ -1,0 +1,227 @@
+// Named scenarios beside the random seeds. Every scenario also runs the invariant checker
+// after every step (election safety, log matching, leader completeness, state machine
+// safety, durability of acknowledgements, monotonicity).
+import { describe, expect, it } from "vitest";
+import type { NodeId } from "../../node/raft/types.ts";
+import type { SimCluster } from "./cluster.ts";
+import { awaitLeader, others, propose, runFor, scripted, type Scripted } from "./scenario-kit.ts";
+
+function expectConverged(s: Scripted, mustContain: string[]): void {
+  const logs = [...s.logs.values()].map((l) => l.applied);
+  const longest = logs.reduce((a, b) => (b.length > a.length ? b : a));
+  for (const l of logs) expect(longest.slice(0, l.length)).toEqual(l);
+  for (const name of mustContain) for (const l of logs) expect(l).toContain(name);
+}
+
+function expectSafe(c: SimCluster<string>): void {
+  expect(c.checker.violations).toEqual([]);
+}
+
+async function restartAll(c: SimCluster<string>): Promise<void> {
+  for (const n of c.nodes) if (!n.up) await c.restart(n.id);
+}
+
+describe("Figure 8 of the Raft paper", () => {
+  for (const variant of ["reliable", "unreliable"] as const) {
+    it(`leaders crash after partial replication (${variant})`, async () => {
+      const unreliable = variant === "unreliable";
+      const s = await scripted(8, unreliable
+        ? { nodes: 5, lossRate: 0.1, duplicateRate: 0.05, delayMaxMs: 120 }
+        : { nodes: 5 });
+      const { c } = s;
+      let crashes = 0;
+      for (let i = 0; i < 60; i++) {
+        const leader = await awaitLeader(c, 5000).catch(() => undefined);
+        if (leader) propose(leader, 1, "f");
+        await runFor(c, c.rng.int(1, unreliable ? 200 : 30));
+        const l = c.leader();
+        if (l && c.rng.chance(0.5)) {
+          c.crash(l.id);
+          crashes++;
+        }
+        const up = c.nodes.filter((n) => n.up).length;
+        if (up < 3) {
+          const down = c.nodes.filter((n) => !n.up);
+          await c.restart(c.rng.pick(down).id);
+        }
+        expectSafe(c);
+      }
+      await restartAll(c);
+      // Liveness needs message delays well below the election timeout.
+      c.lossRate = 0;
+      c.duplicateRate = 0;
+      c.delayMaxMs = 5;
+      const leader = await awaitLeader(c, 5000);
+      const { names, results } = propose(leader, 3, "final");
+      await runFor(c, 1500);
+      expect(results).toEqual(["ok", "ok", "ok"]);
+      expectSafe(c);
+      expectConverged(s, names);
+      expect(crashes).toBeGreaterThan(unreliable ? 5 : 10);
+    });
+  }
+});
+
+describe("an isolated old leader", () => {
+  it("keeps accepting proposals but commits none of them, then rejoins without disruption", async () => {
+    const s = await scripted(21);
+    const { c } = s;
+    const old = await awaitLeader(c);
+    const before = propose(old, 5, "a");
+    await runFor(c, 200);
+    expect(before.results).toEqual(Array(5).fill("ok"));
+
+    c.partition([[old.id], others(c, old.id)]);
+    const commitBefore = old.core!.log.committed;
+    const isolated = propose(old, 10, "iso");
+    const fresh = await awaitLeader(c, 3000, old.id);
+    const accepted = propose(fresh, 5, "b");
+    await runFor(c, 1500);
+    expect(old.core!.log.committed).toBe(commitBefore);
+    expect(old.core!.role).not.toBe("leader"); // CheckQuorum stepped it down
+    expect(accepted.results).toEqual(Array(5).fill("ok"));
+
+    const term = fresh.core!.term;
+    c.healNetwork();
+    await runFor(c, 1500);
+    // PreVote: the old leader's return does not raise the term or move leadership.
+    expect(c.leader()?.id).toBe(fresh.id);
+    expect(fresh.core!.term).toBe(term);
+    expect(isolated.results).toEqual(Array(10).fill("failed"));
+    for (const l of s.logs.values()) for (const name of isolated.names) expect(l.applied).not.toContain(name);
+    expectSafe(c);
+    expectConverged(s, [...before.names, ...accepted.names]);
+  });
+});
+
+describe("long divergent uncommitted suffixes", () => {
+  it("are overwritten with few rejections (conflict term hints)", async () => {
+    const s = await scripted(33, { nodes: 5 });
+    const { c } = s;
+    const l1 = await awaitLeader(c);
+    const [f1, ...rest] = others(c, l1.id) as [NodeId, ...NodeId[]];
+    c.partition([[l1.id, f1], rest]);
+    propose(l1, 60, "div1-");
+    await runFor(c, 300);
+    const l2 = await awaitLeader(c, 3000, l1.id);
+    const second = propose(l2, 60, "maj2-");
+    await runFor(c, 500);
+    // Now a different majority, including the first minority, with one node of l2's side.
+    const l2side = rest.filter((id) => id !== l2.id);
+    c.partition([[l2.id, l2side[0]!], [l1.id, f1, ...l2side.slice(1)]]);
+    propose(l2, 60, "div2-");
+    const l3 = await awaitLeader(c, 5000, l2.id);
+    const third = propose(l3, 60, "maj3-");
+    await runFor(c, 800);
+    c.healNetwork();
+    await runFor(c, 2000);
+    expectSafe(c);
+    expectConverged(s, [...second.names, ...third.names]);
+    // Naive backtracking would need one round trip per divergent entry (hundreds here).
+    expect(c.appendRejections).toBeLessThan(40);
+  });
+});
+
+describe("repeated elections on an unreliable network", () => {
+  it("stays safe and ends with a working leader", async () => {
+    const s = await scripted(44, { lossRate: 0.1, duplicateRate: 0.05, delayMaxMs: 50 });
+    const { c } = s;
+    for (let i = 0; i < 30; i++) {
+      const l = c.leader();
+      const victim = l && c.rng.chance(0.7) ? l.id : c.rng.int(1, 3);
+      c.partition([[victim], others(c, victim)]);
+      if (l) propose(l, 2, "r");
+      await runFor(c, c.rng.int(100, 400));
+      c.healNetwork();
+      await runFor(c, c.rng.int(50, 300));
+      expectSafe(c);
+    }
+    expect(c.checker.leaderTerms).toBeGreaterThan(5);
+    c.lossRate = 0;
+    const leader = await awaitLeader(c);
+    const last = propose(leader, 5, "end");
+    await runFor(c, 1000);
+    expect(last.results).toEqual(Array(5).fill("ok"));
+    expectSafe(c);
+    expectConverged(s, last.names);
+  });
+});
+
+describe("a crash of every node", () => {
+  it("recovers the log from durable state alone", async () => {
+    const s = await scripted(55);
+    const { c } = s;
+    const l = await awaitLeader(c);
+    const first = propose(l, 20, "d");
+    await runFor(c, 300);
+    expect(first.results).toEqual(Array(20).fill("ok"));
+    for (const n of c.nodes) c.crash(n.id);
+    await runFor(c, 100);
+    await restartAll(c);
+    const l2 = await awaitLeader(c);
+    const second = propose(l2, 5, "e");
+    await runFor(c, 500);
+    expect(second.results).toEqual(Array(5).fill("ok"));
+    expectSafe(c);
+    expectConverged(s, [...first.names, ...second.names]);
+  });
+});
+
+describe("a partition that leaves no majority", () => {
+  it("commits nothing and elects no second leader", async () => {
+    const s = await scripted(66, { nodes: 5 });
+    const { c } = s;
+    const l = await awaitLeader(c);
+    const first = propose(l, 5, "m");
+    await runFor(c, 300);
+    expect(first.results).toEqual(Array(5).fill("ok"));
+    c.partition([[1, 2], [3, 4], [5]]);
+    const maxCommit = (): number => Math.max(...c.nodes.map((n) => n.core!.log.committed));
+    const before = maxCommit();
+    for (let i = 0; i < 20; i++) {
+      for (const n of c.nodes) if (n.core!.role === "leader") propose(n, 1, "nm");
+      await runFor(c, 150);
+      expect(maxCommit()).toBe(before);
+    }
+    expect(c.leader()).toBeUndefined(); // CheckQuorum removed the old leader
+    c.healNetwork();
+    const l2 = await awaitLeader(c);
+    const after = propose(l2, 3, "heal");
+    await runFor(c, 500);
+    expect(after.results).toEqual(Array(3).fill("ok"));
+    expectSafe(c);
+  });
+});
+
+describe("a crash at every await point of the driver", () => {
+  for (const point of ["issued", "durable"] as const) {
+    it(`crashes a node with a write ${point}, at each of its first 25 writes`, async () => {
+      for (let k = 1; k <= 25; k++) {
+        const s = await scripted(100 + k);
+        const { c } = s;
+        const target = (k % 3) + 1;
+        let writes = 0;
+        c.onWrite = (n, p) => {
+          if (n.id === target && p === point && ++writes === k) {
+            c.crash(n.id);
+            c.sched.after(30, "restart", () => void c.restart(n.id));
+          }
+        };
+        const names: string[] = [];
+        for (let i = 0; i < 40; i++) {
+          const l = c.leader();
+          if (l) names.push(...propose(l, 1, `k${k}-`).names);
+          await runFor(c, 15);
+        }
+        c.onWrite = undefined;
+        const l = await awaitLeader(c);
+        const last = propose(l, 2, "last");
+        await runFor(c, 800);
+        expect(last.results).toEqual(["ok", "ok"]);
+        expect(c.faults.crashes).toBe(1);
+        expectSafe(c);
+        expectConverged(s, last.names);
+      }
+    });
+  }
+});

@@ -1,0 +1,3 @@
+import { swarm } from "./swarm.ts";
+
+swarm(1, 100);

@@ -1,0 +1,3 @@
+import { swarm } from "./swarm.ts";
+
+swarm(201, 300);

@@ -1,0 +1,153 @@
+import * as grpc from "@grpc/grpc-js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { GrpcTransport, addRaftService } from "../../node/transport/grpc-transport.ts";
+import type { GrpcTransportOptions } from "../../node/transport/grpc-transport.ts";
+import type { Message } from "../../node/raft/types.ts";
+
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function listen(transport: GrpcTransport | null): Promise<{ server: grpc.Server; address: string }> {
+  const server = new grpc.Server();
+  if (transport) addRaftService(server, transport);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+  });
+  cleanups.push(() => new Promise<void>((resolve) => server.tryShutdown(() => resolve())));
+  return { server, address: `127.0.0.1:${port}` };
+}
+
+function makeTransport(options: Partial<GrpcTransportOptions> & Pick<GrpcTransportOptions, "selfId">): GrpcTransport {
+  const transport = new GrpcTransport({
+    clusterId: "cluster-a",
+    peers: new Map(),
+    backoff: { initialMs: 5, maxMs: 20 },
+    ...options,
+  });
+  cleanups.push(() => transport.close());
+  return transport;
+}
+
+/** A transport listening on its own server, with the messages it received. */
+async function node(options: Partial<GrpcTransportOptions> & Pick<GrpcTransportOptions, "selfId">) {
+  const transport = makeTransport(options);
+  const received: Message[] = [];
+  transport.onMessage((message) => received.push(message));
+  const { address } = await listen(transport);
+  return { transport, received, address };
+}
+
+const heartbeat = (from: number, to: number, commit: number): Message => ({ type: "heartbeat", from, to, term: 3, commit, round: 0 });
+
+describe("GrpcTransport", () => {
+  it("exchanges messages between two nodes", async () => {
+    const a = await node({ selfId: 1 });
+    const b = await node({ selfId: 2 });
+    a.transport.addPeer(2, b.address);
+    b.transport.addPeer(1, a.address);
+
+    a.transport.send([heartbeat(1, 2, 10), heartbeat(1, 2, 11)]);
+    await vi.waitFor(() => expect(b.received).toHaveLength(2));
+    expect(b.received).toEqual([heartbeat(1, 2, 10), heartbeat(1, 2, 11)]);
+
+    const answer: Message = { type: "heartbeatResp", from: 2, to: 1, term: 3, round: 0 };
+    b.transport.send([answer]);
+    await vi.waitFor(() => expect(a.received).toEqual([answer]));
+    expect(a.transport.unreachable()).toEqual([]);
+    expect(a.transport.stats().sentMessages).toBe(2);
+  });
+
+  it("splits a large backlog into batches under the size limit and keeps the order", async () => {
+    const b = await node({ selfId: 2, maxMessageBytes: 16 * 1024 });
+    const a = makeTransport({ selfId: 1, maxMessageBytes: 16 * 1024, maxQueuedBytesPerPeer: 1024 * 1024, peers: new Map([[2, b.address]]) });
+    const appends: Message[] = [];
+    for (let i = 1; i <= 40; i++) {
+      appends.push({
+        type: "append", from: 1, to: 2, term: 1, prevIndex: i - 1, prevTerm: 1, commit: 0,
+        entries: [{ term: 1, index: i, kind: "normal", data: new Uint8Array(1000).fill(i) }],
+      });
+    }
+    a.send(appends);
+    await vi.waitFor(() => expect(b.received).toHaveLength(40));
+    expect(b.received).toEqual(appends);
+    expect(a.stats().sentBatches).toBeGreaterThan(1);
+
+    const tooBig: Message = {
+      type: "snapshot", from: 1, to: 2, term: 1,
+      snapshot: { meta: { index: 5, term: 1, membership: { voters: [1, 2], learners: [] } }, data: new Uint8Array(20 * 1024) },
+    };
+    a.send([tooBig]);
+    expect(a.stats().droppedOversized).toBe(1);
+    expect(a.queued(2).messages).toBe(0);
+  });
+
+  it("drops batches from another cluster and counts them", async () => {
+    const b = await node({ selfId: 2 });
+    const stranger = makeTransport({ selfId: 1, clusterId: "cluster-b", peers: new Map([[2, b.address]]) });
+    stranger.send([heartbeat(1, 2, 1)]);
+    await vi.waitFor(() => expect(b.transport.stats().droppedForeignCluster).toBe(1));
+    await vi.waitFor(() => expect(stranger.stats().failedBatches).toBeGreaterThanOrEqual(1));
+    expect(b.received).toEqual([]);
+    expect(stranger.unreachable()).toEqual([2]);
+  });
+
+  it("drops batches addressed to another node and counts them", async () => {
+    const b = await node({ selfId: 2 });
+    // This sender believes node 3 lives at b's address.
+    const confused = makeTransport({ selfId: 1, peers: new Map([[3, b.address]]) });
+    confused.send([heartbeat(1, 3, 1)]);
+    await vi.waitFor(() => expect(b.transport.stats().droppedWrongTarget).toBe(1));
+    expect(b.received).toEqual([]);
+  });
+
+  it("refuses malformed batches with INVALID_ARGUMENT", async () => {
+    const b = await node({ selfId: 2 });
+    const outcome = b.transport.receive(new Uint8Array([0x0a, 0xff, 0xff, 0xff]));
+    expect(outcome).toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    expect(b.transport.stats().droppedInvalid).toBe(1);
+    expect(b.received).toEqual([]);
+  });
+
+  it("keeps the queue for a dead peer within its bound", async () => {
+    // A port that was just released: nothing listens there.
+    const { server, address } = await listen(null);
+    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    const maxQueuedPerPeer = 8;
+    const a = makeTransport({ selfId: 1, maxQueuedPerPeer, peers: new Map([[9, address]]) });
+
+    let sent = 0;
+    for (let round = 0; round < 50; round++) {
+      const burst = Array.from({ length: 20 }, () => heartbeat(1, 9, ++sent));
+      a.send(burst);
+      expect(a.queued(9).messages).toBeLessThanOrEqual(maxQueuedPerPeer);
+      if (round % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vi.waitFor(() => expect(a.unreachable()).toEqual([9]));
+    a.send([heartbeat(1, 9, ++sent)]);
+    const stats = a.stats();
+    const queued = a.queued(9);
+    expect(queued.messages).toBeLessThanOrEqual(maxQueuedPerPeer);
+    expect(queued.inFlight).toBeLessThanOrEqual(maxQueuedPerPeer);
+    // Every message is queued, on the wire, lost with a failed batch or dropped for lack of room.
+    expect(stats.droppedQueueFull + stats.lostMessages + queued.messages + queued.inFlight).toBe(sent);
+    expect(stats.droppedQueueFull).toBeGreaterThan(0);
+    // A failed batch never held more than the queue could.
+    expect(stats.lostMessages).toBeLessThanOrEqual(stats.failedBatches * maxQueuedPerPeer);
+    expect(stats.sentMessages).toBe(0);
+  });
+
+  it("drops messages for unknown peers and everything after close", async () => {
+    const a = makeTransport({ selfId: 1 });
+    a.send([heartbeat(1, 5, 1)]);
+    expect(a.stats().droppedUnknownPeer).toBe(1);
+    a.addPeer(6, "127.0.0.1:1");
+    a.send([{ ...heartbeat(1, 6, 1), term: -1 }]);
+    expect(a.stats().droppedUnencodable).toBe(1);
+    await a.close();
+    a.send([heartbeat(1, 5, 2)]);
+    expect(a.stats().droppedUnknownPeer).toBe(1);
+  });
+});

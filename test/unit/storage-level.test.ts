@@ -1,0 +1,405 @@
+// LevelStorage against a real LevelDB in a fresh temporary directory per test.
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Level } from "level";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Entry, HardState, Snapshot } from "../../node/raft/types.ts";
+import {
+  CorruptStoreError,
+  DiskReserveError,
+  FatalStorageError,
+  IdentityMismatchError,
+  StorageError,
+} from "../../node/storage/errors.ts";
+import { HARD_STATE_KEY, IDENTITY_KEY, entryKey } from "../../node/storage/keys.ts";
+import { LEVELDB_DIR, LevelStorage, SNAPSHOT_DIR } from "../../node/storage/level-storage.ts";
+import type { DiskSpaceEvent, LevelStorageOptions } from "../../node/storage/level-storage.ts";
+import { encodeHardState, encodeIdentity } from "../../node/storage/records.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function entry(index: number, term: number, text = `cmd-${index}-${term}`): Entry {
+  return { index, term, kind: "normal", data: encoder.encode(text) };
+}
+
+function entries(from: number, to: number, term: number): Entry[] {
+  const out: Entry[] = [];
+  for (let i = from; i <= to; i++) out.push(entry(i, term));
+  return out;
+}
+
+function snapshot(index: number, term: number, text = `state@${index}`): Snapshot {
+  return { meta: { index, term, membership: { voters: [1, 2, 3], learners: [4] } }, data: encoder.encode(text) };
+}
+
+function summary(list: readonly Entry[]): string[] {
+  return list.map((e) => `${e.index}/${e.term}/${e.kind}/${decoder.decode(e.data)}`);
+}
+
+let dir = "";
+const open: LevelStorage[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "palisade-storage-"));
+});
+
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close().catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function openStore(extra: Partial<LevelStorageOptions> = {}): Promise<LevelStorage> {
+  const store = await LevelStorage.open({
+    dir,
+    clusterId: "cluster-a",
+    nodeId: 1,
+    freeSpace: async () => Number.MAX_SAFE_INTEGER,
+    ...extra,
+  });
+  open.push(store);
+  return store;
+}
+
+async function reopen(store: LevelStorage, extra: Partial<LevelStorageOptions> = {}): Promise<LevelStorage> {
+  await store.close();
+  return openStore(extra);
+}
+
+/** Direct access to the LevelDB files, to damage them as a disk or a bug would. */
+async function withRawDb(fn: (db: Level<Uint8Array, Uint8Array>) => Promise<void>): Promise<void> {
+  const db = new Level<Uint8Array, Uint8Array>(join(dir, LEVELDB_DIR), { keyEncoding: "view", valueEncoding: "view" });
+  await db.open();
+  try {
+    await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function flipByte(db: Level<Uint8Array, Uint8Array>, key: Uint8Array, offset: number): Promise<void> {
+  const value = await db.get(key);
+  if (value === undefined) throw new Error("no such key");
+  const damaged = value.slice();
+  damaged[offset] ^= 0x40;
+  await db.put(key, damaged);
+}
+
+async function expectOpenFails(pattern: RegExp): Promise<void> {
+  const err = await openStore().catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(CorruptStoreError);
+  expect((err as Error).message).toMatch(pattern);
+}
+
+describe("LevelStorage", () => {
+  it("starts empty and round-trips entries and hard state across close and reopen", async () => {
+    let store = await openStore();
+    expect(await store.load()).toEqual({ hardState: { term: 0, vote: 0, commit: 0 }, snapshot: null, entries: [] });
+
+    const hs: HardState = { term: 3, vote: 2, commit: 2 };
+    const written = [entry(1, 1), { index: 2, term: 2, kind: "noop", data: new Uint8Array() } as Entry, entry(3, 3)];
+    await store.save({ hardState: hs, entries: written }, true);
+    await store.save({ entries: [{ index: 4, term: 3, kind: "config", data: Uint8Array.of(0, 255, 7) }] }, false);
+
+    store = await reopen(store);
+    const state = await store.load();
+    expect(state.hardState).toEqual(hs);
+    expect(state.snapshot).toBeNull();
+    expect(state.entries.map((e) => [e.index, e.term, e.kind])).toEqual([
+      [1, 1, "normal"],
+      [2, 2, "noop"],
+      [3, 3, "normal"],
+      [4, 3, "config"],
+    ]);
+    expect(Array.from(state.entries[3].data)).toEqual([0, 255, 7]);
+    expect(decoder.decode(state.entries[0].data)).toBe("cmd-1-1");
+  });
+
+  it("writes and reloads 1,000 entries from one batch in index order", async () => {
+    let store = await openStore();
+    await store.save({ hardState: { term: 5, vote: 1, commit: 1000 }, entries: entries(1, 1000, 5) }, true);
+    store = await reopen(store);
+    const state = await store.load();
+    expect(state.entries).toHaveLength(1000);
+    expect(state.entries.map((e) => e.index)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    expect(decoder.decode(state.entries[999].data)).toBe("cmd-1000-5");
+    expect(state.hardState.commit).toBe(1000);
+  });
+
+  it("truncates a conflicting tail in the same batch as the new entries", async () => {
+    let store = await openStore();
+    await store.save({ hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) }, true);
+    await store.save({ hardState: { term: 2, vote: 0, commit: 2 }, entries: entries(3, 4, 2) }, true);
+    store = await reopen(store);
+    const state = await store.load();
+    expect(summary(state.entries)).toEqual([
+      "1/1/normal/cmd-1-1",
+      "2/1/normal/cmd-2-1",
+      "3/2/normal/cmd-3-2",
+      "4/2/normal/cmd-4-2",
+    ]);
+    expect(state.hardState).toEqual({ term: 2, vote: 0, commit: 2 });
+    // Appending right after the new tail works; the removed entries do not reappear.
+    await store.save({ entries: [entry(5, 2)] }, true);
+    store = await reopen(store);
+    expect(summary((await store.load()).entries).slice(-2)).toEqual(["4/2/normal/cmd-4-2", "5/2/normal/cmd-5-2"]);
+  });
+
+  it("refuses a batch that would leave a gap or a commit past the end, and stays usable", async () => {
+    const store = await openStore();
+    await store.save({ entries: entries(1, 3, 1) }, true);
+    await expect(store.save({ entries: [entry(5, 1)] }, true)).rejects.toThrow(/ends at 3/);
+    await expect(store.save({ entries: [entry(4, 1), entry(6, 1)] }, true)).rejects.toThrow(/not contiguous/);
+    await expect(store.save({ hardState: { term: 1, vote: 0, commit: 4 } }, true)).rejects.toThrow(/commit index 4/);
+    await store.save({ entries: [entry(4, 1)], hardState: { term: 1, vote: 0, commit: 4 } }, true);
+    expect((await store.load()).entries.map((e) => e.index)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("refuses a directory of another cluster, node or format version, naming both values", async () => {
+    const store = await openStore();
+    await store.save({ entries: [entry(1, 1)] }, true);
+    await store.close();
+
+    const otherCluster = await openStore({ clusterId: "cluster-b" }).catch((e: unknown) => e);
+    expect(otherCluster).toBeInstanceOf(IdentityMismatchError);
+    expect((otherCluster as Error).message).toMatch(/"cluster-a".*"cluster-b"/);
+
+    const otherNode = await openStore({ nodeId: 2 }).catch((e: unknown) => e);
+    expect(otherNode).toBeInstanceOf(IdentityMismatchError);
+    expect((otherNode as Error).message).toMatch(/node id 1 on disk, configured 2/);
+
+    await withRawDb((db) =>
+      db.put(IDENTITY_KEY, encodeIdentity(IDENTITY_KEY, { clusterId: "cluster-a", nodeId: 1, formatVersion: 2 })),
+    );
+    const otherFormat = await openStore().catch((e: unknown) => e);
+    expect(otherFormat).toBeInstanceOf(IdentityMismatchError);
+    expect((otherFormat as Error).message).toMatch(/format version 2 on disk, this build uses 1/);
+  });
+
+  it("refuses a second open of the same directory while the first is open", async () => {
+    await openStore();
+    const err = await openStore().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StorageError);
+    expect((err as Error).message).toMatch(/in use by another process/);
+  });
+
+  it("detects a damaged entry record at start-up", async () => {
+    const store = await openStore();
+    await store.save({ hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(1, 5, 1) }, true);
+    await store.close();
+    await withRawDb((db) => flipByte(db, entryKey(3), 10));
+    await expectOpenFails(/entry 3: checksum mismatch/);
+  });
+
+  it("detects a damaged hard state record at start-up", async () => {
+    const store = await openStore();
+    await store.save({ hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 2, 1) }, true);
+    await store.close();
+    await withRawDb((db) => flipByte(db, HARD_STATE_KEY, 3));
+    await expectOpenFails(/hard state record: checksum mismatch/);
+  });
+
+  it("detects an entry stored under the wrong index", async () => {
+    const store = await openStore();
+    await store.save({ entries: entries(1, 3, 1) }, true);
+    await store.close();
+    await withRawDb(async (db) => {
+      const value = await db.get(entryKey(3));
+      if (value === undefined) throw new Error("missing");
+      await db.put(entryKey(4), value);
+    });
+    await expectOpenFails(/entry 4: checksum mismatch/);
+  });
+
+  it("detects a gap in the log indexes", async () => {
+    const store = await openStore();
+    await store.save({ entries: entries(1, 5, 1) }, true);
+    await store.close();
+    await withRawDb((db) => db.del(entryKey(3)));
+    await expectOpenFails(/gap in the log: entry 4 follows entry 2/);
+  });
+
+  it("detects a log that does not start at 1 when there is no snapshot", async () => {
+    const store = await openStore();
+    await store.save({ entries: entries(1, 3, 1) }, true);
+    await store.close();
+    await withRawDb((db) => db.del(entryKey(1)));
+    await expectOpenFails(/starts at entry 2 but there is no snapshot/);
+  });
+
+  it("detects a stored commit index past the last entry (a truncated log)", async () => {
+    const store = await openStore();
+    await store.save({ hardState: { term: 1, vote: 1, commit: 5 }, entries: entries(1, 5, 1) }, true);
+    await store.close();
+    await withRawDb(async (db) => {
+      await db.del(entryKey(5));
+      await db.del(entryKey(4));
+    });
+    await expectOpenFails(/commit index 5 is past the last entry 3/);
+  });
+
+  it("detects a hard state record rewritten with a commit past the end", async () => {
+    const store = await openStore();
+    await store.save({ hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 2, 1) }, true);
+    await store.close();
+    await withRawDb((db) => db.put(HARD_STATE_KEY, encodeHardState(HARD_STATE_KEY, { term: 1, vote: 1, commit: 9 })));
+    await expectOpenFails(/commit index 9 is past the last entry 2/);
+  });
+
+  it("installs a snapshot that replaces the log prefix and keeps a matching suffix, across reopen", async () => {
+    let store = await openStore();
+    await store.save({ hardState: { term: 2, vote: 1, commit: 4 }, entries: [...entries(1, 5, 1), ...entries(6, 10, 2)] }, true);
+    await store.save({ snapshot: snapshot(7, 2), hardState: { term: 2, vote: 1, commit: 7 } }, false);
+    store = await reopen(store);
+    const state = await store.load();
+    expect(state.snapshot?.meta).toEqual({ index: 7, term: 2, membership: { voters: [1, 2, 3], learners: [4] } });
+    expect(decoder.decode(state.snapshot?.data)).toBe("state@7");
+    expect(state.entries.map((e) => e.index)).toEqual([8, 9, 10]);
+    expect(state.hardState.commit).toBe(7);
+    // The prefix is gone from disk, not just hidden.
+    await store.close();
+    await withRawDb(async (db) => {
+      expect(await db.get(entryKey(7))).toBeUndefined();
+      expect(await db.get(entryKey(1))).toBeUndefined();
+      expect(await db.get(entryKey(8))).toBeDefined();
+    });
+  });
+
+  it("installs a snapshot that disagrees with the log or is past its end by replacing the whole log", async () => {
+    let store = await openStore();
+    await store.save({ hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) }, true);
+    // Term 3 at index 4 conflicts with the stored term 1: the stored suffix 5..6 must go too.
+    await store.save({ snapshot: snapshot(4, 3), hardState: { term: 3, vote: 0, commit: 4 } }, true);
+    store = await reopen(store);
+    let state = await store.load();
+    expect(state.snapshot?.meta.index).toBe(4);
+    expect(state.entries).toEqual([]);
+
+    await store.save({ entries: entries(5, 6, 3) }, true);
+    await store.save({ snapshot: snapshot(20, 4), hardState: { term: 4, vote: 0, commit: 20 }, entries: [entry(21, 4)] }, true);
+    store = await reopen(store);
+    state = await store.load();
+    expect(state.snapshot?.meta).toMatchObject({ index: 20, term: 4 });
+    expect(summary(state.entries)).toEqual(["21/4/normal/cmd-21-4"]);
+    // Only the current snapshot's body remains on disk.
+    const files = await readdir(join(dir, SNAPSHOT_DIR));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^snapshot-0000000000000020-4-[0-9a-f]{8}\.bin$/);
+  });
+
+  it("compacts the log after a local snapshot, keeping the entries after upTo", async () => {
+    let store = await openStore();
+    await store.save({ hardState: { term: 1, vote: 1, commit: 8 }, entries: entries(1, 10, 1) }, true);
+    await store.compact(snapshot(8, 1), 5);
+    store = await reopen(store);
+    let state = await store.load();
+    expect(state.snapshot?.meta.index).toBe(8);
+    expect(state.entries.map((e) => e.index)).toEqual([9, 10]);
+    expect(decoder.decode((await store.readSnapshot())?.data)).toBe("state@8");
+
+    // Entries 6..8 were kept for followers; a later compaction drops them.
+    await store.compact(snapshot(10, 1, "state@10"), 10);
+    store = await reopen(store);
+    state = await store.load();
+    expect(state.entries).toEqual([]);
+    expect(decoder.decode(state.snapshot?.data)).toBe("state@10");
+    await store.save({ entries: [entry(11, 2)], hardState: { term: 2, vote: 1, commit: 11 } }, true);
+    expect((await store.load()).entries.map((e) => e.index)).toEqual([11]);
+
+    await expect(store.compact(snapshot(9, 1), 9)).rejects.toThrow(/older than the stored one/);
+    await expect(store.compact(snapshot(11, 2), 12)).rejects.toThrow(/past the snapshot index/);
+  });
+
+  it("detects a damaged or missing snapshot body at start-up", async () => {
+    const store = await openStore();
+    await store.save({ entries: entries(1, 4, 1), hardState: { term: 1, vote: 1, commit: 4 } }, true);
+    await store.compact(snapshot(3, 1, "the whole lock table"), 3);
+    await store.close();
+    const [file] = await readdir(join(dir, SNAPSHOT_DIR));
+    const path = join(dir, SNAPSHOT_DIR, file);
+    const body = await readFile(path);
+    body[2] ^= 0x01;
+    await writeFile(path, body);
+    await expectOpenFails(/checksum mismatch/);
+
+    await writeFile(path, body.subarray(0, 5));
+    await expectOpenFails(/has 5 bytes, its record says 20/);
+
+    await rm(path);
+    await expectOpenFails(/is missing/);
+  });
+
+  it("waits below the free-space reserve and resumes when space returns", async () => {
+    let free = 10;
+    let checks = 0;
+    let onCheck: (() => void) | null = null;
+    const events: DiskSpaceEvent[] = [];
+    const store = await openStore({
+      reserveBytes: 100,
+      pollMs: 1,
+      onDiskSpace: (e) => events.push(e),
+      freeSpace: async () => {
+        checks++;
+        onCheck?.();
+        return free;
+      },
+    });
+    expect(await store.spaceOk()).toBe(false);
+    expect(store.lowOnSpace).toBe(true);
+
+    let done = false;
+    const write = store.save({ entries: [entry(1, 1)] }, true).then(() => {
+      done = true;
+    });
+    // Let the write re-check a few times: it must still be waiting.
+    const target = checks + 3;
+    await new Promise<void>((resolve) => {
+      onCheck = () => {
+        if (checks >= target) resolve();
+      };
+    });
+    expect(done).toBe(false);
+
+    free = 1000;
+    await write;
+    expect(done).toBe(true);
+    expect(store.lowOnSpace).toBe(false);
+    expect((await store.load()).entries.map((e) => e.index)).toEqual([1]);
+    expect(events).toEqual([
+      { low: true, freeBytes: 10, reserveBytes: 100 },
+      { low: false, freeBytes: 1000, reserveBytes: 100 },
+    ]);
+  });
+
+  it("rejects a write below the reserve with DiskReserveError when configured to, writing nothing", async () => {
+    let free = 50;
+    const store = await openStore({ reserveBytes: 100, whenLow: "reject", freeSpace: async () => free });
+    const err = await store.save({ entries: [entry(1, 1)] }, true).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DiskReserveError);
+    expect(err).not.toBeInstanceOf(FatalStorageError);
+    expect((await store.load()).entries).toEqual([]);
+    free = 100;
+    await store.save({ entries: [entry(1, 1)] }, true);
+    expect((await store.load()).entries).toHaveLength(1);
+  });
+
+  it("abandons a write waiting for space when the store is closed", async () => {
+    const store = await openStore({ reserveBytes: 100, pollMs: 1, freeSpace: async () => 0 });
+    const write = store.save({ entries: [entry(1, 1)] }, true);
+    await store.close();
+    await expect(write).rejects.toThrow(/closed while a write waited/);
+  });
+
+  it("treats a failed durable write as fatal: later writes are refused", async () => {
+    const store = await openStore();
+    await store.save({ entries: entries(1, 3, 1), hardState: { term: 1, vote: 1, commit: 3 } }, true);
+    // Make the snapshot directory unusable so writing the body fails.
+    await rm(join(dir, SNAPSHOT_DIR), { recursive: true });
+    await writeFile(join(dir, SNAPSHOT_DIR), "not a directory");
+    const err = await store.compact(snapshot(3, 1), 3).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FatalStorageError);
+    expect((err as Error).message).toMatch(/writing snapshot file .* failed/);
+    await expect(store.save({ entries: [entry(4, 1)] }, true)).rejects.toBeInstanceOf(FatalStorageError);
+  });
+});
