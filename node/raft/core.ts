@@ -503,11 +503,12 @@ export class RaftCore {
     if (!pr) return;
     pr.recentActive = true;
     pr.probeSent = false;
-    // A full window with no acknowledgement for an election timeout means appends were
-    // lost: probe again from the last match.
-    if (pr.state === "replicate" && pr.inflight.length >= this.cfg.maxInflightMsgs &&
+    // Entries outstanding with no acknowledgement for an election timeout, while the
+    // follower answers heartbeats: the appends were lost. Probe again from the last match.
+    if (pr.state === "replicate" && pr.match < this.log.lastIndex() &&
         this.ticks - pr.lastAckTick > this.cfg.electionTicks) {
       pr.becomeProbe();
+      pr.lastAckTick = this.ticks;
     }
     if (pr.match < this.log.lastIndex()) this.sendAppend(m.from);
     if (m.round > 0 && this.isVoter(m.from)) {

@@ -72,6 +72,8 @@ export class SimCluster<R> {
   readonly traceLines: string[] | null;
   /** Called at each await point of a node's driver: a write issued, a write durable. */
   onWrite: ((node: SimNode<R>, point: "issued" | "durable") => void) | undefined;
+  /** Scripted scenarios drop chosen messages with this. */
+  dropFilter: ((m: Message) => boolean) | undefined;
   /** Append rejections sent, to see that conflict backtracking takes few round trips. */
   appendRejections = 0;
   /** Called after an entry is applied on a node, with the apply result. */
@@ -258,7 +260,7 @@ export class SimCluster<R> {
 
   private transmit(m: Message): void {
     if (m.type === "appendResp" && !m.success && m.index > 0) this.appendRejections++;
-    if (this.blocked.has(`${m.from}>${m.to}`) || (this.lossRate > 0 && this.rng.chance(this.lossRate))) {
+    if (this.blocked.has(`${m.from}>${m.to}`) || this.dropFilter?.(m) || (this.lossRate > 0 && this.rng.chance(this.lossRate))) {
       this.faults.dropped++;
       return;
     }

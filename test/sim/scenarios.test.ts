@@ -22,6 +22,58 @@ async function restartAll(c: SimCluster<string>): Promise<void> {
 }
 
 describe("Figure 8 of the Raft paper", () => {
+  it("the exact sequence: an old-term entry on a majority is not committed by counting", async () => {
+    // One entry per append, one append in flight, so the script controls what reaches whom.
+    const s = await scripted(80, { nodes: 5, maxBytesPerAppend: 1, maxInflightMsgs: 1 });
+    const { c } = s;
+    const first = await awaitLeader(c);
+    propose(first, 1, "warm");
+    await runFor(c, 300);
+    const a = first.id;
+    const [b, x, y, z] = others(c, a) as [NodeId, NodeId, NodeId, NodeId];
+    // (a) a replicates X only to b, then crashes.
+    c.dropFilter = (m) => m.type === "append" && m.from === a && m.to !== b && m.entries.length > 0;
+    const X = propose(first, 1, "X");
+    await runFor(c, 60);
+    const i = first.core!.log.lastIndex();
+    const termX = first.core!.term;
+    expect(c.node(b).core!.log.term(i)).toBe(termX);
+    c.crash(a);
+    // (b) a leader among x, y, z appends its no-op at index i and sends it nowhere, then crashes.
+    c.partition([[b], [x, y, z], [a]]);
+    c.dropFilter = (m) => m.type === "append" && m.entries.length > 0 && [x, y, z].includes(m.from);
+    const l2 = await awaitLeader(c, 3000, a);
+    expect(l2.core!.log.term(i)).toBe(l2.core!.term);
+    c.crash(l2.id);
+    // (c) a returns, wins with the two others and copies X (term termX) to them: X is now on
+    //     a majority, but a's own no-op (index i + 1) reaches nobody, so X must stay uncommitted.
+    const rest = [x, y, z].filter((id) => id !== l2.id);
+    await c.restart(a);
+    c.partition([[a, ...rest], [b], [l2.id]]);
+    // (A probe beyond i may pass to a node that lacks X: it is rejected and carries nothing.)
+    c.dropFilter = (m) => m.type === "append" && m.from === a && m.entries.some((e) => e.index > i) &&
+      c.node(m.to).core?.log.term(i) === termX;
+    const l3 = await awaitLeader(c, 3000);
+    expect(l3.id).toBe(a);
+    await runFor(c, 400);
+    for (const id of rest) expect(c.node(id).core!.log.term(i)).toBe(termX);
+    expect(l3.core!.log.committed).toBeLessThan(i);
+    // (d) a crashes; l2 returns, wins (its last term is newer) and overwrites index i everywhere.
+    c.crash(a);
+    c.dropFilter = undefined;
+    await c.restart(l2.id);
+    // With only these three connected, only l2 can win: the others' logs are less up to date.
+    const group = [l2.id, b, rest[0]!];
+    c.partition([group, [rest[1]!], [a]]);
+    const l4 = await awaitLeader(c, 5000, a);
+    expect(l4.id).toBe(l2.id);
+    const last = propose(l4, 1, "after");
+    await runFor(c, 800);
+    expect(last.results).toEqual(["ok"]);
+    expectSafe(c);
+    for (const id of group) expect(s.logs.get(id)!.applied).not.toContain(X.names[0]);
+  });
+
   for (const variant of ["reliable", "unreliable"] as const) {
     it(`leaders crash after partial replication (${variant})`, async () => {
       const unreliable = variant === "unreliable";

@@ -28,9 +28,11 @@ export interface Model<S, I, O> {
    * that output. For an operation with an unknown outcome `output` is undefined: return
    * the state after some legal outcome that changes the state, or null if none does
    * (not taking effect at all is always explored by skipping the operation).
-   * States are treated as immutable.
+   * States are treated as immutable. `call` is the operation's call time: every
+   * operation that returned before it has already been linearized, which lets a model
+   * drop state that no later operation can depend on.
    */
-  step(state: S, input: I, output: O | undefined): S | null;
+  step(state: S, input: I, output: O | undefined, call: number): S | null;
   /** Equal keys for equal states (memoisation). */
   key(state: S): string;
   /** Human-readable form of an operation, for failure reports. */
@@ -248,7 +250,7 @@ export function checkLinearizable<S, I, O>(
             `(deepest partial linearization: ${best.set?.size ?? 0} operations); the history is unchecked`,
         };
       }
-      const after = model.step(state, ops[op].input, ops[op].output);
+      const after = model.step(state, ops[op].input, ops[op].output, ops[op].call);
       if (after !== null) {
         const afterKey = model.key(after);
         const afterSet: LinearizedSet = { op, size: (set?.size ?? 0) + 1, parent: set };
@@ -368,23 +370,11 @@ function sessionsTouching(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" }>):
   return sessions;
 }
 
-/**
- * Whether the lock's state must remember that the session ended: only if one of the
- * session's acquires or releases on the lock may take effect after the end, that is, it
- * had not returned when the end was called.
- */
-function endMatters(end: { session: bigint; call: number }, ops: readonly LockOperation[]): boolean {
-  return ops.some(
-    (op) =>
-      (op.input.kind === "acquire" || op.input.kind === "release") &&
-      op.input.session === end.session &&
-      (op.ret === null || op.ret >= end.call),
-  );
-}
-
 /** Splits a history into one operation list per lock, session ends projected in. */
 export function partitionByLock(events: readonly LockHistoryEvent[]): Map<string, LockOperation[]> {
-  const perLock = new Map<string, { ops: LockOperation[]; sessions: Set<bigint> }>();
+  // Per lock: its operations, and for each session touching it the latest return of that
+  // session's acquires and releases there (Infinity while one has an unknown outcome).
+  const perLock = new Map<string, { ops: LockOperation[]; sessions: Map<bigint, number> }>();
   const ends: Extract<LockHistoryEvent, { kind: "sessionEnd" }>[] = [];
   for (const e of events) {
     if (e.kind === "sessionEnd") {
@@ -393,23 +383,26 @@ export function partitionByLock(events: readonly LockHistoryEvent[]): Map<string
     }
     let part = perLock.get(e.lock);
     if (part === undefined) {
-      part = { ops: [], sessions: new Set() };
+      part = { ops: [], sessions: new Map() };
       perLock.set(e.lock, part);
     }
     const op = toOperation(e);
     if (op !== null) part.ops.push(op);
-    for (const s of sessionsTouching(e)) part.sessions.add(s);
+    for (const s of sessionsTouching(e)) {
+      const acts = (e.kind === "acquire" || e.kind === "release") && e.session === s;
+      const lastRet = acts ? (e.ret ?? Infinity) : -Infinity;
+      part.sessions.set(s, Math.max(part.sessions.get(s) ?? -Infinity, lastRet));
+    }
   }
   const result = new Map<string, LockOperation[]>();
   for (const [lock, part] of perLock) {
-    const projected: LockOperation[] = ends
-      .filter((e) => part.sessions.has(e.session))
-      .map((e) => ({
-        id: e.id,
-        call: e.call,
-        ret: e.ret,
-        input: { kind: "sessionEnd", session: e.session, remember: endMatters(e, part.ops) },
-      }));
+    const projected: LockOperation[] = [];
+    for (const e of ends) {
+      const lastRet = part.sessions.get(e.session);
+      if (lastRet === undefined) continue;
+      const input: LockInput = { kind: "sessionEnd", session: e.session, relevantUntil: lastRet };
+      projected.push({ id: e.id, call: e.call, ret: e.ret, input });
+    }
     result.set(lock, [...part.ops, ...projected]);
   }
   return result;

@@ -25,9 +25,10 @@ export type LockInput =
   | { kind: "release"; session: bigint; token: bigint }
   | { kind: "read" }
   | { kind: "validate"; token: bigint }
-  // `remember: false` when no operation of the session on this lock can come after the
-  // end: the end then only frees the lock, and the state stays small.
-  | { kind: "sessionEnd"; session: bigint; remember?: boolean };
+  // `relevantUntil`: the latest return of the session's acquires and releases on this
+  // lock (Infinity if one has an unknown outcome; the default). Once the search is past
+  // it, no operation can ask whether the session ended, and the state forgets it.
+  | { kind: "sessionEnd"; session: bigint; relevantUntil?: number };
 
 export interface LockState {
   readonly holder: bigint | null;
@@ -40,14 +41,19 @@ export interface LockState {
   readonly token: bigint | null;
   /** Highest token granted so far; a lower bound while the current token is unknown. */
   readonly highest: bigint;
-  /** Ended sessions, sorted ascending (sorted so equal sets have equal keys). */
-  readonly ended: readonly bigint[];
+  /** Ended sessions that later operations may still ask about, sorted by session. */
+  readonly ended: readonly EndedSession[];
+}
+
+export interface EndedSession {
+  readonly session: bigint;
+  readonly relevantUntil: number;
 }
 
 const initialState: LockState = { holder: null, token: null, highest: 0n, ended: [] };
 
 function hasEnded(state: LockState, session: bigint): boolean {
-  return state.ended.includes(session);
+  return state.ended.some((e) => e.session === session);
 }
 
 /**
@@ -124,14 +130,21 @@ function stepValidate(state: LockState, token: bigint, out: LockOutput | undefin
   return state.holder !== null && state.token === token ? null : state;
 }
 
-function stepSessionEnd(state: LockState, session: bigint, remember: boolean): LockState {
-  const ended = !remember || hasEnded(state, session) ? state.ended : [...state.ended, session].sort(compareBigint);
+function stepSessionEnd(state: LockState, session: bigint, relevantUntil: number): LockState {
+  const ended = hasEnded(state, session)
+    ? state.ended
+    : [...state.ended, { session, relevantUntil }].sort((a, b) => (a.session < b.session ? -1 : 1));
   const after = { ...state, ended };
   return state.holder === session ? freed(after) : after;
 }
 
-function compareBigint(a: bigint, b: bigint): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * Drops ended sessions whose operations have all returned before `call`: by then they
+ * are all linearized, so nothing can ask about them again.
+ */
+function forgetPast(state: LockState, call: number): LockState {
+  if (!state.ended.some((e) => e.relevantUntil < call)) return state;
+  return { ...state, ended: state.ended.filter((e) => e.relevantUntil >= call) };
 }
 
 function describeOutput(out: LockOutput | undefined): string {
@@ -167,7 +180,8 @@ function describeInput(input: LockInput): string {
 
 export const lockModel: Model<LockState, LockInput, LockOutput> = {
   init: () => initialState,
-  step(state, input, output) {
+  step(current, input, output, call) {
+    const state = forgetPast(current, call);
     switch (input.kind) {
       case "acquire":
         return stepAcquire(state, input.session, output);
@@ -178,12 +192,12 @@ export const lockModel: Model<LockState, LockInput, LockOutput> = {
       case "validate":
         return stepValidate(state, input.token, output);
       case "sessionEnd":
-        return stepSessionEnd(state, input.session, input.remember ?? true);
+        return stepSessionEnd(state, input.session, input.relevantUntil ?? Infinity);
     }
   },
   // Readable, since failure reports print it.
   key: (s) =>
-    `${s.holder === null ? "free" : `s${s.holder} holds ${s.token ?? "?"}`}, highest ${s.highest}, ended {${s.ended.join(",")}}`,
+    `${s.holder === null ? "free" : `s${s.holder} holds ${s.token ?? "?"}`}, highest ${s.highest}, ended {${s.ended.map((e) => e.session).join(",")}}`,
   describe: (input, output) =>
     input.kind === "sessionEnd" ? describeInput(input) : `${describeInput(input)} -> ${describeOutput(output)}`,
 };

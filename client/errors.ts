@@ -1,0 +1,51 @@
+// Typed errors of the client library, one per answer a caller may want to handle.
+// Each keeps the gRPC status code it came from (when it came from one).
+import { status as Status } from "@grpc/grpc-js";
+
+/** Base of every error the client throws. */
+export class PalisadeError extends Error {
+  /** gRPC status code of the answer, when the error came from the server. */
+  readonly code: Status | undefined;
+
+  constructor(message: string, code?: Status) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** The session is unknown, closed or expired (NOT_FOUND). */
+export class SessionNotFoundError extends PalisadeError {}
+
+/** The token is not the lock's current grant (FAILED_PRECONDITION). */
+export class StaleTokenError extends PalisadeError {}
+
+/** The session does not hold the lock (FAILED_PRECONDITION). */
+export class NotHolderError extends PalisadeError {}
+
+/** The request's seq is at or below the acknowledged mark (FAILED_PRECONDITION). */
+export class RequestTooOldError extends PalisadeError {}
+
+/** Another FAILED_PRECONDITION answer (such as a CancelWait for a seq that was not an Acquire of that lock). */
+export class FailedPreconditionError extends PalisadeError {}
+
+/** A configured limit was reached (RESOURCE_EXHAUSTED), or the client's own in-flight bound. */
+export class LimitError extends PalisadeError {}
+
+/** The request was malformed (INVALID_ARGUMENT), or rejected by the client before sending. */
+export class InvalidArgumentError extends PalisadeError {}
+
+/** No node could answer a read within the retry budget; nothing changed. */
+export class UnavailableError extends PalisadeError {}
+
+/**
+ * A write got no answer within the retry budget: it may or may not have taken effect.
+ * It can never take effect twice (the same seq was retried).
+ */
+export class OutcomeUnknownError extends PalisadeError {}
+
+/** The client closed the session or lost it (its own deadline passed, or the server ended it). */
+export class SessionLostError extends PalisadeError {}
+
+/** An answer that fits none of the above (such as OUT_OF_RANGE or an internal error). */
+export class ServerError extends PalisadeError {}

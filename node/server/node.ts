@@ -1,0 +1,385 @@
+// One Palisade node: durable Raft state in LevelDB, the Raft driver, the lock state
+// machine and its leader-side timers, the peer transport, and the client and admin gRPC
+// servers. Time enters here only: ticks, the monotonic clock for session and wait
+// timers, and wall-clock display data.
+import { randomInt, randomUUID } from "node:crypto";
+import * as grpc from "@grpc/grpc-js";
+import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.ts";
+import type { NodeConfig } from "../config/index.ts";
+import {
+  encodeCommand, LeaseKeeper, LockStateMachine, sessionEnded, type ApplyOutcome, type LockLimits,
+} from "../lock/index.ts";
+import { RaftCore } from "../raft/core.ts";
+import type { Entry, Membership, Snapshot, SoftState } from "../raft/types.ts";
+import { LevelStorage } from "../storage/level-storage.ts";
+import { addRaftService, GrpcTransport } from "../transport/grpc-transport.ts";
+import type { Logger } from "../util/logger.ts";
+import { SeededRandom } from "../util/rng.ts";
+import { AcquireWaiters } from "./acquire-waiters.ts";
+import { adminServiceHandlers } from "./admin-service.ts";
+import type { EntryResult, NodeContext } from "./context.ts";
+import { Driver, type Applier } from "./driver.ts";
+import { lockServiceHandlers } from "./lock-service.ts";
+import { tolerantDefinition } from "./tolerant.ts";
+import { WatchHub } from "./watch-hub.ts";
+
+export interface PalisadeNodeOptions {
+  readonly logger: Logger;
+  /** A durable write failed: the process must exit and recover from disk on restart. */
+  readonly onFatal?: (error: unknown) => void;
+  /** Lock events kept for Watch (default 10,000). */
+  readonly watchRingCapacity?: number;
+}
+
+/** The lock limits every replica applies with; they come from the shared cluster file. */
+export function lockLimitsOf(cfg: NodeConfig): Partial<LockLimits> {
+  return {
+    maxSessions: cfg.limits.maxSessions,
+    maxLocksPerSession: cfg.limits.maxLocksPerSession,
+    maxWaitersPerLock: cfg.limits.maxWaitersPerLock,
+    maxInFlightPerSession: cfg.limits.maxInflightPerSession,
+    maxWaitMs: cfg.limits.maxWaitMs,
+    minTtlMs: cfg.limits.minTtlMs,
+    maxTtlMs: cfg.limits.maxTtlMs,
+  };
+}
+
+function grpcServerOptions(cfg: NodeConfig): grpc.ServerOptions {
+  return {
+    "grpc.max_receive_message_length": cfg.limits.maxMessageBytes,
+    "grpc.max_send_message_length": cfg.limits.maxMessageBytes,
+  };
+}
+
+function bind(server: grpc.Server, address: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => {
+      if (err) reject(new Error(`cannot listen on ${address}: ${err.message}`, { cause: err }));
+      else resolve(port);
+    });
+  });
+}
+
+function shutdown(server: grpc.Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, graceMs);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export class PalisadeNode implements NodeContext {
+  readonly logger: Logger;
+  readonly clusterId: string;
+  readonly clientAddresses: ReadonlyMap<number, string>;
+  readonly peerAddresses: ReadonlyMap<number, string>;
+  readonly leaseKeeper = new LeaseKeeper();
+  readonly waiters = new AcquireWaiters();
+  readonly watch: WatchHub;
+  driver!: Driver<EntryResult>;
+
+  private sm: LockStateMachine;
+  private readonly cfg: NodeConfig;
+  private readonly storage: LevelStorage;
+  private readonly transport: GrpcTransport;
+  private readonly peerServer: grpc.Server;
+  private readonly clientServer: grpc.Server;
+  private readonly onFatal: (error: unknown) => void;
+  private tickTimer: NodeJS.Timeout | null = null;
+  private lastTickAt = 0;
+  /** Term in which this node's lease timers were started; 0 while not leader. */
+  private leaderTerm = 0;
+  private stopping: Promise<void> | null = null;
+  private snapshotting = false;
+
+  private constructor(cfg: NodeConfig, opts: PalisadeNodeOptions, storage: LevelStorage, sm: LockStateMachine) {
+    this.cfg = cfg;
+    this.logger = opts.logger;
+    this.onFatal = opts.onFatal ?? (() => undefined);
+    this.clusterId = cfg.clusterId;
+    this.clientAddresses = new Map(cfg.nodes.map((n) => [n.id, n.clientAddress]));
+    this.peerAddresses = new Map(cfg.nodes.map((n) => [n.id, n.peerAddress]));
+    this.storage = storage;
+    this.sm = sm;
+    this.watch = new WatchHub({
+      ringCapacity: opts.watchRingCapacity ?? 10_000,
+      maxQueuedPerWatcher: 4_096,
+      firstIndex: sm.appliedIndex + 1,
+    });
+    this.transport = new GrpcTransport({
+      selfId: cfg.self.id,
+      clusterId: cfg.clusterId,
+      peers: new Map(cfg.peers.map((p) => [p.id, p.peerAddress])),
+      maxMessageBytes: cfg.limits.maxMessageBytes,
+    });
+    this.clientServer = new grpc.Server(grpcServerOptions(cfg));
+    this.peerServer = new grpc.Server(grpcServerOptions(cfg));
+  }
+
+  /** Opens the data directory, recovers state, and starts serving peers and clients. */
+  static async start(cfg: NodeConfig, opts: PalisadeNodeOptions): Promise<PalisadeNode> {
+    const log = opts.logger;
+    const storage = await LevelStorage.open({
+      dir: cfg.self.dataDir,
+      clusterId: cfg.clusterId,
+      nodeId: cfg.self.id,
+      reserveBytes: cfg.disk.reserveBytes,
+      onDiskSpace: (e) => {
+        if (e.low) log.warn({ freeBytes: e.freeBytes, reserveBytes: e.reserveBytes }, "free disk space below the reserve: writes paused until space returns");
+        else log.info({ freeBytes: e.freeBytes }, "free disk space back above the reserve: writes resumed");
+      },
+    });
+    let node: PalisadeNode;
+    try {
+      const durable = await storage.load();
+      const limits = lockLimitsOf(cfg);
+      const sm = durable.snapshot ? LockStateMachine.restore(durable.snapshot.data, limits) : new LockStateMachine(limits);
+      node = new PalisadeNode(cfg, opts, storage, sm);
+      const membership: Membership = durable.snapshot?.meta.membership ?? { voters: cfg.nodes.map((n) => n.id), learners: [] };
+      const core = new RaftCore(
+        {
+          id: cfg.self.id,
+          electionTicks: cfg.raft.electionTicks,
+          heartbeatTicks: cfg.raft.heartbeatTicks,
+          maxInflightMsgs: cfg.raft.maxInflightMsgs,
+          maxBytesPerAppend: cfg.raft.maxBytesPerAppend,
+          preVote: true,
+          checkQuorum: true,
+          random: new SeededRandom(randomInt(0, 2 ** 32 - 1)),
+        },
+        {
+          hardState: durable.hardState,
+          membership,
+          snapshotIndex: durable.snapshot?.meta.index ?? 0,
+          snapshotTerm: durable.snapshot?.meta.term ?? 0,
+          entries: durable.entries,
+        },
+      );
+      // A leader must be able to send the recovered snapshot to followers that need it.
+      if (durable.snapshot) core.compact(durable.snapshot);
+      log.info(
+        { commit: core.log.committed, lastIndex: core.log.lastIndex(), snapshotIndex: core.log.offset },
+        `recovered durable state: term ${core.term}, commit ${core.log.committed}, last index ${core.log.lastIndex()}`,
+      );
+      node.driver = new Driver<EntryResult>(core, storage, node.transport, node.applier(), {
+        onSoftState: (soft) => node.softStateChanged(soft),
+        onFatal: (error) => node.fatal(error),
+      });
+    } catch (err) {
+      await storage.close().catch(() => undefined);
+      throw err;
+    }
+    try {
+      await node.listen();
+    } catch (err) {
+      await node.stop();
+      throw err;
+    }
+    return node;
+  }
+
+  // ---------------------------------------------------------------- NodeContext
+
+  get machine(): LockStateMachine {
+    return this.sm;
+  }
+
+  isLeader(): boolean {
+    return this.driver.core.role === "leader";
+  }
+
+  leaderHint(): string | null {
+    const leader = this.driver.core.leader;
+    if (leader === 0 || leader === this.cfg.self.id) return null;
+    return this.clientAddresses.get(leader) ?? null;
+  }
+
+  now(): number {
+    return performance.now();
+  }
+
+  wallMs(): number {
+    return Date.now();
+  }
+
+  newRequestId(): string {
+    return randomUUID();
+  }
+
+  unreachablePeers(): readonly number[] {
+    return this.transport.unreachable();
+  }
+
+  get electionTimeoutMs(): number {
+    return this.cfg.raft.electionTicks * this.cfg.raft.tickMs;
+  }
+
+  get clientAddress(): string {
+    return this.cfg.self.clientAddress;
+  }
+
+  get peerAddress(): string {
+    return this.cfg.self.peerAddress;
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  private async listen(): Promise<void> {
+    addRaftService(this.peerServer, this.transport);
+    this.clientServer.addService(tolerantDefinition(lockServiceDefinition), lockServiceHandlers(this));
+    this.clientServer.addService(tolerantDefinition(adminServiceDefinition), adminServiceHandlers(this));
+    await bind(this.peerServer, this.cfg.self.peerAddress);
+    await bind(this.clientServer, this.cfg.self.clientAddress);
+    this.lastTickAt = this.now();
+    this.tickTimer = setInterval(() => this.onTick(), this.cfg.raft.tickMs);
+    this.driver.tick();
+  }
+
+  /** Graceful stop: stop taking requests, end waiting calls, stop Raft, close the store. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutDown();
+    return this.stopping;
+  }
+
+  private async shutDown(): Promise<void> {
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    this.tickTimer = null;
+    this.waiters.failAll("this node is shutting down");
+    this.watch.closeAll();
+    await shutdown(this.clientServer, 2_000);
+    this.driver?.stop();
+    this.leaseKeeper.stepDown();
+    await this.transport.close();
+    await shutdown(this.peerServer, 1_000);
+    await this.storage.close().catch((err: unknown) => this.logger.warn({ err }, "closing the store failed"));
+    this.logger.info("node stopped");
+  }
+
+  private fatal(error: unknown): void {
+    this.logger.fatal({ err: error }, "durable write failed; stopping (restart recovers from disk)");
+    this.onFatal(error);
+  }
+
+  // ---------------------------------------------------------------- ticks and timers
+
+  private onTick(): void {
+    const now = this.now();
+    const gap = now - this.lastTickAt;
+    this.lastTickAt = now;
+    const heartbeatMs = this.cfg.raft.heartbeatTicks * this.cfg.raft.tickMs;
+    const stalled = gap > 2 * heartbeatMs;
+    this.driver.tick();
+    this.maybeSnapshot();
+    // Let this loop turn's pending I/O (keepalives, peer messages) run first, then decide expiries.
+    setImmediate(() => this.checkTimers(stalled, gap));
+  }
+
+  private checkTimers(stalled: boolean, gap: number): void {
+    if (!this.leaseKeeper.isLeader || this.driver.isStopped) return;
+    const now = this.now();
+    if (stalled) {
+      this.logger.warn({ gapMs: Math.round(gap) }, "event loop stalled longer than two heartbeats; restarting every session's TTL instead of expiring any");
+      this.leaseKeeper.stalled(now);
+      return;
+    }
+    const due = this.leaseKeeper.due(now, this.wallMs());
+    if (due.length === 0) return;
+    for (const cmd of due) {
+      this.logger.info({ command: cmd.type, sessionId: cmd.type === "expireSession" || cmd.type === "cancelWait" ? cmd.sessionId : undefined }, cmd.type === "expireSession" ? "session TTL ran out: proposing expiry" : "wait ran out: proposing its end");
+    }
+    // Failures are harmless: the keeper proposes again if the command does not apply.
+    for (const p of this.driver.propose(due.map(encodeCommand))) p.catch(() => undefined);
+  }
+
+  /**
+   * Every snapshotEntries applied entries: write the state as a snapshot, then drop the
+   * log up to it, on disk and in memory. Only while no apply is in progress, so the state
+   * machine is exactly at the index the snapshot names.
+   */
+  private maybeSnapshot(): void {
+    if (this.snapshotting || this.driver.isStopped) return;
+    const core = this.driver.core;
+    const index = this.sm.appliedIndex;
+    if (index - core.log.offset < this.cfg.raft.snapshotEntries) return;
+    if (this.driver.applied !== index || core.log.applied !== index) return;
+    const term = core.log.term(index);
+    if (term === undefined) return;
+    const snapshot: Snapshot = { meta: { index, term, membership: core.membership }, data: this.sm.snapshot() };
+    this.snapshotting = true;
+    this.storage.compact(snapshot, index).then(
+      () => {
+        this.snapshotting = false;
+        // A snapshot installed from the leader meanwhile supersedes this one.
+        if (this.driver.isStopped || index <= this.driver.core.log.offset) return;
+        this.driver.core.compact(snapshot);
+        this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index}; log compacted`);
+      },
+      (error: unknown) => {
+        this.snapshotting = false;
+        if (this.stopping) return;
+        this.driver.stop(error);
+        this.fatal(error);
+      },
+    );
+  }
+
+  private softStateChanged(soft: SoftState): void {
+    const leaderText = soft.leader === 0 ? "no leader known" : soft.leader === this.cfg.self.id ? "this node leads" : `leader is node ${soft.leader}`;
+    this.logger.info({ role: soft.role, leader: soft.leader }, `now ${soft.role} in term ${soft.term}; ${leaderText}`);
+    if (soft.role === "leader") {
+      if (this.leaderTerm !== soft.term) {
+        this.leaderTerm = soft.term;
+        // A new leader starts every session's TTL and every pending wait afresh.
+        this.leaseKeeper.becomeLeader(this.now(), this.sm.sessionLeases(), this.sm.pendingWaits());
+      }
+    } else if (this.leaderTerm !== 0) {
+      this.leaderTerm = 0;
+      this.leaseKeeper.stepDown();
+    }
+  }
+
+  // ---------------------------------------------------------------- apply
+
+  private applier(): Applier<EntryResult> {
+    return {
+      apply: (entry) => this.applyEntry(entry),
+      restore: (snapshot) => this.restoreSnapshot(snapshot),
+    };
+  }
+
+  private applyEntry(entry: Entry): EntryResult {
+    if (entry.kind !== "normal") {
+      this.sm.skip(entry.index);
+      return null;
+    }
+    const outcome = this.sm.applyBytes(entry.index, entry.data);
+    this.dispatch(outcome);
+    return outcome;
+  }
+
+  /** Hands what an applied entry produced to waiting calls, watchers and the lease timers. */
+  private dispatch(outcome: ApplyOutcome): void {
+    for (const c of outcome.completions) this.waiters.complete(c.sessionId, c.seq, c.answer);
+    this.watch.publish(outcome.events);
+    if (this.leaseKeeper.isLeader) this.leaseKeeper.onApplied(outcome.timers, this.now());
+  }
+
+  private restoreSnapshot(snapshot: Snapshot): void {
+    this.sm = LockStateMachine.restore(snapshot.data, lockLimitsOf(this.cfg));
+    this.logger.info({ index: snapshot.meta.index, term: snapshot.meta.term }, "installed a snapshot from the leader");
+    this.watch.reset(snapshot.meta.index);
+    this.waiters.recheck(
+      (sessionId, seq) => {
+        const answer = this.sm.answerFor(sessionId, seq);
+        return answer?.kind === "waiting" ? "waiting" : answer;
+      },
+      (sessionId) => sessionEnded(sessionId),
+    );
+  }
+}
+

@@ -1,0 +1,172 @@
+// Validation of client requests, before anything is proposed or read. Each parser turns a
+// decoded protobuf request into the values the lock state machine takes, or throws
+// RequestError with a message that says which field is wrong and what is allowed.
+import type { palisade } from "../../proto/gen/palisade.js";
+import {
+  checkClientName, checkLockName, checkRequestId, checkSequenced, checkSessionId, checkToken, checkTtl, checkWaitMs,
+  type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type LockLimits, type ReleaseCommand,
+  type RevokeCommand, type SequencedWrite,
+} from "../lock/index.ts";
+import { CodecError, u64, type U64Input } from "../transport/codec.ts";
+
+/** A request that cannot be served as sent: answered INVALID_ARGUMENT with this message. */
+export class RequestError extends Error {
+  override readonly name = "RequestError";
+}
+
+/** Session TTL when OpenSession leaves ttl_ms at 0. */
+export const DEFAULT_TTL_MS = 10_000;
+/** Page size when ListLocks / ListSessions leave limit at 0, and the largest page served. */
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1_000;
+
+function ensure(problem: string | null, field?: string): void {
+  if (problem !== null) throw new RequestError(field ? `${field}: ${problem}` : problem);
+}
+
+/** A uint64 field as a bigint; never throws anything but RequestError. */
+export function bigField(value: U64Input, field: string): bigint {
+  try {
+    return u64(value, field);
+  } catch (err) {
+    if (err instanceof CodecError) throw new RequestError(err.message);
+    throw err;
+  }
+}
+
+/** A uint64 field that must fit a JavaScript number (seqs, durations, indexes). */
+export function numberField(value: U64Input, field: string): number {
+  const big = bigField(value, field);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new RequestError(`${field}: ${big} is too large`);
+  return Number(big);
+}
+
+function stringField(value: unknown, field: string): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value !== "string") throw new RequestError(`${field}: expected a string`);
+  return value;
+}
+
+export function sessionIdField(value: U64Input, field = "session_id"): bigint {
+  const id = bigField(value, field);
+  if (id === 0n) throw new RequestError(`${field} is missing (0 is never a session id)`);
+  ensure(checkSessionId(id), field);
+  return id;
+}
+
+export function lockField(value: unknown, field = "lock"): string {
+  const name = stringField(value, field);
+  ensure(checkLockName(name), field);
+  return name;
+}
+
+function tokenField(value: U64Input, field = "token"): bigint {
+  const token = bigField(value, field);
+  if (token === 0n) throw new RequestError(`${field} is missing (0 is never a token)`);
+  ensure(checkToken(token), field);
+  return token;
+}
+
+interface SequencedFields {
+  sessionId?: U64Input;
+  seq?: U64Input;
+  ackedUpTo?: U64Input;
+  held?: readonly U64Input[] | null;
+}
+
+export function parseSequenced(req: SequencedFields, limits: LockLimits): SequencedWrite {
+  const sessionId = sessionIdField(req.sessionId);
+  const seq = numberField(req.seq, "seq");
+  if (seq < 1) throw new RequestError("seq must be at least 1 (seqs start at 1 per session)");
+  const ackedUpTo = numberField(req.ackedUpTo, "acked_up_to");
+  const rawHeld = req.held ?? [];
+  if (rawHeld.length > limits.maxHeldList) {
+    throw new RequestError(`held lists ${rawHeld.length} seqs; at most ${limits.maxHeldList} are allowed`);
+  }
+  const held = rawHeld.map((v) => numberField(v, "held"));
+  const write: SequencedWrite = { sessionId, seq, ackedUpTo, held };
+  ensure(checkSequenced(write, limits));
+  return write;
+}
+
+export interface OpenSessionParams {
+  readonly ttlMs: number;
+  readonly clientName: string;
+  /** Empty when the client sent none: the caller then makes one (no retry protection). */
+  readonly requestId: string;
+}
+
+export function parseOpenSession(req: palisade.v1.OpenSessionRequest, limits: LockLimits): OpenSessionParams {
+  const raw = numberField(req.ttlMs, "ttl_ms");
+  const ttlMs = raw === 0 ? DEFAULT_TTL_MS : raw;
+  ensure(checkTtl(ttlMs, limits));
+  const clientName = stringField(req.clientName, "client_name");
+  ensure(checkClientName(clientName), "client_name");
+  const requestId = stringField(req.requestId, "request_id");
+  if (requestId !== "") ensure(checkRequestId(requestId), "request_id");
+  return { ttlMs, clientName, requestId };
+}
+
+export function parseAcquire(req: palisade.v1.AcquireRequest, limits: LockLimits, wallMs: number): AcquireCommand {
+  const write = parseSequenced(req, limits);
+  const lock = lockField(req.lock);
+  const waitMs = numberField(req.waitMs, "wait_ms");
+  ensure(checkWaitMs(waitMs, limits));
+  return { type: "acquire", ...write, lock, waitMs, wallMs };
+}
+
+export function parseRelease(req: palisade.v1.ReleaseRequest, limits: LockLimits, wallMs: number): ReleaseCommand {
+  const write = parseSequenced(req, limits);
+  return { type: "release", ...write, lock: lockField(req.lock), token: tokenField(req.token), wallMs };
+}
+
+export function parseCloseSession(req: palisade.v1.CloseSessionRequest, limits: LockLimits, wallMs: number): CloseSessionCommand {
+  return { type: "closeSession", ...parseSequenced(req, limits), wallMs };
+}
+
+export function parseCancelWait(req: palisade.v1.CancelWaitRequest, wallMs: number): CancelWaitCommand {
+  const sessionId = sessionIdField(req.sessionId);
+  const lock = lockField(req.lock);
+  const acquireSeq = numberField(req.acquireSeq, "acquire_seq");
+  if (acquireSeq < 1) throw new RequestError("acquire_seq must be the seq (≥ 1) of the Acquire whose wait to cancel");
+  return { type: "cancelWait", sessionId, lock, acquireSeq, reason: "client", wallMs };
+}
+
+export function parseRevoke(req: palisade.v1.RevokeLockRequest, wallMs: number): RevokeCommand {
+  return { type: "revoke", lock: lockField(req.lock), token: tokenField(req.token), wallMs };
+}
+
+export function parseValidateToken(req: palisade.v1.ValidateTokenRequest): { lock: string; token: bigint } {
+  return { lock: lockField(req.lock), token: tokenField(req.token) };
+}
+
+export function parsePageLimit(value: number | null | undefined, field = "limit"): number {
+  const limit = value ?? 0;
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RequestError(`${field}: expected a non-negative integer`);
+  if (limit > MAX_PAGE_SIZE) throw new RequestError(`${field}: ${limit} is above the largest page, ${MAX_PAGE_SIZE}`);
+  return limit === 0 ? DEFAULT_PAGE_SIZE : limit;
+}
+
+export function parseListLocks(req: palisade.v1.ListLocksRequest): { prefix: string; after: string | undefined; limit: number } {
+  const prefix = stringField(req.prefix, "prefix");
+  if (prefix !== "") ensure(checkLockName(prefix), "prefix");
+  const after = stringField(req.after, "after");
+  if (after !== "") ensure(checkLockName(after), "after");
+  return { prefix, after: after === "" ? undefined : after, limit: parsePageLimit(req.limit) };
+}
+
+export function parseListSessions(req: palisade.v1.ListSessionsRequest): { after: bigint; limit: number } {
+  return { after: bigField(req.afterSessionId, "after_session_id"), limit: parsePageLimit(req.limit) };
+}
+
+export function parseHistory(req: palisade.v1.GetLockHistoryRequest): { lock: string; limit: number } {
+  const limit = req.limit ?? 0;
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RequestError("limit: expected a non-negative integer");
+  return { lock: lockField(req.lock), limit };
+}
+
+export function parseWatch(req: palisade.v1.WatchRequest): { prefix: string; fromIndex: number } {
+  const prefix = stringField(req.prefix, "prefix");
+  if (prefix !== "") ensure(checkLockName(prefix), "prefix");
+  return { prefix, fromIndex: numberField(req.fromIndex, "from_index") };
+}

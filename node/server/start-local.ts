@@ -1,0 +1,168 @@
+// `npm start`: runs the three-node loopback cluster of cluster-config/local.json as three
+// processes, data under ./data. Prints each node's client endpoint, waits until the nodes
+// agree on a leader and says "cluster ready", reports leader changes, and stops all
+// three on Ctrl-C (SIGTERM, then SIGKILL after 5 s).
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import * as grpc from "@grpc/grpc-js";
+import { Command } from "commander";
+import { palisade } from "../../proto/gen/palisade.js";
+import { adminServiceDefinition } from "../../proto/grpc.ts";
+import { ConfigError, loadClusterConfig, type ClusterConfig } from "../config/index.ts";
+import { u64ToNumber } from "../transport/codec.ts";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const KILL_AFTER_MS = 5_000;
+const POLL_MS = 300;
+
+interface Options {
+  config: string;
+  data?: string;
+}
+
+interface Member {
+  readonly id: number;
+  readonly clientAddress: string;
+  process: ChildProcess | null;
+  client: grpc.Client;
+}
+
+type StatusResult = { ok: true; status: palisade.v1.StatusResponse } | { ok: false };
+
+function parseArgs(): Options {
+  return new Command("npm start")
+    .description("Run the three-node loopback Palisade cluster in this terminal.")
+    .option("-c, --config <file>", "cluster file", join(repoRoot, "cluster-config/local.json"))
+    .option("-d, --data <dir>", "data folder for all nodes (default: the dataDir of each node in the cluster file)")
+    .parse()
+    .opts<Options>();
+}
+
+/** With --data, writes a copy of the cluster file whose nodes keep their data under that folder. */
+function effectiveConfig(opts: Options): { file: string; cfg: ClusterConfig } {
+  const cfg = loadClusterConfig(opts.config);
+  if (!opts.data) return { file: resolve(opts.config), cfg };
+  const dataRoot = resolve(opts.data);
+  mkdirSync(dataRoot, { recursive: true });
+  const moved: ClusterConfig = { ...cfg, nodes: cfg.nodes.map((n) => ({ ...n, dataDir: join(dataRoot, `node-${n.id}`) })) };
+  const file = join(dataRoot, "cluster.json");
+  writeFileSync(file, `${JSON.stringify(moved, null, 2)}\n`);
+  return { file, cfg: moved };
+}
+
+function status(client: grpc.Client): Promise<StatusResult> {
+  const method = adminServiceDefinition.Status;
+  return new Promise((done) => {
+    client.makeUnaryRequest(
+      method.path, method.requestSerialize, method.responseDeserialize, palisade.v1.StatusRequest.create({}),
+      new grpc.Metadata(), { deadline: Date.now() + 1_000 },
+      (err, res) => done(err || !res ? { ok: false } : { ok: true, status: res }),
+    );
+  });
+}
+
+/** The leader every reachable node agrees on (a majority must answer), or null. */
+function agreedLeader(results: readonly StatusResult[], size: number): { id: number; term: number } | null {
+  const answers = results.flatMap((r) => (r.ok ? [r.status] : []));
+  if (answers.length <= size / 2) return null;
+  const leaders = new Set(answers.map((s) => `${u64ToNumber(s.leaderId)}/${u64ToNumber(s.term)}`));
+  if (leaders.size !== 1) return null;
+  const first = answers[0] as palisade.v1.StatusResponse;
+  const id = u64ToNumber(first.leaderId);
+  return id === 0 ? null : { id, term: u64ToNumber(first.term) };
+}
+
+function prefixLines(stream: NodeJS.ReadableStream | null, prefix: string, out: NodeJS.WritableStream): void {
+  if (!stream) return;
+  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => out.write(`${prefix}${line}\n`));
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs();
+  let file: string;
+  let cfg: ClusterConfig;
+  try {
+    ({ file, cfg } = effectiveConfig(opts));
+  } catch (error) {
+    process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const pretty = process.stdout.isTTY === true;
+  const width = Math.max(...cfg.nodes.map((n) => String(n.id).length));
+  const members: Member[] = cfg.nodes.map((n) => ({
+    id: n.id,
+    clientAddress: n.clientAddress,
+    process: null,
+    client: new grpc.Client(n.clientAddress, grpc.credentials.createInsecure()),
+  }));
+  let stopping = false;
+
+  for (const m of members) {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(repoRoot, "node/server/main.ts"), "--config", file, "--id", String(m.id), "--log-format", pretty ? "pretty" : "json"],
+      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    m.process = child;
+    const prefix = `node ${String(m.id).padStart(width)} | `;
+    prefixLines(child.stdout, prefix, process.stdout);
+    prefixLines(child.stderr, prefix, process.stderr);
+    child.on("exit", (code, signal) => {
+      m.process = null;
+      if (!stopping) console.log(`node ${m.id} exited (${signal ?? `code ${code}`}); the others keep running`);
+      if (members.every((x) => x.process === null)) {
+        if (!stopping) console.log("every node has exited");
+        process.exit(stopping ? 0 : 1);
+      }
+    });
+  }
+  for (const m of members) console.log(`node ${m.id}: client endpoint ${m.clientAddress}`);
+
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping all nodes`);
+    for (const m of members) m.process?.kill("SIGTERM");
+    setTimeout(() => {
+      for (const m of members) {
+        if (m.process) {
+          console.log(`node ${m.id} did not stop within ${KILL_AFTER_MS / 1000} s: killing it`);
+          m.process.kill("SIGKILL");
+        }
+      }
+    }, KILL_AFTER_MS).unref();
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+
+  // Poll Status until the nodes agree on a leader, then keep watching for leader changes.
+  let ready = false;
+  let last: string | null = null;
+  const startedAt = Date.now();
+  let nextHintAt = startedAt + 10_000;
+  while (!stopping) {
+    const results = await Promise.all(members.map((m) => status(m.client)));
+    const leader = agreedLeader(results, members.length);
+    if (leader) {
+      const key = `${leader.id}/${leader.term}`;
+      if (key !== last) {
+        const address = members.find((m) => m.id === leader.id)?.clientAddress ?? "?";
+        console.log(`leader: node ${leader.id} (${address}), term ${leader.term}`);
+        last = key;
+      }
+      if (!ready) {
+        ready = true;
+        console.log(`cluster ready (${members.map((m) => m.clientAddress).join(",")}); Ctrl-C stops all nodes`);
+      }
+    } else if (!ready && Date.now() > nextHintAt) {
+      nextHintAt = Date.now() + 10_000;
+      console.log(`still waiting for the nodes to agree on a leader (${Math.round((Date.now() - startedAt) / 1000)} s)`);
+    }
+    await new Promise((r) => setTimeout(r, ready ? 1_000 : POLL_MS));
+  }
+}
+
+void main();

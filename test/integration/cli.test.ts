@@ -1,0 +1,98 @@
+// palisadectl against a real cluster: the one-line acquire, JSON output and exit codes.
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PalisadeClient } from "../../client/index.ts";
+import { startCluster, type Cluster } from "./harness.ts";
+
+const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const CTL = resolve(REPO_ROOT, "bin/palisadectl.mjs");
+
+let cluster: Cluster;
+let client: PalisadeClient;
+
+beforeAll(async () => {
+  cluster = await startCluster({ nodes: 3 });
+  client = cluster.client({ clientName: "cli-test" });
+});
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs palisadectl with the cluster's endpoints in PALISADE_ENDPOINTS. */
+function ctl(...args: string[]): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [CTL, ...args],
+      { cwd: REPO_ROOT, env: { ...process.env, PALISADE_ENDPOINTS: cluster.endpoints.join(",") } },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe("palisadectl", () => {
+  it("acquires a lock and prints its token, then releases it", async () => {
+    const run = await ctl("acquire", "my-lock");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^\d+$/);
+    const token = BigInt(run.stdout.trim());
+    const history = await client.history("my-lock");
+    expect(history.map((r) => [r.token, r.reason])).toEqual([[token, "released"]]);
+
+    const json = await ctl("--json", "acquire", "my-lock");
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout) as { acquired: boolean; token: string };
+    expect(parsed.acquired).toBe(true);
+    expect(BigInt(parsed.token)).toBeGreaterThan(token);
+  });
+
+  it("exits 2 when the lock is held, and revoke frees it", async () => {
+    const session = await client.openSession({ ttlMs: 10_000 });
+    const held = await session.acquire("cli-held");
+    const token = held.token ?? 0n;
+
+    const busy = await ctl("--json", "acquire", "cli-held");
+    expect(busy.code).toBe(2);
+    const answer = JSON.parse(busy.stdout) as { acquired: boolean; holder: { sessionId: string; token: string } };
+    expect(answer.acquired).toBe(false);
+    expect(answer.holder.sessionId).toBe(session.id.toString());
+    expect(answer.holder.token).toBe(token.toString());
+
+    const get = await ctl("--json", "get", "cli-held");
+    expect(get.code).toBe(0);
+    expect((JSON.parse(get.stdout) as { holder: { token: string } }).holder.token).toBe(token.toString());
+
+    const revoke = await ctl("revoke", "cli-held", token.toString());
+    expect(revoke.code).toBe(0);
+    expect((await client.getLock("cli-held")).holder).toBeUndefined();
+    expect((await client.history("cli-held")).map((r) => r.reason)).toEqual(["revoked"]);
+    // A retried revoke of the same grant succeeds.
+    expect((await ctl("revoke", "cli-held", token.toString())).code).toBe(0);
+    await session.close();
+  });
+
+  it("reports status of every node and exits 1 on bad input", async () => {
+    const status = await ctl("--json", "status");
+    expect(status.code).toBe(0);
+    const nodes = JSON.parse(status.stdout) as Array<{ status?: { role: string; nodeId: number } }>;
+    expect(nodes).toHaveLength(3);
+    expect(nodes.filter((n) => n.status?.role === "leader")).toHaveLength(1);
+
+    const bad = await ctl("acquire", "bad\u0001name");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/InvalidArgumentError/);
+  });
+});

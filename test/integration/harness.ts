@@ -1,0 +1,233 @@
+// A Palisade cluster of real node processes on loopback for integration tests: ports
+// chosen by the OS, data in a fresh temp folder, every process killed and the folder
+// removed by stop() (and the processes killed when the test process exits).
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ClusterConfigInput } from "../../node/config/index.ts";
+import { PalisadeClient, type PalisadeClientOptions } from "../../client/index.ts";
+import type { NodeStatus } from "../../client/index.ts";
+import { ensureRoot, forgetPid, IT_ROOT, recordOwner, recordPid } from "./pidfiles.ts";
+
+const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+
+export interface ClusterOptions {
+  nodes?: number;
+  raft?: NonNullable<ClusterConfigInput["raft"]>;
+  limits?: NonNullable<ClusterConfigInput["limits"]>;
+  session?: NonNullable<ClusterConfigInput["session"]>;
+  /** How long to wait for the first leader. */
+  startTimeoutMs?: number;
+}
+
+export interface Cluster {
+  readonly dir: string;
+  readonly configPath: string;
+  readonly ids: readonly number[];
+  /** Client address of a node. */
+  endpoint(id: number): string;
+  readonly endpoints: readonly string[];
+  /** A client over every endpoint (or the given ones); closed by stop(). */
+  client(options?: Partial<PalisadeClientOptions>): PalisadeClient;
+  /** Sends a signal (SIGKILL by default) and waits until the process has exited. */
+  kill(id: number, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a node that is not running (after kill). */
+  restart(id: number): Promise<void>;
+  isRunning(id: number): boolean;
+  /** Waits until a running node is leader and a majority of running nodes agree; returns its id. */
+  leaderId(timeoutMs?: number): Promise<number>;
+  status(id: number): Promise<NodeStatus>;
+  /** Polls `check` until it returns true. */
+  waitFor(what: string, check: () => Promise<boolean>, timeoutMs?: number): Promise<void>;
+  /** stdout and stderr of a node so far (for failure messages). */
+  logs(id: number): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `count` distinct ports the OS says are free on loopback now. Every listener stays open
+ * until all are chosen, so the OS cannot hand out one port twice.
+ */
+async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const server = createServer();
+      servers.push(server);
+      ports.push(
+        await new Promise<number>((resolvePort, reject) => {
+          server.on("error", reject);
+          server.listen(0, "127.0.0.1", () => {
+            const address = server.address();
+            resolvePort(typeof address === "object" && address ? address.port : 0);
+          });
+        }),
+      );
+    }
+    return ports;
+  } finally {
+    await Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const child of running) child.kill("SIGKILL");
+  });
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  installExitHook();
+  ensureRoot();
+  const count = options.nodes ?? 3;
+  const dir = mkdtempSync(join(IT_ROOT, "cluster-"));
+  recordOwner(dir);
+  const ids = Array.from({ length: count }, (_, i) => i + 1);
+  const nodes: Array<{ id: number; peerAddress: string; clientAddress: string; dataDir: string }> = [];
+  const ports = await freePorts(2 * count);
+  for (const id of ids) {
+    const peerPort = ports[2 * (id - 1)];
+    const clientPort = ports[2 * (id - 1) + 1];
+    nodes.push({ id, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: `node-${id}` });
+  }
+  const config: ClusterConfigInput = {
+    clusterId: "palisade-it",
+    nodes,
+    raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1, ...options.raft },
+    limits: { minTtlMs: 500, ...options.limits },
+    disk: { reserveBytes: 0 },
+    ...(options.session ? { session: options.session } : {}),
+  };
+  const configPath = join(dir, "cluster.json");
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+
+  const children = new Map<number, ChildProcess>();
+  const clients: PalisadeClient[] = [];
+  const endpointOf = (id: number): string => {
+    const node = nodes.find((n) => n.id === id);
+    if (!node) throw new Error(`no node ${id}`);
+    return node.clientAddress;
+  };
+  const logPath = (id: number): string => join(dir, `node-${id}.log`);
+
+  const start = (id: number): void => {
+    if (children.has(id)) throw new Error(`node ${id} is already running`);
+    const log = openSync(logPath(id), "a");
+    const child = spawn(process.execPath, ["--import", "tsx", "node/server/main.ts", "--config", configPath, "--id", String(id)], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", log, log],
+      env: { ...process.env, NODE_ENV: "test" },
+    });
+    closeSync(log);
+    if (child.pid === undefined) throw new Error(`node ${id} did not start`);
+    const pid = child.pid;
+    recordPid(pid, dir);
+    running.add(child);
+    children.set(id, child);
+    child.once("exit", () => {
+      running.delete(child);
+      forgetPid(pid);
+      if (children.get(id) === child) children.delete(id);
+    });
+  };
+
+  const logs = (id: number): string => {
+    try {
+      return readFileSync(logPath(id), "utf8");
+    } catch {
+      return "";
+    }
+  };
+
+  // One client for Status calls, each aimed at one endpoint.
+  const admin = new PalisadeClient({ endpoints: nodes.map((n) => n.clientAddress), callTimeoutMs: 1_000, retryBudgetMs: 1_000 });
+
+  const status = (id: number): Promise<NodeStatus> => admin.status(endpointOf(id));
+
+  const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> => {
+    const giveUpAt = Date.now() + timeoutMs;
+    let lastError: unknown;
+    for (;;) {
+      try {
+        if (await check()) return;
+        lastError = undefined;
+      } catch (err) {
+        lastError = err;
+      }
+      if (Date.now() > giveUpAt) {
+        const tail = ids.map((id) => `--- node ${id} ---\n${logs(id).split("\n").slice(-15).join("\n")}`).join("\n");
+        throw new Error(`timed out waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ""}\n${tail}`);
+      }
+      await sleep(50);
+    }
+  };
+
+  const leaderId = async (timeoutMs = 20_000): Promise<number> => {
+    let leader = 0;
+    await waitFor("a leader", async () => {
+      const live = ids.filter((id) => children.has(id));
+      const answers = await Promise.all(live.map((id) => status(id).catch(() => undefined)));
+      const leaders = answers.filter((s): s is NodeStatus => s?.role === "leader");
+      if (leaders.length === 0) return false;
+      const top = leaders.reduce((a, b) => (b.term > a.term ? b : a));
+      const agree = answers.filter((s) => s?.leaderId === top.nodeId && s.term === top.term).length;
+      if (agree * 2 <= count) return false;
+      leader = top.nodeId;
+      return true;
+    }, timeoutMs);
+    return leader;
+  };
+
+  const cluster: Cluster = {
+    dir,
+    configPath,
+    ids,
+    endpoint: endpointOf,
+    endpoints: nodes.map((n) => n.clientAddress),
+    client(opts = {}) {
+      const client = new PalisadeClient({ endpoints: nodes.map((n) => n.clientAddress), callTimeoutMs: 2_000, retryBudgetMs: 15_000, ...opts });
+      clients.push(client);
+      return client;
+    },
+    async kill(id, signal = "SIGKILL") {
+      const child = children.get(id);
+      if (!child) return;
+      const exited = new Promise<void>((r) => child.once("exit", () => r()));
+      child.kill(signal);
+      await exited;
+    },
+    async restart(id) {
+      start(id);
+    },
+    isRunning: (id) => children.has(id),
+    leaderId,
+    status,
+    waitFor,
+    logs,
+    async stop() {
+      await Promise.allSettled(clients.map((c) => Promise.race([c.close(), sleep(2_000)])));
+      admin.close().catch(() => undefined);
+      await Promise.all([...children.keys()].map((id) => cluster.kill(id)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+
+  try {
+    for (const id of ids) start(id);
+    await leaderId(options.startTimeoutMs ?? 30_000);
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+  return cluster;
+}
