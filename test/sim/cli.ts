@@ -3,6 +3,7 @@
 // then summary lines, and last `N passed, M failed`. Exits non-zero on any failure.
 import { Command } from "commander";
 import { describeOptions } from "./options.ts";
+import { LOCK_SUMMARY_KEYS } from "./lock-run.ts";
 import { runSeed } from "./run-seed.ts";
 
 const program = new Command()
@@ -42,5 +43,6 @@ for (const seed of seeds) {
   }
 }
 console.log(`summary: ${Object.entries(totals).map(([k, v]) => `${k}=${v}`).join(" ")}`);
+console.log(`lock workload: ${LOCK_SUMMARY_KEYS.map((k) => `${k}=${totals[k] ?? 0}`).join(" ")}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -1,0 +1,217 @@
+// Checks of the lock service on the simulated cluster, fed with every applied entry on
+// every replica and with what clients receive:
+// - G1: the replica's tables are consistent and a lock never gets a second holder;
+// - G2: per lock, grant tokens strictly increase; across locks they do not decrease with
+//   the index; a token equals epoch × 2^48 + the index of the committed command that made
+//   the grant; every token a client sees is such a grant;
+// - grants only to live sessions;
+// - G4: one effect at most per (session, seq); every later answer to a seq is the first
+//   final answer, NOT_FOUND, or "request too old";
+// - replicas agree on the answer and events of every index;
+// - the client deadline: no session expires before its client's own deadline.
+import type { Answer } from "../../../node/lock/answers.ts";
+import { decodeCommand, type Command } from "../../../node/lock/commands.ts";
+import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
+import type { LockStateMachine } from "../../../node/lock/state-machine.ts";
+import { tokenFor } from "../../../node/lock/tokens.ts";
+import type { Entry, NodeId } from "../../../node/raft/types.ts";
+
+/** A stable text form of an answer, for comparing answers. */
+export function answerKey(a: Answer): string {
+  switch (a.kind) {
+    case "error":
+      return `${a.code}:${a.reason}`;
+    case "granted":
+      return `granted:${a.token}`;
+    case "notAcquired":
+      return `notAcquired:${a.holderSessionId}:${a.holderToken}`;
+    case "sessionOpened":
+      return `sessionOpened:${a.sessionId}`;
+    default:
+      return a.kind;
+  }
+}
+
+export interface SessionEnd {
+  readonly session: bigint;
+  readonly index: number;
+  readonly how: "closed" | "expired";
+  /** Earliest proposal of a close or expiry of the session (a lower bound of the commit time). */
+  readonly proposedAt: number;
+  /** First apply on any replica. */
+  readonly appliedAt: number;
+}
+
+export interface LockCheckStats {
+  grants: number;
+  expiries: number;
+  closes: number;
+  applies: number;
+  answersCompared: number;
+}
+
+export class LockChecker {
+  readonly stats: LockCheckStats = { grants: 0, expiries: 0, closes: 0, applies: 0, answersCompared: 0 };
+  readonly sessionEnds: SessionEnd[] = [];
+  /** Client-side deadline (virtual time) of each session, the latest the client computed. */
+  readonly clientDeadlines = new Map<bigint, number>();
+  private readonly digests = new Map<number, string>();
+  private readonly holders = new Map<string, { session: bigint; token: bigint }>();
+  private readonly lastToken = new Map<string, bigint>();
+  private lastGrantToken = 0n;
+  private readonly grants = new Map<string, Set<bigint>>();
+  private readonly live = new Set<bigint>();
+  private readonly effects = new Map<string, number>();
+  private readonly firstAnswers = new Map<string, string>();
+  private readonly endProposals = new Map<bigint, number>();
+
+  constructor(
+    private readonly fail: (msg: string) => void,
+    private readonly epoch = 0,
+  ) {}
+
+  /** A close or expiry of `session` was proposed at `now`. */
+  endProposed(session: bigint, now: number): void {
+    if (!this.endProposals.has(session)) this.endProposals.set(session, now);
+  }
+
+  /** After each entry applied on a replica; `outcome` is null for entries without a command. */
+  applied(node: NodeId, entry: Entry, outcome: ApplyOutcome | null, sm: LockStateMachine, now: number): void {
+    this.stats.applies++;
+    for (const p of sm.checkInvariants()) this.fail(`t=${now} node ${node} index ${entry.index}: ${p}`);
+    const digest = outcome === null ? "-" : digestOf(outcome);
+    const seen = this.digests.get(entry.index);
+    if (seen !== undefined) {
+      if (seen !== digest) this.fail(`index ${entry.index}: node ${node} applied ${digest}, another replica ${seen}`);
+      return;
+    }
+    this.digests.set(entry.index, digest);
+    if (outcome === null) return;
+    let cmd: Command | null;
+    try {
+      cmd = decodeCommand(entry.data);
+    } catch {
+      cmd = null;
+    }
+    this.committed(entry.index, cmd, outcome, now);
+  }
+
+  /** The committed history, seen once per index (at its first apply anywhere). */
+  private committed(index: number, cmd: Command | null, o: ApplyOutcome, now: number): void {
+    if (o.result.kind === "error" && o.result.code === "INVALID_ARGUMENT") {
+      this.fail(`index ${index}: ${cmd?.type ?? "entry"} refused as invalid: ${o.result.message}`);
+    }
+    for (const s of o.timers.sessionsOpened) this.live.add(s.id);
+    for (const e of o.events) {
+      const current = this.holders.get(e.lock);
+      if (e.type === "acquired") {
+        this.stats.grants++;
+        const expected = tokenFor(this.epoch, index);
+        if (current) this.fail(`G1: index ${index} grants ${e.lock} to ${e.sessionId} while ${current.session} holds it`);
+        if (e.token !== expected) this.fail(`token: index ${index} grants ${e.lock} with token ${e.token}, expected ${expected}`);
+        const last = this.lastToken.get(e.lock) ?? 0n;
+        if (e.token <= last) this.fail(`G2: ${e.lock} granted with token ${e.token} after ${last}`);
+        if (e.token < this.lastGrantToken) this.fail(`G2: token ${e.token} at index ${index} below earlier grant ${this.lastGrantToken}`);
+        if (!this.live.has(e.sessionId)) this.fail(`grant of ${e.lock} at index ${index} to session ${e.sessionId}, which is not live`);
+        this.holders.set(e.lock, { session: e.sessionId, token: e.token });
+        this.lastToken.set(e.lock, e.token);
+        this.lastGrantToken = e.token;
+        let set = this.grants.get(e.lock);
+        if (!set) this.grants.set(e.lock, (set = new Set()));
+        set.add(e.token);
+      } else {
+        if (!current || current.session !== e.sessionId || current.token !== e.token) {
+          this.fail(`index ${index}: ${e.type} of ${e.lock} by ${e.sessionId}/${e.token}, but the holder is ${current ? `${current.session}/${current.token}` : "nobody"}`);
+        }
+        this.holders.delete(e.lock);
+      }
+    }
+    for (const id of o.timers.sessionsEnded) {
+      this.live.delete(id);
+      const how = cmd?.type === "closeSession" ? "closed" : "expired";
+      if (how === "closed") this.stats.closes++;
+      else this.stats.expiries++;
+      this.sessionEnds.push({ session: id, index, how, proposedAt: this.endProposals.get(id) ?? 0, appliedAt: now });
+    }
+    if (cmd) this.exactlyOnce(index, cmd, o);
+  }
+
+  private exactlyOnce(index: number, cmd: Command, o: ApplyOutcome): void {
+    if (cmd.type === "acquire" || cmd.type === "release" || cmd.type === "closeSession") {
+      const key = `${cmd.sessionId}:${cmd.seq}`;
+      let effect: boolean;
+      if (cmd.type === "acquire") {
+        effect = o.events.some((e) => e.type === "acquired" && e.sessionId === cmd.sessionId && e.lock === cmd.lock && e.index === index) ||
+          o.timers.waitsStarted.some((w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq);
+      } else if (cmd.type === "release") {
+        effect = o.events.some((e) => e.type === "released" && e.sessionId === cmd.sessionId && e.lock === cmd.lock);
+      } else {
+        effect = o.timers.sessionsEnded.includes(cmd.sessionId);
+      }
+      if (effect) {
+        const n = (this.effects.get(key) ?? 0) + 1;
+        this.effects.set(key, n);
+        if (n > 1) this.fail(`G4: session ${cmd.sessionId} seq ${cmd.seq} (${cmd.type}) took effect again at index ${index}`);
+      }
+      this.finalAnswer(cmd.sessionId, cmd.seq, o.result, `index ${index}`);
+    }
+    if (cmd.type === "cancelWait" && o.result.kind !== "error") this.finalAnswer(cmd.sessionId, cmd.acquireSeq, o.result, `cancel at index ${index}`);
+    for (const c of o.completions) this.finalAnswer(c.sessionId, c.seq, c.answer, `completion at index ${index}`);
+  }
+
+  /** Records the first final answer of a seq and compares later ones with it. */
+  private finalAnswer(session: bigint, seq: number, a: Answer, where: string): void {
+    if (a.kind === "waiting") return;
+    if (a.kind === "error" && (a.code === "NOT_FOUND" || a.code === "RESOURCE_EXHAUSTED" || a.reason === "request too old")) return;
+    const key = `${session}:${seq}`;
+    const k = answerKey(a);
+    const first = this.firstAnswers.get(key);
+    if (first === undefined) this.firstAnswers.set(key, k);
+    else if (first !== k) this.fail(`G4: session ${session} seq ${seq} answered ${k} (${where}) after ${first}`);
+  }
+
+  /** A client received a final answer for a seq. */
+  clientAnswer(session: bigint, seq: number, a: Answer): void {
+    this.stats.answersCompared++;
+    if (a.kind === "error" && a.code === "NOT_FOUND") return;
+    if (a.kind === "error" && a.reason === "request too old") {
+      this.fail(`G4: client of session ${session} got "request too old" for seq ${seq}, whose answer it never had`);
+      return;
+    }
+    const first = this.firstAnswers.get(`${session}:${seq}`);
+    if (first === undefined) {
+      if (a.kind !== "error") this.fail(`client of session ${session} got ${answerKey(a)} for seq ${seq}, an answer no committed entry gave`);
+      return;
+    }
+    if (first !== answerKey(a)) this.fail(`G4: client of session ${session} got ${answerKey(a)} for seq ${seq}, first answer was ${first}`);
+  }
+
+  /** A client was told it holds `lock` with `token`: it must be a committed grant of that lock. */
+  tokenSeen(lock: string, token: bigint, session: bigint): void {
+    if (!this.grants.get(lock)?.has(token)) this.fail(`client of session ${session} got token ${token} for ${lock}, not a committed grant of it`);
+  }
+
+  clientDeadline(session: bigint, virtualDeadline: number): void {
+    const d = this.clientDeadlines.get(session);
+    if (d === undefined || virtualDeadline > d) this.clientDeadlines.set(session, virtualDeadline);
+  }
+
+  /** The client-deadline promise: every expiry took effect no earlier than the client's deadline. */
+  checkDeadlines(): string[] {
+    const out: string[] = [];
+    for (const end of this.sessionEnds) {
+      if (end.how !== "expired") continue;
+      const d = this.clientDeadlines.get(end.session);
+      if (d !== undefined && end.appliedAt < d) {
+        out.push(`client deadline: session ${end.session} expired at t=${end.appliedAt.toFixed(1)} (index ${end.index}) before its client's deadline t=${d.toFixed(1)}`);
+      }
+    }
+    return out;
+  }
+}
+
+function digestOf(o: ApplyOutcome): string {
+  const events = o.events.map((e) => `${e.type}/${e.lock}/${e.sessionId}/${e.token}`).join(",");
+  const completions = o.completions.map((c) => `${c.sessionId}:${c.seq}=${answerKey(c.answer)}`).join(",");
+  return `${answerKey(o.result)} [${events}] [${completions}]`;
+}

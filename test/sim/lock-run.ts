@@ -1,0 +1,181 @@
+// The lock service on the simulated cluster: a LockHost per node behind the real driver,
+// simulated client RPCs (clients are extra endpoints 100+, cut off by partitions like
+// nodes, with loss, delay and duplication), the fenced resource and the checkers. One
+// seeded run: random faults with a client workload, then a healed network in which lock
+// operations must complete again; then every history check.
+import { SeededRandom } from "../../node/util/rng.ts";
+import type { NodeId } from "../../node/raft/types.ts";
+import { checkLockHistory, type LockHistoryEvent } from "./checkers/linearizable.ts";
+import { LockChecker } from "./checkers/lock.ts";
+import { SimCluster } from "./cluster.ts";
+import { FaultInjector } from "./faults.ts";
+import { FencedResource } from "./fenced-resource.ts";
+import { LockHost, type LockResult, type Reply, type Request } from "./lock-host.ts";
+import { LockWorkload, RHO } from "./lock-workload.ts";
+import { drawOptions, type SimOptions } from "./options.ts";
+import type { SeedResult } from "./raft-run.ts";
+
+export class LockSim {
+  readonly c: SimCluster<LockResult>;
+  readonly hosts = new Map<NodeId, LockHost>();
+  readonly checker: LockChecker;
+  readonly resource = new FencedResource();
+  readonly history: LockHistoryEvent[] = [];
+  /** Recorded operations that turned out to take no effect (cancelled waits). */
+  readonly omitted = new Set<number | string>();
+  readonly counts = { rpcs: 0, rpcLost: 0, clientCuts: 0 };
+  private nextOpId = 1;
+
+  constructor(opts: SimOptions, verbose = false) {
+    const hostEvents = { endProposed: (session: bigint, now: number) => this.checker.endProposed(session, now) };
+    this.c = new SimCluster<LockResult>(opts, {
+      create: (id, snapshot) => {
+        const node = this.c.node(id);
+        const host = new LockHost(this.c, node, node.instance, snapshot, hostEvents);
+        this.hosts.set(id, host);
+        return host;
+      },
+    }, verbose);
+    this.checker = new LockChecker((msg) => this.c.checker.fail(msg));
+    this.c.onApplied = (node, entry, result) => {
+      const host = this.hosts.get(node.id);
+      if (host) this.checker.applied(node.id, entry, result, host.sm, this.c.sched.now);
+    };
+  }
+
+  opId(): number {
+    return this.nextOpId++;
+  }
+
+  /**
+   * One request from a client endpoint to a node and its reply, each way delayed, lost or
+   * cut like peer messages; a duplicate may arrive much later. Resolves null on timeout.
+   */
+  rpc(from: number, to: NodeId, req: Request, timeoutMs: number): Promise<Reply | null> {
+    const c = this.c;
+    this.counts.rpcs++;
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (r: Reply | null): void => {
+        if (done) return;
+        done = true;
+        resolve(r);
+      };
+      c.sched.after(timeoutMs, "rpc-timeout", () => finish(null));
+      const deliver = (extraDelay: number): void => {
+        if (!this.link(from, to)) return;
+        c.sched.after(this.delay() + extraDelay, "rpc-req", () => this.arrive(to, req, (r) => {
+          if (!this.link(to, from)) return;
+          c.sched.after(this.delay(), "rpc-reply", () => finish(r));
+        }));
+      };
+      deliver(0);
+      if (c.duplicateRate > 0 && c.rng.chance(c.duplicateRate)) deliver(c.rng.int(0, 400));
+    });
+  }
+
+  private link(from: number, to: number): boolean {
+    const c = this.c;
+    if (c.blocked.has(`${from}>${to}`) || (c.lossRate > 0 && c.rng.chance(c.lossRate))) {
+      this.counts.rpcLost++;
+      return false;
+    }
+    return true;
+  }
+
+  private delay(): number {
+    return this.c.rng.int(this.c.opts.delayMinMs * 10, this.c.delayMaxMs * 10) / 10;
+  }
+
+  private arrive(to: NodeId, req: Request, reply: (r: Reply) => void): void {
+    const n = this.c.node(to);
+    if (!n.up) return;
+    if (this.c.sched.now < n.stalledUntil) {
+      this.c.sched.at(n.stalledUntil, "rpc-late", () => this.arrive(to, req, reply));
+      return;
+    }
+    this.hosts.get(to)?.handle(req, reply);
+  }
+
+  /** Cuts a client off from some nodes (until the next partition change or heal). */
+  cutClient(client: number, nodes: readonly NodeId[]): void {
+    for (const n of nodes) {
+      this.c.blocked.add(`${client}>${n}`);
+      this.c.blocked.add(`${n}>${client}`);
+    }
+    this.counts.clientCuts++;
+  }
+
+  /** Session ends from the committed log, as history events. */
+  sessionEndEvents(): LockHistoryEvent[] {
+    return this.checker.sessionEnds.map((e) => ({
+      kind: "sessionEnd", id: `end-${e.session}`, session: e.session, call: Math.min(e.proposedAt, e.appliedAt), ret: e.appliedAt,
+    }));
+  }
+}
+
+/** Stats of the lock run that `npm run sim` sums up on its own line. */
+export const LOCK_SUMMARY_KEYS = [
+  "lockOps", "grants", "expiries", "closes", "pauses", "clientCrashes", "fencedRefusals", "acknowledgedIncrements", "unknownOutcomes", "linChecks",
+] as const;
+
+/** Seeds of the lock run differ from the Raft run's, so the two explore different schedules. */
+export function lockSeedOf(seed: number): number {
+  return (Math.imul(seed, 0x9e3779b1) ^ 0x10c4) >>> 0;
+}
+
+export async function runLockSeed(seed: number, overrides: Partial<SimOptions> = {}, verbose = false): Promise<SeedResult> {
+  const base = drawOptions(seed, { faultMs: 3000, healMs: 2500, livenessBoundMs: 2000, ...overrides });
+  const opts: SimOptions = { ...base, seed: lockSeedOf(seed) };
+  const sim = new LockSim(opts, verbose);
+  const c = sim.c;
+  const rng = new SeededRandom(opts.seed ^ 0x51ed);
+  const workload = new LockWorkload(sim, rng, rng.int(3, 6));
+  await c.start();
+  workload.start();
+  const faults = new FaultInjector(c);
+  faults.start(opts.faultMs);
+  if (opts.partitionEveryMs > 0) workload.cutClientsEvery(opts.partitionEveryMs, opts.faultMs);
+  await c.runUntil(opts.faultMs);
+  const healAt = c.sched.now;
+  await faults.healAll();
+  await c.runUntil(healAt + opts.livenessBoundMs);
+  const violations = [...c.checker.violations];
+  if (violations.length === 0 && workload.completedSince(healAt) === 0) {
+    violations.push(`liveness: no lock operation completed within ${opts.livenessBoundMs}ms after the network healed`);
+  }
+  if (violations.length === 0) await c.runUntil(opts.faultMs + opts.healMs);
+  workload.stop();
+  for (const v of c.checker.violations) if (!violations.includes(v)) violations.push(v);
+  let linChecks = 0;
+  if (violations.length === 0) {
+    violations.push(...sim.resource.finalCheck(workload.acknowledged));
+    if (opts.driftMax <= RHO) violations.push(...sim.checker.checkDeadlines());
+    const events = [...sim.history.filter((e) => !sim.omitted.has(e.id)), ...sim.sessionEndEvents()];
+    const lin = checkLockHistory(events);
+    linChecks = lin.perLock.size;
+    if (!lin.ok) violations.push(`linearizability: ${lin.detail}`);
+  }
+  const w = workload.stats;
+  return {
+    seed,
+    ok: violations.length === 0,
+    violations,
+    hash: c.hash,
+    options: opts,
+    stats: {
+      lockOps: w.ops,
+      grants: sim.checker.stats.grants,
+      expiries: sim.checker.stats.expiries,
+      closes: sim.checker.stats.closes,
+      pauses: w.pauses,
+      clientCrashes: w.crashes,
+      fencedRefusals: sim.resource.refusals,
+      acknowledgedIncrements: [...workload.acknowledged.values()].reduce((a, b) => a + b, 0),
+      unknownOutcomes: w.unknown,
+      linChecks,
+      linOps: sim.history.length,
+    },
+    trace: c.traceLines ?? undefined,
+  };
+}
