@@ -1,0 +1,112 @@
+// Starts a three-node Palisade cluster on loopback for the benchmark and returns once a
+// session can be opened and a lock taken:
+//   tsx bench/palisade-cluster.ts DIR
+// Ports are chosen by the OS; config, data and logs go under DIR. The node pids are written
+// one per line to DIR/pids and the client endpoints, comma-separated, to DIR/endpoints;
+// the nodes keep running after this exits (run.sh stops them by those pids).
+// Raft and limits are the defaults of the product (tick 100 ms, fsync on every append).
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ClusterConfigInput } from "../node/config/index.ts";
+import { PalisadeClient } from "../client/index.ts";
+
+const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
+const NODES = 3;
+const READY_TIMEOUT_MS = 30_000;
+
+/** `count` distinct free loopback ports (all listeners open until every port is chosen). */
+async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const server = createServer();
+      servers.push(server);
+      ports.push(
+        await new Promise<number>((done, fail) => {
+          server.on("error", fail);
+          server.listen(0, "127.0.0.1", () => {
+            const address = server.address();
+            done(typeof address === "object" && address ? address.port : 0);
+          });
+        }),
+      );
+    }
+    return ports;
+  } finally {
+    await Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Bounded wait until a session opens and a probe lock is taken and released. */
+async function waitReady(endpoints: string[], logsOf: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastError = "";
+  while (Date.now() < deadline) {
+    const client = new PalisadeClient({ endpoints, retryBudgetMs: 2_000, callTimeoutMs: 1_000 });
+    try {
+      const session = await client.openSession({ ttlMs: 5_000 });
+      const probe = await session.acquire("bench/ready-probe");
+      if (probe.acquired && probe.token !== undefined) await session.release("bench/ready-probe", probe.token);
+      await session.close();
+      return;
+    } catch (e) {
+      lastError = e instanceof Error ? e.message : String(e);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+    await sleep(200);
+  }
+  throw new Error(`cluster not ready within ${READY_TIMEOUT_MS} ms: ${lastError}\n${logsOf()}`);
+}
+
+async function main(dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const ports = await freePorts(2 * NODES);
+  const nodes = Array.from({ length: NODES }, (_, i) => ({
+    id: i + 1,
+    peerAddress: `127.0.0.1:${ports[2 * i]}`,
+    clientAddress: `127.0.0.1:${ports[2 * i + 1]}`,
+    dataDir: `node-${i + 1}`,
+  }));
+  const config: ClusterConfigInput = { clusterId: "palisade-bench", nodes, disk: { reserveBytes: 0 } };
+  const configPath = join(dir, "cluster.json");
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+
+  const pids: number[] = [];
+  for (const node of nodes) {
+    const log = openSync(join(dir, `node-${node.id}.log`), "a");
+    const child = spawn(process.execPath, ["--import", "tsx", "node/server/main.ts", "--config", configPath, "--id", String(node.id)], {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", log, log],
+      detached: true,
+    });
+    closeSync(log);
+    if (child.pid === undefined) throw new Error(`node ${node.id} did not start`);
+    pids.push(child.pid);
+    child.unref();
+    // Record as we go, so the caller can stop what started even if a later step fails.
+    writeFileSync(join(dir, "pids"), pids.join("\n") + "\n");
+  }
+  const endpoints = nodes.map((n) => n.clientAddress);
+  const logsOf = (): string =>
+    nodes.map((n) => `--- node ${n.id}\n${readFileSync(join(dir, `node-${n.id}.log`), "utf8").slice(-2_000)}`).join("\n");
+  await waitReady(endpoints, logsOf);
+  writeFileSync(join(dir, "endpoints"), endpoints.join(",") + "\n");
+  process.stdout.write(`palisade cluster ready: ${endpoints.join(",")} (pids ${pids.join(",")})\n`);
+}
+
+const dir = process.argv[2];
+if (!dir) {
+  process.stderr.write("usage: tsx bench/palisade-cluster.ts DIR\n");
+  process.exit(2);
+}
+main(dir).catch((e: unknown) => {
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Lock benchmark: Palisade against etcd's server-side Lock API, on loopback, in one run.
+#
+#   bash bench/run.sh            (npm run bench)
+#
+# Starts a three-node Palisade cluster (OS-chosen ports, data in a temp folder) and a
+# three-member etcd cluster (the peers' etcd-cluster.sh), runs the peers' bench.mjs for both
+# backends, uncontended and contended, at each concurrency, alternating backends per cell so
+# machine noise hits both alike, prints the table and writes it to bench/results/latest.md.
+# Everything it started is stopped on exit, by recorded pid.
+#
+# Env knobs: SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
+#            PEERS_SRC (../shared/peers), PEERS_DIR (/tmp/palisade-bench-peers: the writable copy),
+#            SKIP_ETCD=1 (Palisade only).
+set -euo pipefail
+
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$REPO"
+S="${SECONDS_PER_RUN:-3}"
+W="${WARMUP:-1}"
+CONCS="${CONCS:-1 16 64}"
+MODES="${MODES:-uncontended contended}"
+PEERS_SRC="${PEERS_SRC:-$REPO/../shared/peers}"
+PEERS_DIR="${PEERS_DIR:-/tmp/palisade-bench-peers}"
+SKIP_ETCD="${SKIP_ETCD:-0}"
+RUN_TIMEOUT=$((S + W + 60)) # one harness run may not hang the whole benchmark
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/palisade-bench.XXXXXX")"
+export PEERS_TMP="$WORK/peers-tmp"
+RESULTS="$WORK/results.jsonl"
+ETCD_STARTED=0
+
+stop_pids() { # stop_pids FILE: TERM, wait up to 5 s, then KILL, only the pids listed in FILE
+  local file="$1" pid
+  [[ -f "$file" ]] || return 0
+  for pid in $(cat "$file"); do kill -TERM "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 50); do
+    local alive=0
+    for pid in $(cat "$file"); do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [[ $alive == 0 ]] && break
+    sleep 0.1
+  done
+  for pid in $(cat "$file"); do kill -KILL "$pid" 2>/dev/null || true; done
+}
+
+cleanup() {
+  stop_pids "$WORK/palisade/pids"
+  if [[ $ETCD_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./etcd-cluster.sh stop >/dev/null) || true; fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- the harness: a writable copy of the peers folder with its own dependencies
+if [[ ! -f "$PEERS_DIR/bench.mjs" ]]; then
+  [[ -f "$PEERS_SRC/bench.mjs" ]] || { echo "peers harness not found at $PEERS_SRC (set PEERS_SRC)" >&2; exit 1; }
+  cp -r "$PEERS_SRC" "$PEERS_DIR"
+  chmod -R u+w "$PEERS_DIR"
+fi
+if [[ ! -d "$PEERS_DIR/node_modules" ]]; then (cd "$PEERS_DIR" && npm ci --no-audit --no-fund >/dev/null); fi
+
+# --- etcd (Debian packages; they start no daemon here)
+ETCD_NOTE=""
+if [[ $SKIP_ETCD != 1 ]] && ! command -v etcd >/dev/null; then
+  echo "etcd not found; installing etcd-server etcd-client" >&2
+  if ! { apt-get install -y etcd-server etcd-client >/dev/null 2>&1 ||
+         { apt-get update >/dev/null 2>&1 && apt-get install -y etcd-server etcd-client >/dev/null 2>&1; }; }; then
+    ETCD_NOTE="etcd could not be installed (apt-get install etcd-server etcd-client failed); Palisade only."
+    SKIP_ETCD=1
+  fi
+fi
+if [[ $SKIP_ETCD != 1 ]]; then
+  ETCD_STARTED=1
+  if (cd "$PEERS_DIR" && ./etcd-cluster.sh start >/dev/null); then
+    ETCD_PIDS="$(cat "$PEERS_TMP"/etcd/m*.pid | paste -sd,)"
+    echo "etcd cluster ready (pids $ETCD_PIDS)" >&2
+  else
+    ETCD_NOTE="etcd cluster did not start (logs were in $PEERS_TMP/etcd); Palisade only."
+    SKIP_ETCD=1
+  fi
+fi
+[[ -n $ETCD_NOTE ]] && echo "$ETCD_NOTE" >&2
+
+# --- Palisade
+npx tsx bench/palisade-cluster.ts "$WORK/palisade" >&2
+PAL_ENDPOINTS="$(cat "$WORK/palisade/endpoints")"
+PAL_PIDS="$(paste -sd, "$WORK/palisade/pids")"
+
+run_one() { # run_one BACKEND MODE CONC
+  local backend="$1" mode="$2" c="$3"
+  local common=(--mode "$mode" --concurrency "$c" --seconds "$S" --warmup "$W" --out "$RESULTS" --label "$backend")
+  if [[ $backend == palisade ]]; then
+    timeout "$RUN_TIMEOUT" node --import tsx "$PEERS_DIR/bench.mjs" --backend-module "$REPO/bench/palisade-backend.ts" \
+      --palisade-endpoints "$PAL_ENDPOINTS" --server-pids "$PAL_PIDS" "${common[@]}" >/dev/null ||
+      echo "FAILED: $backend $mode c=$c" >&2
+  else
+    timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend etcd-lockapi --server-pids "$ETCD_PIDS" "${common[@]}" >/dev/null ||
+      echo "FAILED: $backend $mode c=$c" >&2
+  fi
+}
+
+# One unrecorded pass per backend first: the first seconds after a cluster starts (JIT, first
+# disk writes) are slower and would otherwise land on whichever cell runs first.
+warm_one() { # warm_one BACKEND
+  echo "warm-up pass, not recorded:" >&2
+  local saved="$RESULTS"; RESULTS=/dev/null
+  run_one "$1" uncontended 16
+  RESULTS="$saved"
+}
+warm_one palisade
+[[ $SKIP_ETCD == 1 ]] || warm_one etcd-lockapi
+
+for m in $MODES; do
+  for c in $CONCS; do
+    run_one palisade "$m" "$c"
+    [[ $SKIP_ETCD == 1 ]] || run_one etcd-lockapi "$m" "$c"
+  done
+done
+
+# --- report
+mkdir -p bench/results
+OUT=bench/results/latest.md
+{
+  echo "# Lock benchmark: Palisade vs etcd Lock API"
+  echo
+  echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ), node $(node --version), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
+  echo "- etcd: $(if [[ $SKIP_ETCD == 1 ]]; then echo "not run. $ETCD_NOTE"; else etcd --version | head -1; fi)"
+  echo "- ${S} s measured + ${W} s warm-up per cell; acquire+release cycles/s; acquire latency p50/p99 in ms;"
+  echo "  ratio = Palisade / etcd cycles/s; server CPU % summed over the three members (100 = one core)."
+  echo "- command: \`bash bench/run.sh\` (SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\")"
+  echo
+  npx tsx bench/render.ts "$RESULTS"
+} >"$OUT"
+cp "$RESULTS" bench/results/latest.jsonl
+cat "$OUT"
