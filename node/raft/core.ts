@@ -9,6 +9,7 @@
 // - the leader counts its own log toward commit only once it is durable (advance());
 // - PreVote and CheckQuorum keep partitioned nodes from disrupting a healthy leader.
 import { RaftLog } from "./log.ts";
+import { changeMembership, decodeMembership, encodeMembership, MembershipError, type MemberAddress, type MembershipChange } from "./membership.ts";
 import { Progress } from "./progress.ts";
 import type {
   AppendRequest,
@@ -94,6 +95,8 @@ export class RaftCore {
   private votes = new Map<NodeId, boolean>();
   private progress = new Map<NodeId, Progress>();
   private transferee: NodeId = NONE;
+  /** Index of the last config entry proposed (or of the no-op, right after an election); no new change until it is applied. */
+  private pendingConfIndex = 0;
   private transferElapsed = 0;
 
   // ReadIndex state (leader): reads waiting for an entry of this term to commit, reads
@@ -125,6 +128,18 @@ export class RaftCore {
     this.term = init.hardState.term;
     this.vote = init.hardState.vote;
     this.membership = init.membership;
+    // Committed config entries take effect now: they are re-applied in the first batch
+    // anyway, and the node must not campaign or count votes with an older membership.
+    for (let i = this.log.firstIndex(); i <= this.log.committed; i++) {
+      const e = this.log.entry(i)!;
+      if (e.kind === "config") {
+        try {
+          this.membership = decodeMembership(e.data);
+        } catch {
+          // a malformed config entry changes nothing
+        }
+      }
+    }
     this.persisted = init.hardState;
     this.resetElectionTimer();
   }
@@ -178,6 +193,60 @@ export class RaftCore {
     this.broadcastAppend();
     this.maybeCommitSingle();
     return { index: first, term: this.term };
+  }
+
+  /**
+   * Propose one membership change. Refused while the previous change (or, on a new leader,
+   * its own no-op) is not yet applied here, so changes never overlap.
+   */
+  proposeMembershipChange(change: MembershipChange, address?: MemberAddress): { index: number; term: number } {
+    if (this.role !== "leader") throw new NotLeaderError(this.leader);
+    if (this.transferee !== NONE) throw new ProposalDroppedError("leadership transfer in progress");
+    if (this.pendingConfIndex > this.log.applied) {
+      throw new MembershipError("the previous membership change (or this leader's first entry) is not applied yet; retry shortly");
+    }
+    let next = changeMembership(this.membership, change);
+    const addresses = { ...(this.membership.addresses ?? {}) };
+    if (change.type === "addLearner" && address) addresses[String(change.node)] = address;
+    if (change.type === "remove") delete addresses[String(change.node)];
+    if (Object.keys(addresses).length > 0) next = { ...next, addresses };
+    else next = { voters: next.voters, learners: next.learners };
+    const index = this.log.lastIndex() + 1;
+    this.log.append([{ term: this.term, index, kind: "config", data: encodeMembership(next) }]);
+    this.pendingConfIndex = index;
+    this.broadcastAppend();
+    this.maybeCommitSingle();
+    return { index, term: this.term };
+  }
+
+  /** A config entry is being applied: from now on this node uses the membership it carries. */
+  applyConfigEntry(entry: Entry): void {
+    let next: Membership;
+    try {
+      next = decodeMembership(entry.data);
+    } catch {
+      return; // a malformed config entry changes nothing (the leader never proposes one)
+    }
+    this.membership = next;
+    if (this.role !== "leader") return;
+    for (const p of this.peers()) {
+      if (!this.progress.has(p)) {
+        const pr = new Progress(this.log.lastIndex() + 1);
+        pr.recentActive = true;
+        pr.lastAckTick = this.ticks;
+        this.progress.set(p, pr);
+      }
+    }
+    for (const p of [...this.progress.keys()]) if (!this.peers().includes(p)) this.progress.delete(p);
+    if (this.transferee !== NONE && !this.isVoter(this.transferee)) this.transferee = NONE;
+    if (!this.isVoter(this.id)) {
+      // A leader removed from the voters steps down; the others elect a new one.
+      this.becomeFollower(this.term, NONE);
+      return;
+    }
+    if (this.maybeCommit()) this.broadcastAppend(true);
+    this.releaseConfirmedReads();
+    for (const p of this.progress.keys()) this.sendAppend(p);
   }
 
   /**
@@ -380,6 +449,7 @@ export class RaftCore {
     this.roundAcks = new Map();
     // The no-op lets the leader commit entries of earlier terms and start serving reads.
     this.log.append([{ term: this.term, index: this.log.lastIndex() + 1, kind: "noop", data: new Uint8Array(0) }]);
+    this.pendingConfIndex = this.log.lastIndex();
     this.broadcastAppend();
     this.maybeCommitSingle();
   }

@@ -30,6 +30,8 @@ export interface HardState {
 export interface Membership {
   readonly voters: readonly NodeId[];
   readonly learners: readonly NodeId[];
+  /** Peer and client addresses of members that joined after the cluster file was written, by node id. */
+  readonly addresses?: Readonly<Record<string, { readonly peer: string; readonly client: string }>>;
 }
 
 export interface SnapshotMeta {

@@ -10,6 +10,7 @@
 //   never into a half-written state;
 // - any storage error is fatal: the driver stops and reports it.
 import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/core.ts";
+import type { MemberAddress, MembershipChange } from "../raft/membership.ts";
 import type { Entry, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -138,6 +139,22 @@ export class Driver<R> {
     return p;
   }
 
+  /** Propose one membership change; resolves once it is applied here (it then is in effect on this node). */
+  proposeMembershipChange(change: MembershipChange, address?: MemberAddress): Promise<{ index: number; result: R }> {
+    if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
+    let at: { index: number; term: number };
+    try {
+      at = this.core.proposeMembershipChange(change, address);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const p = new Promise<{ index: number; result: R }>((resolve, reject) => {
+      this.proposals.set(at.index, { term: at.term, resolve, reject });
+    });
+    this.kick();
+    return p;
+  }
+
   transferLeadership(to: NodeId): void {
     this.core.transferLeadership(to);
     this.kick();
@@ -223,6 +240,7 @@ export class Driver<R> {
   }
 
   private applyEntry(entry: Entry): void {
+    if (entry.kind === "config") this.core.applyConfigEntry(entry);
     const result = this.applier.apply(entry);
     this.applied = entry.index;
     const waiter = this.proposals.get(entry.index);

@@ -107,7 +107,11 @@ const nodeIdList = z.array(count);
 const snapshotRecordSchema = z.object({
   index: count,
   term: count,
-  membership: z.object({ voters: nodeIdList, learners: nodeIdList }),
+  membership: z.object({
+    voters: nodeIdList,
+    learners: nodeIdList,
+    addresses: z.record(z.string(), z.object({ peer: z.string(), client: z.string() })).optional(),
+  }),
   /** File name of the body inside the snapshot directory. */
   file: z.string().regex(/^[A-Za-z0-9._-]+$/),
   bodyLength: count,

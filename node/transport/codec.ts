@@ -134,14 +134,20 @@ function membershipToWire(membership: Membership): palisade.v1.Membership.$Prope
   return {
     voters: membership.voters.map((id) => toU64(id, "voter")),
     learners: membership.learners.map((id) => toU64(id, "learner")),
+    addresses: Object.entries(membership.addresses ?? {}).map(([id, a]) => ({ id: toU64(Number(id), "address.id"), peer: a.peer, client: a.client })),
   };
 }
 
 function membershipFromWire(wire: palisade.v1.Membership.$Properties): Membership {
-  return {
+  const m: Membership = {
     voters: (wire.voters ?? []).map((id) => nodeIdFrom(id, "voter")),
     learners: (wire.learners ?? []).map((id) => nodeIdFrom(id, "learner")),
   };
+  const list = wire.addresses ?? [];
+  if (list.length === 0) return m;
+  const addresses: Record<string, { peer: string; client: string }> = {};
+  for (const a of list) addresses[String(nodeIdFrom(a.id, "address.id"))] = { peer: a.peer ?? "", client: a.client ?? "" };
+  return { ...m, addresses };
 }
 
 function snapshotToWire(snapshot: Snapshot): palisade.v1.InstallSnapshot.$Properties {

@@ -8836,6 +8836,9 @@ export namespace palisade {
             /** Membership learners. */
             learners: Long[];
 
+            /** Membership addresses. */
+            addresses: palisade.v1.MemberAddress.$Properties[];
+
             /**
              * Creates a new Membership instance using the specified properties.
              * @param [properties] Properties to set
@@ -8926,12 +8929,144 @@ export namespace palisade {
                 /** Membership learners */
                 learners?: (Long[]|null);
 
+                /** Membership addresses */
+                addresses?: (palisade.v1.MemberAddress.$Properties[]|null);
+
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
             }
 
             /** Shape of a Membership. */
             type $Shape = palisade.v1.Membership.$Properties;
+        }
+
+        /**
+         * Properties of a MemberAddress.
+         * @deprecated Use palisade.v1.MemberAddress.$Properties instead.
+         */
+        interface IMemberAddress extends palisade.v1.MemberAddress.$Properties {
+        }
+
+        /** Represents a MemberAddress. */
+        class MemberAddress {
+
+            /**
+             * Constructs a new MemberAddress.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.MemberAddress.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** MemberAddress id. */
+            id: Long;
+
+            /** MemberAddress peer. */
+            peer: string;
+
+            /** MemberAddress client. */
+            client: string;
+
+            /**
+             * Creates a new MemberAddress instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns MemberAddress instance
+             */
+            static create(properties: palisade.v1.MemberAddress.$Shape): palisade.v1.MemberAddress & palisade.v1.MemberAddress.$Shape;
+            static create(properties?: palisade.v1.MemberAddress.$Properties): palisade.v1.MemberAddress;
+
+            /**
+             * Encodes the specified MemberAddress message. Does not implicitly {@link palisade.v1.MemberAddress.verify|verify} messages.
+             * @param message MemberAddress message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.MemberAddress.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified MemberAddress message, length delimited. Does not implicitly {@link palisade.v1.MemberAddress.verify|verify} messages.
+             * @param message MemberAddress message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.MemberAddress.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a MemberAddress message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberAddress & palisade.v1.MemberAddress.$Shape} MemberAddress
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.MemberAddress & palisade.v1.MemberAddress.$Shape;
+
+            /**
+             * Decodes a MemberAddress message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberAddress & palisade.v1.MemberAddress.$Shape} MemberAddress
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.MemberAddress & palisade.v1.MemberAddress.$Shape;
+
+            /**
+             * Verifies a MemberAddress message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a MemberAddress message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns MemberAddress
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.MemberAddress;
+
+            /**
+             * Creates a plain object from a MemberAddress message. Also converts values to other types if specified.
+             * @param message MemberAddress
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.MemberAddress, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this MemberAddress to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for MemberAddress
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace MemberAddress {
+
+            /** Properties of a MemberAddress. */
+            interface $Properties {
+
+                /** MemberAddress id */
+                id?: (Long|null);
+
+                /** MemberAddress peer */
+                peer?: (string|null);
+
+                /** MemberAddress client */
+                client?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a MemberAddress. */
+            type $Shape = palisade.v1.MemberAddress.$Properties;
         }
 
         /**

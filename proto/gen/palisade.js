@@ -23644,6 +23644,7 @@ export const palisade = $root.palisade = (() => {
              * @typedef {Object} palisade.v1.Membership.$Properties
              * @property {Array.<Long>|null} [voters] Membership voters
              * @property {Array.<Long>|null} [learners] Membership learners
+             * @property {Array.<palisade.v1.MemberAddress.$Properties>|null} [addresses] Membership addresses
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -23671,6 +23672,7 @@ export const palisade = $root.palisade = (() => {
             const Membership = function (properties) {
                 this.voters = [];
                 this.learners = [];
+                this.addresses = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -23692,6 +23694,14 @@ export const palisade = $root.palisade = (() => {
              * @instance
              */
             Membership.prototype.learners = $util.emptyArray;
+
+            /**
+             * Membership addresses.
+             * @member {Array.<palisade.v1.MemberAddress.$Properties>} addresses
+             * @memberof palisade.v1.Membership
+             * @instance
+             */
+            Membership.prototype.addresses = $util.emptyArray;
 
             /**
              * Creates a new Membership instance using the specified properties.
@@ -23729,6 +23739,9 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 1, wireType 2 =*/10).uint64s(message.voters);
                 if (message.learners != null && message.learners.length)
                     writer.uint32(/* id 2, wireType 2 =*/18).uint64s(message.learners);
+                if (message.addresses != null && message.addresses.length)
+                    for (let i = 0; i < message.addresses.length; ++i)
+                        $root.palisade.v1.MemberAddress.encode(message.addresses[i], writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -23814,6 +23827,14 @@ export const palisade = $root.palisade = (() => {
                             message.learners.push(reader.uint64());
                             continue;
                         }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.addresses && message.addresses.length))
+                                message.addresses = [];
+                            message.addresses.push($root.palisade.v1.MemberAddress.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -23876,6 +23897,15 @@ export const palisade = $root.palisade = (() => {
                         if (!$util.isInteger(message.learners[i]) && !(message.learners[i] && $util.isInteger(message.learners[i].low) && $util.isInteger(message.learners[i].high)))
                             return "learners: integer|Long[] expected";
                 }
+                if (message.addresses != null && $Object.hasOwnProperty.call(message, "addresses")) {
+                    if (!$Array.isArray(message.addresses))
+                        return "addresses: array expected";
+                    for (let i = 0; i < message.addresses.length; ++i) {
+                        let error = $root.palisade.v1.MemberAddress.verify(message.addresses[i], _depth + 1);
+                        if (error)
+                            return "addresses." + error;
+                    }
+                }
                 return null;
             };
 
@@ -23925,6 +23955,16 @@ export const palisade = $root.palisade = (() => {
                         else if (typeof object.learners[i] === "object")
                             message.learners[i] = new $util.LongBits(object.learners[i].low >>> 0, object.learners[i].high >>> 0).toNumber(true);
                 }
+                if (object.addresses) {
+                    if (!$Array.isArray(object.addresses))
+                        throw $TypeError(".palisade.v1.Membership.addresses: array expected");
+                    message.addresses = $Array(object.addresses.length);
+                    for (let i = 0; i < object.addresses.length; ++i) {
+                        if (!$util.isObject(object.addresses[i]))
+                            throw $TypeError(".palisade.v1.Membership.addresses: object expected");
+                        message.addresses[i] = $root.palisade.v1.MemberAddress.fromObject(object.addresses[i], _depth + 1);
+                    }
+                }
                 return message;
             };
 
@@ -23948,6 +23988,7 @@ export const palisade = $root.palisade = (() => {
                 if (options.arrays || options.defaults) {
                     object.voters = [];
                     object.learners = [];
+                    object.addresses = [];
                 }
                 if (message.voters && message.voters.length) {
                     object.voters = $Array(message.voters.length);
@@ -23968,6 +24009,11 @@ export const palisade = $root.palisade = (() => {
                             object.learners[j] = options.longs === $String ? $String(message.learners[j]) : message.learners[j];
                         else
                             object.learners[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.learners[j]) : options.longs === $Number ? new $util.LongBits(message.learners[j].low >>> 0, message.learners[j].high >>> 0).toNumber(true) : message.learners[j];
+                }
+                if (message.addresses && message.addresses.length) {
+                    object.addresses = $Array(message.addresses.length);
+                    for (let j = 0; j < message.addresses.length; ++j)
+                        object.addresses[j] = $root.palisade.v1.MemberAddress.toObject(message.addresses[j], options, _depth + 1);
                 }
                 return object;
             };
@@ -23998,6 +24044,356 @@ export const palisade = $root.palisade = (() => {
             };
 
             return Membership;
+        })();
+
+        v1.MemberAddress = (function() {
+
+            /**
+             * Properties of a MemberAddress.
+             * @typedef {Object} palisade.v1.MemberAddress.$Properties
+             * @property {Long|null} [id] MemberAddress id
+             * @property {string|null} [peer] MemberAddress peer
+             * @property {string|null} [client] MemberAddress client
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a MemberAddress.
+             * @memberof palisade.v1
+             * @interface IMemberAddress
+             * @augments palisade.v1.MemberAddress.$Properties
+             * @deprecated Use palisade.v1.MemberAddress.$Properties instead.
+             */
+
+            /**
+             * Shape of a MemberAddress.
+             * @typedef {palisade.v1.MemberAddress.$Properties} palisade.v1.MemberAddress.$Shape
+             */
+
+            /**
+             * Constructs a new MemberAddress.
+             * @memberof palisade.v1
+             * @classdesc Represents a MemberAddress.
+             * @constructor
+             * @param {palisade.v1.MemberAddress.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const MemberAddress = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * MemberAddress id.
+             * @member {Long} id
+             * @memberof palisade.v1.MemberAddress
+             * @instance
+             */
+            MemberAddress.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * MemberAddress peer.
+             * @member {string} peer
+             * @memberof palisade.v1.MemberAddress
+             * @instance
+             */
+            MemberAddress.prototype.peer = "";
+
+            /**
+             * MemberAddress client.
+             * @member {string} client
+             * @memberof palisade.v1.MemberAddress
+             * @instance
+             */
+            MemberAddress.prototype.client = "";
+
+            /**
+             * Creates a new MemberAddress instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {palisade.v1.MemberAddress.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.MemberAddress} MemberAddress instance
+             * @type {{
+             *   (properties: palisade.v1.MemberAddress.$Shape): palisade.v1.MemberAddress & palisade.v1.MemberAddress.$Shape;
+             *   (properties?: palisade.v1.MemberAddress.$Properties): palisade.v1.MemberAddress;
+             * }}
+             */
+            MemberAddress.create = function(properties) {
+                return new MemberAddress(properties);
+            };
+
+            /**
+             * Encodes the specified MemberAddress message. Does not implicitly {@link palisade.v1.MemberAddress.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {palisade.v1.MemberAddress.$Properties} message MemberAddress message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            MemberAddress.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.id);
+                if (message.peer != null && $Object.hasOwnProperty.call(message, "peer") && message.peer !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.peer);
+                if (message.client != null && $Object.hasOwnProperty.call(message, "client") && message.client !== "")
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.client);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified MemberAddress message, length delimited. Does not implicitly {@link palisade.v1.MemberAddress.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {palisade.v1.MemberAddress.$Properties} message MemberAddress message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            MemberAddress.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a MemberAddress message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.MemberAddress & palisade.v1.MemberAddress.$Shape} MemberAddress
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            MemberAddress.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.MemberAddress();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.peer = value;
+                            else
+                                delete message.peer;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.client = value;
+                            else
+                                delete message.client;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a MemberAddress message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.MemberAddress & palisade.v1.MemberAddress.$Shape} MemberAddress
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            MemberAddress.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a MemberAddress message.
+             * @function verify
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            MemberAddress.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    if (!$util.isInteger(message.id) && !(message.id && $util.isInteger(message.id.low) && $util.isInteger(message.id.high)))
+                        return "id: integer|Long expected";
+                if (message.peer != null && $Object.hasOwnProperty.call(message, "peer"))
+                    if (!$util.isString(message.peer))
+                        return "peer: string expected";
+                if (message.client != null && $Object.hasOwnProperty.call(message, "client"))
+                    if (!$util.isString(message.client))
+                        return "client: string expected";
+                return null;
+            };
+
+            /**
+             * Creates a MemberAddress message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.MemberAddress} MemberAddress
+             */
+            MemberAddress.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.MemberAddress)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.MemberAddress: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.MemberAddress();
+                if (object.id != null)
+                    if (typeof object.id === "object" ? object.id.low || object.id.high : $Number(object.id) !== 0)
+                        if ($util.Long)
+                            message.id = $util.Long.fromValue(object.id, true);
+                        else if (typeof object.id === "string")
+                            message.id = $parseInt(object.id, 10);
+                        else if (typeof object.id === "number")
+                            message.id = object.id;
+                        else if (typeof object.id === "object")
+                            message.id = new $util.LongBits(object.id.low >>> 0, object.id.high >>> 0).toNumber(true);
+                if (object.peer != null)
+                    if (typeof object.peer !== "string" || object.peer.length)
+                        message.peer = $String(object.peer);
+                if (object.client != null)
+                    if (typeof object.client !== "string" || object.client.length)
+                        message.client = $String(object.client);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a MemberAddress message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {palisade.v1.MemberAddress} message MemberAddress
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            MemberAddress.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.id = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.id = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.peer = "";
+                    object.client = "";
+                }
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.id = typeof message.id === "number" ? $BigInt(message.id) : $util.Long.fromBits(message.id.low >>> 0, message.id.high >>> 0, true).toBigInt();
+                    else if (typeof message.id === "number")
+                        object.id = options.longs === $String ? $String(message.id) : message.id;
+                    else
+                        object.id = options.longs === $String ? $util.Long.prototype.toString.call(message.id) : options.longs === $Number ? new $util.LongBits(message.id.low >>> 0, message.id.high >>> 0).toNumber(true) : message.id;
+                if (message.peer != null && $Object.hasOwnProperty.call(message, "peer"))
+                    object.peer = message.peer;
+                if (message.client != null && $Object.hasOwnProperty.call(message, "client"))
+                    object.client = message.client;
+                return object;
+            };
+
+            /**
+             * Converts this MemberAddress to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.MemberAddress
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            MemberAddress.prototype.toJSON = function() {
+                return MemberAddress.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for MemberAddress
+             * @function getTypeUrl
+             * @memberof palisade.v1.MemberAddress
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            MemberAddress.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.MemberAddress";
+            };
+
+            return MemberAddress;
         })();
 
         v1.SnapshotMeta = (function() {

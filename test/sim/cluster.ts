@@ -95,8 +95,27 @@ export class SimCluster<R> {
     }
   }
 
-  get membership(): Membership {
-    return { voters: this.nodes.map((n) => n.id), learners: [] };
+  /** The membership of the cluster file: the first opts.nodes nodes. Nodes added later start with none. */
+  get initialMembership(): Membership {
+    return { voters: this.nodes.filter((n) => n.id <= this.opts.nodes).map((n) => n.id), learners: [] };
+  }
+
+  /** Nodes removed from the membership: stopped for good. */
+  readonly removed = new Set<NodeId>();
+
+  /** Start a new, empty node that will join as a learner (its id is never reused). */
+  async addNode(): Promise<SimNode<R>> {
+    const n = new SimNode<R>(this.nodes.length + 1, 0);
+    this.nodes.push(n);
+    this.trace(`add node ${n.id}`);
+    await this.boot(n);
+    return n;
+  }
+
+  /** The current members as the newest leader sees them (all initial nodes before any leader). */
+  members(): NodeId[] {
+    const m = this.leader()?.core?.membership ?? this.initialMembership;
+    return [...m.voters, ...m.learners];
   }
 
   node(id: NodeId): SimNode<R> {
@@ -151,7 +170,7 @@ export class SimCluster<R> {
       },
       {
         hardState: durable.hardState,
-        membership: snap?.meta.membership ?? this.membership,
+        membership: snap?.meta.membership ?? (n.id <= this.opts.nodes ? this.initialMembership : { voters: [], learners: [] }),
         snapshotIndex: snap?.meta.index ?? 0,
         snapshotTerm: snap?.meta.term ?? 0,
         entries: durable.entries,
@@ -211,7 +230,7 @@ export class SimCluster<R> {
 
   async restart(id: NodeId): Promise<void> {
     const n = this.node(id);
-    if (n.up) return;
+    if (n.up || this.removed.has(id)) return;
     this.faults.restarts++;
     await this.boot(n);
   }

@@ -1,5 +1,6 @@
 // Random faults drawn from the seed: partitions of every shape, crashes with restarts,
 // event-loop stalls. healAll() ends them all for the liveness phase.
+import type { MembershipChange } from "../../node/raft/membership.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import type { SimCluster } from "./cluster.ts";
 
@@ -15,7 +16,48 @@ export class FaultInjector<R> {
     if (o.partitionEveryMs > 0) this.every(o.partitionEveryMs, () => this.partition());
     if (o.crashEveryMs > 0) this.every(o.crashEveryMs, () => this.crash());
     if (o.stallEveryMs > 0) this.every(o.stallEveryMs, () => this.stall());
+    if (o.membershipEveryMs > 0) this.every(o.membershipEveryMs, () => void this.membershipChange());
   }
+
+  /**
+   * One membership change through the current leader: promote a caught-up learner, else
+   * add a new node as a learner while there are three voters or fewer, else remove a
+   * voter (the leader itself at times). A removed node is stopped for good.
+   */
+  private async membershipChange(): Promise<void> {
+    const c = this.c;
+    const leader = c.leader();
+    if (!leader?.core || !leader.driver) return;
+    const core = leader.core;
+    const m = core.membership;
+    let change: MembershipChange;
+    const learner = m.learners[0];
+    if (learner !== undefined) {
+      const pr = core.progressOf(learner);
+      if (!pr || pr.match < core.log.committed) return;
+      change = { type: "promote", node: learner };
+    } else if (m.voters.length <= 3) {
+      if (c.nodes.length >= 9) return;
+      const n = await c.addNode();
+      change = { type: "addLearner", node: n.id };
+    } else {
+      const victim = c.rng.chance(0.3) ? leader.id : c.rng.pick(m.voters.filter((v) => v !== leader.id));
+      change = { type: "remove", node: victim };
+    }
+    this.membershipChanges++;
+    c.trace(`membership ${change.type} ${change.node} via ${leader.id}`);
+    leader.driver.proposeMembershipChange(change).then(
+      () => {
+        if (change.type === "remove") {
+          c.removed.add(change.node);
+          c.crash(change.node);
+        }
+      },
+      () => undefined,
+    );
+  }
+
+  membershipChanges = 0;
 
   private every(mean: number, fn: () => void): void {
     const loop = (): void => {

@@ -89,7 +89,11 @@ export class LockSim {
 
   private arrive(to: NodeId, req: Request, reply: (r: Reply) => void): void {
     const n = this.c.node(to);
-    if (!n.up) return;
+    // A node that is down refuses the connection: the client hears so at once.
+    if (!n.up) {
+      reply({ kind: "unavailable", leader: 0 });
+      return;
+    }
     if (this.c.sched.now < n.stalledUntil) {
       this.c.sched.at(n.stalledUntil, "rpc-late", () => this.arrive(to, req, reply));
       return;
@@ -125,7 +129,8 @@ export function lockSeedOf(seed: number): number {
 }
 
 export async function runLockSeed(seed: number, overrides: Partial<SimOptions> = {}, verbose = false): Promise<SeedResult> {
-  const base = drawOptions(seed, { faultMs: 3000, healMs: 2500, livenessBoundMs: 2000, ...overrides });
+  // Membership changes run in the Raft-level runs; the lock runs keep the initial three or five nodes.
+  const base = drawOptions(seed, { faultMs: 3000, healMs: 2500, livenessBoundMs: 2000, membershipEveryMs: 0, ...overrides });
   const opts: SimOptions = { ...base, seed: lockSeedOf(seed) };
   const sim = new LockSim(opts, verbose);
   const c = sim.c;

@@ -79,7 +79,7 @@ export class SimLockClient {
     for (let attempt = 0; ; attempt++) {
       if (!live()) return null;
       const to = this.target();
-      const r = await this.sim.rpc(this.endpoint, to, { kind: "command", cmd: build() }, timeoutMs * Math.min(2 ** attempt, 8));
+      const r = await this.sim.rpc(this.endpoint, to, { kind: "command", cmd: build() }, timeoutMs * Math.min(2 ** attempt, 4));
       if (r?.kind === "answer") {
         this.hint = to;
         return r.answer;

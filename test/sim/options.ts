@@ -27,6 +27,8 @@ export interface SimOptions {
   /** Largest tick-rate drift per node, as a fraction. */
   driftMax: number;
   diskMaxMs: number;
+  /** Mean ms between membership changes (0: none): add a learner, promote it, remove a voter. */
+  membershipEveryMs: number;
   /** Mean ms between client proposals. */
   proposeEveryMs: number;
   maxInflightMsgs: number;
@@ -56,6 +58,7 @@ export function drawOptions(seed: number, overrides: Partial<SimOptions> = {}): 
     driftMax: on(0.5) ? r.pick([0.01, 0.05]) : 0,
     diskMaxMs: r.pick([1, 5, 20]),
     proposeEveryMs: r.pick([5, 20, 60]),
+    membershipEveryMs: on(0.35) ? r.pick([400, 1200]) : 0,
     maxInflightMsgs: r.pick([1, 4, 64]),
     maxBytesPerAppend: r.pick([128, 1024, 1 << 20]),
   };
@@ -72,6 +75,7 @@ export function describeOptions(o: SimOptions): string {
     `crashes=${o.crashEveryMs ? `every~${o.crashEveryMs}ms` : "off"}`,
     `stalls=${o.stallEveryMs ? `every~${o.stallEveryMs}ms(max ${o.stallMaxMs}ms)` : "off"}`,
     `drift=${o.driftMax}`,
+    `membership=${o.membershipEveryMs ? `every~${o.membershipEveryMs}ms` : "off"}`,
     `disk<=${o.diskMaxMs}ms`,
     `inflight=${o.maxInflightMsgs}`,
     `appendBytes=${o.maxBytesPerAppend}`,

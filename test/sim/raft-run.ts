@@ -77,8 +77,9 @@ export async function runRaftSeed(seed: number, overrides: Partial<SimOptions> =
   const violations = [...cluster.checker.violations];
   if (violations.length === 0) {
     if (!cluster.leader()) violations.push(`liveness: no leader ${opts.livenessBoundMs}ms after the network healed`);
-    const everywhere = [...proposedAt].some(([p, t]) => t >= healAt && appliedBy.get(p)?.size === opts.nodes);
-    if (!everywhere) violations.push(`liveness: no proposal made after healing was applied on all ${opts.nodes} nodes within ${opts.livenessBoundMs}ms`);
+    const members = cluster.members();
+    const everywhere = [...proposedAt].some(([p, t]) => t >= healAt && members.every((id) => appliedBy.get(p)?.has(id)));
+    if (!everywhere) violations.push(`liveness: no proposal made after healing was applied on all members (${members.join(",")}) within ${opts.livenessBoundMs}ms`);
   }
   if (violations.length === 0) await cluster.runUntil(opts.faultMs + opts.healMs);
   violations.push(...cluster.checker.violations.filter((v) => !violations.includes(v)));
@@ -95,6 +96,7 @@ export async function runRaftSeed(seed: number, overrides: Partial<SimOptions> =
       steps: cluster.sched.steps,
       checks: cluster.checker.checks,
       ...cluster.faults,
+      membershipChanges: faults.membershipChanges,
     },
     trace: cluster.traceLines ?? undefined,
   };

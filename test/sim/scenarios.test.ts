@@ -277,3 +277,82 @@ describe("a crash at every await point of the driver", () => {
     });
   }
 });
+
+describe("membership changes", () => {
+  it("adds a learner, lets it catch up, promotes it, then removes the leader", async () => {
+    const s = await scripted(91);
+    const { c } = s;
+    const l = await awaitLeader(c);
+    const before = propose(l, 20, "m");
+    await runFor(c, 300);
+    const n4 = await c.addNode();
+    const added = l.driver!.proposeMembershipChange({ type: "addLearner", node: n4.id });
+    await runFor(c, 500);
+    await added;
+    // The learner has the whole log but neither votes nor counts toward commit.
+    expect(s.logs.get(n4.id)!.applied).toEqual(s.logs.get(l.id)!.applied);
+    expect(n4.core!.membership.learners).toContain(n4.id);
+    expect(n4.core!.role).toBe("follower");
+    const promoted = l.driver!.proposeMembershipChange({ type: "promote", node: n4.id });
+    await runFor(c, 300);
+    await promoted;
+    for (const n of c.nodes) expect(n.core!.membership.voters).toEqual([1, 2, 3, 4]);
+    // Removing the leader: it steps down once the change is applied, and the rest elect one.
+    const removed = l.driver!.proposeMembershipChange({ type: "remove", node: l.id });
+    await runFor(c, 50);
+    await removed;
+    expect(l.core!.role).not.toBe("leader");
+    c.removed.add(l.id);
+    c.crash(l.id);
+    const l2 = await awaitLeader(c, 3000, l.id);
+    expect(l2.core!.membership.voters).not.toContain(l.id);
+    const after = propose(l2, 5, "n");
+    await runFor(c, 500);
+    expect(after.results).toEqual(Array(5).fill("ok"));
+    expectSafe(c);
+    expect(s.logs.get(n4.id)!.applied).toEqual(expect.arrayContaining([...before.names, ...after.names]));
+  });
+
+  it("refuses a second change while the first is not applied", async () => {
+    const s = await scripted(92);
+    const { c } = s;
+    const l = await awaitLeader(c);
+    await runFor(c, 200);
+    const n4 = await c.addNode();
+    const first = l.driver!.proposeMembershipChange({ type: "addLearner", node: n4.id });
+    await expect(l.driver!.proposeMembershipChange({ type: "remove", node: others(c, l.id)[0]! })).rejects.toThrow(/not applied yet/);
+    await runFor(c, 300);
+    await first;
+    expectSafe(c);
+  });
+
+  it("refuses a change on a new leader until its own no-op is applied", async () => {
+    const s = await scripted(93);
+    const { c } = s;
+    // Step the core by hand: the moment it becomes leader, nothing of its term is applied yet.
+    let refused: unknown = null;
+    c.onWrite = (n) => {
+      if (refused === null && n.core?.role === "leader") {
+        try {
+          n.core.proposeMembershipChange({ type: "remove", node: others(c, n.id)[0]! });
+          refused = false;
+        } catch (e) {
+          refused = e;
+        }
+      }
+    };
+    await awaitLeader(c);
+    expect(refused).toBeInstanceOf(Error);
+    expect(String(refused)).toMatch(/not applied yet/);
+    expectSafe(c);
+  });
+
+  it("refuses changes that are not a single valid step", async () => {
+    const s = await scripted(94);
+    const l = await awaitLeader(s.c);
+    await runFor(s.c, 200);
+    expect(() => l.core!.proposeMembershipChange({ type: "addLearner", node: 2 })).toThrow(/already a member/);
+    expect(() => l.core!.proposeMembershipChange({ type: "promote", node: 9 })).toThrow(/not a learner/);
+    expect(() => l.core!.proposeMembershipChange({ type: "remove", node: 9 })).toThrow(/not a member/);
+  });
+});
