@@ -209,8 +209,8 @@ export class RaftCore {
     const addresses = { ...(this.membership.addresses ?? {}) };
     if (change.type === "addLearner" && address) addresses[String(change.node)] = address;
     if (change.type === "remove") delete addresses[String(change.node)];
+    next = { voters: next.voters, learners: next.learners, ...(next.retired?.length ? { retired: next.retired } : {}) };
     if (Object.keys(addresses).length > 0) next = { ...next, addresses };
-    else next = { voters: next.voters, learners: next.learners };
     const index = this.log.lastIndex() + 1;
     this.log.append([{ term: this.term, index, kind: "config", data: encodeMembership(next) }]);
     this.pendingConfIndex = index;

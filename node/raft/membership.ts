@@ -21,6 +21,7 @@ export function changeMembership(m: Membership, change: MembershipChange): Membe
   switch (change.type) {
     case "addLearner":
       if (isVoter || isLearner) throw new MembershipError(`node ${id} is already a member`);
+      if (m.retired?.includes(id)) throw new MembershipError(`node id ${id} belonged to a removed member; node ids are never reused, pick a new one`);
       return { ...m, voters: m.voters, learners: [...m.learners, id] };
     case "promote":
       if (isVoter) throw new MembershipError(`node ${id} is already a voter`);
@@ -29,27 +30,33 @@ export function changeMembership(m: Membership, change: MembershipChange): Membe
     case "remove":
       if (!isVoter && !isLearner) throw new MembershipError(`node ${id} is not a member`);
       if (isVoter && m.voters.length === 1) throw new MembershipError(`node ${id} is the last voter`);
-      return { ...m, voters: m.voters.filter((v) => v !== id), learners: m.learners.filter((l) => l !== id) };
+      return { ...m, voters: m.voters.filter((v) => v !== id), learners: m.learners.filter((l) => l !== id), retired: [...(m.retired ?? []), id] };
   }
 }
 
 /** Config entries carry the whole resulting membership as JSON. */
 export function encodeMembership(m: Membership): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({ voters: m.voters, learners: m.learners, ...(m.addresses ? { addresses: m.addresses } : {}) }));
+  return new TextEncoder().encode(JSON.stringify({
+    voters: m.voters,
+    learners: m.learners,
+    ...(m.addresses ? { addresses: m.addresses } : {}),
+    ...(m.retired && m.retired.length > 0 ? { retired: m.retired } : {}),
+  }));
 }
 
 export function decodeMembership(data: Uint8Array): Membership {
   const raw: unknown = JSON.parse(new TextDecoder().decode(data));
   if (typeof raw !== "object" || raw === null) throw new MembershipError("config entry is not an object");
-  const r = raw as { voters?: unknown; learners?: unknown; addresses?: unknown };
+  const r = raw as { voters?: unknown; learners?: unknown; addresses?: unknown; retired?: unknown };
   const ids = (v: unknown, what: string): NodeId[] => {
     if (!Array.isArray(v) || !v.every((x) => Number.isSafeInteger(x) && (x as number) > 0)) {
       throw new MembershipError(`config entry ${what} must be a list of node ids`);
     }
     return v as NodeId[];
   };
-  const m: Membership = { voters: ids(r.voters, "voters"), learners: ids(r.learners, "learners") };
-  if (r.addresses !== undefined) return { ...m, addresses: parseAddresses(r.addresses) };
+  let m: Membership = { voters: ids(r.voters, "voters"), learners: ids(r.learners, "learners") };
+  if (r.addresses !== undefined) m = { ...m, addresses: parseAddresses(r.addresses) };
+  if (r.retired !== undefined) m = { ...m, retired: ids(r.retired, "retired") };
   return m;
 }
 

@@ -32,6 +32,8 @@ export interface Membership {
   readonly learners: readonly NodeId[];
   /** Peer and client addresses of members that joined after the cluster file was written, by node id. */
   readonly addresses?: Readonly<Record<string, { readonly peer: string; readonly client: string }>>;
+  /** Ids of members removed so far: node ids are never reused. */
+  readonly retired?: readonly NodeId[];
 }
 
 export interface SnapshotMeta {

@@ -111,6 +111,7 @@ const snapshotRecordSchema = z.object({
     voters: nodeIdList,
     learners: nodeIdList,
     addresses: z.record(z.string(), z.object({ peer: z.string(), client: z.string() })).optional(),
+    retired: nodeIdList.optional(),
   }),
   /** File name of the body inside the snapshot directory. */
   file: z.string().regex(/^[A-Za-z0-9._-]+$/),

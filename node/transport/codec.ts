@@ -135,14 +135,17 @@ function membershipToWire(membership: Membership): palisade.v1.Membership.$Prope
     voters: membership.voters.map((id) => toU64(id, "voter")),
     learners: membership.learners.map((id) => toU64(id, "learner")),
     addresses: Object.entries(membership.addresses ?? {}).map(([id, a]) => ({ id: toU64(Number(id), "address.id"), peer: a.peer, client: a.client })),
+    retired: (membership.retired ?? []).map((id) => toU64(id, "retired")),
   };
 }
 
 function membershipFromWire(wire: palisade.v1.Membership.$Properties): Membership {
-  const m: Membership = {
+  let m: Membership = {
     voters: (wire.voters ?? []).map((id) => nodeIdFrom(id, "voter")),
     learners: (wire.learners ?? []).map((id) => nodeIdFrom(id, "learner")),
   };
+  const retired = (wire.retired ?? []).map((id) => nodeIdFrom(id, "retired"));
+  if (retired.length > 0) m = { ...m, retired };
   const list = wire.addresses ?? [];
   if (list.length === 0) return m;
   const addresses: Record<string, { peer: string; client: string }> = {};

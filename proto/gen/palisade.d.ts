@@ -1423,6 +1423,9 @@ export namespace palisade {
             /** MemberAddRequest address. */
             address: string;
 
+            /** MemberAddRequest clientAddress. */
+            clientAddress: string;
+
             /**
              * Creates a new MemberAddRequest instance using the specified properties.
              * @param [properties] Properties to set
@@ -1512,6 +1515,9 @@ export namespace palisade {
 
                 /** MemberAddRequest address */
                 address?: (string|null);
+
+                /** MemberAddRequest clientAddress */
+                clientAddress?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -8839,6 +8845,9 @@ export namespace palisade {
             /** Membership addresses. */
             addresses: palisade.v1.MemberAddress.$Properties[];
 
+            /** Membership retired. */
+            retired: Long[];
+
             /**
              * Creates a new Membership instance using the specified properties.
              * @param [properties] Properties to set
@@ -8931,6 +8940,9 @@ export namespace palisade {
 
                 /** Membership addresses */
                 addresses?: (palisade.v1.MemberAddress.$Properties[]|null);
+
+                /** Membership retired */
+                retired?: (Long[]|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

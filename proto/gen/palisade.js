@@ -3647,6 +3647,7 @@ export const palisade = $root.palisade = (() => {
              * @typedef {Object} palisade.v1.MemberAddRequest.$Properties
              * @property {Long|null} [nodeId] MemberAddRequest nodeId
              * @property {string|null} [address] MemberAddRequest address
+             * @property {string|null} [clientAddress] MemberAddRequest clientAddress
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -3695,6 +3696,14 @@ export const palisade = $root.palisade = (() => {
             MemberAddRequest.prototype.address = "";
 
             /**
+             * MemberAddRequest clientAddress.
+             * @member {string} clientAddress
+             * @memberof palisade.v1.MemberAddRequest
+             * @instance
+             */
+            MemberAddRequest.prototype.clientAddress = "";
+
+            /**
              * Creates a new MemberAddRequest instance using the specified properties.
              * @function create
              * @memberof palisade.v1.MemberAddRequest
@@ -3730,6 +3739,8 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.nodeId);
                 if (message.address != null && $Object.hasOwnProperty.call(message, "address") && message.address !== "")
                     writer.uint32(/* id 2, wireType 2 =*/18).string(message.address);
+                if (message.clientAddress != null && $Object.hasOwnProperty.call(message, "clientAddress") && message.clientAddress !== "")
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.clientAddress);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -3805,6 +3816,15 @@ export const palisade = $root.palisade = (() => {
                                 delete message.address;
                             continue;
                         }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.clientAddress = value;
+                            else
+                                delete message.clientAddress;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -3859,6 +3879,9 @@ export const palisade = $root.palisade = (() => {
                 if (message.address != null && $Object.hasOwnProperty.call(message, "address"))
                     if (!$util.isString(message.address))
                         return "address: string expected";
+                if (message.clientAddress != null && $Object.hasOwnProperty.call(message, "clientAddress"))
+                    if (!$util.isString(message.clientAddress))
+                        return "clientAddress: string expected";
                 return null;
             };
 
@@ -3893,6 +3916,9 @@ export const palisade = $root.palisade = (() => {
                 if (object.address != null)
                     if (typeof object.address !== "string" || object.address.length)
                         message.address = $String(object.address);
+                if (object.clientAddress != null)
+                    if (typeof object.clientAddress !== "string" || object.clientAddress.length)
+                        message.clientAddress = $String(object.clientAddress);
                 return message;
             };
 
@@ -3920,6 +3946,7 @@ export const palisade = $root.palisade = (() => {
                     } else
                         object.nodeId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                     object.address = "";
+                    object.clientAddress = "";
                 }
                 if (message.nodeId != null && $Object.hasOwnProperty.call(message, "nodeId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -3930,6 +3957,8 @@ export const palisade = $root.palisade = (() => {
                         object.nodeId = options.longs === $String ? $util.Long.prototype.toString.call(message.nodeId) : options.longs === $Number ? new $util.LongBits(message.nodeId.low >>> 0, message.nodeId.high >>> 0).toNumber(true) : message.nodeId;
                 if (message.address != null && $Object.hasOwnProperty.call(message, "address"))
                     object.address = message.address;
+                if (message.clientAddress != null && $Object.hasOwnProperty.call(message, "clientAddress"))
+                    object.clientAddress = message.clientAddress;
                 return object;
             };
 
@@ -23645,6 +23674,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<Long>|null} [voters] Membership voters
              * @property {Array.<Long>|null} [learners] Membership learners
              * @property {Array.<palisade.v1.MemberAddress.$Properties>|null} [addresses] Membership addresses
+             * @property {Array.<Long>|null} [retired] Membership retired
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -23673,6 +23703,7 @@ export const palisade = $root.palisade = (() => {
                 this.voters = [];
                 this.learners = [];
                 this.addresses = [];
+                this.retired = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -23702,6 +23733,14 @@ export const palisade = $root.palisade = (() => {
              * @instance
              */
             Membership.prototype.addresses = $util.emptyArray;
+
+            /**
+             * Membership retired.
+             * @member {Array.<Long>} retired
+             * @memberof palisade.v1.Membership
+             * @instance
+             */
+            Membership.prototype.retired = $util.emptyArray;
 
             /**
              * Creates a new Membership instance using the specified properties.
@@ -23742,6 +23781,8 @@ export const palisade = $root.palisade = (() => {
                 if (message.addresses != null && message.addresses.length)
                     for (let i = 0; i < message.addresses.length; ++i)
                         $root.palisade.v1.MemberAddress.encode(message.addresses[i], writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.retired != null && message.retired.length)
+                    writer.uint32(/* id 4, wireType 2 =*/34).uint64s(message.retired);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -23835,6 +23876,20 @@ export const palisade = $root.palisade = (() => {
                             message.addresses.push($root.palisade.v1.MemberAddress.decode(reader, reader.size(), $undefined, _depth + 1));
                             continue;
                         }
+                    case 4: {
+                            if (wireType === 2) {
+                                if (!(message.retired && message.retired.length))
+                                    message.retired = [];
+                                reader.uint64s(message.retired);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.retired && message.retired.length))
+                                message.retired = [];
+                            message.retired.push(reader.uint64());
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -23906,6 +23961,13 @@ export const palisade = $root.palisade = (() => {
                             return "addresses." + error;
                     }
                 }
+                if (message.retired != null && $Object.hasOwnProperty.call(message, "retired")) {
+                    if (!$Array.isArray(message.retired))
+                        return "retired: array expected";
+                    for (let i = 0; i < message.retired.length; ++i)
+                        if (!$util.isInteger(message.retired[i]) && !(message.retired[i] && $util.isInteger(message.retired[i].low) && $util.isInteger(message.retired[i].high)))
+                            return "retired: integer|Long[] expected";
+                }
                 return null;
             };
 
@@ -23965,6 +24027,20 @@ export const palisade = $root.palisade = (() => {
                         message.addresses[i] = $root.palisade.v1.MemberAddress.fromObject(object.addresses[i], _depth + 1);
                     }
                 }
+                if (object.retired) {
+                    if (!$Array.isArray(object.retired))
+                        throw $TypeError(".palisade.v1.Membership.retired: array expected");
+                    message.retired = $Array(object.retired.length);
+                    for (let i = 0; i < object.retired.length; ++i)
+                        if ($util.Long)
+                            message.retired[i] = $util.Long.fromValue(object.retired[i], true);
+                        else if (typeof object.retired[i] === "string")
+                            message.retired[i] = $parseInt(object.retired[i], 10);
+                        else if (typeof object.retired[i] === "number")
+                            message.retired[i] = object.retired[i];
+                        else if (typeof object.retired[i] === "object")
+                            message.retired[i] = new $util.LongBits(object.retired[i].low >>> 0, object.retired[i].high >>> 0).toNumber(true);
+                }
                 return message;
             };
 
@@ -23989,6 +24065,7 @@ export const palisade = $root.palisade = (() => {
                     object.voters = [];
                     object.learners = [];
                     object.addresses = [];
+                    object.retired = [];
                 }
                 if (message.voters && message.voters.length) {
                     object.voters = $Array(message.voters.length);
@@ -24014,6 +24091,16 @@ export const palisade = $root.palisade = (() => {
                     object.addresses = $Array(message.addresses.length);
                     for (let j = 0; j < message.addresses.length; ++j)
                         object.addresses[j] = $root.palisade.v1.MemberAddress.toObject(message.addresses[j], options, _depth + 1);
+                }
+                if (message.retired && message.retired.length) {
+                    object.retired = $Array(message.retired.length);
+                    for (let j = 0; j < message.retired.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.retired[j] = typeof message.retired[j] === "number" ? $BigInt(message.retired[j]) : $util.Long.fromBits(message.retired[j].low >>> 0, message.retired[j].high >>> 0, true).toBigInt();
+                        else if (typeof message.retired[j] === "number")
+                            object.retired[j] = options.longs === $String ? $String(message.retired[j]) : message.retired[j];
+                        else
+                            object.retired[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.retired[j]) : options.longs === $Number ? new $util.LongBits(message.retired[j].low >>> 0, message.retired[j].high >>> 0).toNumber(true) : message.retired[j];
                 }
                 return object;
             };
