@@ -72,6 +72,7 @@ export class Driver<R> {
   private readonly hooks: DriverHooks;
 
   private inbox: Input[] = [];
+  private compactions: Array<{ snapshot: Snapshot; resolve: () => void; reject: (e: unknown) => void }> = [];
   private running = false;
   private stopped = false;
   private proposals = new Map<number, ProposalWaiter<R>>();
@@ -168,6 +169,8 @@ export class Driver<R> {
     for (const w of this.proposals.values()) w.reject(error);
     for (const w of this.reads.values()) w.reject(error);
     for (const w of this.readsAwaitingApply) w.reject(error);
+    for (const c of this.compactions) c.reject(error);
+    this.compactions = [];
     this.proposals.clear();
     this.reads.clear();
     this.readsAwaitingApply = [];
@@ -189,6 +192,8 @@ export class Driver<R> {
   private async loop(): Promise<void> {
     try {
       while (!this.stopped) {
+        if (this.compactions.length > 0) await this.compactNow(this.compactions.shift()!);
+        if (this.stopped) break;
         this.drainInbox();
         if (!this.core.hasReady()) break;
         await this.handleReady(this.core.ready());
@@ -199,6 +204,35 @@ export class Driver<R> {
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * Record a snapshot of the state machine taken at `snapshot.meta.index` (≤ applied) and
+   * drop the log up to it, on disk and then in the core. Runs between batches, so no
+   * write is in flight; resolves when done (or when a newer snapshot made it moot).
+   */
+  compact(snapshot: Snapshot): Promise<void> {
+    if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
+    return new Promise((resolve, reject) => {
+      this.compactions.push({ snapshot, resolve, reject });
+      this.kick();
+    });
+  }
+
+  private async compactNow(c: { snapshot: Snapshot; resolve: () => void; reject: (e: unknown) => void }): Promise<void> {
+    const { index } = c.snapshot.meta;
+    if (index <= this.core.log.offset || index > this.applied || !this.storage.compact) {
+      c.resolve();
+      return;
+    }
+    try {
+      await this.storage.compact(c.snapshot, index);
+    } catch (e) {
+      c.reject(e);
+      throw e;
+    }
+    if (!this.stopped && index > this.core.log.offset) this.core.compact(c.snapshot);
+    c.resolve();
   }
 
   private drainInbox(): void {

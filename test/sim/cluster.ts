@@ -12,9 +12,12 @@ import type { SimOptions } from "./options.ts";
 import { Scheduler, settle } from "./scheduler.ts";
 import { Disk, SimStorage } from "./sim-storage.ts";
 
+/** A node's state machine; one that can snapshot itself lets the node compact its log. */
+export type SimApp<R> = Applier<R> & { snapshot?(): Uint8Array };
+
 export interface AppFactory<R> {
   /** A fresh state machine for a node (empty, or restored from the node's durable snapshot). */
-  create(node: NodeId, snapshot: Snapshot | null): Applier<R>;
+  create(node: NodeId, snapshot: Snapshot | null): SimApp<R>;
 }
 
 export class SimNode<R> implements CheckedNode {
@@ -22,7 +25,9 @@ export class SimNode<R> implements CheckedNode {
   instance = 0;
   core: RaftCore | undefined;
   driver: Driver<R> | undefined;
-  app: Applier<R> | undefined;
+  app: SimApp<R> | undefined;
+  /** A snapshot is being written: take no other until it is done. */
+  compacting = false;
   readonly disk = new Disk();
   stalledUntil = 0;
   readonly drift: number;
@@ -50,6 +55,8 @@ export class SimNode<R> implements CheckedNode {
 export interface FaultCounts {
   crashes: number;
   restarts: number;
+  snapshotsTaken: number;
+  snapshotsInstalled: number;
   partitions: number;
   stalls: number;
   dropped: number;
@@ -62,7 +69,7 @@ export class SimCluster<R> {
   readonly rng: SeededRandom;
   readonly nodes: SimNode<R>[] = [];
   readonly checker = new RaftChecker();
-  readonly faults: FaultCounts = { crashes: 0, restarts: 0, partitions: 0, stalls: 0, dropped: 0, duplicated: 0, delivered: 0 };
+  readonly faults: FaultCounts = { crashes: 0, restarts: 0, snapshotsTaken: 0, snapshotsInstalled: 0, partitions: 0, stalls: 0, dropped: 0, duplicated: 0, delivered: 0 };
   /** Directed links that carry nothing: "a>b". */
   blocked = new Set<string>();
   lossRate: number;
@@ -76,6 +83,8 @@ export class SimCluster<R> {
   dropFilter: ((m: Message) => boolean) | undefined;
   /** Append rejections sent, to see that conflict backtracking takes few round trips. */
   appendRejections = 0;
+  /** Called after a node installed a snapshot from the leader. */
+  onRestored: ((node: SimNode<R>, snapshot: Snapshot) => void) | undefined;
   /** Called after an entry is applied on a node, with the apply result. */
   onApplied: ((node: SimNode<R>, entry: Entry, result: R) => void) | undefined;
 
@@ -147,6 +156,7 @@ export class SimCluster<R> {
     n.instance++;
     const inst = n.instance;
     n.up = true;
+    n.compacting = false;
     n.stalledUntil = 0;
     const storage = new SimStorage(n.disk, this.sched, {
       writeDelay: () => this.rng.int(0, this.opts.diskMaxMs * 10) / 10,
@@ -183,9 +193,14 @@ export class SimCluster<R> {
         this.checker.appliedEntry(n, entry);
         const r = inner.apply(entry);
         this.onApplied?.(n, entry, r);
+        this.maybeSnapshot(n, inst, inner, entry);
         return r;
       },
-      restore: (s) => inner.restore(s),
+      restore: (s) => {
+        inner.restore(s);
+        this.faults.snapshotsInstalled++;
+        this.onRestored?.(n, s);
+      },
     };
     const transport = n.transport((msgs) => this.send(n, inst, msgs));
     const storageChecked = {
@@ -194,6 +209,7 @@ export class SimCluster<R> {
         if (batch.entries && batch.entries.length > 0) this.checker.persisted(n, batch.entries);
         return storage.save(batch, sync);
       },
+      compact: (snapshot: Snapshot, upTo: number) => storage.compact(snapshot, upTo),
       close: () => storage.close(),
     };
     const driver = new Driver<R>(core, storageChecked, transport, app, {
@@ -215,6 +231,24 @@ export class SimCluster<R> {
       if (this.sched.now >= n.stalledUntil) n.driver!.tick();
       this.scheduleTick(n, inst);
     });
+  }
+
+  /** Every opts.snapshotEvery applied entries, snapshot the state machine and compact the log. */
+  private maybeSnapshot(n: SimNode<R>, inst: number, app: SimApp<R>, entry: Entry): void {
+    const every = this.opts.snapshotEvery;
+    const core = n.core;
+    if (every <= 0 || !app.snapshot || !core || n.compacting || entry.index - core.log.offset < every) return;
+    const snapshot: Snapshot = { meta: { index: entry.index, term: entry.term, membership: core.membership }, data: app.snapshot() };
+    n.compacting = true;
+    this.faults.snapshotsTaken++;
+    n.driver!.compact(snapshot).then(
+      () => {
+        if (n.instance === inst) n.compacting = false;
+      },
+      () => {
+        if (n.instance === inst) n.compacting = false;
+      },
+    );
   }
 
   crash(id: NodeId): void {

@@ -76,6 +76,10 @@ export class LockHost implements Applier<LockResult> {
     return outcome;
   }
 
+  snapshot(): Uint8Array {
+    return this.sm.snapshot();
+  }
+
   restore(snapshot: Snapshot): void {
     this.sm = LockStateMachine.restore(snapshot.data, SIM_LOCK_LIMITS);
     this.keeper.stepDown();

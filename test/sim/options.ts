@@ -29,6 +29,8 @@ export interface SimOptions {
   diskMaxMs: number;
   /** Mean ms between membership changes (0: none): add a learner, promote it, remove a voter. */
   membershipEveryMs: number;
+  /** Snapshot and compact the log every this many applied entries (0: never). */
+  snapshotEvery: number;
   /** Mean ms between client proposals. */
   proposeEveryMs: number;
   maxInflightMsgs: number;
@@ -59,6 +61,7 @@ export function drawOptions(seed: number, overrides: Partial<SimOptions> = {}): 
     diskMaxMs: r.pick([1, 5, 20]),
     proposeEveryMs: r.pick([5, 20, 60]),
     membershipEveryMs: on(0.35) ? r.pick([400, 1200]) : 0,
+    snapshotEvery: on(0.5) ? r.pick([10, 40, 150]) : 0,
     maxInflightMsgs: r.pick([1, 4, 64]),
     maxBytesPerAppend: r.pick([128, 1024, 1 << 20]),
   };
@@ -77,6 +80,7 @@ export function describeOptions(o: SimOptions): string {
     `drift=${o.driftMax}`,
     `membership=${o.membershipEveryMs ? `every~${o.membershipEveryMs}ms` : "off"}`,
     `disk<=${o.diskMaxMs}ms`,
+    `snapshots=${o.snapshotEvery ? `every ${o.snapshotEvery} entries` : "off"}`,
     `inflight=${o.maxInflightMsgs}`,
     `appendBytes=${o.maxBytesPerAppend}`,
   ];

@@ -18,7 +18,7 @@ export interface SeedResult {
 
 export async function runRaftSeed(seed: number, overrides: Partial<SimOptions> = {}, verbose = false): Promise<SeedResult> {
   const opts = drawOptions(seed, overrides);
-  const cluster = new SimCluster<string>(opts, { create: () => new PayloadLog() }, verbose);
+  const cluster = new SimCluster<string>(opts, { create: (_id, snap) => new PayloadLog(snap) }, verbose);
   const appliedBy = new Map<string, Set<NodeId>>();
   const proposedAt = new Map<string, number>();
   cluster.onApplied = (node: SimNode<string>, entry, payload) => {
@@ -26,6 +26,15 @@ export async function runRaftSeed(seed: number, overrides: Partial<SimOptions> =
     let s = appliedBy.get(payload);
     if (!s) appliedBy.set(payload, (s = new Set()));
     s.add(node.id);
+  };
+  // A snapshot installed from the leader holds exactly the entries applied elsewhere.
+  cluster.onRestored = (node, snap) => {
+    for (const e of PayloadLog.decode(snap)) {
+      cluster.checker.appliedEntry(node, { index: e.index, term: e.term, kind: "normal", data: new TextEncoder().encode(e.payload) });
+      let s = appliedBy.get(e.payload);
+      if (!s) appliedBy.set(e.payload, (s = new Set()));
+      s.add(node.id);
+    }
   };
   const stats = { proposals: 0, acknowledged: 0, lost: 0 };
   let counter = 0;

@@ -19,8 +19,8 @@ export async function scripted(seed: number, overrides: Partial<SimOptions> = {}
   });
   const logs = new Map<NodeId, PayloadLog>();
   const c = new SimCluster<string>(opts, {
-    create: (id) => {
-      const log = new PayloadLog();
+    create: (id, snap) => {
+      const log = new PayloadLog(snap);
       logs.set(id, log);
       return log;
     },
