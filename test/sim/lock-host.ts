@@ -1,23 +1,60 @@
 // The server's role on a simulated node: the lock state machine behind the driver, the
 // leader's lease timers on the node's own drifting monotonic clock, and the answers to
-// client requests (writes through the log, keepalives after a confirmed read index).
+// client requests (writes through the log, keepalives and reads after a confirmed read
+// index; reads on any node, a follower asking the leader for the index).
 import type { Answer } from "../../node/lock/answers.ts";
 import { encodeCommand, type Command } from "../../node/lock/commands.ts";
 import { LeaseKeeper } from "../../node/lock/lease-keeper.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";
 import type { ApplyOutcome } from "../../node/lock/outcome.ts";
-import { LockStateMachine } from "../../node/lock/state-machine.ts";
+import { LockStateMachine, type LockInfo, type SessionInfo } from "../../node/lock/state-machine.ts";
 import type { Entry, NodeId, Snapshot } from "../../node/raft/types.ts";
-import type { Applier } from "../../node/server/driver.ts";
+import type { Applier, Driver } from "../../node/server/driver.ts";
 import type { SimCluster, SimNode } from "./cluster.ts";
 
 export type LockResult = ApplyOutcome | null;
 
-export type Request = { kind: "command"; cmd: Command } | { kind: "keepAlive"; session: bigint };
+/** The read API of the lock state machine, as clients call it. */
+export type ReadQuery =
+  | { op: "getLock"; lock: string }
+  | { op: "validateToken"; lock: string; token: bigint }
+  | { op: "listLocks"; prefix: string }
+  | { op: "listSessions" }
+  | { op: "getSession"; id: bigint };
+
+export type ReadAnswer =
+  | { op: "getLock"; lock: LockInfo }
+  | { op: "validateToken"; valid: boolean }
+  | { op: "listLocks"; locks: LockInfo[]; nextAfter: string | null }
+  | { op: "listSessions"; sessions: SessionInfo[]; nextAfter: bigint | null }
+  | { op: "getSession"; session: SessionInfo | null };
+
+/** Answers a read from a state machine (a replica's, or the checker's reference). */
+export function answerRead(sm: LockStateMachine, q: ReadQuery): ReadAnswer {
+  switch (q.op) {
+    case "getLock":
+      return { op: q.op, lock: sm.getLock(q.lock) };
+    case "validateToken":
+      return { op: q.op, valid: sm.validateToken(q.lock, q.token) };
+    case "listLocks":
+      return { op: q.op, ...sm.listLocks({ prefix: q.prefix }) };
+    case "listSessions":
+      return { op: q.op, ...sm.listSessions() };
+    case "getSession":
+      return { op: q.op, session: sm.getSession(q.id) };
+  }
+}
+
+export type Request =
+  | { kind: "command"; cmd: Command }
+  | { kind: "keepAlive"; session: bigint }
+  | { kind: "read"; query: ReadQuery };
 
 export type Reply =
   | { kind: "answer"; answer: Answer }
   | { kind: "keepAliveOk" }
+  /** `readIndex`: the confirmed read index; `applied`: the replica's applied index when it read (≥ readIndex). */
+  | { kind: "read"; answer: ReadAnswer; readIndex: number; applied: number }
   | { kind: "unavailable"; leader: NodeId };
 
 /** Same limits on every replica; TTLs below a second so sessions expire within a short run. */
@@ -141,6 +178,10 @@ export class LockHost implements Applier<LockResult> {
     const respond = (r: Reply): void => {
       if (alive()) reply(r);
     };
+    if (req.kind === "read") {
+      this.read(driver, req.query, alive, respond);
+      return;
+    }
     if (core.role !== "leader") {
       respond({ kind: "unavailable", leader: core.leader });
       return;
@@ -190,6 +231,21 @@ export class LockHost implements Applier<LockResult> {
         const list = this.waiting.get(key) ?? [];
         list.push((a) => respond({ kind: "answer", answer: a }));
         this.waiting.set(key, list);
+      },
+      () => respond({ kind: "unavailable", leader: this.node.core?.leader ?? 0 }),
+    );
+  }
+
+  /** A read after a confirmed read index, on whatever node got it. */
+  private read(driver: Driver<LockResult>, query: ReadQuery, alive: () => boolean, respond: (r: Reply) => void): void {
+    driver.readIndex().then(
+      (readIndex) => {
+        if (!alive()) return;
+        const applied = driver.applied;
+        if (this.sm.appliedIndex !== applied) {
+          this.c.checker.fail(`node ${this.node.id}: driver applied ${applied}, state machine at ${this.sm.appliedIndex}`);
+        }
+        respond({ kind: "read", answer: answerRead(this.sm, query), readIndex, applied });
       },
       () => respond({ kind: "unavailable", leader: this.node.core?.leader ?? 0 }),
     );

@@ -2,15 +2,17 @@
 // simulated client RPCs (clients are extra endpoints 100+, cut off by partitions like
 // nodes, with loss, delay and duplication), the fenced resource and the checkers. One
 // seeded run: random faults with a client workload, then a healed network in which lock
-// operations must complete again; then every history check.
+// operations must complete again; then every history check, reads against the
+// committed log included.
 import { SeededRandom } from "../../node/util/rng.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import { checkLockHistory, type LockHistoryEvent } from "./checkers/linearizable.ts";
 import { LockChecker } from "./checkers/lock.ts";
+import { ReadChecker } from "./checkers/reads.ts";
 import { SimCluster } from "./cluster.ts";
 import { FaultInjector } from "./faults.ts";
 import { FencedResource } from "./fenced-resource.ts";
-import { LockHost, type LockResult, type Reply, type Request } from "./lock-host.ts";
+import { LockHost, SIM_LOCK_LIMITS, type LockResult, type Reply, type Request } from "./lock-host.ts";
 import { LockWorkload, RHO } from "./lock-workload.ts";
 import { drawOptions, type SimOptions } from "./options.ts";
 import type { SeedResult } from "./raft-run.ts";
@@ -19,6 +21,8 @@ export class LockSim {
   readonly c: SimCluster<LockResult>;
   readonly hosts = new Map<NodeId, LockHost>();
   readonly checker: LockChecker;
+  /** Answered reads, checked at the end against the committed log. */
+  readonly reads = new ReadChecker(SIM_LOCK_LIMITS);
   readonly resource = new FencedResource();
   readonly history: LockHistoryEvent[] = [];
   /** Recorded operations that turned out to take no effect (cancelled waits). */
@@ -38,6 +42,7 @@ export class LockSim {
     }, verbose);
     this.checker = new LockChecker((msg) => this.c.checker.fail(msg));
     this.c.onApplied = (node, entry, result) => {
+      this.reads.applied(entry, this.c.sched.now);
       const host = this.hosts.get(node.id);
       if (host) this.checker.applied(node.id, entry, result, host.sm, this.c.sched.now);
     };
@@ -120,7 +125,7 @@ export class LockSim {
 
 /** Stats of the lock run that `npm run sim` sums up on its own line. */
 export const LOCK_SUMMARY_KEYS = [
-  "lockOps", "grants", "expiries", "closes", "pauses", "clientCrashes", "fencedRefusals", "acknowledgedIncrements", "unknownOutcomes", "linChecks",
+  "lockOps", "grants", "expiries", "closes", "pauses", "clientCrashes", "fencedRefusals", "acknowledgedIncrements", "unknownOutcomes", "linChecks", "reads", "crossLockReadsChecked",
 ] as const;
 
 /** Seeds of the lock run differ from the Raft run's, so the two explore different schedules. */
@@ -153,8 +158,14 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
   workload.stop();
   for (const v of c.checker.violations) if (!violations.includes(v)) violations.push(v);
   let linChecks = 0;
+  let readsChecked = 0;
+  let crossLockReadsChecked = 0;
   if (violations.length === 0) {
     violations.push(...sim.resource.finalCheck(workload.acknowledged));
+    const reads = sim.reads.check();
+    readsChecked = reads.checked;
+    crossLockReadsChecked = reads.crossLockChecked;
+    violations.push(...reads.violations);
     if (opts.driftMax <= RHO) violations.push(...sim.checker.checkDeadlines());
     const events = [...sim.history.filter((e) => !sim.omitted.has(e.id)), ...sim.sessionEndEvents()];
     const lin = checkLockHistory(events);
@@ -179,6 +190,9 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
       acknowledgedIncrements: [...workload.acknowledged.values()].reduce((a, b) => a + b, 0),
       unknownOutcomes: w.unknown,
       linChecks,
+      reads: w.reads,
+      readsChecked,
+      crossLockReadsChecked,
       linOps: sim.history.length,
     },
     trace: c.traceLines ?? undefined,

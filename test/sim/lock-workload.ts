@@ -1,15 +1,18 @@
 // Simulated lock clients. Each opens a session, keeps it alive every TTL/4, and acquires
 // locks with and without waiting (sometimes cancelling the wait), runs a fenced
 // read-modify-write under the token, releases; it also pauses past its TTL and then
-// acts with its old token, closes its session or crashes. A retry after a timeout reuses
-// the same seq and carries the exactly-once marks. Past its own deadline a client stops
-// trusting its locks.
+// acts with its old token, closes its session or crashes. Now and then it reads instead:
+// GetLock or ValidateToken of one lock (checked per lock for linearizability), or
+// ListLocks, ListSessions, GetSession (checked against the committed log), on any node.
+// A retry after a timeout reuses the same seq and carries the exactly-once marks. Past its
+// own deadline a client stops trusting its locks.
 import type { Answer } from "../../node/lock/answers.ts";
 import type { Command } from "../../node/lock/commands.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
 import type { AcquireOutcome, ReleaseOutcome } from "./checkers/lock-model.ts";
 import type { LockHistoryEvent } from "./checkers/linearizable.ts";
+import type { ReadAnswer, ReadQuery } from "./lock-host.ts";
 import type { LockSim } from "./lock-run.ts";
 
 /** Bound on clock-rate drift that the client deadline margin is computed for. */
@@ -217,6 +220,44 @@ export class SimLockClient {
     this.lost = true;
   }
 
+  /**
+   * A read, retried on any node until answered or `giveUpMs` (local) passed; null if
+   * unanswered. GetLock and ValidateToken go into the per-lock history; every answered
+   * read is recorded for the check against the committed log.
+   */
+  async read(query: ReadQuery, giveUpMs = 1000): Promise<ReadAnswer | null> {
+    const call = this.sim.c.sched.now;
+    const firstSend = this.localNow();
+    const id = this.sim.opId();
+    type PerLockEvent = Extract<LockHistoryEvent, { kind: "read" | "validate" }>;
+    const ev: PerLockEvent | null = query.op === "getLock" ? { kind: "read", id, lock: query.lock, call, ret: null }
+      : query.op === "validateToken" ? { kind: "validate", id, lock: query.lock, token: query.token, call, ret: null }
+      : null;
+    if (ev) this.sim.history.push(ev);
+    for (let attempt = 0; !this.crashed && this.localNow() - firstSend < giveUpMs; attempt++) {
+      // Half the reads go to any node: a follower serves them through the leader's read index.
+      const to = this.rng.chance(0.5) ? this.rng.pick(this.sim.c.nodes).id : this.target();
+      const r = await this.sim.rpc(this.endpoint, to, { kind: "read", query }, 300 * Math.min(2 ** attempt, 4));
+      if (this.crashed) return null;
+      if (r?.kind === "read") {
+        const ret = this.sim.c.sched.now;
+        this.sim.reads.record({ client: this.endpoint, query, call, ret, readIndex: r.readIndex, applied: r.applied, answer: r.answer });
+        if (ev?.kind === "read" && r.answer.op === "getLock") {
+          const holder = r.answer.lock.holder;
+          ev.out = { kind: "read", holder: holder?.sessionId ?? null, token: holder?.token ?? null };
+          ev.ret = ret;
+        } else if (ev?.kind === "validate" && r.answer.op === "validateToken") {
+          ev.out = { kind: "validated", valid: r.answer.valid };
+          ev.ret = ret;
+        }
+        return r.answer;
+      }
+      this.noteReply(to, r);
+      await this.sleep(r === null ? 2 : 15);
+    }
+    return null;
+  }
+
   /** Stops sending anything, keepalives included, for `localMs`. */
   async pause(localMs: number): Promise<void> {
     this.paused = true;
@@ -244,6 +285,7 @@ export interface WorkloadStats {
   pauses: number;
   crashes: number;
   unknown: number;
+  reads: number;
 }
 
 /** Per lock: operations in progress, and outcomes left unknown (kept small for the checker). */
@@ -251,7 +293,7 @@ const MAX_ACTIVE_PER_LOCK = 4;
 const MAX_UNKNOWN_PER_LOCK = 2;
 
 export class LockWorkload {
-  readonly stats: WorkloadStats = { ops: 0, pauses: 0, crashes: 0, unknown: 0 };
+  readonly stats: WorkloadStats = { ops: 0, pauses: 0, crashes: 0, unknown: 0, reads: 0 };
   /** Increments admitted while their client still trusted its lock, per resource key. */
   readonly acknowledged = new Map<string, number>();
   private stopped = false;
@@ -260,6 +302,9 @@ export class LockWorkload {
   private readonly unknown = new Map<string, number>();
   private readonly lockCount: number;
   private readonly completions: number[] = [];
+  /** Sessions opened, and the latest grant seen per lock: what reads ask about. */
+  private readonly sessions: bigint[] = [];
+  private readonly lastToken = new Map<string, bigint>();
 
   constructor(
     private readonly sim: LockSim,
@@ -314,6 +359,7 @@ export class LockWorkload {
     while (!this.stopped) {
       const client = new SimLockClient(this.sim, endpoint, rng, rng.int(300, 1000), driftMax > 0 ? (rng.next() * 2 - 1) * driftMax : 0);
       if (await client.open()) {
+        this.sessions.push(client.sessionId!);
         void client.keepAlive(() => this.stopped);
         while (!this.stopped && client.sessionLive()) {
           const r = rng.next();
@@ -331,7 +377,8 @@ export class LockWorkload {
             await client.pause(client.ttlMs * (1.2 + rng.next()));
             continue;
           }
-          await this.lockTask(client);
+          if (r < 0.24) await this.readTask(client);
+          else await this.lockTask(client);
           await client.sleep(rng.int(0, 40));
         }
         // A lost session is closed best-effort; a crashed client just vanishes.
@@ -340,6 +387,30 @@ export class LockWorkload {
       }
       await client.sleep(rng.int(10, 200));
     }
+  }
+
+  /** One read: of a lock in use (counted among its operations) or across locks. */
+  private async readTask(client: SimLockClient): Promise<void> {
+    const rng = this.rng;
+    if (rng.chance(0.5)) {
+      const lock = this.pickLock();
+      if (lock === null) {
+        await client.sleep(20);
+        return;
+      }
+      const token = this.lastToken.get(lock) ?? BigInt(rng.int(1, 100));
+      this.bump(this.active, lock, 1);
+      this.stats.reads++;
+      await client.read(rng.chance(0.5) ? { op: "getLock", lock } : { op: "validateToken", lock, token });
+      this.bump(this.active, lock, -1);
+      return;
+    }
+    const k = rng.int(0, 2);
+    const query: ReadQuery = k === 0 ? { op: "listLocks", prefix: rng.pick(["", "lock-", "lock-1", "none-"]) }
+      : k === 1 ? { op: "listSessions" }
+      : { op: "getSession", id: rng.chance(0.5) ? client.sessionId! : rng.pick(this.sessions) };
+    this.stats.reads++;
+    await client.read(query);
   }
 
   private async lockTask(client: SimLockClient): Promise<void> {
@@ -361,6 +432,11 @@ export class LockWorkload {
       this.completions.push(this.sim.c.sched.now);
     }
     if (res.kind === "granted") {
+      this.lastToken.set(lock, res.token);
+      if (rng.chance(0.15)) {
+        this.stats.reads++;
+        await client.read({ op: "validateToken", lock, token: res.token });
+      }
       const access = { key: lock, token: res.token, session: client.sessionId! };
       const value = this.sim.resource.read(access);
       if (value !== null) {
