@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // palisade: command-line entry for running a Palisade node.
 //   palisade node --config FILE --id N [--log-level L]
-// Runs node/server/main.ts through tsx in a child Node process and passes signals on.
+//   palisade restore --backup FILE --config NEW.json [--epoch N] [--id N]
+// Runs node/server/main.ts (or restore.ts) through tsx in a child Node process and passes signals on.
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +17,7 @@ which entry is its own with --id. Stop it with SIGINT or SIGTERM.
 
 Commands:
   node      run a node (see: palisade node --help)
+  restore   seed a new cluster's data directories from a backup (see: palisade restore --help)
   help      show this help
 `;
 
@@ -23,14 +25,15 @@ if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h")
   process.stdout.write(usage);
   process.exit(verb === undefined ? 1 : 0);
 }
-if (verb !== "node") {
+const scripts = { node: "node/server/main.ts", restore: "node/server/restore.ts" };
+if (!Object.hasOwn(scripts, verb)) {
   process.stderr.write(`palisade: unknown command "${verb}"\n\n${usage}`);
   process.exit(1);
 }
 
 // tsx is resolved from this package, so the command works from any directory.
 const tsx = import.meta.resolve("tsx");
-const child = spawn(process.execPath, ["--import", tsx, join(root, "node/server/main.ts"), ...rest], {
+const child = spawn(process.execPath, ["--import", tsx, join(root, scripts[verb]), ...rest], {
   stdio: "inherit",
   cwd: process.cwd(),
 });

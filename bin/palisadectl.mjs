@@ -4,4 +4,5 @@ import { register } from "tsx/esm/api";
 
 register();
 const { main } = await import("../client/cli.ts");
-process.exitCode = await main(process.argv.slice(2));
+// Exit at once: nothing should outlive the verb (a stray channel or timer must not hang the shell).
+process.exit(await main(process.argv.slice(2)));

@@ -1,11 +1,19 @@
-// palisadectl: a small command line over the client library.
-// Exit codes: 0 ok, 1 error, 2 not acquired, 3 lock or session lost.
+// palisadectl: the command line over the client library.
+// Exit codes: 0 ok, 1 error, 2 not acquired, 3 lock or session lost; `run` returns its
+// command's exit code, or 3 if the command was killed because the lock was lost.
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { Command, InvalidArgumentError as CommanderArgumentError } from "commander";
+import { Command, Option } from "commander";
 import { PalisadeClient } from "./client.ts";
-import { PalisadeError } from "./errors.ts";
-import type { LockHolderInfo } from "./types.ts";
+import { tlsCredentials } from "./connection.ts";
+import { parseCount, parseDuration, parseUint64, table, toJson, wallTime } from "./cli-format.ts";
+import { LockNotAcquiredError, PalisadeError } from "./errors.ts";
+import { runUnderLock } from "./run/supervise.ts";
+import { registerSnapshotCommands } from "./cli-snapshot.ts";
+import type { Session } from "./session.ts";
+import type { LockHolderInfo, MemberInfo, NodeStatus } from "./types.ts";
+
+export { toJson } from "./cli-format.ts";
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
@@ -18,27 +26,17 @@ interface GlobalOptions {
   endpoints: string;
   json: boolean;
   timeout: number;
+  cacert?: string;
+  cert?: string;
+  key?: string;
 }
 
-interface Output {
+export interface Output {
   out(text: string): void;
   err(text: string): void;
 }
 
-/** JSON with bigints as decimal strings (tokens and ids are uint64). */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
-}
-
-function nonNegativeInt(text: string): number {
-  if (!/^\d+$/.test(text)) throw new CommanderArgumentError("expected a non-negative integer");
-  return Number(text);
-}
-
-function uint64(text: string): bigint {
-  if (!/^\d{1,20}$/.test(text)) throw new CommanderArgumentError("expected a decimal uint64");
-  return BigInt(text);
-}
+const stdio: Output = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
 
 function describeHolder(holder: LockHolderInfo | undefined): string {
   if (!holder) return "free";
@@ -50,20 +48,79 @@ function endpointsFrom(text: string): string[] {
   return text.split(",").map((e) => e.trim()).filter((e) => e !== "");
 }
 
+/** A row of `status`: what one endpoint said, or that it did not answer. */
+interface NodeRow {
+  endpoint: string;
+  reachable: boolean;
+  nodeId?: number;
+  role?: string;
+  term?: bigint;
+  leaderId?: number;
+  commitIndex?: bigint;
+  appliedIndex?: bigint;
+  /** Highest commit index any node reported minus this node's applied index. */
+  lag?: bigint;
+  error?: string;
+}
+
+function statusRows(answers: Array<{ endpoint: string; status?: NodeStatus; error?: string }>): NodeRow[] {
+  const top = answers.reduce((m, a) => (a.status && a.status.commitIndex > m ? a.status.commitIndex : m), 0n);
+  return answers.map((a) => {
+    if (!a.status) return { endpoint: a.endpoint, reachable: false, error: a.error ?? "no answer" };
+    const s = a.status;
+    const lag = top > s.appliedIndex ? top - s.appliedIndex : 0n;
+    return {
+      endpoint: a.endpoint, reachable: true, nodeId: s.nodeId, role: s.role, term: s.term, leaderId: s.leaderId,
+      commitIndex: s.commitIndex, appliedIndex: s.appliedIndex, lag,
+    };
+  });
+}
+
+/** Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed" after `ms` (when given). */
+function holdUntil(signal: AbortSignal, ms: number | undefined): Promise<"lost" | "interrupted" | "elapsed"> {
+  return new Promise((resolve) => {
+    const keepOpen = setInterval(() => undefined, 60_000);
+    const timer = ms === undefined ? undefined : setTimeout(() => done("elapsed"), ms);
+    const onSignal = (): void => done("interrupted");
+    const onAbort = (): void => done("lost");
+    const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+    function done(why: "lost" | "interrupted" | "elapsed"): void {
+      clearInterval(keepOpen);
+      clearTimeout(timer);
+      for (const s of signals) process.off(s, onSignal);
+      signal.removeEventListener("abort", onAbort);
+      resolve(why);
+    }
+    for (const s of signals) process.once(s, onSignal);
+    if (signal.aborted) done("lost");
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 /** Runs palisadectl with `argv` (without node and script); resolves with the exit code. */
-export async function main(argv: string[], io: Output = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) }): Promise<number> {
+export async function main(argv: string[], io: Output = stdio): Promise<number> {
   let exitCode = EXIT_OK;
   const program = new Command("palisadectl")
     .description("Command line for a Palisade lock cluster")
-    .option("--endpoints <list>", "comma-separated host:port client addresses", process.env.PALISADE_ENDPOINTS ?? DEFAULT_ENDPOINTS)
+    .addOption(new Option("--endpoints <list>", "comma-separated host:port client addresses")
+      .env("PALISADE_ENDPOINTS").default(DEFAULT_ENDPOINTS))
     .option("--json", "print JSON (uint64 values as decimal strings)", false)
-    .option("--timeout <ms>", "how long a request keeps retrying", nonNegativeInt, 10_000)
+    .addOption(new Option("--timeout <duration>", "how long a request keeps retrying through failovers").argParser(parseDuration).default(10_000, "10s"))
+    .option("--cacert <file>", "PEM CA bundle of the cluster: connect with TLS (default $PALISADE_CACERT)", process.env.PALISADE_CACERT)
+    .option("--cert <file>", "PEM client or admin certificate for mutual TLS (default $PALISADE_CERT)", process.env.PALISADE_CERT)
+    .option("--key <file>", "PEM private key of --cert (default $PALISADE_KEY)", process.env.PALISADE_KEY)
+    .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({ writeOut: (t) => io.out(t.trimEnd()), writeErr: (t) => io.err(t.trimEnd()) });
 
   const withClient = async (fn: (client: PalisadeClient, opts: GlobalOptions) => Promise<number>): Promise<void> => {
     const opts = program.opts<GlobalOptions>();
+    if ((opts.cert !== undefined || opts.key !== undefined) && opts.cacert === undefined) {
+      throw new Error("--cert and --key need --cacert (the CA that signed the nodes' certificates)");
+    }
+    const credentials = opts.cacert !== undefined ? tlsCredentials({ ca: opts.cacert, cert: opts.cert, key: opts.key }) : undefined;
     const client = new PalisadeClient({
+      ...(credentials ? { credentials } : {}),
       endpoints: endpointsFrom(opts.endpoints),
       clientName: "palisadectl",
       retryBudgetMs: opts.timeout,
@@ -76,9 +133,22 @@ export async function main(argv: string[], io: Output = { out: (t) => process.st
     }
   };
 
+  /** Opens a session and acquires `lock`, or explains why not (exit 2). */
+  const acquireOrExplain = async (
+    client: PalisadeClient, opts: GlobalOptions, lock: string, waitMs: number, ttlMs: number,
+  ): Promise<{ session: Session; token: bigint } | number> => {
+    const session = await client.openSession({ ttlMs });
+    const result = await session.acquire(lock, { waitMs });
+    if (result.acquired && result.token !== undefined) return { session, token: result.token };
+    await session.close().catch(() => undefined);
+    if (opts.json) io.out(toJson({ lock, acquired: false, holder: result.holder ?? null }));
+    else io.err(`not acquired: ${lock} is ${describeHolder(result.holder)}`);
+    return EXIT_NOT_ACQUIRED;
+  };
+
   program
     .command("status")
-    .description("role, term, leader and indexes of every node")
+    .description("every node: id, address, role, term, leader, commit/applied index, lag, reachable")
     .action(() =>
       withClient(async (client, opts) => {
         const answers = await Promise.all(
@@ -90,64 +160,52 @@ export async function main(argv: string[], io: Output = { out: (t) => process.st
             }
           }),
         );
-        if (opts.json) io.out(toJson(answers));
+        const rows = statusRows(answers);
+        if (opts.json) io.out(toJson(rows));
         else {
-          for (const a of answers) {
-            if ("status" in a && a.status) {
-              const s = a.status;
-              io.out(`${a.endpoint}  node ${s.nodeId}  ${s.role}  term ${s.term}  leader ${s.leaderId || "?"}  commit ${s.commitIndex}  applied ${s.appliedIndex}  epoch ${s.epoch}`);
-            } else io.out(`${a.endpoint}  unreachable: ${"error" in a ? a.error : ""}`);
-          }
+          io.out(table(
+            ["ID", "ADDRESS", "ROLE", "TERM", "LEADER", "COMMIT", "APPLIED", "LAG", "REACHABLE"],
+            rows.map((r) => r.reachable
+              ? [String(r.nodeId), r.endpoint, r.role ?? "", String(r.term), r.leaderId ? String(r.leaderId) : "-",
+                String(r.commitIndex), String(r.appliedIndex), String(r.lag), "yes"]
+              : ["-", r.endpoint, "-", "-", "-", "-", "-", "-", `no (${r.error ?? ""})`]),
+          ));
         }
-        return answers.some((a) => "status" in a) ? EXIT_OK : EXIT_ERROR;
+        return rows.some((r) => r.reachable) ? EXIT_OK : EXIT_ERROR;
       }),
     );
 
   program
-    .command("acquire <lock>")
-    .description("acquire a lock and print its fencing token (released at once unless --hold)")
-    .option("--wait <ms>", "wait in the queue up to this long", nonNegativeInt, 0)
-    .option("--ttl <ms>", "session TTL", nonNegativeInt, 10_000)
-    .option("--hold", "keep the lock until interrupted (SIGINT/SIGTERM)", false)
-    .action((lock: string, cmd: { wait: number; ttl: number; hold: boolean }) =>
+    .command("locks [prefix]")
+    .description("locks whose names start with PREFIX, with holder and number of waiters")
+    .option("--prefix <prefix>", "same as the PREFIX argument")
+    .action((prefixArg: string | undefined, cmd: { prefix?: string }) =>
       withClient(async (client, opts) => {
-        const session = await client.openSession({ ttlMs: cmd.ttl });
-        try {
-          const result = await session.acquire(lock, { waitMs: cmd.wait });
-          if (!result.acquired) {
-            if (opts.json) io.out(toJson({ lock, acquired: false, holder: result.holder ?? null }));
-            else io.err(`not acquired: ${lock} is ${describeHolder(result.holder)}`);
-            return EXIT_NOT_ACQUIRED;
-          }
-          const token = result.token ?? 0n;
-          if (opts.json) io.out(toJson({ lock, acquired: true, token, sessionId: session.id }));
-          else io.out(token.toString());
-          if (!cmd.hold) {
-            await session.release(lock, token);
-            return EXIT_OK;
-          }
-          const lost = await holdUntilInterrupted(session.signal);
-          if (lost) {
-            io.err(`lost: ${String((session.signal.reason as Error | undefined)?.message ?? "session lost")}`);
-            return EXIT_LOST;
-          }
-          await session.release(lock, token);
-          return EXIT_OK;
-        } finally {
-          await session.close().catch(() => undefined);
+        const locks = await client.allLocks(prefixArg ?? cmd.prefix ?? "");
+        if (opts.json) io.out(toJson(locks));
+        else {
+          io.out(table(["LOCK", "HOLDER SESSION", "TOKEN", "GRANTED AT", "WAITERS"], locks.map((l) => [
+            l.lock, l.holder ? String(l.holder.sessionId) : "-", l.holder ? String(l.holder.token) : "-",
+            l.holder ? String(l.holder.grantedIndex) : "-", String(l.waiterCount),
+          ])));
         }
+        return EXIT_OK;
       }),
     );
 
   program
-    .command("get <lock>")
-    .description("holder and waiters of a lock")
+    .command("lock <name>")
+    .alias("get")
+    .description("a lock's holder, token, granted-at index and time, and its waiters")
     .action((lock: string) =>
       withClient(async (client, opts) => {
         const info = await client.getLock(lock);
-        if (opts.json) io.out(toJson(info));
+        // The grant time is display-only data kept in the history.
+        const current = info.holder ? (await client.history(lock)).find((r) => r.token === info.holder?.token && r.reason === "current") : undefined;
+        const grantedAtMs = current?.grantedAtMs ?? 0;
+        if (opts.json) io.out(toJson({ ...info, grantedAt: grantedAtMs > 0 ? new Date(grantedAtMs).toISOString() : null }));
         else {
-          io.out(`${lock}: ${describeHolder(info.holder)}`);
+          io.out(`${lock}: ${describeHolder(info.holder)}${info.holder ? `, at ${wallTime(grantedAtMs)}` : ""}`);
           for (const w of info.waiters) io.out(`  waiter: session ${w.sessionId}${w.clientName ? ` (${w.clientName})` : ""} since index ${w.waitingSinceIndex}`);
         }
         return EXIT_OK;
@@ -155,43 +213,28 @@ export async function main(argv: string[], io: Output = { out: (t) => process.st
     );
 
   program
-    .command("locks")
-    .description("list locks")
-    .option("--prefix <prefix>", "only names starting with this", "")
-    .action((cmd: { prefix: string }) =>
+    .command("sessions")
+    .description("live sessions with their TTL, held and awaited locks")
+    .action(() =>
       withClient(async (client, opts) => {
-        const all = [];
-        let after = "";
-        do {
-          const page = await client.listLocks({ prefix: cmd.prefix, after });
-          all.push(...page.locks);
-          after = page.nextAfter;
-        } while (after !== "");
-        if (opts.json) io.out(toJson(all));
-        else for (const l of all) io.out(`${l.lock}: ${describeHolder(l.holder)}, ${l.waiterCount} waiting`);
-        return EXIT_OK;
-      }),
-    );
-
-  program
-    .command("history <lock>")
-    .description("recent grants of a lock, oldest first")
-    .option("--limit <n>", "at most this many (0: all retained)", nonNegativeInt, 0)
-    .action((lock: string, cmd: { limit: number }) =>
-      withClient(async (client, opts) => {
-        const records = await client.history(lock, cmd.limit);
-        if (opts.json) io.out(toJson(records));
-        else for (const r of records) io.out(`token ${r.token}  session ${r.sessionId}  granted ${r.grantedIndex}  ended ${r.endedIndex || "-"}  ${r.reason}`);
+        const sessions = await client.allSessions();
+        if (opts.json) io.out(toJson(sessions));
+        else {
+          io.out(table(["SESSION", "CLIENT", "TTL", "OPENED AT", "HOLDS", "WAITS FOR"], sessions.map((s) => [
+            String(s.sessionId), s.clientName || "-", `${s.ttlMs}ms`, String(s.openedIndex),
+            s.heldLocks.join(",") || "-", s.waitingLocks.join(",") || "-",
+          ])));
+        }
         return EXIT_OK;
       }),
     );
 
   program
     .command("session <id>")
-    .description("a session's TTL and locks")
+    .description("one session's TTL and locks")
     .action((id: string) =>
       withClient(async (client, opts) => {
-        const info = await client.getSession(uint64(id));
+        const info = await client.getSession(parseUint64(id));
         if (!info) {
           if (opts.json) io.out(toJson(null));
           else io.err(`session ${id} not found`);
@@ -204,16 +247,199 @@ export async function main(argv: string[], io: Output = { out: (t) => process.st
     );
 
   program
-    .command("revoke <lock> <token>")
-    .description("force-release a grant (admin)")
-    .action((lock: string, token: string) =>
+    .command("history <name>")
+    .description("recent grants of a lock and how each ended, oldest first")
+    .option("--limit <n>", "at most this many (0: all retained)", parseCount, 0)
+    .action((lock: string, cmd: { limit: number }) =>
       withClient(async (client, opts) => {
-        const index = await client.revokeLock(lock, uint64(token));
-        if (opts.json) io.out(toJson({ lock, token: uint64(token), index }));
-        else io.out(`revoked ${lock} token ${token} at index ${index}`);
+        const records = await client.history(lock, cmd.limit);
+        if (opts.json) io.out(toJson(records));
+        else {
+          io.out(table(["TOKEN", "SESSION", "CLIENT", "GRANTED AT", "ENDED AT", "REASON", "GRANTED"], records.map((r) => [
+            String(r.token), String(r.sessionId), r.clientName || "-", String(r.grantedIndex),
+            r.endedIndex ? String(r.endedIndex) : "-", r.reason, wallTime(r.grantedAtMs),
+          ])));
+        }
         return EXIT_OK;
       }),
     );
+
+  program
+    .command("watch [prefix]")
+    .description("print lock events as they happen (until Ctrl-C); resumes across failovers")
+    .option("--from <index>", "start at this log index (default: now)", parseUint64)
+    .option("--count <n>", "stop after this many events", parseCount)
+    .action((prefix: string | undefined, cmd: { from?: bigint; count?: number }) =>
+      withClient(async (client, opts) => {
+        const stop = new AbortController();
+        const onSignal = (): void => stop.abort();
+        process.once("SIGINT", onSignal);
+        process.once("SIGTERM", onSignal);
+        let seen = 0;
+        try {
+          for await (const e of client.watch(prefix ?? "", { signal: stop.signal, ...(cmd.from !== undefined ? { fromIndex: cmd.from } : {}) })) {
+            if (opts.json) io.out(toJson(e));
+            else if (e.kind === "resync") io.out(`resync: events up to index ${e.index} are no longer retained; re-read the state`);
+            else io.out(`${e.index}  ${e.kind}  ${e.lock}  session ${e.sessionId}  token ${e.token}`);
+            if (cmd.count !== undefined && ++seen >= cmd.count) break;
+          }
+        } finally {
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
+        }
+        return EXIT_OK;
+      }),
+    );
+
+  program
+    .command("acquire <name>")
+    .description("acquire a lock and print its token; without --hold release it at once")
+    .addOption(new Option("--wait <duration>", "wait in the queue up to this long").argParser(parseDuration).default(0, "0ms"))
+    .addOption(new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"))
+    .option("--hold [duration]", "keep the lock until Ctrl-C, or until this long has passed")
+    .action((lock: string, cmd: { wait: number; ttl: number; hold?: string | true }) =>
+      withClient(async (client, opts) => {
+        const holdMs = typeof cmd.hold === "string" ? parseDuration(cmd.hold) : undefined;
+        const got = await acquireOrExplain(client, opts, lock, cmd.wait, cmd.ttl);
+        if (typeof got === "number") return got;
+        const { session, token } = got;
+        try {
+          if (opts.json) io.out(toJson({ lock, acquired: true, token, sessionId: session.id }));
+          else io.out(token.toString());
+          if (cmd.hold !== undefined) {
+            const why = await holdUntil(session.signal, holdMs);
+            if (why === "lost") {
+              io.err(`lost: ${String((session.signal.reason as Error | undefined)?.message ?? "session lost")}`);
+              return EXIT_LOST;
+            }
+          }
+          await session.release(lock, token);
+          return EXIT_OK;
+        } finally {
+          await session.close().catch(() => undefined);
+        }
+      }),
+    );
+
+  program
+    .command("release <name>")
+    .description("force-release the grant with this token (admin revoke; retrying is safe)")
+    .requiredOption("--token <token>", "the grant's token", parseUint64)
+    .action((lock: string, cmd: { token: bigint }) =>
+      withClient(async (client, opts) => {
+        const index = await client.revokeLock(lock, cmd.token);
+        if (opts.json) io.out(toJson({ lock, token: cmd.token, revokedAtIndex: index }));
+        else io.out(`revoked ${lock} token ${cmd.token} at index ${index}`);
+        return EXIT_OK;
+      }),
+    );
+
+  program
+    .command("revoke <name> <token>", { hidden: true })
+    .description("same as release NAME --token TOKEN")
+    .action((lock: string, token: string) =>
+      withClient(async (client, opts) => {
+        const t = parseUint64(token);
+        const index = await client.revokeLock(lock, t);
+        if (opts.json) io.out(toJson({ lock, token: t, revokedAtIndex: index }));
+        else io.out(`revoked ${lock} token ${t} at index ${index}`);
+        return EXIT_OK;
+      }),
+    );
+
+  program
+    .command("validate <name> <token>")
+    .description("whether TOKEN is the lock's current grant right now (best effort)")
+    .action((lock: string, token: string) =>
+      withClient(async (client, opts) => {
+        const valid = await client.validateToken(lock, parseUint64(token));
+        if (opts.json) io.out(toJson({ lock, token, valid }));
+        else io.out(valid ? "valid" : "not the current grant");
+        return valid ? EXIT_OK : EXIT_NOT_ACQUIRED;
+      }),
+    );
+
+  program
+    .command("run <name> <command> [args...]")
+    .description("run a command only while holding the lock (put it after --); PALISADE_TOKEN and PALISADE_LOCK are set for it")
+    .addOption(new Option("--wait <duration>", "wait in the queue up to this long").argParser(parseDuration).default(0, "0ms"))
+    .addOption(new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"))
+    .addOption(new Option("--grace <duration>", "after Ctrl-C/SIGTERM, how long the command may take before SIGKILL (never past the lock's deadline)").argParser(parseDuration).default(10_000, "10s"))
+    .action((lock: string, command: string, args: string[], cmd: { wait: number; ttl: number; grace: number }) =>
+      withClient(async (client, opts) => {
+        const got = await acquireOrExplain(client, opts, lock, cmd.wait, cmd.ttl);
+        if (typeof got === "number") return got;
+        const { session, token } = got;
+        try {
+          if (opts.json) io.err(toJson({ lock, acquired: true, token, sessionId: session.id }));
+          const outcome = await runUnderLock({ session, lock, token, command, args, graceMs: cmd.grace }, (pid) => {
+            if (opts.json) io.err(toJson({ started: pid }));
+          });
+          if (outcome.killedFor === "deadline" || outcome.killedFor === "lost") {
+            io.err(`lost: the lock's session ended; the command was killed`);
+          } else if (session.state === "open") {
+            await session.release(lock, token).catch(() => undefined);
+          }
+          return outcome.exitCode;
+        } finally {
+          await session.close().catch(() => undefined);
+        }
+      }),
+    );
+
+  const transferLeader = (cmd: { to: number }): Promise<void> =>
+    withClient(async (client, opts) => {
+      const answer = await client.transferLeader(cmd.to);
+      if (opts.json) io.out(toJson(answer));
+      else io.out(`leader is node ${answer.leaderId} in term ${answer.term}`);
+      return EXIT_OK;
+    });
+  program
+    .command("leader")
+    .description("leadership (admin): transfer")
+    .command("transfer")
+    .description("hand leadership to another node, as before maintenance of the leader's host")
+    .option("--to <id>", "target node id (default: the most caught-up voter)", parseCount, 0)
+    .action(transferLeader);
+  program
+    .command("transfer-leader", { hidden: true })
+    .description("same as `leader transfer`")
+    .option("--to <id>", "target node id (default: the most caught-up voter)", parseCount, 0)
+    .action(transferLeader);
+
+  /** Prints the members; answers the exit code. */
+  const printMembers = (members: MemberInfo[], opts: GlobalOptions): number => {
+    if (opts.json) io.out(toJson(members));
+    else io.out(table(["ID", "PEER ADDRESS", "KIND", "REACHABLE", "MATCH INDEX"], members.map((m) => [
+      String(m.nodeId), m.address, m.kind, m.reachable ? "yes" : "no", String(m.matchIndex),
+    ])));
+    return EXIT_OK;
+  };
+
+  const member = program.command("member").description("cluster membership (admin): list, add, promote, remove");
+  member
+    .command("list")
+    .description("members as the answering node sees them")
+    .action(() => withClient(async (client, opts) => printMembers(await client.memberList(), opts)));
+  member
+    .command("add <id> <peer-address> <client-address>")
+    .description("add a node (started with --join) as a learner")
+    .action((id: string, peer: string, clientAddress: string) =>
+      withClient(async (client, opts) => printMembers(await client.memberAdd(parseCount(id), peer, clientAddress), opts)));
+  member
+    .command("promote <id>")
+    .description("make a caught-up learner a voter")
+    .action((id: string) => withClient(async (client, opts) => printMembers(await client.memberPromote(parseCount(id)), opts)));
+  member
+    .command("remove <id>")
+    .description("remove a member (a leader that removes itself steps down)")
+    .action((id: string) => withClient(async (client, opts) => printMembers(await client.memberRemove(parseCount(id)), opts)));
+  program
+    .command("members", { hidden: true })
+    .description("same as member list")
+    .action(() => withClient(async (client, opts) => printMembers(await client.memberList(), opts)));
+
+  registerSnapshotCommands(program, io);
 
   try {
     await program.parseAsync(argv, { from: "user" });
@@ -222,29 +448,15 @@ export async function main(argv: string[], io: Output = { out: (t) => process.st
     if (typeof code === "string" && code.startsWith("commander.")) {
       return code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help" ? EXIT_OK : EXIT_ERROR;
     }
+    if (err instanceof LockNotAcquiredError) {
+      io.err(`not acquired: ${err.message}`);
+      return EXIT_NOT_ACQUIRED;
+    }
     const name = err instanceof PalisadeError ? `${err.name}: ` : "";
     io.err(`error: ${name}${(err as Error).message}`);
     return EXIT_ERROR;
   }
   return exitCode;
-}
-
-/** Resolves true if the session was lost, false on SIGINT/SIGTERM. */
-function holdUntilInterrupted(signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    const keepAlive = setInterval(() => undefined, 60_000);
-    const done = (lost: boolean): void => {
-      clearInterval(keepAlive);
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(lost);
-    };
-    const onSignal = (): void => done(false);
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-    if (signal.aborted) done(true);
-    else signal.addEventListener("abort", () => done(true), { once: true });
-  });
 }
 
 function isEntryPoint(): boolean {
@@ -258,5 +470,5 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  process.exitCode = await main(process.argv.slice(2));
+  process.exit(await main(process.argv.slice(2)));
 }

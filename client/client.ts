@@ -1,18 +1,21 @@
 // PalisadeClient: the entry point. Opens sessions, runs linearizable reads and the few
 // admin calls the tools need, over one Connection to every endpoint.
 import { randomUUID } from "node:crypto";
-import { performance } from "node:perf_hooks";
-import type { ChannelCredentials } from "@grpc/grpc-js";
+import { EventEmitter } from "node:events";
+import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition as adminApi, lockServiceDefinition as lockApi, type UnaryMethod } from "../proto/grpc.ts";
 import { toU64, u64 } from "../node/transport/codec.ts";
 import { Connection } from "./connection.ts";
-import { SessionNotFoundError } from "./errors.ts";
+import { monotonicMs } from "./clock.ts";
+import { LockBusyError, LockNotAcquiredError, OutcomeUnknownError, SessionLostError, SessionNotFoundError } from "./errors.ts";
+import { LockHandle, type LockContext } from "./lock-handle.ts";
 import { Session } from "./session.ts";
 import {
-  historyFrom, lockInfoFrom, lockPageFrom, sessionInfoFrom, statusFrom,
-  type HistoryRecordInfo, type LockInfo, type LockPage, type NodeStatus, type SessionInfo,
+  historyFrom, lockInfoFrom, lockPageFrom, membersFrom, sessionInfoFrom, statusFrom,
+  type HistoryRecordInfo, type LockInfo, type LockPage, type MemberInfo, type NodeStatus, type SessionInfo,
 } from "./types.ts";
+import { watchLocks, type WatchEvent, type WatchOptions } from "./watch.ts";
 
 const pb = palisade.v1;
 
@@ -29,8 +32,54 @@ export interface PalisadeClientOptions {
   driftBound?: number;
   /** Interval of the session deadline check (default 50 ms). */
   deadlineTickMs?: number;
-  /** TLS credentials; plaintext when absent. */
-  credentials?: ChannelCredentials;
+  /** TLS: PEM contents of the CA and, for mutual TLS, the client's certificate and key. */
+  tls?: TlsOptions;
+  /** Ready-made channel credentials (instead of `tls`); plaintext when both are absent. */
+  credentials?: grpc.ChannelCredentials;
+  /** TTL of the session that lock() and withLock() use (default 10 s). */
+  sessionTtlMs?: number;
+}
+
+export interface TlsOptions {
+  ca?: string | Buffer;
+  cert?: string | Buffer;
+  key?: string | Buffer;
+}
+
+export interface LockOptions {
+  /** 0 (default): fail at once with LockNotAcquiredError if held. Otherwise wait in the queue up to this long. */
+  waitMs?: number;
+  /** Aborting gives up the wait (CancelWait is sent; a grant that arrives anyway is released). */
+  signal?: AbortSignal;
+}
+
+export interface ReadOptions {
+  /** Stop waiting for the answer (a read changes nothing, so giving up is always safe). */
+  signal?: AbortSignal;
+  /** How long to keep retrying through failovers (default: the client's retryBudgetMs). */
+  timeoutMs?: number;
+}
+
+export interface SessionPage {
+  sessions: SessionInfo[];
+  /** Pass as `after` for the next page; 0n after the last page. */
+  nextAfter: bigint;
+}
+
+export interface ClientEvents {
+  /** A session of this client was lost; `locks` are the lock() grants that went with it. */
+  lost: [info: { sessionId: bigint; locks: string[]; error: SessionLostError }];
+}
+
+function toBuffer(pem: string | Buffer | undefined): Buffer | null {
+  if (pem === undefined) return null;
+  return typeof pem === "string" ? Buffer.from(pem) : pem;
+}
+
+function credentialsFrom(options: PalisadeClientOptions): grpc.ChannelCredentials | undefined {
+  if (options.credentials) return options.credentials;
+  if (!options.tls) return undefined;
+  return grpc.credentials.createSsl(toBuffer(options.tls.ca), toBuffer(options.tls.key), toBuffer(options.tls.cert));
 }
 
 export interface OpenSessionOptions {
@@ -45,8 +94,13 @@ export interface ListLocksOptions {
   limit?: number;
 }
 
-export class PalisadeClient {
+export class PalisadeClient extends EventEmitter<ClientEvents> {
   private readonly connection: Connection;
+  private readonly credentials: grpc.ChannelCredentials | undefined;
+  private readonly sessionTtlMs: number;
+  /** lock() grants and outstanding Acquires of this client, by lock name. */
+  private readonly localLocks = new Map<string, LockHandle | "acquiring">();
+  private lockSession: Promise<Session> | undefined;
   private readonly clientName: string;
   private readonly callTimeoutMs: number;
   private readonly retryBudgetMs: number;
@@ -55,6 +109,9 @@ export class PalisadeClient {
   private readonly sessions = new Set<Session>();
 
   constructor(options: PalisadeClientOptions) {
+    super();
+    this.credentials = credentialsFrom(options);
+    this.sessionTtlMs = options.sessionTtlMs ?? 10_000;
     this.clientName = options.clientName ?? "";
     this.callTimeoutMs = options.callTimeoutMs ?? 3_000;
     this.retryBudgetMs = options.retryBudgetMs ?? 15_000;
@@ -64,7 +121,7 @@ export class PalisadeClient {
       endpoints: options.endpoints,
       callTimeoutMs: this.callTimeoutMs,
       retryBudgetMs: this.retryBudgetMs,
-      ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(this.credentials ? { credentials: this.credentials } : {}),
     });
   }
 
@@ -76,7 +133,7 @@ export class PalisadeClient {
   async openSession(options: OpenSessionOptions = {}): Promise<Session> {
     const clientName = options.clientName ?? this.clientName;
     const requestId = randomUUID();
-    const sentAt = performance.now();
+    const sentAt = monotonicMs();
     const response = await this.connection.invoke(
       lockApi.OpenSession,
       () => pb.OpenSessionRequest.create({ ttlMs: toU64(options.ttlMs ?? 0, "ttlMs"), clientName, requestId }),
@@ -97,24 +154,135 @@ export class PalisadeClient {
     return session;
   }
 
+  // ---- locks held by this client -------------------------------------------------------------
+
+  /**
+   * Acquires `lock` on this client's session (opened on first use, TTL `sessionTtlMs`).
+   * Rejects at once with LockBusyError, sending nothing, when this client already holds the
+   * lock or has an Acquire of it outstanding; with LockNotAcquiredError when the wait ends
+   * (or waitMs is 0) and another session holds it; with the signal's reason when aborted.
+   */
+  async lock(lock: string, options: LockOptions = {}): Promise<LockHandle> {
+    // Checked and claimed before the first await, so a concurrent call sees the claim.
+    if (this.localLocks.has(lock)) throw new LockBusyError(lock);
+    options.signal?.throwIfAborted();
+    this.localLocks.set(lock, "acquiring");
+    let claimHeldUntil: Promise<unknown> | undefined;
+    try {
+      const session = await this.sessionForLocks();
+      const pending = session.startAcquire(lock, { waitMs: options.waitMs ?? 0, ...(options.signal ? { signal: options.signal } : {}) });
+      let result;
+      try {
+        result = await pending.result;
+      } catch (err) {
+        // An Acquire with an unknown outcome is still outstanding until the session settles it.
+        if (err instanceof OutcomeUnknownError) claimHeldUntil = session.unsettledAcquire(lock);
+        throw err;
+      }
+      if (result.cancelled) {
+        claimHeldUntil = session.unsettledAcquire(lock);
+        throw options.signal?.reason ?? new DOMException("lock wait aborted", "AbortError");
+      }
+      if (!result.acquired || result.token === undefined) throw new LockNotAcquiredError(lock, result.holder);
+      // Lost while the answer travelled: the session's end already freed (or will free) the grant.
+      if (session.state !== "open") throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(lock)} arrived`);
+      const handle = new LockHandle(session, lock, result.token, (h) => {
+        if (this.localLocks.get(lock) === h) this.localLocks.delete(lock);
+      });
+      if (!handle.signal.aborted) this.localLocks.set(lock, handle);
+      return handle;
+    } finally {
+      if (this.localLocks.get(lock) === "acquiring") {
+        if (claimHeldUntil) {
+          void claimHeldUntil.finally(() => {
+            if (this.localLocks.get(lock) === "acquiring") this.localLocks.delete(lock);
+          });
+        } else {
+          this.localLocks.delete(lock);
+        }
+      }
+    }
+  }
+
+  /** Runs `fn` while holding `lock`, and always releases it. Stop working when `signal` aborts. */
+  async withLock<T>(lock: string, fn: (held: LockContext) => Promise<T>, options: LockOptions = {}): Promise<T> {
+    const handle = await this.lock(lock, options);
+    let failed = false;
+    try {
+      return await fn({ lock, token: handle.token, signal: handle.signal });
+    } catch (err) {
+      failed = true;
+      throw err;
+    } finally {
+      // A release error must not hide the callback's own error.
+      if (failed) await handle.release().catch(() => undefined);
+      else await handle.release();
+    }
+  }
+
+  /** The session lock() uses, opened on first use and again after a loss (a lost session stays lost). */
+  private sessionForLocks(): Promise<Session> {
+    const current = this.lockSession;
+    if (current) {
+      return current.then(
+        (session) => (session.state === "open" ? session : this.openLockSession()),
+        () => this.openLockSession(),
+      );
+    }
+    return this.openLockSession();
+  }
+
+  private openLockSession(): Promise<Session> {
+    const previous = this.lockSession;
+    const opening = (previous ?? Promise.resolve(undefined))
+      .catch(() => undefined)
+      .then((old) => (old && old.state === "open" ? old : this.openSession({ ttlMs: this.sessionTtlMs })))
+      .then((session) => {
+        // Registered before any handle listens, so the handles are still listed when it runs.
+        session.signal.addEventListener("abort", () => {
+          if (session.state !== "lost") return;
+          const locks = [...this.localLocks.entries()]
+            .filter(([, h]) => h !== "acquiring" && h.sessionId === session.id)
+            .map(([name]) => name);
+          const error = session.signal.reason instanceof SessionLostError ? session.signal.reason : new SessionLostError(`session ${session.id} lost`);
+          this.emit("lost", { sessionId: session.id, locks, error });
+        }, { once: true });
+        return session;
+      });
+    this.lockSession = opening;
+    return opening;
+  }
+
   // ---- reads (linearizable, served through the leader) -------------------------------------
 
-  async getLock(lock: string): Promise<LockInfo> {
-    const response = await this.read(lockApi.GetLock, () => pb.GetLockRequest.create({ lock }));
+  async getLock(lock: string, options: ReadOptions = {}): Promise<LockInfo> {
+    const response = await this.read(lockApi.GetLock, () => pb.GetLockRequest.create({ lock }), options);
     return lockInfoFrom(response);
   }
 
-  async listLocks(options: ListLocksOptions = {}): Promise<LockPage> {
+  async listLocks(options: ListLocksOptions & ReadOptions = {}): Promise<LockPage> {
     const response = await this.read(lockApi.ListLocks, () =>
       pb.ListLocksRequest.create({ prefix: options.prefix ?? "", after: options.after ?? "", limit: options.limit ?? 0 }),
-    );
+    options);
     return lockPageFrom(response);
   }
 
+  /** Every lock whose name starts with `prefix`, following pages. */
+  async allLocks(prefix = "", options: ReadOptions = {}): Promise<LockPage["locks"]> {
+    const all: LockPage["locks"] = [];
+    let after = "";
+    do {
+      const page = await this.listLocks({ ...options, prefix, after });
+      all.push(...page.locks);
+      after = page.nextAfter;
+    } while (after !== "");
+    return all;
+  }
+
   /** The session, or undefined when it is unknown or ended. */
-  async getSession(sessionId: bigint): Promise<SessionInfo | undefined> {
+  async getSession(sessionId: bigint, options: ReadOptions = {}): Promise<SessionInfo | undefined> {
     try {
-      const response = await this.read(lockApi.GetSession, () => pb.GetSessionRequest.create({ sessionId: toU64(sessionId) }));
+      const response = await this.read(lockApi.GetSession, () => pb.GetSessionRequest.create({ sessionId: toU64(sessionId) }), options);
       return response.session ? sessionInfoFrom(response.session) : undefined;
     } catch (err) {
       if (err instanceof SessionNotFoundError) return undefined;
@@ -122,16 +290,52 @@ export class PalisadeClient {
     }
   }
 
+  /** One page of live sessions, by id (after 0n: from the start; limit 0: the server's default page). */
+  async listSessions(options: { after?: bigint; limit?: number } & ReadOptions = {}): Promise<SessionPage> {
+    const response = await this.read(lockApi.ListSessions, () =>
+      pb.ListSessionsRequest.create({ afterSessionId: toU64(options.after ?? 0n), limit: options.limit ?? 0 }),
+    options);
+    return {
+      sessions: (response.sessions ?? []).map(sessionInfoFrom),
+      nextAfter: u64(response.nextAfterSessionId, "next_after_session_id"),
+    };
+  }
+
+  /** Every live session, following pages. */
+  async allSessions(options: ReadOptions = {}): Promise<SessionInfo[]> {
+    const all: SessionInfo[] = [];
+    let after = 0n;
+    do {
+      const page = await this.listSessions({ ...options, after });
+      all.push(...page.sessions);
+      after = page.nextAfter;
+    } while (after !== 0n);
+    return all;
+  }
+
   /** Retained grants of a lock, oldest first (limit 0: all). */
-  async history(lock: string, limit = 0): Promise<HistoryRecordInfo[]> {
-    const response = await this.read(lockApi.GetLockHistory, () => pb.GetLockHistoryRequest.create({ lock, limit }));
+  async history(lock: string, limit = 0, options: ReadOptions = {}): Promise<HistoryRecordInfo[]> {
+    const response = await this.read(lockApi.GetLockHistory, () => pb.GetLockHistoryRequest.create({ lock, limit }), options);
     return historyFrom(response);
   }
 
   /** Whether `token` is the lock's current grant at the instant of the read (best effort). */
-  async validateToken(lock: string, token: bigint): Promise<boolean> {
-    const response = await this.read(lockApi.ValidateToken, () => pb.ValidateTokenRequest.create({ lock, token: toU64(token, "token") }));
+  async validateToken(lock: string, token: bigint, options: ReadOptions = {}): Promise<boolean> {
+    const response = await this.read(lockApi.ValidateToken, () => pb.ValidateTokenRequest.create({ lock, token: toU64(token, "token") }), options);
     return response.valid;
+  }
+
+  /**
+   * Lock events of names starting with `prefix`, as they are applied. Resumes on another
+   * node from the last delivered index when a stream breaks. End it with `options.signal`
+   * or by leaving the `for await` loop.
+   */
+  watch(prefix = "", options: WatchOptions = {}): AsyncGenerator<WatchEvent> {
+    return watchLocks({
+      endpoints: this.connection.allEndpoints,
+      credentials: this.credentials ?? grpc.credentials.createInsecure(),
+      appliedIndex: async (endpoint) => (await this.status(endpoint)).appliedIndex,
+    }, prefix, options);
   }
 
   // ---- admin ---------------------------------------------------------------------------------
@@ -152,13 +356,68 @@ export class PalisadeClient {
     return u64(response.index, "index");
   }
 
+  /** Hands leadership to `toNodeId` (0: the most caught-up voter); answers the new leader and term. */
+  async transferLeader(toNodeId = 0): Promise<{ leaderId: number; term: bigint }> {
+    const response = await this.connection.invoke(
+      adminApi.TransferLeader,
+      () => pb.TransferLeaderRequest.create({ toNodeId: toU64(toNodeId, "toNodeId") }),
+      { kind: "write" },
+    );
+    return { leaderId: Number(u64(response.leaderId, "leader_id")), term: u64(response.term, "term") };
+  }
+
+  /** The members as the answering node sees them. */
+  async memberList(): Promise<MemberInfo[]> {
+    const response = await this.read(adminApi.MemberList, () => pb.MemberListRequest.create({}));
+    return membersFrom(response.members);
+  }
+
+  /** Adds a node as a non-voting learner (it must run with --join); answers the members. */
+  async memberAdd(nodeId: number, peerAddress: string, clientAddress: string): Promise<MemberInfo[]> {
+    const response = await this.connection.invoke(
+      adminApi.MemberAdd,
+      () => pb.MemberAddRequest.create({ nodeId: toU64(nodeId, "nodeId"), address: peerAddress, clientAddress }),
+      { kind: "write" },
+    );
+    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
+  }
+
+  /** Makes a caught-up learner a voter; answers the members. */
+  async memberPromote(nodeId: number): Promise<MemberInfo[]> {
+    const response = await this.connection.invoke(
+      adminApi.MemberPromote,
+      () => pb.MemberPromoteRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
+      { kind: "write" },
+    );
+    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
+  }
+
+  /** Removes a member (the leader too: it steps down); answers the members. */
+  async memberRemove(nodeId: number): Promise<MemberInfo[]> {
+    const response = await this.connection.invoke(
+      adminApi.MemberRemove,
+      () => pb.MemberRemoveRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
+      { kind: "write" },
+    );
+    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
+  }
+
   /** Closes every open session (best effort) and the channels. */
   async close(): Promise<void> {
+    await Promise.allSettled([...this.localLocks.values()].map((h) => (h === "acquiring" ? undefined : h.release())));
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
     this.connection.close();
   }
 
-  private read<Req, Res>(method: UnaryMethod<Req, Res>, build: () => Req): Promise<Res> {
-    return this.connection.invoke(method, build, { kind: "read" });
+  private read<Req, Res>(method: UnaryMethod<Req, Res>, build: () => Req, options: ReadOptions = {}): Promise<Res> {
+    const call = this.connection.invoke(method, build, { kind: "read", ...(options.timeoutMs !== undefined ? { budgetMs: options.timeoutMs } : {}) });
+    const signal = options.signal;
+    if (!signal) return call;
+    signal.throwIfAborted();
+    return new Promise<Res>((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      call.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
   }
 }

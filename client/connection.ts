@@ -1,6 +1,7 @@
 // Calls to a set of node endpoints: one grpc-js channel per endpoint, a preferred
 // endpoint (the last one that answered, or the leader named by a hint), and retries on
 // the answers that mean "try again elsewhere" (UNAVAILABLE, DEADLINE_EXCEEDED).
+import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import type { UnaryMethod } from "../proto/grpc.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
@@ -28,6 +29,31 @@ export interface InvokeOptions {
   budgetMs?: number;
   /** Ask this endpoint only (no leader following, no retry). */
   endpoint?: string;
+}
+
+/** PEM files for TLS: the cluster CA, and for mutual TLS a client (or admin) certificate and its key. */
+export interface TlsFileOptions {
+  /** CA bundle that signed the nodes' certificates. */
+  ca: string;
+  /** This client's certificate (role client or admin); nodes with mTLS require one. */
+  cert?: string;
+  /** The private key of `cert`. */
+  key?: string;
+}
+
+/** Channel credentials from PEM files, for `credentials` of PalisadeClient. Throws naming a file it cannot read. */
+export function tlsCredentials(files: TlsFileOptions): grpc.ChannelCredentials {
+  if ((files.cert === undefined) !== (files.key === undefined)) throw new Error("a client certificate needs its key, and a key its certificate");
+  const read = (path: string, what: string): Buffer => {
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      throw new Error(`cannot read the TLS ${what} ${path}: ${(err as Error).message}`, { cause: err });
+    }
+  };
+  const ca = read(files.ca, "CA bundle");
+  if (files.cert === undefined || files.key === undefined) return grpc.credentials.createSsl(ca);
+  return grpc.credentials.createSsl(ca, read(files.key, "key"), read(files.cert, "certificate"));
 }
 
 const RETRIABLE = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);

@@ -47,5 +47,28 @@ export class OutcomeUnknownError extends PalisadeError {}
 /** The client closed the session or lost it (its own deadline passed, or the server ended it). */
 export class SessionLostError extends PalisadeError {}
 
+/**
+ * This client already holds a grant of the lock, or has an Acquire of it outstanding.
+ * Refused before any request is sent, so two tasks never share one grant.
+ */
+export class LockBusyError extends PalisadeError {
+  constructor(readonly lock: string) {
+    super(`lock ${JSON.stringify(lock)} is already held or being acquired by this client; release that handle first`);
+  }
+}
+
+/** The lock was held by another session and the wait ended (or waitMs was 0). */
+export class LockNotAcquiredError extends PalisadeError {
+  constructor(
+    readonly lock: string,
+    /** The current holder's session and token, when the lock was held. */
+    readonly holder: { sessionId: bigint; token: bigint; clientName: string } | undefined,
+  ) {
+    super(holder
+      ? `lock ${JSON.stringify(lock)} not acquired: held by session ${holder.sessionId} with token ${holder.token}`
+      : `lock ${JSON.stringify(lock)} not acquired`);
+  }
+}
+
 /** An answer that fits none of the above (such as OUT_OF_RANGE or an internal error). */
 export class ServerError extends PalisadeError {}

@@ -1,8 +1,13 @@
 // Public API of the Palisade client library.
 export { PalisadeClient } from "./client.ts";
-export type { ListLocksOptions, OpenSessionOptions, PalisadeClientOptions } from "./client.ts";
+export type {
+  ClientEvents, ListLocksOptions, LockOptions, OpenSessionOptions, PalisadeClientOptions, ReadOptions, SessionPage, TlsOptions,
+} from "./client.ts";
+export { LockHandle } from "./lock-handle.ts";
+export type { LockContext, LockHandleEvents } from "./lock-handle.ts";
 export { Session, MAX_IN_FLIGHT } from "./session.ts";
 export type { AcquireOptions, PendingAcquire } from "./session.ts";
+export type { WatchEvent, WatchEventKind, WatchOptions } from "./watch.ts";
 export * from "./errors.ts";
 export type {
   AcquireResult, CancelWaitResult, EndReason, HistoryRecordInfo, LockHolderInfo, LockInfo, LockPage,

@@ -1,11 +1,12 @@
 // A session on the cluster: its writes (Acquire, Release, CloseSession) with the
 // exactly-once bookkeeping, its keepalive loop and its own expiry deadline.
-import { performance } from "node:perf_hooks";
 import { palisade } from "../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
 import { toU64, u64 } from "../node/transport/codec.ts";
 import type { Connection } from "./connection.ts";
 import { AckTracker } from "./acks.ts";
+import { monotonicMs, msToNs } from "./clock.ts";
+import { StallWatch } from "./stall-watch.ts";
 import { LimitError, OutcomeUnknownError, SessionLostError, SessionNotFoundError } from "./errors.ts";
 import { cancelWaitFrom, holderFrom, type AcquireResult, type CancelWaitResult } from "./types.ts";
 
@@ -18,7 +19,7 @@ export interface SessionSettings {
   id: bigint;
   ttlMs: number;
   clientName: string;
-  /** performance.now() when the OpenSession request that created the session was sent. */
+  /** monotonicMs() when the OpenSession request that created the session was sent. */
   openedSentAt: number;
   callTimeoutMs: number;
   retryBudgetMs: number;
@@ -42,6 +43,7 @@ export interface PendingAcquire {
 }
 
 type LostListener = (reason: string) => void;
+type DeadlineListener = (deadlineNs: bigint) => void;
 
 const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
@@ -55,8 +57,13 @@ export class Session {
   private readonly acks = new AckTracker();
   private readonly controller = new AbortController();
   private readonly lostListeners: LostListener[] = [];
+  private readonly deadlineListeners = new Set<DeadlineListener>();
   private lastAckSentAt: number;
+  private lastCheckAt: number;
   private readonly deadlineTimer: NodeJS.Timeout;
+  private readonly stalls = new StallWatch();
+  /** Per lock, the settling of Acquires whose outcome was unknown (see settleAbandoned). */
+  private readonly unsettled = new Map<string, Promise<void>>();
   private ended: "open" | "closed" | "lost" = "open";
   private lostReason = "";
 
@@ -65,6 +72,8 @@ export class Session {
     this.ttlMs = settings.ttlMs;
     this.clientName = settings.clientName;
     this.lastAckSentAt = settings.openedSentAt;
+    this.lastCheckAt = monotonicMs();
+    this.stalls.retain();
     this.deadlineTimer = setInterval(() => this.checkDeadline(), settings.deadlineTickMs);
     this.deadlineTimer.unref();
     void this.keepaliveLoop();
@@ -90,10 +99,31 @@ export class Session {
     else this.lostListeners.push(listener);
   }
 
-  /** The moment (performance.now()) after which the client treats the session as lost. */
+  /** Called with the new deadline (see deadlineNs) each time an acknowledged keepalive moves it. */
+  onDeadlineExtended(listener: DeadlineListener): () => void {
+    this.deadlineListeners.add(listener);
+    return () => this.deadlineListeners.delete(listener);
+  }
+
+  /** The moment (monotonicMs()) after which the client treats the session as lost. */
   get deadline(): number {
     const margin = 2 * this.settings.driftBound * this.ttlMs + this.settings.deadlineTickMs;
     return this.lastAckSentAt + this.ttlMs - margin;
+  }
+
+  /** The deadline as an absolute process.hrtime.bigint() value, meaningful to any process on this host. */
+  get deadlineNs(): bigint {
+    return msToNs(this.deadline);
+  }
+
+  /**
+   * True while the session is open and its deadline has not passed, checked now rather
+   * than on the next tick (so code that just came out of a long synchronous stretch
+   * sees the loss at once).
+   */
+  get live(): boolean {
+    this.checkDeadline();
+    return this.ended === "open";
   }
 
   // ---- writes ----------------------------------------------------------------------------
@@ -166,7 +196,25 @@ export class Session {
    * An Acquire whose outcome is unknown: learn its final answer through CancelWait (which
    * also stops a pending wait), release a grant nobody will use, then count it as answered.
    */
-  private async settleAbandoned(lock: string, seq: number): Promise<void> {
+  private settleAbandoned(lock: string, seq: number): Promise<void> {
+    const previous = this.unsettled.get(lock) ?? Promise.resolve();
+    const settled = this.settleOne(lock, seq).then(() => previous);
+    this.unsettled.set(lock, settled);
+    void settled.finally(() => {
+      if (this.unsettled.get(lock) === settled) this.unsettled.delete(lock);
+    });
+    return settled;
+  }
+
+  /**
+   * Resolves once every Acquire of `lock` whose outcome was unknown has been settled
+   * (cancelled, or its late grant released); undefined when there is none.
+   */
+  unsettledAcquire(lock: string): Promise<void> | undefined {
+    return this.unsettled.get(lock);
+  }
+
+  private async settleOne(lock: string, seq: number): Promise<void> {
     while (this.ended === "open") {
       try {
         const answer = await this.cancelWait(lock, seq);
@@ -237,16 +285,21 @@ export class Session {
   private async keepaliveLoop(): Promise<void> {
     const period = Math.max(1, Math.floor(this.ttlMs / 3));
     while (this.ended === "open") {
-      const sentAt = performance.now();
+      const sentAt = monotonicMs();
       try {
         await this.connection.invoke(
           lockApi.KeepAlive,
           () => pb.KeepAliveRequest.create({ sessionId: toU64(this.id) }),
           { kind: "read", budgetMs: period },
         );
-        if (this.ended !== "open") return;
         // A keepalive acknowledged after the deadline does not revive the session.
-        if (sentAt > this.lastAckSentAt && performance.now() <= this.deadline) this.lastAckSentAt = sentAt;
+        this.checkDeadline();
+        if (this.ended !== "open") return;
+        if (sentAt > this.lastAckSentAt) {
+          this.lastAckSentAt = sentAt;
+          const deadlineNs = this.deadlineNs;
+          for (const listener of this.deadlineListeners) listener(deadlineNs);
+        }
       } catch (err) {
         if (err instanceof SessionNotFoundError) {
           this.lose(`the cluster ended session ${this.id}: ${err.message}`);
@@ -254,14 +307,19 @@ export class Session {
         }
         // Otherwise try again next period; the deadline decides when to give up.
       }
-      const next = sentAt + period - performance.now();
+      const next = sentAt + period - monotonicMs();
       if (next > 0) await sleep(next);
     }
   }
 
   private checkDeadline(): void {
     if (this.ended !== "open") return;
-    if (performance.now() > this.deadline) {
+    const now = monotonicMs();
+    // A stall since the last check began at or after it; if the loop was blocked past the
+    // deadline, timers and answers processed after it prove nothing about that time.
+    const stallEnd = this.lastCheckAt + this.stalls.takeMaxStallMs();
+    this.lastCheckAt = now;
+    if (now > this.deadline || stallEnd > this.deadline) {
       this.lose(`session ${this.id}: no keepalive acknowledged within its TTL (${this.ttlMs} ms) minus the drift margin`);
       // Best effort: tell the cluster, so its locks go to the next waiter sooner.
       const seq = this.allocateSeqUnchecked();
@@ -285,6 +343,8 @@ export class Session {
     this.ended = state;
     this.lostReason = reason;
     clearInterval(this.deadlineTimer);
+    this.stalls.release();
+    this.deadlineListeners.clear();
     this.controller.abort(new SessionLostError(reason));
   }
 

@@ -187,6 +187,16 @@ function memberKindFrom(kind: palisade.v1.MemberKind | null | undefined): Member
   return "unknown";
 }
 
+export function membersFrom(wire: readonly palisade.v1.Member.$Properties[] | null | undefined): MemberInfo[] {
+  return (wire ?? []).map((m) => ({
+    nodeId: Number(u64(m.nodeId, "member.node_id")),
+    address: m.address ?? "",
+    kind: memberKindFrom(m.kind),
+    reachable: m.reachable === true,
+    matchIndex: u64(m.matchIndex, "member.match_index"),
+  }));
+}
+
 export function statusFrom(endpoint: string, wire: palisade.v1.StatusResponse): NodeStatus {
   return {
     endpoint,
@@ -198,13 +208,7 @@ export function statusFrom(endpoint: string, wire: palisade.v1.StatusResponse): 
     appliedIndex: u64(wire.appliedIndex, "applied_index"),
     lastIndex: u64(wire.lastIndex, "last_index"),
     snapshotIndex: u64(wire.snapshotIndex, "snapshot_index"),
-    members: (wire.members ?? []).map((m) => ({
-      nodeId: Number(u64(m.nodeId, "member.node_id")),
-      address: m.address ?? "",
-      kind: memberKindFrom(m.kind),
-      reachable: m.reachable === true,
-      matchIndex: u64(m.matchIndex, "member.match_index"),
-    })),
+    members: membersFrom(wire.members),
     clusterId: wire.clusterId,
     epoch: u64(wire.epoch, "epoch"),
   };

@@ -1,4 +1,52 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs (none yet beyond Node and npm).
+# Debian packages the test suite needs: PostgreSQL (the fence's PostgreSQL adapter is
+# tested against a throwaway server that the tests start themselves). Idempotent: when
+# the server binaries are there already it installs nothing.
 set -euo pipefail
-exit 0
+
+# --- Chaos suite (npm run chaos): network namespaces, iptables/nftables partitions and
+# loss, nfq-delay (built with gcc against libnetfilter-queue), libfaketime for clock
+# jumps, iproute2 for `ip netns`, redis-server for `--compare redlock,redis`. Placed
+# before the PostgreSQL block because that block exits early once PostgreSQL is present.
+# Idempotent: installs nothing when all are there.
+chaos_missing=()
+for pkg in iptables nftables faketime libfaketime libnetfilter-queue-dev gcc iproute2 redis-server; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || chaos_missing+=("$pkg")
+done
+if [ "${#chaos_missing[@]}" -eq 0 ]; then
+  echo "install-test-deps: chaos packages present"
+else
+  chaos_sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then chaos_sudo="sudo"; else
+      echo "install-test-deps: missing ${chaos_missing[*]}; run as root: apt-get install -y ${chaos_missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "install-test-deps: installing ${chaos_missing[*]}"
+  $chaos_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+  $chaos_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${chaos_missing[@]}"
+fi
+# --- end of the chaos suite block
+
+have_postgres() {
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null
+}
+
+if have_postgres; then
+  echo "install-test-deps: PostgreSQL present ($(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1))"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then sudo="sudo"; else
+    echo "install-test-deps: PostgreSQL is missing; run as root: apt-get update && apt-get install -y postgresql" >&2
+    exit 1
+  fi
+fi
+
+echo "install-test-deps: installing PostgreSQL from Debian packages"
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql
+have_postgres || { echo "install-test-deps: PostgreSQL binaries not found after install" >&2; exit 1; }

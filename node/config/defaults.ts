@@ -23,6 +23,8 @@ export const DEFAULT_LIMITS = {
   maxWaitMs: 3_600_000,
   minTtlMs: 1_000,
   maxTtlMs: 3_600_000,
+  requestsPerSecond: 10_000,
+  requestBurst: 20_000,
 } as const;
 
 export const DEFAULT_DISK = {

@@ -79,6 +79,14 @@ export const limitsSchema = z
     minTtlMs: integer(1).default(DEFAULT_LIMITS.minTtlMs),
     /** Longest session TTL a client may ask for; more is INVALID_ARGUMENT, never clamped. */
     maxTtlMs: integer(1).default(DEFAULT_LIMITS.maxTtlMs),
+    /** Requests per second one client identity may send to a node (certificate subject, else session, else peer host); 0 turns the limit off. */
+    requestsPerSecond: z
+      .number({ error: "expected a number ≥ 0" })
+      .min(0, { error: "expected a number ≥ 0" })
+      .max(1e9, { error: "expected a number ≤ 1e9" })
+      .default(DEFAULT_LIMITS.requestsPerSecond),
+    /** Requests one client identity may send at once before the per-second rate applies. */
+    requestBurst: integer(1).default(DEFAULT_LIMITS.requestBurst),
   })
   .superRefine((limits, ctx) => {
     if (limits.maxTtlMs < limits.minTtlMs) {
@@ -107,9 +115,9 @@ export const sessionSchema = z.strictObject({
 export const tlsSchema = z.strictObject({
   /** PEM bundle of the certificate authority that signs node, admin and client certificates. */
   ca: path,
-  /** PEM certificate of this node. */
+  /** PEM certificate of this node (role node, CN node-<id>); `{id}` in the path becomes the node's id. */
   cert: path,
-  /** PEM private key of this node. */
+  /** PEM private key of this node; `{id}` in the path becomes the node's id. */
   key: path,
 });
 

@@ -1,12 +1,14 @@
 // AdminService handlers: Status (local view, no ReadIndex: it reports this node as it is)
-// and RevokeLock. Membership, transfer, snapshot and backup are not served yet.
+// RevokeLock, leadership transfer and membership changes, and consistent snapshots for backups.
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { AdminServiceHandlers } from "../../proto/grpc.ts";
+import { MembershipError, type MemberAddress, type MembershipChange } from "../raft/membership.ts";
 import type { Role } from "../raft/types.ts";
+import { parseHostPort } from "../config/address.ts";
 import { toU64 } from "../transport/codec.ts";
 import type { NodeContext } from "./context.ts";
-import { expectOk, fail, propose, requireLeader, unary, unexpected } from "./handler.ts";
+import { expectOk, fail, linearizable, propose, requireLeader, toStatus, unary, unexpected } from "./handler.ts";
 import { numberField, parseRevoke } from "./requests.ts";
 
 const pb = palisade.v1;
@@ -67,8 +69,63 @@ function mostCaughtUpVoter(ctx: NodeContext): number {
   return best;
 }
 
-function unimplemented(what: string): never {
-  fail(grpc.status.UNIMPLEMENTED, `${what} is not supported by this version of the node`);
+/** One membership change through this leader; resolves once it is applied here (the core refuses reused ids). */
+async function changeMembers(ctx: NodeContext, change: MembershipChange, address?: MemberAddress): Promise<void> {
+  requireLeader(ctx);
+  if (change.node <= 0) fail(grpc.status.INVALID_ARGUMENT, "node_id must be a positive integer");
+  if (change.type === "promote") {
+    // Like etcd: a learner becomes a voter only once it has caught up, so the quorum never
+    // waits for a node that is still copying the log.
+    const core = ctx.driver.core;
+    const match = core.progressOf(change.node)?.match ?? 0;
+    if (core.membership.learners.includes(change.node) && match < core.log.committed) {
+      fail(grpc.status.FAILED_PRECONDITION, `learner ${change.node} has not caught up yet (it has index ${match} of ${core.log.committed}); retry when \`member list\` shows its match index at the leader's`);
+    }
+  }
+  try {
+    await ctx.driver.proposeMembershipChange(change, address);
+  } catch (error) {
+    if (error instanceof MembershipError) fail(grpc.status.FAILED_PRECONDITION, error.message);
+    throw error;
+  }
+}
+
+/** Body bytes per Backup chunk, well below the 4 MiB message limit. */
+const BACKUP_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * The whole lock state at a linearizable point: after a ReadIndex this node has applied
+ * everything committed when the call began, and the snapshot is taken synchronously, so it
+ * is the state at one committed, applied index.
+ */
+async function consistentSnapshot(ctx: NodeContext): Promise<{ index: number; term: number; epoch: number; data: Uint8Array }> {
+  await linearizable(ctx);
+  const machine = ctx.machine;
+  const index = machine.appliedIndex;
+  const term = ctx.driver.core.log.term(index);
+  if (term === undefined) fail(grpc.status.UNAVAILABLE, `the term of applied entry ${index} is not known here; retry`);
+  return { index, term, epoch: machine.epoch, data: machine.snapshot() };
+}
+
+/** Backup: the first chunk carries the metadata; the data pieces concatenate to the snapshot body. */
+async function streamBackup(ctx: NodeContext, call: grpc.ServerWritableStream<palisade.v1.BackupRequest, palisade.v1.BackupChunk>): Promise<void> {
+  try {
+    const point = await consistentSnapshot(ctx);
+    ctx.logger.info({ index: point.index, bytes: point.data.byteLength }, `backup taken at index ${point.index}`);
+    const total = point.data.byteLength;
+    for (let offset = 0; offset === 0 || offset < total; offset += BACKUP_CHUNK_BYTES) {
+      const end = Math.min(total, offset + BACKUP_CHUNK_BYTES);
+      const chunk = pb.BackupChunk.create({
+        index: toU64(point.index), term: toU64(point.term), clusterId: ctx.clusterId, epoch: toU64(point.epoch),
+        data: point.data.subarray(offset, end), last: end === total,
+      });
+      if (!call.write(chunk)) await new Promise<void>((resolve) => call.once("drain", () => resolve()));
+      if (call.cancelled) return;
+    }
+    call.end();
+  } catch (error) {
+    call.emit("error", toStatus(ctx, "Backup", error));
+  }
 }
 
 export function adminServiceHandlers(ctx: NodeContext): AdminServiceHandlers {
@@ -106,12 +163,32 @@ export function adminServiceHandlers(ctx: NodeContext): AdminServiceHandlers {
       return pb.TransferLeaderResponse.create({ leaderId: toU64(core.leader), term: toU64(core.term) });
     }),
     MemberList: unary(ctx, "MemberList", async () => pb.MemberListResponse.create({ members: statusResponse(ctx).members })),
-    MemberAdd: unary(ctx, "MemberAdd", async () => unimplemented("MemberAdd")),
-    MemberPromote: unary(ctx, "MemberPromote", async () => unimplemented("MemberPromote")),
-    MemberRemove: unary(ctx, "MemberRemove", async () => unimplemented("MemberRemove")),
-    SnapshotSave: unary(ctx, "SnapshotSave", async () => unimplemented("SnapshotSave")),
+    MemberAdd: unary(ctx, "MemberAdd", async (call) => {
+      const node = numberField(call.request.nodeId, "node_id");
+      const peer = call.request.address ?? "";
+      const client = call.request.clientAddress ?? "";
+      if (!parseHostPort(peer)) fail(grpc.status.INVALID_ARGUMENT, `address must be the new node's peer host:port, got "${peer}"`);
+      if (!parseHostPort(client)) fail(grpc.status.INVALID_ARGUMENT, `client_address must be the new node's client host:port, got "${client}"`);
+      await changeMembers(ctx, { type: "addLearner", node }, { peer, client });
+      return pb.MemberAddResponse.create({ members: statusResponse(ctx).members });
+    }),
+    MemberPromote: unary(ctx, "MemberPromote", async (call) => {
+      await changeMembers(ctx, { type: "promote", node: numberField(call.request.nodeId, "node_id") });
+      return pb.MemberPromoteResponse.create({ members: statusResponse(ctx).members });
+    }),
+    MemberRemove: unary(ctx, "MemberRemove", async (call) => {
+      await changeMembers(ctx, { type: "remove", node: numberField(call.request.nodeId, "node_id") });
+      return pb.MemberRemoveResponse.create({ members: statusResponse(ctx).members });
+    }),
+    SnapshotSave: unary(ctx, "SnapshotSave", async () => {
+      if (!ctx.snapshotNow) fail(grpc.status.UNIMPLEMENTED, "SnapshotSave is not supported by this node");
+      // Everything committed when the call arrived is applied first, so the snapshot covers it.
+      await linearizable(ctx);
+      const taken = await ctx.snapshotNow();
+      return pb.SnapshotSaveResponse.create({ index: toU64(taken.index), term: toU64(taken.term), sizeBytes: toU64(taken.bytes) });
+    }),
     Backup: (call) => {
-      call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "Backup is not supported by this version of the node" });
+      void streamBackup(ctx, call);
     },
   };
 }

@@ -33,4 +33,6 @@ export interface NodeContext {
   newRequestId(): string;
   /** Node ids the peer transport cannot reach now. */
   unreachablePeers(): readonly number[];
+  /** SnapshotSave: writes a snapshot at the applied index now and compacts the log up to it. */
+  snapshotNow?(): Promise<{ index: number; term: number; bytes: number }>;
 }

@@ -3,7 +3,9 @@
 import * as grpc from "@grpc/grpc-js";
 import { isError, type Answer, type ApplyOutcome, type Command } from "../lock/index.ts";
 import { encodeCommand } from "../lock/index.ts";
-import type { NodeContext } from "./context.ts";
+import type { EntryResult, NodeContext } from "./context.ts";
+import type { Driver } from "./driver.ts";
+import { ProposalBatcher } from "./proposal-batcher.ts";
 import { RequestError } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
 import { answerStatus, driverErrorStatus, invalidArgument, notLeader, statusError, type StatusError } from "./status.ts";
@@ -66,12 +68,22 @@ export function requireLeader(ctx: NodeContext): void {
   if (!ctx.isLeader()) throw new Failure(notLeader(ctx.leaderHint()));
 }
 
-/** Proposes one command and waits until it is committed and applied here. */
+/** One batcher per driver: the proposals of concurrent requests travel together. */
+const batchers = new WeakMap<Driver<EntryResult>, ProposalBatcher<{ index: number; result: EntryResult }>>();
+
+function batcherOf(driver: Driver<EntryResult>): ProposalBatcher<{ index: number; result: EntryResult }> {
+  let batcher = batchers.get(driver);
+  if (!batcher) {
+    batcher = new ProposalBatcher((data) => driver.propose(data));
+    batchers.set(driver, batcher);
+  }
+  return batcher;
+}
+
+/** Proposes one command (with the others of this event-loop turn) and waits until it is committed and applied here. */
 export async function propose(ctx: NodeContext, cmd: Command): Promise<{ index: number; outcome: ApplyOutcome }> {
   requireLeader(ctx);
-  const [pending] = ctx.driver.propose([encodeCommand(cmd)]);
-  if (!pending) fail(grpc.status.INTERNAL, "proposal was not accepted");
-  const { index, result } = await pending;
+  const { index, result } = await batcherOf(ctx.driver).submit(encodeCommand(cmd));
   if (!result) fail(grpc.status.INTERNAL, `entry ${index} carried no command`);
   return { index, outcome: result };
 }

@@ -14,7 +14,7 @@ import {
   parseRelease, parseValidateToken, parseWatch, lockField, RequestError, sessionIdField,
 } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
-import { notLeader, statusError } from "./status.ts";
+import { CURRENT_INDEX_METADATA_KEY, notLeader, statusError } from "./status.ts";
 
 const pb = palisade.v1;
 
@@ -225,7 +225,13 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
         const malformed = malformedReason(call.request);
         if (malformed !== null) throw new RequestError(`the request is not a valid Watch message: ${malformed}`);
         const { prefix, fromIndex } = parseWatch(call.request);
-        ctx.watch.attach(call, prefix, fromIndex, ctx.machine.appliedIndex);
+        // The applied index the stream starts from, so a client that asked for "now" can
+        // resume at a concrete index on another node.
+        const applied = ctx.machine.appliedIndex;
+        const headers = new grpc.Metadata();
+        headers.set(CURRENT_INDEX_METADATA_KEY, String(applied));
+        call.sendMetadata(headers);
+        ctx.watch.attach(call, prefix, fromIndex, applied);
       } catch (error) {
         call.emit("error", toStatus(ctx, "Watch", error));
       }

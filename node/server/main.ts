@@ -21,6 +21,7 @@ interface Options {
   id: string;
   logLevel?: LogLevel;
   logFormat: LogFormat;
+  join?: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -28,6 +29,7 @@ function parseArgs(argv: readonly string[]): Options {
     .description("Run one node of a Palisade lock-service cluster.")
     .requiredOption("-c, --config <file>", "cluster file (JSON) shared by every node")
     .requiredOption("-i, --id <n>", "this node's id in the cluster file")
+    .option("--join", "join a running cluster (after `palisadectl member add`): with an empty data directory, learn the membership from the leader")
     .addOption(new Option("-l, --log-level <level>", "minimum log level (default $PALISADE_LOG_LEVEL or info)").choices(LOG_LEVELS))
     .addOption(new Option("--log-format <format>", "pretty text, JSON lines, or auto (pretty on a terminal)").choices(LOG_FORMATS).default("auto"))
     .addHelpText("after", "\nExample:\n  palisade node --config cluster-config/local.json --id 1\n")
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
     process.exit(1);
   };
   try {
-    node = await PalisadeNode.start(cfg, { logger, onFatal: exitFatal });
+    node = await PalisadeNode.start(cfg, { logger, onFatal: exitFatal, join: opts.join === true });
   } catch (error) {
     exitFatal(error);
   }

@@ -16,7 +16,16 @@ import { addRaftService, GrpcTransport } from "../transport/grpc-transport.ts";
 import type { Logger } from "../util/logger.ts";
 import { SeededRandom } from "../util/rng.ts";
 import { AcquireWaiters } from "./acquire-waiters.ts";
+import { DiskGuard } from "./disk-guard.ts";
+import { Failure } from "./handler.ts";
+import { statusError } from "./status.ts";
 import { adminServiceHandlers } from "./admin-service.ts";
+import { NodeHealth } from "./health.ts";
+import { clientInterceptor, peerInterceptor } from "./interceptors.ts";
+import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "./metrics.ts";
+import { serveMetrics, type MetricsEndpoint } from "./metrics-server.ts";
+import { RateLimiter } from "./rate-limit.ts";
+import { loadNodeCredentials, type NodeCredentials } from "./tls.ts";
 import type { EntryResult, NodeContext } from "./context.ts";
 import { Driver, type Applier } from "./driver.ts";
 import { lockServiceHandlers } from "./lock-service.ts";
@@ -29,6 +38,12 @@ export interface PalisadeNodeOptions {
   readonly onFatal?: (error: unknown) => void;
   /** Lock events kept for Watch (default 10,000). */
   readonly watchRingCapacity?: number;
+  /**
+   * This node joins a running cluster: with an empty data directory it starts with no
+   * membership and learns it from the leader (after `member add`), instead of taking the
+   * cluster file's nodes as the initial voters.
+   */
+  readonly join?: boolean;
 }
 
 /** The lock limits every replica applies with; they come from the shared cluster file. */
@@ -44,16 +59,19 @@ export function lockLimitsOf(cfg: NodeConfig): Partial<LockLimits> {
   };
 }
 
-function grpcServerOptions(cfg: NodeConfig): grpc.ServerOptions {
+function grpcServerOptions(cfg: NodeConfig, interceptors: grpc.ServerInterceptor[] = []): grpc.ServerOptions {
   return {
     "grpc.max_receive_message_length": cfg.limits.maxMessageBytes,
     "grpc.max_send_message_length": cfg.limits.maxMessageBytes,
+    // Channelz bookkeeping costs a few microseconds per call and message; nothing reads it.
+    "grpc.enable_channelz": 0,
+    interceptors,
   };
 }
 
-function bind(server: grpc.Server, address: string): Promise<number> {
+function bind(server: grpc.Server, address: string, credentials: NodeCredentials | null): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => {
+    server.bindAsync(address, credentials?.server ?? grpc.ServerCredentials.createInsecure(), (err, port) => {
       if (err) reject(new Error(`cannot listen on ${address}: ${err.message}`, { cause: err }));
       else resolve(port);
     });
@@ -82,6 +100,8 @@ export class PalisadeNode implements NodeContext {
   readonly waiters = new AcquireWaiters();
   readonly watch: WatchHub;
   driver!: Driver<EntryResult>;
+  readonly metrics: NodeMetrics;
+  readonly health = new NodeHealth();
 
   private sm: LockStateMachine;
   private readonly cfg: NodeConfig;
@@ -90,12 +110,19 @@ export class PalisadeNode implements NodeContext {
   private readonly peerServer: grpc.Server;
   private readonly clientServer: grpc.Server;
   private readonly onFatal: (error: unknown) => void;
+  /** TLS credentials from the cluster file; null for plaintext. */
+  private readonly credentials: NodeCredentials | null;
+  private metricsEndpoint: MetricsEndpoint | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
   private lastTickAt = 0;
   /** Term in which this node's lease timers were started; 0 while not leader. */
   private leaderTerm = 0;
   private stopping: Promise<void> | null = null;
   private snapshotting = false;
+  /** Refuses proposals while free disk space is below the reserve. */
+  private diskGuard: DiskGuard | null = null;
+  /** The leader last reported by the driver, for leader-change metrics and health. */
+  private knownLeader = 0;
 
   private constructor(cfg: NodeConfig, opts: PalisadeNodeOptions, storage: LevelStorage, sm: LockStateMachine) {
     this.cfg = cfg;
@@ -111,14 +138,29 @@ export class PalisadeNode implements NodeContext {
       maxQueuedPerWatcher: 4_096,
       firstIndex: sm.appliedIndex + 1,
     });
+    this.credentials = cfg.tls ? loadNodeCredentials(cfg.tls, cfg.self.id) : null;
+    this.metrics = new NodeMetrics({ cluster: cfg.clusterId, node: cfg.self.id }, {
+      raft: () => this.raftMetrics(),
+      lockStats: () => this.sm.stats(),
+    });
     this.transport = new GrpcTransport({
+      ...(this.credentials ? { credentials: this.credentials.channel } : {}),
       selfId: cfg.self.id,
       clusterId: cfg.clusterId,
       peers: new Map(cfg.peers.map((p) => [p.id, p.peerAddress])),
       maxMessageBytes: cfg.limits.maxMessageBytes,
     });
-    this.clientServer = new grpc.Server(grpcServerOptions(cfg));
-    this.peerServer = new grpc.Server(grpcServerOptions(cfg));
+    const limiter = new RateLimiter({ ratePerSecond: cfg.limits.requestsPerSecond, burst: cfg.limits.requestBurst, now: () => this.now() });
+    this.clientServer = new grpc.Server(grpcServerOptions(cfg, [
+      clientInterceptor({ tls: this.credentials !== null, limiter, onRejected: (method, reason) => this.metrics.requestRejected(method, reason) }),
+    ]));
+    // A joining node knows no members until the leader's entries arrive: until then any
+    // node certificate of the cluster CA may send as the id it names.
+    const isMember = (id: number): boolean => {
+      const { voters, learners } = this.driver.core.membership;
+      return (voters.length === 0 && learners.length === 0) || voters.includes(id) || learners.includes(id);
+    };
+    this.peerServer = new grpc.Server(grpcServerOptions(cfg, this.credentials ? [peerInterceptor(isMember)] : []));
   }
 
   /** Opens the data directory, recovers state, and starts serving peers and clients. */
@@ -140,7 +182,9 @@ export class PalisadeNode implements NodeContext {
       const limits = lockLimitsOf(cfg);
       const sm = durable.snapshot ? LockStateMachine.restore(durable.snapshot.data, limits) : new LockStateMachine(limits);
       node = new PalisadeNode(cfg, opts, storage, sm);
-      const membership: Membership = durable.snapshot?.meta.membership ?? { voters: cfg.nodes.map((n) => n.id), learners: [] };
+      const fresh = durable.entries.length === 0 && !durable.snapshot;
+      const membership: Membership = durable.snapshot?.meta.membership ??
+        (opts.join && fresh ? { voters: [], learners: [] } : { voters: cfg.nodes.map((n) => n.id), learners: [] });
       const core = new RaftCore(
         {
           id: cfg.self.id,
@@ -166,10 +210,20 @@ export class PalisadeNode implements NodeContext {
         { commit: core.log.committed, lastIndex: core.log.lastIndex(), snapshotIndex: core.log.offset },
         `recovered durable state: term ${core.term}, commit ${core.log.committed}, last index ${core.log.lastIndex()}`,
       );
-      node.driver = new Driver<EntryResult>(core, storage, node.transport, node.applier(), {
+      const clock = (): number => node.now();
+      const timed = timedStorage(storage, (seconds) => node.metrics.fsync(seconds), clock);
+      node.driver = new Driver<EntryResult>(core, timed, node.transport, node.applier(), {
         onSoftState: (soft) => node.softStateChanged(soft),
         onFatal: (error) => node.fatal(error),
+        onSend: (m) => {
+          if (m.type === "append") node.metrics.appendSent(m.entries.length);
+        },
       });
+      node.driver.propose = timeProposals(node.driver.propose.bind(node.driver), node.metrics, clock);
+      node.diskGuard = new DiskGuard(storage, cfg.disk.reserveBytes);
+      node.driver.propose = node.diskGuard.guard(node.driver.propose.bind(node.driver));
+      node.diskGuard.start();
+      node.membershipChanged();
     } catch (err) {
       await storage.close().catch(() => undefined);
       throw err;
@@ -233,8 +287,11 @@ export class PalisadeNode implements NodeContext {
     addRaftService(this.peerServer, this.transport);
     this.clientServer.addService(tolerantDefinition(lockServiceDefinition), lockServiceHandlers(this));
     this.clientServer.addService(tolerantDefinition(adminServiceDefinition), adminServiceHandlers(this));
-    await bind(this.peerServer, this.cfg.self.peerAddress);
-    await bind(this.clientServer, this.cfg.self.clientAddress);
+    this.health.addTo(this.clientServer);
+    await bind(this.peerServer, this.cfg.self.peerAddress, this.credentials);
+    await bind(this.clientServer, this.cfg.self.clientAddress, this.credentials);
+    if (this.cfg.self.metricsAddress) this.metricsEndpoint = await serveMetrics(this.cfg.self.metricsAddress, this.metrics);
+    this.health.serving();
     this.lastTickAt = this.now();
     this.tickTimer = setInterval(() => this.onTick(), this.cfg.raft.tickMs);
     this.driver.tick();
@@ -247,8 +304,11 @@ export class PalisadeNode implements NodeContext {
   }
 
   private async shutDown(): Promise<void> {
+    await this.handOverLeadership();
     if (this.tickTimer) clearInterval(this.tickTimer);
+    this.diskGuard?.stop();
     this.tickTimer = null;
+    this.health.stopping();
     this.waiters.failAll("this node is shutting down");
     this.watch.closeAll();
     await shutdown(this.clientServer, 2_000);
@@ -256,8 +316,41 @@ export class PalisadeNode implements NodeContext {
     this.leaseKeeper.stepDown();
     await this.transport.close();
     await shutdown(this.peerServer, 1_000);
+    await this.metricsEndpoint?.close();
     await this.storage.close().catch((err: unknown) => this.logger.warn({ err }, "closing the store failed"));
     this.logger.info("node stopped");
+  }
+
+  /**
+   * A leader that stops first hands leadership to the most caught-up voter (TimeoutNow), so
+   * a planned restart costs the cluster no election timeout. Bounded by one election timeout.
+   */
+  private async handOverLeadership(): Promise<void> {
+    const driver = this.driver;
+    const core = driver?.core;
+    if (!driver || !core || core.role !== "leader" || driver.isStopped) return;
+    let to = 0;
+    let best = -1;
+    for (const id of core.membership.voters) {
+      const match = id === core.id ? -1 : (core.progressOf(id)?.match ?? 0);
+      if (match > best) {
+        to = id;
+        best = match;
+      }
+    }
+    if (to === 0) return;
+    const term = core.term;
+    try {
+      driver.transferLeadership(to);
+    } catch {
+      return;
+    }
+    const deadline = this.now() + this.cfg.raft.tickMs * this.cfg.raft.electionTicks;
+    while (core.role === "leader" && core.term === term && this.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    if (core.role === "leader") this.logger.warn(`leadership transfer to node ${to} did not complete before stopping`);
+    else this.logger.info(`handed leadership to node ${to} before stopping`);
   }
 
   private fatal(error: unknown): void {
@@ -297,6 +390,37 @@ export class PalisadeNode implements NodeContext {
   }
 
   /**
+   * SnapshotSave: the state at the applied index as a snapshot, then the log dropped up to
+   * it, on disk and in memory. Refused (retry) while an apply or another snapshot is in progress.
+   */
+  async snapshotNow(): Promise<{ index: number; term: number; bytes: number }> {
+    const core = this.driver.core;
+    const index = this.sm.appliedIndex;
+    const term = core.log.term(index);
+    if (this.snapshotting || this.driver.isStopped || this.driver.applied !== index || core.log.applied !== index || term === undefined) {
+      throw new Failure(statusError(grpc.status.UNAVAILABLE, "a snapshot or an apply is in progress on this node; retry"));
+    }
+    const snapshot: Snapshot = { meta: { index, term, membership: core.membership }, data: this.sm.snapshot() };
+    if (index > core.log.offset) {
+      this.snapshotting = true;
+      try {
+        await this.storage.compact(snapshot, index);
+      } catch (error) {
+        if (!this.stopping) {
+          this.driver.stop(error);
+          this.fatal(error);
+        }
+        throw error;
+      } finally {
+        this.snapshotting = false;
+      }
+      if (!this.driver.isStopped && index > this.driver.core.log.offset) this.driver.core.compact(snapshot);
+      this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index} on request; log compacted`);
+    }
+    return { index, term, bytes: snapshot.data.byteLength };
+  }
+
+  /**
    * Every snapshotEntries applied entries: write the state as a snapshot, then drop the
    * log up to it, on disk and in memory. Only while no apply is in progress, so the state
    * machine is exactly at the index the snapshot names.
@@ -311,13 +435,14 @@ export class PalisadeNode implements NodeContext {
     if (term === undefined) return;
     const snapshot: Snapshot = { meta: { index, term, membership: core.membership }, data: this.sm.snapshot() };
     this.snapshotting = true;
-    this.storage.compact(snapshot, index).then(
+    // The driver writes it between batches (never beside an in-flight write or a snapshot
+    // being installed from the leader, which would supersede it), then compacts the core.
+    this.driver.compact(snapshot).then(
       () => {
         this.snapshotting = false;
-        // A snapshot installed from the leader meanwhile supersedes this one.
-        if (this.driver.isStopped || index <= this.driver.core.log.offset) return;
-        this.driver.core.compact(snapshot);
-        this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index}; log compacted`);
+        if (this.driver.core.log.offset === index) {
+          this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index}; log compacted`);
+        }
       },
       (error: unknown) => {
         this.snapshotting = false;
@@ -331,6 +456,11 @@ export class PalisadeNode implements NodeContext {
   private softStateChanged(soft: SoftState): void {
     const leaderText = soft.leader === 0 ? "no leader known" : soft.leader === this.cfg.self.id ? "this node leads" : `leader is node ${soft.leader}`;
     this.logger.info({ role: soft.role, leader: soft.leader }, `now ${soft.role} in term ${soft.term}; ${leaderText}`);
+    if (soft.leader !== this.knownLeader) {
+      this.knownLeader = soft.leader;
+      if (soft.leader !== 0) this.metrics.leaderChanged();
+      this.health.leaderKnown(soft.leader !== 0);
+    }
     if (soft.role === "leader") {
       if (this.leaderTerm !== soft.term) {
         this.leaderTerm = soft.term;
@@ -341,6 +471,21 @@ export class PalisadeNode implements NodeContext {
       this.leaderTerm = 0;
       this.leaseKeeper.stepDown();
     }
+  }
+
+  /** The Raft view the metrics gauges read at scrape time. */
+  private raftMetrics(): ReturnType<MetricsSource["raft"]> {
+    const core = this.driver.core;
+    const followerLag = new Map<number, number>();
+    if (core.role === "leader") {
+      for (const id of [...core.membership.voters, ...core.membership.learners]) {
+        if (id !== core.id) followerLag.set(id, Math.max(0, core.log.lastIndex() - (core.progressOf(id)?.match ?? 0)));
+      }
+    }
+    return {
+      role: core.role, term: core.term, leader: core.leader, commit: core.log.committed,
+      applied: this.driver.applied, lastIndex: core.log.lastIndex(), followerLag,
+    };
   }
 
   // ---------------------------------------------------------------- apply
@@ -355,6 +500,7 @@ export class PalisadeNode implements NodeContext {
   private applyEntry(entry: Entry): EntryResult {
     if (entry.kind !== "normal") {
       this.sm.skip(entry.index);
+      if (entry.kind === "config") this.membershipChanged();
       return null;
     }
     const outcome = this.sm.applyBytes(entry.index, entry.data);
@@ -362,10 +508,31 @@ export class PalisadeNode implements NodeContext {
     return outcome;
   }
 
+  /**
+   * The membership in effect changed (a config entry was applied, or state was recovered):
+   * learn the addresses of new members and stop sending to removed ones.
+   */
+  private membershipChanged(): void {
+    const m = this.driver.core.membership;
+    for (const [key, a] of Object.entries(m.addresses ?? {})) {
+      const id = Number(key);
+      if (id === this.cfg.self.id) continue;
+      if (this.peerAddresses.get(id) !== a.peer) this.transport.addPeer(id, a.peer);
+      (this.peerAddresses as Map<number, string>).set(id, a.peer);
+      (this.clientAddresses as Map<number, string>).set(id, a.client);
+    }
+    const members = new Set([...m.voters, ...m.learners]);
+    for (const id of [...this.peerAddresses.keys()]) {
+      if (id !== this.cfg.self.id && !members.has(id) && members.size > 0) this.transport.removePeer(id);
+    }
+    this.logger.info({ voters: m.voters, learners: m.learners }, `membership: voters ${m.voters.join(",")}${m.learners.length ? `, learners ${m.learners.join(",")}` : ""}`);
+  }
+
   /** Hands what an applied entry produced to waiting calls, watchers and the lease timers. */
   private dispatch(outcome: ApplyOutcome): void {
     for (const c of outcome.completions) this.waiters.complete(c.sessionId, c.seq, c.answer);
     this.watch.publish(outcome.events);
+    this.metrics.applied(outcome);
     if (this.leaseKeeper.isLeader) this.leaseKeeper.onApplied(outcome.timers, this.now());
   }
 

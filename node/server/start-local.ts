@@ -3,7 +3,7 @@
 // agree on a leader and says "cluster ready", reports leader changes, and stops all
 // three on Ctrl-C (SIGTERM, then SIGKILL after 5 s).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -21,11 +21,14 @@ const POLL_MS = 300;
 interface Options {
   config: string;
   data?: string;
+  adminCert?: string;
+  adminKey?: string;
 }
 
 interface Member {
   readonly id: number;
   readonly clientAddress: string;
+  readonly metricsAddress: string | undefined;
   process: ChildProcess | null;
   client: grpc.Client;
 }
@@ -37,6 +40,8 @@ function parseArgs(): Options {
     .description("Run the three-node loopback Palisade cluster in this terminal.")
     .option("-c, --config <file>", "cluster file", join(repoRoot, "cluster-config/local.json"))
     .option("-d, --data <dir>", "data folder for all nodes (default: the dataDir of each node in the cluster file)")
+    .option("--admin-cert <file>", "with TLS: admin certificate for status polling (default admin.crt beside the CA file)")
+    .option("--admin-key <file>", "with TLS: its private key (default admin.key beside the CA file)")
     .parse()
     .opts<Options>();
 }
@@ -51,6 +56,15 @@ function effectiveConfig(opts: Options): { file: string; cfg: ClusterConfig } {
   const file = join(dataRoot, "cluster.json");
   writeFileSync(file, `${JSON.stringify(moved, null, 2)}\n`);
   return { file, cfg: moved };
+}
+
+/** Plaintext, or under TLS an admin certificate (Status is an AdminService call). */
+function adminCredentials(cfg: ClusterConfig, opts: Options): grpc.ChannelCredentials {
+  if (!cfg.tls) return grpc.credentials.createInsecure();
+  const caDir = dirname(cfg.tls.ca);
+  const cert = readFileSync(opts.adminCert ?? join(caDir, "admin.crt"));
+  const key = readFileSync(opts.adminKey ?? join(caDir, "admin.key"));
+  return grpc.credentials.createSsl(readFileSync(cfg.tls.ca), key, cert);
 }
 
 function status(client: grpc.Client): Promise<StatusResult> {
@@ -92,11 +106,19 @@ async function main(): Promise<void> {
   }
   const pretty = process.stdout.isTTY === true;
   const width = Math.max(...cfg.nodes.map((n) => String(n.id).length));
+  let credentials: grpc.ChannelCredentials;
+  try {
+    credentials = adminCredentials(cfg, opts);
+  } catch (error) {
+    process.stderr.write(`cannot load the admin certificate for TLS: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   const members: Member[] = cfg.nodes.map((n) => ({
     id: n.id,
     clientAddress: n.clientAddress,
+    metricsAddress: n.metricsAddress,
     process: null,
-    client: new grpc.Client(n.clientAddress, grpc.credentials.createInsecure()),
+    client: new grpc.Client(n.clientAddress, credentials),
   }));
   let stopping = false;
 
@@ -119,7 +141,10 @@ async function main(): Promise<void> {
       }
     });
   }
-  for (const m of members) console.log(`node ${m.id}: client endpoint ${m.clientAddress}`);
+  for (const m of members) {
+    const metrics = m.metricsAddress ? `, metrics http://${m.metricsAddress}/metrics` : "";
+    console.log(`node ${m.id}: client endpoint ${m.clientAddress}${metrics}${cfg.tls ? " (mTLS)" : ""}`);
+  }
 
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -31,12 +31,13 @@ import {
 } from "./keys.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "./log-store.ts";
 import { EMPTY_RANGE, planCompact, planSave } from "./write-plan.ts";
-import type { StoreState, StoredRange, WritePlan } from "./write-plan.ts";
+import type { BatchOp, StoreState, StoredRange, WritePlan } from "./write-plan.ts";
 import {
   decodeEntry,
   decodeHardState,
   decodeIdentity,
   decodeSnapshotRecord,
+  encodeHardState,
   encodeIdentity,
   snapshotMetaOf,
 } from "./records.ts";
@@ -79,11 +80,30 @@ export interface LevelStorageOptions {
   readonly whenLow?: "wait" | "reject";
   /** Re-check interval while waiting for space (default 1000 ms). */
   readonly pollMs?: number;
+  /**
+   * While free space was last found above the reserve, writes trust that figure for up to
+   * this long (default 1000 ms) and while they have written less than half the headroom it
+   * showed; then they measure again. 0 measures before every write.
+   */
+  readonly spaceCheckMs?: number;
+  /**
+   * A write of the commit index alone (unsynced, no entries) is kept in memory and goes
+   * to disk with the next write, or after this long (default 50 ms) if none comes.
+   */
+  readonly commitFlushMs?: number;
   /** Called when free space falls below the reserve and when it returns, e.g. to log why writes stopped. */
   readonly onDiskSpace?: (event: DiskSpaceEvent) => void;
 }
 
 const ZERO_HARD_STATE: HardState = { term: 0, vote: 0, commit: 0 };
+/** A rough size of what a batch adds to the disk, for the free-space headroom count. */
+const PER_ENTRY_OVERHEAD_BYTES = 64;
+
+function batchBytes(batch: SaveBatch): number {
+  let bytes = PER_ENTRY_OVERHEAD_BYTES + (batch.snapshot?.data.byteLength ?? 0);
+  for (const entry of batch.entries ?? []) bytes += entry.data.byteLength + PER_ENTRY_OVERHEAD_BYTES;
+  return bytes;
+}
 
 export class LevelStorage implements RaftStorage {
   private range: StoredRange = EMPTY_RANGE;
@@ -100,12 +120,24 @@ export class LevelStorage implements RaftStorage {
   /** Writes run one at a time, in call order. */
   private writeChain: Promise<void> = Promise.resolve();
   private wakeSleeper: (() => void) | null = null;
+  /** Free bytes at the last check, when it found them above the reserve, and when that was. */
+  private lastFree = 0;
+  private lastCheckAt = Number.NEGATIVE_INFINITY;
+  /** Bytes handed to writes since the last check. */
+  private bytesSinceCheck = 0;
+  /** The newest hard state given to save(), including writes still queued. */
+  private latestHardState: HardState = ZERO_HARD_STATE;
+  /** A commit-only hard state not yet written (see commitFlushMs). */
+  private pendingHardState: HardState | null = null;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   private readonly snapshotDir: string;
   private readonly reserveBytes: number;
   private readonly freeSpace: (dir: string) => Promise<number>;
   private readonly whenLow: "wait" | "reject";
   private readonly pollMs: number;
+  private readonly spaceCheckMs: number;
+  private readonly commitFlushMs: number;
   private readonly onDiskSpace: (event: DiskSpaceEvent) => void;
 
   private constructor(
@@ -118,6 +150,8 @@ export class LevelStorage implements RaftStorage {
     this.freeSpace = opts.freeSpace ?? freeSpaceOf;
     this.whenLow = opts.whenLow ?? "wait";
     this.pollMs = opts.pollMs ?? 1000;
+    this.spaceCheckMs = opts.spaceCheckMs ?? 1000;
+    this.commitFlushMs = opts.commitFlushMs ?? 50;
     this.onDiskSpace = opts.onDiskSpace ?? (() => undefined);
   }
 
@@ -176,6 +210,7 @@ export class LevelStorage implements RaftStorage {
       this.verified = null;
       return verified;
     }
+    await this.flushPending();
     await this.writeChain;
     return this.readAll();
   }
@@ -188,11 +223,17 @@ export class LevelStorage implements RaftStorage {
    * always synced. Checks the free-space reserve first (see `whenLow`).
    */
   save(batch: SaveBatch, sync: boolean): Promise<void> {
+    if (this.defersCommitOnly(batch, sync)) return Promise.resolve();
+    // A deferred commit index goes to disk with this batch, unless it carries a newer hard state.
+    const merged: SaveBatch = this.pendingHardState !== null && !batch.hardState ? { ...batch, hardState: this.pendingHardState } : batch;
+    this.takePendingHardState();
+    if (merged.hardState) this.latestHardState = merged.hardState;
+    const bytes = batchBytes(merged);
     return this.enqueueWrite(async () => {
-      await this.waitForSpace();
-      const snapshot = batch.snapshot ?? null;
+      await this.waitForSpace(bytes);
+      const snapshot = merged.snapshot ?? null;
       const termAtSnapshot = snapshot === null ? null : await this.storedTermAt(snapshot.meta.index);
-      const plan = planSave(this.state(), batch, termAtSnapshot);
+      const plan = planSave(this.state(), merged, termAtSnapshot);
       if (snapshot !== null) await this.writeBody(plan, snapshot.data);
       await this.commitPlan(plan, sync || snapshot !== null);
     });
@@ -204,13 +245,61 @@ export class LevelStorage implements RaftStorage {
    * synced batch after the body file is durable.
    */
   compact(snapshot: Snapshot, upTo: number): Promise<void> {
+    // The commit index on disk must not fall behind the snapshot: write a deferred one with it.
+    const pending = this.takePendingHardState();
+    const bytes = snapshot.data.byteLength + PER_ENTRY_OVERHEAD_BYTES;
     return this.enqueueWrite(async () => {
-      await this.waitForSpace();
+      await this.waitForSpace(bytes);
       const termAtSnapshot = await this.storedTermAt(snapshot.meta.index);
-      const plan = planCompact(this.state(), snapshot, upTo, termAtSnapshot);
+      const planned = planCompact(this.state(), snapshot, upTo, termAtSnapshot);
+      const plan = pending === null ? planned : withHardState(planned, pending);
       await this.writeBody(plan, snapshot.data);
       await this.commitPlan(plan, true);
     });
+  }
+
+  /**
+   * An unsynced write that only moves the commit index needs no disk write of its own:
+   * the commit index is never acknowledged to anyone, and after a crash a lower one is
+   * learnt again from the leader. It is kept and written with the next write (or after
+   * commitFlushMs), so a commit update never holds up the appends behind it.
+   */
+  private defersCommitOnly(batch: SaveBatch, sync: boolean): boolean {
+    const hs = batch.hardState;
+    if (sync || !hs || batch.snapshot || (batch.entries?.length ?? 0) > 0 || this.closing || this.failure !== null) return false;
+    const latest = this.latestHardState;
+    if (hs.term !== latest.term || hs.vote !== latest.vote || hs.commit < latest.commit) return false;
+    if (!Number.isSafeInteger(hs.commit) || hs.commit > Math.max(this.range.last, this.snapshotRecord?.index ?? 0)) return false;
+    this.pendingHardState = hs;
+    this.latestHardState = hs;
+    if (this.flushTimer === null) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = null;
+        // A failed flush poisons the store; the next write reports it.
+        if (!this.closing) this.flushPending().catch(() => undefined);
+      }, this.commitFlushMs);
+      this.flushTimer.unref?.();
+    }
+    return true;
+  }
+
+  /** Writes the deferred commit-only hard state now, if there is one. */
+  private flushPending(): Promise<void> {
+    const pending = this.takePendingHardState();
+    if (pending === null) return Promise.resolve();
+    return this.enqueueWrite(async () => {
+      const plan = planSave(this.state(), { hardState: pending }, null);
+      await this.commitPlan(plan, false);
+    });
+  }
+
+  /** Takes the deferred commit-only hard state (it is about to be written), if any. */
+  private takePendingHardState(): HardState | null {
+    const pending = this.pendingHardState;
+    this.pendingHardState = null;
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    return pending;
   }
 
   /** The current snapshot with its body, verified against its checksum, or null. */
@@ -238,6 +327,7 @@ export class LevelStorage implements RaftStorage {
   }
 
   private async shutDown(): Promise<void> {
+    if (this.failure === null) await this.flushPending().catch(() => undefined);
     this.closing = true;
     this.wakeSleeper?.();
     await this.writeChain;
@@ -330,6 +420,7 @@ export class LevelStorage implements RaftStorage {
     }
     this.range = first === 0 ? EMPTY_RANGE : { first, last: prevIndex };
     this.hardState = hardState;
+    this.latestHardState = hardState;
     this.snapshotRecord = record;
     return { hardState, snapshot, entries };
   }
@@ -407,6 +498,9 @@ export class LevelStorage implements RaftStorage {
       throw new StorageError(`cannot determine free space for ${this.dir}: ${messageOf(err)}`, { cause: err });
     }
     const low = free < this.reserveBytes;
+    this.lastFree = free;
+    this.lastCheckAt = low ? Number.NEGATIVE_INFINITY : performance.now();
+    this.bytesSinceCheck = 0;
     if (low !== this.low) {
       this.low = low;
       this.onDiskSpace({ low, freeBytes: free, reserveBytes: this.reserveBytes });
@@ -414,7 +508,11 @@ export class LevelStorage implements RaftStorage {
     return free;
   }
 
-  private async waitForSpace(): Promise<void> {
+  private async waitForSpace(bytes: number): Promise<void> {
+    this.bytesSinceCheck += bytes;
+    // Free space was ample a moment ago and this store has written little since: no need to ask again.
+    const fresh = performance.now() - this.lastCheckAt < this.spaceCheckMs;
+    if (!this.low && fresh && this.bytesSinceCheck * 2 < this.lastFree - this.reserveBytes) return;
     while (true) {
       const free = await this.measureSpace();
       if (free >= this.reserveBytes) return;
@@ -436,6 +534,12 @@ export class LevelStorage implements RaftStorage {
       this.wakeSleeper = null;
     });
   }
+}
+
+/** The plan with the hard state record put as well. */
+function withHardState(plan: WritePlan, hardState: HardState): WritePlan {
+  const ops: BatchOp[] = [...plan.ops, { type: "put", key: HARD_STATE_KEY, value: encodeHardState(HARD_STATE_KEY, hardState) }];
+  return { ops, next: { ...plan.next, hardState } };
 }
 
 function messageOf(err: unknown): string {

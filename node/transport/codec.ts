@@ -12,6 +12,7 @@ import type {
   Message,
   NodeId,
   Snapshot,
+  InstallSnapshot,
 } from "../raft/types.ts";
 
 const pb = palisade.v1;
@@ -263,7 +264,38 @@ export function fromWireMessage(wire: WireMessage, from: NodeId, to: NodeId): Me
     const r = wire.readIndexResp;
     return { ...base, type: "readIndexResp", requestId: n(r.requestId, "requestId"), index: n(r.index, "index") };
   }
-  return { ...base, type: "snapshot", snapshot: snapshotFromWire(required(wire.snapshot, "snapshot")) };
+  const snap = required(wire.snapshot, "snapshot");
+  const total = n(snap.total, "snapshot.total");
+  if (total > 0) {
+    const chunk: SnapshotChunkMessage = {
+      ...base,
+      type: "snapshot",
+      snapshot: snapshotFromWire(snap),
+      chunk: { offset: n(snap.offset, "snapshot.offset"), total, crc: (snap.crc ?? 0) >>> 0 },
+    };
+    if (chunk.chunk.offset + chunk.snapshot.data.length > total) throw new CodecError("snapshot chunk runs past the body's length");
+    return chunk;
+  }
+  return { ...base, type: "snapshot", snapshot: snapshotFromWire(snap) };
+}
+
+/** A piece of a snapshot too large for one message; the transport reassembles them. */
+export interface SnapshotChunkMessage extends InstallSnapshot {
+  readonly chunk: { readonly offset: number; readonly total: number; readonly crc: number };
+}
+
+export function isSnapshotChunk(m: Message): m is SnapshotChunkMessage {
+  return m.type === "snapshot" && "chunk" in m;
+}
+
+/** Encodes bytes [offset, offset + length) of a snapshot message's body as one chunk. */
+export function encodeSnapshotChunk(m: InstallSnapshot, offset: number, length: number, crc: number): Uint8Array {
+  const wire = toWireMessage(m);
+  const data = m.snapshot.data.subarray(offset, offset + length);
+  return pb.RaftMessage.encode({
+    ...wire,
+    snapshot: { ...wire.snapshot, data, offset: toU64(offset, "offset"), total: toU64(m.snapshot.data.length, "total"), crc },
+  }).finish();
 }
 
 /** One message encoded on its own; a batch is its header followed by such messages. */

@@ -1,10 +1,20 @@
-// Peer transport over gRPC: RaftService.Send carries batches of Raft messages.
+// Peer transport over gRPC: batches of Raft messages on one long-lived stream per peer
+// (RaftService/Stream: RaftBatch in, RaftAck back). A unary call per batch
+// costs an HTTP/2 stream, headers and a deadline timer on both ends, several times the
+// work of the messages it carries; a stream message costs a frame. RaftService.Send, one
+// batch per call, is still served for senders that use it.
 //
-// Per peer: a bounded queue of encoded messages (count and bytes), at most one batch in
-// flight, each call with a deadline, and exponential backoff after a failed call. When
-// the queue is full the oldest message is dropped: Raft retransmits, and fresh messages
-// are worth more than stale ones. So a slow or dead follower costs the leader at most
-// one full queue, however long it stays away.
+// Per peer: a bounded queue of encoded messages (count and bytes). The next batch is
+// written once the previous one has left this process, so what queues meanwhile goes out
+// together; at most MAX_UNACKED_BATCHES batches wait for their acknowledgement. The
+// receiver acknowledges several batches at once (a RaftAck counts the messages of the
+// batches it covers, in order), within ACK_DELAY_MS or once ACK_EVERY_BATCHES arrived,
+// so an acknowledgement does not wake the sender for every batch. A batch not
+// acknowledged within the call timeout, or an error on the stream, ends the stream: its
+// unacknowledged messages count as lost and the link backs off exponentially before a new
+// stream. When the queue is full the oldest message is dropped: Raft retransmits, and
+// fresh messages are worth more than stale ones. So a slow or dead follower costs the
+// leader at most one full queue, however long it stays away.
 //
 // Inbound batches are decoded and validated by the codec; batches of another cluster id
 // or addressed to another node are refused and counted.
@@ -12,7 +22,7 @@ import * as grpc from "@grpc/grpc-js";
 import { raftServiceDefinition, asBuffer } from "../../proto/grpc.ts";
 import type { RaftServiceHandlers } from "../../proto/grpc.ts";
 import { palisade } from "../../proto/gen/palisade.js";
-import type { Message, NodeId } from "../raft/types.ts";
+import type { InstallSnapshot, Message, NodeId } from "../raft/types.ts";
 import type { Transport } from "./transport.ts";
 import {
   CodecError,
@@ -21,8 +31,11 @@ import {
   decodeRaftBatch,
   encodeRaftBatch,
   encodeRaftMessage,
+  encodeSnapshotChunk,
+  isSnapshotChunk,
 } from "./codec.ts";
-import type { BatchHeader, DecodedBatch } from "./codec.ts";
+import type { BatchHeader, DecodedBatch, SnapshotChunkMessage } from "./codec.ts";
+import { crc32 } from "node:zlib";
 
 export interface GrpcTransportOptions {
   readonly selfId: NodeId;
@@ -30,17 +43,19 @@ export interface GrpcTransportOptions {
   /** Peer node id → "host:port". The transport's own id may be present; it is ignored. */
   readonly peers: ReadonlyMap<NodeId, string>;
   /**
-   * Largest batch sent, in bytes (default 4 MiB, gRPC's default receive limit). A single
-   * message above it (an InstallSnapshot of a large state) is dropped and counted. The
-   * server hosting RaftService must accept at least this much
-   * (`grpc.max_receive_message_length`).
+   * Largest batch sent, in bytes (default 4 MiB, gRPC's default receive limit). An
+   * InstallSnapshot above it travels as chunks of at most half of it, one after another as
+   * the stream drains; any other message above it is dropped and counted. The server hosting
+   * RaftService must accept at least this much (`grpc.max_receive_message_length`).
    */
   readonly maxMessageBytes?: number;
+  /** Largest snapshot body accepted in chunks (default 1 GiB). */
+  readonly maxSnapshotBytes?: number;
   /** Messages queued per peer before the oldest are dropped (default 1024). */
   readonly maxQueuedPerPeer?: number;
   /** Bytes queued per peer before the oldest are dropped (default 2 × maxMessageBytes). */
   readonly maxQueuedBytesPerPeer?: number;
-  /** Deadline of one Send call (default 2000 ms). */
+  /** How long a batch may wait for its acknowledgement before the stream is given up (default 2000 ms). */
   readonly callTimeoutMs?: number;
   /** Backoff after failed calls: initialMs doubling up to maxMs, with jitter (default 50 ms .. 2 s). */
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
@@ -58,8 +73,10 @@ export interface TransportStats {
   lostMessages: number;
   /** Outbound messages dropped because the peer's queue was full. */
   droppedQueueFull: number;
-  /** Outbound messages dropped because they alone exceed maxMessageBytes. */
+  /** Outbound messages dropped because they alone exceed maxMessageBytes (or a chunked snapshot over maxSnapshotBytes). */
   droppedOversized: number;
+  /** Snapshots too large for one message, sent in chunks. */
+  snapshotsChunked: number;
   /** Outbound messages with values that cannot go on the wire (a bug in the sender). */
   droppedUnencodable: number;
   /** Outbound messages to a node that is not a known peer. */
@@ -79,6 +96,32 @@ const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_QUEUED = 1024;
 const DEFAULT_CALL_TIMEOUT_MS = 2000;
 const DEFAULT_BACKOFF = { initialMs: 50, maxMs: 2000 };
+/** Batches written to a stream and not yet acknowledged, at most. */
+const MAX_UNACKED_BATCHES = 64;
+/** A receiver acknowledges at the latest this long after a batch arrived... */
+const ACK_DELAY_MS = 20;
+/** ...or as soon as this many batches arrived since its last acknowledgement. */
+const ACK_EVERY_BATCHES = MAX_UNACKED_BATCHES / 4;
+
+/** The streaming method: raw RaftBatch bytes out (the codec validates them), RaftAck back. */
+export const raftStreamMethod = {
+  path: "/palisade.v1.RaftService/Stream",
+  requestStream: true,
+  responseStream: true,
+  requestSerialize: asBuffer,
+  requestDeserialize: (bytes: Buffer): Uint8Array => bytes,
+  responseSerialize: (ack: palisade.v1.RaftAck): Buffer => asBuffer(palisade.v1.RaftAck.encode(ack).finish()),
+  responseDeserialize: (bytes: Buffer): palisade.v1.RaftAck => palisade.v1.RaftAck.decode(bytes),
+  originalName: "stream",
+} satisfies grpc.MethodDefinition<Uint8Array, palisade.v1.RaftAck>;
+
+type RaftStream = grpc.ClientDuplexStream<Uint8Array, palisade.v1.RaftAck>;
+
+/** A batch on the wire: how many messages it holds and when it was written. */
+interface Unacked {
+  readonly count: number;
+  readonly sentAt: number;
+}
 
 /** A bounded FIFO of encoded messages; drops the oldest when over either bound. */
 class PeerQueue {
@@ -147,10 +190,17 @@ class PeerQueue {
 class PeerLink {
   readonly queue: PeerQueue;
   readonly client: grpc.Client;
-  /** Messages in the batch on the wire (0 when none is). */
+  stream: RaftStream | null = null;
+  /** A batch is being handed to the stream (the next waits until it has left this process). */
+  writing = false;
+  /** Batches written to the current stream and not acknowledged yet, oldest first. */
+  unacked: Unacked[] = [];
+  /** Messages in those batches. */
   inFlight = 0;
   failures = 0;
   retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A snapshot too large for one message, being sent in chunks: the next offset to send. */
+  snapshotOut: { message: InstallSnapshot; offset: number; crc: number } | null = null;
   reachable = true;
 
   constructor(
@@ -171,6 +221,9 @@ export class GrpcTransport implements Transport {
   readonly selfId: NodeId;
   readonly clusterId: string;
   private readonly maxMessageBytes: number;
+  private readonly maxSnapshotBytes: number;
+  /** Snapshots being received in chunks, by sender. */
+  private readonly assembling = new Map<NodeId, { index: number; snapTerm: number; total: number; crc: number; body: Uint8Array; received: number }>();
   private readonly maxQueued: number;
   private readonly maxQueuedBytes: number;
   private readonly callTimeoutMs: number;
@@ -180,9 +233,13 @@ export class GrpcTransport implements Transport {
   private readonly links = new Map<NodeId, PeerLink>();
   private handler: ((message: Message) => void) | null = null;
   private closed = false;
+  /** Streams from peers being served, ended on close. */
+  private readonly inbound = new Set<grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>>();
+  /** Gives up streams whose oldest batch waits too long for its acknowledgement. */
+  private readonly ackWatch: ReturnType<typeof setInterval>;
   private readonly counters: TransportStats = {
     sentMessages: 0, sentBatches: 0, failedBatches: 0, lostMessages: 0,
-    droppedQueueFull: 0, droppedOversized: 0, droppedUnencodable: 0, droppedUnknownPeer: 0,
+    droppedQueueFull: 0, droppedOversized: 0, snapshotsChunked: 0, droppedUnencodable: 0, droppedUnknownPeer: 0,
     receivedMessages: 0, droppedForeignCluster: 0, droppedWrongTarget: 0,
     droppedInvalid: 0, droppedNoHandler: 0,
   };
@@ -193,18 +250,25 @@ export class GrpcTransport implements Transport {
     this.selfId = options.selfId;
     this.clusterId = options.clusterId;
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.maxSnapshotBytes = options.maxSnapshotBytes ?? 1 << 30;
     this.maxQueued = options.maxQueuedPerPeer ?? DEFAULT_MAX_QUEUED;
     this.maxQueuedBytes = options.maxQueuedBytesPerPeer ?? 2 * this.maxMessageBytes;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.credentials = options.credentials ?? grpc.credentials.createInsecure();
     this.channelOptions = {
+      // Channelz bookkeeping costs a few microseconds per message; nothing here reads it.
+      "grpc.enable_channelz": 0,
+      // Transparent retries would keep a copy of every message of a long-lived stream; Raft retransmits instead.
+      "grpc.enable_retries": 0,
       "grpc.max_send_message_length": this.maxMessageBytes,
       "grpc.max_receive_message_length": this.maxMessageBytes,
       ...options.channelOptions,
     };
     if (this.maxQueued < 1 || this.maxMessageBytes < 64) throw new Error("queue and message limits are too small");
     for (const [id, address] of options.peers) this.addPeer(id, address);
+    this.ackWatch = setInterval(() => this.checkAcks(), Math.max(10, Math.min(500, this.callTimeoutMs / 4)));
+    this.ackWatch.unref?.();
   }
 
   /** Adds a peer, or moves it to a new address (its queue is dropped). */
@@ -244,7 +308,14 @@ export class GrpcTransport implements Transport {
         continue;
       }
       if (encoded.length + PER_MESSAGE_OVERHEAD + link.headerBytes > this.maxMessageBytes) {
-        this.counters.droppedOversized++;
+        if (message.type === "snapshot") {
+          // A newer snapshot for this peer replaces one still being sent.
+          link.snapshotOut = { message, offset: 0, crc: crc32(message.snapshot.data) };
+          this.counters.snapshotsChunked++;
+          touched.add(link);
+        } else {
+          this.counters.droppedOversized++;
+        }
         continue;
       }
       this.counters.droppedQueueFull += link.queue.push(encoded);
@@ -276,15 +347,18 @@ export class GrpcTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.handler = null;
+    clearInterval(this.ackWatch);
+    for (const call of this.inbound) call.end();
+    this.inbound.clear();
     for (const link of this.links.values()) this.shutdownLink(link);
     this.links.clear();
   }
 
   /**
-   * Handles one inbound batch (the RaftService.Send handler calls this). Returns how many
-   * messages were delivered, or a gRPC status with a reason when the batch is refused.
+   * Handles one inbound batch. Returns how many messages it held and how many were
+   * delivered, or a gRPC status with a reason when the batch is refused.
    */
-  receive(bytes: Uint8Array): { accepted: number } | { code: grpc.status; details: string } {
+  receive(bytes: Uint8Array): { accepted: number; messages: number } | { code: grpc.status; details: string } {
     let batch: DecodedBatch;
     try {
       batch = decodeRaftBatch(bytes);
@@ -304,49 +378,195 @@ export class GrpcTransport implements Transport {
     const handler = this.handler;
     if (!handler) {
       this.counters.droppedNoHandler += batch.messages.length;
-      return { accepted: 0 };
+      return { accepted: 0, messages: batch.messages.length };
     }
     for (const message of batch.messages) {
       this.counters.receivedMessages++;
-      handler(message);
+      if (isSnapshotChunk(message)) {
+        const whole = this.assemble(message);
+        if (whole) handler(whole);
+      } else {
+        handler(message);
+      }
     }
-    return { accepted: batch.messages.length };
+    return { accepted: batch.messages.length, messages: batch.messages.length };
+  }
+
+  /**
+   * Serves one inbound stream (the RaftService/Stream handler calls this): each batch is
+   * delivered and acknowledged; a refused batch ends the stream with the reason. Inbound
+   * streams end when the transport closes, so the server can shut down without waiting.
+   */
+  serveStream(call: grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>): void {
+    call.on("error", () => undefined);
+    if (this.closed) {
+      call.end();
+      return;
+    }
+    this.inbound.add(call);
+    let refused = false;
+    // Messages of the batches received since the last acknowledgement, and how many batches.
+    let unackedMessages = 0;
+    let unackedBatches = 0;
+    let ackTimer: ReturnType<typeof setTimeout> | null = null;
+    const acknowledge = (): void => {
+      if (ackTimer !== null) clearTimeout(ackTimer);
+      ackTimer = null;
+      if (unackedBatches === 0 || refused || !this.inbound.has(call)) return;
+      call.write(palisade.v1.RaftAck.create({ accepted: unackedMessages }));
+      unackedMessages = 0;
+      unackedBatches = 0;
+    };
+    const finish = (status?: { code: grpc.status; details: string }): void => {
+      if (ackTimer !== null) clearTimeout(ackTimer);
+      ackTimer = null;
+      if (!this.inbound.delete(call)) return;
+      if (status) call.emit("error", status);
+      else call.end();
+    };
+    call.on("data", (bytes: Uint8Array) => {
+      if (refused) return;
+      const outcome = this.receive(bytes);
+      if (!("accepted" in outcome)) {
+        // The sender backs off and opens a new stream.
+        refused = true;
+        finish({ code: outcome.code, details: outcome.details });
+        return;
+      }
+      unackedMessages += outcome.messages;
+      unackedBatches++;
+      if (unackedBatches >= ACK_EVERY_BATCHES) acknowledge();
+      else ackTimer ??= setTimeout(acknowledge, ACK_DELAY_MS);
+    });
+    call.on("end", () => finish());
+    call.on("cancelled", () => this.inbound.delete(call));
   }
 
   private header(to: NodeId): BatchHeader {
     return { clusterId: this.clusterId, from: this.selfId, to };
   }
 
-  /** Sends the next batch to a peer unless one is in flight or the peer is backing off. */
+  /** Writes the next batch to a peer unless one is being written, too many wait for acks, or the peer is backing off. */
   private pump(link: PeerLink): void {
-    if (this.closed || link.inFlight > 0 || link.retryTimer !== null || link.queue.length === 0) return;
+    if (this.closed || link.writing || link.retryTimer !== null) return;
+    // Snapshot chunks enter the queue one at a time, only when it is empty: the stream's
+    // pace is the backpressure, and other messages (heartbeats) still get through.
+    if (link.snapshotOut && link.queue.length === 0) this.queueNextChunk(link);
+    if (link.queue.length === 0) return;
+    if (link.unacked.length >= MAX_UNACKED_BATCHES) return;
+    const stream = link.stream ?? this.openStream(link);
     const messages = link.queue.take(this.maxMessageBytes - link.headerBytes);
     const batch = encodeRaftBatch(this.header(link.id), messages);
-    link.inFlight = messages.length;
-    const method = raftServiceDefinition.Send;
-    link.client.makeUnaryRequest<Uint8Array, palisade.v1.RaftAck>(
-      method.path,
-      asBuffer,
-      method.responseDeserialize,
-      batch,
+    link.writing = true;
+    link.unacked.push({ count: messages.length, sentAt: performance.now() });
+    link.inFlight += messages.length;
+    stream.write(batch, () => {
+      if (link.stream !== stream) return;
+      link.writing = false;
+      this.pump(link);
+    });
+  }
+
+  private queueNextChunk(link: PeerLink): void {
+    const out = link.snapshotOut!;
+    const body = out.message.snapshot.data;
+    const chunkBytes = Math.max(1, Math.floor(this.maxMessageBytes / 2));
+    const length = Math.min(chunkBytes, body.length - out.offset);
+    link.queue.push(encodeSnapshotChunk(out.message, out.offset, length, out.crc));
+    out.offset += length;
+    if (out.offset >= body.length) link.snapshotOut = null;
+  }
+
+  /**
+   * Adds a chunk to the snapshot being received from its sender; returns the whole
+   * InstallSnapshot once every byte is there and its CRC-32 matches. A chunk of a newer
+   * snapshot starts over; a chunk already held (a resent snapshot) is skipped, so a resend
+   * continues where the last attempt stopped; a gap drops what was gathered.
+   */
+  private assemble(m: SnapshotChunkMessage): InstallSnapshot | null {
+    const { offset, total, crc } = m.chunk;
+    const { index, term } = m.snapshot.meta;
+    if (total > this.maxSnapshotBytes) {
+      this.counters.droppedOversized++;
+      return null;
+    }
+    let a = this.assembling.get(m.from);
+    if (!a || a.index !== index || a.snapTerm !== term || a.total !== total || a.crc !== crc) {
+      if (offset !== 0) return null; // the start of this snapshot was lost: wait for a resend
+      a = { index, snapTerm: term, total, crc, body: new Uint8Array(total), received: 0 };
+      this.assembling.set(m.from, a);
+    }
+    if (offset < a.received) return null; // already held
+    if (offset > a.received) {
+      this.assembling.delete(m.from); // a chunk went missing
+      return null;
+    }
+    a.body.set(m.snapshot.data, offset);
+    a.received += m.snapshot.data.length;
+    if (a.received < total) return null;
+    this.assembling.delete(m.from);
+    if (crc32(a.body) !== crc) {
+      this.counters.droppedInvalid++;
+      return null;
+    }
+    return { type: "snapshot", from: m.from, to: m.to, term: m.term, snapshot: { meta: m.snapshot.meta, data: a.body } };
+  }
+
+  private openStream(link: PeerLink): RaftStream {
+    const stream = link.client.makeBidiStreamRequest<Uint8Array, palisade.v1.RaftAck>(
+      raftStreamMethod.path,
+      raftStreamMethod.requestSerialize,
+      raftStreamMethod.responseDeserialize,
       new grpc.Metadata(),
-      { deadline: Date.now() + this.callTimeoutMs },
-      (error) => {
-        link.inFlight = 0;
-        if (this.closed || this.links.get(link.id) !== link) return;
-        if (error) {
-          this.counters.failedBatches++;
-          this.counters.lostMessages += messages.length;
-          this.scheduleRetry(link);
-          return;
-        }
-        this.counters.sentBatches++;
-        this.counters.sentMessages += messages.length;
-        link.failures = 0;
-        link.reachable = true;
-        this.pump(link);
-      },
+      {},
     );
+    link.stream = stream;
+    stream.on("data", (ack: palisade.v1.RaftAck) => this.acknowledged(link, stream, ack.accepted));
+    stream.on("error", () => this.streamFailed(link, stream));
+    // The peer ended the stream without an error (it is shutting down): start afresh later.
+    stream.on("end", () => this.streamFailed(link, stream));
+    return stream;
+  }
+
+  /** An acknowledgement of the oldest batches whose messages add up to `messages`. */
+  private acknowledged(link: PeerLink, stream: RaftStream, messages: number): void {
+    if (link.stream !== stream || this.closed) return;
+    let left = messages;
+    while (left > 0) {
+      const batch = link.unacked.shift();
+      if (batch === undefined) break;
+      left -= batch.count;
+      link.inFlight -= batch.count;
+      this.counters.sentBatches++;
+      this.counters.sentMessages += batch.count;
+    }
+    link.failures = 0;
+    link.reachable = true;
+    this.pump(link);
+  }
+
+  /** The stream broke, or the peer stopped acknowledging: its unacknowledged batches are lost. */
+  private streamFailed(link: PeerLink, stream: RaftStream): void {
+    if (link.stream !== stream) return;
+    link.stream = null;
+    link.writing = false;
+    stream.removeAllListeners("data");
+    stream.on("error", () => undefined);
+    stream.cancel();
+    if (this.closed || this.links.get(link.id) !== link) return;
+    this.counters.failedBatches += Math.max(1, link.unacked.length);
+    this.counters.lostMessages += link.inFlight;
+    link.unacked = [];
+    link.inFlight = 0;
+    this.scheduleRetry(link);
+  }
+
+  private checkAcks(): void {
+    const now = performance.now();
+    for (const link of this.links.values()) {
+      const oldest = link.unacked[0];
+      if (link.stream !== null && oldest !== undefined && now - oldest.sentAt > this.callTimeoutMs) this.streamFailed(link, link.stream);
+    }
   }
 
   private scheduleRetry(link: PeerLink): void {
@@ -367,6 +587,13 @@ export class GrpcTransport implements Transport {
     if (link.retryTimer !== null) clearTimeout(link.retryTimer);
     link.retryTimer = null;
     link.queue.clear();
+    const stream = link.stream;
+    link.stream = null;
+    if (stream !== null) {
+      stream.removeAllListeners("data");
+      stream.on("error", () => undefined);
+      stream.end();
+    }
     link.client.close();
   }
 }
@@ -383,5 +610,6 @@ export function addRaftService(server: grpc.Server, transport: GrpcTransport): v
       else callback({ code: outcome.code, details: outcome.details });
     },
   };
-  server.addService(raftServiceDefinition, handlers);
+  const streamHandler: grpc.handleBidiStreamingCall<Uint8Array, palisade.v1.RaftAck> = (call) => transport.serveStream(call);
+  server.addService({ ...raftServiceDefinition, Stream: raftStreamMethod }, { ...handlers, Stream: streamHandler });
 }

@@ -6944,6 +6944,9 @@ export namespace palisade {
 
             /** Calls Send. */
             send: palisade.v1.RaftService.Send;
+
+            /** Calls Stream. */
+            stream: palisade.v1.RaftService.Stream;
         }
 
         namespace RaftService {
@@ -6965,6 +6968,25 @@ export namespace palisade {
               readonly responseType: "RaftAck";
               readonly requestStream: undefined;
               readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.RaftService#stream}.
+             * @param error Error, if any
+             * @param [response] RaftAck
+             */
+            type StreamCallback = (error: (Error|null), response?: palisade.v1.RaftAck) => void;
+
+            /** Calls Stream. */
+            type Stream = {
+              (request: palisade.v1.IRaftBatch, callback: palisade.v1.RaftService.StreamCallback): void;
+              (request: palisade.v1.IRaftBatch): Promise<palisade.v1.RaftAck>;
+              readonly name: "Stream";
+              readonly path: "/palisade.v1.RaftService/Stream";
+              readonly requestType: "RaftBatch";
+              readonly responseType: "RaftAck";
+              readonly requestStream: true;
+              readonly responseStream: true;
             };
         }
 
@@ -8568,6 +8590,15 @@ export namespace palisade {
             /** InstallSnapshot data. */
             data: Uint8Array;
 
+            /** InstallSnapshot offset. */
+            offset: Long;
+
+            /** InstallSnapshot total. */
+            total: Long;
+
+            /** InstallSnapshot crc. */
+            crc: number;
+
             /**
              * Creates a new InstallSnapshot instance using the specified properties.
              * @param [properties] Properties to set
@@ -8657,6 +8688,15 @@ export namespace palisade {
 
                 /** InstallSnapshot data */
                 data?: (Uint8Array|null);
+
+                /** InstallSnapshot offset */
+                offset?: (Long|null);
+
+                /** InstallSnapshot total */
+                total?: (Long|null);
+
+                /** InstallSnapshot crc */
+                crc?: (number|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

@@ -18483,6 +18483,47 @@ export const palisade = $root.palisade = (() => {
                 responseStream: { value: $undefined }
             });
 
+            /**
+             * Callback as used by {@link palisade.v1.RaftService#stream}.
+             * @memberof palisade.v1.RaftService
+             * @typedef StreamCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.RaftAck} [response] RaftAck
+             */
+
+            /**
+             * Calls Stream.
+             * @memberof palisade.v1.RaftService
+             * @typedef Stream
+             * @type {{
+             *   (request: palisade.v1.IRaftBatch, callback: palisade.v1.RaftService.StreamCallback): void;
+             *   (request: palisade.v1.IRaftBatch): Promise<palisade.v1.RaftAck>;
+             *   readonly name: "Stream";
+             *   readonly path: "/palisade.v1.RaftService/Stream";
+             *   readonly requestType: "RaftBatch";
+             *   readonly responseType: "RaftAck";
+             *   readonly requestStream: true;
+             *   readonly responseStream: true;
+             * }}
+             */
+
+            /**
+             * Calls Stream.
+             * @name palisade.v1.RaftService#stream
+             * @type {palisade.v1.RaftService.Stream}
+             */
+            $Object.defineProperties(RaftService.prototype.stream = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, RaftService.prototype.stream, $root.palisade.v1.RaftBatch, $root.palisade.v1.RaftAck, request, callback);
+            }, {
+                name: { value: "Stream" },
+                path: { value: "/palisade.v1.RaftService/Stream" },
+                requestType: { value: "RaftBatch" },
+                responseType: { value: "RaftAck" },
+                requestStream: { value: true },
+                responseStream: { value: true }
+            });
+
             return RaftService;
         })();
 
@@ -22917,6 +22958,9 @@ export const palisade = $root.palisade = (() => {
              * @typedef {Object} palisade.v1.InstallSnapshot.$Properties
              * @property {palisade.v1.SnapshotMeta.$Properties|null} [meta] InstallSnapshot meta
              * @property {Uint8Array|null} [data] InstallSnapshot data
+             * @property {Long|null} [offset] InstallSnapshot offset
+             * @property {Long|null} [total] InstallSnapshot total
+             * @property {number|null} [crc] InstallSnapshot crc
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -22965,6 +23009,30 @@ export const palisade = $root.palisade = (() => {
             InstallSnapshot.prototype.data = $util.newBuffer([]);
 
             /**
+             * InstallSnapshot offset.
+             * @member {Long} offset
+             * @memberof palisade.v1.InstallSnapshot
+             * @instance
+             */
+            InstallSnapshot.prototype.offset = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * InstallSnapshot total.
+             * @member {Long} total
+             * @memberof palisade.v1.InstallSnapshot
+             * @instance
+             */
+            InstallSnapshot.prototype.total = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * InstallSnapshot crc.
+             * @member {number} crc
+             * @memberof palisade.v1.InstallSnapshot
+             * @instance
+             */
+            InstallSnapshot.prototype.crc = 0;
+
+            /**
              * Creates a new InstallSnapshot instance using the specified properties.
              * @function create
              * @memberof palisade.v1.InstallSnapshot
@@ -23000,6 +23068,12 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.SnapshotMeta.encode(message.meta, writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
                 if (message.data != null && $Object.hasOwnProperty.call(message, "data") && message.data.length)
                     writer.uint32(/* id 2, wireType 2 =*/18).bytes(message.data);
+                if (message.offset != null && $Object.hasOwnProperty.call(message, "offset") && (typeof message.offset === "object" ? message.offset.low || message.offset.high : message.offset !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.offset);
+                if (message.total != null && $Object.hasOwnProperty.call(message, "total") && (typeof message.total === "object" ? message.total.low || message.total.high : message.total !== 0))
+                    writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.total);
+                if (message.crc != null && $Object.hasOwnProperty.call(message, "crc") && message.crc !== 0)
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint32(message.crc);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -23072,6 +23146,33 @@ export const palisade = $root.palisade = (() => {
                                 delete message.data;
                             continue;
                         }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.offset = value;
+                            else
+                                delete message.offset;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.total = value;
+                            else
+                                delete message.total;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.crc = value;
+                            else
+                                delete message.crc;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -23128,6 +23229,15 @@ export const palisade = $root.palisade = (() => {
                 if (message.data != null && $Object.hasOwnProperty.call(message, "data"))
                     if (!(message.data && typeof message.data.length === "number" || $util.isString(message.data)))
                         return "data: buffer expected";
+                if (message.offset != null && $Object.hasOwnProperty.call(message, "offset"))
+                    if (!$util.isInteger(message.offset) && !(message.offset && $util.isInteger(message.offset.low) && $util.isInteger(message.offset.high)))
+                        return "offset: integer|Long expected";
+                if (message.total != null && $Object.hasOwnProperty.call(message, "total"))
+                    if (!$util.isInteger(message.total) && !(message.total && $util.isInteger(message.total.low) && $util.isInteger(message.total.high)))
+                        return "total: integer|Long expected";
+                if (message.crc != null && $Object.hasOwnProperty.call(message, "crc"))
+                    if (!$util.isInteger(message.crc))
+                        return "crc: integer expected";
                 return null;
             };
 
@@ -23160,6 +23270,29 @@ export const palisade = $root.palisade = (() => {
                             $util.base64.decode(object.data, message.data = $util.newBuffer($util.base64.length(object.data)), 0);
                         else if (object.data.length >= 0)
                             message.data = object.data;
+                if (object.offset != null)
+                    if (typeof object.offset === "object" ? object.offset.low || object.offset.high : $Number(object.offset) !== 0)
+                        if ($util.Long)
+                            message.offset = $util.Long.fromValue(object.offset, true);
+                        else if (typeof object.offset === "string")
+                            message.offset = $parseInt(object.offset, 10);
+                        else if (typeof object.offset === "number")
+                            message.offset = object.offset;
+                        else if (typeof object.offset === "object")
+                            message.offset = new $util.LongBits(object.offset.low >>> 0, object.offset.high >>> 0).toNumber(true);
+                if (object.total != null)
+                    if (typeof object.total === "object" ? object.total.low || object.total.high : $Number(object.total) !== 0)
+                        if ($util.Long)
+                            message.total = $util.Long.fromValue(object.total, true);
+                        else if (typeof object.total === "string")
+                            message.total = $parseInt(object.total, 10);
+                        else if (typeof object.total === "number")
+                            message.total = object.total;
+                        else if (typeof object.total === "object")
+                            message.total = new $util.LongBits(object.total.low >>> 0, object.total.high >>> 0).toNumber(true);
+                if (object.crc != null)
+                    if ($Number(object.crc) !== 0)
+                        message.crc = object.crc >>> 0;
                 return message;
             };
 
@@ -23189,11 +23322,38 @@ export const palisade = $root.palisade = (() => {
                         if (options.bytes !== $Array)
                             object.data = $util.newBuffer(object.data);
                     }
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.offset = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.offset = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.total = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.total = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.crc = 0;
                 }
                 if (message.meta != null && $Object.hasOwnProperty.call(message, "meta"))
                     object.meta = $root.palisade.v1.SnapshotMeta.toObject(message.meta, options, _depth + 1);
                 if (message.data != null && $Object.hasOwnProperty.call(message, "data"))
                     object.data = options.bytes === $String ? $util.base64.encode(message.data, 0, message.data.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.data) : message.data;
+                if (message.offset != null && $Object.hasOwnProperty.call(message, "offset"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.offset = typeof message.offset === "number" ? $BigInt(message.offset) : $util.Long.fromBits(message.offset.low >>> 0, message.offset.high >>> 0, true).toBigInt();
+                    else if (typeof message.offset === "number")
+                        object.offset = options.longs === $String ? $String(message.offset) : message.offset;
+                    else
+                        object.offset = options.longs === $String ? $util.Long.prototype.toString.call(message.offset) : options.longs === $Number ? new $util.LongBits(message.offset.low >>> 0, message.offset.high >>> 0).toNumber(true) : message.offset;
+                if (message.total != null && $Object.hasOwnProperty.call(message, "total"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.total = typeof message.total === "number" ? $BigInt(message.total) : $util.Long.fromBits(message.total.low >>> 0, message.total.high >>> 0, true).toBigInt();
+                    else if (typeof message.total === "number")
+                        object.total = options.longs === $String ? $String(message.total) : message.total;
+                    else
+                        object.total = options.longs === $String ? $util.Long.prototype.toString.call(message.total) : options.longs === $Number ? new $util.LongBits(message.total.low >>> 0, message.total.high >>> 0).toNumber(true) : message.total;
+                if (message.crc != null && $Object.hasOwnProperty.call(message, "crc"))
+                    object.crc = message.crc;
                 return object;
             };
 

@@ -87,9 +87,9 @@ describe("palisadectl", () => {
   it("reports status of every node and exits 1 on bad input", async () => {
     const status = await ctl("--json", "status");
     expect(status.code).toBe(0);
-    const nodes = JSON.parse(status.stdout) as Array<{ status?: { role: string; nodeId: number } }>;
+    const nodes = JSON.parse(status.stdout) as Array<{ role?: string; nodeId?: number; reachable: boolean }>;
     expect(nodes).toHaveLength(3);
-    expect(nodes.filter((n) => n.status?.role === "leader")).toHaveLength(1);
+    expect(nodes.filter((n) => n.role === "leader")).toHaveLength(1);
 
     const bad = await ctl("acquire", "bad\u0001name");
     expect(bad.code).toBe(1);

@@ -20,12 +20,22 @@ export interface ClusterOptions {
   session?: NonNullable<ClusterConfigInput["session"]>;
   /** How long to wait for the first leader. */
   startTimeoutMs?: number;
+  /** Cluster id (default "palisade-it"). */
+  clusterId?: string;
+  /** Free-space reserve (default 0: off). */
+  disk?: NonNullable<ClusterConfigInput["disk"]>;
+  /** Runs after the cluster file is written and before any node starts (e.g. to seed data directories). */
+  beforeStart?: (setup: { dir: string; configPath: string; dataDir: (id: number) => string }) => Promise<void> | void;
+  /** Extra environment of a node's process. */
+  env?: (id: number) => NodeJS.ProcessEnv | undefined;
 }
 
 export interface Cluster {
   readonly dir: string;
   readonly configPath: string;
   readonly ids: readonly number[];
+  /** Absolute data directory of a node. */
+  dataDir(id: number): string;
   /** Client address of a node. */
   endpoint(id: number): string;
   readonly endpoints: readonly string[];
@@ -35,6 +45,11 @@ export interface Cluster {
   kill(id: number, signal?: NodeJS.Signals): Promise<void>;
   /** Starts a node that is not running (after kill). */
   restart(id: number): Promise<void>;
+  /**
+   * Starts a new, empty node with the next id that joins the running cluster (`--join`); it
+   * becomes a member once `member add` names it. Its cluster file lists every node.
+   */
+  startJoiningNode(): Promise<{ id: number; peerAddress: string; clientAddress: string }>;
   isRunning(id: number): boolean;
   /** Waits until a running node is leader and a majority of running nodes agree; returns its id. */
   leaderId(timeoutMs?: number): Promise<number>;
@@ -101,11 +116,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     nodes.push({ id, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: `node-${id}` });
   }
   const config: ClusterConfigInput = {
-    clusterId: "palisade-it",
+    clusterId: options.clusterId ?? "palisade-it",
     nodes,
     raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1, ...options.raft },
     limits: { minTtlMs: 500, ...options.limits },
-    disk: { reserveBytes: 0 },
+    disk: { reserveBytes: 0, ...options.disk },
     ...(options.session ? { session: options.session } : {}),
   };
   const configPath = join(dir, "cluster.json");
@@ -120,13 +135,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   };
   const logPath = (id: number): string => join(dir, `node-${id}.log`);
 
+  /** Nodes that joined later run from their own cluster file, with --join. */
+  const joinArgs = new Map<number, string[]>();
   const start = (id: number): void => {
     if (children.has(id)) throw new Error(`node ${id} is already running`);
     const log = openSync(logPath(id), "a");
-    const child = spawn(process.execPath, ["--import", "tsx", "node/server/main.ts", "--config", configPath, "--id", String(id)], {
+    const args = joinArgs.get(id) ?? ["--config", configPath];
+    const child = spawn(process.execPath, ["--import", "tsx", "node/server/main.ts", ...args, "--id", String(id)], {
       cwd: REPO_ROOT,
       stdio: ["ignore", log, log],
-      env: { ...process.env, NODE_ENV: "test" },
+      env: { ...process.env, NODE_ENV: "test", ...options.env?.(id) },
     });
     closeSync(log);
     if (child.pid === undefined) throw new Error(`node ${id} did not start`);
@@ -192,6 +210,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     dir,
     configPath,
     ids,
+    dataDir: (id) => join(dir, `node-${id}`),
     endpoint: endpointOf,
     endpoints: nodes.map((n) => n.clientAddress),
     client(opts = {}) {
@@ -209,6 +228,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     async restart(id) {
       start(id);
     },
+    async startJoiningNode() {
+      const id = Math.max(...nodes.map((n) => n.id)) + 1;
+      const [peerPort, clientPort] = await freePorts(2);
+      const node = { id, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: `node-${id}` };
+      nodes.push(node);
+      const joinPath = join(dir, `cluster-join-${id}.json`);
+      writeFileSync(joinPath, JSON.stringify({ ...config, nodes }, null, 2));
+      joinArgs.set(id, ["--config", joinPath, "--join"]);
+      start(id);
+      return { id, peerAddress: node.peerAddress, clientAddress: node.clientAddress };
+    },
     isRunning: (id) => children.has(id),
     leaderId,
     status,
@@ -223,6 +253,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   };
 
   try {
+    await options.beforeStart?.({ dir, configPath, dataDir: (id) => join(dir, `node-${id}`) });
     for (const id of ids) start(id);
     await leaderId(options.startTimeoutMs ?? 30_000);
   } catch (err) {

@@ -1,6 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { GrpcTransport, addRaftService } from "../../node/transport/grpc-transport.ts";
+import { GrpcTransport, addRaftService, raftStreamMethod } from "../../node/transport/grpc-transport.ts";
 import type { GrpcTransportOptions } from "../../node/transport/grpc-transport.ts";
 import type { Message } from "../../node/raft/types.ts";
 
@@ -16,7 +16,11 @@ async function listen(transport: GrpcTransport | null): Promise<{ server: grpc.S
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
   });
-  cleanups.push(() => new Promise<void>((resolve) => server.tryShutdown(() => resolve())));
+  cleanups.push(async () => {
+    // Closing the transport ends the peers' streams, which a graceful shutdown waits for.
+    await transport?.close();
+    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  });
   return { server, address: `127.0.0.1:${port}` };
 }
 
@@ -57,7 +61,8 @@ describe("GrpcTransport", () => {
     b.transport.send([answer]);
     await vi.waitFor(() => expect(a.received).toEqual([answer]));
     expect(a.transport.unreachable()).toEqual([]);
-    expect(a.transport.stats().sentMessages).toBe(2);
+    // Counted once the receiver acknowledges, which it may do a little later.
+    await vi.waitFor(() => expect(a.transport.stats().sentMessages).toBe(2));
   });
 
   it("splits a large backlog into batches under the size limit and keeps the order", async () => {
@@ -73,11 +78,13 @@ describe("GrpcTransport", () => {
     a.send(appends);
     await vi.waitFor(() => expect(b.received).toHaveLength(40));
     expect(b.received).toEqual(appends);
+    await vi.waitFor(() => expect(a.stats().sentMessages).toBe(40));
     expect(a.stats().sentBatches).toBeGreaterThan(1);
 
+    // A message other than a snapshot that alone exceeds the limit is dropped (snapshots go in chunks).
     const tooBig: Message = {
-      type: "snapshot", from: 1, to: 2, term: 1,
-      snapshot: { meta: { index: 5, term: 1, membership: { voters: [1, 2], learners: [] } }, data: new Uint8Array(20 * 1024) },
+      type: "append", from: 1, to: 2, term: 1, prevIndex: 40, prevTerm: 1, commit: 0,
+      entries: [{ term: 1, index: 41, kind: "normal", data: new Uint8Array(20 * 1024) }],
     };
     a.send([tooBig]);
     expect(a.stats().droppedOversized).toBe(1);
@@ -149,5 +156,21 @@ describe("GrpcTransport", () => {
     await a.close();
     a.send([heartbeat(1, 5, 2)]);
     expect(a.stats().droppedUnknownPeer).toBe(1);
+  });
+  it("gives up a stream whose batches go unacknowledged and counts them lost", async () => {
+    // A receiver that takes batches and never acknowledges them, as a paused process would.
+    const server = new grpc.Server();
+    server.addService({ Stream: raftStreamMethod }, { Stream: (call: grpc.ServerDuplexStream<Uint8Array, unknown>) => call.on("data", () => undefined) });
+    const port = await new Promise<number>((resolve, reject) => {
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+    });
+    cleanups.push(async () => server.forceShutdown());
+    const a = makeTransport({ selfId: 1, callTimeoutMs: 100, peers: new Map([[2, `127.0.0.1:${port}`]]) });
+    a.send([heartbeat(1, 2, 1), heartbeat(1, 2, 2)]);
+    await vi.waitFor(() => expect(a.unreachable()).toEqual([2]), { timeout: 3_000 });
+    const stats = a.stats();
+    expect(stats.failedBatches).toBeGreaterThanOrEqual(1);
+    expect(stats.lostMessages).toBe(2);
+    expect(stats.sentMessages).toBe(0);
   });
 });

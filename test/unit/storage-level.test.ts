@@ -402,4 +402,56 @@ describe("LevelStorage", () => {
     expect((err as Error).message).toMatch(/writing snapshot file .* failed/);
     await expect(store.save({ entries: [entry(4, 1)] }, true)).rejects.toBeInstanceOf(FatalStorageError);
   });
+  it("keeps a commit-only unsynced write and stores it with the next write, on compaction and on close", async () => {
+    let store = await openStore({ commitFlushMs: 60_000 });
+    await store.save({ hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 4, 1) }, true);
+    await store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, false);
+    store = await reopen(store, { commitFlushMs: 60_000 });
+    expect((await store.load()).hardState).toEqual({ term: 1, vote: 1, commit: 2 });
+
+    // Deferred, then carried by a write with entries and no hard state of its own.
+    await store.save({ hardState: { term: 1, vote: 1, commit: 3 } }, false);
+    await store.save({ entries: [entry(5, 1)] }, true);
+    // A newer hard state from a synced write wins over an older deferred one.
+    await store.save({ hardState: { term: 1, vote: 1, commit: 4 } }, false);
+    await store.save({ hardState: { term: 2, vote: 3, commit: 4 }, entries: [entry(6, 2)] }, true);
+    await store.save({ hardState: { term: 2, vote: 3, commit: 5 } }, false);
+    await store.compact(snapshot(5, 1), 5);
+    store = await reopen(store);
+    const state = await store.load();
+    expect(state.hardState).toEqual({ term: 2, vote: 3, commit: 5 });
+    expect(state.entries.map((e) => [e.index, e.term])).toEqual([[6, 2]]);
+  });
+
+  it("does not lose a deferred commit index when no other write follows", async () => {
+    let store = await openStore({ commitFlushMs: 5 });
+    await store.save({ hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 2, 1) }, true);
+    await store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // load() waits for queued writes and reads the database back.
+    expect((await store.load()).hardState.commit).toBe(2);
+    store = await reopen(store);
+    expect((await store.load()).hardState.commit).toBe(2);
+  });
+
+  it("checks free space once per interval while there is ample headroom, and before every write when it is thin", async () => {
+    let checks = 0;
+    let free = Number.MAX_SAFE_INTEGER;
+    const store = await openStore({
+      reserveBytes: 100,
+      freeSpace: async () => {
+        checks++;
+        return free;
+      },
+    });
+    for (let i = 1; i <= 20; i++) await store.save({ entries: [entry(i, 1)] }, true);
+    expect(checks).toBeLessThanOrEqual(2);
+
+    // Headroom of a few hundred bytes: every write measures again.
+    free = 100 + 300;
+    await store.spaceOk();
+    checks = 0;
+    for (let i = 21; i <= 25; i++) await store.save({ entries: [entry(i, 1, "x".repeat(200))] }, true);
+    expect(checks).toBe(5);
+  });
 });

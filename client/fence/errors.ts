@@ -1,0 +1,17 @@
+// The one error a fence raises on purpose: the token is lower than one already admitted.
+import { PalisadeError } from "../errors.ts";
+
+/** The fence refused a token lower than the highest it has admitted for the resource. */
+export class FenceRejectedError extends PalisadeError {
+  /** The HTTP status for this refusal (409 Conflict), for frameworks that read `statusCode`. */
+  readonly statusCode = 409;
+
+  constructor(
+    readonly resource: string,
+    readonly token: bigint,
+    /** The highest token admitted for the resource when the access was refused. */
+    readonly highest: bigint,
+  ) {
+    super(`fencing token ${token} for ${JSON.stringify(resource)} is lower than ${highest}, already admitted`);
+  }
+}

@@ -1,0 +1,208 @@
+// Fencing for HTTP services. The middleware reads the `Fencing-Token` header, holds a
+// per-resource mutex from admission until the response closes (so the whole handler runs
+// under the fence, one request per resource at a time), refuses lower tokens and records
+// admitted ones. `fencedFetch` stamps the header on outgoing calls.
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { FenceRejectedError } from "./errors.ts";
+import { KeyedMutex } from "./keyed-mutex.ts";
+import { FENCING_TOKEN_HEADER, parseToken } from "./token.ts";
+import { admits, raises, type Access, type FenceOptions } from "./types.ts";
+
+/** Where the middleware keeps the highest admitted token per resource. */
+export interface TokenRecords {
+  highest(resource: string): Promise<bigint | undefined>;
+  record(resource: string, token: bigint): Promise<void>;
+}
+
+/** Token records in process memory (lost on restart: persist them for a durable fence). */
+export class MemoryTokenRecords implements TokenRecords {
+  private readonly tokens = new Map<string, bigint>();
+
+  async highest(resource: string): Promise<bigint | undefined> {
+    return this.tokens.get(resource);
+  }
+
+  async record(resource: string, token: bigint): Promise<void> {
+    this.tokens.set(resource, token);
+  }
+}
+
+/** A request without a usable `Fencing-Token` header (428 if missing, 400 if malformed). */
+export class FencingTokenHeaderError extends Error {
+  constructor(message: string, readonly statusCode: number) {
+    super(message);
+    this.name = "FencingTokenHeaderError";
+  }
+
+  get status(): number {
+    return this.statusCode;
+  }
+}
+
+export interface FenceMiddlewareOptions extends FenceOptions {
+  /** The resource a request accesses (default: the URL path without the query). */
+  resourceOf?: (req: IncomingMessage) => string;
+  /** Whether a request reads or writes (default: GET, HEAD and OPTIONS read). */
+  accessOf?: (req: IncomingMessage) => Access;
+  /** Default: in memory. */
+  tokens?: TokenRecords;
+}
+
+/** Express-style `next`; Fastify's `done` has the same shape. */
+export type NextFunction = (err?: unknown) => void;
+
+export interface FenceMiddleware {
+  (req: IncomingMessage, res: ServerResponse, next: NextFunction): void;
+  /** How many requests for `resource` wait behind the one in progress. */
+  waiting(resource: string): number;
+}
+
+const admitted = new WeakMap<IncomingMessage, bigint>();
+
+/** The token the fence admitted for this request (undefined if it did not pass the fence). */
+export function fencingTokenOf(req: IncomingMessage): bigint | undefined {
+  return admitted.get(req);
+}
+
+function defaultResource(req: IncomingMessage): string {
+  return new URL(req.url ?? "/", "http://resource").pathname;
+}
+
+function defaultAccess(req: IncomingMessage): Access {
+  const method = (req.method ?? "GET").toUpperCase();
+  return method === "GET" || method === "HEAD" || method === "OPTIONS" ? "read" : "write";
+}
+
+/** Reads the header; throws FencingTokenHeaderError if it is missing or malformed. */
+export function tokenFromHeaders(req: IncomingMessage): bigint {
+  const value = req.headers[FENCING_TOKEN_HEADER.toLowerCase()];
+  if (value === undefined) throw new FencingTokenHeaderError(`missing ${FENCING_TOKEN_HEADER} header`, 428);
+  if (Array.isArray(value)) throw new FencingTokenHeaderError(`more than one ${FENCING_TOKEN_HEADER} header`, 400);
+  try {
+    return parseToken(value);
+  } catch (err) {
+    throw new FencingTokenHeaderError((err as Error).message, 400);
+  }
+}
+
+function whenClosed(res: ServerResponse): Promise<void> {
+  return res.closed ? Promise.resolve() : new Promise((resolve) => res.once("close", () => resolve()));
+}
+
+/**
+ * Admits a request or throws: on success the caller holds the resource's mutex and must
+ * call the returned release function once the request's work is done.
+ */
+function fenceAdmission(options: FenceMiddlewareOptions) {
+  const mutex = new KeyedMutex();
+  const tokens = options.tokens ?? new MemoryTokenRecords();
+  const resourceOf = options.resourceOf ?? defaultResource;
+  const accessOf = options.accessOf ?? defaultAccess;
+  const readsRaise = options.readsRaise ?? true;
+
+  const admit = async (req: IncomingMessage, res: ServerResponse): Promise<() => void> => {
+    const token = tokenFromHeaders(req);
+    const resource = resourceOf(req);
+    let closed = res.closed;
+    const onClose = (): void => {
+      closed = true;
+    };
+    res.once("close", onClose);
+    const release = await mutex.lock(resource);
+    res.off("close", onClose);
+    // A client that went away while queued gets nothing: run no handler for it.
+    if (closed || res.closed) {
+      release();
+      throw new Error("the client closed the request while it waited for the fence");
+    }
+    try {
+      const highest = await tokens.highest(resource);
+      if (!admits(highest, token)) throw new FenceRejectedError(resource, token, highest ?? 0n);
+      if (raises(accessOf(req), readsRaise) && highest !== token) await tokens.record(resource, token);
+    } catch (err) {
+      release();
+      throw err;
+    }
+    admitted.set(req, token);
+    return release;
+  };
+  return { admit, waiting: (resource: string) => mutex.waiting(resource) };
+}
+
+/**
+ * Middleware for Node `http`, Express (`app.use(fence)`) and Fastify
+ * (`addHook("onRequest", (request, reply, done) => fence(request.raw, reply.raw, done))`).
+ * A refused request goes to `next(err)` with `err.statusCode` (409 for a lower token);
+ * an admitted one to `next()`, holding the resource until its response closes (so end
+ * the response only when the handler's work is done).
+ */
+export function fenceMiddleware(options: FenceMiddlewareOptions = {}): FenceMiddleware {
+  const fence = fenceAdmission(options);
+  const middleware = (req: IncomingMessage, res: ServerResponse, next: NextFunction): void => {
+    fence.admit(req, res).then(
+      (release) => {
+        whenClosed(res).then(release, release);
+        next();
+      },
+      (err: unknown) => next(err),
+    );
+  };
+  return Object.assign(middleware, { waiting: fence.waiting });
+}
+
+/** HTTP status for an error the middleware passes to `next`. */
+export function statusOf(err: unknown): number {
+  const code = (err as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof code === "number" ? code : 500;
+}
+
+function sendError(res: ServerResponse, err: unknown): void {
+  if (res.closed || res.headersSent) {
+    res.end();
+    return;
+  }
+  const body: { error: string; highest?: string } = { error: (err as Error).message };
+  if (err instanceof FenceRejectedError) body.highest = err.highest.toString();
+  res.writeHead(statusOf(err), { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+/**
+ * A Node `http` request listener: the fence, then `handler` with the admitted token. The
+ * resource stays held until the handler has settled and the response has closed.
+ * Refusals are answered with their status and a JSON body `{ error, highest? }`.
+ */
+export function fencedHandler(
+  options: FenceMiddlewareOptions,
+  handler: (req: IncomingMessage, res: ServerResponse, token: bigint) => Promise<void> | void,
+): RequestListener & { waiting(resource: string): number } {
+  const fence = fenceAdmission(options);
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let release: () => void;
+    try {
+      release = await fence.admit(req, res);
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
+    try {
+      await handler(req, res, admitted.get(req) ?? 0n);
+    } catch (err) {
+      sendError(res, err);
+    } finally {
+      // A handler that returned without ending the response keeps the resource until it does.
+      await whenClosed(res);
+      release();
+    }
+  };
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    void serve(req, res);
+  };
+  return Object.assign(listener, { waiting: fence.waiting });
+}
+
+/** `fetch` with a `Fencing-Token` header carrying `token`. */
+export function fencedFetch(token: bigint, input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
+  headers.set(FENCING_TOKEN_HEADER, token.toString());
+  return fetch(input, { ...init, headers });
+}

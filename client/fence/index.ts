@@ -1,0 +1,19 @@
+// Resource-side fencing: admit an access only if its token is not lower than the highest
+// admitted for the resource, record it, and perform the effect, in one atomic step.
+export { FenceRejectedError } from "./errors.ts";
+export { FENCING_TOKEN_HEADER, MAX_TOKEN, checkToken, parseToken } from "./token.ts";
+export { admits, raises } from "./types.ts";
+export type { Access, FenceOptions, GuardOptions } from "./types.ts";
+export { KeyedMutex } from "./keyed-mutex.ts";
+export { KvFence } from "./kv-fence.ts";
+export type { KvBackend, KvOp, KvTx } from "./kv-fence.ts";
+export { MemoryFence } from "./memory.ts";
+export { LevelFence } from "./level.ts";
+export type { LevelFenceOptions } from "./level.ts";
+export { PgFence, fenceSql } from "./postgres.ts";
+export type { FenceSql, PgFenceOptions } from "./postgres.ts";
+export {
+  FencingTokenHeaderError, MemoryTokenRecords, fenceMiddleware, fencedFetch, fencedHandler, fencingTokenOf, statusOf,
+  tokenFromHeaders,
+} from "./http.ts";
+export type { FenceMiddleware, FenceMiddlewareOptions, NextFunction, TokenRecords } from "./http.ts";

@@ -1,0 +1,107 @@
+// The fence for key-value stores (in memory, LevelDB): per resource, one mutex around
+// reading the highest token, running the effect against a buffered transaction, and
+// writing the token record together with the effect's puts and deletes in one batch.
+// An effect that throws writes nothing, its token included.
+import { FenceRejectedError } from "./errors.ts";
+import { KeyedMutex } from "./keyed-mutex.ts";
+import { checkToken } from "./token.ts";
+import { admits, raises, type FenceOptions, type GuardOptions } from "./types.ts";
+
+/** The guarded effect's view of the store: reads see its own buffered writes. */
+export interface KvTx {
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): void;
+  del(key: string): void;
+}
+
+export type KvOp = { type: "put"; key: string; value: string } | { type: "del"; key: string };
+
+/** What a store must offer the fence: reads, and one atomic batch of data ops plus a token record. */
+export interface KvBackend {
+  readToken(resource: string): Promise<bigint | undefined>;
+  read(key: string): Promise<string | undefined>;
+  commit(ops: readonly KvOp[], token: { resource: string; token: bigint } | undefined): Promise<void>;
+}
+
+class BufferedTx implements KvTx {
+  readonly ops: KvOp[] = [];
+  private readonly pending = new Map<string, string | undefined>();
+  private open = true;
+
+  constructor(private readonly backend: KvBackend) {}
+
+  async get(key: string): Promise<string | undefined> {
+    this.ensureOpen();
+    if (this.pending.has(key)) return this.pending.get(key);
+    return this.backend.read(key);
+  }
+
+  put(key: string, value: string): void {
+    this.ensureOpen();
+    this.ops.push({ type: "put", key, value });
+    this.pending.set(key, value);
+  }
+
+  del(key: string): void {
+    this.ensureOpen();
+    this.ops.push({ type: "del", key });
+    this.pending.set(key, undefined);
+  }
+
+  close(): void {
+    this.open = false;
+  }
+
+  // A transaction kept past its effect would write outside the fence.
+  private ensureOpen(): void {
+    if (!this.open) throw new Error("the fenced transaction has ended");
+  }
+}
+
+export class KvFence {
+  private readonly mutex = new KeyedMutex();
+  private readonly readsRaise: boolean;
+
+  constructor(private readonly backend: KvBackend, options: FenceOptions = {}) {
+    this.readsRaise = options.readsRaise ?? true;
+  }
+
+  /**
+   * Runs `effect` only if `token` is not lower than the highest token admitted for
+   * `resource`; records the token and the effect's writes in one batch. Throws
+   * FenceRejectedError (and runs nothing) otherwise.
+   */
+  async guard<T>(resource: string, token: bigint, effect: (tx: KvTx) => Promise<T> | T, options: GuardOptions = {}): Promise<T> {
+    checkToken(token);
+    const access = options.access ?? "write";
+    return this.mutex.run(resource, async () => {
+      const highest = await this.backend.readToken(resource);
+      if (!admits(highest, token)) throw new FenceRejectedError(resource, token, highest ?? 0n);
+      const tx = new BufferedTx(this.backend);
+      let result: T;
+      try {
+        result = await effect(tx);
+      } finally {
+        tx.close();
+      }
+      const record = raises(access, this.readsRaise) && highest !== token ? { resource, token } : undefined;
+      if (record || tx.ops.length > 0) await this.backend.commit(tx.ops, record);
+      return result;
+    });
+  }
+
+  /** The highest token admitted for `resource`, if any. */
+  highest(resource: string): Promise<bigint | undefined> {
+    return this.backend.readToken(resource);
+  }
+
+  /** Reads a key outside the fence (for inspection, not for work under a lock). */
+  peek(key: string): Promise<string | undefined> {
+    return this.backend.read(key);
+  }
+
+  /** How many accesses wait for `resource` behind the one in progress. */
+  waiting(resource: string): number {
+    return this.mutex.waiting(resource);
+  }
+}

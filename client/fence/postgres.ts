@@ -1,0 +1,110 @@
+// The PostgreSQL fence. Tokens are numeric(20,0): a uint64 does not fit the signed bigint.
+// Admission is one conditional upsert whose row count says whether the token was admitted;
+// it runs in the transaction that makes the guarded change, so the token record and the
+// change commit together or not at all. The upsert takes the row lock, so a concurrent
+// access to the same resource waits for this transaction and then sees its token.
+import type { Pool, PoolClient } from "pg";
+import { FenceRejectedError } from "./errors.ts";
+import { checkToken, parseToken } from "./token.ts";
+import { raises, type FenceOptions, type GuardOptions } from "./types.ts";
+
+export interface PgFenceOptions extends FenceOptions {
+  /** Table of highest tokens, one row per resource (default "palisade_fence"). */
+  table?: string;
+}
+
+export interface FenceSql {
+  createTable: string;
+  /** $1 resource, $2 token: one row affected if admitted (and recorded), none if refused. */
+  admit: string;
+  /** $1 resource: the highest token, with a share lock (a read when reads do not raise). */
+  check: string;
+  /** $1 resource: the highest token. */
+  highest: string;
+}
+
+function quoteIdent(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new RangeError(`table name ${JSON.stringify(name)} is not a plain identifier`);
+  return `"${name}"`;
+}
+
+/** The statements the fence runs, for a table of the given name. */
+export function fenceSql(table = "palisade_fence"): FenceSql {
+  const t = quoteIdent(table);
+  return {
+    createTable:
+      `CREATE TABLE IF NOT EXISTS ${t} (resource text PRIMARY KEY, ` +
+      `token numeric(20,0) NOT NULL CHECK (token >= 0 AND token <= 18446744073709551615))`,
+    admit:
+      `INSERT INTO ${t} AS f (resource, token) VALUES ($1, $2::numeric) ` +
+      `ON CONFLICT (resource) DO UPDATE SET token = EXCLUDED.token WHERE f.token <= EXCLUDED.token`,
+    check: `SELECT token::text AS token FROM ${t} WHERE resource = $1 FOR SHARE`,
+    highest: `SELECT token::text AS token FROM ${t} WHERE resource = $1`,
+  };
+}
+
+export class PgFence {
+  readonly sql: FenceSql;
+  private readonly readsRaise: boolean;
+
+  constructor(readonly pool: Pool, options: PgFenceOptions = {}) {
+    this.sql = fenceSql(options.table);
+    this.readsRaise = options.readsRaise ?? true;
+  }
+
+  /** Creates the token table if it does not exist. */
+  async init(): Promise<void> {
+    await this.pool.query(this.sql.createTable);
+  }
+
+  /**
+   * In one transaction: admits `token` for `resource` (not lower than the highest
+   * admitted), records it, runs `effect` with the transaction's client, commits. Throws
+   * FenceRejectedError (nothing changed, effect not run) if a higher token was admitted.
+   */
+  async guard<T>(resource: string, token: bigint, effect: (client: PoolClient) => Promise<T>, options: GuardOptions = {}): Promise<T> {
+    checkToken(token);
+    const access = options.access ?? "write";
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      try {
+        await this.admit(client, resource, token, raises(access, this.readsRaise));
+        const result = await effect(client);
+        await client.query("COMMIT");
+        return result;
+      } catch (err) {
+        await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw err;
+      }
+    } finally {
+      // A connection whose rollback failed may still be in a transaction: drop it.
+      client.release(broken);
+    }
+  }
+
+  /** The highest token admitted for `resource`, if any. */
+  async highest(resource: string): Promise<bigint | undefined> {
+    return this.highestWith(this.pool, resource, this.sql.highest);
+  }
+
+  private async admit(client: PoolClient, resource: string, token: bigint, record: boolean): Promise<void> {
+    if (record) {
+      const admitted = await client.query(this.sql.admit, [resource, token.toString()]);
+      if (admitted.rowCount === 1) return;
+      const highest = await this.highestWith(client, resource, this.sql.highest);
+      throw new FenceRejectedError(resource, token, highest ?? 0n);
+    }
+    const highest = await this.highestWith(client, resource, this.sql.check);
+    if (highest !== undefined && token < highest) throw new FenceRejectedError(resource, token, highest);
+  }
+
+  private async highestWith(queryable: Pool | PoolClient, resource: string, sql: string): Promise<bigint | undefined> {
+    const result = await queryable.query<{ token: string }>(sql, [resource]);
+    const row = result.rows[0];
+    return row ? parseToken(row.token) : undefined;
+  }
+}

@@ -1,0 +1,168 @@
+// Watch streams that survive failover: events carry their log index, so after a broken
+// stream the watcher resumes on another node from the last index it delivered, skipping
+// the events of that index it already delivered (one entry can yield several events).
+import * as grpc from "@grpc/grpc-js";
+import { palisade } from "../proto/gen/palisade.js";
+import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
+import { toU64, u64 } from "../node/transport/codec.ts";
+import { errorFromStatus } from "./status-errors.ts";
+
+const pb = palisade.v1;
+
+/** Metadata key of the node's current applied index on an OUT_OF_RANGE answer. */
+export const CURRENT_INDEX_KEY = "palisade-current-index";
+
+export type WatchEventKind = "acquired" | "released" | "sessionClosed" | "expired" | "revoked";
+
+export type WatchEvent =
+  | { kind: WatchEventKind; index: bigint; lock: string; sessionId: bigint; token: bigint }
+  /**
+   * The start index is older than the node retains: events up to `index` are not
+   * available. Re-read the state you need (getLock, listLocks); the watch continues
+   * from index + 1.
+   */
+  | { kind: "resync"; index: bigint };
+
+export interface WatchOptions {
+  /** First log index to report; 0 or absent: events after the moment of the call. */
+  fromIndex?: bigint;
+  /** Ends the watch. */
+  signal?: AbortSignal;
+}
+
+export interface WatchTarget {
+  readonly endpoints: readonly string[];
+  readonly credentials: grpc.ChannelCredentials;
+  /** A node's applied index: pins "from now" to a concrete index when a stream broke before its headers came. */
+  appliedIndex(endpoint: string): Promise<bigint>;
+}
+
+const KINDS: Record<number, WatchEventKind> = {
+  [pb.WatchEventKind.WATCH_EVENT_KIND_ACQUIRED]: "acquired",
+  [pb.WatchEventKind.WATCH_EVENT_KIND_RELEASED]: "released",
+  [pb.WatchEventKind.WATCH_EVENT_KIND_SESSION_CLOSED]: "sessionClosed",
+  [pb.WatchEventKind.WATCH_EVENT_KIND_SESSION_EXPIRED]: "expired",
+  [pb.WatchEventKind.WATCH_EVENT_KIND_REVOKED]: "revoked",
+};
+
+const RETRY_PAUSE_MS = 200;
+
+/** Statuses after which the watch moves to another node and resumes. */
+const RESUMABLE = new Set<grpc.status>([
+  grpc.status.UNAVAILABLE, grpc.status.CANCELLED, grpc.status.DEADLINE_EXCEEDED, grpc.status.INTERNAL,
+  grpc.status.UNKNOWN, grpc.status.RESOURCE_EXHAUSTED, grpc.status.ABORTED,
+]);
+
+function eventKey(e: { lock: string; kind: string; sessionId: bigint; token: bigint }): string {
+  return `${e.kind}\u0000${e.sessionId}\u0000${e.token}\u0000${e.lock}`;
+}
+
+/** Yields lock events whose names start with `prefix` until `signal` aborts. */
+export async function* watchLocks(target: WatchTarget, prefix: string, options: WatchOptions = {}): AsyncGenerator<WatchEvent> {
+  const signal = options.signal;
+  const clients = new Map<string, grpc.Client>();
+  const clientFor = (endpoint: string): grpc.Client => {
+    let c = clients.get(endpoint);
+    if (!c) {
+      c = new grpc.Client(endpoint, target.credentials);
+      clients.set(endpoint, c);
+    }
+    return c;
+  };
+  let endpointIndex = 0;
+  let next = options.fromIndex ?? 0n;
+  /** Events of index `next` already delivered (when resuming at the index of the last event). */
+  let seenAtNext = new Set<string>();
+  let outOfRangeInRow = 0;
+  let pinFailures = 0;
+  let attached = false;
+  try {
+    while (!signal?.aborted) {
+      const endpoint = target.endpoints[endpointIndex % target.endpoints.length];
+      // A first attach "from now" is pinned by the node's answer headers (its applied index);
+      // a resume before anything was pinned asks a node's status instead.
+      if (next === 0n && attached && pinFailures < target.endpoints.length) {
+        try {
+          next = (await target.appliedIndex(endpoint)) + 1n;
+        } catch {
+          // Status may be refused (an admin call): after every node refused, start at the
+          // node's own "now" and pin to the first event's index instead.
+          pinFailures += 1;
+          endpointIndex += 1;
+          continue;
+        }
+      }
+      const call = clientFor(endpoint).makeServerStreamRequest(
+        lockApi.Watch.path, lockApi.Watch.requestSerialize, lockApi.Watch.responseDeserialize,
+        pb.WatchRequest.create({ prefix, fromIndex: toU64(next, "fromIndex") }),
+      );
+      attached = true;
+      call.on("metadata", (headers: grpc.Metadata) => {
+        const current = String(headers.get(CURRENT_INDEX_KEY)[0] ?? "");
+        if (next === 0n && /^\d+$/.test(current)) next = BigInt(current) + 1n;
+      });
+      const onAbort = (): void => call.cancel();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        for await (const raw of call as AsyncIterable<palisade.v1.WatchEvent>) {
+          const kind = KINDS[raw.kind];
+          if (kind === undefined) continue;
+          const event = { kind, index: u64(raw.index, "index"), lock: raw.lock, sessionId: u64(raw.sessionId, "session_id"), token: u64(raw.token, "token") };
+          if (event.index < next) continue;
+          if (event.index === next && seenAtNext.has(eventKey(event))) continue;
+          if (event.index > next) {
+            next = event.index;
+            seenAtNext = new Set();
+          }
+          seenAtNext.add(eventKey(event));
+          outOfRangeInRow = 0;
+          yield event;
+        }
+        // The server ended the stream cleanly (it should not); resume elsewhere.
+        endpointIndex += 1;
+      } catch (err) {
+        if (signal?.aborted) return;
+        const status = err as Partial<grpc.ServiceError>;
+        if (status.code === grpc.status.OUT_OF_RANGE) {
+          const current = String(status.metadata?.get(CURRENT_INDEX_KEY)[0] ?? "");
+          if (/^\d+$/.test(current)) {
+            // A node that restarted recently retains less; another may still have the events.
+            outOfRangeInRow += 1;
+            if (outOfRangeInRow < target.endpoints.length) {
+              endpointIndex += 1;
+              continue;
+            }
+            const index = BigInt(current);
+            outOfRangeInRow = 0;
+            yield { kind: "resync", index };
+            next = index + 1n;
+            seenAtNext = new Set();
+            continue;
+          }
+        }
+        if (typeof status.code !== "number" || !RESUMABLE.has(status.code)) {
+          throw typeof status.code === "number" ? errorFromStatus(status.code, status.details ?? "", status.metadata) : err;
+        }
+        endpointIndex += 1;
+        await pause(RETRY_PAUSE_MS, signal);
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+        call.cancel();
+      }
+    }
+  } finally {
+    for (const c of clients.values()) c.close();
+  }
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,153 @@
+// Server interceptors in front of every handler: certificate roles (under TLS), the
+// per-client request rate limit, and counting of the requests answered with an error.
+import * as grpc from "@grpc/grpc-js";
+import protobuf from "protobufjs";
+import type { RateLimiter } from "./rate-limit.ts";
+import { accessRefusal, identityOf, senderRefusal, type PeerIdentity, type Refusal } from "./tls.ts";
+
+const { Reader } = protobuf;
+
+export interface ClientInterceptorOptions {
+  /** Certificates are required and carry roles. */
+  readonly tls: boolean;
+  readonly limiter: RateLimiter;
+  /** A request answered with an error: method name and reason (status code name, or rate_limited). */
+  readonly onRejected?: (method: string, reason: string) => void;
+}
+
+const HEALTH_PREFIX = "/grpc.health.v1.";
+
+function methodName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+function codeName(code: grpc.status): string {
+  return (grpc.status[code] ?? String(code)).toLowerCase();
+}
+
+/** The host of a "host:port" peer string ("ipv4:1.2.3.4:5" and "[::1]:5" forms included). */
+export function peerHost(peer: string): string {
+  const bare = peer.replace(/^ipv[46]:/, "");
+  const colon = bare.lastIndexOf(":");
+  return colon > 0 ? bare.slice(0, colon).replace(/^\[(.*)\]$/, "$1") : bare;
+}
+
+/** The session a request names, if any (session calls carry a uint64 sessionId). */
+function sessionOf(message: unknown): string | null {
+  if (typeof message !== "object" || message === null || !("sessionId" in message)) return null;
+  const id = String((message as { sessionId: unknown }).sessionId ?? "");
+  return id === "" || id === "0" ? null : id;
+}
+
+/**
+ * Whose budget a request spends: the certificate subject under mTLS, else the session
+ * for session calls, else the caller's host.
+ */
+export function rateKey(who: PeerIdentity | null, message: unknown, peer: string): string {
+  if (who) return `cert:${who.subject}`;
+  const session = sessionOf(message);
+  return session !== null ? `session:${session}` : `peer:${peerHost(peer)}`;
+}
+
+function refuse(call: grpc.ServerInterceptingCallInterface, refusal: Refusal): void {
+  call.sendStatus({ code: refusal.code, details: refusal.details, metadata: new grpc.Metadata() });
+}
+
+/** The interceptor of the client port (LockService, AdminService, health). */
+export function clientInterceptor(options: ClientInterceptorOptions): grpc.ServerInterceptor {
+  return (descriptor, call) => {
+    const path = descriptor.path;
+    const method = methodName(path);
+    const who = options.tls ? identityOf(call.getAuthContext()) : null;
+    const rejected = (reason: string): void => options.onRejected?.(method, reason);
+    let refused = false;
+    return new grpc.ServerInterceptingCall(call, {
+      start: (next) => {
+        next({
+          onReceiveMetadata: (metadata, pass) => {
+            const refusal = options.tls ? accessRefusal(path, who) : null;
+            if (refusal) {
+              refused = true;
+              rejected(codeName(refusal.code));
+              refuse(call, refusal);
+              return;
+            }
+            pass(metadata);
+          },
+          onReceiveMessage: (message, pass) => {
+            if (refused) return;
+            if (!path.startsWith(HEALTH_PREFIX) && !options.limiter.take(rateKey(who, message, call.getPeer()))) {
+              refused = true;
+              rejected("rate_limited");
+              refuse(call, { code: grpc.status.RESOURCE_EXHAUSTED, details: "request rate limit of this client exceeded; retry later with backoff" });
+              return;
+            }
+            pass(message);
+          },
+        });
+      },
+      sendStatus: (status, pass) => {
+        if (status.code !== undefined && status.code !== grpc.status.OK && !path.startsWith(HEALTH_PREFIX)) rejected(codeName(status.code));
+        pass(status);
+      },
+    });
+  };
+}
+
+/**
+ * The `from` field of an encoded RaftBatch, read without decoding its messages (they are
+ * skipped by length); null when the bytes are not a well-formed batch.
+ */
+export function batchSender(bytes: Uint8Array): number | null {
+  try {
+    const reader = Reader.create(bytes);
+    let from: number | null = null;
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === RAFT_BATCH_FROM_FIELD && (tag & 7) === 0) {
+        const value = reader.uint64();
+        from = typeof value === "number" ? value : Number(value.toString());
+      } else {
+        reader.skipType(tag & 7);
+      }
+    }
+    return from;
+  } catch {
+    return null;
+  }
+}
+
+/** Field number of `from` in palisade.v1.RaftBatch. */
+const RAFT_BATCH_FROM_FIELD = 2;
+
+/**
+ * The interceptor of the peer port under TLS: only node certificates reach RaftService,
+ * and a batch is taken only from the member its certificate names.
+ */
+export function peerInterceptor(isMember: (id: number) => boolean): grpc.ServerInterceptor {
+  return (descriptor, call) => {
+    const who = identityOf(call.getAuthContext());
+    const refusal = accessRefusal(descriptor.path, who);
+    let refused = false;
+    return new grpc.ServerInterceptingCall(call, {
+      start: (next) => {
+        next({
+          onReceiveMetadata: (metadata, pass) => {
+            if (!refusal) return pass(metadata);
+            refused = true;
+            refuse(call, refusal);
+          },
+          onReceiveMessage: (message, pass) => {
+            if (refused) return;
+            const from = message instanceof Uint8Array ? batchSender(message) : null;
+            // A batch without a sender is left to the transport, which refuses it as invalid.
+            const reason = from === null ? null : senderRefusal(who, from, isMember);
+            if (reason === null) return pass(message);
+            refused = true;
+            refuse(call, { code: grpc.status.PERMISSION_DENIED, details: reason });
+          },
+        });
+      },
+    });
+  };
+}

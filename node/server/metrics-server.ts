@@ -1,0 +1,43 @@
+// The HTTP endpoint Prometheus scrapes: GET /metrics on the node's metricsAddress.
+import { createServer, type Server } from "node:http";
+import { parseHostPort } from "../config/index.ts";
+
+export interface MetricsEndpoint {
+  /** "host:port" actually bound. */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+export interface MetricsPage {
+  text(): Promise<string>;
+  readonly contentType: string;
+}
+
+/** Serves `page` at http://address/metrics; rejects when the address cannot be bound. */
+export function serveMetrics(address: string, page: MetricsPage): Promise<MetricsEndpoint> {
+  const hostPort = parseHostPort(address);
+  if (!hostPort) return Promise.reject(new Error(`invalid metrics address ${address}`));
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method !== "GET" || path !== "/metrics") {
+      res.writeHead(404, { "content-type": "text/plain" }).end("only GET /metrics is served here\n");
+      return;
+    }
+    page.text().then(
+      (body) => res.writeHead(200, { "content-type": page.contentType }).end(body),
+      (error: unknown) => res.writeHead(500, { "content-type": "text/plain" }).end(`${String(error)}\n`),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", (err) => reject(new Error(`cannot serve metrics on ${address}: ${err.message}`, { cause: err })));
+    server.listen(hostPort.port, hostPort.host, () => {
+      resolve({
+        address,
+        close: () => new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        }),
+      });
+    });
+  });
+}

@@ -1,0 +1,95 @@
+// A failing fsync is fatal: with the LD_PRELOAD shim of the shared chaos kit (netns/fsync-fail.c,
+// built with gcc at test time) the leader's LevelDB sync fails with EIO, the node exits with a
+// clear line, the other two carry on, and restarted it recovers from disk. Nothing
+// acknowledged is lost, on the cluster and on the restarted node.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PalisadeClient } from "../../client/index.ts";
+import { startCluster, type Cluster } from "./harness.ts";
+import { IT_ROOT, ensureRoot } from "./pidfiles.ts";
+
+const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const SHIM_SOURCE = resolve(REPO_ROOT, "../shared/netns/fsync-fail.c");
+const FAILING = 1;
+
+ensureRoot();
+const work = mkdtempSync(join(IT_ROOT, "fsync-"));
+const trigger = join(work, "fail-fsync-now");
+let shim = "";
+let cluster: Cluster | undefined;
+let client: PalisadeClient;
+/** The failing node's data directory: the shim fails fsync only for files under it. */
+let prefix = "";
+
+beforeAll(async () => {
+  if (!existsSync(SHIM_SOURCE)) throw new Error(`the fsync-failure shim ${SHIM_SOURCE} is missing`);
+  shim = join(work, "fsync-fail.so");
+  try {
+    execFileSync("gcc", ["-O2", "-shared", "-fPIC", "-o", shim, SHIM_SOURCE, "-ldl"]);
+  } catch (err) {
+    throw new Error(`cannot build ${SHIM_SOURCE} with gcc (install gcc): ${(err as Error).message}`, { cause: err });
+  }
+  cluster = await startCluster({
+    env: (id) => (id === FAILING ? { LD_PRELOAD: shim, CHAOS_FSYNC_TRIGGER: trigger, CHAOS_FSYNC_PREFIX: prefix } : undefined),
+    beforeStart: ({ dataDir }) => {
+      prefix = dataDir(FAILING);
+    },
+  });
+  client = cluster.client({ clientName: "fsync-test", retryBudgetMs: 20_000 });
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("a failing fsync", () => {
+  it("kills the node with a clear line; the others carry on; restarted it recovers and nothing acknowledged is lost", async () => {
+    const c = cluster as Cluster;
+    expect(prefix).not.toBe("");
+    const acknowledged = new Map<string, bigint>();
+    const grant = async (name: string): Promise<void> => {
+      const handle = await client.lock(name);
+      acknowledged.set(name, handle.token);
+      await handle.release();
+    };
+    await client.transferLeader(FAILING);
+    await c.waitFor(`node ${FAILING} to lead`, async () => (await c.status(FAILING)).role === "leader");
+    for (let i = 0; i < 5; i++) await grant(`before-${i}`);
+
+    writeFileSync(trigger, "");
+    // The leader's next synced write fails; requests in flight then fail over.
+    let i = 0;
+    while (c.isRunning(FAILING) && i < 50) {
+      await grant(`during-${i++}`).catch(() => undefined);
+    }
+    await c.waitFor(`node ${FAILING} to exit`, async () => !c.isRunning(FAILING));
+    expect(c.logs(FAILING)).toMatch(/durable write failed; stopping \(restart recovers from disk\)/);
+    expect(c.logs(FAILING)).toMatch(/cannot continue: data directory problem: a LevelDB write failed/);
+
+    // The other two carry on.
+    const leader = await c.leaderId();
+    expect(leader).not.toBe(FAILING);
+    for (let k = 0; k < 5; k++) await grant(`after-${k}`);
+
+    // Restarted without the fault, it recovers from disk and catches up.
+    rmSync(trigger);
+    await c.restart(FAILING);
+    const commit = (await c.status(leader)).commitIndex;
+    await c.waitFor(`node ${FAILING} to catch up`, async () => (await c.status(FAILING)).appliedIndex >= commit);
+    expect(c.logs(FAILING)).toMatch(/recovered durable state/);
+
+    // Read through the restarted node as leader: every acknowledged grant is in its history.
+    await client.transferLeader(FAILING);
+    await c.waitFor(`node ${FAILING} to lead again`, async () => (await c.status(FAILING)).role === "leader");
+    for (const [name, token] of acknowledged) {
+      const history = await client.history(name);
+      expect(history.map((r) => r.token), name).toContain(token);
+    }
+    const tokens = [...acknowledged.values()];
+    expect(new Set(tokens).size).toBe(tokens.length);
+  });
+});

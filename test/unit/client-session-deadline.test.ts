@@ -1,0 +1,60 @@
+// The session's own deadline, without a cluster: send time of the last acknowledged
+// keepalive (or of OpenSession) + TTL − (2·ρ·TTL + one tick), on the host's monotonic
+// clock; past it the session is lost for good.
+import { describe, expect, it } from "vitest";
+import type { Connection } from "../../client/connection.ts";
+import { monotonicMs, msToNs } from "../../client/clock.ts";
+import { SessionLostError } from "../../client/errors.ts";
+import { Session, type SessionSettings } from "../../client/session.ts";
+
+/** A connection whose KeepAlive answers at once (or never), and that records what was sent. */
+function fakeConnection(keepalives: "answer" | "hang"): { connection: Connection; paths: string[] } {
+  const paths: string[] = [];
+  const connection = {
+    invoke(method: { path: string }): Promise<unknown> {
+      paths.push(method.path);
+      if (method.path.endsWith("/KeepAlive") && keepalives === "answer") return Promise.resolve({});
+      if (method.path.endsWith("/CloseSession")) return Promise.resolve({});
+      return new Promise(() => undefined);
+    },
+  } as unknown as Connection;
+  return { connection, paths };
+}
+
+function settings(openedSentAt: number, ttlMs: number): SessionSettings {
+  return { id: 7n, ttlMs, clientName: "t", openedSentAt, callTimeoutMs: 1_000, retryBudgetMs: 1_000, driftBound: 0.01, deadlineTickMs: 50 };
+}
+
+describe("session deadline", () => {
+  it("is OpenSession's send time + TTL − (2·ρ·TTL + tick) before any keepalive", () => {
+    const { connection } = fakeConnection("hang");
+    const sentAt = monotonicMs();
+    const session = new Session(connection, settings(sentAt, 10_000));
+    expect(session.deadline).toBeCloseTo(sentAt + 10_000 - (2 * 0.01 * 10_000 + 50), 6);
+    expect(session.deadlineNs).toBe(msToNs(session.deadline));
+    expect(session.live).toBe(true);
+    void session.close();
+  });
+
+  it("moves with each acknowledged keepalive and tells its listeners the absolute deadline", async () => {
+    const { connection } = fakeConnection("answer");
+    const opened = monotonicMs() - 5_000;
+    const session = new Session(connection, settings(opened, 10_000));
+    const extended = await new Promise<bigint>((resolve) => session.onDeadlineExtended(resolve));
+    expect(session.deadline).toBeGreaterThan(opened + 10_000 - 250);
+    expect(extended).toBe(session.deadlineNs);
+    await session.close();
+  });
+
+  it("once passed, the session is lost for good: signal aborted, writes refused, closed best-effort", async () => {
+    const { connection, paths } = fakeConnection("hang");
+    const session = new Session(connection, settings(monotonicMs() - 2_000, 1_000));
+    const reason = await new Promise<string>((resolve) => session.onLost(resolve));
+    expect(reason).toMatch(/no keepalive acknowledged/);
+    expect(session.state).toBe("lost");
+    expect(session.live).toBe(false);
+    expect(session.signal.reason).toBeInstanceOf(SessionLostError);
+    expect(() => session.startAcquire("x")).toThrow(SessionLostError);
+    expect(paths.some((p) => p.endsWith("/CloseSession"))).toBe(true);
+  });
+});
