@@ -1,8 +1,6 @@
 // palisadectl: the command line over the client library.
 // Exit codes: 0 ok, 1 error, 2 not acquired, 3 lock or session lost; `run` returns its
 // command's exit code, or 3 if the command was killed because the lock was lost.
-import { realpathSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { Command, Option } from "commander";
 import { PalisadeClient } from "./client.ts";
 import { tlsCredentials } from "./connection.ts";
@@ -12,6 +10,7 @@ import { runUnderLock } from "./run/supervise.ts";
 import { registerSnapshotCommands } from "./cli-snapshot.ts";
 import type { Session } from "./session.ts";
 import type { LockHolderInfo, MemberInfo, NodeStatus } from "./types.ts";
+import { isEntryPoint } from "../node/util/entry-point.ts";
 
 export { toJson } from "./cli-format.ts";
 
@@ -459,16 +458,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   return exitCode;
 }
 
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(script)).href;
-  } catch {
-    return false;
-  }
-}
 
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url)) {
   process.exit(await main(process.argv.slice(2)));
 }

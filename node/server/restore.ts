@@ -6,8 +6,7 @@
 // Each node's store gets the transformed state as a snapshot at the backup's index, and a
 // hard state with the backup's term and commit = that index; the membership is the new
 // cluster file's nodes. The data directories must be empty or absent.
-import { existsSync, readdirSync, realpathSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { existsSync, readdirSync } from "node:fs";
 import { Command } from "commander";
 import { BackupFileError, readBackupFile } from "../../client/backup.ts";
 import { ConfigError, loadClusterConfig } from "../config/index.ts";
@@ -15,6 +14,7 @@ import { SnapshotError } from "../lock/index.ts";
 import { chooseRestoreEpoch, EPOCH_RULE, restoreFromBackup, RestoreRefusedError } from "../lock/restore.ts";
 import { StorageError } from "../storage/errors.ts";
 import { LevelStorage } from "../storage/level-storage.ts";
+import { isEntryPoint } from "../util/entry-point.ts";
 
 export interface RestoreOptions {
   /** Backup file written by `palisadectl snapshot save`. */
@@ -175,16 +175,7 @@ export async function restoreMain(argv: readonly string[], io: Output = stdio): 
   }
 }
 
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return import.meta.url === pathToFileURL(realpathSync(script)).href;
-  } catch {
-    return false;
-  }
-}
 
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url)) {
   process.exit(await restoreMain(process.argv.slice(2)));
 }
