@@ -1,6 +1,8 @@
 // Starts a three-node Palisade cluster on loopback for the benchmark and returns once a
 // session can be opened and a lock taken:
 //   tsx bench/palisade-cluster.ts DIR
+// PALISADE_NODE_ARGS (space-separated) adds options to each node's `node` command line, e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the nodes (written when they stop).
 // Ports are chosen by the OS; config, data and logs go under DIR. The node pids are written
 // one per line to DIR/pids and the client endpoints, comma-separated, to DIR/endpoints;
 // the nodes keep running after this exits (run.sh stops them by those pids).
@@ -16,6 +18,7 @@ import { PalisadeClient } from "../client/index.ts";
 const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const NODES = 3;
 const READY_TIMEOUT_MS = 30_000;
+const extraNodeArgs = (process.env["PALISADE_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
 
 /** `count` distinct free loopback ports (all listeners open until every port is chosen). */
 async function freePorts(count: number): Promise<number[]> {
@@ -81,7 +84,7 @@ async function main(dir: string): Promise<void> {
   const pids: number[] = [];
   for (const node of nodes) {
     const log = openSync(join(dir, `node-${node.id}.log`), "a");
-    const child = spawn(process.execPath, ["--import", "tsx", "node/server/main.ts", "--config", configPath, "--id", String(node.id)], {
+    const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", "node/server/main.ts", "--config", configPath, "--id", String(node.id)], {
       cwd: REPO_ROOT,
       stdio: ["ignore", log, log],
       detached: true,

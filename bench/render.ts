@@ -1,20 +1,35 @@
-// Renders the JSON lines written by bench.mjs (one per run) as a Markdown table comparing
-// Palisade with etcd's Lock API per mode and concurrency:
-//   tsx bench/render.ts results.jsonl
-// A run is attributed to Palisade or etcd by its `label` ("palisade" / "etcd-lockapi").
-import { readFileSync } from "node:fs";
+// Renders the benchmark report as Markdown, and optionally as one JSON document:
+//   tsx bench/render.ts RESULTS.jsonl [PARTS.json] [--json OUT.json]
+// RESULTS.jsonl: the lines bench.mjs wrote (one per run), attributed to Palisade or etcd by
+// their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
+// (failover, memory, startup). Ratios are Palisade / etcd from the same run.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import type { EtcdFailoverResult, EtcdMemoryResult } from "./etcd-parts.ts";
+import type { FailoverResult } from "./failover.ts";
+import type { MemoryResult } from "./memory.ts";
+import type { StartupResult, StartupRun } from "./startup.ts";
 
 interface RunResult {
   label: string | null;
   mode: string;
   concurrency: number;
   cycles_per_s: number;
-  acquire_ms: { p50: number | null; p99: number | null };
+  handoffs_per_s: number | null;
+  acquire_ms: { p50: number | null; p99: number | null; max: number | null };
+  per_worker_cycles?: { jain: number | null };
   errors: number;
   timeouts: number;
   mutex_violations: number;
   fence_regressions: number;
   server_cpu_pct: number | null;
+}
+
+interface Parts {
+  failover?: FailoverResult | { error: string };
+  memory?: MemoryResult | { error: string };
+  startup?: StartupResult | { error: string };
+  etcd_failover?: EtcdFailoverResult | { error: string };
+  etcd_memory?: EtcdMemoryResult | { error: string };
 }
 
 const PALISADE = "palisade";
@@ -29,8 +44,8 @@ function parseRuns(text: string): RunResult[] {
 
 const num = (x: number | null | undefined, digits = 1): string => (x == null ? "–" : x.toFixed(digits));
 
-function ratio(a: number | undefined, b: number | undefined): string {
-  if (a === undefined || b === undefined || b === 0) return "–";
+function ratio(a: number | null | undefined, b: number | null | undefined): string {
+  if (a == null || b == null || b === 0) return "–";
   return `${(a / b).toFixed(2)}×`;
 }
 
@@ -45,39 +60,169 @@ function problems(r: RunResult | undefined): string {
   return parts.join(", ");
 }
 
-export function renderTable(runs: RunResult[]): string {
-  const key = (mode: string, c: number): string => `${mode}/${c}`;
+const latency = (r: RunResult | undefined): string =>
+  r ? `${num(r.acquire_ms.p50)} / ${num(r.acquire_ms.p99)} / ${num(r.acquire_ms.max)}` : "–";
+
+function indexRuns(runs: RunResult[]): { combos: string[]; get: (backend: string, combo: string) => RunResult | undefined } {
   const byBackend = new Map<string, Map<string, RunResult>>();
   for (const r of runs) {
     const backend = r.label ?? "?";
     const table = byBackend.get(backend) ?? new Map<string, RunResult>();
-    table.set(key(r.mode, r.concurrency), r);
+    table.set(`${r.mode}/${r.concurrency}`, r);
     byBackend.set(backend, table);
   }
+  return { combos: [...new Set(runs.map((r) => `${r.mode}/${r.concurrency}`))], get: (b, c) => byBackend.get(b)?.get(c) };
+}
+
+export function renderTable(runs: RunResult[]): string {
+  const { combos, get } = indexRuns(runs);
   const rows: string[] = [
-    "| mode | conc. | Palisade cycles/s | etcd cycles/s | ratio P/e | Palisade p50 / p99 ms | etcd p50 / p99 ms | Palisade srv CPU % | etcd srv CPU % | notes |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| mode | conc. | Palisade cycles/s | etcd cycles/s | ratio P/e | Palisade handoffs/s | etcd handoffs/s | ratio P/e | Palisade acq. p50 / p99 / max ms | etcd acq. p50 / p99 / max ms | fairness (Jain) P / e | srv CPU % P / e | notes |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
-  const combos = [...new Set(runs.map((r) => key(r.mode, r.concurrency)))];
   for (const combo of combos) {
-    const p = byBackend.get(PALISADE)?.get(combo);
-    const e = byBackend.get(ETCD)?.get(combo);
+    const p = get(PALISADE, combo);
+    const e = get(ETCD, combo);
     const [mode, conc] = combo.split("/");
+    const contended = mode === "contended";
     const notes = [p && problems(p) ? `Palisade: ${problems(p)}` : "", e && problems(e) ? `etcd: ${problems(e)}` : ""]
       .filter((s) => s.length > 0)
       .join("; ");
+    const handoffs = contended
+      ? `${num(p?.handoffs_per_s)} | ${num(e?.handoffs_per_s)} | ${ratio(p?.handoffs_per_s, e?.handoffs_per_s)}`
+      : "– | – | –";
     rows.push(
-      `| ${mode} | ${conc} | ${num(p?.cycles_per_s)} | ${num(e?.cycles_per_s)} | ${ratio(p?.cycles_per_s, e?.cycles_per_s)} | ` +
-        `${num(p?.acquire_ms.p50)} / ${num(p?.acquire_ms.p99)} | ${num(e?.acquire_ms.p50)} / ${num(e?.acquire_ms.p99)} | ` +
-        `${num(p?.server_cpu_pct, 0)} | ${num(e?.server_cpu_pct, 0)} | ${notes} |`,
+      `| ${mode} | ${conc} | ${num(p?.cycles_per_s)} | ${num(e?.cycles_per_s)} | ${ratio(p?.cycles_per_s, e?.cycles_per_s)} | ${handoffs} | ` +
+        `${latency(p)} | ${latency(e)} | ${num(p?.per_worker_cycles?.jain, 3)} / ${num(e?.per_worker_cycles?.jain, 3)} | ` +
+        `${num(p?.server_cpu_pct, 0)} / ${num(e?.server_cpu_pct, 0)} | ${notes} |`,
     );
   }
   return rows.join("\n") + "\n";
 }
 
-const file = process.argv[2];
-if (!file) {
-  process.stderr.write("usage: tsx bench/render.ts results.jsonl\n");
-  process.exit(2);
+const failed = (x: object | undefined): x is { error: string } => x !== undefined && "error" in x;
+
+function renderStartupRow(label: string, run: StartupRun): string {
+  return `| ${label} | ${run.first_status_ms ?? "–"} | ${run.applied_ms ?? "– (not within the bound)"} | ${run.applied_index ?? "–"} | ${run.snapshot_index ?? "–"} | ${num(run.rss_mb)} |`;
 }
-process.stdout.write(renderTable(parseRuns(readFileSync(file, "utf8"))));
+
+export function renderParts(parts: Parts): string {
+  const out: string[] = [];
+  const f = parts.failover;
+  const ef = parts.etcd_failover;
+  if (failed(f)) out.push(`### Failover\n\nfailed: ${f.error}\n`);
+  else if (f) {
+    const e = ef && !failed(ef) ? ef : undefined;
+    out.push(
+      "### Failover (leader killed with SIGKILL while clients run, to the first successful acquire sent after the kill)",
+      "",
+      `Palisade: ${f.config}; etcd: ${e?.config ?? (failed(ef) ? `failed: ${ef.error}` : "not run")}. ${f.workers} workers acquire and release their own lock ` +
+        "throughout; from the kill on, probes send new acquires until one succeeds; the killed node is restarted and caught up before the next kill.",
+      "",
+      "| system | kills | p50 ms | p99 ms | max ms | mean ms | no acquire within 30 s | worker errors |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|",
+      `| Palisade | ${f.kills} | ${num(f.failover_ms.p50, 0)} | ${num(f.failover_ms.p99, 0)} | ${num(f.failover_ms.max, 0)} | ${num(f.failover_ms.mean, 0)} | ${f.unresolved} | ${f.errors_total} |`,
+      ...(e
+        ? [
+            `| etcd Lock API | ${e.kills} | ${num(e.failover_ms.p50, 0)} | ${num(e.failover_ms.p99, 0)} | ${num(e.failover_ms.max, 0)} | ${num(e.failover_ms.mean, 0)} | ${e.unresolved} | ${e.errors_total} |`,
+            `| ratio P/e | | ${ratio(f.failover_ms.p50, e.failover_ms.p50)} | ${ratio(f.failover_ms.p99, e.failover_ms.p99)} | ${ratio(f.failover_ms.max, e.failover_ms.max)} | ${ratio(f.failover_ms.mean, e.failover_ms.mean)} | | |`,
+          ]
+        : []),
+      "",
+      `Palisade samples (ms): ${f.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` + (e ? ` etcd samples (ms): ${e.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` : ""),
+      "",
+    );
+  }
+  const m = parts.memory;
+  const em = parts.etcd_memory;
+  if (failed(m)) out.push(`### Node memory\n\nfailed: ${m.error}\n`);
+  else if (m) {
+    const e = em && !failed(em) ? em : undefined;
+    out.push(
+      `### Node memory (${m.locks_held.toLocaleString("en-US")} locks held by ${m.sessions_opened.toLocaleString("en-US")} sessions)`,
+      "",
+      `Palisade filled in ${m.fill_s} s (${m.fill_writes_per_s} writes/s: OpenSession + Acquire, up to 2,048 calls in flight from 16 clients); ` +
+        (e ? `etcd (${e.locks_held.toLocaleString("en-US")} locks by ${e.sessions_opened.toLocaleString("en-US")} leases, Lock API) in ${e.fill_s} s. ` : failed(em) ? `etcd failed: ${em.error}. ` : "") +
+        "VmRSS / VmHWM from /proc/PID/status 3 s after the fill; idle = the same cluster before the fill. " +
+        "A Palisade node runs as `node --import tsx` (TypeScript compiled at load), which is part of its idle figure." +
+        (m.locks_held < m.locks_requested || m.sessions_opened < m.sessions_requested ? ` **Requested ${m.sessions_requested} sessions / ${m.locks_requested} locks: not all created within the bound.**` : "") +
+        (m.errors ? ` Errors: ${m.errors} (${m.error_samples.join("; ")}).` : ""),
+      "",
+      "| node | Palisade role | Palisade idle RSS MB | Palisade RSS MB | Palisade peak (VmHWM) MB | etcd idle RSS MB | etcd RSS MB | etcd peak MB | RSS ratio P/e | target < 200 MB |",
+      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+      ...m.nodes.map((n) => {
+        const em1 = e?.members.find((x) => x.member === n.node);
+        return `| ${n.node} | ${n.leader ? "leader" : "follower"} | ${num(n.idle_rss_mb)} | ${num(n.rss_mb)} | ${num(n.hwm_mb)} | ` +
+          `${num(em1?.idle_rss_mb)} | ${num(em1?.rss_mb)} | ${num(em1?.hwm_mb)} | ${ratio(n.rss_mb, em1?.rss_mb)} | ${n.rss_mb !== null && n.rss_mb < 200 ? "met" : "**missed**"} |`;
+      }),
+      ...(e ? [`| largest | | | ${num(m.max_rss_mb)} | | | ${num(e.max_rss_mb)} | | ${ratio(m.max_rss_mb, e.max_rss_mb)} | |`] : []),
+      "",
+    );
+  }
+  const s = parts.startup;
+  if (failed(s)) out.push(`### Start-up\n\nfailed: ${s.error}\n`);
+  else if (s) {
+    out.push(
+      `### Start-up of one node (${s.entries.toLocaleString("en-US")} Acquire/Release entries; data directory ${num(s.data_dir_mb)} MB with the log)`,
+      "",
+      "Time from spawning the node process (`node --import tsx node/server/main.ts`) to its first Status answer, and to Status reporting the whole log applied; the node starts alone (no peers), so this is its own recovery, not an election. " +
+        "No etcd figure: filling etcd with a million writes through its API would take about 7 minutes here.",
+      "",
+      "| start from | first Status ms | all applied ms | applied index | snapshot index | RSS MB after |",
+      "|---|---:|---:|---:|---:|---:|",
+      renderStartupRow("near-empty log (fixed cost of a start)", s.empty_start),
+      renderStartupRow(`${s.entries.toLocaleString("en-US")}-entry log, no snapshot`, s.log_start),
+      renderStartupRow(`snapshot of the same state (+${s.snapshot_trailing_entries ?? "?"} entries after it)`, s.snapshot_start),
+      "",
+    );
+  }
+  return out.join("\n");
+}
+
+/** The issue's targets, as far as this run measured them. */
+export function renderTargets(runs: RunResult[], parts: Parts): string {
+  const { get } = indexRuns(runs);
+  const u64 = [get(PALISADE, "uncontended/64"), get(ETCD, "uncontended/64")];
+  const c64 = [get(PALISADE, "contended/64"), get(ETCD, "contended/64")];
+  const u1 = [get(PALISADE, "uncontended/1"), get(ETCD, "uncontended/1")];
+  const rows = ["| target | this run | met |", "|---|---|---|"];
+  const check = (label: string, value: number | null | undefined, bound: number, below: boolean, show: string): void => {
+    if (value == null) return;
+    rows.push(`| ${label} | ${show} | ${(below ? value <= bound : value >= bound) ? "yes" : "**no**"} |`);
+  };
+  const r = (a: number | null | undefined, b: number | null | undefined): number | null => (a == null || b == null || b === 0 ? null : a / b);
+  const ru = r(u64[0]?.cycles_per_s, u64[1]?.cycles_per_s);
+  check("uncontended c=64 cycles/s ≥ 2× etcd", ru, 2, false, `${ratio(u64[0]?.cycles_per_s, u64[1]?.cycles_per_s)}`);
+  const rc = r(c64[0]?.handoffs_per_s, c64[1]?.handoffs_per_s);
+  check("contended c=64 handoffs/s ≥ 5× etcd", rc, 5, false, `${ratio(c64[0]?.handoffs_per_s, c64[1]?.handoffs_per_s)} (Jain ${num(c64[0]?.per_worker_cycles?.jain, 3)})`);
+  const rl = r(u1[0]?.acquire_ms.p50, u1[1]?.acquire_ms.p50);
+  check("c=1 acquire p50 ≤ 0.6× etcd", rl, 0.6, true, `${ratio(u1[0]?.acquire_ms.p50, u1[1]?.acquire_ms.p50)}`);
+  const f = parts.failover;
+  if (f && !failed(f)) check("failover p99 < 1 s", f.failover_ms.p99, 1000, true, `${num(f.failover_ms.p99, 0)} ms`);
+  const m = parts.memory;
+  if (m && !failed(m)) check(`node RSS < 200 MB with ${m.locks_held} locks`, m.max_rss_mb, 200, true, `${num(m.max_rss_mb)} MB (largest node)`);
+  return rows.length > 2 ? rows.join("\n") + "\n" : "";
+}
+
+function main(argv: string[]): void {
+  const jsonAt = argv.indexOf("--json");
+  const jsonOut = jsonAt >= 0 ? argv[jsonAt + 1] : undefined;
+  const files = argv.filter((_, i) => jsonAt < 0 || (i !== jsonAt && i !== jsonAt + 1));
+  const [resultsFile, partsFile] = files;
+  if (!resultsFile) {
+    process.stderr.write("usage: tsx bench/render.ts RESULTS.jsonl [PARTS.json] [--json OUT.json]\n");
+    process.exit(2);
+  }
+  const runs = existsSync(resultsFile) ? parseRuns(readFileSync(resultsFile, "utf8")) : [];
+  const parts = (partsFile && existsSync(partsFile) ? JSON.parse(readFileSync(partsFile, "utf8")) : {}) as Parts;
+  const sections: string[] = [];
+  if (runs.length > 0) sections.push("### Throughput and latency\n", renderTable(runs));
+  const partsText = renderParts(parts);
+  if (partsText) sections.push(partsText);
+  const targets = renderTargets(runs, parts);
+  if (targets) sections.push("### Targets\n", targets);
+  process.stdout.write(sections.join("\n"));
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ throughput: runs, ...parts }, null, 2) + "\n");
+}
+
+main(process.argv.slice(2));

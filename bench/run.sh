@@ -9,9 +9,17 @@
 # machine noise hits both alike, prints the table and writes it to bench/results/latest.md.
 # Everything it started is stopped on exit, by recorded pid.
 #
-# Env knobs: SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
+# Then, each in its own process with its own cluster (bench/report.ts): failover time over
+# repeated leader kills, node memory with many locks held, start-up time from a long log and
+# from a snapshot. The whole report goes to bench/results/latest.md and latest.json (raw
+# harness lines in latest.jsonl); a run of only some PARTS writes partial.* instead.
+#
+# Env knobs: PARTS ("throughput failover memory startup": any subset, e.g. PARTS=failover),
+#            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
 #            PEERS_SRC (../shared/peers), PEERS_DIR (/tmp/palisade-bench-peers: the writable copy),
-#            SKIP_ETCD=1 (Palisade only).
+#            SKIP_ETCD=1 (Palisade only), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
+#            MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), PART_TIMEOUT (900 s per part),
+#            RESULTS_NAME (latest, or partial when PARTS is not the full set).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,12 +31,21 @@ MODES="${MODES:-uncontended contended}"
 PEERS_SRC="${PEERS_SRC:-$REPO/../shared/peers}"
 PEERS_DIR="${PEERS_DIR:-/tmp/palisade-bench-peers}"
 SKIP_ETCD="${SKIP_ETCD:-0}"
+PARTS="${PARTS:-throughput failover memory startup}"
+PART_TIMEOUT="${PART_TIMEOUT:-900}"
+# A run of only some parts does not replace the full report.
+if [[ $PARTS == "throughput failover memory startup" ]]; then NAME="${RESULTS_NAME:-latest}"; else NAME="${RESULTS_NAME:-partial}"; fi
+has_part() { [[ " $PARTS " == *" $1 "* ]]; }
+LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
 RUN_TIMEOUT=$((S + W + 60)) # one harness run may not hang the whole benchmark
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/palisade-bench.XXXXXX")"
 export PEERS_TMP="$WORK/peers-tmp"
 RESULTS="$WORK/results.jsonl"
+PARTS_JSON="$WORK/parts.json"
+touch "$RESULTS"
 ETCD_STARTED=0
+ETCD_NOTE=""
 
 stop_pids() { # stop_pids FILE: TERM, wait up to 5 s, then KILL, only the pids listed in FILE
   local file="$1" pid
@@ -43,7 +60,12 @@ stop_pids() { # stop_pids FILE: TERM, wait up to 5 s, then KILL, only the pids l
   for pid in $(cat "$file"); do kill -KILL "$pid" 2>/dev/null || true; done
 }
 
+PART_PID=""
 cleanup() {
+  if [[ -n $PART_PID ]]; then
+    kill -TERM "$PART_PID" 2>/dev/null || true
+    wait "$PART_PID" 2>/dev/null || true
+  fi
   stop_pids "$WORK/palisade/pids"
   if [[ $ETCD_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./etcd-cluster.sh stop >/dev/null) || true; fi
   rm -rf "$WORK"
@@ -60,7 +82,6 @@ fi
 if [[ ! -d "$PEERS_DIR/node_modules" ]]; then (cd "$PEERS_DIR" && npm ci --no-audit --no-fund >/dev/null); fi
 
 # --- etcd (Debian packages; they start no daemon here)
-ETCD_NOTE=""
 if [[ $SKIP_ETCD != 1 ]] && ! command -v etcd >/dev/null; then
   echo "etcd not found; installing etcd-server etcd-client" >&2
   if ! { apt-get install -y etcd-server etcd-client >/dev/null 2>&1 ||
@@ -69,6 +90,9 @@ if [[ $SKIP_ETCD != 1 ]] && ! command -v etcd >/dev/null; then
     SKIP_ETCD=1
   fi
 fi
+export PEERS_DIR SKIP_ETCD # the failover and memory parts measure etcd too, through the same copy
+
+if has_part throughput; then
 if [[ $SKIP_ETCD != 1 ]]; then
   ETCD_STARTED=1
   if (cd "$PEERS_DIR" && ./etcd-cluster.sh start >/dev/null); then
@@ -116,20 +140,37 @@ for m in $MODES; do
     [[ $SKIP_ETCD == 1 ]] || run_one etcd-lockapi "$m" "$c"
   done
 done
+  # The throughput clusters stop here, so they take no memory or CPU from the parts below.
+  stop_pids "$WORK/palisade/pids"
+  if [[ $ETCD_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./etcd-cluster.sh stop >/dev/null) || true; ETCD_STARTED=0; fi
+fi
+
+# --- failover, memory, start-up: one process each, bounded; each cleans up after itself
+for part in failover memory startup; do
+  has_part "$part" || continue
+  # In the background and waited for, so that cleanup can stop it (timeout runs it in its
+  # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
+  timeout "$PART_TIMEOUT" node --import tsx bench/report.ts "$part" "$PARTS_JSON" &
+  PART_PID=$!
+  wait "$PART_PID" || echo "FAILED or timed out: $part" >&2
+  PART_PID=""
+done
 
 # --- report
 mkdir -p bench/results
-OUT=bench/results/latest.md
+OUT="bench/results/$NAME.md"
 {
-  echo "# Lock benchmark: Palisade vs etcd Lock API"
+  echo "# Lock benchmark report: Palisade vs etcd Lock API"
   echo
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ), node $(node --version), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
-  echo "- etcd: $(if [[ $SKIP_ETCD == 1 ]]; then echo "not run. $ETCD_NOTE"; else etcd --version | head -1; fi)"
-  echo "- ${S} s measured + ${W} s warm-up per cell; acquire+release cycles/s; acquire latency p50/p99 in ms;"
-  echo "  ratio = Palisade / etcd cycles/s; server CPU % summed over the three members (100 = one core)."
-  echo "- command: \`bash bench/run.sh\` (SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\")"
+  echo "- load average (1/5/15 min) at start: $LOAD_START; at end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared: figures are noisy, compare ratios within one run)"
+  echo "- etcd: $(if [[ $SKIP_ETCD == 1 ]] || ! has_part throughput; then echo "not run. $ETCD_NOTE"; else etcd --version | head -1; fi)"
+  echo "- throughput: ${S} s measured + ${W} s warm-up per cell; acquire+release cycles/s; handoffs/s = acquisitions by a different"
+  echo "  worker than the previous holder (contended); acquire latency p50/p99/max in ms; fairness = Jain's index over the"
+  echo "  workers' cycle counts (1 = even); server CPU % summed over the three members (100 = one core)."
+  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000})"
   echo
-  npx tsx bench/render.ts "$RESULTS"
+  npx tsx bench/render.ts "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json"
 } >"$OUT"
-cp "$RESULTS" bench/results/latest.jsonl
+cp "$RESULTS" "bench/results/$NAME.jsonl"
 cat "$OUT"

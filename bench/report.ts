@@ -1,0 +1,87 @@
+// The parts of the benchmark report beyond throughput: failover time, node memory with many
+// locks, and start-up time with a long log or a snapshot. Each part starts its own cluster in
+// a temp folder and stops every process and removes every folder it made, also on failure.
+//   tsx bench/report.ts PART OUT.json   (PART: failover | memory | startup; run.sh runs each
+//                                        in its own process and merges the part into OUT.json)
+// Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
+// MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
+import { peersDir } from "./etcd-control.ts";
+import { runFailover } from "./failover.ts";
+import { runMemory } from "./memory.ts";
+import { runStartup } from "./startup.ts";
+
+const envNumber = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+
+/** A failed etcd measurement is reported in its place; Palisade's figures stand. */
+const failure = (e: unknown): { error: string } => {
+  log(`etcd part failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  return { error: e instanceof Error ? e.message.slice(0, 2_000) : String(e) };
+};
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+async function main(part: string, out: string): Promise<void> {
+  const report = (existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : {}) as Record<string, unknown>;
+  const save = (): void => writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  {
+    const t0 = performance.now();
+    const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
+    log(`--- ${part}`);
+    try {
+      if (part === "failover") {
+        const kills = envNumber("FAILOVER_KILLS", 10);
+        const workers = envNumber("FAILOVER_WORKERS", 8);
+        report["failover"] = await runFailover({ kills, workers, maxWaitMs: 30_000, log });
+        const peers = peersDir();
+        if (peers) report["etcd_failover"] = await runEtcdFailover(peers, kills, workers, 30_000, log).catch(failure);
+      } else if (part === "memory") {
+        const sessions = envNumber("MEMORY_SESSIONS", 10_000);
+        const locks = envNumber("MEMORY_LOCKS", 100_000);
+        report["memory"] = await runMemory({ sessions, locks, timeoutMs: 300_000, log });
+        const peers = peersDir();
+        if (peers) report["etcd_memory"] = await runEtcdMemory(peers, sessions, locks, 300_000, log).catch(failure);
+      } else if (part === "startup") {
+        report["startup"] = await runStartup({ entries: envNumber("STARTUP_ENTRIES", 1_000_000), log });
+      } else {
+        throw new Error(`unknown part ${part}`);
+      }
+    } catch (e) {
+      report[part] = { error: e instanceof Error ? e.message.slice(0, 4_000) : String(e) };
+      log(`${part} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
+    const took = Math.round((performance.now() - t0) / 100) / 10;
+    const result = report[part];
+    if (result && typeof result === "object") {
+      Object.assign(result, { took_s: took, loadavg_before: loadBefore, loadavg_after: loadavg().map((x) => Math.round(x * 100) / 100) });
+    }
+    log(`--- ${part} took ${took} s`);
+    save();
+  }
+}
+
+const [part, out] = process.argv.slice(2);
+if (!part || !out) {
+  process.stderr.write("usage: tsx bench/report.ts failover|memory|startup OUT.json\n");
+  process.exit(2);
+}
+// On Ctrl-C / TERM the parts' finally blocks do not run: the exit hook in cluster-control
+// stops the node processes this one started and removes its temp folders.
+process.on("SIGINT", () => process.exit(130));
+process.on("SIGTERM", () => process.exit(143));
+main(part, out).then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
