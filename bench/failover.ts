@@ -6,6 +6,7 @@
 import { PalisadeClient, type Session } from "../client/index.ts";
 import { BenchCluster, makeTempDir, removeTempDir, sleep } from "./cluster-control.ts";
 import { summarize, type Summary } from "./stats.ts";
+import { DEFAULT_RAFT } from "../node/config/defaults.ts";
 
 export interface FailoverOptions {
   kills: number;
@@ -109,7 +110,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
       workers: options.workers,
       acquires_total: acquires,
       errors_total: errors,
-      config: "3 nodes, product defaults (tick 100 ms, election 10 ticks, heartbeat 1 tick), session TTL 10 s",
+      config: `3 nodes, product defaults (tick ${DEFAULT_RAFT.tickMs} ms, election ${DEFAULT_RAFT.electionTicks} ticks, heartbeat ${DEFAULT_RAFT.heartbeatTicks} tick), session TTL 10 s`,
     };
   } finally {
     stop.abort();

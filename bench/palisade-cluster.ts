@@ -6,7 +6,7 @@
 // Ports are chosen by the OS; config, data and logs go under DIR. The node pids are written
 // one per line to DIR/pids and the client endpoints, comma-separated, to DIR/endpoints;
 // the nodes keep running after this exits (run.sh stops them by those pids).
-// Raft and limits are the defaults of the product (tick 100 ms, fsync on every append).
+// Raft and limits are the defaults of the product (node/config/defaults.ts; fsync on every append).
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";

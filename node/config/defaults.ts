@@ -6,7 +6,7 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 export const DEFAULT_RAFT = {
-  tickMs: 100,
+  tickMs: 50,
   electionTicks: 10,
   heartbeatTicks: 1,
   maxInflightMsgs: 256,
