@@ -1,0 +1,231 @@
+// The checks over one run's records: the store's admissions and counters, the cluster's
+// grant log (from the watch), exactly-once of retried requests as far as the client
+// histories show it, and linearizability of the client histories.
+import { checkLockHistory, type LockHistoryEvent } from "../test/sim/checkers/linearizable.ts";
+import type { AcquireOutcome, ReleaseOutcome } from "../test/sim/checkers/lock-model.ts";
+import type {
+  AdmissionRecord, FinalRecord, IncrementRecord, OpRecord, RefusalRecord, SessionRecord, WatchRecord,
+} from "./protocol.ts";
+
+/** Model steps per lock; long runs give long per-lock histories (running out fails the run). */
+const LIN_BUDGET = 50_000_000;
+
+export interface RunRecords {
+  ops: OpRecord[];
+  sessions: SessionRecord[];
+  increments: IncrementRecord[];
+  admissions: AdmissionRecord[];
+  refusals: RefusalRecord[];
+  watch: WatchRecord[];
+  final: FinalRecord;
+}
+
+export interface CheckReport {
+  violations: string[];
+  counts: Record<string, number>;
+}
+
+/** Admissions per key never go back in token, equal tokens come from one grant, no lost update. */
+function checkStore(r: RunRecords, out: string[], counts: Record<string, number>): void {
+  const perKey = new Map<string, { token: bigint; session: string; value: number; writes: number }>();
+  const admittedReqs = new Set<string>();
+  for (const a of r.admissions) {
+    const token = BigInt(a.token);
+    const s = perKey.get(a.key);
+    if (s) {
+      if (token < s.token) out.push(`store ${a.key}: token ${token} admitted after ${s.token}`);
+      if (token === s.token && a.session !== s.session) {
+        out.push(`store ${a.key}: token ${token} admitted for sessions ${s.session} and ${a.session}`);
+      }
+    }
+    const state = s ?? { token, session: a.session, value: 0, writes: 0 };
+    state.token = token;
+    state.session = a.session;
+    if (a.access === "write") {
+      if (a.basedOn !== a.before) {
+        out.push(`store ${a.key}: write under token ${token} (session ${a.session}) based on ${a.basedOn} overwrote ${a.before}: lost update`);
+      }
+      if (admittedReqs.has(a.req)) out.push(`store ${a.key}: request ${a.req} applied twice`);
+      admittedReqs.add(a.req);
+      state.value = a.value;
+      state.writes++;
+    }
+    perKey.set(a.key, state);
+  }
+  const acked = new Map<string, number>();
+  for (const inc of r.increments) {
+    if (inc.status !== 204) continue;
+    acked.set(inc.key, (acked.get(inc.key) ?? 0) + 1);
+    if (!admittedReqs.has(inc.req)) out.push(`store ${inc.key}: acknowledged increment ${inc.req} (token ${inc.token}) not in the store's log: lost`);
+  }
+  for (const [key, s] of perKey) {
+    if (s.value !== s.writes) out.push(`store ${key}: counter ${s.value} after ${s.writes} admitted increments`);
+    const a = acked.get(key) ?? 0;
+    if (s.value < a) out.push(`store ${key}: counter ${s.value} below ${a} acknowledged increments`);
+  }
+  for (const [key, a] of acked) if (!perKey.has(key) && a > 0) out.push(`store ${key}: ${a} acknowledged increments, no writes`);
+  counts["store admissions"] = r.admissions.length;
+  counts["store refusals (stale tokens fenced off)"] = r.refusals.length;
+  counts["increments acknowledged"] = [...acked.values()].reduce((x, y) => x + y, 0);
+  counts["increments attempted"] = r.increments.length;
+  counts["final counter total"] = [...perKey.values()].reduce((x, s) => x + s.value, 0);
+}
+
+/**
+ * The grant log as the watch delivered it: one holder per lock at every applied index,
+ * tokens rising per lock, each grant matched by a distinct Acquire of its session (a
+ * retried Acquire applied twice would show as a grant nobody asked for), and every
+ * acknowledged grant present.
+ */
+function checkGrantLog(r: RunRecords, out: string[], counts: Record<string, number>): void {
+  const synced = BigInt(r.final.syncedIndex);
+  const holder = new Map<string, { session: string; token: bigint } | null | "unknown">();
+  const lastToken = new Map<string, bigint>();
+  const grants = new Map<string, number>(); // lock + session -> grants
+  const granted = new Set<string>(); // lock + session + token
+  let gaps = 0;
+  let events = 0;
+  for (const w of r.watch) {
+    if (BigInt(w.index) > synced) break;
+    if (w.kind === "resync") {
+      gaps++;
+      for (const lock of holder.keys()) holder.set(lock, "unknown");
+      continue;
+    }
+    events++;
+    const lock = w.lock ?? "";
+    const token = BigInt(w.token ?? "0");
+    const current = holder.get(lock) ?? null;
+    if (w.kind === "acquired") {
+      if (current !== null && current !== "unknown") {
+        out.push(`log ${lock}: granted to session ${w.session} (token ${token}) at index ${w.index} while session ${current.session} holds token ${current.token}`);
+      }
+      const last = lastToken.get(lock);
+      if (last !== undefined && token <= last) out.push(`log ${lock}: token ${token} at index ${w.index} not above ${last}`);
+      lastToken.set(lock, token);
+      holder.set(lock, { session: w.session ?? "", token });
+      const key = `${lock}\u0000${w.session}`;
+      grants.set(key, (grants.get(key) ?? 0) + 1);
+      granted.add(`${key}\u0000${token}`);
+    } else {
+      if (current !== null && current !== "unknown" && (current.session !== w.session || current.token !== token)) {
+        out.push(`log ${lock}: ${w.kind} of session ${w.session} token ${token} at index ${w.index}, but session ${current.session} holds token ${current.token}`);
+      }
+      holder.set(lock, null);
+    }
+  }
+  const asked = new Map<string, number>();
+  for (const op of r.ops) {
+    if (op.kind !== "acquire") continue;
+    const key = `${op.lock}\u0000${op.session}`;
+    asked.set(key, (asked.get(key) ?? 0) + 1);
+    if (gaps === 0 && op.out?.kind === "granted" && !granted.has(`${key}\u0000${op.out.token}`)) {
+      out.push(`log ${op.lock}: acknowledged grant ${op.out.token} to session ${op.session} (${op.id}) is not in the log`);
+    }
+  }
+  for (const [key, n] of grants) {
+    if (key.startsWith("chaos-final/")) continue;
+    const [lock, session] = key.split("\u0000");
+    const calls = asked.get(key) ?? 0;
+    if (n > calls) out.push(`log ${lock}: ${n} grants to session ${session} but it sent ${calls} Acquires (a retry applied twice?)`);
+  }
+  counts["log events checked"] = events;
+  counts["log gaps (resync)"] = gaps;
+}
+
+function acquireOut(o: OpRecord["out"]): AcquireOutcome | undefined {
+  if (!o) return undefined;
+  if (o.kind === "granted") return { kind: "granted", token: BigInt(o.token) };
+  if (o.kind === "sessionNotFound") return { kind: "sessionNotFound" };
+  if (o.kind === "notAcquired") {
+    return {
+      kind: "notAcquired",
+      ...(o.holderSession !== undefined ? { holderSession: BigInt(o.holderSession) } : {}),
+      ...(o.holderToken !== undefined ? { holderToken: BigInt(o.holderToken) } : {}),
+    };
+  }
+  throw new Error(`acquire answered ${o.kind}`);
+}
+
+function releaseOut(o: OpRecord["out"]): ReleaseOutcome | undefined {
+  if (!o) return undefined;
+  if (o.kind === "ok" || o.kind === "failedPrecondition" || o.kind === "sessionNotFound") return { kind: o.kind };
+  throw new Error(`release answered ${o.kind}`);
+}
+
+/** Client histories as checker events, with a session-end window for every ended session. */
+export function lockHistory(r: RunRecords): LockHistoryEvent[] {
+  const events: LockHistoryEvent[] = [];
+  // Per session: the latest call of an operation that showed it alive, and the earliest
+  // return that showed it ended.
+  const aliveAt = new Map<string, number>();
+  const endedBy = new Map<string, number>();
+  const alive = (s: string | undefined | null, call: number): void => {
+    if (s) aliveAt.set(s, Math.max(aliveAt.get(s) ?? -Infinity, call));
+  };
+  for (const op of r.ops) {
+    const o = op.out;
+    if (o?.kind === "sessionNotFound" && op.session && op.ret !== null) {
+      endedBy.set(op.session, Math.min(endedBy.get(op.session) ?? Infinity, op.ret));
+    } else if (o && op.session) alive(op.session, op.call);
+    if (o?.kind === "read") alive(o.holder, op.call);
+    if (o?.kind === "notAcquired") alive(o.holderSession, op.call);
+    const base = { id: op.id, call: op.call, lock: op.lock };
+    // SPEC G4: a retried write answered NOT_FOUND may have taken effect (once) before its
+    // session ended; only the session's end is certain. So it counts as an unknown outcome
+    // (which cannot take effect after the end), and the end is bounded by its return above.
+    const known = o?.kind === "sessionNotFound" ? undefined : o;
+    const ret = known ? op.ret : null;
+    switch (op.kind) {
+      case "acquire":
+        events.push({ ...base, kind: "acquire", session: BigInt(op.session ?? "0"), ret, ...(known ? { out: acquireOut(known) } : {}) });
+        break;
+      case "release":
+        events.push({
+          ...base, kind: "release", session: BigInt(op.session ?? "0"), token: BigInt(op.token ?? "0"), ret,
+          ...(known ? { out: releaseOut(known) } : {}),
+        });
+        break;
+      case "read":
+        if (o?.kind === "read") {
+          events.push({ ...base, kind: "read", ret: op.ret, out: { kind: "read", holder: o.holder === null ? null : BigInt(o.holder), token: o.token === null ? null : BigInt(o.token) } });
+        }
+        break;
+      case "validate":
+        if (o?.kind === "validated") events.push({ ...base, kind: "validate", token: BigInt(op.token ?? "0"), ret: op.ret, out: { kind: "validated", valid: o.valid } });
+        break;
+    }
+  }
+  const live = new Set(r.final.live);
+  // A session seen only in operations (its worker's record never came) still gets its end.
+  const sessions = new Map(r.sessions.map((s) => [s.session, s]));
+  for (const op of r.ops) {
+    if (op.session && !sessions.has(op.session)) sessions.set(op.session, { t: "session", worker: op.worker, session: op.session, opened: op.call });
+  }
+  for (const s of sessions.values()) {
+    if (live.has(s.session)) continue;
+    let ret = Math.min(endedBy.get(s.session) ?? Infinity, s.closeRet ?? Infinity, r.final.ret);
+    const call = Math.min(Math.max(s.opened, aliveAt.get(s.session) ?? -Infinity), ret);
+    ret = Math.max(ret, call);
+    events.push({ id: `end-${s.session}`, kind: "sessionEnd", session: BigInt(s.session), call, ret });
+  }
+  return events;
+}
+
+export function runChecks(r: RunRecords): CheckReport {
+  const violations: string[] = [];
+  const counts: Record<string, number> = {};
+  checkStore(r, violations, counts);
+  checkGrantLog(r, violations, counts);
+  const history = lockHistory(r);
+  const lin = checkLockHistory(history, LIN_BUDGET);
+  if (!lin.ok) violations.push(`linearizability:\n${lin.detail}`);
+  counts["operations checked (linearizability)"] = history.length;
+  counts["locks checked"] = lin.perLock.size;
+  counts["model steps explored"] = lin.explored;
+  const unknown = r.ops.filter((o) => o.ret === null).length;
+  counts["operations with unknown outcome"] = unknown;
+  counts["writes answered NOT_FOUND (checked as unknown)"] = r.ops.filter((o) => o.out?.kind === "sessionNotFound").length;
+  counts["sessions"] = r.sessions.length;
+  return { violations, counts };
+}

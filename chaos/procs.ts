@@ -1,0 +1,103 @@
+// Processes started inside a namespace: `ip netns exec nI env VARS node --import tsx FILE`.
+// `ip netns exec` and `env` both exec, so the child's pid is the Node process's own, which
+// is what SIGKILL, SIGSTOP and SIGCONT must reach.
+import { spawn, type ChildProcess } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+import { createInterface } from "node:readline";
+import type { Line } from "./protocol.ts";
+
+export const REPO_ROOT = new URL("..", import.meta.url).pathname;
+
+export interface NsProcessOptions {
+  name: string;
+  ns: number;
+  script: string;
+  args: string[];
+  /** A program to run instead of `node --import tsx script args`. */
+  command?: string[];
+  env?: Record<string, string>;
+  /** Receives the JSON lines of stdout; without it stdout goes to the log file. */
+  onLine?: (line: Line) => void;
+  logPath: string;
+}
+
+/** Every process started by this run, so teardown can reach each one by pid. */
+export const started = new Set<NsProcess>();
+
+export class NsProcess {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  stopped = false;
+
+  constructor(readonly options: NsProcessOptions) {}
+
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): void {
+    if (this.child) throw new Error(`${this.options.name} is already running`);
+    const o = this.options;
+    const envArgs = Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${v}`);
+    const log = openSync(o.logPath, "a");
+    const child = spawn(
+      "ip",
+      ["netns", "exec", `n${o.ns}`, "/usr/bin/env", ...envArgs, ...(o.command ?? [process.execPath, "--import", "tsx", o.script, ...o.args])],
+      { cwd: REPO_ROOT, stdio: ["pipe", o.onLine ? "pipe" : log, log] },
+    );
+    closeSync(log);
+    this.child = child;
+    this.stopped = false;
+    started.add(this);
+    this.exited = new Promise((resolve) => child.once("exit", () => {
+      if (this.child === child) this.child = undefined;
+      resolve();
+    }));
+    if (o.onLine && child.stdout) {
+      const onLine = o.onLine;
+      createInterface({ input: child.stdout }).on("line", (text) => {
+        if (!text.startsWith("{")) return;
+        try {
+          onLine(JSON.parse(text) as Line);
+        } catch {
+          // not one of ours
+        }
+      });
+    }
+    child.stdin?.on("error", () => undefined);
+  }
+
+  send(line: string): void {
+    this.child?.stdin?.write(`${line}\n`);
+  }
+
+  signal(sig: NodeJS.Signals): void {
+    if (!this.child) return;
+    this.child.kill(sig);
+    if (sig === "SIGSTOP") this.stopped = true;
+    if (sig === "SIGCONT") this.stopped = false;
+  }
+
+  async kill(): Promise<void> {
+    if (!this.child) return;
+    const exited = this.exited;
+    this.child.kill("SIGKILL");
+    await exited;
+  }
+
+  /** Resolves when the process exits, or false after `ms`. */
+  async waitExit(ms: number): Promise<boolean> {
+    if (!this.child) return true;
+    return Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+  }
+}
+
+/** SIGCONT then SIGKILL to every process still running (teardown). */
+export async function killAll(): Promise<void> {
+  for (const p of started) p.signal("SIGCONT");
+  await Promise.all([...started].map((p) => p.kill()));
+}

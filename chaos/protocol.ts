@@ -1,0 +1,110 @@
+// Lines the processes inside the namespaces print on stdout (one JSON object each), read
+// by the harness on the host. Bigints travel as decimal strings.
+
+/** A lock operation as the worker saw it; ret null = outcome unknown. */
+export interface OpRecord {
+  t: "op";
+  id: string;
+  worker: string;
+  kind: "acquire" | "release" | "read" | "validate";
+  lock: string;
+  /** Session of an acquire or release. */
+  session?: string;
+  /** Token of a release or validate. */
+  token?: string;
+  call: number;
+  ret: number | null;
+  out?: OpOutcome;
+}
+
+export type OpOutcome =
+  | { kind: "granted"; token: string }
+  | { kind: "notAcquired"; holderSession?: string; holderToken?: string }
+  | { kind: "sessionNotFound" }
+  | { kind: "ok" }
+  | { kind: "failedPrecondition" }
+  | { kind: "read"; holder: string | null; token: string | null }
+  | { kind: "validated"; valid: boolean };
+
+/** A session's life as its worker saw it. */
+export interface SessionRecord {
+  t: "session";
+  worker: string;
+  session: string;
+  opened: number;
+  /** The acknowledged close, if any. */
+  closeCall?: number;
+  closeRet?: number;
+  /** The worker's client declared it lost (deadline passed or NOT_FOUND). */
+  lostAt?: number;
+}
+
+/** One fenced-counter task's write: acknowledged when status is 204. */
+export interface IncrementRecord {
+  t: "incr";
+  worker: string;
+  key: string;
+  session: string;
+  token: string;
+  read: number;
+  status: number;
+  req: string;
+}
+
+/** An access the store admitted, in admission order per key. */
+export interface AdmissionRecord {
+  t: "admit";
+  key: string;
+  token: string;
+  session: string;
+  access: "read" | "write";
+  /** Counter value read, or written. */
+  value: number;
+  /** For writes: the value the writer had read, and the counter just before the write. */
+  basedOn?: number;
+  before?: number;
+  req: string;
+}
+
+export interface RefusalRecord {
+  t: "refuse";
+  key: string;
+  token: string;
+  session: string;
+  access: "read" | "write";
+  highest: string;
+}
+
+export interface LeaderRecord {
+  t: "leader";
+  id: number;
+  term: string;
+}
+
+export interface WatchRecord {
+  t: "watch";
+  kind: "acquired" | "released" | "sessionClosed" | "expired" | "revoked" | "resync";
+  index: string;
+  lock?: string;
+  session?: string;
+  token?: string;
+}
+
+export interface FinalRecord {
+  t: "final";
+  /** Sessions still open on the cluster. */
+  live: string[];
+  call: number;
+  ret: number;
+  /** The sentinel grant's index: every lock event up to it has been delivered by the watch. */
+  syncedIndex: string;
+}
+
+export type Line =
+  | OpRecord | SessionRecord | IncrementRecord | AdmissionRecord | RefusalRecord | LeaderRecord | WatchRecord | FinalRecord
+  | { t: "ready"; what: string }
+  | { t: "log"; msg: string };
+
+export function emit(line: Line): void {
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}

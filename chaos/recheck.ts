@@ -1,0 +1,31 @@
+// Re-runs the checks on a history written by a chaos run:
+//   npx tsx chaos/recheck.ts /var/tmp/palisade-chaos/seed-1/history.jsonl
+import { readFileSync } from "node:fs";
+import { runChecks, type RunRecords } from "./checks.ts";
+import type { FinalRecord, Line } from "./protocol.ts";
+
+const path = process.argv[2];
+if (!path) {
+  console.error("usage: npx tsx chaos/recheck.ts HISTORY.jsonl");
+  process.exit(2);
+}
+const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
+let final: FinalRecord | undefined;
+const r: Omit<RunRecords, "final"> = { ops: [], sessions: [], increments: [], admissions: [], refusals: [], watch: [] };
+for (const l of lines) {
+  if (l.t === "op") r.ops.push(l);
+  else if (l.t === "session") r.sessions.push(l);
+  else if (l.t === "incr") r.increments.push(l);
+  else if (l.t === "admit") r.admissions.push(l);
+  else if (l.t === "refuse") r.refusals.push(l);
+  else if (l.t === "watch") r.watch.push(l);
+  else if (l.t === "final") final = l;
+}
+if (!final) {
+  console.error(`${path}: no final record (the run did not finish)`);
+  process.exit(2);
+}
+const report = runChecks({ ...r, final });
+for (const [k, n] of Object.entries(report.counts)) console.log(`${k.padEnd(48)} ${n}`);
+console.log(report.violations.length === 0 ? "PASS" : `FAIL:\n${report.violations.join("\n")}`);
+process.exit(report.violations.length === 0 ? 0 : 1);

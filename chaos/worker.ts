@@ -1,0 +1,263 @@
+// A chaos client worker, run inside the clients' namespace. Each of its loops owns one
+// session and runs, at random from its seed, the fenced-counter task (acquire, fenced
+// read of the counter, fenced write of counter+1, release) or plain lock operations
+// (acquire, reads, validate, release). Every operation is printed as a record with its
+// call and return times (ret null when the outcome is unknown). "stop" on stdin ends it.
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import {
+  FailedPreconditionError, NotHolderError, OutcomeUnknownError, PalisadeClient, SessionNotFoundError, StaleTokenError,
+  type Session,
+} from "../client/index.ts";
+import { FENCING_TOKEN_HEADER } from "../client/fence/index.ts";
+import { nowUs } from "./clock.ts";
+import { emit, type OpOutcome, type OpRecord, type SessionRecord } from "./protocol.ts";
+import { Rng } from "./rng.ts";
+
+const { values } = parseArgs({
+  options: {
+    name: { type: "string", default: "w" },
+    seed: { type: "string", default: "1" },
+    endpoints: { type: "string", default: "" },
+    store: { type: "string", default: "http://10.77.0.4:8080" },
+    counters: { type: "string", default: "a,b" },
+    locks: { type: "string", default: "p1,p2" },
+    loops: { type: "string", default: "2" },
+    ttl: { type: "string", default: "3000" },
+  },
+});
+
+const name = values.name;
+const counters = values.counters.split(",");
+const plainLocks = values.locks.split(",");
+const ttlMs = Number(values.ttl);
+const client = new PalisadeClient({
+  endpoints: values.endpoints.split(","),
+  clientName: name,
+  callTimeoutMs: 1_000,
+  retryBudgetMs: 4_000,
+});
+let stopping = false;
+let opCount = 0;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function record(op: Omit<OpRecord, "t" | "id" | "worker">): void {
+  emit({ t: "op", id: `${name}.${++opCount}`, worker: name, ...op });
+}
+
+function isPrecondition(err: unknown): boolean {
+  return err instanceof FailedPreconditionError || err instanceof NotHolderError || err instanceof StaleTokenError;
+}
+
+class Loop {
+  private session: Session | undefined;
+  private info: SessionRecord | undefined;
+
+  constructor(private readonly tag: string, private readonly rng: Rng) {}
+
+  async run(): Promise<void> {
+    while (!stopping) {
+      const session = await this.ensureSession();
+      if (!session) continue;
+      try {
+        if (this.rng.chance(0.6)) await this.counterTask(session);
+        else await this.plainTask(session);
+        if (this.rng.chance(0.03)) await this.closeSession();
+      } catch (err) {
+        emit({ t: "log", msg: `${this.tag}: ${(err as Error).message}` });
+        await sleep(100);
+      }
+    }
+    await this.closeSession();
+  }
+
+  private async ensureSession(): Promise<Session | undefined> {
+    if (this.session && this.session.state === "open") return this.session;
+    this.finishSession();
+    const opened = nowUs();
+    try {
+      const session = await client.openSession({ ttlMs, clientName: this.tag });
+      const info: SessionRecord = { t: "session", worker: name, session: session.id.toString(), opened };
+      session.onLost(() => {
+        info.lostAt ??= nowUs();
+      });
+      this.session = session;
+      this.info = info;
+      return session;
+    } catch {
+      await sleep(200);
+      return undefined;
+    }
+  }
+
+  private finishSession(): void {
+    if (this.info) emit(this.info);
+    this.session = undefined;
+    this.info = undefined;
+  }
+
+  private async closeSession(): Promise<void> {
+    const session = this.session;
+    const info = this.info;
+    if (!session || !info) return;
+    if (session.state === "open") {
+      const call = nowUs();
+      try {
+        await session.close();
+        info.closeCall = call;
+        info.closeRet = nowUs();
+      } catch {
+        // outcome unknown: the session ends by expiry or by this close
+      }
+    }
+    this.finishSession();
+  }
+
+  /** Acquire, recorded; the token when granted. */
+  private async acquire(session: Session, lock: string, waitMs: number): Promise<bigint | undefined> {
+    if (session.state !== "open") return undefined;
+    const sid = session.id.toString();
+    const call = nowUs();
+    const pending = session.startAcquire(lock, { waitMs });
+    try {
+      const r = await pending.result;
+      const ret = nowUs();
+      let out: OpOutcome;
+      if (r.acquired && r.token !== undefined) out = { kind: "granted", token: r.token.toString() };
+      else {
+        out = { kind: "notAcquired" };
+        if (r.holder) {
+          out.holderSession = r.holder.sessionId.toString();
+          out.holderToken = r.holder.token.toString();
+        }
+      }
+      record({ kind: "acquire", lock, session: sid, call, ret, out });
+      return r.acquired ? r.token : undefined;
+    } catch (err) {
+      if (err instanceof SessionNotFoundError) {
+        record({ kind: "acquire", lock, session: sid, call, ret: nowUs(), out: { kind: "sessionNotFound" } });
+        return undefined;
+      }
+      if (!(err instanceof OutcomeUnknownError)) {
+        record({ kind: "acquire", lock, session: sid, call, ret: null });
+        return undefined;
+      }
+      // The client settles it in the background (CancelWait, and a release of a late
+      // grant). Learn the final answer afterwards, so the hidden release is recorded.
+      const settledFrom = nowUs();
+      await session.unsettledAcquire(lock);
+      try {
+        const answer = await session.cancelWait(lock, pending.seq);
+        if (answer.outcome === "granted") {
+          record({ kind: "acquire", lock, session: sid, call, ret: nowUs(), out: { kind: "granted", token: answer.token.toString() } });
+          record({ kind: "release", lock, session: sid, token: answer.token.toString(), call: settledFrom, ret: null });
+          return undefined;
+        }
+      } catch {
+        // still unknown
+      }
+      record({ kind: "acquire", lock, session: sid, call, ret: null });
+      return undefined;
+    }
+  }
+
+  private async release(session: Session, lock: string, token: bigint): Promise<void> {
+    const sid = session.id.toString();
+    const call = nowUs();
+    try {
+      await session.release(lock, token);
+      record({ kind: "release", lock, session: sid, token: token.toString(), call, ret: nowUs(), out: { kind: "ok" } });
+    } catch (err) {
+      const ret = nowUs();
+      if (err instanceof SessionNotFoundError) {
+        record({ kind: "release", lock, session: sid, token: token.toString(), call, ret, out: { kind: "sessionNotFound" } });
+      } else if (isPrecondition(err)) {
+        record({ kind: "release", lock, session: sid, token: token.toString(), call, ret, out: { kind: "failedPrecondition" } });
+      } else {
+        record({ kind: "release", lock, session: sid, token: token.toString(), call, ret: null });
+      }
+    }
+  }
+
+  private async read(lock: string): Promise<void> {
+    const call = nowUs();
+    try {
+      const info = await client.getLock(lock, { timeoutMs: 3_000 });
+      const out: OpOutcome = info.holder
+        ? { kind: "read", holder: info.holder.sessionId.toString(), token: info.holder.token.toString() }
+        : { kind: "read", holder: null, token: null };
+      record({ kind: "read", lock, call, ret: nowUs(), out });
+    } catch {
+      // an unanswered read constrains nothing
+    }
+  }
+
+  private async validate(lock: string, token: bigint): Promise<void> {
+    const call = nowUs();
+    try {
+      const valid = await client.validateToken(lock, token, { timeoutMs: 3_000 });
+      record({ kind: "validate", lock, token: token.toString(), call, ret: nowUs(), out: { kind: "validated", valid } });
+    } catch {
+      // as for reads
+    }
+  }
+
+  private async counterTask(session: Session): Promise<void> {
+    const key = this.rng.pick(counters);
+    const lock = `counter/${key}`;
+    const token = await this.acquire(session, lock, this.rng.int(200, 2_000));
+    if (token === undefined) return;
+    const sid = session.id.toString();
+    const url = `${values.store}/c/${encodeURIComponent(key)}`;
+    const headers = { [FENCING_TOKEN_HEADER]: token.toString(), "x-session": sid };
+    try {
+      const got = await fetch(url, { headers: { ...headers, "x-req": `${name}.${++opCount}` }, signal: AbortSignal.timeout(5_000) });
+      if (got.status === 200) {
+        const { value } = (await got.json()) as { value: number };
+        // Deliberately no look at the session before writing: a paused worker cannot know
+        // it was paused, and the store's fence has to refuse it.
+        if (this.rng.chance(0.5)) await sleep(this.rng.int(1, 60));
+        const req = `${name}.${++opCount}`;
+        const put = await fetch(url, {
+          method: "PUT", headers: { ...headers, "x-req": req, "content-type": "application/json" },
+          body: JSON.stringify({ read: value }), signal: AbortSignal.timeout(5_000),
+        });
+        await put.arrayBuffer();
+        emit({ t: "incr", worker: name, key, session: sid, token: token.toString(), read: value, status: put.status, req });
+      } else {
+        await got.arrayBuffer();
+      }
+    } finally {
+      await this.release(session, lock, token);
+    }
+  }
+
+  private async plainTask(session: Session): Promise<void> {
+    const lock = `plain/${this.rng.pick(plainLocks)}`;
+    if (this.rng.chance(0.3)) {
+      await this.read(lock);
+      return;
+    }
+    const token = await this.acquire(session, lock, this.rng.chance(0.5) ? 0 : this.rng.int(50, 500));
+    if (token === undefined) {
+      if (this.rng.chance(0.5)) await this.read(lock);
+      return;
+    }
+    if (this.rng.chance(0.5)) await this.read(lock);
+    if (this.rng.chance(0.3)) await this.validate(lock, token);
+    await sleep(this.rng.int(0, 60));
+    await this.release(session, lock, token);
+    if (this.rng.chance(0.2)) await this.validate(lock, token);
+  }
+}
+
+const rng = new Rng(Number(values.seed));
+const loops = Array.from({ length: Number(values.loops) }, (_, i) => new Loop(`${name}-${i}`, new Rng(rng.fork())));
+createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line.trim() === "stop") stopping = true;
+});
+emit({ t: "ready", what: name });
+await Promise.all(loops.map((l) => l.run()));
+await Promise.race([client.close(), sleep(3_000)]);
+process.exit(0);
