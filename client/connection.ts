@@ -100,8 +100,12 @@ export class Connection {
     return client;
   }
 
-  /** One attempt on one endpoint; rejects with the grpc ServiceError. */
-  callOnce<Req, Res>(endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number): Promise<Res> {
+  /**
+   * One attempt on one endpoint; rejects with the grpc ServiceError. `waitForReady` makes a
+   * call on a channel that is between reconnect attempts wait for it (up to the deadline)
+   * instead of failing at once: right for calls pinned to one node, wrong for failover.
+   */
+  callOnce<Req, Res>(endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady = false): Promise<Res> {
     if (this.closed) return Promise.reject(new UnavailableError("client is closed"));
     const client = this.client(endpoint);
     return new Promise<Res>((resolve, reject) => {
@@ -110,7 +114,7 @@ export class Connection {
         method.requestSerialize,
         method.responseDeserialize,
         request,
-        new grpc.Metadata(),
+        new grpc.Metadata({ waitForReady }),
         { deadline: Date.now() + timeoutMs },
         (err, response) => {
           if (err) reject(err);
@@ -130,7 +134,7 @@ export class Connection {
     const timeoutMs = opts.attemptTimeoutMs ?? this.options.callTimeoutMs;
     if (opts.endpoint !== undefined) {
       try {
-        return await this.callOnce(opts.endpoint, method, build(), timeoutMs);
+        return await this.callOnce(opts.endpoint, method, build(), timeoutMs, true);
       } catch (err) {
         throw this.translate(err, opts.kind, method.path);
       }

@@ -404,17 +404,14 @@ export class PalisadeNode implements NodeContext {
     if (index > core.log.offset) {
       this.snapshotting = true;
       try {
-        await this.storage.compact(snapshot, index);
+        // Through the driver, between batches, like the periodic snapshots.
+        await this.driver.compact(snapshot);
       } catch (error) {
-        if (!this.stopping) {
-          this.driver.stop(error);
-          this.fatal(error);
-        }
+        if (!this.stopping) this.fatal(error);
         throw error;
       } finally {
         this.snapshotting = false;
       }
-      if (!this.driver.isStopped && index > this.driver.core.log.offset) this.driver.core.compact(snapshot);
       this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index} on request; log compacted`);
     }
     return { index, term, bytes: snapshot.data.byteLength };

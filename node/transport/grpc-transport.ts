@@ -97,7 +97,7 @@ const DEFAULT_MAX_QUEUED = 1024;
 const DEFAULT_CALL_TIMEOUT_MS = 2000;
 const DEFAULT_BACKOFF = { initialMs: 50, maxMs: 2000 };
 /** Batches written to a stream and not yet acknowledged, at most. */
-const MAX_UNACKED_BATCHES = 64;
+export const MAX_UNACKED_BATCHES = 64;
 /** A receiver acknowledges at the latest this long after a batch arrived... */
 const ACK_DELAY_MS = 20;
 /** ...or as soon as this many batches arrived since its last acknowledgement. */

@@ -2,7 +2,7 @@
 // chosen by the OS, data in a fresh temp folder, every process killed and the folder
 // removed by stop() (and the processes killed when the test process exits).
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -152,7 +152,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     recordPid(pid, dir);
     running.add(child);
     children.set(id, child);
-    child.once("exit", () => {
+    child.once("exit", (code, signal) => {
+      // Recorded for failure messages: how the process ended.
+      try {
+        appendFileSync(logPath(id), `[harness] node ${id} exited: code ${code}, signal ${signal}\n`);
+      } catch {
+        // the folder is gone after stop()
+      }
       running.delete(child);
       forgetPid(pid);
       if (children.get(id) === child) children.delete(id);
@@ -236,6 +242,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const joinPath = join(dir, `cluster-join-${id}.json`);
       writeFileSync(joinPath, JSON.stringify({ ...config, nodes }, null, 2));
       joinArgs.set(id, ["--config", joinPath, "--join"]);
+      ids.push(id);
       start(id);
       return { id, peerAddress: node.peerAddress, clientAddress: node.clientAddress };
     },

@@ -1,6 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { GrpcTransport, addRaftService, raftStreamMethod } from "../../node/transport/grpc-transport.ts";
+import { GrpcTransport, MAX_UNACKED_BATCHES, addRaftService, raftStreamMethod } from "../../node/transport/grpc-transport.ts";
 import type { GrpcTransportOptions } from "../../node/transport/grpc-transport.ts";
 import type { Message } from "../../node/raft/types.ts";
 
@@ -137,7 +137,8 @@ describe("GrpcTransport", () => {
     const stats = a.stats();
     const queued = a.queued(9);
     expect(queued.messages).toBeLessThanOrEqual(maxQueuedPerPeer);
-    expect(queued.inFlight).toBeLessThanOrEqual(maxQueuedPerPeer);
+    // On the stream: at most MAX_UNACKED_BATCHES batches, each at most a full queue.
+    expect(queued.inFlight).toBeLessThanOrEqual(MAX_UNACKED_BATCHES * maxQueuedPerPeer);
     // Every message is queued, on the wire, lost with a failed batch or dropped for lack of room.
     expect(stats.droppedQueueFull + stats.lostMessages + queued.messages + queued.inFlight).toBe(sent);
     expect(stats.droppedQueueFull).toBeGreaterThan(0);
