@@ -79,6 +79,8 @@ export class SimCluster<R> {
   readonly traceLines: string[] | null;
   /** Called at each await point of a node's driver: a write issued, a write durable. */
   onWrite: ((node: SimNode<R>, point: "issued" | "durable") => void) | undefined;
+  /** Scripted scenarios set a node's write latency with this (undefined: the seed's random latency). */
+  diskDelay: ((node: NodeId) => number | undefined) | undefined;
   /** Scripted scenarios drop chosen messages with this. */
   dropFilter: ((m: Message) => boolean) | undefined;
   /** Append rejections sent, to see that conflict backtracking takes few round trips. */
@@ -159,7 +161,7 @@ export class SimCluster<R> {
     n.compacting = false;
     n.stalledUntil = 0;
     const storage = new SimStorage(n.disk, this.sched, {
-      writeDelay: () => this.rng.int(0, this.opts.diskMaxMs * 10) / 10,
+      writeDelay: () => this.diskDelay?.(n.id) ?? this.rng.int(0, this.opts.diskMaxMs * 10) / 10,
       alive: () => n.up && n.instance === inst,
       resumeAt: () => n.stalledUntil,
       onIssued: () => this.onWrite?.(n, "issued"),

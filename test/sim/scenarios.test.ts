@@ -114,6 +114,38 @@ describe("Figure 8 of the Raft paper", () => {
   }
 });
 
+describe("a leader whose own write is slow", () => {
+  it("does not count itself toward commit before its write is durable", async () => {
+    const s = await scripted(77);
+    const { c } = s;
+    const l = await awaitLeader(c);
+    await runFor(c, 100);
+    const [f1, f2] = others(c, l.id) as [NodeId, NodeId];
+    // The leader's disk is slow, the followers' fast; only f1 hears the new entry.
+    c.diskDelay = (id) => (id === l.id ? 200 : 0.1);
+    c.dropFilter = (m) => m.type === "append" && m.from === l.id && m.to === f2 && m.entries.length > 0;
+    const x = propose(l, 1, "slow");
+    const index = l.core!.log.lastIndex();
+    await runFor(c, 30);
+    expect(c.node(f1).core!.log.term(index)).toBe(l.core!.term); // f1 has it durably
+    // Only the leader (not yet durable) and f1 hold it: it must not be committed yet.
+    expect(l.core!.log.committed).toBeLessThan(index);
+    // The leader crashes before its write lands; f2 and the restarted leader, neither of
+    // which has the entry, elect a leader that overwrites that index.
+    c.crash(l.id);
+    c.diskDelay = undefined;
+    c.dropFilter = undefined;
+    c.partition([[f1], [l.id, f2]]);
+    await c.restart(l.id);
+    const next = await awaitLeader(c, 5000, f1);
+    const after = propose(next, 1, "after");
+    await runFor(c, 500);
+    expect(after.results).toEqual(["ok"]);
+    expect(x.results).not.toEqual(["ok"]);
+    expectSafe(c);
+  });
+});
+
 describe("an isolated old leader", () => {
   it("keeps accepting proposals but commits none of them, then rejoins without disruption", async () => {
     const s = await scripted(21);
