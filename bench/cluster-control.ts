@@ -3,13 +3,13 @@
 // go under one folder. Only the pids this object spawned are ever signalled.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClusterConfigInput } from "../node/config/index.ts";
 import { PalisadeClient } from "../client/index.ts";
 import type { NodeStatus } from "../client/index.ts";
+import { freePorts } from "../scripts/free-ports.ts";
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -42,29 +42,6 @@ export function removeTempDir(dir: string): void {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** `count` distinct free loopback ports (all listeners open until every port is chosen). */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  try {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const server = createServer();
-      servers.push(server);
-      ports.push(
-        await new Promise<number>((done, fail) => {
-          server.on("error", fail);
-          server.listen(0, "127.0.0.1", () => {
-            const address = server.address();
-            done(typeof address === "object" && address ? address.port : 0);
-          });
-        }),
-      );
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
-  }
-}
 
 /** VmRSS (or another /proc status field) of a process, in bytes; null once it is gone. */
 export function procStatusBytes(pid: number, field = "VmRSS"): number | null {

@@ -6,7 +6,8 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { closeSync, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { freePorts, sleep, trackChild } from "./cluster-control.ts";
+import { freePorts } from "../scripts/free-ports.ts";
+import { sleep, trackChild } from "./cluster-control.ts";
 
 /** The subset of the peers' backend interface (bench.mjs header) used here. */
 export interface EtcdLockSession {

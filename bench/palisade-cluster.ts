@@ -9,40 +9,17 @@
 // Raft and limits are the defaults of the product (node/config/defaults.ts; fsync on every append).
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClusterConfigInput } from "../node/config/index.ts";
 import { PalisadeClient } from "../client/index.ts";
+import { freePorts } from "../scripts/free-ports.ts";
 
 const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const NODES = 3;
 const READY_TIMEOUT_MS = 30_000;
 const extraNodeArgs = (process.env["PALISADE_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
 
-/** `count` distinct free loopback ports (all listeners open until every port is chosen). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  try {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const server = createServer();
-      servers.push(server);
-      ports.push(
-        await new Promise<number>((done, fail) => {
-          server.on("error", fail);
-          server.listen(0, "127.0.0.1", () => {
-            const address = server.address();
-            done(typeof address === "object" && address ? address.port : 0);
-          });
-        }),
-      );
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

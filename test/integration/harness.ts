@@ -3,13 +3,13 @@
 // removed by stop() (and the processes killed when the test process exits).
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClusterConfigInput } from "../../node/config/index.ts";
 import { PalisadeClient, type PalisadeClientOptions } from "../../client/index.ts";
 import type { NodeStatus } from "../../client/index.ts";
 import { ensureRoot, forgetPid, IT_ROOT, recordOwner, recordPid } from "./pidfiles.ts";
+import { freePorts } from "../../scripts/free-ports.ts";
 
 const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
@@ -61,32 +61,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/**
- * `count` distinct ports the OS says are free on loopback now. Every listener stays open
- * until all are chosen, so the OS cannot hand out one port twice.
- */
-async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  try {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const server = createServer();
-      servers.push(server);
-      ports.push(
-        await new Promise<number>((resolvePort, reject) => {
-          server.on("error", reject);
-          server.listen(0, "127.0.0.1", () => {
-            const address = server.address();
-            resolvePort(typeof address === "object" && address ? address.port : 0);
-          });
-        }),
-      );
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
