@@ -1,13 +1,8 @@
 // palisadectl against a real cluster: the one-line acquire, JSON output and exit codes.
-import { execFile } from "node:child_process";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
+import { runCtl, type Run } from "./ctl-process.ts";
 import { startCluster, type Cluster } from "./harness.ts";
-
-const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const CTL = resolve(REPO_ROOT, "bin/palisadectl.mjs");
 
 let cluster: Cluster;
 let client: PalisadeClient;
@@ -21,26 +16,8 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs palisadectl with the cluster's endpoints in PALISADE_ENDPOINTS. */
-function ctl(...args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [CTL, ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, PALISADE_ENDPOINTS: cluster.endpoints.join(",") } },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);
 
 describe("palisadectl", () => {
   it("acquires a lock and prints its token, then releases it", async () => {

@@ -4,14 +4,11 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
+import { CTL, REPO_ROOT } from "./ctl-process.ts";
 import { startCluster, type Cluster } from "./harness.ts";
-
-const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const CTL = resolve(REPO_ROOT, "bin/palisadectl.mjs");
 
 let cluster: Cluster;
 let client: PalisadeClient;

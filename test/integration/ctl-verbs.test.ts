@@ -1,14 +1,10 @@
 // palisadectl against a real cluster: every verb, its --json output and the exit codes.
-import { execFile, spawn } from "node:child_process";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../client/cli.ts";
 import type { PalisadeClient } from "../../client/index.ts";
+import { CTL, REPO_ROOT, runCtl, type Run } from "./ctl-process.ts";
 import { startCluster, type Cluster } from "./harness.ts";
-
-const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const CTL = resolve(REPO_ROOT, "bin/palisadectl.mjs");
 
 let cluster: Cluster;
 let client: PalisadeClient;
@@ -22,18 +18,8 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function ctl(...args: string[]): Promise<Run> {
-  return new Promise((done) => {
-    execFile(process.execPath, [CTL, ...args], { cwd: REPO_ROOT, env: { ...process.env, PALISADE_ENDPOINTS: cluster.endpoints.join(",") } },
-      (err, stdout, stderr) => done({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }));
-  });
-}
+/** Runs palisadectl with the cluster's endpoints in PALISADE_ENDPOINTS. */
+const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);
 
 /** The same CLI in this process (no start-up cost): for the many read verbs. */
 async function ctlHere(...args: string[]): Promise<Run> {
