@@ -323,7 +323,9 @@ export class PalisadeNode implements NodeContext {
 
   /**
    * A leader that stops first hands leadership to the most caught-up voter (TimeoutNow), so
-   * a planned restart costs the cluster no election timeout. Bounded by one election timeout.
+   * a planned restart costs the cluster no election timeout. The core drops a transfer that
+   * has not completed within an election timeout (a lost TimeoutNow, a slow disk on the
+   * target), so it is asked again, for at most three election timeouts and at least 2 s.
    */
   private async handOverLeadership(): Promise<void> {
     const driver = this.driver;
@@ -340,17 +342,24 @@ export class PalisadeNode implements NodeContext {
     }
     if (to === 0) return;
     const term = core.term;
-    try {
-      driver.transferLeadership(to);
-    } catch {
-      return;
+    const electionMs = this.cfg.raft.tickMs * this.cfg.raft.electionTicks;
+    const deadline = this.now() + Math.max(2_000, 3 * electionMs);
+    let attempts = 0;
+    while (core.role === "leader" && core.term === term && this.now() < deadline && !driver.isStopped) {
+      try {
+        driver.transferLeadership(to);
+      } catch {
+        return;
+      }
+      attempts++;
+      const retryAt = Math.min(deadline, this.now() + electionMs);
+      while (core.role === "leader" && core.term === term && this.now() < retryAt) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
     }
-    const deadline = this.now() + this.cfg.raft.tickMs * this.cfg.raft.electionTicks;
-    while (core.role === "leader" && core.term === term && this.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    if (core.role === "leader") this.logger.warn(`leadership transfer to node ${to} did not complete before stopping`);
-    else this.logger.info(`handed leadership to node ${to} before stopping`);
+    if (core.role === "leader") {
+      this.logger.warn(`leadership transfer to node ${to} did not complete before stopping (${attempts} attempts)`);
+    } else this.logger.info(`handed leadership to node ${to} before stopping`);
   }
 
   private fatal(error: unknown): void {
