@@ -281,6 +281,21 @@ export class RaftCore {
     this.log.compact(snapshot.meta.index, snapshot.meta.term);
   }
 
+  /**
+   * The host saw its connection to `peer` closed or refused, so that peer's process is
+   * probably gone. If it is this follower's leader, stop counting on it: the node no longer
+   * refuses other candidates on the leader's behalf, and it campaigns after the random part
+   * of its election timeout instead of the whole of it, so a crashed leader is replaced in
+   * a fraction of an election timeout. Only timing changes: a false report (a leader that is
+   * alive but unreachable for a moment) costs at most a PreVote round, which the other
+   * followers refuse while they still hear from the leader; a heartbeat restores the leader.
+   */
+  reportPeerDown(peer: NodeId): void {
+    if (this.role === "leader" || peer === this.id || peer !== this.leader) return;
+    this.leader = NONE;
+    this.electionElapsed = Math.max(this.electionElapsed, this.cfg.electionTicks);
+  }
+
   /** The transport could not deliver a snapshot: try again from probing. */
   reportSnapshotFailure(to: NodeId): void {
     const pr = this.progress.get(to);

@@ -50,7 +50,8 @@ export class ReadIndexFailedError extends Error {
 
 type Input =
   | { kind: "tick" }
-  | { kind: "message"; message: Message };
+  | { kind: "message"; message: Message }
+  | { kind: "peerDown"; peer: NodeId };
 
 interface ProposalWaiter<R> {
   readonly term: number;
@@ -93,6 +94,7 @@ export class Driver<R> {
     this.soft = core.softState();
     this.applied = core.log.applied;
     transport.onMessage((m) => this.receive(m));
+    transport.onPeerDown?.((peer) => this.peerDown(peer));
   }
 
   get isStopped(): boolean {
@@ -105,6 +107,11 @@ export class Driver<R> {
 
   receive(message: Message): void {
     this.enqueue({ kind: "message", message });
+  }
+
+  /** The transport saw the connection to `peer` closed or refused (see RaftCore.reportPeerDown). */
+  peerDown(peer: NodeId): void {
+    this.enqueue({ kind: "peerDown", peer });
   }
 
   /**
@@ -240,6 +247,7 @@ export class Driver<R> {
     this.inbox = [];
     for (const input of inputs) {
       if (input.kind === "tick") this.core.tick();
+      else if (input.kind === "peerDown") this.core.reportPeerDown(input.peer);
       else this.core.step(input.message);
     }
   }

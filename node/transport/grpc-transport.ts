@@ -232,6 +232,7 @@ export class GrpcTransport implements Transport {
   private readonly channelOptions: grpc.ChannelOptions;
   private readonly links = new Map<NodeId, PeerLink>();
   private handler: ((message: Message) => void) | null = null;
+  private peerDownHandler: ((peer: NodeId) => void) | null = null;
   private closed = false;
   /** Streams from peers being served, ended on close. */
   private readonly inbound = new Set<grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>>();
@@ -326,6 +327,10 @@ export class GrpcTransport implements Transport {
 
   onMessage(handler: (message: Message) => void): void {
     this.handler = handler;
+  }
+
+  onPeerDown(handler: (peer: NodeId) => void): void {
+    this.peerDownHandler = handler;
   }
 
   unreachable(): NodeId[] {
@@ -522,7 +527,12 @@ export class GrpcTransport implements Transport {
     );
     link.stream = stream;
     stream.on("data", (ack: palisade.v1.RaftAck) => this.acknowledged(link, stream, ack.accepted));
-    stream.on("error", () => this.streamFailed(link, stream));
+    stream.on("error", (err: grpc.ServiceError) => {
+      // UNAVAILABLE on a live stream is a connection reset or refused by the peer's host
+      // (its process died); an acknowledgement timeout ends the stream here instead, as CANCELLED.
+      if (link.stream === stream && err.code === grpc.status.UNAVAILABLE && !this.closed) this.peerDownHandler?.(link.id);
+      this.streamFailed(link, stream);
+    });
     // The peer ended the stream without an error (it is shutting down): start afresh later.
     stream.on("end", () => this.streamFailed(link, stream));
     return stream;

@@ -10,6 +10,11 @@ export interface Transport {
   send(messages: readonly Message[]): void;
   /** Called for every message from a peer of this cluster (messages of another cluster are dropped). */
   onMessage(handler: (message: Message) => void): void;
+  /**
+   * Called when the connection to a peer was closed or refused by the peer's host (its
+   * process is probably gone), as opposed to timing out. A hint for a faster election only.
+   */
+  onPeerDown?(handler: (peer: NodeId) => void): void;
   /** Peers the transport currently cannot reach, for diagnostics. */
   unreachable?(): NodeId[];
   close(): Promise<void>;

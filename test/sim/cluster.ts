@@ -271,6 +271,14 @@ export class SimCluster<R> {
     await this.boot(n);
   }
 
+  /** Node `at` is told its connection to `peer` was closed or refused (a no-op if `at` is down). */
+  reportPeerDown(at: NodeId, peer: NodeId): void {
+    const n = this.node(at);
+    if (!n.up || this.sched.now < n.stalledUntil) return;
+    this.trace(`peer down ${peer} reported to ${at}`);
+    n.driver?.peerDown(peer);
+  }
+
   stall(id: NodeId, ms: number): void {
     const n = this.node(id);
     n.stalledUntil = Math.max(n.stalledUntil, this.sched.now + ms);

@@ -92,7 +92,10 @@ export class FaultInjector<R> {
       case 1: {
         // isolate the leader (or anyone)
         const victim = leader ?? ids[0]!;
-        c.partition([[victim], ids.filter((i) => i !== victim)]);
+        const rest = ids.filter((i) => i !== victim);
+        c.partition([[victim], rest]);
+        // A partition that refuses connections (not drops) reports a live leader down: a false alarm.
+        if (c.rng.chance(0.3)) this.reportDown(victim, rest);
         break;
       }
       case 2: {
@@ -129,10 +132,21 @@ export class FaultInjector<R> {
     const leader = c.leader();
     const victim = leader && c.rng.chance(0.5) ? leader : c.rng.pick(up);
     c.crash(victim.id);
+    // Most crashes reset the peers' connections, and the transport reports the peer down.
+    if (c.rng.chance(0.7)) this.reportDown(victim.id, c.nodes.filter((n) => n.up).map((n) => n.id));
     const downFor = c.rng.int(20, 1500);
     c.sched.after(downFor, "restart", () => {
       if (!this.healed) void c.restart(victim.id);
     });
+  }
+
+  /** Each of `to` hears, a few ms apart, that its connection to `down` was reset. */
+  private reportDown(down: NodeId, to: NodeId[]): void {
+    const c = this.c;
+    for (const id of to) {
+      if (id === down) continue;
+      c.sched.after(c.rng.int(0, 5), "peer down", () => c.reportPeerDown(id, down));
+    }
   }
 
   private stall(): void {

@@ -388,3 +388,54 @@ describe("membership changes", () => {
     expect(() => l.core!.proposeMembershipChange({ type: "remove", node: 9 })).toThrow(/not a member/);
   });
 });
+
+describe("a peer reported down by the transport", () => {
+  /** Time from a leader crash to the next leader, with or without the followers told at once. */
+  async function failoverMs(seed: number, reported: boolean): Promise<number> {
+    const { c } = await scripted(seed);
+    const first = await awaitLeader(c);
+    propose(first, 1, "warm");
+    await runFor(c, 200);
+    const crashedAt = c.sched.now;
+    c.crash(first.id);
+    if (reported) for (const id of others(c, first.id)) c.reportPeerDown(id, first.id);
+    const next = await awaitLeader(c, 3000, first.id);
+    expect(next.id).not.toBe(first.id);
+    expectSafe(c);
+    return c.sched.now - crashedAt;
+  }
+
+  it("replaces a crashed leader within the random part of the election timeout", async () => {
+    const { c } = await scripted(1);
+    const electionMs = c.opts.tickMs * c.opts.electionTicks;
+    const seeds = Array.from({ length: 15 }, (_, i) => 300 + i);
+    const told: number[] = [];
+    const untold: number[] = [];
+    for (const seed of seeds) {
+      told.push(await failoverMs(seed, true));
+      untold.push(await failoverMs(seed, false));
+    }
+    // Untold, a follower waits out the whole lease of its leader first.
+    for (const ms of untold) expect(ms).toBeGreaterThanOrEqual(electionMs);
+    told.sort((a, b) => a - b);
+    expect(told[Math.floor(told.length / 2)]!).toBeLessThan(electionMs);
+    expect(told.reduce((a, b) => a + b, 0)).toBeLessThan(untold.reduce((a, b) => a + b, 0));
+  });
+
+  it("a false report of a live leader to one follower does not depose it", async () => {
+    const { c, logs } = await scripted(11);
+    const leader = await awaitLeader(c);
+    await runFor(c, 200);
+    const term = leader.core!.term;
+    const [f] = others(c, leader.id) as [NodeId];
+    c.reportPeerDown(f, leader.id);
+    const after = propose(leader, 3, "after-false-alarm");
+    await runFor(c, 1000);
+    expect(c.leader()?.id).toBe(leader.id);
+    expect(leader.core!.term).toBe(term);
+    expect(after.results).toEqual(["ok", "ok", "ok"]);
+    expect(c.node(f).core!.leader).toBe(leader.id);
+    for (const name of after.names) expect(logs.get(f)!.applied).toContain(name);
+    expectSafe(c);
+  });
+});

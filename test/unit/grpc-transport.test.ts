@@ -175,3 +175,43 @@ describe("GrpcTransport", () => {
     expect(stats.sentMessages).toBe(0);
   });
 });
+
+describe("GrpcTransport peer-down reports", () => {
+  /** A RaftService/Stream server in a child process that takes batches and never acknowledges them. */
+  async function silentPeerProcess(): Promise<{ address: string; kill: () => void }> {
+    const { spawn } = await import("node:child_process");
+    const script = `
+      const grpc = require("@grpc/grpc-js");
+      const id = (b) => b;
+      const server = new grpc.Server();
+      server.addService({ s: { path: ${JSON.stringify(raftStreamMethod.path)}, requestStream: true, responseStream: true,
+        requestSerialize: id, requestDeserialize: id, responseSerialize: id, responseDeserialize: id } }, { s: (call) => call.on("data", () => {}) });
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => process.stdout.write(String(port) + "\\n"));`;
+    const child = spawn(process.execPath, ["-e", script], { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] });
+    const kill = (): void => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    };
+    cleanups.push(async () => kill());
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout!.once("data", (d: Buffer) => resolve(d.toString().trim()));
+      child.once("exit", () => reject(new Error("peer process exited")));
+    });
+    return { address: `127.0.0.1:${port}`, kill };
+  }
+
+  it("reports a peer whose process died (connection reset), not one that only stopped answering", async () => {
+    const peer = await silentPeerProcess();
+    const a = makeTransport({ selfId: 1, callTimeoutMs: 200, peers: new Map([[2, peer.address]]) });
+    const down: number[] = [];
+    a.onPeerDown((id) => down.push(id));
+    a.send([heartbeat(1, 2, 1)]);
+    // The batch is never acknowledged: after the call timeout the stream is given up, which is no report.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(a.stats().failedBatches).toBeGreaterThan(0);
+    expect(down).toEqual([]);
+    a.send([heartbeat(1, 2, 2)]);
+    await new Promise((r) => setTimeout(r, 100));
+    peer.kill();
+    await vi.waitFor(() => expect(down).toContain(2), { timeout: 3_000 });
+  });
+});
