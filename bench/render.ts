@@ -2,10 +2,11 @@
 //   tsx bench/render.ts RESULTS.jsonl [PARTS.json] [--json OUT.json]
 // RESULTS.jsonl: the lines bench.mjs wrote (one per run), attributed to Palisade or etcd by
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
-// (failover, memory, startup). Ratios are Palisade / etcd from the same run.
+// (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { EtcdFailoverResult, EtcdMemoryResult } from "./etcd-parts.ts";
 import type { FailoverResult } from "./failover.ts";
+import type { FloorResult } from "./floor.ts";
 import type { MemoryResult } from "./memory.ts";
 import type { StartupResult, StartupRun } from "./startup.ts";
 
@@ -28,6 +29,7 @@ interface Parts {
   failover?: FailoverResult | { error: string };
   memory?: MemoryResult | { error: string };
   startup?: StartupResult | { error: string };
+  floor?: FloorResult | { error: string };
   etcd_failover?: EtcdFailoverResult | { error: string };
   etcd_memory?: EtcdMemoryResult | { error: string };
 }
@@ -176,6 +178,30 @@ export function renderParts(parts: Parts): string {
       "",
     );
   }
+  const fl = parts.floor;
+  if (failed(fl)) out.push(`### Floor of this machine and stack\n\nfailed: ${fl.error}\n`);
+  else if (fl) {
+    out.push(
+      "### Floor of this machine and stack (bench/floor.ts)",
+      "",
+      "Primitives timed alone in this run, and the bounds they give a service built on Node, grpc-js and LevelDB here, with no Raft, " +
+        "no state machine and no client library: an acquire at concurrency 1 needs at least a unary round trip (client → leader), a " +
+        "stream round trip (leader → follower) and the follower's synced write; Acquire and Release are two unary calls served by the " +
+        "leader's one event loop; a contended handoff waits for one commit and one answer.",
+      "",
+      "| primitive | p50 ms | p99 ms |",
+      "|---|---:|---:|",
+      `| 100 B append + fdatasync (main thread) | ${num(fl.fdatasync_ms.p50, 3)} | ${num(fl.fdatasync_ms.p99, 3)} |`,
+      `| LevelDB batch of one put, sync | ${num(fl.leveldb_sync_batch_ms.p50, 3)} | ${num(fl.leveldb_sync_batch_ms.p99, 3)} |`,
+      `| grpc-js unary echo, concurrency 1 (other process) | ${num(fl.grpc_unary_c1_ms.p50, 3)} | ${num(fl.grpc_unary_c1_ms.p99, 3)} |`,
+      `| grpc-js stream echo round trip | ${num(fl.grpc_stream_rtt_ms.p50, 3)} | ${num(fl.grpc_stream_rtt_ms.p99, 3)} |`,
+      "",
+      `grpc-js unary echo at concurrency 64: ${fl.grpc_unary_c64_calls_per_s.toLocaleString("en-US")} calls/s. ` +
+        `Bounds: acquire p50 at concurrency 1 ≥ ${num(fl.acquire_c1_floor_ms, 3)} ms; uncontended cycles/s ≤ ${fl.uncontended_c64_ceiling_cycles_per_s.toLocaleString("en-US")}; ` +
+        `contended handoffs/s ≤ ${fl.contended_ceiling_handoffs_per_s?.toLocaleString("en-US") ?? "–"}.`,
+      "",
+    );
+  }
   return out.join("\n");
 }
 
@@ -197,6 +223,15 @@ export function renderTargets(runs: RunResult[], parts: Parts): string {
   check("contended c=64 handoffs/s ≥ 5× etcd", rc, 5, false, `${ratio(c64[0]?.handoffs_per_s, c64[1]?.handoffs_per_s)} (Jain ${num(c64[0]?.per_worker_cycles?.jain, 3)})`);
   const rl = r(u1[0]?.acquire_ms.p50, u1[1]?.acquire_ms.p50);
   check("c=1 acquire p50 ≤ 0.6× etcd", rl, 0.6, true, `${ratio(u1[0]?.acquire_ms.p50, u1[1]?.acquire_ms.p50)}`);
+  const fl = parts.floor;
+  if (fl && !failed(fl)) {
+    const eu = u64[1]?.cycles_per_s;
+    const ec = c64[1]?.handoffs_per_s;
+    const el = u1[1]?.acquire_ms.p50;
+    if (eu != null) rows.push(`| (floor) uncontended target 2× etcd = ${num(2 * eu, 0)} cycles/s; stack ceiling here | ${fl.uncontended_c64_ceiling_cycles_per_s} cycles/s | ${fl.uncontended_c64_ceiling_cycles_per_s >= 2 * eu ? "reachable" : "**beyond the ceiling**"} |`);
+    if (ec != null && fl.contended_ceiling_handoffs_per_s != null) rows.push(`| (floor) contended target 5× etcd = ${num(5 * ec, 0)} handoffs/s; stack ceiling here | ${fl.contended_ceiling_handoffs_per_s} handoffs/s | ${fl.contended_ceiling_handoffs_per_s >= 5 * ec ? "reachable" : "**beyond the ceiling**"} |`);
+    if (el != null && fl.acquire_c1_floor_ms != null) rows.push(`| (floor) c=1 target 0.6× etcd = ${num(0.6 * el, 3)} ms; stack floor here | ${num(fl.acquire_c1_floor_ms, 3)} ms | ${fl.acquire_c1_floor_ms <= 0.6 * el ? "reachable" : "**below the floor**"} |`);
+  }
   const f = parts.failover;
   if (f && !failed(f)) check("failover p99 < 1 s", f.failover_ms.p99, 1000, true, `${num(f.failover_ms.p99, 0)} ms`);
   const m = parts.memory;

@@ -1,7 +1,8 @@
 // The parts of the benchmark report beyond throughput: failover time, node memory with many
-// locks, and start-up time with a long log or a snapshot. Each part starts its own cluster in
-// a temp folder and stops every process and removes every folder it made, also on failure.
-//   tsx bench/report.ts PART OUT.json   (PART: failover | memory | startup; run.sh runs each
+// locks, start-up time with a long log or a snapshot, and the floor of the machine and stack.
+// Each part starts its own processes in a temp folder and stops every process and removes
+// every folder it made, also on failure.
+//   tsx bench/report.ts PART OUT.json   (PART: failover | memory | startup | floor; run.sh runs each
 //                                        in its own process and merges the part into OUT.json)
 // Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
 // MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000).
@@ -10,6 +11,7 @@ import { loadavg } from "node:os";
 import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
 import { peersDir } from "./etcd-control.ts";
 import { runFailover } from "./failover.ts";
+import { runFloor } from "./floor.ts";
 import { runMemory } from "./memory.ts";
 import { runStartup } from "./startup.ts";
 
@@ -50,6 +52,8 @@ async function main(part: string, out: string): Promise<void> {
         report["memory"] = await runMemory({ sessions, locks, timeoutMs: 300_000, log });
         const peers = peersDir();
         if (peers) report["etcd_memory"] = await runEtcdMemory(peers, sessions, locks, 300_000, log).catch(failure);
+      } else if (part === "floor") {
+        report["floor"] = await runFloor({ log });
       } else if (part === "startup") {
         report["startup"] = await runStartup({ entries: envNumber("STARTUP_ENTRIES", 1_000_000), log });
       } else {
@@ -71,7 +75,7 @@ async function main(part: string, out: string): Promise<void> {
 
 const [part, out] = process.argv.slice(2);
 if (!part || !out) {
-  process.stderr.write("usage: tsx bench/report.ts failover|memory|startup OUT.json\n");
+  process.stderr.write("usage: tsx bench/report.ts failover|memory|startup|floor OUT.json\n");
   process.exit(2);
 }
 // On Ctrl-C / TERM the parts' finally blocks do not run: the exit hook in cluster-control

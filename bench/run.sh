@@ -11,10 +11,11 @@
 #
 # Then, each in its own process with its own cluster (bench/report.ts): failover time over
 # repeated leader kills, node memory with many locks held, start-up time from a long log and
-# from a snapshot. The whole report goes to bench/results/latest.md and latest.json (raw
+# from a snapshot, and the floor of this machine and stack (bench/floor.ts). The whole report
+# goes to bench/results/latest.md and latest.json (raw
 # harness lines in latest.jsonl); a run of only some PARTS writes partial.* instead.
 #
-# Env knobs: PARTS ("throughput failover memory startup": any subset, e.g. PARTS=failover),
+# Env knobs: PARTS ("throughput failover memory startup floor": any subset, e.g. PARTS=failover),
 #            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
 #            PEERS_SRC (../shared/peers), PEERS_DIR (/tmp/palisade-bench-peers: the writable copy),
 #            SKIP_ETCD=1 (Palisade only), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
@@ -31,10 +32,10 @@ MODES="${MODES:-uncontended contended}"
 PEERS_SRC="${PEERS_SRC:-$REPO/../shared/peers}"
 PEERS_DIR="${PEERS_DIR:-/tmp/palisade-bench-peers}"
 SKIP_ETCD="${SKIP_ETCD:-0}"
-PARTS="${PARTS:-throughput failover memory startup}"
+PARTS="${PARTS:-throughput failover memory startup floor}"
 PART_TIMEOUT="${PART_TIMEOUT:-900}"
 # A run of only some parts does not replace the full report.
-if [[ $PARTS == "throughput failover memory startup" ]]; then NAME="${RESULTS_NAME:-latest}"; else NAME="${RESULTS_NAME:-partial}"; fi
+if [[ $PARTS == "throughput failover memory startup floor" ]]; then NAME="${RESULTS_NAME:-latest}"; else NAME="${RESULTS_NAME:-partial}"; fi
 has_part() { [[ " $PARTS " == *" $1 "* ]]; }
 LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
 RUN_TIMEOUT=$((S + W + 60)) # one harness run may not hang the whole benchmark
@@ -146,7 +147,7 @@ done
 fi
 
 # --- failover, memory, start-up: one process each, bounded; each cleans up after itself
-for part in failover memory startup; do
+for part in failover memory startup floor; do
   has_part "$part" || continue
   # In the background and waited for, so that cleanup can stop it (timeout runs it in its
   # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
