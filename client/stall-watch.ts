@@ -1,33 +1,133 @@
-// Watches the event loop for stalls (perf_hooks.monitorEventLoopDelay). A timer that was
-// due during a stall fires late, so a session's deadline check alone would notice a stall
-// only after it; this tells the check how long the loop may have been blocked since the
-// last look, so a stall that may have outlived the deadline counts as loss.
-import { monitorEventLoopDelay, type IntervalHistogram } from "node:perf_hooks";
+// Watches the event loop for stalls. A timer that was due during a stall fires late, so a
+// session's deadline check alone would notice a stall only after it; this tells the check
+// how long the loop may have been blocked since the last look, so a stall that may have
+// outlived the deadline counts as loss.
+//
+// One sampler serves every session of the process: a timer every `resolutionMs` records the
+// longest gap between its runs. (perf_hooks.monitorEventLoopDelay is not used: its reset()
+// forgets the interval in progress, so a stall that began just after a reset went unseen;
+// and one histogram per session cost a wakeup per session per interval.) Each session keeps
+// its own view ("since my last look") over the folds of the shared maximum.
+import { monotonicMs } from "./clock.ts";
 
-export class StallWatch {
-  private readonly histogram: IntervalHistogram;
-  private users = 0;
+/** One reading of the sampler: the longest gap between its runs since the reading before, in ms. */
+interface Fold {
+  seq: number;
+  maxMs: number;
+}
 
-  constructor(private readonly resolutionMs = 10) {
-    this.histogram = monitorEventLoopDelay({ resolution: resolutionMs });
+class SharedSampler {
+  private readonly watchers = new Set<StallWatch>();
+  private timer: NodeJS.Timeout | null = null;
+  private folds: Fold[] = [];
+  private seq = 0;
+  private lastSampleAt = 0;
+  private lastFoldAt = 0;
+  /** Longest gap between samples since the last fold (a gap includes the interval itself). */
+  private currentMaxMs = 0;
+
+  constructor(readonly resolutionMs: number) {}
+
+  /** Registers a watcher; returns the seq its view starts after. */
+  add(w: StallWatch): number {
+    if (this.watchers.size === 0) {
+      this.lastSampleAt = this.lastFoldAt = monotonicMs();
+      this.currentMaxMs = 0;
+      this.timer = setInterval(() => this.sample(), this.resolutionMs);
+      this.timer.unref();
+    }
+    this.watchers.add(w);
+    return this.seq;
   }
 
-  /** Starts sampling (reference counted, one per open session). */
+  remove(w: StallWatch): void {
+    if (!this.watchers.delete(w)) return;
+    if (this.watchers.size > 0) {
+      this.prune();
+      return;
+    }
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.folds = [];
+  }
+
+  /**
+   * The longest gap in the folds after `since`, in the part not folded yet, and in the gap
+   * still open (a stall that just ended, before the sampler ran again); and the seq to start
+   * from next time. Folds at most once per interval, however many sessions look.
+   */
+  maxSince(since: number): { maxMs: number; seq: number } {
+    const now = monotonicMs();
+    let maxMs = Math.max(this.currentMaxMs, now - this.lastSampleAt);
+    if (now - this.lastFoldAt >= this.resolutionMs) this.fold(now);
+    for (const f of this.folds) if (f.seq > since && f.maxMs > maxMs) maxMs = f.maxMs;
+    return { maxMs, seq: this.seq };
+  }
+
+  /** Drops the folds every watcher has seen. */
+  prune(): void {
+    let oldest = Infinity;
+    for (const w of this.watchers) oldest = Math.min(oldest, w.seenUpTo);
+    if (this.folds.length > 0 && this.folds[0]!.seq <= oldest) this.folds = this.folds.filter((f) => f.seq > oldest);
+  }
+
+  private sample(): void {
+    const now = monotonicMs();
+    this.currentMaxMs = Math.max(this.currentMaxMs, now - this.lastSampleAt);
+    this.lastSampleAt = now;
+  }
+
+  private fold(now: number): void {
+    this.sample();
+    this.folds.push({ seq: ++this.seq, maxMs: this.currentMaxMs });
+    this.currentMaxMs = 0;
+    this.lastFoldAt = now;
+  }
+}
+
+const samplers = new Map<number, SharedSampler>();
+
+function samplerFor(resolutionMs: number): SharedSampler {
+  let s = samplers.get(resolutionMs);
+  if (!s) {
+    s = new SharedSampler(resolutionMs);
+    samplers.set(resolutionMs, s);
+  }
+  return s;
+}
+
+export class StallWatch {
+  private readonly sampler: SharedSampler;
+  private retained = false;
+  /** The last fold this watcher has taken into account. */
+  seenUpTo = 0;
+
+  constructor(resolutionMs = 10) {
+    this.sampler = samplerFor(resolutionMs);
+  }
+
+  /** Starts watching (the shared sampler runs while any watcher is retained). */
   retain(): void {
-    if (this.users++ === 0) this.histogram.enable();
+    if (this.retained) return;
+    this.retained = true;
+    this.seenUpTo = this.sampler.add(this);
   }
 
   release(): void {
-    if (this.users > 0 && --this.users === 0) this.histogram.disable();
+    if (!this.retained) return;
+    this.retained = false;
+    this.sampler.remove(this);
   }
 
-  /** The longest loop delay seen since the last call, in ms, plus one sampling interval; then resets. */
+  /**
+   * The longest time, in ms, the event loop may have gone without running timers since the
+   * last call (at least about one sampling interval).
+   */
   takeMaxStallMs(): number {
-    if (this.users === 0) return 0;
-    const maxNs = this.histogram.max;
-    this.histogram.reset();
-    // An empty histogram reports a huge max; nothing was sampled yet, so nothing stalled.
-    if (!Number.isFinite(maxNs) || maxNs <= 0 || maxNs > 9e18) return 0;
-    return maxNs / 1e6 + this.resolutionMs;
+    if (!this.retained) return 0;
+    const { maxMs, seq } = this.sampler.maxSince(this.seenUpTo);
+    this.seenUpTo = seq;
+    this.sampler.prune();
+    return maxMs;
   }
 }
