@@ -1,6 +1,7 @@
 // The checks over one run's records: the store's admissions and counters, the cluster's
-// grant log (from the watch), exactly-once of retried requests as far as the client
-// histories show it, and linearizability of the client histories.
+// grant log (from the watch), the clients' session deadlines against the grants that
+// followed an expiry, exactly-once of retried requests as far as the client histories
+// show it, and linearizability of the client histories.
 import { checkLockHistory, type LockHistoryEvent } from "../test/sim/checkers/linearizable.ts";
 import type { AcquireOutcome, ReleaseOutcome } from "../test/sim/checkers/lock-model.ts";
 import type {
@@ -23,7 +24,22 @@ export interface RunRecords {
 export interface CheckReport {
   violations: string[];
   counts: Record<string, number>;
+  /** Checks that did not run, each with why. */
+  skipped: string[];
 }
+
+export interface CheckOptions {
+  /**
+   * Check the client deadline (default true). Off under clock-rate faults: a node whose
+   * monotonic clock runs beyond the drift bound ρ may expire a session before its client's
+   * deadline, which the SPEC does not promise against.
+   */
+  clientDeadline?: boolean;
+}
+
+export const CLIENT_DEADLINE_SKIPPED =
+  "client deadline: not checked under --clock-rate (node clocks run at rates beyond the drift bound ρ, " +
+  "so a leader may expire a session before its client's deadline: the client's assumption is broken by design)";
 
 /** Admissions per key never go back in token, equal tokens come from one grant, no lost update. */
 function checkStore(r: RunRecords, out: string[], counts: Record<string, number>): void {
@@ -133,6 +149,120 @@ function checkGrantLog(r: RunRecords, out: string[], counts: Record<string, numb
   counts["log gaps (resync)"] = gaps;
 }
 
+/**
+ * SPEC "Sessions", the client's deadline: while a client still believes it holds a lock
+ * (before its session's client deadline, before it sent a release of that grant and before
+ * it started closing the session) no other session is granted that lock. Checked on every
+ * grant of a lock that follows, in the log, the end of an earlier grant of it by session
+ * expiry: the earliest moment the new grant is known to exist must not come before the
+ * expired holder stopped believing. "Known to exist" takes the earliest of the times that
+ * bound the grant from above: its Acquire's answer, a read, validate or refused Acquire
+ * that showed it, and the observer's receipt of its watch event (each comes after the grant
+ * was applied). Only holders that were told of their grant (an Acquire answered granted)
+ * and whose session record carries the client deadline are checked; the rest are counted.
+ */
+export function checkClientDeadlines(r: RunRecords, out: string[], counts: Record<string, number>): void {
+  const synced = BigInt(r.final.syncedIndex);
+  const key = (lock: string, session: string, token: string): string => `${lock}\u0000${session}\u0000${token}`;
+  // The earliest host time at which each grant (lock, session, token) is known to exist.
+  const knownAt = new Map<string, { at: number; how: string }>();
+  const bound = (k: string, at: number | null | undefined, how: string): void => {
+    if (at === null || at === undefined) return;
+    const known = knownAt.get(k);
+    if (!known || at < known.at) knownAt.set(k, { at, how });
+  };
+  // What each holder knew: when it was told of a grant, when it first sent its release.
+  const toldAt = new Map<string, number>();
+  const releaseSent = new Map<string, number>();
+  const validated: { lock: string; token: string; ret: number; id: string }[] = [];
+  for (const op of r.ops) {
+    const o = op.out;
+    if (op.ret !== null && o?.kind === "granted" && op.session) {
+      const k = key(op.lock, op.session, o.token);
+      bound(k, op.ret, `its Acquire ${op.id} answered`);
+      toldAt.set(k, Math.min(toldAt.get(k) ?? Infinity, op.ret));
+    }
+    if (op.ret !== null && o?.kind === "read" && o.holder !== null && o.token !== null) {
+      bound(key(op.lock, o.holder, o.token), op.ret, `read ${op.id} showed it`);
+    }
+    if (op.ret !== null && o?.kind === "notAcquired" && o.holderSession !== undefined && o.holderToken !== undefined) {
+      bound(key(op.lock, o.holderSession, o.holderToken), op.ret, `Acquire ${op.id} was refused for it`);
+    }
+    if (op.ret !== null && o?.kind === "validated" && o.valid && op.token) validated.push({ lock: op.lock, token: op.token, ret: op.ret, id: op.id });
+    if (op.kind === "release" && op.session && op.token) {
+      const k = key(op.lock, op.session, op.token);
+      releaseSent.set(k, Math.min(releaseSent.get(k) ?? Infinity, op.call));
+    }
+  }
+  const sessions = new Map(r.sessions.map((s) => [s.session, s]));
+
+  // The grant log: per lock the current grant, and the last grant that ended by expiry.
+  const grantOf = new Map<string, string>(); // lock + token -> session (validate names no session)
+  const pairs: { lock: string; expired: WatchRecord; next: WatchRecord }[] = [];
+  const expiredLast = new Map<string, WatchRecord>();
+  for (const w of r.watch) {
+    if (BigInt(w.index) > synced) break;
+    if (w.kind === "resync" || w.lock === undefined || w.session === undefined || w.token === undefined) continue;
+    if (w.kind === "acquired") {
+      grantOf.set(`${w.lock}\u0000${w.token}`, w.session);
+      bound(key(w.lock, w.session, w.token), w.at, `the observer received its watch event (index ${w.index})`);
+      // A grant after the expiry in the log (at the expiry's own index for a waiter, or
+      // later) is applied after it; the first one is checked (across a resync too).
+      const expired = expiredLast.get(w.lock);
+      if (expired && BigInt(w.index) >= BigInt(expired.index) && expired.session !== w.session) pairs.push({ lock: w.lock, expired, next: w });
+      expiredLast.delete(w.lock);
+    } else if (w.kind === "expired") {
+      expiredLast.set(w.lock, w);
+    } else {
+      expiredLast.delete(w.lock);
+    }
+  }
+  for (const v of validated) {
+    const session = grantOf.get(`${v.lock}\u0000${v.token}`);
+    if (session !== undefined) bound(key(v.lock, session, v.token), v.ret, `validate ${v.id} found it valid`);
+  }
+
+  let checked = 0;
+  let untold = 0; // the expired holder was never told of its grant: it believed nothing
+  let unrecorded = 0; // its session record (with the deadline) or any time of the new grant is missing
+  for (const { lock, expired, next } of pairs) {
+    const a = key(lock, expired.session!, expired.token!);
+    const record = sessions.get(expired.session!);
+    const known = knownAt.get(key(lock, next.session!, next.token!));
+    if (!toldAt.has(a)) {
+      untold++;
+      continue;
+    }
+    if (record?.deadline === undefined || !known) {
+      unrecorded++;
+      continue;
+    }
+    checked++;
+    // The holder believes it holds the lock until the first of these.
+    let believedUntil = record.deadline;
+    let until = `its client deadline ${record.deadline}`;
+    const release = releaseSent.get(a);
+    if (release !== undefined && release < believedUntil) {
+      believedUntil = release;
+      until = `it sent a release at ${release}`;
+    }
+    if (record.closing !== undefined && record.closing < believedUntil) {
+      believedUntil = record.closing;
+      until = `it started closing its session at ${record.closing}`;
+    }
+    if (known.at < believedUntil) {
+      out.push(
+        `client deadline ${lock}: session ${next.session} was granted token ${next.token} (index ${next.index}), known by ${known.at} µs ` +
+          `(${known.how}), ${believedUntil - known.at} µs before session ${expired.session} (${record.worker}, token ${expired.token}, ` +
+          `expired at index ${expired.index}, told of its grant at ${toldAt.get(a)}) stopped believing it held the lock: ${until}`,
+      );
+    }
+  }
+  counts["client deadline pairs checked"] = checked;
+  counts["client deadline pairs unchecked: untold"] = untold;
+  counts["client deadline pairs unchecked: no time"] = unrecorded;
+}
+
 function acquireOut(o: OpRecord["out"]): AcquireOutcome | undefined {
   if (!o) return undefined;
   if (o.kind === "granted") return { kind: "granted", token: BigInt(o.token) };
@@ -212,11 +342,14 @@ export function lockHistory(r: RunRecords): LockHistoryEvent[] {
   return events;
 }
 
-export function runChecks(r: RunRecords): CheckReport {
+export function runChecks(r: RunRecords, options: CheckOptions = {}): CheckReport {
   const violations: string[] = [];
   const counts: Record<string, number> = {};
+  const skipped: string[] = [];
   checkStore(r, violations, counts);
   checkGrantLog(r, violations, counts);
+  if (options.clientDeadline ?? true) checkClientDeadlines(r, violations, counts);
+  else skipped.push(CLIENT_DEADLINE_SKIPPED);
   const history = lockHistory(r);
   const lin = checkLockHistory(history, LIN_BUDGET);
   if (!lin.ok) violations.push(`linearizability:\n${lin.detail}`);
@@ -227,5 +360,5 @@ export function runChecks(r: RunRecords): CheckReport {
   counts["operations with unknown outcome"] = unknown;
   counts["writes answered NOT_FOUND (checked as unknown)"] = r.ops.filter((o) => o.out?.kind === "sessionNotFound").length;
   counts["sessions"] = r.sessions.length;
-  return { violations, counts };
+  return { violations, counts, skipped };
 }

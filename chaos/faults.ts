@@ -1,7 +1,8 @@
 // The fault schedule: two lanes running side by side, each choosing its next fault from
 // the seed — network faults (partitions, one-way drops, bridges, loss, delay) and
 // process/clock faults (kill -9 and restart, SIGSTOP/SIGCONT of nodes and of workers,
-// wall-clock jumps). Each fault is undone before its lane picks the next one.
+// wall-clock jumps, and with --clock-rate restarts under a monotonic clock running at
+// another rate). Each fault is undone before its lane picks the next one.
 import { writeFileSync } from "node:fs";
 import { netns } from "./netns.ts";
 import type { NsProcess } from "./procs.ts";
@@ -15,12 +16,26 @@ export interface Target {
   /** The leader the observer saw last (0 if none). */
   leader(): number;
   clockFile(node: number): string;
+  /**
+   * With --clock-rate only: the environment that starts a node under libfaketime with its
+   * monotonic clock (and its wall clock) running `rate` times as fast as the host's.
+   */
+  clockRateEnv?: (node: number, rate: number) => Record<string, string>;
   log(msg: string): void;
 }
 
 export type FaultKind =
   | "partition-minority" | "partition-leader" | "one-way" | "bridge" | "loss" | "delay" | "cut-off-client"
-  | "kill-node" | "kill-leader" | "pause-node" | "pause-leader" | "pause-worker" | "pause-holder" | "clock-jump";
+  | "kill-node" | "kill-leader" | "pause-node" | "pause-leader" | "pause-worker" | "pause-holder" | "clock-jump"
+  | "clock-rate";
+
+/**
+ * Monotonic-clock rates of the clock-rate fault: all far beyond the SPEC's drift bound
+ * ρ = 0.01, slower and faster than the host.
+ */
+export const CLOCK_RATES = [0.5, 0.8, 1.25, 1.5, 2] as const;
+
+const PROCESS_FAULTS: readonly FaultKind[] = ["kill-node", "kill-leader", "pause-node", "pause-leader", "pause-worker", "pause-holder", "clock-jump"];
 
 const NODES = [1, 2, 3];
 // The clients' namespaces (4: workers, store, observer; 5: one more worker) stay on one side.
@@ -133,7 +148,9 @@ export class FaultSchedule {
   }
 
   private async processFault(): Promise<void> {
-    const kind = this.rng.pick<FaultKind>(["kill-node", "kill-leader", "pause-node", "pause-leader", "pause-worker", "pause-holder", "clock-jump"]);
+    // Without --clock-rate the draws are exactly those of a run before it existed.
+    const kinds = this.target.clockRateEnv ? [...PROCESS_FAULTS, "clock-rate" as const] : PROCESS_FAULTS;
+    const kind = this.rng.pick<FaultKind>(kinds);
     const leader = this.target.leader() || this.rng.pick(NODES);
     switch (kind) {
       case "kill-node":
@@ -186,6 +203,38 @@ export class FaultSchedule {
         writeFileSync(this.target.clockFile(id), `${offset}\n`);
         await this.hold(2_000, 12_000);
         if (this.rng.chance(0.7)) writeFileSync(this.target.clockFile(id), "+0\n");
+        return;
+      }
+      case "clock-rate": {
+        // libfaketime would make a running process's monotonic clock jump back if its rate
+        // changed, so a rate is only ever set by a restart: kill -9, start under the rate,
+        // hold, kill -9, start at the host's rate again.
+        const env = this.target.clockRateEnv;
+        const id = this.rng.chance(0.5) ? leader : this.rng.pick(NODES);
+        const node = this.target.nodes.get(id);
+        if (!env || !node) return;
+        const rate = this.rng.pick(CLOCK_RATES);
+        // Half of the time the leader (if another node) is killed and restarted while the
+        // node runs at its rate, so that it may take over: a leader's clock decides expiries.
+        const takeOver = this.rng.chance(0.5);
+        this.count(kind, `node ${id} x${rate}${id === leader ? " (leader)" : ""}${takeOver ? ", then the leader killed" : ""}`);
+        await node.kill();
+        node.start(env(id, rate));
+        if (takeOver) {
+          await this.hold(1_500, 3_000); // restarted and caught up
+          const current = this.target.leader();
+          const other = current !== id ? this.target.nodes.get(current) : undefined;
+          if (other) {
+            this.target.log(`fault clock-rate: kill -9 of leader ${current} while node ${id} runs at x${rate}`);
+            await other.kill();
+            await this.hold(300, 2_000);
+            other.start();
+          }
+        }
+        await this.hold(4_000, 15_000);
+        await node.kill();
+        node.start();
+        this.target.log(`fault clock-rate over: node ${id} back at x1 (leader now ${this.target.leader()})`);
         return;
       }
       default:

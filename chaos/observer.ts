@@ -1,7 +1,8 @@
 // The observer, run inside the clients' namespace: prints the leader as it changes and
-// every lock event of the cluster's watch stream (with its log index). "final" on stdin:
-// takes a sentinel lock, waits until the watch has delivered its grant (so every event up
-// to that index is in), lists the live sessions and prints them. "stop" ends it.
+// every lock event of the cluster's watch stream (with its log index and the host
+// monotonic time it arrived). "final" on stdin: takes a sentinel lock, waits until the
+// watch has delivered its grant (so every event up to that index is in), lists the live
+// sessions and prints them. "stop" ends it.
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { PalisadeClient } from "../client/index.ts";
@@ -33,8 +34,9 @@ async function pollLeader(): Promise<void> {
 
 async function watchAll(): Promise<void> {
   for await (const event of client.watch("", { signal: stop.signal })) {
+    const at = nowUs();
     if (event.kind === "resync") {
-      emit({ t: "watch", kind: "resync", index: event.index.toString() });
+      emit({ t: "watch", kind: "resync", index: event.index.toString(), at });
       continue;
     }
     if (event.lock === SENTINEL) {
@@ -43,7 +45,7 @@ async function watchAll(): Promise<void> {
     }
     emit({
       t: "watch", kind: event.kind, index: event.index.toString(), lock: event.lock,
-      session: event.sessionId.toString(), token: event.token.toString(),
+      session: event.sessionId.toString(), token: event.token.toString(), at,
     });
   }
 }

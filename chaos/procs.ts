@@ -39,10 +39,11 @@ export class NsProcess {
     return this.child?.pid;
   }
 
-  start(): void {
+  /** Starts the process, with `env` instead of the options' environment for this run only. */
+  start(env?: Record<string, string>): void {
     if (this.child) throw new Error(`${this.options.name} is already running`);
     const o = this.options;
-    const envArgs = Object.entries(o.env ?? {}).map(([k, v]) => `${k}=${v}`);
+    const envArgs = Object.entries(env ?? o.env ?? {}).map(([k, v]) => `${k}=${v}`);
     const log = openSync(o.logPath, "a");
     const child = spawn(
       "ip",

@@ -37,6 +37,14 @@ export interface SessionRecord {
   closeRet?: number;
   /** The worker's client declared it lost (deadline passed or NOT_FOUND). */
   lostAt?: number;
+  /**
+   * The client's own deadline for the session (client/session.ts `deadlineNs`, in µs of the
+   * host's monotonic clock): the last value it moved to, so the one in force when the
+   * session ended on the client. Before it the client believes it still holds its locks.
+   */
+  deadline?: number;
+  /** When the worker called close (acknowledged or not): from then on it holds nothing. */
+  closing?: number;
 }
 
 /** One fenced-counter task's write: acknowledged when status is 204. */
@@ -88,6 +96,8 @@ export interface WatchRecord {
   lock?: string;
   session?: string;
   token?: string;
+  /** When the observer received the event (µs, host monotonic): the event was applied before. */
+  at?: number;
 }
 
 export interface FinalRecord {

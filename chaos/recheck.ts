@@ -1,12 +1,15 @@
 // Re-runs the checks on a history written by a chaos run:
-//   npx tsx chaos/recheck.ts /var/tmp/palisade-chaos/seed-1/history.jsonl
+//   npx tsx chaos/recheck.ts /var/tmp/palisade-chaos/seed-1/history.jsonl [--clock-rate]
+// (--clock-rate for a run made with it: the client-deadline check is skipped, as there.)
 import { readFileSync } from "node:fs";
 import { runChecks, type RunRecords } from "./checks.ts";
 import type { FinalRecord, Line } from "./protocol.ts";
 
-const path = process.argv[2];
+const args = process.argv.slice(2);
+const clockRate = args.includes("--clock-rate");
+const path = args.find((a) => !a.startsWith("--"));
 if (!path) {
-  console.error("usage: npx tsx chaos/recheck.ts HISTORY.jsonl");
+  console.error("usage: npx tsx chaos/recheck.ts HISTORY.jsonl [--clock-rate]");
   process.exit(2);
 }
 const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
@@ -25,7 +28,8 @@ if (!final) {
   console.error(`${path}: no final record (the run did not finish)`);
   process.exit(2);
 }
-const report = runChecks({ ...r, final });
+const report = runChecks({ ...r, final }, { clientDeadline: !clockRate });
 for (const [k, n] of Object.entries(report.counts)) console.log(`${k.padEnd(48)} ${n}`);
+for (const why of report.skipped) console.log(`skipped: ${why}`);
 console.log(report.violations.length === 0 ? "PASS" : `FAIL:\n${report.violations.join("\n")}`);
 process.exit(report.violations.length === 0 ? 0 : 1);

@@ -1,12 +1,16 @@
-// npm run chaos -- --seed S --minutes M
+// npm run chaos -- --seed S --minutes M [--clock-rate]
 // A real three-node Palisade cluster in network namespaces n1..n3, client workers, the
 // fenced store and an observer in n4, faults from the seed (see faults.ts), then the
 // checks (see checks.ts). Prints faults by kind, operations checked and a verdict, writes
 // the history, exits 1 on any violation. Everything it set up is torn down at exit.
+// --clock-rate adds restarts of a node under a monotonic clock running at another rate
+// (clock-rate.ts); the client-deadline check, which such rates break by design, is then
+// skipped.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runChecks, type RunRecords } from "./checks.ts";
+import { clockRateEnv, verifyClockRate } from "./clock-rate.ts";
 import { runComparison, type ScenarioResult, type System } from "./compare/scenarios.ts";
 import { FaultSchedule, type FaultKind } from "./faults.ts";
 import { FAKETIME_LIB, addressOf, checkPrerequisites, cleanLeftovers, netns } from "./netns.ts";
@@ -24,17 +28,20 @@ const { values } = parseArgs({
     "unfenced-store": { type: "boolean", default: false },
     // Also run the Redis designs through the scripted scenarios (never changes the exit status).
     compare: { type: "string" },
+    // Also restart nodes under monotonic clocks running at rates beyond the drift bound.
+    "clock-rate": { type: "boolean", default: false },
     out: { type: "string" },
   },
 });
 const seed = Number(values.seed);
 const minutes = Number(values.minutes);
 if (!Number.isInteger(seed) || !(minutes > 0)) {
-  console.error("usage: npm run chaos -- --seed N --minutes M [--workers W] [--out DIR]");
+  console.error("usage: npm run chaos -- --seed N --minutes M [--workers W] [--clock-rate] [--compare SYSTEMS] [--out DIR]");
   process.exit(2);
 }
 // Outside the repository: its data/ is shared with other local runs that may clear it.
 const runDir = resolve(values.out ?? join("/var/tmp/palisade-chaos", `seed-${seed}`));
+const clockRate = values["clock-rate"];
 const startedAt = Date.now();
 const elapsed = (): string => `${((Date.now() - startedAt) / 1000).toFixed(1)}s`;
 const say = (msg: string): void => console.log(`[chaos ${elapsed()}] ${msg}`);
@@ -122,7 +129,12 @@ async function main(): Promise<number> {
   if (await cleanLeftovers()) say("removed leftovers of an earlier run");
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
-  say(`seed ${seed}, ${minutes} min, run directory ${runDir}`);
+  say(`seed ${seed}, ${minutes} min${clockRate ? ", with clock-rate faults" : ""}, run directory ${runDir}`);
+  if (clockRate) {
+    // A rate libfaketime did not apply would make the fault a plain restart: refuse.
+    const probe = await verifyClockRate(2);
+    say(`clock-rate: a Node process under libfaketime x2 saw ${probe.hrtimeMs.toFixed(0)} ms of hrtime and its ${probe.timerMs} ms timer fire in ${probe.hostMs.toFixed(0)} ms of host time`);
+  }
   await netns("up", "5");
 
   const config = {
@@ -183,6 +195,7 @@ async function main(): Promise<number> {
 
   const schedule = new FaultSchedule(new Rng(rng.fork()), {
     nodes, workers, leader: () => leader, clockFile,
+    ...(clockRate ? { clockRateEnv: (_id: number, rate: number) => ({ ...clockRateEnv(rate), NODE_ENV: "production" }) } : {}),
     nextCounterGrant: (ms) => new Promise((resolveGrant) => {
       grantWaiters.push(resolveGrant);
       setTimeout(() => resolveGrant(undefined), ms);
@@ -230,10 +243,10 @@ async function main(): Promise<number> {
   writeFileSync(historyPath, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
   writeFileSync(join(runDir, "faults.log"), faultLog.join("\n") + "\n");
   say("checking");
-  const report = runChecks(records);
+  const report = runChecks(records, { clientDeadline: !clockRate });
   if (stuck.length > 0) report.violations.push(`workers did not stop within 30 s: ${stuck.join(", ")}`);
 
-  console.log(`\nFaults injected (seed ${seed}):`);
+  console.log(`\nFaults injected (seed ${seed}${clockRate ? ", --clock-rate" : ""}):`);
   const kinds = [...schedule.counts.entries()].sort(([a], [b]) => a.localeCompare(b)) as [FaultKind, number][];
   for (const [kind, n] of kinds) console.log(`  ${kind.padEnd(20)} ${n}`);
   console.log(`  ${"total".padEnd(20)} ${kinds.reduce((a, [, n]) => a + n, 0)}`);
@@ -247,6 +260,7 @@ async function main(): Promise<number> {
   console.log("Checks:");
   for (const [k, n] of Object.entries(report.counts)) console.log(`  ${k.padEnd(42)} ${n}`);
   console.log(`  ${"grants in the 8 s after healing".padEnd(42)} ${grantsAfterHeal}`);
+  for (const why of report.skipped) console.log(`  skipped: ${why}`);
   console.log(`History: ${historyPath} (faults: ${join(runDir, "faults.log")})`);
   if (compareWith.length > 0) {
     const compareRng = new Rng(seed + 1_000_003);

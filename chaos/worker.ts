@@ -41,6 +41,8 @@ let stopping = false;
 let opCount = 0;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A process.hrtime.bigint() instant in the records' µs (floored: never later than it). */
+const nsToUs = (ns: bigint): number => Number(ns / 1000n);
 
 function record(op: Omit<OpRecord, "t" | "id" | "worker">): void {
   emit({ t: "op", id: `${name}.${++opCount}`, worker: name, ...op });
@@ -78,7 +80,12 @@ class Loop {
     const opened = nowUs();
     try {
       const session = await client.openSession({ ttlMs, clientName: this.tag });
-      const info: SessionRecord = { t: "session", worker: name, session: session.id.toString(), opened };
+      const info: SessionRecord = { t: "session", worker: name, session: session.id.toString(), opened, deadline: nsToUs(session.deadlineNs) };
+      // The client's deadline as it moves (each acknowledged keepalive); it stops moving
+      // once the session is lost or closed, so the record keeps the one last in force.
+      session.onDeadlineExtended((deadlineNs) => {
+        info.deadline = nsToUs(deadlineNs);
+      });
       session.onLost(() => {
         info.lostAt ??= nowUs();
       });
@@ -92,6 +99,7 @@ class Loop {
   }
 
   private finishSession(): void {
+    if (this.info && this.session) this.info.deadline = nsToUs(this.session.deadlineNs);
     if (this.info) emit(this.info);
     this.session = undefined;
     this.info = undefined;
@@ -103,6 +111,7 @@ class Loop {
     if (!session || !info) return;
     if (session.state === "open") {
       const call = nowUs();
+      info.closing = call;
       try {
         await session.close();
         info.closeCall = call;
