@@ -10,6 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runChecks, type RunRecords } from "./checks.ts";
+import { nowUs } from "./clock.ts";
 import { clockRateEnv, verifyClockRate } from "./clock-rate.ts";
 import { runComparison, type ScenarioResult, type System } from "./compare/scenarios.ts";
 import { FaultSchedule, type FaultKind } from "./faults.ts";
@@ -56,6 +57,8 @@ for (const system of compareWith) {
 }
 
 const SESSION_TTL_MS = 3_000;
+/** How long the workers use one set of lock names (see epochUs below). */
+const LOCK_GENERATION_MS = 120_000;
 const CLIENT_PORT = 7100;
 const PEER_PORT = 7000;
 const NODE_IDS = [1, 2, 3];
@@ -179,6 +182,10 @@ async function main(): Promise<number> {
 
   const rng = new Rng(seed);
   const workerCount = Number(values.workers);
+  // Lock names (and the store keys they fence) change every LOCK_GENERATION_MS, on one clock
+  // for all workers: a lock's history stays a few thousand operations long however long the
+  // run, so the linearizability search over it finishes.
+  const epochUs = nowUs();
   // The last worker runs in n5: the one that can be cut off from the cluster but not from the store.
   for (let w = 1; w <= workerCount; w++) {
     const worker = new NsProcess({
@@ -186,6 +193,7 @@ async function main(): Promise<number> {
       args: [
         "--name", `w${w}`, "--seed", String(rng.fork()), "--endpoints", endpoints, "--store", `http://${addressOf(4)}:8080`,
         "--counters", "a,b,c", "--locks", "p1,p2,p3", "--loops", "2", "--ttl", String(SESSION_TTL_MS),
+        "--epoch-us", String(epochUs), "--generation-ms", String(LOCK_GENERATION_MS),
       ],
     });
     workers.push(worker);

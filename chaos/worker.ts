@@ -24,6 +24,10 @@ const { values } = parseArgs({
     locks: { type: "string", default: "p1,p2" },
     loops: { type: "string", default: "2" },
     ttl: { type: "string", default: "3000" },
+    // Lock names carry a generation, floor((now - epoch) / generation), so that each lock's
+    // history stays short enough to check; 0 keeps one set of names for the whole run.
+    "epoch-us": { type: "string", default: "0" },
+    "generation-ms": { type: "string", default: "0" },
   },
 });
 
@@ -31,6 +35,13 @@ const name = values.name;
 const counters = values.counters.split(",");
 const plainLocks = values.locks.split(",");
 const ttlMs = Number(values.ttl);
+const epochUs = Number(values["epoch-us"]) || nowUs();
+const generationUs = Number(values["generation-ms"]) * 1000;
+
+/** The current generation's form of a lock or counter name. */
+function generational(base: string): string {
+  return generationUs > 0 ? `${base}.g${Math.floor((nowUs() - epochUs) / generationUs)}` : base;
+}
 const client = new PalisadeClient({
   endpoints: values.endpoints.split(","),
   clientName: name,
@@ -213,7 +224,7 @@ class Loop {
   }
 
   private async counterTask(session: Session): Promise<void> {
-    const key = this.rng.pick(counters);
+    const key = generational(this.rng.pick(counters));
     const lock = `counter/${key}`;
     const token = await this.acquire(session, lock, this.rng.int(200, 2_000));
     if (token === undefined) return;
@@ -243,7 +254,7 @@ class Loop {
   }
 
   private async plainTask(session: Session): Promise<void> {
-    const lock = `plain/${this.rng.pick(plainLocks)}`;
+    const lock = `plain/${generational(this.rng.pick(plainLocks))}`;
     if (this.rng.chance(0.3)) {
       await this.read(lock);
       return;
