@@ -124,7 +124,10 @@ interface Unacked {
 }
 
 /** A bounded FIFO of encoded messages; drops the oldest when over either bound. */
+const EMPTY = new Uint8Array(0);
+
 class PeerQueue {
+  /** Slots before `head` are consumed and hold an empty array (so a sent message is not kept). */
   private items: Uint8Array[] = [];
   private head = 0;
   private bytes = 0;
@@ -178,6 +181,7 @@ class PeerQueue {
   private shift(): void {
     const item = this.items[this.head];
     this.bytes -= item.length;
+    this.items[this.head] = EMPTY;
     this.head++;
     // Compact now and then so the array does not keep consumed slots forever.
     if (this.head > 1024 && this.head * 2 > this.items.length) {
