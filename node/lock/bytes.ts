@@ -10,9 +10,25 @@ export class ByteDecodeError extends Error {
   override readonly name = "ByteDecodeError";
 }
 
+/** Bytes of the LEB128 varint of a non-negative safe integer. */
+function varintSize(value: number): number {
+  let size = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) size++;
+  return size;
+}
+
+const MAX_SAFE_U64 = BigInt(Number.MAX_SAFE_INTEGER);
+
 export class ByteWriter {
-  private buf = new Uint8Array(256);
+  private buf: Uint8Array;
+  private view: DataView;
   private len = 0;
+
+  /** `capacity`: bytes to start with; a good guess of the final size saves regrowing. */
+  constructor(capacity = 256) {
+    this.buf = new Uint8Array(Math.max(16, Math.ceil(capacity)));
+    this.view = new DataView(this.buf.buffer);
+  }
 
   private ensure(extra: number): void {
     if (this.len + extra <= this.buf.length) return;
@@ -21,6 +37,7 @@ export class ByteWriter {
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.len));
     this.buf = next;
+    this.view = new DataView(next.buffer);
   }
 
   u8(value: number): this {
@@ -32,17 +49,28 @@ export class ByteWriter {
   /** A non-negative safe integer. */
   uint(value: number): this {
     if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`not a non-negative safe integer: ${value}`);
+    this.ensure(8);
+    this.len = this.putVarint(this.len, value);
+    return this;
+  }
+
+  /** Writes the varint of `value` at `pos` (room already ensured); returns the position after it. */
+  private putVarint(pos: number, value: number): number {
+    const buf = this.buf;
     let v = value;
     while (v >= 0x80) {
-      this.u8((v % 0x80) | 0x80);
+      buf[pos++] = (v % 0x80) | 0x80;
       v = Math.floor(v / 0x80);
     }
-    return this.u8(v);
+    buf[pos++] = v;
+    return pos;
   }
 
   /** An unsigned 64-bit integer. */
   u64(value: bigint): this {
     if (value < 0n || value > MAX_U64) throw new RangeError(`not a uint64: ${value}`);
+    // The same LEB128 bytes either way; a safe integer needs no bigint arithmetic.
+    if (value <= MAX_SAFE_U64) return this.uint(Number(value));
     let v = value;
     while (v >= 0x80n) {
       this.u8(Number(v & 0x7fn) | 0x80);
@@ -53,8 +81,16 @@ export class ByteWriter {
 
   f64(value: number): this {
     this.ensure(8);
-    new DataView(this.buf.buffer, this.buf.byteOffset + this.len, 8).setFloat64(0, value);
+    this.view.setFloat64(this.len, value);
     this.len += 8;
+    return this;
+  }
+
+  /** A 32-bit unsigned integer, big-endian (fixed width). */
+  u32be(value: number): this {
+    this.ensure(4);
+    this.view.setUint32(this.len, value);
+    this.len += 4;
     return this;
   }
 
@@ -63,6 +99,24 @@ export class ByteWriter {
   }
 
   str(value: string): this {
+    // ASCII (lock names, ids and client names nearly always are): one byte per character,
+    // written in place behind its length, with no temporary array.
+    const n = value.length;
+    const prefix = varintSize(n);
+    this.ensure(prefix + n);
+    const buf = this.buf;
+    const start = this.len + prefix;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80) break;
+      buf[start + i] = c;
+    }
+    if (i === n) {
+      this.putVarint(this.len, n);
+      this.len = start + n;
+      return this;
+    }
     const bytes = utf8.encode(value);
     this.uint(bytes.length);
     return this.raw(bytes);
@@ -75,7 +129,28 @@ export class ByteWriter {
     return this;
   }
 
+  /** Forgets what was written, keeping the buffer (for a writer reused across encodings). */
+  reset(): this {
+    this.len = 0;
+    return this;
+  }
+
+  /** A copy of exactly the bytes written (the writer may be reused afterwards). */
+  copy(): Uint8Array {
+    return this.buf.slice(0, this.len);
+  }
+
+  /** A view of the bytes written so far (valid until the next write). */
+  written(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
+
+  /**
+   * The bytes written. A copy of exactly that length, unless the buffer is nearly full
+   * (at most 1/8 unused): then a view of it, so a large result is not held twice.
+   */
   finish(): Uint8Array {
+    if (this.buf.length - this.len <= this.len / 8) return this.buf.subarray(0, this.len);
     return this.buf.slice(0, this.len);
   }
 }

@@ -100,8 +100,15 @@ const TAGS: Readonly<Record<CommandType, number>> = {
 /** At most this many held seqs are decoded; validation applies the configured (smaller) limit. */
 const MAX_DECODED_HELD = 4096;
 
+/**
+ * Commands are encoded into this one reused buffer and copied out at their exact size: one
+ * small allocation per command (kept on the V8 heap when small) instead of two, since every
+ * log entry is one.
+ */
+const scratch = new ByteWriter(1_024);
+
 export function encodeCommand(cmd: Command): Uint8Array {
-  const w = new ByteWriter().u8(FORMAT_VERSION).u8(TAGS[cmd.type]);
+  const w = scratch.reset().u8(FORMAT_VERSION).u8(TAGS[cmd.type]);
   switch (cmd.type) {
     case "openSession":
       w.str(cmd.requestId).uint(cmd.ttlMs).str(cmd.clientName);
@@ -128,7 +135,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
       break;
   }
   w.f64(cmd.wallMs);
-  return w.finish();
+  return w.copy();
 }
 
 function writeSequenced(w: ByteWriter, cmd: SequencedWrite): void {

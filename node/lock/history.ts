@@ -1,6 +1,6 @@
 // Lock history bounded per lock and globally. Records enter in apply order, so the
 // global queue is ordered by grant index; eviction always takes the oldest record.
-import type { HistoryRecord, LockState } from "./state.ts";
+import { appendHistory, type HistoryRecord, type LockState } from "./state.ts";
 
 export class HistoryLog {
   /** Every record in insertion order; evicted ones are skipped lazily. */
@@ -26,7 +26,7 @@ export class HistoryLog {
       record.evicted = true;
       return;
     }
-    lock.history.push(record);
+    appendHistory(lock, record);
     this.queue.push(record);
     this.live++;
     while (lock.history.length > this.perLock) this.evict(lock.history.shift() as HistoryRecord);

@@ -86,7 +86,7 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
     history: state.history,
     requestIds: new Map(),
     closedIds: new Set(),
-  });
+  }, backup.byteLength);
   // The result must load as a state machine, with its invariants intact.
   const check = LockStateMachine.restore(data);
   if (check.epoch !== epoch || check.appliedIndex !== state.applied) throw new SnapshotError("restored state does not read back as written");

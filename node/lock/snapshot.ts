@@ -4,7 +4,7 @@
 import { readAnswer, writeAnswer } from "./answers.ts";
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
 import { crc32 } from "./checksum.ts";
-import type { EndReason, HistoryRecord, KeptAnswer, LockState, Session } from "./state.ts";
+import { appendHistory, newSession, NO_HISTORY, type EndReason, type HistoryRecord, type KeptAnswer, type LockState, type Session, type Waiter } from "./state.ts";
 
 /** Thrown when snapshot bytes are corrupt, truncated or inconsistent. */
 export class SnapshotError extends Error {
@@ -40,8 +40,12 @@ const byNumber = (a: number, b: number): number => a - b;
 const byBigint = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-export function writeSnapshot(state: SnapshotContent): Uint8Array {
-  const w = new ByteWriter();
+/**
+ * `sizeHint`: the expected size in bytes (e.g. the previous snapshot's), so the state is
+ * written into one buffer of about the right size instead of one regrown many times.
+ */
+export function writeSnapshot(state: SnapshotContent, sizeHint = 0): Uint8Array {
+  const w = new ByteWriter(sizeHint > 0 ? sizeHint + (sizeHint >> 4) + 4_096 : 256);
   for (const b of MAGIC) w.u8(b);
   w.u8(VERSION).uint(state.applied).uint(state.epoch);
 
@@ -58,14 +62,14 @@ export function writeSnapshot(state: SnapshotContent): Uint8Array {
       if (kept.acquireOf !== null) w.str(kept.acquireOf);
       writeAnswer(w, kept.answer);
     }
-    const dropped = [...s.dropped].sort(byNumber);
+    const dropped = [...(s.dropped ?? [])].sort(byNumber);
     w.uint(dropped.length);
     for (const seq of dropped) w.uint(seq);
     // Held and waited locks in their session order (close and expiry walk them in this order).
     w.uint(s.held.size);
     for (const name of s.held) w.str(name);
-    w.uint(s.waits.size);
-    for (const name of s.waits.keys()) w.str(name);
+    w.uint(s.waits?.size ?? 0);
+    for (const name of s.waits?.keys() ?? []) w.str(name);
   }
 
   const names = [...state.locks.keys()].sort(byString);
@@ -95,11 +99,9 @@ export function writeSnapshot(state: SnapshotContent): Uint8Array {
   w.uint(state.closedIds.size);
   for (const id of state.closedIds) w.u64(id);
 
-  const body = w.finish();
-  const out = new Uint8Array(body.length + 4);
-  out.set(body);
-  new DataView(out.buffer).setUint32(body.length, crc32(body));
-  return out;
+  // The checksum goes behind the body in the same buffer: no copy of the whole state.
+  w.u32be(crc32(w.written()));
+  return w.finish();
 }
 
 export function readSnapshot(bytes: Uint8Array): RestoredContent {
@@ -122,50 +124,69 @@ function parse(r: ByteReader): RestoredContent {
   const applied = r.uint();
   const epoch = r.uint();
 
+  // Every name, client name and id is shared with the object that owns it (the lock, the
+  // session), as in a state built by applying the log, rather than kept once per mention.
+  const clientNames = new Map<string, string>();
+  const clientName = (name: string): string => {
+    const known = clientNames.get(name);
+    if (known !== undefined) return known;
+    clientNames.set(name, name);
+    return name;
+  };
   const sessions = new Map<bigint, Session>();
   const heldOrder = new Map<bigint, string[]>();
   const waitOrder = new Map<bigint, string[]>();
   for (let i = r.count(); i > 0; i--) {
     const id = r.u64();
-    const session: Session = {
-      id, clientName: r.str(), ttlMs: r.uint(), openedAt: r.uint(), openedWallMs: r.f64(), requestId: r.str(), mark: r.uint(),
-      answers: new Map(), dropped: new Set(), pending: new Map(), held: new Set(), waits: new Map(),
-    };
+    const session = newSession({
+      id, clientName: clientName(r.str()), ttlMs: r.uint(), openedAt: r.uint(), openedWallMs: r.f64(), requestId: r.str(), mark: r.uint(),
+    });
     for (let n = r.count(); n > 0; n--) {
       const seq = r.uint();
       const acquireOf = r.bool() ? r.str() : null;
       session.answers.set(seq, { acquireOf, answer: readAnswer(r) });
     }
-    for (let n = r.count(); n > 0; n--) session.dropped.add(r.uint());
+    for (let n = r.count(); n > 0; n--) (session.dropped ??= new Set()).add(r.uint());
     heldOrder.set(id, readStrings(r));
     waitOrder.set(id, readStrings(r));
     sessions.set(id, session);
   }
+  const sessionId = (id: bigint): bigint => sessions.get(id)?.id ?? id;
 
   const locks = new Map<string, LockState>();
   for (let i = r.count(); i > 0; i--) {
     const name = r.str();
-    const lock: LockState = { name, holder: null, waiters: null, history: [] };
-    if (r.bool()) lock.holder = { sessionId: r.u64(), token: r.u64(), grantedAt: r.uint(), waitedFrom: r.uint(), record: null };
+    const lock: LockState = { name, holder: null, waiters: null, history: NO_HISTORY };
+    if (r.bool()) {
+      // Until its history record is read (if the history still has it), the holder is a
+      // record of its own that is not in the history.
+      const holderSession = sessionId(r.u64());
+      lock.holder = {
+        lock: name, token: r.u64(), sessionId: holderSession, clientName: sessions.get(holderSession)?.clientName ?? "", grantedAt: r.uint(),
+        waitedFrom: r.uint(), grantedWallMs: 0, endedAt: null, endedWallMs: null, reason: null, evicted: true,
+      };
+    }
     for (let n = r.count(); n > 0; n--) {
-      const sessionId = r.u64();
+      const waiterSession = sessionId(r.u64());
       const waitedFrom = r.uint();
       const waitMs = r.uint();
       const seqs: number[] = [];
       for (let k = r.count(); k > 0; k--) seqs.push(r.uint());
       if (seqs.length === 0) throw new SnapshotError(`wait on ${name} without an Acquire seq`);
       lock.waiters ??= new Map();
-      lock.waiters.set(sessionId, { sessionId, lock: name, seqs, waitedFrom, waitMs });
+      lock.waiters.set(waiterSession, { sessionId: waiterSession, lock: name, seqs, waitedFrom, waitMs });
     }
     locks.set(name, lock);
   }
 
   const history: HistoryRecord[] = [];
   for (let i = r.count(); i > 0; i--) {
-    const lock = r.str();
+    const lockName = r.str();
+    const token = r.u64();
+    const grantee = sessionId(r.u64());
     const record: HistoryRecord = {
-      lock, token: r.u64(), sessionId: r.u64(), clientName: r.str(), grantedAt: r.uint(), waitedFrom: r.uint(), grantedWallMs: r.f64(),
-      endedAt: null, endedWallMs: null, reason: null, evicted: false,
+      lock: locks.get(lockName)?.name ?? lockName, token, sessionId: grantee, clientName: clientName(r.str()),
+      grantedAt: r.uint(), waitedFrom: r.uint(), grantedWallMs: r.f64(), endedAt: null, endedWallMs: null, reason: null, evicted: false,
     };
     if (r.bool()) {
       record.endedAt = r.uint();
@@ -174,17 +195,24 @@ function parse(r: ByteReader): RestoredContent {
       if (reason === undefined) throw new SnapshotError("unknown history reason");
       record.reason = reason;
     }
-    const owner = locks.get(lock);
-    if (!owner) throw new SnapshotError(`history record for unknown lock ${lock}`);
-    owner.history.push(record);
-    if (owner.holder && owner.holder.token === record.token && record.endedAt === null) owner.holder.record = record;
+    const owner = locks.get(lockName);
+    if (!owner) throw new SnapshotError(`history record for unknown lock ${lockName}`);
+    appendHistory(owner, record);
+    // The current grant's record becomes the holder itself.
+    const holder = owner.holder;
+    if (holder && holder.evicted && holder.token === record.token && record.endedAt === null) {
+      if (holder.sessionId !== record.sessionId || holder.grantedAt !== record.grantedAt || holder.waitedFrom !== record.waitedFrom) {
+        throw new SnapshotError(`the holder of ${lockName} does not match its history record`);
+      }
+      owner.holder = record;
+    }
     history.push(record);
   }
 
   const requestIds = new Map<string, bigint>();
   for (let i = r.count(); i > 0; i--) {
     const requestId = r.str();
-    requestIds.set(requestId, r.u64());
+    requestIds.set(requestId, sessionId(r.u64()));
   }
   const closedIds = new Set<bigint>();
   for (let i = r.count(); i > 0; i--) closedIds.add(r.u64());
@@ -192,17 +220,17 @@ function parse(r: ByteReader): RestoredContent {
 
   // Re-link sessions to their locks and waits in the recorded order.
   for (const [id, session] of sessions) {
-    for (const name of heldOrder.get(id) ?? []) session.held.add(name);
+    for (const name of heldOrder.get(id) ?? []) session.held.add(locks.get(name)?.name ?? name);
     for (const name of waitOrder.get(id) ?? []) {
-      const waiter = locks.get(name)?.waiters?.get(id);
+      const waiter: Waiter | undefined = locks.get(name)?.waiters?.get(id);
       if (!waiter) throw new SnapshotError(`session ${id} lists a wait on ${name} that the lock does not have`);
-      session.waits.set(name, waiter);
-      for (const seq of waiter.seqs) session.pending.set(seq, name);
+      (session.waits ??= new Map()).set(waiter.lock, waiter);
+      for (const seq of waiter.seqs) (session.pending ??= new Map()).set(seq, waiter.lock);
     }
   }
   for (const lock of locks.values()) {
     for (const waiter of lock.waiters?.values() ?? []) {
-      if (sessions.get(waiter.sessionId)?.waits.get(lock.name) !== waiter) {
+      if (sessions.get(waiter.sessionId)?.waits?.get(lock.name) !== waiter) {
         throw new SnapshotError(`wait on ${lock.name} by session ${waiter.sessionId} is not listed by the session`);
       }
     }

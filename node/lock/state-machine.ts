@@ -10,7 +10,7 @@ import { HistoryLog } from "./history.ts";
 import { MAX_EPOCH, MAX_INDEX, resolveLimits, type LockLimits } from "./limits.ts";
 import { emptyTimers, type ApplyOutcome, type Completion, type LockEvent, type LockEventType, type PendingWait, type SessionLease, type TimerChanges } from "./outcome.ts";
 import { readSnapshot, SnapshotError, writeSnapshot } from "./snapshot.ts";
-import type { EndReason, HistoryRecord, LockState, Session, Waiter } from "./state.ts";
+import { newSession, NO_HISTORY, type EndReason, type HistoryRecord, type LockState, type Session, type Waiter } from "./state.ts";
 import { tokenFor } from "./tokens.ts";
 import { validateCommand } from "./validate.ts";
 
@@ -109,6 +109,8 @@ export class LockStateMachine {
   /** Ids of closed (not expired) sessions, oldest first. */
   private readonly closedIds = new Set<bigint>();
   private readonly historyLog: HistoryLog;
+  /** Size of the last snapshot taken, to size the next one's buffer. */
+  private snapshotSizeHint = 0;
 
   constructor(limits: Partial<LockLimits> = {}, options: LockStateMachineOptions = {}) {
     this.limits = resolveLimits(limits);
@@ -204,20 +206,9 @@ export class LockStateMachine {
       return fail("RESOURCE_EXHAUSTED", "too many sessions", `the cluster already has ${this.sessions.size} sessions`);
     }
     const id = BigInt(ctx.index);
-    this.sessions.set(id, {
-      id,
-      clientName: cmd.clientName,
-      ttlMs: cmd.ttlMs,
-      openedAt: ctx.index,
-      openedWallMs: ctx.wallMs,
-      requestId: cmd.requestId,
-      mark: 0,
-      answers: new Map(),
-      dropped: new Set(),
-      pending: new Map(),
-      held: new Set(),
-      waits: new Map(),
-    });
+    this.sessions.set(id, newSession({
+      id, clientName: cmd.clientName, ttlMs: cmd.ttlMs, openedAt: ctx.index, openedWallMs: ctx.wallMs, requestId: cmd.requestId, mark: 0,
+    }));
     rememberInMap(this.requestIds, cmd.requestId, id, this.limits.rememberedRequestIds);
     ctx.timers.sessionsOpened.push({ id, ttlMs: cmd.ttlMs });
     return { code: "OK", kind: "sessionOpened", sessionId: id };
@@ -237,7 +228,7 @@ export class LockStateMachine {
   /** Close or expiry: cancels the session's waits, then releases its locks to their next waiters. */
   private endSession(ctx: ApplyContext, session: Session, how: "closed" | "expired"): void {
     const ended = sessionEnded(session.id);
-    for (const waiter of [...session.waits.values()]) this.endWait(ctx, session, waiter, ended, false);
+    if (session.waits) for (const waiter of [...session.waits.values()]) this.endWait(ctx, session, waiter, ended, false);
     const reason: EndReason = how === "closed" ? "session closed" : "session expired";
     const event: LockEventType = how === "closed" ? "sessionClosed" : "expired";
     for (const name of [...session.held]) {
@@ -264,25 +255,28 @@ export class LockStateMachine {
     if (write.ackedUpTo > session.mark) {
       session.mark = write.ackedUpTo;
       for (const seq of [...session.answers.keys()]) if (seq <= session.mark) session.answers.delete(seq);
-      for (const seq of [...session.dropped]) if (seq <= session.mark) session.dropped.delete(seq);
+      if (session.dropped) {
+        for (const seq of [...session.dropped]) if (seq <= session.mark) session.dropped.delete(seq);
+        if (session.dropped.size === 0) session.dropped = null;
+      }
     }
     // A dropped seq is remembered until the mark passes it, so a delayed duplicate is refused.
     // Past the bound (only a misbehaving client gets there) the answer is kept instead.
     const droppedBound = 2 * this.limits.maxInFlightPerSession;
     for (const seq of write.held) {
-      if (seq <= session.mark || !session.answers.has(seq) || session.dropped.size >= droppedBound) continue;
+      if (seq <= session.mark || !session.answers.has(seq) || (session.dropped?.size ?? 0) >= droppedBound) continue;
       session.answers.delete(seq);
-      session.dropped.add(seq);
+      (session.dropped ??= new Set()).add(seq);
     }
-    if (write.seq <= session.mark || session.dropped.has(write.seq)) return TOO_OLD(write.seq, session.mark);
+    if (write.seq <= session.mark || session.dropped?.has(write.seq)) return TOO_OLD(write.seq, session.mark);
     const kept = session.answers.get(write.seq);
     if (kept) return kept.answer;
-    if (session.pending.has(write.seq)) return WAITING;
+    if (session.pending?.has(write.seq)) return WAITING;
     return null;
   }
 
   private inFlightFull(session: Session): ErrorAnswer | null {
-    const inFlight = session.answers.size + session.pending.size;
+    const inFlight = session.answers.size + (session.pending?.size ?? 0);
     if (inFlight < this.limits.maxInFlightPerSession) return null;
     return fail("RESOURCE_EXHAUSTED", "too many in flight",
       `session ${session.id} has ${inFlight} unacknowledged answers and pending waits (limit ${this.limits.maxInFlightPerSession})`);
@@ -290,7 +284,7 @@ export class LockStateMachine {
 
   /** Keeps the final answer of a seq until the client acknowledges it. */
   private keep(session: Session, seq: number, acquireOf: string | null, answer: Answer): void {
-    if (seq > session.mark && !session.dropped.has(seq)) session.answers.set(seq, { acquireOf, answer });
+    if (seq > session.mark && !session.dropped?.has(seq)) session.answers.set(seq, { acquireOf, answer });
   }
 
   // ---------------------------------------------------------------- locks
@@ -321,10 +315,10 @@ export class LockStateMachine {
     // Not reentrant by count: the holder gets its existing token back.
     if (holder.sessionId === session.id) return { code: "OK", kind: "granted", token: holder.token };
     // A second Acquire while waiting joins the existing wait and keeps its timer.
-    const waiting = session.waits.get(cmd.lock);
+    const waiting = session.waits?.get(cmd.lock);
     if (waiting) {
       waiting.seqs.push(cmd.seq);
-      session.pending.set(cmd.seq, cmd.lock);
+      (session.pending ??= new Map()).set(cmd.seq, cmd.lock);
       return WAITING;
     }
     if (cmd.waitMs === 0) return { code: "OK", kind: "notAcquired", holderSessionId: holder.sessionId, holderToken: holder.token };
@@ -337,14 +331,14 @@ export class LockStateMachine {
     const waiter: Waiter = { sessionId: session.id, lock: cmd.lock, seqs: [cmd.seq], waitedFrom: ctx.index, waitMs: cmd.waitMs };
     lock.waiters ??= new Map();
     lock.waiters.set(session.id, waiter);
-    session.waits.set(cmd.lock, waiter);
-    session.pending.set(cmd.seq, cmd.lock);
+    (session.waits ??= new Map()).set(cmd.lock, waiter);
+    (session.pending ??= new Map()).set(cmd.seq, cmd.lock);
     ctx.timers.waitsStarted.push({ sessionId: session.id, lock: cmd.lock, acquireSeq: cmd.seq, waitMs: cmd.waitMs });
     return WAITING;
   }
 
   private locksFull(session: Session): ErrorAnswer | null {
-    const count = session.held.size + session.waits.size;
+    const count = session.held.size + (session.waits?.size ?? 0);
     if (count < this.limits.maxLocksPerSession) return null;
     return fail("RESOURCE_EXHAUSTED", "too many locks in session",
       `session ${session.id} holds or waits for ${count} locks (limit ${this.limits.maxLocksPerSession})`);
@@ -354,14 +348,14 @@ export class LockStateMachine {
     const session = this.sessions.get(cmd.sessionId);
     if (!session) return sessionNotFound(cmd.sessionId);
     const seq = cmd.acquireSeq;
-    if (seq <= session.mark || session.dropped.has(seq)) return TOO_OLD(seq, session.mark);
+    if (seq <= session.mark || session.dropped?.has(seq)) return TOO_OLD(seq, session.mark);
     const notThisLock = (): ErrorAnswer =>
       fail("INVALID_ARGUMENT", "not an acquire of this lock", `seq ${seq} of session ${session.id} is not an Acquire of lock ${cmd.lock}`);
 
-    const pendingLock = session.pending.get(seq);
+    const pendingLock = session.pending?.get(seq);
     if (pendingLock !== undefined) {
       if (pendingLock !== cmd.lock) return notThisLock();
-      const waiter = session.waits.get(pendingLock) as Waiter;
+      const waiter = session.waits?.get(pendingLock) as Waiter;
       const holder = this.locks.get(pendingLock)?.holder ?? null;
       const answer: Answer = cmd.reason === "timeout" && holder !== null
         ? { code: "OK", kind: "notAcquired", holderSessionId: holder.sessionId, holderToken: holder.token }
@@ -418,7 +412,7 @@ export class LockStateMachine {
   // ---------------------------------------------------------------- grants and waits
 
   private createLock(name: string): LockState {
-    const lock: LockState = { name, holder: null, waiters: null, history: [] };
+    const lock: LockState = { name, holder: null, waiters: null, history: NO_HISTORY };
     this.locks.set(name, lock);
     return lock;
   }
@@ -431,11 +425,12 @@ export class LockStateMachine {
   /** Grants `lock` to `session` with the token of the applying entry. */
   private grant(ctx: ApplyContext, lock: LockState, session: Session, waitedFrom: number): bigint {
     const token = tokenFor(this.epochValue, ctx.index);
+    // The grant's history record is also the lock's holder.
     const record: HistoryRecord = {
       lock: lock.name, token, sessionId: session.id, clientName: session.clientName, grantedAt: ctx.index, waitedFrom,
       grantedWallMs: ctx.wallMs, endedAt: null, endedWallMs: null, reason: null, evicted: false,
     };
-    lock.holder = { sessionId: session.id, token, grantedAt: ctx.index, waitedFrom, record };
+    lock.holder = record;
     session.held.add(lock.name);
     this.historyLog.add(lock, record);
     ctx.events.push({ type: "acquired", index: ctx.index, lock: lock.name, sessionId: session.id, token, wallMs: ctx.wallMs });
@@ -448,11 +443,11 @@ export class LockStateMachine {
     if (!holder) return;
     lock.holder = null;
     this.sessions.get(holder.sessionId)?.held.delete(lock.name);
-    const record = holder.record;
-    if (record && !record.evicted) {
-      record.endedAt = ctx.index;
-      record.endedWallMs = ctx.wallMs;
-      record.reason = reason;
+    // A record that already left the history is not updated: nothing reads it any more.
+    if (!holder.evicted) {
+      holder.endedAt = ctx.index;
+      holder.endedWallMs = ctx.wallMs;
+      holder.reason = reason;
     }
     ctx.events.push({ type: event, index: ctx.index, lock: lock.name, sessionId: holder.sessionId, token: holder.token, wallMs: ctx.wallMs });
     this.grantNext(ctx, lock);
@@ -467,7 +462,7 @@ export class LockStateMachine {
       // Re-check at apply time that the grantee's session is live.
       const session = this.sessions.get(sessionId);
       if (!session) continue;
-      session.waits.delete(lock.name);
+      forgetWait(session, lock.name);
       const answer: Answer = { code: "OK", kind: "granted", token: this.grant(ctx, lock, session, waiter.waitedFrom) };
       this.finishWaitSeqs(ctx, session, waiter, answer, true);
       return;
@@ -481,7 +476,7 @@ export class LockStateMachine {
       lock.waiters.delete(session.id);
       if (lock.waiters.size === 0) lock.waiters = null;
     }
-    session.waits.delete(waiter.lock);
+    forgetWait(session, waiter.lock);
     this.finishWaitSeqs(ctx, session, waiter, answer, keep);
     if (lock) this.dropIfUnused(lock);
   }
@@ -489,7 +484,7 @@ export class LockStateMachine {
   /** Every Acquire seq joined to a wait gets the same final answer. */
   private finishWaitSeqs(ctx: ApplyContext, session: Session, waiter: Waiter, answer: Answer, keep: boolean): void {
     for (const seq of waiter.seqs) {
-      session.pending.delete(seq);
+      if (session.pending?.delete(seq) && session.pending.size === 0) session.pending = null;
       if (keep) this.keep(session, seq, waiter.lock, answer);
       ctx.completions.push({ sessionId: session.id, seq, answer });
     }
@@ -558,7 +553,7 @@ export class LockStateMachine {
       openedWallMs: session.openedWallMs,
       mark: session.mark,
       held: [...session.held].map((lock) => ({ lock, token: this.locks.get(lock)?.holder?.token ?? 0n })),
-      waiting: [...session.waits.values()].map((w) => ({ lock: w.lock, seqs: [...w.seqs] })),
+      waiting: [...(session.waits?.values() ?? [])].map((w) => ({ lock: w.lock, seqs: [...w.seqs] })),
       keptAnswers: session.answers.size,
     };
   }
@@ -593,7 +588,7 @@ export class LockStateMachine {
   answerFor(sessionId: bigint, seq: number): Answer | null {
     const session = this.sessions.get(sessionId);
     if (!session) return null;
-    if (session.pending.has(seq)) return WAITING;
+    if (session.pending?.has(seq)) return WAITING;
     return session.answers.get(seq)?.answer ?? null;
   }
 
@@ -614,7 +609,7 @@ export class LockStateMachine {
   pendingWaits(): PendingWait[] {
     const waits: PendingWait[] = [];
     for (const session of this.sessions.values()) {
-      for (const w of session.waits.values()) {
+      for (const w of session.waits?.values() ?? []) {
         waits.push({ sessionId: session.id, lock: w.lock, acquireSeq: w.seqs[0] as number, waitMs: w.waitMs });
       }
     }
@@ -655,7 +650,7 @@ export class LockStateMachine {
       for (const w of lock.waiters?.values() ?? []) {
         const session = this.sessions.get(w.sessionId);
         if (!session) problems.push(`lock ${lock.name} has a waiter from missing session ${w.sessionId}`);
-        else if (session.waits.get(lock.name) !== w) problems.push(`session ${w.sessionId} does not list its wait on ${lock.name}`);
+        else if (session.waits?.get(lock.name) !== w) problems.push(`session ${w.sessionId} does not list its wait on ${lock.name}`);
         if (holder?.sessionId === w.sessionId) problems.push(`holder of ${lock.name} also waits for it`);
       }
       if (!holder && !lock.waiters && lock.history.length === 0) problems.push(`unused lock entry ${lock.name}`);
@@ -665,11 +660,12 @@ export class LockStateMachine {
         if (this.locks.get(name)?.holder?.sessionId !== session.id) problems.push(`session ${session.id} lists ${name} but does not hold it`);
       }
       let pendingSeqs = 0;
-      for (const w of session.waits.values()) {
+      for (const w of session.waits?.values() ?? []) {
         pendingSeqs += w.seqs.length;
-        for (const seq of w.seqs) if (session.pending.get(seq) !== w.lock) problems.push(`seq ${seq} of session ${session.id} not pending`);
+        for (const seq of w.seqs) if (session.pending?.get(seq) !== w.lock) problems.push(`seq ${seq} of session ${session.id} not pending`);
       }
-      if (pendingSeqs !== session.pending.size) problems.push(`session ${session.id} pending count mismatch`);
+      if (pendingSeqs !== (session.pending?.size ?? 0)) problems.push(`session ${session.id} pending count mismatch`);
+      if (session.waits?.size === 0 || session.pending?.size === 0 || session.dropped?.size === 0) problems.push(`session ${session.id} keeps an empty table`);
       for (const seq of session.answers.keys()) if (seq <= session.mark) problems.push(`session ${session.id} keeps acknowledged seq ${seq}`);
     }
     return problems;
@@ -679,7 +675,7 @@ export class LockStateMachine {
 
   /** Deterministic bytes of the whole state, with a CRC-32 trailer. */
   snapshot(): Uint8Array {
-    return writeSnapshot({
+    const bytes = writeSnapshot({
       applied: this.applied,
       epoch: this.epochValue,
       sessions: this.sessions,
@@ -687,7 +683,10 @@ export class LockStateMachine {
       history: this.historyLog.records(),
       requestIds: this.requestIds,
       closedIds: this.closedIds,
-    });
+    }, this.snapshotSizeHint);
+    // The next snapshot is about as large: it is written into one buffer of about that size.
+    this.snapshotSizeHint = bytes.byteLength;
+    return bytes;
   }
 
   /** Rebuilds a state machine from snapshot bytes; throws SnapshotError on a bad checksum or content. */
@@ -695,6 +694,7 @@ export class LockStateMachine {
     const data = readSnapshot(bytes);
     const machine = new LockStateMachine(limits, { epoch: data.epoch });
     machine.applied = data.applied;
+    machine.snapshotSizeHint = bytes.byteLength;
     for (const [id, session] of data.sessions) machine.sessions.set(id, session);
     for (const [name, lock] of data.locks) machine.locks.set(name, lock);
     for (const [requestId, id] of data.requestIds) machine.requestIds.set(requestId, id);
@@ -704,6 +704,11 @@ export class LockStateMachine {
     if (problems.length > 0) throw new SnapshotError(`inconsistent snapshot: ${problems.slice(0, 3).join("; ")}`);
     return machine;
   }
+}
+
+/** Removes a session's wait on `lock`, dropping the table once it is empty. */
+function forgetWait(session: Session, lock: string): void {
+  if (session.waits?.delete(lock) && session.waits.size === 0) session.waits = null;
 }
 
 function rememberInMap<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {

@@ -2,6 +2,7 @@
 // Exits 1 with one clear line when the config or the data directory cannot be used, and
 // when a durable write fails (restarted, the node recovers from disk). SIGINT and SIGTERM
 // stop it gracefully.
+import { setFlagsFromString } from "node:v8";
 import { Command, Option } from "commander";
 import { ConfigError, loadClusterConfig, nodeConfig, type NodeConfig } from "../config/index.ts";
 import { StorageError } from "../storage/errors.ts";
@@ -38,6 +39,31 @@ function parseArgs(argv: readonly string[]): Options {
   return program.opts<Options>();
 }
 
+/**
+ * How far V8 lets the old generation grow past what survived the last full collection
+ * before it collects again, in percent. Left to itself V8 allows up to 4× on a machine with
+ * a large heap limit: with ~100 MB of live lock state that is hundreds of MB of garbage
+ * held in RSS, and the ArrayBuffers of gRPC messages, freed only by a collection, pile up
+ * in the C heap meanwhile. At 50% (a full collection each time the heap has grown by half)
+ * the memory benchmark's leader ended at 376 MB instead of 541 MB and the followers at
+ * 274–283 MB instead of 349–370 MB, for about twice as many full collections (their
+ * pauses: 1.2 s instead of 0.5 s on the leader over a 40 s fill of 110,000 writes); a
+ * start that replays a 1,000,000-entry log took 10.9 s instead of 8.6 s.
+ * PALISADE_HEAP_GROWING_PERCENT overrides it; 0 leaves V8's own heuristic.
+ */
+const DEFAULT_HEAP_GROWING_PERCENT = 50;
+
+function heapGrowingPercent(): number {
+  const text = process.env["PALISADE_HEAP_GROWING_PERCENT"];
+  if (text === undefined || text === "") return DEFAULT_HEAP_GROWING_PERCENT;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 0 || value > 1000) {
+    process.stderr.write(`palisade: PALISADE_HEAP_GROWING_PERCENT must be an integer from 0 to 1000, got "${text}"\n`);
+    process.exit(1);
+  }
+  return value;
+}
+
 /** One line for an operator: what is wrong and where. */
 function describe(error: unknown): string {
   if (error instanceof ConfigError) return error.message;
@@ -47,6 +73,9 @@ function describe(error: unknown): string {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  // Read by V8 at each full collection, so setting it now, before the state is loaded, applies.
+  const growing = heapGrowingPercent();
+  if (growing > 0) setFlagsFromString(`--heap-growing-percent=${growing}`);
   let cfg: NodeConfig;
   try {
     cfg = nodeConfig(loadClusterConfig(opts.config), opts.id);
