@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import {
   FailedPreconditionError, NotHolderError, OutcomeUnknownError, PalisadeClient, SessionNotFoundError, StaleTokenError,
-  type Session,
+  type LateGrantRelease, type Session,
 } from "../client/index.ts";
 import { FENCING_TOKEN_HEADER } from "../client/fence/index.ts";
 import { nowUs } from "./clock.ts";
@@ -65,6 +65,7 @@ function isPrecondition(err: unknown): boolean {
 
 class Loop {
   private session: Session | undefined;
+  private readonly lateGrants = new Map<string, LateGrantRelease>();
   private info: SessionRecord | undefined;
 
   constructor(private readonly tag: string, private readonly rng: Rng) {}
@@ -100,6 +101,9 @@ class Loop {
       session.onLost(() => {
         info.lostAt ??= nowUs();
       });
+      // Grants the client released by itself (their Acquire's outcome was unknown to this
+      // worker): the acquire it answered and the release it sent belong in the history.
+      session.onLateGrantReleased((late) => this.lateGrants.set(`${session.id}:${late.acquireSeq}`, late));
       this.session = session;
       this.info = info;
       return session;
@@ -163,19 +167,22 @@ class Loop {
         record({ kind: "acquire", lock, session: sid, call, ret: null });
         return undefined;
       }
-      // The client settles it in the background (CancelWait, and a release of a late
-      // grant). Learn the final answer afterwards, so the hidden release is recorded.
-      const settledFrom = nowUs();
+      // The client settles it in the background (CancelWait, and a release of a grant that
+      // came anyway, which it reports): record what it learnt and did, once it is done.
       await session.unsettledAcquire(lock);
-      try {
-        const answer = await session.cancelWait(lock, pending.seq);
-        if (answer.outcome === "granted") {
-          record({ kind: "acquire", lock, session: sid, call, ret: nowUs(), out: { kind: "granted", token: answer.token.toString() } });
-          record({ kind: "release", lock, session: sid, token: answer.token.toString(), call: settledFrom, ret: null });
-          return undefined;
-        }
-      } catch {
-        // still unknown
+      const key = `${session.id}:${pending.seq}`;
+      const late = this.lateGrants.get(key);
+      this.lateGrants.delete(key);
+      if (late) {
+        const token = late.token.toString();
+        record({ kind: "acquire", lock, session: sid, call, ret: nsToUs(late.learntAtNs), out: { kind: "granted", token } });
+        const release = { kind: "release" as const, lock, session: sid, token, call: nsToUs(late.releaseSentNs) };
+        const ret = late.releaseAnsweredNs === null ? null : nsToUs(late.releaseAnsweredNs);
+        if (late.outcome === "released") record({ ...release, ret, out: { kind: "ok" } });
+        else if (late.outcome === "sessionNotFound") record({ ...release, ret, out: { kind: "sessionNotFound" } });
+        else if (late.outcome === "notHolder") record({ ...release, ret, out: { kind: "failedPrecondition" } });
+        else record({ ...release, ret: null });
+        return undefined;
       }
       record({ kind: "acquire", lock, session: sid, call, ret: null });
       return undefined;

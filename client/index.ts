@@ -6,7 +6,7 @@ export type {
 export { LockHandle } from "./lock-handle.ts";
 export type { LockContext, LockHandleEvents } from "./lock-handle.ts";
 export { Session, MAX_IN_FLIGHT } from "./session.ts";
-export type { AcquireOptions, PendingAcquire } from "./session.ts";
+export type { AcquireOptions, LateGrantRelease, PendingAcquire } from "./session.ts";
 export type { WatchEvent, WatchEventKind, WatchOptions } from "./watch.ts";
 export * from "./errors.ts";
 export type {

@@ -5,9 +5,11 @@ import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
 import { toU64, u64 } from "../node/transport/codec.ts";
 import type { Connection } from "./connection.ts";
 import { AckTracker } from "./acks.ts";
-import { monotonicMs, msToNs } from "./clock.ts";
+import { monotonicMs, monotonicNs, msToNs } from "./clock.ts";
 import { StallWatch } from "./stall-watch.ts";
-import { LimitError, OutcomeUnknownError, SessionLostError, SessionNotFoundError } from "./errors.ts";
+import {
+  FailedPreconditionError, LimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
+} from "./errors.ts";
 import { cancelWaitFrom, holderFrom, type AcquireResult, type CancelWaitResult } from "./types.ts";
 
 const pb = palisade.v1;
@@ -42,7 +44,27 @@ export interface PendingAcquire {
   result: Promise<AcquireResult>;
 }
 
+/**
+ * A grant the session released by itself: the Acquire's caller had given up (aborted its
+ * wait) or its outcome was unknown, and the final answer, learnt through CancelWait, was a
+ * grant that nobody would use. Times are monotonicNs() values.
+ */
+export interface LateGrantRelease {
+  lock: string;
+  /** The seq of the Acquire that was granted. */
+  acquireSeq: number;
+  token: bigint;
+  /** When the CancelWait answer that revealed the grant arrived. */
+  learntAtNs: bigint;
+  /** When the Release was sent, and when it was answered (null: its outcome is unknown). */
+  releaseSentNs: bigint;
+  releaseAnsweredNs: bigint | null;
+  /** The Release's answer: released, the session had ended, the grant had already ended, or unknown. */
+  outcome: "released" | "sessionNotFound" | "notHolder" | "unknown";
+}
+
 type LostListener = (reason: string) => void;
+type LateGrantListener = (release: LateGrantRelease) => void;
 type DeadlineListener = (deadlineNs: bigint) => void;
 
 const sleep = (ms: number): Promise<void> =>
@@ -58,6 +80,7 @@ export class Session {
   private readonly controller = new AbortController();
   private readonly lostListeners: LostListener[] = [];
   private readonly deadlineListeners = new Set<DeadlineListener>();
+  private readonly lateGrantListeners = new Set<LateGrantListener>();
   private lastAckSentAt: number;
   private lastCheckAt: number;
   private readonly deadlineTimer: NodeJS.Timeout;
@@ -103,6 +126,12 @@ export class Session {
   onDeadlineExtended(listener: DeadlineListener): () => void {
     this.deadlineListeners.add(listener);
     return () => this.deadlineListeners.delete(listener);
+  }
+
+  /** Called each time the session releases a grant that came after its caller gave up (see LateGrantRelease). */
+  onLateGrantReleased(listener: LateGrantListener): () => void {
+    this.lateGrantListeners.add(listener);
+    return () => this.lateGrantListeners.delete(listener);
   }
 
   /** The moment (monotonicMs()) after which the client treats the session as lost. */
@@ -188,7 +217,7 @@ export class Session {
       throw err;
     }
     this.acks.answered(seq);
-    if (answer.outcome === "granted") await this.release(lock, answer.token).catch(() => undefined);
+    if (answer.outcome === "granted") await this.releaseLateGrant(lock, seq, answer.token);
     return { acquired: false, seq, cancelled: true };
   }
 
@@ -219,7 +248,7 @@ export class Session {
       try {
         const answer = await this.cancelWait(lock, seq);
         this.acks.answered(seq);
-        if (answer.outcome === "granted") await this.release(lock, answer.token).catch(() => undefined);
+        if (answer.outcome === "granted") await this.releaseLateGrant(lock, seq, answer.token);
         return;
       } catch (err) {
         if (err instanceof SessionNotFoundError) return;
@@ -230,6 +259,27 @@ export class Session {
       }
       await sleep(200);
     }
+  }
+
+  /** Releases a grant nobody will use, and tells the listeners how that went. */
+  private async releaseLateGrant(lock: string, acquireSeq: number, token: bigint): Promise<void> {
+    const learntAtNs = monotonicNs();
+    const releaseSentNs = monotonicNs();
+    let outcome: LateGrantRelease["outcome"] = "released";
+    let releaseAnsweredNs: bigint | null = null;
+    try {
+      await this.release(lock, token);
+      releaseAnsweredNs = monotonicNs();
+    } catch (err) {
+      // Never sent (the session had ended here, or too many writes in flight): nothing happened.
+      if (err instanceof SessionLostError || err instanceof LimitError) return;
+      if (err instanceof SessionNotFoundError) outcome = "sessionNotFound";
+      else if (err instanceof NotHolderError || err instanceof StaleTokenError || err instanceof FailedPreconditionError) outcome = "notHolder";
+      else outcome = "unknown";
+      if (outcome !== "unknown") releaseAnsweredNs = monotonicNs();
+    }
+    const event: LateGrantRelease = { lock, acquireSeq, token, learntAtNs, releaseSentNs, releaseAnsweredNs, outcome };
+    for (const listener of this.lateGrantListeners) listener(event);
   }
 
   /**

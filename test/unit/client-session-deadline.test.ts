@@ -58,3 +58,34 @@ describe("session deadline", () => {
     expect(paths.some((p) => p.endsWith("/CloseSession"))).toBe(true);
   });
 });
+
+describe("a grant that came after the caller lost track of its Acquire", () => {
+  it("is released by the session, which reports the grant and the release", async () => {
+    const { palisade } = await import("../../proto/gen/palisade.js");
+    const { OutcomeUnknownError } = await import("../../client/errors.ts");
+    const { toU64 } = await import("../../node/transport/codec.ts");
+    const paths: string[] = [];
+    const connection = {
+      invoke(method: { path: string }): Promise<unknown> {
+        paths.push(method.path);
+        if (method.path.endsWith("/Acquire")) return Promise.reject(new OutcomeUnknownError("no answer"));
+        if (method.path.endsWith("/CancelWait")) {
+          return Promise.resolve(palisade.v1.CancelWaitResponse.create({ outcome: palisade.v1.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_GRANTED, token: toU64(42n) }));
+        }
+        if (method.path.endsWith("/Release") || method.path.endsWith("/CloseSession")) return Promise.resolve({});
+        return new Promise(() => undefined);
+      },
+    } as unknown as Connection;
+    const session = new Session(connection, settings(monotonicMs(), 10_000));
+    const reported = new Promise<import("../../client/session.ts").LateGrantRelease>((resolve) => session.onLateGrantReleased(resolve));
+    const pending = session.startAcquire("late");
+    await expect(pending.result).rejects.toBeInstanceOf(OutcomeUnknownError);
+    const late = await reported;
+    expect(late).toMatchObject({ lock: "late", acquireSeq: pending.seq, token: 42n, outcome: "released" });
+    expect(late.releaseAnsweredNs).not.toBeNull();
+    expect(late.learntAtNs <= late.releaseSentNs && late.releaseSentNs <= late.releaseAnsweredNs!).toBe(true);
+    expect(paths.filter((p) => p.endsWith("/Release"))).toHaveLength(1);
+    await session.unsettledAcquire("late");
+    await session.close();
+  });
+});
