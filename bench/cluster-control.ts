@@ -10,6 +10,7 @@ import type { ClusterConfigInput } from "../node/config/index.ts";
 import { PalisadeClient } from "../client/index.ts";
 import type { NodeStatus } from "../client/index.ts";
 import { freePorts } from "../scripts/free-ports.ts";
+import { waitServing } from "./ready-probe.ts";
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
@@ -188,25 +189,8 @@ export class BenchCluster {
   }
 
   /** Bounded wait until a session opens and a probe lock is taken and released. */
-  async waitServing(timeoutMs = 30_000): Promise<void> {
-    const deadline = performance.now() + timeoutMs;
-    let lastError = "";
-    while (performance.now() < deadline) {
-      const client = new PalisadeClient({ endpoints: this.endpoints, retryBudgetMs: 2_000, callTimeoutMs: 1_000 });
-      try {
-        const session = await client.openSession({ ttlMs: 5_000 });
-        const probe = await session.acquire("bench/ready-probe");
-        if (probe.acquired && probe.token !== undefined) await session.release("bench/ready-probe", probe.token);
-        await session.close();
-        return;
-      } catch (e) {
-        lastError = e instanceof Error ? e.message : String(e);
-      } finally {
-        await client.close().catch(() => undefined);
-      }
-      await sleep(200);
-    }
-    throw new Error(`cluster not serving within ${timeoutMs} ms: ${lastError}\n${this.logTails()}`);
+  waitServing(timeoutMs = 30_000): Promise<void> {
+    return waitServing(this.endpoints, timeoutMs, () => this.logTails());
   }
 
   logTails(chars = 1_500): string {

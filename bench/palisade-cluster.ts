@@ -12,38 +12,13 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "nod
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClusterConfigInput } from "../node/config/index.ts";
-import { PalisadeClient } from "../client/index.ts";
 import { freePorts } from "../scripts/free-ports.ts";
+import { waitServing } from "./ready-probe.ts";
 
 const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const NODES = 3;
 const READY_TIMEOUT_MS = 30_000;
 const extraNodeArgs = (process.env["PALISADE_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
-
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Bounded wait until a session opens and a probe lock is taken and released. */
-async function waitReady(endpoints: string[], logsOf: () => string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let lastError = "";
-  while (Date.now() < deadline) {
-    const client = new PalisadeClient({ endpoints, retryBudgetMs: 2_000, callTimeoutMs: 1_000 });
-    try {
-      const session = await client.openSession({ ttlMs: 5_000 });
-      const probe = await session.acquire("bench/ready-probe");
-      if (probe.acquired && probe.token !== undefined) await session.release("bench/ready-probe", probe.token);
-      await session.close();
-      return;
-    } catch (e) {
-      lastError = e instanceof Error ? e.message : String(e);
-    } finally {
-      await client.close().catch(() => undefined);
-    }
-    await sleep(200);
-  }
-  throw new Error(`cluster not ready within ${READY_TIMEOUT_MS} ms: ${lastError}\n${logsOf()}`);
-}
 
 async function main(dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
@@ -76,7 +51,7 @@ async function main(dir: string): Promise<void> {
   const endpoints = nodes.map((n) => n.clientAddress);
   const logsOf = (): string =>
     nodes.map((n) => `--- node ${n.id}\n${readFileSync(join(dir, `node-${n.id}.log`), "utf8").slice(-2_000)}`).join("\n");
-  await waitReady(endpoints, logsOf);
+  await waitServing(endpoints, READY_TIMEOUT_MS, logsOf);
   writeFileSync(join(dir, "endpoints"), endpoints.join(",") + "\n");
   process.stdout.write(`palisade cluster ready: ${endpoints.join(",")} (pids ${pids.join(",")})\n`);
 }
