@@ -1,18 +1,14 @@
 // A session on the cluster: its writes (Acquire, Release, CloseSession) with the
-// exactly-once bookkeeping, its keepalive loop and its own expiry deadline.
-import { palisade } from "../proto/gen/palisade.js";
-import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
-import { toU64, u64 } from "../node/transport/codec.ts";
-import type { Connection } from "./connection.ts";
+// exactly-once bookkeeping, its keepalive loop and its own expiry deadline. It talks to the
+// cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
-import { monotonicMs, monotonicNs, msToNs } from "./clock.ts";
+import { msToNs, sleep, type ClientClock, type Timer } from "./clock.ts";
+import type { AcquireAnswer, LockApi, WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
   FailedPreconditionError, LimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
 } from "./errors.ts";
-import { cancelWaitFrom, holderFrom, type AcquireResult, type CancelWaitResult } from "./types.ts";
-
-const pb = palisade.v1;
+import type { AcquireResult, CancelWaitResult } from "./types.ts";
 
 /** Writes a session keeps in flight at most (SPEC "Exactly-once"). */
 export const MAX_IN_FLIGHT = 64;
@@ -21,7 +17,7 @@ export interface SessionSettings {
   id: bigint;
   ttlMs: number;
   clientName: string;
-  /** monotonicMs() when the OpenSession request that created the session was sent. */
+  /** The clock's monotonicMs() when the OpenSession request that created the session was sent. */
   openedSentAt: number;
   callTimeoutMs: number;
   retryBudgetMs: number;
@@ -47,7 +43,8 @@ export interface PendingAcquire {
 /**
  * A grant the session released by itself: the Acquire's caller had given up (aborted its
  * wait) or its outcome was unknown, and the final answer, learnt through CancelWait, was a
- * grant that nobody would use. Times are monotonicNs() values.
+ * grant that nobody would use. Times are the clock's monotonic time in nanoseconds (for the
+ * system clock, process.hrtime.bigint() values).
  */
 export interface LateGrantRelease {
   lock: string;
@@ -67,11 +64,6 @@ type LostListener = (reason: string) => void;
 type LateGrantListener = (release: LateGrantRelease) => void;
 type DeadlineListener = (deadlineNs: bigint) => void;
 
-const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
-
 export class Session {
   readonly id: bigint;
   readonly ttlMs: number;
@@ -83,22 +75,22 @@ export class Session {
   private readonly lateGrantListeners = new Set<LateGrantListener>();
   private lastAckSentAt: number;
   private lastCheckAt: number;
-  private readonly deadlineTimer: NodeJS.Timeout;
-  private readonly stalls = new StallWatch();
+  private readonly deadlineTimer: Timer;
+  private readonly stalls: StallWatch;
   /** Per lock, the settling of Acquires whose outcome was unknown (see settleAbandoned). */
   private readonly unsettled = new Map<string, Promise<void>>();
   private ended: "open" | "closed" | "lost" = "open";
   private lostReason = "";
 
-  constructor(private readonly connection: Connection, private readonly settings: SessionSettings) {
+  constructor(private readonly api: LockApi, private readonly settings: SessionSettings, private readonly clock: ClientClock) {
     this.id = settings.id;
     this.ttlMs = settings.ttlMs;
     this.clientName = settings.clientName;
     this.lastAckSentAt = settings.openedSentAt;
-    this.lastCheckAt = monotonicMs();
+    this.lastCheckAt = clock.monotonicMs();
+    this.stalls = new StallWatch(clock);
     this.stalls.retain();
-    this.deadlineTimer = setInterval(() => this.checkDeadline(), settings.deadlineTickMs);
-    this.deadlineTimer.unref();
+    this.deadlineTimer = clock.setInterval(() => this.checkDeadline(), settings.deadlineTickMs);
     void this.keepaliveLoop();
   }
 
@@ -134,13 +126,13 @@ export class Session {
     return () => this.lateGrantListeners.delete(listener);
   }
 
-  /** The moment (monotonicMs()) after which the client treats the session as lost. */
+  /** The moment (the clock's monotonicMs()) after which the client treats the session as lost. */
   get deadline(): number {
     const margin = 2 * this.settings.driftBound * this.ttlMs + this.settings.deadlineTickMs;
     return this.lastAckSentAt + this.ttlMs - margin;
   }
 
-  /** The deadline as an absolute process.hrtime.bigint() value, meaningful to any process on this host. */
+  /** The deadline in nanoseconds; with the system clock an absolute process.hrtime.bigint() value, meaningful to any process on this host. */
   get deadlineNs(): bigint {
     return msToNs(this.deadline);
   }
@@ -168,9 +160,8 @@ export class Session {
     const seq = this.allocateSeq();
     const waitMs = options.waitMs ?? 0;
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
-    const call = this.connection.invoke(
-      lockApi.Acquire,
-      () => pb.AcquireRequest.create({ sessionId: toU64(this.id), lock, waitMs: toU64(waitMs, "waitMs"), seq: toU64(seq), ...this.wireAcks() }),
+    const call = this.api.acquire(
+      { sessionId: this.id, lock, waitMs, seq, acks: this.ackView },
       { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs },
     );
     const result = this.finishAcquire(lock, seq, call, options.signal);
@@ -180,10 +171,10 @@ export class Session {
   private async finishAcquire(
     lock: string,
     seq: number,
-    call: Promise<palisade.v1.AcquireResponse>,
+    call: Promise<AcquireAnswer>,
     signal: AbortSignal | undefined,
   ): Promise<AcquireResult> {
-    type Settled = { ok: true; response: palisade.v1.AcquireResponse } | { ok: false; error: unknown } | { aborted: true };
+    type Settled = { ok: true; response: AcquireAnswer } | { ok: false; error: unknown } | { aborted: true };
     const settled: Promise<Settled> = call.then(
       (response) => ({ ok: true as const, response }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -192,10 +183,9 @@ export class Session {
     if ("aborted" in outcome) return this.cancelAfterAbort(lock, seq);
     if (outcome.ok) {
       this.acks.answered(seq);
-      const response = outcome.response;
-      const holder = holderFrom(response.holder);
-      const result: AcquireResult = { acquired: response.acquired, seq };
-      if (response.acquired) result.token = u64(response.token, "token");
+      const { acquired, token, holder } = outcome.response;
+      const result: AcquireResult = { acquired, seq };
+      if (acquired && token !== undefined) result.token = token;
       if (holder) result.holder = holder;
       return result;
     }
@@ -257,26 +247,26 @@ export class Session {
           return;
         }
       }
-      await sleep(200);
+      await sleep(this.clock, 200);
     }
   }
 
   /** Releases a grant nobody will use, and tells the listeners how that went. */
   private async releaseLateGrant(lock: string, acquireSeq: number, token: bigint): Promise<void> {
-    const learntAtNs = monotonicNs();
-    const releaseSentNs = monotonicNs();
+    const learntAtNs = this.nowNs();
+    const releaseSentNs = this.nowNs();
     let outcome: LateGrantRelease["outcome"] = "released";
     let releaseAnsweredNs: bigint | null = null;
     try {
       await this.release(lock, token);
-      releaseAnsweredNs = monotonicNs();
+      releaseAnsweredNs = this.nowNs();
     } catch (err) {
       // Never sent (the session had ended here, or too many writes in flight): nothing happened.
       if (err instanceof SessionLostError || err instanceof LimitError) return;
       if (err instanceof SessionNotFoundError) outcome = "sessionNotFound";
       else if (err instanceof NotHolderError || err instanceof StaleTokenError || err instanceof FailedPreconditionError) outcome = "notHolder";
       else outcome = "unknown";
-      if (outcome !== "unknown") releaseAnsweredNs = monotonicNs();
+      if (outcome !== "unknown") releaseAnsweredNs = this.nowNs();
     }
     const event: LateGrantRelease = { lock, acquireSeq, token, learntAtNs, releaseSentNs, releaseAnsweredNs, outcome };
     for (const listener of this.lateGrantListeners) listener(event);
@@ -287,12 +277,7 @@ export class Session {
    * answer recorded for that seq. Sent before its Acquire, it makes that Acquire take no effect.
    */
   async cancelWait(lock: string, acquireSeq: number): Promise<CancelWaitResult> {
-    const response = await this.connection.invoke(
-      lockApi.CancelWait,
-      () => pb.CancelWaitRequest.create({ sessionId: toU64(this.id), lock, acquireSeq: toU64(acquireSeq, "acquireSeq") }),
-      { kind: "write" },
-    );
-    return cancelWaitFrom(response);
+    return this.api.cancelWait({ sessionId: this.id, lock, acquireSeq }, { kind: "write" });
   }
 
   /** Release a lock this session holds with `token`. */
@@ -300,11 +285,7 @@ export class Session {
     this.ensureOpen();
     const seq = this.allocateSeq();
     try {
-      await this.connection.invoke(
-        lockApi.Release,
-        () => pb.ReleaseRequest.create({ sessionId: toU64(this.id), lock, token: toU64(token, "token"), seq: toU64(seq), ...this.wireAcks() }),
-        { kind: "write" },
-      );
+      await this.api.release({ sessionId: this.id, lock, token, seq, acks: this.ackView }, { kind: "write" });
     } finally {
       // Answered, failed for good, or given up: this seq is never sent again.
       this.acks.answered(seq);
@@ -317,11 +298,7 @@ export class Session {
     const seq = this.allocateSeq();
     this.end("closed", "session closed by the client");
     try {
-      await this.connection.invoke(
-        lockApi.CloseSession,
-        () => pb.CloseSessionRequest.create({ sessionId: toU64(this.id), seq: toU64(seq), ...this.wireAcks() }),
-        { kind: "write" },
-      );
+      await this.api.closeSession({ sessionId: this.id, seq, acks: this.ackView }, { kind: "write" });
     } catch (err) {
       // Already gone on the server: the outcome the caller wanted.
       if (!(err instanceof SessionNotFoundError)) throw err;
@@ -335,13 +312,9 @@ export class Session {
   private async keepaliveLoop(): Promise<void> {
     const period = Math.max(1, Math.floor(this.ttlMs / 3));
     while (this.ended === "open") {
-      const sentAt = monotonicMs();
+      const sentAt = this.clock.monotonicMs();
       try {
-        await this.connection.invoke(
-          lockApi.KeepAlive,
-          () => pb.KeepAliveRequest.create({ sessionId: toU64(this.id) }),
-          { kind: "read", budgetMs: period },
-        );
+        await this.api.keepAlive(this.id, { kind: "read", budgetMs: period });
         // A keepalive acknowledged after the deadline does not revive the session.
         this.checkDeadline();
         if (this.ended !== "open") return;
@@ -357,14 +330,14 @@ export class Session {
         }
         // Otherwise try again next period; the deadline decides when to give up.
       }
-      const next = sentAt + period - monotonicMs();
-      if (next > 0) await sleep(next);
+      const next = sentAt + period - this.clock.monotonicMs();
+      if (next > 0) await sleep(this.clock, next);
     }
   }
 
   private checkDeadline(): void {
     if (this.ended !== "open") return;
-    const now = monotonicMs();
+    const now = this.clock.monotonicMs();
     // A stall since the last check began at or after it; if the loop was blocked past the
     // deadline, timers and answers processed after it prove nothing about that time.
     const stallEnd = this.lastCheckAt + this.stalls.takeMaxStallMs();
@@ -373,12 +346,8 @@ export class Session {
       this.lose(`session ${this.id}: no keepalive acknowledged within its TTL (${this.ttlMs} ms) minus the drift margin`);
       // Best effort: tell the cluster, so its locks go to the next waiter sooner.
       const seq = this.allocateSeqUnchecked();
-      void this.connection
-        .invoke(
-          lockApi.CloseSession,
-          () => pb.CloseSessionRequest.create({ sessionId: toU64(this.id), seq: toU64(seq), ...this.wireAcks() }),
-          { kind: "write", budgetMs: this.settings.callTimeoutMs },
-        )
+      void this.api
+        .closeSession({ sessionId: this.id, seq, acks: this.ackView }, { kind: "write", budgetMs: this.settings.callTimeoutMs })
         .catch(() => undefined);
     }
   }
@@ -392,7 +361,7 @@ export class Session {
   private end(state: "closed" | "lost", reason: string): void {
     this.ended = state;
     this.lostReason = reason;
-    clearInterval(this.deadlineTimer);
+    this.deadlineTimer.cancel();
     this.stalls.release();
     this.deadlineListeners.clear();
     this.controller.abort(new SessionLostError(reason));
@@ -415,9 +384,11 @@ export class Session {
     return this.acks.allocate();
   }
 
-  private wireAcks(): { ackedUpTo: ReturnType<typeof toU64>; held: Array<ReturnType<typeof toU64>> } {
-    const { ackedUpTo, held } = this.acks.acks();
-    return { ackedUpTo: toU64(ackedUpTo), held: held.map((seq) => toU64(seq)) };
+  /** What each attempt of a write acknowledges, read when it is sent. */
+  private readonly ackView = (): WriteAcks => this.acks.acks();
+
+  private nowNs(): bigint {
+    return msToNs(this.clock.monotonicMs());
   }
 }
 

@@ -3,12 +3,12 @@
 // how long the loop may have been blocked since the last look, so a stall that may have
 // outlived the deadline counts as loss.
 //
-// One sampler serves every session of the process: a timer every `resolutionMs` records the
-// longest gap between its runs. (perf_hooks.monitorEventLoopDelay is not used: its reset()
+// One sampler serves every session of the process (one per clock): a timer every
+// `resolutionMs` records the longest gap between its runs. (perf_hooks.monitorEventLoopDelay is not used: its reset()
 // forgets the interval in progress, so a stall that began just after a reset went unseen;
 // and one histogram per session cost a wakeup per session per interval.) Each session keeps
 // its own view ("since my last look") over the folds of the shared maximum.
-import { monotonicMs } from "./clock.ts";
+import type { ClientClock, Timer } from "./clock.ts";
 
 /** One reading of the sampler: the longest gap between its runs since the reading before, in ms. */
 interface Fold {
@@ -18,7 +18,7 @@ interface Fold {
 
 class SharedSampler {
   private readonly watchers = new Set<StallWatch>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private folds: Fold[] = [];
   private seq = 0;
   private lastSampleAt = 0;
@@ -26,15 +26,14 @@ class SharedSampler {
   /** Longest gap between samples since the last fold (a gap includes the interval itself). */
   private currentMaxMs = 0;
 
-  constructor(readonly resolutionMs: number) {}
+  constructor(private readonly clock: ClientClock, readonly resolutionMs: number) {}
 
   /** Registers a watcher; returns the seq its view starts after. */
   add(w: StallWatch): number {
     if (this.watchers.size === 0) {
-      this.lastSampleAt = this.lastFoldAt = monotonicMs();
+      this.lastSampleAt = this.lastFoldAt = this.clock.monotonicMs();
       this.currentMaxMs = 0;
-      this.timer = setInterval(() => this.sample(), this.resolutionMs);
-      this.timer.unref();
+      this.timer = this.clock.setInterval(() => this.sample(), this.resolutionMs);
     }
     this.watchers.add(w);
     return this.seq;
@@ -46,7 +45,7 @@ class SharedSampler {
       this.prune();
       return;
     }
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     this.folds = [];
   }
@@ -57,7 +56,7 @@ class SharedSampler {
    * from next time. Folds at most once per interval, however many sessions look.
    */
   maxSince(since: number): { maxMs: number; seq: number } {
-    const now = monotonicMs();
+    const now = this.clock.monotonicMs();
     let maxMs = Math.max(this.currentMaxMs, now - this.lastSampleAt);
     if (now - this.lastFoldAt >= this.resolutionMs) this.fold(now);
     for (const f of this.folds) if (f.seq > since && f.maxMs > maxMs) maxMs = f.maxMs;
@@ -72,7 +71,7 @@ class SharedSampler {
   }
 
   private sample(): void {
-    const now = monotonicMs();
+    const now = this.clock.monotonicMs();
     this.currentMaxMs = Math.max(this.currentMaxMs, now - this.lastSampleAt);
     this.lastSampleAt = now;
   }
@@ -85,13 +84,19 @@ class SharedSampler {
   }
 }
 
-const samplers = new Map<number, SharedSampler>();
+/** One sampler per clock and resolution. */
+const samplers = new WeakMap<ClientClock, Map<number, SharedSampler>>();
 
-function samplerFor(resolutionMs: number): SharedSampler {
-  let s = samplers.get(resolutionMs);
+function samplerFor(clock: ClientClock, resolutionMs: number): SharedSampler {
+  let byResolution = samplers.get(clock);
+  if (!byResolution) {
+    byResolution = new Map();
+    samplers.set(clock, byResolution);
+  }
+  let s = byResolution.get(resolutionMs);
   if (!s) {
-    s = new SharedSampler(resolutionMs);
-    samplers.set(resolutionMs, s);
+    s = new SharedSampler(clock, resolutionMs);
+    byResolution.set(resolutionMs, s);
   }
   return s;
 }
@@ -102,8 +107,8 @@ export class StallWatch {
   /** The last fold this watcher has taken into account. */
   seenUpTo = 0;
 
-  constructor(resolutionMs = 10) {
-    this.sampler = samplerFor(resolutionMs);
+  constructor(clock: ClientClock, resolutionMs = 10) {
+    this.sampler = samplerFor(clock, resolutionMs);
   }
 
   /** Starts watching (the shared sampler runs while any watcher is retained). */
