@@ -24,6 +24,7 @@ export interface LockContext {
 export class LockHandle extends EventEmitter<LockHandleEvents> implements LockContext {
   private readonly controller = new AbortController();
   private released = false;
+  private readonly onSessionAbort = (): void => this.sessionEnded();
 
   constructor(
     private readonly session: Session,
@@ -33,8 +34,9 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
     private readonly onEnd: (handle: LockHandle) => void,
   ) {
     super();
+    // Removed when the handle ends: a long-lived session must not keep every released handle.
     if (session.signal.aborted) queueMicrotask(() => this.sessionEnded());
-    else session.signal.addEventListener("abort", () => this.sessionEnded(), { once: true });
+    else session.signal.addEventListener("abort", this.onSessionAbort, { once: true });
   }
 
   get sessionId(): bigint {
@@ -85,6 +87,7 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
 
   private end(reason: Error): void {
     if (!this.controller.signal.aborted) this.controller.abort(reason);
+    this.session.signal.removeEventListener("abort", this.onSessionAbort);
     this.onEnd(this);
   }
 }

@@ -179,7 +179,7 @@ export class Session {
       (response) => ({ ok: true as const, response }),
       (error: unknown) => ({ ok: false as const, error }),
     );
-    const outcome = signal ? await Promise.race([settled, abortedPromise(signal)]) : await settled;
+    const outcome = signal ? await untilAborted(settled, signal) : await settled;
     if ("aborted" in outcome) return this.cancelAfterAbort(lock, seq);
     if (outcome.ok) {
       this.acks.answered(seq);
@@ -392,9 +392,20 @@ export class Session {
   }
 }
 
-function abortedPromise(signal: AbortSignal): Promise<{ aborted: true }> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve({ aborted: true });
-    else signal.addEventListener("abort", () => resolve({ aborted: true }), { once: true });
+/**
+ * `settled`, or { aborted: true } if `signal` aborts first. The listener goes once either
+ * happens: a caller's long-lived signal must not collect one per call.
+ */
+async function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promise<T | { aborted: true }> {
+  if (signal.aborted) return { aborted: true };
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<{ aborted: true }>((resolve) => {
+    onAbort = () => resolve({ aborted: true });
+    signal.addEventListener("abort", onAbort, { once: true });
   });
+  try {
+    return await Promise.race([settled, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
