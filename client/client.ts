@@ -196,7 +196,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       }
       if (!result.acquired || result.token === undefined) throw new LockNotAcquiredError(lock, result.holder);
       // Lost while the answer travelled: the session's end already freed (or will free) the grant.
-      if (session.state !== "open") throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(lock)} arrived`);
+      if (!session.live) throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(lock)} arrived`);
       const handle = new LockHandle(session, lock, result.token, (h) => {
         if (this.localLocks.get(lock) === h) this.localLocks.delete(lock);
       });
@@ -231,12 +231,15 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     }
   }
 
-  /** The session lock() uses, opened on first use and again after a loss (a lost session stays lost). */
+  /**
+   * The session lock() uses, opened on first use and again after a loss (a lost session
+   * stays lost). Its deadline is checked now: after a pause it may have passed unnoticed.
+   */
   private sessionForLocks(): Promise<Session> {
     const current = this.lockSession;
     if (current) {
       return current.then(
-        (session) => (session.state === "open" ? session : this.openLockSession()),
+        (session) => (session.live ? session : this.openLockSession()),
         () => this.openLockSession(),
       );
     }
@@ -247,7 +250,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     const previous = this.lockSession;
     const opening = (previous ?? Promise.resolve(undefined))
       .catch(() => undefined)
-      .then((old) => (old && old.state === "open" ? old : this.openSession({ ttlMs: this.sessionTtlMs })))
+      .then((old) => (old?.live ? old : this.openSession({ ttlMs: this.sessionTtlMs })))
       .then((session) => {
         // Registered before any handle listens, so the handles are still listed when it runs.
         session.signal.addEventListener("abort", () => {

@@ -156,7 +156,7 @@ export class Session {
 
   /** Acquire, exposing the seq at once (so a caller can CancelWait it while it waits). */
   startAcquire(lock: string, options: AcquireOptions = {}): PendingAcquire {
-    this.ensureOpen();
+    this.ensureLive();
     const seq = this.allocateSeq();
     const waitMs = options.waitMs ?? 0;
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
@@ -282,7 +282,7 @@ export class Session {
 
   /** Release a lock this session holds with `token`. */
   async release(lock: string, token: bigint): Promise<void> {
-    this.ensureOpen();
+    this.ensureLive();
     const seq = this.allocateSeq();
     try {
       await this.api.release({ sessionId: this.id, lock, token, seq, acks: this.ackView }, { kind: "write" });
@@ -369,8 +369,9 @@ export class Session {
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  private ensureOpen(): void {
-    if (this.ended !== "open") throw new SessionLostError(`session ${this.id} is ${this.ended}: ${this.lostReason}`);
+  /** Every write checks the deadline first (as `live` does): after a pause it may have passed before any tick ran. */
+  private ensureLive(): void {
+    if (!this.live) throw new SessionLostError(`session ${this.id} is ${this.ended}: ${this.lostReason}`);
   }
 
   private allocateSeq(): number {
