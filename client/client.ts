@@ -418,7 +418,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
 
   /** Closes every open session (best effort) and the channels. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.localLocks.values()].map((h) => (h === "acquiring" ? undefined : h.release())));
+    // A release going on in the background is not waited for: closing the session ends it.
+    await Promise.allSettled([...this.localLocks.values()].map((h) => (h === "acquiring" || h.releasing ? undefined : h.release())));
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
     this.connection.close();
   }

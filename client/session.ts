@@ -3,7 +3,7 @@
 // cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
 import { msToNs, sleep, type ClientClock, type Timer } from "./clock.ts";
-import type { AcquireAnswer, LockApi, WriteAcks } from "./lock-api.ts";
+import { isAnswer, type AcquireAnswer, type CallOptions, type LockApi, type WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
   FailedPreconditionError, LimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
@@ -12,6 +12,9 @@ import type { AcquireResult, CancelWaitResult } from "./types.ts";
 
 /** Writes a session keeps in flight at most (SPEC "Exactly-once"). */
 export const MAX_IN_FLIGHT = 64;
+
+/** Pause between the background sends of a write whose answer has not come yet. */
+const RESEND_PAUSE_MS = 200;
 
 export interface SessionSettings {
   id: bigint;
@@ -79,6 +82,8 @@ export class Session {
   private readonly stalls: StallWatch;
   /** Per lock, the settling of Acquires whose outcome was unknown (see settleAbandoned). */
   private readonly unsettled = new Map<string, Promise<void>>();
+  /** Releases not answered yet, by grant (see release). */
+  private readonly releases = new Map<string, Promise<void>>();
   private ended: "open" | "closed" | "lost" = "open";
   private lostReason = "";
 
@@ -106,6 +111,11 @@ export class Session {
   /** The seq the next write of this session will carry. */
   peekNextSeq(): number {
     return this.acks.peek();
+  }
+
+  /** Writes sent whose answers have not arrived (at most MAX_IN_FLIGHT; the next write is refused with LimitError). */
+  get writesInFlight(): number {
+    return this.acks.outstanding;
   }
 
   /** Called once when the session is lost (server ended it, or the client's deadline passed). */
@@ -161,7 +171,7 @@ export class Session {
     const waitMs = options.waitMs ?? 0;
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
     const call = this.api.acquire(
-      { sessionId: this.id, lock, waitMs, seq, acks: this.ackView },
+      { sessionId: this.id, lock, waitMs, seq, acks: this.acksOf(seq) },
       { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs },
     );
     const result = this.finishAcquire(lock, seq, call, options.signal);
@@ -189,11 +199,9 @@ export class Session {
       if (holder) result.holder = holder;
       return result;
     }
-    if (outcome.error instanceof OutcomeUnknownError) {
-      void this.settleAbandoned(lock, seq);
-    } else {
-      this.acks.answered(seq);
-    }
+    // No answer: the Acquire stays in flight until CancelWait learns its final answer.
+    if (isAnswer(outcome.error)) this.acks.answered(seq);
+    else void this.settleAbandoned(lock, seq);
     throw outcome.error;
   }
 
@@ -203,7 +211,8 @@ export class Session {
     try {
       answer = await this.cancelWait(lock, seq);
     } catch (err) {
-      if (err instanceof OutcomeUnknownError) void this.settleAbandoned(lock, seq);
+      if (!cancelSettled(err)) void this.settleAbandoned(lock, seq);
+      else if (!(err instanceof SessionNotFoundError)) this.acks.answered(seq);
       throw err;
     }
     this.acks.answered(seq);
@@ -227,7 +236,8 @@ export class Session {
 
   /**
    * Resolves once every Acquire of `lock` whose outcome was unknown has been settled
-   * (cancelled, or its late grant released); undefined when there is none.
+   * (cancelled, or its late grant released and that release answered); undefined when
+   * there is none.
    */
   unsettledAcquire(lock: string): Promise<void> | undefined {
     return this.unsettled.get(lock);
@@ -242,26 +252,32 @@ export class Session {
         return;
       } catch (err) {
         if (err instanceof SessionNotFoundError) return;
-        if (!(err instanceof OutcomeUnknownError)) {
+        // Another answer about that seq (such as "request too old"): nothing is left to learn.
+        if (cancelSettled(err)) {
           this.acks.answered(seq);
           return;
         }
       }
-      await sleep(this.clock, 200);
+      await sleep(this.clock, RESEND_PAUSE_MS);
     }
   }
 
-  /** Releases a grant nobody will use, and tells the listeners how that went. */
+  /** Releases a grant nobody will use, and tells the listeners how that went (once its release is answered). */
   private async releaseLateGrant(lock: string, acquireSeq: number, token: bigint): Promise<void> {
     const learntAtNs = this.nowNs();
     const releaseSentNs = this.nowNs();
     let outcome: LateGrantRelease["outcome"] = "released";
     let releaseAnsweredNs: bigint | null = null;
     try {
-      await this.release(lock, token);
+      // A Release without an answer goes on in the background; the second call waits for its answer.
+      await this.release(lock, token).catch((err: unknown) => {
+        if (err instanceof OutcomeUnknownError) return this.release(lock, token);
+        throw err;
+      });
       releaseAnsweredNs = this.nowNs();
     } catch (err) {
-      // Never sent (the session had ended here, or too many writes in flight): nothing happened.
+      // Never sent or never answered before the session ended here, or too many writes in
+      // flight: nothing to report (the grant ends with the session).
       if (err instanceof SessionLostError || err instanceof LimitError) return;
       if (err instanceof SessionNotFoundError) outcome = "sessionNotFound";
       else if (err instanceof NotHolderError || err instanceof StaleTokenError || err instanceof FailedPreconditionError) outcome = "notHolder";
@@ -280,30 +296,83 @@ export class Session {
     return this.api.cancelWait({ sessionId: this.id, lock, acquireSeq }, { kind: "write" });
   }
 
-  /** Release a lock this session holds with `token`. */
-  async release(lock: string, token: bigint): Promise<void> {
-    this.ensureLive();
-    const seq = this.allocateSeq();
+  /**
+   * Release a lock this session holds with `token`. When no answer comes within the retry
+   * budget this rejects with OutcomeUnknownError, and the session goes on sending the same
+   * seq in the background until an answer arrives or the session ends (it stays in flight
+   * meanwhile). Calling release() again for that grant then waits for that answer.
+   */
+  release(lock: string, token: bigint): Promise<void> {
+    const key = `${token} ${lock}`;
+    const underway = this.releases.get(key);
+    if (underway) return underway;
+    let seq: number;
     try {
-      await this.api.release({ sessionId: this.id, lock, token, seq, acks: this.ackView }, { kind: "write" });
-    } finally {
-      // Answered, failed for good, or given up: this seq is never sent again.
-      this.acks.answered(seq);
+      this.ensureLive();
+      seq = this.allocateSeq();
+    } catch (err) {
+      return Promise.reject(err);
     }
+    const send = (options: CallOptions): Promise<void> =>
+      this.api.release({ sessionId: this.id, lock, token, seq, acks: this.acksOf(seq) }, { ...options, kind: "write" });
+    const first = this.answerOf(seq, send({}));
+    const settled = first.catch((err: unknown) => {
+      if (isAnswer(err)) throw err;
+      return this.resendUntilAnswered(seq, send);
+    });
+    this.releases.set(key, settled);
+    const forget = (): void => {
+      if (this.releases.get(key) === settled) this.releases.delete(key);
+    };
+    settled.then(forget, forget);
+    return first.catch((err: unknown) => {
+      if (isAnswer(err)) throw err;
+      if (this.ended !== "open") throw new SessionLostError(`session ${this.id} ended before the release of ${JSON.stringify(lock)} was answered: ${this.lostReason}`);
+      const code = err instanceof OutcomeUnknownError ? err.code : undefined;
+      throw new OutcomeUnknownError(
+        `${(err as Error).message}; the release goes on in the background with the same seq until answered (release again to wait for it)`,
+        code,
+      );
+    });
   }
 
   /** Close the session, releasing its locks and cancelling its waits. Closing twice is a no-op. */
   async close(): Promise<void> {
     if (this.ended !== "open") return;
-    const seq = this.allocateSeq();
+    // Not bound by the in-flight limit: a session can always be closed.
+    const seq = this.acks.allocate();
     this.end("closed", "session closed by the client");
     try {
-      await this.api.closeSession({ sessionId: this.id, seq, acks: this.ackView }, { kind: "write" });
+      await this.answerOf(seq, this.api.closeSession({ sessionId: this.id, seq, acks: this.acksOf(seq) }, { kind: "write" }));
     } catch (err) {
-      // Already gone on the server: the outcome the caller wanted.
+      // Already gone on the server: the outcome the caller wanted. Without an answer the
+      // session, no longer kept alive, expires after its TTL.
       if (!(err instanceof SessionNotFoundError)) throw err;
-    } finally {
+    }
+  }
+
+  /** The call's outcome; only an answer (a value or an answer error) counts its seq as answered. */
+  private async answerOf<T>(seq: number, call: Promise<T>): Promise<T> {
+    try {
+      const value = await call;
       this.acks.answered(seq);
+      return value;
+    } catch (err) {
+      if (isAnswer(err)) this.acks.answered(seq);
+      throw err;
+    }
+  }
+
+  /** Sends a write again (same seq, latest acknowledgements) until it is answered or the session ends. */
+  private async resendUntilAnswered<T>(seq: number, send: (options: CallOptions) => Promise<T>): Promise<T> {
+    for (;;) {
+      await sleep(this.clock, RESEND_PAUSE_MS);
+      if (this.ended !== "open") throw new SessionLostError(`session ${this.id} ended before write ${seq} was answered: ${this.lostReason}`);
+      try {
+        return await this.answerOf(seq, send({}));
+      } catch (err) {
+        if (isAnswer(err)) throw err;
+      }
     }
   }
 
@@ -345,9 +414,8 @@ export class Session {
     if (now > this.deadline || stallEnd > this.deadline) {
       this.lose(`session ${this.id}: no keepalive acknowledged within its TTL (${this.ttlMs} ms) minus the drift margin`);
       // Best effort: tell the cluster, so its locks go to the next waiter sooner.
-      const seq = this.allocateSeqUnchecked();
-      void this.api
-        .closeSession({ sessionId: this.id, seq, acks: this.ackView }, { kind: "write", budgetMs: this.settings.callTimeoutMs })
+      const seq = this.acks.allocate();
+      void this.answerOf(seq, this.api.closeSession({ sessionId: this.id, seq, acks: this.acksOf(seq) }, { kind: "write", budgetMs: this.settings.callTimeoutMs }))
         .catch(() => undefined);
     }
   }
@@ -381,12 +449,11 @@ export class Session {
     return this.acks.allocate();
   }
 
-  private allocateSeqUnchecked(): number {
-    return this.acks.allocate();
-  }
 
-  /** What each attempt of a write acknowledges, read when it is sent. */
-  private readonly ackView = (): WriteAcks => this.acks.acks();
+  /** What each attempt of the write with `seq` acknowledges, read when it is sent. */
+  private acksOf(seq: number): () => WriteAcks {
+    return () => this.acks.acksFor(seq);
+  }
 
   private nowNs(): bigint {
     return msToNs(this.clock.monotonicMs());
@@ -409,4 +476,12 @@ async function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promis
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * Whether a CancelWait's failure settles its Acquire's seq: an answer about that seq, not
+ * the lack of one, nor a limit that kept the cancel from being recorded.
+ */
+function cancelSettled(err: unknown): boolean {
+  return isAnswer(err) && !(err instanceof LimitError);
 }

@@ -7,7 +7,9 @@ import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import { LockStateMachine, tokenIndex, type Answer, type Command } from "../../node/lock/index.ts";
 import { toU64 } from "../../node/transport/codec.ts";
-import { parseAcquire, parseCancelWait, parseCloseSession, parseOpenSession, parseRelease, sessionIdField } from "../../node/server/requests.ts";
+import {
+  parseAcquire, parseCancelWait, parseCloseSession, parseOpenSession, parseRelease, RequestError, sessionIdField,
+} from "../../node/server/requests.ts";
 import { answerStatus } from "../../node/server/status.ts";
 import type { InvokeOptions } from "../../client/connection.ts";
 import { OutcomeUnknownError, UnavailableError } from "../../client/errors.ts";
@@ -64,7 +66,8 @@ export class FakeCluster implements LockCallInvoker {
     try {
       answered = this.handle(name, request);
     } catch (err) {
-      answered = Promise.reject(err);
+      // A request the server refuses as malformed is answered INVALID_ARGUMENT.
+      answered = Promise.reject(err instanceof RequestError ? errorFromStatus(grpc.status.INVALID_ARGUMENT, err.message) : err);
     }
     if (fault === "lose answer") {
       answered.catch(() => undefined);
