@@ -7,7 +7,7 @@ import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition as adminApi, lockServiceDefinition as lockApi, type UnaryMethod } from "../proto/grpc.ts";
 import { toU64, u64 } from "../node/transport/codec.ts";
 import { Connection } from "./connection.ts";
-import { systemClock, type ClientClock } from "./clock.ts";
+import { instantOf, systemClock, type ClientClock } from "./clock.ts";
 import { GrpcLockApi, type LockApi } from "./lock-api.ts";
 import { LockBusyError, LockNotAcquiredError, OutcomeUnknownError, SessionLostError, SessionNotFoundError } from "./errors.ts";
 import { LockHandle, type LockContext } from "./lock-handle.ts";
@@ -148,13 +148,14 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   async openSession(options: OpenSessionOptions = {}): Promise<Session> {
     const clientName = options.clientName ?? this.clientName;
     const requestId = randomUUID();
-    const sentAt = this.clock.monotonicMs();
+    const sent = instantOf(this.clock);
     const opened = await this.lockApi.openSession({ ttlMs: options.ttlMs ?? 0, clientName, requestId }, { kind: "write" });
     const session = new Session(this.lockApi, {
       id: opened.sessionId,
       ttlMs: opened.ttlMs,
       clientName,
-      openedSentAt: sentAt,
+      openedSentAt: sent.monotonicMs,
+      openedSentWallMs: sent.wallMs,
       callTimeoutMs: this.callTimeoutMs,
       retryBudgetMs: this.retryBudgetMs,
       driftBound: this.driftBound,

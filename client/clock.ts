@@ -1,7 +1,8 @@
 // The client's clocks. Monotonic time is process.hrtime.bigint(), which reads
 // CLOCK_MONOTONIC on Linux and so means the same instant in every process on a host
 // (performance.now() is relative to each process's start and cannot be handed to another
-// process).
+// process). CLOCK_MONOTONIC stops while the host is suspended and the wall clock does not,
+// so session deadlines measure elapsed time on both (elapsedMs).
 //
 // Session, LockHandle and StallWatch take a ClientClock instead of reading the system's,
 // so a simulator can run them in virtual time; systemClock is the real one.
@@ -58,4 +59,28 @@ export function sleep(clock: ClientClock, ms: number): Promise<void> {
   return new Promise((resolve) => {
     clock.setTimeout(resolve, ms);
   });
+}
+
+/** One moment, read on both clocks. */
+export interface Instant {
+  readonly monotonicMs: number;
+  readonly wallMs: number;
+}
+
+export function instantOf(clock: ClientClock): Instant {
+  return { monotonicMs: clock.monotonicMs(), wallMs: clock.wallMs() };
+}
+
+/** Date.now() counts whole milliseconds, so two readings can differ by one more than the time between them. */
+const WALL_RESOLUTION_MS = 1;
+
+/**
+ * Time from `from` to `to`: the larger of the monotonic and the wall-clock difference. The
+ * monotonic clock does not advance while the host is suspended, the wall clock does, so a
+ * suspend counts. A forward jump of the wall clock only makes the time longer (the client
+ * more cautious); after a backward jump the monotonic difference counts. The wall
+ * difference loses one resolution step, so that rounding never adds time by itself.
+ */
+export function elapsedMs(from: Instant, to: Instant): number {
+  return Math.max(to.monotonicMs - from.monotonicMs, to.wallMs - from.wallMs - WALL_RESOLUTION_MS);
 }

@@ -2,7 +2,7 @@
 // exactly-once bookkeeping, its keepalive loop and its own expiry deadline. It talks to the
 // cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
-import { msToNs, sleep, type ClientClock, type Timer } from "./clock.ts";
+import { elapsedMs, instantOf, msToNs, sleep, type ClientClock, type Instant, type Timer } from "./clock.ts";
 import { isAnswer, type AcquireAnswer, type CallOptions, type LockApi, type WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
@@ -22,6 +22,11 @@ export interface SessionSettings {
   clientName: string;
   /** The clock's monotonicMs() when the OpenSession request that created the session was sent. */
   openedSentAt: number;
+  /**
+   * The clock's wallMs() at that moment. When absent, the wall clock is counted from when
+   * the session is made, as if it had read the same time gone by as the monotonic clock.
+   */
+  openedSentWallMs?: number;
   callTimeoutMs: number;
   retryBudgetMs: number;
   /** Bound ρ on clock-rate drift; the client gives up 2·ρ·TTL + one tick before the server would. */
@@ -76,8 +81,9 @@ export class Session {
   private readonly lostListeners: LostListener[] = [];
   private readonly deadlineListeners = new Set<DeadlineListener>();
   private readonly lateGrantListeners = new Set<LateGrantListener>();
-  private lastAckSentAt: number;
-  private lastCheckAt: number;
+  /** When the last acknowledged keepalive (or the OpenSession) was sent: the deadline counts from it. */
+  private lastAckSent: Instant;
+  private lastCheck: Instant;
   private readonly deadlineTimer: Timer;
   private readonly stalls: StallWatch;
   /** Per lock, the settling of Acquires whose outcome was unknown (see settleAbandoned). */
@@ -91,8 +97,12 @@ export class Session {
     this.id = settings.id;
     this.ttlMs = settings.ttlMs;
     this.clientName = settings.clientName;
-    this.lastAckSentAt = settings.openedSentAt;
-    this.lastCheckAt = clock.monotonicMs();
+    const now = instantOf(clock);
+    this.lastAckSent = {
+      monotonicMs: settings.openedSentAt,
+      wallMs: settings.openedSentWallMs ?? now.wallMs - (now.monotonicMs - settings.openedSentAt),
+    };
+    this.lastCheck = now;
     this.stalls = new StallWatch(clock);
     this.stalls.retain();
     this.deadlineTimer = clock.setInterval(() => this.checkDeadline(), settings.deadlineTickMs);
@@ -136,10 +146,22 @@ export class Session {
     return () => this.lateGrantListeners.delete(listener);
   }
 
-  /** The moment (the clock's monotonicMs()) after which the client treats the session as lost. */
+  /**
+   * The moment (the clock's monotonicMs()) after which the client treats the session as
+   * lost: the send time of the last acknowledged keepalive + TTL − (2·ρ·TTL + one tick),
+   * brought forward by any time the wall clock saw pass beyond the monotonic clock since
+   * then (a system suspend).
+   */
   get deadline(): number {
+    const now = instantOf(this.clock);
+    const unseenByMonotonic = elapsedMs(this.lastAckSent, now) - (now.monotonicMs - this.lastAckSent.monotonicMs);
+    return this.lastAckSent.monotonicMs + this.budgetMs - unseenByMonotonic;
+  }
+
+  /** How long after the last acknowledged keepalive was sent the session stays trusted. */
+  private get budgetMs(): number {
     const margin = 2 * this.settings.driftBound * this.ttlMs + this.settings.deadlineTickMs;
-    return this.lastAckSentAt + this.ttlMs - margin;
+    return this.ttlMs - margin;
   }
 
   /** The deadline in nanoseconds; with the system clock an absolute process.hrtime.bigint() value, meaningful to any process on this host. */
@@ -381,14 +403,14 @@ export class Session {
   private async keepaliveLoop(): Promise<void> {
     const period = Math.max(1, Math.floor(this.ttlMs / 3));
     while (this.ended === "open") {
-      const sentAt = this.clock.monotonicMs();
+      const sent = instantOf(this.clock);
       try {
         await this.api.keepAlive(this.id, { kind: "read", budgetMs: period });
         // A keepalive acknowledged after the deadline does not revive the session.
         this.checkDeadline();
         if (this.ended !== "open") return;
-        if (sentAt > this.lastAckSentAt) {
-          this.lastAckSentAt = sentAt;
+        if (sent.monotonicMs > this.lastAckSent.monotonicMs) {
+          this.lastAckSent = sent;
           const deadlineNs = this.deadlineNs;
           for (const listener of this.deadlineListeners) listener(deadlineNs);
         }
@@ -399,19 +421,22 @@ export class Session {
         }
         // Otherwise try again next period; the deadline decides when to give up.
       }
-      const next = sentAt + period - this.clock.monotonicMs();
+      const next = sent.monotonicMs + period - this.clock.monotonicMs();
       if (next > 0) await sleep(this.clock, next);
     }
   }
 
   private checkDeadline(): void {
     if (this.ended !== "open") return;
-    const now = this.clock.monotonicMs();
+    // Elapsed times since the last acknowledged keepalive was sent, on whichever clock saw
+    // more pass: the monotonic clock stops while the host is suspended.
+    const now = instantOf(this.clock);
+    const sinceAck = elapsedMs(this.lastAckSent, now);
     // A stall since the last check began at or after it; if the loop was blocked past the
     // deadline, timers and answers processed after it prove nothing about that time.
-    const stallEnd = this.lastCheckAt + this.stalls.takeMaxStallMs();
-    this.lastCheckAt = now;
-    if (now > this.deadline || stallEnd > this.deadline) {
+    const stallEnd = elapsedMs(this.lastAckSent, this.lastCheck) + this.stalls.takeMaxStallMs();
+    this.lastCheck = now;
+    if (sinceAck > this.budgetMs || stallEnd > this.budgetMs) {
       this.lose(`session ${this.id}: no keepalive acknowledged within its TTL (${this.ttlMs} ms) minus the drift margin`);
       // Best effort: tell the cluster, so its locks go to the next waiter sooner.
       const seq = this.acks.allocate();
