@@ -23,10 +23,20 @@ export interface WriteAcks {
 export interface CallOptions {
   /** What running out of time means: a write's outcome is unknown (OutcomeUnknownError), a read found no node (UnavailableError). */
   kind?: "write" | "read";
-  /** Longest wait for one attempt's answer, in ms (default: the client's call timeout). */
-  attemptTimeoutMs?: number;
+  /**
+   * Longest wait for one attempt's answer, in ms (default: the client's call timeout); a
+   * function is asked before each attempt (a session sizes them by the time left to its
+   * deadline, so a node that does not answer leaves time to try the others).
+   */
+  attemptTimeoutMs?: number | (() => number);
   /** How long the call keeps retrying through failovers, in ms (default: the client's retry budget). */
   budgetMs?: number;
+  /**
+   * Time left before an answer is of no use (a session's deadline, or 0 once the session
+   * ended), asked before each attempt: no attempt outlasts it, and the call gives up (as if
+   * its budget ran out) once it is gone.
+   */
+  timeLeftMs?: () => number;
 }
 
 export interface OpenSessionCall {
@@ -172,6 +182,7 @@ function invokeOptions(kind: "write" | "read", options: CallOptions): InvokeOpti
   const out: InvokeOptions = { kind: options.kind ?? kind };
   if (options.attemptTimeoutMs !== undefined) out.attemptTimeoutMs = options.attemptTimeoutMs;
   if (options.budgetMs !== undefined) out.budgetMs = options.budgetMs;
+  if (options.timeLeftMs !== undefined) out.timeLeftMs = options.timeLeftMs;
   return out;
 }
 

@@ -3,7 +3,7 @@
 // cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
 import { elapsedMs, instantOf, msToNs, sleep, type ClientClock, type Instant, type Timer } from "./clock.ts";
-import { isAnswer, type AcquireAnswer, type CallOptions, type LockApi, type WriteAcks } from "./lock-api.ts";
+import { isAnswer, type AcquireAnswer, type LockApi, type WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
   FailedPreconditionError, LimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
@@ -15,6 +15,9 @@ export const MAX_IN_FLIGHT = 64;
 
 /** Pause between the background sends of a write whose answer has not come yet. */
 const RESEND_PAUSE_MS = 200;
+
+/** The shortest wait for one keepalive attempt, unless less time is left than that. */
+const MIN_ATTEMPT_MS = 100;
 
 export interface SessionSettings {
   id: bigint;
@@ -158,6 +161,25 @@ export class Session {
     return this.lastAckSent.monotonicMs + this.budgetMs - unseenByMonotonic;
   }
 
+  /** Time left before the deadline (0 once the session ended). */
+  private timeLeftMs(): number {
+    if (this.ended !== "open") return 0;
+    return this.budgetMs - elapsedMs(this.lastAckSent, instantOf(this.clock));
+  }
+
+  /**
+   * The longest one attempt may wait: a third of the time left to the deadline (so a node
+   * that does not answer leaves time for two others), at least MIN_ATTEMPT_MS or what is
+   * left, at most `base`.
+   */
+  private attemptWithin(base: number): number {
+    const left = this.timeLeftMs();
+    return Math.min(base, Math.max(Math.min(left, MIN_ATTEMPT_MS), left / 3));
+  }
+
+  /** For writes: stop retrying once the session has ended (its locks go with it). */
+  private readonly whileOpen = (): number => (this.ended === "open" ? Infinity : 0);
+
   /** How long after the last acknowledged keepalive was sent the session stays trusted. */
   private get budgetMs(): number {
     const margin = 2 * this.settings.driftBound * this.ttlMs + this.settings.deadlineTickMs;
@@ -194,7 +216,7 @@ export class Session {
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
     const call = this.api.acquire(
       { sessionId: this.id, lock, waitMs, seq, acks: this.acksOf(seq) },
-      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs },
+      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.whileOpen },
     );
     const result = this.finishAcquire(lock, seq, call, options.signal);
     return { seq, result };
@@ -268,7 +290,7 @@ export class Session {
   private async settleOne(lock: string, seq: number): Promise<void> {
     while (this.ended === "open") {
       try {
-        const answer = await this.cancelWait(lock, seq);
+        const answer = await this.api.cancelWait({ sessionId: this.id, lock, acquireSeq: seq }, { kind: "write", timeLeftMs: this.whileOpen });
         this.acks.answered(seq);
         if (answer.outcome === "granted") await this.releaseLateGrant(lock, seq, answer.token);
         return;
@@ -335,9 +357,9 @@ export class Session {
     } catch (err) {
       return Promise.reject(err);
     }
-    const send = (options: CallOptions): Promise<void> =>
-      this.api.release({ sessionId: this.id, lock, token, seq, acks: this.acksOf(seq) }, { ...options, kind: "write" });
-    const first = this.answerOf(seq, send({}));
+    const send = (): Promise<void> =>
+      this.api.release({ sessionId: this.id, lock, token, seq, acks: this.acksOf(seq) }, { kind: "write", timeLeftMs: this.whileOpen });
+    const first = this.answerOf(seq, send());
     const settled = first.catch((err: unknown) => {
       if (isAnswer(err)) throw err;
       return this.resendUntilAnswered(seq, send);
@@ -386,12 +408,12 @@ export class Session {
   }
 
   /** Sends a write again (same seq, latest acknowledgements) until it is answered or the session ends. */
-  private async resendUntilAnswered<T>(seq: number, send: (options: CallOptions) => Promise<T>): Promise<T> {
+  private async resendUntilAnswered<T>(seq: number, send: () => Promise<T>): Promise<T> {
     for (;;) {
       await sleep(this.clock, RESEND_PAUSE_MS);
       if (this.ended !== "open") throw new SessionLostError(`session ${this.id} ended before write ${seq} was answered: ${this.lostReason}`);
       try {
-        return await this.answerOf(seq, send({}));
+        return await this.answerOf(seq, send());
       } catch (err) {
         if (isAnswer(err)) throw err;
       }
@@ -405,7 +427,14 @@ export class Session {
     while (this.ended === "open") {
       const sent = instantOf(this.clock);
       try {
-        await this.api.keepAlive(this.id, { kind: "read", budgetMs: period });
+        // Each attempt waits at most a third of the time left, then the next node is tried,
+        // so a stopped leader costs the session only if no new one answers in time.
+        await this.api.keepAlive(this.id, {
+          kind: "read",
+          attemptTimeoutMs: () => this.attemptWithin(this.settings.callTimeoutMs),
+          budgetMs: this.budgetMs,
+          timeLeftMs: () => this.timeLeftMs(),
+        });
         // A keepalive acknowledged after the deadline does not revive the session.
         this.checkDeadline();
         if (this.ended !== "open") return;
@@ -419,7 +448,7 @@ export class Session {
           this.lose(`the cluster ended session ${this.id}: ${err.message}`);
           return;
         }
-        // Otherwise try again next period; the deadline decides when to give up.
+        // Otherwise (no node answered before the deadline, or one answered an error) try again at the next period.
       }
       const next = sent.monotonicMs + period - this.clock.monotonicMs();
       if (next > 0) await sleep(this.clock, next);
