@@ -13,7 +13,7 @@ import type { AcquireResult, CancelWaitResult } from "./types.ts";
 /** Writes a session keeps in flight at most (SPEC "Exactly-once"). */
 export const MAX_IN_FLIGHT = 64;
 
-/** Pause between the background sends of a write whose answer has not come yet. */
+/** Pause between the background sends of a write whose answer has not come yet (and at least between failed keepalives). */
 const RESEND_PAUSE_MS = 200;
 
 /** The shortest wait for one keepalive attempt, unless less time is left than that. */
@@ -312,17 +312,19 @@ export class Session {
     const releaseSentNs = this.nowNs();
     let outcome: LateGrantRelease["outcome"] = "released";
     let releaseAnsweredNs: bigint | null = null;
+    const first = this.release(lock, token);
+    // Registered at once when sent; refused before sending (session ended, too many writes in flight) it is not.
+    const sent = this.releases.has(releaseKey(lock, token));
     try {
       // A Release without an answer goes on in the background; the second call waits for its answer.
-      await this.release(lock, token).catch((err: unknown) => {
+      await first.catch((err: unknown) => {
         if (err instanceof OutcomeUnknownError) return this.release(lock, token);
         throw err;
       });
       releaseAnsweredNs = this.nowNs();
     } catch (err) {
-      // Never sent or never answered before the session ended here, or too many writes in
-      // flight: nothing to report (the grant ends with the session).
-      if (err instanceof SessionLostError || err instanceof LimitError) return;
+      // Never sent: nothing happened, nothing to report (the grant ends with the session).
+      if (!sent) return;
       if (err instanceof SessionNotFoundError) outcome = "sessionNotFound";
       else if (err instanceof NotHolderError || err instanceof StaleTokenError || err instanceof FailedPreconditionError) outcome = "notHolder";
       else outcome = "unknown";
@@ -347,7 +349,7 @@ export class Session {
    * meanwhile). Calling release() again for that grant then waits for that answer.
    */
   release(lock: string, token: bigint): Promise<void> {
-    const key = `${token} ${lock}`;
+    const key = releaseKey(lock, token);
     const underway = this.releases.get(key);
     if (underway) return underway;
     let seq: number;
@@ -426,6 +428,7 @@ export class Session {
     const period = Math.max(1, Math.floor(this.ttlMs / 3));
     while (this.ended === "open") {
       const sent = instantOf(this.clock);
+      let failed = false;
       try {
         // Each attempt waits at most a third of the time left, then the next node is tried,
         // so a stopped leader costs the session only if no new one answers in time.
@@ -448,10 +451,14 @@ export class Session {
           this.lose(`the cluster ended session ${this.id}: ${err.message}`);
           return;
         }
-        // Otherwise (no node answered before the deadline, or one answered an error) try again at the next period.
+        // Otherwise no node answered before the deadline (then the session is lost now), or
+        // one answered an error: try again at the next period, and never in a tight loop.
+        failed = true;
+        this.checkDeadline();
       }
       const next = sent.monotonicMs + period - this.clock.monotonicMs();
-      if (next > 0) await sleep(this.clock, next);
+      const pause = failed ? Math.max(next, RESEND_PAUSE_MS) : next;
+      if (pause > 0 && this.ended === "open") await sleep(this.clock, pause);
     }
   }
 
@@ -503,7 +510,6 @@ export class Session {
     return this.acks.allocate();
   }
 
-
   /** What each attempt of the write with `seq` acknowledges, read when it is sent. */
   private acksOf(seq: number): () => WriteAcks {
     return () => this.acks.acksFor(seq);
@@ -530,6 +536,11 @@ async function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promis
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+/** Names one grant among the session's releases. */
+function releaseKey(lock: string, token: bigint): string {
+  return `${token} ${lock}`;
 }
 
 /**
