@@ -407,7 +407,7 @@ export class PalisadeNode implements NodeContext {
     const index = this.sm.appliedIndex;
     const term = core.log.term(index);
     if (this.snapshotting || this.driver.isStopped || this.driver.applied !== index || core.log.applied !== index || term === undefined) {
-      throw new Failure(statusError(grpc.status.UNAVAILABLE, "a snapshot or an apply is in progress on this node; retry"));
+      throw new Failure(statusError("ERROR_REASON_NODE_BUSY", "a snapshot or an apply is in progress on this node; retry"));
     }
     const snapshot: Snapshot = { meta: { index, term, membership: core.membership }, data: this.sm.snapshot() };
     if (index > core.log.offset) {
