@@ -205,7 +205,9 @@ export class LockStateMachine {
     if (this.sessions.size >= this.limits.maxSessions) {
       return fail("RESOURCE_EXHAUSTED", "too many sessions", `the cluster already has ${this.sessions.size} sessions`);
     }
-    const id = BigInt(ctx.index);
+    // Like a token, the id carries the epoch: a restored cluster (a higher epoch) never
+    // hands out an id an old cluster's client may still use.
+    const id = tokenFor(this.epochValue, ctx.index);
     this.sessions.set(id, newSession({
       id, clientName: cmd.clientName, ttlMs: cmd.ttlMs, openedAt: ctx.index, openedWallMs: ctx.wallMs, requestId: cmd.requestId, mark: 0,
     }));
@@ -562,7 +564,8 @@ export class LockStateMachine {
   listSessions(after = 0n, limit = 1000): { sessions: SessionInfo[]; nextAfter: bigint | null } {
     const max = Math.max(1, limit);
     const sessions: SessionInfo[] = [];
-    // The map is in ascending id order: ids are entry indexes, inserted in log order.
+    // The map is in ascending id order: ids are epoch × 2^48 + entry index, inserted in log
+    // order, and every live session has the state's epoch (a restore drops all sessions).
     for (const session of this.sessions.values()) {
       if (session.id <= after) continue;
       if (sessions.length === max) return { sessions, nextAfter: sessions[sessions.length - 1]?.id ?? null };

@@ -184,17 +184,19 @@ describe("snapshot and restore", () => {
   });
 
   it("carries the epoch, remembered request ids and closed session ids", () => {
+    // Session ids carry the epoch, as tokens do.
+    const epoch7 = (index: number): bigint => 7n * 2n ** 48n + BigInt(index);
     const r = new LogRunner(new LockStateMachine({}, { epoch: 7 }));
     r.run({ type: "openSession", requestId: "keep-me", ttlMs: 5000, clientName: "x", wallMs: 0 });
-    r.run({ type: "closeSession", sessionId: 1n, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
+    r.run({ type: "closeSession", sessionId: epoch7(1), seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
     const restored = LockStateMachine.restore(r.machine.snapshot());
     expect(restored.epoch).toBe(7);
     expect(restored.apply(3, { type: "openSession", requestId: "keep-me", ttlMs: 5000, clientName: "x", wallMs: 0 }).result)
-      .toEqual({ code: "OK", kind: "sessionOpened", sessionId: 1n });
-    expect(restored.apply(4, { type: "closeSession", sessionId: 1n, seq: 2, ackedUpTo: 0, held: [], wallMs: 0 }).result.kind).toBe("sessionClosed");
+      .toEqual({ code: "OK", kind: "sessionOpened", sessionId: epoch7(1) });
+    expect(restored.apply(4, { type: "closeSession", sessionId: epoch7(1), seq: 2, ackedUpTo: 0, held: [], wallMs: 0 }).result.kind).toBe("sessionClosed");
     const t = restored.apply(5, { type: "openSession", requestId: "n", ttlMs: 5000, clientName: "x", wallMs: 0 });
-    expect(t.result).toMatchObject({ sessionId: 5n });
-    const g = restored.apply(6, { type: "acquire", sessionId: 5n, lock: "L", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
+    expect(t.result).toMatchObject({ sessionId: epoch7(5) });
+    const g = restored.apply(6, { type: "acquire", sessionId: epoch7(5), lock: "L", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
     expect(g.result).toEqual({ code: "OK", kind: "granted", token: 7n * 2n ** 48n + 6n });
   });
 });
