@@ -4,6 +4,7 @@
 import { readAnswer, writeAnswer } from "./answers.ts";
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
 import { crc32 } from "./checksum.ts";
+import { checkLimits, LIMIT_KEYS, type LockLimits } from "./limits.ts";
 import { appendHistory, newSession, NO_HISTORY, type EndReason, type HistoryRecord, type KeptAnswer, type LockState, type Session, type Waiter } from "./state.ts";
 
 /** Thrown when snapshot bytes are corrupt, truncated or inconsistent. */
@@ -14,6 +15,7 @@ export class SnapshotError extends Error {
 export interface SnapshotContent {
   readonly applied: number;
   readonly epoch: number;
+  readonly limits: LockLimits;
   readonly sessions: ReadonlyMap<bigint, Session>;
   readonly locks: ReadonlyMap<string, LockState>;
   /** History records in insertion (grant) order. */
@@ -25,6 +27,8 @@ export interface SnapshotContent {
 export interface RestoredContent {
   readonly applied: number;
   readonly epoch: number;
+  /** null in a snapshot of format 1, which did not carry the limits. */
+  readonly limits: LockLimits | null;
   readonly sessions: Map<bigint, Session>;
   readonly locks: Map<string, LockState>;
   readonly history: HistoryRecord[];
@@ -33,7 +37,8 @@ export interface RestoredContent {
 }
 
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
-const VERSION = 1;
+/** 2: the replicated limits follow the epoch. 1 is still read. */
+const VERSION = 2;
 const END_REASONS: readonly EndReason[] = ["released", "session closed", "session expired", "revoked"];
 
 const byNumber = (a: number, b: number): number => a - b;
@@ -48,6 +53,8 @@ export function writeSnapshot(state: SnapshotContent, sizeHint = 0): Uint8Array 
   const w = new ByteWriter(sizeHint > 0 ? sizeHint + (sizeHint >> 4) + 4_096 : 256);
   for (const b of MAGIC) w.u8(b);
   w.u8(VERSION).uint(state.applied).uint(state.epoch);
+  w.uint(LIMIT_KEYS.length);
+  for (const key of LIMIT_KEYS) w.uint(state.limits[key]);
 
   const sessionIds = [...state.sessions.keys()].sort(byBigint);
   w.uint(sessionIds.length);
@@ -120,9 +127,10 @@ export function readSnapshot(bytes: Uint8Array): RestoredContent {
 function parse(r: ByteReader): RestoredContent {
   for (const b of MAGIC) if (r.u8() !== b) throw new SnapshotError("not a lock state snapshot");
   const version = r.u8();
-  if (version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
+  if (version !== 1 && version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
   const applied = r.uint();
   const epoch = r.uint();
+  const limits = version === 1 ? null : readLimits(r);
 
   // Every name, client name and id is shared with the object that owns it (the lock, the
   // session), as in a state built by applying the log, rather than kept once per mention.
@@ -235,7 +243,17 @@ function parse(r: ByteReader): RestoredContent {
       }
     }
   }
-  return { applied, epoch, sessions, locks, history, requestIds, closedIds };
+  return { applied, epoch, limits, sessions, locks, history, requestIds, closedIds };
+}
+
+function readLimits(r: ByteReader): LockLimits {
+  const n = r.count();
+  if (n !== LIMIT_KEYS.length) throw new SnapshotError(`snapshot carries ${n} limits, expected ${LIMIT_KEYS.length}`);
+  const limits: Record<string, number> = {};
+  for (const key of LIMIT_KEYS) limits[key] = r.uint();
+  const bad = checkLimits(limits as unknown as LockLimits);
+  if (bad !== null) throw new SnapshotError(`snapshot limits: ${bad}`);
+  return Object.freeze(limits) as unknown as LockLimits;
 }
 
 function readStrings(r: ByteReader): string[] {

@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.ts";
 import type { NodeConfig } from "../config/index.ts";
 import {
-  encodeCommand, LeaseKeeper, LockStateMachine, sessionEnded, type ApplyOutcome, type LockLimits,
+  encodeCommand, LeaseKeeper, LockStateMachine, resolveLimits, sameLimits, sessionEnded, type ApplyOutcome, type LockLimits,
 } from "../lock/index.ts";
 import { RaftCore } from "../raft/core.ts";
 import type { Entry, Membership, Snapshot, SoftState } from "../raft/types.ts";
@@ -46,9 +46,13 @@ export interface PalisadeNodeOptions {
   readonly join?: boolean;
 }
 
-/** The lock limits every replica applies with; they come from the shared cluster file. */
-export function lockLimitsOf(cfg: NodeConfig): Partial<LockLimits> {
-  return {
+/**
+ * The lock limits this node's cluster file asks for. They are not applied as they are: as
+ * leader the node proposes them through the log (setLimits), so every replica decides every
+ * entry with the same, replicated limits.
+ */
+export function lockLimitsOf(cfg: NodeConfig): LockLimits {
+  return resolveLimits({
     maxSessions: cfg.limits.maxSessions,
     maxLocksPerSession: cfg.limits.maxLocksPerSession,
     maxWaitersPerLock: cfg.limits.maxWaitersPerLock,
@@ -56,7 +60,7 @@ export function lockLimitsOf(cfg: NodeConfig): Partial<LockLimits> {
     maxWaitMs: cfg.limits.maxWaitMs,
     minTtlMs: cfg.limits.minTtlMs,
     maxTtlMs: cfg.limits.maxTtlMs,
-  };
+  });
 }
 
 function grpcServerOptions(cfg: NodeConfig, interceptors: grpc.ServerInterceptor[] = []): grpc.ServerOptions {
@@ -123,9 +127,16 @@ export class PalisadeNode implements NodeContext {
   private diskGuard: DiskGuard | null = null;
   /** The leader last reported by the driver, for leader-change metrics and health. */
   private knownLeader = 0;
+  /** The limits this node's cluster file asks for (see lockLimitsOf). */
+  private readonly fileLimits: LockLimits;
+  /** Term in which this node, as leader, appended its setLimits entry (0: none in this term). */
+  private limitsTerm = 0;
+  /** Whether the replicated limits differed from the file's at the last look (logged on change). */
+  private limitsDiffer = false;
 
   private constructor(cfg: NodeConfig, opts: PalisadeNodeOptions, storage: LevelStorage, sm: LockStateMachine) {
     this.cfg = cfg;
+    this.fileLimits = lockLimitsOf(cfg);
     this.logger = opts.logger;
     this.onFatal = opts.onFatal ?? (() => undefined);
     this.clusterId = cfg.clusterId;
@@ -179,8 +190,9 @@ export class PalisadeNode implements NodeContext {
     let node: PalisadeNode;
     try {
       const durable = await storage.load();
-      const limits = lockLimitsOf(cfg);
-      const sm = durable.snapshot ? LockStateMachine.restore(durable.snapshot.data, limits) : new LockStateMachine(limits);
+      // Every replica starts from the default limits (or the snapshot's): the cluster file's
+      // limits take effect when the leader's setLimits entry applies.
+      const sm = durable.snapshot ? LockStateMachine.restore(durable.snapshot.data) : new LockStateMachine();
       node = new PalisadeNode(cfg, opts, storage, sm);
       const fresh = durable.entries.length === 0 && !durable.snapshot;
       const membership: Membership = durable.snapshot?.meta.membership ??
@@ -377,6 +389,7 @@ export class PalisadeNode implements NodeContext {
     const stalled = gap > 2 * heartbeatMs;
     this.driver.tick();
     this.maybeSnapshot();
+    this.followFileLimits();
     // Let this loop turn's pending I/O (keepalives, peer messages) run first, then decide expiries.
     setImmediate(() => this.checkTimers(stalled, gap));
   }
@@ -396,6 +409,44 @@ export class PalisadeNode implements NodeContext {
     }
     // Failures are harmless: the keeper proposes again if the command does not apply.
     for (const p of this.driver.propose(due.map(encodeCommand))) p.catch(() => undefined);
+  }
+
+  /**
+   * A leader's first command of its term sets the replicated limits to its cluster file's
+   * (and again on a later tick if that proposal was refused). Any node logs when its file
+   * and the replicated limits part or meet again.
+   */
+  private followFileLimits(): void {
+    if (this.driver.isStopped) return;
+    const differ = !sameLimits(this.sm.limits, this.fileLimits);
+    if (differ !== this.limitsDiffer) {
+      this.limitsDiffer = differ;
+      if (differ) this.logger.warn({ replicated: this.sm.limits, file: this.fileLimits }, "the cluster's replicated lock limits differ from this node's cluster file; the replicated ones apply (a leader with this file proposes its own)");
+      else this.logger.info({ limits: this.sm.limits }, "the cluster's replicated lock limits match this node's cluster file");
+    }
+    this.proposeFileLimits();
+  }
+
+  private proposeFileLimits(): void {
+    const core = this.driver.core;
+    if (core.role !== "leader" || this.limitsTerm === core.term || this.driver.isStopped) return;
+    const term = core.term;
+    this.limitsTerm = term;
+    const [done] = this.driver.propose([encodeCommand({ type: "setLimits", limits: this.fileLimits, wallMs: this.wallMs() })]);
+    done?.catch(() => {
+      // Not appended (a transfer, a disk below its reserve) or overwritten: a later tick asks again.
+      if (this.limitsTerm === term) this.limitsTerm = 0;
+    });
+  }
+
+  /**
+   * The limits a request is checked with before it is proposed: on a leader whose setLimits
+   * entry of this term is in its log, its file's (every later entry applies after it);
+   * elsewhere the replicated ones. The check at apply time decides.
+   */
+  limitsForRequests(): LockLimits {
+    const core = this.driver.core;
+    return core.role === "leader" && this.limitsTerm === core.term ? this.fileLimits : this.sm.limits;
   }
 
   /**
@@ -472,6 +523,7 @@ export class PalisadeNode implements NodeContext {
         this.leaderTerm = soft.term;
         // A new leader starts every session's TTL and every pending wait afresh.
         this.leaseKeeper.becomeLeader(this.now(), this.sm.sessionLeases(), this.sm.pendingWaits());
+        this.proposeFileLimits();
       }
     } else if (this.leaderTerm !== 0) {
       this.leaderTerm = 0;
@@ -543,7 +595,7 @@ export class PalisadeNode implements NodeContext {
   }
 
   private restoreSnapshot(snapshot: Snapshot): void {
-    this.sm = LockStateMachine.restore(snapshot.data, lockLimitsOf(this.cfg));
+    this.sm = LockStateMachine.restore(snapshot.data);
     this.logger.info({ index: snapshot.meta.index, term: snapshot.meta.term }, "installed a snapshot from the leader");
     this.watch.reset(snapshot.meta.index);
     this.waiters.recheck(

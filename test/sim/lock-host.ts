@@ -260,6 +260,7 @@ function requestKey(cmd: Command): string {
       return `cancel:${cmd.sessionId}:${cmd.acquireSeq}`;
     case "expireSession":
     case "revoke":
+    case "setLimits":
       return `${cmd.type}:${JSON.stringify(cmd, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`;
     default:
       return `${cmd.sessionId}:${cmd.seq}`;
