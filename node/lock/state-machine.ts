@@ -12,7 +12,7 @@ import {
 import { HistoryLog } from "./history.ts";
 import { MAX_EPOCH, MAX_INDEX, resolveLimits, type LockLimits } from "./limits.ts";
 import { emptyTimers, type ApplyOutcome, type Completion, type LockEvent, type LockEventType, type PendingWait, type SessionLease, type TimerChanges } from "./outcome.ts";
-import { readSnapshot, SnapshotError, writeSnapshot } from "./snapshot.ts";
+import { readSnapshot, SnapshotError, snapshotSteps } from "./snapshot.ts";
 import { newSession, NO_HISTORY, type EndReason, type HistoryRecord, type LockState, type Session, type Waiter } from "./state.ts";
 import { tokenFor } from "./tokens.ts";
 import { validateCommand } from "./validate.ts";
@@ -704,13 +704,26 @@ export class LockStateMachine {
 
   /** Deterministic bytes of the whole state, with a CRC-32 trailer. */
   snapshot(): Uint8Array {
-    const bytes = writeSnapshot({
+    const steps = this.snapshotSteps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The snapshot bytes of the state at this applied index, written a slice at a time (see
+   * snapshotSteps in snapshot.ts): nothing may be applied until the generator returns.
+   */
+  *snapshotSteps(): Generator<void, Uint8Array, void> {
+    const bytes = yield* snapshotSteps({
       applied: this.applied,
       epoch: this.epochValue,
       limits: this.limitsValue,
       sessions: this.sessions,
       locks: this.locks,
       history: this.historyLog.records(),
+      historyCount: this.historyLog.size,
       requestIds: this.requestIds,
       closedIds: this.closedIds,
     }, this.snapshotSizeHint);

@@ -25,12 +25,16 @@ import { clientInterceptor, peerInterceptor } from "./interceptors.ts";
 import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "./metrics.ts";
 import { serveMetrics, type MetricsEndpoint } from "./metrics-server.ts";
 import { RateLimiter } from "./rate-limit.ts";
+import { runSliced } from "./sliced.ts";
 import { loadNodeCredentials, type NodeCredentials } from "./tls.ts";
 import type { EntryResult, NodeContext } from "./context.ts";
 import { Driver, type Applier } from "./driver.ts";
 import { lockServiceHandlers } from "./lock-service.ts";
 import { tolerantDefinition } from "./tolerant.ts";
 import { WatchHub } from "./watch-hub.ts";
+
+/** Longest stretch of snapshot encoding between two turns of the event loop. */
+const SNAPSHOT_SLICE_MS = 4;
 
 export interface PalisadeNodeOptions {
   readonly logger: Logger;
@@ -385,21 +389,23 @@ export class PalisadeNode implements NodeContext {
     const now = this.now();
     const gap = now - this.lastTickAt;
     this.lastTickAt = now;
+    // How much later than its interval this tick ran: the event loop was blocked that long.
+    const stallMs = gap - this.cfg.raft.tickMs;
     const heartbeatMs = this.cfg.raft.heartbeatTicks * this.cfg.raft.tickMs;
-    const stalled = gap > 2 * heartbeatMs;
     this.driver.tick();
     this.maybeSnapshot();
     this.followFileLimits();
     // Let this loop turn's pending I/O (keepalives, peer messages) run first, then decide expiries.
-    setImmediate(() => this.checkTimers(stalled, gap));
+    setImmediate(() => this.checkTimers(stallMs > heartbeatMs ? stallMs : 0));
   }
 
-  private checkTimers(stalled: boolean, gap: number): void {
+  /** `stallMs` > 0: the loop was blocked that long before this tick (see LeaseKeeper.stalled). */
+  private checkTimers(stallMs: number): void {
     if (!this.leaseKeeper.isLeader || this.driver.isStopped) return;
     const now = this.now();
-    if (stalled) {
-      this.logger.warn({ gapMs: Math.round(gap) }, "event loop stalled longer than two heartbeats; restarting every session's TTL instead of expiring any");
-      this.leaseKeeper.stalled(now);
+    if (stallMs > 0) {
+      this.logger.warn({ stallMs: Math.round(stallMs) }, "event loop stalled longer than a heartbeat; every session's deadline moves later by the stall, none expires now");
+      this.leaseKeeper.stalled(stallMs);
       return;
     }
     const due = this.leaseKeeper.due(now, this.wallMs());
@@ -454,60 +460,65 @@ export class PalisadeNode implements NodeContext {
    * it, on disk and in memory. Refused (retry) while an apply or another snapshot is in progress.
    */
   async snapshotNow(): Promise<{ index: number; term: number; bytes: number }> {
-    const core = this.driver.core;
-    const index = this.sm.appliedIndex;
-    const term = core.log.term(index);
-    if (this.snapshotting || this.driver.isStopped || this.driver.applied !== index || core.log.applied !== index || term === undefined) {
-      throw new Failure(statusError(grpc.status.UNAVAILABLE, "a snapshot or an apply is in progress on this node; retry"));
-    }
-    const snapshot: Snapshot = { meta: { index, term, membership: core.membership }, data: this.sm.snapshot() };
-    if (index > core.log.offset) {
-      this.snapshotting = true;
-      try {
-        // Through the driver, between batches, like the periodic snapshots.
-        await this.driver.compact(snapshot);
-      } catch (error) {
-        if (!this.stopping) this.fatal(error);
-        throw error;
-      } finally {
-        this.snapshotting = false;
-      }
-      this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index} on request; log compacted`);
-    }
-    return { index, term, bytes: snapshot.data.byteLength };
+    const taking = this.takeSnapshot();
+    if (taking === null) throw new Failure(statusError(grpc.status.UNAVAILABLE, "a snapshot or an apply is in progress on this node; retry"));
+    const snapshot = await taking;
+    this.logger.info({ index: snapshot.meta.index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${snapshot.meta.index} on request; log compacted`);
+    return { index: snapshot.meta.index, term: snapshot.meta.term, bytes: snapshot.data.byteLength };
+  }
+
+  /** Every snapshotEntries applied entries: a snapshot, then the log dropped up to it. */
+  private maybeSnapshot(): void {
+    if (this.sm.appliedIndex - this.driver.core.log.offset < this.cfg.raft.snapshotEntries) return;
+    this.takeSnapshot()?.then(
+      (snapshot) => {
+        if (this.driver.core.log.offset === snapshot.meta.index) {
+          this.logger.info({ index: snapshot.meta.index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${snapshot.meta.index}; log compacted`);
+        }
+      },
+      () => undefined,
+    );
   }
 
   /**
-   * Every snapshotEntries applied entries: write the state as a snapshot, then drop the
-   * log up to it, on disk and in memory. Only while no apply is in progress, so the state
-   * machine is exactly at the index the snapshot names.
+   * Writes the state at the applied index as a snapshot and drops the log up to it, on
+   * disk and in memory; null when that cannot start now (another snapshot, an apply or
+   * entries held back by one in progress). Applying is held while the state is encoded, a
+   * slice of a few milliseconds at a time, so the event loop stays free (ticks, keepalives,
+   * replication) however large the state; entries committed meanwhile are applied after.
+   * A failure to write it is fatal.
    */
-  private maybeSnapshot(): void {
-    if (this.snapshotting || this.driver.isStopped) return;
-    const core = this.driver.core;
-    const index = this.sm.appliedIndex;
-    if (index - core.log.offset < this.cfg.raft.snapshotEntries) return;
-    if (this.driver.applied !== index || core.log.applied !== index) return;
+  private takeSnapshot(): Promise<Snapshot> | null {
+    const driver = this.driver;
+    const core = driver.core;
+    const sm = this.sm;
+    const index = sm.appliedIndex;
     const term = core.log.term(index);
-    if (term === undefined) return;
-    const snapshot: Snapshot = { meta: { index, term, membership: core.membership }, data: this.sm.snapshot() };
+    if (this.snapshotting || driver.isStopped || term === undefined) return null;
+    if (driver.applied !== index || core.log.applied !== index || driver.applyBacklog > 0) return null;
     this.snapshotting = true;
-    // The driver writes it between batches (never beside an in-flight write or a snapshot
-    // being installed from the leader, which would supersede it), then compacts the core.
-    this.driver.compact(snapshot).then(
-      () => {
+    const membership = core.membership;
+    const release = driver.holdApply();
+    const started = this.now();
+    const taking = runSliced(sm.snapshotSteps(), SNAPSHOT_SLICE_MS)
+      .finally(release)
+      .then(async (data) => {
+        const snapshot: Snapshot = { meta: { index, term, membership }, data };
+        this.metrics.snapshotEncoded((this.now() - started) / 1000);
+        // The driver writes it between batches (never beside an in-flight write or a snapshot
+        // being installed from the leader, which would supersede it), then compacts the core.
+        await driver.compact(snapshot);
+        return snapshot;
+      })
+      .finally(() => {
         this.snapshotting = false;
-        if (this.driver.core.log.offset === index) {
-          this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index}; log compacted`);
-        }
-      },
-      (error: unknown) => {
-        this.snapshotting = false;
-        if (this.stopping) return;
-        this.driver.stop(error);
-        this.fatal(error);
-      },
-    );
+      });
+    taking.catch((error: unknown) => {
+      if (this.stopping) return;
+      driver.stop(error);
+      this.fatal(error);
+    });
+    return taking;
   }
 
   private softStateChanged(soft: SoftState): void {

@@ -152,7 +152,7 @@ export class LockHost implements Applier<LockResult> {
     if (!this.keeper.isLeader) return;
     // After a stall the leader cannot tell stopped keepalives from unprocessed ones.
     if (gap > this.c.opts.heartbeatTicks * this.c.opts.tickMs) {
-      this.keeper.stalled(now);
+      this.keeper.stalled(gap - this.c.opts.tickMs);
       return;
     }
     for (const cmd of this.keeper.due(now)) {
