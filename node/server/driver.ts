@@ -81,6 +81,9 @@ export class Driver<R> {
   /** Confirmed reads waiting for apply to reach their index, by request id. */
   private readsAwaitingApply: ReadWaiter[] = [];
   private nextReadId = 1;
+  /** While above 0, committed entries wait in `toApply` (see holdApply). */
+  private applyHolds = 0;
+  private toApply: Entry[] = [];
   private soft: SoftState;
   /** Index of the last entry applied to the state machine. */
   applied: number;
@@ -163,6 +166,29 @@ export class Driver<R> {
     return p;
   }
 
+  /**
+   * Holds applying committed entries until the returned function is called; persisting,
+   * sending, committing and reads waiting for their index go on. The state machine then
+   * does not change, so a host can encode a snapshot of it a slice at a time without
+   * blocking the event loop. A membership change still takes effect in the core at commit,
+   * as without a hold; the applier sees it, in order, once the hold ends.
+   */
+  holdApply(): () => void {
+    this.applyHolds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.applyHolds--;
+      if (this.applyHolds === 0 && this.toApply.length > 0) this.kickApply();
+    };
+  }
+
+  /** Committed entries waiting for a hold to end. */
+  get applyBacklog(): number {
+    return this.toApply.length;
+  }
+
   transferLeadership(to: NodeId): void {
     this.core.transferLeadership(to);
     this.kick();
@@ -181,6 +207,7 @@ export class Driver<R> {
     this.proposals.clear();
     this.reads.clear();
     this.readsAwaitingApply = [];
+    this.toApply = [];
   }
 
   private enqueue(input: Input): void {
@@ -196,9 +223,16 @@ export class Driver<R> {
     void this.loop();
   }
 
+  /** Applies what waited for a hold, unless the loop runs (it does so itself between batches). */
+  private kickApply(): void {
+    if (this.running || this.stopped) return;
+    this.kick();
+  }
+
   private async loop(): Promise<void> {
     try {
       while (!this.stopped) {
+        this.applyHeld();
         if (this.compactions.length > 0) await this.compactNow(this.compactions.shift()!);
         if (this.stopped) break;
         this.drainInbox();
@@ -264,7 +298,16 @@ export class Driver<R> {
       this.failProposalsUpTo(this.applied);
     }
     this.send(rd.messages);
-    for (const entry of rd.committed) this.applyEntry(entry);
+    if (rd.snapshot) this.toApply = this.toApply.filter((e) => e.index > this.applied);
+    for (const entry of rd.committed) {
+      if (this.applyHolds === 0 && this.toApply.length === 0) {
+        this.applyEntry(entry);
+        continue;
+      }
+      if (entry.kind === "config") this.core.applyConfigEntry(entry);
+      this.toApply.push(entry);
+    }
+    this.applyHeld();
     for (const rs of rd.readStates) this.confirmRead(rs.requestId, rs.index);
     this.releaseReads();
     this.core.advance(rd);
@@ -281,8 +324,17 @@ export class Driver<R> {
     this.transport.send(messages);
   }
 
-  private applyEntry(entry: Entry): void {
-    if (entry.kind === "config") this.core.applyConfigEntry(entry);
+  /** Applies, in order, the committed entries that waited for a hold that has ended. */
+  private applyHeld(): void {
+    if (this.applyHolds > 0 || this.toApply.length === 0) return;
+    const entries = this.toApply;
+    this.toApply = [];
+    for (const entry of entries) this.applyEntry(entry, false);
+    this.releaseReads();
+  }
+
+  private applyEntry(entry: Entry, configInCore = true): void {
+    if (configInCore && entry.kind === "config") this.core.applyConfigEntry(entry);
     const result = this.applier.apply(entry);
     this.applied = entry.index;
     const waiter = this.proposals.get(entry.index);

@@ -64,7 +64,7 @@ export function acquireResponse(ctx: NodeContext, sessionId: bigint, answer: Ans
 }
 
 export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
-  const limits = () => ctx.machine.limits;
+  const limits = () => ctx.limitsForRequests();
 
   return {
     OpenSession: unary(ctx, "OpenSession", async (call) => {
