@@ -547,7 +547,9 @@ export class RaftCore {
       this.pendingSnapshot = m.snapshot;
       this.latestSnapshot = m.snapshot;
     }
-    this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: log.lastIndex(), hintIndex: 0, hintTerm: 0 });
+    // Only the snapshot's index is known to match: entries after it may be stale ones of an
+    // older term, and the leader must not count them toward commit.
+    this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: meta.index, hintIndex: 0, hintTerm: 0 });
   }
 
   // ---------------------------------------------------------------- leader side
