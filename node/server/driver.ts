@@ -8,7 +8,8 @@
 //   core counts the leader toward commit only in advance(), once the write is durable);
 // - inputs that arrive while a write is in flight are queued and stepped after advance(),
 //   never into a half-written state;
-// - any storage error is fatal: the driver stops and reports it.
+// - any storage error is fatal: the driver stops and reports it; a message the core
+//   throws on is dropped and reported, and the node goes on.
 import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/core.ts";
 import type { MemberAddress, MembershipChange } from "../raft/membership.ts";
 import type { Entry, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
@@ -30,6 +31,8 @@ export interface DriverHooks {
   onSend?(message: Message): void;
   /** The driver stopped on a storage error; the process must exit and recover from disk. */
   onFatal?(error: unknown): void;
+  /** The core threw while stepping this message: it was dropped (and counted), and the node goes on. */
+  onStepError?(message: Message, error: unknown): void;
 }
 
 /** The entry of a proposal was replaced by another leader's entry: it will never apply. */
@@ -84,6 +87,8 @@ export class Driver<R> {
   private soft: SoftState;
   /** Index of the last entry applied to the state machine. */
   applied: number;
+  /** Messages dropped because the core threw while stepping them. */
+  droppedMessages = 0;
 
   constructor(core: RaftCore, storage: RaftStorage, transport: Transport, applier: Applier<R>, hooks: DriverHooks = {}) {
     this.core = core;
@@ -248,7 +253,20 @@ export class Driver<R> {
     for (const input of inputs) {
       if (input.kind === "tick") this.core.tick();
       else if (input.kind === "peerDown") this.core.reportPeerDown(input.peer);
-      else this.core.step(input.message);
+      else this.stepMessage(input.message);
+    }
+  }
+
+  /**
+   * Only storage errors are fatal: a message the core throws on (a peer's bug that the codec
+   * did not recognise) is dropped, so one bad peer cannot stop the node.
+   */
+  private stepMessage(message: Message): void {
+    try {
+      this.core.step(message);
+    } catch (error) {
+      this.droppedMessages++;
+      this.hooks.onStepError?.(message, error);
     }
   }
 

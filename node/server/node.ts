@@ -215,6 +215,8 @@ export class PalisadeNode implements NodeContext {
       node.driver = new Driver<EntryResult>(core, timed, node.transport, node.applier(), {
         onSoftState: (soft) => node.softStateChanged(soft),
         onFatal: (error) => node.fatal(error),
+        onStepError: (message, error) =>
+          log.warn({ err: error, from: message.from, messageType: message.type }, `dropped a ${message.type} message from node ${message.from} that the Raft core could not take`),
         onSend: (m) => {
           if (m.type === "append") node.metrics.appendSent(m.entries.length);
         },

@@ -1,0 +1,100 @@
+// The driver around one Raft core, with an in-memory store and transport: what it does
+// with inputs the core cannot take, and with snapshots the state machine cannot load.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RaftCore } from "../../node/raft/core.ts";
+import type { AppendRequest, Entry, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
+import { Driver, type Applier, type DriverHooks } from "../../node/server/driver.ts";
+import type { DurableState, RaftStorage, SaveBatch } from "../../node/storage/log-store.ts";
+import type { Transport } from "../../node/transport/transport.ts";
+import { SeededRandom } from "../../node/util/rng.ts";
+
+const membership = { voters: [1, 2, 3], learners: [] };
+const drivers: Driver<string>[] = [];
+afterEach(() => {
+  for (const d of drivers.splice(0)) d.stop();
+});
+
+class MemoryStorage implements RaftStorage {
+  readonly saves: SaveBatch[] = [];
+  async load(): Promise<DurableState> {
+    return { hardState: { term: 0, vote: 0, commit: 0 }, snapshot: null, entries: [] };
+  }
+  async save(batch: SaveBatch): Promise<void> {
+    this.saves.push(batch);
+  }
+  async close(): Promise<void> {}
+}
+
+class MemoryTransport implements Transport {
+  readonly sent: Message[] = [];
+  send(messages: readonly Message[]): void {
+    this.sent.push(...messages);
+  }
+  onMessage(): void {}
+  async close(): Promise<void> {}
+}
+
+/** A state machine of text entries; a snapshot is valid only if its body starts with "ok". */
+class TextApplier implements Applier<string> {
+  applied: string[] = [];
+  restored: Snapshot[] = [];
+  apply(entry: Entry): string {
+    const text = new TextDecoder().decode(entry.data);
+    this.applied.push(text);
+    return text;
+  }
+  validateSnapshot(snapshot: Snapshot): void {
+    TextApplier.check(snapshot);
+  }
+  restore(snapshot: Snapshot): void {
+    TextApplier.check(snapshot); // as a real state machine would, it cannot load a bad one either
+    this.restored.push(snapshot);
+  }
+  private static check(snapshot: Snapshot): void {
+    if (new TextDecoder().decode(snapshot.data.subarray(0, 2)) !== "ok") throw new Error("not a snapshot of this state machine");
+  }
+}
+
+/** Node 2 of {1, 2, 3}, a follower with an empty log. */
+function follower(hooks: DriverHooks = {}) {
+  const core = new RaftCore(
+    { id: 2, electionTicks: 10, heartbeatTicks: 2, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20, preVote: true, checkQuorum: true, random: new SeededRandom(3) },
+    { hardState: { term: 1, vote: 0, commit: 0 }, membership, snapshotIndex: 0, snapshotTerm: 0, entries: [] },
+  );
+  const storage = new MemoryStorage();
+  const transport = new MemoryTransport();
+  const applier = new TextApplier();
+  const fatal: unknown[] = [];
+  const driver = new Driver<string>(core, storage, transport, applier, { onFatal: (e) => fatal.push(e), ...hooks });
+  drivers.push(driver);
+  return { core, storage, transport, applier, fatal, driver };
+}
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+const entry = (index: number, term: number, s = `e${index}`): Entry => ({ index, term, kind: "normal", data: text(s) });
+
+function append(prevIndex: number, entries: Entry[], commit: number, from: NodeId = 1): AppendRequest {
+  return { type: "append", from, to: 2, term: 2, prevIndex, prevTerm: prevIndex === 0 ? 0 : 2, entries, commit };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe("Driver", () => {
+  it("drops a message the core throws on, counts and reports it, and goes on with the next", async () => {
+    const dropped: Array<{ message: Message; error: unknown }> = [];
+    const f = follower({ onStepError: (message, error) => dropped.push({ message, error }) });
+    // Entries that do not follow each other (the codec refuses these; a bug could still produce one).
+    const broken = append(0, [entry(1, 2), entry(7, 2)], 0);
+    f.driver.receive(broken);
+    await settle();
+    f.driver.receive(append(0, [entry(1, 2), entry(2, 2)], 2));
+    await vi.waitFor(() => expect(f.applier.applied).toEqual(["e1", "e2"]));
+    expect(f.fatal).toEqual([]);
+    expect(f.driver.isStopped).toBe(false);
+    expect(f.driver.droppedMessages).toBe(1);
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]!.message).toBe(broken);
+    expect(String(dropped[0]!.error)).toMatch(/append at 7/);
+    expect(f.transport.sent).toContainEqual(expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 2 }));
+  });
+});
