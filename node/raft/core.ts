@@ -302,6 +302,16 @@ export class RaftCore {
     if (this.role === "leader" && pr?.state === "snapshot") pr.becomeProbe();
   }
 
+  /**
+   * Whether stepping this InstallSnapshot now would replace the log and the state machine
+   * (rather than be refused as stale or only move the commit index), so the host can check
+   * the body first.
+   */
+  wouldInstallSnapshot(m: InstallSnapshot): boolean {
+    const { index, term } = m.snapshot.meta;
+    return m.to === this.id && m.term >= this.term && index > this.log.committed && !this.log.matchTerm(index, term);
+  }
+
   step(m: Message): void {
     if (m.to !== this.id) return;
     if (m.term > this.term) {

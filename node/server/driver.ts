@@ -12,7 +12,7 @@
 //   throws on is dropped and reported, and the node goes on.
 import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/core.ts";
 import type { MemberAddress, MembershipChange } from "../raft/membership.ts";
-import type { Entry, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
+import type { Entry, InstallSnapshot, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
 import type { Transport } from "../transport/transport.ts";
 
@@ -22,6 +22,12 @@ export interface Applier<R> {
   apply(entry: Entry): R;
   /** Replace the whole state with a snapshot received from the leader. */
   restore(snapshot: Snapshot): void;
+  /**
+   * Throw if `restore` could not load this snapshot (a damaged body, another version's
+   * format). Called before the snapshot is stored or reaches the core, so a node never makes
+   * durable a snapshot it would then fail to start from.
+   */
+  validateSnapshot?(snapshot: Snapshot): void;
 }
 
 export interface DriverHooks {
@@ -33,6 +39,8 @@ export interface DriverHooks {
   onFatal?(error: unknown): void;
   /** The core threw while stepping this message: it was dropped (and counted), and the node goes on. */
   onStepError?(message: Message, error: unknown): void;
+  /** A snapshot from the leader failed the applier's check: it was dropped (and counted), nothing was stored. */
+  onSnapshotRejected?(message: InstallSnapshot, error: unknown): void;
 }
 
 /** The entry of a proposal was replaced by another leader's entry: it will never apply. */
@@ -89,6 +97,8 @@ export class Driver<R> {
   applied: number;
   /** Messages dropped because the core threw while stepping them. */
   droppedMessages = 0;
+  /** Snapshots from the leader dropped because the applier could not load them. */
+  rejectedSnapshots = 0;
 
   constructor(core: RaftCore, storage: RaftStorage, transport: Transport, applier: Applier<R>, hooks: DriverHooks = {}) {
     this.core = core;
@@ -262,11 +272,27 @@ export class Driver<R> {
    * did not recognise) is dropped, so one bad peer cannot stop the node.
    */
   private stepMessage(message: Message): void {
+    if (message.type === "snapshot" && !this.snapshotLoads(message)) return;
     try {
       this.core.step(message);
     } catch (error) {
       this.droppedMessages++;
       this.hooks.onStepError?.(message, error);
+    }
+  }
+
+  /** Whether a snapshot the core would install passes the applier's check (see Applier.validateSnapshot). */
+  private snapshotLoads(message: InstallSnapshot): boolean {
+    if (!this.applier.validateSnapshot || !this.core.wouldInstallSnapshot(message)) return true;
+    try {
+      this.applier.validateSnapshot(message.snapshot);
+      return true;
+    } catch (error) {
+      // The leader's snapshot state times out and it sends the snapshot again; meanwhile this
+      // node keeps its log and its state, both intact.
+      this.rejectedSnapshots++;
+      this.hooks.onSnapshotRejected?.(message, error);
+      return false;
     }
   }
 

@@ -2,7 +2,7 @@
 // with inputs the core cannot take, and with snapshots the state machine cannot load.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RaftCore } from "../../node/raft/core.ts";
-import type { AppendRequest, Entry, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
+import type { AppendRequest, Entry, InstallSnapshot, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
 import { Driver, type Applier, type DriverHooks } from "../../node/server/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../node/storage/log-store.ts";
 import type { Transport } from "../../node/transport/transport.ts";
@@ -77,6 +77,10 @@ function append(prevIndex: number, entries: Entry[], commit: number, from: NodeI
   return { type: "append", from, to: 2, term: 2, prevIndex, prevTerm: prevIndex === 0 ? 0 : 2, entries, commit };
 }
 
+function installSnapshot(index: number, body: string): InstallSnapshot {
+  return { type: "snapshot", from: 1, to: 2, term: 2, snapshot: { meta: { index, term: 2, membership }, data: text(body) } };
+}
+
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe("Driver", () => {
@@ -96,5 +100,33 @@ describe("Driver", () => {
     expect(dropped[0]!.message).toBe(broken);
     expect(String(dropped[0]!.error)).toMatch(/append at 7/);
     expect(f.transport.sent).toContainEqual(expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 2 }));
+  });
+
+  it("checks a snapshot from the leader before storing it: one the state machine cannot load is dropped and reported, and the next good one installs", async () => {
+    const rejected: Array<{ message: InstallSnapshot; error: unknown }> = [];
+    const f = follower({ onSnapshotRejected: (message, error) => rejected.push({ message, error }) });
+    const bad = installSnapshot(10, "garbage from another version");
+    f.driver.receive(bad);
+    await settle();
+    await settle();
+    // Nothing of it reached the disk (a restart would crash on it) or the core.
+    expect(f.storage.saves.filter((b) => b.snapshot)).toEqual([]);
+    expect(f.core.log.offset).toBe(0);
+    expect(f.core.log.committed).toBe(0);
+    expect(f.applier.restored).toEqual([]);
+    expect(f.fatal).toEqual([]);
+    expect(f.driver.isStopped).toBe(false);
+    expect(f.driver.rejectedSnapshots).toBe(1);
+    expect(rejected.map((r) => r.message)).toEqual([bad]);
+    expect(String(rejected[0]!.error)).toMatch(/not a snapshot of this state machine/);
+    expect(f.transport.sent.filter((m) => m.type === "appendResp")).toEqual([]);
+
+    const good = installSnapshot(10, "ok: state at 10");
+    f.driver.receive(good);
+    await vi.waitFor(() => expect(f.applier.restored).toEqual([good.snapshot]));
+    expect(f.storage.saves.filter((b) => b.snapshot).map((b) => b.snapshot)).toEqual([good.snapshot]);
+    expect(f.core.log.offset).toBe(10);
+    expect(f.transport.sent).toContainEqual(expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 10 }));
+    expect(f.driver.rejectedSnapshots).toBe(1);
   });
 });
