@@ -576,6 +576,8 @@ export class PalisadeNode implements NodeContext {
       },
       (sessionId) => sessionEnded(sessionId),
     );
+    // The core took the snapshot's membership: the transport must learn its members too.
+    this.membershipChanged();
   }
 }
 
