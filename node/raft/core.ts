@@ -106,8 +106,10 @@ export class RaftCore {
   private round = 0;
   private roundToBroadcast = 0;
   private roundAcks = new Map<NodeId, number>();
-  // Follower: reads forwarded to the leader, failed if the leader changes.
-  private forwardedReads = new Set<number>();
+  // Follower: reads forwarded to the leader, with the ticks each has waited. A request or
+  // its answer may be lost, so one unanswered for an election timeout fails (the client
+  // retries), as does every one when the leader or the term changes.
+  private forwardedReads = new Map<number, number>();
 
   private latestSnapshot: Snapshot | null = null;
   private pendingSnapshot: Snapshot | null = null;
@@ -151,6 +153,7 @@ export class RaftCore {
     if (this.role === "leader") {
       this.tickLeader();
     } else {
+      this.ageForwardedReads();
       this.electionElapsed++;
       if (this.isVoter(this.id) && this.electionElapsed >= this.randomizedElectionTicks) {
         this.electionElapsed = 0;
@@ -257,7 +260,7 @@ export class RaftCore {
     if (this.role === "leader") {
       this.leaderReadIndex(requestId, NONE);
     } else if (this.leader !== NONE) {
-      this.forwardedReads.add(requestId);
+      this.forwardedReads.set(requestId, 0);
       this.send<ReadIndexRequest>({ type: "readIndex", to: this.leader, term: this.term, requestId });
     } else {
       this.readStates.push({ requestId, index: 0 });
@@ -435,12 +438,13 @@ export class RaftCore {
 
   private becomeFollower(term: number, leader: NodeId): void {
     const wasLeader = this.role === "leader";
+    // An answer to a forwarded read comes from the leader of the term it was asked in.
+    if (leader !== this.leader || term > this.term) this.failForwardedReads();
     if (term > this.term) {
       this.term = term;
       this.vote = NONE;
     }
     this.role = "follower";
-    if (leader !== this.leader) this.failForwardedReads();
     this.leader = leader;
     this.electionElapsed = 0;
     this.resetElectionTimer();
@@ -494,8 +498,19 @@ export class RaftCore {
   }
 
   private failForwardedReads(): void {
-    for (const id of this.forwardedReads) this.readStates.push({ requestId: id, index: 0 });
+    for (const id of this.forwardedReads.keys()) this.readStates.push({ requestId: id, index: 0 });
     this.forwardedReads.clear();
+  }
+
+  private ageForwardedReads(): void {
+    for (const [id, waited] of this.forwardedReads) {
+      if (waited + 1 < this.cfg.electionTicks) {
+        this.forwardedReads.set(id, waited + 1);
+      } else {
+        this.forwardedReads.delete(id);
+        this.readStates.push({ requestId: id, index: 0 });
+      }
+    }
   }
 
   private resetElectionTimer(): void {

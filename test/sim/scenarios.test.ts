@@ -3,6 +3,7 @@
 // safety, durability of acknowledgements, monotonicity).
 import { describe, expect, it } from "vitest";
 import type { NodeId } from "../../node/raft/types.ts";
+import { ReadIndexFailedError } from "../../node/server/driver.ts";
 import type { SimCluster } from "./cluster.ts";
 import { awaitLeader, others, propose, runFor, scripted, type Scripted } from "./scenario-kit.ts";
 
@@ -437,5 +438,63 @@ describe("a peer reported down by the transport", () => {
     expect(c.node(f).core!.leader).toBe(leader.id);
     for (const name of after.names) expect(logs.get(f)!.applied).toContain(name);
     expectSafe(c);
+  });
+});
+
+describe("a read forwarded by a follower", () => {
+  type ReadOutcome = { state: "pending" } | { state: "ok"; index: number } | { state: "failed"; error: unknown };
+
+  function read(c: SimCluster<string>, id: NodeId): ReadOutcome[] {
+    const out: ReadOutcome[] = [{ state: "pending" }];
+    c.node(id).driver!.readIndex().then(
+      (index) => (out[0] = { state: "ok", index }),
+      (error: unknown) => (out[0] = { state: "failed", error }),
+    );
+    return out;
+  }
+
+  it("whose request is lost fails after an election timeout (UNAVAILABLE, so the client retries) while the leader stays, leaving no waiter", async () => {
+    const { c } = await scripted(71);
+    const electionMs = c.opts.tickMs * c.opts.electionTicks;
+    const leader = await awaitLeader(c);
+    propose(leader, 1, "warm");
+    await runFor(c, 300);
+    const term = leader.core!.term;
+    const [f] = others(c, leader.id) as [NodeId];
+    let dropped = 0;
+    c.dropFilter = (m) => m.type === "readIndex" && m.from === f && ++dropped === 1;
+    const lost = read(c, f);
+    await runFor(c, 3 * electionMs);
+    expect(dropped).toBe(1);
+    expect(c.leader()?.id).toBe(leader.id);
+    expect(leader.core!.term).toBe(term);
+    expect(lost[0]!.state).toBe("failed");
+    if (lost[0]!.state === "failed") expect(lost[0]!.error).toBeInstanceOf(ReadIndexFailedError);
+    // The client's retry goes through.
+    const retry = read(c, f);
+    await runFor(c, electionMs);
+    expect(retry[0]).toEqual({ state: "ok", index: expect.any(Number) });
+    expectSafe(c);
+  });
+
+  it("fails when the term changes, even if the same node leads again", async () => {
+    const { c } = await scripted(72);
+    const leader = await awaitLeader(c);
+    propose(leader, 1, "warm");
+    await runFor(c, 300);
+    const [f] = others(c, leader.id) as [NodeId];
+    // The request reaches no one. Then the follower hears of a newer term from the same node,
+    // as when that node is elected again: an answer for the old term can no longer come.
+    c.dropFilter = (m) => m.type === "readIndex" && m.from === f;
+    const pending = read(c, f);
+    await runFor(c, 20);
+    expect(pending[0]!.state).toBe("pending");
+    const core = c.node(f).core!;
+    const newTerm = core.term + 1;
+    c.node(f).driver!.receive({ type: "heartbeat", from: leader.id, to: f, term: newTerm, commit: 0, round: 0 });
+    await runFor(c, 1);
+    expect(core.term).toBe(newTerm);
+    expect(core.leader).toBe(leader.id);
+    expect(pending[0]!.state).toBe("failed");
   });
 });
