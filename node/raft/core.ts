@@ -244,12 +244,34 @@ export class RaftCore {
     if (this.transferee !== NONE && !this.isVoter(this.transferee)) this.transferee = NONE;
     if (!this.isVoter(this.id)) {
       // A leader removed from the voters steps down; the others elect a new one.
+      this.handOverOnRemoval();
       this.becomeFollower(this.term, NONE);
       return;
     }
     if (this.maybeCommit()) this.broadcastAppend(true);
     this.releaseConfirmedReads();
     for (const p of this.progress.keys()) this.sendAppend(p);
+  }
+
+  /**
+   * This leader's own removal is committed and applied. Before it steps down it tells the
+   * remaining members (a heartbeat carries the commit, which they would otherwise learn only
+   * from the next leader), and asks the remaining voter with the most of the log to campaign
+   * at once (TimeoutNow), so no one waits out this leader's lease first.
+   */
+  private handOverOnRemoval(): void {
+    this.broadcastHeartbeat(0);
+    let to = NONE;
+    let best = -1;
+    for (const v of this.voters()) {
+      const match = this.progress.get(v)?.match ?? 0;
+      if (match > best) {
+        to = v;
+        best = match;
+      }
+    }
+    // It must hold every committed entry (the removal included) to be able to win.
+    if (to !== NONE && best >= this.log.committed) this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
   }
 
   /**
