@@ -321,10 +321,25 @@ export class RaftCore {
     this.electionElapsed = Math.max(this.electionElapsed, this.cfg.electionTicks);
   }
 
-  /** The transport could not deliver a snapshot: try again from probing. */
+  /**
+   * The transport could not deliver a snapshot: probe again now. If the follower still
+   * needs it, its refusal brings the snapshot back here, and the transport resumes it.
+   */
   reportSnapshotFailure(to: NodeId): void {
     const pr = this.progress.get(to);
-    if (this.role === "leader" && pr?.state === "snapshot") pr.becomeProbe();
+    if (this.role !== "leader" || pr?.state !== "snapshot") return;
+    pr.becomeProbe();
+    this.sendAppend(to);
+  }
+
+  /**
+   * The peer acknowledged more of the snapshot being sent to it: the snapshot state times
+   * out an election timeout after the last progress, not after the start, so a large
+   * snapshot on a slow link is not sent again while it is still arriving.
+   */
+  reportSnapshotProgress(to: NodeId): void {
+    const pr = this.progress.get(to);
+    if (this.role === "leader" && pr?.state === "snapshot") pr.snapshotTicks = 0;
   }
 
   /**

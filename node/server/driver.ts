@@ -14,7 +14,7 @@ import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/cor
 import type { MemberAddress, MembershipChange } from "../raft/membership.ts";
 import type { Entry, InstallSnapshot, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
-import type { Transport } from "../transport/transport.ts";
+import type { SnapshotStatus, Transport } from "../transport/transport.ts";
 
 /** What the driver applies committed entries to. */
 export interface Applier<R> {
@@ -62,7 +62,8 @@ export class ReadIndexFailedError extends Error {
 type Input =
   | { kind: "tick" }
   | { kind: "message"; message: Message }
-  | { kind: "peerDown"; peer: NodeId };
+  | { kind: "peerDown"; peer: NodeId }
+  | { kind: "snapshotStatus"; peer: NodeId; status: SnapshotStatus };
 
 interface ProposalWaiter<R> {
   readonly term: number;
@@ -110,6 +111,7 @@ export class Driver<R> {
     this.applied = core.log.applied;
     transport.onMessage((m) => this.receive(m));
     transport.onPeerDown?.((peer) => this.peerDown(peer));
+    transport.onSnapshotStatus?.((peer, status) => this.enqueue({ kind: "snapshotStatus", peer, status }));
   }
 
   get isStopped(): boolean {
@@ -263,8 +265,14 @@ export class Driver<R> {
     for (const input of inputs) {
       if (input.kind === "tick") this.core.tick();
       else if (input.kind === "peerDown") this.core.reportPeerDown(input.peer);
+      else if (input.kind === "snapshotStatus") this.reportSnapshot(input.peer, input.status);
       else this.stepMessage(input.message);
     }
+  }
+
+  private reportSnapshot(peer: NodeId, status: SnapshotStatus): void {
+    if (status === "progress") this.core.reportSnapshotProgress(peer);
+    else this.core.reportSnapshotFailure(peer);
   }
 
   /**

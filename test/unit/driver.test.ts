@@ -5,7 +5,7 @@ import { RaftCore } from "../../node/raft/core.ts";
 import type { AppendRequest, Entry, InstallSnapshot, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
 import { Driver, type Applier, type DriverHooks } from "../../node/server/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../node/storage/log-store.ts";
-import type { Transport } from "../../node/transport/transport.ts";
+import type { SnapshotStatus, Transport } from "../../node/transport/transport.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 
 const membership = { voters: [1, 2, 3], learners: [] };
@@ -22,15 +22,20 @@ class MemoryStorage implements RaftStorage {
   async save(batch: SaveBatch): Promise<void> {
     this.saves.push(batch);
   }
+  async compact(): Promise<void> {}
   async close(): Promise<void> {}
 }
 
 class MemoryTransport implements Transport {
   readonly sent: Message[] = [];
+  snapshotStatus: ((peer: NodeId, status: SnapshotStatus) => void) | null = null;
   send(messages: readonly Message[]): void {
     this.sent.push(...messages);
   }
   onMessage(): void {}
+  onSnapshotStatus(handler: (peer: NodeId, status: SnapshotStatus) => void): void {
+    this.snapshotStatus = handler;
+  }
   async close(): Promise<void> {}
 }
 
@@ -128,5 +133,38 @@ describe("Driver", () => {
     expect(f.core.log.offset).toBe(10);
     expect(f.transport.sent).toContainEqual(expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 10 }));
     expect(f.driver.rejectedSnapshots).toBe(1);
+  });
+
+  it("passes the transport's snapshot reports to the core: progress keeps a long transfer going, a failure makes the leader probe at once", async () => {
+    // Node 1 of {1, 2} with entries 1..10 committed: it becomes leader and compacts them.
+    const core = new RaftCore(
+      { id: 1, electionTicks: 10, heartbeatTicks: 2, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20, preVote: false, checkQuorum: false, random: new SeededRandom(5) },
+      { hardState: { term: 1, vote: 0, commit: 10 }, membership: { voters: [1, 2], learners: [] }, snapshotIndex: 0, snapshotTerm: 0, entries: Array.from({ length: 10 }, (_, i) => entry(i + 1, 1)) },
+    );
+    const transport = new MemoryTransport();
+    const driver = new Driver<string>(core, new MemoryStorage(), transport, new TextApplier());
+    drivers.push(driver);
+    for (let i = 0; i < 30 && !transport.sent.some((m) => m.type === "vote"); i++) {
+      driver.tick();
+      await settle();
+    }
+    driver.receive({ type: "voteResp", from: 2, to: 1, term: 2, pre: false, granted: true });
+    await vi.waitFor(() => expect(driver.applied).toBe(10));
+    await driver.compact({ meta: { index: 10, term: 1, membership: { voters: [1, 2], learners: [] } }, data: text("ok") });
+    driver.receive({ type: "appendResp", from: 2, to: 1, term: 2, success: false, index: 10, hintIndex: 0, hintTerm: 0 });
+    await vi.waitFor(() => expect(transport.sent.filter((m) => m.type === "snapshot")).toHaveLength(1));
+    expect(transport.snapshotStatus).not.toBeNull();
+    // Three election timeouts of a transfer that keeps moving: no resend, still sending.
+    for (let i = 0; i < 30; i++) {
+      driver.tick();
+      transport.snapshotStatus!(2, "progress");
+      await settle();
+    }
+    expect(core.progressOf(2)?.state).toBe("snapshot");
+    expect(transport.sent.filter((m) => m.type === "snapshot")).toHaveLength(1);
+    const before = transport.sent.length;
+    transport.snapshotStatus!(2, "failure");
+    await vi.waitFor(() => expect(transport.sent.slice(before)).toContainEqual(expect.objectContaining({ type: "append", to: 2, prevIndex: 10 })));
+    expect(core.progressOf(2)?.state).toBe("probe");
   });
 });

@@ -1,4 +1,5 @@
-// The Raft core on a follower, stepped by hand: what it answers to what its leader sends.
+// The Raft core stepped by hand: what a follower answers to its leader, and how a leader
+// follows a snapshot it is sending.
 import { describe, expect, it } from "vitest";
 import { RaftCore } from "../../node/raft/core.ts";
 import type { AppendResponse, Entry, Message } from "../../node/raft/types.ts";
@@ -37,3 +38,46 @@ describe("a follower's answer to InstallSnapshot", () => {
     expect(core.log.offset).toBe(0);
   });
 });
+
+/** Node 1 of {1, 2}, leader of term 2, its log compacted to a snapshot at 10, sending that snapshot to node 2. */
+function leaderSendingSnapshot(): RaftCore {
+  const core = new RaftCore(
+    { id: 1, electionTicks: 10, heartbeatTicks: 2, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20, preVote: false, checkQuorum: false, random: new SeededRandom(2) },
+    { hardState: { term: 1, vote: 0, commit: 10 }, membership: { voters: [1, 2], learners: [] }, snapshotIndex: 0, snapshotTerm: 0, entries: entries(1, 10, 1) },
+  );
+  for (let i = 0; i < 30 && core.role !== "candidate"; i++) core.tick();
+  core.step({ type: "voteResp", from: 2, to: 1, term: 2, pre: false, granted: true });
+  expect(core.role).toBe("leader");
+  sent(core); // applies 1..10, makes the no-op durable
+  core.compact({ meta: { index: 10, term: 1, membership: { voters: [1, 2], learners: [] } }, data: new Uint8Array([7]) });
+  // Node 2 has nothing: its rejection sends the leader back to entries it no longer holds.
+  core.step({ type: "appendResp", from: 2, to: 1, term: 2, success: false, index: 10, hintIndex: 0, hintTerm: 0 });
+  expect(sent(core).filter((m) => m.type === "snapshot")).toHaveLength(1);
+  expect(core.progressOf(2)?.state).toBe("snapshot");
+  return core;
+}
+
+describe("a leader sending a snapshot", () => {
+  it("keeps the transfer going past an election timeout while the transport reports progress", () => {
+    const core = leaderSendingSnapshot();
+    const resent: Message[] = [];
+    for (let i = 0; i < 35; i++) {
+      core.tick();
+      core.reportSnapshotProgress(2);
+      resent.push(...sent(core).filter((m) => m.type === "snapshot" || m.type === "append"));
+    }
+    expect(core.progressOf(2)?.state).toBe("snapshot");
+    expect(resent).toEqual([]);
+    // Without progress it gives up after an election timeout and probes again.
+    for (let i = 0; i < 10; i++) core.tick();
+    expect(core.progressOf(2)?.state).toBe("probe");
+  });
+
+  it("probes again at once when the transport reports the transfer failed", () => {
+    const core = leaderSendingSnapshot();
+    core.reportSnapshotFailure(2);
+    expect(core.progressOf(2)?.state).toBe("probe");
+    expect(sent(core)).toContainEqual(expect.objectContaining({ type: "append", to: 2, prevIndex: 10 }));
+  });
+});
+
