@@ -8,12 +8,13 @@
 //   core counts the leader toward commit only in advance(), once the write is durable);
 // - inputs that arrive while a write is in flight are queued and stepped after advance(),
 //   never into a half-written state;
-// - any storage error is fatal: the driver stops and reports it.
+// - any storage error is fatal: the driver stops and reports it; a message the core
+//   throws on is dropped and reported, and the node goes on.
 import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/core.ts";
 import type { MemberAddress, MembershipChange } from "../raft/membership.ts";
-import type { Entry, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
+import type { Entry, InstallSnapshot, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
-import type { Transport } from "../transport/transport.ts";
+import type { SnapshotStatus, Transport } from "../transport/transport.ts";
 
 /** What the driver applies committed entries to. */
 export interface Applier<R> {
@@ -21,6 +22,12 @@ export interface Applier<R> {
   apply(entry: Entry): R;
   /** Replace the whole state with a snapshot received from the leader. */
   restore(snapshot: Snapshot): void;
+  /**
+   * Throw if `restore` could not load this snapshot (a damaged body, another version's
+   * format). Called before the snapshot is stored or reaches the core, so a node never makes
+   * durable a snapshot it would then fail to start from.
+   */
+  validateSnapshot?(snapshot: Snapshot): void;
 }
 
 export interface DriverHooks {
@@ -30,6 +37,10 @@ export interface DriverHooks {
   onSend?(message: Message): void;
   /** The driver stopped on a storage error; the process must exit and recover from disk. */
   onFatal?(error: unknown): void;
+  /** The core threw while stepping this message: it was dropped (and counted), and the node goes on. */
+  onStepError?(message: Message, error: unknown): void;
+  /** A snapshot from the leader failed the applier's check: it was dropped (and counted), nothing was stored. */
+  onSnapshotRejected?(message: InstallSnapshot, error: unknown): void;
 }
 
 /** The entry of a proposal was replaced by another leader's entry: it will never apply. */
@@ -51,7 +62,8 @@ export class ReadIndexFailedError extends Error {
 type Input =
   | { kind: "tick" }
   | { kind: "message"; message: Message }
-  | { kind: "peerDown"; peer: NodeId };
+  | { kind: "peerDown"; peer: NodeId }
+  | { kind: "snapshotStatus"; peer: NodeId; status: SnapshotStatus };
 
 interface ProposalWaiter<R> {
   readonly term: number;
@@ -87,6 +99,10 @@ export class Driver<R> {
   private soft: SoftState;
   /** Index of the last entry applied to the state machine. */
   applied: number;
+  /** Messages dropped because the core threw while stepping them. */
+  droppedMessages = 0;
+  /** Snapshots from the leader dropped because the applier could not load them. */
+  rejectedSnapshots = 0;
 
   constructor(core: RaftCore, storage: RaftStorage, transport: Transport, applier: Applier<R>, hooks: DriverHooks = {}) {
     this.core = core;
@@ -98,6 +114,7 @@ export class Driver<R> {
     this.applied = core.log.applied;
     transport.onMessage((m) => this.receive(m));
     transport.onPeerDown?.((peer) => this.peerDown(peer));
+    transport.onSnapshotStatus?.((peer, status) => this.enqueue({ kind: "snapshotStatus", peer, status }));
   }
 
   get isStopped(): boolean {
@@ -282,7 +299,42 @@ export class Driver<R> {
     for (const input of inputs) {
       if (input.kind === "tick") this.core.tick();
       else if (input.kind === "peerDown") this.core.reportPeerDown(input.peer);
-      else this.core.step(input.message);
+      else if (input.kind === "snapshotStatus") this.reportSnapshot(input.peer, input.status);
+      else this.stepMessage(input.message);
+    }
+  }
+
+  private reportSnapshot(peer: NodeId, status: SnapshotStatus): void {
+    if (status === "progress") this.core.reportSnapshotProgress(peer);
+    else this.core.reportSnapshotFailure(peer);
+  }
+
+  /**
+   * Only storage errors are fatal: a message the core throws on (a peer's bug that the codec
+   * did not recognise) is dropped, so one bad peer cannot stop the node.
+   */
+  private stepMessage(message: Message): void {
+    if (message.type === "snapshot" && !this.snapshotLoads(message)) return;
+    try {
+      this.core.step(message);
+    } catch (error) {
+      this.droppedMessages++;
+      this.hooks.onStepError?.(message, error);
+    }
+  }
+
+  /** Whether a snapshot the core would install passes the applier's check (see Applier.validateSnapshot). */
+  private snapshotLoads(message: InstallSnapshot): boolean {
+    if (!this.applier.validateSnapshot || !this.core.wouldInstallSnapshot(message)) return true;
+    try {
+      this.applier.validateSnapshot(message.snapshot);
+      return true;
+    } catch (error) {
+      // The leader's snapshot state times out and it sends the snapshot again; meanwhile this
+      // node keeps its log and its state, both intact.
+      this.rejectedSnapshots++;
+      this.hooks.onSnapshotRejected?.(message, error);
+      return false;
     }
   }
 

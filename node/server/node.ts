@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.ts";
 import type { NodeConfig } from "../config/index.ts";
 import {
-  encodeCommand, LeaseKeeper, LockStateMachine, resolveLimits, sameLimits, sessionEnded, type ApplyOutcome, type LockLimits,
+  encodeCommand, LeaseKeeper, LockStateMachine, resolveLimits, sameLimits, sessionEnded, SnapshotError, type ApplyOutcome, type LockLimits,
 } from "../lock/index.ts";
 import { RaftCore } from "../raft/core.ts";
 import type { Entry, Membership, Snapshot, SoftState } from "../raft/types.ts";
@@ -137,6 +137,8 @@ export class PalisadeNode implements NodeContext {
   private limitsTerm = 0;
   /** Whether the replicated limits differed from the file's at the last look (logged on change). */
   private limitsDiffer = false;
+  /** The snapshot from the leader that validateSnapshot last decoded, until it is installed. */
+  private checkedSnapshot: { readonly snapshot: Snapshot; readonly sm: LockStateMachine } | null = null;
 
   private constructor(cfg: NodeConfig, opts: PalisadeNodeOptions, storage: LevelStorage, sm: LockStateMachine) {
     this.cfg = cfg;
@@ -231,6 +233,10 @@ export class PalisadeNode implements NodeContext {
       node.driver = new Driver<EntryResult>(core, timed, node.transport, node.applier(), {
         onSoftState: (soft) => node.softStateChanged(soft),
         onFatal: (error) => node.fatal(error),
+        onSnapshotRejected: (message, error) =>
+          log.error({ err: error, from: message.from, index: message.snapshot.meta.index }, `dropped a snapshot at index ${message.snapshot.meta.index} from node ${message.from} that this node cannot load; nothing was stored`),
+        onStepError: (message, error) =>
+          log.warn({ err: error, from: message.from, messageType: message.type }, `dropped a ${message.type} message from node ${message.from} that the Raft core could not take`),
         onSend: (m) => {
           if (m.type === "append") node.metrics.appendSent(m.entries.length);
         },
@@ -563,7 +569,22 @@ export class PalisadeNode implements NodeContext {
     return {
       apply: (entry) => this.applyEntry(entry),
       restore: (snapshot) => this.restoreSnapshot(snapshot),
+      validateSnapshot: (snapshot) => this.validateSnapshot(snapshot),
     };
+  }
+
+  /**
+   * A snapshot from the leader must load before it is stored: decoded and verified here
+   * (LockStateMachine.restore throws SnapshotError), and kept, so installing it right after
+   * does not decode it a second time.
+   */
+  private validateSnapshot(snapshot: Snapshot): void {
+    this.checkedSnapshot = null;
+    const sm = LockStateMachine.restore(snapshot.data);
+    if (sm.appliedIndex !== snapshot.meta.index) {
+      throw new SnapshotError(`snapshot state is at index ${sm.appliedIndex} but the snapshot is named for index ${snapshot.meta.index}`);
+    }
+    this.checkedSnapshot = { snapshot, sm };
   }
 
   private applyEntry(entry: Entry): EntryResult {
@@ -606,7 +627,9 @@ export class PalisadeNode implements NodeContext {
   }
 
   private restoreSnapshot(snapshot: Snapshot): void {
-    this.sm = LockStateMachine.restore(snapshot.data);
+    const checked = this.checkedSnapshot;
+    this.checkedSnapshot = null;
+    this.sm = checked?.snapshot === snapshot ? checked.sm : LockStateMachine.restore(snapshot.data);
     this.logger.info({ index: snapshot.meta.index, term: snapshot.meta.term }, "installed a snapshot from the leader");
     this.watch.reset(snapshot.meta.index);
     this.waiters.recheck(
@@ -616,6 +639,8 @@ export class PalisadeNode implements NodeContext {
       },
       (sessionId) => sessionEnded(sessionId),
     );
+    // The core took the snapshot's membership: the transport must learn its members too.
+    this.membershipChanged();
   }
 }
 
