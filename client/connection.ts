@@ -8,10 +8,8 @@ import * as grpc from "@grpc/grpc-js";
 import type { UnaryMethod } from "../proto/grpc.ts";
 import { monotonicMs } from "./clock.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
+import { LEADER_METADATA_KEY, reasonOf } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
-
-/** Response metadata key carrying the leader's client address (or id) when a node is not the leader. */
-export const LEADER_HINT_KEY = "palisade-leader";
 
 export interface ConnectionOptions {
   endpoints: readonly string[];
@@ -256,14 +254,15 @@ export class Connection {
     if (!isServiceError(err)) return err instanceof Error ? err : new Error(String(err));
     if (RETRIABLE.has(err.code)) {
       const what = `${path}: ${err.details}`;
-      return kind === "write" ? new OutcomeUnknownError(what, err.code) : new UnavailableError(what, err.code);
+      const reason = reasonOf(err.metadata);
+      return kind === "write" ? new OutcomeUnknownError(what, err.code, reason) : new UnavailableError(what, err.code, reason);
     }
     return errorFromStatus(err.code, err.details, err.metadata);
   }
 
   /** The endpoint named by a leader hint: a known or new host:port, or a node id we cannot map (ignored). */
   private endpointFromHint(metadata: grpc.Metadata | undefined): string | undefined {
-    const value = metadata?.get(LEADER_HINT_KEY)[0];
+    const value = metadata?.get(LEADER_METADATA_KEY)[0];
     if (typeof value !== "string" || value === "") return undefined;
     if (!/^[^\s]+:\d+$/.test(value)) return undefined;
     if (!this.endpoints.includes(value)) this.endpoints.push(value);

@@ -1,16 +1,24 @@
 // Typed errors of the client library, one per answer a caller may want to handle.
-// Each keeps the gRPC status code it came from (when it came from one).
+// Each keeps the gRPC status code it came from (when it came from one) and the node's
+// ErrorReason; which class a status becomes is decided by proto/wire.ts.
 import { status as Status } from "@grpc/grpc-js";
+import type { ErrorReasonName } from "../proto/wire.ts";
 
 /** Base of every error the client throws. */
 export class PalisadeError extends Error {
   /** gRPC status code of the answer, when the error came from the server. */
   readonly code: Status | undefined;
+  /**
+   * The node's reason (an ErrorReason name such as "ERROR_REASON_TOO_MANY_WAITERS"), when
+   * the answer named one: which limit a LimitError hit, why a node was unavailable.
+   */
+  readonly reason: ErrorReasonName | undefined;
 
-  constructor(message: string, code?: Status) {
+  constructor(message: string, code?: Status, reason?: ErrorReasonName) {
     super(message);
     this.name = new.target.name;
     this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -26,16 +34,20 @@ export class NotHolderError extends PalisadeError {}
 /** The request's seq is at or below the acknowledged mark (FAILED_PRECONDITION). */
 export class RequestTooOldError extends PalisadeError {}
 
-/** Another FAILED_PRECONDITION answer (such as a CancelWait for a seq that was not an Acquire of that lock). */
+/** Another FAILED_PRECONDITION answer (such as a membership change the cluster refuses now). */
 export class FailedPreconditionError extends PalisadeError {}
 
 /** A configured limit was reached (RESOURCE_EXHAUSTED), or the client's own in-flight bound. */
 export class LimitError extends PalisadeError {}
 
-/** The request was malformed (INVALID_ARGUMENT), or rejected by the client before sending. */
+/**
+ * The request was malformed (INVALID_ARGUMENT: a bad field, undecodable bytes, or a
+ * CancelWait for a seq that was not an Acquire of that lock), or rejected by the client
+ * before sending.
+ */
 export class InvalidArgumentError extends PalisadeError {}
 
-/** No node could answer a read within the retry budget; nothing changed. */
+/** No node could answer a read within the retry budget, or a node answered UNAVAILABLE; nothing changed. */
 export class UnavailableError extends PalisadeError {}
 
 /**
@@ -70,5 +82,5 @@ export class LockNotAcquiredError extends PalisadeError {
   }
 }
 
-/** An answer that fits none of the above (such as OUT_OF_RANGE or an internal error). */
+/** An answer that fits none of the above (such as OUT_OF_RANGE, PERMISSION_DENIED or an internal error). */
 export class ServerError extends PalisadeError {}

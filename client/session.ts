@@ -374,10 +374,11 @@ export class Session {
     return first.catch((err: unknown) => {
       if (isAnswer(err)) throw err;
       if (this.ended !== "open") throw new SessionLostError(`session ${this.id} ended before the release of ${JSON.stringify(lock)} was answered: ${this.lostReason}`);
-      const code = err instanceof OutcomeUnknownError ? err.code : undefined;
+      const known = err instanceof OutcomeUnknownError ? err : undefined;
       throw new OutcomeUnknownError(
         `${(err as Error).message}; the release goes on in the background with the same seq until answered (release again to wait for it)`,
-        code,
+        known?.code,
+        known?.reason,
       );
     });
   }

@@ -1,5 +1,8 @@
-// Maps a gRPC error status to the client's typed errors.
-import { Metadata, status as Status } from "@grpc/grpc-js";
+// Maps a gRPC error status to the client's typed errors, by the ErrorReason the node
+// names in `palisade-reason` metadata (proto/wire.ts decides the class), never by the
+// wording of the message.
+import { status as Status, type Metadata } from "@grpc/grpc-js";
+import { errorClassOf, reasonOf, type ClientErrorClass, type ErrorReasonName } from "../proto/wire.ts";
 import {
   FailedPreconditionError,
   InvalidArgumentError,
@@ -13,28 +16,25 @@ import {
   UnavailableError,
 } from "./errors.ts";
 
-/**
- * The typed error for a non-OK status. FAILED_PRECONDITION is split by its reason: the
- * `palisade-reason` metadata when a node sends it, else the wording of the message.
- */
+type ErrorConstructor = new (message: string, code?: Status, reason?: ErrorReasonName) => PalisadeError;
+
+const CLASSES: Readonly<Record<ClientErrorClass, ErrorConstructor>> = {
+  InvalidArgumentError,
+  SessionNotFoundError,
+  StaleTokenError,
+  NotHolderError,
+  RequestTooOldError,
+  FailedPreconditionError,
+  LimitError,
+  UnavailableError,
+  ServerError,
+};
+
+/** The typed error for a non-OK status; without a known reason its code decides. */
 export function errorFromStatus(code: Status, details: string, metadata?: Metadata): PalisadeError {
-  const reason = String(metadata?.get("palisade-reason")[0] ?? "");
-  const text = `${reason} ${details}`.toLowerCase();
-  switch (code) {
-    case Status.NOT_FOUND:
-      return new SessionNotFoundError(details, code);
-    case Status.INVALID_ARGUMENT:
-      return new InvalidArgumentError(details, code);
-    case Status.RESOURCE_EXHAUSTED:
-      return new LimitError(details, code);
-    case Status.UNAVAILABLE:
-      return new UnavailableError(details, code);
-    case Status.FAILED_PRECONDITION:
-      if (text.includes("too old") || text.includes("acknowledged mark")) return new RequestTooOldError(details, code);
-      if (text.includes("stale token") || text.includes("not the current grant")) return new StaleTokenError(details, code);
-      if (text.includes("not holder") || text.includes("does not hold")) return new NotHolderError(details, code);
-      return new FailedPreconditionError(details, code);
-    default:
-      return new ServerError(`${Status[code] ?? code}: ${details}`, code);
-  }
+  const reason = reasonOf(metadata);
+  const errorClass = errorClassOf(code, reason);
+  // A ServerError's message says which status it was; the others' class says it.
+  const message = errorClass === "ServerError" ? `${Status[code] ?? code}: ${details}` : details;
+  return new CLASSES[errorClass](message, code, reason);
 }

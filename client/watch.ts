@@ -5,12 +5,10 @@ import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
 import { toU64, u64 } from "../node/transport/codec.ts";
+import { CURRENT_INDEX_METADATA_KEY } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
 
 const pb = palisade.v1;
-
-/** Metadata key of the node's current applied index on an OUT_OF_RANGE answer. */
-export const CURRENT_INDEX_KEY = "palisade-current-index";
 
 export type WatchEventKind = "acquired" | "released" | "sessionClosed" | "expired" | "revoked";
 
@@ -98,7 +96,7 @@ export async function* watchLocks(target: WatchTarget, prefix: string, options: 
       );
       attached = true;
       call.on("metadata", (headers: grpc.Metadata) => {
-        const current = String(headers.get(CURRENT_INDEX_KEY)[0] ?? "");
+        const current = String(headers.get(CURRENT_INDEX_METADATA_KEY)[0] ?? "");
         if (next === 0n && /^\d+$/.test(current)) next = BigInt(current) + 1n;
       });
       const onAbort = (): void => call.cancel();
@@ -124,7 +122,7 @@ export async function* watchLocks(target: WatchTarget, prefix: string, options: 
         if (signal?.aborted) return;
         const status = err as Partial<grpc.ServiceError>;
         if (status.code === grpc.status.OUT_OF_RANGE) {
-          const current = String(status.metadata?.get(CURRENT_INDEX_KEY)[0] ?? "");
+          const current = String(status.metadata?.get(CURRENT_INDEX_METADATA_KEY)[0] ?? "");
           if (/^\d+$/.test(current)) {
             // A node that restarted recently retains less; another may still have the events.
             outOfRangeInRow += 1;

@@ -1,7 +1,10 @@
 // Fencing for HTTP services. The middleware reads the `Fencing-Token` header, holds a
-// per-resource mutex from admission until the response closes (so the whole handler runs
-// under the fence, one request per resource at a time), refuses lower tokens and records
-// admitted ones. `fencedFetch` stamps the header on outgoing calls.
+// per-resource mutex from admission until the handler says its work is done (it ends the
+// response, or calls fenceDone), so the whole handler runs under the fence, one request
+// per resource at a time; it refuses lower tokens and records admitted ones. The
+// connection closing is never that signal: a client that gives up mid-handler must not let
+// the next holder in while the handler still writes. `fencedFetch` stamps the header on
+// outgoing calls.
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
@@ -129,19 +132,61 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
   return { admit, waiting: (resource: string) => mutex.waiting(resource) };
 }
 
+const completions = new WeakMap<IncomingMessage, () => void>();
+
+/**
+ * Tells the middleware that the handler of `req` is done with the resource, for a handler
+ * that stops without ending its response (ending it, even after the client went away,
+ * says the same). Does nothing for a request the middleware does not hold.
+ */
+export function fenceDone(req: IncomingMessage): void {
+  completions.get(req)?.();
+}
+
+/**
+ * Calls `release` once the handler is done: when it ends the response (`res.end()`, which
+ * Express's `send`/`json` and Fastify's `reply.send` call, and which still counts after
+ * the client disconnected) or calls fenceDone(req). A 'close' alone, which is also what a
+ * dropped connection emits while the handler runs, releases nothing.
+ */
+function holdUntilDone(req: IncomingMessage, res: ServerResponse, release: () => void): void {
+  let held = true;
+  const done = (): void => {
+    if (!held) return;
+    held = false;
+    completions.delete(req);
+    res.off("finish", done);
+    release();
+  };
+  completions.set(req, done);
+  // 'finish' covers an end through a reference to `end` taken before this wrapper; after a
+  // disconnect no 'finish' comes, so the wrapper below is what sees the handler end.
+  res.once("finish", done);
+  const end = res.end;
+  res.end = function endThenRelease(this: ServerResponse, ...args: Parameters<ServerResponse["end"]>) {
+    try {
+      return end.apply(this, args);
+    } finally {
+      done();
+    }
+  } as ServerResponse["end"];
+}
+
 /**
  * Middleware for Node `http`, Express (`app.use(fence)`) and Fastify
  * (`addHook("onRequest", (request, reply, done) => fence(request.raw, reply.raw, done))`).
  * A refused request goes to `next(err)` with `err.statusCode` (409 for a lower token);
- * an admitted one to `next()`, holding the resource until its response closes (so end
- * the response only when the handler's work is done).
+ * an admitted one to `next()`, holding the resource until the handler ends the response
+ * or calls fenceDone(req). So do all the work on the resource before ending the response,
+ * and end it (or call fenceDone) on every path, also when the client has gone away: a
+ * handler that never does keeps the resource held. A disconnect does not free it.
  */
 export function fenceMiddleware(options: FenceMiddlewareOptions = {}): FenceMiddleware {
   const fence = fenceAdmission(options);
   const middleware = (req: IncomingMessage, res: ServerResponse, next: NextFunction): void => {
     fence.admit(req, res).then(
       (release) => {
-        whenClosed(res).then(release, release);
+        holdUntilDone(req, res, release);
         next();
       },
       (err: unknown) => next(err),

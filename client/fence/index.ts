@@ -13,7 +13,7 @@ export type { LevelFenceOptions } from "./level.ts";
 export { PgFence, fenceSql } from "./postgres.ts";
 export type { FenceSql, PgFenceOptions } from "./postgres.ts";
 export {
-  FencingTokenHeaderError, MemoryTokenRecords, fenceMiddleware, fencedFetch, fencedHandler, fencingTokenOf, statusOf,
+  FencingTokenHeaderError, MemoryTokenRecords, fenceDone, fenceMiddleware, fencedFetch, fencedHandler, fencingTokenOf, statusOf,
   tokenFromHeaders,
 } from "./http.ts";
 export type { FenceMiddleware, FenceMiddlewareOptions, NextFunction, TokenRecords } from "./http.ts";

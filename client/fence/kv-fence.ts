@@ -2,6 +2,11 @@
 // reading the highest token, running the effect against a buffered transaction, and
 // writing the token record together with the effect's puts and deletes in one batch.
 // An effect that throws writes nothing, its token included.
+//
+// The mutex lives in the KvFence instance, not in the store: two instances over one store
+// (two LevelFence.over(db) in one process, or two processes) do not exclude each other.
+// Use one instance per store, and let a guarded effect touch only the data keys of its
+// own resource: a key shared by two resources is written under two different mutexes.
 import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { checkToken } from "./token.ts";
@@ -69,7 +74,8 @@ export class KvFence {
   /**
    * Runs `effect` only if `token` is not lower than the highest token admitted for
    * `resource`; records the token and the effect's writes in one batch. Throws
-   * FenceRejectedError (and runs nothing) otherwise.
+   * FenceRejectedError (and runs nothing) otherwise. Atomic only against other guards of
+   * this instance, and only for keys that belong to `resource`; the effect must use `tx`.
    */
   async guard<T>(resource: string, token: bigint, effect: (tx: KvTx) => Promise<T> | T, options: GuardOptions = {}): Promise<T> {
     checkToken(token);

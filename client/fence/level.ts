@@ -58,7 +58,11 @@ export class LevelFence extends KvFence {
     return new LevelFence(db, options);
   }
 
-  /** Fences an open database; its "fence" and "data" sublevels belong to the fence. */
+  /**
+   * Fences an open database; its "fence" and "data" sublevels belong to the fence. Call it
+   * once per database and share the result: each LevelFence has its own mutexes, so two
+   * made over the same database do not exclude each other.
+   */
   static over(db: StringLevel, options: LevelFenceOptions = {}): LevelFence {
     return new LevelFence(db, options);
   }

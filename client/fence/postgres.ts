@@ -61,6 +61,8 @@ export class PgFence {
    * In one transaction: admits `token` for `resource` (not lower than the highest
    * admitted), records it, runs `effect` with the transaction's client, commits. Throws
    * FenceRejectedError (nothing changed, effect not run) if a higher token was admitted.
+   * Atomic only for what the effect does through the `client` it is given: a query on the
+   * pool or another connection runs outside the transaction and outside the fence.
    */
   async guard<T>(resource: string, token: bigint, effect: (client: PoolClient) => Promise<T>, options: GuardOptions = {}): Promise<T> {
     checkToken(token);

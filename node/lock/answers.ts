@@ -15,7 +15,8 @@ export type OkAnswer =
   | { readonly code: "OK"; readonly kind: "waiting" }
   | { readonly code: "OK"; readonly kind: "cancelled" }
   | { readonly code: "OK"; readonly kind: "released" }
-  | { readonly code: "OK"; readonly kind: "revoked" };
+  | { readonly code: "OK"; readonly kind: "revoked" }
+  | { readonly code: "OK"; readonly kind: "limitsSet" };
 
 export type OkKind = OkAnswer["kind"];
 
@@ -62,7 +63,7 @@ export function sessionEnded(sessionId: bigint): ErrorAnswer {
 }
 
 const OK_KINDS: readonly OkKind[] = [
-  "sessionOpened", "sessionClosed", "sessionExpired", "granted", "notAcquired", "waiting", "cancelled", "released", "revoked",
+  "sessionOpened", "sessionClosed", "sessionExpired", "granted", "notAcquired", "waiting", "cancelled", "released", "revoked", "limitsSet",
 ];
 const ERROR_CODES: readonly ErrorCode[] = ["INVALID_ARGUMENT", "NOT_FOUND", "FAILED_PRECONDITION", "RESOURCE_EXHAUSTED"];
 const ERROR_REASONS: readonly ErrorReason[] = [
@@ -114,6 +115,7 @@ export function readAnswer(r: ByteReader): Answer {
     case "cancelled":
     case "released":
     case "revoked":
+    case "limitsSet":
       return { code: "OK", kind };
     default:
       throw new ByteDecodeError(`unknown answer tag ${tag}`);

@@ -13,10 +13,21 @@ function buildTable(): Uint32Array {
   return table;
 }
 
-export function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
+/** The running value before any byte; feed bytes with crc32Update, finish with crc32Final. */
+export const CRC32_START = 0xffffffff;
+
+export function crc32Update(crc: number, bytes: Uint8Array): number {
+  let c = crc;
   for (let i = 0; i < bytes.length; i++) {
-    crc = (TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
+    c = (TABLE[(c ^ (bytes[i] as number)) & 0xff] as number) ^ (c >>> 8);
   }
+  return c;
+}
+
+export function crc32Final(crc: number): number {
   return (crc ^ 0xffffffff) >>> 0;
+}
+
+export function crc32(bytes: Uint8Array): number {
+  return crc32Final(crc32Update(CRC32_START, bytes));
 }

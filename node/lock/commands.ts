@@ -2,6 +2,7 @@
 // Session ids and tokens are bigint (uint64); seqs, TTLs and waits are numbers.
 // `wallMs` is the proposer's wall clock, kept only as display data for lock history.
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
+import { LIMIT_KEYS, type LockLimits } from "./limits.ts";
 
 export interface OpenSessionCommand {
   readonly type: "openSession";
@@ -69,7 +70,18 @@ export interface RevokeCommand {
   readonly wallMs: number;
 }
 
+/**
+ * The limits that decide apply-time answers from this entry on, on every replica alike.
+ * Proposed by a leader whose cluster file asks for other limits than the replicated ones.
+ */
+export interface SetLimitsCommand {
+  readonly type: "setLimits";
+  readonly limits: LockLimits;
+  readonly wallMs: number;
+}
+
 export type Command =
+  | SetLimitsCommand
   | OpenSessionCommand
   | CloseSessionCommand
   | ExpireSessionCommand
@@ -95,6 +107,7 @@ const TAGS: Readonly<Record<CommandType, number>> = {
   cancelWait: 5,
   release: 6,
   revoke: 7,
+  setLimits: 8,
 };
 
 /** At most this many held seqs are decoded; validation applies the configured (smaller) limit. */
@@ -132,6 +145,10 @@ export function encodeCommand(cmd: Command): Uint8Array {
       break;
     case "revoke":
       w.str(cmd.lock).u64(cmd.token);
+      break;
+    case "setLimits":
+      w.uint(LIMIT_KEYS.length);
+      for (const key of LIMIT_KEYS) w.uint(cmd.limits[key]);
       break;
   }
   w.f64(cmd.wallMs);
@@ -201,6 +218,14 @@ function readCommand(r: ByteReader): Command {
       const lock = r.str();
       const token = r.u64();
       cmd = { type: "revoke", lock, token, wallMs: r.f64() };
+      break;
+    }
+    case TAGS.setLimits: {
+      const n = r.count();
+      if (n !== LIMIT_KEYS.length) throw new CommandDecodeError(`setLimits carries ${n} limits, expected ${LIMIT_KEYS.length}`);
+      const limits: Record<string, number> = {};
+      for (const key of LIMIT_KEYS) limits[key] = r.uint();
+      cmd = { type: "setLimits", limits: limits as unknown as LockLimits, wallMs: r.f64() };
       break;
     }
     default:

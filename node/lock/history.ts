@@ -9,8 +9,8 @@ export class HistoryLog {
   private live = 0;
 
   constructor(
-    private readonly perLock: number,
-    private readonly total: number,
+    private perLock: number,
+    private total: number,
     /** Finds a lock by name when the global cap evicts its oldest record. */
     private readonly lockOf: (name: string) => LockState | undefined,
     /** Called when eviction may have left a lock with no state at all. */
@@ -30,6 +30,26 @@ export class HistoryLog {
     this.queue.push(record);
     this.live++;
     while (lock.history.length > this.perLock) this.evict(lock.history.shift() as HistoryRecord);
+    while (this.live > this.total) this.evictOldest();
+    this.compact();
+  }
+
+  /**
+   * New caps (the replicated limits changed): evicts, oldest first, whatever is over them,
+   * the same way on every replica.
+   */
+  setCaps(perLock: number, total: number): void {
+    this.perLock = perLock;
+    this.total = total;
+    for (let i = this.head; i < this.queue.length; i++) {
+      const record = this.queue[i] as HistoryRecord;
+      if (record.evicted) continue;
+      const lock = this.lockOf(record.lock);
+      if (!lock || lock.history.length <= perLock || lock.history[0] !== record) continue;
+      lock.history.shift();
+      this.evict(record);
+      this.onShrunk(lock);
+    }
     while (this.live > this.total) this.evictOldest();
     this.compact();
   }

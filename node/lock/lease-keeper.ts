@@ -7,7 +7,8 @@
 //   waits (every TTL and wait restarts from that moment); stepDown() when it loses it.
 // - onApplied(outcome.timers, now) after each applied entry while leader.
 // - due(now) only after pending inbound messages (keepalives) were processed; propose what
-//   it returns. After an event-loop stall longer than a heartbeat call stalled(now) instead.
+//   it returns. After an event-loop stall longer than a heartbeat call stalled(stallMs)
+//   instead, with the measured length of the stall.
 import type { Command } from "./commands.ts";
 import { DeadlineQueue } from "./deadline-queue.ts";
 import type { PendingWait, SessionLease, TimerChanges } from "./outcome.ts";
@@ -48,6 +49,12 @@ export class LeaseKeeper {
   private readonly sessionQueue = new DeadlineQueue<bigint>();
   private readonly waitQueue = new DeadlineQueue<string>();
   private version = 0;
+  /**
+   * Session deadlines are kept on the host's clock minus this: the total length of the
+   * stalls seen since this node became leader. Adding a stall to it moves every session's
+   * deadline later by that much at once (O(1), whatever the number of sessions).
+   */
+  private stallShiftMs = 0;
 
   constructor(options: LeaseKeeperOptions = {}) {
     this.reproposeAfterMs = options.reproposeAfterMs ?? DEFAULT_REPROPOSE_AFTER_MS;
@@ -87,7 +94,7 @@ export class LeaseKeeper {
 
   sessionOpened(id: bigint, ttlMs: number, now: number): void {
     if (!this.leader) return;
-    const timer: SessionTimer = { ttlMs, deadline: now + ttlMs, proposedAt: null, version: ++this.version };
+    const timer: SessionTimer = { ttlMs, deadline: this.sessionClock(now) + ttlMs, proposedAt: null, version: ++this.version };
     this.sessions.set(id, timer);
     this.sessionQueue.push(timer.deadline, id, timer.version);
   }
@@ -128,7 +135,7 @@ export class LeaseKeeper {
     if (!this.leader) return "notLeader";
     const timer = this.sessions.get(id);
     if (!timer || timer.proposedAt !== null) return "notFound";
-    this.schedule(id, timer, now + timer.ttlMs);
+    this.schedule(id, timer, this.sessionClock(now) + timer.ttlMs);
     return "ok";
   }
 
@@ -150,11 +157,12 @@ export class LeaseKeeper {
   due(now: number, wallMs = 0): Command[] {
     if (!this.leader) return [];
     const out: Command[] = [];
-    for (let e = this.sessionQueue.popDue(now); e !== null; e = this.sessionQueue.popDue(now)) {
+    const sessionNow = this.sessionClock(now);
+    for (let e = this.sessionQueue.popDue(sessionNow); e !== null; e = this.sessionQueue.popDue(sessionNow)) {
       const timer = this.sessions.get(e.key);
       if (!timer || timer.version !== e.version) continue;
       timer.proposedAt = now;
-      this.schedule(e.key, timer, now + this.reproposeAfterMs);
+      this.schedule(e.key, timer, sessionNow + this.reproposeAfterMs);
       out.push({ type: "expireSession", sessionId: e.key, wallMs });
     }
     for (let e = this.waitQueue.popDue(now); e !== null; e = this.waitQueue.popDue(now)) {
@@ -171,21 +179,21 @@ export class LeaseKeeper {
   }
 
   /**
-   * After an event-loop stall the leader cannot tell stopped keepalives from unprocessed
-   * ones, so it restarts every live session's TTL and expires none. Sessions whose expiry
-   * was already proposed stay that way; wait timers are left alone.
+   * After an event-loop stall of `stallMs` the leader cannot tell stopped keepalives from
+   * unprocessed ones, so it moves every session's deadline later by the stall and expires
+   * none now. Only by the stall: a full TTL afresh would let repeated stalls (snapshots,
+   * long GC pauses) keep a dead session alive for ever. Sessions whose expiry was already
+   * proposed stay that way; wait timers are left alone.
    */
-  stalled(now: number): void {
-    if (!this.leader) return;
-    for (const [id, timer] of this.sessions) {
-      if (timer.proposedAt === null) this.schedule(id, timer, now + timer.ttlMs);
-    }
-    this.shed();
+  stalled(stallMs: number): void {
+    if (!this.leader || !(stallMs > 0)) return;
+    this.stallShiftMs += stallMs;
   }
 
   /** Earliest time due() may have work (possibly early), or null when nothing is tracked. */
   nextDeadline(): number | null {
-    const a = this.sessionQueue.peekDeadline();
+    const queued = this.sessionQueue.peekDeadline();
+    const a = queued === null ? null : queued + this.stallShiftMs;
     const b = this.waitQueue.peekDeadline();
     if (a === null) return b;
     if (b === null) return a;
@@ -209,7 +217,13 @@ export class LeaseKeeper {
     }
   }
 
+  /** The clock session deadlines are kept on: the host's, less every stall seen. */
+  private sessionClock(now: number): number {
+    return now - this.stallShiftMs;
+  }
+
   private clear(): void {
+    this.stallShiftMs = 0;
     this.sessions.clear();
     this.waits.clear();
     this.sessionQueue.clear();

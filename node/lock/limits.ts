@@ -1,5 +1,7 @@
-// Limits of the lock state machine. Every replica must run with the same values: they
-// decide answers at apply time, so different limits would make replicas diverge.
+// Limits of the lock state machine. They decide answers at apply time, so they are
+// replicated state: every replica starts from the same values (DEFAULT_LOCK_LIMITS on a
+// node) and changes them only by applying a setLimits command from the log, and they
+// travel in snapshots. A node's cluster file only says what its leader proposes.
 
 export interface LockLimits {
   /** Live sessions in the cluster. */
@@ -37,13 +39,31 @@ export const DEFAULT_LOCK_LIMITS: LockLimits = Object.freeze({
   rememberedClosedSessions: 100_000,
 });
 
-export function resolveLimits(overrides: Partial<LockLimits> = {}): LockLimits {
-  const limits = { ...DEFAULT_LOCK_LIMITS, ...overrides };
-  for (const [key, value] of Object.entries(limits)) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`lock limit ${key} must be a non-negative integer`);
+/** Every limit, in the fixed order of their binary encoding (commands and snapshots). */
+export const LIMIT_KEYS: readonly (keyof LockLimits)[] = Object.freeze([
+  "maxSessions", "maxLocksPerSession", "maxWaitersPerLock", "maxInFlightPerSession", "maxHeldList", "minTtlMs", "maxTtlMs",
+  "maxWaitMs", "historyPerLock", "historyTotal", "rememberedRequestIds", "rememberedClosedSessions",
+]);
+
+/** Why a set of limits cannot be used, or null when it can. */
+export function checkLimits(limits: LockLimits): string | null {
+  for (const key of LIMIT_KEYS) {
+    const value = limits[key];
+    if (!Number.isSafeInteger(value) || value < 0) return `lock limit ${key} must be a non-negative integer`;
   }
-  if (limits.minTtlMs > limits.maxTtlMs) throw new RangeError("minTtlMs above maxTtlMs");
+  if (limits.minTtlMs > limits.maxTtlMs) return "lock limit minTtlMs is above maxTtlMs";
+  return null;
+}
+
+export function resolveLimits(overrides: Partial<LockLimits> = {}): LockLimits {
+  const limits: LockLimits = { ...DEFAULT_LOCK_LIMITS, ...overrides };
+  const bad = checkLimits(limits);
+  if (bad !== null) throw new RangeError(bad);
   return Object.freeze(limits);
+}
+
+export function sameLimits(a: LockLimits, b: LockLimits): boolean {
+  return LIMIT_KEYS.every((key) => a[key] === b[key]);
 }
 
 /** Lock names are at most this many bytes of UTF-8. */

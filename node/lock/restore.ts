@@ -2,7 +2,7 @@
 // (and with them every holder, waiter and kept answer) and a higher token epoch, so that
 // every token the new cluster issues is larger than any token the old cluster issued,
 // however far the old one ran after the backup. Lock history is kept.
-import { MAX_EPOCH } from "./limits.ts";
+import { DEFAULT_LOCK_LIMITS, MAX_EPOCH } from "./limits.ts";
 import { readSnapshot, SnapshotError, writeSnapshot } from "./snapshot.ts";
 import { LockStateMachine } from "./state-machine.ts";
 
@@ -81,6 +81,8 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
   const data = writeSnapshot({
     applied: state.applied,
     epoch,
+    // The backed-up cluster's limits carry over (a backup of the first format had none: the defaults).
+    limits: state.limits ?? DEFAULT_LOCK_LIMITS,
     sessions: new Map(),
     locks: state.locks,
     history: state.history,

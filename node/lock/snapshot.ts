@@ -1,9 +1,11 @@
 // Deterministic snapshot encoding of the lock state. Layout: "PLSM", format version,
-// payload, CRC-32 (big-endian) of everything before it. Sessions are written by id,
-// locks by name and each table in its replicated order, so equal states give equal bytes.
+// payload, CRC-32 (big-endian) of everything before it. Sessions, locks and every table are
+// written in their replicated order (the order the log created them in, which a restored
+// state keeps), so replicas at the same index give the same bytes.
 import { readAnswer, writeAnswer } from "./answers.ts";
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
-import { crc32 } from "./checksum.ts";
+import { CRC32_START, crc32, crc32Final, crc32Update } from "./checksum.ts";
+import { checkLimits, LIMIT_KEYS, type LockLimits } from "./limits.ts";
 import { appendHistory, newSession, NO_HISTORY, type EndReason, type HistoryRecord, type KeptAnswer, type LockState, type Session, type Waiter } from "./state.ts";
 
 /** Thrown when snapshot bytes are corrupt, truncated or inconsistent. */
@@ -14,10 +16,13 @@ export class SnapshotError extends Error {
 export interface SnapshotContent {
   readonly applied: number;
   readonly epoch: number;
+  readonly limits: LockLimits;
   readonly sessions: ReadonlyMap<bigint, Session>;
   readonly locks: ReadonlyMap<string, LockState>;
   /** History records in insertion (grant) order. */
   readonly history: Iterable<HistoryRecord>;
+  /** How many records `history` yields (needed when it is not an array). */
+  readonly historyCount?: number;
   readonly requestIds: ReadonlyMap<string, bigint>;
   readonly closedIds: ReadonlySet<bigint>;
 }
@@ -25,6 +30,8 @@ export interface SnapshotContent {
 export interface RestoredContent {
   readonly applied: number;
   readonly epoch: number;
+  /** null in a snapshot of format 1, which did not carry the limits. */
+  readonly limits: LockLimits | null;
   readonly sessions: Map<bigint, Session>;
   readonly locks: Map<string, LockState>;
   readonly history: HistoryRecord[];
@@ -33,26 +40,55 @@ export interface RestoredContent {
 }
 
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
-const VERSION = 1;
+/** 2: the replicated limits follow the epoch. 1 is still read. */
+const VERSION = 2;
 const END_REASONS: readonly EndReason[] = ["released", "session closed", "session expired", "revoked"];
 
 const byNumber = (a: number, b: number): number => a - b;
-const byBigint = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
-const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Objects (sessions, locks, history records, remembered ids) written between two yields. */
+const STEP = 512;
 
 /**
  * `sizeHint`: the expected size in bytes (e.g. the previous snapshot's), so the state is
  * written into one buffer of about the right size instead of one regrown many times.
  */
 export function writeSnapshot(state: SnapshotContent, sizeHint = 0): Uint8Array {
+  const steps = snapshotSteps(state, sizeHint);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same bytes as writeSnapshot, written a few hundred objects at a time: the generator
+ * yields between slices so a host can keep its event loop free while a large state is
+ * encoded. The state must not change until the generator returns the bytes.
+ */
+export function* snapshotSteps(state: SnapshotContent, sizeHint = 0): Generator<void, Uint8Array, void> {
   const w = new ByteWriter(sizeHint > 0 ? sizeHint + (sizeHint >> 4) + 4_096 : 256);
+  // The checksum follows the bytes as they are written, so no slice hashes the whole state.
+  let crc = CRC32_START;
+  let hashed = 0;
+  let sinceYield = 0;
+  const pause = (): boolean => {
+    if (++sinceYield < STEP) return false;
+    sinceYield = 0;
+    const written = w.written();
+    crc = crc32Update(crc, written.subarray(hashed));
+    hashed = written.length;
+    return true;
+  };
   for (const b of MAGIC) w.u8(b);
   w.u8(VERSION).uint(state.applied).uint(state.epoch);
+  w.uint(LIMIT_KEYS.length);
+  for (const key of LIMIT_KEYS) w.uint(state.limits[key]);
 
-  const sessionIds = [...state.sessions.keys()].sort(byBigint);
-  w.uint(sessionIds.length);
-  for (const id of sessionIds) {
-    const s = state.sessions.get(id) as Session;
+  // Sessions, locks and the remembered ids in their replicated order (the order they were
+  // created in by the log; a restored state keeps it), so no large sort runs in one slice.
+  w.uint(state.sessions.size);
+  for (const s of state.sessions.values()) {
     w.u64(s.id).str(s.clientName).uint(s.ttlMs).uint(s.openedAt).f64(s.openedWallMs).str(s.requestId).uint(s.mark);
     const seqs = [...s.answers.keys()].sort(byNumber);
     w.uint(seqs.length);
@@ -70,37 +106,47 @@ export function writeSnapshot(state: SnapshotContent, sizeHint = 0): Uint8Array 
     for (const name of s.held) w.str(name);
     w.uint(s.waits?.size ?? 0);
     for (const name of s.waits?.keys() ?? []) w.str(name);
+    if (pause()) yield;
   }
 
-  const names = [...state.locks.keys()].sort(byString);
-  w.uint(names.length);
-  for (const name of names) {
-    const lock = state.locks.get(name) as LockState;
-    w.str(name).bool(lock.holder !== null);
+  w.uint(state.locks.size);
+  for (const lock of state.locks.values()) {
+    w.str(lock.name).bool(lock.holder !== null);
     if (lock.holder) w.u64(lock.holder.sessionId).u64(lock.holder.token).uint(lock.holder.grantedAt).uint(lock.holder.waitedFrom);
-    const waiters = [...(lock.waiters?.values() ?? [])];
-    w.uint(waiters.length);
-    for (const waiter of waiters) {
+    w.uint(lock.waiters?.size ?? 0);
+    for (const waiter of lock.waiters?.values() ?? []) {
       w.u64(waiter.sessionId).uint(waiter.waitedFrom).uint(waiter.waitMs).uint(waiter.seqs.length);
       for (const seq of waiter.seqs) w.uint(seq);
     }
+    if (pause()) yield;
   }
 
-  const records = [...state.history];
-  w.uint(records.length);
-  for (const r of records) {
+  const records = Array.isArray(state.history) ? state.history : null;
+  w.uint(records?.length ?? state.historyCount ?? 0);
+  let count = 0;
+  for (const r of records ?? state.history) {
     w.str(r.lock).u64(r.token).u64(r.sessionId).str(r.clientName).uint(r.grantedAt).uint(r.waitedFrom).f64(r.grantedWallMs);
     w.bool(r.endedAt !== null);
     if (r.endedAt !== null) w.uint(r.endedAt).f64(r.endedWallMs ?? 0).u8(END_REASONS.indexOf(r.reason as EndReason));
+    count++;
+    if (pause()) yield;
   }
+  if (records === null && count !== state.historyCount) throw new RangeError(`history has ${count} records, ${state.historyCount} were announced`);
 
   w.uint(state.requestIds.size);
-  for (const [requestId, id] of state.requestIds) w.str(requestId).u64(id);
+  for (const [requestId, id] of state.requestIds) {
+    w.str(requestId).u64(id);
+    if (pause()) yield;
+  }
   w.uint(state.closedIds.size);
-  for (const id of state.closedIds) w.u64(id);
+  for (const id of state.closedIds) {
+    w.u64(id);
+    if (pause()) yield;
+  }
 
   // The checksum goes behind the body in the same buffer: no copy of the whole state.
-  w.u32be(crc32(w.written()));
+  crc = crc32Update(crc, w.written().subarray(hashed));
+  w.u32be(crc32Final(crc));
   return w.finish();
 }
 
@@ -120,9 +166,10 @@ export function readSnapshot(bytes: Uint8Array): RestoredContent {
 function parse(r: ByteReader): RestoredContent {
   for (const b of MAGIC) if (r.u8() !== b) throw new SnapshotError("not a lock state snapshot");
   const version = r.u8();
-  if (version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
+  if (version !== 1 && version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
   const applied = r.uint();
   const epoch = r.uint();
+  const limits = version === 1 ? null : readLimits(r);
 
   // Every name, client name and id is shared with the object that owns it (the lock, the
   // session), as in a state built by applying the log, rather than kept once per mention.
@@ -235,7 +282,17 @@ function parse(r: ByteReader): RestoredContent {
       }
     }
   }
-  return { applied, epoch, sessions, locks, history, requestIds, closedIds };
+  return { applied, epoch, limits, sessions, locks, history, requestIds, closedIds };
+}
+
+function readLimits(r: ByteReader): LockLimits {
+  const n = r.count();
+  if (n !== LIMIT_KEYS.length) throw new SnapshotError(`snapshot carries ${n} limits, expected ${LIMIT_KEYS.length}`);
+  const limits: Record<string, number> = {};
+  for (const key of LIMIT_KEYS) limits[key] = r.uint();
+  const bad = checkLimits(limits as unknown as LockLimits);
+  if (bad !== null) throw new SnapshotError(`snapshot limits: ${bad}`);
+  return Object.freeze(limits) as unknown as LockLimits;
 }
 
 function readStrings(r: ByteReader): string[] {

@@ -5,11 +5,14 @@
 import {
   fail, invalid, sessionEnded, sessionNotFound, type Answer, type ErrorAnswer, type OkAnswer,
 } from "./answers.ts";
-import { CommandDecodeError, decodeCommand, type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type Command, type OpenSessionCommand, type ReleaseCommand, type RevokeCommand, type SequencedWrite } from "./commands.ts";
+import {
+  CommandDecodeError, decodeCommand, type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type Command,
+  type OpenSessionCommand, type ReleaseCommand, type RevokeCommand, type SequencedWrite, type SetLimitsCommand,
+} from "./commands.ts";
 import { HistoryLog } from "./history.ts";
 import { MAX_EPOCH, MAX_INDEX, resolveLimits, type LockLimits } from "./limits.ts";
 import { emptyTimers, type ApplyOutcome, type Completion, type LockEvent, type LockEventType, type PendingWait, type SessionLease, type TimerChanges } from "./outcome.ts";
-import { readSnapshot, SnapshotError, writeSnapshot } from "./snapshot.ts";
+import { readSnapshot, SnapshotError, snapshotSteps } from "./snapshot.ts";
 import { newSession, NO_HISTORY, type EndReason, type HistoryRecord, type LockState, type Session, type Waiter } from "./state.ts";
 import { tokenFor } from "./tokens.ts";
 import { validateCommand } from "./validate.ts";
@@ -99,7 +102,8 @@ const TOO_OLD = (seq: number, mark: number): ErrorAnswer =>
 const WAITING: OkAnswer = { code: "OK", kind: "waiting" };
 
 export class LockStateMachine {
-  readonly limits: LockLimits;
+  /** Replicated: changed only by an applied setLimits command, kept in snapshots. */
+  private limitsValue: LockLimits;
   private applied = 0;
   private epochValue: number;
   private readonly sessions = new Map<bigint, Session>();
@@ -112,17 +116,27 @@ export class LockStateMachine {
   /** Size of the last snapshot taken, to size the next one's buffer. */
   private snapshotSizeHint = 0;
 
+  /**
+   * `limits`: the limits in force until a setLimits command is applied. Every replica must
+   * start from the same ones (a node uses the defaults; its cluster file's limits reach the
+   * state only through the log).
+   */
   constructor(limits: Partial<LockLimits> = {}, options: LockStateMachineOptions = {}) {
-    this.limits = resolveLimits(limits);
+    this.limitsValue = resolveLimits(limits);
     const epoch = options.epoch ?? 0;
     if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > MAX_EPOCH) throw new RangeError(`epoch out of range: ${epoch}`);
     this.epochValue = epoch;
     this.historyLog = new HistoryLog(
-      this.limits.historyPerLock,
-      this.limits.historyTotal,
+      this.limitsValue.historyPerLock,
+      this.limitsValue.historyTotal,
       (name) => this.locks.get(name),
       (lock) => this.dropIfUnused(lock),
     );
+  }
+
+  /** The limits apply-time answers are decided with (replicated state). */
+  get limits(): LockLimits {
+    return this.limitsValue;
   }
 
   /** Index of the last entry applied (or skipped). */
@@ -144,7 +158,7 @@ export class LockStateMachine {
   apply(index: number, cmd: Command): ApplyOutcome {
     this.advanceTo(index);
     const ctx = new ApplyContext(index, typeof cmd.wallMs === "number" ? cmd.wallMs : 0);
-    const bad = validateCommand(cmd, this.limits);
+    const bad = validateCommand(cmd, this.limitsValue);
     const result = bad !== null ? invalid(bad) : this.dispatch(ctx, cmd);
     return { index, result, completions: ctx.completions, events: ctx.events, timers: ctx.timers };
   }
@@ -194,7 +208,19 @@ export class LockStateMachine {
         return this.release(ctx, cmd);
       case "revoke":
         return this.revoke(ctx, cmd);
+      case "setLimits":
+        return this.setLimits(cmd);
     }
+  }
+
+  /** New replicated limits; what is kept over the new caps is evicted, oldest first. */
+  private setLimits(cmd: SetLimitsCommand): Answer {
+    const limits = resolveLimits(cmd.limits);
+    this.limitsValue = limits;
+    this.historyLog.setCaps(limits.historyPerLock, limits.historyTotal);
+    while (this.requestIds.size > limits.rememberedRequestIds) this.requestIds.delete(this.requestIds.keys().next().value as string);
+    while (this.closedIds.size > limits.rememberedClosedSessions) this.closedIds.delete(this.closedIds.values().next().value as bigint);
+    return { code: "OK", kind: "limitsSet" };
   }
 
   // ---------------------------------------------------------------- sessions
@@ -202,14 +228,16 @@ export class LockStateMachine {
   private openSession(ctx: ApplyContext, cmd: OpenSessionCommand): Answer {
     const known = this.requestIds.get(cmd.requestId);
     if (known !== undefined) return { code: "OK", kind: "sessionOpened", sessionId: known };
-    if (this.sessions.size >= this.limits.maxSessions) {
+    if (this.sessions.size >= this.limitsValue.maxSessions) {
       return fail("RESOURCE_EXHAUSTED", "too many sessions", `the cluster already has ${this.sessions.size} sessions`);
     }
-    const id = BigInt(ctx.index);
+    // Like a token, the id carries the epoch: a restored cluster (a higher epoch) never
+    // hands out an id an old cluster's client may still use.
+    const id = tokenFor(this.epochValue, ctx.index);
     this.sessions.set(id, newSession({
       id, clientName: cmd.clientName, ttlMs: cmd.ttlMs, openedAt: ctx.index, openedWallMs: ctx.wallMs, requestId: cmd.requestId, mark: 0,
     }));
-    rememberInMap(this.requestIds, cmd.requestId, id, this.limits.rememberedRequestIds);
+    rememberInMap(this.requestIds, cmd.requestId, id, this.limitsValue.rememberedRequestIds);
     ctx.timers.sessionsOpened.push({ id, ttlMs: cmd.ttlMs });
     return { code: "OK", kind: "sessionOpened", sessionId: id };
   }
@@ -236,9 +264,9 @@ export class LockStateMachine {
       if (lock) this.endGrant(ctx, lock, reason, event);
     }
     this.sessions.delete(session.id);
-    if (how === "closed" && this.limits.rememberedClosedSessions > 0) {
+    if (how === "closed" && this.limitsValue.rememberedClosedSessions > 0) {
       this.closedIds.add(session.id);
-      if (this.closedIds.size > this.limits.rememberedClosedSessions) {
+      if (this.closedIds.size > this.limitsValue.rememberedClosedSessions) {
         this.closedIds.delete(this.closedIds.values().next().value as bigint);
       }
     }
@@ -262,7 +290,7 @@ export class LockStateMachine {
     }
     // A dropped seq is remembered until the mark passes it, so a delayed duplicate is refused.
     // Past the bound (only a misbehaving client gets there) the answer is kept instead.
-    const droppedBound = 2 * this.limits.maxInFlightPerSession;
+    const droppedBound = 2 * this.limitsValue.maxInFlightPerSession;
     for (const seq of write.held) {
       if (seq <= session.mark || !session.answers.has(seq) || (session.dropped?.size ?? 0) >= droppedBound) continue;
       session.answers.delete(seq);
@@ -277,9 +305,9 @@ export class LockStateMachine {
 
   private inFlightFull(session: Session): ErrorAnswer | null {
     const inFlight = session.answers.size + (session.pending?.size ?? 0);
-    if (inFlight < this.limits.maxInFlightPerSession) return null;
+    if (inFlight < this.limitsValue.maxInFlightPerSession) return null;
     return fail("RESOURCE_EXHAUSTED", "too many in flight",
-      `session ${session.id} has ${inFlight} unacknowledged answers and pending waits (limit ${this.limits.maxInFlightPerSession})`);
+      `session ${session.id} has ${inFlight} unacknowledged answers and pending waits (limit ${this.limitsValue.maxInFlightPerSession})`);
   }
 
   /** Keeps the final answer of a seq until the client acknowledges it. */
@@ -325,7 +353,7 @@ export class LockStateMachine {
     const limit = this.locksFull(session);
     if (limit) return limit;
     const queued = lock.waiters?.size ?? 0;
-    if (queued >= this.limits.maxWaitersPerLock) {
+    if (queued >= this.limitsValue.maxWaitersPerLock) {
       return fail("RESOURCE_EXHAUSTED", "too many waiters", `lock ${cmd.lock} already has ${queued} waiters`);
     }
     const waiter: Waiter = { sessionId: session.id, lock: cmd.lock, seqs: [cmd.seq], waitedFrom: ctx.index, waitMs: cmd.waitMs };
@@ -339,9 +367,9 @@ export class LockStateMachine {
 
   private locksFull(session: Session): ErrorAnswer | null {
     const count = session.held.size + (session.waits?.size ?? 0);
-    if (count < this.limits.maxLocksPerSession) return null;
+    if (count < this.limitsValue.maxLocksPerSession) return null;
     return fail("RESOURCE_EXHAUSTED", "too many locks in session",
-      `session ${session.id} holds or waits for ${count} locks (limit ${this.limits.maxLocksPerSession})`);
+      `session ${session.id} holds or waits for ${count} locks (limit ${this.limitsValue.maxLocksPerSession})`);
   }
 
   private cancelWait(ctx: ApplyContext, cmd: CancelWaitCommand): Answer {
@@ -562,7 +590,8 @@ export class LockStateMachine {
   listSessions(after = 0n, limit = 1000): { sessions: SessionInfo[]; nextAfter: bigint | null } {
     const max = Math.max(1, limit);
     const sessions: SessionInfo[] = [];
-    // The map is in ascending id order: ids are entry indexes, inserted in log order.
+    // The map is in ascending id order: ids are epoch × 2^48 + entry index, inserted in log
+    // order, and every live session has the state's epoch (a restore drops all sessions).
     for (const session of this.sessions.values()) {
       if (session.id <= after) continue;
       if (sessions.length === max) return { sessions, nextAfter: sessions[sessions.length - 1]?.id ?? null };
@@ -675,12 +704,26 @@ export class LockStateMachine {
 
   /** Deterministic bytes of the whole state, with a CRC-32 trailer. */
   snapshot(): Uint8Array {
-    const bytes = writeSnapshot({
+    const steps = this.snapshotSteps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * The snapshot bytes of the state at this applied index, written a slice at a time (see
+   * snapshotSteps in snapshot.ts): nothing may be applied until the generator returns.
+   */
+  *snapshotSteps(): Generator<void, Uint8Array, void> {
+    const bytes = yield* snapshotSteps({
       applied: this.applied,
       epoch: this.epochValue,
+      limits: this.limitsValue,
       sessions: this.sessions,
       locks: this.locks,
       history: this.historyLog.records(),
+      historyCount: this.historyLog.size,
       requestIds: this.requestIds,
       closedIds: this.closedIds,
     }, this.snapshotSizeHint);
@@ -689,10 +732,14 @@ export class LockStateMachine {
     return bytes;
   }
 
-  /** Rebuilds a state machine from snapshot bytes; throws SnapshotError on a bad checksum or content. */
+  /**
+   * Rebuilds a state machine from snapshot bytes; throws SnapshotError on a bad checksum or
+   * content. The limits come from the snapshot; `limits` only stands in for a snapshot of the
+   * first format, which did not carry them.
+   */
   static restore(bytes: Uint8Array, limits: Partial<LockLimits> = {}): LockStateMachine {
     const data = readSnapshot(bytes);
-    const machine = new LockStateMachine(limits, { epoch: data.epoch });
+    const machine = new LockStateMachine(data.limits ?? limits, { epoch: data.epoch });
     machine.applied = data.applied;
     machine.snapshotSizeHint = bytes.byteLength;
     for (const [id, session] of data.sessions) machine.sessions.set(id, session);

@@ -3,7 +3,7 @@
 // Each check returns a message for the client, or null when the input is fine.
 import type { Command, SequencedWrite } from "./commands.ts";
 import {
-  DEFAULT_LOCK_LIMITS, MAX_CLIENT_NAME_BYTES, MAX_REQUEST_ID_BYTES, MAX_LOCK_NAME_BYTES, type LockLimits,
+  checkLimits, DEFAULT_LOCK_LIMITS, MAX_CLIENT_NAME_BYTES, MAX_REQUEST_ID_BYTES, MAX_LOCK_NAME_BYTES, type LockLimits,
 } from "./limits.ts";
 
 const MAX_U64 = (1n << 64n) - 1n;
@@ -127,6 +127,8 @@ export function validateCommand(cmd: Command, limits: LockLimits = DEFAULT_LOCK_
       return checkSequenced(cmd, limits) ?? checkLockName(cmd.lock) ?? checkToken(cmd.token) ?? checkWallMs(cmd.wallMs);
     case "revoke":
       return checkLockName(cmd.lock) ?? checkToken(cmd.token) ?? checkWallMs(cmd.wallMs);
+    case "setLimits":
+      return checkLimits(cmd.limits) ?? checkWallMs(cmd.wallMs);
     default:
       return "unknown command";
   }

@@ -106,8 +106,10 @@ export class RaftCore {
   private round = 0;
   private roundToBroadcast = 0;
   private roundAcks = new Map<NodeId, number>();
-  // Follower: reads forwarded to the leader, failed if the leader changes.
-  private forwardedReads = new Set<number>();
+  // Follower: reads forwarded to the leader, with the ticks each has waited. A request or
+  // its answer may be lost, so one unanswered for an election timeout fails (the client
+  // retries), as does every one when the leader or the term changes.
+  private forwardedReads = new Map<number, number>();
 
   private latestSnapshot: Snapshot | null = null;
   private pendingSnapshot: Snapshot | null = null;
@@ -151,6 +153,7 @@ export class RaftCore {
     if (this.role === "leader") {
       this.tickLeader();
     } else {
+      this.ageForwardedReads();
       this.electionElapsed++;
       if (this.isVoter(this.id) && this.electionElapsed >= this.randomizedElectionTicks) {
         this.electionElapsed = 0;
@@ -241,12 +244,34 @@ export class RaftCore {
     if (this.transferee !== NONE && !this.isVoter(this.transferee)) this.transferee = NONE;
     if (!this.isVoter(this.id)) {
       // A leader removed from the voters steps down; the others elect a new one.
+      this.handOverOnRemoval();
       this.becomeFollower(this.term, NONE);
       return;
     }
     if (this.maybeCommit()) this.broadcastAppend(true);
     this.releaseConfirmedReads();
     for (const p of this.progress.keys()) this.sendAppend(p);
+  }
+
+  /**
+   * This leader's own removal is committed and applied. Before it steps down it tells the
+   * remaining members (a heartbeat carries the commit, which they would otherwise learn only
+   * from the next leader), and asks the remaining voter with the most of the log to campaign
+   * at once (TimeoutNow), so no one waits out this leader's lease first.
+   */
+  private handOverOnRemoval(): void {
+    this.broadcastHeartbeat(0);
+    let to = NONE;
+    let best = -1;
+    for (const v of this.voters()) {
+      const match = this.progress.get(v)?.match ?? 0;
+      if (match > best) {
+        to = v;
+        best = match;
+      }
+    }
+    // It must hold every committed entry (the removal included) to be able to win.
+    if (to !== NONE && best >= this.log.committed) this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
   }
 
   /**
@@ -257,7 +282,7 @@ export class RaftCore {
     if (this.role === "leader") {
       this.leaderReadIndex(requestId, NONE);
     } else if (this.leader !== NONE) {
-      this.forwardedReads.add(requestId);
+      this.forwardedReads.set(requestId, 0);
       this.send<ReadIndexRequest>({ type: "readIndex", to: this.leader, term: this.term, requestId });
     } else {
       this.readStates.push({ requestId, index: 0 });
@@ -296,10 +321,35 @@ export class RaftCore {
     this.electionElapsed = Math.max(this.electionElapsed, this.cfg.electionTicks);
   }
 
-  /** The transport could not deliver a snapshot: try again from probing. */
+  /**
+   * The transport could not deliver a snapshot: probe again now. If the follower still
+   * needs it, its refusal brings the snapshot back here, and the transport resumes it.
+   */
   reportSnapshotFailure(to: NodeId): void {
     const pr = this.progress.get(to);
-    if (this.role === "leader" && pr?.state === "snapshot") pr.becomeProbe();
+    if (this.role !== "leader" || pr?.state !== "snapshot") return;
+    pr.becomeProbe();
+    this.sendAppend(to);
+  }
+
+  /**
+   * The peer acknowledged more of the snapshot being sent to it: the snapshot state times
+   * out an election timeout after the last progress, not after the start, so a large
+   * snapshot on a slow link is not sent again while it is still arriving.
+   */
+  reportSnapshotProgress(to: NodeId): void {
+    const pr = this.progress.get(to);
+    if (this.role === "leader" && pr?.state === "snapshot") pr.snapshotTicks = 0;
+  }
+
+  /**
+   * Whether stepping this InstallSnapshot now would replace the log and the state machine
+   * (rather than be refused as stale or only move the commit index), so the host can check
+   * the body first.
+   */
+  wouldInstallSnapshot(m: InstallSnapshot): boolean {
+    const { index, term } = m.snapshot.meta;
+    return m.to === this.id && m.term >= this.term && index > this.log.committed && !this.log.matchTerm(index, term);
   }
 
   step(m: Message): void {
@@ -425,12 +475,13 @@ export class RaftCore {
 
   private becomeFollower(term: number, leader: NodeId): void {
     const wasLeader = this.role === "leader";
+    // An answer to a forwarded read comes from the leader of the term it was asked in.
+    if (leader !== this.leader || term > this.term) this.failForwardedReads();
     if (term > this.term) {
       this.term = term;
       this.vote = NONE;
     }
     this.role = "follower";
-    if (leader !== this.leader) this.failForwardedReads();
     this.leader = leader;
     this.electionElapsed = 0;
     this.resetElectionTimer();
@@ -484,8 +535,19 @@ export class RaftCore {
   }
 
   private failForwardedReads(): void {
-    for (const id of this.forwardedReads) this.readStates.push({ requestId: id, index: 0 });
+    for (const id of this.forwardedReads.keys()) this.readStates.push({ requestId: id, index: 0 });
     this.forwardedReads.clear();
+  }
+
+  private ageForwardedReads(): void {
+    for (const [id, waited] of this.forwardedReads) {
+      if (waited + 1 < this.cfg.electionTicks) {
+        this.forwardedReads.set(id, waited + 1);
+      } else {
+        this.forwardedReads.delete(id);
+        this.readStates.push({ requestId: id, index: 0 });
+      }
+    }
   }
 
   private resetElectionTimer(): void {
@@ -547,7 +609,9 @@ export class RaftCore {
       this.pendingSnapshot = m.snapshot;
       this.latestSnapshot = m.snapshot;
     }
-    this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: log.lastIndex(), hintIndex: 0, hintTerm: 0 });
+    // Only the snapshot's index is known to match: entries after it may be stale ones of an
+    // older term, and the leader must not count them toward commit.
+    this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: meta.index, hintIndex: 0, hintTerm: 0 });
   }
 
   // ---------------------------------------------------------------- leader side

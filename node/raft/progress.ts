@@ -14,7 +14,7 @@ export class Progress {
   inflight: number[] = [];
   /** Heard from since the last CheckQuorum round. */
   recentActive = false;
-  /** Snapshot state: the index of the snapshot sent, and ticks since. */
+  /** Snapshot state: the index of the snapshot sent, and ticks since it was sent or last made progress. */
   pendingSnapshot = 0;
   snapshotTicks = 0;
   /** The leader's tick count when match last moved. */

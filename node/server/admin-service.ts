@@ -65,27 +65,27 @@ function mostCaughtUpVoter(ctx: NodeContext): number {
       bestMatch = match;
     }
   }
-  if (best === 0) fail(grpc.status.FAILED_PRECONDITION, "there is no other voting member to transfer leadership to");
+  if (best === 0) fail("ERROR_REASON_NO_TRANSFER_TARGET", "there is no other voting member to transfer leadership to");
   return best;
 }
 
 /** One membership change through this leader; resolves once it is applied here (the core refuses reused ids). */
 async function changeMembers(ctx: NodeContext, change: MembershipChange, address?: MemberAddress): Promise<void> {
   requireLeader(ctx);
-  if (change.node <= 0) fail(grpc.status.INVALID_ARGUMENT, "node_id must be a positive integer");
+  if (change.node <= 0) fail("ERROR_REASON_INVALID_ARGUMENT", "node_id must be a positive integer");
   if (change.type === "promote") {
     // Like etcd: a learner becomes a voter only once it has caught up, so the quorum never
     // waits for a node that is still copying the log.
     const core = ctx.driver.core;
     const match = core.progressOf(change.node)?.match ?? 0;
     if (core.membership.learners.includes(change.node) && match < core.log.committed) {
-      fail(grpc.status.FAILED_PRECONDITION, `learner ${change.node} has not caught up yet (it has index ${match} of ${core.log.committed}); retry when \`member list\` shows its match index at the leader's`);
+      fail("ERROR_REASON_LEARNER_BEHIND", `learner ${change.node} has not caught up yet (it has index ${match} of ${core.log.committed}); retry when \`member list\` shows its match index at the leader's`);
     }
   }
   try {
     await ctx.driver.proposeMembershipChange(change, address);
   } catch (error) {
-    if (error instanceof MembershipError) fail(grpc.status.FAILED_PRECONDITION, error.message);
+    if (error instanceof MembershipError) fail("ERROR_REASON_MEMBERSHIP_REFUSED", error.message);
     throw error;
   }
 }
@@ -103,7 +103,7 @@ async function consistentSnapshot(ctx: NodeContext): Promise<{ index: number; te
   const machine = ctx.machine;
   const index = machine.appliedIndex;
   const term = ctx.driver.core.log.term(index);
-  if (term === undefined) fail(grpc.status.UNAVAILABLE, `the term of applied entry ${index} is not known here; retry`);
+  if (term === undefined) fail("ERROR_REASON_NODE_BUSY", `the term of applied entry ${index} is not known here; retry`);
   return { index, term, epoch: machine.epoch, data: machine.snapshot() };
 }
 
@@ -149,7 +149,7 @@ export function adminServiceHandlers(ctx: NodeContext): AdminServiceHandlers {
       let to = numberField(call.request.toNodeId, "to_node_id");
       if (to === 0) to = mostCaughtUpVoter(ctx);
       if (to === core.id) return pb.TransferLeaderResponse.create({ leaderId: toU64(core.id), term: toU64(term) });
-      if (!core.membership.voters.includes(to)) fail(grpc.status.INVALID_ARGUMENT, `node ${to} is not a voting member`);
+      if (!core.membership.voters.includes(to)) fail("ERROR_REASON_INVALID_ARGUMENT", `node ${to} is not a voting member`);
       ctx.driver.transferLeadership(to);
       // Wait for the handover (or its failure) for up to two election timeouts.
       const deadline = ctx.now() + 2 * ctx.electionTimeoutMs;
@@ -158,7 +158,7 @@ export function adminServiceHandlers(ctx: NodeContext): AdminServiceHandlers {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       if (core.role === "leader" && core.term === term) {
-        fail(grpc.status.DEADLINE_EXCEEDED, `node ${to} did not take over within ${2 * ctx.electionTimeoutMs} ms; this node still leads`);
+        fail("ERROR_REASON_TRANSFER_TIMED_OUT", `node ${to} did not take over within ${2 * ctx.electionTimeoutMs} ms; this node still leads`);
       }
       return pb.TransferLeaderResponse.create({ leaderId: toU64(core.leader), term: toU64(core.term) });
     }),
@@ -167,8 +167,8 @@ export function adminServiceHandlers(ctx: NodeContext): AdminServiceHandlers {
       const node = numberField(call.request.nodeId, "node_id");
       const peer = call.request.address ?? "";
       const client = call.request.clientAddress ?? "";
-      if (!parseHostPort(peer)) fail(grpc.status.INVALID_ARGUMENT, `address must be the new node's peer host:port, got "${peer}"`);
-      if (!parseHostPort(client)) fail(grpc.status.INVALID_ARGUMENT, `client_address must be the new node's client host:port, got "${client}"`);
+      if (!parseHostPort(peer)) fail("ERROR_REASON_INVALID_ARGUMENT", `address must be the new node's peer host:port, got "${peer}"`);
+      if (!parseHostPort(client)) fail("ERROR_REASON_INVALID_ARGUMENT", `client_address must be the new node's client host:port, got "${client}"`);
       await changeMembers(ctx, { type: "addLearner", node }, { peer, client });
       return pb.MemberAddResponse.create({ members: statusResponse(ctx).members });
     }),
@@ -181,7 +181,7 @@ export function adminServiceHandlers(ctx: NodeContext): AdminServiceHandlers {
       return pb.MemberRemoveResponse.create({ members: statusResponse(ctx).members });
     }),
     SnapshotSave: unary(ctx, "SnapshotSave", async () => {
-      if (!ctx.snapshotNow) fail(grpc.status.UNIMPLEMENTED, "SnapshotSave is not supported by this node");
+      if (!ctx.snapshotNow) fail("ERROR_REASON_UNSUPPORTED", "SnapshotSave is not supported by this node");
       // Everything committed when the call arrived is applied first, so the snapshot covers it.
       await linearizable(ctx);
       const taken = await ctx.snapshotNow();

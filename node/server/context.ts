@@ -1,5 +1,5 @@
 // What the client and admin services need from the node they run on.
-import type { ApplyOutcome, LeaseKeeper, LockStateMachine } from "../lock/index.ts";
+import type { ApplyOutcome, LeaseKeeper, LockLimits, LockStateMachine } from "../lock/index.ts";
 import type { Logger } from "../util/logger.ts";
 import type { AcquireWaiters } from "./acquire-waiters.ts";
 import type { Driver } from "./driver.ts";
@@ -31,6 +31,8 @@ export interface NodeContext {
   wallMs(): number;
   /** A fresh OpenSession request id for clients that sent none. */
   newRequestId(): string;
+  /** The lock limits a request is checked with before it is proposed (apply decides). */
+  limitsForRequests(): LockLimits;
   /** Node ids the peer transport cannot reach now. */
   unreachablePeers(): readonly number[];
   /** SnapshotSave: writes a snapshot at the applied index now and compacts the log up to it. */

@@ -2,7 +2,6 @@
 // the node takes no proposals (it could not write them), answering RESOURCE_EXHAUSTED at
 // once with the reason, and it checks free space once a second so an idle node notices
 // too. Appends to a follower below the reserve wait in the store and are not acknowledged.
-import * as grpc from "@grpc/grpc-js";
 import { Failure } from "./handler.ts";
 import { statusError } from "./status.ts";
 
@@ -34,7 +33,7 @@ export class DiskGuard {
     return (data) => {
       if (!this.storage.lowOnSpace) return propose(data);
       const why = `free disk space on this node is below the reserve of ${this.reserveBytes} bytes: it takes no writes until space returns`;
-      return data.map(() => Promise.reject(new Failure(statusError(grpc.status.RESOURCE_EXHAUSTED, why))));
+      return data.map(() => Promise.reject(new Failure(statusError("ERROR_REASON_DISK_RESERVE", why))));
     };
   }
 }

@@ -8,12 +8,13 @@
 //   core counts the leader toward commit only in advance(), once the write is durable);
 // - inputs that arrive while a write is in flight are queued and stepped after advance(),
 //   never into a half-written state;
-// - any storage error is fatal: the driver stops and reports it.
+// - any storage error is fatal: the driver stops and reports it; a message the core
+//   throws on is dropped and reported, and the node goes on.
 import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/core.ts";
 import type { MemberAddress, MembershipChange } from "../raft/membership.ts";
-import type { Entry, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
+import type { Entry, InstallSnapshot, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
-import type { Transport } from "../transport/transport.ts";
+import type { SnapshotStatus, Transport } from "../transport/transport.ts";
 
 /** What the driver applies committed entries to. */
 export interface Applier<R> {
@@ -21,6 +22,12 @@ export interface Applier<R> {
   apply(entry: Entry): R;
   /** Replace the whole state with a snapshot received from the leader. */
   restore(snapshot: Snapshot): void;
+  /**
+   * Throw if `restore` could not load this snapshot (a damaged body, another version's
+   * format). Called before the snapshot is stored or reaches the core, so a node never makes
+   * durable a snapshot it would then fail to start from.
+   */
+  validateSnapshot?(snapshot: Snapshot): void;
 }
 
 export interface DriverHooks {
@@ -30,6 +37,10 @@ export interface DriverHooks {
   onSend?(message: Message): void;
   /** The driver stopped on a storage error; the process must exit and recover from disk. */
   onFatal?(error: unknown): void;
+  /** The core threw while stepping this message: it was dropped (and counted), and the node goes on. */
+  onStepError?(message: Message, error: unknown): void;
+  /** A snapshot from the leader failed the applier's check: it was dropped (and counted), nothing was stored. */
+  onSnapshotRejected?(message: InstallSnapshot, error: unknown): void;
 }
 
 /** The entry of a proposal was replaced by another leader's entry: it will never apply. */
@@ -51,7 +62,8 @@ export class ReadIndexFailedError extends Error {
 type Input =
   | { kind: "tick" }
   | { kind: "message"; message: Message }
-  | { kind: "peerDown"; peer: NodeId };
+  | { kind: "peerDown"; peer: NodeId }
+  | { kind: "snapshotStatus"; peer: NodeId; status: SnapshotStatus };
 
 interface ProposalWaiter<R> {
   readonly term: number;
@@ -81,9 +93,16 @@ export class Driver<R> {
   /** Confirmed reads waiting for apply to reach their index, by request id. */
   private readsAwaitingApply: ReadWaiter[] = [];
   private nextReadId = 1;
+  /** While above 0, committed entries wait in `toApply` (see holdApply). */
+  private applyHolds = 0;
+  private toApply: Entry[] = [];
   private soft: SoftState;
   /** Index of the last entry applied to the state machine. */
   applied: number;
+  /** Messages dropped because the core threw while stepping them. */
+  droppedMessages = 0;
+  /** Snapshots from the leader dropped because the applier could not load them. */
+  rejectedSnapshots = 0;
 
   constructor(core: RaftCore, storage: RaftStorage, transport: Transport, applier: Applier<R>, hooks: DriverHooks = {}) {
     this.core = core;
@@ -95,6 +114,7 @@ export class Driver<R> {
     this.applied = core.log.applied;
     transport.onMessage((m) => this.receive(m));
     transport.onPeerDown?.((peer) => this.peerDown(peer));
+    transport.onSnapshotStatus?.((peer, status) => this.enqueue({ kind: "snapshotStatus", peer, status }));
   }
 
   get isStopped(): boolean {
@@ -163,6 +183,29 @@ export class Driver<R> {
     return p;
   }
 
+  /**
+   * Holds applying committed entries until the returned function is called; persisting,
+   * sending, committing and reads waiting for their index go on. The state machine then
+   * does not change, so a host can encode a snapshot of it a slice at a time without
+   * blocking the event loop. A membership change still takes effect in the core at commit,
+   * as without a hold; the applier sees it, in order, once the hold ends.
+   */
+  holdApply(): () => void {
+    this.applyHolds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.applyHolds--;
+      if (this.applyHolds === 0 && this.toApply.length > 0) this.kickApply();
+    };
+  }
+
+  /** Committed entries waiting for a hold to end. */
+  get applyBacklog(): number {
+    return this.toApply.length;
+  }
+
   transferLeadership(to: NodeId): void {
     this.core.transferLeadership(to);
     this.kick();
@@ -181,6 +224,7 @@ export class Driver<R> {
     this.proposals.clear();
     this.reads.clear();
     this.readsAwaitingApply = [];
+    this.toApply = [];
   }
 
   private enqueue(input: Input): void {
@@ -196,9 +240,16 @@ export class Driver<R> {
     void this.loop();
   }
 
+  /** Applies what waited for a hold, unless the loop runs (it does so itself between batches). */
+  private kickApply(): void {
+    if (this.running || this.stopped) return;
+    this.kick();
+  }
+
   private async loop(): Promise<void> {
     try {
       while (!this.stopped) {
+        this.applyHeld();
         if (this.compactions.length > 0) await this.compactNow(this.compactions.shift()!);
         if (this.stopped) break;
         this.drainInbox();
@@ -248,7 +299,42 @@ export class Driver<R> {
     for (const input of inputs) {
       if (input.kind === "tick") this.core.tick();
       else if (input.kind === "peerDown") this.core.reportPeerDown(input.peer);
-      else this.core.step(input.message);
+      else if (input.kind === "snapshotStatus") this.reportSnapshot(input.peer, input.status);
+      else this.stepMessage(input.message);
+    }
+  }
+
+  private reportSnapshot(peer: NodeId, status: SnapshotStatus): void {
+    if (status === "progress") this.core.reportSnapshotProgress(peer);
+    else this.core.reportSnapshotFailure(peer);
+  }
+
+  /**
+   * Only storage errors are fatal: a message the core throws on (a peer's bug that the codec
+   * did not recognise) is dropped, so one bad peer cannot stop the node.
+   */
+  private stepMessage(message: Message): void {
+    if (message.type === "snapshot" && !this.snapshotLoads(message)) return;
+    try {
+      this.core.step(message);
+    } catch (error) {
+      this.droppedMessages++;
+      this.hooks.onStepError?.(message, error);
+    }
+  }
+
+  /** Whether a snapshot the core would install passes the applier's check (see Applier.validateSnapshot). */
+  private snapshotLoads(message: InstallSnapshot): boolean {
+    if (!this.applier.validateSnapshot || !this.core.wouldInstallSnapshot(message)) return true;
+    try {
+      this.applier.validateSnapshot(message.snapshot);
+      return true;
+    } catch (error) {
+      // The leader's snapshot state times out and it sends the snapshot again; meanwhile this
+      // node keeps its log and its state, both intact.
+      this.rejectedSnapshots++;
+      this.hooks.onSnapshotRejected?.(message, error);
+      return false;
     }
   }
 
@@ -264,7 +350,16 @@ export class Driver<R> {
       this.failProposalsUpTo(this.applied);
     }
     this.send(rd.messages);
-    for (const entry of rd.committed) this.applyEntry(entry);
+    if (rd.snapshot) this.toApply = this.toApply.filter((e) => e.index > this.applied);
+    for (const entry of rd.committed) {
+      if (this.applyHolds === 0 && this.toApply.length === 0) {
+        this.applyEntry(entry);
+        continue;
+      }
+      if (entry.kind === "config") this.core.applyConfigEntry(entry);
+      this.toApply.push(entry);
+    }
+    this.applyHeld();
     for (const rs of rd.readStates) this.confirmRead(rs.requestId, rs.index);
     this.releaseReads();
     this.core.advance(rd);
@@ -281,8 +376,17 @@ export class Driver<R> {
     this.transport.send(messages);
   }
 
-  private applyEntry(entry: Entry): void {
-    if (entry.kind === "config") this.core.applyConfigEntry(entry);
+  /** Applies, in order, the committed entries that waited for a hold that has ended. */
+  private applyHeld(): void {
+    if (this.applyHolds > 0 || this.toApply.length === 0) return;
+    const entries = this.toApply;
+    this.toApply = [];
+    for (const entry of entries) this.applyEntry(entry, false);
+    this.releaseReads();
+  }
+
+  private applyEntry(entry: Entry, configInCore = true): void {
+    if (configInCore && entry.kind === "config") this.core.applyConfigEntry(entry);
     const result = this.applier.apply(entry);
     this.applied = entry.index;
     const waiter = this.proposals.get(entry.index);

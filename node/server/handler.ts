@@ -8,6 +8,7 @@ import type { Driver } from "./driver.ts";
 import { ProposalBatcher } from "./proposal-batcher.ts";
 import { RequestError } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
+import type { ErrorReasonName } from "../../proto/wire.ts";
 import { answerStatus, driverErrorStatus, invalidArgument, notLeader, statusError, type StatusError } from "./status.ts";
 
 /** Thrown inside a handler to end the call with this status. */
@@ -17,8 +18,9 @@ export class Failure extends Error {
   }
 }
 
-export function fail(code: grpc.status, details: string): never {
-  throw new Failure(statusError(code, details));
+/** Ends the call with the status of `reason` (which fixes its code). */
+export function fail(reason: ErrorReasonName, details: string): never {
+  throw new Failure(statusError(reason, details));
 }
 
 /** The status for anything a handler threw. Unexpected errors are logged and answered INTERNAL. */
@@ -40,7 +42,7 @@ export function unary<Req, Res>(
     let result: Promise<Res>;
     try {
       const malformed = malformedReason(call.request);
-      if (malformed !== null) throw new RequestError(`the request is not a valid ${method} message: ${malformed}`);
+      if (malformed !== null) fail("ERROR_REASON_MALFORMED_REQUEST", `the request is not a valid ${method} message: ${malformed}`);
       result = body(call);
     } catch (error) {
       callback(toStatus(ctx, method, error));
@@ -55,12 +57,12 @@ export function unary<Req, Res>(
 
 /** Throws the answer's status if it is an error answer. */
 export function expectOk(answer: Answer): Exclude<Answer, { kind: "error" }> {
-  if (isError(answer)) throw new Failure(statusError(answerStatus(answer.code), answer.message));
+  if (isError(answer)) throw new Failure(answerStatus(answer));
   return answer;
 }
 
 export function unexpected(answer: Answer, what: string): never {
-  fail(grpc.status.INTERNAL, `unexpected answer "${answer.kind}" to ${what}`);
+  fail("ERROR_REASON_INTERNAL", `unexpected answer "${answer.kind}" to ${what}`);
 }
 
 /** Writes go to the leader only; elsewhere UNAVAILABLE names the leader when known. */
@@ -84,7 +86,7 @@ function batcherOf(driver: Driver<EntryResult>): ProposalBatcher<{ index: number
 export async function propose(ctx: NodeContext, cmd: Command): Promise<{ index: number; outcome: ApplyOutcome }> {
   requireLeader(ctx);
   const { index, result } = await batcherOf(ctx.driver).submit(encodeCommand(cmd));
-  if (!result) fail(grpc.status.INTERNAL, `entry ${index} carried no command`);
+  if (!result) fail("ERROR_REASON_INTERNAL", `entry ${index} carried no command`);
   return { index, outcome: result };
 }
 

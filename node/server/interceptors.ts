@@ -2,6 +2,8 @@
 // per-client request rate limit, and counting of the requests answered with an error.
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
+import type { ErrorReasonName } from "../../proto/wire.ts";
+import { statusError } from "./status.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { accessRefusal, identityOf, senderRefusal, type PeerIdentity, type Refusal } from "./tls.ts";
 
@@ -49,8 +51,13 @@ export function rateKey(who: PeerIdentity | null, message: unknown, peer: string
   return session !== null ? `session:${session}` : `peer:${peerHost(peer)}`;
 }
 
-function refuse(call: grpc.ServerInterceptingCallInterface, refusal: Refusal): void {
-  call.sendStatus({ code: refusal.code, details: refusal.details, metadata: new grpc.Metadata() });
+/** The reason of a certificate refusal: no certificate at all, or one whose role may not call. */
+function refusalReason(refusal: Refusal): ErrorReasonName {
+  return refusal.code === grpc.status.UNAUTHENTICATED ? "ERROR_REASON_CERTIFICATE_REQUIRED" : "ERROR_REASON_PERMISSION_DENIED";
+}
+
+function refuse(call: grpc.ServerInterceptingCallInterface, reason: ErrorReasonName, details: string): void {
+  call.sendStatus(statusError(reason, details));
 }
 
 /** The interceptor of the client port (LockService, AdminService, health). */
@@ -69,7 +76,7 @@ export function clientInterceptor(options: ClientInterceptorOptions): grpc.Serve
             if (refusal) {
               refused = true;
               rejected(codeName(refusal.code));
-              refuse(call, refusal);
+              refuse(call, refusalReason(refusal), refusal.details);
               return;
             }
             pass(metadata);
@@ -79,7 +86,7 @@ export function clientInterceptor(options: ClientInterceptorOptions): grpc.Serve
             if (!path.startsWith(HEALTH_PREFIX) && !options.limiter.take(rateKey(who, message, call.getPeer()))) {
               refused = true;
               rejected("rate_limited");
-              refuse(call, { code: grpc.status.RESOURCE_EXHAUSTED, details: "request rate limit of this client exceeded; retry later with backoff" });
+              refuse(call, "ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff");
               return;
             }
             pass(message);
@@ -135,7 +142,7 @@ export function peerInterceptor(isMember: (id: number) => boolean): grpc.ServerI
           onReceiveMetadata: (metadata, pass) => {
             if (!refusal) return pass(metadata);
             refused = true;
-            refuse(call, refusal);
+            refuse(call, refusalReason(refusal), refusal.details);
           },
           onReceiveMessage: (message, pass) => {
             if (refused) return;
@@ -144,7 +151,7 @@ export function peerInterceptor(isMember: (id: number) => boolean): grpc.ServerI
             const reason = from === null ? null : senderRefusal(who, from, isMember);
             if (reason === null) return pass(message);
             refused = true;
-            refuse(call, { code: grpc.status.PERMISSION_DENIED, details: reason });
+            refuse(call, "ERROR_REASON_PERMISSION_DENIED", reason);
           },
         });
       },

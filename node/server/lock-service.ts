@@ -11,10 +11,10 @@ import type { NodeContext } from "./context.ts";
 import { expectOk, fail, Failure, linearizable, propose, requireLeader, toStatus, unary, unexpected } from "./handler.ts";
 import {
   parseAcquire, parseCancelWait, parseCloseSession, parseHistory, parseListLocks, parseListSessions, parseOpenSession,
-  parseRelease, parseValidateToken, parseWatch, lockField, RequestError, sessionIdField,
+  parseRelease, parseValidateToken, parseWatch, lockField, sessionIdField,
 } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
-import { CURRENT_INDEX_METADATA_KEY, notLeader, statusError } from "./status.ts";
+import { CURRENT_INDEX_METADATA_KEY, notLeader } from "./status.ts";
 
 const pb = palisade.v1;
 
@@ -64,7 +64,7 @@ export function acquireResponse(ctx: NodeContext, sessionId: bigint, answer: Ans
 }
 
 export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
-  const limits = () => ctx.machine.limits;
+  const limits = () => ctx.limitsForRequests();
 
   return {
     OpenSession: unary(ctx, "OpenSession", async (call) => {
@@ -85,7 +85,7 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
       const term = ctx.driver.core.term;
       const result = ctx.leaseKeeper.keepAlive(sessionId, ctx.now());
       if (result === "notLeader") throw new Failure(notLeader(ctx.leaderHint()));
-      const gone = () => fail(grpc.status.NOT_FOUND, `session ${sessionId} not found (unknown, closed or expired); open a new session`);
+      const gone = () => fail("ERROR_REASON_SESSION_NOT_FOUND", `session ${sessionId} not found (unknown, closed or expired); open a new session`);
       if (result === "notFound") gone();
       // Acknowledge only once a quorum round that started after the keepalive arrived
       // confirmed this leadership (and an entry of this term is applied).
@@ -124,7 +124,7 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
         if (answer.kind === "waiting") {
           const final = await waited;
           if (final.kind === "unavailable") {
-            throw new Failure(statusError(grpc.status.UNAVAILABLE, `${final.reason}; the wait goes on: retry the Acquire with the same seq to re-attach`));
+            fail("ERROR_REASON_WAIT_DETACHED", `${final.reason}; the wait goes on: retry the Acquire with the same seq to re-attach`);
           }
           answer = final.answer;
         }
@@ -185,7 +185,7 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
       const id = sessionIdField(call.request.sessionId);
       await linearizable(ctx);
       const info = ctx.machine.getSession(id);
-      if (!info) fail(grpc.status.NOT_FOUND, `session ${id} not found (unknown, closed or expired)`);
+      if (!info) fail("ERROR_REASON_SESSION_NOT_FOUND", `session ${id} not found (unknown, closed or expired)`);
       return pb.GetSessionResponse.create({ session: sessionOf(info) });
     }),
 
@@ -223,7 +223,7 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
     Watch: (call) => {
       try {
         const malformed = malformedReason(call.request);
-        if (malformed !== null) throw new RequestError(`the request is not a valid Watch message: ${malformed}`);
+        if (malformed !== null) fail("ERROR_REASON_MALFORMED_REQUEST", `the request is not a valid Watch message: ${malformed}`);
         const { prefix, fromIndex } = parseWatch(call.request);
         // The applied index the stream starts from, so a client that asked for "now" can
         // resume at a concrete index on another node.

@@ -33,6 +33,7 @@ export class NodeMetrics {
   private readonly commitLatency: Histogram;
   private readonly fsyncLatency: Histogram;
   private readonly appendBatch: Histogram;
+  private readonly snapshotEncoding: Histogram;
   private readonly sessionExpiries: Counter;
   private readonly lockExpiries: Counter;
   private readonly rejected: Counter<"method" | "reason">;
@@ -103,6 +104,12 @@ export class NodeMetrics {
       buckets: BATCH_BUCKETS,
       registers,
     });
+    this.snapshotEncoding = new Histogram({
+      name: "palisade_snapshot_encode_seconds",
+      help: "wall time to encode one snapshot of the lock state (in slices: applying waits meanwhile, the event loop does not)",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
     this.sessionExpiries = new Counter({ name: "palisade_session_expiries_total", help: "sessions ended because their TTL ran out (applied)", registers });
     this.lockExpiries = new Counter({ name: "palisade_lock_expiries_total", help: "locks freed because their holder's session expired (applied)", registers });
     this.rejected = new Counter({
@@ -128,6 +135,10 @@ export class NodeMetrics {
 
   fsync(seconds: number): void {
     this.fsyncLatency.observe(seconds);
+  }
+
+  snapshotEncoded(seconds: number): void {
+    this.snapshotEncoding.observe(seconds);
   }
 
   appendSent(entries: number): void {

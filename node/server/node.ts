@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.ts";
 import type { NodeConfig } from "../config/index.ts";
 import {
-  encodeCommand, LeaseKeeper, LockStateMachine, sessionEnded, type ApplyOutcome, type LockLimits,
+  encodeCommand, LeaseKeeper, LockStateMachine, resolveLimits, sameLimits, sessionEnded, SnapshotError, type ApplyOutcome, type LockLimits,
 } from "../lock/index.ts";
 import { RaftCore } from "../raft/core.ts";
 import type { Entry, Membership, Snapshot, SoftState } from "../raft/types.ts";
@@ -25,12 +25,16 @@ import { clientInterceptor, peerInterceptor } from "./interceptors.ts";
 import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "./metrics.ts";
 import { serveMetrics, type MetricsEndpoint } from "./metrics-server.ts";
 import { RateLimiter } from "./rate-limit.ts";
+import { runSliced } from "./sliced.ts";
 import { loadNodeCredentials, type NodeCredentials } from "./tls.ts";
 import type { EntryResult, NodeContext } from "./context.ts";
 import { Driver, type Applier } from "./driver.ts";
 import { lockServiceHandlers } from "./lock-service.ts";
 import { tolerantDefinition } from "./tolerant.ts";
 import { WatchHub } from "./watch-hub.ts";
+
+/** Longest stretch of snapshot encoding between two turns of the event loop. */
+const SNAPSHOT_SLICE_MS = 4;
 
 export interface PalisadeNodeOptions {
   readonly logger: Logger;
@@ -46,9 +50,13 @@ export interface PalisadeNodeOptions {
   readonly join?: boolean;
 }
 
-/** The lock limits every replica applies with; they come from the shared cluster file. */
-export function lockLimitsOf(cfg: NodeConfig): Partial<LockLimits> {
-  return {
+/**
+ * The lock limits this node's cluster file asks for. They are not applied as they are: as
+ * leader the node proposes them through the log (setLimits), so every replica decides every
+ * entry with the same, replicated limits.
+ */
+export function lockLimitsOf(cfg: NodeConfig): LockLimits {
+  return resolveLimits({
     maxSessions: cfg.limits.maxSessions,
     maxLocksPerSession: cfg.limits.maxLocksPerSession,
     maxWaitersPerLock: cfg.limits.maxWaitersPerLock,
@@ -56,7 +64,7 @@ export function lockLimitsOf(cfg: NodeConfig): Partial<LockLimits> {
     maxWaitMs: cfg.limits.maxWaitMs,
     minTtlMs: cfg.limits.minTtlMs,
     maxTtlMs: cfg.limits.maxTtlMs,
-  };
+  });
 }
 
 function grpcServerOptions(cfg: NodeConfig, interceptors: grpc.ServerInterceptor[] = []): grpc.ServerOptions {
@@ -123,9 +131,18 @@ export class PalisadeNode implements NodeContext {
   private diskGuard: DiskGuard | null = null;
   /** The leader last reported by the driver, for leader-change metrics and health. */
   private knownLeader = 0;
+  /** The limits this node's cluster file asks for (see lockLimitsOf). */
+  private readonly fileLimits: LockLimits;
+  /** Term in which this node, as leader, appended its setLimits entry (0: none in this term). */
+  private limitsTerm = 0;
+  /** Whether the replicated limits differed from the file's at the last look (logged on change). */
+  private limitsDiffer = false;
+  /** The snapshot from the leader that validateSnapshot last decoded, until it is installed. */
+  private checkedSnapshot: { readonly snapshot: Snapshot; readonly sm: LockStateMachine } | null = null;
 
   private constructor(cfg: NodeConfig, opts: PalisadeNodeOptions, storage: LevelStorage, sm: LockStateMachine) {
     this.cfg = cfg;
+    this.fileLimits = lockLimitsOf(cfg);
     this.logger = opts.logger;
     this.onFatal = opts.onFatal ?? (() => undefined);
     this.clusterId = cfg.clusterId;
@@ -179,8 +196,9 @@ export class PalisadeNode implements NodeContext {
     let node: PalisadeNode;
     try {
       const durable = await storage.load();
-      const limits = lockLimitsOf(cfg);
-      const sm = durable.snapshot ? LockStateMachine.restore(durable.snapshot.data, limits) : new LockStateMachine(limits);
+      // Every replica starts from the default limits (or the snapshot's): the cluster file's
+      // limits take effect when the leader's setLimits entry applies.
+      const sm = durable.snapshot ? LockStateMachine.restore(durable.snapshot.data) : new LockStateMachine();
       node = new PalisadeNode(cfg, opts, storage, sm);
       const fresh = durable.entries.length === 0 && !durable.snapshot;
       const membership: Membership = durable.snapshot?.meta.membership ??
@@ -215,6 +233,10 @@ export class PalisadeNode implements NodeContext {
       node.driver = new Driver<EntryResult>(core, timed, node.transport, node.applier(), {
         onSoftState: (soft) => node.softStateChanged(soft),
         onFatal: (error) => node.fatal(error),
+        onSnapshotRejected: (message, error) =>
+          log.error({ err: error, from: message.from, index: message.snapshot.meta.index }, `dropped a snapshot at index ${message.snapshot.meta.index} from node ${message.from} that this node cannot load; nothing was stored`),
+        onStepError: (message, error) =>
+          log.warn({ err: error, from: message.from, messageType: message.type }, `dropped a ${message.type} message from node ${message.from} that the Raft core could not take`),
         onSend: (m) => {
           if (m.type === "append") node.metrics.appendSent(m.entries.length);
         },
@@ -373,20 +395,23 @@ export class PalisadeNode implements NodeContext {
     const now = this.now();
     const gap = now - this.lastTickAt;
     this.lastTickAt = now;
+    // How much later than its interval this tick ran: the event loop was blocked that long.
+    const stallMs = gap - this.cfg.raft.tickMs;
     const heartbeatMs = this.cfg.raft.heartbeatTicks * this.cfg.raft.tickMs;
-    const stalled = gap > 2 * heartbeatMs;
     this.driver.tick();
     this.maybeSnapshot();
+    this.followFileLimits();
     // Let this loop turn's pending I/O (keepalives, peer messages) run first, then decide expiries.
-    setImmediate(() => this.checkTimers(stalled, gap));
+    setImmediate(() => this.checkTimers(stallMs > heartbeatMs ? stallMs : 0));
   }
 
-  private checkTimers(stalled: boolean, gap: number): void {
+  /** `stallMs` > 0: the loop was blocked that long before this tick (see LeaseKeeper.stalled). */
+  private checkTimers(stallMs: number): void {
     if (!this.leaseKeeper.isLeader || this.driver.isStopped) return;
     const now = this.now();
-    if (stalled) {
-      this.logger.warn({ gapMs: Math.round(gap) }, "event loop stalled longer than two heartbeats; restarting every session's TTL instead of expiring any");
-      this.leaseKeeper.stalled(now);
+    if (stallMs > 0) {
+      this.logger.warn({ stallMs: Math.round(stallMs) }, "event loop stalled longer than a heartbeat; every session's deadline moves later by the stall, none expires now");
+      this.leaseKeeper.stalled(stallMs);
       return;
     }
     const due = this.leaseKeeper.due(now, this.wallMs());
@@ -399,64 +424,107 @@ export class PalisadeNode implements NodeContext {
   }
 
   /**
+   * A leader's first command of its term sets the replicated limits to its cluster file's
+   * (and again on a later tick if that proposal was refused). Any node logs when its file
+   * and the replicated limits part or meet again.
+   */
+  private followFileLimits(): void {
+    if (this.driver.isStopped) return;
+    const differ = !sameLimits(this.sm.limits, this.fileLimits);
+    if (differ !== this.limitsDiffer) {
+      this.limitsDiffer = differ;
+      if (differ) this.logger.warn({ replicated: this.sm.limits, file: this.fileLimits }, "the cluster's replicated lock limits differ from this node's cluster file; the replicated ones apply (a leader with this file proposes its own)");
+      else this.logger.info({ limits: this.sm.limits }, "the cluster's replicated lock limits match this node's cluster file");
+    }
+    this.proposeFileLimits();
+  }
+
+  private proposeFileLimits(): void {
+    const core = this.driver.core;
+    if (core.role !== "leader" || this.limitsTerm === core.term || this.driver.isStopped) return;
+    const term = core.term;
+    this.limitsTerm = term;
+    const [done] = this.driver.propose([encodeCommand({ type: "setLimits", limits: this.fileLimits, wallMs: this.wallMs() })]);
+    done?.catch(() => {
+      // Not appended (a transfer, a disk below its reserve) or overwritten: a later tick asks again.
+      if (this.limitsTerm === term) this.limitsTerm = 0;
+    });
+  }
+
+  /**
+   * The limits a request is checked with before it is proposed: on a leader whose setLimits
+   * entry of this term is in its log, its file's (every later entry applies after it);
+   * elsewhere the replicated ones. The check at apply time decides.
+   */
+  limitsForRequests(): LockLimits {
+    const core = this.driver.core;
+    return core.role === "leader" && this.limitsTerm === core.term ? this.fileLimits : this.sm.limits;
+  }
+
+  /**
    * SnapshotSave: the state at the applied index as a snapshot, then the log dropped up to
    * it, on disk and in memory. Refused (retry) while an apply or another snapshot is in progress.
    */
   async snapshotNow(): Promise<{ index: number; term: number; bytes: number }> {
-    const core = this.driver.core;
-    const index = this.sm.appliedIndex;
-    const term = core.log.term(index);
-    if (this.snapshotting || this.driver.isStopped || this.driver.applied !== index || core.log.applied !== index || term === undefined) {
-      throw new Failure(statusError(grpc.status.UNAVAILABLE, "a snapshot or an apply is in progress on this node; retry"));
-    }
-    const snapshot: Snapshot = { meta: { index, term, membership: core.membership }, data: this.sm.snapshot() };
-    if (index > core.log.offset) {
-      this.snapshotting = true;
-      try {
-        // Through the driver, between batches, like the periodic snapshots.
-        await this.driver.compact(snapshot);
-      } catch (error) {
-        if (!this.stopping) this.fatal(error);
-        throw error;
-      } finally {
-        this.snapshotting = false;
-      }
-      this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index} on request; log compacted`);
-    }
-    return { index, term, bytes: snapshot.data.byteLength };
+    const taking = this.takeSnapshot();
+    if (taking === null) throw new Failure(statusError("ERROR_REASON_NODE_BUSY", "a snapshot or an apply is in progress on this node; retry"));
+    const snapshot = await taking;
+    this.logger.info({ index: snapshot.meta.index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${snapshot.meta.index} on request; log compacted`);
+    return { index: snapshot.meta.index, term: snapshot.meta.term, bytes: snapshot.data.byteLength };
+  }
+
+  /** Every snapshotEntries applied entries: a snapshot, then the log dropped up to it. */
+  private maybeSnapshot(): void {
+    if (this.sm.appliedIndex - this.driver.core.log.offset < this.cfg.raft.snapshotEntries) return;
+    this.takeSnapshot()?.then(
+      (snapshot) => {
+        if (this.driver.core.log.offset === snapshot.meta.index) {
+          this.logger.info({ index: snapshot.meta.index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${snapshot.meta.index}; log compacted`);
+        }
+      },
+      () => undefined,
+    );
   }
 
   /**
-   * Every snapshotEntries applied entries: write the state as a snapshot, then drop the
-   * log up to it, on disk and in memory. Only while no apply is in progress, so the state
-   * machine is exactly at the index the snapshot names.
+   * Writes the state at the applied index as a snapshot and drops the log up to it, on
+   * disk and in memory; null when that cannot start now (another snapshot, an apply or
+   * entries held back by one in progress). Applying is held while the state is encoded, a
+   * slice of a few milliseconds at a time, so the event loop stays free (ticks, keepalives,
+   * replication) however large the state; entries committed meanwhile are applied after.
+   * A failure to write it is fatal.
    */
-  private maybeSnapshot(): void {
-    if (this.snapshotting || this.driver.isStopped) return;
-    const core = this.driver.core;
-    const index = this.sm.appliedIndex;
-    if (index - core.log.offset < this.cfg.raft.snapshotEntries) return;
-    if (this.driver.applied !== index || core.log.applied !== index) return;
+  private takeSnapshot(): Promise<Snapshot> | null {
+    const driver = this.driver;
+    const core = driver.core;
+    const sm = this.sm;
+    const index = sm.appliedIndex;
     const term = core.log.term(index);
-    if (term === undefined) return;
-    const snapshot: Snapshot = { meta: { index, term, membership: core.membership }, data: this.sm.snapshot() };
+    if (this.snapshotting || driver.isStopped || term === undefined) return null;
+    if (driver.applied !== index || core.log.applied !== index || driver.applyBacklog > 0) return null;
     this.snapshotting = true;
-    // The driver writes it between batches (never beside an in-flight write or a snapshot
-    // being installed from the leader, which would supersede it), then compacts the core.
-    this.driver.compact(snapshot).then(
-      () => {
+    const membership = core.membership;
+    const release = driver.holdApply();
+    const started = this.now();
+    const taking = runSliced(sm.snapshotSteps(), SNAPSHOT_SLICE_MS)
+      .finally(release)
+      .then(async (data) => {
+        const snapshot: Snapshot = { meta: { index, term, membership }, data };
+        this.metrics.snapshotEncoded((this.now() - started) / 1000);
+        // The driver writes it between batches (never beside an in-flight write or a snapshot
+        // being installed from the leader, which would supersede it), then compacts the core.
+        await driver.compact(snapshot);
+        return snapshot;
+      })
+      .finally(() => {
         this.snapshotting = false;
-        if (this.driver.core.log.offset === index) {
-          this.logger.info({ index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${index}; log compacted`);
-        }
-      },
-      (error: unknown) => {
-        this.snapshotting = false;
-        if (this.stopping) return;
-        this.driver.stop(error);
-        this.fatal(error);
-      },
-    );
+      });
+    taking.catch((error: unknown) => {
+      if (this.stopping) return;
+      driver.stop(error);
+      this.fatal(error);
+    });
+    return taking;
   }
 
   private softStateChanged(soft: SoftState): void {
@@ -472,6 +540,7 @@ export class PalisadeNode implements NodeContext {
         this.leaderTerm = soft.term;
         // A new leader starts every session's TTL and every pending wait afresh.
         this.leaseKeeper.becomeLeader(this.now(), this.sm.sessionLeases(), this.sm.pendingWaits());
+        this.proposeFileLimits();
       }
     } else if (this.leaderTerm !== 0) {
       this.leaderTerm = 0;
@@ -500,7 +569,22 @@ export class PalisadeNode implements NodeContext {
     return {
       apply: (entry) => this.applyEntry(entry),
       restore: (snapshot) => this.restoreSnapshot(snapshot),
+      validateSnapshot: (snapshot) => this.validateSnapshot(snapshot),
     };
+  }
+
+  /**
+   * A snapshot from the leader must load before it is stored: decoded and verified here
+   * (LockStateMachine.restore throws SnapshotError), and kept, so installing it right after
+   * does not decode it a second time.
+   */
+  private validateSnapshot(snapshot: Snapshot): void {
+    this.checkedSnapshot = null;
+    const sm = LockStateMachine.restore(snapshot.data);
+    if (sm.appliedIndex !== snapshot.meta.index) {
+      throw new SnapshotError(`snapshot state is at index ${sm.appliedIndex} but the snapshot is named for index ${snapshot.meta.index}`);
+    }
+    this.checkedSnapshot = { snapshot, sm };
   }
 
   private applyEntry(entry: Entry): EntryResult {
@@ -543,7 +627,9 @@ export class PalisadeNode implements NodeContext {
   }
 
   private restoreSnapshot(snapshot: Snapshot): void {
-    this.sm = LockStateMachine.restore(snapshot.data, lockLimitsOf(this.cfg));
+    const checked = this.checkedSnapshot;
+    this.checkedSnapshot = null;
+    this.sm = checked?.snapshot === snapshot ? checked.sm : LockStateMachine.restore(snapshot.data);
     this.logger.info({ index: snapshot.meta.index, term: snapshot.meta.term }, "installed a snapshot from the leader");
     this.watch.reset(snapshot.meta.index);
     this.waiters.recheck(
@@ -553,6 +639,8 @@ export class PalisadeNode implements NodeContext {
       },
       (sessionId) => sessionEnded(sessionId),
     );
+    // The core took the snapshot's membership: the transport must learn its members too.
+    this.membershipChanged();
   }
 }
 

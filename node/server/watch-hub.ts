@@ -3,10 +3,11 @@
 // subscriber that falls too far behind is ended with RESOURCE_EXHAUSTED rather than let
 // the node's memory grow.
 import * as grpc from "@grpc/grpc-js";
+import type { ErrorReasonName } from "../../proto/wire.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockEvent, LockEventType } from "../lock/index.ts";
 import { toU64 } from "../transport/codec.ts";
-import { CURRENT_INDEX_METADATA_KEY } from "./status.ts";
+import { CURRENT_INDEX_METADATA_KEY, statusError } from "./status.ts";
 import { WatchRing } from "./watch-ring.ts";
 
 const Kind = palisade.v1.WatchEventKind;
@@ -63,17 +64,17 @@ class Subscriber {
       this.queue.push(e);
     }
     if (this.queue.length > this.maxQueued) {
-      this.fail(grpc.status.RESOURCE_EXHAUSTED,
+      this.fail("ERROR_REASON_WATCH_TOO_SLOW",
         `watcher fell more than ${this.maxQueued} events behind; re-read state and resume with from_index after the last event received`);
       return;
     }
     this.pump();
   }
 
-  fail(code: grpc.status, details: string, metadata?: grpc.Metadata): void {
+  fail(reason: ErrorReasonName, details: string, metadata?: grpc.Metadata): void {
     if (this.closed) return;
     this.close();
-    this.call.emit("error", metadata ? { code, details, metadata } : { code, details });
+    this.call.emit("error", statusError(reason, details, metadata));
   }
 
   close(): void {
@@ -120,7 +121,7 @@ export class WatchHub {
   reset(index: number): void {
     this.ring.reset(index + 1);
     for (const s of [...this.subscribers]) {
-      s.fail(grpc.status.OUT_OF_RANGE, `this node installed a snapshot at index ${index}; re-read state and resume from ${index + 1}`, currentIndexMetadata(index));
+      s.fail("ERROR_REASON_SNAPSHOT_INSTALLED", `this node installed a snapshot at index ${index}; re-read state and resume from ${index + 1}`, currentIndexMetadata(index));
     }
   }
 
@@ -132,12 +133,10 @@ export class WatchHub {
     const start = fromIndex === 0 ? appliedIndex + 1 : fromIndex;
     const found = this.ring.since(start, prefix);
     if (found.kind === "outOfRange") {
-      call.emit("error", {
-        code: grpc.status.OUT_OF_RANGE,
-        details: `from_index ${fromIndex} is below the first retained index ${found.firstRetained}; ` +
+      call.emit("error", statusError("ERROR_REASON_BELOW_RETENTION",
+        `from_index ${fromIndex} is below the first retained index ${found.firstRetained}; ` +
           `the current index is ${appliedIndex}: re-read state and watch from ${appliedIndex + 1}`,
-        metadata: currentIndexMetadata(appliedIndex),
-      });
+        currentIndexMetadata(appliedIndex)));
       return;
     }
     const sub = new Subscriber(call, prefix, start, this.maxQueued, (s) => this.subscribers.delete(s));
@@ -147,7 +146,7 @@ export class WatchHub {
 
   /** Ends every stream (the node is stopping). */
   closeAll(): void {
-    for (const s of [...this.subscribers]) s.fail(grpc.status.UNAVAILABLE, "this node is shutting down; resume the watch on another node");
+    for (const s of [...this.subscribers]) s.fail("ERROR_REASON_SHUTTING_DOWN", "this node is shutting down; resume the watch on another node");
   }
 }
 

@@ -1,7 +1,7 @@
 // Turns a write request into one LevelDB batch and the store's state after it. Pure: the
 // caller supplies what it knows about the stored log, so every rule here is checked before
 // anything is written, and a refused batch leaves the store untouched.
-import type { HardState, Snapshot } from "../raft/types.ts";
+import type { HardState, Membership, Snapshot } from "../raft/types.ts";
 import { crc32 } from "./checksum.ts";
 import { StorageError } from "./errors.ts";
 import { HARD_STATE_KEY, SNAPSHOT_META_KEY, entryKey } from "./keys.ts";
@@ -46,11 +46,24 @@ function snapshotRecordOf(snapshot: Snapshot): SnapshotRecord {
   return {
     index,
     term,
-    membership: { voters: [...membership.voters], learners: [...membership.learners] },
+    // The whole membership: the addresses of members added later (no cluster file names
+    // them) and the removed ids (never reused) exist nowhere else once the log is compacted.
+    membership: {
+      voters: [...membership.voters],
+      learners: [...membership.learners],
+      ...(membership.addresses ? { addresses: copyAddresses(membership.addresses) } : {}),
+      ...(membership.retired?.length ? { retired: [...membership.retired] } : {}),
+    },
     file: snapshotFileName(snapshot.meta, bodyCrc),
     bodyLength: snapshot.data.length,
     bodyCrc,
   };
+}
+
+function copyAddresses(addresses: NonNullable<Membership["addresses"]>): Record<string, { peer: string; client: string }> {
+  const out: Record<string, { peer: string; client: string }> = {};
+  for (const [id, a] of Object.entries(addresses)) out[id] = { peer: a.peer, client: a.client };
+  return out;
 }
 
 function checkCount(what: string, n: number): void {

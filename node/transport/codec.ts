@@ -16,6 +16,11 @@ import type {
 } from "../raft/types.ts";
 
 const pb = palisade.v1;
+/**
+ * The highest log index: a fencing token keeps the index in its low 48 bits. (Here, not in
+ * node/raft: the client library uses this module and must not load the Raft code.)
+ */
+export const MAX_LOG_INDEX = 2 ** 48 - 1;
 type WireMessage = palisade.v1.RaftMessage.$Properties;
 type WireEntry = palisade.v1.Entry.$Properties;
 
@@ -243,14 +248,16 @@ export function fromWireMessage(wire: WireMessage, from: NodeId, to: NodeId): Me
   if (wire.voteResp) return { ...base, type: "voteResp", pre: wire.voteResp.pre === true, granted: wire.voteResp.granted === true };
   if (wire.append) {
     const a = wire.append;
-    return {
+    const append = {
       ...base,
-      type: "append",
+      type: "append" as const,
       prevIndex: n(a.prevIndex, "prevIndex"),
       prevTerm: n(a.prevTerm, "prevTerm"),
       entries: (a.entries ?? []).map(entryFromWire),
       commit: n(a.commit, "commit"),
     };
+    checkAppendable(append.term, append.prevIndex, append.prevTerm, append.entries);
+    return append;
   }
   if (wire.appendResp) {
     const r = wire.appendResp;
@@ -265,18 +272,46 @@ export function fromWireMessage(wire: WireMessage, from: NodeId, to: NodeId): Me
     return { ...base, type: "readIndexResp", requestId: n(r.requestId, "requestId"), index: n(r.index, "index") };
   }
   const snap = required(wire.snapshot, "snapshot");
+  const snapshot = snapshotFromWire(snap);
+  checkIndex(snapshot.meta.index, "snapshot.index");
+  if (snapshot.meta.term > base.term) throw new CodecError(`snapshot.term ${snapshot.meta.term} is above the message's term ${base.term}`);
   const total = n(snap.total, "snapshot.total");
   if (total > 0) {
     const chunk: SnapshotChunkMessage = {
       ...base,
       type: "snapshot",
-      snapshot: snapshotFromWire(snap),
+      snapshot,
       chunk: { offset: n(snap.offset, "snapshot.offset"), total, crc: (snap.crc ?? 0) >>> 0 },
     };
     if (chunk.chunk.offset + chunk.snapshot.data.length > total) throw new CodecError("snapshot chunk runs past the body's length");
     return chunk;
   }
-  return { ...base, type: "snapshot", snapshot: snapshotFromWire(snap) };
+  return { ...base, type: "snapshot", snapshot };
+}
+
+function checkIndex(index: number, field: string): void {
+  if (index > MAX_LOG_INDEX) throw new CodecError(`${field} ${index} is above ${MAX_LOG_INDEX}, the highest log index`);
+}
+
+/**
+ * What a leader's log can hold, so the Raft core can take it: entries follow prevIndex one
+ * by one, terms never go back along the log (from prevTerm on), and none is above the
+ * message's term (a leader has no entry of a later term than its own).
+ */
+function checkAppendable(term: number, prevIndex: number, prevTerm: number, entries: readonly Entry[]): void {
+  checkIndex(prevIndex, "prevIndex");
+  if (prevTerm > term) throw new CodecError(`prevTerm ${prevTerm} is above the message's term ${term}`);
+  let lastTerm = prevTerm;
+  let lastTermAt = `prevIndex ${prevIndex}`;
+  entries.forEach((e, i) => {
+    const where = `entry ${i + 1} of ${entries.length}`;
+    if (e.index !== prevIndex + 1 + i) throw new CodecError(`${where} has index ${e.index}, expected ${prevIndex + 1 + i} (entries follow prevIndex ${prevIndex} one by one)`);
+    checkIndex(e.index, `${where}: index`);
+    if (e.term < lastTerm) throw new CodecError(`${where} has term ${e.term}, below term ${lastTerm} of ${lastTermAt}`);
+    if (e.term > term) throw new CodecError(`${where} has term ${e.term}, above the message's term ${term}`);
+    lastTerm = e.term;
+    lastTermAt = `entry ${e.index}`;
+  });
 }
 
 /** A piece of a snapshot too large for one message; the transport reassembles them. */

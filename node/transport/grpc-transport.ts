@@ -16,6 +16,13 @@
 // fresh messages are worth more than stale ones. So a slow or dead follower costs the
 // leader at most one full queue, however long it stays away.
 //
+// An InstallSnapshot too large for one batch travels as chunks, one batch each, written
+// only while the queue is empty. The sender keeps how far the receiver has acknowledged:
+// a broken stream goes back only to that point, and the same snapshot sent again (index,
+// term and CRC-32 alike) carries on instead of starting over. Progress (acknowledged
+// chunks) and failures (a broken stream) are reported, so the leader's core times the
+// transfer by its progress and probes again when it fails.
+//
 // Inbound batches are decoded and validated by the codec; batches of another cluster id
 // or addressed to another node are refused and counted.
 import * as grpc from "@grpc/grpc-js";
@@ -23,7 +30,7 @@ import { raftServiceDefinition, asBuffer } from "../../proto/grpc.ts";
 import type { RaftServiceHandlers } from "../../proto/grpc.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { InstallSnapshot, Message, NodeId } from "../raft/types.ts";
-import type { Transport } from "./transport.ts";
+import type { SnapshotStatus, Transport } from "./transport.ts";
 import {
   CodecError,
   PER_MESSAGE_OVERHEAD,
@@ -117,10 +124,23 @@ export const raftStreamMethod = {
 
 type RaftStream = grpc.ClientDuplexStream<Uint8Array, palisade.v1.RaftAck>;
 
+/** A snapshot being sent in chunks. */
+interface SnapshotTransfer {
+  /** The latest message for this snapshot (a resend may carry a newer term). */
+  message: InstallSnapshot;
+  readonly crc: number;
+  /** The next byte to send. */
+  next: number;
+  /** Bytes [0, acked) were acknowledged by the receiver: where a broken transfer resumes. */
+  acked: number;
+}
+
 /** A batch on the wire: how many messages it holds and when it was written. */
 interface Unacked {
   readonly count: number;
   readonly sentAt: number;
+  /** For a snapshot chunk: its transfer and the offset just past it. */
+  readonly chunk?: { readonly transfer: SnapshotTransfer; readonly end: number };
 }
 
 /** A bounded FIFO of encoded messages; drops the oldest when over either bound. */
@@ -203,8 +223,8 @@ class PeerLink {
   inFlight = 0;
   failures = 0;
   retryTimer: ReturnType<typeof setTimeout> | null = null;
-  /** A snapshot too large for one message, being sent in chunks: the next offset to send. */
-  snapshotOut: { message: InstallSnapshot; offset: number; crc: number } | null = null;
+  /** A snapshot too large for one message, being sent in chunks, until the receiver acknowledged all of it. */
+  snapshotOut: SnapshotTransfer | null = null;
   reachable = true;
 
   constructor(
@@ -237,6 +257,7 @@ export class GrpcTransport implements Transport {
   private readonly links = new Map<NodeId, PeerLink>();
   private handler: ((message: Message) => void) | null = null;
   private peerDownHandler: ((peer: NodeId) => void) | null = null;
+  private snapshotStatusHandler: ((peer: NodeId, status: SnapshotStatus) => void) | null = null;
   private closed = false;
   /** Streams from peers being served, ended on close. */
   private readonly inbound = new Set<grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>>();
@@ -314,9 +335,7 @@ export class GrpcTransport implements Transport {
       }
       if (encoded.length + PER_MESSAGE_OVERHEAD + link.headerBytes > this.maxMessageBytes) {
         if (message.type === "snapshot") {
-          // A newer snapshot for this peer replaces one still being sent.
-          link.snapshotOut = { message, offset: 0, crc: crc32(message.snapshot.data) };
-          this.counters.snapshotsChunked++;
+          this.startSnapshot(link, message);
           touched.add(link);
         } else {
           this.counters.droppedOversized++;
@@ -335,6 +354,10 @@ export class GrpcTransport implements Transport {
 
   onPeerDown(handler: (peer: NodeId) => void): void {
     this.peerDownHandler = handler;
+  }
+
+  onSnapshotStatus(handler: (peer: NodeId, status: SnapshotStatus) => void): void {
+    this.snapshotStatusHandler = handler;
   }
 
   unreachable(): NodeId[] {
@@ -455,35 +478,55 @@ export class GrpcTransport implements Transport {
     return { clusterId: this.clusterId, from: this.selfId, to };
   }
 
+  /**
+   * A snapshot too large for one message. The same snapshot sent again (the core's snapshot
+   * state timed out, or it probed again after a failure) carries on where it is; any other
+   * replaces the one being sent and starts at 0.
+   */
+  private startSnapshot(link: PeerLink, message: InstallSnapshot): void {
+    const current = link.snapshotOut;
+    if (current !== null && sameSnapshot(current, message)) {
+      current.message = message;
+      return;
+    }
+    link.snapshotOut = { message, crc: crc32(message.snapshot.data), next: 0, acked: 0 };
+    this.counters.snapshotsChunked++;
+  }
+
   /** Writes the next batch to a peer unless one is being written, too many wait for acks, or the peer is backing off. */
   private pump(link: PeerLink): void {
     if (this.closed || link.writing || link.retryTimer !== null) return;
-    // Snapshot chunks enter the queue one at a time, only when it is empty: the stream's
-    // pace is the backpressure, and other messages (heartbeats) still get through.
-    if (link.snapshotOut && link.queue.length === 0) this.queueNextChunk(link);
-    if (link.queue.length === 0) return;
     if (link.unacked.length >= MAX_UNACKED_BATCHES) return;
-    const stream = link.stream ?? this.openStream(link);
+    const out = link.snapshotOut;
+    if (link.queue.length === 0) {
+      // Snapshot chunks go one per batch, only when nothing else waits: the stream's pace
+      // is the backpressure, and other messages (heartbeats) still get through.
+      if (out !== null && out.next < out.message.snapshot.data.length) this.writeChunk(link, out);
+      return;
+    }
     const messages = link.queue.take(this.maxMessageBytes - link.headerBytes);
-    const batch = encodeRaftBatch(this.header(link.id), messages);
+    this.write(link, encodeRaftBatch(this.header(link.id), messages), { count: messages.length, sentAt: performance.now() });
+  }
+
+  private writeChunk(link: PeerLink, out: SnapshotTransfer): void {
+    const chunkBytes = Math.max(1, Math.floor(this.maxMessageBytes / 2));
+    const offset = out.next;
+    const length = Math.min(chunkBytes, out.message.snapshot.data.length - offset);
+    const batch = encodeRaftBatch(this.header(link.id), [encodeSnapshotChunk(out.message, offset, length, out.crc)]);
+    out.next = offset + length;
+    this.write(link, batch, { count: 1, sentAt: performance.now(), chunk: { transfer: out, end: out.next } });
+  }
+
+  private write(link: PeerLink, batch: Uint8Array, unacked: Unacked): void {
+    const stream = link.stream ?? this.openStream(link);
     link.writing = true;
-    link.unacked.push({ count: messages.length, sentAt: performance.now() });
-    link.inFlight += messages.length;
+    link.unacked.push(unacked);
+    link.inFlight += unacked.count;
     stream.write(batch, () => {
       if (link.stream !== stream) return;
       link.writing = false;
       this.pump(link);
     });
-  }
-
-  private queueNextChunk(link: PeerLink): void {
-    const out = link.snapshotOut!;
-    const body = out.message.snapshot.data;
-    const chunkBytes = Math.max(1, Math.floor(this.maxMessageBytes / 2));
-    const length = Math.min(chunkBytes, body.length - out.offset);
-    link.queue.push(encodeSnapshotChunk(out.message, out.offset, length, out.crc));
-    out.offset += length;
-    if (out.offset >= body.length) link.snapshotOut = null;
   }
 
   /**
@@ -505,13 +548,14 @@ export class GrpcTransport implements Transport {
       a = { index, snapTerm: term, total, crc, body: new Uint8Array(total), received: 0 };
       this.assembling.set(m.from, a);
     }
-    if (offset < a.received) return null; // already held
+    const end = offset + m.snapshot.data.length;
+    if (end <= a.received) return null; // already held
     if (offset > a.received) {
       this.assembling.delete(m.from); // a chunk went missing
       return null;
     }
-    a.body.set(m.snapshot.data, offset);
-    a.received += m.snapshot.data.length;
+    a.body.set(m.snapshot.data.subarray(a.received - offset), a.received);
+    a.received = end;
     if (a.received < total) return null;
     this.assembling.delete(m.from);
     if (crc32(a.body) !== crc) {
@@ -534,11 +578,12 @@ export class GrpcTransport implements Transport {
     stream.on("error", (err: grpc.ServiceError) => {
       // UNAVAILABLE on a live stream is a connection reset or refused by the peer's host
       // (its process died); an acknowledgement timeout ends the stream here instead, as CANCELLED.
-      if (link.stream === stream && err.code === grpc.status.UNAVAILABLE && !this.closed) this.peerDownHandler?.(link.id);
-      this.streamFailed(link, stream);
+      const peerGone = link.stream === stream && err.code === grpc.status.UNAVAILABLE && !this.closed;
+      if (peerGone) this.peerDownHandler?.(link.id);
+      this.streamFailed(link, stream, peerGone);
     });
     // The peer ended the stream without an error (it is shutting down): start afresh later.
-    stream.on("end", () => this.streamFailed(link, stream));
+    stream.on("end", () => this.streamFailed(link, stream, true));
     return stream;
   }
 
@@ -546,6 +591,7 @@ export class GrpcTransport implements Transport {
   private acknowledged(link: PeerLink, stream: RaftStream, messages: number): void {
     if (link.stream !== stream || this.closed) return;
     let left = messages;
+    let snapshotMoved = false;
     while (left > 0) {
       const batch = link.unacked.shift();
       if (batch === undefined) break;
@@ -553,14 +599,29 @@ export class GrpcTransport implements Transport {
       link.inFlight -= batch.count;
       this.counters.sentBatches++;
       this.counters.sentMessages += batch.count;
+      const out = batch.chunk?.transfer;
+      if (out !== undefined && out === link.snapshotOut && batch.chunk!.end > out.acked) {
+        out.acked = batch.chunk!.end;
+        snapshotMoved = true;
+      }
     }
     link.failures = 0;
     link.reachable = true;
+    const out = link.snapshotOut;
+    // The receiver holds the whole body: a later send of it (it was lost after assembly,
+    // or refused) starts over.
+    if (out !== null && out.acked >= out.message.snapshot.data.length) link.snapshotOut = null;
+    if (snapshotMoved) this.snapshotStatusHandler?.(link.id, "progress");
     this.pump(link);
   }
 
-  /** The stream broke, or the peer stopped acknowledging: its unacknowledged batches are lost. */
-  private streamFailed(link: PeerLink, stream: RaftStream): void {
+  /**
+   * The stream broke, or the peer stopped acknowledging: its unacknowledged batches are
+   * lost. A snapshot in transit goes back to what the receiver acknowledged (to 0 when the
+   * peer's process is gone or stopping, with whatever it had gathered), and the failure is
+   * reported.
+   */
+  private streamFailed(link: PeerLink, stream: RaftStream, peerGone = false): void {
     if (link.stream !== stream) return;
     link.stream = null;
     link.writing = false;
@@ -572,7 +633,13 @@ export class GrpcTransport implements Transport {
     this.counters.lostMessages += link.inFlight;
     link.unacked = [];
     link.inFlight = 0;
+    const out = link.snapshotOut;
+    if (out !== null) {
+      if (peerGone) out.acked = 0;
+      out.next = out.acked;
+    }
     this.scheduleRetry(link);
+    if (out !== null) this.snapshotStatusHandler?.(link.id, "failure");
   }
 
   private checkAcks(): void {
@@ -626,4 +693,12 @@ export function addRaftService(server: grpc.Server, transport: GrpcTransport): v
   };
   const streamHandler: grpc.handleBidiStreamingCall<Uint8Array, palisade.v1.RaftAck> = (call) => transport.serveStream(call);
   server.addService({ ...raftServiceDefinition, Stream: raftStreamMethod }, { ...handlers, Stream: streamHandler });
+}
+
+/** The same snapshot: index, term and body (by identity, else by length and CRC-32). */
+function sameSnapshot(transfer: SnapshotTransfer, message: InstallSnapshot): boolean {
+  const a = transfer.message.snapshot;
+  const b = message.snapshot;
+  if (a.meta.index !== b.meta.index || a.meta.term !== b.meta.term || a.data.length !== b.data.length) return false;
+  return a.data === b.data || crc32(b.data) === transfer.crc;
 }

@@ -2,6 +2,8 @@
 // and the simulator's network (test/sim/sim-network.ts).
 import type { Message, NodeId } from "../raft/types.ts";
 
+export type SnapshotStatus = "progress" | "failure";
+
 export interface Transport {
   /**
    * Fire-and-forget. May drop (Raft retransmits); never blocks; bounded per peer, so a slow
@@ -15,6 +17,12 @@ export interface Transport {
    * process is probably gone), as opposed to timing out. A hint for a faster election only.
    */
   onPeerDown?(handler: (peer: NodeId) => void): void;
+  /**
+   * Called as a snapshot sent in chunks moves: "progress" when the peer acknowledged more of
+   * it, "failure" when the transfer broke off (the leader probes again; the same snapshot
+   * sent again resumes where the peer is). Small snapshots, sent whole, report nothing.
+   */
+  onSnapshotStatus?(handler: (peer: NodeId, status: SnapshotStatus) => void): void;
   /** Peers the transport currently cannot reach, for diagnostics. */
   unreachable?(): NodeId[];
   close(): Promise<void>;

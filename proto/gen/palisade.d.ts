@@ -6922,6 +6922,115 @@ export namespace palisade {
             type $Shape = palisade.v1.WatchEvent.$Properties;
         }
 
+        /** ErrorReason enum. */
+        enum ErrorReason {
+
+            /** ERROR_REASON_UNSPECIFIED value */
+            ERROR_REASON_UNSPECIFIED = 0,
+
+            /** ERROR_REASON_INVALID_ARGUMENT value */
+            ERROR_REASON_INVALID_ARGUMENT = 1,
+
+            /** ERROR_REASON_MALFORMED_REQUEST value */
+            ERROR_REASON_MALFORMED_REQUEST = 2,
+
+            /** ERROR_REASON_NOT_AN_ACQUIRE value */
+            ERROR_REASON_NOT_AN_ACQUIRE = 3,
+
+            /** ERROR_REASON_SESSION_NOT_FOUND value */
+            ERROR_REASON_SESSION_NOT_FOUND = 4,
+
+            /** ERROR_REASON_SESSION_ENDED value */
+            ERROR_REASON_SESSION_ENDED = 5,
+
+            /** ERROR_REASON_NO_SUCH_WAIT value */
+            ERROR_REASON_NO_SUCH_WAIT = 6,
+
+            /** ERROR_REASON_STALE_TOKEN value */
+            ERROR_REASON_STALE_TOKEN = 7,
+
+            /** ERROR_REASON_NOT_HOLDER value */
+            ERROR_REASON_NOT_HOLDER = 8,
+
+            /** ERROR_REASON_REQUEST_TOO_OLD value */
+            ERROR_REASON_REQUEST_TOO_OLD = 9,
+
+            /** ERROR_REASON_NO_TRANSFER_TARGET value */
+            ERROR_REASON_NO_TRANSFER_TARGET = 10,
+
+            /** ERROR_REASON_LEARNER_BEHIND value */
+            ERROR_REASON_LEARNER_BEHIND = 11,
+
+            /** ERROR_REASON_MEMBERSHIP_REFUSED value */
+            ERROR_REASON_MEMBERSHIP_REFUSED = 12,
+
+            /** ERROR_REASON_TOO_MANY_SESSIONS value */
+            ERROR_REASON_TOO_MANY_SESSIONS = 13,
+
+            /** ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION value */
+            ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION = 14,
+
+            /** ERROR_REASON_TOO_MANY_WAITERS value */
+            ERROR_REASON_TOO_MANY_WAITERS = 15,
+
+            /** ERROR_REASON_TOO_MANY_IN_FLIGHT value */
+            ERROR_REASON_TOO_MANY_IN_FLIGHT = 16,
+
+            /** ERROR_REASON_RATE_LIMITED value */
+            ERROR_REASON_RATE_LIMITED = 17,
+
+            /** ERROR_REASON_DISK_RESERVE value */
+            ERROR_REASON_DISK_RESERVE = 18,
+
+            /** ERROR_REASON_WATCH_TOO_SLOW value */
+            ERROR_REASON_WATCH_TOO_SLOW = 19,
+
+            /** ERROR_REASON_NOT_LEADER value */
+            ERROR_REASON_NOT_LEADER = 20,
+
+            /** ERROR_REASON_NO_LEADER value */
+            ERROR_REASON_NO_LEADER = 21,
+
+            /** ERROR_REASON_PROPOSAL_DROPPED value */
+            ERROR_REASON_PROPOSAL_DROPPED = 22,
+
+            /** ERROR_REASON_LEADERSHIP_CHANGED value */
+            ERROR_REASON_LEADERSHIP_CHANGED = 23,
+
+            /** ERROR_REASON_READ_NOT_CONFIRMED value */
+            ERROR_REASON_READ_NOT_CONFIRMED = 24,
+
+            /** ERROR_REASON_SHUTTING_DOWN value */
+            ERROR_REASON_SHUTTING_DOWN = 25,
+
+            /** ERROR_REASON_WAIT_DETACHED value */
+            ERROR_REASON_WAIT_DETACHED = 26,
+
+            /** ERROR_REASON_NODE_BUSY value */
+            ERROR_REASON_NODE_BUSY = 27,
+
+            /** ERROR_REASON_BELOW_RETENTION value */
+            ERROR_REASON_BELOW_RETENTION = 28,
+
+            /** ERROR_REASON_SNAPSHOT_INSTALLED value */
+            ERROR_REASON_SNAPSHOT_INSTALLED = 29,
+
+            /** ERROR_REASON_TRANSFER_TIMED_OUT value */
+            ERROR_REASON_TRANSFER_TIMED_OUT = 30,
+
+            /** ERROR_REASON_CERTIFICATE_REQUIRED value */
+            ERROR_REASON_CERTIFICATE_REQUIRED = 31,
+
+            /** ERROR_REASON_PERMISSION_DENIED value */
+            ERROR_REASON_PERMISSION_DENIED = 32,
+
+            /** ERROR_REASON_UNSUPPORTED value */
+            ERROR_REASON_UNSUPPORTED = 33,
+
+            /** ERROR_REASON_INTERNAL value */
+            ERROR_REASON_INTERNAL = 34
+        }
+
         /** Represents a RaftService */
         class RaftService extends $protobuf.rpc.Service {
 

@@ -18410,6 +18410,86 @@ export const palisade = $root.palisade = (() => {
             return WatchEvent;
         })();
 
+        /**
+         * ErrorReason enum.
+         * @name palisade.v1.ErrorReason
+         * @enum {number}
+         * @property {number} ERROR_REASON_UNSPECIFIED=0 ERROR_REASON_UNSPECIFIED value
+         * @property {number} ERROR_REASON_INVALID_ARGUMENT=1 ERROR_REASON_INVALID_ARGUMENT value
+         * @property {number} ERROR_REASON_MALFORMED_REQUEST=2 ERROR_REASON_MALFORMED_REQUEST value
+         * @property {number} ERROR_REASON_NOT_AN_ACQUIRE=3 ERROR_REASON_NOT_AN_ACQUIRE value
+         * @property {number} ERROR_REASON_SESSION_NOT_FOUND=4 ERROR_REASON_SESSION_NOT_FOUND value
+         * @property {number} ERROR_REASON_SESSION_ENDED=5 ERROR_REASON_SESSION_ENDED value
+         * @property {number} ERROR_REASON_NO_SUCH_WAIT=6 ERROR_REASON_NO_SUCH_WAIT value
+         * @property {number} ERROR_REASON_STALE_TOKEN=7 ERROR_REASON_STALE_TOKEN value
+         * @property {number} ERROR_REASON_NOT_HOLDER=8 ERROR_REASON_NOT_HOLDER value
+         * @property {number} ERROR_REASON_REQUEST_TOO_OLD=9 ERROR_REASON_REQUEST_TOO_OLD value
+         * @property {number} ERROR_REASON_NO_TRANSFER_TARGET=10 ERROR_REASON_NO_TRANSFER_TARGET value
+         * @property {number} ERROR_REASON_LEARNER_BEHIND=11 ERROR_REASON_LEARNER_BEHIND value
+         * @property {number} ERROR_REASON_MEMBERSHIP_REFUSED=12 ERROR_REASON_MEMBERSHIP_REFUSED value
+         * @property {number} ERROR_REASON_TOO_MANY_SESSIONS=13 ERROR_REASON_TOO_MANY_SESSIONS value
+         * @property {number} ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION=14 ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION value
+         * @property {number} ERROR_REASON_TOO_MANY_WAITERS=15 ERROR_REASON_TOO_MANY_WAITERS value
+         * @property {number} ERROR_REASON_TOO_MANY_IN_FLIGHT=16 ERROR_REASON_TOO_MANY_IN_FLIGHT value
+         * @property {number} ERROR_REASON_RATE_LIMITED=17 ERROR_REASON_RATE_LIMITED value
+         * @property {number} ERROR_REASON_DISK_RESERVE=18 ERROR_REASON_DISK_RESERVE value
+         * @property {number} ERROR_REASON_WATCH_TOO_SLOW=19 ERROR_REASON_WATCH_TOO_SLOW value
+         * @property {number} ERROR_REASON_NOT_LEADER=20 ERROR_REASON_NOT_LEADER value
+         * @property {number} ERROR_REASON_NO_LEADER=21 ERROR_REASON_NO_LEADER value
+         * @property {number} ERROR_REASON_PROPOSAL_DROPPED=22 ERROR_REASON_PROPOSAL_DROPPED value
+         * @property {number} ERROR_REASON_LEADERSHIP_CHANGED=23 ERROR_REASON_LEADERSHIP_CHANGED value
+         * @property {number} ERROR_REASON_READ_NOT_CONFIRMED=24 ERROR_REASON_READ_NOT_CONFIRMED value
+         * @property {number} ERROR_REASON_SHUTTING_DOWN=25 ERROR_REASON_SHUTTING_DOWN value
+         * @property {number} ERROR_REASON_WAIT_DETACHED=26 ERROR_REASON_WAIT_DETACHED value
+         * @property {number} ERROR_REASON_NODE_BUSY=27 ERROR_REASON_NODE_BUSY value
+         * @property {number} ERROR_REASON_BELOW_RETENTION=28 ERROR_REASON_BELOW_RETENTION value
+         * @property {number} ERROR_REASON_SNAPSHOT_INSTALLED=29 ERROR_REASON_SNAPSHOT_INSTALLED value
+         * @property {number} ERROR_REASON_TRANSFER_TIMED_OUT=30 ERROR_REASON_TRANSFER_TIMED_OUT value
+         * @property {number} ERROR_REASON_CERTIFICATE_REQUIRED=31 ERROR_REASON_CERTIFICATE_REQUIRED value
+         * @property {number} ERROR_REASON_PERMISSION_DENIED=32 ERROR_REASON_PERMISSION_DENIED value
+         * @property {number} ERROR_REASON_UNSUPPORTED=33 ERROR_REASON_UNSUPPORTED value
+         * @property {number} ERROR_REASON_INTERNAL=34 ERROR_REASON_INTERNAL value
+         */
+        v1.ErrorReason = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "ERROR_REASON_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "ERROR_REASON_INVALID_ARGUMENT"] = 1;
+            values[valuesById[2] = "ERROR_REASON_MALFORMED_REQUEST"] = 2;
+            values[valuesById[3] = "ERROR_REASON_NOT_AN_ACQUIRE"] = 3;
+            values[valuesById[4] = "ERROR_REASON_SESSION_NOT_FOUND"] = 4;
+            values[valuesById[5] = "ERROR_REASON_SESSION_ENDED"] = 5;
+            values[valuesById[6] = "ERROR_REASON_NO_SUCH_WAIT"] = 6;
+            values[valuesById[7] = "ERROR_REASON_STALE_TOKEN"] = 7;
+            values[valuesById[8] = "ERROR_REASON_NOT_HOLDER"] = 8;
+            values[valuesById[9] = "ERROR_REASON_REQUEST_TOO_OLD"] = 9;
+            values[valuesById[10] = "ERROR_REASON_NO_TRANSFER_TARGET"] = 10;
+            values[valuesById[11] = "ERROR_REASON_LEARNER_BEHIND"] = 11;
+            values[valuesById[12] = "ERROR_REASON_MEMBERSHIP_REFUSED"] = 12;
+            values[valuesById[13] = "ERROR_REASON_TOO_MANY_SESSIONS"] = 13;
+            values[valuesById[14] = "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION"] = 14;
+            values[valuesById[15] = "ERROR_REASON_TOO_MANY_WAITERS"] = 15;
+            values[valuesById[16] = "ERROR_REASON_TOO_MANY_IN_FLIGHT"] = 16;
+            values[valuesById[17] = "ERROR_REASON_RATE_LIMITED"] = 17;
+            values[valuesById[18] = "ERROR_REASON_DISK_RESERVE"] = 18;
+            values[valuesById[19] = "ERROR_REASON_WATCH_TOO_SLOW"] = 19;
+            values[valuesById[20] = "ERROR_REASON_NOT_LEADER"] = 20;
+            values[valuesById[21] = "ERROR_REASON_NO_LEADER"] = 21;
+            values[valuesById[22] = "ERROR_REASON_PROPOSAL_DROPPED"] = 22;
+            values[valuesById[23] = "ERROR_REASON_LEADERSHIP_CHANGED"] = 23;
+            values[valuesById[24] = "ERROR_REASON_READ_NOT_CONFIRMED"] = 24;
+            values[valuesById[25] = "ERROR_REASON_SHUTTING_DOWN"] = 25;
+            values[valuesById[26] = "ERROR_REASON_WAIT_DETACHED"] = 26;
+            values[valuesById[27] = "ERROR_REASON_NODE_BUSY"] = 27;
+            values[valuesById[28] = "ERROR_REASON_BELOW_RETENTION"] = 28;
+            values[valuesById[29] = "ERROR_REASON_SNAPSHOT_INSTALLED"] = 29;
+            values[valuesById[30] = "ERROR_REASON_TRANSFER_TIMED_OUT"] = 30;
+            values[valuesById[31] = "ERROR_REASON_CERTIFICATE_REQUIRED"] = 31;
+            values[valuesById[32] = "ERROR_REASON_PERMISSION_DENIED"] = 32;
+            values[valuesById[33] = "ERROR_REASON_UNSUPPORTED"] = 33;
+            values[valuesById[34] = "ERROR_REASON_INTERNAL"] = 34;
+            return values;
+        })();
+
         v1.RaftService = (function() {
 
             /**

@@ -122,6 +122,11 @@ describe("backup and restore", () => {
     expect(history.map((r) => r.token)).toContain(heldToken);
     expect(history.find((r) => r.token === heldToken)?.reason).toBe("sessionExpired");
     expect((await fresh.history("pre-0")).length).toBe(1);
+    // Session ids carry the epoch: the old cluster's ids are never handed out again.
+    const newSession = await fresh.openSession({ ttlMs: 10_000 });
+    expect(tokenEpoch(newSession.id)).toBe(1);
+    expect(await fresh.getSession(holder.id)).toBeUndefined();
+    await newSession.close();
 
     const highestOld = max(oldTokens);
     for (const name of ["held", "pre-0", "post-1", "new"]) newTokens.push(await grant(fresh, name));

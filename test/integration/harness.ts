@@ -28,6 +28,8 @@ export interface ClusterOptions {
   beforeStart?: (setup: { dir: string; configPath: string; dataDir: (id: number) => string }) => Promise<void> | void;
   /** Extra environment of a node's process. */
   env?: (id: number) => NodeJS.ProcessEnv | undefined;
+  /** Limits of one node's own cluster file (the others use `limits`): a misconfigured node. */
+  nodeLimits?: (id: number) => NonNullable<ClusterConfigInput["limits"]> | undefined;
 }
 
 export interface Cluster {
@@ -99,6 +101,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   };
   const configPath = join(dir, "cluster.json");
   writeFileSync(configPath, JSON.stringify(config, null, 2));
+  /** Nodes whose own cluster file differs from the shared one (see nodeLimits). */
+  const ownConfig = new Map<number, string>();
+  for (const id of ids) {
+    const limits = options.nodeLimits?.(id);
+    if (!limits) continue;
+    const path = join(dir, `cluster-node-${id}.json`);
+    writeFileSync(path, JSON.stringify({ ...config, limits: { ...config.limits, ...limits } }, null, 2));
+    ownConfig.set(id, path);
+  }
 
   const children = new Map<number, ChildProcess>();
   const clients: PalisadeClient[] = [];
@@ -114,7 +125,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const start = (id: number): void => {
     if (children.has(id)) throw new Error(`node ${id} is already running`);
     const log = openSync(logPath(id), "a");
-    const args = joinArgs.get(id) ?? ["--config", configPath];
+    const args = joinArgs.get(id) ?? ["--config", ownConfig.get(id) ?? configPath];
     const child = spawn(process.execPath, ["--import", "tsx", "node/server/main.ts", ...args, "--id", String(id)], {
       cwd: REPO_ROOT,
       stdio: ["ignore", log, log],

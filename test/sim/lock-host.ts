@@ -152,7 +152,7 @@ export class LockHost implements Applier<LockResult> {
     if (!this.keeper.isLeader) return;
     // After a stall the leader cannot tell stopped keepalives from unprocessed ones.
     if (gap > this.c.opts.heartbeatTicks * this.c.opts.tickMs) {
-      this.keeper.stalled(now);
+      this.keeper.stalled(gap - this.c.opts.tickMs);
       return;
     }
     for (const cmd of this.keeper.due(now)) {
@@ -260,6 +260,7 @@ function requestKey(cmd: Command): string {
       return `cancel:${cmd.sessionId}:${cmd.acquireSeq}`;
     case "expireSession":
     case "revoke":
+    case "setLimits":
       return `${cmd.type}:${JSON.stringify(cmd, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`;
     default:
       return `${cmd.sessionId}:${cmd.seq}`;

@@ -3,6 +3,7 @@
 // safety, durability of acknowledgements, monotonicity).
 import { describe, expect, it } from "vitest";
 import type { NodeId } from "../../node/raft/types.ts";
+import { ReadIndexFailedError } from "../../node/server/driver.ts";
 import type { SimCluster } from "./cluster.ts";
 import { awaitLeader, others, propose, runFor, scripted, type Scripted } from "./scenario-kit.ts";
 
@@ -389,6 +390,40 @@ describe("membership changes", () => {
   });
 });
 
+describe("a leader that removes itself", () => {
+  it("lets the remaining voters elect the next leader well within an election timeout of its step-down", async () => {
+    const gaps: number[] = [];
+    let electionMs = 0;
+    for (const seed of [95, 96, 97, 98, 99]) {
+      const s = await scripted(seed);
+      const { c } = s;
+      electionMs = c.opts.tickMs * c.opts.electionTicks;
+      const l = await awaitLeader(c);
+      propose(l, 5, "before");
+      await runFor(c, 300);
+      const removal = l.driver!.proposeMembershipChange({ type: "remove", node: l.id });
+      const end = c.sched.now + 1000;
+      while (l.core!.role === "leader" && c.sched.now < end) await runFor(c, 1);
+      await removal;
+      expect(l.core!.role).not.toBe("leader");
+      const steppedDownAt = c.sched.now;
+      // It stays up (an operator stops it later), so only the timing of the others is measured.
+      while (!c.leader() && c.sched.now < steppedDownAt + 3000) await runFor(c, 1);
+      const next = c.leader();
+      expect(next, `seed ${seed}: no leader after the removal`).toBeDefined();
+      gaps.push(c.sched.now - steppedDownAt);
+      const after = propose(next!, 3, "after");
+      await runFor(c, 300);
+      expect(after.results).toEqual(["ok", "ok", "ok"]);
+      for (const id of others(c, l.id)) expect(c.node(id).core!.membership.voters).not.toContain(l.id);
+      expectSafe(c);
+    }
+    // Virtual time: the remaining voters learnt the commit of the removal and one of them was
+    // asked to campaign at once, instead of waiting out the departed leader's lease.
+    expect(gaps.every((ms) => ms < electionMs / 2), `time to the next leader per seed: ${gaps.join(", ")} ms; election timeout ${electionMs} ms`).toBe(true);
+  });
+});
+
 describe("a peer reported down by the transport", () => {
   /** Time from a leader crash to the next leader, with or without the followers told at once. */
   async function failoverMs(seed: number, reported: boolean): Promise<number> {
@@ -437,5 +472,63 @@ describe("a peer reported down by the transport", () => {
     expect(c.node(f).core!.leader).toBe(leader.id);
     for (const name of after.names) expect(logs.get(f)!.applied).toContain(name);
     expectSafe(c);
+  });
+});
+
+describe("a read forwarded by a follower", () => {
+  type ReadOutcome = { state: "pending" } | { state: "ok"; index: number } | { state: "failed"; error: unknown };
+
+  function read(c: SimCluster<string>, id: NodeId): ReadOutcome[] {
+    const out: ReadOutcome[] = [{ state: "pending" }];
+    c.node(id).driver!.readIndex().then(
+      (index) => (out[0] = { state: "ok", index }),
+      (error: unknown) => (out[0] = { state: "failed", error }),
+    );
+    return out;
+  }
+
+  it("whose request is lost fails after an election timeout (UNAVAILABLE, so the client retries) while the leader stays, leaving no waiter", async () => {
+    const { c } = await scripted(71);
+    const electionMs = c.opts.tickMs * c.opts.electionTicks;
+    const leader = await awaitLeader(c);
+    propose(leader, 1, "warm");
+    await runFor(c, 300);
+    const term = leader.core!.term;
+    const [f] = others(c, leader.id) as [NodeId];
+    let dropped = 0;
+    c.dropFilter = (m) => m.type === "readIndex" && m.from === f && ++dropped === 1;
+    const lost = read(c, f);
+    await runFor(c, 3 * electionMs);
+    expect(dropped).toBe(1);
+    expect(c.leader()?.id).toBe(leader.id);
+    expect(leader.core!.term).toBe(term);
+    expect(lost[0]!.state).toBe("failed");
+    if (lost[0]!.state === "failed") expect(lost[0]!.error).toBeInstanceOf(ReadIndexFailedError);
+    // The client's retry goes through.
+    const retry = read(c, f);
+    await runFor(c, electionMs);
+    expect(retry[0]).toEqual({ state: "ok", index: expect.any(Number) });
+    expectSafe(c);
+  });
+
+  it("fails when the term changes, even if the same node leads again", async () => {
+    const { c } = await scripted(72);
+    const leader = await awaitLeader(c);
+    propose(leader, 1, "warm");
+    await runFor(c, 300);
+    const [f] = others(c, leader.id) as [NodeId];
+    // The request reaches no one. Then the follower hears of a newer term from the same node,
+    // as when that node is elected again: an answer for the old term can no longer come.
+    c.dropFilter = (m) => m.type === "readIndex" && m.from === f;
+    const pending = read(c, f);
+    await runFor(c, 20);
+    expect(pending[0]!.state).toBe("pending");
+    const core = c.node(f).core!;
+    const newTerm = core.term + 1;
+    c.node(f).driver!.receive({ type: "heartbeat", from: leader.id, to: f, term: newTerm, commit: 0, round: 0 });
+    await runFor(c, 1);
+    expect(core.term).toBe(newTerm);
+    expect(core.leader).toBe(leader.id);
+    expect(pending[0]!.state).toBe("failed");
   });
 });

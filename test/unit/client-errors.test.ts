@@ -19,14 +19,21 @@ describe("errorFromStatus", () => {
     expect(errorFromStatus(status.INTERNAL, "boom")).toBeInstanceOf(ServerError);
   });
 
-  it("splits FAILED_PRECONDITION by the answer's reason", () => {
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "token 5 is not the current grant of lock a")).toBeInstanceOf(StaleTokenError);
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "session 3 does not hold lock a")).toBeInstanceOf(NotHolderError);
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "seq 1 is at or below the acknowledged mark 2")).toBeInstanceOf(RequestTooOldError);
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "something else")).toBeInstanceOf(FailedPreconditionError);
-    const md = new Metadata();
-    md.set("palisade-reason", "stale token");
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "refused", md)).toBeInstanceOf(StaleTokenError);
+  it("maps a status by its palisade-reason metadata, never by the wording of its message", () => {
+    const withReason = (reason: string): Metadata => {
+      const md = new Metadata();
+      md.set("palisade-reason", reason);
+      return md;
+    };
+    const stale = errorFromStatus(status.FAILED_PRECONDITION, "refused", withReason("ERROR_REASON_STALE_TOKEN"));
+    expect(stale).toBeInstanceOf(StaleTokenError);
+    expect(stale.reason).toBe("ERROR_REASON_STALE_TOKEN");
+    expect(errorFromStatus(status.FAILED_PRECONDITION, "refused", withReason("ERROR_REASON_NOT_HOLDER"))).toBeInstanceOf(NotHolderError);
+    expect(errorFromStatus(status.FAILED_PRECONDITION, "refused", withReason("ERROR_REASON_REQUEST_TOO_OLD"))).toBeInstanceOf(RequestTooOldError);
+    // The message text decides nothing: a rewording must not change the class.
+    expect(errorFromStatus(status.FAILED_PRECONDITION, "token 5 is not the current grant of lock a (stale token)")).toBeInstanceOf(FailedPreconditionError);
+    expect(errorFromStatus(status.FAILED_PRECONDITION, "session 3 does not hold lock a: not holder")).toBeInstanceOf(FailedPreconditionError);
+    expect(errorFromStatus(status.FAILED_PRECONDITION, "seq 1 is too old", withReason("ERROR_REASON_NOT_HOLDER"))).toBeInstanceOf(NotHolderError);
   });
 });
 

@@ -3,14 +3,13 @@
 // entry per write), and answered as the server would. A fault chosen per call can drop it
 // (never applied), lose its answer (applied, no answer) or leave it hanging, the way a
 // call fails when no leader answers for a whole retry budget.
-import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import { LockStateMachine, tokenIndex, type Answer, type Command } from "../../node/lock/index.ts";
 import { toU64 } from "../../node/transport/codec.ts";
 import {
   parseAcquire, parseCancelWait, parseCloseSession, parseOpenSession, parseRelease, RequestError, sessionIdField,
 } from "../../node/server/requests.ts";
-import { answerStatus } from "../../node/server/status.ts";
+import { answerStatus, invalidArgument, type StatusError } from "../../node/server/status.ts";
 import type { InvokeOptions } from "../../client/connection.ts";
 import { OutcomeUnknownError, UnavailableError } from "../../client/errors.ts";
 import type { LockCallInvoker } from "../../client/lock-api.ts";
@@ -67,7 +66,7 @@ export class FakeCluster implements LockCallInvoker {
       answered = this.handle(name, request);
     } catch (err) {
       // A request the server refuses as malformed is answered INVALID_ARGUMENT.
-      answered = Promise.reject(err instanceof RequestError ? errorFromStatus(grpc.status.INVALID_ARGUMENT, err.message) : err);
+      answered = Promise.reject(err instanceof RequestError ? clientError(invalidArgument(err.message)) : err);
     }
     if (fault === "lose answer") {
       answered.catch(() => undefined);
@@ -98,7 +97,7 @@ export class FakeCluster implements LockCallInvoker {
       }
       case "KeepAlive": {
         const id = sessionIdField(request.sessionId as palisade.v1.KeepAliveRequest["sessionId"]);
-        if (!this.machine.hasSession(id)) throw errorFromStatus(grpc.status.NOT_FOUND, `session ${id} not found`);
+        if (!this.machine.hasSession(id)) throw clientError(answerStatus({ code: "NOT_FOUND", kind: "error", reason: "session not found", message: `session ${id} not found` }));
         return Promise.resolve(pb.KeepAliveResponse.create({}));
       }
       case "Acquire": {
@@ -136,8 +135,12 @@ export class FakeCluster implements LockCallInvoker {
 
 /** The answer, or the typed error the client makes of the status the server would send. */
 function ok(answer: Answer): Exclude<Answer, { kind: "error" }> {
-  if (answer.kind === "error") throw errorFromStatus(answerStatus(answer.code), answer.message);
+  if (answer.kind === "error") throw clientError(answerStatus(answer));
   return answer;
+}
+
+function clientError(status: StatusError): Error {
+  return errorFromStatus(status.code, status.details, status.metadata);
 }
 
 function acquireResponse(sessionId: bigint, answer: Exclude<Answer, { kind: "error" }>): palisade.v1.AcquireResponse {

@@ -28,11 +28,12 @@ const samples: Message[] = [
   { type: "vote", from: 1, to: 2, term: 1, pre: false, lastIndex: 0, lastTerm: 0, transfer: false },
   { type: "voteResp", from: 2, to: 1, term: 7, pre: true, granted: true },
   {
-    type: "append", from: 1, to: 3, term: 2 ** 32, prevIndex: 2 ** 48, prevTerm: 2 ** 31, commit: MAX,
+    // The last entry sits at the highest index a token can carry (2^48 - 1).
+    type: "append", from: 1, to: 3, term: MAX, prevIndex: 2 ** 48 - 4, prevTerm: 2 ** 31, commit: MAX,
     entries: [
-      { term: 1, index: 2 ** 48 + 1, kind: "normal", data: bytes(1, 2, 3) },
-      { term: 2, index: 2 ** 48 + 2, kind: "noop", data: bytes() },
-      { term: MAX, index: MAX, kind: "config", data: bytes(255, 0) },
+      { term: 2 ** 31, index: 2 ** 48 - 3, kind: "normal", data: bytes(1, 2, 3) },
+      { term: 2 ** 32, index: 2 ** 48 - 2, kind: "noop", data: bytes() },
+      { term: MAX, index: 2 ** 48 - 1, kind: "config", data: bytes(255, 0) },
     ],
   },
   { type: "append", from: 1, to: 3, term: 3, prevIndex: 0, prevTerm: 0, commit: 0, entries: [] },
@@ -44,7 +45,7 @@ const samples: Message[] = [
   { type: "readIndexResp", from: 1, to: 2, term: 4, requestId: 12345, index: 0 },
   {
     type: "snapshot", from: 1, to: 3, term: 6,
-    snapshot: { meta: { index: 2 ** 50, term: 6, membership: { voters: [1, 2, 3], learners: [MAX] } }, data: bytes(9, 8, 7) },
+    snapshot: { meta: { index: 2 ** 48 - 1, term: 6, membership: { voters: [1, 2, 3], learners: [MAX] } }, data: bytes(9, 8, 7) },
   },
 ];
 
@@ -111,6 +112,36 @@ describe("Raft message codec", () => {
     const unknownKind = new palisade.v1.RaftMessage();
     const withUnknownField = new Uint8Array([...palisade.v1.RaftMessage.encode(unknownKind).finish(), (99 << 3) | 2, 0x02, 0x08, 0x01]);
     expect(() => decodeRaftMessage(withUnknownField, 1, 2)).toThrow(CodecError);
+  });
+
+  it("rejects an AppendEntries the Raft core could not take, naming what is wrong", () => {
+    const append = (prevIndex: number, prevTerm: number, list: Array<[index: number, term: number]>, term = 5): Uint8Array =>
+      encodeRaftMessage({
+        type: "append", from: 1, to: 2, term, prevIndex, prevTerm, commit: 0,
+        entries: list.map(([index, t]) => ({ index, term: t, kind: "normal", data: bytes(1) })),
+      });
+    const decode = (b: Uint8Array): Message => decodeRaftMessage(b, 1, 2);
+    expect(decode(append(3, 2, [[4, 2], [5, 3], [6, 5]])).type).toBe("append");
+    // Entries must follow prevIndex one by one: a gap, a repeat or a jump back is refused.
+    expect(() => decode(append(0, 0, [[7, 1]]))).toThrow(/entry 1 of 1 has index 7, expected 1/);
+    expect(() => decode(append(3, 2, [[4, 2], [6, 2]]))).toThrow(/entry 2 of 2 has index 6, expected 5/);
+    expect(() => decode(append(3, 2, [[4, 2], [4, 2]]))).toThrow(/expected 5/);
+    // Terms never go back along a log, and no entry is newer than the leader's term.
+    expect(() => decode(append(3, 2, [[4, 3], [5, 2]]))).toThrow(/has term 2, below term 3 of entry 4/);
+    expect(() => decode(append(3, 4, [[4, 3]]))).toThrow(/has term 3, below term 4 of prevIndex 3/);
+    expect(() => decode(append(3, 2, [[4, 6]]))).toThrow(/has term 6, above the message's term 5/);
+    expect(() => decode(append(3, 6, []))).toThrow(/prevTerm 6 is above the message's term 5/);
+    // Indexes stay within what a fencing token can carry (2^48 - 1).
+    expect(() => decode(append(2 ** 48 - 1, 2, [[2 ** 48, 2]]))).toThrow(/index 281474976710656 is above 281474976710655/);
+    expect(() => decode(append(2 ** 48, 2, []))).toThrow(/prevIndex 281474976710656 is above/);
+  });
+
+  it("rejects an InstallSnapshot past the highest index or newer than the message's term", () => {
+    const snapshot = (index: number, snapTerm: number): Uint8Array =>
+      encodeRaftMessage({ type: "snapshot", from: 1, to: 2, term: 5, snapshot: { meta: { index, term: snapTerm, membership: { voters: [1], learners: [] } }, data: bytes(1) } });
+    expect(decodeRaftMessage(snapshot(10, 5), 1, 2).type).toBe("snapshot");
+    expect(() => decodeRaftMessage(snapshot(2 ** 48, 5), 1, 2)).toThrow(/snapshot.index 281474976710656 is above/);
+    expect(() => decodeRaftMessage(snapshot(10, 6), 1, 2)).toThrow(/snapshot.term 6 is above the message's term 5/);
   });
 
   it("rejects batches without sender or receiver", () => {

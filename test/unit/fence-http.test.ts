@@ -3,12 +3,16 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { FenceRejectedError, fenceMiddleware, fencedFetch, fencedHandler, fencingTokenOf } from "../../client/fence/index.ts";
+import { FenceRejectedError, fenceDone, fenceMiddleware, fencedFetch, fencedHandler, fencingTokenOf } from "../../client/fence/index.ts";
 import type { FenceMiddlewareOptions } from "../../client/fence/index.ts";
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise<void>((r) => server.close(() => r()))));
+  await Promise.all(servers.splice(0).map((server) => new Promise<void>((r) => {
+    server.close(() => r());
+    // Keep-alive sockets of the test's fetch calls would hold close() for seconds.
+    server.closeAllConnections();
+  })));
 });
 
 async function listen(listener: RequestListener): Promise<string> {
@@ -183,6 +187,84 @@ describe("HTTP fence", () => {
     await fencedFetch(4n, base, { method: "POST", headers: { "x-resource": "b" } });
     await fetch(base, { headers: { "x-resource": "a" } });
     expect(seen).toEqual([{ status: 200, token: "5" }, { status: 409 }, { status: 200, token: "4" }, { status: 428 }]);
+  });
+
+  it("middleware: a client that disconnects mid-handler keeps the resource held until its handler ends, so no update is lost (33/34)", async () => {
+    const fence = fenceMiddleware();
+    const data = new Map<string, string[]>();
+    const read33 = deferred();
+    const resume33 = deferred();
+    const closed33 = deferred();
+    let ended33 = false;
+    const base = await listen((req, res) => {
+      fence(req, res, (err) => {
+        if (err !== undefined) {
+          res.writeHead((err as { statusCode?: number }).statusCode ?? 500).end();
+          return;
+        }
+        void (async () => {
+          // A read-modify-write of the list at the path, like a handler that appends an order.
+          const token = fencingTokenOf(req);
+          const path = new URL(req.url ?? "/", "http://x").pathname;
+          const seen = [...(data.get(path) ?? [])];
+          if (token === 33n) {
+            res.once("close", () => closed33.resolve());
+            read33.resolve();
+            await resume33.promise;
+          }
+          data.set(path, [...seen, `from-${token}`]);
+          res.writeHead(204).end();
+          if (token === 33n) ended33 = true;
+        })();
+      });
+    });
+
+    // 33 reads, then stalls; its HTTP client gives up and drops the connection.
+    const abort33 = new AbortController();
+    const by33 = fencedFetch(33n, `${base}/orders/42`, { method: "POST", signal: abort33.signal }).catch((err: unknown) => err);
+    await read33.promise;
+    abort33.abort();
+    await closed33.promise;
+    expect(await by33).toBeInstanceOf(Error);
+
+    // 34 arrives while 33's handler still runs: it must wait for it, not be let in.
+    let done34 = false;
+    const by34 = fencedFetch(34n, `${base}/orders/42`, { method: "POST" }).then((response) => {
+      done34 = true;
+      return response;
+    });
+    await until("34 queued behind 33 (or let in)", () => fence.waiting("/orders/42") === 1 || done34);
+    resume33.resolve();
+    expect((await by34).status).toBe(204);
+    expect(ended33).toBe(true);
+    expect(data.get("/orders/42")).toEqual(["from-33", "from-34"]);
+  });
+
+  it("middleware: a handler that gives up on a departed client without ending the response frees the resource with fenceDone", async () => {
+    const fence = fenceMiddleware();
+    const inside = deferred();
+    const base = await listen((req, res) => {
+      fence(req, res, (err) => {
+        if (err !== undefined) {
+          res.writeHead(409).end();
+          return;
+        }
+        if (fencingTokenOf(req) !== 33n) {
+          res.writeHead(204).end();
+          return;
+        }
+        // Stops once the client is gone, without ending the response.
+        res.once("close", () => fenceDone(req));
+        inside.resolve();
+      });
+    });
+    const abort33 = new AbortController();
+    const by33 = fencedFetch(33n, `${base}/r`, { method: "POST", signal: abort33.signal }).catch((err: unknown) => err);
+    await inside.promise;
+    abort33.abort();
+    expect(await by33).toBeInstanceOf(Error);
+    expect((await fencedFetch(34n, `${base}/r`, { method: "POST" })).status).toBe(204);
+    expect(fence.waiting("/r")).toBe(0);
   });
 
   it("fencedFetch keeps the caller's headers and replaces a stale Fencing-Token", async () => {

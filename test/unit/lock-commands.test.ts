@@ -3,6 +3,7 @@ import { CommandDecodeError, decodeCommand, encodeCommand, type Command } from "
 import { checkLockName, utf8Length, validateCommand } from "../../node/lock/validate.ts";
 import { tokenEpoch, tokenFor, tokenIndex } from "../../node/lock/tokens.ts";
 import { crc32 } from "../../node/lock/checksum.ts";
+import { DEFAULT_LOCK_LIMITS } from "../../node/lock/limits.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 
 const MAX_U64 = 2n ** 64n - 1n;
@@ -16,6 +17,7 @@ const samples: Command[] = [
   { type: "cancelWait", sessionId: 3n, lock: "x", acquireSeq: 5, reason: "client", wallMs: 2 },
   { type: "release", sessionId: 3n, lock: "x", token: 2n ** 48n * 5n + 17n, seq: 3, ackedUpTo: 0, held: [], wallMs: 3 },
   { type: "revoke", lock: "x", token: MAX_U64, wallMs: 4 },
+  { type: "setLimits", limits: { ...DEFAULT_LOCK_LIMITS, maxTtlMs: 600_000, historyTotal: 7 }, wallMs: 5 },
 ];
 
 describe("command codec", () => {

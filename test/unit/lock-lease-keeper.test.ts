@@ -53,18 +53,37 @@ describe("LeaseKeeper", () => {
     expect(k.due(201_499)).toEqual([]);
   });
 
-  it("after a stall restarts every live session's TTL instead of expiring", () => {
-    const k = leaderWith(0, [S1, 1000], [S2, 1000]);
-    k.stalled(5000); // the loop was blocked: both deadlines passed unseen
+  it("after a stall moves every live session's deadline later by the stall instead of expiring", () => {
+    const k = leaderWith(0, [S1, 1000], [S2, 1500]);
+    k.stalled(5000); // the loop was blocked from 0 to 5000: both deadlines passed unseen
     expect(k.due(5000)).toEqual([]);
     expect(k.due(5999)).toEqual([]);
-    expect(k.due(6000).map((c) => c.type === "expireSession" && c.sessionId)).toEqual([S1, S2]);
+    expect(k.due(6000).map((c) => c.type === "expireSession" && c.sessionId)).toEqual([S1]);
+    k.sessionEnded(S1); // its expiry was applied
+    expect(k.due(6499)).toEqual([]);
+    expect(k.due(6500).map((c) => c.type === "expireSession" && c.sessionId)).toEqual([S2]);
+  });
+
+  it("repeated stalls do not keep a dead session alive: it expires after a TTL of time without stalls", () => {
+    // TTL 10 s; the loop stalls for 900 ms every 5 s (a snapshot, a long GC pause); ticks every 50 ms.
+    const k = leaderWith(0, [S1, 10_000]);
+    let proposedAt: number | null = null;
+    for (let now = 0; now <= 120_000 && proposedAt === null; now += 50) {
+      if (now > 0 && now % 5_000 === 0) {
+        now += 900;
+        k.stalled(900);
+        continue;
+      }
+      if (k.due(now).some((c) => c.type === "expireSession")) proposedAt = now;
+    }
+    // 10 s of loop time plus the two stalls that fell inside it.
+    expect(proposedAt).toBe(10_000 + 2 * 900);
   });
 
   it("does not revive a session whose expiry was proposed before a stall", () => {
     const k = leaderWith(0, [S1, 1000]);
     expect(k.due(1000)).toHaveLength(1);
-    k.stalled(1200);
+    k.stalled(200);
     expect(k.keepAlive(S1, 1200)).toBe("notFound");
   });
 

@@ -7,6 +7,7 @@ import { BackupFileError, readBackupFile, writeBackupFile, type Backup } from ".
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import { restoreCluster, RestoreError } from "../../node/server/restore.ts";
 import { IdentityMismatchError } from "../../node/storage/errors.ts";
+import { tokenFor } from "../../node/lock/tokens.ts";
 import { LevelStorage } from "../../node/storage/level-storage.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "palisade-restore-"));
@@ -15,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function backupOf(epoch: number): Backup {
   const machine = new LockStateMachine({}, { epoch });
   machine.apply(1, { type: "openSession", requestId: "r", ttlMs: 10_000, clientName: "c", wallMs: 0 });
-  machine.apply(2, { type: "acquire", sessionId: 1n, seq: 1, ackedUpTo: 0, held: [], lock: "x", waitMs: 0, wallMs: 0 });
+  machine.apply(2, { type: "acquire", sessionId: tokenFor(epoch, 1), seq: 1, ackedUpTo: 0, held: [], lock: "x", waitMs: 0, wallMs: 0 });
   machine.skip(3);
   const data = machine.snapshot();
   return {

@@ -11,12 +11,14 @@ function busyMachine(epoch = 0): { machine: LockStateMachine; tokens: bigint[]; 
   const machine = new LockStateMachine({}, { epoch });
   let index = 0;
   const apply = (cmd: Parameters<LockStateMachine["apply"]>[1]) => machine.apply(++index, cmd);
-  apply({ type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: "one", wallMs: 1 });
-  apply({ type: "openSession", requestId: "r2", ttlMs: 10_000, clientName: "two", wallMs: 1 });
-  apply({ type: "openSession", requestId: "r3", ttlMs: 10_000, clientName: "three", wallMs: 1 });
-  const a = 1n;
-  const b = 2n;
-  const c = 3n;
+  const open = (requestId: string, clientName: string): bigint => {
+    const opened = apply({ type: "openSession", requestId, ttlMs: 10_000, clientName, wallMs: 1 }).result;
+    if (opened.kind !== "sessionOpened") throw new Error("not opened");
+    return opened.sessionId;
+  };
+  const a = open("r1", "one");
+  const b = open("r2", "two");
+  const c = open("r3", "three");
   const tokens: bigint[] = [];
   const first = apply({ type: "acquire", lock: "x", waitMs: 0, ...write(a, 1) }).result;
   if (first.kind !== "granted") throw new Error("not granted");
@@ -64,10 +66,10 @@ describe("restoreFromBackup", () => {
 
     // A retried OpenSession of the old cluster opens a new session, not an old one; old sessions are unknown.
     const reopened = next.apply(index + 1, { type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: "one", wallMs: 1 }).result;
-    expect(reopened).toMatchObject({ kind: "sessionOpened", sessionId: BigInt(index + 1) });
+    expect(reopened).toMatchObject({ kind: "sessionOpened", sessionId: tokenFor(1, index + 1) });
     expect(next.apply(index + 2, { type: "closeSession", ...write(3n, 2) }).result).toMatchObject({ code: "NOT_FOUND" });
     // Every new grant's token is above every old one, even one at a far higher old index.
-    const granted = next.apply(index + 3, { type: "acquire", lock: "x", waitMs: 0, ...write(BigInt(index + 1), 1) }).result;
+    const granted = next.apply(index + 3, { type: "acquire", lock: "x", waitMs: 0, ...write(tokenFor(1, index + 1), 1) }).result;
     expect(granted.kind).toBe("granted");
     if (granted.kind !== "granted") return;
     expect(granted.token).toBe(tokenFor(1, index + 3));
@@ -88,3 +90,45 @@ describe("restoreFromBackup", () => {
     expect(() => restoreFromBackup(bad, 1)).toThrow(SnapshotError);
   });
 });
+
+describe("session ids across a restore", () => {
+  it("a client of the old cluster never reaches a session of the restored cluster opened at the same index", () => {
+    // Old cluster: a backup at index 10, then client A opens a session at index 12.
+    const old = new LockStateMachine();
+    let oldIndex = 0;
+    const applyOld = (cmd: Parameters<LockStateMachine["apply"]>[1]) => old.apply(++oldIndex, cmd);
+    while (oldIndex < 10) old.skip(++oldIndex);
+    const backup = old.snapshot();
+    old.skip(++oldIndex);
+    const opened = applyOld({ type: "openSession", requestId: "client-a", ttlMs: 3_600_000, clientName: "a", wallMs: 1 }).result;
+    if (opened.kind !== "sessionOpened") throw new Error("not opened");
+    const sessionA = opened.sessionId;
+    expect(oldIndex).toBe(12);
+
+    // Restored cluster: its log restarts at the backup's index, so client B opens at index 12 too.
+    const restored = LockStateMachine.restore(restoreFromBackup(backup, 1).data);
+    let index = restored.appliedIndex;
+    const apply = (cmd: Parameters<LockStateMachine["apply"]>[1]) => restored.apply(++index, cmd);
+    restored.skip(++index);
+    const openedB = apply({ type: "openSession", requestId: "client-b", ttlMs: 3_600_000, clientName: "b", wallMs: 1 }).result;
+    if (openedB.kind !== "sessionOpened") throw new Error("not opened");
+    expect(index).toBe(12);
+    const sessionB = openedB.sessionId;
+    expect(sessionB).not.toBe(sessionA);
+    expect(sessionB).toBe(tokenFor(1, 12));
+
+    // A's retried Acquire and Release on its old id find no session; B's session is untouched.
+    const acquireA = apply({ type: "acquire", lock: "orders", waitMs: 0, sessionId: sessionA, seq: 5, ackedUpTo: 4, held: [], wallMs: 1 }).result;
+    expect(acquireA).toMatchObject({ code: "NOT_FOUND" });
+    expect(restored.hasSession(sessionA)).toBe(false);
+    const acquireB = apply({ type: "acquire", lock: "orders", waitMs: 0, ...write(sessionB, 1) }).result;
+    expect(acquireB).toMatchObject({ code: "OK", kind: "granted" });
+    const releaseB = apply({ type: "release", lock: "orders", token: tokenOfGrant(acquireB), ...write(sessionB, 2) }).result;
+    expect(releaseB).toMatchObject({ code: "OK", kind: "released" });
+  });
+});
+
+function tokenOfGrant(answer: { kind: string; token?: bigint }): bigint {
+  if (answer.kind !== "granted" || answer.token === undefined) throw new Error(`not granted: ${answer.kind}`);
+  return answer.token;
+}

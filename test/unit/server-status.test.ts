@@ -1,17 +1,47 @@
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { fail as failAnswer } from "../../node/lock/index.ts";
+import { fail as failAnswer, type ErrorCode, type ErrorReason } from "../../node/lock/index.ts";
 import { NotLeaderError, ProposalDroppedError } from "../../node/raft/core.ts";
 import { DriverStoppedError, ProposalLostError, ReadIndexFailedError } from "../../node/server/driver.ts";
 import { expectOk, Failure } from "../../node/server/handler.ts";
 import { answerStatus, driverErrorStatus, LEADER_METADATA_KEY, notLeader } from "../../node/server/status.ts";
 
+/** The code the state machine answers each of its reasons with (node/lock/state-machine.ts). */
+const MACHINE_CODES = {
+  "invalid argument": "INVALID_ARGUMENT",
+  "not an acquire of this lock": "INVALID_ARGUMENT",
+  "session not found": "NOT_FOUND",
+  "session ended": "NOT_FOUND",
+  "no such wait": "NOT_FOUND",
+  "stale token": "FAILED_PRECONDITION",
+  "not holder": "FAILED_PRECONDITION",
+  "request too old": "FAILED_PRECONDITION",
+  "too many sessions": "RESOURCE_EXHAUSTED",
+  "too many locks in session": "RESOURCE_EXHAUSTED",
+  "too many waiters": "RESOURCE_EXHAUSTED",
+  "too many in flight": "RESOURCE_EXHAUSTED",
+} as const satisfies Record<ErrorReason, ErrorCode>;
+
+/** The SPEC's gRPC status of each state-machine code. */
+const SPEC_STATUS: Record<ErrorCode, grpc.status> = {
+  INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
+  NOT_FOUND: grpc.status.NOT_FOUND,
+  FAILED_PRECONDITION: grpc.status.FAILED_PRECONDITION,
+  RESOURCE_EXHAUSTED: grpc.status.RESOURCE_EXHAUSTED,
+};
+
 describe("answer and error statuses", () => {
-  it("maps every state-machine error code to the SPEC's gRPC status", () => {
-    expect(answerStatus("INVALID_ARGUMENT")).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(answerStatus("NOT_FOUND")).toBe(grpc.status.NOT_FOUND);
-    expect(answerStatus("FAILED_PRECONDITION")).toBe(grpc.status.FAILED_PRECONDITION);
-    expect(answerStatus("RESOURCE_EXHAUSTED")).toBe(grpc.status.RESOURCE_EXHAUSTED);
+  it("answers every state-machine error reason with the SPEC's gRPC status of its code, naming a reason of its own", () => {
+    const names = new Set<string>();
+    for (const [reason, code] of Object.entries(MACHINE_CODES) as Array<[ErrorReason, ErrorCode]>) {
+      const status = answerStatus(failAnswer(code, reason, `refused: ${reason}`));
+      expect(status.code, reason).toBe(SPEC_STATUS[code]);
+      expect(status.details).toBe(`refused: ${reason}`);
+      const [name] = status.metadata.get("palisade-reason");
+      expect(name, reason).toMatch(/^ERROR_REASON_[A-Z_]+$/);
+      names.add(String(name));
+    }
+    expect(names.size).toBe(Object.keys(MACHINE_CODES).length);
   });
 
   it("throws an error answer as its status with the answer's message", () => {
@@ -23,18 +53,39 @@ describe("answer and error statuses", () => {
       caught = err;
     }
     expect(caught).toBeInstanceOf(Failure);
-    expect((caught as Failure).status).toEqual({ code: grpc.status.FAILED_PRECONDITION, details: "token 3 is not the current grant of orders/1" });
+    const status = (caught as Failure).status;
+    expect({ code: status.code, details: status.details }).toEqual({ code: grpc.status.FAILED_PRECONDITION, details: "token 3 is not the current grant of orders/1" });
+    expect(status.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_STALE_TOKEN"]);
     expect(expectOk({ code: "OK", kind: "released" })).toEqual({ code: "OK", kind: "released" });
+  });
+
+  it("an error answer's status names its reason in palisade-reason trailing metadata", () => {
+    const answers = [
+      failAnswer("FAILED_PRECONDITION", "stale token", "token 3 is not the current grant of orders/1"),
+      failAnswer("FAILED_PRECONDITION", "not holder", "session 2 does not hold orders/1"),
+      failAnswer("RESOURCE_EXHAUSTED", "too many waiters", "lock orders/1 already has 3 waiters"),
+    ];
+    const reasons = answers.map((answer) => {
+      try {
+        expectOk(answer);
+      } catch (err) {
+        return (err as Failure).status.metadata?.get("palisade-reason");
+      }
+      return undefined;
+    });
+    expect(reasons).toEqual([["ERROR_REASON_STALE_TOKEN"], ["ERROR_REASON_NOT_HOLDER"], ["ERROR_REASON_TOO_MANY_WAITERS"]]);
   });
 
   it("answers UNAVAILABLE with the leader hint in metadata when the leader is known", () => {
     const known = notLeader("127.0.0.1:7002");
     expect(known.code).toBe(grpc.status.UNAVAILABLE);
     expect(known.details).toContain("127.0.0.1:7002");
-    expect(known.metadata?.get(LEADER_METADATA_KEY)).toEqual(["127.0.0.1:7002"]);
+    expect(known.metadata.get(LEADER_METADATA_KEY)).toEqual(["127.0.0.1:7002"]);
+    expect(known.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_NOT_LEADER"]);
     const unknown = notLeader(null);
     expect(unknown.code).toBe(grpc.status.UNAVAILABLE);
-    expect(unknown.metadata).toBeUndefined();
+    expect(unknown.metadata.get(LEADER_METADATA_KEY)).toEqual([]);
+    expect(unknown.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_NO_LEADER"]);
     expect(unknown.details).toMatch(/no leader is known/);
   });
 
@@ -43,13 +94,20 @@ describe("answer and error statuses", () => {
       new NotLeaderError(2), new ProposalDroppedError("transfer"), new ProposalLostError(9),
       new ReadIndexFailedError(0), new DriverStoppedError("stopped"),
     ];
-    for (const error of errors) {
+    const reasons = errors.map((error) => {
       const status = driverErrorStatus(error, "127.0.0.1:7003");
       expect(status.code).toBe(grpc.status.UNAVAILABLE);
-      expect(status.metadata?.get(LEADER_METADATA_KEY)).toEqual(["127.0.0.1:7003"]);
-    }
+      expect(status.metadata.get(LEADER_METADATA_KEY)).toEqual(["127.0.0.1:7003"]);
+      return status.metadata.get("palisade-reason")[0];
+    });
+    expect(reasons).toEqual([
+      "ERROR_REASON_NOT_LEADER", "ERROR_REASON_PROPOSAL_DROPPED", "ERROR_REASON_LEADERSHIP_CHANGED",
+      "ERROR_REASON_READ_NOT_CONFIRMED", "ERROR_REASON_SHUTTING_DOWN",
+    ]);
     expect(driverErrorStatus(new ProposalLostError(9), null).details).toMatch(/retry with the same seq/);
-    expect(driverErrorStatus(new Error("boom"), null).code).toBe(grpc.status.INTERNAL);
+    const internal = driverErrorStatus(new Error("boom"), null);
+    expect(internal.code).toBe(grpc.status.INTERNAL);
+    expect(internal.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_INTERNAL"]);
   });
 });
 

@@ -311,6 +311,27 @@ describe("LevelStorage", () => {
     await expect(store.compact(snapshot(11, 2), 12)).rejects.toThrow(/past the snapshot index/);
   });
 
+  it("keeps the addresses of added members and the ids of removed ones in a snapshot, across a restart", async () => {
+    // Node 4 joined with `member add` (so only the membership knows its address) and node 1 was removed.
+    const membership = {
+      voters: [2, 3, 4],
+      learners: [5],
+      addresses: { "4": { peer: "10.0.0.4:7001", client: "10.0.0.4:7000" }, "5": { peer: "10.0.0.5:7001", client: "10.0.0.5:7000" } },
+      retired: [1],
+    };
+    const withMembers = (index: number, term: number): Snapshot => ({ meta: { index, term, membership }, data: encoder.encode(`state@${index}`) });
+    let store = await openStore();
+    await store.save({ hardState: { term: 2, vote: 2, commit: 6 }, entries: entries(1, 8, 2) }, true);
+    // A snapshot taken locally...
+    await store.compact(withMembers(6, 2), 6);
+    store = await reopen(store);
+    expect((await store.load()).snapshot?.meta).toEqual({ index: 6, term: 2, membership });
+    // ...and one installed from the leader.
+    await store.save({ snapshot: withMembers(20, 3), hardState: { term: 3, vote: 0, commit: 20 } }, true);
+    store = await reopen(store);
+    expect((await store.load()).snapshot?.meta).toEqual({ index: 20, term: 3, membership });
+  });
+
   it("detects a damaged or missing snapshot body at start-up", async () => {
     const store = await openStore();
     await store.save({ entries: entries(1, 4, 1), hardState: { term: 1, vote: 1, commit: 4 } }, true);

@@ -1,0 +1,117 @@
+// The error contract between nodes and clients, beside the messages in proto/palisade:
+// the metadata keys a node sends, and one table giving each ErrorReason its gRPC status
+// code and the client error class it becomes. The node builds every error status from
+// this table (node/server/status.ts) and names its reason in `palisade-reason`; the
+// client maps that reason, never the message text (client/status-errors.ts).
+import { status as Status, type Metadata } from "@grpc/grpc-js";
+import { palisade } from "./gen/palisade.js";
+
+/** Trailing metadata of every error status: the ErrorReason value's name. */
+export const REASON_METADATA_KEY = "palisade-reason";
+/** Metadata of an UNAVAILABLE from a node that knows the leader: the leader's client address. */
+export const LEADER_METADATA_KEY = "palisade-leader";
+/** A Watch stream's headers, and its OUT_OF_RANGE trailers: the node's applied index. */
+export const CURRENT_INDEX_METADATA_KEY = "palisade-current-index";
+
+/** The name of an ErrorReason that a node sends (every value but UNSPECIFIED). */
+export type ErrorReasonName = Exclude<keyof typeof palisade.v1.ErrorReason, "ERROR_REASON_UNSPECIFIED">;
+
+/** The client error classes a status can become (client/errors.ts defines them). */
+export type ClientErrorClass =
+  | "InvalidArgumentError"
+  | "SessionNotFoundError"
+  | "StaleTokenError"
+  | "NotHolderError"
+  | "RequestTooOldError"
+  | "FailedPreconditionError"
+  | "LimitError"
+  | "UnavailableError"
+  | "ServerError";
+
+export interface WireError {
+  readonly code: Status;
+  readonly errorClass: ClientErrorClass;
+}
+
+const entry = (code: Status, errorClass: ClientErrorClass): WireError => ({ code, errorClass });
+
+/** Every reason with its status code and client error class. */
+export const WIRE_ERRORS: Readonly<Record<ErrorReasonName, WireError>> = {
+  ERROR_REASON_INVALID_ARGUMENT: entry(Status.INVALID_ARGUMENT, "InvalidArgumentError"),
+  ERROR_REASON_MALFORMED_REQUEST: entry(Status.INVALID_ARGUMENT, "InvalidArgumentError"),
+  ERROR_REASON_NOT_AN_ACQUIRE: entry(Status.INVALID_ARGUMENT, "InvalidArgumentError"),
+
+  ERROR_REASON_SESSION_NOT_FOUND: entry(Status.NOT_FOUND, "SessionNotFoundError"),
+  ERROR_REASON_SESSION_ENDED: entry(Status.NOT_FOUND, "SessionNotFoundError"),
+  // Not about the session: a client that saw it must not take its session for lost.
+  ERROR_REASON_NO_SUCH_WAIT: entry(Status.NOT_FOUND, "ServerError"),
+
+  ERROR_REASON_STALE_TOKEN: entry(Status.FAILED_PRECONDITION, "StaleTokenError"),
+  ERROR_REASON_NOT_HOLDER: entry(Status.FAILED_PRECONDITION, "NotHolderError"),
+  ERROR_REASON_REQUEST_TOO_OLD: entry(Status.FAILED_PRECONDITION, "RequestTooOldError"),
+  ERROR_REASON_NO_TRANSFER_TARGET: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+  ERROR_REASON_LEARNER_BEHIND: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+  ERROR_REASON_MEMBERSHIP_REFUSED: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+
+  ERROR_REASON_TOO_MANY_SESSIONS: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
+  ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
+  ERROR_REASON_TOO_MANY_WAITERS: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
+  ERROR_REASON_TOO_MANY_IN_FLIGHT: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
+  ERROR_REASON_RATE_LIMITED: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
+  ERROR_REASON_DISK_RESERVE: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
+  ERROR_REASON_WATCH_TOO_SLOW: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
+
+  ERROR_REASON_NOT_LEADER: entry(Status.UNAVAILABLE, "UnavailableError"),
+  ERROR_REASON_NO_LEADER: entry(Status.UNAVAILABLE, "UnavailableError"),
+  ERROR_REASON_PROPOSAL_DROPPED: entry(Status.UNAVAILABLE, "UnavailableError"),
+  ERROR_REASON_LEADERSHIP_CHANGED: entry(Status.UNAVAILABLE, "UnavailableError"),
+  ERROR_REASON_READ_NOT_CONFIRMED: entry(Status.UNAVAILABLE, "UnavailableError"),
+  ERROR_REASON_SHUTTING_DOWN: entry(Status.UNAVAILABLE, "UnavailableError"),
+  ERROR_REASON_WAIT_DETACHED: entry(Status.UNAVAILABLE, "UnavailableError"),
+  ERROR_REASON_NODE_BUSY: entry(Status.UNAVAILABLE, "UnavailableError"),
+
+  ERROR_REASON_BELOW_RETENTION: entry(Status.OUT_OF_RANGE, "ServerError"),
+  ERROR_REASON_SNAPSHOT_INSTALLED: entry(Status.OUT_OF_RANGE, "ServerError"),
+
+  ERROR_REASON_TRANSFER_TIMED_OUT: entry(Status.DEADLINE_EXCEEDED, "ServerError"),
+
+  ERROR_REASON_CERTIFICATE_REQUIRED: entry(Status.UNAUTHENTICATED, "ServerError"),
+  ERROR_REASON_PERMISSION_DENIED: entry(Status.PERMISSION_DENIED, "ServerError"),
+
+  ERROR_REASON_UNSUPPORTED: entry(Status.UNIMPLEMENTED, "ServerError"),
+
+  ERROR_REASON_INTERNAL: entry(Status.INTERNAL, "ServerError"),
+};
+
+/**
+ * The class of a status that names no reason we know (one from the gRPC library itself,
+ * such as a message over the size limit, or from a node older or newer than this table).
+ */
+const CLASS_BY_CODE: Readonly<Partial<Record<Status, ClientErrorClass>>> = {
+  [Status.INVALID_ARGUMENT]: "InvalidArgumentError",
+  [Status.NOT_FOUND]: "SessionNotFoundError",
+  [Status.FAILED_PRECONDITION]: "FailedPreconditionError",
+  [Status.RESOURCE_EXHAUSTED]: "LimitError",
+  [Status.UNAVAILABLE]: "UnavailableError",
+};
+
+export function isErrorReasonName(value: string): value is ErrorReasonName {
+  return Object.hasOwn(WIRE_ERRORS, value);
+}
+
+/** The reason a status names in its metadata, if it names one this table knows. */
+export function reasonOf(metadata: Metadata | undefined): ErrorReasonName | undefined {
+  const value = metadata?.get(REASON_METADATA_KEY)[0];
+  return typeof value === "string" && isErrorReasonName(value) ? value : undefined;
+}
+
+/**
+ * The client error class of a status: its reason's, when the reason goes with this code;
+ * else the code's (a reason sent with another code is a node's mistake, and the code is
+ * what every gRPC layer on the way agreed on).
+ */
+export function errorClassOf(code: Status, reason: ErrorReasonName | undefined): ClientErrorClass {
+  const known = reason === undefined ? undefined : WIRE_ERRORS[reason];
+  if (known !== undefined && known.code === code) return known.errorClass;
+  return CLASS_BY_CODE[code] ?? "ServerError";
+}
