@@ -10,7 +10,7 @@
 // - PreVote and CheckQuorum keep partitioned nodes from disrupting a healthy leader.
 import { RaftLog } from "./log.ts";
 import { changeMembership, decodeMembership, encodeMembership, MembershipError, type MemberAddress, type MembershipChange } from "./membership.ts";
-import { Progress } from "./progress.ts";
+import { Progress, type ProgressState } from "./progress.ts";
 import type {
   AppendRequest,
   AppendResponse,
@@ -848,4 +848,86 @@ export class RaftCore {
     const pr = this.progress.get(id);
     return pr && { match: pr.match, next: pr.next, state: pr.state };
   }
+
+  /**
+   * A copy of this node's Raft state for reporting and tests. Nothing in it refers to the
+   * core's own objects, so a caller can keep or change it without affecting the node.
+   */
+  status(): RaftStatus {
+    const m = this.membership;
+    const membership: Membership = {
+      voters: [...m.voters],
+      learners: [...m.learners],
+      ...(m.addresses ? { addresses: Object.fromEntries(Object.entries(m.addresses).map(([id, a]) => [id, { ...a }])) } : {}),
+      ...(m.retired ? { retired: [...m.retired] } : {}),
+    };
+    const progress: PeerProgress[] = [];
+    if (this.role === "leader") {
+      for (const [id, pr] of this.progress) {
+        progress.push({
+          id, match: pr.match, next: pr.next, state: pr.state, recentActive: pr.recentActive,
+          probeSent: pr.probeSent, inflight: pr.inflight.length, pendingSnapshot: pr.pendingSnapshot,
+        });
+      }
+      progress.sort((a, b) => a.id - b.id);
+    }
+    return {
+      id: this.id,
+      term: this.term,
+      vote: this.vote,
+      role: this.role,
+      leader: this.leader,
+      commit: this.log.committed,
+      applied: this.log.applied,
+      lastIndex: this.log.lastIndex(),
+      lastTerm: this.log.lastTerm(),
+      durableIndex: this.log.stableIndex,
+      snapshot: { index: this.log.offset, term: this.log.offsetTerm },
+      membership,
+      progress,
+      transferee: this.role === "leader" ? this.transferee : NONE,
+    };
+  }
+}
+
+/** What a leader knows of one other member's log (see RaftCore.status()). */
+export interface PeerProgress {
+  readonly id: NodeId;
+  /** Highest index known to match the leader's log. */
+  readonly match: number;
+  /** Next index the leader will send. */
+  readonly next: number;
+  readonly state: ProgressState;
+  /** The member answered since the last CheckQuorum round. */
+  readonly recentActive: boolean;
+  /** Probe state: an append is out and unanswered, so the leader waits before sending another. */
+  readonly probeSent: boolean;
+  /** Appends sent and not yet acknowledged (replicate state). */
+  readonly inflight: number;
+  /** Snapshot state: the index of the snapshot being sent (0 otherwise). */
+  readonly pendingSnapshot: number;
+}
+
+/** A read-only view of one node's Raft state (see RaftCore.status()). */
+export interface RaftStatus {
+  readonly id: NodeId;
+  readonly term: number;
+  readonly vote: NodeId;
+  readonly role: Role;
+  /** The leader this node knows of (NONE when none). */
+  readonly leader: NodeId;
+  readonly commit: number;
+  /** Entries up to here have been handed to the host to apply. */
+  readonly applied: number;
+  readonly lastIndex: number;
+  readonly lastTerm: number;
+  /** Entries up to here are durable on this node. */
+  readonly durableIndex: number;
+  /** The position the log starts after (the last snapshot's index and term; 0/0 for none). */
+  readonly snapshot: { readonly index: number; readonly term: number };
+  readonly membership: Membership;
+  /** On a leader, every other member's progress by id; empty on other roles. */
+  readonly progress: readonly PeerProgress[];
+  /** On a leader, the voter leadership is being handed to; NONE when no transfer is in progress. */
+  readonly transferee: NodeId;
 }
