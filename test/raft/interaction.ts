@@ -6,6 +6,9 @@
 // command says so: messages wait on the network until delivered or dropped, and time is
 // only the ticks a command gives. Election timeouts are fixed, not random: each node draws
 // electionTicks + its jitter (0 unless set), so `tick-election` makes a follower campaign.
+// A crash loses the core and whatever it had not persisted (the messages of a Ready not yet
+// taken included); messages already on the network stay there. test/raft/README.md lists
+// the commands.
 import { NotLeaderError, ProposalDroppedError, RaftCore, type RaftStatus } from "../../node/raft/core.ts";
 import { MembershipError, type MembershipChange } from "../../node/raft/membership.ts";
 import type { Entry, HardState, Membership, Message, MessageType, NodeId, Ready, Snapshot, SoftState } from "../../node/raft/types.ts";
