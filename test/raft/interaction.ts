@@ -82,7 +82,7 @@ function decodeApp(data: Uint8Array): Array<{ index: number; data: string }> {
   });
 }
 
-/** Whether the script left a message where it was or took it off the network. */
+/** Which messages on the network a deliver-msgs or drop command takes: to these nodes, on these links, of this type. */
 interface Selector {
   readonly to: ReadonlySet<NodeId>;
   readonly pairs: ReadonlyArray<readonly [NodeId, NodeId]>;
@@ -92,11 +92,6 @@ interface Selector {
 const MESSAGE_TYPES: readonly MessageType[] = [
   "vote", "voteResp", "append", "appendResp", "heartbeat", "heartbeatResp", "timeoutNow", "readIndex", "readIndexResp", "snapshot",
 ];
-
-/** What the diff lines after a command compare. */
-interface Observed {
-  readonly status: RaftStatus | null;
-}
 
 export class InteractionEnv {
   private readonly nodes = new Map<NodeId, EnvNode>();
@@ -298,7 +293,7 @@ export class InteractionEnv {
   /** Run `f` on the node's core and print what changed in its role, term, vote, leader, transfer or membership. */
   private observe(id: NodeId, f: (core: RaftCore) => void): void {
     const core = this.live(id);
-    const before = this.snap(id);
+    const before = core.status();
     try {
       f(core);
     } finally {
@@ -306,15 +301,10 @@ export class InteractionEnv {
     }
   }
 
-  private snap(id: NodeId): Observed {
-    const core = this.nodes.get(id)?.core;
-    return { status: core ? core.status() : null };
-  }
-
-  private printChanges(id: NodeId, before: Observed): void {
-    const b = before.status;
-    const a = this.snap(id).status;
-    if (!a || !b) return;
+  /** One line per change in the node's role and term, leader, vote, transfer and membership since `b`. */
+  private printChanges(id: NodeId, b: RaftStatus): void {
+    const a = this.nodes.get(id)?.core?.status();
+    if (!a) return;
     if (a.role !== b.role || a.term !== b.term) {
       const lead = a.role !== "leader" && a.leader !== 0 ? `, leader ${a.leader}` : "";
       this.print(`${id} became ${a.role} at term ${a.term}${lead}`);
