@@ -1,8 +1,8 @@
 // One contract for every RaftStorage: the same tests run against the in-memory reference
-// store and the LevelDB store. What a store can do only because of what it is built on
-// (snapshot bodies as files for LevelDB, a crash between a write's issue and its durability
-// for the store in memory) is a capability of its medium; the tests of a capability say so
-// in their titles and are skipped for stores without it.
+// store, the LevelDB store and the simulator's store. What a store can do only because of
+// what it is built on (snapshot bodies as files for LevelDB, a crash between a write's issue
+// and its durability for the stores in memory) is a capability of its medium; the tests of
+// a capability say so in their titles and are skipped for stores without it.
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,8 @@ import { LEVELDB_DIR, LevelStorage, SNAPSHOT_DIR } from "../../node/storage/leve
 import type { DurableState, RaftStorage } from "../../node/storage/log-store.ts";
 import { MemoryDisk, MemoryStorage } from "../../node/storage/memory-storage.ts";
 import { encodeEntry, encodeHardState } from "../../node/storage/records.ts";
+import { Scheduler } from "../sim/scheduler.ts";
+import { Disk, SimStorage } from "../sim/sim-storage.ts";
 
 // ---- what a test needs from a store's medium ----
 
@@ -53,7 +55,7 @@ interface StorageFactory {
   medium(): Promise<Medium>;
 }
 
-// ---- the stores ----
+// ---- the three stores ----
 
 function memoryRecords(disk: MemoryDisk): StoredRecords {
   return {
@@ -109,6 +111,43 @@ const levelFactory: StorageFactory = {
         remove: (name) => rm(join(snapshots, name)),
       },
       dispose: () => rm(dir, { recursive: true, force: true }),
+    };
+  },
+};
+
+/**
+ * The simulator's store, with its scheduler run to the end after each call so that every
+ * write completes (after its latency) before the call returns to the test.
+ */
+const simFactory: StorageFactory = {
+  name: "SimStorage",
+  snapshotFiles: false,
+  crashes: true,
+  async medium() {
+    const sched = new Scheduler();
+    const disk = new Disk();
+    let instance = 0;
+    const drain = <T>(result: Promise<T>): Promise<T> => {
+      for (let ev = sched.next(); ev; ev = sched.next()) ev.fn();
+      return result;
+    };
+    return {
+      open: async () => {
+        const mine = ++instance;
+        const inner = new SimStorage(disk, sched, { writeDelay: () => 1, alive: () => instance === mine, resumeAt: () => 0 });
+        return {
+          load: () => drain(inner.load()),
+          save: (batch, sync) => drain(inner.save(batch, sync)),
+          compact: (snapshot, upTo) => drain(inner.compact(snapshot, upTo)),
+          close: () => drain(inner.close()),
+        };
+      },
+      crash: async () => {
+        instance++;
+        disk.crash();
+      },
+      records: memoryRecords(disk),
+      dispose: async () => undefined,
     };
   },
 };
@@ -716,3 +755,4 @@ function storageContract(factory: StorageFactory): void {
 
 storageContract(memoryFactory);
 storageContract(levelFactory);
+storageContract(simFactory);
