@@ -257,6 +257,7 @@ export class SimCluster<R> {
     const n = this.node(id);
     if (!n.up) return;
     n.up = false;
+    n.disk.crash(); // what was not synced is lost
     n.driver?.stop();
     n.core = undefined;
     n.driver = undefined;
