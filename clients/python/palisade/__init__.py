@@ -8,6 +8,8 @@
 
 The generated protobuf and gRPC modules are palisade.v1 (scripts/gen-python.sh).
 """
+import logging
+
 from .client import PalisadeClient
 from .errors import (
     FailedPreconditionError,
@@ -72,3 +74,6 @@ __all__ = [
     "UnavailableError",
     "WaitCancelledError",
 ]
+
+# A library logs only where the application asks it to (logging.getLogger("palisade")).
+logging.getLogger("palisade").addHandler(logging.NullHandler())

@@ -45,7 +45,7 @@ def _method_name(details: Any) -> str:
     return str(details.method).rsplit("/", 1)[-1]
 
 
-class Recorder(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+class Recorder(grpc.UnaryUnaryClientInterceptor):
     """Records every attempt and, once it ends, its status code, reason and leader hint."""
 
     def __init__(self) -> None:
@@ -77,7 +77,7 @@ class Recorder(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
         return outcome
 
 
-class LoseAnswer(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+class LoseAnswer(grpc.UnaryUnaryClientInterceptor):
     """Lets the first call of `method` reach the cluster and waits for its answer, then runs
     `after` (e.g. has the leader killed) and hands the client UNAVAILABLE instead: the
     answer is lost, as when a leader dies between committing a write and answering it."""
@@ -98,7 +98,7 @@ class LoseAnswer(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
         raise FakeStatus(grpc.StatusCode.UNAVAILABLE, f"the answer to this {self.method} was lost (test)")
 
 
-class WithholdAnswer(grpc.UnaryUnaryClientInterceptor):  # type: ignore[misc]
+class WithholdAnswer(grpc.UnaryUnaryClientInterceptor):
     """Sends every call of `method` but never hands its answer to the client: the client
     sees a call still in progress until it cancels it."""
 

@@ -155,9 +155,14 @@ class ClusterTest(unittest.TestCase):
         self.assertEqual(caught.exception.reason, "ERROR_REASON_INVALID_ARGUMENT")
         # Refused before sending: no seq is used.
         before = session.next_seq
-        for bad in [lambda: session.acquire("py/bad", wait=-1), lambda: session.release("py/bad", 0), lambda: session.acquire(7)]:
+        refused_here: list[Callable[[], object]] = [
+            lambda: session.acquire("py/bad", wait=-1),
+            lambda: session.release("py/bad", 0),
+            lambda: session.acquire(7),  # type: ignore[arg-type]
+        ]
+        for bad in refused_here:
             with self.assertRaises(InvalidArgumentError) as caught:
-                bad()  # type: ignore[no-untyped-call]
+                bad()
             self.assertIsNone(caught.exception.reason)
         self.assertEqual(session.next_seq, before)
         with self.assertRaises(StaleTokenError) as stale:
@@ -223,7 +228,12 @@ class ClusterTest(unittest.TestCase):
         # 1. The caller's cancel event.
         waiter = self.client()
         cancel = threading.Event()
-        threading.Thread(target=lambda: (wait_until("a waiter", lambda: waiters() == 1), cancel.set()), daemon=True).start()
+
+        def cancel_once_queued() -> None:
+            wait_until("a waiter", lambda: waiters() == 1)
+            cancel.set()
+
+        threading.Thread(target=cancel_once_queued, daemon=True).start()
         with self.assertRaises(WaitCancelledError):
             waiter.lock("py/cancel", wait=30.0, cancel=cancel)
         self.assertEqual(waiters(), 0)
@@ -232,9 +242,11 @@ class ClusterTest(unittest.TestCase):
             waiter.lock("py/cancel")
 
         # 2. Ctrl-C while waiting.
-        threading.Thread(
-            target=lambda: (wait_until("a waiter", lambda: waiters() == 1), os.kill(os.getpid(), signal.SIGINT)), daemon=True,
-        ).start()
+        def interrupt_once_queued() -> None:
+            wait_until("a waiter", lambda: waiters() == 1)
+            os.kill(os.getpid(), signal.SIGINT)
+
+        threading.Thread(target=interrupt_once_queued, daemon=True).start()
         with self.assertRaises(KeyboardInterrupt):
             waiter.lock("py/cancel", wait=30.0)
         self.assertEqual(waiters(), 0)
