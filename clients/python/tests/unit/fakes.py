@@ -78,9 +78,9 @@ class FakeConnection(Connection):
         return Answered(response, call.sent_at, call.sent_at, "fake:1")
 
 
-def open_fake_session(connection: FakeConnection, ttl: float = 30.0, tick: float = 0.05) -> Session:
+def open_fake_session(connection: FakeConnection, ttl: float = 30.0, tick: float = 0.05, opened_ago: float = 0.0) -> Session:
     return Session(connection, SessionSettings(
-        session_id=7, ttl=ttl, client_name="unit", opened_sent_at=connection.clock.now(),
+        session_id=7, ttl=ttl, client_name="unit", opened_sent_at=connection.clock.now() - opened_ago,
         call_timeout=3.0, retry_budget=15.0, drift_bound=0.01, deadline_tick=tick,
     ))
 

@@ -98,6 +98,20 @@ class SessionDeadlineTest(unittest.TestCase):
             self.session.acquire("a")
         self.assertTrue(wait_for(lambda: len(self.connection.of("CloseSession")) == 1), "closed best effort")
 
+    def test_a_keepalive_sent_before_the_deadline_and_answered_after_it_does_not_revive_the_session(self) -> None:
+        # A tick far longer than the test: only the keepalive's own answer looks at the deadline.
+        # The keepalive leaves later than the OpenSession, so its answer would move the deadline.
+        keepalives = Gate()
+        connection = FakeConnection(self.connection.clock, {"KeepAlive": keepalives, "CloseSession": lambda call: lock_pb2.CloseSessionResponse()})
+        session = open_fake_session(connection, ttl=300.0, tick=60.0, opened_ago=10.0)
+        self.addCleanup(session.close)
+        pending = keepalives.next(1)
+        self.assertGreater(pending.sent_at + 300.0 - 66.0, session.deadline)
+        self.time.advance(session.deadline - pending.sent_at + 0.01)
+        keepalives.answer(pending, lock_pb2.KeepAliveResponse(ttl_ms=300_000))
+        self.assertTrue(wait_for(session.lost.is_set))
+        self.assertEqual(session.state, "lost")
+
     def test_a_suspend_longer_than_the_ttl_loses_the_session_though_the_monotonic_clock_stood_still(self) -> None:
         self.keepalives.next(1)
         self.time.advance(31.0, wall_only=True)
