@@ -48,6 +48,10 @@ class Cancelled(Exception):
     """The caller's cancel event was set while a call was in progress (the call was cancelled)."""
 
 
+class _Closed(Exception):
+    """The client was closed while a call was in progress (the call was cancelled)."""
+
+
 @dataclass(frozen=True)
 class Answered(Generic[R]):
     response: R
@@ -117,13 +121,13 @@ class Connection:
         timeout: float,
         cancel: Optional[threading.Event] = None,
     ) -> R:
-        """One attempt on one endpoint; raises the grpc.RpcError, or Cancelled.
+        """One attempt on one endpoint; raises the grpc.RpcError, Cancelled, or _Closed.
 
         The call runs as a future so that a cancel event, a closed client or Ctrl-C (which
         Event.wait lets through) stops it; gRPC cancels the call on the wire then.
         """
         if self._closed.is_set():
-            raise UnavailableError("client is closed")
+            raise _Closed()
         future = getattr(self._stub(endpoint, service), method).future(request, timeout=timeout)
         done = threading.Event()
         future.add_done_callback(lambda _f: done.set())
@@ -132,7 +136,7 @@ class Connection:
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
                 if self._closed.is_set():
-                    raise UnavailableError("client is closed")
+                    raise _Closed()
         except BaseException:
             future.cancel()
             raise
@@ -175,6 +179,10 @@ class Connection:
             try:
                 response = self.call_once(endpoint, service, method, request, response_type, timeout, cancel)
                 return Answered(response, first_sent_at, sent_at, endpoint)
+            except _Closed:
+                # Sent or not, its answer will never be read here.
+                what = f"{method}: the client was closed before an answer came"
+                raise (OutcomeUnknownError(what) if kind == "write" else UnavailableError(what)) from None
             except grpc.RpcError as err:
                 if call_code(err) not in RETRIABLE:
                     raise error_from_rpc(err) from None

@@ -234,6 +234,7 @@ class Session:
     def close(self) -> None:
         """Close the session, releasing its locks and cancelling its waits. Closing twice,
         or a lost session, is a no-op."""
+        self._check_deadline()
         with self._mutex:
             if self._state != "open":
                 return
