@@ -83,6 +83,10 @@ describe("Python client on a real cluster", () => {
     await passes("test_an_acquire_whose_answer_is_lost_with_the_leader_is_retried_with_the_same_seq_and_takes_effect_once");
   });
 
+  it("a release whose outcome is unknown goes on with its seq and frees the lock once a node answers, after later writes", async () => {
+    await passes("test_a_release_whose_outcome_is_unknown_goes_on_with_its_seq_and_frees_the_lock_after_later_writes");
+  });
+
   it("a process stopped past its session TTL finds its session lost for good and its lock with another session", async () => {
     await passes("test_a_session_paused_past_its_ttl_is_lost_for_good_and_its_lock_goes_to_another_session");
   });

@@ -7,7 +7,7 @@ ended): a write whose outcome is unknown stays in flight and is retried with the
 """
 from __future__ import annotations
 
-from typing import List, Set, Tuple
+from typing import List, Optional, Set, Tuple
 
 #: Most seqs above the mark a request lists as held (SPEC "Exactly-once").
 MAX_HELD = 64
@@ -45,6 +45,11 @@ class AckTracker:
         """Seqs allocated whose answers are not held yet."""
         return self._next - 1 - self._mark - len(self._held_above)
 
-    def acks(self) -> Tuple[int, List[int]]:
-        """What a write carries now: (acked_up_to, held)."""
-        return self._mark, sorted(self._held_above)[:MAX_HELD]
+    def acks(self, below: Optional[int] = None) -> Tuple[int, List[int]]:
+        """What a write carries now: (acked_up_to, held). A write with seq `below` lists only
+        held seqs under its own: the node refuses a held seq at or above the request's (a
+        retry of an older write, sent after newer ones were answered)."""
+        held = sorted(self._held_above)
+        if below is not None:
+            held = [seq for seq in held if seq < below]
+        return self._mark, held[:MAX_HELD]

@@ -116,10 +116,11 @@ class Session:
         with self._mutex:
             return self._acks.peek()
 
-    def acknowledgements(self) -> Tuple[int, List[int]]:
-        """What the next write carries: (acked_up_to, held)."""
+    def acknowledgements(self, seq: Optional[int] = None) -> Tuple[int, List[int]]:
+        """What a write carries now: (acked_up_to, held); with `seq`, what the write of that
+        seq carries (only held seqs below it)."""
         with self._mutex:
-            return self._acks.acks()
+            return self._acks.acks(below=seq)
 
     @property
     def in_flight(self) -> int:
@@ -163,7 +164,7 @@ class Session:
         seq = self._start_write()
 
         def build() -> lock_pb2.AcquireRequest:
-            acked_up_to, held = self.acknowledgements()
+            acked_up_to, held = self.acknowledgements(seq)
             return lock_pb2.AcquireRequest(session_id=self.id, lock=name, wait_ms=wait_ms, seq=seq, acked_up_to=acked_up_to, held=held)
 
         wait_s = wait_ms / 1000
@@ -215,7 +216,7 @@ class Session:
         seq = self._start_write()
 
         def build() -> lock_pb2.ReleaseRequest:
-            acked_up_to, held = self.acknowledgements()
+            acked_up_to, held = self.acknowledgements(seq)
             return lock_pb2.ReleaseRequest(session_id=self.id, lock=name, token=checked_token, seq=seq, acked_up_to=acked_up_to, held=held)
 
         try:
@@ -344,10 +345,11 @@ class Session:
                 self._check_deadline()
                 return
             try:
-                # Each attempt, and the failover between them, is bounded by the time left.
+                # The failover is bounded by the time left, and each attempt by a third of it,
+                # so a node that does not answer (a stopped leader) leaves time for the others.
                 answered = self._connection.invoke(
                     "lock", "KeepAlive", lambda: lock_pb2.KeepAliveRequest(session_id=self.id), lock_pb2.KeepAliveResponse,
-                    kind="read", attempt_timeout=min(self._settings.call_timeout, left), budget=left, cancel=self._ended,
+                    kind="read", attempt_timeout=min(self._settings.call_timeout, left / 3), budget=left, cancel=self._ended,
                 )
             except Cancelled:
                 return
@@ -403,7 +405,7 @@ class Session:
 
     def _send_close(self, seq: int, budget: float) -> None:
         def build() -> lock_pb2.CloseSessionRequest:
-            acked_up_to, held = self.acknowledgements()
+            acked_up_to, held = self.acknowledgements(seq)
             return lock_pb2.CloseSessionRequest(session_id=self.id, seq=seq, acked_up_to=acked_up_to, held=held)
 
         try:

@@ -150,3 +150,19 @@ class _PendingForever:
 
     def result(self, timeout: Optional[float] = None) -> Any:
         raise self.exception()
+
+
+class RefuseWhile(grpc.UnaryUnaryClientInterceptor):
+    """While `blocked` is set, answers every call of `method` with UNAVAILABLE without
+    sending it, as if no node could be reached."""
+
+    def __init__(self, method: str, blocked: threading.Event) -> None:
+        self.method = method
+        self.blocked = blocked
+        self.refused = 0
+
+    def intercept_unary_unary(self, continuation: Callable[..., Any], details: Any, request: Any) -> Any:
+        if _method_name(details) == self.method and self.blocked.is_set():
+            self.refused += 1
+            raise FakeStatus(grpc.StatusCode.UNAVAILABLE, f"no node reachable for {self.method} (test)")
+        return continuation(details, request)

@@ -20,6 +20,7 @@ from palisade import (
     LockBusyError,
     LockNotAcquiredError,
     NotHolderError,
+    OutcomeUnknownError,
     PalisadeClient,
     RequestTooOldError,
     SessionLostError,
@@ -30,7 +31,7 @@ from palisade.v1 import lock_pb2, lock_pb2_grpc
 from palisade.wire import error_from_rpc
 
 from . import control
-from .interceptors import LoseAnswer, Recorder, WithholdAnswer
+from .interceptors import LoseAnswer, Recorder, RefuseWhile, WithholdAnswer
 
 ENDPOINTS: list[str] = []
 
@@ -105,6 +106,35 @@ class ClusterTest(unittest.TestCase):
         finally:
             if killed:
                 control.ask("restart", killed[0])
+
+    def test_a_release_whose_outcome_is_unknown_goes_on_with_its_seq_and_frees_the_lock_after_later_writes(self) -> None:
+        unreachable = threading.Event()
+        unreachable.set()
+        refuser = RefuseWhile("Release", unreachable)
+        recorder = Recorder()
+        client = self.client(retry_budget=1.0, interceptors=[recorder, refuser])
+        with self.assertRaises(OutcomeUnknownError):
+            with client.lock("py/unknown-release") as lock:
+                pass
+        session = lock.session
+        release_seq = recorder.of("Release")[0].request.seq
+        self.assertEqual(session.in_flight, 1)
+        # The name stays claimed while its release is unsettled.
+        with self.assertRaises(LockBusyError):
+            client.lock("py/unknown-release")
+        # A later write is answered meanwhile: the release's seq must not be counted with it.
+        later = session.acquire("py/unknown-release-later")
+        self.assertEqual(later.seq, release_seq + 1)
+        self.assertEqual(session.acknowledgements(), (release_seq - 1, [later.seq]))
+        unreachable.clear()
+        wait_until("the release to take effect", lambda: client.get_lock("py/unknown-release").holder is None)
+        self.assertEqual([(r.token, r.reason) for r in client.history("py/unknown-release")], [(lock.token, "released")])
+        self.assertEqual({a.request.seq for a in recorder.of("Release")}, {release_seq})
+        self.assertGreater(refuser.refused, 1)
+        wait_until("the release to be settled", lambda: session.in_flight == 0)
+        self.assertEqual(session.acknowledgements(), (later.seq, []))
+        with client.lock("py/unknown-release") as again:
+            self.assertGreater(again.token, lock.token)
 
     def test_a_session_paused_past_its_ttl_is_lost_for_good_and_its_lock_goes_to_another_session(self) -> None:
         client = self.client(session_ttl=1.0)

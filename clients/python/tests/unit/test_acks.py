@@ -21,6 +21,16 @@ class AckTrackerTest(unittest.TestCase):
         acks.answered(2)  # an answer at or below the mark changes nothing
         self.assertEqual(acks.acks(), (4, []))
 
+    def test_a_retry_of_an_older_write_lists_only_held_seqs_below_its_own(self) -> None:
+        acks = AckTracker()
+        for _ in range(5):
+            acks.allocate()
+        for seq in (1, 3, 5):
+            acks.answered(seq)
+        self.assertEqual(acks.acks(below=2), (1, []))
+        self.assertEqual(acks.acks(below=4), (1, [3]))
+        self.assertEqual(acks.acks(), (1, [3, 5]))
+
     def test_a_request_lists_at_most_64_held_seqs(self) -> None:
         acks = AckTracker()
         for _ in range(MAX_HELD + 10):
