@@ -12,7 +12,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Generic, List, Literal, Optional, Sequence, Tuple, Type, TypeVar
+from typing import Any, Callable, Dict, Generic, List, Literal, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
 import grpc
 
@@ -52,6 +52,10 @@ class _Closed(Exception):
     """The client was closed while a call was in progress (the call was cancelled)."""
 
 
+class _Moved(Exception):
+    """Another call found the node of this attempt silent; the attempt was cancelled to try another."""
+
+
 @dataclass(frozen=True)
 class Answered(Generic[R]):
     response: R
@@ -84,6 +88,10 @@ class Connection:
         self._lock = threading.Lock()
         self._preferred = 0
         self._channels: Dict[str, Tuple[grpc.Channel, Any, Any]] = {}
+        # Attempts in flight per endpoint (each one's "moved" event), and endpoints that let
+        # an attempt run out unanswered, passed over until the given monotonic time.
+        self._in_flight: Dict[str, Set[threading.Event]] = {}
+        self._silent_until: Dict[str, float] = {}
         self._closed = threading.Event()
 
     @property
@@ -120,11 +128,13 @@ class Connection:
         response_type: Type[R],
         timeout: float,
         cancel: Optional[threading.Event] = None,
+        moved: Optional[threading.Event] = None,
     ) -> R:
-        """One attempt on one endpoint; raises the grpc.RpcError, Cancelled, or _Closed.
+        """One attempt on one endpoint; raises the grpc.RpcError, Cancelled, _Closed or _Moved.
 
-        The call runs as a future so that a cancel event, a closed client or Ctrl-C (which
-        Event.wait lets through) stops it; gRPC cancels the call on the wire then.
+        The call runs as a future so that a cancel event, a closed client, another call
+        finding the node silent, or Ctrl-C (which Event.wait lets through) stops it; gRPC
+        cancels the call on the wire then.
         """
         if self._closed.is_set():
             raise _Closed()
@@ -137,6 +147,8 @@ class Connection:
                     raise Cancelled()
                 if self._closed.is_set():
                     raise _Closed()
+                if moved is not None and moved.is_set():
+                    raise _Moved()
         except BaseException:
             future.cancel()
             raise
@@ -153,7 +165,7 @@ class Connection:
         response_type: Type[R],
         *,
         kind: Kind,
-        attempt_timeout: Optional[float] = None,
+        attempt_timeout: Union[None, float, Callable[[], float]] = None,
         budget: Optional[float] = None,
         cancel: Optional[threading.Event] = None,
     ) -> Answered[R]:
@@ -162,9 +174,9 @@ class Connection:
 
         `build` is called per attempt so a write carries its latest acknowledgements; the
         caller keeps the seq, so a retry is the same write. Each attempt's deadline is
-        `attempt_timeout` (default: call_timeout), cut to what is left of the budget.
+        `attempt_timeout` (default: call_timeout; a function is asked before each attempt),
+        cut to what is left of the budget.
         """
-        per_attempt = self.call_timeout if attempt_timeout is None else attempt_timeout
         give_up_at = time.monotonic() + (self.retry_budget if budget is None else budget)
         failures_in_row = 0
         first_sent_at: Optional[float] = None
@@ -172,23 +184,45 @@ class Connection:
         while True:
             endpoint = self.current
             request = build()
-            timeout = max(0.001, min(per_attempt, give_up_at - time.monotonic()))
+            per_attempt = attempt_timeout() if callable(attempt_timeout) else attempt_timeout
+            wanted = self.call_timeout if per_attempt is None else per_attempt
+            timeout = max(0.001, min(wanted, give_up_at - time.monotonic()))
             sent_at = self.clock.now()
             if first_sent_at is None:
                 first_sent_at = sent_at
+            moved = threading.Event()
+            self._track(endpoint, moved, True)
             try:
-                response = self.call_once(endpoint, service, method, request, response_type, timeout, cancel)
+                response = self.call_once(endpoint, service, method, request, response_type, timeout, cancel, moved)
+                with self._lock:
+                    self._silent_until.pop(endpoint, None)
                 return Answered(response, first_sent_at, sent_at, endpoint)
             except _Closed:
                 # Sent or not, its answer will never be read here.
                 what = f"{method}: the client was closed before an answer came"
                 raise (OutcomeUnknownError(what) if kind == "write" else UnavailableError(what)) from None
+            except _Moved:
+                # Another call found this node silent: try the next one (a write keeps its seq).
+                failures_in_row += 1
+                self._move_on(endpoint, None)
             except grpc.RpcError as err:
-                if call_code(err) not in RETRIABLE:
+                code = call_code(err)
+                if self._closed.is_set() or (code == grpc.StatusCode.CANCELLED and reason_of(call_metadata(err)) is None):
+                    # Cancelled on this side (the channel closed under it): no answer, not an answer.
+                    what = f"{method}: the call was cancelled before an answer came ({call_details(err)})"
+                    raise (OutcomeUnknownError(what, code) if kind == "write" else UnavailableError(what, code)) from None
+                if code not in RETRIABLE:
                     raise error_from_rpc(err) from None
                 last_error = err
                 failures_in_row += 1
+                if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+                    self._silenced(endpoint, timeout)
+                else:
+                    with self._lock:
+                        self._silent_until.pop(endpoint, None)
                 self._move_on(endpoint, err)
+            finally:
+                self._track(endpoint, moved, False)
             if self._closed.is_set() or time.monotonic() >= give_up_at:
                 break
             # Once every endpoint failed in a row, back off: an election is probably under way.
@@ -205,17 +239,57 @@ class Connection:
             raise OutcomeUnknownError(what, code, reason)
         raise UnavailableError(what, code, reason)
 
-    def _move_on(self, endpoint: str, err: grpc.RpcError) -> None:
-        """After a retriable failure at `endpoint`: the hinted leader next, else the next endpoint."""
-        hint = metadata_value(call_metadata(err), LEADER_METADATA_KEY)
+    def _track(self, endpoint: str, moved: threading.Event, add: bool) -> None:
         with self._lock:
-            if hint and _HOST_PORT.match(hint) and hint != endpoint:
+            attempts = self._in_flight.setdefault(endpoint, set())
+            if add:
+                attempts.add(moved)
+            else:
+                attempts.discard(moved)
+                if not attempts:
+                    del self._in_flight[endpoint]
+
+    def _silenced(self, endpoint: str, seconds: float) -> None:
+        """`endpoint` let an attempt of `seconds` run out unanswered (a stopped or hung node):
+        pass it over for as long, and move the other attempts waiting on it (a waiting
+        Acquire among them) to the next node now."""
+        with self._lock:
+            self._silent_until[endpoint] = time.monotonic() + seconds
+            others = list(self._in_flight.get(endpoint, ()))
+        for other in others:
+            other.set()
+
+    def _is_silent_locked(self, endpoint: str) -> bool:
+        until = self._silent_until.get(endpoint)
+        if until is None:
+            return False
+        if until > time.monotonic():
+            return True
+        del self._silent_until[endpoint]
+        return False
+
+    def _move_on(self, endpoint: str, err: Optional[grpc.RpcError]) -> None:
+        """After a retriable failure at `endpoint`: the hinted leader next (unless it went
+        silent), else the next endpoint that has not."""
+        hint = metadata_value(call_metadata(err), LEADER_METADATA_KEY) if err is not None else None
+        with self._lock:
+            if hint and _HOST_PORT.match(hint) and hint != endpoint and not self._is_silent_locked(hint):
                 if hint not in self._endpoints:
                     self._endpoints.append(hint)
                 self._preferred = self._endpoints.index(hint)
             elif self._endpoints[self._preferred] == endpoint:
                 # Only if no other call moved on meanwhile.
-                self._preferred = (self._preferred + 1) % len(self._endpoints)
+                self._preferred = self._next_answering_locked(endpoint)
+
+    def _next_answering_locked(self, endpoint: str) -> int:
+        """The index of the next endpoint after `endpoint` that is not passed over (the next one if all are)."""
+        n = len(self._endpoints)
+        start = self._endpoints.index(endpoint) if endpoint in self._endpoints else self._preferred
+        for step in range(1, n + 1):
+            index = (start + step) % n
+            if not self._is_silent_locked(self._endpoints[index]):
+                return index
+        return (start + 1) % n
 
     def close(self) -> None:
         self._closed.set()

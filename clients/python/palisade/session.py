@@ -345,11 +345,13 @@ class Session:
                 self._check_deadline()
                 return
             try:
-                # The failover is bounded by the time left, and each attempt by a third of it,
-                # so a node that does not answer (a stopped leader) leaves time for the others.
+                # The failover is bounded by the time left, and each attempt by a third of
+                # what is left when it starts, so a node that does not answer (a stopped
+                # leader) leaves time for the others.
                 answered = self._connection.invoke(
                     "lock", "KeepAlive", lambda: lock_pb2.KeepAliveRequest(session_id=self.id), lock_pb2.KeepAliveResponse,
-                    kind="read", attempt_timeout=min(self._settings.call_timeout, left / 3), budget=left, cancel=self._ended,
+                    kind="read", attempt_timeout=lambda: min(self._settings.call_timeout, max(0.001, self.time_left()) / 3),
+                    budget=left, cancel=self._ended,
                 )
             except Cancelled:
                 return

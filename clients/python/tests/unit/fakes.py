@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from palisade.clock import SessionClock
 from palisade.connection import Answered, Connection
@@ -69,9 +69,10 @@ class FakeConnection(Connection):
             return [c for c in self.calls if c.method == method]
 
     def invoke(self, service: Any, method: str, build: Callable[[], object], response_type: Any, *, kind: Any,
-               attempt_timeout: Optional[float] = None, budget: Optional[float] = None,
+               attempt_timeout: Union[None, float, Callable[[], float]] = None, budget: Optional[float] = None,
                cancel: Optional[threading.Event] = None) -> Answered[Any]:
-        call = Call(method, build(), kind, attempt_timeout, budget, self.clock.now())
+        timeout = attempt_timeout() if callable(attempt_timeout) else attempt_timeout
+        call = Call(method, build(), kind, timeout, budget, self.clock.now())
         with self._calls_lock:
             self.calls.append(call)
         response = self.handlers[method](call)

@@ -109,6 +109,39 @@ class ConnectionTest(unittest.TestCase):
         self.assertEqual(answered.endpoint, leader.endpoint)
         self.assertEqual([r.seq for r in slow.requests + leader.requests], [3, 3])
 
+    def test_a_node_that_let_an_attempt_run_out_is_passed_over_and_a_waiting_call_on_it_moves_on(self) -> None:
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def hang(request: lock_pb2.AcquireRequest, context: Any) -> lock_pb2.AcquireResponse:
+            release.wait(10)  # a stopped leader: it answers only when it is let go
+            return grant(request, context)
+
+        stopped = self.node(hang)
+        leader = self.node(grant)
+        connection = self.connection([stopped.endpoint, leader.endpoint], call_timeout=10.0, retry_budget=20.0)
+        waiting: List[Any] = []
+
+        def waiting_acquire() -> None:
+            waiting.append(connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write"))
+
+        waiter = threading.Thread(target=waiting_acquire)
+        waiter.start()
+        wait_until = time.monotonic() + 5
+        while len(stopped.requests) < 1 and time.monotonic() < wait_until:
+            time.sleep(0.01)
+        self.assertEqual(len(stopped.requests), 1)
+        # A short call (a keepalive) runs out on the stopped node: it is passed over ...
+        short = connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write", attempt_timeout=0.3)
+        self.assertEqual(short.endpoint, leader.endpoint)
+        # ... and the long call waiting on it moves on too, with the same request.
+        waiter.join(5)
+        self.assertFalse(waiter.is_alive(), "the waiting call is still on the stopped node")
+        self.assertEqual(waiting[0].endpoint, leader.endpoint)
+        self.assertEqual([r.seq for r in leader.requests], [3, 3])
+        self.assertEqual(len(stopped.requests), 2)
+        self.assertEqual(connection.current, leader.endpoint)
+
     def test_a_write_never_answered_within_the_budget_has_an_unknown_outcome_and_a_read_is_unavailable(self) -> None:
         busy = self.node(refuse(grpc.StatusCode.UNAVAILABLE, "ERROR_REASON_NO_LEADER"))
         connection = self.connection([busy.endpoint], retry_budget=0.5)
