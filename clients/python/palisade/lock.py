@@ -28,6 +28,8 @@ class LockHandle:
         self._mutex = threading.Lock()
         self._released = False
         self._finished = False
+        # Set once this handle's release is over: answered, or its session ended.
+        self._release_settled = threading.Event()
         self._remove_callback: Callable[[], None] = lambda: None
         # Called at once if the session has already ended.
         remove = session.add_end_callback(self._session_ended)
@@ -51,7 +53,16 @@ class LockHandle:
         """Release this grant (the request names its token). Releasing twice, or after the
         grant was lost, is a no-op; a grant that already ended (revoked, session gone)
         counts as released. OutcomeUnknownError means the session goes on retrying the
-        same Release in the background; this client keeps the name claimed until then."""
+        same Release in the background; this client keeps the name claimed until then, and
+        a second release() waits for that retry to be answered (or the session to end)."""
+        with self._mutex:
+            if self._released:
+                settling = self._release_settled
+            else:
+                settling = None
+        if settling is not None:
+            settling.wait()
+            return
         with self._mutex:
             if self._released:
                 return
@@ -105,5 +116,6 @@ class LockHandle:
             if self._finished:
                 return
             self._finished = True
+        self._release_settled.set()
         self._remove_callback()
         self._on_end(self)
