@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: PostgreSQL (the fence's PostgreSQL adapter is
-# tested against a throwaway server that the tests start themselves). Idempotent: when
-# the server binaries are there already it installs nothing.
+# tested against a throwaway server that the tests start themselves), Python with gRPC
+# for the Python client, and the chaos suite's tools. Idempotent: when the packages are
+# there already it installs nothing.
 set -euo pipefail
 
 # --- Chaos suite (npm run chaos): network namespaces, iptables/nftables partitions and
@@ -28,6 +29,30 @@ else
   $chaos_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${chaos_missing[@]}"
 fi
 # --- end of the chaos suite block
+
+# --- Python client (clients/python): Debian's Python 3 with gRPC and protobuf, protoc and
+# grpc_python_plugin to generate its stubs (scripts/gen-python.sh; a unit test checks the
+# committed ones), mypy to type-check it. /usr/bin/python3 is the interpreter that sees
+# these packages. Idempotent: installs nothing when all are there.
+python_missing=()
+for pkg in python3 python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc mypy; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || python_missing+=("$pkg")
+done
+if [ "${#python_missing[@]}" -eq 0 ]; then
+  echo "install-test-deps: Python client packages present"
+else
+  python_sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then python_sudo="sudo"; else
+      echo "install-test-deps: missing ${python_missing[*]}; run as root: apt-get install -y ${python_missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "install-test-deps: installing ${python_missing[*]}"
+  $python_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+  $python_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${python_missing[@]}"
+fi
+# --- end of the Python client block
 
 have_postgres() {
   compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null

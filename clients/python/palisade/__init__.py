@@ -1,0 +1,79 @@
+"""Python client of Palisade, a Raft-replicated lock service with fencing tokens.
+
+    from palisade import PalisadeClient
+
+    with PalisadeClient(["127.0.0.1:7001", "127.0.0.1:7002", "127.0.0.1:7003"]) as client:
+        with client.lock("orders/42", wait=5.0) as lock:
+            write_order(42, fencing_token=lock.token)   # stop when lock.lost is set
+
+The generated protobuf and gRPC modules are palisade.v1 (scripts/gen-python.sh).
+"""
+import logging
+
+from .client import PalisadeClient
+from .errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    LimitError,
+    LockBusyError,
+    LockNotAcquiredError,
+    NotHolderError,
+    OutcomeUnknownError,
+    PalisadeError,
+    RequestTooOldError,
+    ServerError,
+    SessionLostError,
+    SessionNotFoundError,
+    StaleTokenError,
+    UnavailableError,
+    WaitCancelledError,
+)
+from .lock import LockHandle
+from .session import MAX_IN_FLIGHT, Session
+from .types import (
+    AcquireResult,
+    CancelWaitResult,
+    HistoryRecord,
+    LockHolder,
+    LockInfo,
+    LockPage,
+    LockSummary,
+    LockWaiter,
+    SessionInfo,
+    SessionPage,
+)
+
+__all__ = [
+    "AcquireResult",
+    "CancelWaitResult",
+    "FailedPreconditionError",
+    "HistoryRecord",
+    "InvalidArgumentError",
+    "LimitError",
+    "LockBusyError",
+    "LockHandle",
+    "LockHolder",
+    "LockInfo",
+    "LockNotAcquiredError",
+    "LockPage",
+    "LockSummary",
+    "LockWaiter",
+    "MAX_IN_FLIGHT",
+    "NotHolderError",
+    "OutcomeUnknownError",
+    "PalisadeClient",
+    "PalisadeError",
+    "RequestTooOldError",
+    "ServerError",
+    "Session",
+    "SessionInfo",
+    "SessionLostError",
+    "SessionNotFoundError",
+    "SessionPage",
+    "StaleTokenError",
+    "UnavailableError",
+    "WaitCancelledError",
+]
+
+# A library logs only where the application asks it to (logging.getLogger("palisade")).
+logging.getLogger("palisade").addHandler(logging.NullHandler())

@@ -1,0 +1,300 @@
+"""Calls to a set of node endpoints.
+
+One gRPC channel per endpoint, a preferred endpoint (the last one that answered, or the
+leader a node named in ``palisade-leader``), and retries on the answers that mean "try
+again elsewhere" (UNAVAILABLE, DEADLINE_EXCEEDED) until a retry budget runs out. Each
+attempt has its own deadline. A write that never got an answer ends in
+OutcomeUnknownError, a read in UnavailableError.
+"""
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Generic, List, Literal, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
+
+import grpc
+
+from .clock import PROCESS_CLOCK, SessionClock
+from .errors import OutcomeUnknownError, UnavailableError
+from .v1 import admin_pb2_grpc, lock_pb2_grpc
+from .wire import LEADER_METADATA_KEY, call_code, call_details, call_metadata, error_from_rpc, metadata_value, reason_of
+
+Service = Literal["lock", "admin"]
+Kind = Literal["write", "read"]
+R = TypeVar("R")
+
+RETRIABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+
+CHANNEL_OPTIONS: List[Tuple[str, int]] = [
+    # Reconnect quickly to a node that restarts; gRPC's default backoff starts at 1 s.
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.min_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 1_000),
+    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+]
+
+# The generated stubs carry no annotations.
+_LOCK_STUB: Any = lock_pb2_grpc.LockServiceStub
+_ADMIN_STUB: Any = admin_pb2_grpc.AdminServiceStub
+
+# How often a waiting call looks at its cancel event (and lets Ctrl-C through).
+_POLL_SECONDS = 0.05
+_HOST_PORT = re.compile(r"^\S+:\d+$")
+
+
+class Cancelled(Exception):
+    """The caller's cancel event was set while a call was in progress (the call was cancelled)."""
+
+
+class _Closed(Exception):
+    """The client was closed while a call was in progress (the call was cancelled)."""
+
+
+class _Moved(Exception):
+    """Another call found the node of this attempt silent; the attempt was cancelled to try another."""
+
+
+@dataclass(frozen=True)
+class Answered(Generic[R]):
+    response: R
+    #: Session-clock time the first attempt was sent (a write may have taken effect from it).
+    first_sent_at: float
+    #: Session-clock time the answered attempt was sent.
+    sent_at: float
+    endpoint: str
+
+
+class Connection:
+    def __init__(
+        self,
+        endpoints: Sequence[str],
+        *,
+        call_timeout: float,
+        retry_budget: float,
+        credentials: Optional[grpc.ChannelCredentials] = None,
+        interceptors: Sequence[Any] = (),
+        clock: SessionClock = PROCESS_CLOCK,
+    ) -> None:
+        if len(endpoints) == 0:
+            raise ValueError("at least one endpoint is needed")
+        self._endpoints: List[str] = list(endpoints)
+        self.call_timeout = call_timeout
+        self.retry_budget = retry_budget
+        self.clock = clock
+        self._credentials = credentials
+        self._interceptors = tuple(interceptors)
+        self._lock = threading.Lock()
+        self._preferred = 0
+        self._channels: Dict[str, Tuple[grpc.Channel, Any, Any]] = {}
+        # Attempts in flight per endpoint (each one's "moved" event), and endpoints that let
+        # an attempt run out unanswered, passed over until the given monotonic time.
+        self._in_flight: Dict[str, Set[threading.Event]] = {}
+        self._silent_until: Dict[str, float] = {}
+        self._closed = threading.Event()
+
+    @property
+    def endpoints(self) -> Tuple[str, ...]:
+        with self._lock:
+            return tuple(self._endpoints)
+
+    @property
+    def current(self) -> str:
+        """The endpoint requests go to first."""
+        with self._lock:
+            return self._endpoints[self._preferred]
+
+    def _stub(self, endpoint: str, service: Service) -> Any:
+        with self._lock:
+            entry = self._channels.get(endpoint)
+            if entry is None:
+                if self._credentials is None:
+                    channel = grpc.insecure_channel(endpoint, options=CHANNEL_OPTIONS)
+                else:
+                    channel = grpc.secure_channel(endpoint, self._credentials, options=CHANNEL_OPTIONS)
+                if self._interceptors:
+                    channel = grpc.intercept_channel(channel, *self._interceptors)
+                entry = (channel, _LOCK_STUB(channel), _ADMIN_STUB(channel))
+                self._channels[endpoint] = entry
+        return entry[1] if service == "lock" else entry[2]
+
+    def call_once(
+        self,
+        endpoint: str,
+        service: Service,
+        method: str,
+        request: object,
+        response_type: Type[R],
+        timeout: float,
+        cancel: Optional[threading.Event] = None,
+        moved: Optional[threading.Event] = None,
+    ) -> R:
+        """One attempt on one endpoint; raises the grpc.RpcError, Cancelled, _Closed or _Moved.
+
+        The call runs as a future so that a cancel event, a closed client, another call
+        finding the node silent, or Ctrl-C (which Event.wait lets through) stops it; gRPC
+        cancels the call on the wire then.
+        """
+        if self._closed.is_set():
+            raise _Closed()
+        future = getattr(self._stub(endpoint, service), method).future(request, timeout=timeout)
+        done = threading.Event()
+        future.add_done_callback(lambda _f: done.set())
+        try:
+            while not done.wait(_POLL_SECONDS):
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled()
+                if self._closed.is_set():
+                    raise _Closed()
+                if moved is not None and moved.is_set():
+                    raise _Moved()
+        except BaseException:
+            future.cancel()
+            raise
+        response = future.result()
+        if not isinstance(response, response_type):
+            raise UnavailableError(f"{method}: unexpected answer {type(response).__name__} from {endpoint}")
+        return response
+
+    def invoke(
+        self,
+        service: Service,
+        method: str,
+        build: Callable[[], object],
+        response_type: Type[R],
+        *,
+        kind: Kind,
+        attempt_timeout: Union[None, float, Callable[[], float]] = None,
+        budget: Optional[float] = None,
+        cancel: Optional[threading.Event] = None,
+    ) -> Answered[R]:
+        """Sends a request, following leader hints and retrying on UNAVAILABLE and
+        DEADLINE_EXCEEDED until the budget runs out.
+
+        `build` is called per attempt so a write carries its latest acknowledgements; the
+        caller keeps the seq, so a retry is the same write. Each attempt's deadline is
+        `attempt_timeout` (default: call_timeout; a function is asked before each attempt),
+        cut to what is left of the budget.
+        """
+        give_up_at = time.monotonic() + (self.retry_budget if budget is None else budget)
+        failures_in_row = 0
+        first_sent_at: Optional[float] = None
+        last_error: Optional[grpc.RpcError] = None
+        while True:
+            endpoint = self.current
+            request = build()
+            per_attempt = attempt_timeout() if callable(attempt_timeout) else attempt_timeout
+            wanted = self.call_timeout if per_attempt is None else per_attempt
+            timeout = max(0.001, min(wanted, give_up_at - time.monotonic()))
+            sent_at = self.clock.now()
+            if first_sent_at is None:
+                first_sent_at = sent_at
+            moved = threading.Event()
+            self._track(endpoint, moved, True)
+            try:
+                response = self.call_once(endpoint, service, method, request, response_type, timeout, cancel, moved)
+                with self._lock:
+                    self._silent_until.pop(endpoint, None)
+                return Answered(response, first_sent_at, sent_at, endpoint)
+            except _Closed:
+                # Sent or not, its answer will never be read here.
+                what = f"{method}: the client was closed before an answer came"
+                raise (OutcomeUnknownError(what) if kind == "write" else UnavailableError(what)) from None
+            except _Moved:
+                # Another call found this node silent: try the next one (a write keeps its seq).
+                failures_in_row += 1
+                self._move_on(endpoint, None)
+            except grpc.RpcError as err:
+                code = call_code(err)
+                if self._closed.is_set() or (code == grpc.StatusCode.CANCELLED and reason_of(call_metadata(err)) is None):
+                    # Cancelled on this side (the channel closed under it): no answer, not an answer.
+                    what = f"{method}: the call was cancelled before an answer came ({call_details(err)})"
+                    raise (OutcomeUnknownError(what, code) if kind == "write" else UnavailableError(what, code)) from None
+                if code not in RETRIABLE:
+                    raise error_from_rpc(err) from None
+                last_error = err
+                failures_in_row += 1
+                if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+                    self._silenced(endpoint, timeout)
+                else:
+                    with self._lock:
+                        self._silent_until.pop(endpoint, None)
+                self._move_on(endpoint, err)
+            finally:
+                self._track(endpoint, moved, False)
+            if self._closed.is_set() or time.monotonic() >= give_up_at:
+                break
+            # Once every endpoint failed in a row, back off: an election is probably under way.
+            if failures_in_row >= len(self.endpoints):
+                rounds = failures_in_row // len(self.endpoints)
+                pause = min(0.05 * 2 ** (rounds - 1), 0.5, max(0.0, give_up_at - time.monotonic()))
+                if (cancel or self._closed).wait(pause) and cancel is not None and cancel.is_set():
+                    raise Cancelled()
+        detail = call_details(last_error) if last_error is not None else "client is closed"
+        reason = reason_of(call_metadata(last_error)) if last_error is not None else None
+        code = call_code(last_error) if last_error is not None else None
+        what = f"{method}: no answer after retrying for the whole budget (last: {detail})"
+        if kind == "write":
+            raise OutcomeUnknownError(what, code, reason)
+        raise UnavailableError(what, code, reason)
+
+    def _track(self, endpoint: str, moved: threading.Event, add: bool) -> None:
+        with self._lock:
+            attempts = self._in_flight.setdefault(endpoint, set())
+            if add:
+                attempts.add(moved)
+            else:
+                attempts.discard(moved)
+                if not attempts:
+                    del self._in_flight[endpoint]
+
+    def _silenced(self, endpoint: str, seconds: float) -> None:
+        """`endpoint` let an attempt of `seconds` run out unanswered (a stopped or hung node):
+        pass it over for as long, and move the other attempts waiting on it (a waiting
+        Acquire among them) to the next node now."""
+        with self._lock:
+            self._silent_until[endpoint] = time.monotonic() + seconds
+            others = list(self._in_flight.get(endpoint, ()))
+        for other in others:
+            other.set()
+
+    def _is_silent_locked(self, endpoint: str) -> bool:
+        until = self._silent_until.get(endpoint)
+        if until is None:
+            return False
+        if until > time.monotonic():
+            return True
+        del self._silent_until[endpoint]
+        return False
+
+    def _move_on(self, endpoint: str, err: Optional[grpc.RpcError]) -> None:
+        """After a retriable failure at `endpoint`: the hinted leader next (unless it went
+        silent), else the next endpoint that has not."""
+        hint = metadata_value(call_metadata(err), LEADER_METADATA_KEY) if err is not None else None
+        with self._lock:
+            if hint and _HOST_PORT.match(hint) and hint != endpoint and not self._is_silent_locked(hint):
+                if hint not in self._endpoints:
+                    self._endpoints.append(hint)
+                self._preferred = self._endpoints.index(hint)
+            elif self._endpoints[self._preferred] == endpoint:
+                # Only if no other call moved on meanwhile.
+                self._preferred = self._next_answering_locked(endpoint)
+
+    def _next_answering_locked(self, endpoint: str) -> int:
+        """The index of the next endpoint after `endpoint` that is not passed over (the next one if all are)."""
+        n = len(self._endpoints)
+        start = self._endpoints.index(endpoint) if endpoint in self._endpoints else self._preferred
+        for step in range(1, n + 1):
+            index = (start + step) % n
+            if not self._is_silent_locked(self._endpoints[index]):
+                return index
+        return (start + 1) % n
+
+    def close(self) -> None:
+        self._closed.set()
+        with self._lock:
+            channels = [entry[0] for entry in self._channels.values()]
+            self._channels.clear()
+        for channel in channels:
+            channel.close()

@@ -1,0 +1,153 @@
+"""Plain values the client hands out: ids, tokens and indexes as int, enums as words."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Literal, Optional
+
+from .v1 import lock_pb2
+
+EndReason = Literal["current", "released", "session_closed", "session_expired", "revoked", "unknown"]
+CancelOutcome = Literal["cancelled", "granted", "not_acquired"]
+
+_END_REASONS: Dict[int, EndReason] = {
+    lock_pb2.END_REASON_UNSPECIFIED: "current",
+    lock_pb2.END_REASON_RELEASED: "released",
+    lock_pb2.END_REASON_SESSION_CLOSED: "session_closed",
+    lock_pb2.END_REASON_SESSION_EXPIRED: "session_expired",
+    lock_pb2.END_REASON_REVOKED: "revoked",
+}
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    session_id: int
+    client_name: str
+    token: int
+    granted_index: int
+
+
+@dataclass(frozen=True)
+class LockWaiter:
+    session_id: int
+    client_name: str
+    waiting_since_index: int
+
+
+@dataclass(frozen=True)
+class LockInfo:
+    lock: str
+    #: None when the lock is free.
+    holder: Optional[LockHolder]
+    #: FIFO order.
+    waiters: List[LockWaiter] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LockSummary:
+    lock: str
+    holder: Optional[LockHolder]
+    waiter_count: int
+
+
+@dataclass(frozen=True)
+class LockPage:
+    locks: List[LockSummary]
+    #: Pass as `after` for the next page; "" after the last page.
+    next_after: str
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    session_id: int
+    client_name: str
+    ttl: float
+    opened_index: int
+    held_locks: List[str]
+    waiting_locks: List[str]
+
+
+@dataclass(frozen=True)
+class SessionPage:
+    sessions: List[SessionInfo]
+    #: Pass as `after` for the next page; 0 after the last page.
+    next_after: int
+
+
+@dataclass(frozen=True)
+class HistoryRecord:
+    token: int
+    session_id: int
+    client_name: str
+    granted_index: int
+    waited_from_index: int
+    #: 0 while the grant is current.
+    ended_index: int
+    reason: EndReason
+    #: Proposers' wall-clock milliseconds, display only.
+    granted_at_ms: int
+    ended_at_ms: int
+
+
+@dataclass(frozen=True)
+class AcquireResult:
+    acquired: bool
+    #: The seq the Acquire was sent with (what CancelWait names).
+    seq: int
+    #: The caller's token when acquired.
+    token: Optional[int] = None
+    #: The caller when acquired, otherwise the current holder (if any).
+    holder: Optional[LockHolder] = None
+
+
+@dataclass(frozen=True)
+class CancelWaitResult:
+    outcome: CancelOutcome
+    #: The grant's token when outcome is "granted".
+    token: Optional[int] = None
+
+
+def holder_from(message: lock_pb2.LockHolder) -> LockHolder:
+    return LockHolder(message.session_id, message.client_name, message.token, message.granted_index)
+
+
+def lock_info_from(message: lock_pb2.GetLockResponse) -> LockInfo:
+    holder = holder_from(message.holder) if message.HasField("holder") else None
+    waiters = [LockWaiter(w.session_id, w.client_name, w.waiting_since_index) for w in message.waiters]
+    return LockInfo(message.lock, holder, waiters)
+
+
+def lock_page_from(message: lock_pb2.ListLocksResponse) -> LockPage:
+    locks = [
+        LockSummary(s.lock, holder_from(s.holder) if s.HasField("holder") else None, s.waiter_count)
+        for s in message.locks
+    ]
+    return LockPage(locks, message.next_after)
+
+
+def session_info_from(message: lock_pb2.SessionInfo) -> SessionInfo:
+    return SessionInfo(
+        message.session_id, message.client_name, message.ttl_ms / 1000, message.opened_index,
+        list(message.held_locks), list(message.waiting_locks),
+    )
+
+
+def history_from(message: lock_pb2.GetLockHistoryResponse) -> List[HistoryRecord]:
+    return [
+        HistoryRecord(
+            r.token, r.session_id, r.client_name, r.granted_index, r.waited_from_index, r.ended_index,
+            _end_reason(r.reason), r.granted_at_ms, r.ended_at_ms,
+        )
+        for r in message.records
+    ]
+
+
+def _end_reason(value: int) -> EndReason:
+    return _END_REASONS.get(value, "unknown")
+
+
+def cancel_wait_from(message: lock_pb2.CancelWaitResponse) -> CancelWaitResult:
+    if message.outcome == lock_pb2.CANCEL_WAIT_OUTCOME_GRANTED:
+        return CancelWaitResult("granted", message.token)
+    if message.outcome == lock_pb2.CANCEL_WAIT_OUTCOME_CANCELLED:
+        return CancelWaitResult("cancelled")
+    return CancelWaitResult("not_acquired")

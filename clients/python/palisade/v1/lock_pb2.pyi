@@ -1,0 +1,361 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+CANCEL_WAIT_OUTCOME_CANCELLED: CancelWaitOutcome
+CANCEL_WAIT_OUTCOME_GRANTED: CancelWaitOutcome
+CANCEL_WAIT_OUTCOME_NOT_ACQUIRED: CancelWaitOutcome
+CANCEL_WAIT_OUTCOME_UNSPECIFIED: CancelWaitOutcome
+DESCRIPTOR: _descriptor.FileDescriptor
+END_REASON_RELEASED: EndReason
+END_REASON_REVOKED: EndReason
+END_REASON_SESSION_CLOSED: EndReason
+END_REASON_SESSION_EXPIRED: EndReason
+END_REASON_UNSPECIFIED: EndReason
+ERROR_REASON_BELOW_RETENTION: ErrorReason
+ERROR_REASON_CERTIFICATE_REQUIRED: ErrorReason
+ERROR_REASON_DISK_RESERVE: ErrorReason
+ERROR_REASON_INTERNAL: ErrorReason
+ERROR_REASON_INVALID_ARGUMENT: ErrorReason
+ERROR_REASON_LEADERSHIP_CHANGED: ErrorReason
+ERROR_REASON_LEARNER_BEHIND: ErrorReason
+ERROR_REASON_MALFORMED_REQUEST: ErrorReason
+ERROR_REASON_MEMBERSHIP_REFUSED: ErrorReason
+ERROR_REASON_NODE_BUSY: ErrorReason
+ERROR_REASON_NOT_AN_ACQUIRE: ErrorReason
+ERROR_REASON_NOT_HOLDER: ErrorReason
+ERROR_REASON_NOT_LEADER: ErrorReason
+ERROR_REASON_NO_LEADER: ErrorReason
+ERROR_REASON_NO_SUCH_WAIT: ErrorReason
+ERROR_REASON_NO_TRANSFER_TARGET: ErrorReason
+ERROR_REASON_PERMISSION_DENIED: ErrorReason
+ERROR_REASON_PROPOSAL_DROPPED: ErrorReason
+ERROR_REASON_RATE_LIMITED: ErrorReason
+ERROR_REASON_READ_NOT_CONFIRMED: ErrorReason
+ERROR_REASON_REQUEST_TOO_OLD: ErrorReason
+ERROR_REASON_SESSION_ENDED: ErrorReason
+ERROR_REASON_SESSION_NOT_FOUND: ErrorReason
+ERROR_REASON_SHUTTING_DOWN: ErrorReason
+ERROR_REASON_SNAPSHOT_INSTALLED: ErrorReason
+ERROR_REASON_STALE_TOKEN: ErrorReason
+ERROR_REASON_TOO_MANY_IN_FLIGHT: ErrorReason
+ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION: ErrorReason
+ERROR_REASON_TOO_MANY_SESSIONS: ErrorReason
+ERROR_REASON_TOO_MANY_WAITERS: ErrorReason
+ERROR_REASON_TRANSFER_TIMED_OUT: ErrorReason
+ERROR_REASON_UNSPECIFIED: ErrorReason
+ERROR_REASON_UNSUPPORTED: ErrorReason
+ERROR_REASON_WAIT_DETACHED: ErrorReason
+ERROR_REASON_WATCH_TOO_SLOW: ErrorReason
+WATCH_EVENT_KIND_ACQUIRED: WatchEventKind
+WATCH_EVENT_KIND_RELEASED: WatchEventKind
+WATCH_EVENT_KIND_REVOKED: WatchEventKind
+WATCH_EVENT_KIND_SESSION_CLOSED: WatchEventKind
+WATCH_EVENT_KIND_SESSION_EXPIRED: WatchEventKind
+WATCH_EVENT_KIND_UNSPECIFIED: WatchEventKind
+
+class AcquireRequest(_message.Message):
+    __slots__ = ["acked_up_to", "held", "lock", "seq", "session_id", "wait_ms"]
+    ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    WAIT_MS_FIELD_NUMBER: _ClassVar[int]
+    acked_up_to: int
+    held: _containers.RepeatedScalarFieldContainer[int]
+    lock: str
+    seq: int
+    session_id: int
+    wait_ms: int
+    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., wait_ms: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class AcquireResponse(_message.Message):
+    __slots__ = ["acquired", "holder", "token"]
+    ACQUIRED_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    acquired: bool
+    holder: LockHolder
+    token: int
+    def __init__(self, acquired: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ...) -> None: ...
+
+class CancelWaitRequest(_message.Message):
+    __slots__ = ["acquire_seq", "lock", "session_id"]
+    ACQUIRE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    acquire_seq: int
+    lock: str
+    session_id: int
+    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., acquire_seq: _Optional[int] = ...) -> None: ...
+
+class CancelWaitResponse(_message.Message):
+    __slots__ = ["outcome", "token"]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    outcome: CancelWaitOutcome
+    token: int
+    def __init__(self, outcome: _Optional[_Union[CancelWaitOutcome, str]] = ..., token: _Optional[int] = ...) -> None: ...
+
+class CloseSessionRequest(_message.Message):
+    __slots__ = ["acked_up_to", "held", "seq", "session_id"]
+    ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    acked_up_to: int
+    held: _containers.RepeatedScalarFieldContainer[int]
+    seq: int
+    session_id: int
+    def __init__(self, session_id: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class CloseSessionResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class GetLockHistoryRequest(_message.Message):
+    __slots__ = ["limit", "lock"]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    limit: int
+    lock: str
+    def __init__(self, lock: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class GetLockHistoryResponse(_message.Message):
+    __slots__ = ["records"]
+    RECORDS_FIELD_NUMBER: _ClassVar[int]
+    records: _containers.RepeatedCompositeFieldContainer[HistoryRecord]
+    def __init__(self, records: _Optional[_Iterable[_Union[HistoryRecord, _Mapping]]] = ...) -> None: ...
+
+class GetLockRequest(_message.Message):
+    __slots__ = ["lock"]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    lock: str
+    def __init__(self, lock: _Optional[str] = ...) -> None: ...
+
+class GetLockResponse(_message.Message):
+    __slots__ = ["holder", "lock", "waiters"]
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    WAITERS_FIELD_NUMBER: _ClassVar[int]
+    holder: LockHolder
+    lock: str
+    waiters: _containers.RepeatedCompositeFieldContainer[LockWaiter]
+    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiters: _Optional[_Iterable[_Union[LockWaiter, _Mapping]]] = ...) -> None: ...
+
+class GetSessionRequest(_message.Message):
+    __slots__ = ["session_id"]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: int
+    def __init__(self, session_id: _Optional[int] = ...) -> None: ...
+
+class GetSessionResponse(_message.Message):
+    __slots__ = ["session"]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    session: SessionInfo
+    def __init__(self, session: _Optional[_Union[SessionInfo, _Mapping]] = ...) -> None: ...
+
+class HistoryRecord(_message.Message):
+    __slots__ = ["client_name", "ended_at_ms", "ended_index", "granted_at_ms", "granted_index", "reason", "session_id", "token", "waited_from_index"]
+    CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    ENDED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_INDEX_FIELD_NUMBER: _ClassVar[int]
+    GRANTED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    GRANTED_INDEX_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    WAITED_FROM_INDEX_FIELD_NUMBER: _ClassVar[int]
+    client_name: str
+    ended_at_ms: int
+    ended_index: int
+    granted_at_ms: int
+    granted_index: int
+    reason: EndReason
+    session_id: int
+    token: int
+    waited_from_index: int
+    def __init__(self, token: _Optional[int] = ..., session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., granted_index: _Optional[int] = ..., waited_from_index: _Optional[int] = ..., ended_index: _Optional[int] = ..., reason: _Optional[_Union[EndReason, str]] = ..., granted_at_ms: _Optional[int] = ..., ended_at_ms: _Optional[int] = ...) -> None: ...
+
+class KeepAliveRequest(_message.Message):
+    __slots__ = ["session_id"]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: int
+    def __init__(self, session_id: _Optional[int] = ...) -> None: ...
+
+class KeepAliveResponse(_message.Message):
+    __slots__ = ["ttl_ms"]
+    TTL_MS_FIELD_NUMBER: _ClassVar[int]
+    ttl_ms: int
+    def __init__(self, ttl_ms: _Optional[int] = ...) -> None: ...
+
+class ListLocksRequest(_message.Message):
+    __slots__ = ["after", "limit", "prefix"]
+    AFTER_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    PREFIX_FIELD_NUMBER: _ClassVar[int]
+    after: str
+    limit: int
+    prefix: str
+    def __init__(self, prefix: _Optional[str] = ..., after: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListLocksResponse(_message.Message):
+    __slots__ = ["locks", "next_after"]
+    LOCKS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_AFTER_FIELD_NUMBER: _ClassVar[int]
+    locks: _containers.RepeatedCompositeFieldContainer[LockSummary]
+    next_after: str
+    def __init__(self, locks: _Optional[_Iterable[_Union[LockSummary, _Mapping]]] = ..., next_after: _Optional[str] = ...) -> None: ...
+
+class ListSessionsRequest(_message.Message):
+    __slots__ = ["after_session_id", "limit"]
+    AFTER_SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    after_session_id: int
+    limit: int
+    def __init__(self, after_session_id: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListSessionsResponse(_message.Message):
+    __slots__ = ["next_after_session_id", "sessions"]
+    NEXT_AFTER_SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    next_after_session_id: int
+    sessions: _containers.RepeatedCompositeFieldContainer[SessionInfo]
+    def __init__(self, sessions: _Optional[_Iterable[_Union[SessionInfo, _Mapping]]] = ..., next_after_session_id: _Optional[int] = ...) -> None: ...
+
+class LockHolder(_message.Message):
+    __slots__ = ["client_name", "granted_index", "session_id", "token"]
+    CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    GRANTED_INDEX_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    client_name: str
+    granted_index: int
+    session_id: int
+    token: int
+    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., token: _Optional[int] = ..., granted_index: _Optional[int] = ...) -> None: ...
+
+class LockSummary(_message.Message):
+    __slots__ = ["holder", "lock", "waiter_count"]
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    WAITER_COUNT_FIELD_NUMBER: _ClassVar[int]
+    holder: LockHolder
+    lock: str
+    waiter_count: int
+    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiter_count: _Optional[int] = ...) -> None: ...
+
+class LockWaiter(_message.Message):
+    __slots__ = ["client_name", "session_id", "waiting_since_index"]
+    CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    WAITING_SINCE_INDEX_FIELD_NUMBER: _ClassVar[int]
+    client_name: str
+    session_id: int
+    waiting_since_index: int
+    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., waiting_since_index: _Optional[int] = ...) -> None: ...
+
+class OpenSessionRequest(_message.Message):
+    __slots__ = ["client_name", "request_id", "ttl_ms"]
+    CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    TTL_MS_FIELD_NUMBER: _ClassVar[int]
+    client_name: str
+    request_id: str
+    ttl_ms: int
+    def __init__(self, ttl_ms: _Optional[int] = ..., client_name: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class OpenSessionResponse(_message.Message):
+    __slots__ = ["session_id", "ttl_ms"]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TTL_MS_FIELD_NUMBER: _ClassVar[int]
+    session_id: int
+    ttl_ms: int
+    def __init__(self, session_id: _Optional[int] = ..., ttl_ms: _Optional[int] = ...) -> None: ...
+
+class ReleaseRequest(_message.Message):
+    __slots__ = ["acked_up_to", "held", "lock", "seq", "session_id", "token"]
+    ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    acked_up_to: int
+    held: _containers.RepeatedScalarFieldContainer[int]
+    lock: str
+    seq: int
+    session_id: int
+    token: int
+    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., token: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ReleaseResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class SessionInfo(_message.Message):
+    __slots__ = ["client_name", "held_locks", "opened_index", "session_id", "ttl_ms", "waiting_locks"]
+    CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    HELD_LOCKS_FIELD_NUMBER: _ClassVar[int]
+    OPENED_INDEX_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TTL_MS_FIELD_NUMBER: _ClassVar[int]
+    WAITING_LOCKS_FIELD_NUMBER: _ClassVar[int]
+    client_name: str
+    held_locks: _containers.RepeatedScalarFieldContainer[str]
+    opened_index: int
+    session_id: int
+    ttl_ms: int
+    waiting_locks: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., ttl_ms: _Optional[int] = ..., opened_index: _Optional[int] = ..., held_locks: _Optional[_Iterable[str]] = ..., waiting_locks: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ValidateTokenRequest(_message.Message):
+    __slots__ = ["lock", "token"]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    lock: str
+    token: int
+    def __init__(self, lock: _Optional[str] = ..., token: _Optional[int] = ...) -> None: ...
+
+class ValidateTokenResponse(_message.Message):
+    __slots__ = ["valid"]
+    VALID_FIELD_NUMBER: _ClassVar[int]
+    valid: bool
+    def __init__(self, valid: bool = ...) -> None: ...
+
+class WatchEvent(_message.Message):
+    __slots__ = ["index", "kind", "lock", "session_id", "token"]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    kind: WatchEventKind
+    lock: str
+    session_id: int
+    token: int
+    def __init__(self, index: _Optional[int] = ..., lock: _Optional[str] = ..., kind: _Optional[_Union[WatchEventKind, str]] = ..., session_id: _Optional[int] = ..., token: _Optional[int] = ...) -> None: ...
+
+class WatchRequest(_message.Message):
+    __slots__ = ["from_index", "prefix"]
+    FROM_INDEX_FIELD_NUMBER: _ClassVar[int]
+    PREFIX_FIELD_NUMBER: _ClassVar[int]
+    from_index: int
+    prefix: str
+    def __init__(self, prefix: _Optional[str] = ..., from_index: _Optional[int] = ...) -> None: ...
+
+class CancelWaitOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class EndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class WatchEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []

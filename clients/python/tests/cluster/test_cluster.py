@@ -1,0 +1,310 @@
+"""The Python client against a real three-node cluster.
+
+Run by test/integration/python-client.test.ts, one test per child process, which starts
+the cluster, passes its endpoints in PALISADE_ENDPOINTS and answers the requests in
+tests/cluster/control.py (kill the leader, pause this process).
+"""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+import unittest
+from typing import Callable
+
+import grpc
+
+from palisade import (
+    InvalidArgumentError,
+    LockBusyError,
+    LockNotAcquiredError,
+    NotHolderError,
+    OutcomeUnknownError,
+    PalisadeClient,
+    RequestTooOldError,
+    SessionLostError,
+    StaleTokenError,
+    WaitCancelledError,
+)
+from palisade.v1 import lock_pb2, lock_pb2_grpc
+from palisade.wire import error_from_rpc
+
+from . import control
+from .interceptors import LoseAnswer, Recorder, RefuseWhile, WithholdAnswer
+
+ENDPOINTS: list[str] = []
+
+
+def setUpModule() -> None:
+    ENDPOINTS.extend(control.endpoints())
+
+
+def wait_until(what: str, check: Callable[[], bool], timeout: float = 10.0) -> None:
+    give_up_at = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > give_up_at:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+class ClusterTest(unittest.TestCase):
+    def client(self, **options: object) -> PalisadeClient:
+        settings: dict[str, object] = {"call_timeout": 2.0, "retry_budget": 15.0, "client_name": self._testMethodName}
+        settings.update(options)
+        endpoints = settings.pop("endpoints", ENDPOINTS)
+        client = PalisadeClient(endpoints, **settings)  # type: ignore[arg-type]
+        self.addCleanup(client.close)
+        return client
+
+    def test_an_acquire_sent_to_a_follower_follows_the_leader_hint(self) -> None:
+        leader = control.ask("leader")[0]
+        follower = control.ask("followers")[0]
+        recorder = Recorder()
+        # Only a follower's address: the leader can be reached only through its hint.
+        client = self.client(endpoints=[follower], interceptors=[recorder])
+        with client.lock("py/hint") as lock:
+            self.assertGreater(lock.token, 0)
+            self.assertEqual(client.get_lock("py/hint").holder.token, lock.token)  # type: ignore[union-attr]
+        opens = recorder.of("OpenSession")
+        self.assertEqual([a.code for a in opens], [grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.OK])
+        self.assertEqual(opens[0].reason, "ERROR_REASON_NOT_LEADER")
+        self.assertEqual(opens[0].leader_hint, leader)
+        # Every later write went straight to the leader.
+        self.assertEqual([a.code for a in recorder.of("Acquire")], [grpc.StatusCode.OK])
+        self.assertEqual([a.code for a in recorder.of("Release")], [grpc.StatusCode.OK])
+        self.assertEqual(list(client.endpoints), [follower, leader])
+        self.assertEqual(client.current_endpoint, leader)
+
+    def test_an_acquire_whose_answer_is_lost_with_the_leader_is_retried_with_the_same_seq_and_takes_effect_once(self) -> None:
+        killed: list[str] = []
+        loser = LoseAnswer("Acquire", after=lambda: killed.extend(control.ask("kill-leader")))
+        recorder = Recorder()
+        client = self.client(interceptors=[recorder, loser])
+        try:
+            session = client.open_session(ttl=10.0)
+            result = session.acquire("py/once")
+            self.assertEqual(len(killed), 1, "the leader was killed after the first answer")
+            self.assertEqual(len(loser.lost_answers), 1)
+            first_answer = loser.lost_answers[0]
+            # The retry got the first answer: the same grant, not a second one.
+            self.assertTrue(first_answer.acquired)
+            self.assertTrue(result.acquired)
+            self.assertEqual(result.token, first_answer.token)
+            attempts = recorder.of("Acquire")
+            self.assertGreaterEqual(len(attempts), 2)
+            self.assertEqual({a.request.seq for a in attempts}, {result.seq})
+            self.assertEqual(session.acknowledgements(), (result.seq, []))
+            history = client.history("py/once")
+            self.assertEqual([(r.token, r.session_id, r.reason) for r in history], [(result.token, session.id, "current")])
+            # The session and its grant survived the failover; the next write takes the next seq.
+            assert result.token is not None
+            session.release("py/once", result.token)
+            releases = recorder.of("Release")
+            self.assertEqual({a.request.seq for a in releases}, {result.seq + 1})
+            self.assertEqual([r.reason for r in client.history("py/once")], ["released"])
+        finally:
+            if killed:
+                control.ask("restart", killed[0])
+
+    def test_a_release_whose_outcome_is_unknown_goes_on_with_its_seq_and_frees_the_lock_after_later_writes(self) -> None:
+        unreachable = threading.Event()
+        unreachable.set()
+        refuser = RefuseWhile("Release", unreachable)
+        recorder = Recorder()
+        client = self.client(retry_budget=1.0, interceptors=[recorder, refuser])
+        with self.assertRaises(OutcomeUnknownError):
+            with client.lock("py/unknown-release") as lock:
+                pass
+        session = lock.session
+        release_seq = recorder.of("Release")[0].request.seq
+        self.assertEqual(session.in_flight, 1)
+        # The name stays claimed while its release is unsettled.
+        with self.assertRaises(LockBusyError):
+            client.lock("py/unknown-release")
+        # A later write is answered meanwhile: the release's seq must not be counted with it.
+        later = session.acquire("py/unknown-release-later")
+        self.assertEqual(later.seq, release_seq + 1)
+        self.assertEqual(session.acknowledgements(), (release_seq - 1, [later.seq]))
+        unreachable.clear()
+        # A second release() waits until the one going on in the background is answered.
+        lock.release()
+        self.assertIsNone(client.get_lock("py/unknown-release").holder)
+        self.assertEqual([(r.token, r.reason) for r in client.history("py/unknown-release")], [(lock.token, "released")])
+        self.assertEqual({a.request.seq for a in recorder.of("Release")}, {release_seq})
+        self.assertGreater(refuser.refused, 1)
+        wait_until("the release to be settled", lambda: session.in_flight == 0)
+        self.assertEqual(session.acknowledgements(), (later.seq, []))
+        with client.lock("py/unknown-release") as again:
+            self.assertGreater(again.token, lock.token)
+
+    def test_a_session_paused_past_its_ttl_is_lost_for_good_and_its_lock_goes_to_another_session(self) -> None:
+        client = self.client(session_ttl=1.0)
+        lock = client.lock("py/paused")
+        session = lock.session
+        self.assertTrue(lock.held)
+        # The runner stops this process (SIGSTOP) until another session has been granted the lock.
+        token_text, holder_text = control.ask("pause-until-taken", "py/paused")
+        other_token, other_session = int(token_text), int(holder_text)
+        self.assertFalse(lock.held)  # checked against the deadline now, before any thread ran
+        self.assertTrue(lock.lost.wait(1.0))
+        self.assertTrue(session.lost.is_set())
+        self.assertEqual(session.state, "lost")
+        self.assertNotEqual(other_session, session.id)
+        self.assertGreater(other_token, lock.token)
+        holder = client.get_lock("py/paused").holder
+        assert holder is not None
+        self.assertEqual((holder.session_id, holder.token), (other_session, other_token))
+        # Lost for good: keepalives of later periods do not revive it.
+        time.sleep(1.0)
+        self.assertTrue(session.lost.is_set())
+        self.assertFalse(session.live)
+        with self.assertRaises(SessionLostError):
+            session.acquire("py/paused-other")
+        lock.release()  # a no-op on a lost grant
+        control.ask("release-taken", "py/paused")
+        # The client's next lock() opens a new session.
+        with client.lock("py/paused", wait=5.0) as again:
+            self.assertNotEqual(again.session_id, session.id)
+            self.assertGreater(again.token, other_token)
+
+    def test_bad_input_raises_the_matching_error_and_changes_nothing(self) -> None:
+        client = self.client()
+        session = client.open_session(ttl=10.0)
+        held = session.acquire("py/bad")
+        assert held.token is not None
+        for name in ["", "x" * 257, "bell\x07"]:
+            with self.subTest(name=name), self.assertRaises(InvalidArgumentError) as caught:
+                session.acquire(name)
+            self.assertEqual(caught.exception.reason, "ERROR_REASON_INVALID_ARGUMENT")
+            self.assertEqual(caught.exception.code, grpc.StatusCode.INVALID_ARGUMENT)
+        for ttl in [0.1, 7200.0]:
+            with self.subTest(ttl=ttl), self.assertRaises(InvalidArgumentError) as caught:
+                client.open_session(ttl=ttl)
+            self.assertEqual(caught.exception.reason, "ERROR_REASON_INVALID_ARGUMENT")
+        with self.assertRaises(InvalidArgumentError) as caught:
+            session.acquire("py/bad-wait", wait=7200.0)
+        self.assertEqual(caught.exception.reason, "ERROR_REASON_INVALID_ARGUMENT")
+        # Refused before sending: no seq is used.
+        before = session.next_seq
+        refused_here: list[Callable[[], object]] = [
+            lambda: session.acquire("py/bad", wait=-1),
+            lambda: session.release("py/bad", 0),
+            lambda: session.acquire(7),  # type: ignore[arg-type]
+        ]
+        for bad in refused_here:
+            with self.assertRaises(InvalidArgumentError) as caught:
+                bad()
+            self.assertIsNone(caught.exception.reason)
+        self.assertEqual(session.next_seq, before)
+        with self.assertRaises(StaleTokenError) as stale:
+            session.release("py/bad", held.token + 1)
+        self.assertEqual(stale.exception.reason, "ERROR_REASON_STALE_TOKEN")
+        with self.assertRaises(NotHolderError) as not_holder:
+            session.release("py/never-held", held.token)
+        self.assertEqual(not_holder.exception.reason, "ERROR_REASON_NOT_HOLDER")
+        # A delayed duplicate of an answered write (its seq at or below the mark) is refused.
+        leader = control.ask("leader")[0]
+        with grpc.insecure_channel(leader) as channel:
+            stub = lock_pb2_grpc.LockServiceStub(channel)
+            self.assertGreater(session.acknowledgements()[0], held.seq)
+            duplicate = lock_pb2.ReleaseRequest(session_id=session.id, lock="py/bad", token=held.token, seq=held.seq, acked_up_to=0)
+            with self.assertRaises(grpc.RpcError) as raw:
+                stub.Release(duplicate, timeout=5)
+        too_old = error_from_rpc(raw.exception)
+        self.assertIsInstance(too_old, RequestTooOldError)
+        self.assertEqual(too_old.reason, "ERROR_REASON_REQUEST_TOO_OLD")
+        # Nothing changed: the grant is still current, and every write was answered.
+        holder = client.get_lock("py/bad").holder
+        assert holder is not None
+        self.assertEqual((holder.session_id, holder.token), (session.id, held.token))
+        self.assertEqual(session.in_flight, 0)
+        self.assertTrue(session.live)
+        session.release("py/bad", held.token)
+        self.assertIsNone(client.get_lock("py/bad").holder)
+        session.close()
+        self.assertIsNone(client.get_session(session.id))
+        with self.assertRaises(SessionLostError):
+            session.acquire("py/bad")
+
+    def test_the_context_manager_releases_the_lock_on_exit_also_when_the_body_raises(self) -> None:
+        client = self.client()
+        other = self.client()
+        with client.lock("py/with") as lock:
+            holder = client.get_lock("py/with").holder
+            assert holder is not None
+            self.assertEqual((holder.session_id, holder.token), (lock.session_id, lock.token))
+            self.assertTrue(lock.held)
+            with self.assertRaises(LockBusyError):
+                client.lock("py/with")
+            with self.assertRaises(LockNotAcquiredError) as refused:
+                other.lock("py/with")
+            self.assertEqual(refused.exception.holder_token, lock.token)
+            self.assertEqual([s.lock for s in client.list_locks(prefix="py/with").locks], ["py/with"])
+        self.assertFalse(lock.held)
+        self.assertIsNone(client.get_lock("py/with").holder)
+        with self.assertRaises(ValueError):
+            with client.lock("py/with") as second:
+                raise ValueError("the body failed")
+        self.assertIsNone(client.get_lock("py/with").holder)
+        history = client.history("py/with")
+        self.assertEqual([(r.token, r.reason) for r in history], [(lock.token, "released"), (second.token, "released")])
+
+    def test_a_wait_given_up_sends_cancel_wait_and_a_grant_that_arrives_anyway_is_released(self) -> None:
+        holder = self.client()
+        held = holder.lock("py/cancel")
+
+        def waiters() -> int:
+            return len(holder.get_lock("py/cancel").waiters)
+
+        # 1. The caller's cancel event.
+        waiter = self.client()
+        cancel = threading.Event()
+
+        def cancel_once_queued() -> None:
+            wait_until("a waiter", lambda: waiters() == 1)
+            cancel.set()
+
+        threading.Thread(target=cancel_once_queued, daemon=True).start()
+        with self.assertRaises(WaitCancelledError):
+            waiter.lock("py/cancel", wait=30.0, cancel=cancel)
+        self.assertEqual(waiters(), 0)
+        # The name is free again for this client (not LockBusyError).
+        with self.assertRaises(LockNotAcquiredError):
+            waiter.lock("py/cancel")
+
+        # 2. Ctrl-C while waiting.
+        def interrupt_once_queued() -> None:
+            wait_until("a waiter", lambda: waiters() == 1)
+            os.kill(os.getpid(), signal.SIGINT)
+
+        threading.Thread(target=interrupt_once_queued, daemon=True).start()
+        with self.assertRaises(KeyboardInterrupt):
+            waiter.lock("py/cancel", wait=30.0)
+        self.assertEqual(waiters(), 0)
+
+        # 3. The grant comes, but its answer never reaches the caller; the caller gives up.
+        withhold = WithholdAnswer("Acquire")
+        late = self.client(interceptors=[withhold])
+        give_up = threading.Event()
+
+        def grant_then_give_up() -> None:
+            wait_until("a waiter", lambda: waiters() == 1)
+            held.release()
+            wait_until("the waiter's grant", lambda: holder.get_lock("py/cancel").holder is not None)
+            give_up.set()
+
+        threading.Thread(target=grant_then_give_up, daemon=True).start()
+        with self.assertRaises(WaitCancelledError):
+            late.lock("py/cancel", wait=30.0, cancel=give_up)
+        self.assertEqual(len(withhold.withheld), 1)
+        self.assertTrue(withhold.withheld[0].result(timeout=5).acquired, "the withheld answer was a grant")
+        # The late grant was released before lock() returned.
+        self.assertIsNone(holder.get_lock("py/cancel").holder)
+        history = holder.history("py/cancel")
+        self.assertEqual([r.reason for r in history], ["released", "released"])
+        self.assertEqual(history[1].token, withhold.withheld[0].result().token)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,221 @@
+"""Session bookkeeping over a connection whose answers the test decides: the deadline, the
+keepalive's bounds, and which seqs count as answered."""
+from __future__ import annotations
+
+import threading
+import unittest
+from typing import Any, Callable, List
+
+from palisade import LimitError, MAX_IN_FLIGHT, OutcomeUnknownError, SessionLostError
+from palisade.errors import SessionNotFoundError
+from palisade.v1 import lock_pb2
+
+from .fakes import Call, FakeConnection, ManualTime, open_fake_session, wait_for
+
+
+class Gate:
+    """Holds calls until the test lets each one through with an answer."""
+
+    def __init__(self) -> None:
+        self.waiting: List[Call] = []
+        self._answers: dict[int, Any] = {}
+        self._cond = threading.Condition()
+
+    def __call__(self, call: Call) -> Any:
+        with self._cond:
+            self.waiting.append(call)
+            self._cond.notify_all()
+            while id(call) not in self._answers:
+                self._cond.wait()
+            answer = self._answers.pop(id(call))
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    def next(self, count: int = 1, timeout: float = 5.0) -> Call:
+        with self._cond:
+            if not self._cond.wait_for(lambda: len(self.waiting) >= count, timeout):
+                raise AssertionError(f"no call #{count} arrived")
+            return self.waiting[count - 1]
+
+    def answer(self, call: Call, answer: Any) -> None:
+        with self._cond:
+            self._answers[id(call)] = answer
+            self._cond.notify_all()
+
+
+class SessionDeadlineTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.time = ManualTime()
+        self.keepalives = Gate()
+        self.connection = FakeConnection(self.time.clock(), {
+            "KeepAlive": self.keepalives,
+            "CloseSession": lambda call: lock_pb2.CloseSessionResponse(),
+        })
+        self.session = open_fake_session(self.connection, ttl=30.0)
+        self.addCleanup(self.release_gate)
+        self.addCleanup(self.session.close)
+
+    def release_gate(self) -> None:
+        for call in list(self.keepalives.waiting):
+            self.keepalives.answer(call, lock_pb2.KeepAliveResponse(ttl_ms=30_000))
+
+    def test_the_deadline_is_the_last_acknowledged_send_plus_ttl_minus_the_drift_margin(self) -> None:
+        opened = self.session.deadline + 0.65 - 30.0
+        margin = 2 * 0.01 * 30.0 + 0.05
+        self.assertAlmostEqual(self.session.deadline, opened + 30.0 - margin)
+        first = self.keepalives.next(1)
+        self.time.advance(10.0)
+        self.keepalives.answer(first, lock_pb2.KeepAliveResponse(ttl_ms=30_000))
+        second = self.keepalives.next(2)
+        self.assertAlmostEqual(second.sent_at - first.sent_at, 10.0)
+        self.time.advance(1.0)
+        self.keepalives.answer(second, lock_pb2.KeepAliveResponse(ttl_ms=30_000))
+        # Moved to the send time of the acknowledged keepalive, not its answer time.
+        self.assertTrue(wait_for(lambda: abs(self.session.deadline - (second.sent_at + 30.0 - margin)) < 1e-9))
+
+    def test_each_keepalive_attempt_and_its_failover_are_bounded_by_the_time_left(self) -> None:
+        first = self.keepalives.next(1)
+        left = self.session.deadline - first.sent_at
+        self.assertEqual(first.kind, "read")
+        self.assertAlmostEqual(first.budget or 0.0, left)
+        self.assertEqual(first.attempt_timeout, 3.0)  # min(call timeout, a third of the time left)
+        self.time.advance(25.0)
+        self.keepalives.answer(first, OutcomeUnknownError("no answer"))
+        late = self.keepalives.next(2)
+        left = self.session.deadline - late.sent_at
+        self.assertAlmostEqual(late.budget or 0.0, left)
+        # A node that does not answer takes at most a third of what is left: there is time to fail over.
+        self.assertAlmostEqual(late.attempt_timeout or 99.0, left / 3)
+
+    def test_past_the_deadline_the_session_is_lost_and_a_late_keepalive_answer_does_not_revive_it(self) -> None:
+        pending = self.keepalives.next(1)
+        self.assertTrue(self.session.live)
+        self.time.advance(29.4)  # the deadline is TTL minus 0.65 s after the OpenSession was sent
+        self.assertTrue(wait_for(self.session.lost.is_set))
+        self.assertEqual(self.session.state, "lost")
+        self.keepalives.answer(pending, lock_pb2.KeepAliveResponse(ttl_ms=30_000))
+        self.assertFalse(self.session.live)
+        with self.assertRaises(SessionLostError):
+            self.session.acquire("a")
+        self.assertTrue(wait_for(lambda: len(self.connection.of("CloseSession")) == 1), "closed best effort")
+
+    def test_a_keepalive_sent_before_the_deadline_and_answered_after_it_does_not_revive_the_session(self) -> None:
+        # A tick far longer than the test: only the keepalive's own answer looks at the deadline.
+        # The keepalive leaves later than the OpenSession, so its answer would move the deadline.
+        keepalives = Gate()
+        connection = FakeConnection(self.connection.clock, {"KeepAlive": keepalives, "CloseSession": lambda call: lock_pb2.CloseSessionResponse()})
+        session = open_fake_session(connection, ttl=300.0, tick=60.0, opened_ago=10.0)
+        self.addCleanup(session.close)
+        pending = keepalives.next(1)
+        self.assertGreater(pending.sent_at + 300.0 - 66.0, session.deadline)
+        self.time.advance(session.deadline - pending.sent_at + 0.01)
+        keepalives.answer(pending, lock_pb2.KeepAliveResponse(ttl_ms=300_000))
+        self.assertTrue(wait_for(session.lost.is_set))
+        self.assertEqual(session.state, "lost")
+
+    def test_a_suspend_longer_than_the_ttl_loses_the_session_though_the_monotonic_clock_stood_still(self) -> None:
+        self.keepalives.next(1)
+        self.time.advance(31.0, wall_only=True)
+        self.assertFalse(self.session.live)
+        self.assertTrue(self.session.lost.is_set())
+
+    def test_a_keepalive_answered_not_found_loses_the_session(self) -> None:
+        first = self.keepalives.next(1)
+        self.keepalives.answer(first, SessionNotFoundError("expired", None, "ERROR_REASON_SESSION_NOT_FOUND"))
+        self.assertTrue(wait_for(self.session.lost.is_set))
+        self.assertIn("ended session 7", self.session.reason)
+
+
+class SessionWritesTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.time = ManualTime()
+        self.releases = Gate()
+        self.acquires: List[Call] = []
+        self.connection = FakeConnection(self.time.clock(), {
+            "KeepAlive": lambda call: threading.Event().wait(30) or lock_pb2.KeepAliveResponse(),
+            "CloseSession": lambda call: lock_pb2.CloseSessionResponse(),
+            "Release": self.releases,
+            "Acquire": self.acquire,
+            "CancelWait": lambda call: lock_pb2.CancelWaitResponse(outcome=lock_pb2.CANCEL_WAIT_OUTCOME_CANCELLED),
+        })
+        self.session = open_fake_session(self.connection, ttl=30.0)
+        self.addCleanup(self.session.close)
+
+    def acquire(self, call: Call) -> lock_pb2.AcquireResponse:
+        self.acquires.append(call)
+        return lock_pb2.AcquireResponse(acquired=True, token=100 + call.request.seq)
+
+    def test_a_release_whose_outcome_is_unknown_is_retried_with_the_same_seq_and_not_counted_as_answered(self) -> None:
+        release = threading.Thread(target=self.expect_unknown_release)
+        release.start()
+        first = self.releases.next(1)
+        self.releases.answer(first, OutcomeUnknownError("no answer within the budget"))
+        release.join(5)
+        self.assertFalse(release.is_alive())
+        self.assertEqual(first.request.seq, 1)
+        self.assertEqual(self.session.in_flight, 1)
+        self.assertEqual(self.session.acknowledgements(), (0, []))
+        settled = threading.Event()
+        self.session.after_settled("a", settled.set)
+        # Later writes carry a mark below the unanswered seq.
+        result = self.session.acquire("b")
+        self.assertEqual(result.seq, 2)
+        self.assertEqual((self.acquires[0].request.acked_up_to, list(self.acquires[0].request.held)), (0, []))
+        self.assertEqual(self.session.acknowledgements(), (0, [2]))
+        # The session retries the Release itself, with its seq, until an answer comes.
+        retry = self.releases.next(2)
+        self.assertEqual((retry.request.seq, retry.request.token, retry.request.lock), (1, 55, "a"))
+        self.releases.answer(retry, OutcomeUnknownError("still no answer"))
+        retry = self.releases.next(3)
+        self.assertEqual((retry.request.seq, retry.request.token, retry.request.lock), (1, 55, "a"))
+        # Each try carries the latest acknowledgements below its own seq (the node refuses a
+        # held seq at or above it); a newer write carries them all.
+        self.assertEqual((retry.request.acked_up_to, list(retry.request.held)), (0, []))
+        self.session.acquire("c")
+        self.assertEqual((self.acquires[1].request.seq, self.acquires[1].request.acked_up_to, list(self.acquires[1].request.held)), (3, 0, [2]))
+        self.assertFalse(settled.is_set())
+        self.assertEqual(self.session.in_flight, 1)
+        self.releases.answer(retry, lock_pb2.ReleaseResponse())
+        self.assertTrue(settled.wait(5))
+        self.assertEqual(self.session.acknowledgements(), (3, []))
+        self.assertEqual(self.session.in_flight, 0)
+
+    def expect_unknown_release(self) -> None:
+        try:
+            self.session.release("a", 55)
+        except OutcomeUnknownError:
+            return
+        raise AssertionError("expected OutcomeUnknownError")
+
+    def test_a_bad_value_is_refused_before_a_seq_is_used(self) -> None:
+        from palisade import InvalidArgumentError
+
+        bad_calls: List[Callable[[], object]] = [
+            lambda: self.session.acquire("a", wait=-1.0),
+            lambda: self.session.acquire("a", wait=float("nan")),
+            lambda: self.session.release("a", 0),
+            lambda: self.session.release("a", -3),
+            lambda: self.session.acquire("\ud800"),
+        ]
+        for bad in bad_calls:
+            with self.assertRaises(InvalidArgumentError):
+                bad()
+        self.assertEqual(self.session.next_seq, 1)
+        self.assertEqual([c.method for c in self.connection.calls if c.method != "KeepAlive"], [])
+
+    def test_the_client_keeps_at_most_64_writes_in_flight(self) -> None:
+        def never_answered(call: Call) -> Any:
+            raise OutcomeUnknownError("no answer")
+
+        self.connection.handlers["Release"] = never_answered
+        for _ in range(MAX_IN_FLIGHT):
+            self.expect_unknown_release()
+        self.assertEqual(self.session.in_flight, MAX_IN_FLIGHT)
+        with self.assertRaises(LimitError):
+            self.session.acquire("b")
+        self.assertEqual(self.acquires, [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,105 @@
+// The Python client (clients/python) against a real three-node cluster: each test runs one
+// test of clients/python/tests/cluster/test_cluster.py in its own Python process, and this
+// side does what that process cannot do itself (kill the leader, stop the process with
+// SIGSTOP while another session takes its lock).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LockHandle, PalisadeClient } from "../../client/index.ts";
+import { startCluster, type Cluster } from "./harness.ts";
+import { runPythonTest, type ControlHandler } from "./python-process.ts";
+
+let cluster: Cluster;
+let tsClient: PalisadeClient;
+/** Locks this side took while the Python process was stopped, by name. */
+const taken = new Map<string, LockHandle>();
+
+beforeAll(async () => {
+  cluster = await startCluster({ nodes: 3 });
+  tsClient = cluster.client({ clientName: "python-test-peer", sessionTtlMs: 10_000 });
+});
+
+afterAll(async () => {
+  await Promise.allSettled([...taken.values()].map((h) => h.release()));
+  await cluster?.stop();
+});
+
+const handlers: Readonly<Record<string, ControlHandler>> = {
+  async leader() {
+    const id = await cluster.leaderId();
+    return [cluster.endpoint(id), String(id)];
+  },
+  async followers() {
+    const leader = await cluster.leaderId();
+    return cluster.ids.filter((id) => id !== leader && cluster.isRunning(id)).map((id) => cluster.endpoint(id));
+  },
+  async "kill-leader"() {
+    const id = await cluster.leaderId();
+    await cluster.kill(id, "SIGKILL");
+    return [String(id)];
+  },
+  async restart([id]) {
+    const node = Number(id);
+    await cluster.restart(node);
+    await cluster.waitFor(`node ${node} back`, async () => (await cluster.status(node)).appliedIndex > 0n);
+    await cluster.leaderId();
+    return [];
+  },
+  async "pause-until-taken"([lock], child) {
+    if (!lock) throw new Error("pause-until-taken needs a lock name");
+    process.kill(child.pid, "SIGSTOP");
+    try {
+      // Granted only once the stopped process's session has expired on the cluster.
+      const handle = await tsClient.lock(lock, { waitMs: 20_000 });
+      taken.set(lock, handle);
+      return [String(handle.token), String(handle.sessionId)];
+    } finally {
+      process.kill(child.pid, "SIGCONT");
+    }
+  },
+  async "release-taken"([lock]) {
+    const handle = lock ? taken.get(lock) : undefined;
+    if (!handle) throw new Error(`this side holds no lock ${lock}`);
+    taken.delete(lock);
+    await handle.release();
+    return [];
+  },
+};
+
+/** Runs one Python test and fails with its report unless it ran and passed. */
+async function passes(method: string): Promise<void> {
+  const test = `tests.cluster.test_cluster.ClusterTest.${method}`;
+  const run = await runPythonTest(test, { PALISADE_ENDPOINTS: cluster.endpoints.join(",") }, handlers, 45_000);
+  const report = `python ${test}: exit ${run.code ?? run.signal}\n${run.stderr}\ncontrol:\n${run.requests.join("\n")}\nstdout:\n${run.stdout}`;
+  expect(run.code, report).toBe(0);
+  expect(run.stderr, report).toMatch(/^Ran 1 test in /m);
+  expect(run.stderr, report).toMatch(/^OK$/m);
+}
+
+describe("Python client on a real cluster", () => {
+  it("an acquire sent to a follower follows the leader hint", async () => {
+    await passes("test_an_acquire_sent_to_a_follower_follows_the_leader_hint");
+  });
+
+  it("an acquire whose answer is lost with the killed leader is retried with the same seq and takes effect once", async () => {
+    await passes("test_an_acquire_whose_answer_is_lost_with_the_leader_is_retried_with_the_same_seq_and_takes_effect_once");
+  });
+
+  it("a release whose outcome is unknown goes on with its seq and frees the lock once a node answers, after later writes", async () => {
+    await passes("test_a_release_whose_outcome_is_unknown_goes_on_with_its_seq_and_frees_the_lock_after_later_writes");
+  });
+
+  it("a process stopped past its session TTL finds its session lost for good and its lock with another session", async () => {
+    await passes("test_a_session_paused_past_its_ttl_is_lost_for_good_and_its_lock_goes_to_another_session");
+  });
+
+  it("bad input raises the matching error class and changes nothing", async () => {
+    await passes("test_bad_input_raises_the_matching_error_and_changes_nothing");
+  });
+
+  it("the context manager releases the lock on exit, also when the body raises", async () => {
+    await passes("test_the_context_manager_releases_the_lock_on_exit_also_when_the_body_raises");
+  });
+
+  it("a wait given up (cancel event, Ctrl-C) sends CancelWait, and a grant that arrives anyway is released", async () => {
+    await passes("test_a_wait_given_up_sends_cancel_wait_and_a_grant_that_arrives_anyway_is_released");
+  });
+});
