@@ -2,7 +2,7 @@
 // exactly-once bookkeeping, its keepalive loop and its own expiry deadline.
 import { palisade } from "../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
-import { toU64, u64 } from "../node/transport/codec.ts";
+import { toU64, u64 } from "../proto/wire.ts";
 import type { Connection } from "./connection.ts";
 import { AckTracker } from "./acks.ts";
 import { monotonicMs, monotonicNs, msToNs } from "./clock.ts";

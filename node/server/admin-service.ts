@@ -6,7 +6,7 @@ import type { AdminServiceHandlers } from "../../proto/grpc.ts";
 import { MembershipError, type MemberAddress, type MembershipChange } from "../raft/membership.ts";
 import type { Role } from "../raft/types.ts";
 import { parseHostPort } from "../config/address.ts";
-import { toU64 } from "../transport/codec.ts";
+import { toU64 } from "../../proto/wire.ts";
 import type { NodeContext } from "./context.ts";
 import { expectOk, fail, linearizable, propose, requireLeader, toStatus, unary, unexpected } from "./handler.ts";
 import { numberField, parseRevoke } from "./requests.ts";

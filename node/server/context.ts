@@ -1,8 +1,8 @@
 // What the client and admin services need from the node they run on.
 import type { ApplyOutcome, LeaseKeeper, LockLimits, LockStateMachine } from "../lock/index.ts";
 import type { Logger } from "../util/logger.ts";
-import type { AcquireWaiters } from "./acquire-waiters.ts";
-import type { Driver } from "./driver.ts";
+import type { AcquireWaiters } from "../host/acquire-waiters.ts";
+import type { Driver } from "../host/driver.ts";
 import type { WatchHub } from "./watch-hub.ts";
 
 /** The apply result of one entry: the state machine's outcome, or null for a no-op or config entry. */

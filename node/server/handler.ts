@@ -4,8 +4,8 @@ import * as grpc from "@grpc/grpc-js";
 import { isError, type Answer, type ApplyOutcome, type Command } from "../lock/index.ts";
 import { encodeCommand } from "../lock/index.ts";
 import type { EntryResult, NodeContext } from "./context.ts";
-import type { Driver } from "./driver.ts";
-import { ProposalBatcher } from "./proposal-batcher.ts";
+import type { Driver } from "../host/driver.ts";
+import { ProposalBatcher } from "../host/proposal-batcher.ts";
 import { RequestError } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
 import type { ErrorReasonName } from "../../proto/wire.ts";
@@ -76,7 +76,7 @@ const batchers = new WeakMap<Driver<EntryResult>, ProposalBatcher<{ index: numbe
 function batcherOf(driver: Driver<EntryResult>): ProposalBatcher<{ index: number; result: EntryResult }> {
   let batcher = batchers.get(driver);
   if (!batcher) {
-    batcher = new ProposalBatcher((data) => driver.propose(data));
+    batcher = new ProposalBatcher((data) => driver.propose(data), (flush) => setImmediate(flush));
     batchers.set(driver, batcher);
   }
   return batcher;

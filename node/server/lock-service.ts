@@ -5,8 +5,8 @@ import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockServiceHandlers } from "../../proto/grpc.ts";
 import { tokenIndex, type Answer, type EndReason, type LockHolderInfo, type SessionInfo } from "../lock/index.ts";
-import { toU64 } from "../transport/codec.ts";
-import type { WaitOutcome } from "./acquire-waiters.ts";
+import { toU64 } from "../../proto/wire.ts";
+import type { WaitOutcome } from "../host/acquire-waiters.ts";
 import type { NodeContext } from "./context.ts";
 import { expectOk, fail, Failure, linearizable, propose, requireLeader, toStatus, unary, unexpected } from "./handler.ts";
 import {

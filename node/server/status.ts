@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { LEADER_METADATA_KEY, REASON_METADATA_KEY, WIRE_ERRORS, type ErrorReasonName } from "../../proto/wire.ts";
 import type { ErrorAnswer, ErrorReason } from "../lock/index.ts";
 import { NotLeaderError, ProposalDroppedError } from "../raft/core.ts";
-import { DriverStoppedError, ProposalLostError, ReadIndexFailedError } from "./driver.ts";
+import { DriverStoppedError, ProposalLostError, ReadIndexFailedError } from "../host/driver.ts";
 
 export { CURRENT_INDEX_METADATA_KEY, LEADER_METADATA_KEY } from "../../proto/wire.ts";
 

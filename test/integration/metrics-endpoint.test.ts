@@ -11,7 +11,7 @@ import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.
 import { nodeConfig, parseClusterConfig, type ClusterConfigInput } from "../../node/config/index.ts";
 import { PalisadeNode } from "../../node/server/node.ts";
 import { createLogger } from "../../node/util/logger.ts";
-import { toU64 } from "../../node/transport/codec.ts";
+import { toU64 } from "../../proto/wire.ts";
 import { ensureRoot, IT_ROOT } from "./pidfiles.ts";
 
 async function freePorts(count: number): Promise<number[]> {

@@ -18,7 +18,7 @@ import { nodeConfig, parseClusterConfig, type ClusterConfigInput } from "../../n
 import { PalisadeNode } from "../../node/server/node.ts";
 import { accessRefusal, identityOf, nodeTlsFiles } from "../../node/server/tls.ts";
 import { createLogger } from "../../node/util/logger.ts";
-import { encodeRaftBatch, encodeRaftMessage } from "../../node/transport/codec.ts";
+import { encodeRaftBatch, encodeRaftMessage } from "../../node/transport/raft-codec.ts";
 import { ensureRoot, IT_ROOT } from "./pidfiles.ts";
 
 const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));

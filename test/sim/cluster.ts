@@ -4,7 +4,7 @@
 // durable state, event-loop stalls and tick-rate drift.
 import { RaftCore } from "../../node/raft/core.ts";
 import type { Entry, Membership, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
-import { Driver, type Applier } from "../../node/server/driver.ts";
+import { Driver, type Applier } from "../../node/host/driver.ts";
 import type { Transport } from "../../node/transport/transport.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import { RaftChecker, type CheckedNode } from "./checkers/raft.ts";

@@ -9,7 +9,7 @@ import type { LockLimits } from "../../node/lock/limits.ts";
 import type { ApplyOutcome } from "../../node/lock/outcome.ts";
 import { LockStateMachine, type LockInfo, type SessionInfo } from "../../node/lock/state-machine.ts";
 import type { Entry, NodeId, Snapshot } from "../../node/raft/types.ts";
-import type { Applier, Driver } from "../../node/server/driver.ts";
+import type { Applier, Driver } from "../../node/host/driver.ts";
 import type { SimCluster, SimNode } from "./cluster.ts";
 
 export type LockResult = ApplyOutcome | null;

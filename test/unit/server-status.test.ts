@@ -2,7 +2,7 @@ import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { fail as failAnswer, type ErrorCode, type ErrorReason } from "../../node/lock/index.ts";
 import { NotLeaderError, ProposalDroppedError } from "../../node/raft/core.ts";
-import { DriverStoppedError, ProposalLostError, ReadIndexFailedError } from "../../node/server/driver.ts";
+import { DriverStoppedError, ProposalLostError, ReadIndexFailedError } from "../../node/host/driver.ts";
 import { expectOk, Failure } from "../../node/server/handler.ts";
 import { answerStatus, driverErrorStatus, LEADER_METADATA_KEY, notLeader } from "../../node/server/status.ts";
 

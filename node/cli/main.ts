@@ -7,7 +7,7 @@ import { Command, Option } from "commander";
 import { ConfigError, loadClusterConfig, nodeConfig, type NodeConfig } from "../config/index.ts";
 import { StorageError } from "../storage/errors.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
-import { PalisadeNode } from "./node.ts";
+import { PalisadeNode } from "../server/node.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
