@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     clusterId: cfg.clusterId,
     level: opts.logLevel,
     pretty: opts.logFormat === "auto" ? undefined : opts.logFormat === "pretty",
-    term: () => node?.driver?.core.term,
+    term: () => node?.host.driver.core.term,
   });
   const exitFatal = (error: unknown): never => {
     logger.fatal(`cannot continue: ${describe(error)}`);

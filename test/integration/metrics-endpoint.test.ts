@@ -46,8 +46,8 @@ async function startSingleNode(limits: ClusterConfigInput["limits"] = {}): Promi
   };
   const cfg = nodeConfig(parseClusterConfig(input, "metrics test", dir), 1);
   const node = await PalisadeNode.start(cfg, { logger: createLogger({ nodeId: 1, level: "silent" }) });
-  for (let i = 0; i < 400 && !node.isLeader(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(node.isLeader()).toBe(true);
+  for (let i = 0; i < 400 && !node.host.isLeader; i++) await new Promise((r) => setTimeout(r, 25));
+  expect(node.host.isLeader).toBe(true);
   return { node, clientAddress: `127.0.0.1:${client}`, metricsUrl: `http://127.0.0.1:${metrics}/metrics`, dir };
 }
 

@@ -111,7 +111,7 @@ describe("mutual TLS and certificate roles", () => {
     expect(first.acquired).toBe(true);
     expect(first.token).toBeGreaterThan(0n);
     await session.close();
-    expect(nodes.filter((n) => n.isLeader())).toHaveLength(1);
+    expect(nodes.filter((n) => n.host.isLeader)).toHaveLength(1);
   });
 
   it("lets an admin certificate call AdminService", async () => {
