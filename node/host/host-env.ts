@@ -1,7 +1,7 @@
 // What a node host is given from outside: its configuration, its clocks, randomness,
 // storage and transport, and the observers it reports to. The server passes real ones
 // (node/server/node.ts); the simulator passes virtual time, a simulated disk and network.
-import type { ApplyOutcome, LockEvent, LockLimits } from "../lock/index.ts";
+import type { ApplyOutcome, Command, LockEvent, LockLimits } from "../lock/index.ts";
 import type { Entry, Message, NodeId, SoftState } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
 import type { Transport } from "../transport/transport.ts";
@@ -67,9 +67,12 @@ export interface HostHooks {
   /** A durable write failed: the host stopped; the process must exit and recover from disk. */
   onFatal?(error: unknown): void;
   onSoftState?(soft: SoftState): void;
-  /** Before an entry is applied (the simulator checks the applied sequence here). */
-  onApplying?(entry: Entry): void;
+  /** A command's outcome once applied. */
   onApplied?(outcome: ApplyOutcome): void;
+  /** Every entry once applied, with its result (null for a no-op or a membership change). */
+  onEntryApplied?(entry: Entry, result: ApplyOutcome | null): void;
+  /** A command this node proposes (a client's write as leader, an expiry or a wait's timeout). */
+  onCommandProposed?(cmd: Command): void;
   /** Lock events of an applied entry, for Watch. */
   onEvents?(events: readonly LockEvent[]): void;
   /** The state was replaced by a snapshot from the leader at `index`. */

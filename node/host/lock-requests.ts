@@ -165,7 +165,13 @@ export class LockRequests {
 
   /** A linearizable read on this node (a follower asks the leader for the read index). */
   async read<T>(query: (state: LockReader) => T): Promise<T> {
-    await this.host.linearizable();
-    return query(this.host.state);
+    return (await this.readAt(query)).value;
+  }
+
+  /** A read with the confirmed read index and the applied index it was answered at (≥ the read index). */
+  async readAt<T>(query: (state: LockReader) => T): Promise<{ value: T; readIndex: number; applied: number }> {
+    const readIndex = await this.host.linearizable();
+    const state = this.host.state;
+    return { value: query(state), readIndex, applied: state.appliedIndex };
   }
 }

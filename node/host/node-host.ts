@@ -6,8 +6,8 @@
 // storage and transport are injected (host-env.ts), so the server (node/server/node.ts)
 // and the simulator (test/sim) run this very code.
 import {
-  encodeCommand, LeaseKeeper, LockStateMachine, sameLimits, sessionEnded, SnapshotError, type ApplyOutcome, type Command,
-  type LockLimits,
+  encodeCommand, LeaseKeeper, LockStateMachine, sameLimits, sessionEnded, SnapshotError, validateCommand, type ApplyOutcome,
+  type Command, type LockLimits,
 } from "../lock/index.ts";
 import { RaftCore } from "../raft/core.ts";
 import type { Entry, Membership, NodeId, Snapshot, SoftState } from "../raft/types.ts";
@@ -24,7 +24,8 @@ export type EntryResult = ApplyOutcome | null;
 /** The reads a request may make of the applied state (after a ReadIndex). */
 export type LockReader = Pick<
   LockStateMachine,
-  "getLock" | "listLocks" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession" | "epoch" | "appliedIndex" | "limits" | "stats"
+  | "getLock" | "listLocks" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession" | "epoch" | "appliedIndex"
+  | "limits" | "stats" | "checkInvariants"
 >;
 
 /** Longest stretch of snapshot encoding between two turns of the event loop. */
@@ -179,7 +180,11 @@ export class NodeHost {
    */
   limitsForRequests(): LockLimits {
     const core = this.driver.core;
-    return core.role === "leader" && this.limitsTerm === core.term ? this.cfg.limits : this.sm.limits;
+    if (core.role !== "leader") return this.sm.limits;
+    // A request may reach a new leader before its soft state is reported (its first write is
+    // still being made durable): its setLimits entry goes first all the same.
+    this.proposeFileLimits();
+    return this.limitsTerm === core.term ? this.cfg.limits : this.sm.limits;
   }
 
   // ---------------------------------------------------------------- requests
@@ -195,6 +200,11 @@ export class NodeHost {
    */
   async propose(cmd: Command): Promise<{ index: number; outcome: ApplyOutcome }> {
     this.requireLeader();
+    // Checked as it will be applied, so a request apply would refuse is refused now, with
+    // its message, and takes no log entry (apply checks again and decides).
+    const bad = validateCommand(cmd, this.limitsForRequests());
+    if (bad !== null) throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", bad);
+    this.hooks.onCommandProposed?.(cmd);
     let done: { index: number; result: EntryResult };
     try {
       done = await this.batcher.submit(encodeCommand(cmd));
@@ -205,10 +215,13 @@ export class NodeHost {
     return { index: done.index, outcome: done.result };
   }
 
-  /** A linearizable read point: resolves once this node applied everything committed when the read began. */
-  async linearizable(): Promise<void> {
+  /**
+   * A linearizable read point: resolves, with the confirmed read index, once this node
+   * applied everything committed when the read began.
+   */
+  async linearizable(): Promise<number> {
     try {
-      await this.driver.readIndex();
+      return await this.driver.readIndex();
     } catch (error) {
       throw failureOf(error, this.leaderHint());
     }
@@ -256,6 +269,7 @@ export class NodeHost {
     const due = this.keeper.due(this.now(), this.wallMs());
     if (due.length === 0) return;
     for (const cmd of due) {
+      this.hooks.onCommandProposed?.(cmd);
       this.logger.info({ command: cmd.type, sessionId: cmd.type === "expireSession" || cmd.type === "cancelWait" ? cmd.sessionId : undefined }, cmd.type === "expireSession" ? "session TTL ran out: proposing expiry" : "wait ran out: proposing its end");
     }
     // Failures are harmless: the keeper proposes again if the command does not apply.
@@ -484,14 +498,15 @@ export class NodeHost {
   }
 
   private applyEntry(entry: Entry): EntryResult {
-    this.hooks.onApplying?.(entry);
     if (entry.kind !== "normal") {
       this.sm.skip(entry.index);
       if (entry.kind === "config") this.membershipChanged();
+      this.hooks.onEntryApplied?.(entry, null);
       return null;
     }
     const outcome = this.sm.applyBytes(entry.index, entry.data);
     this.dispatch(outcome);
+    this.hooks.onEntryApplied?.(entry, outcome);
     return outcome;
   }
 
