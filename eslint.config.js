@@ -39,6 +39,19 @@ const deterministic = {
   },
 };
 
+// The client's session, acknowledgements, lock handle and stall watch read time only from
+// the clock they are given (client/clock.ts), so a simulator can run them in virtual time.
+const clientVirtualTime = {
+  files: ["client/session.ts", "client/acks.ts", "client/lock-handle.ts", "client/stall-watch.ts"],
+  rules: {
+    "no-restricted-globals": ["error",
+      ...["Date", "performance", "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"]
+        .map((name) => ({ name, message: `${name}: use the injected ClientClock` })),
+    ],
+    "no-restricted-properties": ["error", { object: "process", property: "hrtime", message: "use the injected ClientClock" }],
+  },
+};
+
 export default tseslint.config(
   { ignores: ["node_modules/**", "proto/gen/**", "data/**", "dist/**", "coverage/**", ".scratch/**"] },
   js.configs.recommended,
@@ -54,4 +67,5 @@ export default tseslint.config(
   { files: ["node/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notClient] }] } },
   { files: ["client/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notNode] }] } },
   deterministic,
+  clientVirtualTime,
 );

@@ -37,4 +37,14 @@ export class AckTracker {
     const held = [...this.heldAbove].sort((a, b) => a - b).slice(0, MAX_HELD);
     return { ackedUpTo: this.mark, held };
   }
+
+  /**
+   * What the write with `seq` carries now. A write may list only held seqs below its own
+   * (the server refuses others), and a write retried after later ones were answered has
+   * such seqs above it.
+   */
+  acksFor(seq: number): { ackedUpTo: number; held: number[] } {
+    const held = [...this.heldAbove].filter((s) => s < seq).sort((a, b) => a - b).slice(0, MAX_HELD);
+    return { ackedUpTo: this.mark, held };
+  }
 }

@@ -7,7 +7,8 @@ import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition as adminApi, lockServiceDefinition as lockApi, type UnaryMethod } from "../proto/grpc.ts";
 import { toU64, u64 } from "../proto/wire.ts";
 import { Connection } from "./connection.ts";
-import { monotonicMs } from "./clock.ts";
+import { instantOf, systemClock, type ClientClock } from "./clock.ts";
+import { GrpcLockApi, type LockApi } from "./lock-api.ts";
 import { LockBusyError, LockNotAcquiredError, OutcomeUnknownError, SessionLostError, SessionNotFoundError } from "./errors.ts";
 import { LockHandle, type LockContext } from "./lock-handle.ts";
 import { Session } from "./session.ts";
@@ -38,6 +39,16 @@ export interface PalisadeClientOptions {
   credentials?: grpc.ChannelCredentials;
   /** TTL of the session that lock() and withLock() use (default 10 s). */
   sessionTtlMs?: number;
+}
+
+/**
+ * What the client's sessions run on, for tests and simulators: the lock calls (default:
+ * gRPC to the endpoints) and the clock (default: the system's). Reads and admin calls
+ * always go to the endpoints.
+ */
+export interface ClientWiring {
+  lockApi?: LockApi;
+  clock?: ClientClock;
 }
 
 export interface TlsOptions {
@@ -96,6 +107,8 @@ export interface ListLocksOptions {
 
 export class PalisadeClient extends EventEmitter<ClientEvents> {
   private readonly connection: Connection;
+  private readonly lockApi: LockApi;
+  private readonly clock: ClientClock;
   private readonly credentials: grpc.ChannelCredentials | undefined;
   private readonly sessionTtlMs: number;
   /** lock() grants and outstanding Acquires of this client, by lock name. */
@@ -108,7 +121,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   private readonly deadlineTickMs: number;
   private readonly sessions = new Set<Session>();
 
-  constructor(options: PalisadeClientOptions) {
+  constructor(options: PalisadeClientOptions, wiring: ClientWiring = {}) {
     super();
     this.credentials = credentialsFrom(options);
     this.sessionTtlMs = options.sessionTtlMs ?? 10_000;
@@ -123,6 +136,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       retryBudgetMs: this.retryBudgetMs,
       ...(this.credentials ? { credentials: this.credentials } : {}),
     });
+    this.lockApi = wiring.lockApi ?? new GrpcLockApi(this.connection);
+    this.clock = wiring.clock ?? systemClock;
   }
 
   get endpoints(): readonly string[] {
@@ -133,22 +148,19 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   async openSession(options: OpenSessionOptions = {}): Promise<Session> {
     const clientName = options.clientName ?? this.clientName;
     const requestId = randomUUID();
-    const sentAt = monotonicMs();
-    const response = await this.connection.invoke(
-      lockApi.OpenSession,
-      () => pb.OpenSessionRequest.create({ ttlMs: toU64(options.ttlMs ?? 0, "ttlMs"), clientName, requestId }),
-      { kind: "write" },
-    );
-    const session = new Session(this.connection, {
-      id: u64(response.sessionId, "session_id"),
-      ttlMs: Number(u64(response.ttlMs, "ttl_ms")),
+    const sent = instantOf(this.clock);
+    const opened = await this.lockApi.openSession({ ttlMs: options.ttlMs ?? 0, clientName, requestId }, { kind: "write" });
+    const session = new Session(this.lockApi, {
+      id: opened.sessionId,
+      ttlMs: opened.ttlMs,
       clientName,
-      openedSentAt: sentAt,
+      openedSentAt: sent.monotonicMs,
+      openedSentWallMs: sent.wallMs,
       callTimeoutMs: this.callTimeoutMs,
       retryBudgetMs: this.retryBudgetMs,
       driftBound: this.driftBound,
       deadlineTickMs: this.deadlineTickMs,
-    });
+    }, this.clock);
     this.sessions.add(session);
     session.signal.addEventListener("abort", () => this.sessions.delete(session), { once: true });
     return session;
@@ -185,7 +197,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       }
       if (!result.acquired || result.token === undefined) throw new LockNotAcquiredError(lock, result.holder);
       // Lost while the answer travelled: the session's end already freed (or will free) the grant.
-      if (session.state !== "open") throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(lock)} arrived`);
+      if (!session.live) throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(lock)} arrived`);
       const handle = new LockHandle(session, lock, result.token, (h) => {
         if (this.localLocks.get(lock) === h) this.localLocks.delete(lock);
       });
@@ -220,12 +232,15 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     }
   }
 
-  /** The session lock() uses, opened on first use and again after a loss (a lost session stays lost). */
+  /**
+   * The session lock() uses, opened on first use and again after a loss (a lost session
+   * stays lost). Its deadline is checked now: after a pause it may have passed unnoticed.
+   */
   private sessionForLocks(): Promise<Session> {
     const current = this.lockSession;
     if (current) {
       return current.then(
-        (session) => (session.state === "open" ? session : this.openLockSession()),
+        (session) => (session.live ? session : this.openLockSession()),
         () => this.openLockSession(),
       );
     }
@@ -236,7 +251,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     const previous = this.lockSession;
     const opening = (previous ?? Promise.resolve(undefined))
       .catch(() => undefined)
-      .then((old) => (old && old.state === "open" ? old : this.openSession({ ttlMs: this.sessionTtlMs })))
+      .then((old) => (old?.live ? old : this.openSession({ ttlMs: this.sessionTtlMs })))
       .then((session) => {
         // Registered before any handle listens, so the handles are still listed when it runs.
         session.signal.addEventListener("abort", () => {
@@ -404,7 +419,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
 
   /** Closes every open session (best effort) and the channels. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.localLocks.values()].map((h) => (h === "acquiring" ? undefined : h.release())));
+    // A release going on in the background is not waited for: closing the session ends it.
+    await Promise.allSettled([...this.localLocks.values()].map((h) => (h === "acquiring" || h.releasing ? undefined : h.release())));
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
     this.connection.close();
   }

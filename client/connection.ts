@@ -1,9 +1,12 @@
 // Calls to a set of node endpoints: one grpc-js channel per endpoint, a preferred
 // endpoint (the last one that answered, or the leader named by a hint), and retries on
-// the answers that mean "try again elsewhere" (UNAVAILABLE, DEADLINE_EXCEEDED).
+// the answers that mean "try again elsewhere" (UNAVAILABLE, DEADLINE_EXCEEDED). A node
+// that lets an attempt run out without a word (stopped, not dead: its connections stay
+// open) is passed over for a while, and the other attempts waiting on it move on at once.
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import type { UnaryMethod } from "../proto/grpc.ts";
+import { monotonicMs } from "./clock.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
 import { LEADER_METADATA_KEY, reasonOf } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
@@ -21,10 +24,15 @@ export interface ConnectionOptions {
 export interface InvokeOptions {
   /** Writes end in OutcomeUnknownError when the budget runs out, reads in UnavailableError. */
   kind: "write" | "read";
-  /** Deadline of one attempt; defaults to the connection's callTimeoutMs. */
-  attemptTimeoutMs?: number;
-  /** Overall retry budget; defaults to the connection's retryBudgetMs. */
+  /** Deadline of one attempt (asked before each one when a function); defaults to the connection's callTimeoutMs. */
+  attemptTimeoutMs?: number | (() => number);
+  /** Overall retry budget, on the monotonic clock; defaults to the connection's retryBudgetMs. */
   budgetMs?: number;
+  /**
+   * Time left before an answer is of no use (such as a session's deadline), asked before
+   * each attempt: no attempt outlasts it, and the call gives up once it is gone.
+   */
+  timeLeftMs?: () => number;
   /** Ask this endpoint only (no leader following, no retry). */
   endpoint?: string;
 }
@@ -69,11 +77,20 @@ function isServiceError(err: unknown): err is grpc.ServiceError {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** One attempt in flight on an endpoint; `moved` when it was cancelled to try another node. */
+interface Attempt {
+  moved: boolean;
+  cancel: () => void;
+}
+
 export class Connection {
   private readonly endpoints: string[];
   private readonly clients = new Map<string, grpc.Client>();
   private preferred = 0;
   private closed = false;
+  private readonly inFlight = new Map<string, Set<Attempt>>();
+  /** Endpoints that let an attempt run out unanswered, until when (monotonic ms): passed over, and their hints not followed. */
+  private readonly silentUntil = new Map<string, number>();
 
   constructor(private readonly options: ConnectionOptions) {
     if (options.endpoints.length === 0) throw new Error("at least one endpoint is needed");
@@ -103,11 +120,13 @@ export class Connection {
    * call on a channel that is between reconnect attempts wait for it (up to the deadline)
    * instead of failing at once: right for calls pinned to one node, wrong for failover.
    */
-  callOnce<Req, Res>(endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady = false): Promise<Res> {
+  callOnce<Req, Res>(
+    endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady = false, attempt?: Attempt,
+  ): Promise<Res> {
     if (this.closed) return Promise.reject(new UnavailableError("client is closed"));
     const client = this.client(endpoint);
     return new Promise<Res>((resolve, reject) => {
-      client.makeUnaryRequest(
+      const call = client.makeUnaryRequest(
         method.path,
         method.requestSerialize,
         method.responseDeserialize,
@@ -120,6 +139,7 @@ export class Connection {
           else resolve(response);
         },
       );
+      if (attempt) attempt.cancel = () => call.cancel();
     });
   }
 
@@ -129,44 +149,104 @@ export class Connection {
    * write can carry its latest acknowledgements; a retry keeps the same seq.
    */
   async invoke<Req, Res>(method: UnaryMethod<Req, Res>, build: () => Req, opts: InvokeOptions): Promise<Res> {
-    const timeoutMs = opts.attemptTimeoutMs ?? this.options.callTimeoutMs;
+    const attemptTimeout = (): number => {
+      const t = opts.attemptTimeoutMs;
+      return typeof t === "function" ? t() : t ?? this.options.callTimeoutMs;
+    };
     if (opts.endpoint !== undefined) {
       try {
-        return await this.callOnce(opts.endpoint, method, build(), timeoutMs, true);
+        return await this.callOnce(opts.endpoint, method, build(), attemptTimeout(), true);
       } catch (err) {
         throw this.translate(err, opts.kind, method.path);
       }
     }
-    const giveUpAt = Date.now() + (opts.budgetMs ?? this.options.retryBudgetMs);
+    const giveUpAt = monotonicMs() + (opts.budgetMs ?? this.options.retryBudgetMs);
     let failuresInRow = 0;
     let lastError: unknown;
     for (;;) {
+      const left = opts.timeLeftMs?.() ?? Infinity;
+      if (left <= 0) break;
       const endpoint = this.current;
+      const timeoutMs = Math.max(1, Math.min(attemptTimeout(), left));
+      const attempt: Attempt = { moved: false, cancel: () => undefined };
+      this.track(endpoint, attempt, true);
       try {
-        const response = await this.callOnce(endpoint, method, build(), timeoutMs);
+        const response = await this.callOnce(endpoint, method, build(), timeoutMs, false, attempt);
+        this.silentUntil.delete(endpoint);
         return response;
       } catch (err) {
-        if (!isServiceError(err) || !RETRIABLE.has(err.code)) throw this.translate(err, opts.kind, method.path);
+        this.track(endpoint, attempt, false);
+        if (!attempt.moved) {
+          if (!isServiceError(err) || !RETRIABLE.has(err.code)) throw this.translate(err, opts.kind, method.path);
+          if (err.code === grpc.status.DEADLINE_EXCEEDED) this.silenced(endpoint, timeoutMs);
+          else this.silentUntil.delete(endpoint);
+        }
         lastError = err;
         failuresInRow += 1;
-        const hinted = this.endpointFromHint(err.metadata);
-        if (hinted !== undefined && hinted !== endpoint) {
+        const hinted = isServiceError(err) && !attempt.moved ? this.endpointFromHint(err.metadata) : undefined;
+        if (hinted !== undefined && hinted !== endpoint && !this.isSilent(hinted)) {
           this.preferred = this.endpoints.indexOf(hinted);
-        } else {
-          this.preferred = (this.preferred + 1) % this.endpoints.length;
+        } else if (this.current === endpoint) {
+          this.preferred = this.nextAnswering(endpoint);
         }
+      } finally {
+        this.track(endpoint, attempt, false);
       }
-      if (this.closed || Date.now() >= giveUpAt) break;
+      if (this.closed || monotonicMs() >= giveUpAt) break;
       // Once every endpoint failed in a row, back off (an election is probably under way).
       if (failuresInRow >= this.endpoints.length) {
         const rounds = Math.floor(failuresInRow / this.endpoints.length);
-        const pause = Math.min(50 * 2 ** (rounds - 1), 500, Math.max(0, giveUpAt - Date.now()));
-        await sleep(pause);
+        const pause = Math.min(50 * 2 ** (rounds - 1), 500, Math.max(0, giveUpAt - monotonicMs()), opts.timeLeftMs?.() ?? Infinity);
+        if (pause > 0) await sleep(pause);
       }
     }
-    const detail = isServiceError(lastError) ? lastError.details : String(lastError);
-    const what = `${method.path}: no answer after retrying for the whole budget (last: ${detail})`;
+    const detail = isServiceError(lastError) ? lastError.details : lastError === undefined ? "no time left to try" : String(lastError);
+    const what = `${method.path}: no answer within the time given (last: ${detail})`;
     throw opts.kind === "write" ? new OutcomeUnknownError(what) : new UnavailableError(what);
+  }
+
+  private track(endpoint: string, attempt: Attempt, add: boolean): void {
+    let set = this.inFlight.get(endpoint);
+    if (add) {
+      if (!set) this.inFlight.set(endpoint, (set = new Set()));
+      set.add(attempt);
+    } else if (set) {
+      set.delete(attempt);
+      if (set.size === 0) this.inFlight.delete(endpoint);
+    }
+  }
+
+  /**
+   * `endpoint` let an attempt of `forMs` run out without answering: pass it over for as
+   * long, and move the other attempts waiting on it (a waiting Acquire among them) to the
+   * next node now. A write moved keeps its seq, so moving it is safe.
+   */
+  private silenced(endpoint: string, forMs: number): void {
+    this.silentUntil.set(endpoint, monotonicMs() + forMs);
+    for (const other of this.inFlight.get(endpoint) ?? []) {
+      if (other.moved) continue;
+      other.moved = true;
+      other.cancel();
+    }
+  }
+
+  private isSilent(endpoint: string): boolean {
+    const until = this.silentUntil.get(endpoint);
+    if (until === undefined) return false;
+    if (until > monotonicMs()) return true;
+    this.silentUntil.delete(endpoint);
+    return false;
+  }
+
+  /** The index of the next endpoint after `endpoint` that is not passed over (the next one if all are). */
+  private nextAnswering(endpoint: string): number {
+    const from = this.endpoints.indexOf(endpoint);
+    const n = this.endpoints.length;
+    for (let i = 1; i <= n; i++) {
+      const j = (from + i) % n;
+      if (!this.isSilent(this.endpoints[j])) return j;
+    }
+    return (from + 1) % n;
   }
 
   /** A retriable failure on a single-endpoint call becomes Unavailable/OutcomeUnknown; others map by status. */

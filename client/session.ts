@@ -1,28 +1,35 @@
 // A session on the cluster: its writes (Acquire, Release, CloseSession) with the
-// exactly-once bookkeeping, its keepalive loop and its own expiry deadline.
-import { palisade } from "../proto/gen/palisade.js";
-import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
-import { toU64, u64 } from "../proto/wire.ts";
-import type { Connection } from "./connection.ts";
+// exactly-once bookkeeping, its keepalive loop and its own expiry deadline. It talks to the
+// cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
-import { monotonicMs, monotonicNs, msToNs } from "./clock.ts";
+import { elapsedMs, instantOf, msToNs, sleep, type ClientClock, type Instant, type Timer } from "./clock.ts";
+import { isAnswer, type AcquireAnswer, type LockApi, type WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
   FailedPreconditionError, LimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
 } from "./errors.ts";
-import { cancelWaitFrom, holderFrom, type AcquireResult, type CancelWaitResult } from "./types.ts";
-
-const pb = palisade.v1;
+import type { AcquireResult, CancelWaitResult } from "./types.ts";
 
 /** Writes a session keeps in flight at most (SPEC "Exactly-once"). */
 export const MAX_IN_FLIGHT = 64;
+
+/** Pause between the background sends of a write whose answer has not come yet (and at least between failed keepalives). */
+const RESEND_PAUSE_MS = 200;
+
+/** The shortest wait for one keepalive attempt, unless less time is left than that. */
+const MIN_ATTEMPT_MS = 100;
 
 export interface SessionSettings {
   id: bigint;
   ttlMs: number;
   clientName: string;
-  /** monotonicMs() when the OpenSession request that created the session was sent. */
+  /** The clock's monotonicMs() when the OpenSession request that created the session was sent. */
   openedSentAt: number;
+  /**
+   * The clock's wallMs() at that moment. When absent, the wall clock is counted from when
+   * the session is made, as if it had read the same time gone by as the monotonic clock.
+   */
+  openedSentWallMs?: number;
   callTimeoutMs: number;
   retryBudgetMs: number;
   /** Bound ρ on clock-rate drift; the client gives up 2·ρ·TTL + one tick before the server would. */
@@ -47,7 +54,8 @@ export interface PendingAcquire {
 /**
  * A grant the session released by itself: the Acquire's caller had given up (aborted its
  * wait) or its outcome was unknown, and the final answer, learnt through CancelWait, was a
- * grant that nobody would use. Times are monotonicNs() values.
+ * grant that nobody would use. Times are the clock's monotonic time in nanoseconds (for the
+ * system clock, process.hrtime.bigint() values).
  */
 export interface LateGrantRelease {
   lock: string;
@@ -67,11 +75,6 @@ type LostListener = (reason: string) => void;
 type LateGrantListener = (release: LateGrantRelease) => void;
 type DeadlineListener = (deadlineNs: bigint) => void;
 
-const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    setTimeout(resolve, ms).unref();
-  });
-
 export class Session {
   readonly id: bigint;
   readonly ttlMs: number;
@@ -81,24 +84,31 @@ export class Session {
   private readonly lostListeners: LostListener[] = [];
   private readonly deadlineListeners = new Set<DeadlineListener>();
   private readonly lateGrantListeners = new Set<LateGrantListener>();
-  private lastAckSentAt: number;
-  private lastCheckAt: number;
-  private readonly deadlineTimer: NodeJS.Timeout;
-  private readonly stalls = new StallWatch();
+  /** When the last acknowledged keepalive (or the OpenSession) was sent: the deadline counts from it. */
+  private lastAckSent: Instant;
+  private lastCheck: Instant;
+  private readonly deadlineTimer: Timer;
+  private readonly stalls: StallWatch;
   /** Per lock, the settling of Acquires whose outcome was unknown (see settleAbandoned). */
   private readonly unsettled = new Map<string, Promise<void>>();
+  /** Releases not answered yet, by grant (see release). */
+  private readonly releases = new Map<string, Promise<void>>();
   private ended: "open" | "closed" | "lost" = "open";
   private lostReason = "";
 
-  constructor(private readonly connection: Connection, private readonly settings: SessionSettings) {
+  constructor(private readonly api: LockApi, private readonly settings: SessionSettings, private readonly clock: ClientClock) {
     this.id = settings.id;
     this.ttlMs = settings.ttlMs;
     this.clientName = settings.clientName;
-    this.lastAckSentAt = settings.openedSentAt;
-    this.lastCheckAt = monotonicMs();
+    const now = instantOf(clock);
+    this.lastAckSent = {
+      monotonicMs: settings.openedSentAt,
+      wallMs: settings.openedSentWallMs ?? now.wallMs - (now.monotonicMs - settings.openedSentAt),
+    };
+    this.lastCheck = now;
+    this.stalls = new StallWatch(clock);
     this.stalls.retain();
-    this.deadlineTimer = setInterval(() => this.checkDeadline(), settings.deadlineTickMs);
-    this.deadlineTimer.unref();
+    this.deadlineTimer = clock.setInterval(() => this.checkDeadline(), settings.deadlineTickMs);
     void this.keepaliveLoop();
   }
 
@@ -114,6 +124,11 @@ export class Session {
   /** The seq the next write of this session will carry. */
   peekNextSeq(): number {
     return this.acks.peek();
+  }
+
+  /** Writes sent whose answers have not arrived (at most MAX_IN_FLIGHT; the next write is refused with LimitError). */
+  get writesInFlight(): number {
+    return this.acks.outstanding;
   }
 
   /** Called once when the session is lost (server ended it, or the client's deadline passed). */
@@ -134,13 +149,44 @@ export class Session {
     return () => this.lateGrantListeners.delete(listener);
   }
 
-  /** The moment (monotonicMs()) after which the client treats the session as lost. */
+  /**
+   * The moment (the clock's monotonicMs()) after which the client treats the session as
+   * lost: the send time of the last acknowledged keepalive + TTL − (2·ρ·TTL + one tick),
+   * brought forward by any time the wall clock saw pass beyond the monotonic clock since
+   * then (a system suspend).
+   */
   get deadline(): number {
-    const margin = 2 * this.settings.driftBound * this.ttlMs + this.settings.deadlineTickMs;
-    return this.lastAckSentAt + this.ttlMs - margin;
+    const now = instantOf(this.clock);
+    const unseenByMonotonic = elapsedMs(this.lastAckSent, now) - (now.monotonicMs - this.lastAckSent.monotonicMs);
+    return this.lastAckSent.monotonicMs + this.budgetMs - unseenByMonotonic;
   }
 
-  /** The deadline as an absolute process.hrtime.bigint() value, meaningful to any process on this host. */
+  /** Time left before the deadline (0 once the session ended). */
+  private timeLeftMs(): number {
+    if (this.ended !== "open") return 0;
+    return this.budgetMs - elapsedMs(this.lastAckSent, instantOf(this.clock));
+  }
+
+  /**
+   * The longest one attempt may wait: a third of the time left to the deadline (so a node
+   * that does not answer leaves time for two others), at least MIN_ATTEMPT_MS or what is
+   * left, at most `base`.
+   */
+  private attemptWithin(base: number): number {
+    const left = this.timeLeftMs();
+    return Math.min(base, Math.max(Math.min(left, MIN_ATTEMPT_MS), left / 3));
+  }
+
+  /** For writes: stop retrying once the session has ended (its locks go with it). */
+  private readonly whileOpen = (): number => (this.ended === "open" ? Infinity : 0);
+
+  /** How long after the last acknowledged keepalive was sent the session stays trusted. */
+  private get budgetMs(): number {
+    const margin = 2 * this.settings.driftBound * this.ttlMs + this.settings.deadlineTickMs;
+    return this.ttlMs - margin;
+  }
+
+  /** The deadline in nanoseconds; with the system clock an absolute process.hrtime.bigint() value, meaningful to any process on this host. */
   get deadlineNs(): bigint {
     return msToNs(this.deadline);
   }
@@ -164,14 +210,13 @@ export class Session {
 
   /** Acquire, exposing the seq at once (so a caller can CancelWait it while it waits). */
   startAcquire(lock: string, options: AcquireOptions = {}): PendingAcquire {
-    this.ensureOpen();
+    this.ensureLive();
     const seq = this.allocateSeq();
     const waitMs = options.waitMs ?? 0;
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
-    const call = this.connection.invoke(
-      lockApi.Acquire,
-      () => pb.AcquireRequest.create({ sessionId: toU64(this.id), lock, waitMs: toU64(waitMs, "waitMs"), seq: toU64(seq), ...this.wireAcks() }),
-      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs },
+    const call = this.api.acquire(
+      { sessionId: this.id, lock, waitMs, seq, acks: this.acksOf(seq) },
+      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.whileOpen },
     );
     const result = this.finishAcquire(lock, seq, call, options.signal);
     return { seq, result };
@@ -180,30 +225,27 @@ export class Session {
   private async finishAcquire(
     lock: string,
     seq: number,
-    call: Promise<palisade.v1.AcquireResponse>,
+    call: Promise<AcquireAnswer>,
     signal: AbortSignal | undefined,
   ): Promise<AcquireResult> {
-    type Settled = { ok: true; response: palisade.v1.AcquireResponse } | { ok: false; error: unknown } | { aborted: true };
+    type Settled = { ok: true; response: AcquireAnswer } | { ok: false; error: unknown } | { aborted: true };
     const settled: Promise<Settled> = call.then(
       (response) => ({ ok: true as const, response }),
       (error: unknown) => ({ ok: false as const, error }),
     );
-    const outcome = signal ? await Promise.race([settled, abortedPromise(signal)]) : await settled;
+    const outcome = signal ? await untilAborted(settled, signal) : await settled;
     if ("aborted" in outcome) return this.cancelAfterAbort(lock, seq);
     if (outcome.ok) {
       this.acks.answered(seq);
-      const response = outcome.response;
-      const holder = holderFrom(response.holder);
-      const result: AcquireResult = { acquired: response.acquired, seq };
-      if (response.acquired) result.token = u64(response.token, "token");
+      const { acquired, token, holder } = outcome.response;
+      const result: AcquireResult = { acquired, seq };
+      if (acquired && token !== undefined) result.token = token;
       if (holder) result.holder = holder;
       return result;
     }
-    if (outcome.error instanceof OutcomeUnknownError) {
-      void this.settleAbandoned(lock, seq);
-    } else {
-      this.acks.answered(seq);
-    }
+    // No answer: the Acquire stays in flight until CancelWait learns its final answer.
+    if (isAnswer(outcome.error)) this.acks.answered(seq);
+    else void this.settleAbandoned(lock, seq);
     throw outcome.error;
   }
 
@@ -213,7 +255,8 @@ export class Session {
     try {
       answer = await this.cancelWait(lock, seq);
     } catch (err) {
-      if (err instanceof OutcomeUnknownError) void this.settleAbandoned(lock, seq);
+      if (!cancelSettled(err)) void this.settleAbandoned(lock, seq);
+      else if (!(err instanceof SessionNotFoundError)) this.acks.answered(seq);
       throw err;
     }
     this.acks.answered(seq);
@@ -237,7 +280,8 @@ export class Session {
 
   /**
    * Resolves once every Acquire of `lock` whose outcome was unknown has been settled
-   * (cancelled, or its late grant released); undefined when there is none.
+   * (cancelled, or its late grant released and that release answered); undefined when
+   * there is none.
    */
   unsettledAcquire(lock: string): Promise<void> | undefined {
     return this.unsettled.get(lock);
@@ -246,37 +290,45 @@ export class Session {
   private async settleOne(lock: string, seq: number): Promise<void> {
     while (this.ended === "open") {
       try {
-        const answer = await this.cancelWait(lock, seq);
+        const answer = await this.api.cancelWait({ sessionId: this.id, lock, acquireSeq: seq }, { kind: "write", timeLeftMs: this.whileOpen });
         this.acks.answered(seq);
         if (answer.outcome === "granted") await this.releaseLateGrant(lock, seq, answer.token);
         return;
       } catch (err) {
         if (err instanceof SessionNotFoundError) return;
-        if (!(err instanceof OutcomeUnknownError)) {
+        // Another answer about that seq (such as "request too old"): nothing is left to learn.
+        if (cancelSettled(err)) {
           this.acks.answered(seq);
           return;
         }
       }
-      await sleep(200);
+      await sleep(this.clock, RESEND_PAUSE_MS);
     }
   }
 
-  /** Releases a grant nobody will use, and tells the listeners how that went. */
+  /** Releases a grant nobody will use, and tells the listeners how that went (once its release is answered). */
   private async releaseLateGrant(lock: string, acquireSeq: number, token: bigint): Promise<void> {
-    const learntAtNs = monotonicNs();
-    const releaseSentNs = monotonicNs();
+    const learntAtNs = this.nowNs();
+    const releaseSentNs = this.nowNs();
     let outcome: LateGrantRelease["outcome"] = "released";
     let releaseAnsweredNs: bigint | null = null;
+    const first = this.release(lock, token);
+    // Registered at once when sent; refused before sending (session ended, too many writes in flight) it is not.
+    const sent = this.releases.has(releaseKey(lock, token));
     try {
-      await this.release(lock, token);
-      releaseAnsweredNs = monotonicNs();
+      // A Release without an answer goes on in the background; the second call waits for its answer.
+      await first.catch((err: unknown) => {
+        if (err instanceof OutcomeUnknownError) return this.release(lock, token);
+        throw err;
+      });
+      releaseAnsweredNs = this.nowNs();
     } catch (err) {
-      // Never sent (the session had ended here, or too many writes in flight): nothing happened.
-      if (err instanceof SessionLostError || err instanceof LimitError) return;
+      // Never sent: nothing happened, nothing to report (the grant ends with the session).
+      if (!sent) return;
       if (err instanceof SessionNotFoundError) outcome = "sessionNotFound";
       else if (err instanceof NotHolderError || err instanceof StaleTokenError || err instanceof FailedPreconditionError) outcome = "notHolder";
       else outcome = "unknown";
-      if (outcome !== "unknown") releaseAnsweredNs = monotonicNs();
+      if (outcome !== "unknown") releaseAnsweredNs = this.nowNs();
     }
     const event: LateGrantRelease = { lock, acquireSeq, token, learntAtNs, releaseSentNs, releaseAnsweredNs, outcome };
     for (const listener of this.lateGrantListeners) listener(event);
@@ -287,46 +339,87 @@ export class Session {
    * answer recorded for that seq. Sent before its Acquire, it makes that Acquire take no effect.
    */
   async cancelWait(lock: string, acquireSeq: number): Promise<CancelWaitResult> {
-    const response = await this.connection.invoke(
-      lockApi.CancelWait,
-      () => pb.CancelWaitRequest.create({ sessionId: toU64(this.id), lock, acquireSeq: toU64(acquireSeq, "acquireSeq") }),
-      { kind: "write" },
-    );
-    return cancelWaitFrom(response);
+    return this.api.cancelWait({ sessionId: this.id, lock, acquireSeq }, { kind: "write" });
   }
 
-  /** Release a lock this session holds with `token`. */
-  async release(lock: string, token: bigint): Promise<void> {
-    this.ensureOpen();
-    const seq = this.allocateSeq();
+  /**
+   * Release a lock this session holds with `token`. When no answer comes within the retry
+   * budget this rejects with OutcomeUnknownError, and the session goes on sending the same
+   * seq in the background until an answer arrives or the session ends (it stays in flight
+   * meanwhile). Calling release() again for that grant then waits for that answer.
+   */
+  release(lock: string, token: bigint): Promise<void> {
+    const key = releaseKey(lock, token);
+    const underway = this.releases.get(key);
+    if (underway) return underway;
+    let seq: number;
     try {
-      await this.connection.invoke(
-        lockApi.Release,
-        () => pb.ReleaseRequest.create({ sessionId: toU64(this.id), lock, token: toU64(token, "token"), seq: toU64(seq), ...this.wireAcks() }),
-        { kind: "write" },
-      );
-    } finally {
-      // Answered, failed for good, or given up: this seq is never sent again.
-      this.acks.answered(seq);
+      this.ensureLive();
+      seq = this.allocateSeq();
+    } catch (err) {
+      return Promise.reject(err);
     }
+    const send = (): Promise<void> =>
+      this.api.release({ sessionId: this.id, lock, token, seq, acks: this.acksOf(seq) }, { kind: "write", timeLeftMs: this.whileOpen });
+    const first = this.answerOf(seq, send());
+    const settled = first.catch((err: unknown) => {
+      if (isAnswer(err)) throw err;
+      return this.resendUntilAnswered(seq, send);
+    });
+    this.releases.set(key, settled);
+    const forget = (): void => {
+      if (this.releases.get(key) === settled) this.releases.delete(key);
+    };
+    settled.then(forget, forget);
+    return first.catch((err: unknown) => {
+      if (isAnswer(err)) throw err;
+      if (this.ended !== "open") throw new SessionLostError(`session ${this.id} ended before the release of ${JSON.stringify(lock)} was answered: ${this.lostReason}`);
+      const known = err instanceof OutcomeUnknownError ? err : undefined;
+      throw new OutcomeUnknownError(
+        `${(err as Error).message}; the release goes on in the background with the same seq until answered (release again to wait for it)`,
+        known?.code,
+        known?.reason,
+      );
+    });
   }
 
   /** Close the session, releasing its locks and cancelling its waits. Closing twice is a no-op. */
   async close(): Promise<void> {
     if (this.ended !== "open") return;
-    const seq = this.allocateSeq();
+    // Not bound by the in-flight limit: a session can always be closed.
+    const seq = this.acks.allocate();
     this.end("closed", "session closed by the client");
     try {
-      await this.connection.invoke(
-        lockApi.CloseSession,
-        () => pb.CloseSessionRequest.create({ sessionId: toU64(this.id), seq: toU64(seq), ...this.wireAcks() }),
-        { kind: "write" },
-      );
+      await this.answerOf(seq, this.api.closeSession({ sessionId: this.id, seq, acks: this.acksOf(seq) }, { kind: "write" }));
     } catch (err) {
-      // Already gone on the server: the outcome the caller wanted.
+      // Already gone on the server: the outcome the caller wanted. Without an answer the
+      // session, no longer kept alive, expires after its TTL.
       if (!(err instanceof SessionNotFoundError)) throw err;
-    } finally {
+    }
+  }
+
+  /** The call's outcome; only an answer (a value or an answer error) counts its seq as answered. */
+  private async answerOf<T>(seq: number, call: Promise<T>): Promise<T> {
+    try {
+      const value = await call;
       this.acks.answered(seq);
+      return value;
+    } catch (err) {
+      if (isAnswer(err)) this.acks.answered(seq);
+      throw err;
+    }
+  }
+
+  /** Sends a write again (same seq, latest acknowledgements) until it is answered or the session ends. */
+  private async resendUntilAnswered<T>(seq: number, send: () => Promise<T>): Promise<T> {
+    for (;;) {
+      await sleep(this.clock, RESEND_PAUSE_MS);
+      if (this.ended !== "open") throw new SessionLostError(`session ${this.id} ended before write ${seq} was answered: ${this.lostReason}`);
+      try {
+        return await this.answerOf(seq, send());
+      } catch (err) {
+        if (isAnswer(err)) throw err;
+      }
     }
   }
 
@@ -335,18 +428,22 @@ export class Session {
   private async keepaliveLoop(): Promise<void> {
     const period = Math.max(1, Math.floor(this.ttlMs / 3));
     while (this.ended === "open") {
-      const sentAt = monotonicMs();
+      const sent = instantOf(this.clock);
+      let failed = false;
       try {
-        await this.connection.invoke(
-          lockApi.KeepAlive,
-          () => pb.KeepAliveRequest.create({ sessionId: toU64(this.id) }),
-          { kind: "read", budgetMs: period },
-        );
+        // Each attempt waits at most a third of the time left, then the next node is tried,
+        // so a stopped leader costs the session only if no new one answers in time.
+        await this.api.keepAlive(this.id, {
+          kind: "read",
+          attemptTimeoutMs: () => this.attemptWithin(this.settings.callTimeoutMs),
+          budgetMs: this.budgetMs,
+          timeLeftMs: () => this.timeLeftMs(),
+        });
         // A keepalive acknowledged after the deadline does not revive the session.
         this.checkDeadline();
         if (this.ended !== "open") return;
-        if (sentAt > this.lastAckSentAt) {
-          this.lastAckSentAt = sentAt;
+        if (sent.monotonicMs > this.lastAckSent.monotonicMs) {
+          this.lastAckSent = sent;
           const deadlineNs = this.deadlineNs;
           for (const listener of this.deadlineListeners) listener(deadlineNs);
         }
@@ -355,30 +452,32 @@ export class Session {
           this.lose(`the cluster ended session ${this.id}: ${err.message}`);
           return;
         }
-        // Otherwise try again next period; the deadline decides when to give up.
+        // Otherwise no node answered before the deadline (then the session is lost now), or
+        // one answered an error: try again at the next period, and never in a tight loop.
+        failed = true;
+        this.checkDeadline();
       }
-      const next = sentAt + period - monotonicMs();
-      if (next > 0) await sleep(next);
+      const next = sent.monotonicMs + period - this.clock.monotonicMs();
+      const pause = failed ? Math.max(next, RESEND_PAUSE_MS) : next;
+      if (pause > 0 && this.ended === "open") await sleep(this.clock, pause);
     }
   }
 
   private checkDeadline(): void {
     if (this.ended !== "open") return;
-    const now = monotonicMs();
+    // Elapsed times since the last acknowledged keepalive was sent, on whichever clock saw
+    // more pass: the monotonic clock stops while the host is suspended.
+    const now = instantOf(this.clock);
+    const sinceAck = elapsedMs(this.lastAckSent, now);
     // A stall since the last check began at or after it; if the loop was blocked past the
     // deadline, timers and answers processed after it prove nothing about that time.
-    const stallEnd = this.lastCheckAt + this.stalls.takeMaxStallMs();
-    this.lastCheckAt = now;
-    if (now > this.deadline || stallEnd > this.deadline) {
+    const stallEnd = elapsedMs(this.lastAckSent, this.lastCheck) + this.stalls.takeMaxStallMs();
+    this.lastCheck = now;
+    if (sinceAck > this.budgetMs || stallEnd > this.budgetMs) {
       this.lose(`session ${this.id}: no keepalive acknowledged within its TTL (${this.ttlMs} ms) minus the drift margin`);
       // Best effort: tell the cluster, so its locks go to the next waiter sooner.
-      const seq = this.allocateSeqUnchecked();
-      void this.connection
-        .invoke(
-          lockApi.CloseSession,
-          () => pb.CloseSessionRequest.create({ sessionId: toU64(this.id), seq: toU64(seq), ...this.wireAcks() }),
-          { kind: "write", budgetMs: this.settings.callTimeoutMs },
-        )
+      const seq = this.acks.allocate();
+      void this.answerOf(seq, this.api.closeSession({ sessionId: this.id, seq, acks: this.acksOf(seq) }, { kind: "write", budgetMs: this.settings.callTimeoutMs }))
         .catch(() => undefined);
     }
   }
@@ -392,7 +491,7 @@ export class Session {
   private end(state: "closed" | "lost", reason: string): void {
     this.ended = state;
     this.lostReason = reason;
-    clearInterval(this.deadlineTimer);
+    this.deadlineTimer.cancel();
     this.stalls.release();
     this.deadlineListeners.clear();
     this.controller.abort(new SessionLostError(reason));
@@ -400,8 +499,9 @@ export class Session {
 
   // ---- helpers -----------------------------------------------------------------------------
 
-  private ensureOpen(): void {
-    if (this.ended !== "open") throw new SessionLostError(`session ${this.id} is ${this.ended}: ${this.lostReason}`);
+  /** Every write checks the deadline first (as `live` does): after a pause it may have passed before any tick ran. */
+  private ensureLive(): void {
+    if (!this.live) throw new SessionLostError(`session ${this.id} is ${this.ended}: ${this.lostReason}`);
   }
 
   private allocateSeq(): number {
@@ -411,19 +511,43 @@ export class Session {
     return this.acks.allocate();
   }
 
-  private allocateSeqUnchecked(): number {
-    return this.acks.allocate();
+  /** What each attempt of the write with `seq` acknowledges, read when it is sent. */
+  private acksOf(seq: number): () => WriteAcks {
+    return () => this.acks.acksFor(seq);
   }
 
-  private wireAcks(): { ackedUpTo: ReturnType<typeof toU64>; held: Array<ReturnType<typeof toU64>> } {
-    const { ackedUpTo, held } = this.acks.acks();
-    return { ackedUpTo: toU64(ackedUpTo), held: held.map((seq) => toU64(seq)) };
+  private nowNs(): bigint {
+    return msToNs(this.clock.monotonicMs());
   }
 }
 
-function abortedPromise(signal: AbortSignal): Promise<{ aborted: true }> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve({ aborted: true });
-    else signal.addEventListener("abort", () => resolve({ aborted: true }), { once: true });
+/**
+ * `settled`, or { aborted: true } if `signal` aborts first. The listener goes once either
+ * happens: a caller's long-lived signal must not collect one per call.
+ */
+async function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promise<T | { aborted: true }> {
+  if (signal.aborted) return { aborted: true };
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<{ aborted: true }>((resolve) => {
+    onAbort = () => resolve({ aborted: true });
+    signal.addEventListener("abort", onAbort, { once: true });
   });
+  try {
+    return await Promise.race([settled, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Names one grant among the session's releases. */
+function releaseKey(lock: string, token: bigint): string {
+  return `${token} ${lock}`;
+}
+
+/**
+ * Whether a CancelWait's failure settles its Acquire's seq: an answer about that seq, not
+ * the lack of one, nor a limit that kept the cancel from being recorded.
+ */
+function cancelSettled(err: unknown): boolean {
+  return isAnswer(err) && !(err instanceof LimitError);
 }

@@ -1,14 +1,15 @@
 // Watches the event loop for stalls. A timer that was due during a stall fires late, so a
 // session's deadline check alone would notice a stall only after it; this tells the check
 // how long the loop may have been blocked since the last look, so a stall that may have
-// outlived the deadline counts as loss.
+// outlived the deadline counts as loss. Gaps are measured on both the monotonic and the
+// wall clock (elapsedMs), so a system suspend, which stops the monotonic clock, counts too.
 //
-// One sampler serves every session of the process: a timer every `resolutionMs` records the
-// longest gap between its runs. (perf_hooks.monitorEventLoopDelay is not used: its reset()
+// One sampler serves every session of the process (one per clock): a timer every
+// `resolutionMs` records the longest gap between its runs. (perf_hooks.monitorEventLoopDelay is not used: its reset()
 // forgets the interval in progress, so a stall that began just after a reset went unseen;
 // and one histogram per session cost a wakeup per session per interval.) Each session keeps
 // its own view ("since my last look") over the folds of the shared maximum.
-import { monotonicMs } from "./clock.ts";
+import { elapsedMs, instantOf, type ClientClock, type Instant, type Timer } from "./clock.ts";
 
 /** One reading of the sampler: the longest gap between its runs since the reading before, in ms. */
 interface Fold {
@@ -18,23 +19,23 @@ interface Fold {
 
 class SharedSampler {
   private readonly watchers = new Set<StallWatch>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private folds: Fold[] = [];
   private seq = 0;
-  private lastSampleAt = 0;
+  private lastSample: Instant = { monotonicMs: 0, wallMs: 0 };
   private lastFoldAt = 0;
   /** Longest gap between samples since the last fold (a gap includes the interval itself). */
   private currentMaxMs = 0;
 
-  constructor(readonly resolutionMs: number) {}
+  constructor(private readonly clock: ClientClock, readonly resolutionMs: number) {}
 
   /** Registers a watcher; returns the seq its view starts after. */
   add(w: StallWatch): number {
     if (this.watchers.size === 0) {
-      this.lastSampleAt = this.lastFoldAt = monotonicMs();
+      this.lastSample = instantOf(this.clock);
+      this.lastFoldAt = this.lastSample.monotonicMs;
       this.currentMaxMs = 0;
-      this.timer = setInterval(() => this.sample(), this.resolutionMs);
-      this.timer.unref();
+      this.timer = this.clock.setInterval(() => this.sample(), this.resolutionMs);
     }
     this.watchers.add(w);
     return this.seq;
@@ -46,7 +47,7 @@ class SharedSampler {
       this.prune();
       return;
     }
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     this.folds = [];
   }
@@ -57,9 +58,9 @@ class SharedSampler {
    * from next time. Folds at most once per interval, however many sessions look.
    */
   maxSince(since: number): { maxMs: number; seq: number } {
-    const now = monotonicMs();
-    let maxMs = Math.max(this.currentMaxMs, now - this.lastSampleAt);
-    if (now - this.lastFoldAt >= this.resolutionMs) this.fold(now);
+    const now = instantOf(this.clock);
+    let maxMs = Math.max(this.currentMaxMs, elapsedMs(this.lastSample, now));
+    if (now.monotonicMs - this.lastFoldAt >= this.resolutionMs) this.fold(now);
     for (const f of this.folds) if (f.seq > since && f.maxMs > maxMs) maxMs = f.maxMs;
     return { maxMs, seq: this.seq };
   }
@@ -72,26 +73,32 @@ class SharedSampler {
   }
 
   private sample(): void {
-    const now = monotonicMs();
-    this.currentMaxMs = Math.max(this.currentMaxMs, now - this.lastSampleAt);
-    this.lastSampleAt = now;
+    const now = instantOf(this.clock);
+    this.currentMaxMs = Math.max(this.currentMaxMs, elapsedMs(this.lastSample, now));
+    this.lastSample = now;
   }
 
-  private fold(now: number): void {
+  private fold(now: Instant): void {
     this.sample();
     this.folds.push({ seq: ++this.seq, maxMs: this.currentMaxMs });
     this.currentMaxMs = 0;
-    this.lastFoldAt = now;
+    this.lastFoldAt = now.monotonicMs;
   }
 }
 
-const samplers = new Map<number, SharedSampler>();
+/** One sampler per clock and resolution. */
+const samplers = new WeakMap<ClientClock, Map<number, SharedSampler>>();
 
-function samplerFor(resolutionMs: number): SharedSampler {
-  let s = samplers.get(resolutionMs);
+function samplerFor(clock: ClientClock, resolutionMs: number): SharedSampler {
+  let byResolution = samplers.get(clock);
+  if (!byResolution) {
+    byResolution = new Map();
+    samplers.set(clock, byResolution);
+  }
+  let s = byResolution.get(resolutionMs);
   if (!s) {
-    s = new SharedSampler(resolutionMs);
-    samplers.set(resolutionMs, s);
+    s = new SharedSampler(clock, resolutionMs);
+    byResolution.set(resolutionMs, s);
   }
   return s;
 }
@@ -102,8 +109,8 @@ export class StallWatch {
   /** The last fold this watcher has taken into account. */
   seenUpTo = 0;
 
-  constructor(resolutionMs = 10) {
-    this.sampler = samplerFor(resolutionMs);
+  constructor(clock: ClientClock, resolutionMs = 10) {
+    this.sampler = samplerFor(clock, resolutionMs);
   }
 
   /** Starts watching (the shared sampler runs while any watcher is retained). */

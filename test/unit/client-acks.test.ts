@@ -41,3 +41,16 @@ describe("AckTracker", () => {
     expect(acks.acks()).toEqual({ ackedUpTo: MAX_HELD + 10, held: [] });
   });
 });
+
+describe("AckTracker.acksFor", () => {
+  it("lists only held seqs below the write's own seq, so a write retried after later answers stays valid", () => {
+    const acks = new AckTracker();
+    for (let i = 0; i < 5; i++) acks.allocate();
+    acks.answered(1);
+    acks.answered(3);
+    acks.answered(5);
+    expect(acks.acksFor(2)).toEqual({ ackedUpTo: 1, held: [] });
+    expect(acks.acksFor(4)).toEqual({ ackedUpTo: 1, held: [3] });
+    expect(acks.acksFor(6)).toEqual({ ackedUpTo: 1, held: [3, 5] });
+  });
+});

@@ -3,7 +3,8 @@
 // clock; past it the session is lost for good.
 import { describe, expect, it } from "vitest";
 import type { Connection } from "../../client/connection.ts";
-import { monotonicMs, msToNs } from "../../client/clock.ts";
+import { monotonicMs, msToNs, systemClock } from "../../client/clock.ts";
+import { GrpcLockApi } from "../../client/lock-api.ts";
 import { SessionLostError } from "../../client/errors.ts";
 import { Session, type SessionSettings } from "../../client/session.ts";
 
@@ -29,7 +30,7 @@ describe("session deadline", () => {
   it("is OpenSession's send time + TTL − (2·ρ·TTL + tick) before any keepalive", () => {
     const { connection } = fakeConnection("hang");
     const sentAt = monotonicMs();
-    const session = new Session(connection, settings(sentAt, 10_000));
+    const session = new Session(new GrpcLockApi(connection), settings(sentAt, 10_000), systemClock);
     expect(session.deadline).toBeCloseTo(sentAt + 10_000 - (2 * 0.01 * 10_000 + 50), 6);
     expect(session.deadlineNs).toBe(msToNs(session.deadline));
     expect(session.live).toBe(true);
@@ -39,7 +40,7 @@ describe("session deadline", () => {
   it("moves with each acknowledged keepalive and tells its listeners the absolute deadline", async () => {
     const { connection } = fakeConnection("answer");
     const opened = monotonicMs() - 5_000;
-    const session = new Session(connection, settings(opened, 10_000));
+    const session = new Session(new GrpcLockApi(connection), settings(opened, 10_000), systemClock);
     const extended = await new Promise<bigint>((resolve) => session.onDeadlineExtended(resolve));
     expect(session.deadline).toBeGreaterThan(opened + 10_000 - 250);
     expect(extended).toBe(session.deadlineNs);
@@ -48,7 +49,7 @@ describe("session deadline", () => {
 
   it("once passed, the session is lost for good: signal aborted, writes refused, closed best-effort", async () => {
     const { connection, paths } = fakeConnection("hang");
-    const session = new Session(connection, settings(monotonicMs() - 2_000, 1_000));
+    const session = new Session(new GrpcLockApi(connection), settings(monotonicMs() - 2_000, 1_000), systemClock);
     const reason = await new Promise<string>((resolve) => session.onLost(resolve));
     expect(reason).toMatch(/no keepalive acknowledged/);
     expect(session.state).toBe("lost");
@@ -76,7 +77,7 @@ describe("a grant that came after the caller lost track of its Acquire", () => {
         return new Promise(() => undefined);
       },
     } as unknown as Connection;
-    const session = new Session(connection, settings(monotonicMs(), 10_000));
+    const session = new Session(new GrpcLockApi(connection), settings(monotonicMs(), 10_000), systemClock);
     const reported = new Promise<import("../../client/session.ts").LateGrantRelease>((resolve) => session.onLateGrantReleased(resolve));
     const pending = session.startAcquire("late");
     await expect(pending.result).rejects.toBeInstanceOf(OutcomeUnknownError);

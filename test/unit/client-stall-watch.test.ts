@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../client/clock.ts";
 import { StallWatch } from "../../client/stall-watch.ts";
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -10,8 +11,8 @@ function block(ms: number): void {
 
 describe("StallWatch", () => {
   it("shows every watcher a stall since its own last look, whoever read the shared sampler first", async () => {
-    const a = new StallWatch();
-    const b = new StallWatch();
+    const a = new StallWatch(systemClock);
+    const b = new StallWatch(systemClock);
     a.retain();
     b.retain();
     try {
@@ -34,14 +35,14 @@ describe("StallWatch", () => {
   });
 
   it("a watcher retained after a stall was recorded does not see it", async () => {
-    const a = new StallWatch();
+    const a = new StallWatch(systemClock);
     a.retain();
     try {
       await sleep(30);
       block(300);
       await sleep(150);
       a.takeMaxStallMs(); // the shared histogram is read: the stall is in a fold from before `late`
-      const late = new StallWatch();
+      const late = new StallWatch(systemClock);
       late.retain();
       try {
         await sleep(30);
@@ -55,7 +56,7 @@ describe("StallWatch", () => {
   });
 
   it("sees a stall that began right after its last look, before the sampler ran again", async () => {
-    const a = new StallWatch();
+    const a = new StallWatch(systemClock);
     a.retain();
     try {
       await sleep(50);
@@ -69,6 +70,6 @@ describe("StallWatch", () => {
   });
 
   it("answers 0 when not retained", () => {
-    expect(new StallWatch().takeMaxStallMs()).toBe(0);
+    expect(new StallWatch(systemClock).takeMaxStallMs()).toBe(0);
   });
 });

@@ -1,0 +1,95 @@
+// A leader that stops answering without closing its connections (SIGSTOP): the client
+// bounds each attempt by the time left to its session deadline and moves to the other
+// nodes, so a session outlives the pause whenever the majority elects a new leader in
+// time, and a waiting Acquire moves to the new leader too.
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LockHandle } from "../../client/index.ts";
+import { startCluster, type Cluster } from "./harness.ts";
+
+let cluster: Cluster;
+
+beforeAll(async () => {
+  cluster = await startCluster({ nodes: 3 });
+});
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** The pid of node `id` of this cluster, found by its command line. */
+function pidOf(id: number): number {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue;
+    }
+    const config = args.indexOf("--config");
+    const idAt = args.indexOf("--id");
+    if (args.includes("node/server/main.ts") && config >= 0 && args[config + 1] === cluster.configPath && idAt >= 0 && args[idAt + 1] === String(id)) {
+      return Number(entry);
+    }
+  }
+  throw new Error(`no process for node ${id}`);
+}
+
+/** Stops the leader (SIGSTOP), runs `during` once another node leads, then resumes it (SIGCONT). */
+async function withLeaderStopped<T>(during: (stopped: number) => Promise<T>): Promise<T> {
+  const leader = await cluster.leaderId();
+  const pid = pidOf(leader);
+  process.kill(pid, "SIGSTOP");
+  try {
+    await cluster.waitFor("a new leader among the other nodes", async () => {
+      const others = cluster.ids.filter((id) => id !== leader);
+      const statuses = await Promise.all(others.map((id) => cluster.status(id).catch(() => undefined)));
+      return statuses.some((s) => s?.role === "leader");
+    });
+    return await during(leader);
+  } finally {
+    process.kill(pid, "SIGCONT");
+  }
+}
+
+describe("a stopped leader", () => {
+  it("a session with a 2 s TTL outlives a SIGSTOPped leader once a new one is elected, and keeps its lock", async () => {
+    const client = cluster.client({ clientName: "ttl-2s", sessionTtlMs: 2_000, callTimeoutMs: 3_000 });
+    const lost: string[] = [];
+    client.on("lost", (info) => lost.push(info.error.message));
+    const handle: LockHandle = await client.lock("pause/held");
+    await withLeaderStopped(async (stopped) => {
+      const until = process.hrtime.bigint() + 2n * 2_000_000_000n;
+      while (process.hrtime.bigint() < until) await sleep(50);
+      expect(lost).toEqual([]);
+      expect(handle.signal.aborted).toBe(false);
+      expect(handle.held).toBe(true);
+      // The cluster (through the new leader) agrees: same session, same grant.
+      const reader = cluster.client({ endpoints: cluster.ids.filter((id) => id !== stopped).map((id) => cluster.endpoint(id)) });
+      expect((await reader.getLock("pause/held")).holder?.token).toBe(handle.token);
+      expect((await reader.getSession(handle.sessionId))?.heldLocks).toEqual(["pause/held"]);
+    });
+    await handle.release();
+  });
+
+  it("a waiting Acquire leaves a SIGSTOPped leader and is granted by the new one", async () => {
+    const holder = cluster.client({ clientName: "holder" });
+    const waiter = cluster.client({ clientName: "waiter", callTimeoutMs: 3_000 });
+    const blocker = await holder.lock("pause/wait");
+    const waiting = waiter.lock("pause/wait", { waitMs: 60_000 });
+    await cluster.waitFor("the wait", async () => (await waiter.getLock("pause/wait")).waiters.length === 1);
+    const outcome = await withLeaderStopped(async () => {
+      await blocker.release();
+      // Without moving, the Acquire would sit on the stopped node for its whole attempt (wait + call timeout).
+      return Promise.race([waiting, sleep(20_000).then(() => "still waiting on the stopped leader")]);
+    });
+    expect(outcome).not.toBe("still waiting on the stopped leader");
+    const handle = outcome as LockHandle;
+    expect(handle.token).toBeGreaterThan(blocker.token);
+    expect(handle.held).toBe(true);
+    await handle.release();
+  });
+});

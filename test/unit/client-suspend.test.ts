@@ -1,0 +1,84 @@
+// System suspend: CLOCK_MONOTONIC stops while the host sleeps, the wall clock does not.
+// The session deadline and the stall watch count the larger of the two elapsed times, so
+// a suspend past the deadline loses the session. A suspend is played here by moving the
+// wall clock (Date.now) forward while the monotonic clock goes on as usual.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Connection } from "../../client/connection.ts";
+import { monotonicMs, systemClock } from "../../client/clock.ts";
+import { GrpcLockApi } from "../../client/lock-api.ts";
+import { SessionLostError } from "../../client/errors.ts";
+import { Session, type SessionSettings } from "../../client/session.ts";
+import { StallWatch } from "../../client/stall-watch.ts";
+
+const realDateNow = Date.now.bind(Date);
+
+/** From now on the wall clock reads `ms` ahead of the real one. */
+function wallJump(ms: number): void {
+  vi.spyOn(Date, "now").mockImplementation(() => realDateNow() + ms);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Keepalives and everything else stay unanswered: only the deadline decides. */
+const silent = { invoke: () => new Promise(() => undefined) } as unknown as Connection;
+
+function settings(ttlMs: number): SessionSettings {
+  return { id: 9n, ttlMs, clientName: "t", openedSentAt: monotonicMs(), callTimeoutMs: 1_000, retryBudgetMs: 1_000, driftBound: 0.01, deadlineTickMs: 50 };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("system suspend", () => {
+  it("a session whose host slept past its deadline is lost at the next look, though the monotonic clock stood still", () => {
+    const session = new Session(new GrpcLockApi(silent), settings(2_000), systemClock);
+    expect(session.live).toBe(true);
+    wallJump(5_000);
+    expect(session.live).toBe(false);
+    expect(session.state).toBe("lost");
+    expect(session.signal.reason).toBeInstanceOf(SessionLostError);
+  });
+
+  it("a shorter suspend brings the deadline forward by the time slept", () => {
+    const opened = monotonicMs();
+    const session = new Session(new GrpcLockApi(silent), { ...settings(10_000), openedSentAt: opened }, systemClock);
+    const budget = 10_000 - (2 * 0.01 * 10_000 + 50);
+    expect(session.deadline).toBeCloseTo(opened + budget, 6);
+    wallJump(3_000);
+    expect(session.live).toBe(true);
+    expect(session.deadline).toBeLessThan(opened + budget - 2_990);
+    expect(session.deadline).toBeGreaterThan(opened + budget - 3_010);
+    void session.close();
+  });
+
+  it("a backward jump of the wall clock neither ends nor extends a session", async () => {
+    const opened = monotonicMs();
+    const session = new Session(new GrpcLockApi(silent), { ...settings(10_000), openedSentAt: opened }, systemClock);
+    const before = session.deadline;
+    wallJump(-3_600_000);
+    expect(session.live).toBe(true);
+    expect(session.deadline).toBe(before);
+    void session.close();
+
+    const short = new Session(new GrpcLockApi(silent), { ...settings(1_000), openedSentAt: monotonicMs() - 2_000 }, systemClock);
+    expect(short.live).toBe(false);
+  });
+
+  it("the stall watch counts the time the host slept as a stall", async () => {
+    const watch = new StallWatch(systemClock);
+    watch.retain();
+    try {
+      await sleep(30);
+      watch.takeMaxStallMs();
+      wallJump(5_000);
+      await sleep(30); // the sampler runs and records the gap
+      expect(watch.takeMaxStallMs()).toBeGreaterThanOrEqual(4_990);
+      // Seen once: afterwards the wall clock runs at its usual rate again.
+      await sleep(40);
+      expect(watch.takeMaxStallMs()).toBeLessThan(1_000);
+    } finally {
+      watch.release();
+    }
+  });
+});
