@@ -10,7 +10,9 @@
 // - PreVote and CheckQuorum keep partitioned nodes from disrupting a healthy leader.
 import { RaftLog } from "./log.ts";
 import { changeMembership, decodeMembership, encodeMembership, MembershipError, type MemberAddress, type MembershipChange } from "./membership.ts";
-import { Progress } from "./progress.ts";
+import { Progress, type ProgressState } from "./progress.ts";
+import { hasQuorum, quorumValue, voteResult, type VoteResult } from "./quorum.ts";
+import { ReadOnly } from "./read-only.ts";
 import type {
   AppendRequest,
   AppendResponse,
@@ -68,14 +70,6 @@ export class NotLeaderError extends Error {
 
 export class ProposalDroppedError extends Error {}
 
-interface PendingRead {
-  readonly requestId: number;
-  /** NONE when the read is this node's own, otherwise the follower that asked. */
-  readonly from: NodeId;
-  readonly index: number;
-  readonly round: number;
-}
-
 export class RaftCore {
   readonly id: NodeId;
   private readonly cfg: RaftConfig;
@@ -99,13 +93,8 @@ export class RaftCore {
   private pendingConfIndex = 0;
   private transferElapsed = 0;
 
-  // ReadIndex state (leader): reads waiting for an entry of this term to commit, reads
-  // waiting for their quorum round, the round being collected now, and acks per round.
-  private readsAwaitingCommit: Array<{ requestId: number; from: NodeId }> = [];
-  private pendingReads: PendingRead[] = [];
-  private round = 0;
-  private roundToBroadcast = 0;
-  private roundAcks = new Map<NodeId, number>();
+  /** ReadIndex state (leader): reads waiting for a commit of this term or for their quorum round. */
+  private readonly readOnly = new ReadOnly();
   // Follower: reads forwarded to the leader, with the ticks each has waited. A request or
   // its answer may be lost, so one unanswered for an election timeout fails (the client
   // retries), as does every one when the leader or the term changes.
@@ -171,9 +160,9 @@ export class RaftCore {
     if (this.electionElapsed >= this.cfg.electionTicks) {
       this.electionElapsed = 0;
       if (this.cfg.checkQuorum) {
-        const active = this.voters().filter((v) => v === this.id || this.progress.get(v)?.recentActive);
+        const active = hasQuorum(this.voters(), (v) => v === this.id || this.progress.get(v)?.recentActive === true);
         for (const pr of this.progress.values()) pr.recentActive = false;
-        if (active.length < this.quorum()) {
+        if (!active) {
           this.becomeFollower(this.term, NONE);
           return;
         }
@@ -183,7 +172,7 @@ export class RaftCore {
     if (this.heartbeatElapsed >= this.cfg.heartbeatTicks) {
       this.heartbeatElapsed = 0;
       // Reads still waiting ride on every heartbeat, so a lost round is retried.
-      this.broadcastHeartbeat(this.pendingReads.length > 0 ? this.round : 0);
+      this.broadcastHeartbeat(this.readOnly.heartbeatRound());
     }
   }
 
@@ -460,17 +449,8 @@ export class RaftCore {
     }
   }
 
-  private tally(): "won" | "lost" | "pending" {
-    let yes = 0;
-    let no = 0;
-    for (const v of this.voters()) {
-      const g = this.votes.get(v);
-      if (g === true) yes++;
-      else if (g === false) no++;
-    }
-    if (yes >= this.quorum()) return "won";
-    if (no >= this.quorum()) return "lost";
-    return "pending";
+  private tally(): VoteResult {
+    return voteResult(this.voters(), this.votes);
   }
 
   private becomeFollower(term: number, leader: NodeId): void {
@@ -512,7 +492,7 @@ export class RaftCore {
       pr.recentActive = true;
       this.progress.set(p, pr);
     }
-    this.roundAcks = new Map();
+    this.readOnly.resetAcks();
     // The no-op lets the leader commit entries of earlier terms and start serving reads.
     this.log.append([{ term: this.term, index: this.log.lastIndex() + 1, kind: "noop", data: new Uint8Array(0) }]);
     this.pendingConfIndex = this.log.lastIndex();
@@ -521,11 +501,7 @@ export class RaftCore {
   }
 
   private abandonLeadership(): void {
-    for (const r of this.readsAwaitingCommit) this.failRead(r.requestId, r.from);
-    for (const r of this.pendingReads) this.failRead(r.requestId, r.from);
-    this.readsAwaitingCommit = [];
-    this.pendingReads = [];
-    this.roundToBroadcast = 0;
+    for (const r of this.readOnly.abandon()) this.failRead(r.requestId, r.from);
     this.transferee = NONE;
   }
 
@@ -661,7 +637,7 @@ export class RaftCore {
     }
     if (pr.match < this.log.lastIndex()) this.sendAppend(m.from);
     if (m.round > 0 && this.isVoter(m.from)) {
-      if (m.round > (this.roundAcks.get(m.from) ?? 0)) this.roundAcks.set(m.from, m.round);
+      this.readOnly.ack(m.from, m.round);
       this.releaseConfirmedReads();
     }
   }
@@ -701,9 +677,7 @@ export class RaftCore {
 
   /** Commit by counting durable replicas, only for an entry of the current term. */
   private maybeCommit(): boolean {
-    const matches = this.voters().map((v) => (v === this.id ? this.log.stableIndex : (this.progress.get(v)?.match ?? 0)));
-    matches.sort((a, b) => b - a);
-    const candidate = matches[this.quorum() - 1]!;
+    const candidate = quorumValue(this.voters(), (v) => (v === this.id ? this.log.stableIndex : (this.progress.get(v)?.match ?? 0)));
     if (candidate > this.log.committed && this.log.term(candidate) === this.term) {
       this.log.commitTo(candidate);
       this.onCommitAdvanced();
@@ -717,10 +691,8 @@ export class RaftCore {
   }
 
   private onCommitAdvanced(): void {
-    if (this.readsAwaitingCommit.length > 0 && this.committedInTerm()) {
-      const waiting = this.readsAwaitingCommit;
-      this.readsAwaitingCommit = [];
-      for (const r of waiting) this.leaderReadIndex(r.requestId, r.from);
+    if (this.readOnly.hasAwaitingCommit() && this.committedInTerm()) {
+      for (const r of this.readOnly.takeAwaitingCommit()) this.leaderReadIndex(r.requestId, r.from);
     }
   }
 
@@ -730,26 +702,19 @@ export class RaftCore {
 
   private leaderReadIndex(requestId: number, from: NodeId): void {
     if (!this.committedInTerm()) {
-      this.readsAwaitingCommit.push({ requestId, from });
+      this.readOnly.waitForCommit({ requestId, from });
       return;
     }
-    if (this.roundToBroadcast === 0) this.roundToBroadcast = ++this.round;
-    this.pendingReads.push({ requestId, from, index: this.log.committed, round: this.roundToBroadcast });
+    this.readOnly.add({ requestId, from }, this.log.committed);
     this.releaseConfirmedReads();
   }
 
   /** Release reads whose quorum round has been acknowledged by a majority (ourselves included). */
   private releaseConfirmedReads(): void {
-    if (this.pendingReads.length === 0) return;
-    const acked = this.voters().map((v) => (v === this.id ? Infinity : (this.roundAcks.get(v) ?? 0)));
-    acked.sort((a, b) => b - a);
-    const confirmed = acked[this.quorum() - 1]!;
-    while (this.pendingReads.length > 0 && this.pendingReads[0]!.round <= confirmed) {
-      const r = this.pendingReads.shift()!;
+    for (const r of this.readOnly.release(this.voters(), this.id)) {
       if (r.from === NONE) this.readStates.push({ requestId: r.requestId, index: r.index });
       else this.send<ReadIndexResponse>({ type: "readIndexResp", to: r.from, term: this.term, requestId: r.requestId, index: r.index });
     }
-    if (this.pendingReads.length === 0) this.roundToBroadcast = 0;
   }
 
   // ---------------------------------------------------------------- output
@@ -768,7 +733,7 @@ export class RaftCore {
 
   hasReady(): boolean {
     if (this.msgs.length > 0 || this.readStates.length > 0 || this.pendingSnapshot) return true;
-    if (this.roundToBroadcast !== 0) return true;
+    if (this.readOnly.hasRoundToSend()) return true;
     if (this.log.unstable().length > 0) return true;
     if (this.log.committed > this.log.applied) return true;
     const hs = this.hardState();
@@ -778,10 +743,9 @@ export class RaftCore {
   /** Take the next batch. Call advance() with it once it is persisted, sent and applied. */
   ready(): Ready {
     if (this.readyOut) throw new Error("ready() called again before advance()");
-    if (this.roundToBroadcast !== 0) {
+    if (this.readOnly.hasRoundToSend()) {
       // One quorum round confirms every read collected since the last batch.
-      this.broadcastHeartbeat(this.roundToBroadcast);
-      this.roundToBroadcast = 0;
+      this.broadcastHeartbeat(this.readOnly.takeRoundToSend());
     }
     const hs = this.hardState();
     const hsChanged = hs.term !== this.persisted.term || hs.vote !== this.persisted.vote || hs.commit !== this.persisted.commit;
@@ -839,13 +803,91 @@ export class RaftCore {
     return this.membership.voters.includes(id);
   }
 
-  private quorum(): number {
-    return Math.floor(this.voters().length / 2) + 1;
-  }
-
   /** For status reporting: follower progress as seen by the leader. */
   progressOf(id: NodeId): { match: number; next: number; state: string } | undefined {
     const pr = this.progress.get(id);
     return pr && { match: pr.match, next: pr.next, state: pr.state };
   }
+
+  /**
+   * A copy of this node's Raft state for reporting and tests. Nothing in it refers to the
+   * core's own objects, so a caller can keep or change it without affecting the node.
+   */
+  status(): RaftStatus {
+    const m = this.membership;
+    const membership: Membership = {
+      voters: [...m.voters],
+      learners: [...m.learners],
+      ...(m.addresses ? { addresses: Object.fromEntries(Object.entries(m.addresses).map(([id, a]) => [id, { ...a }])) } : {}),
+      ...(m.retired ? { retired: [...m.retired] } : {}),
+    };
+    const progress: PeerProgress[] = [];
+    if (this.role === "leader") {
+      for (const [id, pr] of this.progress) {
+        progress.push({
+          id, match: pr.match, next: pr.next, state: pr.state, recentActive: pr.recentActive,
+          probeSent: pr.probeSent, inflight: pr.inflight.length, pendingSnapshot: pr.pendingSnapshot,
+        });
+      }
+      progress.sort((a, b) => a.id - b.id);
+    }
+    return {
+      id: this.id,
+      term: this.term,
+      vote: this.vote,
+      role: this.role,
+      leader: this.leader,
+      commit: this.log.committed,
+      applied: this.log.applied,
+      lastIndex: this.log.lastIndex(),
+      lastTerm: this.log.lastTerm(),
+      durableIndex: this.log.stableIndex,
+      snapshot: { index: this.log.offset, term: this.log.offsetTerm },
+      membership,
+      progress,
+      transferee: this.role === "leader" ? this.transferee : NONE,
+    };
+  }
+}
+
+/** What a leader knows of one other member's log (see RaftCore.status()). */
+export interface PeerProgress {
+  readonly id: NodeId;
+  /** Highest index known to match the leader's log. */
+  readonly match: number;
+  /** Next index the leader will send. */
+  readonly next: number;
+  readonly state: ProgressState;
+  /** The member answered since the last CheckQuorum round. */
+  readonly recentActive: boolean;
+  /** Probe state: an append is out and unanswered, so the leader waits before sending another. */
+  readonly probeSent: boolean;
+  /** Appends sent and not yet acknowledged (replicate state). */
+  readonly inflight: number;
+  /** Snapshot state: the index of the snapshot being sent (0 otherwise). */
+  readonly pendingSnapshot: number;
+}
+
+/** A read-only view of one node's Raft state (see RaftCore.status()). */
+export interface RaftStatus {
+  readonly id: NodeId;
+  readonly term: number;
+  readonly vote: NodeId;
+  readonly role: Role;
+  /** The leader this node knows of (NONE when none). */
+  readonly leader: NodeId;
+  readonly commit: number;
+  /** Entries up to here have been handed to the host to apply. */
+  readonly applied: number;
+  readonly lastIndex: number;
+  readonly lastTerm: number;
+  /** Entries up to here are durable on this node. */
+  readonly durableIndex: number;
+  /** The position the log starts after (the last snapshot's index and term; 0/0 for none). */
+  readonly snapshot: { readonly index: number; readonly term: number };
+  readonly membership: Membership;
+  /** On a leader, every other member's progress by id; empty on other roles. */
+  readonly progress: readonly PeerProgress[];
+  /** On a leader, the voter leadership is being handed to; NONE when no transfer is in progress. */
+  readonly transferee: NodeId;
 }

@@ -11,7 +11,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Level } from "level";
-import type { Entry, HardState, Snapshot } from "../raft/types.ts";
+import type { HardState, Snapshot } from "../raft/types.ts";
 import {
   CorruptStoreError,
   DiskReserveError,
@@ -29,15 +29,23 @@ import {
   entryIndexOf,
   entryKey,
 } from "./keys.ts";
+import { batchOpsOf } from "./level-batch.ts";
+import { LoadCheck } from "./load-check.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "./log-store.ts";
-import { EMPTY_RANGE, planCompact, planSave } from "./write-plan.ts";
-import type { BatchOp, StoreState, StoredRange, WritePlan } from "./write-plan.ts";
+import {
+  EMPTY_RANGE,
+  ZERO_HARD_STATE,
+  isDeferrableCommit,
+  planCompact,
+  planSave,
+  withHardState,
+} from "./write-plan.ts";
+import type { StoreState, StoredRange, WritePlan } from "./write-plan.ts";
 import {
   decodeEntry,
   decodeHardState,
   decodeIdentity,
   decodeSnapshotRecord,
-  encodeHardState,
   encodeIdentity,
   snapshotMetaOf,
 } from "./records.ts";
@@ -87,15 +95,15 @@ export interface LevelStorageOptions {
    */
   readonly spaceCheckMs?: number;
   /**
-   * A write of the commit index alone (unsynced, no entries) is kept in memory and goes
-   * to disk with the next write, or after this long (default 50 ms) if none comes.
+   * A write of the commit index alone (unsynced, no entries; see isDeferrableCommit) is kept
+   * in memory and goes to disk with the next write, or after this long (default 50 ms) if
+   * none comes.
    */
   readonly commitFlushMs?: number;
   /** Called when free space falls below the reserve and when it returns, e.g. to log why writes stopped. */
   readonly onDiskSpace?: (event: DiskSpaceEvent) => void;
 }
 
-const ZERO_HARD_STATE: HardState = { term: 0, vote: 0, commit: 0 };
 /** A rough size of what a batch adds to the disk, for the free-space headroom count. */
 const PER_ENTRY_OVERHEAD_BYTES = 64;
 
@@ -216,11 +224,11 @@ export class LevelStorage implements RaftStorage {
   }
 
   /**
-   * One atomic LevelDB batch: an installed snapshot replaces the log up to its index (the
-   * whole log unless the stored entry at that index has the snapshot's term), stored entries
-   * at or after the first new index are deleted, the new entries and the hard state are put.
-   * A snapshot body is written and fsynced to its file first; a batch carrying a snapshot is
-   * always synced. Checks the free-space reserve first (see `whenLow`).
+   * One atomic LevelDB batch, as planSave plans it: an installed snapshot replaces the log up
+   * to its index (the whole log unless the stored entry at that index has the snapshot's
+   * term), stored entries at or after the first new index are deleted, the new entries and
+   * the hard state are put. A snapshot body is written and fsynced to its file first; a batch
+   * carrying a snapshot is always synced. Checks the free-space reserve first (see `whenLow`).
    */
   save(batch: SaveBatch, sync: boolean): Promise<void> {
     if (this.defersCommitOnly(batch, sync)) return Promise.resolve();
@@ -233,9 +241,9 @@ export class LevelStorage implements RaftStorage {
       await this.waitForSpace(bytes);
       const snapshot = merged.snapshot ?? null;
       const termAtSnapshot = snapshot === null ? null : await this.storedTermAt(snapshot.meta.index);
-      const plan = planSave(this.state(), merged, termAtSnapshot);
-      if (snapshot !== null) await this.writeBody(plan, snapshot.data);
-      await this.commitPlan(plan, sync || snapshot !== null);
+      const plan = planSave(this.state(), merged, sync, termAtSnapshot);
+      await this.writeBody(plan);
+      await this.commitPlan(plan);
     });
   }
 
@@ -253,23 +261,19 @@ export class LevelStorage implements RaftStorage {
       const termAtSnapshot = await this.storedTermAt(snapshot.meta.index);
       const planned = planCompact(this.state(), snapshot, upTo, termAtSnapshot);
       const plan = pending === null ? planned : withHardState(planned, pending);
-      await this.writeBody(plan, snapshot.data);
-      await this.commitPlan(plan, true);
+      await this.writeBody(plan);
+      await this.commitPlan(plan);
     });
   }
 
   /**
-   * An unsynced write that only moves the commit index needs no disk write of its own:
-   * the commit index is never acknowledged to anyone, and after a crash a lower one is
-   * learnt again from the leader. It is kept and written with the next write (or after
-   * commitFlushMs), so a commit update never holds up the appends behind it.
+   * A write that only moves the commit index (isDeferrableCommit) needs no disk write of its
+   * own. It is kept and written with the next write (or after commitFlushMs), so a commit
+   * update never holds up the appends behind it. load() and close() write it first.
    */
   private defersCommitOnly(batch: SaveBatch, sync: boolean): boolean {
-    const hs = batch.hardState;
-    if (sync || !hs || batch.snapshot || (batch.entries?.length ?? 0) > 0 || this.closing || this.failure !== null) return false;
-    const latest = this.latestHardState;
-    if (hs.term !== latest.term || hs.vote !== latest.vote || hs.commit < latest.commit) return false;
-    if (!Number.isSafeInteger(hs.commit) || hs.commit > Math.max(this.range.last, this.snapshotRecord?.index ?? 0)) return false;
+    if (this.closing || this.failure !== null || !isDeferrableCommit(batch, sync, this.latestHardState, this.state())) return false;
+    const hs = batch.hardState!;
     this.pendingHardState = hs;
     this.latestHardState = hs;
     if (this.flushTimer === null) {
@@ -288,8 +292,8 @@ export class LevelStorage implements RaftStorage {
     const pending = this.takePendingHardState();
     if (pending === null) return Promise.resolve();
     return this.enqueueWrite(async () => {
-      const plan = planSave(this.state(), { hardState: pending }, null);
-      await this.commitPlan(plan, false);
+      const plan = planSave(this.state(), { hardState: pending }, false, null);
+      await this.commitPlan(plan);
     });
   }
 
@@ -373,52 +377,15 @@ export class LevelStorage implements RaftStorage {
     const record = metaValue === undefined ? null : decodeSnapshotRecord(SNAPSHOT_META_KEY, metaValue);
     const snapshot: Snapshot | null =
       record === null ? null : { meta: snapshotMetaOf(record), data: await readSnapshotBody(this.snapshotDir, record) };
-    const snapIndex = record?.index ?? 0;
-    const snapTerm = record?.term ?? 0;
-
-    const entries: Entry[] = [];
-    let first = 0;
-    let prevIndex = 0;
-    let prevTerm = 0;
+    const check = new LoadCheck(hardState, record);
     for await (const [key, value] of this.db.iterator({ gte: ENTRY_RANGE_START, lt: ENTRY_RANGE_END })) {
       const index = entryIndexOf(key);
       if (index === null) throw new CorruptStoreError(`malformed log key of ${key.length} bytes`);
-      if (first === 0) {
-        first = index;
-        if (record === null && index !== 1) {
-          throw new CorruptStoreError(`the log starts at entry ${index} but there is no snapshot: entries 1..${index - 1} are missing`);
-        }
-        if (index > snapIndex + 1) {
-          throw new CorruptStoreError(
-            `the log starts at entry ${index} but the snapshot ends at ${snapIndex}: entries ${snapIndex + 1}..${index - 1} are missing`,
-          );
-        }
-      } else if (index !== prevIndex + 1) {
-        throw new CorruptStoreError(`gap in the log: entry ${index} follows entry ${prevIndex}`);
-      }
-      const entry = decodeEntry(key, index, value);
-      if (entry.term < prevTerm) {
-        throw new CorruptStoreError(`entry ${index} has term ${entry.term}, lower than term ${prevTerm} of entry ${prevIndex}`);
-      }
-      if (index === snapIndex && entry.term !== snapTerm) {
-        throw new CorruptStoreError(`entry ${index} has term ${entry.term} but the snapshot at that index has term ${snapTerm}`);
-      }
-      if (index > snapIndex) {
-        if (entry.term < snapTerm) {
-          throw new CorruptStoreError(`entry ${index} has term ${entry.term}, lower than the snapshot's term ${snapTerm}`);
-        }
-        entries.push(entry);
-      }
-      prevIndex = index;
-      prevTerm = entry.term;
+      check.at(index);
+      check.entry(decodeEntry(key, index, value));
     }
-    const lastIndex = Math.max(prevIndex, snapIndex);
-    if (hardState.commit > lastIndex) {
-      throw new CorruptStoreError(
-        `the stored commit index ${hardState.commit} is past the last entry ${lastIndex}: the log is truncated`,
-      );
-    }
-    this.range = first === 0 ? EMPTY_RANGE : { first, last: prevIndex };
+    const { range, entries } = check.finish();
+    this.range = range;
     this.hardState = hardState;
     this.latestHardState = hardState;
     this.snapshotRecord = record;
@@ -440,17 +407,21 @@ export class LevelStorage implements RaftStorage {
     return decodeEntry(key, index, value).term;
   }
 
-  private async writeBody(plan: WritePlan, data: Uint8Array): Promise<void> {
-    const file = plan.next.snapshot?.file;
-    if (file === undefined) throw new StorageError("internal: a snapshot write without a snapshot record");
-    await this.durable(`writing snapshot file ${join(this.snapshotDir, file)}`, () =>
-      writeSnapshotBody(this.snapshotDir, file, data),
-    );
+  /** Writes the body of the snapshot the plan records, if it records one, to its file. */
+  private async writeBody(plan: WritePlan): Promise<void> {
+    for (const step of plan.steps) {
+      if (step.kind !== "putSnapshot") continue;
+      const { file } = step.record;
+      await this.durable(`writing snapshot file ${join(this.snapshotDir, file)}`, () =>
+        writeSnapshotBody(this.snapshotDir, file, step.data),
+      );
+    }
   }
 
-  private async commitPlan(plan: WritePlan, sync: boolean): Promise<void> {
+  private async commitPlan(plan: WritePlan): Promise<void> {
     const previousFile = this.snapshotRecord?.file ?? null;
-    await this.durable("a LevelDB write", () => this.db.batch([...plan.ops], { sync }));
+    const ops = batchOpsOf(plan.steps);
+    await this.durable("a LevelDB write", () => this.db.batch(ops, { sync: plan.sync }));
     this.range = plan.next.range;
     this.hardState = plan.next.hardState;
     this.snapshotRecord = plan.next.snapshot;
@@ -534,12 +505,6 @@ export class LevelStorage implements RaftStorage {
       this.wakeSleeper = null;
     });
   }
-}
-
-/** The plan with the hard state record put as well. */
-function withHardState(plan: WritePlan, hardState: HardState): WritePlan {
-  const ops: BatchOp[] = [...plan.ops, { type: "put", key: HARD_STATE_KEY, value: encodeHardState(HARD_STATE_KEY, hardState) }];
-  return { ops, next: { ...plan.next, hardState } };
 }
 
 function messageOf(err: unknown): string {

@@ -1,5 +1,8 @@
-// The durable store the driver uses. Implementations: LevelDB (node/storage/level-storage.ts)
-// and the simulator's in-memory store (test/sim/sim-storage.ts).
+// The durable store the driver uses. Implementations: LevelDB (./level-storage.ts) and the
+// in-memory reference store (./memory-storage.ts), which the simulator's store
+// (test/sim/sim-storage.ts) wraps. Both plan every write with ./write-plan.ts and check the
+// log at start-up with ./load-check.ts; test/unit/storage-contract.test.ts runs one suite
+// against each.
 import type { Entry, HardState, Snapshot } from "../raft/types.ts";
 
 /** Everything a node restarts from. */
@@ -22,11 +25,14 @@ export interface SaveBatch {
 export interface RaftStorage {
   load(): Promise<DurableState>;
   /**
-   * One atomic write. With sync it is durable when the promise resolves. Any rejection is
-   * fatal for the node: the driver stops and the process must restart from disk.
+   * One atomic write. Once the promise resolves, load() sees it and a restart after close()
+   * keeps it; with sync it is also durable: a crash cannot lose it, nor any write before it.
+   * Without sync a crash may lose it, whole, until a later synced write completes. A batch
+   * carrying a snapshot is always synced. Any rejection is fatal for the node: the driver
+   * stops and the process must restart from disk.
    */
   save(batch: SaveBatch, sync: boolean): Promise<void>;
-  /** Record a snapshot taken locally and drop log entries up to `upTo`. */
+  /** Record a snapshot taken locally and drop log entries up to `upTo`, in one synced write. */
   compact?(snapshot: Snapshot, upTo: number): Promise<void>;
   close(): Promise<void>;
 }

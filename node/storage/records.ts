@@ -129,6 +129,15 @@ export interface SnapshotRecord {
   readonly bodyCrc: number;
 }
 
+/**
+ * File name of a snapshot body. The checksum is part of it so that re-recording a snapshot at
+ * the same index with other bytes never overwrites the file the current record points at.
+ */
+export function snapshotFileName(meta: SnapshotMeta, bodyCrc: number): string {
+  const crc = bodyCrc.toString(16).padStart(8, "0");
+  return `snapshot-${String(meta.index).padStart(16, "0")}-${meta.term}-${crc}.bin`;
+}
+
 const identitySchema = z.object({
   clusterId: z.string(),
   nodeId: count,

@@ -3,21 +3,11 @@
 // leaves either no file or a complete one; only then does the metadata record point at it.
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { SnapshotMeta } from "../raft/types.ts";
 import { crc32 } from "./checksum.ts";
 import { CorruptStoreError } from "./errors.ts";
 import type { SnapshotRecord } from "./records.ts";
 
 const TEMP_SUFFIX = ".tmp";
-
-/**
- * File name of a snapshot body. The checksum is part of it so that re-recording a snapshot at
- * the same index with other bytes never overwrites the file the current record points at.
- */
-export function snapshotFileName(meta: SnapshotMeta, bodyCrc: number): string {
-  const crc = bodyCrc.toString(16).padStart(8, "0");
-  return `snapshot-${String(meta.index).padStart(16, "0")}-${meta.term}-${crc}.bin`;
-}
 
 async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, "r");

@@ -1,26 +1,34 @@
-// Turns a write request into one LevelDB batch and the store's state after it. Pure: the
-// caller supplies what it knows about the stored log, so every rule here is checked before
-// anything is written, and a refused batch leaves the store untouched.
-import type { HardState, Membership, Snapshot } from "../raft/types.ts";
+// What a write does to a Raft store, decided before anything is written: the one statement
+// of the SaveBatch rules. Pure: the caller supplies what it knows about the stored log, so
+// every rule is checked first and a refused batch leaves the store untouched. LevelStorage
+// turns a plan's steps into one LevelDB batch (level-batch.ts); MemoryStorage applies them to
+// its maps.
+import type { Entry, HardState, Membership, Snapshot } from "../raft/types.ts";
 import { crc32 } from "./checksum.ts";
 import { StorageError } from "./errors.ts";
-import { HARD_STATE_KEY, SNAPSHOT_META_KEY, entryKey } from "./keys.ts";
 import type { SaveBatch } from "./log-store.ts";
-import { encodeEntry, encodeHardState, encodeSnapshotRecord } from "./records.ts";
+import { snapshotFileName } from "./records.ts";
 import type { SnapshotRecord } from "./records.ts";
-import { snapshotFileName } from "./snapshot-files.ts";
 
-export type BatchOp =
-  | { readonly type: "put"; readonly key: Uint8Array; readonly value: Uint8Array }
-  | { readonly type: "del"; readonly key: Uint8Array };
+/** One change to the stored records, in the order a plan makes them. */
+export type LogStep =
+  /** Remove the stored entries from..to (inclusive). */
+  | { readonly kind: "dropEntries"; readonly from: number; readonly to: number }
+  /** Store these entries, replacing any stored at the same indexes. */
+  | { readonly kind: "putEntries"; readonly entries: readonly Entry[] }
+  | { readonly kind: "putHardState"; readonly hardState: HardState }
+  /** Record this snapshot as the current one; its body is `data`. */
+  | { readonly kind: "putSnapshot"; readonly record: SnapshotRecord; readonly data: Uint8Array };
 
-/** The stored log's key range; first = 0 when no entry is stored. */
+/** The stored log's index range; first = 0 when no entry is stored. */
 export interface StoredRange {
   readonly first: number;
   readonly last: number;
 }
 
 export const EMPTY_RANGE: StoredRange = { first: 0, last: 0 };
+
+export const ZERO_HARD_STATE: HardState = { term: 0, vote: 0, commit: 0 };
 
 /** What the store holds, as far as planning needs it. */
 export interface StoreState {
@@ -29,13 +37,22 @@ export interface StoreState {
   readonly snapshot: SnapshotRecord | null;
 }
 
+export const EMPTY_STORE: StoreState = { range: EMPTY_RANGE, hardState: ZERO_HARD_STATE, snapshot: null };
+
 export interface WritePlan {
-  readonly ops: readonly BatchOp[];
+  readonly steps: readonly LogStep[];
   readonly next: StoreState;
+  /**
+   * Whether the write must be durable when it completes, whatever the caller asked. A write
+   * that records a snapshot always is: once it completes, the store removes the replaced
+   * snapshot's body, so the new record must not be lost at a crash.
+   */
+  readonly sync: boolean;
 }
 
-function deleteRange(ops: BatchOp[], from: number, to: number): void {
-  for (let i = from; i <= to; i++) ops.push({ type: "del", key: entryKey(i) });
+/** The last index the store covers, by an entry or by the snapshot. */
+export function lastIndexOf(state: StoreState): number {
+  return Math.max(state.range.last, state.snapshot?.index ?? 0);
 }
 
 function snapshotRecordOf(snapshot: Snapshot): SnapshotRecord {
@@ -76,9 +93,31 @@ function checkNotOlder(current: SnapshotRecord | null, snapshot: Snapshot): void
   }
 }
 
-/** Plans a SaveBatch; `termAtSnapshot` is the stored term at the installed snapshot's index, if stored. */
-export function planSave(state: StoreState, batch: SaveBatch, termAtSnapshot: number | null): WritePlan {
-  const ops: BatchOp[] = [];
+function checkHardState(hardState: HardState): void {
+  checkCount("term", hardState.term);
+  checkCount("vote", hardState.vote);
+  checkCount("commit", hardState.commit);
+}
+
+function checkCommit(hardState: HardState, lastIndex: number): void {
+  if (hardState.commit > lastIndex) {
+    throw new StorageError(`commit index ${hardState.commit} would be past the last entry ${lastIndex}`);
+  }
+}
+
+function dropEntries(steps: LogStep[], from: number, to: number): void {
+  if (from <= to) steps.push({ kind: "dropEntries", from, to });
+}
+
+/**
+ * Plans a SaveBatch: an installed snapshot replaces the stored log up to its index (the whole
+ * log unless the stored entry at that index, or the stored snapshot, has the snapshot's term),
+ * stored entries at or after the first new index are removed, the new entries and the hard
+ * state are put. `termAtSnapshot` is the stored entry's term at the installed snapshot's
+ * index, if one is stored.
+ */
+export function planSave(state: StoreState, batch: SaveBatch, sync: boolean, termAtSnapshot: number | null): WritePlan {
+  const steps: LogStep[] = [];
   let range = state.range;
   let snapshot = state.snapshot;
 
@@ -88,10 +127,10 @@ export function planSave(state: StoreState, batch: SaveBatch, termAtSnapshot: nu
     // Keep the stored suffix only if the log (or the stored snapshot) agrees with the new snapshot at its index.
     const storedTerm = termAtSnapshot ?? (snapshot !== null && snapshot.index === index ? snapshot.term : null);
     const keepSuffix = storedTerm === term;
-    if (range.first !== 0) deleteRange(ops, range.first, keepSuffix ? index : range.last);
+    if (range.first !== 0) dropEntries(steps, range.first, keepSuffix ? index : range.last);
     range = keepSuffix && index < range.last ? { first: index + 1, last: range.last } : EMPTY_RANGE;
     snapshot = snapshotRecordOf(batch.snapshot);
-    ops.push({ type: "put", key: SNAPSHOT_META_KEY, value: encodeSnapshotRecord(SNAPSHOT_META_KEY, snapshot) });
+    steps.push({ kind: "putSnapshot", record: snapshot, data: batch.snapshot.data });
   }
   const snapIndex = snapshot?.index ?? 0;
 
@@ -115,39 +154,36 @@ export function planSave(state: StoreState, batch: SaveBatch, termAtSnapshot: nu
     }
     if (range.first !== 0 && range.last < firstNew - 1) {
       // Only entries covered by the snapshot are stored and they do not reach the new ones: drop them.
-      deleteRange(ops, range.first, range.last);
+      dropEntries(steps, range.first, range.last);
       range = EMPTY_RANGE;
     }
     // Stored entries past the new tail conflict with it; those inside it are overwritten below.
-    if (range.first !== 0) deleteRange(ops, Math.max(lastNew + 1, range.first), range.last);
-    for (const entry of entries) {
-      const key = entryKey(entry.index);
-      ops.push({ type: "put", key, value: encodeEntry(key, entry) });
-    }
+    if (range.first !== 0) dropEntries(steps, Math.max(lastNew + 1, range.first), range.last);
+    steps.push({ kind: "putEntries", entries: [...entries] });
     range = { first: range.first === 0 ? firstNew : range.first, last: lastNew };
   }
 
   let hardState = state.hardState;
   if (batch.hardState) {
     hardState = batch.hardState;
-    checkCount("term", hardState.term);
-    checkCount("vote", hardState.vote);
-    checkCount("commit", hardState.commit);
-    ops.push({ type: "put", key: HARD_STATE_KEY, value: encodeHardState(HARD_STATE_KEY, hardState) });
+    checkHardState(hardState);
+    steps.push({ kind: "putHardState", hardState });
   }
-  const lastIndex = Math.max(range.last, snapIndex);
-  if (hardState.commit > lastIndex) {
-    throw new StorageError(`commit index ${hardState.commit} would be past the last entry ${lastIndex}`);
-  }
-  return { ops, next: { range, hardState, snapshot } };
+  checkCommit(hardState, Math.max(range.last, snapIndex));
+  return { steps, next: { range, hardState, snapshot }, sync: sync || batch.snapshot != null };
 }
 
-/** Plans recording a local snapshot and dropping entries up to `upTo`. */
+/**
+ * Plans recording a snapshot taken locally and removing the stored entries up to `upTo` (at
+ * most the snapshot index; a smaller value keeps a tail of entries for slow followers).
+ * `termAtSnapshot` is the stored entry's term at the snapshot's index, if one is stored.
+ * Always synced (see WritePlan.sync).
+ */
 export function planCompact(state: StoreState, snap: Snapshot, upTo: number, termAtSnapshot: number | null): WritePlan {
   checkNotOlder(state.snapshot, snap);
   const { index, term } = snap.meta;
   const { first, last } = state.range;
-  const lastIndex = Math.max(last, state.snapshot?.index ?? 0);
+  const lastIndex = lastIndexOf(state);
   if (index > lastIndex) {
     throw new StorageError(`local snapshot at index ${index} is past the last entry ${lastIndex}`);
   }
@@ -155,13 +191,35 @@ export function planCompact(state: StoreState, snap: Snapshot, upTo: number, ter
     throw new StorageError(`local snapshot at index ${index} has term ${term} but the stored entry has term ${termAtSnapshot}`);
   }
   if (upTo > index) throw new StorageError(`cannot drop entries up to ${upTo}, past the snapshot index ${index}`);
-  const ops: BatchOp[] = [];
+  const steps: LogStep[] = [];
   let range = state.range;
   if (first !== 0 && upTo >= first) {
-    deleteRange(ops, first, Math.min(upTo, last));
+    dropEntries(steps, first, Math.min(upTo, last));
     range = upTo >= last ? EMPTY_RANGE : { first: upTo + 1, last };
   }
   const snapshot = snapshotRecordOf(snap);
-  ops.push({ type: "put", key: SNAPSHOT_META_KEY, value: encodeSnapshotRecord(SNAPSHOT_META_KEY, snapshot) });
-  return { ops, next: { range, hardState: state.hardState, snapshot } };
+  steps.push({ kind: "putSnapshot", record: snapshot, data: snap.data });
+  return { steps, next: { range, hardState: state.hardState, snapshot }, sync: true };
+}
+
+/** The plan with `hardState` put as well (a deferred commit index written with it). */
+export function withHardState(plan: WritePlan, hardState: HardState): WritePlan {
+  checkHardState(hardState);
+  checkCommit(hardState, lastIndexOf(plan.next));
+  return { steps: [...plan.steps, { kind: "putHardState", hardState }], next: { ...plan.next, hardState }, sync: plan.sync };
+}
+
+/**
+ * Whether an unsynced write may wait and go to disk with the next write instead of on its own:
+ * it only moves the commit index forward, within the stored log, keeping term and vote. The
+ * commit index is never acknowledged to anyone, and after a crash a lower one is learnt again
+ * from the leader, so such a write promises no more than any unsynced one: the store shows it
+ * at once and keeps it across a clean restart, and a crash before the next synced write may
+ * lose it. `latest` is the newest hard state given to the store, queued writes included.
+ */
+export function isDeferrableCommit(batch: SaveBatch, sync: boolean, latest: HardState, state: StoreState): boolean {
+  const hs = batch.hardState;
+  if (sync || !hs || batch.snapshot || (batch.entries?.length ?? 0) > 0) return false;
+  if (hs.term !== latest.term || hs.vote !== latest.vote || hs.commit < latest.commit) return false;
+  return Number.isSafeInteger(hs.commit) && hs.commit <= lastIndexOf(state);
 }

@@ -347,6 +347,7 @@ export class SimCluster<R> {
     const n = this.node(id);
     if (!n.up) return;
     n.up = false;
+    n.disk.crash(); // what was not synced is lost
     if (n.host) n.host.stop();
     else n.driver?.stop();
     n.core = undefined;

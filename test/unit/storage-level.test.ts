@@ -1,10 +1,13 @@
-// LevelStorage against a real LevelDB in a fresh temporary directory per test.
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+// What only LevelStorage has, against a real LevelDB in a fresh temporary directory per test:
+// the identity record, record checksums, the directory lock, the free-space reserve, fatal
+// write errors, the deferred commit index and the raw layout. The rules every store shares
+// are in storage-contract.test.ts.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Level } from "level";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Entry, HardState, Snapshot } from "../../node/raft/types.ts";
+import type { Entry, Snapshot } from "../../node/raft/types.ts";
 import {
   CorruptStoreError,
   DiskReserveError,
@@ -15,7 +18,7 @@ import {
 import { HARD_STATE_KEY, IDENTITY_KEY, entryKey } from "../../node/storage/keys.ts";
 import { LEVELDB_DIR, LevelStorage, SNAPSHOT_DIR } from "../../node/storage/level-storage.ts";
 import type { DiskSpaceEvent, LevelStorageOptions } from "../../node/storage/level-storage.ts";
-import { encodeHardState, encodeIdentity } from "../../node/storage/records.ts";
+import { encodeIdentity } from "../../node/storage/records.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -32,10 +35,6 @@ function entries(from: number, to: number, term: number): Entry[] {
 
 function snapshot(index: number, term: number, text = `state@${index}`): Snapshot {
   return { meta: { index, term, membership: { voters: [1, 2, 3], learners: [4] } }, data: encoder.encode(text) };
-}
-
-function summary(list: readonly Entry[]): string[] {
-  return list.map((e) => `${e.index}/${e.term}/${e.kind}/${decoder.decode(e.data)}`);
 }
 
 let dir = "";
@@ -93,69 +92,6 @@ async function expectOpenFails(pattern: RegExp): Promise<void> {
 }
 
 describe("LevelStorage", () => {
-  it("starts empty and round-trips entries and hard state across close and reopen", async () => {
-    let store = await openStore();
-    expect(await store.load()).toEqual({ hardState: { term: 0, vote: 0, commit: 0 }, snapshot: null, entries: [] });
-
-    const hs: HardState = { term: 3, vote: 2, commit: 2 };
-    const written = [entry(1, 1), { index: 2, term: 2, kind: "noop", data: new Uint8Array() } as Entry, entry(3, 3)];
-    await store.save({ hardState: hs, entries: written }, true);
-    await store.save({ entries: [{ index: 4, term: 3, kind: "config", data: Uint8Array.of(0, 255, 7) }] }, false);
-
-    store = await reopen(store);
-    const state = await store.load();
-    expect(state.hardState).toEqual(hs);
-    expect(state.snapshot).toBeNull();
-    expect(state.entries.map((e) => [e.index, e.term, e.kind])).toEqual([
-      [1, 1, "normal"],
-      [2, 2, "noop"],
-      [3, 3, "normal"],
-      [4, 3, "config"],
-    ]);
-    expect(Array.from(state.entries[3].data)).toEqual([0, 255, 7]);
-    expect(decoder.decode(state.entries[0].data)).toBe("cmd-1-1");
-  });
-
-  it("writes and reloads 1,000 entries from one batch in index order", async () => {
-    let store = await openStore();
-    await store.save({ hardState: { term: 5, vote: 1, commit: 1000 }, entries: entries(1, 1000, 5) }, true);
-    store = await reopen(store);
-    const state = await store.load();
-    expect(state.entries).toHaveLength(1000);
-    expect(state.entries.map((e) => e.index)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
-    expect(decoder.decode(state.entries[999].data)).toBe("cmd-1000-5");
-    expect(state.hardState.commit).toBe(1000);
-  });
-
-  it("truncates a conflicting tail in the same batch as the new entries", async () => {
-    let store = await openStore();
-    await store.save({ hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) }, true);
-    await store.save({ hardState: { term: 2, vote: 0, commit: 2 }, entries: entries(3, 4, 2) }, true);
-    store = await reopen(store);
-    const state = await store.load();
-    expect(summary(state.entries)).toEqual([
-      "1/1/normal/cmd-1-1",
-      "2/1/normal/cmd-2-1",
-      "3/2/normal/cmd-3-2",
-      "4/2/normal/cmd-4-2",
-    ]);
-    expect(state.hardState).toEqual({ term: 2, vote: 0, commit: 2 });
-    // Appending right after the new tail works; the removed entries do not reappear.
-    await store.save({ entries: [entry(5, 2)] }, true);
-    store = await reopen(store);
-    expect(summary((await store.load()).entries).slice(-2)).toEqual(["4/2/normal/cmd-4-2", "5/2/normal/cmd-5-2"]);
-  });
-
-  it("refuses a batch that would leave a gap or a commit past the end, and stays usable", async () => {
-    const store = await openStore();
-    await store.save({ entries: entries(1, 3, 1) }, true);
-    await expect(store.save({ entries: [entry(5, 1)] }, true)).rejects.toThrow(/ends at 3/);
-    await expect(store.save({ entries: [entry(4, 1), entry(6, 1)] }, true)).rejects.toThrow(/not contiguous/);
-    await expect(store.save({ hardState: { term: 1, vote: 0, commit: 4 } }, true)).rejects.toThrow(/commit index 4/);
-    await store.save({ entries: [entry(4, 1)], hardState: { term: 1, vote: 0, commit: 4 } }, true);
-    expect((await store.load()).entries.map((e) => e.index)).toEqual([1, 2, 3, 4]);
-  });
-
   it("refuses a directory of another cluster, node or format version, naming both values", async () => {
     const store = await openStore();
     await store.save({ entries: [entry(1, 1)] }, true);
@@ -212,42 +148,7 @@ describe("LevelStorage", () => {
     await expectOpenFails(/entry 4: checksum mismatch/);
   });
 
-  it("detects a gap in the log indexes", async () => {
-    const store = await openStore();
-    await store.save({ entries: entries(1, 5, 1) }, true);
-    await store.close();
-    await withRawDb((db) => db.del(entryKey(3)));
-    await expectOpenFails(/gap in the log: entry 4 follows entry 2/);
-  });
-
-  it("detects a log that does not start at 1 when there is no snapshot", async () => {
-    const store = await openStore();
-    await store.save({ entries: entries(1, 3, 1) }, true);
-    await store.close();
-    await withRawDb((db) => db.del(entryKey(1)));
-    await expectOpenFails(/starts at entry 2 but there is no snapshot/);
-  });
-
-  it("detects a stored commit index past the last entry (a truncated log)", async () => {
-    const store = await openStore();
-    await store.save({ hardState: { term: 1, vote: 1, commit: 5 }, entries: entries(1, 5, 1) }, true);
-    await store.close();
-    await withRawDb(async (db) => {
-      await db.del(entryKey(5));
-      await db.del(entryKey(4));
-    });
-    await expectOpenFails(/commit index 5 is past the last entry 3/);
-  });
-
-  it("detects a hard state record rewritten with a commit past the end", async () => {
-    const store = await openStore();
-    await store.save({ hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 2, 1) }, true);
-    await store.close();
-    await withRawDb((db) => db.put(HARD_STATE_KEY, encodeHardState(HARD_STATE_KEY, { term: 1, vote: 1, commit: 9 })));
-    await expectOpenFails(/commit index 9 is past the last entry 2/);
-  });
-
-  it("installs a snapshot that replaces the log prefix and keeps a matching suffix, across reopen", async () => {
+  it("an installed snapshot deletes the entries it replaces from LevelDB, not only from what load returns", async () => {
     let store = await openStore();
     await store.save({ hardState: { term: 2, vote: 1, commit: 4 }, entries: [...entries(1, 5, 1), ...entries(6, 10, 2)] }, true);
     await store.save({ snapshot: snapshot(7, 2), hardState: { term: 2, vote: 1, commit: 7 } }, false);
@@ -266,89 +167,21 @@ describe("LevelStorage", () => {
     });
   });
 
-  it("installs a snapshot that disagrees with the log or is past its end by replacing the whole log", async () => {
+  it("a compaction keeps the entries after upTo in LevelDB, and the snapshot's body reads back verified after a restart", async () => {
     let store = await openStore();
-    await store.save({ hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) }, true);
-    // Term 3 at index 4 conflicts with the stored term 1: the stored suffix 5..6 must go too.
-    await store.save({ snapshot: snapshot(4, 3), hardState: { term: 3, vote: 0, commit: 4 } }, true);
-    store = await reopen(store);
-    let state = await store.load();
-    expect(state.snapshot?.meta.index).toBe(4);
-    expect(state.entries).toEqual([]);
-
-    await store.save({ entries: entries(5, 6, 3) }, true);
-    await store.save({ snapshot: snapshot(20, 4), hardState: { term: 4, vote: 0, commit: 20 }, entries: [entry(21, 4)] }, true);
-    store = await reopen(store);
-    state = await store.load();
-    expect(state.snapshot?.meta).toMatchObject({ index: 20, term: 4 });
-    expect(summary(state.entries)).toEqual(["21/4/normal/cmd-21-4"]);
-    // Only the current snapshot's body remains on disk.
-    const files = await readdir(join(dir, SNAPSHOT_DIR));
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^snapshot-0000000000000020-4-[0-9a-f]{8}\.bin$/);
-  });
-
-  it("compacts the log after a local snapshot, keeping the entries after upTo", async () => {
-    let store = await openStore();
+    expect(await store.readSnapshot()).toBeNull();
     await store.save({ hardState: { term: 1, vote: 1, commit: 8 }, entries: entries(1, 10, 1) }, true);
     await store.compact(snapshot(8, 1), 5);
-    store = await reopen(store);
-    let state = await store.load();
-    expect(state.snapshot?.meta.index).toBe(8);
-    expect(state.entries.map((e) => e.index)).toEqual([9, 10]);
     expect(decoder.decode((await store.readSnapshot())?.data)).toBe("state@8");
-
-    // Entries 6..8 were kept for followers; a later compaction drops them.
-    await store.compact(snapshot(10, 1, "state@10"), 10);
     store = await reopen(store);
-    state = await store.load();
-    expect(state.entries).toEqual([]);
-    expect(decoder.decode(state.snapshot?.data)).toBe("state@10");
-    await store.save({ entries: [entry(11, 2)], hardState: { term: 2, vote: 1, commit: 11 } }, true);
-    expect((await store.load()).entries.map((e) => e.index)).toEqual([11]);
-
-    await expect(store.compact(snapshot(9, 1), 9)).rejects.toThrow(/older than the stored one/);
-    await expect(store.compact(snapshot(11, 2), 12)).rejects.toThrow(/past the snapshot index/);
-  });
-
-  it("keeps the addresses of added members and the ids of removed ones in a snapshot, across a restart", async () => {
-    // Node 4 joined with `member add` (so only the membership knows its address) and node 1 was removed.
-    const membership = {
-      voters: [2, 3, 4],
-      learners: [5],
-      addresses: { "4": { peer: "10.0.0.4:7001", client: "10.0.0.4:7000" }, "5": { peer: "10.0.0.5:7001", client: "10.0.0.5:7000" } },
-      retired: [1],
-    };
-    const withMembers = (index: number, term: number): Snapshot => ({ meta: { index, term, membership }, data: encoder.encode(`state@${index}`) });
-    let store = await openStore();
-    await store.save({ hardState: { term: 2, vote: 2, commit: 6 }, entries: entries(1, 8, 2) }, true);
-    // A snapshot taken locally...
-    await store.compact(withMembers(6, 2), 6);
-    store = await reopen(store);
-    expect((await store.load()).snapshot?.meta).toEqual({ index: 6, term: 2, membership });
-    // ...and one installed from the leader.
-    await store.save({ snapshot: withMembers(20, 3), hardState: { term: 3, vote: 0, commit: 20 } }, true);
-    store = await reopen(store);
-    expect((await store.load()).snapshot?.meta).toEqual({ index: 20, term: 3, membership });
-  });
-
-  it("detects a damaged or missing snapshot body at start-up", async () => {
-    const store = await openStore();
-    await store.save({ entries: entries(1, 4, 1), hardState: { term: 1, vote: 1, commit: 4 } }, true);
-    await store.compact(snapshot(3, 1, "the whole lock table"), 3);
+    expect((await store.readSnapshot())?.meta).toEqual({ index: 8, term: 1, membership: { voters: [1, 2, 3], learners: [4] } });
+    expect(decoder.decode((await store.readSnapshot())?.data)).toBe("state@8");
     await store.close();
-    const [file] = await readdir(join(dir, SNAPSHOT_DIR));
-    const path = join(dir, SNAPSHOT_DIR, file);
-    const body = await readFile(path);
-    body[2] ^= 0x01;
-    await writeFile(path, body);
-    await expectOpenFails(/checksum mismatch/);
-
-    await writeFile(path, body.subarray(0, 5));
-    await expectOpenFails(/has 5 bytes, its record says 20/);
-
-    await rm(path);
-    await expectOpenFails(/is missing/);
+    await withRawDb(async (db) => {
+      expect(await db.get(entryKey(5))).toBeUndefined();
+      expect(await db.get(entryKey(6))).toBeDefined();
+      expect(await db.get(entryKey(8))).toBeDefined();
+    });
   });
 
   it("waits below the free-space reserve and resumes when space returns", async () => {
