@@ -86,7 +86,9 @@ export class Connection {
   private readonly failover: Failover;
 
   constructor(private readonly options: ConnectionOptions, clock: ClientClock = systemClock) {
-    this.failover = new Failover(options.endpoints, clock, (err) => this.classify(err));
+    // A call waiting out a back-off keeps the process alive, as the call itself does.
+    const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    this.failover = new Failover(options.endpoints, clock, (err) => this.classify(err), pause);
   }
 
   /** The endpoint requests go to first. */

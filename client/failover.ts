@@ -59,7 +59,16 @@ export class Failover {
   /** Endpoints that let an attempt run out unanswered, until when (monotonic ms): passed over, and their hints not followed. */
   private readonly silentUntil = new Map<string, number>();
 
-  constructor(endpoints: readonly string[], private readonly clock: ClientClock, private readonly classify: (err: unknown) => AttemptFailure) {
+  /**
+   * `pause` waits out a back-off; by default on `clock`, whose timers do not keep a process
+   * alive, so a caller that awaits the call itself (a command-line tool) passes one that does.
+   */
+  constructor(
+    endpoints: readonly string[],
+    private readonly clock: ClientClock,
+    private readonly classify: (err: unknown) => AttemptFailure,
+    private readonly pause: (ms: number) => Promise<void> = (ms) => sleep(clock, ms),
+  ) {
     if (endpoints.length === 0) throw new Error("at least one endpoint is needed");
     this.endpoints = [...endpoints];
   }
@@ -127,7 +136,7 @@ export class Failover {
       if (failuresInRow >= this.endpoints.length) {
         const rounds = Math.floor(failuresInRow / this.endpoints.length);
         const pause = Math.min(50 * 2 ** (rounds - 1), 500, Math.max(0, giveUpAt - now()), opts.timeLeftMs?.() ?? Infinity);
-        if (pause > 0) await sleep(this.clock, pause);
+        if (pause > 0) await this.pause(pause);
       }
     }
     const detail = last === undefined ? (this.closed ? "client is closed" : "no time left to try") : last.detail;
