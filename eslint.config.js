@@ -15,8 +15,12 @@ const restrictedImports = [
   "level", "classic-level", "@grpc/grpc-js", "pino",
 ].map((name) => ({ name, message: "deterministic modules take I/O, time and randomness from outside" }));
 
+// The client library and the node share only the contract in proto/: neither imports the other.
+const notClient = { regex: "(^|/)client/", message: "node code does not import the client library; shared contract code lives in proto/" };
+const notNode = { regex: "(^|/)node/", message: "the client library does not import node code; shared contract code lives in proto/" };
+
 const deterministic = {
-  files: ["node/raft/**/*.ts", "node/lock/**/*.ts", "node/server/driver.ts"],
+  files: ["node/raft/**/*.ts", "node/lock/**/*.ts", "node/host/**/*.ts"],
   rules: {
     "no-restricted-globals": ["error",
       ...["Date", "performance", "setTimeout", "setInterval", "setImmediate", "clearTimeout",
@@ -31,7 +35,7 @@ const deterministic = {
       { object: "globalThis", property: "setTimeout", message: "use the injected clock" },
       { object: "globalThis", property: "Date", message: "use the injected clock" },
     ],
-    "no-restricted-imports": ["error", { paths: restrictedImports, patterns: [{ group: ["node:*"], message: "no Node modules in deterministic code" }] }],
+    "no-restricted-imports": ["error", { paths: restrictedImports, patterns: [{ group: ["node:*"], message: "no Node modules in deterministic code" }, notClient] }],
   },
 };
 
@@ -60,6 +64,8 @@ export default tseslint.config(
       "no-constant-condition": ["error", { checkLoops: false }],
     },
   },
+  { files: ["node/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notClient] }] } },
+  { files: ["client/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notNode] }] } },
   deterministic,
   clientVirtualTime,
 );

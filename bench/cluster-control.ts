@@ -132,7 +132,7 @@ export class BenchCluster {
     if (this.pidOf(id) !== null) throw new Error(`node ${id} is already running`);
     const log = openSync(join(this.dir, `node-${id}.log`), "a");
     const startedAt = performance.now();
-    const child = spawn(process.execPath, [...this.nodeArgs, "--import", "tsx", "node/server/main.ts", "--config", this.configPath, "--id", String(id), "--log-format", "json"], {
+    const child = spawn(process.execPath, [...this.nodeArgs, "--import", "tsx", "node/cli/main.ts", "--config", this.configPath, "--id", String(id), "--log-format", "json"], {
       cwd: REPO_ROOT,
       stdio: ["ignore", log, log],
       env: { ...process.env, PALISADE_LOG_LEVEL: process.env["PALISADE_LOG_LEVEL"] ?? "info" },

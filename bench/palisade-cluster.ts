@@ -36,7 +36,7 @@ async function main(dir: string): Promise<void> {
   const pids: number[] = [];
   for (const node of nodes) {
     const log = openSync(join(dir, `node-${node.id}.log`), "a");
-    const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", "node/server/main.ts", "--config", configPath, "--id", String(node.id)], {
+    const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", "node/cli/main.ts", "--config", configPath, "--id", String(node.id)], {
       cwd: REPO_ROOT,
       stdio: ["ignore", log, log],
       detached: true,

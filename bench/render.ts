@@ -167,7 +167,7 @@ export function renderParts(parts: Parts): string {
     out.push(
       `### Start-up of one node (${s.entries.toLocaleString("en-US")} Acquire/Release entries; data directory ${num(s.data_dir_mb)} MB with the log)`,
       "",
-      "Time from spawning the node process (`node --import tsx node/server/main.ts`) to its first Status answer, and to Status reporting the whole log applied; the node starts alone (no peers), so this is its own recovery, not an election. " +
+      "Time from spawning the node process (`node --import tsx node/cli/main.ts`) to its first Status answer, and to Status reporting the whole log applied; the node starts alone (no peers), so this is its own recovery, not an election. " +
         "No etcd figure: filling etcd with a million writes through its API would take about 7 minutes here.",
       "",
       "| start from | first Status ms | all applied ms | applied index | snapshot index | RSS MB after |",

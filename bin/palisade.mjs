@@ -2,7 +2,7 @@
 // palisade: command-line entry for running a Palisade node.
 //   palisade node --config FILE --id N [--log-level L]
 //   palisade restore --backup FILE --config NEW.json [--epoch N] [--id N]
-// Runs node/server/main.ts (or restore.ts) through tsx in a child Node process and passes signals on.
+// Runs node/cli/main.ts (or restore.ts) through tsx in a child Node process and passes signals on.
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,7 +25,7 @@ if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h")
   process.stdout.write(usage);
   process.exit(verb === undefined ? 1 : 0);
 }
-const scripts = { node: "node/server/main.ts", restore: "node/server/restore.ts" };
+const scripts = { node: "node/cli/main.ts", restore: "node/cli/restore.ts" };
 if (!Object.hasOwn(scripts, verb)) {
   process.stderr.write(`palisade: unknown command "${verb}"\n\n${usage}`);
   process.exit(1);

@@ -10,7 +10,6 @@ import { runUnderLock } from "./run/supervise.ts";
 import { registerSnapshotCommands } from "./cli-snapshot.ts";
 import type { Session } from "./session.ts";
 import type { LockHolderInfo, MemberInfo, NodeStatus } from "./types.ts";
-import { isEntryPoint } from "../node/util/entry-point.ts";
 
 export { toJson } from "./cli-format.ts";
 
@@ -458,7 +457,3 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   return exitCode;
 }
 
-
-if (isEntryPoint(import.meta.url)) {
-  process.exit(await main(process.argv.slice(2)));
-}

@@ -5,7 +5,7 @@ import { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition as adminApi, lockServiceDefinition as lockApi, type UnaryMethod } from "../proto/grpc.ts";
-import { toU64, u64 } from "../node/transport/codec.ts";
+import { toU64, u64 } from "../proto/wire.ts";
 import { Connection } from "./connection.ts";
 import { instantOf, systemClock, type ClientClock } from "./clock.ts";
 import { GrpcLockApi, type LockApi } from "./lock-api.ts";

@@ -1,12 +1,11 @@
-// Calls to a set of node endpoints: one grpc-js channel per endpoint, a preferred
-// endpoint (the last one that answered, or the leader named by a hint), and retries on
-// the answers that mean "try again elsewhere" (UNAVAILABLE, DEADLINE_EXCEEDED). A node
-// that lets an attempt run out without a word (stopped, not dead: its connections stay
-// open) is passed over for a while, and the other attempts waiting on it move on at once.
+// Calls to a set of node endpoints over gRPC: one grpc-js channel per endpoint, and the
+// failover rules of client/failover.ts (the preferred endpoint, leader hints, retries on
+// UNAVAILABLE and DEADLINE_EXCEEDED, nodes that stopped answering passed over).
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import type { UnaryMethod } from "../proto/grpc.ts";
-import { monotonicMs } from "./clock.ts";
+import { systemClock, type ClientClock } from "./clock.ts";
+import { Failover, type Attempt, type AttemptFailure } from "./failover.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
 import { LEADER_METADATA_KEY, reasonOf } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
@@ -75,35 +74,30 @@ function isServiceError(err: unknown): err is grpc.ServiceError {
   return err instanceof Error && typeof (err as { code?: unknown }).code === "number" && "metadata" in err;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** One attempt in flight on an endpoint; `moved` when it was cancelled to try another node. */
-interface Attempt {
-  moved: boolean;
-  cancel: () => void;
+/** The endpoint a leader hint names: a host:port, or a node id we cannot map (ignored). */
+function hintOf(metadata: grpc.Metadata | undefined): string | undefined {
+  const value = metadata?.get(LEADER_METADATA_KEY)[0];
+  if (typeof value !== "string" || !/^[^\s]+:\d+$/.test(value)) return undefined;
+  return value;
 }
 
 export class Connection {
-  private readonly endpoints: string[];
   private readonly clients = new Map<string, grpc.Client>();
-  private preferred = 0;
-  private closed = false;
-  private readonly inFlight = new Map<string, Set<Attempt>>();
-  /** Endpoints that let an attempt run out unanswered, until when (monotonic ms): passed over, and their hints not followed. */
-  private readonly silentUntil = new Map<string, number>();
+  private readonly failover: Failover;
 
-  constructor(private readonly options: ConnectionOptions) {
-    if (options.endpoints.length === 0) throw new Error("at least one endpoint is needed");
-    this.endpoints = [...options.endpoints];
+  constructor(private readonly options: ConnectionOptions, clock: ClientClock = systemClock) {
+    // A call waiting out a back-off keeps the process alive, as the call itself does.
+    const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    this.failover = new Failover(options.endpoints, clock, (err) => this.classify(err), pause);
   }
 
   /** The endpoint requests go to first. */
   get current(): string {
-    return this.endpoints[this.preferred];
+    return this.failover.current;
   }
 
   get allEndpoints(): readonly string[] {
-    return this.endpoints;
+    return this.failover.allEndpoints;
   }
 
   private client(endpoint: string): grpc.Client {
@@ -123,7 +117,7 @@ export class Connection {
   callOnce<Req, Res>(
     endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady = false, attempt?: Attempt,
   ): Promise<Res> {
-    if (this.closed) return Promise.reject(new UnavailableError("client is closed"));
+    if (this.failover.isClosed) return Promise.reject(new UnavailableError("client is closed"));
     const client = this.client(endpoint);
     return new Promise<Res>((resolve, reject) => {
       const call = client.makeUnaryRequest(
@@ -145,108 +139,40 @@ export class Connection {
 
   /**
    * Sends a request, following leader hints and retrying on UNAVAILABLE and
-   * DEADLINE_EXCEEDED until the budget runs out. `build` is called per attempt so a
-   * write can carry its latest acknowledgements; a retry keeps the same seq.
+   * DEADLINE_EXCEEDED until the budget runs out (client/failover.ts). `build` is called per
+   * attempt so a write can carry its latest acknowledgements; a retry keeps the same seq.
    */
   async invoke<Req, Res>(method: UnaryMethod<Req, Res>, build: () => Req, opts: InvokeOptions): Promise<Res> {
-    const attemptTimeout = (): number => {
-      const t = opts.attemptTimeoutMs;
-      return typeof t === "function" ? t() : t ?? this.options.callTimeoutMs;
-    };
+    const attemptTimeoutMs = opts.attemptTimeoutMs ?? this.options.callTimeoutMs;
     if (opts.endpoint !== undefined) {
+      const timeoutMs = typeof attemptTimeoutMs === "function" ? attemptTimeoutMs() : attemptTimeoutMs;
       try {
-        return await this.callOnce(opts.endpoint, method, build(), attemptTimeout(), true);
+        return await this.callOnce(opts.endpoint, method, build(), timeoutMs, true);
       } catch (err) {
         throw this.translate(err, opts.kind, method.path);
       }
     }
-    const giveUpAt = monotonicMs() + (opts.budgetMs ?? this.options.retryBudgetMs);
-    let failuresInRow = 0;
-    let lastError: unknown;
-    for (;;) {
-      const left = opts.timeLeftMs?.() ?? Infinity;
-      if (left <= 0) break;
-      const endpoint = this.current;
-      const timeoutMs = Math.max(1, Math.min(attemptTimeout(), left));
-      const attempt: Attempt = { moved: false, cancel: () => undefined };
-      this.track(endpoint, attempt, true);
-      try {
-        const response = await this.callOnce(endpoint, method, build(), timeoutMs, false, attempt);
-        this.silentUntil.delete(endpoint);
-        return response;
-      } catch (err) {
-        this.track(endpoint, attempt, false);
-        if (!attempt.moved) {
-          if (!isServiceError(err) || !RETRIABLE.has(err.code)) throw this.translate(err, opts.kind, method.path);
-          if (err.code === grpc.status.DEADLINE_EXCEEDED) this.silenced(endpoint, timeoutMs);
-          else this.silentUntil.delete(endpoint);
-        }
-        lastError = err;
-        failuresInRow += 1;
-        const hinted = isServiceError(err) && !attempt.moved ? this.endpointFromHint(err.metadata) : undefined;
-        if (hinted !== undefined && hinted !== endpoint && !this.isSilent(hinted)) {
-          this.preferred = this.endpoints.indexOf(hinted);
-        } else if (this.current === endpoint) {
-          this.preferred = this.nextAnswering(endpoint);
-        }
-      } finally {
-        this.track(endpoint, attempt, false);
-      }
-      if (this.closed || monotonicMs() >= giveUpAt) break;
-      // Once every endpoint failed in a row, back off (an election is probably under way).
-      if (failuresInRow >= this.endpoints.length) {
-        const rounds = Math.floor(failuresInRow / this.endpoints.length);
-        const pause = Math.min(50 * 2 ** (rounds - 1), 500, Math.max(0, giveUpAt - monotonicMs()), opts.timeLeftMs?.() ?? Infinity);
-        if (pause > 0) await sleep(pause);
-      }
-    }
-    const detail = isServiceError(lastError) ? lastError.details : lastError === undefined ? "no time left to try" : String(lastError);
-    const what = `${method.path}: no answer within the time given (last: ${detail})`;
-    throw opts.kind === "write" ? new OutcomeUnknownError(what) : new UnavailableError(what);
+    return this.failover.call(
+      (endpoint, timeoutMs, attempt) => this.callOnce(endpoint, method, build(), timeoutMs, false, attempt),
+      { kind: opts.kind, attemptTimeoutMs, budgetMs: opts.budgetMs ?? this.options.retryBudgetMs, timeLeftMs: opts.timeLeftMs, what: method.path },
+    );
   }
 
-  private track(endpoint: string, attempt: Attempt, add: boolean): void {
-    let set = this.inFlight.get(endpoint);
-    if (add) {
-      if (!set) this.inFlight.set(endpoint, (set = new Set()));
-      set.add(attempt);
-    } else if (set) {
-      set.delete(attempt);
-      if (set.size === 0) this.inFlight.delete(endpoint);
+  /** What the failover rules need to know of a failed gRPC attempt. */
+  private classify(err: unknown): AttemptFailure {
+    if (!isServiceError(err)) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      return { retriable: false, timedOut: false, detail: error.message, error };
     }
-  }
-
-  /**
-   * `endpoint` let an attempt of `forMs` run out without answering: pass it over for as
-   * long, and move the other attempts waiting on it (a waiting Acquire among them) to the
-   * next node now. A write moved keeps its seq, so moving it is safe.
-   */
-  private silenced(endpoint: string, forMs: number): void {
-    this.silentUntil.set(endpoint, monotonicMs() + forMs);
-    for (const other of this.inFlight.get(endpoint) ?? []) {
-      if (other.moved) continue;
-      other.moved = true;
-      other.cancel();
-    }
-  }
-
-  private isSilent(endpoint: string): boolean {
-    const until = this.silentUntil.get(endpoint);
-    if (until === undefined) return false;
-    if (until > monotonicMs()) return true;
-    this.silentUntil.delete(endpoint);
-    return false;
-  }
-
-  /** The index of the next endpoint after `endpoint` that is not passed over (the next one if all are). */
-  private nextAnswering(endpoint: string): number {
-    const from = this.endpoints.indexOf(endpoint);
-    const n = this.endpoints.length;
-    for (let i = 1; i <= n; i++) {
-      const j = (from + i) % n;
-      if (!this.isSilent(this.endpoints[j])) return j;
-    }
-    return (from + 1) % n;
+    return {
+      retriable: RETRIABLE.has(err.code),
+      timedOut: err.code === grpc.status.DEADLINE_EXCEEDED,
+      leaderHint: hintOf(err.metadata),
+      detail: err.details,
+      error: errorFromStatus(err.code, err.details, err.metadata),
+      code: err.code,
+      reason: reasonOf(err.metadata),
+    };
   }
 
   /** A retriable failure on a single-endpoint call becomes Unavailable/OutcomeUnknown; others map by status. */
@@ -260,17 +186,8 @@ export class Connection {
     return errorFromStatus(err.code, err.details, err.metadata);
   }
 
-  /** The endpoint named by a leader hint: a known or new host:port, or a node id we cannot map (ignored). */
-  private endpointFromHint(metadata: grpc.Metadata | undefined): string | undefined {
-    const value = metadata?.get(LEADER_METADATA_KEY)[0];
-    if (typeof value !== "string" || value === "") return undefined;
-    if (!/^[^\s]+:\d+$/.test(value)) return undefined;
-    if (!this.endpoints.includes(value)) this.endpoints.push(value);
-    return value;
-  }
-
   close(): void {
-    this.closed = true;
+    this.failover.close();
     for (const client of this.clients.values()) client.close();
     this.clients.clear();
   }

@@ -5,7 +5,7 @@
 // only place that builds these protobuf requests.
 import { palisade } from "../proto/gen/palisade.js";
 import { lockServiceDefinition as lockService, type UnaryMethod } from "../proto/grpc.ts";
-import { toU64, u64 } from "../node/transport/codec.ts";
+import { toU64, u64 } from "../proto/wire.ts";
 import type { InvokeOptions } from "./connection.ts";
 import { OutcomeUnknownError, PalisadeError, SessionLostError, UnavailableError } from "./errors.ts";
 import { cancelWaitFrom, holderFrom, type CancelWaitResult, type LockHolderInfo } from "./types.ts";

@@ -1,6 +1,6 @@
 // Plain values the client hands out: ids, tokens and indexes as bigint, enums as words.
 import { palisade } from "../proto/gen/palisade.js";
-import { u64 } from "../node/transport/codec.ts";
+import { u64 } from "../proto/wire.ts";
 
 const pb = palisade.v1;
 

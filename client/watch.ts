@@ -4,7 +4,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
-import { toU64, u64 } from "../node/transport/codec.ts";
+import { toU64, u64 } from "../proto/wire.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
 

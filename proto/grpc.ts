@@ -1,6 +1,6 @@
 // grpc-js service definitions built from the generated protobufjs encoders, so nothing
 // loads .proto files at run time. Requests and responses are the generated message
-// classes; 64-bit fields are Long and are converted only by node/transport/codec.ts.
+// classes; 64-bit fields are Long and are converted only by node/transport/raft-codec.ts.
 //
 // Servers: `server.addService(lockServiceDefinition, handlers)` with handlers typed by
 // `LockServiceHandlers`. Clients: `new (grpc.makeGenericClientConstructor(def, name))(...)`

@@ -1,9 +1,11 @@
-// The error contract between nodes and clients, beside the messages in proto/palisade:
-// the metadata keys a node sends, and one table giving each ErrorReason its gRPC status
+// The wire contract between nodes and clients, beside the messages in proto/palisade:
+// uint64 values between their wire form (protobufjs Long) and bigint or number, the
+// metadata keys a node sends, and one table giving each ErrorReason its gRPC status
 // code and the client error class it becomes. The node builds every error status from
 // this table (node/server/status.ts) and names its reason in `palisade-reason`; the
 // client maps that reason, never the message text (client/status-errors.ts).
 import { status as Status, type Metadata } from "@grpc/grpc-js";
+import Long from "long";
 import { palisade } from "./gen/palisade.js";
 
 /** Trailing metadata of every error status: the ErrorReason value's name. */
@@ -114,4 +116,66 @@ export function errorClassOf(code: Status, reason: ErrorReasonName | undefined):
   const known = reason === undefined ? undefined : WIRE_ERRORS[reason];
   if (known !== undefined && known.code === code) return known.errorClass;
   return CLASS_BY_CODE[code] ?? "ServerError";
+}
+
+// ---------------------------------------------------------------- uint64
+
+/** Invalid wire input (or a value that cannot be put on the wire). */
+export class CodecError extends Error {
+  override readonly name = "CodecError";
+}
+
+export const MAX_U64 = (1n << 64n) - 1n;
+
+/** A uint64 as protobufjs hands it out or accepts it. Unset proto3 fields read as 0. */
+export type U64Input = Long | number | string | bigint | null | undefined;
+
+const U32 = 0x1_0000_0000n;
+
+/** A wire uint64 (or a decimal string, number or bigint) as a bigint in [0, 2^64). */
+export function u64(value: U64Input, field = "value"): bigint {
+  if (value === null || value === undefined) return 0n;
+  let result: bigint;
+  if (typeof value === "bigint") {
+    result = value;
+  } else if (typeof value === "number") {
+    if (!Number.isSafeInteger(value)) throw new CodecError(`${field}: ${value} is not a safe integer`);
+    result = BigInt(value);
+  } else if (typeof value === "string") {
+    if (!/^[0-9]{1,20}$/.test(value)) throw new CodecError(`${field}: "${value.slice(0, 40)}" is not a decimal uint64`);
+    result = BigInt(value);
+  } else if (Long.isLong(value)) {
+    // Another copy of long.js may have made it (protobufjs loads the CommonJS build),
+    // so read the bits rather than relying on instanceof or methods.
+    if (!value.unsigned && value.high < 0) throw new CodecError(`${field}: negative value`);
+    result = BigInt(value.high >>> 0) * U32 + BigInt(value.low >>> 0);
+  } else {
+    throw new CodecError(`${field}: not a uint64`);
+  }
+  if (result < 0n || result > MAX_U64) throw new CodecError(`${field}: ${result} is outside uint64`);
+  return result;
+}
+
+/** A repeated uint64 field (such as `held`) as bigints. */
+export function u64s(values: readonly U64Input[] | null | undefined, field = "values"): bigint[] {
+  return (values ?? []).map((value) => u64(value, field));
+}
+
+/** A uint64 for the wire (a Long, as the generated encoders expect). */
+export function toU64(value: bigint | number, field = "value"): Long {
+  const big = typeof value === "number" ? safeNumberToBigint(value, field) : value;
+  if (big < 0n || big > MAX_U64) throw new CodecError(`${field}: ${big} is outside uint64`);
+  return Long.fromBits(Number(big % U32) | 0, Number(big / U32) | 0, true);
+}
+
+function safeNumberToBigint(value: number, field: string): bigint {
+  if (!Number.isSafeInteger(value) || value < 0) throw new CodecError(`${field}: ${value} is not a non-negative safe integer`);
+  return BigInt(value);
+}
+
+/** A uint64 that must fit a JavaScript number exactly (terms, indexes, node ids, counters). */
+export function u64ToNumber(value: U64Input, field = "value"): number {
+  const big = u64(value, field);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new CodecError(`${field}: ${big} is above 2^53 - 1`);
+  return Number(big);
 }

@@ -4,7 +4,7 @@
 //   node scripts/gen-proto.mjs --out DIR  writes them to DIR instead (used to check that the
 //                                         committed files match a fresh generation)
 //
-// 64-bit fields are generated as Long (--force-long); node/transport/codec.ts is the one
+// 64-bit fields are generated as Long (--force-long); proto/wire.ts is the one
 // place that turns them into bigint or number. The output depends only on the .proto
 // files (sorted, given by relative path), so regeneration is byte-for-byte reproducible.
 import { execFileSync } from "node:child_process";

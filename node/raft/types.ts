@@ -2,7 +2,7 @@
 //
 // Terms and log indexes are JavaScript numbers inside the node: a lock token is
 // epoch × 2^48 + index, so an index never exceeds 2^48 (well inside 2^53). They become
-// uint64 on the wire and bigint in tokens (see node/transport/codec.ts).
+// uint64 on the wire and bigint in tokens (see proto/wire.ts).
 
 /** A node id: a positive integer, never reused within a cluster. 0 means "none". */
 export type NodeId = number;

@@ -2,8 +2,6 @@
 // the node takes no proposals (it could not write them), answering RESOURCE_EXHAUSTED at
 // once with the reason, and it checks free space once a second so an idle node notices
 // too. Appends to a follower below the reserve wait in the store and are not acknowledged.
-import { Failure } from "./handler.ts";
-import { statusError } from "./status.ts";
 
 export interface SpaceSource {
   /** Measures free space now (updates lowOnSpace and reports crossings); false while below the reserve. */
@@ -28,12 +26,9 @@ export class DiskGuard {
     this.timer = null;
   }
 
-  /** Wraps a propose function: below the reserve every proposal fails at once, nothing is proposed. */
-  guard<T>(propose: (data: readonly Uint8Array[]) => Array<Promise<T>>): (data: readonly Uint8Array[]) => Array<Promise<T>> {
-    return (data) => {
-      if (!this.storage.lowOnSpace) return propose(data);
-      const why = `free disk space on this node is below the reserve of ${this.reserveBytes} bytes: it takes no writes until space returns`;
-      return data.map(() => Promise.reject(new Failure(statusError("ERROR_REASON_DISK_RESERVE", why))));
-    };
+  /** Why proposals are refused now (free space below the reserve), or null: the host's writesRefused. */
+  refusal(): string | null {
+    if (!this.storage.lowOnSpace) return null;
+    return `free disk space on this node is below the reserve of ${this.reserveBytes} bytes: it takes no writes until space returns`;
   }
 }

@@ -1,20 +1,20 @@
-// LockService handlers. Writes are proposed on the leader (elsewhere UNAVAILABLE with a
-// leader hint) and answered from the apply result; reads go through ReadIndex and then
-// read the local state, so followers serve them too.
+// LockService handlers: each checks and converts its request, asks the node's host
+// (node/host/lock-requests.ts: writes on the leader, reads after a ReadIndex on any node)
+// and converts the answer back.
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockServiceHandlers } from "../../proto/grpc.ts";
-import { tokenIndex, type Answer, type EndReason, type LockHolderInfo, type SessionInfo } from "../lock/index.ts";
-import { toU64 } from "../transport/codec.ts";
-import type { WaitOutcome } from "./acquire-waiters.ts";
-import type { NodeContext } from "./context.ts";
-import { expectOk, fail, Failure, linearizable, propose, requireLeader, toStatus, unary, unexpected } from "./handler.ts";
+import { toU64 } from "../../proto/wire.ts";
+import type { AcquireResult, CancelWaitResult, HolderView } from "../host/lock-requests.ts";
+import type { EndReason, LockHolderInfo, SessionInfo } from "../lock/index.ts";
+import type { ServiceContext } from "./context.ts";
+import { fail, toStatus, unary } from "./handler.ts";
 import {
   parseAcquire, parseCancelWait, parseCloseSession, parseHistory, parseListLocks, parseListSessions, parseOpenSession,
   parseRelease, parseValidateToken, parseWatch, lockField, sessionIdField,
 } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
-import { CURRENT_INDEX_METADATA_KEY, notLeader } from "./status.ts";
+import { CURRENT_INDEX_METADATA_KEY } from "./status.ts";
 
 const pb = palisade.v1;
 
@@ -36,134 +36,72 @@ function sessionOf(s: SessionInfo): palisade.v1.SessionInfo.$Properties {
   };
 }
 
-/** The AcquireResponse for a final Acquire answer (errors become statuses). */
-export function acquireResponse(ctx: NodeContext, sessionId: bigint, answer: Answer): palisade.v1.AcquireResponse {
-  const ok = expectOk(answer);
-  const nameOf = (id: bigint): string => ctx.machine.getSession(id)?.clientName ?? "";
-  switch (ok.kind) {
-    case "granted":
-      return pb.AcquireResponse.create({
-        acquired: true,
-        token: toU64(ok.token),
-        holder: { sessionId: toU64(sessionId), clientName: nameOf(sessionId), token: toU64(ok.token), grantedIndex: toU64(tokenIndex(ok.token)) },
-      });
-    case "notAcquired":
-      return pb.AcquireResponse.create({
-        acquired: false,
-        holder: ok.holderSessionId === 0n ? null : {
-          sessionId: toU64(ok.holderSessionId), clientName: nameOf(ok.holderSessionId), token: toU64(ok.holderToken),
-          grantedIndex: toU64(tokenIndex(ok.holderToken)),
-        },
-      });
-    case "cancelled":
-      // CancelWait arrived first: this Acquire took no effect.
-      return pb.AcquireResponse.create({ acquired: false });
-    default:
-      return unexpected(ok, "Acquire");
-  }
+function holderViewOf(h: HolderView): palisade.v1.LockHolder.$Properties {
+  return { sessionId: toU64(h.sessionId), clientName: h.clientName, token: toU64(h.token), grantedIndex: toU64(h.grantedIndex) };
 }
 
-export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
-  const limits = () => ctx.limitsForRequests();
+/** The AcquireResponse of an Acquire's final answer. */
+export function acquireResponse(result: AcquireResult): palisade.v1.AcquireResponse {
+  if (result.acquired) return pb.AcquireResponse.create({ acquired: true, token: toU64(result.token), holder: holderViewOf(result.holder) });
+  return pb.AcquireResponse.create({ acquired: false, holder: result.holder ? holderViewOf(result.holder) : null });
+}
+
+const CANCEL_OUTCOMES: Readonly<Record<CancelWaitResult["outcome"], palisade.v1.CancelWaitOutcome>> = {
+  cancelled: pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_CANCELLED,
+  granted: pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_GRANTED,
+  notAcquired: pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_NOT_ACQUIRED,
+};
+
+export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
+  const { host, locks } = ctx;
+  const limits = () => host.limitsForRequests();
 
   return {
     OpenSession: unary(ctx, "OpenSession", async (call) => {
-      const params = parseOpenSession(call.request, limits());
-      const requestId = params.requestId === "" ? ctx.newRequestId() : params.requestId;
-      const { outcome } = await propose(ctx, {
-        type: "openSession", requestId, ttlMs: params.ttlMs, clientName: params.clientName, wallMs: ctx.wallMs(),
-      });
-      const ok = expectOk(outcome.result);
-      if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
-      const ttlMs = ctx.machine.getSession(ok.sessionId)?.ttlMs ?? params.ttlMs;
-      return pb.OpenSessionResponse.create({ sessionId: toU64(ok.sessionId), ttlMs: toU64(ttlMs) });
+      const opened = await locks.openSession(parseOpenSession(call.request, limits()));
+      return pb.OpenSessionResponse.create({ sessionId: toU64(opened.sessionId), ttlMs: toU64(opened.ttlMs) });
     }),
 
     KeepAlive: unary(ctx, "KeepAlive", async (call) => {
-      const sessionId = sessionIdField(call.request.sessionId);
-      requireLeader(ctx);
-      const term = ctx.driver.core.term;
-      const result = ctx.leaseKeeper.keepAlive(sessionId, ctx.now());
-      if (result === "notLeader") throw new Failure(notLeader(ctx.leaderHint()));
-      const gone = () => fail("ERROR_REASON_SESSION_NOT_FOUND", `session ${sessionId} not found (unknown, closed or expired); open a new session`);
-      if (result === "notFound") gone();
-      // Acknowledge only once a quorum round that started after the keepalive arrived
-      // confirmed this leadership (and an entry of this term is applied).
-      await linearizable(ctx);
-      if (!ctx.isLeader() || ctx.driver.core.term !== term) throw new Failure(notLeader(ctx.leaderHint()));
-      if (!ctx.machine.hasSession(sessionId) || ctx.leaseKeeper.expiryProposed(sessionId)) gone();
-      const ttlMs = ctx.machine.getSession(sessionId)?.ttlMs ?? 0;
+      const { ttlMs } = await locks.keepAlive(sessionIdField(call.request.sessionId));
       return pb.KeepAliveResponse.create({ ttlMs: toU64(ttlMs) });
     }),
 
     CloseSession: unary(ctx, "CloseSession", async (call) => {
-      const cmd = parseCloseSession(call.request, limits(), ctx.wallMs());
-      const { outcome } = await propose(ctx, cmd);
-      const ok = expectOk(outcome.result);
-      if (ok.kind !== "sessionClosed") unexpected(ok, "CloseSession");
+      await locks.closeSession(parseCloseSession(call.request, limits(), host.wallMs()));
       return pb.CloseSessionResponse.create({});
     }),
 
     Acquire: unary(ctx, "Acquire", async (call) => {
-      const cmd = parseAcquire(call.request, limits(), ctx.wallMs());
-      requireLeader(ctx);
-      // Listen before proposing: the completion may apply in the same batch as the Acquire.
-      let settle: (outcome: WaitOutcome) => void = () => undefined;
-      const waited = new Promise<WaitOutcome>((resolve) => (settle = resolve));
-      const handle = ctx.waiters.register(cmd.sessionId, cmd.seq, (o) => settle(o));
+      const cmd = parseAcquire(call.request, limits(), host.wallMs());
       // A cancelled or expired call only stops listening: the wait itself goes on until
       // the client sends CancelWait or the wait times out.
-      const onCancelled = () => {
-        handle.drop();
-        settle({ kind: "unavailable", reason: "the call was cancelled" });
-      };
+      const detached = new AbortController();
+      const onCancelled = (): void => detached.abort();
       call.on("cancelled", onCancelled);
       try {
-        const { outcome } = await propose(ctx, cmd);
-        let answer = outcome.result;
-        if (answer.kind === "waiting") {
-          const final = await waited;
-          if (final.kind === "unavailable") {
-            fail("ERROR_REASON_WAIT_DETACHED", `${final.reason}; the wait goes on: retry the Acquire with the same seq to re-attach`);
-          }
-          answer = final.answer;
-        }
-        return acquireResponse(ctx, cmd.sessionId, answer);
+        return acquireResponse(await locks.acquire(cmd, detached.signal));
       } finally {
-        handle.drop();
         call.removeListener("cancelled", onCancelled);
       }
     }),
 
     CancelWait: unary(ctx, "CancelWait", async (call) => {
-      const cmd = parseCancelWait(call.request, ctx.wallMs());
-      const { outcome } = await propose(ctx, cmd);
-      const ok = expectOk(outcome.result);
-      const Outcome = pb.CancelWaitOutcome;
-      switch (ok.kind) {
-        case "cancelled":
-          return pb.CancelWaitResponse.create({ outcome: Outcome.CANCEL_WAIT_OUTCOME_CANCELLED });
-        case "granted":
-          return pb.CancelWaitResponse.create({ outcome: Outcome.CANCEL_WAIT_OUTCOME_GRANTED, token: toU64(ok.token) });
-        case "notAcquired":
-          return pb.CancelWaitResponse.create({ outcome: Outcome.CANCEL_WAIT_OUTCOME_NOT_ACQUIRED });
-        default:
-          return unexpected(ok, "CancelWait");
-      }
+      const answer = await locks.cancelWait(parseCancelWait(call.request, host.wallMs()));
+      return pb.CancelWaitResponse.create({
+        outcome: CANCEL_OUTCOMES[answer.outcome],
+        ...(answer.outcome === "granted" ? { token: toU64(answer.token) } : {}),
+      });
     }),
 
     Release: unary(ctx, "Release", async (call) => {
-      const cmd = parseRelease(call.request, limits(), ctx.wallMs());
-      const { outcome } = await propose(ctx, cmd);
-      const ok = expectOk(outcome.result);
-      if (ok.kind !== "released") unexpected(ok, "Release");
+      await locks.release(parseRelease(call.request, limits(), host.wallMs()));
       return pb.ReleaseResponse.create({});
     }),
 
     GetLock: unary(ctx, "GetLock", async (call) => {
       const lock = lockField(call.request.lock);
-      await linearizable(ctx);
-      const info = ctx.machine.getLock(lock);
+      const info = await locks.read((state) => state.getLock(lock));
       return pb.GetLockResponse.create({
         lock: info.name,
         holder: info.holder ? holderOf(info.holder) : null,
@@ -173,8 +111,7 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
 
     ListLocks: unary(ctx, "ListLocks", async (call) => {
       const { prefix, after, limit } = parseListLocks(call.request);
-      await linearizable(ctx);
-      const page = ctx.machine.listLocks({ prefix, after, limit });
+      const page = await locks.read((state) => state.listLocks({ prefix, after, limit }));
       return pb.ListLocksResponse.create({
         locks: page.locks.map((l) => ({ lock: l.name, holder: l.holder ? holderOf(l.holder) : null, waiterCount: l.waiters.length })),
         nextAfter: page.nextAfter ?? "",
@@ -183,16 +120,14 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
 
     GetSession: unary(ctx, "GetSession", async (call) => {
       const id = sessionIdField(call.request.sessionId);
-      await linearizable(ctx);
-      const info = ctx.machine.getSession(id);
+      const info = await locks.read((state) => state.getSession(id));
       if (!info) fail("ERROR_REASON_SESSION_NOT_FOUND", `session ${id} not found (unknown, closed or expired)`);
       return pb.GetSessionResponse.create({ session: sessionOf(info) });
     }),
 
     ListSessions: unary(ctx, "ListSessions", async (call) => {
       const { after, limit } = parseListSessions(call.request);
-      await linearizable(ctx);
-      const page = ctx.machine.listSessions(after, limit);
+      const page = await locks.read((state) => state.listSessions(after, limit));
       return pb.ListSessionsResponse.create({
         sessions: page.sessions.map(sessionOf),
         nextAfterSessionId: toU64(page.nextAfter ?? 0n),
@@ -201,8 +136,7 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
 
     GetLockHistory: unary(ctx, "GetLockHistory", async (call) => {
       const { lock, limit } = parseHistory(call.request);
-      await linearizable(ctx);
-      const all = ctx.machine.history(lock);
+      const all = await locks.read((state) => state.history(lock));
       const records = limit > 0 ? all.slice(-limit) : all;
       return pb.GetLockHistoryResponse.create({
         records: records.map((r) => ({
@@ -216,8 +150,7 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
 
     ValidateToken: unary(ctx, "ValidateToken", async (call) => {
       const { lock, token } = parseValidateToken(call.request);
-      await linearizable(ctx);
-      return pb.ValidateTokenResponse.create({ valid: ctx.machine.validateToken(lock, token) });
+      return pb.ValidateTokenResponse.create({ valid: await locks.read((state) => state.validateToken(lock, token)) });
     }),
 
     Watch: (call) => {
@@ -227,7 +160,7 @@ export function lockServiceHandlers(ctx: NodeContext): LockServiceHandlers {
         const { prefix, fromIndex } = parseWatch(call.request);
         // The applied index the stream starts from, so a client that asked for "now" can
         // resume at a concrete index on another node.
-        const applied = ctx.machine.appliedIndex;
+        const applied = host.state.appliedIndex;
         const headers = new grpc.Metadata();
         headers.set(CURRENT_INDEX_METADATA_KEY, String(applied));
         call.sendMetadata(headers);

@@ -7,7 +7,7 @@ import {
   type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type LockLimits, type ReleaseCommand,
   type RevokeCommand, type SequencedWrite,
 } from "../lock/index.ts";
-import { CodecError, u64, type U64Input } from "../transport/codec.ts";
+import { CodecError, u64, type U64Input } from "../../proto/wire.ts";
 
 /** A request that cannot be served as sent: answered INVALID_ARGUMENT with this message. */
 export class RequestError extends Error {

@@ -6,7 +6,7 @@ import * as grpc from "@grpc/grpc-js";
 import type { ErrorReasonName } from "../../proto/wire.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockEvent, LockEventType } from "../lock/index.ts";
-import { toU64 } from "../transport/codec.ts";
+import { toU64 } from "../../proto/wire.ts";
 import { CURRENT_INDEX_METADATA_KEY, statusError } from "./status.ts";
 import { WatchRing } from "./watch-ring.ts";
 

@@ -31,17 +31,9 @@ import type { RaftServiceHandlers } from "../../proto/grpc.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { InstallSnapshot, Message, NodeId } from "../raft/types.ts";
 import type { SnapshotStatus, Transport } from "./transport.ts";
-import {
-  CodecError,
-  PER_MESSAGE_OVERHEAD,
-  batchHeaderBytes,
-  decodeRaftBatch,
-  encodeRaftBatch,
-  encodeRaftMessage,
-  encodeSnapshotChunk,
-  isSnapshotChunk,
-} from "./codec.ts";
-import type { BatchHeader, DecodedBatch, SnapshotChunkMessage } from "./codec.ts";
+import { PER_MESSAGE_OVERHEAD, batchHeaderBytes, decodeRaftBatch, encodeRaftBatch, encodeRaftMessage, encodeSnapshotChunk, isSnapshotChunk } from "./raft-codec.ts";
+import { CodecError } from "../../proto/wire.ts";
+import type { BatchHeader, DecodedBatch, SnapshotChunkMessage } from "./raft-codec.ts";
 import { crc32 } from "node:zlib";
 
 export interface GrpcTransportOptions {

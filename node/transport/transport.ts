@@ -1,5 +1,5 @@
 // How the driver talks to its peers. Implementations: gRPC (node/transport/grpc-transport.ts)
-// and the simulator's network (test/sim/sim-network.ts).
+// and the simulator's network (test/sim/cluster.ts).
 import type { Message, NodeId } from "../raft/types.ts";
 
 export type SnapshotStatus = "progress" | "failure";
@@ -23,6 +23,10 @@ export interface Transport {
    * sent again resumes where the peer is). Small snapshots, sent whole, report nothing.
    */
   onSnapshotStatus?(handler: (peer: NodeId, status: SnapshotStatus) => void): void;
+  /** A member was added (or its address changed): send to it at `address` from now on. */
+  addPeer?(id: NodeId, address: string): void;
+  /** A member was removed: stop sending to it. */
+  removePeer?(id: NodeId): void;
   /** Peers the transport currently cannot reach, for diagnostics. */
   unreachable?(): NodeId[];
   close(): Promise<void>;

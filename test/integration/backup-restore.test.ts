@@ -9,7 +9,7 @@ import { snapshotNow } from "../../client/backup.ts";
 import { main as ctlMain } from "../../client/cli.ts";
 import type { PalisadeClient } from "../../client/index.ts";
 import { tokenEpoch } from "../../node/lock/tokens.ts";
-import { restoreMain } from "../../node/server/restore.ts";
+import { restoreMain } from "../../node/cli/restore.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 import { IT_ROOT, ensureRoot } from "./pidfiles.ts";
 
@@ -44,7 +44,7 @@ const max = (xs: readonly bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : 
 /** Runs a node process to its end (or kills it after `ms`); resolves with its exit code and output. */
 function runNode(args: string[], ms: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "node/server/main.ts", ...args], { cwd: join(import.meta.dirname, "../..") });
+    const child = spawn(process.execPath, ["--import", "tsx", "node/cli/main.ts", ...args], { cwd: join(import.meta.dirname, "../..") });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));

@@ -31,7 +31,7 @@ function pidOf(id: number): number {
     }
     const config = args.indexOf("--config");
     const idAt = args.indexOf("--id");
-    if (args.includes("node/server/main.ts") && config >= 0 && args[config + 1] === cluster.configPath && idAt >= 0 && args[idAt + 1] === String(id)) {
+    if (args.includes("node/cli/main.ts") && config >= 0 && args[config + 1] === cluster.configPath && idAt >= 0 && args[idAt + 1] === String(id)) {
       return Number(entry);
     }
   }

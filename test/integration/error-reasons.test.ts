@@ -10,7 +10,7 @@ import {
 import { Connection } from "../../client/connection.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi, type UnaryMethod } from "../../proto/grpc.ts";
-import { toU64 } from "../../node/transport/codec.ts";
+import { toU64 } from "../../proto/wire.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 import { RawLockApi } from "./raw.ts";
 

@@ -17,7 +17,7 @@ const TTL_MS = 2_000;
  * leader saw meanwhile (each moves the deadline by its own length).
  */
 const SLACK_MS = 3_000;
-const SNAPSHOT_ENTRIES = 150;
+const SNAPSHOT_ENTRIES = 60;
 /** Concurrent acquire/release loops that keep the log growing. */
 const CHURN_LOOPS = 8;
 const MAX_SESSIONS = IDLE_SESSIONS + 1_000;

@@ -126,7 +126,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     if (children.has(id)) throw new Error(`node ${id} is already running`);
     const log = openSync(logPath(id), "a");
     const args = joinArgs.get(id) ?? ["--config", ownConfig.get(id) ?? configPath];
-    const child = spawn(process.execPath, ["--import", "tsx", "node/server/main.ts", ...args, "--id", String(id)], {
+    const child = spawn(process.execPath, ["--import", "tsx", "node/cli/main.ts", ...args, "--id", String(id)], {
       cwd: REPO_ROOT,
       stdio: ["ignore", log, log],
       env: { ...process.env, NODE_ENV: "test", ...options.env?.(id) },

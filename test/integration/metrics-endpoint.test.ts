@@ -11,7 +11,7 @@ import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.
 import { nodeConfig, parseClusterConfig, type ClusterConfigInput } from "../../node/config/index.ts";
 import { PalisadeNode } from "../../node/server/node.ts";
 import { createLogger } from "../../node/util/logger.ts";
-import { toU64 } from "../../node/transport/codec.ts";
+import { toU64 } from "../../proto/wire.ts";
 import { ensureRoot, IT_ROOT } from "./pidfiles.ts";
 
 async function freePorts(count: number): Promise<number[]> {
@@ -46,8 +46,8 @@ async function startSingleNode(limits: ClusterConfigInput["limits"] = {}): Promi
   };
   const cfg = nodeConfig(parseClusterConfig(input, "metrics test", dir), 1);
   const node = await PalisadeNode.start(cfg, { logger: createLogger({ nodeId: 1, level: "silent" }) });
-  for (let i = 0; i < 400 && !node.isLeader(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(node.isLeader()).toBe(true);
+  for (let i = 0; i < 400 && !node.host.isLeader; i++) await new Promise((r) => setTimeout(r, 25));
+  expect(node.host.isLeader).toBe(true);
   return { node, clientAddress: `127.0.0.1:${client}`, metricsUrl: `http://127.0.0.1:${metrics}/metrics`, dir };
 }
 

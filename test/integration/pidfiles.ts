@@ -49,7 +49,7 @@ function alive(pid: number): boolean {
 /** True only if the process's command line is a Palisade node (a reused pid is left alone). */
 function isPalisadeNode(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("node/server/main.ts");
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("node/cli/main.ts");
   } catch {
     // No /proc (not Linux): trust the pidfile.
     return !existsSync("/proc") && alive(pid);

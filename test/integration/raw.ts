@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../../proto/grpc.ts";
-import { toU64, u64 } from "../../node/transport/codec.ts";
+import { toU64, u64 } from "../../proto/wire.ts";
 import { Connection } from "../../client/connection.ts";
 
 const pb = palisade.v1;

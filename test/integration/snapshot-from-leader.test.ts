@@ -98,11 +98,11 @@ describe("a snapshot installed from the leader", () => {
     for (let i = 1; i <= 10; i++) state.skip(i);
     leader.transport.send([snapshotMessage(new TextEncoder().encode("a lock table in some other format"))]);
     leader.transport.send([snapshotMessage(state.snapshot())]);
-    await vi.waitFor(() => expect(node!.machine.appliedIndex).toBe(10), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(node!.host.state.appliedIndex).toBe(10), { timeout: 5_000, interval: 20 });
     expect(fatal).toEqual([]);
-    expect(node!.driver.isStopped).toBe(false);
-    expect(node!.driver.rejectedSnapshots).toBe(1);
-    expect(node!.driver.core.log.offset).toBe(10);
+    expect(node!.host.driver.isStopped).toBe(false);
+    expect(node!.host.driver.rejectedSnapshots).toBe(1);
+    expect(node!.host.driver.core.log.offset).toBe(10);
   });
 
   it("makes the node reach the members it names, and still after a restart from it", async () => {
@@ -110,7 +110,7 @@ describe("a snapshot installed from the leader", () => {
     await node!.stop();
     node = null;
     await startNode();
-    expect(node!.driver.core.membership).toEqual(membership());
+    expect(node!.host.driver.core.membership).toEqual(membership());
     await node2Answers4(2);
     expect(fatal).toEqual([]);
   });

@@ -18,7 +18,7 @@ import { nodeConfig, parseClusterConfig, type ClusterConfigInput } from "../../n
 import { PalisadeNode } from "../../node/server/node.ts";
 import { accessRefusal, identityOf, nodeTlsFiles } from "../../node/server/tls.ts";
 import { createLogger } from "../../node/util/logger.ts";
-import { encodeRaftBatch, encodeRaftMessage } from "../../node/transport/codec.ts";
+import { encodeRaftBatch, encodeRaftMessage } from "../../node/transport/raft-codec.ts";
 import { ensureRoot, IT_ROOT } from "./pidfiles.ts";
 
 const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -111,7 +111,7 @@ describe("mutual TLS and certificate roles", () => {
     expect(first.acquired).toBe(true);
     expect(first.token).toBeGreaterThan(0n);
     await session.close();
-    expect(nodes.filter((n) => n.isLeader())).toHaveLength(1);
+    expect(nodes.filter((n) => n.host.isLeader)).toHaveLength(1);
   });
 
   it("lets an admin certificate call AdminService", async () => {

@@ -4,13 +4,19 @@
 // durable state, event-loop stalls and tick-rate drift.
 import { RaftCore } from "../../node/raft/core.ts";
 import type { Entry, Membership, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
-import { Driver, type Applier } from "../../node/server/driver.ts";
+import { Driver, type Applier } from "../../node/host/driver.ts";
+import type { HostConfig, HostEnv, HostHooks, HostLogger } from "../../node/host/host-env.ts";
+import { NodeHost, type EntryResult } from "../../node/host/node-host.ts";
+import type { RaftStorage } from "../../node/storage/log-store.ts";
 import type { Transport } from "../../node/transport/transport.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import { RaftChecker, type CheckedNode } from "./checkers/raft.ts";
 import type { SimOptions } from "./options.ts";
 import { Scheduler, settle } from "./scheduler.ts";
 import { Disk, SimStorage } from "./sim-storage.ts";
+
+/** The store a simulated node's driver uses (the simulated disk, checked on every save). */
+type RaftStorageLike = RaftStorage;
 
 /** A node's state machine; one that can snapshot itself lets the node compact its log. */
 export type SimApp<R> = Applier<R> & { snapshot?(): Uint8Array };
@@ -20,12 +26,32 @@ export interface AppFactory<R> {
   create(node: NodeId, snapshot: Snapshot | null): SimApp<R>;
 }
 
+/**
+ * Nodes that run the real node host (node/host/node-host.ts) on the simulated disk,
+ * network and clock, instead of a bare driver and a test state machine.
+ */
+export interface HostFactory {
+  /** The node's own configuration (timings, limits: nodes may differ, as misconfigured ones do). */
+  config(node: SimNode<EntryResult>): HostConfig;
+  /** Observers of the run beside the cluster's own checks. */
+  hooks?(node: SimNode<EntryResult>): HostHooks;
+  /** The host of a node's new instance is running. */
+  booted?(node: SimNode<EntryResult>, host: NodeHost): void;
+}
+
+/** What runs on the nodes: a test state machine behind the driver, or the node host. */
+export type Runtime<R> = { readonly app: AppFactory<R> } | { readonly host: HostFactory };
+
+const SILENT: HostLogger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, fatal: () => {} };
+
 export class SimNode<R> implements CheckedNode {
   up = false;
   instance = 0;
   core: RaftCore | undefined;
   driver: Driver<R> | undefined;
   app: SimApp<R> | undefined;
+  /** The node host, when the cluster runs hosts. */
+  host: NodeHost | undefined;
   /** A snapshot is being written: take no other until it is done. */
   compacting = false;
   readonly disk = new Disk();
@@ -92,7 +118,7 @@ export class SimCluster<R> {
 
   constructor(
     readonly opts: SimOptions,
-    private readonly factory: AppFactory<R>,
+    private readonly runtime: Runtime<R>,
     verbose = false,
   ) {
     this.rng = new SeededRandom(opts.seed);
@@ -167,6 +193,24 @@ export class SimCluster<R> {
       onIssued: () => this.onWrite?.(n, "issued"),
       onDurable: () => this.onWrite?.(n, "durable"),
     });
+    const storageChecked = {
+      load: () => storage.load(),
+      save: (batch: Parameters<SimStorage["save"]>[0], sync: boolean) => {
+        if (batch.entries && batch.entries.length > 0) this.checker.persisted(n, batch.entries);
+        return storage.save(batch, sync);
+      },
+      compact: (snapshot: Snapshot, upTo: number) => storage.compact(snapshot, upTo),
+      close: () => storage.close(),
+    };
+    const transport = n.transport((msgs) => this.send(n, inst, msgs));
+    if ("host" in this.runtime) await this.bootHost(n, inst, this.runtime.host, storageChecked, transport);
+    else await this.bootApp(n, inst, this.runtime.app, storageChecked, transport);
+    this.trace(`boot ${n.id}#${inst} term=${n.core!.term} last=${n.core!.log.lastIndex()} commit=${n.core!.log.committed}`);
+    this.scheduleTick(n, inst);
+  }
+
+  /** A bare core and driver with a test state machine (the Raft-level runs). */
+  private async bootApp(n: SimNode<R>, inst: number, factory: AppFactory<R>, storage: RaftStorageLike, transport: Transport): Promise<void> {
     const durable = await storage.load();
     const snap = durable.snapshot;
     const core = new RaftCore(
@@ -189,7 +233,7 @@ export class SimCluster<R> {
       },
     );
     if (snap) core.compact(snap);
-    const inner = this.factory.create(n.id, snap);
+    const inner = factory.create(n.id, snap);
     const app: Applier<R> = {
       apply: (entry) => {
         this.checker.appliedEntry(n, entry);
@@ -204,25 +248,68 @@ export class SimCluster<R> {
         this.onRestored?.(n, s);
       },
     };
-    const transport = n.transport((msgs) => this.send(n, inst, msgs));
-    const storageChecked = {
-      load: () => storage.load(),
-      save: (batch: Parameters<SimStorage["save"]>[0], sync: boolean) => {
-        if (batch.entries && batch.entries.length > 0) this.checker.persisted(n, batch.entries);
-        return storage.save(batch, sync);
-      },
-      compact: (snapshot: Snapshot, upTo: number) => storage.compact(snapshot, upTo),
-      close: () => storage.close(),
-    };
-    const driver = new Driver<R>(core, storageChecked, transport, app, {
+    const driver = new Driver<R>(core, storage, transport, app, {
       onSend: (m) => this.checker.sending(n, m),
       onFatal: (e) => this.checker.fail(`node ${n.id} stopped on a storage error: ${String(e)}`),
     });
     n.core = core;
     n.driver = driver;
     n.app = inner;
-    this.trace(`boot ${n.id}#${inst} term=${core.term} last=${core.log.lastIndex()} commit=${core.log.committed}`);
-    this.scheduleTick(n, inst);
+  }
+
+  /** The real node host, on this node's drifting clock (the lock runs). */
+  private async bootHost(n: SimNode<R>, inst: number, factory: HostFactory, storage: RaftStorageLike, transport: Transport): Promise<void> {
+    const node = n as unknown as SimNode<EntryResult>;
+    const alive = (): boolean => n.up && n.instance === inst;
+    // Work the host defers or sleeps on runs on this instance's event loop: not after a
+    // crash, and not while the loop is stalled.
+    const onLoop = (fn: () => void): (() => void) => {
+      const run = (): void => {
+        if (!alive()) return;
+        if (this.sched.now < n.stalledUntil) this.sched.at(n.stalledUntil, "loop-late", run);
+        else fn();
+      };
+      return run;
+    };
+    let requestIds = 0;
+    const env: HostEnv = {
+      now: () => this.sched.now / (1 + n.drift),
+      wallMs: () => 0,
+      random: new SeededRandom(this.rng.int(1, 2 ** 31)),
+      newRequestId: () => `node-${n.id}-${inst}-${++requestIds}`,
+      defer: (fn) => this.sched.after(0, "defer", onLoop(fn)),
+      sleep: (ms) => new Promise<void>((resolve) => this.sched.after(ms * (1 + n.drift), "sleep", onLoop(resolve))),
+      logger: SILENT,
+      storage,
+      transport,
+    };
+    const extra = factory.hooks?.(node) ?? {};
+    const hooks: HostHooks = {
+      ...extra,
+      onSend: (m) => {
+        this.checker.sending(n, m);
+        extra.onSend?.(m);
+      },
+      onFatal: (e) => this.checker.fail(`node ${n.id} stopped on a storage error: ${String(e)}`),
+      onEntryApplied: (entry, result) => {
+        this.checker.appliedEntry(n, entry);
+        this.onApplied?.(n, entry, result as R);
+        extra.onEntryApplied?.(entry, result);
+      },
+      onSnapshotInstalled: (index) => {
+        this.faults.snapshotsInstalled++;
+        extra.onSnapshotInstalled?.(index);
+      },
+      onSnapshotTaken: (index, bytes, seconds) => {
+        this.faults.snapshotsTaken++;
+        extra.onSnapshotTaken?.(index, bytes, seconds);
+      },
+    };
+    const host = await NodeHost.boot(factory.config(node), env, hooks);
+    n.host = host;
+    n.core = host.driver.core;
+    n.driver = host.driver as unknown as Driver<R>;
+    factory.booted?.(node, host);
   }
 
   private scheduleTick(n: SimNode<R>, inst: number): void {
@@ -230,7 +317,10 @@ export class SimCluster<R> {
     this.sched.after(interval, "tick", () => {
       if (!n.up || n.instance !== inst) return;
       // During a stall the event loop runs nothing; missed ticks are not caught up.
-      if (this.sched.now >= n.stalledUntil) n.driver!.tick();
+      if (this.sched.now >= n.stalledUntil) {
+        if (n.host) n.host.tick();
+        else n.driver!.tick();
+      }
       this.scheduleTick(n, inst);
     });
   }
@@ -258,9 +348,11 @@ export class SimCluster<R> {
     if (!n.up) return;
     n.up = false;
     n.disk.crash(); // what was not synced is lost
-    n.driver?.stop();
+    if (n.host) n.host.stop();
+    else n.driver?.stop();
     n.core = undefined;
     n.driver = undefined;
+    n.host = undefined;
     this.faults.crashes++;
     this.trace(`crash ${id}`);
   }

@@ -1,16 +1,17 @@
-// The server's role on a simulated node: the lock state machine behind the driver, the
-// leader's lease timers on the node's own drifting monotonic clock, and the answers to
-// client requests (writes through the log, keepalives and reads after a confirmed read
-// index; reads on any node, a follower asking the leader for the index).
-import type { Answer } from "../../node/lock/answers.ts";
-import { encodeCommand, type Command } from "../../node/lock/commands.ts";
-import { LeaseKeeper } from "../../node/lock/lease-keeper.ts";
+// The client side of a simulated node: requests from simulated clients, answered by the
+// node's real host (node/host/lock-requests.ts), as the gRPC services answer them.
+import { status as grpcStatus } from "@grpc/grpc-js";
+import { WIRE_ERRORS, type ErrorReasonName } from "../../proto/wire.ts";
+import { answerReason, failureOf } from "../../node/host/failures.ts";
+import { LockRequests } from "../../node/host/lock-requests.ts";
+import type { LockReader, NodeHost } from "../../node/host/node-host.ts";
+import type { Answer, ErrorCode, ErrorReason } from "../../node/lock/answers.ts";
+import type { Command } from "../../node/lock/commands.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";
 import type { ApplyOutcome } from "../../node/lock/outcome.ts";
-import { LockStateMachine, type LockInfo, type SessionInfo } from "../../node/lock/state-machine.ts";
-import type { Entry, NodeId, Snapshot } from "../../node/raft/types.ts";
-import type { Applier, Driver } from "../../node/server/driver.ts";
-import type { SimCluster, SimNode } from "./cluster.ts";
+import type { LockInfo, SessionInfo } from "../../node/lock/state-machine.ts";
+import type { NodeId } from "../../node/raft/types.ts";
+import type { SimNode } from "./cluster.ts";
 
 export type LockResult = ApplyOutcome | null;
 
@@ -30,7 +31,7 @@ export type ReadAnswer =
   | { op: "getSession"; session: SessionInfo | null };
 
 /** Answers a read from a state machine (a replica's, or the checker's reference). */
-export function answerRead(sm: LockStateMachine, q: ReadQuery): ReadAnswer {
+export function answerRead(sm: LockReader, q: ReadQuery): ReadAnswer {
   switch (q.op) {
     case "getLock":
       return { op: q.op, lock: sm.getLock(q.lock) };
@@ -57,212 +58,116 @@ export type Reply =
   | { kind: "read"; answer: ReadAnswer; readIndex: number; applied: number }
   | { kind: "unavailable"; leader: NodeId };
 
-/** Same limits on every replica; TTLs below a second so sessions expire within a short run. */
+/** The lock limits of the simulated cluster files: TTLs below a second so sessions expire within a short run. */
 export const SIM_LOCK_LIMITS: Partial<LockLimits> = { minTtlMs: 100 };
 
-export interface HostEvents {
-  /** A close or expiry of a session is being proposed. */
-  endProposed(session: bigint, now: number): void;
+/** A simulated node's client address (what a leader hint names). */
+export const simClientAddress = (id: NodeId): string => `sim-node-${id}`;
+
+function nodeOfAddress(address: string | null): NodeId {
+  const m = address === null ? null : /^sim-node-(\d+)$/.exec(address);
+  return m ? Number(m[1]) : 0;
 }
 
-export class LockHost implements Applier<LockResult> {
-  sm: LockStateMachine;
-  readonly keeper = new LeaseKeeper({ reproposeAfterMs: 500 });
-  private term = 0;
-  private lastCheck: number | null = null;
-  /** Requests waiting for the final answer of a queued Acquire, by "session:seq". */
-  private readonly waiting = new Map<string, Array<(a: Answer) => void>>();
-  /** Proposals not yet applied, by request: a retry arriving meanwhile shares the first one. */
-  private readonly inFlight = new Map<string, Promise<{ index: number; result: LockResult }>>();
+/** Failures a client answers by trying again (elsewhere, or later). */
+const RETRY_ELSEWHERE = new Set<ErrorReasonName>([
+  "ERROR_REASON_NOT_LEADER", "ERROR_REASON_NO_LEADER", "ERROR_REASON_PROPOSAL_DROPPED", "ERROR_REASON_LEADERSHIP_CHANGED",
+  "ERROR_REASON_READ_NOT_CONFIRMED", "ERROR_REASON_SHUTTING_DOWN", "ERROR_REASON_WAIT_DETACHED", "ERROR_REASON_NODE_BUSY",
+]);
 
-  constructor(
-    private readonly c: SimCluster<LockResult>,
-    private readonly node: SimNode<LockResult>,
-    private readonly instance: number,
-    snapshot: Snapshot | null,
-    private readonly events: HostEvents,
-  ) {
-    this.sm = snapshot ? LockStateMachine.restore(snapshot.data, SIM_LOCK_LIMITS) : new LockStateMachine(SIM_LOCK_LIMITS);
-    this.scheduleCheck();
+/** The state machine's reason of each wire reason it answers with. */
+const MACHINE_REASONS = new Map<ErrorReasonName, ErrorReason>(
+  (["invalid argument", "session not found", "session ended", "no such wait", "not an acquire of this lock", "stale token", "not holder",
+    "request too old", "too many sessions", "too many locks in session", "too many waiters", "too many in flight"] as const)
+    .map((r) => [answerReason(r), r]),
+);
+
+/**
+ * A simulated client's requests, answered by a node's real host (node/host): the same
+ * rules as the gRPC services, and the same RequestFailures, turned into the replies the
+ * simulated clients read.
+ */
+export class LockHost {
+  private readonly locks: LockRequests;
+
+  constructor(private readonly node: SimNode<LockResult>, private readonly instance: number, readonly host: NodeHost) {
+    this.locks = new LockRequests(host);
   }
 
-  private get current(): boolean {
-    return this.node.up && this.node.instance === this.instance && this.node.driver !== undefined;
+  get sm(): LockReader {
+    return this.host.state;
   }
 
-  /** The node's monotonic clock: it runs at its own rate, as its ticks do. */
-  localNow(): number {
-    return this.c.sched.now / (1 + this.node.drift);
-  }
-
-  apply(entry: Entry): LockResult {
-    this.syncRole();
-    if (entry.kind !== "normal") {
-      this.sm.skip(entry.index);
-      return null;
-    }
-    const outcome = this.sm.applyBytes(entry.index, entry.data);
-    this.keeper.onApplied(outcome.timers, this.localNow());
-    for (const comp of outcome.completions) {
-      const key = `${comp.sessionId}:${comp.seq}`;
-      const list = this.waiting.get(key);
-      if (!list) continue;
-      this.waiting.delete(key);
-      for (const reply of list) reply(comp.answer);
-    }
-    return outcome;
-  }
-
-  snapshot(): Uint8Array {
-    return this.sm.snapshot();
-  }
-
-  restore(snapshot: Snapshot): void {
-    this.sm = LockStateMachine.restore(snapshot.data, SIM_LOCK_LIMITS);
-    this.keeper.stepDown();
-    this.syncRole();
-  }
-
-  /** Follows the node's role: a new leader restarts every TTL and wait from now. */
-  private syncRole(): void {
-    const core = this.node.core;
-    const leading = this.current && core !== undefined && core.role === "leader";
-    if (leading && (!this.keeper.isLeader || this.term !== core.term)) {
-      this.term = core.term;
-      this.keeper.becomeLeader(this.localNow(), this.sm.sessionLeases(), this.sm.pendingWaits());
-    } else if (!leading && this.keeper.isLeader) {
-      this.keeper.stepDown();
-    }
-  }
-
-  /** After every tick of the node's clock: propose due expiries and wait timeouts. */
-  private scheduleCheck(): void {
-    this.c.sched.after(this.c.opts.tickMs * (1 + this.node.drift), "lease-check", () => {
-      if (!this.current) return;
-      if (this.c.sched.now >= this.node.stalledUntil) this.check();
-      this.scheduleCheck();
-    });
-  }
-
-  private check(): void {
-    this.syncRole();
-    const now = this.localNow();
-    const gap = this.lastCheck === null ? 0 : now - this.lastCheck;
-    this.lastCheck = now;
-    if (!this.keeper.isLeader) return;
-    // After a stall the leader cannot tell stopped keepalives from unprocessed ones.
-    if (gap > this.c.opts.heartbeatTicks * this.c.opts.tickMs) {
-      this.keeper.stalled(gap - this.c.opts.tickMs);
+  private failed(error: unknown, respond: (r: Reply) => void): void {
+    const f = failureOf(error, this.host.leaderHint());
+    if (RETRY_ELSEWHERE.has(f.reason)) {
+      respond({ kind: "unavailable", leader: nodeOfAddress(f.leader) || (this.node.core?.leader ?? 0) });
       return;
     }
-    for (const cmd of this.keeper.due(now)) {
-      if (cmd.type === "expireSession") {
-        this.events.endProposed(cmd.sessionId, this.c.sched.now);
-      }
-      this.proposeQuietly(cmd);
-    }
-  }
-
-  private proposeQuietly(cmd: Command): void {
-    const [p] = this.node.driver!.propose([encodeCommand(cmd)]);
-    p?.catch(() => {});
+    const reason = MACHINE_REASONS.get(f.reason);
+    if (reason === undefined) throw new Error(`node ${this.node.id}: unexpected failure ${f.reason}: ${f.message}`);
+    const code = WIRE_TO_CODE[WIRE_ERRORS[f.reason].code];
+    if (code === undefined) throw new Error(`node ${this.node.id}: no answer code for ${f.reason}`);
+    respond({ kind: "answer", answer: { code, kind: "error", reason, message: f.message } });
   }
 
   /** Serves one client request; `reply` is called at most once (never if the node dies first). */
   handle(req: Request, reply: (r: Reply) => void): void {
-    const driver = this.node.driver;
-    const core = this.node.core;
-    if (!this.current || !driver || !core) return;
     const inst = this.instance;
     const alive = (): boolean => this.node.up && this.node.instance === inst;
+    if (!alive()) return;
     const respond = (r: Reply): void => {
       if (alive()) reply(r);
     };
+    const fail = (error: unknown): void => this.failed(error, respond);
+    const answer = (a: Answer): void => respond({ kind: "answer", answer: a });
+    const locks = this.locks;
     if (req.kind === "read") {
-      this.read(driver, req.query, alive, respond);
-      return;
-    }
-    if (core.role !== "leader") {
-      respond({ kind: "unavailable", leader: core.leader });
-      return;
-    }
-    if (req.kind === "keepAlive") {
-      // Acknowledged only after a quorum round that started after the keepalive arrived.
-      driver.readIndex().then(
-        () => {
-          if (!alive()) return;
-          this.syncRole();
-          const r = this.keeper.keepAlive(req.session, this.localNow());
-          if (r === "ok" && this.sm.hasSession(req.session)) respond({ kind: "keepAliveOk" });
-          else if (r === "notLeader") respond({ kind: "unavailable", leader: this.node.core?.leader ?? 0 });
-          else respond({ kind: "answer", answer: { code: "NOT_FOUND", kind: "error", reason: "session not found", message: "no such session" } });
-        },
-        () => respond({ kind: "unavailable", leader: this.node.core?.leader ?? 0 }),
+      locks.readAt((state) => answerRead(state, req.query)).then(
+        ({ value, readIndex, applied }) => respond({ kind: "read", answer: value, readIndex, applied }),
+        fail,
       );
       return;
     }
-    const cmd = req.cmd;
-    if (cmd.type === "closeSession") this.events.endProposed(cmd.sessionId, this.c.sched.now);
-    const key = requestKey(cmd);
-    let p = this.inFlight.get(key);
-    if (!p) {
-      p = driver.propose([encodeCommand(cmd)])[0]!;
-      this.inFlight.set(key, p);
-      const forget = (): void => {
-        if (this.inFlight.get(key) === p) this.inFlight.delete(key);
-      };
-      p.then(forget, forget);
+    if (req.kind === "keepAlive") {
+      locks.keepAlive(req.session).then(() => respond({ kind: "keepAliveOk" }), fail);
+      return;
     }
-    p.then(
-      ({ result }) => {
-        if (result === null) return;
-        const answer = result.result;
-        if (answer.kind !== "waiting" || cmd.type !== "acquire") {
-          respond({ kind: "answer", answer });
-          return;
-        }
-        // The wait may have ended in an entry applied in the same batch.
-        const now = this.sm.answerFor(cmd.sessionId, cmd.seq);
-        if (now !== null && now.kind !== "waiting") {
-          respond({ kind: "answer", answer: now });
-          return;
-        }
-        const key = `${cmd.sessionId}:${cmd.seq}`;
-        const list = this.waiting.get(key) ?? [];
-        list.push((a) => respond({ kind: "answer", answer: a }));
-        this.waiting.set(key, list);
-      },
-      () => respond({ kind: "unavailable", leader: this.node.core?.leader ?? 0 }),
-    );
-  }
-
-  /** A read after a confirmed read index, on whatever node got it. */
-  private read(driver: Driver<LockResult>, query: ReadQuery, alive: () => boolean, respond: (r: Reply) => void): void {
-    driver.readIndex().then(
-      (readIndex) => {
-        if (!alive()) return;
-        const applied = driver.applied;
-        if (this.sm.appliedIndex !== applied) {
-          this.c.checker.fail(`node ${this.node.id}: driver applied ${applied}, state machine at ${this.sm.appliedIndex}`);
-        }
-        respond({ kind: "read", answer: answerRead(this.sm, query), readIndex, applied });
-      },
-      () => respond({ kind: "unavailable", leader: this.node.core?.leader ?? 0 }),
-    );
+    const cmd = req.cmd;
+    switch (cmd.type) {
+      case "openSession":
+        locks.openSession(cmd).then((o) => answer({ code: "OK", kind: "sessionOpened", sessionId: o.sessionId }), fail);
+        return;
+      case "closeSession":
+        locks.closeSession(cmd).then(() => answer({ code: "OK", kind: "sessionClosed" }), fail);
+        return;
+      case "acquire":
+        locks.acquire(cmd).then((r) => {
+          if (r.acquired) answer({ code: "OK", kind: "granted", token: r.token });
+          else if (r.cancelled) answer({ code: "OK", kind: "cancelled" });
+          else answer({ code: "OK", kind: "notAcquired", holderSessionId: r.holder?.sessionId ?? 0n, holderToken: r.holder?.token ?? 0n });
+        }, fail);
+        return;
+      case "cancelWait":
+        locks.cancelWait(cmd).then((r) => {
+          if (r.outcome === "granted") answer({ code: "OK", kind: "granted", token: r.token });
+          else if (r.outcome === "cancelled") answer({ code: "OK", kind: "cancelled" });
+          // The wait's holder is not part of CancelWait's answer: the simulated client only needs the kind.
+          else answer({ code: "OK", kind: "notAcquired", holderSessionId: 0n, holderToken: 0n });
+        }, fail);
+        return;
+      case "release":
+        locks.release(cmd).then(() => answer({ code: "OK", kind: "released" }), fail);
+        return;
+      default:
+        throw new Error(`a simulated client does not send ${cmd.type}`);
+    }
   }
 }
 
-function requestKey(cmd: Command): string {
-  switch (cmd.type) {
-    case "openSession":
-      return `open:${cmd.requestId}`;
-    case "cancelWait":
-      return `cancel:${cmd.sessionId}:${cmd.acquireSeq}`;
-    case "expireSession":
-    case "revoke":
-    case "setLimits":
-      return `${cmd.type}:${JSON.stringify(cmd, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`;
-    default:
-      return `${cmd.sessionId}:${cmd.seq}`;
-  }
-}
+const WIRE_TO_CODE: Partial<Record<number, ErrorCode>> = {
+  [grpcStatus.INVALID_ARGUMENT]: "INVALID_ARGUMENT",
+  [grpcStatus.NOT_FOUND]: "NOT_FOUND",
+  [grpcStatus.FAILED_PRECONDITION]: "FAILED_PRECONDITION",
+  [grpcStatus.RESOURCE_EXHAUSTED]: "RESOURCE_EXHAUSTED",
+};

@@ -4,6 +4,7 @@
 // seeded run: random faults with a client workload, then a healed network in which lock
 // operations must complete again; then every history check, reads against the
 // committed log included.
+import { resolveLimits } from "../../node/lock/limits.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import { checkLockHistory, type LockHistoryEvent } from "./checkers/linearizable.ts";
@@ -12,7 +13,7 @@ import { ReadChecker } from "./checkers/reads.ts";
 import { SimCluster } from "./cluster.ts";
 import { FaultInjector } from "./faults.ts";
 import { FencedResource } from "./fenced-resource.ts";
-import { LockHost, SIM_LOCK_LIMITS, type LockResult, type Reply, type Request } from "./lock-host.ts";
+import { LockHost, simClientAddress, SIM_LOCK_LIMITS, type LockResult, type Reply, type Request } from "./lock-host.ts";
 import { LockWorkload, RHO } from "./lock-workload.ts";
 import { drawOptions, type SimOptions } from "./options.ts";
 import type { SeedResult } from "./raft-run.ts";
@@ -21,8 +22,8 @@ export class LockSim {
   readonly c: SimCluster<LockResult>;
   readonly hosts = new Map<NodeId, LockHost>();
   readonly checker: LockChecker;
-  /** Answered reads, checked at the end against the committed log. */
-  readonly reads = new ReadChecker(SIM_LOCK_LIMITS);
+  /** Answered reads, checked at the end against the committed log (replicas start from the default limits). */
+  readonly reads = new ReadChecker({});
   readonly resource = new FencedResource();
   readonly history: LockHistoryEvent[] = [];
   /** Recorded operations that turned out to take no effect (cancelled waits). */
@@ -31,13 +32,29 @@ export class LockSim {
   private nextOpId = 1;
 
   constructor(opts: SimOptions, verbose = false) {
-    const hostEvents = { endProposed: (session: bigint, now: number) => this.checker.endProposed(session, now) };
+    const members = Array.from({ length: opts.nodes }, (_, i) => ({ id: i + 1, peerAddress: `sim-peer-${i + 1}`, clientAddress: simClientAddress(i + 1) }));
     this.c = new SimCluster<LockResult>(opts, {
-      create: (id, snapshot) => {
-        const node = this.c.node(id);
-        const host = new LockHost(this.c, node, node.instance, snapshot, hostEvents);
-        this.hosts.set(id, host);
-        return host;
+      host: {
+        config: (node) => ({
+          id: node.id,
+          clusterId: "sim",
+          tickMs: opts.tickMs,
+          electionTicks: opts.electionTicks,
+          heartbeatTicks: opts.heartbeatTicks,
+          maxInflightMsgs: opts.maxInflightMsgs,
+          maxBytesPerAppend: opts.maxBytesPerAppend,
+          snapshotEntries: opts.snapshotEvery > 0 ? opts.snapshotEvery : Number.MAX_SAFE_INTEGER,
+          limits: resolveLimits(SIM_LOCK_LIMITS),
+          members,
+          join: node.id > opts.nodes,
+          reproposeAfterMs: 500,
+        }),
+        hooks: () => ({
+          onCommandProposed: (cmd) => {
+            if (cmd.type === "expireSession" || cmd.type === "closeSession") this.checker.endProposed(cmd.sessionId, this.c.sched.now);
+          },
+        }),
+        booted: (node, host) => this.hosts.set(node.id, new LockHost(node, node.instance, host)),
       },
     }, verbose);
     this.checker = new LockChecker((msg) => this.c.checker.fail(msg));

@@ -1,7 +1,7 @@
 // The state machine of the Raft-level runs: it remembers the payloads it applied, with
 // their index and term, and can snapshot and restore that list.
 import type { Entry, Snapshot } from "../../node/raft/types.ts";
-import type { Applier } from "../../node/server/driver.ts";
+import type { Applier } from "../../node/host/driver.ts";
 
 export interface AppliedPayload {
   readonly index: number;

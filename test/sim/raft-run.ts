@@ -18,7 +18,7 @@ export interface SeedResult {
 
 export async function runRaftSeed(seed: number, overrides: Partial<SimOptions> = {}, verbose = false): Promise<SeedResult> {
   const opts = drawOptions(seed, overrides);
-  const cluster = new SimCluster<string>(opts, { create: (_id, snap) => new PayloadLog(snap) }, verbose);
+  const cluster = new SimCluster<string>(opts, { app: { create: (_id, snap) => new PayloadLog(snap) } }, verbose);
   const appliedBy = new Map<string, Set<NodeId>>();
   const proposedAt = new Map<string, number>();
   cluster.onApplied = (node: SimNode<string>, entry, payload) => {

@@ -19,10 +19,12 @@ export async function scripted(seed: number, overrides: Partial<SimOptions> = {}
   });
   const logs = new Map<NodeId, PayloadLog>();
   const c = new SimCluster<string>(opts, {
-    create: (id, snap) => {
-      const log = new PayloadLog(snap);
-      logs.set(id, log);
-      return log;
+    app: {
+      create: (id, snap) => {
+        const log = new PayloadLog(snap);
+        logs.set(id, log);
+        return log;
+      },
     },
   });
   await c.start();

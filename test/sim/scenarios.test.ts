@@ -3,7 +3,7 @@
 // safety, durability of acknowledgements, monotonicity).
 import { describe, expect, it } from "vitest";
 import type { NodeId } from "../../node/raft/types.ts";
-import { ReadIndexFailedError } from "../../node/server/driver.ts";
+import { ReadIndexFailedError } from "../../node/host/driver.ts";
 import type { SimCluster } from "./cluster.ts";
 import { awaitLeader, others, propose, runFor, scripted, type Scripted } from "./scenario-kit.ts";
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Connection } from "../../client/connection.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockService } from "../../proto/grpc.ts";
-import { toU64 } from "../../node/transport/codec.ts";
+import { toU64 } from "../../proto/wire.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();

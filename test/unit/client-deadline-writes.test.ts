@@ -7,7 +7,7 @@ import { monotonicMs, systemClock } from "../../client/clock.ts";
 import { GrpcLockApi } from "../../client/lock-api.ts";
 import { PalisadeClient, SessionLostError } from "../../client/index.ts";
 import { Session, type SessionSettings } from "../../client/session.ts";
-import { u64 } from "../../node/transport/codec.ts";
+import { u64 } from "../../proto/wire.ts";
 import { FakeCluster } from "./client-fake-cluster.ts";
 
 /** A connection that answers nothing and records what was sent. */

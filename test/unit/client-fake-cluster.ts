@@ -5,7 +5,7 @@
 // call fails when no leader answers for a whole retry budget.
 import { palisade } from "../../proto/gen/palisade.js";
 import { LockStateMachine, tokenIndex, type Answer, type Command } from "../../node/lock/index.ts";
-import { toU64 } from "../../node/transport/codec.ts";
+import { toU64 } from "../../proto/wire.ts";
 import {
   parseAcquire, parseCancelWait, parseCloseSession, parseOpenSession, parseRelease, RequestError, sessionIdField,
 } from "../../node/server/requests.ts";

@@ -64,7 +64,7 @@ describe("a grant that came after the caller lost track of its Acquire", () => {
   it("is released by the session, which reports the grant and the release", async () => {
     const { palisade } = await import("../../proto/gen/palisade.js");
     const { OutcomeUnknownError } = await import("../../client/errors.ts");
-    const { toU64 } = await import("../../node/transport/codec.ts");
+    const { toU64 } = await import("../../proto/wire.ts");
     const paths: string[] = [];
     const connection = {
       invoke(method: { path: string }): Promise<unknown> {

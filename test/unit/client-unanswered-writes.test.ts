@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { LockBusyError, OutcomeUnknownError, PalisadeClient } from "../../client/index.ts";
 import { GrpcLockApi } from "../../client/lock-api.ts";
 import { FakeCluster } from "./client-fake-cluster.ts";
-import { u64 } from "../../node/transport/codec.ts";
+import { u64 } from "../../proto/wire.ts";
 
 function clientOn(fake: FakeCluster): PalisadeClient {
   const client = new PalisadeClient({ endpoints: ["127.0.0.1:1"], clientName: "t" }, { lockApi: new GrpcLockApi(fake) });

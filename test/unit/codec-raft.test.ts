@@ -1,21 +1,8 @@
 import Long from "long";
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
-import {
-  CodecError,
-  MAX_U64,
-  decodeMessage,
-  decodeRaftBatch,
-  decodeRaftMessage,
-  encodeRaftBatch,
-  encodeRaftMessage,
-  fromWireMessage,
-  toU64,
-  toWireMessage,
-  u64,
-  u64ToNumber,
-  u64s,
-} from "../../node/transport/codec.ts";
+import { decodeMessage, decodeRaftBatch, decodeRaftMessage, encodeRaftBatch, encodeRaftMessage, fromWireMessage, toWireMessage } from "../../node/transport/raft-codec.ts";
+import { CodecError, MAX_U64, toU64, u64, u64ToNumber, u64s } from "../../proto/wire.ts";
 import type { Message } from "../../node/raft/types.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 

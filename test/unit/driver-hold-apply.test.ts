@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RaftCore } from "../../node/raft/core.ts";
 import type { Entry, Snapshot } from "../../node/raft/types.ts";
-import { Driver } from "../../node/server/driver.ts";
+import { Driver } from "../../node/host/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../node/storage/log-store.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RaftCore } from "../../node/raft/core.ts";
 import type { AppendRequest, Entry, InstallSnapshot, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
-import { Driver, type Applier, type DriverHooks } from "../../node/server/driver.ts";
+import { Driver, type Applier, type DriverHooks } from "../../node/host/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../node/storage/log-store.ts";
 import type { SnapshotStatus, Transport } from "../../node/transport/transport.ts";
 import { SeededRandom } from "../../node/util/rng.ts";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { raftServiceDefinition } from "../../proto/grpc.ts";
 import type { InstallSnapshot, Message } from "../../node/raft/types.ts";
-import { decodeRaftBatch, encodeRaftBatch as encodeBatch, encodeSnapshotChunk, isSnapshotChunk } from "../../node/transport/codec.ts";
+import { decodeRaftBatch, encodeRaftBatch as encodeBatch, encodeSnapshotChunk, isSnapshotChunk } from "../../node/transport/raft-codec.ts";
 import { GrpcTransport, addRaftService, raftStreamMethod } from "../../node/transport/grpc-transport.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import { crc32 } from "node:zlib";

@@ -5,7 +5,7 @@ import Long from "long";
 import { batchSender, peerHost, rateKey } from "../../node/server/interceptors.ts";
 import { RateLimiter } from "../../node/server/rate-limit.ts";
 import { parseClusterConfig } from "../../node/config/index.ts";
-import { encodeRaftBatch } from "../../node/transport/codec.ts";
+import { encodeRaftBatch } from "../../node/transport/raft-codec.ts";
 
 describe("RateLimiter", () => {
   it("allows a burst, then the rate, per identity", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { adminServiceDefinition, lockServiceDefinition, raftServiceDefinition } from "../../proto/grpc.ts";
-import { toU64, u64 } from "../../node/transport/codec.ts";
+import { toU64, u64 } from "../../proto/wire.ts";
 
 describe("gRPC service definitions", () => {
   it("declare every LockService method with its path and streaming mode", () => {

@@ -5,7 +5,7 @@ import {
   DEFAULT_TTL_MS, parseAcquire, parseCancelWait, parseCloseSession, parseListLocks, parseOpenSession, parseRelease,
   parseRevoke, parseValidateToken, parseWatch, RequestError, sessionIdField,
 } from "../../node/server/requests.ts";
-import { toU64 } from "../../node/transport/codec.ts";
+import { toU64 } from "../../proto/wire.ts";
 import Long from "long";
 
 const pb = palisade.v1;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LockEvent } from "../../node/lock/index.ts";
-import { AcquireWaiters, type WaitOutcome } from "../../node/server/acquire-waiters.ts";
+import { AcquireWaiters, type WaitOutcome } from "../../node/host/acquire-waiters.ts";
 import { WatchRing } from "../../node/server/watch-ring.ts";
 
 function ev(index: number, lock: string, type: LockEvent["type"] = "acquired"): LockEvent {

@@ -12,7 +12,7 @@
 import type { Answer } from "../../../node/lock/answers.ts";
 import { decodeCommand, type Command } from "../../../node/lock/commands.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
-import type { LockStateMachine } from "../../../node/lock/state-machine.ts";
+import type { LockReader } from "../../../node/host/node-host.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";
 import type { Entry, NodeId } from "../../../node/raft/types.ts";
 
@@ -76,7 +76,7 @@ export class LockChecker {
   }
 
   /** After each entry applied on a replica; `outcome` is null for entries without a command. */
-  applied(node: NodeId, entry: Entry, outcome: ApplyOutcome | null, sm: LockStateMachine, now: number): void {
+  applied(node: NodeId, entry: Entry, outcome: ApplyOutcome | null, sm: LockReader, now: number): void {
     this.stats.applies++;
     for (const p of sm.checkInvariants()) this.fail(`t=${now} node ${node} index ${entry.index}: ${p}`);
     const digest = outcome === null ? "-" : digestOf(outcome);

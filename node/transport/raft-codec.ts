@@ -1,10 +1,10 @@
-// The one place where wire values (protobufjs Long for uint64) become node values:
-// bigint for client-facing ids and tokens, number for Raft terms, indexes and node ids.
-// Everything decoded from a peer passes through here and is validated, so the Raft core
-// never sees a Long, a missing field or a term beyond 2^53.
-import Long from "long";
+// Peer messages between their wire form and the Raft core's: numbers for terms, indexes and
+// node ids, through the uint64 helpers of proto/wire.ts. Everything decoded from a peer
+// passes through here and is validated, so the Raft core never sees a Long, a missing field
+// or a term beyond 2^53.
 import type { Reader } from "protobufjs";
 import { palisade } from "../../proto/gen/palisade.js";
+import { CodecError, toU64, u64ToNumber, type U64Input } from "../../proto/wire.ts";
 import type {
   Entry,
   EntryKind,
@@ -23,66 +23,6 @@ const pb = palisade.v1;
 export const MAX_LOG_INDEX = 2 ** 48 - 1;
 type WireMessage = palisade.v1.RaftMessage.$Properties;
 type WireEntry = palisade.v1.Entry.$Properties;
-
-/** Invalid wire input (or a value that cannot be put on the wire). */
-export class CodecError extends Error {
-  override readonly name = "CodecError";
-}
-
-export const MAX_U64 = (1n << 64n) - 1n;
-
-/** A uint64 as protobufjs hands it out or accepts it. Unset proto3 fields read as 0. */
-export type U64Input = Long | number | string | bigint | null | undefined;
-
-const U32 = 0x1_0000_0000n;
-
-/** A wire uint64 (or a decimal string, number or bigint) as a bigint in [0, 2^64). */
-export function u64(value: U64Input, field = "value"): bigint {
-  if (value === null || value === undefined) return 0n;
-  let result: bigint;
-  if (typeof value === "bigint") {
-    result = value;
-  } else if (typeof value === "number") {
-    if (!Number.isSafeInteger(value)) throw new CodecError(`${field}: ${value} is not a safe integer`);
-    result = BigInt(value);
-  } else if (typeof value === "string") {
-    if (!/^[0-9]{1,20}$/.test(value)) throw new CodecError(`${field}: "${value.slice(0, 40)}" is not a decimal uint64`);
-    result = BigInt(value);
-  } else if (Long.isLong(value)) {
-    // Another copy of long.js may have made it (protobufjs loads the CommonJS build),
-    // so read the bits rather than relying on instanceof or methods.
-    if (!value.unsigned && value.high < 0) throw new CodecError(`${field}: negative value`);
-    result = BigInt(value.high >>> 0) * U32 + BigInt(value.low >>> 0);
-  } else {
-    throw new CodecError(`${field}: not a uint64`);
-  }
-  if (result < 0n || result > MAX_U64) throw new CodecError(`${field}: ${result} is outside uint64`);
-  return result;
-}
-
-/** A repeated uint64 field (such as `held`) as bigints. */
-export function u64s(values: readonly U64Input[] | null | undefined, field = "values"): bigint[] {
-  return (values ?? []).map((value) => u64(value, field));
-}
-
-/** A uint64 for the wire (a Long, as the generated encoders expect). */
-export function toU64(value: bigint | number, field = "value"): Long {
-  const big = typeof value === "number" ? safeNumberToBigint(value, field) : value;
-  if (big < 0n || big > MAX_U64) throw new CodecError(`${field}: ${big} is outside uint64`);
-  return Long.fromBits(Number(big % U32) | 0, Number(big / U32) | 0, true);
-}
-
-function safeNumberToBigint(value: number, field: string): bigint {
-  if (!Number.isSafeInteger(value) || value < 0) throw new CodecError(`${field}: ${value} is not a non-negative safe integer`);
-  return BigInt(value);
-}
-
-/** A uint64 that must fit a JavaScript number exactly (terms, indexes, node ids, counters). */
-export function u64ToNumber(value: U64Input, field = "value"): number {
-  const big = u64(value, field);
-  if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new CodecError(`${field}: ${big} is above 2^53 - 1`);
-  return Number(big);
-}
 
 function nodeIdFrom(value: U64Input, field: string): NodeId {
   const id = u64ToNumber(value, field);

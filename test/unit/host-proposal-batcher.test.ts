@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProposalBatcher } from "../../node/server/proposal-batcher.ts";
+import { ProposalBatcher } from "../../node/host/proposal-batcher.ts";
 
 const bytes = (n: number): Uint8Array => Uint8Array.of(n);
 
@@ -58,12 +58,12 @@ describe("ProposalBatcher", () => {
     await expect(lost).rejects.toThrow("lost");
   });
 
-  it("flushes on its own after the current turn by default", async () => {
+  it("flushes on its own after the current turn with setImmediate as its deferral", async () => {
     const seen: number[][] = [];
     const batcher = new ProposalBatcher<number>((data) => {
       seen.push(data.map((d) => d[0]!));
       return data.map((d) => Promise.resolve(d[0]!));
-    });
+    }, (flush) => setImmediate(flush));
     const results = await Promise.all([batcher.submit(bytes(7)), batcher.submit(bytes(8))]);
     expect(results).toEqual([7, 8]);
     expect(seen).toEqual([[7, 8]]);

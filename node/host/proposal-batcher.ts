@@ -19,11 +19,11 @@ export class ProposalBatcher<R> {
 
   /**
    * @param propose where gathered proposals go
-   * @param defer runs the flush after this turn's other callbacks (default setImmediate)
+   * @param defer runs the flush after this turn's other callbacks (setImmediate on a node)
    */
   constructor(
     private readonly propose: ProposeMany<R>,
-    private readonly defer: (flush: () => void) => void = (flush) => setImmediate(flush),
+    private readonly defer: (flush: () => void) => void,
   ) {}
 
   /** Queues one command; settles as Driver.propose would for it alone. */

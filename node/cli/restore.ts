@@ -8,7 +8,7 @@
 // cluster file's nodes. The data directories must be empty or absent.
 import { existsSync, readdirSync } from "node:fs";
 import { Command } from "commander";
-import { BackupFileError, readBackupFile } from "../../client/backup.ts";
+import { BackupFileError, readBackupFile } from "../../proto/backup-format.ts";
 import { ConfigError, loadClusterConfig } from "../config/index.ts";
 import { SnapshotError } from "../lock/index.ts";
 import { chooseRestoreEpoch, EPOCH_RULE, restoreFromBackup, RestoreRefusedError } from "../lock/restore.ts";

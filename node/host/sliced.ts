@@ -2,7 +2,12 @@
 // `sliceMs` at a time, with the event loop free between slices: network I/O, ticks and
 // keepalives go on while, for example, a large snapshot is encoded.
 
-export function runSliced<T>(steps: Generator<void, T, void>, sliceMs: number, now: () => number = () => performance.now()): Promise<T> {
+export function runSliced<T>(
+  steps: Generator<void, T, void>,
+  sliceMs: number,
+  now: () => number,
+  defer: (next: () => void) => void,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const slice = (): void => {
       const until = now() + sliceMs;
@@ -19,7 +24,7 @@ export function runSliced<T>(steps: Generator<void, T, void>, sliceMs: number, n
         reject(error);
         return;
       }
-      setImmediate(slice);
+      defer(slice);
     };
     slice();
   });

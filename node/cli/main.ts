@@ -7,7 +7,7 @@ import { Command, Option } from "commander";
 import { ConfigError, loadClusterConfig, nodeConfig, type NodeConfig } from "../config/index.ts";
 import { StorageError } from "../storage/errors.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
-import { PalisadeNode } from "./node.ts";
+import { PalisadeNode } from "../server/node.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     clusterId: cfg.clusterId,
     level: opts.logLevel,
     pretty: opts.logFormat === "auto" ? undefined : opts.logFormat === "pretty",
-    term: () => node?.driver?.core.term,
+    term: () => node?.host.driver.core.term,
   });
   const exitFatal = (error: unknown): never => {
     logger.fatal(`cannot continue: ${describe(error)}`);

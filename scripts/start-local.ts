@@ -9,12 +9,12 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import { Command } from "commander";
-import { palisade } from "../../proto/gen/palisade.js";
-import { adminServiceDefinition } from "../../proto/grpc.ts";
-import { ConfigError, loadClusterConfig, type ClusterConfig } from "../config/index.ts";
-import { u64ToNumber } from "../transport/codec.ts";
+import { palisade } from "../proto/gen/palisade.js";
+import { adminServiceDefinition } from "../proto/grpc.ts";
+import { ConfigError, loadClusterConfig, type ClusterConfig } from "../node/config/index.ts";
+import { u64ToNumber } from "../proto/wire.ts";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const KILL_AFTER_MS = 5_000;
 const POLL_MS = 300;
 
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   for (const m of members) {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", join(repoRoot, "node/server/main.ts"), "--config", file, "--id", String(m.id), "--log-format", pretty ? "pretty" : "json"],
+      ["--import", "tsx", join(repoRoot, "node/cli/main.ts"), "--config", file, "--id", String(m.id), "--log-format", pretty ? "pretty" : "json"],
       { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
     );
     m.process = child;

@@ -1,7 +1,7 @@
 // A gRPC health probe for one node: asks grpc.health.v1.Health/Check and exits 0 when the
 // service is SERVING, 1 otherwise (for systemd, load balancers and scripts).
 //
-//   npx tsx node/server/health-probe.ts 127.0.0.1:7001 [--service palisade.v1.LockService]
+//   npx tsx node/cli/health-probe.ts 127.0.0.1:7001 [--service palisade.v1.LockService]
 //     [--cacert ca.crt --cert client.crt --key client.key]
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";

@@ -1,0 +1,197 @@
+// The failover rules of a client, apart from any transport: a preferred endpoint (the last
+// one that answered, or the leader named by a hint), retries on the failures that mean "try
+// again elsewhere" until the call's budget or its time left runs out, a back-off once every
+// endpoint failed in a row, and a node that let an attempt run out without a word (stopped,
+// not dead: its connections stay open) passed over for a while, with the other attempts
+// waiting on it moved on at once. Connection runs gRPC calls through it; the simulator runs
+// its own calls through the very same rules. Time comes from an injected ClientClock.
+import type { status as Status } from "@grpc/grpc-js";
+import type { ErrorReasonName } from "../proto/wire.ts";
+import { sleep, type ClientClock } from "./clock.ts";
+import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
+
+/** How one attempt failed, as the failover rules need to know it. */
+export interface AttemptFailure {
+  /** The node could not or did not answer (UNAVAILABLE, DEADLINE_EXCEEDED): try again, elsewhere. */
+  readonly retriable: boolean;
+  /** The attempt ran out of time unanswered: the node may be stopped, pass it over for a while. */
+  readonly timedOut: boolean;
+  /** The leader's endpoint, when the answer named one. */
+  readonly leaderHint?: string | undefined;
+  /** For the message of the error thrown when no answer came. */
+  readonly detail: string;
+  /** The error to throw for a failure that is not retried. */
+  readonly error: Error;
+  /** The status code and reason an OutcomeUnknownError or UnavailableError carries. */
+  readonly code?: Status | undefined;
+  readonly reason?: ErrorReasonName | undefined;
+}
+
+export interface FailoverCallOptions {
+  /** Writes end in OutcomeUnknownError when the budget runs out, reads in UnavailableError. */
+  kind: "write" | "read";
+  /** Deadline of one attempt (asked before each one when a function). */
+  attemptTimeoutMs: number | (() => number);
+  /** Overall retry budget, on the monotonic clock. */
+  budgetMs: number;
+  /**
+   * Time left before an answer is of no use (such as a session's deadline), asked before
+   * each attempt: no attempt outlasts it, and the call gives up once it is gone.
+   */
+  timeLeftMs?: (() => number) | undefined;
+  /** Names the call in errors. */
+  what: string;
+}
+
+/** One attempt in flight on an endpoint; `moved` when it was cancelled to try another node. */
+export interface Attempt {
+  moved: boolean;
+  cancel: () => void;
+}
+
+export type AttemptFn<Res> = (endpoint: string, timeoutMs: number, attempt: Attempt) => Promise<Res>;
+
+export class Failover {
+  private readonly endpoints: string[];
+  private preferred = 0;
+  private closed = false;
+  private readonly inFlight = new Map<string, Set<Attempt>>();
+  /** Endpoints that let an attempt run out unanswered, until when (monotonic ms): passed over, and their hints not followed. */
+  private readonly silentUntil = new Map<string, number>();
+
+  /**
+   * `pause` waits out a back-off; by default on `clock`, whose timers do not keep a process
+   * alive, so a caller that awaits the call itself (a command-line tool) passes one that does.
+   */
+  constructor(
+    endpoints: readonly string[],
+    private readonly clock: ClientClock,
+    private readonly classify: (err: unknown) => AttemptFailure,
+    private readonly pause: (ms: number) => Promise<void> = (ms) => sleep(clock, ms),
+  ) {
+    if (endpoints.length === 0) throw new Error("at least one endpoint is needed");
+    this.endpoints = [...endpoints];
+  }
+
+  /** The endpoint requests go to first. */
+  get current(): string {
+    return this.endpoints[this.preferred] as string;
+  }
+
+  get allEndpoints(): readonly string[] {
+    return this.endpoints;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  /**
+   * Runs `attempt` on the preferred endpoint, following leader hints and retrying the
+   * retriable failures elsewhere until the budget (or the time left) runs out. A retry of a
+   * write keeps its seq (the caller builds the request per attempt), so retrying is safe.
+   */
+  async call<Res>(attempt: AttemptFn<Res>, opts: FailoverCallOptions): Promise<Res> {
+    const attemptTimeout = (): number => (typeof opts.attemptTimeoutMs === "function" ? opts.attemptTimeoutMs() : opts.attemptTimeoutMs);
+    const now = (): number => this.clock.monotonicMs();
+    const giveUpAt = now() + opts.budgetMs;
+    let failuresInRow = 0;
+    let last: AttemptFailure | undefined;
+    for (;;) {
+      const left = opts.timeLeftMs?.() ?? Infinity;
+      if (left <= 0 || this.closed) break;
+      const endpoint = this.current;
+      const timeoutMs = Math.max(1, Math.min(attemptTimeout(), left));
+      const a: Attempt = { moved: false, cancel: () => undefined };
+      this.track(endpoint, a, true);
+      try {
+        const response = await attempt(endpoint, timeoutMs, a);
+        this.silentUntil.delete(endpoint);
+        return response;
+      } catch (err) {
+        this.track(endpoint, a, false);
+        const failure = this.classify(err);
+        if (!a.moved) {
+          if (!failure.retriable) throw failure.error;
+          if (failure.timedOut) this.silenced(endpoint, timeoutMs);
+          else this.silentUntil.delete(endpoint);
+        }
+        last = failure;
+        failuresInRow += 1;
+        const hinted = a.moved ? undefined : this.endpointOf(failure.leaderHint);
+        if (hinted !== undefined && hinted !== endpoint && !this.isSilent(hinted)) {
+          this.preferred = this.endpoints.indexOf(hinted);
+        } else if (this.current === endpoint) {
+          this.preferred = this.nextAnswering(endpoint);
+        }
+      } finally {
+        this.track(endpoint, a, false);
+      }
+      if (this.closed || now() >= giveUpAt) break;
+      // Once every endpoint failed in a row, back off (an election is probably under way).
+      if (failuresInRow >= this.endpoints.length) {
+        const rounds = Math.floor(failuresInRow / this.endpoints.length);
+        const pause = Math.min(50 * 2 ** (rounds - 1), 500, Math.max(0, giveUpAt - now()), opts.timeLeftMs?.() ?? Infinity);
+        if (pause > 0) await this.pause(pause);
+      }
+    }
+    const detail = last === undefined ? (this.closed ? "client is closed" : "no time left to try") : last.detail;
+    const what = `${opts.what}: no answer within the time given (last: ${detail})`;
+    throw opts.kind === "write" ? new OutcomeUnknownError(what, last?.code, last?.reason) : new UnavailableError(what, last?.code, last?.reason);
+  }
+
+  private track(endpoint: string, attempt: Attempt, add: boolean): void {
+    let set = this.inFlight.get(endpoint);
+    if (add) {
+      if (!set) this.inFlight.set(endpoint, (set = new Set()));
+      set.add(attempt);
+    } else if (set) {
+      set.delete(attempt);
+      if (set.size === 0) this.inFlight.delete(endpoint);
+    }
+  }
+
+  /**
+   * `endpoint` let an attempt of `forMs` run out without answering: pass it over for as
+   * long, and move the other attempts waiting on it (a waiting Acquire among them) to the
+   * next node now. A write moved keeps its seq, so moving it is safe.
+   */
+  private silenced(endpoint: string, forMs: number): void {
+    this.silentUntil.set(endpoint, this.clock.monotonicMs() + forMs);
+    for (const other of this.inFlight.get(endpoint) ?? []) {
+      if (other.moved) continue;
+      other.moved = true;
+      other.cancel();
+    }
+  }
+
+  private isSilent(endpoint: string): boolean {
+    const until = this.silentUntil.get(endpoint);
+    if (until === undefined) return false;
+    if (until > this.clock.monotonicMs()) return true;
+    this.silentUntil.delete(endpoint);
+    return false;
+  }
+
+  /** The index of the next endpoint after `endpoint` that is not passed over (the next one if all are). */
+  private nextAnswering(endpoint: string): number {
+    const from = this.endpoints.indexOf(endpoint);
+    const n = this.endpoints.length;
+    for (let i = 1; i <= n; i++) {
+      const j = (from + i) % n;
+      if (!this.isSilent(this.endpoints[j] as string)) return j;
+    }
+    return (from + 1) % n;
+  }
+
+  /** A hinted endpoint: a known one, or a new one that joins the list. */
+  private endpointOf(hint: string | undefined): string | undefined {
+    if (hint === undefined || hint === "") return undefined;
+    if (!this.endpoints.includes(hint)) this.endpoints.push(hint);
+    return hint;
+  }
+}

@@ -1,0 +1,177 @@
+// What a client may ask a node host, in domain terms: sessions, keepalives, Acquire with
+// its wait, CancelWait, Release, and linearizable reads. The gRPC LockService
+// (node/server/lock-service.ts) and the simulator's client API both call these, so the
+// rules (writes on the leader only, keepalives confirmed by a quorum round that started
+// after they arrived, a wait answered from the log on whichever node holds the call) are
+// written once. Every failure is a RequestFailure.
+import {
+  isError, tokenIndex, type AcquireCommand, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
+} from "../lock/index.ts";
+import type { WaitOutcome } from "./acquire-waiters.ts";
+import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
+import type { LockReader, NodeHost } from "./node-host.ts";
+
+/** A lock's holder as an answer names it. */
+export interface HolderView {
+  readonly sessionId: bigint;
+  readonly clientName: string;
+  readonly token: bigint;
+  readonly grantedIndex: number;
+}
+
+export type AcquireResult =
+  | { readonly acquired: true; readonly token: bigint; readonly holder: HolderView }
+  /** The lock is held by another session (wait_ms 0, or the wait ended), or CancelWait came first (`cancelled`). */
+  | { readonly acquired: false; readonly holder: HolderView | null; readonly cancelled: boolean };
+
+export type CancelWaitResult =
+  | { readonly outcome: "cancelled" }
+  | { readonly outcome: "granted"; readonly token: bigint }
+  | { readonly outcome: "notAcquired" };
+
+export interface OpenSessionRequest {
+  readonly ttlMs: number;
+  readonly clientName: string;
+  /** Empty: the host makes one (a retry then may open a second session). */
+  readonly requestId: string;
+}
+
+/** The OK answer, or the failure its error answer stands for. */
+function expectOk(answer: Answer): Exclude<Answer, { kind: "error" }> {
+  if (isError(answer)) throw answerFailure(answer);
+  return answer;
+}
+
+function unexpected(answer: Answer, what: string): never {
+  throw new RequestFailure("ERROR_REASON_INTERNAL", `unexpected answer "${answer.kind}" to ${what}`);
+}
+
+function gone(sessionId: bigint): never {
+  throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${sessionId} not found (unknown, closed or expired); open a new session`);
+}
+
+export class LockRequests {
+  constructor(private readonly host: NodeHost) {}
+
+  async openSession(req: OpenSessionRequest): Promise<{ sessionId: bigint; ttlMs: number }> {
+    const host = this.host;
+    const requestId = req.requestId === "" ? host.newRequestId() : req.requestId;
+    const { outcome } = await host.propose({ type: "openSession", requestId, ttlMs: req.ttlMs, clientName: req.clientName, wallMs: host.wallMs() });
+    const ok = expectOk(outcome.result);
+    if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
+    // A retried OpenSession answers the session the first one opened, with its own TTL.
+    return { sessionId: ok.sessionId, ttlMs: host.state.getSession(ok.sessionId)?.ttlMs ?? req.ttlMs };
+  }
+
+  /**
+   * Restarts the session's TTL on arrival, and answers only once a quorum round that
+   * started after the keepalive arrived confirmed this leadership (and an entry of this
+   * term is applied), in the same term.
+   */
+  async keepAlive(sessionId: bigint): Promise<{ ttlMs: number }> {
+    const host = this.host;
+    host.requireLeader();
+    const term = host.driver.core.term;
+    const result = host.keeper.keepAlive(sessionId, host.now());
+    if (result === "notLeader") throw notLeader(host.leaderHint());
+    if (result === "notFound") gone(sessionId);
+    await host.linearizable();
+    if (!host.isLeader || host.driver.core.term !== term) throw notLeader(host.leaderHint());
+    if (!host.state.hasSession(sessionId) || host.keeper.expiryProposed(sessionId)) gone(sessionId);
+    return { ttlMs: host.state.getSession(sessionId)?.ttlMs ?? 0 };
+  }
+
+  async closeSession(cmd: CloseSessionCommand): Promise<void> {
+    const { outcome } = await this.host.propose(cmd);
+    const ok = expectOk(outcome.result);
+    if (ok.kind !== "sessionClosed") unexpected(ok, "CloseSession");
+  }
+
+  /**
+   * Resolves with the Acquire's final answer: at once, or when its wait ends (a grant, a
+   * timeout, a CancelWait), from whichever entry decides it. `detached` aborting (the call
+   * went away) only stops listening: the wait goes on until CancelWait or its timeout, and a
+   * retry with the same seq re-attaches to it.
+   */
+  async acquire(cmd: AcquireCommand, detached?: AbortSignal): Promise<AcquireResult> {
+    const host = this.host;
+    host.requireLeader();
+    // Listen before proposing: the completion may apply in the same batch as the Acquire.
+    let settle: (outcome: WaitOutcome) => void = () => undefined;
+    const waited = new Promise<WaitOutcome>((resolve) => (settle = resolve));
+    const handle = host.waiters.register(cmd.sessionId, cmd.seq, (o) => settle(o));
+    const onDetached = (): void => {
+      handle.drop();
+      settle({ kind: "unavailable", reason: "the call was cancelled" });
+    };
+    if (detached?.aborted) onDetached();
+    else detached?.addEventListener("abort", onDetached, { once: true });
+    try {
+      const { outcome } = await host.propose(cmd);
+      let answer = outcome.result;
+      if (answer.kind === "waiting") {
+        const final = await waited;
+        if (final.kind === "unavailable") {
+          throw new RequestFailure("ERROR_REASON_WAIT_DETACHED", `${final.reason}; the wait goes on: retry the Acquire with the same seq to re-attach`, host.leaderHint());
+        }
+        answer = final.answer;
+      }
+      return this.acquireResult(cmd.sessionId, answer);
+    } finally {
+      handle.drop();
+      detached?.removeEventListener("abort", onDetached);
+    }
+  }
+
+  private acquireResult(sessionId: bigint, answer: Answer): AcquireResult {
+    const ok = expectOk(answer);
+    const state = this.host.state;
+    const holder = (id: bigint, token: bigint): HolderView => ({
+      sessionId: id, clientName: state.getSession(id)?.clientName ?? "", token, grantedIndex: tokenIndex(token),
+    });
+    switch (ok.kind) {
+      case "granted":
+        return { acquired: true, token: ok.token, holder: holder(sessionId, ok.token) };
+      case "notAcquired":
+        return { acquired: false, holder: ok.holderSessionId === 0n ? null : holder(ok.holderSessionId, ok.holderToken), cancelled: false };
+      case "cancelled":
+        // CancelWait arrived first: this Acquire took no effect.
+        return { acquired: false, holder: null, cancelled: true };
+      default:
+        return unexpected(ok, "Acquire");
+    }
+  }
+
+  async cancelWait(cmd: CancelWaitCommand): Promise<CancelWaitResult> {
+    const { outcome } = await this.host.propose(cmd);
+    const ok = expectOk(outcome.result);
+    switch (ok.kind) {
+      case "cancelled":
+        return { outcome: "cancelled" };
+      case "granted":
+        return { outcome: "granted", token: ok.token };
+      case "notAcquired":
+        return { outcome: "notAcquired" };
+      default:
+        return unexpected(ok, "CancelWait");
+    }
+  }
+
+  async release(cmd: ReleaseCommand): Promise<void> {
+    const { outcome } = await this.host.propose(cmd);
+    const ok = expectOk(outcome.result);
+    if (ok.kind !== "released") unexpected(ok, "Release");
+  }
+
+  /** A linearizable read on this node (a follower asks the leader for the read index). */
+  async read<T>(query: (state: LockReader) => T): Promise<T> {
+    return (await this.readAt(query)).value;
+  }
+
+  /** A read with the confirmed read index and the applied index it was answered at (≥ the read index). */
+  async readAt<T>(query: (state: LockReader) => T): Promise<{ value: T; readIndex: number; applied: number }> {
+    const readIndex = await this.host.linearizable();
+    const state = this.host.state;
+    return { value: query(state), readIndex, applied: state.appliedIndex };
+  }
+}
