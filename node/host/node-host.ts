@@ -7,7 +7,7 @@
 // and the simulator (test/sim) run this very code.
 import {
   encodeCommand, LeaseKeeper, LockStateMachine, sameLimits, sessionEnded, SnapshotError, validateCommand, type ApplyOutcome,
-  type Command, type LockLimits,
+  type Command, type KeepAliveResult, type LockLimits,
 } from "../lock/index.ts";
 import { RaftCore } from "../raft/core.ts";
 import type { Entry, Membership, NodeId, Snapshot, SoftState } from "../raft/types.ts";
@@ -188,6 +188,13 @@ export class NodeHost {
   }
 
   // ---------------------------------------------------------------- requests
+
+  /** A keepalive arrived: restart the session's TTL (the answer waits for a quorum round). */
+  keepAliveArrived(sessionId: bigint): KeepAliveResult {
+    const result = this.keeper.keepAlive(sessionId, this.now());
+    if (result === "ok") this.hooks.onKeepAlive?.(sessionId);
+    return result;
+  }
 
   /** Writes go to the leader only; elsewhere the failure names the leader when known. */
   requireLeader(): void {
