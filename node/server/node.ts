@@ -22,6 +22,7 @@ import { DiskGuard } from "./disk-guard.ts";
 import { NodeHealth } from "./health.ts";
 import { clientInterceptor, peerInterceptor } from "./interceptors.ts";
 import { lockServiceHandlers } from "./lock-service.ts";
+import { everyLock } from "./metrics-locks.ts";
 import { NodeMetrics, timedStorage, type MetricsSource } from "./metrics.ts";
 import { serveMetrics, type MetricsEndpoint } from "./metrics-server.ts";
 import { RateLimiter } from "./rate-limit.ts";
@@ -186,7 +187,7 @@ export class PalisadeNode {
       const metrics = new NodeMetrics({ cluster: cfg.clusterId, node: cfg.self.id }, {
         raft: () => self?.raftMetrics() ?? { role: "follower", term: 0, leader: 0, commit: 0, applied: 0, lastIndex: 0, followerLag: new Map() },
         lockStats: () => self?.host.state.stats() ?? { sessions: 0, lockEntries: 0, heldLocks: 0, waiters: 0, historyRecords: 0, rememberedRequestIds: 0, rememberedClosedSessions: 0 },
-      });
+      }, { lockPrefixes: cfg.metrics.lockPrefixes, locks: { now: monotonicMs, isLeader: () => self?.host.isLeader ?? false } });
       const diskGuard = new DiskGuard(storage, cfg.disk.reserveBytes);
       let watch: WatchHub | null = null;
       const env: HostEnv = {
@@ -206,13 +207,17 @@ export class PalisadeNode {
         onSoftState: (soft) => self?.softStateChanged(soft.leader),
         onApplied: (outcome) => metrics.applied(outcome),
         onEvents: (events) => watch?.publish(events),
-        onSnapshotInstalled: (index) => watch?.reset(index),
+        onSnapshotInstalled: (index) => {
+          watch?.reset(index);
+          if (self) metrics.lockStateReplaced(everyLock(self.host.state));
+        },
         onSnapshotTaken: (_index, _bytes, seconds) => metrics.snapshotEncoded(seconds),
         onProposalSettled: (committed, seconds) => (committed ? metrics.proposalCommitted(seconds) : metrics.proposalFailed()),
         onSend: (m) => {
           if (m.type === "append") metrics.appendSent(m.entries.length);
         },
       });
+      metrics.lockStateReplaced(everyLock(host.state));
       watch = new WatchHub({ ringCapacity: opts.watchRingCapacity ?? 10_000, maxQueuedPerWatcher: 4_096, firstIndex: host.state.appliedIndex + 1 });
       node = new PalisadeNode(cfg, opts, { storage, transport, diskGuard, credentials, metrics, watch, host });
       self = node;
