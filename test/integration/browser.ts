@@ -10,7 +10,11 @@ export function haveChromium(): boolean {
   return existsSync(CHROMIUM);
 }
 
+/** Chromium with the flags above; a missing browser is an error that says how to install it. */
 export function launchChromium(): Promise<Browser> {
+  if (!haveChromium()) {
+    return Promise.reject(new Error(`no Chromium at ${CHROMIUM}: run scripts/install-test-deps.sh (Debian package chromium), or set PALISADE_CHROMIUM`));
+  }
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
