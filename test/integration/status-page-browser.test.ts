@@ -1,9 +1,15 @@
 // The status page in a real browser (Debian's headless Chromium through playwright-core)
 // against a real three-node cluster: it shows the leader, a lock acquired by a client
 // appears live with its token, names with markup and quotes are shown as text and never
-// run, and when the leader is killed the page follows the new one.
+// run, and when the leader is killed the page follows the new one. Then, against a
+// stand-in node, a holder's mode and data (which lock kinds will carry) get the same care.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { LockStateMachine } from "../../node/lock/index.ts";
+import { CONTENT_SECURITY_POLICY, LiveFeed, StatusPage } from "../../node/server/status-page/index.ts";
+import { safeJson } from "../../node/server/status-page/views.ts";
 import { launchChromium, CHROMIUM } from "./browser.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
@@ -101,5 +107,55 @@ describe("status page in a browser", () => {
     await until("the page naming the new leader", async () => (await textOf(page, "#leader")).startsWith(`node ${now}`));
     expect(now).not.toBe(old);
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("status page rendering of holder data", () => {
+  let browser: Browser;
+  let server: Server;
+  let feed: LiveFeed;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    // A stand-in node whose one lock has a holder with a mode and data (what lock kinds
+    // will carry), each full of markup and quotes; the rest is the real page and routes.
+    const sm = new LockStateMachine();
+    feed = new LiveFeed({ maxFeeds: 2 });
+    const page = new StatusPage({
+      read: (query) => Promise.resolve(query(sm)),
+      status: () => ({ id: 1, clusterId: "c", role: "leader", term: 1, leader: 1, commitIndex: 1, appliedIndex: 1, lastIndex: 1, snapshotIndex: 0, epoch: 0, members: [] }),
+      book: { clientAddressOf: () => undefined, pageOf: () => null },
+      feed,
+      wallMs: () => Date.now(),
+    });
+    const lock = { name: LOCK, kind: "exclusive", waiters: [], holders: [{ sessionId: "7", clientName: CLIENT, token: "99", grantedAt: "99", waitedFrom: "99", mode: CLIENT, data: LOCK }] };
+    server = createServer((req, res) => {
+      if (req.url?.startsWith("/ui/api/locks")) {
+        res.writeHead(200, { "content-type": "application/json", "content-security-policy": CONTENT_SECURITY_POLICY }).end(safeJson({ locks: [lock], nextAfter: null }));
+        return;
+      }
+      if (!page.handle(req, res)) res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  });
+
+  afterAll(async () => {
+    feed?.closeAll();
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+  });
+
+  it("shows a holder's mode and data as text, and runs none of it", async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ui`);
+    await until("the holder's data", async () => (await textOf(page, "#locks .holder-data")) === LOCK);
+    expect(await textOf(page, "#locks tbody tr")).toContain(`· ${CLIENT}`);
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.locator("script").count()).toBe(1);
+    expect(await page.locator("#locks img").count()).toBe(0);
+    expect(errors).toEqual([]);
   });
 });

@@ -68,6 +68,9 @@ export interface HolderJson {
   readonly token: string;
   readonly grantedAt: string;
   readonly waitedFrom: string;
+  /** The grant's mode and the holder's data, once lock kinds carry them: the page shows them when present. */
+  readonly mode?: string;
+  readonly data?: string;
 }
 
 export interface LockJson {

@@ -124,9 +124,15 @@ async function refreshCluster() {
 
 // ---------------------------------------------------------------- locks
 
+// A holder's optional `mode` and `data` (shared and semaphore locks carry them) are shown
+// when present, as text like every other user value.
 function holderCell(lock) {
   if (lock.holders.length === 0) return el("td", { class: "muted" }, "free");
-  return el("td", {}, ...lock.holders.map((h) => el("div", {}, h.clientName || "(no name)", el("span", { class: "muted" }, ` · session ${h.sessionId}`))));
+  return el("td", {}, ...lock.holders.map((h) => el("div", {},
+    h.clientName || "(no name)",
+    el("span", { class: "muted" }, ` · session ${h.sessionId}`),
+    h.mode ? el("span", { class: "muted" }, ` · ${h.mode}`) : null,
+    h.data ? el("div", { class: "mono holder-data" }, h.data) : null)));
 }
 
 async function refreshLocks() {
