@@ -2,6 +2,7 @@
 // palisade: command-line entry for running a Palisade node.
 //   palisade node --config FILE --id N [--log-level L]
 //   palisade restore --backup FILE --config NEW.json [--epoch N] [--id N]
+//   palisade init [--dir DIR] [--hosts A,B,C]
 // Runs node/cli/main.ts (or restore.ts) through tsx in a child Node process and passes signals on.
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -18,6 +19,7 @@ which entry is its own with --id. Stop it with SIGINT or SIGTERM.
 Commands:
   node      run a node (see: palisade node --help)
   restore   seed a new cluster's data directories from a backup (see: palisade restore --help)
+  init      write a three-host cluster file, development certificates and the systemd unit (see: palisade init --help)
   help      show this help
 `;
 
@@ -25,7 +27,7 @@ if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h")
   process.stdout.write(usage);
   process.exit(verb === undefined ? 1 : 0);
 }
-const scripts = { node: "node/cli/main.ts", restore: "node/cli/restore.ts" };
+const scripts = { node: "node/cli/main.ts", restore: "node/cli/restore.ts", init: "node/cli/init.ts" };
 if (!Object.hasOwn(scripts, verb)) {
   process.stderr.write(`palisade: unknown command "${verb}"\n\n${usage}`);
   process.exit(1);
