@@ -142,4 +142,18 @@ describe("lock service on the simulated cluster", () => {
     const answer = await until(sim, reply, 1000);
     expect(answer?.kind).not.toBe("keptAlive");
   });
+
+  it("a stopping leader hands over to a voter it can reach, not to one whose log looks as caught up but that it no longer hears from", async () => {
+    const sim = await quietSim(5);
+    const leader = sim.c.leader()!;
+    const [cutOff, reachable] = sim.c.nodes.filter((n) => n.id !== leader.id).map((n) => n.id).sort((a, b) => a - b);
+    // The lower id (first among equals by log position) is cut off from the leader, both ways.
+    sim.c.blocked.add(`${leader.id}>${cutOff}`);
+    sim.c.blocked.add(`${cutOff}>${leader.id}`);
+    await runFor(sim, 3 * sim.c.opts.electionTicks * sim.c.opts.tickMs);
+    expect(sim.c.leader()?.id).toBe(leader.id);
+    await until(sim, leader.host!.handOverLeadership(), 10_000);
+    await runFor(sim, 50);
+    expect(sim.c.leader()?.id).toBe(reachable);
+  });
 });
