@@ -73,7 +73,10 @@ describe("snapshots of earlier formats", () => {
         return;
       }
       const out = m.apply(entry.index, entry.cmd as Command);
-      expect(plain(out), `entry ${entry.index}: ${JSON.stringify(fixture.tail[i])}`).toEqual(fixture.outcomes[i]);
+      // Timers the kinds added (hold limits) stay empty for these entries; the rest is as the writer's.
+      const { holdsStarted, holdsEnded, ...timers } = out.timers;
+      expect([...holdsStarted, ...holdsEnded]).toEqual([]);
+      expect(plain({ ...out, timers }), `entry ${entry.index}: ${JSON.stringify(fixture.tail[i])}`).toEqual(fixture.outcomes[i]);
     });
     const { limits: _l, ...gotRest } = views(m) as { limits: unknown };
     const { limits: _w, ...wantRest } = fixture.after as { limits: unknown };
