@@ -4,7 +4,7 @@ import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import { Client, setup, tokenOf } from "./lock-kit.ts";
 
 describe("holder data", () => {
-  it("an Acquire's holder data is shown by GetLock, ListLocks, the grant's event, the session and the history", () => {
+  it("an Acquire's holder data is shown by GetLock, ListLocks, the grant's event and the history", () => {
     const r = setup();
     const [a, b] = [new Client(r, "a"), new Client(r, "b")];
     const at = r.next;
