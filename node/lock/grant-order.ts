@@ -18,20 +18,22 @@
 // before; a lock it waits for may stay free meanwhile, since the requests behind it in that
 // queue may not pass it.
 //
-// No two waiting requests can deadlock. Take the waiting request R that joined first. Every
-// request ahead of R in any of its queues joined before it, and none of those is waiting,
-// so R is first in all its queues: it waits only for current grants to end. A grant never
-// waits (a request holds no part of its set until all of it is granted), and it ends by a
-// Release, a session end, a revoke or its hold limit, none of which waits for R; the entry
-// that ends the last one in R's way grants R. Then the next request in join order is in
-// R's place. Waiting requests thus wait only for grants and for requests that joined before
-// them, and "joined before" has no cycles. Two sets naming the same locks in opposite
-// orders (A then B, B then A) are served in the order they joined, each whole.
+// No two waiting requests can deadlock. Take the waiting request R that joined first. A
+// request ahead of R in one of its queues would have joined before R and still be waiting;
+// there is none, so R is first in all its queues and waits only for current grants to end.
+// A grant waits for nothing (a request holds no part of its set before all of it is
+// granted), and it ends by a Release, a session end, a revoke or its hold limit, none of
+// which waits for R; the entry that ends the last grant in R's way grants R. Then the
+// request that joined next is in R's place. So a waiting request waits only for grants and
+// for requests that joined before it, and "joined before" has no cycle. Two sets naming the
+// same locks in opposite orders (A then B, B then A) are served in the order they joined,
+// each whole: the deadlock of client-side recipes needs a session that holds one lock while
+// it waits for another, which a set never does.
 //
-// Granting can only take slots and move requests to the head of a queue; it never makes a
-// request that could not go in able to, except by its leaving the queue ahead. So one pass
-// in join order over the heads of the queues that changed, then over the new heads behind
-// each grant, grants exactly what the rule grants, each request looked at once per change.
+// A grant only adds holders and takes its request out of its queues, so it can let in only
+// requests that were behind it. One pass in join order, from the heads of the queues that
+// changed and adding the new head behind each grant, therefore grants exactly what the rule
+// grants; the requests it looks at come in increasing join order.
 import { fits } from "./holders.ts";
 import type { LockState, Waiter } from "./state.ts";
 

@@ -64,9 +64,6 @@ export const LIMIT_KEYS: readonly (keyof LockLimits)[] = Object.freeze([
   "maxPermits", "maxLocksPerAcquire", "maxHolderDataBytes", "minHoldMs", "maxHoldMs",
 ]);
 
-/** How many limits the encodings carried before the lock kinds' limits were added. */
-export const FIRST_LIMIT_COUNT = 12;
-
 /**
  * Limits decoded from `values` in LIMIT_KEYS order; values missing at the end (an older
  * encoding) take their defaults. Null when there are more values than limits.

@@ -2,9 +2,12 @@
 // order, which is the same on every replica because it follows the log.
 //
 // Kept compact, since a node holds one of these per lock and per session: a grant is one
-// object that is both the lock's holder and its history record; a lock's history array
-// is allocated only when it gets its first record, with room for exactly that one; a
-// session's tables for waits and dropped answers exist only while they have entries.
+// object that is both a holder of its lock and its history record, and carries the lock
+// kinds' terms (mode, slot, holder data, hold limit) in an object of their own only when
+// they differ from a plain exclusive grant's; a lock's holders field is that one grant
+// until a second one shares the lock; a lock's history array is allocated only when it
+// gets its first record, with room for exactly that one; a session's tables for waits and
+// dropped answers exist only while they have entries.
 import type { Answer } from "./answers.ts";
 import type { GrantMode, Target } from "./kinds.ts";
 import type { SlotPool } from "./slot-pool.ts";

@@ -68,7 +68,8 @@ export function randomLog(
       const waiting = runner.machine.getSession(sessionId)?.waiting ?? [];
       const w = waiting.length > 0 ? rng.pick([...waiting]) : null;
       const seq = w?.seqs[0] ?? (seqs.get(sessionId) ?? 0) + 1;
-      cmd = { type: "cancelWait", sessionId, lock: w?.lock ?? rng.pick(LOCKS), acquireSeq: seq, reason: rng.chance(0.5) ? "client" : "timeout", wallMs: 0 };
+      // A cancel ahead of its Acquire always names the same lock: a second one naming another would be refused as invalid.
+      cmd = { type: "cancelWait", sessionId, lock: w?.lock ?? "a", acquireSeq: seq, reason: rng.chance(0.5) ? "client" : "timeout", wallMs: 0 };
     } else if (roll < 80) {
       const holds = runner.machine.holdLimits();
       if (holds.length > 0) cmd = { type: "holdLimit", ...rng.pick(holds), wallMs: runner.next };
