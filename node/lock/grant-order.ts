@@ -10,7 +10,11 @@
 //   (2) the lock can take it beside its current grants: an exclusive request needs no
 //       holder, a shared one no exclusive holder, a permit a free slot.
 // A new Acquire is granted at once when every lock it names has an empty queue and (2)
-// holds; otherwise it waits (or, with wait_ms 0, is not acquired).
+// holds; otherwise it waits (or, with wait_ms 0, is not acquired). An entry that ends
+// several grants (a session end, a revoke of a token that shared grants share, a hold limit
+// of a set) ends them one at a time, a session's in the order it got them, and hands each
+// lock on before it ends the next (so a permit granted meanwhile takes the lowest slot free
+// then); every grant an entry makes carries its index.
 //
 // So no request overtakes an earlier one in any queue they share: a queued exclusive request
 // keeps later shared ones out (no writer starvation), consecutive shared requests at the

@@ -221,7 +221,7 @@ export class LockStateMachine {
     return { code: "OK", kind: "sessionClosed" };
   }
 
-  /** Close or expiry: cancels the session's waits, then releases its locks to their next waiters. */
+  /** Close or expiry: cancels the session's waits, then releases its locks one at a time in the order it got them, each to its next waiters. */
   private endSession(ctx: ApplyContext, session: Session, how: "closed" | "expired"): void {
     const ended = sessionEnded(session.id);
     // Every wait first (a multi-lock wait, listed under each of its locks, once), then one pass

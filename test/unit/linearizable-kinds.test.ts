@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { LockTarget } from "../../node/lock/kinds.ts";
 import { checkLockHistory, kindsPartitions, type AcquireEvent, type LockHistoryEvent, type LockHistoryResult } from "../sim/checkers/linearizable.ts";
 import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "../sim/checkers/lock-model.ts";
+import { acquireEventFields, acquireOutcomeOf, readOutcomeOf, releaseOutcomeOf, revokedGrantsOf } from "../sim/checkers/outcomes.ts";
+import { SeededRandom } from "../../node/util/rng.ts";
+import { LOCKS, randomLog, SEMAPHORES } from "./lock-random-log.ts";
 
 // --- history builders --------------------------------------------------------------
 
@@ -236,5 +239,80 @@ describe("partitions", () => {
     expect([...result.perLock.keys()].sort()).toEqual(["A+B", "X"]);
     const parts = kindsPartitions([tries(1n, kind, [0, 1], granted(1n), lock), sessionEnd(1n, [2, 2])]);
     expect(parts.get("A+B")?.map((op) => op.input.kind)).toEqual(["try", "sessionEnd"]);
+  });
+});
+
+// --- recorded from the state machine -------------------------------------------------
+
+/**
+ * The history a client would see of a random log of every kind applied by the state machine:
+ * each request is called when its entry applies and returns half a step later, a wait at the
+ * entry that ends it; reads of random locks come between entries; session ends and revokes
+ * come from the log. Recorded with the outcome helpers a workload uses.
+ */
+function recordedHistory(seed: number, length: number): LockHistoryEvent[] {
+  const events: LockHistoryEvent[] = [];
+  const waiting = new Map<string, AcquireEvent>();
+  const seen = new Set<string>();
+  const rng = new SeededRandom(seed * 7);
+  randomLog(seed, length, (cmd, out, machine) => {
+    const t = out.index;
+    if (cmd.type === "acquire" || cmd.type === "release") {
+      const key = `${cmd.sessionId}:${cmd.seq}`;
+      // A retry or a joined seq is no new request of the client's.
+      const joined = out.result.kind === "waiting" && !out.timers.waitsStarted.some((w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq);
+      if (!seen.has(key) && !joined) {
+        seen.add(key);
+        if (cmd.type === "acquire") {
+          const ev: AcquireEvent = { kind: "acquire", id: key, session: cmd.sessionId, call: t, ret: null, ...acquireEventFields(cmd, true) };
+          if (out.result.kind === "waiting") {
+            waiting.set(key, ev);
+            events.push(ev);
+          } else {
+            const o = acquireOutcomeOf(out.result);
+            if (o) events.push({ ...ev, ret: t + 0.5, out: o });
+          }
+        } else {
+          const o = releaseOutcomeOf(out.result);
+          if (o) events.push({ kind: "release", id: key, lock: cmd.lock, session: cmd.sessionId, token: cmd.token, call: t, ret: t + 0.5, out: o });
+        }
+      }
+    }
+    for (const c of out.completions) {
+      const ev = waiting.get(`${c.sessionId}:${c.seq}`);
+      const o = acquireOutcomeOf(c.answer, true);
+      if (!ev || !o) continue;
+      waiting.delete(`${c.sessionId}:${c.seq}`);
+      ev.ret = t + 0.5;
+      ev.out = o;
+    }
+    const revoked = revokedGrantsOf(out);
+    if (revoked.length > 0) events.push({ kind: "revoke", id: `revoke-${t}`, grants: revoked, call: t, ret: t + 0.5 });
+    for (const id of out.timers.sessionsEnded) events.push({ kind: "sessionEnd", id: `end-${id}`, session: id, call: t, ret: t + 0.5 });
+    if (rng.chance(0.3)) {
+      const lock = rng.pick([...LOCKS, ...SEMAPHORES]);
+      events.push({ kind: "read", id: `read-${t}`, lock, call: t + 0.6, ret: t + 0.7, out: readOutcomeOf(machine.getLock(lock), true) });
+    }
+  });
+  return events;
+}
+
+describe("histories recorded from the state machine", () => {
+  it("a history of random logs of every kind, recorded as a workload records it, is linearizable against the kinds' model", () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const events = recordedHistory(seed, 500);
+      expect(events.filter((e) => e.kind === "acquire" && e.more).length, `seed ${seed}`).toBeGreaterThan(0);
+      const result = checkLockHistory(events);
+      expect(result.detail, `seed ${seed}`).toBe("");
+      expect(result.ok).toBe(true);
+    }
+  });
+
+  it("the same history with one grant's token changed is not", () => {
+    const events = recordedHistory(2, 500);
+    const target = events.find((e): e is AcquireEvent => e.kind === "acquire" && e.out?.kind === "granted" && e.out.slot !== undefined);
+    if (!target || target.out?.kind !== "granted") throw new Error("no permit grant in the history");
+    target.out = { ...target.out, slot: (target.out.slot ?? 0) + 1 };
+    expect(checkLockHistory(events).ok).toBe(false);
   });
 });

@@ -9,7 +9,10 @@
 // "resolve". Grants are not operations of their own: they follow deterministically from the
 // queues whenever a grant or a wait ends, all grants of one such step sharing a token (the
 // index of that entry), as in the state machine. Tokens are symbolic until an answer or a
-// read shows them; each step's token lies above every earlier step's.
+// read shows them; each step's token lies above every earlier step's. An entry that ends
+// several grants (a session end, a revoke of several) ends them one at a time, the session's
+// in the order it got them, and hands each lock on before the next ends, as the state
+// machine does (a permit's slot can depend on it).
 //
 // The model does not cover two Acquires of one session waiting for the same lock at once
 // (the client library never sends them): such a second "join" cannot take effect.
@@ -25,6 +28,8 @@ export type KindsInput =
   /** The waiting Acquire's final answer: granted, timed out (not acquired), cancelled, or its session ended. */
   | { kind: "resolve"; req: string; session: bigint; targets: readonly Target[] }
   | { kind: "release"; session: bigint; lock: string; token: bigint }
+  /** Grants one entry of the log ended (RevokeLock, hold limit). */
+  | { kind: "revoke"; grants: ReadonlyArray<{ readonly lock: string; readonly session: bigint; readonly token: bigint }> }
   | { kind: "read"; lock: string }
   | { kind: "validate"; lock: string; token: bigint }
   | { kind: "sessionEnd"; session: bigint; relevantUntil?: number };
@@ -35,6 +40,8 @@ interface Holder {
   readonly slot: number;
   /** The step that granted it: its token. */
   readonly step: number;
+  /** Grants in the order they were made (a session end releases them in this order). */
+  readonly order: number;
 }
 
 interface LockState {
@@ -75,12 +82,13 @@ export interface KindsState {
   readonly highest: bigint;
   readonly ended: readonly EndedSession[];
   readonly joins: number;
+  readonly grantsMade: number;
   readonly nextStep: number;
   /** Cancelled requests that never joined: their join can no longer take effect. */
   readonly never: readonly string[];
 }
 
-const initial: KindsState = { locks: [], requests: [], steps: [], highest: 0n, ended: [], joins: 0, nextStep: 1, never: [] };
+const initial: KindsState = { locks: [], requests: [], steps: [], highest: 0n, ended: [], joins: 0, grantsMade: 0, nextStep: 1, never: [] };
 
 // ------------------------------------------------------------------ small helpers
 
@@ -186,9 +194,9 @@ function grantRequest(s: KindsState, req: Request, step: number): KindsState {
     const claimed = lock.holders.length === 0 && lock.queue.filter((q) => q !== req.id).length === 0 ? { ...lock, permits: emptyLock(t.lock, t).permits } : lock;
     const slot = t.mode === "permit" ? lowestFreeSlot(claimed) : -1;
     slots.push(slot);
-    state = withLock(state, {
+    state = withLock({ ...state, grantsMade: state.grantsMade + 1 }, {
       ...claimed,
-      holders: [...claimed.holders, { session: req.session, mode: t.mode, slot, step }],
+      holders: [...claimed.holders, { session: req.session, mode: t.mode, slot, step, order: state.grantsMade }],
       queue: claimed.queue.filter((q) => q !== req.id),
     });
   }
@@ -205,18 +213,26 @@ function grantable(s: KindsState, req: Request): boolean {
   });
 }
 
-/** After a grant or a wait ended: grants, in join order and as one step, what the rule lets in. */
-function admitWaiting(s: KindsState): KindsState {
+/**
+ * After a grant or a wait ended: grants, in join order, what the rule lets in, by the
+ * entry's step `step` (made when first needed; -1: none yet). Returns the step it used.
+ */
+function admitInto(s: KindsState, step: number): [KindsState, number] {
   let state = s;
-  let step = -1;
+  let used = step;
   const queued = state.requests.filter((r) => r.status === "queued").sort((a, b) => a.join - b.join);
   for (const r of queued) {
     const current = requestOf(state, r.id) as Request;
     if (!grantable(state, current)) continue;
-    if (step < 0) [state, step] = newStep(state);
-    state = grantRequest(state, current, step);
+    if (used < 0) [state, used] = newStep(state);
+    state = grantRequest(state, current, used);
   }
-  return pruneSteps(state);
+  return [state, used];
+}
+
+/** After an entry ended one grant or wait: what the rule lets in, as one step. */
+function admitWaiting(s: KindsState): KindsState {
+  return pruneSteps(admitInto(s, -1)[0]);
 }
 
 function leaveQueues(s: KindsState, req: Request): KindsState {
@@ -396,6 +412,21 @@ function stepRelease(s: KindsState, input: Extract<KindsInput, { kind: "release"
   }
 }
 
+/** Grants the log ended at one entry, in the order it ended them, each lock handed on before the next ends. */
+function stepRevoke(s: KindsState, input: Extract<KindsInput, { kind: "revoke" }>): KindsState | null {
+  let state: KindsState | null = s;
+  let step = -1;
+  for (const g of input.grants) {
+    const lock: LockState | undefined = state === null ? undefined : lockOf(state, g.lock);
+    const h = lock?.holders.find((x) => x.session === g.session);
+    if (state === null || !lock || !h) return null;
+    state = fixToken(state, h.step, g.token);
+    if (state === null) return null;
+    [state, step] = admitInto(withLock(state, { ...lock, holders: lock.holders.filter((x) => x !== h) }), step);
+  }
+  return state === null ? null : pruneSteps(state);
+}
+
 function stepRead(s: KindsState, input: Extract<KindsInput, { kind: "read" }>, out: LockOutput | undefined): KindsState | null {
   if (out === undefined) return null;
   if (out.kind !== "read") throw new Error(`a read cannot answer ${out.kind}`);
@@ -433,16 +464,23 @@ function stepValidate(s: KindsState, input: Extract<KindsInput, { kind: "validat
   return holders.some((h) => knownToken(s, h.step) === input.token) ? null : s;
 }
 
+/** A close or expiry: the session's waits end, then its grants one at a time in the order it got them, all in one entry's step. */
 function stepSessionEnd(s: KindsState, session: bigint, relevantUntil: number): KindsState {
   const ended = hasEnded(s, session) ? s.ended : [...s.ended, { session, relevantUntil }].sort((a, b) => (a.session < b.session ? -1 : 1));
   let state: KindsState = { ...s, ended };
   for (const lock of state.locks) {
     const gone = lock.queue.filter((id) => requestOf(state, id)?.session === session);
-    if (gone.length === 0 && !lock.holders.some((h) => h.session === session)) continue;
-    state = withLock(state, { ...lock, holders: lock.holders.filter((h) => h.session !== session), queue: lock.queue.filter((id) => !gone.includes(id)) });
+    if (gone.length > 0) state = withLock(state, { ...lock, queue: lock.queue.filter((id) => !gone.includes(id)) });
   }
   state = { ...state, requests: state.requests.map((r) => (r.session === session && r.status === "queued" ? { ...r, status: "ended" as const } : r)) };
-  return admitWaiting(state);
+  let step: number;
+  [state, step] = admitInto(state, -1);
+  const held = state.locks.flatMap((l) => l.holders.filter((h) => h.session === session).map((h) => ({ lock: l.name, order: h.order })));
+  for (const { lock: name } of held.sort((a, b) => a.order - b.order)) {
+    const lock = lockOf(state, name) as LockState;
+    [state, step] = admitInto(withLock(state, { ...lock, holders: lock.holders.filter((h) => h.session !== session) }), step);
+  }
+  return pruneSteps(state);
 }
 
 function forgetPast(s: KindsState, call: number): KindsState {
@@ -480,6 +518,8 @@ function describeInput(input: KindsInput): string {
       return `${input.kind}(s${input.session} ${describeTargets(input.targets)})`;
     case "release":
       return `release(s${input.session}, ${input.lock}, ${input.token})`;
+    case "revoke":
+      return `revoke(${input.grants.map((g) => `s${g.session} ${g.lock} ${g.token}`).join(", ")})`;
     case "read":
       return `read(${input.lock})`;
     case "validate":
@@ -490,7 +530,7 @@ function describeInput(input: KindsInput): string {
 }
 
 function stateKey(s: KindsState): string {
-  const locks = s.locks.map((l) => `${l.name}${l.permits > 0 ? `/${l.permits}` : ""}[${l.holders.map((h) => `s${h.session}${h.mode[0]}${h.slot >= 0 ? h.slot : ""}@${h.step}`).join(" ")}|${l.queue.join(" ")}]`);
+  const locks = s.locks.map((l) => `${l.name}${l.permits > 0 ? `/${l.permits}` : ""}[${l.holders.map((h) => `s${h.session}${h.mode[0]}${h.slot >= 0 ? h.slot : ""}@${h.step}#${h.order}`).join(" ")}|${l.queue.join(" ")}]`);
   const requests = s.requests.map((r) => `${r.id}:${r.status}${r.status === "granted" ? `@${r.step}` : ""}`).sort();
   const steps = s.steps.map((x) => `${x.id}=${x.token ?? `${x.low}..${x.high ?? ""}`}`);
   return `${locks.join(" ")} ; ${requests.join(",")} ; ${steps.join(",")} ; highest ${s.highest} ; ended {${s.ended.map((e) => e.session).join(",")}} ; never {${s.never.join(",")}}`;
@@ -509,6 +549,8 @@ export const kindsModel: Model<KindsState, KindsInput, LockOutput> = {
         return stepResolve(s, input, output);
       case "release":
         return stepRelease(s, input, output);
+      case "revoke":
+        return stepRevoke(s, input);
       case "read":
         return stepRead(s, input, output);
       case "validate":
@@ -518,5 +560,5 @@ export const kindsModel: Model<KindsState, KindsInput, LockOutput> = {
     }
   },
   key: stateKey,
-  describe: (input, output) => (input.kind === "sessionEnd" || input.kind === "join" ? describeInput(input) : `${describeInput(input)} -> ${describeOutput(output)}`),
+  describe: (input, output) => (input.kind === "sessionEnd" || input.kind === "join" || input.kind === "revoke" ? describeInput(input) : `${describeInput(input)} -> ${describeOutput(output)}`),
 };

@@ -351,7 +351,10 @@ export type LockHistoryEvent =
   | (Timed & { kind: "read"; lock: string; ret: number | null; out?: ReadOutcome })
   | (Timed & { kind: "validate"; lock: string; token: bigint; ret: number | null; out?: ValidateOutcome })
   // Close or expiry, taken from the committed log: its outcome is always known.
-  | (Timed & { kind: "sessionEnd"; session: bigint; ret: number });
+  | (Timed & { kind: "sessionEnd"; session: bigint; ret: number })
+  // The grants one entry of the committed log ended without their clients (a RevokeLock, a
+  // hold limit), taken from the log like a session end (the lock kinds' model only).
+  | (Timed & { kind: "revoke"; grants: ReadonlyArray<{ lock: string; session: bigint; token: bigint }>; ret: number });
 
 export interface LockHistoryResult {
   ok: boolean;
@@ -365,7 +368,7 @@ export interface LockHistoryResult {
 
 type LockOperation = Operation<LockInput, LockOutput>;
 
-function toOperation(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" }>): LockOperation | null {
+function toOperation(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" | "revoke" }>): LockOperation | null {
   if (e.ret === null && e.out !== undefined) throw new Error(`event ${e.id}: an output without a return time`);
   if (e.ret !== null && e.out === undefined) throw new Error(`event ${e.id}: returned without an output`);
   const base = { id: e.id, call: e.call, ret: e.ret, output: e.out };
@@ -383,7 +386,7 @@ function toOperation(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" }>): Lock
 }
 
 /** Sessions whose end matters to a lock: those acting on it or named as its holder. */
-function sessionsTouching(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" }>): bigint[] {
+function sessionsTouching(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" | "revoke" }>): bigint[] {
   const sessions: bigint[] = [];
   if (e.kind === "acquire" || e.kind === "release") sessions.push(e.session);
   if (e.kind === "acquire" && e.out?.kind === "notAcquired" && e.out.holderSession !== undefined) {
@@ -404,6 +407,7 @@ export function partitionByLock(events: readonly LockHistoryEvent[]): Map<string
       ends.push(e);
       continue;
     }
+    if (e.kind === "revoke") throw new Error(`event ${e.id}: a revoke needs the lock kinds' model`);
     let part = perLock.get(e.lock);
     if (part === undefined) {
       part = { ops: [], sessions: new Map() };
@@ -465,10 +469,12 @@ function usesKinds(e: LockEvent): boolean {
   if (e.kind === "acquire") {
     return e.mode !== undefined || e.permits !== undefined || (e.more !== undefined && e.more.length > 0) || e.waits !== undefined || e.out?.kind === "cancelled";
   }
-  return e.kind === "read" && (e.out?.holders !== undefined || e.out?.waiters !== undefined);
+  return e.kind === "revoke" || (e.kind === "read" && (e.out?.holders !== undefined || e.out?.waiters !== undefined));
 }
 
+/** The locks an event names; those of a multi-lock Acquire form one group. */
 function locksOf(e: LockEvent): string[] {
+  if (e.kind === "revoke") return e.grants.map((g) => g.lock);
   return e.kind === "acquire" ? [e.lock, ...(e.more ?? []).map((t) => t.lock)] : [e.lock];
 }
 
@@ -485,8 +491,9 @@ function groupsOf(events: readonly LockEvent[]): { group: Map<string, string>; k
     return root;
   };
   for (const e of events) {
+    for (const lock of locksOf(e)) if (!parent.has(lock)) parent.set(lock, lock);
+    if (e.kind !== "acquire") continue;
     const [first, ...rest] = locksOf(e);
-    if (!parent.has(first as string)) parent.set(first as string, first as string);
     for (const other of rest) {
       if (!parent.has(other)) parent.set(other, other);
       const a = find(first as string);
@@ -520,7 +527,7 @@ function splitByKind(events: readonly LockHistoryEvent[]): { exclusive: LockHist
     if (e.kind === "sessionEnd") {
       exclusive.push(e);
       kinds.push(e);
-    } else if (kindGroups.has(group.get(e.lock) as string)) kinds.push(e);
+    } else if (e.kind === "revoke" || kindGroups.has(group.get(e.lock) as string)) kinds.push(e);
     else exclusive.push(e);
   }
   return { exclusive, kinds };
@@ -536,7 +543,7 @@ function targetsOfEvent(e: AcquireEvent): Target[] {
  * over its interval; its join is of unknown outcome when its answer is (or is "cancelled":
  * a CancelWait may have come first, and then the Acquire never joined).
  */
-function kindsOperations(e: LockEvent): KindsOperation[] {
+function kindsOperations(e: Exclude<LockEvent, { kind: "revoke" }>): KindsOperation[] {
   if (e.ret === null && e.out !== undefined) throw new Error(`event ${e.id}: an output without a return time`);
   if (e.ret !== null && e.out === undefined) throw new Error(`event ${e.id}: returned without an output`);
   const base = { call: e.call, ret: e.ret, output: e.out as LockOutput | undefined };
@@ -564,10 +571,24 @@ export function kindsPartitions(events: readonly LockHistoryEvent[]): Map<string
   const ops = events.filter((e): e is LockEvent => e.kind !== "sessionEnd");
   const { group } = groupsOf(ops);
   const parts = new Map<string, { ops: KindsOperation[]; sessions: Map<bigint, number> }>();
-  for (const e of ops) {
-    const name = group.get(e.lock) as string;
+  const partOf = (name: string): { ops: KindsOperation[]; sessions: Map<bigint, number> } => {
     let part = parts.get(name);
     if (part === undefined) parts.set(name, (part = { ops: [], sessions: new Map() }));
+    return part;
+  };
+  for (const e of ops) {
+    if (e.kind === "revoke") {
+      // One operation per group: the grants of one entry end in one step of each group's model.
+      const byGroup = new Map<string, Array<{ lock: string; session: bigint; token: bigint }>>();
+      for (const g of e.grants) byGroup.set(group.get(g.lock) as string, [...(byGroup.get(group.get(g.lock) as string) ?? []), g]);
+      for (const [name, grants] of byGroup) {
+        const part = partOf(name);
+        part.ops.push({ id: `${e.id}:${name}`, call: e.call, ret: e.ret, input: { kind: "revoke", grants } });
+        for (const g of grants) part.sessions.set(g.session, Math.max(part.sessions.get(g.session) ?? -Infinity, -Infinity));
+      }
+      continue;
+    }
+    const part = partOf(group.get(e.lock) as string);
     part.ops.push(...kindsOperations(e));
     const touching: bigint[] = [];
     if (e.kind === "acquire" || e.kind === "release") touching.push(e.session);
