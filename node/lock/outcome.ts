@@ -61,8 +61,9 @@ export interface TimerChanges {
   readonly sessionsEnded: bigint[];
   readonly waitsStarted: PendingWait[];
   readonly waitsEnded: Array<{ readonly sessionId: bigint; readonly acquireSeq: number }>;
-  readonly holdsStarted: HoldLimit[];
-  readonly holdsEnded: HoldLimit[];
+  /** Grants with a hold limit this entry made, and hold limits no grant carries any more (the state machine always fills both). */
+  readonly holdsStarted?: HoldLimit[];
+  readonly holdsEnded?: HoldLimit[];
 }
 
 export interface ApplyOutcome {
@@ -74,6 +75,6 @@ export interface ApplyOutcome {
   readonly timers: TimerChanges;
 }
 
-export function emptyTimers(): TimerChanges {
+export function emptyTimers(): Required<TimerChanges> {
   return { sessionsOpened: [], sessionsEnded: [], waitsStarted: [], waitsEnded: [], holdsStarted: [], holdsEnded: [] };
 }

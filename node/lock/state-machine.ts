@@ -59,7 +59,7 @@ export interface LockStateMachineOptions {
 class ApplyContext {
   readonly completions: Completion[] = [];
   readonly events: LockEvent[] = [];
-  readonly timers: TimerChanges = emptyTimers();
+  readonly timers: Required<TimerChanges> = emptyTimers();
   constructor(readonly index: number, readonly wallMs: number) {}
 }
 

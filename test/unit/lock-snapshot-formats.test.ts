@@ -75,7 +75,7 @@ describe("snapshots of earlier formats", () => {
       const out = m.apply(entry.index, entry.cmd as Command);
       // Timers the kinds added (hold limits) stay empty for these entries; the rest is as the writer's.
       const { holdsStarted, holdsEnded, ...timers } = out.timers;
-      expect([...holdsStarted, ...holdsEnded]).toEqual([]);
+      expect([...(holdsStarted ?? []), ...(holdsEnded ?? [])]).toEqual([]);
       expect(plain({ ...out, timers }), `entry ${entry.index}: ${JSON.stringify(fixture.tail[i])}`).toEqual(fixture.outcomes[i]);
     });
     const { limits: _l, ...gotRest } = views(m) as { limits: unknown };
