@@ -39,6 +39,11 @@ export interface PalisadeClientOptions {
   credentials?: grpc.ChannelCredentials;
   /** TTL of the session that lock() and withLock() use (default 10 s). */
   sessionTtlMs?: number;
+  /**
+   * "stream" (default): lock calls share one bidirectional Stream RPC per node, many to a
+   * message. "unary": one RPC per call (nodes that predate the Stream RPC).
+   */
+  transport?: "stream" | "unary";
 }
 
 /**
@@ -138,6 +143,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       callTimeoutMs: this.callTimeoutMs,
       retryBudgetMs: this.retryBudgetMs,
       ...(this.credentials ? { credentials: this.credentials } : {}),
+      ...(options.transport ? { transport: options.transport } : {}),
     });
     this.lockApi = wiring.lockApi ?? new GrpcLockApi(this.connection);
     this.clock = wiring.clock ?? systemClock;

@@ -1,6 +1,9 @@
 // Calls to a set of node endpoints over gRPC: one grpc-js channel per endpoint, and the
 // failover rules of client/failover.ts (the preferred endpoint, leader hints, retries on
-// UNAVAILABLE and DEADLINE_EXCEEDED, nodes that stopped answering passed over).
+// UNAVAILABLE and DEADLINE_EXCEEDED, nodes that stopped answering passed over). LockService
+// calls travel on one bidirectional stream per endpoint (client/call-stream.ts), many to a
+// message, unless the connection is told to use the unary RPCs; either way an attempt fails
+// with the same status, so failover treats both alike.
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import type { UnaryMethod } from "../proto/grpc.ts";
@@ -9,6 +12,7 @@ import { Failover, type Attempt, type AttemptFailure } from "./failover.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
 import { LEADER_METADATA_KEY, reasonOf } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
+import { CallStream, carriedByStream } from "./call-stream.ts";
 
 export interface ConnectionOptions {
   endpoints: readonly string[];
@@ -18,6 +22,11 @@ export interface ConnectionOptions {
   retryBudgetMs: number;
   /** Optional channel credentials (plaintext when absent). */
   credentials?: grpc.ChannelCredentials;
+  /**
+   * "stream" (default): LockService calls share one Stream RPC per endpoint. "unary": one
+   * RPC per call (for nodes that predate the Stream RPC, or to compare the two).
+   */
+  transport?: "stream" | "unary";
 }
 
 export interface InvokeOptions {
@@ -83,6 +92,7 @@ function hintOf(metadata: grpc.Metadata | undefined): string | undefined {
 
 export class Connection {
   private readonly clients = new Map<string, grpc.Client>();
+  private readonly streams = new Map<string, CallStream>();
   private readonly failover: Failover;
 
   constructor(private readonly options: ConnectionOptions, clock: ClientClock = systemClock) {
@@ -109,6 +119,15 @@ export class Connection {
     return client;
   }
 
+  private stream(endpoint: string): CallStream {
+    let stream = this.streams.get(endpoint);
+    if (!stream) {
+      stream = new CallStream(this.client(endpoint), endpoint);
+      this.streams.set(endpoint, stream);
+    }
+    return stream;
+  }
+
   /**
    * One attempt on one endpoint; rejects with the grpc ServiceError. `waitForReady` makes a
    * call on a channel that is between reconnect attempts wait for it (up to the deadline)
@@ -118,6 +137,11 @@ export class Connection {
     endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady = false, attempt?: Attempt,
   ): Promise<Res> {
     if (this.failover.isClosed) return Promise.reject(new UnavailableError("client is closed"));
+    // A call pinned to one node waits for its channel; the stream fails at once when the
+    // channel is down, so pinned calls stay unary.
+    if (this.options.transport !== "unary" && !waitForReady && carriedByStream(method)) {
+      return this.stream(endpoint).send(method, request, timeoutMs, attempt);
+    }
     const client = this.client(endpoint);
     return new Promise<Res>((resolve, reject) => {
       const call = client.makeUnaryRequest(
@@ -188,6 +212,8 @@ export class Connection {
 
   close(): void {
     this.failover.close();
+    for (const stream of this.streams.values()) stream.close();
+    this.streams.clear();
     for (const client of this.clients.values()) client.close();
     this.clients.clear();
   }

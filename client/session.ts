@@ -16,6 +16,18 @@ export const MAX_IN_FLIGHT = 64;
 /** Pause between the background sends of a write whose answer has not come yet (and at least between failed keepalives). */
 const RESEND_PAUSE_MS = 200;
 
+/**
+ * Keepalives are sent a little early, on a grid shared by every session of the process, so
+ * that the keepalives of many sessions leave in the same turn and share a stream frame.
+ */
+const KEEPALIVE_GRID_MS = 50;
+
+/** `due` moved back to the grid (by less than a tenth of `period`, so never late). */
+function alignedDown(due: number, period: number): number {
+  const grid = Math.min(KEEPALIVE_GRID_MS, Math.floor(period / 10));
+  return grid >= 1 ? due - (due % grid) : due;
+}
+
 /** The shortest wait for one keepalive attempt, unless less time is left than that. */
 const MIN_ATTEMPT_MS = 100;
 
@@ -466,7 +478,7 @@ export class Session {
         failed = true;
         this.checkDeadline();
       }
-      const next = sent.monotonicMs + period - this.clock.monotonicMs();
+      const next = alignedDown(sent.monotonicMs + period, period) - this.clock.monotonicMs();
       const pause = failed ? Math.max(next, RESEND_PAUSE_MS) : next;
       if (pause > 0 && this.ended === "open") await sleep(this.clock, pause);
     }

@@ -27,6 +27,11 @@ export type ServerStreamMethod<Req, Res> = grpc.MethodDefinition<Req, Res> & {
   readonly responseStream: true;
 };
 
+export type BidiStreamMethod<Req, Res> = grpc.MethodDefinition<Req, Res> & {
+  readonly requestStream: true;
+  readonly responseStream: true;
+};
+
 /** A Node Buffer view of encoded bytes (grpc-js wants Buffers), without copying. */
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -57,13 +62,19 @@ function serverStream<Req, Res>(service: string, name: string, req: MessageType<
   return { ...unary(service, name, req, res), responseStream: true };
 }
 
-/** Server handlers for a definition: unary or server-streaming, typed per method. */
+function bidiStream<Req, Res>(service: string, name: string, req: MessageType<Req>, res: MessageType<Res>): BidiStreamMethod<Req, Res> {
+  return { ...unary(service, name, req, res), requestStream: true, responseStream: true };
+}
+
+/** Server handlers for a definition: unary, server-streaming or bidirectional, typed per method. */
 export type HandlersOf<Def> = {
-  [Name in keyof Def]: Def[Name] extends ServerStreamMethod<infer Req, infer Res>
-    ? grpc.handleServerStreamingCall<Req, Res>
-    : Def[Name] extends UnaryMethod<infer Req, infer Res>
-      ? grpc.handleUnaryCall<Req, Res>
-      : never;
+  [Name in keyof Def]: Def[Name] extends BidiStreamMethod<infer Req, infer Res>
+    ? grpc.handleBidiStreamingCall<Req, Res>
+    : Def[Name] extends ServerStreamMethod<infer Req, infer Res>
+      ? grpc.handleServerStreamingCall<Req, Res>
+      : Def[Name] extends UnaryMethod<infer Req, infer Res>
+        ? grpc.handleUnaryCall<Req, Res>
+        : never;
 };
 
 const L = "LockService";
@@ -81,6 +92,9 @@ export const lockServiceDefinition = {
   GetLockHistory: unary(L, "GetLockHistory", pb.GetLockHistoryRequest, pb.GetLockHistoryResponse),
   ValidateToken: unary(L, "ValidateToken", pb.ValidateTokenRequest, pb.ValidateTokenResponse),
   Watch: serverStream(L, "Watch", pb.WatchRequest, pb.WatchEvent),
+  // Typed by the message classes (not the stricter decoded shapes) so frames built from a
+  // table of calls type-check on both ends.
+  Stream: bidiStream<palisade.v1.ClientFrame, palisade.v1.ServerFrame>(L, "Stream", pb.ClientFrame, pb.ServerFrame),
 } satisfies grpc.ServiceDefinition;
 
 export type LockServiceHandlers = HandlersOf<typeof lockServiceDefinition>;

@@ -4,6 +4,7 @@ import type { AdminRequests } from "../host/admin-requests.ts";
 import type { LockRequests } from "../host/lock-requests.ts";
 import type { NodeHost } from "../host/node-host.ts";
 import type { Logger } from "../util/logger.ts";
+import type { StreamOptions } from "./lock-stream.ts";
 import type { WatchHub } from "./watch-hub.ts";
 
 export interface ServiceContext {
@@ -12,4 +13,6 @@ export interface ServiceContext {
   readonly admin: AdminRequests;
   readonly watch: WatchHub;
   readonly logger: Logger;
+  /** Limits and the request budget of Stream RPCs. */
+  readonly streams?: StreamOptions;
 }

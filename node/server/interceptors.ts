@@ -18,6 +18,7 @@ export interface ClientInterceptorOptions {
 }
 
 const HEALTH_PREFIX = "/grpc.health.v1.";
+const STREAM_PATH = "/palisade.v1.LockService/Stream";
 
 function methodName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
@@ -83,7 +84,8 @@ export function clientInterceptor(options: ClientInterceptorOptions): grpc.Serve
           },
           onReceiveMessage: (message, pass) => {
             if (refused) return;
-            if (!path.startsWith(HEALTH_PREFIX) && !options.limiter.take(rateKey(who, message, call.getPeer()))) {
+            // A Stream frame carries many requests: the stream spends the budget per request.
+            if (!path.startsWith(HEALTH_PREFIX) && path !== STREAM_PATH && !options.limiter.take(rateKey(who, message, call.getPeer()))) {
               refused = true;
               rejected("rate_limited");
               refuse(call, "ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff");

@@ -9,6 +9,7 @@ import type { AcquireResult, CancelWaitResult, HolderView } from "../host/lock-r
 import type { EndReason, LockHolderInfo, SessionInfo } from "../lock/index.ts";
 import type { ServiceContext } from "./context.ts";
 import { fail, toStatus, unary } from "./handler.ts";
+import { lockStream } from "./lock-stream.ts";
 import {
   parseAcquire, parseCancelWait, parseCloseSession, parseHistory, parseListLocks, parseListSessions, parseOpenSession,
   parseRelease, parseValidateToken, parseWatch, lockField, sessionIdField,
@@ -52,90 +53,103 @@ const CANCEL_OUTCOMES: Readonly<Record<CancelWaitResult["outcome"], palisade.v1.
   notAcquired: pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_NOT_ACQUIRED,
 };
 
-export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
+/**
+ * Every LockService call but Watch, from decoded request to response: the one handler the
+ * unary RPCs and the Stream RPC both run, so the two cannot drift. `detached` aborts when
+ * the caller went away (a cancelled call, a forgotten stream request): an Acquire then only
+ * stops listening.
+ */
+export interface LockCalls {
+  OpenSession(req: palisade.v1.OpenSessionRequest): Promise<palisade.v1.OpenSessionResponse>;
+  KeepAlive(req: palisade.v1.KeepAliveRequest): Promise<palisade.v1.KeepAliveResponse>;
+  CloseSession(req: palisade.v1.CloseSessionRequest): Promise<palisade.v1.CloseSessionResponse>;
+  Acquire(req: palisade.v1.AcquireRequest, detached: AbortSignal): Promise<palisade.v1.AcquireResponse>;
+  CancelWait(req: palisade.v1.CancelWaitRequest): Promise<palisade.v1.CancelWaitResponse>;
+  Release(req: palisade.v1.ReleaseRequest): Promise<palisade.v1.ReleaseResponse>;
+  GetLock(req: palisade.v1.GetLockRequest): Promise<palisade.v1.GetLockResponse>;
+  ListLocks(req: palisade.v1.ListLocksRequest): Promise<palisade.v1.ListLocksResponse>;
+  GetSession(req: palisade.v1.GetSessionRequest): Promise<palisade.v1.GetSessionResponse>;
+  ListSessions(req: palisade.v1.ListSessionsRequest): Promise<palisade.v1.ListSessionsResponse>;
+  GetLockHistory(req: palisade.v1.GetLockHistoryRequest): Promise<palisade.v1.GetLockHistoryResponse>;
+  ValidateToken(req: palisade.v1.ValidateTokenRequest): Promise<palisade.v1.ValidateTokenResponse>;
+}
+
+export function lockCalls(ctx: ServiceContext): LockCalls {
   const { host, locks } = ctx;
   const limits = () => host.limitsForRequests();
 
   return {
-    OpenSession: unary(ctx, "OpenSession", async (call) => {
-      const opened = await locks.openSession(parseOpenSession(call.request, limits()));
+    async OpenSession(request) {
+      const opened = await locks.openSession(parseOpenSession(request, limits()));
       return pb.OpenSessionResponse.create({ sessionId: toU64(opened.sessionId), ttlMs: toU64(opened.ttlMs) });
-    }),
+    },
 
-    KeepAlive: unary(ctx, "KeepAlive", async (call) => {
-      const { ttlMs } = await locks.keepAlive(sessionIdField(call.request.sessionId));
+    async KeepAlive(request) {
+      const { ttlMs } = await locks.keepAlive(sessionIdField(request.sessionId));
       return pb.KeepAliveResponse.create({ ttlMs: toU64(ttlMs) });
-    }),
+    },
 
-    CloseSession: unary(ctx, "CloseSession", async (call) => {
-      await locks.closeSession(parseCloseSession(call.request, limits(), host.wallMs()));
+    async CloseSession(request) {
+      await locks.closeSession(parseCloseSession(request, limits(), host.wallMs()));
       return pb.CloseSessionResponse.create({});
-    }),
+    },
 
-    Acquire: unary(ctx, "Acquire", async (call) => {
-      const cmd = parseAcquire(call.request, limits(), host.wallMs());
-      // A cancelled or expired call only stops listening: the wait itself goes on until
-      // the client sends CancelWait or the wait times out.
-      const detached = new AbortController();
-      const onCancelled = (): void => detached.abort();
-      call.on("cancelled", onCancelled);
-      try {
-        return acquireResponse(await locks.acquire(cmd, detached.signal));
-      } finally {
-        call.removeListener("cancelled", onCancelled);
-      }
-    }),
+    async Acquire(request, detached) {
+      // A caller that went away only stops listening: the wait itself goes on until the
+      // client sends CancelWait or the wait times out.
+      return acquireResponse(await locks.acquire(parseAcquire(request, limits(), host.wallMs()), detached));
+    },
 
-    CancelWait: unary(ctx, "CancelWait", async (call) => {
-      const answer = await locks.cancelWait(parseCancelWait(call.request, host.wallMs()));
+    async CancelWait(request) {
+      const answer = await locks.cancelWait(parseCancelWait(request, host.wallMs()));
       return pb.CancelWaitResponse.create({
         outcome: CANCEL_OUTCOMES[answer.outcome],
         ...(answer.outcome === "granted" ? { token: toU64(answer.token) } : {}),
       });
-    }),
+    },
 
-    Release: unary(ctx, "Release", async (call) => {
-      await locks.release(parseRelease(call.request, limits(), host.wallMs()));
+    async Release(request) {
+      await locks.release(parseRelease(request, limits(), host.wallMs()));
       return pb.ReleaseResponse.create({});
-    }),
+    },
 
-    GetLock: unary(ctx, "GetLock", async (call) => {
-      const lock = lockField(call.request.lock);
+    async GetLock(request) {
+      const lock = lockField(request.lock);
       const info = await locks.read((state) => state.getLock(lock));
       return pb.GetLockResponse.create({
         lock: info.name,
         holder: info.holder ? holderOf(info.holder) : null,
         waiters: info.waiters.map((w) => ({ sessionId: toU64(w.sessionId), clientName: w.clientName, waitingSinceIndex: toU64(w.waitedFrom) })),
       });
-    }),
+    },
 
-    ListLocks: unary(ctx, "ListLocks", async (call) => {
-      const { prefix, after, limit } = parseListLocks(call.request);
+    async ListLocks(request) {
+      const { prefix, after, limit } = parseListLocks(request);
       const page = await locks.read((state) => state.listLocks({ prefix, after, limit }));
       return pb.ListLocksResponse.create({
         locks: page.locks.map((l) => ({ lock: l.name, holder: l.holder ? holderOf(l.holder) : null, waiterCount: l.waiters.length })),
         nextAfter: page.nextAfter ?? "",
       });
-    }),
+    },
 
-    GetSession: unary(ctx, "GetSession", async (call) => {
-      const id = sessionIdField(call.request.sessionId);
+    async GetSession(request) {
+      const id = sessionIdField(request.sessionId);
       const info = await locks.read((state) => state.getSession(id));
       if (!info) fail("ERROR_REASON_SESSION_NOT_FOUND", `session ${id} not found (unknown, closed or expired)`);
       return pb.GetSessionResponse.create({ session: sessionOf(info) });
-    }),
+    },
 
-    ListSessions: unary(ctx, "ListSessions", async (call) => {
-      const { after, limit } = parseListSessions(call.request);
+    async ListSessions(request) {
+      const { after, limit } = parseListSessions(request);
       const page = await locks.read((state) => state.listSessions(after, limit));
       return pb.ListSessionsResponse.create({
         sessions: page.sessions.map(sessionOf),
         nextAfterSessionId: toU64(page.nextAfter ?? 0n),
       });
-    }),
+    },
 
-    GetLockHistory: unary(ctx, "GetLockHistory", async (call) => {
-      const { lock, limit } = parseHistory(call.request);
+    async GetLockHistory(request) {
+      const { lock, limit } = parseHistory(request);
       const all = await locks.read((state) => state.history(lock));
       const records = limit > 0 ? all.slice(-limit) : all;
       return pb.GetLockHistoryResponse.create({
@@ -146,13 +160,41 @@ export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
           grantedAtMs: toU64(displayMs(r.grantedWallMs)), endedAtMs: toU64(displayMs(r.endedWallMs)),
         })),
       });
-    }),
+    },
 
-    ValidateToken: unary(ctx, "ValidateToken", async (call) => {
-      const { lock, token } = parseValidateToken(call.request);
+    async ValidateToken(request) {
+      const { lock, token } = parseValidateToken(request);
       return pb.ValidateTokenResponse.create({ valid: await locks.read((state) => state.validateToken(lock, token)) });
-    }),
+    },
 
+  };
+}
+
+export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
+  const calls = lockCalls(ctx);
+  const { host } = ctx;
+  return {
+    OpenSession: unary(ctx, "OpenSession", (call) => calls.OpenSession(call.request)),
+    KeepAlive: unary(ctx, "KeepAlive", (call) => calls.KeepAlive(call.request)),
+    CloseSession: unary(ctx, "CloseSession", (call) => calls.CloseSession(call.request)),
+    Acquire: unary(ctx, "Acquire", async (call) => {
+      const detached = new AbortController();
+      const onCancelled = (): void => detached.abort();
+      call.on("cancelled", onCancelled);
+      try {
+        return await calls.Acquire(call.request, detached.signal);
+      } finally {
+        call.removeListener("cancelled", onCancelled);
+      }
+    }),
+    CancelWait: unary(ctx, "CancelWait", (call) => calls.CancelWait(call.request)),
+    Release: unary(ctx, "Release", (call) => calls.Release(call.request)),
+    GetLock: unary(ctx, "GetLock", (call) => calls.GetLock(call.request)),
+    ListLocks: unary(ctx, "ListLocks", (call) => calls.ListLocks(call.request)),
+    GetSession: unary(ctx, "GetSession", (call) => calls.GetSession(call.request)),
+    ListSessions: unary(ctx, "ListSessions", (call) => calls.ListSessions(call.request)),
+    GetLockHistory: unary(ctx, "GetLockHistory", (call) => calls.GetLockHistory(call.request)),
+    ValidateToken: unary(ctx, "ValidateToken", (call) => calls.ValidateToken(call.request)),
     Watch: (call) => {
       try {
         const malformed = malformedReason(call.request);
@@ -169,6 +211,7 @@ export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
         call.emit("error", toStatus(ctx, "Watch", error));
       }
     },
+    Stream: lockStream(ctx, calls, ctx.streams),
   };
 }
 

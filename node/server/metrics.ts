@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { ApplyOutcome, LockInfo, StateStats } from "../lock/index.ts";
 import type { Role } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
+import type { StreamObserver } from "./lock-stream.ts";
 import { LockMetrics, LockPrefixLabel, type LockMetricsSource } from "./metrics-locks.ts";
 
 /** What the scrape-time gauges read from the node. */
@@ -45,6 +46,9 @@ export class NodeMetrics {
   private readonly sessionExpiries: Counter;
   private readonly lockExpiries: Counter;
   private readonly rejected: Counter<"method" | "reason">;
+  private readonly streamsOpen: Gauge;
+  private readonly streamFrames: Counter<"direction">;
+  private readonly streamMessages: Counter<"direction">;
   private readonly locks: LockMetrics;
 
   constructor(labels: { cluster: string; node: number }, source: MetricsSource, options: NodeMetricsOptions = {}) {
@@ -127,6 +131,19 @@ export class NodeMetrics {
       labelNames: ["method", "reason"],
       registers,
     });
+    this.streamsOpen = new Gauge({ name: "palisade_client_streams", help: "client Stream RPCs open on this node", registers });
+    this.streamFrames = new Counter({
+      name: "palisade_client_stream_frames_total",
+      help: "frames on client Stream RPCs: in (from clients) and out (to clients)",
+      labelNames: ["direction"],
+      registers,
+    });
+    this.streamMessages = new Counter({
+      name: "palisade_client_stream_calls_total",
+      help: "calls the client Stream RPCs carried: requests in, answers out (divided by the frames: calls per frame)",
+      labelNames: ["direction"],
+      registers,
+    });
     this.locks = new LockMetrics(this.registry, new LockPrefixLabel(options.lockPrefixes ?? []), options.locks ?? { now: () => performance.now(), isLeader: () => false });
   }
 
@@ -171,6 +188,19 @@ export class NodeMetrics {
   requestRejected(method: string, reason: string): void {
     this.rejected.inc({ method, reason });
   }
+
+  /** What the client streams carry (node/server/lock-stream.ts). */
+  readonly streams: StreamObserver = {
+    streamsChanged: (delta) => this.streamsOpen.inc(delta),
+    frameIn: (requests) => {
+      this.streamFrames.inc({ direction: "in" });
+      this.streamMessages.inc({ direction: "in" }, requests);
+    },
+    frameOut: (answers) => {
+      this.streamFrames.inc({ direction: "out" });
+      this.streamMessages.inc({ direction: "out" }, answers);
+    },
+  };
 
   /** The text exposition format, for the /metrics endpoint. */
   text(): Promise<string> {

@@ -130,6 +130,8 @@ export class PalisadeNode {
   private readonly credentials: NodeCredentials | null;
   private readonly peerServer: grpc.Server;
   private readonly clientServer: grpc.Server;
+  /** The per-client request budget (the interceptor spends it per unary call, a Stream per request). */
+  private readonly limiter: RateLimiter;
   private metricsEndpoint: MetricsEndpoint | null = null;
   /** The status page's live feed (null when the page is off) and its own listener, if any. */
   private pageFeed: LiveFeed | null = null;
@@ -154,6 +156,7 @@ export class PalisadeNode {
     this.watch = parts.watch;
     this.host = parts.host;
     const limiter = new RateLimiter({ ratePerSecond: cfg.limits.requestsPerSecond, burst: cfg.limits.requestBurst, now: monotonicMs });
+    this.limiter = limiter;
     this.clientServer = new grpc.Server(grpcServerOptions(cfg, [
       clientInterceptor({ tls: this.credentials !== null, limiter, onRejected: (method, reason) => this.metrics.requestRejected(method, reason) }),
     ]));
@@ -263,6 +266,15 @@ export class PalisadeNode {
       admin: new AdminRequests(this.host, () => this.transport.unreachable()),
       watch: this.watch,
       logger: this.logger,
+      streams: {
+        tls: this.credentials !== null,
+        observer: this.metrics.streams,
+        takeBudget: (key) => {
+          if (this.limiter.take(key)) return true;
+          this.metrics.requestRejected("Stream", "rate_limited");
+          return false;
+        },
+      },
     };
     addRaftService(this.peerServer, this.transport);
     this.clientServer.addService(tolerantDefinition(lockServiceDefinition), lockServiceHandlers(ctx));

@@ -2668,6 +2668,9 @@ export namespace palisade {
 
             /** Calls Watch. */
             watch: palisade.v1.LockService.Watch;
+
+            /** Calls Stream. */
+            stream: palisade.v1.LockService.Stream;
         }
 
         namespace LockService {
@@ -2916,6 +2919,25 @@ export namespace palisade {
               readonly requestType: "WatchRequest";
               readonly responseType: "WatchEvent";
               readonly requestStream: undefined;
+              readonly responseStream: true;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#stream}.
+             * @param error Error, if any
+             * @param [response] ServerFrame
+             */
+            type StreamCallback = (error: (Error|null), response?: palisade.v1.ServerFrame) => void;
+
+            /** Calls Stream. */
+            type Stream = {
+              (request: palisade.v1.IClientFrame, callback: palisade.v1.LockService.StreamCallback): void;
+              (request: palisade.v1.IClientFrame): Promise<palisade.v1.ServerFrame>;
+              readonly name: "Stream";
+              readonly path: "/palisade.v1.LockService/Stream";
+              readonly requestType: "ClientFrame";
+              readonly responseType: "ServerFrame";
+              readonly requestStream: true;
               readonly responseStream: true;
             };
         }
@@ -7029,6 +7051,930 @@ export namespace palisade {
 
             /** ERROR_REASON_INTERNAL value */
             ERROR_REASON_INTERNAL = 34
+        }
+
+        /**
+         * Properties of a ClientFrame.
+         * @deprecated Use palisade.v1.ClientFrame.$Properties instead.
+         */
+        interface IClientFrame extends palisade.v1.ClientFrame.$Properties {
+        }
+
+        /** Represents a ClientFrame. */
+        class ClientFrame {
+
+            /**
+             * Constructs a new ClientFrame.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ClientFrame.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ClientFrame requests. */
+            requests: palisade.v1.StreamRequest.$Properties[];
+
+            /**
+             * Creates a new ClientFrame instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ClientFrame instance
+             */
+            static create(properties: palisade.v1.ClientFrame.$Shape): palisade.v1.ClientFrame & palisade.v1.ClientFrame.$Shape;
+            static create(properties?: palisade.v1.ClientFrame.$Properties): palisade.v1.ClientFrame;
+
+            /**
+             * Encodes the specified ClientFrame message. Does not implicitly {@link palisade.v1.ClientFrame.verify|verify} messages.
+             * @param message ClientFrame message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ClientFrame.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ClientFrame message, length delimited. Does not implicitly {@link palisade.v1.ClientFrame.verify|verify} messages.
+             * @param message ClientFrame message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ClientFrame.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ClientFrame message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ClientFrame & palisade.v1.ClientFrame.$Shape} ClientFrame
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ClientFrame & palisade.v1.ClientFrame.$Shape;
+
+            /**
+             * Decodes a ClientFrame message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ClientFrame & palisade.v1.ClientFrame.$Shape} ClientFrame
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ClientFrame & palisade.v1.ClientFrame.$Shape;
+
+            /**
+             * Verifies a ClientFrame message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ClientFrame message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ClientFrame
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ClientFrame;
+
+            /**
+             * Creates a plain object from a ClientFrame message. Also converts values to other types if specified.
+             * @param message ClientFrame
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ClientFrame, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ClientFrame to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ClientFrame
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ClientFrame {
+
+            /** Properties of a ClientFrame. */
+            interface $Properties {
+
+                /** ClientFrame requests */
+                requests?: (palisade.v1.StreamRequest.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ClientFrame. */
+            type $Shape = {
+              requests?: palisade.v1.StreamRequest.$Shape[]|null;
+              $unknowns?: Uint8Array[];
+            };
+        }
+
+        /**
+         * Properties of a StreamRequest.
+         * @deprecated Use palisade.v1.StreamRequest.$Properties instead.
+         */
+        interface IStreamRequest extends palisade.v1.StreamRequest.$Properties {
+        }
+
+        /** Represents a StreamRequest. */
+        class StreamRequest {
+
+            /**
+             * Constructs a new StreamRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.StreamRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** StreamRequest id. */
+            id: Long;
+
+            /** StreamRequest openSession. */
+            openSession?: (palisade.v1.OpenSessionRequest.$Properties|null);
+
+            /** StreamRequest keepAlive. */
+            keepAlive?: (palisade.v1.KeepAliveRequest.$Properties|null);
+
+            /** StreamRequest closeSession. */
+            closeSession?: (palisade.v1.CloseSessionRequest.$Properties|null);
+
+            /** StreamRequest acquire. */
+            acquire?: (palisade.v1.AcquireRequest.$Properties|null);
+
+            /** StreamRequest cancelWait. */
+            cancelWait?: (palisade.v1.CancelWaitRequest.$Properties|null);
+
+            /** StreamRequest release. */
+            release?: (palisade.v1.ReleaseRequest.$Properties|null);
+
+            /** StreamRequest getLock. */
+            getLock?: (palisade.v1.GetLockRequest.$Properties|null);
+
+            /** StreamRequest listLocks. */
+            listLocks?: (palisade.v1.ListLocksRequest.$Properties|null);
+
+            /** StreamRequest getSession. */
+            getSession?: (palisade.v1.GetSessionRequest.$Properties|null);
+
+            /** StreamRequest listSessions. */
+            listSessions?: (palisade.v1.ListSessionsRequest.$Properties|null);
+
+            /** StreamRequest getLockHistory. */
+            getLockHistory?: (palisade.v1.GetLockHistoryRequest.$Properties|null);
+
+            /** StreamRequest validateToken. */
+            validateToken?: (palisade.v1.ValidateTokenRequest.$Properties|null);
+
+            /** StreamRequest forget. */
+            forget?: (palisade.v1.Forget.$Properties|null);
+
+            /** StreamRequest call. */
+            call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget");
+
+            /**
+             * Creates a new StreamRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns StreamRequest instance
+             */
+            static create(properties: palisade.v1.StreamRequest.$Shape): palisade.v1.StreamRequest & palisade.v1.StreamRequest.$Shape;
+            static create(properties?: palisade.v1.StreamRequest.$Properties): palisade.v1.StreamRequest;
+
+            /**
+             * Encodes the specified StreamRequest message. Does not implicitly {@link palisade.v1.StreamRequest.verify|verify} messages.
+             * @param message StreamRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.StreamRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified StreamRequest message, length delimited. Does not implicitly {@link palisade.v1.StreamRequest.verify|verify} messages.
+             * @param message StreamRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.StreamRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a StreamRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.StreamRequest & palisade.v1.StreamRequest.$Shape} StreamRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.StreamRequest & palisade.v1.StreamRequest.$Shape;
+
+            /**
+             * Decodes a StreamRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.StreamRequest & palisade.v1.StreamRequest.$Shape} StreamRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.StreamRequest & palisade.v1.StreamRequest.$Shape;
+
+            /**
+             * Verifies a StreamRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a StreamRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns StreamRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.StreamRequest;
+
+            /**
+             * Creates a plain object from a StreamRequest message. Also converts values to other types if specified.
+             * @param message StreamRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.StreamRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this StreamRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for StreamRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StreamRequest {
+
+            /** Properties of a StreamRequest. */
+            interface $Properties {
+
+                /** StreamRequest id */
+                id?: (Long|null);
+
+                /** StreamRequest openSession */
+                openSession?: (palisade.v1.OpenSessionRequest.$Properties|null);
+
+                /** StreamRequest keepAlive */
+                keepAlive?: (palisade.v1.KeepAliveRequest.$Properties|null);
+
+                /** StreamRequest closeSession */
+                closeSession?: (palisade.v1.CloseSessionRequest.$Properties|null);
+
+                /** StreamRequest acquire */
+                acquire?: (palisade.v1.AcquireRequest.$Properties|null);
+
+                /** StreamRequest cancelWait */
+                cancelWait?: (palisade.v1.CancelWaitRequest.$Properties|null);
+
+                /** StreamRequest release */
+                release?: (palisade.v1.ReleaseRequest.$Properties|null);
+
+                /** StreamRequest getLock */
+                getLock?: (palisade.v1.GetLockRequest.$Properties|null);
+
+                /** StreamRequest listLocks */
+                listLocks?: (palisade.v1.ListLocksRequest.$Properties|null);
+
+                /** StreamRequest getSession */
+                getSession?: (palisade.v1.GetSessionRequest.$Properties|null);
+
+                /** StreamRequest listSessions */
+                listSessions?: (palisade.v1.ListSessionsRequest.$Properties|null);
+
+                /** StreamRequest getLockHistory */
+                getLockHistory?: (palisade.v1.GetLockHistoryRequest.$Properties|null);
+
+                /** StreamRequest validateToken */
+                validateToken?: (palisade.v1.ValidateTokenRequest.$Properties|null);
+
+                /** StreamRequest forget */
+                forget?: (palisade.v1.Forget.$Properties|null);
+
+                /** StreamRequest call */
+                call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget");
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Narrowed shape of a StreamRequest. */
+            type $Shape = {
+              id?: Long|null;
+              openSession?: palisade.v1.OpenSessionRequest.$Shape|null;
+              keepAlive?: palisade.v1.KeepAliveRequest.$Shape|null;
+              closeSession?: palisade.v1.CloseSessionRequest.$Shape|null;
+              acquire?: palisade.v1.AcquireRequest.$Shape|null;
+              cancelWait?: palisade.v1.CancelWaitRequest.$Shape|null;
+              release?: palisade.v1.ReleaseRequest.$Shape|null;
+              getLock?: palisade.v1.GetLockRequest.$Shape|null;
+              listLocks?: palisade.v1.ListLocksRequest.$Shape|null;
+              getSession?: palisade.v1.GetSessionRequest.$Shape|null;
+              listSessions?: palisade.v1.ListSessionsRequest.$Shape|null;
+              getLockHistory?: palisade.v1.GetLockHistoryRequest.$Shape|null;
+              validateToken?: palisade.v1.ValidateTokenRequest.$Shape|null;
+              forget?: palisade.v1.Forget.$Shape|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape })
+            );
+        }
+
+        /**
+         * Properties of a Forget.
+         * @deprecated Use palisade.v1.Forget.$Properties instead.
+         */
+        interface IForget extends palisade.v1.Forget.$Properties {
+        }
+
+        /** Represents a Forget. */
+        class Forget {
+
+            /**
+             * Constructs a new Forget.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.Forget.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new Forget instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Forget instance
+             */
+            static create(properties: palisade.v1.Forget.$Shape): palisade.v1.Forget & palisade.v1.Forget.$Shape;
+            static create(properties?: palisade.v1.Forget.$Properties): palisade.v1.Forget;
+
+            /**
+             * Encodes the specified Forget message. Does not implicitly {@link palisade.v1.Forget.verify|verify} messages.
+             * @param message Forget message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.Forget.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Forget message, length delimited. Does not implicitly {@link palisade.v1.Forget.verify|verify} messages.
+             * @param message Forget message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.Forget.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Forget message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.Forget & palisade.v1.Forget.$Shape} Forget
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.Forget & palisade.v1.Forget.$Shape;
+
+            /**
+             * Decodes a Forget message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.Forget & palisade.v1.Forget.$Shape} Forget
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.Forget & palisade.v1.Forget.$Shape;
+
+            /**
+             * Verifies a Forget message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Forget message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Forget
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.Forget;
+
+            /**
+             * Creates a plain object from a Forget message. Also converts values to other types if specified.
+             * @param message Forget
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.Forget, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Forget to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for Forget
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Forget {
+
+            /** Properties of a Forget. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Forget. */
+            type $Shape = palisade.v1.Forget.$Properties;
+        }
+
+        /**
+         * Properties of a ServerFrame.
+         * @deprecated Use palisade.v1.ServerFrame.$Properties instead.
+         */
+        interface IServerFrame extends palisade.v1.ServerFrame.$Properties {
+        }
+
+        /** Represents a ServerFrame. */
+        class ServerFrame {
+
+            /**
+             * Constructs a new ServerFrame.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ServerFrame.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ServerFrame answers. */
+            answers: palisade.v1.StreamAnswer.$Properties[];
+
+            /**
+             * Creates a new ServerFrame instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ServerFrame instance
+             */
+            static create(properties: palisade.v1.ServerFrame.$Shape): palisade.v1.ServerFrame & palisade.v1.ServerFrame.$Shape;
+            static create(properties?: palisade.v1.ServerFrame.$Properties): palisade.v1.ServerFrame;
+
+            /**
+             * Encodes the specified ServerFrame message. Does not implicitly {@link palisade.v1.ServerFrame.verify|verify} messages.
+             * @param message ServerFrame message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ServerFrame.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ServerFrame message, length delimited. Does not implicitly {@link palisade.v1.ServerFrame.verify|verify} messages.
+             * @param message ServerFrame message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ServerFrame.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ServerFrame message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ServerFrame & palisade.v1.ServerFrame.$Shape} ServerFrame
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ServerFrame & palisade.v1.ServerFrame.$Shape;
+
+            /**
+             * Decodes a ServerFrame message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ServerFrame & palisade.v1.ServerFrame.$Shape} ServerFrame
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ServerFrame & palisade.v1.ServerFrame.$Shape;
+
+            /**
+             * Verifies a ServerFrame message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ServerFrame message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ServerFrame
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ServerFrame;
+
+            /**
+             * Creates a plain object from a ServerFrame message. Also converts values to other types if specified.
+             * @param message ServerFrame
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ServerFrame, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ServerFrame to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ServerFrame
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ServerFrame {
+
+            /** Properties of a ServerFrame. */
+            interface $Properties {
+
+                /** ServerFrame answers */
+                answers?: (palisade.v1.StreamAnswer.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ServerFrame. */
+            type $Shape = {
+              answers?: palisade.v1.StreamAnswer.$Shape[]|null;
+              $unknowns?: Uint8Array[];
+            };
+        }
+
+        /**
+         * Properties of a StreamAnswer.
+         * @deprecated Use palisade.v1.StreamAnswer.$Properties instead.
+         */
+        interface IStreamAnswer extends palisade.v1.StreamAnswer.$Properties {
+        }
+
+        /** Represents a StreamAnswer. */
+        class StreamAnswer {
+
+            /**
+             * Constructs a new StreamAnswer.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.StreamAnswer.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** StreamAnswer id. */
+            id: Long;
+
+            /** StreamAnswer openSession. */
+            openSession?: (palisade.v1.OpenSessionResponse.$Properties|null);
+
+            /** StreamAnswer keepAlive. */
+            keepAlive?: (palisade.v1.KeepAliveResponse.$Properties|null);
+
+            /** StreamAnswer closeSession. */
+            closeSession?: (palisade.v1.CloseSessionResponse.$Properties|null);
+
+            /** StreamAnswer acquire. */
+            acquire?: (palisade.v1.AcquireResponse.$Properties|null);
+
+            /** StreamAnswer cancelWait. */
+            cancelWait?: (palisade.v1.CancelWaitResponse.$Properties|null);
+
+            /** StreamAnswer release. */
+            release?: (palisade.v1.ReleaseResponse.$Properties|null);
+
+            /** StreamAnswer getLock. */
+            getLock?: (palisade.v1.GetLockResponse.$Properties|null);
+
+            /** StreamAnswer listLocks. */
+            listLocks?: (palisade.v1.ListLocksResponse.$Properties|null);
+
+            /** StreamAnswer getSession. */
+            getSession?: (palisade.v1.GetSessionResponse.$Properties|null);
+
+            /** StreamAnswer listSessions. */
+            listSessions?: (palisade.v1.ListSessionsResponse.$Properties|null);
+
+            /** StreamAnswer getLockHistory. */
+            getLockHistory?: (palisade.v1.GetLockHistoryResponse.$Properties|null);
+
+            /** StreamAnswer validateToken. */
+            validateToken?: (palisade.v1.ValidateTokenResponse.$Properties|null);
+
+            /** StreamAnswer failure. */
+            failure?: (palisade.v1.StreamFailure.$Properties|null);
+
+            /** StreamAnswer result. */
+            result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure");
+
+            /**
+             * Creates a new StreamAnswer instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns StreamAnswer instance
+             */
+            static create(properties: palisade.v1.StreamAnswer.$Shape): palisade.v1.StreamAnswer & palisade.v1.StreamAnswer.$Shape;
+            static create(properties?: palisade.v1.StreamAnswer.$Properties): palisade.v1.StreamAnswer;
+
+            /**
+             * Encodes the specified StreamAnswer message. Does not implicitly {@link palisade.v1.StreamAnswer.verify|verify} messages.
+             * @param message StreamAnswer message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.StreamAnswer.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified StreamAnswer message, length delimited. Does not implicitly {@link palisade.v1.StreamAnswer.verify|verify} messages.
+             * @param message StreamAnswer message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.StreamAnswer.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a StreamAnswer message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.StreamAnswer & palisade.v1.StreamAnswer.$Shape} StreamAnswer
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.StreamAnswer & palisade.v1.StreamAnswer.$Shape;
+
+            /**
+             * Decodes a StreamAnswer message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.StreamAnswer & palisade.v1.StreamAnswer.$Shape} StreamAnswer
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.StreamAnswer & palisade.v1.StreamAnswer.$Shape;
+
+            /**
+             * Verifies a StreamAnswer message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a StreamAnswer message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns StreamAnswer
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.StreamAnswer;
+
+            /**
+             * Creates a plain object from a StreamAnswer message. Also converts values to other types if specified.
+             * @param message StreamAnswer
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.StreamAnswer, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this StreamAnswer to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for StreamAnswer
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StreamAnswer {
+
+            /** Properties of a StreamAnswer. */
+            interface $Properties {
+
+                /** StreamAnswer id */
+                id?: (Long|null);
+
+                /** StreamAnswer openSession */
+                openSession?: (palisade.v1.OpenSessionResponse.$Properties|null);
+
+                /** StreamAnswer keepAlive */
+                keepAlive?: (palisade.v1.KeepAliveResponse.$Properties|null);
+
+                /** StreamAnswer closeSession */
+                closeSession?: (palisade.v1.CloseSessionResponse.$Properties|null);
+
+                /** StreamAnswer acquire */
+                acquire?: (palisade.v1.AcquireResponse.$Properties|null);
+
+                /** StreamAnswer cancelWait */
+                cancelWait?: (palisade.v1.CancelWaitResponse.$Properties|null);
+
+                /** StreamAnswer release */
+                release?: (palisade.v1.ReleaseResponse.$Properties|null);
+
+                /** StreamAnswer getLock */
+                getLock?: (palisade.v1.GetLockResponse.$Properties|null);
+
+                /** StreamAnswer listLocks */
+                listLocks?: (palisade.v1.ListLocksResponse.$Properties|null);
+
+                /** StreamAnswer getSession */
+                getSession?: (palisade.v1.GetSessionResponse.$Properties|null);
+
+                /** StreamAnswer listSessions */
+                listSessions?: (palisade.v1.ListSessionsResponse.$Properties|null);
+
+                /** StreamAnswer getLockHistory */
+                getLockHistory?: (palisade.v1.GetLockHistoryResponse.$Properties|null);
+
+                /** StreamAnswer validateToken */
+                validateToken?: (palisade.v1.ValidateTokenResponse.$Properties|null);
+
+                /** StreamAnswer failure */
+                failure?: (palisade.v1.StreamFailure.$Properties|null);
+
+                /** StreamAnswer result */
+                result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure");
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Narrowed shape of a StreamAnswer. */
+            type $Shape = {
+              id?: Long|null;
+              openSession?: palisade.v1.OpenSessionResponse.$Shape|null;
+              keepAlive?: palisade.v1.KeepAliveResponse.$Shape|null;
+              closeSession?: palisade.v1.CloseSessionResponse.$Shape|null;
+              acquire?: palisade.v1.AcquireResponse.$Shape|null;
+              cancelWait?: palisade.v1.CancelWaitResponse.$Shape|null;
+              release?: palisade.v1.ReleaseResponse.$Shape|null;
+              getLock?: palisade.v1.GetLockResponse.$Shape|null;
+              listLocks?: palisade.v1.ListLocksResponse.$Shape|null;
+              getSession?: palisade.v1.GetSessionResponse.$Shape|null;
+              listSessions?: palisade.v1.ListSessionsResponse.$Shape|null;
+              getLockHistory?: palisade.v1.GetLockHistoryResponse.$Shape|null;
+              validateToken?: palisade.v1.ValidateTokenResponse.$Shape|null;
+              failure?: palisade.v1.StreamFailure.$Shape|null;
+              $unknowns?: Uint8Array[];
+            } & (
+              ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape })
+            );
+        }
+
+        /**
+         * Properties of a StreamFailure.
+         * @deprecated Use palisade.v1.StreamFailure.$Properties instead.
+         */
+        interface IStreamFailure extends palisade.v1.StreamFailure.$Properties {
+        }
+
+        /** Represents a StreamFailure. */
+        class StreamFailure {
+
+            /**
+             * Constructs a new StreamFailure.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.StreamFailure.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** StreamFailure code. */
+            code: number;
+
+            /** StreamFailure reason. */
+            reason: palisade.v1.ErrorReason;
+
+            /** StreamFailure message. */
+            message: string;
+
+            /** StreamFailure leader. */
+            leader: string;
+
+            /**
+             * Creates a new StreamFailure instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns StreamFailure instance
+             */
+            static create(properties: palisade.v1.StreamFailure.$Shape): palisade.v1.StreamFailure & palisade.v1.StreamFailure.$Shape;
+            static create(properties?: palisade.v1.StreamFailure.$Properties): palisade.v1.StreamFailure;
+
+            /**
+             * Encodes the specified StreamFailure message. Does not implicitly {@link palisade.v1.StreamFailure.verify|verify} messages.
+             * @param message StreamFailure message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.StreamFailure.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified StreamFailure message, length delimited. Does not implicitly {@link palisade.v1.StreamFailure.verify|verify} messages.
+             * @param message StreamFailure message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.StreamFailure.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a StreamFailure message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.StreamFailure & palisade.v1.StreamFailure.$Shape} StreamFailure
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.StreamFailure & palisade.v1.StreamFailure.$Shape;
+
+            /**
+             * Decodes a StreamFailure message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.StreamFailure & palisade.v1.StreamFailure.$Shape} StreamFailure
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.StreamFailure & palisade.v1.StreamFailure.$Shape;
+
+            /**
+             * Verifies a StreamFailure message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a StreamFailure message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns StreamFailure
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.StreamFailure;
+
+            /**
+             * Creates a plain object from a StreamFailure message. Also converts values to other types if specified.
+             * @param message StreamFailure
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.StreamFailure, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this StreamFailure to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for StreamFailure
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace StreamFailure {
+
+            /** Properties of a StreamFailure. */
+            interface $Properties {
+
+                /** StreamFailure code */
+                code?: (number|null);
+
+                /** StreamFailure reason */
+                reason?: (palisade.v1.ErrorReason|null);
+
+                /** StreamFailure message */
+                message?: (string|null);
+
+                /** StreamFailure leader */
+                leader?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a StreamFailure. */
+            type $Shape = palisade.v1.StreamFailure.$Properties;
         }
 
         /** Represents a RaftService */

@@ -7341,6 +7341,47 @@ export const palisade = $root.palisade = (() => {
                 responseStream: { value: true }
             });
 
+            /**
+             * Callback as used by {@link palisade.v1.LockService#stream}.
+             * @memberof palisade.v1.LockService
+             * @typedef StreamCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.ServerFrame} [response] ServerFrame
+             */
+
+            /**
+             * Calls Stream.
+             * @memberof palisade.v1.LockService
+             * @typedef Stream
+             * @type {{
+             *   (request: palisade.v1.IClientFrame, callback: palisade.v1.LockService.StreamCallback): void;
+             *   (request: palisade.v1.IClientFrame): Promise<palisade.v1.ServerFrame>;
+             *   readonly name: "Stream";
+             *   readonly path: "/palisade.v1.LockService/Stream";
+             *   readonly requestType: "ClientFrame";
+             *   readonly responseType: "ServerFrame";
+             *   readonly requestStream: true;
+             *   readonly responseStream: true;
+             * }}
+             */
+
+            /**
+             * Calls Stream.
+             * @name palisade.v1.LockService#stream
+             * @type {palisade.v1.LockService.Stream}
+             */
+            $Object.defineProperties(LockService.prototype.stream = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.stream, $root.palisade.v1.ClientFrame, $root.palisade.v1.ServerFrame, request, callback);
+            }, {
+                name: { value: "Stream" },
+                path: { value: "/palisade.v1.LockService/Stream" },
+                requestType: { value: "ClientFrame" },
+                responseType: { value: "ServerFrame" },
+                requestStream: { value: true },
+                responseStream: { value: true }
+            });
+
             return LockService;
         })();
 
@@ -18488,6 +18529,2970 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[33] = "ERROR_REASON_UNSUPPORTED"] = 33;
             values[valuesById[34] = "ERROR_REASON_INTERNAL"] = 34;
             return values;
+        })();
+
+        v1.ClientFrame = (function() {
+
+            /**
+             * Properties of a ClientFrame.
+             * @typedef {Object} palisade.v1.ClientFrame.$Properties
+             * @property {Array.<palisade.v1.StreamRequest.$Properties>|null} [requests] ClientFrame requests
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ClientFrame.
+             * @memberof palisade.v1
+             * @interface IClientFrame
+             * @augments palisade.v1.ClientFrame.$Properties
+             * @deprecated Use palisade.v1.ClientFrame.$Properties instead.
+             */
+
+            /**
+             * Shape of a ClientFrame.
+             * @typedef {{
+             *   requests?: Array.<palisade.v1.StreamRequest.$Shape>|null;
+             *   $unknowns?: Array.<Uint8Array>;
+             * }} palisade.v1.ClientFrame.$Shape
+             */
+
+            /**
+             * Constructs a new ClientFrame.
+             * @memberof palisade.v1
+             * @classdesc Represents a ClientFrame.
+             * @constructor
+             * @param {palisade.v1.ClientFrame.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ClientFrame = function (properties) {
+                this.requests = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ClientFrame requests.
+             * @member {Array.<palisade.v1.StreamRequest.$Properties>} requests
+             * @memberof palisade.v1.ClientFrame
+             * @instance
+             */
+            ClientFrame.prototype.requests = $util.emptyArray;
+
+            /**
+             * Creates a new ClientFrame instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {palisade.v1.ClientFrame.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ClientFrame} ClientFrame instance
+             * @type {{
+             *   (properties: palisade.v1.ClientFrame.$Shape): palisade.v1.ClientFrame & palisade.v1.ClientFrame.$Shape;
+             *   (properties?: palisade.v1.ClientFrame.$Properties): palisade.v1.ClientFrame;
+             * }}
+             */
+            ClientFrame.create = function(properties) {
+                return new ClientFrame(properties);
+            };
+
+            /**
+             * Encodes the specified ClientFrame message. Does not implicitly {@link palisade.v1.ClientFrame.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {palisade.v1.ClientFrame.$Properties} message ClientFrame message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ClientFrame.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.requests != null && message.requests.length)
+                    for (let i = 0; i < message.requests.length; ++i)
+                        $root.palisade.v1.StreamRequest.encode(message.requests[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ClientFrame message, length delimited. Does not implicitly {@link palisade.v1.ClientFrame.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {palisade.v1.ClientFrame.$Properties} message ClientFrame message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ClientFrame.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a ClientFrame message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ClientFrame & palisade.v1.ClientFrame.$Shape} ClientFrame
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ClientFrame.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ClientFrame();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.requests && message.requests.length))
+                                message.requests = [];
+                            message.requests.push($root.palisade.v1.StreamRequest.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a ClientFrame message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ClientFrame & palisade.v1.ClientFrame.$Shape} ClientFrame
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ClientFrame.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a ClientFrame message.
+             * @function verify
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ClientFrame.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.requests != null && $Object.hasOwnProperty.call(message, "requests")) {
+                    if (!$Array.isArray(message.requests))
+                        return "requests: array expected";
+                    for (let i = 0; i < message.requests.length; ++i) {
+                        let error = $root.palisade.v1.StreamRequest.verify(message.requests[i], _depth + 1);
+                        if (error)
+                            return "requests." + error;
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ClientFrame message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ClientFrame} ClientFrame
+             */
+            ClientFrame.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ClientFrame)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ClientFrame: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ClientFrame();
+                if (object.requests) {
+                    if (!$Array.isArray(object.requests))
+                        throw $TypeError(".palisade.v1.ClientFrame.requests: array expected");
+                    message.requests = $Array(object.requests.length);
+                    for (let i = 0; i < object.requests.length; ++i) {
+                        if (!$util.isObject(object.requests[i]))
+                            throw $TypeError(".palisade.v1.ClientFrame.requests: object expected");
+                        message.requests[i] = $root.palisade.v1.StreamRequest.fromObject(object.requests[i], _depth + 1);
+                    }
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a ClientFrame message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {palisade.v1.ClientFrame} message ClientFrame
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ClientFrame.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.requests = [];
+                if (message.requests && message.requests.length) {
+                    object.requests = $Array(message.requests.length);
+                    for (let j = 0; j < message.requests.length; ++j)
+                        object.requests[j] = $root.palisade.v1.StreamRequest.toObject(message.requests[j], options, _depth + 1);
+                }
+                return object;
+            };
+
+            /**
+             * Converts this ClientFrame to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ClientFrame
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ClientFrame.prototype.toJSON = function() {
+                return ClientFrame.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ClientFrame
+             * @function getTypeUrl
+             * @memberof palisade.v1.ClientFrame
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ClientFrame.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ClientFrame";
+            };
+
+            return ClientFrame;
+        })();
+
+        v1.StreamRequest = (function() {
+
+            /**
+             * Properties of a StreamRequest.
+             * @typedef {Object} palisade.v1.StreamRequest.$Properties
+             * @property {Long|null} [id] StreamRequest id
+             * @property {palisade.v1.OpenSessionRequest.$Properties|null} [openSession] StreamRequest openSession
+             * @property {palisade.v1.KeepAliveRequest.$Properties|null} [keepAlive] StreamRequest keepAlive
+             * @property {palisade.v1.CloseSessionRequest.$Properties|null} [closeSession] StreamRequest closeSession
+             * @property {palisade.v1.AcquireRequest.$Properties|null} [acquire] StreamRequest acquire
+             * @property {palisade.v1.CancelWaitRequest.$Properties|null} [cancelWait] StreamRequest cancelWait
+             * @property {palisade.v1.ReleaseRequest.$Properties|null} [release] StreamRequest release
+             * @property {palisade.v1.GetLockRequest.$Properties|null} [getLock] StreamRequest getLock
+             * @property {palisade.v1.ListLocksRequest.$Properties|null} [listLocks] StreamRequest listLocks
+             * @property {palisade.v1.GetSessionRequest.$Properties|null} [getSession] StreamRequest getSession
+             * @property {palisade.v1.ListSessionsRequest.$Properties|null} [listSessions] StreamRequest listSessions
+             * @property {palisade.v1.GetLockHistoryRequest.$Properties|null} [getLockHistory] StreamRequest getLockHistory
+             * @property {palisade.v1.ValidateTokenRequest.$Properties|null} [validateToken] StreamRequest validateToken
+             * @property {palisade.v1.Forget.$Properties|null} [forget] StreamRequest forget
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"} [call] StreamRequest call
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a StreamRequest.
+             * @memberof palisade.v1
+             * @interface IStreamRequest
+             * @augments palisade.v1.StreamRequest.$Properties
+             * @deprecated Use palisade.v1.StreamRequest.$Properties instead.
+             */
+
+            /**
+             * Narrowed shape of a StreamRequest.
+             * @typedef {{
+             *   id?: Long|null;
+             *   openSession?: palisade.v1.OpenSessionRequest.$Shape|null;
+             *   keepAlive?: palisade.v1.KeepAliveRequest.$Shape|null;
+             *   closeSession?: palisade.v1.CloseSessionRequest.$Shape|null;
+             *   acquire?: palisade.v1.AcquireRequest.$Shape|null;
+             *   cancelWait?: palisade.v1.CancelWaitRequest.$Shape|null;
+             *   release?: palisade.v1.ReleaseRequest.$Shape|null;
+             *   getLock?: palisade.v1.GetLockRequest.$Shape|null;
+             *   listLocks?: palisade.v1.ListLocksRequest.$Shape|null;
+             *   getSession?: palisade.v1.GetSessionRequest.$Shape|null;
+             *   listSessions?: palisade.v1.ListSessionsRequest.$Shape|null;
+             *   getLockHistory?: palisade.v1.GetLockHistoryRequest.$Shape|null;
+             *   validateToken?: palisade.v1.ValidateTokenRequest.$Shape|null;
+             *   forget?: palisade.v1.Forget.$Shape|null;
+             *   $unknowns?: Array.<Uint8Array>;
+             * } & (
+             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape })
+             * )} palisade.v1.StreamRequest.$Shape
+             */
+
+            /**
+             * Constructs a new StreamRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a StreamRequest.
+             * @constructor
+             * @param {palisade.v1.StreamRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const StreamRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * StreamRequest id.
+             * @member {Long} id
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * StreamRequest openSession.
+             * @member {palisade.v1.OpenSessionRequest.$Properties|null|undefined} openSession
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.openSession = null;
+
+            /**
+             * StreamRequest keepAlive.
+             * @member {palisade.v1.KeepAliveRequest.$Properties|null|undefined} keepAlive
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.keepAlive = null;
+
+            /**
+             * StreamRequest closeSession.
+             * @member {palisade.v1.CloseSessionRequest.$Properties|null|undefined} closeSession
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.closeSession = null;
+
+            /**
+             * StreamRequest acquire.
+             * @member {palisade.v1.AcquireRequest.$Properties|null|undefined} acquire
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.acquire = null;
+
+            /**
+             * StreamRequest cancelWait.
+             * @member {palisade.v1.CancelWaitRequest.$Properties|null|undefined} cancelWait
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.cancelWait = null;
+
+            /**
+             * StreamRequest release.
+             * @member {palisade.v1.ReleaseRequest.$Properties|null|undefined} release
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.release = null;
+
+            /**
+             * StreamRequest getLock.
+             * @member {palisade.v1.GetLockRequest.$Properties|null|undefined} getLock
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.getLock = null;
+
+            /**
+             * StreamRequest listLocks.
+             * @member {palisade.v1.ListLocksRequest.$Properties|null|undefined} listLocks
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.listLocks = null;
+
+            /**
+             * StreamRequest getSession.
+             * @member {palisade.v1.GetSessionRequest.$Properties|null|undefined} getSession
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.getSession = null;
+
+            /**
+             * StreamRequest listSessions.
+             * @member {palisade.v1.ListSessionsRequest.$Properties|null|undefined} listSessions
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.listSessions = null;
+
+            /**
+             * StreamRequest getLockHistory.
+             * @member {palisade.v1.GetLockHistoryRequest.$Properties|null|undefined} getLockHistory
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.getLockHistory = null;
+
+            /**
+             * StreamRequest validateToken.
+             * @member {palisade.v1.ValidateTokenRequest.$Properties|null|undefined} validateToken
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.validateToken = null;
+
+            /**
+             * StreamRequest forget.
+             * @member {palisade.v1.Forget.$Properties|null|undefined} forget
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.forget = null;
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            /**
+             * StreamRequest call.
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|undefined} call
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            $Object.defineProperty(StreamRequest.prototype, "call", {
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "forget"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
+             * Creates a new StreamRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {palisade.v1.StreamRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.StreamRequest} StreamRequest instance
+             * @type {{
+             *   (properties: palisade.v1.StreamRequest.$Shape): palisade.v1.StreamRequest & palisade.v1.StreamRequest.$Shape;
+             *   (properties?: palisade.v1.StreamRequest.$Properties): palisade.v1.StreamRequest;
+             * }}
+             */
+            StreamRequest.create = function(properties) {
+                return new StreamRequest(properties);
+            };
+
+            /**
+             * Encodes the specified StreamRequest message. Does not implicitly {@link palisade.v1.StreamRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {palisade.v1.StreamRequest.$Properties} message StreamRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StreamRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.id);
+                if (message.openSession != null && $Object.hasOwnProperty.call(message, "openSession"))
+                    $root.palisade.v1.OpenSessionRequest.encode(message.openSession, writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+                if (message.keepAlive != null && $Object.hasOwnProperty.call(message, "keepAlive"))
+                    $root.palisade.v1.KeepAliveRequest.encode(message.keepAlive, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.closeSession != null && $Object.hasOwnProperty.call(message, "closeSession"))
+                    $root.palisade.v1.CloseSessionRequest.encode(message.closeSession, writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+                if (message.acquire != null && $Object.hasOwnProperty.call(message, "acquire"))
+                    $root.palisade.v1.AcquireRequest.encode(message.acquire, writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+                if (message.cancelWait != null && $Object.hasOwnProperty.call(message, "cancelWait"))
+                    $root.palisade.v1.CancelWaitRequest.encode(message.cancelWait, writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
+                if (message.release != null && $Object.hasOwnProperty.call(message, "release"))
+                    $root.palisade.v1.ReleaseRequest.encode(message.release, writer.uint32(/* id 7, wireType 2 =*/58).fork(), _depth + 1).ldelim();
+                if (message.getLock != null && $Object.hasOwnProperty.call(message, "getLock"))
+                    $root.palisade.v1.GetLockRequest.encode(message.getLock, writer.uint32(/* id 8, wireType 2 =*/66).fork(), _depth + 1).ldelim();
+                if (message.listLocks != null && $Object.hasOwnProperty.call(message, "listLocks"))
+                    $root.palisade.v1.ListLocksRequest.encode(message.listLocks, writer.uint32(/* id 9, wireType 2 =*/74).fork(), _depth + 1).ldelim();
+                if (message.getSession != null && $Object.hasOwnProperty.call(message, "getSession"))
+                    $root.palisade.v1.GetSessionRequest.encode(message.getSession, writer.uint32(/* id 10, wireType 2 =*/82).fork(), _depth + 1).ldelim();
+                if (message.listSessions != null && $Object.hasOwnProperty.call(message, "listSessions"))
+                    $root.palisade.v1.ListSessionsRequest.encode(message.listSessions, writer.uint32(/* id 11, wireType 2 =*/90).fork(), _depth + 1).ldelim();
+                if (message.getLockHistory != null && $Object.hasOwnProperty.call(message, "getLockHistory"))
+                    $root.palisade.v1.GetLockHistoryRequest.encode(message.getLockHistory, writer.uint32(/* id 12, wireType 2 =*/98).fork(), _depth + 1).ldelim();
+                if (message.validateToken != null && $Object.hasOwnProperty.call(message, "validateToken"))
+                    $root.palisade.v1.ValidateTokenRequest.encode(message.validateToken, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
+                if (message.forget != null && $Object.hasOwnProperty.call(message, "forget"))
+                    $root.palisade.v1.Forget.encode(message.forget, writer.uint32(/* id 14, wireType 2 =*/114).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified StreamRequest message, length delimited. Does not implicitly {@link palisade.v1.StreamRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {palisade.v1.StreamRequest.$Properties} message StreamRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StreamRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a StreamRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.StreamRequest & palisade.v1.StreamRequest.$Shape} StreamRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StreamRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.StreamRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.openSession = $root.palisade.v1.OpenSessionRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.openSession);
+                            message.call = "openSession";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.keepAlive = $root.palisade.v1.KeepAliveRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.keepAlive);
+                            message.call = "keepAlive";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            message.closeSession = $root.palisade.v1.CloseSessionRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.closeSession);
+                            message.call = "closeSession";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            message.acquire = $root.palisade.v1.AcquireRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.acquire);
+                            message.call = "acquire";
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            message.cancelWait = $root.palisade.v1.CancelWaitRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.cancelWait);
+                            message.call = "cancelWait";
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            message.release = $root.palisade.v1.ReleaseRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.release);
+                            message.call = "release";
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 2)
+                                break;
+                            message.getLock = $root.palisade.v1.GetLockRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.getLock);
+                            message.call = "getLock";
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            message.listLocks = $root.palisade.v1.ListLocksRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.listLocks);
+                            message.call = "listLocks";
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 2)
+                                break;
+                            message.getSession = $root.palisade.v1.GetSessionRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.getSession);
+                            message.call = "getSession";
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 2)
+                                break;
+                            message.listSessions = $root.palisade.v1.ListSessionsRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.listSessions);
+                            message.call = "listSessions";
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 2)
+                                break;
+                            message.getLockHistory = $root.palisade.v1.GetLockHistoryRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.getLockHistory);
+                            message.call = "getLockHistory";
+                            continue;
+                        }
+                    case 13: {
+                            if (wireType !== 2)
+                                break;
+                            message.validateToken = $root.palisade.v1.ValidateTokenRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.validateToken);
+                            message.call = "validateToken";
+                            continue;
+                        }
+                    case 14: {
+                            if (wireType !== 2)
+                                break;
+                            message.forget = $root.palisade.v1.Forget.decode(reader, reader.size(), $undefined, _depth + 1, message.forget);
+                            message.call = "forget";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a StreamRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.StreamRequest & palisade.v1.StreamRequest.$Shape} StreamRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StreamRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a StreamRequest message.
+             * @function verify
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            StreamRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                let properties = {};
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    if (!$util.isInteger(message.id) && !(message.id && $util.isInteger(message.id.low) && $util.isInteger(message.id.high)))
+                        return "id: integer|Long expected";
+                if (message.openSession != null && $Object.hasOwnProperty.call(message, "openSession")) {
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.OpenSessionRequest.verify(message.openSession, _depth + 1);
+                        if (error)
+                            return "openSession." + error;
+                    }
+                }
+                if (message.keepAlive != null && $Object.hasOwnProperty.call(message, "keepAlive")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.KeepAliveRequest.verify(message.keepAlive, _depth + 1);
+                        if (error)
+                            return "keepAlive." + error;
+                    }
+                }
+                if (message.closeSession != null && $Object.hasOwnProperty.call(message, "closeSession")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.CloseSessionRequest.verify(message.closeSession, _depth + 1);
+                        if (error)
+                            return "closeSession." + error;
+                    }
+                }
+                if (message.acquire != null && $Object.hasOwnProperty.call(message, "acquire")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.AcquireRequest.verify(message.acquire, _depth + 1);
+                        if (error)
+                            return "acquire." + error;
+                    }
+                }
+                if (message.cancelWait != null && $Object.hasOwnProperty.call(message, "cancelWait")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.CancelWaitRequest.verify(message.cancelWait, _depth + 1);
+                        if (error)
+                            return "cancelWait." + error;
+                    }
+                }
+                if (message.release != null && $Object.hasOwnProperty.call(message, "release")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.ReleaseRequest.verify(message.release, _depth + 1);
+                        if (error)
+                            return "release." + error;
+                    }
+                }
+                if (message.getLock != null && $Object.hasOwnProperty.call(message, "getLock")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.GetLockRequest.verify(message.getLock, _depth + 1);
+                        if (error)
+                            return "getLock." + error;
+                    }
+                }
+                if (message.listLocks != null && $Object.hasOwnProperty.call(message, "listLocks")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.ListLocksRequest.verify(message.listLocks, _depth + 1);
+                        if (error)
+                            return "listLocks." + error;
+                    }
+                }
+                if (message.getSession != null && $Object.hasOwnProperty.call(message, "getSession")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.GetSessionRequest.verify(message.getSession, _depth + 1);
+                        if (error)
+                            return "getSession." + error;
+                    }
+                }
+                if (message.listSessions != null && $Object.hasOwnProperty.call(message, "listSessions")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.ListSessionsRequest.verify(message.listSessions, _depth + 1);
+                        if (error)
+                            return "listSessions." + error;
+                    }
+                }
+                if (message.getLockHistory != null && $Object.hasOwnProperty.call(message, "getLockHistory")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.GetLockHistoryRequest.verify(message.getLockHistory, _depth + 1);
+                        if (error)
+                            return "getLockHistory." + error;
+                    }
+                }
+                if (message.validateToken != null && $Object.hasOwnProperty.call(message, "validateToken")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.ValidateTokenRequest.verify(message.validateToken, _depth + 1);
+                        if (error)
+                            return "validateToken." + error;
+                    }
+                }
+                if (message.forget != null && $Object.hasOwnProperty.call(message, "forget")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.Forget.verify(message.forget, _depth + 1);
+                        if (error)
+                            return "forget." + error;
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a StreamRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.StreamRequest} StreamRequest
+             */
+            StreamRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.StreamRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.StreamRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.StreamRequest();
+                if (object.id != null)
+                    if (typeof object.id === "object" ? object.id.low || object.id.high : $Number(object.id) !== 0)
+                        if ($util.Long)
+                            message.id = $util.Long.fromValue(object.id, true);
+                        else if (typeof object.id === "string")
+                            message.id = $parseInt(object.id, 10);
+                        else if (typeof object.id === "number")
+                            message.id = object.id;
+                        else if (typeof object.id === "object")
+                            message.id = new $util.LongBits(object.id.low >>> 0, object.id.high >>> 0).toNumber(true);
+                if (object.openSession != null) {
+                    if (!$util.isObject(object.openSession))
+                        throw $TypeError(".palisade.v1.StreamRequest.openSession: object expected");
+                    message.openSession = $root.palisade.v1.OpenSessionRequest.fromObject(object.openSession, _depth + 1);
+                }
+                if (object.keepAlive != null) {
+                    if (!$util.isObject(object.keepAlive))
+                        throw $TypeError(".palisade.v1.StreamRequest.keepAlive: object expected");
+                    message.keepAlive = $root.palisade.v1.KeepAliveRequest.fromObject(object.keepAlive, _depth + 1);
+                }
+                if (object.closeSession != null) {
+                    if (!$util.isObject(object.closeSession))
+                        throw $TypeError(".palisade.v1.StreamRequest.closeSession: object expected");
+                    message.closeSession = $root.palisade.v1.CloseSessionRequest.fromObject(object.closeSession, _depth + 1);
+                }
+                if (object.acquire != null) {
+                    if (!$util.isObject(object.acquire))
+                        throw $TypeError(".palisade.v1.StreamRequest.acquire: object expected");
+                    message.acquire = $root.palisade.v1.AcquireRequest.fromObject(object.acquire, _depth + 1);
+                }
+                if (object.cancelWait != null) {
+                    if (!$util.isObject(object.cancelWait))
+                        throw $TypeError(".palisade.v1.StreamRequest.cancelWait: object expected");
+                    message.cancelWait = $root.palisade.v1.CancelWaitRequest.fromObject(object.cancelWait, _depth + 1);
+                }
+                if (object.release != null) {
+                    if (!$util.isObject(object.release))
+                        throw $TypeError(".palisade.v1.StreamRequest.release: object expected");
+                    message.release = $root.palisade.v1.ReleaseRequest.fromObject(object.release, _depth + 1);
+                }
+                if (object.getLock != null) {
+                    if (!$util.isObject(object.getLock))
+                        throw $TypeError(".palisade.v1.StreamRequest.getLock: object expected");
+                    message.getLock = $root.palisade.v1.GetLockRequest.fromObject(object.getLock, _depth + 1);
+                }
+                if (object.listLocks != null) {
+                    if (!$util.isObject(object.listLocks))
+                        throw $TypeError(".palisade.v1.StreamRequest.listLocks: object expected");
+                    message.listLocks = $root.palisade.v1.ListLocksRequest.fromObject(object.listLocks, _depth + 1);
+                }
+                if (object.getSession != null) {
+                    if (!$util.isObject(object.getSession))
+                        throw $TypeError(".palisade.v1.StreamRequest.getSession: object expected");
+                    message.getSession = $root.palisade.v1.GetSessionRequest.fromObject(object.getSession, _depth + 1);
+                }
+                if (object.listSessions != null) {
+                    if (!$util.isObject(object.listSessions))
+                        throw $TypeError(".palisade.v1.StreamRequest.listSessions: object expected");
+                    message.listSessions = $root.palisade.v1.ListSessionsRequest.fromObject(object.listSessions, _depth + 1);
+                }
+                if (object.getLockHistory != null) {
+                    if (!$util.isObject(object.getLockHistory))
+                        throw $TypeError(".palisade.v1.StreamRequest.getLockHistory: object expected");
+                    message.getLockHistory = $root.palisade.v1.GetLockHistoryRequest.fromObject(object.getLockHistory, _depth + 1);
+                }
+                if (object.validateToken != null) {
+                    if (!$util.isObject(object.validateToken))
+                        throw $TypeError(".palisade.v1.StreamRequest.validateToken: object expected");
+                    message.validateToken = $root.palisade.v1.ValidateTokenRequest.fromObject(object.validateToken, _depth + 1);
+                }
+                if (object.forget != null) {
+                    if (!$util.isObject(object.forget))
+                        throw $TypeError(".palisade.v1.StreamRequest.forget: object expected");
+                    message.forget = $root.palisade.v1.Forget.fromObject(object.forget, _depth + 1);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a StreamRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {palisade.v1.StreamRequest} message StreamRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            StreamRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.id = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.id = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.id = typeof message.id === "number" ? $BigInt(message.id) : $util.Long.fromBits(message.id.low >>> 0, message.id.high >>> 0, true).toBigInt();
+                    else if (typeof message.id === "number")
+                        object.id = options.longs === $String ? $String(message.id) : message.id;
+                    else
+                        object.id = options.longs === $String ? $util.Long.prototype.toString.call(message.id) : options.longs === $Number ? new $util.LongBits(message.id.low >>> 0, message.id.high >>> 0).toNumber(true) : message.id;
+                if (message.openSession != null && $Object.hasOwnProperty.call(message, "openSession")) {
+                    object.openSession = $root.palisade.v1.OpenSessionRequest.toObject(message.openSession, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "openSession";
+                }
+                if (message.keepAlive != null && $Object.hasOwnProperty.call(message, "keepAlive")) {
+                    object.keepAlive = $root.palisade.v1.KeepAliveRequest.toObject(message.keepAlive, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "keepAlive";
+                }
+                if (message.closeSession != null && $Object.hasOwnProperty.call(message, "closeSession")) {
+                    object.closeSession = $root.palisade.v1.CloseSessionRequest.toObject(message.closeSession, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "closeSession";
+                }
+                if (message.acquire != null && $Object.hasOwnProperty.call(message, "acquire")) {
+                    object.acquire = $root.palisade.v1.AcquireRequest.toObject(message.acquire, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "acquire";
+                }
+                if (message.cancelWait != null && $Object.hasOwnProperty.call(message, "cancelWait")) {
+                    object.cancelWait = $root.palisade.v1.CancelWaitRequest.toObject(message.cancelWait, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "cancelWait";
+                }
+                if (message.release != null && $Object.hasOwnProperty.call(message, "release")) {
+                    object.release = $root.palisade.v1.ReleaseRequest.toObject(message.release, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "release";
+                }
+                if (message.getLock != null && $Object.hasOwnProperty.call(message, "getLock")) {
+                    object.getLock = $root.palisade.v1.GetLockRequest.toObject(message.getLock, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "getLock";
+                }
+                if (message.listLocks != null && $Object.hasOwnProperty.call(message, "listLocks")) {
+                    object.listLocks = $root.palisade.v1.ListLocksRequest.toObject(message.listLocks, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "listLocks";
+                }
+                if (message.getSession != null && $Object.hasOwnProperty.call(message, "getSession")) {
+                    object.getSession = $root.palisade.v1.GetSessionRequest.toObject(message.getSession, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "getSession";
+                }
+                if (message.listSessions != null && $Object.hasOwnProperty.call(message, "listSessions")) {
+                    object.listSessions = $root.palisade.v1.ListSessionsRequest.toObject(message.listSessions, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "listSessions";
+                }
+                if (message.getLockHistory != null && $Object.hasOwnProperty.call(message, "getLockHistory")) {
+                    object.getLockHistory = $root.palisade.v1.GetLockHistoryRequest.toObject(message.getLockHistory, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "getLockHistory";
+                }
+                if (message.validateToken != null && $Object.hasOwnProperty.call(message, "validateToken")) {
+                    object.validateToken = $root.palisade.v1.ValidateTokenRequest.toObject(message.validateToken, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "validateToken";
+                }
+                if (message.forget != null && $Object.hasOwnProperty.call(message, "forget")) {
+                    object.forget = $root.palisade.v1.Forget.toObject(message.forget, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "forget";
+                }
+                return object;
+            };
+
+            /**
+             * Converts this StreamRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            StreamRequest.prototype.toJSON = function() {
+                return StreamRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for StreamRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.StreamRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            StreamRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.StreamRequest";
+            };
+
+            return StreamRequest;
+        })();
+
+        v1.Forget = (function() {
+
+            /**
+             * Properties of a Forget.
+             * @typedef {Object} palisade.v1.Forget.$Properties
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Forget.
+             * @memberof palisade.v1
+             * @interface IForget
+             * @augments palisade.v1.Forget.$Properties
+             * @deprecated Use palisade.v1.Forget.$Properties instead.
+             */
+
+            /**
+             * Shape of a Forget.
+             * @typedef {palisade.v1.Forget.$Properties} palisade.v1.Forget.$Shape
+             */
+
+            /**
+             * Constructs a new Forget.
+             * @memberof palisade.v1
+             * @classdesc Represents a Forget.
+             * @constructor
+             * @param {palisade.v1.Forget.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Forget = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Creates a new Forget instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {palisade.v1.Forget.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.Forget} Forget instance
+             * @type {{
+             *   (properties: palisade.v1.Forget.$Shape): palisade.v1.Forget & palisade.v1.Forget.$Shape;
+             *   (properties?: palisade.v1.Forget.$Properties): palisade.v1.Forget;
+             * }}
+             */
+            Forget.create = function(properties) {
+                return new Forget(properties);
+            };
+
+            /**
+             * Encodes the specified Forget message. Does not implicitly {@link palisade.v1.Forget.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {palisade.v1.Forget.$Properties} message Forget message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Forget.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified Forget message, length delimited. Does not implicitly {@link palisade.v1.Forget.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {palisade.v1.Forget.$Properties} message Forget message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Forget.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a Forget message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.Forget & palisade.v1.Forget.$Shape} Forget
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Forget.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.Forget();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a Forget message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.Forget & palisade.v1.Forget.$Shape} Forget
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Forget.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a Forget message.
+             * @function verify
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Forget.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                return null;
+            };
+
+            /**
+             * Creates a Forget message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.Forget} Forget
+             */
+            Forget.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.Forget)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.Forget: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                return new $root.palisade.v1.Forget();
+            };
+
+            /**
+             * Creates a plain object from a Forget message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {palisade.v1.Forget} message Forget
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Forget.toObject = function () {
+                return {};
+            };
+
+            /**
+             * Converts this Forget to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.Forget
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Forget.prototype.toJSON = function() {
+                return Forget.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for Forget
+             * @function getTypeUrl
+             * @memberof palisade.v1.Forget
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            Forget.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.Forget";
+            };
+
+            return Forget;
+        })();
+
+        v1.ServerFrame = (function() {
+
+            /**
+             * Properties of a ServerFrame.
+             * @typedef {Object} palisade.v1.ServerFrame.$Properties
+             * @property {Array.<palisade.v1.StreamAnswer.$Properties>|null} [answers] ServerFrame answers
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ServerFrame.
+             * @memberof palisade.v1
+             * @interface IServerFrame
+             * @augments palisade.v1.ServerFrame.$Properties
+             * @deprecated Use palisade.v1.ServerFrame.$Properties instead.
+             */
+
+            /**
+             * Shape of a ServerFrame.
+             * @typedef {{
+             *   answers?: Array.<palisade.v1.StreamAnswer.$Shape>|null;
+             *   $unknowns?: Array.<Uint8Array>;
+             * }} palisade.v1.ServerFrame.$Shape
+             */
+
+            /**
+             * Constructs a new ServerFrame.
+             * @memberof palisade.v1
+             * @classdesc Represents a ServerFrame.
+             * @constructor
+             * @param {palisade.v1.ServerFrame.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ServerFrame = function (properties) {
+                this.answers = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ServerFrame answers.
+             * @member {Array.<palisade.v1.StreamAnswer.$Properties>} answers
+             * @memberof palisade.v1.ServerFrame
+             * @instance
+             */
+            ServerFrame.prototype.answers = $util.emptyArray;
+
+            /**
+             * Creates a new ServerFrame instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {palisade.v1.ServerFrame.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ServerFrame} ServerFrame instance
+             * @type {{
+             *   (properties: palisade.v1.ServerFrame.$Shape): palisade.v1.ServerFrame & palisade.v1.ServerFrame.$Shape;
+             *   (properties?: palisade.v1.ServerFrame.$Properties): palisade.v1.ServerFrame;
+             * }}
+             */
+            ServerFrame.create = function(properties) {
+                return new ServerFrame(properties);
+            };
+
+            /**
+             * Encodes the specified ServerFrame message. Does not implicitly {@link palisade.v1.ServerFrame.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {palisade.v1.ServerFrame.$Properties} message ServerFrame message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ServerFrame.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.answers != null && message.answers.length)
+                    for (let i = 0; i < message.answers.length; ++i)
+                        $root.palisade.v1.StreamAnswer.encode(message.answers[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ServerFrame message, length delimited. Does not implicitly {@link palisade.v1.ServerFrame.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {palisade.v1.ServerFrame.$Properties} message ServerFrame message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ServerFrame.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a ServerFrame message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ServerFrame & palisade.v1.ServerFrame.$Shape} ServerFrame
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ServerFrame.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ServerFrame();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.answers && message.answers.length))
+                                message.answers = [];
+                            message.answers.push($root.palisade.v1.StreamAnswer.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a ServerFrame message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ServerFrame & palisade.v1.ServerFrame.$Shape} ServerFrame
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ServerFrame.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a ServerFrame message.
+             * @function verify
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ServerFrame.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.answers != null && $Object.hasOwnProperty.call(message, "answers")) {
+                    if (!$Array.isArray(message.answers))
+                        return "answers: array expected";
+                    for (let i = 0; i < message.answers.length; ++i) {
+                        let error = $root.palisade.v1.StreamAnswer.verify(message.answers[i], _depth + 1);
+                        if (error)
+                            return "answers." + error;
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ServerFrame message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ServerFrame} ServerFrame
+             */
+            ServerFrame.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ServerFrame)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ServerFrame: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ServerFrame();
+                if (object.answers) {
+                    if (!$Array.isArray(object.answers))
+                        throw $TypeError(".palisade.v1.ServerFrame.answers: array expected");
+                    message.answers = $Array(object.answers.length);
+                    for (let i = 0; i < object.answers.length; ++i) {
+                        if (!$util.isObject(object.answers[i]))
+                            throw $TypeError(".palisade.v1.ServerFrame.answers: object expected");
+                        message.answers[i] = $root.palisade.v1.StreamAnswer.fromObject(object.answers[i], _depth + 1);
+                    }
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a ServerFrame message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {palisade.v1.ServerFrame} message ServerFrame
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ServerFrame.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.answers = [];
+                if (message.answers && message.answers.length) {
+                    object.answers = $Array(message.answers.length);
+                    for (let j = 0; j < message.answers.length; ++j)
+                        object.answers[j] = $root.palisade.v1.StreamAnswer.toObject(message.answers[j], options, _depth + 1);
+                }
+                return object;
+            };
+
+            /**
+             * Converts this ServerFrame to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ServerFrame
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ServerFrame.prototype.toJSON = function() {
+                return ServerFrame.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ServerFrame
+             * @function getTypeUrl
+             * @memberof palisade.v1.ServerFrame
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ServerFrame.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ServerFrame";
+            };
+
+            return ServerFrame;
+        })();
+
+        v1.StreamAnswer = (function() {
+
+            /**
+             * Properties of a StreamAnswer.
+             * @typedef {Object} palisade.v1.StreamAnswer.$Properties
+             * @property {Long|null} [id] StreamAnswer id
+             * @property {palisade.v1.OpenSessionResponse.$Properties|null} [openSession] StreamAnswer openSession
+             * @property {palisade.v1.KeepAliveResponse.$Properties|null} [keepAlive] StreamAnswer keepAlive
+             * @property {palisade.v1.CloseSessionResponse.$Properties|null} [closeSession] StreamAnswer closeSession
+             * @property {palisade.v1.AcquireResponse.$Properties|null} [acquire] StreamAnswer acquire
+             * @property {palisade.v1.CancelWaitResponse.$Properties|null} [cancelWait] StreamAnswer cancelWait
+             * @property {palisade.v1.ReleaseResponse.$Properties|null} [release] StreamAnswer release
+             * @property {palisade.v1.GetLockResponse.$Properties|null} [getLock] StreamAnswer getLock
+             * @property {palisade.v1.ListLocksResponse.$Properties|null} [listLocks] StreamAnswer listLocks
+             * @property {palisade.v1.GetSessionResponse.$Properties|null} [getSession] StreamAnswer getSession
+             * @property {palisade.v1.ListSessionsResponse.$Properties|null} [listSessions] StreamAnswer listSessions
+             * @property {palisade.v1.GetLockHistoryResponse.$Properties|null} [getLockHistory] StreamAnswer getLockHistory
+             * @property {palisade.v1.ValidateTokenResponse.$Properties|null} [validateToken] StreamAnswer validateToken
+             * @property {palisade.v1.StreamFailure.$Properties|null} [failure] StreamAnswer failure
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"} [result] StreamAnswer result
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a StreamAnswer.
+             * @memberof palisade.v1
+             * @interface IStreamAnswer
+             * @augments palisade.v1.StreamAnswer.$Properties
+             * @deprecated Use palisade.v1.StreamAnswer.$Properties instead.
+             */
+
+            /**
+             * Narrowed shape of a StreamAnswer.
+             * @typedef {{
+             *   id?: Long|null;
+             *   openSession?: palisade.v1.OpenSessionResponse.$Shape|null;
+             *   keepAlive?: palisade.v1.KeepAliveResponse.$Shape|null;
+             *   closeSession?: palisade.v1.CloseSessionResponse.$Shape|null;
+             *   acquire?: palisade.v1.AcquireResponse.$Shape|null;
+             *   cancelWait?: palisade.v1.CancelWaitResponse.$Shape|null;
+             *   release?: palisade.v1.ReleaseResponse.$Shape|null;
+             *   getLock?: palisade.v1.GetLockResponse.$Shape|null;
+             *   listLocks?: palisade.v1.ListLocksResponse.$Shape|null;
+             *   getSession?: palisade.v1.GetSessionResponse.$Shape|null;
+             *   listSessions?: palisade.v1.ListSessionsResponse.$Shape|null;
+             *   getLockHistory?: palisade.v1.GetLockHistoryResponse.$Shape|null;
+             *   validateToken?: palisade.v1.ValidateTokenResponse.$Shape|null;
+             *   failure?: palisade.v1.StreamFailure.$Shape|null;
+             *   $unknowns?: Array.<Uint8Array>;
+             * } & (
+             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape })
+             * )} palisade.v1.StreamAnswer.$Shape
+             */
+
+            /**
+             * Constructs a new StreamAnswer.
+             * @memberof palisade.v1
+             * @classdesc Represents a StreamAnswer.
+             * @constructor
+             * @param {palisade.v1.StreamAnswer.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const StreamAnswer = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * StreamAnswer id.
+             * @member {Long} id
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * StreamAnswer openSession.
+             * @member {palisade.v1.OpenSessionResponse.$Properties|null|undefined} openSession
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.openSession = null;
+
+            /**
+             * StreamAnswer keepAlive.
+             * @member {palisade.v1.KeepAliveResponse.$Properties|null|undefined} keepAlive
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.keepAlive = null;
+
+            /**
+             * StreamAnswer closeSession.
+             * @member {palisade.v1.CloseSessionResponse.$Properties|null|undefined} closeSession
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.closeSession = null;
+
+            /**
+             * StreamAnswer acquire.
+             * @member {palisade.v1.AcquireResponse.$Properties|null|undefined} acquire
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.acquire = null;
+
+            /**
+             * StreamAnswer cancelWait.
+             * @member {palisade.v1.CancelWaitResponse.$Properties|null|undefined} cancelWait
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.cancelWait = null;
+
+            /**
+             * StreamAnswer release.
+             * @member {palisade.v1.ReleaseResponse.$Properties|null|undefined} release
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.release = null;
+
+            /**
+             * StreamAnswer getLock.
+             * @member {palisade.v1.GetLockResponse.$Properties|null|undefined} getLock
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.getLock = null;
+
+            /**
+             * StreamAnswer listLocks.
+             * @member {palisade.v1.ListLocksResponse.$Properties|null|undefined} listLocks
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.listLocks = null;
+
+            /**
+             * StreamAnswer getSession.
+             * @member {palisade.v1.GetSessionResponse.$Properties|null|undefined} getSession
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.getSession = null;
+
+            /**
+             * StreamAnswer listSessions.
+             * @member {palisade.v1.ListSessionsResponse.$Properties|null|undefined} listSessions
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.listSessions = null;
+
+            /**
+             * StreamAnswer getLockHistory.
+             * @member {palisade.v1.GetLockHistoryResponse.$Properties|null|undefined} getLockHistory
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.getLockHistory = null;
+
+            /**
+             * StreamAnswer validateToken.
+             * @member {palisade.v1.ValidateTokenResponse.$Properties|null|undefined} validateToken
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.validateToken = null;
+
+            /**
+             * StreamAnswer failure.
+             * @member {palisade.v1.StreamFailure.$Properties|null|undefined} failure
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.failure = null;
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            /**
+             * StreamAnswer result.
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|undefined} result
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            $Object.defineProperty(StreamAnswer.prototype, "result", {
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "failure"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
+             * Creates a new StreamAnswer instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {palisade.v1.StreamAnswer.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.StreamAnswer} StreamAnswer instance
+             * @type {{
+             *   (properties: palisade.v1.StreamAnswer.$Shape): palisade.v1.StreamAnswer & palisade.v1.StreamAnswer.$Shape;
+             *   (properties?: palisade.v1.StreamAnswer.$Properties): palisade.v1.StreamAnswer;
+             * }}
+             */
+            StreamAnswer.create = function(properties) {
+                return new StreamAnswer(properties);
+            };
+
+            /**
+             * Encodes the specified StreamAnswer message. Does not implicitly {@link palisade.v1.StreamAnswer.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {palisade.v1.StreamAnswer.$Properties} message StreamAnswer message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StreamAnswer.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id") && (typeof message.id === "object" ? message.id.low || message.id.high : message.id !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.id);
+                if (message.openSession != null && $Object.hasOwnProperty.call(message, "openSession"))
+                    $root.palisade.v1.OpenSessionResponse.encode(message.openSession, writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+                if (message.keepAlive != null && $Object.hasOwnProperty.call(message, "keepAlive"))
+                    $root.palisade.v1.KeepAliveResponse.encode(message.keepAlive, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.closeSession != null && $Object.hasOwnProperty.call(message, "closeSession"))
+                    $root.palisade.v1.CloseSessionResponse.encode(message.closeSession, writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+                if (message.acquire != null && $Object.hasOwnProperty.call(message, "acquire"))
+                    $root.palisade.v1.AcquireResponse.encode(message.acquire, writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+                if (message.cancelWait != null && $Object.hasOwnProperty.call(message, "cancelWait"))
+                    $root.palisade.v1.CancelWaitResponse.encode(message.cancelWait, writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
+                if (message.release != null && $Object.hasOwnProperty.call(message, "release"))
+                    $root.palisade.v1.ReleaseResponse.encode(message.release, writer.uint32(/* id 7, wireType 2 =*/58).fork(), _depth + 1).ldelim();
+                if (message.getLock != null && $Object.hasOwnProperty.call(message, "getLock"))
+                    $root.palisade.v1.GetLockResponse.encode(message.getLock, writer.uint32(/* id 8, wireType 2 =*/66).fork(), _depth + 1).ldelim();
+                if (message.listLocks != null && $Object.hasOwnProperty.call(message, "listLocks"))
+                    $root.palisade.v1.ListLocksResponse.encode(message.listLocks, writer.uint32(/* id 9, wireType 2 =*/74).fork(), _depth + 1).ldelim();
+                if (message.getSession != null && $Object.hasOwnProperty.call(message, "getSession"))
+                    $root.palisade.v1.GetSessionResponse.encode(message.getSession, writer.uint32(/* id 10, wireType 2 =*/82).fork(), _depth + 1).ldelim();
+                if (message.listSessions != null && $Object.hasOwnProperty.call(message, "listSessions"))
+                    $root.palisade.v1.ListSessionsResponse.encode(message.listSessions, writer.uint32(/* id 11, wireType 2 =*/90).fork(), _depth + 1).ldelim();
+                if (message.getLockHistory != null && $Object.hasOwnProperty.call(message, "getLockHistory"))
+                    $root.palisade.v1.GetLockHistoryResponse.encode(message.getLockHistory, writer.uint32(/* id 12, wireType 2 =*/98).fork(), _depth + 1).ldelim();
+                if (message.validateToken != null && $Object.hasOwnProperty.call(message, "validateToken"))
+                    $root.palisade.v1.ValidateTokenResponse.encode(message.validateToken, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
+                if (message.failure != null && $Object.hasOwnProperty.call(message, "failure"))
+                    $root.palisade.v1.StreamFailure.encode(message.failure, writer.uint32(/* id 15, wireType 2 =*/122).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified StreamAnswer message, length delimited. Does not implicitly {@link palisade.v1.StreamAnswer.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {palisade.v1.StreamAnswer.$Properties} message StreamAnswer message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StreamAnswer.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a StreamAnswer message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.StreamAnswer & palisade.v1.StreamAnswer.$Shape} StreamAnswer
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StreamAnswer.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.StreamAnswer();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.id = value;
+                            else
+                                delete message.id;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            message.openSession = $root.palisade.v1.OpenSessionResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.openSession);
+                            message.result = "openSession";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.keepAlive = $root.palisade.v1.KeepAliveResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.keepAlive);
+                            message.result = "keepAlive";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            message.closeSession = $root.palisade.v1.CloseSessionResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.closeSession);
+                            message.result = "closeSession";
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            message.acquire = $root.palisade.v1.AcquireResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.acquire);
+                            message.result = "acquire";
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            message.cancelWait = $root.palisade.v1.CancelWaitResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.cancelWait);
+                            message.result = "cancelWait";
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            message.release = $root.palisade.v1.ReleaseResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.release);
+                            message.result = "release";
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 2)
+                                break;
+                            message.getLock = $root.palisade.v1.GetLockResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.getLock);
+                            message.result = "getLock";
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            message.listLocks = $root.palisade.v1.ListLocksResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.listLocks);
+                            message.result = "listLocks";
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 2)
+                                break;
+                            message.getSession = $root.palisade.v1.GetSessionResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.getSession);
+                            message.result = "getSession";
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 2)
+                                break;
+                            message.listSessions = $root.palisade.v1.ListSessionsResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.listSessions);
+                            message.result = "listSessions";
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 2)
+                                break;
+                            message.getLockHistory = $root.palisade.v1.GetLockHistoryResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.getLockHistory);
+                            message.result = "getLockHistory";
+                            continue;
+                        }
+                    case 13: {
+                            if (wireType !== 2)
+                                break;
+                            message.validateToken = $root.palisade.v1.ValidateTokenResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.validateToken);
+                            message.result = "validateToken";
+                            continue;
+                        }
+                    case 15: {
+                            if (wireType !== 2)
+                                break;
+                            message.failure = $root.palisade.v1.StreamFailure.decode(reader, reader.size(), $undefined, _depth + 1, message.failure);
+                            message.result = "failure";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a StreamAnswer message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.StreamAnswer & palisade.v1.StreamAnswer.$Shape} StreamAnswer
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StreamAnswer.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a StreamAnswer message.
+             * @function verify
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            StreamAnswer.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                let properties = {};
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    if (!$util.isInteger(message.id) && !(message.id && $util.isInteger(message.id.low) && $util.isInteger(message.id.high)))
+                        return "id: integer|Long expected";
+                if (message.openSession != null && $Object.hasOwnProperty.call(message, "openSession")) {
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.OpenSessionResponse.verify(message.openSession, _depth + 1);
+                        if (error)
+                            return "openSession." + error;
+                    }
+                }
+                if (message.keepAlive != null && $Object.hasOwnProperty.call(message, "keepAlive")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.KeepAliveResponse.verify(message.keepAlive, _depth + 1);
+                        if (error)
+                            return "keepAlive." + error;
+                    }
+                }
+                if (message.closeSession != null && $Object.hasOwnProperty.call(message, "closeSession")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.CloseSessionResponse.verify(message.closeSession, _depth + 1);
+                        if (error)
+                            return "closeSession." + error;
+                    }
+                }
+                if (message.acquire != null && $Object.hasOwnProperty.call(message, "acquire")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.AcquireResponse.verify(message.acquire, _depth + 1);
+                        if (error)
+                            return "acquire." + error;
+                    }
+                }
+                if (message.cancelWait != null && $Object.hasOwnProperty.call(message, "cancelWait")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.CancelWaitResponse.verify(message.cancelWait, _depth + 1);
+                        if (error)
+                            return "cancelWait." + error;
+                    }
+                }
+                if (message.release != null && $Object.hasOwnProperty.call(message, "release")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.ReleaseResponse.verify(message.release, _depth + 1);
+                        if (error)
+                            return "release." + error;
+                    }
+                }
+                if (message.getLock != null && $Object.hasOwnProperty.call(message, "getLock")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.GetLockResponse.verify(message.getLock, _depth + 1);
+                        if (error)
+                            return "getLock." + error;
+                    }
+                }
+                if (message.listLocks != null && $Object.hasOwnProperty.call(message, "listLocks")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.ListLocksResponse.verify(message.listLocks, _depth + 1);
+                        if (error)
+                            return "listLocks." + error;
+                    }
+                }
+                if (message.getSession != null && $Object.hasOwnProperty.call(message, "getSession")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.GetSessionResponse.verify(message.getSession, _depth + 1);
+                        if (error)
+                            return "getSession." + error;
+                    }
+                }
+                if (message.listSessions != null && $Object.hasOwnProperty.call(message, "listSessions")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.ListSessionsResponse.verify(message.listSessions, _depth + 1);
+                        if (error)
+                            return "listSessions." + error;
+                    }
+                }
+                if (message.getLockHistory != null && $Object.hasOwnProperty.call(message, "getLockHistory")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.GetLockHistoryResponse.verify(message.getLockHistory, _depth + 1);
+                        if (error)
+                            return "getLockHistory." + error;
+                    }
+                }
+                if (message.validateToken != null && $Object.hasOwnProperty.call(message, "validateToken")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.ValidateTokenResponse.verify(message.validateToken, _depth + 1);
+                        if (error)
+                            return "validateToken." + error;
+                    }
+                }
+                if (message.failure != null && $Object.hasOwnProperty.call(message, "failure")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.StreamFailure.verify(message.failure, _depth + 1);
+                        if (error)
+                            return "failure." + error;
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a StreamAnswer message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.StreamAnswer} StreamAnswer
+             */
+            StreamAnswer.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.StreamAnswer)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.StreamAnswer: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.StreamAnswer();
+                if (object.id != null)
+                    if (typeof object.id === "object" ? object.id.low || object.id.high : $Number(object.id) !== 0)
+                        if ($util.Long)
+                            message.id = $util.Long.fromValue(object.id, true);
+                        else if (typeof object.id === "string")
+                            message.id = $parseInt(object.id, 10);
+                        else if (typeof object.id === "number")
+                            message.id = object.id;
+                        else if (typeof object.id === "object")
+                            message.id = new $util.LongBits(object.id.low >>> 0, object.id.high >>> 0).toNumber(true);
+                if (object.openSession != null) {
+                    if (!$util.isObject(object.openSession))
+                        throw $TypeError(".palisade.v1.StreamAnswer.openSession: object expected");
+                    message.openSession = $root.palisade.v1.OpenSessionResponse.fromObject(object.openSession, _depth + 1);
+                }
+                if (object.keepAlive != null) {
+                    if (!$util.isObject(object.keepAlive))
+                        throw $TypeError(".palisade.v1.StreamAnswer.keepAlive: object expected");
+                    message.keepAlive = $root.palisade.v1.KeepAliveResponse.fromObject(object.keepAlive, _depth + 1);
+                }
+                if (object.closeSession != null) {
+                    if (!$util.isObject(object.closeSession))
+                        throw $TypeError(".palisade.v1.StreamAnswer.closeSession: object expected");
+                    message.closeSession = $root.palisade.v1.CloseSessionResponse.fromObject(object.closeSession, _depth + 1);
+                }
+                if (object.acquire != null) {
+                    if (!$util.isObject(object.acquire))
+                        throw $TypeError(".palisade.v1.StreamAnswer.acquire: object expected");
+                    message.acquire = $root.palisade.v1.AcquireResponse.fromObject(object.acquire, _depth + 1);
+                }
+                if (object.cancelWait != null) {
+                    if (!$util.isObject(object.cancelWait))
+                        throw $TypeError(".palisade.v1.StreamAnswer.cancelWait: object expected");
+                    message.cancelWait = $root.palisade.v1.CancelWaitResponse.fromObject(object.cancelWait, _depth + 1);
+                }
+                if (object.release != null) {
+                    if (!$util.isObject(object.release))
+                        throw $TypeError(".palisade.v1.StreamAnswer.release: object expected");
+                    message.release = $root.palisade.v1.ReleaseResponse.fromObject(object.release, _depth + 1);
+                }
+                if (object.getLock != null) {
+                    if (!$util.isObject(object.getLock))
+                        throw $TypeError(".palisade.v1.StreamAnswer.getLock: object expected");
+                    message.getLock = $root.palisade.v1.GetLockResponse.fromObject(object.getLock, _depth + 1);
+                }
+                if (object.listLocks != null) {
+                    if (!$util.isObject(object.listLocks))
+                        throw $TypeError(".palisade.v1.StreamAnswer.listLocks: object expected");
+                    message.listLocks = $root.palisade.v1.ListLocksResponse.fromObject(object.listLocks, _depth + 1);
+                }
+                if (object.getSession != null) {
+                    if (!$util.isObject(object.getSession))
+                        throw $TypeError(".palisade.v1.StreamAnswer.getSession: object expected");
+                    message.getSession = $root.palisade.v1.GetSessionResponse.fromObject(object.getSession, _depth + 1);
+                }
+                if (object.listSessions != null) {
+                    if (!$util.isObject(object.listSessions))
+                        throw $TypeError(".palisade.v1.StreamAnswer.listSessions: object expected");
+                    message.listSessions = $root.palisade.v1.ListSessionsResponse.fromObject(object.listSessions, _depth + 1);
+                }
+                if (object.getLockHistory != null) {
+                    if (!$util.isObject(object.getLockHistory))
+                        throw $TypeError(".palisade.v1.StreamAnswer.getLockHistory: object expected");
+                    message.getLockHistory = $root.palisade.v1.GetLockHistoryResponse.fromObject(object.getLockHistory, _depth + 1);
+                }
+                if (object.validateToken != null) {
+                    if (!$util.isObject(object.validateToken))
+                        throw $TypeError(".palisade.v1.StreamAnswer.validateToken: object expected");
+                    message.validateToken = $root.palisade.v1.ValidateTokenResponse.fromObject(object.validateToken, _depth + 1);
+                }
+                if (object.failure != null) {
+                    if (!$util.isObject(object.failure))
+                        throw $TypeError(".palisade.v1.StreamAnswer.failure: object expected");
+                    message.failure = $root.palisade.v1.StreamFailure.fromObject(object.failure, _depth + 1);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a StreamAnswer message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {palisade.v1.StreamAnswer} message StreamAnswer
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            StreamAnswer.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.id = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.id = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                if (message.id != null && $Object.hasOwnProperty.call(message, "id"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.id = typeof message.id === "number" ? $BigInt(message.id) : $util.Long.fromBits(message.id.low >>> 0, message.id.high >>> 0, true).toBigInt();
+                    else if (typeof message.id === "number")
+                        object.id = options.longs === $String ? $String(message.id) : message.id;
+                    else
+                        object.id = options.longs === $String ? $util.Long.prototype.toString.call(message.id) : options.longs === $Number ? new $util.LongBits(message.id.low >>> 0, message.id.high >>> 0).toNumber(true) : message.id;
+                if (message.openSession != null && $Object.hasOwnProperty.call(message, "openSession")) {
+                    object.openSession = $root.palisade.v1.OpenSessionResponse.toObject(message.openSession, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "openSession";
+                }
+                if (message.keepAlive != null && $Object.hasOwnProperty.call(message, "keepAlive")) {
+                    object.keepAlive = $root.palisade.v1.KeepAliveResponse.toObject(message.keepAlive, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "keepAlive";
+                }
+                if (message.closeSession != null && $Object.hasOwnProperty.call(message, "closeSession")) {
+                    object.closeSession = $root.palisade.v1.CloseSessionResponse.toObject(message.closeSession, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "closeSession";
+                }
+                if (message.acquire != null && $Object.hasOwnProperty.call(message, "acquire")) {
+                    object.acquire = $root.palisade.v1.AcquireResponse.toObject(message.acquire, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "acquire";
+                }
+                if (message.cancelWait != null && $Object.hasOwnProperty.call(message, "cancelWait")) {
+                    object.cancelWait = $root.palisade.v1.CancelWaitResponse.toObject(message.cancelWait, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "cancelWait";
+                }
+                if (message.release != null && $Object.hasOwnProperty.call(message, "release")) {
+                    object.release = $root.palisade.v1.ReleaseResponse.toObject(message.release, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "release";
+                }
+                if (message.getLock != null && $Object.hasOwnProperty.call(message, "getLock")) {
+                    object.getLock = $root.palisade.v1.GetLockResponse.toObject(message.getLock, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "getLock";
+                }
+                if (message.listLocks != null && $Object.hasOwnProperty.call(message, "listLocks")) {
+                    object.listLocks = $root.palisade.v1.ListLocksResponse.toObject(message.listLocks, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "listLocks";
+                }
+                if (message.getSession != null && $Object.hasOwnProperty.call(message, "getSession")) {
+                    object.getSession = $root.palisade.v1.GetSessionResponse.toObject(message.getSession, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "getSession";
+                }
+                if (message.listSessions != null && $Object.hasOwnProperty.call(message, "listSessions")) {
+                    object.listSessions = $root.palisade.v1.ListSessionsResponse.toObject(message.listSessions, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "listSessions";
+                }
+                if (message.getLockHistory != null && $Object.hasOwnProperty.call(message, "getLockHistory")) {
+                    object.getLockHistory = $root.palisade.v1.GetLockHistoryResponse.toObject(message.getLockHistory, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "getLockHistory";
+                }
+                if (message.validateToken != null && $Object.hasOwnProperty.call(message, "validateToken")) {
+                    object.validateToken = $root.palisade.v1.ValidateTokenResponse.toObject(message.validateToken, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "validateToken";
+                }
+                if (message.failure != null && $Object.hasOwnProperty.call(message, "failure")) {
+                    object.failure = $root.palisade.v1.StreamFailure.toObject(message.failure, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "failure";
+                }
+                return object;
+            };
+
+            /**
+             * Converts this StreamAnswer to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            StreamAnswer.prototype.toJSON = function() {
+                return StreamAnswer.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for StreamAnswer
+             * @function getTypeUrl
+             * @memberof palisade.v1.StreamAnswer
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            StreamAnswer.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.StreamAnswer";
+            };
+
+            return StreamAnswer;
+        })();
+
+        v1.StreamFailure = (function() {
+
+            /**
+             * Properties of a StreamFailure.
+             * @typedef {Object} palisade.v1.StreamFailure.$Properties
+             * @property {number|null} [code] StreamFailure code
+             * @property {palisade.v1.ErrorReason|null} [reason] StreamFailure reason
+             * @property {string|null} [message] StreamFailure message
+             * @property {string|null} [leader] StreamFailure leader
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a StreamFailure.
+             * @memberof palisade.v1
+             * @interface IStreamFailure
+             * @augments palisade.v1.StreamFailure.$Properties
+             * @deprecated Use palisade.v1.StreamFailure.$Properties instead.
+             */
+
+            /**
+             * Shape of a StreamFailure.
+             * @typedef {palisade.v1.StreamFailure.$Properties} palisade.v1.StreamFailure.$Shape
+             */
+
+            /**
+             * Constructs a new StreamFailure.
+             * @memberof palisade.v1
+             * @classdesc Represents a StreamFailure.
+             * @constructor
+             * @param {palisade.v1.StreamFailure.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const StreamFailure = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * StreamFailure code.
+             * @member {number} code
+             * @memberof palisade.v1.StreamFailure
+             * @instance
+             */
+            StreamFailure.prototype.code = 0;
+
+            /**
+             * StreamFailure reason.
+             * @member {palisade.v1.ErrorReason} reason
+             * @memberof palisade.v1.StreamFailure
+             * @instance
+             */
+            StreamFailure.prototype.reason = 0;
+
+            /**
+             * StreamFailure message.
+             * @member {string} message
+             * @memberof palisade.v1.StreamFailure
+             * @instance
+             */
+            StreamFailure.prototype.message = "";
+
+            /**
+             * StreamFailure leader.
+             * @member {string} leader
+             * @memberof palisade.v1.StreamFailure
+             * @instance
+             */
+            StreamFailure.prototype.leader = "";
+
+            /**
+             * Creates a new StreamFailure instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {palisade.v1.StreamFailure.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.StreamFailure} StreamFailure instance
+             * @type {{
+             *   (properties: palisade.v1.StreamFailure.$Shape): palisade.v1.StreamFailure & palisade.v1.StreamFailure.$Shape;
+             *   (properties?: palisade.v1.StreamFailure.$Properties): palisade.v1.StreamFailure;
+             * }}
+             */
+            StreamFailure.create = function(properties) {
+                return new StreamFailure(properties);
+            };
+
+            /**
+             * Encodes the specified StreamFailure message. Does not implicitly {@link palisade.v1.StreamFailure.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {palisade.v1.StreamFailure.$Properties} message StreamFailure message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StreamFailure.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.code != null && $Object.hasOwnProperty.call(message, "code") && message.code !== 0)
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.code);
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason") && message.reason !== 0)
+                    writer.uint32(/* id 2, wireType 0 =*/16).int32(message.reason);
+                if (message.message != null && $Object.hasOwnProperty.call(message, "message") && message.message !== "")
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.message);
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader") && message.leader !== "")
+                    writer.uint32(/* id 4, wireType 2 =*/34).string(message.leader);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified StreamFailure message, length delimited. Does not implicitly {@link palisade.v1.StreamFailure.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {palisade.v1.StreamFailure.$Properties} message StreamFailure message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            StreamFailure.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a StreamFailure message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.StreamFailure & palisade.v1.StreamFailure.$Shape} StreamFailure
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StreamFailure.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.StreamFailure();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.code = value;
+                            else
+                                delete message.code;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.reason = value;
+                            else
+                                delete message.reason;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.message = value;
+                            else
+                                delete message.message;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.leader = value;
+                            else
+                                delete message.leader;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a StreamFailure message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.StreamFailure & palisade.v1.StreamFailure.$Shape} StreamFailure
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            StreamFailure.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a StreamFailure message.
+             * @function verify
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            StreamFailure.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.code != null && $Object.hasOwnProperty.call(message, "code"))
+                    if (!$util.isInteger(message.code))
+                        return "code: integer expected";
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason"))
+                    if (typeof message.reason !== "number" || (message.reason | 0) !== message.reason)
+                        return "reason: enum value expected";
+                if (message.message != null && $Object.hasOwnProperty.call(message, "message"))
+                    if (!$util.isString(message.message))
+                        return "message: string expected";
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    if (!$util.isString(message.leader))
+                        return "leader: string expected";
+                return null;
+            };
+
+            /**
+             * Creates a StreamFailure message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.StreamFailure} StreamFailure
+             */
+            StreamFailure.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.StreamFailure)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.StreamFailure: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.StreamFailure();
+                if (object.code != null)
+                    if ($Number(object.code) !== 0)
+                        message.code = object.code >>> 0;
+                if (object.reason !== 0 && (typeof object.reason !== "string" || $root.palisade.v1.ErrorReason[object.reason] !== 0))
+                    switch (object.reason) {
+                    case "ERROR_REASON_UNSPECIFIED":
+                    case 0:
+                        message.reason = 0;
+                        break;
+                    case "ERROR_REASON_INVALID_ARGUMENT":
+                    case 1:
+                        message.reason = 1;
+                        break;
+                    case "ERROR_REASON_MALFORMED_REQUEST":
+                    case 2:
+                        message.reason = 2;
+                        break;
+                    case "ERROR_REASON_NOT_AN_ACQUIRE":
+                    case 3:
+                        message.reason = 3;
+                        break;
+                    case "ERROR_REASON_SESSION_NOT_FOUND":
+                    case 4:
+                        message.reason = 4;
+                        break;
+                    case "ERROR_REASON_SESSION_ENDED":
+                    case 5:
+                        message.reason = 5;
+                        break;
+                    case "ERROR_REASON_NO_SUCH_WAIT":
+                    case 6:
+                        message.reason = 6;
+                        break;
+                    case "ERROR_REASON_STALE_TOKEN":
+                    case 7:
+                        message.reason = 7;
+                        break;
+                    case "ERROR_REASON_NOT_HOLDER":
+                    case 8:
+                        message.reason = 8;
+                        break;
+                    case "ERROR_REASON_REQUEST_TOO_OLD":
+                    case 9:
+                        message.reason = 9;
+                        break;
+                    case "ERROR_REASON_NO_TRANSFER_TARGET":
+                    case 10:
+                        message.reason = 10;
+                        break;
+                    case "ERROR_REASON_LEARNER_BEHIND":
+                    case 11:
+                        message.reason = 11;
+                        break;
+                    case "ERROR_REASON_MEMBERSHIP_REFUSED":
+                    case 12:
+                        message.reason = 12;
+                        break;
+                    case "ERROR_REASON_TOO_MANY_SESSIONS":
+                    case 13:
+                        message.reason = 13;
+                        break;
+                    case "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION":
+                    case 14:
+                        message.reason = 14;
+                        break;
+                    case "ERROR_REASON_TOO_MANY_WAITERS":
+                    case 15:
+                        message.reason = 15;
+                        break;
+                    case "ERROR_REASON_TOO_MANY_IN_FLIGHT":
+                    case 16:
+                        message.reason = 16;
+                        break;
+                    case "ERROR_REASON_RATE_LIMITED":
+                    case 17:
+                        message.reason = 17;
+                        break;
+                    case "ERROR_REASON_DISK_RESERVE":
+                    case 18:
+                        message.reason = 18;
+                        break;
+                    case "ERROR_REASON_WATCH_TOO_SLOW":
+                    case 19:
+                        message.reason = 19;
+                        break;
+                    case "ERROR_REASON_NOT_LEADER":
+                    case 20:
+                        message.reason = 20;
+                        break;
+                    case "ERROR_REASON_NO_LEADER":
+                    case 21:
+                        message.reason = 21;
+                        break;
+                    case "ERROR_REASON_PROPOSAL_DROPPED":
+                    case 22:
+                        message.reason = 22;
+                        break;
+                    case "ERROR_REASON_LEADERSHIP_CHANGED":
+                    case 23:
+                        message.reason = 23;
+                        break;
+                    case "ERROR_REASON_READ_NOT_CONFIRMED":
+                    case 24:
+                        message.reason = 24;
+                        break;
+                    case "ERROR_REASON_SHUTTING_DOWN":
+                    case 25:
+                        message.reason = 25;
+                        break;
+                    case "ERROR_REASON_WAIT_DETACHED":
+                    case 26:
+                        message.reason = 26;
+                        break;
+                    case "ERROR_REASON_NODE_BUSY":
+                    case 27:
+                        message.reason = 27;
+                        break;
+                    case "ERROR_REASON_BELOW_RETENTION":
+                    case 28:
+                        message.reason = 28;
+                        break;
+                    case "ERROR_REASON_SNAPSHOT_INSTALLED":
+                    case 29:
+                        message.reason = 29;
+                        break;
+                    case "ERROR_REASON_TRANSFER_TIMED_OUT":
+                    case 30:
+                        message.reason = 30;
+                        break;
+                    case "ERROR_REASON_CERTIFICATE_REQUIRED":
+                    case 31:
+                        message.reason = 31;
+                        break;
+                    case "ERROR_REASON_PERMISSION_DENIED":
+                    case 32:
+                        message.reason = 32;
+                        break;
+                    case "ERROR_REASON_UNSUPPORTED":
+                    case 33:
+                        message.reason = 33;
+                        break;
+                    case "ERROR_REASON_INTERNAL":
+                    case 34:
+                        message.reason = 34;
+                        break;
+                    default:
+                        if (typeof object.reason === "number" && (object.reason | 0) === object.reason)
+                            message.reason = object.reason;
+                    }
+                if (object.message != null)
+                    if (typeof object.message !== "string" || object.message.length)
+                        message.message = $String(object.message);
+                if (object.leader != null)
+                    if (typeof object.leader !== "string" || object.leader.length)
+                        message.leader = $String(object.leader);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a StreamFailure message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {palisade.v1.StreamFailure} message StreamFailure
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            StreamFailure.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.code = 0;
+                    object.reason = options.enums === $String ? "ERROR_REASON_UNSPECIFIED" : 0;
+                    object.message = "";
+                    object.leader = "";
+                }
+                if (message.code != null && $Object.hasOwnProperty.call(message, "code"))
+                    object.code = message.code;
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason"))
+                    object.reason = options.enums === $String ? $root.palisade.v1.ErrorReason[message.reason] === $undefined ? message.reason : $root.palisade.v1.ErrorReason[message.reason] : message.reason;
+                if (message.message != null && $Object.hasOwnProperty.call(message, "message"))
+                    object.message = message.message;
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    object.leader = message.leader;
+                return object;
+            };
+
+            /**
+             * Converts this StreamFailure to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.StreamFailure
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            StreamFailure.prototype.toJSON = function() {
+                return StreamFailure.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for StreamFailure
+             * @function getTypeUrl
+             * @memberof palisade.v1.StreamFailure
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            StreamFailure.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.StreamFailure";
+            };
+
+            return StreamFailure;
         })();
 
         v1.RaftService = (function() {

@@ -100,6 +100,12 @@ class CancelWaitResponse(_message.Message):
     token: int
     def __init__(self, outcome: _Optional[_Union[CancelWaitOutcome, str]] = ..., token: _Optional[int] = ...) -> None: ...
 
+class ClientFrame(_message.Message):
+    __slots__ = ["requests"]
+    REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    requests: _containers.RepeatedCompositeFieldContainer[StreamRequest]
+    def __init__(self, requests: _Optional[_Iterable[_Union[StreamRequest, _Mapping]]] = ...) -> None: ...
+
 class CloseSessionRequest(_message.Message):
     __slots__ = ["acked_up_to", "held", "seq", "session_id"]
     ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
@@ -113,6 +119,10 @@ class CloseSessionRequest(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class CloseSessionResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class Forget(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
@@ -296,6 +306,12 @@ class ReleaseResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
+class ServerFrame(_message.Message):
+    __slots__ = ["answers"]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    answers: _containers.RepeatedCompositeFieldContainer[StreamAnswer]
+    def __init__(self, answers: _Optional[_Iterable[_Union[StreamAnswer, _Mapping]]] = ...) -> None: ...
+
 class SessionInfo(_message.Message):
     __slots__ = ["client_name", "held_locks", "opened_index", "session_id", "ttl_ms", "waiting_locks"]
     CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -311,6 +327,82 @@ class SessionInfo(_message.Message):
     ttl_ms: int
     waiting_locks: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., ttl_ms: _Optional[int] = ..., opened_index: _Optional[int] = ..., held_locks: _Optional[_Iterable[str]] = ..., waiting_locks: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class StreamAnswer(_message.Message):
+    __slots__ = ["acquire", "cancel_wait", "close_session", "failure", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "list_locks", "list_sessions", "open_session", "release", "validate_token"]
+    ACQUIRE_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_WAIT_FIELD_NUMBER: _ClassVar[int]
+    CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
+    GET_LOCK_FIELD_NUMBER: _ClassVar[int]
+    GET_LOCK_HISTORY_FIELD_NUMBER: _ClassVar[int]
+    GET_SESSION_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KEEP_ALIVE_FIELD_NUMBER: _ClassVar[int]
+    LIST_LOCKS_FIELD_NUMBER: _ClassVar[int]
+    LIST_SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SESSION_FIELD_NUMBER: _ClassVar[int]
+    RELEASE_FIELD_NUMBER: _ClassVar[int]
+    VALIDATE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    acquire: AcquireResponse
+    cancel_wait: CancelWaitResponse
+    close_session: CloseSessionResponse
+    failure: StreamFailure
+    get_lock: GetLockResponse
+    get_lock_history: GetLockHistoryResponse
+    get_session: GetSessionResponse
+    id: int
+    keep_alive: KeepAliveResponse
+    list_locks: ListLocksResponse
+    list_sessions: ListSessionsResponse
+    open_session: OpenSessionResponse
+    release: ReleaseResponse
+    validate_token: ValidateTokenResponse
+    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveResponse, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., acquire: _Optional[_Union[AcquireResponse, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitResponse, _Mapping]] = ..., release: _Optional[_Union[ReleaseResponse, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockResponse, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksResponse, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionResponse, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsResponse, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryResponse, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenResponse, _Mapping]] = ..., failure: _Optional[_Union[StreamFailure, _Mapping]] = ...) -> None: ...
+
+class StreamFailure(_message.Message):
+    __slots__ = ["code", "leader", "message", "reason"]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    leader: str
+    message: str
+    reason: ErrorReason
+    def __init__(self, code: _Optional[int] = ..., reason: _Optional[_Union[ErrorReason, str]] = ..., message: _Optional[str] = ..., leader: _Optional[str] = ...) -> None: ...
+
+class StreamRequest(_message.Message):
+    __slots__ = ["acquire", "cancel_wait", "close_session", "forget", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "list_locks", "list_sessions", "open_session", "release", "validate_token"]
+    ACQUIRE_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_WAIT_FIELD_NUMBER: _ClassVar[int]
+    CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
+    FORGET_FIELD_NUMBER: _ClassVar[int]
+    GET_LOCK_FIELD_NUMBER: _ClassVar[int]
+    GET_LOCK_HISTORY_FIELD_NUMBER: _ClassVar[int]
+    GET_SESSION_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KEEP_ALIVE_FIELD_NUMBER: _ClassVar[int]
+    LIST_LOCKS_FIELD_NUMBER: _ClassVar[int]
+    LIST_SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SESSION_FIELD_NUMBER: _ClassVar[int]
+    RELEASE_FIELD_NUMBER: _ClassVar[int]
+    VALIDATE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    acquire: AcquireRequest
+    cancel_wait: CancelWaitRequest
+    close_session: CloseSessionRequest
+    forget: Forget
+    get_lock: GetLockRequest
+    get_lock_history: GetLockHistoryRequest
+    get_session: GetSessionRequest
+    id: int
+    keep_alive: KeepAliveRequest
+    list_locks: ListLocksRequest
+    list_sessions: ListSessionsRequest
+    open_session: OpenSessionRequest
+    release: ReleaseRequest
+    validate_token: ValidateTokenRequest
+    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., acquire: _Optional[_Union[AcquireRequest, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitRequest, _Mapping]] = ..., release: _Optional[_Union[ReleaseRequest, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockRequest, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksRequest, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionRequest, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsRequest, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryRequest, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenRequest, _Mapping]] = ..., forget: _Optional[_Union[Forget, _Mapping]] = ...) -> None: ...
 
 class ValidateTokenRequest(_message.Message):
     __slots__ = ["lock", "token"]

@@ -87,6 +87,11 @@ class LockServiceStub(object):
                 request_serializer=palisade_dot_v1_dot_lock__pb2.WatchRequest.SerializeToString,
                 response_deserializer=palisade_dot_v1_dot_lock__pb2.WatchEvent.FromString,
                 )
+        self.Stream = channel.stream_stream(
+                '/palisade.v1.LockService/Stream',
+                request_serializer=palisade_dot_v1_dot_lock__pb2.ClientFrame.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_lock__pb2.ServerFrame.FromString,
+                )
 
 
 class LockServiceServicer(object):
@@ -178,6 +183,17 @@ class LockServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Stream(self, request_iterator, context):
+        """The same calls on one stream per client connection: each ClientFrame carries many
+        requests, each ServerFrame many answers, matched by the request id the client chose.
+        Every call means on the stream exactly what it means as a unary call (the node answers
+        both through one handler). A broken stream fails its calls as UNAVAILABLE would: the
+        client retries them, writes with the same seq.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LockServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -245,6 +261,11 @@ def add_LockServiceServicer_to_server(servicer, server):
                     servicer.Watch,
                     request_deserializer=palisade_dot_v1_dot_lock__pb2.WatchRequest.FromString,
                     response_serializer=palisade_dot_v1_dot_lock__pb2.WatchEvent.SerializeToString,
+            ),
+            'Stream': grpc.stream_stream_rpc_method_handler(
+                    servicer.Stream,
+                    request_deserializer=palisade_dot_v1_dot_lock__pb2.ClientFrame.FromString,
+                    response_serializer=palisade_dot_v1_dot_lock__pb2.ServerFrame.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -482,5 +503,22 @@ class LockService(object):
         return grpc.experimental.unary_stream(request, target, '/palisade.v1.LockService/Watch',
             palisade_dot_v1_dot_lock__pb2.WatchRequest.SerializeToString,
             palisade_dot_v1_dot_lock__pb2.WatchEvent.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Stream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(request_iterator, target, '/palisade.v1.LockService/Stream',
+            palisade_dot_v1_dot_lock__pb2.ClientFrame.SerializeToString,
+            palisade_dot_v1_dot_lock__pb2.ServerFrame.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -1,0 +1,196 @@
+// The client's end of the Stream RPC to one node: LockService calls travel on one
+// bidirectional stream, every call of an event-loop turn in one frame, and their answers
+// come back many to a frame, matched by the request id. A call answered with a failure, one
+// that ran out of time, and every call in flight when the stream broke fail with an error
+// shaped like the status the unary call would have ended with, so the failover rules treat
+// both paths alike. The stream opens on first use and closes when idle for a while.
+import * as grpc from "@grpc/grpc-js";
+import { palisade } from "../proto/gen/palisade.js";
+import { lockServiceDefinition, type UnaryMethod } from "../proto/grpc.ts";
+import { LEADER_METADATA_KEY, REASON_METADATA_KEY } from "../proto/wire.ts";
+import type { Attempt } from "./failover.ts";
+
+const pb = palisade.v1;
+const STREAM = lockServiceDefinition.Stream;
+
+function openDuplex(client: grpc.Client) {
+  return client.makeBidiStreamRequest(STREAM.path, STREAM.requestSerialize, STREAM.responseDeserialize);
+}
+type Duplex = ReturnType<typeof openDuplex>;
+
+type Field = Exclude<NonNullable<palisade.v1.StreamRequest["call"]>, "forget">;
+
+/** The stream field of each LockService method the stream carries. */
+const FIELDS: ReadonlyMap<string, Field> = new Map<string, Field>([
+  [lockServiceDefinition.OpenSession.path, "openSession"],
+  [lockServiceDefinition.KeepAlive.path, "keepAlive"],
+  [lockServiceDefinition.CloseSession.path, "closeSession"],
+  [lockServiceDefinition.Acquire.path, "acquire"],
+  [lockServiceDefinition.CancelWait.path, "cancelWait"],
+  [lockServiceDefinition.Release.path, "release"],
+  [lockServiceDefinition.GetLock.path, "getLock"],
+  [lockServiceDefinition.ListLocks.path, "listLocks"],
+  [lockServiceDefinition.GetSession.path, "getSession"],
+  [lockServiceDefinition.ListSessions.path, "listSessions"],
+  [lockServiceDefinition.GetLockHistory.path, "getLockHistory"],
+  [lockServiceDefinition.ValidateToken.path, "validateToken"],
+]);
+
+/** Whether a method travels on the stream (the LockService calls but Watch). */
+export function carriedByStream(method: { path: string }): boolean {
+  return FIELDS.has(method.path);
+}
+
+/** An error with the shape of a grpc-js ServiceError (code, details, metadata). */
+export class StreamCallError extends Error {
+  readonly metadata: grpc.Metadata;
+  constructor(readonly code: grpc.status, readonly details: string, metadata?: grpc.Metadata) {
+    super(`${grpc.status[code] ?? code}: ${details}`);
+    this.metadata = metadata ?? new grpc.Metadata();
+  }
+}
+
+/** The status a stream's failure answer stands for. */
+function failureError(f: palisade.v1.IStreamFailure | palisade.v1.StreamFailure): StreamCallError {
+  const md = new grpc.Metadata();
+  const reason = pb.ErrorReason[f.reason ?? 0];
+  if (typeof reason === "string" && reason !== "ERROR_REASON_UNSPECIFIED") md.set(REASON_METADATA_KEY, reason);
+  if (f.leader) md.set(LEADER_METADATA_KEY, f.leader);
+  return new StreamCallError((f.code ?? grpc.status.UNKNOWN) as grpc.status, f.message ?? "", md);
+}
+
+interface Pending {
+  readonly field: Field;
+  readonly resolve: (answer: unknown) => void;
+  readonly reject: (error: StreamCallError) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/** How long an open stream with no call in flight stays open. */
+const IDLE_CLOSE_MS = 2_000;
+
+export class CallStream {
+  private call: Duplex | null = null;
+  private readonly pending = new Map<string, Pending>();
+  private outbox: palisade.v1.StreamRequest.$Properties[] = [];
+  private flushScheduled = false;
+  private nextId = 1;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly client: grpc.Client, private readonly endpoint: string) {}
+
+  /** One call on the stream; rejects with a StreamCallError shaped like the unary status. */
+  send<Req, Res>(method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, attempt?: Attempt): Promise<Res> {
+    const field = FIELDS.get(method.path);
+    if (field === undefined) return Promise.reject(new Error(`${method.path} does not travel on the stream`));
+    if (this.closed) return Promise.reject(new StreamCallError(grpc.status.UNAVAILABLE, "client is closed"));
+    const id = String(this.nextId++);
+    return new Promise<Res>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.forget(id);
+        reject(new StreamCallError(grpc.status.DEADLINE_EXCEEDED, `no answer from ${this.endpoint} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, { field, resolve: resolve as (answer: unknown) => void, reject, timer });
+      if (attempt) {
+        attempt.cancel = () => {
+          if (!this.pending.has(id)) return;
+          this.forget(id);
+          reject(new StreamCallError(grpc.status.CANCELLED, "moved to another node"));
+        };
+      }
+      this.queue({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], [field]: request });
+    });
+  }
+
+  /** Stops waiting for `id`, and tells the node (a wait goes on there, as after a cancelled unary call). */
+  private forget(id: string): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pending.delete(id);
+    if (this.call !== null) this.queue({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], forget: {} });
+    this.maybeIdle();
+  }
+
+  private queue(request: palisade.v1.StreamRequest.$Properties): void {
+    this.outbox.push(request);
+    if (this.idleTimer !== null) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+    }
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Sends this turn's requests as one frame (opening the stream if needed). */
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.closed || this.outbox.length === 0) return;
+    const requests = this.outbox;
+    this.outbox = [];
+    this.open().write(pb.ClientFrame.create({ requests }));
+  }
+
+  private open(): Duplex {
+    if (this.call !== null) return this.call;
+    const call = openDuplex(this.client);
+    this.call = call;
+    call.on("data", (frame: palisade.v1.ServerFrame) => this.answers(frame));
+    const broken = (detail: string): void => {
+      if (this.call !== call) return;
+      this.call = null;
+      this.failAll(detail);
+    };
+    call.on("error", (err: grpc.ServiceError) => broken(err.details || err.message));
+    call.on("end", () => broken("the node ended the stream"));
+    return call;
+  }
+
+  private answers(frame: palisade.v1.ServerFrame): void {
+    for (const answer of frame.answers) {
+      const id = String(answer.id);
+      const p = this.pending.get(id);
+      if (!p) continue;
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      if (answer.result === "failure" && answer.failure) p.reject(failureError(answer.failure));
+      else if (answer.result === p.field) p.resolve(answer[p.field]);
+      else p.reject(new StreamCallError(grpc.status.INTERNAL, `the answer to a ${p.field} call carried ${answer.result ?? "nothing"}`));
+    }
+    this.maybeIdle();
+  }
+
+  /** Every call in flight fails as UNAVAILABLE (retried elsewhere, writes with the same seq). */
+  private failAll(detail: string): void {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) {
+      clearTimeout(p.timer);
+      p.reject(new StreamCallError(grpc.status.UNAVAILABLE, `the stream to ${this.endpoint} broke: ${detail}`));
+    }
+  }
+
+  /** With nothing in flight for a while the stream closes (it reopens on the next call). */
+  private maybeIdle(): void {
+    if (this.pending.size > 0 || this.call === null || this.idleTimer !== null) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.pending.size > 0 || this.outbox.length > 0 || this.call === null) return;
+      const call = this.call;
+      this.call = null;
+      call.end();
+    }, IDLE_CLOSE_MS);
+    this.idleTimer.unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.failAll("client is closed");
+    const call = this.call;
+    this.call = null;
+    call?.end();
+  }
+}

@@ -1,0 +1,141 @@
+// The Stream RPC on real node processes: the client's lock calls share one stream per node,
+// many to a frame; the unary RPCs still serve; bad frames end only their stream; a client
+// that stops reading its answers holds up only itself.
+import * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { palisade } from "../../proto/gen/palisade.js";
+import { lockServiceDefinition } from "../../proto/grpc.ts";
+import { REASON_METADATA_KEY, toU64 } from "../../proto/wire.ts";
+import { startCluster, type Cluster } from "./harness.ts";
+
+const pb = palisade.v1;
+const STREAM = lockServiceDefinition.Stream;
+
+/** The sum of a metric's samples whose labels include `labels`, on one node. */
+async function metric(cluster: Cluster, id: number, name: string, labels = ""): Promise<number> {
+  const text = await (await fetch(`${cluster.metricsOrigin(id)}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`) || !line.includes(labels)) continue;
+    sum += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return sum;
+}
+
+interface StreamStats {
+  framesIn: number;
+  callsIn: number;
+}
+
+async function streamStats(cluster: Cluster, id: number): Promise<StreamStats> {
+  return {
+    framesIn: await metric(cluster, id, "palisade_client_stream_frames_total", 'direction="in"'),
+    callsIn: await metric(cluster, id, "palisade_client_stream_calls_total", 'direction="in"'),
+  };
+}
+
+/** A raw Stream call on `endpoint` whose frames are given as bytes. */
+function rawStream(endpoint: string): { client: grpc.Client; call: grpc.ClientDuplexStream<Uint8Array, Buffer> } {
+  const client = new grpc.Client(endpoint, grpc.credentials.createInsecure());
+  const call = client.makeBidiStreamRequest<Uint8Array, Buffer>(STREAM.path, (b) => Buffer.from(b), (b) => b);
+  return { client, call };
+}
+
+function streamEnd(call: grpc.ClientDuplexStream<Uint8Array, Buffer>): Promise<grpc.ServiceError | null> {
+  return new Promise((resolve) => {
+    call.on("error", (e: grpc.ServiceError) => resolve(e));
+    call.on("end", () => resolve(null));
+  });
+}
+
+const getLocks = (from: number, count: number, lock: string): Uint8Array =>
+  pb.ClientFrame.encode({ requests: Array.from({ length: count }, (_, i) => ({ id: toU64(from + i), getLock: { lock } })) }).finish();
+
+describe("lock calls on the Stream RPC", () => {
+  let cluster: Cluster;
+  let leader: number;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ metrics: true });
+    leader = await cluster.leaderId();
+  });
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it("a client's concurrent lock calls travel on the stream to the leader, many to a frame", async () => {
+    const client = cluster.client({ endpoints: [cluster.endpoint(leader)] });
+    const before = await streamStats(cluster, leader);
+    const session = await client.openSession({ ttlMs: 10_000 });
+    const names = Array.from({ length: 50 }, (_, i) => `stream-batch-${i}`);
+    const got = await Promise.all(names.map((name) => session.acquire(name)));
+    expect(got.every((g) => g.acquired)).toBe(true);
+    await Promise.all(got.map((g, i) => session.release(names[i]!, g.token ?? 0n)));
+    const after = await streamStats(cluster, leader);
+    const calls = after.callsIn - before.callsIn;
+    const frames = after.framesIn - before.framesIn;
+    expect(calls).toBeGreaterThanOrEqual(101); // OpenSession, 50 Acquires, 50 Releases (and keepalives)
+    expect(frames).toBeLessThan(calls / 5);
+    await session.close();
+  });
+
+  it("a client told to use the unary RPCs takes and releases locks without opening a stream", async () => {
+    const client = cluster.client({ transport: "unary" });
+    const before = await streamStats(cluster, leader);
+    const session = await client.openSession({ ttlMs: 10_000 });
+    const got = await session.acquire("stream-unary");
+    expect(got.acquired).toBe(true);
+    await session.release("stream-unary", got.token ?? 0n);
+    await session.close();
+    expect(await streamStats(cluster, leader)).toEqual(before);
+  });
+
+  it("a frame that is not a ClientFrame ends only its stream, with INVALID_ARGUMENT and a reason", async () => {
+    const { client, call } = rawStream(cluster.endpoint(leader));
+    try {
+      const ended = streamEnd(call);
+      call.write(Uint8Array.from([0x0a, 0x05, 0xff, 0xff])); // a field that claims more bytes than it has
+      const error = await ended;
+      expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(error?.metadata.get(REASON_METADATA_KEY)).toEqual(["ERROR_REASON_MALFORMED_REQUEST"]);
+    } finally {
+      client.close();
+    }
+    const session = await cluster.client().openSession({ ttlMs: 5_000 });
+    expect((await session.acquire("stream-after-bad-frame")).acquired).toBe(true);
+    await session.close();
+  });
+
+  it("a client that stops reading its answers is held back while other clients are served, and gets every answer once it reads", async () => {
+    const { client, call } = rawStream(cluster.endpoint(leader));
+    try {
+      const answered = new Set<string>();
+      let duplicates = 0;
+      call.on("data", (bytes: Buffer) => {
+        for (const a of pb.ServerFrame.decode(bytes).answers) {
+          const id = String(a.id);
+          if (answered.has(id)) duplicates++;
+          answered.add(id);
+        }
+      });
+      call.pause();
+      const frames = 10;
+      const perFrame = 2_000;
+      for (let f = 0; f < frames; f++) call.write(getLocks(1 + f * perFrame, perFrame, "stream-unread"));
+      // Well past the node's in-flight cap: it stopped reading this stream, not serving.
+      const other = await cluster.client().openSession({ ttlMs: 5_000 });
+      expect((await other.acquire("stream-unread")).acquired).toBe(true);
+      await other.close();
+      call.resume();
+      await cluster.waitFor("every request answered", async () => answered.size === frames * perFrame, 30_000);
+      expect(duplicates).toBe(0);
+      const ended = streamEnd(call);
+      call.end();
+      expect(await ended).toBeNull(); // the node closes with OK once the client is done
+
+    } finally {
+      client.close();
+    }
+  });
+});
