@@ -66,6 +66,9 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
 }
 
+/** Requests per frame at most (a node ends a stream whose frame carries more than 4,096). */
+const MAX_REQUESTS_PER_FRAME = 1_024;
+
 /** How long an open stream with no call in flight stays open. */
 const IDLE_CLOSE_MS = 2_000;
 
@@ -124,13 +127,16 @@ export class CallStream {
     setImmediate(() => this.flush());
   }
 
-  /** Sends this turn's requests as one frame (opening the stream if needed). */
+  /** Sends this turn's requests, as one frame unless there are very many (opening the stream if needed). */
   private flush(): void {
     this.flushScheduled = false;
     if (this.closed || this.outbox.length === 0) return;
     const requests = this.outbox;
     this.outbox = [];
-    this.open().write(pb.ClientFrame.create({ requests }));
+    const call = this.open();
+    for (let i = 0; i < requests.length; i += MAX_REQUESTS_PER_FRAME) {
+      call.write(pb.ClientFrame.create({ requests: requests.slice(i, i + MAX_REQUESTS_PER_FRAME) }));
+    }
   }
 
   private open(): Duplex {

@@ -61,6 +61,30 @@ export function sleep(clock: ClientClock, ms: number): Promise<void> {
   });
 }
 
+/** Wake-ups shared by everything sleeping until the same instant of a clock. */
+const wakeups = new WeakMap<ClientClock, Map<number, Promise<void>>>();
+
+/**
+ * Resolves at monotonic instant `atMs` of `clock`. Everything waiting for the same instant
+ * shares one timer, so it all resumes in the same turn (the keepalives of many sessions
+ * then leave in one stream message).
+ */
+export function sleepUntil(clock: ClientClock, atMs: number): Promise<void> {
+  let byInstant = wakeups.get(clock);
+  if (!byInstant) wakeups.set(clock, (byInstant = new Map()));
+  const shared = byInstant.get(atMs);
+  if (shared) return shared;
+  const instants = byInstant;
+  const wake = new Promise<void>((resolve) => {
+    clock.setTimeout(() => {
+      instants.delete(atMs);
+      resolve();
+    }, Math.max(0, atMs - clock.monotonicMs()));
+  });
+  instants.set(atMs, wake);
+  return wake;
+}
+
 /** One moment, read on both clocks. */
 export interface Instant {
   readonly monotonicMs: number;

@@ -2,7 +2,7 @@
 // exactly-once bookkeeping, its keepalive loop and its own expiry deadline. It talks to the
 // cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
-import { elapsedMs, instantOf, msToNs, sleep, type ClientClock, type Instant, type Timer } from "./clock.ts";
+import { elapsedMs, instantOf, msToNs, sleep, sleepUntil, type ClientClock, type Instant, type Timer } from "./clock.ts";
 import { isAnswer, type AcquireAnswer, type LockApi, type WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
@@ -17,15 +17,12 @@ export const MAX_IN_FLIGHT = 64;
 const RESEND_PAUSE_MS = 200;
 
 /**
- * Keepalives are sent a little early, on a grid shared by every session of the process, so
- * that the keepalives of many sessions leave in the same turn and share a stream frame.
+ * `due` moved back to a multiple of `period` on the process's monotonic clock (never later,
+ * and never back to or before the previous send): every session of a process with the same
+ * TTL then sends its keepalive in the same turn, so they share one stream message per period.
  */
-const KEEPALIVE_GRID_MS = 50;
-
-/** `due` moved back to the grid (by less than a tenth of `period`, so never late). */
 function alignedDown(due: number, period: number): number {
-  const grid = Math.min(KEEPALIVE_GRID_MS, Math.floor(period / 10));
-  return grid >= 1 ? due - (due % grid) : due;
+  return Math.floor(due / period) * period;
 }
 
 /** The shortest wait for one keepalive attempt, unless less time is left than that. */
@@ -478,9 +475,10 @@ export class Session {
         failed = true;
         this.checkDeadline();
       }
-      const next = alignedDown(sent.monotonicMs + period, period) - this.clock.monotonicMs();
-      const pause = failed ? Math.max(next, RESEND_PAUSE_MS) : next;
-      if (pause > 0 && this.ended === "open") await sleep(this.clock, pause);
+      if (this.ended !== "open") return;
+      const at = alignedDown(sent.monotonicMs + period, period);
+      if (failed && at - this.clock.monotonicMs() < RESEND_PAUSE_MS) await sleep(this.clock, RESEND_PAUSE_MS);
+      else if (at > this.clock.monotonicMs()) await sleepUntil(this.clock, at);
     }
   }
 

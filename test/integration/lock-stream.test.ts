@@ -80,6 +80,21 @@ describe("lock calls on the Stream RPC", () => {
     await session.close();
   });
 
+  it("the keepalives of a client's sessions with one TTL share one stream message per period", async () => {
+    const client = cluster.client({ endpoints: [cluster.endpoint(leader)] });
+    const sessions = await Promise.all(Array.from({ length: 200 }, () => client.openSession({ ttlMs: 3_000 })));
+    await new Promise((r) => setTimeout(r, 1_100)); // past the first, possibly unaligned, keepalive
+    const before = await streamStats(cluster, leader);
+    await new Promise((r) => setTimeout(r, 3_000)); // three keepalive periods
+    const after = await streamStats(cluster, leader);
+    const calls = after.callsIn - before.callsIn;
+    const frames = after.framesIn - before.framesIn;
+    expect(calls).toBeGreaterThanOrEqual(400); // two or three keepalives per session
+    expect(frames).toBeLessThanOrEqual(8); // one per period, and a few for a slow turn
+    expect(sessions.every((s) => !s.signal.aborted)).toBe(true);
+    await Promise.all(sessions.map((s) => s.close()));
+  });
+
   it("a client told to use the unary RPCs takes and releases locks without opening a stream", async () => {
     const client = cluster.client({ transport: "unary" });
     const before = await streamStats(cluster, leader);
