@@ -41,6 +41,8 @@ export interface InvokeOptions {
    * each attempt: no attempt outlasts it, and the call gives up once it is gone.
    */
   timeLeftMs?: () => number;
+  /** The node may hold its answer on purpose (a waiting Acquire); see FailoverCallOptions. */
+  answerMayWait?: boolean;
   /** Ask this endpoint only (no leader following, no retry). */
   endpoint?: string;
 }
@@ -178,7 +180,7 @@ export class Connection {
     }
     return this.failover.call(
       (endpoint, timeoutMs, attempt) => this.callOnce(endpoint, method, build(), timeoutMs, false, attempt),
-      { kind: opts.kind, attemptTimeoutMs, budgetMs: opts.budgetMs ?? this.options.retryBudgetMs, timeLeftMs: opts.timeLeftMs, what: method.path },
+      { kind: opts.kind, attemptTimeoutMs, budgetMs: opts.budgetMs ?? this.options.retryBudgetMs, timeLeftMs: opts.timeLeftMs, answerMayWait: opts.answerMayWait, what: method.path },
     );
   }
 

@@ -3,7 +3,8 @@
 // again elsewhere" until the call's budget or its time left runs out, a back-off once every
 // endpoint failed in a row, and a node that let an attempt run out without a word (stopped,
 // not dead: its connections stay open) passed over for a while, with the other attempts
-// waiting on it moved on at once. Connection runs gRPC calls through it; the simulator runs
+// waiting on it moved on at once. An attempt that ran out sooner than the node usually
+// answers is no sign of a stopped node (only of a short timeout), so it silences nothing. Connection runs gRPC calls through it; the simulator runs
 // its own calls through the very same rules. Time comes from an injected ClientClock.
 import type { status as Status } from "@grpc/grpc-js";
 import type { ErrorReasonName } from "../proto/wire.ts";
@@ -39,6 +40,11 @@ export interface FailoverCallOptions {
    * each attempt: no attempt outlasts it, and the call gives up once it is gone.
    */
   timeLeftMs?: (() => number) | undefined;
+  /**
+   * The node may hold its answer on purpose (an Acquire waiting in the queue): the call's
+   * answer time is not counted into how fast the node answers.
+   */
+  answerMayWait?: boolean | undefined;
   /** Names the call in errors. */
   what: string;
 }
@@ -49,6 +55,15 @@ export interface Attempt {
   cancel: () => void;
 }
 
+/**
+ * An attempt that ran out counts as the node's silence only when it waited at least this many
+ * times the node's usual answer time (a loaded node answering in 300 ms does not look
+ * stopped to a 100 ms keepalive attempt; a stopped one looks so to any attempt).
+ */
+const SILENT_AFTER = 2;
+/** Weight of the newest answer time in the smoothed one. */
+const ANSWER_SMOOTHING = 0.25;
+
 export type AttemptFn<Res> = (endpoint: string, timeoutMs: number, attempt: Attempt) => Promise<Res>;
 
 export class Failover {
@@ -58,6 +73,8 @@ export class Failover {
   private readonly inFlight = new Map<string, Set<Attempt>>();
   /** Endpoints that let an attempt run out unanswered, until when (monotonic ms): passed over, and their hints not followed. */
   private readonly silentUntil = new Map<string, number>();
+  /** How long each endpoint takes to answer, smoothed (ms). */
+  private readonly answerMs = new Map<string, number>();
 
   /**
    * `pause` waits out a back-off; by default on `clock`, whose timers do not keep a process
@@ -108,17 +125,23 @@ export class Failover {
       const timeoutMs = Math.max(1, Math.min(attemptTimeout(), left));
       const a: Attempt = { moved: false, cancel: () => undefined };
       this.track(endpoint, a, true);
+      const sentAt = now();
       try {
         const response = await attempt(endpoint, timeoutMs, a);
         this.silentUntil.delete(endpoint);
+        if (!opts.answerMayWait) this.answered(endpoint, now() - sentAt);
         return response;
       } catch (err) {
         this.track(endpoint, a, false);
         const failure = this.classify(err);
         if (!a.moved) {
+          if (!failure.timedOut && !opts.answerMayWait) this.answered(endpoint, now() - sentAt);
           if (!failure.retriable) throw failure.error;
-          if (failure.timedOut) this.silenced(endpoint, timeoutMs);
-          else this.silentUntil.delete(endpoint);
+          if (failure.timedOut) {
+            if (timeoutMs >= SILENT_AFTER * (this.answerMs.get(endpoint) ?? 0)) this.silenced(endpoint, timeoutMs);
+          } else {
+            this.silentUntil.delete(endpoint);
+          }
         }
         last = failure;
         failuresInRow += 1;
@@ -142,6 +165,12 @@ export class Failover {
     const detail = last === undefined ? (this.closed ? "client is closed" : "no time left to try") : last.detail;
     const what = `${opts.what}: no answer within the time given (last: ${detail})`;
     throw opts.kind === "write" ? new OutcomeUnknownError(what, last?.code, last?.reason) : new UnavailableError(what, last?.code, last?.reason);
+  }
+
+  /** An answer (or an error the node sent) from `endpoint` after `ms`. */
+  private answered(endpoint: string, ms: number): void {
+    const before = this.answerMs.get(endpoint);
+    this.answerMs.set(endpoint, before === undefined ? ms : before + ANSWER_SMOOTHING * (ms - before));
   }
 
   private track(endpoint: string, attempt: Attempt, add: boolean): void {

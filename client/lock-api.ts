@@ -37,6 +37,11 @@ export interface CallOptions {
    * its budget ran out) once it is gone.
    */
   timeLeftMs?: () => number;
+  /**
+   * The node may hold its answer on purpose (an Acquire waiting in the queue): how long the
+   * call took says nothing about how fast the node answers.
+   */
+  answerMayWait?: boolean;
 }
 
 export interface OpenSessionCall {
@@ -183,6 +188,7 @@ function invokeOptions(kind: "write" | "read", options: CallOptions): InvokeOpti
   if (options.attemptTimeoutMs !== undefined) out.attemptTimeoutMs = options.attemptTimeoutMs;
   if (options.budgetMs !== undefined) out.budgetMs = options.budgetMs;
   if (options.timeLeftMs !== undefined) out.timeLeftMs = options.timeLeftMs;
+  if (options.answerMayWait !== undefined) out.answerMayWait = options.answerMayWait;
   return out;
 }
 

@@ -233,7 +233,7 @@ export class Session {
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
     const call = this.api.acquire(
       { sessionId: this.id, lock, waitMs, seq, acks: this.acksOf(seq) },
-      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.untilAnswered(seq) },
+      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.untilAnswered(seq), answerMayWait: waitMs > 0 },
     );
     const result = this.finishAcquire(lock, seq, call, options.signal);
     return { seq, result };

@@ -240,6 +240,7 @@ export class SimLockApi implements LockApi {
       attemptTimeoutMs: options.attemptTimeoutMs ?? this.options.callTimeoutMs,
       budgetMs: options.budgetMs ?? this.options.retryBudgetMs,
       timeLeftMs: options.timeLeftMs,
+      answerMayWait: options.answerMayWait,
       what: "call",
     };
   }

@@ -1,0 +1,120 @@
+// When a timed-out attempt means a stopped node: the failover rules pass a node over (and
+// move the attempts waiting on it) only when the attempt waited well past the node's usual
+// answer time, so a short keepalive attempt on a slow but working leader does not drive a
+// waiting Acquire away from the one node that can grant it.
+import { describe, expect, it } from "vitest";
+import type { ClientClock } from "../../client/clock.ts";
+import { Failover, type Attempt, type AttemptFailure } from "../../client/failover.ts";
+
+/** A clock the test moves by hand. */
+function manualClock(): ClientClock & { advance(ms: number): void } {
+  let now = 1_000;
+  return {
+    monotonicMs: () => now,
+    wallMs: () => 1_700_000_000_000 + now,
+    setTimeout: () => ({ cancel: () => undefined }),
+    setInterval: () => ({ cancel: () => undefined }),
+    advance(ms) {
+      now += ms;
+    },
+  };
+}
+
+class TimedOut extends Error {}
+
+const classify = (err: unknown): AttemptFailure =>
+  err instanceof TimedOut
+    ? { retriable: true, timedOut: true, detail: "deadline exceeded", error: err }
+    : { retriable: false, timedOut: false, detail: String(err), error: err instanceof Error ? err : new Error(String(err)) };
+
+interface Sent {
+  endpoint: string;
+  timeoutMs: number;
+  attempt: Attempt;
+  cancelled: boolean;
+  resolve(value: string): void;
+  reject(error: unknown): void;
+}
+
+/** Failover over endpoints a and b whose attempts the test answers by hand. */
+function rig() {
+  const clock = manualClock();
+  const failover = new Failover(["a", "b"], clock, classify, () => Promise.resolve());
+  const sent: Sent[] = [];
+  const call = (timeoutMs: number, answerMayWait = false): Promise<string> =>
+    failover.call((endpoint, t, attempt) => new Promise<string>((resolve, reject) => {
+      const s: Sent = { endpoint, timeoutMs: t, attempt, cancelled: false, resolve, reject };
+      attempt.cancel = () => {
+        s.cancelled = true;
+        reject(new Error("cancelled"));
+      };
+      sent.push(s);
+    }), { kind: "read", attemptTimeoutMs: timeoutMs, budgetMs: 60_000, answerMayWait, what: "test" });
+  const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+  return { clock, failover, sent, call, settle };
+}
+
+describe("failover: when a timed-out attempt passes a node over", () => {
+  it("a short attempt that runs out on a node that answers slowly does not move the other attempts waiting on it", async () => {
+    const { clock, failover, sent, call, settle } = rig();
+    // The node answers, but takes 300 ms.
+    const warm = call(1_000);
+    clock.advance(300);
+    sent[0]!.resolve("ok");
+    await warm;
+    const waiting = call(30_000, true); // a waiting Acquire on a
+    const short = call(100);
+    await settle();
+    expect(sent.map((s) => s.endpoint)).toEqual(["a", "a", "a"]);
+    clock.advance(100);
+    sent[2]!.reject(new TimedOut());
+    await settle();
+    expect(sent[1]!.cancelled).toBe(false); // the Acquire still waits on a
+    expect(sent[1]!.attempt.moved).toBe(false);
+    expect(sent[3]!.endpoint).toBe("b"); // the short call itself tries the next node
+    sent[3]!.resolve("from b");
+    expect(await short).toBe("from b");
+    sent[1]!.resolve("granted");
+    expect(await waiting).toBe("granted");
+    expect(failover.allEndpoints).toEqual(["a", "b"]);
+  });
+
+  it("an attempt that runs out on a node that answers quickly moves the attempts waiting on it at once", async () => {
+    const { clock, sent, call, settle } = rig();
+    const warm = call(1_000);
+    clock.advance(5);
+    sent[0]!.resolve("ok");
+    await warm;
+    const waiting = call(30_000, true);
+    void call(100).catch(() => undefined);
+    await settle();
+    clock.advance(100);
+    sent[2]!.reject(new TimedOut());
+    await settle();
+    expect(sent[1]!.cancelled).toBe(true);
+    expect(sent[1]!.attempt.moved).toBe(true);
+    const moved = sent.find((s, i) => i > 2 && s.timeoutMs === 30_000);
+    expect(moved?.endpoint).toBe("b");
+    moved!.resolve("granted by b");
+    expect(await waiting).toBe("granted by b");
+  });
+
+  it("the answer time of a call the node may hold on purpose does not count as the node's speed", async () => {
+    const { clock, sent, call, settle } = rig();
+    // A waiting Acquire answered after 3 s, then nothing else was heard from a.
+    const wait = call(30_000, true);
+    clock.advance(3_000);
+    sent[0]!.resolve("granted");
+    await wait;
+    const waiting = call(30_000, true);
+    void call(100).catch(() => undefined);
+    await settle();
+    clock.advance(100);
+    sent[2]!.reject(new TimedOut());
+    await settle();
+    expect(sent[1]!.attempt.moved).toBe(true);
+    const moved = sent.find((s, i) => i > 2 && s.timeoutMs === 30_000);
+    moved!.resolve("granted by b");
+    expect(await waiting).toBe("granted by b");
+  });
+});
