@@ -1,0 +1,96 @@
+// Compiles the TypeScript to dist/ (npm run build; `npm ci` and `npm pack` run it as
+// `prepare`): tsc with tsconfig.build.json (sourcemaps, declarations, `.ts` import
+// specifiers rewritten to `.js`), plus the JavaScript files the compiled code loads beside
+// itself (the generated protobuf module, the `palisadectl run` watchdog).
+//
+//   node scripts/build.mjs             build dist/ from scratch
+//   node scripts/build.mjs --if-stale  only if a source changed, appeared or went away since
+//                                      the last build (what tests and the benchmark call)
+//
+// The build goes to a temporary folder that replaces dist/ at the end, so a process running
+// from dist/ meanwhile (or a second build) never sees it half written.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const stampFile = join(dist, ".build-stamp.json");
+
+/** What the build reads: the folders tsconfig.build.json compiles (and what they import from test/sim), and the configs. */
+const SOURCE_DIRS = ["node", "client", "proto", "scripts", "bench", "chaos", "test/sim/checkers"];
+const SOURCE_FILES = ["tsconfig.json", "tsconfig.build.json", "scripts/build.mjs"];
+/** Files the compiled modules load from their own folder, copied as they are. */
+const COPIED = ["proto/gen/palisade.js", "proto/gen/palisade.d.ts", "client/run/watchdog.mjs"];
+
+function walk(dir, out) {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (name === "results" || name === "node_modules") continue;
+    if (statSync(path).isDirectory()) walk(path, out);
+    else if (/\.(ts|mjs|js)$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+function sources() {
+  const files = SOURCE_DIRS.flatMap((d) => walk(join(root, d), []));
+  files.push(...SOURCE_FILES.map((f) => join(root, f)));
+  return files.map((f) => relative(root, f)).sort();
+}
+
+/** Fresh: the last build saw exactly these files, and none changed after it started. */
+function isFresh(files) {
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(stampFile, "utf8"));
+  } catch {
+    return false;
+  }
+  if (JSON.stringify(stamp.sources) !== JSON.stringify(files)) return false;
+  return files.every((f) => statSync(join(root, f)).mtimeMs <= stamp.startedAtMs);
+}
+
+function tscPath() {
+  try {
+    return createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  } catch {
+    process.stderr.write(
+      "build: typescript is not installed (a production-only install?). Build dist/ where the dev dependencies are " +
+        "(npm ci), or install the package made by `npm pack`, which contains dist/.\n",
+    );
+    process.exit(1);
+  }
+}
+
+function build(files) {
+  const startedAtMs = Date.now();
+  const tmp = join(root, `.dist-build-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    execFileSync(process.execPath, [tscPath(), "-p", join(root, "tsconfig.build.json"), "--outDir", tmp], { cwd: root, stdio: "inherit" });
+    for (const file of COPIED) {
+      mkdirSync(dirname(join(tmp, file)), { recursive: true });
+      copyFileSync(join(root, file), join(tmp, file));
+    }
+    writeFileSync(join(tmp, ".build-stamp.json"), `${JSON.stringify({ startedAtMs, sources: files }, null, 1)}\n`);
+    rmSync(dist, { recursive: true, force: true });
+    renameSync(tmp, dist);
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (error && typeof error === "object" && "status" in error) {
+      process.stderr.write("build: tsc failed (see above); dist/ is unchanged\n");
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const files = sources();
+if (process.argv.includes("--if-stale") && isFresh(files)) process.exit(0);
+const t0 = Date.now();
+build(files);
+process.stderr.write(`build: dist/ compiled in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
