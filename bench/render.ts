@@ -1,5 +1,5 @@
 // Renders the benchmark report as Markdown, and optionally as one JSON document:
-//   tsx bench/render.ts RESULTS.jsonl [PARTS.json] [--json OUT.json]
+//   node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json]
 // RESULTS.jsonl: the lines bench.mjs wrote (one per run), attributed to Palisade or etcd by
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
 // (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
@@ -146,7 +146,7 @@ export function renderParts(parts: Parts): string {
       `Palisade filled in ${m.fill_s} s (${m.fill_writes_per_s} writes/s: OpenSession + Acquire, up to 2,048 calls in flight from 16 clients); ` +
         (e ? `etcd (${e.locks_held.toLocaleString("en-US")} locks by ${e.sessions_opened.toLocaleString("en-US")} leases, Lock API) in ${e.fill_s} s. ` : failed(em) ? `etcd failed: ${em.error}. ` : "") +
         "VmRSS / VmHWM from /proc/PID/status 3 s after the fill; idle = the same cluster before the fill. " +
-        "A Palisade node runs as `node --import tsx` (TypeScript compiled at load), which is part of its idle figure." +
+        "A Palisade node runs its compiled JavaScript (`bin/palisade.mjs node`, dist/)." +
         (m.locks_held < m.locks_requested || m.sessions_opened < m.sessions_requested ? ` **Requested ${m.sessions_requested} sessions / ${m.locks_requested} locks: not all created within the bound.**` : "") +
         (m.errors ? ` Errors: ${m.errors} (${m.error_samples.join("; ")}).` : ""),
       "",
@@ -167,7 +167,7 @@ export function renderParts(parts: Parts): string {
     out.push(
       `### Start-up of one node (${s.entries.toLocaleString("en-US")} Acquire/Release entries; data directory ${num(s.data_dir_mb)} MB with the log)`,
       "",
-      "Time from spawning the node process (`node --import tsx node/cli/main.ts`) to its first Status answer, and to Status reporting the whole log applied; the node starts alone (no peers), so this is its own recovery, not an election. " +
+      "Time from spawning the node process (`bin/palisade.mjs node`) to its first Status answer, and to Status reporting the whole log applied; the node starts alone (no peers), so this is its own recovery, not an election. " +
         "No etcd figure: filling etcd with a million writes through its API would take about 7 minutes here.",
       "",
       "| start from | first Status ms | all applied ms | applied index | snapshot index | RSS MB after |",
@@ -245,7 +245,7 @@ function main(argv: string[]): void {
   const files = argv.filter((_, i) => jsonAt < 0 || (i !== jsonAt && i !== jsonAt + 1));
   const [resultsFile, partsFile] = files;
   if (!resultsFile) {
-    process.stderr.write("usage: tsx bench/render.ts RESULTS.jsonl [PARTS.json] [--json OUT.json]\n");
+    process.stderr.write("usage: node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json]\n");
     process.exit(2);
   }
   const runs = existsSync(resultsFile) ? parseRuns(readFileSync(resultsFile, "utf8")) : [];

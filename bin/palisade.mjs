@@ -2,12 +2,10 @@
 // palisade: command-line entry for running a Palisade node.
 //   palisade node --config FILE --id N [--log-level L]
 //   palisade restore --backup FILE --config NEW.json [--epoch N] [--id N]
-// Runs node/cli/main.ts (or restore.ts) through tsx in a child Node process and passes signals on.
-import { spawn } from "node:child_process";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+// Runs the built node (dist/node/cli/main.js) or restore in this very process: the pid a
+// supervisor records, and the signals it sends, are the node's own.
+import { existsSync } from "node:fs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const [verb, ...rest] = process.argv.slice(2);
 
 const usage = `Usage: palisade node --config FILE --id N [--log-level LEVEL]
@@ -25,21 +23,23 @@ if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h")
   process.stdout.write(usage);
   process.exit(verb === undefined ? 1 : 0);
 }
-const scripts = { node: "node/cli/main.ts", restore: "node/cli/restore.ts" };
-if (!Object.hasOwn(scripts, verb)) {
+const modules = { node: "../dist/node/cli/main.js", restore: "../dist/node/cli/restore.js" };
+if (!Object.hasOwn(modules, verb)) {
   process.stderr.write(`palisade: unknown command "${verb}"\n\n${usage}`);
   process.exit(1);
 }
 
-// tsx is resolved from this package, so the command works from any directory.
-const tsx = import.meta.resolve("tsx");
-const child = spawn(process.execPath, ["--import", tsx, join(root, scripts[verb]), ...rest], {
-  stdio: "inherit",
-  cwd: process.cwd(),
-});
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => child.kill(signal));
+const url = new URL(modules[verb], import.meta.url);
+if (!existsSync(url)) {
+  process.stderr.write("palisade: the compiled code (dist/) is missing: run `npm run build` (`npm ci` runs it)\n");
+  process.exit(1);
 }
-child.on("exit", (code, signal) => {
-  process.exit(code ?? (signal ? 128 + 1 : 1));
-});
+// Stack traces name the TypeScript sources (dist/ carries sourcemaps).
+process.setSourceMapsEnabled(true);
+if (verb === "node") {
+  const { runNode } = await import(url.href);
+  await runNode(rest);
+} else {
+  const { restoreMain } = await import(url.href);
+  process.exit(await restoreMain(rest));
+}
