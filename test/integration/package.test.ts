@@ -65,6 +65,7 @@ const bin = (name: string): string => join(app, "node_modules/.bin", name);
 describe("the package made by npm pack", () => {
   it("holds compiled JavaScript and declarations, no TypeScript sources, and installs no dev dependency", () => {
     expect(packed).toContain("dist/node/cli/main.js");
+    expect(packed).toContain("dist/bundle/node.mjs");
     expect(packed).toContain("dist/client/index.d.ts");
     expect(packed).toContain("dist/proto/gen/palisade.js");
     expect(packed).toContain("dist/client/run/watchdog.mjs");
