@@ -9,7 +9,7 @@ import type { ClusterConfigInput } from "../node/config/index.ts";
 import { PalisadeClient } from "../client/index.ts";
 import type { NodeStatus } from "../client/index.ts";
 import { freePorts } from "../scripts/free-ports.ts";
-import { PACKAGE_ROOT } from "../scripts/package-root.ts";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 import { waitServing } from "./ready-probe.ts";
 
 /** Nodes run as operators run them: the `palisade` bin, on the compiled code in dist/. */

@@ -12,7 +12,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "nod
 import { join } from "node:path";
 import type { ClusterConfigInput } from "../node/config/index.ts";
 import { freePorts } from "../scripts/free-ports.ts";
-import { PACKAGE_ROOT } from "../scripts/package-root.ts";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 import { PALISADE_BIN } from "./cluster-control.ts";
 import { waitServing } from "./ready-probe.ts";
 

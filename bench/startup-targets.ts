@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition } from "../proto/grpc.ts";
-import { PACKAGE_ROOT } from "../scripts/package-root.ts";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 import { BenchCluster, makeTempDir, removeTempDir, sleep } from "./cluster-control.ts";
 
 export const PALISADECTL_BIN = join(PACKAGE_ROOT, "bin/palisadectl.mjs");

@@ -2,12 +2,13 @@
 // palisade: command-line entry for running a Palisade node.
 //   palisade node --config FILE --id N [--log-level L]
 //   palisade restore --backup FILE --config NEW.json [--epoch N] [--id N]
-// Runs the built node or restore in this very process: the pid a supervisor records, and the
-// signals it sends, are the node's own. The node runs from dist/bundle/node.mjs, the whole
-// node process in one file (Node loads it in about half the time it takes for the module tree); restore
-// from dist/node/cli/restore.js. Sourcemap support is left off, since reading the maps costs
-// every start; NODE_OPTIONS=--enable-source-maps turns it on (stack traces then name the
-// TypeScript sources).
+//   palisade init [--dir DIR] [--hosts A,B,C]
+// Runs the built command in this very process: the pid a supervisor records, and the signals
+// it sends, are the node's own. The node runs from dist/bundle/node.mjs, the whole node
+// process in one file (Node loads it in about half the time it takes for the module tree);
+// restore and init from dist/node/cli/. Sourcemap support is left off, since reading the maps
+// costs every start; NODE_OPTIONS=--enable-source-maps turns it on (stack traces then name
+// the TypeScript sources).
 import { existsSync } from "node:fs";
 
 const [verb, ...rest] = process.argv.slice(2);
@@ -20,6 +21,7 @@ which entry is its own with --id. Stop it with SIGINT or SIGTERM.
 Commands:
   node      run a node (see: palisade node --help)
   restore   seed a new cluster's data directories from a backup (see: palisade restore --help)
+  init      write a three-host cluster file, development certificates and the systemd unit (see: palisade init --help)
   help      show this help
 `;
 
@@ -27,7 +29,7 @@ if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h")
   process.stdout.write(usage);
   process.exit(verb === undefined ? 1 : 0);
 }
-const modules = { node: "../dist/bundle/node.mjs", restore: "../dist/node/cli/restore.js" };
+const modules = { node: "../dist/bundle/node.mjs", restore: "../dist/node/cli/restore.js", init: "../dist/node/cli/init.js" };
 if (!Object.hasOwn(modules, verb)) {
   process.stderr.write(`palisade: unknown command "${verb}"\n\n${usage}`);
   process.exit(1);
@@ -41,7 +43,10 @@ if (!existsSync(url)) {
 if (verb === "node") {
   const { runNode } = await import(url.href);
   await runNode(rest);
-} else {
+} else if (verb === "restore") {
   const { restoreMain } = await import(url.href);
   process.exit(await restoreMain(rest));
+} else {
+  const { initMain } = await import(url.href);
+  initMain(rest);
 }

@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
-import { PACKAGE_ROOT } from "../scripts/package-root.ts";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 
 const run = promisify(execFile);
 

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { builtFile, PACKAGE_ROOT } from "../scripts/package-root.ts";
+import { builtFile, PACKAGE_ROOT } from "../node/util/package-root.ts";
 import type { Line } from "./protocol.ts";
 
 /** What node runs for `script`: a TypeScript source's build in dist/, any other file as it is. */

@@ -27,6 +27,11 @@ export class AckTracker {
     while (this.heldAbove.delete(this.mark + 1)) this.mark += 1;
   }
 
+  /** Whether the answer to `seq` is held. */
+  isAnswered(seq: number): boolean {
+    return seq <= this.mark || this.heldAbove.has(seq);
+  }
+
   /** Seqs allocated whose answers are not held yet. */
   get outstanding(): number {
     return this.next - 1 - this.mark - this.heldAbove.size;
@@ -45,6 +50,8 @@ export class AckTracker {
    */
   acksFor(seq: number): { ackedUpTo: number; held: number[] } {
     const held = [...this.heldAbove].filter((s) => s < seq).sort((a, b) => a - b).slice(0, MAX_HELD);
-    return { ackedUpTo: this.mark, held };
+    // Never its own seq or above: a write whose answer came another way (a CancelWait) must
+    // not be sent again, and if it is, it must still be a valid request.
+    return { ackedUpTo: Math.min(this.mark, seq - 1), held };
   }
 }

@@ -49,6 +49,8 @@ export interface PalisadeClientOptions {
 export interface ClientWiring {
   lockApi?: LockApi;
   clock?: ClientClock;
+  /** OpenSession request ids (default: random UUIDs); a simulator gives deterministic ones. */
+  newRequestId?: () => string;
 }
 
 export interface TlsOptions {
@@ -109,6 +111,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   private readonly connection: Connection;
   private readonly lockApi: LockApi;
   private readonly clock: ClientClock;
+  private readonly newRequestId: () => string;
   private readonly credentials: grpc.ChannelCredentials | undefined;
   private readonly sessionTtlMs: number;
   /** lock() grants and outstanding Acquires of this client, by lock name. */
@@ -138,6 +141,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     });
     this.lockApi = wiring.lockApi ?? new GrpcLockApi(this.connection);
     this.clock = wiring.clock ?? systemClock;
+    this.newRequestId = wiring.newRequestId ?? (() => randomUUID());
   }
 
   get endpoints(): readonly string[] {
@@ -147,7 +151,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   /** Opens a session; a retry reuses its request id so it never opens two. */
   async openSession(options: OpenSessionOptions = {}): Promise<Session> {
     const clientName = options.clientName ?? this.clientName;
-    const requestId = randomUUID();
+    const requestId = this.newRequestId();
     const sent = instantOf(this.clock);
     const opened = await this.lockApi.openSession({ ttlMs: options.ttlMs ?? 0, clientName, requestId }, { kind: "write" });
     const session = new Session(this.lockApi, {

@@ -180,6 +180,14 @@ export class Session {
   /** For writes: stop retrying once the session has ended (its locks go with it). */
   private readonly whileOpen = (): number => (this.ended === "open" ? Infinity : 0);
 
+  /**
+   * For the write `seq`: also stop once its answer is held, since it may come another way
+   * (a CancelWait answers for an Acquire) while the write is still being retried.
+   */
+  private untilAnswered(seq: number): () => number {
+    return () => (this.acks.isAnswered(seq) ? 0 : this.whileOpen());
+  }
+
   /** How long after the last acknowledged keepalive was sent the session stays trusted. */
   private get budgetMs(): number {
     const margin = 2 * this.settings.driftBound * this.ttlMs + this.settings.deadlineTickMs;
@@ -216,7 +224,7 @@ export class Session {
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
     const call = this.api.acquire(
       { sessionId: this.id, lock, waitMs, seq, acks: this.acksOf(seq) },
-      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.whileOpen },
+      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.untilAnswered(seq) },
     );
     const result = this.finishAcquire(lock, seq, call, options.signal);
     return { seq, result };
@@ -260,8 +268,9 @@ export class Session {
       throw err;
     }
     this.acks.answered(seq);
-    if (answer.outcome === "granted") await this.releaseLateGrant(lock, seq, answer.token);
-    return { acquired: false, seq, cancelled: true };
+    if (answer.outcome !== "granted") return { acquired: false, seq, cancelled: true };
+    await this.releaseLateGrant(lock, seq, answer.token);
+    return { acquired: false, seq, cancelled: true, lateToken: answer.token };
   }
 
   /**
@@ -360,7 +369,7 @@ export class Session {
       return Promise.reject(err);
     }
     const send = (): Promise<void> =>
-      this.api.release({ sessionId: this.id, lock, token, seq, acks: this.acksOf(seq) }, { kind: "write", timeLeftMs: this.whileOpen });
+      this.api.release({ sessionId: this.id, lock, token, seq, acks: this.acksOf(seq) }, { kind: "write", timeLeftMs: this.untilAnswered(seq) });
     const first = this.answerOf(seq, send());
     const settled = first.catch((err: unknown) => {
       if (isAnswer(err)) throw err;

@@ -96,6 +96,12 @@ export interface AcquireResult {
   seq: number;
   /** True when the caller's signal aborted the wait and it was cancelled. */
   cancelled?: boolean;
+  /**
+   * Set with `cancelled` when the wait given up had been granted all the same: the token of
+   * that grant, which the session released at once (or, if it could not send the release,
+   * which ends with the session).
+   */
+  lateToken?: bigint;
 }
 
 export type CancelWaitResult =

@@ -5,7 +5,10 @@
 // dist/bundle/node.mjs: the node process (node/cli/main.ts and everything it imports, its
 // dependencies included) bundled by esbuild into one file, which `palisade node` runs. Node
 // 20 spends about half of a node's start loading its ~500 modules one by one (zod alone is
-// 95 ES modules); one file halves that. LevelDB's native binding stays outside.
+// 95 ES modules); one file halves that. LevelDB's native binding stays outside. A bundled
+// module that finds files through import.meta.url finds them beside the bundle: each such
+// module is listed below with the files it reads, which are copied there, and the build
+// fails on one that is not listed.
 //
 //   node scripts/build.mjs             build dist/ from scratch
 //   node scripts/build.mjs --if-stale  only if a source changed, appeared or went away since
@@ -14,7 +17,7 @@
 // The build goes to a temporary folder that replaces dist/ at the end, so a process running
 // from dist/ meanwhile (or a second build) never sees it half written.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,9 +30,17 @@ const stampFile = join(dist, ".build-stamp.json");
 const SOURCE_DIRS = ["node", "client", "proto", "scripts", "bench", "chaos", "test/sim/checkers"];
 const SOURCE_FILES = ["tsconfig.json", "tsconfig.build.json", "scripts/build.mjs", "package-lock.json"];
 /** Files the compiled modules load from their own folder, copied as they are. */
-const COPIED = ["proto/gen/palisade.js", "proto/gen/palisade.d.ts", "client/run/watchdog.mjs"];
+const COPIED = ["proto/gen/palisade.js", "proto/gen/palisade.d.ts", "client/run/watchdog.mjs", "node/server/status-page/assets"];
 /** The bundled node process; see above. */
 const NODE_BUNDLE = "bundle/node.mjs";
+/**
+ * The bundle's modules that use import.meta, each with the files it reads relative to itself
+ * (copied to the same place relative to the bundle).
+ */
+const BUNDLE_META_URL = {
+  "node/cli/main.ts": [], // only to tell whether it is the entry point
+  "node/server/status-page/routes.ts": ["assets"],
+};
 
 function walk(dir, out) {
   if (!existsSync(dir)) return out;
@@ -37,7 +48,7 @@ function walk(dir, out) {
     const path = join(dir, name);
     if (name === "results" || name === "node_modules") continue;
     if (statSync(path).isDirectory()) walk(path, out);
-    else if (/\.(ts|mjs|js)$/.test(name)) out.push(path);
+    else out.push(path);
   }
   return out;
 }
@@ -74,10 +85,16 @@ function tscPath() {
   }
 }
 
+/** Whether code (not a comment line) uses import.meta (url, dirname, filename). */
+function usesImportMeta(source) {
+  return source.split("\n").some((line) => !/^\s*(\/\/|\/\*|\*)/.test(line) && line.includes("import.meta"));
+}
+
 /** Bundles the node process into `outfile`, with a sourcemap beside it that names the sources. */
 async function bundleNode(outfile) {
   const esbuild = await import("esbuild");
-  await esbuild.build({
+  const result = await esbuild.build({
+    absWorkingDir: root,
     entryPoints: [join(root, "node/cli/main.ts")],
     outfile,
     bundle: true,
@@ -92,7 +109,16 @@ async function bundleNode(outfile) {
     sourcesContent: false,
     legalComments: "linked",
     logLevel: "warning",
+    metafile: true,
   });
+  for (const input of Object.keys(result.metafile.inputs)) {
+    if (input.startsWith("node_modules/") || !usesImportMeta(readFileSync(join(root, input), "utf8"))) continue;
+    const reads = BUNDLE_META_URL[input];
+    if (reads === undefined) {
+      throw new Error(`${input} uses import.meta and is bundled into ${NODE_BUNDLE}: list it in BUNDLE_META_URL with the files it reads`);
+    }
+    for (const file of reads) cpSync(join(root, dirname(input), file), join(dirname(outfile), file), { recursive: true });
+  }
 }
 
 async function build(files) {
@@ -103,7 +129,7 @@ async function build(files) {
     execFileSync(process.execPath, [tscPath(), "-p", join(root, "tsconfig.build.json"), "--outDir", tmp], { cwd: root, stdio: "inherit" });
     for (const file of COPIED) {
       mkdirSync(dirname(join(tmp, file)), { recursive: true });
-      copyFileSync(join(root, file), join(tmp, file));
+      cpSync(join(root, file), join(tmp, file), { recursive: true });
     }
     await bundleNode(join(tmp, NODE_BUNDLE));
     writeFileSync(join(tmp, ".build-stamp.json"), `${JSON.stringify({ startedAtMs, sources: files }, null, 1)}\n`);
@@ -113,6 +139,10 @@ async function build(files) {
     rmSync(tmp, { recursive: true, force: true });
     if (error && typeof error === "object" && ("status" in error || "errors" in error)) {
       process.stderr.write("build: compiling failed (see above); dist/ is unchanged\n");
+      process.exit(1);
+    }
+    if (error instanceof Error && error.message.includes("BUNDLE_META_URL")) {
+      process.stderr.write(`build: ${error.message}; dist/ is unchanged\n`);
       process.exit(1);
     }
     throw error;

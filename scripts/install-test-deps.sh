@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: PostgreSQL (the fence's PostgreSQL adapter is
 # tested against a throwaway server that the tests start themselves), Python with gRPC
-# for the Python client, and the chaos suite's tools. Idempotent: when the packages are
+# for the Python client, Chromium and promtool for the status page and the metrics
+# configuration, and the chaos suite's tools. Idempotent: when the packages are
 # there already it installs nothing.
 set -euo pipefail
 
@@ -53,6 +54,31 @@ else
   $python_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${python_missing[@]}"
 fi
 # --- end of the Python client block
+
+# --- Status page and observability: Debian's chromium for the browser test (driven by
+# playwright-core, which must never download a browser of its own), prometheus for
+# promtool (the alert rules and the Grafana dashboard's queries are checked with it).
+# (systemd-analyze, which verifies the unit example, is used where the machine has it.)
+# Idempotent: installs nothing when all are there.
+observe_missing=()
+for pkg in chromium prometheus; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || observe_missing+=("$pkg")
+done
+if [ "${#observe_missing[@]}" -eq 0 ]; then
+  echo "install-test-deps: chromium and promtool present"
+else
+  observe_sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then observe_sudo="sudo"; else
+      echo "install-test-deps: missing ${observe_missing[*]}; run as root: apt-get install -y ${observe_missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "install-test-deps: installing ${observe_missing[*]}"
+  $observe_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+  $observe_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${observe_missing[@]}"
+fi
+# --- end of the status page and observability block
 
 have_postgres() {
   compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null

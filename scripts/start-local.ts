@@ -1,18 +1,23 @@
 // `npm start`: runs the three-node loopback cluster of cluster-config/local.json as three
-// processes, data under ./data. Prints each node's client endpoint, waits until the nodes
-// agree on a leader and says "cluster ready", reports leader changes, and stops all
-// three on Ctrl-C (SIGTERM, then SIGKILL after 5 s).
+// processes, data under ./data. Prints each node's client endpoint, metrics and status
+// page, waits until the nodes agree on a leader and says "cluster ready", reports leader
+// changes, and stops all three on Ctrl-C (SIGTERM, then SIGKILL after 5 s).
+//
+// On a terminal every log line is one pretty, coloured line that starts with its node's
+// id; otherwise (or with --log-format json) the nodes' lines are JSON, passed through
+// untouched, and this script's own lines are JSON too.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import * as grpc from "@grpc/grpc-js";
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition } from "../proto/grpc.ts";
 import { ConfigError, loadClusterConfig, type ClusterConfig } from "../node/config/index.ts";
+import { statusPageUrl } from "../node/server/status-page/index.ts";
 import { u64ToNumber } from "../proto/wire.ts";
-import { PACKAGE_ROOT } from "./package-root.ts";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 
 // The same from this source and from its build in dist/scripts/.
 const repoRoot = PACKAGE_ROOT;
@@ -22,6 +27,7 @@ const POLL_MS = 300;
 interface Options {
   config: string;
   data?: string;
+  logFormat: "auto" | "pretty" | "json";
   adminCert?: string;
   adminKey?: string;
 }
@@ -41,6 +47,7 @@ function parseArgs(): Options {
     .description("Run the three-node loopback Palisade cluster in this terminal.")
     .option("-c, --config <file>", "cluster file", join(repoRoot, "cluster-config/local.json"))
     .option("-d, --data <dir>", "data folder for all nodes (default: the dataDir of each node in the cluster file)")
+    .addOption(new Option("--log-format <format>", "pretty lines (the default on a terminal) or JSON lines (the default otherwise)").choices(["auto", "pretty", "json"]).default("auto"))
     .option("--admin-cert <file>", "with TLS: admin certificate for status polling (default admin.crt beside the CA file)")
     .option("--admin-key <file>", "with TLS: its private key (default admin.key beside the CA file)")
     .parse()
@@ -95,6 +102,15 @@ function prefixLines(stream: NodeJS.ReadableStream | null, prefix: string, out: 
   createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => out.write(`${prefix}${line}\n`));
 }
 
+/** This script's own lines: beside pretty node lines, or as JSON lines beside JSON ones. */
+function sayer(pretty: boolean, color: boolean): (msg: string) => void {
+  if (!pretty) {
+    return (msg) => process.stdout.write(`${JSON.stringify({ level: 30, time: new Date().toISOString(), source: "npm start", msg })}\n`);
+  }
+  const bold = (text: string): string => (color ? `\u001b[1m${text}\u001b[22m` : text);
+  return (msg) => process.stdout.write(`${bold("palisade")} ${msg}\n`);
+}
+
 async function main(): Promise<void> {
   const opts = parseArgs();
   let file: string;
@@ -105,7 +121,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const pretty = process.stdout.isTTY === true;
+  const pretty = opts.logFormat === "auto" ? process.stdout.isTTY === true : opts.logFormat === "pretty";
+  const color = pretty && process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const say = sayer(pretty, color);
   const width = Math.max(...cfg.nodes.map((n) => String(n.id).length));
   let credentials: grpc.ChannelCredentials;
   try {
@@ -127,36 +145,39 @@ async function main(): Promise<void> {
     const child = spawn(
       process.execPath,
       // The `palisade` bin runs the node, compiled, in the child's own process (its pid is the node's).
-      [join(repoRoot, "bin/palisade.mjs"), "node", "--config", file, "--id", String(m.id), "--log-format", pretty ? "pretty" : "json"],
+      [join(repoRoot, "bin/palisade.mjs"), "node", "--config", file, "--id", String(m.id), "--log-format", pretty ? "pretty" : "json", "--log-color", color ? "always" : "never"],
       { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
     );
     m.process = child;
-    const prefix = `node ${String(m.id).padStart(width)} | `;
-    prefixLines(child.stdout, prefix, process.stdout);
-    prefixLines(child.stderr, prefix, process.stderr);
+    // Log lines carry their node id already (first on pretty lines, `nodeId` in JSON);
+    // anything else a node prints (a crash, a runtime warning) goes to stderr, prefixed.
+    prefixLines(child.stdout, "", process.stdout);
+    prefixLines(child.stderr, `node ${String(m.id).padStart(width)} ! `, process.stderr);
     child.on("exit", (code, signal) => {
       m.process = null;
-      if (!stopping) console.log(`node ${m.id} exited (${signal ?? `code ${code}`}); the others keep running`);
+      if (!stopping) say(`node ${m.id} exited (${signal ?? `code ${code}`}); the others keep running`);
       if (members.every((x) => x.process === null)) {
-        if (!stopping) console.log("every node has exited");
+        if (!stopping) say("every node has exited");
         process.exit(stopping ? 0 : 1);
       }
     });
   }
   for (const m of members) {
+    const spec = cfg.nodes.find((n) => n.id === m.id);
     const metrics = m.metricsAddress ? `, metrics http://${m.metricsAddress}/metrics` : "";
-    console.log(`node ${m.id}: client endpoint ${m.clientAddress}${metrics}${cfg.tls ? " (mTLS)" : ""}`);
+    const page = spec ? statusPageUrl(cfg, spec) : null;
+    say(`node ${m.id}: client endpoint ${m.clientAddress}${cfg.tls ? " (mTLS)" : ""}${metrics}${page ? `, status page ${page}` : ""}`);
   }
 
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping all nodes`);
+    say(`${signal}: stopping all nodes`);
     for (const m of members) m.process?.kill("SIGTERM");
     setTimeout(() => {
       for (const m of members) {
         if (m.process) {
-          console.log(`node ${m.id} did not stop within ${KILL_AFTER_MS / 1000} s: killing it`);
+          say(`node ${m.id} did not stop within ${KILL_AFTER_MS / 1000} s: killing it`);
           m.process.kill("SIGKILL");
         }
       }
@@ -177,16 +198,16 @@ async function main(): Promise<void> {
       const key = `${leader.id}/${leader.term}`;
       if (key !== last) {
         const address = members.find((m) => m.id === leader.id)?.clientAddress ?? "?";
-        console.log(`leader: node ${leader.id} (${address}), term ${leader.term}`);
+        say(`leader: node ${leader.id} (${address}), term ${leader.term}`);
         last = key;
       }
       if (!ready) {
         ready = true;
-        console.log(`cluster ready (${members.map((m) => m.clientAddress).join(",")}); Ctrl-C stops all nodes`);
+        say(`cluster ready (${members.map((m) => m.clientAddress).join(",")}); Ctrl-C stops all nodes`);
       }
     } else if (!ready && Date.now() > nextHintAt) {
       nextHintAt = Date.now() + 10_000;
-      console.log(`still waiting for the nodes to agree on a leader (${Math.round((Date.now() - startedAt) / 1000)} s)`);
+      say(`still waiting for the nodes to agree on a leader (${Math.round((Date.now() - startedAt) / 1000)} s)`);
     }
     await new Promise((r) => setTimeout(r, ready ? 1_000 : POLL_MS));
   }

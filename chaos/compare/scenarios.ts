@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { PACKAGE_ROOT } from "../../scripts/package-root.ts";
+import { PACKAGE_ROOT } from "../../node/util/package-root.ts";
 import { addressOf } from "../netns.ts";
 import { NsProcess } from "../procs.ts";
 import type { AdmissionRecord, Line } from "../protocol.ts";

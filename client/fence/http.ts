@@ -6,6 +6,7 @@
 // the next holder in while the handler still writes. `fencedFetch` stamps the header on
 // outgoing calls.
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { FenceCounter } from "./counts.ts";
 import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { FENCING_TOKEN_HEADER, parseToken } from "./token.ts";
@@ -58,6 +59,8 @@ export interface FenceMiddleware {
   (req: IncomingMessage, res: ServerResponse, next: NextFunction): void;
   /** How many requests for `resource` wait behind the one in progress. */
   waiting(resource: string): number;
+  /** Requests this fence admitted and rejected (a lower token). */
+  readonly counts: FenceCounter;
 }
 
 const admitted = new WeakMap<IncomingMessage, bigint>();
@@ -102,6 +105,7 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
   const resourceOf = options.resourceOf ?? defaultResource;
   const accessOf = options.accessOf ?? defaultAccess;
   const readsRaise = options.readsRaise ?? true;
+  const counts = options.counter ?? new FenceCounter();
 
   const admit = async (req: IncomingMessage, res: ServerResponse): Promise<() => void> => {
     const token = tokenFromHeaders(req);
@@ -120,8 +124,12 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
     }
     try {
       const highest = await tokens.highest(resource);
-      if (!admits(highest, token)) throw new FenceRejectedError(resource, token, highest ?? 0n);
+      if (!admits(highest, token)) {
+        counts.count("rejected", resource);
+        throw new FenceRejectedError(resource, token, highest ?? 0n);
+      }
       if (raises(accessOf(req), readsRaise) && highest !== token) await tokens.record(resource, token);
+      counts.count("admitted", resource);
     } catch (err) {
       release();
       throw err;
@@ -129,7 +137,7 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
     admitted.set(req, token);
     return release;
   };
-  return { admit, waiting: (resource: string) => mutex.waiting(resource) };
+  return { admit, waiting: (resource: string) => mutex.waiting(resource), counts };
 }
 
 const completions = new WeakMap<IncomingMessage, () => void>();
@@ -192,7 +200,7 @@ export function fenceMiddleware(options: FenceMiddlewareOptions = {}): FenceMidd
       (err: unknown) => next(err),
     );
   };
-  return Object.assign(middleware, { waiting: fence.waiting });
+  return Object.assign(middleware, { waiting: fence.waiting, counts: fence.counts });
 }
 
 /** HTTP status for an error the middleware passes to `next`. */
@@ -219,7 +227,7 @@ function sendError(res: ServerResponse, err: unknown): void {
 export function fencedHandler(
   options: FenceMiddlewareOptions,
   handler: (req: IncomingMessage, res: ServerResponse, token: bigint) => Promise<void> | void,
-): RequestListener & { waiting(resource: string): number } {
+): RequestListener & { waiting(resource: string): number; readonly counts: FenceCounter } {
   const fence = fenceAdmission(options);
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let release: () => void;
@@ -242,7 +250,7 @@ export function fencedHandler(
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     void serve(req, res);
   };
-  return Object.assign(listener, { waiting: fence.waiting });
+  return Object.assign(listener, { waiting: fence.waiting, counts: fence.counts });
 }
 
 /** `fetch` with a `Fencing-Token` header carrying `token`. */

@@ -1,6 +1,8 @@
 // Resource-side fencing: admit an access only if its token is not lower than the highest
 // admitted for the resource, record it, and perform the effect, in one atomic step.
 export { FenceRejectedError } from "./errors.ts";
+export { FenceCounter } from "./counts.ts";
+export type { FenceCountsSnapshot, FenceDecision, FenceDecisionListener } from "./counts.ts";
 export { FENCING_TOKEN_HEADER, MAX_TOKEN, checkToken, parseToken } from "./token.ts";
 export { admits, raises } from "./types.ts";
 export type { Access, FenceOptions, GuardOptions } from "./types.ts";

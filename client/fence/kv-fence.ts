@@ -7,6 +7,7 @@
 // (two LevelFence.over(db) in one process, or two processes) do not exclude each other.
 // Use one instance per store, and let a guarded effect touch only the data keys of its
 // own resource: a key shared by two resources is written under two different mutexes.
+import { FenceCounter } from "./counts.ts";
 import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { checkToken } from "./token.ts";
@@ -66,9 +67,12 @@ class BufferedTx implements KvTx {
 export class KvFence {
   private readonly mutex = new KeyedMutex();
   private readonly readsRaise: boolean;
+  /** Accesses this fence admitted and rejected. */
+  readonly counts: FenceCounter;
 
   constructor(private readonly backend: KvBackend, options: FenceOptions = {}) {
     this.readsRaise = options.readsRaise ?? true;
+    this.counts = options.counter ?? new FenceCounter();
   }
 
   /**
@@ -82,7 +86,11 @@ export class KvFence {
     const access = options.access ?? "write";
     return this.mutex.run(resource, async () => {
       const highest = await this.backend.readToken(resource);
-      if (!admits(highest, token)) throw new FenceRejectedError(resource, token, highest ?? 0n);
+      if (!admits(highest, token)) {
+        this.counts.count("rejected", resource);
+        throw new FenceRejectedError(resource, token, highest ?? 0n);
+      }
+      this.counts.count("admitted", resource);
       const tx = new BufferedTx(this.backend);
       let result: T;
       try {

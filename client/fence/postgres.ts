@@ -4,6 +4,7 @@
 // change commit together or not at all. The upsert takes the row lock, so a concurrent
 // access to the same resource waits for this transaction and then sees its token.
 import type { Pool, PoolClient } from "pg";
+import { FenceCounter } from "./counts.ts";
 import { FenceRejectedError } from "./errors.ts";
 import { checkToken, parseToken } from "./token.ts";
 import { raises, type FenceOptions, type GuardOptions } from "./types.ts";
@@ -46,10 +47,13 @@ export function fenceSql(table = "palisade_fence"): FenceSql {
 export class PgFence {
   readonly sql: FenceSql;
   private readonly readsRaise: boolean;
+  /** Accesses this fence admitted and rejected. */
+  readonly counts: FenceCounter;
 
   constructor(readonly pool: Pool, options: PgFenceOptions = {}) {
     this.sql = fenceSql(options.table);
     this.readsRaise = options.readsRaise ?? true;
+    this.counts = options.counter ?? new FenceCounter();
   }
 
   /** Creates the token table if it does not exist. */
@@ -94,6 +98,16 @@ export class PgFence {
   }
 
   private async admit(client: PoolClient, resource: string, token: bigint, record: boolean): Promise<void> {
+    try {
+      await this.decide(client, resource, token, record);
+    } catch (err) {
+      if (err instanceof FenceRejectedError) this.counts.count("rejected", resource);
+      throw err;
+    }
+    this.counts.count("admitted", resource);
+  }
+
+  private async decide(client: PoolClient, resource: string, token: bigint, record: boolean): Promise<void> {
     if (record) {
       const admitted = await client.query(this.sql.admit, [resource, token.toString()]);
       if (admitted.rowCount === 1) return;

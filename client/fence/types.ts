@@ -1,4 +1,5 @@
 // What every fence adapter shares: the kind of access and the admission rule.
+import type { FenceCounter } from "./counts.ts";
 
 /** A read or a write of the guarded resource. Both raise the fence unless `readsRaise` is off. */
 export type Access = "read" | "write";
@@ -11,6 +12,8 @@ export interface FenceOptions {
    * off only to demonstrate that.
    */
   readsRaise?: boolean;
+  /** Where admitted and rejected accesses are counted (default: a counter of the fence's own); share one to count several fences together. */
+  counter?: FenceCounter;
 }
 
 export interface GuardOptions {

@@ -1,4 +1,4 @@
-// Runs one Palisade node: `palisade node --config FILE --id N [--log-level L]`.
+// Runs one Palisade node: `palisade node --config FILE --id N [--log-level L] [--log-format F] [--log-color W]`.
 // Exits 1 with one clear line when the config or the data directory cannot be used, and
 // when a durable write fails (restarted, the node recovers from disk). SIGINT and SIGTERM
 // stop it gracefully. bin/palisade.mjs calls runNode() in its own process (so the pid a
@@ -18,12 +18,15 @@ const STOP_DEADLINE_MS = 10_000;
 
 const LOG_FORMATS = ["auto", "json", "pretty"] as const;
 type LogFormat = (typeof LOG_FORMATS)[number];
+const LOG_COLORS = ["auto", "always", "never"] as const;
+type LogColor = (typeof LOG_COLORS)[number];
 
 interface Options {
   config: string;
   id: string;
   logLevel?: LogLevel;
   logFormat: LogFormat;
+  logColor: LogColor;
   join?: boolean;
 }
 
@@ -34,7 +37,8 @@ function parseArgs(argv: readonly string[]): Options {
     .requiredOption("-i, --id <n>", "this node's id in the cluster file")
     .option("--join", "join a running cluster (after `palisadectl member add`): with an empty data directory, learn the membership from the leader")
     .addOption(new Option("-l, --log-level <level>", "minimum log level (default $PALISADE_LOG_LEVEL or info)").choices(LOG_LEVELS))
-    .addOption(new Option("--log-format <format>", "pretty text, JSON lines, or auto (pretty on a terminal)").choices(LOG_FORMATS).default("auto"))
+    .addOption(new Option("--log-format <format>", "pretty text (one line per event), JSON lines, or auto (pretty on a terminal)").choices(LOG_FORMATS).default("auto"))
+    .addOption(new Option("--log-color <when>", "colours in pretty text: auto (on a terminal, unless $NO_COLOR is set), always, never").choices(LOG_COLORS).default("auto"))
     .addHelpText("after", "\nExample:\n  palisade node --config cluster-config/local.json --id 1\n")
     .allowExcessArguments(false);
   program.parse([...argv], { from: "user" });
@@ -92,6 +96,7 @@ export async function runNode(argv: readonly string[]): Promise<void> {
     clusterId: cfg.clusterId,
     level: opts.logLevel,
     pretty: opts.logFormat === "auto" ? undefined : opts.logFormat === "pretty",
+    color: opts.logColor === "auto" ? process.stdout.isTTY === true && !process.env.NO_COLOR : opts.logColor === "always",
     term: () => node?.host.driver.core.term,
   });
   const exitFatal = (error: unknown): never => {

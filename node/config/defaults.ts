@@ -34,3 +34,8 @@ export const DEFAULT_DISK = {
 export const DEFAULT_SESSION = {
   driftBound: 0.01,
 } as const;
+
+export const DEFAULT_STATUS_PAGE = {
+  enabled: true,
+  maxLiveFeeds: 16,
+} as const;

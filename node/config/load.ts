@@ -94,6 +94,13 @@ function resolvePaths(cfg: ClusterConfig, baseDir: string): ClusterConfig {
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(baseDir, p));
   const resolved: ClusterConfig = { ...cfg, nodes: cfg.nodes.map((node) => ({ ...node, dataDir: abs(node.dataDir) })) };
   if (cfg.tls) resolved.tls = { ca: abs(cfg.tls.ca), cert: abs(cfg.tls.cert), key: abs(cfg.tls.key) };
+  const pageTls = cfg.statusPage.tls;
+  if (pageTls) {
+    resolved.statusPage = {
+      ...cfg.statusPage,
+      tls: { cert: abs(pageTls.cert), key: abs(pageTls.key), ...(pageTls.ca !== undefined ? { ca: abs(pageTls.ca) } : {}) },
+    };
+  }
   return resolved;
 }
 

@@ -3,7 +3,7 @@
 // is reported instead of silently falling back to its default.
 import { z } from "zod";
 import { parseHostPort } from "./address.ts";
-import { DEFAULT_DISK, DEFAULT_LIMITS, DEFAULT_RAFT, DEFAULT_SESSION } from "./defaults.ts";
+import { DEFAULT_DISK, DEFAULT_LIMITS, DEFAULT_RAFT, DEFAULT_SESSION, DEFAULT_STATUS_PAGE } from "./defaults.ts";
 
 const KiB = 1024;
 const MAX_GRPC_MESSAGE_BYTES = 2 ** 31 - 1;
@@ -30,8 +30,10 @@ export const nodeSchema = z.strictObject({
   clientAddress: address,
   /** Folder of the node's log, snapshots and state; relative paths are resolved against the cluster file's folder. */
   dataDir: path,
-  /** Where Prometheus scrapes /metrics; no metrics endpoint when absent. */
+  /** Where Prometheus scrapes /metrics (and, without mTLS, where /ui is served); no metrics endpoint when absent. */
   metricsAddress: address.optional(),
+  /** A listener of the status page's own (HTTPS with client certificates under mTLS); without it the page is on metricsAddress, or off under mTLS. */
+  statusAddress: address.optional(),
 });
 
 export const raftSchema = z
@@ -121,6 +123,35 @@ export const tlsSchema = z.strictObject({
   key: path,
 });
 
+export const statusPageSchema = z.strictObject({
+  /** Whether nodes serve the read-only status page (/ui) at all. */
+  enabled: z.boolean({ error: "expected true or false" }).default(DEFAULT_STATUS_PAGE.enabled),
+  /** Browsers following the live event feed of one node at once; more are answered 503. */
+  maxLiveFeeds: integer(1, 10_000).default(DEFAULT_STATUS_PAGE.maxLiveFeeds),
+  /**
+   * Under mTLS: the HTTPS certificate of each node's statusAddress listener (`{id}` becomes
+   * the node's id). Browsers must present a client or admin certificate signed by `ca`
+   * (default: the cluster CA).
+   */
+  tls: z.strictObject({ cert: path, key: path, ca: path.optional() }).optional(),
+});
+
+const lockPrefix = z
+  .string({ error: "expected a lock-name prefix of 1–128 characters" })
+  .min(1, { error: "expected a lock-name prefix of 1–128 characters" })
+  .max(128, { error: "expected a lock-name prefix of 1–128 characters" });
+
+export const metricsSchema = z.strictObject({
+  /**
+   * Lock-name prefixes that may appear as the `lock_prefix` label of the per-lock metrics
+   * (each lock counts under the longest listed prefix it starts with). Empty by default:
+   * lock names are user input, and a label per name would grow without bound.
+   */
+  lockPrefixes: z.array(lockPrefix, { error: "expected a list of lock-name prefixes" })
+    .max(64, { error: "expected at most 64 prefixes" })
+    .default([]),
+});
+
 export const clusterConfigSchema = z
   .strictObject({
     /** Name of the cluster; peers drop messages carrying another cluster's id. */
@@ -135,9 +166,12 @@ export const clusterConfigSchema = z
     session: sessionSchema.prefault({}),
     /** Certificates for peer, client and admin connections; plaintext when absent. */
     tls: tlsSchema.optional(),
+    statusPage: statusPageSchema.prefault({}),
+    metrics: metricsSchema.prefault({}),
   })
   .superRefine((cfg, ctx) => {
     checkUniqueNodes(cfg.nodes, ctx);
+    checkStatusPage(cfg, ctx);
     const electionMs = cfg.raft.tickMs * cfg.raft.electionTicks;
     // A session shorter than one election timeout could not outlive a routine failover.
     if (electionMs > cfg.limits.minTtlMs) {
@@ -169,7 +203,7 @@ function checkUniqueNodes(nodes: NodeInput[], ctx: z.RefinementCtx): void {
     } else {
       firstWithId.set(node.id, i);
     }
-    const fields = ["peerAddress", "clientAddress", "metricsAddress"] as const;
+    const fields = ["peerAddress", "clientAddress", "metricsAddress", "statusAddress"] as const;
     for (const field of fields) {
       const value = node[field];
       if (value === undefined) continue;
@@ -184,6 +218,26 @@ function checkUniqueNodes(nodes: NodeInput[], ctx: z.RefinementCtx): void {
   });
 }
 
+/**
+ * Under mTLS the status page is off unless it has a listener and credentials of its own:
+ * a node's statusAddress needs statusPage.tls then, and statusPage.tls needs mTLS.
+ */
+function checkStatusPage(cfg: { nodes: NodeInput[]; tls?: unknown; statusPage: z.output<typeof statusPageSchema> }, ctx: z.RefinementCtx): void {
+  if (cfg.statusPage.tls && !cfg.tls) {
+    ctx.addIssue({ code: "custom", path: ["statusPage", "tls"], message: "only used with mutual TLS (a tls section); without it the page is plain HTTP" });
+  }
+  if (cfg.tls && cfg.statusPage.enabled && !cfg.statusPage.tls) {
+    cfg.nodes.forEach((node, i) => {
+      if (node.statusAddress === undefined) return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["nodes", i, "statusAddress"],
+        message: "under mutual TLS the status page needs statusPage.tls (its HTTPS certificate and key)",
+      });
+    });
+  }
+}
+
 /** A validated cluster file with defaults filled in and paths resolved. */
 export type ClusterConfig = z.output<typeof clusterConfigSchema>;
 /** What may be written in a cluster file (knobs with defaults are optional). */
@@ -194,3 +248,5 @@ export type Limits = z.output<typeof limitsSchema>;
 export type DiskSettings = z.output<typeof diskSchema>;
 export type SessionSettings = z.output<typeof sessionSchema>;
 export type TlsFiles = z.output<typeof tlsSchema>;
+export type StatusPageSettings = z.output<typeof statusPageSchema>;
+export type MetricsSettings = z.output<typeof metricsSchema>;

@@ -73,6 +73,8 @@ export interface HostHooks {
   onEntryApplied?(entry: Entry, result: ApplyOutcome | null): void;
   /** A command this node proposes (a client's write as leader, an expiry or a wait's timeout). */
   onCommandProposed?(cmd: Command): void;
+  /** As leader, this node restarted a session's TTL on a keepalive. */
+  onKeepAlive?(sessionId: bigint): void;
   /** Lock events of an applied entry, for Watch. */
   onEvents?(events: readonly LockEvent[]): void;
   /** The state was replaced by a snapshot from the leader at `index`. */

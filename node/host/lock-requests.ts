@@ -72,7 +72,7 @@ export class LockRequests {
     const host = this.host;
     host.requireLeader();
     const term = host.driver.core.term;
-    const result = host.keeper.keepAlive(sessionId, host.now());
+    const result = host.keepAliveArrived(sessionId);
     if (result === "notLeader") throw notLeader(host.leaderHint());
     if (result === "notFound") gone(sessionId);
     await host.linearizable();

@@ -7,7 +7,7 @@
 // and the simulator (test/sim) run this very code.
 import {
   encodeCommand, LeaseKeeper, LockStateMachine, sameLimits, sessionEnded, SnapshotError, validateCommand, type ApplyOutcome,
-  type Command, type LockLimits,
+  type Command, type KeepAliveResult, type LockLimits,
 } from "../lock/index.ts";
 import { RaftCore } from "../raft/core.ts";
 import type { Entry, Membership, NodeId, Snapshot, SoftState } from "../raft/types.ts";
@@ -188,6 +188,13 @@ export class NodeHost {
   }
 
   // ---------------------------------------------------------------- requests
+
+  /** A keepalive arrived: restart the session's TTL (the answer waits for a quorum round). */
+  keepAliveArrived(sessionId: bigint): KeepAliveResult {
+    const result = this.keeper.keepAlive(sessionId, this.now());
+    if (result === "ok") this.hooks.onKeepAlive?.(sessionId);
+    return result;
+  }
 
   /** Writes go to the leader only; elsewhere the failure names the leader when known. */
   requireLeader(): void {
@@ -394,42 +401,53 @@ export class NodeHost {
     const driver = this.driver;
     const core = driver.core;
     if (core.role !== "leader" || this.isStopped) return;
-    const to = this.mostCaughtUpVoter();
-    if (to === 0) return;
     const term = core.term;
     const electionMs = this.electionTimeoutMs;
     const deadline = this.now() + Math.max(2_000, 3 * electionMs);
-    let attempts = 0;
+    const tried: NodeId[] = [];
     const leading = (): boolean => core.role === "leader" && core.term === term && !driver.isStopped;
     while (leading() && this.now() < deadline) {
+      // The best target not tried yet (a member that just restarted may not be reachable
+      // yet, though its log looks caught up); after every one was tried, the best again.
+      const candidates = this.transferCandidates();
+      const to = candidates.find((id) => !tried.includes(id)) ?? candidates[0];
+      if (to === undefined) return;
       try {
         driver.transferLeadership(to);
       } catch {
         return;
       }
-      attempts++;
+      tried.push(to);
       const retryAt = Math.min(deadline, this.now() + electionMs);
       while (leading() && this.now() < retryAt) await this.sleep(5);
     }
     if (core.role === "leader") {
-      this.logger.warn(`leadership transfer to node ${to} did not complete before stopping (${attempts} attempts)`);
-    } else this.logger.info(`handed leadership to node ${to} before stopping`);
+      this.logger.warn(`leadership transfer did not complete before stopping (${tried.length} attempts, to nodes ${tried.join(", ")})`);
+    } else this.logger.info(`handed leadership to node ${core.leader === 0 ? tried[tried.length - 1] : core.leader} before stopping`);
   }
 
-  /** The voter other than this node with the highest replicated index (0: none). */
+  /** The voter other than this node best placed to take over (0: none): see transferCandidates. */
   mostCaughtUpVoter(): NodeId {
-    const core = this.driver.core;
-    let best = 0;
-    let bestMatch = -1;
-    for (const id of core.membership.voters) {
-      if (id === this.id) continue;
-      const match = core.progressOf(id)?.match ?? 0;
-      if (match > bestMatch) {
-        best = id;
-        bestMatch = match;
-      }
-    }
-    return best;
+    return this.transferCandidates()[0] ?? 0;
+  }
+
+  /**
+   * The voters other than this node, best hand-over target first: one the leader heard from
+   * in the current CheckQuorum round and the transport can reach, then one it can reach,
+   * then the rest; within each, the most caught up.
+   */
+  transferCandidates(): NodeId[] {
+    const status = this.driver.core.status();
+    const unreachable = new Set(this.env.transport.unreachable?.() ?? []);
+    const rank = (id: NodeId): number => {
+      const pr = status.progress.find((p) => p.id === id);
+      const reachable = !unreachable.has(id);
+      return (reachable ? 2 : 0) + (pr?.recentActive ? 1 : 0);
+    };
+    const match = (id: NodeId): number => status.progress.find((p) => p.id === id)?.match ?? 0;
+    return status.membership.voters
+      .filter((id) => id !== this.id)
+      .sort((a, b) => rank(b) - rank(a) || match(b) - match(a) || a - b);
   }
 
   /** Waits until `done()` holds or `timeoutMs` passed (polling every few ms); true if it held. */

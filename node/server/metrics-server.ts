@@ -1,5 +1,6 @@
-// The HTTP endpoint Prometheus scrapes: GET /metrics on the node's metricsAddress.
-import { createServer, type Server } from "node:http";
+// The HTTP endpoint Prometheus scrapes: GET /metrics on the node's metricsAddress (and,
+// without mTLS, the status page under /ui beside it).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { parseHostPort } from "../config/index.ts";
 
 export interface MetricsEndpoint {
@@ -13,11 +14,15 @@ export interface MetricsPage {
   readonly contentType: string;
 }
 
-/** Serves `page` at http://address/metrics; rejects when the address cannot be bound. */
-export function serveMetrics(address: string, page: MetricsPage): Promise<MetricsEndpoint> {
+/**
+ * Serves `page` at http://address/metrics, and whatever `also` answers (it returns false
+ * for a path it does not serve); rejects when the address cannot be bound.
+ */
+export function serveMetrics(address: string, page: MetricsPage, also?: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<MetricsEndpoint> {
   const hostPort = parseHostPort(address);
   if (!hostPort) return Promise.reject(new Error(`invalid metrics address ${address}`));
   const server: Server = createServer((req, res) => {
+    if (also?.(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" || path !== "/metrics") {
       res.writeHead(404, { "content-type": "text/plain" }).end("only GET /metrics is served here\n");

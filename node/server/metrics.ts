@@ -3,9 +3,10 @@
 // counters and histograms are fed by the node as things happen. Every series carries the
 // labels `cluster` and `node`.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { ApplyOutcome, StateStats } from "../lock/index.ts";
+import type { ApplyOutcome, LockInfo, StateStats } from "../lock/index.ts";
 import type { Role } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
+import { LockMetrics, LockPrefixLabel, type LockMetricsSource } from "./metrics-locks.ts";
 
 /** What the scrape-time gauges read from the node. */
 export interface MetricsSource {
@@ -20,6 +21,13 @@ export interface MetricsSource {
     followerLag: ReadonlyMap<number, number>;
   };
   lockStats(): StateStats;
+}
+
+export interface NodeMetricsOptions {
+  /** Lock-name prefixes allowed as the `lock_prefix` label (cluster file: metrics.lockPrefixes). */
+  readonly lockPrefixes?: readonly string[];
+  /** The clock and role the lock metrics read (default: performance.now, never leader). */
+  readonly locks?: LockMetricsSource;
 }
 
 const ROLES: readonly Role[] = ["follower", "precandidate", "candidate", "leader"];
@@ -37,8 +45,9 @@ export class NodeMetrics {
   private readonly sessionExpiries: Counter;
   private readonly lockExpiries: Counter;
   private readonly rejected: Counter<"method" | "reason">;
+  private readonly locks: LockMetrics;
 
-  constructor(labels: { cluster: string; node: number }, source: MetricsSource) {
+  constructor(labels: { cluster: string; node: number }, source: MetricsSource, options: NodeMetricsOptions = {}) {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ cluster: labels.cluster, node: String(labels.node) });
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
@@ -118,6 +127,7 @@ export class NodeMetrics {
       labelNames: ["method", "reason"],
       registers,
     });
+    this.locks = new LockMetrics(this.registry, new LockPrefixLabel(options.lockPrefixes ?? []), options.locks ?? { now: () => performance.now(), isLeader: () => false });
   }
 
   leaderChanged(): void {
@@ -150,6 +160,12 @@ export class NodeMetrics {
     let expired = 0;
     for (const e of outcome.events) if (e.type === "expired") expired++;
     if (expired > 0) this.lockExpiries.inc(expired);
+    this.locks.applied(outcome);
+  }
+
+  /** The applied state was replaced (recovered at start, or a snapshot from the leader installed). */
+  lockStateReplaced(locks: Iterable<LockInfo>): void {
+    this.locks.stateReplaced(locks);
   }
 
   requestRejected(method: string, reason: string): void {

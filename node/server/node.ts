@@ -11,7 +11,7 @@ import { AdminRequests } from "../host/admin-requests.ts";
 import type { HostConfig, HostEnv } from "../host/host-env.ts";
 import { LockRequests } from "../host/lock-requests.ts";
 import { NodeHost } from "../host/node-host.ts";
-import { resolveLimits, type LockLimits } from "../lock/index.ts";
+import { resolveLimits, type LockEvent, type LockLimits } from "../lock/index.ts";
 import { LevelStorage } from "../storage/level-storage.ts";
 import { addRaftService, GrpcTransport } from "../transport/grpc-transport.ts";
 import type { Logger } from "../util/logger.ts";
@@ -22,8 +22,10 @@ import { DiskGuard } from "./disk-guard.ts";
 import { NodeHealth } from "./health.ts";
 import { clientInterceptor, peerInterceptor } from "./interceptors.ts";
 import { lockServiceHandlers } from "./lock-service.ts";
+import { everyLock } from "./metrics-locks.ts";
 import { NodeMetrics, timedStorage, type MetricsSource } from "./metrics.ts";
 import { serveMetrics, type MetricsEndpoint } from "./metrics-server.ts";
+import { eventJson, LiveFeed, servePageListener, StatusPage, statusPagePlace, statusPageUrl, type PageListener } from "./status-page/index.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { loadNodeCredentials, type NodeCredentials } from "./tls.ts";
 import { tolerantDefinition } from "./tolerant.ts";
@@ -111,6 +113,9 @@ function shutdown(server: grpc.Server, graceMs: number): Promise<void> {
 
 const monotonicMs = (): number => performance.now();
 
+/** A certificate path of the cluster file with `{id}` filled in. */
+const fill = (path: string, id: number): string => path.replaceAll("{id}", String(id));
+
 export class PalisadeNode {
   readonly logger: Logger;
   readonly host: NodeHost;
@@ -126,6 +131,9 @@ export class PalisadeNode {
   private readonly peerServer: grpc.Server;
   private readonly clientServer: grpc.Server;
   private metricsEndpoint: MetricsEndpoint | null = null;
+  /** The status page's live feed (null when the page is off) and its own listener, if any. */
+  private pageFeed: LiveFeed | null = null;
+  private pageListener: PageListener | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<void> | null = null;
   /** The leader last reported, for leader-change metrics and health. */
@@ -186,7 +194,7 @@ export class PalisadeNode {
       const metrics = new NodeMetrics({ cluster: cfg.clusterId, node: cfg.self.id }, {
         raft: () => self?.raftMetrics() ?? { role: "follower", term: 0, leader: 0, commit: 0, applied: 0, lastIndex: 0, followerLag: new Map() },
         lockStats: () => self?.host.state.stats() ?? { sessions: 0, lockEntries: 0, heldLocks: 0, waiters: 0, historyRecords: 0, rememberedRequestIds: 0, rememberedClosedSessions: 0 },
-      });
+      }, { lockPrefixes: cfg.metrics.lockPrefixes, locks: { now: monotonicMs, isLeader: () => self?.host.isLeader ?? false } });
       const diskGuard = new DiskGuard(storage, cfg.disk.reserveBytes);
       let watch: WatchHub | null = null;
       const env: HostEnv = {
@@ -205,14 +213,22 @@ export class PalisadeNode {
         onFatal: (error) => opts.onFatal?.(error),
         onSoftState: (soft) => self?.softStateChanged(soft.leader),
         onApplied: (outcome) => metrics.applied(outcome),
-        onEvents: (events) => watch?.publish(events),
-        onSnapshotInstalled: (index) => watch?.reset(index),
+        onEvents: (events) => {
+          watch?.publish(events);
+          self?.pageEvents(events);
+        },
+        onSnapshotInstalled: (index) => {
+          watch?.reset(index);
+          self?.pageFeed?.reset(index);
+          if (self) metrics.lockStateReplaced(everyLock(self.host.state));
+        },
         onSnapshotTaken: (_index, _bytes, seconds) => metrics.snapshotEncoded(seconds),
         onProposalSettled: (committed, seconds) => (committed ? metrics.proposalCommitted(seconds) : metrics.proposalFailed()),
         onSend: (m) => {
           if (m.type === "append") metrics.appendSent(m.entries.length);
         },
       });
+      metrics.lockStateReplaced(everyLock(host.state));
       watch = new WatchHub({ ringCapacity: opts.watchRingCapacity ?? 10_000, maxQueuedPerWatcher: 4_096, firstIndex: host.state.appliedIndex + 1 });
       node = new PalisadeNode(cfg, opts, { storage, transport, diskGuard, credentials, metrics, watch, host });
       self = node;
@@ -254,7 +270,19 @@ export class PalisadeNode {
     this.health.addTo(this.clientServer);
     await bind(this.peerServer, this.cfg.self.peerAddress, this.credentials);
     await bind(this.clientServer, this.cfg.self.clientAddress, this.credentials);
-    if (this.cfg.self.metricsAddress) this.metricsEndpoint = await serveMetrics(this.cfg.self.metricsAddress, this.metrics);
+    const page = this.statusPage(ctx);
+    const place = statusPagePlace(this.cfg, this.cfg.self);
+    const onMetricsPort = place.kind === "metrics" && page ? page : null;
+    if (this.cfg.self.metricsAddress) {
+      this.metricsEndpoint = await serveMetrics(this.cfg.self.metricsAddress, this.metrics, onMetricsPort ? (req, res) => onMetricsPort.handle(req, res) : undefined);
+    }
+    if (place.kind === "own" && page) {
+      const tls = this.cfg.tls && this.cfg.statusPage.tls;
+      const files = tls ? { cert: fill(tls.cert, this.cfg.self.id), key: fill(tls.key, this.cfg.self.id), ca: tls.ca ?? this.cfg.tls?.ca ?? "" } : null;
+      this.pageListener = await servePageListener(place.address, (req, res) => page.handle(req, res), files);
+    }
+    if (place.kind === "off") this.logger.info(`status page off: ${place.why}`);
+    else this.logger.info({ url: place.url }, `status page at ${place.url}`);
     this.health.serving();
     this.tickTimer = setInterval(() => this.host.tick(), this.cfg.raft.tickMs);
     this.host.tick();
@@ -274,13 +302,44 @@ export class PalisadeNode {
     this.health.stopping();
     this.host.waiters.failAll("this node is shutting down");
     this.watch.closeAll();
+    this.pageFeed?.closeAll();
     await shutdown(this.clientServer, 2_000);
     this.host.stop();
     await this.transport.close();
     await shutdown(this.peerServer, 1_000);
     await this.metricsEndpoint?.close();
+    await this.pageListener?.close();
     await this.storage.close().catch((err: unknown) => this.logger.warn({ err }, "closing the store failed"));
     this.logger.info("node stopped");
+  }
+
+  /** The read-only status page over what any client may read (null when the cluster file turns it off). */
+  private statusPage(ctx: ServiceContext): StatusPage | null {
+    if (statusPagePlace(this.cfg, this.cfg.self).kind === "off") return null;
+    const feed = new LiveFeed({ maxFeeds: this.cfg.statusPage.maxLiveFeeds });
+    this.pageFeed = feed;
+    const pages = new Map(this.cfg.nodes.map((n) => [n.id, statusPageUrl(this.cfg, n)]));
+    return new StatusPage({
+      read: (query) => ctx.locks.read(query),
+      status: () => ctx.admin.status(),
+      book: { clientAddressOf: (id) => this.host.clientAddressOf(id) ?? (id === this.cfg.self.id ? this.cfg.self.clientAddress : undefined), pageOf: (id) => pages.get(id) ?? null },
+      feed,
+      wallMs: () => Date.now(),
+    });
+  }
+
+  /**
+   * Lock events of an applied entry, for the status page's live feeds (skipped while none
+   * is open: the apply path pays nothing for a page nobody watches). A session that just
+   * ended is gone from the state: its name is then the one on the grant's history record.
+   */
+  private pageEvents(events: readonly LockEvent[]): void {
+    const feed = this.pageFeed;
+    if (!feed || feed.open === 0) return;
+    const state = this.host.state;
+    const nameOf = (e: LockEvent): string =>
+      state.getSession(e.sessionId)?.clientName ?? [...state.history(e.lock)].reverse().find((h) => h.token === e.token)?.clientName ?? "";
+    feed.publish(events.map((e) => eventJson(e, nameOf(e))));
   }
 
   private softStateChanged(leader: number): void {

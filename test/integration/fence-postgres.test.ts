@@ -99,6 +99,14 @@ describe("PostgreSQL fence", () => {
     expect(await readItems(pool, "a")).toEqual(["34"]);
   });
 
+  it("counts the accesses it admitted and refused", async () => {
+    const fence = await freshFence();
+    await fence.guard("c", 5n, (c) => writeItems(c, "c", ["5"]));
+    await fence.guard("c", 6n, async () => undefined, { access: "read" });
+    await expect(fence.guard("c", 4n, async () => undefined)).rejects.toBeInstanceOf(FenceRejectedError);
+    expect(fence.counts.snapshot()).toEqual({ admitted: 2, rejected: 1 });
+  });
+
   it("rolls back the token record with the data when the effect fails", async () => {
     const fence = await freshFence();
     await fence.guard("b", 10n, (c) => writeItems(c, "b", ["10"]));

@@ -30,6 +30,9 @@ export interface ClusterOptions {
   env?: (id: number) => NodeJS.ProcessEnv | undefined;
   /** Limits of one node's own cluster file (the others use `limits`): a misconfigured node. */
   nodeLimits?: (id: number) => NonNullable<ClusterConfigInput["limits"]> | undefined;
+  /** Give each node a metricsAddress (with /metrics and the status page at /ui). */
+  metrics?: boolean;
+  statusPage?: NonNullable<ClusterConfigInput["statusPage"]>;
 }
 
 export interface Cluster {
@@ -41,6 +44,8 @@ export interface Cluster {
   /** Client address of a node. */
   endpoint(id: number): string;
   readonly endpoints: readonly string[];
+  /** http://host:port of a node's metrics endpoint (with `metrics`), without a path. */
+  metricsOrigin(id: number): string;
   /** A client over every endpoint (or the given ones); closed by stop(). */
   client(options?: Partial<PalisadeClientOptions>): PalisadeClient;
   /** Sends a signal (SIGKILL by default) and waits until the process has exited. */
@@ -84,12 +89,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const dir = mkdtempSync(join(IT_ROOT, "cluster-"));
   recordOwner(dir);
   const ids = Array.from({ length: count }, (_, i) => i + 1);
-  const nodes: Array<{ id: number; peerAddress: string; clientAddress: string; dataDir: string }> = [];
-  const ports = await freePorts(2 * count);
+  const nodes: Array<{ id: number; peerAddress: string; clientAddress: string; dataDir: string; metricsAddress?: string }> = [];
+  const perNode = options.metrics ? 3 : 2;
+  const ports = await freePorts(perNode * count);
   for (const id of ids) {
-    const peerPort = ports[2 * (id - 1)];
-    const clientPort = ports[2 * (id - 1) + 1];
-    nodes.push({ id, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: `node-${id}` });
+    const peerPort = ports[perNode * (id - 1)];
+    const clientPort = ports[perNode * (id - 1) + 1];
+    nodes.push({
+      id, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: `node-${id}`,
+      ...(options.metrics ? { metricsAddress: `127.0.0.1:${ports[perNode * (id - 1) + 2]}` } : {}),
+    });
   }
   const config: ClusterConfigInput = {
     clusterId: options.clusterId ?? "palisade-it",
@@ -98,6 +107,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     limits: { minTtlMs: 500, ...options.limits },
     disk: { reserveBytes: 0, ...options.disk },
     ...(options.session ? { session: options.session } : {}),
+    ...(options.statusPage ? { statusPage: options.statusPage } : {}),
   };
   const configPath = join(dir, "cluster.json");
   writeFileSync(configPath, JSON.stringify(config, null, 2));
@@ -204,6 +214,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     dataDir: (id) => join(dir, `node-${id}`),
     endpoint: endpointOf,
     endpoints: nodes.map((n) => n.clientAddress),
+    metricsOrigin(id) {
+      const address = nodes.find((n) => n.id === id)?.metricsAddress;
+      if (!address) throw new Error(`node ${id} has no metrics address (start the cluster with metrics: true)`);
+      return `http://${address}`;
+    },
     client(opts = {}) {
       const client = new PalisadeClient({ endpoints: nodes.map((n) => n.clientAddress), callTimeoutMs: 2_000, retryBudgetMs: 15_000, ...opts });
       clients.push(client);

@@ -144,6 +144,30 @@ describe("metrics endpoint and health service", () => {
     expect(sample(text, `palisade_requests_rejected_total{method="GetSession",reason="not_found",${L}}`)).toBe(1);
   });
 
+  it("a grant, a queued wait and their ends show in the lock series of the leader", async () => {
+    const holder = await client.openSession({ ttlMs: 10_000 });
+    const waiter = await client.openSession({ ttlMs: 10_000 });
+    const first = await holder.acquire("metrics/queued");
+    expect(first.acquired).toBe(true);
+    const waiting = waiter.acquire("metrics/queued", { waitMs: 10_000 });
+    const queued = async (): Promise<number | undefined> => sample(await (await fetch(running!.metricsUrl)).text(), `palisade_lock_queue_length_max{lock_prefix="",${L}}`);
+    for (let i = 0; i < 200 && (await queued()) !== 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await queued()).toBe(1);
+    await holder.release("metrics/queued", first.token ?? 0n);
+    const second = await waiting;
+    expect(second.acquired).toBe(true);
+    await waiter.release("metrics/queued", second.token ?? 0n);
+    const text = await (await fetch(running!.metricsUrl)).text();
+    const K = `kind="exclusive",lock_prefix="",${L}`;
+    expect(sample(text, `palisade_lock_grants_total{${K}}`)).toBeGreaterThanOrEqual(2);
+    expect(sample(text, `palisade_lock_grants_ended_total{kind="exclusive",reason="released",lock_prefix="",${L}}`)).toBeGreaterThanOrEqual(2);
+    expect(text).toMatch(/^palisade_lock_hold_seconds_count\{.*reason="released".*\} [1-9]/m);
+    expect(text).toMatch(/^palisade_lock_wait_seconds_count\{.*kind="exclusive".*\} 1$/m);
+    expect(await queued()).toBe(0);
+    await holder.close();
+    await waiter.close();
+  });
+
   it("answers only GET /metrics", async () => {
     expect((await fetch(running!.metricsUrl.replace("/metrics", "/other"))).status).toBe(404);
   });

@@ -1,7 +1,8 @@
 // `npm pack` makes a package that installs with its production dependencies only and runs:
-// both bins answer --help, a node run from it serves, palisadectl from it reads that node's
-// status, and palisade/client and palisade/fence resolve to compiled JavaScript with type
-// declarations. Everything happens in a temp folder that is removed at the end.
+// both bins answer --help, a node run from it serves (its status page too), palisadectl from
+// it reads that node's status, `palisade init` writes a cluster folder, and palisade/client
+// and palisade/fence resolve to compiled JavaScript with type declarations. Everything
+// happens in a temp folder that is removed at the end.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -104,13 +105,13 @@ describe("the package made by npm pack", () => {
     expect(tsc.code, tsc.stdout).toBe(0);
   });
 
-  it("runs a node whose status palisadectl from the package reads, and stops it with SIGTERM", async () => {
-    const [peerPort, clientPort] = await freePorts(2);
+  it("runs a node whose status palisadectl from the package reads, serves its status page, and stops it with SIGTERM", async () => {
+    const [peerPort, clientPort, metricsPort] = await freePorts(3);
     const endpoint = `127.0.0.1:${clientPort}`;
     const config = join(dir, "cluster.json");
     writeFileSync(config, JSON.stringify({
       clusterId: "palisade-pack",
-      nodes: [{ id: 1, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: endpoint, dataDir: "node-1" }],
+      nodes: [{ id: 1, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: endpoint, metricsAddress: `127.0.0.1:${metricsPort}`, dataDir: "node-1" }],
       disk: { reserveBytes: 0 },
     }));
     let output = "";
@@ -129,9 +130,22 @@ describe("the package made by npm pack", () => {
     expect(status.code, `${status.stderr}\n${output}`).toBe(0);
     const rows = JSON.parse(status.stdout) as Array<{ reachable: boolean; nodeId?: number }>;
     expect(rows).toEqual([expect.objectContaining({ reachable: true, nodeId: 1 })]);
+    // The page's files are read beside the bundled node.
+    const page = await fetch(`http://127.0.0.1:${metricsPort}/ui`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<html/i);
     node.kill("SIGTERM");
     expect(await exited).toBe(0);
     forgetPid(pid);
     expect(output).toContain("node stopped");
+  });
+
+  it("runs palisade init, which writes the cluster file, certificates and the systemd unit", async () => {
+    const out = join(dir, "init");
+    const init = await run(bin("palisade"), ["init", "--dir", out, "--hosts", "10.9.0.1,10.9.0.2,10.9.0.3"], app);
+    expect(init.code, init.stderr).toBe(0);
+    for (const file of ["palisade.json", "palisade@.service", "certs/ca.crt", "certs/node-1.crt", "certs/admin.key"]) {
+      expect(existsSync(join(out, file)), file).toBe(true);
+    }
   });
 });

@@ -137,6 +137,31 @@ export class SimCluster<R> {
     return { voters: this.nodes.filter((n) => n.id <= this.opts.nodes).map((n) => n.id), learners: [] };
   }
 
+  /**
+   * The membership in effect after each applied config entry (first seen anywhere), in
+   * index order: what a node that restarts from its durable state must come back with.
+   */
+  private readonly memberships: Array<{ readonly index: number; readonly json: string }> = [];
+
+  private noteMembership(entry: Entry, membership: Membership): void {
+    if (entry.kind !== "config") return;
+    const last = this.memberships[this.memberships.length - 1];
+    if (last && last.index >= entry.index) return;
+    this.memberships.push({ index: entry.index, json: membershipJson(membership) });
+  }
+
+  /** A node just built from its durable state has the membership of the last config entry it knows to be committed. */
+  private checkRestartMembership(n: SimNode<R>, durable: { snapshot: Snapshot | null; entries: readonly Entry[]; hardState: { commit: number } }): void {
+    if (this.memberships.length === 0 || !n.core) return;
+    let effective = durable.snapshot?.meta.index ?? 0;
+    for (const e of durable.entries) if (e.kind === "config" && e.index <= durable.hardState.commit) effective = Math.max(effective, e.index);
+    let expected: string | undefined;
+    for (const m of this.memberships) if (m.index <= effective) expected = m.json;
+    if (expected === undefined) return;
+    const actual = membershipJson(n.core.membership);
+    if (actual !== expected) this.checker.fail(`node ${n.id} restarted with membership ${actual}, but the committed one at index ${effective} is ${expected}`);
+  }
+
   /** Nodes removed from the membership: stopped for good. */
   readonly removed = new Set<NodeId>();
 
@@ -237,6 +262,7 @@ export class SimCluster<R> {
     const app: Applier<R> = {
       apply: (entry) => {
         this.checker.appliedEntry(n, entry);
+        this.noteMembership(entry, core.membership);
         const r = inner.apply(entry);
         this.onApplied?.(n, entry, r);
         this.maybeSnapshot(n, inst, inner, entry);
@@ -255,6 +281,7 @@ export class SimCluster<R> {
     n.core = core;
     n.driver = driver;
     n.app = inner;
+    this.checkRestartMembership(n, durable);
   }
 
   /** The real node host, on this node's drifting clock (the lock runs). */
@@ -372,8 +399,12 @@ export class SimCluster<R> {
     n.driver?.peerDown(peer);
   }
 
+  /** Called for every stall a node begins (virtual ms from, to). */
+  onStall: ((node: NodeId, from: number, to: number) => void) | undefined;
+
   stall(id: NodeId, ms: number): void {
     const n = this.node(id);
+    this.onStall?.(id, this.sched.now, this.sched.now + ms);
     n.stalledUntil = Math.max(n.stalledUntil, this.sched.now + ms);
     this.faults.stalls++;
     this.trace(`stall ${id} ${ms}`);
@@ -464,4 +495,10 @@ export class SimCluster<R> {
       this.checker.step(this.nodes, this.sched.now);
     }
   }
+}
+
+/** A membership as text with its keys in a fixed order, to compare two for equality. */
+function membershipJson(m: Membership): string {
+  const addresses = Object.entries(m.addresses ?? {}).sort(([a], [b]) => Number(a) - Number(b));
+  return JSON.stringify({ voters: m.voters, learners: m.learners, addresses, retired: m.retired ?? [] });
 }

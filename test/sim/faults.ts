@@ -46,7 +46,10 @@ export class FaultInjector<R> {
     }
     this.membershipChanges++;
     c.trace(`membership ${change.type} ${change.node} via ${leader.id}`);
-    leader.driver.proposeMembershipChange(change).then(
+    // A new member comes with its addresses, as `member add` gives them, so the membership a
+    // node keeps (and restarts with) is checked whole.
+    const address = change.type === "addLearner" ? { peer: `sim-peer-${change.node}`, client: `sim-node-${change.node}` } : undefined;
+    leader.driver.proposeMembershipChange(change, address).then(
       () => {
         if (change.type === "remove") {
           c.removed.add(change.node);

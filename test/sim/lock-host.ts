@@ -1,12 +1,10 @@
 // The client side of a simulated node: requests from simulated clients, answered by the
 // node's real host (node/host/lock-requests.ts), as the gRPC services answer them.
-import { status as grpcStatus } from "@grpc/grpc-js";
-import { WIRE_ERRORS, type ErrorReasonName } from "../../proto/wire.ts";
-import { answerReason, failureOf } from "../../node/host/failures.ts";
-import { LockRequests } from "../../node/host/lock-requests.ts";
+import type { ErrorReasonName } from "../../proto/wire.ts";
+import { failureOf } from "../../node/host/failures.ts";
+import { LockRequests, type AcquireResult, type CancelWaitResult, type OpenSessionRequest } from "../../node/host/lock-requests.ts";
 import type { LockReader, NodeHost } from "../../node/host/node-host.ts";
-import type { Answer, ErrorCode, ErrorReason } from "../../node/lock/answers.ts";
-import type { Command } from "../../node/lock/commands.ts";
+import type { AcquireCommand, CancelWaitCommand, CloseSessionCommand, ReleaseCommand } from "../../node/lock/commands.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";
 import type { ApplyOutcome } from "../../node/lock/outcome.ts";
 import type { LockInfo, SessionInfo } from "../../node/lock/state-machine.ts";
@@ -46,17 +44,29 @@ export function answerRead(sm: LockReader, q: ReadQuery): ReadAnswer {
   }
 }
 
+/** A simulated client's request, in the host's domain types (what the gRPC services decode a request into). */
 export type Request =
-  | { kind: "command"; cmd: Command }
-  | { kind: "keepAlive"; session: bigint }
-  | { kind: "read"; query: ReadQuery };
+  | { readonly kind: "openSession"; readonly req: OpenSessionRequest }
+  | { readonly kind: "keepAlive"; readonly session: bigint }
+  | { readonly kind: "acquire"; readonly cmd: AcquireCommand }
+  | { readonly kind: "release"; readonly cmd: ReleaseCommand }
+  | { readonly kind: "cancelWait"; readonly cmd: CancelWaitCommand }
+  | { readonly kind: "closeSession"; readonly cmd: CloseSessionCommand }
+  | { readonly kind: "read"; readonly query: ReadQuery };
 
+/** The host's answer to a request, or its failure (what a gRPC status carries: reason, message, leader). */
 export type Reply =
-  | { kind: "answer"; answer: Answer }
-  | { kind: "keepAliveOk" }
+  | { readonly kind: "opened"; readonly sessionId: bigint; readonly ttlMs: number }
+  | { readonly kind: "keptAlive" }
+  | { readonly kind: "acquired"; readonly result: AcquireResult }
+  | { readonly kind: "released" }
+  | { readonly kind: "cancelWait"; readonly result: CancelWaitResult }
+  | { readonly kind: "closed" }
   /** `readIndex`: the confirmed read index; `applied`: the replica's applied index when it read (≥ readIndex). */
-  | { kind: "read"; answer: ReadAnswer; readIndex: number; applied: number }
-  | { kind: "unavailable"; leader: NodeId };
+  | { readonly kind: "read"; readonly answer: ReadAnswer; readonly readIndex: number; readonly applied: number }
+  | { readonly kind: "failure"; readonly reason: ErrorReasonName; readonly message: string; readonly leader: NodeId }
+  /** The node is down: the connection was refused. */
+  | { readonly kind: "refused" };
 
 /** The lock limits of the simulated cluster files: TTLs below a second so sessions expire within a short run. */
 export const SIM_LOCK_LIMITS: Partial<LockLimits> = { minTtlMs: 100 };
@@ -69,23 +79,10 @@ function nodeOfAddress(address: string | null): NodeId {
   return m ? Number(m[1]) : 0;
 }
 
-/** Failures a client answers by trying again (elsewhere, or later). */
-const RETRY_ELSEWHERE = new Set<ErrorReasonName>([
-  "ERROR_REASON_NOT_LEADER", "ERROR_REASON_NO_LEADER", "ERROR_REASON_PROPOSAL_DROPPED", "ERROR_REASON_LEADERSHIP_CHANGED",
-  "ERROR_REASON_READ_NOT_CONFIRMED", "ERROR_REASON_SHUTTING_DOWN", "ERROR_REASON_WAIT_DETACHED", "ERROR_REASON_NODE_BUSY",
-]);
-
-/** The state machine's reason of each wire reason it answers with. */
-const MACHINE_REASONS = new Map<ErrorReasonName, ErrorReason>(
-  (["invalid argument", "session not found", "session ended", "no such wait", "not an acquire of this lock", "stale token", "not holder",
-    "request too old", "too many sessions", "too many locks in session", "too many waiters", "too many in flight"] as const)
-    .map((r) => [answerReason(r), r]),
-);
-
 /**
  * A simulated client's requests, answered by a node's real host (node/host): the same
- * rules as the gRPC services, and the same RequestFailures, turned into the replies the
- * simulated clients read.
+ * rules as the gRPC services, and the same RequestFailures, which travel as the reason,
+ * message and leader a gRPC status carries.
  */
 export class LockHost {
   private readonly locks: LockRequests;
@@ -98,19 +95,6 @@ export class LockHost {
     return this.host.state;
   }
 
-  private failed(error: unknown, respond: (r: Reply) => void): void {
-    const f = failureOf(error, this.host.leaderHint());
-    if (RETRY_ELSEWHERE.has(f.reason)) {
-      respond({ kind: "unavailable", leader: nodeOfAddress(f.leader) || (this.node.core?.leader ?? 0) });
-      return;
-    }
-    const reason = MACHINE_REASONS.get(f.reason);
-    if (reason === undefined) throw new Error(`node ${this.node.id}: unexpected failure ${f.reason}: ${f.message}`);
-    const code = WIRE_TO_CODE[WIRE_ERRORS[f.reason].code];
-    if (code === undefined) throw new Error(`node ${this.node.id}: no answer code for ${f.reason}`);
-    respond({ kind: "answer", answer: { code, kind: "error", reason, message: f.message } });
-  }
-
   /** Serves one client request; `reply` is called at most once (never if the node dies first). */
   handle(req: Request, reply: (r: Reply) => void): void {
     const inst = this.instance;
@@ -119,55 +103,36 @@ export class LockHost {
     const respond = (r: Reply): void => {
       if (alive()) reply(r);
     };
-    const fail = (error: unknown): void => this.failed(error, respond);
-    const answer = (a: Answer): void => respond({ kind: "answer", answer: a });
+    const fail = (error: unknown): void => {
+      const f = failureOf(error, this.host.leaderHint());
+      respond({ kind: "failure", reason: f.reason, message: f.message, leader: nodeOfAddress(f.leader) });
+    };
     const locks = this.locks;
-    if (req.kind === "read") {
-      locks.readAt((state) => answerRead(state, req.query)).then(
-        ({ value, readIndex, applied }) => respond({ kind: "read", answer: value, readIndex, applied }),
-        fail,
-      );
-      return;
-    }
-    if (req.kind === "keepAlive") {
-      locks.keepAlive(req.session).then(() => respond({ kind: "keepAliveOk" }), fail);
-      return;
-    }
-    const cmd = req.cmd;
-    switch (cmd.type) {
+    switch (req.kind) {
+      case "read":
+        locks.readAt((state) => answerRead(state, req.query)).then(
+          ({ value, readIndex, applied }) => respond({ kind: "read", answer: value, readIndex, applied }),
+          fail,
+        );
+        return;
+      case "keepAlive":
+        locks.keepAlive(req.session).then(() => respond({ kind: "keptAlive" }), fail);
+        return;
       case "openSession":
-        locks.openSession(cmd).then((o) => answer({ code: "OK", kind: "sessionOpened", sessionId: o.sessionId }), fail);
+        locks.openSession(req.req).then((o) => respond({ kind: "opened", sessionId: o.sessionId, ttlMs: o.ttlMs }), fail);
         return;
       case "closeSession":
-        locks.closeSession(cmd).then(() => answer({ code: "OK", kind: "sessionClosed" }), fail);
+        locks.closeSession(req.cmd).then(() => respond({ kind: "closed" }), fail);
         return;
       case "acquire":
-        locks.acquire(cmd).then((r) => {
-          if (r.acquired) answer({ code: "OK", kind: "granted", token: r.token });
-          else if (r.cancelled) answer({ code: "OK", kind: "cancelled" });
-          else answer({ code: "OK", kind: "notAcquired", holderSessionId: r.holder?.sessionId ?? 0n, holderToken: r.holder?.token ?? 0n });
-        }, fail);
+        locks.acquire(req.cmd).then((result) => respond({ kind: "acquired", result }), fail);
         return;
       case "cancelWait":
-        locks.cancelWait(cmd).then((r) => {
-          if (r.outcome === "granted") answer({ code: "OK", kind: "granted", token: r.token });
-          else if (r.outcome === "cancelled") answer({ code: "OK", kind: "cancelled" });
-          // The wait's holder is not part of CancelWait's answer: the simulated client only needs the kind.
-          else answer({ code: "OK", kind: "notAcquired", holderSessionId: 0n, holderToken: 0n });
-        }, fail);
+        locks.cancelWait(req.cmd).then((result) => respond({ kind: "cancelWait", result }), fail);
         return;
       case "release":
-        locks.release(cmd).then(() => answer({ code: "OK", kind: "released" }), fail);
+        locks.release(req.cmd).then(() => respond({ kind: "released" }), fail);
         return;
-      default:
-        throw new Error(`a simulated client does not send ${cmd.type}`);
     }
   }
 }
-
-const WIRE_TO_CODE: Partial<Record<number, ErrorCode>> = {
-  [grpcStatus.INVALID_ARGUMENT]: "INVALID_ARGUMENT",
-  [grpcStatus.NOT_FOUND]: "NOT_FOUND",
-  [grpcStatus.FAILED_PRECONDITION]: "FAILED_PRECONDITION",
-  [grpcStatus.RESOURCE_EXHAUSTED]: "RESOURCE_EXHAUSTED",
-};

@@ -5,9 +5,11 @@
 // operations must complete again; then every history check, reads against the
 // committed log included.
 import { resolveLimits } from "../../node/lock/limits.ts";
+import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import { checkLockHistory, type LockHistoryEvent } from "./checkers/linearizable.ts";
+import { ExpiryChecker } from "./checkers/expiry.ts";
 import { LockChecker } from "./checkers/lock.ts";
 import { ReadChecker } from "./checkers/reads.ts";
 import { SimCluster } from "./cluster.ts";
@@ -15,6 +17,7 @@ import { FaultInjector } from "./faults.ts";
 import { FencedResource } from "./fenced-resource.ts";
 import { LockHost, simClientAddress, SIM_LOCK_LIMITS, type LockResult, type Reply, type Request } from "./lock-host.ts";
 import { LockWorkload, RHO } from "./lock-workload.ts";
+import type { AnswerObserver } from "./sim-lock-api.ts";
 import { drawOptions, type SimOptions } from "./options.ts";
 import type { SeedResult } from "./raft-run.ts";
 
@@ -29,6 +32,16 @@ export class LockSim {
   /** Recorded operations that turned out to take no effect (cancelled waits). */
   readonly omitted = new Set<number | string>();
   readonly counts = { rpcs: 0, rpcLost: 0, clientCuts: 0 };
+  /** What the client library did on its own: retries, outcomes settled later, late grants, deadlines. */
+  readonly clientEvents = { retriedWrites: 0, unknownWrites: 0, settledUnknown: 0, lateGrantsReleased: 0, deadlinesPassed: 0 };
+  /** Every node answer to a client's write, compared by the checker with the first answer of its seq. */
+  readonly answers: AnswerObserver;
+  /** The state at the highest index applied anywhere so far (the committed log replayed). */
+  readonly committedState = new LockStateMachine();
+  /** Expiries proposed no later than the TTL allows (G6). */
+  readonly expiries: ExpiryChecker;
+  /** Attempts sent of each write, by "session:seq". */
+  private readonly attempts = new Map<string, number>();
   private nextOpId = 1;
 
   constructor(opts: SimOptions, verbose = false) {
@@ -49,20 +62,56 @@ export class LockSim {
           join: node.id > opts.nodes,
           reproposeAfterMs: 500,
         }),
-        hooks: () => ({
+        hooks: (node) => ({
           onCommandProposed: (cmd) => {
             if (cmd.type === "expireSession" || cmd.type === "closeSession") this.checker.endProposed(cmd.sessionId, this.c.sched.now);
+            if (cmd.type === "expireSession") this.expiries.expiryProposed(cmd.sessionId, node.id, this.c.sched.now);
+          },
+          onKeepAlive: (session) => this.expiries.keptAlive(session, this.c.sched.now),
+          onSoftState: (soft) => {
+            if (soft.role === "leader") this.expiries.becameLeader(node.id, this.c.sched.now);
+          },
+          onEntryApplied: (_entry, outcome) => {
+            if (outcome === null || node.core?.role !== "leader") return;
+            for (const s of outcome.timers.sessionsOpened) this.expiries.started(s.id, s.ttlMs, this.c.sched.now);
           },
         }),
         booted: (node, host) => this.hosts.set(node.id, new LockHost(node, node.instance, host)),
       },
     }, verbose);
     this.checker = new LockChecker((msg) => this.c.checker.fail(msg));
+    this.expiries = new ExpiryChecker({ driftMax: opts.driftMax, tickMs: opts.tickMs });
+    this.c.onStall = (node, from, to) => this.expiries.stalled(node, from, to);
+    const attempts = this.attempts;
+    const unknown = new Set<string>();
+    this.answers = {
+      writeSent: (session, seq) => {
+        const key = `${session}:${seq}`;
+        const n = (attempts.get(key) ?? 0) + 1;
+        attempts.set(key, n);
+        if (n === 2) this.clientEvents.retriedWrites++;
+      },
+      writeAnswered: (session, seq, answer) => {
+        this.checker.clientAnswer(session, seq, answer);
+        const key = `${session}:${seq}`;
+        if (unknown.delete(key)) this.clientEvents.settledUnknown++;
+      },
+    };
     this.c.onApplied = (node, entry, result) => {
       this.reads.applied(entry, this.c.sched.now);
+      // Applied somewhere first: the committed state moves on.
+      if (entry.index === this.committedState.appliedIndex + 1) {
+        if (entry.kind === "normal") this.committedState.applyBytes(entry.index, entry.data);
+        else this.committedState.skip(entry.index);
+      }
       const host = this.hosts.get(node.id);
       if (host) this.checker.applied(node.id, entry, result, host.sm, this.c.sched.now);
     };
+  }
+
+  /** How many attempts of the write (session, seq) were sent. */
+  attemptsOf(session: bigint, seq: number): number {
+    return this.attempts.get(`${session}:${seq}`) ?? 0;
   }
 
   opId(): number {
@@ -113,7 +162,7 @@ export class LockSim {
     const n = this.c.node(to);
     // A node that is down refuses the connection: the client hears so at once.
     if (!n.up) {
-      reply({ kind: "unavailable", leader: 0 });
+      reply({ kind: "refused" });
       return;
     }
     if (this.c.sched.now < n.stalledUntil) {
@@ -143,6 +192,7 @@ export class LockSim {
 /** Stats of the lock run that `npm run sim` sums up on its own line. */
 export const LOCK_SUMMARY_KEYS = [
   "lockOps", "grants", "expiries", "closes", "pauses", "clientCrashes", "fencedRefusals", "acknowledgedIncrements", "unknownOutcomes", "linChecks", "reads", "crossLockReadsChecked",
+  "retriedWrites", "unknownWrites", "lateGrantsReleased", "clientDeadlinesPassed", "expiriesTimed",
 ] as const;
 
 /** Seeds of the lock run differ from the Raft run's, so the two explore different schedules. */
@@ -160,6 +210,13 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
   const workload = new LockWorkload(sim, rng, rng.int(3, 6));
   await c.start();
   workload.start();
+  // Every grant is one its client holds or is still settling (none is orphaned), looked at
+  // in the committed state now and then.
+  const lookForOrphans = (): void => {
+    for (const v of workload.orphanedGrants(sim.committedState)) c.checker.fail(`t=${c.sched.now.toFixed(1)} ${v}`);
+    if (c.sched.now < opts.faultMs + opts.healMs) c.sched.after(250, "orphan-check", lookForOrphans);
+  };
+  c.sched.after(250, "orphan-check", lookForOrphans);
   const faults = new FaultInjector(c);
   faults.start(opts.faultMs);
   if (opts.partitionEveryMs > 0) workload.cutClientsEvery(opts.partitionEveryMs, opts.faultMs);
@@ -184,6 +241,7 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
     crossLockReadsChecked = reads.crossLockChecked;
     violations.push(...reads.violations);
     if (opts.driftMax <= RHO) violations.push(...sim.checker.checkDeadlines());
+    violations.push(...sim.expiries.check());
     const events = [...sim.history.filter((e) => !sim.omitted.has(e.id)), ...sim.sessionEndEvents()];
     const lin = checkLockHistory(events);
     linChecks = lin.perLock.size;
@@ -211,6 +269,11 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
       readsChecked,
       crossLockReadsChecked,
       linOps: sim.history.length,
+      retriedWrites: sim.clientEvents.retriedWrites,
+      unknownWrites: sim.clientEvents.unknownWrites,
+      lateGrantsReleased: sim.clientEvents.lateGrantsReleased,
+      clientDeadlinesPassed: sim.clientEvents.deadlinesPassed,
+      expiriesTimed: sim.expiries.checked,
     },
     trace: c.traceLines ?? undefined,
   };

@@ -46,25 +46,22 @@ describe("lock service on the simulated cluster", () => {
     const sim = await quietSim(1);
     const c1 = client(sim, 100, 300);
     const c2 = client(sim, 101, 1000);
-    let stop = false;
     expect(await until(sim, c1.open())).toBe(true);
-    void c1.keepAlive(() => stop);
     const g1 = await until(sim, c1.acquire("res", 0));
     expect(g1.kind).toBe("granted");
     const t1 = g1.kind === "granted" ? g1.token : 0n;
-    const a1 = { key: "res", token: t1, session: c1.sessionId! };
+    const a1 = { key: "res", token: t1, session: c1.session!.id };
     const read1 = sim.resource.read(a1);
     expect(read1).toBe(0);
 
     // Client 1 pauses past its TTL: no keepalives, its session expires.
     const paused = c1.pause(900);
     expect(await until(sim, c2.open())).toBe(true);
-    void c2.keepAlive(() => stop);
     const g2 = await until(sim, c2.acquire("res", 2000));
     expect(g2.kind).toBe("granted");
     const t2 = g2.kind === "granted" ? g2.token : 0n;
     expect(t2).toBeGreaterThan(t1);
-    const a2 = { key: "res", token: t2, session: c2.sessionId! };
+    const a2 = { key: "res", token: t2, session: c2.session!.id };
     const read2 = sim.resource.read(a2);
     expect(read2).toBe(0);
     expect(sim.resource.increment(a2, read2!)).toBe(true);
@@ -76,7 +73,6 @@ describe("lock service on the simulated cluster", () => {
     expect(sim.resource.refusals).toBe(1);
     expect(sim.resource.value("res")).toBe(1);
     expect(sim.checker.stats.expiries).toBe(1);
-    stop = true;
     expect(sim.resource.finalCheck(new Map([["res", 1]]))).toEqual([]);
     expect(sim.checker.checkDeadlines()).toEqual([]);
   });
@@ -85,16 +81,15 @@ describe("lock service on the simulated cluster", () => {
     const sim = await quietSim(2);
     const holder = client(sim, 100, 1000);
     const waiter = client(sim, 101, 300);
-    let stop = false;
     expect(await until(sim, holder.open())).toBe(true);
-    void holder.keepAlive(() => stop);
     const g = await until(sim, holder.acquire("L", 0));
     expect(g.kind).toBe("granted");
     const token = g.kind === "granted" ? g.token : 0n;
 
-    // The waiter sends no keepalives: its session expires while it waits.
+    // The waiter's process stops once its Acquire is sent (no keepalives): its session expires while it waits.
     expect(await until(sim, waiter.open())).toBe(true);
     const waiting = waiter.acquire("L", 3000);
+    waiter.proc.pause(800);
     await runFor(sim, 800);
     expect(sim.checker.stats.expiries).toBe(1);
     // Its wait ends with NOT_FOUND when the expiry is applied.
@@ -104,25 +99,22 @@ describe("lock service on the simulated cluster", () => {
     await runFor(sim, 100);
     for (const host of sim.hosts.values()) {
       expect(host.sm.getLock("L").holder).toBeNull();
-      expect(host.sm.history("L").map((h) => h.sessionId)).toEqual([holder.sessionId]);
+      expect(host.sm.history("L").map((h) => h.sessionId)).toEqual([holder.session!.id]);
     }
     expect(sim.checker.stats.grants).toBe(1);
-    stop = true;
   });
 
   it("answers an Acquire retried on a new leader after a lost reply with the same token and no second grant", async () => {
     const sim = await quietSim(3);
     const c = client(sim, 100, 2000);
-    let stop = false;
     expect(await until(sim, c.open())).toBe(true);
-    void c.keepAlive(() => stop);
     const leader = sim.c.leader()!;
     // Replies from the leader to this client are lost.
     sim.c.blocked.add(`${leader.id}>100`);
     const acquiring = c.acquire("L", 0);
     await runFor(sim, 100);
     const granted = sim.hosts.get(leader.id)!.sm.getLock("L").holder;
-    expect(granted?.sessionId).toBe(c.sessionId);
+    expect(granted?.sessionId).toBe(c.session!.id);
     sim.c.crash(leader.id);
     sim.c.blocked.delete(`${leader.id}>100`);
 
@@ -132,6 +124,36 @@ describe("lock service on the simulated cluster", () => {
     expect(sim.checker.stats.grants).toBe(1);
     // The retry reached a replica other than the first leader, which answered from its dedup table.
     expect(sim.checker.stats.answersCompared).toBeGreaterThanOrEqual(1);
-    stop = true;
+  });
+
+  it("a leader cut off from its quorum does not acknowledge a keepalive, though it still believes it leads", async () => {
+    const sim = await quietSim(4);
+    const c = client(sim, 100, 1000);
+    expect(await until(sim, c.open())).toBe(true);
+    const leader = sim.c.leader()!;
+    const others = sim.c.nodes.filter((n) => n.id !== leader.id).map((n) => n.id);
+    // The client still reaches the old leader; the old leader no longer reaches anyone.
+    sim.c.partition([[leader.id], others]);
+    const reply = sim.rpc(100, leader.id, { kind: "keepAlive", session: c.session!.id }, 300);
+    await runFor(sim, 5);
+    // It has not stepped down yet (CheckQuorum waits an election timeout)...
+    expect(leader.core?.role).toBe("leader");
+    // ...but it cannot confirm its leadership with a quorum, so the keepalive is not acknowledged.
+    const answer = await until(sim, reply, 1000);
+    expect(answer?.kind).not.toBe("keptAlive");
+  });
+
+  it("a stopping leader hands over to a voter it can reach, not to one whose log looks as caught up but that it no longer hears from", async () => {
+    const sim = await quietSim(5);
+    const leader = sim.c.leader()!;
+    const [cutOff, reachable] = sim.c.nodes.filter((n) => n.id !== leader.id).map((n) => n.id).sort((a, b) => a - b);
+    // The lower id (first among equals by log position) is cut off from the leader, both ways.
+    sim.c.blocked.add(`${leader.id}>${cutOff}`);
+    sim.c.blocked.add(`${cutOff}>${leader.id}`);
+    await runFor(sim, 3 * sim.c.opts.electionTicks * sim.c.opts.tickMs);
+    expect(sim.c.leader()?.id).toBe(leader.id);
+    await until(sim, leader.host!.handOverLeadership(), 10_000);
+    await runFor(sim, 50);
+    expect(sim.c.leader()?.id).toBe(reachable);
   });
 });

@@ -1,0 +1,167 @@
+// What the status page shows, as JSON: built from the admin status and from linearizable
+// reads of the lock state (the same reads any client may make), never from anything else.
+// Tokens, ids and indexes are uint64: written as decimal strings. Lock names, client
+// names and holder data are user input; the page puts them into the document only as
+// text, and the JSON itself escapes the characters that could end a script or an element.
+import type { HostStatus } from "../../host/admin-requests.ts";
+import type { LockReader } from "../../host/node-host.ts";
+import type { HistoryEntry, LockEvent, LockInfo, SessionInfo } from "../../lock/index.ts";
+
+/** Locks or sessions on one page of the UI. */
+export const PAGE_SIZE = 200;
+
+export interface MemberView {
+  readonly id: number;
+  readonly kind: "voter" | "learner";
+  readonly peerAddress: string;
+  readonly clientAddress: string;
+  /** This member's status page, when the cluster file says where it is. */
+  readonly page: string | null;
+  /** As the leader sees it: null on a node that does not lead. */
+  readonly reachable: boolean | null;
+  readonly matchIndex: number | null;
+  /** Entries behind the leader's last index (leader only). */
+  readonly lag: number | null;
+}
+
+export interface ClusterView {
+  readonly node: {
+    readonly id: number; readonly clusterId: string; readonly role: string; readonly term: number; readonly leader: number;
+    readonly commitIndex: number; readonly appliedIndex: number; readonly lastIndex: number; readonly snapshotIndex: number; readonly epoch: number;
+  };
+  readonly members: readonly MemberView[];
+  /** Server time, so the page can say how fresh its data is. */
+  readonly at: number;
+}
+
+export interface AddressBook {
+  clientAddressOf(id: number): string | undefined;
+  /** The status page URL of a node (from the cluster file), if known. */
+  pageOf(id: number): string | null;
+}
+
+export function clusterView(status: HostStatus, book: AddressBook, nowMs: number): ClusterView {
+  const leading = status.role === "leader";
+  return {
+    node: {
+      id: status.id, clusterId: status.clusterId, role: status.role, term: status.term, leader: status.leader,
+      commitIndex: status.commitIndex, appliedIndex: status.appliedIndex, lastIndex: status.lastIndex,
+      snapshotIndex: status.snapshotIndex, epoch: status.epoch,
+    },
+    members: status.members.map((m) => ({
+      id: m.id,
+      kind: m.kind,
+      peerAddress: m.peerAddress,
+      clientAddress: book.clientAddressOf(m.id) ?? "",
+      page: book.pageOf(m.id),
+      reachable: leading ? m.reachable : null,
+      matchIndex: leading ? m.matchIndex : null,
+      lag: leading ? Math.max(0, status.lastIndex - m.matchIndex) : null,
+    })),
+    at: nowMs,
+  };
+}
+
+export interface HolderJson {
+  readonly sessionId: string;
+  readonly clientName: string;
+  readonly token: string;
+  readonly grantedAt: string;
+  readonly waitedFrom: string;
+  /** The grant's mode and the holder's data, once lock kinds carry them: the page shows them when present. */
+  readonly mode?: string;
+  readonly data?: string;
+}
+
+export interface LockJson {
+  readonly name: string;
+  /** Every lock is exclusive for now; shared and semaphore locks will list several holders. */
+  readonly kind: "exclusive";
+  readonly holders: readonly HolderJson[];
+  /** In queue order. */
+  readonly waiters: ReadonlyArray<{ readonly sessionId: string; readonly clientName: string; readonly waitedFrom: string }>;
+}
+
+export function lockJson(lock: LockInfo): LockJson {
+  const h = lock.holder;
+  return {
+    name: lock.name,
+    kind: "exclusive",
+    holders: h ? [{ sessionId: String(h.sessionId), clientName: h.clientName, token: String(h.token), grantedAt: String(h.grantedAt), waitedFrom: String(h.waitedFrom) }] : [],
+    waiters: lock.waiters.map((w) => ({ sessionId: String(w.sessionId), clientName: w.clientName, waitedFrom: String(w.waitedFrom) })),
+  };
+}
+
+export interface SessionJson {
+  readonly id: string;
+  readonly clientName: string;
+  readonly ttlMs: number;
+  readonly openedAt: string;
+  readonly openedWallMs: number;
+  readonly held: ReadonlyArray<{ readonly lock: string; readonly token: string }>;
+  readonly waiting: readonly string[];
+}
+
+export function sessionJson(s: SessionInfo): SessionJson {
+  return {
+    id: String(s.id), clientName: s.clientName, ttlMs: s.ttlMs, openedAt: String(s.openedAt), openedWallMs: s.openedWallMs,
+    held: s.held.map((h) => ({ lock: h.lock, token: String(h.token) })),
+    waiting: s.waiting.map((w) => w.lock),
+  };
+}
+
+export interface HistoryJson {
+  readonly token: string;
+  readonly sessionId: string;
+  readonly clientName: string;
+  readonly grantedAt: string;
+  readonly waitedFrom: string;
+  readonly grantedWallMs: number;
+  readonly endedAt: string | null;
+  readonly endedWallMs: number | null;
+  readonly reason: string | null;
+}
+
+export function historyJson(h: HistoryEntry): HistoryJson {
+  return {
+    token: String(h.token), sessionId: String(h.sessionId), clientName: h.clientName, grantedAt: String(h.grantedAt),
+    waitedFrom: String(h.waitedFrom), grantedWallMs: h.grantedWallMs, endedAt: h.endedAt === null ? null : String(h.endedAt),
+    endedWallMs: h.endedWallMs, reason: h.reason,
+  };
+}
+
+export interface EventJson {
+  readonly index: string;
+  readonly type: LockEvent["type"];
+  readonly lock: string;
+  readonly sessionId: string;
+  readonly clientName: string;
+  readonly token: string;
+  readonly wallMs: number;
+}
+
+export function eventJson(e: LockEvent, clientName: string): EventJson {
+  return { index: String(e.index), type: e.type, lock: e.lock, sessionId: String(e.sessionId), clientName, token: String(e.token), wallMs: e.wallMs };
+}
+
+/** Linearizable reads of the page, each one query of the applied state after a ReadIndex. */
+export const reads = {
+  locks: (prefix: string, after: string | undefined) => (state: LockReader) => {
+    const page = state.listLocks({ prefix, ...(after !== undefined ? { after } : {}), limit: PAGE_SIZE });
+    return { locks: page.locks.map(lockJson), nextAfter: page.nextAfter };
+  },
+  sessions: (after: bigint) => (state: LockReader) => {
+    const page = state.listSessions(after, PAGE_SIZE);
+    return { sessions: page.sessions.map(sessionJson), nextAfter: page.nextAfter === null ? null : String(page.nextAfter) };
+  },
+  history: (lock: string) => (state: LockReader) => ({ lock, current: lockJson(state.getLock(lock)), history: state.history(lock).map(historyJson) }),
+};
+
+/**
+ * JSON safe to place anywhere: `<`, `>`, `&` and the two JavaScript line separators are
+ * written as \u escapes, so no lock or client name can close a script or an element even
+ * if a reader mistakes the body for HTML.
+ */
+export function safeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
