@@ -2,7 +2,11 @@
 // Session ids and tokens are bigint (uint64); seqs, TTLs and waits are numbers.
 // `wallMs` is the proposer's wall clock, kept only as display data for lock history.
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
-import { LIMIT_KEYS, type LockLimits } from "./limits.ts";
+import type { LockMode, LockTarget } from "./kinds.ts";
+import { LIMIT_KEYS, limitsFromValues } from "./limits.ts";
+import type { LockLimits } from "./limits.ts";
+
+export type { LockMode, LockTarget } from "./kinds.ts";
 
 export interface OpenSessionCommand {
   readonly type: "openSession";
@@ -35,12 +39,28 @@ export interface ExpireSessionCommand {
   readonly wallMs: number;
 }
 
+/**
+ * Acquire of a lock (exclusive unless `mode` says shared), of one permit of a semaphore
+ * (`permits`), or of several of these at one log index or none (`more`). Without the
+ * optional fields it is the exclusive Acquire, with the same encoding.
+ */
 export interface AcquireCommand extends SequencedWrite {
   readonly type: "acquire";
+  /** The lock, or the first lock of a multi-lock Acquire (it names the wait). */
   readonly lock: string;
   /** 0: answer at once; otherwise join the FIFO queue for at most this long. */
   readonly waitMs: number;
   readonly wallMs: number;
+  /** How `lock` is taken; absent: exclusive. */
+  readonly mode?: LockMode;
+  /** Given: `lock` is a semaphore of this many permits, and one permit is asked for. */
+  readonly permits?: number;
+  /** The other locks of an atomic multi-lock Acquire, each granted with `lock` at one index. */
+  readonly more?: readonly LockTarget[];
+  /** Small data shown with the grant (who holds it and why): reads, Watch, history. */
+  readonly holderData?: string;
+  /** A maximum hold time: the leader ends the grant (every lock of it) once it passes. 0 or absent: none. */
+  readonly holdMs?: number;
 }
 
 /** Ends a pending wait. "client": CancelWait RPC; "timeout": proposed by the leader when the wait ran out. */
@@ -71,6 +91,18 @@ export interface RevokeCommand {
 }
 
 /**
+ * Proposed by the leader when a grant's hold limit passed: ends every grant of the session
+ * with that token and hold limit (the locks of one Acquire), history reason "hold limit".
+ */
+export interface HoldLimitCommand {
+  readonly type: "holdLimit";
+  readonly sessionId: bigint;
+  readonly token: bigint;
+  readonly holdMs: number;
+  readonly wallMs: number;
+}
+
+/**
  * The limits that decide apply-time answers from this entry on, on every replica alike.
  * Proposed by a leader whose cluster file asks for other limits than the replicated ones.
  */
@@ -88,7 +120,8 @@ export type Command =
   | AcquireCommand
   | CancelWaitCommand
   | ReleaseCommand
-  | RevokeCommand;
+  | RevokeCommand
+  | HoldLimitCommand;
 
 export type CommandType = Command["type"];
 
@@ -108,10 +141,17 @@ const TAGS: Readonly<Record<CommandType, number>> = {
   release: 6,
   revoke: 7,
   setLimits: 8,
+  holdLimit: 10,
 };
+/** An Acquire using any of the lock kinds' fields; tag 4 keeps the exclusive Acquire's bytes. */
+const ACQUIRE_KINDS_TAG = 9;
+/** How a target is asked for: a lock's mode, or a semaphore permit (then its permit count follows). */
+const TARGET_CODES = { exclusive: 0, shared: 1, permit: 2 } as const;
 
 /** At most this many held seqs are decoded; validation applies the configured (smaller) limit. */
 const MAX_DECODED_HELD = 4096;
+/** At most this many more locks of an Acquire are decoded; validation applies the configured limit. */
+const MAX_DECODED_TARGETS = 4096;
 
 /**
  * Commands are encoded into this one reused buffer and copied out at their exact size: one
@@ -121,7 +161,7 @@ const MAX_DECODED_HELD = 4096;
 const scratch = new ByteWriter(1_024);
 
 export function encodeCommand(cmd: Command): Uint8Array {
-  const w = scratch.reset().u8(FORMAT_VERSION).u8(TAGS[cmd.type]);
+  const w = scratch.reset().u8(FORMAT_VERSION).u8(cmd.type === "acquire" && usesKinds(cmd) ? ACQUIRE_KINDS_TAG : TAGS[cmd.type]);
   switch (cmd.type) {
     case "openSession":
       w.str(cmd.requestId).uint(cmd.ttlMs).str(cmd.clientName);
@@ -135,6 +175,15 @@ export function encodeCommand(cmd: Command): Uint8Array {
     case "acquire":
       writeSequenced(w, cmd);
       w.str(cmd.lock).uint(cmd.waitMs);
+      if (usesKinds(cmd)) {
+        writeTarget(w, cmd);
+        w.uint(cmd.more?.length ?? 0);
+        for (const t of cmd.more ?? []) writeTarget(w.str(t.lock), t);
+        w.str(cmd.holderData ?? "").uint(cmd.holdMs ?? 0);
+      }
+      break;
+    case "holdLimit":
+      w.u64(cmd.sessionId).u64(cmd.token).uint(cmd.holdMs);
       break;
     case "cancelWait":
       w.u64(cmd.sessionId).str(cmd.lock).uint(cmd.acquireSeq).u8(cmd.reason === "client" ? 0 : 1);
@@ -153,6 +202,38 @@ export function encodeCommand(cmd: Command): Uint8Array {
   }
   w.f64(cmd.wallMs);
   return w.copy();
+}
+
+/** Does the Acquire use a field of the lock kinds (any but an explicit exclusive mode)? */
+function usesKinds(cmd: AcquireCommand): boolean {
+  return (cmd.mode !== undefined && cmd.mode !== "exclusive") || cmd.permits !== undefined || (cmd.more !== undefined && cmd.more.length > 0) ||
+    (cmd.holderData !== undefined && cmd.holderData !== "") || (cmd.holdMs !== undefined && cmd.holdMs !== 0);
+}
+
+function writeTarget(w: ByteWriter, t: LockTarget): void {
+  if (t.permits !== undefined) {
+    w.u8(TARGET_CODES.permit).uint(t.permits);
+    return;
+  }
+  const mode = t.mode ?? "exclusive";
+  // Validation refuses any other mode before a command is encoded.
+  if (mode !== "exclusive" && mode !== "shared") throw new RangeError(`cannot encode lock mode ${String(mode)}`);
+  w.u8(TARGET_CODES[mode]);
+}
+
+/** A target's mode or permits, as the client named it (exclusive left out). */
+function readTarget(r: ByteReader): { mode?: LockMode; permits?: number } {
+  const code = r.u8();
+  switch (code) {
+    case TARGET_CODES.exclusive:
+      return {};
+    case TARGET_CODES.shared:
+      return { mode: "shared" };
+    case TARGET_CODES.permit:
+      return { permits: r.uint() };
+    default:
+      throw new CommandDecodeError(`unknown lock target ${code}`);
+  }
 }
 
 function writeSequenced(w: ByteWriter, cmd: SequencedWrite): void {
@@ -197,6 +278,33 @@ function readCommand(r: ByteReader): Command {
       cmd = { type: "acquire", ...seqd, lock, waitMs, wallMs: r.f64() };
       break;
     }
+    case ACQUIRE_KINDS_TAG: {
+      const seqd = readSequenced(r);
+      const lock = r.str();
+      const waitMs = r.uint();
+      const first = readTarget(r);
+      const n = r.count();
+      if (n > MAX_DECODED_TARGETS) throw new CommandDecodeError(`an Acquire of ${n + 1} locks`);
+      const more: LockTarget[] = [];
+      for (let i = 0; i < n; i++) {
+        const name = r.str();
+        more.push({ lock: name, ...readTarget(r) });
+      }
+      const holderData = r.str();
+      const holdMs = r.uint();
+      cmd = {
+        type: "acquire", ...seqd, lock, waitMs, wallMs: r.f64(), ...first, ...(n > 0 ? { more } : {}),
+        ...(holderData !== "" ? { holderData } : {}), ...(holdMs !== 0 ? { holdMs } : {}),
+      };
+      break;
+    }
+    case TAGS.holdLimit: {
+      const sessionId = r.u64();
+      const token = r.u64();
+      const holdMs = r.uint();
+      cmd = { type: "holdLimit", sessionId, token, holdMs, wallMs: r.f64() };
+      break;
+    }
     case TAGS.cancelWait: {
       const sessionId = r.u64();
       const lock = r.str();
@@ -221,11 +329,12 @@ function readCommand(r: ByteReader): Command {
       break;
     }
     case TAGS.setLimits: {
+      // Entries written before the later limits existed carry fewer: those keep their defaults.
       const n = r.count();
-      if (n !== LIMIT_KEYS.length) throw new CommandDecodeError(`setLimits carries ${n} limits, expected ${LIMIT_KEYS.length}`);
-      const limits: Record<string, number> = {};
-      for (const key of LIMIT_KEYS) limits[key] = r.uint();
-      cmd = { type: "setLimits", limits: limits as unknown as LockLimits, wallMs: r.f64() };
+      if (n > LIMIT_KEYS.length) throw new CommandDecodeError(`setLimits carries ${n} limits, expected at most ${LIMIT_KEYS.length}`);
+      const values: number[] = [];
+      for (let i = 0; i < n; i++) values.push(r.uint());
+      cmd = { type: "setLimits", limits: limitsFromValues(values) as LockLimits, wallMs: r.f64() };
       break;
     }
     default:

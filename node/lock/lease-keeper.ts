@@ -1,17 +1,21 @@
-// Leader-side session and wait timers. Pure: the host passes its monotonic clock (ms) into
-// every call. Time decides only *when* the leader proposes an expiry or a wait timeout;
-// what happens is decided when that command is applied from the log.
+// Leader-side session, wait and hold-limit timers. Pure: the host passes its monotonic clock
+// (ms) into every call. Time decides only *when* the leader proposes an expiry, a wait
+// timeout or the end of a grant whose hold limit passed; what happens is decided when that
+// command is applied from the log.
 //
 // Host contract:
-// - becomeLeader() when this node becomes leader, with the applied state's sessions and
-//   waits (every TTL and wait restarts from that moment); stepDown() when it loses it.
+// - becomeLeader() when this node becomes leader, with the applied state's sessions, waits
+//   and hold limits (every TTL, wait and hold limit restarts in full from that moment: a new
+//   leader cannot know when a grant was made, and ending it later than its limit is safe,
+//   since a client stops using a grant by its own deadline, which counts the limit from
+//   before the grant); stepDown() when it loses it.
 // - onApplied(outcome.timers, now) after each applied entry while leader.
 // - due(now) only after pending inbound messages (keepalives) were processed; propose what
 //   it returns. After an event-loop stall longer than a heartbeat call stalled(stallMs)
 //   instead, with the measured length of the stall.
 import type { Command } from "./commands.ts";
 import { DeadlineQueue } from "./deadline-queue.ts";
-import type { PendingWait, SessionLease, TimerChanges } from "./outcome.ts";
+import type { HoldLimit, PendingWait, SessionLease, TimerChanges } from "./outcome.ts";
 
 export interface LeaseKeeperOptions {
   /**
@@ -39,6 +43,12 @@ interface WaitTimer {
   version: number;
 }
 
+interface HoldTimer {
+  readonly hold: HoldLimit;
+  deadline: number;
+  version: number;
+}
+
 const DEFAULT_REPROPOSE_AFTER_MS = 2_000;
 
 export class LeaseKeeper {
@@ -48,6 +58,8 @@ export class LeaseKeeper {
   private readonly waits = new Map<string, WaitTimer>();
   private readonly sessionQueue = new DeadlineQueue<bigint>();
   private readonly waitQueue = new DeadlineQueue<string>();
+  private readonly holds = new Map<string, HoldTimer>();
+  private readonly holdQueue = new DeadlineQueue<string>();
   private version = 0;
   /**
    * Session deadlines are kept on the host's clock minus this: the total length of the
@@ -73,17 +85,22 @@ export class LeaseKeeper {
     return this.waits.size;
   }
 
-  /** Entries in the deadline queues, superseded ones included (bounded by what is tracked). */
-  get queuedDeadlines(): number {
-    return this.sessionQueue.size + this.waitQueue.size;
+  get trackedHolds(): number {
+    return this.holds.size;
   }
 
-  /** Starts every session's TTL and every pending wait afresh from `now`. */
-  becomeLeader(now: number, sessions: readonly SessionLease[], waits: readonly PendingWait[]): void {
+  /** Entries in the deadline queues, superseded ones included (bounded by what is tracked). */
+  get queuedDeadlines(): number {
+    return this.sessionQueue.size + this.waitQueue.size + this.holdQueue.size;
+  }
+
+  /** Starts every session's TTL, every pending wait and every grant's hold limit afresh from `now`. */
+  becomeLeader(now: number, sessions: readonly SessionLease[], waits: readonly PendingWait[], holds: readonly HoldLimit[] = []): void {
     this.clear();
     this.leader = true;
     for (const s of sessions) this.sessionOpened(s.id, s.ttlMs, now);
     for (const w of waits) this.waitStarted(w, now);
+    for (const h of holds) this.holdStarted(h, now);
   }
 
   /** Forgets every timer: only a leader decides expiries. */
@@ -115,12 +132,27 @@ export class LeaseKeeper {
     this.waits.delete(waitKey(sessionId, acquireSeq));
   }
 
-  /** Follows the sessions and waits an applied entry started or ended. */
+  /** A grant with a hold limit was made (applied): its end is due `holdMs` from `now`. */
+  holdStarted(hold: HoldLimit, now: number): void {
+    if (!this.leader) return;
+    const timer: HoldTimer = { hold, deadline: now + hold.holdMs, version: ++this.version };
+    const key = holdKey(hold);
+    this.holds.set(key, timer);
+    this.holdQueue.push(timer.deadline, key, timer.version);
+  }
+
+  holdEnded(hold: HoldLimit): void {
+    this.holds.delete(holdKey(hold));
+  }
+
+  /** Follows the sessions, waits and hold limits an applied entry started or ended. */
   onApplied(timers: TimerChanges, now: number): void {
     if (!this.leader) return;
     for (const s of timers.sessionsOpened) this.sessionOpened(s.id, s.ttlMs, now);
     for (const w of timers.waitsStarted) this.waitStarted(w, now);
     for (const w of timers.waitsEnded) this.waitEnded(w.sessionId, w.acquireSeq);
+    for (const h of timers.holdsStarted ?? []) this.holdStarted(h, now);
+    for (const h of timers.holdsEnded ?? []) this.holdEnded(h);
     for (const id of timers.sessionsEnded) this.sessionEnded(id);
     this.shed();
   }
@@ -175,6 +207,16 @@ export class LeaseKeeper {
       const w = timer.wait;
       out.push({ type: "cancelWait", sessionId: w.sessionId, lock: w.lock, acquireSeq: w.acquireSeq, reason: "timeout", wallMs });
     }
+    for (let e = this.holdQueue.popDue(now); e !== null; e = this.holdQueue.popDue(now)) {
+      const timer = this.holds.get(e.key);
+      if (!timer || timer.version !== e.version) continue;
+      // Proposed again later if it has not applied by then (a lost proposal); applying it twice changes nothing.
+      timer.deadline = now + this.reproposeAfterMs;
+      timer.version = ++this.version;
+      this.holdQueue.push(timer.deadline, e.key, timer.version);
+      const h = timer.hold;
+      out.push({ type: "holdLimit", sessionId: h.sessionId, token: h.token, holdMs: h.holdMs, wallMs });
+    }
     return out;
   }
 
@@ -193,11 +235,9 @@ export class LeaseKeeper {
   /** Earliest time due() may have work (possibly early), or null when nothing is tracked. */
   nextDeadline(): number | null {
     const queued = this.sessionQueue.peekDeadline();
-    const a = queued === null ? null : queued + this.stallShiftMs;
-    const b = this.waitQueue.peekDeadline();
-    if (a === null) return b;
-    if (b === null) return a;
-    return Math.min(a, b);
+    const deadlines = [queued === null ? null : queued + this.stallShiftMs, this.waitQueue.peekDeadline(), this.holdQueue.peekDeadline()]
+      .filter((d): d is number => d !== null);
+    return deadlines.length === 0 ? null : Math.min(...deadlines);
   }
 
   private schedule(id: bigint, timer: SessionTimer, deadline: number): void {
@@ -215,6 +255,9 @@ export class LeaseKeeper {
     if (this.waitQueue.size > 2 * this.waits.size + 1024) {
       this.waitQueue.retain((key, version) => this.waits.get(key)?.version === version);
     }
+    if (this.holdQueue.size > 2 * this.holds.size + 1024) {
+      this.holdQueue.retain((key, version) => this.holds.get(key)?.version === version);
+    }
   }
 
   /** The clock session deadlines are kept on: the host's, less every stall seen. */
@@ -226,11 +269,17 @@ export class LeaseKeeper {
     this.stallShiftMs = 0;
     this.sessions.clear();
     this.waits.clear();
+    this.holds.clear();
     this.sessionQueue.clear();
     this.waitQueue.clear();
+    this.holdQueue.clear();
   }
 }
 
 function waitKey(sessionId: bigint, acquireSeq: number): string {
   return `${sessionId}:${acquireSeq}`;
+}
+
+function holdKey(hold: HoldLimit): string {
+  return `${hold.sessionId}:${hold.token}:${hold.holdMs}`;
 }

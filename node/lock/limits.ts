@@ -22,6 +22,15 @@ export interface LockLimits {
   readonly rememberedRequestIds: number;
   /** Closed session ids remembered so a retried CloseSession answers OK. */
   readonly rememberedClosedSessions: number;
+  /** Most permits a semaphore may have. */
+  readonly maxPermits: number;
+  /** Most locks one (multi-lock) Acquire may name. */
+  readonly maxLocksPerAcquire: number;
+  /** Bytes of UTF-8 an Acquire's holder data may have. */
+  readonly maxHolderDataBytes: number;
+  /** Bounds of a hold limit (0 asks for none). */
+  readonly minHoldMs: number;
+  readonly maxHoldMs: number;
 }
 
 export const DEFAULT_LOCK_LIMITS: LockLimits = Object.freeze({
@@ -37,13 +46,36 @@ export const DEFAULT_LOCK_LIMITS: LockLimits = Object.freeze({
   historyTotal: 100_000,
   rememberedRequestIds: 100_000,
   rememberedClosedSessions: 100_000,
+  maxPermits: 10_000,
+  maxLocksPerAcquire: 64,
+  maxHolderDataBytes: 1_024,
+  minHoldMs: 1_000,
+  maxHoldMs: 86_400_000,
 });
 
-/** Every limit, in the fixed order of their binary encoding (commands and snapshots). */
+/**
+ * Every limit, in the fixed order of their binary encoding (commands and snapshots). New
+ * limits go at the end: an encoding that carries fewer (written before they existed) leaves
+ * the later ones at their defaults.
+ */
 export const LIMIT_KEYS: readonly (keyof LockLimits)[] = Object.freeze([
   "maxSessions", "maxLocksPerSession", "maxWaitersPerLock", "maxInFlightPerSession", "maxHeldList", "minTtlMs", "maxTtlMs",
   "maxWaitMs", "historyPerLock", "historyTotal", "rememberedRequestIds", "rememberedClosedSessions",
+  "maxPermits", "maxLocksPerAcquire", "maxHolderDataBytes", "minHoldMs", "maxHoldMs",
 ]);
+
+/**
+ * Limits decoded from `values` in LIMIT_KEYS order; values missing at the end (an older
+ * encoding) take their defaults. Null when there are more values than limits.
+ */
+export function limitsFromValues(values: readonly number[]): LockLimits | null {
+  if (values.length > LIMIT_KEYS.length) return null;
+  const limits: Record<string, number> = { ...DEFAULT_LOCK_LIMITS };
+  LIMIT_KEYS.forEach((key, i) => {
+    if (i < values.length) limits[key] = values[i] as number;
+  });
+  return limits as unknown as LockLimits;
+}
 
 /** Why a set of limits cannot be used, or null when it can. */
 export function checkLimits(limits: LockLimits): string | null {
@@ -52,6 +84,8 @@ export function checkLimits(limits: LockLimits): string | null {
     if (!Number.isSafeInteger(value) || value < 0) return `lock limit ${key} must be a non-negative integer`;
   }
   if (limits.minTtlMs > limits.maxTtlMs) return "lock limit minTtlMs is above maxTtlMs";
+  if (limits.minHoldMs > limits.maxHoldMs) return "lock limit minHoldMs is above maxHoldMs";
+  if (limits.maxLocksPerAcquire < 1) return "lock limit maxLocksPerAcquire must be at least 1";
   return null;
 }
 

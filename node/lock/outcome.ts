@@ -1,5 +1,6 @@
 // What one applied entry produced, besides its own answer.
 import type { Answer } from "./answers.ts";
+import type { GrantMode } from "./kinds.ts";
 
 export type LockEventType = "acquired" | "released" | "sessionClosed" | "expired" | "revoked";
 
@@ -13,6 +14,15 @@ export interface LockEvent {
   readonly token: bigint;
   /** Display-only wall clock of the proposer. */
   readonly wallMs: number;
+  /** "acquired" only, each when it differs from an exclusive grant without data or limit: */
+  readonly mode?: GrantMode;
+  /** A permit's slot and its semaphore's permit count. */
+  readonly slot?: number;
+  readonly permits?: number;
+  readonly holderData?: string;
+  readonly holdMs?: number;
+  /** "revoked" because the grant's hold limit passed (not an admin revoke). */
+  readonly revokedFor?: "hold limit";
 }
 
 /** A final answer for an earlier Acquire that was waiting, decided by this entry. */
@@ -30,6 +40,16 @@ export interface PendingWait {
   readonly waitMs: number;
 }
 
+/**
+ * A grant's hold limit the leader must enforce: every grant of the session with that token
+ * and hold limit (the locks one Acquire got at one index) ends when it passes.
+ */
+export interface HoldLimit {
+  readonly sessionId: bigint;
+  readonly token: bigint;
+  readonly holdMs: number;
+}
+
 export interface SessionLease {
   readonly id: bigint;
   readonly ttlMs: number;
@@ -41,6 +61,9 @@ export interface TimerChanges {
   readonly sessionsEnded: bigint[];
   readonly waitsStarted: PendingWait[];
   readonly waitsEnded: Array<{ readonly sessionId: bigint; readonly acquireSeq: number }>;
+  /** Grants with a hold limit this entry made, and hold limits no grant carries any more (the state machine always fills both). */
+  readonly holdsStarted?: HoldLimit[];
+  readonly holdsEnded?: HoldLimit[];
 }
 
 export interface ApplyOutcome {
@@ -52,6 +75,6 @@ export interface ApplyOutcome {
   readonly timers: TimerChanges;
 }
 
-export function emptyTimers(): TimerChanges {
-  return { sessionsOpened: [], sessionsEnded: [], waitsStarted: [], waitsEnded: [] };
+export function emptyTimers(): Required<TimerChanges> {
+  return { sessionsOpened: [], sessionsEnded: [], waitsStarted: [], waitsEnded: [], holdsStarted: [], holdsEnded: [] };
 }

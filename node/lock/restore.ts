@@ -2,7 +2,9 @@
 // (and with them every holder, waiter and kept answer) and a higher token epoch, so that
 // every token the new cluster issues is larger than any token the old cluster issued,
 // however far the old one ran after the backup. Lock history is kept.
+import { holderCount } from "./holders.ts";
 import { DEFAULT_LOCK_LIMITS, MAX_EPOCH } from "./limits.ts";
+import { SlotPool } from "./slot-pool.ts";
 import { readSnapshot, SnapshotError, writeSnapshot } from "./snapshot.ts";
 import { LockStateMachine } from "./state-machine.ts";
 
@@ -65,10 +67,12 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
   let endedGrants = 0;
   let droppedWaiters = 0;
   for (const [name, lock] of [...state.locks]) {
-    if (lock.holder !== null) endedGrants++;
+    endedGrants += holderCount(lock);
     droppedWaiters += lock.waiters?.size ?? 0;
-    lock.holder = null;
+    lock.holders = null;
     lock.waiters = null;
+    // Idle, the name keeps its kind (a semaphore's permit count), for its history.
+    if (lock.semaphore) lock.semaphore = { permits: lock.semaphore.permits, slots: new SlotPool(lock.semaphore.permits) };
     if (lock.history.length === 0) state.locks.delete(name);
   }
   // A grant still current in the backup ended when its session was dropped.

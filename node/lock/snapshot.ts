@@ -5,8 +5,14 @@
 import { readAnswer, writeAnswer } from "./answers.ts";
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
 import { CRC32_START, crc32, crc32Final, crc32Update } from "./checksum.ts";
-import { checkLimits, LIMIT_KEYS, type LockLimits } from "./limits.ts";
-import { appendHistory, newSession, NO_HISTORY, type EndReason, type HistoryRecord, type KeptAnswer, type LockState, type Session, type Waiter } from "./state.ts";
+import { addHolder, holdersOf } from "./holders.ts";
+import type { GrantMode, Target } from "./kinds.ts";
+import { checkLimits, LIMIT_KEYS, limitsFromValues, type LockLimits } from "./limits.ts";
+import { SlotPool } from "./slot-pool.ts";
+import {
+  appendHistory, grantTerms, newSession, NO_HISTORY, type GrantEnd, type GrantTerms, type HistoryRecord, type KeptAnswer, type LockState, type Session,
+  type Waiter,
+} from "./state.ts";
 
 /** Thrown when snapshot bytes are corrupt, truncated or inconsistent. */
 export class SnapshotError extends Error {
@@ -40,9 +46,14 @@ export interface RestoredContent {
 }
 
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
-/** 2: the replicated limits follow the epoch. 1 is still read. */
-const VERSION = 2;
-const END_REASONS: readonly EndReason[] = ["released", "session closed", "session expired", "revoked"];
+/**
+ * 3: the lock kinds (a lock's kind and permit count, every grant with its mode, slot, holder
+ * data and hold limit, waits with the locks they ask for). 2: the replicated limits follow
+ * the epoch. 2 and 1 are still read.
+ */
+const VERSION = 3;
+const END_REASONS: readonly GrantEnd[] = ["released", "session closed", "session expired", "revoked", "hold limit"];
+const MODE_CODES: readonly GrantMode[] = ["exclusive", "shared", "permit"];
 
 const byNumber = (a: number, b: number): number => a - b;
 
@@ -94,8 +105,14 @@ export function* snapshotSteps(state: SnapshotContent, sizeHint = 0): Generator<
     w.uint(seqs.length);
     for (const seq of seqs) {
       const kept = s.answers.get(seq) as KeptAnswer;
-      w.uint(seq).bool(kept.acquireOf !== null);
-      if (kept.acquireOf !== null) w.str(kept.acquireOf);
+      w.uint(seq);
+      // 0: not an Acquire; 1: of one lock; 2: of several, listed.
+      if (kept.acquireOf === null) w.u8(0);
+      else if (typeof kept.acquireOf === "string") w.u8(1).str(kept.acquireOf);
+      else {
+        w.u8(2).uint(kept.acquireOf.length);
+        for (const name of kept.acquireOf) w.str(name);
+      }
       writeAnswer(w, kept.answer);
     }
     const dropped = [...(s.dropped ?? [])].sort(byNumber);
@@ -111,12 +128,21 @@ export function* snapshotSteps(state: SnapshotContent, sizeHint = 0): Generator<
 
   w.uint(state.locks.size);
   for (const lock of state.locks.values()) {
-    w.str(lock.name).bool(lock.holder !== null);
-    if (lock.holder) w.u64(lock.holder.sessionId).u64(lock.holder.token).uint(lock.holder.grantedAt).uint(lock.holder.waitedFrom);
+    w.str(lock.name).uint(lock.semaphore?.permits ?? 0);
+    const holders = holdersOf(lock);
+    w.uint(holders.length);
+    for (const h of holders) {
+      w.u64(h.sessionId).u64(h.token).uint(h.grantedAt).uint(h.waitedFrom);
+      writeTerms(w, h.terms);
+    }
+    // A multi-lock wait is written in the queue of each of its locks (its place differs in each).
     w.uint(lock.waiters?.size ?? 0);
     for (const waiter of lock.waiters?.values() ?? []) {
       w.u64(waiter.sessionId).uint(waiter.waitedFrom).uint(waiter.waitMs).uint(waiter.seqs.length);
       for (const seq of waiter.seqs) w.uint(seq);
+      w.uint(waiter.targets.length);
+      for (const t of waiter.targets) w.str(t.lock).u8(MODE_CODES.indexOf(t.mode)).uint(t.permits);
+      w.str(waiter.holderData).uint(waiter.holdMs);
     }
     if (pause()) yield;
   }
@@ -126,8 +152,9 @@ export function* snapshotSteps(state: SnapshotContent, sizeHint = 0): Generator<
   let count = 0;
   for (const r of records ?? state.history) {
     w.str(r.lock).u64(r.token).u64(r.sessionId).str(r.clientName).uint(r.grantedAt).uint(r.waitedFrom).f64(r.grantedWallMs);
+    writeTerms(w, r.terms);
     w.bool(r.endedAt !== null);
-    if (r.endedAt !== null) w.uint(r.endedAt).f64(r.endedWallMs ?? 0).u8(END_REASONS.indexOf(r.reason as EndReason));
+    if (r.endedAt !== null) w.uint(r.endedAt).f64(r.endedWallMs ?? 0).u8(END_REASONS.indexOf(r.reason as GrantEnd));
     count++;
     if (pause()) yield;
   }
@@ -150,6 +177,27 @@ export function* snapshotSteps(state: SnapshotContent, sizeHint = 0): Generator<
   return w.finish();
 }
 
+/** A grant's terms: 0 for none (a plain exclusive grant), else the mode, slot + 1, data and hold limit. */
+function writeTerms(w: ByteWriter, terms: GrantTerms | null): void {
+  if (terms === null) {
+    w.u8(0);
+    return;
+  }
+  w.u8(1 + MODE_CODES.indexOf(terms.mode)).uint(terms.slot + 1).str(terms.holderData).uint(terms.holdMs);
+}
+
+function readTerms(r: ByteReader): GrantTerms | null {
+  const code = r.u8();
+  if (code === 0) return null;
+  const mode = MODE_CODES[code - 1];
+  if (mode === undefined) throw new SnapshotError(`unknown grant mode ${code}`);
+  const slot = r.uint() - 1;
+  const holderData = r.str();
+  const holdMs = r.uint();
+  if ((mode === "permit") !== (slot >= 0)) throw new SnapshotError("a grant's slot does not match its mode");
+  return grantTerms(mode, slot, holderData, holdMs);
+}
+
 export function readSnapshot(bytes: Uint8Array): RestoredContent {
   if (bytes.length < MAGIC.length + 5) throw new SnapshotError("snapshot too short");
   const body = bytes.subarray(0, bytes.length - 4);
@@ -166,7 +214,7 @@ export function readSnapshot(bytes: Uint8Array): RestoredContent {
 function parse(r: ByteReader): RestoredContent {
   for (const b of MAGIC) if (r.u8() !== b) throw new SnapshotError("not a lock state snapshot");
   const version = r.u8();
-  if (version !== 1 && version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
+  if (version !== 1 && version !== 2 && version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
   const applied = r.uint();
   const epoch = r.uint();
   const limits = version === 1 ? null : readLimits(r);
@@ -190,7 +238,7 @@ function parse(r: ByteReader): RestoredContent {
     });
     for (let n = r.count(); n > 0; n--) {
       const seq = r.uint();
-      const acquireOf = r.bool() ? r.str() : null;
+      const acquireOf = version < 3 ? (r.bool() ? r.str() : null) : readAcquireOf(r);
       session.answers.set(seq, { acquireOf, answer: readAnswer(r) });
     }
     for (let n = r.count(); n > 0; n--) (session.dropped ??= new Set()).add(r.uint());
@@ -201,17 +249,30 @@ function parse(r: ByteReader): RestoredContent {
   const sessionId = (id: bigint): bigint => sessions.get(id)?.id ?? id;
 
   const locks = new Map<string, LockState>();
+  // A multi-lock wait is read in each of its queues: the first reading makes the object the others share.
+  const waits = new Map<string, Waiter>();
   for (let i = r.count(); i > 0; i--) {
     const name = r.str();
-    const lock: LockState = { name, holder: null, waiters: null, history: NO_HISTORY };
-    if (r.bool()) {
-      // Until its history record is read (if the history still has it), the holder is a
-      // record of its own that is not in the history.
+    const lock: LockState = { name, holders: null, semaphore: null, waiters: null, history: NO_HISTORY };
+    const permits = version < 3 ? 0 : r.uint();
+    const holderCount = version < 3 ? (r.bool() ? 1 : 0) : r.count();
+    for (let n = holderCount; n > 0; n--) {
+      // Until its history record is read (if the history still has it), a holder is a record
+      // of its own that is not in the history.
       const holderSession = sessionId(r.u64());
-      lock.holder = {
-        lock: name, token: r.u64(), sessionId: holderSession, clientName: sessions.get(holderSession)?.clientName ?? "", grantedAt: r.uint(),
-        waitedFrom: r.uint(), grantedWallMs: 0, endedAt: null, endedWallMs: null, reason: null, evicted: true,
-      };
+      const token = r.u64();
+      const grantedAt = r.uint();
+      const waitedFrom = r.uint();
+      const terms = version < 3 ? null : readTerms(r);
+      addHolder(lock, {
+        lock: name, token, sessionId: holderSession, clientName: sessions.get(holderSession)?.clientName ?? "", grantedAt, waitedFrom,
+        grantedWallMs: 0, terms, endedAt: null, endedWallMs: null, reason: null, evicted: true,
+      });
+    }
+    if (permits > 0) {
+      const slots = holdersOf(lock).map((h) => h.terms?.slot ?? -1);
+      if (slots.some((s) => s < 0 || s >= permits) || new Set(slots).size !== slots.length) throw new SnapshotError(`semaphore ${name} has bad slots`);
+      lock.semaphore = { permits, slots: SlotPool.holding(permits, slots) };
     }
     for (let n = r.count(); n > 0; n--) {
       const waiterSession = sessionId(r.u64());
@@ -220,8 +281,19 @@ function parse(r: ByteReader): RestoredContent {
       const seqs: number[] = [];
       for (let k = r.count(); k > 0; k--) seqs.push(r.uint());
       if (seqs.length === 0) throw new SnapshotError(`wait on ${name} without an Acquire seq`);
+      const { targets, holderData, holdMs } = version < 3 ? { targets: [{ lock: name, mode: "exclusive", permits: 0 } as Target], holderData: "", holdMs: 0 } : readWaitTerms(r);
+      const first = targets[0] as Target;
+      const key = `${waiterSession}:${first.lock}`;
+      let waiter = waits.get(key);
+      if (!waiter) {
+        waiter = { sessionId: waiterSession, lock: first.lock, seqs, waitedFrom, waitMs, targets, holderData, holdMs };
+        waits.set(key, waiter);
+      } else if (waiter.waitedFrom !== waitedFrom || waiter.seqs.join() !== seqs.join()) {
+        throw new SnapshotError(`the wait of session ${waiterSession} for ${first.lock} differs between its queues`);
+      }
+      if (!targets.some((t) => t.lock === name)) throw new SnapshotError(`a wait in the queue of ${name} does not name it`);
       lock.waiters ??= new Map();
-      lock.waiters.set(waiterSession, { sessionId: waiterSession, lock: name, seqs, waitedFrom, waitMs });
+      lock.waiters.set(waiterSession, waiter);
     }
     locks.set(name, lock);
   }
@@ -231,9 +303,13 @@ function parse(r: ByteReader): RestoredContent {
     const lockName = r.str();
     const token = r.u64();
     const grantee = sessionId(r.u64());
+    const client = clientName(r.str());
+    const grantedAt = r.uint();
+    const waitedFrom = r.uint();
+    const grantedWallMs = r.f64();
     const record: HistoryRecord = {
-      lock: locks.get(lockName)?.name ?? lockName, token, sessionId: grantee, clientName: clientName(r.str()),
-      grantedAt: r.uint(), waitedFrom: r.uint(), grantedWallMs: r.f64(), endedAt: null, endedWallMs: null, reason: null, evicted: false,
+      lock: locks.get(lockName)?.name ?? lockName, token, sessionId: grantee, clientName: client,
+      grantedAt, waitedFrom, grantedWallMs, terms: version < 3 ? null : readTerms(r), endedAt: null, endedWallMs: null, reason: null, evicted: false,
     };
     if (r.bool()) {
       record.endedAt = r.uint();
@@ -246,12 +322,12 @@ function parse(r: ByteReader): RestoredContent {
     if (!owner) throw new SnapshotError(`history record for unknown lock ${lockName}`);
     appendHistory(owner, record);
     // The current grant's record becomes the holder itself.
-    const holder = owner.holder;
-    if (holder && holder.evicted && holder.token === record.token && record.endedAt === null) {
-      if (holder.sessionId !== record.sessionId || holder.grantedAt !== record.grantedAt || holder.waitedFrom !== record.waitedFrom) {
+    const holder = record.endedAt === null ? holdersOf(owner).find((h) => h.sessionId === record.sessionId) : undefined;
+    if (holder && holder.evicted && holder.token === record.token) {
+      if (holder.grantedAt !== record.grantedAt || holder.waitedFrom !== record.waitedFrom || !sameTerms(holder.terms, record.terms)) {
         throw new SnapshotError(`the holder of ${lockName} does not match its history record`);
       }
-      owner.holder = record;
+      replaceHolder(owner, holder, record);
     }
     history.push(record);
   }
@@ -271,7 +347,7 @@ function parse(r: ByteReader): RestoredContent {
     for (const name of waitOrder.get(id) ?? []) {
       const waiter: Waiter | undefined = locks.get(name)?.waiters?.get(id);
       if (!waiter) throw new SnapshotError(`session ${id} lists a wait on ${name} that the lock does not have`);
-      (session.waits ??= new Map()).set(waiter.lock, waiter);
+      (session.waits ??= new Map()).set(locks.get(name)?.name ?? name, waiter);
       for (const seq of waiter.seqs) (session.pending ??= new Map()).set(seq, waiter.lock);
     }
   }
@@ -285,14 +361,48 @@ function parse(r: ByteReader): RestoredContent {
   return { applied, epoch, limits, sessions, locks, history, requestIds, closedIds };
 }
 
+/** The limits a snapshot carries; those added after it was written take their defaults. */
 function readLimits(r: ByteReader): LockLimits {
   const n = r.count();
-  if (n !== LIMIT_KEYS.length) throw new SnapshotError(`snapshot carries ${n} limits, expected ${LIMIT_KEYS.length}`);
-  const limits: Record<string, number> = {};
-  for (const key of LIMIT_KEYS) limits[key] = r.uint();
-  const bad = checkLimits(limits as unknown as LockLimits);
+  if (n > LIMIT_KEYS.length) throw new SnapshotError(`snapshot carries ${n} limits, expected at most ${LIMIT_KEYS.length}`);
+  const values: number[] = [];
+  for (let i = 0; i < n; i++) values.push(r.uint());
+  const limits = limitsFromValues(values) as LockLimits;
+  const bad = checkLimits(limits);
   if (bad !== null) throw new SnapshotError(`snapshot limits: ${bad}`);
-  return Object.freeze(limits) as unknown as LockLimits;
+  return Object.freeze(limits);
+}
+
+function readAcquireOf(r: ByteReader): string | string[] | null {
+  const kind = r.u8();
+  if (kind === 0) return null;
+  if (kind === 1) return r.str();
+  if (kind === 2) return readStrings(r);
+  throw new SnapshotError(`unknown kept answer kind ${kind}`);
+}
+
+function readWaitTerms(r: ByteReader): { targets: Target[]; holderData: string; holdMs: number } {
+  const targets: Target[] = [];
+  for (let n = r.count(); n > 0; n--) {
+    const lock = r.str();
+    const mode = MODE_CODES[r.u8()];
+    const permits = r.uint();
+    if (mode === undefined || (mode === "permit") !== (permits > 0)) throw new SnapshotError(`a wait for ${lock} has a bad mode`);
+    targets.push({ lock, mode, permits });
+  }
+  if (targets.length === 0) throw new SnapshotError("a wait names no lock");
+  return { targets, holderData: r.str(), holdMs: r.uint() };
+}
+
+function sameTerms(a: GrantTerms | null, b: GrantTerms | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.mode === b.mode && a.slot === b.slot && a.holderData === b.holderData && a.holdMs === b.holdMs;
+}
+
+/** Puts the history record in the place of the stand-in holder, keeping the grant order. */
+function replaceHolder(lock: LockState, standIn: HistoryRecord, record: HistoryRecord): void {
+  if (lock.holders === standIn) lock.holders = record;
+  else if (lock.holders instanceof Map) lock.holders.set(record.sessionId, record);
 }
 
 function readStrings(r: ByteReader): string[] {

@@ -3,68 +3,34 @@
 // commands (expiry and wait timeouts are proposed by the leader); wall-clock values in
 // commands are copied into history as display data and never compared.
 import {
-  fail, invalid, sessionEnded, sessionNotFound, type Answer, type ErrorAnswer, type OkAnswer,
+  fail, invalid, refuse, sessionEnded, sessionNotFound, type Answer, type ErrorAnswer, type OkAnswer,
 } from "./answers.ts";
 import {
   CommandDecodeError, decodeCommand, type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type Command,
-  type OpenSessionCommand, type ReleaseCommand, type RevokeCommand, type SequencedWrite, type SetLimitsCommand,
+  type HoldLimitCommand, type OpenSessionCommand, type ReleaseCommand, type RevokeCommand, type SequencedWrite, type SetLimitsCommand,
 } from "./commands.ts";
+import { firstWaiter, grantInJoinOrder } from "./grant-order.ts";
+import { acquiredEvent, grantedAnswer, notAcquired } from "./grant-results.ts";
+import { addHolder, firstHolder, fits, holderCount, holderOf, holdersOf, inUse, removeHolder } from "./holders.ts";
 import { HistoryLog } from "./history.ts";
+import { checkStateInvariants } from "./invariants.ts";
+import { describeTarget, sameTargets, targetsOf, type Target } from "./kinds.ts";
 import { MAX_EPOCH, MAX_INDEX, resolveLimits, type LockLimits } from "./limits.ts";
-import { emptyTimers, type ApplyOutcome, type Completion, type LockEvent, type LockEventType, type PendingWait, type SessionLease, type TimerChanges } from "./outcome.ts";
+import {
+  emptyTimers, type ApplyOutcome, type Completion, type HoldLimit, type LockEvent, type LockEventType, type PendingWait, type SessionLease,
+  type TimerChanges,
+} from "./outcome.ts";
+import { SlotPool } from "./slot-pool.ts";
 import { readSnapshot, SnapshotError, snapshotSteps } from "./snapshot.ts";
-import { newSession, NO_HISTORY, type EndReason, type HistoryRecord, type LockState, type Session, type Waiter } from "./state.ts";
+import {
+  acquiredOf, grantTerms, holdMsOf, modeOf, newSession, NO_HISTORY, type GrantEnd, type Holder, type HistoryRecord, type LockState, type Session,
+  type Waiter,
+} from "./state.ts";
 import { tokenFor } from "./tokens.ts";
 import { validateCommand } from "./validate.ts";
+import { historyEntry, lockInfo, sessionInfo, type HistoryEntry, type LockInfo, type SessionInfo } from "./views.ts";
 
-export interface LockHolderInfo {
-  readonly sessionId: bigint;
-  readonly clientName: string;
-  readonly token: bigint;
-  readonly grantedAt: number;
-  readonly waitedFrom: number;
-}
-
-export interface LockWaiterInfo {
-  readonly sessionId: bigint;
-  readonly clientName: string;
-  readonly waitedFrom: number;
-  readonly seqs: readonly number[];
-}
-
-export interface LockInfo {
-  readonly name: string;
-  /** null while the lock is free. */
-  readonly holder: LockHolderInfo | null;
-  /** FIFO order. */
-  readonly waiters: readonly LockWaiterInfo[];
-}
-
-export interface SessionInfo {
-  readonly id: bigint;
-  readonly clientName: string;
-  readonly ttlMs: number;
-  readonly openedAt: number;
-  readonly openedWallMs: number;
-  readonly mark: number;
-  readonly held: ReadonlyArray<{ readonly lock: string; readonly token: bigint }>;
-  readonly waiting: ReadonlyArray<{ readonly lock: string; readonly seqs: readonly number[] }>;
-  readonly keptAnswers: number;
-}
-
-export interface HistoryEntry {
-  readonly lock: string;
-  readonly token: bigint;
-  readonly sessionId: bigint;
-  readonly clientName: string;
-  readonly grantedAt: number;
-  readonly waitedFrom: number;
-  readonly grantedWallMs: number;
-  /** null while the grant is current. */
-  readonly endedAt: number | null;
-  readonly endedWallMs: number | null;
-  readonly reason: EndReason | null;
-}
+export type { HistoryEntry, LockHolderInfo, LockInfo, LockWaiterInfo, SessionInfo } from "./views.ts";
 
 export interface ListLocksOptions {
   readonly prefix?: string;
@@ -93,7 +59,7 @@ export interface LockStateMachineOptions {
 class ApplyContext {
   readonly completions: Completion[] = [];
   readonly events: LockEvent[] = [];
-  readonly timers: TimerChanges = emptyTimers();
+  readonly timers: Required<TimerChanges> = emptyTimers();
   constructor(readonly index: number, readonly wallMs: number) {}
 }
 
@@ -208,6 +174,8 @@ export class LockStateMachine {
         return this.release(ctx, cmd);
       case "revoke":
         return this.revoke(ctx, cmd);
+      case "holdLimit":
+        return this.holdLimit(ctx, cmd);
       case "setLimits":
         return this.setLimits(cmd);
     }
@@ -253,15 +221,24 @@ export class LockStateMachine {
     return { code: "OK", kind: "sessionClosed" };
   }
 
-  /** Close or expiry: cancels the session's waits, then releases its locks to their next waiters. */
+  /** Close or expiry: cancels the session's waits, then releases its locks one at a time in the order it got them, each to its next waiters. */
   private endSession(ctx: ApplyContext, session: Session, how: "closed" | "expired"): void {
     const ended = sessionEnded(session.id);
-    if (session.waits) for (const waiter of [...session.waits.values()]) this.endWait(ctx, session, waiter, ended, false);
-    const reason: EndReason = how === "closed" ? "session closed" : "session expired";
+    // Every wait first (a multi-lock wait, listed under each of its locks, once), then one pass
+    // over the queues they left, so that no other wait of this session is granted meanwhile.
+    const left: LockState[] = [];
+    for (const waiter of new Set(session.waits?.values() ?? [])) {
+      left.push(...this.leaveQueues(waiter, session));
+      this.finishWaitSeqs(ctx, session, waiter, ended, false);
+    }
+    this.grantWaiting(ctx, left);
+    for (const lock of left) this.dropIfUnused(lock);
+    const reason: GrantEnd = how === "closed" ? "session closed" : "session expired";
     const event: LockEventType = how === "closed" ? "sessionClosed" : "expired";
     for (const name of [...session.held]) {
       const lock = this.locks.get(name);
-      if (lock) this.endGrant(ctx, lock, reason, event);
+      const holder = lock ? holderOf(lock, session.id) : undefined;
+      if (lock && holder) this.endGrant(ctx, lock, holder, reason, event);
     }
     this.sessions.delete(session.id);
     if (how === "closed" && this.limitsValue.rememberedClosedSessions > 0) {
@@ -311,7 +288,7 @@ export class LockStateMachine {
   }
 
   /** Keeps the final answer of a seq until the client acknowledges it. */
-  private keep(session: Session, seq: number, acquireOf: string | null, answer: Answer): void {
+  private keep(session: Session, seq: number, acquireOf: string | readonly string[] | null, answer: Answer): void {
     if (seq > session.mark && !session.dropped?.has(seq)) session.answers.set(seq, { acquireOf, answer });
   }
 
@@ -325,49 +302,129 @@ export class LockStateMachine {
     const full = this.inFlightFull(session);
     if (full) return full;
 
-    const answer = this.decideAcquire(ctx, session, cmd);
-    if (answer.kind !== "waiting") this.keep(session, cmd.seq, cmd.lock, answer);
+    const targets = targetsOf(cmd);
+    const answer = this.decideAcquire(ctx, session, cmd, targets);
+    if (answer.kind !== "waiting") this.keep(session, cmd.seq, namesOf(targets), answer);
     return answer;
   }
 
-  private decideAcquire(ctx: ApplyContext, session: Session, cmd: AcquireCommand): Answer {
-    const existing = this.locks.get(cmd.lock);
-    const holder = existing?.holder ?? null;
-    if (holder === null) {
-      const limit = this.locksFull(session);
-      if (limit) return limit;
-      const lock = existing ?? this.createLock(cmd.lock);
-      return { code: "OK", kind: "granted", token: this.grant(ctx, lock, session, ctx.index) };
-    }
-    const lock = existing as LockState;
-    // Not reentrant by count: the holder gets its existing token back.
-    if (holder.sessionId === session.id) return { code: "OK", kind: "granted", token: holder.token };
+  /** See grant-order.ts for when a request is granted at once, waits, or is not acquired. */
+  private decideAcquire(ctx: ApplyContext, session: Session, cmd: AcquireCommand, targets: readonly Target[]): Answer {
+    const refused = this.kindRefusal(targets) ?? this.heldAlready(session, targets);
+    if (refused) return refused;
     // A second Acquire while waiting joins the existing wait and keeps its timer.
-    const waiting = session.waits?.get(cmd.lock);
-    if (waiting) {
-      waiting.seqs.push(cmd.seq);
-      (session.pending ??= new Map()).set(cmd.seq, cmd.lock);
-      return WAITING;
+    const joined = this.joinWait(session, cmd, targets);
+    if (joined) return joined;
+    const holderData = cmd.holderData ?? "";
+    const holdMs = cmd.holdMs ?? 0;
+    const blocked = this.blockerOf(targets, null);
+    if (blocked === null) {
+      const limit = this.locksFull(session, targets.length);
+      if (limit) return limit;
+      return grantedAnswer(this.grant(ctx, session, targets, holderData, holdMs, ctx.index), targets.length);
     }
-    if (cmd.waitMs === 0) return { code: "OK", kind: "notAcquired", holderSessionId: holder.sessionId, holderToken: holder.token };
-    const limit = this.locksFull(session);
+    if (cmd.waitMs === 0) return notAcquired(blocked, this.locks.get(blocked.lock), targets.length);
+    const limit = this.locksFull(session, targets.length);
     if (limit) return limit;
-    const queued = lock.waiters?.size ?? 0;
-    if (queued >= this.limitsValue.maxWaitersPerLock) {
-      return fail("RESOURCE_EXHAUSTED", "too many waiters", `lock ${cmd.lock} already has ${queued} waiters`);
+    for (const t of targets) {
+      const queued = this.locks.get(t.lock)?.waiters?.size ?? 0;
+      if (queued >= this.limitsValue.maxWaitersPerLock) {
+        return fail("RESOURCE_EXHAUSTED", "too many waiters", `lock ${t.lock} already has ${queued} waiters`);
+      }
     }
-    const waiter: Waiter = { sessionId: session.id, lock: cmd.lock, seqs: [cmd.seq], waitedFrom: ctx.index, waitMs: cmd.waitMs };
-    lock.waiters ??= new Map();
-    lock.waiters.set(session.id, waiter);
-    (session.waits ??= new Map()).set(cmd.lock, waiter);
+    // One request in every queue at once, the same object in each.
+    const waiter: Waiter = {
+      sessionId: session.id, lock: cmd.lock, seqs: [cmd.seq], waitedFrom: ctx.index, waitMs: cmd.waitMs, targets, holderData, holdMs,
+    };
+    for (const t of targets) {
+      const lock = this.locks.get(t.lock) ?? this.createLock(t.lock);
+      claimKind(lock, t);
+      lock.waiters ??= new Map();
+      lock.waiters.set(session.id, waiter);
+      (session.waits ??= new Map()).set(t.lock, waiter);
+    }
     (session.pending ??= new Map()).set(cmd.seq, cmd.lock);
     ctx.timers.waitsStarted.push({ sessionId: session.id, lock: cmd.lock, acquireSeq: cmd.seq, waitMs: cmd.waitMs });
     return WAITING;
   }
 
-  private locksFull(session: Session): ErrorAnswer | null {
+  /** A name is one kind at a time while held or waited for: a lock, or a semaphore of one permit count. */
+  private kindRefusal(targets: readonly Target[]): ErrorAnswer | null {
+    for (const t of targets) {
+      const lock = this.locks.get(t.lock);
+      if (!lock || !inUse(lock)) continue;
+      const semaphore = lock.semaphore;
+      if ((semaphore !== null) !== (t.mode === "permit")) {
+        return refuse("in use as another kind", semaphore !== null
+          ? `${t.lock} is in use as a semaphore of ${semaphore.permits} permits, not as a lock`
+          : `${t.lock} is in use as a lock, not as a semaphore`);
+      }
+      if (semaphore !== null && semaphore.permits !== t.permits) {
+        return refuse("other permit count",
+          `permits ${t.permits} of semaphore ${t.lock} differ from its ${semaphore.permits} while it is held or waited for`);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Not reentrant by count: a session holding every lock asked for, in the modes asked for,
+   * gets its grants back; holding one in the other mode, or only part of a set, is refused.
+   */
+  private heldAlready(session: Session, targets: readonly Target[]): Answer | null {
+    const grants: Holder[] = [];
+    for (const t of targets) {
+      const lock = this.locks.get(t.lock);
+      const holder = lock ? holderOf(lock, session.id) : undefined;
+      if (!holder) continue;
+      const mode = modeOf(holder);
+      if (mode !== t.mode) {
+        return refuse("held in another mode",
+          `session ${session.id} holds ${t.lock} in ${mode} mode and asks for it in ${t.mode} mode; a grant never changes mode: release it first`);
+      }
+      grants.push(holder);
+    }
+    if (grants.length === 0) return null;
+    if (grants.length < targets.length) {
+      return refuse("set partly held",
+        `session ${session.id} holds ${grants.map((g) => g.lock).join(", ")} of the ${targets.length} locks this Acquire names; a set is granted whole, never while the session holds part of it`);
+    }
+    return grantedAnswer(grants, targets.length);
+  }
+
+  /** A second Acquire of the same locks in the same modes joins the session's wait; of any of them otherwise, it is refused. */
+  private joinWait(session: Session, cmd: AcquireCommand, targets: readonly Target[]): Answer | null {
+    if (session.waits === null) return null;
+    let waiter: Waiter | undefined;
+    for (const t of targets) if ((waiter = session.waits.get(t.lock))) break;
+    if (!waiter) return null;
+    if (!sameTargets(waiter.targets, targets)) {
+      return refuse("waits in another request",
+        `session ${session.id} already waits for ${waiter.targets.map(describeTarget).join(", ")} (Acquire seq ${waiter.seqs[0]}); cancel that wait, or ask for the same`);
+    }
+    waiter.seqs.push(cmd.seq);
+    (session.pending ??= new Map()).set(cmd.seq, waiter.lock);
+    return WAITING;
+  }
+
+  /**
+   * The first target that keeps the request out now: a lock with a request queued ahead of
+   * it (of `waiter` itself, for a request already waiting) or whose grants it cannot join.
+   * Null when all of it can be granted.
+   */
+  private blockerOf(targets: readonly Target[], waiter: Waiter | null): Target | null {
+    for (const t of targets) {
+      const lock = this.locks.get(t.lock);
+      if (!lock) continue;
+      const ahead = waiter === null ? lock.waiters !== null : firstWaiter(lock) !== waiter;
+      if (ahead || !fits(lock, t)) return t;
+    }
+    return null;
+  }
+
+  private locksFull(session: Session, adding: number): ErrorAnswer | null {
     const count = session.held.size + (session.waits?.size ?? 0);
-    if (count < this.limitsValue.maxLocksPerSession) return null;
+    if (count + adding <= this.limitsValue.maxLocksPerSession) return null;
     return fail("RESOURCE_EXHAUSTED", "too many locks in session",
       `session ${session.id} holds or waits for ${count} locks (limit ${this.limitsValue.maxLocksPerSession})`);
   }
@@ -382,17 +439,15 @@ export class LockStateMachine {
 
     const pendingLock = session.pending?.get(seq);
     if (pendingLock !== undefined) {
-      if (pendingLock !== cmd.lock) return notThisLock();
+      // Any lock of a multi-lock Acquire names it; the whole set is cancelled.
       const waiter = session.waits?.get(pendingLock) as Waiter;
-      const holder = this.locks.get(pendingLock)?.holder ?? null;
-      const answer: Answer = cmd.reason === "timeout" && holder !== null
-        ? { code: "OK", kind: "notAcquired", holderSessionId: holder.sessionId, holderToken: holder.token }
-        : { code: "OK", kind: "cancelled" };
+      if (!waiter.targets.some((t) => t.lock === cmd.lock)) return notThisLock();
+      const answer: Answer = cmd.reason === "timeout" ? this.timedOut(waiter) : { code: "OK", kind: "cancelled" };
       this.endWait(ctx, session, waiter, answer, true);
       return answer;
     }
     const kept = session.answers.get(seq);
-    if (kept) return kept.acquireOf === cmd.lock ? kept.answer : notThisLock();
+    if (kept) return acquiredOf(kept, cmd.lock) ? kept.answer : notThisLock();
     // The leader only times out waits it saw applied; nothing to do for an unknown one.
     if (cmd.reason === "timeout") return fail("NOT_FOUND", "no such wait", `no wait for seq ${seq} of session ${session.id}`);
     // The Acquire has not been applied yet: record the answer now; when it arrives it takes no effect.
@@ -401,6 +456,12 @@ export class LockStateMachine {
     const cancelled: OkAnswer = { code: "OK", kind: "cancelled" };
     session.answers.set(seq, { acquireOf: cmd.lock, answer: cancelled });
     return cancelled;
+  }
+
+  /** The answer of a wait that ran out: not acquired, naming what kept it out. */
+  private timedOut(waiter: Waiter): Answer {
+    const t = this.blockerOf(waiter.targets, waiter) ?? (waiter.targets[0] as Target);
+    return notAcquired(t, this.locks.get(t.lock), waiter.targets.length);
   }
 
   private release(ctx: ApplyContext, cmd: ReleaseCommand): Answer {
@@ -412,12 +473,12 @@ export class LockStateMachine {
     if (full) return full;
 
     const lock = this.locks.get(cmd.lock);
-    const holder = lock?.holder ?? null;
+    const holder = lock ? holderOf(lock, session.id) : undefined;
     let answer: Answer;
-    if (lock && holder && holder.sessionId === session.id && holder.token === cmd.token) {
-      this.endGrant(ctx, lock, "released", "released");
+    if (lock && holder && holder.token === cmd.token) {
+      this.endGrant(ctx, lock, holder, "released", "released");
       answer = { code: "OK", kind: "released" };
-    } else if (holder && holder.sessionId === session.id) {
+    } else if (holder) {
       answer = fail("FAILED_PRECONDITION", "stale token", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
     } else {
       answer = fail("FAILED_PRECONDITION", "not holder", `session ${session.id} does not hold lock ${cmd.lock}`);
@@ -426,94 +487,150 @@ export class LockStateMachine {
     return answer;
   }
 
+  /** Ends every current grant of the lock with that token (shared grants of one entry share it). */
   private revoke(ctx: ApplyContext, cmd: RevokeCommand): Answer {
     const lock = this.locks.get(cmd.lock);
-    if (lock?.holder && lock.holder.token === cmd.token) {
-      this.endGrant(ctx, lock, "revoked", "revoked");
+    const ending = lock ? holdersOf(lock).filter((h) => h.token === cmd.token) : [];
+    if (lock && ending.length > 0) {
+      for (const holder of ending) this.endGrant(ctx, lock, holder, "revoked", "revoked");
       return { code: "OK", kind: "revoked" };
     }
     // A retried revoke of a grant that already ended as revoked succeeds.
-    if (lock?.history.some((r) => r.token === cmd.token && r.reason === "revoked")) return { code: "OK", kind: "revoked" };
+    if (lock?.history.some((r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "hold limit"))) {
+      return { code: "OK", kind: "revoked" };
+    }
     return fail("FAILED_PRECONDITION", "stale token", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
+  }
+
+  /** The leader's forced release once a hold limit passed: every lock the Acquire got ends at this index. */
+  private holdLimit(ctx: ApplyContext, cmd: HoldLimitCommand): Answer {
+    const session = this.sessions.get(cmd.sessionId);
+    if (!session) return sessionNotFound(cmd.sessionId);
+    const ending: Array<[LockState, Holder]> = [];
+    for (const name of session.held) {
+      const lock = this.locks.get(name) as LockState;
+      const holder = holderOf(lock, session.id) as Holder;
+      if (holder.token === cmd.token && holdMsOf(holder) === cmd.holdMs) ending.push([lock, holder]);
+    }
+    if (ending.length === 0) {
+      // Re-proposed after it applied, or the grant ended first: nothing to end.
+      return fail("FAILED_PRECONDITION", "stale token", `session ${session.id} holds no grant of token ${cmd.token} with a hold limit of ${cmd.holdMs} ms`);
+    }
+    for (const [lock, holder] of ending) this.endGrant(ctx, lock, holder, "hold limit", "revoked");
+    return { code: "OK", kind: "revoked" };
   }
 
   // ---------------------------------------------------------------- grants and waits
 
   private createLock(name: string): LockState {
-    const lock: LockState = { name, holder: null, waiters: null, history: NO_HISTORY };
+    const lock: LockState = { name, holders: null, semaphore: null, waiters: null, history: NO_HISTORY };
     this.locks.set(name, lock);
     return lock;
   }
 
   /** A lock with no holder, no waiters and no history takes no memory. */
   private dropIfUnused(lock: LockState): void {
-    if (lock.holder === null && lock.waiters === null && lock.history.length === 0) this.locks.delete(lock.name);
+    if (lock.holders === null && lock.waiters === null && lock.history.length === 0) this.locks.delete(lock.name);
   }
 
-  /** Grants `lock` to `session` with the token of the applying entry. */
-  private grant(ctx: ApplyContext, lock: LockState, session: Session, waitedFrom: number): bigint {
+  /** Grants every target to `session` with the token of the applying entry; the grants in target order. */
+  private grant(ctx: ApplyContext, session: Session, targets: readonly Target[], holderData: string, holdMs: number, waitedFrom: number): Holder[] {
     const token = tokenFor(this.epochValue, ctx.index);
-    // The grant's history record is also the lock's holder.
-    const record: HistoryRecord = {
-      lock: lock.name, token, sessionId: session.id, clientName: session.clientName, grantedAt: ctx.index, waitedFrom,
-      grantedWallMs: ctx.wallMs, endedAt: null, endedWallMs: null, reason: null, evicted: false,
-    };
-    lock.holder = record;
-    session.held.add(lock.name);
-    this.historyLog.add(lock, record);
-    ctx.events.push({ type: "acquired", index: ctx.index, lock: lock.name, sessionId: session.id, token, wallMs: ctx.wallMs });
-    return token;
+    const grants: Holder[] = [];
+    for (const t of targets) {
+      const lock = this.locks.get(t.lock) ?? this.createLock(t.lock);
+      claimKind(lock, t);
+      const slot = t.mode === "permit" ? (lock.semaphore as NonNullable<LockState["semaphore"]>).slots.take() : -1;
+      // The grant's history record is also the lock's holder.
+      const record: HistoryRecord = {
+        lock: lock.name, token, sessionId: session.id, clientName: session.clientName, grantedAt: ctx.index, waitedFrom,
+        grantedWallMs: ctx.wallMs, terms: grantTerms(t.mode, slot, holderData, holdMs), endedAt: null, endedWallMs: null, reason: null, evicted: false,
+      };
+      addHolder(lock, record);
+      session.held.add(lock.name);
+      this.historyLog.add(lock, record);
+      ctx.events.push(acquiredEvent(ctx.index, ctx.wallMs, record, lock));
+      grants.push(record);
+    }
+    if (holdMs > 0) pushHold(ctx.timers.holdsStarted, { sessionId: session.id, token, holdMs });
+    return grants;
   }
 
-  /** Ends the current grant and hands the lock to the next live waiter. */
-  private endGrant(ctx: ApplyContext, lock: LockState, reason: EndReason, event: LockEventType): void {
-    const holder = lock.holder;
-    if (!holder) return;
-    lock.holder = null;
-    this.sessions.get(holder.sessionId)?.held.delete(lock.name);
+  /** Ends one grant and hands the lock on to the requests the FIFO rule lets in. */
+  private endGrant(ctx: ApplyContext, lock: LockState, holder: Holder, reason: GrantEnd, event: LockEventType): void {
+    removeHolder(lock, holder);
+    const slot = holder.terms?.slot ?? -1;
+    if (slot >= 0) lock.semaphore?.slots.free(slot);
+    const session = this.sessions.get(holder.sessionId);
+    session?.held.delete(lock.name);
     // A record that already left the history is not updated: nothing reads it any more.
     if (!holder.evicted) {
       holder.endedAt = ctx.index;
       holder.endedWallMs = ctx.wallMs;
       holder.reason = reason;
     }
-    ctx.events.push({ type: event, index: ctx.index, lock: lock.name, sessionId: holder.sessionId, token: holder.token, wallMs: ctx.wallMs });
-    this.grantNext(ctx, lock);
+    ctx.events.push({
+      type: event, index: ctx.index, lock: lock.name, sessionId: holder.sessionId, token: holder.token, wallMs: ctx.wallMs,
+      ...(reason === "hold limit" ? { revokedFor: "hold limit" as const } : {}),
+    });
+    const holdMs = holdMsOf(holder);
+    if (holdMs > 0 && !(session && this.holdsAny(session, holder.token, holdMs))) {
+      pushHold(ctx.timers.holdsEnded, { sessionId: holder.sessionId, token: holder.token, holdMs });
+    }
+    this.grantWaiting(ctx, [lock]);
     this.dropIfUnused(lock);
   }
 
-  private grantNext(ctx: ApplyContext, lock: LockState): void {
-    while (lock.waiters !== null && lock.waiters.size > 0) {
-      const [sessionId, waiter] = lock.waiters.entries().next().value as [bigint, Waiter];
-      lock.waiters.delete(sessionId);
-      if (lock.waiters.size === 0) lock.waiters = null;
-      // Re-check at apply time that the grantee's session is live.
-      const session = this.sessions.get(sessionId);
-      if (!session) continue;
-      forgetWait(session, lock.name);
-      const answer: Answer = { code: "OK", kind: "granted", token: this.grant(ctx, lock, session, waiter.waitedFrom) };
-      this.finishWaitSeqs(ctx, session, waiter, answer, true);
-      return;
+  /** Does the session still hold a grant of this token and hold limit (a lock of the same Acquire)? */
+  private holdsAny(session: Session, token: bigint, holdMs: number): boolean {
+    for (const name of session.held) {
+      const lock = this.locks.get(name);
+      const h = lock ? holderOf(lock, session.id) : undefined;
+      if (h && h.token === token && holdMsOf(h) === holdMs) return true;
     }
+    return false;
   }
 
-  /** Removes a wait without a grant (cancel, timeout, session end). Never frees a held lock. */
-  private endWait(ctx: ApplyContext, session: Session, waiter: Waiter, answer: Answer, keep: boolean): void {
-    const lock = this.locks.get(waiter.lock);
-    if (lock?.waiters) {
-      lock.waiters.delete(session.id);
-      if (lock.waiters.size === 0) lock.waiters = null;
+  /** Grants, at this entry's index, what the FIFO rule lets in after `changed` lost a grant or a waiter. */
+  private grantWaiting(ctx: ApplyContext, changed: readonly LockState[]): void {
+    grantInJoinOrder(changed, (name) => this.locks.get(name), (waiter) => {
+      const session = this.sessions.get(waiter.sessionId);
+      this.leaveQueues(waiter, session);
+      // Re-check at apply time that the grantee's session is live.
+      if (!session) return;
+      const grants = this.grant(ctx, session, waiter.targets, waiter.holderData, waiter.holdMs, waiter.waitedFrom);
+      this.finishWaitSeqs(ctx, session, waiter, grantedAnswer(grants, waiter.targets.length), true);
+    });
+  }
+
+  /** Takes a request out of every queue it is in and out of its session's tables; the locks it left. */
+  private leaveQueues(waiter: Waiter, session: Session | undefined): LockState[] {
+    const left: LockState[] = [];
+    for (const t of waiter.targets) {
+      const lock = this.locks.get(t.lock);
+      if (lock?.waiters?.get(waiter.sessionId) === waiter) {
+        lock.waiters.delete(waiter.sessionId);
+        if (lock.waiters.size === 0) lock.waiters = null;
+      }
+      if (session) forgetWait(session, t.lock);
+      if (lock) left.push(lock);
     }
-    forgetWait(session, waiter.lock);
+    return left;
+  }
+
+  /** Removes a wait without a grant (cancel, timeout, session end); the requests behind it may go in. */
+  private endWait(ctx: ApplyContext, session: Session, waiter: Waiter, answer: Answer, keep: boolean): void {
+    const left = this.leaveQueues(waiter, session);
     this.finishWaitSeqs(ctx, session, waiter, answer, keep);
-    if (lock) this.dropIfUnused(lock);
+    this.grantWaiting(ctx, left);
+    for (const lock of left) this.dropIfUnused(lock);
   }
 
   /** Every Acquire seq joined to a wait gets the same final answer. */
   private finishWaitSeqs(ctx: ApplyContext, session: Session, waiter: Waiter, answer: Answer, keep: boolean): void {
     for (const seq of waiter.seqs) {
       if (session.pending?.delete(seq) && session.pending.size === 0) session.pending = null;
-      if (keep) this.keep(session, seq, waiter.lock, answer);
+      if (keep) this.keep(session, seq, namesOf(waiter.targets), answer);
       ctx.completions.push({ sessionId: session.id, seq, answer });
     }
     ctx.timers.waitsEnded.push({ sessionId: session.id, acquireSeq: waiter.seqs[0] as number });
@@ -524,28 +641,11 @@ export class LockStateMachine {
   getLock(name: string): LockInfo {
     const lock = this.locks.get(name);
     if (!lock) return { name, holder: null, waiters: [] };
-    return this.lockInfo(lock);
+    return lockInfo(lock, this.clientNameOf);
   }
 
-  private lockInfo(lock: LockState): LockInfo {
-    const holder = lock.holder;
-    return {
-      name: lock.name,
-      holder: holder === null ? null : {
-        sessionId: holder.sessionId,
-        clientName: this.sessions.get(holder.sessionId)?.clientName ?? "",
-        token: holder.token,
-        grantedAt: holder.grantedAt,
-        waitedFrom: holder.waitedFrom,
-      },
-      waiters: [...(lock.waiters?.values() ?? [])].map((w) => ({
-        sessionId: w.sessionId,
-        clientName: this.sessions.get(w.sessionId)?.clientName ?? "",
-        waitedFrom: w.waitedFrom,
-        seqs: [...w.seqs],
-      })),
-    };
-  }
+  private readonly clientNameOf = (id: bigint): string => this.sessions.get(id)?.clientName ?? "";
+  private readonly lockOf = (name: string): LockState | undefined => this.locks.get(name);
 
   /** Held or waited-for locks, sorted by name (code point order), paged. */
   listLocks(options: ListLocksOptions = {}): { locks: LockInfo[]; nextAfter: string | null } {
@@ -554,7 +654,7 @@ export class LockStateMachine {
     const limit = Math.max(1, options.limit ?? 1000);
     const names: string[] = [];
     for (const lock of this.locks.values()) {
-      if (lock.holder === null && lock.waiters === null) continue;
+      if (!inUse(lock)) continue;
       if (!lock.name.startsWith(prefix)) continue;
       if (after !== undefined && compareCodePoints(lock.name, after) <= 0) continue;
       names.push(lock.name);
@@ -562,28 +662,14 @@ export class LockStateMachine {
     names.sort(compareCodePoints);
     const page = names.slice(0, limit);
     return {
-      locks: page.map((name) => this.lockInfo(this.locks.get(name) as LockState)),
+      locks: page.map((name) => lockInfo(this.locks.get(name) as LockState, this.clientNameOf)),
       nextAfter: names.length > limit ? (page[page.length - 1] as string) : null,
     };
   }
 
   getSession(id: bigint): SessionInfo | null {
     const session = this.sessions.get(id);
-    return session ? this.sessionInfo(session) : null;
-  }
-
-  private sessionInfo(session: Session): SessionInfo {
-    return {
-      id: session.id,
-      clientName: session.clientName,
-      ttlMs: session.ttlMs,
-      openedAt: session.openedAt,
-      openedWallMs: session.openedWallMs,
-      mark: session.mark,
-      held: [...session.held].map((lock) => ({ lock, token: this.locks.get(lock)?.holder?.token ?? 0n })),
-      waiting: [...(session.waits?.values() ?? [])].map((w) => ({ lock: w.lock, seqs: [...w.seqs] })),
-      keptAnswers: session.answers.size,
-    };
+    return session ? sessionInfo(session, this.lockOf) : null;
   }
 
   /** Sessions with id above `after`, ascending, paged. */
@@ -595,22 +681,23 @@ export class LockStateMachine {
     for (const session of this.sessions.values()) {
       if (session.id <= after) continue;
       if (sessions.length === max) return { sessions, nextAfter: sessions[sessions.length - 1]?.id ?? null };
-      sessions.push(this.sessionInfo(session));
+      sessions.push(sessionInfo(session, this.lockOf));
     }
     return { sessions, nextAfter: null };
   }
 
   /** Retained history of a lock, oldest first. */
   history(lock: string): HistoryEntry[] {
-    return (this.locks.get(lock)?.history ?? []).map((r) => ({
-      lock: r.lock, token: r.token, sessionId: r.sessionId, clientName: r.clientName, grantedAt: r.grantedAt,
-      waitedFrom: r.waitedFrom, grantedWallMs: r.grantedWallMs, endedAt: r.endedAt, endedWallMs: r.endedWallMs, reason: r.reason,
-    }));
+    return (this.locks.get(lock)?.history ?? []).map(historyEntry);
   }
 
-  /** True if `token` is the current grant of `lock` (at this applied index only). */
+  /** True if `token` is a current grant of `lock` (at this applied index only). */
   validateToken(lock: string, token: bigint): boolean {
-    return this.locks.get(lock)?.holder?.token === token;
+    const state = this.locks.get(lock);
+    if (!state) return false;
+    const first = firstHolder(state);
+    if (first?.token === token) return true;
+    return holderCount(state) > 1 && holdersOf(state).some((h) => h.token === token);
   }
 
   /** The kept answer for a seq, "waiting" for a pending Acquire, or null (unknown, acknowledged, or no session). */
@@ -638,18 +725,31 @@ export class LockStateMachine {
   pendingWaits(): PendingWait[] {
     const waits: PendingWait[] = [];
     for (const session of this.sessions.values()) {
-      for (const w of session.waits?.values() ?? []) {
+      for (const w of new Set(session.waits?.values() ?? [])) {
         waits.push({ sessionId: session.id, lock: w.lock, acquireSeq: w.seqs[0] as number, waitMs: w.waitMs });
       }
     }
     return waits;
   }
 
+  /** Every current grant's hold limit (one per Acquire), for a new leader's hold timers. */
+  holdLimits(): HoldLimit[] {
+    const holds: HoldLimit[] = [];
+    for (const session of this.sessions.values()) {
+      for (const name of session.held) {
+        const h = holderOf(this.locks.get(name) as LockState, session.id) as Holder;
+        const holdMs = holdMsOf(h);
+        if (holdMs > 0) pushHold(holds, { sessionId: session.id, token: h.token, holdMs });
+      }
+    }
+    return holds;
+  }
+
   stats(): StateStats {
     let held = 0;
     let waiters = 0;
     for (const lock of this.locks.values()) {
-      if (lock.holder) held++;
+      if (lock.holders !== null) held++;
       waiters += lock.waiters?.size ?? 0;
     }
     return {
@@ -665,39 +765,7 @@ export class LockStateMachine {
 
   /** Cross-checks the internal tables; returns a description of each violation (empty when sound). */
   checkInvariants(): string[] {
-    const problems: string[] = [];
-    for (const lock of this.locks.values()) {
-      const holder = lock.holder;
-      if (holder) {
-        const session = this.sessions.get(holder.sessionId);
-        if (!session) problems.push(`lock ${lock.name} held by missing session ${holder.sessionId}`);
-        else if (!session.held.has(lock.name)) problems.push(`session ${holder.sessionId} does not list held lock ${lock.name}`);
-      } else if (lock.waiters) {
-        problems.push(`free lock ${lock.name} has waiters`);
-      }
-      if (lock.waiters?.size === 0) problems.push(`lock ${lock.name} keeps an empty queue`);
-      for (const w of lock.waiters?.values() ?? []) {
-        const session = this.sessions.get(w.sessionId);
-        if (!session) problems.push(`lock ${lock.name} has a waiter from missing session ${w.sessionId}`);
-        else if (session.waits?.get(lock.name) !== w) problems.push(`session ${w.sessionId} does not list its wait on ${lock.name}`);
-        if (holder?.sessionId === w.sessionId) problems.push(`holder of ${lock.name} also waits for it`);
-      }
-      if (!holder && !lock.waiters && lock.history.length === 0) problems.push(`unused lock entry ${lock.name}`);
-    }
-    for (const session of this.sessions.values()) {
-      for (const name of session.held) {
-        if (this.locks.get(name)?.holder?.sessionId !== session.id) problems.push(`session ${session.id} lists ${name} but does not hold it`);
-      }
-      let pendingSeqs = 0;
-      for (const w of session.waits?.values() ?? []) {
-        pendingSeqs += w.seqs.length;
-        for (const seq of w.seqs) if (session.pending?.get(seq) !== w.lock) problems.push(`seq ${seq} of session ${session.id} not pending`);
-      }
-      if (pendingSeqs !== (session.pending?.size ?? 0)) problems.push(`session ${session.id} pending count mismatch`);
-      if (session.waits?.size === 0 || session.pending?.size === 0 || session.dropped?.size === 0) problems.push(`session ${session.id} keeps an empty table`);
-      for (const seq of session.answers.keys()) if (seq <= session.mark) problems.push(`session ${session.id} keeps acknowledged seq ${seq}`);
-    }
-    return problems;
+    return checkStateInvariants(this.sessions, this.locks);
   }
 
   // ---------------------------------------------------------------- snapshots
@@ -751,6 +819,23 @@ export class LockStateMachine {
     if (problems.length > 0) throw new SnapshotError(`inconsistent snapshot: ${problems.slice(0, 3).join("; ")}`);
     return machine;
   }
+}
+
+/** The lock an Acquire's answer is kept for: its lock, or every lock of a multi-lock Acquire. */
+function namesOf(targets: readonly Target[]): string | string[] {
+  return targets.length === 1 ? (targets[0] as Target).lock : targets.map((t) => t.lock);
+}
+
+/** An idle name takes the kind (and permit count) of the request that puts it in use. */
+function claimKind(lock: LockState, t: Target): void {
+  if (inUse(lock)) return;
+  if (t.mode !== "permit") lock.semaphore = null;
+  else if (lock.semaphore?.permits !== t.permits) lock.semaphore = { permits: t.permits, slots: new SlotPool(t.permits) };
+}
+
+/** Adds a hold limit to a list unless it is there (grants of one entry may share it). */
+function pushHold(list: HoldLimit[], hold: HoldLimit): void {
+  if (!list.some((h) => h.sessionId === hold.sessionId && h.token === hold.token && h.holdMs === hold.holdMs)) list.push(hold);
 }
 
 /** Removes a session's wait on `lock`, dropping the table once it is empty. */

@@ -2,12 +2,49 @@
 // order, which is the same on every replica because it follows the log.
 //
 // Kept compact, since a node holds one of these per lock and per session: a grant is one
-// object that is both the lock's holder and its history record; a lock's history array
-// is allocated only when it gets its first record, with room for exactly that one; a
-// session's tables for waits and dropped answers exist only while they have entries.
+// object that is both a holder of its lock and its history record, and carries the lock
+// kinds' terms (mode, slot, holder data, hold limit) in an object of their own only when
+// they differ from a plain exclusive grant's; a lock's holders field is that one grant
+// until a second one shares the lock; a lock's history array is allocated only when it
+// gets its first record, with room for exactly that one; a session's tables for waits and
+// dropped answers exist only while they have entries.
 import type { Answer } from "./answers.ts";
+import type { GrantMode, Target } from "./kinds.ts";
+import type { SlotPool } from "./slot-pool.ts";
 
 export type EndReason = "released" | "session closed" | "session expired" | "revoked";
+/**
+ * How a grant ended, as the state keeps it: "hold limit" is a revoke the leader proposed
+ * when the grant's hold limit passed (read views show it as "revoked", for "hold limit").
+ */
+export type GrantEnd = EndReason | "hold limit";
+
+/**
+ * What a grant holds beyond an exclusive lock without data: its mode, its semaphore slot,
+ * its holder data and its hold limit. Null on the (common) plain exclusive grant, to keep
+ * that record small.
+ */
+export interface GrantTerms {
+  readonly mode: GrantMode;
+  /** The permit's slot 0..N-1 of a semaphore; -1 for a lock. */
+  readonly slot: number;
+  /** "" when none was given. */
+  readonly holderData: string;
+  /** 0: no hold limit. */
+  readonly holdMs: number;
+}
+
+/** The terms of a grant, or null for a plain exclusive one. */
+export function grantTerms(mode: GrantMode, slot: number, holderData: string, holdMs: number): GrantTerms | null {
+  if (mode === "exclusive" && holderData === "" && holdMs === 0) return null;
+  if (mode === "shared" && holderData === "" && holdMs === 0) return SHARED_TERMS;
+  return { mode, slot, holderData, holdMs };
+}
+
+const SHARED_TERMS: GrantTerms = Object.freeze({ mode: "shared", slot: -1, holderData: "", holdMs: 0 });
+
+export const modeOf = (r: HistoryRecord): GrantMode => r.terms?.mode ?? "exclusive";
+export const holdMsOf = (r: HistoryRecord): number => r.terms?.holdMs ?? 0;
 
 /**
  * One grant of a lock and, once it ended, how. While the grant is current the same object
@@ -22,9 +59,10 @@ export interface HistoryRecord {
   /** Index of the Acquire that joined the queue; equals grantedAt for an immediate grant. */
   readonly waitedFrom: number;
   readonly grantedWallMs: number;
+  readonly terms: GrantTerms | null;
   endedAt: number | null;
   endedWallMs: number | null;
-  reason: EndReason | null;
+  reason: GrantEnd | null;
   /** Set when the record left the history (per-lock or global cap). */
   evicted: boolean;
 }
@@ -44,19 +82,39 @@ export function appendHistory(lock: LockState, record: HistoryRecord): void {
   else lock.history.push(record);
 }
 
-/** A session queued for a lock. Several Acquire seqs may share one wait. */
+/**
+ * A waiting Acquire: one request, queued at once in the queue of every lock it names (a
+ * multi-lock request in several, the same object in each). Several seqs may share it.
+ */
 export interface Waiter {
   readonly sessionId: bigint;
+  /** The request's first lock, which names the wait (CancelWait, timers). */
   readonly lock: string;
   /** Every Acquire seq joined to this wait; the first one names the wait. */
   readonly seqs: number[];
   readonly waitedFrom: number;
   readonly waitMs: number;
+  /** Every lock the request asks for, `lock` first. */
+  readonly targets: readonly Target[];
+  readonly holderData: string;
+  readonly holdMs: number;
+}
+
+/** A name in use as a semaphore: its permit count and which slots are free. */
+export interface SemaphoreState {
+  readonly permits: number;
+  readonly slots: SlotPool;
 }
 
 export interface LockState {
   readonly name: string;
-  holder: Holder | null;
+  /**
+   * The current grants (see holders.ts): one holder object, or a map by session in grant
+   * order when there are several (shared grants, permits); null while free.
+   */
+  holders: Holder | Map<bigint, Holder> | null;
+  /** Non-null while the name is a semaphore (fixed while held or waited for). */
+  semaphore: SemaphoreState | null;
   /** FIFO queue keyed by session id; null while empty, to keep idle locks small. */
   waiters: Map<bigint, Waiter> | null;
   /** Oldest first; NO_HISTORY until the first record (append with appendHistory). */
@@ -65,9 +123,17 @@ export interface LockState {
 
 /** A kept answer of the dedup table. */
 export interface KeptAnswer {
-  /** The lock if this seq is an Acquire (or a CancelWait recorded an answer for it in advance). */
-  readonly acquireOf: string | null;
+  /**
+   * The lock if this seq is an Acquire (or a CancelWait recorded an answer for it in
+   * advance); every lock of a multi-lock Acquire.
+   */
+  readonly acquireOf: string | readonly string[] | null;
   readonly answer: Answer;
+}
+
+/** Is `lock` one of the locks a kept answer's Acquire named? */
+export function acquiredOf(kept: KeptAnswer, lock: string): boolean {
+  return typeof kept.acquireOf === "string" ? kept.acquireOf === lock : kept.acquireOf?.includes(lock) === true;
 }
 
 export interface Session {
@@ -83,11 +149,11 @@ export interface Session {
   readonly answers: Map<number, KeptAnswer>;
   /** Seqs above the mark whose answers were dropped because the client listed them as held; null while none. */
   dropped: Set<number> | null;
-  /** Acquire seqs whose wait is pending → lock name; null while none. */
+  /** Acquire seqs whose wait is pending → the wait's first lock; null while none. */
   pending: Map<number, string> | null;
   /** Locks held, in grant order. */
   readonly held: Set<string>;
-  /** Locks waited for, in the order the waits began; null while none. */
+  /** Locks waited for → their wait (a multi-lock wait under each of its locks), in the order the waits began; null while none. */
   waits: Map<string, Waiter> | null;
 }
 

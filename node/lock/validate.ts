@@ -1,7 +1,7 @@
 // Input validation shared by the gRPC server (reject before proposing) and by apply
 // (a bad command in the log gets an INVALID_ARGUMENT answer and changes nothing).
 // Each check returns a message for the client, or null when the input is fine.
-import type { Command, SequencedWrite } from "./commands.ts";
+import type { AcquireCommand, Command, LockTarget, SequencedWrite } from "./commands.ts";
 import {
   checkLimits, DEFAULT_LOCK_LIMITS, MAX_CLIENT_NAME_BYTES, MAX_REQUEST_ID_BYTES, MAX_LOCK_NAME_BYTES, type LockLimits,
 } from "./limits.ts";
@@ -105,6 +105,55 @@ export function checkSequenced(write: SequencedWrite, limits: LockLimits = DEFAU
   return null;
 }
 
+/** A target's mode or permit count (its name is checked on its own). */
+function checkTarget(t: LockTarget, limits: LockLimits): string | null {
+  if (t.permits !== undefined) {
+    if (t.mode !== undefined) return `mode is for locks: semaphore ${t.lock} takes permits only`;
+    if (!Number.isSafeInteger(t.permits) || t.permits < 1 || t.permits > limits.maxPermits) {
+      return `permits ${t.permits} of semaphore ${t.lock} is outside 1..${limits.maxPermits}`;
+    }
+    return null;
+  }
+  if (t.mode !== undefined && t.mode !== "exclusive" && t.mode !== "shared") return `mode ${JSON.stringify(t.mode)} of ${t.lock} is unknown (exclusive or shared)`;
+  return null;
+}
+
+export function checkHolderData(data: string | undefined, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+  if (data === undefined) return null;
+  if (typeof data !== "string") return "holder_data must be a string";
+  const length = utf8Length(data);
+  if (length < 0) return "holder_data is not valid UTF-8";
+  if (length > limits.maxHolderDataBytes) return `holder_data is ${length} bytes, more than ${limits.maxHolderDataBytes}`;
+  return null;
+}
+
+export function checkHoldMs(holdMs: number | undefined, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+  if (holdMs === undefined || holdMs === 0) return null;
+  if (!Number.isSafeInteger(holdMs) || holdMs < limits.minHoldMs || holdMs > limits.maxHoldMs) {
+    return `hold_ms ${holdMs} is outside ${limits.minHoldMs}..${limits.maxHoldMs} (0: no hold limit)`;
+  }
+  return null;
+}
+
+/** Every lock of an Acquire: names, modes, permit counts, no name twice, at most the limit. */
+export function checkTargets(cmd: AcquireCommand, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+  const first = checkLockName(cmd.lock) ?? checkTarget(cmd, limits);
+  if (first) return first;
+  if (cmd.more === undefined) return null;
+  if (!Array.isArray(cmd.more)) return "locks must be a list";
+  const count = cmd.more.length + 1;
+  if (count > limits.maxLocksPerAcquire) return `locks: ${count} locks in one Acquire, more than ${limits.maxLocksPerAcquire}`;
+  const names = new Set<string>([cmd.lock]);
+  for (const t of cmd.more) {
+    if (typeof t !== "object" || t === null) return "locks: each entry must name a lock";
+    const bad = checkLockName(t.lock) ?? checkTarget(t, limits);
+    if (bad) return bad;
+    if (names.has(t.lock)) return `locks: ${t.lock} is named twice in one Acquire`;
+    names.add(t.lock);
+  }
+  return null;
+}
+
 function checkWallMs(wallMs: number): string | null {
   return typeof wallMs === "number" ? null : "wall clock must be a number";
 }
@@ -119,7 +168,8 @@ export function validateCommand(cmd: Command, limits: LockLimits = DEFAULT_LOCK_
     case "expireSession":
       return checkSessionId(cmd.sessionId) ?? checkWallMs(cmd.wallMs);
     case "acquire":
-      return checkSequenced(cmd, limits) ?? checkLockName(cmd.lock) ?? checkWaitMs(cmd.waitMs, limits) ?? checkWallMs(cmd.wallMs);
+      return checkSequenced(cmd, limits) ?? checkTargets(cmd, limits) ?? checkWaitMs(cmd.waitMs, limits) ?? checkHolderData(cmd.holderData, limits) ??
+        checkHoldMs(cmd.holdMs, limits) ?? checkWallMs(cmd.wallMs);
     case "cancelWait":
       if (cmd.reason !== "client" && cmd.reason !== "timeout") return "unknown cancel reason";
       return checkSessionId(cmd.sessionId) ?? checkLockName(cmd.lock) ?? checkSeq(cmd.acquireSeq, "acquire_seq") ?? checkWallMs(cmd.wallMs);
@@ -127,6 +177,9 @@ export function validateCommand(cmd: Command, limits: LockLimits = DEFAULT_LOCK_
       return checkSequenced(cmd, limits) ?? checkLockName(cmd.lock) ?? checkToken(cmd.token) ?? checkWallMs(cmd.wallMs);
     case "revoke":
       return checkLockName(cmd.lock) ?? checkToken(cmd.token) ?? checkWallMs(cmd.wallMs);
+    case "holdLimit":
+      // Not the hold bounds: they may have changed since the grant, whose limit still ends it.
+      return checkSessionId(cmd.sessionId) ?? checkToken(cmd.token) ?? checkSeq(cmd.holdMs, "hold_ms") ?? checkWallMs(cmd.wallMs);
     case "setLimits":
       return checkLimits(cmd.limits) ?? checkWallMs(cmd.wallMs);
     default:

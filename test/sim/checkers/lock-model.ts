@@ -3,17 +3,42 @@
 // far, and which of the sessions touching it have ended (close or expiry).
 import type { Model } from "./linearizable.ts";
 
+/** One lock of a multi-lock grant (the lock kinds' model only). */
+export interface GrantOutcome {
+  lock: string;
+  token: bigint;
+  slot?: number;
+}
+
 export type AcquireOutcome =
-  | { kind: "granted"; token: bigint }
+  // `slot`: of a semaphore permit; `grants`: every lock of a multi-lock Acquire, in the
+  // order it named them (the lock kinds' model only).
+  | { kind: "granted"; token: bigint; slot?: number; grants?: GrantOutcome[] }
   // Held by another session (also the answer of a wait that timed out). The holder's
-  // session and token are checked only when given.
-  | { kind: "notAcquired"; holderSession?: bigint; holderToken?: bigint }
-  | { kind: "sessionNotFound" };
+  // session and token are checked only when given; `lock`: the lock of a set that kept it out.
+  | { kind: "notAcquired"; holderSession?: bigint; holderToken?: bigint; lock?: string }
+  | { kind: "sessionNotFound" }
+  // CancelWait answered "cancelled": the wait left its queues, or the Acquire never took
+  // effect (the lock kinds' model only: their FIFO rules need every wait in the history).
+  | { kind: "cancelled" };
 
 export type ReleaseOutcome = { kind: "ok" } | { kind: "failedPrecondition" } | { kind: "sessionNotFound" };
 
-/** GetLock: the holder and token, both null when the lock is free. */
-export type ReadOutcome = { kind: "read"; holder: bigint | null; token: bigint | null };
+/** One current grant as GetLock shows it (the lock kinds' model only). */
+export interface HolderOutcome {
+  session: bigint;
+  token: bigint;
+  /** Absent: exclusive. */
+  mode?: "shared" | "permit";
+  slot?: number;
+}
+
+/**
+ * GetLock: the (oldest) holder and token, both null when the lock is free. The lock kinds'
+ * model also checks, when given, every current grant (`holders`, in any order) and the
+ * sessions queued, in queue order (`waiters`).
+ */
+export type ReadOutcome = { kind: "read"; holder: bigint | null; token: bigint | null; holders?: HolderOutcome[]; waiters?: bigint[] };
 
 /** ValidateToken: is the token the current grant's? */
 export type ValidateOutcome = { kind: "validated"; valid: boolean };

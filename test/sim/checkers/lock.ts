@@ -1,6 +1,7 @@
 // Checks of the lock service on the simulated cluster, fed with every applied entry on
 // every replica and with what clients receive:
-// - G1: the replica's tables are consistent and a lock never gets a second holder;
+// - G1 per lock kind, multi-lock atomicity and the FIFO rules (lock-grants.ts), and the
+//   replica's tables are consistent;
 // - G2: per lock, grant tokens strictly increase; across locks they do not decrease with
 //   the index; a token equals epoch × 2^48 + the index of the committed command that made
 //   the grant; every token a client sees is such a grant;
@@ -15,16 +16,17 @@ import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockReader } from "../../../node/host/node-host.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";
 import type { Entry, NodeId } from "../../../node/raft/types.ts";
+import { grantDetailKey, GrantRules, type GrantStats } from "./lock-grants.ts";
 
 /** A stable text form of an answer, for comparing answers. */
 export function answerKey(a: Answer): string {
   switch (a.kind) {
     case "error":
-      return `${a.code}:${a.reason}`;
+      return `${a.code}:${a.reason}${a.refusal !== undefined ? `:${a.refusal}` : ""}`;
     case "granted":
-      return `granted:${a.token}`;
+      return `granted:${a.token}${grantDetailKey(a)}`;
     case "notAcquired":
-      return `notAcquired:${a.holderSessionId}:${a.holderToken}`;
+      return `notAcquired:${a.holderSessionId}:${a.holderToken}${a.lock !== undefined ? `:${a.lock}` : ""}`;
     case "sessionOpened":
       return `sessionOpened:${a.sessionId}`;
     default:
@@ -42,7 +44,7 @@ export interface SessionEnd {
   readonly appliedAt: number;
 }
 
-export interface LockCheckStats {
+export interface LockCheckStats extends GrantStats {
   grants: number;
   expiries: number;
   closes: number;
@@ -51,12 +53,12 @@ export interface LockCheckStats {
 }
 
 export class LockChecker {
-  readonly stats: LockCheckStats = { grants: 0, expiries: 0, closes: 0, applies: 0, answersCompared: 0 };
+  private readonly rules: GrantRules;
+  readonly stats: LockCheckStats;
   readonly sessionEnds: SessionEnd[] = [];
   /** Client-side deadline (virtual time) of each session, the latest the client computed. */
   readonly clientDeadlines = new Map<bigint, number>();
   private readonly digests = new Map<number, string>();
-  private readonly holders = new Map<string, { session: bigint; token: bigint }>();
   private readonly lastToken = new Map<string, bigint>();
   private lastGrantToken = 0n;
   private readonly grants = new Map<string, Set<bigint>>();
@@ -68,7 +70,11 @@ export class LockChecker {
   constructor(
     private readonly fail: (msg: string) => void,
     private readonly epoch = 0,
-  ) {}
+  ) {
+    this.rules = new GrantRules(fail);
+    // The rules count the grants of each kind into the same object.
+    this.stats = Object.assign(this.rules.stats, { grants: 0, expiries: 0, closes: 0, applies: 0, answersCompared: 0 });
+  }
 
   /** A close or expiry of `session` was proposed at `now`. */
   endProposed(session: bigint, now: number): void {
@@ -102,29 +108,23 @@ export class LockChecker {
       this.fail(`index ${index}: ${cmd?.type ?? "entry"} refused as invalid: ${o.result.message}`);
     }
     for (const s of o.timers.sessionsOpened) this.live.add(s.id);
+    const expected = tokenFor(this.epoch, index);
+    this.rules.entry(index, cmd, o, expected);
     for (const e of o.events) {
-      const current = this.holders.get(e.lock);
-      if (e.type === "acquired") {
-        this.stats.grants++;
-        const expected = tokenFor(this.epoch, index);
-        if (current) this.fail(`G1: index ${index} grants ${e.lock} to ${e.sessionId} while ${current.session} holds it`);
-        if (e.token !== expected) this.fail(`token: index ${index} grants ${e.lock} with token ${e.token}, expected ${expected}`);
-        const last = this.lastToken.get(e.lock) ?? 0n;
-        if (e.token <= last) this.fail(`G2: ${e.lock} granted with token ${e.token} after ${last}`);
-        if (e.token < this.lastGrantToken) this.fail(`G2: token ${e.token} at index ${index} below earlier grant ${this.lastGrantToken}`);
-        if (!this.live.has(e.sessionId)) this.fail(`grant of ${e.lock} at index ${index} to session ${e.sessionId}, which is not live`);
-        this.holders.set(e.lock, { session: e.sessionId, token: e.token });
-        this.lastToken.set(e.lock, e.token);
-        this.lastGrantToken = e.token;
-        let set = this.grants.get(e.lock);
-        if (!set) this.grants.set(e.lock, (set = new Set()));
-        set.add(e.token);
-      } else {
-        if (!current || current.session !== e.sessionId || current.token !== e.token) {
-          this.fail(`index ${index}: ${e.type} of ${e.lock} by ${e.sessionId}/${e.token}, but the holder is ${current ? `${current.session}/${current.token}` : "nobody"}`);
-        }
-        this.holders.delete(e.lock);
-      }
+      if (e.type !== "acquired") continue;
+      this.stats.grants++;
+      if (e.token !== expected) this.fail(`token: index ${index} grants ${e.lock} with token ${e.token}, expected ${expected}`);
+      const last = this.lastToken.get(e.lock) ?? 0n;
+      // Shared grants and permits of one entry share its token; an exclusive grant's is its own.
+      const sameEntry = e.token === last && (e.mode === "shared" || e.mode === "permit");
+      if (e.token <= last && !sameEntry) this.fail(`G2: ${e.lock} granted with token ${e.token} after ${last}`);
+      if (e.token < this.lastGrantToken) this.fail(`G2: token ${e.token} at index ${index} below earlier grant ${this.lastGrantToken}`);
+      if (!this.live.has(e.sessionId)) this.fail(`grant of ${e.lock} at index ${index} to session ${e.sessionId}, which is not live`);
+      this.lastToken.set(e.lock, e.token);
+      this.lastGrantToken = e.token;
+      let set = this.grants.get(e.lock);
+      if (!set) this.grants.set(e.lock, (set = new Set()));
+      set.add(e.token);
     }
     for (const id of o.timers.sessionsEnded) {
       this.live.delete(id);
@@ -211,7 +211,11 @@ export class LockChecker {
 }
 
 function digestOf(o: ApplyOutcome): string {
-  const events = o.events.map((e) => `${e.type}/${e.lock}/${e.sessionId}/${e.token}`).join(",");
+  const kinds = (e: ApplyOutcome["events"][number]): string =>
+    [e.mode, e.slot, e.permits, e.holderData, e.holdMs, e.revokedFor].some((x) => x !== undefined)
+      ? `/${e.mode ?? ""}/${e.slot ?? ""}/${e.permits ?? ""}/${JSON.stringify(e.holderData ?? "")}/${e.holdMs ?? ""}/${e.revokedFor ?? ""}`
+      : "";
+  const events = o.events.map((e) => `${e.type}/${e.lock}/${e.sessionId}/${e.token}${kinds(e)}`).join(",");
   const completions = o.completions.map((c) => `${c.sessionId}:${c.seq}=${answerKey(c.answer)}`).join(",");
   return `${answerKey(o.result)} [${events}] [${completions}]`;
 }

@@ -1,0 +1,77 @@
+// Cross-checks of the lock state's tables, run by tests, by the simulator after every
+// applied entry and on every restored snapshot. Each problem is one line of text.
+import { mayGrant } from "./grant-order.ts";
+import { holderCount, holderOf, holdersOf } from "./holders.ts";
+import type { LockState, Session, Waiter } from "./state.ts";
+import { modeOf } from "./state.ts";
+
+export function checkStateInvariants(sessions: ReadonlyMap<bigint, Session>, locks: ReadonlyMap<string, LockState>): string[] {
+  const problems: string[] = [];
+  const waiters = new Set<Waiter>();
+  for (const lock of locks.values()) {
+    checkHolders(lock, sessions, problems);
+    if (lock.waiters?.size === 0) problems.push(`lock ${lock.name} keeps an empty queue`);
+    for (const w of lock.waiters?.values() ?? []) {
+      waiters.add(w);
+      const session = sessions.get(w.sessionId);
+      if (!session) problems.push(`lock ${lock.name} has a waiter from missing session ${w.sessionId}`);
+      else if (session.waits?.get(lock.name) !== w) problems.push(`session ${w.sessionId} does not list its wait on ${lock.name}`);
+      if (holderOf(lock, w.sessionId)) problems.push(`holder of ${lock.name} also waits for it`);
+      const target = w.targets.find((t) => t.lock === lock.name);
+      if (!target) problems.push(`a wait in the queue of ${lock.name} does not name it`);
+      else if ((target.mode === "permit") !== (lock.semaphore !== null) || (lock.semaphore !== null && lock.semaphore.permits !== target.permits)) {
+        problems.push(`a wait for ${lock.name} asks for another kind than the name's`);
+      }
+    }
+    if (lock.holders === null && lock.waiters === null && lock.history.length === 0) problems.push(`unused lock entry ${lock.name}`);
+  }
+  // The FIFO rule was applied to the end: no waiting request could be granted now.
+  for (const w of waiters) {
+    if (mayGrant(w, (name) => locks.get(name))) problems.push(`the wait of session ${w.sessionId} for ${w.lock} could be granted`);
+    for (const t of w.targets) if (locks.get(t.lock)?.waiters?.get(w.sessionId) !== w) problems.push(`a wait for ${w.lock} is missing from the queue of ${t.lock}`);
+  }
+  for (const session of sessions.values()) checkSession(session, locks, problems);
+  return problems;
+}
+
+function checkHolders(lock: LockState, sessions: ReadonlyMap<bigint, Session>, problems: string[]): void {
+  const holders = holdersOf(lock);
+  for (const holder of holders) {
+    const session = sessions.get(holder.sessionId);
+    if (!session) problems.push(`lock ${lock.name} held by missing session ${holder.sessionId}`);
+    else if (!session.held.has(lock.name)) problems.push(`session ${holder.sessionId} does not list held lock ${lock.name}`);
+    if (holder.lock !== lock.name) problems.push(`lock ${lock.name} holds a grant of ${holder.lock}`);
+  }
+  if (lock.holders instanceof Map && lock.holders.size < 2) problems.push(`lock ${lock.name} keeps ${lock.holders.size} holders in a map`);
+  const modes = new Set(holders.map(modeOf));
+  const semaphore = lock.semaphore;
+  if (semaphore !== null) {
+    if (holders.length > 0 && (modes.size !== 1 || !modes.has("permit"))) problems.push(`semaphore ${lock.name} has a grant that is not a permit`);
+    if (holders.length > semaphore.permits) problems.push(`semaphore ${lock.name} has ${holders.length} grants of ${semaphore.permits} permits`);
+    const slots = new Set(holders.map((h) => h.terms?.slot ?? -1));
+    if (slots.size !== holders.length || [...slots].some((s) => s < 0 || s >= semaphore.permits)) problems.push(`semaphore ${lock.name} has slots out of range or taken twice`);
+    if (semaphore.slots.used !== holders.length) problems.push(`semaphore ${lock.name} counts ${semaphore.slots.used} slots taken for ${holders.length} grants`);
+  } else {
+    if (modes.has("permit")) problems.push(`lock ${lock.name} has a permit grant`);
+    if (modes.has("exclusive") && holderCount(lock) > 1) problems.push(`lock ${lock.name} has an exclusive grant beside others`);
+  }
+}
+
+function checkSession(session: Session, locks: ReadonlyMap<string, LockState>, problems: string[]): void {
+  for (const name of session.held) {
+    const lock = locks.get(name);
+    if (!lock || !holderOf(lock, session.id)) problems.push(`session ${session.id} lists ${name} but does not hold it`);
+  }
+  let pendingSeqs = 0;
+  for (const [name, w] of session.waits ?? []) {
+    if (!w.targets.some((t) => t.lock === name)) problems.push(`session ${session.id} lists a wait under ${name}, which it does not name`);
+    if (locks.get(name)?.waiters?.get(session.id) !== w) problems.push(`session ${session.id} lists a wait on ${name} that the lock does not have`);
+  }
+  for (const w of new Set(session.waits?.values() ?? [])) {
+    pendingSeqs += w.seqs.length;
+    for (const seq of w.seqs) if (session.pending?.get(seq) !== w.lock) problems.push(`seq ${seq} of session ${session.id} not pending`);
+  }
+  if (pendingSeqs !== (session.pending?.size ?? 0)) problems.push(`session ${session.id} pending count mismatch`);
+  if (session.waits?.size === 0 || session.pending?.size === 0 || session.dropped?.size === 0) problems.push(`session ${session.id} keeps an empty table`);
+  for (const seq of session.answers.keys()) if (seq <= session.mark) problems.push(`session ${session.id} keeps acknowledged seq ${seq}`);
+}

@@ -1,0 +1,57 @@
+// The kinds of lock an Acquire may ask for: a lock taken exclusive or shared, or one permit
+// of a counted semaphore; several of them at once make an atomic multi-lock request.
+import type { AcquireCommand } from "./commands.ts";
+
+export type LockMode = "exclusive" | "shared";
+/** How a grant holds its lock: alone, alongside other shared grants, or as one permit of a semaphore. */
+export type GrantMode = LockMode | "permit";
+
+/** One lock of an Acquire, as a client names it. */
+export interface LockTarget {
+  readonly lock: string;
+  /** How a lock is taken; absent: exclusive. Not given with `permits`. */
+  readonly mode?: LockMode;
+  /** Given: `lock` is a semaphore of this many permits, and the request asks for one permit. */
+  readonly permits?: number;
+}
+
+/** A target with every choice made, as the state machine keeps it. */
+export interface Target {
+  readonly lock: string;
+  readonly mode: GrantMode;
+  /** The semaphore's permit count; 0 for a lock. */
+  readonly permits: number;
+}
+
+export const LOCK_MODES: readonly LockMode[] = ["exclusive", "shared"];
+
+export function targetOf(t: LockTarget): Target {
+  if (t.permits !== undefined) return { lock: t.lock, mode: "permit", permits: t.permits };
+  return { lock: t.lock, mode: t.mode === "shared" ? "shared" : "exclusive", permits: 0 };
+}
+
+/** Every lock an Acquire asks for, its `lock` first (validated commands only). */
+export function targetsOf(cmd: AcquireCommand): Target[] {
+  const first = targetOf({ lock: cmd.lock, ...(cmd.mode !== undefined ? { mode: cmd.mode } : {}), ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}) });
+  if (cmd.more === undefined || cmd.more.length === 0) return [first];
+  return [first, ...cmd.more.map(targetOf)];
+}
+
+/** A target as a client names it: exclusive is the default and is left out. */
+export function lockTargetOf(t: Target): LockTarget {
+  if (t.mode === "permit") return { lock: t.lock, permits: t.permits };
+  return t.mode === "shared" ? { lock: t.lock, mode: "shared" } : { lock: t.lock };
+}
+
+export function sameTargets(a: readonly Target[], b: readonly Target[]): boolean {
+  return a.length === b.length && a.every((t, i) => {
+    const u = b[i] as Target;
+    return t.lock === u.lock && t.mode === u.mode && t.permits === u.permits;
+  });
+}
+
+/** "lock L", "lock L (shared)", "semaphore S of 3 permits", for messages. */
+export function describeTarget(t: Target): string {
+  if (t.mode === "permit") return `semaphore ${t.lock} of ${t.permits} permits`;
+  return t.mode === "shared" ? `lock ${t.lock} (shared)` : `lock ${t.lock}`;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { Client, setup, tokenOf } from "./lock-kit.ts";
+
+describe("exactly-once and CancelWait for every lock kind", () => {
+  it("a retried shared or permit Acquire with the same seq gets its first answer, slot included, and no second grant", () => {
+    const r = setup();
+    const [a, b] = [new Client(r, "a"), new Client(r, "b")];
+    const shared = a.acquireCommand("L", 0, { mode: "shared" });
+    const first = r.run(shared);
+    a.seq = shared.seq;
+    const permit = a.acquireCommand("S", 0, { permits: 2 });
+    const firstPermit = r.run(permit);
+    a.seq = permit.seq;
+    tokenOf(b.permit("S", 2).result);
+    for (const [cmd, answer] of [[shared, first.result], [permit, firstPermit.result]] as const) {
+      const retry = r.run(cmd);
+      expect(retry.result).toEqual(answer);
+      expect(retry.events).toEqual([]);
+    }
+    expect(firstPermit.result).toMatchObject({ slot: 0 });
+    expect(r.machine.getLock("S").holders?.map((h) => h.sessionId)).toEqual([a.id, b.id]);
+  });
+
+  it("CancelWait ends a shared wait and a permit wait; after a grant it answers the grant, slot and set included", () => {
+    const r = setup();
+    const [h, w, m] = [new Client(r, "h"), new Client(r, "w"), new Client(r, "m")];
+    const th = tokenOf(h.acquire("L").result);
+    const ts = tokenOf(h.permit("S", 1).result);
+    w.shared("L", 1000);
+    w.permit("S", 1, 1000);
+    expect(w.cancel("L", 1).result).toEqual({ code: "OK", kind: "cancelled" });
+    expect(w.cancel("S", 2, "timeout").result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: h.id, holderToken: ts });
+    expect(r.machine.getLock("L").waiters).toEqual([]);
+    expect(r.machine.getLock("S").waiters).toEqual([]);
+    m.all([{ lock: "L", mode: "shared" }, { lock: "S", permits: 1 }], 1000);
+    h.release("L", th);
+    const at = r.next;
+    h.release("S", ts);
+    const grant = { code: "OK", kind: "granted", token: BigInt(at), grants: [{ lock: "L", token: BigInt(at) }, { lock: "S", token: BigInt(at), slot: 0 }] };
+    expect(m.cancel("S", 1).result).toEqual(grant);
+    expect(m.cancel("L", 1).result).toEqual(grant);
+    expect(r.machine.getLock("S").holder?.sessionId).toBe(m.id);
+  });
+
+  it("a CancelWait recorded before its set Acquire applies makes that Acquire take no effect", () => {
+    const r = setup();
+    const m = new Client(r, "m");
+    expect(m.cancel("A", 1).result).toEqual({ code: "OK", kind: "cancelled" });
+    const late = m.all([{ lock: "A" }, { lock: "B" }], 1000);
+    expect(late.result).toEqual({ code: "OK", kind: "cancelled" });
+    expect([...late.events, ...late.timers.waitsStarted]).toEqual([]);
+    expect(r.machine.getLock("A").holder).toBeNull();
+    expect(r.machine.getLock("B").holder).toBeNull();
+  });
+});

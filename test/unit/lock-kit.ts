@@ -1,0 +1,89 @@
+// A client of the lock state machine for unit tests: a session numbering its writes on a
+// LogRunner, with one method per request (locks in either mode, semaphore permits, sets).
+import type { Answer } from "../../node/lock/answers.ts";
+import type { AcquireCommand, LockTarget } from "../../node/lock/commands.ts";
+import type { LockLimits } from "../../node/lock/limits.ts";
+import { LogRunner } from "../../node/lock/log-runner.ts";
+import type { ApplyOutcome } from "../../node/lock/outcome.ts";
+import { LockStateMachine } from "../../node/lock/state-machine.ts";
+
+let requestCounter = 0;
+
+export function setup(limits: Partial<LockLimits> = {}, epoch = 0): LogRunner {
+  return new LogRunner(new LockStateMachine(limits, { epoch }));
+}
+
+export function bigintSafe(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+export function tokenOf(answer: Answer): bigint {
+  if (answer.kind !== "granted") throw new Error(`expected a grant, got ${JSON.stringify(answer, bigintSafe)}`);
+  return answer.token;
+}
+
+/** A session numbering its writes; it acknowledges nothing unless told to. */
+export class Client {
+  readonly id: bigint;
+  seq = 0;
+
+  constructor(private readonly runner: LogRunner, readonly name = "client", ttlMs = 10_000, requestId = `kit-${++requestCounter}`) {
+    const out = runner.run({ type: "openSession", requestId, ttlMs, clientName: name, wallMs: 0 });
+    if (out.result.kind !== "sessionOpened") throw new Error(`open failed: ${JSON.stringify(out.result, bigintSafe)}`);
+    this.id = out.result.sessionId;
+  }
+
+  /** The Acquire this client would send next (its seq is not used up). */
+  acquireCommand(lock: string, waitMs = 0, extra: Partial<AcquireCommand> = {}): AcquireCommand {
+    return { type: "acquire", sessionId: this.id, lock, waitMs, seq: this.seq + 1, ackedUpTo: 0, held: [], wallMs: 0, ...extra };
+  }
+
+  acquire(lock: string, waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
+    const cmd = this.acquireCommand(lock, waitMs, extra);
+    this.seq = cmd.seq;
+    return this.runner.run(cmd);
+  }
+
+  shared(lock: string, waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
+    return this.acquire(lock, waitMs, { mode: "shared", ...extra });
+  }
+
+  exclusive(lock: string, waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
+    return this.acquire(lock, waitMs, { mode: "exclusive", ...extra });
+  }
+
+  permit(semaphore: string, permits: number, waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
+    return this.acquire(semaphore, waitMs, { permits, ...extra });
+  }
+
+  /** One Acquire of every target, all at one index or none. */
+  all(targets: readonly LockTarget[], waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
+    const [first, ...more] = targets;
+    if (!first) throw new Error("no targets");
+    const head: Partial<AcquireCommand> = {};
+    if (first.mode !== undefined) Object.assign(head, { mode: first.mode });
+    if (first.permits !== undefined) Object.assign(head, { permits: first.permits });
+    return this.acquire(first.lock, waitMs, { ...head, more, ...extra });
+  }
+
+  release(lock: string, token: bigint): ApplyOutcome {
+    return this.runner.run({ type: "release", sessionId: this.id, lock, token, seq: ++this.seq, ackedUpTo: 0, held: [], wallMs: 0 });
+  }
+
+  close(): ApplyOutcome {
+    return this.runner.run({ type: "closeSession", sessionId: this.id, seq: ++this.seq, ackedUpTo: 0, held: [], wallMs: 0 });
+  }
+
+  cancel(lock: string, acquireSeq: number, reason: "client" | "timeout" = "client"): ApplyOutcome {
+    return this.runner.run({ type: "cancelWait", sessionId: this.id, lock, acquireSeq, reason, wallMs: 0 });
+  }
+
+  expire(): ApplyOutcome {
+    return this.runner.run({ type: "expireSession", sessionId: this.id, wallMs: 0 });
+  }
+}
+
+/** Each session's grants of an entry's "acquired" events, as [session, lock, token]. */
+export function grantsIn(out: ApplyOutcome): Array<[bigint, string, bigint]> {
+  return out.events.filter((e) => e.type === "acquired").map((e) => [e.sessionId, e.lock, e.token]);
+}
