@@ -53,7 +53,7 @@ const clientVirtualTime = {
 };
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "proto/gen/**", "data/**", "dist/**", "coverage/**", ".scratch/**"] },
+  { ignores: ["node_modules/**", "proto/gen/**", "data/**", "dist/**", ".dist-build-*/**", "coverage/**", ".scratch/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,15 +4,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { ClusterConfigInput } from "../node/config/index.ts";
 import { PalisadeClient } from "../client/index.ts";
 import type { NodeStatus } from "../client/index.ts";
 import { freePorts } from "../scripts/free-ports.ts";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 import { waitServing } from "./ready-probe.ts";
 
-export const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
+/** Nodes run as operators run them: the `palisade` bin, on the compiled code in dist/. */
+export const PALISADE_BIN = join(PACKAGE_ROOT, "bin/palisade.mjs");
 
 // What this process started, so that an exit on a signal (which skips finally blocks)
 // still stops the nodes and removes the folders.
@@ -132,8 +133,8 @@ export class BenchCluster {
     if (this.pidOf(id) !== null) throw new Error(`node ${id} is already running`);
     const log = openSync(join(this.dir, `node-${id}.log`), "a");
     const startedAt = performance.now();
-    const child = spawn(process.execPath, [...this.nodeArgs, "--import", "tsx", "node/cli/main.ts", "--config", this.configPath, "--id", String(id), "--log-format", "json"], {
-      cwd: REPO_ROOT,
+    const child = spawn(process.execPath, [...this.nodeArgs, PALISADE_BIN, "node", "--config", this.configPath, "--id", String(id), "--log-format", "json"], {
+      cwd: PACKAGE_ROOT,
       stdio: ["ignore", log, log],
       env: { ...process.env, PALISADE_LOG_LEVEL: process.env["PALISADE_LOG_LEVEL"] ?? "info" },
     });

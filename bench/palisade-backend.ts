@@ -1,5 +1,5 @@
 // Palisade backend for the peers' lock benchmark (bench.mjs --backend-module this-file),
-// loaded with `node --import tsx`. One client per benchmark process, one session per worker.
+// loaded compiled (dist/bench/palisade-backend.js). One client per benchmark process, one session per worker.
 //   acquire : Acquire(lock, waitMs) — the server queues the waiter, so one blocking call.
 //   release : Release(lock, token).
 //   fencing : the token returned by Acquire (a per-lock counter, strictly increasing).

@@ -1,6 +1,6 @@
 // Starts a three-node Palisade cluster on loopback for the benchmark and returns once a
 // session can be opened and a lock taken:
-//   tsx bench/palisade-cluster.ts DIR
+//   node dist/bench/palisade-cluster.js DIR
 // PALISADE_NODE_ARGS (space-separated) adds options to each node's `node` command line, e.g.
 // "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the nodes (written when they stop).
 // Ports are chosen by the OS; config, data and logs go under DIR. The node pids are written
@@ -9,13 +9,13 @@
 // Raft and limits are the defaults of the product (node/config/defaults.ts; fsync on every append).
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { ClusterConfigInput } from "../node/config/index.ts";
 import { freePorts } from "../scripts/free-ports.ts";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
+import { PALISADE_BIN } from "./cluster-control.ts";
 import { waitServing } from "./ready-probe.ts";
 
-const REPO_ROOT = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const NODES = 3;
 const READY_TIMEOUT_MS = 30_000;
 const extraNodeArgs = (process.env["PALISADE_NODE_ARGS"] ?? "").split(" ").filter((a) => a !== "");
@@ -36,8 +36,8 @@ async function main(dir: string): Promise<void> {
   const pids: number[] = [];
   for (const node of nodes) {
     const log = openSync(join(dir, `node-${node.id}.log`), "a");
-    const child = spawn(process.execPath, [...extraNodeArgs, "--import", "tsx", "node/cli/main.ts", "--config", configPath, "--id", String(node.id)], {
-      cwd: REPO_ROOT,
+    const child = spawn(process.execPath, [...extraNodeArgs, PALISADE_BIN, "node", "--config", configPath, "--id", String(node.id)], {
+      cwd: PACKAGE_ROOT,
       stdio: ["ignore", log, log],
       detached: true,
     });
@@ -58,7 +58,7 @@ async function main(dir: string): Promise<void> {
 
 const dir = process.argv[2];
 if (!dir) {
-  process.stderr.write("usage: tsx bench/palisade-cluster.ts DIR\n");
+  process.stderr.write("usage: node dist/bench/palisade-cluster.js DIR\n");
   process.exit(2);
 }
 main(dir).catch((e: unknown) => {

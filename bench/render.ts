@@ -1,5 +1,5 @@
 // Renders the benchmark report as Markdown, and optionally as one JSON document:
-//   tsx bench/render.ts RESULTS.jsonl [PARTS.json] [--json OUT.json]
+//   node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json]
 // RESULTS.jsonl: the lines bench.mjs wrote (one per run), attributed to Palisade or etcd by
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
 // (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
@@ -9,6 +9,7 @@ import type { FailoverResult } from "./failover.ts";
 import type { FloorResult } from "./floor.ts";
 import type { MemoryResult } from "./memory.ts";
 import type { StartupResult, StartupRun } from "./startup.ts";
+import type { Timings } from "./startup-targets.ts";
 
 interface RunResult {
   label: string | null;
@@ -35,6 +36,9 @@ interface Parts {
 }
 
 const PALISADE = "palisade";
+/** Start-up targets: an empty node answering Status after spawn, and `palisadectl status` end to end. */
+const FRESH_START_TARGET_MS = 500;
+const CTL_STATUS_TARGET_MS = 300;
 const ETCD = "etcd-lockapi";
 
 function parseRuns(text: string): RunResult[] {
@@ -104,6 +108,11 @@ export function renderTable(runs: RunResult[]): string {
 
 const failed = (x: object | undefined): x is { error: string } => x !== undefined && "error" in x;
 
+function renderTimingsRow(label: string, t: Timings | undefined, targetMs: number): string {
+  if (!t) return `| ${label} | – | – | – | – | – |`;
+  return `| ${label} | ${t.runs} | ${t.p50_ms ?? "–"} | ${t.p90_ms ?? "–"} | ${t.max_ms ?? "–"} | ${targetMs} ms: ${t.p50_ms !== null && t.p50_ms <= targetMs ? "met" : "**missed**"} (median) |`;
+}
+
 function renderStartupRow(label: string, run: StartupRun): string {
   return `| ${label} | ${run.first_status_ms ?? "–"} | ${run.applied_ms ?? "– (not within the bound)"} | ${run.applied_index ?? "–"} | ${run.snapshot_index ?? "–"} | ${num(run.rss_mb)} |`;
 }
@@ -146,7 +155,7 @@ export function renderParts(parts: Parts): string {
       `Palisade filled in ${m.fill_s} s (${m.fill_writes_per_s} writes/s: OpenSession + Acquire, up to 2,048 calls in flight from 16 clients); ` +
         (e ? `etcd (${e.locks_held.toLocaleString("en-US")} locks by ${e.sessions_opened.toLocaleString("en-US")} leases, Lock API) in ${e.fill_s} s. ` : failed(em) ? `etcd failed: ${em.error}. ` : "") +
         "VmRSS / VmHWM from /proc/PID/status 3 s after the fill; idle = the same cluster before the fill. " +
-        "A Palisade node runs as `node --import tsx` (TypeScript compiled at load), which is part of its idle figure." +
+        "A Palisade node runs its compiled JavaScript (`bin/palisade.mjs node`, dist/)." +
         (m.locks_held < m.locks_requested || m.sessions_opened < m.sessions_requested ? ` **Requested ${m.sessions_requested} sessions / ${m.locks_requested} locks: not all created within the bound.**` : "") +
         (m.errors ? ` Errors: ${m.errors} (${m.error_samples.join("; ")}).` : ""),
       "",
@@ -165,9 +174,19 @@ export function renderParts(parts: Parts): string {
   if (failed(s)) out.push(`### Start-up\n\nfailed: ${s.error}\n`);
   else if (s) {
     out.push(
+      "### Start-up targets",
+      "",
+      "A node on an empty data directory (`bin/palisade.mjs node`, node 1 of a new three-node cluster file, alone): spawn to its first Status " +
+        "answer, each try on a new gRPC channel. `palisadectl status` (`bin/palisadectl.mjs`) against the running three-node cluster: spawn to exit.",
+      "",
+      "| what | runs | p50 ms | p90 ms | max ms | target |",
+      "|---|---:|---:|---:|---:|---|",
+      renderTimingsRow("node on an empty data directory serves Status", s.fresh_start, FRESH_START_TARGET_MS),
+      renderTimingsRow("`palisadectl status`, three nodes", s.ctl_status, CTL_STATUS_TARGET_MS),
+      "",
       `### Start-up of one node (${s.entries.toLocaleString("en-US")} Acquire/Release entries; data directory ${num(s.data_dir_mb)} MB with the log)`,
       "",
-      "Time from spawning the node process (`node --import tsx node/cli/main.ts`) to its first Status answer, and to Status reporting the whole log applied; the node starts alone (no peers), so this is its own recovery, not an election. " +
+      "Time from spawning the node process (`bin/palisade.mjs node`) to its first Status answer, and to Status reporting the whole log applied; the node starts alone (no peers), so this is its own recovery, not an election. " +
         "No etcd figure: filling etcd with a million writes through its API would take about 7 minutes here.",
       "",
       "| start from | first Status ms | all applied ms | applied index | snapshot index | RSS MB after |",
@@ -236,6 +255,11 @@ export function renderTargets(runs: RunResult[], parts: Parts): string {
   if (f && !failed(f)) check("failover p99 < 1 s", f.failover_ms.p99, 1000, true, `${num(f.failover_ms.p99, 0)} ms`);
   const m = parts.memory;
   if (m && !failed(m)) check(`node RSS < 200 MB with ${m.locks_held} locks`, m.max_rss_mb, 200, true, `${num(m.max_rss_mb)} MB (largest node)`);
+  const st = parts.startup;
+  if (st && !failed(st)) {
+    check(`empty node serves Status ≤ ${FRESH_START_TARGET_MS} ms after spawn (median)`, st.fresh_start?.p50_ms, FRESH_START_TARGET_MS, true, `${num(st.fresh_start?.p50_ms, 0)} ms`);
+    check(`palisadectl status ≤ ${CTL_STATUS_TARGET_MS} ms (median)`, st.ctl_status?.p50_ms, CTL_STATUS_TARGET_MS, true, `${num(st.ctl_status?.p50_ms, 0)} ms`);
+  }
   return rows.length > 2 ? rows.join("\n") + "\n" : "";
 }
 
@@ -245,7 +269,7 @@ function main(argv: string[]): void {
   const files = argv.filter((_, i) => jsonAt < 0 || (i !== jsonAt && i !== jsonAt + 1));
   const [resultsFile, partsFile] = files;
   if (!resultsFile) {
-    process.stderr.write("usage: tsx bench/render.ts RESULTS.jsonl [PARTS.json] [--json OUT.json]\n");
+    process.stderr.write("usage: node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json]\n");
     process.exit(2);
   }
   const runs = existsSync(resultsFile) ? parseRuns(readFileSync(resultsFile, "utf8")) : [];

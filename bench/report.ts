@@ -2,10 +2,10 @@
 // locks, start-up time with a long log or a snapshot, and the floor of the machine and stack.
 // Each part starts its own processes in a temp folder and stops every process and removes
 // every folder it made, also on failure.
-//   tsx bench/report.ts PART OUT.json   (PART: failover | memory | startup | floor; run.sh runs each
+//   node dist/bench/report.js PART OUT.json   (PART: failover | memory | startup | floor; run.sh runs each
 //                                        in its own process and merges the part into OUT.json)
 // Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
-// MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000).
+// MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
@@ -55,7 +55,7 @@ async function main(part: string, out: string): Promise<void> {
       } else if (part === "floor") {
         report["floor"] = await runFloor({ log });
       } else if (part === "startup") {
-        report["startup"] = await runStartup({ entries: envNumber("STARTUP_ENTRIES", 1_000_000), log });
+        report["startup"] = await runStartup({ entries: envNumber("STARTUP_ENTRIES", 1_000_000), runs: envNumber("STARTUP_RUNS", 10), log });
       } else {
         throw new Error(`unknown part ${part}`);
       }
@@ -75,7 +75,7 @@ async function main(part: string, out: string): Promise<void> {
 
 const [part, out] = process.argv.slice(2);
 if (!part || !out) {
-  process.stderr.write("usage: tsx bench/report.ts failover|memory|startup|floor OUT.json\n");
+  process.stderr.write("usage: node dist/bench/report.js failover|memory|startup|floor OUT.json\n");
   process.exit(2);
 }
 // On Ctrl-C / TERM the parts' finally blocks do not run: the exit hook in cluster-control

@@ -3,6 +3,9 @@
 #
 #   bash bench/run.sh            (npm run bench)
 #
+# Everything of Palisade's runs compiled, from dist/ (rebuilt first if a source changed):
+# the nodes (bin/palisade.mjs), the benchmark client backend and the parts below.
+#
 # Starts a three-node Palisade cluster (OS-chosen ports, data in a temp folder) and a
 # three-member etcd cluster (the peers' etcd-cluster.sh), runs the peers' bench.mjs for both
 # backends, uncontended and contended, at each concurrency, alternating backends per cell so
@@ -25,6 +28,7 @@ set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$REPO"
+node scripts/build.mjs --if-stale
 S="${SECONDS_PER_RUN:-3}"
 W="${WARMUP:-1}"
 CONCS="${CONCS:-1 16 64}"
@@ -107,7 +111,7 @@ fi
 [[ -n $ETCD_NOTE ]] && echo "$ETCD_NOTE" >&2
 
 # --- Palisade
-npx tsx bench/palisade-cluster.ts "$WORK/palisade" >&2
+node dist/bench/palisade-cluster.js "$WORK/palisade" >&2
 PAL_ENDPOINTS="$(cat "$WORK/palisade/endpoints")"
 PAL_PIDS="$(paste -sd, "$WORK/palisade/pids")"
 
@@ -115,7 +119,7 @@ run_one() { # run_one BACKEND MODE CONC
   local backend="$1" mode="$2" c="$3"
   local common=(--mode "$mode" --concurrency "$c" --seconds "$S" --warmup "$W" --out "$RESULTS" --label "$backend")
   if [[ $backend == palisade ]]; then
-    timeout "$RUN_TIMEOUT" node --import tsx "$PEERS_DIR/bench.mjs" --backend-module "$REPO/bench/palisade-backend.ts" \
+    timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend-module "$REPO/dist/bench/palisade-backend.js" \
       --palisade-endpoints "$PAL_ENDPOINTS" --server-pids "$PAL_PIDS" "${common[@]}" >/dev/null ||
       echo "FAILED: $backend $mode c=$c" >&2
   else
@@ -151,7 +155,7 @@ for part in failover memory startup floor; do
   has_part "$part" || continue
   # In the background and waited for, so that cleanup can stop it (timeout runs it in its
   # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
-  timeout "$PART_TIMEOUT" node --import tsx bench/report.ts "$part" "$PARTS_JSON" &
+  timeout "$PART_TIMEOUT" node dist/bench/report.js "$part" "$PARTS_JSON" &
   PART_PID=$!
   wait "$PART_PID" || echo "FAILED or timed out: $part" >&2
   PART_PID=""
@@ -171,7 +175,7 @@ OUT="bench/results/$NAME.md"
   echo "  workers' cycle counts (1 = even); server CPU % summed over the three members (100 = one core)."
   echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000})"
   echo
-  npx tsx bench/render.ts "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json"
+  node dist/bench/render.js "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json"
 } >"$OUT"
 cp "$RESULTS" "bench/results/$NAME.jsonl"
 cat "$OUT"

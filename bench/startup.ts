@@ -1,5 +1,10 @@
-// Start-up time of a node with a long log, and with a snapshot of the same state.
+// Start-up time: the two targets (a node on an empty data directory answering Status,
+// `palisadectl status` against a running cluster; startup-targets.ts), then a node with a
+// long log, and with a snapshot of the same state.
 //
+// 0. Timed, several times each: node 1 of a new cluster on an empty data directory, from
+//    spawn to its first Status answer; and, once the cluster of step 1 serves,
+//    `palisadectl status` against it, from spawn to exit.
 // 1. A three-node cluster (snapshots off: raft.snapshotEntries above the log length) opens
 //    one session; then every node stops gracefully.
 // 2. Node 1's data directory gets `entries` more committed entries written straight through
@@ -15,9 +20,12 @@ import { encodeCommand, tokenFor, type Command } from "../node/lock/index.ts";
 import type { Entry } from "../node/raft/types.ts";
 import { LevelStorage } from "../node/storage/level-storage.ts";
 import { BenchCluster, makeTempDir, procStatusBytes, removeTempDir, sleep } from "./cluster-control.ts";
+import { answersStatus, timeCtlStatus, timeFreshStarts, type Timings } from "./startup-targets.ts";
 
 export interface StartupOptions {
   entries: number;
+  /** Runs of each start-up target measurement. */
+  runs: number;
   log: (line: string) => void;
 }
 
@@ -33,6 +41,10 @@ export interface StartupRun {
 
 export interface StartupResult {
   entries: number;
+  /** A node on an empty data directory: spawn to its first Status answer. */
+  fresh_start: Timings;
+  /** `palisadectl status` against the running three-node cluster: spawn to exit. */
+  ctl_status: Timings;
   /** The same node with its first few entries only: the fixed cost of a start. */
   empty_start: StartupRun;
   log_start: StartupRun;
@@ -54,10 +66,14 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
   const cluster = await BenchCluster.create(dir, { raft: noSnapshots });
   const admin = new PalisadeClient({ endpoints: cluster.endpoints, callTimeoutMs: 500, retryBudgetMs: 500 });
   try {
+    const freshStart = await timeFreshStarts(options.runs);
+    options.log(`startup: empty data directory, first Status after ${freshStart.p50_ms} ms (median of ${freshStart.runs}; max ${freshStart.max_ms})`);
     const t0 = performance.now();
     cluster.startAll();
     await cluster.waitServing();
     const leader = await cluster.waitLeader(admin);
+    const ctlStatus = await timeCtlStatus(cluster.endpoints, options.runs);
+    options.log(`startup: palisadectl status took ${ctlStatus.p50_ms} ms (median of ${ctlStatus.runs}; max ${ctlStatus.max_ms})`);
     const epoch = Number((await admin.status(cluster.endpointOf(leader))).epoch);
     // The session is left open on purpose: the generated entries are its requests.
     const owner = new PalisadeClient({ endpoints: cluster.endpoints, clientName: "startup-bench", retryBudgetMs: 5_000 });
@@ -66,14 +82,14 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
     await cluster.stopAll("SIGTERM");
     void owner.close().catch(() => undefined); // nothing left to answer it; its retries end on their own
 
-    const emptyStart = await timeStart(cluster, admin, 0);
+    const emptyStart = await timeStart(cluster, 0);
     options.log(`startup: with a near-empty log: status after ${emptyStart.first_status_ms} ms`);
     const lastIndex = await appendEntries(cluster, 1, options.entries, sessionId, epoch);
     const buildS = (performance.now() - t0) / 1000;
     options.log(`startup: node 1 log built up to index ${lastIndex} in ${buildS.toFixed(1)} s`);
     const dataMb = await dirMegabytes(cluster.dataDirOf(1));
 
-    const logStart = await timeStart(cluster, admin, lastIndex);
+    const logStart = await timeStart(cluster, lastIndex);
     options.log(`startup: from a ${options.entries}-entry log: status after ${logStart.first_status_ms} ms, applied after ${logStart.applied_ms} ms`);
 
     // Let node 1 snapshot the replayed state, then time a start from that snapshot.
@@ -81,10 +97,12 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
     cluster.start(1);
     const snapshotIndex = await waitSnapshot(cluster, admin);
     await cluster.stop(1, "SIGTERM");
-    const snapStart = await timeStart(cluster, admin, lastIndex);
+    const snapStart = await timeStart(cluster, lastIndex);
     options.log(`startup: from a snapshot at ${snapshotIndex}: status after ${snapStart.first_status_ms} ms, applied after ${snapStart.applied_ms} ms`);
     return {
       entries: options.entries,
+      fresh_start: freshStart,
+      ctl_status: ctlStatus,
       empty_start: emptyStart,
       log_start: logStart,
       snapshot_start: snapStart,
@@ -137,16 +155,24 @@ export async function appendEntries(cluster: BenchCluster, id: number, count: nu
   }
 }
 
-/** Spawns node 1 alone and times it to its first Status answer and to the whole log applied; stops it after. */
-async function timeStart(cluster: BenchCluster, admin: PalisadeClient, lastIndex: number): Promise<StartupRun> {
+/**
+ * Spawns node 1 alone and times it to its first Status answer (on a channel of its own per
+ * try, so no reconnect back-off delays it) and to the whole log applied; stops it after.
+ */
+async function timeStart(cluster: BenchCluster, lastIndex: number): Promise<StartupRun> {
   const startedAt = cluster.start(1);
   const run: StartupRun = { first_status_ms: null, applied_ms: null, applied_index: null, snapshot_index: null, rss_mb: null };
   const ms = (): number => Math.round(performance.now() - startedAt);
+  let probe: PalisadeClient | null = null;
   try {
     while (performance.now() - startedAt < TIMEOUT_MS) {
-      const s = await cluster.status(admin, 1);
+      if (run.first_status_ms === null && (await answersStatus(cluster.endpointOf(1)))) {
+        run.first_status_ms = ms();
+        // A client made now has never seen the node down, so it is in no reconnect back-off.
+        probe = new PalisadeClient({ endpoints: [cluster.endpointOf(1)], callTimeoutMs: 500, retryBudgetMs: 500 });
+      }
+      const s = probe ? await cluster.status(probe, 1) : null;
       if (s) {
-        run.first_status_ms ??= ms();
         run.applied_index = String(s.appliedIndex);
         run.snapshot_index = String(s.snapshotIndex);
         if (s.appliedIndex >= BigInt(lastIndex)) {
@@ -156,13 +182,14 @@ async function timeStart(cluster: BenchCluster, admin: PalisadeClient, lastIndex
       } else if (cluster.pidOf(1) === null) {
         throw new Error(`node 1 exited during start-up\n${cluster.logTails()}`);
       }
-      await sleep(20);
+      await sleep(probe ? 20 : 5);
     }
     const rss = procStatusBytes(cluster.pidOf(1) ?? -1);
     run.rss_mb = rss === null ? null : Math.round((rss / 1024 / 1024) * 10) / 10;
     return run;
   } finally {
     await cluster.stop(1, "SIGTERM");
+    await probe?.close().catch(() => undefined);
   }
 }
 

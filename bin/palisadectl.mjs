@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// palisadectl: loads the TypeScript CLI through tsx and exits with its code.
-import { register } from "tsx/esm/api";
+// palisadectl: runs the built command line (dist/client/cli.js) and exits with its code.
+import { existsSync } from "node:fs";
 
-register();
-const { main } = await import("../client/cli.ts");
+const cli = new URL("../dist/client/cli.js", import.meta.url);
+if (!existsSync(cli)) {
+  process.stderr.write("palisadectl: the compiled code (dist/) is missing: run `npm run build` (`npm ci` runs it)\n");
+  process.exit(1);
+}
+const { main } = await import(cli.href);
 // Exit at once: nothing should outlive the verb (a stray channel or timer must not hang the shell).
 process.exit(await main(process.argv.slice(2)));

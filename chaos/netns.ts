@@ -4,10 +4,11 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 
 const run = promisify(execFile);
 
-export const NETNS_SCRIPT = process.env.CHAOS_NETNS_SH ?? resolve(import.meta.dirname, "../../shared/netns/netns.sh");
+export const NETNS_SCRIPT = process.env.CHAOS_NETNS_SH ?? resolve(PACKAGE_ROOT, "../shared/netns/netns.sh");
 export const STATE_DIR = process.env.CHAOS_STATE ?? "/run/chaos-netns";
 export const NAMESPACES = 5;
 

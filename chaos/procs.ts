@@ -1,19 +1,26 @@
-// Processes started inside a namespace: `ip netns exec nI env VARS node --import tsx FILE`.
-// `ip netns exec` and `env` both exec, so the child's pid is the Node process's own, which
-// is what SIGKILL, SIGSTOP and SIGCONT must reach.
+// Processes started inside a namespace: `ip netns exec nI env VARS node FILE`, FILE being
+// the compiled JavaScript in dist/ (or a script such as bin/palisade.mjs, which runs the node
+// in its own process). `ip netns exec` and `env` both exec, so the child's pid is the Node
+// process's own, which is what SIGKILL, SIGSTOP and SIGCONT must reach.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { builtFile, PACKAGE_ROOT } from "../node/util/package-root.ts";
 import type { Line } from "./protocol.ts";
 
-export const REPO_ROOT = new URL("..", import.meta.url).pathname;
+/** What node runs for `script`: a TypeScript source's build in dist/, any other file as it is. */
+export function scriptPath(script: string): string {
+  return script.endsWith(".ts") ? builtFile(script) : join(PACKAGE_ROOT, script);
+}
 
 export interface NsProcessOptions {
   name: string;
   ns: number;
+  /** From the repository root: a TypeScript source (its build runs) or a JavaScript file. */
   script: string;
   args: string[];
-  /** A program to run instead of `node --import tsx script args`. */
+  /** A program to run instead of `node script args`. */
   command?: string[];
   env?: Record<string, string>;
   /** Receives the JSON lines of stdout; without it stdout goes to the log file. */
@@ -47,8 +54,8 @@ export class NsProcess {
     const log = openSync(o.logPath, "a");
     const child = spawn(
       "ip",
-      ["netns", "exec", `n${o.ns}`, "/usr/bin/env", ...envArgs, ...(o.command ?? [process.execPath, "--import", "tsx", o.script, ...o.args])],
-      { cwd: REPO_ROOT, stdio: ["pipe", o.onLine ? "pipe" : log, log] },
+      ["netns", "exec", `n${o.ns}`, "/usr/bin/env", ...envArgs, ...(o.command ?? [process.execPath, scriptPath(o.script), ...o.args])],
+      { cwd: PACKAGE_ROOT, stdio: ["pipe", o.onLine ? "pipe" : log, log] },
     );
     closeSync(log);
     this.child = child;

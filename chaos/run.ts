@@ -155,8 +155,8 @@ async function main(): Promise<number> {
   for (const id of NODE_IDS) {
     writeFileSync(clockFile(id), "+0\n");
     const node = new NsProcess({
-      name: `node-${id}`, ns: id, script: "node/cli/main.ts", logPath: join(runDir, `node-${id}.log`),
-      args: ["--config", configPath, "--id", String(id), "--log-format", "json"],
+      name: `node-${id}`, ns: id, script: "bin/palisade.mjs", logPath: join(runDir, `node-${id}.log`),
+      args: ["node", "--config", configPath, "--id", String(id), "--log-format", "json"],
       env: {
         LD_PRELOAD: FAKETIME_LIB, FAKETIME_DONT_FAKE_MONOTONIC: "1", FAKETIME_TIMESTAMP_FILE: clockFile(id),
         FAKETIME_CACHE_DURATION: "1", NODE_ENV: "production",

@@ -4,7 +4,7 @@
 //   GET /c/KEY  -> 200 {"value":N} | 409      (a fenced read; raises the fence)
 //   PUT /c/KEY  body {"read":N} -> 204 | 409  (a fenced write of N+1)
 // Headers: Fencing-Token, x-session (the grant's session), x-req (a request id).
-// Run inside the clients' namespace: node --import tsx chaos/store.ts --port 8080
+// Run inside the clients' namespace: node dist/chaos/store.js --port 8080
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
 import { FenceRejectedError, FencingTokenHeaderError, MemoryFence, tokenFromHeaders, type KvTx } from "../client/fence/index.ts";

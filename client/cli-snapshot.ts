@@ -2,8 +2,6 @@
 // taken by a node at a ReadIndex point (committed and applied), written atomically to FILE.
 // Restore it into a new cluster with `palisade restore --backup FILE --config NEW.json`.
 import type { Command } from "commander";
-import { tlsCredentials } from "./connection.ts";
-import { fetchBackup, writeBackupFile } from "./backup.ts";
 
 export interface SnapshotOutput {
   out(text: string): void;
@@ -29,6 +27,8 @@ export function registerSnapshotCommands(program: Command, io: SnapshotOutput): 
       if ((opts.cert !== undefined || opts.key !== undefined) && opts.cacert === undefined) {
         throw new Error("--cert and --key need --cacert (the CA that signed the nodes' certificates)");
       }
+      // Loaded by this verb alone (gRPC), not by every palisadectl start.
+      const [{ tlsCredentials }, { fetchBackup, writeBackupFile }] = await Promise.all([import("./connection.ts"), import("./backup.ts")]);
       const credentials = opts.cacert !== undefined ? tlsCredentials({ ca: opts.cacert, cert: opts.cert, key: opts.key }) : undefined;
       const endpoints = opts.endpoints.split(",").map((e) => e.trim()).filter((e) => e !== "");
       const backup = await fetchBackup({ endpoints, ...(credentials ? { credentials } : {}), timeoutMs: Math.max(opts.timeout, 1_000) });

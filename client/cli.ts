@@ -1,12 +1,11 @@
 // palisadectl: the command line over the client library.
 // Exit codes: 0 ok, 1 error, 2 not acquired, 3 lock or session lost; `run` returns its
 // command's exit code, or 3 if the command was killed because the lock was lost.
+// The client library (gRPC, protobuf) and `run`'s supervisor are imported only by the verbs
+// that use them, so `--help` and a mistyped verb answer without loading them.
 import { Command, Option } from "commander";
-import { PalisadeClient } from "./client.ts";
-import { tlsCredentials } from "./connection.ts";
+import type { PalisadeClient } from "./client.ts";
 import { parseCount, parseDuration, parseUint64, table, toJson, wallTime } from "./cli-format.ts";
-import { LockNotAcquiredError, PalisadeError } from "./errors.ts";
-import { runUnderLock } from "./run/supervise.ts";
 import { registerSnapshotCommands } from "./cli-snapshot.ts";
 import type { Session } from "./session.ts";
 import type { LockHolderInfo, MemberInfo, NodeStatus } from "./types.ts";
@@ -116,6 +115,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     if ((opts.cert !== undefined || opts.key !== undefined) && opts.cacert === undefined) {
       throw new Error("--cert and --key need --cacert (the CA that signed the nodes' certificates)");
     }
+    const [{ PalisadeClient }, { tlsCredentials }] = await Promise.all([import("./client.ts"), import("./connection.ts")]);
     const credentials = opts.cacert !== undefined ? tlsCredentials({ ca: opts.cacert, cert: opts.cert, key: opts.key }) : undefined;
     const client = new PalisadeClient({
       ...(credentials ? { credentials } : {}),
@@ -370,6 +370,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         const { session, token } = got;
         try {
           if (opts.json) io.err(toJson({ lock, acquired: true, token, sessionId: session.id }));
+          const { runUnderLock } = await import("./run/supervise.ts");
           const outcome = await runUnderLock({ session, lock, token, command, args, graceMs: cmd.grace }, (pid) => {
             if (opts.json) io.err(toJson({ started: pid }));
           });
@@ -446,6 +447,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     if (typeof code === "string" && code.startsWith("commander.")) {
       return code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help" ? EXIT_OK : EXIT_ERROR;
     }
+    const { LockNotAcquiredError, PalisadeError } = await import("./errors.ts");
     if (err instanceof LockNotAcquiredError) {
       io.err(`not acquired: ${err.message}`);
       return EXIT_NOT_ACQUIRED;

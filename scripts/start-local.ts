@@ -10,7 +10,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import { Command, Option } from "commander";
 import { palisade } from "../proto/gen/palisade.js";
@@ -18,8 +17,10 @@ import { adminServiceDefinition } from "../proto/grpc.ts";
 import { ConfigError, loadClusterConfig, type ClusterConfig } from "../node/config/index.ts";
 import { statusPageUrl } from "../node/server/status-page/index.ts";
 import { u64ToNumber } from "../proto/wire.ts";
+import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+// The same from this source and from its build in dist/scripts/.
+const repoRoot = PACKAGE_ROOT;
 const KILL_AFTER_MS = 5_000;
 const POLL_MS = 300;
 
@@ -143,7 +144,8 @@ async function main(): Promise<void> {
   for (const m of members) {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", join(repoRoot, "node/cli/main.ts"), "--config", file, "--id", String(m.id), "--log-format", pretty ? "pretty" : "json", "--log-color", color ? "always" : "never"],
+      // The `palisade` bin runs the node, compiled, in the child's own process (its pid is the node's).
+      [join(repoRoot, "bin/palisade.mjs"), "node", "--config", file, "--id", String(m.id), "--log-format", pretty ? "pretty" : "json", "--log-color", color ? "always" : "never"],
       { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
     );
     m.process = child;

@@ -9,13 +9,14 @@ import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { PACKAGE_ROOT } from "../../node/util/package-root.ts";
 import { addressOf } from "../netns.ts";
 import { NsProcess } from "../procs.ts";
 import type { AdmissionRecord, Line } from "../protocol.ts";
 
 const run = promisify(execFile);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const CLOCKJUMP_SOURCE = resolve(import.meta.dirname, "../../../shared/netns/clockjump.c");
+const CLOCKJUMP_SOURCE = resolve(PACKAGE_ROOT, "../shared/netns/clockjump.c");
 const SINGLE_PORT = 6390;
 const REDLOCK_PORTS = [6391, 6392, 6393, 6394, 6395];
 const FENCED_STORE = 8090;

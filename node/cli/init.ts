@@ -4,13 +4,14 @@
 // checked by the same loader the nodes use before anything is written.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { Command } from "commander";
 import { ConfigError, formatHostPort, parseClusterConfig, type ClusterConfigInput } from "../config/index.ts";
 import { isEntryPoint } from "../util/entry-point.ts";
+import { PACKAGE_ROOT } from "../util/package-root.ts";
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+// The same from this source, from its build in dist/node/cli/ and from an installed package.
+const REPO_ROOT = PACKAGE_ROOT;
 const UNIT = join(REPO_ROOT, "cluster-config/three-host/palisade@.service");
 
 interface Options {
@@ -59,8 +60,9 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function main(): void {
-  const opts = parseArgs(process.argv.slice(2));
+/** `palisade init ...` with `argv` (the options after `init`); exits 1 on bad input. */
+export function initMain(argv: readonly string[]): void {
+  const opts = parseArgs(argv);
   const hosts = opts.hosts.split(",").map((h) => h.trim()).filter((h) => h !== "");
   if (hosts.length !== 3) fail(`--hosts: expected three hosts separated by commas, got ${hosts.length}`);
   if (new Set(hosts.map((h) => h.toLowerCase())).size !== hosts.length) fail("--hosts: the three hosts must differ");
@@ -101,4 +103,4 @@ function main(): void {
   ].join("\n"));
 }
 
-if (isEntryPoint(import.meta.url)) main();
+if (isEntryPoint(import.meta.url)) initMain(process.argv.slice(2));

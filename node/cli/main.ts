@@ -1,13 +1,15 @@
 // Runs one Palisade node: `palisade node --config FILE --id N [--log-level L] [--log-format F] [--log-color W]`.
 // Exits 1 with one clear line when the config or the data directory cannot be used, and
 // when a durable write fails (restarted, the node recovers from disk). SIGINT and SIGTERM
-// stop it gracefully.
+// stop it gracefully. bin/palisade.mjs calls runNode() in its own process (so the pid a
+// supervisor records is the node's); run directly, this module runs it with its own argv.
 import { setFlagsFromString } from "node:v8";
 import { Command, Option } from "commander";
 import { ConfigError, loadClusterConfig, nodeConfig, type NodeConfig } from "../config/index.ts";
 import { StorageError } from "../storage/errors.ts";
 import { createLogger, type Logger } from "../util/logger.ts";
 import { PalisadeNode } from "../server/node.ts";
+import { isEntryPoint } from "../util/entry-point.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -75,8 +77,9 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function main(): Promise<void> {
-  const opts = parseArgs(process.argv.slice(2));
+/** Runs a node with `argv` (the options after `palisade node`) until a signal stops the process. */
+export async function runNode(argv: readonly string[]): Promise<void> {
+  const opts = parseArgs(argv);
   // Read by V8 at each full collection, so setting it now, before the state is loaded, applies.
   const growing = heapGrowingPercent();
   if (growing > 0) setFlagsFromString(`--heap-growing-percent=${growing}`);
@@ -135,4 +138,4 @@ async function main(): Promise<void> {
   process.on("SIGTERM", stop);
 }
 
-void main();
+if (isEntryPoint(import.meta.url)) void runNode(process.argv.slice(2));

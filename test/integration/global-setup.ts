@@ -1,6 +1,7 @@
 // Before the integration tests run: kill node processes and remove cluster folders left
-// by an earlier run that died (its test process is gone). After the run: the same, for
-// anything a crashed test worker of this run left behind.
+// by an earlier run that died (its test process is gone), and bring dist/ up to date. After
+// the run: the same cleanup, for anything a crashed test worker of this run left behind.
+import { ensureBuilt } from "./built.ts";
 import { cleanupLeftovers } from "./pidfiles.ts";
 
 function cleanup(when: string): void {
@@ -12,5 +13,6 @@ function cleanup(when: string): void {
 
 export default function setup(): () => void {
   cleanup("before the run");
+  ensureBuilt();
   return () => cleanup("after the run");
 }

@@ -81,9 +81,9 @@ describe("systemd unit example", () => {
 
   it.skipIf(systemdAnalyze())("is not verified: systemd-analyze is not installed on this machine", () => undefined);
 
-  it("runs the node from /opt/palisade with the cluster file in /etc/palisade and the id as the instance", () => {
+  it("runs the node from the package installed in /opt/palisade with the cluster file in /etc/palisade and the id as the instance", () => {
     const unit = readFileSync(UNIT, "utf8");
-    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node --import tsx \/opt\/palisade\/node\/cli\/main\.ts --config \/etc\/palisade\/palisade\.json --id %i$/m);
+    expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node \/opt\/palisade\/node_modules\/palisade\/bin\/palisade\.mjs node --config \/etc\/palisade\/palisade\.json --id %i$/m);
     expect(unit).toMatch(/^Restart=on-failure$/m);
     expect(unit).toMatch(/^StateDirectory=palisade$/m);
   });

@@ -49,7 +49,9 @@ function alive(pid: number): boolean {
 /** True only if the process's command line is a Palisade node (a reused pid is left alone). */
 function isPalisadeNode(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("node/cli/main.ts");
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    // The sources run by the harness, or the `palisade` bin (from the repository or an installed package).
+    return cmdline.includes("node/cli/main.ts") || /\/bin\/palisade(\.mjs)?\0node\0/.test(cmdline);
   } catch {
     // No /proc (not Linux): trust the pidfile.
     return !existsSync("/proc") && alive(pid);
