@@ -5,7 +5,11 @@
 // Ordering rules:
 // - votes and append acknowledgements leave only after what they acknowledge is durable;
 // - a leader's appends may leave before its own write of the same entries completes (the
-//   core counts the leader toward commit only in advance(), once the write is durable);
+//   core counts the leader toward commit only in advance(), once the write is durable),
+//   also the appends of proposals made while that write is in flight, so followers write
+//   batch k+1 while the leader writes batch k;
+// - committed entries are durable on a quorum, so they are applied before this node's own
+//   write of the same batch completes (not with a snapshot: that is stored, then restored);
 // - inputs that arrive while a write is in flight are queued and stepped after advance(),
 //   never into a half-written state;
 // - any storage error is fatal: the driver stops and reports it; a message the core
@@ -87,6 +91,8 @@ export class Driver<R> {
   private inbox: Input[] = [];
   private compactions: Array<{ snapshot: Snapshot; resolve: () => void; reject: (e: unknown) => void }> = [];
   private running = false;
+  /** A batch's storage write is in flight (the core has a ready out). */
+  private saving = false;
   private stopped = false;
   private proposals = new Map<number, ProposalWaiter<R>>();
   private reads = new Map<number, ReadWaiter>();
@@ -235,7 +241,12 @@ export class Driver<R> {
 
   /** Start the loop unless it is already running (then the input waits in the inbox). */
   private kick(): void {
-    if (this.running || this.stopped) return;
+    if (this.stopped) return;
+    if (this.running) {
+      // New appends (a proposal) need not wait for the write in flight.
+      if (this.saving) this.send(this.core.takeEarlyMessages());
+      return;
+    }
     this.running = true;
     void this.loop();
   }
@@ -340,8 +351,14 @@ export class Driver<R> {
 
   private async handleReady(rd: Ready): Promise<void> {
     if (rd.earlyMessages.length > 0) this.send(rd.earlyMessages);
+    if (!rd.snapshot) this.applyCommitted(rd.committed);
     if (rd.hardState || rd.entries.length > 0 || rd.snapshot) {
-      await this.storage.save({ hardState: rd.hardState, entries: rd.entries, snapshot: rd.snapshot }, rd.mustSync);
+      this.saving = true;
+      try {
+        await this.storage.save({ hardState: rd.hardState, entries: rd.entries, snapshot: rd.snapshot }, rd.mustSync);
+      } finally {
+        this.saving = false;
+      }
       if (this.stopped) return;
     }
     if (rd.snapshot) {
@@ -350,16 +367,10 @@ export class Driver<R> {
       this.failProposalsUpTo(this.applied);
     }
     this.send(rd.messages);
-    if (rd.snapshot) this.toApply = this.toApply.filter((e) => e.index > this.applied);
-    for (const entry of rd.committed) {
-      if (this.applyHolds === 0 && this.toApply.length === 0) {
-        this.applyEntry(entry);
-        continue;
-      }
-      if (entry.kind === "config") this.core.applyConfigEntry(entry);
-      this.toApply.push(entry);
+    if (rd.snapshot) {
+      this.toApply = this.toApply.filter((e) => e.index > this.applied);
+      this.applyCommitted(rd.committed);
     }
-    this.applyHeld();
     for (const rs of rd.readStates) this.confirmRead(rs.requestId, rs.index);
     this.releaseReads();
     this.core.advance(rd);
@@ -374,6 +385,19 @@ export class Driver<R> {
     if (messages.length === 0) return;
     if (this.hooks.onSend) for (const m of messages) this.hooks.onSend(m);
     this.transport.send(messages);
+  }
+
+  /** Applies a batch's committed entries in order, or queues them behind a hold. */
+  private applyCommitted(committed: readonly Entry[]): void {
+    for (const entry of committed) {
+      if (this.applyHolds === 0 && this.toApply.length === 0) {
+        this.applyEntry(entry);
+        continue;
+      }
+      if (entry.kind === "config") this.core.applyConfigEntry(entry);
+      this.toApply.push(entry);
+    }
+    this.applyHeld();
   }
 
   /** Applies, in order, the committed entries that waited for a hold that has ended. */

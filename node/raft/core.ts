@@ -635,7 +635,15 @@ export class RaftCore {
       pr.becomeProbe();
       pr.lastAckTick = this.ticks;
     }
-    if (pr.match < this.log.lastIndex()) this.sendAppend(m.from);
+    if (pr.state === "replicate" && pr.match < this.log.lastIndex()) {
+      // The follower answers heartbeats but not every append in flight: one may be lost. Free
+      // a slot of a full window and send from `next` even with nothing new, so a follower
+      // missing entries rejects it and is probed back within a heartbeat, not a timeout.
+      if (!pr.canSend(this.cfg.maxInflightMsgs)) pr.inflight.shift();
+      this.sendAppend(m.from, true);
+    } else if (pr.match < this.log.lastIndex()) {
+      this.sendAppend(m.from);
+    }
     if (m.round > 0 && this.isVoter(m.from)) {
       this.readOnly.ack(m.from, m.round);
       this.releaseConfirmedReads();
@@ -753,11 +761,7 @@ export class RaftCore {
     const snapshot = this.pendingSnapshot;
     const early: Message[] = [];
     const late: Message[] = [];
-    for (const m of this.msgs) {
-      const canGoEarly = this.role === "leader" && m.term === this.persisted.term &&
-        (m.type === "append" || m.type === "heartbeat" || m.type === "snapshot" || m.type === "timeoutNow");
-      (canGoEarly ? early : late).push(m);
-    }
+    for (const m of this.msgs) (this.canGoEarly(m) ? early : late).push(m);
     const rd: Ready = {
       hardState: hsChanged ? hs : null,
       entries,
@@ -774,6 +778,31 @@ export class RaftCore {
     this.pendingSnapshot = null;
     this.readyOut = true;
     return rd;
+  }
+
+  /**
+   * A leader's messages that need nothing of this node's own pending writes: appends,
+   * heartbeats, snapshots and TimeoutNow of the term already durable here. A leader's appends
+   * may leave before its own write of the same entries (it counts itself toward commit only
+   * once they are durable), so a host may send these also while a batch is out, so that
+   * followers write the next entries while the leader writes the current ones.
+   */
+  private canGoEarly(m: Message): boolean {
+    return this.role === "leader" && m.term === this.persisted.term &&
+      (m.type === "append" || m.type === "heartbeat" || m.type === "snapshot" || m.type === "timeoutNow");
+  }
+
+  /**
+   * Takes the messages that could go early (see canGoEarly) out of the next batch. Callable
+   * while a batch is out, between ready() and advance(); the rest wait for the next ready().
+   */
+  takeEarlyMessages(): Message[] {
+    if (this.role !== "leader" || this.msgs.length === 0) return [];
+    const early: Message[] = [];
+    const rest: Message[] = [];
+    for (const m of this.msgs) (this.canGoEarly(m) ? early : rest).push(m);
+    this.msgs = rest;
+    return early;
   }
 
   /** The host persisted `rd` (and applied its committed entries). */
