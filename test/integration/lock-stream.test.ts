@@ -90,7 +90,10 @@ describe("lock calls on the Stream RPC", () => {
     const calls = after.callsIn - before.callsIn;
     const frames = after.framesIn - before.framesIn;
     expect(calls).toBeGreaterThanOrEqual(400); // two or three keepalives per session
-    expect(frames).toBeLessThanOrEqual(8); // one per period, and a few for a slow turn
+    // Batched: unary keepalives would be one call each (400 or more). One message per period
+    // is what an unloaded machine shows; a slow turn splits a period's keepalives in two or
+    // three, so the bound is on keepalives per message (the bench measures messages/s).
+    expect(frames).toBeLessThanOrEqual(calls / 20);
     expect(sessions.every((s) => !s.signal.aborted)).toBe(true);
     await Promise.all(sessions.map((s) => s.close()));
   });
@@ -152,5 +155,36 @@ describe("lock calls on the Stream RPC", () => {
     } finally {
       client.close();
     }
+  });
+
+  // Kills the leader: keep it last in this file.
+  it("streamed writes in flight as the leader is killed each take effect once, and the session survives", async () => {
+    const client = cluster.client({ clientName: "stream-failover" });
+    const session = await client.openSession({ ttlMs: 10_000 });
+    const held = Array.from({ length: 30 }, (_, i) => `stream-failover-held-${i}`);
+    const fresh = Array.from({ length: 30 }, (_, i) => `stream-failover-fresh-${i}`);
+    const current = await cluster.leaderId();
+    const framesBefore = (await streamStats(cluster, current)).framesIn;
+    const heldTokens = await Promise.all(held.map(async (name) => (await session.acquire(name)).token ?? 0n));
+    expect((await streamStats(cluster, current)).framesIn).toBeGreaterThan(framesBefore); // the calls went on the stream
+    // 30 releases and 30 acquires (60 writes: a session takes 64 at once) leave on the stream as the leader is killed; each is
+    // retried with its seq on the next leader.
+    const releases = held.map((name, i) => session.release(name, heldTokens[i]!));
+    const acquires = fresh.map((name) => session.acquire(name, { waitMs: 10_000 }));
+    const killed = cluster.kill(current, "SIGKILL");
+    await Promise.all(releases);
+    const got = await Promise.all(acquires);
+    await killed;
+    expect(got.every((g) => g.acquired)).toBe(true);
+    expect(session.signal.aborted).toBe(false);
+    // One grant per name, and one release of each held one: no retry took effect twice.
+    for (const [i, name] of held.entries()) {
+      expect((await client.history(name)).map((r) => [r.token, r.sessionId, r.reason])).toEqual([[heldTokens[i], session.id, "released"]]);
+    }
+    for (const [i, name] of fresh.entries()) {
+      expect((await client.history(name)).map((r) => [r.token, r.sessionId, r.reason])).toEqual([[got[i]!.token, session.id, "current"]]);
+    }
+    await session.close();
+    await cluster.restart(current);
   });
 });
