@@ -1,6 +1,8 @@
 // Virtual time: one queue of events ordered by (time, insertion sequence). Nothing in a
 // simulated run reads a real clock, so one seed gives one run.
 
+import { MinHeap } from "../../node/util/min-heap.ts";
+
 interface Event {
   readonly time: number;
   readonly seq: number;
@@ -8,14 +10,16 @@ interface Event {
   readonly fn: () => void;
 }
 
+const sooner = (a: Event, b: Event): boolean => a.time < b.time || (a.time === b.time && a.seq < b.seq);
+
 export class Scheduler {
   now = 0;
   private seq = 0;
-  private heap: Event[] = [];
+  private readonly queue = new MinHeap<Event>(sooner);
   steps = 0;
 
   at(time: number, label: string, fn: () => void): void {
-    this.push({ time: Math.max(time, this.now), seq: this.seq++, label, fn });
+    this.queue.push({ time: Math.max(time, this.now), seq: this.seq++, label, fn });
   }
 
   after(delay: number, label: string, fn: () => void): void {
@@ -23,51 +27,16 @@ export class Scheduler {
   }
 
   get size(): number {
-    return this.heap.length;
+    return this.queue.size;
   }
 
   /** Pop the next event, advance the clock to it and return it (undefined when empty). */
   next(): Event | undefined {
-    const top = this.heap[0];
+    const top = this.queue.pop();
     if (!top) return undefined;
-    const last = this.heap.pop()!;
-    if (this.heap.length > 0) {
-      this.heap[0] = last;
-      this.down(0);
-    }
     this.now = top.time;
     this.steps++;
     return top;
-  }
-
-  private less(a: Event, b: Event): boolean {
-    return a.time < b.time || (a.time === b.time && a.seq < b.seq);
-  }
-
-  private push(e: Event): void {
-    const h = this.heap;
-    h.push(e);
-    let i = h.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!this.less(h[i]!, h[p]!)) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const h = this.heap;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && this.less(h[l]!, h[m]!)) m = l;
-      if (r < h.length && this.less(h[r]!, h[m]!)) m = r;
-      if (m === i) return;
-      [h[i], h[m]] = [h[m]!, h[i]!];
-      i = m;
-    }
   }
 }
 
