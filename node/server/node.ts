@@ -163,7 +163,7 @@ export class PalisadeNode {
     // A joining node knows no members until the leader's entries arrive: until then any
     // node certificate of the cluster CA may send as the id it names.
     const isMember = (id: number): boolean => {
-      const { voters, learners } = this.host.driver.core.membership;
+      const { voters, learners } = this.host.driver.core.status().membership;
       return (voters.length === 0 && learners.length === 0) || voters.includes(id) || learners.includes(id);
     };
     this.peerServer = new grpc.Server(grpcServerOptions(cfg, this.credentials ? [peerInterceptor(isMember)] : []));
@@ -363,16 +363,13 @@ export class PalisadeNode {
 
   /** The Raft view the metrics gauges read at scrape time. */
   private raftMetrics(): ReturnType<MetricsSource["raft"]> {
-    const core = this.host.driver.core;
+    const raft = this.host.driver.core.status();
     const followerLag = new Map<number, number>();
-    if (core.role === "leader") {
-      for (const id of [...core.membership.voters, ...core.membership.learners]) {
-        if (id !== core.id) followerLag.set(id, Math.max(0, core.log.lastIndex() - (core.progressOf(id)?.match ?? 0)));
-      }
-    }
+    // The leader's progress lists every other member (empty on a follower).
+    for (const peer of raft.progress) if (peer.id !== raft.id) followerLag.set(peer.id, Math.max(0, raft.lastIndex - peer.match));
     return {
-      role: core.role, term: core.term, leader: core.leader, commit: core.log.committed,
-      applied: this.host.driver.applied, lastIndex: core.log.lastIndex(), followerLag,
+      role: raft.role, term: raft.term, leader: raft.leader, commit: raft.commit,
+      applied: this.host.driver.applied, lastIndex: raft.lastIndex, followerLag,
     };
   }
 }
