@@ -91,12 +91,15 @@ export async function runNode(argv: readonly string[]): Promise<void> {
     process.exit(1);
   }
   let node: PalisadeNode | null = null;
+  const human = opts.logFormat === "auto" ? process.stdout.isTTY === true : opts.logFormat === "pretty";
+  const color = opts.logColor === "auto" ? process.stdout.isTTY === true && !process.env.NO_COLOR : opts.logColor === "always";
+  // Loaded only for human-readable output: a node writing JSON lines does without it.
+  const destination = human ? (await import("../util/pretty-log.ts")).prettyStream({ color }) : undefined;
   const logger: Logger = createLogger({
     nodeId: cfg.self.id,
     clusterId: cfg.clusterId,
     level: opts.logLevel,
-    pretty: opts.logFormat === "auto" ? undefined : opts.logFormat === "pretty",
-    color: opts.logColor === "auto" ? process.stdout.isTTY === true && !process.env.NO_COLOR : opts.logColor === "always",
+    ...(destination ? { destination } : {}),
     term: () => node?.host.driver.core.term,
   });
   const exitFatal = (error: unknown): never => {

@@ -54,7 +54,9 @@ describe("logs at info level", () => {
     }
     for (const path of ["/ui", "/ui/api/locks", "/ui/api/sessions", "/ui/api/cluster", "/metrics"]) await (await fetch(`http://${metrics}${path}`)).text();
     await new Promise((r) => setTimeout(r, 700));
-    const during = lines.slice(before);
+    // A loaded machine may stall this process's event loop past a 20 ms heartbeat, which
+    // the node rightly reports; that line is about the machine, not about a request.
+    const during = lines.slice(before).filter((l) => !String(l.msg).startsWith("event loop stalled"));
     expect(during.map((l) => l.msg)).toEqual([]);
     await session.close();
   });

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { childWithTerm, createLogger, prettyStream } from "../../node/util/logger.ts";
+import { childWithTerm, createLogger } from "../../node/util/logger.ts";
+import { prettyStream } from "../../node/util/pretty-log.ts";
 
 /** A stream that keeps the text written to it. */
 function textSink(): { stream: Writable; text(): string } {
