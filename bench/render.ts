@@ -1,5 +1,5 @@
 // Renders the benchmark report as Markdown, and optionally as one JSON document:
-//   node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json]
+//   node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json] [--failed-cells FILE]
 // RESULTS.jsonl: the lines bench.mjs wrote (one per run), attributed to Palisade or etcd by
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
 // (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
@@ -173,25 +173,37 @@ export function renderParts(parts: Parts): string {
   return out.join("\n");
 }
 
-function main(argv: string[]): void {
-  const jsonAt = argv.indexOf("--json");
-  const jsonOut = jsonAt >= 0 ? argv[jsonAt + 1] : undefined;
-  const files = argv.filter((_, i) => jsonAt < 0 || (i !== jsonAt && i !== jsonAt + 1));
-  const [resultsFile, partsFile] = files;
+/** Takes `--NAME VALUE` out of argv; the value, or undefined. */
+function takeFlag(argv: string[], name: string): string | undefined {
+  const at = argv.indexOf(name);
+  if (at < 0) return undefined;
+  const [, value] = argv.splice(at, 2);
+  return value;
+}
+
+function main(args: string[]): void {
+  const argv = [...args];
+  const jsonOut = takeFlag(argv, "--json");
+  const failedCellsFile = takeFlag(argv, "--failed-cells");
+  const [resultsFile, partsFile] = argv;
   if (!resultsFile) {
-    process.stderr.write("usage: node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json]\n");
+    process.stderr.write("usage: node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json] [--failed-cells FILE]\n");
     process.exit(2);
   }
+  // One line per harness run that gave no result: "LABEL MODE c=CONC".
+  const failedCells = failedCellsFile && existsSync(failedCellsFile)
+    ? readFileSync(failedCellsFile, "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "")
+    : [];
   const runs = existsSync(resultsFile) ? parseRuns(readFileSync(resultsFile, "utf8")) : [];
   const parts = (partsFile && existsSync(partsFile) ? JSON.parse(readFileSync(partsFile, "utf8")) : {}) as Parts;
   const sections: string[] = [];
   if (runs.length > 0) sections.push("### Throughput and latency\n", renderTable(runs));
   const partsText = renderParts(parts);
   if (partsText) sections.push(partsText);
-  const targets = renderTargets(runs, parts);
+  const targets = renderTargets(runs, parts, failedCells);
   if (targets) sections.push("### Targets\n", targets);
   process.stdout.write(sections.join("\n"));
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ throughput: runs, ...parts }, null, 2) + "\n");
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ throughput: runs, failed_cells: failedCells, ...parts }, null, 2) + "\n");
 }
 
 main(process.argv.slice(2));

@@ -28,6 +28,7 @@ export interface Parts {
   floor?: FloorResult | { error: string };
   etcd_failover?: EtcdFailoverResult | { error: string };
   etcd_memory?: EtcdMemoryResult | { error: string };
+  keepalive?: KeepaliveResult | { error: string };
 }
 
 export const PALISADE = "palisade";
@@ -49,3 +50,55 @@ export function indexRuns(runs: RunResult[]): { combos: string[]; get: (backend:
   return { combos: [...new Set(runs.map((r) => `${r.mode}/${r.concurrency}`))], get: (b, c) => byBackend.get(b)?.get(c) };
 }
 
+
+/** One leader transfer during the keepalive hold: when (s after the hold began) and what it gave. */
+export interface KeepaliveTransfer {
+  at_s: number;
+  from: number | null;
+  to: number | null;
+  took_ms: number | null;
+  error?: string;
+}
+
+/** The keepalive scale part (bench/keepalive.ts). */
+export interface KeepaliveResult {
+  sessions_requested: number;
+  sessions_opened: number;
+  processes: number;
+  hold_s: number;
+  ttl_ms: number;
+  open_s: number;
+  transfers_requested: number;
+  transfers_done: number;
+  transfers: KeepaliveTransfer[];
+  /** Sessions the client processes saw lost while they kept them alive. */
+  client_lost: number;
+  /** Sessions the cluster holds at the end, and how many of those opened it no longer has. */
+  cluster_sessions_end: number | null;
+  cluster_missing: number | null;
+  /** Growth of the leader's session-expiry counter over the hold (null without the metric). */
+  expired_metric_delta: number | null;
+  /** Stream frames and keepalive calls per second, as the nodes count them, over the steady window. */
+  keepalive_frames_per_s: number | null;
+  keepalive_calls_per_s: number | null;
+  /** Leader CPU over the steady window, in % of one core, and per 1,000 sessions. */
+  leader_cpu_pct: number | null;
+  leader_cpu_pct_per_1k_sessions: number | null;
+  steady_window_s: number;
+  errors: number;
+  error_samples: string[];
+  etcd?: EtcdKeepaliveResult | { error: string } | { skipped: string };
+}
+
+export interface EtcdKeepaliveResult {
+  leases_requested: number;
+  leases_granted: number;
+  processes: number;
+  hold_s: number;
+  ttl_s: number;
+  leases_lost: number;
+  leases_missing_end: number | null;
+  leader_cpu_pct: number | null;
+  leader_cpu_pct_per_1k_leases: number | null;
+  errors: number;
+}

@@ -48,7 +48,8 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/palisade-bench.XXXXXX")"
 export PEERS_TMP="$WORK/peers-tmp"
 RESULTS="$WORK/results.jsonl"
 PARTS_JSON="$WORK/parts.json"
-touch "$RESULTS"
+FAILED_CELLS="$WORK/failed-cells" # harness runs that gave no result, "LABEL MODE c=CONC" a line
+touch "$RESULTS" "$FAILED_CELLS"
 ETCD_STARTED=0
 ETCD_NOTE=""
 
@@ -115,16 +116,21 @@ node dist/bench/palisade-cluster.js "$WORK/palisade" >&2
 PAL_ENDPOINTS="$(cat "$WORK/palisade/endpoints")"
 PAL_PIDS="$(paste -sd, "$WORK/palisade/pids")"
 
+cell_failed() { # cell_failed BACKEND MODE CONC: the report shows the cell's targets as failed
+  echo "FAILED: $1 $2 c=$3" >&2
+  [[ $RESULTS == /dev/null ]] || echo "$1 $2 c=$3" >>"$FAILED_CELLS"
+}
+
 run_one() { # run_one BACKEND MODE CONC
   local backend="$1" mode="$2" c="$3"
   local common=(--mode "$mode" --concurrency "$c" --seconds "$S" --warmup "$W" --out "$RESULTS" --label "$backend")
   if [[ $backend == palisade ]]; then
     timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend-module "$REPO/dist/bench/palisade-backend.js" \
       --palisade-endpoints "$PAL_ENDPOINTS" --server-pids "$PAL_PIDS" "${common[@]}" >/dev/null ||
-      echo "FAILED: $backend $mode c=$c" >&2
+      cell_failed "$backend" "$mode" "$c"
   else
     timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend etcd-lockapi --server-pids "$ETCD_PIDS" "${common[@]}" >/dev/null ||
-      echo "FAILED: $backend $mode c=$c" >&2
+      cell_failed "$backend" "$mode" "$c"
   fi
 }
 
@@ -175,7 +181,7 @@ OUT="bench/results/$NAME.md"
   echo "  workers' cycle counts (1 = even); server CPU % summed over the three members (100 = one core)."
   echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000})"
   echo
-  node dist/bench/render.js "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json"
+  node dist/bench/render.js "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json" --failed-cells "$FAILED_CELLS"
 } >"$OUT"
 cp "$RESULTS" "bench/results/$NAME.jsonl"
 cat "$OUT"
