@@ -4,9 +4,10 @@
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
 // (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { CTL_STATUS_TARGET_MS, ETCD, failed, FRESH_START_TARGET_MS, indexRuns, PALISADE, type Parts, type RunResult } from "./report-data.ts";
+import { CTL_STATUS_TARGET_MS, failed, FRESH_START_TARGET_MS, type Parts, type RunResult } from "./report-data.ts";
 import { num, ratio } from "./report-format.ts";
 import { renderTargets } from "./targets.ts";
+import { renderTable } from "./throughput-table.ts";
 import type { StartupRun } from "./startup.ts";
 import type { Timings } from "./startup-targets.ts";
 
@@ -15,46 +16,6 @@ function parseRuns(text: string): RunResult[] {
     .split("\n")
     .filter((line) => line.trim().length > 0)
     .map((line) => JSON.parse(line) as RunResult);
-}
-
-/** Errors, timeouts and safety-check failures, shown only when any is non-zero. */
-function problems(r: RunResult | undefined): string {
-  if (!r) return "";
-  const parts: string[] = [];
-  if (r.errors) parts.push(`${r.errors} err`);
-  if (r.timeouts) parts.push(`${r.timeouts} timeout`);
-  if (r.mutex_violations) parts.push(`${r.mutex_violations} MUTEX VIOLATION`);
-  if (r.fence_regressions) parts.push(`${r.fence_regressions} FENCE REGRESSION`);
-  return parts.join(", ");
-}
-
-const latency = (r: RunResult | undefined): string =>
-  r ? `${num(r.acquire_ms.p50)} / ${num(r.acquire_ms.p99)} / ${num(r.acquire_ms.max)}` : "–";
-
-export function renderTable(runs: RunResult[]): string {
-  const { combos, get } = indexRuns(runs);
-  const rows: string[] = [
-    "| mode | conc. | Palisade cycles/s | etcd cycles/s | ratio P/e | Palisade handoffs/s | etcd handoffs/s | ratio P/e | Palisade acq. p50 / p99 / max ms | etcd acq. p50 / p99 / max ms | fairness (Jain) P / e | srv CPU % P / e | notes |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
-  ];
-  for (const combo of combos) {
-    const p = get(PALISADE, combo);
-    const e = get(ETCD, combo);
-    const [mode, conc] = combo.split("/");
-    const contended = mode === "contended";
-    const notes = [p && problems(p) ? `Palisade: ${problems(p)}` : "", e && problems(e) ? `etcd: ${problems(e)}` : ""]
-      .filter((s) => s.length > 0)
-      .join("; ");
-    const handoffs = contended
-      ? `${num(p?.handoffs_per_s)} | ${num(e?.handoffs_per_s)} | ${ratio(p?.handoffs_per_s, e?.handoffs_per_s)}`
-      : "– | – | –";
-    rows.push(
-      `| ${mode} | ${conc} | ${num(p?.cycles_per_s)} | ${num(e?.cycles_per_s)} | ${ratio(p?.cycles_per_s, e?.cycles_per_s)} | ${handoffs} | ` +
-        `${latency(p)} | ${latency(e)} | ${num(p?.per_worker_cycles?.jain, 3)} / ${num(e?.per_worker_cycles?.jain, 3)} | ` +
-        `${num(p?.server_cpu_pct, 0)} / ${num(e?.server_cpu_pct, 0)} | ${notes} |`,
-    );
-  }
-  return rows.join("\n") + "\n";
 }
 
 function renderTimingsRow(label: string, t: Timings | undefined, targetMs: number): string {
