@@ -8,6 +8,7 @@ import { CTL_STATUS_TARGET_MS, failed, FRESH_START_TARGET_MS, type Parts, type R
 import { num, ratio } from "./report-format.ts";
 import { renderTargets } from "./targets.ts";
 import { renderTable } from "./throughput-table.ts";
+import { renderExpiryParts } from "./render-expiry.ts";
 import type { StartupRun } from "./startup.ts";
 import type { Timings } from "./startup-targets.ts";
 
@@ -161,6 +162,8 @@ function main(args: string[]): void {
   if (runs.length > 0) sections.push("### Throughput and latency\n", renderTable(runs));
   const partsText = renderParts(parts);
   if (partsText) sections.push(partsText);
+  const expiryText = renderExpiryParts(parts);
+  if (expiryText) sections.push(expiryText);
   const targets = renderTargets(runs, parts, failedCells);
   if (targets) sections.push("### Targets\n", targets);
   process.stdout.write(sections.join("\n"));

@@ -5,6 +5,7 @@ import type { FailoverResult } from "./failover.ts";
 import type { FloorResult } from "./floor.ts";
 import type { MemoryResult } from "./memory.ts";
 import type { StartupResult } from "./startup.ts";
+import type { CrashGrantResult } from "./crash-grant.ts";
 
 export interface RunResult {
   label: string | null;
@@ -29,6 +30,7 @@ export interface Parts {
   etcd_failover?: EtcdFailoverResult | { error: string };
   etcd_memory?: EtcdMemoryResult | { error: string };
   keepalive?: KeepaliveResult | { error: string };
+  crash_grant?: CrashGrantResult | { error: string };
 }
 
 export const PALISADE = "palisade";

@@ -5,7 +5,8 @@
 //   node dist/bench/report.js PART OUT.json   (PART: failover | memory | startup | floor; run.sh runs each
 //                                        in its own process and merges the part into OUT.json)
 // Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
-// MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10).
+// MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10),
+// CRASH_GRANT_RUNS (10), CRASH_GRANT_TTL_MS (2000).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
@@ -14,6 +15,7 @@ import { runFailover } from "./failover.ts";
 import { runFloor } from "./floor.ts";
 import { runMemory } from "./memory.ts";
 import { runStartup } from "./startup.ts";
+import { runCrashGrant, runEtcdCrashGrant, type CrashGrantResult } from "./crash-grant.ts";
 
 const envNumber = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -35,6 +37,8 @@ const log = (line: string): void => {
 async function main(part: string, out: string): Promise<void> {
   const report = (existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : {}) as Record<string, unknown>;
   const save = (): void => writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  // The JSON key of a part: "crash-grant" is stored as crash_grant.
+  const key = part.replaceAll("-", "_");
   {
     const t0 = performance.now();
     const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -56,15 +60,21 @@ async function main(part: string, out: string): Promise<void> {
         report["floor"] = await runFloor({ log });
       } else if (part === "startup") {
         report["startup"] = await runStartup({ entries: envNumber("STARTUP_ENTRIES", 1_000_000), runs: envNumber("STARTUP_RUNS", 10), log });
+      } else if (part === "crash-grant") {
+        const options = { runs: envNumber("CRASH_GRANT_RUNS", 10), ttlMs: envNumber("CRASH_GRANT_TTL_MS", 2_000), log };
+        const result: CrashGrantResult = { palisade: await runCrashGrant(options) };
+        const peers = peersDir();
+        if (peers) result.etcd = await runEtcdCrashGrant(peers, options).catch(failure);
+        report[key] = result;
       } else {
         throw new Error(`unknown part ${part}`);
       }
     } catch (e) {
-      report[part] = { error: e instanceof Error ? e.message.slice(0, 4_000) : String(e) };
+      report[key] = { error: e instanceof Error ? e.message.slice(0, 4_000) : String(e) };
       log(`${part} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
     const took = Math.round((performance.now() - t0) / 100) / 10;
-    const result = report[part];
+    const result = report[key];
     if (result && typeof result === "object") {
       Object.assign(result, { took_s: took, loadavg_before: loadBefore, loadavg_after: loadavg().map((x) => Math.round(x * 100) / 100) });
     }

@@ -38,10 +38,11 @@ PEERS_SRC="${PEERS_SRC:-$REPO/../shared/peers}"
 PEERS_DIR="${PEERS_DIR:-/tmp/palisade-bench-peers}"
 SKIP_ETCD="${SKIP_ETCD:-0}"
 SKIP_REDIS="${SKIP_REDIS:-0}"
-PARTS="${PARTS:-throughput failover memory startup floor}"
+ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive"
+PARTS="${PARTS:-$ALL_PARTS}"
 PART_TIMEOUT="${PART_TIMEOUT:-900}"
 # A run of only some parts does not replace the full report.
-if [[ $PARTS == "throughput failover memory startup floor" ]]; then NAME="${RESULTS_NAME:-latest}"; else NAME="${RESULTS_NAME:-partial}"; fi
+if [[ $PARTS == "$ALL_PARTS" ]]; then NAME="${RESULTS_NAME:-latest}"; else NAME="${RESULTS_NAME:-partial}"; fi
 has_part() { [[ " $PARTS " == *" $1 "* ]]; }
 LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
 RUN_TIMEOUT=$((S + W + 60)) # one harness run may not hang the whole benchmark
@@ -195,7 +196,7 @@ done
 fi
 
 # --- failover, memory, start-up: one process each, bounded; each cleans up after itself
-for part in failover memory startup floor; do
+for part in failover memory startup floor crash-grant run-loss keepalive; do
   has_part "$part" || continue
   # In the background and waited for, so that cleanup can stop it (timeout runs it in its
   # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
