@@ -35,5 +35,26 @@ export function renderExpiryParts(parts: Parts): string {
       "",
     );
   }
+  const rl = parts.run_loss;
+  if (failed(rl)) out.push(`### Loss to child dead for \`palisadectl run\`\n\nfailed: ${rl.error}\n`);
+  else if (rl) {
+    out.push(
+      "### Loss to child dead for `palisadectl run` (the CLI SIGSTOPped past its TTL)",
+      "",
+      `${rl.config}. The command's process group is polled every millisecond until kill(-pgid, 0) answers ESRCH. Two deadlines: ` +
+        `the watchdog's local one (the send time of the last acknowledged keepalive + ${rl.budget_ms} ms, what the watchdog acts on; taken at the keepalive's due time, so at most the timer's lateness early), ` +
+        "and the cluster's expiry of the session (a client polling the lock every 10 ms sees its holder go; from then on the lock can be granted to another client, so the command must be dead before it).",
+      "",
+      "| from | to | runs | p50 ms | p99 ms | max ms |",
+      "|---|---|---:|---:|---:|---:|",
+      `| watchdog's local deadline | command group dead | ${rl.after_local_deadline_ms.n} | ${ms(rl.after_local_deadline_ms)} |`,
+      `| command group dead | cluster frees the lock (margin; positive = dead first) | ${rl.before_cluster_expiry_ms.n} | ${ms(rl.before_cluster_expiry_ms)} |`,
+      `| SIGSTOP of the CLI | command group dead | ${rl.stop_to_dead_ms.n} | ${ms(rl.stop_to_dead_ms)} |`,
+      "",
+      `TTL ${rl.ttl_ms} ms; ${rl.unresolved} runs with the group alive past TTL + 30 s; ${rl.earlier_keepalive_runs} runs in which the keepalive due just before the stop was not acknowledged in time (their deadline is taken one period earlier). ` +
+        `Margins before the cluster's expiry (ms): ${rl.samples.map((x) => (x.before_cluster_expiry_ms === null ? "?" : x.before_cluster_expiry_ms.toFixed(0))).join(", ")}.`,
+      "",
+    );
+  }
   return out.join("\n");
 }

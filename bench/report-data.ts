@@ -6,6 +6,7 @@ import type { FloorResult } from "./floor.ts";
 import type { MemoryResult } from "./memory.ts";
 import type { StartupResult } from "./startup.ts";
 import type { CrashGrantResult } from "./crash-grant.ts";
+import type { RunLossResult } from "./run-loss.ts";
 
 export interface RunResult {
   label: string | null;
@@ -31,6 +32,7 @@ export interface Parts {
   etcd_memory?: EtcdMemoryResult | { error: string };
   keepalive?: KeepaliveResult | { error: string };
   crash_grant?: CrashGrantResult | { error: string };
+  run_loss?: RunLossResult | { error: string };
 }
 
 export const PALISADE = "palisade";

@@ -6,7 +6,7 @@
 //                                        in its own process and merges the part into OUT.json)
 // Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
 // MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10),
-// CRASH_GRANT_RUNS (10), CRASH_GRANT_TTL_MS (2000).
+// CRASH_GRANT_RUNS (10), CRASH_GRANT_TTL_MS (2000), RUN_LOSS_RUNS (10), RUN_LOSS_TTL_MS (2000).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
@@ -16,6 +16,7 @@ import { runFloor } from "./floor.ts";
 import { runMemory } from "./memory.ts";
 import { runStartup } from "./startup.ts";
 import { runCrashGrant, runEtcdCrashGrant, type CrashGrantResult } from "./crash-grant.ts";
+import { runRunLoss } from "./run-loss.ts";
 
 const envNumber = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -66,6 +67,8 @@ async function main(part: string, out: string): Promise<void> {
         const peers = peersDir();
         if (peers) result.etcd = await runEtcdCrashGrant(peers, options).catch(failure);
         report[key] = result;
+      } else if (part === "run-loss") {
+        report[key] = await runRunLoss({ runs: envNumber("RUN_LOSS_RUNS", 10), ttlMs: envNumber("RUN_LOSS_TTL_MS", 2_000), log });
       } else {
         throw new Error(`unknown part ${part}`);
       }
