@@ -16,11 +16,10 @@
 // Each client process uses a deadline tick of `deadlineTickMs` (the default 50 ms would
 // have 10,000 session timers per process firing 200,000 times a second on these two cores).
 // Every process and folder is removed at the end, also on failure.
-import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { PalisadeClient } from "../client/index.ts";
-import { BenchCluster, makeTempDir, removeTempDir, sleep, trackChild } from "./cluster-control.ts";
+import { BenchCluster, makeTempDir, removeTempDir, sleep } from "./cluster-control.ts";
+import { startProc, stopProcs, type ClientProc } from "./status-procs.ts";
 import { addMetricsAddresses, cpuSeconds } from "./memory.ts";
 import { metricSum } from "./prom-text.ts";
 import type { KeepaliveResult, KeepaliveTransfer } from "./report-data.ts";
@@ -38,52 +37,11 @@ export interface KeepaliveOptions {
 const KEEPALIVE_PROC = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./keepalive-proc.ts" : "./keepalive-proc.js", import.meta.url));
 const OPEN_BOUND_MS = 900_000;
 
-interface ProcStatus {
-  event: string;
-  opened?: number;
-  open_errors?: number;
-  lost?: number;
-  lost_samples?: string[];
-  message?: string;
-}
-
-interface ClientProc {
-  child: ChildProcess;
-  last: ProcStatus | null;
-  opened: boolean;
-  error: string | null;
-}
-
-function startProc(args: string[]): ClientProc {
-  const child = spawn(process.execPath, [KEEPALIVE_PROC, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  trackChild(child);
-  const proc: ClientProc = { child, last: null, opened: false, error: null };
-  let stderr = "";
-  child.stderr?.on("data", (b: Buffer) => {
-    stderr = (stderr + b.toString()).slice(-2_000);
-  });
-  child.once("exit", (code, signal) => {
-    if (!proc.error && signal !== "SIGKILL") proc.error = `client process exited (${code ?? signal}): ${stderr}`;
-  });
-  createInterface({ input: child.stdout! }).on("line", (line) => {
-    let message: ProcStatus;
-    try {
-      message = JSON.parse(line) as ProcStatus;
-    } catch {
-      return;
-    }
-    if (message.event === "error") proc.error = message.message ?? "error";
-    else proc.last = message;
-    if (message.event === "opened") proc.opened = true;
-  });
-  return proc;
-}
-
 /** A node's /metrics page, or null when it does not answer. */
 async function metricsPage(address: string | undefined): Promise<string | null> {
   if (!address) return null;
   try {
-    return await (await fetch(`http://${address}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+    return await (await fetch(`http://${address}/metrics`, { signal: AbortSignal.timeout(15_000) })).text();
   } catch {
     return null;
   }
@@ -112,6 +70,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
     const values = texts.map((t) => (t === null ? null : metricSum(t, name))).filter((v): v is number => v !== null);
     return values.length ? Math.max(...values) : null;
   };
+  const lostSoFar = (): number => procs.reduce((a, p) => a + (p.last?.lost ?? 0), 0);
   const leaderPage = async (): Promise<string | null> => metricsPage(metrics.get(await cluster.waitLeader(admin)));
   try {
     cluster.startAll();
@@ -125,7 +84,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
     for (let i = 0; i < options.processes; i++) {
       const count = Math.min(perProc, options.sessions - i * perProc);
       if (count <= 0) break;
-      procs.push(startProc([cluster.endpoints.join(","), String(count), String(options.ttlMs), String(options.deadlineTickMs), `keepalive-bench-${i}`]));
+      procs.push(startProc(KEEPALIVE_PROC, [cluster.endpoints.join(","), String(count), String(options.ttlMs), String(options.deadlineTickMs), `keepalive-bench-${i}`]));
     }
     let lastLog = 0;
     while (!procs.every((p) => p.opened)) {
@@ -134,7 +93,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
       if (performance.now() - t0 > OPEN_BOUND_MS) throw new Error(`sessions not all opened within ${OPEN_BOUND_MS / 1000} s`);
       if (performance.now() - lastLog > 10_000) {
         lastLog = performance.now();
-        options.log(`keepalive: ${procs.reduce((a, p) => a + (p.last?.opened ?? 0), 0)} sessions open after ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+        options.log(`keepalive: ${procs.reduce((a, p) => a + (p.last?.opened ?? 0), 0)} sessions open after ${((performance.now() - t0) / 1000).toFixed(0)} s, ${lostSoFar()} lost`);
       }
       await sleep(200);
     }
@@ -145,6 +104,8 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
 
     // The hold: transfers at equal spacing, the steady window before the first.
     const holdStart = performance.now();
+    // When sessions are lost, for the log: every 10 s of the hold.
+    const progress = setInterval(() => options.log(`keepalive: ${((performance.now() - holdStart) / 1000).toFixed(0)} s into the hold: ${lostSoFar()} sessions lost at the clients`), 10_000).unref();
     const spacingMs = (options.holdS * 1000) / (options.transfers + 1);
     const windowStart = holdStart + Math.min(5_000, spacingMs / 4);
     const windowEnd = holdStart + spacingMs - Math.min(1_000, spacingMs / 10);
@@ -194,6 +155,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
       options.log(`keepalive: transfer ${i}/${options.transfers} at ${at.toFixed(0)} s: node ${last?.from ?? "?"} → ${last?.to ?? "?"} in ${last?.took_ms ?? "?"} ms${last?.error ? ` (${last.error})` : ""}`);
     }
     await sleep(holdStart + options.holdS * 1000 - performance.now());
+    clearInterval(progress);
 
     // The end of the hold: both sides' counts before anything is stopped.
     await sleep(1_500); // one status line from every process covering the whole hold
@@ -231,8 +193,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
       error_samples: errorSamples,
     };
   } finally {
-    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
-    await Promise.race([Promise.all(procs.map((p) => (p.child.exitCode === null && p.child.signalCode === null ? new Promise((r) => p.child.once("exit", r)) : null))), sleep(5_000)]);
+    await stopProcs(procs);
     await admin.close().catch(() => undefined);
     await cluster.stopAll("SIGKILL");
     removeTempDir(dir);

@@ -21,6 +21,8 @@ import { runStartup } from "./startup.ts";
 import { runCrashGrant, runEtcdCrashGrant, type CrashGrantResult } from "./crash-grant.ts";
 import { runRunLoss } from "./run-loss.ts";
 import { runKeepalive } from "./keepalive.ts";
+import { runEtcdKeepalive } from "./etcd-keepalive.ts";
+import type { KeepaliveResult } from "./report-data.ts";
 
 const envNumber = (name: string, fallback: number, zeroAllowed = false): number => {
   const raw = process.env[name];
@@ -74,7 +76,7 @@ async function main(part: string, out: string): Promise<void> {
       } else if (part === "run-loss") {
         report[key] = await runRunLoss({ runs: envNumber("RUN_LOSS_RUNS", 10), ttlMs: envNumber("RUN_LOSS_TTL_MS", 2_000), log });
       } else if (part === "keepalive") {
-        report[key] = await runKeepalive({
+        const options = {
           sessions: envNumber("KEEPALIVE_SESSIONS", 100_000),
           processes: envNumber("KEEPALIVE_PROCS", 10),
           holdS: envNumber("KEEPALIVE_SECONDS", 120),
@@ -82,7 +84,11 @@ async function main(part: string, out: string): Promise<void> {
           ttlMs: envNumber("KEEPALIVE_TTL_MS", 10_000),
           deadlineTickMs: envNumber("KEEPALIVE_DEADLINE_TICK_MS", 1_000),
           log,
-        });
+        };
+        const result: KeepaliveResult = await runKeepalive(options);
+        const peers = peersDir();
+        result.etcd = peers ? await runEtcdKeepalive(peers, options).catch(failure) : { skipped: "SKIP_ETCD=1 or no copy of the peers' harness" };
+        report[key] = result;
       } else {
         throw new Error(`unknown part ${part}`);
       }
