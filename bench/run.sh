@@ -15,11 +15,14 @@
 #
 # Then, each in its own process with its own cluster (bench/report.ts): failover time over
 # repeated leader kills, node memory with many locks held, start-up time from a long log and
-# from a snapshot, and the floor of this machine and stack (bench/floor.ts). The whole report
+# from a snapshot, the floor of this machine and stack (bench/floor.ts), a crashed holder to
+# the next grant, a frozen `palisadectl run` to its command's death, and many sessions kept
+# alive through leader transfers; then the targets, met or not. The whole report
 # goes to bench/results/latest.md and latest.json (raw
 # harness lines in latest.jsonl); a run of only some PARTS writes partial.* instead.
 #
-# Env knobs: PARTS ("throughput failover memory startup floor": any subset, e.g. PARTS=failover),
+# Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive":
+#            any subset, e.g. PARTS=failover; the parts' own knobs are in bench/report.ts),
 #            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
 #            PEERS_SRC (../shared/peers), PEERS_DIR (/tmp/palisade-bench-peers: the writable copy),
 #            SKIP_ETCD=1 (no etcd), SKIP_REDIS=1 (no Redis / Redlock reference columns), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
@@ -214,12 +217,12 @@ OUT="bench/results/$NAME.md"
   echo
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ), node $(node --version), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
   echo "- load average (1/5/15 min) at start: $LOAD_START; at end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared: figures are noisy, compare ratios within one run)"
-  echo "- Redis (reference columns, unsafe: no fencing / no consensus): $(if [[ $SKIP_REDIS == 1 ]] || ! has_part throughput; then echo "not run. $REDIS_NOTE"; else echo "Redis $(redis-server --version | cut -d' ' -f3 | sed 's/^v=//'), one server and five for Redlock, appendfsync everysec"; fi)"
-  echo "- etcd: $(if [[ $SKIP_ETCD == 1 ]] || ! has_part throughput; then echo "not run. $ETCD_NOTE"; else etcd --version | head -1; fi)"
+  echo "- Redis (reference columns, unsafe: no fencing / no consensus): $(if ! has_part throughput; then echo "not run (no throughput part)."; elif [[ $SKIP_REDIS == 1 ]]; then echo "not run. $REDIS_NOTE"; else echo "Redis $(redis-server --version | cut -d' ' -f3 | sed 's/^v=//'), one server and five for Redlock, appendfsync everysec"; fi)"
+  echo "- etcd: $(if [[ $SKIP_ETCD == 1 ]]; then echo "not run. $ETCD_NOTE"; else etcd --version | head -1; fi)"
   echo "- throughput: ${S} s measured + ${W} s warm-up per cell; acquire+release cycles/s; handoffs/s = acquisitions by a different"
   echo "  worker than the previous holder (contended); acquire latency p50/p99/max in ms; fairness = Jain's index over the"
   echo "  workers' cycle counts (1 = even); server CPU % summed over the three members (100 = one core)."
-  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000})"
+  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000} CRASH_GRANT_RUNS=${CRASH_GRANT_RUNS:-10} CRASH_GRANT_TTL_MS=${CRASH_GRANT_TTL_MS:-2000} RUN_LOSS_RUNS=${RUN_LOSS_RUNS:-10} RUN_LOSS_TTL_MS=${RUN_LOSS_TTL_MS:-2000} KEEPALIVE_SESSIONS=${KEEPALIVE_SESSIONS:-100000} KEEPALIVE_PROCS=${KEEPALIVE_PROCS:-10} KEEPALIVE_SECONDS=${KEEPALIVE_SECONDS:-120} KEEPALIVE_TRANSFERS=${KEEPALIVE_TRANSFERS:-3})"
   echo
   node dist/bench/render.js "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json" --failed-cells "$FAILED_CELLS"
 } >"$OUT"
