@@ -3,7 +3,9 @@
 // alive (each lease its own keepalive stream, every TTL/3, as etcd3 does) until it is
 // killed, counting every lease it sees lost. Reports like keepalive-proc.ts:
 //   {"event":"opened","opened":N,"open_errors":E,"lost":L}   {"event":"status",…} every second
-//   node dist/bench/etcd-keepalive-proc.js PEERS_DIR ENDPOINTS COUNT TTL_S
+// No grant starts after GRANT_SECONDS: etcd3 gives each lease a keepalive stream of its
+// own, and on these two cores granting slows down as they add up.
+//   node dist/bench/etcd-keepalive-proc.js PEERS_DIR ENDPOINTS COUNT TTL_S GRANT_SECONDS
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -22,10 +24,11 @@ interface Etcd3Module {
 const GRANT_CONCURRENCY = 128;
 
 async function main(argv: string[]): Promise<void> {
-  const [peers, endpointList, countText, ttlText] = argv;
+  const [peers, endpointList, countText, ttlText, boundText] = argv;
   const count = Number(countText);
   const ttlS = Number(ttlText);
-  if (!peers || !endpointList || !(count > 0) || !(ttlS > 0)) throw new Error("usage: etcd-keepalive-proc.js PEERS_DIR ENDPOINTS COUNT TTL_S");
+  const grantUntil = performance.now() + Number(boundText) * 1000;
+  if (!peers || !endpointList || !(count > 0) || !(ttlS > 0) || !(Number(boundText) > 0)) throw new Error("usage: etcd-keepalive-proc.js PEERS_DIR ENDPOINTS COUNT TTL_S GRANT_SECONDS");
   const { Etcd3 } = (await import(pathToFileURL(join(peers, "node_modules", "etcd3", "lib", "index.js")).href)) as Etcd3Module;
   const client = new Etcd3({ hosts: endpointList.split(",") });
   let opened = 0;
@@ -39,7 +42,7 @@ async function main(argv: string[]): Promise<void> {
   let next = 0;
   const leases: EtcdLease[] = [];
   const lane = async (): Promise<void> => {
-    while (next < count) {
+    while (next < count && performance.now() < grantUntil) {
       next++;
       const lease = client.lease(ttlS);
       let granted = false;

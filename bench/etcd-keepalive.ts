@@ -3,7 +3,8 @@
 // peers' etcd3 client) and kept alive for `holdS` seconds with `transfers` leader moves
 // (`etcdctl move-leader`) spread through the hold, as on Palisade's side. Reported: leases
 // a process saw lost, leases etcd no longer has at the end (`etcdctl lease list`), and the
-// leader's CPU over the steady window before the first move.
+// leader's CPU over the steady window before the first move. Grants stop after
+// ETCD_GRANT_BOUND_S; the hold then runs with the leases granted by then.
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { makeTempDir, removeTempDir, sleep } from "./cluster-control.ts";
@@ -14,7 +15,9 @@ import type { EtcdKeepaliveResult } from "./report-data.ts";
 import { startProc, stopProcs, type ClientProc } from "./status-procs.ts";
 
 const PROC = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./etcd-keepalive-proc.ts" : "./etcd-keepalive-proc.js", import.meta.url));
-const OPEN_BOUND_MS = 900_000;
+/** How long the processes start grants; the hold runs with the leases granted by then. */
+export const ETCD_GRANT_BOUND_S = 180;
+const OPEN_BOUND_MS = (ETCD_GRANT_BOUND_S + 120) * 1000;
 
 function etcdctl(args: string[], timeoutMs = 10_000): Promise<string | null> {
   return new Promise((resolve) => {
@@ -43,7 +46,7 @@ export async function runEtcdKeepalive(peers: string, options: KeepaliveOptions)
     for (let i = 0; i < options.processes; i++) {
       const count = Math.min(perProc, options.sessions - i * perProc);
       if (count <= 0) break;
-      procs.push(startProc(PROC, [peers, cluster.endpoints.join(","), String(count), String(ttlS)]));
+      procs.push(startProc(PROC, [peers, cluster.endpoints.join(","), String(count), String(ttlS), String(ETCD_GRANT_BOUND_S)]));
     }
     let lastLog = 0;
     while (!procs.every((p) => p.opened)) {
@@ -57,6 +60,7 @@ export async function runEtcdKeepalive(peers: string, options: KeepaliveOptions)
       await sleep(200);
     }
     const granted = procs.reduce((a, p) => a + (p.last?.opened ?? 0), 0);
+    const grantS = Math.round((performance.now() - t0) / 100) / 10;
     errors += procs.reduce((a, p) => a + (p.last?.open_errors ?? 0), 0);
     options.log(`etcd keepalive: ${granted} leases from ${procs.length} processes in ${((performance.now() - t0) / 1000).toFixed(1)} s; holding ${options.holdS} s with ${options.transfers} leader moves`);
 
@@ -91,6 +95,8 @@ export async function runEtcdKeepalive(peers: string, options: KeepaliveOptions)
     return {
       leases_requested: options.sessions,
       leases_granted: granted,
+      grant_s: grantS,
+      grant_bound_s: ETCD_GRANT_BOUND_S,
       processes: procs.length,
       hold_s: options.holdS,
       ttl_s: ttlS,

@@ -77,7 +77,8 @@ export function renderExpiryParts(parts: Parts): string {
       ...(en ? [`| etcd (leases) | ${count(en.leases_granted)} | ${en.leases_lost} | ${en.leases_missing_end ?? "–"} | – | – | – | ${num(en.leader_cpu_pct)} | ${num(en.leader_cpu_pct_per_1k_leases, 2)} |`] : []),
       "",
       `Leader transfers: ${k.transfers.map((t) => `at ${t.at_s} s node ${t.from ?? "?"} → ${t.to ?? "?"} (${t.took_ms ?? "?"} ms${t.error ? `, ${t.error}` : ""})`).join("; ") || "none"}.` +
-        (etcdText ? ` etcd: ${etcdText}.` : ""),
+        (etcdText ? ` etcd: ${etcdText}.` : "") +
+        (en ? ` etcd: ${count(en.leases_granted)} of ${count(en.leases_requested)} leases granted in ${en.grant_s} s (grants stop after ${en.grant_bound_s} s), lease TTL ${en.ttl_s} s; ${en.errors} errors.` : ""),
       "",
     );
   }

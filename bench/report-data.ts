@@ -97,6 +97,9 @@ export interface KeepaliveResult {
 export interface EtcdKeepaliveResult {
   leases_requested: number;
   leases_granted: number;
+  grant_s: number;
+  /** Grants stop after this long; fewer than requested means etcd was not done by then. */
+  grant_bound_s: number;
   processes: number;
   hold_s: number;
   ttl_s: number;

@@ -26,7 +26,7 @@
 #            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
 #            PEERS_SRC (../shared/peers), PEERS_DIR (/tmp/palisade-bench-peers: the writable copy),
 #            SKIP_ETCD=1 (no etcd), SKIP_REDIS=1 (no Redis / Redlock reference columns), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
-#            MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), PART_TIMEOUT (900 s per part),
+#            MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), PART_TIMEOUT (900 s per part; keepalive 1800 s unless set),
 #            RESULTS_NAME (latest, or partial when PARTS is not the full set).
 set -euo pipefail
 
@@ -43,6 +43,7 @@ SKIP_ETCD="${SKIP_ETCD:-0}"
 SKIP_REDIS="${SKIP_REDIS:-0}"
 ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive"
 PARTS="${PARTS:-$ALL_PARTS}"
+PART_TIMEOUT_SET="${PART_TIMEOUT:-}"
 PART_TIMEOUT="${PART_TIMEOUT:-900}"
 # A run of only some parts does not replace the full report.
 if [[ $PARTS == "$ALL_PARTS" ]]; then NAME="${RESULTS_NAME:-latest}"; else NAME="${RESULTS_NAME:-partial}"; fi
@@ -203,7 +204,10 @@ for part in failover memory startup floor crash-grant run-loss keepalive; do
   has_part "$part" || continue
   # In the background and waited for, so that cleanup can stop it (timeout runs it in its
   # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
-  timeout "$PART_TIMEOUT" node dist/bench/report.js "$part" "$PARTS_JSON" &
+  # keepalive runs both systems' 100,000 sessions: it gets longer unless PART_TIMEOUT is set.
+  bound="$PART_TIMEOUT"
+  [[ $part == keepalive && -z ${PART_TIMEOUT_SET:-} ]] && bound=1800
+  timeout "$bound" node dist/bench/report.js "$part" "$PARTS_JSON" &
   PART_PID=$!
   wait "$PART_PID" || echo "FAILED or timed out: $part" >&2
   PART_PID=""
