@@ -46,8 +46,11 @@ async function main(argv: string[]): Promise<void> {
       next++;
       const lease = client.lease(ttlS);
       let granted = false;
+      let counted = false;
       lease.on("lost", (err) => {
-        if (!granted) return; // a grant that failed is counted as such
+        // A grant that failed is counted as such; a lease is lost once however often etcd3 says so.
+        if (!granted || counted) return;
+        counted = true;
         lost++;
         if (lostSamples.length < 3) lostSamples.push(String(err?.message ?? err).slice(0, 200));
       });

@@ -73,12 +73,12 @@ export function renderExpiryParts(parts: Parts): string {
       "",
       "| system | sessions | lost at the clients | missing at the cluster | expiries counted | keepalive frames/s | keepalive calls/s | leader CPU % | leader CPU % per 1,000 sessions |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-      `| Palisade | ${count(k.sessions_opened)} | ${k.client_lost} | ${k.cluster_missing ?? "–"} | ${k.expired_metric_delta ?? "–"} | ${num(k.keepalive_frames_per_s)} | ${num(k.keepalive_calls_per_s)} | ${num(k.leader_cpu_pct)} | ${num(k.leader_cpu_pct_per_1k_sessions, 2)} |`,
-      ...(en ? [`| etcd (leases) | ${count(en.leases_granted)} | ${en.leases_lost} | ${en.leases_missing_end ?? "–"} | – | – | – | ${num(en.leader_cpu_pct)} | ${num(en.leader_cpu_pct_per_1k_leases, 2)} |`] : []),
+      `| Palisade | ${count(k.sessions_opened)} | ${count(k.client_lost)} | ${k.cluster_missing === null ? "–" : count(k.cluster_missing)} | ${k.expired_metric_delta === null ? "–" : count(k.expired_metric_delta)} | ${num(k.keepalive_frames_per_s)} | ${num(k.keepalive_calls_per_s)} | ${num(k.leader_cpu_pct)} | ${num(k.leader_cpu_pct_per_1k_sessions, 2)} |`,
+      ...(en ? [`| etcd (leases) | ${count(en.leases_granted)} | ${count(en.leases_lost)} | ${en.leases_missing_end === null ? "–" : count(en.leases_missing_end)} | – | – | – | ${num(en.leader_cpu_pct)} | ${num(en.leader_cpu_pct_per_1k_leases, 2)} |`] : []),
       "",
       `Leader transfers: ${k.transfers.map((t) => `at ${t.at_s} s node ${t.from ?? "?"} → ${t.to ?? "?"} (${t.took_ms ?? "?"} ms${t.error ? `, ${t.error}` : ""})`).join("; ") || "none"}.` +
         (etcdText ? ` etcd: ${etcdText}.` : "") +
-        (en ? ` etcd: ${count(en.leases_granted)} of ${count(en.leases_requested)} leases granted in ${en.grant_s} s (grants stop after ${en.grant_bound_s} s), lease TTL ${en.ttl_s} s; ${en.errors} errors.` : ""),
+        (en ? ` etcd: ${count(en.leases_granted)} of ${count(en.leases_requested)} leases granted in ${en.grant_s} s (grants stop after ${en.grant_bound_s} s), lease TTL ${en.ttl_s} s; ${count(en.errors)} errors (failed grants and leader moves).` : ""),
       "",
     );
   }

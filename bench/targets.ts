@@ -133,7 +133,8 @@ export function renderTargets(runs: RunResult[], parts: Parts, failedCells: read
   const keepaliveLabel = "keepalive scale: 0 spurious expiries";
   if (failed(k)) row(keepaliveLabel, `part failed: ${k.error.slice(0, 120)}`, "**failed**");
   else if (k) {
-    const shown = `${k.client_lost} lost at the clients, ${k.cluster_missing ?? "?"} missing at the cluster, of ${k.sessions_opened.toLocaleString("en-US")} sessions`;
+    const count = (n: number): string => n.toLocaleString("en-US");
+    const shown = `${count(k.client_lost)} lost at the clients, ${k.cluster_missing === null ? "?" : count(k.cluster_missing)} missing at the cluster, of ${count(k.sessions_opened)} sessions`;
     if (k.cluster_missing === null) row(keepaliveLabel, shown, k.client_lost > 0 ? "**no**" : "**not measured**");
     else row(keepaliveLabel, shown, verdict(k.client_lost === 0 && k.cluster_missing === 0));
   }
