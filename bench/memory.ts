@@ -95,7 +95,7 @@ function copySmaps(cluster: BenchCluster, suffix: string, log: (line: string) =>
 }
 
 /** User + system CPU seconds of a process so far (/proc/PID/stat, in USER_HZ = 100 ticks a second); null once it is gone. */
-function cpuSeconds(pid: number): number | null {
+export function cpuSeconds(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -106,7 +106,7 @@ function cpuSeconds(pid: number): number | null {
 }
 
 /** Gives every node of the cluster file a metrics address on a free loopback port; returns them by node id. */
-async function addMetricsAddresses(configPath: string): Promise<Map<number, string>> {
+export async function addMetricsAddresses(configPath: string): Promise<Map<number, string>> {
   const config = JSON.parse(readFileSync(configPath, "utf8")) as { nodes: Array<{ id: number; metricsAddress?: string }> };
   const ports = await freePorts(config.nodes.length);
   const out = new Map<number, string>();

@@ -1,45 +1,16 @@
 // Renders the benchmark report as Markdown, and optionally as one JSON document:
-//   node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json]
+//   node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json] [--failed-cells FILE]
 // RESULTS.jsonl: the lines bench.mjs wrote (one per run), attributed to Palisade or etcd by
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
 // (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import type { EtcdFailoverResult, EtcdMemoryResult } from "./etcd-parts.ts";
-import type { FailoverResult } from "./failover.ts";
-import type { FloorResult } from "./floor.ts";
-import type { MemoryResult } from "./memory.ts";
-import type { StartupResult, StartupRun } from "./startup.ts";
+import { CTL_STATUS_TARGET_MS, failed, FRESH_START_TARGET_MS, type Parts, type RunResult } from "./report-data.ts";
+import { num, ratio } from "./report-format.ts";
+import { renderTargets } from "./targets.ts";
+import { renderTable } from "./throughput-table.ts";
+import { renderExpiryParts } from "./render-expiry.ts";
+import type { StartupRun } from "./startup.ts";
 import type { Timings } from "./startup-targets.ts";
-
-interface RunResult {
-  label: string | null;
-  mode: string;
-  concurrency: number;
-  cycles_per_s: number;
-  handoffs_per_s: number | null;
-  acquire_ms: { p50: number | null; p99: number | null; max: number | null };
-  per_worker_cycles?: { jain: number | null };
-  errors: number;
-  timeouts: number;
-  mutex_violations: number;
-  fence_regressions: number;
-  server_cpu_pct: number | null;
-}
-
-interface Parts {
-  failover?: FailoverResult | { error: string };
-  memory?: MemoryResult | { error: string };
-  startup?: StartupResult | { error: string };
-  floor?: FloorResult | { error: string };
-  etcd_failover?: EtcdFailoverResult | { error: string };
-  etcd_memory?: EtcdMemoryResult | { error: string };
-}
-
-const PALISADE = "palisade";
-/** Start-up targets: an empty node answering Status after spawn, and `palisadectl status` end to end. */
-const FRESH_START_TARGET_MS = 500;
-const CTL_STATUS_TARGET_MS = 300;
-const ETCD = "etcd-lockapi";
 
 function parseRuns(text: string): RunResult[] {
   return text
@@ -47,66 +18,6 @@ function parseRuns(text: string): RunResult[] {
     .filter((line) => line.trim().length > 0)
     .map((line) => JSON.parse(line) as RunResult);
 }
-
-const num = (x: number | null | undefined, digits = 1): string => (x == null ? "–" : x.toFixed(digits));
-
-function ratio(a: number | null | undefined, b: number | null | undefined): string {
-  if (a == null || b == null || b === 0) return "–";
-  return `${(a / b).toFixed(2)}×`;
-}
-
-/** Errors, timeouts and safety-check failures, shown only when any is non-zero. */
-function problems(r: RunResult | undefined): string {
-  if (!r) return "";
-  const parts: string[] = [];
-  if (r.errors) parts.push(`${r.errors} err`);
-  if (r.timeouts) parts.push(`${r.timeouts} timeout`);
-  if (r.mutex_violations) parts.push(`${r.mutex_violations} MUTEX VIOLATION`);
-  if (r.fence_regressions) parts.push(`${r.fence_regressions} FENCE REGRESSION`);
-  return parts.join(", ");
-}
-
-const latency = (r: RunResult | undefined): string =>
-  r ? `${num(r.acquire_ms.p50)} / ${num(r.acquire_ms.p99)} / ${num(r.acquire_ms.max)}` : "–";
-
-function indexRuns(runs: RunResult[]): { combos: string[]; get: (backend: string, combo: string) => RunResult | undefined } {
-  const byBackend = new Map<string, Map<string, RunResult>>();
-  for (const r of runs) {
-    const backend = r.label ?? "?";
-    const table = byBackend.get(backend) ?? new Map<string, RunResult>();
-    table.set(`${r.mode}/${r.concurrency}`, r);
-    byBackend.set(backend, table);
-  }
-  return { combos: [...new Set(runs.map((r) => `${r.mode}/${r.concurrency}`))], get: (b, c) => byBackend.get(b)?.get(c) };
-}
-
-export function renderTable(runs: RunResult[]): string {
-  const { combos, get } = indexRuns(runs);
-  const rows: string[] = [
-    "| mode | conc. | Palisade cycles/s | etcd cycles/s | ratio P/e | Palisade handoffs/s | etcd handoffs/s | ratio P/e | Palisade acq. p50 / p99 / max ms | etcd acq. p50 / p99 / max ms | fairness (Jain) P / e | srv CPU % P / e | notes |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
-  ];
-  for (const combo of combos) {
-    const p = get(PALISADE, combo);
-    const e = get(ETCD, combo);
-    const [mode, conc] = combo.split("/");
-    const contended = mode === "contended";
-    const notes = [p && problems(p) ? `Palisade: ${problems(p)}` : "", e && problems(e) ? `etcd: ${problems(e)}` : ""]
-      .filter((s) => s.length > 0)
-      .join("; ");
-    const handoffs = contended
-      ? `${num(p?.handoffs_per_s)} | ${num(e?.handoffs_per_s)} | ${ratio(p?.handoffs_per_s, e?.handoffs_per_s)}`
-      : "– | – | –";
-    rows.push(
-      `| ${mode} | ${conc} | ${num(p?.cycles_per_s)} | ${num(e?.cycles_per_s)} | ${ratio(p?.cycles_per_s, e?.cycles_per_s)} | ${handoffs} | ` +
-        `${latency(p)} | ${latency(e)} | ${num(p?.per_worker_cycles?.jain, 3)} / ${num(e?.per_worker_cycles?.jain, 3)} | ` +
-        `${num(p?.server_cpu_pct, 0)} / ${num(e?.server_cpu_pct, 0)} | ${notes} |`,
-    );
-  }
-  return rows.join("\n") + "\n";
-}
-
-const failed = (x: object | undefined): x is { error: string } => x !== undefined && "error" in x;
 
 function renderTimingsRow(label: string, t: Timings | undefined, targetMs: number): string {
   if (!t) return `| ${label} | – | – | – | – | – |`;
@@ -224,64 +135,39 @@ export function renderParts(parts: Parts): string {
   return out.join("\n");
 }
 
-/** The issue's targets, as far as this run measured them. */
-export function renderTargets(runs: RunResult[], parts: Parts): string {
-  const { get } = indexRuns(runs);
-  const u64 = [get(PALISADE, "uncontended/64"), get(ETCD, "uncontended/64")];
-  const c64 = [get(PALISADE, "contended/64"), get(ETCD, "contended/64")];
-  const u1 = [get(PALISADE, "uncontended/1"), get(ETCD, "uncontended/1")];
-  const rows = ["| target | this run | met |", "|---|---|---|"];
-  const check = (label: string, value: number | null | undefined, bound: number, below: boolean, show: string): void => {
-    if (value == null) return;
-    rows.push(`| ${label} | ${show} | ${(below ? value <= bound : value >= bound) ? "yes" : "**no**"} |`);
-  };
-  const r = (a: number | null | undefined, b: number | null | undefined): number | null => (a == null || b == null || b === 0 ? null : a / b);
-  const ru = r(u64[0]?.cycles_per_s, u64[1]?.cycles_per_s);
-  check("uncontended c=64 cycles/s ≥ 2× etcd", ru, 2, false, `${ratio(u64[0]?.cycles_per_s, u64[1]?.cycles_per_s)}`);
-  const rc = r(c64[0]?.handoffs_per_s, c64[1]?.handoffs_per_s);
-  check("contended c=64 handoffs/s ≥ 5× etcd", rc, 5, false, `${ratio(c64[0]?.handoffs_per_s, c64[1]?.handoffs_per_s)} (Jain ${num(c64[0]?.per_worker_cycles?.jain, 3)})`);
-  const rl = r(u1[0]?.acquire_ms.p50, u1[1]?.acquire_ms.p50);
-  check("c=1 acquire p50 ≤ 0.6× etcd", rl, 0.6, true, `${ratio(u1[0]?.acquire_ms.p50, u1[1]?.acquire_ms.p50)}`);
-  const fl = parts.floor;
-  if (fl && !failed(fl)) {
-    const eu = u64[1]?.cycles_per_s;
-    const ec = c64[1]?.handoffs_per_s;
-    const el = u1[1]?.acquire_ms.p50;
-    if (eu != null) rows.push(`| (floor) uncontended target 2× etcd = ${num(2 * eu, 0)} cycles/s; stack ceiling here | ${fl.uncontended_c64_ceiling_cycles_per_s} cycles/s | ${fl.uncontended_c64_ceiling_cycles_per_s >= 2 * eu ? "reachable" : "**beyond the ceiling**"} |`);
-    if (ec != null && fl.contended_ceiling_handoffs_per_s != null) rows.push(`| (floor) contended target 5× etcd = ${num(5 * ec, 0)} handoffs/s; stack ceiling here | ${fl.contended_ceiling_handoffs_per_s} handoffs/s | ${fl.contended_ceiling_handoffs_per_s >= 5 * ec ? "reachable" : "**beyond the ceiling**"} |`);
-    if (el != null && fl.acquire_c1_floor_ms != null) rows.push(`| (floor) c=1 target 0.6× etcd = ${num(0.6 * el, 3)} ms; stack floor here | ${num(fl.acquire_c1_floor_ms, 3)} ms | ${fl.acquire_c1_floor_ms <= 0.6 * el ? "reachable" : "**below the floor**"} |`);
-  }
-  const f = parts.failover;
-  if (f && !failed(f)) check("failover p99 < 1 s", f.failover_ms.p99, 1000, true, `${num(f.failover_ms.p99, 0)} ms`);
-  const m = parts.memory;
-  if (m && !failed(m)) check(`node RSS < 200 MB with ${m.locks_held} locks`, m.max_rss_mb, 200, true, `${num(m.max_rss_mb)} MB (largest node)`);
-  const st = parts.startup;
-  if (st && !failed(st)) {
-    check(`empty node serves Status ≤ ${FRESH_START_TARGET_MS} ms after spawn (median)`, st.fresh_start?.p50_ms, FRESH_START_TARGET_MS, true, `${num(st.fresh_start?.p50_ms, 0)} ms`);
-    check(`palisadectl status ≤ ${CTL_STATUS_TARGET_MS} ms (median)`, st.ctl_status?.p50_ms, CTL_STATUS_TARGET_MS, true, `${num(st.ctl_status?.p50_ms, 0)} ms`);
-  }
-  return rows.length > 2 ? rows.join("\n") + "\n" : "";
+/** Takes `--NAME VALUE` out of argv; the value, or undefined. */
+function takeFlag(argv: string[], name: string): string | undefined {
+  const at = argv.indexOf(name);
+  if (at < 0) return undefined;
+  const [, value] = argv.splice(at, 2);
+  return value;
 }
 
-function main(argv: string[]): void {
-  const jsonAt = argv.indexOf("--json");
-  const jsonOut = jsonAt >= 0 ? argv[jsonAt + 1] : undefined;
-  const files = argv.filter((_, i) => jsonAt < 0 || (i !== jsonAt && i !== jsonAt + 1));
-  const [resultsFile, partsFile] = files;
+function main(args: string[]): void {
+  const argv = [...args];
+  const jsonOut = takeFlag(argv, "--json");
+  const failedCellsFile = takeFlag(argv, "--failed-cells");
+  const [resultsFile, partsFile] = argv;
   if (!resultsFile) {
-    process.stderr.write("usage: node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json]\n");
+    process.stderr.write("usage: node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json] [--failed-cells FILE]\n");
     process.exit(2);
   }
+  // One line per harness run that gave no result: "LABEL MODE c=CONC".
+  const failedCells = failedCellsFile && existsSync(failedCellsFile)
+    ? readFileSync(failedCellsFile, "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "")
+    : [];
   const runs = existsSync(resultsFile) ? parseRuns(readFileSync(resultsFile, "utf8")) : [];
   const parts = (partsFile && existsSync(partsFile) ? JSON.parse(readFileSync(partsFile, "utf8")) : {}) as Parts;
   const sections: string[] = [];
   if (runs.length > 0) sections.push("### Throughput and latency\n", renderTable(runs));
   const partsText = renderParts(parts);
   if (partsText) sections.push(partsText);
-  const targets = renderTargets(runs, parts);
+  const expiryText = renderExpiryParts(parts);
+  if (expiryText) sections.push(expiryText);
+  const targets = renderTargets(runs, parts, failedCells);
   if (targets) sections.push("### Targets\n", targets);
   process.stdout.write(sections.join("\n"));
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ throughput: runs, ...parts }, null, 2) + "\n");
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ throughput: runs, failed_cells: failedCells, ...parts }, null, 2) + "\n");
 }
 
 main(process.argv.slice(2));

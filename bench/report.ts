@@ -2,10 +2,14 @@
 // locks, start-up time with a long log or a snapshot, and the floor of the machine and stack.
 // Each part starts its own processes in a temp folder and stops every process and removes
 // every folder it made, also on failure.
-//   node dist/bench/report.js PART OUT.json   (PART: failover | memory | startup | floor; run.sh runs each
+//   node dist/bench/report.js PART OUT.json   (PART: failover | memory | startup | floor | crash-grant |
+//                                        run-loss | keepalive; run.sh runs each
 //                                        in its own process and merges the part into OUT.json)
 // Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
-// MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10).
+// MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10),
+// CRASH_GRANT_RUNS (10), CRASH_GRANT_TTL_MS (2000), RUN_LOSS_RUNS (10), RUN_LOSS_TTL_MS (2000),
+// KEEPALIVE_SESSIONS (100000), KEEPALIVE_PROCS (10), KEEPALIVE_SECONDS (120), KEEPALIVE_TRANSFERS (3),
+// KEEPALIVE_TTL_MS (10000), KEEPALIVE_DEADLINE_TICK_MS (1000).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
@@ -14,11 +18,16 @@ import { runFailover } from "./failover.ts";
 import { runFloor } from "./floor.ts";
 import { runMemory } from "./memory.ts";
 import { runStartup } from "./startup.ts";
+import { runCrashGrant, runEtcdCrashGrant, type CrashGrantResult } from "./crash-grant.ts";
+import { runRunLoss } from "./run-loss.ts";
+import { runKeepalive } from "./keepalive.ts";
+import { runEtcdKeepalive } from "./etcd-keepalive.ts";
+import type { KeepaliveResult } from "./report-data.ts";
 
-const envNumber = (name: string, fallback: number): number => {
+const envNumber = (name: string, fallback: number, zeroAllowed = false): number => {
   const raw = process.env[name];
   const value = raw === undefined || raw === "" ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  if (!Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed)) throw new Error(`${name} must be a positive number`);
   return value;
 };
 
@@ -35,6 +44,8 @@ const log = (line: string): void => {
 async function main(part: string, out: string): Promise<void> {
   const report = (existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : {}) as Record<string, unknown>;
   const save = (): void => writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
+  // The JSON key of a part: "crash-grant" is stored as crash_grant.
+  const key = part.replaceAll("-", "_");
   {
     const t0 = performance.now();
     const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -56,15 +67,39 @@ async function main(part: string, out: string): Promise<void> {
         report["floor"] = await runFloor({ log });
       } else if (part === "startup") {
         report["startup"] = await runStartup({ entries: envNumber("STARTUP_ENTRIES", 1_000_000), runs: envNumber("STARTUP_RUNS", 10), log });
+      } else if (part === "crash-grant") {
+        const options = { runs: envNumber("CRASH_GRANT_RUNS", 10), ttlMs: envNumber("CRASH_GRANT_TTL_MS", 2_000), log };
+        const result: CrashGrantResult = { palisade: await runCrashGrant(options) };
+        const peers = peersDir();
+        if (peers) result.etcd = await runEtcdCrashGrant(peers, options).catch(failure);
+        report[key] = result;
+      } else if (part === "run-loss") {
+        report[key] = await runRunLoss({ runs: envNumber("RUN_LOSS_RUNS", 10), ttlMs: envNumber("RUN_LOSS_TTL_MS", 2_000), log });
+      } else if (part === "keepalive") {
+        const options = {
+          sessions: envNumber("KEEPALIVE_SESSIONS", 100_000),
+          processes: envNumber("KEEPALIVE_PROCS", 10),
+          holdS: envNumber("KEEPALIVE_SECONDS", 120),
+          transfers: envNumber("KEEPALIVE_TRANSFERS", 3, true),
+          ttlMs: envNumber("KEEPALIVE_TTL_MS", 10_000),
+          deadlineTickMs: envNumber("KEEPALIVE_DEADLINE_TICK_MS", 1_000),
+          log,
+        };
+        const result: KeepaliveResult = await runKeepalive(options);
+        report[key] = result;
+        save(); // Palisade's figures stand even if etcd's side overruns the part's bound
+        const peers = peersDir();
+        result.etcd = peers ? await runEtcdKeepalive(peers, options).catch(failure) : { skipped: "SKIP_ETCD=1 or no copy of the peers' harness" };
+        report[key] = result;
       } else {
         throw new Error(`unknown part ${part}`);
       }
     } catch (e) {
-      report[part] = { error: e instanceof Error ? e.message.slice(0, 4_000) : String(e) };
+      report[key] = { error: e instanceof Error ? e.message.slice(0, 4_000) : String(e) };
       log(`${part} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     }
     const took = Math.round((performance.now() - t0) / 100) / 10;
-    const result = report[part];
+    const result = report[key];
     if (result && typeof result === "object") {
       Object.assign(result, { took_s: took, loadavg_before: loadBefore, loadavg_after: loadavg().map((x) => Math.round(x * 100) / 100) });
     }
@@ -75,7 +110,7 @@ async function main(part: string, out: string): Promise<void> {
 
 const [part, out] = process.argv.slice(2);
 if (!part || !out) {
-  process.stderr.write("usage: node dist/bench/report.js failover|memory|startup|floor OUT.json\n");
+  process.stderr.write("usage: node dist/bench/report.js failover|memory|startup|floor|crash-grant|run-loss|keepalive OUT.json\n");
   process.exit(2);
 }
 // On Ctrl-C / TERM the parts' finally blocks do not run: the exit hook in cluster-control

@@ -9,20 +9,24 @@
 # Starts a three-node Palisade cluster (OS-chosen ports, data in a temp folder) and a
 # three-member etcd cluster (the peers' etcd-cluster.sh), runs the peers' bench.mjs for both
 # backends, uncontended and contended, at each concurrency, alternating backends per cell so
-# machine noise hits both alike, prints the table and writes it to bench/results/latest.md.
+# machine noise hits both alike (with single Redis and Redlock over five Redis servers, the
+# peers' redis.sh, as reference columns: no fencing, no consensus), prints the table and writes it to bench/results/latest.md.
 # Everything it started is stopped on exit, by recorded pid.
 #
 # Then, each in its own process with its own cluster (bench/report.ts): failover time over
 # repeated leader kills, node memory with many locks held, start-up time from a long log and
-# from a snapshot, and the floor of this machine and stack (bench/floor.ts). The whole report
+# from a snapshot, the floor of this machine and stack (bench/floor.ts), a crashed holder to
+# the next grant, a frozen `palisadectl run` to its command's death, and many sessions kept
+# alive through leader transfers; then the targets, met or not. The whole report
 # goes to bench/results/latest.md and latest.json (raw
 # harness lines in latest.jsonl); a run of only some PARTS writes partial.* instead.
 #
-# Env knobs: PARTS ("throughput failover memory startup floor": any subset, e.g. PARTS=failover),
+# Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive":
+#            any subset, e.g. PARTS=failover; the parts' own knobs are in bench/report.ts),
 #            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
 #            PEERS_SRC (../shared/peers), PEERS_DIR (/tmp/palisade-bench-peers: the writable copy),
-#            SKIP_ETCD=1 (Palisade only), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
-#            MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), PART_TIMEOUT (900 s per part),
+#            SKIP_ETCD=1 (no etcd), SKIP_REDIS=1 (no Redis / Redlock reference columns), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
+#            MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), PART_TIMEOUT (900 s per part; keepalive 1800 s unless set),
 #            RESULTS_NAME (latest, or partial when PARTS is not the full set).
 set -euo pipefail
 
@@ -36,10 +40,13 @@ MODES="${MODES:-uncontended contended}"
 PEERS_SRC="${PEERS_SRC:-$REPO/../shared/peers}"
 PEERS_DIR="${PEERS_DIR:-/tmp/palisade-bench-peers}"
 SKIP_ETCD="${SKIP_ETCD:-0}"
-PARTS="${PARTS:-throughput failover memory startup floor}"
+SKIP_REDIS="${SKIP_REDIS:-0}"
+ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive"
+PARTS="${PARTS:-$ALL_PARTS}"
+PART_TIMEOUT_SET="${PART_TIMEOUT:-}"
 PART_TIMEOUT="${PART_TIMEOUT:-900}"
 # A run of only some parts does not replace the full report.
-if [[ $PARTS == "throughput failover memory startup floor" ]]; then NAME="${RESULTS_NAME:-latest}"; else NAME="${RESULTS_NAME:-partial}"; fi
+if [[ $PARTS == "$ALL_PARTS" ]]; then NAME="${RESULTS_NAME:-latest}"; else NAME="${RESULTS_NAME:-partial}"; fi
 has_part() { [[ " $PARTS " == *" $1 "* ]]; }
 LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
 RUN_TIMEOUT=$((S + W + 60)) # one harness run may not hang the whole benchmark
@@ -48,9 +55,12 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/palisade-bench.XXXXXX")"
 export PEERS_TMP="$WORK/peers-tmp"
 RESULTS="$WORK/results.jsonl"
 PARTS_JSON="$WORK/parts.json"
-touch "$RESULTS"
+FAILED_CELLS="$WORK/failed-cells" # harness runs that gave no result, "LABEL MODE c=CONC" a line
+touch "$RESULTS" "$FAILED_CELLS"
 ETCD_STARTED=0
 ETCD_NOTE=""
+REDIS_STARTED=0
+REDIS_NOTE=""
 
 stop_pids() { # stop_pids FILE: TERM, wait up to 5 s, then KILL, only the pids listed in FILE
   local file="$1" pid
@@ -73,6 +83,7 @@ cleanup() {
   fi
   stop_pids "$WORK/palisade/pids"
   if [[ $ETCD_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./etcd-cluster.sh stop >/dev/null) || true; fi
+  if [[ $REDIS_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./redis.sh stop >/dev/null) || true; fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -110,10 +121,40 @@ if [[ $SKIP_ETCD != 1 ]]; then
 fi
 [[ -n $ETCD_NOTE ]] && echo "$ETCD_NOTE" >&2
 
+# --- single Redis and Redlock's five: reference columns (the peers' redis.sh, fixed ports 6390-6395)
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+if [[ $SKIP_REDIS != 1 ]]; then
+  if ! command -v redis-server >/dev/null; then
+    REDIS_NOTE="redis-server not found (apt-get install redis-server); no Redis columns."
+    SKIP_REDIS=1
+  else
+    for port in 6390 6391 6392 6393 6394 6395; do
+      if port_in_use "$port"; then REDIS_NOTE="port $port is taken by another process; no Redis columns."; SKIP_REDIS=1; break; fi
+    done
+  fi
+fi
+if [[ $SKIP_REDIS != 1 ]]; then
+  REDIS_STARTED=1
+  if (cd "$PEERS_DIR" && ./redis.sh start >/dev/null); then
+    REDIS_PID="$(cat "$PEERS_TMP/redis/6390/redis.pid")"
+    REDLOCK_PIDS="$(cat "$PEERS_TMP"/redis/639[1-5]/redis.pid | paste -sd,)"
+    echo "redis ready (single pid $REDIS_PID; redlock pids $REDLOCK_PIDS)" >&2
+  else
+    REDIS_NOTE="redis did not start (logs were in $PEERS_TMP/redis); no Redis columns."
+    SKIP_REDIS=1
+  fi
+fi
+[[ -n $REDIS_NOTE ]] && echo "$REDIS_NOTE" >&2
+
 # --- Palisade
 node dist/bench/palisade-cluster.js "$WORK/palisade" >&2
 PAL_ENDPOINTS="$(cat "$WORK/palisade/endpoints")"
 PAL_PIDS="$(paste -sd, "$WORK/palisade/pids")"
+
+cell_failed() { # cell_failed BACKEND MODE CONC: the report shows the cell's targets as failed
+  echo "FAILED: $1 $2 c=$3" >&2
+  [[ $RESULTS == /dev/null ]] || echo "$1 $2 c=$3" >>"$FAILED_CELLS"
+}
 
 run_one() { # run_one BACKEND MODE CONC
   local backend="$1" mode="$2" c="$3"
@@ -121,10 +162,16 @@ run_one() { # run_one BACKEND MODE CONC
   if [[ $backend == palisade ]]; then
     timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend-module "$REPO/dist/bench/palisade-backend.js" \
       --palisade-endpoints "$PAL_ENDPOINTS" --server-pids "$PAL_PIDS" "${common[@]}" >/dev/null ||
-      echo "FAILED: $backend $mode c=$c" >&2
+      cell_failed "$backend" "$mode" "$c"
   else
-    timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend etcd-lockapi --server-pids "$ETCD_PIDS" "${common[@]}" >/dev/null ||
-      echo "FAILED: $backend $mode c=$c" >&2
+    local pids
+    case $backend in
+      etcd-lockapi) pids="$ETCD_PIDS" ;;
+      redis-single) pids="$REDIS_PID" ;;
+      redlock) pids="$REDLOCK_PIDS" ;;
+    esac
+    timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend "$backend" --server-pids "$pids" "${common[@]}" >/dev/null ||
+      cell_failed "$backend" "$mode" "$c"
   fi
 }
 
@@ -136,26 +183,31 @@ warm_one() { # warm_one BACKEND
   run_one "$1" uncontended 16
   RESULTS="$saved"
 }
-warm_one palisade
-[[ $SKIP_ETCD == 1 ]] || warm_one etcd-lockapi
+BACKENDS=(palisade)
+[[ $SKIP_ETCD == 1 ]] || BACKENDS+=(etcd-lockapi)
+[[ $SKIP_REDIS == 1 ]] || BACKENDS+=(redis-single redlock)
+for b in "${BACKENDS[@]}"; do warm_one "$b"; done
 
 for m in $MODES; do
   for c in $CONCS; do
-    run_one palisade "$m" "$c"
-    [[ $SKIP_ETCD == 1 ]] || run_one etcd-lockapi "$m" "$c"
+    for b in "${BACKENDS[@]}"; do run_one "$b" "$m" "$c"; done
   done
 done
   # The throughput clusters stop here, so they take no memory or CPU from the parts below.
   stop_pids "$WORK/palisade/pids"
   if [[ $ETCD_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./etcd-cluster.sh stop >/dev/null) || true; ETCD_STARTED=0; fi
+  if [[ $REDIS_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./redis.sh stop >/dev/null) || true; REDIS_STARTED=0; fi
 fi
 
 # --- failover, memory, start-up: one process each, bounded; each cleans up after itself
-for part in failover memory startup floor; do
+for part in failover memory startup floor crash-grant run-loss keepalive; do
   has_part "$part" || continue
   # In the background and waited for, so that cleanup can stop it (timeout runs it in its
   # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
-  timeout "$PART_TIMEOUT" node dist/bench/report.js "$part" "$PARTS_JSON" &
+  # keepalive runs both systems' 100,000 sessions: it gets longer unless PART_TIMEOUT is set.
+  bound="$PART_TIMEOUT"
+  [[ $part == keepalive && -z ${PART_TIMEOUT_SET:-} ]] && bound=1800
+  timeout "$bound" node dist/bench/report.js "$part" "$PARTS_JSON" &
   PART_PID=$!
   wait "$PART_PID" || echo "FAILED or timed out: $part" >&2
   PART_PID=""
@@ -165,17 +217,18 @@ done
 mkdir -p bench/results
 OUT="bench/results/$NAME.md"
 {
-  echo "# Lock benchmark report: Palisade vs etcd Lock API"
+  echo "# Lock benchmark report: Palisade vs etcd Lock API (single Redis and Redlock as references)"
   echo
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ), node $(node --version), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'))"
   echo "- load average (1/5/15 min) at start: $LOAD_START; at end: $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared: figures are noisy, compare ratios within one run)"
-  echo "- etcd: $(if [[ $SKIP_ETCD == 1 ]] || ! has_part throughput; then echo "not run. $ETCD_NOTE"; else etcd --version | head -1; fi)"
+  echo "- Redis (reference columns, unsafe: no fencing / no consensus): $(if ! has_part throughput; then echo "not run (no throughput part)."; elif [[ $SKIP_REDIS == 1 ]]; then echo "not run. $REDIS_NOTE"; else echo "Redis $(redis-server --version | cut -d' ' -f3 | sed 's/^v=//'), one server and five for Redlock, appendfsync everysec"; fi)"
+  echo "- etcd: $(if [[ $SKIP_ETCD == 1 ]]; then echo "not run. $ETCD_NOTE"; else etcd --version | head -1; fi)"
   echo "- throughput: ${S} s measured + ${W} s warm-up per cell; acquire+release cycles/s; handoffs/s = acquisitions by a different"
   echo "  worker than the previous holder (contended); acquire latency p50/p99/max in ms; fairness = Jain's index over the"
   echo "  workers' cycle counts (1 = even); server CPU % summed over the three members (100 = one core)."
-  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000})"
+  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000} CRASH_GRANT_RUNS=${CRASH_GRANT_RUNS:-10} CRASH_GRANT_TTL_MS=${CRASH_GRANT_TTL_MS:-2000} RUN_LOSS_RUNS=${RUN_LOSS_RUNS:-10} RUN_LOSS_TTL_MS=${RUN_LOSS_TTL_MS:-2000} KEEPALIVE_SESSIONS=${KEEPALIVE_SESSIONS:-100000} KEEPALIVE_PROCS=${KEEPALIVE_PROCS:-10} KEEPALIVE_SECONDS=${KEEPALIVE_SECONDS:-120} KEEPALIVE_TRANSFERS=${KEEPALIVE_TRANSFERS:-3})"
   echo
-  node dist/bench/render.js "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json"
+  node dist/bench/render.js "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json" --failed-cells "$FAILED_CELLS"
 } >"$OUT"
 cp "$RESULTS" "bench/results/$NAME.jsonl"
 cat "$OUT"
