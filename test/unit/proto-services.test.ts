@@ -7,7 +7,7 @@ describe("gRPC service definitions", () => {
   it("declare every LockService method with its path and streaming mode", () => {
     expect(Object.keys(lockServiceDefinition)).toEqual([
       "OpenSession", "KeepAlive", "CloseSession", "Acquire", "CancelWait", "Release", "GetLock",
-      "ListLocks", "GetSession", "ListSessions", "GetLockHistory", "ValidateToken", "Watch",
+      "ListLocks", "GetSession", "ListSessions", "GetLockHistory", "ValidateToken", "Watch", "Stream",
     ]);
     expect(lockServiceDefinition.Acquire.path).toBe("/palisade.v1.LockService/Acquire");
     expect(lockServiceDefinition.Acquire.originalName).toBe("acquire");
