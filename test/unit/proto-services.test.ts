@@ -7,12 +7,15 @@ describe("gRPC service definitions", () => {
   it("declare every LockService method with its path and streaming mode", () => {
     expect(Object.keys(lockServiceDefinition)).toEqual([
       "OpenSession", "KeepAlive", "CloseSession", "Acquire", "CancelWait", "Release", "GetLock",
-      "ListLocks", "GetSession", "ListSessions", "GetLockHistory", "ValidateToken", "Watch", "Stream",
+      "ListLocks", "GetSession", "ListSessions", "GetLockHistory", "ValidateToken", "Watch",
+      "Stream",
     ]);
     expect(lockServiceDefinition.Acquire.path).toBe("/palisade.v1.LockService/Acquire");
     expect(lockServiceDefinition.Acquire.originalName).toBe("acquire");
     expect(lockServiceDefinition.Watch.responseStream).toBe(true);
     expect(lockServiceDefinition.Release.responseStream).toBe(false);
+    expect(lockServiceDefinition.Stream.path).toBe("/palisade.v1.LockService/Stream");
+    expect([lockServiceDefinition.Stream.requestStream, lockServiceDefinition.Stream.responseStream]).toEqual([true, true]);
     expect(adminServiceDefinition.Status.path).toBe("/palisade.v1.AdminService/Status");
     expect(adminServiceDefinition.Backup.responseStream).toBe(true);
     expect(raftServiceDefinition.Send.path).toBe("/palisade.v1.RaftService/Send");
