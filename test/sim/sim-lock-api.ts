@@ -140,7 +140,12 @@ export class SimLockApi implements LockApi {
       const acks = call.acks();
       return {
         kind: "acquire",
-        cmd: { type: "acquire", sessionId: call.sessionId, seq: call.seq, ackedUpTo: acks.ackedUpTo, held: [...acks.held], lock: call.lock, waitMs: call.waitMs, wallMs: 0 },
+        cmd: {
+          type: "acquire", sessionId: call.sessionId, seq: call.seq, ackedUpTo: acks.ackedUpTo, held: [...acks.held], lock: call.lock, waitMs: call.waitMs, wallMs: 0,
+          ...(call.mode !== undefined ? { mode: call.mode } : {}), ...(call.permits !== undefined ? { permits: call.permits } : {}),
+          ...(call.more && call.more.length > 0 ? { more: call.more.map((t) => ({ ...t })) } : {}),
+          ...(call.holderData ? { holderData: call.holderData } : {}), ...(call.holdMs ? { holdMs: call.holdMs } : {}),
+        },
       };
     };
     return this.write(call.sessionId, call.seq, build, options, (r) => {
@@ -153,8 +158,17 @@ export class SimLockApi implements LockApi {
         : result.cancelled ? { code: "OK", kind: "cancelled" }
         : { code: "OK", kind: "notAcquired", holderSessionId: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n };
       const out: AcquireAnswer = { acquired: result.acquired };
-      if (result.acquired) out.token = result.token;
+      if (result.acquired) {
+        out.token = result.token;
+        // As GrpcLockApi: a single lock's grant is not listed, and is the lock asked for in its mode.
+        out.grants = result.grants
+          ? result.grants.map((g) => g.permits !== undefined
+            ? { lock: g.lock, token: g.token, mode: "permit" as const, permits: g.permits, slot: g.slot ?? 0 }
+            : { lock: g.lock, token: g.token, mode: g.mode === "shared" ? "shared" as const : "exclusive" as const })
+          : [{ lock: call.lock, token: result.token, mode: call.mode ?? "exclusive" }];
+      }
       if (holder) out.holder = holder;
+      if (!result.acquired && result.blockedLock !== undefined) out.blockedLock = result.blockedLock;
       return { value: out, answer };
     });
   }
