@@ -119,7 +119,7 @@ describe("lock service on the simulated cluster", () => {
     sim.c.blocked.delete(`${leader.id}>100`);
 
     const result = await until(sim, acquiring, 5000);
-    expect(result).toEqual({ kind: "granted", token: granted!.token });
+    expect(result).toEqual({ kind: "granted", token: granted!.token, grants: [{ lock: "L", token: granted!.token, mode: "exclusive" }] });
     expect(sim.c.leader()?.id).not.toBe(leader.id);
     expect(sim.checker.stats.grants).toBe(1);
     // The retry reached a replica other than the first leader, which answered from its dedup table.

@@ -14,6 +14,7 @@ import type {
 import { errorFromStatus } from "../../client/status-errors.ts";
 import type { CancelWaitResult } from "../../client/types.ts";
 import { answerReason } from "../../node/host/failures.ts";
+import type { GrantView } from "../../node/host/lock-requests.ts";
 import type { Answer, ErrorCode, ErrorReason } from "../../node/lock/answers.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
@@ -107,6 +108,22 @@ function answerOfFailure(o: Outcome): Answer | null {
   return { code, kind: "error", reason, message: o.message };
 }
 
+/**
+ * The state machine's grant answer behind the host's: a single permit's slot, or every lock
+ * of a set with its token (and a permit's slot), as the checker compares answers.
+ */
+function grantedAnswerOf(token: bigint, grants: readonly GrantView[] | undefined): Answer {
+  if (grants === undefined) return { code: "OK", kind: "granted", token };
+  if (grants.length === 1) {
+    const g = grants[0] as GrantView;
+    return g.permits !== undefined ? { code: "OK", kind: "granted", token, slot: g.slot ?? 0 } : { code: "OK", kind: "granted", token };
+  }
+  return {
+    code: "OK", kind: "granted", token,
+    grants: grants.map((g) => (g.permits !== undefined ? { lock: g.lock, token: g.token, slot: g.slot ?? 0 } : { lock: g.lock, token: g.token })),
+  };
+}
+
 export class SimLockApi implements LockApi {
   private readonly failover: Failover;
 
@@ -154,9 +171,12 @@ export class SimLockApi implements LockApi {
       const holder = result.holder === null ? undefined : {
         sessionId: result.holder.sessionId, clientName: result.holder.clientName, token: result.holder.token, grantedIndex: BigInt(result.holder.grantedIndex),
       };
-      const answer: Answer = result.acquired ? { code: "OK", kind: "granted", token: result.token }
+      const answer: Answer = result.acquired ? grantedAnswerOf(result.token, result.grants)
         : result.cancelled ? { code: "OK", kind: "cancelled" }
-        : { code: "OK", kind: "notAcquired", holderSessionId: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n };
+        : {
+          code: "OK", kind: "notAcquired", holderSessionId: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n,
+          ...(result.blockedLock !== undefined ? { lock: result.blockedLock } : {}),
+        };
       const out: AcquireAnswer = { acquired: result.acquired };
       if (result.acquired) {
         out.token = result.token;
