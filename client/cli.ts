@@ -8,7 +8,7 @@ import type { PalisadeClient } from "./client.ts";
 import { parseCount, parseDuration, parseUint64, table, toJson, wallTime } from "./cli-format.ts";
 import { registerSnapshotCommands } from "./cli-snapshot.ts";
 import type { Session } from "./session.ts";
-import type { LockHolderInfo, MemberInfo, NodeStatus } from "./types.ts";
+import type { HoldLimitDeadline, LockGrantInfo, LockHolderInfo, LockInfo, LockSummaryInfo, MemberInfo, NodeStatus } from "./types.ts";
 
 export { toJson } from "./cli-format.ts";
 
@@ -41,6 +41,59 @@ function describeHolder(holder: LockHolderInfo | undefined): string {
   return `held by session ${holder.sessionId}${name}, token ${holder.token}, granted at index ${holder.grantedIndex}`;
 }
 
+/** A shared holder, a permit, holder data or a hold limit: what `lock` prints beside an exclusive holder. */
+function kindNotes(h: LockHolderInfo): string {
+  const notes = [
+    ...(h.mode === "shared" ? ["shared"] : []),
+    ...(h.mode === "permit" ? [`slot ${h.slot ?? 0}`] : []),
+    ...(h.data !== undefined ? [`data ${JSON.stringify(h.data)}`] : []),
+    ...(h.holdMs !== undefined ? [`hold limit ${h.holdMs} ms`] : []),
+  ];
+  return notes.join(", ");
+}
+
+/** `lock NAME` in text: an exclusive lock without data reads as it always did. */
+function describeLock(info: LockInfo, grantedAtMs: number): string[] {
+  const holders = info.holders ?? (info.holder ? [info.holder] : []);
+  const waiters = info.waiters.map((w) => {
+    const notes = [
+      ...(w.mode === "shared" ? ["shared"] : []),
+      ...(w.locks ? [`with ${w.locks.map((t) => t.lock).join(", ")}`] : []),
+      ...(w.data !== undefined ? [`data ${JSON.stringify(w.data)}`] : []),
+    ];
+    return `  waiter: session ${w.sessionId}${w.clientName ? ` (${w.clientName})` : ""} since index ${w.waitingSinceIndex}${notes.length ? ` (${notes.join(", ")})` : ""}`;
+  });
+  const plain = info.kind !== "semaphore" && holders.length <= 1 && (holders[0] === undefined || kindNotes(holders[0]) === "");
+  if (plain) return [`${info.lock}: ${describeHolder(info.holder)}${info.holder ? `, at ${wallTime(grantedAtMs)}` : ""}`, ...waiters];
+  const head = info.kind === "semaphore"
+    ? `${info.lock}: semaphore of ${info.permits ?? 0} permits, ${holders.length} held`
+    : holders.length === 0 ? `${info.lock}: free`
+    : `${info.lock}: ${holders[0]?.mode === "shared" ? `shared by ${holders.length} holder${holders.length > 1 ? "s" : ""}` : "held exclusive"}`;
+  const lines = holders.map((h) => {
+    const notes = kindNotes(h);
+    return `  holder: session ${h.sessionId}${h.clientName ? ` (${h.clientName})` : ""}, token ${h.token}, granted at index ${h.grantedIndex}${notes ? `, ${notes}` : ""}`;
+  });
+  return [head, ...lines, ...waiters];
+}
+
+/** What the `locks` table says of a lock's kind: "exclusive", "shared", "semaphore/N", or "-" when free. */
+function kindColumn(l: LockSummaryInfo): string {
+  if (l.kind === "semaphore") return `semaphore/${l.permits ?? 0}`;
+  const h = l.holders?.[0] ?? l.holder;
+  return h === undefined ? "-" : h.mode === "shared" ? "shared" : "exclusive";
+}
+
+function isPlainLock(l: LockSummaryInfo): boolean {
+  return l.kind !== "semaphore" && (l.holders?.length ?? 0) <= 1 && (l.holder?.mode === undefined);
+}
+
+/** Parses --permits: a semaphore's permit count, at least 1. */
+function parsePermits(text: string): number {
+  const n = parseCount(text);
+  if (n < 1) throw new Error(`--permits: expected at least 1 (got ${text})`);
+  return n;
+}
+
 function endpointsFrom(text: string): string[] {
   return text.split(",").map((e) => e.trim()).filter((e) => e !== "");
 }
@@ -71,6 +124,67 @@ function statusRows(answers: Array<{ endpoint: string; status?: NodeStatus; erro
       commitIndex: s.commitIndex, appliedIndex: s.appliedIndex, lag,
     };
   });
+}
+
+/** The options of the lock kinds that acquire, semaphore acquire and run share. */
+interface KindOptions {
+  shared?: boolean;
+  permits?: number;
+  data?: string;
+  holdMs?: number;
+  wait: number;
+  ttl: number;
+}
+
+/** What one Acquire of the CLI asks for. */
+interface AcquireSpec {
+  names: string[];
+  shared: boolean;
+  permits?: number;
+  data?: string;
+  holdLimitMs?: number;
+  waitMs: number;
+  ttlMs: number;
+}
+
+interface Acquired {
+  session: Session;
+  token: bigint;
+  grants: LockGrantInfo[];
+  hold?: HoldLimitDeadline;
+}
+
+function specOf(names: string[], cmd: KindOptions): AcquireSpec {
+  if (cmd.permits !== undefined && names.length > 1) throw new Error("--permits: name one semaphore (a permit is not taken with other locks here)");
+  if (cmd.permits !== undefined && cmd.shared) throw new Error("--shared: a semaphore takes no mode; leave out --shared or --permits");
+  return {
+    names, shared: cmd.shared === true, waitMs: cmd.wait, ttlMs: cmd.ttl,
+    ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}),
+    ...(cmd.data !== undefined ? { data: cmd.data } : {}),
+    ...(cmd.holdMs !== undefined ? { holdLimitMs: cmd.holdMs } : {}),
+  };
+}
+
+/** Aborts with the session, or once the grant's hold limit may have passed (before the leader's revoke). */
+function grantSignal(session: Session, hold: HoldLimitDeadline | undefined): { signal: AbortSignal; stop(): void } {
+  if (hold === undefined) return { signal: session.signal, stop: () => undefined };
+  const controller = new AbortController();
+  const onSession = (): void => controller.abort(session.signal.reason);
+  session.signal.addEventListener("abort", onSession, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = (): void => {
+    const left = session.holdTimeLeftMs(hold);
+    if (left > 0) timer = setTimeout(check, left);
+    else controller.abort(new Error("the grant's hold limit passed"));
+  };
+  check();
+  return {
+    signal: controller.signal,
+    stop: () => {
+      clearTimeout(timer);
+      session.signal.removeEventListener("abort", onSession);
+    },
+  };
 }
 
 /** Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed" after `ms` (when given). */
@@ -131,18 +245,67 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     }
   };
 
-  /** Opens a session and acquires `lock`, or explains why not (exit 2). */
+  /** Opens a session and acquires `spec`'s locks (one atomic set when several), or explains why not (exit 2). */
   const acquireOrExplain = async (
-    client: PalisadeClient, opts: GlobalOptions, lock: string, waitMs: number, ttlMs: number,
-  ): Promise<{ session: Session; token: bigint } | number> => {
-    const session = await client.openSession({ ttlMs });
-    const result = await session.acquire(lock, { waitMs });
-    if (result.acquired && result.token !== undefined) return { session, token: result.token };
+    client: PalisadeClient, opts: GlobalOptions, spec: AcquireSpec,
+  ): Promise<Acquired | number> => {
+    const [lock, ...others] = spec.names as [string, ...string[]];
+    const mode = spec.shared ? { mode: "shared" as const } : {};
+    const session = await client.openSession({ ttlMs: spec.ttlMs });
+    const result = await session.acquire(lock, {
+      waitMs: spec.waitMs, ...mode,
+      ...(spec.permits !== undefined ? { permits: spec.permits } : {}),
+      ...(others.length > 0 ? { more: others.map((name) => ({ lock: name, ...mode })) } : {}),
+      ...(spec.data !== undefined ? { data: spec.data } : {}),
+      ...(spec.holdLimitMs !== undefined ? { holdMs: spec.holdLimitMs } : {}),
+    });
+    if (result.acquired && result.token !== undefined) {
+      return { session, token: result.token, grants: result.grants ?? [], ...(result.hold ? { hold: result.hold } : {}) };
+    }
     await session.close().catch(() => undefined);
-    if (opts.json) io.out(toJson({ lock, acquired: false, holder: result.holder ?? null }));
-    else io.err(`not acquired: ${lock} is ${describeHolder(result.holder)}`);
+    const blocked = result.blockedLock ?? lock;
+    if (opts.json) io.out(toJson({ lock, acquired: false, holder: result.holder ?? null, ...(result.blockedLock !== undefined ? { blockedLock: blocked } : {}) }));
+    else io.err(`not acquired: ${blocked} is ${describeHolder(result.holder)}${others.length > 0 && result.holder === undefined ? " (requests queued ahead)" : ""}`);
     return EXIT_NOT_ACQUIRED;
   };
+
+  /**
+   * `acquire` and `semaphore acquire`: print the token (and a permit's slot), hold it as
+   * asked, release every lock of it.
+   */
+  const acquireAndPrint = (spec: AcquireSpec, hold: string | true | undefined): Promise<void> =>
+    withClient(async (client, opts) => {
+      const holdMs = typeof hold === "string" ? parseDuration(hold) : undefined;
+      const got = await acquireOrExplain(client, opts, spec);
+      if (typeof got === "number") return got;
+      const { session, token } = got;
+      const permit = got.grants.find((g) => g.mode === "permit");
+      try {
+        if (opts.json) {
+          io.out(toJson({
+            lock: spec.names[0], acquired: true, token, sessionId: session.id,
+            ...(spec.names.length > 1 ? { locks: spec.names } : {}), ...(spec.shared ? { mode: "shared" } : {}),
+            ...(permit ? { permits: permit.permits, slot: permit.slot } : {}),
+          }));
+        } else io.out(permit ? `${token} slot ${permit.slot ?? 0}` : token.toString());
+        if (hold !== undefined) {
+          const grant = grantSignal(session, got.hold);
+          try {
+            const why = await holdUntil(grant.signal, holdMs);
+            if (why === "lost") {
+              io.err(`lost: ${String((grant.signal.reason as Error | undefined)?.message ?? "session lost")}`);
+              return EXIT_LOST;
+            }
+          } finally {
+            grant.stop();
+          }
+        }
+        await Promise.all(spec.names.map((name) => session.release(name, token)));
+        return EXIT_OK;
+      } finally {
+        await session.close().catch(() => undefined);
+      }
+    });
 
   program
     .command("status")
@@ -175,16 +338,19 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
 
   program
     .command("locks [prefix]")
-    .description("locks whose names start with PREFIX, with holder and number of waiters")
+    .description("locks whose names start with PREFIX, with holder and number of waiters (and kind and holders when not all are exclusive)")
     .option("--prefix <prefix>", "same as the PREFIX argument")
     .action((prefixArg: string | undefined, cmd: { prefix?: string }) =>
       withClient(async (client, opts) => {
         const locks = await client.allLocks(prefixArg ?? cmd.prefix ?? "");
         if (opts.json) io.out(toJson(locks));
         else {
-          io.out(table(["LOCK", "HOLDER SESSION", "TOKEN", "GRANTED AT", "WAITERS"], locks.map((l) => [
+          // Only exclusive locks: the columns they always had; any other kind adds its kind and holder count.
+          const kinds = !locks.every(isPlainLock);
+          io.out(table(["LOCK", "HOLDER SESSION", "TOKEN", "GRANTED AT", "WAITERS", ...(kinds ? ["KIND", "HOLDERS"] : [])], locks.map((l) => [
             l.lock, l.holder ? String(l.holder.sessionId) : "-", l.holder ? String(l.holder.token) : "-",
             l.holder ? String(l.holder.grantedIndex) : "-", String(l.waiterCount),
+            ...(kinds ? [kindColumn(l), String(l.holders?.length ?? (l.holder ? 1 : 0))] : []),
           ])));
         }
         return EXIT_OK;
@@ -194,7 +360,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   program
     .command("lock <name>")
     .alias("get")
-    .description("a lock's holder, token, granted-at index and time, and its waiters")
+    .description("a lock's kind and mode, its holders (token, slot, data), granted-at index and time, and its waiters")
     .action((lock: string) =>
       withClient(async (client, opts) => {
         const info = await client.getLock(lock);
@@ -202,10 +368,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         const current = info.holder ? (await client.history(lock)).find((r) => r.token === info.holder?.token && r.reason === "current") : undefined;
         const grantedAtMs = current?.grantedAtMs ?? 0;
         if (opts.json) io.out(toJson({ ...info, grantedAt: grantedAtMs > 0 ? new Date(grantedAtMs).toISOString() : null }));
-        else {
-          io.out(`${lock}: ${describeHolder(info.holder)}${info.holder ? `, at ${wallTime(grantedAtMs)}` : ""}`);
-          for (const w of info.waiters) io.out(`  waiter: session ${w.sessionId}${w.clientName ? ` (${w.clientName})` : ""} since index ${w.waitingSinceIndex}`);
-        }
+        else for (const line of describeLock(info, grantedAtMs)) io.out(line);
         return EXIT_OK;
       }),
     );
@@ -290,34 +453,31 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     );
 
   program
-    .command("acquire <name>")
-    .description("acquire a lock and print its token; without --hold release it at once")
+    .command("acquire <names...>")
+    .description("acquire a lock (several names: one atomic set, all or none) and print its token; without --hold release it at once")
     .addOption(new Option("--wait <duration>", "wait in the queue up to this long").argParser(parseDuration).default(0, "0ms"))
     .addOption(new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"))
     .option("--hold [duration]", "keep the lock until Ctrl-C, or until this long has passed")
-    .action((lock: string, cmd: { wait: number; ttl: number; hold?: string | true }) =>
-      withClient(async (client, opts) => {
-        const holdMs = typeof cmd.hold === "string" ? parseDuration(cmd.hold) : undefined;
-        const got = await acquireOrExplain(client, opts, lock, cmd.wait, cmd.ttl);
-        if (typeof got === "number") return got;
-        const { session, token } = got;
-        try {
-          if (opts.json) io.out(toJson({ lock, acquired: true, token, sessionId: session.id }));
-          else io.out(token.toString());
-          if (cmd.hold !== undefined) {
-            const why = await holdUntil(session.signal, holdMs);
-            if (why === "lost") {
-              io.err(`lost: ${String((session.signal.reason as Error | undefined)?.message ?? "session lost")}`);
-              return EXIT_LOST;
-            }
-          }
-          await session.release(lock, token);
-          return EXIT_OK;
-        } finally {
-          await session.close().catch(() => undefined);
-        }
-      }),
-    );
+    .option("--shared", "take every named lock in shared mode (beside other shared holders)", false)
+    .addOption(new Option("--permits <n>", "the name is a semaphore of N permits: take one permit (one name only)").argParser(parsePermits))
+    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
+    .addOption(new Option("--hold-ms <duration>", "hold limit: the leader revokes the grant once this long has passed").argParser(parseDuration))
+    .action((names: string[], cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
+      acquireAndPrint(specOf(names, cmd), cmd.hold));
+
+  program
+    .command("semaphore")
+    .description("counted semaphores: acquire")
+    .command("acquire <name>")
+    .description("take one permit of semaphore NAME of N permits and print its token and slot; without --hold release it at once")
+    .addOption(new Option("--permits <n>", "the semaphore's permit count (fixed while any permit is held)").argParser(parsePermits).makeOptionMandatory())
+    .addOption(new Option("--wait <duration>", "wait in the queue up to this long").argParser(parseDuration).default(0, "0ms"))
+    .addOption(new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"))
+    .option("--hold [duration]", "keep the permit until Ctrl-C, or until this long has passed")
+    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
+    .addOption(new Option("--hold-ms <duration>", "hold limit: the leader revokes the grant once this long has passed").argParser(parseDuration))
+    .action((name: string, cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
+      acquireAndPrint(specOf([name], cmd), cmd.hold));
 
   program
     .command("release <name>")
@@ -363,19 +523,31 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     .addOption(new Option("--wait <duration>", "wait in the queue up to this long").argParser(parseDuration).default(0, "0ms"))
     .addOption(new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"))
     .addOption(new Option("--grace <duration>", "after Ctrl-C/SIGTERM, how long the command may take before SIGKILL (never past the lock's deadline)").argParser(parseDuration).default(10_000, "10s"))
-    .action((lock: string, command: string, args: string[], cmd: { wait: number; ttl: number; grace: number }) =>
+    .option("--shared", "hold the lock in shared mode (beside other shared holders)", false)
+    .addOption(new Option("--permits <n>", "NAME is a semaphore of N permits: run while holding one permit (PALISADE_SLOT is its slot)").argParser(parsePermits))
+    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
+    .addOption(new Option("--hold-ms <duration>", "hold limit: the command is killed before the leader revokes the grant").argParser(parseDuration))
+    .action((lock: string, command: string, args: string[], cmd: KindOptions & { wait: number; ttl: number; grace: number }) =>
       withClient(async (client, opts) => {
-        const got = await acquireOrExplain(client, opts, lock, cmd.wait, cmd.ttl);
+        const got = await acquireOrExplain(client, opts, specOf([lock], cmd));
         if (typeof got === "number") return got;
         const { session, token } = got;
+        const permit = got.grants.find((g) => g.mode === "permit");
         try {
-          if (opts.json) io.err(toJson({ lock, acquired: true, token, sessionId: session.id }));
+          if (opts.json) io.err(toJson({ lock, acquired: true, token, sessionId: session.id, ...(permit ? { slot: permit.slot } : {}) }));
           const { runUnderLock } = await import("./run/supervise.ts");
-          const outcome = await runUnderLock({ session, lock, token, command, args, graceMs: cmd.grace }, (pid) => {
+          const { msToNs } = await import("./clock.ts");
+          const holdEnds = got.hold ? got.hold.sentAt.monotonicMs + got.hold.budgetMs : undefined;
+          const outcome = await runUnderLock({
+            session, lock, token, command, args, graceMs: cmd.grace,
+            ...(holdEnds !== undefined ? { holdDeadlineNs: msToNs(holdEnds) } : {}),
+            ...(permit ? { env: { PALISADE_SLOT: String(permit.slot ?? 0) } } : {}),
+          }, (pid) => {
             if (opts.json) io.err(toJson({ started: pid }));
           });
           if (outcome.killedFor === "deadline" || outcome.killedFor === "lost") {
-            io.err(`lost: the lock's session ended; the command was killed`);
+            const held = got.hold === undefined || session.holdTimeLeftMs(got.hold) > 0;
+            io.err(held || session.state !== "open" ? `lost: the lock's session ended; the command was killed` : `lost: the lock's hold limit passed; the command was killed`);
           } else if (session.state === "open") {
             await session.release(lock, token).catch(() => undefined);
           }

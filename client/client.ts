@@ -9,12 +9,14 @@ import { toU64, u64 } from "../proto/wire.ts";
 import { Connection } from "./connection.ts";
 import { instantOf, systemClock, type ClientClock } from "./clock.ts";
 import { GrpcLockApi, type LockApi } from "./lock-api.ts";
-import { LockBusyError, LockNotAcquiredError, OutcomeUnknownError, SessionLostError, SessionNotFoundError } from "./errors.ts";
+import {
+  InvalidArgumentError, LockBusyError, LockNotAcquiredError, OutcomeUnknownError, SessionLostError, SessionNotFoundError,
+} from "./errors.ts";
 import { LockHandle, type LockContext } from "./lock-handle.ts";
 import { Session } from "./session.ts";
 import {
   historyFrom, lockInfoFrom, lockPageFrom, membersFrom, sessionInfoFrom, statusFrom,
-  type HistoryRecordInfo, type LockInfo, type LockPage, type MemberInfo, type NodeStatus, type SessionInfo,
+  type HistoryRecordInfo, type LockInfo, type LockMode, type LockPage, type LockTarget, type MemberInfo, type NodeStatus, type SessionInfo,
 } from "./types.ts";
 import { watchLocks, type WatchEvent, type WatchOptions } from "./watch.ts";
 
@@ -64,11 +66,31 @@ export interface TlsOptions {
   key?: string | Buffer;
 }
 
-export interface LockOptions {
+export interface AcquireHandleOptions {
   /** 0 (default): fail at once with LockNotAcquiredError if held. Otherwise wait in the queue up to this long. */
   waitMs?: number;
   /** Aborting gives up the wait (CancelWait is sent; a grant that arrives anyway is released). */
   signal?: AbortSignal;
+  /** Holder data shown with the grant (who holds it and why): reads, Watch, history. At most the cluster's maxHolderDataBytes. */
+  data?: string;
+  /**
+   * A maximum hold time in ms: the leader revokes the grant once it passes. The handle's
+   * signal aborts first (with HoldLimitError), counted from when the Acquire was sent.
+   */
+  holdMs?: number;
+}
+
+export interface LockOptions extends AcquireHandleOptions {
+  /** "exclusive" (default): alone. "shared": beside other shared holders. */
+  mode?: LockMode;
+}
+
+/** A counted semaphore (PalisadeClient.semaphore). */
+export interface Semaphore {
+  readonly name: string;
+  readonly permits: number;
+  /** One permit: a handle with its token and slot (0 to permits - 1). */
+  acquire(options?: AcquireHandleOptions): Promise<LockHandle>;
 }
 
 export interface ReadOptions {
@@ -179,48 +201,106 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   // ---- locks held by this client -------------------------------------------------------------
 
   /**
-   * Acquires `lock` on this client's session (opened on first use, TTL `sessionTtlMs`).
-   * Rejects at once with LockBusyError, sending nothing, when this client already holds the
-   * lock or has an Acquire of it outstanding; with LockNotAcquiredError when the wait ends
-   * (or waitMs is 0) and another session holds it; with the signal's reason when aborted.
+   * Acquires `lock` on this client's session (opened on first use, TTL `sessionTtlMs`),
+   * exclusive unless `mode` is "shared". Rejects at once with LockBusyError, sending
+   * nothing, when this client already holds the lock or has an Acquire of it outstanding;
+   * with LockNotAcquiredError when the wait ends (or waitMs is 0) and another session holds
+   * it; with the signal's reason when aborted.
    */
   async lock(lock: string, options: LockOptions = {}): Promise<LockHandle> {
+    const { mode, ...rest } = options;
+    const [handle] = await this.acquireHandles([{ lock, ...(mode !== undefined ? { mode } : {}) }], rest);
+    return handle as LockHandle;
+  }
+
+  /**
+   * A counted semaphore of `permits` permits: its acquire() takes one permit (a handle with
+   * the permit's token and slot). The count is fixed while any permit is held or waited for;
+   * another count is refused (PERMITS_MISMATCH), as is using the name as a lock.
+   */
+  semaphore(name: string, permits: number): Semaphore {
+    return {
+      name,
+      permits,
+      acquire: async (options: AcquireHandleOptions = {}) => {
+        const [handle] = await this.acquireHandles([{ lock: name, permits }], options);
+        return handle as LockHandle;
+      },
+    };
+  }
+
+  /**
+   * Acquires every lock of `targets` (each in its mode, or a permit of a semaphore) in one
+   * request: all granted at one log index, or none. A waiting set waits in every queue at
+   * once and holds no part of the set meanwhile, so two sets never deadlock. One handle per
+   * lock, in the order given, all with the same token; each releases its own lock.
+   */
+  async lockAll(targets: readonly LockTarget[], options: AcquireHandleOptions = {}): Promise<LockHandle[]> {
+    if (targets.length === 0) throw new InvalidArgumentError("lockAll: name at least one lock");
+    return this.acquireHandles(targets, options);
+  }
+
+  /** The claim, Acquire and handles behind lock(), lockAll() and a semaphore's acquire(). */
+  private async acquireHandles(targets: readonly LockTarget[], options: AcquireHandleOptions): Promise<LockHandle[]> {
+    const names = targets.map((t) => t.lock);
+    if (new Set(names).size !== names.length) throw new InvalidArgumentError(`lockAll: a lock is named twice in ${JSON.stringify(names)}`);
     // Checked and claimed before the first await, so a concurrent call sees the claim.
-    if (this.localLocks.has(lock)) throw new LockBusyError(lock);
+    for (const name of names) if (this.localLocks.has(name)) throw new LockBusyError(name);
     options.signal?.throwIfAborted();
-    this.localLocks.set(lock, "acquiring");
+    for (const name of names) this.localLocks.set(name, "acquiring");
+    const [first, ...more] = targets as [LockTarget, ...LockTarget[]];
     let claimHeldUntil: Promise<unknown> | undefined;
     try {
       const session = await this.sessionForLocks();
-      const pending = session.startAcquire(lock, { waitMs: options.waitMs ?? 0, ...(options.signal ? { signal: options.signal } : {}) });
+      const pending = session.startAcquire(first.lock, {
+        waitMs: options.waitMs ?? 0,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(first.mode !== undefined ? { mode: first.mode } : {}),
+        ...(first.permits !== undefined ? { permits: first.permits } : {}),
+        ...(more.length > 0 ? { more } : {}),
+        ...(options.data !== undefined ? { data: options.data } : {}),
+        ...(options.holdMs !== undefined ? { holdMs: options.holdMs } : {}),
+      });
       let result;
       try {
         result = await pending.result;
       } catch (err) {
         // An Acquire with an unknown outcome is still outstanding until the session settles it.
-        if (err instanceof OutcomeUnknownError) claimHeldUntil = session.unsettledAcquire(lock);
+        if (err instanceof OutcomeUnknownError) claimHeldUntil = session.unsettledAcquire(first.lock);
         throw err;
       }
       if (result.cancelled) {
-        claimHeldUntil = session.unsettledAcquire(lock);
+        claimHeldUntil = session.unsettledAcquire(first.lock);
         throw options.signal?.reason ?? new DOMException("lock wait aborted", "AbortError");
       }
-      if (!result.acquired || result.token === undefined) throw new LockNotAcquiredError(lock, result.holder);
+      if (!result.acquired || result.token === undefined) throw new LockNotAcquiredError(result.blockedLock ?? first.lock, result.holder);
       // Lost while the answer travelled: the session's end already freed (or will free) the grant.
-      if (!session.live) throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(lock)} arrived`);
-      const handle = new LockHandle(session, lock, result.token, (h) => {
-        if (this.localLocks.get(lock) === h) this.localLocks.delete(lock);
+      if (!session.live) throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(first.lock)} arrived`);
+      const token = result.token;
+      const grants = result.grants ?? [];
+      return targets.map((t, i) => {
+        const g = grants[i];
+        const handle = new LockHandle(session, t.lock, g?.token ?? token, (h) => {
+          if (this.localLocks.get(t.lock) === h) this.localLocks.delete(t.lock);
+        }, {
+          mode: g?.mode ?? (t.permits !== undefined ? "permit" : t.mode ?? "exclusive"),
+          ...(g?.permits !== undefined ? { permits: g.permits } : {}),
+          ...(g?.slot !== undefined ? { slot: g.slot } : {}),
+          ...(options.data ? { data: options.data } : {}),
+          ...(result.hold ? { hold: result.hold } : {}),
+        });
+        if (!handle.signal.aborted) this.localLocks.set(t.lock, handle);
+        return handle;
       });
-      if (!handle.signal.aborted) this.localLocks.set(lock, handle);
-      return handle;
     } finally {
-      if (this.localLocks.get(lock) === "acquiring") {
+      for (const name of names) {
+        if (this.localLocks.get(name) !== "acquiring") continue;
         if (claimHeldUntil) {
           void claimHeldUntil.finally(() => {
-            if (this.localLocks.get(lock) === "acquiring") this.localLocks.delete(lock);
+            if (this.localLocks.get(name) === "acquiring") this.localLocks.delete(name);
           });
         } else {
-          this.localLocks.delete(lock);
+          this.localLocks.delete(name);
         }
       }
     }

@@ -60,6 +60,12 @@ export class OutcomeUnknownError extends PalisadeError {}
 export class SessionLostError extends PalisadeError {}
 
 /**
+ * A grant's hold limit has (or may have) passed: the leader revokes it, so its token no
+ * longer protects anything. The reason of the handle's signal when it aborts for that.
+ */
+export class HoldLimitError extends PalisadeError {}
+
+/**
  * This client already holds a grant of the lock, or has an Acquire of it outstanding.
  * Refused before any request is sent, so two tasks never share one grant.
  */

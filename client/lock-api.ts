@@ -8,7 +8,9 @@ import { lockServiceDefinition as lockService, type UnaryMethod } from "../proto
 import { toU64, u64 } from "../proto/wire.ts";
 import type { InvokeOptions } from "./connection.ts";
 import { OutcomeUnknownError, PalisadeError, SessionLostError, UnavailableError } from "./errors.ts";
-import { cancelWaitFrom, holderFrom, type CancelWaitResult, type LockHolderInfo } from "./types.ts";
+import {
+  cancelWaitFrom, grantsFrom, holderFrom, type CancelWaitResult, type LockGrantInfo, type LockHolderInfo, type LockMode, type LockTarget,
+} from "./types.ts";
 
 const pb = palisade.v1;
 
@@ -64,7 +66,21 @@ interface SequencedCall {
   acks: () => WriteAcks;
 }
 
-export interface AcquireCall extends SequencedCall {
+/** What an Acquire asks for beyond one exclusive lock; every field left out keeps the exclusive Acquire's bytes. */
+export interface AcquireKinds {
+  /** How `lock` is taken (default exclusive); not with `permits`. */
+  mode?: LockMode;
+  /** `lock` is a semaphore of this many permits, and one permit is asked for. */
+  permits?: number;
+  /** The other locks of an atomic multi-lock Acquire, granted with `lock` at one index or not at all. */
+  more?: readonly LockTarget[];
+  /** Small UTF-8 text shown with the grant (who holds it and why). */
+  holderData?: string;
+  /** A maximum hold time in ms: the leader revokes the grant (every lock of it) once it passes. */
+  holdMs?: number;
+}
+
+export interface AcquireCall extends SequencedCall, AcquireKinds {
   lock: string;
   /** 0: answer at once; otherwise wait in the lock's queue up to this long. */
   waitMs: number;
@@ -74,8 +90,12 @@ export interface AcquireAnswer {
   acquired: boolean;
   /** The caller's token when acquired. */
   token?: bigint;
-  /** The caller when acquired, otherwise the current holder (if any). */
+  /** The caller when acquired, otherwise the current holder (if any) of the lock that kept it out. */
   holder?: LockHolderInfo;
+  /** When acquired: every lock's grant, in the order the request named them. */
+  grants?: LockGrantInfo[];
+  /** When a multi-lock set was not acquired: the lock that kept it out. */
+  blockedLock?: string;
 }
 
 export interface ReleaseCall extends SequencedCall {
@@ -145,13 +165,18 @@ export class GrpcLockApi implements LockApi {
       lockService.Acquire,
       () => pb.AcquireRequest.create({
         sessionId: toU64(call.sessionId), lock: call.lock, waitMs: toU64(call.waitMs, "waitMs"), seq: toU64(call.seq), ...wireAcks(call.acks()),
+        ...wireKinds(call),
       }),
       invokeOptions("write", options),
     );
     const answer: AcquireAnswer = { acquired: response.acquired };
-    if (response.acquired) answer.token = u64(response.token, "token");
+    if (response.acquired) {
+      answer.token = u64(response.token, "token");
+      answer.grants = grantsFrom(response, call.lock, answer.token, call.mode ?? "exclusive");
+    }
     const holder = holderFrom(response.holder);
     if (holder) answer.holder = holder;
+    if (!response.acquired && response.blockedLock) answer.blockedLock = response.blockedLock;
     return answer;
   }
 
@@ -190,6 +215,26 @@ function invokeOptions(kind: "write" | "read", options: CallOptions): InvokeOpti
   if (options.timeLeftMs !== undefined) out.timeLeftMs = options.timeLeftMs;
   if (options.answerMayWait !== undefined) out.answerMayWait = options.answerMayWait;
   return out;
+}
+
+const utf8 = new TextEncoder();
+
+/** Exclusive is the unset mode: an exclusive Acquire sends what it did before the modes. */
+function wireMode(mode: LockMode | undefined): { mode?: palisade.v1.LockMode } {
+  return mode === "shared" ? { mode: pb.LockMode.LOCK_MODE_SHARED } : {};
+}
+
+/** The kinds' fields of an AcquireRequest, each set only when asked for (so an exclusive Acquire keeps its bytes). */
+function wireKinds(call: AcquireKinds): Partial<palisade.v1.AcquireRequest.$Properties> {
+  return {
+    ...wireMode(call.mode),
+    ...(call.permits !== undefined ? { permits: toU64(call.permits, "permits") } : {}),
+    ...(call.more && call.more.length > 0
+      ? { moreLocks: call.more.map((t) => ({ lock: t.lock, ...wireMode(t.mode), ...(t.permits !== undefined ? { permits: toU64(t.permits, "permits") } : {}) })) }
+      : {}),
+    ...(call.holderData ? { holderData: utf8.encode(call.holderData) } : {}),
+    ...(call.holdMs ? { holdMs: toU64(call.holdMs, "holdMs") } : {}),
+  };
 }
 
 function wireAcks(acks: WriteAcks): { ackedUpTo: ReturnType<typeof toU64>; held: Array<ReturnType<typeof toU64>> } {

@@ -1,12 +1,28 @@
-// A grant held through PalisadeClient.lock(): its token, a signal that aborts when the
-// grant can no longer be trusted (session lost or closed, or the handle released), and a
-// release() that frees this grant only. The handle ends (and the client's claim on the
-// name with it) once the release is answered or the session ends, not before.
+// A grant held through PalisadeClient.lock(), lockAll() or a semaphore: its token, a signal
+// that aborts when the grant can no longer be trusted (session lost or closed, its hold
+// limit passed, or the handle released), and a release() that frees this grant only. The
+// handle ends (and the client's claim on the name with it) once the release is answered
+// or the session ends, not before.
 import { EventEmitter } from "node:events";
+import type { Timer } from "./clock.ts";
 import {
-  NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
+  HoldLimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
 } from "./errors.ts";
 import type { Session } from "./session.ts";
+import type { GrantMode, HoldLimitDeadline } from "./types.ts";
+
+/** What a grant is beyond its lock and token. */
+export interface GrantTerms {
+  /** Default "exclusive". */
+  readonly mode?: GrantMode;
+  /** A permit: its semaphore's permit count and the permit's slot. */
+  readonly permits?: number;
+  readonly slot?: number;
+  /** The holder data the Acquire carried. */
+  readonly data?: string;
+  /** A hold limit: the client's deadline for it (the signal aborts when it passes). */
+  readonly hold?: HoldLimitDeadline;
+}
 
 export interface LockHandleEvents {
   /** The session was lost: stop using the token's protection at once. */
@@ -18,7 +34,7 @@ export interface LockContext {
   lock: string;
   /** The fencing token: pass it to the resource with every access. */
   token: bigint;
-  /** Aborts when the lock is lost (its reason is a SessionLostError). */
+  /** Aborts when the lock is lost (its reason is a SessionLostError, or a HoldLimitError when its hold limit passed). */
   signal: AbortSignal;
 }
 
@@ -28,6 +44,14 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
   private ended = false;
   private releaseCalled = false;
   private readonly onSessionAbort = (): void => this.sessionEnded();
+  private holdTimer: Timer | undefined;
+  /** "exclusive", "shared", or "permit" (a semaphore's). */
+  readonly mode: GrantMode;
+  /** A permit's slot (0 to permits - 1); the fence guards per (semaphore, slot). */
+  readonly slot: number | undefined;
+  /** A permit: its semaphore's permit count. */
+  readonly permits: number | undefined;
+  readonly data: string | undefined;
 
   constructor(
     private readonly session: Session,
@@ -35,11 +59,37 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
     readonly token: bigint,
     /** Called once when the handle stops holding (its release answered, or the session ended). */
     private readonly onEnd: (handle: LockHandle) => void,
+    private readonly terms: GrantTerms = {},
   ) {
     super();
+    this.mode = terms.mode ?? "exclusive";
+    this.slot = terms.slot;
+    this.permits = terms.permits;
+    this.data = terms.data;
     // Removed when the handle ends: a long-lived session must not keep every released handle.
     if (session.signal.aborted) queueMicrotask(() => this.sessionEnded());
     else session.signal.addEventListener("abort", this.onSessionAbort, { once: true });
+    if (terms.hold) this.watchHold();
+  }
+
+  /** Time left before the hold limit may have passed on the leader (Infinity without one). */
+  get holdTimeLeftMs(): number {
+    return this.terms.hold ? this.session.holdTimeLeftMs(this.terms.hold) : Infinity;
+  }
+
+  /**
+   * Aborts the signal once the hold limit may have passed (before the leader's revoke can
+   * apply), and releases the grant, which nothing protects any more.
+   */
+  private watchHold(): void {
+    if (this.ended || this.controller.signal.aborted) return;
+    const left = this.holdTimeLeftMs;
+    if (left > 0) {
+      this.holdTimer = this.session.after(left, () => this.watchHold());
+      return;
+    }
+    this.controller.abort(new HoldLimitError(`the hold limit of lock ${JSON.stringify(this.lock)} (token ${this.token}) has passed`));
+    this.release().catch(() => undefined);
   }
 
   get sessionId(): bigint {
@@ -53,6 +103,7 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
 
   /** Whether this handle still holds its grant, checked against the session deadline now. */
   get held(): boolean {
+    if (this.terms.hold && this.holdTimeLeftMs <= 0) this.watchHold();
     return !this.releaseCalled && !this.controller.signal.aborted && this.session.live;
   }
 
@@ -111,6 +162,7 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
+    this.holdTimer?.cancel();
     this.session.signal.removeEventListener("abort", this.onSessionAbort);
     this.onEnd(this);
   }

@@ -3,12 +3,13 @@
 // cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
 import { elapsedMs, instantOf, msToNs, sleep, sleepUntil, type ClientClock, type Instant, type Timer } from "./clock.ts";
-import { isAnswer, type AcquireAnswer, type LockApi, type WriteAcks } from "./lock-api.ts";
+import { isAnswer, type AcquireAnswer, type AcquireKinds, type LockApi, type WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
-  FailedPreconditionError, LimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
+  FailedPreconditionError, InvalidArgumentError, LimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError,
+  StaleTokenError,
 } from "./errors.ts";
-import type { AcquireResult, CancelWaitResult } from "./types.ts";
+import type { AcquireResult, CancelWaitResult, HoldLimitDeadline, LockMode, LockTarget } from "./types.ts";
 
 /** Writes a session keeps in flight at most (SPEC "Exactly-once"). */
 export const MAX_IN_FLIGHT = 64;
@@ -50,8 +51,18 @@ export interface SessionSettings {
 export interface AcquireOptions {
   /** 0 (default): answer at once. Otherwise wait in the lock's FIFO queue up to this long. */
   waitMs?: number;
-  /** Aborting sends CancelWait; a grant that arrives anyway is released at once. */
+  /** Aborting sends CancelWait (for the whole set of a multi-lock Acquire); a grant that arrives anyway is released at once. */
   signal?: AbortSignal;
+  /** How the lock is taken (default "exclusive"); not with `permits`. */
+  mode?: LockMode;
+  /** The lock is a semaphore of this many permits; one permit is asked for. */
+  permits?: number;
+  /** More locks granted with this one at one log index, or none of them. */
+  more?: readonly LockTarget[];
+  /** Holder data shown with the grant in reads, Watch and history (UTF-8 text, bounded by the cluster). */
+  data?: string;
+  /** A maximum hold time in ms: the leader revokes the grant once it passes; the result's holdDeadline passes first. */
+  holdMs?: number;
 }
 
 export interface PendingAcquire {
@@ -227,23 +238,49 @@ export class Session {
 
   /** Acquire, exposing the seq at once (so a caller can CancelWait it while it waits). */
   startAcquire(lock: string, options: AcquireOptions = {}): PendingAcquire {
+    const kinds = acquireKindsOf(options);
     this.ensureLive();
     const seq = this.allocateSeq();
     const waitMs = options.waitMs ?? 0;
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
+    // The leader's hold timer starts when it applies the grant, never before this send.
+    const sentAt = instantOf(this.clock);
     const call = this.api.acquire(
-      { sessionId: this.id, lock, waitMs, seq, acks: this.acksOf(seq) },
+      { sessionId: this.id, lock, waitMs, seq, acks: this.acksOf(seq), ...kinds },
       { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.untilAnswered(seq), answerMayWait: waitMs > 0 },
     );
-    const result = this.finishAcquire(lock, seq, call, options.signal);
+    const locks = [lock, ...(options.more ?? []).map((t) => t.lock)];
+    const hold = kinds.holdMs ? { sentAt, budgetMs: this.marginBelow(kinds.holdMs) } : undefined;
+    const result = this.finishAcquire(locks, seq, call, options.signal, hold);
     return { seq, result };
   }
 
+  /**
+   * Time left before a grant's hold limit may have passed on the leader (0 once it may have,
+   * or once the session ended): counted on both clocks, as the session's own deadline.
+   */
+  holdTimeLeftMs(hold: HoldLimitDeadline): number {
+    if (this.ended !== "open") return 0;
+    return Math.max(0, hold.budgetMs - elapsedMs(hold.sentAt, instantOf(this.clock)));
+  }
+
+  /** Runs `fn` once `ms` of the session's clock have passed. */
+  after(ms: number, fn: () => void): Timer {
+    return this.clock.setTimeout(fn, ms);
+  }
+
+  /** A span the client may trust out of `ms` counted on the leader's clock: less 2·ρ·ms and one tick, as a session's TTL. */
+  private marginBelow(ms: number): number {
+    return ms - (2 * this.settings.driftBound * ms + this.settings.deadlineTickMs);
+  }
+
+  /** `locks`: every lock the Acquire names, its own first (a late grant of a set is released whole). */
   private async finishAcquire(
-    lock: string,
+    locks: readonly string[],
     seq: number,
     call: Promise<AcquireAnswer>,
     signal: AbortSignal | undefined,
+    hold: HoldLimitDeadline | undefined,
   ): Promise<AcquireResult> {
     type Settled = { ok: true; response: AcquireAnswer } | { ok: false; error: unknown } | { aborted: true };
     const settled: Promise<Settled> = call.then(
@@ -251,47 +288,52 @@ export class Session {
       (error: unknown) => ({ ok: false as const, error }),
     );
     const outcome = signal ? await untilAborted(settled, signal) : await settled;
-    if ("aborted" in outcome) return this.cancelAfterAbort(lock, seq);
+    if ("aborted" in outcome) return this.cancelAfterAbort(locks, seq);
     if (outcome.ok) {
       this.acks.answered(seq);
-      const { acquired, token, holder } = outcome.response;
+      const { acquired, token, holder, grants, blockedLock } = outcome.response;
       const result: AcquireResult = { acquired, seq };
       if (acquired && token !== undefined) result.token = token;
       if (holder) result.holder = holder;
+      if (acquired && grants) result.grants = grants;
+      if (!acquired && blockedLock !== undefined) result.blockedLock = blockedLock;
+      if (acquired && hold !== undefined) result.hold = hold;
       return result;
     }
     // No answer: the Acquire stays in flight until CancelWait learns its final answer.
     if (isAnswer(outcome.error)) this.acks.answered(seq);
-    else void this.settleAbandoned(lock, seq);
+    else void this.settleAbandoned(locks, seq);
     throw outcome.error;
   }
 
-  /** The caller gave up on a wait: cancel it, and release a grant that won the race. */
-  private async cancelAfterAbort(lock: string, seq: number): Promise<AcquireResult> {
+  /** The caller gave up on a wait: cancel it (the whole set), and release a grant that won the race. */
+  private async cancelAfterAbort(locks: readonly string[], seq: number): Promise<AcquireResult> {
+    const lock = locks[0] as string;
     let answer: CancelWaitResult;
     try {
       answer = await this.cancelWait(lock, seq);
     } catch (err) {
-      if (!cancelSettled(err)) void this.settleAbandoned(lock, seq);
+      if (!cancelSettled(err)) void this.settleAbandoned(locks, seq);
       else if (!(err instanceof SessionNotFoundError)) this.acks.answered(seq);
       throw err;
     }
     this.acks.answered(seq);
     if (answer.outcome !== "granted") return { acquired: false, seq, cancelled: true };
-    await this.releaseLateGrant(lock, seq, answer.token);
+    await this.releaseLateGrants(locks, seq, answer.token);
     return { acquired: false, seq, cancelled: true, lateToken: answer.token };
   }
 
   /**
    * An Acquire whose outcome is unknown: learn its final answer through CancelWait (which
    * also stops a pending wait), release a grant nobody will use, then count it as answered.
+   * Registered under every lock of the Acquire, so none is claimed again before it settles.
    */
-  private settleAbandoned(lock: string, seq: number): Promise<void> {
-    const previous = this.unsettled.get(lock) ?? Promise.resolve();
-    const settled = this.settleOne(lock, seq).then(() => previous);
-    this.unsettled.set(lock, settled);
+  private settleAbandoned(locks: readonly string[], seq: number): Promise<void> {
+    const previous = Promise.all(locks.map((l) => this.unsettled.get(l) ?? Promise.resolve()));
+    const settled = this.settleOne(locks, seq).then(() => previous).then(() => undefined);
+    for (const lock of locks) this.unsettled.set(lock, settled);
     void settled.finally(() => {
-      if (this.unsettled.get(lock) === settled) this.unsettled.delete(lock);
+      for (const lock of locks) if (this.unsettled.get(lock) === settled) this.unsettled.delete(lock);
     });
     return settled;
   }
@@ -305,12 +347,13 @@ export class Session {
     return this.unsettled.get(lock);
   }
 
-  private async settleOne(lock: string, seq: number): Promise<void> {
+  private async settleOne(locks: readonly string[], seq: number): Promise<void> {
+    const lock = locks[0] as string;
     while (this.ended === "open") {
       try {
         const answer = await this.api.cancelWait({ sessionId: this.id, lock, acquireSeq: seq }, { kind: "write", timeLeftMs: this.whileOpen });
         this.acks.answered(seq);
-        if (answer.outcome === "granted") await this.releaseLateGrant(lock, seq, answer.token);
+        if (answer.outcome === "granted") await this.releaseLateGrants(locks, seq, answer.token);
         return;
       } catch (err) {
         if (err instanceof SessionNotFoundError) return;
@@ -322,6 +365,11 @@ export class Session {
       }
       await sleep(this.clock, RESEND_PAUSE_MS);
     }
+  }
+
+  /** Releases every lock of a grant nobody will use (the locks of one Acquire share its token). */
+  private async releaseLateGrants(locks: readonly string[], acquireSeq: number, token: bigint): Promise<void> {
+    await Promise.all(locks.map((lock) => this.releaseLateGrant(lock, acquireSeq, token)));
   }
 
   /** Releases a grant nobody will use, and tells the listeners how that went (once its release is answered). */
@@ -538,6 +586,27 @@ export class Session {
   private nowNs(): bigint {
     return msToNs(this.clock.monotonicMs());
   }
+}
+
+/**
+ * The kinds' fields of an Acquire, checked before anything is sent (a mode the cluster does
+ * not know would otherwise travel as exclusive).
+ */
+function acquireKindsOf(options: AcquireOptions): AcquireKinds {
+  const checkMode = (mode: unknown, field: string): void => {
+    if (mode !== undefined && mode !== "shared" && mode !== "exclusive") {
+      throw new InvalidArgumentError(`${field}: ${JSON.stringify(mode)} is not a lock mode ("shared" or "exclusive")`);
+    }
+  };
+  checkMode(options.mode, "mode");
+  (options.more ?? []).forEach((t, i) => checkMode(t.mode, `more[${i}].mode`));
+  return {
+    ...(options.mode !== undefined ? { mode: options.mode } : {}),
+    ...(options.permits !== undefined ? { permits: options.permits } : {}),
+    ...(options.more && options.more.length > 0 ? { more: options.more } : {}),
+    ...(options.data ? { holderData: options.data } : {}),
+    ...(options.holdMs ? { holdMs: options.holdMs } : {}),
+  };
 }
 
 /**

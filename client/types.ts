@@ -4,30 +4,72 @@ import { u64 } from "../proto/wire.ts";
 
 const pb = palisade.v1;
 
-export interface LockHolderInfo {
+/** How a lock is taken: alone, or beside other shared holders. */
+export type LockMode = "exclusive" | "shared";
+/** How a grant holds its name: a lock in a mode, or one permit of a semaphore. */
+export type GrantMode = LockMode | "permit";
+
+/** One lock of an Acquire: a lock in a mode (default exclusive), or one permit of a semaphore of `permits`. */
+export interface LockTarget {
+  lock: string;
+  mode?: LockMode;
+  permits?: number;
+}
+
+/**
+ * The kinds' fields of a grant or a request, each present only when it differs from an
+ * exclusive grant without holder data or hold limit (which then reads as before the kinds).
+ */
+export interface KindFields {
+  /** "shared" or "permit"; absent: exclusive. */
+  mode?: "shared" | "permit";
+  /** A permit: its semaphore's permit count (absent in history, which does not keep it). */
+  permits?: number;
+  /** A permit: its slot, 0 to permits - 1. */
+  slot?: number;
+  /** The holder data the Acquire carried. */
+  data?: string;
+  /** The grant's hold limit in ms. */
+  holdMs?: number;
+}
+
+export interface LockHolderInfo extends KindFields {
   sessionId: bigint;
   clientName: string;
   token: bigint;
   grantedIndex: bigint;
 }
 
-export interface LockWaiterInfo {
+export interface LockWaiterInfo extends KindFields {
   sessionId: bigint;
   clientName: string;
   waitingSinceIndex: bigint;
+  /** Every lock of a multi-lock request, in the order it named them (absent for one lock). */
+  locks?: LockTarget[];
 }
+
+/** "lock" (taken shared or exclusive; a free name is one) or "semaphore". */
+export type LockKind = "lock" | "semaphore";
 
 export interface LockInfo {
   lock: string;
-  /** Absent when the lock is free. */
+  /** Absent when the lock is free; the oldest grant when there are several. */
   holder?: LockHolderInfo;
   waiters: LockWaiterInfo[];
+  /** Every current grant, oldest first, when there are several (shared holders, permits). */
+  holders?: LockHolderInfo[];
+  /** Present for a semaphore ("semaphore", with `permits`). */
+  kind?: LockKind;
+  permits?: number;
 }
 
 export interface LockSummaryInfo {
   lock: string;
   holder?: LockHolderInfo;
   waiterCount: number;
+  holders?: LockHolderInfo[];
+  kind?: LockKind;
+  permits?: number;
 }
 
 export interface LockPage {
@@ -47,7 +89,7 @@ export interface SessionInfo {
 
 export type EndReason = "current" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
 
-export interface HistoryRecordInfo {
+export interface HistoryRecordInfo extends KindFields {
   token: bigint;
   sessionId: bigint;
   clientName: string;
@@ -58,6 +100,8 @@ export interface HistoryRecordInfo {
   reason: EndReason;
   grantedAtMs: number;
   endedAtMs: number;
+  /** With reason "revoked": "hold limit" when the leader ended the grant as its hold limit passed. */
+  revokedFor?: "hold limit";
 }
 
 export type NodeRoleName = "unknown" | "follower" | "precandidate" | "candidate" | "leader";
@@ -86,12 +130,38 @@ export interface NodeStatus {
   epoch: bigint;
 }
 
+/**
+ * The client's deadline for a grant with a hold limit: `budgetMs` (the limit less 2·ρ·limit
+ * and one tick) after the Acquire was sent, on whichever clock saw more time pass. The
+ * leader's limit starts later, when it applies the grant, so the client's passes first.
+ */
+export interface HoldLimitDeadline {
+  readonly sentAt: { readonly monotonicMs: number; readonly wallMs: number };
+  readonly budgetMs: number;
+}
+
+/** The grant of one lock of an Acquire. */
+export interface LockGrantInfo {
+  lock: string;
+  token: bigint;
+  mode: GrantMode;
+  /** A permit: its semaphore's permit count and the permit's slot. */
+  permits?: number;
+  slot?: number;
+}
+
 export interface AcquireResult {
   acquired: boolean;
   /** The caller's token when acquired. */
   token?: bigint;
-  /** The caller when acquired, otherwise the current holder (if any). */
+  /** The caller when acquired, otherwise the current holder (if any) of the lock that kept it out. */
   holder?: LockHolderInfo;
+  /** When acquired: every lock's grant, in the order the request named them (its lock first). */
+  grants?: LockGrantInfo[];
+  /** When a multi-lock set was not acquired: the lock that kept it out. */
+  blockedLock?: string;
+  /** When acquired with a hold limit: when the client treats the grant as ended (Session.holdTimeLeftMs). */
+  hold?: HoldLimitDeadline;
   /** The seq the Acquire was sent with (what CancelWait names). */
   seq: number;
   /** True when the caller's signal aborted the wait and it was cancelled. */
@@ -109,6 +179,24 @@ export type CancelWaitResult =
   | { outcome: "granted"; token: bigint }
   | { outcome: "notAcquired" };
 
+const utf8 = new TextDecoder();
+
+/** The kinds' fields of a wire holder, waiter, event or record (permit: the wire marks a permit by a nonzero count or `permit`). */
+export function kindFieldsFrom(
+  wire: { mode?: palisade.v1.LockMode | null; permits?: number | null; slot?: number | null; holderData?: Uint8Array | null; holdMs?: Parameters<typeof u64>[0] },
+  permit = false,
+): KindFields {
+  const permits = wire.permits ?? 0;
+  const isPermit = permit || permits > 0;
+  const holdMs = wire.holdMs === null || wire.holdMs === undefined ? 0 : Number(u64(wire.holdMs, "hold_ms"));
+  return {
+    ...(isPermit ? { mode: "permit" as const, ...(permits > 0 ? { permits } : {}), slot: wire.slot ?? 0 }
+      : wire.mode === pb.LockMode.LOCK_MODE_SHARED ? { mode: "shared" as const } : {}),
+    ...(wire.holderData && wire.holderData.byteLength > 0 ? { data: utf8.decode(wire.holderData) } : {}),
+    ...(holdMs > 0 ? { holdMs } : {}),
+  };
+}
+
 export function holderFrom(wire: palisade.v1.LockHolder.$Properties | null | undefined): LockHolderInfo | undefined {
   if (!wire) return undefined;
   return {
@@ -116,6 +204,21 @@ export function holderFrom(wire: palisade.v1.LockHolder.$Properties | null | und
     clientName: wire.clientName ?? "",
     token: u64(wire.token, "holder.token"),
     grantedIndex: u64(wire.grantedIndex, "holder.granted_index"),
+    ...kindFieldsFrom(wire),
+  };
+}
+
+function targetFrom(t: palisade.v1.LockTarget.$Properties): LockTarget {
+  if (t.permits !== null && t.permits !== undefined) return { lock: t.lock ?? "", permits: Number(u64(t.permits, "permits")) };
+  return t.mode === pb.LockMode.LOCK_MODE_SHARED ? { lock: t.lock ?? "", mode: "shared" } : { lock: t.lock ?? "" };
+}
+
+/** Holders, kind and permit count, as GetLock and ListLocks both carry them. */
+function lockKindFrom(wire: Pick<palisade.v1.GetLockResponse.$Properties, "holders" | "kind" | "permits">): Pick<LockInfo, "holders" | "kind" | "permits"> {
+  const holders = (wire.holders ?? []).map((h) => holderFrom(h) as LockHolderInfo);
+  return {
+    ...(holders.length > 0 ? { holders } : {}),
+    ...(wire.kind === pb.LockKind.LOCK_KIND_SEMAPHORE ? { kind: "semaphore" as const, permits: wire.permits ?? 0 } : {}),
   };
 }
 
@@ -124,11 +227,17 @@ export function lockInfoFrom(wire: palisade.v1.GetLockResponse): LockInfo {
   return {
     lock: wire.lock,
     ...(holder ? { holder } : {}),
-    waiters: (wire.waiters ?? []).map((w) => ({
-      sessionId: u64(w.sessionId, "waiter.session_id"),
-      clientName: w.clientName ?? "",
-      waitingSinceIndex: u64(w.waitingSinceIndex, "waiter.waiting_since_index"),
-    })),
+    waiters: (wire.waiters ?? []).map((w) => {
+      const locks = (w.locks ?? []).map(targetFrom);
+      return {
+        sessionId: u64(w.sessionId, "waiter.session_id"),
+        clientName: w.clientName ?? "",
+        waitingSinceIndex: u64(w.waitingSinceIndex, "waiter.waiting_since_index"),
+        ...kindFieldsFrom(w),
+        ...(locks.length > 0 ? { locks } : {}),
+      };
+    }),
+    ...lockKindFrom(wire),
   };
 }
 
@@ -136,10 +245,25 @@ export function lockPageFrom(wire: palisade.v1.ListLocksResponse): LockPage {
   return {
     locks: (wire.locks ?? []).map((s) => {
       const holder = holderFrom(s.holder);
-      return { lock: s.lock ?? "", ...(holder ? { holder } : {}), waiterCount: s.waiterCount ?? 0 };
+      return { lock: s.lock ?? "", ...(holder ? { holder } : {}), waiterCount: s.waiterCount ?? 0, ...lockKindFrom(s) };
     }),
     nextAfter: wire.nextAfter ?? "",
   };
+}
+
+/**
+ * The grants of an AcquireResponse. A single lock's is not listed on the wire (its token
+ * says it all): it is `lock` with `token`, in the mode it was asked for.
+ */
+export function grantsFrom(wire: palisade.v1.AcquireResponse, lock: string, token: bigint, mode: LockMode): LockGrantInfo[] {
+  const listed = wire.grants ?? [];
+  if (listed.length === 0) return [{ lock, token, mode }];
+  return listed.map((g) => {
+    const permits = g.permits ?? 0;
+    const t = u64(g.token, "grants.token");
+    if (permits > 0) return { lock: g.lock ?? "", token: t, mode: "permit", permits, slot: g.slot ?? 0 };
+    return { lock: g.lock ?? "", token: t, mode: g.mode === pb.LockMode.LOCK_MODE_SHARED ? "shared" : "exclusive" };
+  });
 }
 
 export function sessionInfoFrom(wire: palisade.v1.SessionInfo.$Properties): SessionInfo {
@@ -174,6 +298,8 @@ export function historyFrom(wire: palisade.v1.GetLockHistoryResponse): HistoryRe
     reason: endReasonFrom(r.reason),
     grantedAtMs: Number(u64(r.grantedAtMs, "granted_at_ms")),
     endedAtMs: Number(u64(r.endedAtMs, "ended_at_ms")),
+    ...kindFieldsFrom(r, r.permit === true),
+    ...(r.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "hold limit" as const } : {}),
   }));
 }
 

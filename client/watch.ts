@@ -7,13 +7,18 @@ import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
 import { toU64, u64 } from "../proto/wire.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
+import { kindFieldsFrom, type KindFields } from "./types.ts";
 
 const pb = palisade.v1;
 
 export type WatchEventKind = "acquired" | "released" | "sessionClosed" | "expired" | "revoked";
 
 export type WatchEvent =
-  | { kind: WatchEventKind; index: bigint; lock: string; sessionId: bigint; token: bigint }
+  /**
+   * `acquired` events carry the grant's kind fields (mode, slot, data, hold limit); a
+   * `revoked` one names "hold limit" in `revokedFor` when the leader ended the grant for it.
+   */
+  | ({ kind: WatchEventKind; index: bigint; lock: string; sessionId: bigint; token: bigint; revokedFor?: "hold limit" } & KindFields)
   /**
    * The start index is older than the node retains: events up to `index` are not
    * available. Re-read the state you need (getLock, listLocks); the watch continues
@@ -105,7 +110,11 @@ export async function* watchLocks(target: WatchTarget, prefix: string, options: 
         for await (const raw of call as AsyncIterable<palisade.v1.WatchEvent>) {
           const kind = KINDS[raw.kind];
           if (kind === undefined) continue;
-          const event = { kind, index: u64(raw.index, "index"), lock: raw.lock, sessionId: u64(raw.sessionId, "session_id"), token: u64(raw.token, "token") };
+          const event = {
+            kind, index: u64(raw.index, "index"), lock: raw.lock, sessionId: u64(raw.sessionId, "session_id"), token: u64(raw.token, "token"),
+            ...kindFieldsFrom(raw),
+            ...(raw.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "hold limit" as const } : {}),
+          };
           if (event.index < next) continue;
           if (event.index === next && seenAtNext.has(eventKey(event))) continue;
           if (event.index > next) {

@@ -83,6 +83,12 @@ export const WIRE_ERRORS: Readonly<Record<ErrorReasonName, WireError>> = {
   ERROR_REASON_UNSUPPORTED: entry(Status.UNIMPLEMENTED, "ServerError"),
 
   ERROR_REASON_INTERNAL: entry(Status.INTERNAL, "ServerError"),
+
+  ERROR_REASON_HELD_IN_ANOTHER_MODE: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+  ERROR_REASON_KIND_MISMATCH: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+  ERROR_REASON_PERMITS_MISMATCH: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+  ERROR_REASON_SET_PARTLY_HELD: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+  ERROR_REASON_WAITS_IN_ANOTHER_REQUEST: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
 };
 
 /**

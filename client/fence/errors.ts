@@ -9,9 +9,13 @@ export class FenceRejectedError extends PalisadeError {
   constructor(
     readonly resource: string,
     readonly token: bigint,
-    /** The highest token admitted for the resource when the access was refused. */
+    /** The highest token admitted for the resource when the access was refused (for a shared access: the highest exclusive one). */
     readonly highest: bigint,
+    /** The refused access's mode. */
+    readonly mode: "exclusive" | "shared" = "exclusive",
   ) {
-    super(`fencing token ${token} for ${JSON.stringify(resource)} is lower than ${highest}, already admitted`);
+    super(mode === "shared"
+      ? `fencing token ${token} for ${JSON.stringify(resource)} (shared) is lower than the exclusive token ${highest}, already admitted`
+      : `fencing token ${token} for ${JSON.stringify(resource)} is lower than ${highest}, already admitted`);
   }
 }

@@ -9,18 +9,27 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { FenceCounter } from "./counts.ts";
 import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
-import { FENCING_TOKEN_HEADER, parseToken } from "./token.ts";
-import { admits, raises, type Access, type FenceOptions } from "./types.ts";
+import { FENCING_MODE_HEADER, FENCING_TOKEN_HEADER, parseToken } from "./token.ts";
+import { admits, barFor, raisedMarks, raises, type Access, type FenceMarks, type FenceMode, type FenceOptions } from "./types.ts";
 
-/** Where the middleware keeps the highest admitted token per resource. */
+/**
+ * Where the middleware keeps the highest admitted token per resource. Records that also
+ * keep the highest exclusive token (highestExclusive and recordMarks, which must write both
+ * marks in one step) serve shared-mode requests too; others admit exclusive ones only.
+ */
 export interface TokenRecords {
   highest(resource: string): Promise<bigint | undefined>;
   record(resource: string, token: bigint): Promise<void>;
+  /** The highest exclusive token (0n: none yet; undefined: never recorded, so every admitted token was exclusive). */
+  highestExclusive?(resource: string): Promise<bigint | undefined>;
+  /** Records both marks at once (exclusive 0n: none yet). */
+  recordMarks?(resource: string, highest: bigint, exclusive: bigint): Promise<void>;
 }
 
 /** Token records in process memory (lost on restart: persist them for a durable fence). */
 export class MemoryTokenRecords implements TokenRecords {
   private readonly tokens = new Map<string, bigint>();
+  private readonly exclusiveTokens = new Map<string, bigint>();
 
   async highest(resource: string): Promise<bigint | undefined> {
     return this.tokens.get(resource);
@@ -28,6 +37,16 @@ export class MemoryTokenRecords implements TokenRecords {
 
   async record(resource: string, token: bigint): Promise<void> {
     this.tokens.set(resource, token);
+    this.exclusiveTokens.delete(resource);
+  }
+
+  async highestExclusive(resource: string): Promise<bigint | undefined> {
+    return this.exclusiveTokens.get(resource);
+  }
+
+  async recordMarks(resource: string, highest: bigint, exclusive: bigint): Promise<void> {
+    this.tokens.set(resource, highest);
+    this.exclusiveTokens.set(resource, exclusive);
   }
 }
 
@@ -48,6 +67,8 @@ export interface FenceMiddlewareOptions extends FenceOptions {
   resourceOf?: (req: IncomingMessage) => string;
   /** Whether a request reads or writes (default: GET, HEAD and OPTIONS read). */
   accessOf?: (req: IncomingMessage) => Access;
+  /** The lock mode of the request's grant (default: its `Fencing-Mode` header, "shared" or "exclusive"; absent: exclusive). */
+  modeOf?: (req: IncomingMessage) => FenceMode;
   /** Default: in memory. */
   tokens?: TokenRecords;
 }
@@ -79,6 +100,23 @@ function defaultAccess(req: IncomingMessage): Access {
   return method === "GET" || method === "HEAD" || method === "OPTIONS" ? "read" : "write";
 }
 
+/** The `Fencing-Mode` header: "shared" or "exclusive" (absent: exclusive); anything else is a 400. */
+export function modeFromHeaders(req: IncomingMessage): FenceMode {
+  const value = req.headers[FENCING_MODE_HEADER.toLowerCase()];
+  if (value === undefined) return "exclusive";
+  if (Array.isArray(value)) throw new FencingTokenHeaderError(`more than one ${FENCING_MODE_HEADER} header`, 400);
+  const mode = value.trim().toLowerCase();
+  if (mode !== "shared" && mode !== "exclusive") throw new FencingTokenHeaderError(`${FENCING_MODE_HEADER}: ${JSON.stringify(value)} is not "shared" or "exclusive"`, 400);
+  return mode;
+}
+
+/** A resource's marks in `tokens`; a record without an exclusive mark counts every admitted token as exclusive. */
+async function marksOf(tokens: TokenRecords, resource: string): Promise<FenceMarks & { recorded: boolean }> {
+  const highest = await tokens.highest(resource);
+  const exclusive = tokens.highestExclusive ? await tokens.highestExclusive(resource) : undefined;
+  return { highest, exclusive: exclusive === undefined ? highest : exclusive === 0n ? undefined : exclusive, recorded: exclusive !== undefined };
+}
+
 /** Reads the header; throws FencingTokenHeaderError if it is missing or malformed. */
 export function tokenFromHeaders(req: IncomingMessage): bigint {
   const value = req.headers[FENCING_TOKEN_HEADER.toLowerCase()];
@@ -104,11 +142,16 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
   const tokens = options.tokens ?? new MemoryTokenRecords();
   const resourceOf = options.resourceOf ?? defaultResource;
   const accessOf = options.accessOf ?? defaultAccess;
+  const modeOf = options.modeOf ?? modeFromHeaders;
   const readsRaise = options.readsRaise ?? true;
   const counts = options.counter ?? new FenceCounter();
 
   const admit = async (req: IncomingMessage, res: ServerResponse): Promise<() => void> => {
     const token = tokenFromHeaders(req);
+    const mode = modeOf(req);
+    if (mode === "shared" && !(tokens.highestExclusive && tokens.recordMarks)) {
+      throw new FencingTokenHeaderError("shared-mode fencing needs token records that keep the highest exclusive token (highestExclusive, recordMarks)", 501);
+    }
     const resource = resourceOf(req);
     let closed = res.closed;
     const onClose = (): void => {
@@ -123,12 +166,22 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
       throw new Error("the client closed the request while it waited for the fence");
     }
     try {
-      const highest = await tokens.highest(resource);
-      if (!admits(highest, token)) {
+      const marks = await marksOf(tokens, resource);
+      const bar = barFor(mode, marks);
+      if (!admits(bar, token)) {
         counts.count("rejected", resource);
-        throw new FenceRejectedError(resource, token, highest ?? 0n);
+        throw new FenceRejectedError(resource, token, bar ?? 0n, mode);
       }
-      if (raises(accessOf(req), readsRaise) && highest !== token) await tokens.record(resource, token);
+      if (raises(accessOf(req), readsRaise)) {
+        const raised = raisedMarks(mode, marks, token);
+        const changed = raised.highest !== marks.highest || raised.exclusive !== marks.exclusive || !marks.recorded;
+        if (tokens.recordMarks) {
+          if (changed) await tokens.recordMarks(resource, raised.highest ?? token, raised.exclusive ?? 0n);
+        } else if (marks.highest !== token) {
+          // Exclusive only (checked above): the one mark is the highest token.
+          await tokens.record(resource, token);
+        }
+      }
       counts.count("admitted", resource);
     } catch (err) {
       release();
@@ -253,9 +306,12 @@ export function fencedHandler(
   return Object.assign(listener, { waiting: fence.waiting, counts: fence.counts });
 }
 
-/** `fetch` with a `Fencing-Token` header carrying `token`. */
-export function fencedFetch(token: bigint, input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+/** `fetch` with a `Fencing-Token` header carrying `token` (and `Fencing-Mode: shared` for a shared grant). */
+export function fencedFetch(
+  token: bigint, input: string | URL | Request, init: RequestInit = {}, options: { mode?: FenceMode } = {},
+): Promise<Response> {
   const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
   headers.set(FENCING_TOKEN_HEADER, token.toString());
+  if (options.mode === "shared") headers.set(FENCING_MODE_HEADER, "shared");
   return fetch(input, { ...init, headers });
 }

@@ -11,7 +11,7 @@ import { FenceCounter } from "./counts.ts";
 import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { checkToken } from "./token.ts";
-import { admits, raises, type FenceOptions, type GuardOptions } from "./types.ts";
+import { admits, barFor, checkMode, raisedMarks, raises, type FenceMarks, type FenceOptions, type GuardOptions } from "./types.ts";
 
 /** The guarded effect's view of the store: reads see its own buffered writes. */
 export interface KvTx {
@@ -22,11 +22,21 @@ export interface KvTx {
 
 export type KvOp = { type: "put"; key: string; value: string } | { type: "del"; key: string };
 
-/** What a store must offer the fence: reads, and one atomic batch of data ops plus a token record. */
+/** The token records a commit writes: the highest token of any mode, and the highest exclusive one (0: none yet). */
+export interface KvTokenRecord {
+  resource: string;
+  token: bigint;
+  exclusive: bigint;
+}
+
+/** What a store must offer the fence: reads, and one atomic batch of data ops plus the token records. */
 export interface KvBackend {
+  /** The highest token admitted in any mode. */
   readToken(resource: string): Promise<bigint | undefined>;
+  /** The highest exclusive token admitted; undefined when never recorded (a record from before the modes: then every admitted token was exclusive). */
+  readExclusiveToken(resource: string): Promise<bigint | undefined>;
   read(key: string): Promise<string | undefined>;
-  commit(ops: readonly KvOp[], token: { resource: string; token: bigint } | undefined): Promise<void>;
+  commit(ops: readonly KvOp[], token: KvTokenRecord | undefined): Promise<void>;
 }
 
 class BufferedTx implements KvTx {
@@ -84,11 +94,13 @@ export class KvFence {
   async guard<T>(resource: string, token: bigint, effect: (tx: KvTx) => Promise<T> | T, options: GuardOptions = {}): Promise<T> {
     checkToken(token);
     const access = options.access ?? "write";
+    const mode = checkMode(options.mode);
     return this.mutex.run(resource, async () => {
-      const highest = await this.backend.readToken(resource);
-      if (!admits(highest, token)) {
+      const marks = await this.marks(resource);
+      const bar = barFor(mode, marks);
+      if (!admits(bar, token)) {
         this.counts.count("rejected", resource);
-        throw new FenceRejectedError(resource, token, highest ?? 0n);
+        throw new FenceRejectedError(resource, token, bar ?? 0n, mode);
       }
       this.counts.count("admitted", resource);
       const tx = new BufferedTx(this.backend);
@@ -98,10 +110,27 @@ export class KvFence {
       } finally {
         tx.close();
       }
-      const record = raises(access, this.readsRaise) && highest !== token ? { resource, token } : undefined;
+      const raised = raisedMarks(mode, marks, token);
+      const changed = raised.highest !== marks.highest || raised.exclusive !== marks.exclusive || marks.recordedExclusive === undefined;
+      const record = raises(access, this.readsRaise) && changed
+        ? { resource, token: raised.highest ?? token, exclusive: raised.exclusive ?? 0n }
+        : undefined;
       if (record || tx.ops.length > 0) await this.backend.commit(tx.ops, record);
       return result;
     });
+  }
+
+  /** A resource's marks; a record from before the modes (no exclusive mark) counts every admitted token as exclusive. */
+  private async marks(resource: string): Promise<FenceMarks & { recordedExclusive: bigint | undefined }> {
+    const highest = await this.backend.readToken(resource);
+    const recordedExclusive = await this.backend.readExclusiveToken(resource);
+    const exclusive = recordedExclusive === undefined ? highest : recordedExclusive === 0n ? undefined : recordedExclusive;
+    return { highest, exclusive, recordedExclusive };
+  }
+
+  /** The highest exclusive token admitted for `resource`, if any. */
+  async highestExclusive(resource: string): Promise<bigint | undefined> {
+    return (await this.marks(resource)).exclusive;
   }
 
   /** The highest token admitted for `resource`, if any. */

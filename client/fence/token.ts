@@ -4,6 +4,9 @@
 /** The HTTP header that carries a fencing token. */
 export const FENCING_TOKEN_HEADER = "Fencing-Token";
 
+/** The HTTP header that says the token's grant is shared ("shared"; absent or "exclusive": exclusive). */
+export const FENCING_MODE_HEADER = "Fencing-Mode";
+
 /** The largest token: tokens are uint64. */
 export const MAX_TOKEN = (1n << 64n) - 1n;
 

@@ -16,14 +16,60 @@ export interface FenceOptions {
   counter?: FenceCounter;
 }
 
+/**
+ * The mode of the grant behind an access. "exclusive" (default; also a semaphore permit,
+ * guarded per (semaphore, slot)): admitted iff its token is at least the highest token of
+ * either mode admitted. "shared": admitted iff its token is at least the highest exclusive
+ * token admitted, so concurrent readers never refuse one another, while a reader older
+ * than a later writer, and a writer older than later readers, are refused.
+ */
+export type FenceMode = "exclusive" | "shared";
+
 export interface GuardOptions {
   /** Default "write". */
   access?: Access;
+  /** The grant's lock mode (default "exclusive"). */
+  mode?: FenceMode;
+}
+
+/** What a fence keeps per resource: the highest token admitted in any mode, and the highest exclusive one. */
+export interface FenceMarks {
+  readonly highest: bigint | undefined;
+  /** Undefined when no exclusive token was admitted. */
+  readonly exclusive: bigint | undefined;
 }
 
 /** A token is admitted if no higher one has been admitted (equal tokens come from one grant). */
 export function admits(highest: bigint | undefined, token: bigint): boolean {
   return highest === undefined || token >= highest;
+}
+
+/** The mark an access in `mode` must reach: the highest token of any mode, or for a shared access the highest exclusive one. */
+export function barFor(mode: FenceMode, marks: FenceMarks): bigint | undefined {
+  return mode === "shared" ? marks.exclusive : marks.highest;
+}
+
+/** The marks after admitting `token` in `mode` (an exclusive access raises both, a shared one only the highest). */
+export function raisedMarks(mode: FenceMode, marks: FenceMarks, token: bigint): FenceMarks {
+  if (mode === "exclusive") return { highest: token, exclusive: token };
+  const highest = marks.highest === undefined || token > marks.highest ? token : marks.highest;
+  return { highest, exclusive: marks.exclusive };
+}
+
+/** Throws unless `mode` is a FenceMode (a mode the fence does not know must not pass as exclusive). */
+export function checkMode(mode: unknown): FenceMode {
+  if (mode === undefined) return "exclusive";
+  if (mode !== "exclusive" && mode !== "shared") throw new RangeError(`fence mode ${JSON.stringify(mode)} is not "exclusive" or "shared"`);
+  return mode;
+}
+
+/**
+ * The resource name of one permit slot of a semaphore: fence each slot on its own, since
+ * the holders of different slots hold at once and their tokens are not ordered.
+ */
+export function permitResource(semaphore: string, slot: number): string {
+  if (!Number.isSafeInteger(slot) || slot < 0) throw new RangeError(`permit slot ${slot} is not a non-negative integer`);
+  return `${semaphore}#slot/${slot}`;
 }
 
 /** Whether an admitted access records its token. */

@@ -19,6 +19,10 @@ export interface RunRequest {
   args: string[];
   /** How long a forwarded SIGINT/SIGTERM/SIGHUP may take before SIGKILL (never past the deadline). */
   graceMs: number;
+  /** A hold limit's deadline (an absolute monotonic ns value): the watchdog's deadline never passes it, whatever the keepalives. */
+  holdDeadlineNs?: bigint;
+  /** More environment for the command (a permit's PALISADE_SLOT). */
+  env?: Record<string, string>;
 }
 
 export interface RunOutcome {
@@ -41,6 +45,8 @@ type WatchdogMessage = { type: "started"; pid: number } | { type: "spawnError"; 
 /** Runs the command while the lock is held; resolves once the command's whole group is gone. */
 export function runUnderLock(request: RunRequest, onStarted?: (pid: number) => void): Promise<RunOutcome> {
   const { session } = request;
+  const cap = request.holdDeadlineNs;
+  const capped = (deadlineNs: bigint): bigint => (cap !== undefined && cap < deadlineNs ? cap : deadlineNs);
   const watchdog = fork(WATCHDOG, [], {
     // Its own session: a Ctrl-C or a kill of the CLI's group does not reach it.
     detached: true,
@@ -53,7 +59,7 @@ export function runUnderLock(request: RunRequest, onStarted?: (pid: number) => v
   return new Promise<RunOutcome>((resolve, reject) => {
     let pid: number | undefined;
     let settled = false;
-    const stopExtending = session.onDeadlineExtended((deadlineNs) => send({ type: "extend", deadline: deadlineNs.toString() }));
+    const stopExtending = session.onDeadlineExtended((deadlineNs) => send({ type: "extend", deadline: capped(deadlineNs).toString() }));
     const onLost = (): void => send({ type: "kill" });
     session.signal.addEventListener("abort", onLost, { once: true });
     const forward = (signal: NodeJS.Signals): void => send({ type: "terminate", signal, graceMs: request.graceMs });
@@ -100,11 +106,11 @@ export function runUnderLock(request: RunRequest, onStarted?: (pid: number) => v
 
     send({
       type: "start",
-      deadline: session.deadlineNs.toString(),
+      deadline: capped(session.deadlineNs).toString(),
       command: request.command,
       args: request.args,
       cwd: process.cwd(),
-      env: { ...process.env, PALISADE_LOCK: request.lock, PALISADE_TOKEN: request.token.toString() },
+      env: { ...process.env, ...request.env, PALISADE_LOCK: request.lock, PALISADE_TOKEN: request.token.toString() },
     });
     // A loss between the acquire and this point: kill as soon as the command starts.
     if (session.signal.aborted) onLost();

@@ -25,6 +25,11 @@ export const DEFAULT_LIMITS = {
   maxTtlMs: 3_600_000,
   requestsPerSecond: 10_000,
   requestBurst: 20_000,
+  maxPermits: 10_000,
+  maxLocksPerAcquire: 64,
+  maxHolderDataBytes: 1 * KiB,
+  minHoldMs: 1_000,
+  maxHoldMs: 86_400_000,
 } as const;
 
 export const DEFAULT_DISK = {

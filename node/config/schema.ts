@@ -89,6 +89,16 @@ export const limitsSchema = z
       .default(DEFAULT_LIMITS.requestsPerSecond),
     /** Requests one client identity may send at once before the per-second rate applies. */
     requestBurst: integer(1).default(DEFAULT_LIMITS.requestBurst),
+    /** Most permits a semaphore may have; an Acquire asking for more (or for 0) is INVALID_ARGUMENT. */
+    maxPermits: integer(1, 1_000_000).default(DEFAULT_LIMITS.maxPermits),
+    /** Most locks one atomic multi-lock Acquire may name. */
+    maxLocksPerAcquire: integer(1, 4_096).default(DEFAULT_LIMITS.maxLocksPerAcquire),
+    /** Most bytes of holder data an Acquire may carry (kept with the grant in state, history and snapshots). */
+    maxHolderDataBytes: integer(0, 64 * KiB).default(DEFAULT_LIMITS.maxHolderDataBytes),
+    /** Shortest hold limit an Acquire may ask for (0, no limit, is always allowed). */
+    minHoldMs: integer(1).default(DEFAULT_LIMITS.minHoldMs),
+    /** Longest hold limit an Acquire may ask for. */
+    maxHoldMs: integer(1).default(DEFAULT_LIMITS.maxHoldMs),
   })
   .superRefine((limits, ctx) => {
     if (limits.maxTtlMs < limits.minTtlMs) {
@@ -96,6 +106,13 @@ export const limitsSchema = z
         code: "custom",
         path: ["maxTtlMs"],
         message: `must be at least limits.minTtlMs (${limits.minTtlMs})`,
+      });
+    }
+    if (limits.maxHoldMs < limits.minHoldMs) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["maxHoldMs"],
+        message: `must be at least limits.minHoldMs (${limits.minHoldMs})`,
       });
     }
   });

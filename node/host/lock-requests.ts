@@ -5,7 +5,7 @@
 // after they arrived, a wait answered from the log on whichever node holds the call) are
 // written once. Every failure is a RequestFailure.
 import {
-  isError, tokenIndex, type AcquireCommand, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
+  isError, targetsOf, tokenIndex, type AcquireCommand, type LockMode, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
 } from "../lock/index.ts";
 import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
@@ -19,10 +19,25 @@ export interface HolderView {
   readonly grantedIndex: number;
 }
 
+/** The grant of one lock of an Acquire. */
+export interface GrantView {
+  readonly lock: string;
+  readonly token: bigint;
+  /** Absent: exclusive (or a permit). */
+  readonly mode?: LockMode;
+  /** A semaphore permit: its semaphore's permit count and the permit's slot. */
+  readonly permits?: number;
+  readonly slot?: number;
+}
+
 export type AcquireResult =
-  | { readonly acquired: true; readonly token: bigint; readonly holder: HolderView }
-  /** The lock is held by another session (wait_ms 0, or the wait ended), or CancelWait came first (`cancelled`). */
-  | { readonly acquired: false; readonly holder: HolderView | null; readonly cancelled: boolean };
+  /** `grants`: every lock's grant, in the order the request named them, for a semaphore permit or a multi-lock set. */
+  | { readonly acquired: true; readonly token: bigint; readonly holder: HolderView; readonly grants?: readonly GrantView[] }
+  /**
+   * The lock is held by another session (wait_ms 0, or the wait ended), or CancelWait came
+   * first (`cancelled`). `blockedLock`: the lock of a set that kept it out (`holder` holds it).
+   */
+  | { readonly acquired: false; readonly holder: HolderView | null; readonly cancelled: boolean; readonly blockedLock?: string };
 
 export type CancelWaitResult =
   | { readonly outcome: "cancelled" }
@@ -48,6 +63,36 @@ function unexpected(answer: Answer, what: string): never {
 
 function gone(sessionId: bigint): never {
   throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${sessionId} not found (unknown, closed or expired); open a new session`);
+}
+
+/** An Acquire's final answer as the services give it; `clientNameOf` names a holder's client. */
+export function acquireResultOf(answer: Answer, cmd: AcquireCommand, clientNameOf: (sessionId: bigint) => string): AcquireResult {
+  const ok = expectOk(answer);
+  const holder = (id: bigint, token: bigint): HolderView => ({ sessionId: id, clientName: clientNameOf(id), token, grantedIndex: tokenIndex(token) });
+  switch (ok.kind) {
+    case "granted": {
+      const base = { acquired: true, token: ok.token, holder: holder(cmd.sessionId, ok.token) } as const;
+      if (ok.grants === undefined && ok.slot === undefined) return base;
+      const targets = targetsOf(cmd);
+      const listed = ok.grants ?? [{ lock: cmd.lock, token: ok.token, ...(ok.slot !== undefined ? { slot: ok.slot } : {}) }];
+      const grants = listed.map((g, i): GrantView => {
+        const t = targets[i];
+        const mode = t?.mode === "shared" ? { mode: "shared" as const } : {};
+        const permit = t?.mode === "permit" ? { permits: t.permits, slot: g.slot ?? 0 } : {};
+        return { lock: g.lock, token: g.token, ...mode, ...permit };
+      });
+      return { ...base, grants };
+    }
+    case "notAcquired": {
+      const blocked = ok.holderSessionId === 0n ? null : holder(ok.holderSessionId, ok.holderToken);
+      return { acquired: false, holder: blocked, cancelled: false, ...(ok.lock !== undefined ? { blockedLock: ok.lock } : {}) };
+    }
+    case "cancelled":
+      // CancelWait arrived first: this Acquire took no effect.
+      return { acquired: false, holder: null, cancelled: true };
+    default:
+      return unexpected(ok, "Acquire");
+  }
 }
 
 export class LockRequests {
@@ -116,29 +161,11 @@ export class LockRequests {
         }
         answer = final.answer;
       }
-      return this.acquireResult(cmd.sessionId, answer);
+      const state = this.host.state;
+      return acquireResultOf(answer, cmd, (id) => state.getSession(id)?.clientName ?? "");
     } finally {
       handle.drop();
       detached?.removeEventListener("abort", onDetached);
-    }
-  }
-
-  private acquireResult(sessionId: bigint, answer: Answer): AcquireResult {
-    const ok = expectOk(answer);
-    const state = this.host.state;
-    const holder = (id: bigint, token: bigint): HolderView => ({
-      sessionId: id, clientName: state.getSession(id)?.clientName ?? "", token, grantedIndex: tokenIndex(token),
-    });
-    switch (ok.kind) {
-      case "granted":
-        return { acquired: true, token: ok.token, holder: holder(sessionId, ok.token) };
-      case "notAcquired":
-        return { acquired: false, holder: ok.holderSessionId === 0n ? null : holder(ok.holderSessionId, ok.holderToken), cancelled: false };
-      case "cancelled":
-        // CancelWait arrived first: this Acquire took no effect.
-        return { acquired: false, holder: null, cancelled: true };
-      default:
-        return unexpected(ok, "Acquire");
     }
   }
 

@@ -277,10 +277,27 @@ export class NodeHost {
     if (due.length === 0) return;
     for (const cmd of due) {
       this.hooks.onCommandProposed?.(cmd);
-      this.logger.info({ command: cmd.type, sessionId: cmd.type === "expireSession" || cmd.type === "cancelWait" ? cmd.sessionId : undefined }, cmd.type === "expireSession" ? "session TTL ran out: proposing expiry" : "wait ran out: proposing its end");
+      this.logTimerProposal(cmd);
     }
     // Failures are harmless: the keeper proposes again if the command does not apply.
     for (const p of this.driver.propose(due.map(encodeCommand))) p.catch(() => undefined);
+  }
+
+  /** One line per command a timer proposes: what ran out, and for whom. */
+  private logTimerProposal(cmd: Command): void {
+    switch (cmd.type) {
+      case "expireSession":
+        this.logger.info({ command: cmd.type, sessionId: cmd.sessionId }, "session TTL ran out: proposing expiry");
+        return;
+      case "cancelWait":
+        this.logger.info({ command: cmd.type, sessionId: cmd.sessionId, lock: cmd.lock }, "wait ran out: proposing its end");
+        return;
+      case "holdLimit":
+        this.logger.info({ command: cmd.type, sessionId: cmd.sessionId, token: String(cmd.token), holdMs: cmd.holdMs }, "hold limit ran out: proposing the revoke of the grant");
+        return;
+      default:
+        this.logger.info({ command: cmd.type }, `proposing ${cmd.type}`);
+    }
   }
 
   // ---------------------------------------------------------------- replicated limits
@@ -480,8 +497,8 @@ export class NodeHost {
     if (soft.role === "leader") {
       if (this.leaderTerm !== soft.term) {
         this.leaderTerm = soft.term;
-        // A new leader starts every session's TTL and every pending wait afresh.
-        this.keeper.becomeLeader(this.now(), this.sm.sessionLeases(), this.sm.pendingWaits());
+        // A new leader starts every session's TTL, every pending wait and every grant's hold limit afresh.
+        this.keeper.becomeLeader(this.now(), this.sm.sessionLeases(), this.sm.pendingWaits(), this.sm.holdLimits());
         this.proposeFileLimits();
       }
     } else if (this.leaderTerm !== 0) {

@@ -5,10 +5,11 @@ import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockServiceHandlers } from "../../proto/grpc.ts";
 import { toU64 } from "../../proto/wire.ts";
-import type { AcquireResult, CancelWaitResult, HolderView } from "../host/lock-requests.ts";
-import type { EndReason, LockHolderInfo, SessionInfo } from "../lock/index.ts";
+import type { AcquireResult, CancelWaitResult, GrantView, HolderView } from "../host/lock-requests.ts";
+import type { EndReason, HistoryEntry, LockHolderInfo, LockInfo, LockWaiterInfo, SessionInfo } from "../lock/index.ts";
 import type { ServiceContext } from "./context.ts";
 import { fail, toStatus, unary } from "./handler.ts";
+import { wireKindFields, wireTarget } from "./kind-fields.ts";
 import { lockStream } from "./lock-stream.ts";
 import {
   parseAcquire, parseCancelWait, parseCloseSession, parseHistory, parseListLocks, parseListSessions, parseOpenSession,
@@ -26,8 +27,28 @@ const END_REASONS: Readonly<Record<EndReason, palisade.v1.EndReason>> = {
   revoked: pb.EndReason.END_REASON_REVOKED,
 };
 
-function holderOf(h: LockHolderInfo): palisade.v1.LockHolder.$Properties {
-  return { sessionId: toU64(h.sessionId), clientName: h.clientName, token: toU64(h.token), grantedIndex: toU64(h.grantedAt) };
+/** `permits`: the lock's permit count when it is a semaphore. */
+function holderOf(h: LockHolderInfo, permits?: number): palisade.v1.LockHolder.$Properties {
+  return {
+    sessionId: toU64(h.sessionId), clientName: h.clientName, token: toU64(h.token), grantedIndex: toU64(h.grantedAt), ...wireKindFields(h, permits),
+  };
+}
+
+function waiterOf(w: LockWaiterInfo, permits?: number): palisade.v1.LockWaiter.$Properties {
+  return {
+    sessionId: toU64(w.sessionId), clientName: w.clientName, waitingSinceIndex: toU64(w.waitedFrom), ...wireKindFields(w, permits),
+    ...(w.targets ? { locks: w.targets.map(wireTarget) } : {}),
+  };
+}
+
+/** The fields GetLockResponse and LockSummary share: the holder, every holder when there are several, the kind. */
+function lockFields(info: LockInfo): Pick<palisade.v1.GetLockResponse.$Properties, "holder" | "holders" | "kind" | "permits"> {
+  const permits = info.permits;
+  return {
+    holder: info.holder ? holderOf(info.holder, permits) : null,
+    ...(info.holders ? { holders: info.holders.map((h) => holderOf(h, permits)) } : {}),
+    ...(info.kind === "semaphore" ? { kind: pb.LockKind.LOCK_KIND_SEMAPHORE, permits: permits ?? 0 } : {}),
+  };
 }
 
 function sessionOf(s: SessionInfo): palisade.v1.SessionInfo.$Properties {
@@ -43,8 +64,22 @@ function holderViewOf(h: HolderView): palisade.v1.LockHolder.$Properties {
 
 /** The AcquireResponse of an Acquire's final answer. */
 export function acquireResponse(result: AcquireResult): palisade.v1.AcquireResponse {
-  if (result.acquired) return pb.AcquireResponse.create({ acquired: true, token: toU64(result.token), holder: holderViewOf(result.holder) });
-  return pb.AcquireResponse.create({ acquired: false, holder: result.holder ? holderViewOf(result.holder) : null });
+  if (result.acquired) {
+    return pb.AcquireResponse.create({
+      acquired: true, token: toU64(result.token), holder: holderViewOf(result.holder),
+      ...(result.grants ? { grants: result.grants.map(grantOf) } : {}),
+    });
+  }
+  return pb.AcquireResponse.create({
+    acquired: false, holder: result.holder ? holderViewOf(result.holder) : null, ...(result.blockedLock !== undefined ? { blockedLock: result.blockedLock } : {}),
+  });
+}
+
+function grantOf(g: GrantView): palisade.v1.LockGrant.$Properties {
+  return {
+    lock: g.lock, token: toU64(g.token), ...(g.mode === "shared" ? { mode: pb.LockMode.LOCK_MODE_SHARED } : {}),
+    ...(g.permits !== undefined ? { permits: g.permits, ...(g.slot ? { slot: g.slot } : {}) } : {}),
+  };
 }
 
 const CANCEL_OUTCOMES: Readonly<Record<CancelWaitResult["outcome"], palisade.v1.CancelWaitOutcome>> = {
@@ -116,18 +151,14 @@ export function lockCalls(ctx: ServiceContext): LockCalls {
     async GetLock(request) {
       const lock = lockField(request.lock);
       const info = await locks.read((state) => state.getLock(lock));
-      return pb.GetLockResponse.create({
-        lock: info.name,
-        holder: info.holder ? holderOf(info.holder) : null,
-        waiters: info.waiters.map((w) => ({ sessionId: toU64(w.sessionId), clientName: w.clientName, waitingSinceIndex: toU64(w.waitedFrom) })),
-      });
+      return pb.GetLockResponse.create({ lock: info.name, ...lockFields(info), waiters: info.waiters.map((w) => waiterOf(w, info.permits)) });
     },
 
     async ListLocks(request) {
       const { prefix, after, limit } = parseListLocks(request);
       const page = await locks.read((state) => state.listLocks({ prefix, after, limit }));
       return pb.ListLocksResponse.create({
-        locks: page.locks.map((l) => ({ lock: l.name, holder: l.holder ? holderOf(l.holder) : null, waiterCount: l.waiters.length })),
+        locks: page.locks.map((l) => ({ lock: l.name, ...lockFields(l), waiterCount: l.waiters.length })),
         nextAfter: page.nextAfter ?? "",
       });
     },
@@ -157,7 +188,7 @@ export function lockCalls(ctx: ServiceContext): LockCalls {
           token: toU64(r.token), sessionId: toU64(r.sessionId), clientName: r.clientName, grantedIndex: toU64(r.grantedAt),
           waitedFromIndex: toU64(r.waitedFrom), endedIndex: toU64(r.endedAt ?? 0),
           reason: r.reason === null ? pb.EndReason.END_REASON_UNSPECIFIED : END_REASONS[r.reason],
-          grantedAtMs: toU64(displayMs(r.grantedWallMs)), endedAtMs: toU64(displayMs(r.endedWallMs)),
+          grantedAtMs: toU64(displayMs(r.grantedWallMs)), endedAtMs: toU64(displayMs(r.endedWallMs)), ...historyKindFields(r),
         })),
       });
     },
@@ -212,6 +243,15 @@ export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
       }
     },
     Stream: lockStream(ctx, calls, ctx.streams),
+  };
+}
+
+/** A history record's kind fields: as a holder's, but a permit is only marked (its count of the time is not kept). */
+function historyKindFields(r: HistoryEntry): Partial<palisade.v1.HistoryRecord.$Properties> {
+  const { permits, ...fields } = wireKindFields(r, 0);
+  return {
+    ...fields, ...(permits !== undefined ? { permit: true } : {}),
+    ...(r.revokedFor === "hold limit" ? { revokeCause: pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
   };
 }
 

@@ -16,14 +16,14 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { ApplyOutcome, LockEvent, LockEventType, LockInfo } from "../lock/index.ts";
 
 /**
- * Every kind a grant may have: the label's values are this fixed set (exclusive locks
- * only, for now; shared, semaphore and multi-lock grants take the other values).
+ * Every kind a grant may have, the `kind` label's fixed set: an exclusive or shared grant of
+ * a lock, a semaphore permit, or any lock of a multi-lock set.
  */
 export const LOCK_KINDS = ["exclusive", "shared", "semaphore", "multi"] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
 
 /** How a grant ended, as the `reason` label says it. */
-export const END_REASONS = ["released", "session_closed", "session_expired", "revoked"] as const;
+export const END_REASONS = ["released", "session_closed", "session_expired", "revoked", "hold_limit"] as const;
 export type EndReasonLabel = (typeof END_REASONS)[number];
 
 const REASON_OF: Readonly<Record<Exclude<LockEventType, "acquired">, EndReasonLabel>> = {
@@ -36,9 +36,21 @@ const REASON_OF: Readonly<Record<Exclude<LockEventType, "acquired">, EndReasonLa
 const HOLD_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
 const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
 
-/** The kind of the grant an event names (every grant is exclusive until lock kinds exist). */
-function kindOf(_event: LockEvent): LockKind {
-  return "exclusive";
+/** The kind of a grant: a lock of a multi-lock set (`inSet`), a permit, or a lock's mode. */
+function kindOf(mode: LockEvent["mode"], inSet: boolean): LockKind {
+  if (inSet) return "multi";
+  return mode === "permit" ? "semaphore" : mode === "shared" ? "shared" : "exclusive";
+}
+
+/** The grants an entry made as multi-lock sets (its own Acquire's answer, and the waits it granted), by session and token. */
+function setGrantsOf(outcome: ApplyOutcome): Set<string> {
+  const sets = new Set<string>();
+  const answers = [{ sessionId: null as bigint | null, answer: outcome.result }, ...outcome.completions];
+  for (const { sessionId, answer } of answers) {
+    if (answer.kind !== "granted" || answer.grants === undefined) continue;
+    for (const g of answer.grants) sets.add(sessionId === null ? `*:${g.token}:${g.lock}` : `${sessionId}:${g.token}:${g.lock}`);
+  }
+  return sets;
 }
 
 /**
@@ -82,8 +94,8 @@ export class LockMetrics {
   private readonly ends: Counter<"kind" | "reason" | "lock_prefix">;
   private readonly hold: Histogram<"kind" | "reason" | "lock_prefix">;
   private readonly wait: Histogram<"kind" | "lock_prefix">;
-  /** Current grant of each held lock: its token and apply time (null: not applied here). */
-  private readonly grantStarts = new Map<string, { token: bigint; at: number | null }>();
+  /** Current grants by lock and session (shared grants and permits hold a lock together): token, kind and apply time (null: not applied here). */
+  private readonly grantStarts = new Map<string, { token: bigint; kind: LockKind; at: number | null }>();
   /** Pending waits by session and lock (a session waits at most once per lock). */
   private readonly waits = new Map<string, WaitStart>();
   /** The same waits by session and first Acquire seq, as the timers name them when they end. */
@@ -138,8 +150,10 @@ export class LockMetrics {
     });
     // Series that exist from the start, so rate() and dashboards see zeros, not gaps.
     for (const p of values) {
-      this.grants.inc({ kind: "exclusive", lock_prefix: p }, 0);
-      for (const reason of END_REASONS) this.ends.inc({ kind: "exclusive", reason, lock_prefix: p }, 0);
+      for (const kind of LOCK_KINDS) {
+        this.grants.inc({ kind, lock_prefix: p }, 0);
+        for (const reason of END_REASONS) this.ends.inc({ kind, reason, lock_prefix: p }, 0);
+      }
     }
   }
 
@@ -147,23 +161,29 @@ export class LockMetrics {
   applied(outcome: ApplyOutcome): void {
     const now = this.source.now();
     const leading = this.source.isLeader();
+    const sets = setGrantsOf(outcome);
     for (const e of outcome.events) {
       const lock_prefix = this.label.of(e.lock);
-      const kind = kindOf(e);
+      const grantKey = waitKey(e.sessionId, e.lock);
       if (e.type === "acquired") {
-        this.grantStarts.set(e.lock, { token: e.token, at: now });
-        const queuedWait = this.waits.get(waitKey(e.sessionId, e.lock));
+        const inSet = sets.has(`${e.sessionId}:${e.token}:${e.lock}`) || sets.has(`*:${e.token}:${e.lock}`);
+        const kind = kindOf(e.mode, inSet);
+        this.grantStarts.set(grantKey, { token: e.token, kind, at: now });
+        const queuedWait = this.waits.get(grantKey);
         if (!leading) continue;
         this.grants.inc({ kind, lock_prefix });
         if (queuedWait?.at != null) this.wait.observe({ kind, lock_prefix }, Math.max(0, now - queuedWait.at) / 1000);
         continue;
       }
-      const start = this.grantStarts.get(e.lock);
-      if (start?.token === e.token) this.grantStarts.delete(e.lock);
+      const start = this.grantStarts.get(grantKey);
+      const current = start?.token === e.token ? start : undefined;
+      if (current) this.grantStarts.delete(grantKey);
       if (!leading) continue;
-      const reason = REASON_OF[e.type];
+      // A grant this process did not see begin counts as exclusive.
+      const kind = current?.kind ?? "exclusive";
+      const reason = e.revokedFor === "hold limit" ? "hold_limit" : REASON_OF[e.type];
       this.ends.inc({ kind, reason, lock_prefix });
-      if (start?.token === e.token && start.at !== null) this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - start.at) / 1000);
+      if (current && current.at !== null) this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - current.at) / 1000);
     }
     for (const w of outcome.timers.waitsStarted) this.waitStarted(w.sessionId, w.lock, w.acquireSeq, now);
     for (const w of outcome.timers.waitsEnded) this.waitEnded(w.sessionId, w.acquireSeq);
@@ -179,7 +199,10 @@ export class LockMetrics {
     this.waitBySeq.clear();
     this.queued.clear();
     for (const lock of locks) {
-      if (lock.holder) this.grantStarts.set(lock.name, { token: lock.holder.token, at: null });
+      // Whether a grant was part of a set is not in the state: it counts by its mode.
+      for (const h of lock.holders ?? (lock.holder ? [lock.holder] : [])) {
+        this.grantStarts.set(waitKey(h.sessionId, lock.name), { token: h.token, kind: kindOf(h.mode, false), at: null });
+      }
       for (const w of lock.waiters) {
         const first = w.seqs[0];
         if (first !== undefined) this.waitStarted(w.sessionId, lock.name, first, null);

@@ -59,6 +59,11 @@ export function lockLimitsOf(cfg: NodeConfig): LockLimits {
     maxWaitMs: cfg.limits.maxWaitMs,
     minTtlMs: cfg.limits.minTtlMs,
     maxTtlMs: cfg.limits.maxTtlMs,
+    maxPermits: cfg.limits.maxPermits,
+    maxLocksPerAcquire: cfg.limits.maxLocksPerAcquire,
+    maxHolderDataBytes: cfg.limits.maxHolderDataBytes,
+    minHoldMs: cfg.limits.minHoldMs,
+    maxHoldMs: cfg.limits.maxHoldMs,
   });
 }
 

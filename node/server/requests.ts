@@ -1,13 +1,15 @@
 // Validation of client requests, before anything is proposed or read. Each parser turns a
 // decoded protobuf request into the values the lock state machine takes, or throws
 // RequestError with a message that says which field is wrong and what is allowed.
-import type { palisade } from "../../proto/gen/palisade.js";
+import { palisade } from "../../proto/gen/palisade.js";
 import {
-  checkClientName, checkLockName, checkRequestId, checkSequenced, checkSessionId, checkToken, checkTtl, checkWaitMs,
-  type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type LockLimits, type ReleaseCommand,
-  type RevokeCommand, type SequencedWrite,
+  checkClientName, checkHolderData, checkHoldMs, checkLockName, checkRequestId, checkSequenced, checkSessionId, checkTargets, checkToken,
+  checkTtl, checkWaitMs, type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type LockLimits, type LockMode,
+  type LockTarget, type ReleaseCommand, type RevokeCommand, type SequencedWrite,
 } from "../lock/index.ts";
 import { CodecError, u64, type U64Input } from "../../proto/wire.ts";
+
+const LockModeEnum = palisade.v1.LockMode;
 
 /** A request that cannot be served as sent: answered INVALID_ARGUMENT with this message. */
 export class RequestError extends Error {
@@ -112,7 +114,77 @@ export function parseAcquire(req: palisade.v1.AcquireRequest, limits: LockLimits
   const lock = lockField(req.lock);
   const waitMs = numberField(req.waitMs, "wait_ms");
   ensure(checkWaitMs(waitMs, limits));
-  return { type: "acquire", ...write, lock, waitMs, wallMs };
+  const first = targetFields(req, "", limits);
+  const more = moreLocksField(req.moreLocks, lock, limits);
+  const holderData = holderDataField(req.holderData, limits);
+  const holdMs = numberField(req.holdMs, "hold_ms");
+  if (checkHoldMs(holdMs, limits) !== null) {
+    throw new RequestError(`hold_ms: ${holdMs} is outside ${limits.minHoldMs}..${limits.maxHoldMs} (0: no hold limit)`);
+  }
+  const cmd: AcquireCommand = {
+    type: "acquire", ...write, lock, waitMs, wallMs, ...first,
+    ...(more.length > 0 ? { more } : {}), ...(holderData !== "" ? { holderData } : {}), ...(holdMs !== 0 ? { holdMs } : {}),
+  };
+  // The state machine's own checks, which apply decides by (the ones above say which field).
+  ensure(checkTargets(cmd, limits) ?? checkHolderData(cmd.holderData, limits));
+  return cmd;
+}
+
+const LOCK_MODES: Readonly<Record<number, LockMode | undefined>> = {
+  [LockModeEnum.LOCK_MODE_UNSPECIFIED]: undefined,
+  [LockModeEnum.LOCK_MODE_SHARED]: "shared",
+  [LockModeEnum.LOCK_MODE_EXCLUSIVE]: "exclusive",
+};
+
+/** The wire fields of one lock of an Acquire (its mode, or its permits), as a target names them. */
+interface TargetFields {
+  mode?: palisade.v1.LockMode | null;
+  permits?: U64Input;
+}
+
+/** A lock's mode or a semaphore's permit count; `prefix` names the entry ("" for the request's own lock). */
+function targetFields(t: TargetFields, prefix: string, limits: LockLimits): { mode?: LockMode; permits?: number } {
+  const rawMode = t.mode ?? 0;
+  if (!Object.hasOwn(LOCK_MODES, rawMode)) {
+    throw new RequestError(`${prefix}mode: ${String(rawMode)} is not a lock mode (LOCK_MODE_SHARED or LOCK_MODE_EXCLUSIVE; unset: exclusive)`);
+  }
+  const mode = LOCK_MODES[rawMode];
+  // Unset (null) in a decoded message unless the client sent it; 0 then is a value it sent.
+  if (t.permits === null || t.permits === undefined) return mode !== undefined ? { mode } : {};
+  const permits = numberField(t.permits, `${prefix}permits`);
+  if (permits < 1 || permits > limits.maxPermits) throw new RequestError(`${prefix}permits: ${permits} is outside 1..${limits.maxPermits}`);
+  if (mode !== undefined) throw new RequestError(`${prefix}mode: a semaphore (permits set) takes no mode; leave mode unset`);
+  return { permits };
+}
+
+function moreLocksField(raw: readonly palisade.v1.LockTarget.$Properties[] | null | undefined, lock: string, limits: LockLimits): LockTarget[] {
+  const entries = raw ?? [];
+  if (entries.length === 0) return [];
+  if (entries.length + 1 > limits.maxLocksPerAcquire) {
+    throw new RequestError(`more_locks: ${entries.length + 1} locks in one Acquire, more than ${limits.maxLocksPerAcquire}`);
+  }
+  const names = new Set<string>([lock]);
+  return entries.map((entry, i) => {
+    const prefix = `more_locks[${i}].`;
+    const name = lockField(entry.lock, `${prefix}lock`);
+    if (names.has(name)) throw new RequestError(`${prefix}lock: ${name} is named twice in one Acquire`);
+    names.add(name);
+    return { lock: name, ...targetFields(entry, prefix, limits) };
+  });
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function holderDataField(raw: Uint8Array | null | undefined, limits: LockLimits): string {
+  if (raw === null || raw === undefined || raw.byteLength === 0) return "";
+  if (raw.byteLength > limits.maxHolderDataBytes) {
+    throw new RequestError(`holder_data: ${raw.byteLength} bytes, more than ${limits.maxHolderDataBytes}`);
+  }
+  try {
+    return strictUtf8.decode(raw);
+  } catch {
+    throw new RequestError("holder_data: not valid UTF-8 (holder data is text)");
+  }
 }
 
 export function parseRelease(req: palisade.v1.ReleaseRequest, limits: LockLimits, wallMs: number): ReleaseCommand {

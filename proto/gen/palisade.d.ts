@@ -3674,6 +3674,148 @@ export namespace palisade {
             type $Shape = palisade.v1.CloseSessionResponse.$Properties;
         }
 
+        /** LockMode enum. */
+        enum LockMode {
+
+            /** LOCK_MODE_UNSPECIFIED value */
+            LOCK_MODE_UNSPECIFIED = 0,
+
+            /** LOCK_MODE_SHARED value */
+            LOCK_MODE_SHARED = 1,
+
+            /** LOCK_MODE_EXCLUSIVE value */
+            LOCK_MODE_EXCLUSIVE = 2
+        }
+
+        /**
+         * Properties of a LockTarget.
+         * @deprecated Use palisade.v1.LockTarget.$Properties instead.
+         */
+        interface ILockTarget extends palisade.v1.LockTarget.$Properties {
+        }
+
+        /** Represents a LockTarget. */
+        class LockTarget {
+
+            /**
+             * Constructs a new LockTarget.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.LockTarget.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** LockTarget lock. */
+            lock: string;
+
+            /** LockTarget mode. */
+            mode: palisade.v1.LockMode;
+
+            /** LockTarget permits. */
+            permits?: (Long|null);
+
+            /**
+             * Creates a new LockTarget instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns LockTarget instance
+             */
+            static create(properties: palisade.v1.LockTarget.$Shape): palisade.v1.LockTarget & palisade.v1.LockTarget.$Shape;
+            static create(properties?: palisade.v1.LockTarget.$Properties): palisade.v1.LockTarget;
+
+            /**
+             * Encodes the specified LockTarget message. Does not implicitly {@link palisade.v1.LockTarget.verify|verify} messages.
+             * @param message LockTarget message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.LockTarget.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified LockTarget message, length delimited. Does not implicitly {@link palisade.v1.LockTarget.verify|verify} messages.
+             * @param message LockTarget message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.LockTarget.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a LockTarget message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.LockTarget & palisade.v1.LockTarget.$Shape} LockTarget
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.LockTarget & palisade.v1.LockTarget.$Shape;
+
+            /**
+             * Decodes a LockTarget message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.LockTarget & palisade.v1.LockTarget.$Shape} LockTarget
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.LockTarget & palisade.v1.LockTarget.$Shape;
+
+            /**
+             * Verifies a LockTarget message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a LockTarget message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns LockTarget
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.LockTarget;
+
+            /**
+             * Creates a plain object from a LockTarget message. Also converts values to other types if specified.
+             * @param message LockTarget
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.LockTarget, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this LockTarget to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for LockTarget
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LockTarget {
+
+            /** Properties of a LockTarget. */
+            interface $Properties {
+
+                /** LockTarget lock */
+                lock?: (string|null);
+
+                /** LockTarget mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** LockTarget permits */
+                permits?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a LockTarget. */
+            type $Shape = palisade.v1.LockTarget.$Properties;
+        }
+
         /**
          * Properties of an AcquireRequest.
          * @deprecated Use palisade.v1.AcquireRequest.$Properties instead.
@@ -3710,6 +3852,21 @@ export namespace palisade {
 
             /** AcquireRequest held. */
             held: Long[];
+
+            /** AcquireRequest mode. */
+            mode: palisade.v1.LockMode;
+
+            /** AcquireRequest permits. */
+            permits?: (Long|null);
+
+            /** AcquireRequest moreLocks. */
+            moreLocks: palisade.v1.LockTarget.$Properties[];
+
+            /** AcquireRequest holderData. */
+            holderData: Uint8Array;
+
+            /** AcquireRequest holdMs. */
+            holdMs: Long;
 
             /**
              * Creates a new AcquireRequest instance using the specified properties.
@@ -3813,12 +3970,168 @@ export namespace palisade {
                 /** AcquireRequest held */
                 held?: (Long[]|null);
 
+                /** AcquireRequest mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** AcquireRequest permits */
+                permits?: (Long|null);
+
+                /** AcquireRequest moreLocks */
+                moreLocks?: (palisade.v1.LockTarget.$Properties[]|null);
+
+                /** AcquireRequest holderData */
+                holderData?: (Uint8Array|null);
+
+                /** AcquireRequest holdMs */
+                holdMs?: (Long|null);
+
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
             }
 
             /** Shape of an AcquireRequest. */
             type $Shape = palisade.v1.AcquireRequest.$Properties;
+        }
+
+        /**
+         * Properties of a LockGrant.
+         * @deprecated Use palisade.v1.LockGrant.$Properties instead.
+         */
+        interface ILockGrant extends palisade.v1.LockGrant.$Properties {
+        }
+
+        /** Represents a LockGrant. */
+        class LockGrant {
+
+            /**
+             * Constructs a new LockGrant.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.LockGrant.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** LockGrant lock. */
+            lock: string;
+
+            /** LockGrant token. */
+            token: Long;
+
+            /** LockGrant mode. */
+            mode: palisade.v1.LockMode;
+
+            /** LockGrant permits. */
+            permits: number;
+
+            /** LockGrant slot. */
+            slot: number;
+
+            /**
+             * Creates a new LockGrant instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns LockGrant instance
+             */
+            static create(properties: palisade.v1.LockGrant.$Shape): palisade.v1.LockGrant & palisade.v1.LockGrant.$Shape;
+            static create(properties?: palisade.v1.LockGrant.$Properties): palisade.v1.LockGrant;
+
+            /**
+             * Encodes the specified LockGrant message. Does not implicitly {@link palisade.v1.LockGrant.verify|verify} messages.
+             * @param message LockGrant message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.LockGrant.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified LockGrant message, length delimited. Does not implicitly {@link palisade.v1.LockGrant.verify|verify} messages.
+             * @param message LockGrant message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.LockGrant.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a LockGrant message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.LockGrant & palisade.v1.LockGrant.$Shape} LockGrant
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.LockGrant & palisade.v1.LockGrant.$Shape;
+
+            /**
+             * Decodes a LockGrant message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.LockGrant & palisade.v1.LockGrant.$Shape} LockGrant
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.LockGrant & palisade.v1.LockGrant.$Shape;
+
+            /**
+             * Verifies a LockGrant message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a LockGrant message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns LockGrant
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.LockGrant;
+
+            /**
+             * Creates a plain object from a LockGrant message. Also converts values to other types if specified.
+             * @param message LockGrant
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.LockGrant, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this LockGrant to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for LockGrant
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LockGrant {
+
+            /** Properties of a LockGrant. */
+            interface $Properties {
+
+                /** LockGrant lock */
+                lock?: (string|null);
+
+                /** LockGrant token */
+                token?: (Long|null);
+
+                /** LockGrant mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** LockGrant permits */
+                permits?: (number|null);
+
+                /** LockGrant slot */
+                slot?: (number|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a LockGrant. */
+            type $Shape = palisade.v1.LockGrant.$Properties;
         }
 
         /**
@@ -3848,6 +4161,12 @@ export namespace palisade {
 
             /** AcquireResponse holder. */
             holder?: (palisade.v1.LockHolder.$Properties|null);
+
+            /** AcquireResponse grants. */
+            grants: palisade.v1.LockGrant.$Properties[];
+
+            /** AcquireResponse blockedLock. */
+            blockedLock: string;
 
             /**
              * Creates a new AcquireResponse instance using the specified properties.
@@ -3941,6 +4260,12 @@ export namespace palisade {
 
                 /** AcquireResponse holder */
                 holder?: (palisade.v1.LockHolder.$Properties|null);
+
+                /** AcquireResponse grants */
+                grants?: (palisade.v1.LockGrant.$Properties[]|null);
+
+                /** AcquireResponse blockedLock */
+                blockedLock?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -4507,6 +4832,21 @@ export namespace palisade {
             /** LockHolder grantedIndex. */
             grantedIndex: Long;
 
+            /** LockHolder mode. */
+            mode: palisade.v1.LockMode;
+
+            /** LockHolder permits. */
+            permits: number;
+
+            /** LockHolder slot. */
+            slot: number;
+
+            /** LockHolder holderData. */
+            holderData: Uint8Array;
+
+            /** LockHolder holdMs. */
+            holdMs: Long;
+
             /**
              * Creates a new LockHolder instance using the specified properties.
              * @param [properties] Properties to set
@@ -4603,6 +4943,21 @@ export namespace palisade {
                 /** LockHolder grantedIndex */
                 grantedIndex?: (Long|null);
 
+                /** LockHolder mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** LockHolder permits */
+                permits?: (number|null);
+
+                /** LockHolder slot */
+                slot?: (number|null);
+
+                /** LockHolder holderData */
+                holderData?: (Uint8Array|null);
+
+                /** LockHolder holdMs */
+                holdMs?: (Long|null);
+
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
             }
@@ -4638,6 +4993,21 @@ export namespace palisade {
 
             /** LockWaiter waitingSinceIndex. */
             waitingSinceIndex: Long;
+
+            /** LockWaiter mode. */
+            mode: palisade.v1.LockMode;
+
+            /** LockWaiter permits. */
+            permits: number;
+
+            /** LockWaiter locks. */
+            locks: palisade.v1.LockTarget.$Properties[];
+
+            /** LockWaiter holderData. */
+            holderData: Uint8Array;
+
+            /** LockWaiter holdMs. */
+            holdMs: Long;
 
             /**
              * Creates a new LockWaiter instance using the specified properties.
@@ -4732,12 +5102,37 @@ export namespace palisade {
                 /** LockWaiter waitingSinceIndex */
                 waitingSinceIndex?: (Long|null);
 
+                /** LockWaiter mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** LockWaiter permits */
+                permits?: (number|null);
+
+                /** LockWaiter locks */
+                locks?: (palisade.v1.LockTarget.$Properties[]|null);
+
+                /** LockWaiter holderData */
+                holderData?: (Uint8Array|null);
+
+                /** LockWaiter holdMs */
+                holdMs?: (Long|null);
+
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
             }
 
             /** Shape of a LockWaiter. */
             type $Shape = palisade.v1.LockWaiter.$Properties;
+        }
+
+        /** LockKind enum. */
+        enum LockKind {
+
+            /** LOCK_KIND_UNSPECIFIED value */
+            LOCK_KIND_UNSPECIFIED = 0,
+
+            /** LOCK_KIND_SEMAPHORE value */
+            LOCK_KIND_SEMAPHORE = 1
         }
 
         /**
@@ -4885,6 +5280,15 @@ export namespace palisade {
             /** GetLockResponse waiters. */
             waiters: palisade.v1.LockWaiter.$Properties[];
 
+            /** GetLockResponse holders. */
+            holders: palisade.v1.LockHolder.$Properties[];
+
+            /** GetLockResponse kind. */
+            kind: palisade.v1.LockKind;
+
+            /** GetLockResponse permits. */
+            permits: number;
+
             /**
              * Creates a new GetLockResponse instance using the specified properties.
              * @param [properties] Properties to set
@@ -4977,6 +5381,15 @@ export namespace palisade {
 
                 /** GetLockResponse waiters */
                 waiters?: (palisade.v1.LockWaiter.$Properties[]|null);
+
+                /** GetLockResponse holders */
+                holders?: (palisade.v1.LockHolder.$Properties[]|null);
+
+                /** GetLockResponse kind */
+                kind?: (palisade.v1.LockKind|null);
+
+                /** GetLockResponse permits */
+                permits?: (number|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -5143,6 +5556,15 @@ export namespace palisade {
             /** LockSummary waiterCount. */
             waiterCount: number;
 
+            /** LockSummary holders. */
+            holders: palisade.v1.LockHolder.$Properties[];
+
+            /** LockSummary kind. */
+            kind: palisade.v1.LockKind;
+
+            /** LockSummary permits. */
+            permits: number;
+
             /**
              * Creates a new LockSummary instance using the specified properties.
              * @param [properties] Properties to set
@@ -5235,6 +5657,15 @@ export namespace palisade {
 
                 /** LockSummary waiterCount */
                 waiterCount?: (number|null);
+
+                /** LockSummary holders */
+                holders?: (palisade.v1.LockHolder.$Properties[]|null);
+
+                /** LockSummary kind */
+                kind?: (palisade.v1.LockKind|null);
+
+                /** LockSummary permits */
+                permits?: (number|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -6013,6 +6444,16 @@ export namespace palisade {
             END_REASON_REVOKED = 4
         }
 
+        /** RevokeCause enum. */
+        enum RevokeCause {
+
+            /** REVOKE_CAUSE_UNSPECIFIED value */
+            REVOKE_CAUSE_UNSPECIFIED = 0,
+
+            /** REVOKE_CAUSE_HOLD_LIMIT value */
+            REVOKE_CAUSE_HOLD_LIMIT = 1
+        }
+
         /**
          * Properties of a HistoryRecord.
          * @deprecated Use palisade.v1.HistoryRecord.$Properties instead.
@@ -6058,6 +6499,24 @@ export namespace palisade {
 
             /** HistoryRecord endedAtMs. */
             endedAtMs: Long;
+
+            /** HistoryRecord mode. */
+            mode: palisade.v1.LockMode;
+
+            /** HistoryRecord permit. */
+            permit: boolean;
+
+            /** HistoryRecord slot. */
+            slot: number;
+
+            /** HistoryRecord holderData. */
+            holderData: Uint8Array;
+
+            /** HistoryRecord holdMs. */
+            holdMs: Long;
+
+            /** HistoryRecord revokeCause. */
+            revokeCause: palisade.v1.RevokeCause;
 
             /**
              * Creates a new HistoryRecord instance using the specified properties.
@@ -6169,6 +6628,24 @@ export namespace palisade {
 
                 /** HistoryRecord endedAtMs */
                 endedAtMs?: (Long|null);
+
+                /** HistoryRecord mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** HistoryRecord permit */
+                permit?: (boolean|null);
+
+                /** HistoryRecord slot */
+                slot?: (number|null);
+
+                /** HistoryRecord holderData */
+                holderData?: (Uint8Array|null);
+
+                /** HistoryRecord holdMs */
+                holdMs?: (Long|null);
+
+                /** HistoryRecord revokeCause */
+                revokeCause?: (palisade.v1.RevokeCause|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -6837,6 +7314,24 @@ export namespace palisade {
             /** WatchEvent token. */
             token: Long;
 
+            /** WatchEvent mode. */
+            mode: palisade.v1.LockMode;
+
+            /** WatchEvent permits. */
+            permits: number;
+
+            /** WatchEvent slot. */
+            slot: number;
+
+            /** WatchEvent holderData. */
+            holderData: Uint8Array;
+
+            /** WatchEvent holdMs. */
+            holdMs: Long;
+
+            /** WatchEvent revokeCause. */
+            revokeCause: palisade.v1.RevokeCause;
+
             /**
              * Creates a new WatchEvent instance using the specified properties.
              * @param [properties] Properties to set
@@ -6935,6 +7430,24 @@ export namespace palisade {
 
                 /** WatchEvent token */
                 token?: (Long|null);
+
+                /** WatchEvent mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** WatchEvent permits */
+                permits?: (number|null);
+
+                /** WatchEvent slot */
+                slot?: (number|null);
+
+                /** WatchEvent holderData */
+                holderData?: (Uint8Array|null);
+
+                /** WatchEvent holdMs */
+                holdMs?: (Long|null);
+
+                /** WatchEvent revokeCause */
+                revokeCause?: (palisade.v1.RevokeCause|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -7050,7 +7563,22 @@ export namespace palisade {
             ERROR_REASON_UNSUPPORTED = 33,
 
             /** ERROR_REASON_INTERNAL value */
-            ERROR_REASON_INTERNAL = 34
+            ERROR_REASON_INTERNAL = 34,
+
+            /** ERROR_REASON_HELD_IN_ANOTHER_MODE value */
+            ERROR_REASON_HELD_IN_ANOTHER_MODE = 35,
+
+            /** ERROR_REASON_KIND_MISMATCH value */
+            ERROR_REASON_KIND_MISMATCH = 36,
+
+            /** ERROR_REASON_PERMITS_MISMATCH value */
+            ERROR_REASON_PERMITS_MISMATCH = 37,
+
+            /** ERROR_REASON_SET_PARTLY_HELD value */
+            ERROR_REASON_SET_PARTLY_HELD = 38,
+
+            /** ERROR_REASON_WAITS_IN_ANOTHER_REQUEST value */
+            ERROR_REASON_WAITS_IN_ANOTHER_REQUEST = 39
         }
 
         /**

@@ -9329,6 +9329,391 @@ export const palisade = $root.palisade = (() => {
             return CloseSessionResponse;
         })();
 
+        /**
+         * LockMode enum.
+         * @name palisade.v1.LockMode
+         * @enum {number}
+         * @property {number} LOCK_MODE_UNSPECIFIED=0 LOCK_MODE_UNSPECIFIED value
+         * @property {number} LOCK_MODE_SHARED=1 LOCK_MODE_SHARED value
+         * @property {number} LOCK_MODE_EXCLUSIVE=2 LOCK_MODE_EXCLUSIVE value
+         */
+        v1.LockMode = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "LOCK_MODE_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "LOCK_MODE_SHARED"] = 1;
+            values[valuesById[2] = "LOCK_MODE_EXCLUSIVE"] = 2;
+            return values;
+        })();
+
+        v1.LockTarget = (function() {
+
+            /**
+             * Properties of a LockTarget.
+             * @typedef {Object} palisade.v1.LockTarget.$Properties
+             * @property {string|null} [lock] LockTarget lock
+             * @property {palisade.v1.LockMode|null} [mode] LockTarget mode
+             * @property {Long|null} [permits] LockTarget permits
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a LockTarget.
+             * @memberof palisade.v1
+             * @interface ILockTarget
+             * @augments palisade.v1.LockTarget.$Properties
+             * @deprecated Use palisade.v1.LockTarget.$Properties instead.
+             */
+
+            /**
+             * Shape of a LockTarget.
+             * @typedef {palisade.v1.LockTarget.$Properties} palisade.v1.LockTarget.$Shape
+             */
+
+            /**
+             * Constructs a new LockTarget.
+             * @memberof palisade.v1
+             * @classdesc Represents a LockTarget.
+             * @constructor
+             * @param {palisade.v1.LockTarget.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const LockTarget = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * LockTarget lock.
+             * @member {string} lock
+             * @memberof palisade.v1.LockTarget
+             * @instance
+             */
+            LockTarget.prototype.lock = "";
+
+            /**
+             * LockTarget mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.LockTarget
+             * @instance
+             */
+            LockTarget.prototype.mode = 0;
+
+            /**
+             * LockTarget permits.
+             * @member {Long|null|undefined} permits
+             * @memberof palisade.v1.LockTarget
+             * @instance
+             */
+            LockTarget.prototype.permits = null;
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            // Virtual OneOf for proto3 optional field
+            $Object.defineProperty(LockTarget.prototype, "_permits", {
+                get: $util.oneOfGetter($oneOfFields = ["permits"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
+             * Creates a new LockTarget instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {palisade.v1.LockTarget.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.LockTarget} LockTarget instance
+             * @type {{
+             *   (properties: palisade.v1.LockTarget.$Shape): palisade.v1.LockTarget & palisade.v1.LockTarget.$Shape;
+             *   (properties?: palisade.v1.LockTarget.$Properties): palisade.v1.LockTarget;
+             * }}
+             */
+            LockTarget.create = function(properties) {
+                return new LockTarget(properties);
+            };
+
+            /**
+             * Encodes the specified LockTarget message. Does not implicitly {@link palisade.v1.LockTarget.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {palisade.v1.LockTarget.$Properties} message LockTarget message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LockTarget.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock") && message.lock !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.lock);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 2, wireType 0 =*/16).int32(message.mode);
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.permits);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified LockTarget message, length delimited. Does not implicitly {@link palisade.v1.LockTarget.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {palisade.v1.LockTarget.$Properties} message LockTarget message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LockTarget.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a LockTarget message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.LockTarget & palisade.v1.LockTarget.$Shape} LockTarget
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LockTarget.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.LockTarget();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.lock = value;
+                            else
+                                delete message.lock;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            message.permits = reader.uint64();
+                            message._permits = "permits";
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a LockTarget message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.LockTarget & palisade.v1.LockTarget.$Shape} LockTarget
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LockTarget.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a LockTarget message.
+             * @function verify
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            LockTarget.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                let properties = {};
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    if (!$util.isString(message.lock))
+                        return "lock: string expected";
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits")) {
+                    properties._permits = 1;
+                    if (!$util.isInteger(message.permits) && !(message.permits && $util.isInteger(message.permits.low) && $util.isInteger(message.permits.high)))
+                        return "permits: integer|Long expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a LockTarget message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.LockTarget} LockTarget
+             */
+            LockTarget.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.LockTarget)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.LockTarget: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.LockTarget();
+                if (object.lock != null)
+                    if (typeof object.lock !== "string" || object.lock.length)
+                        message.lock = $String(object.lock);
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                if (object.permits != null)
+                    if ($util.Long)
+                        message.permits = $util.Long.fromValue(object.permits, true);
+                    else if (typeof object.permits === "string")
+                        message.permits = $parseInt(object.permits, 10);
+                    else if (typeof object.permits === "number")
+                        message.permits = object.permits;
+                    else if (typeof object.permits === "object")
+                        message.permits = new $util.LongBits(object.permits.low >>> 0, object.permits.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a LockTarget message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {palisade.v1.LockTarget} message LockTarget
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            LockTarget.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.lock = "";
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                }
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    object.lock = message.lock;
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.permits = typeof message.permits === "number" ? $BigInt(message.permits) : $util.Long.fromBits(message.permits.low >>> 0, message.permits.high >>> 0, true).toBigInt();
+                    else if (typeof message.permits === "number")
+                        object.permits = options.longs === $String ? $String(message.permits) : message.permits;
+                    else
+                        object.permits = options.longs === $String ? $util.Long.prototype.toString.call(message.permits) : options.longs === $Number ? new $util.LongBits(message.permits.low >>> 0, message.permits.high >>> 0).toNumber(true) : message.permits;
+                return object;
+            };
+
+            /**
+             * Converts this LockTarget to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.LockTarget
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            LockTarget.prototype.toJSON = function() {
+                return LockTarget.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for LockTarget
+             * @function getTypeUrl
+             * @memberof palisade.v1.LockTarget
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            LockTarget.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.LockTarget";
+            };
+
+            return LockTarget;
+        })();
+
         v1.AcquireRequest = (function() {
 
             /**
@@ -9340,6 +9725,11 @@ export const palisade = $root.palisade = (() => {
              * @property {Long|null} [seq] AcquireRequest seq
              * @property {Long|null} [ackedUpTo] AcquireRequest ackedUpTo
              * @property {Array.<Long>|null} [held] AcquireRequest held
+             * @property {palisade.v1.LockMode|null} [mode] AcquireRequest mode
+             * @property {Long|null} [permits] AcquireRequest permits
+             * @property {Array.<palisade.v1.LockTarget.$Properties>|null} [moreLocks] AcquireRequest moreLocks
+             * @property {Uint8Array|null} [holderData] AcquireRequest holderData
+             * @property {Long|null} [holdMs] AcquireRequest holdMs
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -9366,6 +9756,7 @@ export const palisade = $root.palisade = (() => {
              */
             const AcquireRequest = function (properties) {
                 this.held = [];
+                this.moreLocks = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -9421,6 +9812,55 @@ export const palisade = $root.palisade = (() => {
             AcquireRequest.prototype.held = $util.emptyArray;
 
             /**
+             * AcquireRequest mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.AcquireRequest
+             * @instance
+             */
+            AcquireRequest.prototype.mode = 0;
+
+            /**
+             * AcquireRequest permits.
+             * @member {Long|null|undefined} permits
+             * @memberof palisade.v1.AcquireRequest
+             * @instance
+             */
+            AcquireRequest.prototype.permits = null;
+
+            /**
+             * AcquireRequest moreLocks.
+             * @member {Array.<palisade.v1.LockTarget.$Properties>} moreLocks
+             * @memberof palisade.v1.AcquireRequest
+             * @instance
+             */
+            AcquireRequest.prototype.moreLocks = $util.emptyArray;
+
+            /**
+             * AcquireRequest holderData.
+             * @member {Uint8Array} holderData
+             * @memberof palisade.v1.AcquireRequest
+             * @instance
+             */
+            AcquireRequest.prototype.holderData = $util.newBuffer([]);
+
+            /**
+             * AcquireRequest holdMs.
+             * @member {Long} holdMs
+             * @memberof palisade.v1.AcquireRequest
+             * @instance
+             */
+            AcquireRequest.prototype.holdMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            // Virtual OneOf for proto3 optional field
+            $Object.defineProperty(AcquireRequest.prototype, "_permits", {
+                get: $util.oneOfGetter($oneOfFields = ["permits"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
              * Creates a new AcquireRequest instance using the specified properties.
              * @function create
              * @memberof palisade.v1.AcquireRequest
@@ -9464,6 +9904,17 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.ackedUpTo);
                 if (message.held != null && message.held.length)
                     writer.uint32(/* id 6, wireType 2 =*/50).uint64s(message.held);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 7, wireType 0 =*/56).int32(message.mode);
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    writer.uint32(/* id 8, wireType 0 =*/64).uint64(message.permits);
+                if (message.moreLocks != null && message.moreLocks.length)
+                    for (let i = 0; i < message.moreLocks.length; ++i)
+                        $root.palisade.v1.LockTarget.encode(message.moreLocks[i], writer.uint32(/* id 9, wireType 2 =*/74).fork(), _depth + 1).ldelim();
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData") && message.holderData.length)
+                    writer.uint32(/* id 10, wireType 2 =*/82).bytes(message.holderData);
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs") && (typeof message.holdMs === "object" ? message.holdMs.low || message.holdMs.high : message.holdMs !== 0))
+                    writer.uint32(/* id 11, wireType 0 =*/88).uint64(message.holdMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9580,6 +10031,48 @@ export const palisade = $root.palisade = (() => {
                             message.held.push(reader.uint64());
                             continue;
                         }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            message.permits = reader.uint64();
+                            message._permits = "permits";
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.moreLocks && message.moreLocks.length))
+                                message.moreLocks = [];
+                            message.moreLocks.push($root.palisade.v1.LockTarget.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.holderData = value;
+                            else
+                                delete message.holderData;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.holdMs = value;
+                            else
+                                delete message.holdMs;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -9628,6 +10121,7 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $util.recursionLimit)
                     return "max depth exceeded";
+                let properties = {};
                 if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
                     if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
                         return "sessionId: integer|Long expected";
@@ -9650,6 +10144,29 @@ export const palisade = $root.palisade = (() => {
                         if (!$util.isInteger(message.held[i]) && !(message.held[i] && $util.isInteger(message.held[i].low) && $util.isInteger(message.held[i].high)))
                             return "held: integer|Long[] expected";
                 }
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits")) {
+                    properties._permits = 1;
+                    if (!$util.isInteger(message.permits) && !(message.permits && $util.isInteger(message.permits.low) && $util.isInteger(message.permits.high)))
+                        return "permits: integer|Long expected";
+                }
+                if (message.moreLocks != null && $Object.hasOwnProperty.call(message, "moreLocks")) {
+                    if (!$Array.isArray(message.moreLocks))
+                        return "moreLocks: array expected";
+                    for (let i = 0; i < message.moreLocks.length; ++i) {
+                        let error = $root.palisade.v1.LockTarget.verify(message.moreLocks[i], _depth + 1);
+                        if (error)
+                            return "moreLocks." + error;
+                    }
+                }
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    if (!(message.holderData && typeof message.holderData.length === "number" || $util.isString(message.holderData)))
+                        return "holderData: buffer expected";
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (!$util.isInteger(message.holdMs) && !(message.holdMs && $util.isInteger(message.holdMs.low) && $util.isInteger(message.holdMs.high)))
+                        return "holdMs: integer|Long expected";
                 return null;
             };
 
@@ -9728,6 +10245,59 @@ export const palisade = $root.palisade = (() => {
                         else if (typeof object.held[i] === "object")
                             message.held[i] = new $util.LongBits(object.held[i].low >>> 0, object.held[i].high >>> 0).toNumber(true);
                 }
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                if (object.permits != null)
+                    if ($util.Long)
+                        message.permits = $util.Long.fromValue(object.permits, true);
+                    else if (typeof object.permits === "string")
+                        message.permits = $parseInt(object.permits, 10);
+                    else if (typeof object.permits === "number")
+                        message.permits = object.permits;
+                    else if (typeof object.permits === "object")
+                        message.permits = new $util.LongBits(object.permits.low >>> 0, object.permits.high >>> 0).toNumber(true);
+                if (object.moreLocks) {
+                    if (!$Array.isArray(object.moreLocks))
+                        throw $TypeError(".palisade.v1.AcquireRequest.moreLocks: array expected");
+                    message.moreLocks = $Array(object.moreLocks.length);
+                    for (let i = 0; i < object.moreLocks.length; ++i) {
+                        if (!$util.isObject(object.moreLocks[i]))
+                            throw $TypeError(".palisade.v1.AcquireRequest.moreLocks: object expected");
+                        message.moreLocks[i] = $root.palisade.v1.LockTarget.fromObject(object.moreLocks[i], _depth + 1);
+                    }
+                }
+                if (object.holderData != null)
+                    if (object.holderData.length)
+                        if (typeof object.holderData === "string")
+                            $util.base64.decode(object.holderData, message.holderData = $util.newBuffer($util.base64.length(object.holderData)), 0);
+                        else if (object.holderData.length >= 0)
+                            message.holderData = object.holderData;
+                if (object.holdMs != null)
+                    if (typeof object.holdMs === "object" ? object.holdMs.low || object.holdMs.high : $Number(object.holdMs) !== 0)
+                        if ($util.Long)
+                            message.holdMs = $util.Long.fromValue(object.holdMs, true);
+                        else if (typeof object.holdMs === "string")
+                            message.holdMs = $parseInt(object.holdMs, 10);
+                        else if (typeof object.holdMs === "number")
+                            message.holdMs = object.holdMs;
+                        else if (typeof object.holdMs === "object")
+                            message.holdMs = new $util.LongBits(object.holdMs.low >>> 0, object.holdMs.high >>> 0).toNumber(true);
                 return message;
             };
 
@@ -9748,8 +10318,10 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let object = {};
-                if (options.arrays || options.defaults)
+                if (options.arrays || options.defaults) {
                     object.held = [];
+                    object.moreLocks = [];
+                }
                 if (options.defaults) {
                     if ($util.Long) {
                         let long = new $util.Long(0, 0, true);
@@ -9772,6 +10344,19 @@ export const palisade = $root.palisade = (() => {
                         object.ackedUpTo = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.ackedUpTo = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                    if (options.bytes === $String)
+                        object.holderData = "";
+                    else {
+                        object.holderData = [];
+                        if (options.bytes !== $Array)
+                            object.holderData = $util.newBuffer(object.holderData);
+                    }
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.holdMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.holdMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                 }
                 if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -9813,6 +10398,29 @@ export const palisade = $root.palisade = (() => {
                         else
                             object.held[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.held[j]) : options.longs === $Number ? new $util.LongBits(message.held[j].low >>> 0, message.held[j].high >>> 0).toNumber(true) : message.held[j];
                 }
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.permits = typeof message.permits === "number" ? $BigInt(message.permits) : $util.Long.fromBits(message.permits.low >>> 0, message.permits.high >>> 0, true).toBigInt();
+                    else if (typeof message.permits === "number")
+                        object.permits = options.longs === $String ? $String(message.permits) : message.permits;
+                    else
+                        object.permits = options.longs === $String ? $util.Long.prototype.toString.call(message.permits) : options.longs === $Number ? new $util.LongBits(message.permits.low >>> 0, message.permits.high >>> 0).toNumber(true) : message.permits;
+                if (message.moreLocks && message.moreLocks.length) {
+                    object.moreLocks = $Array(message.moreLocks.length);
+                    for (let j = 0; j < message.moreLocks.length; ++j)
+                        object.moreLocks[j] = $root.palisade.v1.LockTarget.toObject(message.moreLocks[j], options, _depth + 1);
+                }
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    object.holderData = options.bytes === $String ? $util.base64.encode(message.holderData, 0, message.holderData.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.holderData) : message.holderData;
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.holdMs = typeof message.holdMs === "number" ? $BigInt(message.holdMs) : $util.Long.fromBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.holdMs === "number")
+                        object.holdMs = options.longs === $String ? $String(message.holdMs) : message.holdMs;
+                    else
+                        object.holdMs = options.longs === $String ? $util.Long.prototype.toString.call(message.holdMs) : options.longs === $Number ? new $util.LongBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0).toNumber(true) : message.holdMs;
                 return object;
             };
 
@@ -9844,6 +10452,429 @@ export const palisade = $root.palisade = (() => {
             return AcquireRequest;
         })();
 
+        v1.LockGrant = (function() {
+
+            /**
+             * Properties of a LockGrant.
+             * @typedef {Object} palisade.v1.LockGrant.$Properties
+             * @property {string|null} [lock] LockGrant lock
+             * @property {Long|null} [token] LockGrant token
+             * @property {palisade.v1.LockMode|null} [mode] LockGrant mode
+             * @property {number|null} [permits] LockGrant permits
+             * @property {number|null} [slot] LockGrant slot
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a LockGrant.
+             * @memberof palisade.v1
+             * @interface ILockGrant
+             * @augments palisade.v1.LockGrant.$Properties
+             * @deprecated Use palisade.v1.LockGrant.$Properties instead.
+             */
+
+            /**
+             * Shape of a LockGrant.
+             * @typedef {palisade.v1.LockGrant.$Properties} palisade.v1.LockGrant.$Shape
+             */
+
+            /**
+             * Constructs a new LockGrant.
+             * @memberof palisade.v1
+             * @classdesc Represents a LockGrant.
+             * @constructor
+             * @param {palisade.v1.LockGrant.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const LockGrant = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * LockGrant lock.
+             * @member {string} lock
+             * @memberof palisade.v1.LockGrant
+             * @instance
+             */
+            LockGrant.prototype.lock = "";
+
+            /**
+             * LockGrant token.
+             * @member {Long} token
+             * @memberof palisade.v1.LockGrant
+             * @instance
+             */
+            LockGrant.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * LockGrant mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.LockGrant
+             * @instance
+             */
+            LockGrant.prototype.mode = 0;
+
+            /**
+             * LockGrant permits.
+             * @member {number} permits
+             * @memberof palisade.v1.LockGrant
+             * @instance
+             */
+            LockGrant.prototype.permits = 0;
+
+            /**
+             * LockGrant slot.
+             * @member {number} slot
+             * @memberof palisade.v1.LockGrant
+             * @instance
+             */
+            LockGrant.prototype.slot = 0;
+
+            /**
+             * Creates a new LockGrant instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {palisade.v1.LockGrant.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.LockGrant} LockGrant instance
+             * @type {{
+             *   (properties: palisade.v1.LockGrant.$Shape): palisade.v1.LockGrant & palisade.v1.LockGrant.$Shape;
+             *   (properties?: palisade.v1.LockGrant.$Properties): palisade.v1.LockGrant;
+             * }}
+             */
+            LockGrant.create = function(properties) {
+                return new LockGrant(properties);
+            };
+
+            /**
+             * Encodes the specified LockGrant message. Does not implicitly {@link palisade.v1.LockGrant.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {palisade.v1.LockGrant.$Properties} message LockGrant message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LockGrant.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock") && message.lock !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.lock);
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.token);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 3, wireType 0 =*/24).int32(message.mode);
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits") && message.permits !== 0)
+                    writer.uint32(/* id 4, wireType 0 =*/32).uint32(message.permits);
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot") && message.slot !== 0)
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint32(message.slot);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified LockGrant message, length delimited. Does not implicitly {@link palisade.v1.LockGrant.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {palisade.v1.LockGrant.$Properties} message LockGrant message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LockGrant.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a LockGrant message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.LockGrant & palisade.v1.LockGrant.$Shape} LockGrant
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LockGrant.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.LockGrant();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.lock = value;
+                            else
+                                delete message.lock;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.permits = value;
+                            else
+                                delete message.permits;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.slot = value;
+                            else
+                                delete message.slot;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a LockGrant message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.LockGrant & palisade.v1.LockGrant.$Shape} LockGrant
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LockGrant.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a LockGrant message.
+             * @function verify
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            LockGrant.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    if (!$util.isString(message.lock))
+                        return "lock: string expected";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    if (!$util.isInteger(message.permits))
+                        return "permits: integer expected";
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot"))
+                    if (!$util.isInteger(message.slot))
+                        return "slot: integer expected";
+                return null;
+            };
+
+            /**
+             * Creates a LockGrant message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.LockGrant} LockGrant
+             */
+            LockGrant.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.LockGrant)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.LockGrant: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.LockGrant();
+                if (object.lock != null)
+                    if (typeof object.lock !== "string" || object.lock.length)
+                        message.lock = $String(object.lock);
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                if (object.permits != null)
+                    if ($Number(object.permits) !== 0)
+                        message.permits = object.permits >>> 0;
+                if (object.slot != null)
+                    if ($Number(object.slot) !== 0)
+                        message.slot = object.slot >>> 0;
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a LockGrant message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {palisade.v1.LockGrant} message LockGrant
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            LockGrant.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.lock = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                    object.permits = 0;
+                    object.slot = 0;
+                }
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    object.lock = message.lock;
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    object.permits = message.permits;
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot"))
+                    object.slot = message.slot;
+                return object;
+            };
+
+            /**
+             * Converts this LockGrant to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.LockGrant
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            LockGrant.prototype.toJSON = function() {
+                return LockGrant.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for LockGrant
+             * @function getTypeUrl
+             * @memberof palisade.v1.LockGrant
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            LockGrant.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.LockGrant";
+            };
+
+            return LockGrant;
+        })();
+
         v1.AcquireResponse = (function() {
 
             /**
@@ -9852,6 +10883,8 @@ export const palisade = $root.palisade = (() => {
              * @property {boolean|null} [acquired] AcquireResponse acquired
              * @property {Long|null} [token] AcquireResponse token
              * @property {palisade.v1.LockHolder.$Properties|null} [holder] AcquireResponse holder
+             * @property {Array.<palisade.v1.LockGrant.$Properties>|null} [grants] AcquireResponse grants
+             * @property {string|null} [blockedLock] AcquireResponse blockedLock
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -9877,6 +10910,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
             const AcquireResponse = function (properties) {
+                this.grants = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -9906,6 +10940,22 @@ export const palisade = $root.palisade = (() => {
              * @instance
              */
             AcquireResponse.prototype.holder = null;
+
+            /**
+             * AcquireResponse grants.
+             * @member {Array.<palisade.v1.LockGrant.$Properties>} grants
+             * @memberof palisade.v1.AcquireResponse
+             * @instance
+             */
+            AcquireResponse.prototype.grants = $util.emptyArray;
+
+            /**
+             * AcquireResponse blockedLock.
+             * @member {string} blockedLock
+             * @memberof palisade.v1.AcquireResponse
+             * @instance
+             */
+            AcquireResponse.prototype.blockedLock = "";
 
             /**
              * Creates a new AcquireResponse instance using the specified properties.
@@ -9945,6 +10995,11 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.token);
                 if (message.holder != null && $Object.hasOwnProperty.call(message, "holder"))
                     $root.palisade.v1.LockHolder.encode(message.holder, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.grants != null && message.grants.length)
+                    for (let i = 0; i < message.grants.length; ++i)
+                        $root.palisade.v1.LockGrant.encode(message.grants[i], writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+                if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock") && message.blockedLock !== "")
+                    writer.uint32(/* id 5, wireType 2 =*/42).string(message.blockedLock);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -10026,6 +11081,23 @@ export const palisade = $root.palisade = (() => {
                             message.holder = $root.palisade.v1.LockHolder.decode(reader, reader.size(), $undefined, _depth + 1, message.holder);
                             continue;
                         }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.grants && message.grants.length))
+                                message.grants = [];
+                            message.grants.push($root.palisade.v1.LockGrant.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.blockedLock = value;
+                            else
+                                delete message.blockedLock;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -10085,6 +11157,18 @@ export const palisade = $root.palisade = (() => {
                     if (error)
                         return "holder." + error;
                 }
+                if (message.grants != null && $Object.hasOwnProperty.call(message, "grants")) {
+                    if (!$Array.isArray(message.grants))
+                        return "grants: array expected";
+                    for (let i = 0; i < message.grants.length; ++i) {
+                        let error = $root.palisade.v1.LockGrant.verify(message.grants[i], _depth + 1);
+                        if (error)
+                            return "grants." + error;
+                    }
+                }
+                if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock"))
+                    if (!$util.isString(message.blockedLock))
+                        return "blockedLock: string expected";
                 return null;
             };
 
@@ -10124,6 +11208,19 @@ export const palisade = $root.palisade = (() => {
                         throw $TypeError(".palisade.v1.AcquireResponse.holder: object expected");
                     message.holder = $root.palisade.v1.LockHolder.fromObject(object.holder, _depth + 1);
                 }
+                if (object.grants) {
+                    if (!$Array.isArray(object.grants))
+                        throw $TypeError(".palisade.v1.AcquireResponse.grants: array expected");
+                    message.grants = $Array(object.grants.length);
+                    for (let i = 0; i < object.grants.length; ++i) {
+                        if (!$util.isObject(object.grants[i]))
+                            throw $TypeError(".palisade.v1.AcquireResponse.grants: object expected");
+                        message.grants[i] = $root.palisade.v1.LockGrant.fromObject(object.grants[i], _depth + 1);
+                    }
+                }
+                if (object.blockedLock != null)
+                    if (typeof object.blockedLock !== "string" || object.blockedLock.length)
+                        message.blockedLock = $String(object.blockedLock);
                 return message;
             };
 
@@ -10144,6 +11241,8 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let object = {};
+                if (options.arrays || options.defaults)
+                    object.grants = [];
                 if (options.defaults) {
                     object.acquired = false;
                     if ($util.Long) {
@@ -10152,6 +11251,7 @@ export const palisade = $root.palisade = (() => {
                     } else
                         object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                     object.holder = null;
+                    object.blockedLock = "";
                 }
                 if (message.acquired != null && $Object.hasOwnProperty.call(message, "acquired"))
                     object.acquired = message.acquired;
@@ -10164,6 +11264,13 @@ export const palisade = $root.palisade = (() => {
                         object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
                 if (message.holder != null && $Object.hasOwnProperty.call(message, "holder"))
                     object.holder = $root.palisade.v1.LockHolder.toObject(message.holder, options, _depth + 1);
+                if (message.grants && message.grants.length) {
+                    object.grants = $Array(message.grants.length);
+                    for (let j = 0; j < message.grants.length; ++j)
+                        object.grants[j] = $root.palisade.v1.LockGrant.toObject(message.grants[j], options, _depth + 1);
+                }
+                if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock"))
+                    object.blockedLock = message.blockedLock;
                 return object;
             };
 
@@ -11677,6 +12784,11 @@ export const palisade = $root.palisade = (() => {
              * @property {string|null} [clientName] LockHolder clientName
              * @property {Long|null} [token] LockHolder token
              * @property {Long|null} [grantedIndex] LockHolder grantedIndex
+             * @property {palisade.v1.LockMode|null} [mode] LockHolder mode
+             * @property {number|null} [permits] LockHolder permits
+             * @property {number|null} [slot] LockHolder slot
+             * @property {Uint8Array|null} [holderData] LockHolder holderData
+             * @property {Long|null} [holdMs] LockHolder holdMs
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -11741,6 +12853,46 @@ export const palisade = $root.palisade = (() => {
             LockHolder.prototype.grantedIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             /**
+             * LockHolder mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.LockHolder
+             * @instance
+             */
+            LockHolder.prototype.mode = 0;
+
+            /**
+             * LockHolder permits.
+             * @member {number} permits
+             * @memberof palisade.v1.LockHolder
+             * @instance
+             */
+            LockHolder.prototype.permits = 0;
+
+            /**
+             * LockHolder slot.
+             * @member {number} slot
+             * @memberof palisade.v1.LockHolder
+             * @instance
+             */
+            LockHolder.prototype.slot = 0;
+
+            /**
+             * LockHolder holderData.
+             * @member {Uint8Array} holderData
+             * @memberof palisade.v1.LockHolder
+             * @instance
+             */
+            LockHolder.prototype.holderData = $util.newBuffer([]);
+
+            /**
+             * LockHolder holdMs.
+             * @member {Long} holdMs
+             * @memberof palisade.v1.LockHolder
+             * @instance
+             */
+            LockHolder.prototype.holdMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
              * Creates a new LockHolder instance using the specified properties.
              * @function create
              * @memberof palisade.v1.LockHolder
@@ -11780,6 +12932,16 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.token);
                 if (message.grantedIndex != null && $Object.hasOwnProperty.call(message, "grantedIndex") && (typeof message.grantedIndex === "object" ? message.grantedIndex.low || message.grantedIndex.high : message.grantedIndex !== 0))
                     writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.grantedIndex);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 5, wireType 0 =*/40).int32(message.mode);
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits") && message.permits !== 0)
+                    writer.uint32(/* id 6, wireType 0 =*/48).uint32(message.permits);
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot") && message.slot !== 0)
+                    writer.uint32(/* id 7, wireType 0 =*/56).uint32(message.slot);
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData") && message.holderData.length)
+                    writer.uint32(/* id 8, wireType 2 =*/66).bytes(message.holderData);
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs") && (typeof message.holdMs === "object" ? message.holdMs.low || message.holdMs.high : message.holdMs !== 0))
+                    writer.uint32(/* id 9, wireType 0 =*/72).uint64(message.holdMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -11873,6 +13035,51 @@ export const palisade = $root.palisade = (() => {
                                 delete message.grantedIndex;
                             continue;
                         }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.permits = value;
+                            else
+                                delete message.permits;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.slot = value;
+                            else
+                                delete message.slot;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.holderData = value;
+                            else
+                                delete message.holderData;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.holdMs = value;
+                            else
+                                delete message.holdMs;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -11933,6 +13140,21 @@ export const palisade = $root.palisade = (() => {
                 if (message.grantedIndex != null && $Object.hasOwnProperty.call(message, "grantedIndex"))
                     if (!$util.isInteger(message.grantedIndex) && !(message.grantedIndex && $util.isInteger(message.grantedIndex.low) && $util.isInteger(message.grantedIndex.high)))
                         return "grantedIndex: integer|Long expected";
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    if (!$util.isInteger(message.permits))
+                        return "permits: integer expected";
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot"))
+                    if (!$util.isInteger(message.slot))
+                        return "slot: integer expected";
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    if (!(message.holderData && typeof message.holderData.length === "number" || $util.isString(message.holderData)))
+                        return "holderData: buffer expected";
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (!$util.isInteger(message.holdMs) && !(message.holdMs && $util.isInteger(message.holdMs.low) && $util.isInteger(message.holdMs.high)))
+                        return "holdMs: integer|Long expected";
                 return null;
             };
 
@@ -11987,6 +13209,46 @@ export const palisade = $root.palisade = (() => {
                             message.grantedIndex = object.grantedIndex;
                         else if (typeof object.grantedIndex === "object")
                             message.grantedIndex = new $util.LongBits(object.grantedIndex.low >>> 0, object.grantedIndex.high >>> 0).toNumber(true);
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                if (object.permits != null)
+                    if ($Number(object.permits) !== 0)
+                        message.permits = object.permits >>> 0;
+                if (object.slot != null)
+                    if ($Number(object.slot) !== 0)
+                        message.slot = object.slot >>> 0;
+                if (object.holderData != null)
+                    if (object.holderData.length)
+                        if (typeof object.holderData === "string")
+                            $util.base64.decode(object.holderData, message.holderData = $util.newBuffer($util.base64.length(object.holderData)), 0);
+                        else if (object.holderData.length >= 0)
+                            message.holderData = object.holderData;
+                if (object.holdMs != null)
+                    if (typeof object.holdMs === "object" ? object.holdMs.low || object.holdMs.high : $Number(object.holdMs) !== 0)
+                        if ($util.Long)
+                            message.holdMs = $util.Long.fromValue(object.holdMs, true);
+                        else if (typeof object.holdMs === "string")
+                            message.holdMs = $parseInt(object.holdMs, 10);
+                        else if (typeof object.holdMs === "number")
+                            message.holdMs = object.holdMs;
+                        else if (typeof object.holdMs === "object")
+                            message.holdMs = new $util.LongBits(object.holdMs.low >>> 0, object.holdMs.high >>> 0).toNumber(true);
                 return message;
             };
 
@@ -12024,6 +13286,21 @@ export const palisade = $root.palisade = (() => {
                         object.grantedIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.grantedIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                    object.permits = 0;
+                    object.slot = 0;
+                    if (options.bytes === $String)
+                        object.holderData = "";
+                    else {
+                        object.holderData = [];
+                        if (options.bytes !== $Array)
+                            object.holderData = $util.newBuffer(object.holderData);
+                    }
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.holdMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.holdMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                 }
                 if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -12048,6 +13325,21 @@ export const palisade = $root.palisade = (() => {
                         object.grantedIndex = options.longs === $String ? $String(message.grantedIndex) : message.grantedIndex;
                     else
                         object.grantedIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.grantedIndex) : options.longs === $Number ? new $util.LongBits(message.grantedIndex.low >>> 0, message.grantedIndex.high >>> 0).toNumber(true) : message.grantedIndex;
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    object.permits = message.permits;
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot"))
+                    object.slot = message.slot;
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    object.holderData = options.bytes === $String ? $util.base64.encode(message.holderData, 0, message.holderData.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.holderData) : message.holderData;
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.holdMs = typeof message.holdMs === "number" ? $BigInt(message.holdMs) : $util.Long.fromBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.holdMs === "number")
+                        object.holdMs = options.longs === $String ? $String(message.holdMs) : message.holdMs;
+                    else
+                        object.holdMs = options.longs === $String ? $util.Long.prototype.toString.call(message.holdMs) : options.longs === $Number ? new $util.LongBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0).toNumber(true) : message.holdMs;
                 return object;
             };
 
@@ -12087,6 +13379,11 @@ export const palisade = $root.palisade = (() => {
              * @property {Long|null} [sessionId] LockWaiter sessionId
              * @property {string|null} [clientName] LockWaiter clientName
              * @property {Long|null} [waitingSinceIndex] LockWaiter waitingSinceIndex
+             * @property {palisade.v1.LockMode|null} [mode] LockWaiter mode
+             * @property {number|null} [permits] LockWaiter permits
+             * @property {Array.<palisade.v1.LockTarget.$Properties>|null} [locks] LockWaiter locks
+             * @property {Uint8Array|null} [holderData] LockWaiter holderData
+             * @property {Long|null} [holdMs] LockWaiter holdMs
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -12112,6 +13409,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
             const LockWaiter = function (properties) {
+                this.locks = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -12141,6 +13439,46 @@ export const palisade = $root.palisade = (() => {
              * @instance
              */
             LockWaiter.prototype.waitingSinceIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * LockWaiter mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.LockWaiter
+             * @instance
+             */
+            LockWaiter.prototype.mode = 0;
+
+            /**
+             * LockWaiter permits.
+             * @member {number} permits
+             * @memberof palisade.v1.LockWaiter
+             * @instance
+             */
+            LockWaiter.prototype.permits = 0;
+
+            /**
+             * LockWaiter locks.
+             * @member {Array.<palisade.v1.LockTarget.$Properties>} locks
+             * @memberof palisade.v1.LockWaiter
+             * @instance
+             */
+            LockWaiter.prototype.locks = $util.emptyArray;
+
+            /**
+             * LockWaiter holderData.
+             * @member {Uint8Array} holderData
+             * @memberof palisade.v1.LockWaiter
+             * @instance
+             */
+            LockWaiter.prototype.holderData = $util.newBuffer([]);
+
+            /**
+             * LockWaiter holdMs.
+             * @member {Long} holdMs
+             * @memberof palisade.v1.LockWaiter
+             * @instance
+             */
+            LockWaiter.prototype.holdMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             /**
              * Creates a new LockWaiter instance using the specified properties.
@@ -12180,6 +13518,17 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 2, wireType 2 =*/18).string(message.clientName);
                 if (message.waitingSinceIndex != null && $Object.hasOwnProperty.call(message, "waitingSinceIndex") && (typeof message.waitingSinceIndex === "object" ? message.waitingSinceIndex.low || message.waitingSinceIndex.high : message.waitingSinceIndex !== 0))
                     writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.waitingSinceIndex);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 4, wireType 0 =*/32).int32(message.mode);
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits") && message.permits !== 0)
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint32(message.permits);
+                if (message.locks != null && message.locks.length)
+                    for (let i = 0; i < message.locks.length; ++i)
+                        $root.palisade.v1.LockTarget.encode(message.locks[i], writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData") && message.holderData.length)
+                    writer.uint32(/* id 7, wireType 2 =*/58).bytes(message.holderData);
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs") && (typeof message.holdMs === "object" ? message.holdMs.low || message.holdMs.high : message.holdMs !== 0))
+                    writer.uint32(/* id 8, wireType 0 =*/64).uint64(message.holdMs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -12264,6 +13613,50 @@ export const palisade = $root.palisade = (() => {
                                 delete message.waitingSinceIndex;
                             continue;
                         }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.permits = value;
+                            else
+                                delete message.permits;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.locks && message.locks.length))
+                                message.locks = [];
+                            message.locks.push($root.palisade.v1.LockTarget.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.holderData = value;
+                            else
+                                delete message.holderData;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.holdMs = value;
+                            else
+                                delete message.holdMs;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -12321,6 +13714,27 @@ export const palisade = $root.palisade = (() => {
                 if (message.waitingSinceIndex != null && $Object.hasOwnProperty.call(message, "waitingSinceIndex"))
                     if (!$util.isInteger(message.waitingSinceIndex) && !(message.waitingSinceIndex && $util.isInteger(message.waitingSinceIndex.low) && $util.isInteger(message.waitingSinceIndex.high)))
                         return "waitingSinceIndex: integer|Long expected";
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    if (!$util.isInteger(message.permits))
+                        return "permits: integer expected";
+                if (message.locks != null && $Object.hasOwnProperty.call(message, "locks")) {
+                    if (!$Array.isArray(message.locks))
+                        return "locks: array expected";
+                    for (let i = 0; i < message.locks.length; ++i) {
+                        let error = $root.palisade.v1.LockTarget.verify(message.locks[i], _depth + 1);
+                        if (error)
+                            return "locks." + error;
+                    }
+                }
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    if (!(message.holderData && typeof message.holderData.length === "number" || $util.isString(message.holderData)))
+                        return "holderData: buffer expected";
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (!$util.isInteger(message.holdMs) && !(message.holdMs && $util.isInteger(message.holdMs.low) && $util.isInteger(message.holdMs.high)))
+                        return "holdMs: integer|Long expected";
                 return null;
             };
 
@@ -12365,6 +13779,53 @@ export const palisade = $root.palisade = (() => {
                             message.waitingSinceIndex = object.waitingSinceIndex;
                         else if (typeof object.waitingSinceIndex === "object")
                             message.waitingSinceIndex = new $util.LongBits(object.waitingSinceIndex.low >>> 0, object.waitingSinceIndex.high >>> 0).toNumber(true);
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                if (object.permits != null)
+                    if ($Number(object.permits) !== 0)
+                        message.permits = object.permits >>> 0;
+                if (object.locks) {
+                    if (!$Array.isArray(object.locks))
+                        throw $TypeError(".palisade.v1.LockWaiter.locks: array expected");
+                    message.locks = $Array(object.locks.length);
+                    for (let i = 0; i < object.locks.length; ++i) {
+                        if (!$util.isObject(object.locks[i]))
+                            throw $TypeError(".palisade.v1.LockWaiter.locks: object expected");
+                        message.locks[i] = $root.palisade.v1.LockTarget.fromObject(object.locks[i], _depth + 1);
+                    }
+                }
+                if (object.holderData != null)
+                    if (object.holderData.length)
+                        if (typeof object.holderData === "string")
+                            $util.base64.decode(object.holderData, message.holderData = $util.newBuffer($util.base64.length(object.holderData)), 0);
+                        else if (object.holderData.length >= 0)
+                            message.holderData = object.holderData;
+                if (object.holdMs != null)
+                    if (typeof object.holdMs === "object" ? object.holdMs.low || object.holdMs.high : $Number(object.holdMs) !== 0)
+                        if ($util.Long)
+                            message.holdMs = $util.Long.fromValue(object.holdMs, true);
+                        else if (typeof object.holdMs === "string")
+                            message.holdMs = $parseInt(object.holdMs, 10);
+                        else if (typeof object.holdMs === "number")
+                            message.holdMs = object.holdMs;
+                        else if (typeof object.holdMs === "object")
+                            message.holdMs = new $util.LongBits(object.holdMs.low >>> 0, object.holdMs.high >>> 0).toNumber(true);
                 return message;
             };
 
@@ -12385,6 +13846,8 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let object = {};
+                if (options.arrays || options.defaults)
+                    object.locks = [];
                 if (options.defaults) {
                     if ($util.Long) {
                         let long = new $util.Long(0, 0, true);
@@ -12397,6 +13860,20 @@ export const palisade = $root.palisade = (() => {
                         object.waitingSinceIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.waitingSinceIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                    object.permits = 0;
+                    if (options.bytes === $String)
+                        object.holderData = "";
+                    else {
+                        object.holderData = [];
+                        if (options.bytes !== $Array)
+                            object.holderData = $util.newBuffer(object.holderData);
+                    }
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.holdMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.holdMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                 }
                 if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -12414,6 +13891,24 @@ export const palisade = $root.palisade = (() => {
                         object.waitingSinceIndex = options.longs === $String ? $String(message.waitingSinceIndex) : message.waitingSinceIndex;
                     else
                         object.waitingSinceIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.waitingSinceIndex) : options.longs === $Number ? new $util.LongBits(message.waitingSinceIndex.low >>> 0, message.waitingSinceIndex.high >>> 0).toNumber(true) : message.waitingSinceIndex;
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    object.permits = message.permits;
+                if (message.locks && message.locks.length) {
+                    object.locks = $Array(message.locks.length);
+                    for (let j = 0; j < message.locks.length; ++j)
+                        object.locks[j] = $root.palisade.v1.LockTarget.toObject(message.locks[j], options, _depth + 1);
+                }
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    object.holderData = options.bytes === $String ? $util.base64.encode(message.holderData, 0, message.holderData.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.holderData) : message.holderData;
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.holdMs = typeof message.holdMs === "number" ? $BigInt(message.holdMs) : $util.Long.fromBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.holdMs === "number")
+                        object.holdMs = options.longs === $String ? $String(message.holdMs) : message.holdMs;
+                    else
+                        object.holdMs = options.longs === $String ? $util.Long.prototype.toString.call(message.holdMs) : options.longs === $Number ? new $util.LongBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0).toNumber(true) : message.holdMs;
                 return object;
             };
 
@@ -12443,6 +13938,20 @@ export const palisade = $root.palisade = (() => {
             };
 
             return LockWaiter;
+        })();
+
+        /**
+         * LockKind enum.
+         * @name palisade.v1.LockKind
+         * @enum {number}
+         * @property {number} LOCK_KIND_UNSPECIFIED=0 LOCK_KIND_UNSPECIFIED value
+         * @property {number} LOCK_KIND_SEMAPHORE=1 LOCK_KIND_SEMAPHORE value
+         */
+        v1.LockKind = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "LOCK_KIND_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "LOCK_KIND_SEMAPHORE"] = 1;
+            return values;
         })();
 
         v1.GetLockRequest = (function() {
@@ -12728,6 +14237,9 @@ export const palisade = $root.palisade = (() => {
              * @property {string|null} [lock] GetLockResponse lock
              * @property {palisade.v1.LockHolder.$Properties|null} [holder] GetLockResponse holder
              * @property {Array.<palisade.v1.LockWaiter.$Properties>|null} [waiters] GetLockResponse waiters
+             * @property {Array.<palisade.v1.LockHolder.$Properties>|null} [holders] GetLockResponse holders
+             * @property {palisade.v1.LockKind|null} [kind] GetLockResponse kind
+             * @property {number|null} [permits] GetLockResponse permits
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -12754,6 +14266,7 @@ export const palisade = $root.palisade = (() => {
              */
             const GetLockResponse = function (properties) {
                 this.waiters = [];
+                this.holders = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -12783,6 +14296,30 @@ export const palisade = $root.palisade = (() => {
              * @instance
              */
             GetLockResponse.prototype.waiters = $util.emptyArray;
+
+            /**
+             * GetLockResponse holders.
+             * @member {Array.<palisade.v1.LockHolder.$Properties>} holders
+             * @memberof palisade.v1.GetLockResponse
+             * @instance
+             */
+            GetLockResponse.prototype.holders = $util.emptyArray;
+
+            /**
+             * GetLockResponse kind.
+             * @member {palisade.v1.LockKind} kind
+             * @memberof palisade.v1.GetLockResponse
+             * @instance
+             */
+            GetLockResponse.prototype.kind = 0;
+
+            /**
+             * GetLockResponse permits.
+             * @member {number} permits
+             * @memberof palisade.v1.GetLockResponse
+             * @instance
+             */
+            GetLockResponse.prototype.permits = 0;
 
             /**
              * Creates a new GetLockResponse instance using the specified properties.
@@ -12823,6 +14360,13 @@ export const palisade = $root.palisade = (() => {
                 if (message.waiters != null && message.waiters.length)
                     for (let i = 0; i < message.waiters.length; ++i)
                         $root.palisade.v1.LockWaiter.encode(message.waiters[i], writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.holders != null && message.holders.length)
+                    for (let i = 0; i < message.holders.length; ++i)
+                        $root.palisade.v1.LockHolder.encode(message.holders[i], writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
+                    writer.uint32(/* id 5, wireType 0 =*/40).int32(message.kind);
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits") && message.permits !== 0)
+                    writer.uint32(/* id 6, wireType 0 =*/48).uint32(message.permits);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -12903,6 +14447,32 @@ export const palisade = $root.palisade = (() => {
                             message.waiters.push($root.palisade.v1.LockWaiter.decode(reader, reader.size(), $undefined, _depth + 1));
                             continue;
                         }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.holders && message.holders.length))
+                                message.holders = [];
+                            message.holders.push($root.palisade.v1.LockHolder.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.kind = value;
+                            else
+                                delete message.kind;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.permits = value;
+                            else
+                                delete message.permits;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -12968,6 +14538,21 @@ export const palisade = $root.palisade = (() => {
                             return "waiters." + error;
                     }
                 }
+                if (message.holders != null && $Object.hasOwnProperty.call(message, "holders")) {
+                    if (!$Array.isArray(message.holders))
+                        return "holders: array expected";
+                    for (let i = 0; i < message.holders.length; ++i) {
+                        let error = $root.palisade.v1.LockHolder.verify(message.holders[i], _depth + 1);
+                        if (error)
+                            return "holders." + error;
+                    }
+                }
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                    if (typeof message.kind !== "number" || (message.kind | 0) !== message.kind)
+                        return "kind: enum value expected";
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    if (!$util.isInteger(message.permits))
+                        return "permits: integer expected";
                 return null;
             };
 
@@ -13007,6 +14592,33 @@ export const palisade = $root.palisade = (() => {
                         message.waiters[i] = $root.palisade.v1.LockWaiter.fromObject(object.waiters[i], _depth + 1);
                     }
                 }
+                if (object.holders) {
+                    if (!$Array.isArray(object.holders))
+                        throw $TypeError(".palisade.v1.GetLockResponse.holders: array expected");
+                    message.holders = $Array(object.holders.length);
+                    for (let i = 0; i < object.holders.length; ++i) {
+                        if (!$util.isObject(object.holders[i]))
+                            throw $TypeError(".palisade.v1.GetLockResponse.holders: object expected");
+                        message.holders[i] = $root.palisade.v1.LockHolder.fromObject(object.holders[i], _depth + 1);
+                    }
+                }
+                if (object.kind !== 0 && (typeof object.kind !== "string" || $root.palisade.v1.LockKind[object.kind] !== 0))
+                    switch (object.kind) {
+                    case "LOCK_KIND_UNSPECIFIED":
+                    case 0:
+                        message.kind = 0;
+                        break;
+                    case "LOCK_KIND_SEMAPHORE":
+                    case 1:
+                        message.kind = 1;
+                        break;
+                    default:
+                        if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
+                            message.kind = object.kind;
+                    }
+                if (object.permits != null)
+                    if ($Number(object.permits) !== 0)
+                        message.permits = object.permits >>> 0;
                 return message;
             };
 
@@ -13027,11 +14639,15 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let object = {};
-                if (options.arrays || options.defaults)
+                if (options.arrays || options.defaults) {
                     object.waiters = [];
+                    object.holders = [];
+                }
                 if (options.defaults) {
                     object.lock = "";
                     object.holder = null;
+                    object.kind = options.enums === $String ? "LOCK_KIND_UNSPECIFIED" : 0;
+                    object.permits = 0;
                 }
                 if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
                     object.lock = message.lock;
@@ -13042,6 +14658,15 @@ export const palisade = $root.palisade = (() => {
                     for (let j = 0; j < message.waiters.length; ++j)
                         object.waiters[j] = $root.palisade.v1.LockWaiter.toObject(message.waiters[j], options, _depth + 1);
                 }
+                if (message.holders && message.holders.length) {
+                    object.holders = $Array(message.holders.length);
+                    for (let j = 0; j < message.holders.length; ++j)
+                        object.holders[j] = $root.palisade.v1.LockHolder.toObject(message.holders[j], options, _depth + 1);
+                }
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                    object.kind = options.enums === $String ? $root.palisade.v1.LockKind[message.kind] === $undefined ? message.kind : $root.palisade.v1.LockKind[message.kind] : message.kind;
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    object.permits = message.permits;
                 return object;
             };
 
@@ -13415,6 +15040,9 @@ export const palisade = $root.palisade = (() => {
              * @property {string|null} [lock] LockSummary lock
              * @property {palisade.v1.LockHolder.$Properties|null} [holder] LockSummary holder
              * @property {number|null} [waiterCount] LockSummary waiterCount
+             * @property {Array.<palisade.v1.LockHolder.$Properties>|null} [holders] LockSummary holders
+             * @property {palisade.v1.LockKind|null} [kind] LockSummary kind
+             * @property {number|null} [permits] LockSummary permits
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -13440,6 +15068,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
             const LockSummary = function (properties) {
+                this.holders = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -13469,6 +15098,30 @@ export const palisade = $root.palisade = (() => {
              * @instance
              */
             LockSummary.prototype.waiterCount = 0;
+
+            /**
+             * LockSummary holders.
+             * @member {Array.<palisade.v1.LockHolder.$Properties>} holders
+             * @memberof palisade.v1.LockSummary
+             * @instance
+             */
+            LockSummary.prototype.holders = $util.emptyArray;
+
+            /**
+             * LockSummary kind.
+             * @member {palisade.v1.LockKind} kind
+             * @memberof palisade.v1.LockSummary
+             * @instance
+             */
+            LockSummary.prototype.kind = 0;
+
+            /**
+             * LockSummary permits.
+             * @member {number} permits
+             * @memberof palisade.v1.LockSummary
+             * @instance
+             */
+            LockSummary.prototype.permits = 0;
 
             /**
              * Creates a new LockSummary instance using the specified properties.
@@ -13508,6 +15161,13 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.LockHolder.encode(message.holder, writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
                 if (message.waiterCount != null && $Object.hasOwnProperty.call(message, "waiterCount") && message.waiterCount !== 0)
                     writer.uint32(/* id 3, wireType 0 =*/24).uint32(message.waiterCount);
+                if (message.holders != null && message.holders.length)
+                    for (let i = 0; i < message.holders.length; ++i)
+                        $root.palisade.v1.LockHolder.encode(message.holders[i], writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
+                    writer.uint32(/* id 5, wireType 0 =*/40).int32(message.kind);
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits") && message.permits !== 0)
+                    writer.uint32(/* id 6, wireType 0 =*/48).uint32(message.permits);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -13589,6 +15249,32 @@ export const palisade = $root.palisade = (() => {
                                 delete message.waiterCount;
                             continue;
                         }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.holders && message.holders.length))
+                                message.holders = [];
+                            message.holders.push($root.palisade.v1.LockHolder.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.kind = value;
+                            else
+                                delete message.kind;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.permits = value;
+                            else
+                                delete message.permits;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -13648,6 +15334,21 @@ export const palisade = $root.palisade = (() => {
                 if (message.waiterCount != null && $Object.hasOwnProperty.call(message, "waiterCount"))
                     if (!$util.isInteger(message.waiterCount))
                         return "waiterCount: integer expected";
+                if (message.holders != null && $Object.hasOwnProperty.call(message, "holders")) {
+                    if (!$Array.isArray(message.holders))
+                        return "holders: array expected";
+                    for (let i = 0; i < message.holders.length; ++i) {
+                        let error = $root.palisade.v1.LockHolder.verify(message.holders[i], _depth + 1);
+                        if (error)
+                            return "holders." + error;
+                    }
+                }
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                    if (typeof message.kind !== "number" || (message.kind | 0) !== message.kind)
+                        return "kind: enum value expected";
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    if (!$util.isInteger(message.permits))
+                        return "permits: integer expected";
                 return null;
             };
 
@@ -13680,6 +15381,33 @@ export const palisade = $root.palisade = (() => {
                 if (object.waiterCount != null)
                     if ($Number(object.waiterCount) !== 0)
                         message.waiterCount = object.waiterCount >>> 0;
+                if (object.holders) {
+                    if (!$Array.isArray(object.holders))
+                        throw $TypeError(".palisade.v1.LockSummary.holders: array expected");
+                    message.holders = $Array(object.holders.length);
+                    for (let i = 0; i < object.holders.length; ++i) {
+                        if (!$util.isObject(object.holders[i]))
+                            throw $TypeError(".palisade.v1.LockSummary.holders: object expected");
+                        message.holders[i] = $root.palisade.v1.LockHolder.fromObject(object.holders[i], _depth + 1);
+                    }
+                }
+                if (object.kind !== 0 && (typeof object.kind !== "string" || $root.palisade.v1.LockKind[object.kind] !== 0))
+                    switch (object.kind) {
+                    case "LOCK_KIND_UNSPECIFIED":
+                    case 0:
+                        message.kind = 0;
+                        break;
+                    case "LOCK_KIND_SEMAPHORE":
+                    case 1:
+                        message.kind = 1;
+                        break;
+                    default:
+                        if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
+                            message.kind = object.kind;
+                    }
+                if (object.permits != null)
+                    if ($Number(object.permits) !== 0)
+                        message.permits = object.permits >>> 0;
                 return message;
             };
 
@@ -13700,10 +15428,14 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let object = {};
+                if (options.arrays || options.defaults)
+                    object.holders = [];
                 if (options.defaults) {
                     object.lock = "";
                     object.holder = null;
                     object.waiterCount = 0;
+                    object.kind = options.enums === $String ? "LOCK_KIND_UNSPECIFIED" : 0;
+                    object.permits = 0;
                 }
                 if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
                     object.lock = message.lock;
@@ -13711,6 +15443,15 @@ export const palisade = $root.palisade = (() => {
                     object.holder = $root.palisade.v1.LockHolder.toObject(message.holder, options, _depth + 1);
                 if (message.waiterCount != null && $Object.hasOwnProperty.call(message, "waiterCount"))
                     object.waiterCount = message.waiterCount;
+                if (message.holders && message.holders.length) {
+                    object.holders = $Array(message.holders.length);
+                    for (let j = 0; j < message.holders.length; ++j)
+                        object.holders[j] = $root.palisade.v1.LockHolder.toObject(message.holders[j], options, _depth + 1);
+                }
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                    object.kind = options.enums === $String ? $root.palisade.v1.LockKind[message.kind] === $undefined ? message.kind : $root.palisade.v1.LockKind[message.kind] : message.kind;
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    object.permits = message.permits;
                 return object;
             };
 
@@ -15805,6 +17546,20 @@ export const palisade = $root.palisade = (() => {
             return values;
         })();
 
+        /**
+         * RevokeCause enum.
+         * @name palisade.v1.RevokeCause
+         * @enum {number}
+         * @property {number} REVOKE_CAUSE_UNSPECIFIED=0 REVOKE_CAUSE_UNSPECIFIED value
+         * @property {number} REVOKE_CAUSE_HOLD_LIMIT=1 REVOKE_CAUSE_HOLD_LIMIT value
+         */
+        v1.RevokeCause = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "REVOKE_CAUSE_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "REVOKE_CAUSE_HOLD_LIMIT"] = 1;
+            return values;
+        })();
+
         v1.HistoryRecord = (function() {
 
             /**
@@ -15819,6 +17574,12 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.EndReason|null} [reason] HistoryRecord reason
              * @property {Long|null} [grantedAtMs] HistoryRecord grantedAtMs
              * @property {Long|null} [endedAtMs] HistoryRecord endedAtMs
+             * @property {palisade.v1.LockMode|null} [mode] HistoryRecord mode
+             * @property {boolean|null} [permit] HistoryRecord permit
+             * @property {number|null} [slot] HistoryRecord slot
+             * @property {Uint8Array|null} [holderData] HistoryRecord holderData
+             * @property {Long|null} [holdMs] HistoryRecord holdMs
+             * @property {palisade.v1.RevokeCause|null} [revokeCause] HistoryRecord revokeCause
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -15923,6 +17684,54 @@ export const palisade = $root.palisade = (() => {
             HistoryRecord.prototype.endedAtMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             /**
+             * HistoryRecord mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.HistoryRecord
+             * @instance
+             */
+            HistoryRecord.prototype.mode = 0;
+
+            /**
+             * HistoryRecord permit.
+             * @member {boolean} permit
+             * @memberof palisade.v1.HistoryRecord
+             * @instance
+             */
+            HistoryRecord.prototype.permit = false;
+
+            /**
+             * HistoryRecord slot.
+             * @member {number} slot
+             * @memberof palisade.v1.HistoryRecord
+             * @instance
+             */
+            HistoryRecord.prototype.slot = 0;
+
+            /**
+             * HistoryRecord holderData.
+             * @member {Uint8Array} holderData
+             * @memberof palisade.v1.HistoryRecord
+             * @instance
+             */
+            HistoryRecord.prototype.holderData = $util.newBuffer([]);
+
+            /**
+             * HistoryRecord holdMs.
+             * @member {Long} holdMs
+             * @memberof palisade.v1.HistoryRecord
+             * @instance
+             */
+            HistoryRecord.prototype.holdMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * HistoryRecord revokeCause.
+             * @member {palisade.v1.RevokeCause} revokeCause
+             * @memberof palisade.v1.HistoryRecord
+             * @instance
+             */
+            HistoryRecord.prototype.revokeCause = 0;
+
+            /**
              * Creates a new HistoryRecord instance using the specified properties.
              * @function create
              * @memberof palisade.v1.HistoryRecord
@@ -15972,6 +17781,18 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 8, wireType 0 =*/64).uint64(message.grantedAtMs);
                 if (message.endedAtMs != null && $Object.hasOwnProperty.call(message, "endedAtMs") && (typeof message.endedAtMs === "object" ? message.endedAtMs.low || message.endedAtMs.high : message.endedAtMs !== 0))
                     writer.uint32(/* id 9, wireType 0 =*/72).uint64(message.endedAtMs);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 10, wireType 0 =*/80).int32(message.mode);
+                if (message.permit != null && $Object.hasOwnProperty.call(message, "permit") && message.permit !== false)
+                    writer.uint32(/* id 11, wireType 0 =*/88).bool(message.permit);
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot") && message.slot !== 0)
+                    writer.uint32(/* id 12, wireType 0 =*/96).uint32(message.slot);
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData") && message.holderData.length)
+                    writer.uint32(/* id 13, wireType 2 =*/106).bytes(message.holderData);
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs") && (typeof message.holdMs === "object" ? message.holdMs.low || message.holdMs.high : message.holdMs !== 0))
+                    writer.uint32(/* id 14, wireType 0 =*/112).uint64(message.holdMs);
+                if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause") && message.revokeCause !== 0)
+                    writer.uint32(/* id 15, wireType 0 =*/120).int32(message.revokeCause);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -16110,6 +17931,60 @@ export const palisade = $root.palisade = (() => {
                                 delete message.endedAtMs;
                             continue;
                         }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.permit = value;
+                            else
+                                delete message.permit;
+                            continue;
+                        }
+                    case 12: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.slot = value;
+                            else
+                                delete message.slot;
+                            continue;
+                        }
+                    case 13: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.holderData = value;
+                            else
+                                delete message.holderData;
+                            continue;
+                        }
+                    case 14: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.holdMs = value;
+                            else
+                                delete message.holdMs;
+                            continue;
+                        }
+                    case 15: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.revokeCause = value;
+                            else
+                                delete message.revokeCause;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -16185,6 +18060,24 @@ export const palisade = $root.palisade = (() => {
                 if (message.endedAtMs != null && $Object.hasOwnProperty.call(message, "endedAtMs"))
                     if (!$util.isInteger(message.endedAtMs) && !(message.endedAtMs && $util.isInteger(message.endedAtMs.low) && $util.isInteger(message.endedAtMs.high)))
                         return "endedAtMs: integer|Long expected";
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                if (message.permit != null && $Object.hasOwnProperty.call(message, "permit"))
+                    if (typeof message.permit !== "boolean")
+                        return "permit: boolean expected";
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot"))
+                    if (!$util.isInteger(message.slot))
+                        return "slot: integer expected";
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    if (!(message.holderData && typeof message.holderData.length === "number" || $util.isString(message.holderData)))
+                        return "holderData: buffer expected";
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (!$util.isInteger(message.holdMs) && !(message.holdMs && $util.isInteger(message.holdMs.low) && $util.isInteger(message.holdMs.high)))
+                        return "holdMs: integer|Long expected";
+                if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause"))
+                    if (typeof message.revokeCause !== "number" || (message.revokeCause | 0) !== message.revokeCause)
+                        return "revokeCause: enum value expected";
                 return null;
             };
 
@@ -16305,6 +18198,60 @@ export const palisade = $root.palisade = (() => {
                             message.endedAtMs = object.endedAtMs;
                         else if (typeof object.endedAtMs === "object")
                             message.endedAtMs = new $util.LongBits(object.endedAtMs.low >>> 0, object.endedAtMs.high >>> 0).toNumber(true);
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                if (object.permit != null)
+                    if (object.permit)
+                        message.permit = $Boolean(object.permit);
+                if (object.slot != null)
+                    if ($Number(object.slot) !== 0)
+                        message.slot = object.slot >>> 0;
+                if (object.holderData != null)
+                    if (object.holderData.length)
+                        if (typeof object.holderData === "string")
+                            $util.base64.decode(object.holderData, message.holderData = $util.newBuffer($util.base64.length(object.holderData)), 0);
+                        else if (object.holderData.length >= 0)
+                            message.holderData = object.holderData;
+                if (object.holdMs != null)
+                    if (typeof object.holdMs === "object" ? object.holdMs.low || object.holdMs.high : $Number(object.holdMs) !== 0)
+                        if ($util.Long)
+                            message.holdMs = $util.Long.fromValue(object.holdMs, true);
+                        else if (typeof object.holdMs === "string")
+                            message.holdMs = $parseInt(object.holdMs, 10);
+                        else if (typeof object.holdMs === "number")
+                            message.holdMs = object.holdMs;
+                        else if (typeof object.holdMs === "object")
+                            message.holdMs = new $util.LongBits(object.holdMs.low >>> 0, object.holdMs.high >>> 0).toNumber(true);
+                if (object.revokeCause !== 0 && (typeof object.revokeCause !== "string" || $root.palisade.v1.RevokeCause[object.revokeCause] !== 0))
+                    switch (object.revokeCause) {
+                    case "REVOKE_CAUSE_UNSPECIFIED":
+                    case 0:
+                        message.revokeCause = 0;
+                        break;
+                    case "REVOKE_CAUSE_HOLD_LIMIT":
+                    case 1:
+                        message.revokeCause = 1;
+                        break;
+                    default:
+                        if (typeof object.revokeCause === "number" && (object.revokeCause | 0) === object.revokeCause)
+                            message.revokeCause = object.revokeCause;
+                    }
                 return message;
             };
 
@@ -16363,6 +18310,22 @@ export const palisade = $root.palisade = (() => {
                         object.endedAtMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.endedAtMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                    object.permit = false;
+                    object.slot = 0;
+                    if (options.bytes === $String)
+                        object.holderData = "";
+                    else {
+                        object.holderData = [];
+                        if (options.bytes !== $Array)
+                            object.holderData = $util.newBuffer(object.holderData);
+                    }
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.holdMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.holdMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.revokeCause = options.enums === $String ? "REVOKE_CAUSE_UNSPECIFIED" : 0;
                 }
                 if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -16417,6 +18380,23 @@ export const palisade = $root.palisade = (() => {
                         object.endedAtMs = options.longs === $String ? $String(message.endedAtMs) : message.endedAtMs;
                     else
                         object.endedAtMs = options.longs === $String ? $util.Long.prototype.toString.call(message.endedAtMs) : options.longs === $Number ? new $util.LongBits(message.endedAtMs.low >>> 0, message.endedAtMs.high >>> 0).toNumber(true) : message.endedAtMs;
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                if (message.permit != null && $Object.hasOwnProperty.call(message, "permit"))
+                    object.permit = message.permit;
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot"))
+                    object.slot = message.slot;
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    object.holderData = options.bytes === $String ? $util.base64.encode(message.holderData, 0, message.holderData.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.holderData) : message.holderData;
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.holdMs = typeof message.holdMs === "number" ? $BigInt(message.holdMs) : $util.Long.fromBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.holdMs === "number")
+                        object.holdMs = options.longs === $String ? $String(message.holdMs) : message.holdMs;
+                    else
+                        object.holdMs = options.longs === $String ? $util.Long.prototype.toString.call(message.holdMs) : options.longs === $Number ? new $util.LongBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0).toNumber(true) : message.holdMs;
+                if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause"))
+                    object.revokeCause = options.enums === $String ? $root.palisade.v1.RevokeCause[message.revokeCause] === $undefined ? message.revokeCause : $root.palisade.v1.RevokeCause[message.revokeCause] : message.revokeCause;
                 return object;
             };
 
@@ -17994,6 +19974,12 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.WatchEventKind|null} [kind] WatchEvent kind
              * @property {Long|null} [sessionId] WatchEvent sessionId
              * @property {Long|null} [token] WatchEvent token
+             * @property {palisade.v1.LockMode|null} [mode] WatchEvent mode
+             * @property {number|null} [permits] WatchEvent permits
+             * @property {number|null} [slot] WatchEvent slot
+             * @property {Uint8Array|null} [holderData] WatchEvent holderData
+             * @property {Long|null} [holdMs] WatchEvent holdMs
+             * @property {palisade.v1.RevokeCause|null} [revokeCause] WatchEvent revokeCause
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -18066,6 +20052,54 @@ export const palisade = $root.palisade = (() => {
             WatchEvent.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             /**
+             * WatchEvent mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.WatchEvent
+             * @instance
+             */
+            WatchEvent.prototype.mode = 0;
+
+            /**
+             * WatchEvent permits.
+             * @member {number} permits
+             * @memberof palisade.v1.WatchEvent
+             * @instance
+             */
+            WatchEvent.prototype.permits = 0;
+
+            /**
+             * WatchEvent slot.
+             * @member {number} slot
+             * @memberof palisade.v1.WatchEvent
+             * @instance
+             */
+            WatchEvent.prototype.slot = 0;
+
+            /**
+             * WatchEvent holderData.
+             * @member {Uint8Array} holderData
+             * @memberof palisade.v1.WatchEvent
+             * @instance
+             */
+            WatchEvent.prototype.holderData = $util.newBuffer([]);
+
+            /**
+             * WatchEvent holdMs.
+             * @member {Long} holdMs
+             * @memberof palisade.v1.WatchEvent
+             * @instance
+             */
+            WatchEvent.prototype.holdMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * WatchEvent revokeCause.
+             * @member {palisade.v1.RevokeCause} revokeCause
+             * @memberof palisade.v1.WatchEvent
+             * @instance
+             */
+            WatchEvent.prototype.revokeCause = 0;
+
+            /**
              * Creates a new WatchEvent instance using the specified properties.
              * @function create
              * @memberof palisade.v1.WatchEvent
@@ -18107,6 +20141,18 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.sessionId);
                 if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
                     writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.token);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 6, wireType 0 =*/48).int32(message.mode);
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits") && message.permits !== 0)
+                    writer.uint32(/* id 7, wireType 0 =*/56).uint32(message.permits);
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot") && message.slot !== 0)
+                    writer.uint32(/* id 8, wireType 0 =*/64).uint32(message.slot);
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData") && message.holderData.length)
+                    writer.uint32(/* id 9, wireType 2 =*/74).bytes(message.holderData);
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs") && (typeof message.holdMs === "object" ? message.holdMs.low || message.holdMs.high : message.holdMs !== 0))
+                    writer.uint32(/* id 10, wireType 0 =*/80).uint64(message.holdMs);
+                if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause") && message.revokeCause !== 0)
+                    writer.uint32(/* id 11, wireType 0 =*/88).int32(message.revokeCause);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -18209,6 +20255,60 @@ export const palisade = $root.palisade = (() => {
                                 delete message.token;
                             continue;
                         }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.permits = value;
+                            else
+                                delete message.permits;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.slot = value;
+                            else
+                                delete message.slot;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.holderData = value;
+                            else
+                                delete message.holderData;
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.holdMs = value;
+                            else
+                                delete message.holdMs;
+                            continue;
+                        }
+                    case 11: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.revokeCause = value;
+                            else
+                                delete message.revokeCause;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -18272,6 +20372,24 @@ export const palisade = $root.palisade = (() => {
                 if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
                     if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
                         return "token: integer|Long expected";
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    if (!$util.isInteger(message.permits))
+                        return "permits: integer expected";
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot"))
+                    if (!$util.isInteger(message.slot))
+                        return "slot: integer expected";
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    if (!(message.holderData && typeof message.holderData.length === "number" || $util.isString(message.holderData)))
+                        return "holderData: buffer expected";
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (!$util.isInteger(message.holdMs) && !(message.holdMs && $util.isInteger(message.holdMs.low) && $util.isInteger(message.holdMs.high)))
+                        return "holdMs: integer|Long expected";
+                if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause"))
+                    if (typeof message.revokeCause !== "number" || (message.revokeCause | 0) !== message.revokeCause)
+                        return "revokeCause: enum value expected";
                 return null;
             };
 
@@ -18356,6 +20474,60 @@ export const palisade = $root.palisade = (() => {
                             message.token = object.token;
                         else if (typeof object.token === "object")
                             message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                if (object.permits != null)
+                    if ($Number(object.permits) !== 0)
+                        message.permits = object.permits >>> 0;
+                if (object.slot != null)
+                    if ($Number(object.slot) !== 0)
+                        message.slot = object.slot >>> 0;
+                if (object.holderData != null)
+                    if (object.holderData.length)
+                        if (typeof object.holderData === "string")
+                            $util.base64.decode(object.holderData, message.holderData = $util.newBuffer($util.base64.length(object.holderData)), 0);
+                        else if (object.holderData.length >= 0)
+                            message.holderData = object.holderData;
+                if (object.holdMs != null)
+                    if (typeof object.holdMs === "object" ? object.holdMs.low || object.holdMs.high : $Number(object.holdMs) !== 0)
+                        if ($util.Long)
+                            message.holdMs = $util.Long.fromValue(object.holdMs, true);
+                        else if (typeof object.holdMs === "string")
+                            message.holdMs = $parseInt(object.holdMs, 10);
+                        else if (typeof object.holdMs === "number")
+                            message.holdMs = object.holdMs;
+                        else if (typeof object.holdMs === "object")
+                            message.holdMs = new $util.LongBits(object.holdMs.low >>> 0, object.holdMs.high >>> 0).toNumber(true);
+                if (object.revokeCause !== 0 && (typeof object.revokeCause !== "string" || $root.palisade.v1.RevokeCause[object.revokeCause] !== 0))
+                    switch (object.revokeCause) {
+                    case "REVOKE_CAUSE_UNSPECIFIED":
+                    case 0:
+                        message.revokeCause = 0;
+                        break;
+                    case "REVOKE_CAUSE_HOLD_LIMIT":
+                    case 1:
+                        message.revokeCause = 1;
+                        break;
+                    default:
+                        if (typeof object.revokeCause === "number" && (object.revokeCause | 0) === object.revokeCause)
+                            message.revokeCause = object.revokeCause;
+                    }
                 return message;
             };
 
@@ -18394,6 +20566,22 @@ export const palisade = $root.palisade = (() => {
                         object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                    object.permits = 0;
+                    object.slot = 0;
+                    if (options.bytes === $String)
+                        object.holderData = "";
+                    else {
+                        object.holderData = [];
+                        if (options.bytes !== $Array)
+                            object.holderData = $util.newBuffer(object.holderData);
+                    }
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.holdMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.holdMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.revokeCause = options.enums === $String ? "REVOKE_CAUSE_UNSPECIFIED" : 0;
                 }
                 if (message.index != null && $Object.hasOwnProperty.call(message, "index"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -18420,6 +20608,23 @@ export const palisade = $root.palisade = (() => {
                         object.token = options.longs === $String ? $String(message.token) : message.token;
                     else
                         object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
+                    object.permits = message.permits;
+                if (message.slot != null && $Object.hasOwnProperty.call(message, "slot"))
+                    object.slot = message.slot;
+                if (message.holderData != null && $Object.hasOwnProperty.call(message, "holderData"))
+                    object.holderData = options.bytes === $String ? $util.base64.encode(message.holderData, 0, message.holderData.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.holderData) : message.holderData;
+                if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.holdMs = typeof message.holdMs === "number" ? $BigInt(message.holdMs) : $util.Long.fromBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.holdMs === "number")
+                        object.holdMs = options.longs === $String ? $String(message.holdMs) : message.holdMs;
+                    else
+                        object.holdMs = options.longs === $String ? $util.Long.prototype.toString.call(message.holdMs) : options.longs === $Number ? new $util.LongBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0).toNumber(true) : message.holdMs;
+                if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause"))
+                    object.revokeCause = options.enums === $String ? $root.palisade.v1.RevokeCause[message.revokeCause] === $undefined ? message.revokeCause : $root.palisade.v1.RevokeCause[message.revokeCause] : message.revokeCause;
                 return object;
             };
 
@@ -18490,6 +20695,11 @@ export const palisade = $root.palisade = (() => {
          * @property {number} ERROR_REASON_PERMISSION_DENIED=32 ERROR_REASON_PERMISSION_DENIED value
          * @property {number} ERROR_REASON_UNSUPPORTED=33 ERROR_REASON_UNSUPPORTED value
          * @property {number} ERROR_REASON_INTERNAL=34 ERROR_REASON_INTERNAL value
+         * @property {number} ERROR_REASON_HELD_IN_ANOTHER_MODE=35 ERROR_REASON_HELD_IN_ANOTHER_MODE value
+         * @property {number} ERROR_REASON_KIND_MISMATCH=36 ERROR_REASON_KIND_MISMATCH value
+         * @property {number} ERROR_REASON_PERMITS_MISMATCH=37 ERROR_REASON_PERMITS_MISMATCH value
+         * @property {number} ERROR_REASON_SET_PARTLY_HELD=38 ERROR_REASON_SET_PARTLY_HELD value
+         * @property {number} ERROR_REASON_WAITS_IN_ANOTHER_REQUEST=39 ERROR_REASON_WAITS_IN_ANOTHER_REQUEST value
          */
         v1.ErrorReason = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
@@ -18528,6 +20738,11 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[32] = "ERROR_REASON_PERMISSION_DENIED"] = 32;
             values[valuesById[33] = "ERROR_REASON_UNSUPPORTED"] = 33;
             values[valuesById[34] = "ERROR_REASON_INTERNAL"] = 34;
+            values[valuesById[35] = "ERROR_REASON_HELD_IN_ANOTHER_MODE"] = 35;
+            values[valuesById[36] = "ERROR_REASON_KIND_MISMATCH"] = 36;
+            values[valuesById[37] = "ERROR_REASON_PERMITS_MISMATCH"] = 37;
+            values[valuesById[38] = "ERROR_REASON_SET_PARTLY_HELD"] = 38;
+            values[valuesById[39] = "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST"] = 39;
             return values;
         })();
 
@@ -21419,6 +23634,26 @@ export const palisade = $root.palisade = (() => {
                     case "ERROR_REASON_INTERNAL":
                     case 34:
                         message.reason = 34;
+                        break;
+                    case "ERROR_REASON_HELD_IN_ANOTHER_MODE":
+                    case 35:
+                        message.reason = 35;
+                        break;
+                    case "ERROR_REASON_KIND_MISMATCH":
+                    case 36:
+                        message.reason = 36;
+                        break;
+                    case "ERROR_REASON_PERMITS_MISMATCH":
+                    case 37:
+                        message.reason = 37;
+                        break;
+                    case "ERROR_REASON_SET_PARTLY_HELD":
+                    case 38:
+                        message.reason = 38;
+                        break;
+                    case "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST":
+                    case 39:
+                        message.reason = 39;
                         break;
                     default:
                         if (typeof object.reason === "number" && (object.reason | 0) === object.reason)

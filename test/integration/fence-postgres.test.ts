@@ -227,3 +227,52 @@ describe("PostgreSQL fence", () => {
     expect(rows).toEqual([{ balance: "105", fence_token: "34" }]);
   });
 });
+
+describe("PostgreSQL fence in shared mode", () => {
+  const access = async (fence: PgFence, resource: string, token: bigint, mode: "shared" | "exclusive"): Promise<string> => {
+    try {
+      await fence.guard(resource, token, async () => undefined, { mode, access: mode === "shared" ? "read" : "write" });
+      return "admitted";
+    } catch (err) {
+      if (err instanceof FenceRejectedError) return "refused";
+      throw err;
+    }
+  };
+
+  it("concurrent readers never refuse one another; a reader paused past a writer's grant and a writer paused past later readers are refused", async () => {
+    const fence = await freshFence();
+    expect(await access(fence, "rw", 10n, "exclusive")).toBe("admitted");
+    for (const token of [13n, 11n, 12n]) expect(await access(fence, "rw", token, "shared")).toBe("admitted");
+    // The writer of 10 paused past the readers: refused.
+    expect(await access(fence, "rw", 10n, "exclusive")).toBe("refused");
+    expect(await access(fence, "rw", 14n, "exclusive")).toBe("admitted");
+    // A reader of 13 paused past the writer of 14: refused.
+    expect(await access(fence, "rw", 13n, "shared")).toBe("refused");
+    expect(await access(fence, "rw", 15n, "shared")).toBe("admitted");
+    expect([await fence.highest("rw"), await fence.highestExclusive("rw")]).toEqual([15n, 14n]);
+  });
+
+  it("a shared access that is refused names the exclusive token and changes nothing, also when reads do not raise", async () => {
+    for (const readsRaise of [true, false]) {
+      const fence = await freshFence({ readsRaise });
+      await fence.guard("r", 8n, async () => undefined);
+      const refused = await fence.guard("r", 7n, async () => undefined, { mode: "shared", access: "read" }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(FenceRejectedError);
+      expect((refused as FenceRejectedError).message).toMatch(/\(shared\) is lower than the exclusive token 8/);
+      expect(await fence.highest("r")).toBe(8n);
+    }
+  });
+
+  it("a table made before the modes gets its exclusive column, and its rows count every token as exclusive", async () => {
+    const table = `fence_legacy_${++tables}`;
+    await pool.query(`CREATE TABLE ${table} (resource text PRIMARY KEY, token numeric(20,0) NOT NULL)`);
+    await pool.query(`INSERT INTO ${table} VALUES ('old', 20)`);
+    const fence = new PgFence(pool, { table });
+    await fence.init();
+    expect(await access(fence, "old", 19n, "shared")).toBe("refused");
+    expect(await access(fence, "old", 20n, "shared")).toBe("admitted");
+    expect(await access(fence, "old", 22n, "shared")).toBe("admitted");
+    expect(await access(fence, "old", 21n, "exclusive")).toBe("refused");
+    expect(await fence.highestExclusive("old")).toBe(20n);
+  });
+});

@@ -1,6 +1,9 @@
 // A simulated fenced resource: a read-modify-write counter per key. An access (read or
 // write) is admitted only if its token is not lower than the highest token admitted for
-// that key, and admitting it raises the fence, in one step with the effect.
+// that key, and admitting it raises the fence, in one step with the effect. A read under a
+// shared grant follows the shared-mode rule: admitted if its token is not lower than the
+// highest token of an exclusive access, raising only the highest token of any mode (so
+// readers never refuse one another, and a writer paused past later readers is refused).
 
 export interface FenceAccess {
   readonly key: string;
@@ -12,6 +15,9 @@ interface KeyState {
   highest: bigint;
   /** Session of the grant whose token is `highest`: equal tokens must come from one grant. */
   highestSession: bigint;
+  /** The highest token of an exclusive access, and its session. */
+  highestExclusive: bigint;
+  highestExclusiveSession: bigint;
   value: number;
   admittedWrites: number;
 }
@@ -21,10 +27,13 @@ export class FencedResource {
   readonly violations: string[] = [];
   refusals = 0;
   admitted = 0;
+  /** Reads admitted and refused under shared grants. */
+  sharedReads = 0;
+  sharedRefusals = 0;
 
   private state(key: string): KeyState {
     let s = this.keys.get(key);
-    if (!s) this.keys.set(key, (s = { highest: 0n, highestSession: 0n, value: 0, admittedWrites: 0 }));
+    if (!s) this.keys.set(key, (s = { highest: 0n, highestSession: 0n, highestExclusive: 0n, highestExclusiveSession: 0n, value: 0, admittedWrites: 0 }));
     return s;
   }
 
@@ -39,8 +48,33 @@ export class FencedResource {
     }
     s.highest = a.token;
     s.highestSession = a.session;
+    s.highestExclusive = a.token;
+    s.highestExclusiveSession = a.session;
     this.admitted++;
     return true;
+  }
+
+  /**
+   * A fenced read under a shared grant: the counter, or null when refused. Shared grants
+   * of one entry share a token across sessions; an exclusive grant's token is its own.
+   */
+  readShared(a: FenceAccess): number | null {
+    const s = this.state(a.key);
+    if (a.token < s.highestExclusive) {
+      this.refusals++;
+      this.sharedRefusals++;
+      return null;
+    }
+    if (a.token === s.highestExclusive && s.highestExclusive > 0n && a.session !== s.highestExclusiveSession) {
+      this.violations.push(`resource ${a.key}: shared token ${a.token} of session ${a.session} equals the exclusive token of session ${s.highestExclusiveSession}`);
+    }
+    if (a.token > s.highest) {
+      s.highest = a.token;
+      s.highestSession = a.session;
+    }
+    this.admitted++;
+    this.sharedReads++;
+    return s.value;
   }
 
   /** A fenced read: the counter, or null when refused. */

@@ -69,7 +69,7 @@ export type Reply =
   | { readonly kind: "refused" };
 
 /** The lock limits of the simulated cluster files: TTLs below a second so sessions expire within a short run. */
-export const SIM_LOCK_LIMITS: Partial<LockLimits> = { minTtlMs: 100 };
+export const SIM_LOCK_LIMITS: Partial<LockLimits> = { minTtlMs: 100, minHoldMs: 100 };
 
 /** A simulated node's client address (what a leader hint names). */
 export const simClientAddress = (id: NodeId): string => `sim-node-${id}`;

@@ -66,6 +66,7 @@ export class LockSim {
           onCommandProposed: (cmd) => {
             if (cmd.type === "expireSession" || cmd.type === "closeSession") this.checker.endProposed(cmd.sessionId, this.c.sched.now);
             if (cmd.type === "expireSession") this.expiries.expiryProposed(cmd.sessionId, node.id, this.c.sched.now);
+            if (cmd.type === "holdLimit") this.checker.revokeProposed(cmd.sessionId, cmd.token, this.c.sched.now);
           },
           onKeepAlive: (session) => this.expiries.keptAlive(session, this.c.sched.now),
           onSoftState: (soft) => {
@@ -181,11 +182,15 @@ export class LockSim {
     this.counts.clientCuts++;
   }
 
-  /** Session ends from the committed log, as history events. */
+  /** Session ends and hold-limit revokes from the committed log, as history events. */
   sessionEndEvents(): LockHistoryEvent[] {
-    return this.checker.sessionEnds.map((e) => ({
+    const ends: LockHistoryEvent[] = this.checker.sessionEnds.map((e) => ({
       kind: "sessionEnd", id: `end-${e.session}`, session: e.session, call: Math.min(e.proposedAt, e.appliedAt), ret: e.appliedAt,
     }));
+    const revokes: LockHistoryEvent[] = this.checker.revokes.map((r) => ({
+      kind: "revoke", id: `revoke-${r.index}`, grants: r.grants, call: r.proposedAt, ret: r.appliedAt,
+    }));
+    return [...ends, ...revokes];
   }
 }
 
@@ -193,6 +198,8 @@ export class LockSim {
 export const LOCK_SUMMARY_KEYS = [
   "lockOps", "grants", "expiries", "closes", "pauses", "clientCrashes", "fencedRefusals", "acknowledgedIncrements", "unknownOutcomes", "linChecks", "reads", "crossLockReadsChecked",
   "retriedWrites", "unknownWrites", "lateGrantsReleased", "clientDeadlinesPassed", "expiriesTimed",
+  "sharedAcquires", "exclusiveKindAcquires", "permitAcquires", "setAcquires", "dataAcquires", "holdLimitAcquires",
+  "sharedGrants", "permitGrants", "setGrants", "holdLimitEnds", "sharedFencedReads", "sharedFencedRefusals",
 ] as const;
 
 /** Seeds of the lock run differ from the Raft run's, so the two explore different schedules. */
@@ -274,6 +281,18 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
       lateGrantsReleased: sim.clientEvents.lateGrantsReleased,
       clientDeadlinesPassed: sim.clientEvents.deadlinesPassed,
       expiriesTimed: sim.expiries.checked,
+      sharedAcquires: w.sharedAcquires,
+      exclusiveKindAcquires: w.exclusiveKindAcquires,
+      permitAcquires: w.permitAcquires,
+      setAcquires: w.setAcquires,
+      dataAcquires: w.dataAcquires,
+      holdLimitAcquires: w.holdLimitAcquires,
+      sharedGrants: sim.checker.stats.sharedGrants,
+      permitGrants: sim.checker.stats.permitGrants,
+      setGrants: sim.checker.stats.setGrants,
+      holdLimitEnds: sim.checker.stats.holdLimitEnds,
+      sharedFencedReads: sim.resource.sharedReads,
+      sharedFencedRefusals: sim.resource.sharedRefusals,
     },
     trace: c.traceLines ?? undefined,
   };

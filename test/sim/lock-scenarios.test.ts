@@ -119,11 +119,33 @@ describe("lock service on the simulated cluster", () => {
     sim.c.blocked.delete(`${leader.id}>100`);
 
     const result = await until(sim, acquiring, 5000);
-    expect(result).toEqual({ kind: "granted", token: granted!.token });
+    expect(result).toEqual({ kind: "granted", token: granted!.token, grants: [{ lock: "L", token: granted!.token, mode: "exclusive" }] });
     expect(sim.c.leader()?.id).not.toBe(leader.id);
     expect(sim.checker.stats.grants).toBe(1);
     // The retry reached a replica other than the first leader, which answered from its dedup table.
     expect(sim.checker.stats.answersCompared).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a hold limit is enforced by the leader elected after the one that made the grant", async () => {
+    const sim = await quietSim(6);
+    const c = client(sim, 100, 5000);
+    expect(await until(sim, c.open())).toBe(true);
+    const session = c.session!.id;
+    const first = sim.c.leader()!;
+    // A grant with a hold limit of 1 s, made by the first leader (the library's keepalives go on meanwhile).
+    const cmd = { type: "acquire", sessionId: session, seq: 1, ackedUpTo: 0, held: [], lock: "held", waitMs: 0, wallMs: 0, holdMs: 1_000 } as const;
+    const reply = await until(sim, sim.rpc(100, first.id, { kind: "acquire", cmd }, 1_000));
+    expect(reply?.kind).toBe("acquired");
+    // That leader crashes at once: only the next one can end the grant when its limit passes.
+    sim.c.crash(first.id);
+    await runFor(sim, 4_000);
+    const next = sim.c.leader()!;
+    expect(next.id).not.toBe(first.id);
+    const state = sim.hosts.get(next.id)!.sm;
+    expect(state.getLock("held").holder).toBeNull();
+    expect(state.history("held")).toMatchObject([{ sessionId: session, reason: "revoked", revokedFor: "hold limit" }]);
+    // The session itself lived on: only the grant ended.
+    expect(state.hasSession(session)).toBe(true);
   });
 
   it("a leader cut off from its quorum does not acknowledge a keepalive, though it still believes it leads", async () => {

@@ -4,7 +4,11 @@
 // sim-lock-api.ts). Each opens a session (kept alive by the library), acquires locks with
 // and without waiting (sometimes giving up the wait), runs a fenced read-modify-write under
 // the token and releases; it also pauses past its TTL and then acts with its old token,
-// closes its session or crashes. Now and then it reads instead: GetLock or ValidateToken of
+// closes its session or crashes. It uses every lock kind through the library too: shared
+// and exclusive grants of one lock (a read-heavy fenced counter: readers read under the
+// shared-mode fence rule, writers increment), semaphore permits (a counter per slot),
+// atomic multi-lock sets, holder data and hold limits. As for the exclusive lock, it
+// Now and then it reads instead: GetLock or ValidateToken of
 // one lock (checked per lock for linearizability), or ListLocks, ListSessions, GetSession
 // (checked against the committed log), on any node. Everything the workload records for
 // the checkers comes from what the library returned or reported.
@@ -13,7 +17,8 @@ import {
   FailedPreconditionError, NotHolderError, OutcomeUnknownError, SessionNotFoundError, StaleTokenError,
 } from "../../client/errors.ts";
 import { isAnswer } from "../../client/lock-api.ts";
-import type { LateGrantRelease, Session } from "../../client/session.ts";
+import type { AcquireOptions, LateGrantRelease, Session } from "../../client/session.ts";
+import type { HoldLimitDeadline, LockGrantInfo, LockMode, LockTarget } from "../../client/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
 import type { ReleaseOutcome } from "./checkers/lock-model.ts";
 import type { LockHistoryEvent } from "./checkers/linearizable.ts";
@@ -37,11 +42,28 @@ const RETRY_BUDGET_MS = 2_000;
 const RETRY_BUDGETS_MS = [300, 600, RETRY_BUDGET_MS];
 
 export type AcquireResult =
-  | { kind: "granted"; token: bigint }
+  /** `grants`: every lock's grant (one for a single lock); `hold`: the client's deadline of a hold limit. */
+  | { kind: "granted"; token: bigint; grants: LockGrantInfo[]; hold?: HoldLimitDeadline }
   | { kind: "notGranted" }
   | { kind: "unknown" };
 
+/** What an Acquire of the lock kinds asks for beyond its lock (absent: the exclusive lock, checked by its own model). */
+export interface KindsRequest {
+  mode?: LockMode;
+  permits?: number;
+  more?: LockTarget[];
+  data?: string;
+  holdMs?: number;
+}
+
 type AcquireEvent = Extract<LockHistoryEvent, { kind: "acquire" }>;
+
+/** What a grant answer says beyond its token, as the models compare it: a single permit's slot, or a set's grants. */
+function grantDetail(grants: readonly LockGrantInfo[], set: boolean): { slot?: number; grants?: Array<{ lock: string; token: bigint; slot?: number }> } {
+  if (set) return { grants: grants.map((g) => ({ lock: g.lock, token: g.token, ...(g.mode === "permit" ? { slot: g.slot ?? 0 } : {}) })) };
+  const g = grants[0];
+  return g?.mode === "permit" ? { slot: g.slot ?? 0 } : {};
+}
 
 export class SimLockClient {
   readonly proc: SimClientProcess;
@@ -52,8 +74,8 @@ export class SimLockClient {
   readonly busy = new Set<string>();
   /** The recorded Acquire of each seq of the session (a late grant names its seq). */
   private readonly acquires = new Map<number, AcquireEvent>();
-  /** The release the library makes of each late grant, recorded when the grant was learnt, by token. */
-  private readonly lateReleases = new Map<bigint, Extract<LockHistoryEvent, { kind: "release" }>>();
+  /** The release the library makes of each late grant, recorded when the grant was learnt, by lock and token. */
+  private readonly lateReleases = new Map<string, Extract<LockHistoryEvent, { kind: "release" }>>();
 
   constructor(
     private readonly sim: LockSim,
@@ -124,26 +146,33 @@ export class SimLockClient {
    */
   private lateGrantLearnt(lock: string, acquireSeq: number, token: bigint): void {
     const session = this.session;
-    if (session === null || this.lateReleases.has(token)) return;
+    if (session === null) return;
     const now = this.sim.c.sched.now;
     const ev = this.acquires.get(acquireSeq);
+    // The library releases every lock of the Acquire (a set's locks share its token).
+    const locks = ev ? [ev.lock, ...(ev.more ?? []).map((t) => t.lock)] : [lock];
+    if (locks.every((l) => this.lateReleases.has(`${l}:${token}`))) return;
     if (ev) {
       this.sim.omitted.delete(ev.id);
-      if (ev.out === undefined) {
+      // A permit's or a set's answer names slots and grants that CancelWait does not tell: left unknown.
+      if (ev.out === undefined && ev.permits === undefined && ev.more === undefined) {
         ev.out = { kind: "granted", token };
         ev.ret = now;
       }
-      this.sim.checker.tokenSeen(lock, token, session.id);
+      for (const l of locks) this.sim.checker.tokenSeen(l, token, session.id);
     }
-    const release: Extract<LockHistoryEvent, { kind: "release" }> = { kind: "release", id: this.sim.opId(), lock, session: session.id, token, call: now, ret: null };
-    this.lateReleases.set(token, release);
-    this.sim.history.push(release);
+    for (const l of locks) {
+      if (this.lateReleases.has(`${l}:${token}`)) continue;
+      const release: Extract<LockHistoryEvent, { kind: "release" }> = { kind: "release", id: this.sim.opId(), lock: l, session: session.id, token, call: now, ret: null };
+      this.lateReleases.set(`${l}:${token}`, release);
+      this.sim.history.push(release);
+    }
   }
 
   /** The library's report of a late grant's release: its outcome, when it has one. */
   private lateGrant(_session: bigint, late: LateGrantRelease): void {
     this.sim.clientEvents.lateGrantsReleased++;
-    const release = this.lateReleases.get(late.token);
+    const release = this.lateReleases.get(`${late.lock}:${late.token}`);
     if (!release) return;
     const out: ReleaseOutcome | null = late.outcome === "released" ? { kind: "ok" }
       : late.outcome === "notHolder" ? { kind: "failedPrecondition" }
@@ -160,15 +189,35 @@ export class SimLockClient {
     return this.proc.virtualOf(Number(ns) / 1e6);
   }
 
-  /** An Acquire through the library; an optional give-up (the library then sends CancelWait) races the wait. */
-  async acquire(lock: string, waitMs: number, cancelAfterMs: number | null = null): Promise<AcquireResult> {
+  /**
+   * An Acquire through the library; an optional give-up (the library then sends CancelWait)
+   * races the wait. With `kinds`, of a lock kind: recorded with its mode, permits and set
+   * for the kinds' model, which needs every such Acquire, cancelled ones included.
+   */
+  async acquire(lock: string, waitMs: number, cancelAfterMs: number | null = null, kinds?: KindsRequest): Promise<AcquireResult> {
     const session = this.session!;
-    const ev: AcquireEvent = { kind: "acquire", id: this.sim.opId(), lock, session: session.id, call: this.sim.c.sched.now, ret: null };
+    const ev: AcquireEvent = {
+      kind: "acquire", id: this.sim.opId(), lock, session: session.id, call: this.sim.c.sched.now, ret: null,
+      ...(kinds ? {
+        waits: waitMs > 0,
+        ...(kinds.mode !== undefined ? { mode: kinds.mode } : {}),
+        ...(kinds.permits !== undefined ? { permits: kinds.permits } : {}),
+        ...(kinds.more !== undefined && kinds.more.length > 0 ? { more: kinds.more } : {}),
+      } : {}),
+    };
     const giveUp = new AbortController();
     if (cancelAfterMs !== null) this.proc.clock.setTimeout(() => giveUp.abort(), cancelAfterMs);
+    const options: AcquireOptions = {
+      waitMs, signal: giveUp.signal,
+      ...(kinds?.mode !== undefined ? { mode: kinds.mode } : {}),
+      ...(kinds?.permits !== undefined ? { permits: kinds.permits } : {}),
+      ...(kinds?.more !== undefined && kinds.more.length > 0 ? { more: kinds.more } : {}),
+      ...(kinds?.data !== undefined ? { data: kinds.data } : {}),
+      ...(kinds?.holdMs !== undefined ? { holdMs: kinds.holdMs } : {}),
+    };
     let pending;
     try {
-      pending = session.startAcquire(lock, { waitMs, signal: giveUp.signal });
+      pending = session.startAcquire(lock, options);
     } catch {
       // Refused before it was sent (the session's deadline passed, too many writes in flight).
       return { kind: "notGranted" };
@@ -181,18 +230,27 @@ export class SimLockClient {
         // Granted before the give-up reached the log: recorded when the CancelWait answered so.
         if (result.lateToken !== undefined) this.lateGrantLearnt(lock, pending.seq, result.lateToken);
         else if (ev.out === undefined) {
-          // Cancelled before it was granted: it took no effect.
-          this.sim.omitted.add(ev.id);
+          if (kinds) {
+            // The kinds' model keeps every wait: this one left its queues (or never joined them).
+            ev.out = { kind: "cancelled" };
+            ev.ret = this.sim.c.sched.now;
+          } else {
+            // Cancelled before it was granted: it took no effect.
+            this.sim.omitted.add(ev.id);
+          }
         }
         return { kind: "notGranted" };
       }
       ev.ret = this.sim.c.sched.now;
       if (result.acquired && result.token !== undefined) {
-        ev.out = { kind: "granted", token: result.token };
-        this.sim.checker.tokenSeen(lock, result.token, session.id);
-        return { kind: "granted", token: result.token };
+        const grants = result.grants ?? [{ lock, token: result.token, mode: "exclusive" as const }];
+        ev.out = { kind: "granted", token: result.token, ...grantDetail(grants, ev.more !== undefined) };
+        for (const g of grants) this.sim.checker.tokenSeen(g.lock, g.token, session.id);
+        return { kind: "granted", token: result.token, grants, ...(result.hold ? { hold: result.hold } : {}) };
       }
-      ev.out = { kind: "notAcquired", holderSession: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n };
+      ev.out = kinds
+        ? { kind: "notAcquired", ...(result.blockedLock !== undefined ? { lock: result.blockedLock } : {}) }
+        : { kind: "notAcquired", holderSession: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n };
       return { kind: "notGranted" };
     } catch (err) {
       // After a give-up the error is about the CancelWait, not the Acquire: its effect is unknown.
@@ -215,6 +273,11 @@ export class SimLockClient {
       if (err instanceof OutcomeUnknownError) this.sim.clientEvents.unknownWrites++;
       return { kind: "unknown" };
     }
+  }
+
+  /** Whether the client may still trust a grant: its session is live and its hold limit (if any) has not passed. */
+  grantTrusted(hold: HoldLimitDeadline | undefined): boolean {
+    return this.sessionLive() && (hold === undefined || this.session!.holdTimeLeftMs(hold) > 0);
   }
 
   /** A Release through the session; null when its outcome stays unknown (the library then goes on in the background). */
@@ -300,14 +363,32 @@ export interface WorkloadStats {
   crashes: number;
   unknown: number;
   reads: number;
+  /** Acquires of each lock kind (a set counts once), and of those with holder data or a hold limit. */
+  sharedAcquires: number;
+  exclusiveKindAcquires: number;
+  permitAcquires: number;
+  setAcquires: number;
+  dataAcquires: number;
+  holdLimitAcquires: number;
 }
+
+/** The locks the kinds' tasks use: a lock taken shared or exclusive, semaphores (name, permits), and the locks of sets. */
+const RW_LOCKS = ["rw-1", "rw-2"];
+const SEMAPHORES: ReadonlyArray<readonly [string, number]> = [["sem-1", 2], ["sem-2", 3]];
+const SET_LOCKS = ["set-a", "set-b", "set-c"];
+/** Of the lock tasks, the share that uses a kind, and of a shared lock's Acquires, the share of readers. */
+const KINDS_SHARE = 0.45;
+const READER_SHARE = 0.75;
 
 /** Per lock: operations in progress, and outcomes left unknown (kept small for the checker). */
 const MAX_ACTIVE_PER_LOCK = 4;
 const MAX_UNKNOWN_PER_LOCK = 2;
 
 export class LockWorkload {
-  readonly stats: WorkloadStats = { ops: 0, pauses: 0, crashes: 0, unknown: 0, reads: 0 };
+  readonly stats: WorkloadStats = {
+    ops: 0, pauses: 0, crashes: 0, unknown: 0, reads: 0,
+    sharedAcquires: 0, exclusiveKindAcquires: 0, permitAcquires: 0, setAcquires: 0, dataAcquires: 0, holdLimitAcquires: 0,
+  };
   /** Increments admitted while their client still trusted its lock, per resource key. */
   readonly acknowledged = new Map<string, number>();
   private stopped = false;
@@ -394,6 +475,7 @@ export class LockWorkload {
             continue;
           }
           if (r < 0.24) await this.readTask(client);
+          else if (rng.chance(KINDS_SHARE)) await this.kindsTask(client);
           else await this.lockTask(client);
           await client.sleep(rng.int(0, 40));
         }
@@ -411,7 +493,7 @@ export class LockWorkload {
   private async readTask(client: SimLockClient): Promise<void> {
     const rng = this.rng;
     if (rng.chance(0.5)) {
-      const lock = this.pickLock();
+      const lock = rng.chance(KINDS_SHARE) ? this.pickKindsLock() : this.pickLock();
       if (lock === null) {
         await client.sleep(20);
         return;
@@ -484,6 +566,117 @@ export class LockWorkload {
     this.bump(this.active, lock, -1);
   }
 
+  /** A lock of the kinds' tasks for a read, if one is not too busy. */
+  private pickKindsLock(): string | null {
+    const names = [...RW_LOCKS, ...SEMAPHORES.map(([n]) => n), ...SET_LOCKS].filter((n) => (this.active.get(n) ?? 0) < MAX_ACTIVE_PER_LOCK);
+    return names.length === 0 ? null : this.rng.pick(names);
+  }
+
+  /** What the next kinds' task asks for: its lock, the request's kinds, and the kind it counts as. */
+  private drawKinds(client: SimLockClient): { lock: string; kinds: KindsRequest } {
+    const rng = this.rng;
+    const kinds: KindsRequest = {};
+    let lock: string;
+    const which = rng.int(0, 3);
+    if (which <= 1) {
+      lock = rng.pick(RW_LOCKS);
+      kinds.mode = rng.chance(READER_SHARE) ? "shared" : "exclusive";
+    } else if (which === 2) {
+      const [name, permits] = rng.pick(SEMAPHORES);
+      lock = name;
+      kinds.permits = permits;
+    } else {
+      // Two or three of the set's locks, in any order, each shared or exclusive.
+      const names = [...SET_LOCKS];
+      for (let i = names.length - 1; i > 0; i--) {
+        const j = rng.int(0, i);
+        [names[i], names[j]] = [names[j] as string, names[i] as string];
+      }
+      const chosen = names.slice(0, rng.int(2, 3)).map((n): LockTarget => (rng.chance(0.4) ? { lock: n, mode: "shared" } : { lock: n }));
+      const [first, ...more] = chosen as [LockTarget, ...LockTarget[]];
+      lock = first.lock;
+      if (first.mode !== undefined) kinds.mode = first.mode;
+      kinds.more = more;
+    }
+    if (rng.chance(0.3)) kinds.data = `client ${client.endpoint} task ${this.stats.ops}`;
+    if (rng.chance(0.2)) kinds.holdMs = rng.int(100, 600);
+    return { lock, kinds };
+  }
+
+  /**
+   * One task of the lock kinds: acquire (waiting or not, sometimes giving up), then under
+   * each grant a fenced access (a shared grant reads under the shared-mode rule, an
+   * exclusive grant or a permit increments its counter, a permit's per slot), then release
+   * every lock of it while the grant is trusted.
+   */
+  private async kindsTask(client: SimLockClient): Promise<void> {
+    const rng = this.rng;
+    const { lock, kinds } = this.drawKinds(client);
+    const names = [lock, ...(kinds.more ?? []).map((t) => t.lock)];
+    const session = client.session!;
+    if (names.some((n) => (this.active.get(n) ?? 0) >= MAX_ACTIVE_PER_LOCK || (this.unknown.get(n) ?? 0) >= MAX_UNKNOWN_PER_LOCK || session.unsettledAcquire(n) !== undefined)) {
+      await client.sleep(20);
+      return;
+    }
+    const waitMs = rng.chance(0.5) ? rng.int(30, 500) : 0;
+    const cancelAfter = waitMs > 0 && rng.chance(0.25) ? rng.int(5, waitMs) : null;
+    for (const n of names) {
+      this.bump(this.active, n, 1);
+      client.busy.add(n);
+    }
+    this.stats.ops++;
+    if (kinds.more) this.stats.setAcquires++;
+    else if (kinds.permits !== undefined) this.stats.permitAcquires++;
+    else if (kinds.mode === "shared") this.stats.sharedAcquires++;
+    else this.stats.exclusiveKindAcquires++;
+    if (kinds.data !== undefined) this.stats.dataAcquires++;
+    if (kinds.holdMs !== undefined) this.stats.holdLimitAcquires++;
+    const res = await client.acquire(lock, waitMs, cancelAfter, kinds);
+    if (res.kind === "unknown") {
+      for (const n of names) this.bump(this.unknown, n, 1);
+      this.stats.unknown++;
+    } else {
+      this.completions.push(this.sim.c.sched.now);
+    }
+    if (res.kind === "granted") {
+      for (const g of res.grants) await this.fencedAccess(client, g, res.hold);
+      for (const g of res.grants) {
+        if (!client.sessionLive()) break;
+        this.stats.ops++;
+        const out = await client.release(g.lock, g.token);
+        if (out === null && !client.sessionLive()) {
+          this.bump(this.unknown, g.lock, 1);
+          this.stats.unknown++;
+        } else {
+          this.completions.push(this.sim.c.sched.now);
+        }
+      }
+    }
+    for (const n of names) {
+      client.busy.delete(n);
+      this.bump(this.active, n, -1);
+    }
+  }
+
+  /** The fenced access under one grant of a kinds' task: a shared read, or a read-modify-write (per slot for a permit). */
+  private async fencedAccess(client: SimLockClient, g: LockGrantInfo, hold: HoldLimitDeadline | undefined): Promise<void> {
+    const key = g.mode === "permit" ? `${g.lock}#${g.slot ?? 0}` : g.lock;
+    const access = { key, token: g.token, session: client.session!.id };
+    if (g.mode === "shared") {
+      this.sim.resource.readShared(access);
+      return;
+    }
+    const value = this.sim.resource.read(access);
+    if (value === null) return;
+    if (this.rng.chance(0.1)) {
+      // Paused past its TTL (or its hold limit): it then writes with its old token.
+      this.stats.pauses++;
+      await client.pause(client.ttlMs * (1.3 + this.rng.next()));
+    }
+    const trusted = client.grantTrusted(hold);
+    if (this.sim.resource.increment(access, value) && trusted) this.bump(this.acknowledged, key, 1);
+  }
+
   /**
    * Locks held by a session whose client is alive, still trusts its session (so it keeps
    * it alive, and the lock stays held for as long), and neither works with the lock nor
@@ -492,15 +685,17 @@ export class LockWorkload {
   orphanedGrants(state: LockReader): string[] {
     const out: string[] = [];
     for (const lock of state.listLocks({ limit: 1_000_000 }).locks) {
-      const holder = lock.holder;
-      if (holder === null) continue;
+      for (const holder of lock.holders ?? (lock.holder ? [lock.holder] : [])) {
       const client = this.bySession.get(holder.sessionId);
       const session = client?.session;
       // Read without side effects: the session's state, and its deadline against the process's clock.
       const trusted = session !== null && session !== undefined && session.state === "open" && client!.proc.localNow() < session.deadline;
       if (!client || !session || client.crashed || !trusted || client.busy.has(lock.name)) continue;
       if (session.unsettledAcquire(lock.name) !== undefined || session.writesInFlight > 0) continue;
+      // A grant past its hold limit ends by the leader's revoke, not by its client.
+      if ((holder.holdMs ?? 0) > 0) continue;
       out.push(`orphaned grant: ${lock.name} is held by session ${holder.sessionId} (token ${holder.token}), whose client keeps the session alive but neither holds nor settles the lock`);
+      }
     }
     return out;
   }

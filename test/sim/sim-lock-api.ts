@@ -14,6 +14,7 @@ import type {
 import { errorFromStatus } from "../../client/status-errors.ts";
 import type { CancelWaitResult } from "../../client/types.ts";
 import { answerReason } from "../../node/host/failures.ts";
+import type { GrantView } from "../../node/host/lock-requests.ts";
 import type { Answer, ErrorCode, ErrorReason } from "../../node/lock/answers.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
@@ -107,6 +108,22 @@ function answerOfFailure(o: Outcome): Answer | null {
   return { code, kind: "error", reason, message: o.message };
 }
 
+/**
+ * The state machine's grant answer behind the host's: a single permit's slot, or every lock
+ * of a set with its token (and a permit's slot), as the checker compares answers.
+ */
+function grantedAnswerOf(token: bigint, grants: readonly GrantView[] | undefined): Answer {
+  if (grants === undefined) return { code: "OK", kind: "granted", token };
+  if (grants.length === 1) {
+    const g = grants[0] as GrantView;
+    return g.permits !== undefined ? { code: "OK", kind: "granted", token, slot: g.slot ?? 0 } : { code: "OK", kind: "granted", token };
+  }
+  return {
+    code: "OK", kind: "granted", token,
+    grants: grants.map((g) => (g.permits !== undefined ? { lock: g.lock, token: g.token, slot: g.slot ?? 0 } : { lock: g.lock, token: g.token })),
+  };
+}
+
 export class SimLockApi implements LockApi {
   private readonly failover: Failover;
 
@@ -140,7 +157,12 @@ export class SimLockApi implements LockApi {
       const acks = call.acks();
       return {
         kind: "acquire",
-        cmd: { type: "acquire", sessionId: call.sessionId, seq: call.seq, ackedUpTo: acks.ackedUpTo, held: [...acks.held], lock: call.lock, waitMs: call.waitMs, wallMs: 0 },
+        cmd: {
+          type: "acquire", sessionId: call.sessionId, seq: call.seq, ackedUpTo: acks.ackedUpTo, held: [...acks.held], lock: call.lock, waitMs: call.waitMs, wallMs: 0,
+          ...(call.mode !== undefined ? { mode: call.mode } : {}), ...(call.permits !== undefined ? { permits: call.permits } : {}),
+          ...(call.more && call.more.length > 0 ? { more: call.more.map((t) => ({ ...t })) } : {}),
+          ...(call.holderData ? { holderData: call.holderData } : {}), ...(call.holdMs ? { holdMs: call.holdMs } : {}),
+        },
       };
     };
     return this.write(call.sessionId, call.seq, build, options, (r) => {
@@ -149,12 +171,24 @@ export class SimLockApi implements LockApi {
       const holder = result.holder === null ? undefined : {
         sessionId: result.holder.sessionId, clientName: result.holder.clientName, token: result.holder.token, grantedIndex: BigInt(result.holder.grantedIndex),
       };
-      const answer: Answer = result.acquired ? { code: "OK", kind: "granted", token: result.token }
+      const answer: Answer = result.acquired ? grantedAnswerOf(result.token, result.grants)
         : result.cancelled ? { code: "OK", kind: "cancelled" }
-        : { code: "OK", kind: "notAcquired", holderSessionId: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n };
+        : {
+          code: "OK", kind: "notAcquired", holderSessionId: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n,
+          ...(result.blockedLock !== undefined ? { lock: result.blockedLock } : {}),
+        };
       const out: AcquireAnswer = { acquired: result.acquired };
-      if (result.acquired) out.token = result.token;
+      if (result.acquired) {
+        out.token = result.token;
+        // As GrpcLockApi: a single lock's grant is not listed, and is the lock asked for in its mode.
+        out.grants = result.grants
+          ? result.grants.map((g) => g.permits !== undefined
+            ? { lock: g.lock, token: g.token, mode: "permit" as const, permits: g.permits, slot: g.slot ?? 0 }
+            : { lock: g.lock, token: g.token, mode: g.mode === "shared" ? "shared" as const : "exclusive" as const })
+          : [{ lock: call.lock, token: result.token, mode: call.mode ?? "exclusive" }];
+      }
       if (holder) out.holder = holder;
+      if (!result.acquired && result.blockedLock !== undefined) out.blockedLock = result.blockedLock;
       return { value: out, answer };
     });
   }

@@ -8,6 +8,7 @@ import {
   formatHostPort, loadClusterConfig, nodeConfig, parseClusterConfig, parseHostPort,
 } from "../../node/config/index.ts";
 import type { ClusterConfigInput } from "../../node/config/index.ts";
+import { lockLimitsOf } from "../../node/server/node.ts";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -147,6 +148,22 @@ describe("errors name the field", () => {
   it("inverted TTL bounds", () => {
     expect(problems({ ...threeNodes(), limits: { minTtlMs: 5000, maxTtlMs: 2000 } })).toEqual([
       "limits.maxTtlMs: must be at least limits.minTtlMs (5000)",
+    ]);
+  });
+
+  it("the lock kinds' limits: defaults, bounds, and the replicated limits a leader proposes", () => {
+    const defaults = parseClusterConfig(threeNodes(), "x.json");
+    expect(defaults.limits).toMatchObject({ maxPermits: 10_000, maxLocksPerAcquire: 64, maxHolderDataBytes: 1_024, minHoldMs: 1_000, maxHoldMs: 86_400_000 });
+    const kinds = { maxPermits: 8, maxLocksPerAcquire: 4, maxHolderDataBytes: 256, minHoldMs: 2_000, maxHoldMs: 60_000 };
+    const cfg = nodeConfig(parseClusterConfig({ ...threeNodes(), limits: kinds }, "x.json"), 1);
+    expect(lockLimitsOf(cfg)).toMatchObject(kinds);
+    expect(problems({ ...threeNodes(), limits: { minHoldMs: 5_000, maxHoldMs: 4_000 } })).toEqual([
+      "limits.maxHoldMs: must be at least limits.minHoldMs (5000)",
+    ]);
+    expect(problems({ ...threeNodes(), limits: { maxPermits: 0, maxLocksPerAcquire: 5_000, maxHolderDataBytes: 1 << 20 } })).toEqual([
+      "limits.maxPermits: expected an integer from 1 to 1000000",
+      "limits.maxLocksPerAcquire: expected an integer from 1 to 4096",
+      "limits.maxHolderDataBytes: expected an integer from 0 to 65536",
     ]);
   });
 

@@ -18,11 +18,11 @@ function harness(lockPrefixes: string[] = []) {
     locks: { now: () => clock.now, isLeader: () => clock.leader },
   });
   let index = 0;
-  const apply = (events: Array<Omit<LockEvent, "index" | "wallMs">>, timers: Partial<TimerChanges> = {}): void => {
+  const apply = (events: Array<Omit<LockEvent, "index" | "wallMs">>, timers: Partial<TimerChanges> = {}, result: ApplyOutcome["result"] = { code: "OK", kind: "released" }): void => {
     index++;
     const outcome: ApplyOutcome = {
       index,
-      result: { code: "OK", kind: "released" },
+      result,
       completions: [],
       events: events.map((e) => ({ ...e, index, wallMs: 0 })),
       timers: { sessionsOpened: [], sessionsEnded: [], waitsStarted: [], waitsEnded: [], ...timers },
@@ -55,6 +55,31 @@ function value(text: string, series: string): number | undefined {
 const L = 'cluster="c",node="1"';
 
 describe("lock metrics", () => {
+  it("grants and their ends are counted and timed by kind: shared holders each, a permit as semaphore, a set's locks as multi, a hold-limit revoke as its own reason", async () => {
+    const { clock, metrics, apply } = harness();
+    apply([{ type: "acquired", lock: "r", sessionId: 1n, token: 1n, mode: "shared" }]);
+    apply([{ type: "acquired", lock: "r", sessionId: 2n, token: 2n, mode: "shared" }]);
+    apply([{ type: "acquired", lock: "s", sessionId: 3n, token: 3n, mode: "permit", slot: 0, permits: 2 }]);
+    apply([{ type: "acquired", lock: "a", sessionId: 4n, token: 4n }, { type: "acquired", lock: "b", sessionId: 4n, token: 4n, mode: "shared" }], {}, {
+      code: "OK", kind: "granted", token: 4n, grants: [{ lock: "a", token: 4n }, { lock: "b", token: 4n }],
+    });
+    clock.now += 3_000;
+    // The first shared holder's release times its own grant, not the second's.
+    apply([{ type: "released", lock: "r", sessionId: 1n, token: 1n }]);
+    clock.now += 1_000;
+    apply([{ type: "released", lock: "r", sessionId: 2n, token: 2n }]);
+    apply([{ type: "revoked", lock: "s", sessionId: 3n, token: 3n, revokedFor: "hold limit" }]);
+    apply([{ type: "released", lock: "a", sessionId: 4n, token: 4n }, { type: "released", lock: "b", sessionId: 4n, token: 4n }]);
+    const text = await metrics.text();
+    const grants = (kind: string): number | undefined => value(text, `palisade_lock_grants_total{kind="${kind}",lock_prefix="",${L}}`);
+    expect([grants("shared"), grants("semaphore"), grants("multi"), grants("exclusive")]).toEqual([2, 1, 2, 0]);
+    expect(value(text, `palisade_lock_grants_ended_total{kind="shared",reason="released",lock_prefix="",${L}}`)).toBe(2);
+    expect(value(text, `palisade_lock_hold_seconds_sum{kind="shared",reason="released",lock_prefix="",${L}}`)).toBeCloseTo(3 + 4);
+    expect(value(text, `palisade_lock_grants_ended_total{kind="semaphore",reason="hold_limit",lock_prefix="",${L}}`)).toBe(1);
+    expect(value(text, `palisade_lock_grants_ended_total{kind="semaphore",reason="revoked",lock_prefix="",${L}}`)).toBe(0);
+    expect(value(text, `palisade_lock_grants_ended_total{kind="multi",reason="released",lock_prefix="",${L}}`)).toBe(2);
+  });
+
   it("the leader times a hold from the grant's apply to its release and counts the end by reason", async () => {
     const { clock, metrics, apply } = harness();
     apply([{ type: "acquired", lock: "a", sessionId: 5n, token: 1n }]);

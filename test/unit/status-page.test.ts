@@ -206,3 +206,22 @@ describe("where the status page is served", () => {
     expect(statusPagePlace(cfg, cfg.nodes[0]).kind).toBe("off");
   });
 });
+
+describe("the status page's view of the lock kinds", () => {
+  it("lists every shared holder with its mode and data, and a semaphore's permits with each permit's slot", async () => {
+    const { lockJson } = await import("../../node/server/status-page/views.ts");
+    const sm = new LockStateMachine();
+    sm.apply(1, { type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: "a", wallMs: 1 });
+    sm.apply(2, { type: "openSession", requestId: "r2", ttlMs: 10_000, clientName: "b", wallMs: 1 });
+    sm.apply(3, { type: "acquire", sessionId: 1n, seq: 1, held: [], ackedUpTo: 0, lock: "r", waitMs: 0, wallMs: 2, mode: "shared", holderData: "report <job>" });
+    sm.apply(4, { type: "acquire", sessionId: 2n, seq: 1, held: [], ackedUpTo: 0, lock: "r", waitMs: 0, wallMs: 2, mode: "shared" });
+    sm.apply(5, { type: "acquire", sessionId: 2n, seq: 2, held: [], ackedUpTo: 1, lock: "s", waitMs: 0, wallMs: 2, permits: 3 });
+    const shared = lockJson(sm.getLock("r"));
+    expect(shared.kind).toBe("shared");
+    expect(shared.holders.map((h) => [h.clientName, h.mode, h.data])).toEqual([["a", "shared", "report <job>"], ["b", "shared", undefined]]);
+    const sem = lockJson(sm.getLock("s"));
+    expect(sem.kind).toBe("semaphore of 3");
+    expect(sem.holders.map((h) => [h.clientName, h.mode])).toEqual([["b", "slot 0"]]);
+    expect(lockJson(sm.getLock("free"))).toMatchObject({ kind: "exclusive", holders: [] });
+  });
+});

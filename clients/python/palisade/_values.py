@@ -4,8 +4,10 @@ wait bounds) and answers INVALID_ARGUMENT, which arrives as the same error."""
 from __future__ import annotations
 
 import math
+from typing import Callable, Optional
 
 from .errors import InvalidArgumentError
+from .v1 import lock_pb2
 
 _U64_LIMIT = 2**64
 
@@ -53,3 +55,34 @@ def seconds(value: object, field: str) -> float:
 def milliseconds(value: object, field: str) -> int:
     """A duration in seconds as whole milliseconds on the wire."""
     return u64(round(seconds(value, field) * 1000), field)
+
+
+def acquire_kinds(mode: object, permits: object, data: object) -> Callable[[lock_pb2.AcquireRequest], None]:
+    """Checks a lock's mode, a semaphore's permits and holder data; answers what sets them
+    on an AcquireRequest, each only when asked for (an exclusive Acquire keeps its bytes)."""
+    if mode is not None and mode not in ("shared", "exclusive"):
+        raise InvalidArgumentError(f"mode: expected 'shared' or 'exclusive', got {mode!r}")
+    count: Optional[int] = None
+    if permits is not None:
+        if mode is not None:
+            raise InvalidArgumentError("mode: a semaphore (permits set) takes no mode")
+        count = u64(permits, "permits", positive=True)
+    encoded = b""
+    if data is not None:
+        if not isinstance(data, str):
+            raise InvalidArgumentError(f"data: expected a str, got {type(data).__name__}")
+        try:
+            encoded = data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidArgumentError("data: not encodable as UTF-8") from None
+    shared = mode == "shared"
+
+    def apply(request: lock_pb2.AcquireRequest) -> None:
+        if shared:
+            request.mode = lock_pb2.LOCK_MODE_SHARED
+        if count is not None:
+            request.permits = count
+        if encoded:
+            request.holder_data = encoded
+
+    return apply

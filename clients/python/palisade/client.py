@@ -139,8 +139,13 @@ class PalisadeClient:
 
     # ---- locks held by this client -------------------------------------------------------------
 
-    def lock(self, name: str, wait: float = 0.0, cancel: Optional[threading.Event] = None) -> LockHandle:
-        """Acquires `name` on this client's session, waiting up to `wait` seconds in its queue.
+    def lock(
+        self, name: str, wait: float = 0.0, cancel: Optional[threading.Event] = None, *,
+        mode: Optional[str] = None, permits: Optional[int] = None, data: Optional[str] = None,
+    ) -> LockHandle:
+        """Acquires `name` on this client's session, waiting up to `wait` seconds in its queue:
+        exclusive unless `mode` is "shared", or one permit of a semaphore of `permits`, with
+        holder `data` shown in reads and history.
 
         Raises LockBusyError at once (sending nothing) when this client already holds the
         name or has an Acquire of it outstanding; LockNotAcquiredError when another
@@ -158,7 +163,7 @@ class PalisadeClient:
         try:
             session = self._session_for_locks()
             try:
-                result = session.acquire(lock, wait=wait, cancel=cancel)
+                result = session.acquire(lock, wait=wait, cancel=cancel, mode=mode, permits=permits, data=data)
             except BaseException:
                 # An Acquire whose answer the caller did not get stays claimed until the
                 # session has settled it (cancelled, or its late grant released).
@@ -171,7 +176,10 @@ class PalisadeClient:
             if session.state != "open":
                 # Lost while the answer travelled: the session's end freed (or will free) the grant.
                 raise SessionLostError(f"session {session.id} ended before the grant of {lock!r} arrived")
-            handle = LockHandle(session, lock, result.token, lambda h: self._drop_claim(lock, h))
+            handle = LockHandle(
+                session, lock, result.token, lambda h: self._drop_claim(lock, h),
+                mode="permit" if permits is not None else mode or "exclusive", slot=result.slot,
+            )
             with self._claims_mutex:
                 if not handle.lost.is_set():
                     self._claims[lock] = handle

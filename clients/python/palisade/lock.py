@@ -15,10 +15,17 @@ log = logging.getLogger("palisade")
 
 
 class LockHandle:
-    def __init__(self, session: Session, lock: str, token: int, on_end: Callable[["LockHandle"], None]) -> None:
+    def __init__(
+        self, session: Session, lock: str, token: int, on_end: Callable[["LockHandle"], None], *,
+        mode: str = "exclusive", slot: Optional[int] = None,
+    ) -> None:
         self.lock = lock
         #: The fencing token: pass it to the resource with every access.
         self.token = token
+        #: "exclusive", "shared" or "permit".
+        self.mode = mode
+        #: A semaphore permit's slot (the resource fences per (semaphore, slot)).
+        self.slot = slot
         self.session_id = session.id
         #: Set when the grant is lost: the session's deadline passed, the cluster ended the
         #: session, or the session was closed while this grant was held. Stop working then.

@@ -153,19 +153,28 @@ class Session:
 
     # ---- writes ----------------------------------------------------------------------------
 
-    def acquire(self, lock: str, wait: float = 0.0, cancel: Optional[threading.Event] = None) -> AcquireResult:
+    def acquire(
+        self, lock: str, wait: float = 0.0, cancel: Optional[threading.Event] = None, *,
+        mode: Optional[str] = None, permits: Optional[int] = None, data: Optional[str] = None,
+    ) -> AcquireResult:
         """Acquire `lock`, waiting in its FIFO queue up to `wait` seconds (0: answer at once).
 
-        Setting `cancel` (or Ctrl-C) while it waits sends CancelWait; a grant that won the
-        race is released. WaitCancelledError (or the KeyboardInterrupt) follows.
+        `mode` is "exclusive" (default) or "shared"; `permits` makes `lock` a semaphore of
+        that many permits and asks for one (the result's `slot` is the permit's); `data` is
+        holder data shown with the grant. Setting `cancel` (or Ctrl-C) while it waits sends
+        CancelWait; a grant that won the race is released. WaitCancelledError (or the
+        KeyboardInterrupt) follows.
         """
         name = _values.lock_name(lock)
         wait_ms = _values.milliseconds(wait, "wait")
+        kinds = _values.acquire_kinds(mode, permits, data)
         seq = self._start_write()
 
         def build() -> lock_pb2.AcquireRequest:
             acked_up_to, held = self.acknowledgements(seq)
-            return lock_pb2.AcquireRequest(session_id=self.id, lock=name, wait_ms=wait_ms, seq=seq, acked_up_to=acked_up_to, held=held)
+            request = lock_pb2.AcquireRequest(session_id=self.id, lock=name, wait_ms=wait_ms, seq=seq, acked_up_to=acked_up_to, held=held)
+            kinds(request)
+            return request
 
         wait_s = wait_ms / 1000
         try:
@@ -190,7 +199,8 @@ class Session:
         self._answered(seq)
         response = answered.response
         holder = holder_from(response.holder) if response.HasField("holder") else None
-        return AcquireResult(response.acquired, seq, response.token if response.acquired else None, holder)
+        slot = next((g.slot for g in response.grants if g.lock == name and g.permits > 0), None) if response.acquired else None
+        return AcquireResult(response.acquired, seq, response.token if response.acquired else None, holder, slot)
 
     def cancel_wait(self, lock: str, acquire_seq: int) -> CancelWaitResult:
         """Cancel the wait of the Acquire sent with `acquire_seq`. Idempotent; answers the

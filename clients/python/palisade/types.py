@@ -24,6 +24,11 @@ class LockHolder:
     client_name: str
     token: int
     granted_index: int
+    #: "exclusive", "shared", or "permit" (one permit of a semaphore, in `slot`).
+    mode: str = "exclusive"
+    slot: Optional[int] = None
+    #: The holder data the Acquire carried ("" when none).
+    data: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,8 @@ class AcquireResult:
     token: Optional[int] = None
     #: The caller when acquired, otherwise the current holder (if any).
     holder: Optional[LockHolder] = None
+    #: A semaphore permit's slot (0 to permits - 1) when acquired.
+    slot: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,11 @@ class CancelWaitResult:
 
 
 def holder_from(message: lock_pb2.LockHolder) -> LockHolder:
-    return LockHolder(message.session_id, message.client_name, message.token, message.granted_index)
+    mode = "permit" if message.permits > 0 else "shared" if message.mode == lock_pb2.LOCK_MODE_SHARED else "exclusive"
+    return LockHolder(
+        message.session_id, message.client_name, message.token, message.granted_index,
+        mode, message.slot if mode == "permit" else None, message.holder_data.decode("utf-8", errors="replace"),
+    )
 
 
 def lock_info_from(message: lock_pb2.GetLockResponse) -> LockInfo:

@@ -71,6 +71,11 @@ WIRE_ERRORS: Mapping[str, Tuple[grpc.StatusCode, ErrorClass]] = {
     "ERROR_REASON_PERMISSION_DENIED": (Code.PERMISSION_DENIED, ServerError),
     "ERROR_REASON_UNSUPPORTED": (Code.UNIMPLEMENTED, ServerError),
     "ERROR_REASON_INTERNAL": (Code.INTERNAL, ServerError),
+    "ERROR_REASON_HELD_IN_ANOTHER_MODE": (_F, FailedPreconditionError),
+    "ERROR_REASON_KIND_MISMATCH": (_F, FailedPreconditionError),
+    "ERROR_REASON_PERMITS_MISMATCH": (_F, FailedPreconditionError),
+    "ERROR_REASON_SET_PARTLY_HELD": (_F, FailedPreconditionError),
+    "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST": (_F, FailedPreconditionError),
 }
 
 # The class of a status that names no reason this table knows (one made by gRPC itself,

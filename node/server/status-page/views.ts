@@ -68,26 +68,32 @@ export interface HolderJson {
   readonly token: string;
   readonly grantedAt: string;
   readonly waitedFrom: string;
-  /** The grant's mode and the holder's data, once lock kinds carry them: the page shows them when present. */
+  /** "shared", or "slot N" for a semaphore permit; absent for an exclusive grant. The page shows it and `data` when present. */
   readonly mode?: string;
   readonly data?: string;
 }
 
 export interface LockJson {
   readonly name: string;
-  /** Every lock is exclusive for now; shared and semaphore locks will list several holders. */
-  readonly kind: "exclusive";
+  /** "exclusive" or "shared" (by its holders), "semaphore of N" for a semaphore. */
+  readonly kind: string;
+  /** Every current grant, oldest first (shared holders and permits are several). */
   readonly holders: readonly HolderJson[];
   /** In queue order. */
   readonly waiters: ReadonlyArray<{ readonly sessionId: string; readonly clientName: string; readonly waitedFrom: string }>;
 }
 
 export function lockJson(lock: LockInfo): LockJson {
-  const h = lock.holder;
+  const holders = lock.holders ?? (lock.holder ? [lock.holder] : []);
+  const kind = lock.kind === "semaphore" ? `semaphore of ${lock.permits ?? 0}` : holders[0]?.mode === "shared" ? "shared" : "exclusive";
   return {
     name: lock.name,
-    kind: "exclusive",
-    holders: h ? [{ sessionId: String(h.sessionId), clientName: h.clientName, token: String(h.token), grantedAt: String(h.grantedAt), waitedFrom: String(h.waitedFrom) }] : [],
+    kind,
+    holders: holders.map((h) => ({
+      sessionId: String(h.sessionId), clientName: h.clientName, token: String(h.token), grantedAt: String(h.grantedAt), waitedFrom: String(h.waitedFrom),
+      ...(h.mode === "shared" ? { mode: "shared" } : h.mode === "permit" ? { mode: `slot ${h.slot ?? 0}` } : {}),
+      ...(h.holderData ? { data: h.holderData } : {}),
+    })),
     waiters: lock.waiters.map((w) => ({ sessionId: String(w.sessionId), clientName: w.clientName, waitedFrom: String(w.waitedFrom) })),
   };
 }

@@ -44,6 +44,15 @@ export interface SessionEnd {
   readonly appliedAt: number;
 }
 
+/** Grants one committed entry ended without their clients (a hold limit, a RevokeLock). */
+export interface GrantRevoke {
+  readonly index: number;
+  readonly grants: ReadonlyArray<{ readonly lock: string; readonly session: bigint; readonly token: bigint }>;
+  /** Earliest proposal of the command (a lower bound of the commit time), else the first apply. */
+  readonly proposedAt: number;
+  readonly appliedAt: number;
+}
+
 export interface LockCheckStats extends GrantStats {
   grants: number;
   expiries: number;
@@ -56,6 +65,7 @@ export class LockChecker {
   private readonly rules: GrantRules;
   readonly stats: LockCheckStats;
   readonly sessionEnds: SessionEnd[] = [];
+  readonly revokes: GrantRevoke[] = [];
   /** Client-side deadline (virtual time) of each session, the latest the client computed. */
   readonly clientDeadlines = new Map<bigint, number>();
   private readonly digests = new Map<number, string>();
@@ -66,6 +76,7 @@ export class LockChecker {
   private readonly effects = new Map<string, number>();
   private readonly firstAnswers = new Map<string, string>();
   private readonly endProposals = new Map<bigint, number>();
+  private readonly revokeProposals = new Map<string, number>();
 
   constructor(
     private readonly fail: (msg: string) => void,
@@ -79,6 +90,12 @@ export class LockChecker {
   /** A close or expiry of `session` was proposed at `now`. */
   endProposed(session: bigint, now: number): void {
     if (!this.endProposals.has(session)) this.endProposals.set(session, now);
+  }
+
+  /** A hold-limit revoke of the session's grant `token` was proposed at `now`. */
+  revokeProposed(session: bigint, token: bigint, now: number): void {
+    const key = `${session}:${token}`;
+    if (!this.revokeProposals.has(key)) this.revokeProposals.set(key, now);
   }
 
   /** After each entry applied on a replica; `outcome` is null for entries without a command. */
@@ -125,6 +142,12 @@ export class LockChecker {
       let set = this.grants.get(e.lock);
       if (!set) this.grants.set(e.lock, (set = new Set()));
       set.add(e.token);
+    }
+    const revoked = o.events.filter((e) => e.type === "revoked").map((e) => ({ lock: e.lock, session: e.sessionId, token: e.token }));
+    if (revoked.length > 0) {
+      const first = revoked[0] as { session: bigint; token: bigint };
+      const proposedAt = Math.min(this.revokeProposals.get(`${first.session}:${first.token}`) ?? now, now);
+      this.revokes.push({ index, grants: revoked, proposedAt, appliedAt: now });
     }
     for (const id of o.timers.sessionsEnded) {
       this.live.delete(id);

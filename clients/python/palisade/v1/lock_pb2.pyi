@@ -17,8 +17,10 @@ END_REASON_UNSPECIFIED: EndReason
 ERROR_REASON_BELOW_RETENTION: ErrorReason
 ERROR_REASON_CERTIFICATE_REQUIRED: ErrorReason
 ERROR_REASON_DISK_RESERVE: ErrorReason
+ERROR_REASON_HELD_IN_ANOTHER_MODE: ErrorReason
 ERROR_REASON_INTERNAL: ErrorReason
 ERROR_REASON_INVALID_ARGUMENT: ErrorReason
+ERROR_REASON_KIND_MISMATCH: ErrorReason
 ERROR_REASON_LEADERSHIP_CHANGED: ErrorReason
 ERROR_REASON_LEARNER_BEHIND: ErrorReason
 ERROR_REASON_MALFORMED_REQUEST: ErrorReason
@@ -31,12 +33,14 @@ ERROR_REASON_NO_LEADER: ErrorReason
 ERROR_REASON_NO_SUCH_WAIT: ErrorReason
 ERROR_REASON_NO_TRANSFER_TARGET: ErrorReason
 ERROR_REASON_PERMISSION_DENIED: ErrorReason
+ERROR_REASON_PERMITS_MISMATCH: ErrorReason
 ERROR_REASON_PROPOSAL_DROPPED: ErrorReason
 ERROR_REASON_RATE_LIMITED: ErrorReason
 ERROR_REASON_READ_NOT_CONFIRMED: ErrorReason
 ERROR_REASON_REQUEST_TOO_OLD: ErrorReason
 ERROR_REASON_SESSION_ENDED: ErrorReason
 ERROR_REASON_SESSION_NOT_FOUND: ErrorReason
+ERROR_REASON_SET_PARTLY_HELD: ErrorReason
 ERROR_REASON_SHUTTING_DOWN: ErrorReason
 ERROR_REASON_SNAPSHOT_INSTALLED: ErrorReason
 ERROR_REASON_STALE_TOKEN: ErrorReason
@@ -47,8 +51,16 @@ ERROR_REASON_TOO_MANY_WAITERS: ErrorReason
 ERROR_REASON_TRANSFER_TIMED_OUT: ErrorReason
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_UNSUPPORTED: ErrorReason
+ERROR_REASON_WAITS_IN_ANOTHER_REQUEST: ErrorReason
 ERROR_REASON_WAIT_DETACHED: ErrorReason
 ERROR_REASON_WATCH_TOO_SLOW: ErrorReason
+LOCK_KIND_SEMAPHORE: LockKind
+LOCK_KIND_UNSPECIFIED: LockKind
+LOCK_MODE_EXCLUSIVE: LockMode
+LOCK_MODE_SHARED: LockMode
+LOCK_MODE_UNSPECIFIED: LockMode
+REVOKE_CAUSE_HOLD_LIMIT: RevokeCause
+REVOKE_CAUSE_UNSPECIFIED: RevokeCause
 WATCH_EVENT_KIND_ACQUIRED: WatchEventKind
 WATCH_EVENT_KIND_RELEASED: WatchEventKind
 WATCH_EVENT_KIND_REVOKED: WatchEventKind
@@ -57,30 +69,44 @@ WATCH_EVENT_KIND_SESSION_EXPIRED: WatchEventKind
 WATCH_EVENT_KIND_UNSPECIFIED: WatchEventKind
 
 class AcquireRequest(_message.Message):
-    __slots__ = ["acked_up_to", "held", "lock", "seq", "session_id", "wait_ms"]
+    __slots__ = ["acked_up_to", "held", "hold_ms", "holder_data", "lock", "mode", "more_locks", "permits", "seq", "session_id", "wait_ms"]
     ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
     HELD_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_DATA_FIELD_NUMBER: _ClassVar[int]
+    HOLD_MS_FIELD_NUMBER: _ClassVar[int]
     LOCK_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    MORE_LOCKS_FIELD_NUMBER: _ClassVar[int]
+    PERMITS_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     WAIT_MS_FIELD_NUMBER: _ClassVar[int]
     acked_up_to: int
     held: _containers.RepeatedScalarFieldContainer[int]
+    hold_ms: int
+    holder_data: bytes
     lock: str
+    mode: LockMode
+    more_locks: _containers.RepeatedCompositeFieldContainer[LockTarget]
+    permits: int
     seq: int
     session_id: int
     wait_ms: int
-    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., wait_ms: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., wait_ms: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., more_locks: _Optional[_Iterable[_Union[LockTarget, _Mapping]]] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ...) -> None: ...
 
 class AcquireResponse(_message.Message):
-    __slots__ = ["acquired", "holder", "token"]
+    __slots__ = ["acquired", "blocked_lock", "grants", "holder", "token"]
     ACQUIRED_FIELD_NUMBER: _ClassVar[int]
+    BLOCKED_LOCK_FIELD_NUMBER: _ClassVar[int]
+    GRANTS_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     acquired: bool
+    blocked_lock: str
+    grants: _containers.RepeatedCompositeFieldContainer[LockGrant]
     holder: LockHolder
     token: int
-    def __init__(self, acquired: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ...) -> None: ...
+    def __init__(self, acquired: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., grants: _Optional[_Iterable[_Union[LockGrant, _Mapping]]] = ..., blocked_lock: _Optional[str] = ...) -> None: ...
 
 class CancelWaitRequest(_message.Message):
     __slots__ = ["acquire_seq", "lock", "session_id"]
@@ -147,14 +173,20 @@ class GetLockRequest(_message.Message):
     def __init__(self, lock: _Optional[str] = ...) -> None: ...
 
 class GetLockResponse(_message.Message):
-    __slots__ = ["holder", "lock", "waiters"]
+    __slots__ = ["holder", "holders", "kind", "lock", "permits", "waiters"]
+    HOLDERS_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
     LOCK_FIELD_NUMBER: _ClassVar[int]
+    PERMITS_FIELD_NUMBER: _ClassVar[int]
     WAITERS_FIELD_NUMBER: _ClassVar[int]
     holder: LockHolder
+    holders: _containers.RepeatedCompositeFieldContainer[LockHolder]
+    kind: LockKind
     lock: str
+    permits: int
     waiters: _containers.RepeatedCompositeFieldContainer[LockWaiter]
-    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiters: _Optional[_Iterable[_Union[LockWaiter, _Mapping]]] = ...) -> None: ...
+    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiters: _Optional[_Iterable[_Union[LockWaiter, _Mapping]]] = ..., holders: _Optional[_Iterable[_Union[LockHolder, _Mapping]]] = ..., kind: _Optional[_Union[LockKind, str]] = ..., permits: _Optional[int] = ...) -> None: ...
 
 class GetSessionRequest(_message.Message):
     __slots__ = ["session_id"]
@@ -169,14 +201,20 @@ class GetSessionResponse(_message.Message):
     def __init__(self, session: _Optional[_Union[SessionInfo, _Mapping]] = ...) -> None: ...
 
 class HistoryRecord(_message.Message):
-    __slots__ = ["client_name", "ended_at_ms", "ended_index", "granted_at_ms", "granted_index", "reason", "session_id", "token", "waited_from_index"]
+    __slots__ = ["client_name", "ended_at_ms", "ended_index", "granted_at_ms", "granted_index", "hold_ms", "holder_data", "mode", "permit", "reason", "revoke_cause", "session_id", "slot", "token", "waited_from_index"]
     CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
     ENDED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     ENDED_INDEX_FIELD_NUMBER: _ClassVar[int]
     GRANTED_AT_MS_FIELD_NUMBER: _ClassVar[int]
     GRANTED_INDEX_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_DATA_FIELD_NUMBER: _ClassVar[int]
+    HOLD_MS_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    PERMIT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    REVOKE_CAUSE_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SLOT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     WAITED_FROM_INDEX_FIELD_NUMBER: _ClassVar[int]
     client_name: str
@@ -184,11 +222,17 @@ class HistoryRecord(_message.Message):
     ended_index: int
     granted_at_ms: int
     granted_index: int
+    hold_ms: int
+    holder_data: bytes
+    mode: LockMode
+    permit: bool
     reason: EndReason
+    revoke_cause: RevokeCause
     session_id: int
+    slot: int
     token: int
     waited_from_index: int
-    def __init__(self, token: _Optional[int] = ..., session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., granted_index: _Optional[int] = ..., waited_from_index: _Optional[int] = ..., ended_index: _Optional[int] = ..., reason: _Optional[_Union[EndReason, str]] = ..., granted_at_ms: _Optional[int] = ..., ended_at_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, token: _Optional[int] = ..., session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., granted_index: _Optional[int] = ..., waited_from_index: _Optional[int] = ..., ended_index: _Optional[int] = ..., reason: _Optional[_Union[EndReason, str]] = ..., granted_at_ms: _Optional[int] = ..., ended_at_ms: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permit: bool = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ..., revoke_cause: _Optional[_Union[RevokeCause, str]] = ...) -> None: ...
 
 class KeepAliveRequest(_message.Message):
     __slots__ = ["session_id"]
@@ -236,37 +280,87 @@ class ListSessionsResponse(_message.Message):
     sessions: _containers.RepeatedCompositeFieldContainer[SessionInfo]
     def __init__(self, sessions: _Optional[_Iterable[_Union[SessionInfo, _Mapping]]] = ..., next_after_session_id: _Optional[int] = ...) -> None: ...
 
+class LockGrant(_message.Message):
+    __slots__ = ["lock", "mode", "permits", "slot", "token"]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    PERMITS_FIELD_NUMBER: _ClassVar[int]
+    SLOT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    lock: str
+    mode: LockMode
+    permits: int
+    slot: int
+    token: int
+    def __init__(self, lock: _Optional[str] = ..., token: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ...) -> None: ...
+
 class LockHolder(_message.Message):
-    __slots__ = ["client_name", "granted_index", "session_id", "token"]
+    __slots__ = ["client_name", "granted_index", "hold_ms", "holder_data", "mode", "permits", "session_id", "slot", "token"]
     CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
     GRANTED_INDEX_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_DATA_FIELD_NUMBER: _ClassVar[int]
+    HOLD_MS_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    PERMITS_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SLOT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     client_name: str
     granted_index: int
+    hold_ms: int
+    holder_data: bytes
+    mode: LockMode
+    permits: int
     session_id: int
+    slot: int
     token: int
-    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., token: _Optional[int] = ..., granted_index: _Optional[int] = ...) -> None: ...
+    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., token: _Optional[int] = ..., granted_index: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ...) -> None: ...
 
 class LockSummary(_message.Message):
-    __slots__ = ["holder", "lock", "waiter_count"]
+    __slots__ = ["holder", "holders", "kind", "lock", "permits", "waiter_count"]
+    HOLDERS_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
     LOCK_FIELD_NUMBER: _ClassVar[int]
+    PERMITS_FIELD_NUMBER: _ClassVar[int]
     WAITER_COUNT_FIELD_NUMBER: _ClassVar[int]
     holder: LockHolder
+    holders: _containers.RepeatedCompositeFieldContainer[LockHolder]
+    kind: LockKind
     lock: str
+    permits: int
     waiter_count: int
-    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiter_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiter_count: _Optional[int] = ..., holders: _Optional[_Iterable[_Union[LockHolder, _Mapping]]] = ..., kind: _Optional[_Union[LockKind, str]] = ..., permits: _Optional[int] = ...) -> None: ...
+
+class LockTarget(_message.Message):
+    __slots__ = ["lock", "mode", "permits"]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    PERMITS_FIELD_NUMBER: _ClassVar[int]
+    lock: str
+    mode: LockMode
+    permits: int
+    def __init__(self, lock: _Optional[str] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ...) -> None: ...
 
 class LockWaiter(_message.Message):
-    __slots__ = ["client_name", "session_id", "waiting_since_index"]
+    __slots__ = ["client_name", "hold_ms", "holder_data", "locks", "mode", "permits", "session_id", "waiting_since_index"]
     CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_DATA_FIELD_NUMBER: _ClassVar[int]
+    HOLD_MS_FIELD_NUMBER: _ClassVar[int]
+    LOCKS_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    PERMITS_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     WAITING_SINCE_INDEX_FIELD_NUMBER: _ClassVar[int]
     client_name: str
+    hold_ms: int
+    holder_data: bytes
+    locks: _containers.RepeatedCompositeFieldContainer[LockTarget]
+    mode: LockMode
+    permits: int
     session_id: int
     waiting_since_index: int
-    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., waiting_since_index: _Optional[int] = ...) -> None: ...
+    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., waiting_since_index: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., locks: _Optional[_Iterable[_Union[LockTarget, _Mapping]]] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ...) -> None: ...
 
 class OpenSessionRequest(_message.Message):
     __slots__ = ["client_name", "request_id", "ttl_ms"]
@@ -419,18 +513,30 @@ class ValidateTokenResponse(_message.Message):
     def __init__(self, valid: bool = ...) -> None: ...
 
 class WatchEvent(_message.Message):
-    __slots__ = ["index", "kind", "lock", "session_id", "token"]
+    __slots__ = ["hold_ms", "holder_data", "index", "kind", "lock", "mode", "permits", "revoke_cause", "session_id", "slot", "token"]
+    HOLDER_DATA_FIELD_NUMBER: _ClassVar[int]
+    HOLD_MS_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     LOCK_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    PERMITS_FIELD_NUMBER: _ClassVar[int]
+    REVOKE_CAUSE_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SLOT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    hold_ms: int
+    holder_data: bytes
     index: int
     kind: WatchEventKind
     lock: str
+    mode: LockMode
+    permits: int
+    revoke_cause: RevokeCause
     session_id: int
+    slot: int
     token: int
-    def __init__(self, index: _Optional[int] = ..., lock: _Optional[str] = ..., kind: _Optional[_Union[WatchEventKind, str]] = ..., session_id: _Optional[int] = ..., token: _Optional[int] = ...) -> None: ...
+    def __init__(self, index: _Optional[int] = ..., lock: _Optional[str] = ..., kind: _Optional[_Union[WatchEventKind, str]] = ..., session_id: _Optional[int] = ..., token: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ..., revoke_cause: _Optional[_Union[RevokeCause, str]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
     __slots__ = ["from_index", "prefix"]
@@ -440,10 +546,19 @@ class WatchRequest(_message.Message):
     prefix: str
     def __init__(self, prefix: _Optional[str] = ..., from_index: _Optional[int] = ...) -> None: ...
 
+class LockMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
 class CancelWaitOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
+class LockKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
 class EndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class RevokeCause(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class WatchEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

@@ -188,6 +188,17 @@ class SessionWritesTest(unittest.TestCase):
             return
         raise AssertionError("expected OutcomeUnknownError")
 
+    def test_an_acquire_carries_a_shared_mode_a_semaphores_permits_and_holder_data_and_an_exclusive_one_none(self) -> None:
+        self.session.acquire("r", mode="shared", data="report job")
+        self.session.acquire("s", permits=3)
+        self.session.acquire("x")
+        shared, permit, exclusive = (c.request for c in self.acquires)
+        self.assertEqual((shared.mode, shared.holder_data), (lock_pb2.LOCK_MODE_SHARED, "report job".encode()))
+        self.assertTrue(permit.HasField("permits"))
+        self.assertEqual(permit.permits, 3)
+        self.assertFalse(exclusive.HasField("permits"))
+        self.assertEqual((exclusive.mode, exclusive.holder_data), (lock_pb2.LOCK_MODE_UNSPECIFIED, b""))
+
     def test_a_bad_value_is_refused_before_a_seq_is_used(self) -> None:
         from palisade import InvalidArgumentError
 
@@ -197,6 +208,10 @@ class SessionWritesTest(unittest.TestCase):
             lambda: self.session.release("a", 0),
             lambda: self.session.release("a", -3),
             lambda: self.session.acquire("\ud800"),
+            lambda: self.session.acquire("a", mode="read"),
+            lambda: self.session.acquire("a", permits=0),
+            lambda: self.session.acquire("a", permits=2, mode="shared"),
+            lambda: self.session.acquire("a", data="\ud800"),
         ]
         for bad in bad_calls:
             with self.assertRaises(InvalidArgumentError):

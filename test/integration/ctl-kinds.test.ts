@@ -1,0 +1,138 @@
+// palisadectl's lock kinds against a real cluster: shared acquires, an atomic set of locks,
+// semaphore permits with their slots, holder data, a hold limit, `run` under each kind, and
+// what `lock` and `locks` show of them.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../client/cli.ts";
+import type { PalisadeClient } from "../../client/index.ts";
+import { runCtl, type Run } from "./ctl-process.ts";
+import { startCluster, type Cluster } from "./harness.ts";
+
+let cluster: Cluster;
+let client: PalisadeClient;
+
+beforeAll(async () => {
+  cluster = await startCluster({ nodes: 3 });
+  client = cluster.client({ clientName: "ctl-kinds-test" });
+});
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);
+
+async function ctlHere(...args: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(["--endpoints", cluster.endpoints.join(","), ...args], { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, stdout: out.map((t) => `${t}\n`).join(""), stderr: err.map((t) => `${t}\n`).join("") };
+}
+
+const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
+
+describe("palisadectl and the lock kinds", () => {
+  it("acquire --shared lets two holders in at once, and lock/locks show the mode, every holder and its data", async () => {
+    const first = ctlHere("--json", "acquire", "k/shared", "--shared", "--data", "reader one", "--hold", "1500ms");
+    await cluster.waitFor("the first shared grant", async () => (await client.getLock("k/shared")).holder !== undefined);
+    const second = ctlHere("--json", "acquire", "k/shared", "--shared", "--hold", "1500ms");
+    await cluster.waitFor("both shared grants", async () => ((await client.getLock("k/shared")).holders?.length ?? 0) === 2);
+    const [lockText, lockJson, locksText] = await Promise.all([ctlHere("lock", "k/shared"), ctlHere("--json", "lock", "k/shared"), ctlHere("locks", "k/")]);
+    expect(lockText.stdout.split("\n")[0]).toBe("k/shared: shared by 2 holders");
+    expect(lockText.stdout).toMatch(/holder: session \d+ \(palisadectl\), token \d+, granted at index \d+, shared, data "reader one"/);
+    expect(json<{ holders: Array<{ mode: string; data?: string }> }>(lockJson).holders.map((h) => [h.mode, h.data])).toEqual([
+      ["shared", "reader one"], ["shared", undefined],
+    ]);
+    expect(locksText.stdout.split("\n")[0]).toMatch(/^LOCK\s+HOLDER SESSION\s+TOKEN\s+GRANTED AT\s+WAITERS\s+KIND\s+HOLDERS$/);
+    expect(locksText.stdout).toMatch(/k\/shared\s+\d+\s+\d+\s+\d+\s+0\s+shared\s+2/);
+    const [a, b] = await Promise.all([first, second]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(json<{ mode: string }>(a).mode).toBe("shared");
+    expect((await client.getLock("k/shared")).holder).toBeUndefined();
+  });
+
+  it("acquire with several names takes them as one set at one token, and a held one keeps the whole set out, named", async () => {
+    const set = await ctl("acquire", "k/a", "k/b", "k/c");
+    expect(set.stderr).toBe("");
+    expect(set.code).toBe(0);
+    const token = BigInt(set.stdout.trim());
+    for (const lock of ["k/a", "k/b", "k/c"]) {
+      expect((await client.history(lock)).map((r) => [r.token, r.reason])).toEqual([[token, "released"]]);
+    }
+    const session = await client.openSession({ ttlMs: 10_000 });
+    try {
+      await session.acquire("k/b");
+      const blocked = await ctlHere("--json", "acquire", "k/a", "k/b", "k/c");
+      expect(blocked.code).toBe(2);
+      expect(json<{ acquired: boolean; blockedLock: string; holder: { sessionId: string } }>(blocked)).toMatchObject({
+        acquired: false, blockedLock: "k/b", holder: { sessionId: session.id.toString() },
+      });
+      // None of the set was taken.
+      expect((await client.getLock("k/a")).holder).toBeUndefined();
+      expect((await client.getLock("k/c")).holder).toBeUndefined();
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("semaphore acquire prints the token and slot; lock shows the semaphore's permits and each permit's slot and data; another count is refused", async () => {
+    const once = await ctlHere("semaphore", "acquire", "k/sem", "--permits", "2");
+    expect(once.code).toBe(0);
+    expect(once.stdout.trim()).toMatch(/^\d+ slot 0$/);
+
+    const held = ctlHere("--json", "semaphore", "acquire", "k/sem", "--permits", "2", "--data", "batch 7", "--hold", "1500ms");
+    await cluster.waitFor("the permit", async () => (await client.getLock("k/sem")).holder !== undefined);
+    const second = await ctlHere("--json", "semaphore", "acquire", "k/sem", "--permits", "2");
+    expect(json<{ slot: number; permits: number }>(second)).toMatchObject({ slot: 1, permits: 2 });
+    const lockText = await ctlHere("lock", "k/sem");
+    expect(lockText.stdout.split("\n")[0]).toBe("k/sem: semaphore of 2 permits, 1 held");
+    expect(lockText.stdout).toMatch(/holder: session \d+ \(palisadectl\), token \d+, granted at index \d+, slot 0, data "batch 7"/);
+    const locksText = await ctlHere("locks", "k/sem");
+    expect(locksText.stdout).toMatch(/k\/sem\s+\d+\s+\d+\s+\d+\s+0\s+semaphore\/2\s+1/);
+
+    const other = await ctlHere("semaphore", "acquire", "k/sem", "--permits", "3");
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/^error: FailedPreconditionError: .*permits 3.*2/);
+    const asLock = await ctlHere("acquire", "k/sem");
+    expect(asLock.code).toBe(1);
+    expect(asLock.stderr).toMatch(/semaphore/);
+    expect((await held).code).toBe(0);
+  });
+
+  it("a hold limit ends acquire --hold with exit 3 before the leader's revoke, and the grant carries its limit meanwhile", async () => {
+    const run = ctlHere("acquire", "k/limited", "--hold-ms", "1s", "--hold");
+    await cluster.waitFor("the grant", async () => (await client.getLock("k/limited")).holder !== undefined);
+    expect((await client.getLock("k/limited")).holder?.holdMs).toBe(1_000);
+    const done = await run;
+    expect(done.code).toBe(3);
+    expect(done.stderr).toMatch(/^lost: .*hold limit passed/);
+    await cluster.waitFor("the grant's end", async () => (await client.getLock("k/limited")).holder === undefined);
+  });
+
+  it("run --shared and run --permits hold the lock in that kind while the command runs, with PALISADE_SLOT for a permit", async () => {
+    const shared = await ctl("run", "k/run-shared", "--shared", "--", "sh", "-c", "echo token=$PALISADE_TOKEN");
+    expect(shared.code).toBe(0);
+    const sharedToken = BigInt(/token=(\d+)/.exec(shared.stdout)?.[1] ?? "0");
+    const sharedHistory = await client.history("k/run-shared");
+    expect(sharedHistory.map((r) => [r.token, r.mode, r.reason])).toEqual([[sharedToken, "shared", "released"]]);
+
+    const permit = await ctl("run", "k/run-sem", "--permits", "3", "--data", "nightly", "--", "sh", "-c", "echo slot=$PALISADE_SLOT");
+    expect(permit.code).toBe(0);
+    expect(permit.stdout).toContain("slot=0");
+    expect((await client.history("k/run-sem")).map((r) => [r.mode, r.slot, r.data, r.reason])).toEqual([["permit", 0, "nightly", "released"]]);
+  });
+
+  it("bad kinds' options are one-line errors that send nothing", async () => {
+    const both = await ctlHere("acquire", "k/bad", "--shared", "--permits", "2");
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/^error: --shared/);
+    const several = await ctlHere("acquire", "k/bad1", "k/bad2", "--permits", "2");
+    expect(several.code).toBe(1);
+    expect(several.stderr).toMatch(/^error: --permits/);
+    const zero = await ctlHere("semaphore", "acquire", "k/bad", "--permits", "0");
+    expect(zero.code).toBe(1);
+    const big = await ctlHere("acquire", "k/bad", "--data", "x".repeat(2_000));
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(/^error: InvalidArgumentError: holder_data: 2000 bytes, more than 1024/);
+    expect((await client.history("k/bad")).length).toBe(0);
+  });
+});
