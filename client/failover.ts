@@ -4,7 +4,9 @@
 // endpoint failed in a row, and a node that let an attempt run out without a word (stopped,
 // not dead: its connections stay open) passed over for a while, with the other attempts
 // waiting on it moved on at once. An attempt that ran out sooner than the node usually
-// answers is no sign of a stopped node (only of a short timeout), so it silences nothing. Connection runs gRPC calls through it; the simulator runs
+// answers is no sign of a stopped node (only of a short timeout), and nor is one that ran
+// out while the node answered other calls (a busy node, one with thousands of keepalives in
+// flight), so neither silences anything. Connection runs gRPC calls through it; the simulator runs
 // its own calls through the very same rules. Time comes from an injected ClientClock.
 import type { status as Status } from "@grpc/grpc-js";
 import type { ErrorReasonName } from "../proto/wire.ts";
@@ -75,6 +77,8 @@ export class Failover {
   private readonly silentUntil = new Map<string, number>();
   /** How long each endpoint takes to answer, smoothed (ms). */
   private readonly answerMs = new Map<string, number>();
+  /** When each endpoint last answered any call (monotonic ms). */
+  private readonly lastAnswerAt = new Map<string, number>();
 
   /**
    * `pause` waits out a back-off; by default on `clock`, whose timers do not keep a process
@@ -129,16 +133,21 @@ export class Failover {
       try {
         const response = await attempt(endpoint, timeoutMs, a);
         this.silentUntil.delete(endpoint);
+        this.lastAnswerAt.set(endpoint, now());
         if (!opts.answerMayWait) this.answered(endpoint, now() - sentAt);
         return response;
       } catch (err) {
         this.track(endpoint, a, false);
         const failure = this.classify(err);
         if (!a.moved) {
-          if (!failure.timedOut && !opts.answerMayWait) this.answered(endpoint, now() - sentAt);
+          if (!failure.timedOut) {
+            this.lastAnswerAt.set(endpoint, now());
+            if (!opts.answerMayWait) this.answered(endpoint, now() - sentAt);
+          }
           if (!failure.retriable) throw failure.error;
           if (failure.timedOut) {
-            if (timeoutMs >= SILENT_AFTER * (this.answerMs.get(endpoint) ?? 0)) this.silenced(endpoint, timeoutMs);
+            const answeredMeanwhile = (this.lastAnswerAt.get(endpoint) ?? -Infinity) > sentAt;
+            if (!answeredMeanwhile && timeoutMs >= SILENT_AFTER * (this.answerMs.get(endpoint) ?? 0)) this.silenced(endpoint, timeoutMs);
           } else {
             this.silentUntil.delete(endpoint);
           }

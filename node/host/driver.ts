@@ -77,6 +77,8 @@ interface ProposalWaiter<R> {
 
 interface ReadWaiter {
   index: number;
+  /** Resolve at confirmation, without waiting for apply to reach the index (see confirmLeadership). */
+  readonly confirmOnly?: boolean;
   resolve(index: number): void;
   reject(error: unknown): void;
 }
@@ -168,6 +170,21 @@ export class Driver<R> {
     if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
     const id = this.nextReadId++;
     const p = new Promise<number>((resolve, reject) => this.reads.set(id, { index: 0, resolve, reject }));
+    this.core.readIndex(id);
+    this.kick();
+    return p;
+  }
+
+  /**
+   * Resolves once a quorum round that started after this call confirmed this node's
+   * leadership (a ReadIndex confirmation), without waiting for apply to reach the read
+   * index: for what needs only to know the node still leads (a keepalive), so it is
+   * answered also while applying is held (a snapshot being encoded).
+   */
+  confirmLeadership(): Promise<number> {
+    if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
+    const id = this.nextReadId++;
+    const p = new Promise<number>((resolve, reject) => this.reads.set(id, { index: 0, confirmOnly: true, resolve, reject }));
     this.core.readIndex(id);
     this.kick();
     return p;
@@ -451,7 +468,8 @@ export class Driver<R> {
       return;
     }
     w.index = index;
-    this.readsAwaitingApply.push(w);
+    if (w.confirmOnly) w.resolve(index);
+    else this.readsAwaitingApply.push(w);
   }
 
   private releaseReads(): void {

@@ -110,8 +110,10 @@ export class LockRequests {
 
   /**
    * Restarts the session's TTL on arrival, and answers only once a quorum round that
-   * started after the keepalive arrived confirmed this leadership (and an entry of this
-   * term is applied), in the same term.
+   * started after the keepalive arrived confirmed this leadership (the lease keeper takes
+   * keepalives only once an entry of this term is applied), in the same term. It does not
+   * wait for apply to catch up with the commit index: while a snapshot is encoded applying
+   * is held, and keepalives must still be answered.
    */
   async keepAlive(sessionId: bigint): Promise<{ ttlMs: number }> {
     const host = this.host;
@@ -120,7 +122,7 @@ export class LockRequests {
     const result = host.keepAliveArrived(sessionId);
     if (result === "notLeader") throw notLeader(host.leaderHint());
     if (result === "notFound") gone(sessionId);
-    await host.linearizable();
+    await host.confirmLeadership();
     if (!host.isLeader || host.driver.core.term !== term) throw notLeader(host.leaderHint());
     if (!host.state.hasSession(sessionId) || host.keeper.expiryProposed(sessionId)) gone(sessionId);
     return { ttlMs: host.state.getSession(sessionId)?.ttlMs ?? 0 };

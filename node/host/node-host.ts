@@ -234,6 +234,15 @@ export class NodeHost {
     }
   }
 
+  /** Resolves once a quorum round started after this call confirmed this node leads (no wait for apply); failures are RequestFailures. */
+  async confirmLeadership(): Promise<number> {
+    try {
+      return await this.driver.confirmLeadership();
+    } catch (error) {
+      throw failureOf(error, this.leaderHint());
+    }
+  }
+
   /** The batch the batcher gathered, through the disk check and the metrics hook. */
   private proposeNow(data: readonly Uint8Array[]): Array<Promise<{ index: number; result: EntryResult }>> {
     const refused = this.env.writesRefused?.() ?? null;

@@ -117,4 +117,37 @@ describe("failover: when a timed-out attempt passes a node over", () => {
     moved!.resolve("granted by b");
     expect(await waiting).toBe("granted by b");
   });
+
+  it("an attempt that runs out while the node answers other calls does not pass it over (a busy node is not a stopped one)", async () => {
+    const { clock, sent, call, settle } = rig();
+    const warm = call(1_000);
+    clock.advance(5);
+    sent[0]!.resolve("ok");
+    await warm;
+    const waiting = call(30_000, true);
+    const short = call(100);
+    const other = call(1_000);
+    await settle();
+    expect(sent.map((s) => s.endpoint)).toEqual(["a", "a", "a", "a"]);
+    // While the short attempt waits, a answers another call: it is working, only busy.
+    clock.advance(50);
+    sent[3]!.resolve("other");
+    expect(await other).toBe("other");
+    clock.advance(50);
+    sent[2]!.reject(new TimedOut());
+    await settle();
+    expect(sent[1]!.attempt.moved).toBe(false); // the Acquire still waits on a
+    expect(sent[1]!.cancelled).toBe(false);
+    expect(sent[4]!.endpoint).toBe("b"); // the short call itself tries the next node
+    sent[4]!.resolve("from b");
+    expect(await short).toBe("from b");
+    // And the next call still goes to a node that is not passed over: a is not silent.
+    const next = call(1_000);
+    await settle();
+    expect(sent[5]!.endpoint).not.toBe(undefined);
+    sent[5]!.resolve("next");
+    expect(await next).toBe("next");
+    sent[1]!.resolve("granted");
+    expect(await waiting).toBe("granted");
+  });
 });
