@@ -2,9 +2,9 @@
 // semaphore permits with their slots, holder data, a hold limit, `run` under each kind, and
 // what `lock` and `locks` show of them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../client/cli.ts";
 import type { PalisadeClient } from "../../client/index.ts";
 import { runCtl, type Run } from "./ctl-process.ts";
+import { runCtlHere, runJson as json } from "./ctl-in-process.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
@@ -21,14 +21,8 @@ afterAll(async () => {
 
 const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);
 
-async function ctlHere(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(["--endpoints", cluster.endpoints.join(","), ...args], { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, stdout: out.map((t) => `${t}\n`).join(""), stderr: err.map((t) => `${t}\n`).join("") };
-}
-
-const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
+/** The same CLI in this process (no start-up cost): for the many read verbs. */
+const ctlHere = (...args: string[]): Promise<Run> => runCtlHere(cluster.endpoints, ...args);
 
 describe("palisadectl and the lock kinds", () => {
   it("acquire --shared lets two holders in at once, and lock/locks show the mode, every holder and its data", async () => {

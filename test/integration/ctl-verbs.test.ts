@@ -1,9 +1,9 @@
 // palisadectl against a real cluster: every verb, its --json output and the exit codes.
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../client/cli.ts";
 import type { PalisadeClient } from "../../client/index.ts";
 import { CTL, REPO_ROOT, runCtl, type Run } from "./ctl-process.ts";
+import { runCtlHere, runJson as json } from "./ctl-in-process.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
@@ -22,14 +22,7 @@ afterAll(async () => {
 const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);
 
 /** The same CLI in this process (no start-up cost): for the many read verbs. */
-async function ctlHere(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(["--endpoints", cluster.endpoints.join(","), ...args], { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, stdout: out.map((t) => `${t}\n`).join(""), stderr: err.map((t) => `${t}\n`).join("") };
-}
-
-const json = <T>(run: Run): T => JSON.parse(run.stdout) as T;
+const ctlHere = (...args: string[]): Promise<Run> => runCtlHere(cluster.endpoints, ...args);
 
 describe("palisadectl verbs", () => {
   it("status: one row per node, exactly one leader, lag and reachability", async () => {
