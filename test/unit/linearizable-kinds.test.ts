@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { expectLinearizable, expectNotLinearizable } from "./linearizable-kit.ts";
 import type { LockTarget } from "../../node/lock/kinds.ts";
-import { checkLockHistory, kindsPartitions, type AcquireEvent, type LockHistoryEvent, type LockHistoryResult } from "../sim/checkers/linearizable.ts";
+import { checkLockHistory, kindsPartitions, type AcquireEvent, type LockHistoryEvent } from "../sim/checkers/linearizable.ts";
 import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "../sim/checkers/lock-model.ts";
 import { acquireEventFields, acquireOutcomeOf, readOutcomeOf, releaseOutcomeOf, revokedGrantsOf } from "../sim/checkers/outcomes.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
@@ -41,21 +42,6 @@ const excl: Kind = {};
 const permit = (n: number): Kind => ({ permits: n });
 const set = (first: LockTarget, ...more: LockTarget[]): [Kind, string] => [{ ...(first.mode ? { mode: first.mode } : {}), ...(first.permits ? { permits: first.permits } : {}), more }, first.lock];
 
-function expectLinearizable(events: LockHistoryEvent[]): LockHistoryResult {
-  const result = checkLockHistory(events);
-  expect(result.detail).toBe("");
-  expect(result.ok).toBe(true);
-  return result;
-}
-
-function expectNotLinearizable(events: LockHistoryEvent[]): LockHistoryResult {
-  const result = checkLockHistory(events);
-  expect(result.ok).toBe(false);
-  const failed = [...result.perLock.values()].filter((r) => !r.ok);
-  expect(failed.length).toBeGreaterThan(0);
-  for (const r of failed) expect(!r.ok && r.reason).toBe("not linearizable");
-  return result;
-}
 
 // --- shared and exclusive ----------------------------------------------------------
 

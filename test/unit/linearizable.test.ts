@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { expectLinearizable, expectNotLinearizable } from "./linearizable-kit.ts";
 import { checkLinearizable, checkLockHistory, partitionByLock } from "../sim/checkers/linearizable.ts";
-import type { LockHistoryEvent, LockHistoryResult, Model, Operation } from "../sim/checkers/linearizable.ts";
+import type { LockHistoryEvent, Model, Operation } from "../sim/checkers/linearizable.ts";
 import { lockModel } from "../sim/checkers/lock-model.ts";
 import type { AcquireOutcome, ReadOutcome, ReleaseOutcome } from "../sim/checkers/lock-model.ts";
 
@@ -38,21 +39,6 @@ function sessionEnd(session: bigint, [call, ret]: [number, number]): LockHistory
   return { kind: "sessionEnd", id: nextId++, session, call, ret };
 }
 
-function expectLinearizable(events: LockHistoryEvent[]): LockHistoryResult {
-  const result = checkLockHistory(events);
-  expect(result.detail).toBe("");
-  expect(result.ok).toBe(true);
-  return result;
-}
-
-function expectNotLinearizable(events: LockHistoryEvent[]): LockHistoryResult {
-  const result = checkLockHistory(events);
-  expect(result.ok).toBe(false);
-  const failed = [...result.perLock.values()].filter((r) => !r.ok);
-  expect(failed.length).toBeGreaterThan(0);
-  for (const r of failed) expect(!r.ok && r.reason).toBe("not linearizable");
-  return result;
-}
 
 // --- linearizable histories --------------------------------------------------------
 
