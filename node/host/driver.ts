@@ -78,7 +78,7 @@ interface ProposalWaiter<R> {
 interface ReadWaiter {
   index: number;
   /** Resolve at confirmation, without waiting for apply to reach the index (see confirmLeadership). */
-  readonly confirmOnly?: boolean;
+  readonly confirmOnly: boolean;
   resolve(index: number): void;
   reject(error: unknown): void;
 }
@@ -167,12 +167,7 @@ export class Driver<R> {
 
   /** A linearizable read point: resolves once this node has applied up to a confirmed read index. */
   readIndex(): Promise<number> {
-    if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
-    const id = this.nextReadId++;
-    const p = new Promise<number>((resolve, reject) => this.reads.set(id, { index: 0, resolve, reject }));
-    this.core.readIndex(id);
-    this.kick();
-    return p;
+    return this.startRead(false);
   }
 
   /**
@@ -182,9 +177,14 @@ export class Driver<R> {
    * answered also while applying is held (a snapshot being encoded).
    */
   confirmLeadership(): Promise<number> {
+    return this.startRead(true);
+  }
+
+  /** Asks the core for a read index; `confirmOnly`: resolve at confirmation, not once applied up to it. */
+  private startRead(confirmOnly: boolean): Promise<number> {
     if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
     const id = this.nextReadId++;
-    const p = new Promise<number>((resolve, reject) => this.reads.set(id, { index: 0, confirmOnly: true, resolve, reject }));
+    const p = new Promise<number>((resolve, reject) => this.reads.set(id, { index: 0, confirmOnly, resolve, reject }));
     this.core.readIndex(id);
     this.kick();
     return p;

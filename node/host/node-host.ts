@@ -226,18 +226,18 @@ export class NodeHost {
    * A linearizable read point: resolves, with the confirmed read index, once this node
    * applied everything committed when the read began.
    */
-  async linearizable(): Promise<number> {
-    try {
-      return await this.driver.readIndex();
-    } catch (error) {
-      throw failureOf(error, this.leaderHint());
-    }
+  linearizable(): Promise<number> {
+    return this.asRequestFailure(this.driver.readIndex());
   }
 
   /** Resolves once a quorum round started after this call confirmed this node leads (no wait for apply); failures are RequestFailures. */
-  async confirmLeadership(): Promise<number> {
+  confirmLeadership(): Promise<number> {
+    return this.asRequestFailure(this.driver.confirmLeadership());
+  }
+
+  private async asRequestFailure<T>(pending: Promise<T>): Promise<T> {
     try {
-      return await this.driver.confirmLeadership();
+      return await pending;
     } catch (error) {
       throw failureOf(error, this.leaderHint());
     }
