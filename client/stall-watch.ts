@@ -11,17 +11,19 @@
 // its own view ("since my last look") over the folds of the shared maximum.
 import { elapsedMs, instantOf, type ClientClock, type Instant, type Timer } from "./clock.ts";
 
-/** One reading of the sampler: the longest gap between its runs since the reading before, in ms. */
-interface Fold {
-  seq: number;
-  maxMs: number;
-}
-
 class SharedSampler {
   private readonly watchers = new Set<StallWatch>();
   private timer: Timer | null = null;
-  private folds: Fold[] = [];
+  /** The folds after `firstSeq − 1`: folds[i] is the longest gap of fold `firstSeq + i`, in ms. */
+  private folds: number[] = [];
+  private firstSeq = 1;
   private seq = 0;
+  /**
+   * How many watchers have seen up to each fold: the folds up to the smallest such seq can
+   * go. Counted rather than found by walking the watchers, so a look costs the same with
+   * 100,000 sessions in the process as with one.
+   */
+  private readonly seenCounts = new Map<number, number>();
   private lastSample: Instant = { monotonicMs: 0, wallMs: 0 };
   private lastFoldAt = 0;
   /** Longest gap between samples since the last fold (a gap includes the interval itself). */
@@ -38,11 +40,13 @@ class SharedSampler {
       this.timer = this.clock.setInterval(() => this.sample(), this.resolutionMs);
     }
     this.watchers.add(w);
+    this.count(this.seq, 1);
     return this.seq;
   }
 
   remove(w: StallWatch): void {
     if (!this.watchers.delete(w)) return;
+    this.count(w.seenUpTo, -1);
     if (this.watchers.size > 0) {
       this.prune();
       return;
@@ -50,6 +54,8 @@ class SharedSampler {
     this.timer?.cancel();
     this.timer = null;
     this.folds = [];
+    this.firstSeq = this.seq + 1;
+    this.seenCounts.clear();
   }
 
   /**
@@ -61,15 +67,32 @@ class SharedSampler {
     const now = instantOf(this.clock);
     let maxMs = Math.max(this.currentMaxMs, elapsedMs(this.lastSample, now));
     if (now.monotonicMs - this.lastFoldAt >= this.resolutionMs) this.fold(now);
-    for (const f of this.folds) if (f.seq > since && f.maxMs > maxMs) maxMs = f.maxMs;
+    for (let i = Math.max(0, since + 1 - this.firstSeq); i < this.folds.length; i++) {
+      if (this.folds[i]! > maxMs) maxMs = this.folds[i]!;
+    }
     return { maxMs, seq: this.seq };
   }
 
-  /** Drops the folds every watcher has seen. */
+  /** A watcher that had seen up to `from` has now seen up to `to`. */
+  moved(from: number, to: number): void {
+    if (from === to) return;
+    this.count(from, -1);
+    this.count(to, 1);
+  }
+
+  /** Drops the folds every watcher has seen (the seq a watcher saw up to only grows). */
   prune(): void {
-    let oldest = Infinity;
-    for (const w of this.watchers) oldest = Math.min(oldest, w.seenUpTo);
-    if (this.folds.length > 0 && this.folds[0]!.seq <= oldest) this.folds = this.folds.filter((f) => f.seq > oldest);
+    let drop = 0;
+    while (this.firstSeq + drop <= this.seq && !this.seenCounts.has(this.firstSeq + drop - 1)) drop++;
+    if (drop === 0) return;
+    this.folds.splice(0, drop);
+    this.firstSeq += drop;
+  }
+
+  private count(seq: number, delta: number): void {
+    const n = (this.seenCounts.get(seq) ?? 0) + delta;
+    if (n > 0) this.seenCounts.set(seq, n);
+    else this.seenCounts.delete(seq);
   }
 
   private sample(): void {
@@ -80,7 +103,8 @@ class SharedSampler {
 
   private fold(now: Instant): void {
     this.sample();
-    this.folds.push({ seq: ++this.seq, maxMs: this.currentMaxMs });
+    this.seq++;
+    this.folds.push(this.currentMaxMs);
     this.currentMaxMs = 0;
     this.lastFoldAt = now.monotonicMs;
   }
@@ -133,6 +157,7 @@ export class StallWatch {
   takeMaxStallMs(): number {
     if (!this.retained) return 0;
     const { maxMs, seq } = this.sampler.maxSince(this.seenUpTo);
+    this.sampler.moved(this.seenUpTo, seq);
     this.seenUpTo = seq;
     this.sampler.prune();
     return maxMs;
