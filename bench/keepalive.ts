@@ -8,7 +8,9 @@
 //   against the count before plus those opened) with the growth of its
 //   `palisade_session_expiries_total`;
 // - keepalive traffic as the nodes count it: `palisade_client_stream_frames_total` and
-//   `palisade_client_stream_calls_total` (direction "in"), summed over the nodes, per second
+//   `palisade_client_stream_calls_total` (direction "in"; a client sends its sessions'
+//   keepalives together, one KeepAliveSessions call per interval and TTL) and the session
+//   keepalives they carried (`palisade_session_keepalives_total`), summed over the nodes, per second
 //   over a steady window (the hold before the first transfer, after a settling time), when
 //   keepalives are the only calls;
 // - the leader's CPU time (/proc/PID/stat) over the same window, in % of one core and per
@@ -51,6 +53,7 @@ interface Reading {
   at: number;
   frames: number | null;
   calls: number | null;
+  keepalives: number | null;
   leaderCpuS: number | null;
 }
 
@@ -116,6 +119,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
         at: performance.now(),
         frames: sumOver(texts, "palisade_client_stream_frames_total", { direction: "in" }),
         calls: sumOver(texts, "palisade_client_stream_calls_total", { direction: "in" }),
+        keepalives: sumOver(texts, "palisade_session_keepalives_total"),
         leaderCpuS: cpuSeconds(cluster.pidOf(leader) ?? -1),
       };
     };
@@ -169,7 +173,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
     if (procError && errorSamples.length < 5) errorSamples.push(procError.slice(0, 300));
     options.log(`keepalive: end of hold: ${lost} sessions lost at the clients; the cluster has ${sessionsEnd ?? "?"} sessions (${missing ?? "?"} of the opened missing), ` +
       `expiries ${expiriesBefore ?? "?"} → ${expiriesEnd ?? "?"}; steady window ${windowS.toFixed(1)} s: ${rate(first.frames, second.frames) ?? "?"} frames/s and ` +
-      `${rate(first.calls, second.calls) ?? "?"} calls/s in, leader CPU ${leaderCpuPct ?? "?"} %`);
+      `${rate(first.calls, second.calls) ?? "?"} calls/s in carrying ${rate(first.keepalives, second.keepalives) ?? "?"} session keepalives/s, leader CPU ${leaderCpuPct ?? "?"} %`);
     return {
       sessions_requested: options.sessions,
       sessions_opened: opened,
@@ -186,6 +190,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
       expired_metric_delta: expiriesBefore === null || expiriesEnd === null ? null : expiriesEnd - expiriesBefore,
       keepalive_frames_per_s: rate(first.frames, second.frames),
       keepalive_calls_per_s: rate(first.calls, second.calls),
+      session_keepalives_per_s: rate(first.keepalives, second.keepalives),
       leader_cpu_pct: leaderCpuPct,
       leader_cpu_pct_per_1k_sessions: leaderCpuPct === null || opened === 0 ? null : Math.round((leaderCpuPct / (opened / 1000)) * 100) / 100,
       steady_window_s: Math.round(windowS * 10) / 10,

@@ -85,6 +85,8 @@ export interface KeepaliveResult {
   /** Stream frames and keepalive calls per second, as the nodes count them, over the steady window. */
   keepalive_frames_per_s: number | null;
   keepalive_calls_per_s: number | null;
+  /** Session keepalives the leader took per second (many per call). */
+  session_keepalives_per_s?: number | null;
   /** Leader CPU over the steady window, in % of one core, and per 1,000 sessions. */
   leader_cpu_pct: number | null;
   leader_cpu_pct_per_1k_sessions: number | null;

@@ -9,6 +9,7 @@ import { toU64, u64 } from "../proto/wire.ts";
 import { Connection } from "./connection.ts";
 import { instantOf, systemClock, type ClientClock } from "./clock.ts";
 import { GrpcLockApi, type LockApi } from "./lock-api.ts";
+import { KeepaliveBatcher } from "./keepalive-batch.ts";
 import {
   InvalidArgumentError, LockBusyError, LockNotAcquiredError, OutcomeUnknownError, SessionLostError, SessionNotFoundError,
 } from "./errors.ts";
@@ -137,6 +138,8 @@ export interface ListLocksOptions {
 export class PalisadeClient extends EventEmitter<ClientEvents> {
   private readonly connection: Connection;
   private readonly lockApi: LockApi;
+  /** Every session's keepalives, sent together (one request per interval for sessions of one TTL). */
+  private readonly keepalives: KeepaliveBatcher;
   private readonly clock: ClientClock;
   private readonly newRequestId: () => string;
   private readonly credentials: grpc.ChannelCredentials | undefined;
@@ -169,6 +172,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     });
     this.lockApi = wiring.lockApi ?? new GrpcLockApi(this.connection);
     this.clock = wiring.clock ?? systemClock;
+    this.keepalives = new KeepaliveBatcher(this.lockApi, this.clock);
     this.newRequestId = wiring.newRequestId ?? (() => randomUUID());
   }
 
@@ -192,7 +196,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       retryBudgetMs: this.retryBudgetMs,
       driftBound: this.driftBound,
       deadlineTickMs: this.deadlineTickMs,
-    }, this.clock);
+    }, this.clock, this.keepalives);
     this.sessions.add(session);
     session.signal.addEventListener("abort", () => this.sessions.delete(session), { once: true });
     return session;

@@ -111,6 +111,9 @@ export interface CancelWaitCall {
 
 export type CloseSessionCall = SequencedCall;
 
+/** One session's outcome in a KeepAliveSessions answer: acknowledged, or gone (as NOT_FOUND). */
+export type KeptAlive = "ok" | "notFound";
+
 /**
  * Each call resolves with the cluster's answer or rejects with the typed error it answered
  * (SessionNotFoundError, StaleTokenError, LimitError, ...); when no answer came in time, a
@@ -120,6 +123,11 @@ export interface LockApi {
   openSession(call: OpenSessionCall, options?: CallOptions): Promise<OpenedSession>;
   /** Resolves once the leader acknowledged the keepalive. */
   keepAlive(sessionId: bigint, options?: CallOptions): Promise<void>;
+  /**
+   * Keeps many sessions alive in one request (see KeepAliveBatcher): each id's outcome, in
+   * order; a failure of the whole request (no leader in time) rejects as keepAlive does.
+   */
+  keepAliveSessions?(sessionIds: readonly bigint[], options?: CallOptions): Promise<KeptAlive[]>;
   acquire(call: AcquireCall, options?: CallOptions): Promise<AcquireAnswer>;
   release(call: ReleaseCall, options?: CallOptions): Promise<void>;
   cancelWait(call: CancelWaitCall, options?: CallOptions): Promise<CancelWaitResult>;
@@ -158,6 +166,20 @@ export class GrpcLockApi implements LockApi {
       () => pb.KeepAliveRequest.create({ sessionId: toU64(sessionId) }),
       invokeOptions("read", options),
     );
+  }
+
+  async keepAliveSessions(sessionIds: readonly bigint[], options: CallOptions = {}): Promise<KeptAlive[]> {
+    const response = await this.connection.invoke(
+      lockService.KeepAliveSessions,
+      () => pb.KeepAliveSessionsRequest.create({ sessionIds: sessionIds.map((id) => toU64(id)) }),
+      invokeOptions("read", options),
+    );
+    const kept = response.sessions ?? [];
+    if (kept.length !== sessionIds.length) throw new PalisadeError(`KeepAliveSessions answered ${kept.length} sessions for ${sessionIds.length} asked`);
+    return kept.map((k, i) => {
+      if (u64(k.sessionId, "session_id") !== sessionIds[i]) throw new PalisadeError(`KeepAliveSessions answered session ${String(k.sessionId)} in the place of ${sessionIds[i]}`);
+      return k.notFound ? "notFound" : "ok";
+    });
   }
 
   async acquire(call: AcquireCall, options: CallOptions = {}): Promise<AcquireAnswer> {

@@ -116,7 +116,14 @@ export class Session {
   private ended: "open" | "closed" | "lost" = "open";
   private lostReason = "";
 
-  constructor(private readonly api: LockApi, private readonly settings: SessionSettings, private readonly clock: ClientClock) {
+  /**
+   * `keepalives` sends this session's keepalives (default: `api`, one KeepAlive each); a
+   * client gives all its sessions one KeepaliveBatcher, so they travel together.
+   */
+  constructor(
+    private readonly api: LockApi, private readonly settings: SessionSettings, private readonly clock: ClientClock,
+    private readonly keepalives: Pick<LockApi, "keepAlive"> = api,
+  ) {
     this.id = settings.id;
     this.ttlMs = settings.ttlMs;
     this.clientName = settings.clientName;
@@ -499,7 +506,7 @@ export class Session {
       try {
         // Each attempt waits at most a third of the time left, then the next node is tried,
         // so a stopped leader costs the session only if no new one answers in time.
-        await this.api.keepAlive(this.id, {
+        await this.keepalives.keepAlive(this.id, {
           kind: "read",
           attemptTimeoutMs: () => this.attemptWithin(this.settings.callTimeoutMs),
           budgetMs: this.budgetMs,

@@ -81,6 +81,7 @@ const L = "LockService";
 export const lockServiceDefinition = {
   OpenSession: unary(L, "OpenSession", pb.OpenSessionRequest, pb.OpenSessionResponse),
   KeepAlive: unary(L, "KeepAlive", pb.KeepAliveRequest, pb.KeepAliveResponse),
+  KeepAliveSessions: unary(L, "KeepAliveSessions", pb.KeepAliveSessionsRequest, pb.KeepAliveSessionsResponse),
   CloseSession: unary(L, "CloseSession", pb.CloseSessionRequest, pb.CloseSessionResponse),
   Acquire: unary(L, "Acquire", pb.AcquireRequest, pb.AcquireResponse),
   CancelWait: unary(L, "CancelWait", pb.CancelWaitRequest, pb.CancelWaitResponse),

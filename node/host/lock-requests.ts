@@ -128,6 +128,23 @@ export class LockRequests {
     return { ttlMs: host.state.getSession(sessionId)?.ttlMs ?? 0 };
   }
 
+  /**
+   * keepAlive for many sessions after one quorum round: each id's TTL, or null for a
+   * session that is gone (keepAlive would answer NOT_FOUND). A node that does not lead, or
+   * stops leading before the round confirms it, fails the whole request.
+   */
+  async keepAliveSessions(sessionIds: readonly bigint[]): Promise<Array<number | null>> {
+    const host = this.host;
+    host.requireLeader();
+    const term = host.driver.core.term;
+    const arrived = sessionIds.map((id) => host.keepAliveArrived(id));
+    if (arrived.includes("notLeader")) throw notLeader(host.leaderHint());
+    await host.confirmLeadership();
+    if (!host.isLeader || host.driver.core.term !== term) throw notLeader(host.leaderHint());
+    return sessionIds.map((id, i) =>
+      arrived[i] === "ok" && host.state.hasSession(id) && !host.keeper.expiryProposed(id) ? (host.state.getSession(id)?.ttlMs ?? 0) : null);
+  }
+
   async closeSession(cmd: CloseSessionCommand): Promise<void> {
     const { outcome } = await this.host.propose(cmd);
     const ok = expectOk(outcome.result);

@@ -13,7 +13,7 @@ import { wireKindFields, wireTarget } from "./kind-fields.ts";
 import { lockStream } from "./lock-stream.ts";
 import {
   parseAcquire, parseCancelWait, parseCloseSession, parseHistory, parseListLocks, parseListSessions, parseOpenSession,
-  parseRelease, parseValidateToken, parseWatch, lockField, sessionIdField,
+  parseRelease, parseValidateToken, parseWatch, lockField, sessionIdField, parseKeepAliveSessions,
 } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "./status.ts";
@@ -97,6 +97,7 @@ const CANCEL_OUTCOMES: Readonly<Record<CancelWaitResult["outcome"], palisade.v1.
 export interface LockCalls {
   OpenSession(req: palisade.v1.OpenSessionRequest): Promise<palisade.v1.OpenSessionResponse>;
   KeepAlive(req: palisade.v1.KeepAliveRequest): Promise<palisade.v1.KeepAliveResponse>;
+  KeepAliveSessions(req: palisade.v1.KeepAliveSessionsRequest): Promise<palisade.v1.KeepAliveSessionsResponse>;
   CloseSession(req: palisade.v1.CloseSessionRequest): Promise<palisade.v1.CloseSessionResponse>;
   Acquire(req: palisade.v1.AcquireRequest, detached: AbortSignal): Promise<palisade.v1.AcquireResponse>;
   CancelWait(req: palisade.v1.CancelWaitRequest): Promise<palisade.v1.CancelWaitResponse>;
@@ -122,6 +123,17 @@ export function lockCalls(ctx: ServiceContext): LockCalls {
     async KeepAlive(request) {
       const { ttlMs } = await locks.keepAlive(sessionIdField(request.sessionId));
       return pb.KeepAliveResponse.create({ ttlMs: toU64(ttlMs) });
+    },
+
+    async KeepAliveSessions(request) {
+      const ids = parseKeepAliveSessions(request);
+      const ttls = await locks.keepAliveSessions(ids);
+      return pb.KeepAliveSessionsResponse.create({
+        sessions: ids.map((id, i) => {
+          const ttlMs = ttls[i] ?? null;
+          return ttlMs === null ? { sessionId: toU64(id), ttlMs: toU64(0), notFound: true } : { sessionId: toU64(id), ttlMs: toU64(ttlMs), notFound: false };
+        }),
+      });
     },
 
     async CloseSession(request) {
@@ -207,6 +219,7 @@ export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
   return {
     OpenSession: unary(ctx, "OpenSession", (call) => calls.OpenSession(call.request)),
     KeepAlive: unary(ctx, "KeepAlive", (call) => calls.KeepAlive(call.request)),
+    KeepAliveSessions: unary(ctx, "KeepAliveSessions", (call) => calls.KeepAliveSessions(call.request)),
     CloseSession: unary(ctx, "CloseSession", (call) => calls.CloseSession(call.request)),
     Acquire: unary(ctx, "Acquire", async (call) => {
       const detached = new AbortController();

@@ -52,6 +52,7 @@ type Answerable = Exclude<Call, "forget">;
 const METHODS: Readonly<Record<Answerable, keyof LockCalls>> = {
   openSession: "OpenSession",
   keepAlive: "KeepAlive",
+  keepAliveSessions: "KeepAliveSessions",
   closeSession: "CloseSession",
   acquire: "Acquire",
   cancelWait: "CancelWait",

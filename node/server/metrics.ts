@@ -44,6 +44,7 @@ export class NodeMetrics {
   private readonly appendBatch: Histogram;
   private readonly snapshotEncoding: Histogram;
   private readonly sessionExpiries: Counter;
+  private readonly keepalives: Counter;
   private readonly lockExpiries: Counter;
   private readonly rejected: Counter<"method" | "reason">;
   private readonly streamsOpen: Gauge;
@@ -131,6 +132,11 @@ export class NodeMetrics {
       labelNames: ["method", "reason"],
       registers,
     });
+    this.keepalives = new Counter({
+      name: "palisade_session_keepalives_total",
+      help: "session keepalives this node took as leader (one per session, however many a request carried)",
+      registers,
+    });
     this.streamsOpen = new Gauge({ name: "palisade_client_streams", help: "client Stream RPCs open on this node", registers });
     this.streamFrames = new Counter({
       name: "palisade_client_stream_frames_total",
@@ -144,6 +150,11 @@ export class NodeMetrics {
       labelNames: ["direction"],
       registers,
     });
+    // Both directions exist from the start, at 0, so a node no client streamed to yet shows them.
+    for (const direction of ["in", "out"]) {
+      this.streamFrames.inc({ direction }, 0);
+      this.streamMessages.inc({ direction }, 0);
+    }
     this.locks = new LockMetrics(this.registry, new LockPrefixLabel(options.lockPrefixes ?? []), options.locks ?? { now: () => performance.now(), isLeader: () => false });
   }
 
@@ -170,6 +181,10 @@ export class NodeMetrics {
 
   appendSent(entries: number): void {
     this.appendBatch.observe(entries);
+  }
+
+  keptAlive(): void {
+    this.keepalives.inc();
   }
 
   applied(outcome: ApplyOutcome): void {

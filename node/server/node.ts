@@ -221,6 +221,7 @@ export class PalisadeNode {
         onFatal: (error) => opts.onFatal?.(error),
         onSoftState: (soft) => self?.softStateChanged(soft.leader),
         onApplied: (outcome) => metrics.applied(outcome),
+        onKeepAlive: () => metrics.keptAlive(),
         onEvents: (events) => {
           watch?.publish(events);
           self?.pageEvents(events);

@@ -56,6 +56,17 @@ export function sessionIdField(value: U64Input, field = "session_id"): bigint {
   return id;
 }
 
+/** Session ids one KeepAliveSessions request may carry at most. */
+export const MAX_KEEPALIVE_SESSIONS = 10_000;
+
+/** The ids of a KeepAliveSessions request: 1 to MAX_KEEPALIVE_SESSIONS valid session ids. */
+export function parseKeepAliveSessions(req: palisade.v1.KeepAliveSessionsRequest): bigint[] {
+  const raw = req.sessionIds ?? [];
+  if (raw.length === 0) throw new RequestError("session_ids is empty (name at least one session)");
+  if (raw.length > MAX_KEEPALIVE_SESSIONS) throw new RequestError(`session_ids: ${raw.length} ids, more than ${MAX_KEEPALIVE_SESSIONS} in one request`);
+  return raw.map((id, i) => sessionIdField(id, `session_ids[${i}]`));
+}
+
 export function lockField(value: unknown, field = "lock"): string {
   const name = stringField(value, field);
   ensure(checkLockName(name), field);

@@ -6891,6 +6891,47 @@ export const palisade = $root.palisade = (() => {
             });
 
             /**
+             * Callback as used by {@link palisade.v1.LockService#keepAliveSessions}.
+             * @memberof palisade.v1.LockService
+             * @typedef KeepAliveSessionsCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.KeepAliveSessionsResponse} [response] KeepAliveSessionsResponse
+             */
+
+            /**
+             * Calls KeepAliveSessions.
+             * @memberof palisade.v1.LockService
+             * @typedef KeepAliveSessions
+             * @type {{
+             *   (request: palisade.v1.IKeepAliveSessionsRequest, callback: palisade.v1.LockService.KeepAliveSessionsCallback): void;
+             *   (request: palisade.v1.IKeepAliveSessionsRequest): Promise<palisade.v1.KeepAliveSessionsResponse>;
+             *   readonly name: "KeepAliveSessions";
+             *   readonly path: "/palisade.v1.LockService/KeepAliveSessions";
+             *   readonly requestType: "KeepAliveSessionsRequest";
+             *   readonly responseType: "KeepAliveSessionsResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls KeepAliveSessions.
+             * @name palisade.v1.LockService#keepAliveSessions
+             * @type {palisade.v1.LockService.KeepAliveSessions}
+             */
+            $Object.defineProperties(LockService.prototype.keepAliveSessions = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.keepAliveSessions, $root.palisade.v1.KeepAliveSessionsRequest, $root.palisade.v1.KeepAliveSessionsResponse, request, callback);
+            }, {
+                name: { value: "KeepAliveSessions" },
+                path: { value: "/palisade.v1.LockService/KeepAliveSessions" },
+                requestType: { value: "KeepAliveSessionsRequest" },
+                responseType: { value: "KeepAliveSessionsResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
              * Callback as used by {@link palisade.v1.LockService#closeSession}.
              * @memberof palisade.v1.LockService
              * @typedef CloseSessionCallback
@@ -8652,6 +8693,968 @@ export const palisade = $root.palisade = (() => {
             };
 
             return KeepAliveResponse;
+        })();
+
+        v1.KeepAliveSessionsRequest = (function() {
+
+            /**
+             * Properties of a KeepAliveSessionsRequest.
+             * @typedef {Object} palisade.v1.KeepAliveSessionsRequest.$Properties
+             * @property {Array.<Long>|null} [sessionIds] KeepAliveSessionsRequest sessionIds
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a KeepAliveSessionsRequest.
+             * @memberof palisade.v1
+             * @interface IKeepAliveSessionsRequest
+             * @augments palisade.v1.KeepAliveSessionsRequest.$Properties
+             * @deprecated Use palisade.v1.KeepAliveSessionsRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a KeepAliveSessionsRequest.
+             * @typedef {palisade.v1.KeepAliveSessionsRequest.$Properties} palisade.v1.KeepAliveSessionsRequest.$Shape
+             */
+
+            /**
+             * Constructs a new KeepAliveSessionsRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a KeepAliveSessionsRequest.
+             * @constructor
+             * @param {palisade.v1.KeepAliveSessionsRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const KeepAliveSessionsRequest = function (properties) {
+                this.sessionIds = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * KeepAliveSessionsRequest sessionIds.
+             * @member {Array.<Long>} sessionIds
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @instance
+             */
+            KeepAliveSessionsRequest.prototype.sessionIds = $util.emptyArray;
+
+            /**
+             * Creates a new KeepAliveSessionsRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {palisade.v1.KeepAliveSessionsRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.KeepAliveSessionsRequest} KeepAliveSessionsRequest instance
+             * @type {{
+             *   (properties: palisade.v1.KeepAliveSessionsRequest.$Shape): palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape;
+             *   (properties?: palisade.v1.KeepAliveSessionsRequest.$Properties): palisade.v1.KeepAliveSessionsRequest;
+             * }}
+             */
+            KeepAliveSessionsRequest.create = function(properties) {
+                return new KeepAliveSessionsRequest(properties);
+            };
+
+            /**
+             * Encodes the specified KeepAliveSessionsRequest message. Does not implicitly {@link palisade.v1.KeepAliveSessionsRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {palisade.v1.KeepAliveSessionsRequest.$Properties} message KeepAliveSessionsRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            KeepAliveSessionsRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessionIds != null && message.sessionIds.length)
+                    writer.uint32(/* id 1, wireType 2 =*/10).uint64s(message.sessionIds);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified KeepAliveSessionsRequest message, length delimited. Does not implicitly {@link palisade.v1.KeepAliveSessionsRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {palisade.v1.KeepAliveSessionsRequest.$Properties} message KeepAliveSessionsRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            KeepAliveSessionsRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a KeepAliveSessionsRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape} KeepAliveSessionsRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            KeepAliveSessionsRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.KeepAliveSessionsRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType === 2) {
+                                if (!(message.sessionIds && message.sessionIds.length))
+                                    message.sessionIds = [];
+                                reader.uint64s(message.sessionIds);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.sessionIds && message.sessionIds.length))
+                                message.sessionIds = [];
+                            message.sessionIds.push(reader.uint64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a KeepAliveSessionsRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape} KeepAliveSessionsRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            KeepAliveSessionsRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a KeepAliveSessionsRequest message.
+             * @function verify
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            KeepAliveSessionsRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessionIds != null && $Object.hasOwnProperty.call(message, "sessionIds")) {
+                    if (!$Array.isArray(message.sessionIds))
+                        return "sessionIds: array expected";
+                    for (let i = 0; i < message.sessionIds.length; ++i)
+                        if (!$util.isInteger(message.sessionIds[i]) && !(message.sessionIds[i] && $util.isInteger(message.sessionIds[i].low) && $util.isInteger(message.sessionIds[i].high)))
+                            return "sessionIds: integer|Long[] expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a KeepAliveSessionsRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.KeepAliveSessionsRequest} KeepAliveSessionsRequest
+             */
+            KeepAliveSessionsRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.KeepAliveSessionsRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.KeepAliveSessionsRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.KeepAliveSessionsRequest();
+                if (object.sessionIds) {
+                    if (!$Array.isArray(object.sessionIds))
+                        throw $TypeError(".palisade.v1.KeepAliveSessionsRequest.sessionIds: array expected");
+                    message.sessionIds = $Array(object.sessionIds.length);
+                    for (let i = 0; i < object.sessionIds.length; ++i)
+                        if ($util.Long)
+                            message.sessionIds[i] = $util.Long.fromValue(object.sessionIds[i], true);
+                        else if (typeof object.sessionIds[i] === "string")
+                            message.sessionIds[i] = $parseInt(object.sessionIds[i], 10);
+                        else if (typeof object.sessionIds[i] === "number")
+                            message.sessionIds[i] = object.sessionIds[i];
+                        else if (typeof object.sessionIds[i] === "object")
+                            message.sessionIds[i] = new $util.LongBits(object.sessionIds[i].low >>> 0, object.sessionIds[i].high >>> 0).toNumber(true);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a KeepAliveSessionsRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {palisade.v1.KeepAliveSessionsRequest} message KeepAliveSessionsRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            KeepAliveSessionsRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.sessionIds = [];
+                if (message.sessionIds && message.sessionIds.length) {
+                    object.sessionIds = $Array(message.sessionIds.length);
+                    for (let j = 0; j < message.sessionIds.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.sessionIds[j] = typeof message.sessionIds[j] === "number" ? $BigInt(message.sessionIds[j]) : $util.Long.fromBits(message.sessionIds[j].low >>> 0, message.sessionIds[j].high >>> 0, true).toBigInt();
+                        else if (typeof message.sessionIds[j] === "number")
+                            object.sessionIds[j] = options.longs === $String ? $String(message.sessionIds[j]) : message.sessionIds[j];
+                        else
+                            object.sessionIds[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionIds[j]) : options.longs === $Number ? new $util.LongBits(message.sessionIds[j].low >>> 0, message.sessionIds[j].high >>> 0).toNumber(true) : message.sessionIds[j];
+                }
+                return object;
+            };
+
+            /**
+             * Converts this KeepAliveSessionsRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            KeepAliveSessionsRequest.prototype.toJSON = function() {
+                return KeepAliveSessionsRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for KeepAliveSessionsRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.KeepAliveSessionsRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            KeepAliveSessionsRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.KeepAliveSessionsRequest";
+            };
+
+            return KeepAliveSessionsRequest;
+        })();
+
+        v1.KeepAliveSessionsResponse = (function() {
+
+            /**
+             * Properties of a KeepAliveSessionsResponse.
+             * @typedef {Object} palisade.v1.KeepAliveSessionsResponse.$Properties
+             * @property {Array.<palisade.v1.SessionKeptAlive.$Properties>|null} [sessions] KeepAliveSessionsResponse sessions
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a KeepAliveSessionsResponse.
+             * @memberof palisade.v1
+             * @interface IKeepAliveSessionsResponse
+             * @augments palisade.v1.KeepAliveSessionsResponse.$Properties
+             * @deprecated Use palisade.v1.KeepAliveSessionsResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a KeepAliveSessionsResponse.
+             * @typedef {palisade.v1.KeepAliveSessionsResponse.$Properties} palisade.v1.KeepAliveSessionsResponse.$Shape
+             */
+
+            /**
+             * Constructs a new KeepAliveSessionsResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a KeepAliveSessionsResponse.
+             * @constructor
+             * @param {palisade.v1.KeepAliveSessionsResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const KeepAliveSessionsResponse = function (properties) {
+                this.sessions = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * KeepAliveSessionsResponse sessions.
+             * @member {Array.<palisade.v1.SessionKeptAlive.$Properties>} sessions
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @instance
+             */
+            KeepAliveSessionsResponse.prototype.sessions = $util.emptyArray;
+
+            /**
+             * Creates a new KeepAliveSessionsResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {palisade.v1.KeepAliveSessionsResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.KeepAliveSessionsResponse} KeepAliveSessionsResponse instance
+             * @type {{
+             *   (properties: palisade.v1.KeepAliveSessionsResponse.$Shape): palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape;
+             *   (properties?: palisade.v1.KeepAliveSessionsResponse.$Properties): palisade.v1.KeepAliveSessionsResponse;
+             * }}
+             */
+            KeepAliveSessionsResponse.create = function(properties) {
+                return new KeepAliveSessionsResponse(properties);
+            };
+
+            /**
+             * Encodes the specified KeepAliveSessionsResponse message. Does not implicitly {@link palisade.v1.KeepAliveSessionsResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {palisade.v1.KeepAliveSessionsResponse.$Properties} message KeepAliveSessionsResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            KeepAliveSessionsResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessions != null && message.sessions.length)
+                    for (let i = 0; i < message.sessions.length; ++i)
+                        $root.palisade.v1.SessionKeptAlive.encode(message.sessions[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified KeepAliveSessionsResponse message, length delimited. Does not implicitly {@link palisade.v1.KeepAliveSessionsResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {palisade.v1.KeepAliveSessionsResponse.$Properties} message KeepAliveSessionsResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            KeepAliveSessionsResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a KeepAliveSessionsResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape} KeepAliveSessionsResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            KeepAliveSessionsResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.KeepAliveSessionsResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.sessions && message.sessions.length))
+                                message.sessions = [];
+                            message.sessions.push($root.palisade.v1.SessionKeptAlive.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a KeepAliveSessionsResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape} KeepAliveSessionsResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            KeepAliveSessionsResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a KeepAliveSessionsResponse message.
+             * @function verify
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            KeepAliveSessionsResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessions != null && $Object.hasOwnProperty.call(message, "sessions")) {
+                    if (!$Array.isArray(message.sessions))
+                        return "sessions: array expected";
+                    for (let i = 0; i < message.sessions.length; ++i) {
+                        let error = $root.palisade.v1.SessionKeptAlive.verify(message.sessions[i], _depth + 1);
+                        if (error)
+                            return "sessions." + error;
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a KeepAliveSessionsResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.KeepAliveSessionsResponse} KeepAliveSessionsResponse
+             */
+            KeepAliveSessionsResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.KeepAliveSessionsResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.KeepAliveSessionsResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.KeepAliveSessionsResponse();
+                if (object.sessions) {
+                    if (!$Array.isArray(object.sessions))
+                        throw $TypeError(".palisade.v1.KeepAliveSessionsResponse.sessions: array expected");
+                    message.sessions = $Array(object.sessions.length);
+                    for (let i = 0; i < object.sessions.length; ++i) {
+                        if (!$util.isObject(object.sessions[i]))
+                            throw $TypeError(".palisade.v1.KeepAliveSessionsResponse.sessions: object expected");
+                        message.sessions[i] = $root.palisade.v1.SessionKeptAlive.fromObject(object.sessions[i], _depth + 1);
+                    }
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a KeepAliveSessionsResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {palisade.v1.KeepAliveSessionsResponse} message KeepAliveSessionsResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            KeepAliveSessionsResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.sessions = [];
+                if (message.sessions && message.sessions.length) {
+                    object.sessions = $Array(message.sessions.length);
+                    for (let j = 0; j < message.sessions.length; ++j)
+                        object.sessions[j] = $root.palisade.v1.SessionKeptAlive.toObject(message.sessions[j], options, _depth + 1);
+                }
+                return object;
+            };
+
+            /**
+             * Converts this KeepAliveSessionsResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            KeepAliveSessionsResponse.prototype.toJSON = function() {
+                return KeepAliveSessionsResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for KeepAliveSessionsResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.KeepAliveSessionsResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            KeepAliveSessionsResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.KeepAliveSessionsResponse";
+            };
+
+            return KeepAliveSessionsResponse;
+        })();
+
+        v1.SessionKeptAlive = (function() {
+
+            /**
+             * Properties of a SessionKeptAlive.
+             * @typedef {Object} palisade.v1.SessionKeptAlive.$Properties
+             * @property {Long|null} [sessionId] SessionKeptAlive sessionId
+             * @property {Long|null} [ttlMs] SessionKeptAlive ttlMs
+             * @property {boolean|null} [notFound] SessionKeptAlive notFound
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a SessionKeptAlive.
+             * @memberof palisade.v1
+             * @interface ISessionKeptAlive
+             * @augments palisade.v1.SessionKeptAlive.$Properties
+             * @deprecated Use palisade.v1.SessionKeptAlive.$Properties instead.
+             */
+
+            /**
+             * Shape of a SessionKeptAlive.
+             * @typedef {palisade.v1.SessionKeptAlive.$Properties} palisade.v1.SessionKeptAlive.$Shape
+             */
+
+            /**
+             * Constructs a new SessionKeptAlive.
+             * @memberof palisade.v1
+             * @classdesc Represents a SessionKeptAlive.
+             * @constructor
+             * @param {palisade.v1.SessionKeptAlive.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const SessionKeptAlive = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * SessionKeptAlive sessionId.
+             * @member {Long} sessionId
+             * @memberof palisade.v1.SessionKeptAlive
+             * @instance
+             */
+            SessionKeptAlive.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * SessionKeptAlive ttlMs.
+             * @member {Long} ttlMs
+             * @memberof palisade.v1.SessionKeptAlive
+             * @instance
+             */
+            SessionKeptAlive.prototype.ttlMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * SessionKeptAlive notFound.
+             * @member {boolean} notFound
+             * @memberof palisade.v1.SessionKeptAlive
+             * @instance
+             */
+            SessionKeptAlive.prototype.notFound = false;
+
+            /**
+             * Creates a new SessionKeptAlive instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {palisade.v1.SessionKeptAlive.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.SessionKeptAlive} SessionKeptAlive instance
+             * @type {{
+             *   (properties: palisade.v1.SessionKeptAlive.$Shape): palisade.v1.SessionKeptAlive & palisade.v1.SessionKeptAlive.$Shape;
+             *   (properties?: palisade.v1.SessionKeptAlive.$Properties): palisade.v1.SessionKeptAlive;
+             * }}
+             */
+            SessionKeptAlive.create = function(properties) {
+                return new SessionKeptAlive(properties);
+            };
+
+            /**
+             * Encodes the specified SessionKeptAlive message. Does not implicitly {@link palisade.v1.SessionKeptAlive.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {palisade.v1.SessionKeptAlive.$Properties} message SessionKeptAlive message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            SessionKeptAlive.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.sessionId);
+                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs") && (typeof message.ttlMs === "object" ? message.ttlMs.low || message.ttlMs.high : message.ttlMs !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.ttlMs);
+                if (message.notFound != null && $Object.hasOwnProperty.call(message, "notFound") && message.notFound !== false)
+                    writer.uint32(/* id 3, wireType 0 =*/24).bool(message.notFound);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified SessionKeptAlive message, length delimited. Does not implicitly {@link palisade.v1.SessionKeptAlive.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {palisade.v1.SessionKeptAlive.$Properties} message SessionKeptAlive message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            SessionKeptAlive.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a SessionKeptAlive message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.SessionKeptAlive & palisade.v1.SessionKeptAlive.$Shape} SessionKeptAlive
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            SessionKeptAlive.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.SessionKeptAlive();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sessionId = value;
+                            else
+                                delete message.sessionId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.ttlMs = value;
+                            else
+                                delete message.ttlMs;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.notFound = value;
+                            else
+                                delete message.notFound;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a SessionKeptAlive message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.SessionKeptAlive & palisade.v1.SessionKeptAlive.$Shape} SessionKeptAlive
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            SessionKeptAlive.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a SessionKeptAlive message.
+             * @function verify
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            SessionKeptAlive.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
+                        return "sessionId: integer|Long expected";
+                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs"))
+                    if (!$util.isInteger(message.ttlMs) && !(message.ttlMs && $util.isInteger(message.ttlMs.low) && $util.isInteger(message.ttlMs.high)))
+                        return "ttlMs: integer|Long expected";
+                if (message.notFound != null && $Object.hasOwnProperty.call(message, "notFound"))
+                    if (typeof message.notFound !== "boolean")
+                        return "notFound: boolean expected";
+                return null;
+            };
+
+            /**
+             * Creates a SessionKeptAlive message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.SessionKeptAlive} SessionKeptAlive
+             */
+            SessionKeptAlive.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.SessionKeptAlive)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.SessionKeptAlive: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.SessionKeptAlive();
+                if (object.sessionId != null)
+                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                        if ($util.Long)
+                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
+                        else if (typeof object.sessionId === "string")
+                            message.sessionId = $parseInt(object.sessionId, 10);
+                        else if (typeof object.sessionId === "number")
+                            message.sessionId = object.sessionId;
+                        else if (typeof object.sessionId === "object")
+                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                if (object.ttlMs != null)
+                    if (typeof object.ttlMs === "object" ? object.ttlMs.low || object.ttlMs.high : $Number(object.ttlMs) !== 0)
+                        if ($util.Long)
+                            message.ttlMs = $util.Long.fromValue(object.ttlMs, true);
+                        else if (typeof object.ttlMs === "string")
+                            message.ttlMs = $parseInt(object.ttlMs, 10);
+                        else if (typeof object.ttlMs === "number")
+                            message.ttlMs = object.ttlMs;
+                        else if (typeof object.ttlMs === "object")
+                            message.ttlMs = new $util.LongBits(object.ttlMs.low >>> 0, object.ttlMs.high >>> 0).toNumber(true);
+                if (object.notFound != null)
+                    if (object.notFound)
+                        message.notFound = $Boolean(object.notFound);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a SessionKeptAlive message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {palisade.v1.SessionKeptAlive} message SessionKeptAlive
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            SessionKeptAlive.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.ttlMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.ttlMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.notFound = false;
+                }
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.sessionId === "number")
+                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
+                    else
+                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.ttlMs = typeof message.ttlMs === "number" ? $BigInt(message.ttlMs) : $util.Long.fromBits(message.ttlMs.low >>> 0, message.ttlMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.ttlMs === "number")
+                        object.ttlMs = options.longs === $String ? $String(message.ttlMs) : message.ttlMs;
+                    else
+                        object.ttlMs = options.longs === $String ? $util.Long.prototype.toString.call(message.ttlMs) : options.longs === $Number ? new $util.LongBits(message.ttlMs.low >>> 0, message.ttlMs.high >>> 0).toNumber(true) : message.ttlMs;
+                if (message.notFound != null && $Object.hasOwnProperty.call(message, "notFound"))
+                    object.notFound = message.notFound;
+                return object;
+            };
+
+            /**
+             * Converts this SessionKeptAlive to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.SessionKeptAlive
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            SessionKeptAlive.prototype.toJSON = function() {
+                return SessionKeptAlive.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for SessionKeptAlive
+             * @function getTypeUrl
+             * @memberof palisade.v1.SessionKeptAlive
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            SessionKeptAlive.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.SessionKeptAlive";
+            };
+
+            return SessionKeptAlive;
         })();
 
         v1.CloseSessionRequest = (function() {
@@ -21060,7 +22063,8 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.GetLockHistoryRequest.$Properties|null} [getLockHistory] StreamRequest getLockHistory
              * @property {palisade.v1.ValidateTokenRequest.$Properties|null} [validateToken] StreamRequest validateToken
              * @property {palisade.v1.Forget.$Properties|null} [forget] StreamRequest forget
-             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"} [call] StreamRequest call
+             * @property {palisade.v1.KeepAliveSessionsRequest.$Properties|null} [keepAliveSessions] StreamRequest keepAliveSessions
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|"keepAliveSessions"} [call] StreamRequest call
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -21089,9 +22093,10 @@ export const palisade = $root.palisade = (() => {
              *   getLockHistory?: palisade.v1.GetLockHistoryRequest.$Shape|null;
              *   validateToken?: palisade.v1.ValidateTokenRequest.$Shape|null;
              *   forget?: palisade.v1.Forget.$Shape|null;
+             *   keepAliveSessions?: palisade.v1.KeepAliveSessionsRequest.$Shape|null;
              *   $unknowns?: Array.<Uint8Array>;
              * } & (
-             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape })
+             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null; keepAliveSessions?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape; keepAliveSessions?: null }|{ call?: "keepAliveSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions: palisade.v1.KeepAliveSessionsRequest.$Shape })
              * )} palisade.v1.StreamRequest.$Shape
              */
 
@@ -21222,17 +22227,25 @@ export const palisade = $root.palisade = (() => {
              */
             StreamRequest.prototype.forget = null;
 
+            /**
+             * StreamRequest keepAliveSessions.
+             * @member {palisade.v1.KeepAliveSessionsRequest.$Properties|null|undefined} keepAliveSessions
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.keepAliveSessions = null;
+
             // OneOf field names bound to virtual getters and setters
             let $oneOfFields;
 
             /**
              * StreamRequest call.
-             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|undefined} call
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|"keepAliveSessions"|undefined} call
              * @memberof palisade.v1.StreamRequest
              * @instance
              */
             $Object.defineProperty(StreamRequest.prototype, "call", {
-                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "forget"]),
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "forget", "keepAliveSessions"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -21296,6 +22309,8 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.ValidateTokenRequest.encode(message.validateToken, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
                 if (message.forget != null && $Object.hasOwnProperty.call(message, "forget"))
                     $root.palisade.v1.Forget.encode(message.forget, writer.uint32(/* id 14, wireType 2 =*/114).fork(), _depth + 1).ldelim();
+                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions"))
+                    $root.palisade.v1.KeepAliveSessionsRequest.encode(message.keepAliveSessions, writer.uint32(/* id 15, wireType 2 =*/122).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -21451,6 +22466,13 @@ export const palisade = $root.palisade = (() => {
                                 break;
                             message.forget = $root.palisade.v1.Forget.decode(reader, reader.size(), $undefined, _depth + 1, message.forget);
                             message.call = "forget";
+                            continue;
+                        }
+                    case 15: {
+                            if (wireType !== 2)
+                                break;
+                            message.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.keepAliveSessions);
+                            message.call = "keepAliveSessions";
                             continue;
                         }
                     }
@@ -21633,6 +22655,16 @@ export const palisade = $root.palisade = (() => {
                             return "forget." + error;
                     }
                 }
+                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.KeepAliveSessionsRequest.verify(message.keepAliveSessions, _depth + 1);
+                        if (error)
+                            return "keepAliveSessions." + error;
+                    }
+                }
                 return null;
             };
 
@@ -21728,6 +22760,11 @@ export const palisade = $root.palisade = (() => {
                     if (!$util.isObject(object.forget))
                         throw $TypeError(".palisade.v1.StreamRequest.forget: object expected");
                     message.forget = $root.palisade.v1.Forget.fromObject(object.forget, _depth + 1);
+                }
+                if (object.keepAliveSessions != null) {
+                    if (!$util.isObject(object.keepAliveSessions))
+                        throw $TypeError(".palisade.v1.StreamRequest.keepAliveSessions: object expected");
+                    message.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsRequest.fromObject(object.keepAliveSessions, _depth + 1);
                 }
                 return message;
             };
@@ -21826,6 +22863,11 @@ export const palisade = $root.palisade = (() => {
                     object.forget = $root.palisade.v1.Forget.toObject(message.forget, options, _depth + 1);
                     if (options.oneofs)
                         object.call = "forget";
+                }
+                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions")) {
+                    object.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsRequest.toObject(message.keepAliveSessions, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "keepAliveSessions";
                 }
                 return object;
             };
@@ -22406,7 +23448,8 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.GetLockHistoryResponse.$Properties|null} [getLockHistory] StreamAnswer getLockHistory
              * @property {palisade.v1.ValidateTokenResponse.$Properties|null} [validateToken] StreamAnswer validateToken
              * @property {palisade.v1.StreamFailure.$Properties|null} [failure] StreamAnswer failure
-             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"} [result] StreamAnswer result
+             * @property {palisade.v1.KeepAliveSessionsResponse.$Properties|null} [keepAliveSessions] StreamAnswer keepAliveSessions
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|"keepAliveSessions"} [result] StreamAnswer result
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -22435,9 +23478,10 @@ export const palisade = $root.palisade = (() => {
              *   getLockHistory?: palisade.v1.GetLockHistoryResponse.$Shape|null;
              *   validateToken?: palisade.v1.ValidateTokenResponse.$Shape|null;
              *   failure?: palisade.v1.StreamFailure.$Shape|null;
+             *   keepAliveSessions?: palisade.v1.KeepAliveSessionsResponse.$Shape|null;
              *   $unknowns?: Array.<Uint8Array>;
              * } & (
-             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape })
+             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null; keepAliveSessions?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape; keepAliveSessions?: null }|{ result?: "keepAliveSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions: palisade.v1.KeepAliveSessionsResponse.$Shape })
              * )} palisade.v1.StreamAnswer.$Shape
              */
 
@@ -22568,17 +23612,25 @@ export const palisade = $root.palisade = (() => {
              */
             StreamAnswer.prototype.failure = null;
 
+            /**
+             * StreamAnswer keepAliveSessions.
+             * @member {palisade.v1.KeepAliveSessionsResponse.$Properties|null|undefined} keepAliveSessions
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.keepAliveSessions = null;
+
             // OneOf field names bound to virtual getters and setters
             let $oneOfFields;
 
             /**
              * StreamAnswer result.
-             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|undefined} result
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|"keepAliveSessions"|undefined} result
              * @memberof palisade.v1.StreamAnswer
              * @instance
              */
             $Object.defineProperty(StreamAnswer.prototype, "result", {
-                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "failure"]),
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "failure", "keepAliveSessions"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -22642,6 +23694,8 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.ValidateTokenResponse.encode(message.validateToken, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
                 if (message.failure != null && $Object.hasOwnProperty.call(message, "failure"))
                     $root.palisade.v1.StreamFailure.encode(message.failure, writer.uint32(/* id 15, wireType 2 =*/122).fork(), _depth + 1).ldelim();
+                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions"))
+                    $root.palisade.v1.KeepAliveSessionsResponse.encode(message.keepAliveSessions, writer.uint32(/* id 16, wireType 2 =*/130).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -22797,6 +23851,13 @@ export const palisade = $root.palisade = (() => {
                                 break;
                             message.failure = $root.palisade.v1.StreamFailure.decode(reader, reader.size(), $undefined, _depth + 1, message.failure);
                             message.result = "failure";
+                            continue;
+                        }
+                    case 16: {
+                            if (wireType !== 2)
+                                break;
+                            message.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.keepAliveSessions);
+                            message.result = "keepAliveSessions";
                             continue;
                         }
                     }
@@ -22979,6 +24040,16 @@ export const palisade = $root.palisade = (() => {
                             return "failure." + error;
                     }
                 }
+                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.KeepAliveSessionsResponse.verify(message.keepAliveSessions, _depth + 1);
+                        if (error)
+                            return "keepAliveSessions." + error;
+                    }
+                }
                 return null;
             };
 
@@ -23074,6 +24145,11 @@ export const palisade = $root.palisade = (() => {
                     if (!$util.isObject(object.failure))
                         throw $TypeError(".palisade.v1.StreamAnswer.failure: object expected");
                     message.failure = $root.palisade.v1.StreamFailure.fromObject(object.failure, _depth + 1);
+                }
+                if (object.keepAliveSessions != null) {
+                    if (!$util.isObject(object.keepAliveSessions))
+                        throw $TypeError(".palisade.v1.StreamAnswer.keepAliveSessions: object expected");
+                    message.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsResponse.fromObject(object.keepAliveSessions, _depth + 1);
                 }
                 return message;
             };
@@ -23172,6 +24248,11 @@ export const palisade = $root.palisade = (() => {
                     object.failure = $root.palisade.v1.StreamFailure.toObject(message.failure, options, _depth + 1);
                     if (options.oneofs)
                         object.result = "failure";
+                }
+                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions")) {
+                    object.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsResponse.toObject(message.keepAliveSessions, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "keepAliveSessions";
                 }
                 return object;
             };

@@ -48,6 +48,7 @@ export function answerRead(sm: LockReader, q: ReadQuery): ReadAnswer {
 export type Request =
   | { readonly kind: "openSession"; readonly req: OpenSessionRequest }
   | { readonly kind: "keepAlive"; readonly session: bigint }
+  | { readonly kind: "keepAliveSessions"; readonly sessions: readonly bigint[] }
   | { readonly kind: "acquire"; readonly cmd: AcquireCommand }
   | { readonly kind: "release"; readonly cmd: ReleaseCommand }
   | { readonly kind: "cancelWait"; readonly cmd: CancelWaitCommand }
@@ -58,6 +59,8 @@ export type Request =
 export type Reply =
   | { readonly kind: "opened"; readonly sessionId: bigint; readonly ttlMs: number }
   | { readonly kind: "keptAlive" }
+  /** Per requested session, in order: its TTL, or null when it is gone. */
+  | { readonly kind: "keptAliveSessions"; readonly ttls: ReadonlyArray<number | null> }
   | { readonly kind: "acquired"; readonly result: AcquireResult }
   | { readonly kind: "released" }
   | { readonly kind: "cancelWait"; readonly result: CancelWaitResult }
@@ -117,6 +120,9 @@ export class LockHost {
         return;
       case "keepAlive":
         locks.keepAlive(req.session).then(() => respond({ kind: "keptAlive" }), fail);
+        return;
+      case "keepAliveSessions":
+        locks.keepAliveSessions(req.sessions).then((ttls) => respond({ kind: "keptAliveSessions", ttls }), fail);
         return;
       case "openSession":
         locks.openSession(req.req).then((o) => respond({ kind: "opened", sessionId: o.sessionId, ttlMs: o.ttlMs }), fail);

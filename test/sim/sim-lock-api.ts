@@ -9,7 +9,7 @@ import { REASON_METADATA_KEY, WIRE_ERRORS, type ErrorReasonName } from "../../pr
 import { UnavailableError } from "../../client/errors.ts";
 import { Failover, type Attempt, type AttemptFailure } from "../../client/failover.ts";
 import type {
-  AcquireAnswer, AcquireCall, CallOptions, CancelWaitCall, CloseSessionCall, LockApi, OpenedSession, OpenSessionCall, ReleaseCall,
+  AcquireAnswer, AcquireCall, CallOptions, CancelWaitCall, CloseSessionCall, KeptAlive, LockApi, OpenedSession, OpenSessionCall, ReleaseCall,
 } from "../../client/lock-api.ts";
 import { errorFromStatus } from "../../client/status-errors.ts";
 import type { CancelWaitResult } from "../../client/types.ts";
@@ -149,6 +149,13 @@ export class SimLockApi implements LockApi {
   async keepAlive(sessionId: bigint, options: CallOptions = {}): Promise<void> {
     await this.call({ kind: "keepAlive", session: sessionId }, "read", options, (r) => {
       if (r.kind !== "keptAlive") throw new Error(`unexpected reply ${r.kind} to KeepAlive`);
+    });
+  }
+
+  keepAliveSessions(sessionIds: readonly bigint[], options: CallOptions = {}): Promise<KeptAlive[]> {
+    return this.call({ kind: "keepAliveSessions", sessions: [...sessionIds] }, "read", options, (r) => {
+      if (r.kind !== "keptAliveSessions" || r.ttls.length !== sessionIds.length) throw new Error(`unexpected reply ${r.kind} to KeepAliveSessions`);
+      return r.ttls.map((ttl) => (ttl === null ? "notFound" : "ok"));
     });
   }
 

@@ -6,7 +6,7 @@ import { toU64, u64 } from "../../proto/wire.ts";
 describe("gRPC service definitions", () => {
   it("declare every LockService method with its path and streaming mode", () => {
     expect(Object.keys(lockServiceDefinition)).toEqual([
-      "OpenSession", "KeepAlive", "CloseSession", "Acquire", "CancelWait", "Release", "GetLock",
+      "OpenSession", "KeepAlive", "KeepAliveSessions", "CloseSession", "Acquire", "CancelWait", "Release", "GetLock",
       "ListLocks", "GetSession", "ListSessions", "GetLockHistory", "ValidateToken", "Watch",
       "Stream",
     ]);

@@ -1,0 +1,107 @@
+// The keepalives of one client's sessions, sent together: the calls made within one turn of
+// the clock (the sessions of one TTL wake on the same grid, see client/session.ts) leave as
+// one KeepAliveSessions request of up to MAX_SESSIONS_PER_REQUEST ids, so a process keeping
+// 10,000 sessions alive sends a few requests per interval, not 10,000, and the leader runs
+// one quorum round for them all. Each session still gets its own outcome: acknowledged,
+// SessionNotFoundError, or the failure of the whole request when no leader answered in time.
+import { status as Status } from "@grpc/grpc-js";
+import type { ClientClock } from "./clock.ts";
+import { PalisadeError, SessionNotFoundError } from "./errors.ts";
+import type { CallOptions, LockApi } from "./lock-api.ts";
+
+/** Ids per request at most (a node accepts up to 10,000). */
+export const MAX_SESSIONS_PER_REQUEST = 4_096;
+
+interface Member {
+  readonly id: bigint;
+  readonly options: CallOptions;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+type KeepAliveApi = Pick<LockApi, "keepAlive" | "keepAliveSessions">;
+
+function attemptTimeoutOf(options: CallOptions): number | undefined {
+  const t = options.attemptTimeoutMs;
+  return typeof t === "function" ? t() : t;
+}
+
+/**
+ * The options of one request for many sessions: each attempt as short as the most pressed
+ * session's (so a silent node is left in time for it), the longest budget, and time left
+ * while any session still has some.
+ */
+export function combinedOptions(members: readonly { options: CallOptions }[]): CallOptions {
+  const options = members.map((m) => m.options);
+  const out: CallOptions = { kind: "read" };
+  const budgets = options.map((o) => o.budgetMs);
+  if (budgets.every((b) => b !== undefined)) out.budgetMs = Math.max(...budgets);
+  const timeLeft = options.map((o) => o.timeLeftMs);
+  if (timeLeft.every((f) => f !== undefined)) out.timeLeftMs = () => Math.max(...timeLeft.map((f) => f()));
+  if (options.some((o) => o.attemptTimeoutMs !== undefined)) {
+    out.attemptTimeoutMs = () => {
+      // A session whose time is up no longer sizes the attempts of the others.
+      const live = options.filter((o) => !o.timeLeftMs || o.timeLeftMs() > 0);
+      const sizes = (live.length > 0 ? live : options).map(attemptTimeoutOf).filter((t): t is number => t !== undefined);
+      return Math.min(...sizes);
+    };
+  }
+  return out;
+}
+
+export class KeepaliveBatcher {
+  private waiting: Member[] = [];
+  private scheduled = false;
+  /** The nodes answered UNIMPLEMENTED (they predate KeepAliveSessions): one KeepAlive per session. */
+  private perSession: boolean;
+
+  constructor(private readonly api: KeepAliveApi, private readonly clock: ClientClock) {
+    this.perSession = api.keepAliveSessions === undefined;
+  }
+
+  /** Resolves once the leader acknowledged this session's keepalive (LockApi.keepAlive's contract). */
+  keepAlive(sessionId: bigint, options: CallOptions = {}): Promise<void> {
+    if (this.perSession) return this.api.keepAlive(sessionId, options);
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ id: sessionId, options, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      this.clock.setTimeout(() => this.flush(), 0);
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const members = this.waiting;
+    this.waiting = [];
+    for (let i = 0; i < members.length; i += MAX_SESSIONS_PER_REQUEST) void this.send(members.slice(i, i + MAX_SESSIONS_PER_REQUEST));
+  }
+
+  private async send(members: Member[]): Promise<void> {
+    const send = this.api.keepAliveSessions?.bind(this.api);
+    if (this.perSession || send === undefined) {
+      this.eachAlone(members);
+      return;
+    }
+    let outcomes;
+    try {
+      outcomes = await send(members.map((m) => m.id), combinedOptions(members));
+    } catch (error) {
+      if (error instanceof PalisadeError && error.code === Status.UNIMPLEMENTED) {
+        this.perSession = true;
+        this.eachAlone(members);
+        return;
+      }
+      for (const m of members) m.reject(error);
+      return;
+    }
+    members.forEach((m, i) => {
+      if (outcomes[i] === "ok") m.resolve();
+      else m.reject(new SessionNotFoundError(`session ${m.id} not found (unknown, closed or expired); open a new session`, Status.NOT_FOUND, "ERROR_REASON_SESSION_NOT_FOUND"));
+    });
+  }
+
+  private eachAlone(members: readonly Member[]): void {
+    for (const m of members) this.api.keepAlive(m.id, m.options).then(m.resolve, m.reject);
+  }
+}

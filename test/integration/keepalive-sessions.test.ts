@@ -1,0 +1,129 @@
+// KeepAliveSessions on real processes: the client sends all its sessions' keepalives of one
+// interval in one request, the leader answers each id, and bad input is refused whole.
+import * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PalisadeClient, type Session } from "../../client/index.ts";
+import { Connection } from "../../client/connection.ts";
+import { GrpcLockApi, type LockApi } from "../../client/lock-api.ts";
+import { palisade } from "../../proto/gen/palisade.js";
+import { lockServiceDefinition as lockApi } from "../../proto/grpc.ts";
+import { toU64, u64 } from "../../proto/wire.ts";
+import { startCluster, type Cluster } from "./harness.ts";
+import { RawLockApi } from "./raw.ts";
+
+const pb = palisade.v1;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+let cluster: Cluster;
+let raw: RawLockApi;
+
+beforeAll(async () => {
+  cluster = await startCluster({ nodes: 3 });
+  raw = new RawLockApi(cluster.endpoints);
+});
+
+afterAll(async () => {
+  raw?.close();
+  await cluster?.stop();
+});
+
+/** One KeepAliveSessions call to one node: its answer, or the raw gRPC status it failed with. */
+async function keepAliveSessions(endpoint: string, ids: readonly bigint[]): Promise<palisade.v1.KeepAliveSessionsResponse | grpc.ServiceError> {
+  const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
+  try {
+    return await connection.callOnce(endpoint, lockApi.KeepAliveSessions, pb.KeepAliveSessionsRequest.create({ sessionIds: ids.map((id) => toU64(id)) }), 5_000, true);
+  } catch (err) {
+    return err as grpc.ServiceError;
+  } finally {
+    connection.close();
+  }
+}
+
+function statusOf(answer: palisade.v1.KeepAliveSessionsResponse | grpc.ServiceError): grpc.ServiceError {
+  if (answer instanceof Error) return answer;
+  throw new Error(`expected a refusal, got ${JSON.stringify(answer.toJSON())}`);
+}
+
+describe("KeepAliveSessions", () => {
+  it("keeps 200 sessions of one client alive with one request per interval, not one per session", async () => {
+    const connection = new Connection({ endpoints: cluster.endpoints, callTimeoutMs: 2_000, retryBudgetMs: 10_000 });
+    const inner = new GrpcLockApi(connection);
+    const calls = { single: 0, batches: 0, ids: 0 };
+    const counting: LockApi = {
+      openSession: (c, o) => inner.openSession(c, o),
+      keepAlive: (id, o) => {
+        calls.single++;
+        return inner.keepAlive(id, o);
+      },
+      keepAliveSessions: (ids, o) => {
+        calls.batches++;
+        calls.ids += ids.length;
+        return inner.keepAliveSessions(ids, o);
+      },
+      acquire: (c, o) => inner.acquire(c, o),
+      release: (c, o) => inner.release(c, o),
+      cancelWait: (c, o) => inner.cancelWait(c, o),
+      closeSession: (c, o) => inner.closeSession(c, o),
+    };
+    const client = new PalisadeClient({ endpoints: [...cluster.endpoints], deadlineTickMs: 50 }, { lockApi: counting });
+    const sessions: Session[] = [];
+    try {
+      for (let i = 0; i < 200; i++) sessions.push(await client.openSession({ ttlMs: 1_000 }));
+      const before = { ...calls };
+      await sleep(3_000); // three TTLs: every session needs at least eight keepalives acknowledged
+      expect(sessions.filter((s) => s.state !== "open")).toEqual([]);
+      const batches = calls.batches - before.batches;
+      const ids = calls.ids - before.ids;
+      expect(calls.single).toBe(0);
+      expect(ids).toBeGreaterThanOrEqual(200 * 8);
+      // One request per interval for the sessions on the same grid (a few more where a
+      // session's first keepalive fell between two turns).
+      expect(batches).toBeLessThan(ids / 20);
+      for (const s of sessions) expect((await client.getSession(s.id))?.sessionId).toBe(s.id);
+    } finally {
+      await client.close();
+      connection.close();
+    }
+  }, 60_000);
+
+  it("answers each id: a live session's TTL, not_found for an unknown or a closed one, in the request's order", async () => {
+    const live = await raw.openSession(7_000);
+    const closing = await cluster.client().openSession({ ttlMs: 5_000 });
+    const closed = closing.id;
+    await closing.close();
+    const leader = cluster.endpoint(await cluster.leaderId());
+    const answer = await keepAliveSessions(leader, [live, 987_654_321n, closed, live]);
+    if (answer instanceof Error) throw answer;
+    expect(answer.sessions.map((s) => ({ id: u64(s.sessionId), ttl: Number(u64(s.ttlMs)), notFound: s.notFound }))).toEqual([
+      { id: live, ttl: 7_000, notFound: false },
+      { id: 987_654_321n, ttl: 0, notFound: true },
+      { id: closed, ttl: 0, notFound: true },
+      { id: live, ttl: 7_000, notFound: false },
+    ]);
+  });
+
+  it("refuses an empty list, a zero id and more than 10,000 ids with INVALID_ARGUMENT naming the field, and keeps none of the others alive", async () => {
+    const leader = cluster.endpoint(await cluster.leaderId());
+    const session = await raw.openSession(1_000);
+    const empty = statusOf(await keepAliveSessions(leader, []));
+    expect(empty.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(empty.details).toMatch(/session_ids is empty/);
+    const zero = statusOf(await keepAliveSessions(leader, [session, 0n]));
+    expect(zero.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(zero.details).toMatch(/session_ids\[1\]/);
+    const many = statusOf(await keepAliveSessions(leader, Array.from({ length: 10_001 }, () => session)));
+    expect(many.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(many.details).toMatch(/10001 ids, more than 10000/);
+    // The refused requests kept nothing alive: the session, never kept alive, expires.
+    await cluster.waitFor("the session to expire", async () => (await cluster.client().getSession(session)) === undefined, 10_000);
+  }, 30_000);
+
+  it("a follower fails the whole request as UNAVAILABLE with the leader's address", async () => {
+    const session = await raw.openSession(5_000);
+    const leaderId = await cluster.leaderId();
+    const follower = cluster.ids.find((id) => id !== leaderId)!;
+    const refused = statusOf(await keepAliveSessions(cluster.endpoint(follower), [session]));
+    expect(refused.code).toBe(grpc.status.UNAVAILABLE);
+    expect(refused.metadata.get("palisade-leader")).toEqual([cluster.endpoint(leaderId)]);
+  });
+});
