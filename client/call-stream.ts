@@ -24,6 +24,7 @@ type Field = Exclude<NonNullable<palisade.v1.StreamRequest["call"]>, "forget">;
 const FIELDS: ReadonlyMap<string, Field> = new Map<string, Field>([
   [lockServiceDefinition.OpenSession.path, "openSession"],
   [lockServiceDefinition.KeepAlive.path, "keepAlive"],
+  [lockServiceDefinition.KeepAliveSessions.path, "keepAliveSessions"],
   [lockServiceDefinition.CloseSession.path, "closeSession"],
   [lockServiceDefinition.Acquire.path, "acquire"],
   [lockServiceDefinition.CancelWait.path, "cancelWait"],

@@ -2,7 +2,7 @@
 // turn in one frame, answers matched by id, timeouts, forgetting and broken streams.
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { CallStream, StreamCallError } from "../../client/call-stream.ts";
+import { CallStream, carriedByStream, StreamCallError } from "../../client/call-stream.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition } from "../../proto/grpc.ts";
 import { toU64 } from "../../proto/wire.ts";
@@ -58,6 +58,11 @@ function streamTo(address: string): CallStream {
 const getLock = (lock: string): palisade.v1.GetLockRequest => pb.GetLockRequest.create({ lock });
 
 describe("a client's call stream", () => {
+  it("carries every LockService call but Watch and Stream itself", () => {
+    const carried = Object.entries(L).filter(([, m]) => carriedByStream(m)).map(([name]) => name);
+    expect(carried.sort()).toEqual(Object.keys(L).filter((name) => name !== "Watch" && name !== "Stream").sort());
+  });
+
   it("sends the calls of one turn in one frame and matches answers to calls by id", async () => {
     const server = await scriptedServer((frame, call) => {
       // Answers in reverse order, each echoing its lock name.
