@@ -30,6 +30,8 @@ export type LockReader = Pick<
 
 /** Longest stretch of snapshot encoding between two turns of the event loop. */
 const SNAPSHOT_SLICE_MS = 4;
+/** Timer proposals of one check logged a line each; more are logged as one line with their counts. */
+const TIMER_LINES_MAX = 10;
 
 export class NodeHost {
   readonly id: NodeId;
@@ -284,12 +286,19 @@ export class NodeHost {
     }
     const due = this.keeper.due(this.now(), this.wallMs());
     if (due.length === 0) return;
-    for (const cmd of due) {
-      this.hooks.onCommandProposed?.(cmd);
-      this.logTimerProposal(cmd);
-    }
+    for (const cmd of due) this.hooks.onCommandProposed?.(cmd);
+    if (due.length <= TIMER_LINES_MAX) for (const cmd of due) this.logTimerProposal(cmd);
+    else this.logTimerProposals(due);
     // Failures are harmless: the keeper proposes again if the command does not apply.
     for (const p of this.driver.propose(due.map(encodeCommand))) p.catch(() => undefined);
+  }
+
+  /** Many proposals of one check in one line: how many of each kind, and the first sessions. */
+  private logTimerProposals(due: readonly Command[]): void {
+    const counts: Record<string, number> = {};
+    for (const cmd of due) counts[cmd.type] = (counts[cmd.type] ?? 0) + 1;
+    const sessions = due.slice(0, TIMER_LINES_MAX).map((cmd) => ("sessionId" in cmd ? String(cmd.sessionId) : cmd.type));
+    this.logger.info({ counts, firstSessions: sessions }, `${due.length} timers ran out: proposing their expiries, timeouts and revokes`);
   }
 
   /** One line per command a timer proposes: what ran out, and for whom. */

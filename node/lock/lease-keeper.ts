@@ -24,6 +24,13 @@ export interface LeaseKeeperOptions {
    * expiry of an ended session or a timeout of an ended wait changes nothing.
    */
   readonly reproposeAfterMs?: number;
+  /**
+   * Commands one due() call returns at most (default 1,000); the rest stay due and come
+   * with the next calls, in deadline order. A leader that finds 90,000 sessions due at once
+   * (their clients all went away) then proposes and applies them over a few ticks instead
+   * of blocking its event loop on one batch long enough to lose its followers.
+   */
+  readonly maxDuePerCall?: number;
 }
 
 export type KeepAliveResult = "ok" | "notFound" | "notLeader";
@@ -50,9 +57,11 @@ interface HoldTimer {
 }
 
 const DEFAULT_REPROPOSE_AFTER_MS = 2_000;
+const DEFAULT_MAX_DUE_PER_CALL = 1_000;
 
 export class LeaseKeeper {
   private readonly reproposeAfterMs: number;
+  private readonly maxDuePerCall: number;
   private leader = false;
   private readonly sessions = new Map<bigint, SessionTimer>();
   private readonly waits = new Map<string, WaitTimer>();
@@ -71,6 +80,8 @@ export class LeaseKeeper {
   constructor(options: LeaseKeeperOptions = {}) {
     this.reproposeAfterMs = options.reproposeAfterMs ?? DEFAULT_REPROPOSE_AFTER_MS;
     if (!(this.reproposeAfterMs > 0)) throw new RangeError("reproposeAfterMs must be positive");
+    this.maxDuePerCall = options.maxDuePerCall ?? DEFAULT_MAX_DUE_PER_CALL;
+    if (!(this.maxDuePerCall >= 1)) throw new RangeError("maxDuePerCall must be at least 1");
   }
 
   get isLeader(): boolean {
@@ -182,22 +193,24 @@ export class LeaseKeeper {
   }
 
   /**
-   * The expiries and wait timeouts to propose now, in deadline order. Each is marked
-   * proposed and comes back only after reproposeAfterMs if it still has not been applied.
+   * The expiries and wait timeouts to propose now, in deadline order, at most maxDuePerCall
+   * of them. Each is marked proposed and comes back only after reproposeAfterMs if it still
+   * has not been applied.
    * `wallMs` is display data copied into the commands.
    */
   due(now: number, wallMs = 0): Command[] {
     if (!this.leader) return [];
     const out: Command[] = [];
     const sessionNow = this.sessionClock(now);
-    for (let e = this.sessionQueue.popDue(sessionNow); e !== null; e = this.sessionQueue.popDue(sessionNow)) {
+    const room = (): boolean => out.length < this.maxDuePerCall;
+    for (let e = room() ? this.sessionQueue.popDue(sessionNow) : null; e !== null; e = room() ? this.sessionQueue.popDue(sessionNow) : null) {
       const timer = this.sessions.get(e.key);
       if (!timer || timer.version !== e.version) continue;
       timer.proposedAt = now;
       this.schedule(e.key, timer, sessionNow + this.reproposeAfterMs);
       out.push({ type: "expireSession", sessionId: e.key, wallMs });
     }
-    for (let e = this.waitQueue.popDue(now); e !== null; e = this.waitQueue.popDue(now)) {
+    for (let e = room() ? this.waitQueue.popDue(now) : null; e !== null; e = room() ? this.waitQueue.popDue(now) : null) {
       const timer = this.waits.get(e.key);
       if (!timer || timer.version !== e.version) continue;
       timer.proposedAt = now;
@@ -207,7 +220,7 @@ export class LeaseKeeper {
       const w = timer.wait;
       out.push({ type: "cancelWait", sessionId: w.sessionId, lock: w.lock, acquireSeq: w.acquireSeq, reason: "timeout", wallMs });
     }
-    for (let e = this.holdQueue.popDue(now); e !== null; e = this.holdQueue.popDue(now)) {
+    for (let e = room() ? this.holdQueue.popDue(now) : null; e !== null; e = room() ? this.holdQueue.popDue(now) : null) {
       const timer = this.holds.get(e.key);
       if (!timer || timer.version !== e.version) continue;
       // Proposed again later if it has not applied by then (a lost proposal); applying it twice changes nothing.

@@ -37,6 +37,23 @@ describe("LeaseKeeper", () => {
     expect(k.keepAlive(S1, 10_000)).toBe("notFound");
   });
 
+  it("proposes at most its per-call bound of due commands, and the rest at the next calls in deadline order, none twice", () => {
+    const k = new LeaseKeeper({ maxDuePerCall: 1_000 });
+    const sessions = Array.from({ length: 2_500 }, (_, i) => ({ id: BigInt(i + 1), ttlMs: 1_000 + i }));
+    k.becomeLeader(0, sessions, [{ sessionId: 9_999n, lock: "L", acquireSeq: 1, waitMs: 500 }]);
+    const calls = [k.due(10_000), k.due(10_050), k.due(10_100), k.due(10_150)];
+    expect(calls.map((c) => c.length)).toEqual([1_000, 1_000, 501, 0]);
+    const expired = calls.flat().filter((c) => c.type === "expireSession").map((c) => c.sessionId);
+    expect(expired).toEqual(sessions.map((s) => s.id));
+    expect(calls[2]!.at(-1)).toMatchObject({ type: "cancelWait", sessionId: 9_999n });
+    // A session still waiting its turn is not proposed yet: a keepalive keeps it.
+    const later = new LeaseKeeper({ maxDuePerCall: 1 });
+    later.becomeLeader(0, [{ id: S1, ttlMs: 1000 }, { id: S2, ttlMs: 1000 }], []);
+    expect(later.due(1_000)).toEqual([{ type: "expireSession", sessionId: S1, wallMs: 0 }]);
+    expect(later.keepAlive(S2, 1_010)).toBe("ok");
+    expect(later.due(1_020)).toEqual([]);
+  });
+
   it("a new leader restarts every TTL and wait from when it became leader", () => {
     const k = new LeaseKeeper();
     k.becomeLeader(5000, [{ id: S1, ttlMs: 1000 }], [{ sessionId: S2, lock: "L", acquireSeq: 3, waitMs: 2000 }]);
