@@ -1,10 +1,11 @@
 // A chaos client worker, run inside the clients' namespace. Each of its loops owns one
 // session and runs, at random from its seed, the fenced-counter task (acquire, fenced
 // read of the counter, fenced write of counter+1, release), the read-heavy task on the
-// same counters (acquire the counter's lock shared, fenced shared read, release; three
-// for every increment, so readers and writers interleave on each lock) or plain lock
-// operations (acquire, reads, validate, release). Every operation is printed as a record with its
-// call and return times (ret null when the outcome is unknown). "stop" on stdin ends it.
+// same counters (acquire the counter's lock shared, fenced shared read, release; drawn
+// three times as often as an increment, so readers and writers interleave on each lock)
+// or plain lock operations (acquire, reads, validate, release). Every operation is
+// printed as a record with its call and return times (ret null when the outcome is
+// unknown). "stop" on stdin ends it.
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import {
