@@ -1,12 +1,14 @@
-// The checks over one run's records: the store's admissions and counters, the cluster's
-// grant log (from the watch), the clients' session deadlines against the grants that
-// followed an expiry, exactly-once of retried requests as far as the client histories
-// show it, and linearizability of the client histories.
+// The checks over one run's records: the store's admissions and counters, the reads under
+// shared grants (shared-reads.ts), the cluster's grant log (from the watch), the clients'
+// session deadlines against the grants that followed an expiry, exactly-once of retried
+// requests as far as the client histories show it, and linearizability of the client
+// histories.
 import { checkLockHistory, type LockHistoryEvent } from "../test/sim/checkers/linearizable.ts";
 import type { AcquireOutcome, ReleaseOutcome } from "../test/sim/checkers/lock-model.ts";
 import type {
-  AdmissionRecord, FinalRecord, IncrementRecord, OpRecord, RefusalRecord, SessionRecord, WatchRecord,
+  AdmissionRecord, FinalRecord, IncrementRecord, OpRecord, RefusalRecord, SessionRecord, SharedReadRecord, WatchRecord,
 } from "./protocol.ts";
+import { checkSharedReads } from "./shared-reads.ts";
 
 /** Model steps per lock; long runs give long per-lock histories (running out fails the run). */
 const LIN_BUDGET = 50_000_000;
@@ -15,6 +17,8 @@ export interface RunRecords {
   ops: OpRecord[];
   sessions: SessionRecord[];
   increments: IncrementRecord[];
+  /** The read-heavy task's reads under shared grants. */
+  sharedReads: SharedReadRecord[];
   admissions: AdmissionRecord[];
   refusals: RefusalRecord[];
   watch: WatchRecord[];
@@ -41,32 +45,41 @@ export const CLIENT_DEADLINE_SKIPPED =
   "client deadline: not checked under --clock-rate (node clocks run at rates beyond the drift bound ρ, " +
   "so a leader may expire a session before its client's deadline: the client's assumption is broken by design)";
 
-/** Admissions per key never go back in token, equal tokens come from one grant, no lost update. */
+/**
+ * The fence's rule as the store's admissions show it, per key: an exclusive access's token
+ * is not below any token admitted before it, in either mode, and equals one only of its own
+ * grant (a shared read's admission is checked with the shared reads, shared-reads.ts); no
+ * write is based on a stale read; the counter equals its admitted increments.
+ */
 function checkStore(r: RunRecords, out: string[], counts: Record<string, number>): void {
-  const perKey = new Map<string, { token: bigint; session: string; value: number; writes: number }>();
+  const perKey = new Map<string, { highest?: { token: bigint; session: string; shared: boolean }; value: number; writes: number }>();
   const admittedReqs = new Set<string>();
   for (const a of r.admissions) {
     const token = BigInt(a.token);
-    const s = perKey.get(a.key);
-    if (s) {
-      if (token < s.token) out.push(`store ${a.key}: token ${token} admitted after ${s.token}`);
-      if (token === s.token && a.session !== s.session) {
-        out.push(`store ${a.key}: token ${token} admitted for sessions ${s.session} and ${a.session}`);
+    const s = perKey.get(a.key) ?? { value: 0, writes: 0 };
+    perKey.set(a.key, s);
+    const h = s.highest;
+    if (a.mode === "shared") {
+      // Raises only the highest token of any mode.
+      if (!h || token > h.token) s.highest = { token, session: a.session, shared: true };
+      continue;
+    }
+    if (h) {
+      if (token < h.token) out.push(`store ${a.key}: token ${token} admitted after ${h.token}${h.shared ? " (shared)" : ""}`);
+      if (token === h.token && (h.shared || a.session !== h.session)) {
+        out.push(`store ${a.key}: token ${token} admitted for sessions ${h.session}${h.shared ? " (shared)" : ""} and ${a.session}`);
       }
     }
-    const state = s ?? { token, session: a.session, value: 0, writes: 0 };
-    state.token = token;
-    state.session = a.session;
+    if (!h || token >= h.token) s.highest = { token, session: a.session, shared: false };
     if (a.access === "write") {
       if (a.basedOn !== a.before) {
         out.push(`store ${a.key}: write under token ${token} (session ${a.session}) based on ${a.basedOn} overwrote ${a.before}: lost update`);
       }
       if (admittedReqs.has(a.req)) out.push(`store ${a.key}: request ${a.req} applied twice`);
       admittedReqs.add(a.req);
-      state.value = a.value;
-      state.writes++;
+      s.value = a.value;
+      s.writes++;
     }
-    perKey.set(a.key, state);
   }
   const acked = new Map<string, number>();
   for (const inc of r.increments) {
@@ -82,21 +95,26 @@ function checkStore(r: RunRecords, out: string[], counts: Record<string, number>
   for (const [key, a] of acked) if (!perKey.has(key) && a > 0) out.push(`store ${key}: ${a} acknowledged increments, no writes`);
   counts["store admissions"] = r.admissions.length;
   counts["store refusals (stale tokens fenced off)"] = r.refusals.length;
+  counts["stale writes fenced off"] = r.refusals.filter((x) => x.mode !== "shared").length;
   counts["increments acknowledged"] = [...acked.values()].reduce((x, y) => x + y, 0);
   counts["increments attempted"] = r.increments.length;
   counts["final counter total"] = [...perKey.values()].reduce((x, s) => x + s.value, 0);
 }
 
 /**
- * The grant log as the watch delivered it: one holder per lock at every applied index,
- * tokens rising per lock, each grant matched by a distinct Acquire of its session (a
- * retried Acquire applied twice would show as a grant nobody asked for), and every
- * acknowledged grant present.
+ * The grant log as the watch delivered it: at every applied index a lock has one exclusive
+ * holder or any number of shared ones, tokens rise per lock (shared grants of one entry
+ * share theirs), each grant matched by a distinct Acquire of its session (a retried
+ * Acquire applied twice would show as a grant nobody asked for), and every acknowledged
+ * grant present.
  */
-function checkGrantLog(r: RunRecords, out: string[], counts: Record<string, number>): void {
+export function checkGrantLog(r: RunRecords, out: string[], counts: Record<string, number>): void {
+  interface Grant { session: string; token: bigint; shared: boolean }
+  const describe = (g: Grant): string => `session ${g.session} token ${g.token}${g.shared ? " (shared)" : ""}`;
   const synced = BigInt(r.final.syncedIndex);
-  const holder = new Map<string, { session: string; token: bigint } | null | "unknown">();
-  const lastToken = new Map<string, bigint>();
+  // After a resync the holders are unknown until an exclusive grant shows them.
+  const holders = new Map<string, Grant[] | "unknown">();
+  const lastGrant = new Map<string, Grant & { index: string }>();
   const grants = new Map<string, number>(); // lock + session -> grants
   const granted = new Set<string>(); // lock + session + token
   let gaps = 0;
@@ -105,29 +123,39 @@ function checkGrantLog(r: RunRecords, out: string[], counts: Record<string, numb
     if (BigInt(w.index) > synced) break;
     if (w.kind === "resync") {
       gaps++;
-      for (const lock of holder.keys()) holder.set(lock, "unknown");
+      for (const lock of holders.keys()) holders.set(lock, "unknown");
       continue;
     }
     events++;
     const lock = w.lock ?? "";
-    const token = BigInt(w.token ?? "0");
-    const current = holder.get(lock) ?? null;
+    const grant: Grant = { session: w.session ?? "", token: BigInt(w.token ?? "0"), shared: w.mode === "shared" };
+    const current = holders.get(lock) ?? [];
     if (w.kind === "acquired") {
-      if (current !== null && current !== "unknown") {
-        out.push(`log ${lock}: granted to session ${w.session} (token ${token}) at index ${w.index} while session ${current.session} holds token ${current.token}`);
+      if (current !== "unknown") {
+        const conflicting = current.filter((h) => !grant.shared || !h.shared);
+        if (conflicting.length > 0) {
+          out.push(`log ${lock}: granted to ${describe(grant)} at index ${w.index} while ${conflicting.map(describe).join(", ")} holds it`);
+        }
       }
-      const last = lastToken.get(lock);
-      if (last !== undefined && token <= last) out.push(`log ${lock}: token ${token} at index ${w.index} not above ${last}`);
-      lastToken.set(lock, token);
-      holder.set(lock, { session: w.session ?? "", token });
+      const last = lastGrant.get(lock);
+      const sameEntry = last !== undefined && last.index === w.index && last.shared && grant.shared;
+      if (last !== undefined && (grant.token < last.token || (grant.token === last.token && !sameEntry))) {
+        out.push(`log ${lock}: token ${grant.token} at index ${w.index} not above ${last.token}`);
+      }
+      lastGrant.set(lock, { ...grant, index: w.index });
+      if (current !== "unknown") holders.set(lock, [...current, grant]);
+      else if (!grant.shared) holders.set(lock, [grant]);
       const key = `${lock}\u0000${w.session}`;
       grants.set(key, (grants.get(key) ?? 0) + 1);
-      granted.add(`${key}\u0000${token}`);
-    } else {
-      if (current !== null && current !== "unknown" && (current.session !== w.session || current.token !== token)) {
-        out.push(`log ${lock}: ${w.kind} of session ${w.session} token ${token} at index ${w.index}, but session ${current.session} holds token ${current.token}`);
+      granted.add(`${key}\u0000${grant.token}`);
+    } else if (current !== "unknown") {
+      const ended = current.find((h) => h.session === grant.session && h.token === grant.token);
+      if (!ended) {
+        const held = current.length === 0 ? "nobody holds it" : `${current.map(describe).join(", ")} holds it`;
+        out.push(`log ${lock}: ${w.kind} of session ${w.session} token ${grant.token} at index ${w.index}, but ${held}`);
       }
-      holder.set(lock, null);
+      // A mismatch is reported once: the lock's exclusive holder is then taken to be gone.
+      holders.set(lock, current.filter((h) => (ended ? h !== ended : h.shared)));
     }
   }
   const asked = new Map<string, number>();
@@ -286,6 +314,9 @@ function releaseOut(o: OpRecord["out"]): ReleaseOutcome | undefined {
 /** Client histories as checker events, with a session-end window for every ended session. */
 export function lockHistory(r: RunRecords): LockHistoryEvent[] {
   const events: LockHistoryEvent[] = [];
+  // A lock taken shared is checked against the lock kinds' model, with its FIFO rules: each
+  // of its Acquires says whether it waited (a try is one step, a wait a join and an answer).
+  const sharedLocks = new Set(r.ops.filter((op) => op.kind === "acquire" && op.mode === "shared").map((op) => op.lock));
   // Per session: the latest call of an operation that showed it alive, and the earliest
   // return that showed it ended.
   const aliveAt = new Map<string, number>();
@@ -308,7 +339,11 @@ export function lockHistory(r: RunRecords): LockHistoryEvent[] {
     const ret = known ? op.ret : null;
     switch (op.kind) {
       case "acquire":
-        events.push({ ...base, kind: "acquire", session: BigInt(op.session ?? "0"), ret, ...(known ? { out: acquireOut(known) } : {}) });
+        events.push({
+          ...base, kind: "acquire", session: BigInt(op.session ?? "0"), ret, ...(known ? { out: acquireOut(known) } : {}),
+          ...(op.mode === "shared" ? { mode: "shared" as const } : {}),
+          ...(sharedLocks.has(op.lock) && op.waitMs !== undefined ? { waits: op.waitMs > 0 } : {}),
+        });
         break;
       case "release":
         events.push({
@@ -347,6 +382,7 @@ export function runChecks(r: RunRecords, options: CheckOptions = {}): CheckRepor
   const counts: Record<string, number> = {};
   const skipped: string[] = [];
   checkStore(r, violations, counts);
+  checkSharedReads(r, violations, counts);
   checkGrantLog(r, violations, counts);
   if (options.clientDeadline ?? true) checkClientDeadlines(r, violations, counts);
   else skipped.push(CLIENT_DEADLINE_SKIPPED);

@@ -1,6 +1,6 @@
 // The observer, run inside the clients' namespace: prints the leader as it changes and
-// every lock event of the cluster's watch stream (with its log index and the host
-// monotonic time it arrived). "final" on stdin: takes a sentinel lock, waits until the
+// every lock event of the cluster's watch stream (with its log index, a grant's mode when
+// shared, and the host monotonic time it arrived). "final" on stdin: takes a sentinel lock, waits until the
 // watch has delivered its grant (so every event up to that index is in), lists the live
 // sessions and prints them. "stop" ends it.
 import { createInterface } from "node:readline";
@@ -45,7 +45,7 @@ async function watchAll(): Promise<void> {
     }
     emit({
       t: "watch", kind: event.kind, index: event.index.toString(), lock: event.lock,
-      session: event.sessionId.toString(), token: event.token.toString(), at,
+      session: event.sessionId.toString(), token: event.token.toString(), ...(event.mode === "shared" ? { mode: "shared" as const } : {}), at,
     });
   }
 }

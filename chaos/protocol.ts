@@ -12,6 +12,10 @@ export interface OpRecord {
   session?: string;
   /** Token of a release or validate. */
   token?: string;
+  /** An acquire's mode when shared (absent: exclusive). */
+  mode?: "shared";
+  /** An acquire's wait_ms (absent in histories from before it was recorded). */
+  waitMs?: number;
   call: number;
   ret: number | null;
   out?: OpOutcome;
@@ -57,6 +61,25 @@ export interface IncrementRecord {
   read: number;
   status: number;
   req: string;
+  /** When the write's answer came (µs, host monotonic); absent in histories from before it was recorded. */
+  ret?: number;
+}
+
+/**
+ * One read-heavy task's fenced read under a shared grant: 200 with the value read, or 409
+ * when the store fenced it off. `acquireCall`: when the Acquire that granted the lock was
+ * sent (every increment acknowledged before it must be in the value read).
+ */
+export interface SharedReadRecord {
+  t: "sread";
+  worker: string;
+  key: string;
+  session: string;
+  token: string;
+  status: number;
+  value?: number;
+  req: string;
+  acquireCall: number;
 }
 
 /** An access the store admitted, in admission order per key. */
@@ -66,6 +89,8 @@ export interface AdmissionRecord {
   token: string;
   session: string;
   access: "read" | "write";
+  /** The grant's mode when shared (only reads are shared; absent: exclusive). */
+  mode?: "shared";
   /** Counter value read, or written. */
   value: number;
   /** For writes: the value the writer had read, and the counter just before the write. */
@@ -80,6 +105,8 @@ export interface RefusalRecord {
   token: string;
   session: string;
   access: "read" | "write";
+  /** The refused access's mode when shared; `highest` is then the highest exclusive token. */
+  mode?: "shared";
   highest: string;
 }
 
@@ -96,6 +123,8 @@ export interface WatchRecord {
   lock?: string;
   session?: string;
   token?: string;
+  /** An acquired event's mode when shared (absent: exclusive). */
+  mode?: "shared";
   /** When the observer received the event (µs, host monotonic): the event was applied before. */
   at?: number;
 }
@@ -111,7 +140,7 @@ export interface FinalRecord {
 }
 
 export type Line =
-  | OpRecord | SessionRecord | IncrementRecord | AdmissionRecord | RefusalRecord | LeaderRecord | WatchRecord | FinalRecord
+  | OpRecord | SessionRecord | IncrementRecord | SharedReadRecord | AdmissionRecord | RefusalRecord | LeaderRecord | WatchRecord | FinalRecord
   | { t: "ready"; what: string }
   | { t: "log"; msg: string };
 

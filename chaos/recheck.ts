@@ -14,11 +14,12 @@ if (!path) {
 }
 const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
 let final: FinalRecord | undefined;
-const r: Omit<RunRecords, "final"> = { ops: [], sessions: [], increments: [], admissions: [], refusals: [], watch: [] };
+const r: Omit<RunRecords, "final"> = { ops: [], sessions: [], increments: [], sharedReads: [], admissions: [], refusals: [], watch: [] };
 for (const l of lines) {
   if (l.t === "op") r.ops.push(l);
   else if (l.t === "session") r.sessions.push(l);
   else if (l.t === "incr") r.increments.push(l);
+  else if (l.t === "sread") r.sharedReads.push(l);
   else if (l.t === "admit") r.admissions.push(l);
   else if (l.t === "refuse") r.refusals.push(l);
   else if (l.t === "watch") r.watch.push(l);

@@ -238,11 +238,12 @@ async function main(): Promise<number> {
   store.signal("SIGTERM");
   await store.waitExit(5_000);
 
-  const records: RunRecords = { ops: [], sessions: [], increments: [], admissions: [], refusals: [], watch: [], final: final! };
+  const records: RunRecords = { ops: [], sessions: [], increments: [], sharedReads: [], admissions: [], refusals: [], watch: [], final: final! };
   for (const l of lines) {
     if (l.t === "op") records.ops.push(l);
     else if (l.t === "session") records.sessions.push(l);
     else if (l.t === "incr") records.increments.push(l);
+    else if (l.t === "sread") records.sharedReads.push(l);
     else if (l.t === "admit") records.admissions.push(l);
     else if (l.t === "refuse") records.refusals.push(l);
     else if (l.t === "watch") records.watch.push(l);

@@ -1,15 +1,18 @@
 // A chaos client worker, run inside the clients' namespace. Each of its loops owns one
 // session and runs, at random from its seed, the fenced-counter task (acquire, fenced
-// read of the counter, fenced write of counter+1, release) or plain lock operations
-// (acquire, reads, validate, release). Every operation is printed as a record with its
-// call and return times (ret null when the outcome is unknown). "stop" on stdin ends it.
+// read of the counter, fenced write of counter+1, release), the read-heavy task on the
+// same counters (acquire the counter's lock shared, fenced shared read, release; drawn
+// three times as often as an increment, so readers and writers interleave on each lock)
+// or plain lock operations (acquire, reads, validate, release). Every operation is
+// printed as a record with its call and return times (ret null when the outcome is
+// unknown). "stop" on stdin ends it.
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import {
   FailedPreconditionError, NotHolderError, OutcomeUnknownError, PalisadeClient, SessionNotFoundError, StaleTokenError,
   type LateGrantRelease, type Session,
 } from "../client/index.ts";
-import { FENCING_TOKEN_HEADER } from "../client/fence/index.ts";
+import { FENCING_MODE_HEADER, FENCING_TOKEN_HEADER } from "../client/fence/index.ts";
 import { nowUs } from "./clock.ts";
 import { emit, type OpOutcome, type OpRecord, type SessionRecord } from "./protocol.ts";
 import { Rng } from "./rng.ts";
@@ -55,7 +58,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** A process.hrtime.bigint() instant in the records' µs (floored: never later than it). */
 const nsToUs = (ns: bigint): number => Number(ns / 1000n);
 
-function record(op: Omit<OpRecord, "t" | "id" | "worker">): void {
+function recordOp(op: Omit<OpRecord, "t" | "id" | "worker">): void {
   emit({ t: "op", id: `${name}.${++opCount}`, worker: name, ...op });
 }
 
@@ -75,7 +78,9 @@ class Loop {
       const session = await this.ensureSession();
       if (!session) continue;
       try {
-        if (this.rng.chance(0.6)) await this.counterTask(session);
+        const task = this.rng.next();
+        if (task < 0.45) await this.sharedReadTask(session);
+        else if (task < 0.6) await this.counterTask(session);
         else await this.plainTask(session);
         if (this.rng.chance(0.03)) await this.closeSession();
       } catch (err) {
@@ -138,12 +143,13 @@ class Loop {
     this.finishSession();
   }
 
-  /** Acquire, recorded; the token when granted. */
-  private async acquire(session: Session, lock: string, waitMs: number): Promise<bigint | undefined> {
+  /** Acquire (shared with `shared`), recorded; the token and the call's time when granted. */
+  private async acquire(session: Session, lock: string, waitMs: number, shared = false): Promise<{ token: bigint; call: number } | undefined> {
     if (session.state !== "open") return undefined;
     const sid = session.id.toString();
     const call = nowUs();
-    const pending = session.startAcquire(lock, { waitMs });
+    const pending = session.startAcquire(lock, { waitMs, ...(shared ? { mode: "shared" as const } : {}) });
+    const record = (op: Omit<OpRecord, "t" | "id" | "worker" | "mode" | "waitMs">): void => recordOp({ ...op, ...(shared ? { mode: "shared" as const } : {}), waitMs });
     try {
       const r = await pending.result;
       const ret = nowUs();
@@ -157,7 +163,7 @@ class Loop {
         }
       }
       record({ kind: "acquire", lock, session: sid, call, ret, out });
-      return r.acquired ? r.token : undefined;
+      return r.acquired && r.token !== undefined ? { token: r.token, call } : undefined;
     } catch (err) {
       if (err instanceof SessionNotFoundError) {
         record({ kind: "acquire", lock, session: sid, call, ret: nowUs(), out: { kind: "sessionNotFound" } });
@@ -178,10 +184,10 @@ class Loop {
         record({ kind: "acquire", lock, session: sid, call, ret: nsToUs(late.learntAtNs), out: { kind: "granted", token } });
         const release = { kind: "release" as const, lock, session: sid, token, call: nsToUs(late.releaseSentNs) };
         const ret = late.releaseAnsweredNs === null ? null : nsToUs(late.releaseAnsweredNs);
-        if (late.outcome === "released") record({ ...release, ret, out: { kind: "ok" } });
-        else if (late.outcome === "sessionNotFound") record({ ...release, ret, out: { kind: "sessionNotFound" } });
-        else if (late.outcome === "notHolder") record({ ...release, ret, out: { kind: "failedPrecondition" } });
-        else record({ ...release, ret: null });
+        if (late.outcome === "released") recordOp({ ...release, ret, out: { kind: "ok" } });
+        else if (late.outcome === "sessionNotFound") recordOp({ ...release, ret, out: { kind: "sessionNotFound" } });
+        else if (late.outcome === "notHolder") recordOp({ ...release, ret, out: { kind: "failedPrecondition" } });
+        else recordOp({ ...release, ret: null });
         return undefined;
       }
       record({ kind: "acquire", lock, session: sid, call, ret: null });
@@ -194,15 +200,15 @@ class Loop {
     const call = nowUs();
     try {
       await session.release(lock, token);
-      record({ kind: "release", lock, session: sid, token: token.toString(), call, ret: nowUs(), out: { kind: "ok" } });
+      recordOp({ kind: "release", lock, session: sid, token: token.toString(), call, ret: nowUs(), out: { kind: "ok" } });
     } catch (err) {
       const ret = nowUs();
       if (err instanceof SessionNotFoundError) {
-        record({ kind: "release", lock, session: sid, token: token.toString(), call, ret, out: { kind: "sessionNotFound" } });
+        recordOp({ kind: "release", lock, session: sid, token: token.toString(), call, ret, out: { kind: "sessionNotFound" } });
       } else if (isPrecondition(err)) {
-        record({ kind: "release", lock, session: sid, token: token.toString(), call, ret, out: { kind: "failedPrecondition" } });
+        recordOp({ kind: "release", lock, session: sid, token: token.toString(), call, ret, out: { kind: "failedPrecondition" } });
       } else {
-        record({ kind: "release", lock, session: sid, token: token.toString(), call, ret: null });
+        recordOp({ kind: "release", lock, session: sid, token: token.toString(), call, ret: null });
       }
     }
   }
@@ -214,7 +220,7 @@ class Loop {
       const out: OpOutcome = info.holder
         ? { kind: "read", holder: info.holder.sessionId.toString(), token: info.holder.token.toString() }
         : { kind: "read", holder: null, token: null };
-      record({ kind: "read", lock, call, ret: nowUs(), out });
+      recordOp({ kind: "read", lock, call, ret: nowUs(), out });
     } catch {
       // an unanswered read constrains nothing
     }
@@ -224,7 +230,7 @@ class Loop {
     const call = nowUs();
     try {
       const valid = await client.validateToken(lock, token, { timeoutMs: 3_000 });
-      record({ kind: "validate", lock, token: token.toString(), call, ret: nowUs(), out: { kind: "validated", valid } });
+      recordOp({ kind: "validate", lock, token: token.toString(), call, ret: nowUs(), out: { kind: "validated", valid } });
     } catch {
       // as for reads
     }
@@ -233,8 +239,9 @@ class Loop {
   private async counterTask(session: Session): Promise<void> {
     const key = generational(this.rng.pick(counters));
     const lock = `counter/${key}`;
-    const token = await this.acquire(session, lock, this.rng.int(200, 2_000));
-    if (token === undefined) return;
+    const grant = await this.acquire(session, lock, this.rng.int(200, 2_000));
+    if (grant === undefined) return;
+    const { token } = grant;
     const sid = session.id.toString();
     const url = `${values.store}/c/${encodeURIComponent(key)}`;
     const headers = { [FENCING_TOKEN_HEADER]: token.toString(), "x-session": sid };
@@ -251,9 +258,42 @@ class Loop {
           body: JSON.stringify({ read: value }), signal: AbortSignal.timeout(5_000),
         });
         await put.arrayBuffer();
-        emit({ t: "incr", worker: name, key, session: sid, token: token.toString(), read: value, status: put.status, req });
+        emit({ t: "incr", worker: name, key, session: sid, token: token.toString(), read: value, status: put.status, req, ret: nowUs() });
       } else {
         await got.arrayBuffer();
+      }
+    } finally {
+      await this.release(session, lock, token);
+    }
+  }
+
+  /**
+   * The read-heavy task: the counter's lock in shared mode (beside other readers, never
+   * beside a writer), one fenced shared read, release. Like the writer it never looks at
+   * its session before reading: a reader paused past its TTL must be fenced off once a
+   * writer with a higher token has reached the store.
+   */
+  private async sharedReadTask(session: Session): Promise<void> {
+    const key = generational(this.rng.pick(counters));
+    const lock = `counter/${key}`;
+    // Mostly without waiting: the checker's model of a lock with shared grants keeps its
+    // FIFO queue, and every order of many concurrent waits is a state it must explore.
+    const grant = await this.acquire(session, lock, this.rng.chance(0.25) ? this.rng.int(50, 300) : 0, true);
+    if (grant === undefined) return;
+    const { token } = grant;
+    const sid = session.id.toString();
+    const req = `${name}.${++opCount}`;
+    try {
+      if (this.rng.chance(0.3)) await sleep(this.rng.int(1, 30));
+      const got = await fetch(`${values.store}/c/${encodeURIComponent(key)}`, {
+        headers: { [FENCING_TOKEN_HEADER]: token.toString(), [FENCING_MODE_HEADER]: "shared", "x-session": sid, "x-req": req },
+        signal: AbortSignal.timeout(5_000),
+      });
+      const base = { t: "sread" as const, worker: name, key, session: sid, token: token.toString(), status: got.status, req, acquireCall: grant.call };
+      if (got.status === 200) emit({ ...base, value: ((await got.json()) as { value: number }).value });
+      else {
+        await got.arrayBuffer();
+        emit(base);
       }
     } finally {
       await this.release(session, lock, token);
@@ -266,7 +306,7 @@ class Loop {
       await this.read(lock);
       return;
     }
-    const token = await this.acquire(session, lock, this.rng.chance(0.5) ? 0 : this.rng.int(50, 500));
+    const token = (await this.acquire(session, lock, this.rng.chance(0.5) ? 0 : this.rng.int(50, 500)))?.token;
     if (token === undefined) {
       if (this.rng.chance(0.5)) await this.read(lock);
       return;

@@ -47,7 +47,7 @@ function records(shape: Shape): RunRecords {
     { t: "watch", kind: "sessionClosed", index: "12", lock: LOCK, session: "2", token: "6", at: 45_500 },
   ];
   return {
-    ops, sessions, watch, increments: [], admissions: [], refusals: [],
+    ops, sessions, watch, increments: [], sharedReads: [], admissions: [], refusals: [],
     final: { t: "final", live: [], call: 70_000, ret: 71_000, syncedIndex: "20" },
   };
 }
