@@ -122,10 +122,10 @@ export class LockRequests {
     const result = host.keepAliveArrived(sessionId);
     if (result === "notLeader") throw notLeader(host.leaderHint());
     if (result === "notFound") gone(sessionId);
-    await host.confirmLeadership();
-    if (!host.isLeader || host.driver.core.term !== term) throw notLeader(host.leaderHint());
-    if (!host.state.hasSession(sessionId) || host.keeper.expiryProposed(sessionId)) gone(sessionId);
-    return { ttlMs: host.state.getSession(sessionId)?.ttlMs ?? 0 };
+    await this.confirmedInTerm(term);
+    const ttlMs = this.liveTtl(sessionId);
+    if (ttlMs === null) gone(sessionId);
+    return { ttlMs };
   }
 
   /**
@@ -139,10 +139,22 @@ export class LockRequests {
     const term = host.driver.core.term;
     const arrived = sessionIds.map((id) => host.keepAliveArrived(id));
     if (arrived.includes("notLeader")) throw notLeader(host.leaderHint());
+    await this.confirmedInTerm(term);
+    return sessionIds.map((id, i) => (arrived[i] === "ok" ? this.liveTtl(id) : null));
+  }
+
+  /** Waits for a quorum round started now; fails as not leader unless it confirmed this node leads in `term`. */
+  private async confirmedInTerm(term: number): Promise<void> {
+    const host = this.host;
     await host.confirmLeadership();
     if (!host.isLeader || host.driver.core.term !== term) throw notLeader(host.leaderHint());
-    return sessionIds.map((id, i) =>
-      arrived[i] === "ok" && host.state.hasSession(id) && !host.keeper.expiryProposed(id) ? (host.state.getSession(id)?.ttlMs ?? 0) : null);
+  }
+
+  /** A kept-alive session's TTL, or null once it is gone or its expiry was proposed (it must not be revived). */
+  private liveTtl(sessionId: bigint): number | null {
+    const host = this.host;
+    if (!host.state.hasSession(sessionId) || host.keeper.expiryProposed(sessionId)) return null;
+    return host.state.getSession(sessionId)?.ttlMs ?? 0;
   }
 
   async closeSession(cmd: CloseSessionCommand): Promise<void> {

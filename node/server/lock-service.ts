@@ -131,7 +131,7 @@ export function lockCalls(ctx: ServiceContext): LockCalls {
       return pb.KeepAliveSessionsResponse.create({
         sessions: ids.map((id, i) => {
           const ttlMs = ttls[i] ?? null;
-          return ttlMs === null ? { sessionId: toU64(id), ttlMs: toU64(0), notFound: true } : { sessionId: toU64(id), ttlMs: toU64(ttlMs), notFound: false };
+          return { sessionId: toU64(id), ttlMs: toU64(ttlMs ?? 0), notFound: ttlMs === null };
         }),
       });
     },
