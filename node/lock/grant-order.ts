@@ -38,6 +38,7 @@
 // requests that were behind it. One pass in join order, from the heads of the queues that
 // changed and adding the new head behind each grant, therefore grants exactly what the rule
 // grants; the requests it looks at come in increasing join order.
+import { MinHeap } from "../util/min-heap.ts";
 import { fits } from "./holders.ts";
 import type { LockState, Waiter } from "./state.ts";
 
@@ -77,40 +78,18 @@ export function grantInJoinOrder(
 
 /** Waiters by the index they joined at, each once. */
 class JoinOrderHeap {
-  private readonly heap: Waiter[] = [];
+  private readonly heap = new MinHeap<Waiter>(before);
   private readonly queued = new Set<Waiter>();
 
   push(w: Waiter | null): void {
     if (w === null || this.queued.has(w)) return;
     this.queued.add(w);
-    const h = this.heap;
-    h.push(w);
-    for (let i = h.length - 1; i > 0;) {
-      const parent = (i - 1) >> 1;
-      if (!before(h[i] as Waiter, h[parent] as Waiter)) break;
-      [h[i], h[parent]] = [h[parent] as Waiter, h[i] as Waiter];
-      i = parent;
-    }
+    this.heap.push(w);
   }
 
   pop(): Waiter | null {
-    const h = this.heap;
-    const top = h[0];
+    const top = this.heap.pop();
     if (top === undefined) return null;
-    const last = h.pop() as Waiter;
-    if (h.length > 0) {
-      h[0] = last;
-      for (let i = 0; ;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && before(h[l] as Waiter, h[m] as Waiter)) m = l;
-        if (r < h.length && before(h[r] as Waiter, h[m] as Waiter)) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m] as Waiter, h[i] as Waiter];
-        i = m;
-      }
-    }
     // A waiter looked at and left waiting comes back only as a new head behind a grant.
     this.queued.delete(top);
     return top;
