@@ -283,6 +283,56 @@ function recordedHistory(seed: number, length: number): LockHistoryEvent[] {
   return events;
 }
 
+describe("a holder paused while waiters pile up", () => {
+  // What a chaos run records when a holder's process stops: its session ends unseen, some
+  // time in a long window; meanwhile waves of waits time out behind it and readers are
+  // refused; then the session expires and the queue drains in join order.
+  function pausedHolder(waves: number, perWave: number, sharedEvery = 3): LockHistoryEvent[] {
+    const events: LockHistoryEvent[] = [tries(1n, excl, [0, 1], granted(1n))];
+    let session = 10n;
+    for (let w = 0; w < waves; w++) {
+      for (let i = 0; i < perWave; i++) {
+        const t = 10 * w + i * 0.5 + 2;
+        const s = session++;
+        events.push(waits(s, i % sharedEvery === 0 ? shared : excl, [t, t + 6], notAcquired));
+        events.push(tries(s, shared, [t + 6.1, t + 6.2], notAcquired));
+        events.push(sessionEnd(s, [t + 6.3, 10_000]));
+      }
+    }
+    const expiry = 10 * waves + 5;
+    events.push(sessionEnd(1n, [1, expiry]));
+    for (let j = 0; j < 4; j++) {
+      const s = session++;
+      const token = 100n + 10n * BigInt(j);
+      events.push(waits(s, excl, [expiry - 2 + 0.1 * j, expiry + 0.5 + j], granted(token)));
+      events.push(release(s, token, [expiry + 1 + j, expiry + 1.05 + j]));
+    }
+    return events;
+  }
+
+  it("is checked without running out of search: a wait answered not acquired is never granted in any order tried", () => {
+    const result = expectLinearizable(pausedHolder(5, 8));
+    expect(result.explored).toBeLessThan(10_000);
+  });
+
+  it("is found not linearizable when a read between the waves saw the lock free", () => {
+    // Then the session had ended by the read, and the waits after it could not time out.
+    // Proving it visits every state of the waves before; the orders in which a wave's
+    // writers could have joined are one state (no read shows the queue).
+    const result = checkLockHistory([...pausedHolder(5, 7, Infinity), read([30, 30.1], [])], 400_000);
+    const verdict = result.perLock.get("L");
+    expect(verdict && !verdict.ok && verdict.reason).toBe("not linearizable");
+  });
+
+  it("rejects a wait answered not acquired although the lock was free from before its call", () => {
+    expectNotLinearizable([
+      tries(1n, excl, [0, 1], granted(1n)),
+      sessionEnd(1n, [1.2, 1.5]),
+      waits(2n, shared, [2, 10], notAcquired),
+    ]);
+  });
+});
+
 describe("histories recorded from the state machine", () => {
   it("a history of random logs of every kind, recorded as a workload records it, is linearizable against the kinds' model", () => {
     for (let seed = 1; seed <= 6; seed++) {

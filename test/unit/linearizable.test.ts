@@ -387,6 +387,32 @@ describe("search budget", () => {
     expect(verdict && !verdict.ok && verdict.reason).toBe("not linearizable");
   });
 
+  // Sessions that took and released the lock early, whose ends the history bounds only by
+  // the end of the run (as for sessions a worker dropped without closing), then the hard
+  // history above. Each such end may be taken anywhere in its window; taken or not, it
+  // changes nothing, and the search must not try the rest both ways for each of them.
+  function withLongEnds(sessions: number, waits?: boolean): LockHistoryEvent[] {
+    const events: LockHistoryEvent[] = [];
+    for (let i = 0; i < sessions; i++) {
+      const session = BigInt(i + 1);
+      const t = i * 3;
+      events.push({ ...acquire(session, [t, t + 1], granted(session)), ...(waits === undefined ? {} : { waits }) });
+      events.push(release(session, session, [t + 1.5, t + 2], released));
+      events.push(sessionEnd(session, [t + 2.5, 10_000]));
+    }
+    const later = hardHistory(6).map((e) => ({ ...e, call: e.call + sessions * 3 + 10, ret: (e.ret as number) + sessions * 3 + 10 }));
+    return [...events, ...later];
+  }
+
+  it("decides a history with many long-pending ends of sessions that hold nothing, with either model", () => {
+    for (const waits of [undefined, false]) {
+      const result = checkLockHistory(withLongEnds(16, waits));
+      const verdict = result.perLock.get("L");
+      expect(verdict && !verdict.ok && verdict.reason, `waits ${waits}`).toBe("not linearizable");
+      expect(result.explored).toBeLessThan(10_000);
+    }
+  });
+
   it("reports a linearizable history that needs more than the budget as exhausted", () => {
     const events = hardHistory(12).slice(0, -1);
     events.push(acquire(1n, [0, 2000], granted(1n)));

@@ -23,8 +23,12 @@ import type { EndedSession, HolderOutcome, LockOutput } from "./lock-model.ts";
 export type KindsInput =
   /** An Acquire with wait_ms 0: granted or not at once. */
   | { kind: "try"; req: string; session: bigint; targets: readonly Target[] }
-  /** A waiting Acquire joins the queues of all its locks, or is granted at once. */
-  | { kind: "join"; req: string; session: bigint; targets: readonly Target[] }
+  /**
+   * A waiting Acquire joins the queues of all its locks, or is granted at once.
+   * `neverGranted`: its answer is known and is no grant (not acquired, cancelled), so a
+   * state that grants it is a dead end at once rather than at that answer.
+   */
+  | { kind: "join"; req: string; session: bigint; targets: readonly Target[]; neverGranted?: boolean }
   /** The waiting Acquire's final answer: granted, timed out (not acquired), cancelled, or its session ended. */
   | { kind: "resolve"; req: string; session: bigint; targets: readonly Target[] }
   | { kind: "release"; session: bigint; lock: string; token: bigint }
@@ -63,6 +67,7 @@ interface Request {
   readonly status: "queued" | "granted" | "held" | "ended";
   readonly step: number;
   readonly slots: readonly number[];
+  readonly neverGranted: boolean;
 }
 
 /** The token of one granting step: known, or only bounded. */
@@ -86,9 +91,11 @@ export interface KindsState {
   readonly nextStep: number;
   /** Cancelled requests that never joined: their join can no longer take effect. */
   readonly never: readonly string[];
+  /** No operation shows a queue's order (see sortInterchangeable); fixed for a search. */
+  readonly queueOrderUnseen: boolean;
 }
 
-const initial: KindsState = { locks: [], requests: [], steps: [], highest: 0n, ended: [], joins: 0, grantsMade: 0, nextStep: 1, never: [] };
+const initial: KindsState = { locks: [], requests: [], steps: [], highest: 0n, ended: [], joins: 0, grantsMade: 0, nextStep: 1, never: [], queueOrderUnseen: false };
 
 // ------------------------------------------------------------------ small helpers
 
@@ -99,9 +106,43 @@ const hasEnded = (s: KindsState, session: bigint): boolean => s.ended.some((e) =
 function withLock(s: KindsState, lock: LockState): KindsState {
   const idle = lock.holders.length === 0 && lock.queue.length === 0;
   const others = s.locks.filter((l) => l.name !== lock.name);
+  const placed = s.queueOrderUnseen ? { ...lock, queue: sortInterchangeable(s, lock.queue) } : lock;
   // An idle lock says nothing a missing one does not.
-  const locks = idle ? others : [...others, lock].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const locks = idle ? others : [...others, placed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { ...s, locks };
+}
+
+/**
+ * The queue with each run of interchangeable neighbours sorted by id: requests answered
+ * with no grant (never granted in a linearization that holds) asking this lock alone in one
+ * mode (one permit count). Swapping two of them changes nothing any later step sees unless
+ * a read shows the queue: at the head either is granted (a dead end) or neither is, behind
+ * them the same requests wait, and each leaves as it would. So the orders in which a pile of
+ * waits that all time out could have joined are one state, not one per order.
+ */
+function sortInterchangeable(s: KindsState, queue: readonly string[]): readonly string[] {
+  const classOf = (id: string): string | null => {
+    const r = requestOf(s, id);
+    const t = r?.targets[0];
+    if (!r || !r.neverGranted || r.targets.length !== 1 || !t) return null;
+    return t.mode === "permit" ? `permit/${t.permits}` : t.mode;
+  };
+  let sorted: string[] | null = null;
+  for (let i = 0; i < queue.length; ) {
+    const c = classOf(queue[i] as string);
+    let j = i + 1;
+    if (c !== null) while (j < queue.length && classOf(queue[j] as string) === c) j++;
+    if (j - i > 1) {
+      const run = queue.slice(i, j);
+      const ordered = [...run].sort();
+      if (ordered.some((id, k) => id !== run[k])) {
+        sorted ??= [...queue];
+        sorted.splice(i, j - i, ...ordered);
+      }
+    }
+    i = j;
+  }
+  return sorted ?? queue;
 }
 
 function withRequest(s: KindsState, r: Request): KindsState {
@@ -215,15 +256,17 @@ function grantable(s: KindsState, req: Request): boolean {
 
 /**
  * After a grant or a wait ended: grants, in join order, what the rule lets in, by the
- * entry's step `step` (made when first needed; -1: none yet). Returns the step it used.
+ * entry's step `step` (made when first needed; -1: none yet). Returns the step it used,
+ * or null if the rule grants a request whose answer says it was never granted.
  */
-function admitInto(s: KindsState, step: number): [KindsState, number] {
+function admitInto(s: KindsState, step: number): [KindsState, number] | null {
   let state = s;
   let used = step;
   const queued = state.requests.filter((r) => r.status === "queued").sort((a, b) => a.join - b.join);
   for (const r of queued) {
     const current = requestOf(state, r.id) as Request;
     if (!grantable(state, current)) continue;
+    if (current.neverGranted) return null;
     if (used < 0) [state, used] = newStep(state);
     state = grantRequest(state, current, used);
   }
@@ -231,8 +274,9 @@ function admitInto(s: KindsState, step: number): [KindsState, number] {
 }
 
 /** After an entry ended one grant or wait: what the rule lets in, as one step. */
-function admitWaiting(s: KindsState): KindsState {
-  return pruneSteps(admitInto(s, -1)[0]);
+function admitWaiting(s: KindsState): KindsState | null {
+  const admitted = admitInto(s, -1);
+  return admitted === null ? null : pruneSteps(admitted[0]);
 }
 
 function leaveQueues(s: KindsState, req: Request): KindsState {
@@ -275,8 +319,8 @@ function grantableNow(s: KindsState, targets: readonly Target[]): boolean {
   });
 }
 
-function newRequest(s: KindsState, id: string, session: bigint, targets: readonly Target[]): Request {
-  return { id, session, targets, join: s.joins, status: "queued", step: -1, slots: [] };
+function newRequest(s: KindsState, id: string, session: bigint, targets: readonly Target[], neverGranted = false): Request {
+  return { id, session, targets, join: s.joins, status: "queued", step: -1, slots: [], neverGranted };
 }
 
 /** Checks a grant's answer against the request's grants: tokens, slots, the locks it lists. */
@@ -342,10 +386,11 @@ function stepJoin(s: KindsState, input: Extract<KindsInput, { kind: "join" }>): 
   if (hasEnded(s, session)) return s;
   const held = heldAlready(s, session, targets);
   if (held === null || refused(s, session, targets)) return null;
-  const req = newRequest(s, input.req, session, targets);
+  const req = newRequest(s, input.req, session, targets, input.neverGranted ?? false);
   if (held !== "none") return withRequest(s, { ...req, status: "held" });
   const joined = { ...s, joins: s.joins + 1 };
   if (grantableNow(s, targets)) {
+    if (req.neverGranted) return null;
     const [stepped, step] = newStep(joined);
     return grantRequest(stepped, req, step);
   }
@@ -422,7 +467,9 @@ function stepRevoke(s: KindsState, input: Extract<KindsInput, { kind: "revoke" }
     if (state === null || !lock || !h) return null;
     state = fixToken(state, h.step, g.token);
     if (state === null) return null;
-    [state, step] = admitInto(withLock(state, { ...lock, holders: lock.holders.filter((x) => x !== h) }), step);
+    const admitted = admitInto(withLock(state, { ...lock, holders: lock.holders.filter((x) => x !== h) }), step);
+    if (admitted === null) return null;
+    [state, step] = admitted;
   }
   return state === null ? null : pruneSteps(state);
 }
@@ -465,7 +512,7 @@ function stepValidate(s: KindsState, input: Extract<KindsInput, { kind: "validat
 }
 
 /** A close or expiry: the session's waits end, then its grants one at a time in the order it got them, all in one entry's step. */
-function stepSessionEnd(s: KindsState, session: bigint, relevantUntil: number): KindsState {
+function stepSessionEnd(s: KindsState, session: bigint, relevantUntil: number): KindsState | null {
   const ended = hasEnded(s, session) ? s.ended : [...s.ended, { session, relevantUntil }].sort((a, b) => (a.session < b.session ? -1 : 1));
   let state: KindsState = { ...s, ended };
   for (const lock of state.locks) {
@@ -473,19 +520,45 @@ function stepSessionEnd(s: KindsState, session: bigint, relevantUntil: number): 
     if (gone.length > 0) state = withLock(state, { ...lock, queue: lock.queue.filter((id) => !gone.includes(id)) });
   }
   state = { ...state, requests: state.requests.map((r) => (r.session === session && r.status === "queued" ? { ...r, status: "ended" as const } : r)) };
-  let step: number;
-  [state, step] = admitInto(state, -1);
+  let admitted = admitInto(state, -1);
+  if (admitted === null) return null;
+  [state] = admitted;
   const held = state.locks.flatMap((l) => l.holders.filter((h) => h.session === session).map((h) => ({ lock: l.name, order: h.order })));
   for (const { lock: name } of held.sort((a, b) => a.order - b.order)) {
     const lock = lockOf(state, name) as LockState;
-    [state, step] = admitInto(withLock(state, { ...lock, holders: lock.holders.filter((h) => h.session !== session) }), step);
+    admitted = admitInto(withLock(state, { ...lock, holders: lock.holders.filter((h) => h.session !== session) }), admitted[1]);
+    if (admitted === null) return null;
+    [state] = admitted;
   }
   return pruneSteps(state);
 }
 
-function forgetPast(s: KindsState, call: number): KindsState {
-  if (!s.ended.some((e) => e.relevantUntil < call)) return s;
-  return { ...s, ended: s.ended.filter((e) => e.relevantUntil >= call) };
+/** Drops ended sessions whose operations have all returned before `now` (all linearized by then). */
+function forgetPast(s: KindsState, now: number): KindsState {
+  if (!s.ended.some((e) => e.relevantUntil < now)) return s;
+  return { ...s, ended: s.ended.filter((e) => e.relevantUntil >= now) };
+}
+
+/**
+ * Taking the operation changes nothing now or later: the end of a session that holds and
+ * waits for nothing here and whose operations are all linearized; an operation of an ended
+ * session that cannot take effect any more (a join answered as if not found; a try or a
+ * release of unknown outcome, as an ended session holds nothing and is granted nothing).
+ */
+function inert(s: KindsState, input: KindsInput, output: LockOutput | undefined, now: number): boolean {
+  switch (input.kind) {
+    case "sessionEnd":
+      return (input.relevantUntil ?? Infinity) < now &&
+        !s.requests.some((r) => r.session === input.session) &&
+        !s.locks.some((l) => l.holders.some((h) => h.session === input.session));
+    case "join":
+      return hasEnded(s, input.session) && !s.never.includes(input.req);
+    case "try":
+    case "release":
+      return output === undefined && hasEnded(s, input.session);
+    default:
+      return false;
+  }
 }
 
 // ------------------------------------------------------------------ the model
@@ -536,10 +609,11 @@ function stateKey(s: KindsState): string {
   return `${locks.join(" ")} ; ${requests.join(",")} ; ${steps.join(",")} ; highest ${s.highest} ; ended {${s.ended.map((e) => e.session).join(",")}} ; never {${s.never.join(",")}}`;
 }
 
+/** The lock kinds' model for a history in which reads may show the order of a queue (`waiters`). */
 export const kindsModel: Model<KindsState, KindsInput, LockOutput> = {
   init: () => initial,
-  step(current, input, output, call) {
-    const s = forgetPast(current, call);
+  step(current, input, output, now) {
+    const s = forgetPast(current, now);
     switch (input.kind) {
       case "try":
         return stepTry(s, input, output);
@@ -559,6 +633,17 @@ export const kindsModel: Model<KindsState, KindsInput, LockOutput> = {
         return stepSessionEnd(s, input.session, input.relevantUntil ?? Infinity);
     }
   },
+  inert: (s, input, output, now) => inert(forgetPast(s, now), input, output, now),
   key: stateKey,
   describe: (input, output) => (input.kind === "sessionEnd" || input.kind === "join" || input.kind === "revoke" ? describeInput(input) : `${describeInput(input)} -> ${describeOutput(output)}`),
+};
+
+/**
+ * The same model for a history in which no read shows the order of a queue: it then keeps
+ * interchangeable waiters in one order (sortInterchangeable), which the search needs when
+ * many waits time out behind a held lock at once.
+ */
+export const kindsModelQueueUnseen: Model<KindsState, KindsInput, LockOutput> = {
+  ...kindsModel,
+  init: () => ({ ...initial, queueOrderUnseen: true }),
 };

@@ -15,7 +15,7 @@
 // model (lock-model.ts); one using a lock kind (a mode, a semaphore, a set, or the `waits`
 // flag that asks for the FIFO rules) against the kinds' model (kinds-model.ts).
 import { targetOf, type LockMode, type LockTarget, type Target } from "../../../node/lock/kinds.ts";
-import { kindsModel, type KindsInput } from "./kinds-model.ts";
+import { kindsModel, kindsModelQueueUnseen, type KindsInput } from "./kinds-model.ts";
 import { lockModel } from "./lock-model.ts";
 import type {
   AcquireOutcome,
@@ -33,11 +33,22 @@ export interface Model<S, I, O> {
    * that output. For an operation with an unknown outcome `output` is undefined: return
    * the state after some legal outcome that changes the state, or null if none does
    * (not taking effect at all is always explored by skipping the operation).
-   * States are treated as immutable. `call` is the operation's call time: every
-   * operation that returned before it has already been linearized, which lets a model
-   * drop state that no later operation can depend on.
+   * States are treated as immutable. `now` is at least the operation's call time, and
+   * every operation that returned before it has already been linearized (it is the
+   * earliest return of the operations not yet linearized), which lets a model drop state
+   * that no later operation can depend on.
    */
-  step(state: S, input: I, output: O | undefined, call: number): S | null;
+  step(state: S, input: I, output: O | undefined, now: number): S | null;
+  /**
+   * Optional: true only if the operation, taken in `state` (at `now`, as in `step`), leaves
+   * a state that no later step can tell from `state`, and would do so in every state the
+   * search can reach from here. The search then takes it at once and never explores
+   * taking it later: any linearization that takes it later is as good with it taken now.
+   * This is what keeps a history with many long-pending operations that no longer matter
+   * (the end of a session that holds nothing and will never act again) from doubling the
+   * search for each of them.
+   */
+  inert?(state: S, input: I, output: O | undefined, now: number): boolean;
   /** Equal keys for equal states (memoisation). */
   key(state: S): string;
   /** Human-readable form of an operation, for failure reports. */
@@ -75,6 +86,7 @@ class EventList {
   readonly prev: Int32Array;
   readonly opOf: Int32Array;
   readonly isCall: Uint8Array;
+  readonly time: Float64Array;
   /** For a call node, its return node. */
   readonly returnOf: Int32Array;
 
@@ -92,12 +104,14 @@ class EventList {
     this.prev = new Int32Array(size).fill(NIL);
     this.opOf = new Int32Array(size).fill(NIL);
     this.isCall = new Uint8Array(size);
+    this.time = new Float64Array(size);
     this.returnOf = new Int32Array(size).fill(NIL);
     const returnNode = new Int32Array(calls.length);
     events.forEach((e, k) => {
       const node = k + 1;
       this.opOf[node] = e.op;
       this.isCall[node] = e.isCall ? 1 : 0;
+      this.time[node] = e.time;
       this.prev[node] = node - 1;
       this.next[node - 1] = node;
       if (!e.isCall) returnNode[e.op] = node;
@@ -109,6 +123,13 @@ class EventList {
 
   first(): number {
     return this.next[0];
+  }
+
+  /** The earliest return still in the list: every operation that returned before it is linearized. */
+  firstReturnTime(): number {
+    let node = this.next[0];
+    while (node !== NIL && this.isCall[node] === 1) node = this.next[node];
+    return node === NIL ? Infinity : this.time[node];
   }
 
   lift(call: number): void {
@@ -233,7 +254,9 @@ export function checkLinearizable<S, I, O>(
     ops.map((op) => op.ret ?? Infinity),
   );
   const memo = new VisitedMemo(ops.length);
-  const stack: { call: number; before: S; set: LinearizedSet | null; hash: [number, number] }[] = [];
+  // `inert`: the operation was taken at once (Model.inert), so backtracking past it
+  // explores nothing more at its frame.
+  const stack: { call: number; before: S; set: LinearizedSet | null; hash: [number, number]; inert: boolean }[] = [];
   let state = model.init();
   let set: LinearizedSet | null = null;
   let hash: [number, number] = [0, 0];
@@ -243,6 +266,7 @@ export function checkLinearizable<S, I, O>(
   let best: Deepest = { set: null, stateKey: model.key(state), stuckOn: NIL };
 
   let entry = list.first();
+  let now = list.firstReturnTime();
   while (entry !== NIL) {
     const op = list.opOf[entry];
     if (list.isCall[entry] === 1) {
@@ -255,19 +279,22 @@ export function checkLinearizable<S, I, O>(
             `(deepest partial linearization: ${best.set?.size ?? 0} operations); the history is unchecked`,
         };
       }
-      const after = model.step(state, ops[op].input, ops[op].output, ops[op].call);
+      const { input, output } = ops[op];
+      const inert = model.inert?.(state, input, output, now) ?? false;
+      const after = inert ? state : model.step(state, input, output, now);
       if (after !== null) {
         const afterKey = model.key(after);
         const afterSet: LinearizedSet = { op, size: (set?.size ?? 0) + 1, parent: set };
         const afterHash = memo.toggle(hash, op);
         if (memo.add(afterHash, afterSet, afterKey)) {
-          stack.push({ call: entry, before: state, set, hash });
+          stack.push({ call: entry, before: state, set, hash, inert });
           state = after;
           set = afterSet;
           hash = afterHash;
           list.lift(entry);
           if (afterSet.size > (best.set?.size ?? 0)) best = { set: afterSet, stateKey: afterKey, stuckOn: NIL };
           entry = list.first();
+          now = list.firstReturnTime();
           continue;
         }
       }
@@ -277,7 +304,12 @@ export function checkLinearizable<S, I, O>(
       // returned has been linearized.
       if (unknown[op]) return { ok: true, explored };
       if (set === best.set && best.stuckOn === NIL) best.stuckOn = op;
-      const frame = stack.pop();
+      let frame = stack.pop();
+      // Past an inert operation's frame there is nothing else to try there.
+      while (frame?.inert === true) {
+        list.unlift(frame.call);
+        frame = stack.pop();
+      }
       if (frame === undefined) {
         return { ok: false, reason: "not linearizable", explored, detail: failureDetail(model, ops, best) };
       }
@@ -286,6 +318,7 @@ export function checkLinearizable<S, I, O>(
       hash = frame.hash;
       list.unlift(frame.call);
       entry = list.next[frame.call];
+      now = list.firstReturnTime();
     }
   }
   return { ok: true, explored };
@@ -453,7 +486,8 @@ export function checkLockHistory(events: readonly LockHistoryEvent[], budget: nu
   const partitions = [...partitionByLock(exclusive)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [lock, ops] of partitions) record(lock, checkLinearizable(lockModel, ops, budget));
   for (const [group, ops] of [...kindsPartitions(kinds)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    record(group, checkLinearizable(kindsModel, ops, budget));
+    const queueSeen = ops.some((op) => op.input.kind === "read" && op.output?.kind === "read" && op.output.waiters !== undefined);
+    record(group, checkLinearizable(queueSeen ? kindsModel : kindsModelQueueUnseen, ops, budget));
   }
   return { ok: failures.length === 0, perLock, explored, detail: failures.join("\n\n") };
 }
@@ -552,8 +586,9 @@ function kindsOperations(e: Exclude<LockEvent, { kind: "revoke" }>): KindsOperat
       const request = { req: String(e.id), session: e.session, targets: targetsOfEvent(e) };
       if (e.waits === false) return [{ ...base, id: e.id, input: { kind: "try", ...request } }];
       const joinKnown = e.ret !== null && e.out?.kind !== "cancelled";
+      const neverGranted = e.out?.kind === "notAcquired" || e.out?.kind === "cancelled";
       return [
-        { id: `${e.id}:join`, call: e.call, ret: joinKnown ? e.ret : null, input: { kind: "join", ...request } },
+        { id: `${e.id}:join`, call: e.call, ret: joinKnown ? e.ret : null, input: { kind: "join", ...request, ...(neverGranted ? { neverGranted } : {}) } },
         { ...base, id: `${e.id}:resolve`, input: { kind: "resolve", ...request } },
       ];
     }

@@ -164,12 +164,29 @@ function stepSessionEnd(state: LockState, session: bigint, relevantUntil: number
 }
 
 /**
- * Drops ended sessions whose operations have all returned before `call`: by then they
+ * Drops ended sessions whose operations have all returned before `now`: by then they
  * are all linearized, so nothing can ask about them again.
  */
-function forgetPast(state: LockState, call: number): LockState {
-  if (!state.ended.some((e) => e.relevantUntil < call)) return state;
-  return { ...state, ended: state.ended.filter((e) => e.relevantUntil >= call) };
+function forgetPast(state: LockState, now: number): LockState {
+  if (!state.ended.some((e) => e.relevantUntil < now)) return state;
+  return { ...state, ended: state.ended.filter((e) => e.relevantUntil >= now) };
+}
+
+/**
+ * Taking the operation changes nothing now or later: the end of a session that does not
+ * hold the lock and whose operations are all linearized, or an acquire or release of
+ * unknown outcome by an ended session (which holds nothing and is granted nothing).
+ */
+function inert(state: LockState, input: LockInput, output: LockOutput | undefined, now: number): boolean {
+  switch (input.kind) {
+    case "sessionEnd":
+      return state.holder !== input.session && (input.relevantUntil ?? Infinity) < now;
+    case "acquire":
+    case "release":
+      return output === undefined && hasEnded(state, input.session);
+    default:
+      return false;
+  }
 }
 
 function describeOutput(out: LockOutput | undefined): string {
@@ -205,8 +222,8 @@ function describeInput(input: LockInput): string {
 
 export const lockModel: Model<LockState, LockInput, LockOutput> = {
   init: () => initialState,
-  step(current, input, output, call) {
-    const state = forgetPast(current, call);
+  step(current, input, output, now) {
+    const state = forgetPast(current, now);
     switch (input.kind) {
       case "acquire":
         return stepAcquire(state, input.session, output);
@@ -220,6 +237,7 @@ export const lockModel: Model<LockState, LockInput, LockOutput> = {
         return stepSessionEnd(state, input.session, input.relevantUntil ?? Infinity);
     }
   },
+  inert: (state, input, output, now) => inert(forgetPast(state, now), input, output, now),
   // Readable, since failure reports print it.
   key: (s) =>
     `${s.holder === null ? "free" : `s${s.holder} holds ${s.token ?? "?"}`}, highest ${s.highest}, ended {${s.ended.map((e) => e.session).join(",")}}`,
