@@ -18,7 +18,7 @@
 // (the client library never sends them): such a second "join" cannot take effect.
 import type { GrantMode, Target } from "../../../node/lock/kinds.ts";
 import type { Model } from "./linearizable.ts";
-import type { EndedSession, HolderOutcome, LockOutput } from "./lock-model.ts";
+import { forgetPast, type EndedSession, type HolderOutcome, type LockOutput } from "./lock-model.ts";
 
 export type KindsInput =
   /** An Acquire with wait_ms 0: granted or not at once. */
@@ -531,12 +531,6 @@ function stepSessionEnd(s: KindsState, session: bigint, relevantUntil: number): 
     [state] = admitted;
   }
   return pruneSteps(state);
-}
-
-/** Drops ended sessions whose operations have all returned before `now` (all linearized by then). */
-function forgetPast(s: KindsState, now: number): KindsState {
-  if (!s.ended.some((e) => e.relevantUntil < now)) return s;
-  return { ...s, ended: s.ended.filter((e) => e.relevantUntil >= now) };
 }
 
 /**

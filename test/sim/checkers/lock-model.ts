@@ -165,9 +165,9 @@ function stepSessionEnd(state: LockState, session: bigint, relevantUntil: number
 
 /**
  * Drops ended sessions whose operations have all returned before `now`: by then they
- * are all linearized, so nothing can ask about them again.
+ * are all linearized, so nothing can ask about them again. (Both lock models.)
  */
-function forgetPast(state: LockState, now: number): LockState {
+export function forgetPast<S extends { readonly ended: readonly EndedSession[] }>(state: S, now: number): S {
   if (!state.ended.some((e) => e.relevantUntil < now)) return state;
   return { ...state, ended: state.ended.filter((e) => e.relevantUntil >= now) };
 }
