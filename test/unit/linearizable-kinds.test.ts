@@ -324,6 +324,19 @@ describe("a holder paused while waiters pile up", () => {
     expect(verdict && !verdict.ok && verdict.reason).toBe("not linearizable");
   });
 
+  it("is found not linearizable without trying both ways whether a granted wait with no answer still has one to come", () => {
+    // Five waits whose answers never came and whose sessions end unseen, then a read of a
+    // holder that never asked: proving it visits every state the waits could leave.
+    const events: LockHistoryEvent[] = [];
+    for (let i = 0; i < 5; i++) {
+      const session = BigInt(i + 1);
+      events.push(waits(session, excl, [i * 0.1, null]), sessionEnd(session, [i * 0.1 + 0.05, 1000]));
+    }
+    events.push(read([500, 501], [{ session: 99n, token: 1n }]));
+    const verdict = checkLockHistory(events, 300_000).perLock.get("L");
+    expect(verdict && !verdict.ok && verdict.reason).toBe("not linearizable");
+  });
+
   it("rejects a wait answered not acquired although the lock was free from before its call", () => {
     expectNotLinearizable([
       tries(1n, excl, [0, 1], granted(1n)),

@@ -26,9 +26,10 @@ export type KindsInput =
   /**
    * A waiting Acquire joins the queues of all its locks, or is granted at once.
    * `neverGranted`: its answer is known and is no grant (not acquired, cancelled), so a
-   * state that grants it is a dead end at once rather than at that answer.
+   * state that grants it is a dead end at once rather than at that answer. `answerUnknown`:
+   * its answer never came, so once it is granted (or its session ends) nothing looks at it.
    */
-  | { kind: "join"; req: string; session: bigint; targets: readonly Target[]; neverGranted?: boolean }
+  | { kind: "join"; req: string; session: bigint; targets: readonly Target[]; neverGranted?: boolean; answerUnknown?: boolean }
   /** The waiting Acquire's final answer: granted, timed out (not acquired), cancelled, or its session ended. */
   | { kind: "resolve"; req: string; session: bigint; targets: readonly Target[] }
   | { kind: "release"; session: bigint; lock: string; token: bigint }
@@ -68,6 +69,7 @@ interface Request {
   readonly step: number;
   readonly slots: readonly number[];
   readonly neverGranted: boolean;
+  readonly answerUnknown: boolean;
 }
 
 /** The token of one granting step: known, or only bounded. */
@@ -146,7 +148,10 @@ function sortInterchangeable(s: KindsState, queue: readonly string[]): readonly 
 }
 
 function withRequest(s: KindsState, r: Request): KindsState {
-  return { ...s, requests: [...s.requests.filter((x) => x.id !== r.id), r] };
+  const others = s.requests.filter((x) => x.id !== r.id);
+  // A request with no answer matters only while it waits (a wait may end without a grant):
+  // kept once it is granted, it would only split one state into two.
+  return { ...s, requests: r.answerUnknown && r.status !== "queued" ? others : [...others, r] };
 }
 
 function withoutRequest(s: KindsState, id: string): KindsState {
@@ -319,8 +324,8 @@ function grantableNow(s: KindsState, targets: readonly Target[]): boolean {
   });
 }
 
-function newRequest(s: KindsState, id: string, session: bigint, targets: readonly Target[], neverGranted = false): Request {
-  return { id, session, targets, join: s.joins, status: "queued", step: -1, slots: [], neverGranted };
+function newRequest(s: KindsState, id: string, session: bigint, targets: readonly Target[], neverGranted = false, answerUnknown = false): Request {
+  return { id, session, targets, join: s.joins, status: "queued", step: -1, slots: [], neverGranted, answerUnknown };
 }
 
 /** Checks a grant's answer against the request's grants: tokens, slots, the locks it lists. */
@@ -386,7 +391,7 @@ function stepJoin(s: KindsState, input: Extract<KindsInput, { kind: "join" }>): 
   if (hasEnded(s, session)) return s;
   const held = heldAlready(s, session, targets);
   if (held === null || refused(s, session, targets)) return null;
-  const req = newRequest(s, input.req, session, targets, input.neverGranted ?? false);
+  const req = newRequest(s, input.req, session, targets, input.neverGranted ?? false, input.answerUnknown ?? false);
   if (held !== "none") return withRequest(s, { ...req, status: "held" });
   const joined = { ...s, joins: s.joins + 1 };
   if (grantableNow(s, targets)) {
@@ -519,7 +524,9 @@ function stepSessionEnd(s: KindsState, session: bigint, relevantUntil: number): 
     const gone = lock.queue.filter((id) => requestOf(state, id)?.session === session);
     if (gone.length > 0) state = withLock(state, { ...lock, queue: lock.queue.filter((id) => !gone.includes(id)) });
   }
-  state = { ...state, requests: state.requests.map((r) => (r.session === session && r.status === "queued" ? { ...r, status: "ended" as const } : r)) };
+  const endsWait = (r: Request): boolean => r.session === session && r.status === "queued";
+  const requests = state.requests.filter((r) => !(endsWait(r) && r.answerUnknown)).map((r) => (endsWait(r) ? { ...r, status: "ended" as const } : r));
+  state = { ...state, requests };
   let admitted = admitInto(state, -1);
   if (admitted === null) return null;
   [state] = admitted;

@@ -587,8 +587,10 @@ function kindsOperations(e: Exclude<LockEvent, { kind: "revoke" }>): KindsOperat
       if (e.waits === false) return [{ ...base, id: e.id, input: { kind: "try", ...request } }];
       const joinKnown = e.ret !== null && e.out?.kind !== "cancelled";
       const neverGranted = e.out?.kind === "notAcquired" || e.out?.kind === "cancelled";
+      const answerUnknown = e.ret === null;
+      const flags = { ...(neverGranted ? { neverGranted } : {}), ...(answerUnknown ? { answerUnknown } : {}) };
       return [
-        { id: `${e.id}:join`, call: e.call, ret: joinKnown ? e.ret : null, input: { kind: "join", ...request, ...(neverGranted ? { neverGranted } : {}) } },
+        { id: `${e.id}:join`, call: e.call, ret: joinKnown ? e.ret : null, input: { kind: "join", ...request, ...flags } },
         { ...base, id: `${e.id}:resolve`, input: { kind: "resolve", ...request } },
       ];
     }
