@@ -284,11 +284,12 @@ function recordedHistory(seed: number, length: number): LockHistoryEvent[] {
 }
 
 describe("a holder paused while waiters pile up", () => {
-  // What a chaos run records when a holder's process stops: its session ends unseen, some
-  // time in a long window; meanwhile waves of waits time out behind it and readers are
-  // refused; then the session expires and the queue drains in join order.
+  // What a chaos run records when a holder's process stops: its Release gets no answer and
+  // its session ends unseen, some time in a long window; meanwhile waves of waits time out
+  // behind it and readers are refused; then the session expires and the queue drains in
+  // join order.
   function pausedHolder(waves: number, perWave: number, sharedEvery = 3): LockHistoryEvent[] {
-    const events: LockHistoryEvent[] = [tries(1n, excl, [0, 1], granted(1n))];
+    const events: LockHistoryEvent[] = [tries(1n, excl, [0, 1], granted(1n)), { kind: "release", id: nextId++, lock: "L", session: 1n, token: 1n, call: 1.5, ret: null }];
     let session = 10n;
     for (let w = 0; w < waves; w++) {
       for (let i = 0; i < perWave; i++) {
