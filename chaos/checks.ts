@@ -392,6 +392,8 @@ export function runChecks(r: RunRecords, options: CheckOptions = {}): CheckRepor
   counts["operations checked (linearizability)"] = history.length;
   counts["locks checked"] = lin.perLock.size;
   counts["model steps explored"] = lin.explored;
+  // How close the costliest lock came to the budget (running out of it fails the run).
+  counts[`model steps, costliest lock (budget ${LIN_BUDGET / 1e6} M)`] = Math.max(0, ...[...lin.perLock.values()].map((v) => v.explored));
   const unknown = r.ops.filter((o) => o.ret === null).length;
   counts["operations with unknown outcome"] = unknown;
   counts["writes answered NOT_FOUND (checked as unknown)"] = r.ops.filter((o) => o.out?.kind === "sessionNotFound").length;
