@@ -29,6 +29,18 @@ interface AdmittedRead {
   at: number;
 }
 
+/** How many of the first `n` indexes satisfy `holds`, which holds for a prefix of them (a binary search). */
+function countWhile(n: number, holds: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (holds(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The store's side: the fence rule for shared reads and what each read's value includes. */
 function checkAdmissions(r: SharedReadRecords, out: string[]): { reads: AdmittedRead[]; exclusiveTokens: Map<string, Set<bigint>> } {
   const perKey = new Map<string, {
@@ -84,13 +96,7 @@ function checkAdmissions(r: SharedReadRecords, out: string[]): { reads: Admitted
   }
   for (const read of reads) {
     const writes = perKey.get(read.key)!.writes;
-    let first = 0; // the first write admitted after the read
-    let hi = writes.length;
-    while (first < hi) {
-      const mid = (first + hi) >> 1;
-      if (writes[mid]!.at < read.at) first = mid + 1;
-      else hi = mid;
-    }
+    const first = countWhile(writes.length, (i) => writes[i]!.at < read.at); // the first write admitted after the read
     if (first === writes.length || lowestFrom.get(read.key)![first]! >= read.token) continue;
     const late = writes.slice(first).find((w) => w.token < read.token)!;
     out.push(
@@ -101,17 +107,6 @@ function checkAdmissions(r: SharedReadRecords, out: string[]): { reads: Admitted
   return { reads, exclusiveTokens };
 }
 
-/** How many of the sorted `times` are below `t`. */
-function countBelow(times: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (times[mid]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** The readers' side: their answers against the store's log, and against the increments acknowledged before they asked. */
 function checkReaders(r: SharedReadRecords, out: string[], counts: Record<string, number>): void {
@@ -131,7 +126,8 @@ function checkReaders(r: SharedReadRecords, out: string[], counts: Record<string
     const a = admitted.get(read.req);
     if (!a) out.push(`${what}: answered ${read.value}, not in the store's log`);
     else if (a.value !== read.value || a.token !== read.token) out.push(`${what}: answered ${read.value}, the store admitted ${a.value} under token ${a.token}`);
-    const before = countBelow(ackedAt.get(read.key) ?? [], read.acquireCall);
+    const times = ackedAt.get(read.key) ?? [];
+    const before = countWhile(times.length, (i) => times[i]! < read.acquireCall);
     checked++;
     if (read.value < before) {
       out.push(`${what}: read ${read.value}, below the ${before} increments acknowledged before its Acquire was sent at ${read.acquireCall}`);
