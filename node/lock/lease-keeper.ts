@@ -202,15 +202,17 @@ export class LeaseKeeper {
     if (!this.leader) return [];
     const out: Command[] = [];
     const sessionNow = this.sessionClock(now);
-    const room = (): boolean => out.length < this.maxDuePerCall;
-    for (let e = room() ? this.sessionQueue.popDue(sessionNow) : null; e !== null; e = room() ? this.sessionQueue.popDue(sessionNow) : null) {
+    // The next due entry of `queue`, or null once the call has its fill.
+    const next = <K>(queue: DeadlineQueue<K>, at: number): { key: K; version: number } | null =>
+      out.length < this.maxDuePerCall ? queue.popDue(at) : null;
+    for (let e = next(this.sessionQueue, sessionNow); e !== null; e = next(this.sessionQueue, sessionNow)) {
       const timer = this.sessions.get(e.key);
       if (!timer || timer.version !== e.version) continue;
       timer.proposedAt = now;
       this.schedule(e.key, timer, sessionNow + this.reproposeAfterMs);
       out.push({ type: "expireSession", sessionId: e.key, wallMs });
     }
-    for (let e = room() ? this.waitQueue.popDue(now) : null; e !== null; e = room() ? this.waitQueue.popDue(now) : null) {
+    for (let e = next(this.waitQueue, now); e !== null; e = next(this.waitQueue, now)) {
       const timer = this.waits.get(e.key);
       if (!timer || timer.version !== e.version) continue;
       timer.proposedAt = now;
@@ -220,7 +222,7 @@ export class LeaseKeeper {
       const w = timer.wait;
       out.push({ type: "cancelWait", sessionId: w.sessionId, lock: w.lock, acquireSeq: w.acquireSeq, reason: "timeout", wallMs });
     }
-    for (let e = room() ? this.holdQueue.popDue(now) : null; e !== null; e = room() ? this.holdQueue.popDue(now) : null) {
+    for (let e = next(this.holdQueue, now); e !== null; e = next(this.holdQueue, now)) {
       const timer = this.holds.get(e.key);
       if (!timer || timer.version !== e.version) continue;
       // Proposed again later if it has not applied by then (a lost proposal); applying it twice changes nothing.
