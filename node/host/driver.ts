@@ -100,6 +100,8 @@ export class Driver<R> {
   private reads = new Map<number, ReadWaiter>();
   /** Confirmed reads waiting for apply to reach their index, by request id. */
   private readsAwaitingApply: ReadWaiter[] = [];
+  /** Calls waiting for apply to reach an index (see untilApplied). */
+  private applyWaiters: Array<{ readonly index: number; resolve(): void; reject(error: unknown): void }> = [];
   private nextReadId = 1;
   /** While above 0, committed entries wait in `toApply` (see holdApply). */
   private applyHolds = 0;
@@ -180,6 +182,13 @@ export class Driver<R> {
     return this.startRead(true);
   }
 
+  /** Resolves once this node has applied up to `index` (at once if it has); rejects if the driver stops. */
+  untilApplied(index: number): Promise<void> {
+    if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
+    if (this.applied >= index) return Promise.resolve();
+    return new Promise((resolve, reject) => this.applyWaiters.push({ index, resolve, reject }));
+  }
+
   /** Asks the core for a read index; `confirmOnly`: resolve at confirmation, not once applied up to it. */
   private startRead(confirmOnly: boolean): Promise<number> {
     if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
@@ -242,6 +251,8 @@ export class Driver<R> {
     for (const w of this.proposals.values()) w.reject(error);
     for (const w of this.reads.values()) w.reject(error);
     for (const w of this.readsAwaitingApply) w.reject(error);
+    for (const w of this.applyWaiters) w.reject(error);
+    this.applyWaiters = [];
     for (const c of this.compactions) c.reject(error);
     this.compactions = [];
     this.proposals.clear();
@@ -473,6 +484,11 @@ export class Driver<R> {
   }
 
   private releaseReads(): void {
+    if (this.applyWaiters.length > 0) {
+      const waiting = this.applyWaiters;
+      this.applyWaiters = waiting.filter((w) => w.index > this.applied);
+      for (const w of waiting) if (w.index <= this.applied) w.resolve();
+    }
     if (this.readsAwaitingApply.length === 0) return;
     const still: ReadWaiter[] = [];
     for (const w of this.readsAwaitingApply) {

@@ -108,30 +108,24 @@ export class LockRequests {
     return { sessionId: ok.sessionId, ttlMs: host.state.getSession(ok.sessionId)?.ttlMs ?? req.ttlMs };
   }
 
-  /**
-   * Restarts the session's TTL on arrival, and answers only once a quorum round that
-   * started after the keepalive arrived confirmed this leadership (the lease keeper takes
-   * keepalives only once an entry of this term is applied), in the same term. It does not
-   * wait for apply to catch up with the commit index: while a snapshot is encoded applying
-   * is held, and keepalives must still be answered.
-   */
+  /** keepAliveSessions for one session: its TTL, or NOT_FOUND once it is gone. */
   async keepAlive(sessionId: bigint): Promise<{ ttlMs: number }> {
-    const host = this.host;
-    host.requireLeader();
-    const term = host.driver.core.term;
-    const result = host.keepAliveArrived(sessionId);
-    if (result === "notLeader") throw notLeader(host.leaderHint());
-    if (result === "notFound") gone(sessionId);
-    await this.confirmedInTerm(term);
-    const ttlMs = this.liveTtl(sessionId);
-    if (ttlMs === null) gone(sessionId);
+    const [ttlMs] = await this.keepAliveSessions([sessionId]);
+    if (ttlMs === null || ttlMs === undefined) gone(sessionId);
     return { ttlMs };
   }
 
   /**
-   * keepAlive for many sessions after one quorum round: each id's TTL, or null for a
-   * session that is gone (keepAlive would answer NOT_FOUND). A node that does not lead, or
-   * stops leading before the round confirms it, fails the whole request.
+   * Restarts each session's TTL on arrival and answers, after one quorum round that started
+   * after the keepalives arrived confirmed this leadership in the same term, each id's TTL,
+   * or null for a session that is gone (keepAlive would answer NOT_FOUND). The answer is
+   * read from the applied state only once this leadership's first entry is applied: before
+   * that the state may still hold a session whose end an earlier leader committed (to
+   * acknowledge it would extend a lease the log has ended) or lack one whose opening it
+   * committed (to answer "gone" would end a live session on its client). It does not wait
+   * for apply to catch up with the commit index otherwise: while a snapshot is encoded
+   * applying is held, and keepalives must still be answered. A node that does not lead, or
+   * stops leading before the answer, fails the whole request.
    */
   async keepAliveSessions(sessionIds: readonly bigint[]): Promise<Array<number | null>> {
     const host = this.host;
@@ -140,7 +134,13 @@ export class LockRequests {
     const arrived = sessionIds.map((id) => host.keepAliveArrived(id));
     if (arrived.includes("notLeader")) throw notLeader(host.leaderHint());
     await this.confirmedInTerm(term);
-    return sessionIds.map((id, i) => (arrived[i] === "ok" ? this.liveTtl(id) : null));
+    await host.leadershipApplied(term, host.electionTimeoutMs);
+    return sessionIds.map((id, i) => {
+      // Unknown on arrival may mean not applied yet then: with the earlier leaders' entries
+      // applied, a session known now starts its TTL now (later than the arrival, so safe).
+      if (arrived[i] === "notFound" && host.keepAliveArrived(id) !== "ok") return null;
+      return this.liveTtl(id);
+    });
   }
 
   /** Waits for a quorum round started now; fails as not leader unless it confirmed this node leads in `term`. */
@@ -153,8 +153,8 @@ export class LockRequests {
   /** A kept-alive session's TTL, or null once it is gone or its expiry was proposed (it must not be revived). */
   private liveTtl(sessionId: bigint): number | null {
     const host = this.host;
-    if (!host.state.hasSession(sessionId) || host.keeper.expiryProposed(sessionId)) return null;
-    return host.state.getSession(sessionId)?.ttlMs ?? 0;
+    if (host.keeper.expiryProposed(sessionId)) return null;
+    return host.state.sessionTtl(sessionId);
   }
 
   async closeSession(cmd: CloseSessionCommand): Promise<void> {

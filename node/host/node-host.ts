@@ -24,7 +24,7 @@ export type EntryResult = ApplyOutcome | null;
 /** The reads a request may make of the applied state (after a ReadIndex). */
 export type LockReader = Pick<
   LockStateMachine,
-  | "getLock" | "listLocks" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession" | "epoch" | "appliedIndex"
+  | "getLock" | "listLocks" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession" | "sessionTtl" | "epoch" | "appliedIndex"
   | "limits" | "stats" | "checkInvariants"
 >;
 
@@ -230,6 +230,27 @@ export class NodeHost {
    */
   linearizable(): Promise<number> {
     return this.asRequestFailure(this.driver.readIndex());
+  }
+
+  /**
+   * Resolves once this leadership's first entry (its no-op) is applied here. Until then the
+   * applied state may lack what earlier leaders committed (a session opened, a session
+   * ended), so an answer read from it may be stale. Fails as not leader once leadership in
+   * `term` is over, and as NODE_BUSY (retryable) if applying does not get there within
+   * `maxWaitMs` (it is held, say, while a snapshot is encoded).
+   */
+  async leadershipApplied(term: number, maxWaitMs: number): Promise<void> {
+    const core = this.driver.core;
+    const index = core.leadershipIndex;
+    const leading = (): boolean => core.role === "leader" && core.term === term;
+    if (index === 0 || !leading()) throw notLeader(this.leaderHint());
+    if (this.driver.applied < index) {
+      await Promise.race([this.asRequestFailure(this.driver.untilApplied(index)), this.env.sleep(maxWaitMs)]);
+    }
+    if (!leading()) throw notLeader(this.leaderHint());
+    if (this.driver.applied < index) {
+      throw new RequestFailure("ERROR_REASON_NODE_BUSY", `this leader has not applied its first entry (index ${index}) yet; retry`);
+    }
   }
 
   /** Resolves once a quorum round started after this call confirmed this node leads (no wait for apply); failures are RequestFailures. */

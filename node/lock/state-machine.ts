@@ -712,6 +712,11 @@ export class LockStateMachine {
     return this.sessions.has(id);
   }
 
+  /** A live session's TTL (ms), or null: constant work, for keepalives of many sessions. */
+  sessionTtl(id: bigint): number | null {
+    return this.sessions.get(id)?.ttlMs ?? null;
+  }
+
   sessionIds(): bigint[] {
     return [...this.sessions.keys()];
   }

@@ -91,6 +91,8 @@ export class RaftCore {
   private transferee: NodeId = NONE;
   /** Index of the last config entry proposed (or of the no-op, right after an election); no new change until it is applied. */
   private pendingConfIndex = 0;
+  /** Index of this leadership's no-op (0 while not leader): entries up to it hold every earlier term's commits. */
+  private leadIndex = 0;
   private transferElapsed = 0;
 
   /** ReadIndex state (leader): reads waiting for a commit of this term or for their quorum round. */
@@ -496,6 +498,7 @@ export class RaftCore {
     // The no-op lets the leader commit entries of earlier terms and start serving reads.
     this.log.append([{ term: this.term, index: this.log.lastIndex() + 1, kind: "noop", data: new Uint8Array(0) }]);
     this.pendingConfIndex = this.log.lastIndex();
+    this.leadIndex = this.pendingConfIndex;
     this.broadcastAppend();
     this.maybeCommitSingle();
   }
@@ -842,6 +845,14 @@ export class RaftCore {
    * A copy of this node's Raft state for reporting and tests. Nothing in it refers to the
    * core's own objects, so a caller can keep or change it without affecting the node.
    */
+  /**
+   * The index of the no-op this node appended when it became leader, or 0 while it does not
+   * lead. Once it is applied, the applied state holds every entry an earlier leader committed.
+   */
+  get leadershipIndex(): number {
+    return this.role === "leader" ? this.leadIndex : 0;
+  }
+
   status(): RaftStatus {
     const m = this.membership;
     const membership: Membership = {

@@ -1,0 +1,123 @@
+// Keepalives on a leader that has not yet applied its own term's first entry: the applied
+// state may still hold a session an earlier leader ended, or lack one it opened (apply is
+// held, as while a snapshot is encoded). Real Raft, driver, NodeHost and LockRequests on
+// the simulated cluster.
+import { describe, expect, it } from "vitest";
+import { SeededRandom } from "../../node/util/rng.ts";
+import type { NodeId } from "../../node/raft/types.ts";
+import { LockSim } from "./lock-run.ts";
+import type { Reply } from "./lock-host.ts";
+import { SimLockClient } from "./lock-workload.ts";
+import { drawOptions } from "./options.ts";
+
+async function quietSim(seed: number): Promise<LockSim> {
+  const opts = drawOptions(seed, {
+    nodes: 3, lossRate: 0, duplicateRate: 0, partitionEveryMs: 0, crashEveryMs: 0, stallEveryMs: 0,
+    driftMax: 0, delayMinMs: 1, delayMaxMs: 5, diskMaxMs: 1, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20,
+  });
+  const sim = new LockSim(opts);
+  await sim.c.start();
+  await runFor(sim, 500);
+  expect(sim.c.leader()).toBeDefined();
+  return sim;
+}
+
+async function runFor(sim: LockSim, ms: number): Promise<void> {
+  await sim.c.runUntil(sim.c.sched.now + ms);
+  expect(sim.c.checker.violations).toEqual([]);
+}
+
+async function until<T>(sim: LockSim, p: Promise<T>, maxMs = 5000): Promise<T> {
+  let done = false;
+  let value: T | undefined;
+  void p.then((v) => {
+    done = true;
+    value = v;
+  });
+  const end = sim.c.sched.now + maxMs;
+  while (!done && sim.c.sched.now < end) await runFor(sim, 5);
+  expect(done).toBe(true);
+  return value as T;
+}
+
+/** Moves leadership to `to` (a follower whose applying is held) and runs until it leads. */
+async function transferTo(sim: LockSim, to: NodeId): Promise<void> {
+  const leader = sim.c.leader()!;
+  sim.hosts.get(leader.id)!.host.driver.transferLeadership(to);
+  const end = sim.c.sched.now + 3_000;
+  while (sim.c.leader()?.id !== to && sim.c.sched.now < end) await runFor(sim, 5);
+  expect(sim.c.leader()?.id).toBe(to);
+  // Its no-op is committed, not applied.
+  const host = sim.hosts.get(to)!.host;
+  expect(host.driver.applied).toBeLessThan(host.driver.core.leadershipIndex);
+}
+
+function keepAlives(sim: LockSim, to: NodeId, session: bigint): { single: Promise<Reply | null>; batched: Promise<Reply | null> } {
+  return {
+    single: sim.rpc(100, to, { kind: "keepAlive", session }, 5_000),
+    batched: sim.rpc(100, to, { kind: "keepAliveSessions", sessions: [session] }, 5_000),
+  };
+}
+
+describe("keepalives on a new leader whose applying lags", () => {
+  it("never acknowledges a keepalive of a session whose end an earlier leader committed", async () => {
+    const sim = await quietSim(11);
+    const c = new SimLockClient(sim, 100, new SeededRandom(1), 2_000, 0);
+    expect(await until(sim, c.open())).toBe(true);
+    const session = c.session!.id;
+    const leader = sim.c.leader()!;
+    const next = sim.c.nodes.find((n) => n.id !== leader.id)!.id;
+    const release = sim.hosts.get(next)!.host.driver.holdApply();
+    // The session's end commits (the held follower stores it) and applies on the leader only.
+    await until(sim, c.close());
+    expect(sim.hosts.get(leader.id)!.host.state.hasSession(session)).toBe(false);
+    expect(sim.hosts.get(next)!.host.state.hasSession(session)).toBe(true);
+    await transferTo(sim, next);
+    const early = keepAlives(sim, next, session);
+    const single = await until(sim, early.single);
+    const batched = await until(sim, early.batched);
+    // Not acknowledged while the end is unapplied: a retryable refusal.
+    expect(single).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    expect(batched).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    release();
+    const late = keepAlives(sim, next, session);
+    expect(await until(sim, late.single)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_SESSION_NOT_FOUND" });
+    expect(await until(sim, late.batched)).toMatchObject({ kind: "keptAliveSessions", ttls: [null] });
+  });
+
+  it("does not answer NOT_FOUND for a live session an earlier leader opened: it waits for the apply", async () => {
+    const sim = await quietSim(12);
+    const leader = sim.c.leader()!;
+    const next = sim.c.nodes.find((n) => n.id !== leader.id)!.id;
+    const release = sim.hosts.get(next)!.host.driver.holdApply();
+    const c = new SimLockClient(sim, 100, new SeededRandom(1), 5_000, 0);
+    expect(await until(sim, c.open())).toBe(true);
+    const session = c.session!.id;
+    expect(sim.hosts.get(next)!.host.state.hasSession(session)).toBe(false);
+    await transferTo(sim, next);
+    const waiting = keepAlives(sim, next, session);
+    // Applying resumes while the keepalives wait (within their bound): they are acknowledged.
+    await runFor(sim, 100);
+    release();
+    expect(await until(sim, waiting.single)).toMatchObject({ kind: "keptAlive" });
+    expect(await until(sim, waiting.batched)).toMatchObject({ kind: "keptAliveSessions", ttls: [5_000] });
+  });
+
+  it("answers a keepalive that waited past its bound for the apply as retryable, not as NOT_FOUND", async () => {
+    const sim = await quietSim(13);
+    const leader = sim.c.leader()!;
+    const next = sim.c.nodes.find((n) => n.id !== leader.id)!.id;
+    const release = sim.hosts.get(next)!.host.driver.holdApply();
+    const c = new SimLockClient(sim, 100, new SeededRandom(1), 5_000, 0);
+    expect(await until(sim, c.open())).toBe(true);
+    await transferTo(sim, next);
+    const waiting = keepAlives(sim, next, c.session!.id);
+    expect(await until(sim, waiting.single)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    expect(await until(sim, waiting.batched)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    release();
+    await runFor(sim, 50);
+    // The client's own keepalives went on meanwhile: its session is alive everywhere.
+    expect(c.sessionLive()).toBe(true);
+    expect(sim.hosts.get(next)!.host.state.hasSession(c.session!.id)).toBe(true);
+  });
+});
