@@ -2,7 +2,8 @@
 // state may still hold a session an earlier leader ended, or lack one it opened (apply is
 // held, as while a snapshot is encoded). Real Raft, driver, NodeHost and LockRequests on
 // the simulated cluster.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import { LockSim } from "./lock-run.ts";
@@ -119,5 +120,25 @@ describe("keepalives on a new leader whose applying lags", () => {
     // The client's own keepalives went on meanwhile: its session is alive everywhere.
     expect(c.sessionLive()).toBe(true);
     expect(sim.hosts.get(next)!.host.state.hasSession(c.session!.id)).toBe(true);
+  });
+});
+
+describe("keepalive cost", () => {
+  it("a keepalive of sessions holding many locks reads each TTL without building any session's view", async () => {
+    const sim = await quietSim(14);
+    const c = new SimLockClient(sim, 100, new SeededRandom(1), 5_000, 0);
+    expect(await until(sim, c.open())).toBe(true);
+    for (let i = 0; i < 40; i++) expect((await until(sim, c.acquire(`held/${i}`, 0))).kind).toBe("granted");
+    const leader = sim.c.leader()!;
+    const state = sim.hosts.get(leader.id)!.host.state;
+    expect(state.getSession(c.session!.id)?.held.length).toBe(40);
+    const views = vi.spyOn(LockStateMachine.prototype, "getSession");
+    try {
+      const reply = await until(sim, sim.rpc(100, leader.id, { kind: "keepAliveSessions", sessions: [c.session!.id, c.session!.id] }, 2_000));
+      expect(reply).toMatchObject({ kind: "keptAliveSessions", ttls: [5_000, 5_000] });
+      expect(views).not.toHaveBeenCalled();
+    } finally {
+      views.mockRestore();
+    }
   });
 });
