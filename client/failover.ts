@@ -6,8 +6,9 @@
 // waiting on it moved on at once. An attempt that ran out sooner than the node usually
 // answers is no sign of a stopped node (only of a short timeout), and nor is one that ran
 // out while the node answered other calls (a busy node, one with thousands of keepalives in
-// flight), so neither silences anything. Connection runs gRPC calls through it; the simulator runs
-// its own calls through the very same rules. Time comes from an injected ClientClock.
+// flight), so neither silences anything. A node that answers that it does not lead has its
+// waiting Acquires moved on too: its log may never grant them. Connection runs gRPC calls
+// through it; the simulator runs its own calls through the very same rules. Time comes from an injected ClientClock.
 import type { status as Status } from "@grpc/grpc-js";
 import type { ErrorReasonName } from "../proto/wire.ts";
 import { sleep, type ClientClock } from "./clock.ts";
@@ -55,7 +56,12 @@ export interface FailoverCallOptions {
 export interface Attempt {
   moved: boolean;
   cancel: () => void;
+  /** Its answer may wait on purpose (a queued Acquire): moved off a node that stops leading. */
+  readonly waits?: boolean;
 }
+
+/** Reasons with which a node says it does not lead: a wait it holds can no longer be answered there. */
+const NOT_LEADING: ReadonlySet<ErrorReasonName> = new Set(["ERROR_REASON_NOT_LEADER", "ERROR_REASON_NO_LEADER"]);
 
 /**
  * An attempt that ran out counts as the node's silence only when it waited at least this many
@@ -127,7 +133,7 @@ export class Failover {
       if (left <= 0 || this.closed) break;
       const endpoint = this.current;
       const timeoutMs = Math.max(1, Math.min(attemptTimeout(), left));
-      const a: Attempt = { moved: false, cancel: () => undefined };
+      const a: Attempt = { moved: false, cancel: () => undefined, waits: opts.answerMayWait === true };
       this.track(endpoint, a, true);
       const sentAt = now();
       try {
@@ -150,6 +156,7 @@ export class Failover {
             if (!answeredMeanwhile && timeoutMs >= SILENT_AFTER * (this.answerMs.get(endpoint) ?? 0)) this.silenced(endpoint, timeoutMs);
           } else {
             this.silentUntil.delete(endpoint);
+            if (failure.reason !== undefined && NOT_LEADING.has(failure.reason)) this.moveWaits(endpoint);
           }
         }
         last = failure;
@@ -202,6 +209,19 @@ export class Failover {
     this.silentUntil.set(endpoint, this.clock.monotonicMs() + forMs);
     for (const other of this.inFlight.get(endpoint) ?? []) {
       if (other.moved) continue;
+      other.moved = true;
+      other.cancel();
+    }
+  }
+
+  /**
+   * `endpoint` answers but says it does not lead: the waits on it are answered from its own
+   * log, which may not move again (a leader cut off from its quorum answers at once, so it
+   * never looks silent). Move them on, as from a silent node; each keeps its seq.
+   */
+  private moveWaits(endpoint: string): void {
+    for (const other of this.inFlight.get(endpoint) ?? []) {
+      if (other.moved || !other.waits) continue;
       other.moved = true;
       other.cancel();
     }

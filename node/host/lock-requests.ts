@@ -167,7 +167,9 @@ export class LockRequests {
    * Resolves with the Acquire's final answer: at once, or when its wait ends (a grant, a
    * timeout, a CancelWait), from whichever entry decides it. `detached` aborting (the call
    * went away) only stops listening: the wait goes on until CancelWait or its timeout, and a
-   * retry with the same seq re-attaches to it.
+   * retry with the same seq re-attaches to it. So does a node that stops leading: it fails
+   * the call as retryable (its own log may not move again, as on a leader cut off from its
+   * quorum), and the retry reaches the leader, which answers from its log.
    */
   async acquire(cmd: AcquireCommand, detached?: AbortSignal): Promise<AcquireResult> {
     const host = this.host;
@@ -182,14 +184,23 @@ export class LockRequests {
     };
     if (detached?.aborted) onDetached();
     else detached?.addEventListener("abort", onDetached, { once: true });
+    const stopWaiting = (reason: string): never => {
+      throw new RequestFailure("ERROR_REASON_WAIT_DETACHED", `${reason}; the wait goes on: retry the Acquire with the same seq to re-attach`, host.leaderHint());
+    };
     try {
-      const { outcome } = await host.propose(cmd);
-      let answer = outcome.result;
+      const proposed = host.propose(cmd);
+      // A node that stops leading before its entry applies may never apply it (cut off).
+      type Proposed = Awaited<typeof proposed>;
+      const cutOff = waited.then(async (o): Promise<Proposed | string> => (o.kind === "unavailable" ? o.reason : await proposed));
+      const first = await Promise.race<Proposed | string>([proposed, cutOff]);
+      if (typeof first === "string") {
+        proposed.catch(() => undefined);
+        return stopWaiting(first);
+      }
+      let answer = first.outcome.result;
       if (answer.kind === "waiting") {
         const final = await waited;
-        if (final.kind === "unavailable") {
-          throw new RequestFailure("ERROR_REASON_WAIT_DETACHED", `${final.reason}; the wait goes on: retry the Acquire with the same seq to re-attach`, host.leaderHint());
-        }
+        if (final.kind === "unavailable") return stopWaiting(final.reason);
         answer = final.answer;
       }
       const state = this.host.state;

@@ -543,6 +543,9 @@ export class NodeHost {
     } else if (this.leaderTerm !== 0) {
       this.leaderTerm = 0;
       this.keeper.stepDown();
+      // Waits are answered from this node's log, which may not move again (a leader cut off
+      // from its quorum): the clients re-send them, with their seqs, to the leader.
+      this.waiters.failAll("this node no longer leads");
     }
     this.hooks.onSoftState?.(soft);
   }

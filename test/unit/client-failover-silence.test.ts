@@ -151,3 +151,44 @@ describe("failover: when a timed-out attempt passes a node over", () => {
     expect(await waiting).toBe("granted");
   });
 });
+
+describe("failover: a node that answers but cannot grant", () => {
+  it("moves the waiting Acquire off a node that answers another call saying it no longer leads", async () => {
+    const clock = manualClock();
+    class NoLeader extends Error {}
+    const classifyLeader = (err: unknown): AttemptFailure =>
+      err instanceof NoLeader
+        ? { retriable: true, timedOut: false, detail: "no leader known", error: err, reason: "ERROR_REASON_NO_LEADER" }
+        : classify(err);
+    const failover = new Failover(["a", "b"], clock, classifyLeader, () => Promise.resolve());
+    const sent: Sent[] = [];
+    const call = (timeoutMs: number, answerMayWait = false): Promise<string> =>
+      failover.call((endpoint, t, attempt) => new Promise<string>((resolve, reject) => {
+        const s: Sent = { endpoint, timeoutMs: t, attempt, cancelled: false, resolve, reject };
+        attempt.cancel = () => {
+          s.cancelled = true;
+          reject(new Error("cancelled"));
+        };
+        sent.push(s);
+      }), { kind: "write", attemptTimeoutMs: timeoutMs, budgetMs: 60_000, answerMayWait, what: "test" });
+    const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+    const waiting = call(30_000, true); // a waiting Acquire on a, the old leader
+    const read = call(1_000); // a short call to a, say a keepalive
+    const other = call(1_000); // a call that does not wait, on a as well
+    await settle();
+    expect(sent.map((s) => s.endpoint)).toEqual(["a", "a", "a"]);
+    // a answers at once: it no longer leads (cut off from its quorum).
+    sent[1]!.reject(new NoLeader());
+    await settle();
+    expect(sent[0]!.cancelled).toBe(true);
+    expect(sent[0]!.attempt.moved).toBe(true);
+    expect(sent[2]!.cancelled).toBe(false); // only waits are moved
+    const moved = sent.slice(3).find((s) => s.attempt.waits);
+    expect(moved?.endpoint).toBe("b");
+    moved!.resolve("granted on b");
+    expect(await waiting).toBe("granted on b");
+    for (const s of sent.slice(3)) if (!s.attempt.waits) s.resolve("ok");
+    sent[2]!.resolve("ok");
+    await Promise.all([read, other]);
+  });
+});
