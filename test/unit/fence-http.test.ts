@@ -279,6 +279,29 @@ describe("HTTP fence", () => {
     expect(got[1]).toMatchObject({ "x-b": "2", "fencing-token": "8" });
   });
 
+  it("a write that claims a shared grant is answered 403 and runs no handler, through the middleware too", async () => {
+    const fence = fenceMiddleware();
+    const seen: Array<{ status: number; message?: string }> = [];
+    const base = await listen((req, res) => {
+      fence(req, res, (err) => {
+        if (err !== undefined) {
+          seen.push({ status: (err as { statusCode: number }).statusCode, message: (err as Error).message });
+          res.writeHead(599).end();
+          return;
+        }
+        seen.push({ status: 200 });
+        res.writeHead(200).end();
+      });
+    });
+    // As they come on the wire: the resource cannot tell who set the header.
+    await fetch(`${base}/r`, { method: "POST", headers: { "Fencing-Token": "20" } });
+    await fetch(`${base}/r`, { headers: { "Fencing-Token": "30", "Fencing-Mode": "shared" } });
+    await fetch(`${base}/r`, { method: "DELETE", headers: { "Fencing-Token": "20", "Fencing-Mode": "shared" } });
+    expect(seen.map((s) => s.status)).toEqual([200, 200, 403]);
+    expect(seen[2]?.message).toMatch(/shared.*exclusive grant/);
+    expect(fence.counts.snapshot()).toEqual({ admitted: 2, rejected: 0 });
+  });
+
   it("FenceRejectedError carries the refused and the highest token", () => {
     const err = new FenceRejectedError("r", 33n, 34n);
     expect(err.message).toContain("33");
