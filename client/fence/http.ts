@@ -4,15 +4,16 @@
 // per resource at a time; it refuses lower tokens and records admitted ones. The
 // connection closing is never that signal: a client that gives up mid-handler must not let
 // the next holder in while the handler still writes. A write that claims a shared grant
-// is refused (403): shared grants only read. `fencedFetch` stamps the header on outgoing
-// calls.
+// is refused (403): shared grants only read. `fencedFetch` stamps a grant's token and
+// mode on outgoing calls.
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { FenceCounter } from "./counts.ts";
 import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
-import { FENCING_MODE_HEADER, FENCING_TOKEN_HEADER, parseToken } from "./token.ts";
+import { FENCING_MODE_HEADER, FENCING_TOKEN_HEADER, checkToken, parseToken } from "./token.ts";
 import {
-  admits, barFor, raisedMarks, raises, refuseSharedWrite, type Access, type FenceMarks, type FenceMode, type FenceOptions,
+  admits, barFor, fenceModeOf, raisedMarks, raises, refuseSharedWrite, type Access, type FenceGrant, type FenceMarks, type FenceMode,
+  type FenceOptions,
 } from "./types.ts";
 
 /**
@@ -315,12 +316,18 @@ export function fencedHandler(
   return Object.assign(listener, { waiting: fence.waiting, counts: fence.counts });
 }
 
-/** `fetch` with a `Fencing-Token` header carrying `token` (and `Fencing-Mode: shared` for a shared grant). */
-export function fencedFetch(
-  token: bigint, input: string | URL | Request, init: RequestInit = {}, options: { mode?: FenceMode } = {},
-): Promise<Response> {
+/**
+ * `fetch` with a `Fencing-Token` header carrying the grant's token, and `Fencing-Mode:
+ * shared` for a shared grant. The mode comes from the grant (a LockHandle, a
+ * LockGrantInfo, or `{ token, mode }`): a `Fencing-Mode` header the caller set is
+ * replaced, and a bare token is an exclusive grant's. A shared grant's requests must only
+ * read: the fence refuses a write that claims one.
+ */
+export function fencedFetch(grant: FenceGrant | bigint, input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const { token, mode } = typeof grant === "bigint" ? { token: grant, mode: "exclusive" as const } : { token: grant.token, mode: fenceModeOf(grant) };
   const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
-  headers.set(FENCING_TOKEN_HEADER, token.toString());
-  if (options.mode === "shared") headers.set(FENCING_MODE_HEADER, "shared");
+  headers.set(FENCING_TOKEN_HEADER, checkToken(token).toString());
+  if (mode === "shared") headers.set(FENCING_MODE_HEADER, "shared");
+  else headers.delete(FENCING_MODE_HEADER);
   return fetch(input, { ...init, headers });
 }

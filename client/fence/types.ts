@@ -35,6 +35,22 @@ export interface GuardOptions {
   mode?: FenceMode;
 }
 
+/**
+ * What a client-side helper needs of a grant: a LockHandle, a LockGrantInfo, or the
+ * token and mode of an Acquire's result. The helper takes the mode from here, never from
+ * an argument of its own, so an access cannot claim a mode its grant does not have.
+ */
+export interface FenceGrant {
+  readonly token: bigint;
+  /** Default "exclusive"; a semaphore's "permit" is fenced as exclusive, per (semaphore, slot). */
+  readonly mode?: "exclusive" | "shared" | "permit" | undefined;
+}
+
+/** The fence mode of a grant's accesses: shared for a shared grant, exclusive for any other. */
+export function fenceModeOf(grant: FenceGrant): FenceMode {
+  return grant.mode === "shared" ? "shared" : "exclusive";
+}
+
 /** Throws SharedWriteError for a write in shared mode: the shared rule would admit a stale exclusive holder's write once only readers came after it. */
 export function refuseSharedWrite(resource: string, token: bigint, access: Access, mode: FenceMode): void {
   if (access === "write" && mode === "shared") throw new SharedWriteError(resource, token);
