@@ -3,14 +3,18 @@
 // response, or calls fenceDone), so the whole handler runs under the fence, one request
 // per resource at a time; it refuses lower tokens and records admitted ones. The
 // connection closing is never that signal: a client that gives up mid-handler must not let
-// the next holder in while the handler still writes. `fencedFetch` stamps the header on
-// outgoing calls.
+// the next holder in while the handler still writes. A write that claims a shared grant
+// is refused (403): shared grants only read. `fencedFetch` stamps a grant's token and
+// mode on outgoing calls.
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { FenceCounter } from "./counts.ts";
 import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
-import { FENCING_MODE_HEADER, FENCING_TOKEN_HEADER, parseToken } from "./token.ts";
-import { admits, barFor, raisedMarks, raises, type Access, type FenceMarks, type FenceMode, type FenceOptions } from "./types.ts";
+import { FENCING_MODE_HEADER, FENCING_TOKEN_HEADER, checkToken, parseToken } from "./token.ts";
+import {
+  admits, barFor, fenceModeOf, raisedMarks, raises, refuseSharedWrite, type Access, type FenceGrant, type FenceMarks, type FenceMode,
+  type FenceOptions,
+} from "./types.ts";
 
 /**
  * Where the middleware keeps the highest admitted token per resource. Records that also
@@ -67,7 +71,10 @@ export interface FenceMiddlewareOptions extends FenceOptions {
   resourceOf?: (req: IncomingMessage) => string;
   /** Whether a request reads or writes (default: GET, HEAD and OPTIONS read). */
   accessOf?: (req: IncomingMessage) => Access;
-  /** The lock mode of the request's grant (default: its `Fencing-Mode` header, "shared" or "exclusive"; absent: exclusive). */
+  /**
+   * The lock mode of the request's grant (default: its `Fencing-Mode` header, "shared" or
+   * "exclusive"; absent: exclusive). A write (see accessOf) in shared mode is refused with 403.
+   */
   modeOf?: (req: IncomingMessage) => FenceMode;
   /** Default: in memory. */
   tokens?: TokenRecords;
@@ -149,10 +156,12 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
   const admit = async (req: IncomingMessage, res: ServerResponse): Promise<() => void> => {
     const token = tokenFromHeaders(req);
     const mode = modeOf(req);
+    const resource = resourceOf(req);
+    const access = accessOf(req);
+    refuseSharedWrite(resource, token, access, mode);
     if (mode === "shared" && !(tokens.highestExclusive && tokens.recordMarks)) {
       throw new FencingTokenHeaderError("shared-mode fencing needs token records that keep the highest exclusive token (highestExclusive, recordMarks)", 501);
     }
-    const resource = resourceOf(req);
     let closed = res.closed;
     const onClose = (): void => {
       closed = true;
@@ -172,7 +181,7 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
         counts.count("rejected", resource);
         throw new FenceRejectedError(resource, token, bar ?? 0n, mode);
       }
-      if (raises(accessOf(req), readsRaise)) {
+      if (raises(access, readsRaise)) {
         const raised = raisedMarks(mode, marks, token);
         const changed = raised.highest !== marks.highest || raised.exclusive !== marks.exclusive || !marks.recorded;
         if (tokens.recordMarks) {
@@ -236,7 +245,8 @@ function holdUntilDone(req: IncomingMessage, res: ServerResponse, release: () =>
 /**
  * Middleware for Node `http`, Express (`app.use(fence)`) and Fastify
  * (`addHook("onRequest", (request, reply, done) => fence(request.raw, reply.raw, done))`).
- * A refused request goes to `next(err)` with `err.statusCode` (409 for a lower token);
+ * A refused request goes to `next(err)` with `err.statusCode` (409 for a lower token, 403
+ * for a write that claims a shared grant);
  * an admitted one to `next()`, holding the resource until the handler ends the response
  * or calls fenceDone(req). So do all the work on the resource before ending the response,
  * and end it (or call fenceDone) on every path, also when the client has gone away: a
@@ -306,12 +316,18 @@ export function fencedHandler(
   return Object.assign(listener, { waiting: fence.waiting, counts: fence.counts });
 }
 
-/** `fetch` with a `Fencing-Token` header carrying `token` (and `Fencing-Mode: shared` for a shared grant). */
-export function fencedFetch(
-  token: bigint, input: string | URL | Request, init: RequestInit = {}, options: { mode?: FenceMode } = {},
-): Promise<Response> {
+/**
+ * `fetch` with a `Fencing-Token` header carrying the grant's token, and `Fencing-Mode:
+ * shared` for a shared grant. The mode comes from the grant (a LockHandle, a
+ * LockGrantInfo, or `{ token, mode }`): a `Fencing-Mode` header the caller set is
+ * replaced, and a bare token is an exclusive grant's. A shared grant's requests must only
+ * read: the fence refuses a write that claims one.
+ */
+export function fencedFetch(grant: FenceGrant | bigint, input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const { token, mode } = typeof grant === "bigint" ? { token: grant, mode: "exclusive" as const } : { token: grant.token, mode: fenceModeOf(grant) };
   const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
-  headers.set(FENCING_TOKEN_HEADER, token.toString());
-  if (options.mode === "shared") headers.set(FENCING_MODE_HEADER, "shared");
+  headers.set(FENCING_TOKEN_HEADER, checkToken(token).toString());
+  if (mode === "shared") headers.set(FENCING_MODE_HEADER, "shared");
+  else headers.delete(FENCING_MODE_HEADER);
   return fetch(input, { ...init, headers });
 }

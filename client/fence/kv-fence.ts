@@ -1,17 +1,20 @@
 // The fence for key-value stores (in memory, LevelDB): per resource, one mutex around
 // reading the highest token, running the effect against a buffered transaction, and
 // writing the token record together with the effect's puts and deletes in one batch.
-// An effect that throws writes nothing, its token included.
+// An effect that throws writes nothing, its token included. A shared access only reads:
+// it is refused if it claims to write, and its transaction refuses puts and deletes.
 //
 // The mutex lives in the KvFence instance, not in the store: two instances over one store
 // (two LevelFence.over(db) in one process, or two processes) do not exclude each other.
 // Use one instance per store, and let a guarded effect touch only the data keys of its
 // own resource: a key shared by two resources is written under two different mutexes.
 import { FenceCounter } from "./counts.ts";
-import { FenceRejectedError } from "./errors.ts";
+import { FenceRejectedError, SharedWriteError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { checkToken } from "./token.ts";
-import { admits, barFor, checkMode, raisedMarks, raises, type FenceMarks, type FenceOptions, type GuardOptions } from "./types.ts";
+import {
+  admits, barFor, checkMode, raisedMarks, raises, refuseSharedWrite, type FenceMarks, type FenceOptions, type GuardOptions,
+} from "./types.ts";
 
 /** The guarded effect's view of the store: reads see its own buffered writes. */
 export interface KvTx {
@@ -39,12 +42,18 @@ export interface KvBackend {
   commit(ops: readonly KvOp[], token: KvTokenRecord | undefined): Promise<void>;
 }
 
+/** The access a shared grant made: its transaction may only read. */
+interface SharedAccess {
+  resource: string;
+  token: bigint;
+}
+
 class BufferedTx implements KvTx {
   readonly ops: KvOp[] = [];
   private readonly pending = new Map<string, string | undefined>();
   private open = true;
 
-  constructor(private readonly backend: KvBackend) {}
+  constructor(private readonly backend: KvBackend, private readonly shared: SharedAccess | undefined) {}
 
   async get(key: string): Promise<string | undefined> {
     this.ensureOpen();
@@ -54,12 +63,14 @@ class BufferedTx implements KvTx {
 
   put(key: string, value: string): void {
     this.ensureOpen();
+    this.ensureWritable();
     this.ops.push({ type: "put", key, value });
     this.pending.set(key, value);
   }
 
   del(key: string): void {
     this.ensureOpen();
+    this.ensureWritable();
     this.ops.push({ type: "del", key });
     this.pending.set(key, undefined);
   }
@@ -71,6 +82,12 @@ class BufferedTx implements KvTx {
   // A transaction kept past its effect would write outside the fence.
   private ensureOpen(): void {
     if (!this.open) throw new Error("the fenced transaction has ended");
+  }
+
+  // A shared access passes by the exclusive mark alone: a write under it could come from a
+  // holder whose exclusive grant ended while only readers came after it.
+  private ensureWritable(): void {
+    if (this.shared) throw new SharedWriteError(this.shared.resource, this.shared.token);
   }
 }
 
@@ -90,11 +107,15 @@ export class KvFence {
    * `resource`; records the token and the effect's writes in one batch. Throws
    * FenceRejectedError (and runs nothing) otherwise. Atomic only against other guards of
    * this instance, and only for keys that belong to `resource`; the effect must use `tx`.
+   * A shared access only reads: `access: "write"` in shared mode is refused before
+   * anything runs, and the effect's `tx.put` or `tx.del` throws; either way
+   * SharedWriteError, and nothing is stored.
    */
   async guard<T>(resource: string, token: bigint, effect: (tx: KvTx) => Promise<T> | T, options: GuardOptions = {}): Promise<T> {
     checkToken(token);
     const access = options.access ?? "write";
     const mode = checkMode(options.mode);
+    refuseSharedWrite(resource, token, access, mode);
     return this.mutex.run(resource, async () => {
       const marks = await this.marks(resource);
       const bar = barFor(mode, marks);
@@ -103,7 +124,7 @@ export class KvFence {
         throw new FenceRejectedError(resource, token, bar ?? 0n, mode);
       }
       this.counts.count("admitted", resource);
-      const tx = new BufferedTx(this.backend);
+      const tx = new BufferedTx(this.backend, mode === "shared" ? { resource, token } : undefined);
       let result: T;
       try {
         result = await effect(tx);

@@ -4,12 +4,17 @@
 // Admission is one conditional upsert whose row count says whether the token was admitted;
 // it runs in the transaction that makes the guarded change, so the token record and the
 // change commit together or not at all. The upsert takes the row lock, so a concurrent
-// access to the same resource waits for this transaction and then sees its token.
+// access to the same resource waits for this transaction and then sees its token. A shared
+// access only reads: a write claiming shared mode is refused, and a shared access's
+// transaction is made read-only after admission, so a write in its effect fails.
 import type { Pool, PoolClient } from "pg";
 import { FenceCounter } from "./counts.ts";
-import { FenceRejectedError } from "./errors.ts";
+import { FenceRejectedError, SharedWriteError } from "./errors.ts";
 import { checkToken, parseToken } from "./token.ts";
-import { checkMode, raises, type FenceMode, type FenceOptions, type GuardOptions } from "./types.ts";
+import { checkMode, raises, refuseSharedWrite, type FenceMode, type FenceOptions, type GuardOptions } from "./types.ts";
+
+/** SQLSTATE read_only_sql_transaction: a write in a read-only transaction. */
+const READ_ONLY_TRANSACTION = "25006";
 
 export interface PgFenceOptions extends FenceOptions {
   /** Table of highest tokens, one row per resource (default "palisade_fence"). */
@@ -88,18 +93,24 @@ export class PgFence {
    * admitted), records it, runs `effect` with the transaction's client, commits. Throws
    * FenceRejectedError (nothing changed, effect not run) if a higher token was admitted.
    * Atomic only for what the effect does through the `client` it is given: a query on the
-   * pool or another connection runs outside the transaction and outside the fence.
+   * pool or another connection runs outside the transaction and outside the fence. A
+   * shared access only reads: `access: "write"` in shared mode is refused before anything
+   * runs, and a write in the effect of a shared access fails (the transaction is read-only
+   * after admission) and rolls back; either way SharedWriteError.
    */
   async guard<T>(resource: string, token: bigint, effect: (client: PoolClient) => Promise<T>, options: GuardOptions = {}): Promise<T> {
     checkToken(token);
     const access = options.access ?? "write";
     const mode = checkMode(options.mode);
+    refuseSharedWrite(resource, token, access, mode);
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
       await client.query("BEGIN");
       try {
         await this.admit(client, resource, token, raises(access, this.readsRaise), mode);
+        // PostgreSQL lets a transaction turn read-only after its first write (never back).
+        if (mode === "shared") await client.query("SET TRANSACTION READ ONLY");
         const result = await effect(client);
         await client.query("COMMIT");
         return result;
@@ -107,6 +118,7 @@ export class PgFence {
         await client.query("ROLLBACK").catch((rollbackError: unknown) => {
           broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
         });
+        if (mode === "shared" && sqlStateOf(err) === READ_ONLY_TRANSACTION) throw new SharedWriteError(resource, token);
         throw err;
       }
     } finally {
@@ -153,4 +165,9 @@ export class PgFence {
     const row = result.rows[0];
     return row ? parseToken(row.token) : undefined;
   }
+}
+
+function sqlStateOf(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
 }

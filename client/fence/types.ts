@@ -1,5 +1,7 @@
-// What every fence adapter shares: the kind of access and the admission rule.
+// What every fence adapter shares: the kind of access, the admission rule, and the rule
+// that shared grants only read.
 import type { FenceCounter } from "./counts.ts";
+import { SharedWriteError } from "./errors.ts";
 
 /** A read or a write of the guarded resource. Both raise the fence unless `readsRaise` is off. */
 export type Access = "read" | "write";
@@ -21,15 +23,37 @@ export interface FenceOptions {
  * guarded per (semaphore, slot)): admitted iff its token is at least the highest token of
  * either mode admitted. "shared": admitted iff its token is at least the highest exclusive
  * token admitted, so concurrent readers never refuse one another, while a reader older
- * than a later writer, and a writer older than later readers, are refused.
+ * than a later writer, and a writer older than later readers, are refused. Shared is for
+ * reads only: a write that claims it is refused (SharedWriteError), whatever its token.
  */
 export type FenceMode = "exclusive" | "shared";
 
 export interface GuardOptions {
   /** Default "write". */
   access?: Access;
-  /** The grant's lock mode (default "exclusive"). */
+  /** The grant's lock mode (default "exclusive"). A "shared" access may only read. */
   mode?: FenceMode;
+}
+
+/**
+ * What a client-side helper needs of a grant: a LockHandle, a LockGrantInfo, or the
+ * token and mode of an Acquire's result. The helper takes the mode from here, never from
+ * an argument of its own, so an access cannot claim a mode its grant does not have.
+ */
+export interface FenceGrant {
+  readonly token: bigint;
+  /** Default "exclusive"; a semaphore's "permit" is fenced as exclusive, per (semaphore, slot). */
+  readonly mode?: "exclusive" | "shared" | "permit" | undefined;
+}
+
+/** The fence mode of a grant's accesses: shared for a shared grant, exclusive for any other. */
+export function fenceModeOf(grant: FenceGrant): FenceMode {
+  return grant.mode === "shared" ? "shared" : "exclusive";
+}
+
+/** Throws SharedWriteError for a write in shared mode: the shared rule would admit a stale exclusive holder's write once only readers came after it. */
+export function refuseSharedWrite(resource: string, token: bigint, access: Access, mode: FenceMode): void {
+  if (access === "write" && mode === "shared") throw new SharedWriteError(resource, token);
 }
 
 /** What a fence keeps per resource: the highest token admitted in any mode, and the highest exclusive one. */

@@ -4,7 +4,7 @@
 // effect, where the later access blocks on the row lock), and the SQL for own tables.
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FenceRejectedError, PgFence, fenceSql } from "../../client/fence/index.ts";
+import { FenceRejectedError, PgFence, SharedWriteError, fenceSql } from "../../client/fence/index.ts";
 import { INSTALL_COMMAND, postgresBinDir, startPostgres, type PostgresServer } from "./fence-pg-server.ts";
 
 let server: PostgresServer;
@@ -260,6 +260,39 @@ describe("PostgreSQL fence in shared mode", () => {
       expect(refused).toBeInstanceOf(FenceRejectedError);
       expect((refused as FenceRejectedError).message).toMatch(/\(shared\) is lower than the exclusive token 8/);
       expect(await fence.highest("r")).toBe(8n);
+    }
+  });
+
+  it("a stale exclusive holder's write labelled shared, after only readers came, is refused and changes nothing", async () => {
+    const fence = await freshFence();
+    await fence.guard("late", 20n, (c) => writeItems(c, "late", ["from-20"]));
+    expect(await access(fence, "late", 30n, "shared")).toBe("admitted");
+    let ran = false;
+    const refused = await fence.guard("late", 20n, async (c) => {
+      ran = true;
+      await writeItems(c, "late", ["from-20", "late"]);
+    }, { mode: "shared", access: "write" }).catch((e: unknown) => e);
+    expect(await readItems(pool, "late")).toEqual(["from-20"]);
+    expect(ran).toBe(false);
+    expect(refused).toBeInstanceOf(SharedWriteError);
+    expect([await fence.highest("late"), await fence.highestExclusive("late")]).toEqual([30n, 20n]);
+  });
+
+  it("a shared access whose effect writes is refused, and nothing of it commits, its token included", async () => {
+    for (const readsRaise of [true, false]) {
+      const fence = await freshFence({ readsRaise });
+      const key = `ro-${readsRaise}`;
+      await fence.guard(key, 20n, (c) => writeItems(c, key, ["from-20"]));
+      // A stale exclusive holder (20) calling its write a shared read, and a reader (35) that writes.
+      for (const token of [20n, 35n]) {
+        const refused = await fence.guard(key, token, (c) => writeItems(c, key, ["from-20", `by ${token}`]), { mode: "shared", access: "read" })
+          .catch((e: unknown) => e);
+        expect(await readItems(pool, key)).toEqual(["from-20"]);
+        expect(refused).toBeInstanceOf(SharedWriteError);
+      }
+      expect([await fence.highest(key), await fence.highestExclusive(key)]).toEqual([20n, 20n]);
+      // Reads under a shared grant still work.
+      expect(await fence.guard(key, 35n, (c) => readItems(c, key), { mode: "shared", access: "read" })).toEqual(["from-20"]);
     }
   });
 

@@ -279,6 +279,48 @@ describe("HTTP fence", () => {
     expect(got[1]).toMatchObject({ "x-b": "2", "fencing-token": "8" });
   });
 
+  it("fencedFetch takes the mode from the grant: Fencing-Mode: shared for a shared grant only, whatever headers the caller set", async () => {
+    const got: Array<Record<string, string | string[] | undefined>> = [];
+    const base = await listen((req, res) => {
+      got.push(req.headers);
+      res.end();
+    });
+    const shared = { lock: "catalog", token: 30n, mode: "shared" as const };
+    const exclusive = { lock: "catalog", token: 40n, mode: "exclusive" as const };
+    const permit = { lock: "pool", token: 41n, mode: "permit" as const, slot: 1 };
+    await fencedFetch(shared, base);
+    await fencedFetch(exclusive, base, { method: "PUT", headers: { "Fencing-Mode": "shared" } });
+    await fencedFetch(permit, new Request(base, { headers: { "Fencing-Mode": "shared" } }));
+    await fencedFetch(shared, base, { headers: { "Fencing-Mode": "exclusive" } });
+    await fencedFetch({ token: 42n }, base);
+    expect(got.map((h) => [h["fencing-token"], h["fencing-mode"]])).toEqual([
+      ["30", "shared"], ["40", undefined], ["41", undefined], ["30", "shared"], ["42", undefined],
+    ]);
+  });
+
+  it("a write that claims a shared grant is answered 403 and runs no handler, through the middleware too", async () => {
+    const fence = fenceMiddleware();
+    const seen: Array<{ status: number; message?: string }> = [];
+    const base = await listen((req, res) => {
+      fence(req, res, (err) => {
+        if (err !== undefined) {
+          seen.push({ status: (err as { statusCode: number }).statusCode, message: (err as Error).message });
+          res.writeHead(599).end();
+          return;
+        }
+        seen.push({ status: 200 });
+        res.writeHead(200).end();
+      });
+    });
+    // As they come on the wire: the resource cannot tell who set the header.
+    await fetch(`${base}/r`, { method: "POST", headers: { "Fencing-Token": "20" } });
+    await fetch(`${base}/r`, { headers: { "Fencing-Token": "30", "Fencing-Mode": "shared" } });
+    await fetch(`${base}/r`, { method: "DELETE", headers: { "Fencing-Token": "20", "Fencing-Mode": "shared" } });
+    expect(seen.map((s) => s.status)).toEqual([200, 200, 403]);
+    expect(seen[2]?.message).toMatch(/shared.*exclusive grant/);
+    expect(fence.counts.snapshot()).toEqual({ admitted: 2, rejected: 0 });
+  });
+
   it("FenceRejectedError carries the refused and the highest token", () => {
     const err = new FenceRejectedError("r", 33n, 34n);
     expect(err.message).toContain("33");

@@ -48,8 +48,12 @@ class AckTracker:
     def acks(self, below: Optional[int] = None) -> Tuple[int, List[int]]:
         """What a write carries now: (acked_up_to, held). A write with seq `below` lists only
         held seqs under its own: the node refuses a held seq at or above the request's (a
-        retry of an older write, sent after newer ones were answered)."""
+        retry of an older write, sent after newer ones were answered). Its mark stays under
+        its own seq too: a write whose answer came another way (a CancelWait) must still
+        be a valid request if it is sent again."""
         held = sorted(self._held_above)
+        mark = self._mark
         if below is not None:
             held = [seq for seq in held if seq < below]
-        return self._mark, held[:MAX_HELD]
+            mark = min(mark, below - 1)
+        return mark, held[:MAX_HELD]

@@ -21,6 +21,7 @@ from .errors import (
     LimitError,
     OutcomeUnknownError,
     PalisadeError,
+    ServerError,
     SessionLostError,
     SessionNotFoundError,
     UnavailableError,
@@ -40,6 +41,11 @@ log = logging.getLogger("palisade")
 
 # Pause between two tries of a background settlement whose answer did not come.
 _SETTLE_PAUSE_SECONDS = 0.2
+
+# CancelWait failures that say nothing about the Acquire's seq: no answer came, or the
+# cancel was refused before anything was recorded (a limit, a server error). The wait may
+# go on, or a delayed Acquire still apply, so the CancelWait is sent again.
+_NOT_A_CANCEL_ANSWER = (OutcomeUnknownError, UnavailableError, SessionLostError, LimitError, ServerError)
 
 
 @dataclass(frozen=True)
@@ -266,7 +272,7 @@ class Session:
             return
         try:
             result = self.cancel_wait(lock, seq)
-        except OutcomeUnknownError:
+        except _NOT_A_CANCEL_ANSWER:
             self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq))
             return
         except PalisadeError as err:
@@ -281,10 +287,12 @@ class Session:
             self._release_late_grant(lock, seq, result.token)
 
     def _settle_acquire(self, lock: str, seq: int) -> None:
+        """Sends CancelWait for `seq` until an answer about that seq comes (or the session
+        ends), and releases a grant that won the race."""
         while self._state == "open":
             try:
                 result = self.cancel_wait(lock, seq)
-            except (OutcomeUnknownError, UnavailableError):
+            except _NOT_A_CANCEL_ANSWER:
                 self._ended.wait(_SETTLE_PAUSE_SECONDS)
                 continue
             except PalisadeError as err:

@@ -31,6 +31,19 @@ class AckTrackerTest(unittest.TestCase):
         self.assertEqual(acks.acks(below=4), (1, [3]))
         self.assertEqual(acks.acks(), (1, [3, 5]))
 
+    def test_a_writes_acknowledgements_never_cover_its_own_seq_even_once_its_answer_came_another_way(self) -> None:
+        acks = AckTracker()
+        for _ in range(3):
+            acks.allocate()
+        # Seq 2 (an Acquire) was answered through CancelWait, and 1 and 3 by their own answers.
+        for seq in (1, 2, 3):
+            acks.answered(seq)
+        self.assertEqual(acks.acks(), (3, []))
+        # Sent again, seq 2 must still be a valid request: its mark stays below its own seq.
+        self.assertEqual(acks.acks(below=2), (1, []))
+        self.assertEqual(acks.acks(below=3), (2, []))
+        self.assertEqual(acks.acks(below=4), (3, []))
+
     def test_a_request_lists_at_most_64_held_seqs(self) -> None:
         acks = AckTracker()
         for _ in range(MAX_HELD + 10):

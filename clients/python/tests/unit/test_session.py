@@ -6,9 +6,13 @@ import threading
 import unittest
 from typing import Any, Callable, List
 
-from palisade import LimitError, MAX_IN_FLIGHT, OutcomeUnknownError, SessionLostError
-from palisade.errors import SessionNotFoundError
+import grpc
+
+from palisade import LimitError, MAX_IN_FLIGHT, OutcomeUnknownError, SessionLostError, WaitCancelledError
+from palisade.connection import Cancelled
+from palisade.errors import PalisadeError, SessionNotFoundError
 from palisade.v1 import lock_pb2
+from palisade.wire import REASON_METADATA_KEY, error_from_status
 
 from .fakes import Call, FakeConnection, ManualTime, open_fake_session, wait_for
 
@@ -230,6 +234,96 @@ class SessionWritesTest(unittest.TestCase):
         with self.assertRaises(LimitError):
             self.session.acquire("b")
         self.assertEqual(self.acquires, [])
+
+
+def node_error(code: grpc.StatusCode, reason: str) -> PalisadeError:
+    """The error a node's status with `reason` becomes, as the connection raises it."""
+    return error_from_status(code, reason.lower(), [(REASON_METADATA_KEY, reason)])
+
+
+#: Refusals that record nothing: the cancel never reached the state machine's answer table.
+REFUSALS = {
+    "rate limited": lambda: node_error(grpc.StatusCode.RESOURCE_EXHAUSTED, "ERROR_REASON_RATE_LIMITED"),
+    "too many in flight": lambda: node_error(grpc.StatusCode.RESOURCE_EXHAUSTED, "ERROR_REASON_TOO_MANY_IN_FLIGHT"),
+    "internal error": lambda: node_error(grpc.StatusCode.INTERNAL, "ERROR_REASON_INTERNAL"),
+}
+
+#: How the caller loses an Acquire's answer: it gives up the wait, or no answer comes in time.
+ABANDONS = {
+    "cancelled by the caller": (lambda: Cancelled(), WaitCancelledError),
+    "outcome unknown": (lambda: OutcomeUnknownError("no answer within the budget"), OutcomeUnknownError),
+}
+
+
+class AbandonedAcquireTest(unittest.TestCase):
+    """An Acquire whose answer the caller did not get is settled through CancelWait, and a
+    grant that won the race is released."""
+
+    def start(self, abandon: str, cancel_answers: List[Any]) -> None:
+        self.time = ManualTime()
+        make_error, self.raised = ABANDONS[abandon]
+        self.cancel_answers = list(cancel_answers)
+        self.connection = FakeConnection(self.time.clock(), {
+            "KeepAlive": lambda call: threading.Event().wait(30) or lock_pb2.KeepAliveResponse(),
+            "CloseSession": lambda call: lock_pb2.CloseSessionResponse(),
+            "Acquire": lambda call: raise_(make_error()),
+            "CancelWait": self.cancel_wait,
+            "Release": lambda call: lock_pb2.ReleaseResponse(),
+        })
+        self.session = open_fake_session(self.connection, ttl=30.0)
+        self.addCleanup(self.session.close)
+
+    def cancel_wait(self, call: Call) -> lock_pb2.CancelWaitResponse:
+        answer = self.cancel_answers.pop(0) if len(self.cancel_answers) > 1 else self.cancel_answers[0]
+        if isinstance(answer, BaseException):
+            raise answer
+        assert isinstance(answer, lock_pb2.CancelWaitResponse)
+        return answer
+
+    def abandon_acquire(self) -> threading.Event:
+        """Acquires "a" (seq 1) and loses its answer; answers an event set once it is settled."""
+        with self.assertRaises(self.raised):
+            self.session.acquire("a", wait=10.0)
+        settled = threading.Event()
+        self.session.after_settled("a", settled.set)
+        return settled
+
+    def test_a_cancel_wait_refused_by_a_limit_or_a_server_error_is_sent_again_until_the_cluster_answers_it(self) -> None:
+        granted = lock_pb2.CancelWaitResponse(outcome=lock_pb2.CANCEL_WAIT_OUTCOME_GRANTED, token=90)
+        for abandon in ABANDONS:
+            for refusal, refused in REFUSALS.items():
+                with self.subTest(abandon=abandon, refusal=refusal):
+                    self.start(abandon, [refused(), refused(), granted])
+                    settled = self.abandon_acquire()
+                    self.assertTrue(settled.wait(10))
+                    cancels = self.connection.of("CancelWait")
+                    self.assertEqual([(c.request.lock, c.request.acquire_seq) for c in cancels], [("a", 1)] * 3,
+                                     f"a CancelWait refused ({refusal}) was taken for the Acquire's answer")
+                    # The grant the wait won is released, with its own seq.
+                    self.assertEqual([(c.request.lock, c.request.token, c.request.seq) for c in self.connection.of("Release")], [("a", 90, 2)])
+                    self.assertEqual(self.session.in_flight, 0)
+                    self.assertEqual(self.session.acknowledgements(), (2, []))
+                    self.session.close()
+
+    def test_a_cancel_wait_answered_with_an_error_about_its_seq_settles_the_acquire_at_once(self) -> None:
+        answers = {
+            "request too old": lambda: node_error(grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_REQUEST_TOO_OLD"),
+            "not an acquire of this lock": lambda: node_error(grpc.StatusCode.INVALID_ARGUMENT, "ERROR_REASON_NOT_AN_ACQUIRE"),
+        }
+        for abandon in ABANDONS:
+            for name, answer in answers.items():
+                with self.subTest(abandon=abandon, answer=name):
+                    self.start(abandon, [answer()])
+                    settled = self.abandon_acquire()
+                    self.assertTrue(settled.wait(10))
+                    self.assertEqual(len(self.connection.of("CancelWait")), 1)
+                    self.assertEqual(self.connection.of("Release"), [])
+                    self.assertEqual(self.session.in_flight, 0)
+                    self.session.close()
+
+
+def raise_(error: BaseException) -> Any:
+    raise error
 
 
 if __name__ == "__main__":
