@@ -6,7 +6,7 @@ import { elapsedMs, instantOf, msToNs, sleep, sleepUntil, type ClientClock, type
 import { isAnswer, type AcquireAnswer, type AcquireKinds, type LockApi, type WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
-  FailedPreconditionError, InvalidArgumentError, LimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError,
+  FailedPreconditionError, InvalidArgumentError, LimitError, NotHolderError, OutcomeUnknownError, ServerError, SessionLostError, SessionNotFoundError,
   StaleTokenError,
 } from "./errors.ts";
 import type { AcquireResult, CancelWaitResult, HoldLimitDeadline, LockMode, LockTarget } from "./types.ts";
@@ -641,8 +641,9 @@ function releaseKey(lock: string, token: bigint): string {
 
 /**
  * Whether a CancelWait's failure settles its Acquire's seq: an answer about that seq, not
- * the lack of one, nor a limit that kept the cancel from being recorded.
+ * the lack of one, nor a limit that kept the cancel from being recorded, nor a server error
+ * (nothing says the cancel was recorded; it is idempotent, so sending it again is safe).
  */
 function cancelSettled(err: unknown): boolean {
-  return isAnswer(err) && !(err instanceof LimitError);
+  return isAnswer(err) && !(err instanceof LimitError) && !(err instanceof ServerError);
 }

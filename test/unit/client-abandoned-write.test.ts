@@ -2,7 +2,9 @@
 // wait the caller gave up is answered by its CancelWait, but the Acquire call itself may
 // still be between attempts. It must stop, and no attempt may acknowledge its own seq (the
 // node would refuse that as INVALID_ARGUMENT, a different answer for the same seq).
+import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
+import { LimitError, ServerError } from "../../client/errors.ts";
 import { AckTracker } from "../../client/acks.ts";
 import type {
   AcquireAnswer, AcquireCall, CallOptions, CancelWaitCall, LockApi, OpenedSession, ReleaseCall, WriteAcks,
@@ -63,4 +65,44 @@ describe("a write answered another way while it is retried", () => {
     expect(acks.acksFor(second)).toEqual({ ackedUpTo: 1, held: [] });
     expect(acks.isAnswered(second)).toBe(true);
   });
+});
+
+/** A LockApi whose Acquire never answers and whose CancelWait fails with `refusals` in turn, then answers "cancelled". */
+class RefusingApi extends ScriptedApi {
+  cancels = 0;
+  constructor(private readonly refusals: Error[]) {
+    super();
+  }
+  override async cancelWait(_call: CancelWaitCall): Promise<CancelWaitResult> {
+    this.cancels++;
+    const refusal = this.refusals.shift();
+    if (refusal) throw refusal;
+    return { outcome: "cancelled" };
+  }
+}
+
+describe("a CancelWait that the cluster did not answer about its seq", () => {
+  for (const [what, refusal] of [
+    ["refused by a rate limit", () => new LimitError("rate limited", status.RESOURCE_EXHAUSTED, "ERROR_REASON_RATE_LIMITED")],
+    ["failed by a server error", () => new ServerError("internal", status.INTERNAL, "ERROR_REASON_INTERNAL")],
+  ] as const) {
+    it(`is sent again when ${what}, until an answer about the seq arrives`, async () => {
+      const api = new RefusingApi([refusal(), refusal()]);
+      const session = new Session(api, {
+        id: 1n, ttlMs: 60_000, clientName: "t", openedSentAt: systemClock.monotonicMs(), callTimeoutMs: 1_000, retryBudgetMs: 10_000,
+        driftBound: 0.01, deadlineTickMs: 50,
+      }, systemClock);
+      try {
+        const giveUp = new AbortController();
+        const pending = session.startAcquire("L", { waitMs: 30_000, signal: giveUp.signal });
+        giveUp.abort();
+        await pending.result.catch(() => undefined);
+        // Settled in the background: the name is claimed until the cluster answered the cancel.
+        for (let i = 0; i < 200 && api.cancels < 3; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(api.cancels).toBe(3);
+      } finally {
+        await session.close().catch(() => undefined);
+      }
+    });
+  }
 });
