@@ -24,7 +24,7 @@ export type EntryResult = ApplyOutcome | null;
 /** The reads a request may make of the applied state (after a ReadIndex). */
 export type LockReader = Pick<
   LockStateMachine,
-  | "getLock" | "listLocks" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession" | "epoch" | "appliedIndex"
+  | "getLock" | "lockPage" | "listLocks" | "listLockPages" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession" | "epoch" | "appliedIndex"
   | "limits" | "stats" | "checkInvariants"
 >;
 
