@@ -52,10 +52,16 @@ function kindNotes(h: LockHolderInfo): string {
   return notes.join(", ");
 }
 
-/** `lock NAME` in text: an exclusive lock without data reads as it always did. */
+/** The line after a list that shows `shown` of `total` entries: how many more, and how to see them. */
+function moreLine(total: number, shown: number, what: string): string[] {
+  const more = total - shown;
+  return more > 0 ? [`  ... and ${more.toLocaleString("en-US")} more ${what}${more === 1 ? "" : "s"} (--all lists them all)`] : [];
+}
+
+/** `lock NAME` in text: an exclusive lock without data reads as it always did; a list not shown whole says how many more it has. */
 function describeLock(info: LockInfo, grantedAtMs: number): string[] {
   const holders = info.holders ?? (info.holder ? [info.holder] : []);
-  const waiters = info.waiters.map((w) => {
+  const waiterLines = info.waiters.map((w) => {
     const notes = [
       ...(w.mode === "shared" ? ["shared"] : []),
       ...(w.locks ? [`with ${w.locks.map((t) => t.lock).join(", ")}`] : []),
@@ -63,17 +69,40 @@ function describeLock(info: LockInfo, grantedAtMs: number): string[] {
     ];
     return `  waiter: session ${w.sessionId}${w.clientName ? ` (${w.clientName})` : ""} since index ${w.waitingSinceIndex}${notes.length ? ` (${notes.join(", ")})` : ""}`;
   });
-  const plain = info.kind !== "semaphore" && holders.length <= 1 && (holders[0] === undefined || kindNotes(holders[0]) === "");
+  const waiters = [...waiterLines, ...moreLine(info.waiterCount, info.waiters.length, "waiter")];
+  const held = info.holderCount;
+  const plain = info.kind !== "semaphore" && held <= 1 && (holders[0] === undefined || kindNotes(holders[0]) === "");
   if (plain) return [`${info.lock}: ${describeHolder(info.holder)}${info.holder ? `, at ${wallTime(grantedAtMs)}` : ""}`, ...waiters];
   const head = info.kind === "semaphore"
-    ? `${info.lock}: semaphore of ${info.permits ?? 0} permits, ${holders.length} held`
-    : holders.length === 0 ? `${info.lock}: free`
-    : `${info.lock}: ${holders[0]?.mode === "shared" ? `shared by ${holders.length} holder${holders.length > 1 ? "s" : ""}` : "held exclusive"}`;
+    ? `${info.lock}: semaphore of ${info.permits ?? 0} permits, ${held} held`
+    : held === 0 ? `${info.lock}: free`
+    : `${info.lock}: ${holders[0]?.mode === "shared" ? `shared by ${held} holder${held > 1 ? "s" : ""}` : "held exclusive"}`;
   const lines = holders.map((h) => {
     const notes = kindNotes(h);
     return `  holder: session ${h.sessionId}${h.clientName ? ` (${h.clientName})` : ""}, token ${h.token}, granted at index ${h.grantedIndex}${notes ? `, ${notes}` : ""}`;
   });
-  return [head, ...lines, ...waiters];
+  return [head, ...lines, ...moreLine(held, holders.length, "holder"), ...waiters];
+}
+
+/**
+ * A lock with every holder and waiter, read page after page (`lock NAME --all`). Each page is
+ * a read of its own, so the counts are those of the entries listed.
+ */
+async function wholeLock(client: PalisadeClient, lock: string): Promise<LockInfo> {
+  let whole: LockInfo | undefined;
+  for await (const page of client.lockPages(lock, { holderLimit: 1_000, waiterLimit: 1_000 })) {
+    if (whole === undefined) whole = { ...page, holders: [...(page.holders ?? [])], waiters: [...page.waiters] };
+    else {
+      whole.holders?.push(...(page.holders ?? []));
+      whole.waiters.push(...page.waiters);
+    }
+  }
+  const { nextHoldersAfter: _h, nextWaitersAfter: _w, ...info } = whole as LockInfo;
+  const holders = info.holders ?? [];
+  return {
+    ...info, ...(holders.length > 0 ? { holders } : {}),
+    holderCount: holders.length > 0 ? holders.length : info.holder ? 1 : 0, waiterCount: info.waiters.length,
+  };
 }
 
 /** What the `locks` table says of a lock's kind: "exclusive", "shared", "semaphore/N", or "-" when free. */
@@ -84,7 +113,7 @@ function kindColumn(l: LockSummaryInfo): string {
 }
 
 function isPlainLock(l: LockSummaryInfo): boolean {
-  return l.kind !== "semaphore" && (l.holders?.length ?? 0) <= 1 && (l.holder?.mode === undefined);
+  return l.kind !== "semaphore" && l.holderCount <= 1 && (l.holder?.mode === undefined);
 }
 
 /** Parses --permits: a semaphore's permit count, at least 1. */
@@ -338,7 +367,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
 
   program
     .command("locks [prefix]")
-    .description("locks whose names start with PREFIX, with holder and number of waiters (and kind and holders when not all are exclusive)")
+    .description("locks whose names start with PREFIX, with holder and number of waiters (and kind and number of holders when not all are exclusive)")
     .option("--prefix <prefix>", "same as the PREFIX argument")
     .action((prefixArg: string | undefined, cmd: { prefix?: string }) =>
       withClient(async (client, opts) => {
@@ -350,7 +379,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
           io.out(table(["LOCK", "HOLDER SESSION", "TOKEN", "GRANTED AT", "WAITERS", ...(kinds ? ["KIND", "HOLDERS"] : [])], locks.map((l) => [
             l.lock, l.holder ? String(l.holder.sessionId) : "-", l.holder ? String(l.holder.token) : "-",
             l.holder ? String(l.holder.grantedIndex) : "-", String(l.waiterCount),
-            ...(kinds ? [kindColumn(l), String(l.holders?.length ?? (l.holder ? 1 : 0))] : []),
+            ...(kinds ? [kindColumn(l), String(l.holderCount)] : []),
           ])));
         }
         return EXIT_OK;
@@ -360,10 +389,11 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   program
     .command("lock <name>")
     .alias("get")
-    .description("a lock's kind and mode, its holders (token, slot, data), granted-at index and time, and its waiters")
-    .action((lock: string) =>
+    .description("a lock's kind and mode, its holders (token, slot, data), granted-at index and time, and its waiters (the first 100 of each, with their totals)")
+    .option("--all", "list every holder and waiter, reading page after page")
+    .action((lock: string, cmd: { all?: boolean }) =>
       withClient(async (client, opts) => {
-        const info = await client.getLock(lock);
+        const info = cmd.all ? await wholeLock(client, lock) : await client.getLock(lock);
         // The grant time is display-only data kept in the history.
         const current = info.holder ? (await client.history(lock)).find((r) => r.token === info.holder?.token && r.reason === "current") : undefined;
         const grantedAtMs = current?.grantedAtMs ?? 0;

@@ -17,7 +17,7 @@ import { LockHandle, type LockContext } from "./lock-handle.ts";
 import { Session } from "./session.ts";
 import {
   historyFrom, lockInfoFrom, lockPageFrom, membersFrom, sessionInfoFrom, statusFrom,
-  type HistoryRecordInfo, type LockInfo, type LockMode, type LockPage, type LockTarget, type MemberInfo, type NodeStatus, type SessionInfo,
+  type HistoryRecordInfo, type HolderCursor, type LockInfo, type LockMode, type LockPage, type LockTarget, type MemberInfo, type NodeStatus, type SessionInfo,
 } from "./types.ts";
 import { watchLocks, type WatchEvent, type WatchOptions } from "./watch.ts";
 
@@ -133,6 +133,17 @@ export interface ListLocksOptions {
   prefix?: string;
   after?: string;
   limit?: number;
+}
+
+/** Which page of a lock's holders and of its waiters getLock reads (default: the first 100 of each). */
+export interface LockPageOptions {
+  /** The holders after this one (a previous answer's nextHoldersAfter). */
+  holdersAfter?: HolderCursor;
+  /** The waiters after this one (a previous answer's nextWaitersAfter). */
+  waitersAfter?: bigint;
+  /** Most holders (waiters) listed: default 100, at most 1,000; 0 lists none (the counts only). */
+  holderLimit?: number;
+  waiterLimit?: number;
 }
 
 export class PalisadeClient extends EventEmitter<ClientEvents> {
@@ -364,9 +375,40 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
 
   // ---- reads (linearizable, served through the leader) -------------------------------------
 
-  async getLock(lock: string, options: ReadOptions = {}): Promise<LockInfo> {
-    const response = await this.read(lockApi.GetLock, () => pb.GetLockRequest.create({ lock }), options);
+  /**
+   * A lock with one page of its holders and one of its waiters (the first of each unless
+   * `options` say where to go on), both totals, and where each list goes on.
+   */
+  async getLock(lock: string, options: LockPageOptions & ReadOptions = {}): Promise<LockInfo> {
+    const response = await this.read(lockApi.GetLock, () => pb.GetLockRequest.create({
+      lock,
+      ...(options.holderLimit !== undefined ? { holderLimit: options.holderLimit } : {}),
+      ...(options.waiterLimit !== undefined ? { waiterLimit: options.waiterLimit } : {}),
+      ...(options.holdersAfter ? { holdersAfter: { token: toU64(options.holdersAfter.token), sessionId: toU64(options.holdersAfter.sessionId) } } : {}),
+      ...(options.waitersAfter !== undefined ? { waitersAfterIndex: toU64(options.waitersAfter) } : {}),
+    }), options);
     return lockInfoFrom(response);
+  }
+
+  /**
+   * Every page of a lock's holders and waiters: the first as getLock reads it, then each
+   * next page of the lists that go on (a list that ended is not read again). Each page is a
+   * read of its own: a grant or wait that ends or begins meanwhile may be missing or new,
+   * but no entry comes twice.
+   */
+  async *lockPages(lock: string, options: Pick<LockPageOptions, "holderLimit" | "waiterLimit"> & ReadOptions = {}): AsyncGenerator<LockInfo, void, undefined> {
+    let page = await this.getLock(lock, options);
+    yield page;
+    while (page.nextHoldersAfter !== undefined || page.nextWaitersAfter !== undefined) {
+      const holdersAfter = page.nextHoldersAfter;
+      const waitersAfter = page.nextWaitersAfter;
+      page = await this.getLock(lock, {
+        ...options,
+        ...(holdersAfter !== undefined ? { holdersAfter } : { holderLimit: 0 }),
+        ...(waitersAfter !== undefined ? { waitersAfter } : { waiterLimit: 0 }),
+      });
+      yield page;
+    }
   }
 
   async listLocks(options: ListLocksOptions & ReadOptions = {}): Promise<LockPage> {

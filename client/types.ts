@@ -51,25 +51,47 @@ export interface LockWaiterInfo extends KindFields {
 /** "lock" (taken shared or exclusive; a free name is one) or "semaphore". */
 export type LockKind = "lock" | "semaphore";
 
+/** A place in a lock's holder list (holders are listed oldest first): just after this grant. */
+export interface HolderCursor {
+  token: bigint;
+  sessionId: bigint;
+}
+
+/**
+ * A lock with one page of its holders and one of its waiters (PalisadeClient.getLock), the
+ * totals of both, and where each list goes on.
+ */
 export interface LockInfo {
   lock: string;
   /** Absent when the lock is free; the oldest grant when there are several. */
   holder?: LockHolderInfo;
+  /** This page of the queue, FIFO order. */
   waiters: LockWaiterInfo[];
-  /** Every current grant, oldest first, when there are several (shared holders, permits). */
+  /** This page of the current grants, oldest first, when there are several (shared holders, permits). */
   holders?: LockHolderInfo[];
   /** Present for a semaphore ("semaphore", with `permits`). */
   kind?: LockKind;
   permits?: number;
+  /** Every current grant and every waiter, listed or not. */
+  holderCount: number;
+  waiterCount: number;
+  /** Pass as `holdersAfter` for the next page of holders; absent when this page ends the list (or listed none). */
+  nextHoldersAfter?: HolderCursor;
+  /** Pass as `waitersAfter` for the next page of waiters; absent when this page ends the queue (or listed none). */
+  nextWaitersAfter?: bigint;
 }
 
 export interface LockSummaryInfo {
   lock: string;
   holder?: LockHolderInfo;
   waiterCount: number;
+  /** The oldest few grants when there are several (getLock with `holdersAfter: nextHoldersAfter` reads the rest). */
   holders?: LockHolderInfo[];
   kind?: LockKind;
   permits?: number;
+  /** Every current grant, listed or not. */
+  holderCount: number;
+  nextHoldersAfter?: HolderCursor;
 }
 
 export interface LockPage {
@@ -213,21 +235,34 @@ function targetFrom(t: palisade.v1.LockTarget.$Properties): LockTarget {
   return t.mode === pb.LockMode.LOCK_MODE_SHARED ? { lock: t.lock ?? "", mode: "shared" } : { lock: t.lock ?? "" };
 }
 
-/** Holders, kind and permit count, as GetLock and ListLocks both carry them. */
-function lockKindFrom(wire: Pick<palisade.v1.GetLockResponse.$Properties, "holders" | "kind" | "permits">): Pick<LockInfo, "holders" | "kind" | "permits"> {
+function cursorFrom(wire: palisade.v1.HolderCursor.$Properties | null | undefined): HolderCursor | undefined {
+  if (!wire) return undefined;
+  return { token: u64(wire.token, "next_holders_after.token"), sessionId: u64(wire.sessionId, "next_holders_after.session_id") };
+}
+
+type SharedLockFields = "holders" | "kind" | "permits" | "holderCount" | "nextHoldersAfter";
+
+/** Holders (their page, count and continuation), kind and permit count, as GetLock and ListLocks both carry them. */
+function lockKindFrom(wire: Pick<palisade.v1.GetLockResponse.$Properties, SharedLockFields | "holder">): Pick<LockInfo, SharedLockFields> {
   const holders = (wire.holders ?? []).map((h) => holderFrom(h) as LockHolderInfo);
+  const next = cursorFrom(wire.nextHoldersAfter);
   return {
     ...(holders.length > 0 ? { holders } : {}),
     ...(wire.kind === pb.LockKind.LOCK_KIND_SEMAPHORE ? { kind: "semaphore" as const, permits: wire.permits ?? 0 } : {}),
+    // A node that predates the pages sends no count but lists every grant.
+    holderCount: Math.max(wire.holderCount ?? 0, holders.length > 0 ? holders.length : wire.holder ? 1 : 0),
+    ...(next ? { nextHoldersAfter: next } : {}),
   };
 }
 
 export function lockInfoFrom(wire: palisade.v1.GetLockResponse): LockInfo {
   const holder = holderFrom(wire.holder);
+  const waiters = wire.waiters ?? [];
+  const nextWaiters = u64(wire.nextWaitersAfterIndex, "next_waiters_after_index");
   return {
     lock: wire.lock,
     ...(holder ? { holder } : {}),
-    waiters: (wire.waiters ?? []).map((w) => {
+    waiters: waiters.map((w) => {
       const locks = (w.locks ?? []).map(targetFrom);
       return {
         sessionId: u64(w.sessionId, "waiter.session_id"),
@@ -238,6 +273,8 @@ export function lockInfoFrom(wire: palisade.v1.GetLockResponse): LockInfo {
       };
     }),
     ...lockKindFrom(wire),
+    waiterCount: Math.max(wire.waiterCount ?? 0, waiters.length),
+    ...(nextWaiters > 0n ? { nextWaitersAfter: nextWaiters } : {}),
   };
 }
 

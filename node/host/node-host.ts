@@ -24,7 +24,8 @@ export type EntryResult = ApplyOutcome | null;
 /** The reads a request may make of the applied state (after a ReadIndex). */
 export type LockReader = Pick<
   LockStateMachine,
-  | "getLock" | "listLocks" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession" | "sessionTtl" | "epoch" | "appliedIndex"
+  | "getLock" | "lockPage" | "listLocks" | "listLockPages" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession"
+  | "sessionTtl" | "epoch" | "appliedIndex"
   | "limits" | "stats" | "checkInvariants"
 >;
 

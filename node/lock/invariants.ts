@@ -11,8 +11,12 @@ export function checkStateInvariants(sessions: ReadonlyMap<bigint, Session>, loc
   for (const lock of locks.values()) {
     checkHolders(lock, sessions, problems);
     if (lock.waiters?.size === 0) problems.push(`lock ${lock.name} keeps an empty queue`);
+    // The paged reads continue a queue after a wait's starting index (lock-pages.ts).
+    let lastWaitedFrom = 0;
     for (const w of lock.waiters?.values() ?? []) {
       waiters.add(w);
+      if (w.waitedFrom <= lastWaitedFrom) problems.push(`the queue of ${lock.name} is not in the order its waits began`);
+      lastWaitedFrom = w.waitedFrom;
       const session = sessions.get(w.sessionId);
       if (!session) problems.push(`lock ${lock.name} has a waiter from missing session ${w.sessionId}`);
       else if (session.waits?.get(lock.name) !== w) problems.push(`session ${w.sessionId} does not list its wait on ${lock.name}`);
@@ -36,6 +40,8 @@ export function checkStateInvariants(sessions: ReadonlyMap<bigint, Session>, loc
 
 function checkHolders(lock: LockState, sessions: ReadonlyMap<bigint, Session>, problems: string[]): void {
   const holders = holdersOf(lock);
+  // The paged reads continue a holder list after a grant's token (lock-pages.ts).
+  if (holders.some((h, i) => i > 0 && h.token < (holders[i - 1] as typeof h).token)) problems.push(`the holders of ${lock.name} are not in grant order`);
   for (const holder of holders) {
     const session = sessions.get(holder.sessionId);
     if (!session) problems.push(`lock ${lock.name} held by missing session ${holder.sessionId}`);

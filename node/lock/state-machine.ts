@@ -14,6 +14,7 @@ import { acquiredEvent, grantedAnswer, notAcquired } from "./grant-results.ts";
 import { addHolder, firstHolder, fits, holderCount, holderOf, holdersOf, inUse, removeHolder } from "./holders.ts";
 import { HistoryLog } from "./history.ts";
 import { checkStateInvariants } from "./invariants.ts";
+import { lockPage, type LockPageBounds, type LockPageInfo } from "./lock-pages.ts";
 import { describeTarget, sameTargets, targetsOf, type Target } from "./kinds.ts";
 import { MAX_EPOCH, MAX_INDEX, resolveLimits, type LockLimits } from "./limits.ts";
 import {
@@ -31,12 +32,21 @@ import { validateCommand } from "./validate.ts";
 import { historyEntry, lockInfo, sessionInfo, type HistoryEntry, type LockInfo, type SessionInfo } from "./views.ts";
 
 export type { HistoryEntry, LockHolderInfo, LockInfo, LockWaiterInfo, SessionInfo } from "./views.ts";
+export { entryBytes, type HolderPlace, type LockPageBounds, type LockPageInfo, type PageBounds } from "./lock-pages.ts";
 
 export interface ListLocksOptions {
   readonly prefix?: string;
   /** Return names strictly after this one (the previous page's `nextAfter`). */
   readonly after?: string;
   readonly limit?: number;
+}
+
+export interface ListLockPagesOptions extends ListLocksOptions {
+  readonly limit: number;
+  /** The page ends before its locks' bytes (LockPageInfo.bytes) would pass this; it always has one lock if any is left. */
+  readonly maxBytes: number;
+  /** What each lock lists of its holders and waiters (from the start of each list). */
+  readonly each: LockPageBounds;
 }
 
 export interface StateStats {
@@ -647,11 +657,45 @@ export class LockStateMachine {
   private readonly clientNameOf = (id: bigint): string => this.sessions.get(id)?.clientName ?? "";
   private readonly lockOf = (name: string): LockState | undefined => this.locks.get(name);
 
+  /** A lock with a page of its holders and one of its waiters, as `bounds` say. */
+  lockPage(name: string, bounds: LockPageBounds): LockPageInfo {
+    return lockPage(name, this.locks.get(name), bounds, this.clientNameOf);
+  }
+
   /** Held or waited-for locks, sorted by name (code point order), paged. */
   listLocks(options: ListLocksOptions = {}): { locks: LockInfo[]; nextAfter: string | null } {
+    const names = this.namesInUse(options);
+    const limit = Math.max(1, options.limit ?? 1000);
+    const page = names.slice(0, limit);
+    return {
+      locks: page.map((name) => lockInfo(this.locks.get(name) as LockState, this.clientNameOf)),
+      nextAfter: names.length > limit ? (page[page.length - 1] as string) : null,
+    };
+  }
+
+  /**
+   * Held or waited-for locks as listLocks orders them, each with the first page of its lists;
+   * a page ends at `limit` locks or before its bytes would pass `maxBytes`.
+   */
+  listLockPages(options: ListLockPagesOptions): { locks: LockPageInfo[]; nextAfter: string | null } {
+    const names = this.namesInUse(options);
+    const limit = Math.max(1, options.limit);
+    const locks: LockPageInfo[] = [];
+    let bytes = 0;
+    for (const name of names) {
+      if (locks.length === limit) break;
+      const page = lockPage(name, this.locks.get(name), options.each, this.clientNameOf);
+      if (locks.length > 0 && bytes + page.bytes > options.maxBytes) break;
+      locks.push(page);
+      bytes += page.bytes;
+    }
+    return { locks, nextAfter: locks.length < names.length ? (locks[locks.length - 1]?.name ?? null) : null };
+  }
+
+  /** Names of held or waited-for locks with the prefix, after `after`, in code point order. */
+  private namesInUse(options: ListLocksOptions): string[] {
     const prefix = options.prefix ?? "";
     const after = options.after;
-    const limit = Math.max(1, options.limit ?? 1000);
     const names: string[] = [];
     for (const lock of this.locks.values()) {
       if (!inUse(lock)) continue;
@@ -659,12 +703,7 @@ export class LockStateMachine {
       if (after !== undefined && compareCodePoints(lock.name, after) <= 0) continue;
       names.push(lock.name);
     }
-    names.sort(compareCodePoints);
-    const page = names.slice(0, limit);
-    return {
-      locks: page.map((name) => lockInfo(this.locks.get(name) as LockState, this.clientNameOf)),
-      nextAfter: names.length > limit ? (page[page.length - 1] as string) : null,
-    };
+    return names.sort(compareCodePoints);
   }
 
   getSession(id: bigint): SessionInfo | null {

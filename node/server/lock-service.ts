@@ -6,14 +6,14 @@ import { palisade } from "../../proto/gen/palisade.js";
 import type { LockServiceHandlers } from "../../proto/grpc.ts";
 import { toU64 } from "../../proto/wire.ts";
 import type { AcquireResult, CancelWaitResult, GrantView, HolderView } from "../host/lock-requests.ts";
-import type { EndReason, HistoryEntry, LockHolderInfo, LockInfo, LockWaiterInfo, SessionInfo } from "../lock/index.ts";
+import type { EndReason, HistoryEntry, HolderPlace, LockHolderInfo, LockPageInfo, LockWaiterInfo, SessionInfo } from "../lock/index.ts";
 import type { ServiceContext } from "./context.ts";
 import { fail, toStatus, unary } from "./handler.ts";
 import { wireKindFields, wireTarget } from "./kind-fields.ts";
 import { lockStream } from "./lock-stream.ts";
 import {
-  parseAcquire, parseCancelWait, parseCloseSession, parseHistory, parseListLocks, parseListSessions, parseOpenSession,
-  parseRelease, parseValidateToken, parseWatch, lockField, sessionIdField, parseKeepAliveSessions,
+  parseAcquire, parseCancelWait, parseCloseSession, parseGetLock, parseHistory, parseListLocks, parseListSessions, parseOpenSession,
+  parseRelease, parseValidateToken, parseWatch, sessionIdField, parseKeepAliveSessions, LOCKS_PAGE_BYTES, SUMMARY_BOUNDS,
 } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "./status.ts";
@@ -41,12 +41,26 @@ function waiterOf(w: LockWaiterInfo, permits?: number): palisade.v1.LockWaiter.$
   };
 }
 
-/** The fields GetLockResponse and LockSummary share: the holder, every holder when there are several, the kind. */
-function lockFields(info: LockInfo): Pick<palisade.v1.GetLockResponse.$Properties, "holder" | "holders" | "kind" | "permits"> {
+function cursorOf(place: HolderPlace | null): palisade.v1.HolderCursor.$Properties | null {
+  return place === null ? null : { token: toU64(place.token), sessionId: toU64(place.sessionId) };
+}
+
+type SharedLockFields = "holder" | "holders" | "kind" | "permits" | "holderCount" | "nextHoldersAfter";
+
+/**
+ * The fields GetLockResponse and LockSummary share: the oldest holder, the page of holders
+ * when there are several (a lone holder is `holder` alone, as before the pages), the
+ * holder count and where the holders not listed start, the kind. `continued`: the page
+ * goes on from a place in the list.
+ */
+function lockFields(info: LockPageInfo, continued = false): Pick<palisade.v1.GetLockResponse.$Properties, SharedLockFields> {
   const permits = info.permits;
   return {
     holder: info.holder ? holderOf(info.holder, permits) : null,
-    ...(info.holders ? { holders: info.holders.map((h) => holderOf(h, permits)) } : {}),
+    // A page after the first lists its holders even when one is left.
+    ...(info.holderCount > 1 || continued ? { holders: info.holders.map((h) => holderOf(h, permits)) } : {}),
+    holderCount: info.holderCount,
+    nextHoldersAfter: cursorOf(info.nextHoldersAfter),
     ...(info.kind === "semaphore" ? { kind: pb.LockKind.LOCK_KIND_SEMAPHORE, permits: permits ?? 0 } : {}),
   };
 }
@@ -161,16 +175,19 @@ export function lockCalls(ctx: ServiceContext): LockCalls {
     },
 
     async GetLock(request) {
-      const lock = lockField(request.lock);
-      const info = await locks.read((state) => state.getLock(lock));
-      return pb.GetLockResponse.create({ lock: info.name, ...lockFields(info), waiters: info.waiters.map((w) => waiterOf(w, info.permits)) });
+      const { lock, bounds } = parseGetLock(request);
+      const info = await locks.read((state) => state.lockPage(lock, bounds));
+      return pb.GetLockResponse.create({
+        lock: info.name, ...lockFields(info, bounds.holders.after !== undefined), waiters: info.waiters.map((w) => waiterOf(w, info.permits)),
+        waiterCount: info.waiterCount, nextWaitersAfterIndex: toU64(info.nextWaitersAfter ?? 0),
+      });
     },
 
     async ListLocks(request) {
       const { prefix, after, limit } = parseListLocks(request);
-      const page = await locks.read((state) => state.listLocks({ prefix, after, limit }));
+      const page = await locks.read((state) => state.listLockPages({ prefix, after, limit, maxBytes: LOCKS_PAGE_BYTES, each: SUMMARY_BOUNDS }));
       return pb.ListLocksResponse.create({
-        locks: page.locks.map((l) => ({ lock: l.name, ...lockFields(l), waiterCount: l.waiters.length })),
+        locks: page.locks.map((l) => ({ lock: l.name, ...lockFields(l), waiterCount: l.waiterCount })),
         nextAfter: page.nextAfter ?? "",
       });
     },

@@ -5,7 +5,7 @@ import { palisade } from "../../proto/gen/palisade.js";
 import {
   checkClientName, checkHolderData, checkHoldMs, checkLockName, checkRequestId, checkSequenced, checkSessionId, checkTargets, checkToken,
   checkTtl, checkWaitMs, type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type LockLimits, type LockMode,
-  type LockTarget, type ReleaseCommand, type RevokeCommand, type SequencedWrite,
+  type LockPageBounds, type LockTarget, type ReleaseCommand, type RevokeCommand, type SequencedWrite,
 } from "../lock/index.ts";
 import { CodecError, u64, type U64Input } from "../../proto/wire.ts";
 
@@ -21,6 +21,24 @@ export const DEFAULT_TTL_MS = 10_000;
 /** Page size when ListLocks / ListSessions leave limit at 0, and the largest page served. */
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1_000;
+
+// Byte bounds of the lock reads' pages (as LockPageInfo counts bytes, above their encoded
+// size): a GetLock answer (two lists and the oldest holder) and a ListLocks page stay well
+// below the 4 MiB gRPC message limit even when one entry is as large as the limits allow,
+// and leave room for several answers in one frame of the Stream RPC.
+/** One page of a lock's holders or of its waiters in GetLock. */
+export const LIST_PAGE_BYTES = 256 * 1024;
+/** One ListLocks page. */
+export const LOCKS_PAGE_BYTES = 512 * 1024;
+/** The holders one ListLocks entry lists at most (GetLock reads the rest). */
+export const SUMMARY_HOLDERS = 10;
+const SUMMARY_HOLDER_BYTES = 64 * 1024;
+
+/** What each ListLocks entry lists: its oldest holders, no waiters (their count is there). */
+export const SUMMARY_BOUNDS: LockPageBounds = {
+  holders: { limit: SUMMARY_HOLDERS, maxBytes: SUMMARY_HOLDER_BYTES },
+  waiters: { limit: 0, maxBytes: 0 },
+};
 
 function ensure(problem: string | null, field?: string): void {
   if (problem !== null) throw new RequestError(field ? `${field}: ${problem}` : problem);
@@ -228,6 +246,26 @@ export function parsePageLimit(value: number | null | undefined, field = "limit"
   if (!Number.isSafeInteger(limit) || limit < 0) throw new RequestError(`${field}: expected a non-negative integer`);
   if (limit > MAX_PAGE_SIZE) throw new RequestError(`${field}: ${limit} is above the largest page, ${MAX_PAGE_SIZE}`);
   return limit === 0 ? DEFAULT_PAGE_SIZE : limit;
+}
+
+/** A GetLock list's limit: unset is the default page, 0 lists none. */
+function listLimit(value: number | null | undefined, field: string): number {
+  return value === null || value === undefined ? DEFAULT_PAGE_SIZE : value === 0 ? 0 : parsePageLimit(value, field);
+}
+
+export function parseGetLock(req: palisade.v1.GetLockRequest): { lock: string; bounds: LockPageBounds } {
+  const lock = lockField(req.lock);
+  const cursor = req.holdersAfter;
+  const after = cursor
+    ? { token: bigField(cursor.token, "holders_after.token"), sessionId: bigField(cursor.sessionId, "holders_after.session_id") }
+    : undefined;
+  return {
+    lock,
+    bounds: {
+      holders: { limit: listLimit(req.holderLimit, "holder_limit"), maxBytes: LIST_PAGE_BYTES, after },
+      waiters: { limit: listLimit(req.waiterLimit, "waiter_limit"), maxBytes: LIST_PAGE_BYTES, afterIndex: numberField(req.waitersAfterIndex, "waiters_after_index") },
+    },
+  };
 }
 
 export function parseListLocks(req: palisade.v1.ListLocksRequest): { prefix: string; after: string | undefined; limit: number } {

@@ -5521,6 +5521,129 @@ export namespace palisade {
         }
 
         /**
+         * Properties of a HolderCursor.
+         * @deprecated Use palisade.v1.HolderCursor.$Properties instead.
+         */
+        interface IHolderCursor extends palisade.v1.HolderCursor.$Properties {
+        }
+
+        /** Represents a HolderCursor. */
+        class HolderCursor {
+
+            /**
+             * Constructs a new HolderCursor.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.HolderCursor.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** HolderCursor token. */
+            token: Long;
+
+            /** HolderCursor sessionId. */
+            sessionId: Long;
+
+            /**
+             * Creates a new HolderCursor instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns HolderCursor instance
+             */
+            static create(properties: palisade.v1.HolderCursor.$Shape): palisade.v1.HolderCursor & palisade.v1.HolderCursor.$Shape;
+            static create(properties?: palisade.v1.HolderCursor.$Properties): palisade.v1.HolderCursor;
+
+            /**
+             * Encodes the specified HolderCursor message. Does not implicitly {@link palisade.v1.HolderCursor.verify|verify} messages.
+             * @param message HolderCursor message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.HolderCursor.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified HolderCursor message, length delimited. Does not implicitly {@link palisade.v1.HolderCursor.verify|verify} messages.
+             * @param message HolderCursor message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.HolderCursor.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a HolderCursor message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.HolderCursor & palisade.v1.HolderCursor.$Shape} HolderCursor
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.HolderCursor & palisade.v1.HolderCursor.$Shape;
+
+            /**
+             * Decodes a HolderCursor message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.HolderCursor & palisade.v1.HolderCursor.$Shape} HolderCursor
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.HolderCursor & palisade.v1.HolderCursor.$Shape;
+
+            /**
+             * Verifies a HolderCursor message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a HolderCursor message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns HolderCursor
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.HolderCursor;
+
+            /**
+             * Creates a plain object from a HolderCursor message. Also converts values to other types if specified.
+             * @param message HolderCursor
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.HolderCursor, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this HolderCursor to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for HolderCursor
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace HolderCursor {
+
+            /** Properties of a HolderCursor. */
+            interface $Properties {
+
+                /** HolderCursor token */
+                token?: (Long|null);
+
+                /** HolderCursor sessionId */
+                sessionId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a HolderCursor. */
+            type $Shape = palisade.v1.HolderCursor.$Properties;
+        }
+
+        /**
          * Properties of a GetLockRequest.
          * @deprecated Use palisade.v1.GetLockRequest.$Properties instead.
          */
@@ -5541,6 +5664,18 @@ export namespace palisade {
 
             /** GetLockRequest lock. */
             lock: string;
+
+            /** GetLockRequest holderLimit. */
+            holderLimit?: (number|null);
+
+            /** GetLockRequest waiterLimit. */
+            waiterLimit?: (number|null);
+
+            /** GetLockRequest holdersAfter. */
+            holdersAfter?: (palisade.v1.HolderCursor.$Properties|null);
+
+            /** GetLockRequest waitersAfterIndex. */
+            waitersAfterIndex: Long;
 
             /**
              * Creates a new GetLockRequest instance using the specified properties.
@@ -5629,6 +5764,18 @@ export namespace palisade {
                 /** GetLockRequest lock */
                 lock?: (string|null);
 
+                /** GetLockRequest holderLimit */
+                holderLimit?: (number|null);
+
+                /** GetLockRequest waiterLimit */
+                waiterLimit?: (number|null);
+
+                /** GetLockRequest holdersAfter */
+                holdersAfter?: (palisade.v1.HolderCursor.$Properties|null);
+
+                /** GetLockRequest waitersAfterIndex */
+                waitersAfterIndex?: (Long|null);
+
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
             }
@@ -5673,6 +5820,18 @@ export namespace palisade {
 
             /** GetLockResponse permits. */
             permits: number;
+
+            /** GetLockResponse holderCount. */
+            holderCount: number;
+
+            /** GetLockResponse waiterCount. */
+            waiterCount: number;
+
+            /** GetLockResponse nextHoldersAfter. */
+            nextHoldersAfter?: (palisade.v1.HolderCursor.$Properties|null);
+
+            /** GetLockResponse nextWaitersAfterIndex. */
+            nextWaitersAfterIndex: Long;
 
             /**
              * Creates a new GetLockResponse instance using the specified properties.
@@ -5775,6 +5934,18 @@ export namespace palisade {
 
                 /** GetLockResponse permits */
                 permits?: (number|null);
+
+                /** GetLockResponse holderCount */
+                holderCount?: (number|null);
+
+                /** GetLockResponse waiterCount */
+                waiterCount?: (number|null);
+
+                /** GetLockResponse nextHoldersAfter */
+                nextHoldersAfter?: (palisade.v1.HolderCursor.$Properties|null);
+
+                /** GetLockResponse nextWaitersAfterIndex */
+                nextWaitersAfterIndex?: (Long|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -5950,6 +6121,12 @@ export namespace palisade {
             /** LockSummary permits. */
             permits: number;
 
+            /** LockSummary holderCount. */
+            holderCount: number;
+
+            /** LockSummary nextHoldersAfter. */
+            nextHoldersAfter?: (palisade.v1.HolderCursor.$Properties|null);
+
             /**
              * Creates a new LockSummary instance using the specified properties.
              * @param [properties] Properties to set
@@ -6051,6 +6228,12 @@ export namespace palisade {
 
                 /** LockSummary permits */
                 permits?: (number|null);
+
+                /** LockSummary holderCount */
+                holderCount?: (number|null);
+
+                /** LockSummary nextHoldersAfter */
+                nextHoldersAfter?: (palisade.v1.HolderCursor.$Properties|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

@@ -14957,12 +14957,353 @@ export const palisade = $root.palisade = (() => {
             return values;
         })();
 
+        v1.HolderCursor = (function() {
+
+            /**
+             * Properties of a HolderCursor.
+             * @typedef {Object} palisade.v1.HolderCursor.$Properties
+             * @property {Long|null} [token] HolderCursor token
+             * @property {Long|null} [sessionId] HolderCursor sessionId
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a HolderCursor.
+             * @memberof palisade.v1
+             * @interface IHolderCursor
+             * @augments palisade.v1.HolderCursor.$Properties
+             * @deprecated Use palisade.v1.HolderCursor.$Properties instead.
+             */
+
+            /**
+             * Shape of a HolderCursor.
+             * @typedef {palisade.v1.HolderCursor.$Properties} palisade.v1.HolderCursor.$Shape
+             */
+
+            /**
+             * Constructs a new HolderCursor.
+             * @memberof palisade.v1
+             * @classdesc Represents a HolderCursor.
+             * @constructor
+             * @param {palisade.v1.HolderCursor.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const HolderCursor = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * HolderCursor token.
+             * @member {Long} token
+             * @memberof palisade.v1.HolderCursor
+             * @instance
+             */
+            HolderCursor.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * HolderCursor sessionId.
+             * @member {Long} sessionId
+             * @memberof palisade.v1.HolderCursor
+             * @instance
+             */
+            HolderCursor.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new HolderCursor instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {palisade.v1.HolderCursor.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.HolderCursor} HolderCursor instance
+             * @type {{
+             *   (properties: palisade.v1.HolderCursor.$Shape): palisade.v1.HolderCursor & palisade.v1.HolderCursor.$Shape;
+             *   (properties?: palisade.v1.HolderCursor.$Properties): palisade.v1.HolderCursor;
+             * }}
+             */
+            HolderCursor.create = function(properties) {
+                return new HolderCursor(properties);
+            };
+
+            /**
+             * Encodes the specified HolderCursor message. Does not implicitly {@link palisade.v1.HolderCursor.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {palisade.v1.HolderCursor.$Properties} message HolderCursor message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            HolderCursor.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.token);
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.sessionId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified HolderCursor message, length delimited. Does not implicitly {@link palisade.v1.HolderCursor.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {palisade.v1.HolderCursor.$Properties} message HolderCursor message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            HolderCursor.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a HolderCursor message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.HolderCursor & palisade.v1.HolderCursor.$Shape} HolderCursor
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            HolderCursor.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.HolderCursor();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sessionId = value;
+                            else
+                                delete message.sessionId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a HolderCursor message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.HolderCursor & palisade.v1.HolderCursor.$Shape} HolderCursor
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            HolderCursor.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a HolderCursor message.
+             * @function verify
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            HolderCursor.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
+                        return "sessionId: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a HolderCursor message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.HolderCursor} HolderCursor
+             */
+            HolderCursor.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.HolderCursor)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.HolderCursor: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.HolderCursor();
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.sessionId != null)
+                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                        if ($util.Long)
+                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
+                        else if (typeof object.sessionId === "string")
+                            message.sessionId = $parseInt(object.sessionId, 10);
+                        else if (typeof object.sessionId === "number")
+                            message.sessionId = object.sessionId;
+                        else if (typeof object.sessionId === "object")
+                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a HolderCursor message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {palisade.v1.HolderCursor} message HolderCursor
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            HolderCursor.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.sessionId === "number")
+                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
+                    else
+                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                return object;
+            };
+
+            /**
+             * Converts this HolderCursor to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.HolderCursor
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            HolderCursor.prototype.toJSON = function() {
+                return HolderCursor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for HolderCursor
+             * @function getTypeUrl
+             * @memberof palisade.v1.HolderCursor
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            HolderCursor.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.HolderCursor";
+            };
+
+            return HolderCursor;
+        })();
+
         v1.GetLockRequest = (function() {
 
             /**
              * Properties of a GetLockRequest.
              * @typedef {Object} palisade.v1.GetLockRequest.$Properties
              * @property {string|null} [lock] GetLockRequest lock
+             * @property {number|null} [holderLimit] GetLockRequest holderLimit
+             * @property {number|null} [waiterLimit] GetLockRequest waiterLimit
+             * @property {palisade.v1.HolderCursor.$Properties|null} [holdersAfter] GetLockRequest holdersAfter
+             * @property {Long|null} [waitersAfterIndex] GetLockRequest waitersAfterIndex
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -15003,6 +15344,53 @@ export const palisade = $root.palisade = (() => {
             GetLockRequest.prototype.lock = "";
 
             /**
+             * GetLockRequest holderLimit.
+             * @member {number|null|undefined} holderLimit
+             * @memberof palisade.v1.GetLockRequest
+             * @instance
+             */
+            GetLockRequest.prototype.holderLimit = null;
+
+            /**
+             * GetLockRequest waiterLimit.
+             * @member {number|null|undefined} waiterLimit
+             * @memberof palisade.v1.GetLockRequest
+             * @instance
+             */
+            GetLockRequest.prototype.waiterLimit = null;
+
+            /**
+             * GetLockRequest holdersAfter.
+             * @member {palisade.v1.HolderCursor.$Properties|null|undefined} holdersAfter
+             * @memberof palisade.v1.GetLockRequest
+             * @instance
+             */
+            GetLockRequest.prototype.holdersAfter = null;
+
+            /**
+             * GetLockRequest waitersAfterIndex.
+             * @member {Long} waitersAfterIndex
+             * @memberof palisade.v1.GetLockRequest
+             * @instance
+             */
+            GetLockRequest.prototype.waitersAfterIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            // Virtual OneOf for proto3 optional field
+            $Object.defineProperty(GetLockRequest.prototype, "_holderLimit", {
+                get: $util.oneOfGetter($oneOfFields = ["holderLimit"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            // Virtual OneOf for proto3 optional field
+            $Object.defineProperty(GetLockRequest.prototype, "_waiterLimit", {
+                get: $util.oneOfGetter($oneOfFields = ["waiterLimit"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
              * Creates a new GetLockRequest instance using the specified properties.
              * @function create
              * @memberof palisade.v1.GetLockRequest
@@ -15036,6 +15424,14 @@ export const palisade = $root.palisade = (() => {
                     throw $Error("max depth exceeded");
                 if (message.lock != null && $Object.hasOwnProperty.call(message, "lock") && message.lock !== "")
                     writer.uint32(/* id 1, wireType 2 =*/10).string(message.lock);
+                if (message.holderLimit != null && $Object.hasOwnProperty.call(message, "holderLimit"))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.holderLimit);
+                if (message.waiterLimit != null && $Object.hasOwnProperty.call(message, "waiterLimit"))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint32(message.waiterLimit);
+                if (message.holdersAfter != null && $Object.hasOwnProperty.call(message, "holdersAfter"))
+                    $root.palisade.v1.HolderCursor.encode(message.holdersAfter, writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+                if (message.waitersAfterIndex != null && $Object.hasOwnProperty.call(message, "waitersAfterIndex") && (typeof message.waitersAfterIndex === "object" ? message.waitersAfterIndex.low || message.waitersAfterIndex.high : message.waitersAfterIndex !== 0))
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.waitersAfterIndex);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -15102,6 +15498,35 @@ export const palisade = $root.palisade = (() => {
                                 delete message.lock;
                             continue;
                         }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            message.holderLimit = reader.uint32();
+                            message._holderLimit = "holderLimit";
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            message.waiterLimit = reader.uint32();
+                            message._waiterLimit = "waiterLimit";
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            message.holdersAfter = $root.palisade.v1.HolderCursor.decode(reader, reader.size(), $undefined, _depth + 1, message.holdersAfter);
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.waitersAfterIndex = value;
+                            else
+                                delete message.waitersAfterIndex;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -15150,9 +15575,28 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $util.recursionLimit)
                     return "max depth exceeded";
+                let properties = {};
                 if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
                     if (!$util.isString(message.lock))
                         return "lock: string expected";
+                if (message.holderLimit != null && $Object.hasOwnProperty.call(message, "holderLimit")) {
+                    properties._holderLimit = 1;
+                    if (!$util.isInteger(message.holderLimit))
+                        return "holderLimit: integer expected";
+                }
+                if (message.waiterLimit != null && $Object.hasOwnProperty.call(message, "waiterLimit")) {
+                    properties._waiterLimit = 1;
+                    if (!$util.isInteger(message.waiterLimit))
+                        return "waiterLimit: integer expected";
+                }
+                if (message.holdersAfter != null && $Object.hasOwnProperty.call(message, "holdersAfter")) {
+                    let error = $root.palisade.v1.HolderCursor.verify(message.holdersAfter, _depth + 1);
+                    if (error)
+                        return "holdersAfter." + error;
+                }
+                if (message.waitersAfterIndex != null && $Object.hasOwnProperty.call(message, "waitersAfterIndex"))
+                    if (!$util.isInteger(message.waitersAfterIndex) && !(message.waitersAfterIndex && $util.isInteger(message.waitersAfterIndex.low) && $util.isInteger(message.waitersAfterIndex.high)))
+                        return "waitersAfterIndex: integer|Long expected";
                 return null;
             };
 
@@ -15177,6 +15621,25 @@ export const palisade = $root.palisade = (() => {
                 if (object.lock != null)
                     if (typeof object.lock !== "string" || object.lock.length)
                         message.lock = $String(object.lock);
+                if (object.holderLimit != null)
+                    message.holderLimit = object.holderLimit >>> 0;
+                if (object.waiterLimit != null)
+                    message.waiterLimit = object.waiterLimit >>> 0;
+                if (object.holdersAfter != null) {
+                    if (!$util.isObject(object.holdersAfter))
+                        throw $TypeError(".palisade.v1.GetLockRequest.holdersAfter: object expected");
+                    message.holdersAfter = $root.palisade.v1.HolderCursor.fromObject(object.holdersAfter, _depth + 1);
+                }
+                if (object.waitersAfterIndex != null)
+                    if (typeof object.waitersAfterIndex === "object" ? object.waitersAfterIndex.low || object.waitersAfterIndex.high : $Number(object.waitersAfterIndex) !== 0)
+                        if ($util.Long)
+                            message.waitersAfterIndex = $util.Long.fromValue(object.waitersAfterIndex, true);
+                        else if (typeof object.waitersAfterIndex === "string")
+                            message.waitersAfterIndex = $parseInt(object.waitersAfterIndex, 10);
+                        else if (typeof object.waitersAfterIndex === "number")
+                            message.waitersAfterIndex = object.waitersAfterIndex;
+                        else if (typeof object.waitersAfterIndex === "object")
+                            message.waitersAfterIndex = new $util.LongBits(object.waitersAfterIndex.low >>> 0, object.waitersAfterIndex.high >>> 0).toNumber(true);
                 return message;
             };
 
@@ -15197,10 +15660,30 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let object = {};
-                if (options.defaults)
+                if (options.defaults) {
                     object.lock = "";
+                    object.holdersAfter = null;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.waitersAfterIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.waitersAfterIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
                 if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
                     object.lock = message.lock;
+                if (message.holderLimit != null && $Object.hasOwnProperty.call(message, "holderLimit"))
+                    object.holderLimit = message.holderLimit;
+                if (message.waiterLimit != null && $Object.hasOwnProperty.call(message, "waiterLimit"))
+                    object.waiterLimit = message.waiterLimit;
+                if (message.holdersAfter != null && $Object.hasOwnProperty.call(message, "holdersAfter"))
+                    object.holdersAfter = $root.palisade.v1.HolderCursor.toObject(message.holdersAfter, options, _depth + 1);
+                if (message.waitersAfterIndex != null && $Object.hasOwnProperty.call(message, "waitersAfterIndex"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.waitersAfterIndex = typeof message.waitersAfterIndex === "number" ? $BigInt(message.waitersAfterIndex) : $util.Long.fromBits(message.waitersAfterIndex.low >>> 0, message.waitersAfterIndex.high >>> 0, true).toBigInt();
+                    else if (typeof message.waitersAfterIndex === "number")
+                        object.waitersAfterIndex = options.longs === $String ? $String(message.waitersAfterIndex) : message.waitersAfterIndex;
+                    else
+                        object.waitersAfterIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.waitersAfterIndex) : options.longs === $Number ? new $util.LongBits(message.waitersAfterIndex.low >>> 0, message.waitersAfterIndex.high >>> 0).toNumber(true) : message.waitersAfterIndex;
                 return object;
             };
 
@@ -15243,6 +15726,10 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<palisade.v1.LockHolder.$Properties>|null} [holders] GetLockResponse holders
              * @property {palisade.v1.LockKind|null} [kind] GetLockResponse kind
              * @property {number|null} [permits] GetLockResponse permits
+             * @property {number|null} [holderCount] GetLockResponse holderCount
+             * @property {number|null} [waiterCount] GetLockResponse waiterCount
+             * @property {palisade.v1.HolderCursor.$Properties|null} [nextHoldersAfter] GetLockResponse nextHoldersAfter
+             * @property {Long|null} [nextWaitersAfterIndex] GetLockResponse nextWaitersAfterIndex
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -15325,6 +15812,38 @@ export const palisade = $root.palisade = (() => {
             GetLockResponse.prototype.permits = 0;
 
             /**
+             * GetLockResponse holderCount.
+             * @member {number} holderCount
+             * @memberof palisade.v1.GetLockResponse
+             * @instance
+             */
+            GetLockResponse.prototype.holderCount = 0;
+
+            /**
+             * GetLockResponse waiterCount.
+             * @member {number} waiterCount
+             * @memberof palisade.v1.GetLockResponse
+             * @instance
+             */
+            GetLockResponse.prototype.waiterCount = 0;
+
+            /**
+             * GetLockResponse nextHoldersAfter.
+             * @member {palisade.v1.HolderCursor.$Properties|null|undefined} nextHoldersAfter
+             * @memberof palisade.v1.GetLockResponse
+             * @instance
+             */
+            GetLockResponse.prototype.nextHoldersAfter = null;
+
+            /**
+             * GetLockResponse nextWaitersAfterIndex.
+             * @member {Long} nextWaitersAfterIndex
+             * @memberof palisade.v1.GetLockResponse
+             * @instance
+             */
+            GetLockResponse.prototype.nextWaitersAfterIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
              * Creates a new GetLockResponse instance using the specified properties.
              * @function create
              * @memberof palisade.v1.GetLockResponse
@@ -15370,6 +15889,14 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 5, wireType 0 =*/40).int32(message.kind);
                 if (message.permits != null && $Object.hasOwnProperty.call(message, "permits") && message.permits !== 0)
                     writer.uint32(/* id 6, wireType 0 =*/48).uint32(message.permits);
+                if (message.holderCount != null && $Object.hasOwnProperty.call(message, "holderCount") && message.holderCount !== 0)
+                    writer.uint32(/* id 7, wireType 0 =*/56).uint32(message.holderCount);
+                if (message.waiterCount != null && $Object.hasOwnProperty.call(message, "waiterCount") && message.waiterCount !== 0)
+                    writer.uint32(/* id 8, wireType 0 =*/64).uint32(message.waiterCount);
+                if (message.nextHoldersAfter != null && $Object.hasOwnProperty.call(message, "nextHoldersAfter"))
+                    $root.palisade.v1.HolderCursor.encode(message.nextHoldersAfter, writer.uint32(/* id 9, wireType 2 =*/74).fork(), _depth + 1).ldelim();
+                if (message.nextWaitersAfterIndex != null && $Object.hasOwnProperty.call(message, "nextWaitersAfterIndex") && (typeof message.nextWaitersAfterIndex === "object" ? message.nextWaitersAfterIndex.low || message.nextWaitersAfterIndex.high : message.nextWaitersAfterIndex !== 0))
+                    writer.uint32(/* id 10, wireType 0 =*/80).uint64(message.nextWaitersAfterIndex);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -15476,6 +16003,39 @@ export const palisade = $root.palisade = (() => {
                                 delete message.permits;
                             continue;
                         }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.holderCount = value;
+                            else
+                                delete message.holderCount;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.waiterCount = value;
+                            else
+                                delete message.waiterCount;
+                            continue;
+                        }
+                    case 9: {
+                            if (wireType !== 2)
+                                break;
+                            message.nextHoldersAfter = $root.palisade.v1.HolderCursor.decode(reader, reader.size(), $undefined, _depth + 1, message.nextHoldersAfter);
+                            continue;
+                        }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.nextWaitersAfterIndex = value;
+                            else
+                                delete message.nextWaitersAfterIndex;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -15556,6 +16116,20 @@ export const palisade = $root.palisade = (() => {
                 if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
                     if (!$util.isInteger(message.permits))
                         return "permits: integer expected";
+                if (message.holderCount != null && $Object.hasOwnProperty.call(message, "holderCount"))
+                    if (!$util.isInteger(message.holderCount))
+                        return "holderCount: integer expected";
+                if (message.waiterCount != null && $Object.hasOwnProperty.call(message, "waiterCount"))
+                    if (!$util.isInteger(message.waiterCount))
+                        return "waiterCount: integer expected";
+                if (message.nextHoldersAfter != null && $Object.hasOwnProperty.call(message, "nextHoldersAfter")) {
+                    let error = $root.palisade.v1.HolderCursor.verify(message.nextHoldersAfter, _depth + 1);
+                    if (error)
+                        return "nextHoldersAfter." + error;
+                }
+                if (message.nextWaitersAfterIndex != null && $Object.hasOwnProperty.call(message, "nextWaitersAfterIndex"))
+                    if (!$util.isInteger(message.nextWaitersAfterIndex) && !(message.nextWaitersAfterIndex && $util.isInteger(message.nextWaitersAfterIndex.low) && $util.isInteger(message.nextWaitersAfterIndex.high)))
+                        return "nextWaitersAfterIndex: integer|Long expected";
                 return null;
             };
 
@@ -15622,6 +16196,27 @@ export const palisade = $root.palisade = (() => {
                 if (object.permits != null)
                     if ($Number(object.permits) !== 0)
                         message.permits = object.permits >>> 0;
+                if (object.holderCount != null)
+                    if ($Number(object.holderCount) !== 0)
+                        message.holderCount = object.holderCount >>> 0;
+                if (object.waiterCount != null)
+                    if ($Number(object.waiterCount) !== 0)
+                        message.waiterCount = object.waiterCount >>> 0;
+                if (object.nextHoldersAfter != null) {
+                    if (!$util.isObject(object.nextHoldersAfter))
+                        throw $TypeError(".palisade.v1.GetLockResponse.nextHoldersAfter: object expected");
+                    message.nextHoldersAfter = $root.palisade.v1.HolderCursor.fromObject(object.nextHoldersAfter, _depth + 1);
+                }
+                if (object.nextWaitersAfterIndex != null)
+                    if (typeof object.nextWaitersAfterIndex === "object" ? object.nextWaitersAfterIndex.low || object.nextWaitersAfterIndex.high : $Number(object.nextWaitersAfterIndex) !== 0)
+                        if ($util.Long)
+                            message.nextWaitersAfterIndex = $util.Long.fromValue(object.nextWaitersAfterIndex, true);
+                        else if (typeof object.nextWaitersAfterIndex === "string")
+                            message.nextWaitersAfterIndex = $parseInt(object.nextWaitersAfterIndex, 10);
+                        else if (typeof object.nextWaitersAfterIndex === "number")
+                            message.nextWaitersAfterIndex = object.nextWaitersAfterIndex;
+                        else if (typeof object.nextWaitersAfterIndex === "object")
+                            message.nextWaitersAfterIndex = new $util.LongBits(object.nextWaitersAfterIndex.low >>> 0, object.nextWaitersAfterIndex.high >>> 0).toNumber(true);
                 return message;
             };
 
@@ -15651,6 +16246,14 @@ export const palisade = $root.palisade = (() => {
                     object.holder = null;
                     object.kind = options.enums === $String ? "LOCK_KIND_UNSPECIFIED" : 0;
                     object.permits = 0;
+                    object.holderCount = 0;
+                    object.waiterCount = 0;
+                    object.nextHoldersAfter = null;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.nextWaitersAfterIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.nextWaitersAfterIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                 }
                 if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
                     object.lock = message.lock;
@@ -15670,6 +16273,19 @@ export const palisade = $root.palisade = (() => {
                     object.kind = options.enums === $String ? $root.palisade.v1.LockKind[message.kind] === $undefined ? message.kind : $root.palisade.v1.LockKind[message.kind] : message.kind;
                 if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
                     object.permits = message.permits;
+                if (message.holderCount != null && $Object.hasOwnProperty.call(message, "holderCount"))
+                    object.holderCount = message.holderCount;
+                if (message.waiterCount != null && $Object.hasOwnProperty.call(message, "waiterCount"))
+                    object.waiterCount = message.waiterCount;
+                if (message.nextHoldersAfter != null && $Object.hasOwnProperty.call(message, "nextHoldersAfter"))
+                    object.nextHoldersAfter = $root.palisade.v1.HolderCursor.toObject(message.nextHoldersAfter, options, _depth + 1);
+                if (message.nextWaitersAfterIndex != null && $Object.hasOwnProperty.call(message, "nextWaitersAfterIndex"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.nextWaitersAfterIndex = typeof message.nextWaitersAfterIndex === "number" ? $BigInt(message.nextWaitersAfterIndex) : $util.Long.fromBits(message.nextWaitersAfterIndex.low >>> 0, message.nextWaitersAfterIndex.high >>> 0, true).toBigInt();
+                    else if (typeof message.nextWaitersAfterIndex === "number")
+                        object.nextWaitersAfterIndex = options.longs === $String ? $String(message.nextWaitersAfterIndex) : message.nextWaitersAfterIndex;
+                    else
+                        object.nextWaitersAfterIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.nextWaitersAfterIndex) : options.longs === $Number ? new $util.LongBits(message.nextWaitersAfterIndex.low >>> 0, message.nextWaitersAfterIndex.high >>> 0).toNumber(true) : message.nextWaitersAfterIndex;
                 return object;
             };
 
@@ -16046,6 +16662,8 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<palisade.v1.LockHolder.$Properties>|null} [holders] LockSummary holders
              * @property {palisade.v1.LockKind|null} [kind] LockSummary kind
              * @property {number|null} [permits] LockSummary permits
+             * @property {number|null} [holderCount] LockSummary holderCount
+             * @property {palisade.v1.HolderCursor.$Properties|null} [nextHoldersAfter] LockSummary nextHoldersAfter
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -16127,6 +16745,22 @@ export const palisade = $root.palisade = (() => {
             LockSummary.prototype.permits = 0;
 
             /**
+             * LockSummary holderCount.
+             * @member {number} holderCount
+             * @memberof palisade.v1.LockSummary
+             * @instance
+             */
+            LockSummary.prototype.holderCount = 0;
+
+            /**
+             * LockSummary nextHoldersAfter.
+             * @member {palisade.v1.HolderCursor.$Properties|null|undefined} nextHoldersAfter
+             * @memberof palisade.v1.LockSummary
+             * @instance
+             */
+            LockSummary.prototype.nextHoldersAfter = null;
+
+            /**
              * Creates a new LockSummary instance using the specified properties.
              * @function create
              * @memberof palisade.v1.LockSummary
@@ -16171,6 +16805,10 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 5, wireType 0 =*/40).int32(message.kind);
                 if (message.permits != null && $Object.hasOwnProperty.call(message, "permits") && message.permits !== 0)
                     writer.uint32(/* id 6, wireType 0 =*/48).uint32(message.permits);
+                if (message.holderCount != null && $Object.hasOwnProperty.call(message, "holderCount") && message.holderCount !== 0)
+                    writer.uint32(/* id 7, wireType 0 =*/56).uint32(message.holderCount);
+                if (message.nextHoldersAfter != null && $Object.hasOwnProperty.call(message, "nextHoldersAfter"))
+                    $root.palisade.v1.HolderCursor.encode(message.nextHoldersAfter, writer.uint32(/* id 8, wireType 2 =*/66).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -16278,6 +16916,21 @@ export const palisade = $root.palisade = (() => {
                                 delete message.permits;
                             continue;
                         }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.holderCount = value;
+                            else
+                                delete message.holderCount;
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 2)
+                                break;
+                            message.nextHoldersAfter = $root.palisade.v1.HolderCursor.decode(reader, reader.size(), $undefined, _depth + 1, message.nextHoldersAfter);
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -16352,6 +17005,14 @@ export const palisade = $root.palisade = (() => {
                 if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
                     if (!$util.isInteger(message.permits))
                         return "permits: integer expected";
+                if (message.holderCount != null && $Object.hasOwnProperty.call(message, "holderCount"))
+                    if (!$util.isInteger(message.holderCount))
+                        return "holderCount: integer expected";
+                if (message.nextHoldersAfter != null && $Object.hasOwnProperty.call(message, "nextHoldersAfter")) {
+                    let error = $root.palisade.v1.HolderCursor.verify(message.nextHoldersAfter, _depth + 1);
+                    if (error)
+                        return "nextHoldersAfter." + error;
+                }
                 return null;
             };
 
@@ -16411,6 +17072,14 @@ export const palisade = $root.palisade = (() => {
                 if (object.permits != null)
                     if ($Number(object.permits) !== 0)
                         message.permits = object.permits >>> 0;
+                if (object.holderCount != null)
+                    if ($Number(object.holderCount) !== 0)
+                        message.holderCount = object.holderCount >>> 0;
+                if (object.nextHoldersAfter != null) {
+                    if (!$util.isObject(object.nextHoldersAfter))
+                        throw $TypeError(".palisade.v1.LockSummary.nextHoldersAfter: object expected");
+                    message.nextHoldersAfter = $root.palisade.v1.HolderCursor.fromObject(object.nextHoldersAfter, _depth + 1);
+                }
                 return message;
             };
 
@@ -16439,6 +17108,8 @@ export const palisade = $root.palisade = (() => {
                     object.waiterCount = 0;
                     object.kind = options.enums === $String ? "LOCK_KIND_UNSPECIFIED" : 0;
                     object.permits = 0;
+                    object.holderCount = 0;
+                    object.nextHoldersAfter = null;
                 }
                 if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
                     object.lock = message.lock;
@@ -16455,6 +17126,10 @@ export const palisade = $root.palisade = (() => {
                     object.kind = options.enums === $String ? $root.palisade.v1.LockKind[message.kind] === $undefined ? message.kind : $root.palisade.v1.LockKind[message.kind] : message.kind;
                 if (message.permits != null && $Object.hasOwnProperty.call(message, "permits"))
                     object.permits = message.permits;
+                if (message.holderCount != null && $Object.hasOwnProperty.call(message, "holderCount"))
+                    object.holderCount = message.holderCount;
+                if (message.nextHoldersAfter != null && $Object.hasOwnProperty.call(message, "nextHoldersAfter"))
+                    object.nextHoldersAfter = $root.palisade.v1.HolderCursor.toObject(message.nextHoldersAfter, options, _depth + 1);
                 return object;
             };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { DEFAULT_LOCK_LIMITS, resolveLimits } from "../../node/lock/index.ts";
 import {
-  DEFAULT_TTL_MS, parseAcquire, parseCancelWait, parseCloseSession, parseListLocks, parseOpenSession, parseRelease,
+  DEFAULT_TTL_MS, LIST_PAGE_BYTES, parseAcquire, parseCancelWait, parseCloseSession, parseGetLock, parseListLocks, parseOpenSession, parseRelease,
   parseRevoke, parseValidateToken, parseWatch, RequestError, sessionIdField,
 } from "../../node/server/requests.ts";
 import { toU64 } from "../../proto/wire.ts";
@@ -81,5 +81,22 @@ describe("request validation", () => {
     rejects(() => parseListLocks(pb.ListLocksRequest.create({ limit: 5000 })), /largest page, 1000/);
     expect(parseWatch(pb.WatchRequest.create({ fromIndex: toU64(17) }))).toEqual({ prefix: "", fromIndex: 17 });
     rejects(() => parseWatch(pb.WatchRequest.create({ prefix: "\u0007" })), /prefix/);
+  });
+
+  it("reads a GetLock's pages: the first 100 of each list by default, none when a limit is 0, and refuses a bad page field by name", () => {
+    /** As the node decodes it: through the bytes, so unset and 0 differ as they do on the wire. */
+    const getLock = (fields: Partial<palisade.v1.GetLockRequest.$Properties>): palisade.v1.GetLockRequest =>
+      pb.GetLockRequest.decode(pb.GetLockRequest.encode(pb.GetLockRequest.create({ lock: "a", ...fields })).finish());
+    expect(parseGetLock(getLock({}))).toEqual({
+      lock: "a",
+      bounds: { holders: { limit: 100, maxBytes: LIST_PAGE_BYTES, after: undefined }, waiters: { limit: 100, maxBytes: LIST_PAGE_BYTES, afterIndex: 0 } },
+    });
+    const next = parseGetLock(getLock({ holderLimit: 0, waiterLimit: 1_000, holdersAfter: { token: toU64(9n), sessionId: toU64(4n) }, waitersAfterIndex: toU64(12) }));
+    expect(next.bounds.holders).toMatchObject({ limit: 0, after: { token: 9n, sessionId: 4n } });
+    expect(next.bounds.waiters).toMatchObject({ limit: 1_000, afterIndex: 12 });
+    rejects(() => parseGetLock(getLock({ holderLimit: 1_001 })), /^holder_limit: 1001 is above the largest page, 1000/);
+    rejects(() => parseGetLock(getLock({ waiterLimit: 5_000 })), /^waiter_limit: /);
+    rejects(() => parseGetLock(getLock({ waitersAfterIndex: toU64(2n ** 60n) })), /^waiters_after_index: \d+ is too large/);
+    rejects(() => parseGetLock(getLock({ lock: "" })), /lock/);
   });
 });

@@ -209,19 +209,90 @@ describe("where the status page is served", () => {
 
 describe("the status page's view of the lock kinds", () => {
   it("lists every shared holder with its mode and data, and a semaphore's permits with each permit's slot", async () => {
-    const { lockJson } = await import("../../node/server/status-page/views.ts");
+    const { lockJson, LOCK_LISTS } = await import("../../node/server/status-page/views.ts");
     const sm = new LockStateMachine();
     sm.apply(1, { type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: "a", wallMs: 1 });
     sm.apply(2, { type: "openSession", requestId: "r2", ttlMs: 10_000, clientName: "b", wallMs: 1 });
     sm.apply(3, { type: "acquire", sessionId: 1n, seq: 1, held: [], ackedUpTo: 0, lock: "r", waitMs: 0, wallMs: 2, mode: "shared", holderData: "report <job>" });
     sm.apply(4, { type: "acquire", sessionId: 2n, seq: 1, held: [], ackedUpTo: 0, lock: "r", waitMs: 0, wallMs: 2, mode: "shared" });
     sm.apply(5, { type: "acquire", sessionId: 2n, seq: 2, held: [], ackedUpTo: 1, lock: "s", waitMs: 0, wallMs: 2, permits: 3 });
-    const shared = lockJson(sm.getLock("r"));
+    const shared = lockJson(sm.lockPage("r", LOCK_LISTS));
     expect(shared.kind).toBe("shared");
     expect(shared.holders.map((h) => [h.clientName, h.mode, h.data])).toEqual([["a", "shared", "report <job>"], ["b", "shared", undefined]]);
-    const sem = lockJson(sm.getLock("s"));
+    const sem = lockJson(sm.lockPage("s", LOCK_LISTS));
     expect(sem.kind).toBe("semaphore of 3");
     expect(sem.holders.map((h) => [h.clientName, h.mode])).toEqual([["b", "slot 0"]]);
-    expect(lockJson(sm.getLock("free"))).toMatchObject({ kind: "exclusive", holders: [] });
+    expect(lockJson(sm.lockPage("free", LOCK_LISTS))).toMatchObject({ kind: "exclusive", holders: [] });
+  });
+});
+
+describe("the status page's views of locks with long lists", () => {
+  /**
+   * 2,000 sessions holding permits of "wide", a semaphore of 2,000 permits, and waiting
+   * behind the holder of "deep"; and 100 semaphores "big/NN" of 50 permits each held by
+   * 50 of them. Every grant and wait carries 1 KiB of holder data.
+   */
+  function wideState(): LockStateMachine {
+    const sm = new LockStateMachine();
+    let index = 0;
+    const seqs = new Map<bigint, number>();
+    const acquire = (sessionId: bigint, lock: string, fields: { permits?: number; waitMs?: number } = {}): void => {
+      const seq = (seqs.get(sessionId) ?? 0) + 1;
+      seqs.set(sessionId, seq);
+      const answer = sm.apply(++index, {
+        type: "acquire", sessionId, seq, held: [], ackedUpTo: seq - 1, lock, waitMs: 0, wallMs: 2, holderData: `${sessionId} `.padEnd(1_024, "d"), ...fields,
+      }).result;
+      if (answer.code !== "OK") throw new Error(`acquire of ${lock} by ${sessionId} answered ${answer.code}`);
+    };
+    const sessions: bigint[] = [];
+    for (let i = 0; i < 2_001; i++) {
+      sm.apply(++index, { type: "openSession", requestId: `r${index}`, ttlMs: 10_000, clientName: `c${index}`, wallMs: 1 });
+      sessions.push(BigInt(index));
+    }
+    const owner = sessions.pop() as bigint;
+    acquire(owner, "deep");
+    for (const s of sessions) acquire(s, "wide", { permits: 2_000 });
+    for (const s of sessions) acquire(s, "deep", { waitMs: 60_000 });
+    for (let l = 0; l < 100; l++) for (const s of sessions.slice(0, 50)) acquire(s, `big/${String(l).padStart(2, "0")}`, { permits: 50 });
+    return sm;
+  }
+
+  interface LockView { name: string; holders: unknown[]; holderCount: number; waiters: unknown[]; waiterCount: number }
+  const sm = wideState();
+  const read = (q: (s: LockStateMachine) => unknown): Promise<unknown> => Promise.resolve(q(sm));
+
+  it("a lock with 2,000 holders and 2,000 waiters shows at most 20 of each with the totals, in the locks view and the history view", async () => {
+    const { base } = await serve({ read });
+    const locks = (await (await fetch(`${base}/ui/api/locks?prefix=wide`)).json()) as { locks: LockView[] };
+    expect(locks.locks).toHaveLength(1);
+    expect(locks.locks[0]).toMatchObject({ name: "wide", holderCount: 2_000, waiterCount: 0 });
+    expect(locks.locks[0]?.holders.length).toBeGreaterThan(0);
+    expect(locks.locks[0]?.holders.length).toBeLessThanOrEqual(20);
+    const deep = (await (await fetch(`${base}/ui/api/locks?prefix=deep`)).json()) as { locks: LockView[] };
+    expect(deep.locks[0]).toMatchObject({ name: "deep", holderCount: 1, waiterCount: 2_000 });
+    expect(deep.locks[0]?.waiters.length).toBeLessThanOrEqual(20);
+    const history = (await (await fetch(`${base}/ui/api/history?lock=wide`)).json()) as { current: LockView };
+    expect(history.current.holderCount).toBe(2_000);
+    expect(history.current.holders.length).toBeLessThanOrEqual(20);
+  });
+
+  it("the locks view is cut by bytes as well as by count, and its continuation reaches every lock once", async () => {
+    const { base } = await serve({ read });
+    const names: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const q = new URLSearchParams({ prefix: "big/", ...(after !== null ? { after } : {}) });
+      const body = await (await fetch(`${base}/ui/api/locks?${q}`)).text();
+      expect(body.length).toBeLessThan(512 * 1024);
+      const view = JSON.parse(body) as { locks: LockView[]; nextAfter: string | null };
+      expect(view.locks.length).toBeGreaterThan(0);
+      for (const l of view.locks) expect(l).toMatchObject({ holderCount: 50, waiterCount: 0 });
+      names.push(...view.locks.map((l) => l.name));
+      after = view.nextAfter;
+      pages++;
+    } while (after !== null);
+    expect(pages).toBeGreaterThan(1);
+    expect(names).toEqual(Array.from({ length: 100 }, (_, l) => `big/${String(l).padStart(2, "0")}`));
   });
 });

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import uuid
 from types import TracebackType
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Type, TypeVar, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Type, TypeVar, Union
 
 import grpc
 
@@ -17,6 +17,7 @@ from .lock import LockHandle
 from .session import Session, SessionSettings
 from .types import (
     HistoryRecord,
+    HolderCursor,
     LockInfo,
     LockPage,
     LockSummary,
@@ -195,9 +196,44 @@ class PalisadeClient:
 
     # ---- reads (linearizable) ----------------------------------------------------------------
 
-    def get_lock(self, name: str, timeout: Optional[float] = None) -> LockInfo:
+    def get_lock(
+        self, name: str, timeout: Optional[float] = None, *, holders_after: Optional[HolderCursor] = None, waiters_after: int = 0,
+        holder_limit: Optional[int] = None, waiter_limit: Optional[int] = None,
+    ) -> LockInfo:
+        """A lock with one page of its holders and one of its waiters: the first of each unless
+        `holders_after` / `waiters_after` (a previous answer's next_holders_after /
+        next_waiters_after) say where to go on. A limit of None is the cluster's default page
+        (100), 0 lists none (the counts only), at most 1,000."""
         lock = _values.lock_name(name)
-        return lock_info_from(self._read("GetLock", lambda: lock_pb2.GetLockRequest(lock=lock), lock_pb2.GetLockResponse, timeout))
+        after = None if holders_after is None else lock_pb2.HolderCursor(
+            token=_values.u64(holders_after.token, "holders_after.token"), session_id=_values.u64(holders_after.session_id, "holders_after.session_id"),
+        )
+        waiters_index = _values.u64(waiters_after, "waiters_after")
+        limits = {
+            key: _values.u64(value, key) for key, value in (("holder_limit", holder_limit), ("waiter_limit", waiter_limit)) if value is not None
+        }
+
+        def build() -> lock_pb2.GetLockRequest:
+            return lock_pb2.GetLockRequest(lock=lock, holders_after=after, waiters_after_index=waiters_index, **limits)
+
+        return lock_info_from(self._read("GetLock", build, lock_pb2.GetLockResponse, timeout))
+
+    def lock_pages(
+        self, name: str, timeout: Optional[float] = None, *, holder_limit: Optional[int] = None, waiter_limit: Optional[int] = None,
+    ) -> Iterator[LockInfo]:
+        """Every page of a lock's holders and waiters: the first as get_lock reads it, then each
+        next page of the lists that go on. Each page is a read of its own: a grant or wait that
+        ends or begins meanwhile may be missing or new, but no entry comes twice."""
+        page = self.get_lock(name, timeout, holder_limit=holder_limit, waiter_limit=waiter_limit)
+        yield page
+        while page.next_holders_after is not None or page.next_waiters_after != 0:
+            holders_next = page.next_holders_after
+            waiters_next = page.next_waiters_after
+            page = self.get_lock(
+                name, timeout, holders_after=holders_next, waiters_after=waiters_next,
+                holder_limit=holder_limit if holders_next is not None else 0, waiter_limit=waiter_limit if waiters_next != 0 else 0,
+            )
+            yield page
 
     def list_locks(self, prefix: str = "", after: str = "", limit: int = 0, timeout: Optional[float] = None) -> LockPage:
         """One page of locks whose names start with `prefix`, after `after` (limit 0: the cluster's page size)."""

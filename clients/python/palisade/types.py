@@ -39,12 +39,29 @@ class LockWaiter:
 
 
 @dataclass(frozen=True)
+class HolderCursor:
+    """A place in a lock's holder list (oldest first): just after the grant of `token` to `session_id`."""
+    token: int
+    session_id: int
+
+
+@dataclass(frozen=True)
 class LockInfo:
+    """A lock with one page of its holders and one of its waiters, both totals, and where each list goes on."""
     lock: str
-    #: None when the lock is free.
+    #: None when the lock is free; the oldest grant when there are several.
     holder: Optional[LockHolder]
-    #: FIFO order.
+    #: This page of the queue, FIFO order.
     waiters: List[LockWaiter] = field(default_factory=list)
+    #: This page of the current grants, oldest first, when there are several (shared holders, permits).
+    holders: List[LockHolder] = field(default_factory=list)
+    #: Every current grant and every waiter, listed or not.
+    holder_count: int = 0
+    waiter_count: int = 0
+    #: Pass as `holders_after` for the next page of holders; None when this page ends the list (or listed none).
+    next_holders_after: Optional[HolderCursor] = None
+    #: Pass as `waiters_after` for the next page of waiters; 0 when this page ends the queue (or listed none).
+    next_waiters_after: int = 0
 
 
 @dataclass(frozen=True)
@@ -52,6 +69,11 @@ class LockSummary:
     lock: str
     holder: Optional[LockHolder]
     waiter_count: int
+    #: The oldest few grants when there are several (get_lock with holders_after reads the rest).
+    holders: List[LockHolder] = field(default_factory=list)
+    #: Every current grant, listed or not.
+    holder_count: int = 0
+    next_holders_after: Optional[HolderCursor] = None
 
 
 @dataclass(frozen=True)
@@ -121,18 +143,36 @@ def holder_from(message: lock_pb2.LockHolder) -> LockHolder:
     )
 
 
+def _cursor_from(message: lock_pb2.HolderCursor) -> HolderCursor:
+    return HolderCursor(message.token, message.session_id)
+
+
+def _holder_count(count: int, holders: List[LockHolder], holder: Optional[LockHolder]) -> int:
+    # A node that predates the pages sends no count but lists every grant.
+    return max(count, len(holders) if holders else 1 if holder is not None else 0)
+
+
 def lock_info_from(message: lock_pb2.GetLockResponse) -> LockInfo:
     holder = holder_from(message.holder) if message.HasField("holder") else None
+    holders = [holder_from(h) for h in message.holders]
     waiters = [LockWaiter(w.session_id, w.client_name, w.waiting_since_index) for w in message.waiters]
-    return LockInfo(message.lock, holder, waiters)
+    return LockInfo(
+        message.lock, holder, waiters, holders, _holder_count(message.holder_count, holders, holder), max(message.waiter_count, len(waiters)),
+        _cursor_from(message.next_holders_after) if message.HasField("next_holders_after") else None, message.next_waiters_after_index,
+    )
+
+
+def _summary_from(message: lock_pb2.LockSummary) -> LockSummary:
+    holder = holder_from(message.holder) if message.HasField("holder") else None
+    holders = [holder_from(h) for h in message.holders]
+    return LockSummary(
+        message.lock, holder, message.waiter_count, holders, _holder_count(message.holder_count, holders, holder),
+        _cursor_from(message.next_holders_after) if message.HasField("next_holders_after") else None,
+    )
 
 
 def lock_page_from(message: lock_pb2.ListLocksResponse) -> LockPage:
-    locks = [
-        LockSummary(s.lock, holder_from(s.holder) if s.HasField("holder") else None, s.waiter_count)
-        for s in message.locks
-    ]
-    return LockPage(locks, message.next_after)
+    return LockPage([_summary_from(s) for s in message.locks], message.next_after)
 
 
 def session_info_from(message: lock_pb2.SessionInfo) -> SessionInfo:

@@ -3,12 +3,21 @@
 // Tokens, ids and indexes are uint64: written as decimal strings. Lock names, client
 // names and holder data are user input; the page puts them into the document only as
 // text, and the JSON itself escapes the characters that could end a script or an element.
+// A lock shows its first holders and waiters with their totals, and a page of locks ends
+// at a count or a size, so no lock and no number of locks makes an answer unbounded.
 import type { HostStatus } from "../../host/admin-requests.ts";
 import type { LockReader } from "../../host/node-host.ts";
-import type { HistoryEntry, LockEvent, LockInfo, SessionInfo } from "../../lock/index.ts";
+import type { HistoryEntry, LockEvent, LockPageBounds, LockPageInfo, SessionInfo } from "../../lock/index.ts";
 
 /** Locks or sessions on one page of the UI. */
 export const PAGE_SIZE = 200;
+/** What a lock shows of its holders and of its waiters: the first 20 of each, in at most 16 KiB (as LockPageInfo counts bytes). */
+export const LOCK_LISTS: LockPageBounds = {
+  holders: { limit: 20, maxBytes: 16 * 1024 },
+  waiters: { limit: 20, maxBytes: 16 * 1024 },
+};
+/** A page of locks ends before this many bytes of them. */
+export const LOCKS_PAGE_BYTES = 256 * 1024;
 
 export interface MemberView {
   readonly id: number;
@@ -77,18 +86,23 @@ export interface LockJson {
   readonly name: string;
   /** "exclusive" or "shared" (by its holders), "semaphore of N" for a semaphore. */
   readonly kind: string;
-  /** Every current grant, oldest first (shared holders and permits are several). */
+  /** The oldest current grants (shared holders and permits are several), oldest first. */
   readonly holders: readonly HolderJson[];
-  /** In queue order. */
+  /** Every current grant, shown or not. */
+  readonly holderCount: number;
+  /** The first waiters, in queue order. */
   readonly waiters: ReadonlyArray<{ readonly sessionId: string; readonly clientName: string; readonly waitedFrom: string }>;
+  readonly waiterCount: number;
 }
 
-export function lockJson(lock: LockInfo): LockJson {
-  const holders = lock.holders ?? (lock.holder ? [lock.holder] : []);
+export function lockJson(lock: LockPageInfo): LockJson {
+  const holders = lock.holders;
   const kind = lock.kind === "semaphore" ? `semaphore of ${lock.permits ?? 0}` : holders[0]?.mode === "shared" ? "shared" : "exclusive";
   return {
     name: lock.name,
     kind,
+    holderCount: lock.holderCount,
+    waiterCount: lock.waiterCount,
     holders: holders.map((h) => ({
       sessionId: String(h.sessionId), clientName: h.clientName, token: String(h.token), grantedAt: String(h.grantedAt), waitedFrom: String(h.waitedFrom),
       ...(h.mode === "shared" ? { mode: "shared" } : h.mode === "permit" ? { mode: `slot ${h.slot ?? 0}` } : {}),
@@ -153,14 +167,14 @@ export function eventJson(e: LockEvent, clientName: string): EventJson {
 /** Linearizable reads of the page, each one query of the applied state after a ReadIndex. */
 export const reads = {
   locks: (prefix: string, after: string | undefined) => (state: LockReader) => {
-    const page = state.listLocks({ prefix, ...(after !== undefined ? { after } : {}), limit: PAGE_SIZE });
+    const page = state.listLockPages({ prefix, ...(after !== undefined ? { after } : {}), limit: PAGE_SIZE, maxBytes: LOCKS_PAGE_BYTES, each: LOCK_LISTS });
     return { locks: page.locks.map(lockJson), nextAfter: page.nextAfter };
   },
   sessions: (after: bigint) => (state: LockReader) => {
     const page = state.listSessions(after, PAGE_SIZE);
     return { sessions: page.sessions.map(sessionJson), nextAfter: page.nextAfter === null ? null : String(page.nextAfter) };
   },
-  history: (lock: string) => (state: LockReader) => ({ lock, current: lockJson(state.getLock(lock)), history: state.history(lock).map(historyJson) }),
+  history: (lock: string) => (state: LockReader) => ({ lock, current: lockJson(state.lockPage(lock, LOCK_LISTS)), history: state.history(lock).map(historyJson) }),
 };
 
 /**

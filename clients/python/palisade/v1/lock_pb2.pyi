@@ -167,26 +167,42 @@ class GetLockHistoryResponse(_message.Message):
     def __init__(self, records: _Optional[_Iterable[_Union[HistoryRecord, _Mapping]]] = ...) -> None: ...
 
 class GetLockRequest(_message.Message):
-    __slots__ = ["lock"]
+    __slots__ = ["holder_limit", "holders_after", "lock", "waiter_limit", "waiters_after_index"]
+    HOLDERS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_LIMIT_FIELD_NUMBER: _ClassVar[int]
     LOCK_FIELD_NUMBER: _ClassVar[int]
+    WAITERS_AFTER_INDEX_FIELD_NUMBER: _ClassVar[int]
+    WAITER_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    holder_limit: int
+    holders_after: HolderCursor
     lock: str
-    def __init__(self, lock: _Optional[str] = ...) -> None: ...
+    waiter_limit: int
+    waiters_after_index: int
+    def __init__(self, lock: _Optional[str] = ..., holder_limit: _Optional[int] = ..., waiter_limit: _Optional[int] = ..., holders_after: _Optional[_Union[HolderCursor, _Mapping]] = ..., waiters_after_index: _Optional[int] = ...) -> None: ...
 
 class GetLockResponse(_message.Message):
-    __slots__ = ["holder", "holders", "kind", "lock", "permits", "waiters"]
+    __slots__ = ["holder", "holder_count", "holders", "kind", "lock", "next_holders_after", "next_waiters_after_index", "permits", "waiter_count", "waiters"]
     HOLDERS_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_COUNT_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     LOCK_FIELD_NUMBER: _ClassVar[int]
+    NEXT_HOLDERS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    NEXT_WAITERS_AFTER_INDEX_FIELD_NUMBER: _ClassVar[int]
     PERMITS_FIELD_NUMBER: _ClassVar[int]
     WAITERS_FIELD_NUMBER: _ClassVar[int]
+    WAITER_COUNT_FIELD_NUMBER: _ClassVar[int]
     holder: LockHolder
+    holder_count: int
     holders: _containers.RepeatedCompositeFieldContainer[LockHolder]
     kind: LockKind
     lock: str
+    next_holders_after: HolderCursor
+    next_waiters_after_index: int
     permits: int
+    waiter_count: int
     waiters: _containers.RepeatedCompositeFieldContainer[LockWaiter]
-    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiters: _Optional[_Iterable[_Union[LockWaiter, _Mapping]]] = ..., holders: _Optional[_Iterable[_Union[LockHolder, _Mapping]]] = ..., kind: _Optional[_Union[LockKind, str]] = ..., permits: _Optional[int] = ...) -> None: ...
+    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiters: _Optional[_Iterable[_Union[LockWaiter, _Mapping]]] = ..., holders: _Optional[_Iterable[_Union[LockHolder, _Mapping]]] = ..., kind: _Optional[_Union[LockKind, str]] = ..., permits: _Optional[int] = ..., holder_count: _Optional[int] = ..., waiter_count: _Optional[int] = ..., next_holders_after: _Optional[_Union[HolderCursor, _Mapping]] = ..., next_waiters_after_index: _Optional[int] = ...) -> None: ...
 
 class GetSessionRequest(_message.Message):
     __slots__ = ["session_id"]
@@ -233,6 +249,14 @@ class HistoryRecord(_message.Message):
     token: int
     waited_from_index: int
     def __init__(self, token: _Optional[int] = ..., session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., granted_index: _Optional[int] = ..., waited_from_index: _Optional[int] = ..., ended_index: _Optional[int] = ..., reason: _Optional[_Union[EndReason, str]] = ..., granted_at_ms: _Optional[int] = ..., ended_at_ms: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permit: bool = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ..., revoke_cause: _Optional[_Union[RevokeCause, str]] = ...) -> None: ...
+
+class HolderCursor(_message.Message):
+    __slots__ = ["session_id", "token"]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    session_id: int
+    token: int
+    def __init__(self, token: _Optional[int] = ..., session_id: _Optional[int] = ...) -> None: ...
 
 class KeepAliveRequest(_message.Message):
     __slots__ = ["session_id"]
@@ -329,20 +353,24 @@ class LockHolder(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., token: _Optional[int] = ..., granted_index: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ...) -> None: ...
 
 class LockSummary(_message.Message):
-    __slots__ = ["holder", "holders", "kind", "lock", "permits", "waiter_count"]
+    __slots__ = ["holder", "holder_count", "holders", "kind", "lock", "next_holders_after", "permits", "waiter_count"]
     HOLDERS_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_COUNT_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     LOCK_FIELD_NUMBER: _ClassVar[int]
+    NEXT_HOLDERS_AFTER_FIELD_NUMBER: _ClassVar[int]
     PERMITS_FIELD_NUMBER: _ClassVar[int]
     WAITER_COUNT_FIELD_NUMBER: _ClassVar[int]
     holder: LockHolder
+    holder_count: int
     holders: _containers.RepeatedCompositeFieldContainer[LockHolder]
     kind: LockKind
     lock: str
+    next_holders_after: HolderCursor
     permits: int
     waiter_count: int
-    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiter_count: _Optional[int] = ..., holders: _Optional[_Iterable[_Union[LockHolder, _Mapping]]] = ..., kind: _Optional[_Union[LockKind, str]] = ..., permits: _Optional[int] = ...) -> None: ...
+    def __init__(self, lock: _Optional[str] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., waiter_count: _Optional[int] = ..., holders: _Optional[_Iterable[_Union[LockHolder, _Mapping]]] = ..., kind: _Optional[_Union[LockKind, str]] = ..., permits: _Optional[int] = ..., holder_count: _Optional[int] = ..., next_holders_after: _Optional[_Union[HolderCursor, _Mapping]] = ...) -> None: ...
 
 class LockTarget(_message.Message):
     __slots__ = ["lock", "mode", "permits"]

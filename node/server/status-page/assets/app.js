@@ -132,7 +132,13 @@ function holderCell(lock) {
     h.clientName || "(no name)",
     el("span", { class: "muted" }, ` · session ${h.sessionId}`),
     h.mode ? el("span", { class: "muted" }, ` · ${h.mode}`) : null,
-    h.data ? el("div", { class: "mono holder-data" }, h.data) : null)));
+    h.data ? el("div", { class: "mono holder-data" }, h.data) : null)),
+    moreNote(lock.holderCount, lock.holders.length));
+}
+
+// A lock lists its first holders and waiters; the note says how many it has beyond them.
+function moreNote(total, shown) {
+  return total > shown ? el("div", { class: "muted" }, `and ${(total - shown).toLocaleString("en-US")} more`) : null;
 }
 
 async function refreshLocks() {
@@ -151,7 +157,8 @@ async function refreshLocks() {
     holderCell(lock),
     el("td", { class: "mono token" }, lock.holders.map((h) => h.token).join(", ")),
     el("td", {}, lock.holders.map((h) => `index ${h.grantedAt}`).join(", ")),
-    el("td", {}, ...lock.waiters.map((w, i) => el("span", { class: "waiter" }, `${i + 1}. ${w.clientName || "(no name)"}`, el("span", { class: "muted" }, ` #${w.sessionId}`)))))));
+    el("td", {}, ...lock.waiters.map((w, i) => el("span", { class: "waiter" }, `${i + 1}. ${w.clientName || "(no name)"}`, el("span", { class: "muted" }, ` #${w.sessionId}`))),
+      moreNote(lock.waiterCount, lock.waiters.length)))));
   setText("locks-note", view.locks.length === 0 ? (state.prefix ? "No held or awaited lock has this prefix." : "No lock is held or awaited.") : view.nextAfter ? `Showing the first ${view.locks.length}; narrow the prefix to see others.` : "");
 }
 
