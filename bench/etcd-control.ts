@@ -9,11 +9,12 @@ import { freePorts } from "../scripts/free-ports.ts";
 import { openEtcdLockApi, type EtcdLockApi } from "./backends/etcd-lock-api.ts";
 import { sleep, trackChild } from "./cluster-control.ts";
 
-const installed = (tool: string): boolean => spawnSync(tool, ["--version"], { stdio: "ignore" }).status === 0;
+/** Whether `command` runs and exits 0 (etcd answers --version, etcdctl the version command). */
+const runs = (command: string[]): boolean => spawnSync(command[0]!, command.slice(1), { stdio: "ignore" }).status === 0;
 
 /** Whether the etcd side of the parts runs: etcd is installed and SKIP_ETCD is not 1. */
 export function etcdWanted(): boolean {
-  return process.env["SKIP_ETCD"] !== "1" && installed("etcd") && installed("etcdctl");
+  return process.env["SKIP_ETCD"] !== "1" && runs(["etcd", "--version"]) && runs(["etcdctl", "version"]);
 }
 
 /** The etcd-lockapi backend on `endpoints`, sessions being leases of `ttlMs`. */
