@@ -100,7 +100,7 @@ const nsToMs = (ns: bigint): number => Number(ns) / 1e6;
  * queue (so the kill cannot land before it is there).
  */
 async function measure(
-  system: "palisade" | "etcd", endpoints: string[], peers: string | undefined, options: CrashGrantOptions,
+  system: "palisade" | "etcd", endpoints: string[], options: CrashGrantOptions,
   queued: (lock: string) => Promise<void>, config: string,
 ): Promise<CrashGrantSide> {
   const samples: number[] = [];
@@ -108,7 +108,7 @@ async function measure(
   const bound = options.ttlMs + STEP_TIMEOUT_MS;
   for (let k = 1; k <= options.runs; k++) {
     const lock = `bench/crash-grant/${Date.now().toString(36)}-${k}`;
-    const args = (role: string): string[] => [system, role, endpoints.join(","), String(options.ttlMs), lock, ...(peers ? [peers] : [])];
+    const args = (role: string): string[] => [system, role, endpoints.join(","), String(options.ttlMs), lock];
     const holder = startLockProc(args("hold"));
     let waiter: LockProc | null = null;
     try {
@@ -161,7 +161,7 @@ export async function runCrashGrant(options: CrashGrantOptions): Promise<CrashGr
       }
       throw new Error(`the waiter did not appear in ${lock}'s queue within ${STEP_TIMEOUT_MS} ms`);
     };
-    return await measure("palisade", cluster.endpoints, undefined, options, queued,
+    return await measure("palisade", cluster.endpoints, options, queued,
       `3 nodes, product defaults; holder and waiter each a client process with one session of TTL ${options.ttlMs} ms; the waiter's Acquire waits in the queue`);
   } finally {
     await admin.close().catch(() => undefined);
@@ -179,7 +179,7 @@ function keysUnder(endpoints: string[], prefix: string): Promise<number | null> 
   });
 }
 
-export async function runEtcdCrashGrant(peers: string, options: CrashGrantOptions): Promise<CrashGrantSide> {
+export async function runEtcdCrashGrant(options: CrashGrantOptions): Promise<CrashGrantSide> {
   const dir = makeTempDir("palisade-etcd-crash-grant-");
   const cluster = await EtcdCluster.create(dir);
   try {
@@ -195,7 +195,7 @@ export async function runEtcdCrashGrant(peers: string, options: CrashGrantOption
       throw new Error(`the waiter's key did not appear under ${lock}/ within ${STEP_TIMEOUT_MS} ms`);
     };
     const ttlS = Math.max(2, Math.ceil(options.ttlMs / 1000));
-    return await measure("etcd", cluster.endpoints, peers, { ...options, ttlMs: ttlS * 1000 }, queued,
+    return await measure("etcd", cluster.endpoints, { ...options, ttlMs: ttlS * 1000 }, queued,
       `3 members, etcd defaults; holder and waiter each a process with one lease of TTL ${ttlS} s (etcd3 keepalive), Lock API (v3lockpb.Lock)`);
   } finally {
     await cluster.stopAll("SIGKILL");

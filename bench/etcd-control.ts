@@ -1,37 +1,25 @@
 // A three-member etcd cluster (Debian's etcd 3.4, default timeouts: heartbeat 100 ms,
 // election 1000 ms, WAL fsync on) on OS-chosen loopback ports, that a benchmark part can
-// kill and restart member by member, and the peers' etcd-lockapi backend to drive it.
-// Only the pids spawned here are ever signalled.
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
+// kill and restart member by member, and the etcd-lockapi backend to drive it. Only the
+// pids spawned here are ever signalled.
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { freePorts } from "../scripts/free-ports.ts";
+import { openEtcdLockApi, type EtcdLockApi } from "./backends/etcd-lock-api.ts";
 import { sleep, trackChild } from "./cluster-control.ts";
 
-/** The subset of the peers' backend interface (bench.mjs header) used here. */
-export interface EtcdLockSession {
-  id: unknown;
-}
-export interface EtcdLockBackend {
-  session(workerId: number): Promise<EtcdLockSession>;
-  closeSession(session: EtcdLockSession): Promise<void>;
-  acquire(session: EtcdLockSession, lock: string, signal: AbortSignal): Promise<{ handle: unknown } | null>;
-  release(session: EtcdLockSession, handle: unknown): Promise<void>;
-  close(): Promise<void>;
+/** Whether `command` runs and exits 0 (etcd answers --version, etcdctl the version command). */
+const runs = (command: string[]): boolean => spawnSync(command[0]!, command.slice(1), { stdio: "ignore" }).status === 0;
+
+/** Whether the etcd side of the parts runs: etcd is installed and SKIP_ETCD is not 1. */
+export function etcdWanted(): boolean {
+  return process.env["SKIP_ETCD"] !== "1" && runs(["etcd", "--version"]) && runs(["etcdctl", "version"]);
 }
 
-/** The peers' copy run.sh prepares; null when etcd or the copy is not there (or SKIP_ETCD=1). */
-export function peersDir(): string | null {
-  if (process.env["SKIP_ETCD"] === "1") return null;
-  const dir = process.env["PEERS_DIR"] ?? "/tmp/palisade-bench-peers";
-  return existsSync(join(dir, "backends", "etcd-lockapi.mjs")) && existsSync(join(dir, "node_modules")) ? dir : null;
-}
-
-export async function openEtcdLockBackend(peers: string, endpoints: string[], ttlMs: number): Promise<EtcdLockBackend> {
-  const url = pathToFileURL(join(peers, "backends", "etcd-lockapi.mjs")).href;
-  const mod = (await import(url)) as { open(opts: Record<string, unknown>): Promise<EtcdLockBackend> };
-  return mod.open({ "etcd-endpoints": endpoints.join(","), ttlMs });
+/** The etcd-lockapi backend on `endpoints`, sessions being leases of `ttlMs`. */
+export function openEtcdLockBackend(endpoints: string[], ttlMs: number): Promise<EtcdLockApi> {
+  return openEtcdLockApi({ endpoints, ttlMs, acquireTimeoutMs: 30_000 });
 }
 
 function run(cmd: string, args: string[], timeoutMs: number): Promise<string | null> {
@@ -47,11 +35,13 @@ export class EtcdCluster {
     readonly dir: string,
     private readonly clientPorts: number[],
     private readonly peerPorts: number[],
+    private readonly outlive: boolean,
   ) {}
 
-  static async create(dir: string): Promise<EtcdCluster> {
+  /** `outlive`: the members keep running when this process exits (stopped later by pid). */
+  static async create(dir: string, options: { outlive?: boolean } = {}): Promise<EtcdCluster> {
     const ports = await freePorts(6);
-    return new EtcdCluster(dir, ports.slice(0, 3), ports.slice(3));
+    return new EtcdCluster(dir, ports.slice(0, 3), ports.slice(3), options.outlive ?? false);
   }
 
   get ids(): number[] {
@@ -82,10 +72,11 @@ export class EtcdCluster {
       "--initial-advertise-peer-urls", `http://127.0.0.1:${this.peerPorts[id - 1]}`,
       "--initial-cluster", cluster, "--initial-cluster-token", "palisade-bench-etcd", "--initial-cluster-state", "new",
       "--listen-metrics-urls", "", "--logger", "zap", "--log-outputs", "stderr",
-    ], { stdio: ["ignore", log, log] });
+    ], { stdio: ["ignore", log, log], detached: this.outlive });
     closeSync(log);
     if (child.pid === undefined) throw new Error(`etcd m${id} did not start`);
-    trackChild(child);
+    if (this.outlive) child.unref();
+    else trackChild(child);
     this.children.set(id, child);
   }
 

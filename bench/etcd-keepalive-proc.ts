@@ -1,35 +1,21 @@
-// One client process of the keepalive scale part's etcd side: the peers' etcd3 client
-// (etcd3@1.1.2, from their node_modules) grants `count` leases of TTL `ttlS` and keeps them
+// One client process of the keepalive scale part's etcd side: the etcd3 client grants
+// `count` leases of TTL `ttlS` and keeps them
 // alive (each lease its own keepalive stream, every TTL/3, as etcd3 does) until it is
 // killed, counting every lease it sees lost. Reports like keepalive-proc.ts:
 //   {"event":"opened","opened":N,"open_errors":E,"lost":L}   {"event":"status",…} every second
 // No grant starts after GRANT_SECONDS: etcd3 gives each lease a keepalive stream of its
 // own, and on these two cores granting slows down as they add up.
-//   node dist/bench/etcd-keepalive-proc.js PEERS_DIR ENDPOINTS COUNT TTL_S GRANT_SECONDS
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-
-/** The part of etcd3's API used here. */
-interface EtcdLease {
-  grant(): Promise<string>;
-  on(event: "lost", listener: (err: Error) => void): void;
-}
-interface Etcd3Client {
-  lease(ttl: number, options?: { autoKeepAlive?: boolean }): EtcdLease;
-}
-interface Etcd3Module {
-  Etcd3: new (options: { hosts: string[] }) => Etcd3Client;
-}
+//   node dist/bench/etcd-keepalive-proc.js ENDPOINTS COUNT TTL_S GRANT_SECONDS
+import { Etcd3, type Lease } from "etcd3";
 
 const GRANT_CONCURRENCY = 128;
 
 async function main(argv: string[]): Promise<void> {
-  const [peers, endpointList, countText, ttlText, boundText] = argv;
+  const [endpointList, countText, ttlText, boundText] = argv;
   const count = Number(countText);
   const ttlS = Number(ttlText);
   const grantUntil = performance.now() + Number(boundText) * 1000;
-  if (!peers || !endpointList || !(count > 0) || !(ttlS > 0) || !(Number(boundText) > 0)) throw new Error("usage: etcd-keepalive-proc.js PEERS_DIR ENDPOINTS COUNT TTL_S GRANT_SECONDS");
-  const { Etcd3 } = (await import(pathToFileURL(join(peers, "node_modules", "etcd3", "lib", "index.js")).href)) as Etcd3Module;
+  if (!endpointList || !(count > 0) || !(ttlS > 0) || !(Number(boundText) > 0)) throw new Error("usage: etcd-keepalive-proc.js ENDPOINTS COUNT TTL_S GRANT_SECONDS");
   const client = new Etcd3({ hosts: endpointList.split(",") });
   let opened = 0;
   let openErrors = 0;
@@ -40,7 +26,7 @@ async function main(argv: string[]): Promise<void> {
   };
   setInterval(() => report("status"), 1_000);
   let next = 0;
-  const leases: EtcdLease[] = [];
+  const leases: Lease[] = [];
   const lane = async (): Promise<void> => {
     while (next < count && performance.now() < grantUntil) {
       next++;

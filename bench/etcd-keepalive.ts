@@ -1,6 +1,6 @@
 // The etcd side of the keepalive scale part: three members (etcd defaults), `sessions`
 // leases granted from `processes` client processes (bench/etcd-keepalive-proc.ts, the
-// peers' etcd3 client) and kept alive for `holdS` seconds with `transfers` leader moves
+// etcd3 client) and kept alive for `holdS` seconds with `transfers` leader moves
 // (`etcdctl move-leader`) spread through the hold, as on Palisade's side. Reported: leases
 // a process saw lost, leases etcd no longer has at the end (`etcdctl lease list`), and the
 // leader's CPU over the steady window before the first move. Grants stop after
@@ -32,7 +32,7 @@ async function memberIdHex(endpoint: string): Promise<string | null> {
   return match?.[1] ? BigInt(match[1]).toString(16) : null;
 }
 
-export async function runEtcdKeepalive(peers: string, options: KeepaliveOptions): Promise<EtcdKeepaliveResult> {
+export async function runEtcdKeepalive(options: KeepaliveOptions): Promise<EtcdKeepaliveResult> {
   const dir = makeTempDir("palisade-etcd-keepalive-");
   const cluster = await EtcdCluster.create(dir);
   const procs: ClientProc[] = [];
@@ -46,7 +46,7 @@ export async function runEtcdKeepalive(peers: string, options: KeepaliveOptions)
     for (let i = 0; i < options.processes; i++) {
       const count = Math.min(perProc, options.sessions - i * perProc);
       if (count <= 0) break;
-      procs.push(startProc(PROC, [peers, cluster.endpoints.join(","), String(count), String(ttlS), String(ETCD_GRANT_BOUND_S)]));
+      procs.push(startProc(PROC, [cluster.endpoints.join(","), String(count), String(ttlS), String(ETCD_GRANT_BOUND_S)]));
     }
     let lastLog = 0;
     while (!procs.every((p) => p.opened)) {

@@ -1,8 +1,9 @@
-// The etcd side of the failover and memory parts, through the peers' etcd-lockapi backend
+// The etcd side of the failover and memory parts, through the etcd-lockapi backend
 // (etcd's server-side Lock API, one lease per session), measured the same way as Palisade's
 // (see failover.ts and memory.ts).
 import { makeTempDir, procStatusBytes, removeTempDir, sleep } from "./cluster-control.ts";
-import { EtcdCluster, openEtcdLockBackend, type EtcdLockBackend, type EtcdLockSession } from "./etcd-control.ts";
+import type { EtcdLockApi, EtcdLockSession } from "./backends/etcd-lock-api.ts";
+import { EtcdCluster, openEtcdLockBackend } from "./etcd-control.ts";
 import { summarize, type Summary } from "./stats.ts";
 
 export interface EtcdFailoverResult {
@@ -28,10 +29,10 @@ async function firstSuccess(attempt: () => Promise<boolean>, until: number): Pro
   return null;
 }
 
-export async function runEtcdFailover(peers: string, kills: number, workers: number, maxWaitMs: number, log: (line: string) => void): Promise<EtcdFailoverResult> {
+export async function runEtcdFailover(kills: number, workers: number, maxWaitMs: number, log: (line: string) => void): Promise<EtcdFailoverResult> {
   const dir = makeTempDir("palisade-etcd-failover-");
   const cluster = await EtcdCluster.create(dir);
-  let backend: EtcdLockBackend | null = null;
+  let backend: EtcdLockApi | null = null;
   const stop = new AbortController();
   let running: Promise<void>[] = [];
   let acquires = 0;
@@ -41,7 +42,7 @@ export async function runEtcdFailover(peers: string, kills: number, workers: num
   try {
     cluster.startAll();
     await cluster.waitLeader();
-    const lockApi = await openEtcdLockBackend(peers, cluster.endpoints, 10_000);
+    const lockApi = await openEtcdLockBackend(cluster.endpoints, 10_000);
     backend = lockApi;
     // Sessions are spread round-robin over the members; three probes, one per member.
     const probes = await Promise.all([0, 1, 2].map((i) => lockApi.session(i)));
@@ -121,10 +122,10 @@ async function pool(count: number, concurrency: number, until: number, task: (i:
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
 }
 
-export async function runEtcdMemory(peers: string, sessionsWanted: number, locksWanted: number, timeoutMs: number, log: (line: string) => void): Promise<EtcdMemoryResult> {
+export async function runEtcdMemory(sessionsWanted: number, locksWanted: number, timeoutMs: number, log: (line: string) => void): Promise<EtcdMemoryResult> {
   const dir = makeTempDir("palisade-etcd-memory-");
   const cluster = await EtcdCluster.create(dir);
-  let backend: EtcdLockBackend | null = null;
+  let backend: EtcdLockApi | null = null;
   let errors = 0;
   try {
     cluster.startAll();
@@ -132,7 +133,7 @@ export async function runEtcdMemory(peers: string, sessionsWanted: number, locks
     await sleep(2_000);
     const idle = new Map(cluster.ids.map((id) => [id, procStatusBytes(cluster.pidOf(id) ?? -1)]));
     // A long lease TTL keeps the leases' keepalive traffic (every TTL/3) out of the fill.
-    const lockApi = await openEtcdLockBackend(peers, cluster.endpoints, 600_000);
+    const lockApi = await openEtcdLockBackend(cluster.endpoints, 600_000);
     backend = lockApi;
     const until = performance.now() + timeoutMs;
     const t0 = performance.now();

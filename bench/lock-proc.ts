@@ -1,5 +1,5 @@
 // One lock client in a process of its own, for the parts that kill a holder: it opens a
-// session (Palisade) or a lease (etcd, through the peers' etcd-lockapi backend) with the
+// session (Palisade) or a lease (etcd, through the etcd-lockapi backend) with the
 // given TTL and either takes the lock and keeps it, or waits for it. It reports on stdout,
 // one JSON line each, with times on the host's monotonic clock (process.hrtime, the same
 // in every process), so the parent can set them against its own:
@@ -7,7 +7,7 @@
 //   {"event":"waiting","at_ns":"…"}   the acquire is sent (wait)
 //   {"event":"granted","at_ns":"…"}   the acquire returned the lock (wait)
 //   {"event":"error","message":"…"}
-//   node dist/bench/lock-proc.js palisade|etcd hold|wait ENDPOINTS TTL_MS LOCK [PEERS_DIR]
+//   node dist/bench/lock-proc.js palisade|etcd hold|wait ENDPOINTS TTL_MS LOCK
 // It stays until it is killed.
 import { PalisadeClient } from "../client/index.ts";
 import { openEtcdLockBackend } from "./etcd-control.ts";
@@ -31,8 +31,8 @@ async function palisade(role: Role, endpoints: string[], ttlMs: number, lock: st
   report(role === "hold" ? "held" : "granted");
 }
 
-async function etcd(role: Role, endpoints: string[], ttlMs: number, lock: string, peers: string): Promise<void> {
-  const backend = await openEtcdLockBackend(peers, endpoints, ttlMs);
+async function etcd(role: Role, endpoints: string[], ttlMs: number, lock: string): Promise<void> {
+  const backend = await openEtcdLockBackend(endpoints, ttlMs);
   const session = await backend.session(0);
   if (role === "wait") report("waiting");
   const got = await backend.acquire(session, lock, AbortSignal.timeout(WAIT_MS));
@@ -41,16 +41,15 @@ async function etcd(role: Role, endpoints: string[], ttlMs: number, lock: string
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [system, role, endpointList, ttl, lock, peers] = argv;
+  const [system, role, endpointList, ttl, lock] = argv;
   const ttlMs = Number(ttl);
   if ((system !== "palisade" && system !== "etcd") || (role !== "hold" && role !== "wait") || !endpointList || !Number.isFinite(ttlMs) || !lock) {
-    throw new Error("usage: lock-proc.js palisade|etcd hold|wait ENDPOINTS TTL_MS LOCK [PEERS_DIR]");
+    throw new Error("usage: lock-proc.js palisade|etcd hold|wait ENDPOINTS TTL_MS LOCK");
   }
   const endpoints = endpointList.split(",");
   const which: System = system;
   if (which === "palisade") await palisade(role, endpoints, ttlMs, lock);
-  else if (peers) await etcd(role, endpoints, ttlMs, lock, peers);
-  else throw new Error("etcd needs PEERS_DIR");
+  else await etcd(role, endpoints, ttlMs, lock);
   // Keep the session (and its keepalives) going until killed.
   setInterval(() => undefined, 60_000);
 }

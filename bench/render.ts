@@ -1,6 +1,6 @@
 // Renders the benchmark report as Markdown, and optionally as one JSON document:
 //   node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json] [--failed-cells FILE]
-// RESULTS.jsonl: the lines bench.mjs wrote (one per run), attributed to Palisade or etcd by
+// RESULTS.jsonl: the lines bench/lock-bench.ts wrote (one per run), attributed to Palisade or etcd by
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
 // (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

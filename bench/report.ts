@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
-import { peersDir } from "./etcd-control.ts";
+import { etcdWanted } from "./etcd-control.ts";
 import { runFailover } from "./failover.ts";
 import { runFloor } from "./floor.ts";
 import { runMemory } from "./memory.ts";
@@ -55,14 +55,12 @@ async function main(part: string, out: string): Promise<void> {
         const kills = envNumber("FAILOVER_KILLS", 10);
         const workers = envNumber("FAILOVER_WORKERS", 8);
         report["failover"] = await runFailover({ kills, workers, maxWaitMs: 30_000, log });
-        const peers = peersDir();
-        if (peers) report["etcd_failover"] = await runEtcdFailover(peers, kills, workers, 30_000, log).catch(failure);
+        if (etcdWanted()) report["etcd_failover"] = await runEtcdFailover(kills, workers, 30_000, log).catch(failure);
       } else if (part === "memory") {
         const sessions = envNumber("MEMORY_SESSIONS", 10_000);
         const locks = envNumber("MEMORY_LOCKS", 100_000);
         report["memory"] = await runMemory({ sessions, locks, timeoutMs: 300_000, log });
-        const peers = peersDir();
-        if (peers) report["etcd_memory"] = await runEtcdMemory(peers, sessions, locks, 300_000, log).catch(failure);
+        if (etcdWanted()) report["etcd_memory"] = await runEtcdMemory(sessions, locks, 300_000, log).catch(failure);
       } else if (part === "floor") {
         report["floor"] = await runFloor({ log });
       } else if (part === "startup") {
@@ -70,8 +68,7 @@ async function main(part: string, out: string): Promise<void> {
       } else if (part === "crash-grant") {
         const options = { runs: envNumber("CRASH_GRANT_RUNS", 10), ttlMs: envNumber("CRASH_GRANT_TTL_MS", 2_000), log };
         const result: CrashGrantResult = { palisade: await runCrashGrant(options) };
-        const peers = peersDir();
-        if (peers) result.etcd = await runEtcdCrashGrant(peers, options).catch(failure);
+        if (etcdWanted()) result.etcd = await runEtcdCrashGrant(options).catch(failure);
         report[key] = result;
       } else if (part === "run-loss") {
         report[key] = await runRunLoss({ runs: envNumber("RUN_LOSS_RUNS", 10), ttlMs: envNumber("RUN_LOSS_TTL_MS", 2_000), log });
@@ -88,8 +85,7 @@ async function main(part: string, out: string): Promise<void> {
         const result: KeepaliveResult = await runKeepalive(options);
         report[key] = result;
         save(); // Palisade's figures stand even if etcd's side overruns the part's bound
-        const peers = peersDir();
-        result.etcd = peers ? await runEtcdKeepalive(peers, options).catch(failure) : { skipped: "SKIP_ETCD=1 or no copy of the peers' harness" };
+        result.etcd = etcdWanted() ? await runEtcdKeepalive(options).catch(failure) : { skipped: "SKIP_ETCD=1 or etcd not installed" };
         report[key] = result;
       } else {
         throw new Error(`unknown part ${part}`);

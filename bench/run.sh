@@ -6,12 +6,13 @@
 # Everything of Palisade's runs compiled, from dist/ (rebuilt first if a source changed):
 # the nodes (bin/palisade.mjs), the benchmark client backend and the parts below.
 #
-# Starts a three-node Palisade cluster (OS-chosen ports, data in a temp folder) and a
-# three-member etcd cluster (the peers' etcd-cluster.sh), runs the peers' bench.mjs for both
-# backends, uncontended and contended, at each concurrency, alternating backends per cell so
-# machine noise hits both alike (with single Redis and Redlock over five Redis servers, the
-# peers' redis.sh, as reference columns: no fencing, no consensus), prints the table and writes it to bench/results/latest.md.
-# Everything it started is stopped on exit, by recorded pid.
+# Starts a three-node Palisade cluster and a three-member etcd cluster (bench/peers.ts; OS-chosen
+# loopback ports, data in a temp folder), runs the throughput harness (bench/lock-bench.ts) for
+# both, uncontended and contended, at each concurrency, alternating backends per cell so
+# machine noise hits both alike (with single Redis and Redlock over five Redis servers, also
+# started by bench/peers.ts, as reference columns: no fencing, no consensus), prints the table
+# and writes it to bench/results/latest.md. etcd and Redis come from Debian
+# (scripts/install-test-deps.sh). Everything it started is stopped on exit, by recorded pid.
 #
 # Then, each in its own process with its own cluster (bench/report.ts): failover time over
 # repeated leader kills, node memory with many locks held, start-up time from a long log and
@@ -24,7 +25,6 @@
 # Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive":
 #            any subset, e.g. PARTS=failover; the parts' own knobs are in bench/report.ts),
 #            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
-#            PEERS_SRC (../shared/peers), PEERS_DIR (/tmp/palisade-bench-peers: the writable copy),
 #            SKIP_ETCD=1 (no etcd), SKIP_REDIS=1 (no Redis / Redlock reference columns), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
 #            MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), PART_TIMEOUT (900 s per part; keepalive 1800 s unless set),
 #            RESULTS_NAME (latest, or partial when PARTS is not the full set).
@@ -37,8 +37,6 @@ S="${SECONDS_PER_RUN:-3}"
 W="${WARMUP:-1}"
 CONCS="${CONCS:-1 16 64}"
 MODES="${MODES:-uncontended contended}"
-PEERS_SRC="${PEERS_SRC:-$REPO/../shared/peers}"
-PEERS_DIR="${PEERS_DIR:-/tmp/palisade-bench-peers}"
 SKIP_ETCD="${SKIP_ETCD:-0}"
 SKIP_REDIS="${SKIP_REDIS:-0}"
 ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive"
@@ -52,14 +50,11 @@ LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
 RUN_TIMEOUT=$((S + W + 60)) # one harness run may not hang the whole benchmark
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/palisade-bench.XXXXXX")"
-export PEERS_TMP="$WORK/peers-tmp"
 RESULTS="$WORK/results.jsonl"
 PARTS_JSON="$WORK/parts.json"
 FAILED_CELLS="$WORK/failed-cells" # harness runs that gave no result, "LABEL MODE c=CONC" a line
 touch "$RESULTS" "$FAILED_CELLS"
-ETCD_STARTED=0
 ETCD_NOTE=""
-REDIS_STARTED=0
 REDIS_NOTE=""
 
 stop_pids() { # stop_pids FILE: TERM, wait up to 5 s, then KILL, only the pids listed in FILE
@@ -82,65 +77,45 @@ cleanup() {
     wait "$PART_PID" 2>/dev/null || true
   fi
   stop_pids "$WORK/palisade/pids"
-  if [[ $ETCD_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./etcd-cluster.sh stop >/dev/null) || true; fi
-  if [[ $REDIS_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./redis.sh stop >/dev/null) || true; fi
+  stop_pids "$WORK/etcd/pids"
+  stop_pids "$WORK/redis/pids"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# --- the harness: a writable copy of the peers folder with its own dependencies
-if [[ ! -f "$PEERS_DIR/bench.mjs" ]]; then
-  [[ -f "$PEERS_SRC/bench.mjs" ]] || { echo "peers harness not found at $PEERS_SRC (set PEERS_SRC)" >&2; exit 1; }
-  cp -r "$PEERS_SRC" "$PEERS_DIR"
-  chmod -R u+w "$PEERS_DIR"
-fi
-if [[ ! -d "$PEERS_DIR/node_modules" ]]; then (cd "$PEERS_DIR" && npm ci --no-audit --no-fund >/dev/null); fi
-
-# --- etcd (Debian packages; they start no daemon here)
+# --- etcd (Debian's etcd-server and etcd-client, from scripts/install-test-deps.sh)
 if [[ $SKIP_ETCD != 1 ]] && ! command -v etcd >/dev/null; then
-  echo "etcd not found; installing etcd-server etcd-client" >&2
-  if ! { apt-get install -y etcd-server etcd-client >/dev/null 2>&1 ||
-         { apt-get update >/dev/null 2>&1 && apt-get install -y etcd-server etcd-client >/dev/null 2>&1; }; }; then
-    ETCD_NOTE="etcd could not be installed (apt-get install etcd-server etcd-client failed); Palisade only."
-    SKIP_ETCD=1
-  fi
+  ETCD_NOTE="etcd not found (run scripts/install-test-deps.sh); Palisade only."
+  SKIP_ETCD=1
 fi
-export PEERS_DIR SKIP_ETCD # the failover and memory parts measure etcd too, through the same copy
+export SKIP_ETCD # the other parts measure etcd too
 
 if has_part throughput; then
 if [[ $SKIP_ETCD != 1 ]]; then
-  ETCD_STARTED=1
-  if (cd "$PEERS_DIR" && ./etcd-cluster.sh start >/dev/null); then
-    ETCD_PIDS="$(cat "$PEERS_TMP"/etcd/m*.pid | paste -sd,)"
-    echo "etcd cluster ready (pids $ETCD_PIDS)" >&2
+  if node dist/bench/peers.js etcd "$WORK/etcd" >&2; then
+    ETCD_PIDS="$(paste -sd, "$WORK/etcd/pids")"
+    ETCD_ENDPOINTS="$(cat "$WORK/etcd/endpoints")"
   else
-    ETCD_NOTE="etcd cluster did not start (logs were in $PEERS_TMP/etcd); Palisade only."
+    ETCD_NOTE="etcd cluster did not start (logs were in $WORK/etcd); Palisade only."
     SKIP_ETCD=1
   fi
 fi
 [[ -n $ETCD_NOTE ]] && echo "$ETCD_NOTE" >&2
 
-# --- single Redis and Redlock's five: reference columns (the peers' redis.sh, fixed ports 6390-6395)
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-if [[ $SKIP_REDIS != 1 ]]; then
-  if ! command -v redis-server >/dev/null; then
-    REDIS_NOTE="redis-server not found (apt-get install redis-server); no Redis columns."
-    SKIP_REDIS=1
-  else
-    for port in 6390 6391 6392 6393 6394 6395; do
-      if port_in_use "$port"; then REDIS_NOTE="port $port is taken by another process; no Redis columns."; SKIP_REDIS=1; break; fi
-    done
-  fi
+# --- single Redis and Redlock's five: reference columns (bench/peers.ts, OS-chosen ports)
+if [[ $SKIP_REDIS != 1 ]] && ! command -v redis-server >/dev/null; then
+  REDIS_NOTE="redis-server not found (run scripts/install-test-deps.sh); no Redis columns."
+  SKIP_REDIS=1
 fi
 if [[ $SKIP_REDIS != 1 ]]; then
-  REDIS_STARTED=1
-  if (cd "$PEERS_DIR" && ./redis.sh start >/dev/null); then
-    REDIS_PID="$(cat "$PEERS_TMP/redis/6390/redis.pid")"
-    REDLOCK_PIDS="$(cat "$PEERS_TMP"/redis/639[1-5]/redis.pid | paste -sd,)"
-    echo "redis ready (single pid $REDIS_PID; redlock pids $REDLOCK_PIDS)" >&2
+  if node dist/bench/peers.js redis "$WORK/redis" >&2; then
+    REDIS_PID="$(head -1 "$WORK/redis/pids")"
+    REDLOCK_PIDS="$(tail -n +2 "$WORK/redis/pids" | paste -sd,)"
+    REDIS_SINGLE="$(cat "$WORK/redis/single")"
+    REDLOCK_ENDPOINTS="$(cat "$WORK/redis/redlock")"
   else
-    REDIS_NOTE="redis did not start (logs were in $PEERS_TMP/redis); no Redis columns."
+    REDIS_NOTE="redis did not start (logs were in $WORK/redis); no Redis columns."
     SKIP_REDIS=1
   fi
 fi
@@ -158,21 +133,16 @@ cell_failed() { # cell_failed BACKEND MODE CONC: the report shows the cell's tar
 
 run_one() { # run_one BACKEND MODE CONC
   local backend="$1" mode="$2" c="$3"
-  local common=(--mode "$mode" --concurrency "$c" --seconds "$S" --warmup "$W" --out "$RESULTS" --label "$backend")
-  if [[ $backend == palisade ]]; then
-    timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend-module "$REPO/dist/bench/palisade-backend.js" \
-      --palisade-endpoints "$PAL_ENDPOINTS" --server-pids "$PAL_PIDS" "${common[@]}" >/dev/null ||
-      cell_failed "$backend" "$mode" "$c"
-  else
-    local pids
-    case $backend in
-      etcd-lockapi) pids="$ETCD_PIDS" ;;
-      redis-single) pids="$REDIS_PID" ;;
-      redlock) pids="$REDLOCK_PIDS" ;;
-    esac
-    timeout "$RUN_TIMEOUT" node "$PEERS_DIR/bench.mjs" --backend "$backend" --server-pids "$pids" "${common[@]}" >/dev/null ||
-      cell_failed "$backend" "$mode" "$c"
-  fi
+  local endpoints pids
+  case $backend in
+    palisade) endpoints="$PAL_ENDPOINTS" pids="$PAL_PIDS" ;;
+    etcd-lockapi) endpoints="$ETCD_ENDPOINTS" pids="$ETCD_PIDS" ;;
+    redis-single) endpoints="$REDIS_SINGLE" pids="$REDIS_PID" ;;
+    redlock) endpoints="$REDLOCK_ENDPOINTS" pids="$REDLOCK_PIDS" ;;
+  esac
+  timeout "$RUN_TIMEOUT" node dist/bench/lock-bench.js --backend "$backend" --endpoints "$endpoints" --server-pids "$pids" \
+    --mode "$mode" --concurrency "$c" --seconds "$S" --warmup "$W" --out "$RESULTS" --label "$backend" >/dev/null ||
+    cell_failed "$backend" "$mode" "$c"
 }
 
 # One unrecorded pass per backend first: the first seconds after a cluster starts (JIT, first
@@ -195,8 +165,8 @@ for m in $MODES; do
 done
   # The throughput clusters stop here, so they take no memory or CPU from the parts below.
   stop_pids "$WORK/palisade/pids"
-  if [[ $ETCD_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./etcd-cluster.sh stop >/dev/null) || true; ETCD_STARTED=0; fi
-  if [[ $REDIS_STARTED == 1 ]]; then (cd "$PEERS_DIR" && ./redis.sh stop >/dev/null) || true; REDIS_STARTED=0; fi
+  stop_pids "$WORK/etcd/pids"
+  stop_pids "$WORK/redis/pids"
 fi
 
 # --- failover, memory, start-up: one process each, bounded; each cleans up after itself

@@ -1,4 +1,4 @@
-// Percentiles of a sample, in the same way as the peers' bench.mjs (nearest rank).
+// Percentiles of a sample by nearest rank, as the throughput harness (lock-bench.ts) reports them.
 
 export interface Summary {
   n: number;

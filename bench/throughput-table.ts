@@ -64,7 +64,7 @@ export function renderTable(runs: RunResult[]): string {
   }
   const note = references.length === 0 ? "" :
     `\n${references.map((r) => r.name).join(" and ")}: reference columns, ${REFERENCE_LABEL}. They ran in the same cells (same seconds and warm-up, ` +
-      "alternating with Palisade and etcd) through the peers' backends: `SET NX PX` with a compare-and-delete release on one server " +
+      "alternating with Palisade and etcd) through the backends in bench/backends: `SET NX PX` with a compare-and-delete release on one server " +
       "(appendfsync everysec), and the redlock library over five independent servers; neither has a server-side queue, so waiters poll " +
       "(5 ms + up to 5 ms), and neither returns a fencing token.\n";
   return rows.join("\n") + "\n" + note;

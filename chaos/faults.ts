@@ -4,11 +4,13 @@
 // wall-clock jumps, and with --clock-rate restarts under a monotonic clock running at
 // another rate). Each fault is undone before its lane picks the next one.
 import { writeFileSync } from "node:fs";
-import { netns } from "./netns.ts";
+import type { NetworkFaults } from "./fault/network-faults.ts";
 import type { NsProcess } from "./procs.ts";
 import type { Rng } from "./rng.ts";
 
 export interface Target {
+  /** The lab's network faults (members 1-3: nodes, 4 and 5: clients). */
+  net: NetworkFaults;
   nodes: Map<number, NsProcess>;
   workers: NsProcess[];
   /** The worker that next reports a grant of a counter lock (undefined after `ms`). */
@@ -39,7 +41,7 @@ const PROCESS_FAULTS: readonly FaultKind[] = ["kill-node", "kill-leader", "pause
 
 const NODES = [1, 2, 3];
 // The clients' namespaces (4: workers, store, observer; 5: one more worker) stay on one side.
-const CLIENTS = "4,5";
+const CLIENTS = [4, 5];
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -82,35 +84,36 @@ export class FaultSchedule {
   private async networkFault(): Promise<void> {
     const kind = this.rng.pick<FaultKind>(["partition-minority", "partition-leader", "one-way", "bridge", "loss", "delay", "cut-off-client"]);
     const leader = this.target.leader() || this.rng.pick(NODES);
+    const net = this.target.net;
     switch (kind) {
       case "partition-minority":
       case "partition-leader": {
         const alone = kind === "partition-leader" ? leader : this.rng.pick(NODES);
-        const rest = this.others(alone).join(",");
+        const rest = this.others(alone);
         // The clients sit with the majority or, to reach a stale leader, with the minority.
-        const spec = this.rng.chance(0.6) ? `${alone}|${rest},${CLIENTS}` : `${alone},${CLIENTS}|${rest}`;
-        this.count(kind, spec);
-        await netns("partition", spec);
+        const groups = this.rng.chance(0.6) ? [[alone], [...rest, ...CLIENTS]] : [[alone, ...CLIENTS], rest];
+        this.count(kind, groups.map((g) => g.join(",")).join("|"));
+        await net.partition(groups);
         await this.hold(1_500, 8_000);
-        await netns("heal");
+        await net.heal();
         return;
       }
       case "one-way": {
         const from = this.rng.chance(0.5) ? leader : this.rng.pick(NODES);
         const to = this.rng.chance(0.2) ? 4 : this.rng.pick(this.others(from));
         this.count(kind, `${from}->${to}`);
-        await netns("drop", String(from), String(to));
+        await net.drop(from, to);
         await this.hold(1_500, 8_000);
-        await netns("heal");
+        await net.heal();
         return;
       }
       case "bridge": {
         const [a, b] = this.others(this.rng.pick(NODES));
         this.count(kind, `${a}<x>${b}`);
-        await netns("drop", String(a), String(b));
-        await netns("drop", String(b), String(a));
+        await net.drop(a, b);
+        await net.drop(b, a);
         await this.hold(1_500, 8_000);
-        await netns("heal");
+        await net.heal();
         return;
       }
       case "cut-off-client": {
@@ -118,28 +121,28 @@ export class FaultSchedule {
         // may hold a lock, and its writes must then be refused by the fence.
         this.count(kind, "n5 <x> n1,n2,n3");
         for (const n of NODES) {
-          await netns("drop", "5", String(n));
-          await netns("drop", String(n), "5");
+          await net.drop(5, n);
+          await net.drop(n, 5);
         }
         await this.hold(2_000, 9_000);
-        await netns("heal");
+        await net.heal();
         return;
       }
       case "loss": {
         const pct = this.rng.int(5, 35);
         this.count(kind, `${pct}%`);
-        await netns("loss", String(pct));
+        await net.loss(pct);
         await this.hold(2_000, 8_000);
-        await netns("loss", "0");
+        await net.loss(0);
         return;
       }
       case "delay": {
         const ms = this.rng.int(5, 120);
         const jitter = this.rng.int(0, ms);
         this.count(kind, `${ms}ms +-${jitter}ms`);
-        await netns("delay", String(ms), String(jitter));
+        await net.delay(ms, jitter);
         await this.hold(2_000, 8_000);
-        await netns("delay", "0");
+        await net.delay(0);
         return;
       }
       default:

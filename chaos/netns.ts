@@ -1,49 +1,36 @@
-// The network namespaces n1..n5 on the private bridge, through ../shared/netns/netns.sh:
-// setup, network faults, and teardown (also of an earlier run's leftovers).
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { promisify } from "node:util";
-import { PACKAGE_ROOT } from "../node/util/package-root.ts";
+// The chaos suite's lab: namespaces n1..n5 (10.77.0.1-5) on the bridge chaosbr0, built and
+// torn down with the fault kit (chaos/fault). Nodes run in n1..n3, clients in n4 and n5.
+// The names stay fixed so that a run removes what a run that died left behind; the run
+// lock (run-lock.ts) keeps two runs apart.
+import { cleanStaleLabs } from "./fault/registry.ts";
+import { addressOf as memberAddress, type LabSpec } from "./fault/lab-spec.ts";
+import { NetnsLab } from "./fault/netns-lab.ts";
+import { missingPrerequisites } from "./fault/prerequisites.ts";
+import { destroyLab } from "./fault/topology.ts";
 
-const run = promisify(execFile);
+export { FAKETIME_LIB } from "./fault/prerequisites.ts";
 
-export const NETNS_SCRIPT = process.env.CHAOS_NETNS_SH ?? resolve(PACKAGE_ROOT, "../shared/netns/netns.sh");
-export const STATE_DIR = process.env.CHAOS_STATE ?? "/run/chaos-netns";
 export const NAMESPACES = 5;
 
-export const addressOf = (ns: number): string => `10.77.0.${ns}`;
+export const CHAOS_LAB: LabSpec = {
+  name: "chaos", size: NAMESPACES, namespacePrefix: "n", vethPrefix: "chvn", bridge: "chaosbr0", subnet: "10.77.0",
+};
 
-export async function netns(...args: string[]): Promise<string> {
-  const { stdout } = await run("bash", [NETNS_SCRIPT, ...args], { timeout: 60_000 });
-  return stdout.trim();
-}
+export const addressOf = (member: number): string => memberAddress(CHAOS_LAB, member);
 
-async function namespacesPresent(): Promise<boolean> {
-  const { stdout } = await run("ip", ["netns", "list"]);
-  const names = new Set(stdout.split("\n").map((l) => l.split(" ")[0]));
-  return Array.from({ length: NAMESPACES }, (_, i) => `n${i + 1}`).some((n) => names.has(n));
-}
-
-/** Removes namespaces, bridge, route, rules and processes left by an earlier run. */
+/** Removes the chaos lab (and any other lab whose owner died) if an earlier run left it; true if there was one. */
 export async function cleanLeftovers(): Promise<boolean> {
-  const leftover = existsSync(`${STATE_DIR}/nodes`) || (await namespacesPresent());
-  if (!leftover) return false;
-  // `up` first so that `down` knows every namespace even if the state file was lost.
-  await netns("up", String(NAMESPACES)).catch(() => "");
-  await netns("down");
-  return true;
+  const stale = await cleanStaleLabs();
+  return (await destroyLab(CHAOS_LAB)) || stale.length > 0;
+}
+
+/** Builds the chaos lab; the run lock makes this process its only user. */
+export async function openChaosLab(): Promise<NetnsLab> {
+  const lab = await NetnsLab.open(CHAOS_LAB);
+  if (!lab) throw new Error("the chaos lab is held by another live process");
+  return lab;
 }
 
 export function checkPrerequisites(): string[] {
-  const missing: string[] = [];
-  if (process.getuid?.() !== 0) missing.push("root (network namespaces and iptables)");
-  if (!existsSync(NETNS_SCRIPT)) missing.push(`the netns toolkit at ${NETNS_SCRIPT} (set CHAOS_NETNS_SH)`);
-  for (const bin of ["/usr/sbin/iptables", "/usr/sbin/ip", "/usr/bin/gcc"]) if (!existsSync(bin)) missing.push(bin);
-  if (!existsSync(FAKETIME_LIB)) missing.push(`${FAKETIME_LIB} (apt-get install libfaketime)`);
-  if (!existsSync("/usr/include/libnetfilter_queue/libnetfilter_queue.h")) missing.push("libnetfilter-queue-dev");
-  if (missing.length > 0) missing.push("(run scripts/install-test-deps.sh)");
-  return missing;
+  return missingPrerequisites({ delay: true, faketime: true, shims: true });
 }
-
-export const FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";

@@ -1,4 +1,4 @@
-// Processes started inside a namespace: `ip netns exec nI env VARS node FILE`, FILE being
+// Processes started inside a namespace of the chaos lab: `ip netns exec nI env VARS node FILE`, FILE being
 // the compiled JavaScript in dist/ (or a script such as bin/palisade.mjs, which runs the node
 // in its own process). `ip netns exec` and `env` both exec, so the child's pid is the Node
 // process's own, which is what SIGKILL, SIGSTOP and SIGCONT must reach.
@@ -7,6 +7,9 @@ import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { builtFile, PACKAGE_ROOT } from "../node/util/package-root.ts";
+import { findTool } from "./fault/command.ts";
+import { namespaceOf } from "./fault/lab-spec.ts";
+import { CHAOS_LAB } from "./netns.ts";
 import type { Line } from "./protocol.ts";
 
 /** What node runs for `script`: a TypeScript source's build in dist/, any other file as it is. */
@@ -16,6 +19,7 @@ export function scriptPath(script: string): string {
 
 export interface NsProcessOptions {
   name: string;
+  /** The chaos lab's member to run in (1..5). */
   ns: number;
   /** From the repository root: a TypeScript source (its build runs) or a JavaScript file. */
   script: string;
@@ -53,8 +57,8 @@ export class NsProcess {
     const envArgs = Object.entries(env ?? o.env ?? {}).map(([k, v]) => `${k}=${v}`);
     const log = openSync(o.logPath, "a");
     const child = spawn(
-      "ip",
-      ["netns", "exec", `n${o.ns}`, "/usr/bin/env", ...envArgs, ...(o.command ?? [process.execPath, scriptPath(o.script), ...o.args])],
+      findTool("ip") ?? "ip",
+      ["netns", "exec", namespaceOf(CHAOS_LAB, o.ns), "/usr/bin/env", ...envArgs, ...(o.command ?? [process.execPath, scriptPath(o.script), ...o.args])],
       { cwd: PACKAGE_ROOT, stdio: ["pipe", o.onLine ? "pipe" : log, log] },
     );
     closeSync(log);

@@ -14,7 +14,8 @@ import { nowUs } from "./clock.ts";
 import { clockRateEnv, verifyClockRate } from "./clock-rate.ts";
 import { runComparison, type ScenarioResult, type System } from "./compare/scenarios.ts";
 import { FaultSchedule, type FaultKind } from "./faults.ts";
-import { FAKETIME_LIB, addressOf, checkPrerequisites, cleanLeftovers, netns } from "./netns.ts";
+import type { NetnsLab } from "./fault/netns-lab.ts";
+import { FAKETIME_LIB, addressOf, checkPrerequisites, cleanLeftovers, openChaosLab } from "./netns.ts";
 import { NsProcess, killAll } from "./procs.ts";
 import type { FinalRecord, Line } from "./protocol.ts";
 import { Rng } from "./rng.ts";
@@ -68,6 +69,7 @@ const lines: Line[] = [];
 const faultLog: string[] = [];
 let leader = 0;
 let final: FinalRecord | undefined;
+let lab: NetnsLab | undefined;
 const nodes = new Map<number, NsProcess>();
 const workers: NsProcess[] = [];
 
@@ -106,7 +108,7 @@ async function teardown(): Promise<void> {
   if (tornDown) return;
   tornDown = true;
   await killAll().catch(() => undefined);
-  await netns("down").catch((err: unknown) => console.error(`teardown: ${(err as Error).message}`));
+  await lab?.close().catch((err: unknown) => console.error(`teardown: ${(err as Error).message}`));
   dropRunLock();
 }
 
@@ -138,7 +140,8 @@ async function main(): Promise<number> {
     const probe = await verifyClockRate(2);
     say(`clock-rate: a Node process under libfaketime x2 saw ${probe.hrtimeMs.toFixed(0)} ms of hrtime and its ${probe.timerMs} ms timer fire in ${probe.hostMs.toFixed(0)} ms of host time`);
   }
-  await netns("up", "5");
+  lab = await openChaosLab();
+  const net = lab;
 
   const config = {
     clusterId: "palisade-chaos",
@@ -202,7 +205,7 @@ async function main(): Promise<number> {
   say(`${workerCount} workers started; faults for ${minutes} min`);
 
   const schedule = new FaultSchedule(new Rng(rng.fork()), {
-    nodes, workers, leader: () => leader, clockFile,
+    net, nodes, workers, leader: () => leader, clockFile,
     ...(clockRate ? { clockRateEnv: (_id: number, rate: number) => ({ ...clockRateEnv(rate), NODE_ENV: "production" }) } : {}),
     nextCounterGrant: (ms) => new Promise((resolveGrant) => {
       grantWaiters.push(resolveGrant);
@@ -219,7 +222,7 @@ async function main(): Promise<number> {
 
   // Heal everything, then let the workers run on a healthy cluster before stopping them.
   say("faults over: healing");
-  await netns("clear");
+  await net.clear();
   for (const p of [...nodes.values(), ...workers]) p.signal("SIGCONT");
   for (const id of NODE_IDS) writeFileSync(clockFile(id), "+0\n");
   for (const node of nodes.values()) if (!node.running) node.start();
@@ -273,7 +276,7 @@ async function main(): Promise<number> {
   console.log(`History: ${historyPath} (faults: ${join(runDir, "faults.log")})`);
   if (compareWith.length > 0) {
     const compareRng = new Rng(seed + 1_000_003);
-    const results = await runComparison(compareWith, { runDir, endpoints, clockFile, leader: () => leader, say }, () => compareRng.next());
+    const results = await runComparison(compareWith, { net, runDir, endpoints, clockFile, leader: () => leader, say }, () => compareRng.next());
     printComparison(results);
     for (const r of results) if (r.system === "palisade") report.violations.push(...r.violations.map((v) => `scripted ${r.scenario}: ${v}`));
   }

@@ -6,9 +6,10 @@
 # there already it installs nothing.
 set -euo pipefail
 
-# --- Chaos suite (npm run chaos): network namespaces, iptables/nftables partitions and
-# loss, nfq-delay (built with gcc against libnetfilter-queue), libfaketime for clock
-# jumps, iproute2 for `ip netns`, redis-server for `--compare redlock,redis`. Placed
+# --- Chaos suite (npm run chaos) and the namespace tests: network namespaces, iptables/nftables
+# partitions and loss, the C shims in chaos/fault/c (built on demand with gcc; the packet
+# delayer links libnetfilter-queue), libfaketime for clock jumps, iproute2 for `ip netns`,
+# redis-server for `--compare redlock,redis` and the benchmark's Redis columns. Placed
 # before the PostgreSQL block because that block exits early once PostgreSQL is present.
 # Idempotent: installs nothing when all are there.
 chaos_missing=()
@@ -30,6 +31,30 @@ else
   $chaos_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${chaos_missing[@]}"
 fi
 # --- end of the chaos suite block
+
+# --- Benchmark peers (npm run bench): a three-member etcd cluster next to Palisade, started
+# and stopped by the benchmark itself on loopback (the packages start no daemon). Redis for
+# the single-server and Redlock columns comes from the chaos block above. Idempotent:
+# installs nothing when both are there.
+bench_missing=()
+for pkg in etcd-server etcd-client; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || bench_missing+=("$pkg")
+done
+if [ "${#bench_missing[@]}" -eq 0 ]; then
+  echo "install-test-deps: benchmark peer packages present"
+else
+  bench_sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then bench_sudo="sudo"; else
+      echo "install-test-deps: missing ${bench_missing[*]}; run as root: apt-get install -y ${bench_missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "install-test-deps: installing ${bench_missing[*]}"
+  $bench_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+  $bench_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${bench_missing[@]}"
+fi
+# --- end of the benchmark peers block
 
 # --- Python client (clients/python): Debian's Python 3 with gRPC and protobuf, protoc and
 # grpc_python_plugin to generate its stubs (scripts/gen-python.sh; a unit test checks the

@@ -2,21 +2,18 @@
 // task, under scripted versions of the scenarios of "How to do distributed locking"
 // (Kleppmann, 2016): a client paused past its lease, and one server's clock jumping
 // forward while client 1 is cut off from two servers. Redis runs in n4 (a wall-clock
-// shim on each server, clockjump.c); client 1 of the clock scenario runs in n5 so that
+// shim on each server, chaos/fault/c/clock-jump.c); client 1 of the clock scenario runs in n5 so that
 // iptables can cut it off from two servers. Palisade uses the fenced store; the Redis
 // designs have no token to fence with, so they use the same store without its fence.
-import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
-import { PACKAGE_ROOT } from "../../node/util/package-root.ts";
+import { join } from "node:path";
+import type { NetworkFaults } from "../fault/network-faults.ts";
+import { buildShim } from "../fault/shims.ts";
 import { addressOf } from "../netns.ts";
 import { NsProcess } from "../procs.ts";
 import type { AdmissionRecord, Line } from "../protocol.ts";
 
-const run = promisify(execFile);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const CLOCKJUMP_SOURCE = resolve(PACKAGE_ROOT, "../shared/netns/clockjump.c");
 const SINGLE_PORT = 6390;
 const REDLOCK_PORTS = [6391, 6392, 6393, 6394, 6395];
 const FENCED_STORE = 8090;
@@ -25,6 +22,8 @@ const UNFENCED_STORE = 8091;
 export type System = "palisade" | "redis" | "redlock";
 
 export interface CompareContext {
+  /** The chaos lab's network faults (client 1 of the clock scenario runs in member 5). */
+  net: NetworkFaults;
   runDir: string;
   endpoints: string;
   /** A Palisade node's wall-clock offset file (libfaketime). */
@@ -107,14 +106,13 @@ export class Comparison {
 
   async start(): Promise<void> {
     mkdirSync(this.dir, { recursive: true });
-    const shim = join(this.dir, "clockjump.so");
-    await run("gcc", ["-O2", "-shared", "-fPIC", "-o", shim, CLOCKJUMP_SOURCE]);
+    const shim = await buildShim("clock-jump");
     for (const port of [SINGLE_PORT, ...REDLOCK_PORTS]) {
       writeFileSync(this.redisClock(port), "+0\n");
       mkdirSync(join(this.dir, `redis-${port}`), { recursive: true });
       const redis = new NsProcess({
         name: `redis-${port}`, ns: 4, script: "", args: [], logPath: join(this.dir, `redis-${port}.log`),
-        env: { LD_PRELOAD: shim, CHAOS_CLOCK_FILE: this.redisClock(port) },
+        env: { LD_PRELOAD: shim, CLOCK_JUMP_FILE: this.redisClock(port) },
         command: [
           "redis-server", "--port", String(port), "--bind", "0.0.0.0", "--protected-mode", "no", "--save", "",
           "--appendonly", "no", "--daemonize", "no", "--dir", join(this.dir, `redis-${port}`),
@@ -240,8 +238,7 @@ export class Comparison {
     try {
       await Promise.all([a.ready(), b.ready()]);
       if (system === "redlock") {
-        await run("ip", ["netns", "exec", "n5", "iptables", "-w", "-A", "CHAOS_PART_OUT", "-d", addressOf(4), "-p", "tcp",
-          "-m", "multiport", "--dports", `${REDLOCK_PORTS[3]},${REDLOCK_PORTS[4]}`, "-j", "DROP"]);
+        await this.ctx.net.blockPorts(5, 4, [REDLOCK_PORTS[3], REDLOCK_PORTS[4]]);
       }
       const got = await a.step("acquire");
       if (got.ok !== true) throw new Error(`client 1 not granted: ${JSON.stringify(got)}`);
@@ -273,7 +270,7 @@ export class Comparison {
       result.notes.push(`scenario error: ${(err as Error).message}`);
     } finally {
       for (const file of jumped) writeFileSync(file, "+0\n");
-      await run("ip", ["netns", "exec", "n5", "iptables", "-w", "-F", "CHAOS_PART_OUT"]).catch(() => undefined);
+      await this.ctx.net.heal().catch(() => undefined);
       await Promise.all([a.exit(), b.exit()]);
     }
     return result;

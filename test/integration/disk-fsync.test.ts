@@ -1,18 +1,15 @@
-// A failing fsync is fatal: with the LD_PRELOAD shim of the shared chaos kit (netns/fsync-fail.c,
-// built with gcc at test time) the leader's LevelDB sync fails with EIO, the node exits with a
+// A failing fsync is fatal: with the fault kit's LD_PRELOAD shim (chaos/fault/c/fsync-fail.c,
+// built with gcc on first use) the leader's LevelDB sync fails with EIO, the node exits with a
 // clear line, the other two carry on, and restarted it recovers from disk. Nothing
 // acknowledged is lost, on the cluster and on the restarted node.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildShim } from "../../chaos/fault/shims.ts";
 import type { PalisadeClient } from "../../client/index.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 import { IT_ROOT, ensureRoot } from "./pidfiles.ts";
 
-const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const SHIM_SOURCE = resolve(REPO_ROOT, "../shared/netns/fsync-fail.c");
 const FAILING = 1;
 
 ensureRoot();
@@ -25,15 +22,9 @@ let client: PalisadeClient;
 let prefix = "";
 
 beforeAll(async () => {
-  if (!existsSync(SHIM_SOURCE)) throw new Error(`the fsync-failure shim ${SHIM_SOURCE} is missing`);
-  shim = join(work, "fsync-fail.so");
-  try {
-    execFileSync("gcc", ["-O2", "-shared", "-fPIC", "-o", shim, SHIM_SOURCE, "-ldl"]);
-  } catch (err) {
-    throw new Error(`cannot build ${SHIM_SOURCE} with gcc (install gcc): ${(err as Error).message}`, { cause: err });
-  }
+  shim = await buildShim("fsync-fail");
   cluster = await startCluster({
-    env: (id) => (id === FAILING ? { LD_PRELOAD: shim, CHAOS_FSYNC_TRIGGER: trigger, CHAOS_FSYNC_PREFIX: prefix } : undefined),
+    env: (id) => (id === FAILING ? { LD_PRELOAD: shim, FSYNC_FAIL_TRIGGER: trigger, FSYNC_FAIL_PREFIX: prefix } : undefined),
     beforeStart: ({ dataDir }) => {
       prefix = dataDir(FAILING);
     },

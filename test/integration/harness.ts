@@ -1,6 +1,7 @@
-// A Palisade cluster of real node processes on loopback for integration tests: ports
-// chosen by the OS, data in a fresh temp folder, every process killed and the folder
-// removed by stop() (and the processes killed when the test process exits).
+// A Palisade cluster of real node processes for integration tests, on loopback or at the
+// addresses a test gives (a network namespace per node): ports chosen by the OS, data in a
+// fresh temp folder, every process killed and the folder removed by stop() (and the
+// processes killed when the test process exits).
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -33,6 +34,13 @@ export interface ClusterOptions {
   /** Give each node a metricsAddress (with /metrics and the status page at /ui). */
   metrics?: boolean;
   statusPage?: NonNullable<ClusterConfigInput["statusPage"]>;
+  /** The address a node listens on (default 127.0.0.1), e.g. that of its network namespace. */
+  host?: (id: number) => string;
+  /**
+   * A command the node's command line is appended to, e.g. `ip netns exec NS`. It must exec
+   * the node, so that the pid (signals, pidfiles) stays the node's own.
+   */
+  launcher?: (id: number) => string[];
 }
 
 export interface Cluster {
@@ -95,9 +103,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   for (const id of ids) {
     const peerPort = ports[perNode * (id - 1)];
     const clientPort = ports[perNode * (id - 1) + 1];
+    const host = options.host?.(id) ?? "127.0.0.1";
     nodes.push({
-      id, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: `node-${id}`,
-      ...(options.metrics ? { metricsAddress: `127.0.0.1:${ports[perNode * (id - 1) + 2]}` } : {}),
+      id, peerAddress: `${host}:${peerPort}`, clientAddress: `${host}:${clientPort}`, dataDir: `node-${id}`,
+      ...(options.metrics ? { metricsAddress: `${host}:${ports[perNode * (id - 1) + 2]}` } : {}),
     });
   }
   const config: ClusterConfigInput = {
@@ -136,7 +145,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     if (children.has(id)) throw new Error(`node ${id} is already running`);
     const log = openSync(logPath(id), "a");
     const args = joinArgs.get(id) ?? ["--config", ownConfig.get(id) ?? configPath];
-    const child = spawn(process.execPath, ["--import", "tsx", "node/cli/main.ts", ...args, "--id", String(id)], {
+    const [program, ...argv] = [...(options.launcher?.(id) ?? []), process.execPath, "--import", "tsx", "node/cli/main.ts", ...args, "--id", String(id)];
+    const child = spawn(program!, argv, {
       cwd: REPO_ROOT,
       stdio: ["ignore", log, log],
       env: { ...process.env, NODE_ENV: "test", ...options.env?.(id) },
