@@ -5,7 +5,7 @@
 // decides something is in the host, which the simulator runs too.
 import { randomInt, randomUUID } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
-import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.ts";
+import { adminServiceDefinition, lockServiceNodeDefinition } from "../../proto/grpc.ts";
 import type { NodeConfig } from "../config/index.ts";
 import { AdminRequests } from "../host/admin-requests.ts";
 import type { HostConfig, HostEnv } from "../host/host-env.ts";
@@ -22,6 +22,7 @@ import { DiskGuard } from "./disk-guard.ts";
 import { NodeHealth } from "./health.ts";
 import { clientInterceptor, peerInterceptor } from "./interceptors.ts";
 import { lockServiceHandlers } from "./lock-service.ts";
+import { DEFAULT_STREAM_LIMITS } from "./lock-stream.ts";
 import { everyLock } from "./metrics-locks.ts";
 import { NodeMetrics, timedStorage, type MetricsSource } from "./metrics.ts";
 import { serveMetrics, type MetricsEndpoint } from "./metrics-server.ts";
@@ -275,15 +276,17 @@ export class PalisadeNode {
       streams: {
         tls: this.credentials !== null,
         observer: this.metrics.streams,
-        takeBudget: (key) => {
-          if (this.limiter.take(key)) return true;
+        // Answer frames stay under what this node may send in one message.
+        limits: { ...DEFAULT_STREAM_LIMITS, maxAnswerFrameBytes: this.cfg.limits.maxMessageBytes },
+        takeBudget: (key, cost) => {
+          if (this.limiter.take(key, cost)) return true;
           this.metrics.requestRejected("Stream", "rate_limited");
           return false;
         },
       },
     };
     addRaftService(this.peerServer, this.transport);
-    this.clientServer.addService(tolerantDefinition(lockServiceDefinition), lockServiceHandlers(ctx));
+    this.clientServer.addService(tolerantDefinition(lockServiceNodeDefinition), lockServiceHandlers(ctx));
     this.clientServer.addService(tolerantDefinition(adminServiceDefinition), adminServiceHandlers(ctx));
     this.health.addTo(this.clientServer);
     await bind(this.peerServer, this.cfg.self.peerAddress, this.credentials);
