@@ -5,6 +5,9 @@
 // (turn-budget.ts), and each answer is encoded once, when it is made, into frames bounded
 // by the node's message limit; an answer too large for any frame fails its call alone.
 //
+// A stream handles its received requests keepalives first (stream-requests.ts), so however
+// many calls a client queued, its keepalives wait at most a turn.
+//
 // Flow control: a stream stops reading once its running calls plus its queued answers
 // (every answer, whether a call made it or not), or those answers' bytes, reach a cap, so a
 // client that does not read its answers cannot grow the node's memory. An Acquire, which
@@ -25,7 +28,7 @@ import { rateKey, requestCost } from "./interceptors.ts";
 import type { LockCalls } from "./lock-service.ts";
 import { keepAliveCountProblem } from "./requests.ts";
 import { statusError, type StatusError } from "./status.ts";
-import { peekRequest } from "./stream-requests.ts";
+import { Backlog, peekRequest, type Queued } from "./stream-requests.ts";
 import { identityOf } from "./tls.ts";
 import { TurnBudget } from "./turn-budget.ts";
 
@@ -154,9 +157,8 @@ class ClientStream {
   /** Calls running that are not Acquires, and Acquires running. */
   private running = 0;
   private waits = 0;
-  /** Requests received and not yet handled, in order; `next` is the first of them. */
-  private backlog: Uint8Array[] = [];
-  private next = 0;
+  /** Requests received and not yet handled. */
+  private readonly backlog = new Backlog();
   /** Encoded answers not yet written, with the request id of each (counted out of inFlight once written). */
   private outbox: Uint8Array[] = [];
   private outboxIds: string[] = [];
@@ -214,12 +216,16 @@ class ClientStream {
       return;
     }
     this.options.observer?.frameIn(requests.length);
-    if (this.next === this.backlog.length) {
-      this.backlog = requests;
-      this.next = 0;
-    } else {
-      for (const request of requests) this.backlog.push(request);
+    const queued: Queued[] = [];
+    for (const bytes of requests) {
+      try {
+        queued.push({ bytes, ...peekRequest(bytes) });
+      } catch (error) {
+        this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `a request is not a valid StreamRequest: ${(error as FrameError).message}`));
+        return;
+      }
     }
+    for (const item of queued) this.backlog.push(item);
     this.work();
   }
 
@@ -228,17 +234,8 @@ class ClientStream {
     if (this.working || this.workScheduled) return;
     this.working = true;
     try {
-      while (this.next < this.backlog.length && !this.closed && !this.full) {
-        const bytes = this.backlog[this.next]!;
-        let keepAliveIds: number;
-        let id: string;
-        try {
-          ({ id, keepAliveIds } = peekRequest(bytes));
-        } catch (error) {
-          this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `a request is not a valid StreamRequest: ${(error as FrameError).message}`));
-          return;
-        }
-        const units = Math.max(1, keepAliveIds, Math.ceil(bytes.byteLength / BYTES_PER_UNIT));
+      for (let item = this.backlog.peek(); item !== undefined && !this.closed && !this.full; item = this.backlog.peek()) {
+        const units = Math.max(1, item.keepAliveIds, Math.ceil(item.bytes.byteLength / BYTES_PER_UNIT));
         if (!this.turns.take(units)) {
           this.workScheduled = true;
           this.turns.later(() => {
@@ -247,13 +244,9 @@ class ClientStream {
           });
           break;
         }
-        this.backlog[this.next++] = EMPTY;
-        this.request(bytes, id, keepAliveIds);
+        this.backlog.shift();
+        this.request(item.bytes, item.id, item.keepAliveIds);
         this.refreshFull();
-      }
-      if (this.next === this.backlog.length) {
-        this.backlog = [];
-        this.next = 0;
       }
     } finally {
       this.working = false;
@@ -415,12 +408,13 @@ class ClientStream {
     }
   }
 
-  /** Reads the client only while the backlog is handled and the stream is below its cap; handles the backlog when it may. */
+  /** Reads the client only while the stream is below its cap and its backlog below a frame's worth; handles the backlog when it may. */
   private updateReading(): void {
     if (this.closed) return;
     this.refreshFull();
-    if (!this.full && this.next < this.backlog.length) this.work();
-    const read = !this.full && this.next === this.backlog.length;
+    if (!this.full && this.backlog.size > 0) this.work();
+    // Reading on while less than a frame's worth waits lets a keepalive sent now overtake them.
+    const read = !this.full && this.backlog.size < this.limits.maxRequestsPerFrame;
     if (read && this.paused) {
       this.paused = false;
       this.call.resume();
@@ -432,7 +426,7 @@ class ClientStream {
 
   /** The client finished sending and every answer left: end the stream. */
   private maybeEnd(): void {
-    if (!this.clientDone || this.closed || this.inFlight.size > 0 || this.outbox.length > 0 || this.next < this.backlog.length) return;
+    if (!this.clientDone || this.closed || this.inFlight.size > 0 || this.outbox.length > 0 || this.backlog.size > 0) return;
     this.close();
     this.call.end();
   }
@@ -453,10 +447,6 @@ class ClientStream {
     this.outbox = [];
     this.outboxIds = [];
     this.outboxBytes = 0;
-    this.backlog = [];
-    this.next = 0;
+    this.backlog.clear();
   }
 }
-
-/** Stands in for a handled request in the backlog, so its bytes can be collected. */
-const EMPTY = new Uint8Array(0);

@@ -1,10 +1,16 @@
 // What a node reads of one encoded StreamRequest before it decodes it: the request's id,
-// to answer it, and the count of session ids a KeepAliveSessions in it carries, to size its
-// work and its cost before paying for decoding them.
+// to answer it, whether it is a keepalive, and the count of session ids a KeepAliveSessions
+// in it carries, to size its work and its cost before paying for decoding them; and the
+// order a stream handles its received requests in: keepalives first, then the others as
+// they came, so no number of queued calls delays a client's keepalives by more than a turn.
 import { FrameError, readVarint, skipField } from "../../proto/stream-frames.ts";
 
-/** StreamRequest.id (uint64). */
+/** StreamRequest.id (uint64), and the call fields that are keepalives. */
 const ID_FIELD = 1;
+const KEEP_ALIVE_FIELD = 3;
+/** The fields of the `call` oneof. */
+const FIRST_CALL_FIELD = 2;
+const LAST_CALL_FIELD = 15;
 /** StreamRequest.keep_alive_sessions, and its KeepAliveSessionsRequest.session_ids. */
 const KEEP_ALIVE_SESSIONS_FIELD = 15;
 const SESSION_IDS_FIELD = 1;
@@ -12,6 +18,8 @@ const SESSION_IDS_FIELD = 1;
 export interface RequestPeek {
   /** The id, as a decimal string (0 when absent, as a decoder reads it). */
   readonly id: string;
+  /** The call is KeepAlive or KeepAliveSessions. */
+  readonly keepAlive: boolean;
   /** Session ids of a KeepAliveSessions (0 for any other call). */
   readonly keepAliveIds: number;
 }
@@ -56,6 +64,8 @@ function countSessionIds(bytes: Uint8Array, from: number, to: number): number {
 export function peekRequest(bytes: Uint8Array): RequestPeek {
   let id = "0";
   let keepAliveIds = 0;
+  /** The last call field: the one a decoder keeps of a oneof. */
+  let call = 0;
   let at = 0;
   while (at < bytes.length) {
     const tag = readVarint(bytes, at);
@@ -67,6 +77,7 @@ export function peekRequest(bytes: Uint8Array): RequestPeek {
       id = read.value;
       at = read.next;
     } else if (field === KEEP_ALIVE_SESSIONS_FIELD && wireType === 2) {
+      call = field;
       const length = readVarint(bytes, at);
       const end = length.next + length.value;
       if (end > bytes.length) throw new FrameError("truncated keep_alive_sessions");
@@ -74,8 +85,71 @@ export function peekRequest(bytes: Uint8Array): RequestPeek {
       keepAliveIds += countSessionIds(bytes, length.next, end);
       at = end;
     } else {
+      if (field >= FIRST_CALL_FIELD && field <= LAST_CALL_FIELD) call = field;
       at = skipField(bytes, at, wireType);
     }
   }
-  return { id, keepAliveIds };
+  return { id, keepAlive: call === KEEP_ALIVE_FIELD || call === KEEP_ALIVE_SESSIONS_FIELD, keepAliveIds };
+}
+
+/** A received request waiting to be handled: its bytes and what was read of them. */
+export interface Queued extends RequestPeek {
+  readonly bytes: Uint8Array;
+}
+
+/** One lane of requests in arrival order, taken from the front. */
+class Lane {
+  private items: Queued[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: Queued): void {
+    this.items.push(item);
+  }
+
+  peek(): Queued | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): Queued | undefined {
+    const item = this.items[this.head];
+    if (item === undefined) return undefined;
+    this.items[this.head++] = undefined as unknown as Queued;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+/** A stream's received requests not yet handled: keepalives first, each lane in arrival order. */
+export class Backlog {
+  private keepAlives = new Lane();
+  private others = new Lane();
+
+  get size(): number {
+    return this.keepAlives.size + this.others.size;
+  }
+
+  push(item: Queued): void {
+    (item.keepAlive ? this.keepAlives : this.others).push(item);
+  }
+
+  /** The request to handle next, left in place. */
+  peek(): Queued | undefined {
+    return this.keepAlives.peek() ?? this.others.peek();
+  }
+
+  shift(): Queued | undefined {
+    return this.keepAlives.shift() ?? this.others.shift();
+  }
+
+  clear(): void {
+    this.keepAlives = new Lane();
+    this.others = new Lane();
+  }
 }

@@ -362,4 +362,16 @@ describe("the node's end of a client stream", () => {
     expect(call.answerTo(1)?.failure?.message).toMatch(/session_ids: 4097 ids, more than 4096/);
     expect(call.answerTo(2)?.result).toBe("getLock");
   });
+
+  it("handles a keepalive that arrives while earlier calls of the client still queue before them", async () => {
+    const { call, asked } = start({ maxInFlight: 100_000, maxRequestsPerFrame: 10_000 });
+    const queued = STREAM_TURN_UNITS + 500;
+    call.send(frame(...Array.from({ length: queued }, (_, i) => getLock(i + 1))));
+    expect(asked.methods.length).toBeLessThan(queued); // the rest wait for the next turn
+    call.send(frame(keepAlive(100_000, 3)));
+    for (let t = 0; t < 10 && asked.methods.length < queued + 1; t++) await new Promise((r) => setImmediate(r));
+    expect(asked.methods).toHaveLength(queued + 1);
+    expect(asked.methods.indexOf("KeepAliveSessions")).toBeLessThan(queued);
+    expect(asked.methods.at(-1)).toBe("GetLock");
+  });
 });
