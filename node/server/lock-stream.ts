@@ -20,7 +20,7 @@ import Long from "long";
 import { palisade } from "../../proto/gen/palisade.js";
 import { entryBytes, FrameError, frameEntries, packFrame } from "../../proto/stream-frames.ts";
 import {
-  LEADER_METADATA_KEY, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME, type ErrorReasonName,
+  LEADER_METADATA_KEY, MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME, type ErrorReasonName,
 } from "../../proto/wire.ts";
 import type { ServiceContext } from "./context.ts";
 import { toStatus } from "./handler.ts";
@@ -130,6 +130,10 @@ function tooLarge(message: string): Result {
   return { failure: { code: Status.RESOURCE_EXHAUSTED, reason: pb.ErrorReason.ERROR_REASON_UNSPECIFIED, message, leader: "" } };
 }
 
+const RATE_LIMITED: Result = {
+  failure: streamFailure(statusError("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff")),
+};
+
 /** The stream's frames are bytes: the node reads requests one at a time and encodes its answers itself. */
 export type StreamCall = grpc.ServerDuplexStream<Uint8Array, Uint8Array>;
 
@@ -143,6 +147,8 @@ interface InFlight {
   readonly detach: AbortController;
   /** An Acquire: counted against the waits, not the in-flight cap. */
   readonly wait: boolean;
+  /** The session ids of a KeepAliveSessions (0 for other calls). */
+  readonly keepAliveIds: number;
   /** Its call has settled (its answer is queued, or was dropped). */
   settled: boolean;
   /** The client forgot it: its answer is not sent. */
@@ -157,6 +163,12 @@ class ClientStream {
   /** Calls running that are not Acquires, and Acquires running. */
   private running = 0;
   private waits = 0;
+  /**
+   * Session ids of the stream's KeepAliveSessions running: at most one request's worth at a
+   * time (the first always starts), as their answers are all made in the turn a quorum round
+   * confirms them.
+   */
+  private keepAliveIds = 0;
   /** Requests received and not yet handled. */
   private readonly backlog = new Backlog();
   /** Encoded answers not yet written, with the request id of each (counted out of inFlight once written). */
@@ -234,7 +246,9 @@ class ClientStream {
     if (this.working || this.workScheduled) return;
     this.working = true;
     try {
-      for (let item = this.backlog.peek(); item !== undefined && !this.closed && !this.full; item = this.backlog.peek()) {
+      const mayStart = (keepAlive: Queued): boolean =>
+        this.keepAliveIds === 0 || this.keepAliveIds + keepAlive.keepAliveIds <= MAX_KEEPALIVE_SESSION_IDS;
+      for (let item = this.backlog.peek(mayStart); item !== undefined && !this.closed && !this.full; item = this.backlog.peek(mayStart)) {
         const units = Math.max(1, item.keepAliveIds, Math.ceil(item.bytes.byteLength / BYTES_PER_UNIT));
         if (!this.turns.take(units)) {
           this.workScheduled = true;
@@ -244,19 +258,20 @@ class ClientStream {
           });
           break;
         }
-        this.backlog.shift();
-        this.request(item.bytes, item.id, item.keepAliveIds);
+        this.backlog.take(item);
+        this.request(item);
         this.refreshFull();
       }
     } finally {
       this.working = false;
     }
-    this.updateReading();
+    this.setReading();
   }
 
-  private request(bytes: Uint8Array, id: string, keepAliveIds: number): void {
+  private request(item: Queued): void {
+    const { bytes, id, keepAliveIds } = item;
     // Refused before being decoded: decoding is the cost these limits bound.
-    const refusal = this.refusalBeforeDecoding(bytes, id, keepAliveIds);
+    const refusal = this.refusalBeforeDecoding(item);
     if (refusal !== null) {
       if (this.inFlight.has(id)) this.duplicate(id);
       else this.answer(null, id, refusal);
@@ -288,8 +303,8 @@ class ClientStream {
     }
     const method = METHODS[kind];
     const body = request[kind] as never;
-    if (this.options.takeBudget && !this.options.takeBudget(rateKey(this.who, body, this.call.getPeer()), requestCost(keepAliveIds))) {
-      this.answer(null, id, { failure: streamFailure(statusError("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff")) });
+    if (!item.batched && !this.takeBudget(rateKey(this.who, body, this.call.getPeer()), keepAliveIds)) {
+      this.answer(null, id, RATE_LIMITED);
       return;
     }
     const wait = kind === "acquire";
@@ -302,8 +317,9 @@ class ClientStream {
       });
       return;
     }
-    const pending: InFlight = { detach: new AbortController(), wait, settled: false, forgotten: false };
+    const pending: InFlight = { detach: new AbortController(), wait, keepAliveIds: kind === "keepAliveSessions" ? keepAliveIds : 0, settled: false, forgotten: false };
     this.inFlight.set(id, pending);
+    this.keepAliveIds += pending.keepAliveIds;
     if (wait) this.waits++;
     else this.running++;
     let result: Promise<unknown>;
@@ -318,12 +334,19 @@ class ClientStream {
     );
   }
 
-  private refusalBeforeDecoding(bytes: Uint8Array, id: string, keepAliveIds: number): Result | null {
+  private refusalBeforeDecoding({ bytes, id, keepAliveIds, batched }: Queued): Result | null {
     if (bytes.byteLength > this.limits.maxRequestBytes) {
       return tooLarge(`request ${id} is ${bytes.byteLength} bytes; a stream request may have at most ${this.limits.maxRequestBytes} (send it as a unary call)`);
     }
     const problem = keepAliveIds > 0 ? keepAliveCountProblem(keepAliveIds) : null;
-    return problem === null ? null : { failure: streamFailure(statusError("ERROR_REASON_INVALID_ARGUMENT", problem)) };
+    if (problem !== null) return { failure: streamFailure(statusError("ERROR_REASON_INVALID_ARGUMENT", problem)) };
+    // A batched keepalive names no session of its own: its budget is the caller's, known undecoded.
+    if (batched && !this.takeBudget(rateKey(this.who, null, this.call.getPeer()), keepAliveIds)) return RATE_LIMITED;
+    return null;
+  }
+
+  private takeBudget(key: string, keepAliveIds: number): boolean {
+    return this.options.takeBudget === undefined || this.options.takeBudget(key, requestCost(keepAliveIds));
   }
 
   private duplicate(id: string): void {
@@ -335,7 +358,9 @@ class ClientStream {
     pending.settled = true;
     if (pending.wait) this.waits--;
     else this.running--;
+    this.keepAliveIds -= pending.keepAliveIds;
     if (this.closed) return;
+    if (pending.keepAliveIds > 0) this.updateReading(); // a keepalive held back may start now
     if (pending.forgotten) {
       this.inFlight.delete(id);
       this.updateReading();
@@ -413,6 +438,13 @@ class ClientStream {
     if (this.closed) return;
     this.refreshFull();
     if (!this.full && this.backlog.size > 0) this.work();
+    else this.setReading();
+  }
+
+  /** Pauses or resumes reading the client as the cap and the backlog say. */
+  private setReading(): void {
+    if (this.closed) return;
+    this.refreshFull();
     // Reading on while less than a frame's worth waits lets a keepalive sent now overtake them.
     const read = !this.full && this.backlog.size < this.limits.maxRequestsPerFrame;
     if (read && this.paused) {

@@ -20,6 +20,8 @@ export interface RequestPeek {
   readonly id: string;
   /** The call is KeepAlive or KeepAliveSessions. */
   readonly keepAlive: boolean;
+  /** The call is KeepAliveSessions. */
+  readonly batched: boolean;
   /** Session ids of a KeepAliveSessions (0 for any other call). */
   readonly keepAliveIds: number;
 }
@@ -89,7 +91,7 @@ export function peekRequest(bytes: Uint8Array): RequestPeek {
       at = skipField(bytes, at, wireType);
     }
   }
-  return { id, keepAlive: call === KEEP_ALIVE_FIELD || call === KEEP_ALIVE_SESSIONS_FIELD, keepAliveIds };
+  return { id, keepAlive: call === KEEP_ALIVE_FIELD || call === KEEP_ALIVE_SESSIONS_FIELD, batched: call === KEEP_ALIVE_SESSIONS_FIELD, keepAliveIds };
 }
 
 /** A received request waiting to be handled: its bytes and what was read of them. */
@@ -126,7 +128,10 @@ class Lane {
   }
 }
 
-/** A stream's received requests not yet handled: keepalives first, each lane in arrival order. */
+/**
+ * A stream's received requests not yet handled: keepalives first (while the stream may start
+ * one), each lane in arrival order.
+ */
 export class Backlog {
   private keepAlives = new Lane();
   private others = new Lane();
@@ -139,13 +144,15 @@ export class Backlog {
     (item.keepAlive ? this.keepAlives : this.others).push(item);
   }
 
-  /** The request to handle next, left in place. */
-  peek(): Queued | undefined {
-    return this.keepAlives.peek() ?? this.others.peek();
+  /** The request to handle next, left in place: the first keepalive if `mayStart` lets it start, else the first other request. */
+  peek(mayStart: (keepAlive: Queued) => boolean): Queued | undefined {
+    const keepAlive = this.keepAlives.peek();
+    return keepAlive !== undefined && mayStart(keepAlive) ? keepAlive : this.others.peek();
   }
 
-  shift(): Queued | undefined {
-    return this.keepAlives.shift() ?? this.others.shift();
+  /** Removes `item`, which peek() returned. */
+  take(item: Queued): void {
+    (item.keepAlive ? this.keepAlives : this.others).shift();
   }
 
   clear(): void {

@@ -318,18 +318,35 @@ describe("the node's end of a client stream", () => {
   });
 
   it("handles at most STREAM_TURN_UNITS session ids of keepalives per event-loop turn, and all of them in the end", async () => {
-    const { call, asked } = start({ maxInFlight: 100 });
+    const { call, asked, open } = start({ maxInFlight: 100 });
     const sum = (): number => asked.keepAliveIds.reduce((a, b) => a + b, 0);
     // 12 requests of 1,000 ids: 12,000 ids in one frame.
     call.send(frame(...Array.from({ length: 12 }, (_, i) => keepAlive(i + 1, 1_000))));
     const perTurn = [sum()];
     for (let t = 0; t < 50 && sum() < 12_000; t++) {
       const before = sum();
+      for (const d of open.splice(0)) d.resolve();
       await new Promise((r) => setImmediate(r));
       perTurn.push(sum() - before);
     }
     expect(sum()).toBe(12_000);
     expect(Math.max(...perTurn)).toBeLessThanOrEqual(STREAM_TURN_UNITS);
+  });
+
+  it("runs at most one request's worth of keepalive session ids at a time, their answers being made together", async () => {
+    const { call, asked, open } = start({ maxInFlight: 100 });
+    const sum = (): number => asked.keepAliveIds.reduce((a, b) => a + b, 0);
+    call.send(frame(...Array.from({ length: 6 }, (_, i) => keepAlive(i + 1, 1_500)), getLock(7)));
+    await turn();
+    expect(sum()).toBe(3_000); // a third would pass MAX_KEEPALIVE_SESSION_IDS
+    expect(asked.methods).toContain("GetLock"); // other calls go on meanwhile
+    for (let t = 0; t < 10 && sum() < 9_000; t++) {
+      const before = sum();
+      for (const d of open.splice(0)) d.resolve(); // the running ones end; the next may start
+      await turn();
+      expect(sum() - before).toBeLessThanOrEqual(MAX_KEEPALIVE_SESSION_IDS);
+    }
+    expect(sum()).toBe(9_000);
   });
 
   it("charges a batched keepalive's session ids to the client's rate budget", async () => {
