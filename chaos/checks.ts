@@ -129,7 +129,8 @@ export function checkGrantLog(r: RunRecords, out: string[], counts: Record<strin
     events++;
     const lock = w.lock ?? "";
     const grant: Grant = { session: w.session ?? "", token: BigInt(w.token ?? "0"), shared: w.mode === "shared" };
-    const current = holders.get(lock) ?? [];
+    // A lock first seen after a gap may have been granted in it.
+    const current = holders.get(lock) ?? (gaps > 0 ? "unknown" : []);
     if (w.kind === "acquired") {
       if (current !== "unknown") {
         const conflicting = current.filter((h) => !grant.shared || !h.shared);
