@@ -4,7 +4,8 @@
 // session ids, as many as a request could carry before the stream's limits) and frames at
 // the stream's own frame limit (keepalives of 4,096 small ids each), reading their answers.
 // Reported: the largest event-loop delay on the leader over the flood (prom-client's
-// nodejs_eventloop_lag_max_seconds, read every second, which resets it), against BOUND_MS;
+// nodejs_eventloop_lag_max_seconds, read every second, which resets it), against
+// STREAM_FLOOD_BOUND_MS, beside the same over 10 s of the idle cluster before it;
 // leader changes and the term before and after; frames and requests sent. Every process and
 // folder is removed at the end, also on failure.
 import * as grpc from "@grpc/grpc-js";
@@ -20,6 +21,8 @@ import { failed, type Parts } from "./report-data.ts";
 
 /** The largest event-loop delay on the leader the flood may cause: well under an election timeout (500–1,000 ms). */
 export const STREAM_FLOOD_BOUND_MS = 100;
+/** Seconds of the same reading before the flood. */
+const IDLE_SECONDS = 10;
 /** The client port's message limit (the default limits.maxMessageBytes). */
 const PORT_LIMIT = 4 * 1024 * 1024;
 
@@ -34,6 +37,8 @@ export interface StreamFloodResult {
   clients: number;
   /** The largest event-loop delay the leader reported during the flood. */
   leader_max_event_loop_delay_ms: number;
+  /** The same over IDLE_SECONDS before the flood, the cluster idle: the machine's own share. */
+  leader_max_event_loop_delay_before_ms: number;
   bound_ms: number;
   met: boolean;
   leader_changes: number;
@@ -112,7 +117,13 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
     const termOf = async (): Promise<number> => metricSum(await metricsPage(leaderMetrics), "palisade_raft_term") ?? -1;
     const changesBefore = await changesOf();
     const termBefore = await termOf();
+    // The same reading with no flood first: what the machine alone gives.
     await metricsPage(leaderMetrics); // resets the lag maximum
+    let idleLagMs = 0;
+    for (let i = 0; i < IDLE_SECONDS; i++) {
+      await sleep(1_000);
+      idleLagMs = Math.max(idleLagMs, (metricSum(await metricsPage(leaderMetrics), "nodejs_eventloop_lag_max_seconds") ?? 0) * 1_000);
+    }
     const frames = floodFrames();
     let framesSent = 0;
     let requestsSent = 0;
@@ -142,6 +153,7 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
       seconds: options.seconds,
       clients: options.clients,
       leader_max_event_loop_delay_ms: Math.round(maxLagMs),
+      leader_max_event_loop_delay_before_ms: Math.round(idleLagMs),
       bound_ms: STREAM_FLOOD_BOUND_MS,
       met: maxLagMs <= STREAM_FLOOD_BOUND_MS,
       leader_changes: (await changesOf()) - changesBefore,
@@ -151,7 +163,7 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
       requests_sent: requestsSent,
       config: `3 nodes, product defaults; ${options.clients} raw Stream clients at the leader for ${options.seconds} s, alternating a ${(frames[0]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[0]!.requests} KeepAliveSessions × 10,000 ids and a ${(frames[1]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[1]!.requests} × ${MAX_KEEPALIVE_SESSION_IDS} ids, each on a stream of its own`,
     };
-    options.log(`stream-flood: leader's largest event-loop delay ${result.leader_max_event_loop_delay_ms} ms (bound ${STREAM_FLOOD_BOUND_MS} ms), ${result.leader_changes} leader changes, term ${termBefore} → ${result.term_after}, ${framesSent} frames sent`);
+    options.log(`stream-flood: leader's largest event-loop delay ${result.leader_max_event_loop_delay_ms} ms (bound ${STREAM_FLOOD_BOUND_MS} ms; ${result.leader_max_event_loop_delay_before_ms} ms idle before), ${result.leader_changes} leader changes, term ${termBefore} → ${result.term_after}, ${framesSent} frames sent`);
     return result;
   } finally {
     for (const c of clients) c.close();
@@ -171,9 +183,9 @@ export function renderStreamFlood(parts: Parts): string {
     "",
     `${f.config}.`,
     "",
-    "| largest event-loop delay on the leader ms | bound ms | met | leader changes | term before → after | frames sent | requests sent |",
-    "|---:|---:|---|---:|---|---:|---:|",
-    `| ${f.leader_max_event_loop_delay_ms} | ${f.bound_ms} | ${f.met ? "yes" : "NO"} | ${f.leader_changes} | ${f.term_before} → ${f.term_after} | ${f.frames_sent} | ${f.requests_sent} |`,
+    "| largest event-loop delay on the leader ms | the same, idle, before ms | bound ms | met | leader changes | term before → after | frames sent | requests sent |",
+    "|---:|---:|---:|---|---:|---|---:|---:|",
+    `| ${f.leader_max_event_loop_delay_ms} | ${f.leader_max_event_loop_delay_before_ms} | ${f.bound_ms} | ${f.met ? "yes" : "NO"} | ${f.leader_changes} | ${f.term_before} → ${f.term_after} | ${f.frames_sent} | ${f.requests_sent} |`,
     "",
   ].join("\n");
 }
