@@ -9,6 +9,7 @@ import { num, ratio } from "./report-format.ts";
 import { renderTargets } from "./targets.ts";
 import { renderTable } from "./throughput-table.ts";
 import { renderExpiryParts } from "./render-expiry.ts";
+import { renderStreamFlood } from "./stream-flood.ts";
 import type { StartupRun } from "./startup.ts";
 import type { Timings } from "./startup-targets.ts";
 
@@ -164,6 +165,8 @@ function main(args: string[]): void {
   if (partsText) sections.push(partsText);
   const expiryText = renderExpiryParts(parts);
   if (expiryText) sections.push(expiryText);
+  const floodText = renderStreamFlood(parts);
+  if (floodText) sections.push(floodText);
   const targets = renderTargets(runs, parts, failedCells);
   if (targets) sections.push("### Targets\n", targets);
   process.stdout.write(sections.join("\n"));

@@ -7,6 +7,7 @@ import type { MemoryResult } from "./memory.ts";
 import type { StartupResult } from "./startup.ts";
 import type { CrashGrantResult } from "./crash-grant.ts";
 import type { RunLossResult } from "./run-loss.ts";
+import type { StreamFloodResult } from "./stream-flood.ts";
 
 export interface RunResult {
   label: string | null;
@@ -33,6 +34,7 @@ export interface Parts {
   keepalive?: KeepaliveResult | { error: string };
   crash_grant?: CrashGrantResult | { error: string };
   run_loss?: RunLossResult | { error: string };
+  stream_flood?: StreamFloodResult | { error: string };
 }
 
 export const PALISADE = "palisade";

@@ -3,13 +3,14 @@
 // Each part starts its own processes in a temp folder and stops every process and removes
 // every folder it made, also on failure.
 //   node dist/bench/report.js PART OUT.json   (PART: failover | memory | startup | floor | crash-grant |
-//                                        run-loss | keepalive; run.sh runs each
+//                                        run-loss | keepalive | stream-flood; run.sh runs each
 //                                        in its own process and merges the part into OUT.json)
 // Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
 // MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10),
 // CRASH_GRANT_RUNS (10), CRASH_GRANT_TTL_MS (2000), RUN_LOSS_RUNS (10), RUN_LOSS_TTL_MS (2000),
 // KEEPALIVE_SESSIONS (100000), KEEPALIVE_PROCS (10), KEEPALIVE_SECONDS (120), KEEPALIVE_TRANSFERS (3),
-// KEEPALIVE_TTL_MS (10000), KEEPALIVE_DEADLINE_TICK_MS (1000).
+// KEEPALIVE_TTL_MS (10000), KEEPALIVE_DEADLINE_TICK_MS (1000), STREAM_FLOOD_SECONDS (30),
+// STREAM_FLOOD_CLIENTS (4).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
@@ -22,6 +23,7 @@ import { runCrashGrant, runEtcdCrashGrant, type CrashGrantResult } from "./crash
 import { runRunLoss } from "./run-loss.ts";
 import { runKeepalive } from "./keepalive.ts";
 import { runEtcdKeepalive } from "./etcd-keepalive.ts";
+import { runStreamFlood } from "./stream-flood.ts";
 import type { KeepaliveResult } from "./report-data.ts";
 
 const envNumber = (name: string, fallback: number, zeroAllowed = false): number => {
@@ -87,6 +89,8 @@ async function main(part: string, out: string): Promise<void> {
         save(); // Palisade's figures stand even if etcd's side overruns the part's bound
         result.etcd = etcdWanted() ? await runEtcdKeepalive(options).catch(failure) : { skipped: "SKIP_ETCD=1 or etcd not installed" };
         report[key] = result;
+      } else if (part === "stream-flood") {
+        report[key] = await runStreamFlood({ seconds: envNumber("STREAM_FLOOD_SECONDS", 30), clients: envNumber("STREAM_FLOOD_CLIENTS", 4), log });
       } else {
         throw new Error(`unknown part ${part}`);
       }
@@ -106,7 +110,7 @@ async function main(part: string, out: string): Promise<void> {
 
 const [part, out] = process.argv.slice(2);
 if (!part || !out) {
-  process.stderr.write("usage: node dist/bench/report.js failover|memory|startup|floor|crash-grant|run-loss|keepalive OUT.json\n");
+  process.stderr.write("usage: node dist/bench/report.js failover|memory|startup|floor|crash-grant|run-loss|keepalive|stream-flood OUT.json\n");
   process.exit(2);
 }
 // On Ctrl-C / TERM the parts' finally blocks do not run: the exit hook in cluster-control

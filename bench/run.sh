@@ -18,11 +18,12 @@
 # repeated leader kills, node memory with many locks held, start-up time from a long log and
 # from a snapshot, the floor of this machine and stack (bench/floor.ts), a crashed holder to
 # the next grant, a frozen `palisadectl run` to its command's death, and many sessions kept
-# alive through leader transfers; then the targets, met or not. The whole report
+# alive through leader transfers, and a flood of the largest keepalive frames at the leader
+# (its largest event-loop delay); then the targets, met or not. The whole report
 # goes to bench/results/latest.md and latest.json (raw
 # harness lines in latest.jsonl); a run of only some PARTS writes partial.* instead.
 #
-# Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive":
+# Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive stream-flood":
 #            any subset, e.g. PARTS=failover; the parts' own knobs are in bench/report.ts),
 #            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
 #            SKIP_ETCD=1 (no etcd), SKIP_REDIS=1 (no Redis / Redlock reference columns), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
@@ -39,7 +40,7 @@ CONCS="${CONCS:-1 16 64}"
 MODES="${MODES:-uncontended contended}"
 SKIP_ETCD="${SKIP_ETCD:-0}"
 SKIP_REDIS="${SKIP_REDIS:-0}"
-ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive"
+ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive stream-flood"
 PARTS="${PARTS:-$ALL_PARTS}"
 PART_TIMEOUT_SET="${PART_TIMEOUT:-}"
 PART_TIMEOUT="${PART_TIMEOUT:-900}"
@@ -170,7 +171,7 @@ done
 fi
 
 # --- failover, memory, start-up: one process each, bounded; each cleans up after itself
-for part in failover memory startup floor crash-grant run-loss keepalive; do
+for part in failover memory startup floor crash-grant run-loss keepalive stream-flood; do
   has_part "$part" || continue
   # In the background and waited for, so that cleanup can stop it (timeout runs it in its
   # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.

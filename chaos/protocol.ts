@@ -139,8 +139,21 @@ export interface FinalRecord {
   syncedIndex: string;
 }
 
+/** What the load on the Stream RPC (stream-load.ts) reports. */
+export interface StreamLoadRecord {
+  t: "stream-load";
+  what: "waits-ready" | "waits-final" | "flood-final";
+  sessions?: number;
+  /** Sessions of the waits client that were lost (each of them was kept alive). */
+  lost?: number;
+  waits?: number;
+  frames?: number;
+  requests?: number;
+}
+
 export type Line =
   | OpRecord | SessionRecord | IncrementRecord | SharedReadRecord | AdmissionRecord | RefusalRecord | LeaderRecord | WatchRecord | FinalRecord
+  | StreamLoadRecord
   | { t: "ready"; what: string }
   | { t: "log"; msg: string };
 

@@ -5,7 +5,9 @@
 // the history, exits 1 on any violation. Everything it set up is torn down at exit.
 // --clock-rate adds restarts of a node under a monotonic clock running at another rate
 // (clock-rate.ts); the client-deadline check, which such rates break by design, is then
-// skipped.
+// skipped. Before the faults, a minute of load on the Stream RPC (stream-phase.ts) checks
+// that many waits cost a client no session and that a client that never reads its answers
+// does not grow the leader; --skip-stream-load leaves it out.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +22,7 @@ import { NsProcess, killAll } from "./procs.ts";
 import type { FinalRecord, Line } from "./protocol.ts";
 import { Rng } from "./rng.ts";
 import { dropRunLock, takeRunLock } from "./run-lock.ts";
+import { runStreamPhase, streamPhaseLines, type StreamPhaseReport } from "./stream-phase.ts";
 
 const { values } = parseArgs({
   options: {
@@ -32,13 +35,15 @@ const { values } = parseArgs({
     compare: { type: "string" },
     // Also restart nodes under monotonic clocks running at rates beyond the drift bound.
     "clock-rate": { type: "boolean", default: false },
+    // Leave out the minute of load on the Stream RPC before the faults.
+    "skip-stream-load": { type: "boolean", default: false },
     out: { type: "string" },
   },
 });
 const seed = Number(values.seed);
 const minutes = Number(values.minutes);
 if (!Number.isInteger(seed) || !(minutes > 0)) {
-  console.error("usage: npm run chaos -- --seed N --minutes M [--workers W] [--clock-rate] [--compare SYSTEMS] [--out DIR]");
+  console.error("usage: npm run chaos -- --seed N --minutes M [--workers W] [--clock-rate] [--skip-stream-load] [--compare SYSTEMS] [--out DIR]");
   process.exit(2);
 }
 // Outside the repository: its data/ is shared with other local runs that may clear it.
@@ -202,6 +207,18 @@ async function main(): Promise<number> {
     workers.push(worker);
     worker.start();
   }
+  let streamPhase: StreamPhaseReport | undefined;
+  let streamPhaseError: string | undefined;
+  if (!values["skip-stream-load"]) {
+    say(`${workerCount} workers started; a minute of load on the Stream RPC first`);
+    try {
+      streamPhase = await runStreamPhase({
+        runDir, endpoints, endpointOf: (id) => `${addressOf(id)}:${CLIENT_PORT}`, leader: () => leader, pidOf: (id) => nodes.get(id)?.pid, say,
+      });
+    } catch (err) {
+      streamPhaseError = `stream load: ${(err as Error).message}`;
+    }
+  }
   say(`${workerCount} workers started; faults for ${minutes} min`);
 
   const schedule = new FaultSchedule(new Rng(rng.fork()), {
@@ -257,6 +274,8 @@ async function main(): Promise<number> {
   say("checking");
   const report = runChecks(records, { clientDeadline: !clockRate });
   if (stuck.length > 0) report.violations.push(`workers did not stop within 30 s: ${stuck.join(", ")}`);
+  if (streamPhase) report.violations.push(...streamPhase.violations);
+  if (streamPhaseError) report.violations.push(streamPhaseError);
 
   console.log(`\nFaults injected (seed ${seed}${clockRate ? ", --clock-rate" : ""}):`);
   const kinds = [...schedule.counts.entries()].sort(([a], [b]) => a.localeCompare(b)) as [FaultKind, number][];
@@ -272,6 +291,8 @@ async function main(): Promise<number> {
   console.log("Checks:");
   for (const [k, n] of Object.entries(report.counts)) console.log(`  ${k.padEnd(42)} ${n}`);
   console.log(`  ${"grants in the 8 s after healing".padEnd(42)} ${grantsAfterHeal}`);
+  if (streamPhase) for (const line of streamPhaseLines(streamPhase)) console.log(line);
+  else console.log(`  stream load: ${streamPhaseError ?? "skipped (--skip-stream-load)"}`);
   for (const why of report.skipped) console.log(`  skipped: ${why}`);
   console.log(`History: ${historyPath} (faults: ${join(runDir, "faults.log")})`);
   if (compareWith.length > 0) {

@@ -1,20 +1,27 @@
 // The client's end of the Stream RPC to one node: LockService calls travel on one
-// bidirectional stream, every call of an event-loop turn in one frame, and their answers
-// come back many to a frame, matched by the request id. A call answered with a failure, one
-// that ran out of time, and every call in flight when the stream broke fail with an error
-// shaped like the status the unary call would have ended with, so the failover rules treat
-// both paths alike. The stream opens on first use and closes when idle for a while.
+// bidirectional stream, the calls of an event-loop turn in as few frames as the node's
+// limits allow (requests and bytes per frame, proto/wire.ts), and their answers come back
+// many to a frame, matched by the request id. A call answered with a failure, one that ran
+// out of time, and every call in flight when the stream broke fail with an error shaped like
+// the status the unary call would have ended with, so the failover rules treat both paths
+// alike; a request too large for the stream fails as StreamCallError.tooLargeForStream, for
+// the caller to send as a unary call. The stream opens on first use and closes when idle
+// for a while.
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
-import { lockServiceDefinition, type UnaryMethod } from "../proto/grpc.ts";
-import { LEADER_METADATA_KEY, REASON_METADATA_KEY } from "../proto/wire.ts";
+import { asBuffer, lockServiceDefinition, type UnaryMethod } from "../proto/grpc.ts";
+import { packFrame } from "../proto/stream-frames.ts";
+import {
+  LEADER_METADATA_KEY, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME,
+} from "../proto/wire.ts";
 import type { Attempt } from "./failover.ts";
 
 const pb = palisade.v1;
 const STREAM = lockServiceDefinition.Stream;
 
+/** Frames are written as the bytes flush() packed from requests encoded one by one. */
 function openDuplex(client: grpc.Client) {
-  return client.makeBidiStreamRequest(STREAM.path, STREAM.requestSerialize, STREAM.responseDeserialize);
+  return client.makeBidiStreamRequest(STREAM.path, asBuffer, STREAM.responseDeserialize);
 }
 type Duplex = ReturnType<typeof openDuplex>;
 
@@ -45,6 +52,8 @@ export function carriedByStream(method: { path: string }): boolean {
 /** An error with the shape of a grpc-js ServiceError (code, details, metadata). */
 export class StreamCallError extends Error {
   readonly metadata: grpc.Metadata;
+  /** The request was not sent: it is larger than one stream request may be (it can go as a unary call). */
+  tooLargeForStream = false;
   constructor(readonly code: grpc.status, readonly details: string, metadata?: grpc.Metadata) {
     super(`${grpc.status[code] ?? code}: ${details}`);
     this.metadata = metadata ?? new grpc.Metadata();
@@ -67,16 +76,14 @@ interface Pending {
   readonly timer: NodeJS.Timeout;
 }
 
-/** Requests per frame at most (a node ends a stream whose frame carries more than 4,096). */
-const MAX_REQUESTS_PER_FRAME = 1_024;
-
 /** How long an open stream with no call in flight stays open. */
 const IDLE_CLOSE_MS = 2_000;
 
 export class CallStream {
   private call: Duplex | null = null;
   private readonly pending = new Map<string, Pending>();
-  private outbox: palisade.v1.StreamRequest.$Properties[] = [];
+  /** Requests encoded and not yet sent. */
+  private outbox: Uint8Array[] = [];
   private flushScheduled = false;
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -90,6 +97,12 @@ export class CallStream {
     if (field === undefined) return Promise.reject(new Error(`${method.path} does not travel on the stream`));
     if (this.closed) return Promise.reject(new StreamCallError(grpc.status.UNAVAILABLE, "client is closed"));
     const id = String(this.nextId++);
+    const bytes = pb.StreamRequest.encode({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], [field]: request }).finish();
+    if (bytes.byteLength > STREAM_MAX_REQUEST_BYTES) {
+      const error = new StreamCallError(grpc.status.RESOURCE_EXHAUSTED, `the request is ${bytes.byteLength} bytes, more than the ${STREAM_MAX_REQUEST_BYTES} a stream request may have`);
+      error.tooLargeForStream = true;
+      return Promise.reject(error);
+    }
     return new Promise<Res>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.forget(id);
@@ -103,7 +116,7 @@ export class CallStream {
           reject(new StreamCallError(grpc.status.CANCELLED, "moved to another node"));
         };
       }
-      this.queue({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], [field]: request });
+      this.queue(bytes);
     });
   }
 
@@ -113,11 +126,11 @@ export class CallStream {
     if (!p) return;
     clearTimeout(p.timer);
     this.pending.delete(id);
-    if (this.call !== null) this.queue({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], forget: {} });
+    if (this.call !== null) this.queue(pb.StreamRequest.encode({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], forget: {} }).finish());
     this.maybeIdle();
   }
 
-  private queue(request: palisade.v1.StreamRequest.$Properties): void {
+  private queue(request: Uint8Array): void {
     this.outbox.push(request);
     if (this.idleTimer !== null) {
       clearTimeout(this.idleTimer);
@@ -128,15 +141,17 @@ export class CallStream {
     setImmediate(() => this.flush());
   }
 
-  /** Sends this turn's requests, as one frame unless there are very many (opening the stream if needed). */
+  /** Sends this turn's requests, in frames within a node's limits (opening the stream if needed). */
   private flush(): void {
     this.flushScheduled = false;
     if (this.closed || this.outbox.length === 0) return;
     const requests = this.outbox;
     this.outbox = [];
     const call = this.open();
-    for (let i = 0; i < requests.length; i += MAX_REQUESTS_PER_FRAME) {
-      call.write(pb.ClientFrame.create({ requests: requests.slice(i, i + MAX_REQUESTS_PER_FRAME) }));
+    for (let at = 0; at < requests.length;) {
+      const { frame, next } = packFrame(requests, at, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUESTS_PER_FRAME);
+      call.write(frame);
+      at = next;
     }
   }
 

@@ -12,7 +12,7 @@ import { Failover, type Attempt, type AttemptFailure } from "./failover.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
 import { LEADER_METADATA_KEY, reasonOf } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
-import { CallStream, carriedByStream } from "./call-stream.ts";
+import { CallStream, carriedByStream, StreamCallError } from "./call-stream.ts";
 
 export interface ConnectionOptions {
   endpoints: readonly string[];
@@ -142,8 +142,18 @@ export class Connection {
     // A call pinned to one node waits for its channel; the stream fails at once when the
     // channel is down, so pinned calls stay unary.
     if (this.options.transport !== "unary" && !waitForReady && carriedByStream(method)) {
-      return this.stream(endpoint).send(method, request, timeoutMs, attempt);
+      // A request too large for the stream goes as a unary call, where the message limit is the node's.
+      return this.stream(endpoint).send(method, request, timeoutMs, attempt).catch((err: unknown) => {
+        if (err instanceof StreamCallError && err.tooLargeForStream) return this.unaryOnce(endpoint, method, request, timeoutMs, waitForReady, attempt);
+        throw err;
+      });
     }
+    return this.unaryOnce(endpoint, method, request, timeoutMs, waitForReady, attempt);
+  }
+
+  private unaryOnce<Req, Res>(
+    endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady: boolean, attempt?: Attempt,
+  ): Promise<Res> {
     const client = this.client(endpoint);
     return new Promise<Res>((resolve, reject) => {
       const call = client.makeUnaryRequest(

@@ -5,12 +5,13 @@
 // one quorum round for them all. Each session still gets its own outcome: acknowledged,
 // SessionNotFoundError, or the failure of the whole request when no leader answered in time.
 import { status as Status } from "@grpc/grpc-js";
+import { MAX_KEEPALIVE_SESSION_IDS } from "../proto/wire.ts";
 import type { ClientClock } from "./clock.ts";
 import { PalisadeError, SessionNotFoundError } from "./errors.ts";
 import type { CallOptions, LockApi } from "./lock-api.ts";
 
-/** Ids per request at most (a node accepts up to 10,000). */
-export const MAX_SESSIONS_PER_REQUEST = 4_096;
+/** Ids per request at most: as many as a node takes. */
+export const MAX_SESSIONS_PER_REQUEST = MAX_KEEPALIVE_SESSION_IDS;
 
 interface Member {
   readonly id: bigint;

@@ -98,7 +98,19 @@ export const lockServiceDefinition = {
   Stream: bidiStream<palisade.v1.ClientFrame, palisade.v1.ServerFrame>(L, "Stream", pb.ClientFrame, pb.ServerFrame),
 } satisfies grpc.ServiceDefinition;
 
-export type LockServiceHandlers = HandlersOf<typeof lockServiceDefinition>;
+/** Raw bytes in both directions (frames read and written entry by entry, see proto/stream-frames.ts). */
+const rawBytes: MessageType<Uint8Array> = { encode: (bytes) => ({ finish: () => bytes }), decode: (bytes) => bytes };
+
+/**
+ * LockService as a node serves it: the Stream RPC's frames as bytes, so the node can read a
+ * frame's requests one at a time and bound the frames it writes by bytes.
+ */
+export const lockServiceNodeDefinition = {
+  ...lockServiceDefinition,
+  Stream: bidiStream<Uint8Array, Uint8Array>(L, "Stream", rawBytes, rawBytes),
+} satisfies grpc.ServiceDefinition;
+
+export type LockServiceHandlers = HandlersOf<typeof lockServiceNodeDefinition>;
 
 const A = "AdminService";
 export const adminServiceDefinition = {
@@ -116,8 +128,6 @@ export const adminServiceDefinition = {
 export type AdminServiceHandlers = HandlersOf<typeof adminServiceDefinition>;
 
 /** Raw bytes in both directions for the batch: the transport decodes it through the codec, which validates. */
-const rawBytes: MessageType<Uint8Array> = { encode: (bytes) => ({ finish: () => bytes }), decode: (bytes) => bytes };
-
 export const raftServiceDefinition = {
   Send: unary("RaftService", "Send", rawBytes, pb.RaftAck),
 } satisfies grpc.ServiceDefinition;

@@ -1,5 +1,6 @@
 // Server interceptors in front of every handler: certificate roles (under TLS), the
-// per-client request rate limit, and counting of the requests answered with an error.
+// per-client request rate limit (with what a request costs of it), and counting of the
+// requests answered with an error.
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import type { ErrorReasonName } from "../../proto/wire.ts";
@@ -52,6 +53,25 @@ export function rateKey(who: PeerIdentity | null, message: unknown, peer: string
   return session !== null ? `session:${session}` : `peer:${peerHost(peer)}`;
 }
 
+/**
+ * Session ids of a batched keepalive that one token of the request budget pays for: an id
+ * costs the node a small part of what a whole request does, and a client keeping thousands
+ * of sessions alive must stay well within the rate that one sending as many requests would.
+ */
+export const KEEPALIVE_IDS_PER_TOKEN = 10;
+
+/** Budget tokens a request costs: one, or for KeepAliveSessions one per KEEPALIVE_IDS_PER_TOKEN ids. */
+export function requestCost(keepAliveIds: number): number {
+  return Math.max(1, Math.ceil(keepAliveIds / KEEPALIVE_IDS_PER_TOKEN));
+}
+
+/** Session ids a decoded request carries as a KeepAliveSessions (0 for any other). */
+function keepAliveIdsOf(message: unknown): number {
+  if (typeof message !== "object" || message === null || !("sessionIds" in message)) return 0;
+  const ids = (message as { sessionIds: unknown }).sessionIds;
+  return Array.isArray(ids) ? ids.length : 0;
+}
+
 /** The reason of a certificate refusal: no certificate at all, or one whose role may not call. */
 function refusalReason(refusal: Refusal): ErrorReasonName {
   return refusal.code === grpc.status.UNAUTHENTICATED ? "ERROR_REASON_CERTIFICATE_REQUIRED" : "ERROR_REASON_PERMISSION_DENIED";
@@ -85,7 +105,7 @@ export function clientInterceptor(options: ClientInterceptorOptions): grpc.Serve
           onReceiveMessage: (message, pass) => {
             if (refused) return;
             // A Stream frame carries many requests: the stream spends the budget per request.
-            if (!path.startsWith(HEALTH_PREFIX) && path !== STREAM_PATH && !options.limiter.take(rateKey(who, message, call.getPeer()))) {
+            if (!path.startsWith(HEALTH_PREFIX) && path !== STREAM_PATH && !options.limiter.take(rateKey(who, message, call.getPeer()), requestCost(keepAliveIdsOf(message)))) {
               refused = true;
               rejected("rate_limited");
               refuse(call, "ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff");

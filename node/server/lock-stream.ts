@@ -1,40 +1,87 @@
 // The Stream RPC: one bidirectional stream per client connection, carrying that client's
 // LockService calls many to a message. Each request runs through the same handler as its
-// unary RPC (LockCalls), and the answers of one event-loop turn leave together in one
-// frame. Bad input ends only this stream, with a status; a client that stops reading its
-// answers is held back by flow control (the stream stops reading once its requests and
-// unsent answers reach a cap), so it cannot make the node's memory grow.
+// unary RPC (LockCalls). Frames travel as bytes (proto/stream-frames.ts): the requests of
+// a frame are decoded and run one at a time, as many as the turn's budget allows
+// (turn-budget.ts), and each answer is encoded once, when it is made, into frames bounded
+// by the node's message limit; an answer too large for any frame fails its call alone.
+//
+// A stream handles its received requests keepalives first (stream-requests.ts), so however
+// many calls a client queued, its keepalives wait at most a turn.
+//
+// Flow control: a stream stops reading once its running calls plus its queued answers
+// (every answer, whether a call made it or not), or those answers' bytes, reach a cap, so a
+// client that does not read its answers cannot grow the node's memory. An Acquire, which
+// may wait for up to an hour, counts instead against a cap on the stream's Acquires, and
+// one past it is refused: no number of waits holds up the client's keepalives, cancels and
+// reads. Bad input ends only this stream, with a status.
 import type * as grpc from "@grpc/grpc-js";
+import { status as Status } from "@grpc/grpc-js";
+import Long from "long";
 import { palisade } from "../../proto/gen/palisade.js";
-import { LEADER_METADATA_KEY, REASON_METADATA_KEY, u64, type ErrorReasonName } from "../../proto/wire.ts";
+import { entryBytes, FrameError, frameEntries, packFrame } from "../../proto/stream-frames.ts";
+import {
+  LEADER_METADATA_KEY, MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME, type ErrorReasonName,
+} from "../../proto/wire.ts";
 import type { ServiceContext } from "./context.ts";
 import { toStatus } from "./handler.ts";
-import { rateKey } from "./interceptors.ts";
+import { rateKey, requestCost } from "./interceptors.ts";
 import type { LockCalls } from "./lock-service.ts";
+import { keepAliveCountProblem } from "./requests.ts";
 import { statusError, type StatusError } from "./status.ts";
+import { Backlog, peekRequest, type Queued } from "./stream-requests.ts";
 import { identityOf } from "./tls.ts";
-import { malformedReason } from "./tolerant.ts";
+import { TurnBudget } from "./turn-budget.ts";
 
 const pb = palisade.v1;
 
 export interface StreamLimits {
-  /** Requests of one stream not answered yet, or answered but not yet written, before it stops reading. */
+  /** Calls running (Acquires aside) plus answers not yet written, before the stream stops reading. */
   readonly maxInFlight: number;
+  /** Acquires from arrival to answer; one more is refused with TOO_MANY_WAITS_ON_STREAM. */
+  readonly maxWaits: number;
   /** Requests one frame may carry; more ends the stream with RESOURCE_EXHAUSTED. */
   readonly maxRequestsPerFrame: number;
+  /** Bytes of one frame received; more ends the stream with RESOURCE_EXHAUSTED. */
+  readonly maxFrameBytes: number;
+  /** Bytes of one request; a larger one is answered RESOURCE_EXHAUSTED without being decoded. */
+  readonly maxRequestBytes: number;
+  /** Bytes of one frame sent (the node's message limit). */
+  readonly maxAnswerFrameBytes: number;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { maxInFlight: 4_096, maxRequestsPerFrame: 4_096 };
+export const DEFAULT_STREAM_LIMITS: StreamLimits = {
+  maxInFlight: 4_096,
+  // Well above the waits of one process's 10,000 sessions each waiting for a lock, and of 64
+  // sessions waiting for 64 each.
+  maxWaits: 65_536,
+  maxRequestsPerFrame: STREAM_MAX_REQUESTS_PER_FRAME,
+  maxFrameBytes: STREAM_MAX_FRAME_BYTES,
+  maxRequestBytes: STREAM_MAX_REQUEST_BYTES,
+  maxAnswerFrameBytes: 4 * 1024 * 1024,
+};
+
+/**
+ * Work one event-loop turn takes from the node's client streams, in units: a request is one,
+ * a KeepAliveSessions one per session id, and a request's bytes one per BYTES_PER_UNIT. So a
+ * turn handles at most this many keepalive ids, requests, and 64 KiB of requests.
+ */
+export const STREAM_TURN_UNITS = 4_096;
+const BYTES_PER_UNIT = 16;
+
+/** The budget every client stream of this process shares, unless given its own. */
+const sharedTurns = new TurnBudget(STREAM_TURN_UNITS);
 
 /** What the stream needs beyond the calls: the per-client request budget, under TLS the caller's identity. */
 export interface StreamOptions {
   readonly limits?: StreamLimits;
-  /** Takes one request from the budget of `key` (see rateKey); false: over the rate. */
-  readonly takeBudget?: (key: string) => boolean;
+  /** Takes `cost` from the request budget of `key` (see rateKey, requestCost); false: over the rate. */
+  readonly takeBudget?: (key: string, cost: number) => boolean;
   /** Certificates carry the caller's identity (mTLS). */
   readonly tls?: boolean;
   /** Counts what the streams carry (the node's metrics). */
   readonly observer?: StreamObserver;
+  /** The per-turn work budget (default: one for the whole process). */
+  readonly turns?: TurnBudget;
 }
 
 export interface StreamObserver {
@@ -47,6 +94,7 @@ export interface StreamObserver {
 
 type Call = NonNullable<palisade.v1.StreamRequest["call"]>;
 type Answerable = Exclude<Call, "forget">;
+type Result = Omit<palisade.v1.StreamAnswer.$Properties, "id">;
 
 /** The LockCalls method of each request field (and the field its answer goes in). */
 const METHODS: Readonly<Record<Answerable, keyof LockCalls>> = {
@@ -77,32 +125,63 @@ export function streamFailure(status: StatusError): palisade.v1.StreamFailure.$P
   };
 }
 
-export function lockStream(ctx: ServiceContext, calls: LockCalls, options: StreamOptions = {}): grpc.handleBidiStreamingCall<palisade.v1.ClientFrame, palisade.v1.ServerFrame> {
+/** A size limit's failure of one call: RESOURCE_EXHAUSTED with no reason, as grpc-js answers a unary call over its message limit. */
+function tooLarge(message: string): Result {
+  return { failure: { code: Status.RESOURCE_EXHAUSTED, reason: pb.ErrorReason.ERROR_REASON_UNSPECIFIED, message, leader: "" } };
+}
+
+const RATE_LIMITED: Result = {
+  failure: streamFailure(statusError("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff")),
+};
+
+/** The stream's frames are bytes: the node reads requests one at a time and encodes its answers itself. */
+export type StreamCall = grpc.ServerDuplexStream<Uint8Array, Uint8Array>;
+
+export function lockStream(ctx: ServiceContext, calls: LockCalls, options: StreamOptions = {}): grpc.handleBidiStreamingCall<Uint8Array, Uint8Array> {
   return (call) => {
     new ClientStream(ctx, calls, call, options).start();
   };
 }
 
-type WireId = palisade.v1.StreamRequest.$Properties["id"];
-
 interface InFlight {
-  /** The id as the client sent it, echoed in the answer. */
-  readonly wireId: WireId;
   readonly detach: AbortController;
+  /** An Acquire: counted against the waits, not the in-flight cap. */
+  readonly wait: boolean;
+  /** The session ids of a KeepAliveSessions (0 for other calls). */
+  readonly keepAliveIds: number;
+  /** Its call has settled (its answer is queued, or was dropped). */
+  settled: boolean;
   /** The client forgot it: its answer is not sent. */
   forgotten: boolean;
 }
 
 class ClientStream {
   private readonly limits: StreamLimits;
+  private readonly turns: TurnBudget;
   /** By request id: from arrival until its answer is written (or dropped). */
   private readonly inFlight = new Map<string, InFlight>();
-  private outbox: palisade.v1.StreamAnswer.$Properties[] = [];
-  /** Ids of the answers in the outbox, to be counted out once written. */
+  /** Calls running that are not Acquires, and Acquires running. */
+  private running = 0;
+  private waits = 0;
+  /**
+   * Session ids of the stream's KeepAliveSessions running: at most one request's worth at a
+   * time (the first always starts), as their answers are all made in the turn a quorum round
+   * confirms them.
+   */
+  private keepAliveIds = 0;
+  /** Requests received and not yet handled. */
+  private readonly backlog = new Backlog();
+  /** Encoded answers not yet written, with the request id of each (counted out of inFlight once written). */
+  private outbox: Uint8Array[] = [];
   private outboxIds: string[] = [];
+  private outboxBytes = 0;
   private flushScheduled = false;
   private waitingForDrain = false;
+  /** At the cap: no request is handled or read until half the cap has left. */
+  private full = false;
   private paused = false;
+  private working = false;
+  private workScheduled = false;
   private clientDone = false;
   private closed = false;
   private readonly who;
@@ -110,17 +189,18 @@ class ClientStream {
   constructor(
     private readonly ctx: ServiceContext,
     private readonly calls: LockCalls,
-    private readonly call: grpc.ServerDuplexStream<palisade.v1.ClientFrame, palisade.v1.ServerFrame>,
+    private readonly call: StreamCall,
     private readonly options: StreamOptions,
   ) {
     this.limits = options.limits ?? DEFAULT_STREAM_LIMITS;
+    this.turns = options.turns ?? sharedTurns;
     this.who = options.tls ? identityOf(call.getAuthContext()) : null;
   }
 
   start(): void {
     const call = this.call;
     this.options.observer?.streamsChanged(1);
-    call.on("data", (frame: palisade.v1.ClientFrame) => this.frame(frame));
+    call.on("data", (frame: Uint8Array) => this.frame(frame));
     call.on("end", () => {
       this.clientDone = true;
       this.maybeEnd();
@@ -130,32 +210,78 @@ class ClientStream {
     call.on("close", () => this.close());
   }
 
-  private frame(frame: palisade.v1.ClientFrame): void {
+  private frame(bytes: Uint8Array): void {
     if (this.closed) return;
-    const malformed = malformedReason(frame);
-    if (malformed !== null) {
-      this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `the message is not a valid ClientFrame: ${malformed}`));
+    if (bytes.byteLength > this.limits.maxFrameBytes) {
+      this.fail(statusError("ERROR_REASON_TOO_MANY_IN_FLIGHT", `a frame of ${bytes.byteLength} bytes; at most ${this.limits.maxFrameBytes} are allowed (send fewer requests per frame)`));
       return;
     }
-    const requests = frame.requests ?? [];
+    let requests: Uint8Array[] | null;
+    try {
+      requests = frameEntries(bytes, this.limits.maxRequestsPerFrame);
+    } catch (error) {
+      this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `the message is not a valid ClientFrame: ${(error as Error).message}`));
+      return;
+    }
+    if (requests === null) {
+      this.fail(statusError("ERROR_REASON_TOO_MANY_IN_FLIGHT", `a frame carried more than ${this.limits.maxRequestsPerFrame} requests, the most allowed`));
+      return;
+    }
     this.options.observer?.frameIn(requests.length);
-    if (requests.length > this.limits.maxRequestsPerFrame) {
-      this.fail(statusError("ERROR_REASON_TOO_MANY_IN_FLIGHT", `a frame carried ${requests.length} requests; at most ${this.limits.maxRequestsPerFrame} are allowed`));
-      return;
+    const queued: Queued[] = [];
+    for (const bytes of requests) {
+      try {
+        queued.push({ bytes, ...peekRequest(bytes) });
+      } catch (error) {
+        this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `a request is not a valid StreamRequest: ${(error as FrameError).message}`));
+        return;
+      }
     }
-    for (const request of requests) {
-      this.request(request);
-      if (this.closed) return;
-    }
-    this.applyBackPressure();
+    for (const item of queued) this.backlog.push(item);
+    this.work();
   }
 
-  private request(request: palisade.v1.StreamRequest.$Properties): void {
-    let id: string;
+  /** Handles the backlog's requests while the turn's budget and the stream's cap allow, then reads on or waits. */
+  private work(): void {
+    if (this.working || this.workScheduled) return;
+    this.working = true;
     try {
-      id = String(u64(request.id, "id"));
-    } catch {
-      this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", "a request id is not a uint64"));
+      const mayStart = (keepAlive: Queued): boolean =>
+        this.keepAliveIds === 0 || this.keepAliveIds + keepAlive.keepAliveIds <= MAX_KEEPALIVE_SESSION_IDS;
+      for (let item = this.backlog.peek(mayStart); item !== undefined && !this.closed && !this.full; item = this.backlog.peek(mayStart)) {
+        const units = Math.max(1, item.keepAliveIds, Math.ceil(item.bytes.byteLength / BYTES_PER_UNIT));
+        if (!this.turns.take(units)) {
+          this.workScheduled = true;
+          this.turns.later(() => {
+            this.workScheduled = false;
+            this.work();
+          });
+          break;
+        }
+        this.backlog.take(item);
+        this.request(item);
+        this.refreshFull();
+      }
+    } finally {
+      this.working = false;
+    }
+    this.setReading();
+  }
+
+  private request(item: Queued): void {
+    const { bytes, id, keepAliveIds } = item;
+    // Refused before being decoded: decoding is the cost these limits bound.
+    const refusal = this.refusalBeforeDecoding(item);
+    if (refusal !== null) {
+      if (this.inFlight.has(id)) this.duplicate(id);
+      else this.answer(null, id, refusal);
+      return;
+    }
+    let request: palisade.v1.StreamRequest;
+    try {
+      request = pb.StreamRequest.decode(bytes);
+    } catch (error) {
+      this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `a request is not a valid StreamRequest: ${(error as Error).message}`));
       return;
     }
     const kind = request.call;
@@ -168,21 +294,34 @@ class ClientStream {
       return;
     }
     if (this.inFlight.has(id)) {
-      this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `request id ${id} is already in flight on this stream`));
+      this.duplicate(id);
       return;
     }
     if (kind === undefined || kind === null) {
-      this.answer(id, request.id, { failure: streamFailure(statusError("ERROR_REASON_MALFORMED_REQUEST", `request ${id} carries no call`)) });
+      this.answer(null, id, { failure: streamFailure(statusError("ERROR_REASON_MALFORMED_REQUEST", `request ${id} carries no call`)) });
       return;
     }
     const method = METHODS[kind];
     const body = request[kind] as never;
-    if (this.options.takeBudget && !this.options.takeBudget(rateKey(this.who, body, this.call.getPeer()))) {
-      this.answer(id, request.id, { failure: streamFailure(statusError("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff")) });
+    if (!item.batched && !this.takeBudget(rateKey(this.who, body, this.call.getPeer()), keepAliveIds)) {
+      this.answer(null, id, RATE_LIMITED);
       return;
     }
-    const pending: InFlight = { wireId: request.id, detach: new AbortController(), forgotten: false };
+    const wait = kind === "acquire";
+    if (wait && this.waits >= this.limits.maxWaits) {
+      this.answer(null, id, {
+        failure: streamFailure(statusError(
+          "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM",
+          `this stream already carries ${this.waits} Acquires, the most one stream may; the Acquire was not proposed (retry once some have ended)`,
+        )),
+      });
+      return;
+    }
+    const pending: InFlight = { detach: new AbortController(), wait, keepAliveIds: kind === "keepAliveSessions" ? keepAliveIds : 0, settled: false, forgotten: false };
     this.inFlight.set(id, pending);
+    this.keepAliveIds += pending.keepAliveIds;
+    if (wait) this.waits++;
+    else this.running++;
     let result: Promise<unknown>;
     try {
       result = (this.calls[method] as (req: never, detached: AbortSignal) => Promise<unknown>)(body, pending.detach.signal);
@@ -195,66 +334,131 @@ class ClientStream {
     );
   }
 
-  private settled(id: string, pending: InFlight, result: Omit<palisade.v1.StreamAnswer.$Properties, "id">): void {
-    if (pending.forgotten || this.closed) {
+  private refusalBeforeDecoding({ bytes, id, keepAliveIds, batched }: Queued): Result | null {
+    if (bytes.byteLength > this.limits.maxRequestBytes) {
+      return tooLarge(`request ${id} is ${bytes.byteLength} bytes; a stream request may have at most ${this.limits.maxRequestBytes} (send it as a unary call)`);
+    }
+    const problem = keepAliveIds > 0 ? keepAliveCountProblem(keepAliveIds) : null;
+    if (problem !== null) return { failure: streamFailure(statusError("ERROR_REASON_INVALID_ARGUMENT", problem)) };
+    // A batched keepalive names no session of its own: its budget is the caller's, known undecoded.
+    if (batched && !this.takeBudget(rateKey(this.who, null, this.call.getPeer()), keepAliveIds)) return RATE_LIMITED;
+    return null;
+  }
+
+  private takeBudget(key: string, keepAliveIds: number): boolean {
+    return this.options.takeBudget === undefined || this.options.takeBudget(key, requestCost(keepAliveIds));
+  }
+
+  private duplicate(id: string): void {
+    this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `request id ${id} is already in flight on this stream`));
+  }
+
+  private settled(id: string, pending: InFlight, result: Result): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    if (pending.wait) this.waits--;
+    else this.running--;
+    this.keepAliveIds -= pending.keepAliveIds;
+    if (this.closed) return;
+    if (pending.keepAliveIds > 0) this.updateReading(); // a keepalive held back may start now
+    if (pending.forgotten) {
       this.inFlight.delete(id);
-      this.applyBackPressure();
+      this.updateReading();
       this.maybeEnd();
       return;
     }
-    this.answer(id, pending.wireId, result, true);
+    this.answer(id, id, result);
   }
 
-  /** Queues an answer for this turn's frame; `counted`: its request is in `inFlight` until written. */
-  private answer(id: string, wireId: WireId, result: Omit<palisade.v1.StreamAnswer.$Properties, "id">, counted = false): void {
+  /**
+   * Encodes an answer into this turn's outbox. `key`: the request's entry in inFlight, left
+   * once the answer is written (null for a request that never ran).
+   */
+  private answer(key: string | null, id: string, result: Result): void {
     if (this.closed) return;
-    this.outbox.push({ id: wireId, ...result });
-    if (counted) this.outboxIds.push(id);
+    const wireId = Long.fromString(id, true);
+    let bytes = this.encode(wireId, result);
+    if (entryBytes(bytes.byteLength) > this.limits.maxAnswerFrameBytes) {
+      bytes = this.encode(wireId, tooLarge(`the answer to request ${id} is ${bytes.byteLength} bytes, more than the ${this.limits.maxAnswerFrameBytes} of one message (ask for less)`));
+    }
+    this.outbox.push(bytes);
+    this.outboxIds.push(key ?? "");
+    this.outboxBytes += bytes.byteLength;
     if (this.flushScheduled) return;
     this.flushScheduled = true;
     setImmediate(() => this.flush());
   }
 
+  private encode(id: Long, result: Result): Uint8Array {
+    try {
+      return pb.StreamAnswer.encode({ id, ...result }).finish();
+    } catch (error) {
+      this.ctx.logger.error({ err: error }, "a stream answer could not be encoded");
+      return pb.StreamAnswer.encode({ id, failure: { code: Status.INTERNAL, reason: pb.ErrorReason.ERROR_REASON_INTERNAL, message: "the answer could not be encoded" } }).finish();
+    }
+  }
+
+  /** Writes the outbox as frames under the message limit, until the transport has no room. */
   private flush(): void {
     this.flushScheduled = false;
-    if (this.closed || this.waitingForDrain || this.outbox.length === 0) return;
-    const answers = this.outbox;
-    const ids = this.outboxIds;
-    this.outbox = [];
-    this.outboxIds = [];
-    const more = this.call.write(pb.ServerFrame.create({ answers }));
-    this.options.observer?.frameOut(answers.length);
-    for (const id of ids) this.inFlight.delete(id);
-    if (!more) {
-      // The client is not reading fast enough: hold further answers (and, past the cap,
-      // further requests) until the transport has room again.
-      this.waitingForDrain = true;
-      this.call.once("drain", () => {
-        this.waitingForDrain = false;
-        if (this.outbox.length > 0) this.flush();
-        this.applyBackPressure();
-      });
+    while (!this.closed && !this.waitingForDrain && this.outbox.length > 0) {
+      const { frame, next } = packFrame(this.outbox, 0, this.limits.maxAnswerFrameBytes, Number.POSITIVE_INFINITY);
+      const ids = this.outboxIds.splice(0, next);
+      for (const written of this.outbox.splice(0, next)) this.outboxBytes -= written.byteLength;
+      const more = this.call.write(frame);
+      this.options.observer?.frameOut(next);
+      for (const id of ids) if (id !== "") this.inFlight.delete(id);
+      if (!more) {
+        // The client is not reading fast enough: hold further answers (and, past the cap,
+        // further requests) until the transport has room again.
+        this.waitingForDrain = true;
+        this.call.once("drain", () => {
+          this.waitingForDrain = false;
+          this.flush();
+        });
+      }
     }
-    this.applyBackPressure();
+    this.updateReading();
     this.maybeEnd();
   }
 
-  /** Stops reading requests while the stream holds too many, and reads again once half have left. */
-  private applyBackPressure(): void {
+  /** At the cap once the calls running plus the answers queued (or their bytes) reach it; below it again at half. */
+  private refreshFull(): void {
+    const held = this.running + this.outbox.length;
+    const maxBytes = 4 * this.limits.maxAnswerFrameBytes;
+    if (!this.full) {
+      this.full = held >= this.limits.maxInFlight || this.outboxBytes >= maxBytes;
+    } else if (held <= this.limits.maxInFlight / 2 && this.outboxBytes <= maxBytes / 2 && !this.waitingForDrain) {
+      this.full = false;
+    }
+  }
+
+  /** Reads the client only while the stream is below its cap and its backlog below a frame's worth; handles the backlog when it may. */
+  private updateReading(): void {
     if (this.closed) return;
-    const held = this.inFlight.size;
-    if (!this.paused && held >= this.limits.maxInFlight) {
-      this.paused = true;
-      this.call.pause();
-    } else if (this.paused && held <= this.limits.maxInFlight / 2 && !this.waitingForDrain) {
+    this.refreshFull();
+    if (!this.full && this.backlog.size > 0) this.work();
+    else this.setReading();
+  }
+
+  /** Pauses or resumes reading the client as the cap and the backlog say. */
+  private setReading(): void {
+    if (this.closed) return;
+    this.refreshFull();
+    // Reading on while less than a frame's worth waits lets a keepalive sent now overtake them.
+    const read = !this.full && this.backlog.size < this.limits.maxRequestsPerFrame;
+    if (read && this.paused) {
       this.paused = false;
       this.call.resume();
+    } else if (!read && !this.paused) {
+      this.paused = true;
+      this.call.pause();
     }
   }
 
   /** The client finished sending and every answer left: end the stream. */
   private maybeEnd(): void {
-    if (!this.clientDone || this.closed || this.inFlight.size > 0 || this.outbox.length > 0) return;
+    if (!this.clientDone || this.closed || this.inFlight.size > 0 || this.outbox.length > 0 || this.backlog.size > 0) return;
     this.close();
     this.call.end();
   }
@@ -274,5 +478,7 @@ class ClientStream {
     this.inFlight.clear();
     this.outbox = [];
     this.outboxIds = [];
+    this.outboxBytes = 0;
+    this.backlog.clear();
   }
 }

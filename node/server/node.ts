@@ -5,13 +5,14 @@
 // decides something is in the host, which the simulator runs too.
 import { randomInt, randomUUID } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
-import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.ts";
+import { adminServiceDefinition, lockServiceNodeDefinition } from "../../proto/grpc.ts";
+import { STREAM_MAX_FRAME_BYTES } from "../../proto/wire.ts";
 import type { NodeConfig } from "../config/index.ts";
 import { AdminRequests } from "../host/admin-requests.ts";
 import type { HostConfig, HostEnv } from "../host/host-env.ts";
 import { LockRequests } from "../host/lock-requests.ts";
 import { NodeHost } from "../host/node-host.ts";
-import { resolveLimits, type LockEvent, type LockLimits } from "../lock/index.ts";
+import { MAX_LOCK_NAME_BYTES, resolveLimits, type LockEvent, type LockLimits } from "../lock/index.ts";
 import { LevelStorage } from "../storage/level-storage.ts";
 import { addRaftService, GrpcTransport } from "../transport/grpc-transport.ts";
 import type { Logger } from "../util/logger.ts";
@@ -22,6 +23,7 @@ import { DiskGuard } from "./disk-guard.ts";
 import { NodeHealth } from "./health.ts";
 import { clientInterceptor, peerInterceptor } from "./interceptors.ts";
 import { lockServiceHandlers } from "./lock-service.ts";
+import { DEFAULT_STREAM_LIMITS } from "./lock-stream.ts";
 import { everyLock } from "./metrics-locks.ts";
 import { NodeMetrics, timedStorage, type MetricsSource } from "./metrics.ts";
 import { serveMetrics, type MetricsEndpoint } from "./metrics-server.ts";
@@ -84,9 +86,20 @@ export function hostConfigOf(cfg: NodeConfig, join: boolean): HostConfig {
   };
 }
 
-function grpcServerOptions(cfg: NodeConfig, interceptors: grpc.ServerInterceptor[] = []): grpc.ServerOptions {
+/**
+ * The most bytes a client may send in one message: a Stream frame, or the largest request the
+ * limits allow (an Acquire naming the most locks, with the most holder data) if that is more,
+ * never above limits.maxMessageBytes. grpc-js refuses a larger message from its header,
+ * before reading it; peers keep the full limit (their appends and snapshot chunks).
+ */
+export function clientMessageBytes(cfg: NodeConfig): number {
+  const largestAcquire = cfg.limits.maxLocksPerAcquire * (MAX_LOCK_NAME_BYTES + 32) + cfg.limits.maxHolderDataBytes + 4 * 1024;
+  return Math.min(cfg.limits.maxMessageBytes, Math.max(STREAM_MAX_FRAME_BYTES, largestAcquire));
+}
+
+function grpcServerOptions(cfg: NodeConfig, interceptors: grpc.ServerInterceptor[] = [], receiveBytes = cfg.limits.maxMessageBytes): grpc.ServerOptions {
   return {
-    "grpc.max_receive_message_length": cfg.limits.maxMessageBytes,
+    "grpc.max_receive_message_length": receiveBytes,
     "grpc.max_send_message_length": cfg.limits.maxMessageBytes,
     // Channelz bookkeeping costs a few microseconds per call and message; nothing reads it.
     "grpc.enable_channelz": 0,
@@ -164,7 +177,7 @@ export class PalisadeNode {
     this.limiter = limiter;
     this.clientServer = new grpc.Server(grpcServerOptions(cfg, [
       clientInterceptor({ tls: this.credentials !== null, limiter, onRejected: (method, reason) => this.metrics.requestRejected(method, reason) }),
-    ]));
+    ], clientMessageBytes(cfg)));
     // A joining node knows no members until the leader's entries arrive: until then any
     // node certificate of the cluster CA may send as the id it names.
     const isMember = (id: number): boolean => {
@@ -275,15 +288,17 @@ export class PalisadeNode {
       streams: {
         tls: this.credentials !== null,
         observer: this.metrics.streams,
-        takeBudget: (key) => {
-          if (this.limiter.take(key)) return true;
+        // Answer frames stay under what this node may send in one message.
+        limits: { ...DEFAULT_STREAM_LIMITS, maxAnswerFrameBytes: this.cfg.limits.maxMessageBytes },
+        takeBudget: (key, cost) => {
+          if (this.limiter.take(key, cost)) return true;
           this.metrics.requestRejected("Stream", "rate_limited");
           return false;
         },
       },
     };
     addRaftService(this.peerServer, this.transport);
-    this.clientServer.addService(tolerantDefinition(lockServiceDefinition), lockServiceHandlers(ctx));
+    this.clientServer.addService(tolerantDefinition(lockServiceNodeDefinition), lockServiceHandlers(ctx));
     this.clientServer.addService(tolerantDefinition(adminServiceDefinition), adminServiceHandlers(ctx));
     this.health.addTo(this.clientServer);
     await bind(this.peerServer, this.cfg.self.peerAddress, this.credentials);

@@ -36,8 +36,12 @@ export class RateLimiter {
     return this.rate > 0;
   }
 
-  /** Takes one token for `key`; false when its bucket is empty (the request is refused). */
-  take(key: string): boolean {
+  /**
+   * Takes `cost` tokens for `key`; false when its bucket has too few (the request is
+   * refused). A request costing more than the burst needs a full bucket and leaves it in
+   * debt, so no size of request is refused for ever and the rate still holds.
+   */
+  take(key: string, cost = 1): boolean {
     if (!this.enabled) return true;
     const now = this.now();
     let bucket = this.buckets.get(key);
@@ -49,8 +53,8 @@ export class RateLimiter {
       bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.rate);
       bucket.at = now;
     }
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
+    if (bucket.tokens < Math.min(cost, this.burst)) return false;
+    bucket.tokens -= cost;
     return true;
   }
 

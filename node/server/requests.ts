@@ -7,7 +7,7 @@ import {
   checkTtl, checkWaitMs, type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type LockLimits, type LockMode,
   type LockPageBounds, type LockTarget, type ReleaseCommand, type RevokeCommand, type SequencedWrite,
 } from "../lock/index.ts";
-import { CodecError, u64, type U64Input } from "../../proto/wire.ts";
+import { CodecError, MAX_KEEPALIVE_SESSION_IDS, u64, type U64Input } from "../../proto/wire.ts";
 
 const LockModeEnum = palisade.v1.LockMode;
 
@@ -74,14 +74,17 @@ export function sessionIdField(value: U64Input, field = "session_id"): bigint {
   return id;
 }
 
-/** Session ids one KeepAliveSessions request may carry at most. */
-export const MAX_KEEPALIVE_SESSIONS = 10_000;
+/** The refusal of a KeepAliveSessions request naming `count` ids, or null when the count is allowed. */
+export function keepAliveCountProblem(count: number): string | null {
+  if (count === 0) return "session_ids is empty (name at least one session)";
+  if (count > MAX_KEEPALIVE_SESSION_IDS) return `session_ids: ${count} ids, more than ${MAX_KEEPALIVE_SESSION_IDS} in one request`;
+  return null;
+}
 
-/** The ids of a KeepAliveSessions request: 1 to MAX_KEEPALIVE_SESSIONS valid session ids. */
+/** The ids of a KeepAliveSessions request: 1 to MAX_KEEPALIVE_SESSION_IDS valid session ids. */
 export function parseKeepAliveSessions(req: palisade.v1.KeepAliveSessionsRequest): bigint[] {
   const raw = req.sessionIds ?? [];
-  if (raw.length === 0) throw new RequestError("session_ids is empty (name at least one session)");
-  if (raw.length > MAX_KEEPALIVE_SESSIONS) throw new RequestError(`session_ids: ${raw.length} ids, more than ${MAX_KEEPALIVE_SESSIONS} in one request`);
+  ensure(keepAliveCountProblem(raw.length));
   return raw.map((id, i) => sessionIdField(id, `session_ids[${i}]`));
 }
 

@@ -8146,7 +8146,10 @@ export namespace palisade {
             ERROR_REASON_SET_PARTLY_HELD = 38,
 
             /** ERROR_REASON_WAITS_IN_ANOTHER_REQUEST value */
-            ERROR_REASON_WAITS_IN_ANOTHER_REQUEST = 39
+            ERROR_REASON_WAITS_IN_ANOTHER_REQUEST = 39,
+
+            /** ERROR_REASON_TOO_MANY_WAITS_ON_STREAM value */
+            ERROR_REASON_TOO_MANY_WAITS_ON_STREAM = 40
         }
 
         /**

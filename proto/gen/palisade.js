@@ -22378,6 +22378,7 @@ export const palisade = $root.palisade = (() => {
          * @property {number} ERROR_REASON_PERMITS_MISMATCH=37 ERROR_REASON_PERMITS_MISMATCH value
          * @property {number} ERROR_REASON_SET_PARTLY_HELD=38 ERROR_REASON_SET_PARTLY_HELD value
          * @property {number} ERROR_REASON_WAITS_IN_ANOTHER_REQUEST=39 ERROR_REASON_WAITS_IN_ANOTHER_REQUEST value
+         * @property {number} ERROR_REASON_TOO_MANY_WAITS_ON_STREAM=40 ERROR_REASON_TOO_MANY_WAITS_ON_STREAM value
          */
         v1.ErrorReason = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
@@ -22421,6 +22422,7 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[37] = "ERROR_REASON_PERMITS_MISMATCH"] = 37;
             values[valuesById[38] = "ERROR_REASON_SET_PARTLY_HELD"] = 38;
             values[valuesById[39] = "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST"] = 39;
+            values[valuesById[40] = "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM"] = 40;
             return values;
         })();
 
@@ -25410,6 +25412,10 @@ export const palisade = $root.palisade = (() => {
                     case "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST":
                     case 39:
                         message.reason = 39;
+                        break;
+                    case "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM":
+                    case 40:
+                        message.reason = 40;
                         break;
                     default:
                         if (typeof object.reason === "number" && (object.reason | 0) === object.reason)

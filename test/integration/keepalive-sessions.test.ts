@@ -7,7 +7,7 @@ import { Connection } from "../../client/connection.ts";
 import { GrpcLockApi, type LockApi } from "../../client/lock-api.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../../proto/grpc.ts";
-import { toU64, u64 } from "../../proto/wire.ts";
+import { MAX_KEEPALIVE_SESSION_IDS, toU64, u64 } from "../../proto/wire.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 import { RawLockApi } from "./raw.ts";
 
@@ -102,7 +102,7 @@ describe("KeepAliveSessions", () => {
     ]);
   });
 
-  it("refuses an empty list, a zero id and more than 10,000 ids with INVALID_ARGUMENT naming the field, and keeps none of the others alive", async () => {
+  it("refuses an empty list, a zero id and more than 4,096 ids with INVALID_ARGUMENT naming the field, and keeps none of the others alive", async () => {
     const leader = cluster.endpoint(await cluster.leaderId());
     const session = await raw.openSession(1_000);
     const empty = statusOf(await keepAliveSessions(leader, []));
@@ -111,9 +111,9 @@ describe("KeepAliveSessions", () => {
     const zero = statusOf(await keepAliveSessions(leader, [session, 0n]));
     expect(zero.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(zero.details).toMatch(/session_ids\[1\]/);
-    const many = statusOf(await keepAliveSessions(leader, Array.from({ length: 10_001 }, () => session)));
+    const many = statusOf(await keepAliveSessions(leader, Array.from({ length: MAX_KEEPALIVE_SESSION_IDS + 1 }, () => session)));
     expect(many.code).toBe(grpc.status.INVALID_ARGUMENT);
-    expect(many.details).toMatch(/10001 ids, more than 10000/);
+    expect(many.details).toMatch(/4097 ids, more than 4096/);
     // The refused requests kept nothing alive: the session, never kept alive, expires.
     await cluster.waitFor("the session to expire", async () => (await cluster.client().getSession(session)) === undefined, 10_000);
   }, 30_000);

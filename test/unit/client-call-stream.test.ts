@@ -1,11 +1,12 @@
 // The client's end of the Stream RPC against a scripted in-process server: calls of one
-// turn in one frame, answers matched by id, timeouts, forgetting and broken streams.
+// turn in as few frames as a node's limits allow, answers matched by id, timeouts,
+// forgetting, broken streams, and requests too large for the stream.
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { CallStream, carriedByStream, StreamCallError } from "../../client/call-stream.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition } from "../../proto/grpc.ts";
-import { toU64 } from "../../proto/wire.ts";
+import { STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, toU64 } from "../../proto/wire.ts";
 
 const pb = palisade.v1;
 const L = lockServiceDefinition;
@@ -13,10 +14,11 @@ const L = lockServiceDefinition;
 type Duplex = grpc.ServerDuplexStream<palisade.v1.ClientFrame, palisade.v1.ServerFrame>;
 
 /** A server whose Stream handler the test scripts; it records every frame it gets. */
-async function scriptedServer(onFrame: (frame: palisade.v1.ClientFrame, call: Duplex) => void): Promise<{ address: string; frames: palisade.v1.ClientFrame[]; streams: number; stop(): void }> {
-  const server = new grpc.Server();
-  const state = { frames: [] as palisade.v1.ClientFrame[], streams: 0 };
-  server.addService({ Stream: L.Stream }, {
+async function scriptedServer(onFrame: (frame: palisade.v1.ClientFrame, call: Duplex) => void): Promise<{ address: string; frames: palisade.v1.ClientFrame[]; frameBytes: number[]; streams: number; stop(): void }> {
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
+  const state = { frames: [] as palisade.v1.ClientFrame[], frameBytes: [] as number[], streams: 0 };
+  const stream = { ...L.Stream, requestDeserialize: (bytes: Buffer) => (state.frameBytes.push(bytes.byteLength), L.Stream.requestDeserialize(bytes)) };
+  server.addService({ Stream: stream }, {
     Stream: (call: Duplex) => {
       state.streams++;
       call.on("data", (frame: palisade.v1.ClientFrame) => {
@@ -32,6 +34,9 @@ async function scriptedServer(onFrame: (frame: palisade.v1.ClientFrame, call: Du
     address: `127.0.0.1:${port}`,
     get frames() {
       return state.frames;
+    },
+    get frameBytes() {
+      return state.frameBytes;
     },
     get streams() {
       return state.streams;
@@ -139,5 +144,32 @@ describe("a client's call stream", () => {
     expect(error.code).toBe(grpc.status.CANCELLED);
     for (let i = 0; i < 100 && server.frames.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(server.frames.flatMap((f) => f.requests).map((r) => r.call)).toEqual(["acquire", "forget"]);
+  });
+
+  it("splits the calls of one turn into frames within a node's limits on bytes", async () => {
+    const server = await scriptedServer((frame, call) => {
+      call.write(pb.ServerFrame.create({ answers: frame.requests.map((r) => ({ id: r.id, getLock: { lock: "ok" } })) }));
+    });
+    cleanup.push(server.stop);
+    const stream = streamTo(server.address);
+    // 1,000 requests of about 2 KB: 2 MB in one turn.
+    const name = "n".repeat(2_000);
+    await Promise.all(Array.from({ length: 1_000 }, () => stream.send(L.GetLock, getLock(name), 10_000)));
+    expect(server.frames.flatMap((f) => f.requests)).toHaveLength(1_000);
+    expect(server.frameBytes.length).toBeGreaterThan(1);
+    for (const bytes of server.frameBytes) expect(bytes).toBeLessThanOrEqual(STREAM_MAX_FRAME_BYTES);
+  });
+
+  it("does not send a request larger than a stream request may be, failing it for the caller to send unary", async () => {
+    const server = await scriptedServer((frame, call) => {
+      call.write(pb.ServerFrame.create({ answers: frame.requests.map((r) => ({ id: r.id, getLock: { lock: "ok" } })) }));
+    });
+    cleanup.push(server.stop);
+    const stream = streamTo(server.address);
+    const error = (await stream.send(L.GetLock, getLock("n".repeat(STREAM_MAX_REQUEST_BYTES)), 2_000).catch((e: unknown) => e)) as StreamCallError;
+    expect(error.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(error.tooLargeForStream).toBe(true);
+    expect((await stream.send(L.GetLock, getLock("small"), 2_000)).lock).toBe("ok");
+    expect(server.frames.flatMap((f) => f.requests).map((r) => r.getLock?.lock)).toEqual(["small"]);
   });
 });

@@ -1,14 +1,17 @@
 // The node's end of the Stream RPC on a scripted duplex call: answers matched by id, the
-// answers of one turn in one frame, the in-flight cap and the client's flow control.
+// answers of one turn in frames bounded by bytes, the in-flight cap (which waiting Acquires
+// do not fill, and every queued answer counts against), the client's flow control, and the
+// work one turn takes from a frame.
 import { EventEmitter } from "node:events";
 import type * as grpc from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
-import { REASON_METADATA_KEY, toU64 } from "../../proto/wire.ts";
+import { MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, toU64 } from "../../proto/wire.ts";
+import { KEEPALIVE_IDS_PER_TOKEN } from "../../node/server/interceptors.ts";
 import type { ServiceContext } from "../../node/server/context.ts";
 import type { LockCalls } from "../../node/server/lock-service.ts";
-import { lockStream, type StreamLimits } from "../../node/server/lock-stream.ts";
+import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type StreamLimits, type StreamOptions } from "../../node/server/lock-stream.ts";
 import { createLogger } from "../../node/util/logger.ts";
 
 const pb = palisade.v1;
@@ -16,21 +19,32 @@ const pb = palisade.v1;
 /** A server duplex call that records what the node writes, pauses and ends. */
 class ScriptedCall extends EventEmitter {
   readonly written: palisade.v1.ServerFrame[] = [];
+  /** The encoded size of each frame written. */
+  readonly writtenBytes: number[] = [];
   paused = false;
   ended = false;
   ok = true;
   /** What the next writes return (false: the client's window is full). */
   room = true;
-  write(frame: palisade.v1.ServerFrame): boolean {
-    // As the client sees it: encoded and decoded again.
-    this.written.push(pb.ServerFrame.decode(pb.ServerFrame.encode(frame).finish()));
+  /** Frames the client sent while the call was paused: a paused call delivers nothing until resumed. */
+  private readonly held: unknown[] = [];
+  write(bytes: Uint8Array): boolean {
+    // As the client sees it: decoded.
+    this.writtenBytes.push(bytes.byteLength);
+    this.written.push(pb.ServerFrame.decode(bytes));
     return this.room;
+  }
+  /** The client sends a frame: delivered now, or once the node reads again. */
+  send(frame: unknown): void {
+    if (this.paused) this.held.push(frame);
+    else this.emit("data", frame);
   }
   pause(): void {
     this.paused = true;
   }
   resume(): void {
     this.paused = false;
+    while (!this.paused && this.held.length > 0) this.emit("data", this.held.shift());
   }
   end(): void {
     this.ended = true;
@@ -45,6 +59,10 @@ class ScriptedCall extends EventEmitter {
   answeredIds(): number[] {
     return this.written.flatMap((f) => f.answers.map((a) => Number(a.id)));
   }
+  /** The answer to request `id`, if written. */
+  answerTo(id: number): palisade.v1.IStreamAnswer | undefined {
+    return this.written.flatMap((f) => f.answers).find((a) => Number(a.id) === id);
+  }
 }
 
 interface Deferred {
@@ -53,16 +71,37 @@ interface Deferred {
   detached: AbortSignal | undefined;
 }
 
-/** LockCalls whose GetLock and Acquire answer only when the test says so. */
-function scriptedCalls(): { calls: LockCalls; open: Deferred[] } {
+/** What the scripted calls were asked: the method of each call, and the session ids each KeepAliveSessions carried. */
+interface Asked {
+  methods: string[];
+  keepAliveIds: number[];
+}
+
+/**
+ * LockCalls that answer only when the test says so. GetLock answers with a holder whose
+ * client name is as long as the lock name says ("size:N"), for answers of a chosen size.
+ */
+function scriptedCalls(): { calls: LockCalls; open: Deferred[]; asked: Asked } {
   const open: Deferred[] = [];
-  const pending = <T>(answer: T, detached?: AbortSignal): Promise<T> =>
-    new Promise<T>((resolve, reject) => open.push({ resolve: () => resolve(answer), reject, detached }));
+  const asked: Asked = { methods: [], keepAliveIds: [] };
+  const pending = <T>(method: string, answer: T, detached?: AbortSignal): Promise<T> => {
+    asked.methods.push(method);
+    return new Promise<T>((resolve, reject) => open.push({ resolve: () => resolve(answer), reject, detached }));
+  };
   const calls = {
-    GetLock: () => pending(pb.GetLockResponse.create({ lock: "a" })),
-    Acquire: (_req: palisade.v1.AcquireRequest, detached: AbortSignal) => pending(pb.AcquireResponse.create({ acquired: true, token: toU64(7) }), detached),
+    GetLock: (req: palisade.v1.GetLockRequest) => {
+      const size = /^size:(\d+)$/.exec(req.lock)?.[1];
+      const holder = size === undefined ? null : { sessionId: toU64(1), clientName: "x".repeat(Number(size)), token: toU64(1) };
+      return pending("GetLock", pb.GetLockResponse.create({ lock: "a", holder }));
+    },
+    Acquire: (_req: palisade.v1.AcquireRequest, detached: AbortSignal) => pending("Acquire", pb.AcquireResponse.create({ acquired: true, token: toU64(7) }), detached),
+    CancelWait: () => pending("CancelWait", pb.CancelWaitResponse.create({})),
+    KeepAliveSessions: (req: palisade.v1.KeepAliveSessionsRequest) => {
+      asked.keepAliveIds.push(req.sessionIds.length);
+      return pending("KeepAliveSessions", pb.KeepAliveSessionsResponse.create({}));
+    },
   } as unknown as LockCalls;
-  return { calls, open };
+  return { calls, open, asked };
 }
 
 const ctx = {
@@ -70,18 +109,27 @@ const ctx = {
   logger: createLogger({ nodeId: 1, level: "silent" }),
 } as unknown as ServiceContext;
 
-function start(limits: StreamLimits = { maxInFlight: 8, maxRequestsPerFrame: 100 }): { call: ScriptedCall; open: Deferred[] } {
-  const { calls, open } = scriptedCalls();
+const LIMITS: StreamLimits = { ...DEFAULT_STREAM_LIMITS, maxInFlight: 8, maxRequestsPerFrame: 100 };
+
+function start(limits: Partial<StreamLimits> = {}, options: Omit<StreamOptions, "limits"> = {}): { call: ScriptedCall; open: Deferred[]; asked: Asked } {
+  const { calls, open, asked } = scriptedCalls();
   const call = new ScriptedCall();
-  lockStream(ctx, calls, { limits })(call as unknown as grpc.ServerDuplexStream<palisade.v1.ClientFrame, palisade.v1.ServerFrame>);
-  return { call, open };
+  lockStream(ctx, calls, { ...options, limits: { ...LIMITS, ...limits } })(call as unknown as Parameters<ReturnType<typeof lockStream>>[0]);
+  return { call, open, asked };
 }
 
-function frame(...requests: palisade.v1.StreamRequest.$Properties[]): palisade.v1.ClientFrame {
-  return pb.ClientFrame.decode(pb.ClientFrame.encode({ requests }).finish());
+/** A ClientFrame as the node receives it: its bytes. */
+function frame(...requests: palisade.v1.StreamRequest.$Properties[]): Uint8Array {
+  return pb.ClientFrame.encode({ requests }).finish();
 }
 
-const getLock = (id: number): palisade.v1.StreamRequest.$Properties => ({ id: toU64(id), getLock: { lock: "a" } });
+const getLock = (id: number, lock = "a"): palisade.v1.StreamRequest.$Properties => ({ id: toU64(id), getLock: { lock } });
+const acquire = (id: number): palisade.v1.StreamRequest.$Properties => ({
+  id: toU64(id), acquire: { sessionId: toU64(9), lock: `l${id}`, seq: toU64(id), waitMs: toU64(60_000) },
+});
+const keepAlive = (id: number, ids: number): palisade.v1.StreamRequest.$Properties => ({
+  id: toU64(id), keepAliveSessions: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(1_000 + i)) },
+});
 /** Lets settled calls reach the outbox and the outbox's flush run (it is scheduled after them). */
 const turn = async (): Promise<void> => {
   await new Promise((r) => setImmediate(r));
@@ -91,7 +139,7 @@ const turn = async (): Promise<void> => {
 describe("the node's end of a client stream", () => {
   it("answers each request by its id, the answers of one turn in one frame", async () => {
     const { call, open } = start();
-    call.emit("data", frame(getLock(11), getLock(12), getLock(13)));
+    call.send(frame(getLock(11), getLock(12), getLock(13)));
     expect(open).toHaveLength(3);
     open[2]!.resolve();
     open[0]!.resolve();
@@ -107,7 +155,7 @@ describe("the node's end of a client stream", () => {
 
   it("stops reading at its in-flight cap and reads again once half of them were answered", async () => {
     const { call, open } = start({ maxInFlight: 8, maxRequestsPerFrame: 100 });
-    call.emit("data", frame(...Array.from({ length: 8 }, (_, i) => getLock(i + 1))));
+    call.send(frame(...Array.from({ length: 8 }, (_, i) => getLock(i + 1))));
     expect(call.paused).toBe(true);
     for (const d of open.slice(0, 3)) d.resolve();
     await turn();
@@ -121,11 +169,11 @@ describe("the node's end of a client stream", () => {
   it("holds answers while the client does not read them, counting them against the cap, and sends them on drain", async () => {
     const { call, open } = start({ maxInFlight: 4, maxRequestsPerFrame: 100 });
     call.room = false;
-    call.emit("data", frame(getLock(1)));
+    call.send(frame(getLock(1)));
     open[0]!.resolve();
     await turn();
     expect(call.written).toHaveLength(1); // written, but the window is now full
-    call.emit("data", frame(getLock(2), getLock(3), getLock(4), getLock(5)));
+    call.send(frame(getLock(2), getLock(3), getLock(4), getLock(5)));
     for (const d of open.slice(1)) d.resolve();
     await turn();
     expect(call.written).toHaveLength(1); // held: the client is not reading
@@ -139,11 +187,11 @@ describe("the node's end of a client stream", () => {
 
   it("does not answer a request the client forgot, and tells its wait the caller left", async () => {
     const { call, open } = start();
-    call.emit("data", frame({ id: toU64(5), acquire: { sessionId: toU64(9), lock: "a", seq: toU64(1), waitMs: toU64(1_000) } }));
-    call.emit("data", frame({ id: toU64(5), forget: {} }));
+    call.send(frame({ id: toU64(5), acquire: { sessionId: toU64(9), lock: "a", seq: toU64(1), waitMs: toU64(1_000) } }));
+    call.send(frame({ id: toU64(5), forget: {} }));
     expect(open[0]!.detached?.aborted).toBe(true);
     open[0]!.resolve();
-    call.emit("data", frame(getLock(6)));
+    call.send(frame(getLock(6)));
     open[1]!.resolve();
     await turn();
     expect(call.answeredIds()).toEqual([6]);
@@ -151,7 +199,7 @@ describe("the node's end of a client stream", () => {
 
   it("answers a request that carries no call with a failure and goes on", async () => {
     const { call, open } = start();
-    call.emit("data", frame({ id: toU64(3) }, getLock(4)));
+    call.send(frame({ id: toU64(3) }, getLock(4)));
     open[0]!.resolve();
     await turn();
     const answers = call.written.flatMap((f) => f.answers);
@@ -166,8 +214,8 @@ describe("the node's end of a client stream", () => {
     const { call, open } = start();
     const errors: grpc.ServiceError[] = [];
     call.on("error", (e: grpc.ServiceError) => errors.push(e));
-    call.emit("data", frame(getLock(1)));
-    call.emit("data", frame(getLock(1)));
+    call.send(frame(getLock(1)));
+    call.send(frame(getLock(1)));
     expect(errors).toHaveLength(1);
     expect(errors[0]!.code).toBe(status.INVALID_ARGUMENT);
     expect(errors[0]!.metadata.get(REASON_METADATA_KEY)).toEqual(["ERROR_REASON_MALFORMED_REQUEST"]);
@@ -180,19 +228,167 @@ describe("the node's end of a client stream", () => {
     const { call, open } = start({ maxInFlight: 8, maxRequestsPerFrame: 3 });
     const errors: grpc.ServiceError[] = [];
     call.on("error", (e: grpc.ServiceError) => errors.push(e));
-    call.emit("data", frame(getLock(1), getLock(2), getLock(3), getLock(4)));
+    call.send(frame(getLock(1), getLock(2), getLock(3), getLock(4)));
     expect(errors.map((e) => e.code)).toEqual([status.RESOURCE_EXHAUSTED]);
     expect(open).toHaveLength(0);
   });
 
   it("ends the stream once the client finished sending and every answer left", async () => {
     const { call, open } = start();
-    call.emit("data", frame(getLock(1)));
+    call.send(frame(getLock(1)));
     call.emit("end");
     expect(call.ended).toBe(false);
     open[0]!.resolve();
     await turn();
     expect(call.answeredIds()).toEqual([1]);
     expect(call.ended).toBe(true);
+  });
+
+  it("a waiting Acquire never stops the stream reading its client's keepalives, cancels and reads", async () => {
+    const { call, asked } = start({ maxInFlight: 8 });
+    // More waits than the in-flight cap, none of them answered.
+    call.send(frame(...Array.from({ length: 12 }, (_, i) => acquire(i + 1))));
+    call.send(frame(keepAlive(100, 3), { id: toU64(101), cancelWait: { sessionId: toU64(9), lock: "l1", acquireSeq: toU64(1) } }, getLock(102)));
+    await turn();
+    expect(call.paused).toBe(false);
+    expect(asked.methods.filter((m) => m !== "Acquire")).toEqual(["KeepAliveSessions", "CancelWait", "GetLock"]);
+  });
+
+  it("refuses an Acquire past the stream's wait limit with RESOURCE_EXHAUSTED and its own reason, and reads on", async () => {
+    const { call, asked } = start({ maxInFlight: 8, maxWaits: 4 });
+    call.send(frame(...Array.from({ length: 5 }, (_, i) => acquire(i + 1)), getLock(6)));
+    await turn();
+    expect(asked.methods).toEqual(["Acquire", "Acquire", "Acquire", "Acquire", "GetLock"]);
+    const refused = call.answerTo(5);
+    expect(refused?.failure?.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(refused?.failure?.reason).toBe(pb.ErrorReason.ERROR_REASON_TOO_MANY_WAITS_ON_STREAM);
+    expect(call.paused).toBe(false);
+  });
+
+  it("counts answers to requests that carry no call against the cap of a client that does not read", async () => {
+    const { call, open } = start({ maxInFlight: 8 });
+    call.room = false;
+    call.send(frame(getLock(1)));
+    open[0]!.resolve();
+    await turn();
+    expect(call.written).toHaveLength(1); // written, and now the client's window is full
+    for (let f = 0; f < 10; f++) call.send(frame(...Array.from({ length: 4 }, (_, i) => ({ id: toU64(100 + 4 * f + i) }))));
+    await turn();
+    expect(call.paused).toBe(true);
+    expect(call.written).toHaveLength(1);
+    call.room = true;
+    call.emit("drain");
+    // Every request the client sent is answered, none dropped, once it reads again (a cap's worth a turn).
+    for (let t = 0; t < 20 && call.answeredIds().length < 41; t++) await turn();
+    expect(call.answeredIds()).toHaveLength(41);
+  });
+
+  it("counts answers refused by the rate limit against the cap of a client that does not read", async () => {
+    const { call, asked } = start({ maxInFlight: 8 }, { takeBudget: () => false });
+    call.room = false;
+    call.send(frame(getLock(1)));
+    await turn();
+    expect(call.written).toHaveLength(1);
+    for (let f = 0; f < 10; f++) call.send(frame(...Array.from({ length: 4 }, (_, i) => getLock(100 + 4 * f + i))));
+    await turn();
+    expect(asked.methods).toEqual([]);
+    expect(call.paused).toBe(true);
+  });
+
+  it("splits the answers of one turn into frames under the byte limit", async () => {
+    const { call, open } = start({ maxAnswerFrameBytes: 2_000 });
+    call.send(frame(...Array.from({ length: 6 }, (_, i) => getLock(i + 1, "size:600"))));
+    for (const d of open) d.resolve();
+    await turn();
+    expect(call.answeredIds()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(call.writtenBytes.length).toBeGreaterThan(1);
+    for (const bytes of call.writtenBytes) expect(bytes).toBeLessThanOrEqual(2_000);
+  });
+
+  it("fails only the call whose answer is too large for any frame, with RESOURCE_EXHAUSTED", async () => {
+    const { call, open } = start({ maxAnswerFrameBytes: 2_000 });
+    call.send(frame(getLock(1, "size:100"), getLock(2, "size:5000"), getLock(3, "size:100")));
+    for (const d of open) d.resolve();
+    await turn();
+    expect(call.answeredIds()).toEqual([1, 2, 3]);
+    expect(call.answerTo(1)?.result).toBe("getLock");
+    expect(call.answerTo(2)?.failure?.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(call.answerTo(3)?.result).toBe("getLock");
+    for (const bytes of call.writtenBytes) expect(bytes).toBeLessThanOrEqual(2_000);
+  });
+
+  it("handles at most STREAM_TURN_UNITS session ids of keepalives per event-loop turn, and all of them in the end", async () => {
+    const { call, asked, open } = start({ maxInFlight: 100 });
+    const sum = (): number => asked.keepAliveIds.reduce((a, b) => a + b, 0);
+    // 12 requests of 1,000 ids: 12,000 ids in one frame.
+    call.send(frame(...Array.from({ length: 12 }, (_, i) => keepAlive(i + 1, 1_000))));
+    const perTurn = [sum()];
+    for (let t = 0; t < 50 && sum() < 12_000; t++) {
+      const before = sum();
+      for (const d of open.splice(0)) d.resolve();
+      await new Promise((r) => setImmediate(r));
+      perTurn.push(sum() - before);
+    }
+    expect(sum()).toBe(12_000);
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(STREAM_TURN_UNITS);
+  });
+
+  it("runs at most one request's worth of keepalive session ids at a time, their answers being made together", async () => {
+    const { call, asked, open } = start({ maxInFlight: 100 });
+    const sum = (): number => asked.keepAliveIds.reduce((a, b) => a + b, 0);
+    call.send(frame(...Array.from({ length: 6 }, (_, i) => keepAlive(i + 1, 1_500)), getLock(7)));
+    await turn();
+    expect(sum()).toBe(3_000); // a third would pass MAX_KEEPALIVE_SESSION_IDS
+    expect(asked.methods).toContain("GetLock"); // other calls go on meanwhile
+    for (let t = 0; t < 10 && sum() < 9_000; t++) {
+      const before = sum();
+      for (const d of open.splice(0)) d.resolve(); // the running ones end; the next may start
+      await turn();
+      expect(sum() - before).toBeLessThanOrEqual(MAX_KEEPALIVE_SESSION_IDS);
+    }
+    expect(sum()).toBe(9_000);
+  });
+
+  it("charges a batched keepalive's session ids to the client's rate budget", async () => {
+    const costs: number[] = [];
+    const { call } = start({}, { takeBudget: (_key, cost) => (costs.push(cost ?? 1), true) });
+    call.send(frame(keepAlive(1, 95), getLock(2), keepAlive(3, 5)));
+    await turn();
+    expect(costs).toEqual([Math.ceil(95 / KEEPALIVE_IDS_PER_TOKEN), 1, 1]);
+  });
+
+  it("ends the stream with RESOURCE_EXHAUSTED when a frame is larger than a stream frame may be, running none of its requests", async () => {
+    const { call, asked } = start({ maxRequestsPerFrame: 10_000 });
+    const errors: grpc.ServiceError[] = [];
+    call.on("error", (e: grpc.ServiceError) => errors.push(e));
+    const name = "n".repeat(250);
+    call.send(frame(...Array.from({ length: Math.ceil(STREAM_MAX_FRAME_BYTES / 250) + 10 }, (_, i) => getLock(i + 1, name))));
+    await turn();
+    expect(errors.map((e) => e.code)).toEqual([status.RESOURCE_EXHAUSTED]);
+    expect(asked.methods).toEqual([]);
+  });
+
+  it("refuses a keepalive of more session ids than a request may carry, and only it, without running it", async () => {
+    const { call, asked, open } = start();
+    call.send(frame(keepAlive(1, MAX_KEEPALIVE_SESSION_IDS + 1), getLock(2)));
+    await turn();
+    open[0]?.resolve();
+    await turn();
+    expect(asked.methods).toEqual(["GetLock"]);
+    expect(call.answerTo(1)?.failure?.code).toBe(status.INVALID_ARGUMENT);
+    expect(call.answerTo(1)?.failure?.message).toMatch(/session_ids: 4097 ids, more than 4096/);
+    expect(call.answerTo(2)?.result).toBe("getLock");
+  });
+
+  it("handles a keepalive that arrives while earlier calls of the client still queue before them", async () => {
+    const { call, asked } = start({ maxInFlight: 100_000, maxRequestsPerFrame: 10_000 });
+    const queued = STREAM_TURN_UNITS + 500;
+    call.send(frame(...Array.from({ length: queued }, (_, i) => getLock(i + 1))));
+    expect(asked.methods.length).toBeLessThan(queued); // the rest wait for the next turn
+    call.send(frame(keepAlive(100_000, 3)));
+    for (let t = 0; t < 10 && asked.methods.length < queued + 1; t++) await new Promise((r) => setImmediate(r));
+    expect(asked.methods).toHaveLength(queued + 1);
+    expect(asked.methods.indexOf("KeepAliveSessions")).toBeLessThan(queued);
+    expect(asked.methods.at(-1)).toBe("GetLock");
   });
 });

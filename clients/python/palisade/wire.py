@@ -56,6 +56,7 @@ WIRE_ERRORS: Mapping[str, Tuple[grpc.StatusCode, ErrorClass]] = {
     "ERROR_REASON_RATE_LIMITED": (_R, LimitError),
     "ERROR_REASON_DISK_RESERVE": (_R, LimitError),
     "ERROR_REASON_WATCH_TOO_SLOW": (_R, LimitError),
+    "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM": (_R, LimitError),
     "ERROR_REASON_NOT_LEADER": (_U, UnavailableError),
     "ERROR_REASON_NO_LEADER": (_U, UnavailableError),
     "ERROR_REASON_PROPOSAL_DROPPED": (_U, UnavailableError),
