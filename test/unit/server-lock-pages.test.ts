@@ -13,7 +13,7 @@ import { lockServiceHandlers } from "../../node/server/lock-service.ts";
 import { LockStateMachine, type AcquireCommand } from "../../node/lock/index.ts";
 import { createLogger } from "../../node/util/logger.ts";
 import { palisade } from "../../proto/gen/palisade.js";
-import { lockServiceDefinition as lockApi, type UnaryMethod } from "../../proto/grpc.ts";
+import { lockServiceDefinition as lockApi, lockServiceNodeDefinition, type UnaryMethod } from "../../proto/grpc.ts";
 import { runCtlHere } from "../integration/ctl-in-process.ts";
 
 const pb = palisade.v1;
@@ -75,7 +75,7 @@ beforeAll(async () => {
     logger: createLogger({ nodeId: 1, level: "silent" }),
   } as unknown as ServiceContext;
   server = new grpc.Server();
-  server.addService(lockApi, lockServiceHandlers(ctx) as unknown as grpc.UntypedServiceImplementation);
+  server.addService(lockServiceNodeDefinition, lockServiceHandlers(ctx) as unknown as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
   });
