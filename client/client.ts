@@ -11,7 +11,7 @@ import { instantOf, systemClock, type ClientClock } from "./clock.ts";
 import { GrpcLockApi, type LockApi } from "./lock-api.ts";
 import { KeepaliveBatcher } from "./keepalive-batch.ts";
 import {
-  InvalidArgumentError, LockBusyError, LockNotAcquiredError, OutcomeUnknownError, SessionLostError, SessionNotFoundError,
+  InvalidArgumentError, LockBusyError, LockNotAcquiredError, OutcomeUnknownError, PalisadeError, SessionLostError, SessionNotFoundError,
 } from "./errors.ts";
 import { LockHandle, type LockContext } from "./lock-handle.ts";
 import { Session } from "./session.ts";
@@ -291,20 +291,19 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       if (!result.acquired || result.token === undefined) throw new LockNotAcquiredError(result.blockedLock ?? first.lock, result.holder);
       // Lost while the answer travelled: the session's end already freed (or will free) the grant.
       if (!session.live) throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(first.lock)} arrived`);
-      const token = result.token;
       const grants = result.grants ?? [];
-      return targets.map((t, i) => {
-        const g = grants[i];
-        const handle = new LockHandle(session, t.lock, g?.token ?? token, (h) => {
-          if (this.localLocks.get(t.lock) === h) this.localLocks.delete(t.lock);
+      if (grants.length !== targets.length) throw new PalisadeError(`the Acquire of ${targets.length} locks was answered with ${grants.length} grants`);
+      return grants.map((g) => {
+        const handle = new LockHandle(session, g.lock, g.token, (h) => {
+          if (this.localLocks.get(g.lock) === h) this.localLocks.delete(g.lock);
         }, {
-          mode: g?.mode ?? (t.permits !== undefined ? "permit" : t.mode ?? "exclusive"),
-          ...(g?.permits !== undefined ? { permits: g.permits } : {}),
-          ...(g?.slot !== undefined ? { slot: g.slot } : {}),
+          mode: g.mode,
+          ...(g.permits !== undefined ? { permits: g.permits } : {}),
+          ...(g.slot !== undefined ? { slot: g.slot } : {}),
           ...(options.data ? { data: options.data } : {}),
           ...(result.hold ? { hold: result.hold } : {}),
         });
-        if (!handle.signal.aborted) this.localLocks.set(t.lock, handle);
+        if (!handle.signal.aborted) this.localLocks.set(g.lock, handle);
         return handle;
       });
     } finally {

@@ -8,9 +8,8 @@ import { lockServiceDefinition as lockService, type UnaryMethod } from "../proto
 import { toU64, u64 } from "../proto/wire.ts";
 import type { InvokeOptions } from "./connection.ts";
 import { OutcomeUnknownError, PalisadeError, SessionLostError, UnavailableError } from "./errors.ts";
-import {
-  cancelWaitFrom, grantsFrom, holderFrom, type CancelWaitResult, type LockGrantInfo, type LockHolderInfo, type LockMode, type LockTarget,
-} from "./types.ts";
+import type { AcquireAnswer } from "../proto/lock-values.ts";
+import { acquireAnswerFrom, cancelWaitFrom, type CancelWaitResult, type LockMode, type LockTarget } from "./types.ts";
 
 const pb = palisade.v1;
 
@@ -86,17 +85,8 @@ export interface AcquireCall extends SequencedCall, AcquireKinds {
   waitMs: number;
 }
 
-export interface AcquireAnswer {
-  acquired: boolean;
-  /** The caller's token when acquired. */
-  token?: bigint;
-  /** The caller when acquired, otherwise the current holder (if any) of the lock that kept it out. */
-  holder?: LockHolderInfo;
-  /** When acquired: every lock's grant, in the order the request named them. */
-  grants?: LockGrantInfo[];
-  /** When a multi-lock set was not acquired: the lock that kept it out. */
-  blockedLock?: string;
-}
+/** The final answer of an Acquire (proto/lock-values.ts). */
+export type { AcquireAnswer } from "../proto/lock-values.ts";
 
 export interface ReleaseCall extends SequencedCall {
   lock: string;
@@ -191,15 +181,7 @@ export class GrpcLockApi implements LockApi {
       }),
       invokeOptions("write", options),
     );
-    const answer: AcquireAnswer = { acquired: response.acquired };
-    if (response.acquired) {
-      answer.token = u64(response.token, "token");
-      answer.grants = grantsFrom(response, call.lock, answer.token, call.mode ?? "exclusive");
-    }
-    const holder = holderFrom(response.holder);
-    if (holder) answer.holder = holder;
-    if (!response.acquired && response.blockedLock) answer.blockedLock = response.blockedLock;
-    return answer;
+    return acquireAnswerFrom(response);
   }
 
   async release(call: ReleaseCall, options: CallOptions = {}): Promise<void> {

@@ -298,14 +298,7 @@ export class Session {
     if ("aborted" in outcome) return this.cancelAfterAbort(locks, seq);
     if (outcome.ok) {
       this.acks.answered(seq);
-      const { acquired, token, holder, grants, blockedLock } = outcome.response;
-      const result: AcquireResult = { acquired, seq };
-      if (acquired && token !== undefined) result.token = token;
-      if (holder) result.holder = holder;
-      if (acquired && grants) result.grants = grants;
-      if (!acquired && blockedLock !== undefined) result.blockedLock = blockedLock;
-      if (acquired && hold !== undefined) result.hold = hold;
-      return result;
+      return acquireResultOf(outcome.response, seq, hold);
     }
     // No answer: the Acquire stays in flight until CancelWait learns its final answer.
     if (isAnswer(outcome.error)) this.acks.answered(seq);
@@ -646,4 +639,16 @@ function releaseKey(lock: string, token: bigint): string {
  */
 function cancelSettled(err: unknown): boolean {
   return isAnswer(err) && !(err instanceof LimitError) && !(err instanceof ServerError);
+}
+
+/** What the library tells the caller of an Acquire's answer (a cancelled one was not acquired). */
+function acquireResultOf(answer: AcquireAnswer, seq: number, hold: HoldLimitDeadline | undefined): AcquireResult {
+  switch (answer.kind) {
+    case "granted":
+      return { acquired: true, seq, token: answer.token, holder: answer.holder, grants: [...answer.grants], ...(hold !== undefined ? { hold } : {}) };
+    case "notAcquired":
+      return { acquired: false, seq, ...(answer.holder ? { holder: answer.holder } : {}), ...(answer.blockedLock !== undefined ? { blockedLock: answer.blockedLock } : {}) };
+    case "cancelled":
+      return { acquired: false, seq };
+  }
 }

@@ -1,44 +1,11 @@
 // Plain values the client hands out: ids, tokens and indexes as bigint, enums as words.
 import { palisade } from "../proto/gen/palisade.js";
+import type { AcquireAnswer, KindFields, LockGrantInfo, LockHolderInfo, LockTarget } from "../proto/lock-values.ts";
 import { u64 } from "../proto/wire.ts";
 
 const pb = palisade.v1;
 
-/** How a lock is taken: alone, or beside other shared holders. */
-export type LockMode = "exclusive" | "shared";
-/** How a grant holds its name: a lock in a mode, or one permit of a semaphore. */
-export type GrantMode = LockMode | "permit";
-
-/** One lock of an Acquire: a lock in a mode (default exclusive), or one permit of a semaphore of `permits`. */
-export interface LockTarget {
-  lock: string;
-  mode?: LockMode;
-  permits?: number;
-}
-
-/**
- * The kinds' fields of a grant or a request, each present only when it differs from an
- * exclusive grant without holder data or hold limit (which then reads as before the kinds).
- */
-export interface KindFields {
-  /** "shared" or "permit"; absent: exclusive. */
-  mode?: "shared" | "permit";
-  /** A permit: its semaphore's permit count (absent in history, which does not keep it). */
-  permits?: number;
-  /** A permit: its slot, 0 to permits - 1. */
-  slot?: number;
-  /** The holder data the Acquire carried. */
-  data?: string;
-  /** The grant's hold limit in ms. */
-  holdMs?: number;
-}
-
-export interface LockHolderInfo extends KindFields {
-  sessionId: bigint;
-  clientName: string;
-  token: bigint;
-  grantedIndex: bigint;
-}
+export type { GrantMode, KindFields, LockGrantInfo, LockHolderInfo, LockMode, LockTarget } from "../proto/lock-values.ts";
 
 export interface LockWaiterInfo extends KindFields {
   sessionId: bigint;
@@ -162,16 +129,6 @@ export interface HoldLimitDeadline {
   readonly budgetMs: number;
 }
 
-/** The grant of one lock of an Acquire. */
-export interface LockGrantInfo {
-  lock: string;
-  token: bigint;
-  mode: GrantMode;
-  /** A permit: its semaphore's permit count and the permit's slot. */
-  permits?: number;
-  slot?: number;
-}
-
 export interface AcquireResult {
   acquired: boolean;
   /** The caller's token when acquired. */
@@ -288,19 +245,24 @@ export function lockPageFrom(wire: palisade.v1.ListLocksResponse): LockPage {
   };
 }
 
-/**
- * The grants of an AcquireResponse. A single lock's is not listed on the wire (its token
- * says it all): it is `lock` with `token`, in the mode it was asked for.
- */
-export function grantsFrom(wire: palisade.v1.AcquireResponse, lock: string, token: bigint, mode: LockMode): LockGrantInfo[] {
-  const listed = wire.grants ?? [];
-  if (listed.length === 0) return [{ lock, token, mode }];
-  return listed.map((g) => {
-    const permits = g.permits ?? 0;
-    const t = u64(g.token, "grants.token");
-    if (permits > 0) return { lock: g.lock ?? "", token: t, mode: "permit", permits, slot: g.slot ?? 0 };
-    return { lock: g.lock ?? "", token: t, mode: g.mode === pb.LockMode.LOCK_MODE_SHARED ? "shared" : "exclusive" };
-  });
+/** The grant of one lock, as an AcquireResponse lists it. */
+function grantFrom(g: palisade.v1.LockGrant.$Properties): LockGrantInfo {
+  const lock = g.lock ?? "";
+  const token = u64(g.token, "grants.token");
+  const permits = g.permits ?? 0;
+  if (permits > 0) return { lock, token, mode: "permit", permits, slot: g.slot ?? 0 };
+  return { lock, token, mode: g.mode === pb.LockMode.LOCK_MODE_SHARED ? "shared" : "exclusive" };
+}
+
+/** An Acquire's final answer from its AcquireResponse. */
+export function acquireAnswerFrom(wire: palisade.v1.AcquireResponse): AcquireAnswer {
+  const holder = holderFrom(wire.holder) ?? null;
+  if (wire.acquired) {
+    if (holder === null) throw new Error("an AcquireResponse granted names no holder");
+    return { kind: "granted", token: u64(wire.token, "token"), holder, grants: (wire.grants ?? []).map(grantFrom) };
+  }
+  if (wire.cancelled) return { kind: "cancelled" };
+  return { kind: "notAcquired", holder, ...(wire.blockedLock ? { blockedLock: wire.blockedLock } : {}) };
 }
 
 export function sessionInfoFrom(wire: palisade.v1.SessionInfo.$Properties): SessionInfo {

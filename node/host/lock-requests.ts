@@ -5,39 +5,11 @@
 // after they arrived, a wait answered from the log on whichever node holds the call) are
 // written once. Every failure is a RequestFailure.
 import {
-  isError, targetsOf, tokenIndex, type AcquireCommand, type LockMode, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
+  isError, type AcquireAnswer, type AcquireCommand, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
 } from "../lock/index.ts";
 import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
 import type { LockReader, NodeHost } from "./node-host.ts";
-
-/** A lock's holder as an answer names it. */
-export interface HolderView {
-  readonly sessionId: bigint;
-  readonly clientName: string;
-  readonly token: bigint;
-  readonly grantedIndex: number;
-}
-
-/** The grant of one lock of an Acquire. */
-export interface GrantView {
-  readonly lock: string;
-  readonly token: bigint;
-  /** Absent: exclusive (or a permit). */
-  readonly mode?: LockMode;
-  /** A semaphore permit: its semaphore's permit count and the permit's slot. */
-  readonly permits?: number;
-  readonly slot?: number;
-}
-
-export type AcquireResult =
-  /** `grants`: every lock's grant, in the order the request named them, for a semaphore permit or a multi-lock set. */
-  | { readonly acquired: true; readonly token: bigint; readonly holder: HolderView; readonly grants?: readonly GrantView[] }
-  /**
-   * The lock is held by another session (wait_ms 0, or the wait ended), or CancelWait came
-   * first (`cancelled`). `blockedLock`: the lock of a set that kept it out (`holder` holds it).
-   */
-  | { readonly acquired: false; readonly holder: HolderView | null; readonly cancelled: boolean; readonly blockedLock?: string };
 
 export type CancelWaitResult =
   | { readonly outcome: "cancelled" }
@@ -65,34 +37,11 @@ function gone(sessionId: bigint): never {
   throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${sessionId} not found (unknown, closed or expired); open a new session`);
 }
 
-/** An Acquire's final answer as the services give it; `clientNameOf` names a holder's client. */
-export function acquireResultOf(answer: Answer, cmd: AcquireCommand, clientNameOf: (sessionId: bigint) => string): AcquireResult {
+/** An Acquire's final answer as apply decided it. */
+export function acquireAnswerOf(answer: Answer): AcquireAnswer {
   const ok = expectOk(answer);
-  const holder = (id: bigint, token: bigint): HolderView => ({ sessionId: id, clientName: clientNameOf(id), token, grantedIndex: tokenIndex(token) });
-  switch (ok.kind) {
-    case "granted": {
-      const base = { acquired: true, token: ok.token, holder: holder(cmd.sessionId, ok.token) } as const;
-      if (ok.grants === undefined && ok.slot === undefined) return base;
-      const targets = targetsOf(cmd);
-      const listed = ok.grants ?? [{ lock: cmd.lock, token: ok.token, ...(ok.slot !== undefined ? { slot: ok.slot } : {}) }];
-      const grants = listed.map((g, i): GrantView => {
-        const t = targets[i];
-        const mode = t?.mode === "shared" ? { mode: "shared" as const } : {};
-        const permit = t?.mode === "permit" ? { permits: t.permits, slot: g.slot ?? 0 } : {};
-        return { lock: g.lock, token: g.token, ...mode, ...permit };
-      });
-      return { ...base, grants };
-    }
-    case "notAcquired": {
-      const blocked = ok.holderSessionId === 0n ? null : holder(ok.holderSessionId, ok.holderToken);
-      return { acquired: false, holder: blocked, cancelled: false, ...(ok.lock !== undefined ? { blockedLock: ok.lock } : {}) };
-    }
-    case "cancelled":
-      // CancelWait arrived first: this Acquire took no effect.
-      return { acquired: false, holder: null, cancelled: true };
-    default:
-      return unexpected(ok, "Acquire");
-  }
+  if (ok.kind === "granted" || ok.kind === "notAcquired" || ok.kind === "cancelled") return ok;
+  return unexpected(ok, "Acquire");
 }
 
 export class LockRequests {
@@ -104,8 +53,7 @@ export class LockRequests {
     const { outcome } = await host.propose({ type: "openSession", requestId, ttlMs: req.ttlMs, clientName: req.clientName, wallMs: host.wallMs() });
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
-    // A retried OpenSession answers the session the first one opened, with its own TTL.
-    return { sessionId: ok.sessionId, ttlMs: host.state.getSession(ok.sessionId)?.ttlMs ?? req.ttlMs };
+    return { sessionId: ok.sessionId, ttlMs: ok.ttlMs };
   }
 
   /** keepAliveSessions for one session: its TTL, or NOT_FOUND once it is gone. */
@@ -171,7 +119,7 @@ export class LockRequests {
    * the call as retryable (its own log may not move again, as on a leader cut off from its
    * quorum), and the retry reaches the leader, which answers from its log.
    */
-  async acquire(cmd: AcquireCommand, detached?: AbortSignal): Promise<AcquireResult> {
+  async acquire(cmd: AcquireCommand, detached?: AbortSignal): Promise<AcquireAnswer> {
     const host = this.host;
     host.requireLeader();
     // Listen before proposing: the completion may apply in the same batch as the Acquire.
@@ -203,8 +151,7 @@ export class LockRequests {
         if (final.kind === "unavailable") return stopWaiting(final.reason);
         answer = final.answer;
       }
-      const state = this.host.state;
-      return acquireResultOf(answer, cmd, (id) => state.getSession(id)?.clientName ?? "");
+      return acquireAnswerOf(answer);
     } finally {
       handle.drop();
       detached?.removeEventListener("abort", onDetached);

@@ -1,19 +1,9 @@
 // The kinds of lock an Acquire may ask for: a lock taken exclusive or shared, or one permit
 // of a counted semaphore; several of them at once make an atomic multi-lock request.
+import type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
 import type { AcquireCommand } from "./commands.ts";
 
-export type LockMode = "exclusive" | "shared";
-/** How a grant holds its lock: alone, alongside other shared grants, or as one permit of a semaphore. */
-export type GrantMode = LockMode | "permit";
-
-/** One lock of an Acquire, as a client names it. */
-export interface LockTarget {
-  readonly lock: string;
-  /** How a lock is taken; absent: exclusive. Not given with `permits`. */
-  readonly mode?: LockMode;
-  /** Given: `lock` is a semaphore of this many permits, and the request asks for one permit. */
-  readonly permits?: number;
-}
+export type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
 
 /** A target with every choice made, as the state machine keeps it. */
 export interface Target {

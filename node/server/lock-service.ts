@@ -5,7 +5,8 @@ import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockServiceHandlers } from "../../proto/grpc.ts";
 import { toU64 } from "../../proto/wire.ts";
-import type { AcquireResult, CancelWaitResult, GrantView, HolderView } from "../host/lock-requests.ts";
+import type { CancelWaitResult } from "../host/lock-requests.ts";
+import type { AcquireAnswer, GrantMode, LockGrantInfo, LockHolderInfo as LockHolderRef } from "../../proto/lock-values.ts";
 import type { EndReason, HistoryEntry, HolderPlace, LockHolderInfo, LockPageInfo, LockWaiterInfo, SessionInfo } from "../lock/index.ts";
 import type { ServiceContext } from "./context.ts";
 import { fail, toStatus, unary } from "./handler.ts";
@@ -72,27 +73,36 @@ function sessionOf(s: SessionInfo): palisade.v1.SessionInfo.$Properties {
   };
 }
 
-function holderViewOf(h: HolderView): palisade.v1.LockHolder.$Properties {
+function holderRefOf(h: LockHolderRef): palisade.v1.LockHolder.$Properties {
   return { sessionId: toU64(h.sessionId), clientName: h.clientName, token: toU64(h.token), grantedIndex: toU64(h.grantedIndex) };
 }
 
+const GRANT_MODES: Readonly<Record<GrantMode, palisade.v1.LockMode>> = {
+  exclusive: pb.LockMode.LOCK_MODE_EXCLUSIVE,
+  shared: pb.LockMode.LOCK_MODE_SHARED,
+  permit: pb.LockMode.LOCK_MODE_UNSPECIFIED,
+};
+
 /** The AcquireResponse of an Acquire's final answer. */
-export function acquireResponse(result: AcquireResult): palisade.v1.AcquireResponse {
-  if (result.acquired) {
-    return pb.AcquireResponse.create({
-      acquired: true, token: toU64(result.token), holder: holderViewOf(result.holder),
-      ...(result.grants ? { grants: result.grants.map(grantOf) } : {}),
-    });
+export function acquireResponse(answer: AcquireAnswer): palisade.v1.AcquireResponse {
+  switch (answer.kind) {
+    case "granted":
+      return pb.AcquireResponse.create({
+        acquired: true, token: toU64(answer.token), holder: holderRefOf(answer.holder), grants: answer.grants.map(grantOf),
+      });
+    case "notAcquired":
+      return pb.AcquireResponse.create({
+        acquired: false, holder: answer.holder ? holderRefOf(answer.holder) : null, ...(answer.blockedLock !== undefined ? { blockedLock: answer.blockedLock } : {}),
+      });
+    case "cancelled":
+      return pb.AcquireResponse.create({ acquired: false, cancelled: true });
   }
-  return pb.AcquireResponse.create({
-    acquired: false, holder: result.holder ? holderViewOf(result.holder) : null, ...(result.blockedLock !== undefined ? { blockedLock: result.blockedLock } : {}),
-  });
 }
 
-function grantOf(g: GrantView): palisade.v1.LockGrant.$Properties {
+function grantOf(g: LockGrantInfo): palisade.v1.LockGrant.$Properties {
   return {
-    lock: g.lock, token: toU64(g.token), ...(g.mode === "shared" ? { mode: pb.LockMode.LOCK_MODE_SHARED } : {}),
-    ...(g.permits !== undefined ? { permits: g.permits, ...(g.slot ? { slot: g.slot } : {}) } : {}),
+    lock: g.lock, token: toU64(g.token), mode: GRANT_MODES[g.mode],
+    ...(g.mode === "permit" ? { permits: g.permits ?? 0, slot: g.slot ?? 0 } : {}),
   };
 }
 

@@ -4553,6 +4553,9 @@ export namespace palisade {
             /** AcquireResponse blockedLock. */
             blockedLock: string;
 
+            /** AcquireResponse cancelled. */
+            cancelled: boolean;
+
             /**
              * Creates a new AcquireResponse instance using the specified properties.
              * @param [properties] Properties to set
@@ -4651,6 +4654,9 @@ export namespace palisade {
 
                 /** AcquireResponse blockedLock */
                 blockedLock?: (string|null);
+
+                /** AcquireResponse cancelled */
+                cancelled?: (boolean|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

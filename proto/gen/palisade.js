@@ -11888,6 +11888,7 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.LockHolder.$Properties|null} [holder] AcquireResponse holder
              * @property {Array.<palisade.v1.LockGrant.$Properties>|null} [grants] AcquireResponse grants
              * @property {string|null} [blockedLock] AcquireResponse blockedLock
+             * @property {boolean|null} [cancelled] AcquireResponse cancelled
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -11961,6 +11962,14 @@ export const palisade = $root.palisade = (() => {
             AcquireResponse.prototype.blockedLock = "";
 
             /**
+             * AcquireResponse cancelled.
+             * @member {boolean} cancelled
+             * @memberof palisade.v1.AcquireResponse
+             * @instance
+             */
+            AcquireResponse.prototype.cancelled = false;
+
+            /**
              * Creates a new AcquireResponse instance using the specified properties.
              * @function create
              * @memberof palisade.v1.AcquireResponse
@@ -12003,6 +12012,8 @@ export const palisade = $root.palisade = (() => {
                         $root.palisade.v1.LockGrant.encode(message.grants[i], writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
                 if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock") && message.blockedLock !== "")
                     writer.uint32(/* id 5, wireType 2 =*/42).string(message.blockedLock);
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled") && message.cancelled !== false)
+                    writer.uint32(/* id 6, wireType 0 =*/48).bool(message.cancelled);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -12101,6 +12112,15 @@ export const palisade = $root.palisade = (() => {
                                 delete message.blockedLock;
                             continue;
                         }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.cancelled = value;
+                            else
+                                delete message.cancelled;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -12172,6 +12192,9 @@ export const palisade = $root.palisade = (() => {
                 if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock"))
                     if (!$util.isString(message.blockedLock))
                         return "blockedLock: string expected";
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled"))
+                    if (typeof message.cancelled !== "boolean")
+                        return "cancelled: boolean expected";
                 return null;
             };
 
@@ -12224,6 +12247,9 @@ export const palisade = $root.palisade = (() => {
                 if (object.blockedLock != null)
                     if (typeof object.blockedLock !== "string" || object.blockedLock.length)
                         message.blockedLock = $String(object.blockedLock);
+                if (object.cancelled != null)
+                    if (object.cancelled)
+                        message.cancelled = $Boolean(object.cancelled);
                 return message;
             };
 
@@ -12255,6 +12281,7 @@ export const palisade = $root.palisade = (() => {
                         object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                     object.holder = null;
                     object.blockedLock = "";
+                    object.cancelled = false;
                 }
                 if (message.acquired != null && $Object.hasOwnProperty.call(message, "acquired"))
                     object.acquired = message.acquired;
@@ -12274,6 +12301,8 @@ export const palisade = $root.palisade = (() => {
                 }
                 if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock"))
                     object.blockedLock = message.blockedLock;
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled"))
+                    object.cancelled = message.cancelled;
                 return object;
             };
 

@@ -2,7 +2,8 @@
 // node's real host (node/host/lock-requests.ts), as the gRPC services answer them.
 import type { ErrorReasonName } from "../../proto/wire.ts";
 import { failureOf } from "../../node/host/failures.ts";
-import { LockRequests, type AcquireResult, type CancelWaitResult, type OpenSessionRequest } from "../../node/host/lock-requests.ts";
+import { LockRequests, type CancelWaitResult, type OpenSessionRequest } from "../../node/host/lock-requests.ts";
+import type { AcquireAnswer } from "../../proto/lock-values.ts";
 import type { LockReader, NodeHost } from "../../node/host/node-host.ts";
 import type { AcquireCommand, CancelWaitCommand, CloseSessionCommand, ReleaseCommand } from "../../node/lock/commands.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";
@@ -61,7 +62,7 @@ export type Reply =
   | { readonly kind: "keptAlive" }
   /** Per requested session, in order: its TTL, or null when it is gone. */
   | { readonly kind: "keptAliveSessions"; readonly ttls: ReadonlyArray<number | null> }
-  | { readonly kind: "acquired"; readonly result: AcquireResult }
+  | { readonly kind: "acquired"; readonly result: AcquireAnswer }
   | { readonly kind: "released" }
   | { readonly kind: "cancelWait"; readonly result: CancelWaitResult }
   | { readonly kind: "closed" }

@@ -13,9 +13,7 @@ import type {
 } from "../../client/lock-api.ts";
 import { errorFromStatus } from "../../client/status-errors.ts";
 import type { CancelWaitResult } from "../../client/types.ts";
-import { answerReason } from "../../node/host/failures.ts";
-import type { GrantView } from "../../node/host/lock-requests.ts";
-import type { Answer, ErrorCode, ErrorReason } from "../../node/lock/answers.ts";
+import type { Answer } from "../../node/lock/answers.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
 import type { SimClientProcess } from "./client-process.ts";
@@ -55,20 +53,6 @@ class AttemptError extends Error {
 
 const RETRIABLE = new Set<Status>([Status.UNAVAILABLE, Status.DEADLINE_EXCEEDED]);
 
-/** The state machine's reason of each wire reason it answers with. */
-const MACHINE_REASONS = new Map<ErrorReasonName, ErrorReason>(
-  (["invalid argument", "session not found", "session ended", "no such wait", "not an acquire of this lock", "stale token", "not holder",
-    "request too old", "too many sessions", "too many locks in session", "too many waiters", "too many in flight"] as const)
-    .map((r) => [answerReason(r), r]),
-);
-
-const ANSWER_CODES: Partial<Record<Status, ErrorCode>> = {
-  [Status.INVALID_ARGUMENT]: "INVALID_ARGUMENT",
-  [Status.NOT_FOUND]: "NOT_FOUND",
-  [Status.FAILED_PRECONDITION]: "FAILED_PRECONDITION",
-  [Status.RESOURCE_EXHAUSTED]: "RESOURCE_EXHAUSTED",
-};
-
 function classify(err: unknown): AttemptFailure {
   if (!(err instanceof AttemptError)) {
     const error = err instanceof Error ? err : new Error(String(err));
@@ -99,29 +83,10 @@ function classify(err: unknown): AttemptFailure {
   }
 }
 
-/** A failure a node answered for a write, in the state machine's terms (null: not an answer). */
+/** A failure a node answered for a write, as the state machine's error answer (null: no answer, only a failure to serve). */
 function answerOfFailure(o: Outcome): Answer | null {
-  if (o.kind !== "failure") return null;
-  const reason = MACHINE_REASONS.get(o.reason);
-  const code = ANSWER_CODES[WIRE_ERRORS[o.reason].code];
-  if (reason === undefined || code === undefined) return null;
-  return { code, kind: "error", reason, message: o.message };
-}
-
-/**
- * The state machine's grant answer behind the host's: a single permit's slot, or every lock
- * of a set with its token (and a permit's slot), as the checker compares answers.
- */
-function grantedAnswerOf(token: bigint, grants: readonly GrantView[] | undefined): Answer {
-  if (grants === undefined) return { code: "OK", kind: "granted", token };
-  if (grants.length === 1) {
-    const g = grants[0] as GrantView;
-    return g.permits !== undefined ? { code: "OK", kind: "granted", token, slot: g.slot ?? 0 } : { code: "OK", kind: "granted", token };
-  }
-  return {
-    code: "OK", kind: "granted", token,
-    grants: grants.map((g) => (g.permits !== undefined ? { lock: g.lock, token: g.token, slot: g.slot ?? 0 } : { lock: g.lock, token: g.token })),
-  };
+  if (o.kind !== "failure" || WIRE_ERRORS[o.reason].code === Status.UNAVAILABLE) return null;
+  return { kind: "error", reason: o.reason, message: o.message };
 }
 
 export class SimLockApi implements LockApi {
@@ -174,29 +139,7 @@ export class SimLockApi implements LockApi {
     };
     return this.write(call.sessionId, call.seq, build, options, (r) => {
       if (r.kind !== "acquired") throw new Error(`unexpected reply ${r.kind} to Acquire`);
-      const result = r.result;
-      const holder = result.holder === null ? undefined : {
-        sessionId: result.holder.sessionId, clientName: result.holder.clientName, token: result.holder.token, grantedIndex: BigInt(result.holder.grantedIndex),
-      };
-      const answer: Answer = result.acquired ? grantedAnswerOf(result.token, result.grants)
-        : result.cancelled ? { code: "OK", kind: "cancelled" }
-        : {
-          code: "OK", kind: "notAcquired", holderSessionId: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n,
-          ...(result.blockedLock !== undefined ? { lock: result.blockedLock } : {}),
-        };
-      const out: AcquireAnswer = { acquired: result.acquired };
-      if (result.acquired) {
-        out.token = result.token;
-        // As GrpcLockApi: a single lock's grant is not listed, and is the lock asked for in its mode.
-        out.grants = result.grants
-          ? result.grants.map((g) => g.permits !== undefined
-            ? { lock: g.lock, token: g.token, mode: "permit" as const, permits: g.permits, slot: g.slot ?? 0 }
-            : { lock: g.lock, token: g.token, mode: g.mode === "shared" ? "shared" as const : "exclusive" as const })
-          : [{ lock: call.lock, token: result.token, mode: call.mode ?? "exclusive" }];
-      }
-      if (holder) out.holder = holder;
-      if (!result.acquired && result.blockedLock !== undefined) out.blockedLock = result.blockedLock;
-      return { value: out, answer };
+      return { value: r.result, answer: r.result };
     });
   }
 
@@ -207,7 +150,7 @@ export class SimLockApi implements LockApi {
     };
     await this.write(call.sessionId, call.seq, build, options, (r) => {
       if (r.kind !== "released") throw new Error(`unexpected reply ${r.kind} to Release`);
-      return { value: undefined, answer: { code: "OK", kind: "released" } };
+      return { value: undefined, answer: { kind: "released" } };
     });
   }
 
@@ -227,7 +170,7 @@ export class SimLockApi implements LockApi {
     };
     await this.write(call.sessionId, call.seq, build, options, (r) => {
       if (r.kind !== "closed") throw new Error(`unexpected reply ${r.kind} to CloseSession`);
-      return { value: undefined, answer: { code: "OK", kind: "sessionClosed" } };
+      return { value: undefined, answer: { kind: "sessionClosed" } };
     });
   }
 

@@ -4,7 +4,9 @@
 // (never applied), lose its answer (applied, no answer) or leave it hanging, the way a
 // call fails when no leader answers for a whole retry budget.
 import { palisade } from "../../proto/gen/palisade.js";
-import { LockStateMachine, tokenIndex, type Answer, type Command } from "../../node/lock/index.ts";
+import { LockStateMachine, sessionNotFound, type Answer, type Command } from "../../node/lock/index.ts";
+import { acquireAnswerOf } from "../../node/host/lock-requests.ts";
+import { acquireResponse } from "../../node/server/lock-service.ts";
 import { toU64 } from "../../proto/wire.ts";
 import {
   parseAcquire, parseCancelWait, parseCloseSession, parseOpenSession, parseRelease, RequestError, sessionIdField,
@@ -97,17 +99,17 @@ export class FakeCluster implements LockCallInvoker {
       }
       case "KeepAlive": {
         const id = sessionIdField(request.sessionId as palisade.v1.KeepAliveRequest["sessionId"]);
-        if (!this.machine.hasSession(id)) throw clientError(answerStatus({ code: "NOT_FOUND", kind: "error", reason: "session not found", message: `session ${id} not found` }));
+        if (!this.machine.hasSession(id)) throw clientError(answerStatus(sessionNotFound(id)));
         return Promise.resolve(pb.KeepAliveResponse.create({}));
       }
       case "Acquire": {
         const cmd = parseAcquire(request as unknown as palisade.v1.AcquireRequest, limits, 0);
         const first = this.apply(cmd);
-        if (first.kind !== "waiting") return Promise.resolve(acquireResponse(cmd.sessionId, ok(first)));
+        if (first.kind !== "waiting") return Promise.resolve(acquireResponse(acquireAnswerOf(first)));
         return new Promise((resolve, reject) => {
           this.waiting.set(`${cmd.sessionId}/${cmd.seq}`, (answer) => {
             try {
-              resolve(acquireResponse(cmd.sessionId, ok(answer)));
+              resolve(acquireResponse(acquireAnswerOf(answer)));
             } catch (err) {
               reject(err);
             }
@@ -143,21 +145,3 @@ function clientError(status: StatusError): Error {
   return errorFromStatus(status.code, status.details, status.metadata);
 }
 
-function acquireResponse(sessionId: bigint, answer: Exclude<Answer, { kind: "error" }>): palisade.v1.AcquireResponse {
-  if (answer.kind === "granted") {
-    return pb.AcquireResponse.create({
-      acquired: true,
-      token: toU64(answer.token),
-      holder: { sessionId: toU64(sessionId), clientName: "", token: toU64(answer.token), grantedIndex: toU64(tokenIndex(answer.token)) },
-    });
-  }
-  if (answer.kind === "notAcquired") {
-    return pb.AcquireResponse.create({
-      acquired: false,
-      holder: answer.holderSessionId === 0n ? null : {
-        sessionId: toU64(answer.holderSessionId), clientName: "", token: toU64(answer.holderToken), grantedIndex: toU64(tokenIndex(answer.holderToken)),
-      },
-    });
-  }
-  return pb.AcquireResponse.create({ acquired: false });
-}

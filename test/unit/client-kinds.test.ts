@@ -64,7 +64,7 @@ class ScriptedApi implements LockApi {
     if (this.hang) return new Promise(() => undefined);
     const targets = [{ lock: call.lock, mode: call.mode, permits: call.permits }, ...(call.more ?? [])];
     return Promise.resolve({
-      acquired: true, token: 7n,
+      kind: "granted", token: 7n, holder: { sessionId: 1n, clientName: "", token: 7n, grantedIndex: 7n },
       grants: targets.map((t) => t.permits !== undefined
         ? { lock: t.lock, token: 7n, mode: "permit" as const, permits: t.permits, slot: 2 }
         : { lock: t.lock, token: 7n, mode: t.mode ?? "exclusive" }),

@@ -52,7 +52,7 @@ describe("hold limit", () => {
     b.acquire("A", 10_000);
     const endAt = r.next;
     const ended = r.run({ type: "holdLimit", sessionId: a.id, token: t, holdMs: 5_000, wallMs: 77 });
-    expect(ended.result).toEqual({ code: "OK", kind: "revoked" });
+    expect(ended.result).toEqual({ kind: "revoked" });
     expect(ended.events.map((e) => [e.type, e.lock, e.sessionId, e.revokedFor])).toEqual([
       ["revoked", "A", a.id, "hold limit"], ["acquired", "A", b.id, undefined], ["revoked", "B", a.id, "hold limit"],
     ]);
@@ -61,7 +61,7 @@ describe("hold limit", () => {
     expect(r.machine.holdLimits()).toEqual([]);
     // Re-proposed after it applied: nothing left to end, nothing changes.
     const again = r.run({ type: "holdLimit", sessionId: a.id, token: t, holdMs: 5_000, wallMs: 0 });
-    expect(again.result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "stale token" });
+    expect(again.result).toMatchObject({ reason: "ERROR_REASON_STALE_TOKEN" });
     expect(again.events).toEqual([]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });

@@ -28,15 +28,15 @@ describe("exactly-once and CancelWait for every lock kind", () => {
     const ts = tokenOf(h.permit("S", 1).result);
     w.shared("L", 1000);
     w.permit("S", 1, 1000);
-    expect(w.cancel("L", 1).result).toEqual({ code: "OK", kind: "cancelled" });
-    expect(w.cancel("S", 2, "timeout").result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: h.id, holderToken: ts });
+    expect(w.cancel("L", 1).result).toEqual({ kind: "cancelled" });
+    expect(w.cancel("S", 2, "timeout").result).toEqual({ kind: "notAcquired", holderSessionId: h.id, holderToken: ts });
     expect(r.machine.getLock("L").waiters).toEqual([]);
     expect(r.machine.getLock("S").waiters).toEqual([]);
     m.all([{ lock: "L", mode: "shared" }, { lock: "S", permits: 1 }], 1000);
     h.release("L", th);
     const at = r.next;
     h.release("S", ts);
-    const grant = { code: "OK", kind: "granted", token: BigInt(at), grants: [{ lock: "L", token: BigInt(at) }, { lock: "S", token: BigInt(at), slot: 0 }] };
+    const grant = { kind: "granted", token: BigInt(at), grants: [{ lock: "L", token: BigInt(at) }, { lock: "S", token: BigInt(at), slot: 0 }] };
     expect(m.cancel("S", 1).result).toEqual(grant);
     expect(m.cancel("L", 1).result).toEqual(grant);
     expect(r.machine.getLock("S").holder?.sessionId).toBe(m.id);
@@ -45,9 +45,9 @@ describe("exactly-once and CancelWait for every lock kind", () => {
   it("a CancelWait recorded before its set Acquire applies makes that Acquire take no effect", () => {
     const r = setup();
     const m = new Client(r, "m");
-    expect(m.cancel("A", 1).result).toEqual({ code: "OK", kind: "cancelled" });
+    expect(m.cancel("A", 1).result).toEqual({ kind: "cancelled" });
     const late = m.all([{ lock: "A" }, { lock: "B" }], 1000);
-    expect(late.result).toEqual({ code: "OK", kind: "cancelled" });
+    expect(late.result).toEqual({ kind: "cancelled" });
     expect([...late.events, ...late.timers.waitsStarted]).toEqual([]);
     expect(r.machine.getLock("A").holder).toBeNull();
     expect(r.machine.getLock("B").holder).toBeNull();

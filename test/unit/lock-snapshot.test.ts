@@ -114,13 +114,13 @@ describe("snapshot and restore", () => {
         const at = rng.int(1, log.length);
         const prefix = new LockStateMachine(LIMITS, { epoch });
         replay(prefix, log.filter((e) => e.index <= at));
-        const restored = LockStateMachine.restore(prefix.snapshot(), LIMITS);
+        const restored = LockStateMachine.restore(prefix.snapshot());
         expect(restored.appliedIndex).toBe(at);
         expect(restored.snapshot()).toEqual(prefix.snapshot());
         // Same answers for the tail, then the same state.
         const tailA: string[] = [];
         const tailB: string[] = [];
-        const twin = LockStateMachine.restore(prefix.snapshot(), LIMITS);
+        const twin = LockStateMachine.restore(prefix.snapshot());
         for (const entry of log) {
           if (entry.index <= at) continue;
           if (entry.cmd === null) {
@@ -160,7 +160,7 @@ describe("snapshot and restore", () => {
       }
     }
     expect(found).toBe(true);
-    const restored = LockStateMachine.restore(machine.snapshot(), LIMITS);
+    const restored = LockStateMachine.restore(machine.snapshot());
     expect(restored.stats()).toEqual(machine.stats());
     expect(restored.listSessions()).toEqual(machine.listSessions());
     expect(restored.listLocks()).toEqual(machine.listLocks());
@@ -179,10 +179,10 @@ describe("snapshot and restore", () => {
     for (const at of [0, 5, Math.floor(bytes.length / 2), bytes.length - 1]) {
       const bad = bytes.slice();
       bad[at] = (bad[at] as number) ^ 0x40;
-      expect(() => LockStateMachine.restore(bad, LIMITS)).toThrow(SnapshotError);
+      expect(() => LockStateMachine.restore(bad)).toThrow(SnapshotError);
     }
-    expect(() => LockStateMachine.restore(bytes.subarray(0, bytes.length - 10), LIMITS)).toThrow(SnapshotError);
-    expect(() => LockStateMachine.restore(new Uint8Array(3), LIMITS)).toThrow(SnapshotError);
+    expect(() => LockStateMachine.restore(bytes.subarray(0, bytes.length - 10))).toThrow(SnapshotError);
+    expect(() => LockStateMachine.restore(new Uint8Array(3))).toThrow(SnapshotError);
   });
 
   it("carries the epoch, remembered request ids and closed session ids", () => {
@@ -194,12 +194,12 @@ describe("snapshot and restore", () => {
     const restored = LockStateMachine.restore(r.machine.snapshot());
     expect(restored.epoch).toBe(7);
     expect(restored.apply(3, { type: "openSession", requestId: "keep-me", ttlMs: 5000, clientName: "x", wallMs: 0 }).result)
-      .toEqual({ code: "OK", kind: "sessionOpened", sessionId: epoch7(1) });
+      .toEqual({ kind: "sessionOpened", sessionId: epoch7(1) });
     expect(restored.apply(4, { type: "closeSession", sessionId: epoch7(1), seq: 2, ackedUpTo: 0, held: [], wallMs: 0 }).result.kind).toBe("sessionClosed");
     const t = restored.apply(5, { type: "openSession", requestId: "n", ttlMs: 5000, clientName: "x", wallMs: 0 });
     expect(t.result).toMatchObject({ sessionId: epoch7(5) });
     const g = restored.apply(6, { type: "acquire", sessionId: epoch7(5), lock: "L", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
-    expect(g.result).toEqual({ code: "OK", kind: "granted", token: 7n * 2n ** 48n + 6n });
+    expect(g.result).toEqual({ kind: "granted", token: 7n * 2n ** 48n + 6n });
   });
 
   it("carries the replicated limits; a setLimits entry changes them on every replica alike and trims what is over the new caps", () => {
@@ -217,16 +217,16 @@ describe("snapshot and restore", () => {
     }
     expect(r.machine.history("L")).toHaveLength(3);
     const limits = { ...r.machine.limits, maxTtlMs: 4_000, historyPerLock: 2 };
-    expect(r.run({ type: "setLimits", limits, wallMs: 0 }).result).toEqual({ code: "OK", kind: "limitsSet" });
+    expect(r.run({ type: "setLimits", limits, wallMs: 0 }).result).toEqual({ kind: "limitsSet" });
     expect(r.machine.limits).toEqual(limits);
     expect(r.machine.history("L").map((h) => h.grantedAt)).toEqual([4, 6]);
     // A TTL the new limits refuse is refused at apply time.
-    expect(r.run({ type: "openSession", requestId: "b", ttlMs: 5_000, clientName: "x", wallMs: 0 }).result).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(r.run({ type: "openSession", requestId: "b", ttlMs: 5_000, clientName: "x", wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     // Bad limits change nothing.
-    expect(r.run({ type: "setLimits", limits: { ...limits, minTtlMs: 10_000 }, wallMs: 0 }).result).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(r.run({ type: "setLimits", limits: { ...limits, minTtlMs: 10_000 }, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     expect(r.machine.limits).toEqual(limits);
     // The snapshot carries them: a replica restored from it decides the same way, whatever it was started with.
-    const restored = LockStateMachine.restore(r.machine.snapshot(), { maxTtlMs: 3_600_000 });
+    const restored = LockStateMachine.restore(r.machine.snapshot());
     expect(restored.limits).toEqual(limits);
     expect(restored.checkInvariants()).toEqual([]);
   });
@@ -249,7 +249,7 @@ describe("snapshot and restore", () => {
     const v1 = new Uint8Array(v1Body.length + 4);
     v1.set(v1Body);
     new DataView(v1.buffer).setUint32(v1Body.length, crc32(v1Body));
-    const restored = LockStateMachine.restore(v1, { maxTtlMs: 90_000 });
+    const restored = LockStateMachine.restore(v1);
     expect(restored.limits.maxTtlMs).toBe(90_000);
     expect(restored.sessionIds()).toEqual(r.machine.sessionIds());
   });

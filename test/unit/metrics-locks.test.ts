@@ -18,7 +18,7 @@ function harness(lockPrefixes: string[] = []) {
     locks: { now: () => clock.now, isLeader: () => clock.leader },
   });
   let index = 0;
-  const apply = (events: Array<Omit<LockEvent, "index" | "wallMs">>, timers: Partial<TimerChanges> = {}, result: ApplyOutcome["result"] = { code: "OK", kind: "released" }): void => {
+  const apply = (events: Array<Omit<LockEvent, "index" | "wallMs">>, timers: Partial<TimerChanges> = {}, result: ApplyOutcome["result"] = { kind: "released" }): void => {
     index++;
     const outcome: ApplyOutcome = {
       index,
@@ -61,7 +61,8 @@ describe("lock metrics", () => {
     apply([{ type: "acquired", lock: "r", sessionId: 2n, token: 2n, mode: "shared" }]);
     apply([{ type: "acquired", lock: "s", sessionId: 3n, token: 3n, mode: "permit", slot: 0, permits: 2 }]);
     apply([{ type: "acquired", lock: "a", sessionId: 4n, token: 4n }, { type: "acquired", lock: "b", sessionId: 4n, token: 4n, mode: "shared" }], {}, {
-      code: "OK", kind: "granted", token: 4n, grants: [{ lock: "a", token: 4n }, { lock: "b", token: 4n }],
+      kind: "granted", token: 4n, holder: { sessionId: 4n, clientName: "", token: 4n, grantedIndex: 4n },
+      grants: [{ lock: "a", token: 4n, mode: "exclusive" }, { lock: "b", token: 4n, mode: "shared" }],
     });
     clock.now += 3_000;
     // The first shared holder's release times its own grant, not the second's.

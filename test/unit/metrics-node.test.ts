@@ -56,7 +56,7 @@ describe("NodeMetrics", () => {
     m.requestRejected("Acquire", "rate_limited");
     const expiry = {
       index: 9,
-      result: { code: "OK", kind: "sessionExpired" },
+      result: { kind: "sessionExpired" },
       completions: [],
       events: [{ type: "expired", index: 9, lock: "a", sessionId: 1n, token: 3n, wallMs: 0 }, { type: "acquired", index: 9, lock: "a", sessionId: 2n, token: 9n, wallMs: 0 }],
       timers: { sessionsOpened: [], sessionsEnded: [1n], waitsStarted: [], waitsEnded: [] },

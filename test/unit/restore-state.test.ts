@@ -122,9 +122,9 @@ describe("session ids across a restore", () => {
     expect(acquireA).toMatchObject({ code: "NOT_FOUND" });
     expect(restored.hasSession(sessionA)).toBe(false);
     const acquireB = apply({ type: "acquire", lock: "orders", waitMs: 0, ...write(sessionB, 1) }).result;
-    expect(acquireB).toMatchObject({ code: "OK", kind: "granted" });
+    expect(acquireB).toMatchObject({ kind: "granted" });
     const releaseB = apply({ type: "release", lock: "orders", token: tokenOfGrant(acquireB), ...write(sessionB, 2) }).result;
-    expect(releaseB).toMatchObject({ code: "OK", kind: "released" });
+    expect(releaseB).toMatchObject({ kind: "released" });
   });
 });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { resolveLimits, DEFAULT_LOCK_LIMITS, LockStateMachine, type AcquireCommand } from "../../node/lock/index.ts";
 import { answerFailure } from "../../node/host/failures.ts";
-import { acquireResultOf } from "../../node/host/lock-requests.ts";
+import { acquireAnswerOf } from "../../node/host/lock-requests.ts";
 import { acquireResponse } from "../../node/server/lock-service.ts";
 import { parseAcquire, RequestError } from "../../node/server/requests.ts";
 import { toU64 } from "../../proto/wire.ts";
@@ -113,13 +113,13 @@ describe("Acquire answers of the lock kinds on the wire", () => {
     const cmd = acq(1n, 1, { lock: "a", mode: "shared", more: [{ lock: "pool", permits: 3 }, { lock: "c" }] });
     const index = next();
     const answer = sm.apply(index, cmd).result;
-    const response = wire(acquireResponse(acquireResultOf(answer, cmd, () => "a")));
+    const response = wire(acquireResponse(acquireAnswerOf(answer)));
     expect(response.acquired).toBe(true);
     expect(response.token.toString()).toBe(String(index));
     expect(response.grants.map((g) => ({ lock: g.lock, token: String(g.token), mode: g.mode, permits: g.permits, slot: g.slot }))).toEqual([
       { lock: "a", token: String(index), mode: MODE.LOCK_MODE_SHARED, permits: 0, slot: 0 },
       { lock: "pool", token: String(index), mode: MODE.LOCK_MODE_UNSPECIFIED, permits: 3, slot: 0 },
-      { lock: "c", token: String(index), mode: MODE.LOCK_MODE_UNSPECIFIED, permits: 0, slot: 0 },
+      { lock: "c", token: String(index), mode: MODE.LOCK_MODE_EXCLUSIVE, permits: 0, slot: 0 },
     ]);
   });
 
@@ -128,7 +128,7 @@ describe("Acquire answers of the lock kinds on the wire", () => {
     sm.apply(next(), acq(1n, 1, { lock: "pool", permits: 2 }));
     const cmd = acq(2n, 1, { lock: "pool", permits: 2 });
     const second = sm.apply(next(), cmd).result;
-    const granted = wire(acquireResponse(acquireResultOf(second, cmd, () => "b")));
+    const granted = wire(acquireResponse(acquireAnswerOf(second)));
     expect(granted.grants.map((g) => [g.lock, g.permits, g.slot])).toEqual([["pool", 2, 1]]);
 
     sm.apply(next(), acq(1n, 2, { lock: "x" }));
@@ -139,15 +139,16 @@ describe("Acquire answers of the lock kinds on the wire", () => {
     expect(left.holder?.sessionId?.toString()).toBe("1");
   });
 
-  it("an exclusive grant answers as it did before the kinds, byte for byte", () => {
+  it("an exclusive grant lists its one grant, and names the holder with its client name", () => {
     const { sm, next } = machine();
     const cmd = acq(1n, 1, { lock: "plain" });
     const index = next();
-    const response = acquireResponse(acquireResultOf(sm.apply(index, cmd).result, cmd, () => "a"));
-    const before = pb.AcquireResponse.create({
+    const response = acquireResponse(acquireAnswerOf(sm.apply(index, cmd).result));
+    const expected = pb.AcquireResponse.create({
       acquired: true, token: toU64(index), holder: { sessionId: toU64(1n), clientName: "a", token: toU64(index), grantedIndex: toU64(index) },
+      grants: [{ lock: "plain", token: toU64(index), mode: MODE.LOCK_MODE_EXCLUSIVE }],
     });
-    expect(Buffer.from(pb.AcquireResponse.encode(response).finish())).toEqual(Buffer.from(pb.AcquireResponse.encode(before).finish()));
+    expect(Buffer.from(pb.AcquireResponse.encode(response).finish())).toEqual(Buffer.from(pb.AcquireResponse.encode(expected).finish()));
   });
 
   it("each refusal of the kinds reaches the client with its own reason, not as not holder", () => {

@@ -46,7 +46,7 @@ function bigState(): LockStateMachine {
     const seq = (seqs.get(sessionId) ?? 0) + 1;
     seqs.set(sessionId, seq);
     const answer = sm.apply(++index, { type: "acquire", sessionId, seq, ackedUpTo: seq - 1, held: [], waitMs: 0, wallMs: 0, holderData: dataOf(sessionId), ...fields }).result;
-    if (answer.code !== "OK") throw new Error(`acquire of ${fields.lock} by ${sessionId}: ${JSON.stringify(answer, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
+    if (answer.kind === "error") throw new Error(`acquire of ${fields.lock} by ${sessionId}: ${JSON.stringify(answer, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
   };
   const sessions: bigint[] = [];
   for (let i = 0; i < HOLDERS; i++) sessions.push(open());

@@ -242,7 +242,7 @@ describe("the status page's views of locks with long lists", () => {
       const answer = sm.apply(++index, {
         type: "acquire", sessionId, seq, held: [], ackedUpTo: seq - 1, lock, waitMs: 0, wallMs: 2, holderData: `${sessionId} `.padEnd(1_024, "d"), ...fields,
       }).result;
-      if (answer.code !== "OK") throw new Error(`acquire of ${lock} by ${sessionId} answered ${answer.code}`);
+      if (answer.kind === "error") throw new Error(`acquire of ${lock} by ${sessionId} answered ${answer.reason}`);
     };
     const sessions: bigint[] = [];
     for (let i = 0; i < 2_001; i++) {

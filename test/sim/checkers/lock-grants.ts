@@ -212,9 +212,7 @@ export class GrantRules {
   }
 }
 
-/** A stable text form of a grant answer's kind fields ("" for the exclusive one). */
+/** A stable text form of a grant answer's grants: each lock with its token, mode, permits and slot. */
 export function grantDetailKey(a: Extract<Answer, { kind: "granted" }>): string {
-  const slot = a.slot !== undefined ? `:slot${a.slot}` : "";
-  const set = a.grants ? `:[${a.grants.map((g) => `${g.lock}=${g.token}${g.slot !== undefined ? `/${g.slot}` : ""}`).join(",")}]` : "";
-  return slot + set;
+  return `:[${a.grants.map((g) => `${g.lock}=${g.token}/${g.mode}${g.mode === "permit" ? `/${g.permits ?? 0}/${g.slot ?? 0}` : ""}`).join(",")}]`;
 }

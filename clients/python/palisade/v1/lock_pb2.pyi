@@ -96,18 +96,20 @@ class AcquireRequest(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., wait_ms: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., more_locks: _Optional[_Iterable[_Union[LockTarget, _Mapping]]] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ...) -> None: ...
 
 class AcquireResponse(_message.Message):
-    __slots__ = ["acquired", "blocked_lock", "grants", "holder", "token"]
+    __slots__ = ["acquired", "blocked_lock", "cancelled", "grants", "holder", "token"]
     ACQUIRED_FIELD_NUMBER: _ClassVar[int]
     BLOCKED_LOCK_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
     GRANTS_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     acquired: bool
     blocked_lock: str
+    cancelled: bool
     grants: _containers.RepeatedCompositeFieldContainer[LockGrant]
     holder: LockHolder
     token: int
-    def __init__(self, acquired: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., grants: _Optional[_Iterable[_Union[LockGrant, _Mapping]]] = ..., blocked_lock: _Optional[str] = ...) -> None: ...
+    def __init__(self, acquired: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., grants: _Optional[_Iterable[_Union[LockGrant, _Mapping]]] = ..., blocked_lock: _Optional[str] = ..., cancelled: bool = ...) -> None: ...
 
 class CancelWaitRequest(_message.Message):
     __slots__ = ["acquire_seq", "lock", "session_id"]
