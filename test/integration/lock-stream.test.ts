@@ -82,12 +82,22 @@ describe("lock calls on the Stream RPC", () => {
 
   it("the keepalives of a client's sessions with one TTL travel as one call in one stream message per period", async () => {
     const client = cluster.client({ endpoints: [cluster.endpoint(leader)] });
-    const sessions = await Promise.all(Array.from({ length: 200 }, () => client.openSession({ ttlMs: 3_000 })));
+    // A TTL a stall of this loaded process does not outlast; keepalives are counted, not timed.
+    const sessions = await Promise.all(Array.from({ length: 200 }, () => client.openSession({ ttlMs: 10_000 })));
+    const acked = new Map(sessions.map((s) => [s, 0]));
+    for (const s of sessions) s.onDeadlineExtended(() => acked.set(s, (acked.get(s) ?? 0) + 1));
+    const fewestSince = (from: ReadonlyMap<unknown, number>): number => Math.min(...sessions.map((s) => (acked.get(s) ?? 0) - (from.get(s) ?? 0)));
     try {
-      await new Promise((r) => setTimeout(r, 1_100)); // past the first, possibly unaligned, keepalive
+      // Past the first, possibly unaligned, keepalive of every session.
+      await cluster.waitFor("every session's first keepalive", () => Promise.resolve(fewestSince(new Map()) >= 1));
+      // Of the acknowledgements counted from here, one per session may have been counted by
+      // the leader before the readings below: three each leave two or more in the window.
+      const ackedBefore = new Map(acked);
       const before = await streamStats(cluster, leader);
       const keptBefore = await metric(cluster, leader, "palisade_session_keepalives_total");
-      await new Promise((r) => setTimeout(r, 3_000)); // three keepalive periods
+      await cluster.waitFor("three more keepalives of every session", () => Promise.resolve(fewestSince(ackedBefore) >= 3), {
+        progress: () => Promise.resolve(fewestSince(ackedBefore)),
+      });
       const after = await streamStats(cluster, leader);
       const kept = (await metric(cluster, leader, "palisade_session_keepalives_total")) - keptBefore;
       const calls = after.callsIn - before.callsIn;
