@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { snapshotNow } from "../../client/backup.ts";
 import { main as ctlMain } from "../../client/cli.ts";
-import type { PalisadeClient } from "../../client/index.ts";
+import { UnavailableError, type PalisadeClient } from "../../client/index.ts";
 import { tokenEpoch } from "../../node/lock/tokens.ts";
 import { restoreMain } from "../../node/cli/restore.ts";
 import { startCluster, type Cluster } from "./harness.ts";
@@ -104,7 +104,19 @@ describe("backup and restore", () => {
 
     // SnapshotSave on a follower: a snapshot at its applied index, the log compacted up to it.
     const follower = old.ids.find((id) => id !== leaderOfOld) as number;
-    const taken = await snapshotNow(old.endpoint(follower));
+    // The follower needs a leader to confirm its read point; during an election (which a
+    // loaded machine may cause) it says so, to be asked again.
+    let taken: Awaited<ReturnType<typeof snapshotNow>> | undefined;
+    await old.waitFor("a snapshot on the follower", async () => {
+      try {
+        taken = await snapshotNow(old.endpoint(follower));
+        return true;
+      } catch (err) {
+        if (err instanceof UnavailableError) return false;
+        throw err;
+      }
+    });
+    if (taken === undefined) throw new Error("no snapshot taken");
     expect(taken.index).toBeGreaterThanOrEqual(heldIndex);
     expect(taken.sizeBytes).toBeGreaterThan(0n);
     expect((await old.status(follower)).snapshotIndex).toBe(taken.index);
