@@ -63,7 +63,7 @@ describe("palisadectl verbs", () => {
     const token = BigInt(run.stdout.trim());
     expect((await client.history("v/one")).map((r) => [r.token, r.reason])).toEqual([[token, "released"]]);
 
-    const held = await ctl("--json", "acquire", "v/one", "--hold", "300ms", "--ttl", "2s");
+    const held = await ctl("--json", "acquire", "v/one", "--hold", "300ms", "--ttl", "5s");
     expect(held.code).toBe(0);
     const answer = json<{ acquired: boolean; token: string; sessionId: string }>(held);
     expect(answer.acquired).toBe(true);
