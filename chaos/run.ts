@@ -24,8 +24,21 @@ import { Rng } from "./rng.ts";
 import { dropRunLock, takeRunLock } from "./run-lock.ts";
 import { runStreamPhase, streamPhaseLines, type StreamPhaseReport } from "./stream-phase.ts";
 
-const { values } = parseArgs({
+const USAGE = "usage: npm run chaos -- --seed N --minutes M [--workers W] [--clock-rate] [--skip-stream-load] [--unfenced-store] [--compare SYSTEMS] [--out DIR]";
+
+function parsed(): ReturnType<typeof parseOptions> {
+  try {
+    return parseOptions();
+  } catch (err) {
+    // An unknown or malformed option: say which, then how to call it, with no stack.
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const parseOptions = () => parseArgs({
   options: {
+    help: { type: "boolean", short: "h", default: false },
     seed: { type: "string", default: "1" },
     minutes: { type: "string", default: "3" },
     workers: { type: "string", default: "5" },
@@ -40,10 +53,15 @@ const { values } = parseArgs({
     out: { type: "string" },
   },
 });
+const { values } = parsed();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const seed = Number(values.seed);
 const minutes = Number(values.minutes);
 if (!Number.isInteger(seed) || !(minutes > 0)) {
-  console.error("usage: npm run chaos -- --seed N --minutes M [--workers W] [--clock-rate] [--skip-stream-load] [--compare SYSTEMS] [--out DIR]");
+  console.error(USAGE);
   process.exit(2);
 }
 // Outside the repository: its data/ is shared with other local runs that may clear it.
