@@ -1,6 +1,6 @@
 // The values of the LockService calls as both ends hold them: bigint session ids, tokens
 // and indexes, numbers for seqs and durations, words for the enums. The lock state machine
-// answers in these shapes, the codec (proto/codec) turns them into protobuf and back, and
+// answers in these shapes, the services and the client turn them into protobuf and back, and
 // the client library hands them out.
 import type { ErrorReasonName } from "./wire.ts";
 

@@ -3,7 +3,7 @@
 // every token the new cluster issues is larger than any token the old cluster issued,
 // however far the old one ran after the backup. Lock history is kept.
 import { holderCount } from "./holders.ts";
-import { DEFAULT_LOCK_LIMITS, MAX_EPOCH } from "./limits.ts";
+import { MAX_EPOCH } from "./limits.ts";
 import { SlotPool } from "./slot-pool.ts";
 import { readSnapshot, SnapshotError, writeSnapshot } from "./snapshot.ts";
 import { LockStateMachine } from "./state-machine.ts";
@@ -85,8 +85,8 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
   const data = writeSnapshot({
     applied: state.applied,
     epoch,
-    // The backed-up cluster's limits carry over (a backup of the first format had none: the defaults).
-    limits: state.limits ?? DEFAULT_LOCK_LIMITS,
+    // The backed-up cluster's limits carry over.
+    limits: state.limits,
     sessions: new Map(),
     locks: state.locks,
     history: state.history,

@@ -85,7 +85,7 @@ describe("exactly-once", () => {
     const over = r.run(acquire(a, "L65", 65));
     expect(over.result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT" });
     expect(r.machine.getLock("L65").holder).toBeNull();
-    expect(r.run(cancel(a, "other", 99)).result).toMatchObject({ code: "RESOURCE_EXHAUSTED" });
+    expect(r.run(cancel(a, "other", 99)).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT" });
     // Once the client acknowledges answers, there is room again.
     const ok = r.run(acquire(a, "L65", 65, { held: Array.from({ length: 63 }, (_, i) => i + 2) }));
     expect(ok.result.kind).toBe("granted");
@@ -110,7 +110,7 @@ describe("exactly-once", () => {
     const { r, a } = setup();
     r.run(acquire(a, "L", 1));
     r.run({ type: "expireSession", sessionId: a, wallMs: 0 });
-    expect(r.run(acquire(a, "L", 1)).result).toMatchObject({ code: "NOT_FOUND" });
+    expect(r.run(acquire(a, "L", 1)).result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Client, grantsIn, setup, tokenOf } from "./lock-kit.ts";
+import { Client, grantedAll, grantsIn, notAcquired, permitGranted, setup, tokenOf } from "./lock-kit.ts";
 
 describe("atomic multi-lock", () => {
   it("a set of free locks is granted at one index, every lock with that index's token", () => {
@@ -8,10 +8,9 @@ describe("atomic multi-lock", () => {
     const at = r.next;
     const t = BigInt(at);
     const out = a.all([{ lock: "A" }, { lock: "B", mode: "shared" }, { lock: "S", permits: 2 }]);
-    expect(out.result).toEqual({
-      kind: "granted", token: t,
-      grants: [{ lock: "A", token: t }, { lock: "B", token: t }, { lock: "S", token: t, slot: 0 }],
-    });
+    expect(out.result).toEqual(grantedAll(a, t, [
+      { lock: "A", token: t, mode: "exclusive" }, { lock: "B", token: t, mode: "shared" }, { lock: "S", token: t, mode: "permit", permits: 2, slot: 0 },
+    ]));
     expect(grantsIn(out)).toEqual([[a.id, "A", t], [a.id, "B", t], [a.id, "S", t]]);
     expect(r.machine.getLock("B").holder).toMatchObject({ sessionId: a.id, mode: "shared", token: t });
     expect(r.machine.getSession(a.id)?.held.map((h) => h.lock)).toEqual(["A", "B", "S"]);
@@ -45,7 +44,7 @@ describe("atomic multi-lock", () => {
     const t = BigInt(at);
     expect(out.completions).toEqual([{
       sessionId: m.id, seq: 1,
-      answer: { kind: "granted", token: t, grants: [{ lock: "A", token: t }, { lock: "B", token: t }, { lock: "C", token: t }] },
+      answer: grantedAll(m, t, ["A", "B", "C"].map((lock) => ({ lock, token: t, mode: "exclusive" }))),
     }]);
     expect(grantsIn(out)).toEqual([[m.id, "A", t], [m.id, "B", t], [m.id, "C", t]]);
     expect(out.timers.waitsEnded).toEqual([{ sessionId: m.id, acquireSeq: 1 }]);
@@ -80,7 +79,7 @@ describe("atomic multi-lock", () => {
     const tb = tokenOf(b.acquire("B").result);
     m.all([{ lock: "A" }, { lock: "B" }], 1000);
     // A is free but the set is ahead in its queue.
-    expect(l.acquire("A").result).toEqual({ kind: "notAcquired", holderSessionId: 0n, holderToken: 0n });
+    expect(l.acquire("A").result).toEqual(notAcquired(null));
     expect(l.acquire("A", 1000).result.kind).toBe("waiting");
     expect(r.machine.getLock("A").waiters.map((w) => w.sessionId)).toEqual([m.id, l.id]);
     // Three permits are free, but a set waits ahead for one of them: later permit requests queue behind it.
@@ -92,8 +91,10 @@ describe("atomic multi-lock", () => {
     const at = r.next;
     const out = e.release("X", te);
     expect(out.completions.map((c) => [c.sessionId, c.answer])).toEqual([
-      [q.id, { kind: "granted", token: BigInt(at), grants: [{ lock: "S", token: BigInt(at), slot: 0 }, { lock: "X", token: BigInt(at) }] }],
-      [s.id, { kind: "granted", token: BigInt(at), slot: 1 }],
+      [q.id, grantedAll(q, BigInt(at), [
+        { lock: "S", token: BigInt(at), mode: "permit", permits: 3, slot: 0 }, { lock: "X", token: BigInt(at), mode: "exclusive" },
+      ])],
+      [s.id, permitGranted(s, "S", 3, 1, BigInt(at))],
     ]);
     expect(tb).toBeGreaterThan(0n);
     expect(r.machine.checkInvariants()).toEqual([]);
@@ -129,7 +130,7 @@ describe("atomic multi-lock", () => {
     expect(m.cancel("A", 1).result).toEqual({ kind: "cancelled" });
     n.all([{ lock: "A" }, { lock: "B" }], 1000);
     const timeout = n.cancel("A", 1, "timeout");
-    expect(timeout.result).toEqual({ kind: "notAcquired", holderSessionId: a.id, holderToken: ta, lock: "B" });
+    expect(timeout.result).toEqual(notAcquired(a, ta, "B"));
     expect(r.machine.getLock("A").waiters).toEqual([]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });
@@ -139,7 +140,7 @@ describe("atomic multi-lock", () => {
     const [a, m] = [new Client(r, "a"), new Client(r, "m")];
     const ta = tokenOf(a.shared("B").result);
     const out = m.all([{ lock: "A" }, { lock: "B" }, { lock: "C" }]);
-    expect(out.result).toEqual({ kind: "notAcquired", holderSessionId: a.id, holderToken: ta, lock: "B" });
+    expect(out.result).toEqual(notAcquired(a, ta, "B"));
     expect(out.events).toEqual([]);
     expect(r.machine.getLock("A").holder).toBeNull();
     expect(r.machine.getLock("C").holder).toBeNull();
@@ -156,9 +157,9 @@ describe("atomic multi-lock", () => {
     expect(partly.result.kind === "error" && partly.result.message).toMatch(/A/);
     expect([r.machine.getLock("A"), r.machine.getLock("B")]).toEqual(before);
     const tB = tokenOf(a.shared("B").result);
-    expect(a.all([{ lock: "A" }, { lock: "B", mode: "shared" }]).result).toEqual({
-      kind: "granted", token: tA, grants: [{ lock: "A", token: tA }, { lock: "B", token: tB }],
-    });
+    expect(a.all([{ lock: "A" }, { lock: "B", mode: "shared" }]).result).toEqual(grantedAll(a, tA, [
+      { lock: "A", token: tA, mode: "exclusive" }, { lock: "B", token: tB, mode: "shared" },
+    ]));
     expect(a.all([{ lock: "A" }, { lock: "B" }]).result).toMatchObject({ reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE" });
   });
 

@@ -133,7 +133,7 @@ describe("Acquire answers of the lock kinds on the wire", () => {
 
     sm.apply(next(), acq(1n, 2, { lock: "x" }));
     const set = acq(2n, 2, { lock: "y", more: [{ lock: "x" }] });
-    const left = wire(acquireResponse(acquireResultOf(sm.apply(next(), set).result, set, () => "a")));
+    const left = wire(acquireResponse(acquireAnswerOf(sm.apply(next(), set).result)));
     expect(left.acquired).toBe(false);
     expect(left.blockedLock).toBe("x");
     expect(left.holder?.sessionId?.toString()).toBe("1");
