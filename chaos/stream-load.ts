@@ -44,13 +44,19 @@ async function waits(): Promise<void> {
   const perSession = Number(values.waits);
   const ttlMs = Number(values.ttl);
   const names = Array.from({ length: perSession }, (_, i) => `stream-load/held-${i}`);
+  const started = Date.now();
+  // Each loss is logged with its reason and time, so a failed phase says which path lost it.
+  const watch = (session: Session, label: string): void =>
+    session.onLost((reason) => emit({ t: "log", msg: `stream-load waits: ${label} lost at ${((Date.now() - started) / 1000).toFixed(1)} s: ${reason}` }));
   const holder = await client.openSession({ ttlMs });
+  watch(holder, "holder");
   for (const name of names) await holder.acquire(name, { waitMs: 60_000 });
   const sessions: Session[] = [];
   const pending: Array<Promise<unknown>> = [];
   for (let s = 0; s < count; s++) {
     const session = await client.openSession({ ttlMs });
     sessions.push(session);
+    watch(session, `session ${s}`);
     for (const name of names) pending.push(session.acquire(name, { waitMs: 3_600_000 }).catch((err: unknown) => err));
     await sleep(50); // the waits are the load, not one turn issuing thousands of calls
   }

@@ -29,11 +29,14 @@ function codeName(code: grpc.status): string {
   return (grpc.status[code] ?? String(code)).toLowerCase();
 }
 
-/** The host of a "host:port" peer string ("ipv4:1.2.3.4:5" and "[::1]:5" forms included). */
-export function peerHost(peer: string): string {
-  const bare = peer.replace(/^ipv[46]:/, "");
-  const colon = bare.lastIndexOf(":");
-  return colon > 0 ? bare.slice(0, colon).replace(/^\[(.*)\]$/, "$1") : bare;
+/**
+ * The connection a peer string names, in one form ("ipv4:1.2.3.4:5" and "1.2.3.4:5" alike).
+ * Without a certificate or a session, a client is its connection: two processes on one host
+ * (or behind one NAT) are two clients, so one flooding the node cannot use up the budget
+ * another's keepalives need.
+ */
+export function peerConnection(peer: string): string {
+  return peer.replace(/^ipv[46]:/, "");
 }
 
 /** The session a request names, if any (session calls carry a uint64 sessionId). */
@@ -45,12 +48,12 @@ function sessionOf(message: unknown): string | null {
 
 /**
  * Whose budget a request spends: the certificate subject under mTLS, else the session
- * for session calls, else the caller's host.
+ * for session calls, else the caller's connection.
  */
 export function rateKey(who: PeerIdentity | null, message: unknown, peer: string): string {
   if (who) return `cert:${who.subject}`;
   const session = sessionOf(message);
-  return session !== null ? `session:${session}` : `peer:${peerHost(peer)}`;
+  return session !== null ? `session:${session}` : `peer:${peerConnection(peer)}`;
 }
 
 /**

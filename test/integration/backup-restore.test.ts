@@ -1,17 +1,18 @@
 // Backup and restore on real processes: `palisadectl snapshot save` takes a consistent
 // backup from a live cluster; `palisade restore` seeds a new cluster whose tokens exceed
 // every token the old cluster issued, also after the backup; old nodes are refused.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { snapshotNow } from "../../client/backup.ts";
 import { main as ctlMain } from "../../client/cli.ts";
-import type { PalisadeClient } from "../../client/index.ts";
+import { UnavailableError, type PalisadeClient } from "../../client/index.ts";
 import { tokenEpoch } from "../../node/lock/tokens.ts";
 import { restoreMain } from "../../node/cli/restore.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 import { IT_ROOT, ensureRoot } from "./pidfiles.ts";
+import { freePorts } from "../../scripts/free-ports.ts";
 
 ensureRoot();
 const work = mkdtempSync(join(IT_ROOT, "backup-"));
@@ -19,7 +20,11 @@ const clusters: Cluster[] = [];
 const oldDataDir = join(work, "old-node-1");
 const backupFile = join(work, "old.backup");
 
+/** Node processes a test started by itself (outside a cluster), killed at the end. */
+const strays = new Set<ChildProcess>();
+
 afterAll(async () => {
+  for (const child of strays) child.kill("SIGKILL");
   await Promise.allSettled(clusters.map((c) => c.stop()));
   rmSync(work, { recursive: true, force: true });
 });
@@ -41,19 +46,37 @@ let oldTerm = 0n;
 
 const max = (xs: readonly bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a), 0n);
 
-/** Runs a node process to its end (or kills it after `ms`); resolves with its exit code and output. */
-function runNode(args: string[], ms: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "node/cli/main.ts", ...args], { cwd: join(import.meta.dirname, "../..") });
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+interface NodeRun {
+  /** Its stdout and stderr so far. */
+  output(): string;
+  /** Its exit code (null: killed by a signal) and whole output, once it has exited. */
+  exited: Promise<{ code: number | null; output: string }>;
+  kill(): void;
+}
+
+/** Starts a node process of its own, outside any cluster (killed in afterAll if still running). */
+function startNode(args: string[]): NodeRun {
+  const child = spawn(process.execPath, ["--import", "tsx", "node/cli/main.ts", ...args], { cwd: join(import.meta.dirname, "../..") });
+  strays.add(child);
+  let output = "";
+  child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.once("close", (code) => {
+    strays.delete(child);
+    resolve({ code, output });
+  }));
+  return { output: () => output, exited, kill: () => child.kill("SIGKILL") };
+}
+
+/** Resolves once the node's output matches `pattern`, or with false if it exits first. */
+async function outputMatches(run: NodeRun, pattern: RegExp): Promise<boolean> {
+  let ended = false;
+  void run.exited.then(() => (ended = true));
+  while (!pattern.test(run.output())) {
+    if (ended) return pattern.test(run.output());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
 }
 
 describe("backup and restore", () => {
@@ -62,6 +85,9 @@ describe("backup and restore", () => {
   let restored: Cluster;
   const newTokens: bigint[] = [];
 
+  // Two clusters (six node processes) start, the first takes ~50 writes and four leader
+  // transfers, and a restore runs between them: on a loaded machine, where one process
+  // start alone can take tens of seconds, that is past the default test timeout.
   it("a restored cluster issues tokens above every token of the old cluster, also those issued after the backup", async () => {
     const old = await startCluster({ clusterId: "palisade-old" });
     clusters.push(old);
@@ -78,7 +104,19 @@ describe("backup and restore", () => {
 
     // SnapshotSave on a follower: a snapshot at its applied index, the log compacted up to it.
     const follower = old.ids.find((id) => id !== leaderOfOld) as number;
-    const taken = await snapshotNow(old.endpoint(follower));
+    // The follower needs a leader to confirm its read point; during an election (which a
+    // loaded machine may cause) it says so, to be asked again.
+    let taken: Awaited<ReturnType<typeof snapshotNow>> | undefined;
+    await old.waitFor("a snapshot on the follower", async () => {
+      try {
+        taken = await snapshotNow(old.endpoint(follower));
+        return true;
+      } catch (err) {
+        if (err instanceof UnavailableError) return false;
+        throw err;
+      }
+    });
+    if (taken === undefined) throw new Error("no snapshot taken");
     expect(taken.index).toBeGreaterThanOrEqual(heldIndex);
     expect(taken.sizeBytes).toBeGreaterThan(0n);
     expect((await old.status(follower)).snapshotIndex).toBe(taken.index);
@@ -134,7 +172,7 @@ describe("backup and restore", () => {
       expect(token > highestOld, `token ${token} must exceed ${highestOld}`).toBe(true);
       expect(tokenEpoch(token)).toBe(1);
     }
-  });
+  }, 240_000);
 
   it("a node of the old cluster is refused by the restored cluster and changes nothing", async () => {
     const before = await restored.status(await restored.leaderId());
@@ -143,15 +181,16 @@ describe("backup and restore", () => {
     const config = JSON.parse(readFileSync(restored.configPath, "utf8")) as {
       clusterId: string; nodes: Array<{ id: number; peerAddress: string; clientAddress: string; dataDir: string }>;
     };
-    const freePort = (i: number): string => `127.0.0.1:${40_000 + ((process.pid * 7 + i) % 20_000)}`;
+    const [peerPort, clientPort] = await freePorts(2);
 
     // Its old data with the new cluster file: the store's identity does not match, it does not start.
     const newCfgPath = join(work, "new-with-old-data.json");
     writeFileSync(newCfgPath, JSON.stringify({
       ...config,
-      nodes: config.nodes.map((n) => (n.id === 1 ? { ...n, peerAddress: freePort(1), clientAddress: freePort(2), dataDir: oldDataDir } : n)),
+      nodes: config.nodes.map((n) => (n.id === 1 ? { ...n, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: oldDataDir } : n)),
     }));
-    const refused = await runNode(["--config", newCfgPath, "--id", "1"], 20_000);
+    // It exits by itself: awaited without a timer of its own, however slowly it starts.
+    const refused = await startNode(["--config", newCfgPath, "--id", "1"]).exited;
     expect(refused.code).toBe(1);
     expect(refused.output).toMatch(/cannot continue: .*cluster id \\?"palisade-old\\?" on disk, configured \\?"palisade-new/);
 
@@ -168,8 +207,15 @@ describe("backup and restore", () => {
       clusterId: "palisade-old",
       nodes: config.nodes.map((n) => (n.id === 1 ? { ...n, dataDir: oldDataDir } : n)),
     }));
-    // Several election timeouts (10 ticks of 20 ms) of campaigning.
-    const stray = await runNode(["--config", oldCfgPath, "--id", "1"], 3_000);
+    // It starts (however long that takes here) and campaigns: it heard from no leader for an
+    // election timeout (10 ticks of 20 ms). Then it is left to campaign for several more
+    // election timeouts, the time it would need to win a vote or disturb the others.
+    const strayRun = startNode(["--config", oldCfgPath, "--id", "1"]);
+    const campaigned = await outputMatches(strayRun, /"role":"(pre)?candidate"/);
+    expect(campaigned, strayRun.output()).toBe(true);
+    await new Promise((r) => setTimeout(r, 2_000));
+    strayRun.kill();
+    const stray = await strayRun.exited;
     // It ran (was killed, not refused at start) and never heard from a leader.
     expect(stray.code).toBeNull();
     expect(stray.output).toContain("recovered durable state");

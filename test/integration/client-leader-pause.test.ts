@@ -19,6 +19,9 @@ afterAll(async () => {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** How long the waiting Acquire asks to wait. */
+const WAIT_MS = 60_000;
+
 /** The pid of node `id` of this cluster, found by its command line. */
 function pidOf(id: number): number {
   for (const entry of readdirSync("/proc")) {
@@ -56,35 +59,50 @@ async function withLeaderStopped<T>(during: (stopped: number) => Promise<T>): Pr
 }
 
 describe("a stopped leader", () => {
-  it("a session with a 2 s TTL outlives a SIGSTOPped leader once a new one is elected, and keeps its lock", async () => {
-    const client = cluster.client({ clientName: "ttl-2s", sessionTtlMs: 2_000, callTimeoutMs: 3_000 });
-    const lost: string[] = [];
-    client.on("lost", (info) => lost.push(info.error.message));
-    const handle: LockHandle = await client.lock("pause/held");
+  it("a session outlives a SIGSTOPped leader by more than its TTL once a new one is elected, and keeps its lock", async () => {
+    // A TTL a loaded machine's elections and event-loop stalls fit in; the call timeout is
+    // longer than it, so an attempt on the stopped node that waited the whole call timeout,
+    // not a part of the time left, would by itself outlast the session.
+    const ttlMs = 6_000;
+    const client = cluster.client({ clientName: "ttl-pause", sessionTtlMs: ttlMs, callTimeoutMs: 2 * ttlMs });
+    const session = await client.openSession({ ttlMs });
+    const lost = new Promise<string>((resolve) => session.onLost(resolve));
+    const got = await session.acquire("pause/held");
+    expect(got.acquired).toBe(true);
     await withLeaderStopped(async (stopped) => {
-      const until = process.hrtime.bigint() + 2n * 2_000_000_000n;
-      while (process.hrtime.bigint() < until) await sleep(50);
-      expect(lost).toEqual([]);
-      expect(handle.signal.aborted).toBe(false);
-      expect(handle.held).toBe(true);
+      // Held stopped until a keepalive acknowledged after a whole TTL since the stop: the
+      // session then lived on the new leader alone for longer than its TTL.
+      const stoppedAt = process.hrtime.bigint();
+      const renewedPastTtl = new Promise<void>((resolve) => {
+        const off = session.onDeadlineExtended(() => {
+          if (process.hrtime.bigint() - stoppedAt <= BigInt(ttlMs) * 1_000_000n) return;
+          off();
+          resolve();
+        });
+      });
+      const outcome = await Promise.race([renewedPastTtl.then(() => "renewed"), lost.then((reason) => `lost: ${reason}`)]);
+      expect(outcome).toBe("renewed");
+      expect(session.state).toBe("open");
+      expect(session.signal.aborted).toBe(false);
       // The cluster (through the new leader) agrees: same session, same grant.
       const reader = cluster.client({ endpoints: cluster.ids.filter((id) => id !== stopped).map((id) => cluster.endpoint(id)) });
-      expect((await reader.getLock("pause/held")).holder?.token).toBe(handle.token);
-      expect((await reader.getSession(handle.sessionId))?.heldLocks).toEqual(["pause/held"]);
+      expect((await reader.getLock("pause/held")).holder?.token).toBe(got.token);
+      expect((await reader.getSession(session.id))?.heldLocks).toEqual(["pause/held"]);
     });
-    await handle.release();
+    await session.release("pause/held", got.token ?? 0n);
   });
 
   it("a waiting Acquire leaves a SIGSTOPped leader and is granted by the new one", async () => {
     const holder = cluster.client({ clientName: "holder" });
     const waiter = cluster.client({ clientName: "waiter", callTimeoutMs: 3_000 });
     const blocker = await holder.lock("pause/wait");
-    const waiting = waiter.lock("pause/wait", { waitMs: 60_000 });
+    const waiting = waiter.lock("pause/wait", { waitMs: WAIT_MS });
     await cluster.waitFor("the wait", async () => (await waiter.getLock("pause/wait")).waiters.length === 1);
     const outcome = await withLeaderStopped(async () => {
       await blocker.release();
-      // Without moving, the Acquire would sit on the stopped node for its whole attempt (wait + call timeout).
-      return Promise.race([waiting, sleep(20_000).then(() => "still waiting on the stopped leader")]);
+      // Without moving, the Acquire would sit on the stopped node for its whole attempt (the
+      // wait and the call timeout): still pending once its wait is over.
+      return Promise.race([waiting, sleep(WAIT_MS).then(() => "still waiting on the stopped leader")]);
     });
     expect(outcome).not.toBe("still waiting on the stopped leader");
     const handle = outcome as LockHandle;

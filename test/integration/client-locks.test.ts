@@ -108,14 +108,16 @@ describe("lock() and withLock()", () => {
   });
 
   it("a stall past the deadline loses the session for good: signal aborts, lost events, no revival", async () => {
-    const fragile = cluster.client({ clientName: "fragile", sessionTtlMs: 1_000 });
+    // A TTL that only the deliberate stall below outlasts, not a loaded machine's own stalls.
+    const ttlMs = 3_000;
+    const fragile = cluster.client({ clientName: "fragile", sessionTtlMs: ttlMs });
     const lostEvents: Array<{ locks: string[] }> = [];
     fragile.on("lost", (info) => lostEvents.push(info));
     const handle: LockHandle = await fragile.lock("c/lost");
     const handleLost = new Promise<SessionLostError>((resolve) => handle.once("lost", resolve));
 
     // Block the event loop past the TTL: no keepalive can be sent or acknowledged.
-    const until = process.hrtime.bigint() + 1_500_000_000n;
+    const until = process.hrtime.bigint() + BigInt(ttlMs + 500) * 1_000_000n;
     while (process.hrtime.bigint() < until) { /* stall */ }
 
     expect(handle.held).toBe(false);
@@ -124,8 +126,9 @@ describe("lock() and withLock()", () => {
     expect(handle.signal.reason).toBeInstanceOf(SessionLostError);
     expect(lostEvents.map((e) => e.locks)).toEqual([["c/lost"]]);
 
-    // Keepalives would have been acknowledged by now if anything still sent them; the session stays lost.
-    await new Promise((r) => setTimeout(r, 800));
+    // Keepalives (every third of the TTL) would have been acknowledged by now if anything
+    // still sent them; the session stays lost.
+    await new Promise((r) => setTimeout(r, ttlMs / 2));
     expect(handle.held).toBe(false);
     await cluster.waitFor("the cluster to end the session", async () => (await other.getSession(handle.sessionId)) === undefined);
 

@@ -1,9 +1,9 @@
 // palisadectl's lock kinds against a real cluster: shared acquires, an atomic set of locks,
 // semaphore permits with their slots, holder data, a hold limit, `run` under each kind, and
 // what `lock` and `locks` show of them.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
-import { runCtl, type Run } from "./ctl-process.ts";
+import { runCtl, spawnCtl, type HeldCtl, type Run } from "./ctl-process.ts";
 import { runCtlHere, runJson as json } from "./ctl-in-process.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
@@ -24,12 +24,26 @@ const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...ar
 /** The same CLI in this process (no start-up cost): for the many read verbs. */
 const ctlHere = (...args: string[]): Promise<Run> => runCtlHere(cluster.endpoints, ...args);
 
+/** CLIs left holding a grant (`--hold` until Ctrl-C); killed after each test if still running. */
+const holding: HeldCtl[] = [];
+const hold = (...args: string[]): HeldCtl => {
+  const run = spawnCtl(cluster.endpoints, ...args);
+  holding.push(run);
+  return run;
+};
+
+afterEach(() => {
+  for (const run of holding.splice(0)) run.kill();
+});
+
 describe("palisadectl and the lock kinds", () => {
   it("acquire --shared lets two holders in at once, and lock/locks show the mode, every holder and its data", async () => {
-    const first = ctlHere("--json", "acquire", "k/shared", "--shared", "--data", "reader one", "--hold", "1500ms");
-    await cluster.waitFor("the first shared grant", async () => (await client.getLock("k/shared")).holder !== undefined);
-    const second = ctlHere("--json", "acquire", "k/shared", "--shared", "--hold", "1500ms");
-    await cluster.waitFor("both shared grants", async () => ((await client.getLock("k/shared")).holders?.length ?? 0) === 2);
+    // Both hold until interrupted, so the reads below see them whatever the machine's speed.
+    const first = hold("--json", "acquire", "k/shared", "--shared", "--data", "reader one", "--hold");
+    await first.printed;
+    const second = hold("--json", "acquire", "k/shared", "--shared", "--hold");
+    await second.printed;
+    expect((await client.getLock("k/shared")).holders?.length).toBe(2);
     const [lockText, lockJson, locksText] = await Promise.all([ctlHere("lock", "k/shared"), ctlHere("--json", "lock", "k/shared"), ctlHere("locks", "k/")]);
     expect(lockText.stdout.split("\n")[0]).toBe("k/shared: shared by 2 holders");
     expect(lockText.stdout).toMatch(/holder: session \d+ \(palisadectl\), token \d+, granted at index \d+, shared, data "reader one"/);
@@ -38,7 +52,7 @@ describe("palisadectl and the lock kinds", () => {
     ]);
     expect(locksText.stdout.split("\n")[0]).toMatch(/^LOCK\s+HOLDER SESSION\s+TOKEN\s+GRANTED AT\s+WAITERS\s+KIND\s+HOLDERS$/);
     expect(locksText.stdout).toMatch(/k\/shared\s+\d+\s+\d+\s+\d+\s+0\s+shared\s+2/);
-    const [a, b] = await Promise.all([first, second]);
+    const [a, b] = await Promise.all([first.interrupt(), second.interrupt()]);
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(json<{ mode: string }>(a).mode).toBe("shared");
     expect((await client.getLock("k/shared")).holder).toBeUndefined();
@@ -73,8 +87,8 @@ describe("palisadectl and the lock kinds", () => {
     expect(once.code).toBe(0);
     expect(once.stdout.trim()).toMatch(/^\d+ slot 0$/);
 
-    const held = ctlHere("--json", "semaphore", "acquire", "k/sem", "--permits", "2", "--data", "batch 7", "--hold", "1500ms");
-    await cluster.waitFor("the permit", async () => (await client.getLock("k/sem")).holder !== undefined);
+    const held = hold("--json", "semaphore", "acquire", "k/sem", "--permits", "2", "--data", "batch 7", "--hold");
+    await held.printed;
     const second = await ctlHere("--json", "semaphore", "acquire", "k/sem", "--permits", "2");
     expect(json<{ slot: number; permits: number }>(second)).toMatchObject({ slot: 1, permits: 2 });
     const lockText = await ctlHere("lock", "k/sem");
@@ -89,17 +103,25 @@ describe("palisadectl and the lock kinds", () => {
     const asLock = await ctlHere("acquire", "k/sem");
     expect(asLock.code).toBe(1);
     expect(asLock.stderr).toMatch(/semaphore/);
-    expect((await held).code).toBe(0);
+    const ended = await held.interrupt();
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(json<{ slot: number; permits: number }>(ended)).toMatchObject({ slot: 0, permits: 2 });
+    expect((await client.getLock("k/sem")).holder).toBeUndefined();
   });
 
   it("a hold limit ends acquire --hold with exit 3 before the leader's revoke, and the grant carries its limit meanwhile", async () => {
     const run = ctlHere("acquire", "k/limited", "--hold-ms", "1s", "--hold");
-    await cluster.waitFor("the grant", async () => (await client.getLock("k/limited")).holder !== undefined);
-    expect((await client.getLock("k/limited")).holder?.holdMs).toBe(1_000);
+    // The grant may end before a read of the lock comes back; its history record, current
+    // or ended, carries the limit either way.
+    await cluster.waitFor("the grant", async () => (await client.history("k/limited")).length === 1);
+    expect((await client.history("k/limited"))[0]?.holdMs).toBe(1_000);
     const done = await run;
     expect(done.code).toBe(3);
     expect(done.stderr).toMatch(/^lost: .*hold limit passed/);
     await cluster.waitFor("the grant's end", async () => (await client.getLock("k/limited")).holder === undefined);
+    const ended = (await client.history("k/limited"))[0];
+    expect(ended?.holdMs).toBe(1_000);
+    expect(ended?.reason).not.toBe("current");
   });
 
   it("run --shared and run --permits hold the lock in that kind while the command runs, with PALISADE_SLOT for a permit", async () => {

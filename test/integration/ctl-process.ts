@@ -1,5 +1,5 @@
 // Runs palisadectl as a separate process against a test cluster, as a user would.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,4 +25,48 @@ export function runCtl(endpoints: readonly string[], ...args: string[]): Promise
       },
     );
   });
+}
+
+export interface HeldCtl {
+  /** Resolves with the exit code and output once the process has exited. */
+  readonly done: Promise<Run>;
+  /** Resolves once the CLI has printed (its grant), or has exited without printing. */
+  readonly printed: Promise<void>;
+  /** Ctrl-C once the grant is printed (the hold is then set up): `--hold` without a duration releases and exits 0. */
+  interrupt(): Promise<Run>;
+  /** SIGKILL, if it still runs (for cleanup). */
+  kill(): void;
+}
+
+/**
+ * palisadectl started in its own process, left running: for `--hold` without a duration,
+ * which holds until interrupted, so a test reads what it needs while the grant is held
+ * and ends the hold itself rather than racing a timer.
+ */
+export function spawnCtl(endpoints: readonly string[], ...args: string[]): HeldCtl {
+  const child = spawn(process.execPath, [CTL, ...args], {
+    cwd: REPO_ROOT, env: { ...process.env, PALISADE_ENDPOINTS: endpoints.join(",") }, stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const firstOutput = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<Run>((resolve) => child.once("close", (code) => resolve({ code: code ?? 1, stdout, stderr })));
+  const running = (): boolean => child.exitCode === null && child.signalCode === null;
+  const printed = Promise.race([firstOutput, done.then(() => undefined)]);
+  return {
+    done,
+    printed,
+    interrupt: async () => {
+      // The CLI prints the grant and sets up the hold in one turn of its loop: after the
+      // output, Ctrl-C ends the hold; before it, Ctrl-C would kill the process.
+      await printed;
+      if (running()) child.kill("SIGINT");
+      return done;
+    },
+    kill: () => {
+      if (running()) child.kill("SIGKILL");
+    },
+  };
 }

@@ -48,12 +48,18 @@ function alive(pid: number): boolean {
   }
 }
 
-async function pidFrom(path: string): Promise<number> {
-  for (let i = 0; i < 2_000; i++) {
+/**
+ * The pid a command wrote to `path`. The command runs once the CLI has started and taken
+ * the lock, however long that takes here; if the CLI exits first, the file never comes.
+ */
+async function pidFrom(path: string, cliExited?: Promise<unknown>): Promise<number> {
+  let exited = false;
+  void cliExited?.then(() => (exited = true));
+  for (;;) {
     if (existsSync(path) && readFileSync(path, "utf8").trim() !== "") return Number(readFileSync(path, "utf8").trim());
+    if (exited) throw new Error(`${path} never appeared: the CLI exited first`);
     await sleep(10);
   }
-  throw new Error(`${path} never appeared`);
 }
 
 describe("palisadectl run", () => {
@@ -90,7 +96,7 @@ describe("palisadectl run", () => {
       "sh", "-c", 'trap "exit 42" INT; echo $$ > "$DIR/int"; while :; do sleep 0.05; done',
     ], { cwd: REPO_ROOT, env: env(), stdio: ["ignore", "ignore", "pipe"] });
     const exited = new Promise<number | null>((r) => cli.once("exit", (code) => r(code)));
-    await pidFrom(join(dir, "int"));
+    await pidFrom(join(dir, "int"), exited);
     cli.kill("SIGINT");
     expect(await exited).toBe(42);
     expect((await client.history("r/int")).map((r) => r.reason)).toEqual(["released"]);
@@ -101,14 +107,15 @@ describe("palisadectl run", () => {
       const name = `r/frozen-${freeze}`;
       const tag = freeze.toLowerCase();
       const cli = spawn(process.execPath, [
-        CTL, "run", name, "--ttl", "2s", "--",
+        // A TTL the CLI's own stalls on a loaded machine do not outlast: only the freeze does.
+        CTL, "run", name, "--ttl", "5s", "--",
         "sh", "-c", `sleep 600 & echo $! > "$DIR/${tag}-grandchild"; echo $$ > "$DIR/${tag}-child"; wait`,
       ], { cwd: REPO_ROOT, env: env(), stdio: ["ignore", "pipe", "pipe"] });
       let stderr = "";
       cli.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((r) => cli.once("exit", (code) => r(code)));
-      const child = await pidFrom(join(dir, `${tag}-child`));
-      const grandchild = await pidFrom(join(dir, `${tag}-grandchild`));
+      const child = await pidFrom(join(dir, `${tag}-child`), exited);
+      const grandchild = await pidFrom(join(dir, `${tag}-grandchild`), exited);
       expect(alive(child) && alive(grandchild)).toBe(true);
       const holder = (await client.getLock(name)).holder;
       expect(holder).toBeDefined();

@@ -70,7 +70,9 @@ describe("a failing fsync", () => {
     rmSync(trigger);
     await c.restart(FAILING);
     const commit = (await c.status(leader)).commitIndex;
-    await c.waitFor(`node ${FAILING} to catch up`, async () => (await c.status(FAILING)).appliedIndex >= commit);
+    await c.waitFor(`node ${FAILING} to catch up`, async () => (await c.status(FAILING)).appliedIndex >= commit, {
+      progress: async () => (await c.status(FAILING)).appliedIndex,
+    });
     expect(c.logs(FAILING)).toMatch(/recovered durable state/);
 
     // Read through the restarted node as leader: every acknowledged grant is in its history.

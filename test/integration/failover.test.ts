@@ -94,7 +94,8 @@ describe("failover", () => {
   it("loses a session on the client by its own deadline when no quorum answers keepalives", async () => {
     for (const id of cluster.ids) if (!cluster.isRunning(id)) await cluster.restart(id);
     const leader = await cluster.leaderId();
-    const session = await client.openSession({ ttlMs: 1_000 });
+    // Short, so the loss comes soon, yet longer than a loaded machine's own stalls of this process.
+    const session = await client.openSession({ ttlMs: 3_000 });
     const got = await session.acquire("lost-with-session");
     expect(got.acquired).toBe(true);
     const lostReason = new Promise<string>((resolve) => session.onLost(resolve));

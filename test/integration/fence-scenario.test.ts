@@ -6,6 +6,8 @@ import { runScenario } from "../../examples/fenced-store/scenario.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
+/** The workers' session TTL: only worker-1's pause outlasts it, not a loaded machine's own stalls of a worker. */
+const TTL_MS = 5_000;
 
 beforeAll(async () => {
   cluster = await startCluster();
@@ -17,7 +19,7 @@ afterAll(async () => {
 
 describe("fenced store with a worker paused past its session TTL", () => {
   it("refuses the paused worker's write with the fence on: no lost update", async () => {
-    const result = await runScenario({ endpoints: cluster.endpoints, fenced: true, lock: "fenced-store/on", ttlMs: 3_000 });
+    const result = await runScenario({ endpoints: cluster.endpoints, fenced: true, lock: "fenced-store/on", ttlMs: TTL_MS });
     console.log(result.transcript.join("\n"));
     expect(result.heldAtStop).toBe(true);
     expect(result.token2).toBeGreaterThan(result.token1);
@@ -28,7 +30,7 @@ describe("fenced store with a worker paused past its session TTL", () => {
   });
 
   it("loses worker-2's update with the fence off", async () => {
-    const result = await runScenario({ endpoints: cluster.endpoints, fenced: false, lock: "fenced-store/off", ttlMs: 3_000 });
+    const result = await runScenario({ endpoints: cluster.endpoints, fenced: false, lock: "fenced-store/off", ttlMs: TTL_MS });
     console.log(result.transcript.join("\n"));
     expect(result.heldAtStop).toBe(true);
     expect(result.token2).toBeGreaterThan(result.token1);

@@ -3,7 +3,7 @@
 // fresh temp folder, every process killed and the folder removed by stop() (and the
 // processes killed when the test process exits).
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClusterConfigInput } from "../../node/config/index.ts";
@@ -69,13 +69,32 @@ export interface Cluster {
   /** Waits until a running node is leader and a majority of running nodes agree; returns its id. */
   leaderId(timeoutMs?: number): Promise<number>;
   status(id: number): Promise<NodeStatus>;
-  /** Polls `check` until it returns true. */
-  waitFor(what: string, check: () => Promise<boolean>, timeoutMs?: number): Promise<void>;
+  /**
+   * Polls `check` until it returns true, for up to `timeoutMs` (default 20 s) of a cluster
+   * whose running nodes all serve: the time a node spends starting does not count (see
+   * WaitOptions for `progress`).
+   */
+  waitFor(what: string, check: () => Promise<boolean>, options?: number | WaitOptions): Promise<void>;
   /** stdout and stderr of a node so far (for failure messages). */
   logs(id: number): string;
   stop(): Promise<void>;
 }
 
+export interface WaitOptions {
+  /** How long the check may keep failing with no node starting and no progress (default 20 s). */
+  timeoutMs?: number;
+  /**
+   * A reading of the thing awaited (an applied index, a count): each time it changes, the
+   * wait gets `timeoutMs` afresh, so a slow but moving catch-up is waited out and a stuck
+   * one still fails.
+   */
+  progress?: () => Promise<unknown>;
+}
+
+/** What a node writes once it listens for clients and peers. */
+const SERVING_LINE = /node \d+ serving clients on /;
+/** Lines the failure tail leaves out: on a loaded machine they crowd out everything else. */
+const NOISE_LINE = /"msg":"event loop stalled/;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -141,8 +160,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   /** Nodes that joined later run from their own cluster file, with --join. */
   const joinArgs = new Map<number, string[]>();
+  /** Where each node's log stood when it was last started: its serving line comes after. */
+  const logOffset = new Map<number, number>();
+  /** Nodes that have said they serve since they were last started. */
+  const serving = new Set<number>();
   const start = (id: number): void => {
     if (children.has(id)) throw new Error(`node ${id} is already running`);
+    let offset = 0;
+    try {
+      offset = statSync(logPath(id)).size;
+    } catch {
+      // No log yet: its first start.
+    }
+    logOffset.set(id, offset);
+    serving.delete(id);
     const log = openSync(logPath(id), "a");
     const args = joinArgs.get(id) ?? ["--config", ownConfig.get(id) ?? configPath];
     const [program, ...argv] = [...(options.launcher?.(id) ?? []), process.execPath, "--import", "tsx", "node/cli/main.ts", ...args, "--id", String(id)];
@@ -178,14 +209,31 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     }
   };
 
+  /** True once node `id`, started last, has said it serves (false while it starts, or when it is not running). */
+  const isServing = (id: number): boolean => {
+    if (!children.has(id)) return false;
+    if (!serving.has(id) && SERVING_LINE.test(logs(id).slice(logOffset.get(id) ?? 0))) serving.add(id);
+    return serving.has(id);
+  };
+
+  /** Running nodes that have not said yet that they serve: their start-up is under way. */
+  const starting = (): number[] => [...children.keys()].filter((id) => !isServing(id));
+
+  const tail = (id: number): string => logs(id).split("\n").filter((line) => !NOISE_LINE.test(line)).slice(-15).join("\n");
+
   // One client for Status calls, each aimed at one endpoint.
   const admin = new PalisadeClient({ endpoints: nodes.map((n) => n.clientAddress), callTimeoutMs: 1_000, retryBudgetMs: 1_000 });
 
   const status = (id: number): Promise<NodeStatus> => admin.status(endpointOf(id));
 
-  const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> => {
-    const giveUpAt = Date.now() + timeoutMs;
+  // Starting a node process takes from under a second to tens of seconds on a loaded
+  // machine; what a wait proves happens after it, so the deadline runs only while every
+  // running node serves, and afresh whenever the awaited thing moves (`progress`).
+  const waitFor = async (what: string, check: () => Promise<boolean>, options: number | WaitOptions = {}): Promise<void> => {
+    const { timeoutMs = 20_000, progress } = typeof options === "number" ? { timeoutMs: options } : options;
+    let giveUpAt = Date.now() + timeoutMs;
     let lastError: unknown;
+    let lastReading: string | undefined;
     for (;;) {
       try {
         if (await check()) return;
@@ -193,9 +241,18 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       } catch (err) {
         lastError = err;
       }
+      if (starting().length > 0) giveUpAt = Date.now() + timeoutMs;
+      if (progress) {
+        const reading = await progress().then((r) => String(r), () => undefined);
+        if (reading !== undefined && reading !== lastReading) {
+          if (lastReading !== undefined) giveUpAt = Date.now() + timeoutMs;
+          lastReading = reading;
+        }
+      }
       if (Date.now() > giveUpAt) {
-        const tail = ids.map((id) => `--- node ${id} ---\n${logs(id).split("\n").slice(-15).join("\n")}`).join("\n");
-        throw new Error(`timed out waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ""}\n${tail}`);
+        const tails = ids.map((id) => `--- node ${id} ---\n${tail(id)}`).join("\n");
+        const moved = progress ? ` (no progress for ${timeoutMs} ms; last reading ${lastReading ?? "none"})` : "";
+        throw new Error(`timed out waiting for ${what}${moved}${lastError ? ` (last error: ${(lastError as Error).message})` : ""}\n${tails}`);
       }
       await sleep(50);
     }

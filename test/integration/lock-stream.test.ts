@@ -34,6 +34,21 @@ async function streamStats(cluster: Cluster, id: number): Promise<StreamStats> {
   };
 }
 
+/**
+ * A reading summed over the nodes: a client follows the leader wherever a loaded machine's
+ * elections move it, and whichever node it reaches counts its calls.
+ */
+async function onEveryNode(cluster: Cluster, read: (id: number) => Promise<number>): Promise<number> {
+  return (await Promise.all(cluster.ids.map(read))).reduce((a, b) => a + b, 0);
+}
+
+async function clusterStreamStats(cluster: Cluster): Promise<StreamStats> {
+  return {
+    framesIn: await onEveryNode(cluster, async (id) => (await streamStats(cluster, id)).framesIn),
+    callsIn: await onEveryNode(cluster, async (id) => (await streamStats(cluster, id)).callsIn),
+  };
+}
+
 /** A raw Stream call on `endpoint` whose frames are given as bytes. */
 function rawStream(endpoint: string): { client: grpc.Client; call: grpc.ClientDuplexStream<Uint8Array, Buffer> } {
   const client = new grpc.Client(endpoint, grpc.credentials.createInsecure());
@@ -66,13 +81,13 @@ describe("lock calls on the Stream RPC", () => {
 
   it("a client's concurrent lock calls travel on the stream to the leader, many to a frame", async () => {
     const client = cluster.client({ endpoints: [cluster.endpoint(leader)] });
-    const before = await streamStats(cluster, leader);
+    const before = await clusterStreamStats(cluster);
     const session = await client.openSession({ ttlMs: 10_000 });
     const names = Array.from({ length: 50 }, (_, i) => `stream-batch-${i}`);
     const got = await Promise.all(names.map((name) => session.acquire(name)));
     expect(got.every((g) => g.acquired)).toBe(true);
     await Promise.all(got.map((g, i) => session.release(names[i]!, g.token ?? 0n)));
-    const after = await streamStats(cluster, leader);
+    const after = await clusterStreamStats(cluster);
     const calls = after.callsIn - before.callsIn;
     const frames = after.framesIn - before.framesIn;
     expect(calls).toBeGreaterThanOrEqual(101); // OpenSession, 50 Acquires, 50 Releases (and keepalives)
@@ -82,14 +97,27 @@ describe("lock calls on the Stream RPC", () => {
 
   it("the keepalives of a client's sessions with one TTL travel as one call in one stream message per period", async () => {
     const client = cluster.client({ endpoints: [cluster.endpoint(leader)] });
-    const sessions = await Promise.all(Array.from({ length: 200 }, () => client.openSession({ ttlMs: 3_000 })));
+    // A TTL a stall of this loaded process does not outlast; keepalives are counted, not timed.
+    const sessions = await Promise.all(Array.from({ length: 200 }, () => client.openSession({ ttlMs: 10_000 })));
+    const acked = new Map(sessions.map((s) => [s, 0]));
+    for (const s of sessions) s.onDeadlineExtended(() => acked.set(s, (acked.get(s) ?? 0) + 1));
+    const fewestSince = (from: ReadonlyMap<unknown, number>): number => Math.min(...sessions.map((s) => (acked.get(s) ?? 0) - (from.get(s) ?? 0)));
     try {
-      await new Promise((r) => setTimeout(r, 1_100)); // past the first, possibly unaligned, keepalive
-      const before = await streamStats(cluster, leader);
-      const keptBefore = await metric(cluster, leader, "palisade_session_keepalives_total");
-      await new Promise((r) => setTimeout(r, 3_000)); // three keepalive periods
-      const after = await streamStats(cluster, leader);
-      const kept = (await metric(cluster, leader, "palisade_session_keepalives_total")) - keptBefore;
+      // Past the first, possibly unaligned, keepalive of every session.
+      await cluster.waitFor("every session's first keepalive", () => Promise.resolve(fewestSince(new Map()) >= 1));
+      // Of the acknowledgements counted from here, one per session may have been counted by
+      // the leader before the readings below: three each leave two or more in the window.
+      const ackedBefore = new Map(acked);
+      const readings = async (): Promise<StreamStats & { kept: number }> => ({
+        ...await clusterStreamStats(cluster),
+        kept: await onEveryNode(cluster, (id) => metric(cluster, id, "palisade_session_keepalives_total")),
+      });
+      const before = await readings();
+      await cluster.waitFor("three more keepalives of every session", () => Promise.resolve(fewestSince(ackedBefore) >= 3), {
+        progress: () => Promise.resolve(fewestSince(ackedBefore)),
+      });
+      const after = await readings();
+      const kept = after.kept - before.kept;
       const calls = after.callsIn - before.callsIn;
       const frames = after.framesIn - before.framesIn;
       expect(kept).toBeGreaterThanOrEqual(400); // two or three keepalives per session

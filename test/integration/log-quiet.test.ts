@@ -31,7 +31,8 @@ describe("logs at info level", () => {
     }, "quiet test", dir), 1);
     const logger = createLogger({ nodeId: 1, level: "info", destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
     node = await PalisadeNode.start(cfg, { logger });
-    for (let i = 0; i < 400 && !node.host.isLeader; i++) await new Promise((r) => setTimeout(r, 25));
+    // A single node elects itself; the hook's timeout bounds how long that may take here.
+    while (!node.host.isLeader) await new Promise((r) => setTimeout(r, 25));
     client = new PalisadeClient({ endpoints: [`127.0.0.1:${clientPort}`], callTimeoutMs: 2_000, retryBudgetMs: 10_000 });
   });
 
@@ -42,10 +43,24 @@ describe("logs at info level", () => {
   });
 
   it("write no line for Acquire, Release, KeepAlive, reads or page views", async () => {
-    // Keepalives every 200 ms (a third of the TTL) while the session works.
-    const session = await client.openSession({ ttlMs: 600, clientName: "quiet" });
-    await new Promise((r) => setTimeout(r, 300));
+    // A TTL a stall of this loaded process does not outlast; the keepalives are counted.
+    const session = await client.openSession({ ttlMs: 3_000, clientName: "quiet" });
+    let keepalives = 0;
+    session.onDeadlineExtended(() => keepalives++);
+    const keptAlive = (n: number): Promise<void> => new Promise((resolve) => {
+      const off = session.onDeadlineExtended(() => {
+        if (keepalives < n) return;
+        off();
+        resolve();
+      });
+      if (keepalives >= n) {
+        off();
+        resolve();
+      }
+    });
+    await keptAlive(1);
     const before = lines.length;
+    const keptBefore = keepalives;
     for (let i = 0; i < 25; i++) {
       const got = await session.acquire(`quiet/${i % 3}`);
       expect(got.acquired).toBe(true);
@@ -53,7 +68,8 @@ describe("logs at info level", () => {
       await client.getLock(`quiet/${i % 3}`);
     }
     for (const path of ["/ui", "/ui/api/locks", "/ui/api/sessions", "/ui/api/cluster", "/metrics"]) await (await fetch(`http://${metrics}${path}`)).text();
-    await new Promise((r) => setTimeout(r, 700));
+    // Two more keepalives acknowledged within the lines looked at.
+    await keptAlive(keptBefore + 2);
     // A loaded machine may stall this process's event loop past a 20 ms heartbeat, which
     // the node rightly reports; that line is about the machine, not about a request.
     const during = lines.slice(before).filter((l) => !String(l.msg).startsWith("event loop stalled"));

@@ -1,6 +1,6 @@
 // Replacing a node and a rolling restart, on real processes, while a client holds a lock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PalisadeClient } from "../../client/index.ts";
+import { FailedPreconditionError, type MemberInfo, type PalisadeClient } from "../../client/index.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
 describe("cluster lifecycle", () => {
@@ -30,8 +30,19 @@ describe("cluster lifecycle", () => {
     await cluster.waitFor("the learner to catch up", async () => {
       const [l, s] = await Promise.all([cluster.status(leader), cluster.status(n4.id)]);
       return s.appliedIndex >= l.commitIndex && s.role === "follower";
+    }, { progress: async () => (await cluster.status(n4.id)).appliedIndex });
+    // The leader promotes only a learner it has seen caught up; one newly elected meanwhile
+    // has not heard from it yet and refuses, to be asked again (as its refusal says).
+    let promoted: MemberInfo[] = [];
+    await cluster.waitFor("the learner's promotion", async () => {
+      try {
+        promoted = await admin.memberPromote(n4.id);
+        return true;
+      } catch (err) {
+        if (err instanceof FailedPreconditionError && /has not caught up/.test(err.message)) return false;
+        throw err;
+      }
     });
-    const promoted = await admin.memberPromote(n4.id);
     expect(promoted.find((m) => m.nodeId === n4.id)?.kind).toBe("voter");
 
     // Remove node 1 (it may be the leader: it then steps down), then stop it.
@@ -62,6 +73,8 @@ describe("cluster lifecycle", () => {
     await other.release("replace-held", next.token!);
   });
 
+  // Four nodes stopped and started one after another, each caught up before the next: on a
+  // loaded machine one process start alone can take tens of seconds.
   it("survives a rolling restart with leader transfer, keeping every session alive", async () => {
     const client = cluster.client();
     const session = await client.openSession({ ttlMs: 10_000 });
@@ -81,11 +94,11 @@ describe("cluster lifecycle", () => {
       await cluster.waitFor(`node ${id} to catch up`, async () => {
         const [l, s] = await Promise.all([cluster.status(after), cluster.status(id)]);
         return s.appliedIndex >= l.commitIndex;
-      });
+      }, { progress: async () => (await cluster.status(id)).appliedIndex });
     }
     expect(session.state).toBe("open");
     const info = await client.getLock("rolling");
     expect(info.holder?.sessionId).toBe(session.id);
     await session.release("rolling", grant.token!);
-  });
+  }, 300_000);
 });

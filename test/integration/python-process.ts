@@ -27,12 +27,16 @@ export interface PythonRun {
   requests: string[];
 }
 
-/** Runs `python3 -m unittest -v TEST` in clients/python and serves its control requests. */
+/**
+ * Runs `python3 -m unittest -v TEST` in clients/python and serves its control requests.
+ * The test may take as long as its cluster work does (restarting a node included); when
+ * `signal` aborts (the calling test timed out) the process is killed.
+ */
 export function runPythonTest(
   test: string,
   env: Record<string, string>,
   handlers: Readonly<Record<string, ControlHandler>>,
-  timeoutMs: number,
+  signal: AbortSignal,
 ): Promise<PythonRun> {
   const child = spawn(PYTHON, ["-m", "unittest", "-v", test], {
     cwd: PYTHON_CLIENT_DIR,
@@ -67,18 +71,20 @@ export function runPythonTest(
     });
   });
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
+    const abort = (): void => {
       child.kill("SIGCONT");
       child.kill("SIGKILL");
-      reject(new Error(`python test ${test} did not finish within ${timeoutMs} ms\n${stderr}`));
-    }, timeoutMs);
+      reject(new Error(`python test ${test} did not finish\n${stderr}`));
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener("abort", abort, { once: true });
     child.once("error", (err) => {
-      clearTimeout(timer);
+      signal.removeEventListener("abort", abort);
       reject(err);
     });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      void queue.then(() => resolvePromise({ code, signal, stderr, stdout: stdout.join("\n"), requests }));
+    child.once("exit", (code, exitSignal) => {
+      signal.removeEventListener("abort", abort);
+      void queue.then(() => resolvePromise({ code, signal: exitSignal, stderr, stdout: stdout.join("\n"), requests }));
     });
   });
 }

@@ -16,14 +16,21 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
+/**
+ * The sessions' TTL: while every node is down the client's keepalives go unanswered, and
+ * the whole cluster's restart (process starts and an election) must fit in it, which on a
+ * loaded machine takes tens of seconds.
+ */
+const TTL_MS = 60_000;
+
 function expectStrictlyIncreasing(tokens: bigint[]): void {
   for (let i = 1; i < tokens.length; i++) expect(tokens[i]).toBeGreaterThan(tokens[i - 1]);
 }
 
 describe("restart of all nodes", () => {
   it("keeps sessions, locks, waiters and the token sequence", async () => {
-    const holder = await client.openSession({ ttlMs: 30_000 });
-    const waiter = await client.openSession({ ttlMs: 30_000 });
+    const holder = await client.openSession({ ttlMs: TTL_MS });
+    const waiter = await client.openSession({ ttlMs: TTL_MS });
     const earlier: bigint[] = [];
     for (let i = 0; i < 5; i++) {
       const got = await holder.acquire("cycled");
@@ -46,7 +53,7 @@ describe("restart of all nodes", () => {
 
     const session = await client.getSession(holder.id);
     expect(session?.heldLocks).toEqual(["held"]);
-    expect(session?.ttlMs).toBe(30_000);
+    expect(session?.ttlMs).toBe(TTL_MS);
     const info = await client.getLock("held");
     expect(info.holder?.sessionId).toBe(holder.id);
     expect(info.holder?.token).toBe(held.token);
@@ -73,7 +80,7 @@ describe("restart of all nodes", () => {
   });
 
   it("does it again after a graceful stop (SIGTERM) of every node", async () => {
-    const session = await client.openSession({ ttlMs: 30_000 });
+    const session = await client.openSession({ ttlMs: TTL_MS });
     const before = await session.acquire("graceful");
     expect(before.acquired).toBe(true);
     for (const id of cluster.ids) await cluster.kill(id, "SIGTERM");

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeConfig, parseClusterConfig, type ClusterConfigInput, type NodeConfig } from "../../node/config/index.ts";
 import { LockStateMachine } from "../../node/lock/index.ts";
 import type { InstallSnapshot, Membership, Message } from "../../node/raft/types.ts";
@@ -12,6 +12,7 @@ import { PalisadeNode } from "../../node/server/node.ts";
 import { addRaftService, GrpcTransport } from "../../node/transport/grpc-transport.ts";
 import { createLogger } from "../../node/util/logger.ts";
 import { freePorts } from "../../scripts/free-ports.ts";
+import { eventually } from "../unit/eventually.ts";
 import { ensureRoot, IT_ROOT } from "./pidfiles.ts";
 
 const CLUSTER = "palisade-snapshot-install";
@@ -55,10 +56,7 @@ async function startNode(): Promise<PalisadeNode> {
 /** Node 4 asks node 2 for a read index; a follower answers at once (index 0), if it can reach node 4. */
 async function node2Answers4(requestId: number): Promise<void> {
   added.transport.send([{ type: "readIndex", from: 4, to: 2, term: 3, requestId }]);
-  await vi.waitFor(
-    () => expect(added.received).toContainEqual(expect.objectContaining({ type: "readIndexResp", from: 2, requestId })),
-    { timeout: 5_000, interval: 20 },
-  );
+  await eventually(() => expect(added.received).toContainEqual(expect.objectContaining({ type: "readIndexResp", from: 2, requestId })));
 }
 
 beforeAll(async () => {
@@ -98,7 +96,7 @@ describe("a snapshot installed from the leader", () => {
     for (let i = 1; i <= 10; i++) state.skip(i);
     leader.transport.send([snapshotMessage(new TextEncoder().encode("a lock table in some other format"))]);
     leader.transport.send([snapshotMessage(state.snapshot())]);
-    await vi.waitFor(() => expect(node!.host.state.appliedIndex).toBe(10), { timeout: 5_000, interval: 20 });
+    await eventually(() => expect(node!.host.state.appliedIndex).toBe(10));
     expect(fatal).toEqual([]);
     expect(node!.host.driver.isStopped).toBe(false);
     expect(node!.host.driver.rejectedSnapshots).toBe(1);

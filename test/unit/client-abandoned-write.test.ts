@@ -12,6 +12,7 @@ import type {
 import { Session } from "../../client/session.ts";
 import { systemClock } from "../../client/clock.ts";
 import type { CancelWaitResult } from "../../client/types.ts";
+import { eventually } from "./eventually.ts";
 
 /** A LockApi whose Acquire never answers (the test inspects what a retry would send) and whose CancelWait answers "cancelled". */
 class ScriptedApi implements LockApi {
@@ -98,7 +99,7 @@ describe("a CancelWait that the cluster did not answer about its seq", () => {
         giveUp.abort();
         await pending.result.catch(() => undefined);
         // Settled in the background: the name is claimed until the cluster answered the cancel.
-        for (let i = 0; i < 200 && api.cancels < 3; i++) await new Promise((r) => setTimeout(r, 10));
+        await eventually(() => expect(api.cancels).toBeGreaterThanOrEqual(3));
         expect(api.cancels).toBe(3);
       } finally {
         await session.close().catch(() => undefined);

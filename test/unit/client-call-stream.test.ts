@@ -7,6 +7,7 @@ import { CallStream, carriedByStream, StreamCallError } from "../../client/call-
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition } from "../../proto/grpc.ts";
 import { STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, toU64 } from "../../proto/wire.ts";
+import { eventually } from "./eventually.ts";
 
 const pb = palisade.v1;
 const L = lockServiceDefinition;
@@ -108,7 +109,7 @@ describe("a client's call stream", () => {
     const stream = streamTo(server.address);
     const error = (await stream.send(L.GetLock, getLock("a"), 100).catch((e: unknown) => e)) as StreamCallError;
     expect(error.code).toBe(grpc.status.DEADLINE_EXCEEDED);
-    for (let i = 0; i < 100 && server.frames.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => expect(server.frames.length).toBeGreaterThanOrEqual(2));
     const sent = server.frames.flatMap((f) => f.requests);
     expect(sent.map((r) => r.call)).toEqual(["getLock", "forget"]);
     expect(String(sent[1]!.id)).toBe(String(sent[0]!.id));
@@ -138,11 +139,12 @@ describe("a client's call stream", () => {
     const stream = streamTo(server.address);
     const attempt = { moved: false, cancel: () => undefined as void };
     const pending = stream.send(L.Acquire, pb.AcquireRequest.create({ sessionId: toU64(1), lock: "a", seq: toU64(1), waitMs: toU64(5_000) }), 10_000, attempt);
-    await new Promise((r) => setTimeout(r, 50));
+    // Cancelled once the node has it, so there is something on the node to forget.
+    await eventually(() => expect(server.frames.length).toBe(1));
     attempt.cancel();
     const error = (await pending.catch((e: unknown) => e)) as StreamCallError;
     expect(error.code).toBe(grpc.status.CANCELLED);
-    for (let i = 0; i < 100 && server.frames.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => expect(server.frames.length).toBeGreaterThanOrEqual(2));
     expect(server.frames.flatMap((f) => f.requests).map((r) => r.call)).toEqual(["acquire", "forget"]);
   });
 

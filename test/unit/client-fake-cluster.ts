@@ -7,7 +7,7 @@ import { palisade } from "../../proto/gen/palisade.js";
 import { LockStateMachine, tokenIndex, type Answer, type Command } from "../../node/lock/index.ts";
 import { toU64 } from "../../proto/wire.ts";
 import {
-  parseAcquire, parseCancelWait, parseCloseSession, parseOpenSession, parseRelease, RequestError, sessionIdField,
+  parseAcquire, parseCancelWait, parseCloseSession, parseKeepAliveSessions, parseOpenSession, parseRelease, RequestError, sessionIdField,
 } from "../../node/server/requests.ts";
 import { answerStatus, invalidArgument, type StatusError } from "../../node/server/status.ts";
 import type { InvokeOptions } from "../../client/connection.ts";
@@ -99,6 +99,16 @@ export class FakeCluster implements LockCallInvoker {
         const id = sessionIdField(request.sessionId as palisade.v1.KeepAliveRequest["sessionId"]);
         if (!this.machine.hasSession(id)) throw clientError(answerStatus({ code: "NOT_FOUND", kind: "error", reason: "session not found", message: `session ${id} not found` }));
         return Promise.resolve(pb.KeepAliveResponse.create({}));
+      }
+      case "KeepAliveSessions": {
+        // What a client sends for all its sessions: each id answered with its TTL, or not found.
+        const ids = parseKeepAliveSessions(request as unknown as palisade.v1.KeepAliveSessionsRequest);
+        return Promise.resolve(pb.KeepAliveSessionsResponse.create({
+          sessions: ids.map((id) => {
+            const ttlMs = this.machine.sessionTtl(id);
+            return { sessionId: toU64(id), ttlMs: toU64(ttlMs ?? 0), notFound: ttlMs === null };
+          }),
+        }));
       }
       case "Acquire": {
         const cmd = parseAcquire(request as unknown as palisade.v1.AcquireRequest, limits, 0);

@@ -29,6 +29,10 @@ class HandClock implements ClientClock {
       t.next = this.now + t.ms;
     }
   }
+  /** Quiet time: `ms` of a loop that runs its timers on time. */
+  idle(ms: number): void {
+    for (let i = 0; i < ms; i += 10) this.advance(Math.min(10, ms - i));
+  }
 }
 
 describe("StallWatch", () => {
@@ -60,22 +64,24 @@ describe("StallWatch", () => {
     }
   });
 
-  it("shows every watcher a stall since its own last look, whoever read the shared sampler first", async () => {
-    const a = new StallWatch(systemClock);
-    const b = new StallWatch(systemClock);
+  // On a hand clock: on the system clock, the quiet time these tests need is not quiet on a loaded machine.
+  it("shows every watcher a stall since its own last look, whoever read the shared sampler first", () => {
+    const clock = new HandClock();
+    const a = new StallWatch(clock);
+    const b = new StallWatch(clock);
     a.retain();
     b.retain();
     try {
-      await sleep(50);
+      clock.idle(50);
       a.takeMaxStallMs();
       b.takeMaxStallMs();
-      block(300);
-      await sleep(150); // the sampling timer fires (late) and the stall is recorded
+      clock.advance(300); // the sampling timer fires late, once: the stall is recorded
+      clock.idle(150);
       expect(a.takeMaxStallMs()).toBeGreaterThanOrEqual(290);
-      await sleep(20);
+      clock.idle(20);
       expect(b.takeMaxStallMs()).toBeGreaterThanOrEqual(290);
       // Seen once per watcher: quiet time afterwards shows no stall of that size.
-      await sleep(60);
+      clock.idle(60);
       expect(a.takeMaxStallMs()).toBeLessThan(290);
       expect(b.takeMaxStallMs()).toBeLessThan(290);
     } finally {
@@ -84,18 +90,19 @@ describe("StallWatch", () => {
     }
   });
 
-  it("a watcher retained after a stall was recorded does not see it", async () => {
-    const a = new StallWatch(systemClock);
+  it("a watcher retained after a stall was recorded does not see it", () => {
+    const clock = new HandClock();
+    const a = new StallWatch(clock);
     a.retain();
     try {
-      await sleep(30);
-      block(300);
-      await sleep(150);
+      clock.idle(30);
+      clock.advance(300);
+      clock.idle(150);
       a.takeMaxStallMs(); // the shared histogram is read: the stall is in a fold from before `late`
-      const late = new StallWatch(systemClock);
+      const late = new StallWatch(clock);
       late.retain();
       try {
-        await sleep(30);
+        clock.idle(30);
         expect(late.takeMaxStallMs()).toBeLessThan(290);
       } finally {
         late.release();

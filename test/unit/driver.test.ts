@@ -1,12 +1,13 @@
 // The driver around one Raft core, with an in-memory store and transport: what it does
 // with inputs the core cannot take, and with snapshots the state machine cannot load.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { RaftCore } from "../../node/raft/core.ts";
 import type { AppendRequest, Entry, InstallSnapshot, Message, NodeId, Snapshot } from "../../node/raft/types.ts";
 import { Driver, type Applier, type DriverHooks } from "../../node/host/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../node/storage/log-store.ts";
 import type { SnapshotStatus, Transport } from "../../node/transport/transport.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
+import { eventually } from "./eventually.ts";
 
 const membership = { voters: [1, 2, 3], learners: [] };
 const drivers: Driver<string>[] = [];
@@ -97,7 +98,7 @@ describe("Driver", () => {
     f.driver.receive(broken);
     await settle();
     f.driver.receive(append(0, [entry(1, 2), entry(2, 2)], 2));
-    await vi.waitFor(() => expect(f.applier.applied).toEqual(["e1", "e2"]));
+    await eventually(() => expect(f.applier.applied).toEqual(["e1", "e2"]));
     expect(f.fatal).toEqual([]);
     expect(f.driver.isStopped).toBe(false);
     expect(f.driver.droppedMessages).toBe(1);
@@ -128,7 +129,7 @@ describe("Driver", () => {
 
     const good = installSnapshot(10, "ok: state at 10");
     f.driver.receive(good);
-    await vi.waitFor(() => expect(f.applier.restored).toEqual([good.snapshot]));
+    await eventually(() => expect(f.applier.restored).toEqual([good.snapshot]));
     expect(f.storage.saves.filter((b) => b.snapshot).map((b) => b.snapshot)).toEqual([good.snapshot]);
     expect(f.core.log.offset).toBe(10);
     expect(f.transport.sent).toContainEqual(expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 10 }));
@@ -149,10 +150,10 @@ describe("Driver", () => {
       await settle();
     }
     driver.receive({ type: "voteResp", from: 2, to: 1, term: 2, pre: false, granted: true });
-    await vi.waitFor(() => expect(driver.applied).toBe(10));
+    await eventually(() => expect(driver.applied).toBe(10));
     await driver.compact({ meta: { index: 10, term: 1, membership: { voters: [1, 2], learners: [] } }, data: text("ok") });
     driver.receive({ type: "appendResp", from: 2, to: 1, term: 2, success: false, index: 10, hintIndex: 0, hintTerm: 0 });
-    await vi.waitFor(() => expect(transport.sent.filter((m) => m.type === "snapshot")).toHaveLength(1));
+    await eventually(() => expect(transport.sent.filter((m) => m.type === "snapshot")).toHaveLength(1));
     expect(transport.snapshotStatus).not.toBeNull();
     // Three election timeouts of a transfer that keeps moving: no resend, still sending.
     for (let i = 0; i < 30; i++) {
@@ -164,7 +165,7 @@ describe("Driver", () => {
     expect(transport.sent.filter((m) => m.type === "snapshot")).toHaveLength(1);
     const before = transport.sent.length;
     transport.snapshotStatus!(2, "failure");
-    await vi.waitFor(() => expect(transport.sent.slice(before)).toContainEqual(expect.objectContaining({ type: "append", to: 2, prevIndex: 10 })));
+    await eventually(() => expect(transport.sent.slice(before)).toContainEqual(expect.objectContaining({ type: "append", to: 2, prevIndex: 10 })));
     expect(core.progressOf(2)?.state).toBe("probe");
   });
 });

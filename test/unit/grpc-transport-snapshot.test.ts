@@ -1,6 +1,6 @@
 // Snapshots larger than one message travel in chunks, reassembled and checked by the receiver.
 import * as grpc from "@grpc/grpc-js";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { raftServiceDefinition } from "../../proto/grpc.ts";
 import type { InstallSnapshot, Message } from "../../node/raft/types.ts";
@@ -8,6 +8,7 @@ import { decodeRaftBatch, encodeRaftBatch as encodeBatch, encodeSnapshotChunk, i
 import { GrpcTransport, addRaftService, raftStreamMethod } from "../../node/transport/grpc-transport.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import { crc32 } from "node:zlib";
+import { eventually } from "./eventually.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -80,7 +81,7 @@ describe("chunked InstallSnapshot", () => {
     const { a, received } = await pair(64 * 1024);
     const snap = bigSnapshot(1_000_000);
     a.send([snap, { type: "heartbeat", from: 1, to: 2, term: 4, commit: 0, round: 0 }]);
-    await vi.waitFor(() => expect(received.filter((m) => m.type === "snapshot")).toHaveLength(1), { timeout: 10_000 });
+    await eventually(() => expect(received.filter((m) => m.type === "snapshot")).toHaveLength(1));
     const got = received.find((m) => m.type === "snapshot") as InstallSnapshot;
     expect(got.snapshot.meta).toEqual(snap.snapshot.meta);
     expect(got.snapshot.data.length).toBe(snap.snapshot.data.length);
@@ -119,10 +120,10 @@ describe("chunked InstallSnapshot", () => {
     const { a, received, offsets } = await recordingPair(64 * 1024);
     const snap = bigSnapshot(1_000_000);
     a.send([snap]);
-    await vi.waitFor(() => expect(offsets.length).toBeGreaterThanOrEqual(5), { timeout: 10_000, interval: 1 });
+    await eventually(() => expect(offsets.length).toBeGreaterThanOrEqual(5), 1);
     // The leader's snapshot state timed out and it sends the same snapshot again (a newer term, even).
     a.send([{ ...snap, term: 5 }]);
-    await vi.waitFor(() => expect(received.filter((m) => m.type === "snapshot")).toHaveLength(1), { timeout: 10_000 });
+    await eventually(() => expect(received.filter((m) => m.type === "snapshot")).toHaveLength(1));
     const got = received.find((m) => m.type === "snapshot") as InstallSnapshot;
     expect(crc32(got.snapshot.data)).toBe(crc32(snap.snapshot.data));
     expect(offsets.filter((o) => o === 0)).toHaveLength(1);
@@ -142,7 +143,7 @@ describe("chunked InstallSnapshot", () => {
       if (status === "failure") a.send([snap]);
     });
     a.send([snap]);
-    await vi.waitFor(() => expect(received.filter((m) => m.type === "snapshot")).toHaveLength(1), { timeout: 10_000 });
+    await eventually(() => expect(received.filter((m) => m.type === "snapshot")).toHaveLength(1));
     const got = received.find((m) => m.type === "snapshot") as InstallSnapshot;
     expect(crc32(got.snapshot.data)).toBe(crc32(snap.snapshot.data));
     expect(statuses).toContain("2:failure");

@@ -1,8 +1,9 @@
 import * as grpc from "@grpc/grpc-js";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { GrpcTransport, MAX_UNACKED_BATCHES, addRaftService, raftStreamMethod } from "../../node/transport/grpc-transport.ts";
 import type { GrpcTransportOptions } from "../../node/transport/grpc-transport.ts";
 import type { Message } from "../../node/raft/types.ts";
+import { eventually } from "./eventually.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -54,15 +55,15 @@ describe("GrpcTransport", () => {
     b.transport.addPeer(1, a.address);
 
     a.transport.send([heartbeat(1, 2, 10), heartbeat(1, 2, 11)]);
-    await vi.waitFor(() => expect(b.received).toHaveLength(2));
+    await eventually(() => expect(b.received).toHaveLength(2));
     expect(b.received).toEqual([heartbeat(1, 2, 10), heartbeat(1, 2, 11)]);
 
     const answer: Message = { type: "heartbeatResp", from: 2, to: 1, term: 3, round: 0 };
     b.transport.send([answer]);
-    await vi.waitFor(() => expect(a.received).toEqual([answer]));
+    await eventually(() => expect(a.received).toEqual([answer]));
     expect(a.transport.unreachable()).toEqual([]);
     // Counted once the receiver acknowledges, which it may do a little later.
-    await vi.waitFor(() => expect(a.transport.stats().sentMessages).toBe(2));
+    await eventually(() => expect(a.transport.stats().sentMessages).toBe(2));
   });
 
   it("splits a large backlog into batches under the size limit and keeps the order", async () => {
@@ -76,9 +77,9 @@ describe("GrpcTransport", () => {
       });
     }
     a.send(appends);
-    await vi.waitFor(() => expect(b.received).toHaveLength(40));
+    await eventually(() => expect(b.received).toHaveLength(40));
     expect(b.received).toEqual(appends);
-    await vi.waitFor(() => expect(a.stats().sentMessages).toBe(40));
+    await eventually(() => expect(a.stats().sentMessages).toBe(40));
     expect(a.stats().sentBatches).toBeGreaterThan(1);
 
     // A message other than a snapshot that alone exceeds the limit is dropped (snapshots go in chunks).
@@ -95,8 +96,8 @@ describe("GrpcTransport", () => {
     const b = await node({ selfId: 2 });
     const stranger = makeTransport({ selfId: 1, clusterId: "cluster-b", peers: new Map([[2, b.address]]) });
     stranger.send([heartbeat(1, 2, 1)]);
-    await vi.waitFor(() => expect(b.transport.stats().droppedForeignCluster).toBe(1));
-    await vi.waitFor(() => expect(stranger.stats().failedBatches).toBeGreaterThanOrEqual(1));
+    await eventually(() => expect(b.transport.stats().droppedForeignCluster).toBe(1));
+    await eventually(() => expect(stranger.stats().failedBatches).toBeGreaterThanOrEqual(1));
     expect(b.received).toEqual([]);
     expect(stranger.unreachable()).toEqual([2]);
   });
@@ -106,7 +107,7 @@ describe("GrpcTransport", () => {
     // This sender believes node 3 lives at b's address.
     const confused = makeTransport({ selfId: 1, peers: new Map([[3, b.address]]) });
     confused.send([heartbeat(1, 3, 1)]);
-    await vi.waitFor(() => expect(b.transport.stats().droppedWrongTarget).toBe(1));
+    await eventually(() => expect(b.transport.stats().droppedWrongTarget).toBe(1));
     expect(b.received).toEqual([]);
   });
 
@@ -132,7 +133,7 @@ describe("GrpcTransport", () => {
       expect(a.queued(9).messages).toBeLessThanOrEqual(maxQueuedPerPeer);
       if (round % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    await vi.waitFor(() => expect(a.unreachable()).toEqual([9]));
+    await eventually(() => expect(a.unreachable()).toEqual([9]));
     a.send([heartbeat(1, 9, ++sent)]);
     const stats = a.stats();
     const queued = a.queued(9);
@@ -168,7 +169,7 @@ describe("GrpcTransport", () => {
     cleanups.push(async () => server.forceShutdown());
     const a = makeTransport({ selfId: 1, callTimeoutMs: 100, peers: new Map([[2, `127.0.0.1:${port}`]]) });
     a.send([heartbeat(1, 2, 1), heartbeat(1, 2, 2)]);
-    await vi.waitFor(() => expect(a.unreachable()).toEqual([2]), { timeout: 3_000 });
+    await eventually(() => expect(a.unreachable()).toEqual([2]));
     const stats = a.stats();
     expect(stats.failedBatches).toBeGreaterThanOrEqual(1);
     expect(stats.lostMessages).toBe(2);
@@ -206,12 +207,11 @@ describe("GrpcTransport peer-down reports", () => {
     a.onPeerDown((id) => down.push(id));
     a.send([heartbeat(1, 2, 1)]);
     // The batch is never acknowledged: after the call timeout the stream is given up, which is no report.
-    await new Promise((r) => setTimeout(r, 600));
-    expect(a.stats().failedBatches).toBeGreaterThan(0);
+    await eventually(() => expect(a.stats().failedBatches).toBeGreaterThan(0));
     expect(down).toEqual([]);
     a.send([heartbeat(1, 2, 2)]);
     await new Promise((r) => setTimeout(r, 100));
     peer.kill();
-    await vi.waitFor(() => expect(down).toContain(2), { timeout: 3_000 });
+    await eventually(() => expect(down).toContain(2));
   });
 });

@@ -5,6 +5,7 @@ import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ADMIN_SERVICE_NAME, LOCK_SERVICE_NAME, NodeHealth } from "../../node/server/health.ts";
+import { eventually } from "./eventually.ts";
 
 const HEALTH_PROTO = `
 syntax = "proto3";
@@ -82,7 +83,7 @@ describe("the node's gRPC health service", () => {
     stream.on("error", () => undefined);
     other.on("error", () => undefined);
     const until = async (what: () => boolean): Promise<void> => {
-      for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 10));
+      await eventually(() => expect(what()).toBe(true));
     };
     await until(() => seen.length === 1 && unknown.length === 1);
     health.leaderKnown(true);

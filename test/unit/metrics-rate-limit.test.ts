@@ -2,7 +2,7 @@
 // request spends.
 import { describe, expect, it } from "vitest";
 import Long from "long";
-import { batchSender, peerHost, rateKey } from "../../node/server/interceptors.ts";
+import { batchSender, peerConnection, rateKey } from "../../node/server/interceptors.ts";
 import { RateLimiter } from "../../node/server/rate-limit.ts";
 import { parseClusterConfig } from "../../node/config/index.ts";
 import { encodeRaftBatch } from "../../node/transport/raft-codec.ts";
@@ -50,17 +50,16 @@ describe("rateKey", () => {
     expect(rateKey(cert, { sessionId: Long.fromNumber(5, true) }, "127.0.0.1:5000")).toBe("cert:CN=alice,OU=client");
   });
 
-  it("uses the session for session calls, else the caller's host", () => {
+  it("uses the session for session calls, else the caller's connection", () => {
     expect(rateKey(null, { sessionId: Long.fromNumber(5, true) }, "127.0.0.1:5000")).toBe("session:5");
-    expect(rateKey(null, { sessionId: Long.UZERO }, "127.0.0.1:5000")).toBe("peer:127.0.0.1");
-    expect(rateKey(null, { lock: "x" }, "ipv4:10.1.2.3:4444")).toBe("peer:10.1.2.3");
-    expect(rateKey(null, {}, "[::1]:7000")).toBe("peer:::1");
+    expect(rateKey(null, { sessionId: Long.UZERO }, "127.0.0.1:5000")).toBe("peer:127.0.0.1:5000");
+    expect(rateKey(null, { lock: "x" }, "ipv4:10.1.2.3:4444")).toBe("peer:10.1.2.3:4444");
+    expect(rateKey(null, {}, "[::1]:7000")).toBe("peer:[::1]:7000");
   });
 
-  it("peerHost strips the port", () => {
-    expect(peerHost("127.0.0.1:1")).toBe("127.0.0.1");
-    expect(peerHost("[::1]:9")).toBe("::1");
-    expect(peerHost("unknown")).toBe("unknown");
+  it("tells two connections from one host apart", () => {
+    expect(peerConnection("ipv4:127.0.0.1:5000")).toBe(peerConnection("127.0.0.1:5000"));
+    expect(rateKey(null, { lock: "x" }, "ipv4:127.0.0.1:5000")).not.toBe(rateKey(null, { lock: "x" }, "ipv4:127.0.0.1:5001"));
   });
 });
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, toU64 } from "../../proto/wire.ts";
 import { KEEPALIVE_IDS_PER_TOKEN } from "../../node/server/interceptors.ts";
+import { RateLimiter } from "../../node/server/rate-limit.ts";
 import type { ServiceContext } from "../../node/server/context.ts";
 import type { LockCalls } from "../../node/server/lock-service.ts";
 import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type StreamLimits, type StreamOptions } from "../../node/server/lock-stream.ts";
@@ -49,8 +50,10 @@ class ScriptedCall extends EventEmitter {
   end(): void {
     this.ended = true;
   }
+  /** The client's address as grpc-js names it. */
+  peer = "ipv4:127.0.0.1:5000";
   getPeer(): string {
-    return "ipv4:127.0.0.1:5000";
+    return this.peer;
   }
   getAuthContext(): object {
     return {};
@@ -355,6 +358,23 @@ describe("the node's end of a client stream", () => {
     call.send(frame(keepAlive(1, 95), getLock(2), keepAlive(3, 5)));
     await turn();
     expect(costs).toEqual([Math.ceil(95 / KEEPALIVE_IDS_PER_TOKEN), 1, 1]);
+  });
+
+  it("spends one connection's rate budget only on its own requests: another process on the same host keeps its sessions alive", async () => {
+    const limiter = new RateLimiter({ ratePerSecond: 1e-9, burst: 5, now: () => 0 });
+    const takeBudget = (key: string, cost: number): boolean => limiter.take(key, cost);
+    const flood = start({ maxRequestsPerFrame: 1_000 }, { takeBudget });
+    flood.call.peer = "ipv4:127.0.0.1:5000";
+    flood.call.send(frame(...Array.from({ length: 100 }, (_, i) => getLock(i + 1))));
+    await turn();
+    const refused = flood.call.written.flatMap((f) => f.answers).filter((a) => a.failure?.reason === pb.ErrorReason.ERROR_REASON_RATE_LIMITED);
+    expect(refused.length).toBeGreaterThan(0);
+    const keeper = start({}, { takeBudget });
+    keeper.call.peer = "ipv4:127.0.0.1:5001";
+    keeper.call.send(frame(keepAlive(1, 40)));
+    await turn();
+    expect(keeper.call.written.flatMap((f) => f.answers).map((a) => a.failure?.reason)).toEqual([]);
+    expect(keeper.asked.methods).toEqual(["KeepAliveSessions"]);
   });
 
   it("ends the stream with RESOURCE_EXHAUSTED when a frame is larger than a stream frame may be, running none of its requests", async () => {

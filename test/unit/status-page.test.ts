@@ -10,6 +10,7 @@ import type { HostStatus } from "../../node/host/admin-requests.ts";
 import { RequestFailure } from "../../node/host/failures.ts";
 import { LockStateMachine } from "../../node/lock/index.ts";
 import { CONTENT_SECURITY_POLICY, eventJson, LiveFeed, StatusPage, statusPagePlace } from "../../node/server/status-page/index.ts";
+import { eventually } from "./eventually.ts";
 
 const NASTY = `<script>window.pwned=1</script>"'&`;
 
@@ -146,7 +147,7 @@ describe("status page routes", () => {
     third.resume();
     expect(feed.open).toBe(2);
     first.destroy();
-    for (let i = 0; i < 100 && feed.open > 1; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => expect(feed.open).toBeLessThanOrEqual(1));
     const fourth = await openFeed(`${base}/ui/api/events`);
     expect(fourth.statusCode).toBe(200);
     second.destroy();
@@ -159,12 +160,12 @@ describe("status page routes", () => {
     let text = "";
     res.setEncoding("utf8");
     res.on("data", (chunk: string) => (text += chunk));
-    for (let i = 0; i < 100 && feed.open === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => expect(feed.open).toBeGreaterThan(0));
     feed.publish([
       eventJson({ type: "acquired", index: 12, lock: "other", sessionId: 1n, token: 12n, wallMs: 0 }, "x"),
       eventJson({ type: "acquired", index: 13, lock: NASTY, sessionId: 1n, token: 13n, wallMs: 0 }, NASTY),
     ]);
-    for (let i = 0; i < 100 && !text.includes("id: 13"); i++) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => expect(text).toContain("id: 13"));
     res.destroy();
     expect(text).toContain("event: lock\nid: 13\ndata: ");
     expect(text).not.toContain("id: 12");
