@@ -204,7 +204,7 @@ describe("per-client rate limit", () => {
   it("answers RESOURCE_EXHAUSTED past a client's budget, and keeps each session's budget apart", async () => {
     const raw = rawCaller(running!.clientAddress);
     try {
-      // OpenSession has no session yet: it spends the caller's host budget (1 of 3).
+      // OpenSession has no session yet: it spends the caller's connection budget (1 of 3).
       const opened = await raw.call(lockServiceDefinition.OpenSession.path, palisade.v1.OpenSessionRequest.encode({ ttlMs: toU64(60_000), requestId: "rl-1" }).finish());
       expect(opened.ok).toBe(true);
       const sessionId = opened.ok ? palisade.v1.OpenSessionResponse.decode(opened.bytes).sessionId : toU64(0);
@@ -215,7 +215,7 @@ describe("per-client rate limit", () => {
       expect(refused.ok ? 0 : refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
       expect(refused.ok ? "" : refused.details).toMatch(/rate limit/);
 
-      // Session calls spend the session's own budget, not the exhausted host budget.
+      // Session calls spend the session's own budget, not the exhausted connection budget.
       const getSession = () => raw.call(lockServiceDefinition.GetSession.path, palisade.v1.GetSessionRequest.encode({ sessionId }).finish());
       const sessionAnswers = [await getSession(), await getSession(), await getSession(), await getSession()];
       expect(sessionAnswers.map((a) => a.ok)).toEqual([true, true, true, false]);

@@ -9,37 +9,7 @@ import type { NodeId } from "../../node/raft/types.ts";
 import { LockSim } from "./lock-run.ts";
 import type { Reply } from "./lock-host.ts";
 import { SimLockClient } from "./lock-workload.ts";
-import { drawOptions } from "./options.ts";
-
-async function quietSim(seed: number): Promise<LockSim> {
-  const opts = drawOptions(seed, {
-    nodes: 3, lossRate: 0, duplicateRate: 0, partitionEveryMs: 0, crashEveryMs: 0, stallEveryMs: 0,
-    driftMax: 0, delayMinMs: 1, delayMaxMs: 5, diskMaxMs: 1, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20,
-  });
-  const sim = new LockSim(opts);
-  await sim.c.start();
-  await runFor(sim, 500);
-  expect(sim.c.leader()).toBeDefined();
-  return sim;
-}
-
-async function runFor(sim: LockSim, ms: number): Promise<void> {
-  await sim.c.runUntil(sim.c.sched.now + ms);
-  expect(sim.c.checker.violations).toEqual([]);
-}
-
-async function until<T>(sim: LockSim, p: Promise<T>, maxMs = 5000): Promise<T> {
-  let done = false;
-  let value: T | undefined;
-  void p.then((v) => {
-    done = true;
-    value = v;
-  });
-  const end = sim.c.sched.now + maxMs;
-  while (!done && sim.c.sched.now < end) await runFor(sim, 5);
-  expect(done).toBe(true);
-  return value as T;
-}
+import { quietSim, runFor, until } from "./lock-scripted.ts";
 
 /** Moves leadership to `to` (a follower whose applying is held) and runs until it leads. */
 async function transferTo(sim: LockSim, to: NodeId): Promise<void> {

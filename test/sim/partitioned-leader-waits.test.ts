@@ -4,38 +4,8 @@
 // Real Raft, driver, NodeHost, LockRequests and client library on the simulated cluster.
 import { describe, expect, it } from "vitest";
 import { SeededRandom } from "../../node/util/rng.ts";
-import { LockSim } from "./lock-run.ts";
 import { SimLockClient, type AcquireResult } from "./lock-workload.ts";
-import { drawOptions } from "./options.ts";
-
-async function quietSim(seed: number): Promise<LockSim> {
-  const opts = drawOptions(seed, {
-    nodes: 3, lossRate: 0, duplicateRate: 0, partitionEveryMs: 0, crashEveryMs: 0, stallEveryMs: 0,
-    driftMax: 0, delayMinMs: 1, delayMaxMs: 5, diskMaxMs: 1, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20,
-  });
-  const sim = new LockSim(opts);
-  await sim.c.start();
-  await runFor(sim, 500);
-  expect(sim.c.leader()).toBeDefined();
-  return sim;
-}
-
-async function runFor(sim: LockSim, ms: number): Promise<void> {
-  await sim.c.runUntil(sim.c.sched.now + ms);
-  expect(sim.c.checker.violations).toEqual([]);
-}
-
-async function until<T>(sim: LockSim, p: Promise<T>, maxMs: number): Promise<{ done: boolean; value?: T }> {
-  let done = false;
-  let value: T | undefined;
-  void p.then((v) => {
-    done = true;
-    value = v;
-  });
-  const end = sim.c.sched.now + maxMs;
-  while (!done && sim.c.sched.now < end) await runFor(sim, 5);
-  return done ? { done, value: value as T } : { done };
-}
+import { quietSim, runFor, settleWithin } from "./lock-scripted.ts";
 
 describe("a waiting Acquire on a leader cut off from its quorum", () => {
   for (const seed of [21, 22, 23]) {
@@ -43,9 +13,9 @@ describe("a waiting Acquire on a leader cut off from its quorum", () => {
       const sim = await quietSim(seed);
       const holder = new SimLockClient(sim, 100, new SeededRandom(1), 3_000, 0);
       const waiter = new SimLockClient(sim, 101, new SeededRandom(2), 3_000, 0);
-      expect((await until(sim, holder.open(), 3_000)).value).toBe(true);
-      expect((await until(sim, waiter.open(), 3_000)).value).toBe(true);
-      expect((await until(sim, holder.acquire("x", 0), 3_000)).value?.kind).toBe("granted");
+      expect((await settleWithin(sim, holder.open(), 3_000)).value).toBe(true);
+      expect((await settleWithin(sim, waiter.open(), 3_000)).value).toBe(true);
+      expect((await settleWithin(sim, holder.acquire("x", 0), 3_000)).value?.kind).toBe("granted");
       const old = sim.c.leader()!;
       // A wait far longer than the test: only a grant ends it.
       const waiting = waiter.acquire("x", 60_000);
@@ -61,9 +31,9 @@ describe("a waiting Acquire on a leader cut off from its quorum", () => {
       }
       expect(next?.id).not.toBe(old.id);
       // The holder lets go through the new leader: the log grants x to the waiting session.
-      const released = await until(sim, holder.release("x", (await Promise.resolve(sim.hosts.get(next!.id)!.host.state.getLock("x").holder!.token))), 10_000);
+      const released = await settleWithin(sim, holder.release("x", (await Promise.resolve(sim.hosts.get(next!.id)!.host.state.getLock("x").holder!.token))), 10_000);
       expect(released.value).toEqual({ kind: "ok" });
-      const granted = await until<AcquireResult>(sim, waiting, 10_000);
+      const granted = await settleWithin<AcquireResult>(sim, waiting, 10_000);
       // Still partitioned: the answer came from the new leader's log.
       expect(sim.c.blocked.size).toBeGreaterThan(0);
       expect(granted.done).toBe(true);
@@ -75,9 +45,9 @@ describe("a waiting Acquire on a leader cut off from its quorum", () => {
   it("is failed as retryable by the node once it stops leading, so the client re-sends it", async () => {
     const sim = await quietSim(24);
     const holder = new SimLockClient(sim, 100, new SeededRandom(1), 3_000, 0);
-    expect((await until(sim, holder.open(), 3_000)).value).toBe(true);
-    expect((await until(sim, holder.acquire("x", 0), 3_000)).value?.kind).toBe("granted");
-    const waiterSession = (await until(sim, sim.rpc(101, sim.c.leader()!.id, { kind: "openSession", req: { ttlMs: 60_000, clientName: "w", requestId: "w1" } }, 2_000), 3_000)).value;
+    expect((await settleWithin(sim, holder.open(), 3_000)).value).toBe(true);
+    expect((await settleWithin(sim, holder.acquire("x", 0), 3_000)).value?.kind).toBe("granted");
+    const waiterSession = (await settleWithin(sim, sim.rpc(101, sim.c.leader()!.id, { kind: "openSession", req: { ttlMs: 60_000, clientName: "w", requestId: "w1" } }, 2_000), 3_000)).value;
     expect(waiterSession?.kind).toBe("opened");
     const sessionId = waiterSession?.kind === "opened" ? waiterSession.sessionId : 0n;
     const old = sim.c.leader()!;
@@ -88,7 +58,7 @@ describe("a waiting Acquire on a leader cut off from its quorum", () => {
     await runFor(sim, 200);
     expect(sim.hosts.get(old.id)!.host.state.getLock("x").waiters.length).toBe(1);
     sim.c.partition([[old.id], sim.c.nodes.filter((n) => n.id !== old.id).map((n) => n.id)]);
-    const answer = await until(sim, reply, 10_000);
+    const answer = await settleWithin(sim, reply, 10_000);
     expect(answer.done).toBe(true);
     expect(answer.value).toMatchObject({ kind: "failure", reason: "ERROR_REASON_WAIT_DETACHED" });
     expect(old.core?.role).not.toBe("leader");

@@ -83,10 +83,19 @@ describe("error reasons on the wire", () => {
   });
 
   it("a request refused by the rate limit arrives as LimitError with reason RATE_LIMITED", async () => {
-    // A budget of one request, spent at once: the next one from this host is refused.
+    // A budget of one request per client, spent by the first call: the next one on the same
+    // connection is refused.
     const limiter = new RateLimiter({ ratePerSecond: 1e-9, burst: 1, now: () => 0 });
-    limiter.take("peer:127.0.0.1");
-    const status = await statusOf(await startServer(limiter), "ERROR_REASON_INTERNAL");
+    const limited = await startServer(limiter);
+    const connection = new Connection({ endpoints: [limited], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
+    connections.push(connection);
+    const statusOfCall = (lock: string): Promise<grpc.ServiceError> =>
+      connection.callOnce(limited, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true).then(
+        () => { throw new Error(`${lock}: expected an error status`); },
+        (err: unknown) => err as grpc.ServiceError,
+      );
+    expect((await statusOfCall("ERROR_REASON_INTERNAL")).code).toBe(grpc.status.INTERNAL);
+    const status = await statusOfCall("ERROR_REASON_INTERNAL");
     expect(status.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     expect(status.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_RATE_LIMITED"]);
     const err = errorFromStatus(status.code, status.details, status.metadata);
