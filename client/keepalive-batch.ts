@@ -10,6 +10,16 @@ import type { ClientClock } from "./clock.ts";
 import { PalisadeError, SessionNotFoundError } from "./errors.ts";
 import type { CallOptions, LockApi } from "./lock-api.ts";
 
+/** What keeps one session alive: resolves once the leader acknowledged its keepalive. */
+export interface KeepAliveSender {
+  keepAlive(sessionId: bigint, options?: CallOptions): Promise<void>;
+}
+
+/** One KeepAlive call per session. */
+export function singleKeepAlives(api: LockApi): KeepAliveSender {
+  return { keepAlive: async (sessionId, options) => void await api.call("KeepAlive", () => ({ sessionId }), options) };
+}
+
 /** Ids per request at most: as many as a node takes. */
 export const MAX_SESSIONS_PER_REQUEST = MAX_KEEPALIVE_SESSION_IDS;
 
@@ -20,7 +30,6 @@ interface Member {
   readonly reject: (error: unknown) => void;
 }
 
-type KeepAliveApi = Pick<LockApi, "keepAlive" | "keepAliveSessions">;
 
 function attemptTimeoutOf(options: CallOptions): number | undefined {
   const t = options.attemptTimeoutMs;
@@ -50,19 +59,20 @@ export function combinedOptions(members: readonly { options: CallOptions }[]): C
   return out;
 }
 
-export class KeepaliveBatcher {
+export class KeepaliveBatcher implements KeepAliveSender {
   private waiting: Member[] = [];
   private scheduled = false;
   /** The nodes answered UNIMPLEMENTED (they predate KeepAliveSessions): one KeepAlive per session. */
-  private perSession: boolean;
+  private perSession = false;
+  private readonly single: KeepAliveSender;
 
-  constructor(private readonly api: KeepAliveApi, private readonly clock: ClientClock) {
-    this.perSession = api.keepAliveSessions === undefined;
+  constructor(private readonly api: LockApi, private readonly clock: ClientClock) {
+    this.single = singleKeepAlives(api);
   }
 
-  /** Resolves once the leader acknowledged this session's keepalive (LockApi.keepAlive's contract). */
+  /** Resolves once the leader acknowledged this session's keepalive. */
   keepAlive(sessionId: bigint, options: CallOptions = {}): Promise<void> {
-    if (this.perSession) return this.api.keepAlive(sessionId, options);
+    if (this.perSession) return this.single.keepAlive(sessionId, options);
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ id: sessionId, options, resolve, reject });
       if (this.scheduled) return;
@@ -79,14 +89,13 @@ export class KeepaliveBatcher {
   }
 
   private async send(members: Member[]): Promise<void> {
-    const send = this.api.keepAliveSessions?.bind(this.api);
-    if (this.perSession || send === undefined) {
+    if (this.perSession) {
       this.eachAlone(members);
       return;
     }
-    let outcomes;
+    let outcomes: Array<"ok" | "notFound">;
     try {
-      outcomes = await send(members.map((m) => m.id), combinedOptions(members));
+      outcomes = await this.keepAliveSessions(members.map((m) => m.id), combinedOptions(members));
     } catch (error) {
       if (error instanceof PalisadeError && error.code === Status.UNIMPLEMENTED) {
         this.perSession = true;
@@ -102,7 +111,17 @@ export class KeepaliveBatcher {
     });
   }
 
+  /** Each id's outcome, in order: acknowledged, or gone. */
+  private async keepAliveSessions(sessionIds: readonly bigint[], options: CallOptions): Promise<Array<"ok" | "notFound">> {
+    const { sessions } = await this.api.call("KeepAliveSessions", () => ({ sessionIds }), options);
+    if (sessions.length !== sessionIds.length) throw new PalisadeError(`KeepAliveSessions answered ${sessions.length} sessions for ${sessionIds.length} asked`);
+    return sessions.map((k, i) => {
+      if (k.sessionId !== sessionIds[i]) throw new PalisadeError(`KeepAliveSessions answered session ${k.sessionId} in the place of ${sessionIds[i]}`);
+      return k.ttlMs === null ? "notFound" : "ok";
+    });
+  }
+
   private eachAlone(members: readonly Member[]): void {
-    for (const m of members) this.api.keepAlive(m.id, m.options).then(m.resolve, m.reject);
+    for (const m of members) this.single.keepAlive(m.id, m.options).then(m.resolve, m.reject);
   }
 }

@@ -7,7 +7,8 @@ import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
 import { toU64, u64 } from "../proto/wire.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
-import { kindFieldsFrom, type KindFields } from "./types.ts";
+import { kindFieldsFrom } from "../proto/codec/fields.ts";
+import type { KindFields } from "./types.ts";
 
 const pb = palisade.v1;
 

@@ -1,27 +1,26 @@
-// What a client may ask a node host, in domain terms: sessions, keepalives, Acquire with
-// its wait, CancelWait, Release, and linearizable reads. The gRPC LockService
-// (node/server/lock-service.ts) and the simulator's client API both call these, so the
-// rules (writes on the leader only, keepalives confirmed by a quorum round that started
-// after they arrived, a wait answered from the log on whichever node holds the call) are
-// written once. Every failure is a RequestFailure.
+// The node's one dispatcher of LockService calls (serve: a call's domain request in, its
+// domain answer out), and the rules behind each call: writes on the leader only, checked
+// against the replicated limits as they are proposed; keepalives confirmed by a quorum
+// round that started after they arrived; a wait answered from the log on whichever node
+// holds the call; reads after a ReadIndex on any node. The gRPC unary service and the
+// Stream RPC (node/server) are adapters around serve, so these rules are written once.
+// Every failure is a RequestFailure.
+import type { CallHandlers, CallName, RequestOf, AnswerOf } from "../../proto/lock-calls.ts";
+import type { CancelWaitResult, OpenSessionRequest } from "../../proto/lock-values.ts";
+import { checkLockName } from "../../proto/names.ts";
 import {
   isError, type AcquireAnswer, type AcquireCommand, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
 } from "../lock/index.ts";
 import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
 import type { LockReader, NodeHost } from "./node-host.ts";
+import { checkAcquire, checkOpenSession, checkWrite } from "./request-checks.ts";
+import {
+  getLockBounds, historyRecord, lockSummary, lockValue, LOCKS_PAGE_BYTES, pageSize, sessionValue, SUMMARY_BOUNDS,
+} from "./read-answers.ts";
 
-export type CancelWaitResult =
-  | { readonly outcome: "cancelled" }
-  | { readonly outcome: "granted"; readonly token: bigint }
-  | { readonly outcome: "notAcquired" };
-
-export interface OpenSessionRequest {
-  readonly ttlMs: number;
-  readonly clientName: string;
-  /** Empty: the host makes one (a retry then may open a second session). */
-  readonly requestId: string;
-}
+/** Session TTL when OpenSession leaves ttl_ms at 0. */
+export const DEFAULT_TTL_MS = 10_000;
 
 /** The OK answer, or the failure its error answer stands for. */
 function expectOk(answer: Answer): Exclude<Answer, { kind: "error" }> {
@@ -44,13 +43,93 @@ export function acquireAnswerOf(answer: Answer): AcquireAnswer {
   return unexpected(ok, "Acquire");
 }
 
+/** Refuses a read that names a lock the rules do not allow (writes are checked as they are proposed). */
+function checkName(name: string, field: string): void {
+  const problem = name === "" ? null : checkLockName(name);
+  if (problem !== null) throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", `${field}: ${problem}`);
+}
+
 export class LockRequests {
-  constructor(private readonly host: NodeHost) {}
+  private readonly handlers: CallHandlers<AbortSignal | undefined>;
+
+  constructor(private readonly host: NodeHost) {
+    this.handlers = this.callHandlers();
+  }
+
+  /**
+   * Serves one call. `detached` aborts when the caller went away (a cancelled call, a
+   * forgotten stream request): an Acquire then only stops listening.
+   */
+  serve<N extends CallName>(name: N, request: RequestOf<N>, detached?: AbortSignal): Promise<AnswerOf<N>> {
+    return this.handlers[name](request, detached);
+  }
+
+  private callHandlers(): CallHandlers<AbortSignal | undefined> {
+    const host = this.host;
+    return {
+      OpenSession: (req) => this.openSession(req),
+      KeepAlive: (req) => this.keepAlive(req.sessionId),
+      KeepAliveSessions: async (req) => {
+        const ttls = await this.keepAliveSessions(req.sessionIds);
+        return { sessions: req.sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: ttls[i] ?? null })) };
+      },
+      CloseSession: async (req) => {
+        checkWrite(req, host.limitsForRequests());
+        await this.closeSession({ type: "closeSession", ...req, wallMs: host.wallMs() });
+        return {};
+      },
+      // A caller that went away only stops listening: the wait itself goes on until the
+      // client sends CancelWait or the wait times out.
+      Acquire: async (req, detached) => {
+        checkAcquire(req, host.limitsForRequests());
+        return this.acquire({ type: "acquire", ...req, wallMs: host.wallMs() }, detached);
+      },
+      CancelWait: (req) => this.cancelWait({ type: "cancelWait", ...req, reason: "client", wallMs: host.wallMs() }),
+      Release: async (req) => {
+        checkWrite(req, host.limitsForRequests());
+        await this.release({ type: "release", ...req, wallMs: host.wallMs() });
+        return {};
+      },
+      GetLock: (req) => {
+        checkName(req.lock, "lock");
+        const bounds = getLockBounds(req);
+        return this.read((state) => lockValue(state.lockPage(req.lock, bounds), req.holdersAfter !== undefined));
+      },
+      ListLocks: async (req) => {
+        checkName(req.prefix, "prefix");
+        checkName(req.after, "after");
+        const after = req.after === "" ? undefined : req.after;
+        const options = { prefix: req.prefix, after, limit: pageSize(req.limit), maxBytes: LOCKS_PAGE_BYTES, each: SUMMARY_BOUNDS };
+        const page = await this.read((state) => state.listLockPages(options));
+        return { locks: page.locks.map(lockSummary), nextAfter: page.nextAfter ?? "" };
+      },
+      GetSession: async (req) => {
+        const info = await this.read((state) => state.getSession(req.sessionId));
+        if (!info) throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${req.sessionId} not found (unknown, closed or expired)`);
+        return { session: sessionValue(info) };
+      },
+      ListSessions: async (req) => {
+        const page = await this.read((state) => state.listSessions(req.after, pageSize(req.limit)));
+        return { sessions: page.sessions.map(sessionValue), nextAfter: page.nextAfter ?? 0n };
+      },
+      GetLockHistory: async (req) => {
+        checkName(req.lock, "lock");
+        const all = await this.read((state) => state.history(req.lock));
+        return { records: (req.limit > 0 ? all.slice(-req.limit) : all).map(historyRecord) };
+      },
+      ValidateToken: async (req) => {
+        checkName(req.lock, "lock");
+        return { valid: await this.read((state) => state.validateToken(req.lock, req.token)) };
+      },
+    };
+  }
 
   async openSession(req: OpenSessionRequest): Promise<{ sessionId: bigint; ttlMs: number }> {
     const host = this.host;
     const requestId = req.requestId === "" ? host.newRequestId() : req.requestId;
-    const { outcome } = await host.propose({ type: "openSession", requestId, ttlMs: req.ttlMs, clientName: req.clientName, wallMs: host.wallMs() });
+    const ttlMs = req.ttlMs === 0 ? DEFAULT_TTL_MS : req.ttlMs;
+    checkOpenSession(ttlMs, host.limitsForRequests());
+    const { outcome } = await host.propose({ type: "openSession", requestId, ttlMs, clientName: req.clientName, wallMs: host.wallMs() });
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
     return { sessionId: ok.sessionId, ttlMs: ok.ttlMs };

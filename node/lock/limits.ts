@@ -100,10 +100,7 @@ export function sameLimits(a: LockLimits, b: LockLimits): boolean {
   return LIMIT_KEYS.every((key) => a[key] === b[key]);
 }
 
-/** Lock names are at most this many bytes of UTF-8. */
-export const MAX_LOCK_NAME_BYTES = 256;
-export const MAX_CLIENT_NAME_BYTES = 256;
-export const MAX_REQUEST_ID_BYTES = 128;
+export { MAX_CLIENT_NAME_BYTES, MAX_LOCK_NAME_BYTES, MAX_REQUEST_ID_BYTES } from "../../proto/names.ts";
 /** Log indexes stay below 2^48 so that epoch × 2^48 + index is a unique token. */
 export const MAX_INDEX = 2 ** 48 - 1;
 export const MAX_EPOCH = 2 ** 16 - 1;

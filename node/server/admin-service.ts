@@ -9,7 +9,7 @@ import { parseHostPort } from "../config/address.ts";
 import { toU64 } from "../../proto/wire.ts";
 import type { ServiceContext } from "./context.ts";
 import { fail, toStatus, unary } from "./handler.ts";
-import { numberField, parseRevoke } from "./requests.ts";
+import { lockField, numberField, tokenField } from "../../proto/codec/fields.ts";
 
 const pb = palisade.v1;
 
@@ -69,7 +69,7 @@ export function adminServiceHandlers(ctx: ServiceContext): AdminServiceHandlers 
     Status: unary(ctx, "Status", async () => statusResponse(ctx)),
 
     RevokeLock: unary(ctx, "RevokeLock", async (call) => {
-      const index = await admin.revoke(parseRevoke(call.request, host.wallMs()));
+      const index = await admin.revoke({ type: "revoke", lock: lockField(call.request.lock), token: tokenField(call.request.token), wallMs: host.wallMs() });
       return pb.RevokeLockResponse.create({ index: toU64(index) });
     }),
 

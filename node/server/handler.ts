@@ -1,32 +1,33 @@
-// Shared plumbing for unary handlers: every handler runs inside one wrapper that turns
-// whatever it throws into a gRPC status, so a bad request never escapes as an exception.
-import * as grpc from "@grpc/grpc-js";
-import type { ErrorReasonName } from "../../proto/wire.ts";
+// The edge of the node's gRPC handlers: whatever a handler throws becomes one CallFailure
+// (a request the codec refused is INVALID_ARGUMENT; the host's failures keep their reason;
+// anything else is logged and answered INTERNAL), which a unary call ends with as a status
+// and the Stream RPC carries as a StreamFailure, so a bad request never escapes as an
+// exception and both paths fail alike.
+import type * as grpc from "@grpc/grpc-js";
+import type { CallFailure } from "../../proto/codec/answers.ts";
+import { CodecError, type ErrorReasonName } from "../../proto/wire.ts";
 import { failureOf, RequestFailure } from "../host/failures.ts";
 import type { ServiceContext } from "./context.ts";
-import { RequestError } from "./requests.ts";
 import { malformedReason } from "./tolerant.ts";
-import { failureStatus, invalidArgument, statusError, type StatusError } from "./status.ts";
+import { callFailureOf, statusOf, type StatusError } from "./status.ts";
 
-/** Thrown inside a handler to end the call with this status. */
-export class Failure extends Error {
-  constructor(readonly status: StatusError) {
-    super(status.details);
-  }
-}
-
-/** Ends the call with the status of `reason` (which fixes its code). */
+/** Ends the call with `reason` (which fixes its code). */
 export function fail(reason: ErrorReasonName, details: string): never {
-  throw new Failure(statusError(reason, details));
+  throw new RequestFailure(reason, details);
 }
 
-/** The status for anything a handler threw. Unexpected errors are logged and answered INTERNAL. */
-export function toStatus(ctx: ServiceContext, method: string, error: unknown): StatusError {
-  if (error instanceof Failure) return error.status;
-  if (error instanceof RequestError) return invalidArgument(error.message);
-  const failure = error instanceof RequestFailure ? error : failureOf(error, ctx.host.leaderHint());
+/** The failure of anything a handler threw. Unexpected errors are logged and answered INTERNAL. */
+export function callFailure(ctx: ServiceContext, method: string, error: unknown): CallFailure {
+  const failure = error instanceof CodecError
+    ? new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", error.message)
+    : failureOf(error, ctx.host.leaderHint());
   if (failure.reason === "ERROR_REASON_INTERNAL") ctx.logger.error({ err: error, method }, "request failed unexpectedly");
-  return failureStatus(failure);
+  return callFailureOf(failure);
+}
+
+/** The status for anything a handler threw. */
+export function toStatus(ctx: ServiceContext, method: string, error: unknown): StatusError {
+  return statusOf(callFailure(ctx, method, error));
 }
 
 /** Wraps an async handler body: its value is the response, its exception the status. */

@@ -1,6 +1,7 @@
 // The Stream RPC: one bidirectional stream per client connection, carrying that client's
-// LockService calls many to a message. Each request runs through the same handler as its
-// unary RPC (LockCalls). Frames travel as bytes (proto/stream-frames.ts): the requests of
+// LockService calls many to a message. Each request is decoded by the same codec and
+// served by the same dispatcher as its unary RPC (proto/lock-calls.ts, LockRequests.serve),
+// and fails with the same CallFailure, carried as a StreamFailure. Frames travel as bytes (proto/stream-frames.ts): the requests of
 // a frame are decoded and run one at a time, as many as the turn's budget allows
 // (turn-budget.ts), and each answer is encoded once, when it is made, into frames bounded
 // by the node's message limit; an answer too large for any frame fails its call alone.
@@ -18,16 +19,19 @@ import type * as grpc from "@grpc/grpc-js";
 import { status as Status } from "@grpc/grpc-js";
 import Long from "long";
 import { palisade } from "../../proto/gen/palisade.js";
+import { encodeFailure, type CallFailure } from "../../proto/codec/answers.ts";
+import { keepAliveCountProblem } from "../../proto/codec/requests.ts";
+import { callOfField, decodeRequest, encodeAnswer, specOf, type CallName, type WireRequestOf } from "../../proto/lock-calls.ts";
 import { entryBytes, FrameError, frameEntries, packFrame } from "../../proto/stream-frames.ts";
 import {
-  LEADER_METADATA_KEY, MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME, type ErrorReasonName,
+  MAX_KEEPALIVE_SESSION_IDS, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME, type ErrorReasonName,
 } from "../../proto/wire.ts";
+import { RequestFailure } from "../host/failures.ts";
+import type { LockRequests } from "../host/lock-requests.ts";
 import type { ServiceContext } from "./context.ts";
-import { toStatus } from "./handler.ts";
+import { callFailure } from "./handler.ts";
 import { rateKey, requestCost } from "./interceptors.ts";
-import type { LockCalls } from "./lock-service.ts";
-import { keepAliveCountProblem } from "./requests.ts";
-import { statusError, type StatusError } from "./status.ts";
+import { callFailureOf, statusError, type StatusError } from "./status.ts";
 import { Backlog, peekRequest, type Queued } from "./stream-requests.ts";
 import { identityOf } from "./tls.ts";
 import { TurnBudget } from "./turn-budget.ts";
@@ -92,54 +96,29 @@ export interface StreamObserver {
   frameOut(answers: number): void;
 }
 
-type Call = NonNullable<palisade.v1.StreamRequest["call"]>;
-type Answerable = Exclude<Call, "forget">;
 type Result = Omit<palisade.v1.StreamAnswer.$Properties, "id">;
 
-/** The LockCalls method of each request field (and the field its answer goes in). */
-const METHODS: Readonly<Record<Answerable, keyof LockCalls>> = {
-  openSession: "OpenSession",
-  keepAlive: "KeepAlive",
-  keepAliveSessions: "KeepAliveSessions",
-  closeSession: "CloseSession",
-  acquire: "Acquire",
-  cancelWait: "CancelWait",
-  release: "Release",
-  getLock: "GetLock",
-  listLocks: "ListLocks",
-  getSession: "GetSession",
-  listSessions: "ListSessions",
-  getLockHistory: "GetLockHistory",
-  validateToken: "ValidateToken",
-};
+/** The node's dispatcher of calls (LockRequests.serve). */
+export type Serve = LockRequests["serve"];
 
-/** A status as the stream carries it: code, reason, message and the leader's address. */
-export function streamFailure(status: StatusError): palisade.v1.StreamFailure.$Properties {
-  const reasonName = String(status.metadata.get(REASON_METADATA_KEY)[0] ?? "") as ErrorReasonName;
-  const leader = status.metadata.get(LEADER_METADATA_KEY)[0];
-  return {
-    code: status.code,
-    reason: pb.ErrorReason[reasonName] ?? pb.ErrorReason.ERROR_REASON_UNSPECIFIED,
-    message: status.details,
-    leader: typeof leader === "string" ? leader : "",
-  };
+function failed(reason: ErrorReasonName, message: string): Result {
+  return { failure: encodeFailure(callFailureOf(new RequestFailure(reason, message))) };
 }
 
 /** A size limit's failure of one call: RESOURCE_EXHAUSTED with no reason, as grpc-js answers a unary call over its message limit. */
 function tooLarge(message: string): Result {
-  return { failure: { code: Status.RESOURCE_EXHAUSTED, reason: pb.ErrorReason.ERROR_REASON_UNSPECIFIED, message, leader: "" } };
+  const failure: CallFailure = { code: Status.RESOURCE_EXHAUSTED, reason: null, message, leader: null };
+  return { failure: encodeFailure(failure) };
 }
 
-const RATE_LIMITED: Result = {
-  failure: streamFailure(statusError("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff")),
-};
+const RATE_LIMITED: Result = failed("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff");
 
 /** The stream's frames are bytes: the node reads requests one at a time and encodes its answers itself. */
 export type StreamCall = grpc.ServerDuplexStream<Uint8Array, Uint8Array>;
 
-export function lockStream(ctx: ServiceContext, calls: LockCalls, options: StreamOptions = {}): grpc.handleBidiStreamingCall<Uint8Array, Uint8Array> {
+export function lockStream(ctx: ServiceContext, serve: Serve, options: StreamOptions = {}): grpc.handleBidiStreamingCall<Uint8Array, Uint8Array> {
   return (call) => {
-    new ClientStream(ctx, calls, call, options).start();
+    new ClientStream(ctx, serve, call, options).start();
   };
 }
 
@@ -188,7 +167,7 @@ class ClientStream {
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly calls: LockCalls,
+    private readonly serve: Serve,
     private readonly call: StreamCall,
     private readonly options: StreamOptions,
   ) {
@@ -297,24 +276,22 @@ class ClientStream {
       this.duplicate(id);
       return;
     }
-    if (kind === undefined || kind === null) {
-      this.answer(null, id, { failure: streamFailure(statusError("ERROR_REASON_MALFORMED_REQUEST", `request ${id} carries no call`)) });
+    const name = kind === undefined || kind === null ? undefined : callOfField(kind);
+    if (kind === undefined || kind === null || name === undefined) {
+      this.answer(null, id, failed("ERROR_REASON_MALFORMED_REQUEST", `request ${id} carries no call`));
       return;
     }
-    const method = METHODS[kind];
-    const body = request[kind] as never;
-    if (!item.batched && !this.takeBudget(rateKey(this.who, body, this.call.getPeer()), keepAliveIds)) {
+    const body = request[kind];
+    if (!item.batched && !this.takeBudget(rateKey(this.who, body ?? null, this.call.getPeer()), keepAliveIds)) {
       this.answer(null, id, RATE_LIMITED);
       return;
     }
-    const wait = kind === "acquire";
+    const wait = specOf(name).waits;
     if (wait && this.waits >= this.limits.maxWaits) {
-      this.answer(null, id, {
-        failure: streamFailure(statusError(
-          "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM",
-          `this stream already carries ${this.waits} Acquires, the most one stream may; the Acquire was not proposed (retry once some have ended)`,
-        )),
-      });
+      this.answer(null, id, failed(
+        "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM",
+        `this stream already carries ${this.waits} Acquires, the most one stream may; the Acquire was not proposed (retry once some have ended)`,
+      ));
       return;
     }
     const pending: InFlight = { detach: new AbortController(), wait, keepAliveIds: kind === "keepAliveSessions" ? keepAliveIds : 0, settled: false, forgotten: false };
@@ -322,16 +299,16 @@ class ClientStream {
     this.keepAliveIds += pending.keepAliveIds;
     if (wait) this.waits++;
     else this.running++;
-    let result: Promise<unknown>;
-    try {
-      result = (this.calls[method] as (req: never, detached: AbortSignal) => Promise<unknown>)(body, pending.detach.signal);
-    } catch (error) {
-      result = Promise.reject(error);
-    }
-    result.then(
-      (response) => this.settled(id, pending, { [kind]: response }),
-      (error: unknown) => this.settled(id, pending, { failure: streamFailure(toStatus(this.ctx, method, error)) }),
+    this.run(name, body, pending.detach.signal).then(
+      (answer) => this.settled(id, pending, { [kind]: answer }),
+      (error: unknown) => this.settled(id, pending, { failure: encodeFailure(callFailure(this.ctx, name, error)) }),
     );
+  }
+
+  /** Decodes a call's request, serves it and encodes its answer (a decoding error fails the call alone). */
+  private async run<N extends CallName>(name: N, body: unknown, detached: AbortSignal): Promise<unknown> {
+    const request = decodeRequest(name, body as WireRequestOf<N>);
+    return encodeAnswer(name, await this.serve(name, request, detached));
   }
 
   private refusalBeforeDecoding({ bytes, id, keepAliveIds, batched }: Queued): Result | null {
@@ -339,7 +316,7 @@ class ClientStream {
       return tooLarge(`request ${id} is ${bytes.byteLength} bytes; a stream request may have at most ${this.limits.maxRequestBytes} (send it as a unary call)`);
     }
     const problem = keepAliveIds > 0 ? keepAliveCountProblem(keepAliveIds) : null;
-    if (problem !== null) return { failure: streamFailure(statusError("ERROR_REASON_INVALID_ARGUMENT", problem)) };
+    if (problem !== null) return failed("ERROR_REASON_INVALID_ARGUMENT", problem);
     // A batched keepalive names no session of its own: its budget is the caller's, known undecoded.
     if (batched && !this.takeBudget(rateKey(this.who, null, this.call.getPeer()), keepAliveIds)) return RATE_LIMITED;
     return null;

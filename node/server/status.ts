@@ -1,12 +1,13 @@
-// gRPC statuses for everything a handler can answer. Each status is built from its
-// ErrorReason, which fixes its code (proto/wire.ts) and travels in `palisade-reason`
-// trailing metadata, with a message a person can act on; an UNAVAILABLE from a node that
-// knows the leader names it in `palisade-leader` metadata. The reasons themselves are the
-// host's (node/host/failures.ts): this file only puts them on the wire.
+// gRPC statuses, made only where a call ends on the wire. A failure (CallFailure, the one
+// shape a failed call has on the node: proto/codec/answers.ts) becomes a status whose
+// reason fixes its code (proto/wire.ts) and travels in `palisade-reason` trailing metadata,
+// with a message a person can act on; an UNAVAILABLE from a node that knows the leader names
+// it in `palisade-leader` metadata. The Stream RPC carries the same failure as a
+// StreamFailure instead.
 import * as grpc from "@grpc/grpc-js";
+import type { CallFailure } from "../../proto/codec/answers.ts";
 import { LEADER_METADATA_KEY, REASON_METADATA_KEY, WIRE_ERRORS, type ErrorReasonName } from "../../proto/wire.ts";
-import { answerFailure, failureOf, notLeader as notLeaderFailure, type RequestFailure } from "../host/failures.ts";
-import type { ErrorAnswer } from "../lock/index.ts";
+import type { RequestFailure } from "../host/failures.ts";
 
 export { CURRENT_INDEX_METADATA_KEY, LEADER_METADATA_KEY } from "../../proto/wire.ts";
 
@@ -19,40 +20,18 @@ export function statusError(reason: ErrorReasonName, details: string, metadata: 
   return { code: WIRE_ERRORS[reason].code, details, metadata };
 }
 
-/** Metadata naming the leader's client address (empty when no leader is known). */
-export function leaderMetadata(leaderClientAddress: string | null): grpc.Metadata {
-  const md = new grpc.Metadata();
-  if (leaderClientAddress) md.set(LEADER_METADATA_KEY, leaderClientAddress);
-  return md;
+/** A host's failure as a call's failure: its reason fixes the code. */
+export function callFailureOf(failure: RequestFailure): CallFailure {
+  return { code: WIRE_ERRORS[failure.reason].code, reason: failure.reason, message: failure.message, leader: failure.leader };
 }
 
-/** The status of a host's failure, with the leader it names in metadata. */
-export function failureStatus(failure: RequestFailure): StatusError {
+/** The status a failed unary call ends with: the reason and the leader in metadata. */
+export function statusOf(failure: CallFailure): StatusError {
+  const metadata = new grpc.Metadata();
+  if (failure.reason !== null) metadata.set(REASON_METADATA_KEY, failure.reason);
+  if (failure.leader) metadata.set(LEADER_METADATA_KEY, failure.leader);
   const details = failure.reason === "ERROR_REASON_NOT_LEADER" && failure.leader
     ? `${failure.message} (also in "${LEADER_METADATA_KEY}" metadata)`
     : failure.message;
-  return statusError(failure.reason, details, leaderMetadata(failure.leader));
-}
-
-/** The status of a state-machine error answer: its reason, and its message for people. */
-export function answerStatus(answer: ErrorAnswer): StatusError {
-  return failureStatus(answerFailure(answer));
-}
-
-export function invalidArgument(details: string): StatusError {
-  return statusError("ERROR_REASON_INVALID_ARGUMENT", details);
-}
-
-/** UNAVAILABLE for a write or keepalive that reached a node that is not the leader. */
-export function notLeader(leaderClientAddress: string | null): StatusError {
-  return failureStatus(notLeaderFailure(leaderClientAddress));
-}
-
-/**
- * The status for an error thrown by the driver while proposing or reading. Proposal
- * failures are UNAVAILABLE: the client retries with the same seq, and the dedup table
- * makes the retry take effect at most once.
- */
-export function driverErrorStatus(error: unknown, leaderClientAddress: string | null): StatusError {
-  return failureStatus(failureOf(error, leaderClientAddress));
+  return { code: failure.code, details, metadata };
 }

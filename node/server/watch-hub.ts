@@ -7,7 +7,8 @@ import type { ErrorReasonName } from "../../proto/wire.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockEvent, LockEventType } from "../lock/index.ts";
 import { toU64 } from "../../proto/wire.ts";
-import { wireKindFields } from "./kind-fields.ts";
+import { wireKindFields } from "../../proto/codec/fields.ts";
+import { kindFieldsOf } from "../host/read-answers.ts";
 import { CURRENT_INDEX_METADATA_KEY, statusError } from "./status.ts";
 import { WatchRing } from "./watch-ring.ts";
 
@@ -23,7 +24,7 @@ const KINDS: Readonly<Record<LockEventType, palisade.v1.WatchEventKind>> = {
 export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
   return palisade.v1.WatchEvent.create({
     index: toU64(e.index), lock: e.lock, kind: KINDS[e.type], sessionId: toU64(e.sessionId), token: toU64(e.token),
-    ...wireKindFields(e, e.permits),
+    ...wireKindFields(kindFieldsOf(e, e.permits)),
     ...(e.revokedFor === "hold limit" ? { revokeCause: palisade.v1.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
   });
 }

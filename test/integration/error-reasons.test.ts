@@ -45,7 +45,7 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 async function rawStatus<Req, Res>(endpoint: string, method: UnaryMethod<Req, Res>, request: Req): Promise<grpc.ServiceError> {
   const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
   try {
-    return (await refusal(connection.callOnce(endpoint, method, request, 5_000, true))) as grpc.ServiceError;
+    return (await refusal(connection.unaryOnce(endpoint, method, request, 5_000, true))) as grpc.ServiceError;
   } finally {
     connection.close();
   }

@@ -297,7 +297,7 @@ describe.each(["unary", "stream"] as const)("bad input of the kinds' fields over
   let seq = 0;
 
   beforeAll(async () => {
-    connection = new Connection({ endpoints: cluster.endpoints, callTimeoutMs: 2_000, retryBudgetMs: 10_000, transport });
+    connection = new Connection({ endpoints: cluster.endpoints, callTimeoutMs: 2_000, retryBudgetMs: 10_000 });
     const opened = await connection.invoke(lockApi.OpenSession, () => pb.OpenSessionRequest.create({ ttlMs: toU64(30_000), clientName: "bad", requestId: randomUUID() }), { kind: "write" });
     session = u64(opened.sessionId);
   });
@@ -306,9 +306,11 @@ describe.each(["unary", "stream"] as const)("bad input of the kinds' fields over
   const acquire = (fields: Partial<palisade.v1.AcquireRequest.$Properties>): Promise<unknown> => {
     seq += 1;
     const mine = seq;
-    return connection.invoke(lockApi.Acquire, () => pb.AcquireRequest.create({
+    const build = (): palisade.v1.AcquireRequest => pb.AcquireRequest.create({
       sessionId: toU64(session), lock: `k/bad-${transport}`, seq: toU64(mine), ackedUpTo: toU64(0), ...fields,
-    }), { kind: "write" }).then(() => "accepted", (e: unknown) => e);
+    });
+    const sent = transport === "unary" ? connection.invoke(lockApi.Acquire, build, { kind: "write" }) : connection.callWire("Acquire", build);
+    return sent.then(() => "accepted", (e: unknown) => e);
   };
   const more = (n: number): palisade.v1.LockTarget.$Properties[] => Array.from({ length: n }, (_, i) => ({ lock: `k/more-${i}` }));
 

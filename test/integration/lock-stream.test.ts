@@ -132,17 +132,6 @@ describe("lock calls on the Stream RPC", () => {
     }
   });
 
-  it("a client told to use the unary RPCs takes and releases locks without opening a stream", async () => {
-    const client = cluster.client({ transport: "unary" });
-    const before = await streamStats(cluster, leader);
-    const session = await client.openSession({ ttlMs: 10_000 });
-    const got = await session.acquire("stream-unary");
-    expect(got.acquired).toBe(true);
-    await session.release("stream-unary", got.token ?? 0n);
-    await session.close();
-    expect(await streamStats(cluster, leader)).toEqual(before);
-  });
-
   it("a frame that is not a ClientFrame ends only its stream, with INVALID_ARGUMENT and a reason", async () => {
     const { client, call } = rawStream(cluster.endpoint(leader));
     try {

@@ -2,8 +2,8 @@
 // node's real host (node/host/lock-requests.ts), as the gRPC services answer them.
 import type { ErrorReasonName } from "../../proto/wire.ts";
 import { failureOf } from "../../node/host/failures.ts";
-import { LockRequests, type CancelWaitResult, type OpenSessionRequest } from "../../node/host/lock-requests.ts";
-import type { AcquireAnswer } from "../../proto/lock-values.ts";
+import { LockRequests } from "../../node/host/lock-requests.ts";
+import type { AcquireAnswer, CancelWaitResult, OpenSessionRequest } from "../../proto/lock-values.ts";
 import type { LockReader, NodeHost } from "../../node/host/node-host.ts";
 import type { AcquireCommand, CancelWaitCommand, CloseSessionCommand, ReleaseCommand } from "../../node/lock/commands.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";

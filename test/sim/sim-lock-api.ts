@@ -7,12 +7,14 @@
 import { Metadata, status as Status } from "@grpc/grpc-js";
 import { REASON_METADATA_KEY, WIRE_ERRORS, type ErrorReasonName } from "../../proto/wire.ts";
 import { UnavailableError } from "../../client/errors.ts";
-import { Failover, type Attempt, type AttemptFailure } from "../../client/failover.ts";
-import type {
-  AcquireAnswer, AcquireCall, CallOptions, CancelWaitCall, CloseSessionCall, KeptAlive, LockApi, OpenedSession, OpenSessionCall, ReleaseCall,
-} from "../../client/lock-api.ts";
+import { Failover, type Attempt, type AttemptFailure, type CallDefaults } from "../../client/failover.ts";
+import type { CallOptions, LockApi } from "../../client/lock-api.ts";
 import { errorFromStatus } from "../../client/status-errors.ts";
-import type { CancelWaitResult } from "../../client/types.ts";
+import type { AnswerOf, CallName, RequestOf } from "../../proto/lock-calls.ts";
+import type {
+  AcquireAnswer, AcquireRequest, CancelWaitRequest, CancelWaitResult, CloseSessionRequest, Done, KeptAlive, KeptAliveSessions, OpenedSession,
+  OpenSessionRequest, ReleaseRequest,
+} from "../../proto/lock-values.ts";
 import type { Answer } from "../../node/lock/answers.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
@@ -89,8 +91,21 @@ function answerOfFailure(o: Outcome): Answer | null {
   return { kind: "error", reason: o.reason, message: o.message };
 }
 
+/** The calls the simulated clients make, each as its Request to a node. */
+type SimCall = "OpenSession" | "KeepAlive" | "KeepAliveSessions" | "Acquire" | "Release" | "CancelWait" | "CloseSession";
+type Routes = { [K in SimCall]: (build: () => RequestOf<K>, options: CallOptions) => Promise<AnswerOf<K>> };
+
 export class SimLockApi implements LockApi {
   private readonly failover: Failover;
+  private readonly routes: Routes = {
+    OpenSession: (build, options) => this.openSession(build(), options),
+    KeepAlive: (build, options) => this.keepAlive(build().sessionId, options),
+    KeepAliveSessions: (build, options) => this.keepAliveSessions(build().sessionIds, options),
+    Acquire: (build, options) => this.acquire(build, options),
+    Release: (build, options) => this.release(build, options),
+    CancelWait: (build, options) => this.cancelWait(build(), options),
+    CloseSession: (build, options) => this.closeSession(build, options),
+  };
 
   constructor(
     private readonly rpc: SimRpc,
@@ -104,73 +119,66 @@ export class SimLockApi implements LockApi {
     this.failover = new Failover(nodes().map(String), proc.clock, classify);
   }
 
-  openSession(call: OpenSessionCall, options: CallOptions = {}): Promise<OpenedSession> {
-    return this.call({ kind: "openSession", req: { ttlMs: call.ttlMs, clientName: call.clientName, requestId: call.requestId } }, "write", options, (r) => {
+  call<N extends CallName>(name: N, build: () => RequestOf<N>, options: CallOptions = {}): Promise<AnswerOf<N>> {
+    const route = (this.routes as unknown as Partial<Record<CallName, (b: () => RequestOf<N>, o: CallOptions) => Promise<AnswerOf<N>>>>)[name];
+    if (route === undefined) return Promise.reject(new Error(`the simulation does not carry ${name}`));
+    return route(build, options);
+  }
+
+  private openSession(call: OpenSessionRequest, options: CallOptions): Promise<OpenedSession> {
+    return this.send({ kind: "openSession", req: { ttlMs: call.ttlMs, clientName: call.clientName, requestId: call.requestId } }, "write", options, (r) => {
       if (r.kind !== "opened") throw new Error(`unexpected reply ${r.kind} to OpenSession`);
       return { sessionId: r.sessionId, ttlMs: r.ttlMs };
     });
   }
 
-  async keepAlive(sessionId: bigint, options: CallOptions = {}): Promise<void> {
-    await this.call({ kind: "keepAlive", session: sessionId }, "read", options, (r) => {
+  private keepAlive(sessionId: bigint, options: CallOptions): Promise<KeptAlive> {
+    return this.send({ kind: "keepAlive", session: sessionId }, "read", options, (r) => {
       if (r.kind !== "keptAlive") throw new Error(`unexpected reply ${r.kind} to KeepAlive`);
+      return { ttlMs: 0 };
     });
   }
 
-  keepAliveSessions(sessionIds: readonly bigint[], options: CallOptions = {}): Promise<KeptAlive[]> {
-    return this.call({ kind: "keepAliveSessions", sessions: [...sessionIds] }, "read", options, (r) => {
+  private keepAliveSessions(sessionIds: readonly bigint[], options: CallOptions): Promise<KeptAliveSessions> {
+    return this.send({ kind: "keepAliveSessions", sessions: [...sessionIds] }, "read", options, (r) => {
       if (r.kind !== "keptAliveSessions" || r.ttls.length !== sessionIds.length) throw new Error(`unexpected reply ${r.kind} to KeepAliveSessions`);
-      return r.ttls.map((ttl) => (ttl === null ? "notFound" : "ok"));
+      return { sessions: r.ttls.map((ttlMs, i) => ({ sessionId: sessionIds[i] as bigint, ttlMs })) };
     });
   }
 
-  acquire(call: AcquireCall, options: CallOptions = {}): Promise<AcquireAnswer> {
-    const build = (): Request => {
-      const acks = call.acks();
-      return {
-        kind: "acquire",
-        cmd: {
-          type: "acquire", sessionId: call.sessionId, seq: call.seq, ackedUpTo: acks.ackedUpTo, held: [...acks.held], lock: call.lock, waitMs: call.waitMs, wallMs: 0,
-          ...(call.mode !== undefined ? { mode: call.mode } : {}), ...(call.permits !== undefined ? { permits: call.permits } : {}),
-          ...(call.more && call.more.length > 0 ? { more: call.more.map((t) => ({ ...t })) } : {}),
-          ...(call.holderData ? { holderData: call.holderData } : {}), ...(call.holdMs ? { holdMs: call.holdMs } : {}),
-        },
-      };
-    };
-    return this.write(call.sessionId, call.seq, build, options, (r) => {
+  private acquire(call: () => AcquireRequest, options: CallOptions): Promise<AcquireAnswer> {
+    const first = call();
+    const build = (): Request => ({ kind: "acquire", cmd: { type: "acquire", ...call(), wallMs: 0 } });
+    return this.write(first.sessionId, first.seq, build, options, (r) => {
       if (r.kind !== "acquired") throw new Error(`unexpected reply ${r.kind} to Acquire`);
       return { value: r.result, answer: r.result };
     });
   }
 
-  async release(call: ReleaseCall, options: CallOptions = {}): Promise<void> {
-    const build = (): Request => {
-      const acks = call.acks();
-      return { kind: "release", cmd: { type: "release", sessionId: call.sessionId, seq: call.seq, ackedUpTo: acks.ackedUpTo, held: [...acks.held], lock: call.lock, token: call.token, wallMs: 0 } };
-    };
-    await this.write(call.sessionId, call.seq, build, options, (r) => {
+  private release(call: () => ReleaseRequest, options: CallOptions): Promise<Done> {
+    const first = call();
+    const build = (): Request => ({ kind: "release", cmd: { type: "release", ...call(), wallMs: 0 } });
+    return this.write(first.sessionId, first.seq, build, options, (r) => {
       if (r.kind !== "released") throw new Error(`unexpected reply ${r.kind} to Release`);
-      return { value: undefined, answer: { kind: "released" } };
+      return { value: {}, answer: { kind: "released" } };
     });
   }
 
-  cancelWait(call: CancelWaitCall, options: CallOptions = {}): Promise<CancelWaitResult> {
-    const req: Request = { kind: "cancelWait", cmd: { type: "cancelWait", sessionId: call.sessionId, lock: call.lock, acquireSeq: call.acquireSeq, reason: "client", wallMs: 0 } };
-    return this.call(req, "write", options, (r) => {
+  private cancelWait(call: CancelWaitRequest, options: CallOptions): Promise<CancelWaitResult> {
+    const req: Request = { kind: "cancelWait", cmd: { type: "cancelWait", ...call, reason: "client", wallMs: 0 } };
+    return this.send(req, "write", options, (r) => {
       if (r.kind !== "cancelWait") throw new Error(`unexpected reply ${r.kind} to CancelWait`);
       if (r.result.outcome === "granted") this.lateGrantSeen(call.lock, call.acquireSeq, r.result.token);
       return r.result;
     });
   }
 
-  async closeSession(call: CloseSessionCall, options: CallOptions = {}): Promise<void> {
-    const build = (): Request => {
-      const acks = call.acks();
-      return { kind: "closeSession", cmd: { type: "closeSession", sessionId: call.sessionId, seq: call.seq, ackedUpTo: acks.ackedUpTo, held: [...acks.held], wallMs: 0 } };
-    };
-    await this.write(call.sessionId, call.seq, build, options, (r) => {
+  private closeSession(call: () => CloseSessionRequest, options: CallOptions): Promise<Done> {
+    const first = call();
+    const build = (): Request => ({ kind: "closeSession", cmd: { type: "closeSession", ...call(), wallMs: 0 } });
+    return this.write(first.sessionId, first.seq, build, options, (r) => {
       if (r.kind !== "closed") throw new Error(`unexpected reply ${r.kind} to CloseSession`);
-      return { value: undefined, answer: { kind: "sessionClosed" } };
+      return { value: {}, answer: { kind: "sessionClosed" } };
     });
   }
 
@@ -190,7 +198,7 @@ export class SimLockApi implements LockApi {
       return await failover.call(this.attempt({ kind: "read", query }, (r) => {
         if (r.kind !== "read") throw new Error(`unexpected reply ${r.kind} to a read`);
         return r;
-      }), { kind: "read", attemptTimeoutMs: this.options.callTimeoutMs, budgetMs: giveUpMs, what: "read" });
+      }), "read", {}, { kind: "read", attemptTimeoutMs: this.options.callTimeoutMs, budgetMs: giveUpMs });
     } catch {
       return null;
     }
@@ -211,22 +219,15 @@ export class SimLockApi implements LockApi {
         if (answer) this.observer.writeAnswered(session, seq, answer);
       })(endpoint, timeoutMs, a);
     };
-    return this.failover.call(attemptFn, this.callOptions("write", options));
+    return this.failover.call(attemptFn, "call", options, this.defaults("write"));
   }
 
-  private call<T>(req: Request, kind: "write" | "read", options: CallOptions, decode: (r: Reply) => T): Promise<T> {
-    return this.failover.call(this.attempt(req, decode), this.callOptions(kind, options));
+  private send<T>(req: Request, kind: "write" | "read", options: CallOptions, decode: (r: Reply) => T): Promise<T> {
+    return this.failover.call(this.attempt(req, decode), "call", options, this.defaults(kind));
   }
 
-  private callOptions(kind: "write" | "read", options: CallOptions) {
-    return {
-      kind: options.kind ?? kind,
-      attemptTimeoutMs: options.attemptTimeoutMs ?? this.options.callTimeoutMs,
-      budgetMs: options.budgetMs ?? this.options.retryBudgetMs,
-      timeLeftMs: options.timeLeftMs,
-      answerMayWait: options.answerMayWait,
-      what: "call",
-    };
+  private defaults(kind: "write" | "read"): CallDefaults {
+    return { kind, attemptTimeoutMs: this.options.callTimeoutMs, budgetMs: this.options.retryBudgetMs };
   }
 
   /** One attempt at one node: its reply, delayed, lost or cut like any message; seen by the client process only when it runs. */

@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { systemClock } from "../../client/clock.ts";
 import { PalisadeError, SessionNotFoundError, UnavailableError } from "../../client/errors.ts";
 import { combinedOptions, KeepaliveBatcher, MAX_SESSIONS_PER_REQUEST } from "../../client/keepalive-batch.ts";
-import type { CallOptions, KeptAlive } from "../../client/lock-api.ts";
+import type { CallOptions } from "../../client/lock-api.ts";
+import { scriptedApi } from "./lock-api-kit.ts";
+
+type KeptAlive = "ok" | "notFound";
 
 /** A LockApi's keepalive half that records each request and answers as `answer` says. */
 function recordingApi(answer: (ids: readonly bigint[]) => Promise<KeptAlive[]>) {
@@ -14,16 +17,17 @@ function recordingApi(answer: (ids: readonly bigint[]) => Promise<KeptAlive[]>) 
   return {
     batches,
     singles,
-    api: {
-      keepAlive: (id: bigint): Promise<void> => {
-        singles.push(id);
-        return Promise.resolve();
+    api: scriptedApi({
+      KeepAlive: async ({ sessionId }) => {
+        singles.push(sessionId);
+        return { ttlMs: 10_000 };
       },
-      keepAliveSessions: (ids: readonly bigint[], options: CallOptions = {}): Promise<KeptAlive[]> => {
-        batches.push({ ids: [...ids], options });
-        return answer(ids);
+      KeepAliveSessions: async ({ sessionIds }, options) => {
+        batches.push({ ids: [...sessionIds], options });
+        const outcomes = await answer(sessionIds);
+        return { sessions: sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: outcomes[i] === "ok" ? 10_000 : null })) };
       },
-    },
+    }),
   };
 }
 

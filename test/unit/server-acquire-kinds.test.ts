@@ -5,11 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { resolveLimits, DEFAULT_LOCK_LIMITS, LockStateMachine, type AcquireCommand } from "../../node/lock/index.ts";
-import { answerFailure } from "../../node/host/failures.ts";
+import { answerFailure, RequestFailure } from "../../node/host/failures.ts";
 import { acquireAnswerOf } from "../../node/host/lock-requests.ts";
-import { acquireResponse } from "../../node/server/lock-service.ts";
-import { parseAcquire, RequestError } from "../../node/server/requests.ts";
-import { toU64 } from "../../proto/wire.ts";
+import { checkAcquire } from "../../node/host/request-checks.ts";
+import { decodeRequest, encodeAnswer } from "../../proto/lock-calls.ts";
+import type { AcquireAnswer } from "../../proto/lock-values.ts";
+import { CodecError, toU64 } from "../../proto/wire.ts";
+import type { LockLimits } from "../../node/lock/index.ts";
 
 const pb = palisade.v1;
 const limits = DEFAULT_LOCK_LIMITS;
@@ -24,11 +26,21 @@ function decoded(fields: Partial<palisade.v1.AcquireRequest.$Properties>): palis
   return pb.AcquireRequest.decode(pb.AcquireRequest.encode(acquire(fields)).finish());
 }
 
+/** What the node makes of a decoded request: the codec's value, checked against `lim`, as the command it proposes. */
+function parseAcquire(wire: palisade.v1.AcquireRequest, lim: LockLimits, wallMs: number): AcquireCommand {
+  const req = decodeRequest("Acquire", wire);
+  checkAcquire(req, lim);
+  return { type: "acquire", ...req, wallMs };
+}
+
+/** The AcquireResponse the node sends for an answer. */
+const acquireResponse = (answer: AcquireAnswer): palisade.v1.AcquireResponse => encodeAnswer("Acquire", answer);
+
 function refusal(fields: Partial<palisade.v1.AcquireRequest.$Properties>, lim = limits): string {
   try {
     parseAcquire(decoded(fields), lim, 0);
   } catch (err) {
-    expect(err).toBeInstanceOf(RequestError);
+    expect(err instanceof CodecError || err instanceof RequestFailure).toBe(true);
     return (err as Error).message;
   }
   throw new Error("expected the request to be refused");

@@ -11,8 +11,8 @@ import { MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES,
 import { KEEPALIVE_IDS_PER_TOKEN } from "../../node/server/interceptors.ts";
 import { RateLimiter } from "../../node/server/rate-limit.ts";
 import type { ServiceContext } from "../../node/server/context.ts";
-import type { LockCalls } from "../../node/server/lock-service.ts";
-import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type StreamLimits, type StreamOptions } from "../../node/server/lock-stream.ts";
+import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type Serve, type StreamLimits, type StreamOptions } from "../../node/server/lock-stream.ts";
+import type { AnswerOf, CallName, RequestOf } from "../../proto/lock-calls.ts";
 import { createLogger } from "../../node/util/logger.ts";
 
 const pb = palisade.v1;
@@ -81,29 +81,34 @@ interface Asked {
 }
 
 /**
- * LockCalls that answer only when the test says so. GetLock answers with a holder whose
+ * A dispatcher that answers only when the test says so. GetLock answers with a holder whose
  * client name is as long as the lock name says ("size:N"), for answers of a chosen size.
  */
-function scriptedCalls(): { calls: LockCalls; open: Deferred[]; asked: Asked } {
+function scriptedCalls(): { calls: Serve; open: Deferred[]; asked: Asked } {
   const open: Deferred[] = [];
   const asked: Asked = { methods: [], keepAliveIds: [] };
   const pending = <T>(method: string, answer: T, detached?: AbortSignal): Promise<T> => {
     asked.methods.push(method);
     return new Promise<T>((resolve, reject) => open.push({ resolve: () => resolve(answer), reject, detached }));
   };
-  const calls = {
-    GetLock: (req: palisade.v1.GetLockRequest) => {
+  const holder = { sessionId: 1n, clientName: "", token: 7n, grantedIndex: 7n };
+  const handlers: Partial<{ [K in CallName]: (req: RequestOf<K>, detached?: AbortSignal) => Promise<AnswerOf<K>> }> = {
+    GetLock: (req) => {
       const size = /^size:(\d+)$/.exec(req.lock)?.[1];
-      const holder = size === undefined ? null : { sessionId: toU64(1), clientName: "x".repeat(Number(size)), token: toU64(1) };
-      return pending("GetLock", pb.GetLockResponse.create({ lock: "a", holder }));
+      const big = size === undefined ? {} : { holder: { ...holder, clientName: "x".repeat(Number(size)) } };
+      return pending("GetLock", { lock: "a", ...big, waiters: [], holderCount: size === undefined ? 0 : 1, waiterCount: 0 });
     },
-    Acquire: (_req: palisade.v1.AcquireRequest, detached: AbortSignal) => pending("Acquire", pb.AcquireResponse.create({ acquired: true, token: toU64(7) }), detached),
-    CancelWait: () => pending("CancelWait", pb.CancelWaitResponse.create({})),
-    KeepAliveSessions: (req: palisade.v1.KeepAliveSessionsRequest) => {
+    Acquire: (_req, detached) => pending("Acquire", { kind: "granted" as const, token: 7n, holder, grants: [{ lock: "l", token: 7n, mode: "exclusive" as const }] }, detached),
+    CancelWait: () => pending("CancelWait", { outcome: "cancelled" as const }),
+    KeepAliveSessions: (req) => {
       asked.keepAliveIds.push(req.sessionIds.length);
-      return pending("KeepAliveSessions", pb.KeepAliveSessionsResponse.create({}));
+      return pending("KeepAliveSessions", { sessions: [] });
     },
-  } as unknown as LockCalls;
+  };
+  const calls = (<N extends CallName>(name: N, request: RequestOf<N>, detached?: AbortSignal): Promise<AnswerOf<N>> => {
+    const handler = handlers[name];
+    return handler === undefined ? Promise.reject(new Error(`no ${name} in this test`)) : handler(request, detached);
+  }) as Serve;
   return { calls, open, asked };
 }
 

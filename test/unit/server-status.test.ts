@@ -4,7 +4,14 @@ import { WIRE_ERRORS, type ErrorReasonName } from "../../proto/wire.ts";
 import { fail as failAnswer } from "../../node/lock/index.ts";
 import { NotLeaderError, ProposalDroppedError } from "../../node/raft/core.ts";
 import { DriverStoppedError, ProposalLostError, ReadIndexFailedError } from "../../node/host/driver.ts";
-import { answerStatus, driverErrorStatus, LEADER_METADATA_KEY, notLeader } from "../../node/server/status.ts";
+import { answerFailure, failureOf, notLeader as notLeaderFailure } from "../../node/host/failures.ts";
+import type { ErrorAnswer } from "../../node/lock/index.ts";
+import { callFailureOf, LEADER_METADATA_KEY, statusOf, type StatusError } from "../../node/server/status.ts";
+
+// Each failure as the status a unary call ends with.
+const answerStatus = (answer: ErrorAnswer): StatusError => statusOf(callFailureOf(answerFailure(answer)));
+const notLeader = (leader: string | null): StatusError => statusOf(callFailureOf(notLeaderFailure(leader)));
+const driverErrorStatus = (error: unknown, leader: string | null): StatusError => statusOf(callFailureOf(failureOf(error, leader)));
 
 describe("answer and error statuses", () => {
   it("answers every error reason with the status code of the wire table, naming the reason", () => {

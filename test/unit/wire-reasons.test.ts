@@ -44,7 +44,7 @@ async function statusOf(endpoint: string, lock: string): Promise<grpc.ServiceErr
   const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
   connections.push(connection);
   try {
-    await connection.callOnce(endpoint, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true);
+    await connection.unaryOnce(endpoint, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true);
   } catch (err) {
     return err as grpc.ServiceError;
   }
@@ -90,7 +90,7 @@ describe("error reasons on the wire", () => {
     const connection = new Connection({ endpoints: [limited], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
     connections.push(connection);
     const statusOfCall = (lock: string): Promise<grpc.ServiceError> =>
-      connection.callOnce(limited, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true).then(
+      connection.unaryOnce(limited, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true).then(
         () => { throw new Error(`${lock}: expected an error status`); },
         (err: unknown) => err as grpc.ServiceError,
       );
