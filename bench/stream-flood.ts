@@ -53,7 +53,7 @@ const pb = palisade.v1;
 const STREAM = lockServiceDefinition.Stream;
 
 function keepAliveEntry(id: number, ids: number): Uint8Array {
-  return pb.StreamRequest.encode({ id: toU64(id), keepAliveSessions: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(i + 1)) } }).finish();
+  return pb.StreamRequest.encode({ id: toU64(id), keepAlive: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(i + 1)) } }).finish();
 }
 
 /** The frames one flooding client sends, in turn. */
@@ -161,7 +161,7 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
       term_after: await termOf(),
       frames_sent: framesSent,
       requests_sent: requestsSent,
-      config: `3 nodes, product defaults; ${options.clients} raw Stream clients at the leader for ${options.seconds} s, alternating a ${(frames[0]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[0]!.requests} KeepAliveSessions × 10,000 ids and a ${(frames[1]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[1]!.requests} × ${MAX_KEEPALIVE_SESSION_IDS} ids, each on a stream of its own`,
+      config: `3 nodes, product defaults; ${options.clients} raw Stream clients at the leader for ${options.seconds} s, alternating a ${(frames[0]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[0]!.requests} KeepAlive × 10,000 ids and a ${(frames[1]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[1]!.requests} × ${MAX_KEEPALIVE_SESSION_IDS} ids, each on a stream of its own`,
     };
     options.log(`stream-flood: leader's largest event-loop delay ${result.leader_max_event_loop_delay_ms} ms (bound ${STREAM_FLOOD_BOUND_MS} ms; ${result.leader_max_event_loop_delay_before_ms} ms idle before), ${result.leader_changes} leader changes, term ${termBefore} → ${result.term_after}, ${framesSent} frames sent`);
     return result;

@@ -1,8 +1,8 @@
-// The sizes of the contract that both ends read: how many session ids a batched keepalive,
+// The sizes of the contract that both ends read: how many session ids a keepalive,
 // how many requests and bytes a Stream frame, and how many entries a page may carry. Free of
 // any gRPC import, so the node's pure modules read them too.
 
-/** Session ids one KeepAliveSessions request may carry; more is INVALID_ARGUMENT. */
+/** Session ids one KeepAlive request may carry; more is INVALID_ARGUMENT. */
 export const MAX_KEEPALIVE_SESSION_IDS = 4_096;
 
 /** Entries of a ListLocks or ListSessions page, and of a GetLock list, when the request leaves its limit at 0 (unset for GetLock). */

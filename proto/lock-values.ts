@@ -99,11 +99,8 @@ export interface OpenSessionRequest {
   readonly requestId: string;
 }
 
+/** One or many sessions to keep alive (1 to MAX_KEEPALIVE_SESSION_IDS). */
 export interface KeepAliveRequest {
-  readonly sessionId: bigint;
-}
-
-export interface KeepAliveSessionsRequest {
   readonly sessionIds: readonly bigint[];
 }
 
@@ -194,12 +191,8 @@ export interface OpenedSession {
   readonly ttlMs: number;
 }
 
+/** Per requested session, in order: its TTL, or null when it is gone (a client takes it for lost). */
 export interface KeptAlive {
-  readonly ttlMs: number;
-}
-
-/** Per requested session, in order: its TTL, or null when it is gone (KeepAlive would answer NOT_FOUND). */
-export interface KeptAliveSessions {
   readonly sessions: ReadonlyArray<{ readonly sessionId: bigint; readonly ttlMs: number | null }>;
 }
 

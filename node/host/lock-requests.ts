@@ -32,10 +32,6 @@ function unexpected(answer: Answer, what: string): never {
   throw new RequestFailure("ERROR_REASON_INTERNAL", `unexpected answer "${answer.kind}" to ${what}`);
 }
 
-function gone(sessionId: bigint): never {
-  throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${sessionId} not found (unknown, closed or expired); open a new session`);
-}
-
 /** An Acquire's final answer as apply decided it. */
 export function acquireAnswerOf(answer: Answer): AcquireAnswer {
   const ok = expectOk(answer);
@@ -68,9 +64,8 @@ export class LockRequests {
     const host = this.host;
     return {
       OpenSession: (req) => this.openSession(req),
-      KeepAlive: (req) => this.keepAlive(req.sessionId),
-      KeepAliveSessions: async (req) => {
-        const ttls = await this.keepAliveSessions(req.sessionIds);
+      KeepAlive: async (req) => {
+        const ttls = await this.keepAlive(req.sessionIds);
         return { sessions: req.sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: ttls[i] ?? null })) };
       },
       CloseSession: async (req) => {
@@ -135,17 +130,10 @@ export class LockRequests {
     return { sessionId: ok.sessionId, ttlMs: ok.ttlMs };
   }
 
-  /** keepAliveSessions for one session: its TTL, or NOT_FOUND once it is gone. */
-  async keepAlive(sessionId: bigint): Promise<{ ttlMs: number }> {
-    const [ttlMs] = await this.keepAliveSessions([sessionId]);
-    if (ttlMs === null || ttlMs === undefined) gone(sessionId);
-    return { ttlMs };
-  }
-
   /**
    * Restarts each session's TTL on arrival and answers, after one quorum round that started
    * after the keepalives arrived confirmed this leadership in the same term, each id's TTL,
-   * or null for a session that is gone (keepAlive would answer NOT_FOUND). The answer is
+   * or null for a session that is gone (its client takes it for lost). The answer is
    * read from the applied state only once this leadership's first entry is applied: before
    * that the state may still hold a session whose end an earlier leader committed (to
    * acknowledge it would extend a lease the log has ended) or lack one whose opening it
@@ -154,7 +142,7 @@ export class LockRequests {
    * applying is held, and keepalives must still be answered. A node that does not lead, or
    * stops leading before the answer, fails the whole request.
    */
-  async keepAliveSessions(sessionIds: readonly bigint[]): Promise<Array<number | null>> {
+  async keepAlive(sessionIds: readonly bigint[]): Promise<Array<number | null>> {
     const host = this.host;
     host.requireLeader();
     const term = host.driver.core.term;

@@ -57,18 +57,18 @@ export function rateKey(who: PeerIdentity | null, message: unknown, peer: string
 }
 
 /**
- * Session ids of a batched keepalive that one token of the request budget pays for: an id
+ * Session ids of a keepalive that one token of the request budget pays for: an id
  * costs the node a small part of what a whole request does, and a client keeping thousands
  * of sessions alive must stay well within the rate that one sending as many requests would.
  */
 export const KEEPALIVE_IDS_PER_TOKEN = 10;
 
-/** Budget tokens a request costs: one, or for KeepAliveSessions one per KEEPALIVE_IDS_PER_TOKEN ids. */
+/** Budget tokens a request costs: one, or for a KeepAlive one per KEEPALIVE_IDS_PER_TOKEN ids. */
 export function requestCost(keepAliveIds: number): number {
   return Math.max(1, Math.ceil(keepAliveIds / KEEPALIVE_IDS_PER_TOKEN));
 }
 
-/** Session ids a decoded request carries as a KeepAliveSessions (0 for any other). */
+/** Session ids a decoded request carries as a KeepAlive (0 for any other). */
 function keepAliveIdsOf(message: unknown): number {
   if (typeof message !== "object" || message === null || !("sessionIds" in message)) return 0;
   const ids = (message as { sessionIds: unknown }).sessionIds;

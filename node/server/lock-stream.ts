@@ -66,7 +66,7 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
 
 /**
  * Work one event-loop turn takes from the node's client streams, in units: a request is one,
- * a KeepAliveSessions one per session id, and a request's bytes one per BYTES_PER_UNIT. So a
+ * a KeepAlive one per session id, and a request's bytes one per BYTES_PER_UNIT. So a
  * turn handles at most this many keepalive ids, requests, and 64 KiB of requests.
  */
 export const STREAM_TURN_UNITS = 4_096;
@@ -126,7 +126,7 @@ interface InFlight {
   readonly detach: AbortController;
   /** An Acquire: counted against the waits, not the in-flight cap. */
   readonly wait: boolean;
-  /** The session ids of a KeepAliveSessions (0 for other calls). */
+  /** The session ids of a KeepAlive (0 for other calls). */
   readonly keepAliveIds: number;
   /** Its call has settled (its answer is queued, or was dropped). */
   settled: boolean;
@@ -143,7 +143,7 @@ class ClientStream {
   private running = 0;
   private waits = 0;
   /**
-   * Session ids of the stream's KeepAliveSessions running: at most one request's worth at a
+   * Session ids of the stream's KeepAlives running: at most one request's worth at a
    * time (the first always starts), as their answers are all made in the turn a quorum round
    * confirms them.
    */
@@ -282,7 +282,7 @@ class ClientStream {
       return;
     }
     const body = request[kind];
-    if (!item.batched && !this.takeBudget(rateKey(this.who, body ?? null, this.call.getPeer()), keepAliveIds)) {
+    if (!item.keepAlive && !this.takeBudget(rateKey(this.who, body ?? null, this.call.getPeer()), keepAliveIds)) {
       this.answer(null, id, RATE_LIMITED);
       return;
     }
@@ -294,7 +294,7 @@ class ClientStream {
       ));
       return;
     }
-    const pending: InFlight = { detach: new AbortController(), wait, keepAliveIds: kind === "keepAliveSessions" ? keepAliveIds : 0, settled: false, forgotten: false };
+    const pending: InFlight = { detach: new AbortController(), wait, keepAliveIds: kind === "keepAlive" ? keepAliveIds : 0, settled: false, forgotten: false };
     this.inFlight.set(id, pending);
     this.keepAliveIds += pending.keepAliveIds;
     if (wait) this.waits++;
@@ -311,14 +311,14 @@ class ClientStream {
     return encodeAnswer(name, await this.serve(name, request, detached));
   }
 
-  private refusalBeforeDecoding({ bytes, id, keepAliveIds, batched }: Queued): Result | null {
+  private refusalBeforeDecoding({ bytes, id, keepAlive, keepAliveIds }: Queued): Result | null {
     if (bytes.byteLength > this.limits.maxRequestBytes) {
       return tooLarge(`request ${id} is ${bytes.byteLength} bytes; a stream request may have at most ${this.limits.maxRequestBytes} (send it as a unary call)`);
     }
-    const problem = keepAliveIds > 0 ? keepAliveCountProblem(keepAliveIds) : null;
+    const problem = keepAlive ? keepAliveCountProblem(keepAliveIds) : null;
     if (problem !== null) return failed("ERROR_REASON_INVALID_ARGUMENT", problem);
-    // A batched keepalive names no session of its own: its budget is the caller's, known undecoded.
-    if (batched && !this.takeBudget(rateKey(this.who, null, this.call.getPeer()), keepAliveIds)) return RATE_LIMITED;
+    // A keepalive names no session of its own: its budget is the caller's, known undecoded.
+    if (keepAlive && !this.takeBudget(rateKey(this.who, null, this.call.getPeer()), keepAliveIds)) return RATE_LIMITED;
     return null;
   }
 

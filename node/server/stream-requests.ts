@@ -1,28 +1,24 @@
 // What a node reads of one encoded StreamRequest before it decodes it: the request's id,
-// to answer it, whether it is a keepalive, and the count of session ids a KeepAliveSessions
-// in it carries, to size its work and its cost before paying for decoding them; and the
+// to answer it, whether it is a keepalive, and the count of session ids the keepalive
+// carries, to size its work and its cost before paying for decoding them; and the
 // order a stream handles its received requests in: keepalives first, then the others as
 // they came, so no number of queued calls delays a client's keepalives by more than a turn.
 import { FrameError, readVarint, skipField } from "../../proto/stream-frames.ts";
 
-/** StreamRequest.id (uint64), and the call fields that are keepalives. */
+/** StreamRequest.id (uint64), its keep_alive call, and that KeepAliveRequest's session_ids. */
 const ID_FIELD = 1;
 const KEEP_ALIVE_FIELD = 3;
+const SESSION_IDS_FIELD = 1;
 /** The fields of the `call` oneof. */
 const FIRST_CALL_FIELD = 2;
-const LAST_CALL_FIELD = 15;
-/** StreamRequest.keep_alive_sessions, and its KeepAliveSessionsRequest.session_ids. */
-const KEEP_ALIVE_SESSIONS_FIELD = 15;
-const SESSION_IDS_FIELD = 1;
+const LAST_CALL_FIELD = 14;
 
 export interface RequestPeek {
   /** The id, as a decimal string (0 when absent, as a decoder reads it). */
   readonly id: string;
-  /** The call is KeepAlive or KeepAliveSessions. */
+  /** The call is KeepAlive. */
   readonly keepAlive: boolean;
-  /** The call is KeepAliveSessions. */
-  readonly batched: boolean;
-  /** Session ids of a KeepAliveSessions (0 for any other call). */
+  /** Session ids of a KeepAlive (0 for any other call). */
   readonly keepAliveIds: number;
 }
 
@@ -38,7 +34,7 @@ function readU64(bytes: Uint8Array, at: number): { value: string; next: number }
   throw new FrameError("varint longer than 10 bytes");
 }
 
-/** Session ids in a KeepAliveSessionsRequest: packed varints counted by their last bytes, or one per unpacked value. */
+/** Session ids in a KeepAliveRequest: packed varints counted by their last bytes, or one per unpacked value. */
 function countSessionIds(bytes: Uint8Array, from: number, to: number): number {
   let count = 0;
   let at = from;
@@ -58,7 +54,7 @@ function countSessionIds(bytes: Uint8Array, from: number, to: number): number {
       at = skipField(bytes, at, tag.value & 7);
     }
   }
-  if (at !== to) throw new FrameError("truncated KeepAliveSessionsRequest");
+  if (at !== to) throw new FrameError("truncated KeepAliveRequest");
   return count;
 }
 
@@ -78,11 +74,11 @@ export function peekRequest(bytes: Uint8Array): RequestPeek {
       const read = readU64(bytes, at);
       id = read.value;
       at = read.next;
-    } else if (field === KEEP_ALIVE_SESSIONS_FIELD && wireType === 2) {
+    } else if (field === KEEP_ALIVE_FIELD && wireType === 2) {
       call = field;
       const length = readVarint(bytes, at);
       const end = length.next + length.value;
-      if (end > bytes.length) throw new FrameError("truncated keep_alive_sessions");
+      if (end > bytes.length) throw new FrameError("truncated keep_alive");
       // Occurrences of one message field merge: their ids add up.
       keepAliveIds += countSessionIds(bytes, length.next, end);
       at = end;
@@ -91,7 +87,7 @@ export function peekRequest(bytes: Uint8Array): RequestPeek {
       at = skipField(bytes, at, wireType);
     }
   }
-  return { id, keepAlive: call === KEEP_ALIVE_FIELD || call === KEEP_ALIVE_SESSIONS_FIELD, batched: call === KEEP_ALIVE_SESSIONS_FIELD, keepAliveIds };
+  return { id, keepAlive: call === KEEP_ALIVE_FIELD, keepAliveIds: call === KEEP_ALIVE_FIELD ? keepAliveIds : 0 };
 }
 
 /** A received request waiting to be handled: its bytes and what was read of them. */

@@ -5,7 +5,7 @@
 import { status as Status } from "@grpc/grpc-js";
 import { palisade } from "../gen/palisade.js";
 import type {
-  AcquireAnswer, CancelWaitResult, Done, EndReason, FoundSession, GrantMode, HistoryRecordInfo, KeptAlive, KeptAliveSessions, LockGrantInfo,
+  AcquireAnswer, CancelWaitResult, Done, EndReason, FoundSession, GrantMode, HistoryRecordInfo, KeptAlive, LockGrantInfo,
   LockHistory, LockHolderInfo, LockInfo, LockPage, LockSummaryInfo, LockWaiterInfo, OpenedSession, SessionInfo, SessionPage, TokenValidity,
 } from "../lock-values.ts";
 import { CodecError, isErrorReasonName, toU64, type ErrorReasonName } from "../wire.ts";
@@ -22,20 +22,12 @@ export function decodeOpenedSession(w: palisade.v1.OpenSessionResponse): OpenedS
 }
 
 export function encodeKeptAlive(a: KeptAlive): palisade.v1.KeepAliveResponse {
-  return pb.KeepAliveResponse.create({ ttlMs: toU64(a.ttlMs) });
-}
-
-export function decodeKeptAlive(w: palisade.v1.KeepAliveResponse): KeptAlive {
-  return { ttlMs: numberField(w.ttlMs, "ttl_ms") };
-}
-
-export function encodeKeptAliveSessions(a: KeptAliveSessions): palisade.v1.KeepAliveSessionsResponse {
-  return pb.KeepAliveSessionsResponse.create({
+  return pb.KeepAliveResponse.create({
     sessions: a.sessions.map((s) => ({ sessionId: toU64(s.sessionId), ttlMs: toU64(s.ttlMs ?? 0), notFound: s.ttlMs === null })),
   });
 }
 
-export function decodeKeptAliveSessions(w: palisade.v1.KeepAliveSessionsResponse): KeptAliveSessions {
+export function decodeKeptAlive(w: palisade.v1.KeepAliveResponse): KeptAlive {
   return {
     sessions: (w.sessions ?? []).map((s) => ({
       sessionId: bigField(s.sessionId, "sessions.session_id"), ttlMs: s.notFound ? null : numberField(s.ttlMs, "sessions.ttl_ms"),

@@ -7,7 +7,7 @@ import { palisade } from "../gen/palisade.js";
 import { checkClientName, checkRequestId } from "../names.ts";
 import type {
   AcquireRequest, CancelWaitRequest, CloseSessionRequest, GetLockHistoryRequest, GetLockRequest, GetSessionRequest, KeepAliveRequest,
-  KeepAliveSessionsRequest, ListLocksRequest, ListSessionsRequest, OpenSessionRequest, ReleaseRequest, ValidateTokenRequest,
+  ListLocksRequest, ListSessionsRequest, OpenSessionRequest, ReleaseRequest, ValidateTokenRequest,
 } from "../lock-values.ts";
 import { CodecError, MAX_KEEPALIVE_SESSION_IDS, toU64 } from "../wire.ts";
 import {
@@ -31,27 +31,19 @@ export function decodeOpenSession(w: palisade.v1.OpenSessionRequest): OpenSessio
   return { ttlMs, clientName, requestId };
 }
 
-export function encodeKeepAlive(r: KeepAliveRequest): palisade.v1.KeepAliveRequest {
-  return pb.KeepAliveRequest.create({ sessionId: toU64(r.sessionId) });
-}
-
-export function decodeKeepAlive(w: palisade.v1.KeepAliveRequest): KeepAliveRequest {
-  return { sessionId: sessionIdField(w.sessionId) };
-}
-
-/** The refusal of a KeepAliveSessions request naming `count` ids, or null when the count is allowed. */
+/** The refusal of a KeepAlive request naming `count` ids, or null when the count is allowed. */
 export function keepAliveCountProblem(count: number): string | null {
   if (count === 0) return "session_ids is empty (name at least one session)";
   if (count > MAX_KEEPALIVE_SESSION_IDS) return `session_ids: ${count} ids, more than ${MAX_KEEPALIVE_SESSION_IDS} in one request`;
   return null;
 }
 
-export function encodeKeepAliveSessions(r: KeepAliveSessionsRequest): palisade.v1.KeepAliveSessionsRequest {
-  return pb.KeepAliveSessionsRequest.create({ sessionIds: r.sessionIds.map((id) => toU64(id)) });
+export function encodeKeepAlive(r: KeepAliveRequest): palisade.v1.KeepAliveRequest {
+  return pb.KeepAliveRequest.create({ sessionIds: r.sessionIds.map((id) => toU64(id)) });
 }
 
 /** 1 to MAX_KEEPALIVE_SESSION_IDS session ids. */
-export function decodeKeepAliveSessions(w: palisade.v1.KeepAliveSessionsRequest): KeepAliveSessionsRequest {
+export function decodeKeepAlive(w: palisade.v1.KeepAliveRequest): KeepAliveRequest {
   const raw = w.sessionIds ?? [];
   ensure(keepAliveCountProblem(raw.length));
   return { sessionIds: raw.map((id, i) => sessionIdField(id, `session_ids[${i}]`)) };

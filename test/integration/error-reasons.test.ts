@@ -82,7 +82,7 @@ describe("error reasons across the wire", () => {
     expect(gone).toBeInstanceOf(SessionNotFoundError);
     expect(gone).toMatchObject({ code: grpc.status.NOT_FOUND, reason: "ERROR_REASON_SESSION_NOT_FOUND" });
     const leader = cluster.endpoint(await cluster.leaderId());
-    const status = await rawStatus(leader, lockApi.KeepAlive, pb.KeepAliveRequest.create({ sessionId: toU64(987_654_321n) }));
+    const status = await rawStatus(leader, lockApi.GetSession, pb.GetSessionRequest.create({ sessionId: toU64(987_654_321n) }));
     expect(status.code).toBe(grpc.status.NOT_FOUND);
     expect(status.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_SESSION_NOT_FOUND"]);
   });

@@ -121,7 +121,7 @@ describe("lock calls on the Stream RPC", () => {
       const calls = after.callsIn - before.callsIn;
       const frames = after.framesIn - before.framesIn;
       expect(kept).toBeGreaterThanOrEqual(400); // two or three keepalives per session
-      // Batched: one KeepAliveSessions call carries a period's keepalives, in one message; a
+      // Batched: one KeepAlive call carries a period's keepalives, in one message; a
       // slow turn splits them in two or three, so the bound is on keepalives per call and per
       // message (the bench measures both per second).
       expect(calls).toBeLessThanOrEqual(kept / 20);

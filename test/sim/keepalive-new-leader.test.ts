@@ -23,11 +23,8 @@ async function transferTo(sim: LockSim, to: NodeId): Promise<void> {
   expect(host.driver.applied).toBeLessThan(host.driver.core.leadershipIndex);
 }
 
-function keepAlives(sim: LockSim, to: NodeId, session: bigint): { single: Promise<Reply | null>; batched: Promise<Reply | null> } {
-  return {
-    single: sim.rpc(100, to, { kind: "keepAlive", session }, 5_000),
-    batched: sim.rpc(100, to, { kind: "keepAliveSessions", sessions: [session] }, 5_000),
-  };
+function keepAlive(sim: LockSim, to: NodeId, session: bigint): Promise<Reply | null> {
+  return sim.rpc(100, to, { kind: "keepAlive", sessions: [session] }, 5_000);
 }
 
 describe("keepalives on a new leader whose applying lags", () => {
@@ -44,16 +41,11 @@ describe("keepalives on a new leader whose applying lags", () => {
     expect(sim.hosts.get(leader.id)!.host.state.hasSession(session)).toBe(false);
     expect(sim.hosts.get(next)!.host.state.hasSession(session)).toBe(true);
     await transferTo(sim, next);
-    const early = keepAlives(sim, next, session);
-    const single = await until(sim, early.single);
-    const batched = await until(sim, early.batched);
+    const early = await until(sim, keepAlive(sim, next, session));
     // Not acknowledged while the end is unapplied: a retryable refusal.
-    expect(single).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
-    expect(batched).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    expect(early).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
     release();
-    const late = keepAlives(sim, next, session);
-    expect(await until(sim, late.single)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_SESSION_NOT_FOUND" });
-    expect(await until(sim, late.batched)).toMatchObject({ kind: "keptAliveSessions", ttls: [null] });
+    expect(await until(sim, keepAlive(sim, next, session))).toMatchObject({ kind: "keptAlive", ttls: [null] });
   });
 
   it("does not answer NOT_FOUND for a live session an earlier leader opened: it waits for the apply", async () => {
@@ -66,12 +58,11 @@ describe("keepalives on a new leader whose applying lags", () => {
     const session = c.session!.id;
     expect(sim.hosts.get(next)!.host.state.hasSession(session)).toBe(false);
     await transferTo(sim, next);
-    const waiting = keepAlives(sim, next, session);
-    // Applying resumes while the keepalives wait (within their bound): they are acknowledged.
+    const waiting = keepAlive(sim, next, session);
+    // Applying resumes while the keepalive waits (within its bound): it is acknowledged.
     await runFor(sim, 100);
     release();
-    expect(await until(sim, waiting.single)).toMatchObject({ kind: "keptAlive" });
-    expect(await until(sim, waiting.batched)).toMatchObject({ kind: "keptAliveSessions", ttls: [5_000] });
+    expect(await until(sim, waiting)).toMatchObject({ kind: "keptAlive", ttls: [5_000] });
   });
 
   it("answers a keepalive that waited past its bound for the apply as retryable, not as NOT_FOUND", async () => {
@@ -82,9 +73,8 @@ describe("keepalives on a new leader whose applying lags", () => {
     const c = new SimLockClient(sim, 100, new SeededRandom(1), 5_000, 0);
     expect(await until(sim, c.open())).toBe(true);
     await transferTo(sim, next);
-    const waiting = keepAlives(sim, next, c.session!.id);
-    expect(await until(sim, waiting.single)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
-    expect(await until(sim, waiting.batched)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    const waiting = keepAlive(sim, next, c.session!.id);
+    expect(await until(sim, waiting)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
     release();
     await runFor(sim, 50);
     // The client's own keepalives went on meanwhile: its session is alive everywhere.
@@ -104,8 +94,8 @@ describe("keepalive cost", () => {
     expect(state.getSession(c.session!.id)?.held.length).toBe(40);
     const views = vi.spyOn(LockStateMachine.prototype, "getSession");
     try {
-      const reply = await until(sim, sim.rpc(100, leader.id, { kind: "keepAliveSessions", sessions: [c.session!.id, c.session!.id] }, 2_000));
-      expect(reply).toMatchObject({ kind: "keptAliveSessions", ttls: [5_000, 5_000] });
+      const reply = await until(sim, sim.rpc(100, leader.id, { kind: "keepAlive", sessions: [c.session!.id, c.session!.id] }, 2_000));
+      expect(reply).toMatchObject({ kind: "keptAlive", ttls: [5_000, 5_000] });
       expect(views).not.toHaveBeenCalled();
     } finally {
       views.mockRestore();

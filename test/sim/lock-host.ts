@@ -48,8 +48,7 @@ export function answerRead(sm: LockReader, q: ReadQuery): ReadAnswer {
 /** A simulated client's request, in the host's domain types (what the gRPC services decode a request into). */
 export type Request =
   | { readonly kind: "openSession"; readonly req: OpenSessionRequest }
-  | { readonly kind: "keepAlive"; readonly session: bigint }
-  | { readonly kind: "keepAliveSessions"; readonly sessions: readonly bigint[] }
+  | { readonly kind: "keepAlive"; readonly sessions: readonly bigint[] }
   | { readonly kind: "acquire"; readonly cmd: AcquireCommand }
   | { readonly kind: "release"; readonly cmd: ReleaseCommand }
   | { readonly kind: "cancelWait"; readonly cmd: CancelWaitCommand }
@@ -59,9 +58,8 @@ export type Request =
 /** The host's answer to a request, or its failure (what a gRPC status carries: reason, message, leader). */
 export type Reply =
   | { readonly kind: "opened"; readonly sessionId: bigint; readonly ttlMs: number }
-  | { readonly kind: "keptAlive" }
   /** Per requested session, in order: its TTL, or null when it is gone. */
-  | { readonly kind: "keptAliveSessions"; readonly ttls: ReadonlyArray<number | null> }
+  | { readonly kind: "keptAlive"; readonly ttls: ReadonlyArray<number | null> }
   | { readonly kind: "acquired"; readonly result: AcquireAnswer }
   | { readonly kind: "released" }
   | { readonly kind: "cancelWait"; readonly result: CancelWaitResult }
@@ -120,10 +118,7 @@ export class LockHost {
         );
         return;
       case "keepAlive":
-        locks.keepAlive(req.session).then(() => respond({ kind: "keptAlive" }), fail);
-        return;
-      case "keepAliveSessions":
-        locks.keepAliveSessions(req.sessions).then((ttls) => respond({ kind: "keptAliveSessions", ttls }), fail);
+        locks.keepAlive(req.sessions).then((ttls) => respond({ kind: "keptAlive", ttls }), fail);
         return;
       case "openSession":
         locks.openSession(req.req).then((o) => respond({ kind: "opened", sessionId: o.sessionId, ttlMs: o.ttlMs }), fail);

@@ -125,7 +125,7 @@ describe("lock service on the simulated cluster", () => {
     const others = sim.c.nodes.filter((n) => n.id !== leader.id).map((n) => n.id);
     // The client still reaches the old leader; the old leader no longer reaches anyone.
     sim.c.partition([[leader.id], others]);
-    const reply = sim.rpc(100, leader.id, { kind: "keepAlive", session: c.session!.id }, 300);
+    const reply = sim.rpc(100, leader.id, { kind: "keepAlive", sessions: [c.session!.id] }, 300);
     await runFor(sim, 5);
     // It has not stepped down yet (CheckQuorum waits an election timeout)...
     expect(leader.core?.role).toBe("leader");

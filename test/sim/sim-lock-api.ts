@@ -12,7 +12,7 @@ import type { CallOptions, LockApi } from "../../client/lock-api.ts";
 import { errorFromStatus } from "../../client/status-errors.ts";
 import type { AnswerOf, CallName, RequestOf } from "../../proto/lock-calls.ts";
 import type {
-  AcquireAnswer, AcquireRequest, CancelWaitRequest, CancelWaitResult, CloseSessionRequest, Done, KeptAlive, KeptAliveSessions, OpenedSession,
+  AcquireAnswer, AcquireRequest, CancelWaitRequest, CancelWaitResult, CloseSessionRequest, Done, KeptAlive, OpenedSession,
   OpenSessionRequest, ReleaseRequest,
 } from "../../proto/lock-values.ts";
 import type { Answer } from "../../node/lock/answers.ts";
@@ -92,15 +92,14 @@ function answerOfFailure(o: Outcome): Answer | null {
 }
 
 /** The calls the simulated clients make, each as its Request to a node. */
-type SimCall = "OpenSession" | "KeepAlive" | "KeepAliveSessions" | "Acquire" | "Release" | "CancelWait" | "CloseSession";
+type SimCall = "OpenSession" | "KeepAlive" | "Acquire" | "Release" | "CancelWait" | "CloseSession";
 type Routes = { [K in SimCall]: (build: () => RequestOf<K>, options: CallOptions) => Promise<AnswerOf<K>> };
 
 export class SimLockApi implements LockApi {
   private readonly failover: Failover;
   private readonly routes: Routes = {
     OpenSession: (build, options) => this.openSession(build(), options),
-    KeepAlive: (build, options) => this.keepAlive(build().sessionId, options),
-    KeepAliveSessions: (build, options) => this.keepAliveSessions(build().sessionIds, options),
+    KeepAlive: (build, options) => this.keepAlive(build().sessionIds, options),
     Acquire: (build, options) => this.acquire(build, options),
     Release: (build, options) => this.release(build, options),
     CancelWait: (build, options) => this.cancelWait(build(), options),
@@ -132,16 +131,9 @@ export class SimLockApi implements LockApi {
     });
   }
 
-  private keepAlive(sessionId: bigint, options: CallOptions): Promise<KeptAlive> {
-    return this.send({ kind: "keepAlive", session: sessionId }, "read", options, (r) => {
-      if (r.kind !== "keptAlive") throw new Error(`unexpected reply ${r.kind} to KeepAlive`);
-      return { ttlMs: 0 };
-    });
-  }
-
-  private keepAliveSessions(sessionIds: readonly bigint[], options: CallOptions): Promise<KeptAliveSessions> {
-    return this.send({ kind: "keepAliveSessions", sessions: [...sessionIds] }, "read", options, (r) => {
-      if (r.kind !== "keptAliveSessions" || r.ttls.length !== sessionIds.length) throw new Error(`unexpected reply ${r.kind} to KeepAliveSessions`);
+  private keepAlive(sessionIds: readonly bigint[], options: CallOptions): Promise<KeptAlive> {
+    return this.send({ kind: "keepAlive", sessions: [...sessionIds] }, "read", options, (r) => {
+      if (r.kind !== "keptAlive" || r.ttls.length !== sessionIds.length) throw new Error(`unexpected reply ${r.kind} to KeepAlive`);
       return { sessions: r.ttls.map((ttlMs, i) => ({ sessionId: sessionIds[i] as bigint, ttlMs })) };
     });
   }

@@ -21,7 +21,7 @@ function scripted(refusals: Error[] = []): { api: LockApi; lastAcquire?: { build
   const state: { api: LockApi; lastAcquire?: { build: () => AcquireRequest; options: CallOptions }; cancels: number } = {
     cancels: 0,
     api: scriptedApi({
-      KeepAlive: async () => ({ ttlMs: 60_000 }),
+      KeepAlive: async ({ sessionIds }) => ({ sessions: sessionIds.map((sessionId) => ({ sessionId, ttlMs: 60_000 })) }),
       Acquire: (_request, options, build) => {
         state.lastAcquire = { build, options };
         return new Promise(() => undefined);

@@ -13,7 +13,7 @@ describe("Connection retry budget", () => {
     const connection = new Connection({ endpoints: ["127.0.0.1:1"], callTimeoutMs: 200, retryBudgetMs: 600 });
     const attempts = vi.spyOn(connection as unknown as { attemptCall: () => Promise<unknown> }, "attemptCall");
     try {
-      const call = connection.call("KeepAlive", () => ({ sessionId: 1n }));
+      const call = connection.call("KeepAlive", () => ({ sessionIds: [1n] }));
       const realNow = Date.now.bind(Date);
       vi.spyOn(Date, "now").mockImplementation(() => realNow() + 3_600_000);
       await expect(call).rejects.toThrow(/KeepAlive/);

@@ -5,7 +5,7 @@
 // applied), lose its answer (applied, no answer) or leave it hanging, the way a call fails
 // when no leader answers for a whole retry budget.
 import { acquireAnswerOf, DEFAULT_TTL_MS } from "../../node/host/lock-requests.ts";
-import { LockStateMachine, sessionNotFound, type Answer, type Command } from "../../node/lock/index.ts";
+import { LockStateMachine, type Answer, type Command } from "../../node/lock/index.ts";
 import { decodeAnswer, encodeAnswer, specOf, type AnswerOf, type CallName, type RequestOf } from "../../proto/lock-calls.ts";
 import { CodecError, WIRE_ERRORS } from "../../proto/wire.ts";
 import type { CallOptions, LockApi } from "../../client/lock-api.ts";
@@ -101,13 +101,8 @@ export class FakeCluster implements LockApi {
       if (answer.kind !== "sessionOpened") throw new Error(`unexpected ${answer.kind}`);
       return { sessionId: answer.sessionId, ttlMs: answer.ttlMs };
     },
-    KeepAlive: async (req) => {
-      const ttlMs = this.machine.sessionTtl(req.sessionId);
-      if (ttlMs === null) throw errorOfAnswer(sessionNotFound(req.sessionId));
-      return { ttlMs };
-    },
     // What a client sends for all its sessions: each id answered with its TTL, or not found.
-    KeepAliveSessions: async (req) => ({ sessions: req.sessionIds.map((sessionId) => ({ sessionId, ttlMs: this.machine.sessionTtl(sessionId) })) }),
+    KeepAlive: async (req) => ({ sessions: req.sessionIds.map((sessionId) => ({ sessionId, ttlMs: this.machine.sessionTtl(sessionId) })) }),
     Acquire: (req) => {
       const first = this.apply({ type: "acquire", ...req, wallMs: 0 });
       if (first.kind !== "waiting") return Promise.resolve(acquireAnswerOf(first));

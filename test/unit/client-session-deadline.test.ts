@@ -11,9 +11,12 @@ import { Session, type SessionSettings } from "../../client/session.ts";
 function fakeConnection(keepalives: "answer" | "hang"): { connection: LockApi; paths: string[] } {
   const paths: string[] = [];
   const connection = {
-    call(name: string): Promise<unknown> {
+    call(name: string, build: () => unknown): Promise<unknown> {
       paths.push(name);
-      if (name === "KeepAlive" && keepalives === "answer") return Promise.resolve({ ttlMs: 10_000 });
+      if (name === "KeepAlive" && keepalives === "answer") {
+        const { sessionIds } = build() as { sessionIds: bigint[] };
+        return Promise.resolve({ sessions: sessionIds.map((sessionId) => ({ sessionId, ttlMs: 10_000 })) });
+      }
       if (name === "CloseSession") return Promise.resolve({});
       return new Promise(() => undefined);
     },

@@ -74,7 +74,7 @@ interface Deferred {
   detached: AbortSignal | undefined;
 }
 
-/** What the scripted calls were asked: the method of each call, and the session ids each KeepAliveSessions carried. */
+/** What the scripted calls were asked: the method of each call, and the session ids each KeepAlive carried. */
 interface Asked {
   methods: string[];
   keepAliveIds: number[];
@@ -100,9 +100,9 @@ function scriptedCalls(): { calls: Serve; open: Deferred[]; asked: Asked } {
     },
     Acquire: (_req, detached) => pending("Acquire", { kind: "granted" as const, token: 7n, holder, grants: [{ lock: "l", token: 7n, mode: "exclusive" as const }] }, detached),
     CancelWait: () => pending("CancelWait", { outcome: "cancelled" as const }),
-    KeepAliveSessions: (req) => {
+    KeepAlive: (req) => {
       asked.keepAliveIds.push(req.sessionIds.length);
-      return pending("KeepAliveSessions", { sessions: [] });
+      return pending("KeepAlive", { sessions: [] });
     },
   };
   const calls = (<N extends CallName>(name: N, request: RequestOf<N>, detached?: AbortSignal): Promise<AnswerOf<N>> => {
@@ -136,7 +136,7 @@ const acquire = (id: number): palisade.v1.StreamRequest.$Properties => ({
   id: toU64(id), acquire: { sessionId: toU64(9), lock: `l${id}`, seq: toU64(id), waitMs: toU64(60_000) },
 });
 const keepAlive = (id: number, ids: number): palisade.v1.StreamRequest.$Properties => ({
-  id: toU64(id), keepAliveSessions: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(1_000 + i)) },
+  id: toU64(id), keepAlive: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(1_000 + i)) },
 });
 /** Lets settled calls reach the outbox and the outbox's flush run (it is scheduled after them). */
 const turn = async (): Promise<void> => {
@@ -259,7 +259,7 @@ describe("the node's end of a client stream", () => {
     call.send(frame(keepAlive(100, 3), { id: toU64(101), cancelWait: { sessionId: toU64(9), lock: "l1", acquireSeq: toU64(1) } }, getLock(102)));
     await turn();
     expect(call.paused).toBe(false);
-    expect(asked.methods.filter((m) => m !== "Acquire")).toEqual(["KeepAliveSessions", "CancelWait", "GetLock"]);
+    expect(asked.methods.filter((m) => m !== "Acquire")).toEqual(["KeepAlive", "CancelWait", "GetLock"]);
   });
 
   it("refuses an Acquire past the stream's wait limit with RESOURCE_EXHAUSTED and its own reason, and reads on", async () => {
@@ -379,7 +379,7 @@ describe("the node's end of a client stream", () => {
     keeper.call.send(frame(keepAlive(1, 40)));
     await turn();
     expect(keeper.call.written.flatMap((f) => f.answers).map((a) => a.failure?.reason)).toEqual([]);
-    expect(keeper.asked.methods).toEqual(["KeepAliveSessions"]);
+    expect(keeper.asked.methods).toEqual(["KeepAlive"]);
   });
 
   it("ends the stream with RESOURCE_EXHAUSTED when a frame is larger than a stream frame may be, running none of its requests", async () => {
@@ -413,7 +413,7 @@ describe("the node's end of a client stream", () => {
     call.send(frame(keepAlive(100_000, 3)));
     for (let t = 0; t < 10 && asked.methods.length < queued + 1; t++) await new Promise((r) => setImmediate(r));
     expect(asked.methods).toHaveLength(queued + 1);
-    expect(asked.methods.indexOf("KeepAliveSessions")).toBeLessThan(queued);
+    expect(asked.methods.indexOf("KeepAlive")).toBeLessThan(queued);
     expect(asked.methods.at(-1)).toBe("GetLock");
   });
 });

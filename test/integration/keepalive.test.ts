@@ -1,5 +1,5 @@
-// KeepAliveSessions on real processes: the client sends all its sessions' keepalives of one
-// interval in one request, the leader answers each id, and bad input is refused whole.
+// KeepAlive on real processes: the client sends all its sessions' keepalives of one interval
+// in one request, the leader answers each id, and bad input is refused whole.
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PalisadeClient, type Session } from "../../client/index.ts";
@@ -26,11 +26,11 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-/** One KeepAliveSessions call to one node: its answer, or the raw gRPC status it failed with. */
-async function keepAliveSessions(endpoint: string, ids: readonly bigint[]): Promise<palisade.v1.KeepAliveSessionsResponse | grpc.ServiceError> {
+/** One KeepAlive call to one node: its answer, or the raw gRPC status it failed with. */
+async function keepAlive(endpoint: string, ids: readonly bigint[]): Promise<palisade.v1.KeepAliveResponse | grpc.ServiceError> {
   const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
   try {
-    return await connection.unaryOnce(endpoint, lockApi.KeepAliveSessions, pb.KeepAliveSessionsRequest.create({ sessionIds: ids.map((id) => toU64(id)) }), 5_000, true);
+    return await connection.unaryOnce(endpoint, lockApi.KeepAlive, pb.KeepAliveRequest.create({ sessionIds: ids.map((id) => toU64(id)) }), 5_000, true);
   } catch (err) {
     return err as grpc.ServiceError;
   } finally {
@@ -38,19 +38,18 @@ async function keepAliveSessions(endpoint: string, ids: readonly bigint[]): Prom
   }
 }
 
-function statusOf(answer: palisade.v1.KeepAliveSessionsResponse | grpc.ServiceError): grpc.ServiceError {
+function statusOf(answer: palisade.v1.KeepAliveResponse | grpc.ServiceError): grpc.ServiceError {
   if (answer instanceof Error) return answer;
   throw new Error(`expected a refusal, got ${JSON.stringify(answer.toJSON())}`);
 }
 
-describe("KeepAliveSessions", () => {
+describe("KeepAlive", () => {
   it("keeps 200 sessions of one client alive with one request per interval, not one per session", async () => {
     const connection = new Connection({ endpoints: cluster.endpoints, callTimeoutMs: 2_000, retryBudgetMs: 10_000 });
-    const calls = { single: 0, batches: 0, ids: 0 };
+    const calls = { batches: 0, ids: 0 };
     const counting: LockApi = {
       call(name, build, options) {
-        if (name === "KeepAlive") calls.single++;
-        if (name === "KeepAliveSessions") {
+        if (name === "KeepAlive") {
           calls.batches++;
           calls.ids += (build() as { sessionIds: readonly bigint[] }).sessionIds.length;
         }
@@ -84,7 +83,6 @@ describe("KeepAliveSessions", () => {
       expect(sessions.filter((s) => s.state !== "open")).toEqual([]);
       const batches = calls.batches - before.batches;
       const ids = calls.ids - before.ids;
-      expect(calls.single).toBe(0);
       expect(ids).toBeGreaterThanOrEqual(200 * 3);
       // One request per interval for the sessions on the same grid (a few more where a
       // turn of the loop was split).
@@ -104,7 +102,7 @@ describe("KeepAliveSessions", () => {
     const closed = closing.id;
     await closing.close();
     const leader = cluster.endpoint(await cluster.leaderId());
-    const answer = await keepAliveSessions(leader, [live, 987_654_321n, closed, live]);
+    const answer = await keepAlive(leader, [live, 987_654_321n, closed, live]);
     if (answer instanceof Error) throw answer;
     expect(answer.sessions.map((s) => ({ id: u64(s.sessionId), ttl: Number(u64(s.ttlMs)), notFound: s.notFound }))).toEqual([
       { id: live, ttl: 7_000, notFound: false },
@@ -117,13 +115,13 @@ describe("KeepAliveSessions", () => {
   it("refuses an empty list, a zero id and more than 4,096 ids with INVALID_ARGUMENT naming the field, and keeps none of the others alive", async () => {
     const leader = cluster.endpoint(await cluster.leaderId());
     const session = await raw.openSession(1_000);
-    const empty = statusOf(await keepAliveSessions(leader, []));
+    const empty = statusOf(await keepAlive(leader, []));
     expect(empty.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(empty.details).toMatch(/session_ids is empty/);
-    const zero = statusOf(await keepAliveSessions(leader, [session, 0n]));
+    const zero = statusOf(await keepAlive(leader, [session, 0n]));
     expect(zero.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(zero.details).toMatch(/session_ids\[1\]/);
-    const many = statusOf(await keepAliveSessions(leader, Array.from({ length: MAX_KEEPALIVE_SESSION_IDS + 1 }, () => session)));
+    const many = statusOf(await keepAlive(leader, Array.from({ length: MAX_KEEPALIVE_SESSION_IDS + 1 }, () => session)));
     expect(many.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(many.details).toMatch(/4097 ids, more than 4096/);
     // The refused requests kept nothing alive: the session, never kept alive, expires.
@@ -134,7 +132,7 @@ describe("KeepAliveSessions", () => {
     const session = await raw.openSession(5_000);
     const leaderId = await cluster.leaderId();
     const follower = cluster.ids.find((id) => id !== leaderId)!;
-    const refused = statusOf(await keepAliveSessions(cluster.endpoint(follower), [session]));
+    const refused = statusOf(await keepAlive(cluster.endpoint(follower), [session]));
     expect(refused.code).toBe(grpc.status.UNAVAILABLE);
     expect(refused.metadata.get("palisade-leader")).toEqual([cluster.endpoint(leaderId)]);
   });
