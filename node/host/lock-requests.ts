@@ -9,7 +9,7 @@ import type { CallHandlers, CallName, RequestOf, AnswerOf } from "../../proto/lo
 import type { CancelWaitResult, OpenSessionRequest } from "../../proto/lock-values.ts";
 import { checkLockName } from "../../proto/names.ts";
 import {
-  isError, type AcquireAnswer, type AcquireCommand, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
+  isError, type LockLimits, type AcquireAnswer, type AcquireCommand, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
 } from "../lock/index.ts";
 import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
@@ -69,19 +69,19 @@ export class LockRequests {
         return { sessions: req.sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: ttls[i] ?? null })) };
       },
       CloseSession: async (req) => {
-        checkWrite(req, host.limitsForRequests());
+        checkWrite(req, this.writeLimits());
         await this.closeSession({ type: "closeSession", ...req, wallMs: host.wallMs() });
         return {};
       },
       // A caller that went away only stops listening: the wait itself goes on until the
       // client sends CancelWait or the wait times out.
       Acquire: async (req, detached) => {
-        checkAcquire(req, host.limitsForRequests());
+        checkAcquire(req, this.writeLimits());
         return this.acquire({ type: "acquire", ...req, wallMs: host.wallMs() }, detached);
       },
       CancelWait: (req) => this.cancelWait({ type: "cancelWait", ...req, reason: "client", wallMs: host.wallMs() }),
       Release: async (req) => {
-        checkWrite(req, host.limitsForRequests());
+        checkWrite(req, this.writeLimits());
         await this.release({ type: "release", ...req, wallMs: host.wallMs() });
         return {};
       },
@@ -119,11 +119,22 @@ export class LockRequests {
     };
   }
 
+  /**
+   * The limits a write is checked with before it is proposed: the leader's (those its log
+   * applies the write under). Elsewhere the write is not checked but refused as not led here:
+   * a follower's state may lag the limits the write was, or will be, applied under, and a
+   * retry refused by stale limits would take the place of its first answer.
+   */
+  private writeLimits(): LockLimits {
+    this.host.requireLeader();
+    return this.host.limitsForRequests();
+  }
+
   async openSession(req: OpenSessionRequest): Promise<{ sessionId: bigint; ttlMs: number }> {
     const host = this.host;
     const requestId = req.requestId === "" ? host.newRequestId() : req.requestId;
     const ttlMs = req.ttlMs === 0 ? DEFAULT_TTL_MS : req.ttlMs;
-    checkOpenSession(ttlMs, host.limitsForRequests());
+    checkOpenSession(ttlMs, this.writeLimits());
     const { outcome } = await host.propose({ type: "openSession", requestId, ttlMs, clientName: req.clientName, wallMs: host.wallMs() });
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
