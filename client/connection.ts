@@ -27,6 +27,23 @@ export interface ConnectionOptions {
   credentials?: grpc.ChannelCredentials;
 }
 
+/**
+ * How one attempt of a LockService call reaches one endpoint, its request and answer in
+ * protobuf form; it rejects with a StreamCallError (or a gRPC status) when the attempt
+ * fails. `pinned`: the call is made to this endpoint alone (no failover), and may wait for
+ * it to come up. By default the attempts go over gRPC; a simulator gives its own network.
+ */
+export interface CallTransport {
+  attempt<N extends CallName>(endpoint: string, name: N, request: WireRequestOf<N>, timeoutMs: number, pinned: boolean, attempt?: Attempt): Promise<WireAnswerOf<N>>;
+}
+
+/** What a Connection runs on besides its options: the transport of its calls and the clock of its retries. */
+export interface ConnectionWiring {
+  transport?: CallTransport;
+  /** Times the retries and back-offs (default: the system's, whose back-offs keep a process alive). */
+  clock?: ClientClock;
+}
+
 /** PEM files for TLS: the cluster CA, and for mutual TLS a client (or admin) certificate and its key. */
 export interface TlsFileOptions {
   /** CA bundle that signed the nodes' certificates. */
@@ -82,11 +99,14 @@ export class Connection implements LockApi {
   private readonly clients = new Map<string, grpc.Client>();
   private readonly streams = new Map<string, CallStream>();
   private readonly failover: Failover;
+  private readonly transport: CallTransport;
 
-  constructor(private readonly options: ConnectionOptions, clock: ClientClock = systemClock) {
-    // A call waiting out a back-off keeps the process alive, as the call itself does.
-    const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-    this.failover = new Failover(options.endpoints, clock, (err) => this.classify(err), pause);
+  constructor(private readonly options: ConnectionOptions, wiring: ConnectionWiring = {}) {
+    // A call waiting out a back-off keeps the process alive, as the call itself does; on a
+    // clock of its own, a back-off waits on that clock.
+    const pause = wiring.clock ? undefined : (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    this.failover = new Failover(options.endpoints, wiring.clock ?? systemClock, (err) => this.classify(err), pause);
+    this.transport = wiring.transport ?? { attempt: (...args) => this.grpcAttempt(...args) };
   }
 
   /** The endpoint requests go to first. */
@@ -123,10 +143,9 @@ export class Connection implements LockApi {
    * failing at once: right for calls pinned to one node, wrong for failover (the stream
    * fails at once when the channel is down, so pinned calls go unary).
    */
-  private attemptCall<N extends CallName>(
+  private grpcAttempt<N extends CallName>(
     endpoint: string, name: N, request: WireRequestOf<N>, timeoutMs: number, waitForReady: boolean, attempt?: Attempt,
   ): Promise<WireAnswerOf<N>> {
-    if (this.failover.isClosed) return Promise.reject(new UnavailableError("client is closed"));
     const method = lockServiceDefinition[name] as unknown as UnaryMethod<WireRequestOf<N>, WireAnswerOf<N>>;
     if (waitForReady) return this.unaryOnce(endpoint, method, request, timeoutMs, true, attempt);
     return this.stream(endpoint).send(name, request, timeoutMs, attempt).catch((err: unknown) => {
@@ -147,7 +166,8 @@ export class Connection implements LockApi {
   /** `call` with the request and answer in their protobuf form, as built and read by the caller. */
   callWire<N extends CallName>(name: N, build: () => WireRequestOf<N>, opts: CallOptions = {}): Promise<WireAnswerOf<N>> {
     const attemptOnce = (endpoint: string, timeoutMs: number, waitForReady: boolean, attempt?: Attempt): Promise<WireAnswerOf<N>> =>
-      this.attemptCall(endpoint, name, build(), timeoutMs, waitForReady, attempt);
+      this.failover.isClosed ? Promise.reject(new UnavailableError("client is closed"))
+        : this.transport.attempt(endpoint, name, build(), timeoutMs, waitForReady, attempt);
     return this.run(attemptOnce, lockServiceDefinition[name].path, opts, specOf(name).kind);
   }
 

@@ -15,9 +15,7 @@ import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
 import type { LockReader, NodeHost } from "./node-host.ts";
 import { checkAcquire, checkOpenSession, checkWrite } from "./request-checks.ts";
-import {
-  getLockBounds, historyRecord, lockSummary, lockValue, LOCKS_PAGE_BYTES, pageSize, sessionValue, SUMMARY_BOUNDS,
-} from "./read-answers.ts";
+import { answerRead } from "./read-answers.ts";
 
 /** Session TTL when OpenSession leaves ttl_ms at 0. */
 export const DEFAULT_TTL_MS = 10_000;
@@ -87,34 +85,22 @@ export class LockRequests {
       },
       GetLock: (req) => {
         checkName(req.lock, "lock");
-        const bounds = getLockBounds(req);
-        return this.read((state) => lockValue(state.lockPage(req.lock, bounds), req.holdersAfter !== undefined));
+        return this.read((state) => answerRead("GetLock", req, state));
       },
-      ListLocks: async (req) => {
+      ListLocks: (req) => {
         checkName(req.prefix, "prefix");
         checkName(req.after, "after");
-        const after = req.after === "" ? undefined : req.after;
-        const options = { prefix: req.prefix, after, limit: pageSize(req.limit), maxBytes: LOCKS_PAGE_BYTES, each: SUMMARY_BOUNDS };
-        const page = await this.read((state) => state.listLockPages(options));
-        return { locks: page.locks.map(lockSummary), nextAfter: page.nextAfter ?? "" };
+        return this.read((state) => answerRead("ListLocks", req, state));
       },
-      GetSession: async (req) => {
-        const info = await this.read((state) => state.getSession(req.sessionId));
-        if (!info) throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${req.sessionId} not found (unknown, closed or expired)`);
-        return { session: sessionValue(info) };
-      },
-      ListSessions: async (req) => {
-        const page = await this.read((state) => state.listSessions(req.after, pageSize(req.limit)));
-        return { sessions: page.sessions.map(sessionValue), nextAfter: page.nextAfter ?? 0n };
-      },
-      GetLockHistory: async (req) => {
+      GetSession: (req) => this.read((state) => answerRead("GetSession", req, state)),
+      ListSessions: (req) => this.read((state) => answerRead("ListSessions", req, state)),
+      GetLockHistory: (req) => {
         checkName(req.lock, "lock");
-        const all = await this.read((state) => state.history(req.lock));
-        return { records: (req.limit > 0 ? all.slice(-req.limit) : all).map(historyRecord) };
+        return this.read((state) => answerRead("GetLockHistory", req, state));
       },
-      ValidateToken: async (req) => {
+      ValidateToken: (req) => {
         checkName(req.lock, "lock");
-        return { valid: await this.read((state) => state.validateToken(req.lock, req.token)) };
+        return this.read((state) => answerRead("ValidateToken", req, state));
       },
     };
   }

@@ -2,6 +2,7 @@
 // lock's holders and waiters one answer lists (its pages stay well below the 4 MiB gRPC
 // message limit even when one entry is as large as the limits allow, and leave room for
 // several answers in one frame of the Stream RPC), and each view as the contract's value.
+import type { AnswerOf, RequestOf } from "../../proto/lock-calls.ts";
 import type {
   EndReason as WireEndReason, GetLockRequest, HistoryRecordInfo, KindFields, LockHolderInfo as HolderValue, LockInfo as LockValue, LockSummaryInfo,
   LockWaiterInfo as WaiterValue, SessionInfo as SessionValue,
@@ -10,6 +11,8 @@ import { DEFAULT_PAGE_SIZE } from "../../proto/limits.ts";
 import type {
   EndReason, GrantMode, HistoryEntry, HolderPlace, LockHolderInfo, LockPageBounds, LockPageInfo, LockWaiterInfo, SessionInfo,
 } from "../lock/index.ts";
+import { RequestFailure } from "./failures.ts";
+import type { LockReader } from "./node-host.ts";
 
 /** One page of a lock's holders or of its waiters in GetLock. */
 export const LIST_PAGE_BYTES = 256 * 1024;
@@ -130,4 +133,35 @@ export function historyRecord(r: HistoryEntry): HistoryRecordInfo {
     grantedAtMs: displayMs(r.grantedWallMs), endedAtMs: displayMs(r.endedWallMs), ...kind,
     ...(r.revokedFor === "hold limit" ? { revokedFor: "hold limit" as const } : {}),
   };
+}
+
+/** The calls that read the lock state. */
+export type ReadName = "GetLock" | "ListLocks" | "GetSession" | "ListSessions" | "GetLockHistory" | "ValidateToken";
+
+const READS: { [N in ReadName]: (req: RequestOf<N>, state: LockReader) => AnswerOf<N> } = {
+  GetLock: (req, state) => lockValue(state.lockPage(req.lock, getLockBounds(req)), req.holdersAfter !== undefined),
+  ListLocks: (req, state) => {
+    const after = req.after === "" ? undefined : req.after;
+    const page = state.listLockPages({ prefix: req.prefix, after, limit: pageSize(req.limit), maxBytes: LOCKS_PAGE_BYTES, each: SUMMARY_BOUNDS });
+    return { locks: page.locks.map(lockSummary), nextAfter: page.nextAfter ?? "" };
+  },
+  GetSession: (req, state) => {
+    const info = state.getSession(req.sessionId);
+    if (!info) throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${req.sessionId} not found (unknown, closed or expired)`);
+    return { session: sessionValue(info) };
+  },
+  ListSessions: (req, state) => {
+    const page = state.listSessions(req.after, pageSize(req.limit));
+    return { sessions: page.sessions.map(sessionValue), nextAfter: page.nextAfter ?? 0n };
+  },
+  GetLockHistory: (req, state) => {
+    const all = state.history(req.lock);
+    return { records: (req.limit > 0 ? all.slice(-req.limit) : all).map(historyRecord) };
+  },
+  ValidateToken: (req, state) => ({ valid: state.validateToken(req.lock, req.token) }),
+};
+
+/** A read's answer from the state as it stands (a GetSession of a session it lacks fails as not found). */
+export function answerRead<N extends ReadName>(name: N, req: RequestOf<N>, state: LockReader): AnswerOf<N> {
+  return READS[name](req, state);
 }

@@ -17,7 +17,7 @@ export function fail(reason: ErrorReasonName, details: string): never {
 }
 
 /** The failure of anything a handler threw. Unexpected errors are logged and answered INTERNAL. */
-export function callFailure(ctx: ServiceContext, method: string, error: unknown): CallFailure {
+export function callFailure(ctx: Pick<ServiceContext, "host" | "logger">, method: string, error: unknown): CallFailure {
   const failure = error instanceof CodecError
     ? new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", error.message)
     : failureOf(error, ctx.host.leaderHint());

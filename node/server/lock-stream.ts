@@ -1,10 +1,11 @@
 // The Stream RPC: one bidirectional stream per client connection, carrying that client's
 // LockService calls many to a message. Each request is decoded by the same codec and
-// served by the same dispatcher as its unary RPC (proto/lock-calls.ts, LockRequests.serve),
-// and fails with the same CallFailure, carried as a StreamFailure. Frames travel as bytes (proto/stream-frames.ts): the requests of
-// a frame are decoded and run one at a time, as many as the turn's budget allows
-// (turn-budget.ts), and each answer is encoded once, when it is made, into frames bounded
-// by the node's message limit; an answer too large for any frame fails its call alone.
+// served by the same dispatcher as its unary RPC (stream-calls.ts, LockRequests.serve),
+// and fails with the same CallFailure, carried as a StreamFailure. Frames travel as bytes
+// (proto/stream-frames.ts): the requests of a frame are decoded and run one at a time, as
+// many as the turn's budget allows (turn-budget.ts), and each answer is encoded once, when
+// it is made, into frames bounded by the node's message limit; an answer too large for any
+// frame fails its call alone.
 //
 // A stream handles its received requests keepalives first (stream-requests.ts), so however
 // many calls a client queued, its keepalives wait at most a turn.
@@ -16,27 +17,21 @@
 // one past it is refused: no number of waits holds up the client's keepalives, cancels and
 // reads. Bad input ends only this stream, with a status.
 import type * as grpc from "@grpc/grpc-js";
-import { status as Status } from "@grpc/grpc-js";
-import Long from "long";
-import { palisade } from "../../proto/gen/palisade.js";
-import { encodeFailure, type CallFailure } from "../../proto/codec/answers.ts";
 import { keepAliveCountProblem } from "../../proto/codec/requests.ts";
-import { callOfField, decodeRequest, encodeAnswer, specOf, type CallName, type WireRequestOf } from "../../proto/lock-calls.ts";
-import { entryBytes, FrameError, frameEntries, packFrame } from "../../proto/stream-frames.ts";
-import {
-  MAX_KEEPALIVE_SESSION_IDS, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME, type ErrorReasonName,
-} from "../../proto/wire.ts";
-import { RequestFailure } from "../host/failures.ts";
-import type { LockRequests } from "../host/lock-requests.ts";
+import { specOf } from "../../proto/lock-calls.ts";
+import { FrameError, frameEntries, packFrame } from "../../proto/stream-frames.ts";
+import { MAX_KEEPALIVE_SESSION_IDS, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME } from "../../proto/wire.ts";
 import type { ServiceContext } from "./context.ts";
-import { callFailure } from "./handler.ts";
 import { rateKey, requestCost } from "./interceptors.ts";
-import { callFailureOf, statusError, type StatusError } from "./status.ts";
+import { statusError, type StatusError } from "./status.ts";
+import {
+  encodeStreamAnswer, failed, readStreamRequest, runCall, tooLarge, type Result, type Serve, type StreamRequestRead,
+} from "./stream-calls.ts";
 import { Backlog, peekRequest, type Queued } from "./stream-requests.ts";
 import { identityOf } from "./tls.ts";
 import { TurnBudget } from "./turn-budget.ts";
 
-const pb = palisade.v1;
+export type { Serve } from "./stream-calls.ts";
 
 export interface StreamLimits {
   /** Calls running (Acquires aside) plus answers not yet written, before the stream stops reading. */
@@ -94,21 +89,6 @@ export interface StreamObserver {
   /** A frame arrived carrying `requests`, or left carrying `answers`. */
   frameIn(requests: number): void;
   frameOut(answers: number): void;
-}
-
-type Result = Omit<palisade.v1.StreamAnswer.$Properties, "id">;
-
-/** The node's dispatcher of calls (LockRequests.serve). */
-export type Serve = LockRequests["serve"];
-
-function failed(reason: ErrorReasonName, message: string): Result {
-  return { failure: encodeFailure(callFailureOf(new RequestFailure(reason, message))) };
-}
-
-/** A size limit's failure of one call: RESOURCE_EXHAUSTED with no reason, as grpc-js answers a unary call over its message limit. */
-function tooLarge(message: string): Result {
-  const failure: CallFailure = { code: Status.RESOURCE_EXHAUSTED, reason: null, message, leader: null };
-  return { failure: encodeFailure(failure) };
 }
 
 const RATE_LIMITED: Result = failed("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff");
@@ -256,15 +236,14 @@ class ClientStream {
       else this.answer(null, id, refusal);
       return;
     }
-    let request: palisade.v1.StreamRequest;
+    let read: StreamRequestRead;
     try {
-      request = pb.StreamRequest.decode(bytes);
+      read = readStreamRequest(bytes, id);
     } catch (error) {
       this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `a request is not a valid StreamRequest: ${(error as Error).message}`));
       return;
     }
-    const kind = request.call;
-    if (kind === "forget") {
+    if (read.kind === "forget") {
       const pending = this.inFlight.get(id);
       if (pending && !pending.forgotten) {
         pending.forgotten = true;
@@ -276,12 +255,11 @@ class ClientStream {
       this.duplicate(id);
       return;
     }
-    const name = kind === undefined || kind === null ? undefined : callOfField(kind);
-    if (kind === undefined || kind === null || name === undefined) {
-      this.answer(null, id, failed("ERROR_REASON_MALFORMED_REQUEST", `request ${id} carries no call`));
+    if (read.kind === "answer") {
+      this.answer(null, id, read.result);
       return;
     }
-    const body = request[kind];
+    const { name, field: kind, body } = read;
     if (!item.keepAlive && !this.takeBudget(rateKey(this.who, body ?? null, this.call.getPeer()), keepAliveIds)) {
       this.answer(null, id, RATE_LIMITED);
       return;
@@ -299,16 +277,7 @@ class ClientStream {
     this.keepAliveIds += pending.keepAliveIds;
     if (wait) this.waits++;
     else this.running++;
-    this.run(name, body, pending.detach.signal).then(
-      (answer) => this.settled(id, pending, { [kind]: answer }),
-      (error: unknown) => this.settled(id, pending, { failure: encodeFailure(callFailure(this.ctx, name, error)) }),
-    );
-  }
-
-  /** Decodes a call's request, serves it and encodes its answer (a decoding error fails the call alone). */
-  private async run<N extends CallName>(name: N, body: unknown, detached: AbortSignal): Promise<unknown> {
-    const request = decodeRequest(name, body as WireRequestOf<N>);
-    return encodeAnswer(name, await this.serve(name, request, detached));
+    void runCall(this.ctx, this.serve, name, kind, body, pending.detach.signal).then((result) => this.settled(id, pending, result));
   }
 
   private refusalBeforeDecoding({ bytes, id, keepAlive, keepAliveIds }: Queued): Result | null {
@@ -353,26 +322,13 @@ class ClientStream {
    */
   private answer(key: string | null, id: string, result: Result): void {
     if (this.closed) return;
-    const wireId = Long.fromString(id, true);
-    let bytes = this.encode(wireId, result);
-    if (entryBytes(bytes.byteLength) > this.limits.maxAnswerFrameBytes) {
-      bytes = this.encode(wireId, tooLarge(`the answer to request ${id} is ${bytes.byteLength} bytes, more than the ${this.limits.maxAnswerFrameBytes} of one message (ask for less)`));
-    }
+    const bytes = encodeStreamAnswer(this.ctx, id, result, this.limits.maxAnswerFrameBytes);
     this.outbox.push(bytes);
     this.outboxIds.push(key ?? "");
     this.outboxBytes += bytes.byteLength;
     if (this.flushScheduled) return;
     this.flushScheduled = true;
     setImmediate(() => this.flush());
-  }
-
-  private encode(id: Long, result: Result): Uint8Array {
-    try {
-      return pb.StreamAnswer.encode({ id, ...result }).finish();
-    } catch (error) {
-      this.ctx.logger.error({ err: error }, "a stream answer could not be encoded");
-      return pb.StreamAnswer.encode({ id, failure: { code: Status.INTERNAL, reason: pb.ErrorReason.ERROR_REASON_INTERNAL, message: "the answer could not be encoded" } }).finish();
-    }
   }
 
   /** Writes the outbox as frames under the message limit, until the transport has no room. */

@@ -7,7 +7,6 @@ import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import { LockSim } from "./lock-run.ts";
-import type { Reply } from "./lock-host.ts";
 import { SimLockClient } from "./lock-workload.ts";
 import { quietSim, runFor, until } from "./lock-scripted.ts";
 
@@ -23,8 +22,8 @@ async function transferTo(sim: LockSim, to: NodeId): Promise<void> {
   expect(host.driver.applied).toBeLessThan(host.driver.core.leadershipIndex);
 }
 
-function keepAlive(sim: LockSim, to: NodeId, session: bigint): Promise<Reply | null> {
-  return sim.rpc(100, to, { kind: "keepAlive", sessions: [session] }, 5_000);
+function keepAlive(sim: LockSim, to: NodeId, session: bigint): ReturnType<LockSim["call"]> {
+  return sim.call(100, to, "KeepAlive", { sessionIds: [session] }, 5_000);
 }
 
 describe("keepalives on a new leader whose applying lags", () => {
@@ -43,9 +42,9 @@ describe("keepalives on a new leader whose applying lags", () => {
     await transferTo(sim, next);
     const early = await until(sim, keepAlive(sim, next, session));
     // Not acknowledged while the end is unapplied: a retryable refusal.
-    expect(early).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    expect(early).toMatchObject({ failure: { reason: "ERROR_REASON_NODE_BUSY" } });
     release();
-    expect(await until(sim, keepAlive(sim, next, session))).toMatchObject({ kind: "keptAlive", ttls: [null] });
+    expect(await until(sim, keepAlive(sim, next, session))).toEqual({ answer: { sessions: [{ sessionId: session, ttlMs: null }] } });
   });
 
   it("does not answer NOT_FOUND for a live session an earlier leader opened: it waits for the apply", async () => {
@@ -62,7 +61,7 @@ describe("keepalives on a new leader whose applying lags", () => {
     // Applying resumes while the keepalive waits (within its bound): it is acknowledged.
     await runFor(sim, 100);
     release();
-    expect(await until(sim, waiting)).toMatchObject({ kind: "keptAlive", ttls: [5_000] });
+    expect(await until(sim, waiting)).toEqual({ answer: { sessions: [{ sessionId: session, ttlMs: 5_000 }] } });
   });
 
   it("answers a keepalive that waited past its bound for the apply as retryable, not as NOT_FOUND", async () => {
@@ -74,7 +73,7 @@ describe("keepalives on a new leader whose applying lags", () => {
     expect(await until(sim, c.open())).toBe(true);
     await transferTo(sim, next);
     const waiting = keepAlive(sim, next, c.session!.id);
-    expect(await until(sim, waiting)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    expect(await until(sim, waiting)).toMatchObject({ failure: { reason: "ERROR_REASON_NODE_BUSY" } });
     release();
     await runFor(sim, 50);
     // The client's own keepalives went on meanwhile: its session is alive everywhere.
@@ -94,8 +93,9 @@ describe("keepalive cost", () => {
     expect(state.getSession(c.session!.id)?.held.length).toBe(40);
     const views = vi.spyOn(LockStateMachine.prototype, "getSession");
     try {
-      const reply = await until(sim, sim.rpc(100, leader.id, { kind: "keepAlive", sessions: [c.session!.id, c.session!.id] }, 2_000));
-      expect(reply).toMatchObject({ kind: "keptAlive", ttls: [5_000, 5_000] });
+      const id = c.session!.id;
+      const reply = await until(sim, sim.call(100, leader.id, "KeepAlive", { sessionIds: [id, id] }, 2_000));
+      expect(reply).toEqual({ answer: { sessions: [{ sessionId: id, ttlMs: 5_000 }, { sessionId: id, ttlMs: 5_000 }] } });
       expect(views).not.toHaveBeenCalled();
     } finally {
       views.mockRestore();

@@ -1,6 +1,7 @@
-// The lock service on the simulated cluster: a LockHost per node behind the real driver,
-// simulated client RPCs (clients are extra endpoints 100+, cut off by partitions like
-// nodes, with loss, delay and duplication), the fenced resource and the checkers. One
+// The lock service on the simulated cluster: a client port per node behind the real host
+// and driver (sim-transport.ts), simulated client connections carrying encoded frames
+// (clients are extra endpoints 100+, cut off by partitions like nodes, with loss, delay and
+// duplication), the fenced resource and the checkers. One
 // seeded run: random faults with a client workload, then a healed network in which lock
 // operations must complete again; then every history check, reads against the
 // committed log included.
@@ -15,15 +16,21 @@ import { ReadChecker } from "./checkers/reads.ts";
 import { SimCluster } from "./cluster.ts";
 import { FaultInjector } from "./faults.ts";
 import { FencedResource } from "./fenced-resource.ts";
-import { LockHost, simClientAddress, SIM_LOCK_LIMITS, type LockResult, type Reply, type Request } from "./lock-host.ts";
 import { LockWorkload, RHO } from "./lock-workload.ts";
-import type { AnswerObserver } from "./sim-lock-api.ts";
+import {
+  callOnce, requestOf, simClientAddress, SimNodeServer, SIM_LOCK_LIMITS, type CallObserver, type LockResult,
+} from "./sim-transport.ts";
+import { decodeAnswer, type AnswerOf, type CallName, type RequestOf, type WireAnswerOf } from "../../proto/lock-calls.ts";
+import type { CallFailure } from "../../proto/codec/answers.ts";
+import type { Answer } from "../../node/lock/answers.ts";
+import { status as Status } from "@grpc/grpc-js";
+import { WIRE_ERRORS, type ErrorReasonName } from "../../proto/wire.ts";
 import { drawOptions, type SimOptions } from "./options.ts";
 import type { SeedResult } from "./raft-run.ts";
 
 export class LockSim {
   readonly c: SimCluster<LockResult>;
-  readonly hosts = new Map<NodeId, LockHost>();
+  readonly hosts = new Map<NodeId, SimNodeServer>();
   readonly checker: LockChecker;
   /** Answered reads, checked at the end against the committed log (replicas start from the default limits). */
   readonly reads = new ReadChecker({});
@@ -34,8 +41,6 @@ export class LockSim {
   readonly counts = { rpcs: 0, rpcLost: 0, clientCuts: 0 };
   /** What the client library did on its own: retries, outcomes settled later, late grants, deadlines. */
   readonly clientEvents = { retriedWrites: 0, unknownWrites: 0, settledUnknown: 0, lateGrantsReleased: 0, deadlinesPassed: 0 };
-  /** Every node answer to a client's write, compared by the checker with the first answer of its seq. */
-  readonly answers: AnswerObserver;
   /** The state at the highest index applied anywhere so far (the committed log replayed). */
   readonly committedState = new LockStateMachine();
   /** Expiries proposed no later than the TTL allows (G6). */
@@ -77,27 +82,12 @@ export class LockSim {
             for (const s of outcome.timers.sessionsOpened) this.expiries.started(s.id, s.ttlMs, this.c.sched.now);
           },
         }),
-        booted: (node, host) => this.hosts.set(node.id, new LockHost(node, node.instance, host)),
+        booted: (node, host) => this.hosts.set(node.id, new SimNodeServer(node, node.instance, host, (msg) => this.c.checker.fail(msg))),
       },
     }, verbose);
     this.checker = new LockChecker((msg) => this.c.checker.fail(msg));
     this.expiries = new ExpiryChecker({ driftMax: opts.driftMax, tickMs: opts.tickMs });
     this.c.onStall = (node, from, to) => this.expiries.stalled(node, from, to);
-    const attempts = this.attempts;
-    const unknown = new Set<string>();
-    this.answers = {
-      writeSent: (session, seq) => {
-        const key = `${session}:${seq}`;
-        const n = (attempts.get(key) ?? 0) + 1;
-        attempts.set(key, n);
-        if (n === 2) this.clientEvents.retriedWrites++;
-      },
-      writeAnswered: (session, seq, answer) => {
-        this.checker.clientAnswer(session, seq, answer);
-        const key = `${session}:${seq}`;
-        if (unknown.delete(key)) this.clientEvents.settledUnknown++;
-      },
-    };
     this.c.onApplied = (node, entry, result) => {
       this.reads.applied(entry, this.c.sched.now);
       // Applied somewhere first: the committed state moves on.
@@ -107,6 +97,34 @@ export class LockSim {
       }
       const host = this.hosts.get(node.id);
       if (host) this.checker.applied(node.id, entry, result, host.sm, this.c.sched.now);
+    };
+  }
+
+  /**
+   * What a client's transport reports to the checkers: every attempt of a write, every node
+   * answer to one (compared by the checker with the first answer of its seq), and each
+   * grant a CancelWait reveals (`lateGrant`).
+   */
+  observer(lateGrant: (lock: string, acquireSeq: number, token: bigint) => void = () => undefined): CallObserver {
+    return {
+      sent: (name, wire) => {
+        const write = writeOf(name, wire);
+        if (write === null) return;
+        const key = `${write.sessionId}:${write.seq}`;
+        const n = (this.attempts.get(key) ?? 0) + 1;
+        this.attempts.set(key, n);
+        if (n === 2) this.clientEvents.retriedWrites++;
+      },
+      answered: (name, wire, outcome) => {
+        if (name === "CancelWait" && "answer" in outcome) {
+          const answer = decodeAnswer("CancelWait", outcome.answer as WireAnswerOf<"CancelWait">);
+          const req = requestOf("CancelWait", wire);
+          if (answer.outcome === "granted") lateGrant(req.lock, req.acquireSeq, answer.token);
+        }
+        const write = writeOf(name, wire);
+        const answer = write === null ? null : writeAnswer(name, outcome);
+        if (write !== null && answer !== null) this.checker.clientAnswer(write.sessionId, write.seq, answer);
+      },
     };
   }
 
@@ -120,15 +138,16 @@ export class LockSim {
   }
 
   /**
-   * One request from a client endpoint to a node and its reply, each way delayed, lost or
-   * cut like peer messages; a duplicate may arrive much later. Resolves null on timeout.
+   * One frame from a client endpoint to a node and the node's answer, each way delayed,
+   * lost or cut like peer messages; a duplicate may arrive much later. Resolves null on
+   * timeout, "refused" when the node is down.
    */
-  rpc(from: number, to: NodeId, req: Request, timeoutMs: number): Promise<Reply | null> {
+  rpc(from: number, to: NodeId, frame: Uint8Array, timeoutMs: number): Promise<Uint8Array | "refused" | null> {
     const c = this.c;
     this.counts.rpcs++;
     return new Promise((resolve) => {
       let done = false;
-      const finish = (r: Reply | null): void => {
+      const finish = (r: Uint8Array | "refused" | null): void => {
         if (done) return;
         done = true;
         resolve(r);
@@ -136,7 +155,7 @@ export class LockSim {
       c.sched.after(timeoutMs, "rpc-timeout", () => finish(null));
       const deliver = (extraDelay: number): void => {
         if (!this.link(from, to)) return;
-        c.sched.after(this.delay() + extraDelay, "rpc-req", () => this.arrive(to, req, (r) => {
+        c.sched.after(this.delay() + extraDelay, "rpc-req", () => this.arrive(to, frame, (r) => {
           if (!this.link(to, from)) return;
           c.sched.after(this.delay(), "rpc-reply", () => finish(r));
         }));
@@ -159,18 +178,23 @@ export class LockSim {
     return this.c.rng.int(this.c.opts.delayMinMs * 10, this.c.delayMaxMs * 10) / 10;
   }
 
-  private arrive(to: NodeId, req: Request, reply: (r: Reply) => void): void {
+  private arrive(to: NodeId, frame: Uint8Array, reply: (r: Uint8Array | "refused") => void): void {
     const n = this.c.node(to);
     // A node that is down refuses the connection: the client hears so at once.
     if (!n.up) {
-      reply({ kind: "refused" });
+      reply("refused");
       return;
     }
     if (this.c.sched.now < n.stalledUntil) {
-      this.c.sched.at(n.stalledUntil, "rpc-late", () => this.arrive(to, req, reply));
+      this.c.sched.at(n.stalledUntil, "rpc-late", () => this.arrive(to, frame, reply));
       return;
     }
-    this.hosts.get(to)?.handle(req, reply);
+    this.hosts.get(to)?.handle(frame, reply);
+  }
+
+  /** One call from a client endpoint to a node, outside any client library: its answer, its failure, or null if none came in time. */
+  call<N extends CallName>(from: number, to: NodeId, name: N, request: RequestOf<N>, timeoutMs: number): Promise<{ answer: AnswerOf<N> } | { failure: CallFailure } | null> {
+    return callOnce((f, t, frame, timeout) => this.rpc(f, t, frame, timeout), from, to, name, request, timeoutMs);
   }
 
   /** Cuts a client off from some nodes (until the next partition change or heal). */
@@ -192,6 +216,24 @@ export class LockSim {
     }));
     return [...ends, ...revokes];
   }
+}
+
+/** A write's session and seq, from the request a transport saw leave; null for a call that is not one. */
+function writeOf(name: CallName, wire: unknown): { sessionId: bigint; seq: number } | null {
+  if (name !== "Acquire" && name !== "Release" && name !== "CloseSession") return null;
+  const { sessionId, seq } = requestOf(name, wire);
+  return { sessionId, seq };
+}
+
+/** A node's answer to a write in the state machine's terms; null for a failure that is no answer (the node could not serve it). */
+function writeAnswer(name: CallName, outcome: { answer: unknown } | { failure: { code: number; reason: string | null; message: string } }): Answer | null {
+  if ("failure" in outcome) {
+    const f = outcome.failure;
+    if (f.reason === null || WIRE_ERRORS[f.reason as ErrorReasonName]?.code === undefined || f.code === Status.UNAVAILABLE) return null;
+    return { kind: "error", reason: f.reason as ErrorReasonName, message: f.message };
+  }
+  if (name === "Acquire") return decodeAnswer("Acquire", outcome.answer as WireAnswerOf<"Acquire">);
+  return name === "Release" ? { kind: "released" } : { kind: "sessionClosed" };
 }
 
 /** Stats of the lock run that `npm run sim` sums up on its own line. */
