@@ -126,7 +126,13 @@ export interface LockCalls {
 
 export function lockCalls(ctx: ServiceContext): LockCalls {
   const { host, locks } = ctx;
-  const limits = () => host.limitsForRequests();
+  // A write is checked against the limits only on the leader: a follower's applied state may
+  // lag the limits the write was (or will be) applied under, and a retry refused by stale
+  // limits would stand in for its first answer. Elsewhere it is refused as not led here.
+  const limits = (): ReturnType<typeof host.limitsForRequests> => {
+    host.requireLeader();
+    return host.limitsForRequests();
+  };
 
   return {
     async OpenSession(request) {
