@@ -1,7 +1,8 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: unit and simulation tests run in parallel; tests on real processes
-// run one file at a time, after the first project (sequence.groupOrder).
+// Two projects that run side by side: unit and simulation tests in parallel files, tests
+// on real processes one file at a time (one cluster at a time). The integration files
+// mostly wait on their clusters, so the unit files fill the other core meanwhile.
 export default defineConfig({
   test: {
     projects: [
@@ -10,7 +11,6 @@ export default defineConfig({
           name: "unit",
           include: ["test/unit/**/*.test.ts", "test/raft/**/*.test.ts", "test/sim/**/*.test.ts"],
           testTimeout: 240_000,
-          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -21,7 +21,6 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 60_000,
           globalSetup: ["test/integration/global-setup.ts"],
-          sequence: { groupOrder: 1 },
         },
       },
     ],
