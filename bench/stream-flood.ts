@@ -17,7 +17,7 @@ import { MAX_KEEPALIVE_SESSION_IDS, STREAM_MAX_FRAME_BYTES, toU64 } from "../pro
 import { BenchCluster, makeTempDir, removeTempDir, sleep } from "./cluster-control.ts";
 import { addMetricsAddresses } from "./memory.ts";
 import { metricSum } from "./prom-text.ts";
-import { failed, type Parts } from "./report-data.ts";
+import { failed, type Parts, type StreamFloodResult } from "./report-data.ts";
 
 /** The largest event-loop delay on the leader the flood may cause: well under an election timeout (500–1,000 ms). */
 export const STREAM_FLOOD_BOUND_MS = 100;
@@ -32,22 +32,6 @@ export interface StreamFloodOptions {
   log: (line: string) => void;
 }
 
-export interface StreamFloodResult {
-  seconds: number;
-  clients: number;
-  /** The largest event-loop delay the leader reported during the flood. */
-  leader_max_event_loop_delay_ms: number;
-  /** The same over IDLE_SECONDS before the flood, the cluster idle: the machine's own share. */
-  leader_max_event_loop_delay_before_ms: number;
-  bound_ms: number;
-  met: boolean;
-  leader_changes: number;
-  term_before: number;
-  term_after: number;
-  frames_sent: number;
-  requests_sent: number;
-  config: string;
-}
 
 const pb = palisade.v1;
 const STREAM = lockServiceDefinition.Stream;

@@ -3,8 +3,8 @@
 // session deadlines against the grants that followed an expiry, exactly-once of retried
 // requests as far as the client histories show it, and linearizability of the client
 // histories.
-import { checkLockHistory, type LockHistoryEvent } from "../test/sim/checkers/linearizable.ts";
-import type { AcquireOutcome, ReleaseOutcome } from "../test/sim/checkers/lock-model.ts";
+import { checkLockHistory, type LockHistoryEvent } from "../verify/lock-history.ts";
+import type { AcquireOutcome, ReleaseOutcome } from "../verify/lock-model.ts";
 import type {
   AdmissionRecord, FinalRecord, IncrementRecord, OpRecord, RefusalRecord, SessionRecord, SharedReadRecord, WatchRecord,
 } from "./protocol.ts";

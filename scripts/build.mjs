@@ -27,7 +27,7 @@ const dist = join(root, "dist");
 const stampFile = join(dist, ".build-stamp.json");
 
 /** What the build reads: the folders tsconfig.build.json compiles (and what they import from test/sim), the configs, and the lock file (the bundle holds the dependencies). */
-const SOURCE_DIRS = ["node", "client", "proto", "scripts", "bench", "chaos", "test/sim/checkers"];
+const SOURCE_DIRS = ["node", "client", "proto", "scripts", "bench", "chaos", "verify"];
 const SOURCE_FILES = ["tsconfig.json", "tsconfig.build.json", "scripts/build.mjs", "package-lock.json"];
 /** Files the compiled modules load from their own folder, copied as they are. */
 const COPIED = ["proto/gen/palisade.js", "proto/gen/palisade.d.ts", "client/run/watchdog.mjs", "node/server/status-page/assets"];

@@ -1,7 +1,6 @@
 // The kinds of lock an Acquire may ask for: a lock taken exclusive or shared, or one permit
 // of a counted semaphore; several of them at once make an atomic multi-lock request.
 import type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
-import type { AcquireCommand } from "./commands.ts";
 
 export type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
 
@@ -20,8 +19,16 @@ export function targetOf(t: LockTarget): Target {
   return { lock: t.lock, mode: t.mode === "shared" ? "shared" : "exclusive", permits: 0 };
 }
 
+/** What of an Acquire names its locks: its first target's fields, then `more`. */
+export interface AcquireTargets {
+  readonly lock: string;
+  readonly mode?: LockMode;
+  readonly permits?: number;
+  readonly more?: readonly LockTarget[];
+}
+
 /** Every lock an Acquire asks for, its `lock` first (validated commands only). */
-export function targetsOf(cmd: AcquireCommand): Target[] {
+export function targetsOf(cmd: AcquireTargets): Target[] {
   const first = targetOf({ lock: cmd.lock, ...(cmd.mode !== undefined ? { mode: cmd.mode } : {}), ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}) });
   if (cmd.more === undefined || cmd.more.length === 0) return [first];
   return [first, ...cmd.more.map(targetOf)];

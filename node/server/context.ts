@@ -4,7 +4,7 @@ import type { AdminRequests } from "../host/admin-requests.ts";
 import type { LockRequests } from "../host/lock-requests.ts";
 import type { NodeHost } from "../host/node-host.ts";
 import type { Logger } from "../util/logger.ts";
-import type { StreamOptions } from "./lock-stream.ts";
+import type { StreamOptions } from "./stream-options.ts";
 import type { WatchHub } from "./watch-hub.ts";
 
 export interface ServiceContext {

@@ -29,24 +29,11 @@ import {
 } from "./stream-calls.ts";
 import { Backlog, peekRequest, type Queued } from "./stream-requests.ts";
 import { identityOf } from "./tls.ts";
+import type { StreamLimits, StreamOptions } from "./stream-options.ts";
 import { TurnBudget } from "./turn-budget.ts";
 
 export type { Serve } from "./stream-calls.ts";
-
-export interface StreamLimits {
-  /** Calls running (Acquires aside) plus answers not yet written, before the stream stops reading. */
-  readonly maxInFlight: number;
-  /** Acquires from arrival to answer; one more is refused with TOO_MANY_WAITS_ON_STREAM. */
-  readonly maxWaits: number;
-  /** Requests one frame may carry; more ends the stream with RESOURCE_EXHAUSTED. */
-  readonly maxRequestsPerFrame: number;
-  /** Bytes of one frame received; more ends the stream with RESOURCE_EXHAUSTED. */
-  readonly maxFrameBytes: number;
-  /** Bytes of one request; a larger one is answered RESOURCE_EXHAUSTED without being decoded. */
-  readonly maxRequestBytes: number;
-  /** Bytes of one frame sent (the node's message limit). */
-  readonly maxAnswerFrameBytes: number;
-}
+export type { StreamLimits, StreamObserver, StreamOptions } from "./stream-options.ts";
 
 export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxInFlight: 4_096,
@@ -69,27 +56,6 @@ const BYTES_PER_UNIT = 16;
 
 /** The budget every client stream of this process shares, unless given its own. */
 const sharedTurns = new TurnBudget(STREAM_TURN_UNITS);
-
-/** What the stream needs beyond the calls: the per-client request budget, under TLS the caller's identity. */
-export interface StreamOptions {
-  readonly limits?: StreamLimits;
-  /** Takes `cost` from the request budget of `key` (see rateKey, requestCost); false: over the rate. */
-  readonly takeBudget?: (key: string, cost: number) => boolean;
-  /** Certificates carry the caller's identity (mTLS). */
-  readonly tls?: boolean;
-  /** Counts what the streams carry (the node's metrics). */
-  readonly observer?: StreamObserver;
-  /** The per-turn work budget (default: one for the whole process). */
-  readonly turns?: TurnBudget;
-}
-
-export interface StreamObserver {
-  /** A stream opened (+1) or closed (-1). */
-  streamsChanged(delta: 1 | -1): void;
-  /** A frame arrived carrying `requests`, or left carrying `answers`. */
-  frameIn(requests: number): void;
-  frameOut(answers: number): void;
-}
 
 const RATE_LIMITED: Result = failed("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff");
 

@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { ApplyOutcome, LockInfo, StateStats } from "../lock/index.ts";
 import type { Role } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
-import type { StreamObserver } from "./lock-stream.ts";
+import type { StreamObserver } from "./stream-options.ts";
 import { LockMetrics, LockPrefixLabel, type LockMetricsSource } from "./metrics-locks.ts";
 
 /** What the scrape-time gauges read from the node. */

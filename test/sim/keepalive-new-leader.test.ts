@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import type { NodeId } from "../../node/raft/types.ts";
-import { LockSim } from "./lock-run.ts";
+import { LockSim } from "./lock-sim.ts";
 import { SimLockClient } from "./lock-workload.ts";
 import { quietSim, runFor, until } from "./lock-scripted.ts";
 

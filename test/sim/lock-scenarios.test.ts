@@ -2,7 +2,7 @@
 // machine); every applied entry on every replica also goes through the lock checker.
 import { describe, expect, it } from "vitest";
 import { SeededRandom } from "../../node/util/rng.ts";
-import { LockSim } from "./lock-run.ts";
+import { LockSim } from "./lock-sim.ts";
 import { SimLockClient } from "./lock-workload.ts";
 import { quietSim, runFor, until } from "./lock-scripted.ts";
 

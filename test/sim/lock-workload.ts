@@ -21,12 +21,12 @@ import { isAnswer } from "../../client/lock-api.ts";
 import type { AcquireOptions, LateGrantRelease, Session } from "../../client/session.ts";
 import type { HoldLimitDeadline, LockGrantInfo, LockMode, LockTarget } from "../../client/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
-import type { ReleaseOutcome } from "./checkers/lock-model.ts";
-import type { LockHistoryEvent } from "./checkers/linearizable.ts";
+import type { ReleaseOutcome } from "../../verify/lock-model.ts";
+import type { LockHistoryEvent } from "../../verify/lock-history.ts";
 import { SimClientProcess } from "./client-process.ts";
 import type { LockReader } from "../../node/host/node-host.ts";
 import type { ReadAnswer, ReadCall } from "./checkers/reads.ts";
-import type { LockSim } from "./lock-run.ts";
+import type { LockSim } from "./lock-sim.ts";
 import { SimCallTransport, simClientAddress } from "./sim-transport.ts";
 import type { AnswerOf } from "../../proto/lock-calls.ts";
 

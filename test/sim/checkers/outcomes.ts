@@ -8,8 +8,8 @@ import type { Answer, ErrorAnswer } from "../../../node/lock/answers.ts";
 import type { AcquireCommand } from "../../../node/lock/commands.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockInfo } from "../../../node/lock/state-machine.ts";
-import type { AcquireEvent } from "./linearizable.ts";
-import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "./lock-model.ts";
+import type { AcquireEvent } from "../../../verify/lock-history.ts";
+import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "../../../verify/lock-model.ts";
 
 /**
  * The kind fields of an Acquire's history event. With `fifo`, every Acquire of the locks

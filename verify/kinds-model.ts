@@ -16,7 +16,7 @@
 //
 // The model does not cover two Acquires of one session waiting for the same lock at once
 // (the client library never sends them): such a second "join" cannot take effect.
-import type { GrantMode, Target } from "../../../node/lock/kinds.ts";
+import type { GrantMode, Target } from "../node/lock/kinds.ts";
 import type { Model } from "./linearizable.ts";
 import { forgetPast, type EndedSession, type HolderOutcome, type LockOutput } from "./lock-model.ts";
 

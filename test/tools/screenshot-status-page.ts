@@ -3,8 +3,8 @@
 // in headless Chromium (Debian's /usr/bin/chromium) and writes a PNG (default
 // docs/status-page.png, the picture in the README). Stops the cluster afterwards.
 import { resolve } from "node:path";
-import { launchChromium } from "../test/integration/browser.ts";
-import { startCluster } from "../test/integration/harness.ts";
+import { launchChromium } from "../integration/browser.ts";
+import { startCluster } from "../integration/harness.ts";
 
 const out = resolve(process.argv[2] ?? "docs/status-page.png");
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
