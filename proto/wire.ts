@@ -2,7 +2,7 @@
 // uint64 values between their wire form (protobufjs Long) and bigint or number, the
 // metadata keys a node sends, the sizes both sides read (proto/limits.ts), and one table giving each ErrorReason its gRPC
 // status code and the client error class it becomes. The node builds every error status from
-// this table (node/server/status.ts) and names its reason in `palisade-reason`; the
+// this table (node/api/status.ts) and names its reason in `palisade-reason`; the
 // client maps that reason, never the message text (client/status-errors.ts).
 import { status as Status, type Metadata } from "@grpc/grpc-js";
 import Long from "long";

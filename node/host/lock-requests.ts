@@ -3,7 +3,7 @@
 // against the replicated limits as they are proposed; keepalives confirmed by a quorum
 // round that started after they arrived; a wait answered from the log on whichever node
 // holds the call; reads after a ReadIndex on any node. The gRPC unary service and the
-// Stream RPC (node/server) are adapters around serve, so these rules are written once.
+// Stream RPC (node/api) are adapters around serve, so these rules are written once.
 // Every failure is a RequestFailure.
 import type { CallHandlers, CallName, RequestOf, AnswerOf } from "../../proto/lock-calls.ts";
 import type { CancelWaitResult, OpenSessionRequest } from "../../proto/lock-values.ts";

@@ -2,7 +2,7 @@
 // leave the real client library (Connection: the codec, the failover rules, one failure
 // shape) as encoded StreamRequests in ClientFrames, cross the simulated network (delayed,
 // lost, duplicated, cut), and each node reads them as its client streams do
-// (node/server/stream-calls.ts: the frame's entries, the request, the codec's field checks,
+// (node/api/stream-calls.ts: the frame's entries, the request, the codec's field checks,
 // the node's dispatcher, the answer's encoding and framing) and sends back a ServerFrame.
 // So every seed runs the shipped decoding, validation, encoding and framing on both ends.
 // The stream's own state (flow control, the turn budget, the rate budget) is not simulated:
@@ -21,8 +21,8 @@ import type { LockReader, NodeHost } from "../../node/host/node-host.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";
 import type { ApplyOutcome } from "../../node/lock/outcome.ts";
 import type { NodeId } from "../../node/raft/types.ts";
-import { encodeStreamAnswer, readStreamRequest, runCall, tooLarge, type CallContext, type Result } from "../../node/server/stream-calls.ts";
-import { peekRequest } from "../../node/server/stream-requests.ts";
+import { encodeStreamAnswer, readStreamRequest, runCall, tooLarge, type CallContext, type Result } from "../../node/api/stream-calls.ts";
+import { peekRequest } from "../../node/api/stream-requests.ts";
 import type { Logger } from "../../node/util/logger.ts";
 import type { SimClientProcess } from "./client-process.ts";
 import type { SimNode } from "./cluster.ts";

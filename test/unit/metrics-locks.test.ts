@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApplyOutcome, LockEvent, LockInfo, TimerChanges } from "../../node/lock/index.ts";
 import type { Role } from "../../node/raft/types.ts";
-import { NodeMetrics, type MetricsSource } from "../../node/server/metrics.ts";
+import { NodeMetrics, type MetricsSource } from "../../node/ops/metrics.ts";
 
 const source: MetricsSource = {
   raft: () => ({ role: "leader" as Role, term: 1, leader: 1, commit: 0, applied: 0, lastIndex: 0, followerLag: new Map() }),

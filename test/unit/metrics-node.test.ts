@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { StateStats } from "../../node/lock/index.ts";
 import type { Role } from "../../node/raft/types.ts";
 import type { RaftStorage } from "../../node/storage/log-store.ts";
-import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "../../node/server/metrics.ts";
+import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "../../node/ops/metrics.ts";
 
 const stats: StateStats = {
   sessions: 3, lockEntries: 5, heldLocks: 2, waiters: 4, historyRecords: 9, rememberedRequestIds: 3, rememberedClosedSessions: 0,

@@ -8,10 +8,10 @@ import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, toU64 } from "../../proto/wire.ts";
-import { KEEPALIVE_IDS_PER_TOKEN } from "../../node/server/interceptors.ts";
-import { RateLimiter } from "../../node/server/rate-limit.ts";
-import type { ServiceContext } from "../../node/server/context.ts";
-import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type Serve, type StreamLimits, type StreamOptions } from "../../node/server/lock-stream.ts";
+import { KEEPALIVE_IDS_PER_TOKEN } from "../../node/api/interceptors.ts";
+import { RateLimiter } from "../../node/api/rate-limit.ts";
+import type { ServiceContext } from "../../node/api/context.ts";
+import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type Serve, type StreamLimits, type StreamOptions } from "../../node/api/lock-stream.ts";
 import type { AnswerOf, CallName, RequestOf } from "../../proto/lock-calls.ts";
 import { createLogger } from "../../node/util/logger.ts";
 

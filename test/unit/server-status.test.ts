@@ -6,7 +6,7 @@ import { NotLeaderError, ProposalDroppedError } from "../../node/raft/core.ts";
 import { DriverStoppedError, ProposalLostError, ReadIndexFailedError } from "../../node/host/driver.ts";
 import { answerFailure, failureOf, notLeader as notLeaderFailure } from "../../node/host/failures.ts";
 import type { ErrorAnswer } from "../../node/lock/index.ts";
-import { callFailureOf, LEADER_METADATA_KEY, statusOf, type StatusError } from "../../node/server/status.ts";
+import { callFailureOf, LEADER_METADATA_KEY, statusOf, type StatusError } from "../../node/api/status.ts";
 
 // Each failure as the status a unary call ends with.
 const answerStatus = (answer: ErrorAnswer): StatusError => statusOf(callFailureOf(answerFailure(answer)));
@@ -78,7 +78,7 @@ describe("answer and error statuses", () => {
 describe("tolerant request decoding", () => {
   it("hands undecodable bytes to the handler as a marker instead of failing the call with INTERNAL", async () => {
     const { lockServiceDefinition } = await import("../../proto/grpc.ts");
-    const { malformedReason, tolerantDefinition } = await import("../../node/server/tolerant.ts");
+    const { malformedReason, tolerantDefinition } = await import("../../node/api/tolerant.ts");
     const def = tolerantDefinition(lockServiceDefinition);
     const bad = def.Acquire.requestDeserialize(Buffer.from([0xff, 0xff, 0xff, 0x01]));
     expect(malformedReason(bad)).toMatch(/wire type|index out of range|invalid/);

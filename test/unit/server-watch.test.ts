@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Answer, LockEvent } from "../../node/lock/index.ts";
 import { AcquireWaiters, type WaitOutcome } from "../../node/host/acquire-waiters.ts";
-import { WatchRing } from "../../node/server/watch-ring.ts";
+import { WatchRing } from "../../node/api/watch-ring.ts";
 
 function ev(index: number, lock: string, type: LockEvent["type"] = "acquired"): LockEvent {
   return { type, index, lock, sessionId: 1n, token: BigInt(index), wallMs: 0 };

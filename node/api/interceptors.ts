@@ -6,7 +6,7 @@ import protobuf from "protobufjs";
 import type { ErrorReasonName } from "../../proto/wire.ts";
 import { statusError } from "./status.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { accessRefusal, identityOf, senderRefusal, type PeerIdentity, type Refusal } from "./tls.ts";
+import { accessRefusal, identityOf, senderRefusal, type PeerIdentity, type Refusal } from "../ops/tls.ts";
 
 const { Reader } = protobuf;
 

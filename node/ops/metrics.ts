@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import type { ApplyOutcome, LockInfo, StateStats } from "../lock/index.ts";
 import type { Role } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
-import type { StreamObserver } from "./stream-options.ts";
+import type { StreamObserver } from "../api/stream-options.ts";
 import { LockMetrics, LockPrefixLabel, type LockMetricsSource } from "./metrics-locks.ts";
 
 /** What the scrape-time gauges read from the node. */
@@ -204,7 +204,7 @@ export class NodeMetrics {
     this.rejected.inc({ method, reason });
   }
 
-  /** What the client streams carry (node/server/lock-stream.ts). */
+  /** What the client streams carry (node/api/lock-stream.ts). */
   readonly streams: StreamObserver = {
     streamsChanged: (delta) => this.streamsOpen.inc(delta),
     frameIn: (requests) => {

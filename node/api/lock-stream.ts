@@ -28,7 +28,7 @@ import {
   encodeStreamAnswer, failed, readStreamRequest, runCall, tooLarge, type Result, type Serve, type StreamRequestRead,
 } from "./stream-calls.ts";
 import { Backlog, peekRequest, type Queued } from "./stream-requests.ts";
-import { identityOf } from "./tls.ts";
+import { identityOf } from "../ops/tls.ts";
 import type { StreamLimits, StreamOptions } from "./stream-options.ts";
 import { TurnBudget } from "./turn-budget.ts";
 
