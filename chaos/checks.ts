@@ -241,7 +241,7 @@ export function checkClientDeadlines(r: RunRecords, out: string[], counts: Recor
       const expired = expiredLast.get(w.lock);
       if (expired && BigInt(w.index) >= BigInt(expired.index) && expired.session !== w.session) pairs.push({ lock: w.lock, expired, next: w });
       expiredLast.delete(w.lock);
-    } else if (w.kind === "expired") {
+    } else if (w.kind === "sessionExpired") {
       expiredLast.set(w.lock, w);
     } else {
       expiredLast.delete(w.lock);

@@ -290,8 +290,8 @@ export interface HistoryRecordInfo extends KindFields {
   reason: EndReason;
   grantedAtMs: number;
   endedAtMs: number;
-  /** With reason "revoked": "hold limit" when the leader ended the grant as its hold limit passed. */
-  revokedFor?: "hold limit";
+  /** With reason "revoked": "holdLimit" when the leader ended the grant as its hold limit passed. */
+  revokedFor?: "holdLimit";
 }
 
 export interface LockHistory {

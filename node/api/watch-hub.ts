@@ -17,7 +17,7 @@ const KINDS: Readonly<Record<LockEventType, palisade.v1.WatchEventKind>> = {
   acquired: Kind.WATCH_EVENT_KIND_ACQUIRED,
   released: Kind.WATCH_EVENT_KIND_RELEASED,
   sessionClosed: Kind.WATCH_EVENT_KIND_SESSION_CLOSED,
-  expired: Kind.WATCH_EVENT_KIND_SESSION_EXPIRED,
+  sessionExpired: Kind.WATCH_EVENT_KIND_SESSION_EXPIRED,
   revoked: Kind.WATCH_EVENT_KIND_REVOKED,
 };
 
@@ -25,7 +25,7 @@ export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
   return palisade.v1.WatchEvent.create({
     index: toU64(e.index), lock: e.lock, kind: KINDS[e.type], sessionId: toU64(e.sessionId), token: toU64(e.token),
     ...wireKindFields(kindFieldsOf(e, e.permits)),
-    ...(e.revokedFor === "hold limit" ? { revokeCause: palisade.v1.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
+    ...(e.revokedFor === "holdLimit" ? { revokeCause: palisade.v1.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
   });
 }
 

@@ -4,12 +4,12 @@
 // several answers in one frame of the Stream RPC), and each view as the contract's value.
 import type { AnswerOf, RequestOf } from "../../proto/lock-calls.ts";
 import type {
-  EndReason as WireEndReason, GetLockRequest, HistoryRecordInfo, KindFields, LockHolderInfo as HolderValue, LockInfo as LockValue, LockSummaryInfo,
+  GetLockRequest, HistoryRecordInfo, KindFields, LockHolderInfo as HolderValue, LockInfo as LockValue, LockSummaryInfo,
   LockWaiterInfo as WaiterValue, SessionInfo as SessionValue,
 } from "../../proto/lock-values.ts";
 import { DEFAULT_PAGE_SIZE } from "../../proto/limits.ts";
 import type {
-  EndReason, GrantMode, HistoryEntry, HolderPlace, LockHolderInfo, LockPageBounds, LockPageInfo, LockWaiterInfo, SessionInfo,
+  GrantMode, HistoryEntry, HolderPlace, LockHolderInfo, LockPageBounds, LockPageInfo, LockWaiterInfo, SessionInfo,
 } from "../lock/index.ts";
 import { RequestFailure } from "./failures.ts";
 import type { LockReader } from "./node-host.ts";
@@ -112,13 +112,6 @@ export function sessionValue(s: SessionInfo): SessionValue {
   };
 }
 
-const END_REASONS: Readonly<Record<EndReason, WireEndReason>> = {
-  released: "released",
-  "session closed": "sessionClosed",
-  "session expired": "sessionExpired",
-  revoked: "revoked",
-};
-
 /** Wall-clock display data from a command: a non-negative integer, 0 when absent or odd. */
 function displayMs(ms: number | null): number {
   return ms !== null && Number.isSafeInteger(ms) && ms > 0 ? ms : 0;
@@ -129,9 +122,9 @@ export function historyRecord(r: HistoryEntry): HistoryRecordInfo {
   const { permits: _permits, ...kind } = kindFieldsOf(r, 0);
   return {
     token: r.token, sessionId: r.sessionId, clientName: r.clientName, grantedIndex: BigInt(r.grantedAt), waitedFromIndex: BigInt(r.waitedFrom),
-    endedIndex: BigInt(r.endedAt ?? 0), reason: r.reason === null ? "current" : END_REASONS[r.reason],
+    endedIndex: BigInt(r.endedAt ?? 0), reason: r.reason ?? "current",
     grantedAtMs: displayMs(r.grantedWallMs), endedAtMs: displayMs(r.endedWallMs), ...kind,
-    ...(r.revokedFor === "hold limit" ? { revokedFor: "hold limit" as const } : {}),
+    ...(r.revokedFor === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}),
   };
 }
 

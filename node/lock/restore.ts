@@ -47,7 +47,7 @@ export interface RestoredState {
   readonly epoch: number;
   /** Sessions of the backup that were dropped. */
   readonly droppedSessions: number;
-  /** Grants that the drop ended (recorded in history as "session expired" at the backup's index). */
+  /** Grants that the drop ended (recorded in history as "sessionExpired" at the backup's index). */
   readonly endedGrants: number;
   readonly droppedWaiters: number;
 }
@@ -80,7 +80,7 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
     if (record.endedAt !== null) continue;
     record.endedAt = state.applied;
     record.endedWallMs = wallMs;
-    record.reason = "session expired";
+    record.reason = "sessionExpired";
   }
   const data = writeSnapshot({
     applied: state.applied,

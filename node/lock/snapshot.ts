@@ -47,7 +47,7 @@ export interface RestoredContent {
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
 /** The one format read and written: the version byte leaves room for another. */
 const VERSION = 4;
-const END_REASONS: readonly GrantEnd[] = ["released", "session closed", "session expired", "revoked", "hold limit"];
+const END_REASONS: readonly GrantEnd[] = ["released", "sessionClosed", "sessionExpired", "revoked", "holdLimit"];
 const MODE_CODES: readonly GrantMode[] = ["exclusive", "shared", "permit"];
 
 const byNumber = (a: number, b: number): number => a - b;

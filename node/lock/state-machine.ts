@@ -241,8 +241,8 @@ export class LockStateMachine {
     }
     this.grantWaiting(ctx, left);
     for (const lock of left) this.dropIfUnused(lock);
-    const reason: GrantEnd = how === "closed" ? "session closed" : "session expired";
-    const event: LockEventType = how === "closed" ? "sessionClosed" : "expired";
+    const reason: GrantEnd = how === "closed" ? "sessionClosed" : "sessionExpired";
+    const event: LockEventType = how === "closed" ? "sessionClosed" : "sessionExpired";
     for (const name of [...session.held]) {
       const lock = this.locks.get(name);
       const holder = lock ? holderOf(lock, session.id) : undefined;
@@ -504,7 +504,7 @@ export class LockStateMachine {
       return { kind: "revoked" };
     }
     // A retried revoke of a grant that already ended as revoked succeeds.
-    if (lock?.history.some((r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "hold limit"))) {
+    if (lock?.history.some((r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "holdLimit"))) {
       return { kind: "revoked" };
     }
     return fail("ERROR_REASON_STALE_TOKEN", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
@@ -524,7 +524,7 @@ export class LockStateMachine {
       // Re-proposed after it applied, or the grant ended first: nothing to end.
       return fail("ERROR_REASON_STALE_TOKEN", `session ${session.id} holds no grant of token ${cmd.token} with a hold limit of ${cmd.holdMs} ms`);
     }
-    for (const [lock, holder] of ending) this.endGrant(ctx, lock, holder, "hold limit", "revoked");
+    for (const [lock, holder] of ending) this.endGrant(ctx, lock, holder, "holdLimit", "revoked");
     return { kind: "revoked" };
   }
 
@@ -579,7 +579,7 @@ export class LockStateMachine {
     }
     ctx.events.push({
       type: event, index: ctx.index, lock: lock.name, sessionId: holder.sessionId, token: holder.token, wallMs: ctx.wallMs,
-      ...(reason === "hold limit" ? { revokedFor: "hold limit" as const } : {}),
+      ...(reason === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}),
     });
     const holdMs = holdMsOf(holder);
     if (holdMs > 0 && !(session && this.holdsAny(session, holder.token, holdMs))) {

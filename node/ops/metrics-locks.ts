@@ -29,7 +29,7 @@ export type EndReasonLabel = (typeof END_REASONS)[number];
 const REASON_OF: Readonly<Record<Exclude<LockEventType, "acquired">, EndReasonLabel>> = {
   released: "released",
   sessionClosed: "session_closed",
-  expired: "session_expired",
+  sessionExpired: "session_expired",
   revoked: "revoked",
 };
 
@@ -181,7 +181,7 @@ export class LockMetrics {
       if (!leading) continue;
       // A grant this process did not see begin counts as exclusive.
       const kind = current?.kind ?? "exclusive";
-      const reason = e.revokedFor === "hold limit" ? "hold_limit" : REASON_OF[e.type];
+      const reason = e.revokedFor === "holdLimit" ? "hold_limit" : REASON_OF[e.type];
       this.ends.inc({ kind, reason, lock_prefix });
       if (current && current.at !== null) this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - current.at) / 1000);
     }

@@ -190,7 +190,7 @@ export class NodeMetrics {
   applied(outcome: ApplyOutcome): void {
     if (outcome.result.kind === "sessionExpired") this.sessionExpiries.inc();
     let expired = 0;
-    for (const e of outcome.events) if (e.type === "expired") expired++;
+    for (const e of outcome.events) if (e.type === "sessionExpired") expired++;
     if (expired > 0) this.lockExpiries.inc(expired);
     this.locks.applied(outcome);
   }

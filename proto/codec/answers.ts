@@ -250,7 +250,7 @@ function wireRecord(r: HistoryRecordInfo): palisade.v1.HistoryRecord.$Properties
     token: toU64(r.token), sessionId: toU64(r.sessionId), clientName: r.clientName, grantedIndex: toU64(r.grantedIndex),
     waitedFromIndex: toU64(r.waitedFromIndex), endedIndex: toU64(r.endedIndex), reason: END_REASONS[r.reason],
     grantedAtMs: toU64(r.grantedAtMs), endedAtMs: toU64(r.endedAtMs), ...kind, ...(r.mode === "permit" ? { permit: true } : {}),
-    ...(r.revokedFor === "hold limit" ? { revokeCause: pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
+    ...(r.revokedFor === "holdLimit" ? { revokeCause: pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
   };
 }
 
@@ -266,7 +266,7 @@ function recordFrom(r: palisade.v1.HistoryRecord.$Properties): HistoryRecordInfo
     grantedAtMs: numberField(r.grantedAtMs, "granted_at_ms"),
     endedAtMs: numberField(r.endedAtMs, "ended_at_ms"),
     ...kindFieldsFrom(r, r.permit === true),
-    ...(r.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "hold limit" as const } : {}),
+    ...(r.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "holdLimit" as const } : {}),
   };
 }
 

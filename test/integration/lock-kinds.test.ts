@@ -275,11 +275,11 @@ describe("holder data and hold limits", () => {
       if (during !== undefined) expect(during).toMatchObject({ token, holdMs: 1_000 });
       await cluster.waitFor("the hold-limit revoke", async () => (await client.getLock("k/hold")).holder === undefined, 10_000);
       for (const lock of ["k/hold", "k/hold-2"]) {
-        expect(await client.history(lock)).toMatchObject([{ token, reason: "revoked", revokedFor: "hold limit", holdMs: 1_000 }]);
+        expect(await client.history(lock)).toMatchObject([{ token, reason: "revoked", revokedFor: "holdLimit", holdMs: 1_000 }]);
       }
       await cluster.waitFor("the revoke event", async () => events.some((e) => e.kind === "revoked"));
       expect(events.find((e) => e.kind === "acquired" && e.lock === "k/hold")).toMatchObject({ token, holdMs: 1_000 });
-      expect(events.find((e) => e.kind === "revoked")).toMatchObject({ token, revokedFor: "hold limit" });
+      expect(events.find((e) => e.kind === "revoked")).toMatchObject({ token, revokedFor: "holdLimit" });
       expect(session.live).toBe(true);
       expect(await client.getSession(session.id)).toBeDefined();
     } finally {

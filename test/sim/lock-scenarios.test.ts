@@ -112,7 +112,7 @@ describe("lock service on the simulated cluster", () => {
     expect(next.id).not.toBe(first.id);
     const state = sim.hosts.get(next.id)!.sm;
     expect(state.getLock("held").holder).toBeNull();
-    expect(state.history("held")).toMatchObject([{ sessionId: session, reason: "revoked", revokedFor: "hold limit" }]);
+    expect(state.history("held")).toMatchObject([{ sessionId: session, reason: "revoked", revokedFor: "holdLimit" }]);
     // The session itself lived on: only the grant ended.
     expect(state.hasSession(session)).toBe(true);
   });

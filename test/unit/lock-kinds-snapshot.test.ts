@@ -78,8 +78,8 @@ describe("restore from a backup with every lock kind", () => {
     expect(next.getLock("S")).toEqual({ name: "S", holder: null, waiters: [], kind: "semaphore", permits: 2 });
     expect(next.holdLimits()).toEqual([]);
     expect(next.history("R").map((h) => [h.token, h.mode, h.holderData, h.reason])).toEqual([
-      [ts, "shared", "reader", "session expired"], [ts + 1n, "shared", undefined, "session expired"],
+      [ts, "shared", "reader", "sessionExpired"], [ts + 1n, "shared", undefined, "sessionExpired"],
     ]);
-    expect(next.history("S")[0]).toMatchObject({ mode: "permit", slot: 0, holdMs: 5_000, reason: "session expired", endedAt: restored.index, endedWallMs: 99 });
+    expect(next.history("S")[0]).toMatchObject({ mode: "permit", slot: 0, holdMs: 5_000, reason: "sessionExpired", endedAt: restored.index, endedWallMs: 99 });
   });
 });

@@ -111,7 +111,7 @@ describe("FIFO handoff", () => {
       { sessionId: a.id, seq: 2, answer: expect.objectContaining({ reason: "ERROR_REASON_SESSION_ENDED" }) },
       { sessionId: b.id, seq: 2, answer: granted(b, "L", BigInt(expiryIndex)) },
     ]);
-    expect(out.events.map((e) => e.type)).toEqual(["expired", "acquired"]);
+    expect(out.events.map((e) => e.type)).toEqual(["sessionExpired", "acquired"]);
     expect(r.machine.getLock("M")).toMatchObject({ holder: { sessionId: b.id, token: tb }, waiters: [] });
     expect(r.machine.hasSession(a.id)).toBe(false);
     // A second expiry of the same session changes nothing.

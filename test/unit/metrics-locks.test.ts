@@ -69,7 +69,7 @@ describe("lock metrics", () => {
     apply([{ type: "released", lock: "r", sessionId: 1n, token: 1n }]);
     clock.now += 1_000;
     apply([{ type: "released", lock: "r", sessionId: 2n, token: 2n }]);
-    apply([{ type: "revoked", lock: "s", sessionId: 3n, token: 3n, revokedFor: "hold limit" }]);
+    apply([{ type: "revoked", lock: "s", sessionId: 3n, token: 3n, revokedFor: "holdLimit" }]);
     apply([{ type: "released", lock: "a", sessionId: 4n, token: 4n }, { type: "released", lock: "b", sessionId: 4n, token: 4n }]);
     const text = await metrics.text();
     const grants = (kind: string): number | undefined => value(text, `palisade_lock_grants_total{kind="${kind}",lock_prefix="",${L}}`);
@@ -88,7 +88,7 @@ describe("lock metrics", () => {
     apply([{ type: "released", lock: "a", sessionId: 5n, token: 1n }]);
     apply([{ type: "acquired", lock: "a", sessionId: 6n, token: 3n }]);
     clock.now += 40_000;
-    apply([{ type: "expired", lock: "a", sessionId: 6n, token: 3n }]);
+    apply([{ type: "sessionExpired", lock: "a", sessionId: 6n, token: 3n }]);
     const text = await metrics.text();
     expect(value(text, `palisade_lock_grants_total{kind="exclusive",lock_prefix="",${L}}`)).toBe(2);
     expect(value(text, `palisade_lock_grants_ended_total{kind="exclusive",reason="released",lock_prefix="",${L}}`)).toBe(1);

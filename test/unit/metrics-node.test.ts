@@ -58,7 +58,7 @@ describe("NodeMetrics", () => {
       index: 9,
       result: { kind: "sessionExpired" },
       completions: [],
-      events: [{ type: "expired", index: 9, lock: "a", sessionId: 1n, token: 3n, wallMs: 0 }, { type: "acquired", index: 9, lock: "a", sessionId: 2n, token: 9n, wallMs: 0 }],
+      events: [{ type: "sessionExpired", index: 9, lock: "a", sessionId: 1n, token: 3n, wallMs: 0 }, { type: "acquired", index: 9, lock: "a", sessionId: 2n, token: 9n, wallMs: 0 }],
       timers: { sessionsOpened: [], sessionsEnded: [1n], waitsStarted: [], waitsEnded: [] },
     } as const;
     m.applied(expiry as unknown as Parameters<NodeMetrics["applied"]>[0]);

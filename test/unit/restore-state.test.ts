@@ -62,7 +62,7 @@ describe("restoreFromBackup", () => {
     const history = next.history("x");
     expect(history.map((r) => r.token)).toEqual(tokens);
     expect(history[0]?.reason).toBe("released");
-    expect(history[1]).toMatchObject({ reason: "session expired", endedAt: index, endedWallMs: 42 });
+    expect(history[1]).toMatchObject({ reason: "sessionExpired", endedAt: index, endedWallMs: 42 });
 
     // A retried OpenSession of the old cluster opens a new session, not an old one; old sessions are unknown.
     const reopened = next.apply(index + 1, { type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: "one", wallMs: 1 }).result;

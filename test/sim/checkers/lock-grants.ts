@@ -154,7 +154,7 @@ export class GrantRules {
       this.fail(`index ${index}: ${e.type} of ${e.lock} by ${e.sessionId}/${e.token}, but the holder is ${held}`);
       return;
     }
-    if (e.revokedFor === "hold limit") this.stats.holdLimitEnds++;
+    if (e.revokedFor === "holdLimit") this.stats.holdLimitEnds++;
     const left = current.filter((g) => g !== grant);
     if (left.length > 0) this.grants.set(e.lock, left);
     else {

@@ -39,7 +39,7 @@ export function answerKey(a: Answer): string {
 export interface SessionEnd {
   readonly session: bigint;
   readonly index: number;
-  readonly how: "closed" | "expired";
+  readonly how: "closed" | "sessionExpired";
   /** Earliest proposal of a close or expiry of the session (a lower bound of the commit time). */
   readonly proposedAt: number;
   /** First apply on any replica. */
@@ -153,7 +153,7 @@ export class LockChecker {
     }
     for (const id of o.timers.sessionsEnded) {
       this.live.delete(id);
-      const how = cmd?.type === "closeSession" ? "closed" : "expired";
+      const how = cmd?.type === "closeSession" ? "closed" : "sessionExpired";
       if (how === "closed") this.stats.closes++;
       else this.stats.expiries++;
       this.sessionEnds.push({ session: id, index, how, proposedAt: this.endProposals.get(id) ?? 0, appliedAt: now });
@@ -225,7 +225,7 @@ export class LockChecker {
   checkDeadlines(): string[] {
     const out: string[] = [];
     for (const end of this.sessionEnds) {
-      if (end.how !== "expired") continue;
+      if (end.how !== "sessionExpired") continue;
       const d = this.clientDeadlines.get(end.session);
       if (d !== undefined && end.appliedAt < d) {
         out.push(`client deadline: session ${end.session} expired at t=${end.appliedAt.toFixed(1)} (index ${end.index}) before its client's deadline t=${d.toFixed(1)}`);

@@ -173,6 +173,10 @@ function lockButton(name) {
 
 // ---------------------------------------------------------------- history
 
+const END_WORDS = { released: "released", sessionClosed: "session closed", sessionExpired: "session expired", revoked: "revoked", holdLimit: "hold limit" };
+/** Ends the holder did not choose. */
+const ENDED_BADLY = new Set(["sessionExpired", "revoked", "holdLimit"]);
+
 async function refreshHistory() {
   const section = $("history");
   if (state.historyLock === null) {
@@ -195,7 +199,7 @@ async function refreshHistory() {
     el("td", {}, h.waitedFrom === h.grantedAt ? "—" : `index ${h.waitedFrom}`),
     el("td", {}, `index ${h.grantedAt}`, el("span", { class: "muted" }, ` ${clock(h.grantedWallMs)}`)),
     el("td", {}, h.endedAt === null ? "held" : `index ${h.endedAt}`, el("span", { class: "muted" }, h.endedWallMs ? ` ${clock(h.endedWallMs)}` : "")),
-    el("td", { class: h.reason === "session expired" || h.reason === "revoked" ? "no" : "" }, h.reason ?? "—"))));
+    el("td", { class: ENDED_BADLY.has(h.reason) ? "no" : "" }, h.reason === null ? "—" : END_WORDS[h.reason] ?? h.reason))));
 }
 
 // ---------------------------------------------------------------- sessions
@@ -221,7 +225,7 @@ async function refreshSessions() {
 
 // ---------------------------------------------------------------- live feed
 
-const EVENT_WORDS = { acquired: "granted", released: "released", sessionClosed: "session closed", expired: "session expired", revoked: "revoked" };
+const EVENT_WORDS = { acquired: "granted", released: "released", sessionClosed: "session closed", sessionExpired: "session expired", revoked: "revoked" };
 
 function addFeedItem(e) {
   const list = $("feed").querySelector("ol");
