@@ -53,6 +53,14 @@ export const DEFAULT_LOCK_LIMITS: LockLimits = Object.freeze({
   maxHoldMs: 86_400_000,
 });
 
+/** The limits a cluster file may set (its `limits` section); the others keep their defaults. */
+export const CONFIGURABLE_LIMITS = Object.freeze([
+  "maxSessions", "maxLocksPerSession", "maxWaitersPerLock", "maxInFlightPerSession", "maxWaitMs", "minTtlMs", "maxTtlMs",
+  "maxPermits", "maxLocksPerAcquire", "maxHolderDataBytes", "minHoldMs", "maxHoldMs",
+] as const satisfies readonly (keyof LockLimits)[]);
+
+export type ConfigurableLimit = (typeof CONFIGURABLE_LIMITS)[number];
+
 /**
  * Every limit, in the fixed order of their binary encoding (commands and snapshots). New
  * limits go at the end: an encoding that carries fewer (written before they existed) leaves

@@ -12,7 +12,7 @@ import { AdminRequests } from "../host/admin-requests.ts";
 import type { HostConfig, HostEnv } from "../host/host-env.ts";
 import { LockRequests } from "../host/lock-requests.ts";
 import { NodeHost } from "../host/node-host.ts";
-import { MAX_LOCK_NAME_BYTES, resolveLimits, type LockEvent, type LockLimits } from "../lock/index.ts";
+import { CONFIGURABLE_LIMITS, MAX_LOCK_NAME_BYTES, resolveLimits, type LockEvent, type LockLimits } from "../lock/index.ts";
 import { LevelStorage } from "../storage/level-storage.ts";
 import { addRaftService, GrpcTransport } from "../transport/grpc-transport.ts";
 import type { Logger } from "../util/logger.ts";
@@ -53,20 +53,7 @@ export interface PalisadeNodeOptions {
  * entry with the same, replicated limits.
  */
 export function lockLimitsOf(cfg: NodeConfig): LockLimits {
-  return resolveLimits({
-    maxSessions: cfg.limits.maxSessions,
-    maxLocksPerSession: cfg.limits.maxLocksPerSession,
-    maxWaitersPerLock: cfg.limits.maxWaitersPerLock,
-    maxInFlightPerSession: cfg.limits.maxInflightPerSession,
-    maxWaitMs: cfg.limits.maxWaitMs,
-    minTtlMs: cfg.limits.minTtlMs,
-    maxTtlMs: cfg.limits.maxTtlMs,
-    maxPermits: cfg.limits.maxPermits,
-    maxLocksPerAcquire: cfg.limits.maxLocksPerAcquire,
-    maxHolderDataBytes: cfg.limits.maxHolderDataBytes,
-    minHoldMs: cfg.limits.minHoldMs,
-    maxHoldMs: cfg.limits.maxHoldMs,
-  });
+  return resolveLimits(Object.fromEntries(CONFIGURABLE_LIMITS.map((k) => [k, cfg.limits[k]])));
 }
 
 /** What the host needs to know of a node's cluster file. */

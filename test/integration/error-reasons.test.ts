@@ -21,7 +21,7 @@ let client: PalisadeClient;
 let raw: RawLockApi;
 
 beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3, limits: { maxLocksPerSession: 2, maxWaitersPerLock: 1, maxInflightPerSession: 8 } });
+  cluster = await startCluster({ nodes: 3, limits: { maxLocksPerSession: 2, maxWaitersPerLock: 1, maxInFlightPerSession: 8 } });
   client = cluster.client({ clientName: "reasons-test" });
   raw = new RawLockApi(cluster.endpoints);
 });
