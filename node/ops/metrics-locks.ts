@@ -47,7 +47,8 @@ function setGrantsOf(outcome: ApplyOutcome): Set<string> {
   const sets = new Set<string>();
   const answers = [{ sessionId: null as bigint | null, answer: outcome.result }, ...outcome.completions];
   for (const { sessionId, answer } of answers) {
-    if (answer.kind !== "granted" || answer.grants === undefined) continue;
+    // Every grant answer lists its locks; a set is one that lists more than one.
+    if (answer.kind !== "granted" || answer.grants === undefined || answer.grants.length < 2) continue;
     for (const g of answer.grants) sets.add(sessionId === null ? `*:${g.token}:${g.lock}` : `${sessionId}:${g.token}:${g.lock}`);
   }
   return sets;

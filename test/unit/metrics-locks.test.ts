@@ -81,6 +81,18 @@ describe("lock metrics", () => {
     expect(value(text, `palisade_lock_grants_ended_total{kind="multi",reason="released",lock_prefix="",${L}}`)).toBe(2);
   });
 
+  it("a grant of one lock counts by its own kind, though its answer lists its grants", async () => {
+    const { metrics, apply } = harness();
+    const holder = { sessionId: 5n, clientName: "c", token: 1n, grantedIndex: 1n };
+    apply([{ type: "acquired", lock: "a", sessionId: 5n, token: 1n }], {}, { kind: "granted", token: 1n, holder, grants: [{ lock: "a", token: 1n, mode: "exclusive" }] });
+    apply([{ type: "acquired", lock: "s", sessionId: 5n, token: 2n, mode: "shared" }], {}, {
+      kind: "granted", token: 2n, holder: { ...holder, token: 2n, grantedIndex: 2n }, grants: [{ lock: "s", token: 2n, mode: "shared" }],
+    });
+    const text = await metrics.text();
+    const grants = (kind: string): number | undefined => value(text, `palisade_lock_grants_total{kind="${kind}",lock_prefix="",${L}}`);
+    expect([grants("exclusive"), grants("shared"), grants("multi")]).toEqual([1, 1, 0]);
+  });
+
   it("the leader times a hold from the grant's apply to its release and counts the end by reason", async () => {
     const { clock, metrics, apply } = harness();
     apply([{ type: "acquired", lock: "a", sessionId: 5n, token: 1n }]);
