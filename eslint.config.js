@@ -18,6 +18,8 @@ const restrictedImports = [
 // The client library and the node share only the contract in proto/: neither imports the other.
 const notClient = { regex: "(^|/)client/", message: "node code does not import the client library; shared contract code lives in proto/" };
 const notNode = { regex: "(^|/)node/", message: "the client library does not import node code; shared contract code lives in proto/" };
+// What ships or runs as a tool never depends on test code: shared checkers live in verify/.
+const notTest = { regex: "^(\\.\\./)+test/", message: "only tests import test/; checkers shared with chaos live in verify/" };
 
 const deterministic = {
   files: ["node/raft/**/*.ts", "node/lock/**/*.ts", "node/host/**/*.ts"],
@@ -35,7 +37,7 @@ const deterministic = {
       { object: "globalThis", property: "setTimeout", message: "use the injected clock" },
       { object: "globalThis", property: "Date", message: "use the injected clock" },
     ],
-    "no-restricted-imports": ["error", { paths: restrictedImports, patterns: [{ group: ["node:*"], message: "no Node modules in deterministic code" }, notClient] }],
+    "no-restricted-imports": ["error", { paths: restrictedImports, patterns: [{ group: ["node:*"], message: "no Node modules in deterministic code" }, notClient, notTest] }],
   },
 };
 
@@ -64,8 +66,9 @@ export default tseslint.config(
       "no-constant-condition": ["error", { checkLoops: false }],
     },
   },
-  { files: ["node/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notClient] }] } },
-  { files: ["client/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notNode] }] } },
+  { files: ["proto/**/*.ts", "verify/**/*.ts", "chaos/**/*.ts", "bench/**/*.ts", "scripts/**/*.ts", "cluster-config/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notTest] }] } },
+  { files: ["node/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notClient, notTest] }] } },
+  { files: ["client/**/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [notNode, notTest] }] } },
   deterministic,
   clientVirtualTime,
 );

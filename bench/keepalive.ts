@@ -9,7 +9,7 @@
 //   `palisade_session_expiries_total`;
 // - keepalive traffic as the nodes count it: `palisade_client_stream_frames_total` and
 //   `palisade_client_stream_calls_total` (direction "in"; a client sends its sessions'
-//   keepalives together, one KeepAliveSessions call per interval and TTL) and the session
+//   keepalives together, one KeepAlive call per interval and TTL) and the session
 //   keepalives they carried (`palisade_session_keepalives_total`), summed over the nodes, per second
 //   over a steady window (the hold before the first transfer, after a settling time), when
 //   keepalives are the only calls;

@@ -42,7 +42,9 @@ export function partOf(frame: CallFrame): string {
   if (url.includes("/node/raft/")) return "Raft core";
   if (url.includes("/node/lock/")) return "lock state machine";
   if (url.includes("/node/host/")) return "host (driver, requests)";
-  if (url.includes("/node/server/")) return "server (services, stream)";
+  if (url.includes("/node/api/")) return "client API (services, stream)";
+  if (url.includes("/node/ops/")) return "operations (metrics, health, status page)";
+  if (url.includes("/node/server/")) return "server (composition)";
   if (url.includes("/node/transport/")) return "peer transport";
   if (url.includes("/node/storage/")) return "storage";
   if (url.includes("/proto/")) return "wire helpers";

@@ -68,7 +68,7 @@ export function renderExpiryParts(parts: Parts): string {
       "",
       `Session TTL ${k.ttl_ms} ms; each process is one client (the library from dist/, its default transport, the stream); the sessions opened in ${k.open_s} s. ` +
         "Spurious expiries: sessions a client process saw lost while it kept them alive, and sessions the cluster no longer had at the end of the hold (its `palisade_sessions`, with the growth of `palisade_session_expiries_total`). " +
-        `Keepalive traffic as the nodes count it (\`palisade_client_stream_frames_total\` and \`palisade_client_stream_calls_total\`, direction in, and the session keepalives those calls carried, \`palisade_session_keepalives_total\`: a client sends all its sessions' keepalives of one interval in one KeepAliveSessions call; summed over the nodes) and the leader's CPU (/proc/PID/stat) over a steady window of ${k.steady_window_s} s before the first transfer.` +
+        `Keepalive traffic as the nodes count it (\`palisade_client_stream_frames_total\` and \`palisade_client_stream_calls_total\`, direction in, and the session keepalives those calls carried, \`palisade_session_keepalives_total\`: a client sends all its sessions' keepalives of one interval in one KeepAlive call; summed over the nodes) and the leader's CPU (/proc/PID/stat) over a steady window of ${k.steady_window_s} s before the first transfer.` +
         (k.errors ? ` Errors: ${k.errors} (${k.error_samples.join("; ")}).` : ""),
       "",
       "| system | sessions | lost at the clients | missing at the cluster | expiries counted | keepalive frames/s | keepalive calls/s | session keepalives/s | leader CPU % | leader CPU % per 1,000 sessions |",

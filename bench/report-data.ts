@@ -7,7 +7,24 @@ import type { MemoryResult } from "./memory.ts";
 import type { StartupResult } from "./startup.ts";
 import type { CrashGrantResult } from "./crash-grant.ts";
 import type { RunLossResult } from "./run-loss.ts";
-import type { StreamFloodResult } from "./stream-flood.ts";
+
+/** What the stream-flood run (stream-flood.ts) measured. */
+export interface StreamFloodResult {
+  seconds: number;
+  clients: number;
+  /** The largest event-loop delay the leader reported during the flood. */
+  leader_max_event_loop_delay_ms: number;
+  /** The same over IDLE_SECONDS before the flood, the cluster idle: the machine's own share. */
+  leader_max_event_loop_delay_before_ms: number;
+  bound_ms: number;
+  met: boolean;
+  leader_changes: number;
+  term_before: number;
+  term_after: number;
+  frames_sent: number;
+  requests_sent: number;
+  config: string;
+}
 
 export interface RunResult {
   label: string | null;

@@ -17,7 +17,7 @@ import { MAX_KEEPALIVE_SESSION_IDS, STREAM_MAX_FRAME_BYTES, toU64 } from "../pro
 import { BenchCluster, makeTempDir, removeTempDir, sleep } from "./cluster-control.ts";
 import { addMetricsAddresses } from "./memory.ts";
 import { metricSum } from "./prom-text.ts";
-import { failed, type Parts } from "./report-data.ts";
+import { failed, type Parts, type StreamFloodResult } from "./report-data.ts";
 
 /** The largest event-loop delay on the leader the flood may cause: well under an election timeout (500–1,000 ms). */
 export const STREAM_FLOOD_BOUND_MS = 100;
@@ -32,28 +32,12 @@ export interface StreamFloodOptions {
   log: (line: string) => void;
 }
 
-export interface StreamFloodResult {
-  seconds: number;
-  clients: number;
-  /** The largest event-loop delay the leader reported during the flood. */
-  leader_max_event_loop_delay_ms: number;
-  /** The same over IDLE_SECONDS before the flood, the cluster idle: the machine's own share. */
-  leader_max_event_loop_delay_before_ms: number;
-  bound_ms: number;
-  met: boolean;
-  leader_changes: number;
-  term_before: number;
-  term_after: number;
-  frames_sent: number;
-  requests_sent: number;
-  config: string;
-}
 
 const pb = palisade.v1;
 const STREAM = lockServiceDefinition.Stream;
 
 function keepAliveEntry(id: number, ids: number): Uint8Array {
-  return pb.StreamRequest.encode({ id: toU64(id), keepAliveSessions: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(i + 1)) } }).finish();
+  return pb.StreamRequest.encode({ id: toU64(id), keepAlive: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(i + 1)) } }).finish();
 }
 
 /** The frames one flooding client sends, in turn. */
@@ -161,7 +145,7 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
       term_after: await termOf(),
       frames_sent: framesSent,
       requests_sent: requestsSent,
-      config: `3 nodes, product defaults; ${options.clients} raw Stream clients at the leader for ${options.seconds} s, alternating a ${(frames[0]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[0]!.requests} KeepAliveSessions × 10,000 ids and a ${(frames[1]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[1]!.requests} × ${MAX_KEEPALIVE_SESSION_IDS} ids, each on a stream of its own`,
+      config: `3 nodes, product defaults; ${options.clients} raw Stream clients at the leader for ${options.seconds} s, alternating a ${(frames[0]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[0]!.requests} KeepAlive × 10,000 ids and a ${(frames[1]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[1]!.requests} × ${MAX_KEEPALIVE_SESSION_IDS} ids, each on a stream of its own`,
     };
     options.log(`stream-flood: leader's largest event-loop delay ${result.leader_max_event_loop_delay_ms} ms (bound ${STREAM_FLOOD_BOUND_MS} ms; ${result.leader_max_event_loop_delay_before_ms} ms idle before), ${result.leader_changes} leader changes, term ${termBefore} → ${result.term_after}, ${framesSent} frames sent`);
     return result;

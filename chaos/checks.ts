@@ -3,8 +3,8 @@
 // session deadlines against the grants that followed an expiry, exactly-once of retried
 // requests as far as the client histories show it, and linearizability of the client
 // histories.
-import { checkLockHistory, type LockHistoryEvent } from "../test/sim/checkers/linearizable.ts";
-import type { AcquireOutcome, ReleaseOutcome } from "../test/sim/checkers/lock-model.ts";
+import { checkLockHistory, type LockHistoryEvent } from "../verify/lock-history.ts";
+import type { AcquireOutcome, ReleaseOutcome } from "../verify/lock-model.ts";
 import type {
   AdmissionRecord, FinalRecord, IncrementRecord, OpRecord, RefusalRecord, SessionRecord, SharedReadRecord, WatchRecord,
 } from "./protocol.ts";
@@ -241,7 +241,7 @@ export function checkClientDeadlines(r: RunRecords, out: string[], counts: Recor
       const expired = expiredLast.get(w.lock);
       if (expired && BigInt(w.index) >= BigInt(expired.index) && expired.session !== w.session) pairs.push({ lock: w.lock, expired, next: w });
       expiredLast.delete(w.lock);
-    } else if (w.kind === "expired") {
+    } else if (w.kind === "sessionExpired") {
       expiredLast.set(w.lock, w);
     } else {
       expiredLast.delete(w.lock);

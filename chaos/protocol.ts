@@ -118,7 +118,7 @@ export interface LeaderRecord {
 
 export interface WatchRecord {
   t: "watch";
-  kind: "acquired" | "released" | "sessionClosed" | "expired" | "revoked" | "resync";
+  kind: "acquired" | "released" | "sessionClosed" | "sessionExpired" | "revoked" | "resync";
   index: string;
   lock?: string;
   session?: string;

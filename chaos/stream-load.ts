@@ -88,7 +88,7 @@ async function flood(): Promise<void> {
       const id = toU64(nextId++);
       const kind = i % 3;
       entries.push(pb.StreamRequest.encode(
-        kind === 0 ? { id, getLock: { lock: "stream-load/read" } } : kind === 1 ? { id, keepAliveSessions: { sessionIds: ids } } : { id },
+        kind === 0 ? { id, getLock: { lock: "stream-load/read" } } : kind === 1 ? { id, keepAlive: { sessionIds: ids } } : { id },
       ).finish());
     }
     return packFrame(entries, 0, Number.MAX_SAFE_INTEGER, entries.length).frame;

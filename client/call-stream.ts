@@ -1,19 +1,19 @@
 // The client's end of the Stream RPC to one node: LockService calls travel on one
 // bidirectional stream, the calls of an event-loop turn in as few frames as the node's
-// limits allow (requests and bytes per frame, proto/wire.ts), and their answers come back
+// limits allow (requests and bytes per frame, proto/limits.ts), and their answers come back
 // many to a frame, matched by the request id. A call answered with a failure, one that ran
-// out of time, and every call in flight when the stream broke fail with an error shaped like
-// the status the unary call would have ended with, so the failover rules treat both paths
-// alike; a request too large for the stream fails as StreamCallError.tooLargeForStream, for
-// the caller to send as a unary call. The stream opens on first use and closes when idle
-// for a while.
+// out of time, and every call in flight when the stream broke fail with a StreamCallError
+// carrying the CallFailure the unary call would have ended with, so the failover rules
+// treat both paths alike; a request too large for the stream fails as
+// StreamCallError.tooLargeForStream, for the caller to send as a unary call. The stream
+// opens on first use and closes when idle for a while.
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
-import { asBuffer, lockServiceDefinition, type UnaryMethod } from "../proto/grpc.ts";
+import { decodeFailure, type CallFailure } from "../proto/codec/answers.ts";
+import { asBuffer, lockServiceDefinition } from "../proto/grpc.ts";
+import { specOf, type CallName, type StreamField, type WireAnswerOf, type WireRequestOf } from "../proto/lock-calls.ts";
 import { packFrame } from "../proto/stream-frames.ts";
-import {
-  LEADER_METADATA_KEY, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME,
-} from "../proto/wire.ts";
+import { STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME } from "../proto/limits.ts";
 import type { Attempt } from "./failover.ts";
 
 const pb = palisade.v1;
@@ -25,52 +25,21 @@ function openDuplex(client: grpc.Client) {
 }
 type Duplex = ReturnType<typeof openDuplex>;
 
-type Field = Exclude<NonNullable<palisade.v1.StreamRequest["call"]>, "forget">;
-
-/** The stream field of each LockService method the stream carries. */
-const FIELDS: ReadonlyMap<string, Field> = new Map<string, Field>([
-  [lockServiceDefinition.OpenSession.path, "openSession"],
-  [lockServiceDefinition.KeepAlive.path, "keepAlive"],
-  [lockServiceDefinition.KeepAliveSessions.path, "keepAliveSessions"],
-  [lockServiceDefinition.CloseSession.path, "closeSession"],
-  [lockServiceDefinition.Acquire.path, "acquire"],
-  [lockServiceDefinition.CancelWait.path, "cancelWait"],
-  [lockServiceDefinition.Release.path, "release"],
-  [lockServiceDefinition.GetLock.path, "getLock"],
-  [lockServiceDefinition.ListLocks.path, "listLocks"],
-  [lockServiceDefinition.GetSession.path, "getSession"],
-  [lockServiceDefinition.ListSessions.path, "listSessions"],
-  [lockServiceDefinition.GetLockHistory.path, "getLockHistory"],
-  [lockServiceDefinition.ValidateToken.path, "validateToken"],
-]);
-
-/** Whether a method travels on the stream (the LockService calls but Watch). */
-export function carriedByStream(method: { path: string }): boolean {
-  return FIELDS.has(method.path);
-}
-
-/** An error with the shape of a grpc-js ServiceError (code, details, metadata). */
+/** A call that failed on the stream, with the failure its unary call would have ended with. */
 export class StreamCallError extends Error {
-  readonly metadata: grpc.Metadata;
   /** The request was not sent: it is larger than one stream request may be (it can go as a unary call). */
   tooLargeForStream = false;
-  constructor(readonly code: grpc.status, readonly details: string, metadata?: grpc.Metadata) {
-    super(`${grpc.status[code] ?? code}: ${details}`);
-    this.metadata = metadata ?? new grpc.Metadata();
+  constructor(readonly failure: CallFailure) {
+    super(`${grpc.status[failure.code] ?? failure.code}: ${failure.message}`);
   }
 }
 
-/** The status a stream's failure answer stands for. */
-function failureError(f: palisade.v1.IStreamFailure | palisade.v1.StreamFailure): StreamCallError {
-  const md = new grpc.Metadata();
-  const reason = pb.ErrorReason[f.reason ?? 0];
-  if (typeof reason === "string" && reason !== "ERROR_REASON_UNSPECIFIED") md.set(REASON_METADATA_KEY, reason);
-  if (f.leader) md.set(LEADER_METADATA_KEY, f.leader);
-  return new StreamCallError((f.code ?? grpc.status.UNKNOWN) as grpc.status, f.message ?? "", md);
+function failedWith(code: grpc.status, message: string): StreamCallError {
+  return new StreamCallError({ code, reason: null, message, leader: null });
 }
 
 interface Pending {
-  readonly field: Field;
+  readonly field: StreamField;
   readonly resolve: (answer: unknown) => void;
   readonly reject: (error: StreamCallError) => void;
   readonly timer: NodeJS.Timeout;
@@ -91,29 +60,28 @@ export class CallStream {
 
   constructor(private readonly client: grpc.Client, private readonly endpoint: string) {}
 
-  /** One call on the stream; rejects with a StreamCallError shaped like the unary status. */
-  send<Req, Res>(method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, attempt?: Attempt): Promise<Res> {
-    const field = FIELDS.get(method.path);
-    if (field === undefined) return Promise.reject(new Error(`${method.path} does not travel on the stream`));
-    if (this.closed) return Promise.reject(new StreamCallError(grpc.status.UNAVAILABLE, "client is closed"));
+  /** One call on the stream; rejects with a StreamCallError. */
+  send<N extends CallName>(name: N, request: WireRequestOf<N>, timeoutMs: number, attempt?: Attempt): Promise<WireAnswerOf<N>> {
+    const field = specOf(name).field;
+    if (this.closed) return Promise.reject(failedWith(grpc.status.UNAVAILABLE, "client is closed"));
     const id = String(this.nextId++);
     const bytes = pb.StreamRequest.encode({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], [field]: request }).finish();
     if (bytes.byteLength > STREAM_MAX_REQUEST_BYTES) {
-      const error = new StreamCallError(grpc.status.RESOURCE_EXHAUSTED, `the request is ${bytes.byteLength} bytes, more than the ${STREAM_MAX_REQUEST_BYTES} a stream request may have`);
+      const error = failedWith(grpc.status.RESOURCE_EXHAUSTED, `the request is ${bytes.byteLength} bytes, more than the ${STREAM_MAX_REQUEST_BYTES} a stream request may have`);
       error.tooLargeForStream = true;
       return Promise.reject(error);
     }
-    return new Promise<Res>((resolve, reject) => {
+    return new Promise<WireAnswerOf<N>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.forget(id);
-        reject(new StreamCallError(grpc.status.DEADLINE_EXCEEDED, `no answer from ${this.endpoint} within ${timeoutMs} ms`));
+        reject(failedWith(grpc.status.DEADLINE_EXCEEDED, `no answer from ${this.endpoint} within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, { field, resolve: resolve as (answer: unknown) => void, reject, timer });
       if (attempt) {
         attempt.cancel = () => {
           if (!this.pending.has(id)) return;
           this.forget(id);
-          reject(new StreamCallError(grpc.status.CANCELLED, "moved to another node"));
+          reject(failedWith(grpc.status.CANCELLED, "moved to another node"));
         };
       }
       this.queue(bytes);
@@ -177,9 +145,9 @@ export class CallStream {
       if (!p) continue;
       this.pending.delete(id);
       clearTimeout(p.timer);
-      if (answer.result === "failure" && answer.failure) p.reject(failureError(answer.failure));
+      if (answer.result === "failure" && answer.failure) p.reject(new StreamCallError(decodeFailure(answer.failure)));
       else if (answer.result === p.field) p.resolve(answer[p.field]);
-      else p.reject(new StreamCallError(grpc.status.INTERNAL, `the answer to a ${p.field} call carried ${answer.result ?? "nothing"}`));
+      else p.reject(failedWith(grpc.status.INTERNAL, `the answer to a ${p.field} call carried ${answer.result ?? "nothing"}`));
     }
     this.maybeIdle();
   }
@@ -190,7 +158,7 @@ export class CallStream {
     this.pending.clear();
     for (const p of pending) {
       clearTimeout(p.timer);
-      p.reject(new StreamCallError(grpc.status.UNAVAILABLE, `the stream to ${this.endpoint} broke: ${detail}`));
+      p.reject(failedWith(grpc.status.UNAVAILABLE, `the stream to ${this.endpoint} broke: ${detail}`));
     }
   }
 

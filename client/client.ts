@@ -4,20 +4,22 @@ import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
-import { adminServiceDefinition as adminApi, lockServiceDefinition as lockApi, type UnaryMethod } from "../proto/grpc.ts";
+import { adminServiceDefinition as adminApi } from "../proto/grpc.ts";
+import type { AnswerOf, CallName, RequestOf } from "../proto/lock-calls.ts";
 import { toU64, u64 } from "../proto/wire.ts";
 import { Connection } from "./connection.ts";
 import { instantOf, systemClock, type ClientClock } from "./clock.ts";
-import { GrpcLockApi, type LockApi } from "./lock-api.ts";
+import type { LockApi } from "./lock-api.ts";
 import { KeepaliveBatcher } from "./keepalive-batch.ts";
 import {
-  InvalidArgumentError, LockBusyError, LockNotAcquiredError, OutcomeUnknownError, SessionLostError, SessionNotFoundError,
+  InvalidArgumentError, LockBusyError, LockNotAcquiredError, OutcomeUnknownError, PalisadeError, SessionLostError, SessionNotFoundError,
 } from "./errors.ts";
 import { LockHandle, type LockContext } from "./lock-handle.ts";
 import { Session } from "./session.ts";
 import {
-  historyFrom, lockInfoFrom, lockPageFrom, membersFrom, sessionInfoFrom, statusFrom,
+  membersFrom, statusFrom,
   type HistoryRecordInfo, type HolderCursor, type LockInfo, type LockMode, type LockPage, type LockTarget, type MemberInfo, type NodeStatus, type SessionInfo,
+  type SessionPage,
 } from "./types.ts";
 import { watchLocks, type WatchEvent, type WatchOptions } from "./watch.ts";
 
@@ -42,11 +44,6 @@ export interface PalisadeClientOptions {
   credentials?: grpc.ChannelCredentials;
   /** TTL of the session that lock() and withLock() use (default 10 s). */
   sessionTtlMs?: number;
-  /**
-   * "stream" (default): lock calls share one bidirectional Stream RPC per node, many to a
-   * message. "unary": one RPC per call (nodes that predate the Stream RPC).
-   */
-  transport?: "stream" | "unary";
 }
 
 /**
@@ -101,12 +98,6 @@ export interface ReadOptions {
   timeoutMs?: number;
 }
 
-export interface SessionPage {
-  sessions: SessionInfo[];
-  /** Pass as `after` for the next page; 0n after the last page. */
-  nextAfter: bigint;
-}
-
 export interface ClientEvents {
   /** A session of this client was lost; `locks` are the lock() grants that went with it. */
   lost: [info: { sessionId: bigint; locks: string[]; error: SessionLostError }];
@@ -146,6 +137,8 @@ export interface LockPageOptions {
   waiterLimit?: number;
 }
 
+export type { SessionPage } from "./types.ts";
+
 export class PalisadeClient extends EventEmitter<ClientEvents> {
   private readonly connection: Connection;
   private readonly lockApi: LockApi;
@@ -179,9 +172,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       callTimeoutMs: this.callTimeoutMs,
       retryBudgetMs: this.retryBudgetMs,
       ...(this.credentials ? { credentials: this.credentials } : {}),
-      ...(options.transport ? { transport: options.transport } : {}),
     });
-    this.lockApi = wiring.lockApi ?? new GrpcLockApi(this.connection);
+    this.lockApi = wiring.lockApi ?? this.connection;
     this.clock = wiring.clock ?? systemClock;
     this.keepalives = new KeepaliveBatcher(this.lockApi, this.clock);
     this.newRequestId = wiring.newRequestId ?? (() => randomUUID());
@@ -196,7 +188,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     const clientName = options.clientName ?? this.clientName;
     const requestId = this.newRequestId();
     const sent = instantOf(this.clock);
-    const opened = await this.lockApi.openSession({ ttlMs: options.ttlMs ?? 0, clientName, requestId }, { kind: "write" });
+    const opened = await this.lockApi.call("OpenSession", () => ({ ttlMs: options.ttlMs ?? 0, clientName, requestId }));
     const session = new Session(this.lockApi, {
       id: opened.sessionId,
       ttlMs: opened.ttlMs,
@@ -291,20 +283,19 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       if (!result.acquired || result.token === undefined) throw new LockNotAcquiredError(result.blockedLock ?? first.lock, result.holder);
       // Lost while the answer travelled: the session's end already freed (or will free) the grant.
       if (!session.live) throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(first.lock)} arrived`);
-      const token = result.token;
       const grants = result.grants ?? [];
-      return targets.map((t, i) => {
-        const g = grants[i];
-        const handle = new LockHandle(session, t.lock, g?.token ?? token, (h) => {
-          if (this.localLocks.get(t.lock) === h) this.localLocks.delete(t.lock);
+      if (grants.length !== targets.length) throw new PalisadeError(`the Acquire of ${targets.length} locks was answered with ${grants.length} grants`);
+      return grants.map((g) => {
+        const handle = new LockHandle(session, g.lock, g.token, (h) => {
+          if (this.localLocks.get(g.lock) === h) this.localLocks.delete(g.lock);
         }, {
-          mode: g?.mode ?? (t.permits !== undefined ? "permit" : t.mode ?? "exclusive"),
-          ...(g?.permits !== undefined ? { permits: g.permits } : {}),
-          ...(g?.slot !== undefined ? { slot: g.slot } : {}),
+          mode: g.mode,
+          ...(g.permits !== undefined ? { permits: g.permits } : {}),
+          ...(g.slot !== undefined ? { slot: g.slot } : {}),
           ...(options.data ? { data: options.data } : {}),
           ...(result.hold ? { hold: result.hold } : {}),
         });
-        if (!handle.signal.aborted) this.localLocks.set(t.lock, handle);
+        if (!handle.signal.aborted) this.localLocks.set(g.lock, handle);
         return handle;
       });
     } finally {
@@ -380,14 +371,13 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
    * `options` say where to go on), both totals, and where each list goes on.
    */
   async getLock(lock: string, options: LockPageOptions & ReadOptions = {}): Promise<LockInfo> {
-    const response = await this.read(lockApi.GetLock, () => pb.GetLockRequest.create({
+    return this.read("GetLock", () => ({
       lock,
       ...(options.holderLimit !== undefined ? { holderLimit: options.holderLimit } : {}),
       ...(options.waiterLimit !== undefined ? { waiterLimit: options.waiterLimit } : {}),
-      ...(options.holdersAfter ? { holdersAfter: { token: toU64(options.holdersAfter.token), sessionId: toU64(options.holdersAfter.sessionId) } } : {}),
-      ...(options.waitersAfter !== undefined ? { waitersAfterIndex: toU64(options.waitersAfter) } : {}),
+      ...(options.holdersAfter ? { holdersAfter: options.holdersAfter } : {}),
+      waitersAfterIndex: options.waitersAfter ?? 0n,
     }), options);
-    return lockInfoFrom(response);
   }
 
   /**
@@ -412,10 +402,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   }
 
   async listLocks(options: ListLocksOptions & ReadOptions = {}): Promise<LockPage> {
-    const response = await this.read(lockApi.ListLocks, () =>
-      pb.ListLocksRequest.create({ prefix: options.prefix ?? "", after: options.after ?? "", limit: options.limit ?? 0 }),
-    options);
-    return lockPageFrom(response);
+    return this.read("ListLocks", () => ({ prefix: options.prefix ?? "", after: options.after ?? "", limit: options.limit ?? 0 }), options);
   }
 
   /** Every lock whose name starts with `prefix`, following pages. */
@@ -433,8 +420,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   /** The session, or undefined when it is unknown or ended. */
   async getSession(sessionId: bigint, options: ReadOptions = {}): Promise<SessionInfo | undefined> {
     try {
-      const response = await this.read(lockApi.GetSession, () => pb.GetSessionRequest.create({ sessionId: toU64(sessionId) }), options);
-      return response.session ? sessionInfoFrom(response.session) : undefined;
+      return (await this.read("GetSession", () => ({ sessionId }), options)).session;
     } catch (err) {
       if (err instanceof SessionNotFoundError) return undefined;
       throw err;
@@ -443,13 +429,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
 
   /** One page of live sessions, by id (after 0n: from the start; limit 0: the server's default page). */
   async listSessions(options: { after?: bigint; limit?: number } & ReadOptions = {}): Promise<SessionPage> {
-    const response = await this.read(lockApi.ListSessions, () =>
-      pb.ListSessionsRequest.create({ afterSessionId: toU64(options.after ?? 0n), limit: options.limit ?? 0 }),
-    options);
-    return {
-      sessions: (response.sessions ?? []).map(sessionInfoFrom),
-      nextAfter: u64(response.nextAfterSessionId, "next_after_session_id"),
-    };
+    return this.read("ListSessions", () => ({ after: options.after ?? 0n, limit: options.limit ?? 0 }), options);
   }
 
   /** Every live session, following pages. */
@@ -466,14 +446,12 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
 
   /** Retained grants of a lock, oldest first (limit 0: all). */
   async history(lock: string, limit = 0, options: ReadOptions = {}): Promise<HistoryRecordInfo[]> {
-    const response = await this.read(lockApi.GetLockHistory, () => pb.GetLockHistoryRequest.create({ lock, limit }), options);
-    return historyFrom(response);
+    return (await this.read("GetLockHistory", () => ({ lock, limit }), options)).records;
   }
 
   /** Whether `token` is the lock's current grant at the instant of the read (best effort). */
   async validateToken(lock: string, token: bigint, options: ReadOptions = {}): Promise<boolean> {
-    const response = await this.read(lockApi.ValidateToken, () => pb.ValidateTokenRequest.create({ lock, token: toU64(token, "token") }), options);
-    return response.valid;
+    return (await this.read("ValidateToken", () => ({ lock, token }), options)).valid;
   }
 
   /**
@@ -519,7 +497,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
 
   /** The members as the answering node sees them. */
   async memberList(): Promise<MemberInfo[]> {
-    const response = await this.read(adminApi.MemberList, () => pb.MemberListRequest.create({}));
+    const response = await this.connection.invoke(adminApi.MemberList, () => pb.MemberListRequest.create({}), { kind: "read" });
     return membersFrom(response.members);
   }
 
@@ -561,12 +539,12 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     this.connection.close();
   }
 
-  private read<Req, Res>(method: UnaryMethod<Req, Res>, build: () => Req, options: ReadOptions = {}): Promise<Res> {
-    const call = this.connection.invoke(method, build, { kind: "read", ...(options.timeoutMs !== undefined ? { budgetMs: options.timeoutMs } : {}) });
+  private read<N extends CallName>(name: N, build: () => RequestOf<N>, options: ReadOptions = {}): Promise<AnswerOf<N>> {
+    const call = this.connection.call(name, build, options.timeoutMs !== undefined ? { budgetMs: options.timeoutMs } : {});
     const signal = options.signal;
     if (!signal) return call;
     signal.throwIfAborted();
-    return new Promise<Res>((resolve, reject) => {
+    return new Promise<AnswerOf<N>>((resolve, reject) => {
       const onAbort = (): void => reject(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       call.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));

@@ -1,18 +1,21 @@
 // Calls to a set of node endpoints over gRPC: one grpc-js channel per endpoint, and the
 // failover rules of client/failover.ts (the preferred endpoint, leader hints, retries on
-// UNAVAILABLE and DEADLINE_EXCEEDED, nodes that stopped answering passed over). LockService
-// calls travel on one bidirectional stream per endpoint (client/call-stream.ts), many to a
-// message, unless the connection is told to use the unary RPCs; either way an attempt fails
-// with the same status, so failover treats both alike.
+// UNAVAILABLE and DEADLINE_EXCEEDED, nodes that stopped answering passed over). The
+// LockService calls (proto/lock-calls.ts) are encoded by the codec for each attempt and
+// travel on one bidirectional stream per endpoint (client/call-stream.ts), many to a
+// message; a call pinned to one node, or too large for the stream, goes as its unary call.
+// Either way a failed attempt is one CallFailure, so failover treats both paths alike.
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
-import type { UnaryMethod } from "../proto/grpc.ts";
+import type { CallFailure } from "../proto/codec/answers.ts";
+import { lockServiceDefinition, type UnaryMethod } from "../proto/grpc.ts";
+import { decodeAnswer, encodeRequest, specOf, type AnswerOf, type CallName, type RequestOf, type WireAnswerOf, type WireRequestOf } from "../proto/lock-calls.ts";
 import { systemClock, type ClientClock } from "./clock.ts";
-import { Failover, type Attempt, type AttemptFailure } from "./failover.ts";
+import { attemptFailureOf, Failover, type Attempt, type AttemptFailure, type CallDefaults, type CallOptions } from "./failover.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
-import { LEADER_METADATA_KEY, reasonOf } from "../proto/wire.ts";
-import { errorFromStatus } from "./status-errors.ts";
-import { CallStream, carriedByStream, StreamCallError } from "./call-stream.ts";
+import type { LockApi } from "./lock-api.ts";
+import { errorOf, failureOfStatus } from "./status-errors.ts";
+import { CallStream, StreamCallError } from "./call-stream.ts";
 
 export interface ConnectionOptions {
   endpoints: readonly string[];
@@ -22,29 +25,23 @@ export interface ConnectionOptions {
   retryBudgetMs: number;
   /** Optional channel credentials (plaintext when absent). */
   credentials?: grpc.ChannelCredentials;
-  /**
-   * "stream" (default): LockService calls share one Stream RPC per endpoint. "unary": one
-   * RPC per call (for nodes that predate the Stream RPC, or to compare the two).
-   */
-  transport?: "stream" | "unary";
 }
 
-export interface InvokeOptions {
-  /** Writes end in OutcomeUnknownError when the budget runs out, reads in UnavailableError. */
-  kind: "write" | "read";
-  /** Deadline of one attempt (asked before each one when a function); defaults to the connection's callTimeoutMs. */
-  attemptTimeoutMs?: number | (() => number);
-  /** Overall retry budget, on the monotonic clock; defaults to the connection's retryBudgetMs. */
-  budgetMs?: number;
-  /**
-   * Time left before an answer is of no use (such as a session's deadline), asked before
-   * each attempt: no attempt outlasts it, and the call gives up once it is gone.
-   */
-  timeLeftMs?: () => number;
-  /** The node may hold its answer on purpose (a waiting Acquire); see FailoverCallOptions. */
-  answerMayWait?: boolean;
-  /** Ask this endpoint only (no leader following, no retry). */
-  endpoint?: string;
+/**
+ * How one attempt of a LockService call reaches one endpoint, its request and answer in
+ * protobuf form; it rejects with a StreamCallError (or a gRPC status) when the attempt
+ * fails. `pinned`: the call is made to this endpoint alone (no failover), and may wait for
+ * it to come up. By default the attempts go over gRPC; a simulator gives its own network.
+ */
+export interface CallTransport {
+  attempt<N extends CallName>(endpoint: string, name: N, request: WireRequestOf<N>, timeoutMs: number, pinned: boolean, attempt?: Attempt): Promise<WireAnswerOf<N>>;
+}
+
+/** What a Connection runs on besides its options: the transport of its calls and the clock of its retries. */
+export interface ConnectionWiring {
+  transport?: CallTransport;
+  /** Times the retries and back-offs (default: the system's, whose back-offs keep a process alive). */
+  clock?: ClientClock;
 }
 
 /** PEM files for TLS: the cluster CA, and for mutual TLS a client (or admin) certificate and its key. */
@@ -86,21 +83,30 @@ function isServiceError(err: unknown): err is grpc.ServiceError {
 }
 
 /** The endpoint a leader hint names: a host:port, or a node id we cannot map (ignored). */
-function hintOf(metadata: grpc.Metadata | undefined): string | undefined {
-  const value = metadata?.get(LEADER_METADATA_KEY)[0];
-  if (typeof value !== "string" || !/^[^\s]+:\d+$/.test(value)) return undefined;
-  return value;
+function hintOf(leader: string | null): string | undefined {
+  if (leader === null || !/^[^\s]+:\d+$/.test(leader)) return undefined;
+  return leader;
 }
 
-export class Connection {
+/** The failure a failed attempt carries: a stream answer's, or a unary status's; null for anything else. */
+function failureOfAttempt(err: unknown): CallFailure | null {
+  if (err instanceof StreamCallError) return err.failure;
+  if (isServiceError(err)) return failureOfStatus(err.code, err.details, err.metadata);
+  return null;
+}
+
+export class Connection implements LockApi {
   private readonly clients = new Map<string, grpc.Client>();
   private readonly streams = new Map<string, CallStream>();
   private readonly failover: Failover;
+  private readonly transport: CallTransport;
 
-  constructor(private readonly options: ConnectionOptions, clock: ClientClock = systemClock) {
-    // A call waiting out a back-off keeps the process alive, as the call itself does.
-    const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-    this.failover = new Failover(options.endpoints, clock, (err) => this.classify(err), pause);
+  constructor(private readonly options: ConnectionOptions, wiring: ConnectionWiring = {}) {
+    // A call waiting out a back-off keeps the process alive, as the call itself does; on a
+    // clock of its own, a back-off waits on that clock.
+    const pause = wiring.clock ? undefined : (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    this.failover = new Failover(options.endpoints, wiring.clock ?? systemClock, (err) => this.classify(err), pause);
+    this.transport = wiring.transport ?? { attempt: (...args) => this.grpcAttempt(...args) };
   }
 
   /** The endpoint requests go to first. */
@@ -131,27 +137,67 @@ export class Connection {
   }
 
   /**
-   * One attempt on one endpoint; rejects with the grpc ServiceError. `waitForReady` makes a
-   * call on a channel that is between reconnect attempts wait for it (up to the deadline)
-   * instead of failing at once: right for calls pinned to one node, wrong for failover.
+   * One attempt of a LockService call on one endpoint: on the stream, or as the unary call
+   * when pinned to the node or too large for the stream. `waitForReady` makes a call on a
+   * channel that is between reconnect attempts wait for it (up to the deadline) instead of
+   * failing at once: right for calls pinned to one node, wrong for failover (the stream
+   * fails at once when the channel is down, so pinned calls go unary).
    */
-  callOnce<Req, Res>(
-    endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady = false, attempt?: Attempt,
-  ): Promise<Res> {
-    if (this.failover.isClosed) return Promise.reject(new UnavailableError("client is closed"));
-    // A call pinned to one node waits for its channel; the stream fails at once when the
-    // channel is down, so pinned calls stay unary.
-    if (this.options.transport !== "unary" && !waitForReady && carriedByStream(method)) {
-      // A request too large for the stream goes as a unary call, where the message limit is the node's.
-      return this.stream(endpoint).send(method, request, timeoutMs, attempt).catch((err: unknown) => {
-        if (err instanceof StreamCallError && err.tooLargeForStream) return this.unaryOnce(endpoint, method, request, timeoutMs, waitForReady, attempt);
-        throw err;
-      });
-    }
-    return this.unaryOnce(endpoint, method, request, timeoutMs, waitForReady, attempt);
+  private grpcAttempt<N extends CallName>(
+    endpoint: string, name: N, request: WireRequestOf<N>, timeoutMs: number, waitForReady: boolean, attempt?: Attempt,
+  ): Promise<WireAnswerOf<N>> {
+    const method = lockServiceDefinition[name] as unknown as UnaryMethod<WireRequestOf<N>, WireAnswerOf<N>>;
+    if (waitForReady) return this.unaryOnce(endpoint, method, request, timeoutMs, true, attempt);
+    return this.stream(endpoint).send(name, request, timeoutMs, attempt).catch((err: unknown) => {
+      if (err instanceof StreamCallError && err.tooLargeForStream) return this.unaryOnce(endpoint, method, request, timeoutMs, false, attempt);
+      throw err;
+    });
   }
 
-  private unaryOnce<Req, Res>(
+  /**
+   * A LockService call, following leader hints and retrying on UNAVAILABLE and
+   * DEADLINE_EXCEEDED until the budget runs out (client/failover.ts). `build` is called per
+   * attempt so a write can carry its latest acknowledgements; a retry keeps the same seq.
+   */
+  async call<N extends CallName>(name: N, build: () => RequestOf<N>, opts: CallOptions = {}): Promise<AnswerOf<N>> {
+    return decodeAnswer(name, await this.callWire(name, () => encodeRequest(name, build()), opts));
+  }
+
+  /** `call` with the request and answer in their protobuf form, as built and read by the caller. */
+  callWire<N extends CallName>(name: N, build: () => WireRequestOf<N>, opts: CallOptions = {}): Promise<WireAnswerOf<N>> {
+    const attemptOnce = (endpoint: string, timeoutMs: number, waitForReady: boolean, attempt?: Attempt): Promise<WireAnswerOf<N>> =>
+      this.failover.isClosed ? Promise.reject(new UnavailableError("client is closed"))
+        : this.transport.attempt(endpoint, name, build(), timeoutMs, waitForReady, attempt);
+    return this.run(attemptOnce, lockServiceDefinition[name].path, opts, specOf(name).kind);
+  }
+
+  /** An AdminService call (unary), as `call` runs a LockService one. */
+  invoke<Req, Res>(method: UnaryMethod<Req, Res>, build: () => Req, opts: CallOptions & { kind: "write" | "read" }): Promise<Res> {
+    const attemptOnce = (endpoint: string, timeoutMs: number, waitForReady: boolean, attempt?: Attempt): Promise<Res> => {
+      if (this.failover.isClosed) return Promise.reject(new UnavailableError("client is closed"));
+      return this.unaryOnce(endpoint, method, build(), timeoutMs, waitForReady, attempt);
+    };
+    return this.run(attemptOnce, method.path, opts, opts.kind);
+  }
+
+  private async run<Res>(
+    attemptOnce: (endpoint: string, timeoutMs: number, waitForReady: boolean, attempt?: Attempt) => Promise<Res>,
+    what: string, opts: CallOptions, kind: "write" | "read",
+  ): Promise<Res> {
+    const defaults: CallDefaults = { kind, attemptTimeoutMs: this.options.callTimeoutMs, budgetMs: this.options.retryBudgetMs };
+    if (opts.endpoint !== undefined) {
+      const timeout = opts.attemptTimeoutMs ?? defaults.attemptTimeoutMs;
+      try {
+        return await attemptOnce(opts.endpoint, typeof timeout === "function" ? timeout() : timeout, true);
+      } catch (err) {
+        throw this.translate(err, opts.kind ?? kind, what);
+      }
+    }
+    return this.failover.call((endpoint, timeoutMs, attempt) => attemptOnce(endpoint, timeoutMs, false, attempt), what, opts, defaults);
+  }
+
+  /** One unary call on one endpoint, as other languages and grpcurl make it; rejects with the grpc ServiceError. */
+  unaryOnce<Req, Res>(
     endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady: boolean, attempt?: Attempt,
   ): Promise<Res> {
     const client = this.client(endpoint);
@@ -173,53 +219,26 @@ export class Connection {
     });
   }
 
-  /**
-   * Sends a request, following leader hints and retrying on UNAVAILABLE and
-   * DEADLINE_EXCEEDED until the budget runs out (client/failover.ts). `build` is called per
-   * attempt so a write can carry its latest acknowledgements; a retry keeps the same seq.
-   */
-  async invoke<Req, Res>(method: UnaryMethod<Req, Res>, build: () => Req, opts: InvokeOptions): Promise<Res> {
-    const attemptTimeoutMs = opts.attemptTimeoutMs ?? this.options.callTimeoutMs;
-    if (opts.endpoint !== undefined) {
-      const timeoutMs = typeof attemptTimeoutMs === "function" ? attemptTimeoutMs() : attemptTimeoutMs;
-      try {
-        return await this.callOnce(opts.endpoint, method, build(), timeoutMs, true);
-      } catch (err) {
-        throw this.translate(err, opts.kind, method.path);
-      }
-    }
-    return this.failover.call(
-      (endpoint, timeoutMs, attempt) => this.callOnce(endpoint, method, build(), timeoutMs, false, attempt),
-      { kind: opts.kind, attemptTimeoutMs, budgetMs: opts.budgetMs ?? this.options.retryBudgetMs, timeLeftMs: opts.timeLeftMs, answerMayWait: opts.answerMayWait, what: method.path },
-    );
-  }
-
-  /** What the failover rules need to know of a failed gRPC attempt. */
+  /** What the failover rules need to know of a failed attempt. */
   private classify(err: unknown): AttemptFailure {
-    if (!isServiceError(err)) {
+    const failure = failureOfAttempt(err);
+    if (failure === null) {
       const error = err instanceof Error ? err : new Error(String(err));
       return { retriable: false, timedOut: false, detail: error.message, error };
     }
-    return {
-      retriable: RETRIABLE.has(err.code),
-      timedOut: err.code === grpc.status.DEADLINE_EXCEEDED,
-      leaderHint: hintOf(err.metadata),
-      detail: err.details,
-      error: errorFromStatus(err.code, err.details, err.metadata),
-      code: err.code,
-      reason: reasonOf(err.metadata),
-    };
+    return attemptFailureOf(failure, hintOf(failure.leader));
   }
 
-  /** A retriable failure on a single-endpoint call becomes Unavailable/OutcomeUnknown; others map by status. */
+  /** A retriable failure on a single-endpoint call becomes Unavailable/OutcomeUnknown; others map by their reason. */
   private translate(err: unknown, kind: "write" | "read", path: string): Error {
-    if (!isServiceError(err)) return err instanceof Error ? err : new Error(String(err));
-    if (RETRIABLE.has(err.code)) {
-      const what = `${path}: ${err.details}`;
-      const reason = reasonOf(err.metadata);
-      return kind === "write" ? new OutcomeUnknownError(what, err.code, reason) : new UnavailableError(what, err.code, reason);
+    const failure = failureOfAttempt(err);
+    if (failure === null) return err instanceof Error ? err : new Error(String(err));
+    if (RETRIABLE.has(failure.code)) {
+      const what = `${path}: ${failure.message}`;
+      const reason = failure.reason ?? undefined;
+      return kind === "write" ? new OutcomeUnknownError(what, failure.code, reason) : new UnavailableError(what, failure.code, reason);
     }
-    return errorFromStatus(err.code, err.details, err.metadata);
+    return errorOf(failure);
   }
 
   close(): void {

@@ -9,10 +9,12 @@
 // flight), so neither silences anything. A node that answers that it does not lead has its
 // waiting Acquires moved on too: its log may never grant them. Connection runs gRPC calls
 // through it; the simulator runs its own calls through the very same rules. Time comes from an injected ClientClock.
-import type { status as Status } from "@grpc/grpc-js";
+import { status as Status } from "@grpc/grpc-js";
+import type { CallFailure } from "../proto/codec/answers.ts";
 import type { ErrorReasonName } from "../proto/wire.ts";
 import { sleep, type ClientClock } from "./clock.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
+import { errorOf } from "./status-errors.ts";
 
 /** How one attempt failed, as the failover rules need to know it. */
 export interface AttemptFailure {
@@ -31,25 +33,53 @@ export interface AttemptFailure {
   readonly reason?: ErrorReasonName | undefined;
 }
 
-export interface FailoverCallOptions {
-  /** Writes end in OutcomeUnknownError when the budget runs out, reads in UnavailableError. */
-  kind: "write" | "read";
-  /** Deadline of one attempt (asked before each one when a function). */
-  attemptTimeoutMs: number | (() => number);
-  /** Overall retry budget, on the monotonic clock. */
-  budgetMs: number;
+const RETRIABLE: ReadonlySet<Status> = new Set([Status.UNAVAILABLE, Status.DEADLINE_EXCEEDED]);
+
+/** A failed attempt as the failover rules see it; `leaderHint`: the endpoint the failure's leader names, if one. */
+export function attemptFailureOf(failure: CallFailure, leaderHint: string | undefined): AttemptFailure {
+  return {
+    retriable: RETRIABLE.has(failure.code),
+    timedOut: failure.code === Status.DEADLINE_EXCEEDED,
+    leaderHint,
+    detail: failure.message,
+    error: errorOf(failure),
+    code: failure.code,
+    reason: failure.reason ?? undefined,
+  };
+}
+
+/** How one call is made: the client's one set of call options. */
+export interface CallOptions {
+  /** What running out of time means: a write's outcome is unknown (OutcomeUnknownError), a read found no node (UnavailableError). */
+  kind?: "write" | "read";
   /**
-   * Time left before an answer is of no use (such as a session's deadline), asked before
-   * each attempt: no attempt outlasts it, and the call gives up once it is gone.
+   * Longest wait for one attempt's answer, in ms (default: the client's call timeout); a
+   * function is asked before each attempt (a session sizes them by the time left to its
+   * deadline, so a node that does not answer leaves time to try the others).
    */
-  timeLeftMs?: (() => number) | undefined;
+  attemptTimeoutMs?: number | (() => number);
+  /** How long the call keeps retrying through failovers, in ms (default: the client's retry budget). */
+  budgetMs?: number;
   /**
-   * The node may hold its answer on purpose (an Acquire waiting in the queue): the call's
-   * answer time is not counted into how fast the node answers.
+   * Time left before an answer is of no use (a session's deadline, or 0 once the session
+   * ended), asked before each attempt: no attempt outlasts it, and the call gives up (as if
+   * its budget ran out) once it is gone.
    */
-  answerMayWait?: boolean | undefined;
-  /** Names the call in errors. */
-  what: string;
+  timeLeftMs?: () => number;
+  /**
+   * The node may hold its answer on purpose (an Acquire waiting in the queue): how long the
+   * call took says nothing about how fast the node answers.
+   */
+  answerMayWait?: boolean;
+  /** Ask this endpoint only (no leader following, no retry). */
+  endpoint?: string;
+}
+
+/** What a call falls back on for the options it leaves out. */
+export interface CallDefaults {
+  readonly kind: "write" | "read";
+  readonly attemptTimeoutMs: number;
+  readonly budgetMs: number;
 }
 
 /** One attempt in flight on an endpoint; `moved` when it was cancelled to try another node. */
@@ -122,10 +152,11 @@ export class Failover {
    * retriable failures elsewhere until the budget (or the time left) runs out. A retry of a
    * write keeps its seq (the caller builds the request per attempt), so retrying is safe.
    */
-  async call<Res>(attempt: AttemptFn<Res>, opts: FailoverCallOptions): Promise<Res> {
-    const attemptTimeout = (): number => (typeof opts.attemptTimeoutMs === "function" ? opts.attemptTimeoutMs() : opts.attemptTimeoutMs);
+  async call<Res>(attempt: AttemptFn<Res>, what: string, opts: CallOptions, defaults: CallDefaults): Promise<Res> {
+    const timeout = opts.attemptTimeoutMs ?? defaults.attemptTimeoutMs;
+    const attemptTimeout = (): number => (typeof timeout === "function" ? timeout() : timeout);
     const now = (): number => this.clock.monotonicMs();
-    const giveUpAt = now() + opts.budgetMs;
+    const giveUpAt = now() + (opts.budgetMs ?? defaults.budgetMs);
     let failuresInRow = 0;
     let last: AttemptFailure | undefined;
     for (;;) {
@@ -179,8 +210,9 @@ export class Failover {
       }
     }
     const detail = last === undefined ? (this.closed ? "client is closed" : "no time left to try") : last.detail;
-    const what = `${opts.what}: no answer within the time given (last: ${detail})`;
-    throw opts.kind === "write" ? new OutcomeUnknownError(what, last?.code, last?.reason) : new UnavailableError(what, last?.code, last?.reason);
+    const message = `${what}: no answer within the time given (last: ${detail})`;
+    const kind = opts.kind ?? defaults.kind;
+    throw kind === "write" ? new OutcomeUnknownError(message, last?.code, last?.reason) : new UnavailableError(message, last?.code, last?.reason);
   }
 
   /** An answer (or an error the node sent) from `endpoint` after `ms`. */

@@ -6,10 +6,9 @@ export type {
 export { LockHandle } from "./lock-handle.ts";
 export type { GrantTerms, LockContext, LockHandleEvents } from "./lock-handle.ts";
 export { Session, MAX_IN_FLIGHT } from "./session.ts";
-export { GrpcLockApi, isAnswer } from "./lock-api.ts";
-export type {
-  AcquireAnswer, AcquireCall, AcquireKinds, CallOptions, CancelWaitCall, CloseSessionCall, LockApi, OpenSessionCall, OpenedSession, ReleaseCall, WriteAcks,
-} from "./lock-api.ts";
+export { Connection } from "./connection.ts";
+export { isAnswer } from "./lock-api.ts";
+export type { AcquireAnswer, AcquireKinds, CallOptions, LockApi, WriteAcks } from "./lock-api.ts";
 export { systemClock } from "./clock.ts";
 export type { ClientClock, Timer } from "./clock.ts";
 export type { AcquireOptions, LateGrantRelease, PendingAcquire } from "./session.ts";

@@ -1,17 +1,48 @@
 // The keepalives of one client's sessions, sent together: the calls made within one turn of
 // the clock (the sessions of one TTL wake on the same grid, see client/session.ts) leave as
-// one KeepAliveSessions request of up to MAX_SESSIONS_PER_REQUEST ids, so a process keeping
-// 10,000 sessions alive sends a few requests per interval, not 10,000, and the leader runs
-// one quorum round for them all. Each session still gets its own outcome: acknowledged,
+// one KeepAlive request of up to MAX_SESSIONS_PER_REQUEST ids, so a process keeping 10,000
+// sessions alive sends a few requests per interval, not 10,000, and the leader runs one
+// quorum round for them all. Each session still gets its own outcome: acknowledged,
 // SessionNotFoundError, or the failure of the whole request when no leader answered in time.
 import { status as Status } from "@grpc/grpc-js";
-import { MAX_KEEPALIVE_SESSION_IDS } from "../proto/wire.ts";
+import { MAX_KEEPALIVE_SESSION_IDS } from "../proto/limits.ts";
 import type { ClientClock } from "./clock.ts";
 import { PalisadeError, SessionNotFoundError } from "./errors.ts";
 import type { CallOptions, LockApi } from "./lock-api.ts";
 
+/** What keeps one session alive: resolves once the leader acknowledged its keepalive. */
+export interface KeepAliveSender {
+  keepAlive(sessionId: bigint, options?: CallOptions): Promise<void>;
+}
+
 /** Ids per request at most: as many as a node takes. */
 export const MAX_SESSIONS_PER_REQUEST = MAX_KEEPALIVE_SESSION_IDS;
+
+type Outcome = "ok" | "notFound";
+
+/** Each id's outcome of one KeepAlive call, in order: acknowledged, or gone. */
+async function keepAlive(api: LockApi, sessionIds: readonly bigint[], options: CallOptions): Promise<Outcome[]> {
+  const { sessions } = await api.call("KeepAlive", () => ({ sessionIds }), options);
+  if (sessions.length !== sessionIds.length) throw new PalisadeError(`KeepAlive answered ${sessions.length} sessions for ${sessionIds.length} asked`);
+  return sessions.map((k, i) => {
+    if (k.sessionId !== sessionIds[i]) throw new PalisadeError(`KeepAlive answered session ${k.sessionId} in the place of ${sessionIds[i]}`);
+    return k.ttlMs === null ? "notFound" : "ok";
+  });
+}
+
+function gone(sessionId: bigint): SessionNotFoundError {
+  return new SessionNotFoundError(`session ${sessionId} not found (unknown, closed or expired); open a new session`, Status.NOT_FOUND, "ERROR_REASON_SESSION_NOT_FOUND");
+}
+
+/** One KeepAlive call per session. */
+export function singleKeepAlives(api: LockApi): KeepAliveSender {
+  return {
+    keepAlive: async (sessionId, options = {}) => {
+      const [outcome] = await keepAlive(api, [sessionId], options);
+      if (outcome !== "ok") throw gone(sessionId);
+    },
+  };
+}
 
 interface Member {
   readonly id: bigint;
@@ -19,8 +50,6 @@ interface Member {
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
-
-type KeepAliveApi = Pick<LockApi, "keepAlive" | "keepAliveSessions">;
 
 function attemptTimeoutOf(options: CallOptions): number | undefined {
   const t = options.attemptTimeoutMs;
@@ -50,19 +79,14 @@ export function combinedOptions(members: readonly { options: CallOptions }[]): C
   return out;
 }
 
-export class KeepaliveBatcher {
+export class KeepaliveBatcher implements KeepAliveSender {
   private waiting: Member[] = [];
   private scheduled = false;
-  /** The nodes answered UNIMPLEMENTED (they predate KeepAliveSessions): one KeepAlive per session. */
-  private perSession: boolean;
 
-  constructor(private readonly api: KeepAliveApi, private readonly clock: ClientClock) {
-    this.perSession = api.keepAliveSessions === undefined;
-  }
+  constructor(private readonly api: LockApi, private readonly clock: ClientClock) {}
 
-  /** Resolves once the leader acknowledged this session's keepalive (LockApi.keepAlive's contract). */
+  /** Resolves once the leader acknowledged this session's keepalive. */
   keepAlive(sessionId: bigint, options: CallOptions = {}): Promise<void> {
-    if (this.perSession) return this.api.keepAlive(sessionId, options);
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ id: sessionId, options, resolve, reject });
       if (this.scheduled) return;
@@ -79,30 +103,16 @@ export class KeepaliveBatcher {
   }
 
   private async send(members: Member[]): Promise<void> {
-    const send = this.api.keepAliveSessions?.bind(this.api);
-    if (this.perSession || send === undefined) {
-      this.eachAlone(members);
-      return;
-    }
-    let outcomes;
+    let outcomes: Outcome[];
     try {
-      outcomes = await send(members.map((m) => m.id), combinedOptions(members));
+      outcomes = await keepAlive(this.api, members.map((m) => m.id), combinedOptions(members));
     } catch (error) {
-      if (error instanceof PalisadeError && error.code === Status.UNIMPLEMENTED) {
-        this.perSession = true;
-        this.eachAlone(members);
-        return;
-      }
       for (const m of members) m.reject(error);
       return;
     }
     members.forEach((m, i) => {
       if (outcomes[i] === "ok") m.resolve();
-      else m.reject(new SessionNotFoundError(`session ${m.id} not found (unknown, closed or expired); open a new session`, Status.NOT_FOUND, "ERROR_REASON_SESSION_NOT_FOUND"));
+      else m.reject(gone(m.id));
     });
-  }
-
-  private eachAlone(members: readonly Member[]): void {
-    for (const m of members) this.api.keepAlive(m.id, m.options).then(m.resolve, m.reject);
   }
 }

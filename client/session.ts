@@ -3,7 +3,8 @@
 // cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
 import { elapsedMs, instantOf, msToNs, sleep, sleepUntil, type ClientClock, type Instant, type Timer } from "./clock.ts";
-import { isAnswer, type AcquireAnswer, type AcquireKinds, type LockApi, type WriteAcks } from "./lock-api.ts";
+import { singleKeepAlives, type KeepAliveSender } from "./keepalive-batch.ts";
+import { isAnswer, type AcquireAnswer, type AcquireKinds, type CallOptions, type LockApi, type WriteAcks } from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
   FailedPreconditionError, InvalidArgumentError, LimitError, NotHolderError, OutcomeUnknownError, ServerError, SessionLostError, SessionNotFoundError,
@@ -117,12 +118,12 @@ export class Session {
   private lostReason = "";
 
   /**
-   * `keepalives` sends this session's keepalives (default: `api`, one KeepAlive each); a
+   * `keepalives` sends this session's keepalives (default: one KeepAlive call each); a
    * client gives all its sessions one KeepaliveBatcher, so they travel together.
    */
   constructor(
     private readonly api: LockApi, private readonly settings: SessionSettings, private readonly clock: ClientClock,
-    private readonly keepalives: Pick<LockApi, "keepAlive"> = api,
+    private readonly keepalives: KeepAliveSender = singleKeepAlives(api),
   ) {
     this.id = settings.id;
     this.ttlMs = settings.ttlMs;
@@ -252,9 +253,10 @@ export class Session {
     const attemptTimeoutMs = waitMs + this.settings.callTimeoutMs;
     // The leader's hold timer starts when it applies the grant, never before this send.
     const sentAt = instantOf(this.clock);
-    const call = this.api.acquire(
-      { sessionId: this.id, lock, waitMs, seq, acks: this.acksOf(seq), ...kinds },
-      { kind: "write", attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.untilAnswered(seq), answerMayWait: waitMs > 0 },
+    const call = this.api.call(
+      "Acquire",
+      () => ({ sessionId: this.id, lock, waitMs, seq, ...this.acksOf(seq), ...kinds }),
+      { attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.untilAnswered(seq), answerMayWait: waitMs > 0 },
     );
     const locks = [lock, ...(options.more ?? []).map((t) => t.lock)];
     const hold = kinds.holdMs ? { sentAt, budgetMs: this.marginBelow(kinds.holdMs) } : undefined;
@@ -298,14 +300,7 @@ export class Session {
     if ("aborted" in outcome) return this.cancelAfterAbort(locks, seq);
     if (outcome.ok) {
       this.acks.answered(seq);
-      const { acquired, token, holder, grants, blockedLock } = outcome.response;
-      const result: AcquireResult = { acquired, seq };
-      if (acquired && token !== undefined) result.token = token;
-      if (holder) result.holder = holder;
-      if (acquired && grants) result.grants = grants;
-      if (!acquired && blockedLock !== undefined) result.blockedLock = blockedLock;
-      if (acquired && hold !== undefined) result.hold = hold;
-      return result;
+      return acquireResultOf(outcome.response, seq, hold);
     }
     // No answer: the Acquire stays in flight until CancelWait learns its final answer.
     if (isAnswer(outcome.error)) this.acks.answered(seq);
@@ -358,7 +353,7 @@ export class Session {
     const lock = locks[0] as string;
     while (this.ended === "open") {
       try {
-        const answer = await this.api.cancelWait({ sessionId: this.id, lock, acquireSeq: seq }, { kind: "write", timeLeftMs: this.whileOpen });
+        const answer = await this.api.call("CancelWait", () => ({ sessionId: this.id, lock, acquireSeq: seq }), { timeLeftMs: this.whileOpen });
         this.acks.answered(seq);
         if (answer.outcome === "granted") await this.releaseLateGrants(locks, seq, answer.token);
         return;
@@ -412,7 +407,7 @@ export class Session {
    * answer recorded for that seq. Sent before its Acquire, it makes that Acquire take no effect.
    */
   async cancelWait(lock: string, acquireSeq: number): Promise<CancelWaitResult> {
-    return this.api.cancelWait({ sessionId: this.id, lock, acquireSeq }, { kind: "write" });
+    return this.api.call("CancelWait", () => ({ sessionId: this.id, lock, acquireSeq }));
   }
 
   /**
@@ -432,8 +427,8 @@ export class Session {
     } catch (err) {
       return Promise.reject(err);
     }
-    const send = (): Promise<void> =>
-      this.api.release({ sessionId: this.id, lock, token, seq, acks: this.acksOf(seq) }, { kind: "write", timeLeftMs: this.untilAnswered(seq) });
+    const send = async (): Promise<void> =>
+      void await this.api.call("Release", () => ({ sessionId: this.id, lock, token, seq, ...this.acksOf(seq) }), { timeLeftMs: this.untilAnswered(seq) });
     const first = this.answerOf(seq, send());
     const settled = first.catch((err: unknown) => {
       if (isAnswer(err)) throw err;
@@ -463,7 +458,7 @@ export class Session {
     const seq = this.acks.allocate();
     this.end("closed", "session closed by the client");
     try {
-      await this.answerOf(seq, this.api.closeSession({ sessionId: this.id, seq, acks: this.acksOf(seq) }, { kind: "write" }));
+      await this.answerOf(seq, this.closeCall(seq));
     } catch (err) {
       // Already gone on the server: the outcome the caller wanted. Without an answer the
       // session, no longer kept alive, expires after its TTL.
@@ -551,8 +546,7 @@ export class Session {
       this.lose(`session ${this.id}: no keepalive acknowledged within its TTL (${this.ttlMs} ms) minus the drift margin`);
       // Best effort: tell the cluster, so its locks go to the next waiter sooner.
       const seq = this.acks.allocate();
-      void this.answerOf(seq, this.api.closeSession({ sessionId: this.id, seq, acks: this.acksOf(seq) }, { kind: "write", budgetMs: this.settings.callTimeoutMs }))
-        .catch(() => undefined);
+      void this.answerOf(seq, this.closeCall(seq, { budgetMs: this.settings.callTimeoutMs })).catch(() => undefined);
     }
   }
 
@@ -585,9 +579,13 @@ export class Session {
     return this.acks.allocate();
   }
 
-  /** What each attempt of the write with `seq` acknowledges, read when it is sent. */
-  private acksOf(seq: number): () => WriteAcks {
-    return () => this.acks.acksFor(seq);
+  /** What the write with `seq` acknowledges, read as each attempt is sent. */
+  private acksOf(seq: number): WriteAcks {
+    return this.acks.acksFor(seq);
+  }
+
+  private async closeCall(seq: number, options: CallOptions = {}): Promise<void> {
+    await this.api.call("CloseSession", () => ({ sessionId: this.id, seq, ...this.acksOf(seq) }), options);
   }
 
   private nowNs(): bigint {
@@ -646,4 +644,16 @@ function releaseKey(lock: string, token: bigint): string {
  */
 function cancelSettled(err: unknown): boolean {
   return isAnswer(err) && !(err instanceof LimitError) && !(err instanceof ServerError);
+}
+
+/** What the library tells the caller of an Acquire's answer (a cancelled one was not acquired). */
+function acquireResultOf(answer: AcquireAnswer, seq: number, hold: HoldLimitDeadline | undefined): AcquireResult {
+  switch (answer.kind) {
+    case "granted":
+      return { acquired: true, seq, token: answer.token, holder: answer.holder, grants: [...answer.grants], ...(hold !== undefined ? { hold } : {}) };
+    case "notAcquired":
+      return { acquired: false, seq, ...(answer.holder ? { holder: answer.holder } : {}), ...(answer.blockedLock !== undefined ? { blockedLock: answer.blockedLock } : {}) };
+    case "cancelled":
+      return { acquired: false, seq };
+  }
 }

@@ -1,130 +1,16 @@
-// Plain values the client hands out: ids, tokens and indexes as bigint, enums as words.
+// Plain values the client hands out: ids, tokens and indexes as bigint, enums as words. The
+// values of the LockService calls are the contract's (proto/lock-values.ts); the ones here
+// are the client's own (admin status, grant deadlines, an Acquire's result).
 import { palisade } from "../proto/gen/palisade.js";
+import type { LockGrantInfo, LockHolderInfo } from "../proto/lock-values.ts";
 import { u64 } from "../proto/wire.ts";
 
 const pb = palisade.v1;
 
-/** How a lock is taken: alone, or beside other shared holders. */
-export type LockMode = "exclusive" | "shared";
-/** How a grant holds its name: a lock in a mode, or one permit of a semaphore. */
-export type GrantMode = LockMode | "permit";
-
-/** One lock of an Acquire: a lock in a mode (default exclusive), or one permit of a semaphore of `permits`. */
-export interface LockTarget {
-  lock: string;
-  mode?: LockMode;
-  permits?: number;
-}
-
-/**
- * The kinds' fields of a grant or a request, each present only when it differs from an
- * exclusive grant without holder data or hold limit (which then reads as before the kinds).
- */
-export interface KindFields {
-  /** "shared" or "permit"; absent: exclusive. */
-  mode?: "shared" | "permit";
-  /** A permit: its semaphore's permit count (absent in history, which does not keep it). */
-  permits?: number;
-  /** A permit: its slot, 0 to permits - 1. */
-  slot?: number;
-  /** The holder data the Acquire carried. */
-  data?: string;
-  /** The grant's hold limit in ms. */
-  holdMs?: number;
-}
-
-export interface LockHolderInfo extends KindFields {
-  sessionId: bigint;
-  clientName: string;
-  token: bigint;
-  grantedIndex: bigint;
-}
-
-export interface LockWaiterInfo extends KindFields {
-  sessionId: bigint;
-  clientName: string;
-  waitingSinceIndex: bigint;
-  /** Every lock of a multi-lock request, in the order it named them (absent for one lock). */
-  locks?: LockTarget[];
-}
-
-/** "lock" (taken shared or exclusive; a free name is one) or "semaphore". */
-export type LockKind = "lock" | "semaphore";
-
-/** A place in a lock's holder list (holders are listed oldest first): just after this grant. */
-export interface HolderCursor {
-  token: bigint;
-  sessionId: bigint;
-}
-
-/**
- * A lock with one page of its holders and one of its waiters (PalisadeClient.getLock), the
- * totals of both, and where each list goes on.
- */
-export interface LockInfo {
-  lock: string;
-  /** Absent when the lock is free; the oldest grant when there are several. */
-  holder?: LockHolderInfo;
-  /** This page of the queue, FIFO order. */
-  waiters: LockWaiterInfo[];
-  /** This page of the current grants, oldest first, when there are several (shared holders, permits). */
-  holders?: LockHolderInfo[];
-  /** Present for a semaphore ("semaphore", with `permits`). */
-  kind?: LockKind;
-  permits?: number;
-  /** Every current grant and every waiter, listed or not. */
-  holderCount: number;
-  waiterCount: number;
-  /** Pass as `holdersAfter` for the next page of holders; absent when this page ends the list (or listed none). */
-  nextHoldersAfter?: HolderCursor;
-  /** Pass as `waitersAfter` for the next page of waiters; absent when this page ends the queue (or listed none). */
-  nextWaitersAfter?: bigint;
-}
-
-export interface LockSummaryInfo {
-  lock: string;
-  holder?: LockHolderInfo;
-  waiterCount: number;
-  /** The oldest few grants when there are several (getLock with `holdersAfter: nextHoldersAfter` reads the rest). */
-  holders?: LockHolderInfo[];
-  kind?: LockKind;
-  permits?: number;
-  /** Every current grant, listed or not. */
-  holderCount: number;
-  nextHoldersAfter?: HolderCursor;
-}
-
-export interface LockPage {
-  locks: LockSummaryInfo[];
-  /** Pass as `after` for the next page; "" after the last page. */
-  nextAfter: string;
-}
-
-export interface SessionInfo {
-  sessionId: bigint;
-  clientName: string;
-  ttlMs: number;
-  openedIndex: bigint;
-  heldLocks: string[];
-  waitingLocks: string[];
-}
-
-export type EndReason = "current" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
-
-export interface HistoryRecordInfo extends KindFields {
-  token: bigint;
-  sessionId: bigint;
-  clientName: string;
-  grantedIndex: bigint;
-  waitedFromIndex: bigint;
-  /** 0 while the grant is current. */
-  endedIndex: bigint;
-  reason: EndReason;
-  grantedAtMs: number;
-  endedAtMs: number;
-  /** With reason "revoked": "hold limit" when the leader ended the grant as its hold limit passed. */
-  revokedFor?: "hold limit";
-}
+export type {
+  CancelWaitResult, EndReason, GrantMode, HistoryRecordInfo, HolderCursor, KindFields, LockGrantInfo, LockHolderInfo, LockInfo, LockKind, LockMode,
+  LockPage, LockSummaryInfo, LockTarget, LockWaiterInfo, SessionInfo, SessionPage,
+} from "../proto/lock-values.ts";
 
 export type NodeRoleName = "unknown" | "follower" | "precandidate" | "candidate" | "leader";
 
@@ -162,16 +48,6 @@ export interface HoldLimitDeadline {
   readonly budgetMs: number;
 }
 
-/** The grant of one lock of an Acquire. */
-export interface LockGrantInfo {
-  lock: string;
-  token: bigint;
-  mode: GrantMode;
-  /** A permit: its semaphore's permit count and the permit's slot. */
-  permits?: number;
-  slot?: number;
-}
-
 export interface AcquireResult {
   acquired: boolean;
   /** The caller's token when acquired. */
@@ -194,150 +70,6 @@ export interface AcquireResult {
    * which ends with the session).
    */
   lateToken?: bigint;
-}
-
-export type CancelWaitResult =
-  | { outcome: "cancelled" }
-  | { outcome: "granted"; token: bigint }
-  | { outcome: "notAcquired" };
-
-const utf8 = new TextDecoder();
-
-/** The kinds' fields of a wire holder, waiter, event or record (permit: the wire marks a permit by a nonzero count or `permit`). */
-export function kindFieldsFrom(
-  wire: { mode?: palisade.v1.LockMode | null; permits?: number | null; slot?: number | null; holderData?: Uint8Array | null; holdMs?: Parameters<typeof u64>[0] },
-  permit = false,
-): KindFields {
-  const permits = wire.permits ?? 0;
-  const isPermit = permit || permits > 0;
-  const holdMs = wire.holdMs === null || wire.holdMs === undefined ? 0 : Number(u64(wire.holdMs, "hold_ms"));
-  return {
-    ...(isPermit ? { mode: "permit" as const, ...(permits > 0 ? { permits } : {}), slot: wire.slot ?? 0 }
-      : wire.mode === pb.LockMode.LOCK_MODE_SHARED ? { mode: "shared" as const } : {}),
-    ...(wire.holderData && wire.holderData.byteLength > 0 ? { data: utf8.decode(wire.holderData) } : {}),
-    ...(holdMs > 0 ? { holdMs } : {}),
-  };
-}
-
-export function holderFrom(wire: palisade.v1.LockHolder.$Properties | null | undefined): LockHolderInfo | undefined {
-  if (!wire) return undefined;
-  return {
-    sessionId: u64(wire.sessionId, "holder.session_id"),
-    clientName: wire.clientName ?? "",
-    token: u64(wire.token, "holder.token"),
-    grantedIndex: u64(wire.grantedIndex, "holder.granted_index"),
-    ...kindFieldsFrom(wire),
-  };
-}
-
-function targetFrom(t: palisade.v1.LockTarget.$Properties): LockTarget {
-  if (t.permits !== null && t.permits !== undefined) return { lock: t.lock ?? "", permits: Number(u64(t.permits, "permits")) };
-  return t.mode === pb.LockMode.LOCK_MODE_SHARED ? { lock: t.lock ?? "", mode: "shared" } : { lock: t.lock ?? "" };
-}
-
-function cursorFrom(wire: palisade.v1.HolderCursor.$Properties | null | undefined): HolderCursor | undefined {
-  if (!wire) return undefined;
-  return { token: u64(wire.token, "next_holders_after.token"), sessionId: u64(wire.sessionId, "next_holders_after.session_id") };
-}
-
-type SharedLockFields = "holders" | "kind" | "permits" | "holderCount" | "nextHoldersAfter";
-
-/** Holders (their page, count and continuation), kind and permit count, as GetLock and ListLocks both carry them. */
-function lockKindFrom(wire: Pick<palisade.v1.GetLockResponse.$Properties, SharedLockFields | "holder">): Pick<LockInfo, SharedLockFields> {
-  const holders = (wire.holders ?? []).map((h) => holderFrom(h) as LockHolderInfo);
-  const next = cursorFrom(wire.nextHoldersAfter);
-  return {
-    ...(holders.length > 0 ? { holders } : {}),
-    ...(wire.kind === pb.LockKind.LOCK_KIND_SEMAPHORE ? { kind: "semaphore" as const, permits: wire.permits ?? 0 } : {}),
-    // A node that predates the pages sends no count but lists every grant.
-    holderCount: Math.max(wire.holderCount ?? 0, holders.length > 0 ? holders.length : wire.holder ? 1 : 0),
-    ...(next ? { nextHoldersAfter: next } : {}),
-  };
-}
-
-export function lockInfoFrom(wire: palisade.v1.GetLockResponse): LockInfo {
-  const holder = holderFrom(wire.holder);
-  const waiters = wire.waiters ?? [];
-  const nextWaiters = u64(wire.nextWaitersAfterIndex, "next_waiters_after_index");
-  return {
-    lock: wire.lock,
-    ...(holder ? { holder } : {}),
-    waiters: waiters.map((w) => {
-      const locks = (w.locks ?? []).map(targetFrom);
-      return {
-        sessionId: u64(w.sessionId, "waiter.session_id"),
-        clientName: w.clientName ?? "",
-        waitingSinceIndex: u64(w.waitingSinceIndex, "waiter.waiting_since_index"),
-        ...kindFieldsFrom(w),
-        ...(locks.length > 0 ? { locks } : {}),
-      };
-    }),
-    ...lockKindFrom(wire),
-    waiterCount: Math.max(wire.waiterCount ?? 0, waiters.length),
-    ...(nextWaiters > 0n ? { nextWaitersAfter: nextWaiters } : {}),
-  };
-}
-
-export function lockPageFrom(wire: palisade.v1.ListLocksResponse): LockPage {
-  return {
-    locks: (wire.locks ?? []).map((s) => {
-      const holder = holderFrom(s.holder);
-      return { lock: s.lock ?? "", ...(holder ? { holder } : {}), waiterCount: s.waiterCount ?? 0, ...lockKindFrom(s) };
-    }),
-    nextAfter: wire.nextAfter ?? "",
-  };
-}
-
-/**
- * The grants of an AcquireResponse. A single lock's is not listed on the wire (its token
- * says it all): it is `lock` with `token`, in the mode it was asked for.
- */
-export function grantsFrom(wire: palisade.v1.AcquireResponse, lock: string, token: bigint, mode: LockMode): LockGrantInfo[] {
-  const listed = wire.grants ?? [];
-  if (listed.length === 0) return [{ lock, token, mode }];
-  return listed.map((g) => {
-    const permits = g.permits ?? 0;
-    const t = u64(g.token, "grants.token");
-    if (permits > 0) return { lock: g.lock ?? "", token: t, mode: "permit", permits, slot: g.slot ?? 0 };
-    return { lock: g.lock ?? "", token: t, mode: g.mode === pb.LockMode.LOCK_MODE_SHARED ? "shared" : "exclusive" };
-  });
-}
-
-export function sessionInfoFrom(wire: palisade.v1.SessionInfo.$Properties): SessionInfo {
-  return {
-    sessionId: u64(wire.sessionId, "session_id"),
-    clientName: wire.clientName ?? "",
-    ttlMs: Number(u64(wire.ttlMs, "ttl_ms")),
-    openedIndex: u64(wire.openedIndex, "opened_index"),
-    heldLocks: [...(wire.heldLocks ?? [])],
-    waitingLocks: [...(wire.waitingLocks ?? [])],
-  };
-}
-
-function endReasonFrom(reason: palisade.v1.EndReason | null | undefined): EndReason {
-  switch (reason) {
-    case pb.EndReason.END_REASON_RELEASED: return "released";
-    case pb.EndReason.END_REASON_SESSION_CLOSED: return "sessionClosed";
-    case pb.EndReason.END_REASON_SESSION_EXPIRED: return "sessionExpired";
-    case pb.EndReason.END_REASON_REVOKED: return "revoked";
-    default: return "current";
-  }
-}
-
-export function historyFrom(wire: palisade.v1.GetLockHistoryResponse): HistoryRecordInfo[] {
-  return (wire.records ?? []).map((r) => ({
-    token: u64(r.token, "token"),
-    sessionId: u64(r.sessionId, "session_id"),
-    clientName: r.clientName ?? "",
-    grantedIndex: u64(r.grantedIndex, "granted_index"),
-    waitedFromIndex: u64(r.waitedFromIndex, "waited_from_index"),
-    endedIndex: u64(r.endedIndex, "ended_index"),
-    reason: endReasonFrom(r.reason),
-    grantedAtMs: Number(u64(r.grantedAtMs, "granted_at_ms")),
-    endedAtMs: Number(u64(r.endedAtMs, "ended_at_ms")),
-    ...kindFieldsFrom(r, r.permit === true),
-    ...(r.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "hold limit" as const } : {}),
-  }));
 }
 
 function roleFrom(role: palisade.v1.NodeRole | null | undefined): NodeRoleName {
@@ -381,13 +113,4 @@ export function statusFrom(endpoint: string, wire: palisade.v1.StatusResponse): 
     clusterId: wire.clusterId,
     epoch: u64(wire.epoch, "epoch"),
   };
-}
-
-export function cancelWaitFrom(wire: palisade.v1.CancelWaitResponse): CancelWaitResult {
-  switch (wire.outcome) {
-    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_CANCELLED: return { outcome: "cancelled" };
-    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_GRANTED: return { outcome: "granted", token: u64(wire.token, "token") };
-    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_NOT_ACQUIRED: return { outcome: "notAcquired" };
-    default: throw new Error(`CancelWait answered an unknown outcome ${String(wire.outcome)}`);
-  }
 }

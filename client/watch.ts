@@ -7,18 +7,19 @@ import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
 import { toU64, u64 } from "../proto/wire.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
-import { kindFieldsFrom, type KindFields } from "./types.ts";
+import { kindFieldsFrom } from "../proto/codec/fields.ts";
+import type { KindFields } from "./types.ts";
 
 const pb = palisade.v1;
 
-export type WatchEventKind = "acquired" | "released" | "sessionClosed" | "expired" | "revoked";
+export type WatchEventKind = "acquired" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
 
 export type WatchEvent =
   /**
    * `acquired` events carry the grant's kind fields (mode, slot, data, hold limit); a
-   * `revoked` one names "hold limit" in `revokedFor` when the leader ended the grant for it.
+   * `revoked` one names "holdLimit" in `revokedFor` when the leader ended the grant for it.
    */
-  | ({ kind: WatchEventKind; index: bigint; lock: string; sessionId: bigint; token: bigint; revokedFor?: "hold limit" } & KindFields)
+  | ({ kind: WatchEventKind; index: bigint; lock: string; sessionId: bigint; token: bigint; revokedFor?: "holdLimit" } & KindFields)
   /**
    * The start index is older than the node retains: events up to `index` are not
    * available. Re-read the state you need (getLock, listLocks); the watch continues
@@ -44,7 +45,7 @@ const KINDS: Record<number, WatchEventKind> = {
   [pb.WatchEventKind.WATCH_EVENT_KIND_ACQUIRED]: "acquired",
   [pb.WatchEventKind.WATCH_EVENT_KIND_RELEASED]: "released",
   [pb.WatchEventKind.WATCH_EVENT_KIND_SESSION_CLOSED]: "sessionClosed",
-  [pb.WatchEventKind.WATCH_EVENT_KIND_SESSION_EXPIRED]: "expired",
+  [pb.WatchEventKind.WATCH_EVENT_KIND_SESSION_EXPIRED]: "sessionExpired",
   [pb.WatchEventKind.WATCH_EVENT_KIND_REVOKED]: "revoked",
 };
 
@@ -113,7 +114,7 @@ export async function* watchLocks(target: WatchTarget, prefix: string, options: 
           const event = {
             kind, index: u64(raw.index, "index"), lock: raw.lock, sessionId: u64(raw.sessionId, "session_id"), token: u64(raw.token, "token"),
             ...kindFieldsFrom(raw),
-            ...(raw.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "hold limit" as const } : {}),
+            ...(raw.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "holdLimit" as const } : {}),
           };
           if (event.index < next) continue;
           if (event.index === next && seenAtNext.has(eventKey(event))) continue;

@@ -7,15 +7,9 @@
 // or `client.makeUnaryRequest(def.Acquire.path, def.Acquire.requestSerialize, ...)`.
 import type * as grpc from "@grpc/grpc-js";
 import { palisade } from "./gen/palisade.js";
+import { CALL_NAMES, specOf, type CallName, type MessageClass as MessageType, type WireAnswerOf, type WireRequestOf } from "./lock-calls.ts";
 
 const pb = palisade.v1;
-
-/** What the generated classes offer for (de)serialisation. */
-interface MessageType<T> {
-  // NoInfer: the message type is what decode yields (the generated class), not the looser encode input.
-  encode(message: NoInfer<T>): { finish(): Uint8Array };
-  decode(bytes: Uint8Array): T;
-}
 
 export type UnaryMethod<Req, Res> = grpc.MethodDefinition<Req, Res> & {
   readonly requestStream: false;
@@ -78,20 +72,19 @@ export type HandlersOf<Def> = {
 };
 
 const L = "LockService";
+
+/** The unary method of each call of the table (proto/lock-calls.ts). */
+export type LockUnaryMethods = { [N in CallName]: UnaryMethod<WireRequestOf<N>, WireAnswerOf<N>> };
+
+function lockUnary<N extends CallName>(name: N): UnaryMethod<WireRequestOf<N>, WireAnswerOf<N>> {
+  const spec = specOf(name);
+  return unary(L, name, spec.request.type, spec.answer.type);
+}
+
+const lockUnaryMethods = Object.fromEntries(CALL_NAMES.map((name) => [name, lockUnary(name)])) as unknown as LockUnaryMethods;
+
 export const lockServiceDefinition = {
-  OpenSession: unary(L, "OpenSession", pb.OpenSessionRequest, pb.OpenSessionResponse),
-  KeepAlive: unary(L, "KeepAlive", pb.KeepAliveRequest, pb.KeepAliveResponse),
-  KeepAliveSessions: unary(L, "KeepAliveSessions", pb.KeepAliveSessionsRequest, pb.KeepAliveSessionsResponse),
-  CloseSession: unary(L, "CloseSession", pb.CloseSessionRequest, pb.CloseSessionResponse),
-  Acquire: unary(L, "Acquire", pb.AcquireRequest, pb.AcquireResponse),
-  CancelWait: unary(L, "CancelWait", pb.CancelWaitRequest, pb.CancelWaitResponse),
-  Release: unary(L, "Release", pb.ReleaseRequest, pb.ReleaseResponse),
-  GetLock: unary(L, "GetLock", pb.GetLockRequest, pb.GetLockResponse),
-  ListLocks: unary(L, "ListLocks", pb.ListLocksRequest, pb.ListLocksResponse),
-  GetSession: unary(L, "GetSession", pb.GetSessionRequest, pb.GetSessionResponse),
-  ListSessions: unary(L, "ListSessions", pb.ListSessionsRequest, pb.ListSessionsResponse),
-  GetLockHistory: unary(L, "GetLockHistory", pb.GetLockHistoryRequest, pb.GetLockHistoryResponse),
-  ValidateToken: unary(L, "ValidateToken", pb.ValidateTokenRequest, pb.ValidateTokenResponse),
+  ...lockUnaryMethods,
   Watch: serverStream(L, "Watch", pb.WatchRequest, pb.WatchEvent),
   // Typed by the message classes (not the stricter decoded shapes) so frames built from a
   // table of calls type-check on both ends.

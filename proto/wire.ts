@@ -1,9 +1,8 @@
 // The wire contract between nodes and clients, beside the messages in proto/palisade:
 // uint64 values between their wire form (protobufjs Long) and bigint or number, the
-// metadata keys a node sends, the sizes a node takes on the Stream RPC and in a batched
-// keepalive (both sides read them here), and one table giving each ErrorReason its gRPC
+// metadata keys a node sends, the sizes both sides read (proto/limits.ts), and one table giving each ErrorReason its gRPC
 // status code and the client error class it becomes. The node builds every error status from
-// this table (node/server/status.ts) and names its reason in `palisade-reason`; the
+// this table (node/api/status.ts) and names its reason in `palisade-reason`; the
 // client maps that reason, never the message text (client/status-errors.ts).
 import { status as Status, type Metadata } from "@grpc/grpc-js";
 import Long from "long";
@@ -16,18 +15,7 @@ export const LEADER_METADATA_KEY = "palisade-leader";
 /** A Watch stream's headers, and its OUT_OF_RANGE trailers: the node's applied index. */
 export const CURRENT_INDEX_METADATA_KEY = "palisade-current-index";
 
-/** Session ids one KeepAliveSessions request may carry; more is INVALID_ARGUMENT. */
-export const MAX_KEEPALIVE_SESSION_IDS = 4_096;
-
-/** Requests one Stream ClientFrame may carry; more ends the stream with RESOURCE_EXHAUSTED. */
-export const STREAM_MAX_REQUESTS_PER_FRAME = 4_096;
-/** Bytes of one Stream ClientFrame at most; more ends the stream with RESOURCE_EXHAUSTED. */
-export const STREAM_MAX_FRAME_BYTES = 1024 * 1024;
-/**
- * Bytes of one StreamRequest at most: a larger one is answered RESOURCE_EXHAUSTED without
- * being decoded (the client sends such a request as a unary call).
- */
-export const STREAM_MAX_REQUEST_BYTES = 64 * 1024;
+export * from "./limits.ts";
 
 /** The name of an ErrorReason that a node sends (every value but UNSPECIFIED). */
 export type ErrorReasonName = Exclude<keyof typeof palisade.v1.ErrorReason, "ERROR_REASON_UNSPECIFIED">;

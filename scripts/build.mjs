@@ -27,10 +27,10 @@ const dist = join(root, "dist");
 const stampFile = join(dist, ".build-stamp.json");
 
 /** What the build reads: the folders tsconfig.build.json compiles (and what they import from test/sim), the configs, and the lock file (the bundle holds the dependencies). */
-const SOURCE_DIRS = ["node", "client", "proto", "scripts", "bench", "chaos", "test/sim/checkers"];
+const SOURCE_DIRS = ["node", "client", "proto", "scripts", "bench", "chaos", "verify"];
 const SOURCE_FILES = ["tsconfig.json", "tsconfig.build.json", "scripts/build.mjs", "package-lock.json"];
 /** Files the compiled modules load from their own folder, copied as they are. */
-const COPIED = ["proto/gen/palisade.js", "proto/gen/palisade.d.ts", "client/run/watchdog.mjs", "node/server/status-page/assets"];
+const COPIED = ["proto/gen/palisade.js", "proto/gen/palisade.d.ts", "client/run/watchdog.mjs", "node/ops/status-page/assets"];
 /** The bundled node process; see above. */
 const NODE_BUNDLE = "bundle/node.mjs";
 /**
@@ -39,7 +39,7 @@ const NODE_BUNDLE = "bundle/node.mjs";
  */
 const BUNDLE_META_URL = {
   "node/cli/main.ts": [], // only to tell whether it is the entry point
-  "node/server/status-page/routes.ts": ["assets"],
+  "node/ops/status-page/routes.ts": ["assets"],
 };
 
 function walk(dir, out) {

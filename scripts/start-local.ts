@@ -15,7 +15,7 @@ import { Command, Option } from "commander";
 import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition } from "../proto/grpc.ts";
 import { ConfigError, loadClusterConfig, type ClusterConfig } from "../node/config/index.ts";
-import { statusPageUrl } from "../node/server/status-page/index.ts";
+import { statusPageUrl } from "../node/ops/status-page/index.ts";
 import { u64ToNumber } from "../proto/wire.ts";
 import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 

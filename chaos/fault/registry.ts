@@ -15,7 +15,8 @@ interface LabRecord {
 
 const recordPath = (name: string): string => join(REGISTRY_DIR, `${name}.json`);
 
-function alive(pid: number): boolean {
+/** Whether process `pid` exists (EPERM: it does, owned by another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -50,7 +51,7 @@ export async function claimLab(spec: LabSpec): Promise<boolean> {
   mkdirSync(REGISTRY_DIR, { recursive: true });
   if (tryCreate(spec)) return true;
   const held = readRecord(spec.name);
-  if (held && held.owner !== process.pid && alive(held.owner)) return false;
+  if (held && held.owner !== process.pid && processAlive(held.owner)) return false;
   if (held) await destroyLab(held.spec);
   rmSync(recordPath(spec.name), { force: true });
   return tryCreate(spec);
@@ -73,7 +74,7 @@ export async function cleanStaleLabs(): Promise<string[]> {
   for (const file of files) {
     const name = file.slice(0, -".json".length);
     const record = readRecord(name);
-    if (record && alive(record.owner)) continue;
+    if (record && processAlive(record.owner)) continue;
     if (record) await destroyLab(record.spec);
     rmSync(recordPath(name), { force: true });
     cleaned.push(name);

@@ -1,6 +1,7 @@
-// Default values of every cluster-file knob. Plain constants with no dependencies, so
-// any module (the deterministic core included) can read them without pulling in the
-// schema library.
+// Default values of every cluster-file knob. Plain constants, so any module (the
+// deterministic core included) can read them without pulling in the schema library. The
+// replicated lock limits take theirs from the lock state machine's one table.
+import { CONFIGURABLE_LIMITS, DEFAULT_LOCK_LIMITS, type ConfigurableLimit } from "../lock/limits.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -14,22 +15,16 @@ export const DEFAULT_RAFT = {
   snapshotEntries: 10_000,
 } as const;
 
+const DEFAULT_CONFIGURABLE_LIMITS = Object.fromEntries(CONFIGURABLE_LIMITS.map((k) => [k, DEFAULT_LOCK_LIMITS[k]])) as Readonly<
+  Record<ConfigurableLimit, number>
+>;
+
 export const DEFAULT_LIMITS = {
-  maxSessions: 100_000,
-  maxLocksPerSession: 1_000,
-  maxWaitersPerLock: 10_000,
-  maxInflightPerSession: 64,
+  ...DEFAULT_CONFIGURABLE_LIMITS,
+  /** The node's own limits: its message size and the request budget per client. */
   maxMessageBytes: 4 * MiB,
-  maxWaitMs: 3_600_000,
-  minTtlMs: 1_000,
-  maxTtlMs: 3_600_000,
   requestsPerSecond: 10_000,
   requestBurst: 20_000,
-  maxPermits: 10_000,
-  maxLocksPerAcquire: 64,
-  maxHolderDataBytes: 1 * KiB,
-  minHoldMs: 1_000,
-  maxHoldMs: 86_400_000,
 } as const;
 
 export const DEFAULT_DISK = {

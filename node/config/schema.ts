@@ -72,7 +72,7 @@ export const limitsSchema = z
     /** Waiters queued on one lock. */
     maxWaitersPerLock: integer(1).default(DEFAULT_LIMITS.maxWaitersPerLock),
     /** Kept answers plus pending waits per session before writes answer RESOURCE_EXHAUSTED. */
-    maxInflightPerSession: integer(1, 4_096).default(DEFAULT_LIMITS.maxInflightPerSession),
+    maxInFlightPerSession: integer(1, 4_096).default(DEFAULT_LIMITS.maxInFlightPerSession),
     /** Largest gRPC message a node accepts or sends, in bytes. */
     maxMessageBytes: integer(64 * KiB, MAX_GRPC_MESSAGE_BYTES).default(DEFAULT_LIMITS.maxMessageBytes),
     /** Longest wait_ms an Acquire may ask for; more is INVALID_ARGUMENT. */

@@ -1,6 +1,6 @@
 // What an operator may ask a node host: its status, a forced release, leadership
 // transfer, membership changes and snapshots. The gRPC AdminService
-// (node/server/admin-service.ts) calls these; every failure is a RequestFailure.
+// (node/api/admin-service.ts) calls these; every failure is a RequestFailure.
 import { isError, type RevokeCommand } from "../lock/index.ts";
 import { MembershipError, type MemberAddress, type MembershipChange } from "../raft/membership.ts";
 import type { NodeId, Role } from "../raft/types.ts";

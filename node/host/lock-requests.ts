@@ -1,55 +1,24 @@
-// What a client may ask a node host, in domain terms: sessions, keepalives, Acquire with
-// its wait, CancelWait, Release, and linearizable reads. The gRPC LockService
-// (node/server/lock-service.ts) and the simulator's client API both call these, so the
-// rules (writes on the leader only, keepalives confirmed by a quorum round that started
-// after they arrived, a wait answered from the log on whichever node holds the call) are
-// written once. Every failure is a RequestFailure.
+// The node's one dispatcher of LockService calls (serve: a call's domain request in, its
+// domain answer out), and the rules behind each call: writes on the leader only, checked
+// against the replicated limits as they are proposed; keepalives confirmed by a quorum
+// round that started after they arrived; a wait answered from the log on whichever node
+// holds the call; reads after a ReadIndex on any node. The gRPC unary service and the
+// Stream RPC (node/api) are adapters around serve, so these rules are written once.
+// Every failure is a RequestFailure.
+import type { CallHandlers, CallName, RequestOf, AnswerOf } from "../../proto/lock-calls.ts";
+import type { CancelWaitResult, OpenSessionRequest } from "../../proto/lock-values.ts";
+import { checkLockName } from "../../proto/names.ts";
 import {
-  isError, targetsOf, tokenIndex, type AcquireCommand, type LockMode, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
+  isError, type LockLimits, type AcquireAnswer, type AcquireCommand, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
 } from "../lock/index.ts";
 import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
 import type { LockReader, NodeHost } from "./node-host.ts";
+import { checkAcquire, checkOpenSession, checkWrite } from "./request-checks.ts";
+import { answerRead } from "./read-answers.ts";
 
-/** A lock's holder as an answer names it. */
-export interface HolderView {
-  readonly sessionId: bigint;
-  readonly clientName: string;
-  readonly token: bigint;
-  readonly grantedIndex: number;
-}
-
-/** The grant of one lock of an Acquire. */
-export interface GrantView {
-  readonly lock: string;
-  readonly token: bigint;
-  /** Absent: exclusive (or a permit). */
-  readonly mode?: LockMode;
-  /** A semaphore permit: its semaphore's permit count and the permit's slot. */
-  readonly permits?: number;
-  readonly slot?: number;
-}
-
-export type AcquireResult =
-  /** `grants`: every lock's grant, in the order the request named them, for a semaphore permit or a multi-lock set. */
-  | { readonly acquired: true; readonly token: bigint; readonly holder: HolderView; readonly grants?: readonly GrantView[] }
-  /**
-   * The lock is held by another session (wait_ms 0, or the wait ended), or CancelWait came
-   * first (`cancelled`). `blockedLock`: the lock of a set that kept it out (`holder` holds it).
-   */
-  | { readonly acquired: false; readonly holder: HolderView | null; readonly cancelled: boolean; readonly blockedLock?: string };
-
-export type CancelWaitResult =
-  | { readonly outcome: "cancelled" }
-  | { readonly outcome: "granted"; readonly token: bigint }
-  | { readonly outcome: "notAcquired" };
-
-export interface OpenSessionRequest {
-  readonly ttlMs: number;
-  readonly clientName: string;
-  /** Empty: the host makes one (a retry then may open a second session). */
-  readonly requestId: string;
-}
+/** Session TTL when OpenSession leaves ttl_ms at 0. */
+export const DEFAULT_TTL_MS = 10_000;
 
 /** The OK answer, or the failure its error answer stands for. */
 function expectOk(answer: Answer): Exclude<Answer, { kind: "error" }> {
@@ -61,64 +30,107 @@ function unexpected(answer: Answer, what: string): never {
   throw new RequestFailure("ERROR_REASON_INTERNAL", `unexpected answer "${answer.kind}" to ${what}`);
 }
 
-function gone(sessionId: bigint): never {
-  throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${sessionId} not found (unknown, closed or expired); open a new session`);
+/** An Acquire's final answer as apply decided it. */
+export function acquireAnswerOf(answer: Answer): AcquireAnswer {
+  const ok = expectOk(answer);
+  if (ok.kind === "granted" || ok.kind === "notAcquired" || ok.kind === "cancelled") return ok;
+  return unexpected(ok, "Acquire");
 }
 
-/** An Acquire's final answer as the services give it; `clientNameOf` names a holder's client. */
-export function acquireResultOf(answer: Answer, cmd: AcquireCommand, clientNameOf: (sessionId: bigint) => string): AcquireResult {
-  const ok = expectOk(answer);
-  const holder = (id: bigint, token: bigint): HolderView => ({ sessionId: id, clientName: clientNameOf(id), token, grantedIndex: tokenIndex(token) });
-  switch (ok.kind) {
-    case "granted": {
-      const base = { acquired: true, token: ok.token, holder: holder(cmd.sessionId, ok.token) } as const;
-      if (ok.grants === undefined && ok.slot === undefined) return base;
-      const targets = targetsOf(cmd);
-      const listed = ok.grants ?? [{ lock: cmd.lock, token: ok.token, ...(ok.slot !== undefined ? { slot: ok.slot } : {}) }];
-      const grants = listed.map((g, i): GrantView => {
-        const t = targets[i];
-        const mode = t?.mode === "shared" ? { mode: "shared" as const } : {};
-        const permit = t?.mode === "permit" ? { permits: t.permits, slot: g.slot ?? 0 } : {};
-        return { lock: g.lock, token: g.token, ...mode, ...permit };
-      });
-      return { ...base, grants };
-    }
-    case "notAcquired": {
-      const blocked = ok.holderSessionId === 0n ? null : holder(ok.holderSessionId, ok.holderToken);
-      return { acquired: false, holder: blocked, cancelled: false, ...(ok.lock !== undefined ? { blockedLock: ok.lock } : {}) };
-    }
-    case "cancelled":
-      // CancelWait arrived first: this Acquire took no effect.
-      return { acquired: false, holder: null, cancelled: true };
-    default:
-      return unexpected(ok, "Acquire");
-  }
+/** Refuses a read that names a lock the rules do not allow (writes are checked as they are proposed). */
+function checkName(name: string, field: string): void {
+  const problem = name === "" ? null : checkLockName(name);
+  if (problem !== null) throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", `${field}: ${problem}`);
 }
 
 export class LockRequests {
-  constructor(private readonly host: NodeHost) {}
+  private readonly handlers: CallHandlers<AbortSignal | undefined>;
+
+  constructor(private readonly host: NodeHost) {
+    this.handlers = this.callHandlers();
+  }
+
+  /**
+   * Serves one call. `detached` aborts when the caller went away (a cancelled call, a
+   * forgotten stream request): an Acquire then only stops listening.
+   */
+  serve<N extends CallName>(name: N, request: RequestOf<N>, detached?: AbortSignal): Promise<AnswerOf<N>> {
+    return this.handlers[name](request, detached);
+  }
+
+  private callHandlers(): CallHandlers<AbortSignal | undefined> {
+    const host = this.host;
+    return {
+      OpenSession: (req) => this.openSession(req),
+      KeepAlive: async (req) => {
+        const ttls = await this.keepAlive(req.sessionIds);
+        return { sessions: req.sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: ttls[i] ?? null })) };
+      },
+      CloseSession: async (req) => {
+        checkWrite(req, this.writeLimits());
+        await this.closeSession({ type: "closeSession", ...req, wallMs: host.wallMs() });
+        return {};
+      },
+      // A caller that went away only stops listening: the wait itself goes on until the
+      // client sends CancelWait or the wait times out.
+      Acquire: async (req, detached) => {
+        checkAcquire(req, this.writeLimits());
+        return this.acquire({ type: "acquire", ...req, wallMs: host.wallMs() }, detached);
+      },
+      CancelWait: (req) => this.cancelWait({ type: "cancelWait", ...req, reason: "client", wallMs: host.wallMs() }),
+      Release: async (req) => {
+        checkWrite(req, this.writeLimits());
+        await this.release({ type: "release", ...req, wallMs: host.wallMs() });
+        return {};
+      },
+      GetLock: (req) => {
+        checkName(req.lock, "lock");
+        return this.read((state) => answerRead("GetLock", req, state));
+      },
+      ListLocks: (req) => {
+        checkName(req.prefix, "prefix");
+        checkName(req.after, "after");
+        return this.read((state) => answerRead("ListLocks", req, state));
+      },
+      GetSession: (req) => this.read((state) => answerRead("GetSession", req, state)),
+      ListSessions: (req) => this.read((state) => answerRead("ListSessions", req, state)),
+      GetLockHistory: (req) => {
+        checkName(req.lock, "lock");
+        return this.read((state) => answerRead("GetLockHistory", req, state));
+      },
+      ValidateToken: (req) => {
+        checkName(req.lock, "lock");
+        return this.read((state) => answerRead("ValidateToken", req, state));
+      },
+    };
+  }
+
+  /**
+   * The limits a write is checked with before it is proposed: the leader's (those its log
+   * applies the write under). Elsewhere the write is not checked but refused as not led here:
+   * a follower's state may lag the limits the write was, or will be, applied under, and a
+   * retry refused by stale limits would take the place of its first answer.
+   */
+  private writeLimits(): LockLimits {
+    this.host.requireLeader();
+    return this.host.limitsForRequests();
+  }
 
   async openSession(req: OpenSessionRequest): Promise<{ sessionId: bigint; ttlMs: number }> {
     const host = this.host;
     const requestId = req.requestId === "" ? host.newRequestId() : req.requestId;
-    const { outcome } = await host.propose({ type: "openSession", requestId, ttlMs: req.ttlMs, clientName: req.clientName, wallMs: host.wallMs() });
+    const ttlMs = req.ttlMs === 0 ? DEFAULT_TTL_MS : req.ttlMs;
+    checkOpenSession(ttlMs, this.writeLimits());
+    const { outcome } = await host.propose({ type: "openSession", requestId, ttlMs, clientName: req.clientName, wallMs: host.wallMs() });
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
-    // A retried OpenSession answers the session the first one opened, with its own TTL.
-    return { sessionId: ok.sessionId, ttlMs: host.state.getSession(ok.sessionId)?.ttlMs ?? req.ttlMs };
-  }
-
-  /** keepAliveSessions for one session: its TTL, or NOT_FOUND once it is gone. */
-  async keepAlive(sessionId: bigint): Promise<{ ttlMs: number }> {
-    const [ttlMs] = await this.keepAliveSessions([sessionId]);
-    if (ttlMs === null || ttlMs === undefined) gone(sessionId);
-    return { ttlMs };
+    return { sessionId: ok.sessionId, ttlMs: ok.ttlMs };
   }
 
   /**
    * Restarts each session's TTL on arrival and answers, after one quorum round that started
    * after the keepalives arrived confirmed this leadership in the same term, each id's TTL,
-   * or null for a session that is gone (keepAlive would answer NOT_FOUND). The answer is
+   * or null for a session that is gone (its client takes it for lost). The answer is
    * read from the applied state only once this leadership's first entry is applied: before
    * that the state may still hold a session whose end an earlier leader committed (to
    * acknowledge it would extend a lease the log has ended) or lack one whose opening it
@@ -127,7 +139,7 @@ export class LockRequests {
    * applying is held, and keepalives must still be answered. A node that does not lead, or
    * stops leading before the answer, fails the whole request.
    */
-  async keepAliveSessions(sessionIds: readonly bigint[]): Promise<Array<number | null>> {
+  async keepAlive(sessionIds: readonly bigint[]): Promise<Array<number | null>> {
     const host = this.host;
     host.requireLeader();
     const term = host.driver.core.term;
@@ -171,7 +183,7 @@ export class LockRequests {
    * the call as retryable (its own log may not move again, as on a leader cut off from its
    * quorum), and the retry reaches the leader, which answers from its log.
    */
-  async acquire(cmd: AcquireCommand, detached?: AbortSignal): Promise<AcquireResult> {
+  async acquire(cmd: AcquireCommand, detached?: AbortSignal): Promise<AcquireAnswer> {
     const host = this.host;
     host.requireLeader();
     // Listen before proposing: the completion may apply in the same batch as the Acquire.
@@ -203,8 +215,7 @@ export class LockRequests {
         if (final.kind === "unavailable") return stopWaiting(final.reason);
         answer = final.answer;
       }
-      const state = this.host.state;
-      return acquireResultOf(answer, cmd, (id) => state.getSession(id)?.clientName ?? "");
+      return acquireAnswerOf(answer);
     } finally {
       handle.drop();
       detached?.removeEventListener("abort", onDetached);

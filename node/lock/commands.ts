@@ -92,7 +92,7 @@ export interface RevokeCommand {
 
 /**
  * Proposed by the leader when a grant's hold limit passed: ends every grant of the session
- * with that token and hold limit (the locks of one Acquire), history reason "hold limit".
+ * with that token and hold limit (the locks of one Acquire), history reason "holdLimit".
  */
 export interface HoldLimitCommand {
   readonly type: "holdLimit";

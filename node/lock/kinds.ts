@@ -1,19 +1,8 @@
 // The kinds of lock an Acquire may ask for: a lock taken exclusive or shared, or one permit
 // of a counted semaphore; several of them at once make an atomic multi-lock request.
-import type { AcquireCommand } from "./commands.ts";
+import type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
 
-export type LockMode = "exclusive" | "shared";
-/** How a grant holds its lock: alone, alongside other shared grants, or as one permit of a semaphore. */
-export type GrantMode = LockMode | "permit";
-
-/** One lock of an Acquire, as a client names it. */
-export interface LockTarget {
-  readonly lock: string;
-  /** How a lock is taken; absent: exclusive. Not given with `permits`. */
-  readonly mode?: LockMode;
-  /** Given: `lock` is a semaphore of this many permits, and the request asks for one permit. */
-  readonly permits?: number;
-}
+export type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
 
 /** A target with every choice made, as the state machine keeps it. */
 export interface Target {
@@ -30,8 +19,16 @@ export function targetOf(t: LockTarget): Target {
   return { lock: t.lock, mode: t.mode === "shared" ? "shared" : "exclusive", permits: 0 };
 }
 
+/** What of an Acquire names its locks: its first target's fields, then `more`. */
+export interface AcquireTargets {
+  readonly lock: string;
+  readonly mode?: LockMode;
+  readonly permits?: number;
+  readonly more?: readonly LockTarget[];
+}
+
 /** Every lock an Acquire asks for, its `lock` first (validated commands only). */
-export function targetsOf(cmd: AcquireCommand): Target[] {
+export function targetsOf(cmd: AcquireTargets): Target[] {
   const first = targetOf({ lock: cmd.lock, ...(cmd.mode !== undefined ? { mode: cmd.mode } : {}), ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}) });
   if (cmd.more === undefined || cmd.more.length === 0) return [first];
   return [first, ...cmd.more.map(targetOf)];

@@ -53,6 +53,14 @@ export const DEFAULT_LOCK_LIMITS: LockLimits = Object.freeze({
   maxHoldMs: 86_400_000,
 });
 
+/** The limits a cluster file may set (its `limits` section); the others keep their defaults. */
+export const CONFIGURABLE_LIMITS = Object.freeze([
+  "maxSessions", "maxLocksPerSession", "maxWaitersPerLock", "maxInFlightPerSession", "maxWaitMs", "minTtlMs", "maxTtlMs",
+  "maxPermits", "maxLocksPerAcquire", "maxHolderDataBytes", "minHoldMs", "maxHoldMs",
+] as const satisfies readonly (keyof LockLimits)[]);
+
+export type ConfigurableLimit = (typeof CONFIGURABLE_LIMITS)[number];
+
 /**
  * Every limit, in the fixed order of their binary encoding (commands and snapshots). New
  * limits go at the end: an encoding that carries fewer (written before they existed) leaves
@@ -100,10 +108,7 @@ export function sameLimits(a: LockLimits, b: LockLimits): boolean {
   return LIMIT_KEYS.every((key) => a[key] === b[key]);
 }
 
-/** Lock names are at most this many bytes of UTF-8. */
-export const MAX_LOCK_NAME_BYTES = 256;
-export const MAX_CLIENT_NAME_BYTES = 256;
-export const MAX_REQUEST_ID_BYTES = 128;
+export { MAX_CLIENT_NAME_BYTES, MAX_LOCK_NAME_BYTES, MAX_REQUEST_ID_BYTES } from "../../proto/names.ts";
 /** Log indexes stay below 2^48 so that epoch × 2^48 + index is a unique token. */
 export const MAX_INDEX = 2 ** 48 - 1;
 export const MAX_EPOCH = 2 ** 16 - 1;

@@ -2,7 +2,7 @@
 import type { Answer } from "./answers.ts";
 import type { GrantMode } from "./kinds.ts";
 
-export type LockEventType = "acquired" | "released" | "sessionClosed" | "expired" | "revoked";
+export type LockEventType = "acquired" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
 
 /** A change of a lock's holder, for Watch and history; `index` lets a client resume elsewhere. */
 export interface LockEvent {
@@ -22,7 +22,7 @@ export interface LockEvent {
   readonly holderData?: string;
   readonly holdMs?: number;
   /** "revoked" because the grant's hold limit passed (not an admin revoke). */
-  readonly revokedFor?: "hold limit";
+  readonly revokedFor?: "holdLimit";
 }
 
 /** A final answer for an earlier Acquire that was waiting, decided by this entry. */

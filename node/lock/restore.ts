@@ -3,7 +3,7 @@
 // every token the new cluster issues is larger than any token the old cluster issued,
 // however far the old one ran after the backup. Lock history is kept.
 import { holderCount } from "./holders.ts";
-import { DEFAULT_LOCK_LIMITS, MAX_EPOCH } from "./limits.ts";
+import { MAX_EPOCH } from "./limits.ts";
 import { SlotPool } from "./slot-pool.ts";
 import { readSnapshot, SnapshotError, writeSnapshot } from "./snapshot.ts";
 import { LockStateMachine } from "./state-machine.ts";
@@ -47,7 +47,7 @@ export interface RestoredState {
   readonly epoch: number;
   /** Sessions of the backup that were dropped. */
   readonly droppedSessions: number;
-  /** Grants that the drop ended (recorded in history as "session expired" at the backup's index). */
+  /** Grants that the drop ended (recorded in history as "sessionExpired" at the backup's index). */
   readonly endedGrants: number;
   readonly droppedWaiters: number;
 }
@@ -80,13 +80,13 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
     if (record.endedAt !== null) continue;
     record.endedAt = state.applied;
     record.endedWallMs = wallMs;
-    record.reason = "session expired";
+    record.reason = "sessionExpired";
   }
   const data = writeSnapshot({
     applied: state.applied,
     epoch,
-    // The backed-up cluster's limits carry over (a backup of the first format had none: the defaults).
-    limits: state.limits ?? DEFAULT_LOCK_LIMITS,
+    // The backed-up cluster's limits carry over.
+    limits: state.limits,
     sessions: new Map(),
     locks: state.locks,
     history: state.history,

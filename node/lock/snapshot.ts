@@ -36,8 +36,7 @@ export interface SnapshotContent {
 export interface RestoredContent {
   readonly applied: number;
   readonly epoch: number;
-  /** null in a snapshot of format 1, which did not carry the limits. */
-  readonly limits: LockLimits | null;
+  readonly limits: LockLimits;
   readonly sessions: Map<bigint, Session>;
   readonly locks: Map<string, LockState>;
   readonly history: HistoryRecord[];
@@ -46,13 +45,9 @@ export interface RestoredContent {
 }
 
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
-/**
- * 3: the lock kinds (a lock's kind and permit count, every grant with its mode, slot, holder
- * data and hold limit, waits with the locks they ask for). 2: the replicated limits follow
- * the epoch. 2 and 1 are still read.
- */
-const VERSION = 3;
-const END_REASONS: readonly GrantEnd[] = ["released", "session closed", "session expired", "revoked", "hold limit"];
+/** The one format read and written: the version byte leaves room for another. */
+const VERSION = 4;
+const END_REASONS: readonly GrantEnd[] = ["released", "sessionClosed", "sessionExpired", "revoked", "holdLimit"];
 const MODE_CODES: readonly GrantMode[] = ["exclusive", "shared", "permit"];
 
 const byNumber = (a: number, b: number): number => a - b;
@@ -214,10 +209,10 @@ export function readSnapshot(bytes: Uint8Array): RestoredContent {
 function parse(r: ByteReader): RestoredContent {
   for (const b of MAGIC) if (r.u8() !== b) throw new SnapshotError("not a lock state snapshot");
   const version = r.u8();
-  if (version !== 1 && version !== 2 && version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
+  if (version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
   const applied = r.uint();
   const epoch = r.uint();
-  const limits = version === 1 ? null : readLimits(r);
+  const limits = readLimits(r);
 
   // Every name, client name and id is shared with the object that owns it (the lock, the
   // session), as in a state built by applying the log, rather than kept once per mention.
@@ -238,7 +233,7 @@ function parse(r: ByteReader): RestoredContent {
     });
     for (let n = r.count(); n > 0; n--) {
       const seq = r.uint();
-      const acquireOf = version < 3 ? (r.bool() ? r.str() : null) : readAcquireOf(r);
+      const acquireOf = readAcquireOf(r);
       session.answers.set(seq, { acquireOf, answer: readAnswer(r) });
     }
     for (let n = r.count(); n > 0; n--) (session.dropped ??= new Set()).add(r.uint());
@@ -254,8 +249,8 @@ function parse(r: ByteReader): RestoredContent {
   for (let i = r.count(); i > 0; i--) {
     const name = r.str();
     const lock: LockState = { name, holders: null, semaphore: null, waiters: null, history: NO_HISTORY };
-    const permits = version < 3 ? 0 : r.uint();
-    const holderCount = version < 3 ? (r.bool() ? 1 : 0) : r.count();
+    const permits = r.uint();
+    const holderCount = r.count();
     for (let n = holderCount; n > 0; n--) {
       // Until its history record is read (if the history still has it), a holder is a record
       // of its own that is not in the history.
@@ -263,7 +258,7 @@ function parse(r: ByteReader): RestoredContent {
       const token = r.u64();
       const grantedAt = r.uint();
       const waitedFrom = r.uint();
-      const terms = version < 3 ? null : readTerms(r);
+      const terms = readTerms(r);
       addHolder(lock, {
         lock: name, token, sessionId: holderSession, clientName: sessions.get(holderSession)?.clientName ?? "", grantedAt, waitedFrom,
         grantedWallMs: 0, terms, endedAt: null, endedWallMs: null, reason: null, evicted: true,
@@ -281,7 +276,7 @@ function parse(r: ByteReader): RestoredContent {
       const seqs: number[] = [];
       for (let k = r.count(); k > 0; k--) seqs.push(r.uint());
       if (seqs.length === 0) throw new SnapshotError(`wait on ${name} without an Acquire seq`);
-      const { targets, holderData, holdMs } = version < 3 ? { targets: [{ lock: name, mode: "exclusive", permits: 0 } as Target], holderData: "", holdMs: 0 } : readWaitTerms(r);
+      const { targets, holderData, holdMs } = readWaitTerms(r);
       const first = targets[0] as Target;
       const key = `${waiterSession}:${first.lock}`;
       let waiter = waits.get(key);
@@ -309,7 +304,7 @@ function parse(r: ByteReader): RestoredContent {
     const grantedWallMs = r.f64();
     const record: HistoryRecord = {
       lock: locks.get(lockName)?.name ?? lockName, token, sessionId: grantee, clientName: client,
-      grantedAt, waitedFrom, grantedWallMs, terms: version < 3 ? null : readTerms(r), endedAt: null, endedWallMs: null, reason: null, evicted: false,
+      grantedAt, waitedFrom, grantedWallMs, terms: readTerms(r), endedAt: null, endedWallMs: null, reason: null, evicted: false,
     };
     if (r.bool()) {
       record.endedAt = r.uint();

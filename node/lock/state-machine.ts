@@ -2,9 +2,7 @@
 // every replica yields the same state, answers and events. Time enters only through
 // commands (expiry and wait timeouts are proposed by the leader); wall-clock values in
 // commands are copied into history as display data and never compared.
-import {
-  fail, invalid, refuse, sessionEnded, sessionNotFound, type Answer, type ErrorAnswer, type OkAnswer,
-} from "./answers.ts";
+import { fail, invalid, sessionEnded, sessionNotFound, type Answer, type ErrorAnswer, type OkAnswer } from "./answers.ts";
 import {
   CommandDecodeError, decodeCommand, type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type Command,
   type HoldLimitCommand, type OpenSessionCommand, type ReleaseCommand, type RevokeCommand, type SequencedWrite, type SetLimitsCommand,
@@ -74,8 +72,8 @@ class ApplyContext {
 }
 
 const TOO_OLD = (seq: number, mark: number): ErrorAnswer =>
-  fail("FAILED_PRECONDITION", "request too old", `seq ${seq} is at or below the acknowledged mark ${mark}, or its answer was already acknowledged`);
-const WAITING: OkAnswer = { code: "OK", kind: "waiting" };
+  fail("ERROR_REASON_REQUEST_TOO_OLD", `seq ${seq} is at or below the acknowledged mark ${mark}, or its answer was already acknowledged`);
+const WAITING: OkAnswer = { kind: "waiting" };
 
 export class LockStateMachine {
   /** Replicated: changed only by an applied setLimits command, kept in snapshots. */
@@ -174,7 +172,7 @@ export class LockStateMachine {
         const session = this.sessions.get(cmd.sessionId);
         if (!session) return sessionNotFound(cmd.sessionId);
         this.endSession(ctx, session, "expired");
-        return { code: "OK", kind: "sessionExpired" };
+        return { kind: "sessionExpired" };
       }
       case "acquire":
         return this.acquire(ctx, cmd);
@@ -198,16 +196,16 @@ export class LockStateMachine {
     this.historyLog.setCaps(limits.historyPerLock, limits.historyTotal);
     while (this.requestIds.size > limits.rememberedRequestIds) this.requestIds.delete(this.requestIds.keys().next().value as string);
     while (this.closedIds.size > limits.rememberedClosedSessions) this.closedIds.delete(this.closedIds.values().next().value as bigint);
-    return { code: "OK", kind: "limitsSet" };
+    return { kind: "limitsSet" };
   }
 
   // ---------------------------------------------------------------- sessions
 
   private openSession(ctx: ApplyContext, cmd: OpenSessionCommand): Answer {
     const known = this.requestIds.get(cmd.requestId);
-    if (known !== undefined) return { code: "OK", kind: "sessionOpened", sessionId: known };
+    if (known !== undefined) return { kind: "sessionOpened", sessionId: known, ttlMs: this.sessions.get(known)?.ttlMs ?? cmd.ttlMs };
     if (this.sessions.size >= this.limitsValue.maxSessions) {
-      return fail("RESOURCE_EXHAUSTED", "too many sessions", `the cluster already has ${this.sessions.size} sessions`);
+      return fail("ERROR_REASON_TOO_MANY_SESSIONS", `the cluster already has ${this.sessions.size} sessions`);
     }
     // Like a token, the id carries the epoch: a restored cluster (a higher epoch) never
     // hands out an id an old cluster's client may still use.
@@ -217,18 +215,18 @@ export class LockStateMachine {
     }));
     rememberInMap(this.requestIds, cmd.requestId, id, this.limitsValue.rememberedRequestIds);
     ctx.timers.sessionsOpened.push({ id, ttlMs: cmd.ttlMs });
-    return { code: "OK", kind: "sessionOpened", sessionId: id };
+    return { kind: "sessionOpened", sessionId: id, ttlMs: cmd.ttlMs };
   }
 
   private closeSession(ctx: ApplyContext, cmd: CloseSessionCommand): Answer {
     const session = this.sessions.get(cmd.sessionId);
     if (!session) {
-      return this.closedIds.has(cmd.sessionId) ? { code: "OK", kind: "sessionClosed" } : sessionNotFound(cmd.sessionId);
+      return this.closedIds.has(cmd.sessionId) ? { kind: "sessionClosed" } : sessionNotFound(cmd.sessionId);
     }
     const earlier = this.admit(session, cmd);
     if (earlier) return earlier;
     this.endSession(ctx, session, "closed");
-    return { code: "OK", kind: "sessionClosed" };
+    return { kind: "sessionClosed" };
   }
 
   /** Close or expiry: cancels the session's waits, then releases its locks one at a time in the order it got them, each to its next waiters. */
@@ -243,8 +241,8 @@ export class LockStateMachine {
     }
     this.grantWaiting(ctx, left);
     for (const lock of left) this.dropIfUnused(lock);
-    const reason: GrantEnd = how === "closed" ? "session closed" : "session expired";
-    const event: LockEventType = how === "closed" ? "sessionClosed" : "expired";
+    const reason: GrantEnd = how === "closed" ? "sessionClosed" : "sessionExpired";
+    const event: LockEventType = how === "closed" ? "sessionClosed" : "sessionExpired";
     for (const name of [...session.held]) {
       const lock = this.locks.get(name);
       const holder = lock ? holderOf(lock, session.id) : undefined;
@@ -293,7 +291,7 @@ export class LockStateMachine {
   private inFlightFull(session: Session): ErrorAnswer | null {
     const inFlight = session.answers.size + (session.pending?.size ?? 0);
     if (inFlight < this.limitsValue.maxInFlightPerSession) return null;
-    return fail("RESOURCE_EXHAUSTED", "too many in flight",
+    return fail("ERROR_REASON_TOO_MANY_IN_FLIGHT",
       `session ${session.id} has ${inFlight} unacknowledged answers and pending waits (limit ${this.limitsValue.maxInFlightPerSession})`);
   }
 
@@ -331,7 +329,7 @@ export class LockStateMachine {
     if (blocked === null) {
       const limit = this.locksFull(session, targets.length);
       if (limit) return limit;
-      return grantedAnswer(this.grant(ctx, session, targets, holderData, holdMs, ctx.index), targets.length);
+      return grantedAnswer(this.grant(ctx, session, targets, holderData, holdMs, ctx.index), targets);
     }
     if (cmd.waitMs === 0) return notAcquired(blocked, this.locks.get(blocked.lock), targets.length);
     const limit = this.locksFull(session, targets.length);
@@ -339,7 +337,7 @@ export class LockStateMachine {
     for (const t of targets) {
       const queued = this.locks.get(t.lock)?.waiters?.size ?? 0;
       if (queued >= this.limitsValue.maxWaitersPerLock) {
-        return fail("RESOURCE_EXHAUSTED", "too many waiters", `lock ${t.lock} already has ${queued} waiters`);
+        return fail("ERROR_REASON_TOO_MANY_WAITERS", `lock ${t.lock} already has ${queued} waiters`);
       }
     }
     // One request in every queue at once, the same object in each.
@@ -365,12 +363,12 @@ export class LockStateMachine {
       if (!lock || !inUse(lock)) continue;
       const semaphore = lock.semaphore;
       if ((semaphore !== null) !== (t.mode === "permit")) {
-        return refuse("in use as another kind", semaphore !== null
+        return fail("ERROR_REASON_KIND_MISMATCH", semaphore !== null
           ? `${t.lock} is in use as a semaphore of ${semaphore.permits} permits, not as a lock`
           : `${t.lock} is in use as a lock, not as a semaphore`);
       }
       if (semaphore !== null && semaphore.permits !== t.permits) {
-        return refuse("other permit count",
+        return fail("ERROR_REASON_PERMITS_MISMATCH",
           `permits ${t.permits} of semaphore ${t.lock} differ from its ${semaphore.permits} while it is held or waited for`);
       }
     }
@@ -389,17 +387,17 @@ export class LockStateMachine {
       if (!holder) continue;
       const mode = modeOf(holder);
       if (mode !== t.mode) {
-        return refuse("held in another mode",
+        return fail("ERROR_REASON_HELD_IN_ANOTHER_MODE",
           `session ${session.id} holds ${t.lock} in ${mode} mode and asks for it in ${t.mode} mode; a grant never changes mode: release it first`);
       }
       grants.push(holder);
     }
     if (grants.length === 0) return null;
     if (grants.length < targets.length) {
-      return refuse("set partly held",
+      return fail("ERROR_REASON_SET_PARTLY_HELD",
         `session ${session.id} holds ${grants.map((g) => g.lock).join(", ")} of the ${targets.length} locks this Acquire names; a set is granted whole, never while the session holds part of it`);
     }
-    return grantedAnswer(grants, targets.length);
+    return grantedAnswer(grants, targets);
   }
 
   /** A second Acquire of the same locks in the same modes joins the session's wait; of any of them otherwise, it is refused. */
@@ -409,7 +407,7 @@ export class LockStateMachine {
     for (const t of targets) if ((waiter = session.waits.get(t.lock))) break;
     if (!waiter) return null;
     if (!sameTargets(waiter.targets, targets)) {
-      return refuse("waits in another request",
+      return fail("ERROR_REASON_WAITS_IN_ANOTHER_REQUEST",
         `session ${session.id} already waits for ${waiter.targets.map(describeTarget).join(", ")} (Acquire seq ${waiter.seqs[0]}); cancel that wait, or ask for the same`);
     }
     waiter.seqs.push(cmd.seq);
@@ -435,7 +433,7 @@ export class LockStateMachine {
   private locksFull(session: Session, adding: number): ErrorAnswer | null {
     const count = session.held.size + (session.waits?.size ?? 0);
     if (count + adding <= this.limitsValue.maxLocksPerSession) return null;
-    return fail("RESOURCE_EXHAUSTED", "too many locks in session",
+    return fail("ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION",
       `session ${session.id} holds or waits for ${count} locks (limit ${this.limitsValue.maxLocksPerSession})`);
   }
 
@@ -445,25 +443,25 @@ export class LockStateMachine {
     const seq = cmd.acquireSeq;
     if (seq <= session.mark || session.dropped?.has(seq)) return TOO_OLD(seq, session.mark);
     const notThisLock = (): ErrorAnswer =>
-      fail("INVALID_ARGUMENT", "not an acquire of this lock", `seq ${seq} of session ${session.id} is not an Acquire of lock ${cmd.lock}`);
+      fail("ERROR_REASON_NOT_AN_ACQUIRE", `seq ${seq} of session ${session.id} is not an Acquire of lock ${cmd.lock}`);
 
     const pendingLock = session.pending?.get(seq);
     if (pendingLock !== undefined) {
       // Any lock of a multi-lock Acquire names it; the whole set is cancelled.
       const waiter = session.waits?.get(pendingLock) as Waiter;
       if (!waiter.targets.some((t) => t.lock === cmd.lock)) return notThisLock();
-      const answer: Answer = cmd.reason === "timeout" ? this.timedOut(waiter) : { code: "OK", kind: "cancelled" };
+      const answer: Answer = cmd.reason === "timeout" ? this.timedOut(waiter) : { kind: "cancelled" };
       this.endWait(ctx, session, waiter, answer, true);
       return answer;
     }
     const kept = session.answers.get(seq);
     if (kept) return acquiredOf(kept, cmd.lock) ? kept.answer : notThisLock();
     // The leader only times out waits it saw applied; nothing to do for an unknown one.
-    if (cmd.reason === "timeout") return fail("NOT_FOUND", "no such wait", `no wait for seq ${seq} of session ${session.id}`);
+    if (cmd.reason === "timeout") return fail("ERROR_REASON_NO_SUCH_WAIT", `no wait for seq ${seq} of session ${session.id}`);
     // The Acquire has not been applied yet: record the answer now; when it arrives it takes no effect.
     const full = this.inFlightFull(session);
     if (full) return full;
-    const cancelled: OkAnswer = { code: "OK", kind: "cancelled" };
+    const cancelled: OkAnswer = { kind: "cancelled" };
     session.answers.set(seq, { acquireOf: cmd.lock, answer: cancelled });
     return cancelled;
   }
@@ -487,11 +485,11 @@ export class LockStateMachine {
     let answer: Answer;
     if (lock && holder && holder.token === cmd.token) {
       this.endGrant(ctx, lock, holder, "released", "released");
-      answer = { code: "OK", kind: "released" };
+      answer = { kind: "released" };
     } else if (holder) {
-      answer = fail("FAILED_PRECONDITION", "stale token", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
+      answer = fail("ERROR_REASON_STALE_TOKEN", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
     } else {
-      answer = fail("FAILED_PRECONDITION", "not holder", `session ${session.id} does not hold lock ${cmd.lock}`);
+      answer = fail("ERROR_REASON_NOT_HOLDER", `session ${session.id} does not hold lock ${cmd.lock}`);
     }
     this.keep(session, cmd.seq, null, answer);
     return answer;
@@ -503,13 +501,13 @@ export class LockStateMachine {
     const ending = lock ? holdersOf(lock).filter((h) => h.token === cmd.token) : [];
     if (lock && ending.length > 0) {
       for (const holder of ending) this.endGrant(ctx, lock, holder, "revoked", "revoked");
-      return { code: "OK", kind: "revoked" };
+      return { kind: "revoked" };
     }
     // A retried revoke of a grant that already ended as revoked succeeds.
-    if (lock?.history.some((r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "hold limit"))) {
-      return { code: "OK", kind: "revoked" };
+    if (lock?.history.some((r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "holdLimit"))) {
+      return { kind: "revoked" };
     }
-    return fail("FAILED_PRECONDITION", "stale token", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
+    return fail("ERROR_REASON_STALE_TOKEN", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
   }
 
   /** The leader's forced release once a hold limit passed: every lock the Acquire got ends at this index. */
@@ -524,10 +522,10 @@ export class LockStateMachine {
     }
     if (ending.length === 0) {
       // Re-proposed after it applied, or the grant ended first: nothing to end.
-      return fail("FAILED_PRECONDITION", "stale token", `session ${session.id} holds no grant of token ${cmd.token} with a hold limit of ${cmd.holdMs} ms`);
+      return fail("ERROR_REASON_STALE_TOKEN", `session ${session.id} holds no grant of token ${cmd.token} with a hold limit of ${cmd.holdMs} ms`);
     }
-    for (const [lock, holder] of ending) this.endGrant(ctx, lock, holder, "hold limit", "revoked");
-    return { code: "OK", kind: "revoked" };
+    for (const [lock, holder] of ending) this.endGrant(ctx, lock, holder, "holdLimit", "revoked");
+    return { kind: "revoked" };
   }
 
   // ---------------------------------------------------------------- grants and waits
@@ -581,7 +579,7 @@ export class LockStateMachine {
     }
     ctx.events.push({
       type: event, index: ctx.index, lock: lock.name, sessionId: holder.sessionId, token: holder.token, wallMs: ctx.wallMs,
-      ...(reason === "hold limit" ? { revokedFor: "hold limit" as const } : {}),
+      ...(reason === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}),
     });
     const holdMs = holdMsOf(holder);
     if (holdMs > 0 && !(session && this.holdsAny(session, holder.token, holdMs))) {
@@ -609,7 +607,7 @@ export class LockStateMachine {
       // Re-check at apply time that the grantee's session is live.
       if (!session) return;
       const grants = this.grant(ctx, session, waiter.targets, waiter.holderData, waiter.holdMs, waiter.waitedFrom);
-      this.finishWaitSeqs(ctx, session, waiter, grantedAnswer(grants, waiter.targets.length), true);
+      this.finishWaitSeqs(ctx, session, waiter, grantedAnswer(grants, waiter.targets), true);
     });
   }
 
@@ -844,14 +842,10 @@ export class LockStateMachine {
     return bytes;
   }
 
-  /**
-   * Rebuilds a state machine from snapshot bytes; throws SnapshotError on a bad checksum or
-   * content. The limits come from the snapshot; `limits` only stands in for a snapshot of the
-   * first format, which did not carry them.
-   */
-  static restore(bytes: Uint8Array, limits: Partial<LockLimits> = {}): LockStateMachine {
+  /** Rebuilds a state machine from snapshot bytes; throws SnapshotError on a bad checksum or content. */
+  static restore(bytes: Uint8Array): LockStateMachine {
     const data = readSnapshot(bytes);
-    const machine = new LockStateMachine(data.limits ?? limits, { epoch: data.epoch });
+    const machine = new LockStateMachine(data.limits, { epoch: data.epoch });
     machine.applied = data.applied;
     machine.snapshotSizeHint = bytes.byteLength;
     for (const [id, session] of data.sessions) machine.sessions.set(id, session);

@@ -11,13 +11,15 @@
 import type { Answer } from "./answers.ts";
 import type { GrantMode, Target } from "./kinds.ts";
 import type { SlotPool } from "./slot-pool.ts";
+import type { EndReason as WireEndReason } from "../../proto/lock-values.ts";
 
-export type EndReason = "released" | "session closed" | "session expired" | "revoked";
+/** How a grant ended, in the contract's spelling (a current grant has none). */
+export type EndReason = Exclude<WireEndReason, "current">;
 /**
- * How a grant ended, as the state keeps it: "hold limit" is a revoke the leader proposed
- * when the grant's hold limit passed (read views show it as "revoked", for "hold limit").
+ * How a grant ended, as the state keeps it: "holdLimit" is a revoke the leader proposed
+ * when the grant's hold limit passed (read views show it as "revoked", for "holdLimit").
  */
-export type GrantEnd = EndReason | "hold limit";
+export type GrantEnd = EndReason | "holdLimit";
 
 /**
  * What a grant holds beyond an exclusive lock without data: its mode, its semaphore slot,

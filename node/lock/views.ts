@@ -73,7 +73,7 @@ export interface HistoryEntry {
   readonly endedWallMs: number | null;
   readonly reason: EndReason | null;
   /** A "revoked" grant whose hold limit passed. */
-  readonly revokedFor?: "hold limit";
+  readonly revokedFor?: "holdLimit";
   readonly mode?: GrantMode;
   readonly slot?: number;
   readonly holderData?: string;
@@ -120,11 +120,11 @@ export function lockInfo(lock: LockState, clientNameOf: (sessionId: bigint) => s
 }
 
 export function historyEntry(r: HistoryRecord): HistoryEntry {
-  const reason: EndReason | null = r.reason === "hold limit" ? "revoked" : r.reason;
+  const reason: EndReason | null = r.reason === "holdLimit" ? "revoked" : r.reason;
   return {
     lock: r.lock, token: r.token, sessionId: r.sessionId, clientName: r.clientName, grantedAt: r.grantedAt,
     waitedFrom: r.waitedFrom, grantedWallMs: r.grantedWallMs, endedAt: r.endedAt, endedWallMs: r.endedWallMs, reason,
-    ...(r.reason === "hold limit" ? { revokedFor: "hold limit" as const } : {}), ...termsView(r),
+    ...(r.reason === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}), ...termsView(r),
   };
 }
 

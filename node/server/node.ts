@@ -12,26 +12,26 @@ import { AdminRequests } from "../host/admin-requests.ts";
 import type { HostConfig, HostEnv } from "../host/host-env.ts";
 import { LockRequests } from "../host/lock-requests.ts";
 import { NodeHost } from "../host/node-host.ts";
-import { MAX_LOCK_NAME_BYTES, resolveLimits, type LockEvent, type LockLimits } from "../lock/index.ts";
+import { CONFIGURABLE_LIMITS, MAX_LOCK_NAME_BYTES, resolveLimits, type LockEvent, type LockLimits } from "../lock/index.ts";
 import { LevelStorage } from "../storage/level-storage.ts";
 import { addRaftService, GrpcTransport } from "../transport/grpc-transport.ts";
 import type { Logger } from "../util/logger.ts";
 import { SeededRandom } from "../util/rng.ts";
-import { adminServiceHandlers } from "./admin-service.ts";
-import type { ServiceContext } from "./context.ts";
-import { DiskGuard } from "./disk-guard.ts";
-import { NodeHealth } from "./health.ts";
-import { clientInterceptor, peerInterceptor } from "./interceptors.ts";
-import { lockServiceHandlers } from "./lock-service.ts";
-import { DEFAULT_STREAM_LIMITS } from "./lock-stream.ts";
-import { everyLock } from "./metrics-locks.ts";
-import { NodeMetrics, timedStorage, type MetricsSource } from "./metrics.ts";
-import { serveMetrics, type MetricsEndpoint } from "./metrics-server.ts";
-import { eventJson, LiveFeed, servePageListener, StatusPage, statusPagePlace, statusPageUrl, type PageListener } from "./status-page/index.ts";
-import { RateLimiter } from "./rate-limit.ts";
-import { loadNodeCredentials, type NodeCredentials } from "./tls.ts";
-import { tolerantDefinition } from "./tolerant.ts";
-import { WatchHub } from "./watch-hub.ts";
+import { adminServiceHandlers } from "../api/admin-service.ts";
+import type { ServiceContext } from "../api/context.ts";
+import { DiskGuard } from "../ops/disk-guard.ts";
+import { NodeHealth } from "../ops/health.ts";
+import { clientInterceptor, peerInterceptor } from "../api/interceptors.ts";
+import { lockServiceHandlers } from "../api/lock-service.ts";
+import { DEFAULT_STREAM_LIMITS } from "../api/lock-stream.ts";
+import { everyLock } from "../ops/metrics-locks.ts";
+import { NodeMetrics, timedStorage, type MetricsSource } from "../ops/metrics.ts";
+import { serveMetrics, type MetricsEndpoint } from "../ops/metrics-server.ts";
+import { eventJson, LiveFeed, servePageListener, StatusPage, statusPagePlace, statusPageUrl, type PageListener } from "../ops/status-page/index.ts";
+import { RateLimiter } from "../api/rate-limit.ts";
+import { loadNodeCredentials, type NodeCredentials } from "../ops/tls.ts";
+import { tolerantDefinition } from "../api/tolerant.ts";
+import { WatchHub } from "../api/watch-hub.ts";
 
 export interface PalisadeNodeOptions {
   readonly logger: Logger;
@@ -53,20 +53,7 @@ export interface PalisadeNodeOptions {
  * entry with the same, replicated limits.
  */
 export function lockLimitsOf(cfg: NodeConfig): LockLimits {
-  return resolveLimits({
-    maxSessions: cfg.limits.maxSessions,
-    maxLocksPerSession: cfg.limits.maxLocksPerSession,
-    maxWaitersPerLock: cfg.limits.maxWaitersPerLock,
-    maxInFlightPerSession: cfg.limits.maxInflightPerSession,
-    maxWaitMs: cfg.limits.maxWaitMs,
-    minTtlMs: cfg.limits.minTtlMs,
-    maxTtlMs: cfg.limits.maxTtlMs,
-    maxPermits: cfg.limits.maxPermits,
-    maxLocksPerAcquire: cfg.limits.maxLocksPerAcquire,
-    maxHolderDataBytes: cfg.limits.maxHolderDataBytes,
-    minHoldMs: cfg.limits.minHoldMs,
-    maxHoldMs: cfg.limits.maxHoldMs,
-  });
+  return resolveLimits(Object.fromEntries(CONFIGURABLE_LIMITS.map((k) => [k, cfg.limits[k]])));
 }
 
 /** What the host needs to know of a node's cluster file. */

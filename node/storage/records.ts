@@ -2,7 +2,7 @@
 // body, so a damaged value, or a value found under the wrong key, fails verification.
 import { z } from "zod";
 import type { Entry, EntryKind, HardState, Membership, SnapshotMeta } from "../raft/types.ts";
-import { crc32 } from "./checksum.ts";
+import { crc32 } from "../util/crc32.ts";
 import { CorruptStoreError } from "./errors.ts";
 import { describeKey } from "./keys.ts";
 

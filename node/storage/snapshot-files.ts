@@ -3,7 +3,7 @@
 // leaves either no file or a complete one; only then does the metadata record point at it.
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { crc32 } from "./checksum.ts";
+import { crc32 } from "../util/crc32.ts";
 import { CorruptStoreError } from "./errors.ts";
 import type { SnapshotRecord } from "./records.ts";
 

@@ -4,7 +4,7 @@
 // turns a plan's steps into one LevelDB batch (level-batch.ts); MemoryStorage applies them to
 // its maps.
 import type { Entry, HardState, Membership, Snapshot } from "../raft/types.ts";
-import { crc32 } from "./checksum.ts";
+import { crc32 } from "../util/crc32.ts";
 import { StorageError } from "./errors.ts";
 import type { SaveBatch } from "./log-store.ts";
 import { snapshotFileName } from "./records.ts";

@@ -34,7 +34,7 @@ import type { SnapshotStatus, Transport } from "./transport.ts";
 import { PER_MESSAGE_OVERHEAD, batchHeaderBytes, decodeRaftBatch, encodeRaftBatch, encodeRaftMessage, encodeSnapshotChunk, isSnapshotChunk } from "./raft-codec.ts";
 import { CodecError } from "../../proto/wire.ts";
 import type { BatchHeader, DecodedBatch, SnapshotChunkMessage } from "./raft-codec.ts";
-import { crc32 } from "node:zlib";
+import { crc32 } from "../util/crc32.ts";
 
 export interface GrpcTransportOptions {
   readonly selfId: NodeId;

@@ -2636,9 +2636,6 @@ export namespace palisade {
             /** Calls KeepAlive. */
             keepAlive: palisade.v1.LockService.KeepAlive;
 
-            /** Calls KeepAliveSessions. */
-            keepAliveSessions: palisade.v1.LockService.KeepAliveSessions;
-
             /** Calls CloseSession. */
             closeSession: palisade.v1.LockService.CloseSession;
 
@@ -2712,25 +2709,6 @@ export namespace palisade {
               readonly path: "/palisade.v1.LockService/KeepAlive";
               readonly requestType: "KeepAliveRequest";
               readonly responseType: "KeepAliveResponse";
-              readonly requestStream: undefined;
-              readonly responseStream: undefined;
-            };
-
-            /**
-             * Callback as used by {@link palisade.v1.LockService#keepAliveSessions}.
-             * @param error Error, if any
-             * @param [response] KeepAliveSessionsResponse
-             */
-            type KeepAliveSessionsCallback = (error: (Error|null), response?: palisade.v1.KeepAliveSessionsResponse) => void;
-
-            /** Calls KeepAliveSessions. */
-            type KeepAliveSessions = {
-              (request: palisade.v1.IKeepAliveSessionsRequest, callback: palisade.v1.LockService.KeepAliveSessionsCallback): void;
-              (request: palisade.v1.IKeepAliveSessionsRequest): Promise<palisade.v1.KeepAliveSessionsResponse>;
-              readonly name: "KeepAliveSessions";
-              readonly path: "/palisade.v1.LockService/KeepAliveSessions";
-              readonly requestType: "KeepAliveSessionsRequest";
-              readonly responseType: "KeepAliveSessionsResponse";
               readonly requestStream: undefined;
               readonly responseStream: undefined;
             };
@@ -3235,8 +3213,8 @@ export namespace palisade {
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
 
-            /** KeepAliveRequest sessionId. */
-            sessionId: Long;
+            /** KeepAliveRequest sessionIds. */
+            sessionIds: Long[];
 
             /**
              * Creates a new KeepAliveRequest instance using the specified properties.
@@ -3322,8 +3300,8 @@ export namespace palisade {
             /** Properties of a KeepAliveRequest. */
             interface $Properties {
 
-                /** KeepAliveRequest sessionId */
-                sessionId?: (Long|null);
+                /** KeepAliveRequest sessionIds */
+                sessionIds?: (Long[]|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -3352,8 +3330,8 @@ export namespace palisade {
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
 
-            /** KeepAliveResponse ttlMs. */
-            ttlMs: Long;
+            /** KeepAliveResponse sessions. */
+            sessions: palisade.v1.SessionKeptAlive.$Properties[];
 
             /**
              * Creates a new KeepAliveResponse instance using the specified properties.
@@ -3439,8 +3417,8 @@ export namespace palisade {
             /** Properties of a KeepAliveResponse. */
             interface $Properties {
 
-                /** KeepAliveResponse ttlMs */
-                ttlMs?: (Long|null);
+                /** KeepAliveResponse sessions */
+                sessions?: (palisade.v1.SessionKeptAlive.$Properties[]|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -3448,240 +3426,6 @@ export namespace palisade {
 
             /** Shape of a KeepAliveResponse. */
             type $Shape = palisade.v1.KeepAliveResponse.$Properties;
-        }
-
-        /**
-         * Properties of a KeepAliveSessionsRequest.
-         * @deprecated Use palisade.v1.KeepAliveSessionsRequest.$Properties instead.
-         */
-        interface IKeepAliveSessionsRequest extends palisade.v1.KeepAliveSessionsRequest.$Properties {
-        }
-
-        /** Represents a KeepAliveSessionsRequest. */
-        class KeepAliveSessionsRequest {
-
-            /**
-             * Constructs a new KeepAliveSessionsRequest.
-             * @param [properties] Properties to set
-             */
-            constructor(properties?: palisade.v1.KeepAliveSessionsRequest.$Properties);
-
-            /** Unknown fields preserved while decoding when enabled */
-            $unknowns?: Uint8Array[];
-
-            /** KeepAliveSessionsRequest sessionIds. */
-            sessionIds: Long[];
-
-            /**
-             * Creates a new KeepAliveSessionsRequest instance using the specified properties.
-             * @param [properties] Properties to set
-             * @returns KeepAliveSessionsRequest instance
-             */
-            static create(properties: palisade.v1.KeepAliveSessionsRequest.$Shape): palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape;
-            static create(properties?: palisade.v1.KeepAliveSessionsRequest.$Properties): palisade.v1.KeepAliveSessionsRequest;
-
-            /**
-             * Encodes the specified KeepAliveSessionsRequest message. Does not implicitly {@link palisade.v1.KeepAliveSessionsRequest.verify|verify} messages.
-             * @param message KeepAliveSessionsRequest message or plain object to encode
-             * @param [writer] Writer to encode to
-             * @returns Writer
-             */
-            static encode(message: palisade.v1.KeepAliveSessionsRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
-
-            /**
-             * Encodes the specified KeepAliveSessionsRequest message, length delimited. Does not implicitly {@link palisade.v1.KeepAliveSessionsRequest.verify|verify} messages.
-             * @param message KeepAliveSessionsRequest message or plain object to encode
-             * @param [writer] Writer to encode to
-             * @returns Writer
-             */
-            static encodeDelimited(message: palisade.v1.KeepAliveSessionsRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
-
-            /**
-             * Decodes a KeepAliveSessionsRequest message from the specified reader or buffer.
-             * @param reader Reader or buffer to decode from
-             * @param [length] Message length if known beforehand
-             * @returns {palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape} KeepAliveSessionsRequest
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape;
-
-            /**
-             * Decodes a KeepAliveSessionsRequest message from the specified reader or buffer, length delimited.
-             * @param reader Reader or buffer to decode from
-             * @returns {palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape} KeepAliveSessionsRequest
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape;
-
-            /**
-             * Verifies a KeepAliveSessionsRequest message.
-             * @param message Plain object to verify
-             * @returns `null` if valid, otherwise the reason why it is not
-             */
-            static verify(message: { [k: string]: any }): (string|null);
-
-            /**
-             * Creates a KeepAliveSessionsRequest message from a plain object. Also converts values to their respective internal types.
-             * @param object Plain object
-             * @returns KeepAliveSessionsRequest
-             */
-            static fromObject(object: { [k: string]: any }): palisade.v1.KeepAliveSessionsRequest;
-
-            /**
-             * Creates a plain object from a KeepAliveSessionsRequest message. Also converts values to other types if specified.
-             * @param message KeepAliveSessionsRequest
-             * @param [options] Conversion options
-             * @returns Plain object
-             */
-            static toObject(message: palisade.v1.KeepAliveSessionsRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
-
-            /**
-             * Converts this KeepAliveSessionsRequest to JSON.
-             * @returns JSON object
-             */
-            toJSON(): { [k: string]: any };
-
-            /**
-             * Gets the type url for KeepAliveSessionsRequest
-             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
-             * @returns The type url
-             */
-            static getTypeUrl(prefix?: string): string;
-        }
-
-        namespace KeepAliveSessionsRequest {
-
-            /** Properties of a KeepAliveSessionsRequest. */
-            interface $Properties {
-
-                /** KeepAliveSessionsRequest sessionIds */
-                sessionIds?: (Long[]|null);
-
-                /** Unknown fields preserved while decoding when enabled */
-                $unknowns?: Uint8Array[];
-            }
-
-            /** Shape of a KeepAliveSessionsRequest. */
-            type $Shape = palisade.v1.KeepAliveSessionsRequest.$Properties;
-        }
-
-        /**
-         * Properties of a KeepAliveSessionsResponse.
-         * @deprecated Use palisade.v1.KeepAliveSessionsResponse.$Properties instead.
-         */
-        interface IKeepAliveSessionsResponse extends palisade.v1.KeepAliveSessionsResponse.$Properties {
-        }
-
-        /** Represents a KeepAliveSessionsResponse. */
-        class KeepAliveSessionsResponse {
-
-            /**
-             * Constructs a new KeepAliveSessionsResponse.
-             * @param [properties] Properties to set
-             */
-            constructor(properties?: palisade.v1.KeepAliveSessionsResponse.$Properties);
-
-            /** Unknown fields preserved while decoding when enabled */
-            $unknowns?: Uint8Array[];
-
-            /** KeepAliveSessionsResponse sessions. */
-            sessions: palisade.v1.SessionKeptAlive.$Properties[];
-
-            /**
-             * Creates a new KeepAliveSessionsResponse instance using the specified properties.
-             * @param [properties] Properties to set
-             * @returns KeepAliveSessionsResponse instance
-             */
-            static create(properties: palisade.v1.KeepAliveSessionsResponse.$Shape): palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape;
-            static create(properties?: palisade.v1.KeepAliveSessionsResponse.$Properties): palisade.v1.KeepAliveSessionsResponse;
-
-            /**
-             * Encodes the specified KeepAliveSessionsResponse message. Does not implicitly {@link palisade.v1.KeepAliveSessionsResponse.verify|verify} messages.
-             * @param message KeepAliveSessionsResponse message or plain object to encode
-             * @param [writer] Writer to encode to
-             * @returns Writer
-             */
-            static encode(message: palisade.v1.KeepAliveSessionsResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
-
-            /**
-             * Encodes the specified KeepAliveSessionsResponse message, length delimited. Does not implicitly {@link palisade.v1.KeepAliveSessionsResponse.verify|verify} messages.
-             * @param message KeepAliveSessionsResponse message or plain object to encode
-             * @param [writer] Writer to encode to
-             * @returns Writer
-             */
-            static encodeDelimited(message: palisade.v1.KeepAliveSessionsResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
-
-            /**
-             * Decodes a KeepAliveSessionsResponse message from the specified reader or buffer.
-             * @param reader Reader or buffer to decode from
-             * @param [length] Message length if known beforehand
-             * @returns {palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape} KeepAliveSessionsResponse
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape;
-
-            /**
-             * Decodes a KeepAliveSessionsResponse message from the specified reader or buffer, length delimited.
-             * @param reader Reader or buffer to decode from
-             * @returns {palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape} KeepAliveSessionsResponse
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape;
-
-            /**
-             * Verifies a KeepAliveSessionsResponse message.
-             * @param message Plain object to verify
-             * @returns `null` if valid, otherwise the reason why it is not
-             */
-            static verify(message: { [k: string]: any }): (string|null);
-
-            /**
-             * Creates a KeepAliveSessionsResponse message from a plain object. Also converts values to their respective internal types.
-             * @param object Plain object
-             * @returns KeepAliveSessionsResponse
-             */
-            static fromObject(object: { [k: string]: any }): palisade.v1.KeepAliveSessionsResponse;
-
-            /**
-             * Creates a plain object from a KeepAliveSessionsResponse message. Also converts values to other types if specified.
-             * @param message KeepAliveSessionsResponse
-             * @param [options] Conversion options
-             * @returns Plain object
-             */
-            static toObject(message: palisade.v1.KeepAliveSessionsResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
-
-            /**
-             * Converts this KeepAliveSessionsResponse to JSON.
-             * @returns JSON object
-             */
-            toJSON(): { [k: string]: any };
-
-            /**
-             * Gets the type url for KeepAliveSessionsResponse
-             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
-             * @returns The type url
-             */
-            static getTypeUrl(prefix?: string): string;
-        }
-
-        namespace KeepAliveSessionsResponse {
-
-            /** Properties of a KeepAliveSessionsResponse. */
-            interface $Properties {
-
-                /** KeepAliveSessionsResponse sessions */
-                sessions?: (palisade.v1.SessionKeptAlive.$Properties[]|null);
-
-                /** Unknown fields preserved while decoding when enabled */
-                $unknowns?: Uint8Array[];
-            }
-
-            /** Shape of a KeepAliveSessionsResponse. */
-            type $Shape = palisade.v1.KeepAliveSessionsResponse.$Properties;
         }
 
         /**
@@ -4553,6 +4297,9 @@ export namespace palisade {
             /** AcquireResponse blockedLock. */
             blockedLock: string;
 
+            /** AcquireResponse cancelled. */
+            cancelled: boolean;
+
             /**
              * Creates a new AcquireResponse instance using the specified properties.
              * @param [properties] Properties to set
@@ -4651,6 +4398,9 @@ export namespace palisade {
 
                 /** AcquireResponse blockedLock */
                 blockedLock?: (string|null);
+
+                /** AcquireResponse cancelled */
+                cancelled?: (boolean|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -8333,11 +8083,8 @@ export namespace palisade {
             /** StreamRequest forget. */
             forget?: (palisade.v1.Forget.$Properties|null);
 
-            /** StreamRequest keepAliveSessions. */
-            keepAliveSessions?: (palisade.v1.KeepAliveSessionsRequest.$Properties|null);
-
             /** StreamRequest call. */
-            call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|"keepAliveSessions");
+            call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget");
 
             /**
              * Creates a new StreamRequest instance using the specified properties.
@@ -8465,11 +8212,8 @@ export namespace palisade {
                 /** StreamRequest forget */
                 forget?: (palisade.v1.Forget.$Properties|null);
 
-                /** StreamRequest keepAliveSessions */
-                keepAliveSessions?: (palisade.v1.KeepAliveSessionsRequest.$Properties|null);
-
                 /** StreamRequest call */
-                call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|"keepAliveSessions");
+                call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget");
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -8491,10 +8235,9 @@ export namespace palisade {
               getLockHistory?: palisade.v1.GetLockHistoryRequest.$Shape|null;
               validateToken?: palisade.v1.ValidateTokenRequest.$Shape|null;
               forget?: palisade.v1.Forget.$Shape|null;
-              keepAliveSessions?: palisade.v1.KeepAliveSessionsRequest.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null; keepAliveSessions?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape; keepAliveSessions?: null }|{ call?: "keepAliveSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions: palisade.v1.KeepAliveSessionsRequest.$Shape })
+              ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape })
             );
         }
 
@@ -8790,11 +8533,8 @@ export namespace palisade {
             /** StreamAnswer failure. */
             failure?: (palisade.v1.StreamFailure.$Properties|null);
 
-            /** StreamAnswer keepAliveSessions. */
-            keepAliveSessions?: (palisade.v1.KeepAliveSessionsResponse.$Properties|null);
-
             /** StreamAnswer result. */
-            result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|"keepAliveSessions");
+            result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure");
 
             /**
              * Creates a new StreamAnswer instance using the specified properties.
@@ -8922,11 +8662,8 @@ export namespace palisade {
                 /** StreamAnswer failure */
                 failure?: (palisade.v1.StreamFailure.$Properties|null);
 
-                /** StreamAnswer keepAliveSessions */
-                keepAliveSessions?: (palisade.v1.KeepAliveSessionsResponse.$Properties|null);
-
                 /** StreamAnswer result */
-                result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|"keepAliveSessions");
+                result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure");
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -8948,10 +8685,9 @@ export namespace palisade {
               getLockHistory?: palisade.v1.GetLockHistoryResponse.$Shape|null;
               validateToken?: palisade.v1.ValidateTokenResponse.$Shape|null;
               failure?: palisade.v1.StreamFailure.$Shape|null;
-              keepAliveSessions?: palisade.v1.KeepAliveSessionsResponse.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null; keepAliveSessions?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape; keepAliveSessions?: null }|{ result?: "keepAliveSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions: palisade.v1.KeepAliveSessionsResponse.$Shape })
+              ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape })
             );
         }
 

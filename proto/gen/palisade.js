@@ -6891,47 +6891,6 @@ export const palisade = $root.palisade = (() => {
             });
 
             /**
-             * Callback as used by {@link palisade.v1.LockService#keepAliveSessions}.
-             * @memberof palisade.v1.LockService
-             * @typedef KeepAliveSessionsCallback
-             * @type {function}
-             * @param {Error|null} error Error, if any
-             * @param {palisade.v1.KeepAliveSessionsResponse} [response] KeepAliveSessionsResponse
-             */
-
-            /**
-             * Calls KeepAliveSessions.
-             * @memberof palisade.v1.LockService
-             * @typedef KeepAliveSessions
-             * @type {{
-             *   (request: palisade.v1.IKeepAliveSessionsRequest, callback: palisade.v1.LockService.KeepAliveSessionsCallback): void;
-             *   (request: palisade.v1.IKeepAliveSessionsRequest): Promise<palisade.v1.KeepAliveSessionsResponse>;
-             *   readonly name: "KeepAliveSessions";
-             *   readonly path: "/palisade.v1.LockService/KeepAliveSessions";
-             *   readonly requestType: "KeepAliveSessionsRequest";
-             *   readonly responseType: "KeepAliveSessionsResponse";
-             *   readonly requestStream: undefined;
-             *   readonly responseStream: undefined;
-             * }}
-             */
-
-            /**
-             * Calls KeepAliveSessions.
-             * @name palisade.v1.LockService#keepAliveSessions
-             * @type {palisade.v1.LockService.KeepAliveSessions}
-             */
-            $Object.defineProperties(LockService.prototype.keepAliveSessions = function(request, callback) {
-                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.keepAliveSessions, $root.palisade.v1.KeepAliveSessionsRequest, $root.palisade.v1.KeepAliveSessionsResponse, request, callback);
-            }, {
-                name: { value: "KeepAliveSessions" },
-                path: { value: "/palisade.v1.LockService/KeepAliveSessions" },
-                requestType: { value: "KeepAliveSessionsRequest" },
-                responseType: { value: "KeepAliveSessionsResponse" },
-                requestStream: { value: $undefined },
-                responseStream: { value: $undefined }
-            });
-
-            /**
              * Callback as used by {@link palisade.v1.LockService#closeSession}.
              * @memberof palisade.v1.LockService
              * @typedef CloseSessionCallback
@@ -8118,7 +8077,7 @@ export const palisade = $root.palisade = (() => {
             /**
              * Properties of a KeepAliveRequest.
              * @typedef {Object} palisade.v1.KeepAliveRequest.$Properties
-             * @property {Long|null} [sessionId] KeepAliveRequest sessionId
+             * @property {Array.<Long>|null} [sessionIds] KeepAliveRequest sessionIds
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -8144,6 +8103,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
             const KeepAliveRequest = function (properties) {
+                this.sessionIds = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -8151,12 +8111,12 @@ export const palisade = $root.palisade = (() => {
             };
 
             /**
-             * KeepAliveRequest sessionId.
-             * @member {Long} sessionId
+             * KeepAliveRequest sessionIds.
+             * @member {Array.<Long>} sessionIds
              * @memberof palisade.v1.KeepAliveRequest
              * @instance
              */
-            KeepAliveRequest.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            KeepAliveRequest.prototype.sessionIds = $util.emptyArray;
 
             /**
              * Creates a new KeepAliveRequest instance using the specified properties.
@@ -8190,8 +8150,8 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
-                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
-                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.sessionId);
+                if (message.sessionIds != null && message.sessionIds.length)
+                    writer.uint32(/* id 1, wireType 2 =*/10).uint64s(message.sessionIds);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8229,7 +8189,7 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $Reader.recursionLimit)
                     throw $Error("max depth exceeded");
-                let end, message, value;
+                let end, message;
                 if (length === $undefined)
                     end = reader.len;
                 else {
@@ -8250,12 +8210,17 @@ export const palisade = $root.palisade = (() => {
                     let wireType = tag & 7;
                     switch (tag >>>= 3) {
                     case 1: {
+                            if (wireType === 2) {
+                                if (!(message.sessionIds && message.sessionIds.length))
+                                    message.sessionIds = [];
+                                reader.uint64s(message.sessionIds);
+                                continue;
+                            }
                             if (wireType !== 0)
                                 break;
-                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
-                                message.sessionId = value;
-                            else
-                                delete message.sessionId;
+                            if (!(message.sessionIds && message.sessionIds.length))
+                                message.sessionIds = [];
+                            message.sessionIds.push(reader.uint64());
                             continue;
                         }
                     }
@@ -8306,9 +8271,13 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $util.recursionLimit)
                     return "max depth exceeded";
-                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
-                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
-                        return "sessionId: integer|Long expected";
+                if (message.sessionIds != null && $Object.hasOwnProperty.call(message, "sessionIds")) {
+                    if (!$Array.isArray(message.sessionIds))
+                        return "sessionIds: array expected";
+                    for (let i = 0; i < message.sessionIds.length; ++i)
+                        if (!$util.isInteger(message.sessionIds[i]) && !(message.sessionIds[i] && $util.isInteger(message.sessionIds[i].low) && $util.isInteger(message.sessionIds[i].high)))
+                            return "sessionIds: integer|Long[] expected";
+                }
                 return null;
             };
 
@@ -8330,16 +8299,20 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let message = new $root.palisade.v1.KeepAliveRequest();
-                if (object.sessionId != null)
-                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                if (object.sessionIds) {
+                    if (!$Array.isArray(object.sessionIds))
+                        throw $TypeError(".palisade.v1.KeepAliveRequest.sessionIds: array expected");
+                    message.sessionIds = $Array(object.sessionIds.length);
+                    for (let i = 0; i < object.sessionIds.length; ++i)
                         if ($util.Long)
-                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
-                        else if (typeof object.sessionId === "string")
-                            message.sessionId = $parseInt(object.sessionId, 10);
-                        else if (typeof object.sessionId === "number")
-                            message.sessionId = object.sessionId;
-                        else if (typeof object.sessionId === "object")
-                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                            message.sessionIds[i] = $util.Long.fromValue(object.sessionIds[i], true);
+                        else if (typeof object.sessionIds[i] === "string")
+                            message.sessionIds[i] = $parseInt(object.sessionIds[i], 10);
+                        else if (typeof object.sessionIds[i] === "number")
+                            message.sessionIds[i] = object.sessionIds[i];
+                        else if (typeof object.sessionIds[i] === "object")
+                            message.sessionIds[i] = new $util.LongBits(object.sessionIds[i].low >>> 0, object.sessionIds[i].high >>> 0).toNumber(true);
+                }
                 return message;
             };
 
@@ -8360,19 +8333,18 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let object = {};
-                if (options.defaults)
-                    if ($util.Long) {
-                        let long = new $util.Long(0, 0, true);
-                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
-                    } else
-                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
-                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
-                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
-                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
-                    else if (typeof message.sessionId === "number")
-                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
-                    else
-                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                if (options.arrays || options.defaults)
+                    object.sessionIds = [];
+                if (message.sessionIds && message.sessionIds.length) {
+                    object.sessionIds = $Array(message.sessionIds.length);
+                    for (let j = 0; j < message.sessionIds.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.sessionIds[j] = typeof message.sessionIds[j] === "number" ? $BigInt(message.sessionIds[j]) : $util.Long.fromBits(message.sessionIds[j].low >>> 0, message.sessionIds[j].high >>> 0, true).toBigInt();
+                        else if (typeof message.sessionIds[j] === "number")
+                            object.sessionIds[j] = options.longs === $String ? $String(message.sessionIds[j]) : message.sessionIds[j];
+                        else
+                            object.sessionIds[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionIds[j]) : options.longs === $Number ? new $util.LongBits(message.sessionIds[j].low >>> 0, message.sessionIds[j].high >>> 0).toNumber(true) : message.sessionIds[j];
+                }
                 return object;
             };
 
@@ -8409,7 +8381,7 @@ export const palisade = $root.palisade = (() => {
             /**
              * Properties of a KeepAliveResponse.
              * @typedef {Object} palisade.v1.KeepAliveResponse.$Properties
-             * @property {Long|null} [ttlMs] KeepAliveResponse ttlMs
+             * @property {Array.<palisade.v1.SessionKeptAlive.$Properties>|null} [sessions] KeepAliveResponse sessions
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -8435,6 +8407,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
             const KeepAliveResponse = function (properties) {
+                this.sessions = [];
                 if (properties)
                     for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
                         if (properties[keys[i]] != null && keys[i] !== "__proto__")
@@ -8442,12 +8415,12 @@ export const palisade = $root.palisade = (() => {
             };
 
             /**
-             * KeepAliveResponse ttlMs.
-             * @member {Long} ttlMs
+             * KeepAliveResponse sessions.
+             * @member {Array.<palisade.v1.SessionKeptAlive.$Properties>} sessions
              * @memberof palisade.v1.KeepAliveResponse
              * @instance
              */
-            KeepAliveResponse.prototype.ttlMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            KeepAliveResponse.prototype.sessions = $util.emptyArray;
 
             /**
              * Creates a new KeepAliveResponse instance using the specified properties.
@@ -8481,8 +8454,9 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
-                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs") && (typeof message.ttlMs === "object" ? message.ttlMs.low || message.ttlMs.high : message.ttlMs !== 0))
-                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.ttlMs);
+                if (message.sessions != null && message.sessions.length)
+                    for (let i = 0; i < message.sessions.length; ++i)
+                        $root.palisade.v1.SessionKeptAlive.encode(message.sessions[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -8520,7 +8494,7 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $Reader.recursionLimit)
                     throw $Error("max depth exceeded");
-                let end, message, value;
+                let end, message;
                 if (length === $undefined)
                     end = reader.len;
                 else {
@@ -8541,12 +8515,11 @@ export const palisade = $root.palisade = (() => {
                     let wireType = tag & 7;
                     switch (tag >>>= 3) {
                     case 1: {
-                            if (wireType !== 0)
+                            if (wireType !== 2)
                                 break;
-                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
-                                message.ttlMs = value;
-                            else
-                                delete message.ttlMs;
+                            if (!(message.sessions && message.sessions.length))
+                                message.sessions = [];
+                            message.sessions.push($root.palisade.v1.SessionKeptAlive.decode(reader, reader.size(), $undefined, _depth + 1));
                             continue;
                         }
                     }
@@ -8597,9 +8570,15 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $util.recursionLimit)
                     return "max depth exceeded";
-                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs"))
-                    if (!$util.isInteger(message.ttlMs) && !(message.ttlMs && $util.isInteger(message.ttlMs.low) && $util.isInteger(message.ttlMs.high)))
-                        return "ttlMs: integer|Long expected";
+                if (message.sessions != null && $Object.hasOwnProperty.call(message, "sessions")) {
+                    if (!$Array.isArray(message.sessions))
+                        return "sessions: array expected";
+                    for (let i = 0; i < message.sessions.length; ++i) {
+                        let error = $root.palisade.v1.SessionKeptAlive.verify(message.sessions[i], _depth + 1);
+                        if (error)
+                            return "sessions." + error;
+                    }
+                }
                 return null;
             };
 
@@ -8621,16 +8600,16 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let message = new $root.palisade.v1.KeepAliveResponse();
-                if (object.ttlMs != null)
-                    if (typeof object.ttlMs === "object" ? object.ttlMs.low || object.ttlMs.high : $Number(object.ttlMs) !== 0)
-                        if ($util.Long)
-                            message.ttlMs = $util.Long.fromValue(object.ttlMs, true);
-                        else if (typeof object.ttlMs === "string")
-                            message.ttlMs = $parseInt(object.ttlMs, 10);
-                        else if (typeof object.ttlMs === "number")
-                            message.ttlMs = object.ttlMs;
-                        else if (typeof object.ttlMs === "object")
-                            message.ttlMs = new $util.LongBits(object.ttlMs.low >>> 0, object.ttlMs.high >>> 0).toNumber(true);
+                if (object.sessions) {
+                    if (!$Array.isArray(object.sessions))
+                        throw $TypeError(".palisade.v1.KeepAliveResponse.sessions: array expected");
+                    message.sessions = $Array(object.sessions.length);
+                    for (let i = 0; i < object.sessions.length; ++i) {
+                        if (!$util.isObject(object.sessions[i]))
+                            throw $TypeError(".palisade.v1.KeepAliveResponse.sessions: object expected");
+                        message.sessions[i] = $root.palisade.v1.SessionKeptAlive.fromObject(object.sessions[i], _depth + 1);
+                    }
+                }
                 return message;
             };
 
@@ -8651,19 +8630,13 @@ export const palisade = $root.palisade = (() => {
                 if (_depth > $util.recursionLimit)
                     throw $Error("max depth exceeded");
                 let object = {};
-                if (options.defaults)
-                    if ($util.Long) {
-                        let long = new $util.Long(0, 0, true);
-                        object.ttlMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
-                    } else
-                        object.ttlMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
-                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs"))
-                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
-                        object.ttlMs = typeof message.ttlMs === "number" ? $BigInt(message.ttlMs) : $util.Long.fromBits(message.ttlMs.low >>> 0, message.ttlMs.high >>> 0, true).toBigInt();
-                    else if (typeof message.ttlMs === "number")
-                        object.ttlMs = options.longs === $String ? $String(message.ttlMs) : message.ttlMs;
-                    else
-                        object.ttlMs = options.longs === $String ? $util.Long.prototype.toString.call(message.ttlMs) : options.longs === $Number ? new $util.LongBits(message.ttlMs.low >>> 0, message.ttlMs.high >>> 0).toNumber(true) : message.ttlMs;
+                if (options.arrays || options.defaults)
+                    object.sessions = [];
+                if (message.sessions && message.sessions.length) {
+                    object.sessions = $Array(message.sessions.length);
+                    for (let j = 0; j < message.sessions.length; ++j)
+                        object.sessions[j] = $root.palisade.v1.SessionKeptAlive.toObject(message.sessions[j], options, _depth + 1);
+                }
                 return object;
             };
 
@@ -8693,602 +8666,6 @@ export const palisade = $root.palisade = (() => {
             };
 
             return KeepAliveResponse;
-        })();
-
-        v1.KeepAliveSessionsRequest = (function() {
-
-            /**
-             * Properties of a KeepAliveSessionsRequest.
-             * @typedef {Object} palisade.v1.KeepAliveSessionsRequest.$Properties
-             * @property {Array.<Long>|null} [sessionIds] KeepAliveSessionsRequest sessionIds
-             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
-             */
-
-            /**
-             * Properties of a KeepAliveSessionsRequest.
-             * @memberof palisade.v1
-             * @interface IKeepAliveSessionsRequest
-             * @augments palisade.v1.KeepAliveSessionsRequest.$Properties
-             * @deprecated Use palisade.v1.KeepAliveSessionsRequest.$Properties instead.
-             */
-
-            /**
-             * Shape of a KeepAliveSessionsRequest.
-             * @typedef {palisade.v1.KeepAliveSessionsRequest.$Properties} palisade.v1.KeepAliveSessionsRequest.$Shape
-             */
-
-            /**
-             * Constructs a new KeepAliveSessionsRequest.
-             * @memberof palisade.v1
-             * @classdesc Represents a KeepAliveSessionsRequest.
-             * @constructor
-             * @param {palisade.v1.KeepAliveSessionsRequest.$Properties=} [properties] Properties to set
-             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
-             */
-            const KeepAliveSessionsRequest = function (properties) {
-                this.sessionIds = [];
-                if (properties)
-                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
-                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
-                            this[keys[i]] = properties[keys[i]];
-            };
-
-            /**
-             * KeepAliveSessionsRequest sessionIds.
-             * @member {Array.<Long>} sessionIds
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @instance
-             */
-            KeepAliveSessionsRequest.prototype.sessionIds = $util.emptyArray;
-
-            /**
-             * Creates a new KeepAliveSessionsRequest instance using the specified properties.
-             * @function create
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {palisade.v1.KeepAliveSessionsRequest.$Properties=} [properties] Properties to set
-             * @returns {palisade.v1.KeepAliveSessionsRequest} KeepAliveSessionsRequest instance
-             * @type {{
-             *   (properties: palisade.v1.KeepAliveSessionsRequest.$Shape): palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape;
-             *   (properties?: palisade.v1.KeepAliveSessionsRequest.$Properties): palisade.v1.KeepAliveSessionsRequest;
-             * }}
-             */
-            KeepAliveSessionsRequest.create = function(properties) {
-                return new KeepAliveSessionsRequest(properties);
-            };
-
-            /**
-             * Encodes the specified KeepAliveSessionsRequest message. Does not implicitly {@link palisade.v1.KeepAliveSessionsRequest.verify|verify} messages.
-             * @function encode
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {palisade.v1.KeepAliveSessionsRequest.$Properties} message KeepAliveSessionsRequest message or plain object to encode
-             * @param {$protobuf.Writer} [writer] Writer to encode to
-             * @returns {$protobuf.Writer} Writer
-             */
-            KeepAliveSessionsRequest.encode = function (message, writer, _depth) {
-                if (!writer)
-                    writer = $Writer.create();
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $util.recursionLimit)
-                    throw $Error("max depth exceeded");
-                if (message.sessionIds != null && message.sessionIds.length)
-                    writer.uint32(/* id 1, wireType 2 =*/10).uint64s(message.sessionIds);
-                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
-                    for (let i = 0; i < message.$unknowns.length; ++i)
-                        writer.raw(message.$unknowns[i]);
-                return writer;
-            };
-
-            /**
-             * Encodes the specified KeepAliveSessionsRequest message, length delimited. Does not implicitly {@link palisade.v1.KeepAliveSessionsRequest.verify|verify} messages.
-             * @function encodeDelimited
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {palisade.v1.KeepAliveSessionsRequest.$Properties} message KeepAliveSessionsRequest message or plain object to encode
-             * @param {$protobuf.Writer} [writer] Writer to encode to
-             * @returns {$protobuf.Writer} Writer
-             */
-            KeepAliveSessionsRequest.encodeDelimited = function(message, writer) {
-                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
-            };
-
-            /**
-             * Decodes a KeepAliveSessionsRequest message from the specified reader or buffer.
-             * @function decode
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
-             * @param {number} [length] Message length if known beforehand
-             * @returns {palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape} KeepAliveSessionsRequest
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            KeepAliveSessionsRequest.decode = function (reader, length, _end, _depth, _target) {
-                if (!(reader instanceof $Reader))
-                    reader = $Reader.create(reader);
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $Reader.recursionLimit)
-                    throw $Error("max depth exceeded");
-                let end, message;
-                if (length === $undefined)
-                    end = reader.len;
-                else {
-                    end = reader.pos + length;
-                    if (end > reader.len)
-                        throw $RangeError("index out of range");
-                    length = reader.len;
-                    reader.len = end;
-                }
-                message = _target || new $root.palisade.v1.KeepAliveSessionsRequest();
-                while (reader.pos < end) {
-                    let start = reader.pos;
-                    let tag = reader.tag();
-                    if (tag === _end) {
-                        _end = $undefined;
-                        break;
-                    }
-                    let wireType = tag & 7;
-                    switch (tag >>>= 3) {
-                    case 1: {
-                            if (wireType === 2) {
-                                if (!(message.sessionIds && message.sessionIds.length))
-                                    message.sessionIds = [];
-                                reader.uint64s(message.sessionIds);
-                                continue;
-                            }
-                            if (wireType !== 0)
-                                break;
-                            if (!(message.sessionIds && message.sessionIds.length))
-                                message.sessionIds = [];
-                            message.sessionIds.push(reader.uint64());
-                            continue;
-                        }
-                    }
-                    reader.skipType(wireType, _depth, tag);
-                    if (!reader.discardUnknown) {
-                        $util.makeProp(message, "$unknowns", false);
-                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
-                    }
-                }
-                if (length !== $undefined) {
-                    if (reader.pos !== end)
-                        throw $RangeError("index out of range");
-                    reader.len = length;
-                }
-                if (_end !== $undefined)
-                    throw $Error("missing end group");
-                return message;
-            };
-
-            /**
-             * Decodes a KeepAliveSessionsRequest message from the specified reader or buffer, length delimited.
-             * @function decodeDelimited
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
-             * @returns {palisade.v1.KeepAliveSessionsRequest & palisade.v1.KeepAliveSessionsRequest.$Shape} KeepAliveSessionsRequest
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            KeepAliveSessionsRequest.decodeDelimited = function(reader) {
-                if (!(reader instanceof $Reader))
-                    reader = new $Reader(reader);
-                return this.decode(reader, reader.size());
-            };
-
-            /**
-             * Verifies a KeepAliveSessionsRequest message.
-             * @function verify
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {Object.<string,*>} message Plain object to verify
-             * @returns {string|null} `null` if valid, otherwise the reason why it is not
-             */
-            KeepAliveSessionsRequest.verify = function (message, _depth) {
-                if (typeof message !== "object" || message === null)
-                    return "object expected";
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $util.recursionLimit)
-                    return "max depth exceeded";
-                if (message.sessionIds != null && $Object.hasOwnProperty.call(message, "sessionIds")) {
-                    if (!$Array.isArray(message.sessionIds))
-                        return "sessionIds: array expected";
-                    for (let i = 0; i < message.sessionIds.length; ++i)
-                        if (!$util.isInteger(message.sessionIds[i]) && !(message.sessionIds[i] && $util.isInteger(message.sessionIds[i].low) && $util.isInteger(message.sessionIds[i].high)))
-                            return "sessionIds: integer|Long[] expected";
-                }
-                return null;
-            };
-
-            /**
-             * Creates a KeepAliveSessionsRequest message from a plain object. Also converts values to their respective internal types.
-             * @function fromObject
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {Object.<string,*>} object Plain object
-             * @returns {palisade.v1.KeepAliveSessionsRequest} KeepAliveSessionsRequest
-             */
-            KeepAliveSessionsRequest.fromObject = function (object, _depth) {
-                if (object instanceof $root.palisade.v1.KeepAliveSessionsRequest)
-                    return object;
-                if (!$util.isObject(object))
-                    throw $TypeError(".palisade.v1.KeepAliveSessionsRequest: object expected");
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $util.recursionLimit)
-                    throw $Error("max depth exceeded");
-                let message = new $root.palisade.v1.KeepAliveSessionsRequest();
-                if (object.sessionIds) {
-                    if (!$Array.isArray(object.sessionIds))
-                        throw $TypeError(".palisade.v1.KeepAliveSessionsRequest.sessionIds: array expected");
-                    message.sessionIds = $Array(object.sessionIds.length);
-                    for (let i = 0; i < object.sessionIds.length; ++i)
-                        if ($util.Long)
-                            message.sessionIds[i] = $util.Long.fromValue(object.sessionIds[i], true);
-                        else if (typeof object.sessionIds[i] === "string")
-                            message.sessionIds[i] = $parseInt(object.sessionIds[i], 10);
-                        else if (typeof object.sessionIds[i] === "number")
-                            message.sessionIds[i] = object.sessionIds[i];
-                        else if (typeof object.sessionIds[i] === "object")
-                            message.sessionIds[i] = new $util.LongBits(object.sessionIds[i].low >>> 0, object.sessionIds[i].high >>> 0).toNumber(true);
-                }
-                return message;
-            };
-
-            /**
-             * Creates a plain object from a KeepAliveSessionsRequest message. Also converts values to other types if specified.
-             * @function toObject
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {palisade.v1.KeepAliveSessionsRequest} message KeepAliveSessionsRequest
-             * @param {$protobuf.IConversionOptions} [options] Conversion options
-             * @returns {Object.<string,*>} Plain object
-             */
-            KeepAliveSessionsRequest.toObject = function (message, options, _depth) {
-                if (!options)
-                    options = {};
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $util.recursionLimit)
-                    throw $Error("max depth exceeded");
-                let object = {};
-                if (options.arrays || options.defaults)
-                    object.sessionIds = [];
-                if (message.sessionIds && message.sessionIds.length) {
-                    object.sessionIds = $Array(message.sessionIds.length);
-                    for (let j = 0; j < message.sessionIds.length; ++j)
-                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
-                            object.sessionIds[j] = typeof message.sessionIds[j] === "number" ? $BigInt(message.sessionIds[j]) : $util.Long.fromBits(message.sessionIds[j].low >>> 0, message.sessionIds[j].high >>> 0, true).toBigInt();
-                        else if (typeof message.sessionIds[j] === "number")
-                            object.sessionIds[j] = options.longs === $String ? $String(message.sessionIds[j]) : message.sessionIds[j];
-                        else
-                            object.sessionIds[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionIds[j]) : options.longs === $Number ? new $util.LongBits(message.sessionIds[j].low >>> 0, message.sessionIds[j].high >>> 0).toNumber(true) : message.sessionIds[j];
-                }
-                return object;
-            };
-
-            /**
-             * Converts this KeepAliveSessionsRequest to JSON.
-             * @function toJSON
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @instance
-             * @returns {Object.<string,*>} JSON object
-             */
-            KeepAliveSessionsRequest.prototype.toJSON = function() {
-                return KeepAliveSessionsRequest.toObject(this, $protobuf.util.toJSONOptions);
-            };
-
-            /**
-             * Gets the type url for KeepAliveSessionsRequest
-             * @function getTypeUrl
-             * @memberof palisade.v1.KeepAliveSessionsRequest
-             * @static
-             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
-             * @returns {string} The type url
-             */
-            KeepAliveSessionsRequest.getTypeUrl = function(prefix) {
-                if (prefix === $undefined)
-                    prefix = "type.googleapis.com";
-                return prefix + "/palisade.v1.KeepAliveSessionsRequest";
-            };
-
-            return KeepAliveSessionsRequest;
-        })();
-
-        v1.KeepAliveSessionsResponse = (function() {
-
-            /**
-             * Properties of a KeepAliveSessionsResponse.
-             * @typedef {Object} palisade.v1.KeepAliveSessionsResponse.$Properties
-             * @property {Array.<palisade.v1.SessionKeptAlive.$Properties>|null} [sessions] KeepAliveSessionsResponse sessions
-             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
-             */
-
-            /**
-             * Properties of a KeepAliveSessionsResponse.
-             * @memberof palisade.v1
-             * @interface IKeepAliveSessionsResponse
-             * @augments palisade.v1.KeepAliveSessionsResponse.$Properties
-             * @deprecated Use palisade.v1.KeepAliveSessionsResponse.$Properties instead.
-             */
-
-            /**
-             * Shape of a KeepAliveSessionsResponse.
-             * @typedef {palisade.v1.KeepAliveSessionsResponse.$Properties} palisade.v1.KeepAliveSessionsResponse.$Shape
-             */
-
-            /**
-             * Constructs a new KeepAliveSessionsResponse.
-             * @memberof palisade.v1
-             * @classdesc Represents a KeepAliveSessionsResponse.
-             * @constructor
-             * @param {palisade.v1.KeepAliveSessionsResponse.$Properties=} [properties] Properties to set
-             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
-             */
-            const KeepAliveSessionsResponse = function (properties) {
-                this.sessions = [];
-                if (properties)
-                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
-                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
-                            this[keys[i]] = properties[keys[i]];
-            };
-
-            /**
-             * KeepAliveSessionsResponse sessions.
-             * @member {Array.<palisade.v1.SessionKeptAlive.$Properties>} sessions
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @instance
-             */
-            KeepAliveSessionsResponse.prototype.sessions = $util.emptyArray;
-
-            /**
-             * Creates a new KeepAliveSessionsResponse instance using the specified properties.
-             * @function create
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {palisade.v1.KeepAliveSessionsResponse.$Properties=} [properties] Properties to set
-             * @returns {palisade.v1.KeepAliveSessionsResponse} KeepAliveSessionsResponse instance
-             * @type {{
-             *   (properties: palisade.v1.KeepAliveSessionsResponse.$Shape): palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape;
-             *   (properties?: palisade.v1.KeepAliveSessionsResponse.$Properties): palisade.v1.KeepAliveSessionsResponse;
-             * }}
-             */
-            KeepAliveSessionsResponse.create = function(properties) {
-                return new KeepAliveSessionsResponse(properties);
-            };
-
-            /**
-             * Encodes the specified KeepAliveSessionsResponse message. Does not implicitly {@link palisade.v1.KeepAliveSessionsResponse.verify|verify} messages.
-             * @function encode
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {palisade.v1.KeepAliveSessionsResponse.$Properties} message KeepAliveSessionsResponse message or plain object to encode
-             * @param {$protobuf.Writer} [writer] Writer to encode to
-             * @returns {$protobuf.Writer} Writer
-             */
-            KeepAliveSessionsResponse.encode = function (message, writer, _depth) {
-                if (!writer)
-                    writer = $Writer.create();
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $util.recursionLimit)
-                    throw $Error("max depth exceeded");
-                if (message.sessions != null && message.sessions.length)
-                    for (let i = 0; i < message.sessions.length; ++i)
-                        $root.palisade.v1.SessionKeptAlive.encode(message.sessions[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
-                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
-                    for (let i = 0; i < message.$unknowns.length; ++i)
-                        writer.raw(message.$unknowns[i]);
-                return writer;
-            };
-
-            /**
-             * Encodes the specified KeepAliveSessionsResponse message, length delimited. Does not implicitly {@link palisade.v1.KeepAliveSessionsResponse.verify|verify} messages.
-             * @function encodeDelimited
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {palisade.v1.KeepAliveSessionsResponse.$Properties} message KeepAliveSessionsResponse message or plain object to encode
-             * @param {$protobuf.Writer} [writer] Writer to encode to
-             * @returns {$protobuf.Writer} Writer
-             */
-            KeepAliveSessionsResponse.encodeDelimited = function(message, writer) {
-                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
-            };
-
-            /**
-             * Decodes a KeepAliveSessionsResponse message from the specified reader or buffer.
-             * @function decode
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
-             * @param {number} [length] Message length if known beforehand
-             * @returns {palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape} KeepAliveSessionsResponse
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            KeepAliveSessionsResponse.decode = function (reader, length, _end, _depth, _target) {
-                if (!(reader instanceof $Reader))
-                    reader = $Reader.create(reader);
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $Reader.recursionLimit)
-                    throw $Error("max depth exceeded");
-                let end, message;
-                if (length === $undefined)
-                    end = reader.len;
-                else {
-                    end = reader.pos + length;
-                    if (end > reader.len)
-                        throw $RangeError("index out of range");
-                    length = reader.len;
-                    reader.len = end;
-                }
-                message = _target || new $root.palisade.v1.KeepAliveSessionsResponse();
-                while (reader.pos < end) {
-                    let start = reader.pos;
-                    let tag = reader.tag();
-                    if (tag === _end) {
-                        _end = $undefined;
-                        break;
-                    }
-                    let wireType = tag & 7;
-                    switch (tag >>>= 3) {
-                    case 1: {
-                            if (wireType !== 2)
-                                break;
-                            if (!(message.sessions && message.sessions.length))
-                                message.sessions = [];
-                            message.sessions.push($root.palisade.v1.SessionKeptAlive.decode(reader, reader.size(), $undefined, _depth + 1));
-                            continue;
-                        }
-                    }
-                    reader.skipType(wireType, _depth, tag);
-                    if (!reader.discardUnknown) {
-                        $util.makeProp(message, "$unknowns", false);
-                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
-                    }
-                }
-                if (length !== $undefined) {
-                    if (reader.pos !== end)
-                        throw $RangeError("index out of range");
-                    reader.len = length;
-                }
-                if (_end !== $undefined)
-                    throw $Error("missing end group");
-                return message;
-            };
-
-            /**
-             * Decodes a KeepAliveSessionsResponse message from the specified reader or buffer, length delimited.
-             * @function decodeDelimited
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
-             * @returns {palisade.v1.KeepAliveSessionsResponse & palisade.v1.KeepAliveSessionsResponse.$Shape} KeepAliveSessionsResponse
-             * @throws {Error} If the payload is not a reader or valid buffer
-             * @throws {$protobuf.util.ProtocolError} If required fields are missing
-             */
-            KeepAliveSessionsResponse.decodeDelimited = function(reader) {
-                if (!(reader instanceof $Reader))
-                    reader = new $Reader(reader);
-                return this.decode(reader, reader.size());
-            };
-
-            /**
-             * Verifies a KeepAliveSessionsResponse message.
-             * @function verify
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {Object.<string,*>} message Plain object to verify
-             * @returns {string|null} `null` if valid, otherwise the reason why it is not
-             */
-            KeepAliveSessionsResponse.verify = function (message, _depth) {
-                if (typeof message !== "object" || message === null)
-                    return "object expected";
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $util.recursionLimit)
-                    return "max depth exceeded";
-                if (message.sessions != null && $Object.hasOwnProperty.call(message, "sessions")) {
-                    if (!$Array.isArray(message.sessions))
-                        return "sessions: array expected";
-                    for (let i = 0; i < message.sessions.length; ++i) {
-                        let error = $root.palisade.v1.SessionKeptAlive.verify(message.sessions[i], _depth + 1);
-                        if (error)
-                            return "sessions." + error;
-                    }
-                }
-                return null;
-            };
-
-            /**
-             * Creates a KeepAliveSessionsResponse message from a plain object. Also converts values to their respective internal types.
-             * @function fromObject
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {Object.<string,*>} object Plain object
-             * @returns {palisade.v1.KeepAliveSessionsResponse} KeepAliveSessionsResponse
-             */
-            KeepAliveSessionsResponse.fromObject = function (object, _depth) {
-                if (object instanceof $root.palisade.v1.KeepAliveSessionsResponse)
-                    return object;
-                if (!$util.isObject(object))
-                    throw $TypeError(".palisade.v1.KeepAliveSessionsResponse: object expected");
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $util.recursionLimit)
-                    throw $Error("max depth exceeded");
-                let message = new $root.palisade.v1.KeepAliveSessionsResponse();
-                if (object.sessions) {
-                    if (!$Array.isArray(object.sessions))
-                        throw $TypeError(".palisade.v1.KeepAliveSessionsResponse.sessions: array expected");
-                    message.sessions = $Array(object.sessions.length);
-                    for (let i = 0; i < object.sessions.length; ++i) {
-                        if (!$util.isObject(object.sessions[i]))
-                            throw $TypeError(".palisade.v1.KeepAliveSessionsResponse.sessions: object expected");
-                        message.sessions[i] = $root.palisade.v1.SessionKeptAlive.fromObject(object.sessions[i], _depth + 1);
-                    }
-                }
-                return message;
-            };
-
-            /**
-             * Creates a plain object from a KeepAliveSessionsResponse message. Also converts values to other types if specified.
-             * @function toObject
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {palisade.v1.KeepAliveSessionsResponse} message KeepAliveSessionsResponse
-             * @param {$protobuf.IConversionOptions} [options] Conversion options
-             * @returns {Object.<string,*>} Plain object
-             */
-            KeepAliveSessionsResponse.toObject = function (message, options, _depth) {
-                if (!options)
-                    options = {};
-                if (_depth === $undefined)
-                    _depth = 0;
-                if (_depth > $util.recursionLimit)
-                    throw $Error("max depth exceeded");
-                let object = {};
-                if (options.arrays || options.defaults)
-                    object.sessions = [];
-                if (message.sessions && message.sessions.length) {
-                    object.sessions = $Array(message.sessions.length);
-                    for (let j = 0; j < message.sessions.length; ++j)
-                        object.sessions[j] = $root.palisade.v1.SessionKeptAlive.toObject(message.sessions[j], options, _depth + 1);
-                }
-                return object;
-            };
-
-            /**
-             * Converts this KeepAliveSessionsResponse to JSON.
-             * @function toJSON
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @instance
-             * @returns {Object.<string,*>} JSON object
-             */
-            KeepAliveSessionsResponse.prototype.toJSON = function() {
-                return KeepAliveSessionsResponse.toObject(this, $protobuf.util.toJSONOptions);
-            };
-
-            /**
-             * Gets the type url for KeepAliveSessionsResponse
-             * @function getTypeUrl
-             * @memberof palisade.v1.KeepAliveSessionsResponse
-             * @static
-             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
-             * @returns {string} The type url
-             */
-            KeepAliveSessionsResponse.getTypeUrl = function(prefix) {
-                if (prefix === $undefined)
-                    prefix = "type.googleapis.com";
-                return prefix + "/palisade.v1.KeepAliveSessionsResponse";
-            };
-
-            return KeepAliveSessionsResponse;
         })();
 
         v1.SessionKeptAlive = (function() {
@@ -11888,6 +11265,7 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.LockHolder.$Properties|null} [holder] AcquireResponse holder
              * @property {Array.<palisade.v1.LockGrant.$Properties>|null} [grants] AcquireResponse grants
              * @property {string|null} [blockedLock] AcquireResponse blockedLock
+             * @property {boolean|null} [cancelled] AcquireResponse cancelled
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -11961,6 +11339,14 @@ export const palisade = $root.palisade = (() => {
             AcquireResponse.prototype.blockedLock = "";
 
             /**
+             * AcquireResponse cancelled.
+             * @member {boolean} cancelled
+             * @memberof palisade.v1.AcquireResponse
+             * @instance
+             */
+            AcquireResponse.prototype.cancelled = false;
+
+            /**
              * Creates a new AcquireResponse instance using the specified properties.
              * @function create
              * @memberof palisade.v1.AcquireResponse
@@ -12003,6 +11389,8 @@ export const palisade = $root.palisade = (() => {
                         $root.palisade.v1.LockGrant.encode(message.grants[i], writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
                 if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock") && message.blockedLock !== "")
                     writer.uint32(/* id 5, wireType 2 =*/42).string(message.blockedLock);
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled") && message.cancelled !== false)
+                    writer.uint32(/* id 6, wireType 0 =*/48).bool(message.cancelled);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -12101,6 +11489,15 @@ export const palisade = $root.palisade = (() => {
                                 delete message.blockedLock;
                             continue;
                         }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.cancelled = value;
+                            else
+                                delete message.cancelled;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -12172,6 +11569,9 @@ export const palisade = $root.palisade = (() => {
                 if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock"))
                     if (!$util.isString(message.blockedLock))
                         return "blockedLock: string expected";
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled"))
+                    if (typeof message.cancelled !== "boolean")
+                        return "cancelled: boolean expected";
                 return null;
             };
 
@@ -12224,6 +11624,9 @@ export const palisade = $root.palisade = (() => {
                 if (object.blockedLock != null)
                     if (typeof object.blockedLock !== "string" || object.blockedLock.length)
                         message.blockedLock = $String(object.blockedLock);
+                if (object.cancelled != null)
+                    if (object.cancelled)
+                        message.cancelled = $Boolean(object.cancelled);
                 return message;
             };
 
@@ -12255,6 +11658,7 @@ export const palisade = $root.palisade = (() => {
                         object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                     object.holder = null;
                     object.blockedLock = "";
+                    object.cancelled = false;
                 }
                 if (message.acquired != null && $Object.hasOwnProperty.call(message, "acquired"))
                     object.acquired = message.acquired;
@@ -12274,6 +11678,8 @@ export const palisade = $root.palisade = (() => {
                 }
                 if (message.blockedLock != null && $Object.hasOwnProperty.call(message, "blockedLock"))
                     object.blockedLock = message.blockedLock;
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled"))
+                    object.cancelled = message.cancelled;
                 return object;
             };
 
@@ -22740,8 +22146,7 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.GetLockHistoryRequest.$Properties|null} [getLockHistory] StreamRequest getLockHistory
              * @property {palisade.v1.ValidateTokenRequest.$Properties|null} [validateToken] StreamRequest validateToken
              * @property {palisade.v1.Forget.$Properties|null} [forget] StreamRequest forget
-             * @property {palisade.v1.KeepAliveSessionsRequest.$Properties|null} [keepAliveSessions] StreamRequest keepAliveSessions
-             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|"keepAliveSessions"} [call] StreamRequest call
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"} [call] StreamRequest call
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -22770,10 +22175,9 @@ export const palisade = $root.palisade = (() => {
              *   getLockHistory?: palisade.v1.GetLockHistoryRequest.$Shape|null;
              *   validateToken?: palisade.v1.ValidateTokenRequest.$Shape|null;
              *   forget?: palisade.v1.Forget.$Shape|null;
-             *   keepAliveSessions?: palisade.v1.KeepAliveSessionsRequest.$Shape|null;
              *   $unknowns?: Array.<Uint8Array>;
              * } & (
-             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null; keepAliveSessions?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null; keepAliveSessions?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape; keepAliveSessions?: null }|{ call?: "keepAliveSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null; keepAliveSessions: palisade.v1.KeepAliveSessionsRequest.$Shape })
+             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape })
              * )} palisade.v1.StreamRequest.$Shape
              */
 
@@ -22904,25 +22308,17 @@ export const palisade = $root.palisade = (() => {
              */
             StreamRequest.prototype.forget = null;
 
-            /**
-             * StreamRequest keepAliveSessions.
-             * @member {palisade.v1.KeepAliveSessionsRequest.$Properties|null|undefined} keepAliveSessions
-             * @memberof palisade.v1.StreamRequest
-             * @instance
-             */
-            StreamRequest.prototype.keepAliveSessions = null;
-
             // OneOf field names bound to virtual getters and setters
             let $oneOfFields;
 
             /**
              * StreamRequest call.
-             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|"keepAliveSessions"|undefined} call
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|undefined} call
              * @memberof palisade.v1.StreamRequest
              * @instance
              */
             $Object.defineProperty(StreamRequest.prototype, "call", {
-                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "forget", "keepAliveSessions"]),
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "forget"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -22986,8 +22382,6 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.ValidateTokenRequest.encode(message.validateToken, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
                 if (message.forget != null && $Object.hasOwnProperty.call(message, "forget"))
                     $root.palisade.v1.Forget.encode(message.forget, writer.uint32(/* id 14, wireType 2 =*/114).fork(), _depth + 1).ldelim();
-                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions"))
-                    $root.palisade.v1.KeepAliveSessionsRequest.encode(message.keepAliveSessions, writer.uint32(/* id 15, wireType 2 =*/122).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -23143,13 +22537,6 @@ export const palisade = $root.palisade = (() => {
                                 break;
                             message.forget = $root.palisade.v1.Forget.decode(reader, reader.size(), $undefined, _depth + 1, message.forget);
                             message.call = "forget";
-                            continue;
-                        }
-                    case 15: {
-                            if (wireType !== 2)
-                                break;
-                            message.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.keepAliveSessions);
-                            message.call = "keepAliveSessions";
                             continue;
                         }
                     }
@@ -23332,16 +22719,6 @@ export const palisade = $root.palisade = (() => {
                             return "forget." + error;
                     }
                 }
-                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions")) {
-                    if (properties.call === 1)
-                        return "call: multiple values";
-                    properties.call = 1;
-                    {
-                        let error = $root.palisade.v1.KeepAliveSessionsRequest.verify(message.keepAliveSessions, _depth + 1);
-                        if (error)
-                            return "keepAliveSessions." + error;
-                    }
-                }
                 return null;
             };
 
@@ -23437,11 +22814,6 @@ export const palisade = $root.palisade = (() => {
                     if (!$util.isObject(object.forget))
                         throw $TypeError(".palisade.v1.StreamRequest.forget: object expected");
                     message.forget = $root.palisade.v1.Forget.fromObject(object.forget, _depth + 1);
-                }
-                if (object.keepAliveSessions != null) {
-                    if (!$util.isObject(object.keepAliveSessions))
-                        throw $TypeError(".palisade.v1.StreamRequest.keepAliveSessions: object expected");
-                    message.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsRequest.fromObject(object.keepAliveSessions, _depth + 1);
                 }
                 return message;
             };
@@ -23540,11 +22912,6 @@ export const palisade = $root.palisade = (() => {
                     object.forget = $root.palisade.v1.Forget.toObject(message.forget, options, _depth + 1);
                     if (options.oneofs)
                         object.call = "forget";
-                }
-                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions")) {
-                    object.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsRequest.toObject(message.keepAliveSessions, options, _depth + 1);
-                    if (options.oneofs)
-                        object.call = "keepAliveSessions";
                 }
                 return object;
             };
@@ -24125,8 +23492,7 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.GetLockHistoryResponse.$Properties|null} [getLockHistory] StreamAnswer getLockHistory
              * @property {palisade.v1.ValidateTokenResponse.$Properties|null} [validateToken] StreamAnswer validateToken
              * @property {palisade.v1.StreamFailure.$Properties|null} [failure] StreamAnswer failure
-             * @property {palisade.v1.KeepAliveSessionsResponse.$Properties|null} [keepAliveSessions] StreamAnswer keepAliveSessions
-             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|"keepAliveSessions"} [result] StreamAnswer result
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"} [result] StreamAnswer result
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -24155,10 +23521,9 @@ export const palisade = $root.palisade = (() => {
              *   getLockHistory?: palisade.v1.GetLockHistoryResponse.$Shape|null;
              *   validateToken?: palisade.v1.ValidateTokenResponse.$Shape|null;
              *   failure?: palisade.v1.StreamFailure.$Shape|null;
-             *   keepAliveSessions?: palisade.v1.KeepAliveSessionsResponse.$Shape|null;
              *   $unknowns?: Array.<Uint8Array>;
              * } & (
-             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null; keepAliveSessions?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null; keepAliveSessions?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape; keepAliveSessions?: null }|{ result?: "keepAliveSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null; keepAliveSessions: palisade.v1.KeepAliveSessionsResponse.$Shape })
+             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape })
              * )} palisade.v1.StreamAnswer.$Shape
              */
 
@@ -24289,25 +23654,17 @@ export const palisade = $root.palisade = (() => {
              */
             StreamAnswer.prototype.failure = null;
 
-            /**
-             * StreamAnswer keepAliveSessions.
-             * @member {palisade.v1.KeepAliveSessionsResponse.$Properties|null|undefined} keepAliveSessions
-             * @memberof palisade.v1.StreamAnswer
-             * @instance
-             */
-            StreamAnswer.prototype.keepAliveSessions = null;
-
             // OneOf field names bound to virtual getters and setters
             let $oneOfFields;
 
             /**
              * StreamAnswer result.
-             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|"keepAliveSessions"|undefined} result
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|undefined} result
              * @memberof palisade.v1.StreamAnswer
              * @instance
              */
             $Object.defineProperty(StreamAnswer.prototype, "result", {
-                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "failure", "keepAliveSessions"]),
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "failure"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -24371,8 +23728,6 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.ValidateTokenResponse.encode(message.validateToken, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
                 if (message.failure != null && $Object.hasOwnProperty.call(message, "failure"))
                     $root.palisade.v1.StreamFailure.encode(message.failure, writer.uint32(/* id 15, wireType 2 =*/122).fork(), _depth + 1).ldelim();
-                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions"))
-                    $root.palisade.v1.KeepAliveSessionsResponse.encode(message.keepAliveSessions, writer.uint32(/* id 16, wireType 2 =*/130).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -24528,13 +23883,6 @@ export const palisade = $root.palisade = (() => {
                                 break;
                             message.failure = $root.palisade.v1.StreamFailure.decode(reader, reader.size(), $undefined, _depth + 1, message.failure);
                             message.result = "failure";
-                            continue;
-                        }
-                    case 16: {
-                            if (wireType !== 2)
-                                break;
-                            message.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.keepAliveSessions);
-                            message.result = "keepAliveSessions";
                             continue;
                         }
                     }
@@ -24717,16 +24065,6 @@ export const palisade = $root.palisade = (() => {
                             return "failure." + error;
                     }
                 }
-                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions")) {
-                    if (properties.result === 1)
-                        return "result: multiple values";
-                    properties.result = 1;
-                    {
-                        let error = $root.palisade.v1.KeepAliveSessionsResponse.verify(message.keepAliveSessions, _depth + 1);
-                        if (error)
-                            return "keepAliveSessions." + error;
-                    }
-                }
                 return null;
             };
 
@@ -24822,11 +24160,6 @@ export const palisade = $root.palisade = (() => {
                     if (!$util.isObject(object.failure))
                         throw $TypeError(".palisade.v1.StreamAnswer.failure: object expected");
                     message.failure = $root.palisade.v1.StreamFailure.fromObject(object.failure, _depth + 1);
-                }
-                if (object.keepAliveSessions != null) {
-                    if (!$util.isObject(object.keepAliveSessions))
-                        throw $TypeError(".palisade.v1.StreamAnswer.keepAliveSessions: object expected");
-                    message.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsResponse.fromObject(object.keepAliveSessions, _depth + 1);
                 }
                 return message;
             };
@@ -24925,11 +24258,6 @@ export const palisade = $root.palisade = (() => {
                     object.failure = $root.palisade.v1.StreamFailure.toObject(message.failure, options, _depth + 1);
                     if (options.oneofs)
                         object.result = "failure";
-                }
-                if (message.keepAliveSessions != null && $Object.hasOwnProperty.call(message, "keepAliveSessions")) {
-                    object.keepAliveSessions = $root.palisade.v1.KeepAliveSessionsResponse.toObject(message.keepAliveSessions, options, _depth + 1);
-                    if (options.oneofs)
-                        object.result = "keepAliveSessions";
                 }
                 return object;
             };

@@ -21,7 +21,7 @@ let client: PalisadeClient;
 let raw: RawLockApi;
 
 beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3, limits: { maxLocksPerSession: 2, maxWaitersPerLock: 1, maxInflightPerSession: 8 } });
+  cluster = await startCluster({ nodes: 3, limits: { maxLocksPerSession: 2, maxWaitersPerLock: 1, maxInFlightPerSession: 8 } });
   client = cluster.client({ clientName: "reasons-test" });
   raw = new RawLockApi(cluster.endpoints);
 });
@@ -45,7 +45,7 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 async function rawStatus<Req, Res>(endpoint: string, method: UnaryMethod<Req, Res>, request: Req): Promise<grpc.ServiceError> {
   const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
   try {
-    return (await refusal(connection.callOnce(endpoint, method, request, 5_000, true))) as grpc.ServiceError;
+    return (await refusal(connection.unaryOnce(endpoint, method, request, 5_000, true))) as grpc.ServiceError;
   } finally {
     connection.close();
   }
@@ -82,7 +82,7 @@ describe("error reasons across the wire", () => {
     expect(gone).toBeInstanceOf(SessionNotFoundError);
     expect(gone).toMatchObject({ code: grpc.status.NOT_FOUND, reason: "ERROR_REASON_SESSION_NOT_FOUND" });
     const leader = cluster.endpoint(await cluster.leaderId());
-    const status = await rawStatus(leader, lockApi.KeepAlive, pb.KeepAliveRequest.create({ sessionId: toU64(987_654_321n) }));
+    const status = await rawStatus(leader, lockApi.GetSession, pb.GetSessionRequest.create({ sessionId: toU64(987_654_321n) }));
     expect(status.code).toBe(grpc.status.NOT_FOUND);
     expect(status.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_SESSION_NOT_FOUND"]);
   });

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { processAlive } from "../../chaos/fault/registry.ts";
 
 const run = promisify(execFile);
 const PREFIX = "palisade-fence-pg-";
@@ -44,15 +45,6 @@ function asServerUser(user: PostgresUser | undefined, command: string, args: str
   return user ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 function stopNow(bin: string, user: PostgresUser | undefined, dataDir: string): void {
   if (!existsSync(join(dataDir, "postmaster.pid"))) return;
   const [command, args] = asServerUser(user, join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
@@ -71,7 +63,7 @@ function cleanupLeftovers(bin: string, user: PostgresUser | undefined): void {
       // Being created, or broken: judged by its owner file only once it has one.
       continue;
     }
-    if (alive(owner)) continue;
+    if (processAlive(owner)) continue;
     stopNow(bin, user, join(root, "data"));
     rmSync(root, { recursive: true, force: true });
   }

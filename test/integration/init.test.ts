@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadClusterConfig, nodeConfig } from "../../node/config/index.ts";
-import { statusPagePlace } from "../../node/server/status-page/index.ts";
+import { statusPagePlace } from "../../node/ops/status-page/index.ts";
 
 const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const UNIT = join(REPO_ROOT, "cluster-config/three-host/palisade@.service");

@@ -73,7 +73,7 @@ describe("the lock kinds across leader changes and snapshots", () => {
     const next = await cluster.leaderId();
     expect(next).not.toBe(first);
     await cluster.waitFor("the new leader's hold-limit revoke", async () => (await client.getLock("d/hold")).holder === undefined, 15_000);
-    expect(await client.history("d/hold")).toMatchObject([{ token: got.token, reason: "revoked", revokedFor: "hold limit", data: "limited" }]);
+    expect(await client.history("d/hold")).toMatchObject([{ token: got.token, reason: "revoked", revokedFor: "holdLimit", data: "limited" }]);
     expect(await client.getSession(session.id)).toBeDefined();
     await cluster.restart(first);
     await session.close();

@@ -121,7 +121,7 @@ describe("lock calls on the Stream RPC", () => {
       const calls = after.callsIn - before.callsIn;
       const frames = after.framesIn - before.framesIn;
       expect(kept).toBeGreaterThanOrEqual(400); // two or three keepalives per session
-      // Batched: one KeepAliveSessions call carries a period's keepalives, in one message; a
+      // Batched: one KeepAlive call carries a period's keepalives, in one message; a
       // slow turn splits them in two or three, so the bound is on keepalives per call and per
       // message (the bench measures both per second).
       expect(calls).toBeLessThanOrEqual(kept / 20);
@@ -130,17 +130,6 @@ describe("lock calls on the Stream RPC", () => {
     } finally {
       await Promise.all(sessions.map((s) => s.close()));
     }
-  });
-
-  it("a client told to use the unary RPCs takes and releases locks without opening a stream", async () => {
-    const client = cluster.client({ transport: "unary" });
-    const before = await streamStats(cluster, leader);
-    const session = await client.openSession({ ttlMs: 10_000 });
-    const got = await session.acquire("stream-unary");
-    expect(got.acquired).toBe(true);
-    await session.release("stream-unary", got.token ?? 0n);
-    await session.close();
-    expect(await streamStats(cluster, leader)).toEqual(before);
   });
 
   it("a frame that is not a ClientFrame ends only its stream, with INVALID_ARGUMENT and a reason", async () => {

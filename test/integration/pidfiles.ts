@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processAlive } from "../../chaos/fault/registry.ts";
 
 export const IT_ROOT = join(tmpdir(), "palisade-it");
 const PID_DIR = join(IT_ROOT, "pids");
@@ -37,15 +38,6 @@ export function recordOwner(dir: string): void {
   writeFileSync(join(dir, "owner.json"), JSON.stringify({ owner: process.pid }));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** True only if the process's command line is a Palisade node (a reused pid is left alone). */
 function isPalisadeNode(pid: number): boolean {
   try {
@@ -54,7 +46,7 @@ function isPalisadeNode(pid: number): boolean {
     return cmdline.includes("node/cli/main.ts") || /\/bin\/palisade(\.mjs)?\0node\0/.test(cmdline);
   } catch {
     // No /proc (not Linux): trust the pidfile.
-    return !existsSync("/proc") && alive(pid);
+    return !existsSync("/proc") && processAlive(pid);
   }
 }
 
@@ -75,8 +67,8 @@ export function cleanupLeftovers(): { killed: number[]; removed: string[] } {
       rmSync(path, { force: true });
       continue;
     }
-    if (alive(record.owner)) continue;
-    if (alive(record.pid) && isPalisadeNode(record.pid)) {
+    if (processAlive(record.owner)) continue;
+    if (processAlive(record.pid) && isPalisadeNode(record.pid)) {
       try {
         process.kill(record.pid, "SIGKILL");
         killed.push(record.pid);
@@ -95,7 +87,7 @@ export function cleanupLeftovers(): { killed: number[]; removed: string[] } {
     } catch {
       // No owner file: a folder from a run that died while creating it.
     }
-    if (owner !== 0 && alive(owner)) continue;
+    if (owner !== 0 && processAlive(owner)) continue;
     rmSync(dir, { recursive: true, force: true });
     removed.push(dir);
   }

@@ -4,7 +4,9 @@ import { randomUUID } from "node:crypto";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../../proto/grpc.ts";
 import { toU64, u64 } from "../../proto/wire.ts";
+import { status } from "@grpc/grpc-js";
 import { Connection } from "../../client/connection.ts";
+import { SessionNotFoundError } from "../../client/errors.ts";
 
 const pb = palisade.v1;
 
@@ -60,8 +62,10 @@ export class RawLockApi {
     );
   }
 
+  /** One session's keepalive; a session the cluster no longer has rejects with SessionNotFoundError. */
   async keepAlive(sessionId: bigint): Promise<void> {
-    await this.connection.invoke(lockApi.KeepAlive, () => pb.KeepAliveRequest.create({ sessionId: toU64(sessionId) }), { kind: "read" });
+    const answer = await this.connection.invoke(lockApi.KeepAlive, () => pb.KeepAliveRequest.create({ sessionIds: [toU64(sessionId)] }), { kind: "read" });
+    if (answer.sessions[0]?.notFound !== false) throw new SessionNotFoundError(`session ${sessionId} not found`, status.NOT_FOUND, "ERROR_REASON_SESSION_NOT_FOUND");
   }
 
   close(): void {

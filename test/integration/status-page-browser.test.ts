@@ -8,8 +8,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { LockStateMachine } from "../../node/lock/index.ts";
-import { CONTENT_SECURITY_POLICY, LiveFeed, StatusPage } from "../../node/server/status-page/index.ts";
-import { safeJson } from "../../node/server/status-page/views.ts";
+import { CONTENT_SECURITY_POLICY, LiveFeed, StatusPage } from "../../node/ops/status-page/index.ts";
+import { safeJson } from "../../node/ops/status-page/views.ts";
 import { launchChromium, CHROMIUM } from "./browser.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 

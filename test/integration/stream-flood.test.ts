@@ -28,9 +28,9 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-/** The encoded StreamRequest of a KeepAliveSessions naming `ids`. */
+/** The encoded StreamRequest of a KeepAlive naming `ids`. */
 function keepAliveEntry(id: number, ids: readonly bigint[]): Uint8Array {
-  return pb.StreamRequest.encode({ id: toU64(id), keepAliveSessions: { sessionIds: ids.map((s) => toU64(s)) } }).finish();
+  return pb.StreamRequest.encode({ id: toU64(id), keepAlive: { sessionIds: ids.map((s) => toU64(s)) } }).finish();
 }
 
 /** A frame of `count` copies of one request entry (ids are not checked before a request runs, and none of these runs twice at once). */
@@ -117,7 +117,7 @@ describe("batched keepalives on the stream, bad and hostile", () => {
       ], 0, STREAM_MAX_FRAME_BYTES, 10).frame);
       await stream.answered(2);
       const byId = new Map(stream.answers.map((a) => [Number(a.id), a]));
-      const kept = byId.get(1)?.keepAliveSessions?.sessions ?? [];
+      const kept = byId.get(1)?.keepAlive?.sessions ?? [];
       expect(kept).toHaveLength(MAX_KEEPALIVE_SESSION_IDS);
       expect(kept.every((s) => String(s.sessionId) === String(session) && Number(s.ttlMs) === 10_000 && !s.notFound)).toBe(true);
       expect(byId.get(2)?.failure?.code).toBe(grpc.status.INVALID_ARGUMENT);
@@ -146,7 +146,7 @@ describe("batched keepalives on the stream, bad and hostile", () => {
     try {
       next.write(packFrame([keepAliveEntry(7, [1n])], 0, STREAM_MAX_FRAME_BYTES, 10).frame);
       await next.answered(1);
-      expect(next.answers.map((a) => a.result)).toEqual(["keepAliveSessions"]);
+      expect(next.answers.map((a) => a.result)).toEqual(["keepAlive"]);
     } finally {
       next.close();
     }

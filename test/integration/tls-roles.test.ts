@@ -16,7 +16,7 @@ import { palisade } from "../../proto/gen/palisade.js";
 import { adminServiceDefinition, lockServiceDefinition, raftServiceDefinition } from "../../proto/grpc.ts";
 import { nodeConfig, parseClusterConfig, type ClusterConfigInput } from "../../node/config/index.ts";
 import { PalisadeNode } from "../../node/server/node.ts";
-import { accessRefusal, identityOf, nodeTlsFiles } from "../../node/server/tls.ts";
+import { accessRefusal, identityOf, nodeTlsFiles } from "../../node/ops/tls.ts";
 import { createLogger } from "../../node/util/logger.ts";
 import { encodeRaftBatch, encodeRaftMessage } from "../../node/transport/raft-codec.ts";
 import { ensureRoot, IT_ROOT } from "./pidfiles.ts";

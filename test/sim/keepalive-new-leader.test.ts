@@ -6,8 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import type { NodeId } from "../../node/raft/types.ts";
-import { LockSim } from "./lock-run.ts";
-import type { Reply } from "./lock-host.ts";
+import { LockSim } from "./lock-sim.ts";
 import { SimLockClient } from "./lock-workload.ts";
 import { quietSim, runFor, until } from "./lock-scripted.ts";
 
@@ -23,11 +22,8 @@ async function transferTo(sim: LockSim, to: NodeId): Promise<void> {
   expect(host.driver.applied).toBeLessThan(host.driver.core.leadershipIndex);
 }
 
-function keepAlives(sim: LockSim, to: NodeId, session: bigint): { single: Promise<Reply | null>; batched: Promise<Reply | null> } {
-  return {
-    single: sim.rpc(100, to, { kind: "keepAlive", session }, 5_000),
-    batched: sim.rpc(100, to, { kind: "keepAliveSessions", sessions: [session] }, 5_000),
-  };
+function keepAlive(sim: LockSim, to: NodeId, session: bigint): ReturnType<LockSim["call"]> {
+  return sim.call(100, to, "KeepAlive", { sessionIds: [session] }, 5_000);
 }
 
 describe("keepalives on a new leader whose applying lags", () => {
@@ -44,16 +40,11 @@ describe("keepalives on a new leader whose applying lags", () => {
     expect(sim.hosts.get(leader.id)!.host.state.hasSession(session)).toBe(false);
     expect(sim.hosts.get(next)!.host.state.hasSession(session)).toBe(true);
     await transferTo(sim, next);
-    const early = keepAlives(sim, next, session);
-    const single = await until(sim, early.single);
-    const batched = await until(sim, early.batched);
+    const early = await until(sim, keepAlive(sim, next, session));
     // Not acknowledged while the end is unapplied: a retryable refusal.
-    expect(single).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
-    expect(batched).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    expect(early).toMatchObject({ failure: { reason: "ERROR_REASON_NODE_BUSY" } });
     release();
-    const late = keepAlives(sim, next, session);
-    expect(await until(sim, late.single)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_SESSION_NOT_FOUND" });
-    expect(await until(sim, late.batched)).toMatchObject({ kind: "keptAliveSessions", ttls: [null] });
+    expect(await until(sim, keepAlive(sim, next, session))).toEqual({ answer: { sessions: [{ sessionId: session, ttlMs: null }] } });
   });
 
   it("does not answer NOT_FOUND for a live session an earlier leader opened: it waits for the apply", async () => {
@@ -66,12 +57,11 @@ describe("keepalives on a new leader whose applying lags", () => {
     const session = c.session!.id;
     expect(sim.hosts.get(next)!.host.state.hasSession(session)).toBe(false);
     await transferTo(sim, next);
-    const waiting = keepAlives(sim, next, session);
-    // Applying resumes while the keepalives wait (within their bound): they are acknowledged.
+    const waiting = keepAlive(sim, next, session);
+    // Applying resumes while the keepalive waits (within its bound): it is acknowledged.
     await runFor(sim, 100);
     release();
-    expect(await until(sim, waiting.single)).toMatchObject({ kind: "keptAlive" });
-    expect(await until(sim, waiting.batched)).toMatchObject({ kind: "keptAliveSessions", ttls: [5_000] });
+    expect(await until(sim, waiting)).toEqual({ answer: { sessions: [{ sessionId: session, ttlMs: 5_000 }] } });
   });
 
   it("answers a keepalive that waited past its bound for the apply as retryable, not as NOT_FOUND", async () => {
@@ -82,9 +72,8 @@ describe("keepalives on a new leader whose applying lags", () => {
     const c = new SimLockClient(sim, 100, new SeededRandom(1), 5_000, 0);
     expect(await until(sim, c.open())).toBe(true);
     await transferTo(sim, next);
-    const waiting = keepAlives(sim, next, c.session!.id);
-    expect(await until(sim, waiting.single)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
-    expect(await until(sim, waiting.batched)).toMatchObject({ kind: "failure", reason: "ERROR_REASON_NODE_BUSY" });
+    const waiting = keepAlive(sim, next, c.session!.id);
+    expect(await until(sim, waiting)).toMatchObject({ failure: { reason: "ERROR_REASON_NODE_BUSY" } });
     release();
     await runFor(sim, 50);
     // The client's own keepalives went on meanwhile: its session is alive everywhere.
@@ -104,8 +93,9 @@ describe("keepalive cost", () => {
     expect(state.getSession(c.session!.id)?.held.length).toBe(40);
     const views = vi.spyOn(LockStateMachine.prototype, "getSession");
     try {
-      const reply = await until(sim, sim.rpc(100, leader.id, { kind: "keepAliveSessions", sessions: [c.session!.id, c.session!.id] }, 2_000));
-      expect(reply).toMatchObject({ kind: "keptAliveSessions", ttls: [5_000, 5_000] });
+      const id = c.session!.id;
+      const reply = await until(sim, sim.call(100, leader.id, "KeepAlive", { sessionIds: [id, id] }, 2_000));
+      expect(reply).toEqual({ answer: { sessions: [{ sessionId: id, ttlMs: 5_000 }, { sessionId: id, ttlMs: 5_000 }] } });
       expect(views).not.toHaveBeenCalled();
     } finally {
       views.mockRestore();

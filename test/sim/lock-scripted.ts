@@ -3,7 +3,7 @@
 // simulated time with the lock checker's verdict after each, and running it until a promise
 // settles.
 import { expect } from "vitest";
-import { LockSim } from "./lock-run.ts";
+import { LockSim } from "./lock-sim.ts";
 import { drawOptions } from "./options.ts";
 
 /** A three-node cluster with no faults of its own, started and led. */

@@ -1,7 +1,7 @@
 // Simulated lock clients: each is a client process running the real client library (a
 // PalisadeClient whose Session, AckTracker and lock handles run on the process's own
-// drifting clock, over the simulated network through the real failover rules:
-// sim-lock-api.ts). Each opens a session (kept alive by the library), acquires locks with
+// drifting clock, through the real Connection with its codec and failover rules, over the
+// simulated network as encoded frames: sim-transport.ts). Each opens a session (kept alive by the library), acquires locks with
 // and without waiting (sometimes giving up the wait), runs a fenced read-modify-write under
 // the token and releases; it also pauses past its TTL and then acts with its old token,
 // closes its session or crashes. It uses every lock kind through the library too: shared
@@ -13,6 +13,7 @@
 // (checked against the committed log), on any node. Everything the workload records for
 // the checkers comes from what the library returned or reported.
 import { PalisadeClient } from "../../client/client.ts";
+import { Connection } from "../../client/connection.ts";
 import {
   FailedPreconditionError, NotHolderError, OutcomeUnknownError, SessionNotFoundError, StaleTokenError,
 } from "../../client/errors.ts";
@@ -20,13 +21,14 @@ import { isAnswer } from "../../client/lock-api.ts";
 import type { AcquireOptions, LateGrantRelease, Session } from "../../client/session.ts";
 import type { HoldLimitDeadline, LockGrantInfo, LockMode, LockTarget } from "../../client/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
-import type { ReleaseOutcome } from "./checkers/lock-model.ts";
-import type { LockHistoryEvent } from "./checkers/linearizable.ts";
+import type { ReleaseOutcome } from "../../verify/lock-model.ts";
+import type { LockHistoryEvent } from "../../verify/lock-history.ts";
 import { SimClientProcess } from "./client-process.ts";
 import type { LockReader } from "../../node/host/node-host.ts";
-import type { ReadAnswer, ReadQuery } from "./lock-host.ts";
-import type { LockSim } from "./lock-run.ts";
-import { SimLockApi } from "./sim-lock-api.ts";
+import type { ReadAnswer, ReadCall } from "./checkers/reads.ts";
+import type { LockSim } from "./lock-sim.ts";
+import { SimCallTransport, simClientAddress } from "./sim-transport.ts";
+import type { AnswerOf } from "../../proto/lock-calls.ts";
 
 /** Bound on clock-rate drift that the client deadline margin is computed for. */
 export const RHO = 0.01;
@@ -67,7 +69,7 @@ function grantDetail(grants: readonly LockGrantInfo[], set: boolean): { slot?: n
 
 export class SimLockClient {
   readonly proc: SimClientProcess;
-  readonly api: SimLockApi;
+  private readonly transport: SimCallTransport;
   private readonly client: PalisadeClient;
   session: Session | null = null;
   /** Locks the workload is working with now (acquiring, holding, releasing). */
@@ -86,19 +88,17 @@ export class SimLockClient {
     retryBudgetMs = RETRY_BUDGET_MS,
   ) {
     this.proc = new SimClientProcess(sim.c.sched, endpoint, drift);
-    this.api = new SimLockApi(
-      (from, to, req, timeout) => sim.rpc(from, to, req, timeout),
+    this.transport = new SimCallTransport(
+      (from, to, frame, timeout) => sim.rpc(from, to, frame, timeout),
       this.proc,
-      () => sim.c.nodes.map((n) => n.id),
-      { callTimeoutMs: CALL_TIMEOUT_MS, retryBudgetMs },
-      sim.answers,
-      rng,
-      (lock, acquireSeq, token) => this.lateGrantLearnt(lock, acquireSeq, token),
+      sim.observer((lock, acquireSeq, token) => this.lateGrantLearnt(lock, acquireSeq, token)),
     );
+    const endpoints = sim.c.nodes.map((n) => simClientAddress(n.id));
+    const connection = new Connection({ endpoints, callTimeoutMs: CALL_TIMEOUT_MS, retryBudgetMs }, { transport: this.transport, clock: this.proc.clock });
     let requests = 0;
     this.client = new PalisadeClient(
       { endpoints: ["simulated"], clientName: `client-${endpoint}`, callTimeoutMs: CALL_TIMEOUT_MS, retryBudgetMs, driftBound: RHO, deadlineTickMs: CLIENT_TICK_MS },
-      { lockApi: this.api, clock: this.proc.clock, newRequestId: () => `c${endpoint}-${sim.opId()}-${++requests}` },
+      { lockApi: connection, clock: this.proc.clock, newRequestId: () => `c${endpoint}-${sim.opId()}-${++requests}` },
     );
   }
 
@@ -327,27 +327,49 @@ export class SimLockClient {
    * GetLock and ValidateToken go into the per-lock history; every answered read is
    * recorded for the check against the committed log.
    */
-  async read(query: ReadQuery, giveUpMs = 1000): Promise<ReadAnswer | null> {
+  async read(read: ReadCall, giveUpMs = 1000): Promise<ReadAnswer | undefined> {
     const call = this.sim.c.sched.now;
     const id = this.sim.opId();
     type PerLockEvent = Extract<LockHistoryEvent, { kind: "read" | "validate" }>;
-    const ev: PerLockEvent | null = query.op === "getLock" ? { kind: "read", id, lock: query.lock, call, ret: null }
-      : query.op === "validateToken" ? { kind: "validate", id, lock: query.lock, token: query.token, call, ret: null }
+    const ev: PerLockEvent | null = read.name === "GetLock" ? { kind: "read", id, lock: read.request.lock, call, ret: null }
+      : read.name === "ValidateToken" ? { kind: "validate", id, lock: read.request.lock, token: read.request.token, call, ret: null }
       : null;
     if (ev) this.sim.history.push(ev);
-    const r = await this.api.read(query, giveUpMs);
-    if (r === null || this.proc.crashed) return null;
+    const answer = await this.readAnswer(read, giveUpMs);
+    if (answer === undefined || this.proc.crashed) return undefined;
     const ret = this.sim.c.sched.now;
-    this.sim.reads.record({ client: this.endpoint, query, call, ret, readIndex: r.readIndex, applied: r.applied, answer: r.answer });
-    if (ev?.kind === "read" && r.answer.op === "getLock") {
-      const holder = r.answer.lock.holder;
+    this.sim.reads.record({ client: this.endpoint, read, call, ret, answer });
+    if (ev?.kind === "read" && read.name === "GetLock") {
+      const holder = (answer as AnswerOf<"GetLock"> | null)?.holder;
       ev.out = { kind: "read", holder: holder?.sessionId ?? null, token: holder?.token ?? null };
       ev.ret = ret;
-    } else if (ev?.kind === "validate" && r.answer.op === "validateToken") {
-      ev.out = { kind: "validated", valid: r.answer.valid };
+    } else if (ev?.kind === "validate" && read.name === "ValidateToken") {
+      ev.out = { kind: "validated", valid: (answer as AnswerOf<"ValidateToken"> | null)?.valid === true };
       ev.ret = ret;
     }
-    return r.answer;
+    return answer;
+  }
+
+  /**
+   * A read's answer through a connection that starts at a node picked at random (so
+   * followers serve reads through the leader's read index too), retried through the
+   * failover rules; null for a session the cluster does not have, undefined if unanswered.
+   */
+  private async readAnswer(read: ReadCall, giveUpMs: number): Promise<ReadAnswer | undefined> {
+    const order = this.sim.c.nodes.map((n) => n.id);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = this.rng.int(0, i);
+      [order[i], order[j]] = [order[j] as number, order[i] as number];
+    }
+    const connection = new Connection(
+      { endpoints: order.map(simClientAddress), callTimeoutMs: CALL_TIMEOUT_MS, retryBudgetMs: giveUpMs },
+      { transport: this.transport, clock: this.proc.clock },
+    );
+    try {
+      return await connection.call(read.name, () => read.request as never);
+    } catch (err) {
+      return err instanceof SessionNotFoundError ? null : undefined;
+    }
   }
 
   /** Stops the whole process for `localMs` (no keepalive, no timer, no answer seen meanwhile). */
@@ -501,16 +523,16 @@ export class LockWorkload {
       const token = this.lastToken.get(lock) ?? BigInt(rng.int(1, 100));
       this.bump(this.active, lock, 1);
       this.stats.reads++;
-      await client.read(rng.chance(0.5) ? { op: "getLock", lock } : { op: "validateToken", lock, token });
+      await client.read(rng.chance(0.5) ? { name: "GetLock", request: { lock, waitersAfterIndex: 0n } } : { name: "ValidateToken", request: { lock, token } });
       this.bump(this.active, lock, -1);
       return;
     }
     const k = rng.int(0, 2);
-    const query: ReadQuery = k === 0 ? { op: "listLocks", prefix: rng.pick(["", "lock-", "lock-1", "none-"]) }
-      : k === 1 ? { op: "listSessions" }
-      : { op: "getSession", id: rng.chance(0.5) ? client.session!.id : rng.pick(this.sessions) };
+    const read: ReadCall = k === 0 ? { name: "ListLocks", request: { prefix: rng.pick(["", "lock-", "lock-1", "none-"]), after: "", limit: 0 } }
+      : k === 1 ? { name: "ListSessions", request: { after: 0n, limit: 0 } }
+      : { name: "GetSession", request: { sessionId: rng.chance(0.5) ? client.session!.id : rng.pick(this.sessions) } };
     this.stats.reads++;
-    await client.read(query);
+    await client.read(read);
   }
 
   private async lockTask(client: SimLockClient): Promise<void> {
@@ -538,7 +560,7 @@ export class LockWorkload {
       this.lastToken.set(lock, res.token);
       if (rng.chance(0.15)) {
         this.stats.reads++;
-        await client.read({ op: "validateToken", lock, token: res.token });
+        await client.read({ name: "ValidateToken", request: { lock, token: res.token } });
       }
       const access = { key: lock, token: res.token, session: client.session!.id };
       const value = this.sim.resource.read(access);

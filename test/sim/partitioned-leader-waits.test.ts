@@ -47,20 +47,17 @@ describe("a waiting Acquire on a leader cut off from its quorum", () => {
     const holder = new SimLockClient(sim, 100, new SeededRandom(1), 3_000, 0);
     expect((await settleWithin(sim, holder.open(), 3_000)).value).toBe(true);
     expect((await settleWithin(sim, holder.acquire("x", 0), 3_000)).value?.kind).toBe("granted");
-    const waiterSession = (await settleWithin(sim, sim.rpc(101, sim.c.leader()!.id, { kind: "openSession", req: { ttlMs: 60_000, clientName: "w", requestId: "w1" } }, 2_000), 3_000)).value;
-    expect(waiterSession?.kind).toBe("opened");
-    const sessionId = waiterSession?.kind === "opened" ? waiterSession.sessionId : 0n;
+    const opened = (await settleWithin(sim, sim.call(101, sim.c.leader()!.id, "OpenSession", { ttlMs: 60_000, clientName: "w", requestId: "w1" }, 2_000), 3_000)).value;
+    expect(opened).toMatchObject({ answer: { ttlMs: 60_000 } });
+    const sessionId = opened !== null && opened !== undefined && "answer" in opened ? opened.answer.sessionId : 0n;
     const old = sim.c.leader()!;
-    const reply = sim.rpc(101, old.id, {
-      kind: "acquire",
-      cmd: { type: "acquire", sessionId, lock: "x", waitMs: 60_000, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-    }, 60_000);
+    const reply = sim.call(101, old.id, "Acquire", { sessionId, lock: "x", waitMs: 60_000, seq: 1, ackedUpTo: 0, held: [] }, 60_000);
     await runFor(sim, 200);
     expect(sim.hosts.get(old.id)!.host.state.getLock("x").waiters.length).toBe(1);
     sim.c.partition([[old.id], sim.c.nodes.filter((n) => n.id !== old.id).map((n) => n.id)]);
     const answer = await settleWithin(sim, reply, 10_000);
     expect(answer.done).toBe(true);
-    expect(answer.value).toMatchObject({ kind: "failure", reason: "ERROR_REASON_WAIT_DETACHED" });
+    expect(answer.value).toMatchObject({ failure: { reason: "ERROR_REASON_WAIT_DETACHED" } });
     expect(old.core?.role).not.toBe("leader");
   });
 });

@@ -42,7 +42,7 @@ function records(shape: Shape): RunRecords {
   if (shape.aRecord ?? true) sessions.push({ t: "session", worker: "w1", session: "1", opened: 50, deadline: DEADLINE, lostAt: DEADLINE + 100 });
   const watch: WatchRecord[] = [
     { t: "watch", kind: "acquired", index: "10", lock: LOCK, session: "1", token: "5", at: 150 },
-    { t: "watch", kind: shape.aEnd ?? "expired", index: "11", lock: LOCK, session: "1", token: "5", at: 9_000 },
+    { t: "watch", kind: shape.aEnd ?? "sessionExpired", index: "11", lock: LOCK, session: "1", token: "5", at: 9_000 },
     { t: "watch", kind: "acquired", index: "11", lock: LOCK, session: "2", token: "6", at: shape.bWatchAt ?? 60_000 },
     { t: "watch", kind: "sessionClosed", index: "12", lock: LOCK, session: "2", token: "6", at: 45_500 },
   ];

@@ -137,7 +137,7 @@ describe("chaos grant log with shared holders", () => {
   it("passes readers granted together at one entry (one token) and beside each other, then a writer once they are gone", () => {
     const watch = [
       event("acquired", 7, "2", 7, true), event("acquired", 7, "3", 7, true), event("acquired", 8, "4", 8, true),
-      event("released", 9, "2", 7), event("released", 10, "3", 7), event("expired", 11, "4", 8),
+      event("released", 9, "2", 7), event("released", 10, "3", 7), event("sessionExpired", 11, "4", 8),
       event("acquired", 11, "1", 11),
     ];
     expect(grantLog(watch)).toEqual([]);

@@ -2,9 +2,6 @@
 // neither cuts a call short nor makes it retry for ever.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Connection } from "../../client/connection.ts";
-import { palisade } from "../../proto/gen/palisade.js";
-import { lockServiceDefinition as lockService } from "../../proto/grpc.ts";
-import { toU64 } from "../../proto/wire.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -14,9 +11,9 @@ describe("Connection retry budget", () => {
   it("a call keeps retrying for its whole budget when the wall clock jumps forward meanwhile", async () => {
     // Nothing listens on port 1: every attempt fails at once with UNAVAILABLE.
     const connection = new Connection({ endpoints: ["127.0.0.1:1"], callTimeoutMs: 200, retryBudgetMs: 600 });
-    const attempts = vi.spyOn(connection, "callOnce");
+    const attempts = vi.spyOn(connection as unknown as { grpcAttempt: () => Promise<unknown> }, "grpcAttempt");
     try {
-      const call = connection.invoke(lockService.KeepAlive, () => palisade.v1.KeepAliveRequest.create({ sessionId: toU64(1n) }), { kind: "read" });
+      const call = connection.call("KeepAlive", () => ({ sessionIds: [1n] }));
       const realNow = Date.now.bind(Date);
       vi.spyOn(Date, "now").mockImplementation(() => realNow() + 3_600_000);
       await expect(call).rejects.toThrow(/KeepAlive/);

@@ -49,7 +49,7 @@ function rig() {
         reject(new Error("cancelled"));
       };
       sent.push(s);
-    }), { kind: "read", attemptTimeoutMs: timeoutMs, budgetMs: 60_000, answerMayWait, what: "test" });
+    }), "test", { answerMayWait }, { kind: "read", attemptTimeoutMs: timeoutMs, budgetMs: 60_000 });
   const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
   return { clock, failover, sent, call, settle };
 }
@@ -170,7 +170,7 @@ describe("failover: a node that answers but cannot grant", () => {
           reject(new Error("cancelled"));
         };
         sent.push(s);
-      }), { kind: "write", attemptTimeoutMs: timeoutMs, budgetMs: 60_000, answerMayWait, what: "test" });
+      }), "test", { answerMayWait }, { kind: "write", attemptTimeoutMs: timeoutMs, budgetMs: 60_000 });
     const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
     const waiting = call(30_000, true); // a waiting Acquire on a, the old leader
     const read = call(1_000); // a short call to a, say a keepalive

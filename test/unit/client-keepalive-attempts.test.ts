@@ -2,24 +2,23 @@
 // most a third of it (and never past it), so a node that does not answer leaves time to
 // try the others before the session is lost.
 import { describe, expect, it } from "vitest";
-import type { Connection, InvokeOptions } from "../../client/connection.ts";
 import { monotonicMs, systemClock } from "../../client/clock.ts";
-import { GrpcLockApi } from "../../client/lock-api.ts";
+import type { CallOptions, LockApi } from "../../client/lock-api.ts";
 import { Session, type SessionSettings } from "../../client/session.ts";
 
 /** A connection whose calls never answer, recording the options of each KeepAlive. */
-function silentConnection(): { connection: Connection; keepalives: InvokeOptions[] } {
-  const keepalives: InvokeOptions[] = [];
-  const connection = {
-    invoke(method: { path: string }, _build: unknown, options: InvokeOptions): Promise<unknown> {
-      if (method.path.endsWith("/KeepAlive")) keepalives.push(options);
+function silentConnection(): { connection: LockApi; keepalives: CallOptions[] } {
+  const keepalives: CallOptions[] = [];
+  const connection: LockApi = {
+    call(name, _build, options = {}) {
+      if (name === "KeepAlive") keepalives.push(options);
       return new Promise(() => undefined);
     },
-  } as unknown as Connection;
+  };
   return { connection, keepalives };
 }
 
-const attemptOf = (options: InvokeOptions): number =>
+const attemptOf = (options: CallOptions): number =>
   typeof options.attemptTimeoutMs === "function" ? options.attemptTimeoutMs() : options.attemptTimeoutMs ?? 3_000;
 
 describe("keepalive attempts", () => {
@@ -29,7 +28,7 @@ describe("keepalive attempts", () => {
     const settings: SessionSettings = {
       id: 3n, ttlMs, clientName: "t", openedSentAt: monotonicMs() - 1_000, callTimeoutMs: 3_000, retryBudgetMs: 15_000, driftBound: 0.01, deadlineTickMs: 50,
     };
-    const session = new Session(new GrpcLockApi(connection), settings, systemClock);
+    const session = new Session(connection, settings, systemClock);
     try {
       expect(keepalives).toHaveLength(1);
       const left = session.deadline - monotonicMs();

@@ -1,29 +1,27 @@
-// KeepaliveBatcher: the keepalives of one turn leave as one KeepAliveSessions request, and
-// each session gets its own outcome.
+// KeepaliveBatcher: the keepalives of one turn leave as one KeepAlive request, and each
+// session gets its own outcome.
 import { status as Status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../client/clock.ts";
-import { PalisadeError, SessionNotFoundError, UnavailableError } from "../../client/errors.ts";
+import { SessionNotFoundError, UnavailableError } from "../../client/errors.ts";
 import { combinedOptions, KeepaliveBatcher, MAX_SESSIONS_PER_REQUEST } from "../../client/keepalive-batch.ts";
-import type { CallOptions, KeptAlive } from "../../client/lock-api.ts";
+import type { CallOptions } from "../../client/lock-api.ts";
+import { scriptedApi } from "./lock-api-kit.ts";
+
+type KeptAlive = "ok" | "notFound";
 
 /** A LockApi's keepalive half that records each request and answers as `answer` says. */
 function recordingApi(answer: (ids: readonly bigint[]) => Promise<KeptAlive[]>) {
   const batches: Array<{ ids: bigint[]; options: CallOptions }> = [];
-  const singles: bigint[] = [];
   return {
     batches,
-    singles,
-    api: {
-      keepAlive: (id: bigint): Promise<void> => {
-        singles.push(id);
-        return Promise.resolve();
+    api: scriptedApi({
+      KeepAlive: async ({ sessionIds }, options) => {
+        batches.push({ ids: [...sessionIds], options });
+        const outcomes = await answer(sessionIds);
+        return { sessions: sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: outcomes[i] === "ok" ? 10_000 : null })) };
       },
-      keepAliveSessions: (ids: readonly bigint[], options: CallOptions = {}): Promise<KeptAlive[]> => {
-        batches.push({ ids: [...ids], options });
-        return answer(ids);
-      },
-    },
+    }),
   };
 }
 
@@ -31,11 +29,10 @@ const settle = (p: Promise<void>): Promise<string> => p.then(() => "ok", (e: unk
 
 describe("KeepaliveBatcher", () => {
   it("sends the keepalives of many sessions made in one turn as one request, and gives each session its own outcome", async () => {
-    const { api, batches, singles } = recordingApi((ids) => Promise.resolve(ids.map((id) => (id === 2n ? "notFound" : "ok"))));
+    const { api, batches } = recordingApi((ids) => Promise.resolve(ids.map((id) => (id === 2n ? "notFound" : "ok"))));
     const batcher = new KeepaliveBatcher(api, systemClock);
     const outcomes = await Promise.all([1n, 2n, 3n].map((id) => settle(batcher.keepAlive(id, { kind: "read" }))));
     expect(batches.map((b) => b.ids)).toEqual([[1n, 2n, 3n]]);
-    expect(singles).toEqual([]);
     expect(outcomes).toEqual(["ok", "SessionNotFoundError", "ok"]);
     const next = await settle(batcher.keepAlive(4n));
     expect(next).toBe("ok");
@@ -63,15 +60,6 @@ describe("KeepaliveBatcher", () => {
     const batcher = new KeepaliveBatcher(api, systemClock);
     const outcomes = await Promise.all([1n, 2n].map((id) => settle(batcher.keepAlive(id))));
     expect(outcomes).toEqual(["UnavailableError", "UnavailableError"]);
-  });
-
-  it("falls back to one KeepAlive per session, from then on, when the nodes answer UNIMPLEMENTED", async () => {
-    const { api, batches, singles } = recordingApi(() => Promise.reject(new PalisadeError("UNIMPLEMENTED: unknown method", Status.UNIMPLEMENTED)));
-    const batcher = new KeepaliveBatcher(api, systemClock);
-    expect(await Promise.all([1n, 2n].map((id) => settle(batcher.keepAlive(id))))).toEqual(["ok", "ok"]);
-    expect(await settle(batcher.keepAlive(3n))).toBe("ok");
-    expect(batches).toHaveLength(1);
-    expect(singles).toEqual([1n, 2n, 3n]);
   });
 
   it("sizes each attempt by the most pressed session still in time, and keeps the call going while any session has time left", () => {

@@ -7,10 +7,10 @@ import type { ClientClock, Timer } from "../../client/clock.ts";
 import {
   HoldLimitError, InvalidArgumentError, LockBusyError, PalisadeClient, Session,
 } from "../../client/index.ts";
-import type {
-  AcquireAnswer, AcquireCall, CallOptions, CancelWaitCall, LockApi, OpenedSession, ReleaseCall,
-} from "../../client/lock-api.ts";
-import type { CancelWaitResult } from "../../client/types.ts";
+import type { CallOptions, LockApi } from "../../client/lock-api.ts";
+import type { AnswerOf, CallName, RequestOf } from "../../proto/lock-calls.ts";
+import type { AcquireAnswer, AcquireRequest, CancelWaitRequest, CancelWaitResult, ReleaseRequest } from "../../proto/lock-values.ts";
+import { scriptedApi } from "./lock-api-kit.ts";
 
 /** Time moves only when the test says so; timers fire as it passes them. */
 class HandClock implements ClientClock {
@@ -48,36 +48,41 @@ class HandClock implements ClientClock {
 
 /** Grants every Acquire at once (token 7; a permit in slot 2), or leaves it unanswered when `hang` is set. */
 class ScriptedApi implements LockApi {
-  readonly acquires: AcquireCall[] = [];
-  readonly releases: ReleaseCall[] = [];
-  readonly cancels: CancelWaitCall[] = [];
+  readonly acquires: AcquireRequest[] = [];
+  readonly releases: ReleaseRequest[] = [];
+  readonly cancels: CancelWaitRequest[] = [];
   hang = false;
   cancelAnswer: CancelWaitResult = { outcome: "cancelled" };
-  async openSession(): Promise<OpenedSession> {
-    return { sessionId: 1n, ttlMs: 60_000 };
+  private readonly calls = scriptedApi({
+    OpenSession: async () => ({ sessionId: 1n, ttlMs: 60_000 }),
+    Acquire: (request) => this.acquire(request),
+    Release: async (request) => {
+      this.releases.push(request);
+      return {};
+    },
+    CancelWait: (request) => this.cancelWait(request),
+    CloseSession: async () => ({}),
+  });
+
+  call<N extends CallName>(name: N, build: () => RequestOf<N>, options?: CallOptions): Promise<AnswerOf<N>> {
+    return this.calls.call(name, build, options);
   }
-  keepAlive(): Promise<void> {
-    return new Promise(() => undefined);
-  }
-  acquire(call: AcquireCall, _options?: CallOptions): Promise<AcquireAnswer> {
+
+  acquire(call: AcquireRequest): Promise<AcquireAnswer> {
     this.acquires.push(call);
     if (this.hang) return new Promise(() => undefined);
     const targets = [{ lock: call.lock, mode: call.mode, permits: call.permits }, ...(call.more ?? [])];
     return Promise.resolve({
-      acquired: true, token: 7n,
+      kind: "granted", token: 7n, holder: { sessionId: 1n, clientName: "", token: 7n, grantedIndex: 7n },
       grants: targets.map((t) => t.permits !== undefined
         ? { lock: t.lock, token: 7n, mode: "permit" as const, permits: t.permits, slot: 2 }
         : { lock: t.lock, token: 7n, mode: t.mode ?? "exclusive" }),
     });
   }
-  async release(call: ReleaseCall): Promise<void> {
-    this.releases.push(call);
-  }
-  async cancelWait(call: CancelWaitCall): Promise<CancelWaitResult> {
+  async cancelWait(call: CancelWaitRequest): Promise<CancelWaitResult> {
     this.cancels.push(call);
     return this.cancelAnswer;
   }
-  async closeSession(): Promise<void> {}
 }
 
 function setup(): { api: ScriptedApi; clock: HandClock; client: PalisadeClient } {
@@ -103,7 +108,7 @@ describe("the client's lock kinds", () => {
   it("an exclusive lock() sends none of the kinds' fields", async () => {
     const { api, client } = setup();
     const handle = await client.lock("L");
-    const call = api.acquires[0] as AcquireCall;
+    const call = api.acquires[0] as AcquireRequest;
     expect([call.mode, call.permits, call.more, call.holderData, call.holdMs]).toEqual([undefined, undefined, undefined, undefined, undefined]);
     expect(handle.mode).toBe("exclusive");
   });

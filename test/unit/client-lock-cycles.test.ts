@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 import type { ClientClock, Timer } from "../../client/clock.ts";
 import { PalisadeClient } from "../../client/index.ts";
 import type { Session } from "../../client/session.ts";
-import { GrpcLockApi } from "../../client/lock-api.ts";
 import { FakeCluster } from "./client-fake-cluster.ts";
 
 setFlagsFromString("--expose-gc");
@@ -53,7 +52,7 @@ describe("lock() and release() cycles", () => {
     const fake = new FakeCluster();
     fake.recordCalls = false;
     const clock = new StillClock();
-    const client = new PalisadeClient({ endpoints: ["127.0.0.1:1"] }, { lockApi: new GrpcLockApi(fake), clock });
+    const client = new PalisadeClient({ endpoints: ["127.0.0.1:1"] }, { lockApi: fake, clock });
     const warnings: string[] = [];
     const onWarning = (w: Error): void => {
       warnings.push(`${w.name}: ${w.message}`);

@@ -2,23 +2,25 @@
 // keepalive (or of OpenSession) + TTL − (2·ρ·TTL + one tick), on the host's monotonic
 // clock; past it the session is lost for good.
 import { describe, expect, it } from "vitest";
-import type { Connection } from "../../client/connection.ts";
 import { monotonicMs, msToNs, systemClock } from "../../client/clock.ts";
-import { GrpcLockApi } from "../../client/lock-api.ts";
+import type { LockApi } from "../../client/lock-api.ts";
 import { SessionLostError } from "../../client/errors.ts";
 import { Session, type SessionSettings } from "../../client/session.ts";
 
-/** A connection whose KeepAlive answers at once (or never), and that records what was sent. */
-function fakeConnection(keepalives: "answer" | "hang"): { connection: Connection; paths: string[] } {
+/** Calls whose KeepAlive answers at once (or never), recorded by name. */
+function fakeConnection(keepalives: "answer" | "hang"): { connection: LockApi; paths: string[] } {
   const paths: string[] = [];
   const connection = {
-    invoke(method: { path: string }): Promise<unknown> {
-      paths.push(method.path);
-      if (method.path.endsWith("/KeepAlive") && keepalives === "answer") return Promise.resolve({});
-      if (method.path.endsWith("/CloseSession")) return Promise.resolve({});
+    call(name: string, build: () => unknown): Promise<unknown> {
+      paths.push(name);
+      if (name === "KeepAlive" && keepalives === "answer") {
+        const { sessionIds } = build() as { sessionIds: bigint[] };
+        return Promise.resolve({ sessions: sessionIds.map((sessionId) => ({ sessionId, ttlMs: 10_000 })) });
+      }
+      if (name === "CloseSession") return Promise.resolve({});
       return new Promise(() => undefined);
     },
-  } as unknown as Connection;
+  } as LockApi;
   return { connection, paths };
 }
 
@@ -30,7 +32,7 @@ describe("session deadline", () => {
   it("is OpenSession's send time + TTL − (2·ρ·TTL + tick) before any keepalive", () => {
     const { connection } = fakeConnection("hang");
     const sentAt = monotonicMs();
-    const session = new Session(new GrpcLockApi(connection), settings(sentAt, 10_000), systemClock);
+    const session = new Session(connection, settings(sentAt, 10_000), systemClock);
     expect(session.deadline).toBeCloseTo(sentAt + 10_000 - (2 * 0.01 * 10_000 + 50), 6);
     expect(session.deadlineNs).toBe(msToNs(session.deadline));
     expect(session.live).toBe(true);
@@ -40,7 +42,7 @@ describe("session deadline", () => {
   it("moves with each acknowledged keepalive and tells its listeners the absolute deadline", async () => {
     const { connection } = fakeConnection("answer");
     const opened = monotonicMs() - 5_000;
-    const session = new Session(new GrpcLockApi(connection), settings(opened, 10_000), systemClock);
+    const session = new Session(connection, settings(opened, 10_000), systemClock);
     const extended = await new Promise<bigint>((resolve) => session.onDeadlineExtended(resolve));
     expect(session.deadline).toBeGreaterThan(opened + 10_000 - 250);
     expect(extended).toBe(session.deadlineNs);
@@ -49,35 +51,31 @@ describe("session deadline", () => {
 
   it("once passed, the session is lost for good: signal aborted, writes refused, closed best-effort", async () => {
     const { connection, paths } = fakeConnection("hang");
-    const session = new Session(new GrpcLockApi(connection), settings(monotonicMs() - 2_000, 1_000), systemClock);
+    const session = new Session(connection, settings(monotonicMs() - 2_000, 1_000), systemClock);
     const reason = await new Promise<string>((resolve) => session.onLost(resolve));
     expect(reason).toMatch(/no keepalive acknowledged/);
     expect(session.state).toBe("lost");
     expect(session.live).toBe(false);
     expect(session.signal.reason).toBeInstanceOf(SessionLostError);
     expect(() => session.startAcquire("x")).toThrow(SessionLostError);
-    expect(paths.some((p) => p.endsWith("/CloseSession"))).toBe(true);
+    expect(paths).toContain("CloseSession");
   });
 });
 
 describe("a grant that came after the caller lost track of its Acquire", () => {
   it("is released by the session, which reports the grant and the release", async () => {
-    const { palisade } = await import("../../proto/gen/palisade.js");
     const { OutcomeUnknownError } = await import("../../client/errors.ts");
-    const { toU64 } = await import("../../proto/wire.ts");
     const paths: string[] = [];
     const connection = {
-      invoke(method: { path: string }): Promise<unknown> {
-        paths.push(method.path);
-        if (method.path.endsWith("/Acquire")) return Promise.reject(new OutcomeUnknownError("no answer"));
-        if (method.path.endsWith("/CancelWait")) {
-          return Promise.resolve(palisade.v1.CancelWaitResponse.create({ outcome: palisade.v1.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_GRANTED, token: toU64(42n) }));
-        }
-        if (method.path.endsWith("/Release") || method.path.endsWith("/CloseSession")) return Promise.resolve({});
+      call(name: string): Promise<unknown> {
+        paths.push(name);
+        if (name === "Acquire") return Promise.reject(new OutcomeUnknownError("no answer"));
+        if (name === "CancelWait") return Promise.resolve({ outcome: "granted", token: 42n });
+        if (name === "Release" || name === "CloseSession") return Promise.resolve({});
         return new Promise(() => undefined);
       },
-    } as unknown as Connection;
-    const session = new Session(new GrpcLockApi(connection), settings(monotonicMs(), 10_000), systemClock);
+    } as LockApi;
+    const session = new Session(connection, settings(monotonicMs(), 10_000), systemClock);
     const reported = new Promise<import("../../client/session.ts").LateGrantRelease>((resolve) => session.onLateGrantReleased(resolve));
     const pending = session.startAcquire("late");
     await expect(pending.result).rejects.toBeInstanceOf(OutcomeUnknownError);
@@ -85,7 +83,7 @@ describe("a grant that came after the caller lost track of its Acquire", () => {
     expect(late).toMatchObject({ lock: "late", acquireSeq: pending.seq, token: 42n, outcome: "released" });
     expect(late.releaseAnsweredNs).not.toBeNull();
     expect(late.learntAtNs <= late.releaseSentNs && late.releaseSentNs <= late.releaseAnsweredNs!).toBe(true);
-    expect(paths.filter((p) => p.endsWith("/Release"))).toHaveLength(1);
+    expect(paths.filter((p) => p === "Release")).toHaveLength(1);
     await session.unsettledAcquire("late");
     await session.close();
   });

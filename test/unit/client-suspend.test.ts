@@ -3,9 +3,8 @@
 // a suspend past the deadline loses the session. A suspend is played here by moving the
 // wall clock (Date.now) forward while the monotonic clock goes on as usual.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Connection } from "../../client/connection.ts";
 import { monotonicMs, systemClock, type ClientClock } from "../../client/clock.ts";
-import { GrpcLockApi } from "../../client/lock-api.ts";
+import type { LockApi } from "../../client/lock-api.ts";
 import { SessionLostError } from "../../client/errors.ts";
 import { Session, type SessionSettings } from "../../client/session.ts";
 import { StallWatch } from "../../client/stall-watch.ts";
@@ -18,7 +17,7 @@ function wallJump(ms: number): void {
 }
 
 /** Keepalives and everything else stay unanswered: only the deadline decides. */
-const silent = { invoke: () => new Promise(() => undefined) } as unknown as Connection;
+const silent: LockApi = { call: () => new Promise(() => undefined) };
 
 function settings(ttlMs: number): SessionSettings {
   return { id: 9n, ttlMs, clientName: "t", openedSentAt: monotonicMs(), callTimeoutMs: 1_000, retryBudgetMs: 1_000, driftBound: 0.01, deadlineTickMs: 50 };
@@ -30,7 +29,7 @@ afterEach(() => {
 
 describe("system suspend", () => {
   it("a session whose host slept past its deadline is lost at the next look, though the monotonic clock stood still", () => {
-    const session = new Session(new GrpcLockApi(silent), settings(2_000), systemClock);
+    const session = new Session(silent, settings(2_000), systemClock);
     expect(session.live).toBe(true);
     wallJump(5_000);
     expect(session.live).toBe(false);
@@ -40,7 +39,7 @@ describe("system suspend", () => {
 
   it("a shorter suspend brings the deadline forward by the time slept", () => {
     const opened = monotonicMs();
-    const session = new Session(new GrpcLockApi(silent), { ...settings(10_000), openedSentAt: opened }, systemClock);
+    const session = new Session(silent, { ...settings(10_000), openedSentAt: opened }, systemClock);
     const budget = 10_000 - (2 * 0.01 * 10_000 + 50);
     // Less by what the wall clock saw pass beyond the monotonic one: under its 1 ms resolution.
     expect(session.deadline).toBeLessThanOrEqual(opened + budget);
@@ -54,14 +53,14 @@ describe("system suspend", () => {
 
   it("a backward jump of the wall clock neither ends nor extends a session", async () => {
     const opened = monotonicMs();
-    const session = new Session(new GrpcLockApi(silent), { ...settings(10_000), openedSentAt: opened }, systemClock);
+    const session = new Session(silent, { ...settings(10_000), openedSentAt: opened }, systemClock);
     const before = session.deadline;
     wallJump(-3_600_000);
     expect(session.live).toBe(true);
     expect(session.deadline).toBe(before);
     void session.close();
 
-    const short = new Session(new GrpcLockApi(silent), { ...settings(1_000), openedSentAt: monotonicMs() - 2_000 }, systemClock);
+    const short = new Session(silent, { ...settings(1_000), openedSentAt: monotonicMs() - 2_000 }, systemClock);
     expect(short.live).toBe(false);
   });
 

@@ -4,7 +4,7 @@
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ADMIN_SERVICE_NAME, LOCK_SERVICE_NAME, NodeHealth } from "../../node/server/health.ts";
+import { ADMIN_SERVICE_NAME, LOCK_SERVICE_NAME, NodeHealth } from "../../node/ops/health.ts";
 import { eventually } from "./eventually.ts";
 
 const HEALTH_PROTO = `

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { expectLinearizable, expectNotLinearizable } from "./linearizable-kit.ts";
 import type { LockTarget } from "../../node/lock/kinds.ts";
-import { checkLockHistory, kindsPartitions, type AcquireEvent, type LockHistoryEvent } from "../sim/checkers/linearizable.ts";
-import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "../sim/checkers/lock-model.ts";
+import { checkLockHistory, kindsPartitions, type AcquireEvent, type LockHistoryEvent } from "../../verify/lock-history.ts";
+import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "../../verify/lock-model.ts";
 import { acquireEventFields, acquireOutcomeOf, readOutcomeOf, releaseOutcomeOf, revokedGrantsOf } from "../sim/checkers/outcomes.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 import { LOCKS, randomLog, SEMAPHORES } from "./lock-random-log.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { expectLinearizable, expectNotLinearizable } from "./linearizable-kit.ts";
-import { checkLinearizable, checkLockHistory, partitionByLock } from "../sim/checkers/linearizable.ts";
-import type { LockHistoryEvent, Model, Operation } from "../sim/checkers/linearizable.ts";
-import { lockModel } from "../sim/checkers/lock-model.ts";
-import type { AcquireOutcome, ReadOutcome, ReleaseOutcome } from "../sim/checkers/lock-model.ts";
+import { checkLinearizable, type Model, type Operation } from "../../verify/linearizable.ts";
+import { checkLockHistory, partitionByLock, type LockHistoryEvent } from "../../verify/lock-history.ts";
+import { lockModel } from "../../verify/lock-model.ts";
+import type { AcquireOutcome, ReadOutcome, ReleaseOutcome } from "../../verify/lock-model.ts";
 
 // --- history builders --------------------------------------------------------------
 

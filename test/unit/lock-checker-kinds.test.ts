@@ -2,11 +2,18 @@
 // pass; entries with a planted fault (a grant the rules forbid, a set granted in part, a
 // permit too many, a wait left waiting) are caught.
 import { describe, expect, it } from "vitest";
+import type { Answer } from "../../node/lock/answers.ts";
 import { encodeCommand, type Command } from "../../node/lock/commands.ts";
+import type { GrantMode } from "../../node/lock/kinds.ts";
 import type { ApplyOutcome, LockEvent } from "../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import { LockChecker } from "../sim/checkers/lock.ts";
 import { randomLog } from "./lock-random-log.ts";
+
+/** A planted grant answer of one lock. */
+function grantAnswer(session: bigint, lock: string, token: bigint, mode: GrantMode = "exclusive", permit: { permits?: number; slot?: number } = {}): Answer {
+  return { kind: "granted", token, holder: { sessionId: session, clientName: "", token, grantedIndex: token }, grants: [{ lock, token, mode, ...permit }] };
+}
 
 /** A log applied to one replica and fed to the checker; `plant` may change an entry's outcome first. */
 class Harness {
@@ -79,7 +86,7 @@ describe("the per-index lock checker on the lock kinds", () => {
     const token = BigInt(index);
     h.acquire(b, "L", { mode: "shared" }, (o) => ({
       ...o,
-      result: { code: "OK", kind: "granted", token },
+      result: grantAnswer(b, "L", token, "shared"),
       events: [{ type: "acquired", index, lock: "L", sessionId: b, token, wallMs: 0, mode: "shared" }],
     }));
     expect(h.failures).toEqual([`FIFO: index ${index} grants L to session ${b} at once while session ${w} waits for it since index ${index - 1}`]);
@@ -96,7 +103,7 @@ describe("the per-index lock checker on the lock kinds", () => {
     // The release hands the lock to x; plant it going to s, which waits behind x.
     h.release(e, "L", te, (o) => ({
       ...o,
-      completions: [{ sessionId: s, seq: 1, answer: { code: "OK", kind: "granted", token } }],
+      completions: [{ sessionId: s, seq: 1, answer: grantAnswer(s, "L", token, "shared") }],
       events: [o.events[0] as LockEvent, { type: "acquired", index, lock: "L", sessionId: s, token, wallMs: 0, mode: "shared" }],
     }));
     expect(h.failures[0]).toBe(`FIFO: index ${index} grants L to session ${s} (waiting since index ${index - 1}) while session ${x}, ahead of it since index ${index - 2}, still waits`);
@@ -122,7 +129,7 @@ describe("the per-index lock checker on the lock kinds", () => {
     const token = BigInt(index);
     h.acquire(c, "S", { permits: 2 }, (o) => ({
       ...o,
-      result: { code: "OK", kind: "granted", token, slot: 2 },
+      result: grantAnswer(c, "S", token, "permit", { permits: 2, slot: 2 }),
       events: [{ type: "acquired", index, lock: "S", sessionId: c, token, wallMs: 0, mode: "permit", slot: 2, permits: 2 }],
     }));
     expect(h.failures).toEqual([`G1: index ${index} grants S (permit) to ${c}, the 3th permit of 2`]);
@@ -152,7 +159,7 @@ describe("the per-index lock checker on the lock kinds", () => {
     const token = BigInt(index);
     h.acquire(b, "L", {}, (o) => ({
       ...o,
-      result: { code: "OK", kind: "granted", token },
+      result: grantAnswer(b, "L", token),
       events: [{ type: "acquired", index, lock: "L", sessionId: b, token, wallMs: 0 }],
     }));
     expect(h.failures).toEqual([`G1: index ${index} grants L to ${b} while ${a} holds it`]);

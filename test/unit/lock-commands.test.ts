@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CommandDecodeError, decodeCommand, encodeCommand, type Command } from "../../node/lock/commands.ts";
 import { checkLockName, utf8Length, validateCommand } from "../../node/lock/validate.ts";
 import { tokenEpoch, tokenFor, tokenIndex } from "../../node/lock/tokens.ts";
-import { crc32 } from "../../node/lock/checksum.ts";
+import { CRC32_START, crc32, crc32Final, crc32Update } from "../../node/lock/checksum.ts";
+import { crc32 as nativeCrc32 } from "../../node/util/crc32.ts";
 import { DEFAULT_LOCK_LIMITS } from "../../node/lock/limits.ts";
 import { SeededRandom } from "../../node/util/rng.ts";
 
@@ -93,5 +94,14 @@ describe("tokens and checksum", () => {
   it("computes the standard CRC-32", () => {
     expect(crc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
     expect(crc32(new Uint8Array(0))).toBe(0);
+  });
+
+  it("computes the same CRC-32 as the I/O shell's native one, in one piece or several", () => {
+    const bytes = Uint8Array.from({ length: 4_099 }, (_, i) => (i * 131 + 7) & 0xff);
+    for (const length of [0, 1, 7, 64, 1_000, 4_099]) {
+      const part = bytes.subarray(0, length);
+      expect(crc32(part)).toBe(nativeCrc32(part));
+    }
+    expect(crc32Final(crc32Update(crc32Update(CRC32_START, bytes.subarray(0, 10)), bytes.subarray(10)))).toBe(nativeCrc32(bytes.subarray(0, 10), bytes.subarray(10)));
   });
 });

@@ -39,7 +39,7 @@ describe("exactly-once", () => {
     expect(r.machine.getLock("L").holder?.sessionId).toBe(b);
     // A retried release gets its first answer too, without releasing b's grant.
     const retriedRelease = r.run(release(a, "L", (first.result as { token: bigint }).token, 2));
-    expect(retriedRelease.result).toEqual({ code: "OK", kind: "released" });
+    expect(retriedRelease.result).toEqual({ kind: "released" });
     expect(retriedRelease.events).toEqual([]);
     expect(r.machine.getLock("L").holder?.sessionId).toBe(b);
   });
@@ -59,7 +59,7 @@ describe("exactly-once", () => {
     r.run(acquire(a, "L1", 1));
     r.run(acquire(a, "L2", 2, { ackedUpTo: 1 }));
     const old = r.run(acquire(a, "L1", 1));
-    expect(old.result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "request too old" });
+    expect(old.result).toMatchObject({ reason: "ERROR_REASON_REQUEST_TOO_OLD" });
     expect(r.machine.answerFor(a, 1)).toBeNull();
   });
 
@@ -73,7 +73,7 @@ describe("exactly-once", () => {
     expect(r.machine.answerFor(a, 2)?.kind).toBe("granted");
     r.run(acquire(b, "L", 1)); // b takes the free lock
     const dup = r.run(acquire(a, "L", 1)); // seq 1 arrives again, late
-    expect(dup.result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "request too old" });
+    expect(dup.result).toMatchObject({ reason: "ERROR_REASON_REQUEST_TOO_OLD" });
     expect(r.machine.getLock("L").holder?.sessionId).toBe(b);
   });
 
@@ -83,9 +83,9 @@ describe("exactly-once", () => {
     r.run(acquire(a, "busy", 1, { waitMs: 1000 })); // a pending wait counts
     for (let seq = 2; seq <= 64; seq++) expect(r.run(acquire(a, `L${seq}`, seq)).result.kind).toBe("granted");
     const over = r.run(acquire(a, "L65", 65));
-    expect(over.result).toMatchObject({ code: "RESOURCE_EXHAUSTED", reason: "too many in flight" });
+    expect(over.result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT" });
     expect(r.machine.getLock("L65").holder).toBeNull();
-    expect(r.run(cancel(a, "other", 99)).result).toMatchObject({ code: "RESOURCE_EXHAUSTED" });
+    expect(r.run(cancel(a, "other", 99)).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT" });
     // Once the client acknowledges answers, there is room again.
     const ok = r.run(acquire(a, "L65", 65, { held: Array.from({ length: 63 }, (_, i) => i + 2) }));
     expect(ok.result.kind).toBe("granted");
@@ -98,7 +98,7 @@ describe("exactly-once", () => {
     r.run(acquire(b, "L", 1, { waitMs: 1000 }));
     r.run(acquire(c, "L", 1, { waitMs: 1000 }));
     const retry = r.run(acquire(b, "L", 1, { waitMs: 1000 }));
-    expect(retry.result).toEqual({ code: "OK", kind: "waiting" });
+    expect(retry.result).toEqual({ kind: "waiting" });
     expect(retry.timers.waitsStarted).toEqual([]);
     expect(r.machine.getLock("L").waiters.map((w) => [w.sessionId, w.seqs])).toEqual([[b, [1]], [c, [1]]]);
     const out = r.run(release(a, "L", (g.result as { token: bigint }).token, 2));
@@ -110,7 +110,7 @@ describe("exactly-once", () => {
     const { r, a } = setup();
     r.run(acquire(a, "L", 1));
     r.run({ type: "expireSession", sessionId: a, wallMs: 0 });
-    expect(r.run(acquire(a, "L", 1)).result).toMatchObject({ code: "NOT_FOUND" });
+    expect(r.run(acquire(a, "L", 1)).result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
   });
 });
 
@@ -118,9 +118,9 @@ describe("CancelWait", () => {
   it("before its Acquire: the Acquire takes no effect and returns cancelled", () => {
     const { r, a, b } = setup();
     r.run(acquire(b, "L", 1));
-    expect(r.run(cancel(a, "L", 1)).result).toEqual({ code: "OK", kind: "cancelled" });
+    expect(r.run(cancel(a, "L", 1)).result).toEqual({ kind: "cancelled" });
     const late = r.run(acquire(a, "L", 1, { waitMs: 1000 }));
-    expect(late.result).toEqual({ code: "OK", kind: "cancelled" });
+    expect(late.result).toEqual({ kind: "cancelled" });
     expect(late.timers.waitsStarted).toEqual([]);
     expect(r.machine.getLock("L").waiters).toEqual([]);
     // Also when the lock is free: no grant.
@@ -152,12 +152,12 @@ describe("CancelWait", () => {
     expect(first.completions.map((c) => [c.seq, c.answer.kind])).toEqual([[1, "cancelled"], [2, "cancelled"]]);
     expect(r.run(cancel(b, "L", 1)).result.kind).toBe("cancelled");
     expect(r.run(cancel(b, "L", 2)).completions).toEqual([]);
-    expect(r.run(cancel(b, "Other", 1)).result).toMatchObject({ code: "INVALID_ARGUMENT", reason: "not an acquire of this lock" });
+    expect(r.run(cancel(b, "Other", 1)).result).toMatchObject({ reason: "ERROR_REASON_NOT_AN_ACQUIRE" });
   });
 
   it("a timeout for an unknown wait changes nothing", () => {
     const { r, a } = setup();
-    expect(r.run(cancel(a, "L", 5, "timeout")).result).toMatchObject({ code: "NOT_FOUND", reason: "no such wait" });
+    expect(r.run(cancel(a, "L", 5, "timeout")).result).toMatchObject({ reason: "ERROR_REASON_NO_SUCH_WAIT" });
     expect(r.run(acquire(a, "L", 5)).result.kind).toBe("granted");
   });
 

@@ -36,8 +36,8 @@ describe("lock history", () => {
     r.run({ type: "expireSession", sessionId: c, wallMs: 140 });
     expect(r.machine.history("L")).toEqual([
       { lock: "L", token: t1, sessionId: a, clientName: "a", grantedAt: grantIndex, waitedFrom: grantIndex, grantedWallMs: 111, endedAt: releaseIndex, endedWallMs: 120, reason: "released" },
-      { lock: "L", token: BigInt(releaseIndex), sessionId: b, clientName: "b", grantedAt: releaseIndex, waitedFrom: waitIndex, grantedWallMs: 120, endedAt: closeIndex, endedWallMs: 130, reason: "session closed" },
-      { lock: "L", token: BigInt(closeIndex), sessionId: c, clientName: "c", grantedAt: closeIndex, waitedFrom: waitIndex + 1, grantedWallMs: 130, endedAt: expireIndex, endedWallMs: 140, reason: "session expired" },
+      { lock: "L", token: BigInt(releaseIndex), sessionId: b, clientName: "b", grantedAt: releaseIndex, waitedFrom: waitIndex, grantedWallMs: 120, endedAt: closeIndex, endedWallMs: 130, reason: "sessionClosed" },
+      { lock: "L", token: BigInt(closeIndex), sessionId: c, clientName: "c", grantedAt: closeIndex, waitedFrom: waitIndex + 1, grantedWallMs: 130, endedAt: expireIndex, endedWallMs: 140, reason: "sessionExpired" },
     ]);
   });
 

@@ -39,7 +39,7 @@ describe("holder data", () => {
   });
 });
 
-describe("hold limit", () => {
+describe("holdLimit", () => {
   it("a grant with a hold limit starts a hold timer, and the leader's hold-limit entry ends it with history reason hold limit", () => {
     const r = setup();
     const [a, b] = [new Client(r, "a"), new Client(r, "b")];
@@ -52,16 +52,16 @@ describe("hold limit", () => {
     b.acquire("A", 10_000);
     const endAt = r.next;
     const ended = r.run({ type: "holdLimit", sessionId: a.id, token: t, holdMs: 5_000, wallMs: 77 });
-    expect(ended.result).toEqual({ code: "OK", kind: "revoked" });
+    expect(ended.result).toEqual({ kind: "revoked" });
     expect(ended.events.map((e) => [e.type, e.lock, e.sessionId, e.revokedFor])).toEqual([
-      ["revoked", "A", a.id, "hold limit"], ["acquired", "A", b.id, undefined], ["revoked", "B", a.id, "hold limit"],
+      ["revoked", "A", a.id, "holdLimit"], ["acquired", "A", b.id, undefined], ["revoked", "B", a.id, "holdLimit"],
     ]);
     expect(ended.timers.holdsEnded).toEqual([{ sessionId: a.id, token: t, holdMs: 5_000 }]);
-    expect(r.machine.history("A")[0]).toMatchObject({ reason: "revoked", revokedFor: "hold limit", endedAt: endAt, endedWallMs: 77, holdMs: 5_000 });
+    expect(r.machine.history("A")[0]).toMatchObject({ reason: "revoked", revokedFor: "holdLimit", endedAt: endAt, endedWallMs: 77, holdMs: 5_000 });
     expect(r.machine.holdLimits()).toEqual([]);
     // Re-proposed after it applied: nothing left to end, nothing changes.
     const again = r.run({ type: "holdLimit", sessionId: a.id, token: t, holdMs: 5_000, wallMs: 0 });
-    expect(again.result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "stale token" });
+    expect(again.result).toMatchObject({ reason: "ERROR_REASON_STALE_TOKEN" });
     expect(again.events).toEqual([]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });

@@ -39,7 +39,7 @@ describe("bad input of the lock kinds", () => {
     for (const [extra, message] of bad) {
       const out = a.acquire("L", 0, extra);
       const what = JSON.stringify(extra, bigintSafe);
-      expect(out.result, what).toMatchObject({ code: "INVALID_ARGUMENT", kind: "error", reason: "invalid argument" });
+      expect(out.result, what).toMatchObject({ kind: "error", reason: "ERROR_REASON_INVALID_ARGUMENT" });
       expect(out.result.kind === "error" ? out.result.message : "", what).toMatch(message);
       expect(validateCommand(acquire(extra)), what).toMatch(message);
       expect(out.events.length + out.completions.length, what).toBe(0);
@@ -66,13 +66,13 @@ describe("bad input of the lock kinds", () => {
     for (const key of ["maxPermits", "maxLocksPerAcquire", "maxHolderDataBytes", "minHoldMs", "maxHoldMs"] as const) expect(LIMIT_KEYS).toContain(key);
     const limits = { ...r.machine.limits, maxPermits: 3, maxLocksPerAcquire: 2, maxHolderDataBytes: 4, minHoldMs: 10, maxHoldMs: 20 };
     expect(r.run({ type: "setLimits", limits, wallMs: 0 }).result.kind).toBe("limitsSet");
-    expect(a.permit("S", 4).result).toMatchObject({ code: "INVALID_ARGUMENT" });
-    expect(a.all([{ lock: "A" }, { lock: "B" }, { lock: "C" }]).result).toMatchObject({ code: "INVALID_ARGUMENT" });
-    expect(a.acquire("D", 0, { holderData: "12345" }).result).toMatchObject({ code: "INVALID_ARGUMENT" });
-    expect(a.acquire("H", 0, { holdMs: 21 }).result).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(a.permit("S", 4).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(a.all([{ lock: "A" }, { lock: "B" }, { lock: "C" }]).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(a.acquire("D", 0, { holderData: "12345" }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(a.acquire("H", 0, { holdMs: 21 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     expect(a.acquire("H", 0, { holdMs: 15, holderData: "1234" }).result.kind).toBe("granted");
-    expect(r.run({ type: "setLimits", limits: { ...limits, minHoldMs: 30 }, wallMs: 0 }).result).toMatchObject({ code: "INVALID_ARGUMENT" });
-    expect(r.run({ type: "setLimits", limits: { ...limits, maxLocksPerAcquire: 0 }, wallMs: 0 }).result).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(r.run({ type: "setLimits", limits: { ...limits, minHoldMs: 30 }, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(r.run({ type: "setLimits", limits: { ...limits, maxLocksPerAcquire: 0 }, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     const restored = LockStateMachine.restore(r.machine.snapshot());
     expect(restored.limits).toEqual(limits);
   });

@@ -1,11 +1,13 @@
 // A client of the lock state machine for unit tests: a session numbering its writes on a
 // LogRunner, with one method per request (locks in either mode, semaphore permits, sets).
+import type { AcquireAnswer, GrantMode, LockGrantInfo, LockHolderInfo } from "../../proto/lock-values.ts";
 import type { Answer } from "../../node/lock/answers.ts";
 import type { AcquireCommand, LockTarget } from "../../node/lock/commands.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";
 import { LogRunner } from "../../node/lock/log-runner.ts";
 import type { ApplyOutcome } from "../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
+import { tokenIndex } from "../../node/lock/tokens.ts";
 
 let requestCounter = 0;
 
@@ -86,4 +88,37 @@ export class Client {
 /** Each session's grants of an entry's "acquired" events, as [session, lock, token]. */
 export function grantsIn(out: ApplyOutcome): Array<[bigint, string, bigint]> {
   return out.events.filter((e) => e.type === "acquired").map((e) => [e.sessionId, e.lock, e.token]);
+}
+
+/** A grant's holder as an answer names it: granted at `at`, by default the token's index. */
+export function heldBy(client: Client, token: bigint, at = tokenIndex(token)): LockHolderInfo {
+  return { sessionId: client.id, clientName: client.name, token, grantedIndex: BigInt(at) };
+}
+
+/** The answer of a grant of one lock (exclusive unless `mode` says otherwise). */
+export function granted(client: Client, lock: string, token: bigint, mode: GrantMode = "exclusive", at = tokenIndex(token)): AcquireAnswer {
+  return { kind: "granted", token, holder: heldBy(client, token, at), grants: [{ lock, token, mode }] };
+}
+
+/** The answer of a grant of one permit of semaphore `semaphore` in `slot`. */
+export function permitGranted(client: Client, semaphore: string, permits: number, slot: number, token: bigint): AcquireAnswer {
+  return grantedAll(client, token, [{ lock: semaphore, token, mode: "permit", permits, slot }]);
+}
+
+/** The slot of a granted permit (the first lock's grant). */
+export function slotOf(answer: Answer): number | undefined {
+  if (answer.kind !== "granted") throw new Error(`expected a grant, got ${JSON.stringify(answer, bigintSafe)}`);
+  return answer.grants[0]?.slot;
+}
+
+/** The answer of a grant of several locks at once, `token` of the first. */
+export function grantedAll(client: Client, token: bigint, grants: readonly LockGrantInfo[], at = tokenIndex(token)): AcquireAnswer {
+  return { kind: "granted", token, holder: heldBy(client, token, at), grants };
+}
+
+/** Not acquired: `holder` held the lock with `token` (or only a queue kept it out). */
+export function notAcquired(holder: Client | null, token = 0n, blockedLock?: string): AcquireAnswer {
+  return {
+    kind: "notAcquired", holder: holder === null ? null : heldBy(holder, token), ...(blockedLock !== undefined ? { blockedLock } : {}),
+  };
 }

@@ -147,7 +147,7 @@ describe("LeaseKeeper", () => {
     const second = k.due(1100);
     expect(second).toEqual(first);
     expect(r.run(first[0] as Parameters<LogRunner["run"]>[0]).result.kind).toBe("sessionExpired");
-    expect(r.run(second[0] as Parameters<LogRunner["run"]>[0]).result).toMatchObject({ code: "NOT_FOUND" });
+    expect(r.run(second[0] as Parameters<LogRunner["run"]>[0]).result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
   });
 
   it("keeps its queues proportional to what it tracks under many keepalives", () => {

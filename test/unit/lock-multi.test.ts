@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Client, grantsIn, setup, tokenOf } from "./lock-kit.ts";
+import { Client, grantedAll, grantsIn, notAcquired, permitGranted, setup, tokenOf } from "./lock-kit.ts";
 
 describe("atomic multi-lock", () => {
   it("a set of free locks is granted at one index, every lock with that index's token", () => {
@@ -8,10 +8,9 @@ describe("atomic multi-lock", () => {
     const at = r.next;
     const t = BigInt(at);
     const out = a.all([{ lock: "A" }, { lock: "B", mode: "shared" }, { lock: "S", permits: 2 }]);
-    expect(out.result).toEqual({
-      code: "OK", kind: "granted", token: t,
-      grants: [{ lock: "A", token: t }, { lock: "B", token: t }, { lock: "S", token: t, slot: 0 }],
-    });
+    expect(out.result).toEqual(grantedAll(a, t, [
+      { lock: "A", token: t, mode: "exclusive" }, { lock: "B", token: t, mode: "shared" }, { lock: "S", token: t, mode: "permit", permits: 2, slot: 0 },
+    ]));
     expect(grantsIn(out)).toEqual([[a.id, "A", t], [a.id, "B", t], [a.id, "S", t]]);
     expect(r.machine.getLock("B").holder).toMatchObject({ sessionId: a.id, mode: "shared", token: t });
     expect(r.machine.getSession(a.id)?.held.map((h) => h.lock)).toEqual(["A", "B", "S"]);
@@ -27,7 +26,7 @@ describe("atomic multi-lock", () => {
     const tb = tokenOf(b.acquire("B").result);
     const joinAt = r.next;
     const joined = m.all([{ lock: "A" }, { lock: "B" }, { lock: "C" }], 1000);
-    expect(joined.result).toEqual({ code: "OK", kind: "waiting" });
+    expect(joined.result).toEqual({ kind: "waiting" });
     expect(joined.events).toEqual([]);
     expect(joined.timers.waitsStarted).toEqual([{ sessionId: m.id, lock: "A", acquireSeq: 1, waitMs: 1000 }]);
     for (const lock of ["A", "B", "C"]) {
@@ -45,7 +44,7 @@ describe("atomic multi-lock", () => {
     const t = BigInt(at);
     expect(out.completions).toEqual([{
       sessionId: m.id, seq: 1,
-      answer: { code: "OK", kind: "granted", token: t, grants: [{ lock: "A", token: t }, { lock: "B", token: t }, { lock: "C", token: t }] },
+      answer: grantedAll(m, t, ["A", "B", "C"].map((lock) => ({ lock, token: t, mode: "exclusive" }))),
     }]);
     expect(grantsIn(out)).toEqual([[m.id, "A", t], [m.id, "B", t], [m.id, "C", t]]);
     expect(out.timers.waitsEnded).toEqual([{ sessionId: m.id, acquireSeq: 1 }]);
@@ -80,7 +79,7 @@ describe("atomic multi-lock", () => {
     const tb = tokenOf(b.acquire("B").result);
     m.all([{ lock: "A" }, { lock: "B" }], 1000);
     // A is free but the set is ahead in its queue.
-    expect(l.acquire("A").result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: 0n, holderToken: 0n });
+    expect(l.acquire("A").result).toEqual(notAcquired(null));
     expect(l.acquire("A", 1000).result.kind).toBe("waiting");
     expect(r.machine.getLock("A").waiters.map((w) => w.sessionId)).toEqual([m.id, l.id]);
     // Three permits are free, but a set waits ahead for one of them: later permit requests queue behind it.
@@ -92,8 +91,10 @@ describe("atomic multi-lock", () => {
     const at = r.next;
     const out = e.release("X", te);
     expect(out.completions.map((c) => [c.sessionId, c.answer])).toEqual([
-      [q.id, { code: "OK", kind: "granted", token: BigInt(at), grants: [{ lock: "S", token: BigInt(at), slot: 0 }, { lock: "X", token: BigInt(at) }] }],
-      [s.id, { code: "OK", kind: "granted", token: BigInt(at), slot: 1 }],
+      [q.id, grantedAll(q, BigInt(at), [
+        { lock: "S", token: BigInt(at), mode: "permit", permits: 3, slot: 0 }, { lock: "X", token: BigInt(at), mode: "exclusive" },
+      ])],
+      [s.id, permitGranted(s, "S", 3, 1, BigInt(at))],
     ]);
     expect(tb).toBeGreaterThan(0n);
     expect(r.machine.checkInvariants()).toEqual([]);
@@ -117,19 +118,19 @@ describe("atomic multi-lock", () => {
     const [a, m, n] = [new Client(r, "a"), new Client(r, "m"), new Client(r, "n")];
     const ta = tokenOf(a.acquire("B").result);
     m.all([{ lock: "A" }, { lock: "B" }], 1000);
-    expect(m.cancel("C", 1).result).toMatchObject({ code: "INVALID_ARGUMENT", reason: "not an acquire of this lock" });
+    expect(m.cancel("C", 1).result).toMatchObject({ reason: "ERROR_REASON_NOT_AN_ACQUIRE" });
     const out = m.cancel("B", 1);
-    expect(out.result).toEqual({ code: "OK", kind: "cancelled" });
-    expect(out.completions).toEqual([{ sessionId: m.id, seq: 1, answer: { code: "OK", kind: "cancelled" } }]);
+    expect(out.result).toEqual({ kind: "cancelled" });
+    expect(out.completions).toEqual([{ sessionId: m.id, seq: 1, answer: { kind: "cancelled" } }]);
     expect(out.timers.waitsEnded).toEqual([{ sessionId: m.id, acquireSeq: 1 }]);
     expect(r.machine.getLock("A").waiters).toEqual([]);
     expect(r.machine.getLock("B").waiters).toEqual([]);
     expect(r.machine.getSession(m.id)?.waiting).toEqual([]);
     // A retry of the cancel answers the same, whichever lock of the set it names.
-    expect(m.cancel("A", 1).result).toEqual({ code: "OK", kind: "cancelled" });
+    expect(m.cancel("A", 1).result).toEqual({ kind: "cancelled" });
     n.all([{ lock: "A" }, { lock: "B" }], 1000);
     const timeout = n.cancel("A", 1, "timeout");
-    expect(timeout.result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: a.id, holderToken: ta, lock: "B" });
+    expect(timeout.result).toEqual(notAcquired(a, ta, "B"));
     expect(r.machine.getLock("A").waiters).toEqual([]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });
@@ -139,7 +140,7 @@ describe("atomic multi-lock", () => {
     const [a, m] = [new Client(r, "a"), new Client(r, "m")];
     const ta = tokenOf(a.shared("B").result);
     const out = m.all([{ lock: "A" }, { lock: "B" }, { lock: "C" }]);
-    expect(out.result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: a.id, holderToken: ta, lock: "B" });
+    expect(out.result).toEqual(notAcquired(a, ta, "B"));
     expect(out.events).toEqual([]);
     expect(r.machine.getLock("A").holder).toBeNull();
     expect(r.machine.getLock("C").holder).toBeNull();
@@ -152,14 +153,14 @@ describe("atomic multi-lock", () => {
     const tA = tokenOf(a.acquire("A").result);
     const before = [r.machine.getLock("A"), r.machine.getLock("B")];
     const partly = a.all([{ lock: "A" }, { lock: "B" }], 1000);
-    expect(partly.result).toMatchObject({ code: "FAILED_PRECONDITION", refusal: "set partly held" });
+    expect(partly.result).toMatchObject({ reason: "ERROR_REASON_SET_PARTLY_HELD" });
     expect(partly.result.kind === "error" && partly.result.message).toMatch(/A/);
     expect([r.machine.getLock("A"), r.machine.getLock("B")]).toEqual(before);
     const tB = tokenOf(a.shared("B").result);
-    expect(a.all([{ lock: "A" }, { lock: "B", mode: "shared" }]).result).toEqual({
-      code: "OK", kind: "granted", token: tA, grants: [{ lock: "A", token: tA }, { lock: "B", token: tB }],
-    });
-    expect(a.all([{ lock: "A" }, { lock: "B" }]).result).toMatchObject({ code: "FAILED_PRECONDITION", refusal: "held in another mode" });
+    expect(a.all([{ lock: "A" }, { lock: "B", mode: "shared" }]).result).toEqual(grantedAll(a, tA, [
+      { lock: "A", token: tA, mode: "exclusive" }, { lock: "B", token: tB, mode: "shared" },
+    ]));
+    expect(a.all([{ lock: "A" }, { lock: "B" }]).result).toMatchObject({ reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE" });
   });
 
   it("a session waiting for one lock of a set in another request is refused; the same set again joins its wait", () => {
@@ -168,11 +169,11 @@ describe("atomic multi-lock", () => {
     tokenOf(a.acquire("B").result);
     tokenOf(a.acquire("D").result);
     m.acquire("B", 1000);
-    expect(m.all([{ lock: "A" }, { lock: "B" }], 1000).result).toMatchObject({ code: "FAILED_PRECONDITION", refusal: "waits in another request" });
+    expect(m.all([{ lock: "A" }, { lock: "B" }], 1000).result).toMatchObject({ reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST" });
     expect(m.all([{ lock: "C" }, { lock: "D" }], 1000).result.kind).toBe("waiting");
-    expect(m.acquire("C", 1000).result).toMatchObject({ refusal: "waits in another request" });
-    expect(m.all([{ lock: "D" }, { lock: "C" }], 1000).result).toMatchObject({ refusal: "waits in another request" });
-    expect(m.all([{ lock: "C" }, { lock: "D" }], 1000).result).toEqual({ code: "OK", kind: "waiting" });
+    expect(m.acquire("C", 1000).result).toMatchObject({ reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST" });
+    expect(m.all([{ lock: "D" }, { lock: "C" }], 1000).result).toMatchObject({ reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST" });
+    expect(m.all([{ lock: "C" }, { lock: "D" }], 1000).result).toEqual({ kind: "waiting" });
     expect(r.machine.getLock("D").waiters).toEqual([expect.objectContaining({ sessionId: m.id, seqs: [3, 6] })]);
   });
 
@@ -184,8 +185,8 @@ describe("atomic multi-lock", () => {
     m.all([{ lock: "A" }, { lock: "B" }], 1000);
     const out = m.expire();
     expect(out.completions.map((c) => [c.seq, c.answer])).toEqual([
-      [1, expect.objectContaining({ code: "NOT_FOUND", reason: "session ended" })],
-      [2, expect.objectContaining({ code: "NOT_FOUND", reason: "session ended" })],
+      [1, expect.objectContaining({ reason: "ERROR_REASON_SESSION_ENDED" })],
+      [2, expect.objectContaining({ reason: "ERROR_REASON_SESSION_ENDED" })],
     ]);
     expect(r.machine.getLock("A").waiters).toEqual([]);
     expect(r.machine.getLock("B").waiters).toEqual([]);
@@ -208,11 +209,11 @@ describe("atomic multi-lock", () => {
     const r = setup({ maxLocksPerSession: 3, maxWaitersPerLock: 1 });
     const [a, b, c] = [new Client(r, "a"), new Client(r, "b"), new Client(r, "c")];
     tokenOf(a.acquire("A").result);
-    expect(a.all([{ lock: "B" }, { lock: "C" }, { lock: "D" }]).result).toMatchObject({ code: "RESOURCE_EXHAUSTED", reason: "too many locks in session" });
+    expect(a.all([{ lock: "B" }, { lock: "C" }, { lock: "D" }]).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION" });
     expect(r.machine.getLock("B").holder).toBeNull();
     expect(a.all([{ lock: "B" }, { lock: "C" }]).result.kind).toBe("granted");
     expect(b.all([{ lock: "X" }, { lock: "C" }], 1000).result.kind).toBe("waiting");
-    expect(c.all([{ lock: "Y" }, { lock: "C" }], 1000).result).toMatchObject({ code: "RESOURCE_EXHAUSTED", reason: "too many waiters" });
+    expect(c.all([{ lock: "Y" }, { lock: "C" }], 1000).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_WAITERS" });
     expect(r.machine.getLock("Y").waiters).toEqual([]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });

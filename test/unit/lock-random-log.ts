@@ -91,7 +91,7 @@ export function randomLog(
     sent.push(cmd);
     const out = runner.run(cmd);
     outcomes.push(out);
-    if (out.result.kind === "error" && out.result.code === "INVALID_ARGUMENT" && out.result.reason === "invalid argument") {
+    if (out.result.kind === "error" && out.result.reason === "ERROR_REASON_INVALID_ARGUMENT") {
       throw new Error(`the generator sent an invalid command at ${out.index}: ${out.result.message}`);
     }
     if (out.result.kind === "sessionOpened" && runner.machine.hasSession(out.result.sessionId) && !seqs.has(out.result.sessionId)) seqs.set(out.result.sessionId, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Client, grantsIn, setup, tokenOf } from "./lock-kit.ts";
+import { Client, grantsIn, notAcquired, permitGranted, setup, slotOf, tokenOf } from "./lock-kit.ts";
 
 describe("counted semaphores", () => {
   it("a semaphore of N permits grants N sessions at once, each a token and the lowest free slot", () => {
@@ -7,11 +7,11 @@ describe("counted semaphores", () => {
     const [a, b, c, d] = [new Client(r, "a"), new Client(r, "b"), new Client(r, "c"), new Client(r, "d")];
     const ia = r.next;
     const out = a.permit("S", 3);
-    expect(out.result).toEqual({ code: "OK", kind: "granted", token: BigInt(ia), slot: 0 });
+    expect(out.result).toEqual(permitGranted(a, "S", 3, 0, BigInt(ia)));
     expect(out.events).toEqual([{ type: "acquired", index: ia, lock: "S", sessionId: a.id, token: BigInt(ia), wallMs: 0, mode: "permit", slot: 0, permits: 3 }]);
-    expect(b.permit("S", 3).result).toMatchObject({ kind: "granted", slot: 1 });
-    expect(c.permit("S", 3).result).toMatchObject({ kind: "granted", slot: 2 });
-    expect(d.permit("S", 3).result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: a.id, holderToken: BigInt(ia) });
+    expect(slotOf(b.permit("S", 3).result)).toBe(1);
+    expect(slotOf(c.permit("S", 3).result)).toBe(2);
+    expect(d.permit("S", 3).result).toEqual(notAcquired(a, BigInt(ia)));
     const info = r.machine.getLock("S");
     expect(info).toMatchObject({ name: "S", kind: "semaphore", permits: 3 });
     expect(info.holders?.map((h) => [h.sessionId, h.mode, h.slot])).toEqual([[a.id, "permit", 0], [b.id, "permit", 1], [c.id, "permit", 2]]);
@@ -28,10 +28,10 @@ describe("counted semaphores", () => {
     expect(d.permit("S", 2, 1000).result.kind).toBe("waiting");
     const at = r.next;
     const out = a.release("S", ta);
-    expect(out.completions).toEqual([{ sessionId: c.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(at), slot: 0 } }]);
+    expect(out.completions).toEqual([{ sessionId: c.id, seq: 1, answer: permitGranted(c, "S", 2, 0, BigInt(at)) }]);
     expect(grantsIn(out)).toEqual([[c.id, "S", BigInt(at)]]);
     const next = r.next;
-    expect(b.release("S", tb).completions).toEqual([{ sessionId: d.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(next), slot: 1 } }]);
+    expect(b.release("S", tb).completions).toEqual([{ sessionId: d.id, seq: 1, answer: permitGranted(d, "S", 2, 1, BigInt(next)) }]);
     expect(r.machine.history("S").map((h) => [h.sessionId, h.slot, h.reason])).toEqual([
       [a.id, 0, "released"], [b.id, 1, "released"], [c.id, 0, null], [d.id, 1, null],
     ]);
@@ -46,11 +46,11 @@ describe("counted semaphores", () => {
     d.permit("S", 2, 1000);
     const closeAt = r.next;
     const closed = a.close();
-    expect(closed.completions).toEqual([{ sessionId: c.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(closeAt), slot: 0 } }]);
+    expect(closed.completions).toEqual([{ sessionId: c.id, seq: 1, answer: permitGranted(c, "S", 2, 0, BigInt(closeAt)) }]);
     expect(r.machine.getLock("S").waiters.map((w) => w.sessionId)).toEqual([d.id]);
     const revokeAt = r.next;
     const revoked = r.run({ type: "revoke", lock: "S", token: tb, wallMs: 0 });
-    expect(revoked.completions).toEqual([{ sessionId: d.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(revokeAt), slot: 1 } }]);
+    expect(revoked.completions).toEqual([{ sessionId: d.id, seq: 1, answer: permitGranted(d, "S", 2, 1, BigInt(revokeAt)) }]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
@@ -61,7 +61,7 @@ describe("counted semaphores", () => {
     const first = a.permit("S", 2);
     const again = a.permit("S", 2, 1000);
     expect(again.result).toEqual(first.result);
-    expect(again.result).toMatchObject({ slot: 1 });
+    expect(slotOf(again.result)).toBe(1);
     expect(again.events).toEqual([]);
   });
 
@@ -72,15 +72,15 @@ describe("counted semaphores", () => {
     b.permit("S", 1, 1000);
     const before = [r.machine.getLock("S"), r.machine.history("S")];
     const other = c.permit("S", 4, 1000);
-    expect(other.result).toMatchObject({ code: "FAILED_PRECONDITION", kind: "error", refusal: "other permit count" });
+    expect(other.result).toMatchObject({ kind: "error", reason: "ERROR_REASON_PERMITS_MISMATCH" });
     expect(other.result.kind === "error" && other.result.message).toMatch(/permits 4.*1/);
     expect([r.machine.getLock("S"), r.machine.history("S")]).toEqual(before);
     a.release("S", ta);
     const tb = r.machine.getLock("S").holder?.token as bigint;
-    expect(c.permit("S", 4, 1000).result).toMatchObject({ refusal: "other permit count" });
+    expect(c.permit("S", 4, 1000).result).toMatchObject({ reason: "ERROR_REASON_PERMITS_MISMATCH" });
     b.release("S", tb);
     expect(r.machine.getLock("S").holder).toBeNull();
-    expect(c.permit("S", 4).result).toMatchObject({ kind: "granted", slot: 0 });
+    expect(slotOf(c.permit("S", 4).result)).toBe(0);
     expect(r.machine.getLock("S")).toMatchObject({ kind: "semaphore", permits: 4 });
   });
 
@@ -89,15 +89,15 @@ describe("counted semaphores", () => {
     const [a, b] = [new Client(r, "a"), new Client(r, "b")];
     const tl = tokenOf(a.acquire("L").result);
     tokenOf(a.permit("S", 2).result);
-    expect(b.permit("L", 2, 1000).result).toMatchObject({ code: "FAILED_PRECONDITION", refusal: "in use as another kind" });
-    expect(b.acquire("S", 1000).result).toMatchObject({ code: "FAILED_PRECONDITION", refusal: "in use as another kind" });
-    expect(b.shared("S").result).toMatchObject({ code: "FAILED_PRECONDITION", refusal: "in use as another kind" });
+    expect(b.permit("L", 2, 1000).result).toMatchObject({ reason: "ERROR_REASON_KIND_MISMATCH" });
+    expect(b.acquire("S", 1000).result).toMatchObject({ reason: "ERROR_REASON_KIND_MISMATCH" });
+    expect(b.shared("S").result).toMatchObject({ reason: "ERROR_REASON_KIND_MISMATCH" });
     const refused = b.shared("S").result;
     expect(refused.kind === "error" && refused.message).toMatch(/semaphore/);
     expect(r.machine.getLock("S").waiters).toEqual([]);
     // Idle again, the name may be used as the other kind.
     a.release("L", tl);
-    expect(b.permit("L", 2).result).toMatchObject({ kind: "granted", slot: 0 });
+    expect(slotOf(b.permit("L", 2).result)).toBe(0);
     expect(r.machine.history("L").map((h) => h.mode)).toEqual([undefined, "permit"]);
   });
 });

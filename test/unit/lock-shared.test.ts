@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { Client, grantsIn, setup, tokenOf } from "./lock-kit.ts";
+import { Client, granted, grantsIn, notAcquired, setup, tokenOf } from "./lock-kit.ts";
 
 describe("shared and exclusive modes", () => {
   it("several sessions hold a lock shared at once, each grant with the token of its own entry", () => {
     const r = setup();
     const [a, b, c] = [new Client(r, "a"), new Client(r, "b"), new Client(r, "c")];
     const ia = r.next;
-    expect(a.shared("L").result).toEqual({ code: "OK", kind: "granted", token: BigInt(ia) });
+    expect(a.shared("L").result).toEqual(granted(a, "L", BigInt(ia), "shared"));
     const ib = r.next;
     const out = b.shared("L");
-    expect(out.result).toEqual({ code: "OK", kind: "granted", token: BigInt(ib) });
+    expect(out.result).toEqual(granted(b, "L", BigInt(ib), "shared"));
     expect(out.events).toEqual([{ type: "acquired", index: ib, lock: "L", sessionId: b.id, token: BigInt(ib), wallMs: 0, mode: "shared" }]);
     const info = r.machine.getLock("L");
     expect(info.holder).toMatchObject({ sessionId: a.id, token: BigInt(ia), mode: "shared" });
@@ -17,7 +17,7 @@ describe("shared and exclusive modes", () => {
     expect(r.machine.validateToken("L", BigInt(ia))).toBe(true);
     expect(r.machine.validateToken("L", BigInt(ib))).toBe(true);
     // An exclusive request with wait_ms 0 is not granted; the answer names the oldest holder.
-    expect(c.acquire("L").result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: a.id, holderToken: BigInt(ia) });
+    expect(c.acquire("L").result).toEqual(notAcquired(a, BigInt(ia)));
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
@@ -25,11 +25,11 @@ describe("shared and exclusive modes", () => {
     const r = setup();
     const [a, b] = [new Client(r, "a"), new Client(r, "b")];
     const t = tokenOf(a.acquire("L").result);
-    expect(b.shared("L").result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: a.id, holderToken: t });
+    expect(b.shared("L").result).toEqual(notAcquired(a, t));
     expect(b.shared("L", 1000).result.kind).toBe("waiting");
     const at = r.next;
     const out = a.release("L", t);
-    expect(out.completions).toEqual([{ sessionId: b.id, seq: 2, answer: { code: "OK", kind: "granted", token: BigInt(at) } }]);
+    expect(out.completions).toEqual([{ sessionId: b.id, seq: 2, answer: granted(b, "L", BigInt(at), "shared") }]);
     expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: b.id, mode: "shared", waitedFrom: at - 1 });
   });
 
@@ -42,7 +42,7 @@ describe("shared and exclusive modes", () => {
     expect(a.release("L", ta).completions).toEqual([]);
     const at = r.next;
     const out = b.release("L", tb);
-    expect(out.completions).toEqual([{ sessionId: w.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(at) } }]);
+    expect(out.completions).toEqual([{ sessionId: w.id, seq: 1, answer: granted(w, "L", BigInt(at)) }]);
     expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: w.id, token: BigInt(at) });
     expect(r.machine.getLock("L").holder?.mode).toBeUndefined();
   });
@@ -53,7 +53,7 @@ describe("shared and exclusive modes", () => {
     const ta = tokenOf(a.shared("L").result);
     expect(w.acquire("L", 1000).result.kind).toBe("waiting");
     // The lock is held shared, yet a new shared request waits behind the writer.
-    expect(b.shared("L").result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: a.id, holderToken: ta });
+    expect(b.shared("L").result).toEqual(notAcquired(a, ta));
     expect(c.shared("L", 1000).result.kind).toBe("waiting");
     expect(r.machine.getLock("L").waiters.map((x) => [x.sessionId, x.mode])).toEqual([[w.id, undefined], [c.id, "shared"]]);
     const at = r.next;
@@ -73,8 +73,10 @@ describe("shared and exclusive modes", () => {
     s3.shared("L", 1000);
     const at = r.next;
     const out = e.release("L", te);
-    const granted = { code: "OK", kind: "granted", token: BigInt(at) };
-    expect(out.completions).toEqual([{ sessionId: s1.id, seq: 1, answer: granted }, { sessionId: s2.id, seq: 1, answer: granted }]);
+    expect(out.completions).toEqual([
+      { sessionId: s1.id, seq: 1, answer: granted(s1, "L", BigInt(at), "shared") },
+      { sessionId: s2.id, seq: 1, answer: granted(s2, "L", BigInt(at), "shared") },
+    ]);
     expect(grantsIn(out)).toEqual([[s1.id, "L", BigInt(at)], [s2.id, "L", BigInt(at)]]);
     expect(r.machine.getLock("L").waiters.map((w) => w.sessionId)).toEqual([x.id, s3.id]);
     expect(r.machine.checkInvariants()).toEqual([]);
@@ -88,10 +90,10 @@ describe("shared and exclusive modes", () => {
     b.shared("L", 1000);
     const at = r.next;
     const out = w.cancel("L", 1, "timeout");
-    expect(out.result).toMatchObject({ code: "OK", kind: "notAcquired", holderSessionId: a.id });
+    expect(out.result).toMatchObject({ kind: "notAcquired", holder: { sessionId: a.id } });
     expect(out.completions).toEqual([
       { sessionId: w.id, seq: 1, answer: out.result },
-      { sessionId: b.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(at) } },
+      { sessionId: b.id, seq: 1, answer: granted(b, "L", BigInt(at), "shared") },
     ]);
     expect(r.machine.getLock("L").holders?.map((h) => h.sessionId)).toEqual([a.id, b.id]);
   });
@@ -101,9 +103,9 @@ describe("shared and exclusive modes", () => {
     const [a, b, c] = [new Client(r, "a"), new Client(r, "b"), new Client(r, "c")];
     const ta = tokenOf(a.shared("L").result);
     const tb = tokenOf(b.shared("L").result);
-    expect(a.release("L", tb).result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "stale token" });
-    expect(c.release("L", ta).result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "not holder" });
-    expect(a.release("L", ta).result).toEqual({ code: "OK", kind: "released" });
+    expect(a.release("L", tb).result).toMatchObject({ reason: "ERROR_REASON_STALE_TOKEN" });
+    expect(c.release("L", ta).result).toMatchObject({ reason: "ERROR_REASON_NOT_HOLDER" });
+    expect(a.release("L", ta).result).toEqual({ kind: "released" });
     expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: b.id, token: tb });
     expect(r.machine.getLock("L").holders).toBeUndefined();
     expect(r.machine.validateToken("L", ta)).toBe(false);
@@ -116,14 +118,14 @@ describe("shared and exclusive modes", () => {
     const ta = tokenOf(a.shared("L").result);
     const tb = tokenOf(b.acquire("M").result);
     const again = a.shared("L", 1000);
-    expect(again.result).toEqual({ code: "OK", kind: "granted", token: ta });
+    expect(again.result).toEqual(granted(a, "L", ta, "shared"));
     expect(again.events).toEqual([]);
     const before = [r.machine.getLock("L"), r.machine.getLock("M"), r.machine.history("L"), r.machine.history("M")];
     const upgrade = a.exclusive("L", 1000);
-    expect(upgrade.result).toMatchObject({ code: "FAILED_PRECONDITION", kind: "error", refusal: "held in another mode" });
+    expect(upgrade.result).toMatchObject({ kind: "error", reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE" });
     expect(upgrade.result.kind === "error" && upgrade.result.message).toMatch(/mode/);
     const downgrade = b.shared("M");
-    expect(downgrade.result).toMatchObject({ code: "FAILED_PRECONDITION", refusal: "held in another mode" });
+    expect(downgrade.result).toMatchObject({ reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE" });
     expect([...upgrade.events, ...downgrade.events, ...upgrade.completions, ...upgrade.timers.waitsStarted]).toEqual([]);
     expect([r.machine.getLock("L"), r.machine.getLock("M"), r.machine.history("L"), r.machine.history("M")]).toEqual(before);
     expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: a.id, token: ta, mode: "shared" });
@@ -135,7 +137,7 @@ describe("shared and exclusive modes", () => {
     const [a, b] = [new Client(r, "a"), new Client(r, "b")];
     tokenOf(a.acquire("L").result);
     expect(b.shared("L", 1000).result.kind).toBe("waiting");
-    expect(b.exclusive("L", 1000).result).toMatchObject({ code: "FAILED_PRECONDITION", refusal: "waits in another request" });
+    expect(b.exclusive("L", 1000).result).toMatchObject({ reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST" });
     const joined = b.shared("L", 1000);
     expect(joined.result.kind).toBe("waiting");
     expect(r.machine.getLock("L").waiters).toEqual([expect.objectContaining({ sessionId: b.id, seqs: [1, 3], mode: "shared" })]);
@@ -165,9 +167,9 @@ describe("shared and exclusive modes", () => {
     e.release("L", te);
     const t3 = tokenOf(s3.shared("L").result);
     const out = r.run({ type: "revoke", lock: "L", token: BigInt(at), wallMs: 0 });
-    expect(out.result).toEqual({ code: "OK", kind: "revoked" });
+    expect(out.result).toEqual({ kind: "revoked" });
     expect(out.events.map((x) => [x.type, x.sessionId])).toEqual([["revoked", s1.id], ["revoked", s2.id]]);
-    expect(r.run({ type: "revoke", lock: "L", token: BigInt(at), wallMs: 0 }).result).toEqual({ code: "OK", kind: "revoked" });
+    expect(r.run({ type: "revoke", lock: "L", token: BigInt(at), wallMs: 0 }).result).toEqual({ kind: "revoked" });
     expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: s3.id, token: t3 });
     const closed = s3.close();
     expect(closed.events.map((x) => [x.type, x.sessionId, x.token])).toEqual([["sessionClosed", s3.id, t3]]);

@@ -1,4 +1,3 @@
-import { ByteReader } from "../../node/lock/bytes.ts";
 import { crc32 } from "../../node/lock/checksum.ts";
 import { describe, expect, it } from "vitest";
 import type { Command } from "../../node/lock/commands.ts";
@@ -114,13 +113,13 @@ describe("snapshot and restore", () => {
         const at = rng.int(1, log.length);
         const prefix = new LockStateMachine(LIMITS, { epoch });
         replay(prefix, log.filter((e) => e.index <= at));
-        const restored = LockStateMachine.restore(prefix.snapshot(), LIMITS);
+        const restored = LockStateMachine.restore(prefix.snapshot());
         expect(restored.appliedIndex).toBe(at);
         expect(restored.snapshot()).toEqual(prefix.snapshot());
         // Same answers for the tail, then the same state.
         const tailA: string[] = [];
         const tailB: string[] = [];
-        const twin = LockStateMachine.restore(prefix.snapshot(), LIMITS);
+        const twin = LockStateMachine.restore(prefix.snapshot());
         for (const entry of log) {
           if (entry.index <= at) continue;
           if (entry.cmd === null) {
@@ -142,7 +141,7 @@ describe("snapshot and restore", () => {
   it("random runs reach waiters, kept answers and history, and the snapshot carries them", () => {
     const { log, outcomes } = randomLog(99, 800);
     const kinds = new Set(outcomes.map((o) => (o.result.kind === "error" ? o.result.reason : o.result.kind)));
-    for (const k of ["granted", "waiting", "notAcquired", "cancelled", "released", "revoked", "request too old", "stale token"]) {
+    for (const k of ["granted", "waiting", "notAcquired", "cancelled", "released", "revoked", "ERROR_REASON_REQUEST_TOO_OLD", "ERROR_REASON_STALE_TOKEN"]) {
       expect(kinds, k).toContain(k);
     }
     expect(outcomes.some((o) => o.completions.some((c) => c.answer.kind === "granted"))).toBe(true);
@@ -160,7 +159,7 @@ describe("snapshot and restore", () => {
       }
     }
     expect(found).toBe(true);
-    const restored = LockStateMachine.restore(machine.snapshot(), LIMITS);
+    const restored = LockStateMachine.restore(machine.snapshot());
     expect(restored.stats()).toEqual(machine.stats());
     expect(restored.listSessions()).toEqual(machine.listSessions());
     expect(restored.listLocks()).toEqual(machine.listLocks());
@@ -179,10 +178,10 @@ describe("snapshot and restore", () => {
     for (const at of [0, 5, Math.floor(bytes.length / 2), bytes.length - 1]) {
       const bad = bytes.slice();
       bad[at] = (bad[at] as number) ^ 0x40;
-      expect(() => LockStateMachine.restore(bad, LIMITS)).toThrow(SnapshotError);
+      expect(() => LockStateMachine.restore(bad)).toThrow(SnapshotError);
     }
-    expect(() => LockStateMachine.restore(bytes.subarray(0, bytes.length - 10), LIMITS)).toThrow(SnapshotError);
-    expect(() => LockStateMachine.restore(new Uint8Array(3), LIMITS)).toThrow(SnapshotError);
+    expect(() => LockStateMachine.restore(bytes.subarray(0, bytes.length - 10))).toThrow(SnapshotError);
+    expect(() => LockStateMachine.restore(new Uint8Array(3))).toThrow(SnapshotError);
   });
 
   it("carries the epoch, remembered request ids and closed session ids", () => {
@@ -194,12 +193,12 @@ describe("snapshot and restore", () => {
     const restored = LockStateMachine.restore(r.machine.snapshot());
     expect(restored.epoch).toBe(7);
     expect(restored.apply(3, { type: "openSession", requestId: "keep-me", ttlMs: 5000, clientName: "x", wallMs: 0 }).result)
-      .toEqual({ code: "OK", kind: "sessionOpened", sessionId: epoch7(1) });
+      .toEqual({ kind: "sessionOpened", sessionId: epoch7(1), ttlMs: 5000 });
     expect(restored.apply(4, { type: "closeSession", sessionId: epoch7(1), seq: 2, ackedUpTo: 0, held: [], wallMs: 0 }).result.kind).toBe("sessionClosed");
     const t = restored.apply(5, { type: "openSession", requestId: "n", ttlMs: 5000, clientName: "x", wallMs: 0 });
     expect(t.result).toMatchObject({ sessionId: epoch7(5) });
     const g = restored.apply(6, { type: "acquire", sessionId: epoch7(5), lock: "L", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
-    expect(g.result).toEqual({ code: "OK", kind: "granted", token: 7n * 2n ** 48n + 6n });
+    expect(g.result).toMatchObject({ kind: "granted", token: 7n * 2n ** 48n + 6n, holder: { sessionId: epoch7(5), grantedIndex: 6n } });
   });
 
   it("carries the replicated limits; a setLimits entry changes them on every replica alike and trims what is over the new caps", () => {
@@ -217,41 +216,30 @@ describe("snapshot and restore", () => {
     }
     expect(r.machine.history("L")).toHaveLength(3);
     const limits = { ...r.machine.limits, maxTtlMs: 4_000, historyPerLock: 2 };
-    expect(r.run({ type: "setLimits", limits, wallMs: 0 }).result).toEqual({ code: "OK", kind: "limitsSet" });
+    expect(r.run({ type: "setLimits", limits, wallMs: 0 }).result).toEqual({ kind: "limitsSet" });
     expect(r.machine.limits).toEqual(limits);
     expect(r.machine.history("L").map((h) => h.grantedAt)).toEqual([4, 6]);
     // A TTL the new limits refuse is refused at apply time.
-    expect(r.run({ type: "openSession", requestId: "b", ttlMs: 5_000, clientName: "x", wallMs: 0 }).result).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(r.run({ type: "openSession", requestId: "b", ttlMs: 5_000, clientName: "x", wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     // Bad limits change nothing.
-    expect(r.run({ type: "setLimits", limits: { ...limits, minTtlMs: 10_000 }, wallMs: 0 }).result).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(r.run({ type: "setLimits", limits: { ...limits, minTtlMs: 10_000 }, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     expect(r.machine.limits).toEqual(limits);
     // The snapshot carries them: a replica restored from it decides the same way, whatever it was started with.
-    const restored = LockStateMachine.restore(r.machine.snapshot(), { maxTtlMs: 3_600_000 });
+    const restored = LockStateMachine.restore(r.machine.snapshot());
     expect(restored.limits).toEqual(limits);
     expect(restored.checkInvariants()).toEqual([]);
   });
 
-  it("still reads a snapshot of the first format, which carried no limits: the given ones stand in", () => {
+  it("refuses a snapshot of another format version, even with a good checksum", () => {
     const r = new LogRunner(new LockStateMachine());
     r.run({ type: "openSession", requestId: "a", ttlMs: 5_000, clientName: "x", wallMs: 0 });
-    const v2 = r.machine.snapshot();
-    // Format 1 is format 2 without the limits after the epoch: cut them out and re-checksum.
-    const body = v2.subarray(0, v2.length - 4);
-    const reader = new ByteReader(body);
-    for (let i = 0; i < 5; i++) reader.u8();
-    reader.uint();
-    reader.uint();
-    const limitsFrom = body.length - reader.remaining;
-    for (let n = reader.uint(); n > 0; n--) reader.uint();
-    const limitsTo = body.length - reader.remaining;
-    const v1Body = new Uint8Array([...body.subarray(0, limitsFrom), ...body.subarray(limitsTo)]);
-    v1Body[4] = 1;
-    const v1 = new Uint8Array(v1Body.length + 4);
-    v1.set(v1Body);
-    new DataView(v1.buffer).setUint32(v1Body.length, crc32(v1Body));
-    const restored = LockStateMachine.restore(v1, { maxTtlMs: 90_000 });
-    expect(restored.limits.maxTtlMs).toBe(90_000);
-    expect(restored.sessionIds()).toEqual(r.machine.sessionIds());
+    const bytes = r.machine.snapshot();
+    const body = bytes.slice(0, bytes.length - 4);
+    body[4] = (body[4] as number) - 1;
+    const older = new Uint8Array(body.length + 4);
+    older.set(body);
+    new DataView(older.buffer).setUint32(body.length, crc32(body));
+    expect(() => LockStateMachine.restore(older)).toThrow(SnapshotError);
   });
 
   it("written a slice at a time, a snapshot has the same bytes and yields between slices", () => {

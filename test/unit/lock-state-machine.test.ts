@@ -1,58 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Answer } from "../../node/lock/answers.ts";
-import type { AcquireCommand, Command } from "../../node/lock/commands.ts";
+import type { Command } from "../../node/lock/commands.ts";
 import { encodeCommand } from "../../node/lock/commands.ts";
-import { LogRunner } from "../../node/lock/log-runner.ts";
-import type { ApplyOutcome } from "../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
-import type { LockLimits } from "../../node/lock/limits.ts";
-
-let requestCounter = 0;
-
-/** A client session numbering its writes; it acknowledges nothing unless told to. */
-class Client {
-  readonly id: bigint;
-  seq = 0;
-
-  constructor(private readonly runner: LogRunner, readonly name = "client", ttlMs = 10_000, requestId = `req-${++requestCounter}`) {
-    const out = runner.run({ type: "openSession", requestId, ttlMs, clientName: name, wallMs: 0 });
-    if (out.result.kind !== "sessionOpened") throw new Error(`open failed: ${JSON.stringify(out.result, bigintSafe)}`);
-    this.id = out.result.sessionId;
-  }
-
-  acquire(lock: string, waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
-    return this.runner.run({ type: "acquire", sessionId: this.id, lock, waitMs, seq: ++this.seq, ackedUpTo: 0, held: [], wallMs: 0, ...extra });
-  }
-
-  release(lock: string, token: bigint): ApplyOutcome {
-    return this.runner.run({ type: "release", sessionId: this.id, lock, token, seq: ++this.seq, ackedUpTo: 0, held: [], wallMs: 0 });
-  }
-
-  close(): ApplyOutcome {
-    return this.runner.run({ type: "closeSession", sessionId: this.id, seq: ++this.seq, ackedUpTo: 0, held: [], wallMs: 0 });
-  }
-
-  cancel(lock: string, acquireSeq: number, reason: "client" | "timeout" = "client"): ApplyOutcome {
-    return this.runner.run({ type: "cancelWait", sessionId: this.id, lock, acquireSeq, reason, wallMs: 0 });
-  }
-
-  expire(): ApplyOutcome {
-    return this.runner.run({ type: "expireSession", sessionId: this.id, wallMs: 0 });
-  }
-}
-
-function bigintSafe(_key: string, value: unknown): unknown {
-  return typeof value === "bigint" ? value.toString() : value;
-}
-
-function tokenOf(answer: Answer): bigint {
-  if (answer.kind !== "granted") throw new Error(`expected a grant, got ${JSON.stringify(answer, bigintSafe)}`);
-  return answer.token;
-}
-
-function setup(limits: Partial<LockLimits> = {}, epoch = 0): LogRunner {
-  return new LogRunner(new LockStateMachine(limits, { epoch }));
-}
+import { bigintSafe, Client, granted, notAcquired, setup, tokenOf } from "./lock-kit.ts";
 
 describe("grants and tokens", () => {
   it("grants a free lock at once with token = index of the acquire", () => {
@@ -61,7 +11,7 @@ describe("grants and tokens", () => {
     r.noop();
     const index = r.next;
     const out = a.acquire("db/orders");
-    expect(out.result).toEqual({ code: "OK", kind: "granted", token: BigInt(index) });
+    expect(out.result).toEqual(granted(a, "db/orders", BigInt(index)));
     expect(out.events).toEqual([{ type: "acquired", index, lock: "db/orders", sessionId: a.id, token: BigInt(index), wallMs: 0 }]);
     expect(r.machine.getLock("db/orders").holder).toMatchObject({ sessionId: a.id, token: BigInt(index), grantedAt: index, clientName: "client" });
     expect(r.machine.validateToken("db/orders", BigInt(index))).toBe(true);
@@ -79,7 +29,7 @@ describe("grants and tokens", () => {
     const r = setup();
     const [a, b] = [new Client(r, "a"), new Client(r, "b")];
     const t = tokenOf(a.acquire("L").result);
-    expect(b.acquire("L", 0).result).toEqual({ code: "OK", kind: "notAcquired", holderSessionId: a.id, holderToken: t });
+    expect(b.acquire("L", 0).result).toEqual(notAcquired(a, t));
     expect(r.machine.getLock("L").waiters).toEqual([]);
   });
 
@@ -88,7 +38,7 @@ describe("grants and tokens", () => {
     const a = new Client(r);
     const t = tokenOf(a.acquire("L").result);
     const again = a.acquire("L", 1000);
-    expect(again.result).toEqual({ code: "OK", kind: "granted", token: t });
+    expect(again.result).toEqual(granted(a, "L", t));
     expect(again.events).toEqual([]);
     expect(a.release("L", t).result.kind).toBe("released");
     expect(r.machine.getLock("L").holder).toBeNull();
@@ -97,7 +47,7 @@ describe("grants and tokens", () => {
   it("answers NOT_FOUND for an unknown session", () => {
     const r = setup();
     const out = r.run({ type: "acquire", sessionId: 999n, lock: "L", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
-    expect(out.result).toMatchObject({ code: "NOT_FOUND", reason: "session not found" });
+    expect(out.result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
   });
 });
 
@@ -114,8 +64,7 @@ describe("FIFO handoff", () => {
     const releaseIndex = r.next;
     const out = a.release("L", t1);
     expect(out.result.kind).toBe("released");
-    const granted = { code: "OK", kind: "granted", token: BigInt(releaseIndex) };
-    expect(out.completions).toEqual([{ sessionId: b.id, seq: 1, answer: granted }]);
+    expect(out.completions).toEqual([{ sessionId: b.id, seq: 1, answer: granted(b, "L", BigInt(releaseIndex)) }]);
     expect(out.events.map((e) => [e.type, e.sessionId, e.token])).toEqual([
       ["released", a.id, t1],
       ["acquired", b.id, BigInt(releaseIndex)],
@@ -125,7 +74,7 @@ describe("FIFO handoff", () => {
 
     const next = r.next;
     const out2 = b.release("L", BigInt(releaseIndex));
-    expect(out2.completions).toEqual([{ sessionId: c.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(next) } }]);
+    expect(out2.completions).toEqual([{ sessionId: c.id, seq: 1, answer: granted(c, "L", BigInt(next)) }]);
   });
 
   it("a close hands several locks to their waiters, all with the close's index", () => {
@@ -137,10 +86,10 @@ describe("FIFO handoff", () => {
     c.acquire("L2", 1000);
     const closeIndex = r.next;
     const out = a.close();
-    expect(out.result).toEqual({ code: "OK", kind: "sessionClosed" });
+    expect(out.result).toEqual({ kind: "sessionClosed" });
     expect(out.completions).toEqual([
-      { sessionId: b.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(closeIndex) } },
-      { sessionId: c.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(closeIndex) } },
+      { sessionId: b.id, seq: 1, answer: granted(b, "L1", BigInt(closeIndex)) },
+      { sessionId: c.id, seq: 1, answer: granted(c, "L2", BigInt(closeIndex)) },
     ]);
     expect(out.events.filter((e) => e.type === "sessionClosed").map((e) => e.lock)).toEqual(["L1", "L2"]);
     expect(r.machine.getLock("L1").holder?.token).toBe(BigInt(closeIndex));
@@ -157,16 +106,16 @@ describe("FIFO handoff", () => {
     b.acquire("L", 1000);
     const expiryIndex = r.next;
     const out = a.expire();
-    expect(out.result).toEqual({ code: "OK", kind: "sessionExpired" });
+    expect(out.result).toEqual({ kind: "sessionExpired" });
     expect(out.completions).toEqual([
-      { sessionId: a.id, seq: 2, answer: expect.objectContaining({ code: "NOT_FOUND", reason: "session ended" }) },
-      { sessionId: b.id, seq: 2, answer: { code: "OK", kind: "granted", token: BigInt(expiryIndex) } },
+      { sessionId: a.id, seq: 2, answer: expect.objectContaining({ reason: "ERROR_REASON_SESSION_ENDED" }) },
+      { sessionId: b.id, seq: 2, answer: granted(b, "L", BigInt(expiryIndex)) },
     ]);
-    expect(out.events.map((e) => e.type)).toEqual(["expired", "acquired"]);
+    expect(out.events.map((e) => e.type)).toEqual(["sessionExpired", "acquired"]);
     expect(r.machine.getLock("M")).toMatchObject({ holder: { sessionId: b.id, token: tb }, waiters: [] });
     expect(r.machine.hasSession(a.id)).toBe(false);
     // A second expiry of the same session changes nothing.
-    expect(a.expire().result).toMatchObject({ code: "NOT_FOUND" });
+    expect(a.expire().result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
   });
 
   it("a revoke hands the lock over with the revoke's index; a retry answers OK", () => {
@@ -176,16 +125,16 @@ describe("FIFO handoff", () => {
     b.acquire("L", 1000);
     const revokeIndex = r.next;
     const out = r.run({ type: "revoke", lock: "L", token: t, wallMs: 0 });
-    expect(out.result).toEqual({ code: "OK", kind: "revoked" });
-    expect(out.completions[0]?.answer).toEqual({ code: "OK", kind: "granted", token: BigInt(revokeIndex) });
+    expect(out.result).toEqual({ kind: "revoked" });
+    expect(out.completions[0]?.answer).toEqual(granted(b, "L", BigInt(revokeIndex)));
     expect(r.machine.history("L")[0]).toMatchObject({ token: t, reason: "revoked", endedAt: revokeIndex });
     const retry = r.run({ type: "revoke", lock: "L", token: t, wallMs: 0 });
-    expect(retry.result).toEqual({ code: "OK", kind: "revoked" });
+    expect(retry.result).toEqual({ kind: "revoked" });
     expect(retry.events).toEqual([]);
     expect(r.machine.getLock("L").holder?.sessionId).toBe(b.id);
-    expect(r.run({ type: "revoke", lock: "L", token: 12345n, wallMs: 0 }).result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "stale token" });
+    expect(r.run({ type: "revoke", lock: "L", token: 12345n, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_STALE_TOKEN" });
     // The released former holder cannot release any more.
-    expect(a.release("L", t).result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "not holder" });
+    expect(a.release("L", t).result).toMatchObject({ reason: "ERROR_REASON_NOT_HOLDER" });
   });
 
   it("a cancel never grants, even of the first waiter", () => {
@@ -195,8 +144,8 @@ describe("FIFO handoff", () => {
     b.acquire("L", 1000);
     c.acquire("L", 1000);
     const out = b.cancel("L", 1);
-    expect(out.result).toEqual({ code: "OK", kind: "cancelled" });
-    expect(out.completions).toEqual([{ sessionId: b.id, seq: 1, answer: { code: "OK", kind: "cancelled" } }]);
+    expect(out.result).toEqual({ kind: "cancelled" });
+    expect(out.completions).toEqual([{ sessionId: b.id, seq: 1, answer: { kind: "cancelled" } }]);
     expect(out.events).toEqual([]);
     expect(r.machine.getLock("L")).toMatchObject({ holder: { sessionId: a.id, token: t } });
     expect(r.machine.getLock("L").waiters.map((w) => w.sessionId)).toEqual([c.id]);
@@ -211,7 +160,7 @@ describe("FIFO handoff", () => {
     b.expire();
     const index = r.next;
     const out = a.release("L", t);
-    expect(out.completions).toEqual([{ sessionId: c.id, seq: 1, answer: { code: "OK", kind: "granted", token: BigInt(index) } }]);
+    expect(out.completions).toEqual([{ sessionId: c.id, seq: 1, answer: granted(c, "L", BigInt(index)) }]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
@@ -227,10 +176,10 @@ describe("FIFO handoff", () => {
     expect(r.machine.pendingWaits()).toEqual([{ sessionId: b.id, lock: "L", acquireSeq: 1, waitMs: 1000 }]);
     const index = r.next;
     const out = a.release("L", t);
-    const granted = { code: "OK", kind: "granted", token: BigInt(index) };
+    const grant = granted(b, "L", BigInt(index));
     expect(out.completions).toEqual([
-      { sessionId: b.id, seq: 1, answer: granted },
-      { sessionId: b.id, seq: 2, answer: granted },
+      { sessionId: b.id, seq: 1, answer: grant },
+      { sessionId: b.id, seq: 2, answer: grant },
     ]);
     expect(out.timers.waitsEnded).toEqual([{ sessionId: b.id, acquireSeq: 1 }]);
   });
@@ -242,9 +191,9 @@ describe("FIFO handoff", () => {
     b.acquire("L", 1000);
     b.acquire("L", 1000);
     const out = b.cancel("L", 1, "timeout");
-    const notAcquired = { code: "OK", kind: "notAcquired", holderSessionId: a.id, holderToken: t };
-    expect(out.result).toEqual(notAcquired);
-    expect(out.completions.map((c) => [c.seq, c.answer])).toEqual([[1, notAcquired], [2, notAcquired]]);
+    const left = notAcquired(a, t);
+    expect(out.result).toEqual(left);
+    expect(out.completions.map((c) => [c.seq, c.answer])).toEqual([[1, left], [2, left]]);
     expect(r.machine.getLock("L")).toMatchObject({ holder: { sessionId: a.id }, waiters: [] });
   });
 });
@@ -257,9 +206,9 @@ describe("release", () => {
     b.acquire("L", 1000);
     const before = { lock: r.machine.getLock("L"), history: r.machine.history("L") };
     const stale = a.release("L", t + 1n);
-    expect(stale.result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "stale token" });
+    expect(stale.result).toMatchObject({ reason: "ERROR_REASON_STALE_TOKEN" });
     const notHolder = b.release("L", t);
-    expect(notHolder.result).toMatchObject({ code: "FAILED_PRECONDITION", reason: "not holder" });
+    expect(notHolder.result).toMatchObject({ reason: "ERROR_REASON_NOT_HOLDER" });
     expect([...stale.events, ...notHolder.events, ...stale.completions, ...notHolder.completions]).toEqual([]);
     expect({ lock: r.machine.getLock("L"), history: r.machine.history("L") }).toEqual(before);
   });
@@ -291,14 +240,14 @@ describe("sessions", () => {
     const r = setup({ rememberedClosedSessions: 2 });
     const [a, b, c, d] = [new Client(r), new Client(r), new Client(r), new Client(r)];
     expect(a.close().result.kind).toBe("sessionClosed");
-    expect(a.close().result).toEqual({ code: "OK", kind: "sessionClosed" });
+    expect(a.close().result).toEqual({ kind: "sessionClosed" });
     b.expire();
-    expect(b.close().result).toMatchObject({ code: "NOT_FOUND" });
-    expect(r.run({ type: "closeSession", sessionId: 777n, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 }).result).toMatchObject({ code: "NOT_FOUND" });
+    expect(b.close().result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
+    expect(r.run({ type: "closeSession", sessionId: 777n, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
     // Only the last two closed ids are remembered: a is forgotten after c and d close.
     c.close();
     d.close();
-    expect(a.close().result).toMatchObject({ code: "NOT_FOUND" });
+    expect(a.close().result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
     expect(d.close().result.kind).toBe("sessionClosed");
   });
 
@@ -358,13 +307,13 @@ describe("bad input and limits", () => {
     ];
     for (const cmd of bad) {
       const out = r.run(cmd);
-      expect(out.result, JSON.stringify(cmd, bigintSafe)).toMatchObject({ code: "INVALID_ARGUMENT", kind: "error" });
+      expect(out.result, JSON.stringify(cmd, bigintSafe)).toMatchObject({ kind: "error" });
       expect(out.events.length + out.completions.length).toBe(0);
       shadow.noop();
     }
     const garbage = r.runBytes(new Uint8Array([1, 99, 0]));
     shadow.noop();
-    expect(garbage.result).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(garbage.result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     expect(r.machine.snapshot()).toEqual(shadow.machine.snapshot());
   });
 
@@ -374,7 +323,7 @@ describe("bad input and limits", () => {
     expect(r.run({ type: "openSession", requestId: "b", ttlMs: 3_600_000, clientName: "x", wallMs: 0 }).result.kind).toBe("sessionOpened");
     const a = new Client(r);
     expect(a.acquire("é".repeat(128)).result.kind).toBe("granted"); // 256 bytes
-    expect(a.acquire("é".repeat(128) + "x").result).toMatchObject({ code: "INVALID_ARGUMENT" }); // 257 bytes
+    expect(a.acquire("é".repeat(128) + "x").result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" }); // 257 bytes
     const b = new Client(r);
     expect(b.acquire("é".repeat(128), 3_600_000).result.kind).toBe("waiting");
   });
@@ -382,23 +331,23 @@ describe("bad input and limits", () => {
   it("applies the encoded bytes of a command like the command", () => {
     const r = setup();
     const out = r.machine.applyBytes(1, encodeCommand({ type: "openSession", requestId: "q", ttlMs: 2000, clientName: "n", wallMs: 5 }));
-    expect(out.result).toEqual({ code: "OK", kind: "sessionOpened", sessionId: 1n });
+    expect(out.result).toEqual({ kind: "sessionOpened", sessionId: 1n, ttlMs: 2000 });
   });
 
   it("limits sessions, locks per session and waiters per lock with RESOURCE_EXHAUSTED", () => {
     const r = setup({ maxSessions: 3, maxLocksPerSession: 2, maxWaitersPerLock: 1 });
     const [a, b, c] = [new Client(r), new Client(r), new Client(r)];
     expect(r.run({ type: "openSession", requestId: "fourth", ttlMs: 5000, clientName: "", wallMs: 0 }).result)
-      .toMatchObject({ code: "RESOURCE_EXHAUSTED", reason: "too many sessions" });
+      .toMatchObject({ reason: "ERROR_REASON_TOO_MANY_SESSIONS" });
     a.acquire("L1");
     a.acquire("L2");
-    expect(a.acquire("L3").result).toMatchObject({ code: "RESOURCE_EXHAUSTED", reason: "too many locks in session" });
+    expect(a.acquire("L3").result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION" });
     expect(r.machine.getLock("L3").holder).toBeNull();
     expect(b.acquire("L1", 1000).result.kind).toBe("waiting");
-    expect(c.acquire("L1", 1000).result).toMatchObject({ code: "RESOURCE_EXHAUSTED", reason: "too many waiters" });
+    expect(c.acquire("L1", 1000).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_WAITERS" });
     // A wait counts toward the session's locks, so the handoff never passes the limit.
     expect(b.acquire("L2", 1000).result.kind).toBe("waiting");
-    expect(b.acquire("L4").result).toMatchObject({ code: "RESOURCE_EXHAUSTED", reason: "too many locks in session" });
+    expect(b.acquire("L4").result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION" });
     a.close();
     expect(r.machine.getSession(b.id)?.held.map((h) => h.lock)).toEqual(["L1", "L2"]);
     expect(r.machine.checkInvariants()).toEqual([]);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApplyOutcome, LockEvent, LockInfo, TimerChanges } from "../../node/lock/index.ts";
 import type { Role } from "../../node/raft/types.ts";
-import { NodeMetrics, type MetricsSource } from "../../node/server/metrics.ts";
+import { NodeMetrics, type MetricsSource } from "../../node/ops/metrics.ts";
 
 const source: MetricsSource = {
   raft: () => ({ role: "leader" as Role, term: 1, leader: 1, commit: 0, applied: 0, lastIndex: 0, followerLag: new Map() }),
@@ -18,7 +18,7 @@ function harness(lockPrefixes: string[] = []) {
     locks: { now: () => clock.now, isLeader: () => clock.leader },
   });
   let index = 0;
-  const apply = (events: Array<Omit<LockEvent, "index" | "wallMs">>, timers: Partial<TimerChanges> = {}, result: ApplyOutcome["result"] = { code: "OK", kind: "released" }): void => {
+  const apply = (events: Array<Omit<LockEvent, "index" | "wallMs">>, timers: Partial<TimerChanges> = {}, result: ApplyOutcome["result"] = { kind: "released" }): void => {
     index++;
     const outcome: ApplyOutcome = {
       index,
@@ -61,14 +61,15 @@ describe("lock metrics", () => {
     apply([{ type: "acquired", lock: "r", sessionId: 2n, token: 2n, mode: "shared" }]);
     apply([{ type: "acquired", lock: "s", sessionId: 3n, token: 3n, mode: "permit", slot: 0, permits: 2 }]);
     apply([{ type: "acquired", lock: "a", sessionId: 4n, token: 4n }, { type: "acquired", lock: "b", sessionId: 4n, token: 4n, mode: "shared" }], {}, {
-      code: "OK", kind: "granted", token: 4n, grants: [{ lock: "a", token: 4n }, { lock: "b", token: 4n }],
+      kind: "granted", token: 4n, holder: { sessionId: 4n, clientName: "", token: 4n, grantedIndex: 4n },
+      grants: [{ lock: "a", token: 4n, mode: "exclusive" }, { lock: "b", token: 4n, mode: "shared" }],
     });
     clock.now += 3_000;
     // The first shared holder's release times its own grant, not the second's.
     apply([{ type: "released", lock: "r", sessionId: 1n, token: 1n }]);
     clock.now += 1_000;
     apply([{ type: "released", lock: "r", sessionId: 2n, token: 2n }]);
-    apply([{ type: "revoked", lock: "s", sessionId: 3n, token: 3n, revokedFor: "hold limit" }]);
+    apply([{ type: "revoked", lock: "s", sessionId: 3n, token: 3n, revokedFor: "holdLimit" }]);
     apply([{ type: "released", lock: "a", sessionId: 4n, token: 4n }, { type: "released", lock: "b", sessionId: 4n, token: 4n }]);
     const text = await metrics.text();
     const grants = (kind: string): number | undefined => value(text, `palisade_lock_grants_total{kind="${kind}",lock_prefix="",${L}}`);
@@ -80,6 +81,18 @@ describe("lock metrics", () => {
     expect(value(text, `palisade_lock_grants_ended_total{kind="multi",reason="released",lock_prefix="",${L}}`)).toBe(2);
   });
 
+  it("a grant of one lock counts by its own kind, though its answer lists its grants", async () => {
+    const { metrics, apply } = harness();
+    const holder = { sessionId: 5n, clientName: "c", token: 1n, grantedIndex: 1n };
+    apply([{ type: "acquired", lock: "a", sessionId: 5n, token: 1n }], {}, { kind: "granted", token: 1n, holder, grants: [{ lock: "a", token: 1n, mode: "exclusive" }] });
+    apply([{ type: "acquired", lock: "s", sessionId: 5n, token: 2n, mode: "shared" }], {}, {
+      kind: "granted", token: 2n, holder: { ...holder, token: 2n, grantedIndex: 2n }, grants: [{ lock: "s", token: 2n, mode: "shared" }],
+    });
+    const text = await metrics.text();
+    const grants = (kind: string): number | undefined => value(text, `palisade_lock_grants_total{kind="${kind}",lock_prefix="",${L}}`);
+    expect([grants("exclusive"), grants("shared"), grants("multi")]).toEqual([1, 1, 0]);
+  });
+
   it("the leader times a hold from the grant's apply to its release and counts the end by reason", async () => {
     const { clock, metrics, apply } = harness();
     apply([{ type: "acquired", lock: "a", sessionId: 5n, token: 1n }]);
@@ -87,7 +100,7 @@ describe("lock metrics", () => {
     apply([{ type: "released", lock: "a", sessionId: 5n, token: 1n }]);
     apply([{ type: "acquired", lock: "a", sessionId: 6n, token: 3n }]);
     clock.now += 40_000;
-    apply([{ type: "expired", lock: "a", sessionId: 6n, token: 3n }]);
+    apply([{ type: "sessionExpired", lock: "a", sessionId: 6n, token: 3n }]);
     const text = await metrics.text();
     expect(value(text, `palisade_lock_grants_total{kind="exclusive",lock_prefix="",${L}}`)).toBe(2);
     expect(value(text, `palisade_lock_grants_ended_total{kind="exclusive",reason="released",lock_prefix="",${L}}`)).toBe(1);

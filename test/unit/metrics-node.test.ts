@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { StateStats } from "../../node/lock/index.ts";
 import type { Role } from "../../node/raft/types.ts";
 import type { RaftStorage } from "../../node/storage/log-store.ts";
-import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "../../node/server/metrics.ts";
+import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "../../node/ops/metrics.ts";
 
 const stats: StateStats = {
   sessions: 3, lockEntries: 5, heldLocks: 2, waiters: 4, historyRecords: 9, rememberedRequestIds: 3, rememberedClosedSessions: 0,
@@ -56,9 +56,9 @@ describe("NodeMetrics", () => {
     m.requestRejected("Acquire", "rate_limited");
     const expiry = {
       index: 9,
-      result: { code: "OK", kind: "sessionExpired" },
+      result: { kind: "sessionExpired" },
       completions: [],
-      events: [{ type: "expired", index: 9, lock: "a", sessionId: 1n, token: 3n, wallMs: 0 }, { type: "acquired", index: 9, lock: "a", sessionId: 2n, token: 9n, wallMs: 0 }],
+      events: [{ type: "sessionExpired", index: 9, lock: "a", sessionId: 1n, token: 3n, wallMs: 0 }, { type: "acquired", index: 9, lock: "a", sessionId: 2n, token: 9n, wallMs: 0 }],
       timers: { sessionsOpened: [], sessionsEnded: [1n], waitsStarted: [], waitsEnded: [] },
     } as const;
     m.applied(expiry as unknown as Parameters<NodeMetrics["applied"]>[0]);

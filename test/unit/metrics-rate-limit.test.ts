@@ -2,8 +2,8 @@
 // request spends.
 import { describe, expect, it } from "vitest";
 import Long from "long";
-import { batchSender, peerConnection, rateKey } from "../../node/server/interceptors.ts";
-import { RateLimiter } from "../../node/server/rate-limit.ts";
+import { batchSender, peerConnection, rateKey } from "../../node/api/interceptors.ts";
+import { RateLimiter } from "../../node/api/rate-limit.ts";
 import { parseClusterConfig } from "../../node/config/index.ts";
 import { encodeRaftBatch } from "../../node/transport/raft-codec.ts";
 

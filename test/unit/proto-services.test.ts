@@ -1,12 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { adminServiceDefinition, lockServiceDefinition, raftServiceDefinition } from "../../proto/grpc.ts";
+import { CALL_NAMES } from "../../proto/lock-calls.ts";
 import { toU64, u64 } from "../../proto/wire.ts";
 
 describe("gRPC service definitions", () => {
+  it("the call table names every unary LockService RPC of the proto, each once", () => {
+    const rpcs = Object.getOwnPropertyNames(palisade.v1.LockService.prototype)
+      .filter((name) => name !== "constructor" && name !== "watch" && name !== "stream")
+      .map((name) => name.charAt(0).toUpperCase() + name.slice(1));
+    expect([...CALL_NAMES].sort()).toEqual(rpcs.sort());
+  });
+
   it("declare every LockService method with its path and streaming mode", () => {
     expect(Object.keys(lockServiceDefinition)).toEqual([
-      "OpenSession", "KeepAlive", "KeepAliveSessions", "CloseSession", "Acquire", "CancelWait", "Release", "GetLock",
+      "OpenSession", "KeepAlive", "CloseSession", "Acquire", "CancelWait", "Release", "GetLock",
       "ListLocks", "GetSession", "ListSessions", "GetLockHistory", "ValidateToken", "Watch",
       "Stream",
     ]);

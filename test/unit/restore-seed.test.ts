@@ -74,7 +74,7 @@ describe("restoreCluster", () => {
       const machine = LockStateMachine.restore(state.snapshot?.data ?? new Uint8Array());
       expect(machine.epoch).toBe(3);
       expect(machine.sessionIds()).toEqual([]);
-      expect(machine.history("x")[0]?.reason).toBe("session expired");
+      expect(machine.history("x")[0]?.reason).toBe("sessionExpired");
     }
     // The old cluster's id does not open the seeded stores.
     await expect(LevelStorage.open({ dir: join(dir, "new/node-1"), clusterId: "old", nodeId: 1, reserveBytes: 0 })).rejects.toThrow(IdentityMismatchError);

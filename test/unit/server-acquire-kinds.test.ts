@@ -5,11 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { resolveLimits, DEFAULT_LOCK_LIMITS, LockStateMachine, type AcquireCommand } from "../../node/lock/index.ts";
-import { answerFailure } from "../../node/host/failures.ts";
-import { acquireResultOf } from "../../node/host/lock-requests.ts";
-import { acquireResponse } from "../../node/server/lock-service.ts";
-import { parseAcquire, RequestError } from "../../node/server/requests.ts";
-import { toU64 } from "../../proto/wire.ts";
+import { answerFailure, RequestFailure } from "../../node/host/failures.ts";
+import { acquireAnswerOf } from "../../node/host/lock-requests.ts";
+import { checkAcquire } from "../../node/host/request-checks.ts";
+import { decodeRequest, encodeAnswer } from "../../proto/lock-calls.ts";
+import type { AcquireAnswer } from "../../proto/lock-values.ts";
+import { CodecError, toU64 } from "../../proto/wire.ts";
+import type { LockLimits } from "../../node/lock/index.ts";
 
 const pb = palisade.v1;
 const limits = DEFAULT_LOCK_LIMITS;
@@ -24,11 +26,21 @@ function decoded(fields: Partial<palisade.v1.AcquireRequest.$Properties>): palis
   return pb.AcquireRequest.decode(pb.AcquireRequest.encode(acquire(fields)).finish());
 }
 
+/** What the node makes of a decoded request: the codec's value, checked against `lim`, as the command it proposes. */
+function parseAcquire(wire: palisade.v1.AcquireRequest, lim: LockLimits, wallMs: number): AcquireCommand {
+  const req = decodeRequest("Acquire", wire);
+  checkAcquire(req, lim);
+  return { type: "acquire", ...req, wallMs };
+}
+
+/** The AcquireResponse the node sends for an answer. */
+const acquireResponse = (answer: AcquireAnswer): palisade.v1.AcquireResponse => encodeAnswer("Acquire", answer);
+
 function refusal(fields: Partial<palisade.v1.AcquireRequest.$Properties>, lim = limits): string {
   try {
     parseAcquire(decoded(fields), lim, 0);
   } catch (err) {
-    expect(err).toBeInstanceOf(RequestError);
+    expect(err instanceof CodecError || err instanceof RequestFailure).toBe(true);
     return (err as Error).message;
   }
   throw new Error("expected the request to be refused");
@@ -113,13 +125,13 @@ describe("Acquire answers of the lock kinds on the wire", () => {
     const cmd = acq(1n, 1, { lock: "a", mode: "shared", more: [{ lock: "pool", permits: 3 }, { lock: "c" }] });
     const index = next();
     const answer = sm.apply(index, cmd).result;
-    const response = wire(acquireResponse(acquireResultOf(answer, cmd, () => "a")));
+    const response = wire(acquireResponse(acquireAnswerOf(answer)));
     expect(response.acquired).toBe(true);
     expect(response.token.toString()).toBe(String(index));
     expect(response.grants.map((g) => ({ lock: g.lock, token: String(g.token), mode: g.mode, permits: g.permits, slot: g.slot }))).toEqual([
       { lock: "a", token: String(index), mode: MODE.LOCK_MODE_SHARED, permits: 0, slot: 0 },
       { lock: "pool", token: String(index), mode: MODE.LOCK_MODE_UNSPECIFIED, permits: 3, slot: 0 },
-      { lock: "c", token: String(index), mode: MODE.LOCK_MODE_UNSPECIFIED, permits: 0, slot: 0 },
+      { lock: "c", token: String(index), mode: MODE.LOCK_MODE_EXCLUSIVE, permits: 0, slot: 0 },
     ]);
   });
 
@@ -128,26 +140,27 @@ describe("Acquire answers of the lock kinds on the wire", () => {
     sm.apply(next(), acq(1n, 1, { lock: "pool", permits: 2 }));
     const cmd = acq(2n, 1, { lock: "pool", permits: 2 });
     const second = sm.apply(next(), cmd).result;
-    const granted = wire(acquireResponse(acquireResultOf(second, cmd, () => "b")));
+    const granted = wire(acquireResponse(acquireAnswerOf(second)));
     expect(granted.grants.map((g) => [g.lock, g.permits, g.slot])).toEqual([["pool", 2, 1]]);
 
     sm.apply(next(), acq(1n, 2, { lock: "x" }));
     const set = acq(2n, 2, { lock: "y", more: [{ lock: "x" }] });
-    const left = wire(acquireResponse(acquireResultOf(sm.apply(next(), set).result, set, () => "a")));
+    const left = wire(acquireResponse(acquireAnswerOf(sm.apply(next(), set).result)));
     expect(left.acquired).toBe(false);
     expect(left.blockedLock).toBe("x");
     expect(left.holder?.sessionId?.toString()).toBe("1");
   });
 
-  it("an exclusive grant answers as it did before the kinds, byte for byte", () => {
+  it("an exclusive grant lists its one grant, and names the holder with its client name", () => {
     const { sm, next } = machine();
     const cmd = acq(1n, 1, { lock: "plain" });
     const index = next();
-    const response = acquireResponse(acquireResultOf(sm.apply(index, cmd).result, cmd, () => "a"));
-    const before = pb.AcquireResponse.create({
+    const response = acquireResponse(acquireAnswerOf(sm.apply(index, cmd).result));
+    const expected = pb.AcquireResponse.create({
       acquired: true, token: toU64(index), holder: { sessionId: toU64(1n), clientName: "a", token: toU64(index), grantedIndex: toU64(index) },
+      grants: [{ lock: "plain", token: toU64(index), mode: MODE.LOCK_MODE_EXCLUSIVE }],
     });
-    expect(Buffer.from(pb.AcquireResponse.encode(response).finish())).toEqual(Buffer.from(pb.AcquireResponse.encode(before).finish()));
+    expect(Buffer.from(pb.AcquireResponse.encode(response).finish())).toEqual(Buffer.from(pb.AcquireResponse.encode(expected).finish()));
   });
 
   it("each refusal of the kinds reaches the client with its own reason, not as not holder", () => {

@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PalisadeClient } from "../../client/client.ts";
 import { Connection } from "../../client/connection.ts";
 import type { LockHolderInfo, LockWaiterInfo } from "../../client/types.ts";
-import type { ServiceContext } from "../../node/server/context.ts";
-import { lockServiceHandlers } from "../../node/server/lock-service.ts";
+import type { ServiceContext } from "../../node/api/context.ts";
+import { lockServiceHandlers } from "../../node/api/lock-service.ts";
+import { LockRequests } from "../../node/host/lock-requests.ts";
+import type { NodeHost } from "../../node/host/node-host.ts";
 import { LockStateMachine, type AcquireCommand } from "../../node/lock/index.ts";
 import { createLogger } from "../../node/util/logger.ts";
 import { palisade } from "../../proto/gen/palisade.js";
@@ -46,7 +48,7 @@ function bigState(): LockStateMachine {
     const seq = (seqs.get(sessionId) ?? 0) + 1;
     seqs.set(sessionId, seq);
     const answer = sm.apply(++index, { type: "acquire", sessionId, seq, ackedUpTo: seq - 1, held: [], waitMs: 0, wallMs: 0, holderData: dataOf(sessionId), ...fields }).result;
-    if (answer.code !== "OK") throw new Error(`acquire of ${fields.lock} by ${sessionId}: ${JSON.stringify(answer, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
+    if (answer.kind === "error") throw new Error(`acquire of ${fields.lock} by ${sessionId}: ${JSON.stringify(answer, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
   };
   const sessions: bigint[] = [];
   for (let i = 0; i < HOLDERS; i++) sessions.push(open());
@@ -69,9 +71,10 @@ const connections: Connection[] = [];
 
 beforeAll(async () => {
   sm = bigState();
+  const host = { limitsForRequests: () => sm.limits, wallMs: () => 0, leaderHint: () => "", state: sm, linearizable: async () => sm.appliedIndex };
   const ctx = {
-    host: { limitsForRequests: () => sm.limits, wallMs: () => 0, leaderHint: () => "", state: sm },
-    locks: { read: <T>(query: (state: LockStateMachine) => T): Promise<T> => Promise.resolve(query(sm)) },
+    host,
+    locks: new LockRequests(host as unknown as NodeHost),
     logger: createLogger({ nodeId: 1, level: "silent" }),
   } as unknown as ServiceContext;
   server = new grpc.Server();
@@ -89,7 +92,7 @@ afterAll(async () => {
 });
 
 function client(): PalisadeClient {
-  const c = new PalisadeClient({ endpoints: [endpoint], retryBudgetMs: 2_000, transport: "unary" });
+  const c = new PalisadeClient({ endpoints: [endpoint], retryBudgetMs: 2_000 });
   clients.push(c);
   return c;
 }
@@ -98,7 +101,7 @@ function client(): PalisadeClient {
 async function rawCall<Req, Res>(method: UnaryMethod<Req, Res>, request: Req): Promise<{ response: Res; bytes: number }> {
   const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 10_000, retryBudgetMs: 2_000 });
   connections.push(connection);
-  const response = await connection.callOnce(endpoint, method, request, 10_000, true);
+  const response = await connection.unaryOnce(endpoint, method, request, 10_000, true);
   return { response, bytes: method.responseSerialize(response).byteLength };
 }
 

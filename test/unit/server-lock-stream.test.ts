@@ -8,11 +8,11 @@ import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, toU64 } from "../../proto/wire.ts";
-import { KEEPALIVE_IDS_PER_TOKEN } from "../../node/server/interceptors.ts";
-import { RateLimiter } from "../../node/server/rate-limit.ts";
-import type { ServiceContext } from "../../node/server/context.ts";
-import type { LockCalls } from "../../node/server/lock-service.ts";
-import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type StreamLimits, type StreamOptions } from "../../node/server/lock-stream.ts";
+import { KEEPALIVE_IDS_PER_TOKEN } from "../../node/api/interceptors.ts";
+import { RateLimiter } from "../../node/api/rate-limit.ts";
+import type { ServiceContext } from "../../node/api/context.ts";
+import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type Serve, type StreamLimits, type StreamOptions } from "../../node/api/lock-stream.ts";
+import type { AnswerOf, CallName, RequestOf } from "../../proto/lock-calls.ts";
 import { createLogger } from "../../node/util/logger.ts";
 
 const pb = palisade.v1;
@@ -74,36 +74,41 @@ interface Deferred {
   detached: AbortSignal | undefined;
 }
 
-/** What the scripted calls were asked: the method of each call, and the session ids each KeepAliveSessions carried. */
+/** What the scripted calls were asked: the method of each call, and the session ids each KeepAlive carried. */
 interface Asked {
   methods: string[];
   keepAliveIds: number[];
 }
 
 /**
- * LockCalls that answer only when the test says so. GetLock answers with a holder whose
+ * A dispatcher that answers only when the test says so. GetLock answers with a holder whose
  * client name is as long as the lock name says ("size:N"), for answers of a chosen size.
  */
-function scriptedCalls(): { calls: LockCalls; open: Deferred[]; asked: Asked } {
+function scriptedCalls(): { calls: Serve; open: Deferred[]; asked: Asked } {
   const open: Deferred[] = [];
   const asked: Asked = { methods: [], keepAliveIds: [] };
   const pending = <T>(method: string, answer: T, detached?: AbortSignal): Promise<T> => {
     asked.methods.push(method);
     return new Promise<T>((resolve, reject) => open.push({ resolve: () => resolve(answer), reject, detached }));
   };
-  const calls = {
-    GetLock: (req: palisade.v1.GetLockRequest) => {
+  const holder = { sessionId: 1n, clientName: "", token: 7n, grantedIndex: 7n };
+  const handlers: Partial<{ [K in CallName]: (req: RequestOf<K>, detached?: AbortSignal) => Promise<AnswerOf<K>> }> = {
+    GetLock: (req) => {
       const size = /^size:(\d+)$/.exec(req.lock)?.[1];
-      const holder = size === undefined ? null : { sessionId: toU64(1), clientName: "x".repeat(Number(size)), token: toU64(1) };
-      return pending("GetLock", pb.GetLockResponse.create({ lock: "a", holder }));
+      const big = size === undefined ? {} : { holder: { ...holder, clientName: "x".repeat(Number(size)) } };
+      return pending("GetLock", { lock: "a", ...big, waiters: [], holderCount: size === undefined ? 0 : 1, waiterCount: 0 });
     },
-    Acquire: (_req: palisade.v1.AcquireRequest, detached: AbortSignal) => pending("Acquire", pb.AcquireResponse.create({ acquired: true, token: toU64(7) }), detached),
-    CancelWait: () => pending("CancelWait", pb.CancelWaitResponse.create({})),
-    KeepAliveSessions: (req: palisade.v1.KeepAliveSessionsRequest) => {
+    Acquire: (_req, detached) => pending("Acquire", { kind: "granted" as const, token: 7n, holder, grants: [{ lock: "l", token: 7n, mode: "exclusive" as const }] }, detached),
+    CancelWait: () => pending("CancelWait", { outcome: "cancelled" as const }),
+    KeepAlive: (req) => {
       asked.keepAliveIds.push(req.sessionIds.length);
-      return pending("KeepAliveSessions", pb.KeepAliveSessionsResponse.create({}));
+      return pending("KeepAlive", { sessions: [] });
     },
-  } as unknown as LockCalls;
+  };
+  const calls = (<N extends CallName>(name: N, request: RequestOf<N>, detached?: AbortSignal): Promise<AnswerOf<N>> => {
+    const handler = handlers[name];
+    return handler === undefined ? Promise.reject(new Error(`no ${name} in this test`)) : handler(request, detached);
+  }) as Serve;
   return { calls, open, asked };
 }
 
@@ -131,7 +136,7 @@ const acquire = (id: number): palisade.v1.StreamRequest.$Properties => ({
   id: toU64(id), acquire: { sessionId: toU64(9), lock: `l${id}`, seq: toU64(id), waitMs: toU64(60_000) },
 });
 const keepAlive = (id: number, ids: number): palisade.v1.StreamRequest.$Properties => ({
-  id: toU64(id), keepAliveSessions: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(1_000 + i)) },
+  id: toU64(id), keepAlive: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(1_000 + i)) },
 });
 /** Lets settled calls reach the outbox and the outbox's flush run (it is scheduled after them). */
 const turn = async (): Promise<void> => {
@@ -254,7 +259,7 @@ describe("the node's end of a client stream", () => {
     call.send(frame(keepAlive(100, 3), { id: toU64(101), cancelWait: { sessionId: toU64(9), lock: "l1", acquireSeq: toU64(1) } }, getLock(102)));
     await turn();
     expect(call.paused).toBe(false);
-    expect(asked.methods.filter((m) => m !== "Acquire")).toEqual(["KeepAliveSessions", "CancelWait", "GetLock"]);
+    expect(asked.methods.filter((m) => m !== "Acquire")).toEqual(["KeepAlive", "CancelWait", "GetLock"]);
   });
 
   it("refuses an Acquire past the stream's wait limit with RESOURCE_EXHAUSTED and its own reason, and reads on", async () => {
@@ -374,7 +379,7 @@ describe("the node's end of a client stream", () => {
     keeper.call.send(frame(keepAlive(1, 40)));
     await turn();
     expect(keeper.call.written.flatMap((f) => f.answers).map((a) => a.failure?.reason)).toEqual([]);
-    expect(keeper.asked.methods).toEqual(["KeepAliveSessions"]);
+    expect(keeper.asked.methods).toEqual(["KeepAlive"]);
   });
 
   it("ends the stream with RESOURCE_EXHAUSTED when a frame is larger than a stream frame may be, running none of its requests", async () => {
@@ -408,7 +413,7 @@ describe("the node's end of a client stream", () => {
     call.send(frame(keepAlive(100_000, 3)));
     for (let t = 0; t < 10 && asked.methods.length < queued + 1; t++) await new Promise((r) => setImmediate(r));
     expect(asked.methods).toHaveLength(queued + 1);
-    expect(asked.methods.indexOf("KeepAliveSessions")).toBeLessThan(queued);
+    expect(asked.methods.indexOf("KeepAlive")).toBeLessThan(queued);
     expect(asked.methods.at(-1)).toBe("GetLock");
   });
 });

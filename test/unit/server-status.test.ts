@@ -1,50 +1,30 @@
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { fail as failAnswer, type ErrorCode, type ErrorReason } from "../../node/lock/index.ts";
+import { WIRE_ERRORS, type ErrorReasonName } from "../../proto/wire.ts";
+import { fail as failAnswer } from "../../node/lock/index.ts";
 import { NotLeaderError, ProposalDroppedError } from "../../node/raft/core.ts";
 import { DriverStoppedError, ProposalLostError, ReadIndexFailedError } from "../../node/host/driver.ts";
-import { answerStatus, driverErrorStatus, LEADER_METADATA_KEY, notLeader } from "../../node/server/status.ts";
+import { answerFailure, failureOf, notLeader as notLeaderFailure } from "../../node/host/failures.ts";
+import type { ErrorAnswer } from "../../node/lock/index.ts";
+import { callFailureOf, LEADER_METADATA_KEY, statusOf, type StatusError } from "../../node/api/status.ts";
 
-/** The code the state machine answers each of its reasons with (node/lock/state-machine.ts). */
-const MACHINE_CODES = {
-  "invalid argument": "INVALID_ARGUMENT",
-  "not an acquire of this lock": "INVALID_ARGUMENT",
-  "session not found": "NOT_FOUND",
-  "session ended": "NOT_FOUND",
-  "no such wait": "NOT_FOUND",
-  "stale token": "FAILED_PRECONDITION",
-  "not holder": "FAILED_PRECONDITION",
-  "request too old": "FAILED_PRECONDITION",
-  "too many sessions": "RESOURCE_EXHAUSTED",
-  "too many locks in session": "RESOURCE_EXHAUSTED",
-  "too many waiters": "RESOURCE_EXHAUSTED",
-  "too many in flight": "RESOURCE_EXHAUSTED",
-} as const satisfies Record<ErrorReason, ErrorCode>;
-
-/** The SPEC's gRPC status of each state-machine code. */
-const SPEC_STATUS: Record<ErrorCode, grpc.status> = {
-  INVALID_ARGUMENT: grpc.status.INVALID_ARGUMENT,
-  NOT_FOUND: grpc.status.NOT_FOUND,
-  FAILED_PRECONDITION: grpc.status.FAILED_PRECONDITION,
-  RESOURCE_EXHAUSTED: grpc.status.RESOURCE_EXHAUSTED,
-};
+// Each failure as the status a unary call ends with.
+const answerStatus = (answer: ErrorAnswer): StatusError => statusOf(callFailureOf(answerFailure(answer)));
+const notLeader = (leader: string | null): StatusError => statusOf(callFailureOf(notLeaderFailure(leader)));
+const driverErrorStatus = (error: unknown, leader: string | null): StatusError => statusOf(callFailureOf(failureOf(error, leader)));
 
 describe("answer and error statuses", () => {
-  it("answers every state-machine error reason with the SPEC's gRPC status of its code, naming a reason of its own", () => {
-    const names = new Set<string>();
-    for (const [reason, code] of Object.entries(MACHINE_CODES) as Array<[ErrorReason, ErrorCode]>) {
-      const status = answerStatus(failAnswer(code, reason, `refused: ${reason}`));
-      expect(status.code, reason).toBe(SPEC_STATUS[code]);
+  it("answers every error reason with the status code of the wire table, naming the reason", () => {
+    for (const [reason, { code }] of Object.entries(WIRE_ERRORS) as Array<[ErrorReasonName, { code: grpc.status }]>) {
+      const status = answerStatus(failAnswer(reason, `refused: ${reason}`));
+      expect(status.code, reason).toBe(code);
       expect(status.details).toBe(`refused: ${reason}`);
-      const [name] = status.metadata.get("palisade-reason");
-      expect(name, reason).toMatch(/^ERROR_REASON_[A-Z_]+$/);
-      names.add(String(name));
+      expect(status.metadata.get("palisade-reason"), reason).toEqual([reason]);
     }
-    expect(names.size).toBe(Object.keys(MACHINE_CODES).length);
   });
 
   it("turns an error answer into its status with the answer's message", () => {
-    const answer = failAnswer("FAILED_PRECONDITION", "stale token", "token 3 is not the current grant of orders/1");
+    const answer = failAnswer("ERROR_REASON_STALE_TOKEN", "token 3 is not the current grant of orders/1");
     const status = answerStatus(answer);
     expect({ code: status.code, details: status.details }).toEqual({ code: grpc.status.FAILED_PRECONDITION, details: "token 3 is not the current grant of orders/1" });
     expect(status.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_STALE_TOKEN"]);
@@ -52,9 +32,9 @@ describe("answer and error statuses", () => {
 
   it("an error answer's status names its reason in palisade-reason trailing metadata", () => {
     const answers = [
-      failAnswer("FAILED_PRECONDITION", "stale token", "token 3 is not the current grant of orders/1"),
-      failAnswer("FAILED_PRECONDITION", "not holder", "session 2 does not hold orders/1"),
-      failAnswer("RESOURCE_EXHAUSTED", "too many waiters", "lock orders/1 already has 3 waiters"),
+      failAnswer("ERROR_REASON_STALE_TOKEN", "token 3 is not the current grant of orders/1"),
+      failAnswer("ERROR_REASON_NOT_HOLDER", "session 2 does not hold orders/1"),
+      failAnswer("ERROR_REASON_TOO_MANY_WAITERS", "lock orders/1 already has 3 waiters"),
     ];
     const reasons = answers.map((answer) => answerStatus(answer).metadata.get("palisade-reason"));
     expect(reasons).toEqual([["ERROR_REASON_STALE_TOKEN"], ["ERROR_REASON_NOT_HOLDER"], ["ERROR_REASON_TOO_MANY_WAITERS"]]);
@@ -98,7 +78,7 @@ describe("answer and error statuses", () => {
 describe("tolerant request decoding", () => {
   it("hands undecodable bytes to the handler as a marker instead of failing the call with INTERNAL", async () => {
     const { lockServiceDefinition } = await import("../../proto/grpc.ts");
-    const { malformedReason, tolerantDefinition } = await import("../../node/server/tolerant.ts");
+    const { malformedReason, tolerantDefinition } = await import("../../node/api/tolerant.ts");
     const def = tolerantDefinition(lockServiceDefinition);
     const bad = def.Acquire.requestDeserialize(Buffer.from([0xff, 0xff, 0xff, 0x01]));
     expect(malformedReason(bad)).toMatch(/wire type|index out of range|invalid/);

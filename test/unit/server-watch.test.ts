@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { LockEvent } from "../../node/lock/index.ts";
+import type { Answer, LockEvent } from "../../node/lock/index.ts";
 import { AcquireWaiters, type WaitOutcome } from "../../node/host/acquire-waiters.ts";
-import { WatchRing } from "../../node/server/watch-ring.ts";
+import { WatchRing } from "../../node/api/watch-ring.ts";
 
 function ev(index: number, lock: string, type: LockEvent["type"] = "acquired"): LockEvent {
   return { type, index, lock, sessionId: 1n, token: BigInt(index), wallMs: 0 };
@@ -61,11 +61,14 @@ describe("acquire waiters", () => {
     waiters.register(5n, 2, (o) => got.push(o));
     waiters.register(5n, 2, (o) => got.push(o));
     waiters.register(5n, 3, (o) => got.push(o));
-    waiters.complete(5n, 2, { code: "OK", kind: "granted", token: 9n });
-    waiters.complete(5n, 2, { code: "OK", kind: "granted", token: 10n });
+    const granted = (token: bigint): Answer => ({
+      kind: "granted", token, holder: { sessionId: 5n, clientName: "", token, grantedIndex: token }, grants: [{ lock: "L", token, mode: "exclusive" }],
+    });
+    waiters.complete(5n, 2, granted(9n));
+    waiters.complete(5n, 2, granted(10n));
     expect(got).toEqual([
-      { kind: "answer", answer: { code: "OK", kind: "granted", token: 9n } },
-      { kind: "answer", answer: { code: "OK", kind: "granted", token: 9n } },
+      { kind: "answer", answer: granted(9n) },
+      { kind: "answer", answer: granted(9n) },
     ]);
     expect(waiters.size).toBe(1);
   });
@@ -75,7 +78,7 @@ describe("acquire waiters", () => {
     const got: WaitOutcome[] = [];
     const handle = waiters.register(1n, 1, (o) => got.push(o));
     handle.drop();
-    waiters.complete(1n, 1, { code: "OK", kind: "cancelled" });
+    waiters.complete(1n, 1, { kind: "cancelled" });
     expect(got).toEqual([]);
     expect(waiters.size).toBe(0);
   });
@@ -86,9 +89,9 @@ describe("acquire waiters", () => {
     waiters.register(1n, 1, (o) => got.push([1, o]));
     waiters.register(2n, 1, (o) => got.push([2, o]));
     waiters.register(3n, 1, (o) => got.push([3, o]));
-    const gone = { code: "NOT_FOUND", kind: "error", reason: "session ended", message: "gone" } as const;
-    waiters.recheck((sid) => (sid === 1n ? "waiting" : sid === 2n ? { code: "OK", kind: "released" } : null), () => gone);
-    expect(got).toEqual([[2, { kind: "answer", answer: { code: "OK", kind: "released" } }], [3, { kind: "answer", answer: gone }]]);
+    const gone = { kind: "error", reason: "ERROR_REASON_SESSION_ENDED", message: "gone" } as const;
+    waiters.recheck((sid) => (sid === 1n ? "waiting" : sid === 2n ? { kind: "released" } : null), () => gone);
+    expect(got).toEqual([[2, { kind: "answer", answer: { kind: "released" } }], [3, { kind: "answer", answer: gone }]]);
     waiters.failAll("stopping");
     expect(got[2]).toEqual([1, { kind: "unavailable", reason: "stopping" }]);
     expect(waiters.size).toBe(0);

@@ -9,7 +9,7 @@ import { ConfigError, parseClusterConfig, type ClusterConfigInput } from "../../
 import type { HostStatus } from "../../node/host/admin-requests.ts";
 import { RequestFailure } from "../../node/host/failures.ts";
 import { LockStateMachine } from "../../node/lock/index.ts";
-import { CONTENT_SECURITY_POLICY, eventJson, LiveFeed, StatusPage, statusPagePlace } from "../../node/server/status-page/index.ts";
+import { CONTENT_SECURITY_POLICY, eventJson, LiveFeed, StatusPage, statusPagePlace } from "../../node/ops/status-page/index.ts";
 import { eventually } from "./eventually.ts";
 
 const NASTY = `<script>window.pwned=1</script>"'&`;
@@ -103,9 +103,9 @@ describe("status page routes", () => {
   });
 
   it("the page puts user input into the document only as text, and loads nothing from elsewhere", () => {
-    const html = readFileSync(new URL("../../node/server/status-page/assets/index.html", import.meta.url), "utf8");
-    const js = readFileSync(new URL("../../node/server/status-page/assets/app.js", import.meta.url), "utf8");
-    const css = readFileSync(new URL("../../node/server/status-page/assets/app.css", import.meta.url), "utf8");
+    const html = readFileSync(new URL("../../node/ops/status-page/assets/index.html", import.meta.url), "utf8");
+    const js = readFileSync(new URL("../../node/ops/status-page/assets/app.js", import.meta.url), "utf8");
+    const css = readFileSync(new URL("../../node/ops/status-page/assets/app.css", import.meta.url), "utf8");
     expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
     for (const text of [html, js, css]) expect(text).not.toMatch(/(src|href|url)\s*[=(]\s*["']?(https?:)?\/\/|@import/);
     // One script, from this origin, and no inline handlers.
@@ -210,7 +210,7 @@ describe("where the status page is served", () => {
 
 describe("the status page's view of the lock kinds", () => {
   it("lists every shared holder with its mode and data, and a semaphore's permits with each permit's slot", async () => {
-    const { lockJson, LOCK_LISTS } = await import("../../node/server/status-page/views.ts");
+    const { lockJson, LOCK_LISTS } = await import("../../node/ops/status-page/views.ts");
     const sm = new LockStateMachine();
     sm.apply(1, { type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: "a", wallMs: 1 });
     sm.apply(2, { type: "openSession", requestId: "r2", ttlMs: 10_000, clientName: "b", wallMs: 1 });
@@ -243,7 +243,7 @@ describe("the status page's views of locks with long lists", () => {
       const answer = sm.apply(++index, {
         type: "acquire", sessionId, seq, held: [], ackedUpTo: seq - 1, lock, waitMs: 0, wallMs: 2, holderData: `${sessionId} `.padEnd(1_024, "d"), ...fields,
       }).result;
-      if (answer.code !== "OK") throw new Error(`acquire of ${lock} by ${sessionId} answered ${answer.code}`);
+      if (answer.kind === "error") throw new Error(`acquire of ${lock} by ${sessionId} answered ${answer.reason}`);
     };
     const sessions: bigint[] = [];
     for (let i = 0; i < 2_001; i++) {

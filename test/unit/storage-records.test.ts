@@ -1,7 +1,7 @@
 // Key layout and record encodings of the LevelDB store.
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../../node/raft/types.ts";
-import { crc32 } from "../../node/storage/checksum.ts";
+import { crc32 } from "../../node/util/crc32.ts";
 import { CorruptStoreError } from "../../node/storage/errors.ts";
 import { HARD_STATE_KEY, SNAPSHOT_META_KEY, describeKey, entryIndexOf, entryKey } from "../../node/storage/keys.ts";
 import {

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as errors from "../../client/errors.ts";
 import { Connection } from "../../client/connection.ts";
 import { errorFromStatus } from "../../client/status-errors.ts";
-import { clientInterceptor } from "../../node/server/interceptors.ts";
-import { RateLimiter } from "../../node/server/rate-limit.ts";
-import { statusError } from "../../node/server/status.ts";
+import { clientInterceptor } from "../../node/api/interceptors.ts";
+import { RateLimiter } from "../../node/api/rate-limit.ts";
+import { statusError } from "../../node/api/status.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../../proto/grpc.ts";
 import { WIRE_ERRORS, errorClassOf, isErrorReasonName, type ErrorReasonName } from "../../proto/wire.ts";
@@ -44,7 +44,7 @@ async function statusOf(endpoint: string, lock: string): Promise<grpc.ServiceErr
   const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
   connections.push(connection);
   try {
-    await connection.callOnce(endpoint, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true);
+    await connection.unaryOnce(endpoint, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true);
   } catch (err) {
     return err as grpc.ServiceError;
   }
@@ -90,7 +90,7 @@ describe("error reasons on the wire", () => {
     const connection = new Connection({ endpoints: [limited], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
     connections.push(connection);
     const statusOfCall = (lock: string): Promise<grpc.ServiceError> =>
-      connection.callOnce(limited, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true).then(
+      connection.unaryOnce(limited, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true).then(
         () => { throw new Error(`${lock}: expected an error status`); },
         (err: unknown) => err as grpc.ServiceError,
       );

@@ -367,19 +367,23 @@ class Session:
                 # what is left when it starts, so a node that does not answer (a stopped
                 # leader) leaves time for the others.
                 answered = self._connection.invoke(
-                    "lock", "KeepAlive", lambda: lock_pb2.KeepAliveRequest(session_id=self.id), lock_pb2.KeepAliveResponse,
+                    "lock", "KeepAlive", lambda: lock_pb2.KeepAliveRequest(session_ids=[self.id]), lock_pb2.KeepAliveResponse,
                     kind="read", attempt_timeout=lambda: min(self._settings.call_timeout, max(0.001, self.time_left()) / 3),
                     budget=left, cancel=self._ended,
                 )
             except Cancelled:
                 return
-            except SessionNotFoundError as err:
-                self._lose(f"the cluster ended session {self.id}: {err.message}")
-                return
             except PalisadeError:
                 pass  # try again next period; the deadline decides when to give up
             else:
-                self._acknowledged(answered.sent_at)
+                kept = answered.response.sessions
+                if len(kept) != 1 or kept[0].session_id != self.id:
+                    pass  # not an answer about this session: try again next period
+                elif kept[0].not_found:
+                    self._lose(f"the cluster ended session {self.id}: not found (unknown, closed or expired)")
+                    return
+                else:
+                    self._acknowledged(answered.sent_at)
             pause = started + period - self._clock.now()
             if pause > 0:
                 self._ended.wait(pause)

@@ -60,9 +60,10 @@ export class ExpiryChecker {
       const base = Math.max(restarted, this.leaderSince.get(p.node) ?? 0);
       // A stall moves every deadline later by its whole length at the first tick after it,
       // also the TTL of a keepalive that waited out the stall and was taken at its end.
+      // Stalls that overlap are one to the node: it ticks again only after the last ends.
       let stalled = 0;
-      for (const s of this.stalls) {
-        if (s.node !== p.node || s.from >= p.at || s.to < base - 2 * tickMs * (1 + driftMax)) continue;
+      for (const s of mergedStalls(this.stalls, p.node)) {
+        if (s.from >= p.at || s.to < base - 2 * tickMs * (1 + driftMax)) continue;
         stalled += s.to - s.from;
       }
       // The keeper looks after every tick, and a tick comes at most a tick and a bit late.
@@ -74,4 +75,16 @@ export class ExpiryChecker {
     }
     return out;
   }
+}
+
+/** A node's stalls with the overlapping ones joined, in time order. */
+function mergedStalls(stalls: ReadonlyArray<{ node: NodeId; from: number; to: number }>, node: NodeId): Array<{ from: number; to: number }> {
+  const mine = stalls.filter((s) => s.node === node).sort((a, b) => a.from - b.from);
+  const merged: Array<{ from: number; to: number }> = [];
+  for (const s of mine) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && s.from <= last.to) last.to = Math.max(last.to, s.to);
+    else merged.push({ from: s.from, to: s.to });
+  }
+  return merged;
 }

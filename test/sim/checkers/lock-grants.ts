@@ -154,7 +154,7 @@ export class GrantRules {
       this.fail(`index ${index}: ${e.type} of ${e.lock} by ${e.sessionId}/${e.token}, but the holder is ${held}`);
       return;
     }
-    if (e.revokedFor === "hold limit") this.stats.holdLimitEnds++;
+    if (e.revokedFor === "holdLimit") this.stats.holdLimitEnds++;
     const left = current.filter((g) => g !== grant);
     if (left.length > 0) this.grants.set(e.lock, left);
     else {
@@ -212,9 +212,7 @@ export class GrantRules {
   }
 }
 
-/** A stable text form of a grant answer's kind fields ("" for the exclusive one). */
+/** A stable text form of a grant answer's grants: each lock with its token, mode, permits and slot. */
 export function grantDetailKey(a: Extract<Answer, { kind: "granted" }>): string {
-  const slot = a.slot !== undefined ? `:slot${a.slot}` : "";
-  const set = a.grants ? `:[${a.grants.map((g) => `${g.lock}=${g.token}${g.slot !== undefined ? `/${g.slot}` : ""}`).join(",")}]` : "";
-  return slot + set;
+  return `:[${a.grants.map((g) => `${g.lock}=${g.token}/${g.mode}${g.mode === "permit" ? `/${g.permits ?? 0}/${g.slot ?? 0}` : ""}`).join(",")}]`;
 }

@@ -10,6 +10,7 @@
 //   final answer, NOT_FOUND, or "request too old";
 // - replicas agree on the answer and events of every index;
 // - the client deadline: no session expires before its client's own deadline.
+import { status as Status } from "@grpc/grpc-js";
 import type { Answer } from "../../../node/lock/answers.ts";
 import { decodeCommand, type Command } from "../../../node/lock/commands.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
@@ -17,18 +18,19 @@ import type { LockReader } from "../../../node/host/node-host.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";
 import type { Entry, NodeId } from "../../../node/raft/types.ts";
 import { grantDetailKey, GrantRules, type GrantStats } from "./lock-grants.ts";
+import { codeOf } from "./outcomes.ts";
 
 /** A stable text form of an answer, for comparing answers. */
 export function answerKey(a: Answer): string {
   switch (a.kind) {
     case "error":
-      return `${a.code}:${a.reason}${a.refusal !== undefined ? `:${a.refusal}` : ""}`;
+      return `error:${a.reason}`;
     case "granted":
-      return `granted:${a.token}${grantDetailKey(a)}`;
+      return `granted:${a.token}:${a.holder.sessionId}/${a.holder.clientName}/${a.holder.grantedIndex}${grantDetailKey(a)}`;
     case "notAcquired":
-      return `notAcquired:${a.holderSessionId}:${a.holderToken}${a.lock !== undefined ? `:${a.lock}` : ""}`;
+      return `notAcquired:${a.holder?.sessionId ?? 0n}:${a.holder?.token ?? 0n}:${a.holder?.clientName ?? ""}${a.blockedLock !== undefined ? `:${a.blockedLock}` : ""}`;
     case "sessionOpened":
-      return `sessionOpened:${a.sessionId}`;
+      return `sessionOpened:${a.sessionId}:${a.ttlMs}`;
     default:
       return a.kind;
   }
@@ -37,7 +39,7 @@ export function answerKey(a: Answer): string {
 export interface SessionEnd {
   readonly session: bigint;
   readonly index: number;
-  readonly how: "closed" | "expired";
+  readonly how: "closed" | "sessionExpired";
   /** Earliest proposal of a close or expiry of the session (a lower bound of the commit time). */
   readonly proposedAt: number;
   /** First apply on any replica. */
@@ -121,7 +123,7 @@ export class LockChecker {
 
   /** The committed history, seen once per index (at its first apply anywhere). */
   private committed(index: number, cmd: Command | null, o: ApplyOutcome, now: number): void {
-    if (o.result.kind === "error" && o.result.code === "INVALID_ARGUMENT") {
+    if (o.result.kind === "error" && codeOf(o.result) === Status.INVALID_ARGUMENT) {
       this.fail(`index ${index}: ${cmd?.type ?? "entry"} refused as invalid: ${o.result.message}`);
     }
     for (const s of o.timers.sessionsOpened) this.live.add(s.id);
@@ -151,7 +153,7 @@ export class LockChecker {
     }
     for (const id of o.timers.sessionsEnded) {
       this.live.delete(id);
-      const how = cmd?.type === "closeSession" ? "closed" : "expired";
+      const how = cmd?.type === "closeSession" ? "closed" : "sessionExpired";
       if (how === "closed") this.stats.closes++;
       else this.stats.expiries++;
       this.sessionEnds.push({ session: id, index, how, proposedAt: this.endProposals.get(id) ?? 0, appliedAt: now });
@@ -185,7 +187,7 @@ export class LockChecker {
   /** Records the first final answer of a seq and compares later ones with it. */
   private finalAnswer(session: bigint, seq: number, a: Answer, where: string): void {
     if (a.kind === "waiting") return;
-    if (a.kind === "error" && (a.code === "NOT_FOUND" || a.code === "RESOURCE_EXHAUSTED" || a.reason === "request too old")) return;
+    if (a.kind === "error" && (codeOf(a) === Status.NOT_FOUND || codeOf(a) === Status.RESOURCE_EXHAUSTED || a.reason === "ERROR_REASON_REQUEST_TOO_OLD")) return;
     const key = `${session}:${seq}`;
     const k = answerKey(a);
     const first = this.firstAnswers.get(key);
@@ -196,8 +198,8 @@ export class LockChecker {
   /** A client received a final answer for a seq. */
   clientAnswer(session: bigint, seq: number, a: Answer): void {
     this.stats.answersCompared++;
-    if (a.kind === "error" && a.code === "NOT_FOUND") return;
-    if (a.kind === "error" && a.reason === "request too old") {
+    if (a.kind === "error" && codeOf(a) === Status.NOT_FOUND) return;
+    if (a.kind === "error" && a.reason === "ERROR_REASON_REQUEST_TOO_OLD") {
       this.fail(`G4: client of session ${session} got "request too old" for seq ${seq}, whose answer it never had`);
       return;
     }
@@ -223,7 +225,7 @@ export class LockChecker {
   checkDeadlines(): string[] {
     const out: string[] = [];
     for (const end of this.sessionEnds) {
-      if (end.how !== "expired") continue;
+      if (end.how !== "sessionExpired") continue;
       const d = this.clientDeadlines.get(end.session);
       if (d !== undefined && end.appliedAt < d) {
         out.push(`client deadline: session ${end.session} expired at t=${end.appliedAt.toFixed(1)} (index ${end.index}) before its client's deadline t=${d.toFixed(1)}`);

@@ -2,12 +2,14 @@
 // answered: the history fields of an Acquire (its kind, whether it waits) and the outcomes of
 // answers and GetLock reads, for every lock kind. A workload builds its LockHistoryEvents
 // with these so that the checker sees every kind the same way the state machine answers it.
-import type { Answer } from "../../../node/lock/answers.ts";
+import { status as Status } from "@grpc/grpc-js";
+import { WIRE_ERRORS } from "../../../proto/wire.ts";
+import type { Answer, ErrorAnswer } from "../../../node/lock/answers.ts";
 import type { AcquireCommand } from "../../../node/lock/commands.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockInfo } from "../../../node/lock/state-machine.ts";
-import type { AcquireEvent } from "./linearizable.ts";
-import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "./lock-model.ts";
+import type { AcquireEvent } from "../../../verify/lock-history.ts";
+import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "../../../verify/lock-model.ts";
 
 /**
  * The kind fields of an Acquire's history event. With `fifo`, every Acquire of the locks
@@ -31,33 +33,41 @@ export function acquireEventFields(cmd: AcquireCommand, fifo: boolean): Pick<Acq
  */
 export function acquireOutcomeOf(a: Answer, cancelled = false): AcquireOutcome | null {
   switch (a.kind) {
-    case "granted":
+    case "granted": {
+      // A single lock's grant says its slot; a set's, every lock's grant.
+      const single = a.grants.length === 1 ? a.grants[0] : undefined;
       return {
         kind: "granted", token: a.token,
-        ...(a.slot !== undefined ? { slot: a.slot } : {}),
-        ...(a.grants ? { grants: a.grants.map((g) => ({ lock: g.lock, token: g.token, ...(g.slot !== undefined ? { slot: g.slot } : {}) })) } : {}),
+        ...(single?.mode === "permit" ? { slot: single.slot ?? 0 } : {}),
+        ...(single === undefined ? { grants: a.grants.map((g) => ({ lock: g.lock, token: g.token, ...(g.mode === "permit" ? { slot: g.slot ?? 0 } : {}) })) } : {}),
       };
+    }
     case "notAcquired":
       return {
         kind: "notAcquired",
-        ...(a.holderSessionId !== 0n ? { holderSession: a.holderSessionId, holderToken: a.holderToken } : {}),
-        ...(a.lock !== undefined ? { lock: a.lock } : {}),
+        ...(a.holder !== null ? { holderSession: a.holder.sessionId, holderToken: a.holder.token } : {}),
+        ...(a.blockedLock !== undefined ? { lock: a.blockedLock } : {}),
       };
     case "cancelled":
       return cancelled ? { kind: "cancelled" } : null;
     case "error":
-      return a.code === "NOT_FOUND" ? { kind: "sessionNotFound" } : null;
+      return codeOf(a) === Status.NOT_FOUND ? { kind: "sessionNotFound" } : null;
     default:
       return null;
   }
+}
+
+/** The status code an error answer travels with. */
+export function codeOf(a: ErrorAnswer): Status {
+  return WIRE_ERRORS[a.reason].code;
 }
 
 /** The outcome of a Release's answer, or null when it says nothing of its effect. */
 export function releaseOutcomeOf(a: Answer): ReleaseOutcome | null {
   if (a.kind === "released") return { kind: "ok" };
   if (a.kind !== "error") return null;
-  if (a.code === "NOT_FOUND") return { kind: "sessionNotFound" };
-  return a.code === "FAILED_PRECONDITION" && a.reason !== "request too old" ? { kind: "failedPrecondition" } : null;
+  if (codeOf(a) === Status.NOT_FOUND) return { kind: "sessionNotFound" };
+  return codeOf(a) === Status.FAILED_PRECONDITION && a.reason !== "ERROR_REASON_REQUEST_TOO_OLD" ? { kind: "failedPrecondition" } : null;
 }
 
 /** A GetLock answer as a read outcome; `full`: with every holder and the queue (for the kinds' model). */

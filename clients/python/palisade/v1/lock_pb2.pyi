@@ -96,18 +96,20 @@ class AcquireRequest(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., wait_ms: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., more_locks: _Optional[_Iterable[_Union[LockTarget, _Mapping]]] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ...) -> None: ...
 
 class AcquireResponse(_message.Message):
-    __slots__ = ["acquired", "blocked_lock", "grants", "holder", "token"]
+    __slots__ = ["acquired", "blocked_lock", "cancelled", "grants", "holder", "token"]
     ACQUIRED_FIELD_NUMBER: _ClassVar[int]
     BLOCKED_LOCK_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
     GRANTS_FIELD_NUMBER: _ClassVar[int]
     HOLDER_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     acquired: bool
     blocked_lock: str
+    cancelled: bool
     grants: _containers.RepeatedCompositeFieldContainer[LockGrant]
     holder: LockHolder
     token: int
-    def __init__(self, acquired: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., grants: _Optional[_Iterable[_Union[LockGrant, _Mapping]]] = ..., blocked_lock: _Optional[str] = ...) -> None: ...
+    def __init__(self, acquired: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., grants: _Optional[_Iterable[_Union[LockGrant, _Mapping]]] = ..., blocked_lock: _Optional[str] = ..., cancelled: bool = ...) -> None: ...
 
 class CancelWaitRequest(_message.Message):
     __slots__ = ["acquire_seq", "lock", "session_id"]
@@ -260,24 +262,12 @@ class HolderCursor(_message.Message):
     def __init__(self, token: _Optional[int] = ..., session_id: _Optional[int] = ...) -> None: ...
 
 class KeepAliveRequest(_message.Message):
-    __slots__ = ["session_id"]
-    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
-    session_id: int
-    def __init__(self, session_id: _Optional[int] = ...) -> None: ...
-
-class KeepAliveResponse(_message.Message):
-    __slots__ = ["ttl_ms"]
-    TTL_MS_FIELD_NUMBER: _ClassVar[int]
-    ttl_ms: int
-    def __init__(self, ttl_ms: _Optional[int] = ...) -> None: ...
-
-class KeepAliveSessionsRequest(_message.Message):
     __slots__ = ["session_ids"]
     SESSION_IDS_FIELD_NUMBER: _ClassVar[int]
     session_ids: _containers.RepeatedScalarFieldContainer[int]
     def __init__(self, session_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
-class KeepAliveSessionsResponse(_message.Message):
+class KeepAliveResponse(_message.Message):
     __slots__ = ["sessions"]
     SESSIONS_FIELD_NUMBER: _ClassVar[int]
     sessions: _containers.RepeatedCompositeFieldContainer[SessionKeptAlive]
@@ -474,7 +464,7 @@ class SessionKeptAlive(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., ttl_ms: _Optional[int] = ..., not_found: bool = ...) -> None: ...
 
 class StreamAnswer(_message.Message):
-    __slots__ = ["acquire", "cancel_wait", "close_session", "failure", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "keep_alive_sessions", "list_locks", "list_sessions", "open_session", "release", "validate_token"]
+    __slots__ = ["acquire", "cancel_wait", "close_session", "failure", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "list_locks", "list_sessions", "open_session", "release", "validate_token"]
     ACQUIRE_FIELD_NUMBER: _ClassVar[int]
     CANCEL_WAIT_FIELD_NUMBER: _ClassVar[int]
     CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
@@ -484,7 +474,6 @@ class StreamAnswer(_message.Message):
     GET_SESSION_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     KEEP_ALIVE_FIELD_NUMBER: _ClassVar[int]
-    KEEP_ALIVE_SESSIONS_FIELD_NUMBER: _ClassVar[int]
     LIST_LOCKS_FIELD_NUMBER: _ClassVar[int]
     LIST_SESSIONS_FIELD_NUMBER: _ClassVar[int]
     OPEN_SESSION_FIELD_NUMBER: _ClassVar[int]
@@ -499,13 +488,12 @@ class StreamAnswer(_message.Message):
     get_session: GetSessionResponse
     id: int
     keep_alive: KeepAliveResponse
-    keep_alive_sessions: KeepAliveSessionsResponse
     list_locks: ListLocksResponse
     list_sessions: ListSessionsResponse
     open_session: OpenSessionResponse
     release: ReleaseResponse
     validate_token: ValidateTokenResponse
-    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveResponse, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., acquire: _Optional[_Union[AcquireResponse, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitResponse, _Mapping]] = ..., release: _Optional[_Union[ReleaseResponse, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockResponse, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksResponse, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionResponse, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsResponse, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryResponse, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenResponse, _Mapping]] = ..., failure: _Optional[_Union[StreamFailure, _Mapping]] = ..., keep_alive_sessions: _Optional[_Union[KeepAliveSessionsResponse, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveResponse, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., acquire: _Optional[_Union[AcquireResponse, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitResponse, _Mapping]] = ..., release: _Optional[_Union[ReleaseResponse, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockResponse, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksResponse, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionResponse, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsResponse, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryResponse, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenResponse, _Mapping]] = ..., failure: _Optional[_Union[StreamFailure, _Mapping]] = ...) -> None: ...
 
 class StreamFailure(_message.Message):
     __slots__ = ["code", "leader", "message", "reason"]
@@ -520,7 +508,7 @@ class StreamFailure(_message.Message):
     def __init__(self, code: _Optional[int] = ..., reason: _Optional[_Union[ErrorReason, str]] = ..., message: _Optional[str] = ..., leader: _Optional[str] = ...) -> None: ...
 
 class StreamRequest(_message.Message):
-    __slots__ = ["acquire", "cancel_wait", "close_session", "forget", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "keep_alive_sessions", "list_locks", "list_sessions", "open_session", "release", "validate_token"]
+    __slots__ = ["acquire", "cancel_wait", "close_session", "forget", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "list_locks", "list_sessions", "open_session", "release", "validate_token"]
     ACQUIRE_FIELD_NUMBER: _ClassVar[int]
     CANCEL_WAIT_FIELD_NUMBER: _ClassVar[int]
     CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
@@ -530,7 +518,6 @@ class StreamRequest(_message.Message):
     GET_SESSION_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     KEEP_ALIVE_FIELD_NUMBER: _ClassVar[int]
-    KEEP_ALIVE_SESSIONS_FIELD_NUMBER: _ClassVar[int]
     LIST_LOCKS_FIELD_NUMBER: _ClassVar[int]
     LIST_SESSIONS_FIELD_NUMBER: _ClassVar[int]
     OPEN_SESSION_FIELD_NUMBER: _ClassVar[int]
@@ -545,13 +532,12 @@ class StreamRequest(_message.Message):
     get_session: GetSessionRequest
     id: int
     keep_alive: KeepAliveRequest
-    keep_alive_sessions: KeepAliveSessionsRequest
     list_locks: ListLocksRequest
     list_sessions: ListSessionsRequest
     open_session: OpenSessionRequest
     release: ReleaseRequest
     validate_token: ValidateTokenRequest
-    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., acquire: _Optional[_Union[AcquireRequest, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitRequest, _Mapping]] = ..., release: _Optional[_Union[ReleaseRequest, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockRequest, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksRequest, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionRequest, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsRequest, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryRequest, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenRequest, _Mapping]] = ..., forget: _Optional[_Union[Forget, _Mapping]] = ..., keep_alive_sessions: _Optional[_Union[KeepAliveSessionsRequest, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., acquire: _Optional[_Union[AcquireRequest, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitRequest, _Mapping]] = ..., release: _Optional[_Union[ReleaseRequest, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockRequest, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksRequest, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionRequest, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsRequest, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryRequest, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenRequest, _Mapping]] = ..., forget: _Optional[_Union[Forget, _Mapping]] = ...) -> None: ...
 
 class ValidateTokenRequest(_message.Message):
     __slots__ = ["lock", "token"]

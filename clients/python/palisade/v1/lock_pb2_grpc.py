@@ -32,11 +32,6 @@ class LockServiceStub(object):
                 request_serializer=palisade_dot_v1_dot_lock__pb2.KeepAliveRequest.SerializeToString,
                 response_deserializer=palisade_dot_v1_dot_lock__pb2.KeepAliveResponse.FromString,
                 )
-        self.KeepAliveSessions = channel.unary_unary(
-                '/palisade.v1.LockService/KeepAliveSessions',
-                request_serializer=palisade_dot_v1_dot_lock__pb2.KeepAliveSessionsRequest.SerializeToString,
-                response_deserializer=palisade_dot_v1_dot_lock__pb2.KeepAliveSessionsResponse.FromString,
-                )
         self.CloseSession = channel.unary_unary(
                 '/palisade.v1.LockService/CloseSession',
                 request_serializer=palisade_dot_v1_dot_lock__pb2.CloseSessionRequest.SerializeToString,
@@ -117,14 +112,8 @@ class LockServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def KeepAlive(self, request, context):
-        """Missing associated documentation comment in .proto file."""
-        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
-        context.set_details('Method not implemented!')
-        raise NotImplementedError('Method not implemented!')
-
-    def KeepAliveSessions(self, request, context):
-        """KeepAlive for many sessions in one request: what a client sends once per interval for
-        all the sessions it keeps alive over one connection.
+        """Keeps one or many sessions alive: what a client sends once per interval for all the
+        sessions it keeps alive over one connection.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -219,11 +208,6 @@ def add_LockServiceServicer_to_server(servicer, server):
                     servicer.KeepAlive,
                     request_deserializer=palisade_dot_v1_dot_lock__pb2.KeepAliveRequest.FromString,
                     response_serializer=palisade_dot_v1_dot_lock__pb2.KeepAliveResponse.SerializeToString,
-            ),
-            'KeepAliveSessions': grpc.unary_unary_rpc_method_handler(
-                    servicer.KeepAliveSessions,
-                    request_deserializer=palisade_dot_v1_dot_lock__pb2.KeepAliveSessionsRequest.FromString,
-                    response_serializer=palisade_dot_v1_dot_lock__pb2.KeepAliveSessionsResponse.SerializeToString,
             ),
             'CloseSession': grpc.unary_unary_rpc_method_handler(
                     servicer.CloseSession,
@@ -334,23 +318,6 @@ class LockService(object):
         return grpc.experimental.unary_unary(request, target, '/palisade.v1.LockService/KeepAlive',
             palisade_dot_v1_dot_lock__pb2.KeepAliveRequest.SerializeToString,
             palisade_dot_v1_dot_lock__pb2.KeepAliveResponse.FromString,
-            options, channel_credentials,
-            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
-
-    @staticmethod
-    def KeepAliveSessions(request,
-            target,
-            options=(),
-            channel_credentials=None,
-            call_credentials=None,
-            insecure=False,
-            compression=None,
-            wait_for_ready=None,
-            timeout=None,
-            metadata=None):
-        return grpc.experimental.unary_unary(request, target, '/palisade.v1.LockService/KeepAliveSessions',
-            palisade_dot_v1_dot_lock__pb2.KeepAliveSessionsRequest.SerializeToString,
-            palisade_dot_v1_dot_lock__pb2.KeepAliveSessionsResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import threading
 import unittest
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Optional
 
 import grpc
 
 from palisade import LimitError, MAX_IN_FLIGHT, OutcomeUnknownError, SessionLostError, WaitCancelledError
 from palisade.connection import Cancelled
-from palisade.errors import PalisadeError, SessionNotFoundError
+from palisade.errors import PalisadeError
 from palisade.v1 import lock_pb2
 from palisade.wire import REASON_METADATA_KEY, error_from_status
 
 from .fakes import Call, FakeConnection, ManualTime, open_fake_session, wait_for
+
+
+def kept_alive(ttl_ms: Optional[int], session_id: int = 7) -> lock_pb2.KeepAliveResponse:
+    """A KeepAlive answer for the fake session: its TTL, or not found (None)."""
+    found = ttl_ms is not None
+    return lock_pb2.KeepAliveResponse(sessions=[lock_pb2.SessionKeptAlive(session_id=session_id, ttl_ms=ttl_ms or 0, not_found=not found)])
 
 
 class Gate:
@@ -62,7 +68,7 @@ class SessionDeadlineTest(unittest.TestCase):
 
     def release_gate(self) -> None:
         for call in list(self.keepalives.waiting):
-            self.keepalives.answer(call, lock_pb2.KeepAliveResponse(ttl_ms=30_000))
+            self.keepalives.answer(call, kept_alive(30_000))
 
     def test_the_deadline_is_the_last_acknowledged_send_plus_ttl_minus_the_drift_margin(self) -> None:
         opened = self.session.deadline + 0.65 - 30.0
@@ -70,11 +76,11 @@ class SessionDeadlineTest(unittest.TestCase):
         self.assertAlmostEqual(self.session.deadline, opened + 30.0 - margin)
         first = self.keepalives.next(1)
         self.time.advance(10.0)
-        self.keepalives.answer(first, lock_pb2.KeepAliveResponse(ttl_ms=30_000))
+        self.keepalives.answer(first, kept_alive(30_000))
         second = self.keepalives.next(2)
         self.assertAlmostEqual(second.sent_at - first.sent_at, 10.0)
         self.time.advance(1.0)
-        self.keepalives.answer(second, lock_pb2.KeepAliveResponse(ttl_ms=30_000))
+        self.keepalives.answer(second, kept_alive(30_000))
         # Moved to the send time of the acknowledged keepalive, not its answer time.
         self.assertTrue(wait_for(lambda: abs(self.session.deadline - (second.sent_at + 30.0 - margin)) < 1e-9))
 
@@ -98,7 +104,7 @@ class SessionDeadlineTest(unittest.TestCase):
         self.time.advance(29.4)  # the deadline is TTL minus 0.65 s after the OpenSession was sent
         self.assertTrue(wait_for(self.session.lost.is_set))
         self.assertEqual(self.session.state, "lost")
-        self.keepalives.answer(pending, lock_pb2.KeepAliveResponse(ttl_ms=30_000))
+        self.keepalives.answer(pending, kept_alive(30_000))
         self.assertFalse(self.session.live)
         with self.assertRaises(SessionLostError):
             self.session.acquire("a")
@@ -114,7 +120,7 @@ class SessionDeadlineTest(unittest.TestCase):
         pending = keepalives.next(1)
         self.assertGreater(pending.sent_at + 300.0 - 66.0, session.deadline)
         self.time.advance(session.deadline - pending.sent_at + 0.01)
-        keepalives.answer(pending, lock_pb2.KeepAliveResponse(ttl_ms=300_000))
+        keepalives.answer(pending, kept_alive(300_000))
         self.assertTrue(wait_for(session.lost.is_set))
         self.assertEqual(session.state, "lost")
 
@@ -126,7 +132,7 @@ class SessionDeadlineTest(unittest.TestCase):
 
     def test_a_keepalive_answered_not_found_loses_the_session(self) -> None:
         first = self.keepalives.next(1)
-        self.keepalives.answer(first, SessionNotFoundError("expired", None, "ERROR_REASON_SESSION_NOT_FOUND"))
+        self.keepalives.answer(first, kept_alive(None))
         self.assertTrue(wait_for(self.session.lost.is_set))
         self.assertIn("ended session 7", self.session.reason)
 

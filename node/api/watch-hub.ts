@@ -1,0 +1,161 @@
+// Watch streams: each subscriber gets the retained events from its start index, then every
+// new event of its prefix as entries apply. Writes respect the stream's backpressure; a
+// subscriber that falls too far behind is ended with RESOURCE_EXHAUSTED rather than let
+// the node's memory grow.
+import * as grpc from "@grpc/grpc-js";
+import type { ErrorReasonName } from "../../proto/wire.ts";
+import { palisade } from "../../proto/gen/palisade.js";
+import type { LockEvent, LockEventType } from "../lock/index.ts";
+import { toU64 } from "../../proto/wire.ts";
+import { wireKindFields } from "../../proto/codec/fields.ts";
+import { kindFieldsOf } from "../host/read-answers.ts";
+import { CURRENT_INDEX_METADATA_KEY, statusError } from "./status.ts";
+import { WatchRing } from "./watch-ring.ts";
+
+const Kind = palisade.v1.WatchEventKind;
+const KINDS: Readonly<Record<LockEventType, palisade.v1.WatchEventKind>> = {
+  acquired: Kind.WATCH_EVENT_KIND_ACQUIRED,
+  released: Kind.WATCH_EVENT_KIND_RELEASED,
+  sessionClosed: Kind.WATCH_EVENT_KIND_SESSION_CLOSED,
+  sessionExpired: Kind.WATCH_EVENT_KIND_SESSION_EXPIRED,
+  revoked: Kind.WATCH_EVENT_KIND_REVOKED,
+};
+
+export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
+  return palisade.v1.WatchEvent.create({
+    index: toU64(e.index), lock: e.lock, kind: KINDS[e.type], sessionId: toU64(e.sessionId), token: toU64(e.token),
+    ...wireKindFields(kindFieldsOf(e, e.permits)),
+    ...(e.revokedFor === "holdLimit" ? { revokeCause: palisade.v1.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
+  });
+}
+
+export type WatchCall = grpc.ServerWritableStream<palisade.v1.WatchRequest, palisade.v1.WatchEvent>;
+
+export interface WatchHubOptions {
+  /** Events kept for watchers that start in the past. */
+  readonly ringCapacity: number;
+  /** Events queued for one slow watcher before it is dropped. */
+  readonly maxQueuedPerWatcher: number;
+  /** First index whose events the hub will see (applied index + 1). */
+  readonly firstIndex: number;
+}
+
+class Subscriber {
+  private queue: LockEvent[] = [];
+  private paused = false;
+  closed = false;
+
+  constructor(
+    private readonly call: WatchCall,
+    readonly prefix: string,
+    /** Events below this index were already sent (or predate the start). */
+    private nextIndex: number,
+    private readonly maxQueued: number,
+    private readonly onClose: (s: Subscriber) => void,
+  ) {
+    call.on("cancelled", () => this.close());
+    call.on("close", () => this.close());
+    call.on("drain", () => {
+      this.paused = false;
+      this.pump();
+    });
+  }
+
+  offer(events: readonly LockEvent[]): void {
+    if (this.closed) return;
+    for (const e of events) {
+      if (e.index < this.nextIndex || !e.lock.startsWith(this.prefix)) continue;
+      this.queue.push(e);
+    }
+    if (this.queue.length > this.maxQueued) {
+      this.fail("ERROR_REASON_WATCH_TOO_SLOW",
+        `watcher fell more than ${this.maxQueued} events behind; re-read state and resume with from_index after the last event received`);
+      return;
+    }
+    this.pump();
+  }
+
+  fail(reason: ErrorReasonName, details: string, metadata?: grpc.Metadata): void {
+    if (this.closed) return;
+    this.close();
+    this.call.emit("error", statusError(reason, details, metadata));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    this.onClose(this);
+  }
+
+  private pump(): void {
+    while (!this.closed && !this.paused && this.queue.length > 0) {
+      const e = this.queue.shift() as LockEvent;
+      this.nextIndex = e.index;
+      if (!this.call.write(toWatchEvent(e))) this.paused = true;
+    }
+  }
+}
+
+export class WatchHub {
+  private readonly ring: WatchRing;
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly maxQueued: number;
+
+  constructor(options: WatchHubOptions) {
+    this.ring = new WatchRing(options.ringCapacity, options.firstIndex);
+    this.maxQueued = options.maxQueuedPerWatcher;
+  }
+
+  get watchers(): number {
+    return this.subscribers.size;
+  }
+
+  /** Events of one applied entry. */
+  publish(events: readonly LockEvent[]): void {
+    if (events.length === 0) return;
+    this.ring.append(events);
+    for (const s of this.subscribers) s.offer(events);
+  }
+
+  /**
+   * The state was replaced by a snapshot at `index`: events up to it are unknown here.
+   * Watchers are ended with OUT_OF_RANGE so they re-read state and resume.
+   */
+  reset(index: number): void {
+    this.ring.reset(index + 1);
+    for (const s of [...this.subscribers]) {
+      s.fail("ERROR_REASON_SNAPSHOT_INSTALLED", `this node installed a snapshot at index ${index}; re-read state and resume from ${index + 1}`, currentIndexMetadata(index));
+    }
+  }
+
+  /**
+   * Starts streaming to `call`. fromIndex 0 means "new events only". Below the first
+   * retained index the call ends with OUT_OF_RANGE carrying the current index.
+   */
+  attach(call: WatchCall, prefix: string, fromIndex: number, appliedIndex: number): void {
+    const start = fromIndex === 0 ? appliedIndex + 1 : fromIndex;
+    const found = this.ring.since(start, prefix);
+    if (found.kind === "outOfRange") {
+      call.emit("error", statusError("ERROR_REASON_BELOW_RETENTION",
+        `from_index ${fromIndex} is below the first retained index ${found.firstRetained}; ` +
+          `the current index is ${appliedIndex}: re-read state and watch from ${appliedIndex + 1}`,
+        currentIndexMetadata(appliedIndex)));
+      return;
+    }
+    const sub = new Subscriber(call, prefix, start, this.maxQueued, (s) => this.subscribers.delete(s));
+    this.subscribers.add(sub);
+    sub.offer(found.events);
+  }
+
+  /** Ends every stream (the node is stopping). */
+  closeAll(): void {
+    for (const s of [...this.subscribers]) s.fail("ERROR_REASON_SHUTTING_DOWN", "this node is shutting down; resume the watch on another node");
+  }
+}
+
+function currentIndexMetadata(index: number): grpc.Metadata {
+  const md = new grpc.Metadata();
+  md.set(CURRENT_INDEX_METADATA_KEY, String(index));
+  return md;
+}

@@ -1,0 +1,253 @@
+// What a lock user wants to see in Prometheus: how long locks are held and waited for,
+// how long the queues get, grants by kind and how grants end. Computed from the outcomes
+// the host reports as entries apply (their events and timer changes).
+//
+// Durations are the time between two applies, on this node's monotonic clock (wall times
+// in the log are display data of whichever node proposed: two leaders' clocks need not
+// agree, and a clock jump would show as a long or negative hold). Starts are recorded on
+// every node, so a new leader measures holds and waits begun under the old one; the
+// counters and histograms move only on the node that leads when the end applies. The
+// leader applies each entry right after it commits, so its apply times follow real time,
+// whereas a follower catching up or replaying its log at start applies in bursts; and one
+// count per event in the cluster lets dashboards `sum by (cluster)` across leader changes.
+// A grant or wait whose start this process did not apply (before a restart, or inside a
+// snapshot from the leader) is counted when it ends but not timed.
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { ApplyOutcome, LockEvent, LockEventType, LockInfo } from "../lock/index.ts";
+
+/**
+ * Every kind a grant may have, the `kind` label's fixed set: an exclusive or shared grant of
+ * a lock, a semaphore permit, or any lock of a multi-lock set.
+ */
+export const LOCK_KINDS = ["exclusive", "shared", "semaphore", "multi"] as const;
+export type LockKind = (typeof LOCK_KINDS)[number];
+
+/** How a grant ended, as the `reason` label says it. */
+export const END_REASONS = ["released", "session_closed", "session_expired", "revoked", "hold_limit"] as const;
+export type EndReasonLabel = (typeof END_REASONS)[number];
+
+const REASON_OF: Readonly<Record<Exclude<LockEventType, "acquired">, EndReasonLabel>> = {
+  released: "released",
+  sessionClosed: "session_closed",
+  sessionExpired: "session_expired",
+  revoked: "revoked",
+};
+
+const HOLD_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
+const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
+
+/** The kind of a grant: a lock of a multi-lock set (`inSet`), a permit, or a lock's mode. */
+function kindOf(mode: LockEvent["mode"], inSet: boolean): LockKind {
+  if (inSet) return "multi";
+  return mode === "permit" ? "semaphore" : mode === "shared" ? "shared" : "exclusive";
+}
+
+/** The grants an entry made as multi-lock sets (its own Acquire's answer, and the waits it granted), by session and token. */
+function setGrantsOf(outcome: ApplyOutcome): Set<string> {
+  const sets = new Set<string>();
+  const answers = [{ sessionId: null as bigint | null, answer: outcome.result }, ...outcome.completions];
+  for (const { sessionId, answer } of answers) {
+    // Every grant answer lists its locks; a set is one that lists more than one.
+    if (answer.kind !== "granted" || answer.grants === undefined || answer.grants.length < 2) continue;
+    for (const g of answer.grants) sets.add(sessionId === null ? `*:${g.token}:${g.lock}` : `${sessionId}:${g.token}:${g.lock}`);
+  }
+  return sets;
+}
+
+/**
+ * The `lock_prefix` label of a lock: the longest allow-listed prefix its name starts with,
+ * or "" (Prometheus drops an empty label, so without an allow-list no lock name shows).
+ */
+export class LockPrefixLabel {
+  private readonly prefixes: readonly string[];
+
+  constructor(prefixes: readonly string[]) {
+    this.prefixes = [...new Set(prefixes)].sort((a, b) => b.length - a.length);
+  }
+
+  /** Every value the label can take. */
+  get values(): readonly string[] {
+    return ["", ...this.prefixes];
+  }
+
+  of(lock: string): string {
+    for (const p of this.prefixes) if (lock.startsWith(p)) return p;
+    return "";
+  }
+}
+
+export interface LockMetricsSource {
+  /** Monotonic milliseconds. */
+  now(): number;
+  /** Whether this node leads now: only the leader counts and times lock activity. */
+  isLeader(): boolean;
+}
+
+interface WaitStart {
+  readonly key: string;
+  readonly lock: string;
+  /** Apply time of the Acquire that queued; null when this process did not apply it. */
+  readonly at: number | null;
+}
+
+export class LockMetrics {
+  private readonly grants: Counter<"kind" | "lock_prefix">;
+  private readonly ends: Counter<"kind" | "reason" | "lock_prefix">;
+  private readonly hold: Histogram<"kind" | "reason" | "lock_prefix">;
+  private readonly wait: Histogram<"kind" | "lock_prefix">;
+  /** Current grants by lock and session (shared grants and permits hold a lock together): token, kind and apply time (null: not applied here). */
+  private readonly grantStarts = new Map<string, { token: bigint; kind: LockKind; at: number | null }>();
+  /** Pending waits by session and lock (a session waits at most once per lock). */
+  private readonly waits = new Map<string, WaitStart>();
+  /** The same waits by session and first Acquire seq, as the timers name them when they end. */
+  private readonly waitBySeq = new Map<string, string>();
+  /** Waiters queued per lock. */
+  private readonly queued = new Map<string, number>();
+
+  constructor(registry: Registry, private readonly label: LockPrefixLabel, private readonly source: LockMetricsSource) {
+    const registers = [registry];
+    this.grants = new Counter({
+      name: "palisade_lock_grants_total",
+      help: "locks granted, by kind (counted by the leader when the grant applies)",
+      labelNames: ["kind", "lock_prefix"],
+      registers,
+    });
+    this.ends = new Counter({
+      name: "palisade_lock_grants_ended_total",
+      help: "grants that ended, by kind and reason: released, session_closed, session_expired, revoked (counted by the leader)",
+      labelNames: ["kind", "reason", "lock_prefix"],
+      registers,
+    });
+    this.hold = new Histogram({
+      name: "palisade_lock_hold_seconds",
+      help: "time from a grant to its end, by kind and end reason (measured by the leader between the two applies)",
+      labelNames: ["kind", "reason", "lock_prefix"],
+      buckets: HOLD_BUCKETS,
+      registers,
+    });
+    this.wait = new Histogram({
+      name: "palisade_lock_wait_seconds",
+      help: "time a queued Acquire waited until it was granted (measured by the leader between the two applies)",
+      labelNames: ["kind", "lock_prefix"],
+      buckets: WAIT_BUCKETS,
+      registers,
+    });
+    const queued = this.queued;
+    const labelOf = (lock: string): string => label.of(lock);
+    const values = label.values;
+    new Gauge({
+      name: "palisade_lock_queue_length_max",
+      help: "waiters queued on the lock with the longest queue (in the applied state of this node)",
+      labelNames: ["lock_prefix"],
+      registers,
+      collect() {
+        const longest = new Map<string, number>(values.map((v) => [v, 0]));
+        for (const [lock, n] of queued) {
+          const p = labelOf(lock);
+          if (n > (longest.get(p) ?? 0)) longest.set(p, n);
+        }
+        for (const [p, n] of longest) this.set({ lock_prefix: p }, n);
+      },
+    });
+    // Series that exist from the start, so rate() and dashboards see zeros, not gaps.
+    for (const p of values) {
+      for (const kind of LOCK_KINDS) {
+        this.grants.inc({ kind, lock_prefix: p }, 0);
+        for (const reason of END_REASONS) this.ends.inc({ kind, reason, lock_prefix: p }, 0);
+      }
+    }
+  }
+
+  /** One applied entry's outcome. */
+  applied(outcome: ApplyOutcome): void {
+    const now = this.source.now();
+    const leading = this.source.isLeader();
+    const sets = setGrantsOf(outcome);
+    for (const e of outcome.events) {
+      const lock_prefix = this.label.of(e.lock);
+      const grantKey = waitKey(e.sessionId, e.lock);
+      if (e.type === "acquired") {
+        const inSet = sets.has(`${e.sessionId}:${e.token}:${e.lock}`) || sets.has(`*:${e.token}:${e.lock}`);
+        const kind = kindOf(e.mode, inSet);
+        this.grantStarts.set(grantKey, { token: e.token, kind, at: now });
+        const queuedWait = this.waits.get(grantKey);
+        if (!leading) continue;
+        this.grants.inc({ kind, lock_prefix });
+        if (queuedWait?.at != null) this.wait.observe({ kind, lock_prefix }, Math.max(0, now - queuedWait.at) / 1000);
+        continue;
+      }
+      const start = this.grantStarts.get(grantKey);
+      const current = start?.token === e.token ? start : undefined;
+      if (current) this.grantStarts.delete(grantKey);
+      if (!leading) continue;
+      // A grant this process did not see begin counts as exclusive.
+      const kind = current?.kind ?? "exclusive";
+      const reason = e.revokedFor === "holdLimit" ? "hold_limit" : REASON_OF[e.type];
+      this.ends.inc({ kind, reason, lock_prefix });
+      if (current && current.at !== null) this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - current.at) / 1000);
+    }
+    for (const w of outcome.timers.waitsStarted) this.waitStarted(w.sessionId, w.lock, w.acquireSeq, now);
+    for (const w of outcome.timers.waitsEnded) this.waitEnded(w.sessionId, w.acquireSeq);
+  }
+
+  /**
+   * The applied state was replaced (at start, or by a snapshot from the leader): what was
+   * tracked is forgotten and the queues are taken from the new state, untimed.
+   */
+  stateReplaced(locks: Iterable<LockInfo>): void {
+    this.grantStarts.clear();
+    this.waits.clear();
+    this.waitBySeq.clear();
+    this.queued.clear();
+    for (const lock of locks) {
+      // Whether a grant was part of a set is not in the state: it counts by its mode.
+      for (const h of lock.holders ?? (lock.holder ? [lock.holder] : [])) {
+        this.grantStarts.set(waitKey(h.sessionId, lock.name), { token: h.token, kind: kindOf(h.mode, false), at: null });
+      }
+      for (const w of lock.waiters) {
+        const first = w.seqs[0];
+        if (first !== undefined) this.waitStarted(w.sessionId, lock.name, first, null);
+      }
+    }
+  }
+
+  private waitStarted(sessionId: bigint, lock: string, acquireSeq: number, at: number | null): void {
+    const key = waitKey(sessionId, lock);
+    if (this.waits.has(key)) return;
+    this.waits.set(key, { key, lock, at });
+    this.waitBySeq.set(seqKey(sessionId, acquireSeq), key);
+    this.queued.set(lock, (this.queued.get(lock) ?? 0) + 1);
+  }
+
+  private waitEnded(sessionId: bigint, acquireSeq: number): void {
+    const bySeq = seqKey(sessionId, acquireSeq);
+    const key = this.waitBySeq.get(bySeq);
+    if (key === undefined) return;
+    this.waitBySeq.delete(bySeq);
+    const wait = this.waits.get(key);
+    this.waits.delete(key);
+    if (!wait) return;
+    const left = (this.queued.get(wait.lock) ?? 1) - 1;
+    if (left > 0) this.queued.set(wait.lock, left);
+    else this.queued.delete(wait.lock);
+  }
+}
+
+function waitKey(sessionId: bigint, lock: string): string {
+  return `${sessionId}\u0000${lock}`;
+}
+
+function seqKey(sessionId: bigint, acquireSeq: number): string {
+  return `${sessionId}:${acquireSeq}`;
+}
+
+/** Every held or waited-for lock of a state, page by page. */
+export function* everyLock(state: { listLocks(options: { after?: string; limit?: number }): { locks: LockInfo[]; nextAfter: string | null } }): IterableIterator<LockInfo> {
+  let after: string | undefined;
+  for (;;) {
+    const page = state.listLocks({ ...(after !== undefined ? { after } : {}), limit: 1_000 });
+    yield* page.locks;
+    if (page.nextAfter === null) return;
+    after = page.nextAfter;
+  }
+}

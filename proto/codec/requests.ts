@@ -1,0 +1,166 @@
+// The LockService requests between their domain values (proto/lock-values.ts) and protobuf.
+// A decoder checks every field a request carries on its own (types, presence, names, the
+// kinds' fields) and throws CodecError naming the field; what depends on the cluster's
+// replicated limits (TTL and wait bounds, list sizes, permit counts) the node checks as it
+// proposes, against the limits of that moment.
+import { palisade } from "../gen/palisade.js";
+import { checkClientName, checkRequestId } from "../names.ts";
+import type {
+  AcquireRequest, CancelWaitRequest, CloseSessionRequest, GetLockHistoryRequest, GetLockRequest, GetSessionRequest, KeepAliveRequest,
+  ListLocksRequest, ListSessionsRequest, OpenSessionRequest, ReleaseRequest, ValidateTokenRequest,
+} from "../lock-values.ts";
+import { CodecError, MAX_KEEPALIVE_SESSION_IDS, toU64 } from "../wire.ts";
+import {
+  bigField, countField, cursorFrom, pageLimitField, ensure, holderDataField, lockField, moreLocksField, numberField, optionalLockField, sequencedFields,
+  sessionIdField, stringField, targetFields, tokenField, wireCursor, wireMode, wireSequenced, wireTarget,
+} from "./fields.ts";
+
+const pb = palisade.v1;
+const utf8 = new TextEncoder();
+
+export function encodeOpenSession(r: OpenSessionRequest): palisade.v1.OpenSessionRequest {
+  return pb.OpenSessionRequest.create({ ttlMs: toU64(r.ttlMs, "ttlMs"), clientName: r.clientName, requestId: r.requestId });
+}
+
+export function decodeOpenSession(w: palisade.v1.OpenSessionRequest): OpenSessionRequest {
+  const ttlMs = numberField(w.ttlMs, "ttl_ms");
+  const clientName = stringField(w.clientName, "client_name");
+  ensure(checkClientName(clientName), "client_name");
+  const requestId = stringField(w.requestId, "request_id");
+  if (requestId !== "") ensure(checkRequestId(requestId), "request_id");
+  return { ttlMs, clientName, requestId };
+}
+
+/** The refusal of a KeepAlive request naming `count` ids, or null when the count is allowed. */
+export function keepAliveCountProblem(count: number): string | null {
+  if (count === 0) return "session_ids is empty (name at least one session)";
+  if (count > MAX_KEEPALIVE_SESSION_IDS) return `session_ids: ${count} ids, more than ${MAX_KEEPALIVE_SESSION_IDS} in one request`;
+  return null;
+}
+
+export function encodeKeepAlive(r: KeepAliveRequest): palisade.v1.KeepAliveRequest {
+  return pb.KeepAliveRequest.create({ sessionIds: r.sessionIds.map((id) => toU64(id)) });
+}
+
+/** 1 to MAX_KEEPALIVE_SESSION_IDS session ids. */
+export function decodeKeepAlive(w: palisade.v1.KeepAliveRequest): KeepAliveRequest {
+  const raw = w.sessionIds ?? [];
+  ensure(keepAliveCountProblem(raw.length));
+  return { sessionIds: raw.map((id, i) => sessionIdField(id, `session_ids[${i}]`)) };
+}
+
+export function encodeCloseSession(r: CloseSessionRequest): palisade.v1.CloseSessionRequest {
+  return pb.CloseSessionRequest.create(wireSequenced(r));
+}
+
+export function decodeCloseSession(w: palisade.v1.CloseSessionRequest): CloseSessionRequest {
+  return sequencedFields(w);
+}
+
+export function encodeAcquire(r: AcquireRequest): palisade.v1.AcquireRequest {
+  return pb.AcquireRequest.create({
+    ...wireSequenced(r), lock: r.lock, waitMs: toU64(r.waitMs, "waitMs"),
+    // Each field of the kinds is set only when asked for, so an exclusive Acquire has none.
+    ...wireMode(r.mode),
+    ...(r.permits !== undefined ? { permits: toU64(r.permits, "permits") } : {}),
+    ...(r.more && r.more.length > 0 ? { moreLocks: r.more.map(wireTarget) } : {}),
+    ...(r.holderData ? { holderData: utf8.encode(r.holderData) } : {}),
+    ...(r.holdMs ? { holdMs: toU64(r.holdMs, "holdMs") } : {}),
+  });
+}
+
+export function decodeAcquire(w: palisade.v1.AcquireRequest): AcquireRequest {
+  const write = sequencedFields(w);
+  const lock = lockField(w.lock);
+  const waitMs = numberField(w.waitMs, "wait_ms");
+  const first = targetFields(w, "");
+  const more = moreLocksField(w.moreLocks, lock);
+  const holderData = holderDataField(w.holderData);
+  const holdMs = numberField(w.holdMs, "hold_ms");
+  return {
+    ...write, lock, waitMs, ...first,
+    ...(more.length > 0 ? { more } : {}), ...(holderData !== "" ? { holderData } : {}), ...(holdMs !== 0 ? { holdMs } : {}),
+  };
+}
+
+export function encodeCancelWait(r: CancelWaitRequest): palisade.v1.CancelWaitRequest {
+  return pb.CancelWaitRequest.create({ sessionId: toU64(r.sessionId), lock: r.lock, acquireSeq: toU64(r.acquireSeq, "acquireSeq") });
+}
+
+export function decodeCancelWait(w: palisade.v1.CancelWaitRequest): CancelWaitRequest {
+  const sessionId = sessionIdField(w.sessionId);
+  const lock = lockField(w.lock);
+  const acquireSeq = numberField(w.acquireSeq, "acquire_seq");
+  if (acquireSeq < 1) throw new CodecError("acquire_seq must be the seq (≥ 1) of the Acquire whose wait to cancel");
+  return { sessionId, lock, acquireSeq };
+}
+
+export function encodeRelease(r: ReleaseRequest): palisade.v1.ReleaseRequest {
+  return pb.ReleaseRequest.create({ ...wireSequenced(r), lock: r.lock, token: toU64(r.token, "token") });
+}
+
+export function decodeRelease(w: palisade.v1.ReleaseRequest): ReleaseRequest {
+  return { ...sequencedFields(w), lock: lockField(w.lock), token: tokenField(w.token) };
+}
+
+export function encodeGetLock(r: GetLockRequest): palisade.v1.GetLockRequest {
+  return pb.GetLockRequest.create({
+    lock: r.lock,
+    ...(r.holderLimit !== undefined ? { holderLimit: r.holderLimit } : {}),
+    ...(r.waiterLimit !== undefined ? { waiterLimit: r.waiterLimit } : {}),
+    ...(r.holdersAfter ? { holdersAfter: wireCursor(r.holdersAfter) } : {}),
+    ...(r.waitersAfterIndex > 0n ? { waitersAfterIndex: toU64(r.waitersAfterIndex) } : {}),
+  });
+}
+
+export function decodeGetLock(w: palisade.v1.GetLockRequest): GetLockRequest {
+  const holdersAfter = cursorFrom(w.holdersAfter, "holders_after");
+  return {
+    lock: lockField(w.lock),
+    // Unset is the default page; 0 lists none.
+    ...(w.holderLimit !== null && w.holderLimit !== undefined ? { holderLimit: pageLimitField(w.holderLimit, "holder_limit") } : {}),
+    ...(w.waiterLimit !== null && w.waiterLimit !== undefined ? { waiterLimit: pageLimitField(w.waiterLimit, "waiter_limit") } : {}),
+    ...(holdersAfter ? { holdersAfter } : {}),
+    waitersAfterIndex: bigField(w.waitersAfterIndex, "waiters_after_index"),
+  };
+}
+
+export function encodeListLocks(r: ListLocksRequest): palisade.v1.ListLocksRequest {
+  return pb.ListLocksRequest.create({ prefix: r.prefix, after: r.after, limit: r.limit });
+}
+
+export function decodeListLocks(w: palisade.v1.ListLocksRequest): ListLocksRequest {
+  return { prefix: optionalLockField(w.prefix, "prefix"), after: optionalLockField(w.after, "after"), limit: pageLimitField(w.limit, "limit") };
+}
+
+export function encodeGetSession(r: GetSessionRequest): palisade.v1.GetSessionRequest {
+  return pb.GetSessionRequest.create({ sessionId: toU64(r.sessionId) });
+}
+
+export function decodeGetSession(w: palisade.v1.GetSessionRequest): GetSessionRequest {
+  return { sessionId: sessionIdField(w.sessionId) };
+}
+
+export function encodeListSessions(r: ListSessionsRequest): palisade.v1.ListSessionsRequest {
+  return pb.ListSessionsRequest.create({ afterSessionId: toU64(r.after), limit: r.limit });
+}
+
+export function decodeListSessions(w: palisade.v1.ListSessionsRequest): ListSessionsRequest {
+  return { after: bigField(w.afterSessionId, "after_session_id"), limit: pageLimitField(w.limit, "limit") };
+}
+
+export function encodeGetLockHistory(r: GetLockHistoryRequest): palisade.v1.GetLockHistoryRequest {
+  return pb.GetLockHistoryRequest.create({ lock: r.lock, limit: r.limit });
+}
+
+export function decodeGetLockHistory(w: palisade.v1.GetLockHistoryRequest): GetLockHistoryRequest {
+  return { lock: lockField(w.lock), limit: countField(w.limit, "limit") };
+}
+
+export function encodeValidateToken(r: ValidateTokenRequest): palisade.v1.ValidateTokenRequest {
+  return pb.ValidateTokenRequest.create({ lock: r.lock, token: toU64(r.token, "token") });
+}
+
+export function decodeValidateToken(w: palisade.v1.ValidateTokenRequest): ValidateTokenRequest {
+  return { lock: lockField(w.lock), token: tokenField(w.token) };
+}
