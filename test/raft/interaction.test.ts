@@ -2,20 +2,13 @@
 // each followed by what it printed. The file as a whole must come out the same; after a
 // deliberate change of behaviour, `npx vitest run test/raft -u` writes the new outputs
 // (read the diff: it is the change).
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseCommand, parseScript, renderScript, ScriptError } from "./datadriven.ts";
+import { parseCommand, ScriptError } from "./datadriven.ts";
 import { InteractionEnv } from "./interaction.ts";
-
-const dir = join(import.meta.dirname, "testdata");
-const files = readdirSync(dir).filter((f) => f.endsWith(".txt")).sort();
+import { goldenFiles } from "./golden-files.ts";
 
 describe("golden interaction scripts of the Raft core", () => {
-  it("has scripts to run", () => {
-    expect(files.length).toBeGreaterThan(0);
-  });
-
   it("fails a script on an unknown command, an unknown argument or a node that does not exist", () => {
     const env = new InteractionEnv();
     env.run(parseCommand("log-level none"));
@@ -25,14 +18,5 @@ describe("golden interaction scripts of the Raft core", () => {
     expect(() => env.run(parseCommand("tick-election 9"))).toThrow(/no node 9/);
   });
 
-  for (const file of files) {
-    const path = join(dir, file);
-    const text = readFileSync(path, "utf8");
-    const title = text.split("\n")[0]!.replace(/^#\s*/, "");
-    it(`${file}: ${title}`, async () => {
-      const env = new InteractionEnv();
-      const actual = renderScript(parseScript(text), (c) => env.run(c));
-      await expect(actual).toMatchFileSnapshot(path);
-    });
-  }
+  goldenFiles(join(import.meta.dirname, "testdata"), () => new InteractionEnv());
 });
