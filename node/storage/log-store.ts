@@ -1,7 +1,7 @@
 // The durable store the driver uses. Implementations: LevelDB (./level-storage.ts) and the
 // in-memory reference store (./memory-storage.ts), which the simulator's store
 // (test/sim/sim-storage.ts) wraps. Both plan every write with ./write-plan.ts and check the
-// log at start-up with ./load-check.ts; test/unit/storage-contract.test.ts runs one suite
+// log at start-up with ./load-check.ts; test/unit/storage/contract.test.ts runs one suite
 // against each.
 import type { Entry, HardState, Snapshot } from "../raft/types.ts";
 

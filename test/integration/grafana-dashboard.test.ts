@@ -7,7 +7,7 @@ import { nodeConfig, parseClusterConfig } from "../../node/config/index.ts";
 import { PalisadeNode } from "../../node/server/node.ts";
 import { createLogger } from "../../node/util/logger.ts";
 import { freePorts } from "../../scripts/free-ports.ts";
-import { dashboard, dashboardQueries, metricNames } from "../unit/dashboard-queries.ts";
+import { dashboard, dashboardQueries, metricNames } from "../unit/ops/dashboard-queries.ts";
 import { ensureRoot, IT_ROOT } from "./pidfiles.ts";
 
 describe("Grafana dashboard", () => {

@@ -1,0 +1,26 @@
+// palisadectl's argument parsing and table output.
+import { describe, expect, it } from "vitest";
+import { parseDuration, parseUint64, table, toJson } from "../../../client/cli-format.ts";
+
+describe("palisadectl formats", () => {
+  it("parses durations with units, bare numbers as milliseconds", () => {
+    expect(parseDuration("250")).toBe(250);
+    expect(parseDuration("250ms")).toBe(250);
+    expect(parseDuration("10s")).toBe(10_000);
+    expect(parseDuration("1.5m")).toBe(90_000);
+    expect(parseDuration("1h")).toBe(3_600_000);
+    expect(() => parseDuration("soon")).toThrow(/duration/);
+    expect(() => parseDuration("-1s")).toThrow(/duration/);
+  });
+
+  it("parses uint64 tokens and refuses anything else", () => {
+    expect(parseUint64("18446744073709551615")).toBe(2n ** 64n - 1n);
+    expect(() => parseUint64("18446744073709551616")).toThrow(/uint64/);
+    expect(() => parseUint64("12a")).toThrow(/uint64/);
+  });
+
+  it("aligns table columns and prints bigints in JSON as strings", () => {
+    expect(table(["ID", "ROLE"], [["1", "leader"], ["22", "follower"]])).toBe("ID  ROLE\n1   leader\n22  follower");
+    expect(toJson({ token: 2n ** 63n })).toBe('{"token":"9223372036854775808"}');
+  });
+});

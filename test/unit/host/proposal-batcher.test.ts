@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { ProposalBatcher } from "../../../node/host/proposal-batcher.ts";
+
+const bytes = (n: number): Uint8Array => Uint8Array.of(n);
+
+/** A batcher whose flushes run when the test says, recording each propose() call. */
+function harness(propose: (data: readonly Uint8Array[]) => Array<Promise<number>>) {
+  const calls: number[][] = [];
+  let pending: (() => void) | null = null;
+  const batcher = new ProposalBatcher<number>(
+    (data) => {
+      calls.push(data.map((d) => d[0]!));
+      return propose(data);
+    },
+    (flush) => {
+      pending = flush;
+    },
+  );
+  const runFlush = (): void => {
+    const flush = pending;
+    pending = null;
+    flush?.();
+  };
+  return { batcher, calls, runFlush };
+}
+
+describe("ProposalBatcher", () => {
+  it("proposes the commands of one turn in one call, in order, and answers each", async () => {
+    let next = 100;
+    const { batcher, calls, runFlush } = harness((data) => data.map(() => Promise.resolve(next++)));
+    const results = [batcher.submit(bytes(1)), batcher.submit(bytes(2)), batcher.submit(bytes(3))];
+    expect(calls).toEqual([]);
+    runFlush();
+    expect(calls).toEqual([[1, 2, 3]]);
+    expect(await Promise.all(results)).toEqual([100, 101, 102]);
+
+    const later = batcher.submit(bytes(4));
+    runFlush();
+    expect(calls).toEqual([[1, 2, 3], [4]]);
+    expect(await later).toBe(103);
+  });
+
+  it("rejects every command of a batch the proposer refuses, and each one it rejects", async () => {
+    const refused = harness(() => {
+      throw new Error("not leader");
+    });
+    const a = refused.batcher.submit(bytes(1));
+    const b = refused.batcher.submit(bytes(2));
+    refused.runFlush();
+    await expect(a).rejects.toThrow("not leader");
+    await expect(b).rejects.toThrow("not leader");
+
+    const mixed = harness((data) => data.map((d) => (d[0] === 2 ? Promise.reject(new Error("lost")) : Promise.resolve(d[0]!))));
+    const ok = mixed.batcher.submit(bytes(1));
+    const lost = mixed.batcher.submit(bytes(2));
+    mixed.runFlush();
+    await expect(ok).resolves.toBe(1);
+    await expect(lost).rejects.toThrow("lost");
+  });
+
+  it("flushes on its own after the current turn with setImmediate as its deferral", async () => {
+    const seen: number[][] = [];
+    const batcher = new ProposalBatcher<number>((data) => {
+      seen.push(data.map((d) => d[0]!));
+      return data.map((d) => Promise.resolve(d[0]!));
+    }, (flush) => setImmediate(flush));
+    const results = await Promise.all([batcher.submit(bytes(7)), batcher.submit(bytes(8))]);
+    expect(results).toEqual([7, 8]);
+    expect(seen).toEqual([[7, 8]]);
+  });
+});

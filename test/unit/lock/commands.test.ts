@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { CommandDecodeError, decodeCommand, encodeCommand, type Command } from "../../../node/lock/commands.ts";
+import { checkLockName, utf8Length, validateCommand } from "../../../node/lock/validate.ts";
+import { tokenEpoch, tokenFor, tokenIndex } from "../../../node/lock/tokens.ts";
+import { CRC32_START, crc32, crc32Final, crc32Update } from "../../../node/lock/checksum.ts";
+import { crc32 as nativeCrc32 } from "../../../node/util/crc32.ts";
+import { DEFAULT_LOCK_LIMITS } from "../../../node/lock/limits.ts";
+import { SeededRandom } from "../../../node/util/rng.ts";
+
+const MAX_U64 = 2n ** 64n - 1n;
+
+const samples: Command[] = [
+  { type: "openSession", requestId: "req-ü-1", ttlMs: 10_000, clientName: "worker 7", wallMs: 1_700_000_000_123 },
+  { type: "closeSession", sessionId: 42n, seq: 9, ackedUpTo: 7, held: [8], wallMs: 0 },
+  { type: "expireSession", sessionId: MAX_U64, wallMs: -5.5 },
+  { type: "acquire", sessionId: 3n, lock: "jobs/\u{1F512}", waitMs: 3_600_000, seq: 2 ** 40, ackedUpTo: 2 ** 40 - 3, held: [2 ** 40 - 1], wallMs: 1 },
+  { type: "cancelWait", sessionId: 3n, lock: "x", acquireSeq: 5, reason: "timeout", wallMs: 2 },
+  { type: "cancelWait", sessionId: 3n, lock: "x", acquireSeq: 5, reason: "client", wallMs: 2 },
+  { type: "release", sessionId: 3n, lock: "x", token: 2n ** 48n * 5n + 17n, seq: 3, ackedUpTo: 0, held: [], wallMs: 3 },
+  { type: "revoke", lock: "x", token: MAX_U64, wallMs: 4 },
+  { type: "setLimits", limits: { ...DEFAULT_LOCK_LIMITS, maxTtlMs: 600_000, historyTotal: 7 }, wallMs: 5 },
+];
+
+describe("command codec", () => {
+  it("round-trips every command type", () => {
+    for (const cmd of samples) expect(decodeCommand(encodeCommand(cmd))).toEqual(cmd);
+  });
+
+  it("is deterministic", () => {
+    for (const cmd of samples) expect(encodeCommand({ ...cmd })).toEqual(encodeCommand(cmd));
+  });
+
+  it("throws CommandDecodeError on truncated, padded or unknown input", () => {
+    for (const cmd of samples) {
+      const bytes = encodeCommand(cmd);
+      for (let n = 0; n < bytes.length; n++) expect(() => decodeCommand(bytes.subarray(0, n))).toThrow(CommandDecodeError);
+      expect(() => decodeCommand(new Uint8Array([...bytes, 0]))).toThrow(CommandDecodeError);
+    }
+    expect(() => decodeCommand(new Uint8Array([2, 1]))).toThrow(/format/);
+    expect(() => decodeCommand(new Uint8Array([1, 77]))).toThrow(/tag/);
+    // A uint64 above 2^64 - 1.
+    expect(() => decodeCommand(new Uint8Array([1, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0])))
+      .toThrow(CommandDecodeError);
+  });
+
+  it("never throws anything but CommandDecodeError on random bytes", () => {
+    const rng = new SeededRandom(11);
+    for (let i = 0; i < 3000; i++) {
+      const bytes = new Uint8Array(rng.int(0, 40)).map(() => rng.int(0, 255));
+      if (i % 2 === 0 && bytes.length > 1) {
+        bytes[0] = 1;
+        bytes[1] = rng.int(1, 7);
+      }
+      try {
+        decodeCommand(bytes);
+      } catch (err) {
+        expect(err).toBeInstanceOf(CommandDecodeError);
+      }
+    }
+  });
+});
+
+describe("validation", () => {
+  it("checks lock names by UTF-8 bytes and control characters", () => {
+    expect(checkLockName("a")).toBeNull();
+    expect(checkLockName("x".repeat(256))).toBeNull();
+    expect(checkLockName("x".repeat(257))).toMatch(/257 bytes/);
+    expect(checkLockName("€".repeat(85) + "x")).toBeNull(); // 256 bytes
+    expect(checkLockName("€".repeat(86))).toMatch(/258 bytes/);
+    expect(checkLockName("")).toMatch(/empty/);
+    for (const c of ["\u0000", "\u001f", "\u007f", "\u0080", "\u009f"]) expect(checkLockName(`a${c}`)).toMatch(/control/);
+    expect(checkLockName("\u00a0")).toBeNull();
+    expect(checkLockName("\udc00")).toMatch(/UTF-8/);
+    expect(utf8Length("a\u00e9\u20ac\u{1F600}")).toBe(1 + 2 + 3 + 4);
+  });
+
+  it("validates whole commands", () => {
+    for (const cmd of samples) expect(validateCommand(cmd), cmd.type).toBeNull();
+    expect(validateCommand({ type: "openSession", requestId: "r", ttlMs: 999, clientName: "", wallMs: 0 })).toMatch(/ttl/);
+    expect(validateCommand({ type: "release", sessionId: 1n, lock: "x", token: 0n, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 })).toMatch(/token/);
+  });
+});
+
+describe("tokens and checksum", () => {
+  it("token = epoch × 2^48 + index", () => {
+    expect(tokenFor(0, 33)).toBe(33n);
+    const t = tokenFor(2, 34);
+    expect(t).toBe(2n * 2n ** 48n + 34n);
+    expect([tokenEpoch(t), tokenIndex(t)]).toEqual([2, 34]);
+    expect(() => tokenFor(0, 0)).toThrow(RangeError);
+    expect(() => tokenFor(0, 2 ** 48)).toThrow(RangeError);
+  });
+
+  it("computes the standard CRC-32", () => {
+    expect(crc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
+    expect(crc32(new Uint8Array(0))).toBe(0);
+  });
+
+  it("computes the same CRC-32 as the I/O shell's native one, in one piece or several", () => {
+    const bytes = Uint8Array.from({ length: 4_099 }, (_, i) => (i * 131 + 7) & 0xff);
+    for (const length of [0, 1, 7, 64, 1_000, 4_099]) {
+      const part = bytes.subarray(0, length);
+      expect(crc32(part)).toBe(nativeCrc32(part));
+    }
+    expect(crc32Final(crc32Update(crc32Update(CRC32_START, bytes.subarray(0, 10)), bytes.subarray(10)))).toBe(nativeCrc32(bytes.subarray(0, 10), bytes.subarray(10)));
+  });
+});

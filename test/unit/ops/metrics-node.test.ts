@@ -1,0 +1,143 @@
+// NodeMetrics: scrape-time gauges, counters and histograms in the exposition text, and
+// the storage and proposal wrappers that feed the latency histograms.
+import { describe, expect, it } from "vitest";
+import type { StateStats } from "../../../node/lock/index.ts";
+import type { Role } from "../../../node/raft/types.ts";
+import type { RaftStorage } from "../../../node/storage/log-store.ts";
+import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "../../../node/ops/metrics.ts";
+
+const stats: StateStats = {
+  sessions: 3, lockEntries: 5, heldLocks: 2, waiters: 4, historyRecords: 9, rememberedRequestIds: 3, rememberedClosedSessions: 0,
+};
+
+function source(role: Role, lag: Map<number, number> = new Map()): MetricsSource {
+  return {
+    raft: () => ({ role, term: 7, leader: 2, commit: 40, applied: 39, lastIndex: 41, followerLag: lag }),
+    lockStats: () => stats,
+  };
+}
+
+/** The value of one sample line, e.g. value(text, 'palisade_raft_term{cluster="c",node="2"}'). */
+function value(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+const L = 'cluster="c",node="2"';
+
+describe("NodeMetrics", () => {
+  it("reports Raft and lock state read at scrape time, labelled with cluster and node", async () => {
+    const m = new NodeMetrics({ cluster: "c", node: 2 }, source("leader", new Map([[1, 0], [3, 12]])));
+    const text = await m.text();
+    expect(value(text, `palisade_raft_role{role="leader",${L}}`)).toBe(1);
+    expect(value(text, `palisade_raft_role{role="follower",${L}}`)).toBe(0);
+    expect(value(text, `palisade_raft_term{${L}}`)).toBe(7);
+    expect(value(text, `palisade_raft_leader_id{${L}}`)).toBe(2);
+    expect(value(text, `palisade_raft_commit_index{${L}}`)).toBe(40);
+    expect(value(text, `palisade_raft_applied_index{${L}}`)).toBe(39);
+    expect(value(text, `palisade_raft_last_index{${L}}`)).toBe(41);
+    expect(value(text, `palisade_raft_follower_lag_entries{follower="3",${L}}`)).toBe(12);
+    expect(value(text, `palisade_sessions{${L}}`)).toBe(3);
+    expect(value(text, `palisade_locks_held{${L}}`)).toBe(2);
+    expect(value(text, `palisade_lock_waiters{${L}}`)).toBe(4);
+    // Event-loop delay comes with prom-client's default metrics.
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{/m);
+  });
+
+  it("counts leader changes, proposals, expiries and rejections", async () => {
+    const m = new NodeMetrics({ cluster: "c", node: 2 }, source("follower"));
+    m.leaderChanged();
+    m.leaderChanged();
+    m.proposalCommitted(0.003);
+    m.proposalFailed();
+    m.appendSent(5);
+    m.fsync(0.0007);
+    m.requestRejected("Acquire", "rate_limited");
+    m.requestRejected("Acquire", "rate_limited");
+    const expiry = {
+      index: 9,
+      result: { kind: "sessionExpired" },
+      completions: [],
+      events: [{ type: "sessionExpired", index: 9, lock: "a", sessionId: 1n, token: 3n, wallMs: 0 }, { type: "acquired", index: 9, lock: "a", sessionId: 2n, token: 9n, wallMs: 0 }],
+      timers: { sessionsOpened: [], sessionsEnded: [1n], waitsStarted: [], waitsEnded: [] },
+    } as const;
+    m.applied(expiry as unknown as Parameters<NodeMetrics["applied"]>[0]);
+    const text = await m.text();
+    expect(value(text, `palisade_raft_leader_changes_total{${L}}`)).toBe(2);
+    expect(value(text, `palisade_proposals_total{result="committed",${L}}`)).toBe(1);
+    expect(value(text, `palisade_proposals_total{result="failed",${L}}`)).toBe(1);
+    expect(value(text, `palisade_proposal_commit_seconds_bucket{le="0.005",${L}}`)).toBe(1);
+    expect(value(text, `palisade_proposal_commit_seconds_bucket{le="0.002",${L}}`)).toBe(0);
+    expect(value(text, `palisade_raft_append_entries_batch_size_bucket{le="8",${L}}`)).toBe(1);
+    expect(value(text, `palisade_raft_append_entries_batch_size_bucket{le="4",${L}}`)).toBe(0);
+    expect(value(text, `palisade_storage_fsync_seconds_count{${L}}`)).toBe(1);
+    expect(value(text, `palisade_requests_rejected_total{method="Acquire",reason="rate_limited",${L}}`)).toBe(2);
+    expect(value(text, `palisade_session_expiries_total{${L}}`)).toBe(1);
+    expect(value(text, `palisade_lock_expiries_total{${L}}`)).toBe(1);
+  });
+
+  it("keeps the series of two nodes in one process apart", async () => {
+    const a = new NodeMetrics({ cluster: "c", node: 1 }, source("leader"));
+    const b = new NodeMetrics({ cluster: "c", node: 2 }, source("follower"));
+    a.leaderChanged();
+    expect(value(await a.text(), 'palisade_raft_leader_changes_total{cluster="c",node="1"}')).toBe(1);
+    expect(value(await b.text(), `palisade_raft_leader_changes_total{${L}}`)).toBe(0);
+  });
+});
+
+describe("timedStorage", () => {
+  it("times synced writes only and passes every call through", async () => {
+    const calls: string[] = [];
+    const inner: RaftStorage = {
+      load: async () => {
+        calls.push("load");
+        return { hardState: { term: 0, vote: 0, commit: 0 }, entries: [], snapshot: null } as unknown as Awaited<ReturnType<RaftStorage["load"]>>;
+      },
+      save: async (_batch, sync) => {
+        calls.push(`save ${sync}`);
+        clock += 4;
+      },
+      close: async () => {
+        calls.push("close");
+      },
+    };
+    let clock = 100;
+    const observed: number[] = [];
+    const timed = timedStorage(inner, (s) => observed.push(s), () => clock);
+    await timed.load();
+    await timed.save({ hardState: null, entries: [], snapshot: null } as unknown as Parameters<RaftStorage["save"]>[0], true);
+    await timed.save({ hardState: null, entries: [], snapshot: null } as unknown as Parameters<RaftStorage["save"]>[0], false);
+    await timed.close();
+    expect(calls).toEqual(["load", "save true", "save false", "close"]);
+    expect(observed).toEqual([0.004]);
+    expect(timed.compact).toBeUndefined();
+  });
+
+  it("passes a failed write's error on unchanged", async () => {
+    const boom = new Error("EIO");
+    const inner = { load: async () => { throw boom; }, save: async () => { throw boom; }, close: async () => undefined } as unknown as RaftStorage;
+    const timed = timedStorage(inner, () => undefined, () => 0);
+    await expect(timed.save({} as Parameters<RaftStorage["save"]>[0], true)).rejects.toBe(boom);
+  });
+});
+
+describe("timeProposals", () => {
+  it("observes each proposal once, committed or failed, and returns the same promises", async () => {
+    const m = new NodeMetrics({ cluster: "c", node: 2 }, source("leader"));
+    let clock = 0;
+    const ok = Promise.resolve(1);
+    const bad = Promise.reject(new Error("lost"));
+    bad.catch(() => undefined);
+    const propose = timeProposals(() => [ok, bad], m, () => clock);
+    const out = propose([new Uint8Array(1), new Uint8Array(1)]);
+    clock = 20;
+    expect(out[0]).toBe(ok);
+    expect(out[1]).toBe(bad);
+    await Promise.allSettled(out);
+    await new Promise((r) => setTimeout(r, 0));
+    const text = await m.text();
+    expect(value(text, `palisade_proposals_total{result="committed",${L}}`)).toBe(1);
+    expect(value(text, `palisade_proposals_total{result="failed",${L}}`)).toBe(1);
+    expect(value(text, `palisade_proposal_commit_seconds_sum{${L}}`)).toBe(0.02);
+  });
+});
