@@ -9,7 +9,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["test/unit/**/*.test.ts", "test/raft/**/*.test.ts", "test/lock/**/*.test.ts", "test/sim/**/*.test.ts"],
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/raft/**/*.test.ts",
+            "test/lock/**/*.test.ts",
+            "test/sim/**/*.test.ts",
+          ],
           testTimeout: 240_000,
         },
       },

@@ -2,7 +2,15 @@
 // start, kill and restart node by node. Ports are chosen by the OS; config, data and logs
 // go under one folder. Only the pids this object spawned are ever signalled.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ClusterConfigInput } from "../node/config/index.ts";
@@ -20,7 +28,8 @@ export const PALISADE_BIN = join(PACKAGE_ROOT, "bin/palisade.mjs");
 const liveChildren = new Set<ChildProcess>();
 const liveDirs = new Set<string>();
 process.on("exit", () => {
-  for (const child of liveChildren) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of liveChildren)
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -44,11 +53,12 @@ export function removeTempDir(dir: string): void {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-
 /** VmRSS (or another /proc status field) of a process, in bytes; null once it is gone. */
 export function procStatusBytes(pid: number, field = "VmRSS"): number | null {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(
+      readFileSync(`/proc/${pid}/status`, "utf8"),
+    );
     return match ? Number(match[1]) * 1024 : null;
   } catch {
     return null;
@@ -93,9 +103,17 @@ export class BenchCluster {
       clientAddress: `127.0.0.1:${ports[2 * i + 1]}`,
       dataDir: `node-${i + 1}`,
     }));
-    const config: ClusterConfigInput = { clusterId: "palisade-bench", nodes, disk: { reserveBytes: 0 } };
+    const config: ClusterConfigInput = {
+      clusterId: "palisade-bench",
+      nodes,
+      disk: { reserveBytes: 0 },
+    };
     const withRaft = options.raft ? { ...config, raft: options.raft } : config;
-    const cluster = new BenchCluster(dir, nodes.map((n) => ({ id: n.id, clientAddress: n.clientAddress, child: null })), options.nodeArgs ?? []);
+    const cluster = new BenchCluster(
+      dir,
+      nodes.map((n) => ({ id: n.id, clientAddress: n.clientAddress, child: null })),
+      options.nodeArgs ?? [],
+    );
     writeFileSync(cluster.configPath, JSON.stringify(withRaft, null, 2));
     return cluster;
   }
@@ -118,7 +136,9 @@ export class BenchCluster {
 
   pidOf(id: number): number | null {
     const child = this.slot(id).child;
-    return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null;
+    return child && child.exitCode === null && child.signalCode === null
+      ? (child.pid ?? null)
+      : null;
   }
 
   /** Replaces the cluster file's raft section (takes effect at each node's next start). */
@@ -133,11 +153,25 @@ export class BenchCluster {
     if (this.pidOf(id) !== null) throw new Error(`node ${id} is already running`);
     const log = openSync(join(this.dir, `node-${id}.log`), "a");
     const startedAt = performance.now();
-    const child = spawn(process.execPath, [...this.nodeArgs, PALISADE_BIN, "node", "--config", this.configPath, "--id", String(id), "--log-format", "json"], {
-      cwd: PACKAGE_ROOT,
-      stdio: ["ignore", log, log],
-      env: { ...process.env, PALISADE_LOG_LEVEL: process.env["PALISADE_LOG_LEVEL"] ?? "info" },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...this.nodeArgs,
+        PALISADE_BIN,
+        "node",
+        "--config",
+        this.configPath,
+        "--id",
+        String(id),
+        "--log-format",
+        "json",
+      ],
+      {
+        cwd: PACKAGE_ROOT,
+        stdio: ["ignore", log, log],
+        env: { ...process.env, PALISADE_LOG_LEVEL: process.env["PALISADE_LOG_LEVEL"] ?? "info" },
+      },
+    );
     closeSync(log);
     if (child.pid === undefined) throw new Error(`node ${id} did not start`);
     slot.child = child;

@@ -38,7 +38,9 @@ export interface CrashGrantResult {
   etcd?: CrashGrantSide | { error: string };
 }
 
-const LOCK_PROC = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./lock-proc.ts" : "./lock-proc.js", import.meta.url));
+const LOCK_PROC = fileURLToPath(
+  new URL(import.meta.url.endsWith(".ts") ? "./lock-proc.ts" : "./lock-proc.js", import.meta.url),
+);
 const STEP_TIMEOUT_MS = 30_000;
 
 interface LockProc {
@@ -50,7 +52,9 @@ interface LockProc {
 
 /** Starts lock-proc in a process of its own. */
 function startLockProc(args: string[]): LockProc {
-  const child = spawn(process.execPath, [LOCK_PROC, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [LOCK_PROC, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   trackChild(child);
   const seen: Array<{ event: string; at_ns?: string; message?: string }> = [];
   let wake: (() => void) | null = null;
@@ -77,9 +81,11 @@ function startLockProc(args: string[]): LockProc {
         if (error) throw new Error(`lock process: ${error.message ?? "error"}`);
         const hit = seen.find((e) => e.event === event);
         if (hit?.at_ns) return BigInt(hit.at_ns);
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`lock process exited before "${event}": ${stderr}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`lock process exited before "${event}": ${stderr}`);
         const left = until - performance.now();
-        if (left <= 0) throw new Error(`no "${event}" from the lock process within ${timeoutMs} ms`);
+        if (left <= 0)
+          throw new Error(`no "${event}" from the lock process within ${timeoutMs} ms`);
         await Promise.race([new Promise<void>((r) => (wake = r)), sleep(Math.min(left, 200))]);
         wake = null;
       }
@@ -100,15 +106,24 @@ const nsToMs = (ns: bigint): number => Number(ns) / 1e6;
  * queue (so the kill cannot land before it is there).
  */
 async function measure(
-  system: "palisade" | "etcd", endpoints: string[], options: CrashGrantOptions,
-  queued: (lock: string) => Promise<void>, config: string,
+  system: "palisade" | "etcd",
+  endpoints: string[],
+  options: CrashGrantOptions,
+  queued: (lock: string) => Promise<void>,
+  config: string,
 ): Promise<CrashGrantSide> {
   const samples: number[] = [];
   let unresolved = 0;
   const bound = options.ttlMs + STEP_TIMEOUT_MS;
   for (let k = 1; k <= options.runs; k++) {
     const lock = `bench/crash-grant/${Date.now().toString(36)}-${k}`;
-    const args = (role: string): string[] => [system, role, endpoints.join(","), String(options.ttlMs), lock];
+    const args = (role: string): string[] => [
+      system,
+      role,
+      endpoints.join(","),
+      String(options.ttlMs),
+      lock,
+    ];
     const holder = startLockProc(args("hold"));
     let waiter: LockProc | null = null;
     try {
@@ -126,9 +141,13 @@ async function measure(
       } catch (e) {
         unresolved++;
         samples.push(bound);
-        options.log(`${system} crash-grant run ${k}: ${e instanceof Error ? e.message : String(e)}`);
+        options.log(
+          `${system} crash-grant run ${k}: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
-      options.log(`${system} crash-grant run ${k}/${options.runs}: kill to grant ${(samples.at(-1) ?? 0).toFixed(0)} ms (TTL ${options.ttlMs} ms)`);
+      options.log(
+        `${system} crash-grant run ${k}/${options.runs}: kill to grant ${(samples.at(-1) ?? 0).toFixed(0)} ms (TTL ${options.ttlMs} ms)`,
+      );
     } finally {
       await holder.kill();
       await waiter?.kill();
@@ -148,7 +167,11 @@ async function measure(
 export async function runCrashGrant(options: CrashGrantOptions): Promise<CrashGrantSide> {
   const dir = makeTempDir("palisade-crash-grant-");
   const cluster = await BenchCluster.create(dir);
-  const admin = new PalisadeClient({ endpoints: cluster.endpoints, callTimeoutMs: 1_000, retryBudgetMs: 5_000 });
+  const admin = new PalisadeClient({
+    endpoints: cluster.endpoints,
+    callTimeoutMs: 1_000,
+    retryBudgetMs: 5_000,
+  });
   try {
     cluster.startAll();
     await cluster.waitServing();
@@ -161,8 +184,13 @@ export async function runCrashGrant(options: CrashGrantOptions): Promise<CrashGr
       }
       throw new Error(`the waiter did not appear in ${lock}'s queue within ${STEP_TIMEOUT_MS} ms`);
     };
-    return await measure("palisade", cluster.endpoints, options, queued,
-      `3 nodes, product defaults; holder and waiter each a client process with one session of TTL ${options.ttlMs} ms; the waiter's Acquire waits in the queue`);
+    return await measure(
+      "palisade",
+      cluster.endpoints,
+      options,
+      queued,
+      `3 nodes, product defaults; holder and waiter each a client process with one session of TTL ${options.ttlMs} ms; the waiter's Acquire waits in the queue`,
+    );
   } finally {
     await admin.close().catch(() => undefined);
     await cluster.stopAll("SIGKILL");
@@ -173,9 +201,22 @@ export async function runCrashGrant(options: CrashGrantOptions): Promise<CrashGr
 /** The number of keys under `prefix` (etcdctl 3.4 has no --count-only), or null when etcd does not answer. */
 function keysUnder(endpoints: string[], prefix: string): Promise<number | null> {
   return new Promise((resolve) => {
-    execFile("etcdctl", ["--endpoints", endpoints.join(","), "--command-timeout=2s", "get", "--prefix", "--keys-only", prefix], { timeout: 5_000 }, (error, stdout) => {
-      resolve(error ? null : stdout.split("\n").filter((line) => line.trim() !== "").length);
-    });
+    execFile(
+      "etcdctl",
+      [
+        "--endpoints",
+        endpoints.join(","),
+        "--command-timeout=2s",
+        "get",
+        "--prefix",
+        "--keys-only",
+        prefix,
+      ],
+      { timeout: 5_000 },
+      (error, stdout) => {
+        resolve(error ? null : stdout.split("\n").filter((line) => line.trim() !== "").length);
+      },
+    );
   });
 }
 
@@ -192,11 +233,18 @@ export async function runEtcdCrashGrant(options: CrashGrantOptions): Promise<Cra
         if (((await keysUnder(cluster.endpoints, `${lock}/`)) ?? 0) >= 2) return;
         await sleep(20);
       }
-      throw new Error(`the waiter's key did not appear under ${lock}/ within ${STEP_TIMEOUT_MS} ms`);
+      throw new Error(
+        `the waiter's key did not appear under ${lock}/ within ${STEP_TIMEOUT_MS} ms`,
+      );
     };
     const ttlS = Math.max(2, Math.ceil(options.ttlMs / 1000));
-    return await measure("etcd", cluster.endpoints, { ...options, ttlMs: ttlS * 1000 }, queued,
-      `3 members, etcd defaults; holder and waiter each a process with one lease of TTL ${ttlS} s (etcd3 keepalive), Lock API (v3lockpb.Lock)`);
+    return await measure(
+      "etcd",
+      cluster.endpoints,
+      { ...options, ttlMs: ttlS * 1000 },
+      queued,
+      `3 members, etcd defaults; holder and waiter each a process with one lease of TTL ${ttlS} s (etcd3 keepalive), Lock API (v3lockpb.Lock)`,
+    );
   } finally {
     await cluster.stopAll("SIGKILL");
     removeTempDir(dir);

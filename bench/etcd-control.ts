@@ -10,11 +10,14 @@ import { openEtcdLockApi, type EtcdLockApi } from "./backends/etcd-lock-api.ts";
 import { sleep, trackChild } from "./cluster-control.ts";
 
 /** Whether `command` runs and exits 0 (etcd answers --version, etcdctl the version command). */
-const runs = (command: string[]): boolean => spawnSync(command[0]!, command.slice(1), { stdio: "ignore" }).status === 0;
+const runs = (command: string[]): boolean =>
+  spawnSync(command[0]!, command.slice(1), { stdio: "ignore" }).status === 0;
 
 /** Whether the etcd side of the parts runs: etcd is installed and SKIP_ETCD is not 1. */
 export function etcdWanted(): boolean {
-  return process.env["SKIP_ETCD"] !== "1" && runs(["etcd", "--version"]) && runs(["etcdctl", "version"]);
+  return (
+    process.env["SKIP_ETCD"] !== "1" && runs(["etcd", "--version"]) && runs(["etcdctl", "version"])
+  );
 }
 
 /** The etcd-lockapi backend on `endpoints`, sessions being leases of `ttlMs`. */
@@ -58,21 +61,47 @@ export class EtcdCluster {
 
   pidOf(id: number): number | null {
     const child = this.children.get(id);
-    return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null;
+    return child && child.exitCode === null && child.signalCode === null
+      ? (child.pid ?? null)
+      : null;
   }
 
   /** Spawns member `id` (the same command on a restart: etcd then reads its data directory). */
   start(id: number): void {
-    const cluster = this.ids.map((i) => `m${i}=http://127.0.0.1:${this.peerPorts[i - 1]}`).join(",");
+    const cluster = this.ids
+      .map((i) => `m${i}=http://127.0.0.1:${this.peerPorts[i - 1]}`)
+      .join(",");
     const log = openSync(join(this.dir, `m${id}.log`), "a");
-    const child = spawn("etcd", [
-      "--name", `m${id}`, "--data-dir", join(this.dir, `m${id}`),
-      "--listen-client-urls", this.endpointOf(id), "--advertise-client-urls", this.endpointOf(id),
-      "--listen-peer-urls", `http://127.0.0.1:${this.peerPorts[id - 1]}`,
-      "--initial-advertise-peer-urls", `http://127.0.0.1:${this.peerPorts[id - 1]}`,
-      "--initial-cluster", cluster, "--initial-cluster-token", "palisade-bench-etcd", "--initial-cluster-state", "new",
-      "--listen-metrics-urls", "", "--logger", "zap", "--log-outputs", "stderr",
-    ], { stdio: ["ignore", log, log], detached: this.outlive });
+    const child = spawn(
+      "etcd",
+      [
+        "--name",
+        `m${id}`,
+        "--data-dir",
+        join(this.dir, `m${id}`),
+        "--listen-client-urls",
+        this.endpointOf(id),
+        "--advertise-client-urls",
+        this.endpointOf(id),
+        "--listen-peer-urls",
+        `http://127.0.0.1:${this.peerPorts[id - 1]}`,
+        "--initial-advertise-peer-urls",
+        `http://127.0.0.1:${this.peerPorts[id - 1]}`,
+        "--initial-cluster",
+        cluster,
+        "--initial-cluster-token",
+        "palisade-bench-etcd",
+        "--initial-cluster-state",
+        "new",
+        "--listen-metrics-urls",
+        "",
+        "--logger",
+        "zap",
+        "--log-outputs",
+        "stderr",
+      ],
+      { stdio: ["ignore", log, log], detached: this.outlive },
+    );
     closeSync(log);
     if (child.pid === undefined) throw new Error(`etcd m${id} did not start`);
     if (this.outlive) child.unref();
@@ -101,7 +130,19 @@ export class EtcdCluster {
 
   /** Whether member `id` reports itself leader (etcdctl endpoint status); null if it does not answer. */
   async isLeader(id: number): Promise<boolean | null> {
-    const out = await run("etcdctl", ["--endpoints", this.endpointOf(id), "--command-timeout=1s", "-w", "table", "endpoint", "status"], 3_000);
+    const out = await run(
+      "etcdctl",
+      [
+        "--endpoints",
+        this.endpointOf(id),
+        "--command-timeout=1s",
+        "-w",
+        "table",
+        "endpoint",
+        "status",
+      ],
+      3_000,
+    );
     const row = out?.split("\n").find((line) => line.includes(this.endpointOf(id)));
     if (!row) return null;
     // | ENDPOINT | ID | VERSION | DB SIZE | IS LEADER | ...

@@ -15,14 +15,18 @@ async function main(argv: string[]): Promise<void> {
   const count = Number(countText);
   const ttlS = Number(ttlText);
   const grantUntil = performance.now() + Number(boundText) * 1000;
-  if (!endpointList || !(count > 0) || !(ttlS > 0) || !(Number(boundText) > 0)) throw new Error("usage: etcd-keepalive-proc.js ENDPOINTS COUNT TTL_S GRANT_SECONDS");
+  if (!endpointList || !(count > 0) || !(ttlS > 0) || !(Number(boundText) > 0))
+    throw new Error("usage: etcd-keepalive-proc.js ENDPOINTS COUNT TTL_S GRANT_SECONDS");
   const client = new Etcd3({ hosts: endpointList.split(",") });
   let opened = 0;
   let openErrors = 0;
   let lost = 0;
   const lostSamples: string[] = [];
   const report = (event: string): void => {
-    process.stdout.write(JSON.stringify({ event, opened, open_errors: openErrors, lost, lost_samples: lostSamples }) + "\n");
+    process.stdout.write(
+      JSON.stringify({ event, opened, open_errors: openErrors, lost, lost_samples: lostSamples }) +
+        "\n",
+    );
   };
   setInterval(() => report("status"), 1_000);
   let next = 0;
@@ -55,6 +59,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  process.stdout.write(JSON.stringify({ event: "error", message: e instanceof Error ? e.message : String(e) }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ event: "error", message: e instanceof Error ? e.message : String(e) }) + "\n",
+  );
   process.exit(1);
 });

@@ -14,14 +14,24 @@ import { cpuSeconds } from "./memory.ts";
 import type { EtcdKeepaliveResult } from "./report-data.ts";
 import { startProc, stopProcs, type ClientProc } from "./status-procs.ts";
 
-const PROC = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./etcd-keepalive-proc.ts" : "./etcd-keepalive-proc.js", import.meta.url));
+const PROC = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith(".ts") ? "./etcd-keepalive-proc.ts" : "./etcd-keepalive-proc.js",
+    import.meta.url,
+  ),
+);
 /** How long the processes start grants; the hold runs with the leases granted by then. */
 export const ETCD_GRANT_BOUND_S = 180;
 const OPEN_BOUND_MS = (ETCD_GRANT_BOUND_S + 120) * 1000;
 
 function etcdctl(args: string[], timeoutMs = 10_000): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile("etcdctl", ["--command-timeout=5s", ...args], { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => resolve(error ? null : stdout));
+    execFile(
+      "etcdctl",
+      ["--command-timeout=5s", ...args],
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => resolve(error ? null : stdout),
+    );
   });
 }
 
@@ -46,23 +56,35 @@ export async function runEtcdKeepalive(options: KeepaliveOptions): Promise<EtcdK
     for (let i = 0; i < options.processes; i++) {
       const count = Math.min(perProc, options.sessions - i * perProc);
       if (count <= 0) break;
-      procs.push(startProc(PROC, [cluster.endpoints.join(","), String(count), String(ttlS), String(ETCD_GRANT_BOUND_S)]));
+      procs.push(
+        startProc(PROC, [
+          cluster.endpoints.join(","),
+          String(count),
+          String(ttlS),
+          String(ETCD_GRANT_BOUND_S),
+        ]),
+      );
     }
     let lastLog = 0;
     while (!procs.every((p) => p.opened)) {
       const failedProc = procs.find((p) => p.error);
       if (failedProc) throw new Error(failedProc.error ?? "client process failed");
-      if (performance.now() - t0 > OPEN_BOUND_MS) throw new Error(`leases not all granted within ${OPEN_BOUND_MS / 1000} s`);
+      if (performance.now() - t0 > OPEN_BOUND_MS)
+        throw new Error(`leases not all granted within ${OPEN_BOUND_MS / 1000} s`);
       if (performance.now() - lastLog > 10_000) {
         lastLog = performance.now();
-        options.log(`etcd keepalive: ${procs.reduce((a, p) => a + (p.last?.opened ?? 0), 0)} leases after ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+        options.log(
+          `etcd keepalive: ${procs.reduce((a, p) => a + (p.last?.opened ?? 0), 0)} leases after ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+        );
       }
       await sleep(200);
     }
     const granted = procs.reduce((a, p) => a + (p.last?.opened ?? 0), 0);
     const grantS = Math.round((performance.now() - t0) / 100) / 10;
     errors += procs.reduce((a, p) => a + (p.last?.open_errors ?? 0), 0);
-    options.log(`etcd keepalive: ${granted} leases from ${procs.length} processes in ${((performance.now() - t0) / 1000).toFixed(1)} s; holding ${options.holdS} s with ${options.transfers} leader moves`);
+    options.log(
+      `etcd keepalive: ${granted} leases from ${procs.length} processes in ${((performance.now() - t0) / 1000).toFixed(1)} s; holding ${options.holdS} s with ${options.transfers} leader moves`,
+    );
 
     const holdStart = performance.now();
     const spacingMs = (options.holdS * 1000) / (options.transfers + 1);
@@ -74,24 +96,36 @@ export async function runEtcdKeepalive(options: KeepaliveOptions): Promise<EtcdK
     const cpu1 = cpuSeconds(cluster.pidOf(leader) ?? -1);
     const windowS = (performance.now() - w0) / 1000;
     const sameLeader = (await cluster.waitLeader()) === leader;
-    const leaderCpuPct = sameLeader && cpu0 !== null && cpu1 !== null ? Math.round(((cpu1 - cpu0) / windowS) * 1000) / 10 : null;
+    const leaderCpuPct =
+      sameLeader && cpu0 !== null && cpu1 !== null
+        ? Math.round(((cpu1 - cpu0) / windowS) * 1000) / 10
+        : null;
 
     for (let i = 1; i <= options.transfers; i++) {
       await sleep(holdStart + i * spacingMs - performance.now());
       const from = await cluster.waitLeader();
       const target = cluster.ids.find((id) => id !== from) ?? from;
       const hex = await memberIdHex(cluster.endpointOf(target));
-      const moved = hex ? await etcdctl(["--endpoints", cluster.endpointOf(from), "move-leader", hex], 30_000) : null;
+      const moved = hex
+        ? await etcdctl(["--endpoints", cluster.endpointOf(from), "move-leader", hex], 30_000)
+        : null;
       if (moved === null) errors++;
-      options.log(`etcd keepalive: leader move ${i}/${options.transfers}: m${from} → m${target}${moved === null ? " failed" : ""}`);
+      options.log(
+        `etcd keepalive: leader move ${i}/${options.transfers}: m${from} → m${target}${moved === null ? " failed" : ""}`,
+      );
     }
     await sleep(holdStart + options.holdS * 1000 - performance.now());
     await sleep(1_500);
     const lost = procs.reduce((a, p) => a + (p.last?.lost ?? 0), 0);
-    const list = await etcdctl(["--endpoints", cluster.endpoints.join(","), "lease", "list"], 60_000);
+    const list = await etcdctl(
+      ["--endpoints", cluster.endpoints.join(","), "lease", "list"],
+      60_000,
+    );
     const found = list ? /found (\d+) leases/.exec(list) : null;
     const leasesEnd = found?.[1] ? Number(found[1]) : null;
-    options.log(`etcd keepalive: end of hold: ${lost} leases lost at the clients; etcd has ${leasesEnd ?? "?"} leases; leader CPU ${leaderCpuPct ?? "?"} %`);
+    options.log(
+      `etcd keepalive: end of hold: ${lost} leases lost at the clients; etcd has ${leasesEnd ?? "?"} leases; leader CPU ${leaderCpuPct ?? "?"} %`,
+    );
     return {
       leases_requested: options.sessions,
       leases_granted: granted,
@@ -103,7 +137,10 @@ export async function runEtcdKeepalive(options: KeepaliveOptions): Promise<EtcdK
       leases_lost: lost,
       leases_missing_end: leasesEnd === null ? null : Math.max(0, granted - leasesEnd),
       leader_cpu_pct: leaderCpuPct,
-      leader_cpu_pct_per_1k_leases: leaderCpuPct === null || granted === 0 ? null : Math.round((leaderCpuPct / (granted / 1000)) * 100) / 100,
+      leader_cpu_pct_per_1k_leases:
+        leaderCpuPct === null || granted === 0
+          ? null
+          : Math.round((leaderCpuPct / (granted / 1000)) * 100) / 100,
       errors,
     };
   } finally {

@@ -18,7 +18,10 @@ export interface EtcdFailoverResult {
 }
 
 /** Runs `attempt` until it succeeds or `until` passes; the time it succeeded, or null. */
-async function firstSuccess(attempt: () => Promise<boolean>, until: number): Promise<number | null> {
+async function firstSuccess(
+  attempt: () => Promise<boolean>,
+  until: number,
+): Promise<number | null> {
   while (performance.now() < until) {
     try {
       if (await attempt()) return performance.now();
@@ -29,7 +32,12 @@ async function firstSuccess(attempt: () => Promise<boolean>, until: number): Pro
   return null;
 }
 
-export async function runEtcdFailover(kills: number, workers: number, maxWaitMs: number, log: (line: string) => void): Promise<EtcdFailoverResult> {
+export async function runEtcdFailover(
+  kills: number,
+  workers: number,
+  maxWaitMs: number,
+  log: (line: string) => void,
+): Promise<EtcdFailoverResult> {
   const dir = makeTempDir("palisade-etcd-failover-");
   const cluster = await EtcdCluster.create(dir);
   let backend: EtcdLockApi | null = null;
@@ -46,7 +54,9 @@ export async function runEtcdFailover(kills: number, workers: number, maxWaitMs:
     backend = lockApi;
     // Sessions are spread round-robin over the members; three probes, one per member.
     const probes = await Promise.all([0, 1, 2].map((i) => lockApi.session(i)));
-    const sessions = await Promise.all(Array.from({ length: workers }, (_, i) => lockApi.session(i)));
+    const sessions = await Promise.all(
+      Array.from({ length: workers }, (_, i) => lockApi.session(i)),
+    );
     const cycle = async (session: EtcdLockSession, lock: string): Promise<boolean> => {
       const signal = AbortSignal.timeout(maxWaitMs);
       const got = await lockApi.acquire(session, lock, signal);
@@ -71,7 +81,9 @@ export async function runEtcdFailover(kills: number, workers: number, maxWaitMs:
       const killedAt = performance.now();
       await cluster.stop(leader, "SIGKILL");
       const until = killedAt + maxWaitMs;
-      const firsts = await Promise.all(probes.map((p, i) => firstSuccess(() => cycle(p, `bench/failover/probe${i}`), until)));
+      const firsts = await Promise.all(
+        probes.map((p, i) => firstSuccess(() => cycle(p, `bench/failover/probe${i}`), until)),
+      );
       const done = firsts.filter((t): t is number => t !== null);
       if (done.length === 0) {
         unresolved++;
@@ -79,7 +91,9 @@ export async function runEtcdFailover(kills: number, workers: number, maxWaitMs:
       } else {
         samples.push(Math.min(...done) - killedAt);
       }
-      log(`etcd failover kill ${k}/${kills}: leader m${leader}, first acquire after ${(samples.at(-1) ?? 0).toFixed(0)} ms`);
+      log(
+        `etcd failover kill ${k}/${kills}: leader m${leader}, first acquire after ${(samples.at(-1) ?? 0).toFixed(0)} ms`,
+      );
       cluster.start(leader);
       await cluster.waitAnswering(leader);
       await sleep(1_000);
@@ -92,7 +106,8 @@ export async function runEtcdFailover(kills: number, workers: number, maxWaitMs:
       workers,
       acquires_total: acquires,
       errors_total: errors,
-      config: "3 members, etcd defaults (heartbeat 100 ms, election 1000 ms), lease TTL 10 s; probes on every member",
+      config:
+        "3 members, etcd defaults (heartbeat 100 ms, election 1000 ms), lease TTL 10 s; probes on every member",
     };
   } finally {
     stop.abort();
@@ -107,14 +122,25 @@ export interface EtcdMemoryResult {
   sessions_opened: number;
   locks_held: number;
   fill_s: number;
-  members: { member: number; idle_rss_mb: number | null; rss_mb: number | null; hwm_mb: number | null }[];
+  members: {
+    member: number;
+    idle_rss_mb: number | null;
+    rss_mb: number | null;
+    hwm_mb: number | null;
+  }[];
   max_rss_mb: number | null;
   errors: number;
 }
 
-const mb = (bytes: number | null): number | null => (bytes === null ? null : Math.round((bytes / 1024 / 1024) * 10) / 10);
+const mb = (bytes: number | null): number | null =>
+  bytes === null ? null : Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-async function pool(count: number, concurrency: number, until: number, task: (i: number) => Promise<void>): Promise<void> {
+async function pool(
+  count: number,
+  concurrency: number,
+  until: number,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < count && performance.now() < until) await task(next++);
@@ -122,7 +148,12 @@ async function pool(count: number, concurrency: number, until: number, task: (i:
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
 }
 
-export async function runEtcdMemory(sessionsWanted: number, locksWanted: number, timeoutMs: number, log: (line: string) => void): Promise<EtcdMemoryResult> {
+export async function runEtcdMemory(
+  sessionsWanted: number,
+  locksWanted: number,
+  timeoutMs: number,
+  log: (line: string) => void,
+): Promise<EtcdMemoryResult> {
   const dir = makeTempDir("palisade-etcd-memory-");
   const cluster = await EtcdCluster.create(dir);
   let backend: EtcdLockApi | null = null;
@@ -145,26 +176,43 @@ export async function runEtcdMemory(sessionsWanted: number, locksWanted: number,
         errors++;
       }
     });
-    log(`etcd memory: ${sessions.length} leases after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `etcd memory: ${sessions.length} leases after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     let held = 0;
     await pool(locksWanted, 2_048, until, async (i) => {
       const session = sessions[i % sessions.length];
       if (!session) return;
       try {
-        if (await lockApi.acquire(session, `bench/memory/l${i}`, AbortSignal.timeout(60_000))) held++;
+        if (await lockApi.acquire(session, `bench/memory/l${i}`, AbortSignal.timeout(60_000)))
+          held++;
       } catch {
         errors++;
       }
     });
     const fillS = (performance.now() - t0) / 1000;
-    log(`etcd memory: ${held} locks held by ${sessions.length} leases after ${fillS.toFixed(1)} s; settling 3 s`);
+    log(
+      `etcd memory: ${held} locks held by ${sessions.length} leases after ${fillS.toFixed(1)} s; settling 3 s`,
+    );
     await sleep(3_000);
     const members = cluster.ids.map((id) => {
       const pid = cluster.pidOf(id) ?? -1;
-      return { member: id, idle_rss_mb: mb(idle.get(id) ?? null), rss_mb: mb(procStatusBytes(pid)), hwm_mb: mb(procStatusBytes(pid, "VmHWM")) };
+      return {
+        member: id,
+        idle_rss_mb: mb(idle.get(id) ?? null),
+        rss_mb: mb(procStatusBytes(pid)),
+        hwm_mb: mb(procStatusBytes(pid, "VmHWM")),
+      };
     });
     const rss = members.map((m) => m.rss_mb).filter((v): v is number => v !== null);
-    return { sessions_opened: sessions.length, locks_held: held, fill_s: Math.round(fillS * 10) / 10, members, max_rss_mb: rss.length ? Math.max(...rss) : null, errors };
+    return {
+      sessions_opened: sessions.length,
+      locks_held: held,
+      fill_s: Math.round(fillS * 10) / 10,
+      members,
+      max_rss_mb: rss.length ? Math.max(...rss) : null,
+      errors,
+    };
   } finally {
     await cluster.stopAll("SIGKILL");
     await Promise.race([backend?.close().catch(() => undefined), sleep(2_000)]);

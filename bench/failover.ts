@@ -36,8 +36,16 @@ interface Probe {
 export async function runFailover(options: FailoverOptions): Promise<FailoverResult> {
   const dir = makeTempDir("palisade-failover-");
   const cluster = await BenchCluster.create(dir);
-  const admin = new PalisadeClient({ endpoints: cluster.endpoints, callTimeoutMs: 500, retryBudgetMs: 1_000 });
-  const client = new PalisadeClient({ endpoints: cluster.endpoints, clientName: "failover-bench", retryBudgetMs: 30_000 });
+  const admin = new PalisadeClient({
+    endpoints: cluster.endpoints,
+    callTimeoutMs: 500,
+    retryBudgetMs: 1_000,
+  });
+  const client = new PalisadeClient({
+    endpoints: cluster.endpoints,
+    clientName: "failover-bench",
+    retryBudgetMs: 30_000,
+  });
   const stop = new AbortController();
   let acquires = 0;
   let errors = 0;
@@ -48,7 +56,9 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   try {
     cluster.startAll();
     await cluster.waitServing();
-    const sessions: Session[] = await Promise.all(Array.from({ length: options.workers + 1 }, () => client.openSession({ ttlMs: 10_000 })));
+    const sessions: Session[] = await Promise.all(
+      Array.from({ length: options.workers + 1 }, () => client.openSession({ ttlMs: 10_000 })),
+    );
 
     // One acquire+release; a success counts for the open probe if it was sent after the kill.
     const cycle = async (session: Session, lock: string): Promise<void> => {
@@ -98,7 +108,9 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
       } else {
         samples.push(current.firstOk - current.killedAt);
       }
-      options.log(`failover kill ${k}/${options.kills}: leader node ${leader}, first acquire after ${(samples.at(-1) ?? 0).toFixed(0)} ms`);
+      options.log(
+        `failover kill ${k}/${options.kills}: leader node ${leader}, first acquire after ${(samples.at(-1) ?? 0).toFixed(0)} ms`,
+      );
       cluster.start(leader);
       await waitCaughtUp(cluster, admin, leader);
     }
@@ -123,7 +135,11 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
 }
 
 /** Bounded wait until a restarted node answers Status with the leader's commit applied. */
-async function waitCaughtUp(cluster: BenchCluster, admin: PalisadeClient, id: number): Promise<void> {
+async function waitCaughtUp(
+  cluster: BenchCluster,
+  admin: PalisadeClient,
+  id: number,
+): Promise<void> {
   const deadline = performance.now() + 30_000;
   while (performance.now() < deadline) {
     const mine = await cluster.status(admin, id);

@@ -36,8 +36,24 @@ export interface FloorResult {
 
 const identity = (b: Buffer): Buffer => b;
 const ECHO_SERVICE = {
-  unary: { path: "/floor.Echo/Unary", requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity },
-  stream: { path: "/floor.Echo/Stream", requestStream: true, responseStream: true, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity },
+  unary: {
+    path: "/floor.Echo/Unary",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: identity,
+    requestDeserialize: identity,
+    responseSerialize: identity,
+    responseDeserialize: identity,
+  },
+  stream: {
+    path: "/floor.Echo/Stream",
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: identity,
+    requestDeserialize: identity,
+    responseSerialize: identity,
+    responseDeserialize: identity,
+  },
 } as const;
 
 // The echo server, run in a child process so that client and server do not share an event loop.
@@ -52,7 +68,8 @@ s.addService({
 s.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => { if (e) throw e; process.stdout.write(port + "\\n"); });
 `;
 
-const round = (x: number | null, digits = 3): number | null => (x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits);
+const round = (x: number | null, digits = 3): number | null =>
+  x === null ? null : Math.round(x * 10 ** digits) / 10 ** digits;
 
 function summary(samples: number[]): { p50: number | null; p99: number | null } {
   samples.sort((a, b) => a - b);
@@ -78,7 +95,10 @@ function timeFdatasync(dir: string, ms: number): number[] {
 }
 
 async function timeLevelBatches(dir: string, count: number): Promise<number[]> {
-  const db = new Level<Buffer, Buffer>(join(dir, "level"), { keyEncoding: "buffer", valueEncoding: "buffer" });
+  const db = new Level<Buffer, Buffer>(join(dir, "level"), {
+    keyEncoding: "buffer",
+    valueEncoding: "buffer",
+  });
   await db.open();
   const value = Buffer.alloc(100, 1);
   const out: number[] = [];
@@ -95,13 +115,18 @@ async function timeLevelBatches(dir: string, count: number): Promise<number[]> {
 }
 
 async function startEchoServer(): Promise<{ address: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["-e", SERVER_SCRIPT], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["-e", SERVER_SCRIPT], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const stop = (): void => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   };
   try {
     const port = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("echo server did not start within 10 s")), 10_000);
+      const timer = setTimeout(
+        () => reject(new Error("echo server did not start within 10 s")),
+        10_000,
+      );
       child.stdout!.once("data", (d: Buffer) => {
         clearTimeout(timer);
         resolve(d.toString().trim());
@@ -129,7 +154,14 @@ export async function runFloor(opts: { log: (line: string) => void }): Promise<F
     const payload = Buffer.alloc(64, 7);
     const unary = (): Promise<void> =>
       new Promise((resolve, reject) => {
-        client.makeUnaryRequest(ECHO_SERVICE.unary.path, identity, identity, payload, { deadline: Date.now() + 10_000 }, (err) => (err ? reject(err) : resolve()));
+        client.makeUnaryRequest(
+          ECHO_SERVICE.unary.path,
+          identity,
+          identity,
+          payload,
+          { deadline: Date.now() + 10_000 },
+          (err) => (err ? reject(err) : resolve()),
+        );
       });
     for (let i = 0; i < 500; i++) await unary(); // warm-up: connection, JIT
     const unaryLat: number[] = [];
@@ -144,12 +176,14 @@ export async function runFloor(opts: { log: (line: string) => void }): Promise<F
     let calls = 0;
     const until = performance.now() + 3_000;
     const started = performance.now();
-    await Promise.all(Array.from({ length: 64 }, async () => {
-      while (performance.now() < until) {
-        await unary();
-        calls++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (performance.now() < until) {
+          await unary();
+          calls++;
+        }
+      }),
+    );
     const callsPerS = Math.round(calls / ((performance.now() - started) / 1000));
     opts.log(`grpc unary c=64 ${callsPerS} calls/s`);
 
@@ -175,7 +209,10 @@ export async function runFloor(opts: { log: (line: string) => void }): Promise<F
     const streamRtt = summary(streamLat);
     opts.log(`grpc stream round trip p50 ${streamRtt.p50} ms`);
 
-    const acquireFloor = unaryC1.p50 !== null && streamRtt.p50 !== null && level.p50 !== null ? unaryC1.p50 + streamRtt.p50 + level.p50 : null;
+    const acquireFloor =
+      unaryC1.p50 !== null && streamRtt.p50 !== null && level.p50 !== null
+        ? unaryC1.p50 + streamRtt.p50 + level.p50
+        : null;
     return {
       fdatasync_ms: fsync,
       leveldb_sync_batch_ms: level,
@@ -184,7 +221,8 @@ export async function runFloor(opts: { log: (line: string) => void }): Promise<F
       grpc_stream_rtt_ms: streamRtt,
       acquire_c1_floor_ms: round(acquireFloor),
       uncontended_c64_ceiling_cycles_per_s: Math.round(callsPerS / 2),
-      contended_ceiling_handoffs_per_s: acquireFloor === null ? null : Math.round(1000 / acquireFloor),
+      contended_ceiling_handoffs_per_s:
+        acquireFloor === null ? null : Math.round(1000 / acquireFloor),
     };
   } finally {
     client.close();

@@ -14,15 +14,29 @@ async function main(argv: string[]): Promise<void> {
   const count = Number(countText);
   const ttlMs = Number(ttlText);
   const deadlineTickMs = Number(tickText);
-  if (!endpointList || !name || ![count, ttlMs, deadlineTickMs].every((n) => Number.isFinite(n) && n > 0)) {
+  if (
+    !endpointList ||
+    !name ||
+    ![count, ttlMs, deadlineTickMs].every((n) => Number.isFinite(n) && n > 0)
+  ) {
     throw new Error("usage: keepalive-proc.js ENDPOINTS COUNT TTL_MS DEADLINE_TICK_MS NAME");
   }
-  const client = new PalisadeClient({ endpoints: endpointList.split(","), clientName: name, retryBudgetMs: 60_000, deadlineTickMs });
+  const client = new PalisadeClient({
+    endpoints: endpointList.split(","),
+    clientName: name,
+    retryBudgetMs: 60_000,
+    deadlineTickMs,
+  });
   const sessions: Session[] = [];
   let openErrors = 0;
   let lost = 0;
   const lostSamples: string[] = [];
-  const figures = (): Record<string, unknown> => ({ opened: sessions.length, open_errors: openErrors, lost, lost_samples: lostSamples });
+  const figures = (): Record<string, unknown> => ({
+    opened: sessions.length,
+    open_errors: openErrors,
+    lost,
+    lost_samples: lostSamples,
+  });
   const report = (event: string): void => {
     process.stdout.write(JSON.stringify({ event, ...figures() }) + "\n");
   };
@@ -48,6 +62,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  process.stdout.write(JSON.stringify({ event: "error", message: e instanceof Error ? e.message : String(e) }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ event: "error", message: e instanceof Error ? e.message : String(e) }) + "\n",
+  );
   process.exit(1);
 });

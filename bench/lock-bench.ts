@@ -16,7 +16,12 @@ import { setMaxListeners } from "node:events";
 import { appendFileSync, readFileSync } from "node:fs";
 import { cpus, release, type } from "node:os";
 import { parseArgs } from "node:util";
-import { assertLoopback, type Acquired, type BackendOptions, type LockBackend } from "./backends/backend.ts";
+import {
+  assertLoopback,
+  type Acquired,
+  type BackendOptions,
+  type LockBackend,
+} from "./backends/backend.ts";
 import { BACKENDS, isBackendName } from "./backends/index.ts";
 import { percentile } from "./stats.ts";
 
@@ -39,7 +44,8 @@ const { values } = parseArgs({
   },
 });
 
-const USAGE = "usage: lock-bench.js --backend palisade|etcd-lockapi|redis-single|redlock --endpoints E1,E2,... [--mode uncontended|contended] [--concurrency C] [--seconds D] ...";
+const USAGE =
+  "usage: lock-bench.js --backend palisade|etcd-lockapi|redis-single|redlock --endpoints E1,E2,... [--mode uncontended|contended] [--concurrency C] [--seconds D] ...";
 
 /** Sleeps `ms`, or less if `signal` aborts; whether it slept the whole time. */
 function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
@@ -68,7 +74,8 @@ function cpuSeconds(pid: number): number | null {
   }
 }
 
-const round3 = (x: number | null | undefined): number | null => (x === null || x === undefined ? null : Math.round(x * 1000) / 1000);
+const round3 = (x: number | null | undefined): number | null =>
+  x === null || x === undefined ? null : Math.round(x * 1000) / 1000;
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 
 interface Settings {
@@ -134,10 +141,17 @@ interface Measured {
   backend_info: Record<string, unknown>;
 }
 
-async function run<Session, Handle>(backend: LockBackend<Session, Handle>, s: Settings, serverPids: number[]): Promise<Measured> {
+async function run<Session, Handle>(
+  backend: LockBackend<Session, Handle>,
+  s: Settings,
+  serverPids: number[],
+): Promise<Measured> {
   const prefix = `lockbench/${Math.random().toString(36).slice(2, 8)}`;
-  const lockOf = (w: number): string => (s.mode === "contended" ? `${prefix}/shared` : `${prefix}/w${w}`);
-  const sessions = await Promise.all(Array.from({ length: s.concurrency }, (_, i) => backend.session(i)));
+  const lockOf = (w: number): string =>
+    s.mode === "contended" ? `${prefix}/shared` : `${prefix}/w${w}`;
+  const sessions = await Promise.all(
+    Array.from({ length: s.concurrency }, (_, i) => backend.session(i)),
+  );
   const tally = new Tally(s.concurrency);
   const stop = new AbortController();
   // Every worker's poll sleep listens on it at once.
@@ -160,7 +174,8 @@ async function run<Session, Handle>(backend: LockBackend<Session, Handle>, s: Se
         tally.timeouts++;
         return null;
       }
-      if (!(await sleep(s.retryDelayMs + Math.random() * s.retryJitterMs, stop.signal))) return null;
+      if (!(await sleep(s.retryDelayMs + Math.random() * s.retryJitterMs, stop.signal)))
+        return null;
     }
   };
 
@@ -220,30 +235,51 @@ async function run<Session, Handle>(backend: LockBackend<Session, Handle>, s: Se
   const cpu = process.cpuUsage(cpu0);
   const server1 = serverPids.map(cpuSeconds);
   stop.abort();
-  const drained = await Promise.race([Promise.all(workers).then(() => true), sleep(15_000).then(() => false)]);
-  await Promise.all(sessions.map((session) => backend.closeSession?.(session).catch(() => undefined)));
+  const drained = await Promise.race([
+    Promise.all(workers).then(() => true),
+    sleep(15_000).then(() => false),
+  ]);
+  await Promise.all(
+    sessions.map((session) => backend.closeSession?.(session).catch(() => undefined)),
+  );
   await backend.close();
 
   const elapsed = (m1 - m0) / 1000;
   const acquire = [...tally.acquireMs].sort((a, b) => a - b);
   const releases = [...tally.releaseMs].sort((a, b) => a - b);
   const squares = tally.perWorker.reduce((a, n) => a + n * n, 0);
-  const serverCpu = serverPids.length === 0 ? null : server1.reduce<number>((a, v, i) => a + (v !== null && server0[i] != null ? v - server0[i]! : 0), 0);
+  const serverCpu =
+    serverPids.length === 0
+      ? null
+      : server1.reduce<number>(
+          (a, v, i) => a + (v !== null && server0[i] != null ? v - server0[i]! : 0),
+          0,
+        );
   return {
     cycles: tally.cycles,
     seconds: round3(elapsed),
     cycles_per_s: round1(tally.cycles / elapsed),
     handoffs_per_s: s.mode === "contended" ? round1(tally.handoffs / elapsed) : null,
     acquire_ms: {
-      p50: round3(percentile(acquire, 50)), p99: round3(percentile(acquire, 99)), max: round3(acquire.at(-1)),
+      p50: round3(percentile(acquire, 50)),
+      p99: round3(percentile(acquire, 99)),
+      max: round3(acquire.at(-1)),
       mean: round3(acquire.length ? acquire.reduce((a, b) => a + b, 0) / acquire.length : null),
     },
-    release_ms: { p50: round3(percentile(releases, 50)), p99: round3(percentile(releases, 99)), max: round3(releases.at(-1)) },
+    release_ms: {
+      p50: round3(percentile(releases, 50)),
+      p99: round3(percentile(releases, 99)),
+      max: round3(releases.at(-1)),
+    },
     errors: tally.errors,
     timeouts: tally.timeouts,
     failed_tries: tally.failedTries,
     // Jain's index over the workers' cycles: 1 is even, 1/C is one worker doing everything.
-    per_worker_cycles: { min: Math.min(...tally.perWorker), max: Math.max(...tally.perWorker), jain: round3(squares ? (tally.cycles * tally.cycles) / (s.concurrency * squares) : null) },
+    per_worker_cycles: {
+      min: Math.min(...tally.perWorker),
+      max: Math.max(...tally.perWorker),
+      jain: round3(squares ? (tally.cycles * tally.cycles) / (s.concurrency * squares) : null),
+    },
     mutex_violations: tally.violations,
     fence_regressions: tally.fenceRegressions,
     error_samples: Object.fromEntries([...tally.errorSamples].slice(0, 5)),
@@ -259,22 +295,71 @@ async function run<Session, Handle>(backend: LockBackend<Session, Handle>, s: Se
 async function main(): Promise<void> {
   const name = values.backend ?? "";
   const mode = values.mode;
-  const numbers = [values.concurrency, values.seconds, values.warmup, values["ttl-ms"], values["hold-ms"], values["retry-delay-ms"], values["retry-jitter-ms"], values["acquire-timeout-ms"]].map(Number);
-  if (!isBackendName(name) || !values.endpoints || (mode !== "uncontended" && mode !== "contended") || numbers.some((n) => !(n >= 0))) {
+  const numbers = [
+    values.concurrency,
+    values.seconds,
+    values.warmup,
+    values["ttl-ms"],
+    values["hold-ms"],
+    values["retry-delay-ms"],
+    values["retry-jitter-ms"],
+    values["acquire-timeout-ms"],
+  ].map(Number);
+  if (
+    !isBackendName(name) ||
+    !values.endpoints ||
+    (mode !== "uncontended" && mode !== "contended") ||
+    numbers.some((n) => !(n >= 0))
+  ) {
     throw new Error(USAGE);
   }
-  const [concurrency, seconds, warmupS, ttlMs, holdMs, retryDelayMs, retryJitterMs, acquireTimeoutMs] = numbers as [number, number, number, number, number, number, number, number];
-  const endpoints = values.endpoints.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  const [
+    concurrency,
+    seconds,
+    warmupS,
+    ttlMs,
+    holdMs,
+    retryDelayMs,
+    retryJitterMs,
+    acquireTimeoutMs,
+  ] = numbers as [number, number, number, number, number, number, number, number];
+  const endpoints = values.endpoints
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
   endpoints.forEach(assertLoopback);
-  const serverPids = values["server-pids"].split(",").filter((p) => p !== "").map(Number);
+  const serverPids = values["server-pids"]
+    .split(",")
+    .filter((p) => p !== "")
+    .map(Number);
   const open: (options: BackendOptions) => Promise<LockBackend<unknown, unknown>> = BACKENDS[name];
   const backend = await open({ endpoints, ttlMs, acquireTimeoutMs });
-  const settings: Settings = { mode, concurrency, seconds, warmupS, holdMs, retryDelayMs, retryJitterMs, acquireTimeoutMs };
+  const settings: Settings = {
+    mode,
+    concurrency,
+    seconds,
+    warmupS,
+    holdMs,
+    retryDelayMs,
+    retryJitterMs,
+    acquireTimeoutMs,
+  };
   const measured = await run(backend, settings, serverPids);
   const result = {
-    ts: new Date().toISOString(), label: values.label ?? null, backend: name, mode, concurrency, warmup_s: warmupS, hold_ms: holdMs,
+    ts: new Date().toISOString(),
+    label: values.label ?? null,
+    backend: name,
+    mode,
+    concurrency,
+    warmup_s: warmupS,
+    hold_ms: holdMs,
     ...measured,
-    env: { node: process.version, cpus: cpus().length, cpu_model: cpus()[0]?.model, platform: `${type()} ${release()}` },
+    env: {
+      node: process.version,
+      cpus: cpus().length,
+      cpu_model: cpus()[0]?.model,
+      platform: `${type()} ${release()}`,
+    },
   };
   const line = JSON.stringify(result);
   process.stdout.write(`${line}\n`);
@@ -286,7 +371,8 @@ async function main(): Promise<void> {
       `errors ${String(result.errors)} timeouts ${String(result.timeouts)} violations ${String(result.mutex_violations)} fence_regr ${String(result.fence_regressions)}  ` +
       `cpu client ${String(result.client_cpu_pct)}% server ${String(result.server_cpu_pct ?? "-")}%\n`,
   );
-  if (Object.keys(result.error_samples).length > 0) process.stderr.write(`  errors: ${JSON.stringify(result.error_samples)}\n`);
+  if (Object.keys(result.error_samples).length > 0)
+    process.stderr.write(`  errors: ${JSON.stringify(result.error_samples)}\n`);
 }
 
 main().then(

@@ -19,11 +19,22 @@ type Role = "hold" | "wait";
 const WAIT_MS = 120_000;
 
 const report = (event: string, extra: Record<string, string> = {}): void => {
-  process.stdout.write(JSON.stringify({ event, at_ns: process.hrtime.bigint().toString(), ...extra }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ event, at_ns: process.hrtime.bigint().toString(), ...extra }) + "\n",
+  );
 };
 
-async function palisade(role: Role, endpoints: string[], ttlMs: number, lock: string): Promise<void> {
-  const client = new PalisadeClient({ endpoints, clientName: `bench-${role}`, retryBudgetMs: WAIT_MS });
+async function palisade(
+  role: Role,
+  endpoints: string[],
+  ttlMs: number,
+  lock: string,
+): Promise<void> {
+  const client = new PalisadeClient({
+    endpoints,
+    clientName: `bench-${role}`,
+    retryBudgetMs: WAIT_MS,
+  });
   const session = await client.openSession({ ttlMs });
   if (role === "wait") report("waiting");
   const result = await session.acquire(lock, { waitMs: role === "wait" ? WAIT_MS : 0 });
@@ -43,7 +54,13 @@ async function etcd(role: Role, endpoints: string[], ttlMs: number, lock: string
 async function main(argv: string[]): Promise<void> {
   const [system, role, endpointList, ttl, lock] = argv;
   const ttlMs = Number(ttl);
-  if ((system !== "palisade" && system !== "etcd") || (role !== "hold" && role !== "wait") || !endpointList || !Number.isFinite(ttlMs) || !lock) {
+  if (
+    (system !== "palisade" && system !== "etcd") ||
+    (role !== "hold" && role !== "wait") ||
+    !endpointList ||
+    !Number.isFinite(ttlMs) ||
+    !lock
+  ) {
     throw new Error("usage: lock-proc.js palisade|etcd hold|wait ENDPOINTS TTL_MS LOCK");
   }
   const endpoints = endpointList.split(",");
@@ -55,6 +72,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  process.stdout.write(JSON.stringify({ event: "error", message: e instanceof Error ? e.message : String(e) }) + "\n");
+  process.stdout.write(
+    JSON.stringify({ event: "error", message: e instanceof Error ? e.message : String(e) }) + "\n",
+  );
   process.exit(1);
 });

@@ -14,11 +14,27 @@
 //   MEMORY_HEAP_SNAPSHOT_DIR   after the figures are taken, each node writes a V8 heap
 //                              snapshot there (`--heapsnapshot-signal=SIGUSR2`); open it in
 //                              Chrome DevTools (Memory tab) to see what the heap holds.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { PalisadeClient, type Session } from "../client/index.ts";
 import { freePorts } from "../scripts/free-ports.ts";
-import { BenchCluster, makeTempDir, procStatusBytes, removeTempDir, sleep } from "./cluster-control.ts";
+import {
+  BenchCluster,
+  makeTempDir,
+  procStatusBytes,
+  removeTempDir,
+  sleep,
+} from "./cluster-control.ts";
 
 export interface MemoryOptions {
   sessions: number;
@@ -70,10 +86,16 @@ const extraNodeArgs = (process.env["MEMORY_NODE_ARGS"] ?? "").split(" ").filter(
 const heapSnapshotDir = process.env["MEMORY_HEAP_SNAPSHOT_DIR"] ?? "";
 const smapsDir = process.env["MEMORY_SMAPS_DIR"] ?? "";
 
-const mb = (bytes: number | null): number | null => (bytes === null ? null : Math.round((bytes / 1024 / 1024) * 10) / 10);
+const mb = (bytes: number | null): number | null =>
+  bytes === null ? null : Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** Runs task(0..count-1) with at most `concurrency` at once; stops starting new ones once `until` passes. */
-async function pool(count: number, concurrency: number, until: number, task: (i: number) => Promise<void>): Promise<void> {
+async function pool(
+  count: number,
+  concurrency: number,
+  until: number,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < count && performance.now() < until) await task(next++);
@@ -87,7 +109,10 @@ function copySmaps(cluster: BenchCluster, suffix: string, log: (line: string) =>
   mkdirSync(smapsDir, { recursive: true });
   for (const id of cluster.ids) {
     try {
-      writeFileSync(join(smapsDir, `node-${id}${suffix}.smaps`), readFileSync(`/proc/${cluster.pidOf(id) ?? -1}/smaps`));
+      writeFileSync(
+        join(smapsDir, `node-${id}${suffix}.smaps`),
+        readFileSync(`/proc/${cluster.pidOf(id) ?? -1}/smaps`),
+      );
     } catch (e) {
       log(`memory: no smaps of node ${id}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -107,7 +132,9 @@ export function cpuSeconds(pid: number): number | null {
 
 /** Gives every node of the cluster file a metrics address on a free loopback port; returns them by node id. */
 export async function addMetricsAddresses(configPath: string): Promise<Map<number, string>> {
-  const config = JSON.parse(readFileSync(configPath, "utf8")) as { nodes: Array<{ id: number; metricsAddress?: string }> };
+  const config = JSON.parse(readFileSync(configPath, "utf8")) as {
+    nodes: Array<{ id: number; metricsAddress?: string }>;
+  };
   const ports = await freePorts(config.nodes.length);
   const out = new Map<number, string>();
   config.nodes.forEach((n, i) => {
@@ -122,7 +149,9 @@ export async function addMetricsAddresses(configPath: string): Promise<Map<numbe
 async function heapFigures(address: string | undefined): Promise<HeapFigures | null> {
   if (!address) return null;
   try {
-    const text = await (await fetch(`http://${address}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+    const text = await (
+      await fetch(`http://${address}/metrics`, { signal: AbortSignal.timeout(5_000) })
+    ).text();
     const gauge = (name: string): number | null => {
       const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)`, "m").exec(text);
       return match ? Number(match[1]) : null;
@@ -150,14 +179,18 @@ function logEvents(dir: string, ids: readonly number[]): string {
       const count = (needle: string): number => text.split(needle).length - 1;
       // With MEMORY_NODE_ARGS="--trace-gc": collections and their pause time.
       const gc = new Map<string, { n: number; ms: number }>();
-      for (const m of text.matchAll(/ (Mark-Compact|Scavenge)\b[^\n]*?MB, ([\d.]+) \/ [\d.]+ ms/g)) {
+      for (const m of text.matchAll(
+        / (Mark-Compact|Scavenge)\b[^\n]*?MB, ([\d.]+) \/ [\d.]+ ms/g,
+      )) {
         const kind = m[1] as string;
         const g = gc.get(kind) ?? { n: 0, ms: 0 };
         g.n++;
         g.ms += Number(m[2]);
         gc.set(kind, g);
       }
-      const gcText = [...gc].map(([kind, g]) => `, ${g.n} ${kind} (${Math.round(g.ms)} ms paused)`).join("");
+      const gcText = [...gc]
+        .map(([kind, g]) => `, ${g.n} ${kind} (${Math.round(g.ms)} ms paused)`)
+        .join("");
       return `node ${id}: ${count("log compacted")} snapshots taken, ${count("installed a snapshot from the leader")} installed from the leader, ${count("now leader in term")} times leader${gcText}`;
     })
     .join("; ");
@@ -182,7 +215,11 @@ function snapshotComplete(path: string): boolean {
 }
 
 /** Asks each node for a heap snapshot (SIGUSR2) and waits, bounded, until every file is written. */
-async function writeHeapSnapshots(cluster: BenchCluster, dir: string, log: (line: string) => void): Promise<void> {
+async function writeHeapSnapshots(
+  cluster: BenchCluster,
+  dir: string,
+  log: (line: string) => void,
+): Promise<void> {
   const before = new Set(readdirSync(dir));
   const pids = cluster.ids.map((id) => cluster.pidOf(id)).filter((p): p is number => p !== null);
   for (const pid of pids) process.kill(pid, "SIGUSR2");
@@ -200,20 +237,37 @@ async function writeHeapSnapshots(cluster: BenchCluster, dir: string, log: (line
 
 export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
   const dir = makeTempDir("palisade-memory-");
-  if (heapSnapshotDir && !existsSync(heapSnapshotDir)) mkdirSync(heapSnapshotDir, { recursive: true });
-  const nodeArgs = heapSnapshotDir ? [...extraNodeArgs, "--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${heapSnapshotDir}`] : extraNodeArgs;
+  if (heapSnapshotDir && !existsSync(heapSnapshotDir))
+    mkdirSync(heapSnapshotDir, { recursive: true });
+  const nodeArgs = heapSnapshotDir
+    ? [...extraNodeArgs, "--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${heapSnapshotDir}`]
+    : extraNodeArgs;
   const cluster = await BenchCluster.create(dir, { nodeArgs });
   const metricsAddresses = await addMetricsAddresses(cluster.configPath);
-  const admin = new PalisadeClient({ endpoints: cluster.endpoints, callTimeoutMs: 1_000, retryBudgetMs: 2_000 });
-  const clients = Array.from({ length: CLIENTS }, (_, i) =>
-    // Each session checks its deadline on a timer; at the default 50 ms, 10,000 sessions in
-    // this one process would spend its CPU on those timers instead of on requests.
-    new PalisadeClient({ endpoints: cluster.endpoints, clientName: `memory-bench-${i}`, retryBudgetMs: 60_000, callTimeoutMs: 10_000, deadlineTickMs: 5_000 }));
+  const admin = new PalisadeClient({
+    endpoints: cluster.endpoints,
+    callTimeoutMs: 1_000,
+    retryBudgetMs: 2_000,
+  });
+  const clients = Array.from(
+    { length: CLIENTS },
+    (_, i) =>
+      // Each session checks its deadline on a timer; at the default 50 ms, 10,000 sessions in
+      // this one process would spend its CPU on those timers instead of on requests.
+      new PalisadeClient({
+        endpoints: cluster.endpoints,
+        clientName: `memory-bench-${i}`,
+        retryBudgetMs: 60_000,
+        callTimeoutMs: 10_000,
+        deadlineTickMs: 5_000,
+      }),
+  );
   let errors = 0;
   const errorSamples = new Set<string>();
   const noteError = (e: unknown): void => {
     errors++;
-    if (errorSamples.size < 5) errorSamples.add(e instanceof Error ? e.message.slice(0, 200) : String(e));
+    if (errorSamples.size < 5)
+      errorSamples.add(e instanceof Error ? e.message.slice(0, 200) : String(e));
   };
   try {
     cluster.startAll();
@@ -223,7 +277,11 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
     const idle = new Map(cluster.ids.map((id) => [id, procStatusBytes(cluster.pidOf(id) ?? -1)]));
     copySmaps(cluster, ".idle", options.log);
     const idleCpu = new Map(cluster.ids.map((id) => [id, cpuSeconds(cluster.pidOf(id) ?? -1)]));
-    const idleHeap = new Map(await Promise.all(cluster.ids.map(async (id) => [id, await heapFigures(metricsAddresses.get(id))] as const)));
+    const idleHeap = new Map(
+      await Promise.all(
+        cluster.ids.map(async (id) => [id, await heapFigures(metricsAddresses.get(id))] as const),
+      ),
+    );
 
     const until = performance.now() + options.timeoutMs;
     const t0 = performance.now();
@@ -236,7 +294,9 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
         noteError(e);
       }
     });
-    options.log(`memory: ${sessions.length} sessions open after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    options.log(
+      `memory: ${sessions.length} sessions open after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     let held = 0;
     if (sessions.length > 0) {
       await pool(options.locks, ACQUIRE_CONCURRENCY, until, async (i) => {
@@ -245,23 +305,39 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
         try {
           const r = await session.acquire(`bench/memory/l${i}`, { waitMs: 0 });
           if (r.acquired) held++;
-          if (held % 20_000 === 0 && r.acquired) options.log(`memory: ${held} locks held after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+          if (held % 20_000 === 0 && r.acquired)
+            options.log(
+              `memory: ${held} locks held after ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+            );
         } catch (e) {
           noteError(e);
         }
       });
     }
     const fillS = (performance.now() - t0) / 1000;
-    const fillCpu = new Map(cluster.ids.map((id) => {
-      const before = idleCpu.get(id) ?? null;
-      const after = cpuSeconds(cluster.pidOf(id) ?? -1);
-      return [id, before === null || after === null ? null : Math.round((after - before) * 10) / 10];
-    }));
-    options.log(`memory: ${held} locks held by ${sessions.length} sessions after ${fillS.toFixed(1)} s; settling 3 s`);
+    const fillCpu = new Map(
+      cluster.ids.map((id) => {
+        const before = idleCpu.get(id) ?? null;
+        const after = cpuSeconds(cluster.pidOf(id) ?? -1);
+        return [
+          id,
+          before === null || after === null ? null : Math.round((after - before) * 10) / 10,
+        ];
+      }),
+    );
+    options.log(
+      `memory: ${held} locks held by ${sessions.length} sessions after ${fillS.toFixed(1)} s; settling 3 s`,
+    );
     await sleep(3_000);
     const nodes: NodeMemory[] = cluster.ids.map((id) => {
       const pid = cluster.pidOf(id) ?? -1;
-      return { node: id, leader: id === leader, idle_rss_mb: mb(idle.get(id) ?? null), rss_mb: mb(procStatusBytes(pid)), hwm_mb: mb(procStatusBytes(pid, "VmHWM")) };
+      return {
+        node: id,
+        leader: id === leader,
+        idle_rss_mb: mb(idle.get(id) ?? null),
+        rss_mb: mb(procStatusBytes(pid)),
+        hwm_mb: mb(procStatusBytes(pid, "VmHWM")),
+      };
     });
     copySmaps(cluster, "", options.log);
     for (const n of nodes) {
@@ -269,7 +345,9 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
       n.fill_cpu_s = fillCpu.get(n.node) ?? null;
       n.heap = await heapFigures(metricsAddresses.get(n.node));
       const h = n.heap;
-      options.log(`memory: node ${n.node}${n.leader ? " (leader)" : ""} (pid ${cluster.pidOf(n.node) ?? "?"}): RSS ${n.rss_mb} MB (peak ${n.hwm_mb}), V8 heap used ${h?.heap_used_mb ?? "?"} of ${h?.heap_total_mb ?? "?"} MB, external ${h?.external_mb ?? "?"} MB, ${n.fill_cpu_s ?? "?"} CPU s in the fill; idle: RSS ${n.idle_rss_mb} MB, heap used ${n.idle_heap?.heap_used_mb ?? "?"} MB`);
+      options.log(
+        `memory: node ${n.node}${n.leader ? " (leader)" : ""} (pid ${cluster.pidOf(n.node) ?? "?"}): RSS ${n.rss_mb} MB (peak ${n.hwm_mb}), V8 heap used ${h?.heap_used_mb ?? "?"} of ${h?.heap_total_mb ?? "?"} MB, external ${h?.external_mb ?? "?"} MB, ${n.fill_cpu_s ?? "?"} CPU s in the fill; idle: RSS ${n.idle_rss_mb} MB, heap used ${n.idle_heap?.heap_used_mb ?? "?"} MB`,
+      );
     }
     options.log(`memory: during the fill: ${logEvents(dir, cluster.ids)}`);
     if (heapSnapshotDir) await writeHeapSnapshots(cluster, heapSnapshotDir, options.log);
@@ -289,7 +367,10 @@ export async function runMemory(options: MemoryOptions): Promise<MemoryResult> {
   } finally {
     // The sessions are not closed one by one: the cluster goes away with them.
     await cluster.stopAll("SIGKILL");
-    await Promise.race([Promise.all([...clients, admin].map((c) => c.close().catch(() => undefined))), sleep(2_000)]);
+    await Promise.race([
+      Promise.all([...clients, admin].map((c) => c.close().catch(() => undefined))),
+      sleep(2_000),
+    ]);
     removeTempDir(dir);
   }
 }

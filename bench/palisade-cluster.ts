@@ -29,18 +29,26 @@ async function main(dir: string): Promise<void> {
     clientAddress: `127.0.0.1:${ports[2 * i + 1]}`,
     dataDir: `node-${i + 1}`,
   }));
-  const config: ClusterConfigInput = { clusterId: "palisade-bench", nodes, disk: { reserveBytes: 0 } };
+  const config: ClusterConfigInput = {
+    clusterId: "palisade-bench",
+    nodes,
+    disk: { reserveBytes: 0 },
+  };
   const configPath = join(dir, "cluster.json");
   writeFileSync(configPath, JSON.stringify(config, null, 2));
 
   const pids: number[] = [];
   for (const node of nodes) {
     const log = openSync(join(dir, `node-${node.id}.log`), "a");
-    const child = spawn(process.execPath, [...extraNodeArgs, PALISADE_BIN, "node", "--config", configPath, "--id", String(node.id)], {
-      cwd: PACKAGE_ROOT,
-      stdio: ["ignore", log, log],
-      detached: true,
-    });
+    const child = spawn(
+      process.execPath,
+      [...extraNodeArgs, PALISADE_BIN, "node", "--config", configPath, "--id", String(node.id)],
+      {
+        cwd: PACKAGE_ROOT,
+        stdio: ["ignore", log, log],
+        detached: true,
+      },
+    );
     closeSync(log);
     if (child.pid === undefined) throw new Error(`node ${node.id} did not start`);
     pids.push(child.pid);
@@ -50,7 +58,12 @@ async function main(dir: string): Promise<void> {
   }
   const endpoints = nodes.map((n) => n.clientAddress);
   const logsOf = (): string =>
-    nodes.map((n) => `--- node ${n.id}\n${readFileSync(join(dir, `node-${n.id}.log`), "utf8").slice(-2_000)}`).join("\n");
+    nodes
+      .map(
+        (n) =>
+          `--- node ${n.id}\n${readFileSync(join(dir, `node-${n.id}.log`), "utf8").slice(-2_000)}`,
+      )
+      .join("\n");
   await waitServing(endpoints, READY_TIMEOUT_MS, logsOf);
   writeFileSync(join(dir, "endpoints"), endpoints.join(",") + "\n");
   process.stdout.write(`palisade cluster ready: ${endpoints.join(",")} (pids ${pids.join(",")})\n`);

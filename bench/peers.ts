@@ -18,7 +18,9 @@ async function etcd(dir: string): Promise<void> {
   }
   const leader = await cluster.waitLeader();
   writeFileSync(join(dir, "endpoints"), `${cluster.endpoints.join(",")}\n`);
-  process.stdout.write(`etcd cluster ready: ${cluster.endpoints.join(",")} (leader m${leader}; pids ${cluster.ids.map((id) => cluster.pidOf(id)).join(",")})\n`);
+  process.stdout.write(
+    `etcd cluster ready: ${cluster.endpoints.join(",")} (leader m${leader}; pids ${cluster.ids.map((id) => cluster.pidOf(id)).join(",")})\n`,
+  );
 }
 
 async function redis(dir: string): Promise<void> {
@@ -27,7 +29,9 @@ async function redis(dir: string): Promise<void> {
   const [single, ...redlock] = servers;
   writeFileSync(join(dir, "single"), `${single!.endpoint}\n`);
   writeFileSync(join(dir, "redlock"), `${redlock.map((s) => s.endpoint).join(",")}\n`);
-  process.stdout.write(`redis ready: single ${single!.endpoint} (pid ${single!.pid}); redlock ${redlock.map((s) => `${s.endpoint} (pid ${s.pid})`).join(", ")}\n`);
+  process.stdout.write(
+    `redis ready: single ${single!.endpoint} (pid ${single!.pid}); redlock ${redlock.map((s) => `${s.endpoint} (pid ${s.pid})`).join(", ")}\n`,
+  );
 }
 
 const [system, dir] = process.argv.slice(2);

@@ -38,7 +38,8 @@ export function partOf(frame: CallFrame): string {
   if (url === "") return "native";
   if (url.includes("@grpc/grpc-js")) return "grpc-js";
   if (url.includes("protobufjs") || url.includes("proto/gen/")) return "protobuf";
-  if (url.includes("classic-level") || url.includes("abstract-level") || url.includes("/level")) return "LevelDB binding";
+  if (url.includes("classic-level") || url.includes("abstract-level") || url.includes("/level"))
+    return "LevelDB binding";
   if (url.includes("/node/raft/")) return "Raft core";
   if (url.includes("/node/lock/")) return "lock state machine";
   if (url.includes("/node/host/")) return "host (driver, requests)";
@@ -88,17 +89,30 @@ export function summarise(profile: CpuProfile, top = 25): Summary {
   const share = (us: number): number => (total === 0 ? 0 : us / total);
   return {
     totalMs: total / 1000,
-    parts: [...parts].sort((a, b) => b[1] - a[1]).map(([part, us]) => ({ part, ms: us / 1000, share: share(us) })),
-    functions: [...fns].sort((a, b) => b[1].us - a[1].us).slice(0, top).map(([fn, f]) => ({ fn, part: f.part, ms: f.us / 1000, share: share(f.us) })),
+    parts: [...parts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([part, us]) => ({ part, ms: us / 1000, share: share(us) })),
+    functions: [...fns]
+      .sort((a, b) => b[1].us - a[1].us)
+      .slice(0, top)
+      .map(([fn, f]) => ({ fn, part: f.part, ms: f.us / 1000, share: share(f.us) })),
   };
 }
 
 function render(name: string, s: Summary): string {
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-  const lines = [`## ${name}: ${s.totalMs.toFixed(0)} ms sampled`, "", "| part | self ms | share |", "|---|---:|---:|"];
+  const lines = [
+    `## ${name}: ${s.totalMs.toFixed(0)} ms sampled`,
+    "",
+    "| part | self ms | share |",
+    "|---|---:|---:|",
+  ];
   for (const p of s.parts) lines.push(`| ${p.part} | ${p.ms.toFixed(0)} | ${pct(p.share)} |`);
   lines.push("", "| function (self time) | part | ms | share |", "|---|---|---:|---:|");
-  for (const f of s.functions) lines.push(`| ${f.fn.replace(/\|/g, "\\|")} | ${f.part} | ${f.ms.toFixed(0)} | ${pct(f.share)} |`);
+  for (const f of s.functions)
+    lines.push(
+      `| ${f.fn.replace(/\|/g, "\\|")} | ${f.part} | ${f.ms.toFixed(0)} | ${pct(f.share)} |`,
+    );
   return lines.join("\n");
 }
 

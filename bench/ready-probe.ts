@@ -5,7 +5,11 @@ import { PalisadeClient } from "../client/index.ts";
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Bounded wait until the cluster serves; the error names the last failure and `logTails()`. */
-export async function waitServing(endpoints: string[], timeoutMs: number, logTails: () => string): Promise<void> {
+export async function waitServing(
+  endpoints: string[],
+  timeoutMs: number,
+  logTails: () => string,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   let lastError = "";
   while (performance.now() < deadline) {
@@ -13,7 +17,8 @@ export async function waitServing(endpoints: string[], timeoutMs: number, logTai
     try {
       const session = await client.openSession({ ttlMs: 5_000 });
       const probe = await session.acquire("bench/ready-probe");
-      if (probe.acquired && probe.token !== undefined) await session.release("bench/ready-probe", probe.token);
+      if (probe.acquired && probe.token !== undefined)
+        await session.release("bench/ready-probe", probe.token);
       await session.close();
       return;
     } catch (e) {

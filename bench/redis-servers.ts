@@ -16,8 +16,17 @@ export interface RedisServer {
 
 function config(dir: string, port: number): string {
   return [
-    "bind 127.0.0.1", "protected-mode yes", `port ${port}`, "daemonize no", `dir ${dir}`, `logfile ${join(dir, "redis.log")}`,
-    'save ""', "appendonly yes", "appendfsync everysec", "maxmemory-policy noeviction", "",
+    "bind 127.0.0.1",
+    "protected-mode yes",
+    `port ${port}`,
+    "daemonize no",
+    `dir ${dir}`,
+    `logfile ${join(dir, "redis.log")}`,
+    'save ""',
+    "appendonly yes",
+    "appendfsync everysec",
+    "maxmemory-policy noeviction",
+    "",
   ].join("\n");
 }
 
@@ -40,7 +49,11 @@ function pong(port: number): Promise<boolean> {
  * Starts `count` servers under `dir` and resolves once each answers. `outlive`: they keep
  * running when this process exits (stopped later by pid).
  */
-export async function startRedisServers(dir: string, count: number, options: { outlive?: boolean } = {}): Promise<RedisServer[]> {
+export async function startRedisServers(
+  dir: string,
+  count: number,
+  options: { outlive?: boolean } = {},
+): Promise<RedisServer[]> {
   const ports = await freePorts(count);
   const children: ChildProcess[] = [];
   for (const port of ports) {
@@ -48,9 +61,13 @@ export async function startRedisServers(dir: string, count: number, options: { o
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, "redis.conf"), config(home, port));
     const out = openSync(join(home, "stdout.log"), "a");
-    const child = spawn("redis-server", [join(home, "redis.conf")], { stdio: ["ignore", out, out], detached: options.outlive ?? false });
+    const child = spawn("redis-server", [join(home, "redis.conf")], {
+      stdio: ["ignore", out, out],
+      detached: options.outlive ?? false,
+    });
     closeSync(out);
-    if (child.pid === undefined) throw new Error(`redis-server on ${port} did not start (apt-get install redis-server)`);
+    if (child.pid === undefined)
+      throw new Error(`redis-server on ${port} did not start (apt-get install redis-server)`);
     if (options.outlive) child.unref();
     else trackChild(child);
     children.push(child);
@@ -58,7 +75,10 @@ export async function startRedisServers(dir: string, count: number, options: { o
   const until = performance.now() + 15_000;
   for (const port of ports) {
     while (!(await pong(port))) {
-      if (performance.now() > until) throw new Error(`redis-server on ${port} did not answer within 15 s; see ${join(dir, String(port), "redis.log")}`);
+      if (performance.now() > until)
+        throw new Error(
+          `redis-server on ${port} did not answer within 15 s; see ${join(dir, String(port), "redis.log")}`,
+        );
       await sleep(100);
     }
   }

@@ -8,7 +8,10 @@ import type { Summary } from "./stats.ts";
 
 const ms = (s: Summary): string => `${num(s.p50, 0)} | ${num(s.p99, 0)} | ${num(s.max, 0)}`;
 
-function crashGrantRow(name: string, side: CrashGrantSide | { error: string } | undefined): string | null {
+function crashGrantRow(
+  name: string,
+  side: CrashGrantSide | { error: string } | undefined,
+): string | null {
   if (!side) return null;
   if (failed(side)) return `| ${name} | failed: ${side.error.slice(0, 200)} | | | | | | |`;
   return `| ${name} | ${side.ttl_ms} | ${side.runs} | ${ms(side.grant_ms)} | ${num(side.beyond_ttl_ms.p50, 0)} / ${num(side.beyond_ttl_ms.p99, 0)} | ${side.unresolved} |`;
@@ -29,14 +32,19 @@ export function renderExpiryParts(parts: Parts): string {
       "",
       "| system | TTL ms | runs | p50 ms | p99 ms | max ms | beyond the TTL p50 / p99 ms | no grant within TTL + 30 s |",
       "|---|---:|---:|---:|---:|---:|---:|---:|",
-      ...[crashGrantRow("Palisade", cg.palisade), crashGrantRow("etcd Lock API", cg.etcd)].filter((r): r is string => r !== null),
+      ...[crashGrantRow("Palisade", cg.palisade), crashGrantRow("etcd Lock API", cg.etcd)].filter(
+        (r): r is string => r !== null,
+      ),
       "",
-      `Samples (ms): Palisade ${p ? p.samples_ms.map((x) => x.toFixed(0)).join(", ") : "–"}` + (e ? `; etcd ${e.samples_ms.map((x) => x.toFixed(0)).join(", ")}` : "") + ".",
+      `Samples (ms): Palisade ${p ? p.samples_ms.map((x) => x.toFixed(0)).join(", ") : "–"}` +
+        (e ? `; etcd ${e.samples_ms.map((x) => x.toFixed(0)).join(", ")}` : "") +
+        ".",
       "",
     );
   }
   const rl = parts.run_loss;
-  if (failed(rl)) out.push(`### Loss to child dead for \`palisadectl run\`\n\nfailed: ${rl.error}\n`);
+  if (failed(rl))
+    out.push(`### Loss to child dead for \`palisadectl run\`\n\nfailed: ${rl.error}\n`);
   else if (rl) {
     out.push(
       "### Loss to child dead for `palisadectl run` (the CLI SIGSTOPped past its TTL)",
@@ -60,7 +68,13 @@ export function renderExpiryParts(parts: Parts): string {
   if (failed(k)) out.push(`### Keepalive scale\n\nfailed: ${k.error}\n`);
   else if (k) {
     const e = k.etcd;
-    const etcdText = !e ? "not run" : "skipped" in e ? `not run: ${e.skipped}` : failed(e) ? `failed: ${e.error}` : null;
+    const etcdText = !e
+      ? "not run"
+      : "skipped" in e
+        ? `not run: ${e.skipped}`
+        : failed(e)
+          ? `failed: ${e.error}`
+          : null;
     const en = e && !("skipped" in e) && !failed(e) ? e : undefined;
     const count = (n: number): string => n.toLocaleString("en-US");
     out.push(
@@ -74,11 +88,17 @@ export function renderExpiryParts(parts: Parts): string {
       "| system | sessions | lost at the clients | missing at the cluster | expiries counted | keepalive frames/s | keepalive calls/s | session keepalives/s | leader CPU % | leader CPU % per 1,000 sessions |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
       `| Palisade | ${count(k.sessions_opened)} | ${count(k.client_lost)} | ${k.cluster_missing === null ? "–" : count(k.cluster_missing)} | ${k.expired_metric_delta === null ? "–" : count(k.expired_metric_delta)} | ${num(k.keepalive_frames_per_s)} | ${num(k.keepalive_calls_per_s)} | ${num(k.session_keepalives_per_s ?? null)} | ${num(k.leader_cpu_pct)} | ${num(k.leader_cpu_pct_per_1k_sessions, 2)} |`,
-      ...(en ? [`| etcd (leases) | ${count(en.leases_granted)} | ${count(en.leases_lost)} | ${en.leases_missing_end === null ? "–" : count(en.leases_missing_end)} | – | – | – | – | ${num(en.leader_cpu_pct)} | ${num(en.leader_cpu_pct_per_1k_leases, 2)} |`] : []),
+      ...(en
+        ? [
+            `| etcd (leases) | ${count(en.leases_granted)} | ${count(en.leases_lost)} | ${en.leases_missing_end === null ? "–" : count(en.leases_missing_end)} | – | – | – | – | ${num(en.leader_cpu_pct)} | ${num(en.leader_cpu_pct_per_1k_leases, 2)} |`,
+          ]
+        : []),
       "",
       `Leader transfers: ${k.transfers.map((t) => `at ${t.at_s} s node ${t.from ?? "?"} → ${t.to ?? "?"} (${t.took_ms ?? "?"} ms${t.error ? `, ${t.error}` : ""})`).join("; ") || "none"}.` +
         (etcdText ? ` etcd: ${etcdText}.` : "") +
-        (en ? ` etcd: ${count(en.leases_granted)} of ${count(en.leases_requested)} leases granted in ${en.grant_s} s (grants stop after ${en.grant_bound_s} s), lease TTL ${en.ttl_s} s; ${count(en.errors)} errors (failed grants and leader moves).` : ""),
+        (en
+          ? ` etcd: ${count(en.leases_granted)} of ${count(en.leases_requested)} leases granted in ${en.grant_s} s (grants stop after ${en.grant_bound_s} s), lease TTL ${en.ttl_s} s; ${count(en.errors)} errors (failed grants and leader moves).`
+          : ""),
       "",
     );
   }

@@ -4,7 +4,13 @@
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
 // (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { CTL_STATUS_TARGET_MS, failed, FRESH_START_TARGET_MS, type Parts, type RunResult } from "./report-data.ts";
+import {
+  CTL_STATUS_TARGET_MS,
+  failed,
+  FRESH_START_TARGET_MS,
+  type Parts,
+  type RunResult,
+} from "./report-data.ts";
 import { num, ratio } from "./report-format.ts";
 import { renderTargets } from "./targets.ts";
 import { renderTable } from "./throughput-table.ts";
@@ -52,7 +58,8 @@ export function renderParts(parts: Parts): string {
           ]
         : []),
       "",
-      `Palisade samples (ms): ${f.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` + (e ? ` etcd samples (ms): ${e.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` : ""),
+      `Palisade samples (ms): ${f.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` +
+        (e ? ` etcd samples (ms): ${e.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` : ""),
       "",
     );
   }
@@ -65,20 +72,32 @@ export function renderParts(parts: Parts): string {
       `### Node memory (${m.locks_held.toLocaleString("en-US")} locks held by ${m.sessions_opened.toLocaleString("en-US")} sessions)`,
       "",
       `Palisade filled in ${m.fill_s} s (${m.fill_writes_per_s} writes/s: OpenSession + Acquire, up to 2,048 calls in flight from 16 clients); ` +
-        (e ? `etcd (${e.locks_held.toLocaleString("en-US")} locks by ${e.sessions_opened.toLocaleString("en-US")} leases, Lock API) in ${e.fill_s} s. ` : failed(em) ? `etcd failed: ${em.error}. ` : "") +
+        (e
+          ? `etcd (${e.locks_held.toLocaleString("en-US")} locks by ${e.sessions_opened.toLocaleString("en-US")} leases, Lock API) in ${e.fill_s} s. `
+          : failed(em)
+            ? `etcd failed: ${em.error}. `
+            : "") +
         "VmRSS / VmHWM from /proc/PID/status 3 s after the fill; idle = the same cluster before the fill. " +
         "A Palisade node runs its compiled JavaScript (`bin/palisade.mjs node`, dist/)." +
-        (m.locks_held < m.locks_requested || m.sessions_opened < m.sessions_requested ? ` **Requested ${m.sessions_requested} sessions / ${m.locks_requested} locks: not all created within the bound.**` : "") +
+        (m.locks_held < m.locks_requested || m.sessions_opened < m.sessions_requested
+          ? ` **Requested ${m.sessions_requested} sessions / ${m.locks_requested} locks: not all created within the bound.**`
+          : "") +
         (m.errors ? ` Errors: ${m.errors} (${m.error_samples.join("; ")}).` : ""),
       "",
       "| node | Palisade role | Palisade idle RSS MB | Palisade RSS MB | Palisade peak (VmHWM) MB | etcd idle RSS MB | etcd RSS MB | etcd peak MB | RSS ratio P/e | target < 200 MB |",
       "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
       ...m.nodes.map((n) => {
         const em1 = e?.members.find((x) => x.member === n.node);
-        return `| ${n.node} | ${n.leader ? "leader" : "follower"} | ${num(n.idle_rss_mb)} | ${num(n.rss_mb)} | ${num(n.hwm_mb)} | ` +
-          `${num(em1?.idle_rss_mb)} | ${num(em1?.rss_mb)} | ${num(em1?.hwm_mb)} | ${ratio(n.rss_mb, em1?.rss_mb)} | ${n.rss_mb !== null && n.rss_mb < 200 ? "met" : "**missed**"} |`;
+        return (
+          `| ${n.node} | ${n.leader ? "leader" : "follower"} | ${num(n.idle_rss_mb)} | ${num(n.rss_mb)} | ${num(n.hwm_mb)} | ` +
+          `${num(em1?.idle_rss_mb)} | ${num(em1?.rss_mb)} | ${num(em1?.hwm_mb)} | ${ratio(n.rss_mb, em1?.rss_mb)} | ${n.rss_mb !== null && n.rss_mb < 200 ? "met" : "**missed**"} |`
+        );
       }),
-      ...(e ? [`| largest | | | ${num(m.max_rss_mb)} | | | ${num(e.max_rss_mb)} | | ${ratio(m.max_rss_mb, e.max_rss_mb)} | |`] : []),
+      ...(e
+        ? [
+            `| largest | | | ${num(m.max_rss_mb)} | | | ${num(e.max_rss_mb)} | | ${ratio(m.max_rss_mb, e.max_rss_mb)} | |`,
+          ]
+        : []),
       "",
     );
   }
@@ -93,7 +112,11 @@ export function renderParts(parts: Parts): string {
       "",
       "| what | runs | p50 ms | p90 ms | max ms | target |",
       "|---|---:|---:|---:|---:|---|",
-      renderTimingsRow("node on an empty data directory serves Status", s.fresh_start, FRESH_START_TARGET_MS),
+      renderTimingsRow(
+        "node on an empty data directory serves Status",
+        s.fresh_start,
+        FRESH_START_TARGET_MS,
+      ),
       renderTimingsRow("`palisadectl status`, three nodes", s.ctl_status, CTL_STATUS_TARGET_MS),
       "",
       `### Start-up of one node (${s.entries.toLocaleString("en-US")} Acquire/Release entries; data directory ${num(s.data_dir_mb)} MB with the log)`,
@@ -105,7 +128,10 @@ export function renderParts(parts: Parts): string {
       "|---|---:|---:|---:|---:|---:|",
       renderStartupRow("near-empty log (fixed cost of a start)", s.empty_start),
       renderStartupRow(`${s.entries.toLocaleString("en-US")}-entry log, no snapshot`, s.log_start),
-      renderStartupRow(`snapshot of the same state (+${s.snapshot_trailing_entries ?? "?"} entries after it)`, s.snapshot_start),
+      renderStartupRow(
+        `snapshot of the same state (+${s.snapshot_trailing_entries ?? "?"} entries after it)`,
+        s.snapshot_start,
+      ),
       "",
     );
   }
@@ -150,15 +176,23 @@ function main(args: string[]): void {
   const failedCellsFile = takeFlag(argv, "--failed-cells");
   const [resultsFile, partsFile] = argv;
   if (!resultsFile) {
-    process.stderr.write("usage: node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json] [--failed-cells FILE]\n");
+    process.stderr.write(
+      "usage: node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json] [--failed-cells FILE]\n",
+    );
     process.exit(2);
   }
   // One line per harness run that gave no result: "LABEL MODE c=CONC".
-  const failedCells = failedCellsFile && existsSync(failedCellsFile)
-    ? readFileSync(failedCellsFile, "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "")
-    : [];
+  const failedCells =
+    failedCellsFile && existsSync(failedCellsFile)
+      ? readFileSync(failedCellsFile, "utf8")
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => l !== "")
+      : [];
   const runs = existsSync(resultsFile) ? parseRuns(readFileSync(resultsFile, "utf8")) : [];
-  const parts = (partsFile && existsSync(partsFile) ? JSON.parse(readFileSync(partsFile, "utf8")) : {}) as Parts;
+  const parts = (
+    partsFile && existsSync(partsFile) ? JSON.parse(readFileSync(partsFile, "utf8")) : {}
+  ) as Parts;
   const sections: string[] = [];
   if (runs.length > 0) sections.push("### Throughput and latency\n", renderTable(runs));
   const partsText = renderParts(parts);
@@ -170,7 +204,11 @@ function main(args: string[]): void {
   const targets = renderTargets(runs, parts, failedCells);
   if (targets) sections.push("### Targets\n", targets);
   process.stdout.write(sections.join("\n"));
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ throughput: runs, failed_cells: failedCells, ...parts }, null, 2) + "\n");
+  if (jsonOut)
+    writeFileSync(
+      jsonOut,
+      JSON.stringify({ throughput: runs, failed_cells: failedCells, ...parts }, null, 2) + "\n",
+    );
 }
 
 main(process.argv.slice(2));

@@ -60,9 +60,13 @@ export const FRESH_START_TARGET_MS = 500;
 export const CTL_STATUS_TARGET_MS = 300;
 export const ETCD = "etcd-lockapi";
 
-export const failed = (x: object | undefined): x is { error: string } => x !== undefined && "error" in x;
+export const failed = (x: object | undefined): x is { error: string } =>
+  x !== undefined && "error" in x;
 
-export function indexRuns(runs: RunResult[]): { combos: string[]; get: (backend: string, combo: string) => RunResult | undefined } {
+export function indexRuns(runs: RunResult[]): {
+  combos: string[];
+  get: (backend: string, combo: string) => RunResult | undefined;
+} {
   const byBackend = new Map<string, Map<string, RunResult>>();
   for (const r of runs) {
     const backend = r.label ?? "?";
@@ -70,9 +74,11 @@ export function indexRuns(runs: RunResult[]): { combos: string[]; get: (backend:
     table.set(`${r.mode}/${r.concurrency}`, r);
     byBackend.set(backend, table);
   }
-  return { combos: [...new Set(runs.map((r) => `${r.mode}/${r.concurrency}`))], get: (b, c) => byBackend.get(b)?.get(c) };
+  return {
+    combos: [...new Set(runs.map((r) => `${r.mode}/${r.concurrency}`))],
+    get: (b, c) => byBackend.get(b)?.get(c),
+  };
 }
-
 
 /** One leader transfer during the keepalive hold: when (s after the hold began) and what it gave. */
 export interface KeepaliveTransfer {

@@ -29,7 +29,8 @@ import type { KeepaliveResult } from "./report-data.ts";
 const envNumber = (name: string, fallback: number, zeroAllowed = false): number => {
   const raw = process.env[name];
   const value = raw === undefined || raw === "" ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed)) throw new Error(`${name} must be a positive number`);
+  if (!Number.isFinite(value) || value < 0 || (value === 0 && !zeroAllowed))
+    throw new Error(`${name} must be a positive number`);
   return value;
 };
 
@@ -44,7 +45,10 @@ const log = (line: string): void => {
 };
 
 async function main(part: string, out: string): Promise<void> {
-  const report = (existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : {}) as Record<string, unknown>;
+  const report = (existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : {}) as Record<
+    string,
+    unknown
+  >;
   const save = (): void => writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   // The JSON key of a part: "crash-grant" is stored as crash_grant.
   const key = part.replaceAll("-", "_");
@@ -57,23 +61,39 @@ async function main(part: string, out: string): Promise<void> {
         const kills = envNumber("FAILOVER_KILLS", 10);
         const workers = envNumber("FAILOVER_WORKERS", 8);
         report["failover"] = await runFailover({ kills, workers, maxWaitMs: 30_000, log });
-        if (etcdWanted()) report["etcd_failover"] = await runEtcdFailover(kills, workers, 30_000, log).catch(failure);
+        if (etcdWanted())
+          report["etcd_failover"] = await runEtcdFailover(kills, workers, 30_000, log).catch(
+            failure,
+          );
       } else if (part === "memory") {
         const sessions = envNumber("MEMORY_SESSIONS", 10_000);
         const locks = envNumber("MEMORY_LOCKS", 100_000);
         report["memory"] = await runMemory({ sessions, locks, timeoutMs: 300_000, log });
-        if (etcdWanted()) report["etcd_memory"] = await runEtcdMemory(sessions, locks, 300_000, log).catch(failure);
+        if (etcdWanted())
+          report["etcd_memory"] = await runEtcdMemory(sessions, locks, 300_000, log).catch(failure);
       } else if (part === "floor") {
         report["floor"] = await runFloor({ log });
       } else if (part === "startup") {
-        report["startup"] = await runStartup({ entries: envNumber("STARTUP_ENTRIES", 1_000_000), runs: envNumber("STARTUP_RUNS", 10), log });
+        report["startup"] = await runStartup({
+          entries: envNumber("STARTUP_ENTRIES", 1_000_000),
+          runs: envNumber("STARTUP_RUNS", 10),
+          log,
+        });
       } else if (part === "crash-grant") {
-        const options = { runs: envNumber("CRASH_GRANT_RUNS", 10), ttlMs: envNumber("CRASH_GRANT_TTL_MS", 2_000), log };
+        const options = {
+          runs: envNumber("CRASH_GRANT_RUNS", 10),
+          ttlMs: envNumber("CRASH_GRANT_TTL_MS", 2_000),
+          log,
+        };
         const result: CrashGrantResult = { palisade: await runCrashGrant(options) };
         if (etcdWanted()) result.etcd = await runEtcdCrashGrant(options).catch(failure);
         report[key] = result;
       } else if (part === "run-loss") {
-        report[key] = await runRunLoss({ runs: envNumber("RUN_LOSS_RUNS", 10), ttlMs: envNumber("RUN_LOSS_TTL_MS", 2_000), log });
+        report[key] = await runRunLoss({
+          runs: envNumber("RUN_LOSS_RUNS", 10),
+          ttlMs: envNumber("RUN_LOSS_TTL_MS", 2_000),
+          log,
+        });
       } else if (part === "keepalive") {
         const options = {
           sessions: envNumber("KEEPALIVE_SESSIONS", 100_000),
@@ -87,10 +107,16 @@ async function main(part: string, out: string): Promise<void> {
         const result: KeepaliveResult = await runKeepalive(options);
         report[key] = result;
         save(); // Palisade's figures stand even if etcd's side overruns the part's bound
-        result.etcd = etcdWanted() ? await runEtcdKeepalive(options).catch(failure) : { skipped: "SKIP_ETCD=1 or etcd not installed" };
+        result.etcd = etcdWanted()
+          ? await runEtcdKeepalive(options).catch(failure)
+          : { skipped: "SKIP_ETCD=1 or etcd not installed" };
         report[key] = result;
       } else if (part === "stream-flood") {
-        report[key] = await runStreamFlood({ seconds: envNumber("STREAM_FLOOD_SECONDS", 30), clients: envNumber("STREAM_FLOOD_CLIENTS", 4), log });
+        report[key] = await runStreamFlood({
+          seconds: envNumber("STREAM_FLOOD_SECONDS", 30),
+          clients: envNumber("STREAM_FLOOD_CLIENTS", 4),
+          log,
+        });
       } else {
         throw new Error(`unknown part ${part}`);
       }
@@ -101,7 +127,11 @@ async function main(part: string, out: string): Promise<void> {
     const took = Math.round((performance.now() - t0) / 100) / 10;
     const result = report[key];
     if (result && typeof result === "object") {
-      Object.assign(result, { took_s: took, loadavg_before: loadBefore, loadavg_after: loadavg().map((x) => Math.round(x * 100) / 100) });
+      Object.assign(result, {
+        took_s: took,
+        loadavg_before: loadBefore,
+        loadavg_after: loadavg().map((x) => Math.round(x * 100) / 100),
+      });
     }
     log(`--- ${part} took ${took} s`);
     save();
@@ -110,7 +140,9 @@ async function main(part: string, out: string): Promise<void> {
 
 const [part, out] = process.argv.slice(2);
 if (!part || !out) {
-  process.stderr.write("usage: node dist/bench/report.js failover|memory|startup|floor|crash-grant|run-loss|keepalive|stream-flood OUT.json\n");
+  process.stderr.write(
+    "usage: node dist/bench/report.js failover|memory|startup|floor|crash-grant|run-loss|keepalive|stream-flood OUT.json\n",
+  );
   process.exit(2);
 }
 // On Ctrl-C / TERM the parts' finally blocks do not run: the exit hook in cluster-control

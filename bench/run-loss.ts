@@ -38,7 +38,11 @@ export interface RunLossResult {
   before_cluster_expiry_ms: Summary;
   /** SIGSTOP to the child group's death. */
   stop_to_dead_ms: Summary;
-  samples: Array<{ after_local_deadline_ms: number; before_cluster_expiry_ms: number | null; stop_to_dead_ms: number }>;
+  samples: Array<{
+    after_local_deadline_ms: number;
+    before_cluster_expiry_ms: number | null;
+    stop_to_dead_ms: number;
+  }>;
   /** Runs in which the last keepalive before the stop was not acknowledged in time (the deadline was one period earlier). */
   earlier_keepalive_runs: number;
   /** Runs in which the command's group was still alive TTL + 30 s after the stop. */
@@ -75,7 +79,11 @@ const killGroup = (pgid: number): void => {
 /** The pids of a process's children (/proc/PID/task/PID/children), empty once it is gone. */
 function childrenOf(pid: number): number[] {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter((s) => s !== "").map(Number);
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s !== "")
+      .map(Number);
   } catch {
     return [];
   }
@@ -89,18 +97,46 @@ interface CliRun {
 
 /** Starts `palisadectl --json run LOCK -- sleep 1000` in its own process group; resolves once the command runs. */
 function startCli(endpoints: string[], lock: string, ttlMs: number): Promise<CliRun> {
-  const cli = spawn(process.execPath, [PALISADECTL_BIN, "--endpoints", endpoints.join(","), "--json", "run", lock, "--ttl", `${ttlMs}ms`, "--", "sleep", "1000"], {
-    detached: true,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const cli = spawn(
+    process.execPath,
+    [
+      PALISADECTL_BIN,
+      "--endpoints",
+      endpoints.join(","),
+      "--json",
+      "run",
+      lock,
+      "--ttl",
+      `${ttlMs}ms`,
+      "--",
+      "sleep",
+      "1000",
+    ],
+    {
+      detached: true,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   trackChild(cli);
   return new Promise<CliRun>((resolve, reject) => {
     let sessionId: bigint | null = null;
     let text = "";
-    const timer = setTimeout(() => reject(new Error(`palisadectl run did not start its command within ${BOUND_MS} ms: ${text.slice(-1_000)}`)), BOUND_MS);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `palisadectl run did not start its command within ${BOUND_MS} ms: ${text.slice(-1_000)}`,
+          ),
+        ),
+      BOUND_MS,
+    );
     cli.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`palisadectl run exited (${code}) before its command started: ${text.slice(-1_000)}`));
+      reject(
+        new Error(
+          `palisadectl run exited (${code}) before its command started: ${text.slice(-1_000)}`,
+        ),
+      );
     });
     createInterface({ input: cli.stderr! }).on("line", (line) => {
       text += line + "\n";
@@ -122,10 +158,17 @@ function startCli(endpoints: string[], lock: string, ttlMs: number): Promise<Cli
 export async function runRunLoss(options: RunLossOptions): Promise<RunLossResult> {
   const dir = makeTempDir("palisade-run-loss-");
   const cluster = await BenchCluster.create(dir);
-  const observer = new PalisadeClient({ endpoints: cluster.endpoints, callTimeoutMs: 1_000, retryBudgetMs: 5_000 });
+  const observer = new PalisadeClient({
+    endpoints: cluster.endpoints,
+    callTimeoutMs: 1_000,
+    retryBudgetMs: 5_000,
+  });
   const period = Math.floor(options.ttlMs / 3);
   const budgetMs = options.ttlMs - 2 * DRIFT_BOUND * options.ttlMs - DEADLINE_TICK_MS;
-  if (ACK_MARGIN_MS * 2 >= period) throw new Error(`RUN_LOSS_TTL_MS ${options.ttlMs} is too short: a keepalive period must exceed ${2 * ACK_MARGIN_MS} ms`);
+  if (ACK_MARGIN_MS * 2 >= period)
+    throw new Error(
+      `RUN_LOSS_TTL_MS ${options.ttlMs} is too short: a keepalive period must exceed ${2 * ACK_MARGIN_MS} ms`,
+    );
   const samples: RunLossResult["samples"] = [];
   let earlier = 0;
   let unresolved = 0;
@@ -172,7 +215,9 @@ export async function runRunLoss(options: RunLossOptions): Promise<RunLossResult
       stopWatching = true;
       if (deadAt === null) {
         unresolved++;
-        options.log(`run-loss run ${k}: the command's group was still alive ${options.ttlMs + BOUND_MS} ms after the stop`);
+        options.log(
+          `run-loss run ${k}: the command's group was still alive ${options.ttlMs + BOUND_MS} ms after the stop`,
+        );
       } else {
         let deadline = dueAt + budgetMs;
         // Died a period or more before the deadline taken: the keepalive due at the stop was not acknowledged before it.
@@ -182,17 +227,21 @@ export async function runRunLoss(options: RunLossOptions): Promise<RunLossResult
         }
         const sample = {
           after_local_deadline_ms: Math.round((deadAt - deadline) * 10) / 10,
-          before_cluster_expiry_ms: freeAt === null ? null : Math.round((freeAt - deadAt) * 10) / 10,
+          before_cluster_expiry_ms:
+            freeAt === null ? null : Math.round((freeAt - deadAt) * 10) / 10,
           stop_to_dead_ms: Math.round((deadAt - stoppedAt) * 10) / 10,
         };
         samples.push(sample);
-        options.log(`run-loss run ${k}/${options.runs}: command group dead ${sample.after_local_deadline_ms} ms after the local deadline, ` +
-          `${sample.before_cluster_expiry_ms ?? "?"} ms before the cluster freed the lock (${sample.stop_to_dead_ms} ms after the stop)`);
+        options.log(
+          `run-loss run ${k}/${options.runs}: command group dead ${sample.after_local_deadline_ms} ms after the local deadline, ` +
+            `${sample.before_cluster_expiry_ms ?? "?"} ms before the cluster freed the lock (${sample.stop_to_dead_ms} ms after the stop)`,
+        );
       }
       await stopRun(entry);
       live.splice(live.indexOf(entry), 1);
     }
-    const pick = (f: (s: RunLossResult["samples"][number]) => number | null): number[] => samples.map(f).filter((v): v is number => v !== null);
+    const pick = (f: (s: RunLossResult["samples"][number]) => number | null): number[] =>
+      samples.map(f).filter((v): v is number => v !== null);
     return {
       runs: options.runs,
       ttl_ms: options.ttlMs,

@@ -22,7 +22,12 @@ interface Variant {
 function parseVariant(text: string): Variant {
   const match = /^([^=]+)=([^|]+)\|(.+)$/.exec(text);
   if (!match) throw new Error(`expected LABEL=DIR|NODE-ARGS, got "${text}"`);
-  return { label: match[1], cwd: resolve(match[2]), args: match[3].split(" ").filter((a) => a !== ""), samples: [] };
+  return {
+    label: match[1],
+    cwd: resolve(match[2]),
+    args: match[3].split(" ").filter((a) => a !== ""),
+    samples: [],
+  };
 }
 
 async function once(variant: Variant): Promise<number> {
@@ -30,13 +35,22 @@ async function once(variant: Variant): Promise<number> {
   try {
     const cluster = await BenchCluster.create(dir);
     const startedAt = performance.now();
-    const child = spawn(process.execPath, [...variant.args, "--config", cluster.configPath, "--id", "1", "--log-format", "json"], {
-      cwd: variant.cwd,
-      stdio: "ignore",
-    });
+    const child = spawn(
+      process.execPath,
+      [...variant.args, "--config", cluster.configPath, "--id", "1", "--log-format", "json"],
+      {
+        cwd: variant.cwd,
+        stdio: "ignore",
+      },
+    );
     const exited = new Promise<void>((r) => child.once("exit", () => r()));
     try {
-      return await untilStatus(cluster.endpointOf(1), startedAt, () => child.exitCode === null && child.signalCode === null, () => `${variant.label} exited`);
+      return await untilStatus(
+        cluster.endpointOf(1),
+        startedAt,
+        () => child.exitCode === null && child.signalCode === null,
+        () => `${variant.label} exited`,
+      );
     } finally {
       child.kill("SIGTERM");
       await exited;
@@ -55,7 +69,9 @@ async function main(argv: string[]): Promise<void> {
   for (let i = 0; i < runs; i++) for (const v of variants) v.samples.push(await once(v));
   for (const v of variants) {
     const t = summarize(v.samples);
-    process.stdout.write(`${v.label}: p50 ${t.p50_ms} ms, p90 ${t.p90_ms} ms, max ${t.max_ms} ms (${t.runs} runs)\n`);
+    process.stdout.write(
+      `${v.label}: p50 ${t.p50_ms} ms, p90 ${t.p90_ms} ms, max ${t.max_ms} ms (${t.runs} runs)\n`,
+    );
   }
 }
 

@@ -26,8 +26,15 @@ const BOUND_MS = 30_000;
 
 export function summarize(samples: readonly number[]): Timings {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number): number | null => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-  return { runs: samples.length, samples_ms: samples.map((s) => Math.round(s)), p50_ms: round(at(0.5)), p90_ms: round(at(0.9)), max_ms: round(at(1)) };
+  const at = (q: number): number | null =>
+    sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return {
+    runs: samples.length,
+    samples_ms: samples.map((s) => Math.round(s)),
+    p50_ms: round(at(0.5)),
+    p90_ms: round(at(0.9)),
+    max_ms: round(at(1)),
+  };
 }
 
 const round = (x: number | null): number | null => (x === null ? null : Math.round(x));
@@ -41,8 +48,12 @@ export function answersStatus(endpoint: string, timeoutMs = 200): Promise<boolea
   const method = adminServiceDefinition.Status;
   return new Promise((done) => {
     client.makeUnaryRequest(
-      method.path, method.requestSerialize, method.responseDeserialize, palisade.v1.StatusRequest.create({}),
-      new grpc.Metadata(), { deadline: Date.now() + timeoutMs },
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      palisade.v1.StatusRequest.create({}),
+      new grpc.Metadata(),
+      { deadline: Date.now() + timeoutMs },
       (err) => {
         client.close();
         done(!err);
@@ -52,7 +63,12 @@ export function answersStatus(endpoint: string, timeoutMs = 200): Promise<boolea
 }
 
 /** Milliseconds from `startedAt` (performance.now()) until `endpoint` answers Status; throws past the bound or if `alive()` turns false. */
-export async function untilStatus(endpoint: string, startedAt: number, alive: () => boolean, logs: () => string): Promise<number> {
+export async function untilStatus(
+  endpoint: string,
+  startedAt: number,
+  alive: () => boolean,
+  logs: () => string,
+): Promise<number> {
   while (performance.now() - startedAt < BOUND_MS) {
     if (await answersStatus(endpoint)) return performance.now() - startedAt;
     if (!alive()) throw new Error(`the node exited before answering Status\n${logs()}`);
@@ -69,7 +85,14 @@ export async function timeFreshStarts(runs: number): Promise<Timings> {
     try {
       const cluster = await BenchCluster.create(dir);
       const startedAt = cluster.start(1);
-      samples.push(await untilStatus(cluster.endpointOf(1), startedAt, () => cluster.pidOf(1) !== null, () => cluster.logTails()));
+      samples.push(
+        await untilStatus(
+          cluster.endpointOf(1),
+          startedAt,
+          () => cluster.pidOf(1) !== null,
+          () => cluster.logTails(),
+        ),
+      );
       await cluster.stop(1, "SIGTERM");
     } finally {
       removeTempDir(dir);
@@ -83,10 +106,16 @@ export async function timeCtlStatus(endpoints: readonly string[], runs: number):
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const startedAt = performance.now();
-    const child = spawn(process.execPath, [PALISADECTL_BIN, "--endpoints", endpoints.join(","), "status"], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [PALISADECTL_BIN, "--endpoints", endpoints.join(","), "status"],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+    const code = await new Promise<number | null>((resolve) =>
+      child.once("exit", (c) => resolve(c)),
+    );
     if (code !== 0) throw new Error(`palisadectl status exited ${code}: ${stderr.trim()}`);
     samples.push(performance.now() - startedAt);
   }

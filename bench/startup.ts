@@ -19,7 +19,13 @@ import { PalisadeClient } from "../client/index.ts";
 import { encodeCommand, tokenFor, type Command } from "../node/lock/index.ts";
 import type { Entry } from "../node/raft/types.ts";
 import { LevelStorage } from "../node/storage/level-storage.ts";
-import { BenchCluster, makeTempDir, procStatusBytes, removeTempDir, sleep } from "./cluster-control.ts";
+import {
+  BenchCluster,
+  makeTempDir,
+  procStatusBytes,
+  removeTempDir,
+  sleep,
+} from "./cluster-control.ts";
 import { answersStatus, timeCtlStatus, timeFreshStarts, type Timings } from "./startup-targets.ts";
 
 export interface StartupOptions {
@@ -64,19 +70,31 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
   const dir = makeTempDir("palisade-startup-");
   const noSnapshots = { snapshotEntries: options.entries * 4 };
   const cluster = await BenchCluster.create(dir, { raft: noSnapshots });
-  const admin = new PalisadeClient({ endpoints: cluster.endpoints, callTimeoutMs: 500, retryBudgetMs: 500 });
+  const admin = new PalisadeClient({
+    endpoints: cluster.endpoints,
+    callTimeoutMs: 500,
+    retryBudgetMs: 500,
+  });
   try {
     const freshStart = await timeFreshStarts(options.runs);
-    options.log(`startup: empty data directory, first Status after ${freshStart.p50_ms} ms (median of ${freshStart.runs}; max ${freshStart.max_ms})`);
+    options.log(
+      `startup: empty data directory, first Status after ${freshStart.p50_ms} ms (median of ${freshStart.runs}; max ${freshStart.max_ms})`,
+    );
     const t0 = performance.now();
     cluster.startAll();
     await cluster.waitServing();
     const leader = await cluster.waitLeader(admin);
     const ctlStatus = await timeCtlStatus(cluster.endpoints, options.runs);
-    options.log(`startup: palisadectl status took ${ctlStatus.p50_ms} ms (median of ${ctlStatus.runs}; max ${ctlStatus.max_ms})`);
+    options.log(
+      `startup: palisadectl status took ${ctlStatus.p50_ms} ms (median of ${ctlStatus.runs}; max ${ctlStatus.max_ms})`,
+    );
     const epoch = Number((await admin.status(cluster.endpointOf(leader))).epoch);
     // The session is left open on purpose: the generated entries are its requests.
-    const owner = new PalisadeClient({ endpoints: cluster.endpoints, clientName: "startup-bench", retryBudgetMs: 5_000 });
+    const owner = new PalisadeClient({
+      endpoints: cluster.endpoints,
+      clientName: "startup-bench",
+      retryBudgetMs: 5_000,
+    });
     const session = await owner.openSession({ ttlMs: SESSION_TTL_MS });
     const sessionId = session.id;
     await cluster.stopAll("SIGTERM");
@@ -90,7 +108,9 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
     const dataMb = await dirMegabytes(cluster.dataDirOf(1));
 
     const logStart = await timeStart(cluster, lastIndex);
-    options.log(`startup: from a ${options.entries}-entry log: status after ${logStart.first_status_ms} ms, applied after ${logStart.applied_ms} ms`);
+    options.log(
+      `startup: from a ${options.entries}-entry log: status after ${logStart.first_status_ms} ms, applied after ${logStart.applied_ms} ms`,
+    );
 
     // Let node 1 snapshot the replayed state, then time a start from that snapshot.
     cluster.setRaft({ snapshotEntries: options.entries });
@@ -98,7 +118,9 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
     const snapshotIndex = await waitSnapshot(cluster, admin);
     await cluster.stop(1, "SIGTERM");
     const snapStart = await timeStart(cluster, lastIndex);
-    options.log(`startup: from a snapshot at ${snapshotIndex}: status after ${snapStart.first_status_ms} ms, applied after ${snapStart.applied_ms} ms`);
+    options.log(
+      `startup: from a snapshot at ${snapshotIndex}: status after ${snapStart.first_status_ms} ms, applied after ${snapStart.applied_ms} ms`,
+    );
     return {
       entries: options.entries,
       fresh_start: freshStart,
@@ -118,8 +140,19 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
 }
 
 /** Appends `count` committed Acquire/Release entries of `sessionId` to node `id`'s stored log; returns the last index. */
-export async function appendEntries(cluster: BenchCluster, id: number, count: number, sessionId: bigint, epoch: number): Promise<number> {
-  const storage = await LevelStorage.open({ dir: cluster.dataDirOf(id), clusterId: "palisade-bench", nodeId: id, reserveBytes: 0 });
+export async function appendEntries(
+  cluster: BenchCluster,
+  id: number,
+  count: number,
+  sessionId: bigint,
+  epoch: number,
+): Promise<number> {
+  const storage = await LevelStorage.open({
+    dir: cluster.dataDirOf(id),
+    clusterId: "palisade-bench",
+    nodeId: id,
+    reserveBytes: 0,
+  });
   try {
     const state = await storage.load();
     const last = state.entries.at(-1);
@@ -147,7 +180,13 @@ export async function appendEntries(cluster: BenchCluster, id: number, count: nu
         written++;
       }
       const done = written >= count;
-      await storage.save({ entries: batch, hardState: done ? { term, vote: state.hardState.vote, commit: index } : null }, done);
+      await storage.save(
+        {
+          entries: batch,
+          hardState: done ? { term, vote: state.hardState.vote, commit: index } : null,
+        },
+        done,
+      );
     }
     return index;
   } finally {
@@ -161,7 +200,13 @@ export async function appendEntries(cluster: BenchCluster, id: number, count: nu
  */
 async function timeStart(cluster: BenchCluster, lastIndex: number): Promise<StartupRun> {
   const startedAt = cluster.start(1);
-  const run: StartupRun = { first_status_ms: null, applied_ms: null, applied_index: null, snapshot_index: null, rss_mb: null };
+  const run: StartupRun = {
+    first_status_ms: null,
+    applied_ms: null,
+    applied_index: null,
+    snapshot_index: null,
+    rss_mb: null,
+  };
   const ms = (): number => Math.round(performance.now() - startedAt);
   let probe: PalisadeClient | null = null;
   try {
@@ -169,7 +214,11 @@ async function timeStart(cluster: BenchCluster, lastIndex: number): Promise<Star
       if (run.first_status_ms === null && (await answersStatus(cluster.endpointOf(1)))) {
         run.first_status_ms = ms();
         // A client made now has never seen the node down, so it is in no reconnect back-off.
-        probe = new PalisadeClient({ endpoints: [cluster.endpointOf(1)], callTimeoutMs: 500, retryBudgetMs: 500 });
+        probe = new PalisadeClient({
+          endpoints: [cluster.endpointOf(1)],
+          callTimeoutMs: 500,
+          retryBudgetMs: 500,
+        });
       }
       const s = probe ? await cluster.status(probe, 1) : null;
       if (s) {

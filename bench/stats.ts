@@ -23,5 +23,11 @@ export function summarize(values: readonly number[]): Summary {
     return v === null ? null : round1(v);
   };
   const sum = sorted.reduce((a, b) => a + b, 0);
-  return { n: sorted.length, p50: at(50), p99: at(99), max: at(100), mean: sorted.length ? round1(sum / sorted.length) : null };
+  return {
+    n: sorted.length,
+    p50: at(50),
+    p99: at(99),
+    max: at(100),
+    mean: sorted.length ? round1(sum / sorted.length) : null,
+  };
 }

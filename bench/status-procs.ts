@@ -29,7 +29,8 @@ export function startProc(script: string, args: string[]): ClientProc {
     stderr = (stderr + b.toString()).slice(-2_000);
   });
   child.once("exit", (code, signal) => {
-    if (!proc.error && signal !== "SIGKILL") proc.error = `client process exited (${code ?? signal}): ${stderr}`;
+    if (!proc.error && signal !== "SIGKILL")
+      proc.error = `client process exited (${code ?? signal}): ${stderr}`;
   });
   createInterface({ input: child.stdout! }).on("line", (line) => {
     let message: ProcStatus;

@@ -32,30 +32,49 @@ export interface StreamFloodOptions {
   log: (line: string) => void;
 }
 
-
 const pb = palisade.v1;
 const STREAM = lockServiceDefinition.Stream;
 
 function keepAliveEntry(id: number, ids: number): Uint8Array {
-  return pb.StreamRequest.encode({ id: toU64(id), keepAlive: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(i + 1)) } }).finish();
+  return pb.StreamRequest.encode({
+    id: toU64(id),
+    keepAlive: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(i + 1)) },
+  }).finish();
 }
 
 /** The frames one flooding client sends, in turn. */
 function floodFrames(): Array<{ frame: Buffer; requests: number }> {
   const old = keepAliveEntry(1, 10_000);
   const portCount = Math.floor((PORT_LIMIT - 1024) / (old.byteLength + 4));
-  const portSized = packFrame(Array.from({ length: portCount }, () => old), 0, PORT_LIMIT, portCount).frame;
+  const portSized = packFrame(
+    Array.from({ length: portCount }, () => old),
+    0,
+    PORT_LIMIT,
+    portCount,
+  ).frame;
   const entry = keepAliveEntry(1, MAX_KEEPALIVE_SESSION_IDS);
   const streamCount = Math.floor(STREAM_MAX_FRAME_BYTES / (entry.byteLength + 4));
   // Distinct ids per request: a stream refuses a request whose id is still in flight.
-  const streamSized = packFrame(Array.from({ length: streamCount }, (_, i) => keepAliveEntry(i + 1, MAX_KEEPALIVE_SESSION_IDS)), 0, STREAM_MAX_FRAME_BYTES, streamCount).frame;
-  return [{ frame: portSized, requests: portCount }, { frame: streamSized, requests: streamCount }];
+  const streamSized = packFrame(
+    Array.from({ length: streamCount }, (_, i) => keepAliveEntry(i + 1, MAX_KEEPALIVE_SESSION_IDS)),
+    0,
+    STREAM_MAX_FRAME_BYTES,
+    streamCount,
+  ).frame;
+  return [
+    { frame: portSized, requests: portCount },
+    { frame: streamSized, requests: streamCount },
+  ];
 }
 
 /** One frame on a stream of its own; resolves once every answer came or the node ended the stream. */
 function sendOne(client: grpc.Client, frame: Buffer, requests: number): Promise<void> {
   return new Promise((resolve) => {
-    const call = client.makeBidiStreamRequest<Buffer, palisade.v1.ServerFrame>(STREAM.path, asBuffer, STREAM.responseDeserialize);
+    const call = client.makeBidiStreamRequest<Buffer, palisade.v1.ServerFrame>(
+      STREAM.path,
+      asBuffer,
+      STREAM.responseDeserialize,
+    );
     let answers = 0;
     const done = (): void => {
       call.removeAllListeners();
@@ -76,7 +95,9 @@ function sendOne(client: grpc.Client, frame: Buffer, requests: number): Promise<
 async function metricsPage(address: string | undefined): Promise<string> {
   if (!address) return "";
   try {
-    return await (await fetch(`http://${address}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+    return await (
+      await fetch(`http://${address}/metrics`, { signal: AbortSignal.timeout(5_000) })
+    ).text();
   } catch {
     return "";
   }
@@ -86,7 +107,11 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
   const dir = makeTempDir("palisade-stream-flood-");
   const cluster = await BenchCluster.create(dir);
   const metricsAddresses = await addMetricsAddresses(cluster.configPath);
-  const admin = new PalisadeClient({ endpoints: cluster.endpoints, callTimeoutMs: 1_000, retryBudgetMs: 2_000 });
+  const admin = new PalisadeClient({
+    endpoints: cluster.endpoints,
+    callTimeoutMs: 1_000,
+    retryBudgetMs: 2_000,
+  });
   const clients: grpc.Client[] = [];
   try {
     cluster.startAll();
@@ -95,10 +120,16 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
     const leaderMetrics = metricsAddresses.get(leader);
     const changesOf = async (): Promise<number> => {
       let sum = 0;
-      for (const id of cluster.ids) sum += metricSum(await metricsPage(metricsAddresses.get(id)), "palisade_raft_leader_changes_total") ?? 0;
+      for (const id of cluster.ids)
+        sum +=
+          metricSum(
+            await metricsPage(metricsAddresses.get(id)),
+            "palisade_raft_leader_changes_total",
+          ) ?? 0;
       return sum;
     };
-    const termOf = async (): Promise<number> => metricSum(await metricsPage(leaderMetrics), "palisade_raft_term") ?? -1;
+    const termOf = async (): Promise<number> =>
+      metricSum(await metricsPage(leaderMetrics), "palisade_raft_term") ?? -1;
     const changesBefore = await changesOf();
     const termBefore = await termOf();
     // The same reading with no flood first: what the machine alone gives.
@@ -106,7 +137,11 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
     let idleLagMs = 0;
     for (let i = 0; i < IDLE_SECONDS; i++) {
       await sleep(1_000);
-      idleLagMs = Math.max(idleLagMs, (metricSum(await metricsPage(leaderMetrics), "nodejs_eventloop_lag_max_seconds") ?? 0) * 1_000);
+      idleLagMs = Math.max(
+        idleLagMs,
+        (metricSum(await metricsPage(leaderMetrics), "nodejs_eventloop_lag_max_seconds") ?? 0) *
+          1_000,
+      );
     }
     const frames = floodFrames();
     let framesSent = 0;
@@ -114,7 +149,11 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
     let maxLagMs = 0;
     const until = performance.now() + options.seconds * 1_000;
     const flooders = Array.from({ length: options.clients }, async () => {
-      const client = new grpc.Client(cluster.endpointOf(leader), grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": PORT_LIMIT });
+      const client = new grpc.Client(
+        cluster.endpointOf(leader),
+        grpc.credentials.createInsecure(),
+        { "grpc.max_receive_message_length": PORT_LIMIT },
+      );
       clients.push(client);
       for (let i = 0; performance.now() < until; i++) {
         const { frame, requests } = frames[i % frames.length]!;
@@ -147,7 +186,9 @@ export async function runStreamFlood(options: StreamFloodOptions): Promise<Strea
       requests_sent: requestsSent,
       config: `3 nodes, product defaults; ${options.clients} raw Stream clients at the leader for ${options.seconds} s, alternating a ${(frames[0]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[0]!.requests} KeepAlive × 10,000 ids and a ${(frames[1]!.frame.byteLength / 1048576).toFixed(2)} MiB frame of ${frames[1]!.requests} × ${MAX_KEEPALIVE_SESSION_IDS} ids, each on a stream of its own`,
     };
-    options.log(`stream-flood: leader's largest event-loop delay ${result.leader_max_event_loop_delay_ms} ms (bound ${STREAM_FLOOD_BOUND_MS} ms; ${result.leader_max_event_loop_delay_before_ms} ms idle before), ${result.leader_changes} leader changes, term ${termBefore} → ${result.term_after}, ${framesSent} frames sent`);
+    options.log(
+      `stream-flood: leader's largest event-loop delay ${result.leader_max_event_loop_delay_ms} ms (bound ${STREAM_FLOOD_BOUND_MS} ms; ${result.leader_max_event_loop_delay_before_ms} ms idle before), ${result.leader_changes} leader changes, term ${termBefore} → ${result.term_after}, ${framesSent} frames sent`,
+    );
     return result;
   } finally {
     for (const c of clients) c.close();

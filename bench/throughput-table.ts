@@ -23,7 +23,8 @@ const latency = (r: RunResult | undefined): string =>
   r ? `${num(r.acquire_ms.p50)} / ${num(r.acquire_ms.p99)} / ${num(r.acquire_ms.max)}` : "–";
 
 /** The references' latency with more digits: their p50 is often well under a millisecond. */
-const shortLatency = (r: RunResult | undefined): string => (r ? `${num(r.acquire_ms.p50, 2)} / ${num(r.acquire_ms.p99, 2)}` : "–");
+const shortLatency = (r: RunResult | undefined): string =>
+  r ? `${num(r.acquire_ms.p50, 2)} / ${num(r.acquire_ms.p99, 2)}` : "–";
 
 export function renderTable(runs: RunResult[]): string {
   const { combos, get } = indexRuns(runs);
@@ -31,18 +32,29 @@ export function renderTable(runs: RunResult[]): string {
     { label: REDIS, name: "Redis" },
     { label: REDLOCK, name: "Redlock (5)" },
   ].filter((ref) => runs.some((r) => r.label === ref.label));
-  const refHeader = references.map((ref) => ` ${ref.name} cycles/s (reference, ${REFERENCE_LABEL}) | ${ref.name} handoffs/s | ${ref.name} acq. p50 / p99 ms |`).join("");
+  const refHeader = references
+    .map(
+      (ref) =>
+        ` ${ref.name} cycles/s (reference, ${REFERENCE_LABEL}) | ${ref.name} handoffs/s | ${ref.name} acq. p50 / p99 ms |`,
+    )
+    .join("");
   const rows: string[] = [
     "| mode | conc. | Palisade cycles/s | etcd cycles/s | ratio P/e | Palisade handoffs/s | etcd handoffs/s | ratio P/e | Palisade acq. p50 / p99 / max ms | etcd acq. p50 / p99 / max ms | fairness (Jain) P / e | srv CPU % P / e |" +
       `${refHeader} notes |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + "---:|---:|---:|".repeat(references.length) + "---|",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" +
+      "---:|---:|---:|".repeat(references.length) +
+      "---|",
   ];
   for (const combo of combos) {
     const p = get(PALISADE, combo);
     const e = get(ETCD, combo);
     const [mode, conc] = combo.split("/");
     const contended = mode === "contended";
-    const named = [{ name: "Palisade", r: p }, { name: "etcd", r: e }, ...references.map((ref) => ({ name: ref.name, r: get(ref.label, combo) }))];
+    const named = [
+      { name: "Palisade", r: p },
+      { name: "etcd", r: e },
+      ...references.map((ref) => ({ name: ref.name, r: get(ref.label, combo) })),
+    ];
     const notes = named
       .map(({ name, r }) => (r && problems(r) ? `${name}: ${problems(r)}` : ""))
       .filter((s) => s.length > 0)
@@ -62,10 +74,12 @@ export function renderTable(runs: RunResult[]): string {
         `${num(p?.server_cpu_pct, 0)} / ${num(e?.server_cpu_pct, 0)} |${refCells} ${notes} |`,
     );
   }
-  const note = references.length === 0 ? "" :
-    `\n${references.map((r) => r.name).join(" and ")}: reference columns, ${REFERENCE_LABEL}. They ran in the same cells (same seconds and warm-up, ` +
-      "alternating with Palisade and etcd) through the backends in bench/backends: `SET NX PX` with a compare-and-delete release on one server " +
-      "(appendfsync everysec), and the redlock library over five independent servers; neither has a server-side queue, so waiters poll " +
-      "(5 ms + up to 5 ms), and neither returns a fencing token.\n";
+  const note =
+    references.length === 0
+      ? ""
+      : `\n${references.map((r) => r.name).join(" and ")}: reference columns, ${REFERENCE_LABEL}. They ran in the same cells (same seconds and warm-up, ` +
+        "alternating with Palisade and etcd) through the backends in bench/backends: `SET NX PX` with a compare-and-delete release on one server " +
+        "(appendfsync everysec), and the redlock library over five independent servers; neither has a server-side queue, so waiters poll " +
+        "(5 ms + up to 5 ms), and neither returns a fencing token.\n";
   return rows.join("\n") + "\n" + note;
 }

@@ -29,7 +29,11 @@ if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h")
   process.stdout.write(usage);
   process.exit(verb === undefined ? 1 : 0);
 }
-const modules = { node: "../dist/bundle/node.mjs", restore: "../dist/node/cli/restore.js", init: "../dist/node/cli/init.js" };
+const modules = {
+  node: "../dist/bundle/node.mjs",
+  restore: "../dist/node/cli/restore.js",
+  init: "../dist/node/cli/init.js",
+};
 if (!Object.hasOwn(modules, verb)) {
   process.stderr.write(`palisade: unknown command "${verb}"\n\n${usage}`);
   process.exit(1);
@@ -37,7 +41,9 @@ if (!Object.hasOwn(modules, verb)) {
 
 const url = new URL(modules[verb], import.meta.url);
 if (!existsSync(url)) {
-  process.stderr.write("palisade: the compiled code (dist/) is missing: run `npm run build` (`npm ci` runs it)\n");
+  process.stderr.write(
+    "palisade: the compiled code (dist/) is missing: run `npm run build` (`npm ci` runs it)\n",
+  );
   process.exit(1);
 }
 if (verb === "node") {

@@ -4,7 +4,9 @@ import { existsSync } from "node:fs";
 
 const cli = new URL("../dist/client/cli.js", import.meta.url);
 if (!existsSync(cli)) {
-  process.stderr.write("palisadectl: the compiled code (dist/) is missing: run `npm run build` (`npm ci` runs it)\n");
+  process.stderr.write(
+    "palisadectl: the compiled code (dist/) is missing: run `npm run build` (`npm ci` runs it)\n",
+  );
   process.exit(1);
 }
 const { main } = await import(cli.href);

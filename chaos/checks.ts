@@ -6,7 +6,14 @@
 import { checkLockHistory, type LockHistoryEvent } from "../verify/lock-history.ts";
 import type { AcquireOutcome, ReleaseOutcome } from "../verify/lock-model.ts";
 import type {
-  AdmissionRecord, FinalRecord, IncrementRecord, OpRecord, RefusalRecord, SessionRecord, SharedReadRecord, WatchRecord,
+  AdmissionRecord,
+  FinalRecord,
+  IncrementRecord,
+  OpRecord,
+  RefusalRecord,
+  SessionRecord,
+  SharedReadRecord,
+  WatchRecord,
 } from "./protocol.ts";
 import { checkSharedReads } from "./shared-reads.ts";
 
@@ -52,7 +59,10 @@ export const CLIENT_DEADLINE_SKIPPED =
  * write is based on a stale read; the counter equals its admitted increments.
  */
 function checkStore(r: RunRecords, out: string[], counts: Record<string, number>): void {
-  const perKey = new Map<string, { highest?: { token: bigint; session: string; shared: boolean }; value: number; writes: number }>();
+  const perKey = new Map<
+    string,
+    { highest?: { token: bigint; session: string; shared: boolean }; value: number; writes: number }
+  >();
   const admittedReqs = new Set<string>();
   for (const a of r.admissions) {
     const token = BigInt(a.token);
@@ -65,15 +75,22 @@ function checkStore(r: RunRecords, out: string[], counts: Record<string, number>
       continue;
     }
     if (h) {
-      if (token < h.token) out.push(`store ${a.key}: token ${token} admitted after ${h.token}${h.shared ? " (shared)" : ""}`);
+      if (token < h.token)
+        out.push(
+          `store ${a.key}: token ${token} admitted after ${h.token}${h.shared ? " (shared)" : ""}`,
+        );
       if (token === h.token && (h.shared || a.session !== h.session)) {
-        out.push(`store ${a.key}: token ${token} admitted for sessions ${h.session}${h.shared ? " (shared)" : ""} and ${a.session}`);
+        out.push(
+          `store ${a.key}: token ${token} admitted for sessions ${h.session}${h.shared ? " (shared)" : ""} and ${a.session}`,
+        );
       }
     }
     if (!h || token >= h.token) s.highest = { token, session: a.session, shared: false };
     if (a.access === "write") {
       if (a.basedOn !== a.before) {
-        out.push(`store ${a.key}: write under token ${token} (session ${a.session}) based on ${a.basedOn} overwrote ${a.before}: lost update`);
+        out.push(
+          `store ${a.key}: write under token ${token} (session ${a.session}) based on ${a.basedOn} overwrote ${a.before}: lost update`,
+        );
       }
       if (admittedReqs.has(a.req)) out.push(`store ${a.key}: request ${a.req} applied twice`);
       admittedReqs.add(a.req);
@@ -85,14 +102,21 @@ function checkStore(r: RunRecords, out: string[], counts: Record<string, number>
   for (const inc of r.increments) {
     if (inc.status !== 204) continue;
     acked.set(inc.key, (acked.get(inc.key) ?? 0) + 1);
-    if (!admittedReqs.has(inc.req)) out.push(`store ${inc.key}: acknowledged increment ${inc.req} (token ${inc.token}) not in the store's log: lost`);
+    if (!admittedReqs.has(inc.req))
+      out.push(
+        `store ${inc.key}: acknowledged increment ${inc.req} (token ${inc.token}) not in the store's log: lost`,
+      );
   }
   for (const [key, s] of perKey) {
-    if (s.value !== s.writes) out.push(`store ${key}: counter ${s.value} after ${s.writes} admitted increments`);
+    if (s.value !== s.writes)
+      out.push(`store ${key}: counter ${s.value} after ${s.writes} admitted increments`);
     const a = acked.get(key) ?? 0;
-    if (s.value < a) out.push(`store ${key}: counter ${s.value} below ${a} acknowledged increments`);
+    if (s.value < a)
+      out.push(`store ${key}: counter ${s.value} below ${a} acknowledged increments`);
   }
-  for (const [key, a] of acked) if (!perKey.has(key) && a > 0) out.push(`store ${key}: ${a} acknowledged increments, no writes`);
+  for (const [key, a] of acked)
+    if (!perKey.has(key) && a > 0)
+      out.push(`store ${key}: ${a} acknowledged increments, no writes`);
   counts["store admissions"] = r.admissions.length;
   counts["store refusals (stale tokens fenced off)"] = r.refusals.length;
   counts["stale writes fenced off"] = r.refusals.filter((x) => x.mode !== "shared").length;
@@ -109,8 +133,13 @@ function checkStore(r: RunRecords, out: string[], counts: Record<string, number>
  * grant present.
  */
 export function checkGrantLog(r: RunRecords, out: string[], counts: Record<string, number>): void {
-  interface Grant { session: string; token: bigint; shared: boolean }
-  const describe = (g: Grant): string => `session ${g.session} token ${g.token}${g.shared ? " (shared)" : ""}`;
+  interface Grant {
+    session: string;
+    token: bigint;
+    shared: boolean;
+  }
+  const describe = (g: Grant): string =>
+    `session ${g.session} token ${g.token}${g.shared ? " (shared)" : ""}`;
   const synced = BigInt(r.final.syncedIndex);
   // After a resync the holders are unknown until an exclusive grant shows them.
   const holders = new Map<string, Grant[] | "unknown">();
@@ -128,19 +157,28 @@ export function checkGrantLog(r: RunRecords, out: string[], counts: Record<strin
     }
     events++;
     const lock = w.lock ?? "";
-    const grant: Grant = { session: w.session ?? "", token: BigInt(w.token ?? "0"), shared: w.mode === "shared" };
+    const grant: Grant = {
+      session: w.session ?? "",
+      token: BigInt(w.token ?? "0"),
+      shared: w.mode === "shared",
+    };
     // A lock first seen after a gap may have been granted in it.
     const current = holders.get(lock) ?? (gaps > 0 ? "unknown" : []);
     if (w.kind === "acquired") {
       if (current !== "unknown") {
         const conflicting = current.filter((h) => !grant.shared || !h.shared);
         if (conflicting.length > 0) {
-          out.push(`log ${lock}: granted to ${describe(grant)} at index ${w.index} while ${conflicting.map(describe).join(", ")} holds it`);
+          out.push(
+            `log ${lock}: granted to ${describe(grant)} at index ${w.index} while ${conflicting.map(describe).join(", ")} holds it`,
+          );
         }
       }
       const last = lastGrant.get(lock);
       const sameEntry = last !== undefined && last.index === w.index && last.shared && grant.shared;
-      if (last !== undefined && (grant.token < last.token || (grant.token === last.token && !sameEntry))) {
+      if (
+        last !== undefined &&
+        (grant.token < last.token || (grant.token === last.token && !sameEntry))
+      ) {
         out.push(`log ${lock}: token ${grant.token} at index ${w.index} not above ${last.token}`);
       }
       lastGrant.set(lock, { ...grant, index: w.index });
@@ -152,11 +190,17 @@ export function checkGrantLog(r: RunRecords, out: string[], counts: Record<strin
     } else if (current !== "unknown") {
       const ended = current.find((h) => h.session === grant.session && h.token === grant.token);
       if (!ended) {
-        const held = current.length === 0 ? "nobody holds it" : `${current.map(describe).join(", ")} holds it`;
-        out.push(`log ${lock}: ${w.kind} of session ${w.session} token ${grant.token} at index ${w.index}, but ${held}`);
+        const held =
+          current.length === 0 ? "nobody holds it" : `${current.map(describe).join(", ")} holds it`;
+        out.push(
+          `log ${lock}: ${w.kind} of session ${w.session} token ${grant.token} at index ${w.index}, but ${held}`,
+        );
       }
       // A mismatch is reported once: the lock's exclusive holder is then taken to be gone.
-      holders.set(lock, current.filter((h) => (ended ? h !== ended : h.shared)));
+      holders.set(
+        lock,
+        current.filter((h) => (ended ? h !== ended : h.shared)),
+      );
     }
   }
   const asked = new Map<string, number>();
@@ -165,7 +209,9 @@ export function checkGrantLog(r: RunRecords, out: string[], counts: Record<strin
     const key = `${op.lock}\u0000${op.session}`;
     asked.set(key, (asked.get(key) ?? 0) + 1);
     if (gaps === 0 && op.out?.kind === "granted" && !granted.has(`${key}\u0000${op.out.token}`)) {
-      out.push(`log ${op.lock}: acknowledged grant ${op.out.token} to session ${op.session} (${op.id}) is not in the log`);
+      out.push(
+        `log ${op.lock}: acknowledged grant ${op.out.token} to session ${op.session} (${op.id}) is not in the log`,
+      );
     }
   }
   for (const [key, n] of grants) {
@@ -173,7 +219,10 @@ export function checkGrantLog(r: RunRecords, out: string[], counts: Record<strin
     if (key.startsWith("chaos-final/") || key.startsWith("stream-load/")) continue;
     const [lock, session] = key.split("\u0000");
     const calls = asked.get(key) ?? 0;
-    if (n > calls) out.push(`log ${lock}: ${n} grants to session ${session} but it sent ${calls} Acquires (a retry applied twice?)`);
+    if (n > calls)
+      out.push(
+        `log ${lock}: ${n} grants to session ${session} but it sent ${calls} Acquires (a retry applied twice?)`,
+      );
   }
   counts["log events checked"] = events;
   counts["log gaps (resync)"] = gaps;
@@ -191,9 +240,14 @@ export function checkGrantLog(r: RunRecords, out: string[], counts: Record<strin
  * was applied). Only holders that were told of their grant (an Acquire answered granted)
  * and whose session record carries the client deadline are checked; the rest are counted.
  */
-export function checkClientDeadlines(r: RunRecords, out: string[], counts: Record<string, number>): void {
+export function checkClientDeadlines(
+  r: RunRecords,
+  out: string[],
+  counts: Record<string, number>,
+): void {
   const synced = BigInt(r.final.syncedIndex);
-  const key = (lock: string, session: string, token: string): string => `${lock}\u0000${session}\u0000${token}`;
+  const key = (lock: string, session: string, token: string): string =>
+    `${lock}\u0000${session}\u0000${token}`;
   // The earliest host time at which each grant (lock, session, token) is known to exist.
   const knownAt = new Map<string, { at: number; how: string }>();
   const bound = (k: string, at: number | null | undefined, how: string): void => {
@@ -215,10 +269,20 @@ export function checkClientDeadlines(r: RunRecords, out: string[], counts: Recor
     if (op.ret !== null && o?.kind === "read" && o.holder !== null && o.token !== null) {
       bound(key(op.lock, o.holder, o.token), op.ret, `read ${op.id} showed it`);
     }
-    if (op.ret !== null && o?.kind === "notAcquired" && o.holderSession !== undefined && o.holderToken !== undefined) {
-      bound(key(op.lock, o.holderSession, o.holderToken), op.ret, `Acquire ${op.id} was refused for it`);
+    if (
+      op.ret !== null &&
+      o?.kind === "notAcquired" &&
+      o.holderSession !== undefined &&
+      o.holderToken !== undefined
+    ) {
+      bound(
+        key(op.lock, o.holderSession, o.holderToken),
+        op.ret,
+        `Acquire ${op.id} was refused for it`,
+      );
     }
-    if (op.ret !== null && o?.kind === "validated" && o.valid && op.token) validated.push({ lock: op.lock, token: op.token, ret: op.ret, id: op.id });
+    if (op.ret !== null && o?.kind === "validated" && o.valid && op.token)
+      validated.push({ lock: op.lock, token: op.token, ret: op.ret, id: op.id });
     if (op.kind === "release" && op.session && op.token) {
       const k = key(op.lock, op.session, op.token);
       releaseSent.set(k, Math.min(releaseSent.get(k) ?? Infinity, op.call));
@@ -232,14 +296,25 @@ export function checkClientDeadlines(r: RunRecords, out: string[], counts: Recor
   const expiredLast = new Map<string, WatchRecord>();
   for (const w of r.watch) {
     if (BigInt(w.index) > synced) break;
-    if (w.kind === "resync" || w.lock === undefined || w.session === undefined || w.token === undefined) continue;
+    if (
+      w.kind === "resync" ||
+      w.lock === undefined ||
+      w.session === undefined ||
+      w.token === undefined
+    )
+      continue;
     if (w.kind === "acquired") {
       grantOf.set(`${w.lock}\u0000${w.token}`, w.session);
-      bound(key(w.lock, w.session, w.token), w.at, `the observer received its watch event (index ${w.index})`);
+      bound(
+        key(w.lock, w.session, w.token),
+        w.at,
+        `the observer received its watch event (index ${w.index})`,
+      );
       // A grant after the expiry in the log (at the expiry's own index for a waiter, or
       // later) is applied after it; the first one is checked (across a resync too).
       const expired = expiredLast.get(w.lock);
-      if (expired && BigInt(w.index) >= BigInt(expired.index) && expired.session !== w.session) pairs.push({ lock: w.lock, expired, next: w });
+      if (expired && BigInt(w.index) >= BigInt(expired.index) && expired.session !== w.session)
+        pairs.push({ lock: w.lock, expired, next: w });
       expiredLast.delete(w.lock);
     } else if (w.kind === "sessionExpired") {
       expiredLast.set(w.lock, w);
@@ -249,7 +324,8 @@ export function checkClientDeadlines(r: RunRecords, out: string[], counts: Recor
   }
   for (const v of validated) {
     const session = grantOf.get(`${v.lock}\u0000${v.token}`);
-    if (session !== undefined) bound(key(v.lock, session, v.token), v.ret, `validate ${v.id} found it valid`);
+    if (session !== undefined)
+      bound(key(v.lock, session, v.token), v.ret, `validate ${v.id} found it valid`);
   }
 
   let checked = 0;
@@ -309,7 +385,8 @@ function acquireOut(o: OpRecord["out"]): AcquireOutcome | undefined {
 
 function releaseOut(o: OpRecord["out"]): ReleaseOutcome | undefined {
   if (!o) return undefined;
-  if (o.kind === "ok" || o.kind === "failedPrecondition" || o.kind === "sessionNotFound") return { kind: o.kind };
+  if (o.kind === "ok" || o.kind === "failedPrecondition" || o.kind === "sessionNotFound")
+    return { kind: o.kind };
   throw new Error(`release answered ${o.kind}`);
 }
 
@@ -318,7 +395,9 @@ export function lockHistory(r: RunRecords): LockHistoryEvent[] {
   const events: LockHistoryEvent[] = [];
   // A lock taken shared is checked against the lock kinds' model, with its FIFO rules: each
   // of its Acquires says whether it waited (a try is one step, a wait a join and an answer).
-  const sharedLocks = new Set(r.ops.filter((op) => op.kind === "acquire" && op.mode === "shared").map((op) => op.lock));
+  const sharedLocks = new Set(
+    r.ops.filter((op) => op.kind === "acquire" && op.mode === "shared").map((op) => op.lock),
+  );
   // Per session: the latest call of an operation that showed it alive, and the earliest
   // return that showed it ended.
   const aliveAt = new Map<string, number>();
@@ -342,24 +421,48 @@ export function lockHistory(r: RunRecords): LockHistoryEvent[] {
     switch (op.kind) {
       case "acquire":
         events.push({
-          ...base, kind: "acquire", session: BigInt(op.session ?? "0"), ret, ...(known ? { out: acquireOut(known) } : {}),
+          ...base,
+          kind: "acquire",
+          session: BigInt(op.session ?? "0"),
+          ret,
+          ...(known ? { out: acquireOut(known) } : {}),
           ...(op.mode === "shared" ? { mode: "shared" as const } : {}),
           ...(sharedLocks.has(op.lock) && op.waitMs !== undefined ? { waits: op.waitMs > 0 } : {}),
         });
         break;
       case "release":
         events.push({
-          ...base, kind: "release", session: BigInt(op.session ?? "0"), token: BigInt(op.token ?? "0"), ret,
+          ...base,
+          kind: "release",
+          session: BigInt(op.session ?? "0"),
+          token: BigInt(op.token ?? "0"),
+          ret,
           ...(known ? { out: releaseOut(known) } : {}),
         });
         break;
       case "read":
         if (o?.kind === "read") {
-          events.push({ ...base, kind: "read", ret: op.ret, out: { kind: "read", holder: o.holder === null ? null : BigInt(o.holder), token: o.token === null ? null : BigInt(o.token) } });
+          events.push({
+            ...base,
+            kind: "read",
+            ret: op.ret,
+            out: {
+              kind: "read",
+              holder: o.holder === null ? null : BigInt(o.holder),
+              token: o.token === null ? null : BigInt(o.token),
+            },
+          });
         }
         break;
       case "validate":
-        if (o?.kind === "validated") events.push({ ...base, kind: "validate", token: BigInt(op.token ?? "0"), ret: op.ret, out: { kind: "validated", valid: o.valid } });
+        if (o?.kind === "validated")
+          events.push({
+            ...base,
+            kind: "validate",
+            token: BigInt(op.token ?? "0"),
+            ret: op.ret,
+            out: { kind: "validated", valid: o.valid },
+          });
         break;
     }
   }
@@ -367,14 +470,26 @@ export function lockHistory(r: RunRecords): LockHistoryEvent[] {
   // A session seen only in operations (its worker's record never came) still gets its end.
   const sessions = new Map(r.sessions.map((s) => [s.session, s]));
   for (const op of r.ops) {
-    if (op.session && !sessions.has(op.session)) sessions.set(op.session, { t: "session", worker: op.worker, session: op.session, opened: op.call });
+    if (op.session && !sessions.has(op.session))
+      sessions.set(op.session, {
+        t: "session",
+        worker: op.worker,
+        session: op.session,
+        opened: op.call,
+      });
   }
   for (const s of sessions.values()) {
     if (live.has(s.session)) continue;
     let ret = Math.min(endedBy.get(s.session) ?? Infinity, s.closeRet ?? Infinity, r.final.ret);
     const call = Math.min(Math.max(s.opened, aliveAt.get(s.session) ?? -Infinity), ret);
     ret = Math.max(ret, call);
-    events.push({ id: `end-${s.session}`, kind: "sessionEnd", session: BigInt(s.session), call, ret });
+    events.push({
+      id: `end-${s.session}`,
+      kind: "sessionEnd",
+      session: BigInt(s.session),
+      call,
+      ret,
+    });
   }
   return events;
 }
@@ -395,10 +510,15 @@ export function runChecks(r: RunRecords, options: CheckOptions = {}): CheckRepor
   counts["locks checked"] = lin.perLock.size;
   counts["model steps explored"] = lin.explored;
   // How close the costliest lock came to the budget (running out of it fails the run).
-  counts[`model steps, costliest lock (budget ${LIN_BUDGET / 1e6} M)`] = Math.max(0, ...[...lin.perLock.values()].map((v) => v.explored));
+  counts[`model steps, costliest lock (budget ${LIN_BUDGET / 1e6} M)`] = Math.max(
+    0,
+    ...[...lin.perLock.values()].map((v) => v.explored),
+  );
   const unknown = r.ops.filter((o) => o.ret === null).length;
   counts["operations with unknown outcome"] = unknown;
-  counts["writes answered NOT_FOUND (checked as unknown)"] = r.ops.filter((o) => o.out?.kind === "sessionNotFound").length;
+  counts["writes answered NOT_FOUND (checked as unknown)"] = r.ops.filter(
+    (o) => o.out?.kind === "sessionNotFound",
+  ).length;
   counts["sessions"] = r.sessions.length;
   return { violations, counts, skipped };
 }

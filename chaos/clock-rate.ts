@@ -48,12 +48,18 @@ setTimeout(() => {
 /** Runs a Node child under `env` with a timer of `timerMs` and compares its clocks with the host's. */
 export function probeClock(env: Record<string, string>, timerMs = 1_000): Promise<RateProbe> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-e", CHILD, String(timerMs)], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["-e", CHILD, String(timerMs)], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let start: bigint | undefined;
-    const timeout = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`clock probe: no answer within ${timerMs * 4 + 5_000} ms`));
-    }, timerMs * 4 + 5_000);
+    const timeout = setTimeout(
+      () => {
+        child.kill("SIGKILL");
+        reject(new Error(`clock probe: no answer within ${timerMs * 4 + 5_000} ms`));
+      },
+      timerMs * 4 + 5_000,
+    );
     createInterface({ input: child.stdout }).on("line", (line) => {
       const now = process.hrtime.bigint();
       if (line === "start") {
@@ -90,13 +96,23 @@ export async function verifyClockRate(rate: number): Promise<RateProbe> {
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   const rows: [string, Record<string, string>][] = [
     ["host (no libfaketime)", {}],
-    ...CLOCK_RATES.map((rate): [string, Record<string, string>] => [`x${rate}`, clockRateEnv(rate)]),
-    ["x2, FAKETIME_DONT_FAKE_MONOTONIC=1", { ...clockRateEnv(2), FAKETIME_DONT_FAKE_MONOTONIC: "1" }],
+    ...CLOCK_RATES.map((rate): [string, Record<string, string>] => [
+      `x${rate}`,
+      clockRateEnv(rate),
+    ]),
+    [
+      "x2, FAKETIME_DONT_FAKE_MONOTONIC=1",
+      { ...clockRateEnv(2), FAKETIME_DONT_FAKE_MONOTONIC: "1" },
+    ],
   ];
   console.log("A Node child's clocks over its setTimeout(1000), ms:");
-  console.log(`${"environment".padEnd(36)} ${"host".padStart(8)} ${"hrtime".padStart(8)} ${"perf.now".padStart(8)} ${"Date.now".padStart(8)}`);
+  console.log(
+    `${"environment".padEnd(36)} ${"host".padStart(8)} ${"hrtime".padStart(8)} ${"perf.now".padStart(8)} ${"Date.now".padStart(8)}`,
+  );
   for (const [label, env] of rows) {
     const p = await probeClock(env);
-    console.log(`${label.padEnd(36)} ${p.hostMs.toFixed(0).padStart(8)} ${p.hrtimeMs.toFixed(0).padStart(8)} ${p.perfMs.toFixed(0).padStart(8)} ${String(p.dateMs).padStart(8)}`);
+    console.log(
+      `${label.padEnd(36)} ${p.hostMs.toFixed(0).padStart(8)} ${p.hrtimeMs.toFixed(0).padStart(8)} ${p.perfMs.toFixed(0).padStart(8)} ${String(p.dateMs).padStart(8)}`,
+    );
   }
 }

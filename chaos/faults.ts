@@ -27,8 +27,20 @@ export interface Target {
 }
 
 export type FaultKind =
-  | "partition-minority" | "partition-leader" | "one-way" | "bridge" | "loss" | "delay" | "cut-off-client"
-  | "kill-node" | "kill-leader" | "pause-node" | "pause-leader" | "pause-worker" | "pause-holder" | "clock-jump"
+  | "partition-minority"
+  | "partition-leader"
+  | "one-way"
+  | "bridge"
+  | "loss"
+  | "delay"
+  | "cut-off-client"
+  | "kill-node"
+  | "kill-leader"
+  | "pause-node"
+  | "pause-leader"
+  | "pause-worker"
+  | "pause-holder"
+  | "clock-jump"
   | "clock-rate";
 
 /**
@@ -37,7 +49,15 @@ export type FaultKind =
  */
 export const CLOCK_RATES = [0.5, 0.8, 1.25, 1.5, 2] as const;
 
-const PROCESS_FAULTS: readonly FaultKind[] = ["kill-node", "kill-leader", "pause-node", "pause-leader", "pause-worker", "pause-holder", "clock-jump"];
+const PROCESS_FAULTS: readonly FaultKind[] = [
+  "kill-node",
+  "kill-leader",
+  "pause-node",
+  "pause-leader",
+  "pause-worker",
+  "pause-holder",
+  "clock-jump",
+];
 
 const NODES = [1, 2, 3];
 // The clients' namespaces (4: workers, store, observer; 5: one more worker) stay on one side.
@@ -49,7 +69,10 @@ export class FaultSchedule {
   readonly counts = new Map<FaultKind, number>();
   private deadline = 0;
 
-  constructor(private readonly rng: Rng, private readonly target: Target) {}
+  constructor(
+    private readonly rng: Rng,
+    private readonly target: Target,
+  ) {}
 
   async run(ms: number): Promise<void> {
     this.deadline = Date.now() + ms;
@@ -82,7 +105,15 @@ export class FaultSchedule {
   }
 
   private async networkFault(): Promise<void> {
-    const kind = this.rng.pick<FaultKind>(["partition-minority", "partition-leader", "one-way", "bridge", "loss", "delay", "cut-off-client"]);
+    const kind = this.rng.pick<FaultKind>([
+      "partition-minority",
+      "partition-leader",
+      "one-way",
+      "bridge",
+      "loss",
+      "delay",
+      "cut-off-client",
+    ]);
     const leader = this.target.leader() || this.rng.pick(NODES);
     const net = this.target.net;
     switch (kind) {
@@ -91,7 +122,9 @@ export class FaultSchedule {
         const alone = kind === "partition-leader" ? leader : this.rng.pick(NODES);
         const rest = this.others(alone);
         // The clients sit with the majority or, to reach a stale leader, with the minority.
-        const groups = this.rng.chance(0.6) ? [[alone], [...rest, ...CLIENTS]] : [[alone, ...CLIENTS], rest];
+        const groups = this.rng.chance(0.6)
+          ? [[alone], [...rest, ...CLIENTS]]
+          : [[alone, ...CLIENTS], rest];
         this.count(kind, groups.map((g) => g.join(",")).join("|"));
         await net.partition(groups);
         await this.hold(1_500, 8_000);
@@ -152,7 +185,9 @@ export class FaultSchedule {
 
   private async processFault(): Promise<void> {
     // Without --clock-rate the draws are exactly those of a run before it existed.
-    const kinds = this.target.clockRateEnv ? [...PROCESS_FAULTS, "clock-rate" as const] : PROCESS_FAULTS;
+    const kinds = this.target.clockRateEnv
+      ? [...PROCESS_FAULTS, "clock-rate" as const]
+      : PROCESS_FAULTS;
     const kind = this.rng.pick<FaultKind>(kinds);
     const leader = this.target.leader() || this.rng.pick(NODES);
     switch (kind) {
@@ -201,7 +236,16 @@ export class FaultSchedule {
       }
       case "clock-jump": {
         const id = this.rng.pick(NODES);
-        const offset = this.rng.pick(["+3600", "-3600", "+86400", "-86400", "+30", "-30", "+5", "-5"]);
+        const offset = this.rng.pick([
+          "+3600",
+          "-3600",
+          "+86400",
+          "-86400",
+          "+30",
+          "-30",
+          "+5",
+          "-5",
+        ]);
         this.count(kind, `node ${id} ${offset}s`);
         writeFileSync(this.target.clockFile(id), `${offset}\n`);
         await this.hold(2_000, 12_000);
@@ -220,7 +264,10 @@ export class FaultSchedule {
         // Half of the time the leader (if another node) is killed and restarted while the
         // node runs at its rate, so that it may take over: a leader's clock decides expiries.
         const takeOver = this.rng.chance(0.5);
-        this.count(kind, `node ${id} x${rate}${id === leader ? " (leader)" : ""}${takeOver ? ", then the leader killed" : ""}`);
+        this.count(
+          kind,
+          `node ${id} x${rate}${id === leader ? " (leader)" : ""}${takeOver ? ", then the leader killed" : ""}`,
+        );
         await node.kill();
         node.start(env(id, rate));
         if (takeOver) {
@@ -228,7 +275,9 @@ export class FaultSchedule {
           const current = this.target.leader();
           const other = current !== id ? this.target.nodes.get(current) : undefined;
           if (other) {
-            this.target.log(`fault clock-rate: kill -9 of leader ${current} while node ${id} runs at x${rate}`);
+            this.target.log(
+              `fault clock-rate: kill -9 of leader ${current} while node ${id} runs at x${rate}`,
+            );
             await other.kill();
             await this.hold(300, 2_000);
             other.start();
@@ -237,7 +286,9 @@ export class FaultSchedule {
         await this.hold(4_000, 15_000);
         await node.kill();
         node.start();
-        this.target.log(`fault clock-rate over: node ${id} back at x1 (leader now ${this.target.leader()})`);
+        this.target.log(
+          `fault clock-rate over: node ${id} back at x1 (leader now ${this.target.leader()})`,
+        );
         return;
       }
       default:

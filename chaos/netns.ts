@@ -13,7 +13,12 @@ export { FAKETIME_LIB } from "./fault/prerequisites.ts";
 export const NAMESPACES = 5;
 
 export const CHAOS_LAB: LabSpec = {
-  name: "chaos", size: NAMESPACES, namespacePrefix: "n", vethPrefix: "chvn", bridge: "chaosbr0", subnet: "10.77.0",
+  name: "chaos",
+  size: NAMESPACES,
+  namespacePrefix: "n",
+  vethPrefix: "chvn",
+  bridge: "chaosbr0",
+  subnet: "10.77.0",
 };
 
 export const addressOf = (member: number): string => memberAddress(CHAOS_LAB, member);

@@ -11,7 +11,12 @@ import { emit } from "./protocol.ts";
 
 const { values } = parseArgs({ options: { endpoints: { type: "string", default: "" } } });
 const endpoints = values.endpoints.split(",");
-const client = new PalisadeClient({ endpoints, clientName: "observer", callTimeoutMs: 1_000, retryBudgetMs: 10_000 });
+const client = new PalisadeClient({
+  endpoints,
+  clientName: "observer",
+  callTimeoutMs: 1_000,
+  retryBudgetMs: 10_000,
+});
 const stop = new AbortController();
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const SENTINEL = "chaos-final/sentinel";
@@ -20,7 +25,9 @@ let sentinelSeen: ((index: bigint) => void) | undefined;
 async function pollLeader(): Promise<void> {
   let last = "";
   while (!stop.signal.aborted) {
-    const answers = await Promise.all(endpoints.map((e) => client.status(e).catch(() => undefined)));
+    const answers = await Promise.all(
+      endpoints.map((e) => client.status(e).catch(() => undefined)),
+    );
     const leaders = answers.filter((s) => s?.role === "leader");
     const top = leaders.sort((a, b) => (a!.term > b!.term ? -1 : 1))[0];
     if (top) {
@@ -44,8 +51,14 @@ async function watchAll(): Promise<void> {
       continue;
     }
     emit({
-      t: "watch", kind: event.kind, index: event.index.toString(), lock: event.lock,
-      session: event.sessionId.toString(), token: event.token.toString(), ...(event.mode === "shared" ? { mode: "shared" as const } : {}), at,
+      t: "watch",
+      kind: event.kind,
+      index: event.index.toString(),
+      lock: event.lock,
+      session: event.sessionId.toString(),
+      token: event.token.toString(),
+      ...(event.mode === "shared" ? { mode: "shared" as const } : {}),
+      at,
     });
   }
 }
@@ -63,7 +76,10 @@ async function final(): Promise<void> {
       const sessions = await client.allSessions({ timeoutMs: 10_000 });
       const ret = nowUs();
       await session.close().catch(() => undefined);
-      const live = sessions.map((s) => s.sessionId).filter((id) => id !== session.id).map(String);
+      const live = sessions
+        .map((s) => s.sessionId)
+        .filter((id) => id !== session.id)
+        .map(String);
       emit({ t: "final", live, call, ret, syncedIndex: index.toString() });
       return;
     } catch (err) {
@@ -82,5 +98,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   }
 });
 void pollLeader();
-watchAll().catch((err: unknown) => emit({ t: "log", msg: `watch ended: ${(err as Error).message}` }));
+watchAll().catch((err: unknown) =>
+  emit({ t: "log", msg: `watch ended: ${(err as Error).message}` }),
+);
 emit({ t: "ready", what: "observer" });

@@ -58,17 +58,26 @@ export class NsProcess {
     const log = openSync(o.logPath, "a");
     const child = spawn(
       findTool("ip") ?? "ip",
-      ["netns", "exec", namespaceOf(CHAOS_LAB, o.ns), "/usr/bin/env", ...envArgs, ...(o.command ?? [process.execPath, scriptPath(o.script), ...o.args])],
+      [
+        "netns",
+        "exec",
+        namespaceOf(CHAOS_LAB, o.ns),
+        "/usr/bin/env",
+        ...envArgs,
+        ...(o.command ?? [process.execPath, scriptPath(o.script), ...o.args]),
+      ],
       { cwd: PACKAGE_ROOT, stdio: ["pipe", o.onLine ? "pipe" : log, log] },
     );
     closeSync(log);
     this.child = child;
     this.stopped = false;
     started.add(this);
-    this.exited = new Promise((resolve) => child.once("exit", () => {
-      if (this.child === child) this.child = undefined;
-      resolve();
-    }));
+    this.exited = new Promise((resolve) =>
+      child.once("exit", () => {
+        if (this.child === child) this.child = undefined;
+        resolve();
+      }),
+    );
     if (o.onLine && child.stdout) {
       const onLine = o.onLine;
       createInterface({ input: child.stdout }).on("line", (text) => {
@@ -104,7 +113,10 @@ export class NsProcess {
   /** Resolves when the process exits, or false after `ms`. */
   async waitExit(ms: number): Promise<boolean> {
     if (!this.child) return true;
-    return Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+    return Promise.race([
+      this.exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), ms)),
+    ]);
   }
 }
 

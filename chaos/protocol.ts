@@ -152,7 +152,15 @@ export interface StreamLoadRecord {
 }
 
 export type Line =
-  | OpRecord | SessionRecord | IncrementRecord | SharedReadRecord | AdmissionRecord | RefusalRecord | LeaderRecord | WatchRecord | FinalRecord
+  | OpRecord
+  | SessionRecord
+  | IncrementRecord
+  | SharedReadRecord
+  | AdmissionRecord
+  | RefusalRecord
+  | LeaderRecord
+  | WatchRecord
+  | FinalRecord
   | StreamLoadRecord
   | { t: "ready"; what: string }
   | { t: "log"; msg: string };

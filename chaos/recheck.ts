@@ -12,9 +12,20 @@ if (!path) {
   console.error("usage: npx tsx chaos/recheck.ts HISTORY.jsonl [--clock-rate]");
   process.exit(2);
 }
-const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
+const lines = readFileSync(path, "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => JSON.parse(l) as Line);
 let final: FinalRecord | undefined;
-const r: Omit<RunRecords, "final"> = { ops: [], sessions: [], increments: [], sharedReads: [], admissions: [], refusals: [], watch: [] };
+const r: Omit<RunRecords, "final"> = {
+  ops: [],
+  sessions: [],
+  increments: [],
+  sharedReads: [],
+  admissions: [],
+  refusals: [],
+  watch: [],
+};
 for (const l of lines) {
   if (l.t === "op") r.ops.push(l);
   else if (l.t === "session") r.sessions.push(l);

@@ -17,14 +17,21 @@ import { clockRateEnv, verifyClockRate } from "./clock-rate.ts";
 import { runComparison, type ScenarioResult, type System } from "./compare/scenarios.ts";
 import { FaultSchedule, type FaultKind } from "./faults.ts";
 import type { NetnsLab } from "./fault/netns-lab.ts";
-import { FAKETIME_LIB, addressOf, checkPrerequisites, cleanLeftovers, openChaosLab } from "./netns.ts";
+import {
+  FAKETIME_LIB,
+  addressOf,
+  checkPrerequisites,
+  cleanLeftovers,
+  openChaosLab,
+} from "./netns.ts";
 import { NsProcess, killAll } from "./procs.ts";
 import type { FinalRecord, Line } from "./protocol.ts";
 import { Rng } from "./rng.ts";
 import { dropRunLock, takeRunLock } from "./run-lock.ts";
 import { runStreamPhase, streamPhaseLines, type StreamPhaseReport } from "./stream-phase.ts";
 
-const USAGE = "usage: npm run chaos -- --seed N --minutes M [--workers W] [--clock-rate] [--skip-stream-load] [--unfenced-store] [--compare SYSTEMS] [--out DIR]";
+const USAGE =
+  "usage: npm run chaos -- --seed N --minutes M [--workers W] [--clock-rate] [--skip-stream-load] [--unfenced-store] [--compare SYSTEMS] [--out DIR]";
 
 function parsed(): ReturnType<typeof parseOptions> {
   try {
@@ -36,23 +43,24 @@ function parsed(): ReturnType<typeof parseOptions> {
   }
 }
 
-const parseOptions = () => parseArgs({
-  options: {
-    help: { type: "boolean", short: "h", default: false },
-    seed: { type: "string", default: "1" },
-    minutes: { type: "string", default: "3" },
-    workers: { type: "string", default: "5" },
-    // Self-check of the suite: a store without the fence must make the checks fail.
-    "unfenced-store": { type: "boolean", default: false },
-    // Also run the Redis designs through the scripted scenarios (never changes the exit status).
-    compare: { type: "string" },
-    // Also restart nodes under monotonic clocks running at rates beyond the drift bound.
-    "clock-rate": { type: "boolean", default: false },
-    // Leave out the minute of load on the Stream RPC before the faults.
-    "skip-stream-load": { type: "boolean", default: false },
-    out: { type: "string" },
-  },
-});
+const parseOptions = () =>
+  parseArgs({
+    options: {
+      help: { type: "boolean", short: "h", default: false },
+      seed: { type: "string", default: "1" },
+      minutes: { type: "string", default: "3" },
+      workers: { type: "string", default: "5" },
+      // Self-check of the suite: a store without the fence must make the checks fail.
+      "unfenced-store": { type: "boolean", default: false },
+      // Also run the Redis designs through the scripted scenarios (never changes the exit status).
+      compare: { type: "string" },
+      // Also restart nodes under monotonic clocks running at rates beyond the drift bound.
+      "clock-rate": { type: "boolean", default: false },
+      // Leave out the minute of load on the Stream RPC before the faults.
+      "skip-stream-load": { type: "boolean", default: false },
+      out: { type: "string" },
+    },
+  });
 const { values } = parsed();
 if (values.help) {
   console.log(USAGE);
@@ -119,7 +127,8 @@ async function waitFor(what: string, check: () => boolean, ms: number): Promise<
 function printComparison(results: ScenarioResult[]): void {
   console.log("\nScripted scenarios (the Redis designs' violations never change the exit status):");
   for (const r of results) {
-    const verdict = r.violations.length === 0 ? "no violation" : `${r.violations.length} VIOLATION(S)`;
+    const verdict =
+      r.violations.length === 0 ? "no violation" : `${r.violations.length} VIOLATION(S)`;
     console.log(`  ${r.system.padEnd(9)} ${r.scenario.padEnd(48)} ${verdict}`);
     for (const n of r.notes) console.log(`      ${n}`);
     for (const v of r.violations) console.log(`      ! ${v}`);
@@ -148,7 +157,9 @@ async function main(): Promise<number> {
   }
   const holder = takeRunLock();
   if (holder !== undefined) {
-    console.error(`chaos: another chaos run (pid ${holder}) is using the namespaces; stop it first`);
+    console.error(
+      `chaos: another chaos run (pid ${holder}) is using the namespaces; stop it first`,
+    );
     tornDown = true; // nothing of ours to tear down, and its namespaces are not ours
     return 2;
   }
@@ -157,11 +168,15 @@ async function main(): Promise<number> {
   if (await cleanLeftovers()) say("removed leftovers of an earlier run");
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
-  say(`seed ${seed}, ${minutes} min${clockRate ? ", with clock-rate faults" : ""}, run directory ${runDir}`);
+  say(
+    `seed ${seed}, ${minutes} min${clockRate ? ", with clock-rate faults" : ""}, run directory ${runDir}`,
+  );
   if (clockRate) {
     // A rate libfaketime did not apply would make the fault a plain restart: refuse.
     const probe = await verifyClockRate(2);
-    say(`clock-rate: a Node process under libfaketime x2 saw ${probe.hrtimeMs.toFixed(0)} ms of hrtime and its ${probe.timerMs} ms timer fire in ${probe.hostMs.toFixed(0)} ms of host time`);
+    say(
+      `clock-rate: a Node process under libfaketime x2 saw ${probe.hrtimeMs.toFixed(0)} ms of hrtime and its ${probe.timerMs} ms timer fire in ${probe.hostMs.toFixed(0)} ms of host time`,
+    );
   }
   lab = await openChaosLab();
   const net = lab;
@@ -169,7 +184,10 @@ async function main(): Promise<number> {
   const config = {
     clusterId: "palisade-chaos",
     nodes: NODE_IDS.map((id) => ({
-      id, peerAddress: `${addressOf(id)}:${PEER_PORT}`, clientAddress: `${addressOf(id)}:${CLIENT_PORT}`, dataDir: join(runDir, `node-${id}`),
+      id,
+      peerAddress: `${addressOf(id)}:${PEER_PORT}`,
+      clientAddress: `${addressOf(id)}:${CLIENT_PORT}`,
+      dataDir: join(runDir, `node-${id}`),
     })),
     raft: { tickMs: 50, electionTicks: 10, heartbeatTicks: 1 },
     limits: { minTtlMs: 500 },
@@ -181,18 +199,29 @@ async function main(): Promise<number> {
   for (const id of NODE_IDS) {
     writeFileSync(clockFile(id), "+0\n");
     const node = new NsProcess({
-      name: `node-${id}`, ns: id, script: "bin/palisade.mjs", logPath: join(runDir, `node-${id}.log`),
+      name: `node-${id}`,
+      ns: id,
+      script: "bin/palisade.mjs",
+      logPath: join(runDir, `node-${id}.log`),
       args: ["node", "--config", configPath, "--id", String(id), "--log-format", "json"],
       env: {
-        LD_PRELOAD: FAKETIME_LIB, FAKETIME_DONT_FAKE_MONOTONIC: "1", FAKETIME_TIMESTAMP_FILE: clockFile(id),
-        FAKETIME_CACHE_DURATION: "1", NODE_ENV: "production",
+        LD_PRELOAD: FAKETIME_LIB,
+        FAKETIME_DONT_FAKE_MONOTONIC: "1",
+        FAKETIME_TIMESTAMP_FILE: clockFile(id),
+        FAKETIME_CACHE_DURATION: "1",
+        NODE_ENV: "production",
       },
     });
     nodes.set(id, node);
     node.start();
   }
   const observer = new NsProcess({
-    name: "observer", ns: 4, script: "chaos/observer.ts", args: ["--endpoints", endpoints], onLine: collect, logPath: join(runDir, "observer.log"),
+    name: "observer",
+    ns: 4,
+    script: "chaos/observer.ts",
+    args: ["--endpoints", endpoints],
+    onLine: collect,
+    logPath: join(runDir, "observer.log"),
   });
   observer.start();
   await waitFor("a leader", () => leader !== 0, 60_000);
@@ -200,7 +229,11 @@ async function main(): Promise<number> {
   await sleep(500); // the observer's watch is pinned by now
   let storeReady = false;
   const store = new NsProcess({
-    name: "store", ns: 4, script: "chaos/store.ts", args: ["--port", "8080", ...(values["unfenced-store"] ? ["--no-fence"] : [])], logPath: join(runDir, "store.log"),
+    name: "store",
+    ns: 4,
+    script: "chaos/store.ts",
+    args: ["--port", "8080", ...(values["unfenced-store"] ? ["--no-fence"] : [])],
+    logPath: join(runDir, "store.log"),
     onLine: (line) => (line.t === "ready" ? (storeReady = true) : collect(line)),
   });
   store.start();
@@ -215,11 +248,32 @@ async function main(): Promise<number> {
   // The last worker runs in n5: the one that can be cut off from the cluster but not from the store.
   for (let w = 1; w <= workerCount; w++) {
     const worker = new NsProcess({
-      name: `w${w}`, ns: w === workerCount ? 5 : 4, script: "chaos/worker.ts", logPath: join(runDir, `w${w}.log`), onLine: collect,
+      name: `w${w}`,
+      ns: w === workerCount ? 5 : 4,
+      script: "chaos/worker.ts",
+      logPath: join(runDir, `w${w}.log`),
+      onLine: collect,
       args: [
-        "--name", `w${w}`, "--seed", String(rng.fork()), "--endpoints", endpoints, "--store", `http://${addressOf(4)}:8080`,
-        "--counters", "a,b,c", "--locks", "p1,p2,p3", "--loops", "2", "--ttl", String(SESSION_TTL_MS),
-        "--epoch-us", String(epochUs), "--generation-ms", String(LOCK_GENERATION_MS),
+        "--name",
+        `w${w}`,
+        "--seed",
+        String(rng.fork()),
+        "--endpoints",
+        endpoints,
+        "--store",
+        `http://${addressOf(4)}:8080`,
+        "--counters",
+        "a,b,c",
+        "--locks",
+        "p1,p2,p3",
+        "--loops",
+        "2",
+        "--ttl",
+        String(SESSION_TTL_MS),
+        "--epoch-us",
+        String(epochUs),
+        "--generation-ms",
+        String(LOCK_GENERATION_MS),
       ],
     });
     workers.push(worker);
@@ -231,7 +285,12 @@ async function main(): Promise<number> {
     say(`${workerCount} workers started; a minute of load on the Stream RPC first`);
     try {
       streamPhase = await runStreamPhase({
-        runDir, endpoints, endpointOf: (id) => `${addressOf(id)}:${CLIENT_PORT}`, leader: () => leader, pidOf: (id) => nodes.get(id)?.pid, say,
+        runDir,
+        endpoints,
+        endpointOf: (id) => `${addressOf(id)}:${CLIENT_PORT}`,
+        leader: () => leader,
+        pidOf: (id) => nodes.get(id)?.pid,
+        say,
       });
     } catch (err) {
       streamPhaseError = `stream load: ${(err as Error).message}`;
@@ -240,18 +299,36 @@ async function main(): Promise<number> {
   say(`${workerCount} workers started; faults for ${minutes} min`);
 
   const schedule = new FaultSchedule(new Rng(rng.fork()), {
-    net, nodes, workers, leader: () => leader, clockFile,
-    ...(clockRate ? { clockRateEnv: (_id: number, rate: number) => ({ ...clockRateEnv(rate), NODE_ENV: "production" }) } : {}),
-    nextCounterGrant: (ms) => new Promise((resolveGrant) => {
-      grantWaiters.push(resolveGrant);
-      setTimeout(() => resolveGrant(undefined), ms);
-    }),
+    net,
+    nodes,
+    workers,
+    leader: () => leader,
+    clockFile,
+    ...(clockRate
+      ? {
+          clockRateEnv: (_id: number, rate: number) => ({
+            ...clockRateEnv(rate),
+            NODE_ENV: "production",
+          }),
+        }
+      : {}),
+    nextCounterGrant: (ms) =>
+      new Promise((resolveGrant) => {
+        grantWaiters.push(resolveGrant);
+        setTimeout(() => resolveGrant(undefined), ms);
+      }),
     log: (msg) => {
       faultLog.push(`${elapsed()} ${msg}`);
       if (process.env.CHAOS_VERBOSE) say(msg);
     },
   });
-  const progress = setInterval(() => say(`${lines.filter((l) => l.t === "op").length} operations, ${[...schedule.counts.values()].reduce((a, b) => a + b, 0)} faults, leader ${leader}`), 30_000);
+  const progress = setInterval(
+    () =>
+      say(
+        `${lines.filter((l) => l.t === "op").length} operations, ${[...schedule.counts.values()].reduce((a, b) => a + b, 0)} faults, leader ${leader}`,
+      ),
+    30_000,
+  );
   await schedule.run(minutes * 60_000);
   clearInterval(progress);
 
@@ -263,7 +340,8 @@ async function main(): Promise<number> {
   for (const node of nodes.values()) if (!node.running) node.start();
   const opsAtHeal = lines.filter((l) => l.t === "op" && l.out?.kind === "granted").length;
   await sleep(8_000);
-  const grantsAfterHeal = lines.filter((l) => l.t === "op" && l.out?.kind === "granted").length - opsAtHeal;
+  const grantsAfterHeal =
+    lines.filter((l) => l.t === "op" && l.out?.kind === "granted").length - opsAtHeal;
   for (const w of workers) w.send("stop");
   const stuck: string[] = [];
   for (const w of workers) if (!(await w.waitExit(30_000))) stuck.push(w.options.name);
@@ -276,7 +354,16 @@ async function main(): Promise<number> {
   store.signal("SIGTERM");
   await store.waitExit(5_000);
 
-  const records: RunRecords = { ops: [], sessions: [], increments: [], sharedReads: [], admissions: [], refusals: [], watch: [], final: final! };
+  const records: RunRecords = {
+    ops: [],
+    sessions: [],
+    increments: [],
+    sharedReads: [],
+    admissions: [],
+    refusals: [],
+    watch: [],
+    final: final!,
+  };
   for (const l of lines) {
     if (l.t === "op") records.ops.push(l);
     else if (l.t === "session") records.sessions.push(l);
@@ -291,12 +378,16 @@ async function main(): Promise<number> {
   writeFileSync(join(runDir, "faults.log"), faultLog.join("\n") + "\n");
   say("checking");
   const report = runChecks(records, { clientDeadline: !clockRate });
-  if (stuck.length > 0) report.violations.push(`workers did not stop within 30 s: ${stuck.join(", ")}`);
+  if (stuck.length > 0)
+    report.violations.push(`workers did not stop within 30 s: ${stuck.join(", ")}`);
   if (streamPhase) report.violations.push(...streamPhase.violations);
   if (streamPhaseError) report.violations.push(streamPhaseError);
 
   console.log(`\nFaults injected (seed ${seed}${clockRate ? ", --clock-rate" : ""}):`);
-  const kinds = [...schedule.counts.entries()].sort(([a], [b]) => a.localeCompare(b)) as [FaultKind, number][];
+  const kinds = [...schedule.counts.entries()].sort(([a], [b]) => a.localeCompare(b)) as [
+    FaultKind,
+    number,
+  ][];
   for (const [kind, n] of kinds) console.log(`  ${kind.padEnd(20)} ${n}`);
   console.log(`  ${"total".padEnd(20)} ${kinds.reduce((a, [, n]) => a + n, 0)}`);
   console.log("Operations:");
@@ -305,7 +396,8 @@ async function main(): Promise<number> {
     const k = `${op.kind} ${op.ret === null ? "unknown" : (op.out?.kind ?? "?")}`;
     byKind.set(k, (byKind.get(k) ?? 0) + 1);
   }
-  for (const [k, n] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${k.padEnd(34)} ${n}`);
+  for (const [k, n] of [...byKind].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`  ${k.padEnd(34)} ${n}`);
   console.log("Checks:");
   for (const [k, n] of Object.entries(report.counts)) console.log(`  ${k.padEnd(42)} ${n}`);
   console.log(`  ${"grants in the 8 s after healing".padEnd(42)} ${grantsAfterHeal}`);
@@ -315,9 +407,15 @@ async function main(): Promise<number> {
   console.log(`History: ${historyPath} (faults: ${join(runDir, "faults.log")})`);
   if (compareWith.length > 0) {
     const compareRng = new Rng(seed + 1_000_003);
-    const results = await runComparison(compareWith, { net, runDir, endpoints, clockFile, leader: () => leader, say }, () => compareRng.next());
+    const results = await runComparison(
+      compareWith,
+      { net, runDir, endpoints, clockFile, leader: () => leader, say },
+      () => compareRng.next(),
+    );
     printComparison(results);
-    for (const r of results) if (r.system === "palisade") report.violations.push(...r.violations.map((v) => `scripted ${r.scenario}: ${v}`));
+    for (const r of results)
+      if (r.system === "palisade")
+        report.violations.push(...r.violations.map((v) => `scripted ${r.scenario}: ${v}`));
   }
   if (report.violations.length === 0) {
     console.log(`VERDICT: PASS — no violation (seed ${seed}, ${elapsed()})`);

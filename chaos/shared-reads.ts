@@ -11,7 +11,12 @@
 //     grant's write);
 //   - it includes every increment acknowledged before its Acquire was sent, and what the
 //     reader was answered is what the store admitted.
-import type { AdmissionRecord, IncrementRecord, RefusalRecord, SharedReadRecord } from "./protocol.ts";
+import type {
+  AdmissionRecord,
+  IncrementRecord,
+  RefusalRecord,
+  SharedReadRecord,
+} from "./protocol.ts";
 
 export interface SharedReadRecords {
   admissions: readonly AdmissionRecord[];
@@ -42,15 +47,21 @@ function countWhile(n: number, holds: (i: number) => boolean): number {
 }
 
 /** The store's side: the fence rule for shared reads and what each read's value includes. */
-function checkAdmissions(r: SharedReadRecords, out: string[]): { reads: AdmittedRead[]; exclusiveTokens: Map<string, Set<bigint>> } {
-  const perKey = new Map<string, {
-    exclusive?: { token: bigint; session: string };
-    /** Per value written: the highest token among the writes it includes (its own and those it was based on). */
-    includes: Map<number, bigint>;
-    /** Admitted writes: token and place. */
-    writes: { token: bigint; at: number; session: string }[];
-    admitted: number;
-  }>();
+function checkAdmissions(
+  r: SharedReadRecords,
+  out: string[],
+): { reads: AdmittedRead[]; exclusiveTokens: Map<string, Set<bigint>> } {
+  const perKey = new Map<
+    string,
+    {
+      exclusive?: { token: bigint; session: string };
+      /** Per value written: the highest token among the writes it includes (its own and those it was based on). */
+      includes: Map<number, bigint>;
+      /** Admitted writes: token and place. */
+      writes: { token: bigint; at: number; session: string }[];
+      admitted: number;
+    }
+  >();
   const reads: AdmittedRead[] = [];
   const exclusiveTokens = new Map<string, Set<bigint>>();
   for (const a of r.admissions) {
@@ -63,7 +74,8 @@ function checkAdmissions(r: SharedReadRecords, out: string[]): { reads: Admitted
       if (!exclusiveTokens.has(a.key)) exclusiveTokens.set(a.key, new Set());
       exclusiveTokens.get(a.key)!.add(token);
       if (a.access === "write") {
-        const below = a.basedOn === undefined || a.basedOn === 0 ? 0n : (s.includes.get(a.basedOn) ?? 0n);
+        const below =
+          a.basedOn === undefined || a.basedOn === 0 ? 0n : (s.includes.get(a.basedOn) ?? 0n);
         s.includes.set(a.value, token > below ? token : below);
         s.writes.push({ token, at, session: a.session });
       }
@@ -71,15 +83,21 @@ function checkAdmissions(r: SharedReadRecords, out: string[]): { reads: Admitted
     }
     const what = `store ${a.key}: shared read ${a.req} under token ${token} (session ${a.session})`;
     if (s.exclusive && token < s.exclusive.token) {
-      out.push(`${what} admitted after exclusive token ${s.exclusive.token} (session ${s.exclusive.session}): a stale reader not fenced off`);
+      out.push(
+        `${what} admitted after exclusive token ${s.exclusive.token} (session ${s.exclusive.session}): a stale reader not fenced off`,
+      );
     }
     if (s.exclusive && token === s.exclusive.token && a.session !== s.exclusive.session) {
-      out.push(`${what} shares its token with the exclusive grant of session ${s.exclusive.session}`);
+      out.push(
+        `${what} shares its token with the exclusive grant of session ${s.exclusive.session}`,
+      );
     }
     if (!Number.isInteger(a.value) || a.value < 0 || (a.value !== 0 && !s.includes.has(a.value))) {
       out.push(`${what} read ${a.value}, a value no admitted write had made before it`);
     } else if (a.value !== 0 && (s.includes.get(a.value) ?? 0n) > token) {
-      out.push(`${what} read ${a.value}, which includes an increment written under exclusive token ${s.includes.get(a.value)} above it`);
+      out.push(
+        `${what} read ${a.value}, which includes an increment written under exclusive token ${s.includes.get(a.value)} above it`,
+      );
     }
     reads.push({ key: a.key, token, session: a.session, value: a.value, at });
   }
@@ -107,7 +125,6 @@ function checkAdmissions(r: SharedReadRecords, out: string[]): { reads: Admitted
   return { reads, exclusiveTokens };
 }
 
-
 /** The readers' side: their answers against the store's log, and against the increments acknowledged before they asked. */
 function checkReaders(r: SharedReadRecords, out: string[], counts: Record<string, number>): void {
   const admitted = new Map<string, AdmissionRecord>();
@@ -125,18 +142,27 @@ function checkReaders(r: SharedReadRecords, out: string[], counts: Record<string
     const what = `shared read ${read.req} of ${read.key} under token ${read.token} (session ${read.session})`;
     const a = admitted.get(read.req);
     if (!a) out.push(`${what}: answered ${read.value}, not in the store's log`);
-    else if (a.value !== read.value || a.token !== read.token) out.push(`${what}: answered ${read.value}, the store admitted ${a.value} under token ${a.token}`);
+    else if (a.value !== read.value || a.token !== read.token)
+      out.push(
+        `${what}: answered ${read.value}, the store admitted ${a.value} under token ${a.token}`,
+      );
     const times = ackedAt.get(read.key) ?? [];
     const before = countWhile(times.length, (i) => times[i]! < read.acquireCall);
     checked++;
     if (read.value < before) {
-      out.push(`${what}: read ${read.value}, below the ${before} increments acknowledged before its Acquire was sent at ${read.acquireCall}`);
+      out.push(
+        `${what}: read ${read.value}, below the ${before} increments acknowledged before its Acquire was sent at ${read.acquireCall}`,
+      );
     }
   }
   counts["shared reads checked against acknowledged increments"] = checked;
 }
 
-export function checkSharedReads(r: SharedReadRecords, out: string[], counts: Record<string, number>): void {
+export function checkSharedReads(
+  r: SharedReadRecords,
+  out: string[],
+  counts: Record<string, number>,
+): void {
   const found: string[] = [];
   const { reads, exclusiveTokens } = checkAdmissions(r, found);
   // A refusal must name an exclusive token the store had admitted for that key.
@@ -146,7 +172,9 @@ export function checkSharedReads(r: SharedReadRecords, out: string[], counts: Re
     fencedOff++;
     const highest = BigInt(x.highest);
     if (BigInt(x.token) >= highest || !(exclusiveTokens.get(x.key)?.has(highest) ?? false)) {
-      found.push(`store ${x.key}: shared read under token ${x.token} (session ${x.session}) refused for exclusive token ${highest}, which is not above it or was never admitted`);
+      found.push(
+        `store ${x.key}: shared read under token ${x.token} (session ${x.session}) refused for exclusive token ${highest}, which is not above it or was never admitted`,
+      );
     }
   }
   checkReaders(r, found, counts);

@@ -10,11 +10,21 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { parseArgs } from "node:util";
 import {
-  FenceRejectedError, FencingTokenHeaderError, MemoryFence, modeFromHeaders, tokenFromHeaders, type KvTx,
+  FenceRejectedError,
+  FencingTokenHeaderError,
+  MemoryFence,
+  modeFromHeaders,
+  tokenFromHeaders,
+  type KvTx,
 } from "../client/fence/index.ts";
 import { emit } from "./protocol.ts";
 
-const { values } = parseArgs({ options: { port: { type: "string", default: "8080" }, "no-fence": { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", default: "8080" },
+    "no-fence": { type: "boolean", default: false },
+  },
+});
 // --no-fence (the suite's self-check): every token is admitted, as in a store that trusts lock holders.
 const fence = new MemoryFence();
 const noFence = values["no-fence"];
@@ -51,26 +61,57 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const reqId = header(req, "x-req");
   const access = req.method === "PUT" ? "write" : "read";
   const shared = modeFromHeaders(req) === "shared";
-  if (shared && access === "write") return void res.writeHead(400).end("a write cannot be made under a shared grant");
+  if (shared && access === "write")
+    return void res.writeHead(400).end("a write cannot be made under a shared grant");
   const mode = shared ? { mode: "shared" as const } : {};
   const read = access === "write" ? (JSON.parse(await bodyOf(req)) as { read: number }).read : 0;
   try {
     const effect = async (tx: KvTx): Promise<number> => {
       const before = Number((await tx.get(key)) ?? "0");
       if (access === "read") {
-        emit({ t: "admit", key, token: token.toString(), session, access, ...mode, value: before, req: reqId });
+        emit({
+          t: "admit",
+          key,
+          token: token.toString(),
+          session,
+          access,
+          ...mode,
+          value: before,
+          req: reqId,
+        });
         return before;
       }
       tx.put(key, String(read + 1));
-      emit({ t: "admit", key, token: token.toString(), session, access, value: read + 1, basedOn: read, before, req: reqId });
+      emit({
+        t: "admit",
+        key,
+        token: token.toString(),
+        session,
+        access,
+        value: read + 1,
+        basedOn: read,
+        before,
+        req: reqId,
+      });
       return read + 1;
     };
-    const value = noFence ? await unfenced(key, effect) : await fence.guard(key, token, effect, { access, ...mode });
-    if (access === "read") res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ value }));
+    const value = noFence
+      ? await unfenced(key, effect)
+      : await fence.guard(key, token, effect, { access, ...mode });
+    if (access === "read")
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ value }));
     else res.writeHead(204).end();
   } catch (err) {
     if (!(err instanceof FenceRejectedError)) throw err;
-    emit({ t: "refuse", key, token: token.toString(), session, access, ...mode, highest: err.highest.toString() });
+    emit({
+      t: "refuse",
+      key,
+      token: token.toString(),
+      session,
+      access,
+      ...mode,
+      highest: err.highest.toString(),
+    });
     res.writeHead(409).end();
   }
 }

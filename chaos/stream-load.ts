@@ -39,7 +39,10 @@ const stopped = new Promise<void>((resolve) => {
 });
 
 async function waits(): Promise<void> {
-  const client = new PalisadeClient({ endpoints: values.endpoints.split(","), clientName: "stream-load-waits" });
+  const client = new PalisadeClient({
+    endpoints: values.endpoints.split(","),
+    clientName: "stream-load-waits",
+  });
   const count = Number(values.sessions);
   const perSession = Number(values.waits);
   const ttlMs = Number(values.ttl);
@@ -47,7 +50,12 @@ async function waits(): Promise<void> {
   const started = Date.now();
   // Each loss is logged with its reason and time, so a failed phase says which path lost it.
   const watch = (session: Session, label: string): void =>
-    session.onLost((reason) => emit({ t: "log", msg: `stream-load waits: ${label} lost at ${((Date.now() - started) / 1000).toFixed(1)} s: ${reason}` }));
+    session.onLost((reason) =>
+      emit({
+        t: "log",
+        msg: `stream-load waits: ${label} lost at ${((Date.now() - started) / 1000).toFixed(1)} s: ${reason}`,
+      }),
+    );
   const holder = await client.openSession({ ttlMs });
   watch(holder, "holder");
   for (const name of names) await holder.acquire(name, { waitMs: 60_000 });
@@ -57,7 +65,8 @@ async function waits(): Promise<void> {
     const session = await client.openSession({ ttlMs });
     sessions.push(session);
     watch(session, `session ${s}`);
-    for (const name of names) pending.push(session.acquire(name, { waitMs: 3_600_000 }).catch((err: unknown) => err));
+    for (const name of names)
+      pending.push(session.acquire(name, { waitMs: 3_600_000 }).catch((err: unknown) => err));
     await sleep(50); // the waits are the load, not one turn issuing thousands of calls
   }
   while (!stopping) {
@@ -69,7 +78,13 @@ async function waits(): Promise<void> {
   await stopped;
   const all = [holder, ...sessions];
   const lost = all.filter((s) => s.state !== "open").length;
-  emit({ t: "stream-load", what: "waits-final", sessions: all.length, lost, waits: count * perSession });
+  emit({
+    t: "stream-load",
+    what: "waits-final",
+    sessions: all.length,
+    lost,
+    waits: count * perSession,
+  });
   await client.close();
   await Promise.all(pending);
 }
@@ -87,9 +102,15 @@ async function flood(): Promise<void> {
     for (let i = 0; i < 1_024; i++) {
       const id = toU64(nextId++);
       const kind = i % 3;
-      entries.push(pb.StreamRequest.encode(
-        kind === 0 ? { id, getLock: { lock: "stream-load/read" } } : kind === 1 ? { id, keepAlive: { sessionIds: ids } } : { id },
-      ).finish());
+      entries.push(
+        pb.StreamRequest.encode(
+          kind === 0
+            ? { id, getLock: { lock: "stream-load/read" } }
+            : kind === 1
+              ? { id, keepAlive: { sessionIds: ids } }
+              : { id },
+        ).finish(),
+      );
     }
     return packFrame(entries, 0, Number.MAX_SAFE_INTEGER, entries.length).frame;
   };
@@ -103,7 +124,8 @@ async function flood(): Promise<void> {
       const more = call.write(frame());
       frames++;
       requests += 1_024;
-      if (!more) await Promise.race([new Promise((r) => call.once("drain", r)), stopped, sleep(1_000)]);
+      if (!more)
+        await Promise.race([new Promise((r) => call.once("drain", r)), stopped, sleep(1_000)]);
     }
     call.cancel();
   }

@@ -40,7 +40,9 @@ export interface StreamPhaseContext {
 function rssOf(pid: number | undefined): number {
   if (pid === undefined) return 0;
   try {
-    const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+    const line = readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmRSS:"));
     return line ? Number(line.replace(/\D+/g, "")) * 1024 : 0;
   } catch {
     return 0;
@@ -58,11 +60,30 @@ export async function runStreamPhase(ctx: StreamPhaseContext): Promise<StreamPha
   };
   const leader = ctx.leader();
   const waits = new NsProcess({
-    name: "stream-waits", ns: 4, script: "chaos/stream-load.ts", logPath: join(ctx.runDir, "stream-waits.log"), onLine,
-    args: ["--mode", "waits", "--endpoints", ctx.endpoints, "--sessions", "64", "--waits", "64", "--ttl", "10000"],
+    name: "stream-waits",
+    ns: 4,
+    script: "chaos/stream-load.ts",
+    logPath: join(ctx.runDir, "stream-waits.log"),
+    onLine,
+    args: [
+      "--mode",
+      "waits",
+      "--endpoints",
+      ctx.endpoints,
+      "--sessions",
+      "64",
+      "--waits",
+      "64",
+      "--ttl",
+      "10000",
+    ],
   });
   const flood = new NsProcess({
-    name: "stream-flood", ns: 4, script: "chaos/stream-load.ts", logPath: join(ctx.runDir, "stream-flood.log"), onLine,
+    name: "stream-flood",
+    ns: 4,
+    script: "chaos/stream-load.ts",
+    logPath: join(ctx.runDir, "stream-flood.log"),
+    onLine,
     args: ["--mode", "flood", "--endpoint", ctx.endpointOf(leader)],
   });
   const violations: string[] = [];
@@ -70,12 +91,15 @@ export async function runStreamPhase(ctx: StreamPhaseContext): Promise<StreamPha
     waits.start();
     const readyBy = Date.now() + 120_000;
     while (!records.some((r) => r.what === "waits-ready")) {
-      if (Date.now() > readyBy || !waits.running) throw new Error("the waiting client's waits were not all queued within 120 s");
+      if (Date.now() > readyBy || !waits.running)
+        throw new Error("the waiting client's waits were not all queued within 120 s");
       await sleep(200);
     }
     flood.start();
     const rssBefore = rssOf(ctx.pidOf(leader));
-    ctx.say(`stream load: 64 sessions × 64 waits queued, a client flooding node ${leader} without reading; leader RSS ${mib(rssBefore)}`);
+    ctx.say(
+      `stream load: 64 sessions × 64 waits queued, a client flooding node ${leader} without reading; leader RSS ${mib(rssBefore)}`,
+    );
     await sleep(STREAM_PHASE_MS);
     const rssAfter = rssOf(ctx.pidOf(leader));
     waits.send("stop");
@@ -84,13 +108,30 @@ export async function runStreamPhase(ctx: StreamPhaseContext): Promise<StreamPha
     const final = records.find((r) => r.what === "waits-final");
     const flooded = records.find((r) => r.what === "flood-final");
     if (!final) violations.push("stream load: the waiting client did not report its sessions");
-    else if ((final.lost ?? 0) > 0) violations.push(`stream load: the waiting client lost ${final.lost} of ${final.sessions} sessions`);
-    if (ctx.leader() !== leader) violations.push(`stream load: the leader changed from node ${leader} to node ${ctx.leader()} with no fault injected`);
-    if (rssBefore === 0 || rssAfter === 0) violations.push("stream load: the leader's RSS could not be read");
-    else if (rssAfter - rssBefore >= RSS_GROWTH_BOUND) violations.push(`stream load: the leader's RSS grew by ${mib(rssAfter - rssBefore)} in ${STREAM_PHASE_MS / 1000} s (bound ${mib(RSS_GROWTH_BOUND)})`);
+    else if ((final.lost ?? 0) > 0)
+      violations.push(
+        `stream load: the waiting client lost ${final.lost} of ${final.sessions} sessions`,
+      );
+    if (ctx.leader() !== leader)
+      violations.push(
+        `stream load: the leader changed from node ${leader} to node ${ctx.leader()} with no fault injected`,
+      );
+    if (rssBefore === 0 || rssAfter === 0)
+      violations.push("stream load: the leader's RSS could not be read");
+    else if (rssAfter - rssBefore >= RSS_GROWTH_BOUND)
+      violations.push(
+        `stream load: the leader's RSS grew by ${mib(rssAfter - rssBefore)} in ${STREAM_PHASE_MS / 1000} s (bound ${mib(RSS_GROWTH_BOUND)})`,
+      );
     return {
-      sessions: final?.sessions ?? 0, lost: final?.lost ?? 0, waits: final?.waits ?? 0, leader, rssBefore, rssAfter,
-      floodFrames: flooded?.frames ?? 0, floodRequests: flooded?.requests ?? 0, violations,
+      sessions: final?.sessions ?? 0,
+      lost: final?.lost ?? 0,
+      waits: final?.waits ?? 0,
+      leader,
+      rssBefore,
+      rssAfter,
+      floodFrames: flooded?.frames ?? 0,
+      floodRequests: flooded?.requests ?? 0,
+      violations,
     };
   } finally {
     await waits.kill();

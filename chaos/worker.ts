@@ -9,8 +9,14 @@
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import {
-  FailedPreconditionError, NotHolderError, OutcomeUnknownError, PalisadeClient, SessionNotFoundError, StaleTokenError,
-  type LateGrantRelease, type Session,
+  FailedPreconditionError,
+  NotHolderError,
+  OutcomeUnknownError,
+  PalisadeClient,
+  SessionNotFoundError,
+  StaleTokenError,
+  type LateGrantRelease,
+  type Session,
 } from "../client/index.ts";
 import { FENCING_MODE_HEADER, FENCING_TOKEN_HEADER } from "../client/fence/index.ts";
 import { nowUs } from "./clock.ts";
@@ -63,7 +69,11 @@ function recordOp(op: Omit<OpRecord, "t" | "id" | "worker">): void {
 }
 
 function isPrecondition(err: unknown): boolean {
-  return err instanceof FailedPreconditionError || err instanceof NotHolderError || err instanceof StaleTokenError;
+  return (
+    err instanceof FailedPreconditionError ||
+    err instanceof NotHolderError ||
+    err instanceof StaleTokenError
+  );
 }
 
 class Loop {
@@ -71,7 +81,10 @@ class Loop {
   private readonly lateGrants = new Map<string, LateGrantRelease>();
   private info: SessionRecord | undefined;
 
-  constructor(private readonly tag: string, private readonly rng: Rng) {}
+  constructor(
+    private readonly tag: string,
+    private readonly rng: Rng,
+  ) {}
 
   async run(): Promise<void> {
     while (!stopping) {
@@ -97,7 +110,13 @@ class Loop {
     const opened = nowUs();
     try {
       const session = await client.openSession({ ttlMs, clientName: this.tag });
-      const info: SessionRecord = { t: "session", worker: name, session: session.id.toString(), opened, deadline: nsToUs(session.deadlineNs) };
+      const info: SessionRecord = {
+        t: "session",
+        worker: name,
+        session: session.id.toString(),
+        opened,
+        deadline: nsToUs(session.deadlineNs),
+      };
       // The client's deadline as it moves (each acknowledged keepalive); it stops moving
       // once the session is lost or closed, so the record keeps the one last in force.
       session.onDeadlineExtended((deadlineNs) => {
@@ -108,7 +127,9 @@ class Loop {
       });
       // Grants the client released by itself (their Acquire's outcome was unknown to this
       // worker): the acquire it answered and the release it sent belong in the history.
-      session.onLateGrantReleased((late) => this.lateGrants.set(`${session.id}:${late.acquireSeq}`, late));
+      session.onLateGrantReleased((late) =>
+        this.lateGrants.set(`${session.id}:${late.acquireSeq}`, late),
+      );
       this.session = session;
       this.info = info;
       return session;
@@ -144,12 +165,21 @@ class Loop {
   }
 
   /** Acquire (shared with `shared`), recorded; the token and the call's time when granted. */
-  private async acquire(session: Session, lock: string, waitMs: number, shared = false): Promise<{ token: bigint; call: number } | undefined> {
+  private async acquire(
+    session: Session,
+    lock: string,
+    waitMs: number,
+    shared = false,
+  ): Promise<{ token: bigint; call: number } | undefined> {
     if (session.state !== "open") return undefined;
     const sid = session.id.toString();
     const call = nowUs();
-    const pending = session.startAcquire(lock, { waitMs, ...(shared ? { mode: "shared" as const } : {}) });
-    const record = (op: Omit<OpRecord, "t" | "id" | "worker" | "mode" | "waitMs">): void => recordOp({ ...op, ...(shared ? { mode: "shared" as const } : {}), waitMs });
+    const pending = session.startAcquire(lock, {
+      waitMs,
+      ...(shared ? { mode: "shared" as const } : {}),
+    });
+    const record = (op: Omit<OpRecord, "t" | "id" | "worker" | "mode" | "waitMs">): void =>
+      recordOp({ ...op, ...(shared ? { mode: "shared" as const } : {}), waitMs });
     try {
       const r = await pending.result;
       const ret = nowUs();
@@ -166,7 +196,14 @@ class Loop {
       return r.acquired && r.token !== undefined ? { token: r.token, call } : undefined;
     } catch (err) {
       if (err instanceof SessionNotFoundError) {
-        record({ kind: "acquire", lock, session: sid, call, ret: nowUs(), out: { kind: "sessionNotFound" } });
+        record({
+          kind: "acquire",
+          lock,
+          session: sid,
+          call,
+          ret: nowUs(),
+          out: { kind: "sessionNotFound" },
+        });
         return undefined;
       }
       if (!(err instanceof OutcomeUnknownError)) {
@@ -181,12 +218,27 @@ class Loop {
       this.lateGrants.delete(key);
       if (late) {
         const token = late.token.toString();
-        record({ kind: "acquire", lock, session: sid, call, ret: nsToUs(late.learntAtNs), out: { kind: "granted", token } });
-        const release = { kind: "release" as const, lock, session: sid, token, call: nsToUs(late.releaseSentNs) };
+        record({
+          kind: "acquire",
+          lock,
+          session: sid,
+          call,
+          ret: nsToUs(late.learntAtNs),
+          out: { kind: "granted", token },
+        });
+        const release = {
+          kind: "release" as const,
+          lock,
+          session: sid,
+          token,
+          call: nsToUs(late.releaseSentNs),
+        };
         const ret = late.releaseAnsweredNs === null ? null : nsToUs(late.releaseAnsweredNs);
         if (late.outcome === "released") recordOp({ ...release, ret, out: { kind: "ok" } });
-        else if (late.outcome === "sessionNotFound") recordOp({ ...release, ret, out: { kind: "sessionNotFound" } });
-        else if (late.outcome === "notHolder") recordOp({ ...release, ret, out: { kind: "failedPrecondition" } });
+        else if (late.outcome === "sessionNotFound")
+          recordOp({ ...release, ret, out: { kind: "sessionNotFound" } });
+        else if (late.outcome === "notHolder")
+          recordOp({ ...release, ret, out: { kind: "failedPrecondition" } });
         else recordOp({ ...release, ret: null });
         return undefined;
       }
@@ -200,13 +252,37 @@ class Loop {
     const call = nowUs();
     try {
       await session.release(lock, token);
-      recordOp({ kind: "release", lock, session: sid, token: token.toString(), call, ret: nowUs(), out: { kind: "ok" } });
+      recordOp({
+        kind: "release",
+        lock,
+        session: sid,
+        token: token.toString(),
+        call,
+        ret: nowUs(),
+        out: { kind: "ok" },
+      });
     } catch (err) {
       const ret = nowUs();
       if (err instanceof SessionNotFoundError) {
-        recordOp({ kind: "release", lock, session: sid, token: token.toString(), call, ret, out: { kind: "sessionNotFound" } });
+        recordOp({
+          kind: "release",
+          lock,
+          session: sid,
+          token: token.toString(),
+          call,
+          ret,
+          out: { kind: "sessionNotFound" },
+        });
       } else if (isPrecondition(err)) {
-        recordOp({ kind: "release", lock, session: sid, token: token.toString(), call, ret, out: { kind: "failedPrecondition" } });
+        recordOp({
+          kind: "release",
+          lock,
+          session: sid,
+          token: token.toString(),
+          call,
+          ret,
+          out: { kind: "failedPrecondition" },
+        });
       } else {
         recordOp({ kind: "release", lock, session: sid, token: token.toString(), call, ret: null });
       }
@@ -218,7 +294,11 @@ class Loop {
     try {
       const info = await client.getLock(lock, { timeoutMs: 3_000 });
       const out: OpOutcome = info.holder
-        ? { kind: "read", holder: info.holder.sessionId.toString(), token: info.holder.token.toString() }
+        ? {
+            kind: "read",
+            holder: info.holder.sessionId.toString(),
+            token: info.holder.token.toString(),
+          }
         : { kind: "read", holder: null, token: null };
       recordOp({ kind: "read", lock, call, ret: nowUs(), out });
     } catch {
@@ -230,7 +310,14 @@ class Loop {
     const call = nowUs();
     try {
       const valid = await client.validateToken(lock, token, { timeoutMs: 3_000 });
-      recordOp({ kind: "validate", lock, token: token.toString(), call, ret: nowUs(), out: { kind: "validated", valid } });
+      recordOp({
+        kind: "validate",
+        lock,
+        token: token.toString(),
+        call,
+        ret: nowUs(),
+        out: { kind: "validated", valid },
+      });
     } catch {
       // as for reads
     }
@@ -246,7 +333,10 @@ class Loop {
     const url = `${values.store}/c/${encodeURIComponent(key)}`;
     const headers = { [FENCING_TOKEN_HEADER]: token.toString(), "x-session": sid };
     try {
-      const got = await fetch(url, { headers: { ...headers, "x-req": `${name}.${++opCount}` }, signal: AbortSignal.timeout(5_000) });
+      const got = await fetch(url, {
+        headers: { ...headers, "x-req": `${name}.${++opCount}` },
+        signal: AbortSignal.timeout(5_000),
+      });
       if (got.status === 200) {
         const { value } = (await got.json()) as { value: number };
         // Deliberately no look at the session before writing: a paused worker cannot know
@@ -254,11 +344,23 @@ class Loop {
         if (this.rng.chance(0.5)) await sleep(this.rng.int(1, 60));
         const req = `${name}.${++opCount}`;
         const put = await fetch(url, {
-          method: "PUT", headers: { ...headers, "x-req": req, "content-type": "application/json" },
-          body: JSON.stringify({ read: value }), signal: AbortSignal.timeout(5_000),
+          method: "PUT",
+          headers: { ...headers, "x-req": req, "content-type": "application/json" },
+          body: JSON.stringify({ read: value }),
+          signal: AbortSignal.timeout(5_000),
         });
         await put.arrayBuffer();
-        emit({ t: "incr", worker: name, key, session: sid, token: token.toString(), read: value, status: put.status, req, ret: nowUs() });
+        emit({
+          t: "incr",
+          worker: name,
+          key,
+          session: sid,
+          token: token.toString(),
+          read: value,
+          status: put.status,
+          req,
+          ret: nowUs(),
+        });
       } else {
         await got.arrayBuffer();
       }
@@ -278,7 +380,12 @@ class Loop {
     const lock = `counter/${key}`;
     // Mostly without waiting: the checker's model of a lock with shared grants keeps its
     // FIFO queue, and every order of many concurrent waits is a state it must explore.
-    const grant = await this.acquire(session, lock, this.rng.chance(0.25) ? this.rng.int(50, 300) : 0, true);
+    const grant = await this.acquire(
+      session,
+      lock,
+      this.rng.chance(0.25) ? this.rng.int(50, 300) : 0,
+      true,
+    );
     if (grant === undefined) return;
     const { token } = grant;
     const sid = session.id.toString();
@@ -286,11 +393,26 @@ class Loop {
     try {
       if (this.rng.chance(0.3)) await sleep(this.rng.int(1, 30));
       const got = await fetch(`${values.store}/c/${encodeURIComponent(key)}`, {
-        headers: { [FENCING_TOKEN_HEADER]: token.toString(), [FENCING_MODE_HEADER]: "shared", "x-session": sid, "x-req": req },
+        headers: {
+          [FENCING_TOKEN_HEADER]: token.toString(),
+          [FENCING_MODE_HEADER]: "shared",
+          "x-session": sid,
+          "x-req": req,
+        },
         signal: AbortSignal.timeout(5_000),
       });
-      const base = { t: "sread" as const, worker: name, key, session: sid, token: token.toString(), status: got.status, req, acquireCall: grant.call };
-      if (got.status === 200) emit({ ...base, value: ((await got.json()) as { value: number }).value });
+      const base = {
+        t: "sread" as const,
+        worker: name,
+        key,
+        session: sid,
+        token: token.toString(),
+        status: got.status,
+        req,
+        acquireCall: grant.call,
+      };
+      if (got.status === 200)
+        emit({ ...base, value: ((await got.json()) as { value: number }).value });
       else {
         await got.arrayBuffer();
         emit(base);
@@ -306,7 +428,9 @@ class Loop {
       await this.read(lock);
       return;
     }
-    const token = (await this.acquire(session, lock, this.rng.chance(0.5) ? 0 : this.rng.int(50, 500)))?.token;
+    const token = (
+      await this.acquire(session, lock, this.rng.chance(0.5) ? 0 : this.rng.int(50, 500))
+    )?.token;
     if (token === undefined) {
       if (this.rng.chance(0.5)) await this.read(lock);
       return;
@@ -320,7 +444,10 @@ class Loop {
 }
 
 const rng = new Rng(Number(values.seed));
-const loops = Array.from({ length: Number(values.loops) }, (_, i) => new Loop(`${name}-${i}`, new Rng(rng.fork())));
+const loops = Array.from(
+  { length: Number(values.loops) },
+  (_, i) => new Loop(`${name}-${i}`, new Rng(rng.fork())),
+);
 createInterface({ input: process.stdin }).on("line", (line) => {
   if (line.trim() === "stop") stopping = true;
 });

@@ -49,7 +49,10 @@ export class AckTracker {
    * such seqs above it.
    */
   acksFor(seq: number): { ackedUpTo: number; held: number[] } {
-    const held = [...this.heldAbove].filter((s) => s < seq).sort((a, b) => a - b).slice(0, MAX_HELD);
+    const held = [...this.heldAbove]
+      .filter((s) => s < seq)
+      .sort((a, b) => a - b)
+      .slice(0, MAX_HELD);
     // Never its own seq or above: a write whose answer came another way (a CancelWait) must
     // not be sent again, and if it is, it must still be a valid request.
     return { ackedUpTo: Math.min(this.mark, seq - 1), held };

@@ -8,7 +8,13 @@ import { u64 } from "../proto/wire.ts";
 import { sha256, type Backup, type BackupMeta } from "../proto/backup-format.ts";
 import { errorFromStatus } from "./status-errors.ts";
 
-export { BackupFileError, readBackupFile, writeBackupFile, type Backup, type BackupMeta } from "../proto/backup-format.ts";
+export {
+  BackupFileError,
+  readBackupFile,
+  writeBackupFile,
+  type Backup,
+  type BackupMeta,
+} from "../proto/backup-format.ts";
 
 const pb = palisade.v1;
 
@@ -21,17 +27,28 @@ export interface FetchBackupOptions {
 
 /** Answers after which the next endpoint is tried. */
 const TRY_NEXT = new Set<grpc.status>([
-  grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.CANCELLED, grpc.status.UNKNOWN, grpc.status.INTERNAL,
+  grpc.status.UNAVAILABLE,
+  grpc.status.DEADLINE_EXCEEDED,
+  grpc.status.CANCELLED,
+  grpc.status.UNKNOWN,
+  grpc.status.INTERNAL,
 ]);
 
 async function fetchFrom(endpoint: string, options: FetchBackupOptions): Promise<Backup> {
-  const client = new grpc.Client(endpoint, options.credentials ?? grpc.credentials.createInsecure(), {
-    "grpc.max_receive_message_length": 8 * 1024 * 1024,
-  });
+  const client = new grpc.Client(
+    endpoint,
+    options.credentials ?? grpc.credentials.createInsecure(),
+    {
+      "grpc.max_receive_message_length": 8 * 1024 * 1024,
+    },
+  );
   try {
     const call = client.makeServerStreamRequest(
-      adminApi.Backup.path, adminApi.Backup.requestSerialize, adminApi.Backup.responseDeserialize,
-      pb.BackupRequest.create({}), { deadline: Date.now() + (options.timeoutMs ?? 30_000) },
+      adminApi.Backup.path,
+      adminApi.Backup.requestSerialize,
+      adminApi.Backup.responseDeserialize,
+      pb.BackupRequest.create({}),
+      { deadline: Date.now() + (options.timeoutMs ?? 30_000) },
     );
     let first: palisade.v1.BackupChunk | null = null;
     const pieces: Uint8Array[] = [];
@@ -41,7 +58,8 @@ async function fetchFrom(endpoint: string, options: FetchBackupOptions): Promise
       pieces.push(chunk.data);
       if (chunk.last) last = true;
     }
-    if (first === null || !last) throw new Error(`the backup stream from ${endpoint} ended before its last chunk`);
+    if (first === null || !last)
+      throw new Error(`the backup stream from ${endpoint} ended before its last chunk`);
     const size = pieces.reduce((n, p) => n + p.byteLength, 0);
     const data = new Uint8Array(size);
     let offset = 0;
@@ -84,18 +102,35 @@ export async function fetchBackup(options: FetchBackupOptions): Promise<Backup> 
 }
 
 /** SnapshotSave on one node: it writes a snapshot at its applied index now and compacts its log up to it. */
-export function snapshotNow(endpoint: string, options: { credentials?: grpc.ChannelCredentials; timeoutMs?: number } = {}): Promise<{ index: bigint; term: bigint; sizeBytes: bigint }> {
-  const client = new grpc.Client(endpoint, options.credentials ?? grpc.credentials.createInsecure());
+export function snapshotNow(
+  endpoint: string,
+  options: { credentials?: grpc.ChannelCredentials; timeoutMs?: number } = {},
+): Promise<{ index: bigint; term: bigint; sizeBytes: bigint }> {
+  const client = new grpc.Client(
+    endpoint,
+    options.credentials ?? grpc.credentials.createInsecure(),
+  );
   return new Promise<{ index: bigint; term: bigint; sizeBytes: bigint }>((resolve, reject) => {
     client.makeUnaryRequest(
-      adminApi.SnapshotSave.path, adminApi.SnapshotSave.requestSerialize, adminApi.SnapshotSave.responseDeserialize,
-      pb.SnapshotSaveRequest.create({}), { deadline: Date.now() + (options.timeoutMs ?? 10_000) },
+      adminApi.SnapshotSave.path,
+      adminApi.SnapshotSave.requestSerialize,
+      adminApi.SnapshotSave.responseDeserialize,
+      pb.SnapshotSaveRequest.create({}),
+      { deadline: Date.now() + (options.timeoutMs ?? 10_000) },
       (err, response) => {
         if (err || !response) {
-          reject(err ? errorFromStatus(err.code, err.details, err.metadata) : new Error("SnapshotSave gave no answer"));
+          reject(
+            err
+              ? errorFromStatus(err.code, err.details, err.metadata)
+              : new Error("SnapshotSave gave no answer"),
+          );
           return;
         }
-        resolve({ index: u64(response.index, "index"), term: u64(response.term, "term"), sizeBytes: u64(response.sizeBytes, "size_bytes") });
+        resolve({
+          index: u64(response.index, "index"),
+          term: u64(response.term, "term"),
+          sizeBytes: u64(response.sizeBytes, "size_bytes"),
+        });
       },
     );
   }).finally(() => client.close());

@@ -11,9 +11,19 @@ import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
 import { decodeFailure, type CallFailure } from "../proto/codec/answers.ts";
 import { asBuffer, lockServiceDefinition } from "../proto/grpc.ts";
-import { specOf, type CallName, type StreamField, type WireAnswerOf, type WireRequestOf } from "../proto/lock-calls.ts";
+import {
+  specOf,
+  type CallName,
+  type StreamField,
+  type WireAnswerOf,
+  type WireRequestOf,
+} from "../proto/lock-calls.ts";
 import { packFrame } from "../proto/stream-frames.ts";
-import { STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME } from "../proto/limits.ts";
+import {
+  STREAM_MAX_FRAME_BYTES,
+  STREAM_MAX_REQUEST_BYTES,
+  STREAM_MAX_REQUESTS_PER_FRAME,
+} from "../proto/limits.ts";
 import type { Attempt } from "./failover.ts";
 
 const pb = palisade.v1;
@@ -58,23 +68,42 @@ export class CallStream {
   private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly client: grpc.Client, private readonly endpoint: string) {}
+  constructor(
+    private readonly client: grpc.Client,
+    private readonly endpoint: string,
+  ) {}
 
   /** One call on the stream; rejects with a StreamCallError. */
-  send<N extends CallName>(name: N, request: WireRequestOf<N>, timeoutMs: number, attempt?: Attempt): Promise<WireAnswerOf<N>> {
+  send<N extends CallName>(
+    name: N,
+    request: WireRequestOf<N>,
+    timeoutMs: number,
+    attempt?: Attempt,
+  ): Promise<WireAnswerOf<N>> {
     const field = specOf(name).field;
     if (this.closed) return Promise.reject(failedWith(grpc.status.UNAVAILABLE, "client is closed"));
     const id = String(this.nextId++);
-    const bytes = pb.StreamRequest.encode({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], [field]: request }).finish();
+    const bytes = pb.StreamRequest.encode({
+      id: id as unknown as palisade.v1.StreamRequest.$Properties["id"],
+      [field]: request,
+    }).finish();
     if (bytes.byteLength > STREAM_MAX_REQUEST_BYTES) {
-      const error = failedWith(grpc.status.RESOURCE_EXHAUSTED, `the request is ${bytes.byteLength} bytes, more than the ${STREAM_MAX_REQUEST_BYTES} a stream request may have`);
+      const error = failedWith(
+        grpc.status.RESOURCE_EXHAUSTED,
+        `the request is ${bytes.byteLength} bytes, more than the ${STREAM_MAX_REQUEST_BYTES} a stream request may have`,
+      );
       error.tooLargeForStream = true;
       return Promise.reject(error);
     }
     return new Promise<WireAnswerOf<N>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.forget(id);
-        reject(failedWith(grpc.status.DEADLINE_EXCEEDED, `no answer from ${this.endpoint} within ${timeoutMs} ms`));
+        reject(
+          failedWith(
+            grpc.status.DEADLINE_EXCEEDED,
+            `no answer from ${this.endpoint} within ${timeoutMs} ms`,
+          ),
+        );
       }, timeoutMs);
       this.pending.set(id, { field, resolve: resolve as (answer: unknown) => void, reject, timer });
       if (attempt) {
@@ -94,7 +123,13 @@ export class CallStream {
     if (!p) return;
     clearTimeout(p.timer);
     this.pending.delete(id);
-    if (this.call !== null) this.queue(pb.StreamRequest.encode({ id: id as unknown as palisade.v1.StreamRequest.$Properties["id"], forget: {} }).finish());
+    if (this.call !== null)
+      this.queue(
+        pb.StreamRequest.encode({
+          id: id as unknown as palisade.v1.StreamRequest.$Properties["id"],
+          forget: {},
+        }).finish(),
+      );
     this.maybeIdle();
   }
 
@@ -117,7 +152,12 @@ export class CallStream {
     this.outbox = [];
     const call = this.open();
     for (let at = 0; at < requests.length;) {
-      const { frame, next } = packFrame(requests, at, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUESTS_PER_FRAME);
+      const { frame, next } = packFrame(
+        requests,
+        at,
+        STREAM_MAX_FRAME_BYTES,
+        STREAM_MAX_REQUESTS_PER_FRAME,
+      );
       call.write(frame);
       at = next;
     }
@@ -145,9 +185,16 @@ export class CallStream {
       if (!p) continue;
       this.pending.delete(id);
       clearTimeout(p.timer);
-      if (answer.result === "failure" && answer.failure) p.reject(new StreamCallError(decodeFailure(answer.failure)));
+      if (answer.result === "failure" && answer.failure)
+        p.reject(new StreamCallError(decodeFailure(answer.failure)));
       else if (answer.result === p.field) p.resolve(answer[p.field]);
-      else p.reject(failedWith(grpc.status.INTERNAL, `the answer to a ${p.field} call carried ${answer.result ?? "nothing"}`));
+      else
+        p.reject(
+          failedWith(
+            grpc.status.INTERNAL,
+            `the answer to a ${p.field} call carried ${answer.result ?? "nothing"}`,
+          ),
+        );
     }
     this.maybeIdle();
   }
@@ -158,7 +205,9 @@ export class CallStream {
     this.pending.clear();
     for (const p of pending) {
       clearTimeout(p.timer);
-      p.reject(failedWith(grpc.status.UNAVAILABLE, `the stream to ${this.endpoint} broke: ${detail}`));
+      p.reject(
+        failedWith(grpc.status.UNAVAILABLE, `the stream to ${this.endpoint} broke: ${detail}`),
+      );
     }
   }
 

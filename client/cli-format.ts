@@ -12,26 +12,37 @@ const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000
 /** "500ms", "10s", "1.5m", "1h"; a bare number is milliseconds. */
 export function parseDuration(text: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!match) throw new CommanderArgumentError(`expected a duration such as 500ms, 10s, 2m or 1h (got ${JSON.stringify(text)})`);
+  if (!match)
+    throw new CommanderArgumentError(
+      `expected a duration such as 500ms, 10s, 2m or 1h (got ${JSON.stringify(text)})`,
+    );
   const ms = Number(match[1]) * UNITS[match[2] ?? "ms"];
   if (!Number.isSafeInteger(Math.round(ms))) throw new CommanderArgumentError("duration too large");
   return Math.round(ms);
 }
 
 export function parseUint64(text: string): bigint {
-  if (!/^\d{1,20}$/.test(text) || BigInt(text) >= 2n ** 64n) throw new CommanderArgumentError(`expected a decimal uint64 (got ${JSON.stringify(text)})`);
+  if (!/^\d{1,20}$/.test(text) || BigInt(text) >= 2n ** 64n)
+    throw new CommanderArgumentError(`expected a decimal uint64 (got ${JSON.stringify(text)})`);
   return BigInt(text);
 }
 
 export function parseCount(text: string): number {
-  if (!/^\d{1,9}$/.test(text)) throw new CommanderArgumentError(`expected a non-negative integer (got ${JSON.stringify(text)})`);
+  if (!/^\d{1,9}$/.test(text))
+    throw new CommanderArgumentError(
+      `expected a non-negative integer (got ${JSON.stringify(text)})`,
+    );
   return Number(text);
 }
 
 /** Left-aligned columns separated by two spaces. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(header), ...rows.map(line)].join("\n");
 }
 

@@ -8,7 +8,15 @@ import type { PalisadeClient } from "./client.ts";
 import { parseCount, parseDuration, parseUint64, table, toJson, wallTime } from "./cli-format.ts";
 import { registerSnapshotCommands } from "./cli-snapshot.ts";
 import type { Session } from "./session.ts";
-import type { HoldLimitDeadline, LockGrantInfo, LockHolderInfo, LockInfo, LockSummaryInfo, MemberInfo, NodeStatus } from "./types.ts";
+import type {
+  HoldLimitDeadline,
+  LockGrantInfo,
+  LockHolderInfo,
+  LockInfo,
+  LockSummaryInfo,
+  MemberInfo,
+  NodeStatus,
+} from "./types.ts";
 
 export { toJson } from "./cli-format.ts";
 
@@ -33,7 +41,10 @@ export interface Output {
   err(text: string): void;
 }
 
-const stdio: Output = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
+const stdio: Output = {
+  out: (t) => process.stdout.write(`${t}\n`),
+  err: (t) => process.stderr.write(`${t}\n`),
+};
 
 function describeHolder(holder: LockHolderInfo | undefined): string {
   if (!holder) return "free";
@@ -55,7 +66,11 @@ function kindNotes(h: LockHolderInfo): string {
 /** The line after a list that shows `shown` of `total` entries: how many more, and how to see them. */
 function moreLine(total: number, shown: number, what: string): string[] {
   const more = total - shown;
-  return more > 0 ? [`  ... and ${more.toLocaleString("en-US")} more ${what}${more === 1 ? "" : "s"} (--all lists them all)`] : [];
+  return more > 0
+    ? [
+        `  ... and ${more.toLocaleString("en-US")} more ${what}${more === 1 ? "" : "s"} (--all lists them all)`,
+      ]
+    : [];
 }
 
 /** `lock NAME` in text: an exclusive lock without data reads as it always did; a list not shown whole says how many more it has. */
@@ -71,12 +86,21 @@ function describeLock(info: LockInfo, grantedAtMs: number): string[] {
   });
   const waiters = [...waiterLines, ...moreLine(info.waiterCount, info.waiters.length, "waiter")];
   const held = info.holderCount;
-  const plain = info.kind !== "semaphore" && held <= 1 && (holders[0] === undefined || kindNotes(holders[0]) === "");
-  if (plain) return [`${info.lock}: ${describeHolder(info.holder)}${info.holder ? `, at ${wallTime(grantedAtMs)}` : ""}`, ...waiters];
-  const head = info.kind === "semaphore"
-    ? `${info.lock}: semaphore of ${info.permits ?? 0} permits, ${held} held`
-    : held === 0 ? `${info.lock}: free`
-    : `${info.lock}: ${holders[0]?.mode === "shared" ? `shared by ${held} holder${held > 1 ? "s" : ""}` : "held exclusive"}`;
+  const plain =
+    info.kind !== "semaphore" &&
+    held <= 1 &&
+    (holders[0] === undefined || kindNotes(holders[0]) === "");
+  if (plain)
+    return [
+      `${info.lock}: ${describeHolder(info.holder)}${info.holder ? `, at ${wallTime(grantedAtMs)}` : ""}`,
+      ...waiters,
+    ];
+  const head =
+    info.kind === "semaphore"
+      ? `${info.lock}: semaphore of ${info.permits ?? 0} permits, ${held} held`
+      : held === 0
+        ? `${info.lock}: free`
+        : `${info.lock}: ${holders[0]?.mode === "shared" ? `shared by ${held} holder${held > 1 ? "s" : ""}` : "held exclusive"}`;
   const lines = holders.map((h) => {
     const notes = kindNotes(h);
     return `  holder: session ${h.sessionId}${h.clientName ? ` (${h.clientName})` : ""}, token ${h.token}, granted at index ${h.grantedIndex}${notes ? `, ${notes}` : ""}`;
@@ -91,7 +115,8 @@ function describeLock(info: LockInfo, grantedAtMs: number): string[] {
 async function wholeLock(client: PalisadeClient, lock: string): Promise<LockInfo> {
   let whole: LockInfo | undefined;
   for await (const page of client.lockPages(lock, { holderLimit: 1_000, waiterLimit: 1_000 })) {
-    if (whole === undefined) whole = { ...page, holders: [...(page.holders ?? [])], waiters: [...page.waiters] };
+    if (whole === undefined)
+      whole = { ...page, holders: [...(page.holders ?? [])], waiters: [...page.waiters] };
     else {
       whole.holders?.push(...(page.holders ?? []));
       whole.waiters.push(...page.waiters);
@@ -100,8 +125,10 @@ async function wholeLock(client: PalisadeClient, lock: string): Promise<LockInfo
   const { nextHoldersAfter: _h, nextWaitersAfter: _w, ...info } = whole as LockInfo;
   const holders = info.holders ?? [];
   return {
-    ...info, ...(holders.length > 0 ? { holders } : {}),
-    holderCount: holders.length > 0 ? holders.length : info.holder ? 1 : 0, waiterCount: info.waiters.length,
+    ...info,
+    ...(holders.length > 0 ? { holders } : {}),
+    holderCount: holders.length > 0 ? holders.length : info.holder ? 1 : 0,
+    waiterCount: info.waiters.length,
   };
 }
 
@@ -113,7 +140,7 @@ function kindColumn(l: LockSummaryInfo): string {
 }
 
 function isPlainLock(l: LockSummaryInfo): boolean {
-  return l.kind !== "semaphore" && l.holderCount <= 1 && (l.holder?.mode === undefined);
+  return l.kind !== "semaphore" && l.holderCount <= 1 && l.holder?.mode === undefined;
 }
 
 /** Parses --permits: a semaphore's permit count, at least 1. */
@@ -124,7 +151,10 @@ function parsePermits(text: string): number {
 }
 
 function endpointsFrom(text: string): string[] {
-  return text.split(",").map((e) => e.trim()).filter((e) => e !== "");
+  return text
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
 }
 
 /** A row of `status`: what one endpoint said, or that it did not answer. */
@@ -142,15 +172,27 @@ interface NodeRow {
   error?: string;
 }
 
-function statusRows(answers: Array<{ endpoint: string; status?: NodeStatus; error?: string }>): NodeRow[] {
-  const top = answers.reduce((m, a) => (a.status && a.status.commitIndex > m ? a.status.commitIndex : m), 0n);
+function statusRows(
+  answers: Array<{ endpoint: string; status?: NodeStatus; error?: string }>,
+): NodeRow[] {
+  const top = answers.reduce(
+    (m, a) => (a.status && a.status.commitIndex > m ? a.status.commitIndex : m),
+    0n,
+  );
   return answers.map((a) => {
     if (!a.status) return { endpoint: a.endpoint, reachable: false, error: a.error ?? "no answer" };
     const s = a.status;
     const lag = top > s.appliedIndex ? top - s.appliedIndex : 0n;
     return {
-      endpoint: a.endpoint, reachable: true, nodeId: s.nodeId, role: s.role, term: s.term, leaderId: s.leaderId,
-      commitIndex: s.commitIndex, appliedIndex: s.appliedIndex, lag,
+      endpoint: a.endpoint,
+      reachable: true,
+      nodeId: s.nodeId,
+      role: s.role,
+      term: s.term,
+      leaderId: s.leaderId,
+      commitIndex: s.commitIndex,
+      appliedIndex: s.appliedIndex,
+      lag,
     };
   });
 }
@@ -184,10 +226,15 @@ interface Acquired {
 }
 
 function specOf(names: string[], cmd: KindOptions): AcquireSpec {
-  if (cmd.permits !== undefined && names.length > 1) throw new Error("--permits: name one semaphore (a permit is not taken with other locks here)");
-  if (cmd.permits !== undefined && cmd.shared) throw new Error("--shared: a semaphore takes no mode; leave out --shared or --permits");
+  if (cmd.permits !== undefined && names.length > 1)
+    throw new Error("--permits: name one semaphore (a permit is not taken with other locks here)");
+  if (cmd.permits !== undefined && cmd.shared)
+    throw new Error("--shared: a semaphore takes no mode; leave out --shared or --permits");
   return {
-    names, shared: cmd.shared === true, waitMs: cmd.wait, ttlMs: cmd.ttl,
+    names,
+    shared: cmd.shared === true,
+    waitMs: cmd.wait,
+    ttlMs: cmd.ttl,
     ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}),
     ...(cmd.data !== undefined ? { data: cmd.data } : {}),
     ...(cmd.holdMs !== undefined ? { holdLimitMs: cmd.holdMs } : {}),
@@ -195,7 +242,10 @@ function specOf(names: string[], cmd: KindOptions): AcquireSpec {
 }
 
 /** Aborts with the session, or once the grant's hold limit may have passed (before the leader's revoke). */
-function grantSignal(session: Session, hold: HoldLimitDeadline | undefined): { signal: AbortSignal; stop(): void } {
+function grantSignal(
+  session: Session,
+  hold: HoldLimitDeadline | undefined,
+): { signal: AbortSignal; stop(): void } {
   if (hold === undefined) return { signal: session.signal, stop: () => undefined };
   const controller = new AbortController();
   const onSession = (): void => controller.abort(session.signal.reason);
@@ -217,7 +267,10 @@ function grantSignal(session: Session, hold: HoldLimitDeadline | undefined): { s
 }
 
 /** Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed" after `ms` (when given). */
-function holdUntil(signal: AbortSignal, ms: number | undefined): Promise<"lost" | "interrupted" | "elapsed"> {
+function holdUntil(
+  signal: AbortSignal,
+  ms: number | undefined,
+): Promise<"lost" | "interrupted" | "elapsed"> {
   return new Promise((resolve) => {
     const keepOpen = setInterval(() => undefined, 60_000);
     const timer = ms === undefined ? undefined : setTimeout(() => done("elapsed"), ms);
@@ -242,24 +295,56 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   let exitCode = EXIT_OK;
   const program = new Command("palisadectl")
     .description("Command line for a Palisade lock cluster")
-    .addOption(new Option("--endpoints <list>", "comma-separated host:port client addresses")
-      .env("PALISADE_ENDPOINTS").default(DEFAULT_ENDPOINTS))
+    .addOption(
+      new Option("--endpoints <list>", "comma-separated host:port client addresses")
+        .env("PALISADE_ENDPOINTS")
+        .default(DEFAULT_ENDPOINTS),
+    )
     .option("--json", "print JSON (uint64 values as decimal strings)", false)
-    .addOption(new Option("--timeout <duration>", "how long a request keeps retrying through failovers").argParser(parseDuration).default(10_000, "10s"))
-    .option("--cacert <file>", "PEM CA bundle of the cluster: connect with TLS (default $PALISADE_CACERT)", process.env.PALISADE_CACERT)
-    .option("--cert <file>", "PEM client or admin certificate for mutual TLS (default $PALISADE_CERT)", process.env.PALISADE_CERT)
-    .option("--key <file>", "PEM private key of --cert (default $PALISADE_KEY)", process.env.PALISADE_KEY)
+    .addOption(
+      new Option("--timeout <duration>", "how long a request keeps retrying through failovers")
+        .argParser(parseDuration)
+        .default(10_000, "10s"),
+    )
+    .option(
+      "--cacert <file>",
+      "PEM CA bundle of the cluster: connect with TLS (default $PALISADE_CACERT)",
+      process.env.PALISADE_CACERT,
+    )
+    .option(
+      "--cert <file>",
+      "PEM client or admin certificate for mutual TLS (default $PALISADE_CERT)",
+      process.env.PALISADE_CERT,
+    )
+    .option(
+      "--key <file>",
+      "PEM private key of --cert (default $PALISADE_KEY)",
+      process.env.PALISADE_KEY,
+    )
     .showHelpAfterError(false)
     .exitOverride()
-    .configureOutput({ writeOut: (t) => io.out(t.trimEnd()), writeErr: (t) => io.err(t.trimEnd()) });
+    .configureOutput({
+      writeOut: (t) => io.out(t.trimEnd()),
+      writeErr: (t) => io.err(t.trimEnd()),
+    });
 
-  const withClient = async (fn: (client: PalisadeClient, opts: GlobalOptions) => Promise<number>): Promise<void> => {
+  const withClient = async (
+    fn: (client: PalisadeClient, opts: GlobalOptions) => Promise<number>,
+  ): Promise<void> => {
     const opts = program.opts<GlobalOptions>();
     if ((opts.cert !== undefined || opts.key !== undefined) && opts.cacert === undefined) {
-      throw new Error("--cert and --key need --cacert (the CA that signed the nodes' certificates)");
+      throw new Error(
+        "--cert and --key need --cacert (the CA that signed the nodes' certificates)",
+      );
     }
-    const [{ PalisadeClient }, { tlsCredentials }] = await Promise.all([import("./client.ts"), import("./connection.ts")]);
-    const credentials = opts.cacert !== undefined ? tlsCredentials({ ca: opts.cacert, cert: opts.cert, key: opts.key }) : undefined;
+    const [{ PalisadeClient }, { tlsCredentials }] = await Promise.all([
+      import("./client.ts"),
+      import("./connection.ts"),
+    ]);
+    const credentials =
+      opts.cacert !== undefined
+        ? tlsCredentials({ ca: opts.cacert, cert: opts.cert, key: opts.key })
+        : undefined;
     const client = new PalisadeClient({
       ...(credentials ? { credentials } : {}),
       endpoints: endpointsFrom(opts.endpoints),
@@ -276,25 +361,44 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
 
   /** Opens a session and acquires `spec`'s locks (one atomic set when several), or explains why not (exit 2). */
   const acquireOrExplain = async (
-    client: PalisadeClient, opts: GlobalOptions, spec: AcquireSpec,
+    client: PalisadeClient,
+    opts: GlobalOptions,
+    spec: AcquireSpec,
   ): Promise<Acquired | number> => {
     const [lock, ...others] = spec.names as [string, ...string[]];
     const mode = spec.shared ? { mode: "shared" as const } : {};
     const session = await client.openSession({ ttlMs: spec.ttlMs });
     const result = await session.acquire(lock, {
-      waitMs: spec.waitMs, ...mode,
+      waitMs: spec.waitMs,
+      ...mode,
       ...(spec.permits !== undefined ? { permits: spec.permits } : {}),
       ...(others.length > 0 ? { more: others.map((name) => ({ lock: name, ...mode })) } : {}),
       ...(spec.data !== undefined ? { data: spec.data } : {}),
       ...(spec.holdLimitMs !== undefined ? { holdMs: spec.holdLimitMs } : {}),
     });
     if (result.acquired && result.token !== undefined) {
-      return { session, token: result.token, grants: result.grants ?? [], ...(result.hold ? { hold: result.hold } : {}) };
+      return {
+        session,
+        token: result.token,
+        grants: result.grants ?? [],
+        ...(result.hold ? { hold: result.hold } : {}),
+      };
     }
     await session.close().catch(() => undefined);
     const blocked = result.blockedLock ?? lock;
-    if (opts.json) io.out(toJson({ lock, acquired: false, holder: result.holder ?? null, ...(result.blockedLock !== undefined ? { blockedLock: blocked } : {}) }));
-    else io.err(`not acquired: ${blocked} is ${describeHolder(result.holder)}${others.length > 0 && result.holder === undefined ? " (requests queued ahead)" : ""}`);
+    if (opts.json)
+      io.out(
+        toJson({
+          lock,
+          acquired: false,
+          holder: result.holder ?? null,
+          ...(result.blockedLock !== undefined ? { blockedLock: blocked } : {}),
+        }),
+      );
+    else
+      io.err(
+        `not acquired: ${blocked} is ${describeHolder(result.holder)}${others.length > 0 && result.holder === undefined ? " (requests queued ahead)" : ""}`,
+      );
     return EXIT_NOT_ACQUIRED;
   };
 
@@ -311,18 +415,26 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
       const permit = got.grants.find((g) => g.mode === "permit");
       try {
         if (opts.json) {
-          io.out(toJson({
-            lock: spec.names[0], acquired: true, token, sessionId: session.id,
-            ...(spec.names.length > 1 ? { locks: spec.names } : {}), ...(spec.shared ? { mode: "shared" } : {}),
-            ...(permit ? { permits: permit.permits, slot: permit.slot } : {}),
-          }));
+          io.out(
+            toJson({
+              lock: spec.names[0],
+              acquired: true,
+              token,
+              sessionId: session.id,
+              ...(spec.names.length > 1 ? { locks: spec.names } : {}),
+              ...(spec.shared ? { mode: "shared" } : {}),
+              ...(permit ? { permits: permit.permits, slot: permit.slot } : {}),
+            }),
+          );
         } else io.out(permit ? `${token} slot ${permit.slot ?? 0}` : token.toString());
         if (hold !== undefined) {
           const grant = grantSignal(session, got.hold);
           try {
             const why = await holdUntil(grant.signal, holdMs);
             if (why === "lost") {
-              io.err(`lost: ${String((grant.signal.reason as Error | undefined)?.message ?? "session lost")}`);
+              io.err(
+                `lost: ${String((grant.signal.reason as Error | undefined)?.message ?? "session lost")}`,
+              );
               return EXIT_LOST;
             }
           } finally {
@@ -338,7 +450,9 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
 
   program
     .command("status")
-    .description("every node: id, address, role, term, leader, commit/applied index, lag, reachable")
+    .description(
+      "every node: id, address, role, term, leader, commit/applied index, lag, reachable",
+    )
     .action(() =>
       withClient(async (client, opts) => {
         const answers = await Promise.all(
@@ -353,13 +467,26 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         const rows = statusRows(answers);
         if (opts.json) io.out(toJson(rows));
         else {
-          io.out(table(
-            ["ID", "ADDRESS", "ROLE", "TERM", "LEADER", "COMMIT", "APPLIED", "LAG", "REACHABLE"],
-            rows.map((r) => r.reachable
-              ? [String(r.nodeId), r.endpoint, r.role ?? "", String(r.term), r.leaderId ? String(r.leaderId) : "-",
-                String(r.commitIndex), String(r.appliedIndex), String(r.lag), "yes"]
-              : ["-", r.endpoint, "-", "-", "-", "-", "-", "-", `no (${r.error ?? ""})`]),
-          ));
+          io.out(
+            table(
+              ["ID", "ADDRESS", "ROLE", "TERM", "LEADER", "COMMIT", "APPLIED", "LAG", "REACHABLE"],
+              rows.map((r) =>
+                r.reachable
+                  ? [
+                      String(r.nodeId),
+                      r.endpoint,
+                      r.role ?? "",
+                      String(r.term),
+                      r.leaderId ? String(r.leaderId) : "-",
+                      String(r.commitIndex),
+                      String(r.appliedIndex),
+                      String(r.lag),
+                      "yes",
+                    ]
+                  : ["-", r.endpoint, "-", "-", "-", "-", "-", "-", `no (${r.error ?? ""})`],
+              ),
+            ),
+          );
         }
         return rows.some((r) => r.reachable) ? EXIT_OK : EXIT_ERROR;
       }),
@@ -367,7 +494,9 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
 
   program
     .command("locks [prefix]")
-    .description("locks whose names start with PREFIX, with holder and number of waiters (and kind and number of holders when not all are exclusive)")
+    .description(
+      "locks whose names start with PREFIX, with holder and number of waiters (and kind and number of holders when not all are exclusive)",
+    )
     .option("--prefix <prefix>", "same as the PREFIX argument")
     .action((prefixArg: string | undefined, cmd: { prefix?: string }) =>
       withClient(async (client, opts) => {
@@ -376,11 +505,26 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         else {
           // Only exclusive locks: the columns they always had; any other kind adds its kind and holder count.
           const kinds = !locks.every(isPlainLock);
-          io.out(table(["LOCK", "HOLDER SESSION", "TOKEN", "GRANTED AT", "WAITERS", ...(kinds ? ["KIND", "HOLDERS"] : [])], locks.map((l) => [
-            l.lock, l.holder ? String(l.holder.sessionId) : "-", l.holder ? String(l.holder.token) : "-",
-            l.holder ? String(l.holder.grantedIndex) : "-", String(l.waiterCount),
-            ...(kinds ? [kindColumn(l), String(l.holderCount)] : []),
-          ])));
+          io.out(
+            table(
+              [
+                "LOCK",
+                "HOLDER SESSION",
+                "TOKEN",
+                "GRANTED AT",
+                "WAITERS",
+                ...(kinds ? ["KIND", "HOLDERS"] : []),
+              ],
+              locks.map((l) => [
+                l.lock,
+                l.holder ? String(l.holder.sessionId) : "-",
+                l.holder ? String(l.holder.token) : "-",
+                l.holder ? String(l.holder.grantedIndex) : "-",
+                String(l.waiterCount),
+                ...(kinds ? [kindColumn(l), String(l.holderCount)] : []),
+              ]),
+            ),
+          );
         }
         return EXIT_OK;
       }),
@@ -389,15 +533,27 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   program
     .command("lock <name>")
     .alias("get")
-    .description("a lock's kind and mode, its holders (token, slot, data), granted-at index and time, and its waiters (the first 100 of each, with their totals)")
+    .description(
+      "a lock's kind and mode, its holders (token, slot, data), granted-at index and time, and its waiters (the first 100 of each, with their totals)",
+    )
     .option("--all", "list every holder and waiter, reading page after page")
     .action((lock: string, cmd: { all?: boolean }) =>
       withClient(async (client, opts) => {
         const info = cmd.all ? await wholeLock(client, lock) : await client.getLock(lock);
         // The grant time is display-only data kept in the history.
-        const current = info.holder ? (await client.history(lock)).find((r) => r.token === info.holder?.token && r.reason === "current") : undefined;
+        const current = info.holder
+          ? (await client.history(lock)).find(
+              (r) => r.token === info.holder?.token && r.reason === "current",
+            )
+          : undefined;
         const grantedAtMs = current?.grantedAtMs ?? 0;
-        if (opts.json) io.out(toJson({ ...info, grantedAt: grantedAtMs > 0 ? new Date(grantedAtMs).toISOString() : null }));
+        if (opts.json)
+          io.out(
+            toJson({
+              ...info,
+              grantedAt: grantedAtMs > 0 ? new Date(grantedAtMs).toISOString() : null,
+            }),
+          );
         else for (const line of describeLock(info, grantedAtMs)) io.out(line);
         return EXIT_OK;
       }),
@@ -411,10 +567,19 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         const sessions = await client.allSessions();
         if (opts.json) io.out(toJson(sessions));
         else {
-          io.out(table(["SESSION", "CLIENT", "TTL", "OPENED AT", "HOLDS", "WAITS FOR"], sessions.map((s) => [
-            String(s.sessionId), s.clientName || "-", `${s.ttlMs}ms`, String(s.openedIndex),
-            s.heldLocks.join(",") || "-", s.waitingLocks.join(",") || "-",
-          ])));
+          io.out(
+            table(
+              ["SESSION", "CLIENT", "TTL", "OPENED AT", "HOLDS", "WAITS FOR"],
+              sessions.map((s) => [
+                String(s.sessionId),
+                s.clientName || "-",
+                `${s.ttlMs}ms`,
+                String(s.openedIndex),
+                s.heldLocks.join(",") || "-",
+                s.waitingLocks.join(",") || "-",
+              ]),
+            ),
+          );
         }
         return EXIT_OK;
       }),
@@ -432,7 +597,10 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
           return EXIT_ERROR;
         }
         if (opts.json) io.out(toJson(info));
-        else io.out(`session ${info.sessionId} ${info.clientName}  ttl ${info.ttlMs} ms  holds [${info.heldLocks.join(", ")}]  waits [${info.waitingLocks.join(", ")}]`);
+        else
+          io.out(
+            `session ${info.sessionId} ${info.clientName}  ttl ${info.ttlMs} ms  holds [${info.heldLocks.join(", ")}]  waits [${info.waitingLocks.join(", ")}]`,
+          );
         return EXIT_OK;
       }),
     );
@@ -446,10 +614,20 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         const records = await client.history(lock, cmd.limit);
         if (opts.json) io.out(toJson(records));
         else {
-          io.out(table(["TOKEN", "SESSION", "CLIENT", "GRANTED AT", "ENDED AT", "REASON", "GRANTED"], records.map((r) => [
-            String(r.token), String(r.sessionId), r.clientName || "-", String(r.grantedIndex),
-            r.endedIndex ? String(r.endedIndex) : "-", r.reason, wallTime(r.grantedAtMs),
-          ])));
+          io.out(
+            table(
+              ["TOKEN", "SESSION", "CLIENT", "GRANTED AT", "ENDED AT", "REASON", "GRANTED"],
+              records.map((r) => [
+                String(r.token),
+                String(r.sessionId),
+                r.clientName || "-",
+                String(r.grantedIndex),
+                r.endedIndex ? String(r.endedIndex) : "-",
+                r.reason,
+                wallTime(r.grantedAtMs),
+              ]),
+            ),
+          );
         }
         return EXIT_OK;
       }),
@@ -468,10 +646,17 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         process.once("SIGTERM", onSignal);
         let seen = 0;
         try {
-          for await (const e of client.watch(prefix ?? "", { signal: stop.signal, ...(cmd.from !== undefined ? { fromIndex: cmd.from } : {}) })) {
+          for await (const e of client.watch(prefix ?? "", {
+            signal: stop.signal,
+            ...(cmd.from !== undefined ? { fromIndex: cmd.from } : {}),
+          })) {
             if (opts.json) io.out(toJson(e));
-            else if (e.kind === "resync") io.out(`resync: events up to index ${e.index} are no longer retained; re-read the state`);
-            else io.out(`${e.index}  ${e.kind}  ${e.lock}  session ${e.sessionId}  token ${e.token}`);
+            else if (e.kind === "resync")
+              io.out(
+                `resync: events up to index ${e.index} are no longer retained; re-read the state`,
+              );
+            else
+              io.out(`${e.index}  ${e.kind}  ${e.lock}  session ${e.sessionId}  token ${e.token}`);
             if (cmd.count !== undefined && ++seen >= cmd.count) break;
           }
         } finally {
@@ -484,30 +669,69 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
 
   program
     .command("acquire <names...>")
-    .description("acquire a lock (several names: one atomic set, all or none) and print its token; without --hold release it at once")
-    .addOption(new Option("--wait <duration>", "wait in the queue up to this long").argParser(parseDuration).default(0, "0ms"))
-    .addOption(new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"))
+    .description(
+      "acquire a lock (several names: one atomic set, all or none) and print its token; without --hold release it at once",
+    )
+    .addOption(
+      new Option("--wait <duration>", "wait in the queue up to this long")
+        .argParser(parseDuration)
+        .default(0, "0ms"),
+    )
+    .addOption(
+      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
+    )
     .option("--hold [duration]", "keep the lock until Ctrl-C, or until this long has passed")
     .option("--shared", "take every named lock in shared mode (beside other shared holders)", false)
-    .addOption(new Option("--permits <n>", "the name is a semaphore of N permits: take one permit (one name only)").argParser(parsePermits))
+    .addOption(
+      new Option(
+        "--permits <n>",
+        "the name is a semaphore of N permits: take one permit (one name only)",
+      ).argParser(parsePermits),
+    )
     .option("--data <text>", "holder data shown with the grant (who holds it and why)")
-    .addOption(new Option("--hold-ms <duration>", "hold limit: the leader revokes the grant once this long has passed").argParser(parseDuration))
-    .action((names: string[], cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
-      acquireAndPrint(specOf(names, cmd), cmd.hold));
+    .addOption(
+      new Option(
+        "--hold-ms <duration>",
+        "hold limit: the leader revokes the grant once this long has passed",
+      ).argParser(parseDuration),
+    )
+    .action(
+      (names: string[], cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
+        acquireAndPrint(specOf(names, cmd), cmd.hold),
+    );
 
   program
     .command("semaphore")
     .description("counted semaphores: acquire")
     .command("acquire <name>")
-    .description("take one permit of semaphore NAME of N permits and print its token and slot; without --hold release it at once")
-    .addOption(new Option("--permits <n>", "the semaphore's permit count (fixed while any permit is held)").argParser(parsePermits).makeOptionMandatory())
-    .addOption(new Option("--wait <duration>", "wait in the queue up to this long").argParser(parseDuration).default(0, "0ms"))
-    .addOption(new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"))
+    .description(
+      "take one permit of semaphore NAME of N permits and print its token and slot; without --hold release it at once",
+    )
+    .addOption(
+      new Option("--permits <n>", "the semaphore's permit count (fixed while any permit is held)")
+        .argParser(parsePermits)
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option("--wait <duration>", "wait in the queue up to this long")
+        .argParser(parseDuration)
+        .default(0, "0ms"),
+    )
+    .addOption(
+      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
+    )
     .option("--hold [duration]", "keep the permit until Ctrl-C, or until this long has passed")
     .option("--data <text>", "holder data shown with the grant (who holds it and why)")
-    .addOption(new Option("--hold-ms <duration>", "hold limit: the leader revokes the grant once this long has passed").argParser(parseDuration))
-    .action((name: string, cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
-      acquireAndPrint(specOf([name], cmd), cmd.hold));
+    .addOption(
+      new Option(
+        "--hold-ms <duration>",
+        "hold limit: the leader revokes the grant once this long has passed",
+      ).argParser(parseDuration),
+    )
+    .action(
+      (name: string, cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
+        acquireAndPrint(specOf([name], cmd), cmd.hold),
+    );
 
   program
     .command("release <name>")
@@ -549,43 +773,95 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
 
   program
     .command("run <name> <command> [args...]")
-    .description("run a command only while holding the lock (put it after --); PALISADE_TOKEN and PALISADE_LOCK are set for it")
-    .addOption(new Option("--wait <duration>", "wait in the queue up to this long").argParser(parseDuration).default(0, "0ms"))
-    .addOption(new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"))
-    .addOption(new Option("--grace <duration>", "after Ctrl-C/SIGTERM, how long the command may take before SIGKILL (never past the lock's deadline)").argParser(parseDuration).default(10_000, "10s"))
+    .description(
+      "run a command only while holding the lock (put it after --); PALISADE_TOKEN and PALISADE_LOCK are set for it",
+    )
+    .addOption(
+      new Option("--wait <duration>", "wait in the queue up to this long")
+        .argParser(parseDuration)
+        .default(0, "0ms"),
+    )
+    .addOption(
+      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
+    )
+    .addOption(
+      new Option(
+        "--grace <duration>",
+        "after Ctrl-C/SIGTERM, how long the command may take before SIGKILL (never past the lock's deadline)",
+      )
+        .argParser(parseDuration)
+        .default(10_000, "10s"),
+    )
     .option("--shared", "hold the lock in shared mode (beside other shared holders)", false)
-    .addOption(new Option("--permits <n>", "NAME is a semaphore of N permits: run while holding one permit (PALISADE_SLOT is its slot)").argParser(parsePermits))
+    .addOption(
+      new Option(
+        "--permits <n>",
+        "NAME is a semaphore of N permits: run while holding one permit (PALISADE_SLOT is its slot)",
+      ).argParser(parsePermits),
+    )
     .option("--data <text>", "holder data shown with the grant (who holds it and why)")
-    .addOption(new Option("--hold-ms <duration>", "hold limit: the command is killed before the leader revokes the grant").argParser(parseDuration))
-    .action((lock: string, command: string, args: string[], cmd: KindOptions & { wait: number; ttl: number; grace: number }) =>
-      withClient(async (client, opts) => {
-        const got = await acquireOrExplain(client, opts, specOf([lock], cmd));
-        if (typeof got === "number") return got;
-        const { session, token } = got;
-        const permit = got.grants.find((g) => g.mode === "permit");
-        try {
-          if (opts.json) io.err(toJson({ lock, acquired: true, token, sessionId: session.id, ...(permit ? { slot: permit.slot } : {}) }));
-          const { runUnderLock } = await import("./run/supervise.ts");
-          const { msToNs } = await import("./clock.ts");
-          const holdEnds = got.hold ? got.hold.sentAt.monotonicMs + got.hold.budgetMs : undefined;
-          const outcome = await runUnderLock({
-            session, lock, token, command, args, graceMs: cmd.grace,
-            ...(holdEnds !== undefined ? { holdDeadlineNs: msToNs(holdEnds) } : {}),
-            ...(permit ? { env: { PALISADE_SLOT: String(permit.slot ?? 0) } } : {}),
-          }, (pid) => {
-            if (opts.json) io.err(toJson({ started: pid }));
-          });
-          if (outcome.killedFor === "deadline" || outcome.killedFor === "lost") {
-            const held = got.hold === undefined || session.holdTimeLeftMs(got.hold) > 0;
-            io.err(held || session.state !== "open" ? `lost: the lock's session ended; the command was killed` : `lost: the lock's hold limit passed; the command was killed`);
-          } else if (session.state === "open") {
-            await session.release(lock, token).catch(() => undefined);
+    .addOption(
+      new Option(
+        "--hold-ms <duration>",
+        "hold limit: the command is killed before the leader revokes the grant",
+      ).argParser(parseDuration),
+    )
+    .action(
+      (
+        lock: string,
+        command: string,
+        args: string[],
+        cmd: KindOptions & { wait: number; ttl: number; grace: number },
+      ) =>
+        withClient(async (client, opts) => {
+          const got = await acquireOrExplain(client, opts, specOf([lock], cmd));
+          if (typeof got === "number") return got;
+          const { session, token } = got;
+          const permit = got.grants.find((g) => g.mode === "permit");
+          try {
+            if (opts.json)
+              io.err(
+                toJson({
+                  lock,
+                  acquired: true,
+                  token,
+                  sessionId: session.id,
+                  ...(permit ? { slot: permit.slot } : {}),
+                }),
+              );
+            const { runUnderLock } = await import("./run/supervise.ts");
+            const { msToNs } = await import("./clock.ts");
+            const holdEnds = got.hold ? got.hold.sentAt.monotonicMs + got.hold.budgetMs : undefined;
+            const outcome = await runUnderLock(
+              {
+                session,
+                lock,
+                token,
+                command,
+                args,
+                graceMs: cmd.grace,
+                ...(holdEnds !== undefined ? { holdDeadlineNs: msToNs(holdEnds) } : {}),
+                ...(permit ? { env: { PALISADE_SLOT: String(permit.slot ?? 0) } } : {}),
+              },
+              (pid) => {
+                if (opts.json) io.err(toJson({ started: pid }));
+              },
+            );
+            if (outcome.killedFor === "deadline" || outcome.killedFor === "lost") {
+              const held = got.hold === undefined || session.holdTimeLeftMs(got.hold) > 0;
+              io.err(
+                held || session.state !== "open"
+                  ? `lost: the lock's session ended; the command was killed`
+                  : `lost: the lock's hold limit passed; the command was killed`,
+              );
+            } else if (session.state === "open") {
+              await session.release(lock, token).catch(() => undefined);
+            }
+            return outcome.exitCode;
+          } finally {
+            await session.close().catch(() => undefined);
           }
-          return outcome.exitCode;
-        } finally {
-          await session.close().catch(() => undefined);
-        }
-      }),
+        }),
     );
 
   const transferLeader = (cmd: { to: number }): Promise<void> =>
@@ -611,34 +887,61 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   /** Prints the members; answers the exit code. */
   const printMembers = (members: MemberInfo[], opts: GlobalOptions): number => {
     if (opts.json) io.out(toJson(members));
-    else io.out(table(["ID", "PEER ADDRESS", "KIND", "REACHABLE", "MATCH INDEX"], members.map((m) => [
-      String(m.nodeId), m.address, m.kind, m.reachable ? "yes" : "no", String(m.matchIndex),
-    ])));
+    else
+      io.out(
+        table(
+          ["ID", "PEER ADDRESS", "KIND", "REACHABLE", "MATCH INDEX"],
+          members.map((m) => [
+            String(m.nodeId),
+            m.address,
+            m.kind,
+            m.reachable ? "yes" : "no",
+            String(m.matchIndex),
+          ]),
+        ),
+      );
     return EXIT_OK;
   };
 
-  const member = program.command("member").description("cluster membership (admin): list, add, promote, remove");
+  const member = program
+    .command("member")
+    .description("cluster membership (admin): list, add, promote, remove");
   member
     .command("list")
     .description("members as the answering node sees them")
-    .action(() => withClient(async (client, opts) => printMembers(await client.memberList(), opts)));
+    .action(() =>
+      withClient(async (client, opts) => printMembers(await client.memberList(), opts)),
+    );
   member
     .command("add <id> <peer-address> <client-address>")
     .description("add a node (started with --join) as a learner")
     .action((id: string, peer: string, clientAddress: string) =>
-      withClient(async (client, opts) => printMembers(await client.memberAdd(parseCount(id), peer, clientAddress), opts)));
+      withClient(async (client, opts) =>
+        printMembers(await client.memberAdd(parseCount(id), peer, clientAddress), opts),
+      ),
+    );
   member
     .command("promote <id>")
     .description("make a caught-up learner a voter")
-    .action((id: string) => withClient(async (client, opts) => printMembers(await client.memberPromote(parseCount(id)), opts)));
+    .action((id: string) =>
+      withClient(async (client, opts) =>
+        printMembers(await client.memberPromote(parseCount(id)), opts),
+      ),
+    );
   member
     .command("remove <id>")
     .description("remove a member (a leader that removes itself steps down)")
-    .action((id: string) => withClient(async (client, opts) => printMembers(await client.memberRemove(parseCount(id)), opts)));
+    .action((id: string) =>
+      withClient(async (client, opts) =>
+        printMembers(await client.memberRemove(parseCount(id)), opts),
+      ),
+    );
   program
     .command("members", { hidden: true })
     .description("same as member list")
-    .action(() => withClient(async (client, opts) => printMembers(await client.memberList(), opts)));
+    .action(() =>
+      withClient(async (client, opts) => printMembers(await client.memberList(), opts)),
+    );
 
   registerSnapshotCommands(program, io);
 
@@ -647,7 +950,11 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (typeof code === "string" && code.startsWith("commander.")) {
-      return code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help" ? EXIT_OK : EXIT_ERROR;
+      return code === "commander.helpDisplayed" ||
+        code === "commander.version" ||
+        code === "commander.help"
+        ? EXIT_OK
+        : EXIT_ERROR;
     }
     const { LockNotAcquiredError, PalisadeError } = await import("./errors.ts");
     if (err instanceof LockNotAcquiredError) {
@@ -660,4 +967,3 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   }
   return exitCode;
 }
-

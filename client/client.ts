@@ -12,13 +12,28 @@ import { instantOf, systemClock, type ClientClock } from "./clock.ts";
 import type { LockApi } from "./lock-api.ts";
 import { KeepaliveBatcher } from "./keepalive-batch.ts";
 import {
-  InvalidArgumentError, LockBusyError, LockNotAcquiredError, OutcomeUnknownError, PalisadeError, SessionLostError, SessionNotFoundError,
+  InvalidArgumentError,
+  LockBusyError,
+  LockNotAcquiredError,
+  OutcomeUnknownError,
+  PalisadeError,
+  SessionLostError,
+  SessionNotFoundError,
 } from "./errors.ts";
 import { LockHandle, type LockContext } from "./lock-handle.ts";
 import { Session } from "./session.ts";
 import {
-  membersFrom, statusFrom,
-  type HistoryRecordInfo, type HolderCursor, type LockInfo, type LockMode, type LockPage, type LockTarget, type MemberInfo, type NodeStatus, type SessionInfo,
+  membersFrom,
+  statusFrom,
+  type HistoryRecordInfo,
+  type HolderCursor,
+  type LockInfo,
+  type LockMode,
+  type LockPage,
+  type LockTarget,
+  type MemberInfo,
+  type NodeStatus,
+  type SessionInfo,
   type SessionPage,
 } from "./types.ts";
 import { watchLocks, type WatchEvent, type WatchOptions } from "./watch.ts";
@@ -111,7 +126,11 @@ function toBuffer(pem: string | Buffer | undefined): Buffer | null {
 function credentialsFrom(options: PalisadeClientOptions): grpc.ChannelCredentials | undefined {
   if (options.credentials) return options.credentials;
   if (!options.tls) return undefined;
-  return grpc.credentials.createSsl(toBuffer(options.tls.ca), toBuffer(options.tls.key), toBuffer(options.tls.cert));
+  return grpc.credentials.createSsl(
+    toBuffer(options.tls.ca),
+    toBuffer(options.tls.key),
+    toBuffer(options.tls.cert),
+  );
 }
 
 export interface OpenSessionOptions {
@@ -188,18 +207,27 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     const clientName = options.clientName ?? this.clientName;
     const requestId = this.newRequestId();
     const sent = instantOf(this.clock);
-    const opened = await this.lockApi.call("OpenSession", () => ({ ttlMs: options.ttlMs ?? 0, clientName, requestId }));
-    const session = new Session(this.lockApi, {
-      id: opened.sessionId,
-      ttlMs: opened.ttlMs,
+    const opened = await this.lockApi.call("OpenSession", () => ({
+      ttlMs: options.ttlMs ?? 0,
       clientName,
-      openedSentAt: sent.monotonicMs,
-      openedSentWallMs: sent.wallMs,
-      callTimeoutMs: this.callTimeoutMs,
-      retryBudgetMs: this.retryBudgetMs,
-      driftBound: this.driftBound,
-      deadlineTickMs: this.deadlineTickMs,
-    }, this.clock, this.keepalives);
+      requestId,
+    }));
+    const session = new Session(
+      this.lockApi,
+      {
+        id: opened.sessionId,
+        ttlMs: opened.ttlMs,
+        clientName,
+        openedSentAt: sent.monotonicMs,
+        openedSentWallMs: sent.wallMs,
+        callTimeoutMs: this.callTimeoutMs,
+        retryBudgetMs: this.retryBudgetMs,
+        driftBound: this.driftBound,
+        deadlineTickMs: this.deadlineTickMs,
+      },
+      this.clock,
+      this.keepalives,
+    );
     this.sessions.add(session);
     session.signal.addEventListener("abort", () => this.sessions.delete(session), { once: true });
     return session;
@@ -216,7 +244,10 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
    */
   async lock(lock: string, options: LockOptions = {}): Promise<LockHandle> {
     const { mode, ...rest } = options;
-    const [handle] = await this.acquireHandles([{ lock, ...(mode !== undefined ? { mode } : {}) }], rest);
+    const [handle] = await this.acquireHandles(
+      [{ lock, ...(mode !== undefined ? { mode } : {}) }],
+      rest,
+    );
     return handle as LockHandle;
   }
 
@@ -242,15 +273,22 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
    * once and holds no part of the set meanwhile, so two sets never deadlock. One handle per
    * lock, in the order given, all with the same token; each releases its own lock.
    */
-  async lockAll(targets: readonly LockTarget[], options: AcquireHandleOptions = {}): Promise<LockHandle[]> {
+  async lockAll(
+    targets: readonly LockTarget[],
+    options: AcquireHandleOptions = {},
+  ): Promise<LockHandle[]> {
     if (targets.length === 0) throw new InvalidArgumentError("lockAll: name at least one lock");
     return this.acquireHandles(targets, options);
   }
 
   /** The claim, Acquire and handles behind lock(), lockAll() and a semaphore's acquire(). */
-  private async acquireHandles(targets: readonly LockTarget[], options: AcquireHandleOptions): Promise<LockHandle[]> {
+  private async acquireHandles(
+    targets: readonly LockTarget[],
+    options: AcquireHandleOptions,
+  ): Promise<LockHandle[]> {
     const names = targets.map((t) => t.lock);
-    if (new Set(names).size !== names.length) throw new InvalidArgumentError(`lockAll: a lock is named twice in ${JSON.stringify(names)}`);
+    if (new Set(names).size !== names.length)
+      throw new InvalidArgumentError(`lockAll: a lock is named twice in ${JSON.stringify(names)}`);
     // Checked and claimed before the first await, so a concurrent call sees the claim.
     for (const name of names) if (this.localLocks.has(name)) throw new LockBusyError(name);
     options.signal?.throwIfAborted();
@@ -273,28 +311,42 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
         result = await pending.result;
       } catch (err) {
         // An Acquire with an unknown outcome is still outstanding until the session settles it.
-        if (err instanceof OutcomeUnknownError) claimHeldUntil = session.unsettledAcquire(first.lock);
+        if (err instanceof OutcomeUnknownError)
+          claimHeldUntil = session.unsettledAcquire(first.lock);
         throw err;
       }
       if (result.cancelled) {
         claimHeldUntil = session.unsettledAcquire(first.lock);
         throw options.signal?.reason ?? new DOMException("lock wait aborted", "AbortError");
       }
-      if (!result.acquired || result.token === undefined) throw new LockNotAcquiredError(result.blockedLock ?? first.lock, result.holder);
+      if (!result.acquired || result.token === undefined)
+        throw new LockNotAcquiredError(result.blockedLock ?? first.lock, result.holder);
       // Lost while the answer travelled: the session's end already freed (or will free) the grant.
-      if (!session.live) throw new SessionLostError(`session ${session.id} ended before the grant of ${JSON.stringify(first.lock)} arrived`);
+      if (!session.live)
+        throw new SessionLostError(
+          `session ${session.id} ended before the grant of ${JSON.stringify(first.lock)} arrived`,
+        );
       const grants = result.grants ?? [];
-      if (grants.length !== targets.length) throw new PalisadeError(`the Acquire of ${targets.length} locks was answered with ${grants.length} grants`);
+      if (grants.length !== targets.length)
+        throw new PalisadeError(
+          `the Acquire of ${targets.length} locks was answered with ${grants.length} grants`,
+        );
       return grants.map((g) => {
-        const handle = new LockHandle(session, g.lock, g.token, (h) => {
-          if (this.localLocks.get(g.lock) === h) this.localLocks.delete(g.lock);
-        }, {
-          mode: g.mode,
-          ...(g.permits !== undefined ? { permits: g.permits } : {}),
-          ...(g.slot !== undefined ? { slot: g.slot } : {}),
-          ...(options.data ? { data: options.data } : {}),
-          ...(result.hold ? { hold: result.hold } : {}),
-        });
+        const handle = new LockHandle(
+          session,
+          g.lock,
+          g.token,
+          (h) => {
+            if (this.localLocks.get(g.lock) === h) this.localLocks.delete(g.lock);
+          },
+          {
+            mode: g.mode,
+            ...(g.permits !== undefined ? { permits: g.permits } : {}),
+            ...(g.slot !== undefined ? { slot: g.slot } : {}),
+            ...(options.data ? { data: options.data } : {}),
+            ...(result.hold ? { hold: result.hold } : {}),
+          },
+        );
         if (!handle.signal.aborted) this.localLocks.set(g.lock, handle);
         return handle;
       });
@@ -313,7 +365,11 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   }
 
   /** Runs `fn` while holding `lock`, and always releases it. Stop working when `signal` aborts. */
-  async withLock<T>(lock: string, fn: (held: LockContext) => Promise<T>, options: LockOptions = {}): Promise<T> {
+  async withLock<T>(
+    lock: string,
+    fn: (held: LockContext) => Promise<T>,
+    options: LockOptions = {},
+  ): Promise<T> {
     const handle = await this.lock(lock, options);
     let failed = false;
     try {
@@ -350,14 +406,21 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       .then((old) => (old?.live ? old : this.openSession({ ttlMs: this.sessionTtlMs })))
       .then((session) => {
         // Registered before any handle listens, so the handles are still listed when it runs.
-        session.signal.addEventListener("abort", () => {
-          if (session.state !== "lost") return;
-          const locks = [...this.localLocks.entries()]
-            .filter(([, h]) => h !== "acquiring" && h.sessionId === session.id)
-            .map(([name]) => name);
-          const error = session.signal.reason instanceof SessionLostError ? session.signal.reason : new SessionLostError(`session ${session.id} lost`);
-          this.emit("lost", { sessionId: session.id, locks, error });
-        }, { once: true });
+        session.signal.addEventListener(
+          "abort",
+          () => {
+            if (session.state !== "lost") return;
+            const locks = [...this.localLocks.entries()]
+              .filter(([, h]) => h !== "acquiring" && h.sessionId === session.id)
+              .map(([name]) => name);
+            const error =
+              session.signal.reason instanceof SessionLostError
+                ? session.signal.reason
+                : new SessionLostError(`session ${session.id} lost`);
+            this.emit("lost", { sessionId: session.id, locks, error });
+          },
+          { once: true },
+        );
         return session;
       });
     this.lockSession = opening;
@@ -371,13 +434,17 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
    * `options` say where to go on), both totals, and where each list goes on.
    */
   async getLock(lock: string, options: LockPageOptions & ReadOptions = {}): Promise<LockInfo> {
-    return this.read("GetLock", () => ({
-      lock,
-      ...(options.holderLimit !== undefined ? { holderLimit: options.holderLimit } : {}),
-      ...(options.waiterLimit !== undefined ? { waiterLimit: options.waiterLimit } : {}),
-      ...(options.holdersAfter ? { holdersAfter: options.holdersAfter } : {}),
-      waitersAfterIndex: options.waitersAfter ?? 0n,
-    }), options);
+    return this.read(
+      "GetLock",
+      () => ({
+        lock,
+        ...(options.holderLimit !== undefined ? { holderLimit: options.holderLimit } : {}),
+        ...(options.waiterLimit !== undefined ? { waiterLimit: options.waiterLimit } : {}),
+        ...(options.holdersAfter ? { holdersAfter: options.holdersAfter } : {}),
+        waitersAfterIndex: options.waitersAfter ?? 0n,
+      }),
+      options,
+    );
   }
 
   /**
@@ -386,7 +453,10 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
    * read of its own: a grant or wait that ends or begins meanwhile may be missing or new,
    * but no entry comes twice.
    */
-  async *lockPages(lock: string, options: Pick<LockPageOptions, "holderLimit" | "waiterLimit"> & ReadOptions = {}): AsyncGenerator<LockInfo, void, undefined> {
+  async *lockPages(
+    lock: string,
+    options: Pick<LockPageOptions, "holderLimit" | "waiterLimit"> & ReadOptions = {},
+  ): AsyncGenerator<LockInfo, void, undefined> {
     let page = await this.getLock(lock, options);
     yield page;
     while (page.nextHoldersAfter !== undefined || page.nextWaitersAfter !== undefined) {
@@ -402,7 +472,15 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   }
 
   async listLocks(options: ListLocksOptions & ReadOptions = {}): Promise<LockPage> {
-    return this.read("ListLocks", () => ({ prefix: options.prefix ?? "", after: options.after ?? "", limit: options.limit ?? 0 }), options);
+    return this.read(
+      "ListLocks",
+      () => ({
+        prefix: options.prefix ?? "",
+        after: options.after ?? "",
+        limit: options.limit ?? 0,
+      }),
+      options,
+    );
   }
 
   /** Every lock whose name starts with `prefix`, following pages. */
@@ -428,8 +506,14 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   }
 
   /** One page of live sessions, by id (after 0n: from the start; limit 0: the server's default page). */
-  async listSessions(options: { after?: bigint; limit?: number } & ReadOptions = {}): Promise<SessionPage> {
-    return this.read("ListSessions", () => ({ after: options.after ?? 0n, limit: options.limit ?? 0 }), options);
+  async listSessions(
+    options: { after?: bigint; limit?: number } & ReadOptions = {},
+  ): Promise<SessionPage> {
+    return this.read(
+      "ListSessions",
+      () => ({ after: options.after ?? 0n, limit: options.limit ?? 0 }),
+      options,
+    );
   }
 
   /** Every live session, following pages. */
@@ -460,18 +544,26 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
    * or by leaving the `for await` loop.
    */
   watch(prefix = "", options: WatchOptions = {}): AsyncGenerator<WatchEvent> {
-    return watchLocks({
-      endpoints: this.connection.allEndpoints,
-      credentials: this.credentials ?? grpc.credentials.createInsecure(),
-      appliedIndex: async (endpoint) => (await this.status(endpoint)).appliedIndex,
-    }, prefix, options);
+    return watchLocks(
+      {
+        endpoints: this.connection.allEndpoints,
+        credentials: this.credentials ?? grpc.credentials.createInsecure(),
+        appliedIndex: async (endpoint) => (await this.status(endpoint)).appliedIndex,
+      },
+      prefix,
+      options,
+    );
   }
 
   // ---- admin ---------------------------------------------------------------------------------
 
   /** Status of one node (no retry, no redirect). */
   async status(endpoint: string): Promise<NodeStatus> {
-    const response = await this.connection.invoke(adminApi.Status, () => pb.StatusRequest.create({}), { kind: "read", endpoint });
+    const response = await this.connection.invoke(
+      adminApi.Status,
+      () => pb.StatusRequest.create({}),
+      { kind: "read", endpoint },
+    );
     return statusFrom(endpoint, response);
   }
 
@@ -492,20 +584,36 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       () => pb.TransferLeaderRequest.create({ toNodeId: toU64(toNodeId, "toNodeId") }),
       { kind: "write" },
     );
-    return { leaderId: Number(u64(response.leaderId, "leader_id")), term: u64(response.term, "term") };
+    return {
+      leaderId: Number(u64(response.leaderId, "leader_id")),
+      term: u64(response.term, "term"),
+    };
   }
 
   /** The members as the answering node sees them. */
   async memberList(): Promise<MemberInfo[]> {
-    const response = await this.connection.invoke(adminApi.MemberList, () => pb.MemberListRequest.create({}), { kind: "read" });
+    const response = await this.connection.invoke(
+      adminApi.MemberList,
+      () => pb.MemberListRequest.create({}),
+      { kind: "read" },
+    );
     return membersFrom(response.members);
   }
 
   /** Adds a node as a non-voting learner (it must run with --join); answers the members. */
-  async memberAdd(nodeId: number, peerAddress: string, clientAddress: string): Promise<MemberInfo[]> {
+  async memberAdd(
+    nodeId: number,
+    peerAddress: string,
+    clientAddress: string,
+  ): Promise<MemberInfo[]> {
     const response = await this.connection.invoke(
       adminApi.MemberAdd,
-      () => pb.MemberAddRequest.create({ nodeId: toU64(nodeId, "nodeId"), address: peerAddress, clientAddress }),
+      () =>
+        pb.MemberAddRequest.create({
+          nodeId: toU64(nodeId, "nodeId"),
+          address: peerAddress,
+          clientAddress,
+        }),
       { kind: "write" },
     );
     return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
@@ -534,13 +642,25 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   /** Closes every open session (best effort) and the channels. */
   async close(): Promise<void> {
     // A release going on in the background is not waited for: closing the session ends it.
-    await Promise.allSettled([...this.localLocks.values()].map((h) => (h === "acquiring" || h.releasing ? undefined : h.release())));
+    await Promise.allSettled(
+      [...this.localLocks.values()].map((h) =>
+        h === "acquiring" || h.releasing ? undefined : h.release(),
+      ),
+    );
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
     this.connection.close();
   }
 
-  private read<N extends CallName>(name: N, build: () => RequestOf<N>, options: ReadOptions = {}): Promise<AnswerOf<N>> {
-    const call = this.connection.call(name, build, options.timeoutMs !== undefined ? { budgetMs: options.timeoutMs } : {});
+  private read<N extends CallName>(
+    name: N,
+    build: () => RequestOf<N>,
+    options: ReadOptions = {},
+  ): Promise<AnswerOf<N>> {
+    const call = this.connection.call(
+      name,
+      build,
+      options.timeoutMs !== undefined ? { budgetMs: options.timeoutMs } : {},
+    );
     const signal = options.signal;
     if (!signal) return call;
     signal.throwIfAborted();

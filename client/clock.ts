@@ -76,10 +76,13 @@ export function sleepUntil(clock: ClientClock, atMs: number): Promise<void> {
   if (shared) return shared;
   const instants = byInstant;
   const wake = new Promise<void>((resolve) => {
-    clock.setTimeout(() => {
-      instants.delete(atMs);
-      resolve();
-    }, Math.max(0, atMs - clock.monotonicMs()));
+    clock.setTimeout(
+      () => {
+        instants.delete(atMs);
+        resolve();
+      },
+      Math.max(0, atMs - clock.monotonicMs()),
+    );
   });
   instants.set(atMs, wake);
   return wake;

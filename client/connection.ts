@@ -9,9 +9,25 @@ import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import type { CallFailure } from "../proto/codec/answers.ts";
 import { lockServiceDefinition, type UnaryMethod } from "../proto/grpc.ts";
-import { decodeAnswer, encodeRequest, specOf, type AnswerOf, type CallName, type RequestOf, type WireAnswerOf, type WireRequestOf } from "../proto/lock-calls.ts";
+import {
+  decodeAnswer,
+  encodeRequest,
+  specOf,
+  type AnswerOf,
+  type CallName,
+  type RequestOf,
+  type WireAnswerOf,
+  type WireRequestOf,
+} from "../proto/lock-calls.ts";
 import { systemClock, type ClientClock } from "./clock.ts";
-import { attemptFailureOf, Failover, type Attempt, type AttemptFailure, type CallDefaults, type CallOptions } from "./failover.ts";
+import {
+  attemptFailureOf,
+  Failover,
+  type Attempt,
+  type AttemptFailure,
+  type CallDefaults,
+  type CallOptions,
+} from "./failover.ts";
 import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
 import type { LockApi } from "./lock-api.ts";
 import { errorOf, failureOfStatus } from "./status-errors.ts";
@@ -34,7 +50,14 @@ export interface ConnectionOptions {
  * it to come up. By default the attempts go over gRPC; a simulator gives its own network.
  */
 export interface CallTransport {
-  attempt<N extends CallName>(endpoint: string, name: N, request: WireRequestOf<N>, timeoutMs: number, pinned: boolean, attempt?: Attempt): Promise<WireAnswerOf<N>>;
+  attempt<N extends CallName>(
+    endpoint: string,
+    name: N,
+    request: WireRequestOf<N>,
+    timeoutMs: number,
+    pinned: boolean,
+    attempt?: Attempt,
+  ): Promise<WireAnswerOf<N>>;
 }
 
 /** What a Connection runs on besides its options: the transport of its calls and the clock of its retries. */
@@ -56,12 +79,15 @@ export interface TlsFileOptions {
 
 /** Channel credentials from PEM files, for `credentials` of PalisadeClient. Throws naming a file it cannot read. */
 export function tlsCredentials(files: TlsFileOptions): grpc.ChannelCredentials {
-  if ((files.cert === undefined) !== (files.key === undefined)) throw new Error("a client certificate needs its key, and a key its certificate");
+  if ((files.cert === undefined) !== (files.key === undefined))
+    throw new Error("a client certificate needs its key, and a key its certificate");
   const read = (path: string, what: string): Buffer => {
     try {
       return readFileSync(path);
     } catch (err) {
-      throw new Error(`cannot read the TLS ${what} ${path}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`cannot read the TLS ${what} ${path}: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   };
   const ca = read(files.ca, "CA bundle");
@@ -79,7 +105,11 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
 };
 
 function isServiceError(err: unknown): err is grpc.ServiceError {
-  return err instanceof Error && typeof (err as { code?: unknown }).code === "number" && "metadata" in err;
+  return (
+    err instanceof Error &&
+    typeof (err as { code?: unknown }).code === "number" &&
+    "metadata" in err
+  );
 }
 
 /** The endpoint a leader hint names: a host:port, or a node id we cannot map (ignored). */
@@ -101,11 +131,21 @@ export class Connection implements LockApi {
   private readonly failover: Failover;
   private readonly transport: CallTransport;
 
-  constructor(private readonly options: ConnectionOptions, wiring: ConnectionWiring = {}) {
+  constructor(
+    private readonly options: ConnectionOptions,
+    wiring: ConnectionWiring = {},
+  ) {
     // A call waiting out a back-off keeps the process alive, as the call itself does; on a
     // clock of its own, a back-off waits on that clock.
-    const pause = wiring.clock ? undefined : (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-    this.failover = new Failover(options.endpoints, wiring.clock ?? systemClock, (err) => this.classify(err), pause);
+    const pause = wiring.clock
+      ? undefined
+      : (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    this.failover = new Failover(
+      options.endpoints,
+      wiring.clock ?? systemClock,
+      (err) => this.classify(err),
+      pause,
+    );
     this.transport = wiring.transport ?? { attempt: (...args) => this.grpcAttempt(...args) };
   }
 
@@ -121,7 +161,11 @@ export class Connection implements LockApi {
   private client(endpoint: string): grpc.Client {
     let client = this.clients.get(endpoint);
     if (!client) {
-      client = new grpc.Client(endpoint, this.options.credentials ?? grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+      client = new grpc.Client(
+        endpoint,
+        this.options.credentials ?? grpc.credentials.createInsecure(),
+        CHANNEL_OPTIONS,
+      );
       this.clients.set(endpoint, client);
     }
     return client;
@@ -144,14 +188,25 @@ export class Connection implements LockApi {
    * fails at once when the channel is down, so pinned calls go unary).
    */
   private grpcAttempt<N extends CallName>(
-    endpoint: string, name: N, request: WireRequestOf<N>, timeoutMs: number, waitForReady: boolean, attempt?: Attempt,
+    endpoint: string,
+    name: N,
+    request: WireRequestOf<N>,
+    timeoutMs: number,
+    waitForReady: boolean,
+    attempt?: Attempt,
   ): Promise<WireAnswerOf<N>> {
-    const method = lockServiceDefinition[name] as unknown as UnaryMethod<WireRequestOf<N>, WireAnswerOf<N>>;
+    const method = lockServiceDefinition[name] as unknown as UnaryMethod<
+      WireRequestOf<N>,
+      WireAnswerOf<N>
+    >;
     if (waitForReady) return this.unaryOnce(endpoint, method, request, timeoutMs, true, attempt);
-    return this.stream(endpoint).send(name, request, timeoutMs, attempt).catch((err: unknown) => {
-      if (err instanceof StreamCallError && err.tooLargeForStream) return this.unaryOnce(endpoint, method, request, timeoutMs, false, attempt);
-      throw err;
-    });
+    return this.stream(endpoint)
+      .send(name, request, timeoutMs, attempt)
+      .catch((err: unknown) => {
+        if (err instanceof StreamCallError && err.tooLargeForStream)
+          return this.unaryOnce(endpoint, method, request, timeoutMs, false, attempt);
+        throw err;
+      });
   }
 
   /**
@@ -159,21 +214,44 @@ export class Connection implements LockApi {
    * DEADLINE_EXCEEDED until the budget runs out (client/failover.ts). `build` is called per
    * attempt so a write can carry its latest acknowledgements; a retry keeps the same seq.
    */
-  async call<N extends CallName>(name: N, build: () => RequestOf<N>, opts: CallOptions = {}): Promise<AnswerOf<N>> {
+  async call<N extends CallName>(
+    name: N,
+    build: () => RequestOf<N>,
+    opts: CallOptions = {},
+  ): Promise<AnswerOf<N>> {
     return decodeAnswer(name, await this.callWire(name, () => encodeRequest(name, build()), opts));
   }
 
   /** `call` with the request and answer in their protobuf form, as built and read by the caller. */
-  callWire<N extends CallName>(name: N, build: () => WireRequestOf<N>, opts: CallOptions = {}): Promise<WireAnswerOf<N>> {
-    const attemptOnce = (endpoint: string, timeoutMs: number, waitForReady: boolean, attempt?: Attempt): Promise<WireAnswerOf<N>> =>
-      this.failover.isClosed ? Promise.reject(new UnavailableError("client is closed"))
+  callWire<N extends CallName>(
+    name: N,
+    build: () => WireRequestOf<N>,
+    opts: CallOptions = {},
+  ): Promise<WireAnswerOf<N>> {
+    const attemptOnce = (
+      endpoint: string,
+      timeoutMs: number,
+      waitForReady: boolean,
+      attempt?: Attempt,
+    ): Promise<WireAnswerOf<N>> =>
+      this.failover.isClosed
+        ? Promise.reject(new UnavailableError("client is closed"))
         : this.transport.attempt(endpoint, name, build(), timeoutMs, waitForReady, attempt);
     return this.run(attemptOnce, lockServiceDefinition[name].path, opts, specOf(name).kind);
   }
 
   /** An AdminService call (unary), as `call` runs a LockService one. */
-  invoke<Req, Res>(method: UnaryMethod<Req, Res>, build: () => Req, opts: CallOptions & { kind: "write" | "read" }): Promise<Res> {
-    const attemptOnce = (endpoint: string, timeoutMs: number, waitForReady: boolean, attempt?: Attempt): Promise<Res> => {
+  invoke<Req, Res>(
+    method: UnaryMethod<Req, Res>,
+    build: () => Req,
+    opts: CallOptions & { kind: "write" | "read" },
+  ): Promise<Res> {
+    const attemptOnce = (
+      endpoint: string,
+      timeoutMs: number,
+      waitForReady: boolean,
+      attempt?: Attempt,
+    ): Promise<Res> => {
       if (this.failover.isClosed) return Promise.reject(new UnavailableError("client is closed"));
       return this.unaryOnce(endpoint, method, build(), timeoutMs, waitForReady, attempt);
     };
@@ -181,24 +259,49 @@ export class Connection implements LockApi {
   }
 
   private async run<Res>(
-    attemptOnce: (endpoint: string, timeoutMs: number, waitForReady: boolean, attempt?: Attempt) => Promise<Res>,
-    what: string, opts: CallOptions, kind: "write" | "read",
+    attemptOnce: (
+      endpoint: string,
+      timeoutMs: number,
+      waitForReady: boolean,
+      attempt?: Attempt,
+    ) => Promise<Res>,
+    what: string,
+    opts: CallOptions,
+    kind: "write" | "read",
   ): Promise<Res> {
-    const defaults: CallDefaults = { kind, attemptTimeoutMs: this.options.callTimeoutMs, budgetMs: this.options.retryBudgetMs };
+    const defaults: CallDefaults = {
+      kind,
+      attemptTimeoutMs: this.options.callTimeoutMs,
+      budgetMs: this.options.retryBudgetMs,
+    };
     if (opts.endpoint !== undefined) {
       const timeout = opts.attemptTimeoutMs ?? defaults.attemptTimeoutMs;
       try {
-        return await attemptOnce(opts.endpoint, typeof timeout === "function" ? timeout() : timeout, true);
+        return await attemptOnce(
+          opts.endpoint,
+          typeof timeout === "function" ? timeout() : timeout,
+          true,
+        );
       } catch (err) {
         throw this.translate(err, opts.kind ?? kind, what);
       }
     }
-    return this.failover.call((endpoint, timeoutMs, attempt) => attemptOnce(endpoint, timeoutMs, false, attempt), what, opts, defaults);
+    return this.failover.call(
+      (endpoint, timeoutMs, attempt) => attemptOnce(endpoint, timeoutMs, false, attempt),
+      what,
+      opts,
+      defaults,
+    );
   }
 
   /** One unary call on one endpoint, as other languages and grpcurl make it; rejects with the grpc ServiceError. */
   unaryOnce<Req, Res>(
-    endpoint: string, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number, waitForReady: boolean, attempt?: Attempt,
+    endpoint: string,
+    method: UnaryMethod<Req, Res>,
+    request: Req,
+    timeoutMs: number,
+    waitForReady: boolean,
+    attempt?: Attempt,
   ): Promise<Res> {
     const client = this.client(endpoint);
     return new Promise<Res>((resolve, reject) => {
@@ -211,7 +314,8 @@ export class Connection implements LockApi {
         { deadline: Date.now() + timeoutMs },
         (err, response) => {
           if (err) reject(err);
-          else if (response === undefined) reject(new UnavailableError(`empty answer from ${endpoint}`));
+          else if (response === undefined)
+            reject(new UnavailableError(`empty answer from ${endpoint}`));
           else resolve(response);
         },
       );
@@ -236,7 +340,9 @@ export class Connection implements LockApi {
     if (RETRIABLE.has(failure.code)) {
       const what = `${path}: ${failure.message}`;
       const reason = failure.reason ?? undefined;
-      return kind === "write" ? new OutcomeUnknownError(what, failure.code, reason) : new UnavailableError(what, failure.code, reason);
+      return kind === "write"
+        ? new OutcomeUnknownError(what, failure.code, reason)
+        : new UnavailableError(what, failure.code, reason);
     }
     return errorOf(failure);
   }

@@ -71,7 +71,9 @@ export class HoldLimitError extends PalisadeError {}
  */
 export class LockBusyError extends PalisadeError {
   constructor(readonly lock: string) {
-    super(`lock ${JSON.stringify(lock)} is already held or being acquired by this client; release that handle first`);
+    super(
+      `lock ${JSON.stringify(lock)} is already held or being acquired by this client; release that handle first`,
+    );
   }
 }
 
@@ -82,9 +84,11 @@ export class LockNotAcquiredError extends PalisadeError {
     /** The current holder's session and token, when the lock was held. */
     readonly holder: { sessionId: bigint; token: bigint; clientName: string } | undefined,
   ) {
-    super(holder
-      ? `lock ${JSON.stringify(lock)} not acquired: held by session ${holder.sessionId} with token ${holder.token}`
-      : `lock ${JSON.stringify(lock)} not acquired`);
+    super(
+      holder
+        ? `lock ${JSON.stringify(lock)} not acquired: held by session ${holder.sessionId} with token ${holder.token}`
+        : `lock ${JSON.stringify(lock)} not acquired`,
+    );
   }
 }
 

@@ -36,7 +36,10 @@ export interface AttemptFailure {
 const RETRIABLE: ReadonlySet<Status> = new Set([Status.UNAVAILABLE, Status.DEADLINE_EXCEEDED]);
 
 /** A failed attempt as the failover rules see it; `leaderHint`: the endpoint the failure's leader names, if one. */
-export function attemptFailureOf(failure: CallFailure, leaderHint: string | undefined): AttemptFailure {
+export function attemptFailureOf(
+  failure: CallFailure,
+  leaderHint: string | undefined,
+): AttemptFailure {
   return {
     retriable: RETRIABLE.has(failure.code),
     timedOut: failure.code === Status.DEADLINE_EXCEEDED,
@@ -91,7 +94,10 @@ export interface Attempt {
 }
 
 /** Reasons with which a node says it does not lead: a wait it holds can no longer be answered there. */
-const NOT_LEADING: ReadonlySet<ErrorReasonName> = new Set(["ERROR_REASON_NOT_LEADER", "ERROR_REASON_NO_LEADER"]);
+const NOT_LEADING: ReadonlySet<ErrorReasonName> = new Set([
+  "ERROR_REASON_NOT_LEADER",
+  "ERROR_REASON_NO_LEADER",
+]);
 
 /**
  * An attempt that ran out counts as the node's silence only when it waited at least this many
@@ -102,7 +108,11 @@ const SILENT_AFTER = 2;
 /** Weight of the newest answer time in the smoothed one. */
 const ANSWER_SMOOTHING = 0.25;
 
-export type AttemptFn<Res> = (endpoint: string, timeoutMs: number, attempt: Attempt) => Promise<Res>;
+export type AttemptFn<Res> = (
+  endpoint: string,
+  timeoutMs: number,
+  attempt: Attempt,
+) => Promise<Res>;
 
 export class Failover {
   private readonly endpoints: string[];
@@ -152,7 +162,12 @@ export class Failover {
    * retriable failures elsewhere until the budget (or the time left) runs out. A retry of a
    * write keeps its seq (the caller builds the request per attempt), so retrying is safe.
    */
-  async call<Res>(attempt: AttemptFn<Res>, what: string, opts: CallOptions, defaults: CallDefaults): Promise<Res> {
+  async call<Res>(
+    attempt: AttemptFn<Res>,
+    what: string,
+    opts: CallOptions,
+    defaults: CallDefaults,
+  ): Promise<Res> {
     const timeout = opts.attemptTimeoutMs ?? defaults.attemptTimeoutMs;
     const attemptTimeout = (): number => (typeof timeout === "function" ? timeout() : timeout);
     const now = (): number => this.clock.monotonicMs();
@@ -164,7 +179,11 @@ export class Failover {
       if (left <= 0 || this.closed) break;
       const endpoint = this.current;
       const timeoutMs = Math.max(1, Math.min(attemptTimeout(), left));
-      const a: Attempt = { moved: false, cancel: () => undefined, waits: opts.answerMayWait === true };
+      const a: Attempt = {
+        moved: false,
+        cancel: () => undefined,
+        waits: opts.answerMayWait === true,
+      };
       this.track(endpoint, a, true);
       const sentAt = now();
       try {
@@ -184,10 +203,15 @@ export class Failover {
           if (!failure.retriable) throw failure.error;
           if (failure.timedOut) {
             const answeredMeanwhile = (this.lastAnswerAt.get(endpoint) ?? -Infinity) > sentAt;
-            if (!answeredMeanwhile && timeoutMs >= SILENT_AFTER * (this.answerMs.get(endpoint) ?? 0)) this.silenced(endpoint, timeoutMs);
+            if (
+              !answeredMeanwhile &&
+              timeoutMs >= SILENT_AFTER * (this.answerMs.get(endpoint) ?? 0)
+            )
+              this.silenced(endpoint, timeoutMs);
           } else {
             this.silentUntil.delete(endpoint);
-            if (failure.reason !== undefined && NOT_LEADING.has(failure.reason)) this.moveWaits(endpoint);
+            if (failure.reason !== undefined && NOT_LEADING.has(failure.reason))
+              this.moveWaits(endpoint);
           }
         }
         last = failure;
@@ -205,20 +229,31 @@ export class Failover {
       // Once every endpoint failed in a row, back off (an election is probably under way).
       if (failuresInRow >= this.endpoints.length) {
         const rounds = Math.floor(failuresInRow / this.endpoints.length);
-        const pause = Math.min(50 * 2 ** (rounds - 1), 500, Math.max(0, giveUpAt - now()), opts.timeLeftMs?.() ?? Infinity);
+        const pause = Math.min(
+          50 * 2 ** (rounds - 1),
+          500,
+          Math.max(0, giveUpAt - now()),
+          opts.timeLeftMs?.() ?? Infinity,
+        );
         if (pause > 0) await this.pause(pause);
       }
     }
-    const detail = last === undefined ? (this.closed ? "client is closed" : "no time left to try") : last.detail;
+    const detail =
+      last === undefined ? (this.closed ? "client is closed" : "no time left to try") : last.detail;
     const message = `${what}: no answer within the time given (last: ${detail})`;
     const kind = opts.kind ?? defaults.kind;
-    throw kind === "write" ? new OutcomeUnknownError(message, last?.code, last?.reason) : new UnavailableError(message, last?.code, last?.reason);
+    throw kind === "write"
+      ? new OutcomeUnknownError(message, last?.code, last?.reason)
+      : new UnavailableError(message, last?.code, last?.reason);
   }
 
   /** An answer (or an error the node sent) from `endpoint` after `ms`. */
   private answered(endpoint: string, ms: number): void {
     const before = this.answerMs.get(endpoint);
-    this.answerMs.set(endpoint, before === undefined ? ms : before + ANSWER_SMOOTHING * (ms - before));
+    this.answerMs.set(
+      endpoint,
+      before === undefined ? ms : before + ANSWER_SMOOTHING * (ms - before),
+    );
   }
 
   private track(endpoint: string, attempt: Attempt, add: boolean): void {

@@ -1,7 +1,18 @@
 // Public API of the Palisade client library.
 export { PalisadeClient } from "./client.ts";
 export type {
-  AcquireHandleOptions, ClientEvents, ClientWiring, ListLocksOptions, LockOptions, LockPageOptions, Semaphore, OpenSessionOptions, PalisadeClientOptions, ReadOptions, SessionPage, TlsOptions,
+  AcquireHandleOptions,
+  ClientEvents,
+  ClientWiring,
+  ListLocksOptions,
+  LockOptions,
+  LockPageOptions,
+  Semaphore,
+  OpenSessionOptions,
+  PalisadeClientOptions,
+  ReadOptions,
+  SessionPage,
+  TlsOptions,
 } from "./client.ts";
 export { LockHandle } from "./lock-handle.ts";
 export type { GrantTerms, LockContext, LockHandleEvents } from "./lock-handle.ts";
@@ -15,6 +26,25 @@ export type { AcquireOptions, LateGrantRelease, PendingAcquire } from "./session
 export type { WatchEvent, WatchEventKind, WatchOptions } from "./watch.ts";
 export * from "./errors.ts";
 export type {
-  AcquireResult, CancelWaitResult, EndReason, GrantMode, HistoryRecordInfo, HoldLimitDeadline, HolderCursor, KindFields, LockGrantInfo, LockHolderInfo,
-  LockInfo, LockKind, LockMode, LockPage, LockSummaryInfo, LockTarget, LockWaiterInfo, MemberInfo, NodeRoleName, NodeStatus, SessionInfo,
+  AcquireResult,
+  CancelWaitResult,
+  EndReason,
+  GrantMode,
+  HistoryRecordInfo,
+  HoldLimitDeadline,
+  HolderCursor,
+  KindFields,
+  LockGrantInfo,
+  LockHolderInfo,
+  LockInfo,
+  LockKind,
+  LockMode,
+  LockPage,
+  LockSummaryInfo,
+  LockTarget,
+  LockWaiterInfo,
+  MemberInfo,
+  NodeRoleName,
+  NodeStatus,
+  SessionInfo,
 } from "./types.ts";

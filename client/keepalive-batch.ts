@@ -21,17 +21,31 @@ export const MAX_SESSIONS_PER_REQUEST = MAX_KEEPALIVE_SESSION_IDS;
 type Outcome = "ok" | "notFound";
 
 /** Each id's outcome of one KeepAlive call, in order: acknowledged, or gone. */
-async function keepAlive(api: LockApi, sessionIds: readonly bigint[], options: CallOptions): Promise<Outcome[]> {
+async function keepAlive(
+  api: LockApi,
+  sessionIds: readonly bigint[],
+  options: CallOptions,
+): Promise<Outcome[]> {
   const { sessions } = await api.call("KeepAlive", () => ({ sessionIds }), options);
-  if (sessions.length !== sessionIds.length) throw new PalisadeError(`KeepAlive answered ${sessions.length} sessions for ${sessionIds.length} asked`);
+  if (sessions.length !== sessionIds.length)
+    throw new PalisadeError(
+      `KeepAlive answered ${sessions.length} sessions for ${sessionIds.length} asked`,
+    );
   return sessions.map((k, i) => {
-    if (k.sessionId !== sessionIds[i]) throw new PalisadeError(`KeepAlive answered session ${k.sessionId} in the place of ${sessionIds[i]}`);
+    if (k.sessionId !== sessionIds[i])
+      throw new PalisadeError(
+        `KeepAlive answered session ${k.sessionId} in the place of ${sessionIds[i]}`,
+      );
     return k.ttlMs === null ? "notFound" : "ok";
   });
 }
 
 function gone(sessionId: bigint): SessionNotFoundError {
-  return new SessionNotFoundError(`session ${sessionId} not found (unknown, closed or expired); open a new session`, Status.NOT_FOUND, "ERROR_REASON_SESSION_NOT_FOUND");
+  return new SessionNotFoundError(
+    `session ${sessionId} not found (unknown, closed or expired); open a new session`,
+    Status.NOT_FOUND,
+    "ERROR_REASON_SESSION_NOT_FOUND",
+  );
 }
 
 /** One KeepAlive call per session. */
@@ -67,12 +81,15 @@ export function combinedOptions(members: readonly { options: CallOptions }[]): C
   const budgets = options.map((o) => o.budgetMs);
   if (budgets.every((b) => b !== undefined)) out.budgetMs = Math.max(...budgets);
   const timeLeft = options.map((o) => o.timeLeftMs);
-  if (timeLeft.every((f) => f !== undefined)) out.timeLeftMs = () => Math.max(...timeLeft.map((f) => f()));
+  if (timeLeft.every((f) => f !== undefined))
+    out.timeLeftMs = () => Math.max(...timeLeft.map((f) => f()));
   if (options.some((o) => o.attemptTimeoutMs !== undefined)) {
     out.attemptTimeoutMs = () => {
       // A session whose time is up no longer sizes the attempts of the others.
       const live = options.filter((o) => !o.timeLeftMs || o.timeLeftMs() > 0);
-      const sizes = (live.length > 0 ? live : options).map(attemptTimeoutOf).filter((t): t is number => t !== undefined);
+      const sizes = (live.length > 0 ? live : options)
+        .map(attemptTimeoutOf)
+        .filter((t): t is number => t !== undefined);
       return Math.min(...sizes);
     };
   }
@@ -83,7 +100,10 @@ export class KeepaliveBatcher implements KeepAliveSender {
   private waiting: Member[] = [];
   private scheduled = false;
 
-  constructor(private readonly api: LockApi, private readonly clock: ClientClock) {}
+  constructor(
+    private readonly api: LockApi,
+    private readonly clock: ClientClock,
+  ) {}
 
   /** Resolves once the leader acknowledged this session's keepalive. */
   keepAlive(sessionId: bigint, options: CallOptions = {}): Promise<void> {
@@ -99,13 +119,18 @@ export class KeepaliveBatcher implements KeepAliveSender {
     this.scheduled = false;
     const members = this.waiting;
     this.waiting = [];
-    for (let i = 0; i < members.length; i += MAX_SESSIONS_PER_REQUEST) void this.send(members.slice(i, i + MAX_SESSIONS_PER_REQUEST));
+    for (let i = 0; i < members.length; i += MAX_SESSIONS_PER_REQUEST)
+      void this.send(members.slice(i, i + MAX_SESSIONS_PER_REQUEST));
   }
 
   private async send(members: Member[]): Promise<void> {
     let outcomes: Outcome[];
     try {
-      outcomes = await keepAlive(this.api, members.map((m) => m.id), combinedOptions(members));
+      outcomes = await keepAlive(
+        this.api,
+        members.map((m) => m.id),
+        combinedOptions(members),
+      );
     } catch (error) {
       for (const m of members) m.reject(error);
       return;

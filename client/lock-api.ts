@@ -4,7 +4,12 @@
 // LockHandle speak only this, so a test or a simulator can put its own cluster under them;
 // Connection is the one over gRPC.
 import type { AnswerOf, CallName, RequestOf } from "../proto/lock-calls.ts";
-import { OutcomeUnknownError, PalisadeError, SessionLostError, UnavailableError } from "./errors.ts";
+import {
+  OutcomeUnknownError,
+  PalisadeError,
+  SessionLostError,
+  UnavailableError,
+} from "./errors.ts";
 import type { CallOptions } from "./failover.ts";
 
 export type { CallOptions } from "./failover.ts";
@@ -17,7 +22,11 @@ export type { AcquireAnswer, AcquireKinds, WriteAcks } from "../proto/lock-value
  * for the request at each attempt, so a write carries the acknowledgements of that moment.
  */
 export interface LockApi {
-  call<N extends CallName>(name: N, build: () => RequestOf<N>, options?: CallOptions): Promise<AnswerOf<N>>;
+  call<N extends CallName>(
+    name: N,
+    build: () => RequestOf<N>,
+    options?: CallOptions,
+  ): Promise<AnswerOf<N>>;
 }
 
 /**
@@ -25,6 +34,10 @@ export interface LockApi {
  * none, is known) rather than the lack of one.
  */
 export function isAnswer(err: unknown): boolean {
-  return err instanceof PalisadeError && !(err instanceof OutcomeUnknownError) &&
-    !(err instanceof UnavailableError) && !(err instanceof SessionLostError);
+  return (
+    err instanceof PalisadeError &&
+    !(err instanceof OutcomeUnknownError) &&
+    !(err instanceof UnavailableError) &&
+    !(err instanceof SessionLostError)
+  );
 }

@@ -6,7 +6,12 @@
 import { EventEmitter } from "node:events";
 import type { Timer } from "./clock.ts";
 import {
-  HoldLimitError, NotHolderError, OutcomeUnknownError, SessionLostError, SessionNotFoundError, StaleTokenError,
+  HoldLimitError,
+  NotHolderError,
+  OutcomeUnknownError,
+  SessionLostError,
+  SessionNotFoundError,
+  StaleTokenError,
 } from "./errors.ts";
 import type { Session } from "./session.ts";
 import type { GrantMode, HoldLimitDeadline } from "./types.ts";
@@ -88,7 +93,11 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
       this.holdTimer = this.session.after(left, () => this.watchHold());
       return;
     }
-    this.controller.abort(new HoldLimitError(`the hold limit of lock ${JSON.stringify(this.lock)} (token ${this.token}) has passed`));
+    this.controller.abort(
+      new HoldLimitError(
+        `the hold limit of lock ${JSON.stringify(this.lock)} (token ${this.token}) has passed`,
+      ),
+    );
     this.release().catch(() => undefined);
   }
 
@@ -122,7 +131,8 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
   async release(): Promise<void> {
     if (this.ended) return;
     this.releaseCalled = true;
-    if (!this.controller.signal.aborted) this.controller.abort(new Error(`lock ${JSON.stringify(this.lock)} released`));
+    if (!this.controller.signal.aborted)
+      this.controller.abort(new Error(`lock ${JSON.stringify(this.lock)} released`));
     if (this.session.state !== "open") {
       this.finish();
       return;
@@ -132,9 +142,12 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
     } catch (err) {
       if (err instanceof OutcomeUnknownError) {
         // Ends the handle once the background release is answered.
-        this.session.release(this.lock, this.token).then(() => this.finish(), (later: unknown) => {
-          if (gone(later)) this.finish();
-        });
+        this.session.release(this.lock, this.token).then(
+          () => this.finish(),
+          (later: unknown) => {
+            if (gone(later)) this.finish();
+          },
+        );
         throw err;
       }
       // Anything else but "gone" (such as LimitError: too many writes in flight) released
@@ -151,9 +164,10 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
   private sessionEnded(): void {
     if (this.ended) return;
     const inUse = !this.controller.signal.aborted;
-    const reason = this.session.signal.reason instanceof SessionLostError
-      ? this.session.signal.reason
-      : new SessionLostError(`session ${this.session.id} ended`);
+    const reason =
+      this.session.signal.reason instanceof SessionLostError
+        ? this.session.signal.reason
+        : new SessionLostError(`session ${this.session.id} ended`);
     if (inUse) this.controller.abort(reason);
     this.finish();
     if (inUse && this.session.state === "lost") this.emit("lost", reason);
@@ -170,6 +184,10 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
 
 /** An answer meaning the grant is gone already (or goes with the session). */
 function gone(err: unknown): boolean {
-  return err instanceof StaleTokenError || err instanceof NotHolderError ||
-    err instanceof SessionNotFoundError || err instanceof SessionLostError;
+  return (
+    err instanceof StaleTokenError ||
+    err instanceof NotHolderError ||
+    err instanceof SessionNotFoundError ||
+    err instanceof SessionLostError
+  );
 }

@@ -2,15 +2,44 @@
 // exactly-once bookkeeping, its keepalive loop and its own expiry deadline. It talks to the
 // cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
-import { elapsedMs, instantOf, msToNs, sleep, sleepUntil, type ClientClock, type Instant, type Timer } from "./clock.ts";
+import {
+  elapsedMs,
+  instantOf,
+  msToNs,
+  sleep,
+  sleepUntil,
+  type ClientClock,
+  type Instant,
+  type Timer,
+} from "./clock.ts";
 import { singleKeepAlives, type KeepAliveSender } from "./keepalive-batch.ts";
-import { isAnswer, type AcquireAnswer, type AcquireKinds, type CallOptions, type LockApi, type WriteAcks } from "./lock-api.ts";
+import {
+  isAnswer,
+  type AcquireAnswer,
+  type AcquireKinds,
+  type CallOptions,
+  type LockApi,
+  type WriteAcks,
+} from "./lock-api.ts";
 import { StallWatch } from "./stall-watch.ts";
 import {
-  FailedPreconditionError, InvalidArgumentError, LimitError, NotHolderError, OutcomeUnknownError, ServerError, SessionLostError, SessionNotFoundError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  LimitError,
+  NotHolderError,
+  OutcomeUnknownError,
+  ServerError,
+  SessionLostError,
+  SessionNotFoundError,
   StaleTokenError,
 } from "./errors.ts";
-import type { AcquireResult, CancelWaitResult, HoldLimitDeadline, LockMode, LockTarget } from "./types.ts";
+import type {
+  AcquireResult,
+  CancelWaitResult,
+  HoldLimitDeadline,
+  LockMode,
+  LockTarget,
+} from "./types.ts";
 
 /** Writes a session keeps in flight at most (SPEC "Exactly-once"). */
 export const MAX_IN_FLIGHT = 64;
@@ -122,7 +151,9 @@ export class Session {
    * client gives all its sessions one KeepaliveBatcher, so they travel together.
    */
   constructor(
-    private readonly api: LockApi, private readonly settings: SessionSettings, private readonly clock: ClientClock,
+    private readonly api: LockApi,
+    private readonly settings: SessionSettings,
+    private readonly clock: ClientClock,
     private readonly keepalives: KeepAliveSender = singleKeepAlives(api),
   ) {
     this.id = settings.id;
@@ -185,7 +216,8 @@ export class Session {
    */
   get deadline(): number {
     const now = instantOf(this.clock);
-    const unseenByMonotonic = elapsedMs(this.lastAckSent, now) - (now.monotonicMs - this.lastAckSent.monotonicMs);
+    const unseenByMonotonic =
+      elapsedMs(this.lastAckSent, now) - (now.monotonicMs - this.lastAckSent.monotonicMs);
     return this.lastAckSent.monotonicMs + this.budgetMs - unseenByMonotonic;
   }
 
@@ -256,7 +288,12 @@ export class Session {
     const call = this.api.call(
       "Acquire",
       () => ({ sessionId: this.id, lock, waitMs, seq, ...this.acksOf(seq), ...kinds }),
-      { attemptTimeoutMs, budgetMs: waitMs + this.settings.retryBudgetMs, timeLeftMs: this.untilAnswered(seq), answerMayWait: waitMs > 0 },
+      {
+        attemptTimeoutMs,
+        budgetMs: waitMs + this.settings.retryBudgetMs,
+        timeLeftMs: this.untilAnswered(seq),
+        answerMayWait: waitMs > 0,
+      },
     );
     const locks = [lock, ...(options.more ?? []).map((t) => t.lock)];
     const hold = kinds.holdMs ? { sentAt, budgetMs: this.marginBelow(kinds.holdMs) } : undefined;
@@ -291,7 +328,8 @@ export class Session {
     signal: AbortSignal | undefined,
     hold: HoldLimitDeadline | undefined,
   ): Promise<AcquireResult> {
-    type Settled = { ok: true; response: AcquireAnswer } | { ok: false; error: unknown } | { aborted: true };
+    type Settled =
+      { ok: true; response: AcquireAnswer } | { ok: false; error: unknown } | { aborted: true };
     const settled: Promise<Settled> = call.then(
       (response) => ({ ok: true as const, response }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -332,10 +370,13 @@ export class Session {
    */
   private settleAbandoned(locks: readonly string[], seq: number): Promise<void> {
     const previous = Promise.all(locks.map((l) => this.unsettled.get(l) ?? Promise.resolve()));
-    const settled = this.settleOne(locks, seq).then(() => previous).then(() => undefined);
+    const settled = this.settleOne(locks, seq)
+      .then(() => previous)
+      .then(() => undefined);
     for (const lock of locks) this.unsettled.set(lock, settled);
     void settled.finally(() => {
-      for (const lock of locks) if (this.unsettled.get(lock) === settled) this.unsettled.delete(lock);
+      for (const lock of locks)
+        if (this.unsettled.get(lock) === settled) this.unsettled.delete(lock);
     });
     return settled;
   }
@@ -353,7 +394,11 @@ export class Session {
     const lock = locks[0] as string;
     while (this.ended === "open") {
       try {
-        const answer = await this.api.call("CancelWait", () => ({ sessionId: this.id, lock, acquireSeq: seq }), { timeLeftMs: this.whileOpen });
+        const answer = await this.api.call(
+          "CancelWait",
+          () => ({ sessionId: this.id, lock, acquireSeq: seq }),
+          { timeLeftMs: this.whileOpen },
+        );
         this.acks.answered(seq);
         if (answer.outcome === "granted") await this.releaseLateGrants(locks, seq, answer.token);
         return;
@@ -370,7 +415,11 @@ export class Session {
   }
 
   /** Releases every lock of a grant nobody will use (the locks of one Acquire share its token). */
-  private async releaseLateGrants(locks: readonly string[], acquireSeq: number, token: bigint): Promise<void> {
+  private async releaseLateGrants(
+    locks: readonly string[],
+    acquireSeq: number,
+    token: bigint,
+  ): Promise<void> {
     await Promise.all(locks.map((lock) => this.releaseLateGrant(lock, acquireSeq, token)));
   }
 
@@ -394,11 +443,24 @@ export class Session {
       // Never sent: nothing happened, nothing to report (the grant ends with the session).
       if (!sent) return;
       if (err instanceof SessionNotFoundError) outcome = "sessionNotFound";
-      else if (err instanceof NotHolderError || err instanceof StaleTokenError || err instanceof FailedPreconditionError) outcome = "notHolder";
+      else if (
+        err instanceof NotHolderError ||
+        err instanceof StaleTokenError ||
+        err instanceof FailedPreconditionError
+      )
+        outcome = "notHolder";
       else outcome = "unknown";
       if (outcome !== "unknown") releaseAnsweredNs = this.nowNs();
     }
-    const event: LateGrantRelease = { lock, acquireSeq, token, learntAtNs, releaseSentNs, releaseAnsweredNs, outcome };
+    const event: LateGrantRelease = {
+      lock,
+      acquireSeq,
+      token,
+      learntAtNs,
+      releaseSentNs,
+      releaseAnsweredNs,
+      outcome,
+    };
     for (const listener of this.lateGrantListeners) listener(event);
   }
 
@@ -428,7 +490,11 @@ export class Session {
       return Promise.reject(err);
     }
     const send = async (): Promise<void> =>
-      void await this.api.call("Release", () => ({ sessionId: this.id, lock, token, seq, ...this.acksOf(seq) }), { timeLeftMs: this.untilAnswered(seq) });
+      void (await this.api.call(
+        "Release",
+        () => ({ sessionId: this.id, lock, token, seq, ...this.acksOf(seq) }),
+        { timeLeftMs: this.untilAnswered(seq) },
+      ));
     const first = this.answerOf(seq, send());
     const settled = first.catch((err: unknown) => {
       if (isAnswer(err)) throw err;
@@ -441,7 +507,10 @@ export class Session {
     settled.then(forget, forget);
     return first.catch((err: unknown) => {
       if (isAnswer(err)) throw err;
-      if (this.ended !== "open") throw new SessionLostError(`session ${this.id} ended before the release of ${JSON.stringify(lock)} was answered: ${this.lostReason}`);
+      if (this.ended !== "open")
+        throw new SessionLostError(
+          `session ${this.id} ended before the release of ${JSON.stringify(lock)} was answered: ${this.lostReason}`,
+        );
       const known = err instanceof OutcomeUnknownError ? err : undefined;
       throw new OutcomeUnknownError(
         `${(err as Error).message}; the release goes on in the background with the same seq until answered (release again to wait for it)`,
@@ -482,7 +551,10 @@ export class Session {
   private async resendUntilAnswered<T>(seq: number, send: () => Promise<T>): Promise<T> {
     for (;;) {
       await sleep(this.clock, RESEND_PAUSE_MS);
-      if (this.ended !== "open") throw new SessionLostError(`session ${this.id} ended before write ${seq} was answered: ${this.lostReason}`);
+      if (this.ended !== "open")
+        throw new SessionLostError(
+          `session ${this.id} ended before write ${seq} was answered: ${this.lostReason}`,
+        );
       try {
         return await this.answerOf(seq, send());
       } catch (err) {
@@ -527,7 +599,8 @@ export class Session {
       }
       if (this.ended !== "open") return;
       const at = alignedDown(sent.monotonicMs + period, period);
-      if (failed && at - this.clock.monotonicMs() < RESEND_PAUSE_MS) await sleep(this.clock, RESEND_PAUSE_MS);
+      if (failed && at - this.clock.monotonicMs() < RESEND_PAUSE_MS)
+        await sleep(this.clock, RESEND_PAUSE_MS);
       else if (at > this.clock.monotonicMs()) await sleepUntil(this.clock, at);
     }
   }
@@ -543,10 +616,14 @@ export class Session {
     const stallEnd = elapsedMs(this.lastAckSent, this.lastCheck) + this.stalls.takeMaxStallMs();
     this.lastCheck = now;
     if (sinceAck > this.budgetMs || stallEnd > this.budgetMs) {
-      this.lose(`session ${this.id}: no keepalive acknowledged within its TTL (${this.ttlMs} ms) minus the drift margin`);
+      this.lose(
+        `session ${this.id}: no keepalive acknowledged within its TTL (${this.ttlMs} ms) minus the drift margin`,
+      );
       // Best effort: tell the cluster, so its locks go to the next waiter sooner.
       const seq = this.acks.allocate();
-      void this.answerOf(seq, this.closeCall(seq, { budgetMs: this.settings.callTimeoutMs })).catch(() => undefined);
+      void this.answerOf(seq, this.closeCall(seq, { budgetMs: this.settings.callTimeoutMs })).catch(
+        () => undefined,
+      );
     }
   }
 
@@ -569,7 +646,8 @@ export class Session {
 
   /** Every write checks the deadline first (as `live` does): after a pause it may have passed before any tick ran. */
   private ensureLive(): void {
-    if (!this.live) throw new SessionLostError(`session ${this.id} is ${this.ended}: ${this.lostReason}`);
+    if (!this.live)
+      throw new SessionLostError(`session ${this.id} is ${this.ended}: ${this.lostReason}`);
   }
 
   private allocateSeq(): number {
@@ -585,7 +663,11 @@ export class Session {
   }
 
   private async closeCall(seq: number, options: CallOptions = {}): Promise<void> {
-    await this.api.call("CloseSession", () => ({ sessionId: this.id, seq, ...this.acksOf(seq) }), options);
+    await this.api.call(
+      "CloseSession",
+      () => ({ sessionId: this.id, seq, ...this.acksOf(seq) }),
+      options,
+    );
   }
 
   private nowNs(): bigint {
@@ -600,7 +682,9 @@ export class Session {
 function acquireKindsOf(options: AcquireOptions): AcquireKinds {
   const checkMode = (mode: unknown, field: string): void => {
     if (mode !== undefined && mode !== "shared" && mode !== "exclusive") {
-      throw new InvalidArgumentError(`${field}: ${JSON.stringify(mode)} is not a lock mode ("shared" or "exclusive")`);
+      throw new InvalidArgumentError(
+        `${field}: ${JSON.stringify(mode)} is not a lock mode ("shared" or "exclusive")`,
+      );
     }
   };
   checkMode(options.mode, "mode");
@@ -618,7 +702,10 @@ function acquireKindsOf(options: AcquireOptions): AcquireKinds {
  * `settled`, or { aborted: true } if `signal` aborts first. The listener goes once either
  * happens: a caller's long-lived signal must not collect one per call.
  */
-async function untilAborted<T>(settled: Promise<T>, signal: AbortSignal): Promise<T | { aborted: true }> {
+async function untilAborted<T>(
+  settled: Promise<T>,
+  signal: AbortSignal,
+): Promise<T | { aborted: true }> {
   if (signal.aborted) return { aborted: true };
   let onAbort = (): void => undefined;
   const aborted = new Promise<{ aborted: true }>((resolve) => {
@@ -647,12 +734,28 @@ function cancelSettled(err: unknown): boolean {
 }
 
 /** What the library tells the caller of an Acquire's answer (a cancelled one was not acquired). */
-function acquireResultOf(answer: AcquireAnswer, seq: number, hold: HoldLimitDeadline | undefined): AcquireResult {
+function acquireResultOf(
+  answer: AcquireAnswer,
+  seq: number,
+  hold: HoldLimitDeadline | undefined,
+): AcquireResult {
   switch (answer.kind) {
     case "granted":
-      return { acquired: true, seq, token: answer.token, holder: answer.holder, grants: [...answer.grants], ...(hold !== undefined ? { hold } : {}) };
+      return {
+        acquired: true,
+        seq,
+        token: answer.token,
+        holder: answer.holder,
+        grants: [...answer.grants],
+        ...(hold !== undefined ? { hold } : {}),
+      };
     case "notAcquired":
-      return { acquired: false, seq, ...(answer.holder ? { holder: answer.holder } : {}), ...(answer.blockedLock !== undefined ? { blockedLock: answer.blockedLock } : {}) };
+      return {
+        acquired: false,
+        seq,
+        ...(answer.holder ? { holder: answer.holder } : {}),
+        ...(answer.blockedLock !== undefined ? { blockedLock: answer.blockedLock } : {}),
+      };
     case "cancelled":
       return { acquired: false, seq };
   }

@@ -29,7 +29,10 @@ class SharedSampler {
   /** Longest gap between samples since the last fold (a gap includes the interval itself). */
   private currentMaxMs = 0;
 
-  constructor(private readonly clock: ClientClock, readonly resolutionMs: number) {}
+  constructor(
+    private readonly clock: ClientClock,
+    readonly resolutionMs: number,
+  ) {}
 
   /** Registers a watcher; returns the seq its view starts after. */
   add(w: StallWatch): number {
@@ -83,7 +86,8 @@ class SharedSampler {
   /** Drops the folds every watcher has seen (the seq a watcher saw up to only grows). */
   prune(): void {
     let drop = 0;
-    while (this.firstSeq + drop <= this.seq && !this.seenCounts.has(this.firstSeq + drop - 1)) drop++;
+    while (this.firstSeq + drop <= this.seq && !this.seenCounts.has(this.firstSeq + drop - 1))
+      drop++;
     if (drop === 0) return;
     this.folds.splice(0, drop);
     this.firstSeq += drop;

@@ -4,7 +4,13 @@
 // the reason decides the error class (proto/wire.ts), never the wording of the message.
 import { status as Status, type Metadata } from "@grpc/grpc-js";
 import type { CallFailure } from "../proto/codec/answers.ts";
-import { errorClassOf, LEADER_METADATA_KEY, reasonOf, type ClientErrorClass, type ErrorReasonName } from "../proto/wire.ts";
+import {
+  errorClassOf,
+  LEADER_METADATA_KEY,
+  reasonOf,
+  type ClientErrorClass,
+  type ErrorReasonName,
+} from "../proto/wire.ts";
 import {
   FailedPreconditionError,
   InvalidArgumentError,
@@ -18,7 +24,11 @@ import {
   UnavailableError,
 } from "./errors.ts";
 
-type ErrorConstructor = new (message: string, code?: Status, reason?: ErrorReasonName) => PalisadeError;
+type ErrorConstructor = new (
+  message: string,
+  code?: Status,
+  reason?: ErrorReasonName,
+) => PalisadeError;
 
 const CLASSES: Readonly<Record<ClientErrorClass, ErrorConstructor>> = {
   InvalidArgumentError,
@@ -35,7 +45,12 @@ const CLASSES: Readonly<Record<ClientErrorClass, ErrorConstructor>> = {
 /** A unary call's status as a failure. */
 export function failureOfStatus(code: Status, details: string, metadata?: Metadata): CallFailure {
   const leader = metadata?.get(LEADER_METADATA_KEY)[0];
-  return { code, reason: reasonOf(metadata) ?? null, message: details, leader: typeof leader === "string" && leader !== "" ? leader : null };
+  return {
+    code,
+    reason: reasonOf(metadata) ?? null,
+    message: details,
+    leader: typeof leader === "string" && leader !== "" ? leader : null,
+  };
 }
 
 /** The typed error of a failed call; without a known reason its code decides. */
@@ -43,7 +58,10 @@ export function errorOf(failure: CallFailure): PalisadeError {
   const reason = failure.reason ?? undefined;
   const errorClass = errorClassOf(failure.code, reason);
   // A ServerError's message says which status it was; the others' class says it.
-  const message = errorClass === "ServerError" ? `${Status[failure.code] ?? failure.code}: ${failure.message}` : failure.message;
+  const message =
+    errorClass === "ServerError"
+      ? `${Status[failure.code] ?? failure.code}: ${failure.message}`
+      : failure.message;
   return new CLASSES[errorClass](message, failure.code, reason);
 }
 

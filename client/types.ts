@@ -8,8 +8,23 @@ import { u64 } from "../proto/wire.ts";
 const pb = palisade.v1;
 
 export type {
-  CancelWaitResult, EndReason, GrantMode, HistoryRecordInfo, HolderCursor, KindFields, LockGrantInfo, LockHolderInfo, LockInfo, LockKind, LockMode,
-  LockPage, LockSummaryInfo, LockTarget, LockWaiterInfo, SessionInfo, SessionPage,
+  CancelWaitResult,
+  EndReason,
+  GrantMode,
+  HistoryRecordInfo,
+  HolderCursor,
+  KindFields,
+  LockGrantInfo,
+  LockHolderInfo,
+  LockInfo,
+  LockKind,
+  LockMode,
+  LockPage,
+  LockSummaryInfo,
+  LockTarget,
+  LockWaiterInfo,
+  SessionInfo,
+  SessionPage,
 } from "../proto/lock-values.ts";
 
 export type NodeRoleName = "unknown" | "follower" | "precandidate" | "candidate" | "leader";
@@ -74,11 +89,16 @@ export interface AcquireResult {
 
 function roleFrom(role: palisade.v1.NodeRole | null | undefined): NodeRoleName {
   switch (role) {
-    case pb.NodeRole.NODE_ROLE_FOLLOWER: return "follower";
-    case pb.NodeRole.NODE_ROLE_PRECANDIDATE: return "precandidate";
-    case pb.NodeRole.NODE_ROLE_CANDIDATE: return "candidate";
-    case pb.NodeRole.NODE_ROLE_LEADER: return "leader";
-    default: return "unknown";
+    case pb.NodeRole.NODE_ROLE_FOLLOWER:
+      return "follower";
+    case pb.NodeRole.NODE_ROLE_PRECANDIDATE:
+      return "precandidate";
+    case pb.NodeRole.NODE_ROLE_CANDIDATE:
+      return "candidate";
+    case pb.NodeRole.NODE_ROLE_LEADER:
+      return "leader";
+    default:
+      return "unknown";
   }
 }
 
@@ -88,7 +108,9 @@ function memberKindFrom(kind: palisade.v1.MemberKind | null | undefined): Member
   return "unknown";
 }
 
-export function membersFrom(wire: readonly palisade.v1.Member.$Properties[] | null | undefined): MemberInfo[] {
+export function membersFrom(
+  wire: readonly palisade.v1.Member.$Properties[] | null | undefined,
+): MemberInfo[] {
   return (wire ?? []).map((m) => ({
     nodeId: Number(u64(m.nodeId, "member.node_id")),
     address: m.address ?? "",

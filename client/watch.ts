@@ -12,14 +12,22 @@ import type { KindFields } from "./types.ts";
 
 const pb = palisade.v1;
 
-export type WatchEventKind = "acquired" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
+export type WatchEventKind =
+  "acquired" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
 
 export type WatchEvent =
   /**
    * `acquired` events carry the grant's kind fields (mode, slot, data, hold limit); a
    * `revoked` one names "holdLimit" in `revokedFor` when the leader ended the grant for it.
    */
-  | ({ kind: WatchEventKind; index: bigint; lock: string; sessionId: bigint; token: bigint; revokedFor?: "holdLimit" } & KindFields)
+  | ({
+      kind: WatchEventKind;
+      index: bigint;
+      lock: string;
+      sessionId: bigint;
+      token: bigint;
+      revokedFor?: "holdLimit";
+    } & KindFields)
   /**
    * The start index is older than the node retains: events up to `index` are not
    * available. Re-read the state you need (getLock, listLocks); the watch continues
@@ -53,8 +61,13 @@ const RETRY_PAUSE_MS = 200;
 
 /** Statuses after which the watch moves to another node and resumes. */
 const RESUMABLE = new Set<grpc.status>([
-  grpc.status.UNAVAILABLE, grpc.status.CANCELLED, grpc.status.DEADLINE_EXCEEDED, grpc.status.INTERNAL,
-  grpc.status.UNKNOWN, grpc.status.RESOURCE_EXHAUSTED, grpc.status.ABORTED,
+  grpc.status.UNAVAILABLE,
+  grpc.status.CANCELLED,
+  grpc.status.DEADLINE_EXCEEDED,
+  grpc.status.INTERNAL,
+  grpc.status.UNKNOWN,
+  grpc.status.RESOURCE_EXHAUSTED,
+  grpc.status.ABORTED,
 ]);
 
 function eventKey(e: { lock: string; kind: string; sessionId: bigint; token: bigint }): string {
@@ -62,7 +75,11 @@ function eventKey(e: { lock: string; kind: string; sessionId: bigint; token: big
 }
 
 /** Yields lock events whose names start with `prefix` until `signal` aborts. */
-export async function* watchLocks(target: WatchTarget, prefix: string, options: WatchOptions = {}): AsyncGenerator<WatchEvent> {
+export async function* watchLocks(
+  target: WatchTarget,
+  prefix: string,
+  options: WatchOptions = {},
+): AsyncGenerator<WatchEvent> {
   const signal = options.signal;
   const clients = new Map<string, grpc.Client>();
   const clientFor = (endpoint: string): grpc.Client => {
@@ -97,7 +114,9 @@ export async function* watchLocks(target: WatchTarget, prefix: string, options: 
         }
       }
       const call = clientFor(endpoint).makeServerStreamRequest(
-        lockApi.Watch.path, lockApi.Watch.requestSerialize, lockApi.Watch.responseDeserialize,
+        lockApi.Watch.path,
+        lockApi.Watch.requestSerialize,
+        lockApi.Watch.responseDeserialize,
         pb.WatchRequest.create({ prefix, fromIndex: toU64(next, "fromIndex") }),
       );
       attached = true;
@@ -112,9 +131,15 @@ export async function* watchLocks(target: WatchTarget, prefix: string, options: 
           const kind = KINDS[raw.kind];
           if (kind === undefined) continue;
           const event = {
-            kind, index: u64(raw.index, "index"), lock: raw.lock, sessionId: u64(raw.sessionId, "session_id"), token: u64(raw.token, "token"),
+            kind,
+            index: u64(raw.index, "index"),
+            lock: raw.lock,
+            sessionId: u64(raw.sessionId, "session_id"),
+            token: u64(raw.token, "token"),
             ...kindFieldsFrom(raw),
-            ...(raw.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "holdLimit" as const } : {}),
+            ...(raw.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT
+              ? { revokedFor: "holdLimit" as const }
+              : {}),
           };
           if (event.index < next) continue;
           if (event.index === next && seenAtNext.has(eventKey(event))) continue;
@@ -149,7 +174,9 @@ export async function* watchLocks(target: WatchTarget, prefix: string, options: 
           }
         }
         if (typeof status.code !== "number" || !RESUMABLE.has(status.code)) {
-          throw typeof status.code === "number" ? errorFromStatus(status.code, status.details ?? "", status.metadata) : err;
+          throw typeof status.code === "number"
+            ? errorFromStatus(status.code, status.details ?? "", status.metadata)
+            : err;
         }
         endpointIndex += 1;
         await pause(RETRY_PAUSE_MS, signal);

@@ -44,8 +44,14 @@ export function sha256(bytes: Uint8Array): string {
 export function writeBackupFile(path: string, backup: Backup): void {
   const { meta } = backup;
   const header = JSON.stringify({
-    clusterId: meta.clusterId, index: String(meta.index), term: String(meta.term), epoch: String(meta.epoch),
-    bytes: meta.bytes, sha256: meta.sha256, savedAt: meta.savedAt, endpoint: meta.endpoint,
+    clusterId: meta.clusterId,
+    index: String(meta.index),
+    term: String(meta.term),
+    epoch: String(meta.epoch),
+    bytes: meta.bytes,
+    sha256: meta.sha256,
+    savedAt: meta.savedAt,
+    endpoint: meta.endpoint,
   });
   const head = new TextEncoder().encode(`${MAGIC_LINE}\n${header}\n`);
   const out = new Uint8Array(head.byteLength + backup.data.byteLength);
@@ -64,13 +70,15 @@ export function writeBackupFile(path: string, backup: Backup): void {
 
 function field(obj: Record<string, unknown>, name: string, path: string): string {
   const value = obj[name];
-  if (typeof value !== "string") throw new BackupFileError(`${path}: the metadata has no "${name}"`);
+  if (typeof value !== "string")
+    throw new BackupFileError(`${path}: the metadata has no "${name}"`);
   return value;
 }
 
 function decimal(obj: Record<string, unknown>, name: string, path: string): bigint {
   const text = field(obj, name, path);
-  if (!/^\d{1,20}$/.test(text)) throw new BackupFileError(`${path}: "${name}" is not a decimal number`);
+  if (!/^\d{1,20}$/.test(text))
+    throw new BackupFileError(`${path}: "${name}" is not a decimal number`);
   return BigInt(text);
 }
 
@@ -80,26 +88,37 @@ export function readBackupFile(path: string): Backup {
   try {
     bytes = readFileSync(path);
   } catch (err) {
-    throw new BackupFileError(`cannot read the backup ${path}: ${(err as Error).message}`, { cause: err });
+    throw new BackupFileError(`cannot read the backup ${path}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const firstNl = bytes.indexOf(0x0a);
   const secondNl = firstNl < 0 ? -1 : bytes.indexOf(0x0a, firstNl + 1);
   const decoder = new TextDecoder();
   if (firstNl < 0 || decoder.decode(bytes.subarray(0, firstNl)) !== MAGIC_LINE || secondNl < 0) {
-    throw new BackupFileError(`${path} is not a Palisade backup (it must start with "${MAGIC_LINE}")`);
+    throw new BackupFileError(
+      `${path} is not a Palisade backup (it must start with "${MAGIC_LINE}")`,
+    );
   }
   let obj: Record<string, unknown>;
   try {
-    obj = JSON.parse(decoder.decode(bytes.subarray(firstNl + 1, secondNl))) as Record<string, unknown>;
+    obj = JSON.parse(decoder.decode(bytes.subarray(firstNl + 1, secondNl))) as Record<
+      string,
+      unknown
+    >;
   } catch (err) {
     throw new BackupFileError(`${path}: the metadata line is not JSON: ${(err as Error).message}`);
   }
-  if (typeof obj !== "object" || obj === null) throw new BackupFileError(`${path}: the metadata line is not a JSON object`);
+  if (typeof obj !== "object" || obj === null)
+    throw new BackupFileError(`${path}: the metadata line is not a JSON object`);
   const size = obj.bytes;
-  if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) throw new BackupFileError(`${path}: "bytes" is not a length`);
+  if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0)
+    throw new BackupFileError(`${path}: "bytes" is not a length`);
   const data = bytes.subarray(secondNl + 1);
   if (data.byteLength !== size) {
-    throw new BackupFileError(`${path} is truncated or padded: the body has ${data.byteLength} bytes, the metadata says ${size}`);
+    throw new BackupFileError(
+      `${path} is truncated or padded: the body has ${data.byteLength} bytes, the metadata says ${size}`,
+    );
   }
   const meta: BackupMeta = {
     clusterId: field(obj, "clusterId", path),
@@ -111,7 +130,9 @@ export function readBackupFile(path: string): Backup {
     savedAt: typeof obj.savedAt === "string" ? obj.savedAt : "",
     endpoint: typeof obj.endpoint === "string" ? obj.endpoint : "",
   };
-  if (sha256(data) !== meta.sha256) throw new BackupFileError(`${path}: the body's SHA-256 does not match the metadata (corrupt backup)`);
+  if (sha256(data) !== meta.sha256)
+    throw new BackupFileError(
+      `${path}: the body's SHA-256 does not match the metadata (corrupt backup)`,
+    );
   return { meta, data };
 }
-

@@ -7,7 +7,14 @@
 // or `client.makeUnaryRequest(def.Acquire.path, def.Acquire.requestSerialize, ...)`.
 import type * as grpc from "@grpc/grpc-js";
 import { palisade } from "./gen/palisade.js";
-import { CALL_NAMES, specOf, type CallName, type MessageClass as MessageType, type WireAnswerOf, type WireRequestOf } from "./lock-calls.ts";
+import {
+  CALL_NAMES,
+  specOf,
+  type CallName,
+  type MessageClass as MessageType,
+  type WireAnswerOf,
+  type WireRequestOf,
+} from "./lock-calls.ts";
 
 const pb = palisade.v1;
 
@@ -39,7 +46,12 @@ function lowerFirst(name: string): string {
   return name.charAt(0).toLowerCase() + name.slice(1);
 }
 
-function unary<Req, Res>(service: string, name: string, req: MessageType<Req>, res: MessageType<Res>): UnaryMethod<Req, Res> {
+function unary<Req, Res>(
+  service: string,
+  name: string,
+  req: MessageType<Req>,
+  res: MessageType<Res>,
+): UnaryMethod<Req, Res> {
   return {
     path: `/palisade.v1.${service}/${name}`,
     requestStream: false,
@@ -52,11 +64,21 @@ function unary<Req, Res>(service: string, name: string, req: MessageType<Req>, r
   };
 }
 
-function serverStream<Req, Res>(service: string, name: string, req: MessageType<Req>, res: MessageType<Res>): ServerStreamMethod<Req, Res> {
+function serverStream<Req, Res>(
+  service: string,
+  name: string,
+  req: MessageType<Req>,
+  res: MessageType<Res>,
+): ServerStreamMethod<Req, Res> {
   return { ...unary(service, name, req, res), responseStream: true };
 }
 
-function bidiStream<Req, Res>(service: string, name: string, req: MessageType<Req>, res: MessageType<Res>): BidiStreamMethod<Req, Res> {
+function bidiStream<Req, Res>(
+  service: string,
+  name: string,
+  req: MessageType<Req>,
+  res: MessageType<Res>,
+): BidiStreamMethod<Req, Res> {
   return { ...unary(service, name, req, res), requestStream: true, responseStream: true };
 }
 
@@ -81,18 +103,28 @@ function lockUnary<N extends CallName>(name: N): UnaryMethod<WireRequestOf<N>, W
   return unary(L, name, spec.request.type, spec.answer.type);
 }
 
-const lockUnaryMethods = Object.fromEntries(CALL_NAMES.map((name) => [name, lockUnary(name)])) as unknown as LockUnaryMethods;
+const lockUnaryMethods = Object.fromEntries(
+  CALL_NAMES.map((name) => [name, lockUnary(name)]),
+) as unknown as LockUnaryMethods;
 
 export const lockServiceDefinition = {
   ...lockUnaryMethods,
   Watch: serverStream(L, "Watch", pb.WatchRequest, pb.WatchEvent),
   // Typed by the message classes (not the stricter decoded shapes) so frames built from a
   // table of calls type-check on both ends.
-  Stream: bidiStream<palisade.v1.ClientFrame, palisade.v1.ServerFrame>(L, "Stream", pb.ClientFrame, pb.ServerFrame),
+  Stream: bidiStream<palisade.v1.ClientFrame, palisade.v1.ServerFrame>(
+    L,
+    "Stream",
+    pb.ClientFrame,
+    pb.ServerFrame,
+  ),
 } satisfies grpc.ServiceDefinition;
 
 /** Raw bytes in both directions (frames read and written entry by entry, see proto/stream-frames.ts). */
-const rawBytes: MessageType<Uint8Array> = { encode: (bytes) => ({ finish: () => bytes }), decode: (bytes) => bytes };
+const rawBytes: MessageType<Uint8Array> = {
+  encode: (bytes) => ({ finish: () => bytes }),
+  decode: (bytes) => bytes,
+};
 
 /**
  * LockService as a node serves it: the Stream RPC's frames as bytes, so the node can read a

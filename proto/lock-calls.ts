@@ -37,73 +37,128 @@ export interface CallSpec<Req, Ans, WireReq, WireAns> {
   readonly answer: MessageCodec<Ans, WireAns>;
 }
 
-function codec<T, W>(type: MessageClass<W>, encode: (value: T) => W, decode: (wire: W) => T): MessageCodec<T, W> {
+function codec<T, W>(
+  type: MessageClass<W>,
+  encode: (value: T) => W,
+  decode: (wire: W) => T,
+): MessageCodec<T, W> {
   return { type, encode, decode };
 }
 
 function call<Req, Ans, WireReq, WireAns>(
-  field: StreamField, kind: "write" | "read", request: MessageCodec<Req, WireReq>, answer: MessageCodec<Ans, WireAns>, waits = false,
+  field: StreamField,
+  kind: "write" | "read",
+  request: MessageCodec<Req, WireReq>,
+  answer: MessageCodec<Ans, WireAns>,
+  waits = false,
 ): CallSpec<Req, Ans, WireReq, WireAns> {
   return { field, kind, waits, request, answer };
 }
 
 export const LOCK_CALLS = {
-  OpenSession: call("openSession", "write",
+  OpenSession: call(
+    "openSession",
+    "write",
     codec(pb.OpenSessionRequest, rq.encodeOpenSession, rq.decodeOpenSession),
-    codec(pb.OpenSessionResponse, an.encodeOpenedSession, an.decodeOpenedSession)),
-  KeepAlive: call("keepAlive", "read",
+    codec(pb.OpenSessionResponse, an.encodeOpenedSession, an.decodeOpenedSession),
+  ),
+  KeepAlive: call(
+    "keepAlive",
+    "read",
     codec(pb.KeepAliveRequest, rq.encodeKeepAlive, rq.decodeKeepAlive),
-    codec(pb.KeepAliveResponse, an.encodeKeptAlive, an.decodeKeptAlive)),
-  CloseSession: call("closeSession", "write",
+    codec(pb.KeepAliveResponse, an.encodeKeptAlive, an.decodeKeptAlive),
+  ),
+  CloseSession: call(
+    "closeSession",
+    "write",
     codec(pb.CloseSessionRequest, rq.encodeCloseSession, rq.decodeCloseSession),
-    codec(pb.CloseSessionResponse, an.encodeDone(pb.CloseSessionResponse), an.decodeDone)),
-  Acquire: call("acquire", "write",
+    codec(pb.CloseSessionResponse, an.encodeDone(pb.CloseSessionResponse), an.decodeDone),
+  ),
+  Acquire: call(
+    "acquire",
+    "write",
     codec(pb.AcquireRequest, rq.encodeAcquire, rq.decodeAcquire),
-    codec(pb.AcquireResponse, an.encodeAcquireAnswer, an.decodeAcquireAnswer), true),
-  CancelWait: call("cancelWait", "write",
+    codec(pb.AcquireResponse, an.encodeAcquireAnswer, an.decodeAcquireAnswer),
+    true,
+  ),
+  CancelWait: call(
+    "cancelWait",
+    "write",
     codec(pb.CancelWaitRequest, rq.encodeCancelWait, rq.decodeCancelWait),
-    codec(pb.CancelWaitResponse, an.encodeCancelWaitResult, an.decodeCancelWaitResult)),
-  Release: call("release", "write",
+    codec(pb.CancelWaitResponse, an.encodeCancelWaitResult, an.decodeCancelWaitResult),
+  ),
+  Release: call(
+    "release",
+    "write",
     codec(pb.ReleaseRequest, rq.encodeRelease, rq.decodeRelease),
-    codec(pb.ReleaseResponse, an.encodeDone(pb.ReleaseResponse), an.decodeDone)),
-  GetLock: call("getLock", "read",
+    codec(pb.ReleaseResponse, an.encodeDone(pb.ReleaseResponse), an.decodeDone),
+  ),
+  GetLock: call(
+    "getLock",
+    "read",
     codec(pb.GetLockRequest, rq.encodeGetLock, rq.decodeGetLock),
-    codec(pb.GetLockResponse, an.encodeLockInfo, an.decodeLockInfo)),
-  ListLocks: call("listLocks", "read",
+    codec(pb.GetLockResponse, an.encodeLockInfo, an.decodeLockInfo),
+  ),
+  ListLocks: call(
+    "listLocks",
+    "read",
     codec(pb.ListLocksRequest, rq.encodeListLocks, rq.decodeListLocks),
-    codec(pb.ListLocksResponse, an.encodeLockPage, an.decodeLockPage)),
-  GetSession: call("getSession", "read",
+    codec(pb.ListLocksResponse, an.encodeLockPage, an.decodeLockPage),
+  ),
+  GetSession: call(
+    "getSession",
+    "read",
     codec(pb.GetSessionRequest, rq.encodeGetSession, rq.decodeGetSession),
-    codec(pb.GetSessionResponse, an.encodeFoundSession, an.decodeFoundSession)),
-  ListSessions: call("listSessions", "read",
+    codec(pb.GetSessionResponse, an.encodeFoundSession, an.decodeFoundSession),
+  ),
+  ListSessions: call(
+    "listSessions",
+    "read",
     codec(pb.ListSessionsRequest, rq.encodeListSessions, rq.decodeListSessions),
-    codec(pb.ListSessionsResponse, an.encodeSessionPage, an.decodeSessionPage)),
-  GetLockHistory: call("getLockHistory", "read",
+    codec(pb.ListSessionsResponse, an.encodeSessionPage, an.decodeSessionPage),
+  ),
+  GetLockHistory: call(
+    "getLockHistory",
+    "read",
     codec(pb.GetLockHistoryRequest, rq.encodeGetLockHistory, rq.decodeGetLockHistory),
-    codec(pb.GetLockHistoryResponse, an.encodeLockHistory, an.decodeLockHistory)),
-  ValidateToken: call("validateToken", "read",
+    codec(pb.GetLockHistoryResponse, an.encodeLockHistory, an.decodeLockHistory),
+  ),
+  ValidateToken: call(
+    "validateToken",
+    "read",
     codec(pb.ValidateTokenRequest, rq.encodeValidateToken, rq.decodeValidateToken),
-    codec(pb.ValidateTokenResponse, an.encodeTokenValidity, an.decodeTokenValidity)),
+    codec(pb.ValidateTokenResponse, an.encodeTokenValidity, an.decodeTokenValidity),
+  ),
 };
 
 export type CallName = keyof typeof LOCK_CALLS;
 type SpecOf<N extends CallName> = (typeof LOCK_CALLS)[N];
 
-export type RequestOf<N extends CallName> = SpecOf<N>["request"] extends MessageCodec<infer T, infer _W> ? T : never;
-export type AnswerOf<N extends CallName> = SpecOf<N>["answer"] extends MessageCodec<infer T, infer _W> ? T : never;
-export type WireRequestOf<N extends CallName> = SpecOf<N>["request"] extends MessageCodec<infer _T, infer W> ? W : never;
-export type WireAnswerOf<N extends CallName> = SpecOf<N>["answer"] extends MessageCodec<infer _T, infer W> ? W : never;
+export type RequestOf<N extends CallName> =
+  SpecOf<N>["request"] extends MessageCodec<infer T, infer _W> ? T : never;
+export type AnswerOf<N extends CallName> =
+  SpecOf<N>["answer"] extends MessageCodec<infer T, infer _W> ? T : never;
+export type WireRequestOf<N extends CallName> =
+  SpecOf<N>["request"] extends MessageCodec<infer _T, infer W> ? W : never;
+export type WireAnswerOf<N extends CallName> =
+  SpecOf<N>["answer"] extends MessageCodec<infer _T, infer W> ? W : never;
 
 export const CALL_NAMES = Object.keys(LOCK_CALLS) as CallName[];
 
 /** One call with its request, as a node serves it. */
-export type LockCall = { [N in CallName]: { readonly name: N; readonly request: RequestOf<N> } }[CallName];
+export type LockCall = {
+  [N in CallName]: { readonly name: N; readonly request: RequestOf<N> };
+}[CallName];
 
 /** What serves every call: a handler per call, from domain request to domain answer. */
-export type CallHandlers<Context> = { [N in CallName]: (request: RequestOf<N>, context: Context) => Promise<AnswerOf<N>> };
+export type CallHandlers<Context> = {
+  [N in CallName]: (request: RequestOf<N>, context: Context) => Promise<AnswerOf<N>>;
+};
 
 /** The call a stream field carries. */
-const BY_FIELD: ReadonlyMap<string, CallName> = new Map(CALL_NAMES.map((name) => [LOCK_CALLS[name].field, name]));
+const BY_FIELD: ReadonlyMap<string, CallName> = new Map(
+  CALL_NAMES.map((name) => [LOCK_CALLS[name].field, name]),
+);
 
 export function callOfField(field: string): CallName | undefined {
   return BY_FIELD.get(field);
@@ -113,11 +168,21 @@ export function callOfField(field: string): CallName | undefined {
  * The table entry of `name` with its types joined to the name (the cast only says what the
  * table holds, which TypeScript does not follow through a generic index).
  */
-export function specOf<N extends CallName>(name: N): CallSpec<RequestOf<N>, AnswerOf<N>, WireRequestOf<N>, WireAnswerOf<N>> {
-  return LOCK_CALLS[name] as unknown as CallSpec<RequestOf<N>, AnswerOf<N>, WireRequestOf<N>, WireAnswerOf<N>>;
+export function specOf<N extends CallName>(
+  name: N,
+): CallSpec<RequestOf<N>, AnswerOf<N>, WireRequestOf<N>, WireAnswerOf<N>> {
+  return LOCK_CALLS[name] as unknown as CallSpec<
+    RequestOf<N>,
+    AnswerOf<N>,
+    WireRequestOf<N>,
+    WireAnswerOf<N>
+  >;
 }
 
-export function encodeRequest<N extends CallName>(name: N, request: RequestOf<N>): WireRequestOf<N> {
+export function encodeRequest<N extends CallName>(
+  name: N,
+  request: RequestOf<N>,
+): WireRequestOf<N> {
   return specOf(name).request.encode(request);
 }
 

@@ -57,8 +57,17 @@ export interface LockGrantInfo {
  * came first, and the Acquire took no effect).
  */
 export type AcquireAnswer =
-  | { readonly kind: "granted"; readonly token: bigint; readonly holder: LockHolderInfo; readonly grants: readonly LockGrantInfo[] }
-  | { readonly kind: "notAcquired"; readonly holder: LockHolderInfo | null; readonly blockedLock?: string }
+  | {
+      readonly kind: "granted";
+      readonly token: bigint;
+      readonly holder: LockHolderInfo;
+      readonly grants: readonly LockGrantInfo[];
+    }
+  | {
+      readonly kind: "notAcquired";
+      readonly holder: LockHolderInfo | null;
+      readonly blockedLock?: string;
+    }
   | { readonly kind: "cancelled" };
 
 /** A session opened (or the one a retry with the same request id opened), with its TTL. */
@@ -200,9 +209,7 @@ export interface KeptAlive {
 export type Done = Record<string, never>;
 
 export type CancelWaitResult =
-  | { outcome: "cancelled" }
-  | { outcome: "granted"; token: bigint }
-  | { outcome: "notAcquired" };
+  { outcome: "cancelled" } | { outcome: "granted"; token: bigint } | { outcome: "notAcquired" };
 
 export interface LockWaiterInfo extends KindFields {
   sessionId: bigint;

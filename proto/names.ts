@@ -39,7 +39,8 @@ export function checkLockName(name: string): string | null {
   const length = utf8Length(name);
   if (length < 0) return "lock name is not valid UTF-8";
   if (length === 0) return "lock name is empty";
-  if (length > MAX_LOCK_NAME_BYTES) return `lock name is ${length} bytes, more than ${MAX_LOCK_NAME_BYTES}`;
+  if (length > MAX_LOCK_NAME_BYTES)
+    return `lock name is ${length} bytes, more than ${MAX_LOCK_NAME_BYTES}`;
   const at = controlCharAt(name);
   if (at >= 0) return `lock name has a control character at position ${at}`;
   return null;
@@ -47,13 +48,15 @@ export function checkLockName(name: string): string | null {
 
 export function checkRequestId(requestId: string): string | null {
   const length = typeof requestId === "string" ? utf8Length(requestId) : -1;
-  if (length < 1 || length > MAX_REQUEST_ID_BYTES) return `request id must be 1..${MAX_REQUEST_ID_BYTES} bytes of UTF-8`;
+  if (length < 1 || length > MAX_REQUEST_ID_BYTES)
+    return `request id must be 1..${MAX_REQUEST_ID_BYTES} bytes of UTF-8`;
   return null;
 }
 
 export function checkClientName(clientName: string): string | null {
   const length = typeof clientName === "string" ? utf8Length(clientName) : -1;
-  if (length < 0 || length > MAX_CLIENT_NAME_BYTES) return `client name must be at most ${MAX_CLIENT_NAME_BYTES} bytes of UTF-8`;
+  if (length < 0 || length > MAX_CLIENT_NAME_BYTES)
+    return `client name must be at most ${MAX_CLIENT_NAME_BYTES} bytes of UTF-8`;
   if (controlCharAt(clientName) >= 0) return "client name has a control character";
   return null;
 }

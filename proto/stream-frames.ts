@@ -26,7 +26,12 @@ export function entryBytes(length: number): number {
  * The frame of `entries[from]` onwards that fits `maxBytes` and `maxEntries` (at least one
  * entry, which the caller made sure fits), and the index of the first entry left out.
  */
-export function packFrame(entries: readonly Uint8Array[], from: number, maxBytes: number, maxEntries: number): { frame: Buffer; next: number } {
+export function packFrame(
+  entries: readonly Uint8Array[],
+  from: number,
+  maxBytes: number,
+  maxEntries: number,
+): { frame: Buffer; next: number } {
   let end = from;
   let bytes = 0;
   while (end < entries.length && end - from < maxEntries) {

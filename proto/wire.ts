@@ -18,7 +18,10 @@ export const CURRENT_INDEX_METADATA_KEY = "palisade-current-index";
 export * from "./limits.ts";
 
 /** The name of an ErrorReason that a node sends (every value but UNSPECIFIED). */
-export type ErrorReasonName = Exclude<keyof typeof palisade.v1.ErrorReason, "ERROR_REASON_UNSPECIFIED">;
+export type ErrorReasonName = Exclude<
+  keyof typeof palisade.v1.ErrorReason,
+  "ERROR_REASON_UNSPECIFIED"
+>;
 
 /** The client error classes a status can become (client/errors.ts defines them). */
 export type ClientErrorClass =
@@ -91,7 +94,10 @@ export const WIRE_ERRORS: Readonly<Record<ErrorReasonName, WireError>> = {
   ERROR_REASON_KIND_MISMATCH: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
   ERROR_REASON_PERMITS_MISMATCH: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
   ERROR_REASON_SET_PARTLY_HELD: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
-  ERROR_REASON_WAITS_IN_ANOTHER_REQUEST: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+  ERROR_REASON_WAITS_IN_ANOTHER_REQUEST: entry(
+    Status.FAILED_PRECONDITION,
+    "FailedPreconditionError",
+  ),
 };
 
 /**
@@ -148,10 +154,12 @@ export function u64(value: U64Input, field = "value"): bigint {
   if (typeof value === "bigint") {
     result = value;
   } else if (typeof value === "number") {
-    if (!Number.isSafeInteger(value)) throw new CodecError(`${field}: ${value} is not a safe integer`);
+    if (!Number.isSafeInteger(value))
+      throw new CodecError(`${field}: ${value} is not a safe integer`);
     result = BigInt(value);
   } else if (typeof value === "string") {
-    if (!/^[0-9]{1,20}$/.test(value)) throw new CodecError(`${field}: "${value.slice(0, 40)}" is not a decimal uint64`);
+    if (!/^[0-9]{1,20}$/.test(value))
+      throw new CodecError(`${field}: "${value.slice(0, 40)}" is not a decimal uint64`);
     result = BigInt(value);
   } else if (Long.isLong(value)) {
     // Another copy of long.js may have made it (protobufjs loads the CommonJS build),
@@ -161,7 +169,8 @@ export function u64(value: U64Input, field = "value"): bigint {
   } else {
     throw new CodecError(`${field}: not a uint64`);
   }
-  if (result < 0n || result > MAX_U64) throw new CodecError(`${field}: ${result} is outside uint64`);
+  if (result < 0n || result > MAX_U64)
+    throw new CodecError(`${field}: ${result} is outside uint64`);
   return result;
 }
 
@@ -178,13 +187,15 @@ export function toU64(value: bigint | number, field = "value"): Long {
 }
 
 function safeNumberToBigint(value: number, field: string): bigint {
-  if (!Number.isSafeInteger(value) || value < 0) throw new CodecError(`${field}: ${value} is not a non-negative safe integer`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new CodecError(`${field}: ${value} is not a non-negative safe integer`);
   return BigInt(value);
 }
 
 /** A uint64 that must fit a JavaScript number exactly (terms, indexes, node ids, counters). */
 export function u64ToNumber(value: U64Input, field = "value"): number {
   const big = u64(value, field);
-  if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new CodecError(`${field}: ${big} is above 2^53 - 1`);
+  if (big > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new CodecError(`${field}: ${big} is above 2^53 - 1`);
   return Number(big);
 }

@@ -17,7 +17,17 @@
 // The build goes to a temporary folder that replaces dist/ at the end, so a process running
 // from dist/ meanwhile (or a second build) never sees it half written.
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,9 +38,19 @@ const stampFile = join(dist, ".build-stamp.json");
 
 /** What the build reads: the folders tsconfig.build.json compiles (and what they import from test/sim), the configs, and the lock file (the bundle holds the dependencies). */
 const SOURCE_DIRS = ["node", "client", "proto", "scripts", "bench", "chaos", "verify"];
-const SOURCE_FILES = ["tsconfig.json", "tsconfig.build.json", "scripts/build.mjs", "package-lock.json"];
+const SOURCE_FILES = [
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "scripts/build.mjs",
+  "package-lock.json",
+];
 /** Files the compiled modules load from their own folder, copied as they are. */
-const COPIED = ["proto/gen/palisade.js", "proto/gen/palisade.d.ts", "client/run/watchdog.mjs", "node/ops/status-page/assets"];
+const COPIED = [
+  "proto/gen/palisade.js",
+  "proto/gen/palisade.d.ts",
+  "client/run/watchdog.mjs",
+  "node/ops/status-page/assets",
+];
 /** The bundled node process; see above. */
 const NODE_BUNDLE = "bundle/node.mjs";
 /**
@@ -87,7 +107,9 @@ function tscPath() {
 
 /** Whether code (not a comment line) uses import.meta (url, dirname, filename). */
 function usesImportMeta(source) {
-  return source.split("\n").some((line) => !/^\s*(\/\/|\/\*|\*)/.test(line) && line.includes("import.meta"));
+  return source
+    .split("\n")
+    .some((line) => !/^\s*(\/\/|\/\*|\*)/.test(line) && line.includes("import.meta"));
 }
 
 /** Bundles the node process into `outfile`, with a sourcemap beside it that names the sources. */
@@ -104,7 +126,9 @@ async function bundleNode(outfile) {
     // classic-level loads its native binding from its own folder.
     external: ["level", "classic-level"],
     // The CommonJS dependencies bundled (grpc-js, protobufjs, pino, prom-client) call require().
-    banner: { js: 'import { createRequire as __palisadeRequire } from "node:module";\nconst require = __palisadeRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __palisadeRequire } from "node:module";\nconst require = __palisadeRequire(import.meta.url);',
+    },
     sourcemap: "linked",
     sourcesContent: false,
     legalComments: "linked",
@@ -116,12 +140,19 @@ async function bundleNode(outfile) {
     metafile: true,
   });
   for (const input of Object.keys(result.metafile.inputs)) {
-    if (input.startsWith("node_modules/") || !usesImportMeta(readFileSync(join(root, input), "utf8"))) continue;
+    if (
+      input.startsWith("node_modules/") ||
+      !usesImportMeta(readFileSync(join(root, input), "utf8"))
+    )
+      continue;
     const reads = BUNDLE_META_URL[input];
     if (reads === undefined) {
-      throw new Error(`${input} uses import.meta and is bundled into ${NODE_BUNDLE}: list it in BUNDLE_META_URL with the files it reads`);
+      throw new Error(
+        `${input} uses import.meta and is bundled into ${NODE_BUNDLE}: list it in BUNDLE_META_URL with the files it reads`,
+      );
     }
-    for (const file of reads) cpSync(join(root, dirname(input), file), join(dirname(outfile), file), { recursive: true });
+    for (const file of reads)
+      cpSync(join(root, dirname(input), file), join(dirname(outfile), file), { recursive: true });
   }
 }
 
@@ -130,13 +161,20 @@ async function build(files) {
   const tmp = join(root, `.dist-build-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   try {
-    execFileSync(process.execPath, [tscPath(), "-p", join(root, "tsconfig.build.json"), "--outDir", tmp], { cwd: root, stdio: "inherit" });
+    execFileSync(
+      process.execPath,
+      [tscPath(), "-p", join(root, "tsconfig.build.json"), "--outDir", tmp],
+      { cwd: root, stdio: "inherit" },
+    );
     for (const file of COPIED) {
       mkdirSync(dirname(join(tmp, file)), { recursive: true });
       cpSync(join(root, file), join(tmp, file), { recursive: true });
     }
     await bundleNode(join(tmp, NODE_BUNDLE));
-    writeFileSync(join(tmp, ".build-stamp.json"), `${JSON.stringify({ startedAtMs, sources: files }, null, 1)}\n`);
+    writeFileSync(
+      join(tmp, ".build-stamp.json"),
+      `${JSON.stringify({ startedAtMs, sources: files }, null, 1)}\n`,
+    );
     rmSync(dist, { recursive: true, force: true });
     renameSync(tmp, dist);
   } catch (error) {

@@ -44,8 +44,22 @@ const dtsOut = join(outDir, "palisade.d.ts");
 const sources = protoFiles(protoRoot).map((file) => relative(repoRoot, file));
 const pbjs = require.resolve("protobufjs-cli/bin/pbjs");
 const pbts = require.resolve("protobufjs-cli/bin/pbts");
-const run = (bin, args) => execFileSync(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: "inherit" });
+const run = (bin, args) =>
+  execFileSync(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: "inherit" });
 
-run(pbjs, ["-t", "static-module", "-w", "esm", "--force-long", "-p", "proto", "-o", jsOut, ...sources]);
+run(pbjs, [
+  "-t",
+  "static-module",
+  "-w",
+  "esm",
+  "--force-long",
+  "-p",
+  "proto",
+  "-o",
+  jsOut,
+  ...sources,
+]);
 run(pbts, ["-o", dtsOut, jsOut]);
-console.log(`generated ${relative(process.cwd(), jsOut)} and ${relative(process.cwd(), dtsOut)} from ${sources.length} files`);
+console.log(
+  `generated ${relative(process.cwd(), jsOut)} and ${relative(process.cwd(), dtsOut)} from ${sources.length} files`,
+);

@@ -46,10 +46,26 @@ function parseArgs(): Options {
   return new Command("npm start")
     .description("Run the three-node loopback Palisade cluster in this terminal.")
     .option("-c, --config <file>", "cluster file", join(repoRoot, "cluster-config/local.json"))
-    .option("-d, --data <dir>", "data folder for all nodes (default: the dataDir of each node in the cluster file)")
-    .addOption(new Option("--log-format <format>", "pretty lines (the default on a terminal) or JSON lines (the default otherwise)").choices(["auto", "pretty", "json"]).default("auto"))
-    .option("--admin-cert <file>", "with TLS: admin certificate for status polling (default admin.crt beside the CA file)")
-    .option("--admin-key <file>", "with TLS: its private key (default admin.key beside the CA file)")
+    .option(
+      "-d, --data <dir>",
+      "data folder for all nodes (default: the dataDir of each node in the cluster file)",
+    )
+    .addOption(
+      new Option(
+        "--log-format <format>",
+        "pretty lines (the default on a terminal) or JSON lines (the default otherwise)",
+      )
+        .choices(["auto", "pretty", "json"])
+        .default("auto"),
+    )
+    .option(
+      "--admin-cert <file>",
+      "with TLS: admin certificate for status polling (default admin.crt beside the CA file)",
+    )
+    .option(
+      "--admin-key <file>",
+      "with TLS: its private key (default admin.key beside the CA file)",
+    )
     .parse()
     .opts<Options>();
 }
@@ -60,7 +76,10 @@ function effectiveConfig(opts: Options): { file: string; cfg: ClusterConfig } {
   if (!opts.data) return { file: resolve(opts.config), cfg };
   const dataRoot = resolve(opts.data);
   mkdirSync(dataRoot, { recursive: true });
-  const moved: ClusterConfig = { ...cfg, nodes: cfg.nodes.map((n) => ({ ...n, dataDir: join(dataRoot, `node-${n.id}`) })) };
+  const moved: ClusterConfig = {
+    ...cfg,
+    nodes: cfg.nodes.map((n) => ({ ...n, dataDir: join(dataRoot, `node-${n.id}`) })),
+  };
   const file = join(dataRoot, "cluster.json");
   writeFileSync(file, `${JSON.stringify(moved, null, 2)}\n`);
   return { file, cfg: moved };
@@ -79,15 +98,22 @@ function status(client: grpc.Client): Promise<StatusResult> {
   const method = adminServiceDefinition.Status;
   return new Promise((done) => {
     client.makeUnaryRequest(
-      method.path, method.requestSerialize, method.responseDeserialize, palisade.v1.StatusRequest.create({}),
-      new grpc.Metadata(), { deadline: Date.now() + 1_000 },
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      palisade.v1.StatusRequest.create({}),
+      new grpc.Metadata(),
+      { deadline: Date.now() + 1_000 },
       (err, res) => done(err || !res ? { ok: false } : { ok: true, status: res }),
     );
   });
 }
 
 /** The leader every reachable node agrees on (a majority must answer), or null. */
-function agreedLeader(results: readonly StatusResult[], size: number): { id: number; term: number } | null {
+function agreedLeader(
+  results: readonly StatusResult[],
+  size: number,
+): { id: number; term: number } | null {
   const answers = results.flatMap((r) => (r.ok ? [r.status] : []));
   if (answers.length <= size / 2) return null;
   const leaders = new Set(answers.map((s) => `${u64ToNumber(s.leaderId)}/${u64ToNumber(s.term)}`));
@@ -97,15 +123,24 @@ function agreedLeader(results: readonly StatusResult[], size: number): { id: num
   return id === 0 ? null : { id, term: u64ToNumber(first.term) };
 }
 
-function prefixLines(stream: NodeJS.ReadableStream | null, prefix: string, out: NodeJS.WritableStream): void {
+function prefixLines(
+  stream: NodeJS.ReadableStream | null,
+  prefix: string,
+  out: NodeJS.WritableStream,
+): void {
   if (!stream) return;
-  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => out.write(`${prefix}${line}\n`));
+  createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) =>
+    out.write(`${prefix}${line}\n`),
+  );
 }
 
 /** This script's own lines: beside pretty node lines, or as JSON lines beside JSON ones. */
 function sayer(pretty: boolean, color: boolean): (msg: string) => void {
   if (!pretty) {
-    return (msg) => process.stdout.write(`${JSON.stringify({ level: 30, time: new Date().toISOString(), source: "npm start", msg })}\n`);
+    return (msg) =>
+      process.stdout.write(
+        `${JSON.stringify({ level: 30, time: new Date().toISOString(), source: "npm start", msg })}\n`,
+      );
   }
   const bold = (text: string): string => (color ? `\u001b[1m${text}\u001b[22m` : text);
   return (msg) => process.stdout.write(`${bold("palisade")} ${msg}\n`);
@@ -121,7 +156,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const pretty = opts.logFormat === "auto" ? process.stdout.isTTY === true : opts.logFormat === "pretty";
+  const pretty =
+    opts.logFormat === "auto" ? process.stdout.isTTY === true : opts.logFormat === "pretty";
   const color = pretty && process.stdout.isTTY === true && !process.env.NO_COLOR;
   const say = sayer(pretty, color);
   const width = Math.max(...cfg.nodes.map((n) => String(n.id).length));
@@ -129,7 +165,9 @@ async function main(): Promise<void> {
   try {
     credentials = adminCredentials(cfg, opts);
   } catch (error) {
-    process.stderr.write(`cannot load the admin certificate for TLS: ${(error as Error).message}\n`);
+    process.stderr.write(
+      `cannot load the admin certificate for TLS: ${(error as Error).message}\n`,
+    );
     process.exit(1);
   }
   const members: Member[] = cfg.nodes.map((n) => ({
@@ -145,7 +183,18 @@ async function main(): Promise<void> {
     const child = spawn(
       process.execPath,
       // The `palisade` bin runs the node, compiled, in the child's own process (its pid is the node's).
-      [join(repoRoot, "bin/palisade.mjs"), "node", "--config", file, "--id", String(m.id), "--log-format", pretty ? "pretty" : "json", "--log-color", color ? "always" : "never"],
+      [
+        join(repoRoot, "bin/palisade.mjs"),
+        "node",
+        "--config",
+        file,
+        "--id",
+        String(m.id),
+        "--log-format",
+        pretty ? "pretty" : "json",
+        "--log-color",
+        color ? "always" : "never",
+      ],
       { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
     );
     m.process = child;
@@ -155,7 +204,8 @@ async function main(): Promise<void> {
     prefixLines(child.stderr, `node ${String(m.id).padStart(width)} ! `, process.stderr);
     child.on("exit", (code, signal) => {
       m.process = null;
-      if (!stopping) say(`node ${m.id} exited (${signal ?? `code ${code}`}); the others keep running`);
+      if (!stopping)
+        say(`node ${m.id} exited (${signal ?? `code ${code}`}); the others keep running`);
       if (members.every((x) => x.process === null)) {
         if (!stopping) say("every node has exited");
         process.exit(stopping ? 0 : 1);
@@ -166,7 +216,9 @@ async function main(): Promise<void> {
     const spec = cfg.nodes.find((n) => n.id === m.id);
     const metrics = m.metricsAddress ? `, metrics http://${m.metricsAddress}/metrics` : "";
     const page = spec ? statusPageUrl(cfg, spec) : null;
-    say(`node ${m.id}: client endpoint ${m.clientAddress}${cfg.tls ? " (mTLS)" : ""}${metrics}${page ? `, status page ${page}` : ""}`);
+    say(
+      `node ${m.id}: client endpoint ${m.clientAddress}${cfg.tls ? " (mTLS)" : ""}${metrics}${page ? `, status page ${page}` : ""}`,
+    );
   }
 
   const stop = (signal: string): void => {
@@ -203,11 +255,15 @@ async function main(): Promise<void> {
       }
       if (!ready) {
         ready = true;
-        say(`cluster ready (${members.map((m) => m.clientAddress).join(",")}); Ctrl-C stops all nodes`);
+        say(
+          `cluster ready (${members.map((m) => m.clientAddress).join(",")}); Ctrl-C stops all nodes`,
+        );
       }
     } else if (!ready && Date.now() > nextHintAt) {
       nextHintAt = Date.now() + 10_000;
-      say(`still waiting for the nodes to agree on a leader (${Math.round((Date.now() - startedAt) / 1000)} s)`);
+      say(
+        `still waiting for the nodes to agree on a leader (${Math.round((Date.now() - startedAt) / 1000)} s)`,
+      );
     }
     await new Promise((r) => setTimeout(r, ready ? 1_000 : POLL_MS));
   }

@@ -18,7 +18,12 @@
 // (the client library never sends them): such a second "join" cannot take effect.
 import type { GrantMode, Target } from "../node/lock/kinds.ts";
 import type { Model } from "./linearizable.ts";
-import { forgetPast, type EndedSession, type HolderOutcome, type LockOutput } from "./lock-model.ts";
+import {
+  forgetPast,
+  type EndedSession,
+  type HolderOutcome,
+  type LockOutput,
+} from "./lock-model.ts";
 
 export type KindsInput =
   /** An Acquire with wait_ms 0: granted or not at once. */
@@ -29,12 +34,26 @@ export type KindsInput =
    * state that grants it is a dead end at once rather than at that answer. `answerUnknown`:
    * its answer never came, so once it is granted (or its session ends) nothing looks at it.
    */
-  | { kind: "join"; req: string; session: bigint; targets: readonly Target[]; neverGranted?: boolean; answerUnknown?: boolean }
+  | {
+      kind: "join";
+      req: string;
+      session: bigint;
+      targets: readonly Target[];
+      neverGranted?: boolean;
+      answerUnknown?: boolean;
+    }
   /** The waiting Acquire's final answer: granted, timed out (not acquired), cancelled, or its session ended. */
   | { kind: "resolve"; req: string; session: bigint; targets: readonly Target[] }
   | { kind: "release"; session: bigint; lock: string; token: bigint }
   /** Grants one entry of the log ended (RevokeLock, hold limit). */
-  | { kind: "revoke"; grants: ReadonlyArray<{ readonly lock: string; readonly session: bigint; readonly token: bigint }> }
+  | {
+      kind: "revoke";
+      grants: ReadonlyArray<{
+        readonly lock: string;
+        readonly session: bigint;
+        readonly token: bigint;
+      }>;
+    }
   | { kind: "read"; lock: string }
   | { kind: "validate"; lock: string; token: bigint }
   | { kind: "sessionEnd"; session: bigint; relevantUntil?: number };
@@ -97,20 +116,36 @@ export interface KindsState {
   readonly queueOrderUnseen: boolean;
 }
 
-const initial: KindsState = { locks: [], requests: [], steps: [], highest: 0n, ended: [], joins: 0, grantsMade: 0, nextStep: 1, never: [], queueOrderUnseen: false };
+const initial: KindsState = {
+  locks: [],
+  requests: [],
+  steps: [],
+  highest: 0n,
+  ended: [],
+  joins: 0,
+  grantsMade: 0,
+  nextStep: 1,
+  never: [],
+  queueOrderUnseen: false,
+};
 
 // ------------------------------------------------------------------ small helpers
 
-const lockOf = (s: KindsState, name: string): LockState | undefined => s.locks.find((l) => l.name === name);
-const requestOf = (s: KindsState, id: string): Request | undefined => s.requests.find((r) => r.id === id);
-const hasEnded = (s: KindsState, session: bigint): boolean => s.ended.some((e) => e.session === session);
+const lockOf = (s: KindsState, name: string): LockState | undefined =>
+  s.locks.find((l) => l.name === name);
+const requestOf = (s: KindsState, id: string): Request | undefined =>
+  s.requests.find((r) => r.id === id);
+const hasEnded = (s: KindsState, session: bigint): boolean =>
+  s.ended.some((e) => e.session === session);
 
 function withLock(s: KindsState, lock: LockState): KindsState {
   const idle = lock.holders.length === 0 && lock.queue.length === 0;
   const others = s.locks.filter((l) => l.name !== lock.name);
   const placed = s.queueOrderUnseen ? { ...lock, queue: sortInterchangeable(s, lock.queue) } : lock;
   // An idle lock says nothing a missing one does not.
-  const locks = idle ? others : [...others, placed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const locks = idle
+    ? others
+    : [...others, placed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { ...s, locks };
 }
 
@@ -130,7 +165,7 @@ function sortInterchangeable(s: KindsState, queue: readonly string[]): readonly 
     return t.mode === "permit" ? `permit/${t.permits}` : t.mode;
   };
   let sorted: string[] | null = null;
-  for (let i = 0; i < queue.length; ) {
+  for (let i = 0; i < queue.length;) {
     const c = classOf(queue[i] as string);
     let j = i + 1;
     if (c !== null) while (j < queue.length && classOf(queue[j] as string) === c) j++;
@@ -173,7 +208,10 @@ function fits(lock: LockState, t: Target): boolean {
 /** Is the name in use as another kind (or permit count) than `t` asks for? */
 function otherKind(lock: LockState | undefined, t: Target): boolean {
   if (!lock) return false;
-  return (lock.permits > 0) !== (t.mode === "permit") || (t.mode === "permit" && lock.permits !== t.permits);
+  return (
+    lock.permits > 0 !== (t.mode === "permit") ||
+    (t.mode === "permit" && lock.permits !== t.permits)
+  );
 }
 
 function lowestFreeSlot(lock: LockState): number {
@@ -188,7 +226,15 @@ function lowestFreeSlot(lock: LockState): number {
 function newStep(s: KindsState): [KindsState, number] {
   const id = s.nextStep;
   const low = s.highest + 1n;
-  return [{ ...s, nextStep: id + 1, highest: low, steps: [...s.steps, { id, token: null, low, high: null }] }, id];
+  return [
+    {
+      ...s,
+      nextStep: id + 1,
+      highest: low,
+      steps: [...s.steps, { id, token: null, low, high: null }],
+    },
+    id,
+  ];
 }
 
 /**
@@ -204,7 +250,8 @@ function fixToken(s: KindsState, id: number, token: bigint): KindsState | null {
   const steps = s.steps.map((x) => {
     if (x.id === id) return { ...x, token, low: token, high: token };
     if (x.token !== null) return x;
-    if (x.id < id) return { ...x, high: x.high === null || token - 1n < x.high ? token - 1n : x.high };
+    if (x.id < id)
+      return { ...x, high: x.high === null || token - 1n < x.high ? token - 1n : x.high };
     return { ...x, low: token + 1n > x.low ? token + 1n : x.low };
   });
   if (steps.some((x) => x.high !== null && x.low > x.high)) return null;
@@ -237,14 +284,23 @@ function grantRequest(s: KindsState, req: Request, step: number): KindsState {
   const slots: number[] = [];
   for (const t of req.targets) {
     const lock = lockOf(state, t.lock) ?? emptyLock(t.lock, t);
-    const claimed = lock.holders.length === 0 && lock.queue.filter((q) => q !== req.id).length === 0 ? { ...lock, permits: emptyLock(t.lock, t).permits } : lock;
+    const claimed =
+      lock.holders.length === 0 && lock.queue.filter((q) => q !== req.id).length === 0
+        ? { ...lock, permits: emptyLock(t.lock, t).permits }
+        : lock;
     const slot = t.mode === "permit" ? lowestFreeSlot(claimed) : -1;
     slots.push(slot);
-    state = withLock({ ...state, grantsMade: state.grantsMade + 1 }, {
-      ...claimed,
-      holders: [...claimed.holders, { session: req.session, mode: t.mode, slot, step, order: state.grantsMade }],
-      queue: claimed.queue.filter((q) => q !== req.id),
-    });
+    state = withLock(
+      { ...state, grantsMade: state.grantsMade + 1 },
+      {
+        ...claimed,
+        holders: [
+          ...claimed.holders,
+          { session: req.session, mode: t.mode, slot, step, order: state.grantsMade },
+        ],
+        queue: claimed.queue.filter((q) => q !== req.id),
+      },
+    );
   }
   return withRequest(state, { ...req, status: "granted", step, slots });
 }
@@ -267,7 +323,9 @@ function grantable(s: KindsState, req: Request): boolean {
 function admitInto(s: KindsState, step: number): [KindsState, number] | null {
   let state = s;
   let used = step;
-  const queued = state.requests.filter((r) => r.status === "queued").sort((a, b) => a.join - b.join);
+  const queued = state.requests
+    .filter((r) => r.status === "queued")
+    .sort((a, b) => a.join - b.join);
   for (const r of queued) {
     const current = requestOf(state, r.id) as Request;
     if (!grantable(state, current)) continue;
@@ -296,7 +354,11 @@ function leaveQueues(s: KindsState, req: Request): KindsState {
 // ------------------------------------------------------------------ operations
 
 /** Held already, in the same modes: the grants; in another mode or only in part: null (refused). */
-function heldAlready(s: KindsState, session: bigint, targets: readonly Target[]): Holder[] | "none" | null {
+function heldAlready(
+  s: KindsState,
+  session: bigint,
+  targets: readonly Target[],
+): Holder[] | "none" | null {
   const held: Holder[] = [];
   for (const t of targets) {
     const h = lockOf(s, t.lock)?.holders.find((x) => x.session === session);
@@ -312,7 +374,9 @@ function heldAlready(s: KindsState, session: bigint, targets: readonly Target[])
 function refused(s: KindsState, session: bigint, targets: readonly Target[]): boolean {
   return targets.some((t) => {
     const lock = lockOf(s, t.lock);
-    return otherKind(lock, t) || lock?.queue.some((id) => requestOf(s, id)?.session === session) === true;
+    return (
+      otherKind(lock, t) || lock?.queue.some((id) => requestOf(s, id)?.session === session) === true
+    );
   });
 }
 
@@ -324,15 +388,41 @@ function grantableNow(s: KindsState, targets: readonly Target[]): boolean {
   });
 }
 
-function newRequest(s: KindsState, id: string, session: bigint, targets: readonly Target[], neverGranted = false, answerUnknown = false): Request {
-  return { id, session, targets, join: s.joins, status: "queued", step: -1, slots: [], neverGranted, answerUnknown };
+function newRequest(
+  s: KindsState,
+  id: string,
+  session: bigint,
+  targets: readonly Target[],
+  neverGranted = false,
+  answerUnknown = false,
+): Request {
+  return {
+    id,
+    session,
+    targets,
+    join: s.joins,
+    status: "queued",
+    step: -1,
+    slots: [],
+    neverGranted,
+    answerUnknown,
+  };
 }
 
 /** Checks a grant's answer against the request's grants: tokens, slots, the locks it lists. */
-function checkGranted(s: KindsState, req: Request, out: Extract<LockOutput, { kind: "granted" }>): KindsState | null {
+function checkGranted(
+  s: KindsState,
+  req: Request,
+  out: Extract<LockOutput, { kind: "granted" }>,
+): KindsState | null {
   const multi = req.targets.length > 1;
   if (multi !== (out.grants !== undefined)) return null;
-  if (out.grants && (out.grants.length !== req.targets.length || out.grants.some((g, i) => g.lock !== req.targets[i]?.lock))) return null;
+  if (
+    out.grants &&
+    (out.grants.length !== req.targets.length ||
+      out.grants.some((g, i) => g.lock !== req.targets[i]?.lock))
+  )
+    return null;
   if (req.status === "granted") {
     const state: KindsState | null = fixToken(s, req.step, out.token);
     for (const [i, g] of (out.grants ?? []).entries()) {
@@ -356,7 +446,11 @@ function checkGranted(s: KindsState, req: Request, out: Extract<LockOutput, { ki
   return null;
 }
 
-function stepTry(s: KindsState, input: Extract<KindsInput, { kind: "try" }>, out: LockOutput | undefined): KindsState | null {
+function stepTry(
+  s: KindsState,
+  input: Extract<KindsInput, { kind: "try" }>,
+  out: LockOutput | undefined,
+): KindsState | null {
   const { session, targets } = input;
   if (out?.kind === "sessionNotFound") return hasEnded(s, session) ? s : null;
   if (out?.kind === "cancelled") return s; // cancelled before it applied: no effect
@@ -365,13 +459,19 @@ function stepTry(s: KindsState, input: Extract<KindsInput, { kind: "try" }>, out
   if (held === null || refused(s, session, targets)) return null;
   if (held !== "none") {
     if (out === undefined) return null;
-    return out.kind === "granted" ? checkGranted(s, { ...newRequest(s, input.req, session, targets), status: "held" }, out) : null;
+    return out.kind === "granted"
+      ? checkGranted(s, { ...newRequest(s, input.req, session, targets), status: "held" }, out)
+      : null;
   }
   const now = grantableNow(s, targets);
   if (out === undefined || out.kind === "granted") {
     if (!now) return null;
     const [stepped, step] = newStep(s);
-    const granted = grantRequest({ ...stepped, joins: stepped.joins + 1 }, newRequest(s, input.req, session, targets), step);
+    const granted = grantRequest(
+      { ...stepped, joins: stepped.joins + 1 },
+      newRequest(s, input.req, session, targets),
+      step,
+    );
     const req = requestOf(granted, input.req) as Request;
     const checked = out === undefined ? granted : checkGranted(granted, req, out);
     return checked === null ? null : withoutRequest(checked, input.req);
@@ -391,7 +491,14 @@ function stepJoin(s: KindsState, input: Extract<KindsInput, { kind: "join" }>): 
   if (hasEnded(s, session)) return s;
   const held = heldAlready(s, session, targets);
   if (held === null || refused(s, session, targets)) return null;
-  const req = newRequest(s, input.req, session, targets, input.neverGranted ?? false, input.answerUnknown ?? false);
+  const req = newRequest(
+    s,
+    input.req,
+    session,
+    targets,
+    input.neverGranted ?? false,
+    input.answerUnknown ?? false,
+  );
   if (held !== "none") return withRequest(s, { ...req, status: "held" });
   const joined = { ...s, joins: s.joins + 1 };
   if (grantableNow(s, targets)) {
@@ -407,7 +514,11 @@ function stepJoin(s: KindsState, input: Extract<KindsInput, { kind: "join" }>): 
   return state;
 }
 
-function stepResolve(s: KindsState, input: Extract<KindsInput, { kind: "resolve" }>, out: LockOutput | undefined): KindsState | null {
+function stepResolve(
+  s: KindsState,
+  input: Extract<KindsInput, { kind: "resolve" }>,
+  out: LockOutput | undefined,
+): KindsState | null {
   const req = requestOf(s, input.req);
   if (out === undefined) {
     // Unknown: what changes anything is that the wait ended without a grant.
@@ -438,7 +549,11 @@ function stepResolve(s: KindsState, input: Extract<KindsInput, { kind: "resolve"
   }
 }
 
-function stepRelease(s: KindsState, input: Extract<KindsInput, { kind: "release" }>, out: LockOutput | undefined): KindsState | null {
+function stepRelease(
+  s: KindsState,
+  input: Extract<KindsInput, { kind: "release" }>,
+  out: LockOutput | undefined,
+): KindsState | null {
   const lock = lockOf(s, input.lock);
   const h = lock?.holders.find((x) => x.session === input.session);
   const release = (): KindsState | null => {
@@ -463,7 +578,10 @@ function stepRelease(s: KindsState, input: Extract<KindsInput, { kind: "release"
 }
 
 /** Grants the log ended at one entry, in the order it ended them, each lock handed on before the next ends. */
-function stepRevoke(s: KindsState, input: Extract<KindsInput, { kind: "revoke" }>): KindsState | null {
+function stepRevoke(
+  s: KindsState,
+  input: Extract<KindsInput, { kind: "revoke" }>,
+): KindsState | null {
   let state: KindsState | null = s;
   let step = -1;
   for (const g of input.grants) {
@@ -472,21 +590,29 @@ function stepRevoke(s: KindsState, input: Extract<KindsInput, { kind: "revoke" }
     if (state === null || !lock || !h) return null;
     state = fixToken(state, h.step, g.token);
     if (state === null) return null;
-    const admitted = admitInto(withLock(state, { ...lock, holders: lock.holders.filter((x) => x !== h) }), step);
+    const admitted = admitInto(
+      withLock(state, { ...lock, holders: lock.holders.filter((x) => x !== h) }),
+      step,
+    );
     if (admitted === null) return null;
     [state, step] = admitted;
   }
   return state === null ? null : pruneSteps(state);
 }
 
-function stepRead(s: KindsState, input: Extract<KindsInput, { kind: "read" }>, out: LockOutput | undefined): KindsState | null {
+function stepRead(
+  s: KindsState,
+  input: Extract<KindsInput, { kind: "read" }>,
+  out: LockOutput | undefined,
+): KindsState | null {
   if (out === undefined) return null;
   if (out.kind !== "read") throw new Error(`a read cannot answer ${out.kind}`);
   const lock = lockOf(s, input.lock);
   const holders = lock?.holders ?? [];
   if (out.waiters !== undefined) {
     const queued = (lock?.queue ?? []).map((id) => requestOf(s, id)?.session);
-    if (queued.length !== out.waiters.length || queued.some((x, i) => x !== out.waiters?.[i])) return null;
+    if (queued.length !== out.waiters.length || queued.some((x, i) => x !== out.waiters?.[i]))
+      return null;
   }
   if (out.holder === null) return holders.length === 0 && out.token === null ? s : null;
   const first = holders[0];
@@ -507,7 +633,11 @@ function sameHolder(h: Holder, o: HolderOutcome): boolean {
   return (o.mode ?? "exclusive") === h.mode && (o.slot ?? -1) === h.slot;
 }
 
-function stepValidate(s: KindsState, input: Extract<KindsInput, { kind: "validate" }>, out: LockOutput | undefined): KindsState | null {
+function stepValidate(
+  s: KindsState,
+  input: Extract<KindsInput, { kind: "validate" }>,
+  out: LockOutput | undefined,
+): KindsState | null {
   if (out === undefined) return null;
   if (out.kind !== "validated") throw new Error(`a validation cannot answer ${out.kind}`);
   const holders = lockOf(s, input.lock)?.holders ?? [];
@@ -518,22 +648,32 @@ function stepValidate(s: KindsState, input: Extract<KindsInput, { kind: "validat
 
 /** A close or expiry: the session's waits end, then its grants one at a time in the order it got them, all in one entry's step. */
 function stepSessionEnd(s: KindsState, session: bigint, relevantUntil: number): KindsState | null {
-  const ended = hasEnded(s, session) ? s.ended : [...s.ended, { session, relevantUntil }].sort((a, b) => (a.session < b.session ? -1 : 1));
+  const ended = hasEnded(s, session)
+    ? s.ended
+    : [...s.ended, { session, relevantUntil }].sort((a, b) => (a.session < b.session ? -1 : 1));
   let state: KindsState = { ...s, ended };
   for (const lock of state.locks) {
     const gone = lock.queue.filter((id) => requestOf(state, id)?.session === session);
-    if (gone.length > 0) state = withLock(state, { ...lock, queue: lock.queue.filter((id) => !gone.includes(id)) });
+    if (gone.length > 0)
+      state = withLock(state, { ...lock, queue: lock.queue.filter((id) => !gone.includes(id)) });
   }
   const endsWait = (r: Request): boolean => r.session === session && r.status === "queued";
-  const requests = state.requests.filter((r) => !(endsWait(r) && r.answerUnknown)).map((r) => (endsWait(r) ? { ...r, status: "ended" as const } : r));
+  const requests = state.requests
+    .filter((r) => !(endsWait(r) && r.answerUnknown))
+    .map((r) => (endsWait(r) ? { ...r, status: "ended" as const } : r));
   state = { ...state, requests };
   let admitted = admitInto(state, -1);
   if (admitted === null) return null;
   [state] = admitted;
-  const held = state.locks.flatMap((l) => l.holders.filter((h) => h.session === session).map((h) => ({ lock: l.name, order: h.order })));
+  const held = state.locks.flatMap((l) =>
+    l.holders.filter((h) => h.session === session).map((h) => ({ lock: l.name, order: h.order })),
+  );
   for (const { lock: name } of held.sort((a, b) => a.order - b.order)) {
     const lock = lockOf(state, name) as LockState;
-    admitted = admitInto(withLock(state, { ...lock, holders: lock.holders.filter((h) => h.session !== session) }), admitted[1]);
+    admitted = admitInto(
+      withLock(state, { ...lock, holders: lock.holders.filter((h) => h.session !== session) }),
+      admitted[1],
+    );
     if (admitted === null) return null;
     [state] = admitted;
   }
@@ -546,12 +686,19 @@ function stepSessionEnd(s: KindsState, session: bigint, relevantUntil: number): 
  * session that cannot take effect any more (a join answered as if not found; a try or a
  * release of unknown outcome, as an ended session holds nothing and is granted nothing).
  */
-function inert(s: KindsState, input: KindsInput, output: LockOutput | undefined, now: number): boolean {
+function inert(
+  s: KindsState,
+  input: KindsInput,
+  output: LockOutput | undefined,
+  now: number,
+): boolean {
   switch (input.kind) {
     case "sessionEnd":
-      return (input.relevantUntil ?? Infinity) < now &&
+      return (
+        (input.relevantUntil ?? Infinity) < now &&
         !s.requests.some((r) => r.session === input.session) &&
-        !s.locks.some((l) => l.holders.some((h) => h.session === input.session));
+        !s.locks.some((l) => l.holders.some((h) => h.session === input.session))
+      );
     case "join":
       return hasEnded(s, input.session) && !s.never.includes(input.req);
     case "try":
@@ -565,7 +712,15 @@ function inert(s: KindsState, input: KindsInput, output: LockOutput | undefined,
 // ------------------------------------------------------------------ the model
 
 function describeTargets(targets: readonly Target[]): string {
-  return targets.map((t) => (t.mode === "permit" ? `${t.lock}/${t.permits}` : t.mode === "shared" ? `${t.lock}(s)` : t.lock)).join("+");
+  return targets
+    .map((t) =>
+      t.mode === "permit"
+        ? `${t.lock}/${t.permits}`
+        : t.mode === "shared"
+          ? `${t.lock}(s)`
+          : t.lock,
+    )
+    .join("+");
 }
 
 function describeOutput(out: LockOutput | undefined): string {
@@ -576,7 +731,9 @@ function describeOutput(out: LockOutput | undefined): string {
     case "notAcquired":
       return `notAcquired(${out.lock ?? ""})`;
     case "read":
-      return out.holder === null ? "free" : `held(${(out.holders ?? [{ session: out.holder, token: out.token }]).map((h) => `s${h.session}:${h.token}`).join(",")})${out.waiters ? ` waiters ${out.waiters.map((w) => `s${w}`).join(",")}` : ""}`;
+      return out.holder === null
+        ? "free"
+        : `held(${(out.holders ?? [{ session: out.holder, token: out.token }]).map((h) => `s${h.session}:${h.token}`).join(",")})${out.waiters ? ` waiters ${out.waiters.map((w) => `s${w}`).join(",")}` : ""}`;
     case "validated":
       return out.valid ? "valid" : "invalid";
     default:
@@ -604,8 +761,13 @@ function describeInput(input: KindsInput): string {
 }
 
 function stateKey(s: KindsState): string {
-  const locks = s.locks.map((l) => `${l.name}${l.permits > 0 ? `/${l.permits}` : ""}[${l.holders.map((h) => `s${h.session}${h.mode[0]}${h.slot >= 0 ? h.slot : ""}@${h.step}#${h.order}`).join(" ")}|${l.queue.join(" ")}]`);
-  const requests = s.requests.map((r) => `${r.id}:${r.status}${r.status === "granted" ? `@${r.step}` : ""}`).sort();
+  const locks = s.locks.map(
+    (l) =>
+      `${l.name}${l.permits > 0 ? `/${l.permits}` : ""}[${l.holders.map((h) => `s${h.session}${h.mode[0]}${h.slot >= 0 ? h.slot : ""}@${h.step}#${h.order}`).join(" ")}|${l.queue.join(" ")}]`,
+  );
+  const requests = s.requests
+    .map((r) => `${r.id}:${r.status}${r.status === "granted" ? `@${r.step}` : ""}`)
+    .sort();
   const steps = s.steps.map((x) => `${x.id}=${x.token ?? `${x.low}..${x.high ?? ""}`}`);
   return `${locks.join(" ")} ; ${requests.join(",")} ; ${steps.join(",")} ; highest ${s.highest} ; ended {${s.ended.map((e) => e.session).join(",")}} ; never {${s.never.join(",")}}`;
 }
@@ -636,7 +798,10 @@ export const kindsModel: Model<KindsState, KindsInput, LockOutput> = {
   },
   inert: (s, input, output, now) => inert(forgetPast(s, now), input, output, now),
   key: stateKey,
-  describe: (input, output) => (input.kind === "sessionEnd" || input.kind === "join" || input.kind === "revoke" ? describeInput(input) : `${describeInput(input)} -> ${describeOutput(output)}`),
+  describe: (input, output) =>
+    input.kind === "sessionEnd" || input.kind === "join" || input.kind === "revoke"
+      ? describeInput(input)
+      : `${describeInput(input)} -> ${describeOutput(output)}`,
 };
 
 /**

@@ -51,7 +51,12 @@ export interface Operation<I, O> {
 
 export type CheckResult =
   | { ok: true; explored: number }
-  | { ok: false; reason: "not linearizable" | "budget exhausted"; explored: number; detail: string };
+  | {
+      ok: false;
+      reason: "not linearizable" | "budget exhausted";
+      explored: number;
+      detail: string;
+    };
 
 /** Default search budget (model steps) per partition. */
 export const DEFAULT_BUDGET = 1_000_000;
@@ -207,7 +212,8 @@ class VisitedMemo {
 
 function validateOperations<I, O>(ops: readonly Operation<I, O>[]): void {
   for (const op of ops) {
-    if (!Number.isFinite(op.call)) throw new Error(`operation ${op.id}: call time ${op.call} is not finite`);
+    if (!Number.isFinite(op.call))
+      throw new Error(`operation ${op.id}: call time ${op.call} is not finite`);
     if (op.ret !== null && !(op.ret >= op.call)) {
       throw new Error(`operation ${op.id}: returns at ${op.ret} before its call at ${op.call}`);
     }
@@ -238,7 +244,13 @@ export function checkLinearizable<S, I, O>(
   const memo = new VisitedMemo(ops.length);
   // `inert`: the operation was taken at once (Model.inert), so backtracking past it
   // explores nothing more at its frame.
-  const stack: { call: number; before: S; set: LinearizedSet | null; hash: [number, number]; inert: boolean }[] = [];
+  const stack: {
+    call: number;
+    before: S;
+    set: LinearizedSet | null;
+    hash: [number, number];
+    inert: boolean;
+  }[] = [];
   let state = model.init();
   let set: LinearizedSet | null = null;
   let hash: [number, number] = [0, 0];
@@ -257,7 +269,8 @@ export function checkLinearizable<S, I, O>(
           ok: false,
           reason: "budget exhausted",
           explored: explored - 1,
-          detail: `search budget of ${budget} model steps exhausted on ${ops.length} operations ` +
+          detail:
+            `search budget of ${budget} model steps exhausted on ${ops.length} operations ` +
             `(deepest partial linearization: ${best.set?.size ?? 0} operations); the history is unchecked`,
         };
       }
@@ -274,7 +287,8 @@ export function checkLinearizable<S, I, O>(
           set = afterSet;
           hash = afterHash;
           list.lift(entry);
-          if (afterSet.size > (best.set?.size ?? 0)) best = { set: afterSet, stateKey: afterKey, stuckOn: NIL };
+          if (afterSet.size > (best.set?.size ?? 0))
+            best = { set: afterSet, stateKey: afterKey, stuckOn: NIL };
           entry = list.first();
           now = list.firstReturnTime();
           continue;
@@ -293,7 +307,12 @@ export function checkLinearizable<S, I, O>(
         frame = stack.pop();
       }
       if (frame === undefined) {
-        return { ok: false, reason: "not linearizable", explored, detail: failureDetail(model, ops, best) };
+        return {
+          ok: false,
+          reason: "not linearizable",
+          explored,
+          detail: failureDetail(model, ops, best),
+        };
       }
       state = frame.before;
       set = frame.set;
@@ -320,7 +339,8 @@ function failureDetail<S, I, O>(
 ): string {
   const shown = 6;
   const tail: string[] = [];
-  for (let s = best.set; s !== null && tail.length < shown; s = s.parent) tail.unshift(describeOp(model, ops[s.op]));
+  for (let s = best.set; s !== null && tail.length < shown; s = s.parent)
+    tail.unshift(describeOp(model, ops[s.op]));
   const size = best.set?.size ?? 0;
   const skipped = size - tail.length;
   const lines = [
@@ -329,6 +349,7 @@ function failureDetail<S, I, O>(
     ...tail.map((t) => `  ${t}`),
     `  state then: ${best.stateKey}`,
   ];
-  if (best.stuckOn !== NIL) lines.push(`  cannot be extended to include ${describeOp(model, ops[best.stuckOn])}`);
+  if (best.stuckOn !== NIL)
+    lines.push(`  cannot be extended to include ${describeOp(model, ops[best.stuckOn])}`);
   return lines.join("\n");
 }

@@ -18,7 +18,13 @@ import type {
   ReleaseOutcome,
   ValidateOutcome,
 } from "./lock-model.ts";
-import { checkLinearizable, DEFAULT_BUDGET, type CheckResult, type OpId, type Operation } from "./linearizable.ts";
+import {
+  checkLinearizable,
+  DEFAULT_BUDGET,
+  type CheckResult,
+  type OpId,
+  type Operation,
+} from "./linearizable.ts";
 
 interface Timed {
   id: OpId;
@@ -46,14 +52,31 @@ export type AcquireEvent = Timed & {
 /** One client-visible operation on a lock, or the end of a session (from the log). */
 export type LockHistoryEvent =
   | AcquireEvent
-  | (Timed & { kind: "release"; lock: string; session: bigint; token: bigint; ret: number | null; out?: ReleaseOutcome })
+  | (Timed & {
+      kind: "release";
+      lock: string;
+      session: bigint;
+      token: bigint;
+      ret: number | null;
+      out?: ReleaseOutcome;
+    })
   | (Timed & { kind: "read"; lock: string; ret: number | null; out?: ReadOutcome })
-  | (Timed & { kind: "validate"; lock: string; token: bigint; ret: number | null; out?: ValidateOutcome })
+  | (Timed & {
+      kind: "validate";
+      lock: string;
+      token: bigint;
+      ret: number | null;
+      out?: ValidateOutcome;
+    })
   // Close or expiry, taken from the committed log: its outcome is always known.
   | (Timed & { kind: "sessionEnd"; session: bigint; ret: number })
   // The grants one entry of the committed log ended without their clients (a RevokeLock, a
   // hold limit), taken from the log like a session end (the lock kinds' model only).
-  | (Timed & { kind: "revoke"; grants: ReadonlyArray<{ lock: string; session: bigint; token: bigint }>; ret: number });
+  | (Timed & {
+      kind: "revoke";
+      grants: ReadonlyArray<{ lock: string; session: bigint; token: bigint }>;
+      ret: number;
+    });
 
 export interface LockHistoryResult {
   ok: boolean;
@@ -67,9 +90,13 @@ export interface LockHistoryResult {
 
 type LockOperation = Operation<LockInput, LockOutput>;
 
-function toOperation(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" | "revoke" }>): LockOperation | null {
-  if (e.ret === null && e.out !== undefined) throw new Error(`event ${e.id}: an output without a return time`);
-  if (e.ret !== null && e.out === undefined) throw new Error(`event ${e.id}: returned without an output`);
+function toOperation(
+  e: Exclude<LockHistoryEvent, { kind: "sessionEnd" | "revoke" }>,
+): LockOperation | null {
+  if (e.ret === null && e.out !== undefined)
+    throw new Error(`event ${e.id}: an output without a return time`);
+  if (e.ret !== null && e.out === undefined)
+    throw new Error(`event ${e.id}: returned without an output`);
   const base = { id: e.id, call: e.call, ret: e.ret, output: e.out };
   switch (e.kind) {
     case "acquire":
@@ -85,7 +112,9 @@ function toOperation(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" | "revoke
 }
 
 /** Sessions whose end matters to a lock: those acting on it or named as its holder. */
-function sessionsTouching(e: Exclude<LockHistoryEvent, { kind: "sessionEnd" | "revoke" }>): bigint[] {
+function sessionsTouching(
+  e: Exclude<LockHistoryEvent, { kind: "sessionEnd" | "revoke" }>,
+): bigint[] {
   const sessions: bigint[] = [];
   if (e.kind === "acquire" || e.kind === "release") sessions.push(e.session);
   if (e.kind === "acquire" && e.out?.kind === "notAcquired" && e.out.holderSession !== undefined) {
@@ -139,20 +168,31 @@ export function partitionByLock(events: readonly LockHistoryEvent[]): Map<string
  * locks together). `budget` applies to each partition; one whose search runs out of budget
  * fails the whole check.
  */
-export function checkLockHistory(events: readonly LockHistoryEvent[], budget: number = DEFAULT_BUDGET): LockHistoryResult {
+export function checkLockHistory(
+  events: readonly LockHistoryEvent[],
+  budget: number = DEFAULT_BUDGET,
+): LockHistoryResult {
   const perLock = new Map<string, CheckResult>();
   let explored = 0;
   const failures: string[] = [];
   const record = (name: string, result: CheckResult): void => {
     perLock.set(name, result);
     explored += result.explored;
-    if (!result.ok) failures.push(`lock ${JSON.stringify(name)}: ${result.reason}\n${result.detail}`);
+    if (!result.ok)
+      failures.push(`lock ${JSON.stringify(name)}: ${result.reason}\n${result.detail}`);
   };
   const { exclusive, kinds } = splitByKind(events);
-  const partitions = [...partitionByLock(exclusive)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const partitions = [...partitionByLock(exclusive)].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
   for (const [lock, ops] of partitions) record(lock, checkLinearizable(lockModel, ops, budget));
-  for (const [group, ops] of [...kindsPartitions(kinds)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const queueSeen = ops.some((op) => op.input.kind === "read" && op.output?.kind === "read" && op.output.waiters !== undefined);
+  for (const [group, ops] of [...kindsPartitions(kinds)].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  )) {
+    const queueSeen = ops.some(
+      (op) =>
+        op.input.kind === "read" && op.output?.kind === "read" && op.output.waiters !== undefined,
+    );
     record(group, checkLinearizable(queueSeen ? kindsModel : kindsModelQueueUnseen, ops, budget));
   }
   return { ok: failures.length === 0, perLock, explored, detail: failures.join("\n\n") };
@@ -167,9 +207,18 @@ type LockEvent = Exclude<LockHistoryEvent, { kind: "sessionEnd" }>;
 /** Does the event need the kinds' model? */
 function usesKinds(e: LockEvent): boolean {
   if (e.kind === "acquire") {
-    return e.mode !== undefined || e.permits !== undefined || (e.more !== undefined && e.more.length > 0) || e.waits !== undefined || e.out?.kind === "cancelled";
+    return (
+      e.mode !== undefined ||
+      e.permits !== undefined ||
+      (e.more !== undefined && e.more.length > 0) ||
+      e.waits !== undefined ||
+      e.out?.kind === "cancelled"
+    );
   }
-  return e.kind === "revoke" || (e.kind === "read" && (e.out?.holders !== undefined || e.out?.waiters !== undefined));
+  return (
+    e.kind === "revoke" ||
+    (e.kind === "read" && (e.out?.holders !== undefined || e.out?.waiters !== undefined))
+  );
 }
 
 /** The locks an event names; those of a multi-lock Acquire form one group. */
@@ -182,11 +231,15 @@ function locksOf(e: LockEvent): string[] {
  * The group of each lock: locks named together by a multi-lock request are one group, named
  * by its locks joined with "+"; a lock that any event uses a kind on is in the kinds' model.
  */
-function groupsOf(events: readonly LockEvent[]): { group: Map<string, string>; kinds: Set<string> } {
+function groupsOf(events: readonly LockEvent[]): {
+  group: Map<string, string>;
+  kinds: Set<string>;
+} {
   const parent = new Map<string, string>();
   const find = (x: string): string => {
     let root = x;
-    while (parent.get(root) !== undefined && parent.get(root) !== root) root = parent.get(root) as string;
+    while (parent.get(root) !== undefined && parent.get(root) !== root)
+      root = parent.get(root) as string;
     parent.set(x, root);
     return root;
   };
@@ -212,13 +265,17 @@ function groupsOf(events: readonly LockEvent[]): { group: Map<string, string>; k
     for (const lock of locks) group.set(lock, name);
   }
   const kinds = new Set<string>();
-  for (const e of events) if (usesKinds(e)) for (const lock of locksOf(e)) kinds.add(group.get(lock) as string);
+  for (const e of events)
+    if (usesKinds(e)) for (const lock of locksOf(e)) kinds.add(group.get(lock) as string);
   for (const name of new Set(group.values())) if (name.includes("+")) kinds.add(name);
   return { group, kinds };
 }
 
 /** The history for the exclusive lock's model, and the events (with every session end) of groups that use a kind. */
-function splitByKind(events: readonly LockHistoryEvent[]): { exclusive: LockHistoryEvent[]; kinds: LockHistoryEvent[] } {
+function splitByKind(events: readonly LockHistoryEvent[]): {
+  exclusive: LockHistoryEvent[];
+  kinds: LockHistoryEvent[];
+} {
   const ops = events.filter((e): e is LockEvent => e.kind !== "sessionEnd");
   const { group, kinds: kindGroups } = groupsOf(ops);
   const exclusive: LockHistoryEvent[] = [];
@@ -234,7 +291,11 @@ function splitByKind(events: readonly LockHistoryEvent[]): { exclusive: LockHist
 }
 
 function targetsOfEvent(e: AcquireEvent): Target[] {
-  const first: LockTarget = { lock: e.lock, ...(e.mode !== undefined ? { mode: e.mode } : {}), ...(e.permits !== undefined ? { permits: e.permits } : {}) };
+  const first: LockTarget = {
+    lock: e.lock,
+    ...(e.mode !== undefined ? { mode: e.mode } : {}),
+    ...(e.permits !== undefined ? { permits: e.permits } : {}),
+  };
   return [first, ...(e.more ?? [])].map(targetOf);
 }
 
@@ -244,8 +305,10 @@ function targetsOfEvent(e: AcquireEvent): Target[] {
  * a CancelWait may have come first, and then the Acquire never joined).
  */
 function kindsOperations(e: Exclude<LockEvent, { kind: "revoke" }>): KindsOperation[] {
-  if (e.ret === null && e.out !== undefined) throw new Error(`event ${e.id}: an output without a return time`);
-  if (e.ret !== null && e.out === undefined) throw new Error(`event ${e.id}: returned without an output`);
+  if (e.ret === null && e.out !== undefined)
+    throw new Error(`event ${e.id}: an output without a return time`);
+  if (e.ret !== null && e.out === undefined)
+    throw new Error(`event ${e.id}: returned without an output`);
   const base = { call: e.call, ret: e.ret, output: e.out as LockOutput | undefined };
   switch (e.kind) {
     case "acquire": {
@@ -254,23 +317,41 @@ function kindsOperations(e: Exclude<LockEvent, { kind: "revoke" }>): KindsOperat
       const joinKnown = e.ret !== null && e.out?.kind !== "cancelled";
       const neverGranted = e.out?.kind === "notAcquired" || e.out?.kind === "cancelled";
       const answerUnknown = e.ret === null;
-      const flags = { ...(neverGranted ? { neverGranted } : {}), ...(answerUnknown ? { answerUnknown } : {}) };
+      const flags = {
+        ...(neverGranted ? { neverGranted } : {}),
+        ...(answerUnknown ? { answerUnknown } : {}),
+      };
       return [
-        { id: `${e.id}:join`, call: e.call, ret: joinKnown ? e.ret : null, input: { kind: "join", ...request, ...flags } },
+        {
+          id: `${e.id}:join`,
+          call: e.call,
+          ret: joinKnown ? e.ret : null,
+          input: { kind: "join", ...request, ...flags },
+        },
         { ...base, id: `${e.id}:resolve`, input: { kind: "resolve", ...request } },
       ];
     }
     case "release":
-      return [{ ...base, id: e.id, input: { kind: "release", session: e.session, lock: e.lock, token: e.token } }];
+      return [
+        {
+          ...base,
+          id: e.id,
+          input: { kind: "release", session: e.session, lock: e.lock, token: e.token },
+        },
+      ];
     case "read":
       return e.ret === null ? [] : [{ ...base, id: e.id, input: { kind: "read", lock: e.lock } }];
     case "validate":
-      return e.ret === null ? [] : [{ ...base, id: e.id, input: { kind: "validate", lock: e.lock, token: e.token } }];
+      return e.ret === null
+        ? []
+        : [{ ...base, id: e.id, input: { kind: "validate", lock: e.lock, token: e.token } }];
   }
 }
 
 /** The kinds' model's operations per group, session ends projected into the groups they matter to. */
-export function kindsPartitions(events: readonly LockHistoryEvent[]): Map<string, KindsOperation[]> {
+export function kindsPartitions(
+  events: readonly LockHistoryEvent[],
+): Map<string, KindsOperation[]> {
   const ops = events.filter((e): e is LockEvent => e.kind !== "sessionEnd");
   const { group } = groupsOf(ops);
   const parts = new Map<string, { ops: KindsOperation[]; sessions: Map<bigint, number> }>();
@@ -283,11 +364,24 @@ export function kindsPartitions(events: readonly LockHistoryEvent[]): Map<string
     if (e.kind === "revoke") {
       // One operation per group: the grants of one entry end in one step of each group's model.
       const byGroup = new Map<string, Array<{ lock: string; session: bigint; token: bigint }>>();
-      for (const g of e.grants) byGroup.set(group.get(g.lock) as string, [...(byGroup.get(group.get(g.lock) as string) ?? []), g]);
+      for (const g of e.grants)
+        byGroup.set(group.get(g.lock) as string, [
+          ...(byGroup.get(group.get(g.lock) as string) ?? []),
+          g,
+        ]);
       for (const [name, grants] of byGroup) {
         const part = partOf(name);
-        part.ops.push({ id: `${e.id}:${name}`, call: e.call, ret: e.ret, input: { kind: "revoke", grants } });
-        for (const g of grants) part.sessions.set(g.session, Math.max(part.sessions.get(g.session) ?? -Infinity, -Infinity));
+        part.ops.push({
+          id: `${e.id}:${name}`,
+          call: e.call,
+          ret: e.ret,
+          input: { kind: "revoke", grants },
+        });
+        for (const g of grants)
+          part.sessions.set(
+            g.session,
+            Math.max(part.sessions.get(g.session) ?? -Infinity, -Infinity),
+          );
       }
       continue;
     }
@@ -295,7 +389,8 @@ export function kindsPartitions(events: readonly LockHistoryEvent[]): Map<string
     part.ops.push(...kindsOperations(e));
     const touching: bigint[] = [];
     if (e.kind === "acquire" || e.kind === "release") touching.push(e.session);
-    if (e.kind === "acquire" && e.out?.kind === "notAcquired" && e.out.holderSession !== undefined) touching.push(e.out.holderSession);
+    if (e.kind === "acquire" && e.out?.kind === "notAcquired" && e.out.holderSession !== undefined)
+      touching.push(e.out.holderSession);
     if (e.kind === "read") {
       if (e.out?.holder != null) touching.push(e.out.holder);
       for (const h of e.out?.holders ?? []) touching.push(h.session);
@@ -314,7 +409,12 @@ export function kindsPartitions(events: readonly LockHistoryEvent[]): Map<string
       if (e.kind !== "sessionEnd") continue;
       const lastRet = part.sessions.get(e.session);
       if (lastRet === undefined) continue;
-      projected.push({ id: e.id, call: e.call, ret: e.ret, input: { kind: "sessionEnd", session: e.session, relevantUntil: lastRet } });
+      projected.push({
+        id: e.id,
+        call: e.call,
+        ret: e.ret,
+        input: { kind: "sessionEnd", session: e.session, relevantUntil: lastRet },
+      });
     }
     result.set(name, [...part.ops, ...projected]);
   }

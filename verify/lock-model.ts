@@ -22,7 +22,8 @@ export type AcquireOutcome =
   // effect (the lock kinds' model only: their FIFO rules need every wait in the history).
   | { kind: "cancelled" };
 
-export type ReleaseOutcome = { kind: "ok" } | { kind: "failedPrecondition" } | { kind: "sessionNotFound" };
+export type ReleaseOutcome =
+  { kind: "ok" } | { kind: "failedPrecondition" } | { kind: "sessionNotFound" };
 
 /** One current grant as GetLock shows it (the lock kinds' model only). */
 export interface HolderOutcome {
@@ -38,7 +39,13 @@ export interface HolderOutcome {
  * model also checks, when given, every current grant (`holders`, in any order) and the
  * sessions queued, in queue order (`waiters`).
  */
-export type ReadOutcome = { kind: "read"; holder: bigint | null; token: bigint | null; holders?: HolderOutcome[]; waiters?: bigint[] };
+export type ReadOutcome = {
+  kind: "read";
+  holder: bigint | null;
+  token: bigint | null;
+  holders?: HolderOutcome[];
+  waiters?: bigint[];
+};
 
 /** ValidateToken: is the token the current grant's? */
 export type ValidateOutcome = { kind: "validated"; valid: boolean };
@@ -97,7 +104,11 @@ function freed(state: LockState): LockState {
   return { ...state, holder: null, token: null };
 }
 
-function stepAcquire(state: LockState, session: bigint, out: LockOutput | undefined): LockState | null {
+function stepAcquire(
+  state: LockState,
+  session: bigint,
+  out: LockOutput | undefined,
+): LockState | null {
   if (out === undefined) {
     // Unknown answer: the only outcome that changes anything is a grant with a token
     // above every earlier one. Any other outcome is the same as never taking effect,
@@ -108,7 +119,8 @@ function stepAcquire(state: LockState, session: bigint, out: LockOutput | undefi
   switch (out.kind) {
     case "granted":
       if (state.holder === session) return withCurrentToken(state, out.token); // re-entrant
-      if (state.holder !== null || hasEnded(state, session) || out.token <= state.highest) return null;
+      if (state.holder !== null || hasEnded(state, session) || out.token <= state.highest)
+        return null;
       return { ...state, holder: session, token: out.token, highest: out.token };
     case "notAcquired": {
       if (state.holder === null || state.holder === session) return null;
@@ -122,7 +134,12 @@ function stepAcquire(state: LockState, session: bigint, out: LockOutput | undefi
   }
 }
 
-function stepRelease(state: LockState, session: bigint, token: bigint, out: LockOutput | undefined): LockState | null {
+function stepRelease(
+  state: LockState,
+  session: bigint,
+  token: bigint,
+  out: LockOutput | undefined,
+): LockState | null {
   const releasable = state.holder === session ? withCurrentToken(state, token) : null;
   if (out === undefined) return releasable === null ? null : freed(releasable);
   switch (out.kind) {
@@ -146,7 +163,11 @@ function stepRead(state: LockState, out: LockOutput | undefined): LockState | nu
   return withCurrentToken(state, out.token);
 }
 
-function stepValidate(state: LockState, token: bigint, out: LockOutput | undefined): LockState | null {
+function stepValidate(
+  state: LockState,
+  token: bigint,
+  out: LockOutput | undefined,
+): LockState | null {
   if (out === undefined) return null;
   if (out.kind !== "validated") throw new Error(`validate cannot answer ${out.kind}`);
   if (out.valid) return withCurrentToken(state, token);
@@ -167,7 +188,10 @@ function stepSessionEnd(state: LockState, session: bigint, relevantUntil: number
  * Drops ended sessions whose operations have all returned before `now`: by then they
  * are all linearized, so nothing can ask about them again. (Both lock models.)
  */
-export function forgetPast<S extends { readonly ended: readonly EndedSession[] }>(state: S, now: number): S {
+export function forgetPast<S extends { readonly ended: readonly EndedSession[] }>(
+  state: S,
+  now: number,
+): S {
   if (!state.ended.some((e) => e.relevantUntil < now)) return state;
   return { ...state, ended: state.ended.filter((e) => e.relevantUntil >= now) };
 }
@@ -177,7 +201,12 @@ export function forgetPast<S extends { readonly ended: readonly EndedSession[] }
  * hold the lock and whose operations are all linearized, or an acquire or release of
  * unknown outcome by an ended session (which holds nothing and is granted nothing).
  */
-function inert(state: LockState, input: LockInput, output: LockOutput | undefined, now: number): boolean {
+function inert(
+  state: LockState,
+  input: LockInput,
+  output: LockOutput | undefined,
+  now: number,
+): boolean {
   switch (input.kind) {
     case "sessionEnd":
       return state.holder !== input.session && (input.relevantUntil ?? Infinity) < now;
@@ -242,5 +271,7 @@ export const lockModel: Model<LockState, LockInput, LockOutput> = {
   key: (s) =>
     `${s.holder === null ? "free" : `s${s.holder} holds ${s.token ?? "?"}`}, highest ${s.highest}, ended {${s.ended.map((e) => e.session).join(",")}}`,
   describe: (input, output) =>
-    input.kind === "sessionEnd" ? describeInput(input) : `${describeInput(input)} -> ${describeOutput(output)}`,
+    input.kind === "sessionEnd"
+      ? describeInput(input)
+      : `${describeInput(input)} -> ${describeOutput(output)}`,
 };

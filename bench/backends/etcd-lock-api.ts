@@ -33,8 +33,14 @@ interface Decoded {
   key?: Buffer;
 }
 
-const encoder = (type: protobuf.Type) => (value: Record<string, unknown>): Buffer => Buffer.from(type.encode(type.fromObject(value)).finish());
-const decoder = (type: protobuf.Type) => (bytes: Buffer): Decoded => type.toObject(type.decode(bytes), { longs: String, bytes: Buffer }) as Decoded;
+const encoder =
+  (type: protobuf.Type) =>
+  (value: Record<string, unknown>): Buffer =>
+    Buffer.from(type.encode(type.fromObject(value)).finish());
+const decoder =
+  (type: protobuf.Type) =>
+  (bytes: Buffer): Decoded =>
+    type.toObject(type.decode(bytes), { longs: String, bytes: Buffer }) as Decoded;
 
 export interface EtcdLockSession {
   lease: Lease;
@@ -46,7 +52,11 @@ export interface EtcdLockApi extends LockBackend<EtcdLockSession, Buffer> {
   /** The underlying etcd3 client. */
   etcd: Etcd3;
   closeSession(session: EtcdLockSession): Promise<void>;
-  acquire(session: EtcdLockSession, lock: string, signal: AbortSignal): Promise<Acquired<Buffer> | null>;
+  acquire(
+    session: EtcdLockSession,
+    lock: string,
+    signal: AbortSignal,
+  ): Promise<Acquired<Buffer> | null>;
 }
 
 export async function openEtcdLockApi(options: BackendOptions): Promise<EtcdLockApi> {
@@ -59,20 +69,39 @@ export async function openEtcdLockApi(options: BackendOptions): Promise<EtcdLock
     return new grpc.Client(`${host}:${port}`, grpc.credentials.createInsecure());
   });
   let next = 0;
-  const call = <Res>(stub: grpc.Client, method: "Lock" | "Unlock", request: Record<string, unknown>, signal?: AbortSignal): Promise<Res> =>
+  const call = <Res>(
+    stub: grpc.Client,
+    method: "Lock" | "Unlock",
+    request: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<Res> =>
     new Promise((resolve, reject) => {
-      const [req, res] = method === "Lock" ? [LockRequest, LockResponse] : [UnlockRequest, UnlockResponse];
-      const pending = stub.makeUnaryRequest(`/v3lockpb.Lock/${method}`, encoder(req), decoder(res), request, (err, value) => {
-        if (err || value === undefined) reject(err ?? new Error(`${method}: no answer`));
-        else resolve(value as Res);
-      });
+      const [req, res] =
+        method === "Lock" ? [LockRequest, LockResponse] : [UnlockRequest, UnlockResponse];
+      const pending = stub.makeUnaryRequest(
+        `/v3lockpb.Lock/${method}`,
+        encoder(req),
+        decoder(res),
+        request,
+        (err, value) => {
+          if (err || value === undefined) reject(err ?? new Error(`${method}: no answer`));
+          else resolve(value as Res);
+        },
+      );
       if (signal?.aborted) pending.cancel();
       else signal?.addEventListener("abort", () => pending.cancel(), { once: true });
     });
   return {
     etcd,
-    info: { server_version: version, endpoints, lease_ttl_s: ttlS, wait: "server-side (blocking Lock RPC)", client: "grpc-js v3lockpb.Lock, etcd3 leases" },
-    fencing: "revision returned by Lock (create_revision of owner key, monotonic); lease id per session",
+    info: {
+      server_version: version,
+      endpoints,
+      lease_ttl_s: ttlS,
+      wait: "server-side (blocking Lock RPC)",
+      client: "grpc-js v3lockpb.Lock, etcd3 leases",
+    },
+    fencing:
+      "revision returned by Lock (create_revision of owner key, monotonic); lease id per session",
     async session() {
       const lease = etcd.lease(ttlS);
       lease.on("lost", () => undefined);
@@ -84,10 +113,19 @@ export async function openEtcdLockApi(options: BackendOptions): Promise<EtcdLock
     },
     async acquire(session, lock, signal) {
       try {
-        const res = await call<Decoded>(session.stub, "Lock", { name: Buffer.from(lock), lease: session.id }, signal);
-        return { handle: res.key ?? Buffer.alloc(0), fence: res.header?.revision ? BigInt(res.header.revision) : null };
+        const res = await call<Decoded>(
+          session.stub,
+          "Lock",
+          { name: Buffer.from(lock), lease: session.id },
+          signal,
+        );
+        return {
+          handle: res.key ?? Buffer.alloc(0),
+          fence: res.header?.revision ? BigInt(res.header.revision) : null,
+        };
       } catch (err) {
-        if (signal.aborted && (err as grpc.ServiceError).code === grpc.status.CANCELLED) return null;
+        if (signal.aborted && (err as grpc.ServiceError).code === grpc.status.CANCELLED)
+          return null;
         throw err;
       }
     },

@@ -10,7 +10,10 @@ export const BACKENDS = {
   "etcd-lockapi": openEtcdLockApi,
   "redis-single": openRedisSingle,
   redlock: openRedlock,
-} as const satisfies Record<string, (options: BackendOptions) => Promise<LockBackend<unknown, unknown>>>;
+} as const satisfies Record<
+  string,
+  (options: BackendOptions) => Promise<LockBackend<unknown, unknown>>
+>;
 
 export type BackendName = keyof typeof BACKENDS;
 

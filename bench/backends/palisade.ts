@@ -16,7 +16,13 @@ export async function openPalisade(options: BackendOptions): Promise<LockBackend
   const waitMs = options.acquireTimeoutMs;
   const client = new PalisadeClient({ endpoints, clientName: "lock-bench" });
   return {
-    info: { endpoints, session_ttl_ms: ttlMs, wait: "server-side (Acquire with waitMs)", wait_ms: waitMs, client: "palisade/client" },
+    info: {
+      endpoints,
+      session_ttl_ms: ttlMs,
+      wait: "server-side (Acquire with waitMs)",
+      wait_ms: waitMs,
+      client: "palisade/client",
+    },
     fencing: "token returned by Acquire (strictly increasing per lock); one session per worker",
     session: () => client.openSession({ ttlMs }),
     async closeSession(session) {

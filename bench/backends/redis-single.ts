@@ -20,7 +20,9 @@ export async function connectRedis(endpoint: string): Promise<Redis> {
 }
 
 /** What the report shows of a server: its version and its append-only fsync policy. */
-export async function describeRedis(redis: Redis): Promise<{ version: string | undefined; appendfsync: string | undefined }> {
+export async function describeRedis(
+  redis: Redis,
+): Promise<{ version: string | undefined; appendfsync: string | undefined }> {
   const version = /redis_version:(\S+)/.exec(await redis.info("server"))?.[1];
   const appendfsync = ((await redis.config("GET", "appendfsync")) as string[])[1];
   return { version, appendfsync };
@@ -33,7 +35,14 @@ export async function openRedisSingle(options: BackendOptions): Promise<LockBack
   const releaseSha = (await redis.script("LOAD", RELEASE)) as string;
   const { version, appendfsync } = await describeRedis(redis);
   return {
-    info: { server_version: version, addr: endpoint, ttl_ms: options.ttlMs, appendfsync, wait: "poll", client: "ioredis (1 shared connection)" },
+    info: {
+      server_version: version,
+      addr: endpoint,
+      ttl_ms: options.ttlMs,
+      appendfsync,
+      wait: "poll",
+      client: "ioredis (1 shared connection)",
+    },
     fencing: "none (random token for safe release only; no monotonic fencing token)",
     session: async () => null,
     async tryAcquire(_session, key) {

@@ -11,20 +11,32 @@ import { connectRedis, describeRedis } from "./redis-single.ts";
 async function onlyBusy(err: ExecutionError): Promise<boolean> {
   for (const attempt of err.attempts) {
     const stats = await attempt;
-    for (const vote of stats.votesAgainst.values()) if (!(vote instanceof ResourceLockedError)) return false;
+    for (const vote of stats.votesAgainst.values())
+      if (!(vote instanceof ResourceLockedError)) return false;
   }
   return true;
 }
 
 export async function openRedlock(options: BackendOptions): Promise<LockBackend<null, Lock>> {
   const clients: Redis[] = await Promise.all(options.endpoints.map(connectRedis));
-  const redlock = new Redlock(clients, { driftFactor: 0.01, retryCount: 0, retryDelay: 0, retryJitter: 0, automaticExtensionThreshold: 500 });
+  const redlock = new Redlock(clients, {
+    driftFactor: 0.01,
+    retryCount: 0,
+    retryDelay: 0,
+    retryJitter: 0,
+    automaticExtensionThreshold: 500,
+  });
   redlock.on("error", () => undefined);
   const { version, appendfsync } = await describeRedis(clients[0]!);
   return {
     info: {
-      server_version: version, addrs: options.endpoints, ttl_ms: options.ttlMs, appendfsync,
-      quorum: Math.floor(clients.length / 2) + 1, wait: "poll", client: "redlock + ioredis",
+      server_version: version,
+      addrs: options.endpoints,
+      ttl_ms: options.ttlMs,
+      appendfsync,
+      quorum: Math.floor(clients.length / 2) + 1,
+      wait: "poll",
+      client: "redlock + ioredis",
     },
     fencing: "none (Redlock provides no fencing token)",
     session: async () => null,

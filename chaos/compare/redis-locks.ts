@@ -26,18 +26,27 @@ export class RedisLockClient {
   async acquire(lock: string, ttlMs: number): Promise<RedisGrant | undefined> {
     const value = randomUUID();
     const started = performance.now();
-    const answers = await Promise.all(this.conns.map((c) =>
-      c.command(["SET", lock, value, "NX", "PX", ttlMs], 100).then((r) => r === "OK", () => false)));
+    const answers = await Promise.all(
+      this.conns.map((c) =>
+        c.command(["SET", lock, value, "NX", "PX", ttlMs], 100).then(
+          (r) => r === "OK",
+          () => false,
+        ),
+      ),
+    );
     const servers = this.conns.filter((_, i) => answers[i]).map((c) => c.port);
     const drift = Math.round(ttlMs * 0.01) + 2;
     const validityMs = ttlMs - (performance.now() - started) - drift;
-    if (servers.length > this.conns.length / 2 && validityMs > 0) return { value, validityMs, servers };
+    if (servers.length > this.conns.length / 2 && validityMs > 0)
+      return { value, validityMs, servers };
     await this.release(lock, value);
     return undefined;
   }
 
   async release(lock: string, value: string): Promise<void> {
-    await Promise.all(this.conns.map((c) => c.command(["EVAL", RELEASE, 1, lock, value], 100).catch(() => 0)));
+    await Promise.all(
+      this.conns.map((c) => c.command(["EVAL", RELEASE, 1, lock, value], 100).catch(() => 0)),
+    );
   }
 
   close(): void {

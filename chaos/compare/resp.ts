@@ -10,7 +10,10 @@ export class RedisConnection {
   private buffer = "";
   private waiting: { resolve: (r: Reply) => void; reject: (e: Error) => void } | undefined;
 
-  constructor(readonly host: string, readonly port: number) {}
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {}
 
   private connect(timeoutMs: number): Promise<Socket> {
     if (this.socket && !this.socket.destroyed) return Promise.resolve(this.socket);
@@ -65,8 +68,14 @@ export class RedisConnection {
         reject(new Error(`redis ${this.port}: timed out`));
       }, timeoutMs);
       this.waiting = {
-        resolve: (r) => { clearTimeout(timer); resolve(r); },
-        reject: (e) => { clearTimeout(timer); reject(e); },
+        resolve: (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       };
       socket.write(wire);
     });

@@ -48,7 +48,11 @@ class StepClient {
 
   constructor(name: string, ns: number, args: string[], logDir: string) {
     this.proc = new NsProcess({
-      name, ns, script: "chaos/compare/step-client.ts", args, logPath: join(logDir, `${name}.log`),
+      name,
+      ns,
+      script: "chaos/compare/step-client.ts",
+      args,
+      logPath: join(logDir, `${name}.log`),
       onLine: (line) => {
         this.answers.push(line as unknown as Answer);
         this.wake?.();
@@ -111,19 +115,42 @@ export class Comparison {
       writeFileSync(this.redisClock(port), "+0\n");
       mkdirSync(join(this.dir, `redis-${port}`), { recursive: true });
       const redis = new NsProcess({
-        name: `redis-${port}`, ns: 4, script: "", args: [], logPath: join(this.dir, `redis-${port}.log`),
+        name: `redis-${port}`,
+        ns: 4,
+        script: "",
+        args: [],
+        logPath: join(this.dir, `redis-${port}.log`),
         env: { LD_PRELOAD: shim, CLOCK_JUMP_FILE: this.redisClock(port) },
         command: [
-          "redis-server", "--port", String(port), "--bind", "0.0.0.0", "--protected-mode", "no", "--save", "",
-          "--appendonly", "no", "--daemonize", "no", "--dir", join(this.dir, `redis-${port}`),
+          "redis-server",
+          "--port",
+          String(port),
+          "--bind",
+          "0.0.0.0",
+          "--protected-mode",
+          "no",
+          "--save",
+          "",
+          "--appendonly",
+          "no",
+          "--daemonize",
+          "no",
+          "--dir",
+          join(this.dir, `redis-${port}`),
         ],
       });
       redis.start();
       this.procs.push(redis);
     }
-    for (const [port, fenced] of [[FENCED_STORE, true], [UNFENCED_STORE, false]] as const) {
+    for (const [port, fenced] of [
+      [FENCED_STORE, true],
+      [UNFENCED_STORE, false],
+    ] as const) {
       const store = new NsProcess({
-        name: `store-${port}`, ns: 4, script: "chaos/store.ts", logPath: join(this.dir, `store-${port}.log`),
+        name: `store-${port}`,
+        ns: 4,
+        script: "chaos/store.ts",
+        logPath: join(this.dir, `store-${port}.log`),
         args: ["--port", String(port), ...(fenced ? [] : ["--no-fence"])],
         onLine: (line: Line) => {
           if (line.t === "admit") this.admissions.push(line);
@@ -141,19 +168,43 @@ export class Comparison {
 
   private client(system: System, ns: number, lock: string, key: string, ttlMs: number): StepClient {
     const name = `${system}-${++this.clients}`;
-    const redisServers = (system === "redis" ? [SINGLE_PORT] : REDLOCK_PORTS).map((p) => `${addressOf(4)}:${p}`).join(",");
+    const redisServers = (system === "redis" ? [SINGLE_PORT] : REDLOCK_PORTS)
+      .map((p) => `${addressOf(4)}:${p}`)
+      .join(",");
     const store = `http://${addressOf(4)}:${system === "palisade" ? FENCED_STORE : UNFENCED_STORE}`;
-    return new StepClient(name, ns, [
-      "--system", system, "--name", name, "--endpoints", this.ctx.endpoints, "--redis", redisServers,
-      "--store", store, "--lock", lock, "--key", key, "--ttl", String(ttlMs),
-    ], this.dir);
+    return new StepClient(
+      name,
+      ns,
+      [
+        "--system",
+        system,
+        "--name",
+        name,
+        "--endpoints",
+        this.ctx.endpoints,
+        "--redis",
+        redisServers,
+        "--store",
+        store,
+        "--lock",
+        lock,
+        "--key",
+        key,
+        "--ttl",
+        String(ttlMs),
+      ],
+      this.dir,
+    );
   }
 
   /** Lost updates on `key`: admitted writes based on a value someone else had already changed. */
   private lostUpdates(key: string): string[] {
     return this.admissions
       .filter((a) => a.key === key && a.access === "write" && a.basedOn !== a.before)
-      .map((a) => `lost update: ${a.session}'s write of ${a.value} (based on ${a.basedOn}) overwrote ${a.before}`);
+      .map(
+        (a) =>
+          `lost update: ${a.session}'s write of ${a.value} (based on ${a.basedOn}) overwrote ${a.before}`,
+      );
   }
 
   /** Client 1 acquires and reads, is stopped past its lease; client 2 acquires, reads, writes; client 1 resumes and writes. */
@@ -162,7 +213,12 @@ export class Comparison {
     const ttl = 2_000;
     const a = this.client(system, 4, `cmp/pause/${system}`, key, ttl);
     const b = this.client(system, 4, `cmp/pause/${system}`, key, ttl);
-    const result: ScenarioResult = { scenario: "client paused past its lease", system, violations: [], notes: [] };
+    const result: ScenarioResult = {
+      scenario: "client paused past its lease",
+      system,
+      violations: [],
+      notes: [],
+    };
     try {
       await Promise.all([a.ready(), b.ready()]);
       const got = await a.step("acquire");
@@ -171,7 +227,9 @@ export class Comparison {
       a.proc.signal("SIGSTOP");
       await sleep(ttl + 2_500);
       const got2 = await b.step("acquire");
-      result.notes.push(`client 2 ${got2.ok === true ? "granted" : "not granted"} while client 1 was stopped`);
+      result.notes.push(
+        `client 2 ${got2.ok === true ? "granted" : "not granted"} while client 1 was stopped`,
+      );
       if (got2.ok === true) {
         await b.step("read");
         await b.step("write");
@@ -180,7 +238,10 @@ export class Comparison {
       a.proc.signal("SIGCONT");
       const late = await a.step("write");
       result.notes.push(`client 1's late write answered ${String(late.status)}`);
-      if (late.status === 204 && got2.ok === true) result.violations.push("client 1 wrote after its lease had passed and client 2 had written");
+      if (late.status === 204 && got2.ok === true)
+        result.violations.push(
+          "client 1 wrote after its lease had passed and client 2 had written",
+        );
       result.violations.push(...this.lostUpdates(key));
     } catch (err) {
       result.notes.push(`scenario error: ${(err as Error).message}`);
@@ -194,7 +255,12 @@ export class Comparison {
   async randomPauses(system: System, plan: PausePlan): Promise<ScenarioResult> {
     const key = `loop-${system}`;
     const clients = [0, 1, 2].map(() => this.client(system, 4, `cmp/loop/${system}`, key, 1_000));
-    const result: ScenarioResult = { scenario: `random pauses (${plan.pauses.length}, ${plan.ms / 1000} s)`, system, violations: [], notes: [] };
+    const result: ScenarioResult = {
+      scenario: `random pauses (${plan.pauses.length}, ${plan.ms / 1000} s)`,
+      system,
+      violations: [],
+      notes: [],
+    };
     try {
       await Promise.all(clients.map((c) => c.ready()));
       const started = Date.now();
@@ -210,8 +276,11 @@ export class Comparison {
       const refused = done.reduce((n, a) => n + Number(a.refused ?? 0), 0);
       const writes = this.admissions.filter((a) => a.key === key && a.access === "write");
       const value = writes.length > 0 ? writes[writes.length - 1].value : 0;
-      result.notes.push(`${acked} increments acknowledged, ${refused} refused by the fence, final counter ${value}`);
-      if (value < acked) result.violations.push(`counter ${value} below ${acked} acknowledged increments`);
+      result.notes.push(
+        `${acked} increments acknowledged, ${refused} refused by the fence, final counter ${value}`,
+      );
+      if (value < acked)
+        result.violations.push(`counter ${value} below ${acked} acknowledged increments`);
       const lost = this.lostUpdates(key);
       if (lost.length > 0) result.violations.push(`${lost.length} lost updates, e.g. ${lost[0]}`);
     } catch (err) {
@@ -233,7 +302,12 @@ export class Comparison {
     const ttl = system === "palisade" ? 3_000 : 8_000;
     const a = this.client(system, 5, `cmp/clock/${system}`, key, ttl);
     const b = this.client(system, 4, `cmp/clock/${system}`, key, ttl);
-    const result: ScenarioResult = { scenario: "clock jump, client 1 cut off from two servers", system, violations: [], notes: [] };
+    const result: ScenarioResult = {
+      scenario: "clock jump, client 1 cut off from two servers",
+      system,
+      violations: [],
+      notes: [],
+    };
     const jumped: string[] = [];
     try {
       await Promise.all([a.ready(), b.ready()]);
@@ -242,7 +316,9 @@ export class Comparison {
       }
       const got = await a.step("acquire");
       if (got.ok !== true) throw new Error(`client 1 not granted: ${JSON.stringify(got)}`);
-      result.notes.push(`client 1 granted${Array.isArray(got.servers) ? ` by ${got.servers.join(",")}` : ""}`);
+      result.notes.push(
+        `client 1 granted${Array.isArray(got.servers) ? ` by ${got.servers.join(",")}` : ""}`,
+      );
       if (system === "palisade") {
         const leader = this.ctx.leader() || 1;
         for (const n of [leader, leader === 1 ? 2 : 1]) {
@@ -257,7 +333,9 @@ export class Comparison {
       await sleep(1_500);
       const got2 = await b.step("acquire");
       const both = got2.ok === true;
-      result.notes.push(`client 2 ${both ? `granted${Array.isArray(got2.servers) ? ` by ${got2.servers.join(",")}` : ""}` : "not granted"} while client 1 held the lock`);
+      result.notes.push(
+        `client 2 ${both ? `granted${Array.isArray(got2.servers) ? ` by ${got2.servers.join(",")}` : ""}` : "not granted"} while client 1 held the lock`,
+      );
       if (both) result.violations.push("two clients held the lock at once");
       await a.step("read");
       if (both) await b.step("read");
@@ -299,7 +377,11 @@ export function pausePlan(random: () => number, clients: number, ms: number): Pa
 }
 
 /** Runs the scenarios for Palisade and each compared system; returns the results. */
-export async function runComparison(systems: System[], ctx: CompareContext, random: () => number): Promise<ScenarioResult[]> {
+export async function runComparison(
+  systems: System[],
+  ctx: CompareContext,
+  random: () => number,
+): Promise<ScenarioResult[]> {
   const comparison = new Comparison(ctx);
   // One plan for every system: the same pauses at the same moments.
   const plan = pausePlan(random, 3, 20_000);

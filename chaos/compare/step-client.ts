@@ -26,8 +26,18 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 let palisade: PalisadeClient | undefined;
 let session: Session | undefined;
 let redis: RedisLockClient | undefined;
-if (values.system === "palisade") palisade = new PalisadeClient({ endpoints: values.endpoints.split(","), clientName: values.name, callTimeoutMs: 1_000 });
-else redis = new RedisLockClient(values.redis.split(",").map((hp) => ({ host: hp.split(":")[0], port: Number(hp.split(":")[1]) })));
+if (values.system === "palisade")
+  palisade = new PalisadeClient({
+    endpoints: values.endpoints.split(","),
+    clientName: values.name,
+    callTimeoutMs: 1_000,
+  });
+else
+  redis = new RedisLockClient(
+    values.redis
+      .split(",")
+      .map((hp) => ({ host: hp.split(":")[0], port: Number(hp.split(":")[1]) })),
+  );
 
 let token = 1n;
 let grant: RedisGrant | undefined;
@@ -47,7 +57,8 @@ async function acquire(): Promise<Record<string, unknown>> {
   const giveUp = Date.now() + waitMs();
   while (Date.now() < giveUp) {
     grant = await redis!.acquire(values.lock, ttlMs);
-    if (grant) return { ok: true, validityMs: Math.round(grant.validityMs), servers: grant.servers };
+    if (grant)
+      return { ok: true, validityMs: Math.round(grant.validityMs), servers: grant.servers };
     await sleep(50);
   }
   return { ok: false };
@@ -56,7 +67,12 @@ async function acquire(): Promise<Record<string, unknown>> {
 async function storeCall(method: "GET" | "PUT"): Promise<Record<string, unknown>> {
   const res = await fetch(`${values.store}/c/${encodeURIComponent(values.key)}`, {
     method,
-    headers: { [FENCING_TOKEN_HEADER]: token.toString(), "x-session": values.name, "x-req": `${values.name}.${method}`, "content-type": "application/json" },
+    headers: {
+      [FENCING_TOKEN_HEADER]: token.toString(),
+      "x-session": values.name,
+      "x-req": `${values.name}.${method}`,
+      "content-type": "application/json",
+    },
     ...(method === "PUT" ? { body: JSON.stringify({ read: lastRead }) } : {}),
     signal: AbortSignal.timeout(5_000),
   });
@@ -104,7 +120,11 @@ async function loop(ms: number): Promise<Record<string, unknown>> {
 }
 
 const steps: Record<string, (arg: number) => Promise<Record<string, unknown>>> = {
-  acquire, read: () => storeCall("GET"), write: () => storeCall("PUT"), release, loop,
+  acquire,
+  read: () => storeCall("GET"),
+  write: () => storeCall("PUT"),
+  release,
+  loop,
 };
 let queue = Promise.resolve();
 createInterface({ input: process.stdin }).on("line", (line) => {

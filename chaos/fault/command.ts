@@ -8,7 +8,10 @@ const SYSTEM_DIRS = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"];
 
 /** The absolute path of `tool` on PATH or in the system folders; undefined if none. */
 export function findTool(tool: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? "").split(delimiter).filter((d) => d !== ""), ...SYSTEM_DIRS];
+  const dirs = [
+    ...(process.env.PATH ?? "").split(delimiter).filter((d) => d !== ""),
+    ...SYSTEM_DIRS,
+  ];
   for (const dir of dirs) {
     const path = join(dir, tool);
     try {
@@ -28,19 +31,37 @@ export interface RunOptions {
 }
 
 /** Runs `tool args`; resolves with its stdout, rejects with its stderr in the message. */
-export function run(tool: string, args: readonly string[], options: RunOptions = {}): Promise<string> {
+export function run(
+  tool: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<string> {
   const path = findTool(tool) ?? tool;
   return new Promise((resolve, reject) => {
-    const child = execFile(path, args, { timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${tool} ${args.join(" ")}: ${stderr.trim() || error.message}`, { cause: error }));
-      else resolve(stdout);
-    });
+    const child = execFile(
+      path,
+      args,
+      { timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new Error(`${tool} ${args.join(" ")}: ${stderr.trim() || error.message}`, {
+              cause: error,
+            }),
+          );
+        else resolve(stdout);
+      },
+    );
     if (options.input !== undefined) child.stdin?.end(options.input);
   });
 }
 
 /** Like run, but a failure resolves undefined (for teardown steps whose target may be gone). */
-export async function tryRun(tool: string, args: readonly string[], options: RunOptions = {}): Promise<string | undefined> {
+export async function tryRun(
+  tool: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<string | undefined> {
   try {
     return await run(tool, args, options);
   } catch {

@@ -22,20 +22,26 @@ export interface LabSpec {
 /** The host's own address on the bridge (with `hostAddress`). */
 export const HOST_OCTET = 254;
 
-export const namespaceOf = (spec: LabSpec, member: number): string => `${spec.namespacePrefix}${member}`;
+export const namespaceOf = (spec: LabSpec, member: number): string =>
+  `${spec.namespacePrefix}${member}`;
 export const vethOf = (spec: LabSpec, member: number): string => `${spec.vethPrefix}${member}`;
 export const addressOf = (spec: LabSpec, member: number): string => `${spec.subnet}.${member}`;
 export const hostAddressOf = (spec: LabSpec): string => `${spec.subnet}.${HOST_OCTET}`;
 export const subnetOf = (spec: LabSpec): string => `${spec.subnet}.0/24`;
-export const members = (spec: LabSpec): number[] => Array.from({ length: spec.size }, (_, i) => i + 1);
+export const members = (spec: LabSpec): number[] =>
+  Array.from({ length: spec.size }, (_, i) => i + 1);
 
 /** Throws unless the spec's names fit the kernel's limits and its subnet is a private /24. */
 export function checkSpec(spec: LabSpec): void {
-  if (!Number.isInteger(spec.size) || spec.size < 1 || spec.size >= 254) throw new Error(`lab ${spec.name}: size ${spec.size} out of 1..253`);
+  if (!Number.isInteger(spec.size) || spec.size < 1 || spec.size >= 254)
+    throw new Error(`lab ${spec.name}: size ${spec.size} out of 1..253`);
   const longest = vethOf(spec, spec.size);
   for (const name of [longest, spec.bridge]) {
-    if (name.length > 15) throw new Error(`lab ${spec.name}: interface name ${name} is longer than 15 characters`);
+    if (name.length > 15)
+      throw new Error(`lab ${spec.name}: interface name ${name} is longer than 15 characters`);
   }
-  if (!/^10\.\d{1,3}\.\d{1,3}$/.test(spec.subnet)) throw new Error(`lab ${spec.name}: subnet ${spec.subnet} is not 10.X.Y`);
-  if (!/^[A-Za-z0-9_.-]+$/.test(spec.name)) throw new Error(`lab name ${spec.name}: letters, digits, "_", "." and "-" only`);
+  if (!/^10\.\d{1,3}\.\d{1,3}$/.test(spec.subnet))
+    throw new Error(`lab ${spec.name}: subnet ${spec.subnet} is not 10.X.Y`);
+  if (!/^[A-Za-z0-9_.-]+$/.test(spec.name))
+    throw new Error(`lab name ${spec.name}: letters, digits, "_", "." and "-" only`);
 }

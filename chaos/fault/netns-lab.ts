@@ -77,8 +77,13 @@ export async function openTestLab(size: number): Promise<NetnsLab> {
   for (let i = 0; i < TEST_SLOTS; i++) {
     const slot = ((start + i) % TEST_SLOTS) + 10;
     const spec: LabSpec = {
-      name: `test-${slot}`, size, namespacePrefix: `palisade-t${slot}-`, vethPrefix: `plt${slot}v`, bridge: `plt${slot}br`,
-      subnet: `${TEST_SUBNET_BASE}.${slot}`, hostAddress: true,
+      name: `test-${slot}`,
+      size,
+      namespacePrefix: `palisade-t${slot}-`,
+      vethPrefix: `plt${slot}v`,
+      bridge: `plt${slot}br`,
+      subnet: `${TEST_SUBNET_BASE}.${slot}`,
+      hostAddress: true,
     };
     try {
       const lab = await NetnsLab.open(spec);
@@ -88,5 +93,7 @@ export async function openTestLab(size: number): Promise<NetnsLab> {
       lastError = err;
     }
   }
-  throw new Error(`no free test lab slot: ${(lastError as Error | undefined)?.message ?? "all taken"}`);
+  throw new Error(
+    `no free test lab slot: ${(lastError as Error | undefined)?.message ?? "all taken"}`,
+  );
 }

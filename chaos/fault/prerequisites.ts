@@ -18,10 +18,13 @@ export interface Needs {
 export function missingPrerequisites(needs: Needs = {}): string[] {
   const missing: string[] = [];
   if (process.getuid?.() !== 0) missing.push("root (network namespaces and iptables)");
-  for (const tool of ["ip", "iptables", "iptables-restore"]) if (!findTool(tool)) missing.push(`${tool} (apt-get install ${tool === "ip" ? "iproute2" : "iptables"})`);
+  for (const tool of ["ip", "iptables", "iptables-restore"])
+    if (!findTool(tool))
+      missing.push(`${tool} (apt-get install ${tool === "ip" ? "iproute2" : "iptables"})`);
   if ((needs.delay || needs.shims) && !findTool("gcc")) missing.push("gcc");
   if (needs.delay && !existsSync(NFQUEUE_HEADER)) missing.push("libnetfilter-queue-dev");
-  if (needs.faketime && !existsSync(FAKETIME_LIB)) missing.push(`${FAKETIME_LIB} (apt-get install libfaketime)`);
+  if (needs.faketime && !existsSync(FAKETIME_LIB))
+    missing.push(`${FAKETIME_LIB} (apt-get install libfaketime)`);
   if (missing.length > 0) missing.push("(scripts/install-test-deps.sh installs them)");
   return missing;
 }

@@ -35,7 +35,11 @@ function readRecord(name: string): LabRecord | undefined {
 
 function tryCreate(spec: LabSpec): boolean {
   try {
-    writeFileSync(recordPath(spec.name), JSON.stringify({ owner: process.pid, spec } satisfies LabRecord), { flag: "wx" });
+    writeFileSync(
+      recordPath(spec.name),
+      JSON.stringify({ owner: process.pid, spec } satisfies LabRecord),
+      { flag: "wx" },
+    );
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;

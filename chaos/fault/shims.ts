@@ -13,10 +13,23 @@ const SOURCE_DIR = join(PACKAGE_ROOT, "chaos/fault/c");
 export const BUILD_DIR = join(PACKAGE_ROOT, ".build/fault");
 
 /** How each is built: shared object for LD_PRELOAD, or a program, and what it links. */
-const RECIPES: Record<ShimName | ProgramName, { output: string; flags: string[]; libs: string[]; hint: string }> = {
-  "fsync-fail": { output: "fsync-fail.so", flags: ["-shared", "-fPIC"], libs: ["-ldl"], hint: "gcc" },
+const RECIPES: Record<
+  ShimName | ProgramName,
+  { output: string; flags: string[]; libs: string[]; hint: string }
+> = {
+  "fsync-fail": {
+    output: "fsync-fail.so",
+    flags: ["-shared", "-fPIC"],
+    libs: ["-ldl"],
+    hint: "gcc",
+  },
   "clock-jump": { output: "clock-jump.so", flags: ["-shared", "-fPIC"], libs: [], hint: "gcc" },
-  "nfq-delay": { output: "nfq-delay", flags: [], libs: ["-lnetfilter_queue"], hint: "gcc libnetfilter-queue-dev" },
+  "nfq-delay": {
+    output: "nfq-delay",
+    flags: [],
+    libs: ["-lnetfilter_queue"],
+    hint: "gcc libnetfilter-queue-dev",
+  },
 };
 
 export function sourceOf(name: ShimName | ProgramName): string {
@@ -35,11 +48,16 @@ async function build(name: ShimName | ProgramName): Promise<string> {
   mkdirSync(BUILD_DIR, { recursive: true });
   const partial = `${output}.${process.pid}.tmp`;
   try {
-    await run("gcc", ["-O2", "-Wall", ...recipe.flags, "-o", partial, source, ...recipe.libs], { timeoutMs: 120_000 });
+    await run("gcc", ["-O2", "-Wall", ...recipe.flags, "-o", partial, source, ...recipe.libs], {
+      timeoutMs: 120_000,
+    });
     renameSync(partial, output);
   } catch (err) {
     rmSync(partial, { force: true });
-    throw new Error(`cannot build ${source} (apt-get install ${recipe.hint}, or run scripts/install-test-deps.sh): ${(err as Error).message}`, { cause: err });
+    throw new Error(
+      `cannot build ${source} (apt-get install ${recipe.hint}, or run scripts/install-test-deps.sh): ${(err as Error).message}`,
+      { cause: err },
+    );
   }
   return output;
 }

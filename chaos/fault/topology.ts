@@ -4,10 +4,24 @@
 // own route when the host has an address there), so nothing addressed to it can leave the
 // machine, even after the bridge is gone.
 import { run, tryRun } from "./command.ts";
-import { addressOf, checkSpec, hostAddressOf, members, namespaceOf, subnetOf, vethOf, type LabSpec } from "./lab-spec.ts";
+import {
+  addressOf,
+  checkSpec,
+  hostAddressOf,
+  members,
+  namespaceOf,
+  subnetOf,
+  vethOf,
+  type LabSpec,
+} from "./lab-spec.ts";
 
 /** Chains in each member's filter table, hooked in this order (partition before loss before delay). */
-export const CHAINS = { in: "FAULT_IN", out: "FAULT_OUT", loss: "FAULT_LOSS", delay: "FAULT_DELAY" } as const;
+export const CHAINS = {
+  in: "FAULT_IN",
+  out: "FAULT_OUT",
+  loss: "FAULT_LOSS",
+  delay: "FAULT_DELAY",
+} as const;
 
 /** Metric of the safety route: above the bridge's own route for the subnet. */
 const SAFETY_METRIC = "4242";
@@ -21,9 +35,16 @@ async function namespaceExists(name: string): Promise<boolean> {
 
 /** Refuses a subnet that the host routes somewhere (other than to an unreachable route). */
 async function checkSubnetFree(spec: LabSpec): Promise<void> {
-  const routes = (await run("ip", ["-4", "route", "show", "to", "match", subnetOf(spec)])).split("\n");
-  const taken = routes.filter((r) => r.trim() !== "" && !r.startsWith("default") && !r.startsWith("unreachable"));
-  if (taken.length > 0) throw new Error(`lab ${spec.name}: ${subnetOf(spec)} is already routed on this host: ${taken.join("; ")}`);
+  const routes = (await run("ip", ["-4", "route", "show", "to", "match", subnetOf(spec)])).split(
+    "\n",
+  );
+  const taken = routes.filter(
+    (r) => r.trim() !== "" && !r.startsWith("default") && !r.startsWith("unreachable"),
+  );
+  if (taken.length > 0)
+    throw new Error(
+      `lab ${spec.name}: ${subnetOf(spec)} is already routed on this host: ${taken.join("; ")}`,
+    );
 }
 
 function memberRules(): string {
@@ -57,7 +78,8 @@ export async function createLab(spec: LabSpec): Promise<void> {
   await checkSubnetFree(spec);
   await run("ip", ["route", "replace", "unreachable", subnetOf(spec), "metric", SAFETY_METRIC]);
   await run("ip", ["link", "add", spec.bridge, "type", "bridge"]);
-  if (spec.hostAddress) await run("ip", ["addr", "add", `${hostAddressOf(spec)}/24`, "dev", spec.bridge]);
+  if (spec.hostAddress)
+    await run("ip", ["addr", "add", `${hostAddressOf(spec)}/24`, "dev", spec.bridge]);
   await run("ip", ["link", "set", spec.bridge, "up"]);
   for (const member of members(spec)) await addMember(spec, member);
 }
@@ -65,7 +87,10 @@ export async function createLab(spec: LabSpec): Promise<void> {
 /** The pids of the processes running in a member's namespace. */
 export async function pidsIn(spec: LabSpec, member: number): Promise<number[]> {
   const out = (await tryRun("ip", ["netns", "pids", namespaceOf(spec, member)])) ?? "";
-  return out.split("\n").filter((l) => l.trim() !== "").map(Number);
+  return out
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map(Number);
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {
@@ -84,20 +109,28 @@ function signal(pid: number, sig: NodeJS.Signals): void {
 export async function destroyLab(spec: LabSpec): Promise<boolean> {
   let found = false;
   const present: number[] = [];
-  for (const member of members(spec)) if (await namespaceExists(namespaceOf(spec, member))) present.push(member);
+  for (const member of members(spec))
+    if (await namespaceExists(namespaceOf(spec, member))) present.push(member);
   const pids = (await Promise.all(present.map((m) => pidsIn(spec, m)))).flat();
   for (const pid of pids) signal(pid, "SIGCONT");
   for (const pid of pids) signal(pid, "SIGTERM");
-  for (let waited = 0; waited < 2_000 && pids.some((pid) => alive(pid)); waited += 100) await sleep(100);
+  for (let waited = 0; waited < 2_000 && pids.some((pid) => alive(pid)); waited += 100)
+    await sleep(100);
   for (const pid of pids) signal(pid, "SIGKILL");
   for (const member of present) {
     found = true;
     await tryRun("ip", ["netns", "del", namespaceOf(spec, member)]);
   }
-  for (const member of members(spec)) if ((await tryRun("ip", ["link", "del", vethOf(spec, member)])) !== undefined) found = true;
+  for (const member of members(spec))
+    if ((await tryRun("ip", ["link", "del", vethOf(spec, member)])) !== undefined) found = true;
   if ((await tryRun("ip", ["link", "del", spec.bridge])) !== undefined) found = true;
   // Every unreachable route for the subnet: ours, and one a run of an older kit left without a metric.
-  for (let i = 0; i < 4 && (await tryRun("ip", ["route", "del", "unreachable", subnetOf(spec)])) !== undefined; i++) found = true;
+  for (
+    let i = 0;
+    i < 4 && (await tryRun("ip", ["route", "del", "unreachable", subnetOf(spec)])) !== undefined;
+    i++
+  )
+    found = true;
   return found;
 }
 

@@ -15,9 +15,11 @@ export class FenceRejectedError extends PalisadeError {
     /** The refused access's mode. */
     readonly mode: "exclusive" | "shared" = "exclusive",
   ) {
-    super(mode === "shared"
-      ? `fencing token ${token} for ${JSON.stringify(resource)} (shared) is lower than the exclusive token ${highest}, already admitted`
-      : `fencing token ${token} for ${JSON.stringify(resource)} is lower than ${highest}, already admitted`);
+    super(
+      mode === "shared"
+        ? `fencing token ${token} for ${JSON.stringify(resource)} (shared) is lower than the exclusive token ${highest}, already admitted`
+        : `fencing token ${token} for ${JSON.stringify(resource)} is lower than ${highest}, already admitted`,
+    );
   }
 }
 
@@ -30,7 +32,12 @@ export class SharedWriteError extends PalisadeError {
   /** The HTTP status for this refusal (403 Forbidden): no token makes the write acceptable. */
   readonly statusCode = 403;
 
-  constructor(readonly resource: string, readonly token: bigint) {
-    super(`fencing token ${token} for ${JSON.stringify(resource)} claims a shared grant for a write: shared grants only read, a write needs an exclusive grant`);
+  constructor(
+    readonly resource: string,
+    readonly token: bigint,
+  ) {
+    super(
+      `fencing token ${token} for ${JSON.stringify(resource)} claims a shared grant for a write: shared grants only read, a write needs an exclusive grant`,
+    );
   }
 }

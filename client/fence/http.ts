@@ -12,7 +12,16 @@ import { FenceRejectedError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { FENCING_MODE_HEADER, FENCING_TOKEN_HEADER, checkToken, parseToken } from "./token.ts";
 import {
-  admits, barFor, fenceModeOf, raisedMarks, raises, refuseSharedWrite, type Access, type FenceGrant, type FenceMarks, type FenceMode,
+  admits,
+  barFor,
+  fenceModeOf,
+  raisedMarks,
+  raises,
+  refuseSharedWrite,
+  type Access,
+  type FenceGrant,
+  type FenceMarks,
+  type FenceMode,
   type FenceOptions,
 } from "./types.ts";
 
@@ -56,7 +65,10 @@ export class MemoryTokenRecords implements TokenRecords {
 
 /** A request without a usable `Fencing-Token` header (428 if missing, 400 if malformed). */
 export class FencingTokenHeaderError extends Error {
-  constructor(message: string, readonly statusCode: number) {
+  constructor(
+    message: string,
+    readonly statusCode: number,
+  ) {
     super(message);
     this.name = "FencingTokenHeaderError";
   }
@@ -111,24 +123,38 @@ function defaultAccess(req: IncomingMessage): Access {
 export function modeFromHeaders(req: IncomingMessage): FenceMode {
   const value = req.headers[FENCING_MODE_HEADER.toLowerCase()];
   if (value === undefined) return "exclusive";
-  if (Array.isArray(value)) throw new FencingTokenHeaderError(`more than one ${FENCING_MODE_HEADER} header`, 400);
+  if (Array.isArray(value))
+    throw new FencingTokenHeaderError(`more than one ${FENCING_MODE_HEADER} header`, 400);
   const mode = value.trim().toLowerCase();
-  if (mode !== "shared" && mode !== "exclusive") throw new FencingTokenHeaderError(`${FENCING_MODE_HEADER}: ${JSON.stringify(value)} is not "shared" or "exclusive"`, 400);
+  if (mode !== "shared" && mode !== "exclusive")
+    throw new FencingTokenHeaderError(
+      `${FENCING_MODE_HEADER}: ${JSON.stringify(value)} is not "shared" or "exclusive"`,
+      400,
+    );
   return mode;
 }
 
 /** A resource's marks in `tokens`; a record without an exclusive mark counts every admitted token as exclusive. */
-async function marksOf(tokens: TokenRecords, resource: string): Promise<FenceMarks & { recorded: boolean }> {
+async function marksOf(
+  tokens: TokenRecords,
+  resource: string,
+): Promise<FenceMarks & { recorded: boolean }> {
   const highest = await tokens.highest(resource);
   const exclusive = tokens.highestExclusive ? await tokens.highestExclusive(resource) : undefined;
-  return { highest, exclusive: exclusive === undefined ? highest : exclusive === 0n ? undefined : exclusive, recorded: exclusive !== undefined };
+  return {
+    highest,
+    exclusive: exclusive === undefined ? highest : exclusive === 0n ? undefined : exclusive,
+    recorded: exclusive !== undefined,
+  };
 }
 
 /** Reads the header; throws FencingTokenHeaderError if it is missing or malformed. */
 export function tokenFromHeaders(req: IncomingMessage): bigint {
   const value = req.headers[FENCING_TOKEN_HEADER.toLowerCase()];
-  if (value === undefined) throw new FencingTokenHeaderError(`missing ${FENCING_TOKEN_HEADER} header`, 428);
-  if (Array.isArray(value)) throw new FencingTokenHeaderError(`more than one ${FENCING_TOKEN_HEADER} header`, 400);
+  if (value === undefined)
+    throw new FencingTokenHeaderError(`missing ${FENCING_TOKEN_HEADER} header`, 428);
+  if (Array.isArray(value))
+    throw new FencingTokenHeaderError(`more than one ${FENCING_TOKEN_HEADER} header`, 400);
   try {
     return parseToken(value);
   } catch (err) {
@@ -137,7 +163,9 @@ export function tokenFromHeaders(req: IncomingMessage): bigint {
 }
 
 function whenClosed(res: ServerResponse): Promise<void> {
-  return res.closed ? Promise.resolve() : new Promise((resolve) => res.once("close", () => resolve()));
+  return res.closed
+    ? Promise.resolve()
+    : new Promise((resolve) => res.once("close", () => resolve()));
 }
 
 /**
@@ -160,7 +188,10 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
     const access = accessOf(req);
     refuseSharedWrite(resource, token, access, mode);
     if (mode === "shared" && !(tokens.highestExclusive && tokens.recordMarks)) {
-      throw new FencingTokenHeaderError("shared-mode fencing needs token records that keep the highest exclusive token (highestExclusive, recordMarks)", 501);
+      throw new FencingTokenHeaderError(
+        "shared-mode fencing needs token records that keep the highest exclusive token (highestExclusive, recordMarks)",
+        501,
+      );
     }
     let closed = res.closed;
     const onClose = (): void => {
@@ -183,9 +214,13 @@ function fenceAdmission(options: FenceMiddlewareOptions) {
       }
       if (raises(access, readsRaise)) {
         const raised = raisedMarks(mode, marks, token);
-        const changed = raised.highest !== marks.highest || raised.exclusive !== marks.exclusive || !marks.recorded;
+        const changed =
+          raised.highest !== marks.highest ||
+          raised.exclusive !== marks.exclusive ||
+          !marks.recorded;
         if (tokens.recordMarks) {
-          if (changed) await tokens.recordMarks(resource, raised.highest ?? token, raised.exclusive ?? 0n);
+          if (changed)
+            await tokens.recordMarks(resource, raised.highest ?? token, raised.exclusive ?? 0n);
         } else if (marks.highest !== token) {
           // Exclusive only (checked above): the one mark is the highest token.
           await tokens.record(resource, token);
@@ -233,7 +268,10 @@ function holdUntilDone(req: IncomingMessage, res: ServerResponse, release: () =>
   // disconnect no 'finish' comes, so the wrapper below is what sees the handler end.
   res.once("finish", done);
   const end = res.end;
-  res.end = function endThenRelease(this: ServerResponse, ...args: Parameters<ServerResponse["end"]>) {
+  res.end = function endThenRelease(
+    this: ServerResponse,
+    ...args: Parameters<ServerResponse["end"]>
+  ) {
     try {
       return end.apply(this, args);
     } finally {
@@ -323,9 +361,18 @@ export function fencedHandler(
  * replaced, and a bare token is an exclusive grant's. A shared grant's requests must only
  * read: the fence refuses a write that claims one.
  */
-export function fencedFetch(grant: FenceGrant | bigint, input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  const { token, mode } = typeof grant === "bigint" ? { token: grant, mode: "exclusive" as const } : { token: grant.token, mode: fenceModeOf(grant) };
-  const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
+export function fencedFetch(
+  grant: FenceGrant | bigint,
+  input: string | URL | Request,
+  init: RequestInit = {},
+): Promise<Response> {
+  const { token, mode } =
+    typeof grant === "bigint"
+      ? { token: grant, mode: "exclusive" as const }
+      : { token: grant.token, mode: fenceModeOf(grant) };
+  const headers = new Headers(
+    init.headers ?? (input instanceof Request ? input.headers : undefined),
+  );
   headers.set(FENCING_TOKEN_HEADER, checkToken(token).toString());
   if (mode === "shared") headers.set(FENCING_MODE_HEADER, "shared");
   else headers.delete(FENCING_MODE_HEADER);

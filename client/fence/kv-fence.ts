@@ -13,7 +13,15 @@ import { FenceRejectedError, SharedWriteError } from "./errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { checkToken } from "./token.ts";
 import {
-  admits, barFor, checkMode, raisedMarks, raises, refuseSharedWrite, type FenceMarks, type FenceOptions, type GuardOptions,
+  admits,
+  barFor,
+  checkMode,
+  raisedMarks,
+  raises,
+  refuseSharedWrite,
+  type FenceMarks,
+  type FenceOptions,
+  type GuardOptions,
 } from "./types.ts";
 
 /** The guarded effect's view of the store: reads see its own buffered writes. */
@@ -53,7 +61,10 @@ class BufferedTx implements KvTx {
   private readonly pending = new Map<string, string | undefined>();
   private open = true;
 
-  constructor(private readonly backend: KvBackend, private readonly shared: SharedAccess | undefined) {}
+  constructor(
+    private readonly backend: KvBackend,
+    private readonly shared: SharedAccess | undefined,
+  ) {}
 
   async get(key: string): Promise<string | undefined> {
     this.ensureOpen();
@@ -97,7 +108,10 @@ export class KvFence {
   /** Accesses this fence admitted and rejected. */
   readonly counts: FenceCounter;
 
-  constructor(private readonly backend: KvBackend, options: FenceOptions = {}) {
+  constructor(
+    private readonly backend: KvBackend,
+    options: FenceOptions = {},
+  ) {
     this.readsRaise = options.readsRaise ?? true;
     this.counts = options.counter ?? new FenceCounter();
   }
@@ -111,7 +125,12 @@ export class KvFence {
    * anything runs, and the effect's `tx.put` or `tx.del` throws; either way
    * SharedWriteError, and nothing is stored.
    */
-  async guard<T>(resource: string, token: bigint, effect: (tx: KvTx) => Promise<T> | T, options: GuardOptions = {}): Promise<T> {
+  async guard<T>(
+    resource: string,
+    token: bigint,
+    effect: (tx: KvTx) => Promise<T> | T,
+    options: GuardOptions = {},
+  ): Promise<T> {
     checkToken(token);
     const access = options.access ?? "write";
     const mode = checkMode(options.mode);
@@ -132,20 +151,31 @@ export class KvFence {
         tx.close();
       }
       const raised = raisedMarks(mode, marks, token);
-      const changed = raised.highest !== marks.highest || raised.exclusive !== marks.exclusive || marks.recordedExclusive === undefined;
-      const record = raises(access, this.readsRaise) && changed
-        ? { resource, token: raised.highest ?? token, exclusive: raised.exclusive ?? 0n }
-        : undefined;
+      const changed =
+        raised.highest !== marks.highest ||
+        raised.exclusive !== marks.exclusive ||
+        marks.recordedExclusive === undefined;
+      const record =
+        raises(access, this.readsRaise) && changed
+          ? { resource, token: raised.highest ?? token, exclusive: raised.exclusive ?? 0n }
+          : undefined;
       if (record || tx.ops.length > 0) await this.backend.commit(tx.ops, record);
       return result;
     });
   }
 
   /** A resource's marks; a record from before the modes (no exclusive mark) counts every admitted token as exclusive. */
-  private async marks(resource: string): Promise<FenceMarks & { recordedExclusive: bigint | undefined }> {
+  private async marks(
+    resource: string,
+  ): Promise<FenceMarks & { recordedExclusive: bigint | undefined }> {
     const highest = await this.backend.readToken(resource);
     const recordedExclusive = await this.backend.readExclusiveToken(resource);
-    const exclusive = recordedExclusive === undefined ? highest : recordedExclusive === 0n ? undefined : recordedExclusive;
+    const exclusive =
+      recordedExclusive === undefined
+        ? highest
+        : recordedExclusive === 0n
+          ? undefined
+          : recordedExclusive;
     return { highest, exclusive, recordedExclusive };
   }
 

@@ -18,7 +18,10 @@ class LevelBackend implements KvBackend {
   private readonly exclusiveTokens: Sublevel;
   private readonly data: Sublevel;
 
-  constructor(private readonly db: StringLevel, private readonly sync: boolean) {
+  constructor(
+    private readonly db: StringLevel,
+    private readonly sync: boolean,
+  ) {
     this.tokens = sublevel(db, "fence");
     this.exclusiveTokens = sublevel(db, "fence-exclusive");
     this.data = sublevel(db, "data");
@@ -58,7 +61,10 @@ export interface LevelFenceOptions extends FenceOptions {
 }
 
 export class LevelFence extends KvFence {
-  private constructor(readonly db: StringLevel, options: LevelFenceOptions) {
+  private constructor(
+    readonly db: StringLevel,
+    options: LevelFenceOptions,
+  ) {
     super(new LevelBackend(db, options.sync ?? true), options);
   }
 

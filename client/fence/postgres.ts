@@ -11,7 +11,14 @@ import type { Pool, PoolClient } from "pg";
 import { FenceCounter } from "./counts.ts";
 import { FenceRejectedError, SharedWriteError } from "./errors.ts";
 import { checkToken, parseToken } from "./token.ts";
-import { checkMode, raises, refuseSharedWrite, type FenceMode, type FenceOptions, type GuardOptions } from "./types.ts";
+import {
+  checkMode,
+  raises,
+  refuseSharedWrite,
+  type FenceMode,
+  type FenceOptions,
+  type GuardOptions,
+} from "./types.ts";
 
 /** SQLSTATE read_only_sql_transaction: a write in a read-only transaction. */
 const READ_ONLY_TRANSACTION = "25006";
@@ -40,7 +47,8 @@ export interface FenceSql {
 }
 
 function quoteIdent(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new RangeError(`table name ${JSON.stringify(name)} is not a plain identifier`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name))
+    throw new RangeError(`table name ${JSON.stringify(name)} is not a plain identifier`);
   return `"${name}"`;
 }
 
@@ -76,7 +84,10 @@ export class PgFence {
   /** Accesses this fence admitted and rejected. */
   readonly counts: FenceCounter;
 
-  constructor(readonly pool: Pool, options: PgFenceOptions = {}) {
+  constructor(
+    readonly pool: Pool,
+    options: PgFenceOptions = {},
+  ) {
     this.sql = fenceSql(options.table);
     this.readsRaise = options.readsRaise ?? true;
     this.counts = options.counter ?? new FenceCounter();
@@ -98,7 +109,12 @@ export class PgFence {
    * runs, and a write in the effect of a shared access fails (the transaction is read-only
    * after admission) and rolls back; either way SharedWriteError.
    */
-  async guard<T>(resource: string, token: bigint, effect: (client: PoolClient) => Promise<T>, options: GuardOptions = {}): Promise<T> {
+  async guard<T>(
+    resource: string,
+    token: bigint,
+    effect: (client: PoolClient) => Promise<T>,
+    options: GuardOptions = {},
+  ): Promise<T> {
     checkToken(token);
     const access = options.access ?? "write";
     const mode = checkMode(options.mode);
@@ -116,9 +132,11 @@ export class PgFence {
         return result;
       } catch (err) {
         await client.query("ROLLBACK").catch((rollbackError: unknown) => {
-          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+          broken =
+            rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
         });
-        if (mode === "shared" && sqlStateOf(err) === READ_ONLY_TRANSACTION) throw new SharedWriteError(resource, token);
+        if (mode === "shared" && sqlStateOf(err) === READ_ONLY_TRANSACTION)
+          throw new SharedWriteError(resource, token);
         throw err;
       }
     } finally {
@@ -138,7 +156,13 @@ export class PgFence {
     return mark === 0n ? undefined : mark;
   }
 
-  private async admit(client: PoolClient, resource: string, token: bigint, record: boolean, mode: FenceMode): Promise<void> {
+  private async admit(
+    client: PoolClient,
+    resource: string,
+    token: bigint,
+    record: boolean,
+    mode: FenceMode,
+  ): Promise<void> {
     try {
       await this.decide(client, resource, token, record, mode);
     } catch (err) {
@@ -148,19 +172,41 @@ export class PgFence {
     this.counts.count("admitted", resource);
   }
 
-  private async decide(client: PoolClient, resource: string, token: bigint, record: boolean, mode: FenceMode): Promise<void> {
+  private async decide(
+    client: PoolClient,
+    resource: string,
+    token: bigint,
+    record: boolean,
+    mode: FenceMode,
+  ): Promise<void> {
     const shared = mode === "shared";
     if (record) {
-      const admitted = await client.query(shared ? this.sql.admitShared : this.sql.admit, [resource, token.toString()]);
+      const admitted = await client.query(shared ? this.sql.admitShared : this.sql.admit, [
+        resource,
+        token.toString(),
+      ]);
       if (admitted.rowCount === 1) return;
-      const highest = await this.highestWith(client, resource, shared ? this.sql.highestExclusive : this.sql.highest);
+      const highest = await this.highestWith(
+        client,
+        resource,
+        shared ? this.sql.highestExclusive : this.sql.highest,
+      );
       throw new FenceRejectedError(resource, token, highest ?? 0n, mode);
     }
-    const highest = await this.highestWith(client, resource, shared ? this.sql.checkShared : this.sql.check);
-    if (highest !== undefined && token < highest) throw new FenceRejectedError(resource, token, highest, mode);
+    const highest = await this.highestWith(
+      client,
+      resource,
+      shared ? this.sql.checkShared : this.sql.check,
+    );
+    if (highest !== undefined && token < highest)
+      throw new FenceRejectedError(resource, token, highest, mode);
   }
 
-  private async highestWith(queryable: Pool | PoolClient, resource: string, sql: string): Promise<bigint | undefined> {
+  private async highestWith(
+    queryable: Pool | PoolClient,
+    resource: string,
+    sql: string,
+  ): Promise<bigint | undefined> {
     const result = await queryable.query<{ token: string }>(sql, [resource]);
     const row = result.rows[0];
     return row ? parseToken(row.token) : undefined;

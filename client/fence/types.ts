@@ -52,7 +52,12 @@ export function fenceModeOf(grant: FenceGrant): FenceMode {
 }
 
 /** Throws SharedWriteError for a write in shared mode: the shared rule would admit a stale exclusive holder's write once only readers came after it. */
-export function refuseSharedWrite(resource: string, token: bigint, access: Access, mode: FenceMode): void {
+export function refuseSharedWrite(
+  resource: string,
+  token: bigint,
+  access: Access,
+  mode: FenceMode,
+): void {
   if (access === "write" && mode === "shared") throw new SharedWriteError(resource, token);
 }
 
@@ -83,7 +88,8 @@ export function raisedMarks(mode: FenceMode, marks: FenceMarks, token: bigint): 
 /** Throws unless `mode` is a FenceMode (a mode the fence does not know must not pass as exclusive). */
 export function checkMode(mode: unknown): FenceMode {
   if (mode === undefined) return "exclusive";
-  if (mode !== "exclusive" && mode !== "shared") throw new RangeError(`fence mode ${JSON.stringify(mode)} is not "exclusive" or "shared"`);
+  if (mode !== "exclusive" && mode !== "shared")
+    throw new RangeError(`fence mode ${JSON.stringify(mode)} is not "exclusive" or "shared"`);
   return mode;
 }
 
@@ -92,7 +98,8 @@ export function checkMode(mode: unknown): FenceMode {
  * the holders of different slots hold at once and their tokens are not ordered.
  */
 export function permitResource(semaphore: string, slot: number): string {
-  if (!Number.isSafeInteger(slot) || slot < 0) throw new RangeError(`permit slot ${slot} is not a non-negative integer`);
+  if (!Number.isSafeInteger(slot) || slot < 0)
+    throw new RangeError(`permit slot ${slot} is not a non-negative integer`);
   return `${semaphore}#slot/${slot}`;
 }
 

@@ -40,13 +40,20 @@ interface WatchdogExit {
   killedFor: RunOutcome["killedFor"];
 }
 
-type WatchdogMessage = { type: "started"; pid: number } | { type: "spawnError"; message: string; lost?: boolean } | WatchdogExit;
+type WatchdogMessage =
+  | { type: "started"; pid: number }
+  | { type: "spawnError"; message: string; lost?: boolean }
+  | WatchdogExit;
 
 /** Runs the command while the lock is held; resolves once the command's whole group is gone. */
-export function runUnderLock(request: RunRequest, onStarted?: (pid: number) => void): Promise<RunOutcome> {
+export function runUnderLock(
+  request: RunRequest,
+  onStarted?: (pid: number) => void,
+): Promise<RunOutcome> {
   const { session } = request;
   const cap = request.holdDeadlineNs;
-  const capped = (deadlineNs: bigint): bigint => (cap !== undefined && cap < deadlineNs ? cap : deadlineNs);
+  const capped = (deadlineNs: bigint): bigint =>
+    cap !== undefined && cap < deadlineNs ? cap : deadlineNs;
   const watchdog = fork(WATCHDOG, [], {
     // Its own session: a Ctrl-C or a kill of the CLI's group does not reach it.
     detached: true,
@@ -59,10 +66,13 @@ export function runUnderLock(request: RunRequest, onStarted?: (pid: number) => v
   return new Promise<RunOutcome>((resolve, reject) => {
     let pid: number | undefined;
     let settled = false;
-    const stopExtending = session.onDeadlineExtended((deadlineNs) => send({ type: "extend", deadline: capped(deadlineNs).toString() }));
+    const stopExtending = session.onDeadlineExtended((deadlineNs) =>
+      send({ type: "extend", deadline: capped(deadlineNs).toString() }),
+    );
     const onLost = (): void => send({ type: "kill" });
     session.signal.addEventListener("abort", onLost, { once: true });
-    const forward = (signal: NodeJS.Signals): void => send({ type: "terminate", signal, graceMs: request.graceMs });
+    const forward = (signal: NodeJS.Signals): void =>
+      send({ type: "terminate", signal, graceMs: request.graceMs });
     const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
     for (const s of signals) process.on(s, forward);
 
@@ -100,7 +110,11 @@ export function runUnderLock(request: RunRequest, onStarted?: (pid: number) => v
           // Nothing of the group is left.
         }
       }
-      finish({ exitCode: session.state === "lost" ? EXIT_LOST : code === 0 ? 1 : code ?? 1, killedFor: null, ...(pid ? { pid } : {}) });
+      finish({
+        exitCode: session.state === "lost" ? EXIT_LOST : code === 0 ? 1 : (code ?? 1),
+        killedFor: null,
+        ...(pid ? { pid } : {}),
+      });
     });
     watchdog.once("error", (err) => finish(err));
 
@@ -110,7 +124,12 @@ export function runUnderLock(request: RunRequest, onStarted?: (pid: number) => v
       command: request.command,
       args: request.args,
       cwd: process.cwd(),
-      env: { ...process.env, ...request.env, PALISADE_LOCK: request.lock, PALISADE_TOKEN: request.token.toString() },
+      env: {
+        ...process.env,
+        ...request.env,
+        PALISADE_LOCK: request.lock,
+        PALISADE_TOKEN: request.token.toString(),
+      },
     });
     // A loss between the acquire and this point: kill as soon as the command starts.
     if (session.signal.aborted) onLost();
@@ -119,7 +138,8 @@ export function runUnderLock(request: RunRequest, onStarted?: (pid: number) => v
 
 function outcomeOf(exit: WatchdogExit, pid: number | undefined): RunOutcome {
   const base = { killedFor: exit.killedFor, ...(pid ? { pid } : {}) };
-  if (exit.killedFor === "deadline" || exit.killedFor === "lost") return { ...base, exitCode: EXIT_LOST };
+  if (exit.killedFor === "deadline" || exit.killedFor === "lost")
+    return { ...base, exitCode: EXIT_LOST };
   if (exit.code !== null) return { ...base, exitCode: exit.code };
   const number = exit.signal ? constants.signals[exit.signal] : undefined;
   return { ...base, exitCode: 128 + (number ?? 0) };

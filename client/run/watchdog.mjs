@@ -70,7 +70,11 @@ function armDeadline() {
 function start(message) {
   deadline = BigInt(message.deadline);
   if (deadline <= now()) {
-    void send({ type: "spawnError", lost: true, message: "the lock's deadline passed before the command could start" }).then(() => process.exit(3));
+    void send({
+      type: "spawnError",
+      lost: true,
+      message: "the lock's deadline passed before the command could start",
+    }).then(() => process.exit(3));
     return;
   }
   try {
@@ -82,7 +86,9 @@ function start(message) {
       detached: true,
     });
   } catch (err) {
-    void send({ type: "spawnError", message: String(err?.message ?? err) }).then(() => process.exit(1));
+    void send({ type: "spawnError", message: String(err?.message ?? err) }).then(() =>
+      process.exit(1),
+    );
     return;
   }
   child.once("error", (err) => {

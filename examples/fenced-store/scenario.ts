@@ -48,7 +48,10 @@ class Child {
   private readonly waiters: Array<() => void> = [];
   readonly exited: Promise<number | null>;
 
-  constructor(readonly proc: ChildProcess, readonly label: string) {
+  constructor(
+    readonly proc: ChildProcess,
+    readonly label: string,
+  ) {
     let stderr = "";
     proc.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -70,7 +73,7 @@ class Child {
 
   /** Waits for the first line that `match` accepts (failing if the process exits first). */
   async line<T>(what: string, match: (line: string) => T | undefined): Promise<T> {
-    for (let seen = 0; ; ) {
+    for (let seen = 0; ;) {
       for (; seen < this.lines.length; seen++) {
         const found = match(this.lines[seen]);
         if (found !== undefined) return found;
@@ -92,13 +95,17 @@ class Child {
 }
 
 function tsx(script: string, args: string[], label: string): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: REPO_ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: REPO_ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   return new Child(proc, label);
 }
 
 export async function runScenario(options: ScenarioOptions): Promise<ScenarioResult> {
   const ttlMs = options.ttlMs ?? 3_000;
-  const lock = options.lock ?? `fenced-store/orders-${process.pid}-${options.fenced ? "on" : "off"}`;
+  const lock =
+    options.lock ?? `fenced-store/orders-${process.pid}-${options.fenced ? "on" : "off"}`;
   const transcript: string[] = [];
   const say = (line: string): void => {
     const tagged = `[fence ${options.fenced ? "on" : "off"}] ${line}`;
@@ -114,13 +121,32 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   process.once("exit", killAll);
   const client = new PalisadeClient({ endpoints: [...options.endpoints], clientName: "scenario" });
   try {
-    const store = tsx("examples/fenced-store/server.ts", ["--dir", dir, ...(options.fenced ? [] : ["--no-fence"])], "store");
+    const store = tsx(
+      "examples/fenced-store/server.ts",
+      ["--dir", dir, ...(options.fenced ? [] : ["--no-fence"])],
+      "store",
+    );
     children.push(store);
     const url = await store.line("listening", (line) => /^listening (\S+)/.exec(line)?.[1]);
     say(`store: ${url}, LevelDB, fence ${options.fenced ? "on" : "off"}`);
 
-    const common = ["--endpoints", options.endpoints.join(","), "--store", url, "--lock", lock, "--key", "orders", "--ttl", String(ttlMs)];
-    const worker1 = tsx("examples/fenced-store/worker.ts", [...common, "--name", "worker-1", "--pause-before-write"], "worker-1");
+    const common = [
+      "--endpoints",
+      options.endpoints.join(","),
+      "--store",
+      url,
+      "--lock",
+      lock,
+      "--key",
+      "orders",
+      "--ttl",
+      String(ttlMs),
+    ];
+    const worker1 = tsx(
+      "examples/fenced-store/worker.ts",
+      [...common, "--name", "worker-1", "--pause-before-write"],
+      "worker-1",
+    );
     children.push(worker1);
     const acquired1 = await worker1.event("acquired");
     say(`worker-1: acquired ${lock}, token ${acquired1.token}, session TTL ${ttlMs} ms`);
@@ -131,10 +157,16 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     say("worker-1: SIGSTOP (it will not send keepalives)");
     const holderAtStop = (await client.getLock(lock)).holder;
     const heldAtStop = holderAtStop?.token === BigInt(acquired1.token);
-    say(`cluster: holder while worker-1 is stopped: ${holderAtStop ? `${holderAtStop.clientName}, token ${holderAtStop.token}` : "none"}`);
+    say(
+      `cluster: holder while worker-1 is stopped: ${holderAtStop ? `${holderAtStop.clientName}, token ${holderAtStop.token}` : "none"}`,
+    );
 
     // worker-2 waits for the lock; it is granted once worker-1's session has expired.
-    const worker2 = tsx("examples/fenced-store/worker.ts", [...common, "--name", "worker-2"], "worker-2");
+    const worker2 = tsx(
+      "examples/fenced-store/worker.ts",
+      [...common, "--name", "worker-2"],
+      "worker-2",
+    );
     children.push(worker2);
     const acquired2 = await worker2.event("acquired");
     const history = await client.history(lock);
@@ -144,7 +176,9 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     say(`worker-2: acquired ${lock}, token ${acquired2.token}`);
     say(`worker-2: read ${JSON.stringify((await worker2.event("read")).items)}`);
     const write2 = await worker2.event("write");
-    say(`worker-2: wrote ${JSON.stringify(write2.items)} with token ${write2.token} -> HTTP ${write2.status}`);
+    say(
+      `worker-2: wrote ${JSON.stringify(write2.items)} with token ${write2.token} -> HTTP ${write2.status}`,
+    );
     await worker2.exited;
 
     // Resume worker-1; it writes what it computed before the pause, with its old token.
@@ -159,7 +193,9 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
 
     const contents = (await (await fetch(`${url}/inspect/items/orders`)).json()) as string[];
     const lostUpdate = !contents.includes("worker-2");
-    say(`store contents: ${JSON.stringify(contents)}${lostUpdate ? " (worker-2's update is lost)" : " (no lost update)"}`);
+    say(
+      `store contents: ${JSON.stringify(contents)}${lostUpdate ? " (worker-2's update is lost)" : " (no lost update)"}`,
+    );
     return {
       token1: BigInt(acquired1.token),
       token2: BigInt(acquired2.token),
@@ -188,7 +224,10 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      endpoints: { type: "string", default: process.env.PALISADE_ENDPOINTS ?? "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003" },
+      endpoints: {
+        type: "string",
+        default: process.env.PALISADE_ENDPOINTS ?? "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003",
+      },
       "no-fence": { type: "boolean", default: false },
       ttl: { type: "string", default: "3000" },
     },

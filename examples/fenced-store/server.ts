@@ -8,7 +8,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { FenceRejectedError, FencingTokenHeaderError, tokenFromHeaders } from "../../client/fence/index.ts";
+import {
+  FenceRejectedError,
+  FencingTokenHeaderError,
+  tokenFromHeaders,
+} from "../../client/fence/index.ts";
 import { openFencedStore, openUnfencedStore, type ItemStore } from "./store.ts";
 
 export interface StoreServer {
@@ -30,10 +34,16 @@ function send(res: ServerResponse, status: number, payload?: unknown): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(payload));
 }
 
-async function handle(store: ItemStore, fenced: boolean, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  store: ItemStore,
+  fenced: boolean,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const path = new URL(req.url ?? "/", "http://store").pathname;
   const inspect = /^\/inspect\/items\/([^/]+)$/.exec(path);
-  if (inspect && req.method === "GET") return send(res, 200, await store.peek(decodeURIComponent(inspect[1])));
+  if (inspect && req.method === "GET")
+    return send(res, 200, await store.peek(decodeURIComponent(inspect[1])));
   const item = /^\/items\/([^/]+)$/.exec(path);
   if (!item) return send(res, 404, { error: "no such route" });
   const key = decodeURIComponent(item[1]);
@@ -42,23 +52,34 @@ async function handle(store: ItemStore, fenced: boolean, req: IncomingMessage, r
   if (req.method === "GET") return send(res, 200, await store.read(key, token));
   if (req.method === "PUT") {
     const items = JSON.parse(await body(req)) as unknown;
-    if (!Array.isArray(items) || !items.every((x) => typeof x === "string")) return send(res, 400, { error: "body must be a JSON list of strings" });
+    if (!Array.isArray(items) || !items.every((x) => typeof x === "string"))
+      return send(res, 400, { error: "body must be a JSON list of strings" });
     await store.write(key, token, items);
     return send(res, 204);
   }
   send(res, 405, { error: "GET or PUT" });
 }
 
-export async function startStoreServer(options: { dir: string; port?: number; fenced: boolean }): Promise<StoreServer> {
-  const store = options.fenced ? await openFencedStore(options.dir) : await openUnfencedStore(options.dir);
+export async function startStoreServer(options: {
+  dir: string;
+  port?: number;
+  fenced: boolean;
+}): Promise<StoreServer> {
+  const store = options.fenced
+    ? await openFencedStore(options.dir)
+    : await openUnfencedStore(options.dir);
   const server: Server = createServer((req, res) => {
     handle(store, options.fenced, req, res).catch((err: unknown) => {
-      if (err instanceof FenceRejectedError) return send(res, 409, { error: err.message, highest: err.highest.toString() });
-      if (err instanceof FencingTokenHeaderError) return send(res, err.statusCode, { error: err.message });
+      if (err instanceof FenceRejectedError)
+        return send(res, 409, { error: err.message, highest: err.highest.toString() });
+      if (err instanceof FencingTokenHeaderError)
+        return send(res, err.statusCode, { error: err.message });
       send(res, 500, { error: (err as Error).message });
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve()),
+  );
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
@@ -70,13 +91,20 @@ export async function startStoreServer(options: { dir: string; port?: number; fe
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { dir: { type: "string", default: "data/fenced-store" }, port: { type: "string", default: "0" }, "no-fence": { type: "boolean", default: false } },
+    options: {
+      dir: { type: "string", default: "data/fenced-store" },
+      port: { type: "string", default: "0" },
+      "no-fence": { type: "boolean", default: false },
+    },
   });
   const fenced = !values["no-fence"];
   const server = await startStoreServer({ dir: values.dir, port: Number(values.port), fenced });
   console.log(`listening ${server.url} (fence ${fenced ? "on" : "off"})`);
   const stop = (): void => {
-    server.close().then(() => process.exit(0), () => process.exit(1));
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

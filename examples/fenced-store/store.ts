@@ -12,13 +12,16 @@ export interface ItemStore {
   close(): Promise<void>;
 }
 
-const parse = (text: string | undefined): string[] => (text === undefined ? [] : (JSON.parse(text) as string[]));
+const parse = (text: string | undefined): string[] =>
+  text === undefined ? [] : (JSON.parse(text) as string[]);
 
 export async function openFencedStore(dir: string): Promise<ItemStore> {
   const fence = await LevelFence.open(dir);
   return {
-    read: async (key, token) => parse(await fence.guard(key, token, (tx) => tx.get(key), { access: "read" })),
-    write: (key, token, items) => fence.guard(key, token, (tx) => tx.put(key, JSON.stringify(items))),
+    read: async (key, token) =>
+      parse(await fence.guard(key, token, (tx) => tx.get(key), { access: "read" })),
+    write: (key, token, items) =>
+      fence.guard(key, token, (tx) => tx.put(key, JSON.stringify(items))),
     peek: async (key) => parse(await fence.peek(key)),
     close: () => fence.close(),
   };

@@ -14,7 +14,15 @@ export type WorkerEvent =
   | { event: "acquired"; name: string; token: string; sessionId: string }
   | { event: "read"; name: string; items: string[] }
   | { event: "paused"; name: string }
-  | { event: "write"; name: string; token: string; items: string[]; sessionLost: boolean; status: number; answer: string }
+  | {
+      event: "write";
+      name: string;
+      token: string;
+      items: string[];
+      sessionLost: boolean;
+      status: number;
+      answer: string;
+    }
   | { event: "released"; name: string; error?: string }
   | { event: "not-acquired"; name: string };
 
@@ -35,7 +43,10 @@ function firstLine(): Promise<void> {
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
-      endpoints: { type: "string", default: process.env.PALISADE_ENDPOINTS ?? "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003" },
+      endpoints: {
+        type: "string",
+        default: process.env.PALISADE_ENDPOINTS ?? "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003",
+      },
       store: { type: "string", default: "http://127.0.0.1:8080" },
       lock: { type: "string", default: "fenced-store/orders" },
       key: { type: "string", default: "orders" },
@@ -67,7 +78,15 @@ async function main(): Promise<number> {
     // Deliberately not consulting session.signal: the point is what the store does.
     const next = [...items, name];
     const write = await fencedFetch(token, itemUrl, { method: "PUT", body: JSON.stringify(next) });
-    emit({ event: "write", name, token: token.toString(), items: next, sessionLost: session.signal.aborted, status: write.status, answer: await write.text() });
+    emit({
+      event: "write",
+      name,
+      token: token.toString(),
+      items: next,
+      sessionLost: session.signal.aborted,
+      status: write.status,
+      answer: await write.text(),
+    });
     try {
       await session.release(values.lock, token);
       await session.close();

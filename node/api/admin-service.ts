@@ -20,7 +20,10 @@ const ROLES: Readonly<Record<Role, palisade.v1.NodeRole>> = {
   leader: pb.NodeRole.NODE_ROLE_LEADER,
 };
 
-const KINDS = { voter: pb.MemberKind.MEMBER_KIND_VOTER, learner: pb.MemberKind.MEMBER_KIND_LEARNER } as const;
+const KINDS = {
+  voter: pb.MemberKind.MEMBER_KIND_VOTER,
+  learner: pb.MemberKind.MEMBER_KIND_LEARNER,
+} as const;
 
 export function statusResponse(ctx: ServiceContext): palisade.v1.StatusResponse {
   const s = ctx.admin.status();
@@ -33,7 +36,13 @@ export function statusResponse(ctx: ServiceContext): palisade.v1.StatusResponse 
     appliedIndex: toU64(s.appliedIndex),
     lastIndex: toU64(s.lastIndex),
     snapshotIndex: toU64(s.snapshotIndex),
-    members: s.members.map((m) => ({ nodeId: toU64(m.id), address: m.peerAddress, kind: KINDS[m.kind], reachable: m.reachable, matchIndex: toU64(m.matchIndex) })),
+    members: s.members.map((m) => ({
+      nodeId: toU64(m.id),
+      address: m.peerAddress,
+      kind: KINDS[m.kind],
+      reachable: m.reachable,
+      matchIndex: toU64(m.matchIndex),
+    })),
     clusterId: s.clusterId,
     epoch: toU64(s.epoch),
   });
@@ -43,17 +52,25 @@ export function statusResponse(ctx: ServiceContext): palisade.v1.StatusResponse 
 const BACKUP_CHUNK_BYTES = 256 * 1024;
 
 /** Backup: the first chunk carries the metadata; the data pieces concatenate to the snapshot body. */
-async function streamBackup(ctx: ServiceContext, call: grpc.ServerWritableStream<palisade.v1.BackupRequest, palisade.v1.BackupChunk>): Promise<void> {
+async function streamBackup(
+  ctx: ServiceContext,
+  call: grpc.ServerWritableStream<palisade.v1.BackupRequest, palisade.v1.BackupChunk>,
+): Promise<void> {
   try {
     const point = await ctx.admin.backup();
     const total = point.data.byteLength;
     for (let offset = 0; offset === 0 || offset < total; offset += BACKUP_CHUNK_BYTES) {
       const end = Math.min(total, offset + BACKUP_CHUNK_BYTES);
       const chunk = pb.BackupChunk.create({
-        index: toU64(point.index), term: toU64(point.term), clusterId: ctx.host.clusterId, epoch: toU64(point.epoch),
-        data: point.data.subarray(offset, end), last: end === total,
+        index: toU64(point.index),
+        term: toU64(point.term),
+        clusterId: ctx.host.clusterId,
+        epoch: toU64(point.epoch),
+        data: point.data.subarray(offset, end),
+        last: end === total,
       });
-      if (!call.write(chunk)) await new Promise<void>((resolve) => call.once("drain", () => resolve()));
+      if (!call.write(chunk))
+        await new Promise<void>((resolve) => call.once("drain", () => resolve()));
       if (call.cancelled) return;
     }
     call.end();
@@ -69,35 +86,62 @@ export function adminServiceHandlers(ctx: ServiceContext): AdminServiceHandlers 
     Status: unary(ctx, "Status", async () => statusResponse(ctx)),
 
     RevokeLock: unary(ctx, "RevokeLock", async (call) => {
-      const index = await admin.revoke({ type: "revoke", lock: lockField(call.request.lock), token: tokenField(call.request.token), wallMs: host.wallMs() });
+      const index = await admin.revoke({
+        type: "revoke",
+        lock: lockField(call.request.lock),
+        token: tokenField(call.request.token),
+        wallMs: host.wallMs(),
+      });
       return pb.RevokeLockResponse.create({ index: toU64(index) });
     }),
 
     TransferLeader: unary(ctx, "TransferLeader", async (call) => {
-      const { leader, term } = await admin.transferLeader(numberField(call.request.toNodeId, "to_node_id"));
+      const { leader, term } = await admin.transferLeader(
+        numberField(call.request.toNodeId, "to_node_id"),
+      );
       return pb.TransferLeaderResponse.create({ leaderId: toU64(leader), term: toU64(term) });
     }),
-    MemberList: unary(ctx, "MemberList", async () => pb.MemberListResponse.create({ members: members() })),
+    MemberList: unary(ctx, "MemberList", async () =>
+      pb.MemberListResponse.create({ members: members() }),
+    ),
     MemberAdd: unary(ctx, "MemberAdd", async (call) => {
       const node = numberField(call.request.nodeId, "node_id");
       const peer = call.request.address ?? "";
       const client = call.request.clientAddress ?? "";
-      if (!parseHostPort(peer)) fail("ERROR_REASON_INVALID_ARGUMENT", `address must be the new node's peer host:port, got "${peer}"`);
-      if (!parseHostPort(client)) fail("ERROR_REASON_INVALID_ARGUMENT", `client_address must be the new node's client host:port, got "${client}"`);
+      if (!parseHostPort(peer))
+        fail(
+          "ERROR_REASON_INVALID_ARGUMENT",
+          `address must be the new node's peer host:port, got "${peer}"`,
+        );
+      if (!parseHostPort(client))
+        fail(
+          "ERROR_REASON_INVALID_ARGUMENT",
+          `client_address must be the new node's client host:port, got "${client}"`,
+        );
       await admin.changeMembers({ type: "addLearner", node }, { peer, client });
       return pb.MemberAddResponse.create({ members: members() });
     }),
     MemberPromote: unary(ctx, "MemberPromote", async (call) => {
-      await admin.changeMembers({ type: "promote", node: numberField(call.request.nodeId, "node_id") });
+      await admin.changeMembers({
+        type: "promote",
+        node: numberField(call.request.nodeId, "node_id"),
+      });
       return pb.MemberPromoteResponse.create({ members: members() });
     }),
     MemberRemove: unary(ctx, "MemberRemove", async (call) => {
-      await admin.changeMembers({ type: "remove", node: numberField(call.request.nodeId, "node_id") });
+      await admin.changeMembers({
+        type: "remove",
+        node: numberField(call.request.nodeId, "node_id"),
+      });
       return pb.MemberRemoveResponse.create({ members: members() });
     }),
     SnapshotSave: unary(ctx, "SnapshotSave", async () => {
       const taken = await admin.snapshotNow();
-      return pb.SnapshotSaveResponse.create({ index: toU64(taken.index), term: toU64(taken.term), sizeBytes: toU64(taken.bytes) });
+      return pb.SnapshotSaveResponse.create({
+        index: toU64(taken.index),
+        term: toU64(taken.term),
+        sizeBytes: toU64(taken.bytes),
+      });
     }),
     Backup: (call) => {
       void streamBackup(ctx, call);

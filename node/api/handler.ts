@@ -17,11 +17,17 @@ export function fail(reason: ErrorReasonName, details: string): never {
 }
 
 /** The failure of anything a handler threw. Unexpected errors are logged and answered INTERNAL. */
-export function callFailure(ctx: Pick<ServiceContext, "host" | "logger">, method: string, error: unknown): CallFailure {
-  const failure = error instanceof CodecError
-    ? new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", error.message)
-    : failureOf(error, ctx.host.leaderHint());
-  if (failure.reason === "ERROR_REASON_INTERNAL") ctx.logger.error({ err: error, method }, "request failed unexpectedly");
+export function callFailure(
+  ctx: Pick<ServiceContext, "host" | "logger">,
+  method: string,
+  error: unknown,
+): CallFailure {
+  const failure =
+    error instanceof CodecError
+      ? new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", error.message)
+      : failureOf(error, ctx.host.leaderHint());
+  if (failure.reason === "ERROR_REASON_INTERNAL")
+    ctx.logger.error({ err: error, method }, "request failed unexpectedly");
   return callFailureOf(failure);
 }
 
@@ -40,7 +46,11 @@ export function unary<Req, Res>(
     let result: Promise<Res>;
     try {
       const malformed = malformedReason(call.request);
-      if (malformed !== null) fail("ERROR_REASON_MALFORMED_REQUEST", `the request is not a valid ${method} message: ${malformed}`);
+      if (malformed !== null)
+        fail(
+          "ERROR_REASON_MALFORMED_REQUEST",
+          `the request is not a valid ${method} message: ${malformed}`,
+        );
       result = body(call);
     } catch (error) {
       callback(toStatus(ctx, method, error));

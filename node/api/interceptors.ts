@@ -6,7 +6,13 @@ import protobuf from "protobufjs";
 import type { ErrorReasonName } from "../../proto/wire.ts";
 import { statusError } from "./status.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { accessRefusal, identityOf, senderRefusal, type PeerIdentity, type Refusal } from "../ops/tls.ts";
+import {
+  accessRefusal,
+  identityOf,
+  senderRefusal,
+  type PeerIdentity,
+  type Refusal,
+} from "../ops/tls.ts";
 
 const { Reader } = protobuf;
 
@@ -77,10 +83,16 @@ function keepAliveIdsOf(message: unknown): number {
 
 /** The reason of a certificate refusal: no certificate at all, or one whose role may not call. */
 function refusalReason(refusal: Refusal): ErrorReasonName {
-  return refusal.code === grpc.status.UNAUTHENTICATED ? "ERROR_REASON_CERTIFICATE_REQUIRED" : "ERROR_REASON_PERMISSION_DENIED";
+  return refusal.code === grpc.status.UNAUTHENTICATED
+    ? "ERROR_REASON_CERTIFICATE_REQUIRED"
+    : "ERROR_REASON_PERMISSION_DENIED";
 }
 
-function refuse(call: grpc.ServerInterceptingCallInterface, reason: ErrorReasonName, details: string): void {
+function refuse(
+  call: grpc.ServerInterceptingCallInterface,
+  reason: ErrorReasonName,
+  details: string,
+): void {
   call.sendStatus(statusError(reason, details));
 }
 
@@ -108,10 +120,21 @@ export function clientInterceptor(options: ClientInterceptorOptions): grpc.Serve
           onReceiveMessage: (message, pass) => {
             if (refused) return;
             // A Stream frame carries many requests: the stream spends the budget per request.
-            if (!path.startsWith(HEALTH_PREFIX) && path !== STREAM_PATH && !options.limiter.take(rateKey(who, message, call.getPeer()), requestCost(keepAliveIdsOf(message)))) {
+            if (
+              !path.startsWith(HEALTH_PREFIX) &&
+              path !== STREAM_PATH &&
+              !options.limiter.take(
+                rateKey(who, message, call.getPeer()),
+                requestCost(keepAliveIdsOf(message)),
+              )
+            ) {
               refused = true;
               rejected("rate_limited");
-              refuse(call, "ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff");
+              refuse(
+                call,
+                "ERROR_REASON_RATE_LIMITED",
+                "request rate limit of this client exceeded; retry later with backoff",
+              );
               return;
             }
             pass(message);
@@ -119,7 +142,12 @@ export function clientInterceptor(options: ClientInterceptorOptions): grpc.Serve
         });
       },
       sendStatus: (status, pass) => {
-        if (status.code !== undefined && status.code !== grpc.status.OK && !path.startsWith(HEALTH_PREFIX)) rejected(codeName(status.code));
+        if (
+          status.code !== undefined &&
+          status.code !== grpc.status.OK &&
+          !path.startsWith(HEALTH_PREFIX)
+        )
+          rejected(codeName(status.code));
         pass(status);
       },
     });

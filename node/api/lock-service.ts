@@ -6,7 +6,14 @@ import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockServiceHandlers } from "../../proto/grpc.ts";
 import { lockField, numberField, stringField } from "../../proto/codec/fields.ts";
-import { CALL_NAMES, decodeRequest, encodeAnswer, type CallName, type WireAnswerOf, type WireRequestOf } from "../../proto/lock-calls.ts";
+import {
+  CALL_NAMES,
+  decodeRequest,
+  encodeAnswer,
+  type CallName,
+  type WireAnswerOf,
+  type WireRequestOf,
+} from "../../proto/lock-calls.ts";
 import type { ServiceContext } from "./context.ts";
 import { fail, toStatus, unary } from "./handler.ts";
 import { lockStream } from "./lock-stream.ts";
@@ -14,13 +21,20 @@ import { malformedReason } from "./tolerant.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "./status.ts";
 
 /** A call's unary handler: a caller that goes away detaches it (an Acquire then only stops listening). */
-function unaryCall<N extends CallName>(ctx: ServiceContext, name: N): grpc.handleUnaryCall<WireRequestOf<N>, WireAnswerOf<N>> {
+function unaryCall<N extends CallName>(
+  ctx: ServiceContext,
+  name: N,
+): grpc.handleUnaryCall<WireRequestOf<N>, WireAnswerOf<N>> {
   return unary(ctx, name, async (call) => {
     const detached = new AbortController();
     const onCancelled = (): void => detached.abort();
     call.on("cancelled", onCancelled);
     try {
-      const answer = await ctx.locks.serve(name, decodeRequest(name, call.request), detached.signal);
+      const answer = await ctx.locks.serve(
+        name,
+        decodeRequest(name, call.request),
+        detached.signal,
+      );
       return encodeAnswer(name, answer);
     } finally {
       call.removeListener("cancelled", onCancelled);
@@ -31,14 +45,23 @@ function unaryCall<N extends CallName>(ctx: ServiceContext, name: N): grpc.handl
 /** Watch's prefix and the first index to stream. */
 function parseWatch(req: palisade.v1.WatchRequest): { prefix: string; fromIndex: number } {
   const prefix = stringField(req.prefix, "prefix");
-  return { prefix: prefix === "" ? "" : lockField(prefix, "prefix"), fromIndex: numberField(req.fromIndex, "from_index") };
+  return {
+    prefix: prefix === "" ? "" : lockField(prefix, "prefix"),
+    fromIndex: numberField(req.fromIndex, "from_index"),
+  };
 }
 
-function watch(ctx: ServiceContext): grpc.handleServerStreamingCall<palisade.v1.WatchRequest, palisade.v1.WatchEvent> {
+function watch(
+  ctx: ServiceContext,
+): grpc.handleServerStreamingCall<palisade.v1.WatchRequest, palisade.v1.WatchEvent> {
   return (call) => {
     try {
       const malformed = malformedReason(call.request);
-      if (malformed !== null) fail("ERROR_REASON_MALFORMED_REQUEST", `the request is not a valid Watch message: ${malformed}`);
+      if (malformed !== null)
+        fail(
+          "ERROR_REASON_MALFORMED_REQUEST",
+          `the request is not a valid Watch message: ${malformed}`,
+        );
       const { prefix, fromIndex } = parseWatch(call.request);
       // The applied index the stream starts from, so a client that asked for "now" can
       // resume at a concrete index on another node.
@@ -54,7 +77,9 @@ function watch(ctx: ServiceContext): grpc.handleServerStreamingCall<palisade.v1.
 }
 
 export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
-  const calls = Object.fromEntries(CALL_NAMES.map((name) => [name, unaryCall(ctx, name)])) as unknown as Omit<LockServiceHandlers, "Watch" | "Stream">;
+  const calls = Object.fromEntries(
+    CALL_NAMES.map((name) => [name, unaryCall(ctx, name)]),
+  ) as unknown as Omit<LockServiceHandlers, "Watch" | "Stream">;
   const serve = ctx.locks.serve.bind(ctx.locks);
   return { ...calls, Watch: watch(ctx), Stream: lockStream(ctx, serve, ctx.streams) };
 }

@@ -20,12 +20,24 @@ import type * as grpc from "@grpc/grpc-js";
 import { keepAliveCountProblem } from "../../proto/codec/requests.ts";
 import { specOf } from "../../proto/lock-calls.ts";
 import { FrameError, frameEntries, packFrame } from "../../proto/stream-frames.ts";
-import { MAX_KEEPALIVE_SESSION_IDS, STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME } from "../../proto/wire.ts";
+import {
+  MAX_KEEPALIVE_SESSION_IDS,
+  STREAM_MAX_FRAME_BYTES,
+  STREAM_MAX_REQUEST_BYTES,
+  STREAM_MAX_REQUESTS_PER_FRAME,
+} from "../../proto/wire.ts";
 import type { ServiceContext } from "./context.ts";
 import { rateKey, requestCost } from "./interceptors.ts";
 import { statusError, type StatusError } from "./status.ts";
 import {
-  encodeStreamAnswer, failed, readStreamRequest, runCall, tooLarge, type Result, type Serve, type StreamRequestRead,
+  encodeStreamAnswer,
+  failed,
+  readStreamRequest,
+  runCall,
+  tooLarge,
+  type Result,
+  type Serve,
+  type StreamRequestRead,
 } from "./stream-calls.ts";
 import { Backlog, peekRequest, type Queued } from "./stream-requests.ts";
 import { identityOf } from "../ops/tls.ts";
@@ -57,12 +69,19 @@ const BYTES_PER_UNIT = 16;
 /** The budget every client stream of this process shares, unless given its own. */
 const sharedTurns = new TurnBudget(STREAM_TURN_UNITS);
 
-const RATE_LIMITED: Result = failed("ERROR_REASON_RATE_LIMITED", "request rate limit of this client exceeded; retry later with backoff");
+const RATE_LIMITED: Result = failed(
+  "ERROR_REASON_RATE_LIMITED",
+  "request rate limit of this client exceeded; retry later with backoff",
+);
 
 /** The stream's frames are bytes: the node reads requests one at a time and encodes its answers itself. */
 export type StreamCall = grpc.ServerDuplexStream<Uint8Array, Uint8Array>;
 
-export function lockStream(ctx: ServiceContext, serve: Serve, options: StreamOptions = {}): grpc.handleBidiStreamingCall<Uint8Array, Uint8Array> {
+export function lockStream(
+  ctx: ServiceContext,
+  serve: Serve,
+  options: StreamOptions = {},
+): grpc.handleBidiStreamingCall<Uint8Array, Uint8Array> {
   return (call) => {
     new ClientStream(ctx, serve, call, options).start();
   };
@@ -138,18 +157,33 @@ class ClientStream {
   private frame(bytes: Uint8Array): void {
     if (this.closed) return;
     if (bytes.byteLength > this.limits.maxFrameBytes) {
-      this.fail(statusError("ERROR_REASON_TOO_MANY_IN_FLIGHT", `a frame of ${bytes.byteLength} bytes; at most ${this.limits.maxFrameBytes} are allowed (send fewer requests per frame)`));
+      this.fail(
+        statusError(
+          "ERROR_REASON_TOO_MANY_IN_FLIGHT",
+          `a frame of ${bytes.byteLength} bytes; at most ${this.limits.maxFrameBytes} are allowed (send fewer requests per frame)`,
+        ),
+      );
       return;
     }
     let requests: Uint8Array[] | null;
     try {
       requests = frameEntries(bytes, this.limits.maxRequestsPerFrame);
     } catch (error) {
-      this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `the message is not a valid ClientFrame: ${(error as Error).message}`));
+      this.fail(
+        statusError(
+          "ERROR_REASON_MALFORMED_REQUEST",
+          `the message is not a valid ClientFrame: ${(error as Error).message}`,
+        ),
+      );
       return;
     }
     if (requests === null) {
-      this.fail(statusError("ERROR_REASON_TOO_MANY_IN_FLIGHT", `a frame carried more than ${this.limits.maxRequestsPerFrame} requests, the most allowed`));
+      this.fail(
+        statusError(
+          "ERROR_REASON_TOO_MANY_IN_FLIGHT",
+          `a frame carried more than ${this.limits.maxRequestsPerFrame} requests, the most allowed`,
+        ),
+      );
       return;
     }
     this.options.observer?.frameIn(requests.length);
@@ -158,7 +192,12 @@ class ClientStream {
       try {
         queued.push({ bytes, ...peekRequest(bytes) });
       } catch (error) {
-        this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `a request is not a valid StreamRequest: ${(error as FrameError).message}`));
+        this.fail(
+          statusError(
+            "ERROR_REASON_MALFORMED_REQUEST",
+            `a request is not a valid StreamRequest: ${(error as FrameError).message}`,
+          ),
+        );
         return;
       }
     }
@@ -172,9 +211,18 @@ class ClientStream {
     this.working = true;
     try {
       const mayStart = (keepAlive: Queued): boolean =>
-        this.keepAliveIds === 0 || this.keepAliveIds + keepAlive.keepAliveIds <= MAX_KEEPALIVE_SESSION_IDS;
-      for (let item = this.backlog.peek(mayStart); item !== undefined && !this.closed && !this.full; item = this.backlog.peek(mayStart)) {
-        const units = Math.max(1, item.keepAliveIds, Math.ceil(item.bytes.byteLength / BYTES_PER_UNIT));
+        this.keepAliveIds === 0 ||
+        this.keepAliveIds + keepAlive.keepAliveIds <= MAX_KEEPALIVE_SESSION_IDS;
+      for (
+        let item = this.backlog.peek(mayStart);
+        item !== undefined && !this.closed && !this.full;
+        item = this.backlog.peek(mayStart)
+      ) {
+        const units = Math.max(
+          1,
+          item.keepAliveIds,
+          Math.ceil(item.bytes.byteLength / BYTES_PER_UNIT),
+        );
         if (!this.turns.take(units)) {
           this.workScheduled = true;
           this.turns.later(() => {
@@ -206,7 +254,12 @@ class ClientStream {
     try {
       read = readStreamRequest(bytes, id);
     } catch (error) {
-      this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `a request is not a valid StreamRequest: ${(error as Error).message}`));
+      this.fail(
+        statusError(
+          "ERROR_REASON_MALFORMED_REQUEST",
+          `a request is not a valid StreamRequest: ${(error as Error).message}`,
+        ),
+      );
       return;
     }
     if (read.kind === "forget") {
@@ -226,43 +279,69 @@ class ClientStream {
       return;
     }
     const { name, field: kind, body } = read;
-    if (!item.keepAlive && !this.takeBudget(rateKey(this.who, body ?? null, this.call.getPeer()), keepAliveIds)) {
+    if (
+      !item.keepAlive &&
+      !this.takeBudget(rateKey(this.who, body ?? null, this.call.getPeer()), keepAliveIds)
+    ) {
       this.answer(null, id, RATE_LIMITED);
       return;
     }
     const wait = specOf(name).waits;
     if (wait && this.waits >= this.limits.maxWaits) {
-      this.answer(null, id, failed(
-        "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM",
-        `this stream already carries ${this.waits} Acquires, the most one stream may; the Acquire was not proposed (retry once some have ended)`,
-      ));
+      this.answer(
+        null,
+        id,
+        failed(
+          "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM",
+          `this stream already carries ${this.waits} Acquires, the most one stream may; the Acquire was not proposed (retry once some have ended)`,
+        ),
+      );
       return;
     }
-    const pending: InFlight = { detach: new AbortController(), wait, keepAliveIds: kind === "keepAlive" ? keepAliveIds : 0, settled: false, forgotten: false };
+    const pending: InFlight = {
+      detach: new AbortController(),
+      wait,
+      keepAliveIds: kind === "keepAlive" ? keepAliveIds : 0,
+      settled: false,
+      forgotten: false,
+    };
     this.inFlight.set(id, pending);
     this.keepAliveIds += pending.keepAliveIds;
     if (wait) this.waits++;
     else this.running++;
-    void runCall(this.ctx, this.serve, name, kind, body, pending.detach.signal).then((result) => this.settled(id, pending, result));
+    void runCall(this.ctx, this.serve, name, kind, body, pending.detach.signal).then((result) =>
+      this.settled(id, pending, result),
+    );
   }
 
   private refusalBeforeDecoding({ bytes, id, keepAlive, keepAliveIds }: Queued): Result | null {
     if (bytes.byteLength > this.limits.maxRequestBytes) {
-      return tooLarge(`request ${id} is ${bytes.byteLength} bytes; a stream request may have at most ${this.limits.maxRequestBytes} (send it as a unary call)`);
+      return tooLarge(
+        `request ${id} is ${bytes.byteLength} bytes; a stream request may have at most ${this.limits.maxRequestBytes} (send it as a unary call)`,
+      );
     }
     const problem = keepAlive ? keepAliveCountProblem(keepAliveIds) : null;
     if (problem !== null) return failed("ERROR_REASON_INVALID_ARGUMENT", problem);
     // A keepalive names no session of its own: its budget is the caller's, known undecoded.
-    if (keepAlive && !this.takeBudget(rateKey(this.who, null, this.call.getPeer()), keepAliveIds)) return RATE_LIMITED;
+    if (keepAlive && !this.takeBudget(rateKey(this.who, null, this.call.getPeer()), keepAliveIds))
+      return RATE_LIMITED;
     return null;
   }
 
   private takeBudget(key: string, keepAliveIds: number): boolean {
-    return this.options.takeBudget === undefined || this.options.takeBudget(key, requestCost(keepAliveIds));
+    return (
+      this.options.takeBudget === undefined ||
+      this.options.takeBudget(key, requestCost(keepAliveIds))
+    );
   }
 
   private duplicate(id: string): void {
-    this.fail(statusError("ERROR_REASON_MALFORMED_REQUEST", `request id ${id} is already in flight on this stream`));
+    this.fail(
+      statusError(
+        "ERROR_REASON_MALFORMED_REQUEST",
+        `request id ${id} is already in flight on this stream`,
+      ),
+    );
   }
 
   private settled(id: string, pending: InFlight, result: Result): void {
@@ -301,7 +380,12 @@ class ClientStream {
   private flush(): void {
     this.flushScheduled = false;
     while (!this.closed && !this.waitingForDrain && this.outbox.length > 0) {
-      const { frame, next } = packFrame(this.outbox, 0, this.limits.maxAnswerFrameBytes, Number.POSITIVE_INFINITY);
+      const { frame, next } = packFrame(
+        this.outbox,
+        0,
+        this.limits.maxAnswerFrameBytes,
+        Number.POSITIVE_INFINITY,
+      );
       const ids = this.outboxIds.splice(0, next);
       for (const written of this.outbox.splice(0, next)) this.outboxBytes -= written.byteLength;
       const more = this.call.write(frame);
@@ -327,7 +411,11 @@ class ClientStream {
     const maxBytes = 4 * this.limits.maxAnswerFrameBytes;
     if (!this.full) {
       this.full = held >= this.limits.maxInFlight || this.outboxBytes >= maxBytes;
-    } else if (held <= this.limits.maxInFlight / 2 && this.outboxBytes <= maxBytes / 2 && !this.waitingForDrain) {
+    } else if (
+      held <= this.limits.maxInFlight / 2 &&
+      this.outboxBytes <= maxBytes / 2 &&
+      !this.waitingForDrain
+    ) {
       this.full = false;
     }
   }
@@ -357,7 +445,14 @@ class ClientStream {
 
   /** The client finished sending and every answer left: end the stream. */
   private maybeEnd(): void {
-    if (!this.clientDone || this.closed || this.inFlight.size > 0 || this.outbox.length > 0 || this.backlog.size > 0) return;
+    if (
+      !this.clientDone ||
+      this.closed ||
+      this.inFlight.size > 0 ||
+      this.outbox.length > 0 ||
+      this.backlog.size > 0
+    )
+      return;
     this.close();
     this.call.end();
   }

@@ -7,7 +7,14 @@ import { status as Status } from "@grpc/grpc-js";
 import Long from "long";
 import { palisade } from "../../proto/gen/palisade.js";
 import { encodeFailure, type CallFailure } from "../../proto/codec/answers.ts";
-import { callOfField, decodeRequest, encodeAnswer, type CallName, type StreamField, type WireRequestOf } from "../../proto/lock-calls.ts";
+import {
+  callOfField,
+  decodeRequest,
+  encodeAnswer,
+  type CallName,
+  type StreamField,
+  type WireRequestOf,
+} from "../../proto/lock-calls.ts";
 import { entryBytes } from "../../proto/stream-frames.ts";
 import type { ErrorReasonName } from "../../proto/wire.ts";
 import { RequestFailure } from "../host/failures.ts";
@@ -33,13 +40,23 @@ export function failed(reason: ErrorReasonName, message: string): Result {
 
 /** A size limit's failure of one call: RESOURCE_EXHAUSTED with no reason, as grpc-js answers a unary call over its message limit. */
 export function tooLarge(message: string): Result {
-  const failure: CallFailure = { code: Status.RESOURCE_EXHAUSTED, reason: null, message, leader: null };
+  const failure: CallFailure = {
+    code: Status.RESOURCE_EXHAUSTED,
+    reason: null,
+    message,
+    leader: null,
+  };
   return { failure: encodeFailure(failure) };
 }
 
 /** A StreamRequest read: a call to serve, a Forget, or a request answered as it stands. */
 export type StreamRequestRead =
-  | { readonly kind: "call"; readonly name: CallName; readonly field: StreamField; readonly body: unknown }
+  | {
+      readonly kind: "call";
+      readonly name: CallName;
+      readonly field: StreamField;
+      readonly body: unknown;
+    }
   | { readonly kind: "forget" }
   | { readonly kind: "answer"; readonly result: Result };
 
@@ -50,14 +67,22 @@ export function readStreamRequest(bytes: Uint8Array, id: string): StreamRequestR
   if (field === "forget") return { kind: "forget" };
   const name = field === undefined || field === null ? undefined : callOfField(field);
   if (field === undefined || field === null || name === undefined) {
-    return { kind: "answer", result: failed("ERROR_REASON_MALFORMED_REQUEST", `request ${id} carries no call`) };
+    return {
+      kind: "answer",
+      result: failed("ERROR_REASON_MALFORMED_REQUEST", `request ${id} carries no call`),
+    };
   }
   return { kind: "call", name, field, body: request[field] };
 }
 
 /** Decodes a call's request, serves it and encodes its answer; any failure (a request the codec refuses included) fails the call alone. */
 export async function runCall<N extends CallName>(
-  ctx: CallContext, serve: Serve, name: N, field: StreamField, body: unknown, detached: AbortSignal,
+  ctx: CallContext,
+  serve: Serve,
+  name: N,
+  field: StreamField,
+  body: unknown,
+  detached: AbortSignal,
 ): Promise<Result> {
   try {
     const request = decodeRequest(name, body as WireRequestOf<N>);
@@ -72,14 +97,32 @@ function encodeEntry(ctx: CallContext, id: Long, result: Result): Uint8Array {
     return pb.StreamAnswer.encode({ id, ...result }).finish();
   } catch (error) {
     ctx.logger.error({ err: error }, "a stream answer could not be encoded");
-    return pb.StreamAnswer.encode({ id, failure: { code: Status.INTERNAL, reason: pb.ErrorReason.ERROR_REASON_INTERNAL, message: "the answer could not be encoded" } }).finish();
+    return pb.StreamAnswer.encode({
+      id,
+      failure: {
+        code: Status.INTERNAL,
+        reason: pb.ErrorReason.ERROR_REASON_INTERNAL,
+        message: "the answer could not be encoded",
+      },
+    }).finish();
   }
 }
 
 /** The encoded StreamAnswer of request `id`; an answer too large for a frame of `maxFrameBytes` fails its call alone. */
-export function encodeStreamAnswer(ctx: CallContext, id: string, result: Result, maxFrameBytes: number): Uint8Array {
+export function encodeStreamAnswer(
+  ctx: CallContext,
+  id: string,
+  result: Result,
+  maxFrameBytes: number,
+): Uint8Array {
   const wireId = Long.fromString(id, true);
   const bytes = encodeEntry(ctx, wireId, result);
   if (entryBytes(bytes.byteLength) <= maxFrameBytes) return bytes;
-  return encodeEntry(ctx, wireId, tooLarge(`the answer to request ${id} is ${bytes.byteLength} bytes, more than the ${maxFrameBytes} of one message (ask for less)`));
+  return encodeEntry(
+    ctx,
+    wireId,
+    tooLarge(
+      `the answer to request ${id} is ${bytes.byteLength} bytes, more than the ${maxFrameBytes} of one message (ask for less)`,
+    ),
+  );
 }

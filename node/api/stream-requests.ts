@@ -87,7 +87,11 @@ export function peekRequest(bytes: Uint8Array): RequestPeek {
       at = skipField(bytes, at, wireType);
     }
   }
-  return { id, keepAlive: call === KEEP_ALIVE_FIELD, keepAliveIds: call === KEEP_ALIVE_FIELD ? keepAliveIds : 0 };
+  return {
+    id,
+    keepAlive: call === KEEP_ALIVE_FIELD,
+    keepAliveIds: call === KEEP_ALIVE_FIELD ? keepAliveIds : 0,
+  };
 }
 
 /** A received request waiting to be handled: its bytes and what was read of them. */

@@ -28,7 +28,9 @@ export function tolerantDefinition<Def extends grpc.ServiceDefinition>(definitio
         try {
           return decode(bytes);
         } catch (error) {
-          const marker: MalformedMarker = { [MALFORMED]: error instanceof Error ? error.message : String(error) };
+          const marker: MalformedMarker = {
+            [MALFORMED]: error instanceof Error ? error.message : String(error),
+          };
           return marker;
         }
       },

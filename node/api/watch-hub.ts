@@ -23,9 +23,15 @@ const KINDS: Readonly<Record<LockEventType, palisade.v1.WatchEventKind>> = {
 
 export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
   return palisade.v1.WatchEvent.create({
-    index: toU64(e.index), lock: e.lock, kind: KINDS[e.type], sessionId: toU64(e.sessionId), token: toU64(e.token),
+    index: toU64(e.index),
+    lock: e.lock,
+    kind: KINDS[e.type],
+    sessionId: toU64(e.sessionId),
+    token: toU64(e.token),
     ...wireKindFields(kindFieldsOf(e, e.permits)),
-    ...(e.revokedFor === "holdLimit" ? { revokeCause: palisade.v1.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
+    ...(e.revokedFor === "holdLimit"
+      ? { revokeCause: palisade.v1.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT }
+      : {}),
   });
 }
 
@@ -68,8 +74,10 @@ class Subscriber {
       this.queue.push(e);
     }
     if (this.queue.length > this.maxQueued) {
-      this.fail("ERROR_REASON_WATCH_TOO_SLOW",
-        `watcher fell more than ${this.maxQueued} events behind; re-read state and resume with from_index after the last event received`);
+      this.fail(
+        "ERROR_REASON_WATCH_TOO_SLOW",
+        `watcher fell more than ${this.maxQueued} events behind; re-read state and resume with from_index after the last event received`,
+      );
       return;
     }
     this.pump();
@@ -125,7 +133,11 @@ export class WatchHub {
   reset(index: number): void {
     this.ring.reset(index + 1);
     for (const s of [...this.subscribers]) {
-      s.fail("ERROR_REASON_SNAPSHOT_INSTALLED", `this node installed a snapshot at index ${index}; re-read state and resume from ${index + 1}`, currentIndexMetadata(index));
+      s.fail(
+        "ERROR_REASON_SNAPSHOT_INSTALLED",
+        `this node installed a snapshot at index ${index}; re-read state and resume from ${index + 1}`,
+        currentIndexMetadata(index),
+      );
     }
   }
 
@@ -137,20 +149,31 @@ export class WatchHub {
     const start = fromIndex === 0 ? appliedIndex + 1 : fromIndex;
     const found = this.ring.since(start, prefix);
     if (found.kind === "outOfRange") {
-      call.emit("error", statusError("ERROR_REASON_BELOW_RETENTION",
-        `from_index ${fromIndex} is below the first retained index ${found.firstRetained}; ` +
-          `the current index is ${appliedIndex}: re-read state and watch from ${appliedIndex + 1}`,
-        currentIndexMetadata(appliedIndex)));
+      call.emit(
+        "error",
+        statusError(
+          "ERROR_REASON_BELOW_RETENTION",
+          `from_index ${fromIndex} is below the first retained index ${found.firstRetained}; ` +
+            `the current index is ${appliedIndex}: re-read state and watch from ${appliedIndex + 1}`,
+          currentIndexMetadata(appliedIndex),
+        ),
+      );
       return;
     }
-    const sub = new Subscriber(call, prefix, start, this.maxQueued, (s) => this.subscribers.delete(s));
+    const sub = new Subscriber(call, prefix, start, this.maxQueued, (s) =>
+      this.subscribers.delete(s),
+    );
     this.subscribers.add(sub);
     sub.offer(found.events);
   }
 
   /** Ends every stream (the node is stopping). */
   closeAll(): void {
-    for (const s of [...this.subscribers]) s.fail("ERROR_REASON_SHUTTING_DOWN", "this node is shutting down; resume the watch on another node");
+    for (const s of [...this.subscribers])
+      s.fail(
+        "ERROR_REASON_SHUTTING_DOWN",
+        "this node is shutting down; resume the watch on another node",
+      );
   }
 }
 

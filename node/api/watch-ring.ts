@@ -16,8 +16,12 @@ export class WatchRing {
    * @param capacity events kept (at least 1)
    * @param firstIndex first log index whose events this ring will see (applied index + 1 at start)
    */
-  constructor(private readonly capacity: number, firstIndex: number) {
-    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError("watch ring capacity must be a positive integer");
+  constructor(
+    private readonly capacity: number,
+    firstIndex: number,
+  ) {
+    if (!Number.isSafeInteger(capacity) || capacity < 1)
+      throw new RangeError("watch ring capacity must be a positive integer");
     this.floor = firstIndex;
   }
 
@@ -61,7 +65,8 @@ export class WatchRing {
   /** Drops every event of the oldest index, so the ring never covers half an entry. */
   private evictOldestIndex(): void {
     const oldest = (this.events[this.head] as LockEvent).index;
-    while (this.head < this.events.length && (this.events[this.head] as LockEvent).index === oldest) this.head++;
+    while (this.head < this.events.length && (this.events[this.head] as LockEvent).index === oldest)
+      this.head++;
     this.floor = Math.max(this.floor, oldest + 1);
   }
 }

@@ -27,7 +27,9 @@ function credentials(opts: Options): grpc.ChannelCredentials {
 /** HealthCheckRequest { string service = 1 } and HealthCheckResponse { ServingStatus status = 1 }, by hand. */
 function encodeRequest(service: string): Buffer {
   const name = Buffer.from(service, "utf8");
-  return name.length === 0 ? Buffer.alloc(0) : Buffer.concat([Buffer.from([0x0a, name.length]), name]);
+  return name.length === 0
+    ? Buffer.alloc(0)
+    : Buffer.concat([Buffer.from([0x0a, name.length]), name]);
 }
 
 function decodeStatus(bytes: Buffer): number {
@@ -37,7 +39,7 @@ function decodeStatus(bytes: Buffer): number {
 async function main(): Promise<number> {
   const program = new Command("health-probe")
     .argument("<address>", "host:port of a node's client address")
-    .option("--service <name>", "service to check (\"\" is the whole node)", "")
+    .option("--service <name>", 'service to check ("" is the whole node)', "")
     .option("--timeout <ms>", "deadline of the check", "2000")
     .option("--cacert <file>", "PEM CA bundle: connect with TLS")
     .option("--cert <file>", "PEM certificate for mutual TLS")
@@ -48,9 +50,18 @@ async function main(): Promise<number> {
   const client = new grpc.Client(address, credentials(opts));
   const answer = await new Promise<{ status: number } | { error: string }>((done) => {
     client.makeUnaryRequest<Buffer, Buffer>(
-      "/grpc.health.v1.Health/Check", (b) => b, (b) => b, encodeRequest(opts.service), new grpc.Metadata(),
+      "/grpc.health.v1.Health/Check",
+      (b) => b,
+      (b) => b,
+      encodeRequest(opts.service),
+      new grpc.Metadata(),
       { deadline: Date.now() + Number(opts.timeout) },
-      (err, res) => done(err ? { error: `${grpc.status[err.code]}: ${err.details}` } : { status: decodeStatus(res ?? Buffer.alloc(0)) }),
+      (err, res) =>
+        done(
+          err
+            ? { error: `${grpc.status[err.code]}: ${err.details}` }
+            : { status: decodeStatus(res ?? Buffer.alloc(0)) },
+        ),
     );
   });
   client.close();

@@ -6,7 +6,12 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command } from "commander";
-import { ConfigError, formatHostPort, parseClusterConfig, type ClusterConfigInput } from "../config/index.ts";
+import {
+  ConfigError,
+  formatHostPort,
+  parseClusterConfig,
+  type ClusterConfigInput,
+} from "../config/index.ts";
 import { isEntryPoint } from "../util/entry-point.ts";
 import { PACKAGE_ROOT } from "../util/package-root.ts";
 
@@ -23,7 +28,11 @@ interface Options {
 }
 
 /** The cluster file for `hosts` (one node each, ids from 1), its certificates beside it in certs/. */
-export function threeHostConfig(hosts: readonly string[], clusterId: string, dataDir: string): ClusterConfigInput {
+export function threeHostConfig(
+  hosts: readonly string[],
+  clusterId: string,
+  dataDir: string,
+): ClusterConfigInput {
   const at = (host: string, port: number): string => formatHostPort({ host, port });
   return {
     clusterId,
@@ -43,13 +52,22 @@ export function threeHostConfig(hosts: readonly string[], clusterId: string, dat
 
 function parseArgs(argv: readonly string[]): Options {
   return new Command("palisade init")
-    .description("Write a three-host cluster file with development certificates and the systemd unit.")
+    .description(
+      "Write a three-host cluster file with development certificates and the systemd unit.",
+    )
     .option("-d, --dir <dir>", "folder to write into", "palisade-cluster")
-    .option("--hosts <a,b,c>", "the three hosts (names or IP addresses) the nodes are reached at", "10.0.0.11,10.0.0.12,10.0.0.13")
+    .option(
+      "--hosts <a,b,c>",
+      "the three hosts (names or IP addresses) the nodes are reached at",
+      "10.0.0.11,10.0.0.12,10.0.0.13",
+    )
     .option("--cluster-id <id>", "cluster id", "palisade-prod")
     .option("--data-dir <dir>", "each node's data folder", "/var/lib/palisade")
     .option("--force", "overwrite a cluster file already in the folder")
-    .addHelpText("after", "\nExample:\n  palisade init --dir /tmp/palisade --hosts 10.0.0.11,10.0.0.12,10.0.0.13\n")
+    .addHelpText(
+      "after",
+      "\nExample:\n  palisade init --dir /tmp/palisade --hosts 10.0.0.11,10.0.0.12,10.0.0.13\n",
+    )
     .allowExcessArguments(false)
     .parse([...argv], { from: "user" })
     .opts<Options>();
@@ -63,9 +81,14 @@ function fail(message: string): never {
 /** `palisade init ...` with `argv` (the options after `init`); exits 1 on bad input. */
 export function initMain(argv: readonly string[]): void {
   const opts = parseArgs(argv);
-  const hosts = opts.hosts.split(",").map((h) => h.trim()).filter((h) => h !== "");
-  if (hosts.length !== 3) fail(`--hosts: expected three hosts separated by commas, got ${hosts.length}`);
-  if (new Set(hosts.map((h) => h.toLowerCase())).size !== hosts.length) fail("--hosts: the three hosts must differ");
+  const hosts = opts.hosts
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h !== "");
+  if (hosts.length !== 3)
+    fail(`--hosts: expected three hosts separated by commas, got ${hosts.length}`);
+  if (new Set(hosts.map((h) => h.toLowerCase())).size !== hosts.length)
+    fail("--hosts: the three hosts must differ");
   const dir = resolve(opts.dir);
   const file = join(dir, "palisade.json");
   if (existsSync(file) && !opts.force) fail(`${file} exists; pass --force to overwrite it`);
@@ -83,24 +106,29 @@ export function initMain(argv: readonly string[]): void {
       stdio: ["ignore", "ignore", "pipe"],
     });
   } catch (error) {
-    fail(`making the certificates failed: ${(error as { stderr?: Buffer }).stderr?.toString().trim() || String(error)}`);
+    fail(
+      `making the certificates failed: ${(error as { stderr?: Buffer }).stderr?.toString().trim() || String(error)}`,
+    );
   }
   writeFileSync(file, `${JSON.stringify(input, null, 2)}\n`);
   copyFileSync(UNIT, join(dir, "palisade@.service"));
 
-  process.stdout.write([
-    `wrote ${file}`,
-    `      ${join(dir, "certs")}/ (development CA; node-1..3 for ${hosts.join(", ")}; admin; client)`,
-    `      ${join(dir, "palisade@.service")}`,
-    "",
-    "On each host (node N is the Nth of --hosts):",
-    `  copy ${dir}/palisade.json to /etc/palisade/ and ${dir}/certs/{ca.crt,node-N.crt,node-N.key} to /etc/palisade/certs/`,
-    "  copy palisade@.service to /etc/systemd/system/, then: systemctl daemon-reload && systemctl enable --now palisade@N",
-    "Then: palisadectl --endpoints " + hosts.map((h) => formatHostPort({ host: h, port: 7000 })).join(",") +
-      ` --cacert ${dir}/certs/ca.crt --cert ${dir}/certs/admin.crt --key ${dir}/certs/admin.key status`,
-    `Status pages: ${hosts.map((h) => `https://${formatHostPort({ host: h, port: 7300 })}/ui`).join(", ")} (a browser needs certs/client.crt; these keys are for development only)`,
-    "",
-  ].join("\n"));
+  process.stdout.write(
+    [
+      `wrote ${file}`,
+      `      ${join(dir, "certs")}/ (development CA; node-1..3 for ${hosts.join(", ")}; admin; client)`,
+      `      ${join(dir, "palisade@.service")}`,
+      "",
+      "On each host (node N is the Nth of --hosts):",
+      `  copy ${dir}/palisade.json to /etc/palisade/ and ${dir}/certs/{ca.crt,node-N.crt,node-N.key} to /etc/palisade/certs/`,
+      "  copy palisade@.service to /etc/systemd/system/, then: systemctl daemon-reload && systemctl enable --now palisade@N",
+      "Then: palisadectl --endpoints " +
+        hosts.map((h) => formatHostPort({ host: h, port: 7000 })).join(",") +
+        ` --cacert ${dir}/certs/ca.crt --cert ${dir}/certs/admin.crt --key ${dir}/certs/admin.key status`,
+      `Status pages: ${hosts.map((h) => `https://${formatHostPort({ host: h, port: 7300 })}/ui`).join(", ")} (a browser needs certs/client.crt; these keys are for development only)`,
+      "",
+    ].join("\n"),
+  );
 }
 
 if (isEntryPoint(import.meta.url)) initMain(process.argv.slice(2));

@@ -35,10 +35,32 @@ function parseArgs(argv: readonly string[]): Options {
     .description("Run one node of a Palisade lock-service cluster.")
     .requiredOption("-c, --config <file>", "cluster file (JSON) shared by every node")
     .requiredOption("-i, --id <n>", "this node's id in the cluster file")
-    .option("--join", "join a running cluster (after `palisadectl member add`): with an empty data directory, learn the membership from the leader")
-    .addOption(new Option("-l, --log-level <level>", "minimum log level (default $PALISADE_LOG_LEVEL or info)").choices(LOG_LEVELS))
-    .addOption(new Option("--log-format <format>", "pretty text (one line per event), JSON lines, or auto (pretty on a terminal)").choices(LOG_FORMATS).default("auto"))
-    .addOption(new Option("--log-color <when>", "colours in pretty text: auto (on a terminal, unless $NO_COLOR is set), always, never").choices(LOG_COLORS).default("auto"))
+    .option(
+      "--join",
+      "join a running cluster (after `palisadectl member add`): with an empty data directory, learn the membership from the leader",
+    )
+    .addOption(
+      new Option(
+        "-l, --log-level <level>",
+        "minimum log level (default $PALISADE_LOG_LEVEL or info)",
+      ).choices(LOG_LEVELS),
+    )
+    .addOption(
+      new Option(
+        "--log-format <format>",
+        "pretty text (one line per event), JSON lines, or auto (pretty on a terminal)",
+      )
+        .choices(LOG_FORMATS)
+        .default("auto"),
+    )
+    .addOption(
+      new Option(
+        "--log-color <when>",
+        "colours in pretty text: auto (on a terminal, unless $NO_COLOR is set), always, never",
+      )
+        .choices(LOG_COLORS)
+        .default("auto"),
+    )
     .addHelpText("after", "\nExample:\n  palisade node --config cluster-config/local.json --id 1\n")
     .allowExcessArguments(false);
   program.parse([...argv], { from: "user" });
@@ -64,7 +86,9 @@ function heapGrowingPercent(): number {
   if (text === undefined || text === "") return DEFAULT_HEAP_GROWING_PERCENT;
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 0 || value > 1000) {
-    process.stderr.write(`palisade: PALISADE_HEAP_GROWING_PERCENT must be an integer from 0 to 1000, got "${text}"\n`);
+    process.stderr.write(
+      `palisade: PALISADE_HEAP_GROWING_PERCENT must be an integer from 0 to 1000, got "${text}"\n`,
+    );
     process.exit(1);
   }
   return value;
@@ -91,10 +115,16 @@ export async function runNode(argv: readonly string[]): Promise<void> {
     process.exit(1);
   }
   let node: PalisadeNode | null = null;
-  const human = opts.logFormat === "auto" ? process.stdout.isTTY === true : opts.logFormat === "pretty";
-  const color = opts.logColor === "auto" ? process.stdout.isTTY === true && !process.env.NO_COLOR : opts.logColor === "always";
+  const human =
+    opts.logFormat === "auto" ? process.stdout.isTTY === true : opts.logFormat === "pretty";
+  const color =
+    opts.logColor === "auto"
+      ? process.stdout.isTTY === true && !process.env.NO_COLOR
+      : opts.logColor === "always";
   // Loaded only for human-readable output: a node writing JSON lines does without it.
-  const destination = human ? (await import("../util/pretty-log.ts")).prettyStream({ color }) : undefined;
+  const destination = human
+    ? (await import("../util/pretty-log.ts")).prettyStream({ color })
+    : undefined;
   const logger: Logger = createLogger({
     nodeId: cfg.self.id,
     clusterId: cfg.clusterId,
@@ -111,8 +141,14 @@ export async function runNode(argv: readonly string[]): Promise<void> {
   } catch (error) {
     exitFatal(error);
   }
-  logger.info({ clientAddress: cfg.self.clientAddress, peerAddress: cfg.self.peerAddress, dataDir: cfg.self.dataDir },
-    `node ${cfg.self.id} serving clients on ${cfg.self.clientAddress}, peers on ${cfg.self.peerAddress}`);
+  logger.info(
+    {
+      clientAddress: cfg.self.clientAddress,
+      peerAddress: cfg.self.peerAddress,
+      dataDir: cfg.self.dataDir,
+    },
+    `node ${cfg.self.id} serving clients on ${cfg.self.clientAddress}, peers on ${cfg.self.peerAddress}`,
+  );
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

@@ -11,7 +11,12 @@ import { Command } from "commander";
 import { BackupFileError, readBackupFile } from "../../proto/backup-format.ts";
 import { ConfigError, loadClusterConfig } from "../config/index.ts";
 import { SnapshotError } from "../lock/index.ts";
-import { chooseRestoreEpoch, EPOCH_RULE, restoreFromBackup, RestoreRefusedError } from "../lock/restore.ts";
+import {
+  chooseRestoreEpoch,
+  EPOCH_RULE,
+  restoreFromBackup,
+  RestoreRefusedError,
+} from "../lock/restore.ts";
 import { StorageError } from "../storage/errors.ts";
 import { LevelStorage } from "../storage/level-storage.ts";
 import { isEntryPoint } from "../util/entry-point.ts";
@@ -48,7 +53,8 @@ export class RestoreError extends Error {
 }
 
 function safeNumber(value: bigint, what: string): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new RestoreError(`the backup's ${what} ${value} is out of range`);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new RestoreError(`the backup's ${what} ${value} is out of range`);
   return Number(value);
 }
 
@@ -66,7 +72,8 @@ export async function restoreCluster(options: RestoreOptions): Promise<RestoreRe
     backup = readBackupFile(options.backup);
     cfg = loadClusterConfig(options.config);
   } catch (err) {
-    if (err instanceof BackupFileError || err instanceof ConfigError) throw new RestoreError(err.message, { cause: err });
+    if (err instanceof BackupFileError || err instanceof ConfigError)
+      throw new RestoreError(err.message, { cause: err });
     throw err;
   }
   const { meta } = backup;
@@ -89,34 +96,52 @@ export async function restoreCluster(options: RestoreOptions): Promise<RestoreRe
   if (nodes.length === 0) throw new RestoreError(`node ${options.id} is not in ${options.config}`);
   for (const node of nodes) {
     if (!isEmptyDir(node.dataDir)) {
-      throw new RestoreError(`the data directory of node ${node.id}, ${node.dataDir}, is not empty: a restore seeds new, empty directories only`);
+      throw new RestoreError(
+        `the data directory of node ${node.id}, ${node.dataDir}, is not empty: a restore seeds new, empty directories only`,
+      );
     }
   }
   let state;
   try {
     state = restoreFromBackup(backup.data, epoch, options.wallMs ?? Date.now());
   } catch (err) {
-    if (err instanceof RestoreRefusedError || err instanceof SnapshotError) throw new RestoreError(err.message, { cause: err });
+    if (err instanceof RestoreRefusedError || err instanceof SnapshotError)
+      throw new RestoreError(err.message, { cause: err });
     throw err;
   }
-  if (state.index !== index) throw new RestoreError(`the backup's metadata names index ${index} but its state is at index ${state.index}`);
+  if (state.index !== index)
+    throw new RestoreError(
+      `the backup's metadata names index ${index} but its state is at index ${state.index}`,
+    );
 
   const membership = { voters: cfg.nodes.map((n) => n.id), learners: [] };
   const seeded: Array<{ id: number; dataDir: string }> = [];
   for (const node of nodes) {
     let storage: LevelStorage;
     try {
-      storage = await LevelStorage.open({ dir: node.dataDir, clusterId: cfg.clusterId, nodeId: node.id, reserveBytes: 0 });
+      storage = await LevelStorage.open({
+        dir: node.dataDir,
+        clusterId: cfg.clusterId,
+        nodeId: node.id,
+        reserveBytes: 0,
+      });
     } catch (err) {
-      throw new RestoreError(`cannot create the store of node ${node.id}: ${(err as Error).message}`, { cause: err });
+      throw new RestoreError(
+        `cannot create the store of node ${node.id}: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     try {
-      await storage.save({
-        snapshot: { meta: { index, term, membership }, data: state.data },
-        hardState: { term, vote: 0, commit: index },
-      }, true);
+      await storage.save(
+        {
+          snapshot: { meta: { index, term, membership }, data: state.data },
+          hardState: { term, vote: 0, commit: index },
+        },
+        true,
+      );
     } catch (err) {
-      if (err instanceof StorageError) throw new RestoreError(`seeding node ${node.id} failed: ${err.message}`, { cause: err });
+      if (err instanceof StorageError)
+        throw new RestoreError(`seeding node ${node.id} failed: ${err.message}`, { cause: err });
       throw err;
     } finally {
       await storage.close();
@@ -124,8 +149,16 @@ export async function restoreCluster(options: RestoreOptions): Promise<RestoreRe
     seeded.push({ id: node.id, dataDir: node.dataDir });
   }
   return {
-    fromClusterId: meta.clusterId, clusterId: cfg.clusterId, index, term, backupEpoch, epoch: state.epoch,
-    droppedSessions: state.droppedSessions, endedGrants: state.endedGrants, droppedWaiters: state.droppedWaiters, seeded,
+    fromClusterId: meta.clusterId,
+    clusterId: cfg.clusterId,
+    index,
+    term,
+    backupEpoch,
+    epoch: state.epoch,
+    droppedSessions: state.droppedSessions,
+    endedGrants: state.endedGrants,
+    droppedWaiters: state.droppedWaiters,
+    seeded,
   };
 }
 
@@ -134,7 +167,10 @@ export interface Output {
   err(text: string): void;
 }
 
-const stdio: Output = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) };
+const stdio: Output = {
+  out: (t) => process.stdout.write(`${t}\n`),
+  err: (t) => process.stderr.write(`${t}\n`),
+};
 
 function parseInteger(text: string): number {
   if (!/^\d+$/.test(text.trim())) throw new Error(`expected a non-negative integer, got "${text}"`);
@@ -144,14 +180,33 @@ function parseInteger(text: string): number {
 /** `palisade restore ...`; resolves with the exit code (0 done, 1 refused or failed). */
 export async function restoreMain(argv: readonly string[], io: Output = stdio): Promise<number> {
   const program = new Command("palisade restore")
-    .description("Seed the data directories of a NEW cluster from a backup (palisadectl snapshot save).")
+    .description(
+      "Seed the data directories of a NEW cluster from a backup (palisadectl snapshot save).",
+    )
     .requiredOption("-b, --backup <file>", "backup file")
-    .requiredOption("-c, --config <file>", "cluster file of the new cluster (a cluster id of its own, empty data directories)")
-    .option("--epoch <n>", "token epoch (default: the backup's epoch + 1; must be above every epoch used)", parseInteger)
-    .option("-i, --id <n>", "seed only this node's data directory (run it on each host)", parseInteger)
-    .addHelpText("after", `\nRule: ${EPOCH_RULE}.\n\nExample:\n  palisade restore --backup backup.palisade --config cluster-config/restored.json\n`)
+    .requiredOption(
+      "-c, --config <file>",
+      "cluster file of the new cluster (a cluster id of its own, empty data directories)",
+    )
+    .option(
+      "--epoch <n>",
+      "token epoch (default: the backup's epoch + 1; must be above every epoch used)",
+      parseInteger,
+    )
+    .option(
+      "-i, --id <n>",
+      "seed only this node's data directory (run it on each host)",
+      parseInteger,
+    )
+    .addHelpText(
+      "after",
+      `\nRule: ${EPOCH_RULE}.\n\nExample:\n  palisade restore --backup backup.palisade --config cluster-config/restored.json\n`,
+    )
     .exitOverride()
-    .configureOutput({ writeOut: (t) => io.out(t.trimEnd()), writeErr: (t) => io.err(t.trimEnd()) });
+    .configureOutput({
+      writeOut: (t) => io.out(t.trimEnd()),
+      writeErr: (t) => io.err(t.trimEnd()),
+    });
   let opts: { backup: string; config: string; epoch?: number; id?: number };
   try {
     program.parse([...argv], { from: "user" });
@@ -162,10 +217,16 @@ export async function restoreMain(argv: readonly string[], io: Output = stdio): 
   }
   try {
     const r = await restoreCluster(opts);
-    io.out(`backup of cluster "${r.fromClusterId}" at index ${r.index} (term ${r.term}, token epoch ${r.backupEpoch})`);
-    io.out(`new cluster "${r.clusterId}": token epoch ${r.epoch}${opts.epoch === undefined ? " (the backup's epoch + 1)" : " (from --epoch)"}`);
+    io.out(
+      `backup of cluster "${r.fromClusterId}" at index ${r.index} (term ${r.term}, token epoch ${r.backupEpoch})`,
+    );
+    io.out(
+      `new cluster "${r.clusterId}": token epoch ${r.epoch}${opts.epoch === undefined ? " (the backup's epoch + 1)" : " (from --epoch)"}`,
+    );
     io.out(`rule: ${EPOCH_RULE}`);
-    io.out(`dropped ${r.droppedSessions} sessions, ${r.endedGrants} grants and ${r.droppedWaiters} waiters with them; lock history kept`);
+    io.out(
+      `dropped ${r.droppedSessions} sessions, ${r.endedGrants} grants and ${r.droppedWaiters} waiters with them; lock history kept`,
+    );
     for (const s of r.seeded) io.out(`seeded node ${s.id}: ${s.dataDir}`);
     return 0;
   } catch (err) {
@@ -174,7 +235,6 @@ export async function restoreMain(argv: readonly string[], io: Output = stdio): 
     return 1;
   }
 }
-
 
 if (isEntryPoint(import.meta.url)) {
   process.exit(await restoreMain(process.argv.slice(2)));

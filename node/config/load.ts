@@ -37,7 +37,11 @@ export function loadClusterConfig(file: string): ClusterConfig {
  * `source` names it in errors; relative paths (dataDir, tls files) are resolved against
  * `baseDir`, by default the folder of `source`.
  */
-export function parseClusterConfig(json: unknown, source: string, baseDir: string = dirname(resolve(source))): ClusterConfig {
+export function parseClusterConfig(
+  json: unknown,
+  source: string,
+  baseDir: string = dirname(resolve(source)),
+): ClusterConfig {
   let value = json;
   if (typeof json === "string") {
     try {
@@ -63,12 +67,16 @@ export type NodeConfig = ClusterConfig & { self: NodeSpec; peers: NodeSpec[] };
 export function nodeConfig(cfg: ClusterConfig, id: number | string): NodeConfig {
   const wanted = typeof id === "string" && /^\d+$/.test(id.trim()) ? Number(id.trim()) : id;
   if (typeof wanted !== "number" || !Number.isSafeInteger(wanted) || wanted < 1) {
-    throw new ConfigError(`cluster ${cfg.clusterId}`, [`--id: expected a positive integer, got ${JSON.stringify(id)}`]);
+    throw new ConfigError(`cluster ${cfg.clusterId}`, [
+      `--id: expected a positive integer, got ${JSON.stringify(id)}`,
+    ]);
   }
   const self = cfg.nodes.find((node) => node.id === wanted);
   if (!self) {
     const ids = cfg.nodes.map((node) => node.id).join(", ");
-    throw new ConfigError(`cluster ${cfg.clusterId}`, [`--id: node ${wanted} is not in the cluster file (its nodes: ${ids})`]);
+    throw new ConfigError(`cluster ${cfg.clusterId}`, [
+      `--id: node ${wanted} is not in the cluster file (its nodes: ${ids})`,
+    ]);
   }
   return { ...cfg, self, peers: cfg.nodes.filter((node) => node !== self) };
 }
@@ -92,13 +100,21 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
 
 function resolvePaths(cfg: ClusterConfig, baseDir: string): ClusterConfig {
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(baseDir, p));
-  const resolved: ClusterConfig = { ...cfg, nodes: cfg.nodes.map((node) => ({ ...node, dataDir: abs(node.dataDir) })) };
-  if (cfg.tls) resolved.tls = { ca: abs(cfg.tls.ca), cert: abs(cfg.tls.cert), key: abs(cfg.tls.key) };
+  const resolved: ClusterConfig = {
+    ...cfg,
+    nodes: cfg.nodes.map((node) => ({ ...node, dataDir: abs(node.dataDir) })),
+  };
+  if (cfg.tls)
+    resolved.tls = { ca: abs(cfg.tls.ca), cert: abs(cfg.tls.cert), key: abs(cfg.tls.key) };
   const pageTls = cfg.statusPage.tls;
   if (pageTls) {
     resolved.statusPage = {
       ...cfg.statusPage,
-      tls: { cert: abs(pageTls.cert), key: abs(pageTls.key), ...(pageTls.ca !== undefined ? { ca: abs(pageTls.ca) } : {}) },
+      tls: {
+        cert: abs(pageTls.cert),
+        key: abs(pageTls.key),
+        ...(pageTls.ca !== undefined ? { ca: abs(pageTls.ca) } : {}),
+      },
     };
   }
   return resolved;
@@ -113,7 +129,9 @@ function sharedDataDirs(nodes: NodeSpec[]): string[] {
     const key = `${host}\u0000${node.dataDir}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) {
-      problems.push(`nodes[${i}].dataDir: ${node.dataDir} is also nodes[${earlier}].dataDir on the same host`);
+      problems.push(
+        `nodes[${i}].dataDir: ${node.dataDir} is also nodes[${earlier}].dataDir on the same host`,
+      );
     } else {
       seen.set(key, i);
     }

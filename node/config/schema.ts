@@ -3,7 +3,13 @@
 // is reported instead of silently falling back to its default.
 import { z } from "zod";
 import { parseHostPort } from "./address.ts";
-import { DEFAULT_DISK, DEFAULT_LIMITS, DEFAULT_RAFT, DEFAULT_SESSION, DEFAULT_STATUS_PAGE } from "./defaults.ts";
+import {
+  DEFAULT_DISK,
+  DEFAULT_LIMITS,
+  DEFAULT_RAFT,
+  DEFAULT_SESSION,
+  DEFAULT_STATUS_PAGE,
+} from "./defaults.ts";
 
 const KiB = 1024;
 const MAX_GRPC_MESSAGE_BYTES = 2 ** 31 - 1;
@@ -74,7 +80,9 @@ export const limitsSchema = z
     /** Kept answers plus pending waits per session before writes answer RESOURCE_EXHAUSTED. */
     maxInFlightPerSession: integer(1, 4_096).default(DEFAULT_LIMITS.maxInFlightPerSession),
     /** Largest gRPC message a node accepts or sends, in bytes. */
-    maxMessageBytes: integer(64 * KiB, MAX_GRPC_MESSAGE_BYTES).default(DEFAULT_LIMITS.maxMessageBytes),
+    maxMessageBytes: integer(64 * KiB, MAX_GRPC_MESSAGE_BYTES).default(
+      DEFAULT_LIMITS.maxMessageBytes,
+    ),
     /** Longest wait_ms an Acquire may ask for; more is INVALID_ARGUMENT. */
     maxWaitMs: integer(0).default(DEFAULT_LIMITS.maxWaitMs),
     /** Shortest session TTL a client may ask for; less is INVALID_ARGUMENT, never clamped. */
@@ -127,7 +135,9 @@ export const sessionSchema = z.strictObject({
   driftBound: z
     .number({ error: "expected a number from 0 to below 0.5" })
     .min(0, { error: "expected a number from 0 to below 0.5" })
-    .lt(0.5, { error: "must be below 0.5 so the client's margin 2·ρ·TTL stays shorter than the TTL" })
+    .lt(0.5, {
+      error: "must be below 0.5 so the client's margin 2·ρ·TTL stays shorter than the TTL",
+    })
     .default(DEFAULT_SESSION.driftBound),
 });
 
@@ -164,7 +174,8 @@ export const metricsSchema = z.strictObject({
    * (each lock counts under the longest listed prefix it starts with). Empty by default:
    * lock names are user input, and a label per name would grow without bound.
    */
-  lockPrefixes: z.array(lockPrefix, { error: "expected a list of lock-name prefixes" })
+  lockPrefixes: z
+    .array(lockPrefix, { error: "expected a list of lock-name prefixes" })
     .max(64, { error: "expected at most 64 prefixes" })
     .default([]),
 });
@@ -174,9 +185,13 @@ export const clusterConfigSchema = z
     /** Name of the cluster; peers drop messages carrying another cluster's id. */
     clusterId: z
       .string({ error: "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'" })
-      .regex(/^[A-Za-z0-9._-]{1,64}$/, { error: "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'" }),
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, {
+        error: "expected 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'",
+      }),
     /** Every member of the cluster, the node being started included. */
-    nodes: z.array(nodeSchema, { error: "expected a list of nodes" }).min(1, { error: "expected at least one node" }),
+    nodes: z
+      .array(nodeSchema, { error: "expected a list of nodes" })
+      .min(1, { error: "expected at least one node" }),
     raft: raftSchema.prefault({}),
     limits: limitsSchema.prefault({}),
     disk: diskSchema.prefault({}),
@@ -216,7 +231,11 @@ function checkUniqueNodes(nodes: NodeInput[], ctx: z.RefinementCtx): void {
   nodes.forEach((node, i) => {
     const earlier = firstWithId.get(node.id);
     if (earlier !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["nodes", i, "id"], message: `duplicate id ${node.id} (also nodes[${earlier}].id)` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["nodes", i, "id"],
+        message: `duplicate id ${node.id} (also nodes[${earlier}].id)`,
+      });
     } else {
       firstWithId.set(node.id, i);
     }
@@ -227,7 +246,11 @@ function checkUniqueNodes(nodes: NodeInput[], ctx: z.RefinementCtx): void {
       const key = value.toLowerCase();
       const other = firstWithAddress.get(key);
       if (other !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["nodes", i, field], message: `duplicate address ${value} (also ${other})` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["nodes", i, field],
+          message: `duplicate address ${value} (also ${other})`,
+        });
       } else {
         firstWithAddress.set(key, `nodes[${i}].${field}`);
       }
@@ -239,9 +262,16 @@ function checkUniqueNodes(nodes: NodeInput[], ctx: z.RefinementCtx): void {
  * Under mTLS the status page is off unless it has a listener and credentials of its own:
  * a node's statusAddress needs statusPage.tls then, and statusPage.tls needs mTLS.
  */
-function checkStatusPage(cfg: { nodes: NodeInput[]; tls?: unknown; statusPage: z.output<typeof statusPageSchema> }, ctx: z.RefinementCtx): void {
+function checkStatusPage(
+  cfg: { nodes: NodeInput[]; tls?: unknown; statusPage: z.output<typeof statusPageSchema> },
+  ctx: z.RefinementCtx,
+): void {
   if (cfg.statusPage.tls && !cfg.tls) {
-    ctx.addIssue({ code: "custom", path: ["statusPage", "tls"], message: "only used with mutual TLS (a tls section); without it the page is plain HTTP" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["statusPage", "tls"],
+      message: "only used with mutual TLS (a tls section); without it the page is plain HTTP",
+    });
   }
   if (cfg.tls && cfg.statusPage.enabled && !cfg.statusPage.tls) {
     cfg.nodes.forEach((node, i) => {
@@ -249,7 +279,8 @@ function checkStatusPage(cfg: { nodes: NodeInput[]; tls?: unknown; statusPage: z
       ctx.addIssue({
         code: "custom",
         path: ["nodes", i, "statusAddress"],
-        message: "under mutual TLS the status page needs statusPage.tls (its HTTPS certificate and key)",
+        message:
+          "under mutual TLS the status page needs statusPage.tls (its HTTPS certificate and key)",
       });
     });
   }

@@ -69,7 +69,10 @@ export class AcquireWaiters {
    * may have been skipped). `lookup` returns the final answer, "waiting", or null when the
    * state no longer knows the seq.
    */
-  recheck(lookup: (sessionId: bigint, seq: number) => Answer | "waiting" | null, gone: (sessionId: bigint) => Answer): void {
+  recheck(
+    lookup: (sessionId: bigint, seq: number) => Answer | "waiting" | null,
+    gone: (sessionId: bigint) => Answer,
+  ): void {
     for (const key of [...this.byKey.keys()]) {
       const [sid, seqText] = key.split(":") as [string, string];
       const sessionId = BigInt(sid);

@@ -32,7 +32,10 @@ export interface HostStatus {
 }
 
 export class AdminRequests {
-  constructor(private readonly host: NodeHost, private readonly unreachable: () => readonly NodeId[] = () => []) {}
+  constructor(
+    private readonly host: NodeHost,
+    private readonly unreachable: () => readonly NodeId[] = () => [],
+  ) {}
 
   /** This node as it is now (no ReadIndex: it reports this node, not the cluster). */
   status(): HostStatus {
@@ -45,7 +48,11 @@ export class AdminRequests {
       kind,
       peerAddress: host.peerAddressOf(id) ?? "",
       reachable: leader && (id === core.id || !down.has(id)),
-      matchIndex: leader ? (id === core.id ? core.log.lastIndex() : (core.progressOf(id)?.match ?? 0)) : 0,
+      matchIndex: leader
+        ? id === core.id
+          ? core.log.lastIndex()
+          : (core.progressOf(id)?.match ?? 0)
+        : 0,
     });
     return {
       id: core.id,
@@ -58,7 +65,10 @@ export class AdminRequests {
       lastIndex: core.log.lastIndex(),
       snapshotIndex: core.log.offset,
       epoch: host.state.epoch,
-      members: [...core.membership.voters.map((id) => member(id, "voter")), ...core.membership.learners.map((id) => member(id, "learner"))],
+      members: [
+        ...core.membership.voters.map((id) => member(id, "voter")),
+        ...core.membership.learners.map((id) => member(id, "learner")),
+      ],
     };
   }
 
@@ -66,8 +76,14 @@ export class AdminRequests {
   async revoke(cmd: RevokeCommand): Promise<number> {
     const { index, outcome } = await this.host.propose(cmd);
     if (isError(outcome.result)) throw answerFailure(outcome.result);
-    if (outcome.result.kind !== "revoked") throw new RequestFailure("ERROR_REASON_INTERNAL", `unexpected answer "${outcome.result.kind}" to RevokeLock`);
-    const record = this.host.state.history(cmd.lock).find((r) => r.token === cmd.token && r.reason === "revoked");
+    if (outcome.result.kind !== "revoked")
+      throw new RequestFailure(
+        "ERROR_REASON_INTERNAL",
+        `unexpected answer "${outcome.result.kind}" to RevokeLock`,
+      );
+    const record = this.host.state
+      .history(cmd.lock)
+      .find((r) => r.token === cmd.token && r.reason === "revoked");
     return record?.endedAt ?? index;
   }
 
@@ -81,14 +97,29 @@ export class AdminRequests {
     host.requireLeader();
     const term = core.term;
     const to = toNode === 0 ? host.mostCaughtUpVoter() : toNode;
-    if (to === 0) throw new RequestFailure("ERROR_REASON_NO_TRANSFER_TARGET", "there is no other voting member to transfer leadership to");
+    if (to === 0)
+      throw new RequestFailure(
+        "ERROR_REASON_NO_TRANSFER_TARGET",
+        "there is no other voting member to transfer leadership to",
+      );
     if (to === core.id) return { leader: core.id, term };
-    if (!core.membership.voters.includes(to)) throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", `node ${to} is not a voting member`);
+    if (!core.membership.voters.includes(to))
+      throw new RequestFailure(
+        "ERROR_REASON_INVALID_ARGUMENT",
+        `node ${to} is not a voting member`,
+      );
     host.driver.transferLeadership(to);
     const timeoutMs = 2 * host.electionTimeoutMs;
-    await host.waitUntil(() => !(core.role === "leader" && core.term === term) && core.leader !== 0, timeoutMs, 20);
+    await host.waitUntil(
+      () => !(core.role === "leader" && core.term === term) && core.leader !== 0,
+      timeoutMs,
+      20,
+    );
     if (core.role === "leader" && core.term === term) {
-      throw new RequestFailure("ERROR_REASON_TRANSFER_TIMED_OUT", `node ${to} did not take over within ${timeoutMs} ms; this node still leads`);
+      throw new RequestFailure(
+        "ERROR_REASON_TRANSFER_TIMED_OUT",
+        `node ${to} did not take over within ${timeoutMs} ms; this node still leads`,
+      );
     }
     return { leader: core.leader, term: core.term };
   }
@@ -97,20 +128,28 @@ export class AdminRequests {
   async changeMembers(change: MembershipChange, address?: MemberAddress): Promise<void> {
     const host = this.host;
     if (!host.isLeader) throw notLeader(host.leaderHint());
-    if (!Number.isSafeInteger(change.node) || change.node <= 0) throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", "node_id must be a positive integer");
+    if (!Number.isSafeInteger(change.node) || change.node <= 0)
+      throw new RequestFailure(
+        "ERROR_REASON_INVALID_ARGUMENT",
+        "node_id must be a positive integer",
+      );
     const core = host.driver.core;
     if (change.type === "promote") {
       // Like etcd: a learner becomes a voter only once it has caught up, so the quorum never
       // waits for a node that is still copying the log.
       const match = core.progressOf(change.node)?.match ?? 0;
       if (core.membership.learners.includes(change.node) && match < core.log.committed) {
-        throw new RequestFailure("ERROR_REASON_LEARNER_BEHIND", `learner ${change.node} has not caught up yet (it has index ${match} of ${core.log.committed}); retry when \`member list\` shows its match index at the leader's`);
+        throw new RequestFailure(
+          "ERROR_REASON_LEARNER_BEHIND",
+          `learner ${change.node} has not caught up yet (it has index ${match} of ${core.log.committed}); retry when \`member list\` shows its match index at the leader's`,
+        );
       }
     }
     try {
       await host.driver.proposeMembershipChange(change, address);
     } catch (error) {
-      if (error instanceof MembershipError) throw new RequestFailure("ERROR_REASON_MEMBERSHIP_REFUSED", error.message);
+      if (error instanceof MembershipError)
+        throw new RequestFailure("ERROR_REASON_MEMBERSHIP_REFUSED", error.message);
       throw error;
     }
   }
@@ -120,16 +159,30 @@ export class AdminRequests {
     const host = this.host;
     await host.linearizable();
     const taking = host.snapshotNow();
-    if (taking === null) throw new RequestFailure("ERROR_REASON_NODE_BUSY", "a snapshot or an apply is in progress on this node; retry");
+    if (taking === null)
+      throw new RequestFailure(
+        "ERROR_REASON_NODE_BUSY",
+        "a snapshot or an apply is in progress on this node; retry",
+      );
     const snapshot = await taking;
-    host.logger.info({ index: snapshot.meta.index, bytes: snapshot.data.byteLength }, `snapshot taken at index ${snapshot.meta.index} on request; log compacted`);
-    return { index: snapshot.meta.index, term: snapshot.meta.term, bytes: snapshot.data.byteLength };
+    host.logger.info(
+      { index: snapshot.meta.index, bytes: snapshot.data.byteLength },
+      `snapshot taken at index ${snapshot.meta.index} on request; log compacted`,
+    );
+    return {
+      index: snapshot.meta.index,
+      term: snapshot.meta.term,
+      bytes: snapshot.data.byteLength,
+    };
   }
 
   /** The state at a linearizable point, for a backup. */
   async backup(): Promise<{ index: number; term: number; epoch: number; data: Uint8Array }> {
     const point = await this.host.consistentState();
-    this.host.logger.info({ index: point.index, bytes: point.data.byteLength }, `backup taken at index ${point.index}`);
+    this.host.logger.info(
+      { index: point.index, bytes: point.data.byteLength },
+      `backup taken at index ${point.index}`,
+    );
     return point;
   }
 }

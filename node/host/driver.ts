@@ -16,7 +16,15 @@
 //   throws on is dropped and reported, and the node goes on.
 import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/core.ts";
 import type { MemberAddress, MembershipChange } from "../raft/membership.ts";
-import type { Entry, InstallSnapshot, Message, NodeId, Ready, Snapshot, SoftState } from "../raft/types.ts";
+import type {
+  Entry,
+  InstallSnapshot,
+  Message,
+  NodeId,
+  Ready,
+  Snapshot,
+  SoftState,
+} from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
 import type { SnapshotStatus, Transport } from "../transport/transport.ts";
 
@@ -91,7 +99,11 @@ export class Driver<R> {
   private readonly hooks: DriverHooks;
 
   private inbox: Input[] = [];
-  private compactions: Array<{ snapshot: Snapshot; resolve: () => void; reject: (e: unknown) => void }> = [];
+  private compactions: Array<{
+    snapshot: Snapshot;
+    resolve: () => void;
+    reject: (e: unknown) => void;
+  }> = [];
   private running = false;
   /** A batch's storage write is in flight (the core has a ready out). */
   private saving = false;
@@ -101,7 +113,11 @@ export class Driver<R> {
   /** Confirmed reads waiting for apply to reach their index, by request id. */
   private readsAwaitingApply: ReadWaiter[] = [];
   /** Calls waiting for apply to reach an index (see untilApplied). */
-  private applyWaiters: Array<{ readonly index: number; resolve(): void; reject(error: unknown): void }> = [];
+  private applyWaiters: Array<{
+    readonly index: number;
+    resolve(): void;
+    reject(error: unknown): void;
+  }> = [];
   private nextReadId = 1;
   /** While above 0, committed entries wait in `toApply` (see holdApply). */
   private applyHolds = 0;
@@ -114,7 +130,13 @@ export class Driver<R> {
   /** Snapshots from the leader dropped because the applier could not load them. */
   rejectedSnapshots = 0;
 
-  constructor(core: RaftCore, storage: RaftStorage, transport: Transport, applier: Applier<R>, hooks: DriverHooks = {}) {
+  constructor(
+    core: RaftCore,
+    storage: RaftStorage,
+    transport: Transport,
+    applier: Applier<R>,
+    hooks: DriverHooks = {},
+  ) {
     this.core = core;
     this.storage = storage;
     this.transport = transport;
@@ -124,7 +146,9 @@ export class Driver<R> {
     this.applied = core.log.applied;
     transport.onMessage((m) => this.receive(m));
     transport.onPeerDown?.((peer) => this.peerDown(peer));
-    transport.onSnapshotStatus?.((peer, status) => this.enqueue({ kind: "snapshotStatus", peer, status }));
+    transport.onSnapshotStatus?.((peer, status) =>
+      this.enqueue({ kind: "snapshotStatus", peer, status }),
+    );
   }
 
   get isStopped(): boolean {
@@ -150,7 +174,8 @@ export class Driver<R> {
    * (not appended: safe to retry) or ProposalLostError (appended, then overwritten).
    */
   propose(data: readonly Uint8Array[]): Array<Promise<{ index: number; result: R }>> {
-    if (this.stopped) return data.map(() => Promise.reject(new DriverStoppedError("driver stopped")));
+    if (this.stopped)
+      return data.map(() => Promise.reject(new DriverStoppedError("driver stopped")));
     let first: { index: number; term: number };
     try {
       first = this.core.propose(data);
@@ -193,14 +218,19 @@ export class Driver<R> {
   private startRead(confirmOnly: boolean): Promise<number> {
     if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
     const id = this.nextReadId++;
-    const p = new Promise<number>((resolve, reject) => this.reads.set(id, { index: 0, confirmOnly, resolve, reject }));
+    const p = new Promise<number>((resolve, reject) =>
+      this.reads.set(id, { index: 0, confirmOnly, resolve, reject }),
+    );
     this.core.readIndex(id);
     this.kick();
     return p;
   }
 
   /** Propose one membership change; resolves once it is applied here (it then is in effect on this node). */
-  proposeMembershipChange(change: MembershipChange, address?: MemberAddress): Promise<{ index: number; result: R }> {
+  proposeMembershipChange(
+    change: MembershipChange,
+    address?: MemberAddress,
+  ): Promise<{ index: number; result: R }> {
     if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
     let at: { index: number; term: number };
     try {
@@ -316,7 +346,11 @@ export class Driver<R> {
     });
   }
 
-  private async compactNow(c: { snapshot: Snapshot; resolve: () => void; reject: (e: unknown) => void }): Promise<void> {
+  private async compactNow(c: {
+    snapshot: Snapshot;
+    resolve: () => void;
+    reject: (e: unknown) => void;
+  }): Promise<void> {
     const { index } = c.snapshot.meta;
     if (index <= this.core.log.offset || index > this.applied || !this.storage.compact) {
       c.resolve();
@@ -383,7 +417,10 @@ export class Driver<R> {
     if (rd.hardState || rd.entries.length > 0 || rd.snapshot) {
       this.saving = true;
       try {
-        await this.storage.save({ hardState: rd.hardState, entries: rd.entries, snapshot: rd.snapshot }, rd.mustSync);
+        await this.storage.save(
+          { hardState: rd.hardState, entries: rd.entries, snapshot: rd.snapshot },
+          rd.mustSync,
+        );
       } finally {
         this.saving = false;
       }
@@ -403,7 +440,11 @@ export class Driver<R> {
     this.releaseReads();
     this.core.advance(rd);
     if (rd.soft.role !== "leader" && this.proposals.size > 0) this.failOverwrittenProposals();
-    if (rd.soft.role !== this.soft.role || rd.soft.leader !== this.soft.leader || rd.soft.term !== this.soft.term) {
+    if (
+      rd.soft.role !== this.soft.role ||
+      rd.soft.leader !== this.soft.leader ||
+      rd.soft.term !== this.soft.term
+    ) {
       this.soft = rd.soft;
       this.hooks.onSoftState?.(rd.soft);
     }

@@ -26,8 +26,16 @@ export function answerFailure(answer: ErrorAnswer): RequestFailure {
 
 /** A write or keepalive reached a node that is not the leader. */
 export function notLeader(leader: string | null): RequestFailure {
-  if (!leader) return new RequestFailure("ERROR_REASON_NO_LEADER", "no leader is known yet (election in progress or no quorum); retry shortly");
-  return new RequestFailure("ERROR_REASON_NOT_LEADER", `this node is not the leader; retry at the leader ${leader}`, leader);
+  if (!leader)
+    return new RequestFailure(
+      "ERROR_REASON_NO_LEADER",
+      "no leader is known yet (election in progress or no quorum); retry shortly",
+    );
+  return new RequestFailure(
+    "ERROR_REASON_NOT_LEADER",
+    `this node is not the leader; retry at the leader ${leader}`,
+    leader,
+  );
 }
 
 /**
@@ -39,16 +47,35 @@ export function failureOf(error: unknown, leader: string | null): RequestFailure
   if (error instanceof RequestFailure) return error;
   if (error instanceof NotLeaderError) return notLeader(leader);
   if (error instanceof ProposalDroppedError) {
-    return new RequestFailure("ERROR_REASON_PROPOSAL_DROPPED", `the leader did not take the request (${error.message}); retry with the same seq`, leader);
+    return new RequestFailure(
+      "ERROR_REASON_PROPOSAL_DROPPED",
+      `the leader did not take the request (${error.message}); retry with the same seq`,
+      leader,
+    );
   }
   if (error instanceof ProposalLostError) {
-    return new RequestFailure("ERROR_REASON_LEADERSHIP_CHANGED", "leadership changed before the request committed; its outcome is unknown, retry with the same seq", leader);
+    return new RequestFailure(
+      "ERROR_REASON_LEADERSHIP_CHANGED",
+      "leadership changed before the request committed; its outcome is unknown, retry with the same seq",
+      leader,
+    );
   }
   if (error instanceof ReadIndexFailedError) {
-    return new RequestFailure("ERROR_REASON_READ_NOT_CONFIRMED", "no leader could confirm a linearizable read (election in progress or no quorum); retry shortly", leader);
+    return new RequestFailure(
+      "ERROR_REASON_READ_NOT_CONFIRMED",
+      "no leader could confirm a linearizable read (election in progress or no quorum); retry shortly",
+      leader,
+    );
   }
   if (error instanceof DriverStoppedError) {
-    return new RequestFailure("ERROR_REASON_SHUTTING_DOWN", "this node is shutting down or stopped; retry on another node", leader);
+    return new RequestFailure(
+      "ERROR_REASON_SHUTTING_DOWN",
+      "this node is shutting down or stopped; retry on another node",
+      leader,
+    );
   }
-  return new RequestFailure("ERROR_REASON_INTERNAL", `internal error: ${error instanceof Error ? error.message : String(error)}`);
+  return new RequestFailure(
+    "ERROR_REASON_INTERNAL",
+    `internal error: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }

@@ -9,7 +9,14 @@ import type { CallHandlers, CallName, RequestOf, AnswerOf } from "../../proto/lo
 import type { CancelWaitResult, OpenSessionRequest } from "../../proto/lock-values.ts";
 import { checkLockName } from "../../proto/names.ts";
 import {
-  isError, type LockLimits, type AcquireAnswer, type AcquireCommand, type Answer, type CancelWaitCommand, type CloseSessionCommand, type ReleaseCommand,
+  isError,
+  type LockLimits,
+  type AcquireAnswer,
+  type AcquireCommand,
+  type Answer,
+  type CancelWaitCommand,
+  type CloseSessionCommand,
+  type ReleaseCommand,
 } from "../lock/index.ts";
 import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
@@ -27,7 +34,10 @@ function expectOk(answer: Answer): Exclude<Answer, { kind: "error" }> {
 }
 
 function unexpected(answer: Answer, what: string): never {
-  throw new RequestFailure("ERROR_REASON_INTERNAL", `unexpected answer "${answer.kind}" to ${what}`);
+  throw new RequestFailure(
+    "ERROR_REASON_INTERNAL",
+    `unexpected answer "${answer.kind}" to ${what}`,
+  );
 }
 
 /** An Acquire's final answer as apply decided it. */
@@ -40,7 +50,8 @@ export function acquireAnswerOf(answer: Answer): AcquireAnswer {
 /** Refuses a read that names a lock the rules do not allow (writes are checked as they are proposed). */
 function checkName(name: string, field: string): void {
   const problem = name === "" ? null : checkLockName(name);
-  if (problem !== null) throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", `${field}: ${problem}`);
+  if (problem !== null)
+    throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", `${field}: ${problem}`);
 }
 
 export class LockRequests {
@@ -54,7 +65,11 @@ export class LockRequests {
    * Serves one call. `detached` aborts when the caller went away (a cancelled call, a
    * forgotten stream request): an Acquire then only stops listening.
    */
-  serve<N extends CallName>(name: N, request: RequestOf<N>, detached?: AbortSignal): Promise<AnswerOf<N>> {
+  serve<N extends CallName>(
+    name: N,
+    request: RequestOf<N>,
+    detached?: AbortSignal,
+  ): Promise<AnswerOf<N>> {
     return this.handlers[name](request, detached);
   }
 
@@ -64,7 +79,9 @@ export class LockRequests {
       OpenSession: (req) => this.openSession(req),
       KeepAlive: async (req) => {
         const ttls = await this.keepAlive(req.sessionIds);
-        return { sessions: req.sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: ttls[i] ?? null })) };
+        return {
+          sessions: req.sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: ttls[i] ?? null })),
+        };
       },
       CloseSession: async (req) => {
         checkWrite(req, this.writeLimits());
@@ -77,7 +94,8 @@ export class LockRequests {
         checkAcquire(req, this.writeLimits());
         return this.acquire({ type: "acquire", ...req, wallMs: host.wallMs() }, detached);
       },
-      CancelWait: (req) => this.cancelWait({ type: "cancelWait", ...req, reason: "client", wallMs: host.wallMs() }),
+      CancelWait: (req) =>
+        this.cancelWait({ type: "cancelWait", ...req, reason: "client", wallMs: host.wallMs() }),
       Release: async (req) => {
         checkWrite(req, this.writeLimits());
         await this.release({ type: "release", ...req, wallMs: host.wallMs() });
@@ -121,7 +139,13 @@ export class LockRequests {
     const requestId = req.requestId === "" ? host.newRequestId() : req.requestId;
     const ttlMs = req.ttlMs === 0 ? DEFAULT_TTL_MS : req.ttlMs;
     checkOpenSession(ttlMs, this.writeLimits());
-    const { outcome } = await host.propose({ type: "openSession", requestId, ttlMs, clientName: req.clientName, wallMs: host.wallMs() });
+    const { outcome } = await host.propose({
+      type: "openSession",
+      requestId,
+      ttlMs,
+      clientName: req.clientName,
+      wallMs: host.wallMs(),
+    });
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
     return { sessionId: ok.sessionId, ttlMs: ok.ttlMs };
@@ -197,13 +221,19 @@ export class LockRequests {
     if (detached?.aborted) onDetached();
     else detached?.addEventListener("abort", onDetached, { once: true });
     const stopWaiting = (reason: string): never => {
-      throw new RequestFailure("ERROR_REASON_WAIT_DETACHED", `${reason}; the wait goes on: retry the Acquire with the same seq to re-attach`, host.leaderHint());
+      throw new RequestFailure(
+        "ERROR_REASON_WAIT_DETACHED",
+        `${reason}; the wait goes on: retry the Acquire with the same seq to re-attach`,
+        host.leaderHint(),
+      );
     };
     try {
       const proposed = host.propose(cmd);
       // A node that stops leading before its entry applies may never apply it (cut off).
       type Proposed = Awaited<typeof proposed>;
-      const cutOff = waited.then(async (o): Promise<Proposed | string> => (o.kind === "unavailable" ? o.reason : await proposed));
+      const cutOff = waited.then(async (o): Promise<Proposed | string> =>
+        o.kind === "unavailable" ? o.reason : await proposed,
+      );
       const first = await Promise.race<Proposed | string>([proposed, cutOff]);
       if (typeof first === "string") {
         proposed.catch(() => undefined);
@@ -249,7 +279,9 @@ export class LockRequests {
   }
 
   /** A read with the confirmed read index and the applied index it was answered at (≥ the read index). */
-  async readAt<T>(query: (state: LockReader) => T): Promise<{ value: T; readIndex: number; applied: number }> {
+  async readAt<T>(
+    query: (state: LockReader) => T,
+  ): Promise<{ value: T; readIndex: number; applied: number }> {
     const readIndex = await this.host.linearizable();
     const state = this.host.state;
     return { value: query(state), readIndex, applied: state.appliedIndex };

@@ -6,8 +6,17 @@
 // storage and transport are injected (host-env.ts), so the server (node/server/node.ts)
 // and the simulator (test/sim) run this very code.
 import {
-  encodeCommand, LeaseKeeper, LockStateMachine, sameLimits, sessionEnded, SnapshotError, validateCommand, type ApplyOutcome,
-  type Command, type KeepAliveResult, type LockLimits,
+  encodeCommand,
+  LeaseKeeper,
+  LockStateMachine,
+  sameLimits,
+  sessionEnded,
+  SnapshotError,
+  validateCommand,
+  type ApplyOutcome,
+  type Command,
+  type KeepAliveResult,
+  type LockLimits,
 } from "../lock/index.ts";
 import { RaftCore } from "../raft/core.ts";
 import type { Entry, Membership, NodeId, Snapshot, SoftState } from "../raft/types.ts";
@@ -24,9 +33,21 @@ export type EntryResult = ApplyOutcome | null;
 /** The reads a request may make of the applied state (after a ReadIndex). */
 export type LockReader = Pick<
   LockStateMachine,
-  | "getLock" | "lockPage" | "listLocks" | "listLockPages" | "getSession" | "listSessions" | "history" | "validateToken" | "hasSession"
-  | "sessionTtl" | "epoch" | "appliedIndex"
-  | "limits" | "stats" | "checkInvariants"
+  | "getLock"
+  | "lockPage"
+  | "listLocks"
+  | "listLockPages"
+  | "getSession"
+  | "listSessions"
+  | "history"
+  | "validateToken"
+  | "hasSession"
+  | "sessionTtl"
+  | "epoch"
+  | "appliedIndex"
+  | "limits"
+  | "stats"
+  | "checkInvariants"
 >;
 
 /** Longest stretch of snapshot encoding between two turns of the event loop. */
@@ -55,7 +76,8 @@ export class NodeHost {
   /** Whether the replicated limits differed from the file's at the last look (logged on change). */
   private limitsDiffer = false;
   /** The snapshot from the leader that validateSnapshot last decoded, until it is installed. */
-  private checkedSnapshot: { readonly snapshot: Snapshot; readonly sm: LockStateMachine } | null = null;
+  private checkedSnapshot: { readonly snapshot: Snapshot; readonly sm: LockStateMachine } | null =
+    null;
   private stopped = false;
 
   private constructor(
@@ -69,7 +91,9 @@ export class NodeHost {
     this.clusterId = cfg.clusterId;
     this.logger = env.logger;
     this.sm = sm;
-    this.keeper = new LeaseKeeper(cfg.reproposeAfterMs !== undefined ? { reproposeAfterMs: cfg.reproposeAfterMs } : {});
+    this.keeper = new LeaseKeeper(
+      cfg.reproposeAfterMs !== undefined ? { reproposeAfterMs: cfg.reproposeAfterMs } : {},
+    );
     for (const m of cfg.members) {
       this.peerAddresses.set(m.id, m.peerAddress);
       this.clientAddresses.set(m.id, m.clientAddress);
@@ -79,9 +103,15 @@ export class NodeHost {
       onSoftState: (soft) => this.softStateChanged(soft),
       onFatal: (error) => this.fatal(error),
       onSnapshotRejected: (message, error) =>
-        log.error({ err: error, from: message.from, index: message.snapshot.meta.index }, `dropped a snapshot at index ${message.snapshot.meta.index} from node ${message.from} that this node cannot load; nothing was stored`),
+        log.error(
+          { err: error, from: message.from, index: message.snapshot.meta.index },
+          `dropped a snapshot at index ${message.snapshot.meta.index} from node ${message.from} that this node cannot load; nothing was stored`,
+        ),
       onStepError: (message, error) =>
-        log.warn({ err: error, from: message.from, messageType: message.type }, `dropped a ${message.type} message from node ${message.from} that the Raft core could not take`),
+        log.warn(
+          { err: error, from: message.from, messageType: message.type },
+          `dropped a ${message.type} message from node ${message.from} that the Raft core could not take`,
+        ),
       ...(hooks.onSend ? { onSend: hooks.onSend } : {}),
     });
     this.batcher = new ProposalBatcher((data) => this.proposeNow(data), env.defer);
@@ -92,10 +122,15 @@ export class NodeHost {
     const durable = await env.storage.load();
     // Every replica starts from the default limits (or the snapshot's): the cluster file's
     // limits take effect when the leader's setLimits entry applies.
-    const sm = durable.snapshot ? LockStateMachine.restore(durable.snapshot.data) : new LockStateMachine();
+    const sm = durable.snapshot
+      ? LockStateMachine.restore(durable.snapshot.data)
+      : new LockStateMachine();
     const fresh = durable.entries.length === 0 && !durable.snapshot;
-    const membership: Membership = durable.snapshot?.meta.membership ??
-      (cfg.join && fresh ? { voters: [], learners: [] } : { voters: cfg.members.map((m) => m.id), learners: [] });
+    const membership: Membership =
+      durable.snapshot?.meta.membership ??
+      (cfg.join && fresh
+        ? { voters: [], learners: [] }
+        : { voters: cfg.members.map((m) => m.id), learners: [] });
     const core = new RaftCore(
       {
         id: cfg.id,
@@ -118,7 +153,11 @@ export class NodeHost {
     // A leader must be able to send the recovered snapshot to followers that need it.
     if (durable.snapshot) core.compact(durable.snapshot);
     env.logger.info(
-      { commit: core.log.committed, lastIndex: core.log.lastIndex(), snapshotIndex: core.log.offset },
+      {
+        commit: core.log.committed,
+        lastIndex: core.log.lastIndex(),
+        snapshotIndex: core.log.offset,
+      },
       `recovered durable state: term ${core.term}, commit ${core.log.committed}, last index ${core.log.lastIndex()}`,
     );
     const host = new NodeHost(cfg, env, hooks, core, sm);
@@ -221,7 +260,8 @@ export class NodeHost {
     } catch (error) {
       throw failureOf(error, this.leaderHint());
     }
-    if (!done.result) throw new RequestFailure("ERROR_REASON_INTERNAL", `entry ${done.index} carried no command`);
+    if (!done.result)
+      throw new RequestFailure("ERROR_REASON_INTERNAL", `entry ${done.index} carried no command`);
     return { index: done.index, outcome: done.result };
   }
 
@@ -246,11 +286,17 @@ export class NodeHost {
     const leading = (): boolean => core.role === "leader" && core.term === term;
     if (index === 0 || !leading()) throw notLeader(this.leaderHint());
     if (this.driver.applied < index) {
-      await Promise.race([this.asRequestFailure(this.driver.untilApplied(index)), this.env.sleep(maxWaitMs)]);
+      await Promise.race([
+        this.asRequestFailure(this.driver.untilApplied(index)),
+        this.env.sleep(maxWaitMs),
+      ]);
     }
     if (!leading()) throw notLeader(this.leaderHint());
     if (this.driver.applied < index) {
-      throw new RequestFailure("ERROR_REASON_NODE_BUSY", `this leader has not applied its first entry (index ${index}) yet; retry`);
+      throw new RequestFailure(
+        "ERROR_REASON_NODE_BUSY",
+        `this leader has not applied its first entry (index ${index}) yet; retry`,
+      );
     }
   }
 
@@ -268,14 +314,23 @@ export class NodeHost {
   }
 
   /** The batch the batcher gathered, through the disk check and the metrics hook. */
-  private proposeNow(data: readonly Uint8Array[]): Array<Promise<{ index: number; result: EntryResult }>> {
+  private proposeNow(
+    data: readonly Uint8Array[],
+  ): Array<Promise<{ index: number; result: EntryResult }>> {
     const refused = this.env.writesRefused?.() ?? null;
-    if (refused !== null) return data.map(() => Promise.reject(new RequestFailure("ERROR_REASON_DISK_RESERVE", refused)));
+    if (refused !== null)
+      return data.map(() =>
+        Promise.reject(new RequestFailure("ERROR_REASON_DISK_RESERVE", refused)),
+      );
     const started = this.now();
     const pending = this.driver.propose(data);
     const settled = this.hooks.onProposalSettled;
     if (settled) {
-      for (const p of pending) p.then(() => settled(true, (this.now() - started) / 1000), () => settled(false, (this.now() - started) / 1000));
+      for (const p of pending)
+        p.then(
+          () => settled(true, (this.now() - started) / 1000),
+          () => settled(false, (this.now() - started) / 1000),
+        );
     }
     return pending;
   }
@@ -302,7 +357,10 @@ export class NodeHost {
   private checkTimers(stallMs: number): void {
     if (!this.keeper.isLeader || this.isStopped) return;
     if (stallMs > 0) {
-      this.logger.warn({ stallMs: Math.round(stallMs) }, "event loop stalled longer than a heartbeat; every session's deadline moves later by the stall, none expires now");
+      this.logger.warn(
+        { stallMs: Math.round(stallMs) },
+        "event loop stalled longer than a heartbeat; every session's deadline moves later by the stall, none expires now",
+      );
       this.keeper.stalled(stallMs);
       return;
     }
@@ -319,21 +377,40 @@ export class NodeHost {
   private logTimerProposals(due: readonly Command[]): void {
     const counts: Record<string, number> = {};
     for (const cmd of due) counts[cmd.type] = (counts[cmd.type] ?? 0) + 1;
-    const sessions = due.slice(0, TIMER_LINES_MAX).map((cmd) => ("sessionId" in cmd ? String(cmd.sessionId) : cmd.type));
-    this.logger.info({ counts, firstSessions: sessions }, `${due.length} timers ran out: proposing their expiries, timeouts and revokes`);
+    const sessions = due
+      .slice(0, TIMER_LINES_MAX)
+      .map((cmd) => ("sessionId" in cmd ? String(cmd.sessionId) : cmd.type));
+    this.logger.info(
+      { counts, firstSessions: sessions },
+      `${due.length} timers ran out: proposing their expiries, timeouts and revokes`,
+    );
   }
 
   /** One line per command a timer proposes: what ran out, and for whom. */
   private logTimerProposal(cmd: Command): void {
     switch (cmd.type) {
       case "expireSession":
-        this.logger.info({ command: cmd.type, sessionId: cmd.sessionId }, "session TTL ran out: proposing expiry");
+        this.logger.info(
+          { command: cmd.type, sessionId: cmd.sessionId },
+          "session TTL ran out: proposing expiry",
+        );
         return;
       case "cancelWait":
-        this.logger.info({ command: cmd.type, sessionId: cmd.sessionId, lock: cmd.lock }, "wait ran out: proposing its end");
+        this.logger.info(
+          { command: cmd.type, sessionId: cmd.sessionId, lock: cmd.lock },
+          "wait ran out: proposing its end",
+        );
         return;
       case "holdLimit":
-        this.logger.info({ command: cmd.type, sessionId: cmd.sessionId, token: String(cmd.token), holdMs: cmd.holdMs }, "hold limit ran out: proposing the revoke of the grant");
+        this.logger.info(
+          {
+            command: cmd.type,
+            sessionId: cmd.sessionId,
+            token: String(cmd.token),
+            holdMs: cmd.holdMs,
+          },
+          "hold limit ran out: proposing the revoke of the grant",
+        );
         return;
       default:
         this.logger.info({ command: cmd.type }, `proposing ${cmd.type}`);
@@ -351,8 +428,16 @@ export class NodeHost {
     const differ = !sameLimits(this.sm.limits, this.cfg.limits);
     if (differ !== this.limitsDiffer) {
       this.limitsDiffer = differ;
-      if (differ) this.logger.warn({ replicated: this.sm.limits, file: this.cfg.limits }, "the cluster's replicated lock limits differ from this node's cluster file; the replicated ones apply (a leader with this file proposes its own)");
-      else this.logger.info({ limits: this.sm.limits }, "the cluster's replicated lock limits match this node's cluster file");
+      if (differ)
+        this.logger.warn(
+          { replicated: this.sm.limits, file: this.cfg.limits },
+          "the cluster's replicated lock limits differ from this node's cluster file; the replicated ones apply (a leader with this file proposes its own)",
+        );
+      else
+        this.logger.info(
+          { limits: this.sm.limits },
+          "the cluster's replicated lock limits match this node's cluster file",
+        );
     }
     this.proposeFileLimits();
   }
@@ -362,7 +447,9 @@ export class NodeHost {
     if (core.role !== "leader" || this.limitsTerm === core.term || this.isStopped) return;
     const term = core.term;
     this.limitsTerm = term;
-    const [done] = this.driver.propose([encodeCommand({ type: "setLimits", limits: this.cfg.limits, wallMs: this.wallMs() })]);
+    const [done] = this.driver.propose([
+      encodeCommand({ type: "setLimits", limits: this.cfg.limits, wallMs: this.wallMs() }),
+    ]);
     done?.catch(() => {
       // Not appended (a transfer in progress) or overwritten: a later tick asks again.
       if (this.limitsTerm === term) this.limitsTerm = 0;
@@ -397,12 +484,18 @@ export class NodeHost {
     const index = sm.appliedIndex;
     const term = core.log.term(index);
     if (this.snapshotting || this.isStopped || term === undefined) return null;
-    if (driver.applied !== index || core.log.applied !== index || driver.applyBacklog > 0) return null;
+    if (driver.applied !== index || core.log.applied !== index || driver.applyBacklog > 0)
+      return null;
     this.snapshotting = true;
     const membership = core.membership;
     const release = driver.holdApply();
     const started = this.now();
-    const taking = runSliced(sm.snapshotSteps(), SNAPSHOT_SLICE_MS, () => this.now(), this.env.defer)
+    const taking = runSliced(
+      sm.snapshotSteps(),
+      SNAPSHOT_SLICE_MS,
+      () => this.now(),
+      this.env.defer,
+    )
       .finally(release)
       .then(async (data) => {
         const encodeSeconds = (this.now() - started) / 1000;
@@ -411,7 +504,10 @@ export class NodeHost {
         // being installed from the leader, which would supersede it), then compacts the core.
         await driver.compact(snapshot);
         if (driver.core.log.offset === index) {
-          this.logger.info({ index, bytes: data.byteLength }, `snapshot taken at index ${index}; log compacted`);
+          this.logger.info(
+            { index, bytes: data.byteLength },
+            `snapshot taken at index ${index}; log compacted`,
+          );
           this.hooks.onSnapshotTaken?.(index, data.byteLength, encodeSeconds);
         }
         return snapshot;
@@ -431,15 +527,29 @@ export class NodeHost {
    * The state at a linearizable point, for a backup: after a ReadIndex, encoded while
    * applying is held (so it is the state at one committed, applied index), in slices.
    */
-  async consistentState(): Promise<{ index: number; term: number; epoch: number; data: Uint8Array }> {
+  async consistentState(): Promise<{
+    index: number;
+    term: number;
+    epoch: number;
+    data: Uint8Array;
+  }> {
     await this.linearizable();
     const release = this.driver.holdApply();
     try {
       const sm = this.sm;
       const index = sm.appliedIndex;
       const term = this.driver.core.log.term(index);
-      if (term === undefined) throw new RequestFailure("ERROR_REASON_NODE_BUSY", `the term of applied entry ${index} is not known here; retry`);
-      const data = await runSliced(sm.snapshotSteps(), SNAPSHOT_SLICE_MS, () => this.now(), this.env.defer);
+      if (term === undefined)
+        throw new RequestFailure(
+          "ERROR_REASON_NODE_BUSY",
+          `the term of applied entry ${index} is not known here; retry`,
+        );
+      const data = await runSliced(
+        sm.snapshotSteps(),
+        SNAPSHOT_SLICE_MS,
+        () => this.now(),
+        this.env.defer,
+      );
       return { index, term, epoch: sm.epoch, data };
     } finally {
       release();
@@ -462,7 +572,8 @@ export class NodeHost {
     const electionMs = this.electionTimeoutMs;
     const deadline = this.now() + Math.max(2_000, 3 * electionMs);
     const tried: NodeId[] = [];
-    const leading = (): boolean => core.role === "leader" && core.term === term && !driver.isStopped;
+    const leading = (): boolean =>
+      core.role === "leader" && core.term === term && !driver.isStopped;
     while (leading() && this.now() < deadline) {
       // The best target not tried yet (a member that just restarted may not be reachable
       // yet, though its log looks caught up); after every one was tried, the best again.
@@ -479,8 +590,13 @@ export class NodeHost {
       while (leading() && this.now() < retryAt) await this.sleep(5);
     }
     if (core.role === "leader") {
-      this.logger.warn(`leadership transfer did not complete before stopping (${tried.length} attempts, to nodes ${tried.join(", ")})`);
-    } else this.logger.info(`handed leadership to node ${core.leader === 0 ? tried[tried.length - 1] : core.leader} before stopping`);
+      this.logger.warn(
+        `leadership transfer did not complete before stopping (${tried.length} attempts, to nodes ${tried.join(", ")})`,
+      );
+    } else
+      this.logger.info(
+        `handed leadership to node ${core.leader === 0 ? tried[tried.length - 1] : core.leader} before stopping`,
+      );
   }
 
   /** The voter other than this node best placed to take over (0: none): see transferCandidates. */
@@ -527,18 +643,34 @@ export class NodeHost {
   }
 
   private fatal(error: unknown): void {
-    this.logger.fatal({ err: error }, "durable write failed; stopping (restart recovers from disk)");
+    this.logger.fatal(
+      { err: error },
+      "durable write failed; stopping (restart recovers from disk)",
+    );
     this.hooks.onFatal?.(error);
   }
 
   private softStateChanged(soft: SoftState): void {
-    const leaderText = soft.leader === 0 ? "no leader known" : soft.leader === this.id ? "this node leads" : `leader is node ${soft.leader}`;
-    this.logger.info({ role: soft.role, leader: soft.leader }, `now ${soft.role} in term ${soft.term}; ${leaderText}`);
+    const leaderText =
+      soft.leader === 0
+        ? "no leader known"
+        : soft.leader === this.id
+          ? "this node leads"
+          : `leader is node ${soft.leader}`;
+    this.logger.info(
+      { role: soft.role, leader: soft.leader },
+      `now ${soft.role} in term ${soft.term}; ${leaderText}`,
+    );
     if (soft.role === "leader") {
       if (this.leaderTerm !== soft.term) {
         this.leaderTerm = soft.term;
         // A new leader starts every session's TTL, every pending wait and every grant's hold limit afresh.
-        this.keeper.becomeLeader(this.now(), this.sm.sessionLeases(), this.sm.pendingWaits(), this.sm.holdLimits());
+        this.keeper.becomeLeader(
+          this.now(),
+          this.sm.sessionLeases(),
+          this.sm.pendingWaits(),
+          this.sm.holdLimits(),
+        );
         this.proposeFileLimits();
       }
     } else if (this.leaderTerm !== 0) {
@@ -570,7 +702,9 @@ export class NodeHost {
     this.checkedSnapshot = null;
     const sm = LockStateMachine.restore(snapshot.data);
     if (sm.appliedIndex !== snapshot.meta.index) {
-      throw new SnapshotError(`snapshot state is at index ${sm.appliedIndex} but the snapshot is named for index ${snapshot.meta.index}`);
+      throw new SnapshotError(
+        `snapshot state is at index ${sm.appliedIndex} but the snapshot is named for index ${snapshot.meta.index}`,
+      );
     }
     this.checkedSnapshot = { snapshot, sm };
   }
@@ -600,7 +734,10 @@ export class NodeHost {
     const checked = this.checkedSnapshot;
     this.checkedSnapshot = null;
     this.sm = checked?.snapshot === snapshot ? checked.sm : LockStateMachine.restore(snapshot.data);
-    this.logger.info({ index: snapshot.meta.index, term: snapshot.meta.term }, "installed a snapshot from the leader");
+    this.logger.info(
+      { index: snapshot.meta.index, term: snapshot.meta.term },
+      "installed a snapshot from the leader",
+    );
     this.hooks.onSnapshotInstalled?.(snapshot.meta.index);
     this.waiters.recheck(
       (sessionId, seq) => {
@@ -633,6 +770,9 @@ export class NodeHost {
     for (const id of [...this.peerAddresses.keys()]) {
       if (id !== this.id && !members.has(id) && members.size > 0) transport.removePeer?.(id);
     }
-    this.logger.info({ voters: m.voters, learners: m.learners }, `membership: voters ${m.voters.join(",")}${m.learners.length ? `, learners ${m.learners.join(",")}` : ""}`);
+    this.logger.info(
+      { voters: m.voters, learners: m.learners },
+      `membership: voters ${m.voters.join(",")}${m.learners.length ? `, learners ${m.learners.join(",")}` : ""}`,
+    );
   }
 }

@@ -4,12 +4,25 @@
 // several answers in one frame of the Stream RPC), and each view as the contract's value.
 import type { AnswerOf, RequestOf } from "../../proto/lock-calls.ts";
 import type {
-  GetLockRequest, HistoryRecordInfo, KindFields, LockHolderInfo as HolderValue, LockInfo as LockValue, LockSummaryInfo,
-  LockWaiterInfo as WaiterValue, SessionInfo as SessionValue,
+  GetLockRequest,
+  HistoryRecordInfo,
+  KindFields,
+  LockHolderInfo as HolderValue,
+  LockInfo as LockValue,
+  LockSummaryInfo,
+  LockWaiterInfo as WaiterValue,
+  SessionInfo as SessionValue,
 } from "../../proto/lock-values.ts";
 import { DEFAULT_PAGE_SIZE } from "../../proto/limits.ts";
 import type {
-  GrantMode, HistoryEntry, HolderPlace, LockHolderInfo, LockPageBounds, LockPageInfo, LockWaiterInfo, SessionInfo,
+  GrantMode,
+  HistoryEntry,
+  HolderPlace,
+  LockHolderInfo,
+  LockPageBounds,
+  LockPageInfo,
+  LockWaiterInfo,
+  SessionInfo,
 } from "../lock/index.ts";
 import { RequestFailure } from "./failures.ts";
 import type { LockReader } from "./node-host.ts";
@@ -40,8 +53,16 @@ function listLimit(limit: number | undefined): number {
 
 export function getLockBounds(req: GetLockRequest): LockPageBounds {
   return {
-    holders: { limit: listLimit(req.holderLimit), maxBytes: LIST_PAGE_BYTES, after: req.holdersAfter },
-    waiters: { limit: listLimit(req.waiterLimit), maxBytes: LIST_PAGE_BYTES, afterIndex: Number(req.waitersAfterIndex) },
+    holders: {
+      limit: listLimit(req.holderLimit),
+      maxBytes: LIST_PAGE_BYTES,
+      after: req.holdersAfter,
+    },
+    waiters: {
+      limit: listLimit(req.waiterLimit),
+      maxBytes: LIST_PAGE_BYTES,
+      afterIndex: Number(req.waitersAfterIndex),
+    },
   };
 }
 
@@ -56,25 +77,40 @@ interface KindView {
 export function kindFieldsOf(v: KindView, permits: number | undefined): KindFields {
   return {
     ...(v.mode === "shared" ? { mode: "shared" as const } : {}),
-    ...(v.mode === "permit" ? { mode: "permit" as const, permits: permits ?? 0, slot: v.slot ?? 0 } : {}),
+    ...(v.mode === "permit"
+      ? { mode: "permit" as const, permits: permits ?? 0, slot: v.slot ?? 0 }
+      : {}),
     ...(v.holderData ? { data: v.holderData } : {}),
     ...(v.holdMs ? { holdMs: v.holdMs } : {}),
   };
 }
 
 function holderOf(h: LockHolderInfo, permits?: number): HolderValue {
-  return { sessionId: h.sessionId, clientName: h.clientName, token: h.token, grantedIndex: BigInt(h.grantedAt), ...kindFieldsOf(h, permits) };
+  return {
+    sessionId: h.sessionId,
+    clientName: h.clientName,
+    token: h.token,
+    grantedIndex: BigInt(h.grantedAt),
+    ...kindFieldsOf(h, permits),
+  };
 }
 
 function waiterOf(w: LockWaiterInfo, permits?: number): WaiterValue {
   return {
-    sessionId: w.sessionId, clientName: w.clientName, waitingSinceIndex: BigInt(w.waitedFrom), ...kindFieldsOf(w, permits),
+    sessionId: w.sessionId,
+    clientName: w.clientName,
+    waitingSinceIndex: BigInt(w.waitedFrom),
+    ...kindFieldsOf(w, permits),
     ...(w.targets ? { locks: w.targets.map((t) => ({ ...t })) } : {}),
   };
 }
 
-function cursorOf(place: HolderPlace | null): { nextHoldersAfter?: { token: bigint; sessionId: bigint } } {
-  return place === null ? {} : { nextHoldersAfter: { token: place.token, sessionId: place.sessionId } };
+function cursorOf(place: HolderPlace | null): {
+  nextHoldersAfter?: { token: bigint; sessionId: bigint };
+} {
+  return place === null
+    ? {}
+    : { nextHoldersAfter: { token: place.token, sessionId: place.sessionId } };
 }
 
 /**
@@ -82,12 +118,17 @@ function cursorOf(place: HolderPlace | null): { nextHoldersAfter?: { token: bigi
  * are several (a lone holder is `holder` alone), the holder count and where the holders
  * not listed start, the kind. `continued`: the page goes on from a place in the list.
  */
-function lockFields(info: LockPageInfo, continued: boolean): Omit<LockSummaryInfo, "lock" | "waiterCount"> {
+function lockFields(
+  info: LockPageInfo,
+  continued: boolean,
+): Omit<LockSummaryInfo, "lock" | "waiterCount"> {
   const permits = info.permits;
   return {
     ...(info.holder ? { holder: holderOf(info.holder, permits) } : {}),
     // A page after the first lists its holders even when one is left.
-    ...(info.holderCount > 1 || continued ? { holders: info.holders.map((h) => holderOf(h, permits)) } : {}),
+    ...(info.holderCount > 1 || continued
+      ? { holders: info.holders.map((h) => holderOf(h, permits)) }
+      : {}),
     holderCount: info.holderCount,
     ...cursorOf(info.nextHoldersAfter),
     ...(info.kind === "semaphore" ? { kind: "semaphore" as const, permits: permits ?? 0 } : {}),
@@ -96,7 +137,10 @@ function lockFields(info: LockPageInfo, continued: boolean): Omit<LockSummaryInf
 
 export function lockValue(info: LockPageInfo, continued: boolean): LockValue {
   return {
-    lock: info.name, ...lockFields(info, continued), waiters: info.waiters.map((w) => waiterOf(w, info.permits)), waiterCount: info.waiterCount,
+    lock: info.name,
+    ...lockFields(info, continued),
+    waiters: info.waiters.map((w) => waiterOf(w, info.permits)),
+    waiterCount: info.waiterCount,
     ...(info.nextWaitersAfter !== null ? { nextWaitersAfter: BigInt(info.nextWaitersAfter) } : {}),
   };
 }
@@ -107,8 +151,12 @@ export function lockSummary(info: LockPageInfo): LockSummaryInfo {
 
 export function sessionValue(s: SessionInfo): SessionValue {
   return {
-    sessionId: s.id, clientName: s.clientName, ttlMs: s.ttlMs, openedIndex: BigInt(s.openedAt),
-    heldLocks: s.held.map((h) => h.lock), waitingLocks: s.waiting.map((w) => w.lock),
+    sessionId: s.id,
+    clientName: s.clientName,
+    ttlMs: s.ttlMs,
+    openedIndex: BigInt(s.openedAt),
+    heldLocks: s.held.map((h) => h.lock),
+    waitingLocks: s.waiting.map((w) => w.lock),
   };
 }
 
@@ -121,26 +169,45 @@ export function historyRecord(r: HistoryEntry): HistoryRecordInfo {
   // A permit is only marked: the history does not keep its semaphore's permit count.
   const { permits: _permits, ...kind } = kindFieldsOf(r, 0);
   return {
-    token: r.token, sessionId: r.sessionId, clientName: r.clientName, grantedIndex: BigInt(r.grantedAt), waitedFromIndex: BigInt(r.waitedFrom),
-    endedIndex: BigInt(r.endedAt ?? 0), reason: r.reason ?? "current",
-    grantedAtMs: displayMs(r.grantedWallMs), endedAtMs: displayMs(r.endedWallMs), ...kind,
+    token: r.token,
+    sessionId: r.sessionId,
+    clientName: r.clientName,
+    grantedIndex: BigInt(r.grantedAt),
+    waitedFromIndex: BigInt(r.waitedFrom),
+    endedIndex: BigInt(r.endedAt ?? 0),
+    reason: r.reason ?? "current",
+    grantedAtMs: displayMs(r.grantedWallMs),
+    endedAtMs: displayMs(r.endedWallMs),
+    ...kind,
     ...(r.revokedFor === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}),
   };
 }
 
 /** The calls that read the lock state. */
-export type ReadName = "GetLock" | "ListLocks" | "GetSession" | "ListSessions" | "GetLockHistory" | "ValidateToken";
+export type ReadName =
+  "GetLock" | "ListLocks" | "GetSession" | "ListSessions" | "GetLockHistory" | "ValidateToken";
 
 const READS: { [N in ReadName]: (req: RequestOf<N>, state: LockReader) => AnswerOf<N> } = {
-  GetLock: (req, state) => lockValue(state.lockPage(req.lock, getLockBounds(req)), req.holdersAfter !== undefined),
+  GetLock: (req, state) =>
+    lockValue(state.lockPage(req.lock, getLockBounds(req)), req.holdersAfter !== undefined),
   ListLocks: (req, state) => {
     const after = req.after === "" ? undefined : req.after;
-    const page = state.listLockPages({ prefix: req.prefix, after, limit: pageSize(req.limit), maxBytes: LOCKS_PAGE_BYTES, each: SUMMARY_BOUNDS });
+    const page = state.listLockPages({
+      prefix: req.prefix,
+      after,
+      limit: pageSize(req.limit),
+      maxBytes: LOCKS_PAGE_BYTES,
+      each: SUMMARY_BOUNDS,
+    });
     return { locks: page.locks.map(lockSummary), nextAfter: page.nextAfter ?? "" };
   },
   GetSession: (req, state) => {
     const info = state.getSession(req.sessionId);
-    if (!info) throw new RequestFailure("ERROR_REASON_SESSION_NOT_FOUND", `session ${req.sessionId} not found (unknown, closed or expired)`);
+    if (!info)
+      throw new RequestFailure(
+        "ERROR_REASON_SESSION_NOT_FOUND",
+        `session ${req.sessionId} not found (unknown, closed or expired)`,
+      );
     return { session: sessionValue(info) };
   },
   ListSessions: (req, state) => {
@@ -155,6 +222,10 @@ const READS: { [N in ReadName]: (req: RequestOf<N>, state: LockReader) => Answer
 };
 
 /** A read's answer from the state as it stands (a GetSession of a session it lacks fails as not found). */
-export function answerRead<N extends ReadName>(name: N, req: RequestOf<N>, state: LockReader): AnswerOf<N> {
+export function answerRead<N extends ReadName>(
+  name: N,
+  req: RequestOf<N>,
+  state: LockReader,
+): AnswerOf<N> {
   return READS[name](req, state);
 }

@@ -4,7 +4,14 @@
 // machine checks the command again at apply and decides by it.
 import type { AcquireRequest, SequencedRequest } from "../../proto/lock-values.ts";
 import { utf8Length } from "../../proto/names.ts";
-import { checkHoldMs, checkSequenced, checkTtl, checkWaitMs, type LockLimits, type LockTarget } from "../lock/index.ts";
+import {
+  checkHoldMs,
+  checkSequenced,
+  checkTtl,
+  checkWaitMs,
+  type LockLimits,
+  type LockTarget,
+} from "../lock/index.ts";
 import { RequestFailure } from "./failures.ts";
 
 function ensure(problem: string | null): void {
@@ -17,7 +24,8 @@ export function checkOpenSession(ttlMs: number, limits: LockLimits): void {
 }
 
 export function checkWrite(req: SequencedRequest, limits: LockLimits): void {
-  if (req.held.length > limits.maxHeldList) ensure(`held lists ${req.held.length} seqs; at most ${limits.maxHeldList} are allowed`);
+  if (req.held.length > limits.maxHeldList)
+    ensure(`held lists ${req.held.length} seqs; at most ${limits.maxHeldList} are allowed`);
   ensure(checkSequenced(req, limits));
 }
 
@@ -34,12 +42,17 @@ export function checkAcquire(req: AcquireRequest, limits: LockLimits): void {
   checkPermits(req, "", limits);
   const more = req.more ?? [];
   if (more.length + 1 > limits.maxLocksPerAcquire) {
-    ensure(`more_locks: ${more.length + 1} locks in one Acquire, more than ${limits.maxLocksPerAcquire}`);
+    ensure(
+      `more_locks: ${more.length + 1} locks in one Acquire, more than ${limits.maxLocksPerAcquire}`,
+    );
   }
   more.forEach((t, i) => checkPermits(t, `more_locks[${i}].`, limits));
   const dataBytes = utf8Length(req.holderData ?? "");
-  if (dataBytes > limits.maxHolderDataBytes) ensure(`holder_data: ${dataBytes} bytes, more than ${limits.maxHolderDataBytes}`);
+  if (dataBytes > limits.maxHolderDataBytes)
+    ensure(`holder_data: ${dataBytes} bytes, more than ${limits.maxHolderDataBytes}`);
   if (checkHoldMs(req.holdMs, limits) !== null) {
-    ensure(`hold_ms: ${req.holdMs} is outside ${limits.minHoldMs}..${limits.maxHoldMs} (0: no hold limit)`);
+    ensure(
+      `hold_ms: ${req.holdMs} is outside ${limits.minHoldMs}..${limits.maxHoldMs} (0: no hold limit)`,
+    );
   }
 }

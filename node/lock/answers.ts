@@ -2,7 +2,14 @@
 // client receives is what apply decided, and a refusal names the wire's ErrorReason. The
 // binary form here is how the exactly-once table keeps answers in snapshots.
 import { palisade } from "../../proto/gen/palisade.js";
-import type { AcquireAnswer, ErrorAnswer, GrantMode, LockGrantInfo, LockHolderInfo, SessionOpened } from "../../proto/lock-values.ts";
+import type {
+  AcquireAnswer,
+  ErrorAnswer,
+  GrantMode,
+  LockGrantInfo,
+  LockHolderInfo,
+  SessionOpened,
+} from "../../proto/lock-values.ts";
 import type { ErrorReasonName } from "../../proto/wire.ts";
 import { ByteDecodeError, type ByteReader, type ByteWriter } from "./bytes.ts";
 
@@ -31,18 +38,35 @@ export function fail(reason: ErrorReasonName, message: string): ErrorAnswer {
   return { kind: "error", reason, message };
 }
 
-export const invalid = (message: string): ErrorAnswer => fail("ERROR_REASON_INVALID_ARGUMENT", message);
+export const invalid = (message: string): ErrorAnswer =>
+  fail("ERROR_REASON_INVALID_ARGUMENT", message);
 
 export function sessionNotFound(sessionId: bigint): ErrorAnswer {
-  return fail("ERROR_REASON_SESSION_NOT_FOUND", `session ${sessionId} not found (unknown, closed or expired)`);
+  return fail(
+    "ERROR_REASON_SESSION_NOT_FOUND",
+    `session ${sessionId} not found (unknown, closed or expired)`,
+  );
 }
 
 export function sessionEnded(sessionId: bigint): ErrorAnswer {
-  return fail("ERROR_REASON_SESSION_ENDED", `session ${sessionId} ended while the request was pending`);
+  return fail(
+    "ERROR_REASON_SESSION_ENDED",
+    `session ${sessionId} ended while the request was pending`,
+  );
 }
 
 const KINDS: readonly Answer["kind"][] = [
-  "sessionOpened", "sessionClosed", "sessionExpired", "granted", "notAcquired", "cancelled", "waiting", "released", "revoked", "limitsSet", "error",
+  "sessionOpened",
+  "sessionClosed",
+  "sessionExpired",
+  "granted",
+  "notAcquired",
+  "cancelled",
+  "waiting",
+  "released",
+  "revoked",
+  "limitsSet",
+  "error",
 ];
 const MODES: readonly GrantMode[] = ["exclusive", "shared", "permit"];
 const REASONS = palisade.v1.ErrorReason;
@@ -57,7 +81,12 @@ export function writeAnswer(w: ByteWriter, answer: Answer): void {
       w.u64(answer.token);
       writeHolder(w, answer.holder);
       w.uint(answer.grants.length);
-      for (const g of answer.grants) w.str(g.lock).u64(g.token).u8(MODES.indexOf(g.mode)).uint(g.permits ?? 0).uint(g.slot ?? 0);
+      for (const g of answer.grants)
+        w.str(g.lock)
+          .u64(g.token)
+          .u8(MODES.indexOf(g.mode))
+          .uint(g.permits ?? 0)
+          .uint(g.slot ?? 0);
       return;
     case "notAcquired":
       w.bool(answer.holder !== null);
@@ -109,7 +138,8 @@ export function readAnswer(r: ByteReader): Answer {
     }
     case "error": {
       const reason = REASONS[r.uint()] as ErrorReasonName | "ERROR_REASON_UNSPECIFIED" | undefined;
-      if (reason === undefined || reason === "ERROR_REASON_UNSPECIFIED") throw new ByteDecodeError("unknown error reason");
+      if (reason === undefined || reason === "ERROR_REASON_UNSPECIFIED")
+        throw new ByteDecodeError("unknown error reason");
       return fail(reason, r.str());
     }
     case undefined:

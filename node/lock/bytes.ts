@@ -48,7 +48,8 @@ export class ByteWriter {
 
   /** A non-negative safe integer. */
   uint(value: number): this {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`not a non-negative safe integer: ${value}`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new RangeError(`not a non-negative safe integer: ${value}`);
     this.ensure(8);
     this.len = this.putVarint(this.len, value);
     return this;
@@ -199,7 +200,9 @@ export class ByteReader {
 
   f64(): number {
     if (this.remaining < 8) throw new ByteDecodeError("truncated input");
-    const value = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.pos, 8).getFloat64(0);
+    const value = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.pos, 8).getFloat64(
+      0,
+    );
     this.pos += 8;
     return value;
   }
@@ -230,6 +233,7 @@ export class ByteReader {
   }
 
   expectEnd(): void {
-    if (this.pos !== this.bytes.length) throw new ByteDecodeError(`${this.remaining} trailing bytes`);
+    if (this.pos !== this.bytes.length)
+      throw new ByteDecodeError(`${this.remaining} trailing bytes`);
   }
 }

@@ -161,7 +161,10 @@ const MAX_DECODED_TARGETS = 4096;
 const scratch = new ByteWriter(1_024);
 
 export function encodeCommand(cmd: Command): Uint8Array {
-  const w = scratch.reset().u8(FORMAT_VERSION).u8(cmd.type === "acquire" && usesKinds(cmd) ? ACQUIRE_KINDS_TAG : TAGS[cmd.type]);
+  const w = scratch
+    .reset()
+    .u8(FORMAT_VERSION)
+    .u8(cmd.type === "acquire" && usesKinds(cmd) ? ACQUIRE_KINDS_TAG : TAGS[cmd.type]);
   switch (cmd.type) {
     case "openSession":
       w.str(cmd.requestId).uint(cmd.ttlMs).str(cmd.clientName);
@@ -186,7 +189,10 @@ export function encodeCommand(cmd: Command): Uint8Array {
       w.u64(cmd.sessionId).u64(cmd.token).uint(cmd.holdMs);
       break;
     case "cancelWait":
-      w.u64(cmd.sessionId).str(cmd.lock).uint(cmd.acquireSeq).u8(cmd.reason === "client" ? 0 : 1);
+      w.u64(cmd.sessionId)
+        .str(cmd.lock)
+        .uint(cmd.acquireSeq)
+        .u8(cmd.reason === "client" ? 0 : 1);
       break;
     case "release":
       writeSequenced(w, cmd);
@@ -206,8 +212,13 @@ export function encodeCommand(cmd: Command): Uint8Array {
 
 /** Does the Acquire use a field of the lock kinds (any but an explicit exclusive mode)? */
 function usesKinds(cmd: AcquireCommand): boolean {
-  return (cmd.mode !== undefined && cmd.mode !== "exclusive") || cmd.permits !== undefined || (cmd.more !== undefined && cmd.more.length > 0) ||
-    (cmd.holderData !== undefined && cmd.holderData !== "") || (cmd.holdMs !== undefined && cmd.holdMs !== 0);
+  return (
+    (cmd.mode !== undefined && cmd.mode !== "exclusive") ||
+    cmd.permits !== undefined ||
+    (cmd.more !== undefined && cmd.more.length > 0) ||
+    (cmd.holderData !== undefined && cmd.holderData !== "") ||
+    (cmd.holdMs !== undefined && cmd.holdMs !== 0)
+  );
 }
 
 function writeTarget(w: ByteWriter, t: LockTarget): void {
@@ -217,7 +228,8 @@ function writeTarget(w: ByteWriter, t: LockTarget): void {
   }
   const mode = t.mode ?? "exclusive";
   // Validation refuses any other mode before a command is encoded.
-  if (mode !== "exclusive" && mode !== "shared") throw new RangeError(`cannot encode lock mode ${String(mode)}`);
+  if (mode !== "exclusive" && mode !== "shared")
+    throw new RangeError(`cannot encode lock mode ${String(mode)}`);
   w.u8(TARGET_CODES[mode]);
 }
 
@@ -293,8 +305,15 @@ function readCommand(r: ByteReader): Command {
       const holderData = r.str();
       const holdMs = r.uint();
       cmd = {
-        type: "acquire", ...seqd, lock, waitMs, wallMs: r.f64(), ...first, ...(n > 0 ? { more } : {}),
-        ...(holderData !== "" ? { holderData } : {}), ...(holdMs !== 0 ? { holdMs } : {}),
+        type: "acquire",
+        ...seqd,
+        lock,
+        waitMs,
+        wallMs: r.f64(),
+        ...first,
+        ...(n > 0 ? { more } : {}),
+        ...(holderData !== "" ? { holderData } : {}),
+        ...(holdMs !== 0 ? { holdMs } : {}),
       };
       break;
     }
@@ -331,7 +350,10 @@ function readCommand(r: ByteReader): Command {
     case TAGS.setLimits: {
       // Entries written before the later limits existed carry fewer: those keep their defaults.
       const n = r.count();
-      if (n > LIMIT_KEYS.length) throw new CommandDecodeError(`setLimits carries ${n} limits, expected at most ${LIMIT_KEYS.length}`);
+      if (n > LIMIT_KEYS.length)
+        throw new CommandDecodeError(
+          `setLimits carries ${n} limits, expected at most ${LIMIT_KEYS.length}`,
+        );
       const values: number[] = [];
       for (let i = 0; i < n; i++) values.push(r.uint());
       cmd = { type: "setLimits", limits: limitsFromValues(values) as LockLimits, wallMs: r.f64() };

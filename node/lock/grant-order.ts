@@ -61,5 +61,7 @@ class JoinOrderHeap {
 
 /** One Acquire entry starts at most one request, so the index orders them; the session breaks no real tie. */
 function before(a: Waiter, b: Waiter): boolean {
-  return a.waitedFrom < b.waitedFrom || (a.waitedFrom === b.waitedFrom && a.sessionId < b.sessionId);
+  return (
+    a.waitedFrom < b.waitedFrom || (a.waitedFrom === b.waitedFrom && a.sessionId < b.sessionId)
+  );
 }

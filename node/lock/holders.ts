@@ -34,7 +34,11 @@ export function addHolder(lock: LockState, holder: Holder): void {
   const h = lock.holders;
   if (h === null) lock.holders = holder;
   else if (h instanceof Map) h.set(holder.sessionId, holder);
-  else lock.holders = new Map([[h.sessionId, h], [holder.sessionId, holder]]);
+  else
+    lock.holders = new Map([
+      [h.sessionId, h],
+      [holder.sessionId, holder],
+    ]);
 }
 
 export function removeHolder(lock: LockState, holder: Holder): void {

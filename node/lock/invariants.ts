@@ -5,7 +5,10 @@ import { holderCount, holderOf, holdersOf } from "./holders.ts";
 import type { LockState, Session, Waiter } from "./state.ts";
 import { modeOf } from "./state.ts";
 
-export function checkStateInvariants(sessions: ReadonlyMap<bigint, Session>, locks: ReadonlyMap<string, LockState>): string[] {
+export function checkStateInvariants(
+  sessions: ReadonlyMap<bigint, Session>,
+  locks: ReadonlyMap<string, LockState>,
+): string[] {
   const problems: string[] = [];
   const waiters = new Set<Waiter>();
   for (const lock of locks.values()) {
@@ -15,69 +18,108 @@ export function checkStateInvariants(sessions: ReadonlyMap<bigint, Session>, loc
     let lastWaitedFrom = 0;
     for (const w of lock.waiters?.values() ?? []) {
       waiters.add(w);
-      if (w.waitedFrom <= lastWaitedFrom) problems.push(`the queue of ${lock.name} is not in the order its waits began`);
+      if (w.waitedFrom <= lastWaitedFrom)
+        problems.push(`the queue of ${lock.name} is not in the order its waits began`);
       lastWaitedFrom = w.waitedFrom;
       const session = sessions.get(w.sessionId);
-      if (!session) problems.push(`lock ${lock.name} has a waiter from missing session ${w.sessionId}`);
-      else if (session.waits?.get(lock.name) !== w) problems.push(`session ${w.sessionId} does not list its wait on ${lock.name}`);
+      if (!session)
+        problems.push(`lock ${lock.name} has a waiter from missing session ${w.sessionId}`);
+      else if (session.waits?.get(lock.name) !== w)
+        problems.push(`session ${w.sessionId} does not list its wait on ${lock.name}`);
       if (holderOf(lock, w.sessionId)) problems.push(`holder of ${lock.name} also waits for it`);
       const target = w.targets.find((t) => t.lock === lock.name);
       if (!target) problems.push(`a wait in the queue of ${lock.name} does not name it`);
-      else if ((target.mode === "permit") !== (lock.semaphore !== null) || (lock.semaphore !== null && lock.semaphore.permits !== target.permits)) {
+      else if (
+        (target.mode === "permit") !== (lock.semaphore !== null) ||
+        (lock.semaphore !== null && lock.semaphore.permits !== target.permits)
+      ) {
         problems.push(`a wait for ${lock.name} asks for another kind than the name's`);
       }
     }
-    if (lock.holders === null && lock.waiters === null && lock.history.length === 0) problems.push(`unused lock entry ${lock.name}`);
+    if (lock.holders === null && lock.waiters === null && lock.history.length === 0)
+      problems.push(`unused lock entry ${lock.name}`);
   }
   // The FIFO rule was applied to the end: no waiting request could be granted now.
   for (const w of waiters) {
-    if (mayGrant(w, (name) => locks.get(name))) problems.push(`the wait of session ${w.sessionId} for ${w.lock} could be granted`);
-    for (const t of w.targets) if (locks.get(t.lock)?.waiters?.get(w.sessionId) !== w) problems.push(`a wait for ${w.lock} is missing from the queue of ${t.lock}`);
+    if (mayGrant(w, (name) => locks.get(name)))
+      problems.push(`the wait of session ${w.sessionId} for ${w.lock} could be granted`);
+    for (const t of w.targets)
+      if (locks.get(t.lock)?.waiters?.get(w.sessionId) !== w)
+        problems.push(`a wait for ${w.lock} is missing from the queue of ${t.lock}`);
   }
   for (const session of sessions.values()) checkSession(session, locks, problems);
   return problems;
 }
 
-function checkHolders(lock: LockState, sessions: ReadonlyMap<bigint, Session>, problems: string[]): void {
+function checkHolders(
+  lock: LockState,
+  sessions: ReadonlyMap<bigint, Session>,
+  problems: string[],
+): void {
   const holders = holdersOf(lock);
   // The paged reads continue a holder list after a grant's token (lock-pages.ts).
-  if (holders.some((h, i) => i > 0 && h.token < (holders[i - 1] as typeof h).token)) problems.push(`the holders of ${lock.name} are not in grant order`);
+  if (holders.some((h, i) => i > 0 && h.token < (holders[i - 1] as typeof h).token))
+    problems.push(`the holders of ${lock.name} are not in grant order`);
   for (const holder of holders) {
     const session = sessions.get(holder.sessionId);
     if (!session) problems.push(`lock ${lock.name} held by missing session ${holder.sessionId}`);
-    else if (!session.held.has(lock.name)) problems.push(`session ${holder.sessionId} does not list held lock ${lock.name}`);
-    if (holder.lock !== lock.name) problems.push(`lock ${lock.name} holds a grant of ${holder.lock}`);
+    else if (!session.held.has(lock.name))
+      problems.push(`session ${holder.sessionId} does not list held lock ${lock.name}`);
+    if (holder.lock !== lock.name)
+      problems.push(`lock ${lock.name} holds a grant of ${holder.lock}`);
   }
-  if (lock.holders instanceof Map && lock.holders.size < 2) problems.push(`lock ${lock.name} keeps ${lock.holders.size} holders in a map`);
+  if (lock.holders instanceof Map && lock.holders.size < 2)
+    problems.push(`lock ${lock.name} keeps ${lock.holders.size} holders in a map`);
   const modes = new Set(holders.map(modeOf));
   const semaphore = lock.semaphore;
   if (semaphore !== null) {
-    if (holders.length > 0 && (modes.size !== 1 || !modes.has("permit"))) problems.push(`semaphore ${lock.name} has a grant that is not a permit`);
-    if (holders.length > semaphore.permits) problems.push(`semaphore ${lock.name} has ${holders.length} grants of ${semaphore.permits} permits`);
+    if (holders.length > 0 && (modes.size !== 1 || !modes.has("permit")))
+      problems.push(`semaphore ${lock.name} has a grant that is not a permit`);
+    if (holders.length > semaphore.permits)
+      problems.push(
+        `semaphore ${lock.name} has ${holders.length} grants of ${semaphore.permits} permits`,
+      );
     const slots = new Set(holders.map((h) => h.terms?.slot ?? -1));
-    if (slots.size !== holders.length || [...slots].some((s) => s < 0 || s >= semaphore.permits)) problems.push(`semaphore ${lock.name} has slots out of range or taken twice`);
-    if (semaphore.slots.used !== holders.length) problems.push(`semaphore ${lock.name} counts ${semaphore.slots.used} slots taken for ${holders.length} grants`);
+    if (slots.size !== holders.length || [...slots].some((s) => s < 0 || s >= semaphore.permits))
+      problems.push(`semaphore ${lock.name} has slots out of range or taken twice`);
+    if (semaphore.slots.used !== holders.length)
+      problems.push(
+        `semaphore ${lock.name} counts ${semaphore.slots.used} slots taken for ${holders.length} grants`,
+      );
   } else {
     if (modes.has("permit")) problems.push(`lock ${lock.name} has a permit grant`);
-    if (modes.has("exclusive") && holderCount(lock) > 1) problems.push(`lock ${lock.name} has an exclusive grant beside others`);
+    if (modes.has("exclusive") && holderCount(lock) > 1)
+      problems.push(`lock ${lock.name} has an exclusive grant beside others`);
   }
 }
 
-function checkSession(session: Session, locks: ReadonlyMap<string, LockState>, problems: string[]): void {
+function checkSession(
+  session: Session,
+  locks: ReadonlyMap<string, LockState>,
+  problems: string[],
+): void {
   for (const name of session.held) {
     const lock = locks.get(name);
-    if (!lock || !holderOf(lock, session.id)) problems.push(`session ${session.id} lists ${name} but does not hold it`);
+    if (!lock || !holderOf(lock, session.id))
+      problems.push(`session ${session.id} lists ${name} but does not hold it`);
   }
   let pendingSeqs = 0;
   for (const [name, w] of session.waits ?? []) {
-    if (!w.targets.some((t) => t.lock === name)) problems.push(`session ${session.id} lists a wait under ${name}, which it does not name`);
-    if (locks.get(name)?.waiters?.get(session.id) !== w) problems.push(`session ${session.id} lists a wait on ${name} that the lock does not have`);
+    if (!w.targets.some((t) => t.lock === name))
+      problems.push(`session ${session.id} lists a wait under ${name}, which it does not name`);
+    if (locks.get(name)?.waiters?.get(session.id) !== w)
+      problems.push(`session ${session.id} lists a wait on ${name} that the lock does not have`);
   }
   for (const w of new Set(session.waits?.values() ?? [])) {
     pendingSeqs += w.seqs.length;
-    for (const seq of w.seqs) if (session.pending?.get(seq) !== w.lock) problems.push(`seq ${seq} of session ${session.id} not pending`);
+    for (const seq of w.seqs)
+      if (session.pending?.get(seq) !== w.lock)
+        problems.push(`seq ${seq} of session ${session.id} not pending`);
   }
-  if (pendingSeqs !== (session.pending?.size ?? 0)) problems.push(`session ${session.id} pending count mismatch`);
-  if (session.waits?.size === 0 || session.pending?.size === 0 || session.dropped?.size === 0) problems.push(`session ${session.id} keeps an empty table`);
-  for (const seq of session.answers.keys()) if (seq <= session.mark) problems.push(`session ${session.id} keeps acknowledged seq ${seq}`);
+  if (pendingSeqs !== (session.pending?.size ?? 0))
+    problems.push(`session ${session.id} pending count mismatch`);
+  if (session.waits?.size === 0 || session.pending?.size === 0 || session.dropped?.size === 0)
+    problems.push(`session ${session.id} keeps an empty table`);
+  for (const seq of session.answers.keys())
+    if (seq <= session.mark) problems.push(`session ${session.id} keeps acknowledged seq ${seq}`);
 }

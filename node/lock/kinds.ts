@@ -29,7 +29,11 @@ export interface AcquireTargets {
 
 /** Every lock an Acquire asks for, its `lock` first (validated commands only). */
 export function targetsOf(cmd: AcquireTargets): Target[] {
-  const first = targetOf({ lock: cmd.lock, ...(cmd.mode !== undefined ? { mode: cmd.mode } : {}), ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}) });
+  const first = targetOf({
+    lock: cmd.lock,
+    ...(cmd.mode !== undefined ? { mode: cmd.mode } : {}),
+    ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}),
+  });
   if (cmd.more === undefined || cmd.more.length === 0) return [first];
   return [first, ...cmd.more.map(targetOf)];
 }
@@ -41,10 +45,13 @@ export function lockTargetOf(t: Target): LockTarget {
 }
 
 export function sameTargets(a: readonly Target[], b: readonly Target[]): boolean {
-  return a.length === b.length && a.every((t, i) => {
-    const u = b[i] as Target;
-    return t.lock === u.lock && t.mode === u.mode && t.permits === u.permits;
-  });
+  return (
+    a.length === b.length &&
+    a.every((t, i) => {
+      const u = b[i] as Target;
+      return t.lock === u.lock && t.mode === u.mode && t.permits === u.permits;
+    })
+  );
 }
 
 /** "lock L", "lock L (shared)", "semaphore S of 3 permits", for messages. */

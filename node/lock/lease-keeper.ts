@@ -106,7 +106,12 @@ export class LeaseKeeper {
   }
 
   /** Starts every session's TTL, every pending wait and every grant's hold limit afresh from `now`. */
-  becomeLeader(now: number, sessions: readonly SessionLease[], waits: readonly PendingWait[], holds: readonly HoldLimit[] = []): void {
+  becomeLeader(
+    now: number,
+    sessions: readonly SessionLease[],
+    waits: readonly PendingWait[],
+    holds: readonly HoldLimit[] = [],
+  ): void {
     this.clear();
     this.leader = true;
     for (const s of sessions) this.sessionOpened(s.id, s.ttlMs, now);
@@ -122,7 +127,12 @@ export class LeaseKeeper {
 
   sessionOpened(id: bigint, ttlMs: number, now: number): void {
     if (!this.leader) return;
-    const timer: SessionTimer = { ttlMs, deadline: this.sessionClock(now) + ttlMs, proposedAt: null, version: ++this.version };
+    const timer: SessionTimer = {
+      ttlMs,
+      deadline: this.sessionClock(now) + ttlMs,
+      proposedAt: null,
+      version: ++this.version,
+    };
     this.sessions.set(id, timer);
     this.sessionQueue.push(timer.deadline, id, timer.version);
   }
@@ -133,7 +143,12 @@ export class LeaseKeeper {
 
   waitStarted(wait: PendingWait, now: number): void {
     if (!this.leader) return;
-    const timer: WaitTimer = { wait, deadline: now + wait.waitMs, proposedAt: null, version: ++this.version };
+    const timer: WaitTimer = {
+      wait,
+      deadline: now + wait.waitMs,
+      proposedAt: null,
+      version: ++this.version,
+    };
     const key = waitKey(wait.sessionId, wait.acquireSeq);
     this.waits.set(key, timer);
     this.waitQueue.push(timer.deadline, key, timer.version);
@@ -205,7 +220,11 @@ export class LeaseKeeper {
     // The next due entry of `queue`, or null once the call has its fill.
     const next = <K>(queue: DeadlineQueue<K>, at: number): { key: K; version: number } | null =>
       out.length < this.maxDuePerCall ? queue.popDue(at) : null;
-    for (let e = next(this.sessionQueue, sessionNow); e !== null; e = next(this.sessionQueue, sessionNow)) {
+    for (
+      let e = next(this.sessionQueue, sessionNow);
+      e !== null;
+      e = next(this.sessionQueue, sessionNow)
+    ) {
       const timer = this.sessions.get(e.key);
       if (!timer || timer.version !== e.version) continue;
       timer.proposedAt = now;
@@ -220,7 +239,14 @@ export class LeaseKeeper {
       timer.version = ++this.version;
       this.waitQueue.push(timer.deadline, e.key, timer.version);
       const w = timer.wait;
-      out.push({ type: "cancelWait", sessionId: w.sessionId, lock: w.lock, acquireSeq: w.acquireSeq, reason: "timeout", wallMs });
+      out.push({
+        type: "cancelWait",
+        sessionId: w.sessionId,
+        lock: w.lock,
+        acquireSeq: w.acquireSeq,
+        reason: "timeout",
+        wallMs,
+      });
     }
     for (let e = next(this.holdQueue, now); e !== null; e = next(this.holdQueue, now)) {
       const timer = this.holds.get(e.key);
@@ -230,7 +256,13 @@ export class LeaseKeeper {
       timer.version = ++this.version;
       this.holdQueue.push(timer.deadline, e.key, timer.version);
       const h = timer.hold;
-      out.push({ type: "holdLimit", sessionId: h.sessionId, token: h.token, holdMs: h.holdMs, wallMs });
+      out.push({
+        type: "holdLimit",
+        sessionId: h.sessionId,
+        token: h.token,
+        holdMs: h.holdMs,
+        wallMs,
+      });
     }
     return out;
   }
@@ -250,8 +282,11 @@ export class LeaseKeeper {
   /** Earliest time due() may have work (possibly early), or null when nothing is tracked. */
   nextDeadline(): number | null {
     const queued = this.sessionQueue.peekDeadline();
-    const deadlines = [queued === null ? null : queued + this.stallShiftMs, this.waitQueue.peekDeadline(), this.holdQueue.peekDeadline()]
-      .filter((d): d is number => d !== null);
+    const deadlines = [
+      queued === null ? null : queued + this.stallShiftMs,
+      this.waitQueue.peekDeadline(),
+      this.holdQueue.peekDeadline(),
+    ].filter((d): d is number => d !== null);
     return deadlines.length === 0 ? null : Math.min(...deadlines);
   }
 

@@ -55,8 +55,18 @@ export const DEFAULT_LOCK_LIMITS: LockLimits = Object.freeze({
 
 /** The limits a cluster file may set (its `limits` section); the others keep their defaults. */
 export const CONFIGURABLE_LIMITS = Object.freeze([
-  "maxSessions", "maxLocksPerSession", "maxWaitersPerLock", "maxInFlightPerSession", "maxWaitMs", "minTtlMs", "maxTtlMs",
-  "maxPermits", "maxLocksPerAcquire", "maxHolderDataBytes", "minHoldMs", "maxHoldMs",
+  "maxSessions",
+  "maxLocksPerSession",
+  "maxWaitersPerLock",
+  "maxInFlightPerSession",
+  "maxWaitMs",
+  "minTtlMs",
+  "maxTtlMs",
+  "maxPermits",
+  "maxLocksPerAcquire",
+  "maxHolderDataBytes",
+  "minHoldMs",
+  "maxHoldMs",
 ] as const satisfies readonly (keyof LockLimits)[]);
 
 export type ConfigurableLimit = (typeof CONFIGURABLE_LIMITS)[number];
@@ -67,9 +77,23 @@ export type ConfigurableLimit = (typeof CONFIGURABLE_LIMITS)[number];
  * the later ones at their defaults.
  */
 export const LIMIT_KEYS: readonly (keyof LockLimits)[] = Object.freeze([
-  "maxSessions", "maxLocksPerSession", "maxWaitersPerLock", "maxInFlightPerSession", "maxHeldList", "minTtlMs", "maxTtlMs",
-  "maxWaitMs", "historyPerLock", "historyTotal", "rememberedRequestIds", "rememberedClosedSessions",
-  "maxPermits", "maxLocksPerAcquire", "maxHolderDataBytes", "minHoldMs", "maxHoldMs",
+  "maxSessions",
+  "maxLocksPerSession",
+  "maxWaitersPerLock",
+  "maxInFlightPerSession",
+  "maxHeldList",
+  "minTtlMs",
+  "maxTtlMs",
+  "maxWaitMs",
+  "historyPerLock",
+  "historyTotal",
+  "rememberedRequestIds",
+  "rememberedClosedSessions",
+  "maxPermits",
+  "maxLocksPerAcquire",
+  "maxHolderDataBytes",
+  "minHoldMs",
+  "maxHoldMs",
 ]);
 
 /**
@@ -89,7 +113,8 @@ export function limitsFromValues(values: readonly number[]): LockLimits | null {
 export function checkLimits(limits: LockLimits): string | null {
   for (const key of LIMIT_KEYS) {
     const value = limits[key];
-    if (!Number.isSafeInteger(value) || value < 0) return `lock limit ${key} must be a non-negative integer`;
+    if (!Number.isSafeInteger(value) || value < 0)
+      return `lock limit ${key} must be a non-negative integer`;
   }
   if (limits.minTtlMs > limits.maxTtlMs) return "lock limit minTtlMs is above maxTtlMs";
   if (limits.minHoldMs > limits.maxHoldMs) return "lock limit minHoldMs is above maxHoldMs";
@@ -108,7 +133,11 @@ export function sameLimits(a: LockLimits, b: LockLimits): boolean {
   return LIMIT_KEYS.every((key) => a[key] === b[key]);
 }
 
-export { MAX_CLIENT_NAME_BYTES, MAX_LOCK_NAME_BYTES, MAX_REQUEST_ID_BYTES } from "../../proto/names.ts";
+export {
+  MAX_CLIENT_NAME_BYTES,
+  MAX_LOCK_NAME_BYTES,
+  MAX_REQUEST_ID_BYTES,
+} from "../../proto/names.ts";
 /** Log indexes stay below 2^48 so that epoch × 2^48 + index is a unique token. */
 export const MAX_INDEX = 2 ** 48 - 1;
 export const MAX_EPOCH = 2 ** 16 - 1;

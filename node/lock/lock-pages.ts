@@ -68,7 +68,8 @@ function utf8Bytes(text: string): number {
 /** An upper bound of the bytes a holder or waiter takes in a read's answer. */
 export function entryBytes(entry: LockHolderInfo | LockWaiterInfo): number {
   let n = ENTRY_OVERHEAD + utf8Bytes(entry.clientName) + utf8Bytes(entry.holderData ?? "");
-  for (const t of ("targets" in entry ? entry.targets : undefined) ?? []) n += TARGET_OVERHEAD + utf8Bytes(t.lock);
+  for (const t of ("targets" in entry ? entry.targets : undefined) ?? [])
+    n += TARGET_OVERHEAD + utf8Bytes(t.lock);
   return n;
 }
 
@@ -83,12 +84,16 @@ function isAfter(h: Holder, place: HolderPlace): boolean {
 }
 
 /** Adds entries while the bounds allow; `more`: entries were left out. */
-function fill<T extends LockHolderInfo | LockWaiterInfo>(bounds: PageBounds, candidates: Iterable<T>): { entries: T[]; bytes: number; more: boolean } {
+function fill<T extends LockHolderInfo | LockWaiterInfo>(
+  bounds: PageBounds,
+  candidates: Iterable<T>,
+): { entries: T[]; bytes: number; more: boolean } {
   const entries: T[] = [];
   let bytes = 0;
   for (const entry of candidates) {
     const size = entryBytes(entry);
-    if (entries.length === bounds.limit || (entries.length > 0 && bytes + size > bounds.maxBytes)) return { entries, bytes, more: true };
+    if (entries.length === bounds.limit || (entries.length > 0 && bytes + size > bounds.maxBytes))
+      return { entries, bytes, more: true };
     entries.push(entry);
     bytes += size;
   }
@@ -96,7 +101,9 @@ function fill<T extends LockHolderInfo | LockWaiterInfo>(bounds: PageBounds, can
 }
 
 function holdersPage(
-  lock: LockState, bounds: LockPageBounds["holders"], nameOf: (sessionId: bigint) => string,
+  lock: LockState,
+  bounds: LockPageBounds["holders"],
+  nameOf: (sessionId: bigint) => string,
 ): { entries: LockHolderInfo[]; next: HolderPlace | null; bytes: number } {
   if (bounds.limit === 0 || lock.holders === null) return { entries: [], next: null, bytes: 0 };
   const all = lock.holders instanceof Map ? lock.holders.values() : [lock.holders];
@@ -114,41 +121,71 @@ function holdersPage(
     candidates.push(h);
   }
   candidates.sort(holderOrder);
-  const page = fill(bounds, candidates.map((h) => holderInfo(h, nameOf(h.sessionId))));
+  const page = fill(
+    bounds,
+    candidates.map((h) => holderInfo(h, nameOf(h.sessionId))),
+  );
   const last = page.entries[page.entries.length - 1];
-  const next = (page.more || beyond) && last ? { token: last.token, sessionId: last.sessionId } : null;
+  const next =
+    (page.more || beyond) && last ? { token: last.token, sessionId: last.sessionId } : null;
   return { entries: page.entries, next, bytes: page.bytes };
 }
 
 function waitersPage(
-  lock: LockState, bounds: LockPageBounds["waiters"], nameOf: (sessionId: bigint) => string,
+  lock: LockState,
+  bounds: LockPageBounds["waiters"],
+  nameOf: (sessionId: bigint) => string,
 ): { entries: LockWaiterInfo[]; next: number | null; bytes: number } {
   if (bounds.limit === 0 || lock.waiters === null) return { entries: [], next: null, bytes: 0 };
   const afterIndex = bounds.afterIndex ?? 0;
   const queue = lock.waiters.values();
   // The queue is in the order the waits began (checkStateInvariants): each joined at its Acquire's index.
   function* candidates(): IterableIterator<LockWaiterInfo> {
-    for (const w of queue) if (w.waitedFrom > afterIndex) yield waiterInfo(w, lock.name, nameOf(w.sessionId));
+    for (const w of queue)
+      if (w.waitedFrom > afterIndex) yield waiterInfo(w, lock.name, nameOf(w.sessionId));
   }
   const page = fill(bounds, candidates());
   const last = page.entries[page.entries.length - 1];
-  return { entries: page.entries, next: page.more && last ? last.waitedFrom : null, bytes: page.bytes };
+  return {
+    entries: page.entries,
+    next: page.more && last ? last.waitedFrom : null,
+    bytes: page.bytes,
+  };
 }
 
 /** Bytes allowed for a lock's name field and its counts, beside the name itself. */
 const LOCK_OVERHEAD = 32;
 
 /** `lock`'s page of holders and of waiters (a lock not in the state is free, with no queue). */
-export function lockPage(name: string, lock: LockState | undefined, bounds: LockPageBounds, nameOf: (sessionId: bigint) => string): LockPageInfo {
+export function lockPage(
+  name: string,
+  lock: LockState | undefined,
+  bounds: LockPageBounds,
+  nameOf: (sessionId: bigint) => string,
+): LockPageInfo {
   const first = lock ? firstHolder(lock) : null;
   const holder = first === null ? null : holderInfo(first, nameOf(first.sessionId));
-  const holders = lock ? holdersPage(lock, bounds.holders, nameOf) : { entries: [], next: null, bytes: 0 };
-  const waiters = lock ? waitersPage(lock, bounds.waiters, nameOf) : { entries: [], next: null, bytes: 0 };
+  const holders = lock
+    ? holdersPage(lock, bounds.holders, nameOf)
+    : { entries: [], next: null, bytes: 0 };
+  const waiters = lock
+    ? waitersPage(lock, bounds.waiters, nameOf)
+    : { entries: [], next: null, bytes: 0 };
   return {
-    name, holder,
-    holders: holders.entries, holderCount: lock ? holderCount(lock) : 0, nextHoldersAfter: holders.next,
-    waiters: waiters.entries, waiterCount: lock?.waiters?.size ?? 0, nextWaitersAfter: waiters.next,
+    name,
+    holder,
+    holders: holders.entries,
+    holderCount: lock ? holderCount(lock) : 0,
+    nextHoldersAfter: holders.next,
+    waiters: waiters.entries,
+    waiterCount: lock?.waiters?.size ?? 0,
+    nextWaitersAfter: waiters.next,
     ...(lock?.semaphore ? { kind: "semaphore" as const, permits: lock.semaphore.permits } : {}),
-    bytes: LOCK_OVERHEAD + utf8Bytes(name) + (holder ? entryBytes(holder) : 0) + holders.bytes + waiters.bytes,
+    bytes:
+      LOCK_OVERHEAD +
+      utf8Bytes(name) +
+      (holder ? entryBytes(holder) : 0) +
+      holders.bytes +
+      waiters.bytes,
   };
 }

@@ -13,7 +13,10 @@ export interface LoggedCommand {
 export class LogRunner {
   readonly log: LoggedCommand[] = [];
 
-  constructor(readonly machine: LockStateMachine = new LockStateMachine(), private nextIndex = machine.appliedIndex + 1) {}
+  constructor(
+    readonly machine: LockStateMachine = new LockStateMachine(),
+    private nextIndex = machine.appliedIndex + 1,
+  ) {}
 
   /** Index the next command will get. */
   get next(): number {
@@ -43,7 +46,11 @@ export class LogRunner {
 }
 
 /** Applies logged entries after `from` to `machine`. */
-export function replay(machine: LockStateMachine, log: readonly LoggedCommand[], from = machine.appliedIndex): void {
+export function replay(
+  machine: LockStateMachine,
+  log: readonly LoggedCommand[],
+  from = machine.appliedIndex,
+): void {
   for (const entry of log) {
     if (entry.index <= from) continue;
     if (entry.cmd === null) machine.skip(entry.index);

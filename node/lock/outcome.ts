@@ -2,7 +2,8 @@
 import type { Answer } from "./answers.ts";
 import type { GrantMode } from "./kinds.ts";
 
-export type LockEventType = "acquired" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
+export type LockEventType =
+  "acquired" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
 
 /** A change of a lock's holder, for Watch and history; `index` lets a client resume elsewhere. */
 export interface LockEvent {
@@ -76,5 +77,12 @@ export interface ApplyOutcome {
 }
 
 export function emptyTimers(): Required<TimerChanges> {
-  return { sessionsOpened: [], sessionsEnded: [], waitsStarted: [], waitsEnded: [], holdsStarted: [], holdsEnded: [] };
+  return {
+    sessionsOpened: [],
+    sessionsEnded: [],
+    waitsStarted: [],
+    waitsEnded: [],
+    holdsStarted: [],
+    holdsEnded: [],
+  };
 }

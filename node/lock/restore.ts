@@ -27,7 +27,10 @@ export function chooseRestoreEpoch(backupEpoch: number, requested?: number): num
     throw new RestoreRefusedError(`the backup's epoch ${backupEpoch} is out of range`);
   }
   const least = backupEpoch + 1;
-  if (least > MAX_EPOCH) throw new RestoreRefusedError(`the backup's epoch ${backupEpoch} is the highest possible; no higher epoch is left`);
+  if (least > MAX_EPOCH)
+    throw new RestoreRefusedError(
+      `the backup's epoch ${backupEpoch} is the highest possible; no higher epoch is left`,
+    );
   if (requested === undefined) return least;
   if (!Number.isSafeInteger(requested) || requested < 0 || requested > MAX_EPOCH) {
     throw new RestoreRefusedError(`--epoch ${requested} is out of range (0..${MAX_EPOCH})`);
@@ -72,7 +75,11 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
     lock.holders = null;
     lock.waiters = null;
     // Idle, the name keeps its kind (a semaphore's permit count), for its history.
-    if (lock.semaphore) lock.semaphore = { permits: lock.semaphore.permits, slots: new SlotPool(lock.semaphore.permits) };
+    if (lock.semaphore)
+      lock.semaphore = {
+        permits: lock.semaphore.permits,
+        slots: new SlotPool(lock.semaphore.permits),
+      };
     if (lock.history.length === 0) state.locks.delete(name);
   }
   // A grant still current in the backup ended when its session was dropped.
@@ -82,21 +89,32 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
     record.endedWallMs = wallMs;
     record.reason = "sessionExpired";
   }
-  const data = writeSnapshot({
-    applied: state.applied,
-    epoch,
-    // The backed-up cluster's limits carry over.
-    limits: state.limits,
-    sessions: new Map(),
-    locks: state.locks,
-    history: state.history,
-    requestIds: new Map(),
-    closedIds: new Set(),
-  }, backup.byteLength);
+  const data = writeSnapshot(
+    {
+      applied: state.applied,
+      epoch,
+      // The backed-up cluster's limits carry over.
+      limits: state.limits,
+      sessions: new Map(),
+      locks: state.locks,
+      history: state.history,
+      requestIds: new Map(),
+      closedIds: new Set(),
+    },
+    backup.byteLength,
+  );
   // The result must load as a state machine, with its invariants intact.
   const check = LockStateMachine.restore(data);
-  if (check.epoch !== epoch || check.appliedIndex !== state.applied) throw new SnapshotError("restored state does not read back as written");
-  return { data, index: state.applied, epoch, droppedSessions: state.sessions.size, endedGrants, droppedWaiters };
+  if (check.epoch !== epoch || check.appliedIndex !== state.applied)
+    throw new SnapshotError("restored state does not read back as written");
+  return {
+    data,
+    index: state.applied,
+    epoch,
+    droppedSessions: state.sessions.size,
+    endedGrants,
+    droppedWaiters,
+  };
 }
 
 /** The epoch and applied index recorded in lock-state snapshot bytes (verifies the checksum). */

@@ -10,7 +10,16 @@ import type { GrantMode, Target } from "./kinds.ts";
 import { checkLimits, LIMIT_KEYS, limitsFromValues, type LockLimits } from "./limits.ts";
 import { SlotPool } from "./slot-pool.ts";
 import {
-  appendHistory, grantTerms, newSession, NO_HISTORY, type GrantEnd, type GrantTerms, type HistoryRecord, type KeptAnswer, type LockState, type Session,
+  appendHistory,
+  grantTerms,
+  newSession,
+  NO_HISTORY,
+  type GrantEnd,
+  type GrantTerms,
+  type HistoryRecord,
+  type KeptAnswer,
+  type LockState,
+  type Session,
   type Waiter,
 } from "./state.ts";
 
@@ -47,7 +56,13 @@ export interface RestoredContent {
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
 /** The one format read and written: the version byte leaves room for another. */
 const VERSION = 4;
-const END_REASONS: readonly GrantEnd[] = ["released", "sessionClosed", "sessionExpired", "revoked", "holdLimit"];
+const END_REASONS: readonly GrantEnd[] = [
+  "released",
+  "sessionClosed",
+  "sessionExpired",
+  "revoked",
+  "holdLimit",
+];
 const MODE_CODES: readonly GrantMode[] = ["exclusive", "shared", "permit"];
 
 const byNumber = (a: number, b: number): number => a - b;
@@ -72,7 +87,10 @@ export function writeSnapshot(state: SnapshotContent, sizeHint = 0): Uint8Array 
  * yields between slices so a host can keep its event loop free while a large state is
  * encoded. The state must not change until the generator returns the bytes.
  */
-export function* snapshotSteps(state: SnapshotContent, sizeHint = 0): Generator<void, Uint8Array, void> {
+export function* snapshotSteps(
+  state: SnapshotContent,
+  sizeHint = 0,
+): Generator<void, Uint8Array, void> {
   const w = new ByteWriter(sizeHint > 0 ? sizeHint + (sizeHint >> 4) + 4_096 : 256);
   // The checksum follows the bytes as they are written, so no slice hashes the whole state.
   let crc = CRC32_START;
@@ -95,7 +113,13 @@ export function* snapshotSteps(state: SnapshotContent, sizeHint = 0): Generator<
   // created in by the log; a restored state keeps it), so no large sort runs in one slice.
   w.uint(state.sessions.size);
   for (const s of state.sessions.values()) {
-    w.u64(s.id).str(s.clientName).uint(s.ttlMs).uint(s.openedAt).f64(s.openedWallMs).str(s.requestId).uint(s.mark);
+    w.u64(s.id)
+      .str(s.clientName)
+      .uint(s.ttlMs)
+      .uint(s.openedAt)
+      .f64(s.openedWallMs)
+      .str(s.requestId)
+      .uint(s.mark);
     const seqs = [...s.answers.keys()].sort(byNumber);
     w.uint(seqs.length);
     for (const seq of seqs) {
@@ -146,14 +170,24 @@ export function* snapshotSteps(state: SnapshotContent, sizeHint = 0): Generator<
   w.uint(records?.length ?? state.historyCount ?? 0);
   let count = 0;
   for (const r of records ?? state.history) {
-    w.str(r.lock).u64(r.token).u64(r.sessionId).str(r.clientName).uint(r.grantedAt).uint(r.waitedFrom).f64(r.grantedWallMs);
+    w.str(r.lock)
+      .u64(r.token)
+      .u64(r.sessionId)
+      .str(r.clientName)
+      .uint(r.grantedAt)
+      .uint(r.waitedFrom)
+      .f64(r.grantedWallMs);
     writeTerms(w, r.terms);
     w.bool(r.endedAt !== null);
-    if (r.endedAt !== null) w.uint(r.endedAt).f64(r.endedWallMs ?? 0).u8(END_REASONS.indexOf(r.reason as GrantEnd));
+    if (r.endedAt !== null)
+      w.uint(r.endedAt)
+        .f64(r.endedWallMs ?? 0)
+        .u8(END_REASONS.indexOf(r.reason as GrantEnd));
     count++;
     if (pause()) yield;
   }
-  if (records === null && count !== state.historyCount) throw new RangeError(`history has ${count} records, ${state.historyCount} were announced`);
+  if (records === null && count !== state.historyCount)
+    throw new RangeError(`history has ${count} records, ${state.historyCount} were announced`);
 
   w.uint(state.requestIds.size);
   for (const [requestId, id] of state.requestIds) {
@@ -178,7 +212,10 @@ function writeTerms(w: ByteWriter, terms: GrantTerms | null): void {
     w.u8(0);
     return;
   }
-  w.u8(1 + MODE_CODES.indexOf(terms.mode)).uint(terms.slot + 1).str(terms.holderData).uint(terms.holdMs);
+  w.u8(1 + MODE_CODES.indexOf(terms.mode))
+    .uint(terms.slot + 1)
+    .str(terms.holderData)
+    .uint(terms.holdMs);
 }
 
 function readTerms(r: ByteReader): GrantTerms | null {
@@ -189,7 +226,8 @@ function readTerms(r: ByteReader): GrantTerms | null {
   const slot = r.uint() - 1;
   const holderData = r.str();
   const holdMs = r.uint();
-  if ((mode === "permit") !== (slot >= 0)) throw new SnapshotError("a grant's slot does not match its mode");
+  if ((mode === "permit") !== slot >= 0)
+    throw new SnapshotError("a grant's slot does not match its mode");
   return grantTerms(mode, slot, holderData, holdMs);
 }
 
@@ -201,7 +239,8 @@ export function readSnapshot(bytes: Uint8Array): RestoredContent {
   try {
     return parse(new ByteReader(body));
   } catch (err) {
-    if (err instanceof ByteDecodeError) throw new SnapshotError(`malformed snapshot: ${err.message}`);
+    if (err instanceof ByteDecodeError)
+      throw new SnapshotError(`malformed snapshot: ${err.message}`);
     throw err;
   }
 }
@@ -229,7 +268,13 @@ function parse(r: ByteReader): RestoredContent {
   for (let i = r.count(); i > 0; i--) {
     const id = r.u64();
     const session = newSession({
-      id, clientName: clientName(r.str()), ttlMs: r.uint(), openedAt: r.uint(), openedWallMs: r.f64(), requestId: r.str(), mark: r.uint(),
+      id,
+      clientName: clientName(r.str()),
+      ttlMs: r.uint(),
+      openedAt: r.uint(),
+      openedWallMs: r.f64(),
+      requestId: r.str(),
+      mark: r.uint(),
     });
     for (let n = r.count(); n > 0; n--) {
       const seq = r.uint();
@@ -248,7 +293,13 @@ function parse(r: ByteReader): RestoredContent {
   const waits = new Map<string, Waiter>();
   for (let i = r.count(); i > 0; i--) {
     const name = r.str();
-    const lock: LockState = { name, holders: null, semaphore: null, waiters: null, history: NO_HISTORY };
+    const lock: LockState = {
+      name,
+      holders: null,
+      semaphore: null,
+      waiters: null,
+      history: NO_HISTORY,
+    };
     const permits = r.uint();
     const holderCount = r.count();
     for (let n = holderCount; n > 0; n--) {
@@ -260,13 +311,24 @@ function parse(r: ByteReader): RestoredContent {
       const waitedFrom = r.uint();
       const terms = readTerms(r);
       addHolder(lock, {
-        lock: name, token, sessionId: holderSession, clientName: sessions.get(holderSession)?.clientName ?? "", grantedAt, waitedFrom,
-        grantedWallMs: 0, terms, endedAt: null, endedWallMs: null, reason: null, evicted: true,
+        lock: name,
+        token,
+        sessionId: holderSession,
+        clientName: sessions.get(holderSession)?.clientName ?? "",
+        grantedAt,
+        waitedFrom,
+        grantedWallMs: 0,
+        terms,
+        endedAt: null,
+        endedWallMs: null,
+        reason: null,
+        evicted: true,
       });
     }
     if (permits > 0) {
       const slots = holdersOf(lock).map((h) => h.terms?.slot ?? -1);
-      if (slots.some((s) => s < 0 || s >= permits) || new Set(slots).size !== slots.length) throw new SnapshotError(`semaphore ${name} has bad slots`);
+      if (slots.some((s) => s < 0 || s >= permits) || new Set(slots).size !== slots.length)
+        throw new SnapshotError(`semaphore ${name} has bad slots`);
       lock.semaphore = { permits, slots: SlotPool.holding(permits, slots) };
     }
     for (let n = r.count(); n > 0; n--) {
@@ -281,12 +343,24 @@ function parse(r: ByteReader): RestoredContent {
       const key = `${waiterSession}:${first.lock}`;
       let waiter = waits.get(key);
       if (!waiter) {
-        waiter = { sessionId: waiterSession, lock: first.lock, seqs, waitedFrom, waitMs, targets, holderData, holdMs };
+        waiter = {
+          sessionId: waiterSession,
+          lock: first.lock,
+          seqs,
+          waitedFrom,
+          waitMs,
+          targets,
+          holderData,
+          holdMs,
+        };
         waits.set(key, waiter);
       } else if (waiter.waitedFrom !== waitedFrom || waiter.seqs.join() !== seqs.join()) {
-        throw new SnapshotError(`the wait of session ${waiterSession} for ${first.lock} differs between its queues`);
+        throw new SnapshotError(
+          `the wait of session ${waiterSession} for ${first.lock} differs between its queues`,
+        );
       }
-      if (!targets.some((t) => t.lock === name)) throw new SnapshotError(`a wait in the queue of ${name} does not name it`);
+      if (!targets.some((t) => t.lock === name))
+        throw new SnapshotError(`a wait in the queue of ${name} does not name it`);
       lock.waiters ??= new Map();
       lock.waiters.set(waiterSession, waiter);
     }
@@ -303,8 +377,18 @@ function parse(r: ByteReader): RestoredContent {
     const waitedFrom = r.uint();
     const grantedWallMs = r.f64();
     const record: HistoryRecord = {
-      lock: locks.get(lockName)?.name ?? lockName, token, sessionId: grantee, clientName: client,
-      grantedAt, waitedFrom, grantedWallMs, terms: readTerms(r), endedAt: null, endedWallMs: null, reason: null, evicted: false,
+      lock: locks.get(lockName)?.name ?? lockName,
+      token,
+      sessionId: grantee,
+      clientName: client,
+      grantedAt,
+      waitedFrom,
+      grantedWallMs,
+      terms: readTerms(r),
+      endedAt: null,
+      endedWallMs: null,
+      reason: null,
+      evicted: false,
     };
     if (r.bool()) {
       record.endedAt = r.uint();
@@ -317,9 +401,16 @@ function parse(r: ByteReader): RestoredContent {
     if (!owner) throw new SnapshotError(`history record for unknown lock ${lockName}`);
     appendHistory(owner, record);
     // The current grant's record becomes the holder itself.
-    const holder = record.endedAt === null ? holdersOf(owner).find((h) => h.sessionId === record.sessionId) : undefined;
+    const holder =
+      record.endedAt === null
+        ? holdersOf(owner).find((h) => h.sessionId === record.sessionId)
+        : undefined;
     if (holder && holder.evicted && holder.token === record.token) {
-      if (holder.grantedAt !== record.grantedAt || holder.waitedFrom !== record.waitedFrom || !sameTerms(holder.terms, record.terms)) {
+      if (
+        holder.grantedAt !== record.grantedAt ||
+        holder.waitedFrom !== record.waitedFrom ||
+        !sameTerms(holder.terms, record.terms)
+      ) {
         throw new SnapshotError(`the holder of ${lockName} does not match its history record`);
       }
       replaceHolder(owner, holder, record);
@@ -341,7 +432,10 @@ function parse(r: ByteReader): RestoredContent {
     for (const name of heldOrder.get(id) ?? []) session.held.add(locks.get(name)?.name ?? name);
     for (const name of waitOrder.get(id) ?? []) {
       const waiter: Waiter | undefined = locks.get(name)?.waiters?.get(id);
-      if (!waiter) throw new SnapshotError(`session ${id} lists a wait on ${name} that the lock does not have`);
+      if (!waiter)
+        throw new SnapshotError(
+          `session ${id} lists a wait on ${name} that the lock does not have`,
+        );
       (session.waits ??= new Map()).set(locks.get(name)?.name ?? name, waiter);
       for (const seq of waiter.seqs) (session.pending ??= new Map()).set(seq, waiter.lock);
     }
@@ -349,7 +443,9 @@ function parse(r: ByteReader): RestoredContent {
   for (const lock of locks.values()) {
     for (const waiter of lock.waiters?.values() ?? []) {
       if (sessions.get(waiter.sessionId)?.waits?.get(lock.name) !== waiter) {
-        throw new SnapshotError(`wait on ${lock.name} by session ${waiter.sessionId} is not listed by the session`);
+        throw new SnapshotError(
+          `wait on ${lock.name} by session ${waiter.sessionId} is not listed by the session`,
+        );
       }
     }
   }
@@ -359,7 +455,8 @@ function parse(r: ByteReader): RestoredContent {
 /** The limits a snapshot carries; those added after it was written take their defaults. */
 function readLimits(r: ByteReader): LockLimits {
   const n = r.count();
-  if (n > LIMIT_KEYS.length) throw new SnapshotError(`snapshot carries ${n} limits, expected at most ${LIMIT_KEYS.length}`);
+  if (n > LIMIT_KEYS.length)
+    throw new SnapshotError(`snapshot carries ${n} limits, expected at most ${LIMIT_KEYS.length}`);
   const values: number[] = [];
   for (let i = 0; i < n; i++) values.push(r.uint());
   const limits = limitsFromValues(values) as LockLimits;
@@ -382,7 +479,8 @@ function readWaitTerms(r: ByteReader): { targets: Target[]; holderData: string; 
     const lock = r.str();
     const mode = MODE_CODES[r.u8()];
     const permits = r.uint();
-    if (mode === undefined || (mode === "permit") !== (permits > 0)) throw new SnapshotError(`a wait for ${lock} has a bad mode`);
+    if (mode === undefined || (mode === "permit") !== permits > 0)
+      throw new SnapshotError(`a wait for ${lock} has a bad mode`);
     targets.push({ lock, mode, permits });
   }
   if (targets.length === 0) throw new SnapshotError("a wait names no lock");
@@ -391,7 +489,9 @@ function readWaitTerms(r: ByteReader): { targets: Target[]; holderData: string; 
 
 function sameTerms(a: GrantTerms | null, b: GrantTerms | null): boolean {
   if (a === null || b === null) return a === b;
-  return a.mode === b.mode && a.slot === b.slot && a.holderData === b.holderData && a.holdMs === b.holdMs;
+  return (
+    a.mode === b.mode && a.slot === b.slot && a.holderData === b.holderData && a.holdMs === b.holdMs
+  );
 }
 
 /** Puts the history record in the place of the stand-in holder, keeping the grant order. */
@@ -405,4 +505,3 @@ function readStrings(r: ByteReader): string[] {
   for (let n = r.count(); n > 0; n--) out.push(r.str());
   return out;
 }
-

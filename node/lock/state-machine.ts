@@ -2,35 +2,98 @@
 // every replica yields the same state, answers and events. Time enters only through
 // commands (expiry and wait timeouts are proposed by the leader); wall-clock values in
 // commands are copied into history as display data and never compared.
-import { fail, invalid, sessionEnded, sessionNotFound, type Answer, type ErrorAnswer, type OkAnswer } from "./answers.ts";
 import {
-  CommandDecodeError, decodeCommand, type AcquireCommand, type CancelWaitCommand, type CloseSessionCommand, type Command,
-  type HoldLimitCommand, type OpenSessionCommand, type ReleaseCommand, type RevokeCommand, type SequencedWrite, type SetLimitsCommand,
+  fail,
+  invalid,
+  sessionEnded,
+  sessionNotFound,
+  type Answer,
+  type ErrorAnswer,
+  type OkAnswer,
+} from "./answers.ts";
+import {
+  CommandDecodeError,
+  decodeCommand,
+  type AcquireCommand,
+  type CancelWaitCommand,
+  type CloseSessionCommand,
+  type Command,
+  type HoldLimitCommand,
+  type OpenSessionCommand,
+  type ReleaseCommand,
+  type RevokeCommand,
+  type SequencedWrite,
+  type SetLimitsCommand,
 } from "./commands.ts";
 import { firstWaiter, grantInJoinOrder } from "./grant-order.ts";
 import { acquiredEvent, grantedAnswer, notAcquired } from "./grant-results.ts";
-import { addHolder, firstHolder, fits, holderCount, holderOf, holdersOf, inUse, removeHolder } from "./holders.ts";
+import {
+  addHolder,
+  firstHolder,
+  fits,
+  holderCount,
+  holderOf,
+  holdersOf,
+  inUse,
+  removeHolder,
+} from "./holders.ts";
 import { HistoryLog } from "./history.ts";
 import { checkStateInvariants } from "./invariants.ts";
 import { lockPage, type LockPageBounds, type LockPageInfo } from "./lock-pages.ts";
 import { describeTarget, sameTargets, targetsOf, type Target } from "./kinds.ts";
 import { MAX_EPOCH, MAX_INDEX, resolveLimits, type LockLimits } from "./limits.ts";
 import {
-  emptyTimers, type ApplyOutcome, type Completion, type HoldLimit, type LockEvent, type LockEventType, type PendingWait, type SessionLease,
+  emptyTimers,
+  type ApplyOutcome,
+  type Completion,
+  type HoldLimit,
+  type LockEvent,
+  type LockEventType,
+  type PendingWait,
+  type SessionLease,
   type TimerChanges,
 } from "./outcome.ts";
 import { SlotPool } from "./slot-pool.ts";
 import { readSnapshot, SnapshotError, snapshotSteps } from "./snapshot.ts";
 import {
-  acquiredOf, grantTerms, holdMsOf, modeOf, newSession, NO_HISTORY, type GrantEnd, type Holder, type HistoryRecord, type LockState, type Session,
+  acquiredOf,
+  grantTerms,
+  holdMsOf,
+  modeOf,
+  newSession,
+  NO_HISTORY,
+  type GrantEnd,
+  type Holder,
+  type HistoryRecord,
+  type LockState,
+  type Session,
   type Waiter,
 } from "./state.ts";
 import { tokenFor } from "./tokens.ts";
 import { validateCommand } from "./validate.ts";
-import { historyEntry, lockInfo, sessionInfo, type HistoryEntry, type LockInfo, type SessionInfo } from "./views.ts";
+import {
+  historyEntry,
+  lockInfo,
+  sessionInfo,
+  type HistoryEntry,
+  type LockInfo,
+  type SessionInfo,
+} from "./views.ts";
 
-export type { HistoryEntry, LockHolderInfo, LockInfo, LockWaiterInfo, SessionInfo } from "./views.ts";
-export { entryBytes, type HolderPlace, type LockPageBounds, type LockPageInfo, type PageBounds } from "./lock-pages.ts";
+export type {
+  HistoryEntry,
+  LockHolderInfo,
+  LockInfo,
+  LockWaiterInfo,
+  SessionInfo,
+} from "./views.ts";
+export {
+  entryBytes,
+  type HolderPlace,
+  type LockPageBounds,
+  type LockPageInfo,
+  type PageBounds,
+} from "./lock-pages.ts";
 
 export interface ListLocksOptions {
   readonly prefix?: string;
@@ -68,11 +131,17 @@ class ApplyContext {
   readonly completions: Completion[] = [];
   readonly events: LockEvent[] = [];
   readonly timers: Required<TimerChanges> = emptyTimers();
-  constructor(readonly index: number, readonly wallMs: number) {}
+  constructor(
+    readonly index: number,
+    readonly wallMs: number,
+  ) {}
 }
 
 const TOO_OLD = (seq: number, mark: number): ErrorAnswer =>
-  fail("ERROR_REASON_REQUEST_TOO_OLD", `seq ${seq} is at or below the acknowledged mark ${mark}, or its answer was already acknowledged`);
+  fail(
+    "ERROR_REASON_REQUEST_TOO_OLD",
+    `seq ${seq} is at or below the acknowledged mark ${mark}, or its answer was already acknowledged`,
+  );
 const WAITING: OkAnswer = { kind: "waiting" };
 
 export class LockStateMachine {
@@ -98,7 +167,8 @@ export class LockStateMachine {
   constructor(limits: Partial<LockLimits> = {}, options: LockStateMachineOptions = {}) {
     this.limitsValue = resolveLimits(limits);
     const epoch = options.epoch ?? 0;
-    if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > MAX_EPOCH) throw new RangeError(`epoch out of range: ${epoch}`);
+    if (!Number.isSafeInteger(epoch) || epoch < 0 || epoch > MAX_EPOCH)
+      throw new RangeError(`epoch out of range: ${epoch}`);
     this.epochValue = epoch;
     this.historyLog = new HistoryLog(
       this.limitsValue.historyPerLock,
@@ -145,7 +215,13 @@ export class LockStateMachine {
     } catch (err) {
       if (!(err instanceof CommandDecodeError)) throw err;
       this.advanceTo(index);
-      return { index, result: invalid(err.message), completions: [], events: [], timers: emptyTimers() };
+      return {
+        index,
+        result: invalid(err.message),
+        completions: [],
+        events: [],
+        timers: emptyTimers(),
+      };
     }
     return this.apply(index, cmd);
   }
@@ -194,8 +270,10 @@ export class LockStateMachine {
     const limits = resolveLimits(cmd.limits);
     this.limitsValue = limits;
     this.historyLog.setCaps(limits.historyPerLock, limits.historyTotal);
-    while (this.requestIds.size > limits.rememberedRequestIds) this.requestIds.delete(this.requestIds.keys().next().value as string);
-    while (this.closedIds.size > limits.rememberedClosedSessions) this.closedIds.delete(this.closedIds.values().next().value as bigint);
+    while (this.requestIds.size > limits.rememberedRequestIds)
+      this.requestIds.delete(this.requestIds.keys().next().value as string);
+    while (this.closedIds.size > limits.rememberedClosedSessions)
+      this.closedIds.delete(this.closedIds.values().next().value as bigint);
     return { kind: "limitsSet" };
   }
 
@@ -203,16 +281,33 @@ export class LockStateMachine {
 
   private openSession(ctx: ApplyContext, cmd: OpenSessionCommand): Answer {
     const known = this.requestIds.get(cmd.requestId);
-    if (known !== undefined) return { kind: "sessionOpened", sessionId: known, ttlMs: this.sessions.get(known)?.ttlMs ?? cmd.ttlMs };
+    if (known !== undefined)
+      return {
+        kind: "sessionOpened",
+        sessionId: known,
+        ttlMs: this.sessions.get(known)?.ttlMs ?? cmd.ttlMs,
+      };
     if (this.sessions.size >= this.limitsValue.maxSessions) {
-      return fail("ERROR_REASON_TOO_MANY_SESSIONS", `the cluster already has ${this.sessions.size} sessions`);
+      return fail(
+        "ERROR_REASON_TOO_MANY_SESSIONS",
+        `the cluster already has ${this.sessions.size} sessions`,
+      );
     }
     // Like a token, the id carries the epoch: a restored cluster (a higher epoch) never
     // hands out an id an old cluster's client may still use.
     const id = tokenFor(this.epochValue, ctx.index);
-    this.sessions.set(id, newSession({
-      id, clientName: cmd.clientName, ttlMs: cmd.ttlMs, openedAt: ctx.index, openedWallMs: ctx.wallMs, requestId: cmd.requestId, mark: 0,
-    }));
+    this.sessions.set(
+      id,
+      newSession({
+        id,
+        clientName: cmd.clientName,
+        ttlMs: cmd.ttlMs,
+        openedAt: ctx.index,
+        openedWallMs: ctx.wallMs,
+        requestId: cmd.requestId,
+        mark: 0,
+      }),
+    );
     rememberInMap(this.requestIds, cmd.requestId, id, this.limitsValue.rememberedRequestIds);
     ctx.timers.sessionsOpened.push({ id, ttlMs: cmd.ttlMs });
     return { kind: "sessionOpened", sessionId: id, ttlMs: cmd.ttlMs };
@@ -221,7 +316,9 @@ export class LockStateMachine {
   private closeSession(ctx: ApplyContext, cmd: CloseSessionCommand): Answer {
     const session = this.sessions.get(cmd.sessionId);
     if (!session) {
-      return this.closedIds.has(cmd.sessionId) ? { kind: "sessionClosed" } : sessionNotFound(cmd.sessionId);
+      return this.closedIds.has(cmd.sessionId)
+        ? { kind: "sessionClosed" }
+        : sessionNotFound(cmd.sessionId);
     }
     const earlier = this.admit(session, cmd);
     if (earlier) return earlier;
@@ -267,9 +364,11 @@ export class LockStateMachine {
   private admit(session: Session, write: SequencedWrite): Answer | null {
     if (write.ackedUpTo > session.mark) {
       session.mark = write.ackedUpTo;
-      for (const seq of [...session.answers.keys()]) if (seq <= session.mark) session.answers.delete(seq);
+      for (const seq of [...session.answers.keys()])
+        if (seq <= session.mark) session.answers.delete(seq);
       if (session.dropped) {
-        for (const seq of [...session.dropped]) if (seq <= session.mark) session.dropped.delete(seq);
+        for (const seq of [...session.dropped])
+          if (seq <= session.mark) session.dropped.delete(seq);
         if (session.dropped.size === 0) session.dropped = null;
       }
     }
@@ -277,11 +376,17 @@ export class LockStateMachine {
     // Past the bound (only a misbehaving client gets there) the answer is kept instead.
     const droppedBound = 2 * this.limitsValue.maxInFlightPerSession;
     for (const seq of write.held) {
-      if (seq <= session.mark || !session.answers.has(seq) || (session.dropped?.size ?? 0) >= droppedBound) continue;
+      if (
+        seq <= session.mark ||
+        !session.answers.has(seq) ||
+        (session.dropped?.size ?? 0) >= droppedBound
+      )
+        continue;
       session.answers.delete(seq);
       (session.dropped ??= new Set()).add(seq);
     }
-    if (write.seq <= session.mark || session.dropped?.has(write.seq)) return TOO_OLD(write.seq, session.mark);
+    if (write.seq <= session.mark || session.dropped?.has(write.seq))
+      return TOO_OLD(write.seq, session.mark);
     const kept = session.answers.get(write.seq);
     if (kept) return kept.answer;
     if (session.pending?.has(write.seq)) return WAITING;
@@ -291,13 +396,21 @@ export class LockStateMachine {
   private inFlightFull(session: Session): ErrorAnswer | null {
     const inFlight = session.answers.size + (session.pending?.size ?? 0);
     if (inFlight < this.limitsValue.maxInFlightPerSession) return null;
-    return fail("ERROR_REASON_TOO_MANY_IN_FLIGHT",
-      `session ${session.id} has ${inFlight} unacknowledged answers and pending waits (limit ${this.limitsValue.maxInFlightPerSession})`);
+    return fail(
+      "ERROR_REASON_TOO_MANY_IN_FLIGHT",
+      `session ${session.id} has ${inFlight} unacknowledged answers and pending waits (limit ${this.limitsValue.maxInFlightPerSession})`,
+    );
   }
 
   /** Keeps the final answer of a seq until the client acknowledges it. */
-  private keep(session: Session, seq: number, acquireOf: string | readonly string[] | null, answer: Answer): void {
-    if (seq > session.mark && !session.dropped?.has(seq)) session.answers.set(seq, { acquireOf, answer });
+  private keep(
+    session: Session,
+    seq: number,
+    acquireOf: string | readonly string[] | null,
+    answer: Answer,
+  ): void {
+    if (seq > session.mark && !session.dropped?.has(seq))
+      session.answers.set(seq, { acquireOf, answer });
   }
 
   // ---------------------------------------------------------------- locks
@@ -317,7 +430,12 @@ export class LockStateMachine {
   }
 
   /** See grant-order.ts for when a request is granted at once, waits, or is not acquired. */
-  private decideAcquire(ctx: ApplyContext, session: Session, cmd: AcquireCommand, targets: readonly Target[]): Answer {
+  private decideAcquire(
+    ctx: ApplyContext,
+    session: Session,
+    cmd: AcquireCommand,
+    targets: readonly Target[],
+  ): Answer {
     const refused = this.kindRefusal(targets) ?? this.heldAlready(session, targets);
     if (refused) return refused;
     // A second Acquire while waiting joins the existing wait and keeps its timer.
@@ -329,7 +447,10 @@ export class LockStateMachine {
     if (blocked === null) {
       const limit = this.locksFull(session, targets.length);
       if (limit) return limit;
-      return grantedAnswer(this.grant(ctx, session, targets, holderData, holdMs, ctx.index), targets);
+      return grantedAnswer(
+        this.grant(ctx, session, targets, holderData, holdMs, ctx.index),
+        targets,
+      );
     }
     if (cmd.waitMs === 0) return notAcquired(blocked, this.locks.get(blocked.lock), targets.length);
     const limit = this.locksFull(session, targets.length);
@@ -337,12 +458,22 @@ export class LockStateMachine {
     for (const t of targets) {
       const queued = this.locks.get(t.lock)?.waiters?.size ?? 0;
       if (queued >= this.limitsValue.maxWaitersPerLock) {
-        return fail("ERROR_REASON_TOO_MANY_WAITERS", `lock ${t.lock} already has ${queued} waiters`);
+        return fail(
+          "ERROR_REASON_TOO_MANY_WAITERS",
+          `lock ${t.lock} already has ${queued} waiters`,
+        );
       }
     }
     // One request in every queue at once, the same object in each.
     const waiter: Waiter = {
-      sessionId: session.id, lock: cmd.lock, seqs: [cmd.seq], waitedFrom: ctx.index, waitMs: cmd.waitMs, targets, holderData, holdMs,
+      sessionId: session.id,
+      lock: cmd.lock,
+      seqs: [cmd.seq],
+      waitedFrom: ctx.index,
+      waitMs: cmd.waitMs,
+      targets,
+      holderData,
+      holdMs,
     };
     for (const t of targets) {
       const lock = this.locks.get(t.lock) ?? this.createLock(t.lock);
@@ -352,7 +483,12 @@ export class LockStateMachine {
       (session.waits ??= new Map()).set(t.lock, waiter);
     }
     (session.pending ??= new Map()).set(cmd.seq, cmd.lock);
-    ctx.timers.waitsStarted.push({ sessionId: session.id, lock: cmd.lock, acquireSeq: cmd.seq, waitMs: cmd.waitMs });
+    ctx.timers.waitsStarted.push({
+      sessionId: session.id,
+      lock: cmd.lock,
+      acquireSeq: cmd.seq,
+      waitMs: cmd.waitMs,
+    });
     return WAITING;
   }
 
@@ -363,13 +499,18 @@ export class LockStateMachine {
       if (!lock || !inUse(lock)) continue;
       const semaphore = lock.semaphore;
       if ((semaphore !== null) !== (t.mode === "permit")) {
-        return fail("ERROR_REASON_KIND_MISMATCH", semaphore !== null
-          ? `${t.lock} is in use as a semaphore of ${semaphore.permits} permits, not as a lock`
-          : `${t.lock} is in use as a lock, not as a semaphore`);
+        return fail(
+          "ERROR_REASON_KIND_MISMATCH",
+          semaphore !== null
+            ? `${t.lock} is in use as a semaphore of ${semaphore.permits} permits, not as a lock`
+            : `${t.lock} is in use as a lock, not as a semaphore`,
+        );
       }
       if (semaphore !== null && semaphore.permits !== t.permits) {
-        return fail("ERROR_REASON_PERMITS_MISMATCH",
-          `permits ${t.permits} of semaphore ${t.lock} differ from its ${semaphore.permits} while it is held or waited for`);
+        return fail(
+          "ERROR_REASON_PERMITS_MISMATCH",
+          `permits ${t.permits} of semaphore ${t.lock} differ from its ${semaphore.permits} while it is held or waited for`,
+        );
       }
     }
     return null;
@@ -387,28 +528,38 @@ export class LockStateMachine {
       if (!holder) continue;
       const mode = modeOf(holder);
       if (mode !== t.mode) {
-        return fail("ERROR_REASON_HELD_IN_ANOTHER_MODE",
-          `session ${session.id} holds ${t.lock} in ${mode} mode and asks for it in ${t.mode} mode; a grant never changes mode: release it first`);
+        return fail(
+          "ERROR_REASON_HELD_IN_ANOTHER_MODE",
+          `session ${session.id} holds ${t.lock} in ${mode} mode and asks for it in ${t.mode} mode; a grant never changes mode: release it first`,
+        );
       }
       grants.push(holder);
     }
     if (grants.length === 0) return null;
     if (grants.length < targets.length) {
-      return fail("ERROR_REASON_SET_PARTLY_HELD",
-        `session ${session.id} holds ${grants.map((g) => g.lock).join(", ")} of the ${targets.length} locks this Acquire names; a set is granted whole, never while the session holds part of it`);
+      return fail(
+        "ERROR_REASON_SET_PARTLY_HELD",
+        `session ${session.id} holds ${grants.map((g) => g.lock).join(", ")} of the ${targets.length} locks this Acquire names; a set is granted whole, never while the session holds part of it`,
+      );
     }
     return grantedAnswer(grants, targets);
   }
 
   /** A second Acquire of the same locks in the same modes joins the session's wait; of any of them otherwise, it is refused. */
-  private joinWait(session: Session, cmd: AcquireCommand, targets: readonly Target[]): Answer | null {
+  private joinWait(
+    session: Session,
+    cmd: AcquireCommand,
+    targets: readonly Target[],
+  ): Answer | null {
     if (session.waits === null) return null;
     let waiter: Waiter | undefined;
     for (const t of targets) if ((waiter = session.waits.get(t.lock))) break;
     if (!waiter) return null;
     if (!sameTargets(waiter.targets, targets)) {
-      return fail("ERROR_REASON_WAITS_IN_ANOTHER_REQUEST",
-        `session ${session.id} already waits for ${waiter.targets.map(describeTarget).join(", ")} (Acquire seq ${waiter.seqs[0]}); cancel that wait, or ask for the same`);
+      return fail(
+        "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST",
+        `session ${session.id} already waits for ${waiter.targets.map(describeTarget).join(", ")} (Acquire seq ${waiter.seqs[0]}); cancel that wait, or ask for the same`,
+      );
     }
     waiter.seqs.push(cmd.seq);
     (session.pending ??= new Map()).set(cmd.seq, waiter.lock);
@@ -433,8 +584,10 @@ export class LockStateMachine {
   private locksFull(session: Session, adding: number): ErrorAnswer | null {
     const count = session.held.size + (session.waits?.size ?? 0);
     if (count + adding <= this.limitsValue.maxLocksPerSession) return null;
-    return fail("ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION",
-      `session ${session.id} holds or waits for ${count} locks (limit ${this.limitsValue.maxLocksPerSession})`);
+    return fail(
+      "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION",
+      `session ${session.id} holds or waits for ${count} locks (limit ${this.limitsValue.maxLocksPerSession})`,
+    );
   }
 
   private cancelWait(ctx: ApplyContext, cmd: CancelWaitCommand): Answer {
@@ -443,21 +596,26 @@ export class LockStateMachine {
     const seq = cmd.acquireSeq;
     if (seq <= session.mark || session.dropped?.has(seq)) return TOO_OLD(seq, session.mark);
     const notThisLock = (): ErrorAnswer =>
-      fail("ERROR_REASON_NOT_AN_ACQUIRE", `seq ${seq} of session ${session.id} is not an Acquire of lock ${cmd.lock}`);
+      fail(
+        "ERROR_REASON_NOT_AN_ACQUIRE",
+        `seq ${seq} of session ${session.id} is not an Acquire of lock ${cmd.lock}`,
+      );
 
     const pendingLock = session.pending?.get(seq);
     if (pendingLock !== undefined) {
       // Any lock of a multi-lock Acquire names it; the whole set is cancelled.
       const waiter = session.waits?.get(pendingLock) as Waiter;
       if (!waiter.targets.some((t) => t.lock === cmd.lock)) return notThisLock();
-      const answer: Answer = cmd.reason === "timeout" ? this.timedOut(waiter) : { kind: "cancelled" };
+      const answer: Answer =
+        cmd.reason === "timeout" ? this.timedOut(waiter) : { kind: "cancelled" };
       this.endWait(ctx, session, waiter, answer, true);
       return answer;
     }
     const kept = session.answers.get(seq);
     if (kept) return acquiredOf(kept, cmd.lock) ? kept.answer : notThisLock();
     // The leader only times out waits it saw applied; nothing to do for an unknown one.
-    if (cmd.reason === "timeout") return fail("ERROR_REASON_NO_SUCH_WAIT", `no wait for seq ${seq} of session ${session.id}`);
+    if (cmd.reason === "timeout")
+      return fail("ERROR_REASON_NO_SUCH_WAIT", `no wait for seq ${seq} of session ${session.id}`);
     // The Acquire has not been applied yet: record the answer now; when it arrives it takes no effect.
     const full = this.inFlightFull(session);
     if (full) return full;
@@ -487,9 +645,15 @@ export class LockStateMachine {
       this.endGrant(ctx, lock, holder, "released", "released");
       answer = { kind: "released" };
     } else if (holder) {
-      answer = fail("ERROR_REASON_STALE_TOKEN", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
+      answer = fail(
+        "ERROR_REASON_STALE_TOKEN",
+        `token ${cmd.token} is not the current grant of lock ${cmd.lock}`,
+      );
     } else {
-      answer = fail("ERROR_REASON_NOT_HOLDER", `session ${session.id} does not hold lock ${cmd.lock}`);
+      answer = fail(
+        "ERROR_REASON_NOT_HOLDER",
+        `session ${session.id} does not hold lock ${cmd.lock}`,
+      );
     }
     this.keep(session, cmd.seq, null, answer);
     return answer;
@@ -504,10 +668,17 @@ export class LockStateMachine {
       return { kind: "revoked" };
     }
     // A retried revoke of a grant that already ended as revoked succeeds.
-    if (lock?.history.some((r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "holdLimit"))) {
+    if (
+      lock?.history.some(
+        (r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "holdLimit"),
+      )
+    ) {
       return { kind: "revoked" };
     }
-    return fail("ERROR_REASON_STALE_TOKEN", `token ${cmd.token} is not the current grant of lock ${cmd.lock}`);
+    return fail(
+      "ERROR_REASON_STALE_TOKEN",
+      `token ${cmd.token} is not the current grant of lock ${cmd.lock}`,
+    );
   }
 
   /** The leader's forced release once a hold limit passed: every lock the Acquire got ends at this index. */
@@ -518,11 +689,15 @@ export class LockStateMachine {
     for (const name of session.held) {
       const lock = this.locks.get(name) as LockState;
       const holder = holderOf(lock, session.id) as Holder;
-      if (holder.token === cmd.token && holdMsOf(holder) === cmd.holdMs) ending.push([lock, holder]);
+      if (holder.token === cmd.token && holdMsOf(holder) === cmd.holdMs)
+        ending.push([lock, holder]);
     }
     if (ending.length === 0) {
       // Re-proposed after it applied, or the grant ended first: nothing to end.
-      return fail("ERROR_REASON_STALE_TOKEN", `session ${session.id} holds no grant of token ${cmd.token} with a hold limit of ${cmd.holdMs} ms`);
+      return fail(
+        "ERROR_REASON_STALE_TOKEN",
+        `session ${session.id} holds no grant of token ${cmd.token} with a hold limit of ${cmd.holdMs} ms`,
+      );
     }
     for (const [lock, holder] of ending) this.endGrant(ctx, lock, holder, "holdLimit", "revoked");
     return { kind: "revoked" };
@@ -531,28 +706,55 @@ export class LockStateMachine {
   // ---------------------------------------------------------------- grants and waits
 
   private createLock(name: string): LockState {
-    const lock: LockState = { name, holders: null, semaphore: null, waiters: null, history: NO_HISTORY };
+    const lock: LockState = {
+      name,
+      holders: null,
+      semaphore: null,
+      waiters: null,
+      history: NO_HISTORY,
+    };
     this.locks.set(name, lock);
     return lock;
   }
 
   /** A lock with no holder, no waiters and no history takes no memory. */
   private dropIfUnused(lock: LockState): void {
-    if (lock.holders === null && lock.waiters === null && lock.history.length === 0) this.locks.delete(lock.name);
+    if (lock.holders === null && lock.waiters === null && lock.history.length === 0)
+      this.locks.delete(lock.name);
   }
 
   /** Grants every target to `session` with the token of the applying entry; the grants in target order. */
-  private grant(ctx: ApplyContext, session: Session, targets: readonly Target[], holderData: string, holdMs: number, waitedFrom: number): Holder[] {
+  private grant(
+    ctx: ApplyContext,
+    session: Session,
+    targets: readonly Target[],
+    holderData: string,
+    holdMs: number,
+    waitedFrom: number,
+  ): Holder[] {
     const token = tokenFor(this.epochValue, ctx.index);
     const grants: Holder[] = [];
     for (const t of targets) {
       const lock = this.locks.get(t.lock) ?? this.createLock(t.lock);
       claimKind(lock, t);
-      const slot = t.mode === "permit" ? (lock.semaphore as NonNullable<LockState["semaphore"]>).slots.take() : -1;
+      const slot =
+        t.mode === "permit"
+          ? (lock.semaphore as NonNullable<LockState["semaphore"]>).slots.take()
+          : -1;
       // The grant's history record is also the lock's holder.
       const record: HistoryRecord = {
-        lock: lock.name, token, sessionId: session.id, clientName: session.clientName, grantedAt: ctx.index, waitedFrom,
-        grantedWallMs: ctx.wallMs, terms: grantTerms(t.mode, slot, holderData, holdMs), endedAt: null, endedWallMs: null, reason: null, evicted: false,
+        lock: lock.name,
+        token,
+        sessionId: session.id,
+        clientName: session.clientName,
+        grantedAt: ctx.index,
+        waitedFrom,
+        grantedWallMs: ctx.wallMs,
+        terms: grantTerms(t.mode, slot, holderData, holdMs),
+        endedAt: null,
+        endedWallMs: null,
+        reason: null,
+        evicted: false,
       };
       addHolder(lock, record);
       session.held.add(lock.name);
@@ -565,7 +767,13 @@ export class LockStateMachine {
   }
 
   /** Ends one grant and hands the lock on to the requests the FIFO rule lets in. */
-  private endGrant(ctx: ApplyContext, lock: LockState, holder: Holder, reason: GrantEnd, event: LockEventType): void {
+  private endGrant(
+    ctx: ApplyContext,
+    lock: LockState,
+    holder: Holder,
+    reason: GrantEnd,
+    event: LockEventType,
+  ): void {
     removeHolder(lock, holder);
     const slot = holder.terms?.slot ?? -1;
     if (slot >= 0) lock.semaphore?.slots.free(slot);
@@ -578,7 +786,12 @@ export class LockStateMachine {
       holder.reason = reason;
     }
     ctx.events.push({
-      type: event, index: ctx.index, lock: lock.name, sessionId: holder.sessionId, token: holder.token, wallMs: ctx.wallMs,
+      type: event,
+      index: ctx.index,
+      lock: lock.name,
+      sessionId: holder.sessionId,
+      token: holder.token,
+      wallMs: ctx.wallMs,
       ...(reason === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}),
     });
     const holdMs = holdMsOf(holder);
@@ -601,14 +814,25 @@ export class LockStateMachine {
 
   /** Grants, at this entry's index, what the FIFO rule lets in after `changed` lost a grant or a waiter. */
   private grantWaiting(ctx: ApplyContext, changed: readonly LockState[]): void {
-    grantInJoinOrder(changed, (name) => this.locks.get(name), (waiter) => {
-      const session = this.sessions.get(waiter.sessionId);
-      this.leaveQueues(waiter, session);
-      // Re-check at apply time that the grantee's session is live.
-      if (!session) return;
-      const grants = this.grant(ctx, session, waiter.targets, waiter.holderData, waiter.holdMs, waiter.waitedFrom);
-      this.finishWaitSeqs(ctx, session, waiter, grantedAnswer(grants, waiter.targets), true);
-    });
+    grantInJoinOrder(
+      changed,
+      (name) => this.locks.get(name),
+      (waiter) => {
+        const session = this.sessions.get(waiter.sessionId);
+        this.leaveQueues(waiter, session);
+        // Re-check at apply time that the grantee's session is live.
+        if (!session) return;
+        const grants = this.grant(
+          ctx,
+          session,
+          waiter.targets,
+          waiter.holderData,
+          waiter.holdMs,
+          waiter.waitedFrom,
+        );
+        this.finishWaitSeqs(ctx, session, waiter, grantedAnswer(grants, waiter.targets), true);
+      },
+    );
   }
 
   /** Takes a request out of every queue it is in and out of its session's tables; the locks it left. */
@@ -627,7 +851,13 @@ export class LockStateMachine {
   }
 
   /** Removes a wait without a grant (cancel, timeout, session end); the requests behind it may go in. */
-  private endWait(ctx: ApplyContext, session: Session, waiter: Waiter, answer: Answer, keep: boolean): void {
+  private endWait(
+    ctx: ApplyContext,
+    session: Session,
+    waiter: Waiter,
+    answer: Answer,
+    keep: boolean,
+  ): void {
     const left = this.leaveQueues(waiter, session);
     this.finishWaitSeqs(ctx, session, waiter, answer, keep);
     this.grantWaiting(ctx, left);
@@ -635,7 +865,13 @@ export class LockStateMachine {
   }
 
   /** Every Acquire seq joined to a wait gets the same final answer. */
-  private finishWaitSeqs(ctx: ApplyContext, session: Session, waiter: Waiter, answer: Answer, keep: boolean): void {
+  private finishWaitSeqs(
+    ctx: ApplyContext,
+    session: Session,
+    waiter: Waiter,
+    answer: Answer,
+    keep: boolean,
+  ): void {
     for (const seq of waiter.seqs) {
       if (session.pending?.delete(seq) && session.pending.size === 0) session.pending = null;
       if (keep) this.keep(session, seq, namesOf(waiter.targets), answer);
@@ -675,7 +911,10 @@ export class LockStateMachine {
    * Held or waited-for locks as listLocks orders them, each with the first page of its lists;
    * a page ends at `limit` locks or before its bytes would pass `maxBytes`.
    */
-  listLockPages(options: ListLockPagesOptions): { locks: LockPageInfo[]; nextAfter: string | null } {
+  listLockPages(options: ListLockPagesOptions): {
+    locks: LockPageInfo[];
+    nextAfter: string | null;
+  } {
     const names = this.namesInUse(options);
     const limit = Math.max(1, options.limit);
     const locks: LockPageInfo[] = [];
@@ -687,7 +926,10 @@ export class LockStateMachine {
       locks.push(page);
       bytes += page.bytes;
     }
-    return { locks, nextAfter: locks.length < names.length ? (locks[locks.length - 1]?.name ?? null) : null };
+    return {
+      locks,
+      nextAfter: locks.length < names.length ? (locks[locks.length - 1]?.name ?? null) : null,
+    };
   }
 
   /** Names of held or waited-for locks with the prefix, after `after`, in code point order. */
@@ -717,7 +959,8 @@ export class LockStateMachine {
     // order, and every live session has the state's epoch (a restore drops all sessions).
     for (const session of this.sessions.values()) {
       if (session.id <= after) continue;
-      if (sessions.length === max) return { sessions, nextAfter: sessions[sessions.length - 1]?.id ?? null };
+      if (sessions.length === max)
+        return { sessions, nextAfter: sessions[sessions.length - 1]?.id ?? null };
       sessions.push(sessionInfo(session, this.lockOf));
     }
     return { sessions, nextAfter: null };
@@ -768,7 +1011,12 @@ export class LockStateMachine {
     const waits: PendingWait[] = [];
     for (const session of this.sessions.values()) {
       for (const w of new Set(session.waits?.values() ?? [])) {
-        waits.push({ sessionId: session.id, lock: w.lock, acquireSeq: w.seqs[0] as number, waitMs: w.waitMs });
+        waits.push({
+          sessionId: session.id,
+          lock: w.lock,
+          acquireSeq: w.seqs[0] as number,
+          waitMs: w.waitMs,
+        });
       }
     }
     return waits;
@@ -826,17 +1074,20 @@ export class LockStateMachine {
    * snapshotSteps in snapshot.ts): nothing may be applied until the generator returns.
    */
   *snapshotSteps(): Generator<void, Uint8Array, void> {
-    const bytes = yield* snapshotSteps({
-      applied: this.applied,
-      epoch: this.epochValue,
-      limits: this.limitsValue,
-      sessions: this.sessions,
-      locks: this.locks,
-      history: this.historyLog.records(),
-      historyCount: this.historyLog.size,
-      requestIds: this.requestIds,
-      closedIds: this.closedIds,
-    }, this.snapshotSizeHint);
+    const bytes = yield* snapshotSteps(
+      {
+        applied: this.applied,
+        epoch: this.epochValue,
+        limits: this.limitsValue,
+        sessions: this.sessions,
+        locks: this.locks,
+        history: this.historyLog.records(),
+        historyCount: this.historyLog.size,
+        requestIds: this.requestIds,
+        closedIds: this.closedIds,
+      },
+      this.snapshotSizeHint,
+    );
     // The next snapshot is about as large: it is written into one buffer of about that size.
     this.snapshotSizeHint = bytes.byteLength;
     return bytes;
@@ -854,7 +1105,8 @@ export class LockStateMachine {
     for (const id of data.closedIds) machine.closedIds.add(id);
     machine.historyLog.load(data.history);
     const problems = machine.checkInvariants();
-    if (problems.length > 0) throw new SnapshotError(`inconsistent snapshot: ${problems.slice(0, 3).join("; ")}`);
+    if (problems.length > 0)
+      throw new SnapshotError(`inconsistent snapshot: ${problems.slice(0, 3).join("; ")}`);
     return machine;
   }
 }
@@ -868,12 +1120,18 @@ function namesOf(targets: readonly Target[]): string | string[] {
 function claimKind(lock: LockState, t: Target): void {
   if (inUse(lock)) return;
   if (t.mode !== "permit") lock.semaphore = null;
-  else if (lock.semaphore?.permits !== t.permits) lock.semaphore = { permits: t.permits, slots: new SlotPool(t.permits) };
+  else if (lock.semaphore?.permits !== t.permits)
+    lock.semaphore = { permits: t.permits, slots: new SlotPool(t.permits) };
 }
 
 /** Adds a hold limit to a list unless it is there (grants of one entry may share it). */
 function pushHold(list: HoldLimit[], hold: HoldLimit): void {
-  if (!list.some((h) => h.sessionId === hold.sessionId && h.token === hold.token && h.holdMs === hold.holdMs)) list.push(hold);
+  if (
+    !list.some(
+      (h) => h.sessionId === hold.sessionId && h.token === hold.token && h.holdMs === hold.holdMs,
+    )
+  )
+    list.push(hold);
 }
 
 /** Removes a session's wait on `lock`, dropping the table once it is empty. */

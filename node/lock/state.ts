@@ -37,13 +37,23 @@ export interface GrantTerms {
 }
 
 /** The terms of a grant, or null for a plain exclusive one. */
-export function grantTerms(mode: GrantMode, slot: number, holderData: string, holdMs: number): GrantTerms | null {
+export function grantTerms(
+  mode: GrantMode,
+  slot: number,
+  holderData: string,
+  holdMs: number,
+): GrantTerms | null {
   if (mode === "exclusive" && holderData === "" && holdMs === 0) return null;
   if (mode === "shared" && holderData === "" && holdMs === 0) return SHARED_TERMS;
   return { mode, slot, holderData, holdMs };
 }
 
-const SHARED_TERMS: GrantTerms = Object.freeze({ mode: "shared", slot: -1, holderData: "", holdMs: 0 });
+const SHARED_TERMS: GrantTerms = Object.freeze({
+  mode: "shared",
+  slot: -1,
+  holderData: "",
+  holdMs: 0,
+});
 
 export const modeOf = (r: HistoryRecord): GrantMode => r.terms?.mode ?? "exclusive";
 export const holdMsOf = (r: HistoryRecord): number => r.terms?.holdMs ?? 0;
@@ -135,7 +145,9 @@ export interface KeptAnswer {
 
 /** Is `lock` one of the locks a kept answer's Acquire named? */
 export function acquiredOf(kept: KeptAnswer, lock: string): boolean {
-  return typeof kept.acquireOf === "string" ? kept.acquireOf === lock : kept.acquireOf?.includes(lock) === true;
+  return typeof kept.acquireOf === "string"
+    ? kept.acquireOf === lock
+    : kept.acquireOf?.includes(lock) === true;
 }
 
 export interface Session {
@@ -160,10 +172,25 @@ export interface Session {
 }
 
 /** A new session's state, with no answers, waits or locks. */
-export function newSession(fields: Pick<Session, "id" | "clientName" | "ttlMs" | "openedAt" | "openedWallMs" | "requestId" | "mark">): Session {
+export function newSession(
+  fields: Pick<
+    Session,
+    "id" | "clientName" | "ttlMs" | "openedAt" | "openedWallMs" | "requestId" | "mark"
+  >,
+): Session {
   // Written out field by field so every session object has the same compact shape.
   return {
-    id: fields.id, clientName: fields.clientName, ttlMs: fields.ttlMs, openedAt: fields.openedAt, openedWallMs: fields.openedWallMs,
-    requestId: fields.requestId, mark: fields.mark, answers: new Map(), dropped: null, pending: null, held: new Set(), waits: null,
+    id: fields.id,
+    clientName: fields.clientName,
+    ttlMs: fields.ttlMs,
+    openedAt: fields.openedAt,
+    openedWallMs: fields.openedWallMs,
+    requestId: fields.requestId,
+    mark: fields.mark,
+    answers: new Map(),
+    dropped: null,
+    pending: null,
+    held: new Set(),
+    waits: null,
   };
 }

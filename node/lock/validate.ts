@@ -16,7 +16,10 @@ export function checkTtl(ttlMs: number, limits: LockLimits = DEFAULT_LOCK_LIMITS
   return null;
 }
 
-export function checkWaitMs(waitMs: number, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+export function checkWaitMs(
+  waitMs: number,
+  limits: LockLimits = DEFAULT_LOCK_LIMITS,
+): string | null {
   if (!Number.isSafeInteger(waitMs) || waitMs < 0 || waitMs > limits.maxWaitMs) {
     return `wait_ms ${waitMs} is outside 0..${limits.maxWaitMs}`;
   }
@@ -24,12 +27,14 @@ export function checkWaitMs(waitMs: number, limits: LockLimits = DEFAULT_LOCK_LI
 }
 
 export function checkSessionId(sessionId: bigint): string | null {
-  if (typeof sessionId !== "bigint" || sessionId < 1n || sessionId > MAX_U64) return `malformed session id ${String(sessionId)}`;
+  if (typeof sessionId !== "bigint" || sessionId < 1n || sessionId > MAX_U64)
+    return `malformed session id ${String(sessionId)}`;
   return null;
 }
 
 export function checkToken(token: bigint): string | null {
-  if (typeof token !== "bigint" || token < 1n || token > MAX_U64) return `malformed token ${String(token)}`;
+  if (typeof token !== "bigint" || token < 1n || token > MAX_U64)
+    return `malformed token ${String(token)}`;
   return null;
 }
 
@@ -38,10 +43,17 @@ export function checkSeq(seq: number, what = "seq"): string | null {
   return null;
 }
 
-export function checkSequenced(write: SequencedWrite, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+export function checkSequenced(
+  write: SequencedWrite,
+  limits: LockLimits = DEFAULT_LOCK_LIMITS,
+): string | null {
   const bad = checkSessionId(write.sessionId) ?? checkSeq(write.seq);
   if (bad) return bad;
-  if (!Number.isSafeInteger(write.ackedUpTo) || write.ackedUpTo < 0 || write.ackedUpTo >= write.seq) {
+  if (
+    !Number.isSafeInteger(write.ackedUpTo) ||
+    write.ackedUpTo < 0 ||
+    write.ackedUpTo >= write.seq
+  ) {
     return `acked_up_to ${write.ackedUpTo} must be in 0..seq-1`;
   }
   if (!Array.isArray(write.held) || write.held.length > limits.maxHeldList) {
@@ -64,20 +76,28 @@ function checkTarget(t: LockTarget, limits: LockLimits): string | null {
     }
     return null;
   }
-  if (t.mode !== undefined && t.mode !== "exclusive" && t.mode !== "shared") return `mode ${JSON.stringify(t.mode)} of ${t.lock} is unknown (exclusive or shared)`;
+  if (t.mode !== undefined && t.mode !== "exclusive" && t.mode !== "shared")
+    return `mode ${JSON.stringify(t.mode)} of ${t.lock} is unknown (exclusive or shared)`;
   return null;
 }
 
-export function checkHolderData(data: string | undefined, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+export function checkHolderData(
+  data: string | undefined,
+  limits: LockLimits = DEFAULT_LOCK_LIMITS,
+): string | null {
   if (data === undefined) return null;
   if (typeof data !== "string") return "holder_data must be a string";
   const length = utf8Length(data);
   if (length < 0) return "holder_data is not valid UTF-8";
-  if (length > limits.maxHolderDataBytes) return `holder_data is ${length} bytes, more than ${limits.maxHolderDataBytes}`;
+  if (length > limits.maxHolderDataBytes)
+    return `holder_data is ${length} bytes, more than ${limits.maxHolderDataBytes}`;
   return null;
 }
 
-export function checkHoldMs(holdMs: number | undefined, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+export function checkHoldMs(
+  holdMs: number | undefined,
+  limits: LockLimits = DEFAULT_LOCK_LIMITS,
+): string | null {
   if (holdMs === undefined || holdMs === 0) return null;
   if (!Number.isSafeInteger(holdMs) || holdMs < limits.minHoldMs || holdMs > limits.maxHoldMs) {
     return `hold_ms ${holdMs} is outside ${limits.minHoldMs}..${limits.maxHoldMs} (0: no hold limit)`;
@@ -86,13 +106,17 @@ export function checkHoldMs(holdMs: number | undefined, limits: LockLimits = DEF
 }
 
 /** Every lock of an Acquire: names, modes, permit counts, no name twice, at most the limit. */
-export function checkTargets(cmd: AcquireCommand, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+export function checkTargets(
+  cmd: AcquireCommand,
+  limits: LockLimits = DEFAULT_LOCK_LIMITS,
+): string | null {
   const first = checkLockName(cmd.lock) ?? checkTarget(cmd, limits);
   if (first) return first;
   if (cmd.more === undefined) return null;
   if (!Array.isArray(cmd.more)) return "locks must be a list";
   const count = cmd.more.length + 1;
-  if (count > limits.maxLocksPerAcquire) return `locks: ${count} locks in one Acquire, more than ${limits.maxLocksPerAcquire}`;
+  if (count > limits.maxLocksPerAcquire)
+    return `locks: ${count} locks in one Acquire, more than ${limits.maxLocksPerAcquire}`;
   const names = new Set<string>([cmd.lock]);
   for (const t of cmd.more) {
     if (typeof t !== "object" || t === null) return "locks: each entry must name a lock";
@@ -109,27 +133,56 @@ function checkWallMs(wallMs: number): string | null {
 }
 
 /** Checks a whole command; null when it may be applied. */
-export function validateCommand(cmd: Command, limits: LockLimits = DEFAULT_LOCK_LIMITS): string | null {
+export function validateCommand(
+  cmd: Command,
+  limits: LockLimits = DEFAULT_LOCK_LIMITS,
+): string | null {
   switch (cmd.type) {
     case "openSession":
-      return checkRequestId(cmd.requestId) ?? checkTtl(cmd.ttlMs, limits) ?? checkClientName(cmd.clientName) ?? checkWallMs(cmd.wallMs);
+      return (
+        checkRequestId(cmd.requestId) ??
+        checkTtl(cmd.ttlMs, limits) ??
+        checkClientName(cmd.clientName) ??
+        checkWallMs(cmd.wallMs)
+      );
     case "closeSession":
       return checkSequenced(cmd, limits) ?? checkWallMs(cmd.wallMs);
     case "expireSession":
       return checkSessionId(cmd.sessionId) ?? checkWallMs(cmd.wallMs);
     case "acquire":
-      return checkSequenced(cmd, limits) ?? checkTargets(cmd, limits) ?? checkWaitMs(cmd.waitMs, limits) ?? checkHolderData(cmd.holderData, limits) ??
-        checkHoldMs(cmd.holdMs, limits) ?? checkWallMs(cmd.wallMs);
+      return (
+        checkSequenced(cmd, limits) ??
+        checkTargets(cmd, limits) ??
+        checkWaitMs(cmd.waitMs, limits) ??
+        checkHolderData(cmd.holderData, limits) ??
+        checkHoldMs(cmd.holdMs, limits) ??
+        checkWallMs(cmd.wallMs)
+      );
     case "cancelWait":
       if (cmd.reason !== "client" && cmd.reason !== "timeout") return "unknown cancel reason";
-      return checkSessionId(cmd.sessionId) ?? checkLockName(cmd.lock) ?? checkSeq(cmd.acquireSeq, "acquire_seq") ?? checkWallMs(cmd.wallMs);
+      return (
+        checkSessionId(cmd.sessionId) ??
+        checkLockName(cmd.lock) ??
+        checkSeq(cmd.acquireSeq, "acquire_seq") ??
+        checkWallMs(cmd.wallMs)
+      );
     case "release":
-      return checkSequenced(cmd, limits) ?? checkLockName(cmd.lock) ?? checkToken(cmd.token) ?? checkWallMs(cmd.wallMs);
+      return (
+        checkSequenced(cmd, limits) ??
+        checkLockName(cmd.lock) ??
+        checkToken(cmd.token) ??
+        checkWallMs(cmd.wallMs)
+      );
     case "revoke":
       return checkLockName(cmd.lock) ?? checkToken(cmd.token) ?? checkWallMs(cmd.wallMs);
     case "holdLimit":
       // Not the hold bounds: they may have changed since the grant, whose limit still ends it.
-      return checkSessionId(cmd.sessionId) ?? checkToken(cmd.token) ?? checkSeq(cmd.holdMs, "hold_ms") ?? checkWallMs(cmd.wallMs);
+      return (
+        checkSessionId(cmd.sessionId) ??
+        checkToken(cmd.token) ??
+        checkSeq(cmd.holdMs, "hold_ms") ??
+        checkWallMs(cmd.wallMs)
+      );
     case "setLimits":
       return checkLimits(cmd.limits) ?? checkWallMs(cmd.wallMs);
     default:

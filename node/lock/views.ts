@@ -55,7 +55,12 @@ export interface SessionInfo {
   readonly openedAt: number;
   readonly openedWallMs: number;
   readonly mark: number;
-  readonly held: ReadonlyArray<{ readonly lock: string; readonly token: bigint; readonly mode?: GrantMode; readonly slot?: number }>;
+  readonly held: ReadonlyArray<{
+    readonly lock: string;
+    readonly token: bigint;
+    readonly mode?: GrantMode;
+    readonly slot?: number;
+  }>;
   readonly waiting: ReadonlyArray<{ readonly lock: string; readonly seqs: readonly number[] }>;
   readonly keptAnswers: number;
 }
@@ -81,7 +86,12 @@ export interface HistoryEntry {
 }
 
 /** The grant's fields of the kinds, each only when it says something. */
-function termsView(r: HistoryRecord): { mode?: GrantMode; slot?: number; holderData?: string; holdMs?: number } {
+function termsView(r: HistoryRecord): {
+  mode?: GrantMode;
+  slot?: number;
+  holderData?: string;
+  holdMs?: number;
+} {
   const t = r.terms;
   if (t === null) return {};
   return {
@@ -93,13 +103,23 @@ function termsView(r: HistoryRecord): { mode?: GrantMode; slot?: number; holderD
 }
 
 export function holderInfo(h: HistoryRecord, clientName: string): LockHolderInfo {
-  return { sessionId: h.sessionId, clientName, token: h.token, grantedAt: h.grantedAt, waitedFrom: h.waitedFrom, ...termsView(h) };
+  return {
+    sessionId: h.sessionId,
+    clientName,
+    token: h.token,
+    grantedAt: h.grantedAt,
+    waitedFrom: h.waitedFrom,
+    ...termsView(h),
+  };
 }
 
 export function waiterInfo(w: Waiter, lock: string, clientName: string): LockWaiterInfo {
   const mode = w.targets.find((t) => t.lock === lock)?.mode ?? "exclusive";
   return {
-    sessionId: w.sessionId, clientName, waitedFrom: w.waitedFrom, seqs: [...w.seqs],
+    sessionId: w.sessionId,
+    clientName,
+    waitedFrom: w.waitedFrom,
+    seqs: [...w.seqs],
     ...(mode !== "exclusive" ? { mode } : {}),
     ...(w.targets.length > 1 ? { targets: w.targets.map(lockTargetOf) } : {}),
     ...(w.holderData !== "" ? { holderData: w.holderData } : {}),
@@ -112,23 +132,42 @@ export function lockInfo(lock: LockState, clientNameOf: (sessionId: bigint) => s
   const info: LockInfo = {
     name: lock.name,
     holder: first === null ? null : holderInfo(first, clientNameOf(first.sessionId)),
-    waiters: [...(lock.waiters?.values() ?? [])].map((w) => waiterInfo(w, lock.name, clientNameOf(w.sessionId))),
+    waiters: [...(lock.waiters?.values() ?? [])].map((w) =>
+      waiterInfo(w, lock.name, clientNameOf(w.sessionId)),
+    ),
   };
-  const several = holderCount(lock) > 1 ? { holders: holdersOf(lock).map((h) => holderInfo(h, clientNameOf(h.sessionId))) } : {};
-  const semaphore = lock.semaphore ? { kind: "semaphore" as const, permits: lock.semaphore.permits } : {};
+  const several =
+    holderCount(lock) > 1
+      ? { holders: holdersOf(lock).map((h) => holderInfo(h, clientNameOf(h.sessionId))) }
+      : {};
+  const semaphore = lock.semaphore
+    ? { kind: "semaphore" as const, permits: lock.semaphore.permits }
+    : {};
   return { ...info, ...several, ...semaphore };
 }
 
 export function historyEntry(r: HistoryRecord): HistoryEntry {
   const reason: EndReason | null = r.reason === "holdLimit" ? "revoked" : r.reason;
   return {
-    lock: r.lock, token: r.token, sessionId: r.sessionId, clientName: r.clientName, grantedAt: r.grantedAt,
-    waitedFrom: r.waitedFrom, grantedWallMs: r.grantedWallMs, endedAt: r.endedAt, endedWallMs: r.endedWallMs, reason,
-    ...(r.reason === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}), ...termsView(r),
+    lock: r.lock,
+    token: r.token,
+    sessionId: r.sessionId,
+    clientName: r.clientName,
+    grantedAt: r.grantedAt,
+    waitedFrom: r.waitedFrom,
+    grantedWallMs: r.grantedWallMs,
+    endedAt: r.endedAt,
+    endedWallMs: r.endedWallMs,
+    reason,
+    ...(r.reason === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}),
+    ...termsView(r),
   };
 }
 
-export function sessionInfo(session: Session, lockOf: (name: string) => LockState | undefined): SessionInfo {
+export function sessionInfo(
+  session: Session,
+  lockOf: (name: string) => LockState | undefined,
+): SessionInfo {
   const waits = new Set(session.waits?.values() ?? []);
   return {
     id: session.id,
@@ -142,7 +181,12 @@ export function sessionInfo(session: Session, lockOf: (name: string) => LockStat
       const h = lock ? holderOf(lock, session.id) : undefined;
       const mode = h ? modeOf(h) : "exclusive";
       const slot = h?.terms?.slot ?? -1;
-      return { lock: name, token: h?.token ?? 0n, ...(mode !== "exclusive" ? { mode } : {}), ...(slot >= 0 ? { slot } : {}) };
+      return {
+        lock: name,
+        token: h?.token ?? 0n,
+        ...(mode !== "exclusive" ? { mode } : {}),
+        ...(slot >= 0 ? { slot } : {}),
+      };
     }),
     // One entry per wait (a multi-lock wait under its first lock).
     waiting: [...waits].map((w) => ({ lock: w.lock, seqs: [...w.seqs] })),

@@ -12,12 +12,19 @@ export interface SpaceSource {
 export class DiskGuard {
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly storage: SpaceSource, private readonly reserveBytes: number, private readonly checkMs = 1_000) {}
+  constructor(
+    private readonly storage: SpaceSource,
+    private readonly reserveBytes: number,
+    private readonly checkMs = 1_000,
+  ) {}
 
   /** Starts the periodic check (a failing check is left to the next write to report). */
   start(): void {
     if (this.timer !== null || this.reserveBytes <= 0) return;
-    this.timer = setInterval(() => void this.storage.spaceOk().catch(() => undefined), this.checkMs);
+    this.timer = setInterval(
+      () => void this.storage.spaceOk().catch(() => undefined),
+      this.checkMs,
+    );
     this.timer.unref();
   }
 

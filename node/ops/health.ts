@@ -68,7 +68,11 @@ const unsupported = (): never => {
   throw new Error("the health service definition only serves");
 };
 
-function method<Res>(name: string, responseStream: boolean, serialize: (value: Res) => Buffer): grpc.MethodDefinition<HealthRequest, Res> {
+function method<Res>(
+  name: string,
+  responseStream: boolean,
+  serialize: (value: Res) => Buffer,
+): grpc.MethodDefinition<HealthRequest, Res> {
   return {
     path: `${PREFIX}${name}`,
     requestStream: false,
@@ -96,7 +100,10 @@ export class NodeHealth {
 
   addTo(server: grpc.Server): void {
     const handlers: grpc.UntypedServiceImplementation = {
-      check: (call: grpc.ServerUnaryCall<HealthRequest, ServingStatus>, callback: grpc.sendUnaryData<ServingStatus>) => {
+      check: (
+        call: grpc.ServerUnaryCall<HealthRequest, ServingStatus>,
+        callback: grpc.sendUnaryData<ServingStatus>,
+      ) => {
         const { service } = call.request;
         const status = this.statuses.get(service);
         if (status) callback(null, status);
@@ -114,7 +121,10 @@ export class NodeHealth {
         // An unknown service stays watched: it may become known later.
         send(this.statuses.get(service) ?? "SERVICE_UNKNOWN");
       },
-      list: (_call: grpc.ServerUnaryCall<HealthRequest, ReadonlyMap<string, ServingStatus>>, callback: grpc.sendUnaryData<ReadonlyMap<string, ServingStatus>>) => {
+      list: (
+        _call: grpc.ServerUnaryCall<HealthRequest, ReadonlyMap<string, ServingStatus>>,
+        callback: grpc.sendUnaryData<ReadonlyMap<string, ServingStatus>>,
+      ) => {
         callback(null, new Map(this.statuses));
       },
     };

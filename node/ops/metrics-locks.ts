@@ -23,7 +23,13 @@ export const LOCK_KINDS = ["exclusive", "shared", "semaphore", "multi"] as const
 export type LockKind = (typeof LOCK_KINDS)[number];
 
 /** How a grant ended, as the `reason` label says it. */
-export const END_REASONS = ["released", "session_closed", "session_expired", "revoked", "hold_limit"] as const;
+export const END_REASONS = [
+  "released",
+  "session_closed",
+  "session_expired",
+  "revoked",
+  "hold_limit",
+] as const;
 export type EndReasonLabel = (typeof END_REASONS)[number];
 
 const REASON_OF: Readonly<Record<Exclude<LockEventType, "acquired">, EndReasonLabel>> = {
@@ -45,11 +51,16 @@ function kindOf(mode: LockEvent["mode"], inSet: boolean): LockKind {
 /** The grants an entry made as multi-lock sets (its own Acquire's answer, and the waits it granted), by session and token. */
 function setGrantsOf(outcome: ApplyOutcome): Set<string> {
   const sets = new Set<string>();
-  const answers = [{ sessionId: null as bigint | null, answer: outcome.result }, ...outcome.completions];
+  const answers = [
+    { sessionId: null as bigint | null, answer: outcome.result },
+    ...outcome.completions,
+  ];
   for (const { sessionId, answer } of answers) {
     // Every grant answer lists its locks; a set is one that lists more than one.
-    if (answer.kind !== "granted" || answer.grants === undefined || answer.grants.length < 2) continue;
-    for (const g of answer.grants) sets.add(sessionId === null ? `*:${g.token}:${g.lock}` : `${sessionId}:${g.token}:${g.lock}`);
+    if (answer.kind !== "granted" || answer.grants === undefined || answer.grants.length < 2)
+      continue;
+    for (const g of answer.grants)
+      sets.add(sessionId === null ? `*:${g.token}:${g.lock}` : `${sessionId}:${g.token}:${g.lock}`);
   }
   return sets;
 }
@@ -96,7 +107,10 @@ export class LockMetrics {
   private readonly hold: Histogram<"kind" | "reason" | "lock_prefix">;
   private readonly wait: Histogram<"kind" | "lock_prefix">;
   /** Current grants by lock and session (shared grants and permits hold a lock together): token, kind and apply time (null: not applied here). */
-  private readonly grantStarts = new Map<string, { token: bigint; kind: LockKind; at: number | null }>();
+  private readonly grantStarts = new Map<
+    string,
+    { token: bigint; kind: LockKind; at: number | null }
+  >();
   /** Pending waits by session and lock (a session waits at most once per lock). */
   private readonly waits = new Map<string, WaitStart>();
   /** The same waits by session and first Acquire seq, as the timers name them when they end. */
@@ -104,7 +118,11 @@ export class LockMetrics {
   /** Waiters queued per lock. */
   private readonly queued = new Map<string, number>();
 
-  constructor(registry: Registry, private readonly label: LockPrefixLabel, private readonly source: LockMetricsSource) {
+  constructor(
+    registry: Registry,
+    private readonly label: LockPrefixLabel,
+    private readonly source: LockMetricsSource,
+  ) {
     const registers = [registry];
     this.grants = new Counter({
       name: "palisade_lock_grants_total",
@@ -167,13 +185,15 @@ export class LockMetrics {
       const lock_prefix = this.label.of(e.lock);
       const grantKey = waitKey(e.sessionId, e.lock);
       if (e.type === "acquired") {
-        const inSet = sets.has(`${e.sessionId}:${e.token}:${e.lock}`) || sets.has(`*:${e.token}:${e.lock}`);
+        const inSet =
+          sets.has(`${e.sessionId}:${e.token}:${e.lock}`) || sets.has(`*:${e.token}:${e.lock}`);
         const kind = kindOf(e.mode, inSet);
         this.grantStarts.set(grantKey, { token: e.token, kind, at: now });
         const queuedWait = this.waits.get(grantKey);
         if (!leading) continue;
         this.grants.inc({ kind, lock_prefix });
-        if (queuedWait?.at != null) this.wait.observe({ kind, lock_prefix }, Math.max(0, now - queuedWait.at) / 1000);
+        if (queuedWait?.at != null)
+          this.wait.observe({ kind, lock_prefix }, Math.max(0, now - queuedWait.at) / 1000);
         continue;
       }
       const start = this.grantStarts.get(grantKey);
@@ -184,9 +204,11 @@ export class LockMetrics {
       const kind = current?.kind ?? "exclusive";
       const reason = e.revokedFor === "holdLimit" ? "hold_limit" : REASON_OF[e.type];
       this.ends.inc({ kind, reason, lock_prefix });
-      if (current && current.at !== null) this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - current.at) / 1000);
+      if (current && current.at !== null)
+        this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - current.at) / 1000);
     }
-    for (const w of outcome.timers.waitsStarted) this.waitStarted(w.sessionId, w.lock, w.acquireSeq, now);
+    for (const w of outcome.timers.waitsStarted)
+      this.waitStarted(w.sessionId, w.lock, w.acquireSeq, now);
     for (const w of outcome.timers.waitsEnded) this.waitEnded(w.sessionId, w.acquireSeq);
   }
 
@@ -202,7 +224,11 @@ export class LockMetrics {
     for (const lock of locks) {
       // Whether a grant was part of a set is not in the state: it counts by its mode.
       for (const h of lock.holders ?? (lock.holder ? [lock.holder] : [])) {
-        this.grantStarts.set(waitKey(h.sessionId, lock.name), { token: h.token, kind: kindOf(h.mode, false), at: null });
+        this.grantStarts.set(waitKey(h.sessionId, lock.name), {
+          token: h.token,
+          kind: kindOf(h.mode, false),
+          at: null,
+        });
       }
       for (const w of lock.waiters) {
         const first = w.seqs[0];
@@ -211,7 +237,12 @@ export class LockMetrics {
     }
   }
 
-  private waitStarted(sessionId: bigint, lock: string, acquireSeq: number, at: number | null): void {
+  private waitStarted(
+    sessionId: bigint,
+    lock: string,
+    acquireSeq: number,
+    at: number | null,
+  ): void {
     const key = waitKey(sessionId, lock);
     if (this.waits.has(key)) return;
     this.waits.set(key, { key, lock, at });
@@ -242,7 +273,12 @@ function seqKey(sessionId: bigint, acquireSeq: number): string {
 }
 
 /** Every held or waited-for lock of a state, page by page. */
-export function* everyLock(state: { listLocks(options: { after?: string; limit?: number }): { locks: LockInfo[]; nextAfter: string | null } }): IterableIterator<LockInfo> {
+export function* everyLock(state: {
+  listLocks(options: { after?: string; limit?: number }): {
+    locks: LockInfo[];
+    nextAfter: string | null;
+  };
+}): IterableIterator<LockInfo> {
   let after: string | undefined;
   for (;;) {
     const page = state.listLocks({ ...(after !== undefined ? { after } : {}), limit: 1_000 });

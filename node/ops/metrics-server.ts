@@ -18,30 +18,40 @@ export interface MetricsPage {
  * Serves `page` at http://address/metrics, and whatever `also` answers (it returns false
  * for a path it does not serve); rejects when the address cannot be bound.
  */
-export function serveMetrics(address: string, page: MetricsPage, also?: (req: IncomingMessage, res: ServerResponse) => boolean): Promise<MetricsEndpoint> {
+export function serveMetrics(
+  address: string,
+  page: MetricsPage,
+  also?: (req: IncomingMessage, res: ServerResponse) => boolean,
+): Promise<MetricsEndpoint> {
   const hostPort = parseHostPort(address);
   if (!hostPort) return Promise.reject(new Error(`invalid metrics address ${address}`));
   const server: Server = createServer((req, res) => {
     if (also?.(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" || path !== "/metrics") {
-      res.writeHead(404, { "content-type": "text/plain" }).end("only GET /metrics is served here\n");
+      res
+        .writeHead(404, { "content-type": "text/plain" })
+        .end("only GET /metrics is served here\n");
       return;
     }
     page.text().then(
       (body) => res.writeHead(200, { "content-type": page.contentType }).end(body),
-      (error: unknown) => res.writeHead(500, { "content-type": "text/plain" }).end(`${String(error)}\n`),
+      (error: unknown) =>
+        res.writeHead(500, { "content-type": "text/plain" }).end(`${String(error)}\n`),
     );
   });
   return new Promise((resolve, reject) => {
-    server.once("error", (err) => reject(new Error(`cannot serve metrics on ${address}: ${err.message}`, { cause: err })));
+    server.once("error", (err) =>
+      reject(new Error(`cannot serve metrics on ${address}: ${err.message}`, { cause: err })),
+    );
     server.listen(hostPort.port, hostPort.host, () => {
       resolve({
         address,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });

@@ -52,14 +52,29 @@ export class NodeMetrics {
   private readonly streamMessages: Counter<"direction">;
   private readonly locks: LockMetrics;
 
-  constructor(labels: { cluster: string; node: number }, source: MetricsSource, options: NodeMetricsOptions = {}) {
+  constructor(
+    labels: { cluster: string; node: number },
+    source: MetricsSource,
+    options: NodeMetricsOptions = {},
+  ) {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ cluster: labels.cluster, node: String(labels.node) });
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
 
     const readRaft = (): ReturnType<MetricsSource["raft"]> => source.raft();
-    const gauge = (name: string, help: string, value: (r: ReturnType<MetricsSource["raft"]>) => number): void => {
-      new Gauge({ name, help, registers, collect() { this.set(value(readRaft())); } });
+    const gauge = (
+      name: string,
+      help: string,
+      value: (r: ReturnType<MetricsSource["raft"]>) => number,
+    ): void => {
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(value(readRaft()));
+        },
+      });
     };
     new Gauge({
       name: "palisade_raft_role",
@@ -72,10 +87,22 @@ export class NodeMetrics {
       },
     });
     gauge("palisade_raft_term", "current Raft term", (r) => r.term);
-    gauge("palisade_raft_leader_id", "id of the leader this node knows, 0 when none", (r) => r.leader);
+    gauge(
+      "palisade_raft_leader_id",
+      "id of the leader this node knows, 0 when none",
+      (r) => r.leader,
+    );
     gauge("palisade_raft_commit_index", "highest log index known committed", (r) => r.commit);
-    gauge("palisade_raft_applied_index", "highest log index applied to the lock state machine", (r) => r.applied);
-    gauge("palisade_raft_last_index", "index of the last entry in this node's log", (r) => r.lastIndex);
+    gauge(
+      "palisade_raft_applied_index",
+      "highest log index applied to the lock state machine",
+      (r) => r.applied,
+    );
+    gauge(
+      "palisade_raft_last_index",
+      "index of the last entry in this node's log",
+      (r) => r.lastIndex,
+    );
     new Gauge({
       name: "palisade_raft_follower_lag_entries",
       help: "on the leader: entries each follower is behind the leader's last index",
@@ -87,13 +114,24 @@ export class NodeMetrics {
       },
     });
     const lockGauge = (name: string, help: string, value: (s: StateStats) => number): void => {
-      new Gauge({ name, help, registers, collect() { this.set(value(source.lockStats())); } });
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(value(source.lockStats()));
+        },
+      });
     };
     lockGauge("palisade_sessions", "live sessions", (s) => s.sessions);
     lockGauge("palisade_locks_held", "locks with a holder", (s) => s.heldLocks);
     lockGauge("palisade_lock_waiters", "Acquire calls queued behind a holder", (s) => s.waiters);
 
-    this.leaderChanges = new Counter({ name: "palisade_raft_leader_changes_total", help: "times the leader this node knows changed", registers });
+    this.leaderChanges = new Counter({
+      name: "palisade_raft_leader_changes_total",
+      help: "times the leader this node knows changed",
+      registers,
+    });
     this.proposals = new Counter({
       name: "palisade_proposals_total",
       help: "commands proposed on this node, by result (committed and applied, or failed)",
@@ -124,8 +162,16 @@ export class NodeMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.sessionExpiries = new Counter({ name: "palisade_session_expiries_total", help: "sessions ended because their TTL ran out (applied)", registers });
-    this.lockExpiries = new Counter({ name: "palisade_lock_expiries_total", help: "locks freed because their holder's session expired (applied)", registers });
+    this.sessionExpiries = new Counter({
+      name: "palisade_session_expiries_total",
+      help: "sessions ended because their TTL ran out (applied)",
+      registers,
+    });
+    this.lockExpiries = new Counter({
+      name: "palisade_lock_expiries_total",
+      help: "locks freed because their holder's session expired (applied)",
+      registers,
+    });
     this.rejected = new Counter({
       name: "palisade_requests_rejected_total",
       help: "client and admin requests answered with an error, by method and reason (status code, or rate_limited)",
@@ -137,7 +183,11 @@ export class NodeMetrics {
       help: "session keepalives this node took as leader (one per session, however many a request carried)",
       registers,
     });
-    this.streamsOpen = new Gauge({ name: "palisade_client_streams", help: "client Stream RPCs open on this node", registers });
+    this.streamsOpen = new Gauge({
+      name: "palisade_client_streams",
+      help: "client Stream RPCs open on this node",
+      registers,
+    });
     this.streamFrames = new Counter({
       name: "palisade_client_stream_frames_total",
       help: "frames on client Stream RPCs: in (from clients) and out (to clients)",
@@ -155,7 +205,11 @@ export class NodeMetrics {
       this.streamFrames.inc({ direction }, 0);
       this.streamMessages.inc({ direction }, 0);
     }
-    this.locks = new LockMetrics(this.registry, new LockPrefixLabel(options.lockPrefixes ?? []), options.locks ?? { now: () => performance.now(), isLeader: () => false });
+    this.locks = new LockMetrics(
+      this.registry,
+      new LockPrefixLabel(options.lockPrefixes ?? []),
+      options.locks ?? { now: () => performance.now(), isLeader: () => false },
+    );
   }
 
   leaderChanged(): void {
@@ -228,7 +282,11 @@ export class NodeMetrics {
 }
 
 /** A storage whose synced writes are timed into `observe` (seconds); everything else passes through. */
-export function timedStorage(storage: RaftStorage, observe: (seconds: number) => void, nowMs: () => number): RaftStorage {
+export function timedStorage(
+  storage: RaftStorage,
+  observe: (seconds: number) => void,
+  nowMs: () => number,
+): RaftStorage {
   return {
     load: () => storage.load(),
     save: async (batch, sync) => {

@@ -40,7 +40,9 @@ function read(path: string, what: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new Error(`cannot read the TLS ${what} ${path}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot read the TLS ${what} ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -91,14 +93,20 @@ const HEALTH_SERVICE = "/grpc.health.v1.Health/";
  * sender check happens per batch), health checks any certificate of the cluster CA.
  */
 export function accessRefusal(path: string, who: PeerIdentity | null): Refusal | null {
-  if (who === null) return { code: grpc.status.UNAUTHENTICATED, details: "a client certificate signed by the cluster CA is required" };
-  const allowed = (roles: readonly CertRole[]): boolean => who.role !== null && roles.includes(who.role);
+  if (who === null)
+    return {
+      code: grpc.status.UNAUTHENTICATED,
+      details: "a client certificate signed by the cluster CA is required",
+    };
+  const allowed = (roles: readonly CertRole[]): boolean =>
+    who.role !== null && roles.includes(who.role);
   const refuse = (what: string): Refusal => ({
     code: grpc.status.PERMISSION_DENIED,
     details: `${what} requires ${what === "AdminService" ? "an admin" : what === "RaftService" ? "a node" : "a client or admin"} certificate; ${who.subject} has role ${who.role ?? "none"}`,
   });
   if (path.startsWith(HEALTH_SERVICE)) return null;
-  if (path.startsWith(LOCK_SERVICE)) return allowed(["client", "admin"]) ? null : refuse("LockService");
+  if (path.startsWith(LOCK_SERVICE))
+    return allowed(["client", "admin"]) ? null : refuse("LockService");
   if (path.startsWith(ADMIN_SERVICE)) return allowed(["admin"]) ? null : refuse("AdminService");
   if (path.startsWith(RAFT_SERVICE)) return allowed(["node"]) ? null : refuse("RaftService");
   return { code: grpc.status.PERMISSION_DENIED, details: `no certificate role may call ${path}` };
@@ -108,7 +116,11 @@ export function accessRefusal(path: string, who: PeerIdentity | null): Refusal |
  * Whether a verified peer may send a batch claiming to come from `from`: only a node
  * certificate of a current member whose id is that sender.
  */
-export function senderRefusal(who: PeerIdentity | null, from: number, isMember: (id: number) => boolean): string | null {
+export function senderRefusal(
+  who: PeerIdentity | null,
+  from: number,
+  isMember: (id: number) => boolean,
+): string | null {
   if (who === null) return "a node certificate is required";
   if (who.role !== "node" || who.nodeId === null) return `${who.subject} is not a node certificate`;
   if (who.nodeId !== from) return `certificate of node ${who.nodeId} cannot send as node ${from}`;

@@ -9,7 +9,14 @@
 // - the leader counts its own log toward commit only once it is durable (advance());
 // - PreVote and CheckQuorum keep partitioned nodes from disrupting a healthy leader.
 import { RaftLog } from "./log.ts";
-import { changeMembership, decodeMembership, encodeMembership, MembershipError, type MemberAddress, type MembershipChange } from "./membership.ts";
+import {
+  changeMembership,
+  decodeMembership,
+  encodeMembership,
+  MembershipError,
+  type MemberAddress,
+  type MembershipChange,
+} from "./membership.ts";
 import { Progress, type ProgressState } from "./progress.ts";
 import { hasQuorum, quorumValue, voteResult, type VoteResult } from "./quorum.ts";
 import { ReadOnly } from "./read-only.ts";
@@ -117,7 +124,12 @@ export class RaftCore {
     }
     this.id = cfg.id;
     this.cfg = cfg;
-    this.log = new RaftLog(init.snapshotIndex, init.snapshotTerm, init.entries, init.hardState.commit);
+    this.log = new RaftLog(
+      init.snapshotIndex,
+      init.snapshotTerm,
+      init.entries,
+      init.hardState.commit,
+    );
     this.term = init.hardState.term;
     this.vote = init.hardState.vote;
     this.membership = init.membership;
@@ -162,7 +174,10 @@ export class RaftCore {
     if (this.electionElapsed >= this.cfg.electionTicks) {
       this.electionElapsed = 0;
       if (this.cfg.checkQuorum) {
-        const active = hasQuorum(this.voters(), (v) => v === this.id || this.progress.get(v)?.recentActive === true);
+        const active = hasQuorum(
+          this.voters(),
+          (v) => v === this.id || this.progress.get(v)?.recentActive === true,
+        );
         for (const pr of this.progress.values()) pr.recentActive = false;
         if (!active) {
           this.becomeFollower(this.term, NONE);
@@ -179,7 +194,10 @@ export class RaftCore {
   }
 
   /** Propose commands. Returns the index of the first; they occupy consecutive indexes in the current term. */
-  propose(data: readonly Uint8Array[], kind: EntryKind = "normal"): { index: number; term: number } {
+  propose(
+    data: readonly Uint8Array[],
+    kind: EntryKind = "normal",
+  ): { index: number; term: number } {
     if (this.role !== "leader") throw new NotLeaderError(this.leader);
     if (this.transferee !== NONE) throw new ProposalDroppedError("leadership transfer in progress");
     const first = this.log.lastIndex() + 1;
@@ -193,17 +211,26 @@ export class RaftCore {
    * Propose one membership change. Refused while the previous change (or, on a new leader,
    * its own no-op) is not yet applied here, so changes never overlap.
    */
-  proposeMembershipChange(change: MembershipChange, address?: MemberAddress): { index: number; term: number } {
+  proposeMembershipChange(
+    change: MembershipChange,
+    address?: MemberAddress,
+  ): { index: number; term: number } {
     if (this.role !== "leader") throw new NotLeaderError(this.leader);
     if (this.transferee !== NONE) throw new ProposalDroppedError("leadership transfer in progress");
     if (this.pendingConfIndex > this.log.applied) {
-      throw new MembershipError("the previous membership change (or this leader's first entry) is not applied yet; retry shortly");
+      throw new MembershipError(
+        "the previous membership change (or this leader's first entry) is not applied yet; retry shortly",
+      );
     }
     let next = changeMembership(this.membership, change);
     const addresses = { ...(this.membership.addresses ?? {}) };
     if (change.type === "addLearner" && address) addresses[String(change.node)] = address;
     if (change.type === "remove") delete addresses[String(change.node)];
-    next = { voters: next.voters, learners: next.learners, ...(next.retired?.length ? { retired: next.retired } : {}) };
+    next = {
+      voters: next.voters,
+      learners: next.learners,
+      ...(next.retired?.length ? { retired: next.retired } : {}),
+    };
     if (Object.keys(addresses).length > 0) next = { ...next, addresses };
     const index = this.log.lastIndex() + 1;
     this.log.append([{ term: this.term, index, kind: "config", data: encodeMembership(next) }]);
@@ -231,7 +258,8 @@ export class RaftCore {
         this.progress.set(p, pr);
       }
     }
-    for (const p of [...this.progress.keys()]) if (!this.peers().includes(p)) this.progress.delete(p);
+    for (const p of [...this.progress.keys()])
+      if (!this.peers().includes(p)) this.progress.delete(p);
     if (this.transferee !== NONE && !this.isVoter(this.transferee)) this.transferee = NONE;
     if (!this.isVoter(this.id)) {
       // A leader removed from the voters steps down; the others elect a new one.
@@ -262,7 +290,8 @@ export class RaftCore {
       }
     }
     // It must hold every committed entry (the removal included) to be able to win.
-    if (to !== NONE && best >= this.log.committed) this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
+    if (to !== NONE && best >= this.log.committed)
+      this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
   }
 
   /**
@@ -274,7 +303,12 @@ export class RaftCore {
       this.leaderReadIndex(requestId, NONE);
     } else if (this.leader !== NONE) {
       this.forwardedReads.set(requestId, 0);
-      this.send<ReadIndexRequest>({ type: "readIndex", to: this.leader, term: this.term, requestId });
+      this.send<ReadIndexRequest>({
+        type: "readIndex",
+        to: this.leader,
+        term: this.term,
+        requestId,
+      });
     } else {
       this.readStates.push({ requestId, index: 0 });
     }
@@ -287,7 +321,8 @@ export class RaftCore {
     this.transferee = to;
     this.electionElapsed = 0;
     const pr = this.progress.get(to)!;
-    if (pr.match === this.log.lastIndex()) this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
+    if (pr.match === this.log.lastIndex())
+      this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
     else this.sendAppend(to);
   }
 
@@ -340,7 +375,12 @@ export class RaftCore {
    */
   wouldInstallSnapshot(m: InstallSnapshot): boolean {
     const { index, term } = m.snapshot.meta;
-    return m.to === this.id && m.term >= this.term && index > this.log.committed && !this.log.matchTerm(index, term);
+    return (
+      m.to === this.id &&
+      m.term >= this.term &&
+      index > this.log.committed &&
+      !this.log.matchTerm(index, term)
+    );
   }
 
   step(m: Message): void {
@@ -348,7 +388,9 @@ export class RaftCore {
     if (m.term > this.term) {
       if (m.type === "vote") {
         const inLease =
-          this.cfg.checkQuorum && this.leader !== NONE && this.electionElapsed < this.cfg.electionTicks;
+          this.cfg.checkQuorum &&
+          this.leader !== NONE &&
+          this.electionElapsed < this.cfg.electionTicks;
         if (inLease && !m.transfer) return; // a healthy leader exists: ignore a disruptive candidate
       }
       if (m.type === "vote" && m.pre) {
@@ -356,15 +398,33 @@ export class RaftCore {
       } else if (m.type === "voteResp" && m.pre && m.granted) {
         // a granted PreVote answer carries the future term; it does not move ours
       } else {
-        const leader = m.type === "append" || m.type === "heartbeat" || m.type === "snapshot" ? m.from : NONE;
+        const leader =
+          m.type === "append" || m.type === "heartbeat" || m.type === "snapshot" ? m.from : NONE;
         this.becomeFollower(m.term, leader);
       }
     } else if (m.term < this.term) {
-      if ((this.cfg.checkQuorum || this.cfg.preVote) && (m.type === "append" || m.type === "heartbeat")) {
+      if (
+        (this.cfg.checkQuorum || this.cfg.preVote) &&
+        (m.type === "append" || m.type === "heartbeat")
+      ) {
         // Tell a stale leader about the newer term so it steps down.
-        this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: false, index: 0, hintIndex: 0, hintTerm: 0 });
+        this.send<AppendResponse>({
+          type: "appendResp",
+          to: m.from,
+          term: this.term,
+          success: false,
+          index: 0,
+          hintIndex: 0,
+          hintTerm: 0,
+        });
       } else if (m.type === "vote" && m.pre) {
-        this.send<VoteResponse>({ type: "voteResp", to: m.from, term: this.term, pre: true, granted: false });
+        this.send<VoteResponse>({
+          type: "voteResp",
+          to: m.from,
+          term: this.term,
+          pre: true,
+          granted: false,
+        });
       }
       return;
     }
@@ -389,10 +449,18 @@ export class RaftCore {
         return;
       case "readIndex":
         if (this.role === "leader") this.leaderReadIndex(m.requestId, m.from);
-        else this.send<ReadIndexResponse>({ type: "readIndexResp", to: m.from, term: this.term, requestId: m.requestId, index: 0 });
+        else
+          this.send<ReadIndexResponse>({
+            type: "readIndexResp",
+            to: m.from,
+            term: this.term,
+            requestId: m.requestId,
+            index: 0,
+          });
         return;
       case "readIndexResp":
-        if (this.forwardedReads.delete(m.requestId)) this.readStates.push({ requestId: m.requestId, index: m.index });
+        if (this.forwardedReads.delete(m.requestId))
+          this.readStates.push({ requestId: m.requestId, index: m.index });
         return;
     }
   }
@@ -418,7 +486,12 @@ export class RaftCore {
     for (const v of this.voters()) {
       if (v === this.id) continue;
       this.send<VoteRequest>({
-        type: "vote", to: v, term, pre, lastIndex: this.log.lastIndex(), lastTerm: this.log.lastTerm(),
+        type: "vote",
+        to: v,
+        term,
+        pre,
+        lastIndex: this.log.lastIndex(),
+        lastTerm: this.log.lastTerm(),
         transfer: kind === "transfer",
       });
     }
@@ -426,16 +499,26 @@ export class RaftCore {
 
   private handleVote(m: VoteRequest): void {
     const upToDate =
-      m.lastTerm > this.log.lastTerm() || (m.lastTerm === this.log.lastTerm() && m.lastIndex >= this.log.lastIndex());
+      m.lastTerm > this.log.lastTerm() ||
+      (m.lastTerm === this.log.lastTerm() && m.lastIndex >= this.log.lastIndex());
     // A PreVote for a later term can be granted whatever our vote in this one.
-    const canVote = this.vote === m.from || (this.vote === NONE && this.leader === NONE) || (m.pre && m.term > this.term);
+    const canVote =
+      this.vote === m.from ||
+      (this.vote === NONE && this.leader === NONE) ||
+      (m.pre && m.term > this.term);
     const granted = canVote && upToDate;
     if (granted && !m.pre) {
       this.vote = m.from;
       this.electionElapsed = 0;
     }
     // A granted PreVote answers with the candidate's term so it can count it.
-    this.send<VoteResponse>({ type: "voteResp", to: m.from, term: granted && m.pre ? m.term : this.term, pre: m.pre, granted });
+    this.send<VoteResponse>({
+      type: "voteResp",
+      to: m.from,
+      term: granted && m.pre ? m.term : this.term,
+      pre: m.pre,
+      granted,
+    });
   }
 
   private handleVoteResponse(m: VoteResponse): void {
@@ -496,7 +579,9 @@ export class RaftCore {
     }
     this.readOnly.resetAcks();
     // The no-op lets the leader commit entries of earlier terms and start serving reads.
-    this.log.append([{ term: this.term, index: this.log.lastIndex() + 1, kind: "noop", data: new Uint8Array(0) }]);
+    this.log.append([
+      { term: this.term, index: this.log.lastIndex() + 1, kind: "noop", data: new Uint8Array(0) },
+    ]);
     this.pendingConfIndex = this.log.lastIndex();
     this.leadIndex = this.pendingConfIndex;
     this.broadcastAppend();
@@ -510,7 +595,14 @@ export class RaftCore {
 
   private failRead(requestId: number, from: NodeId): void {
     if (from === NONE) this.readStates.push({ requestId, index: 0 });
-    else this.send<ReadIndexResponse>({ type: "readIndexResp", to: from, term: this.term, requestId, index: 0 });
+    else
+      this.send<ReadIndexResponse>({
+        type: "readIndexResp",
+        to: from,
+        term: this.term,
+        requestId,
+        index: 0,
+      });
   }
 
   private failForwardedReads(): void {
@@ -543,20 +635,41 @@ export class RaftCore {
     const log = this.log;
     if (m.prevIndex < log.committed) {
       // Everything up to our commit index already matches the leader's log.
-      this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: log.committed, hintIndex: 0, hintTerm: 0 });
+      this.send<AppendResponse>({
+        type: "appendResp",
+        to: m.from,
+        term: this.term,
+        success: true,
+        index: log.committed,
+        hintIndex: 0,
+        hintTerm: 0,
+      });
       return;
     }
     if (log.matchTerm(m.prevIndex, m.prevTerm)) {
       log.merge(m.entries);
       const lastNew = m.prevIndex + m.entries.length;
       log.commitTo(Math.min(m.commit, lastNew));
-      this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: lastNew, hintIndex: 0, hintTerm: 0 });
+      this.send<AppendResponse>({
+        type: "appendResp",
+        to: m.from,
+        term: this.term,
+        success: true,
+        index: lastNew,
+        hintIndex: 0,
+        hintTerm: 0,
+      });
       return;
     }
     const hint = log.findConflictByTerm(Math.min(m.prevIndex, log.lastIndex()), m.prevTerm);
     this.send<AppendResponse>({
-      type: "appendResp", to: m.from, term: this.term, success: false, index: m.prevIndex,
-      hintIndex: hint.index, hintTerm: hint.term,
+      type: "appendResp",
+      to: m.from,
+      term: this.term,
+      success: false,
+      index: m.prevIndex,
+      hintIndex: hint.index,
+      hintTerm: hint.term,
     });
   }
 
@@ -566,7 +679,12 @@ export class RaftCore {
     if (this.role !== "follower") this.becomeFollower(m.term, m.from);
     // The leader sends min(our match, its commit), so this never commits a divergent entry.
     this.log.commitTo(Math.min(m.commit, this.log.lastIndex()));
-    this.send<HeartbeatResponse>({ type: "heartbeatResp", to: m.from, term: this.term, round: m.round });
+    this.send<HeartbeatResponse>({
+      type: "heartbeatResp",
+      to: m.from,
+      term: this.term,
+      round: m.round,
+    });
   }
 
   private handleSnapshot(m: InstallSnapshot): void {
@@ -576,7 +694,15 @@ export class RaftCore {
     const meta = m.snapshot.meta;
     const log = this.log;
     if (meta.index <= log.committed) {
-      this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: log.committed, hintIndex: 0, hintTerm: 0 });
+      this.send<AppendResponse>({
+        type: "appendResp",
+        to: m.from,
+        term: this.term,
+        success: true,
+        index: log.committed,
+        hintIndex: 0,
+        hintTerm: 0,
+      });
       return;
     }
     if (log.matchTerm(meta.index, meta.term)) {
@@ -590,7 +716,15 @@ export class RaftCore {
     }
     // Only the snapshot's index is known to match: entries after it may be stale ones of an
     // older term, and the leader must not count them toward commit.
-    this.send<AppendResponse>({ type: "appendResp", to: m.from, term: this.term, success: true, index: meta.index, hintIndex: 0, hintTerm: 0 });
+    this.send<AppendResponse>({
+      type: "appendResp",
+      to: m.from,
+      term: this.term,
+      success: true,
+      index: meta.index,
+      hintIndex: 0,
+      hintTerm: 0,
+    });
   }
 
   // ---------------------------------------------------------------- leader side
@@ -633,8 +767,11 @@ export class RaftCore {
     pr.probeSent = false;
     // Entries outstanding with no acknowledgement for an election timeout, while the
     // follower answers heartbeats: the appends were lost. Probe again from the last match.
-    if (pr.state === "replicate" && pr.match < this.log.lastIndex() &&
-        this.ticks - pr.lastAckTick > this.cfg.electionTicks) {
+    if (
+      pr.state === "replicate" &&
+      pr.match < this.log.lastIndex() &&
+      this.ticks - pr.lastAckTick > this.cfg.electionTicks
+    ) {
       pr.becomeProbe();
       pr.lastAckTick = this.ticks;
     }
@@ -670,7 +807,13 @@ export class RaftCore {
     const entries = this.log.slice(pr.next, this.log.lastIndex(), this.cfg.maxBytesPerAppend);
     if (entries.length === 0 && !allowEmpty && pr.state === "replicate") return false;
     this.send<AppendRequest>({
-      type: "append", to, term: this.term, prevIndex, prevTerm, entries, commit: this.log.committed,
+      type: "append",
+      to,
+      term: this.term,
+      prevIndex,
+      prevTerm,
+      entries,
+      commit: this.log.committed,
     });
     pr.sent(prevIndex + entries.length, entries.length);
     return true;
@@ -682,13 +825,21 @@ export class RaftCore {
 
   private broadcastHeartbeat(round: number): void {
     for (const [p, pr] of this.progress) {
-      this.send<Heartbeat>({ type: "heartbeat", to: p, term: this.term, commit: Math.min(pr.match, this.log.committed), round });
+      this.send<Heartbeat>({
+        type: "heartbeat",
+        to: p,
+        term: this.term,
+        commit: Math.min(pr.match, this.log.committed),
+        round,
+      });
     }
   }
 
   /** Commit by counting durable replicas, only for an entry of the current term. */
   private maybeCommit(): boolean {
-    const candidate = quorumValue(this.voters(), (v) => (v === this.id ? this.log.stableIndex : (this.progress.get(v)?.match ?? 0)));
+    const candidate = quorumValue(this.voters(), (v) =>
+      v === this.id ? this.log.stableIndex : (this.progress.get(v)?.match ?? 0),
+    );
     if (candidate > this.log.committed && this.log.term(candidate) === this.term) {
       this.log.commitTo(candidate);
       this.onCommitAdvanced();
@@ -724,7 +875,14 @@ export class RaftCore {
   private releaseConfirmedReads(): void {
     for (const r of this.readOnly.release(this.voters(), this.id)) {
       if (r.from === NONE) this.readStates.push({ requestId: r.requestId, index: r.index });
-      else this.send<ReadIndexResponse>({ type: "readIndexResp", to: r.from, term: this.term, requestId: r.requestId, index: r.index });
+      else
+        this.send<ReadIndexResponse>({
+          type: "readIndexResp",
+          to: r.from,
+          term: this.term,
+          requestId: r.requestId,
+          index: r.index,
+        });
     }
   }
 
@@ -748,7 +906,11 @@ export class RaftCore {
     if (this.log.unstable().length > 0) return true;
     if (this.log.committed > this.log.applied) return true;
     const hs = this.hardState();
-    return hs.term !== this.persisted.term || hs.vote !== this.persisted.vote || hs.commit !== this.persisted.commit;
+    return (
+      hs.term !== this.persisted.term ||
+      hs.vote !== this.persisted.vote ||
+      hs.commit !== this.persisted.commit
+    );
   }
 
   /** Take the next batch. Call advance() with it once it is persisted, sent and applied. */
@@ -759,7 +921,10 @@ export class RaftCore {
       this.broadcastHeartbeat(this.readOnly.takeRoundToSend());
     }
     const hs = this.hardState();
-    const hsChanged = hs.term !== this.persisted.term || hs.vote !== this.persisted.vote || hs.commit !== this.persisted.commit;
+    const hsChanged =
+      hs.term !== this.persisted.term ||
+      hs.vote !== this.persisted.vote ||
+      hs.commit !== this.persisted.commit;
     const entries = this.log.unstable();
     const snapshot = this.pendingSnapshot;
     const early: Message[] = [];
@@ -769,7 +934,11 @@ export class RaftCore {
       hardState: hsChanged ? hs : null,
       entries,
       snapshot,
-      mustSync: entries.length > 0 || snapshot !== null || hs.term !== this.persisted.term || hs.vote !== this.persisted.vote,
+      mustSync:
+        entries.length > 0 ||
+        snapshot !== null ||
+        hs.term !== this.persisted.term ||
+        hs.vote !== this.persisted.vote,
       earlyMessages: early,
       messages: late,
       committed: this.log.toApply(),
@@ -791,8 +960,14 @@ export class RaftCore {
    * followers write the next entries while the leader writes the current ones.
    */
   private canGoEarly(m: Message): boolean {
-    return this.role === "leader" && m.term === this.persisted.term &&
-      (m.type === "append" || m.type === "heartbeat" || m.type === "snapshot" || m.type === "timeoutNow");
+    return (
+      this.role === "leader" &&
+      m.term === this.persisted.term &&
+      (m.type === "append" ||
+        m.type === "heartbeat" ||
+        m.type === "snapshot" ||
+        m.type === "timeoutNow")
+    );
   }
 
   /**
@@ -815,7 +990,8 @@ export class RaftCore {
     if (rd.hardState) this.persisted = rd.hardState;
     const last = rd.entries[rd.entries.length - 1];
     if (last) this.log.stableTo(last.index, last.term);
-    if (rd.committed.length > 0) this.log.applied = Math.max(this.log.applied, rd.committed[rd.committed.length - 1]!.index);
+    if (rd.committed.length > 0)
+      this.log.applied = Math.max(this.log.applied, rd.committed[rd.committed.length - 1]!.index);
     if (rd.snapshot) this.log.applied = Math.max(this.log.applied, rd.snapshot.meta.index);
     // Our own entries count toward commit only now that they are durable.
     if (this.role === "leader" && last && this.maybeCommit()) this.broadcastAppend(true);
@@ -858,15 +1034,27 @@ export class RaftCore {
     const membership: Membership = {
       voters: [...m.voters],
       learners: [...m.learners],
-      ...(m.addresses ? { addresses: Object.fromEntries(Object.entries(m.addresses).map(([id, a]) => [id, { ...a }])) } : {}),
+      ...(m.addresses
+        ? {
+            addresses: Object.fromEntries(
+              Object.entries(m.addresses).map(([id, a]) => [id, { ...a }]),
+            ),
+          }
+        : {}),
       ...(m.retired ? { retired: [...m.retired] } : {}),
     };
     const progress: PeerProgress[] = [];
     if (this.role === "leader") {
       for (const [id, pr] of this.progress) {
         progress.push({
-          id, match: pr.match, next: pr.next, state: pr.state, recentActive: pr.recentActive,
-          probeSent: pr.probeSent, inflight: pr.inflight.length, pendingSnapshot: pr.pendingSnapshot,
+          id,
+          match: pr.match,
+          next: pr.next,
+          state: pr.state,
+          recentActive: pr.recentActive,
+          probeSent: pr.probeSent,
+          inflight: pr.inflight.length,
+          pendingSnapshot: pr.pendingSnapshot,
         });
       }
       progress.sort((a, b) => a.id - b.id);

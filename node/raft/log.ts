@@ -18,10 +18,12 @@ export class RaftLog {
     this.offsetTerm = offsetTerm;
     this.entries = [...entries];
     for (let i = 0; i < this.entries.length; i++) {
-      if (this.entries[i]!.index !== offset + 1 + i) throw new Error(`log not contiguous at ${offset + 1 + i}`);
+      if (this.entries[i]!.index !== offset + 1 + i)
+        throw new Error(`log not contiguous at ${offset + 1 + i}`);
     }
     this.stableIndex = this.lastIndex();
-    if (committed > this.lastIndex()) throw new Error(`commit ${committed} past last index ${this.lastIndex()}`);
+    if (committed > this.lastIndex())
+      throw new Error(`commit ${committed} past last index ${this.lastIndex()}`);
     this.committed = Math.max(committed, offset);
     this.applied = offset;
   }
@@ -69,7 +71,8 @@ export class RaftLog {
 
   append(entries: readonly Entry[]): void {
     for (const e of entries) {
-      if (e.index !== this.lastIndex() + 1) throw new Error(`append at ${e.index}, last is ${this.lastIndex()}`);
+      if (e.index !== this.lastIndex() + 1)
+        throw new Error(`append at ${e.index}, last is ${this.lastIndex()}`);
       this.entries.push(e);
     }
   }
@@ -108,7 +111,8 @@ export class RaftLog {
 
   commitTo(index: number): void {
     if (index > this.committed) {
-      if (index > this.lastIndex()) throw new Error(`commit ${index} past last index ${this.lastIndex()}`);
+      if (index > this.lastIndex())
+        throw new Error(`commit ${index} past last index ${this.lastIndex()}`);
       this.committed = index;
     }
   }

@@ -15,38 +15,52 @@ export class MembershipError extends Error {}
 /** The membership after one change, or a MembershipError saying why the change is refused. */
 export function changeMembership(m: Membership, change: MembershipChange): Membership {
   const id = change.node;
-  if (!Number.isSafeInteger(id) || id <= 0) throw new MembershipError(`node id must be a positive integer, got ${id}`);
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw new MembershipError(`node id must be a positive integer, got ${id}`);
   const isVoter = m.voters.includes(id);
   const isLearner = m.learners.includes(id);
   switch (change.type) {
     case "addLearner":
       if (isVoter || isLearner) throw new MembershipError(`node ${id} is already a member`);
-      if (m.retired?.includes(id)) throw new MembershipError(`node id ${id} belonged to a removed member; node ids are never reused, pick a new one`);
+      if (m.retired?.includes(id))
+        throw new MembershipError(
+          `node id ${id} belonged to a removed member; node ids are never reused, pick a new one`,
+        );
       return { ...m, voters: m.voters, learners: [...m.learners, id] };
     case "promote":
       if (isVoter) throw new MembershipError(`node ${id} is already a voter`);
-      if (!isLearner) throw new MembershipError(`node ${id} is not a learner; add it as a learner first`);
+      if (!isLearner)
+        throw new MembershipError(`node ${id} is not a learner; add it as a learner first`);
       return { ...m, voters: [...m.voters, id], learners: m.learners.filter((l) => l !== id) };
     case "remove":
       if (!isVoter && !isLearner) throw new MembershipError(`node ${id} is not a member`);
-      if (isVoter && m.voters.length === 1) throw new MembershipError(`node ${id} is the last voter`);
-      return { ...m, voters: m.voters.filter((v) => v !== id), learners: m.learners.filter((l) => l !== id), retired: [...(m.retired ?? []), id] };
+      if (isVoter && m.voters.length === 1)
+        throw new MembershipError(`node ${id} is the last voter`);
+      return {
+        ...m,
+        voters: m.voters.filter((v) => v !== id),
+        learners: m.learners.filter((l) => l !== id),
+        retired: [...(m.retired ?? []), id],
+      };
   }
 }
 
 /** Config entries carry the whole resulting membership as JSON. */
 export function encodeMembership(m: Membership): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({
-    voters: m.voters,
-    learners: m.learners,
-    ...(m.addresses ? { addresses: m.addresses } : {}),
-    ...(m.retired && m.retired.length > 0 ? { retired: m.retired } : {}),
-  }));
+  return new TextEncoder().encode(
+    JSON.stringify({
+      voters: m.voters,
+      learners: m.learners,
+      ...(m.addresses ? { addresses: m.addresses } : {}),
+      ...(m.retired && m.retired.length > 0 ? { retired: m.retired } : {}),
+    }),
+  );
 }
 
 export function decodeMembership(data: Uint8Array): Membership {
   const raw: unknown = JSON.parse(new TextDecoder().decode(data));
-  if (typeof raw !== "object" || raw === null) throw new MembershipError("config entry is not an object");
+  if (typeof raw !== "object" || raw === null)
+    throw new MembershipError("config entry is not an object");
   const r = raw as { voters?: unknown; learners?: unknown; addresses?: unknown; retired?: unknown };
   const ids = (v: unknown, what: string): NodeId[] => {
     if (!Array.isArray(v) || !v.every((x) => Number.isSafeInteger(x) && (x as number) > 0)) {
@@ -61,11 +75,13 @@ export function decodeMembership(data: Uint8Array): Membership {
 }
 
 function parseAddresses(v: unknown): Readonly<Record<string, MemberAddress>> {
-  if (typeof v !== "object" || v === null) throw new MembershipError("config entry addresses must be an object");
+  if (typeof v !== "object" || v === null)
+    throw new MembershipError("config entry addresses must be an object");
   const out: Record<string, MemberAddress> = {};
   for (const [k, a] of Object.entries(v as Record<string, unknown>)) {
     const x = a as { peer?: unknown; client?: unknown };
-    if (typeof x?.peer !== "string" || typeof x?.client !== "string") throw new MembershipError(`config entry address of ${k} is malformed`);
+    if (typeof x?.peer !== "string" || typeof x?.client !== "string")
+      throw new MembershipError(`config entry address of ${k} is malformed`);
     out[k] = { peer: x.peer, client: x.client };
   }
   return out;

@@ -30,7 +30,10 @@ export type VoteResult = "won" | "lost" | "pending";
  * missing from `votes` has not answered). Won once a quorum granted, lost once a quorum
  * refused, pending otherwise. Answers from non-voters are ignored.
  */
-export function voteResult(voters: readonly NodeId[], votes: ReadonlyMap<NodeId, boolean>): VoteResult {
+export function voteResult(
+  voters: readonly NodeId[],
+  votes: ReadonlyMap<NodeId, boolean>,
+): VoteResult {
   let yes = 0;
   let no = 0;
   for (const v of voters) {

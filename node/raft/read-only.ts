@@ -48,7 +48,12 @@ export class ReadOnly {
   /** A read at `index`, to be confirmed by the round collected now (a new one if none is). */
   add(read: ReadRequest, index: number): void {
     if (this.roundToSend === 0) this.roundToSend = ++this.round;
-    this.pending.push({ requestId: read.requestId, from: read.from, index, round: this.roundToSend });
+    this.pending.push({
+      requestId: read.requestId,
+      from: read.from,
+      index,
+      round: this.roundToSend,
+    });
   }
 
   hasRoundToSend(): boolean {
@@ -80,7 +85,8 @@ export class ReadOnly {
     if (this.pending.length === 0) return [];
     const confirmed = quorumValue(voters, (v) => (v === self ? Infinity : (this.acks.get(v) ?? 0)));
     const out: PendingRead[] = [];
-    while (this.pending.length > 0 && this.pending[0]!.round <= confirmed) out.push(this.pending.shift()!);
+    while (this.pending.length > 0 && this.pending[0]!.round <= confirmed)
+      out.push(this.pending.shift()!);
     if (this.pending.length === 0) this.roundToSend = 0;
     return out;
   }

@@ -12,7 +12,13 @@ import { AdminRequests } from "../host/admin-requests.ts";
 import type { HostConfig, HostEnv } from "../host/host-env.ts";
 import { LockRequests } from "../host/lock-requests.ts";
 import { NodeHost } from "../host/node-host.ts";
-import { CONFIGURABLE_LIMITS, MAX_LOCK_NAME_BYTES, resolveLimits, type LockEvent, type LockLimits } from "../lock/index.ts";
+import {
+  CONFIGURABLE_LIMITS,
+  MAX_LOCK_NAME_BYTES,
+  resolveLimits,
+  type LockEvent,
+  type LockLimits,
+} from "../lock/index.ts";
 import { LevelStorage } from "../storage/level-storage.ts";
 import { addRaftService, GrpcTransport } from "../transport/grpc-transport.ts";
 import type { Logger } from "../util/logger.ts";
@@ -27,7 +33,15 @@ import { DEFAULT_STREAM_LIMITS } from "../api/lock-stream.ts";
 import { everyLock } from "../ops/metrics-locks.ts";
 import { NodeMetrics, timedStorage, type MetricsSource } from "../ops/metrics.ts";
 import { serveMetrics, type MetricsEndpoint } from "../ops/metrics-server.ts";
-import { eventJson, LiveFeed, servePageListener, StatusPage, statusPagePlace, statusPageUrl, type PageListener } from "../ops/status-page/index.ts";
+import {
+  eventJson,
+  LiveFeed,
+  servePageListener,
+  StatusPage,
+  statusPagePlace,
+  statusPageUrl,
+  type PageListener,
+} from "../ops/status-page/index.ts";
 import { RateLimiter } from "../api/rate-limit.ts";
 import { loadNodeCredentials, type NodeCredentials } from "../ops/tls.ts";
 import { tolerantDefinition } from "../api/tolerant.ts";
@@ -68,7 +82,11 @@ export function hostConfigOf(cfg: NodeConfig, join: boolean): HostConfig {
     maxBytesPerAppend: cfg.raft.maxBytesPerAppend,
     snapshotEntries: cfg.raft.snapshotEntries,
     limits: lockLimitsOf(cfg),
-    members: cfg.nodes.map((n) => ({ id: n.id, peerAddress: n.peerAddress, clientAddress: n.clientAddress })),
+    members: cfg.nodes.map((n) => ({
+      id: n.id,
+      peerAddress: n.peerAddress,
+      clientAddress: n.clientAddress,
+    })),
     join,
   };
 }
@@ -80,11 +98,18 @@ export function hostConfigOf(cfg: NodeConfig, join: boolean): HostConfig {
  * before reading it; peers keep the full limit (their appends and snapshot chunks).
  */
 export function clientMessageBytes(cfg: NodeConfig): number {
-  const largestAcquire = cfg.limits.maxLocksPerAcquire * (MAX_LOCK_NAME_BYTES + 32) + cfg.limits.maxHolderDataBytes + 4 * 1024;
+  const largestAcquire =
+    cfg.limits.maxLocksPerAcquire * (MAX_LOCK_NAME_BYTES + 32) +
+    cfg.limits.maxHolderDataBytes +
+    4 * 1024;
   return Math.min(cfg.limits.maxMessageBytes, Math.max(STREAM_MAX_FRAME_BYTES, largestAcquire));
 }
 
-function grpcServerOptions(cfg: NodeConfig, interceptors: grpc.ServerInterceptor[] = [], receiveBytes = cfg.limits.maxMessageBytes): grpc.ServerOptions {
+function grpcServerOptions(
+  cfg: NodeConfig,
+  interceptors: grpc.ServerInterceptor[] = [],
+  receiveBytes = cfg.limits.maxMessageBytes,
+): grpc.ServerOptions {
   return {
     "grpc.max_receive_message_length": receiveBytes,
     "grpc.max_send_message_length": cfg.limits.maxMessageBytes,
@@ -94,12 +119,20 @@ function grpcServerOptions(cfg: NodeConfig, interceptors: grpc.ServerInterceptor
   };
 }
 
-function bind(server: grpc.Server, address: string, credentials: NodeCredentials | null): Promise<number> {
+function bind(
+  server: grpc.Server,
+  address: string,
+  credentials: NodeCredentials | null,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    server.bindAsync(address, credentials?.server ?? grpc.ServerCredentials.createInsecure(), (err, port) => {
-      if (err) reject(new Error(`cannot listen on ${address}: ${err.message}`, { cause: err }));
-      else resolve(port);
-    });
+    server.bindAsync(
+      address,
+      credentials?.server ?? grpc.ServerCredentials.createInsecure(),
+      (err, port) => {
+        if (err) reject(new Error(`cannot listen on ${address}: ${err.message}`, { cause: err }));
+        else resolve(port);
+      },
+    );
   });
 }
 
@@ -149,7 +182,15 @@ export class PalisadeNode {
   private constructor(
     cfg: NodeConfig,
     opts: PalisadeNodeOptions,
-    parts: { storage: LevelStorage; transport: GrpcTransport; diskGuard: DiskGuard; credentials: NodeCredentials | null; metrics: NodeMetrics; watch: WatchHub; host: NodeHost },
+    parts: {
+      storage: LevelStorage;
+      transport: GrpcTransport;
+      diskGuard: DiskGuard;
+      credentials: NodeCredentials | null;
+      metrics: NodeMetrics;
+      watch: WatchHub;
+      host: NodeHost;
+    },
   ) {
     this.cfg = cfg;
     this.logger = opts.logger;
@@ -160,18 +201,38 @@ export class PalisadeNode {
     this.metrics = parts.metrics;
     this.watch = parts.watch;
     this.host = parts.host;
-    const limiter = new RateLimiter({ ratePerSecond: cfg.limits.requestsPerSecond, burst: cfg.limits.requestBurst, now: monotonicMs });
+    const limiter = new RateLimiter({
+      ratePerSecond: cfg.limits.requestsPerSecond,
+      burst: cfg.limits.requestBurst,
+      now: monotonicMs,
+    });
     this.limiter = limiter;
-    this.clientServer = new grpc.Server(grpcServerOptions(cfg, [
-      clientInterceptor({ tls: this.credentials !== null, limiter, onRejected: (method, reason) => this.metrics.requestRejected(method, reason) }),
-    ], clientMessageBytes(cfg)));
+    this.clientServer = new grpc.Server(
+      grpcServerOptions(
+        cfg,
+        [
+          clientInterceptor({
+            tls: this.credentials !== null,
+            limiter,
+            onRejected: (method, reason) => this.metrics.requestRejected(method, reason),
+          }),
+        ],
+        clientMessageBytes(cfg),
+      ),
+    );
     // A joining node knows no members until the leader's entries arrive: until then any
     // node certificate of the cluster CA may send as the id it names.
     const isMember = (id: number): boolean => {
       const { voters, learners } = this.host.driver.core.status().membership;
-      return (voters.length === 0 && learners.length === 0) || voters.includes(id) || learners.includes(id);
+      return (
+        (voters.length === 0 && learners.length === 0) ||
+        voters.includes(id) ||
+        learners.includes(id)
+      );
     };
-    this.peerServer = new grpc.Server(grpcServerOptions(cfg, this.credentials ? [peerInterceptor(isMember)] : []));
+    this.peerServer = new grpc.Server(
+      grpcServerOptions(cfg, this.credentials ? [peerInterceptor(isMember)] : []),
+    );
   }
 
   /** Opens the data directory, recovers state, and starts serving peers and clients. */
@@ -183,8 +244,16 @@ export class PalisadeNode {
       nodeId: cfg.self.id,
       reserveBytes: cfg.disk.reserveBytes,
       onDiskSpace: (e) => {
-        if (e.low) log.warn({ freeBytes: e.freeBytes, reserveBytes: e.reserveBytes }, "free disk space below the reserve: writes paused until space returns");
-        else log.info({ freeBytes: e.freeBytes }, "free disk space back above the reserve: writes resumed");
+        if (e.low)
+          log.warn(
+            { freeBytes: e.freeBytes, reserveBytes: e.reserveBytes },
+            "free disk space below the reserve: writes paused until space returns",
+          );
+        else
+          log.info(
+            { freeBytes: e.freeBytes },
+            "free disk space back above the reserve: writes resumed",
+          );
       },
     });
     let node: PalisadeNode;
@@ -199,10 +268,35 @@ export class PalisadeNode {
       });
       // The node is referred to by the gauges and hooks, which run only once it exists.
       let self: PalisadeNode | null = null;
-      const metrics = new NodeMetrics({ cluster: cfg.clusterId, node: cfg.self.id }, {
-        raft: () => self?.raftMetrics() ?? { role: "follower", term: 0, leader: 0, commit: 0, applied: 0, lastIndex: 0, followerLag: new Map() },
-        lockStats: () => self?.host.state.stats() ?? { sessions: 0, lockEntries: 0, heldLocks: 0, waiters: 0, historyRecords: 0, rememberedRequestIds: 0, rememberedClosedSessions: 0 },
-      }, { lockPrefixes: cfg.metrics.lockPrefixes, locks: { now: monotonicMs, isLeader: () => self?.host.isLeader ?? false } });
+      const metrics = new NodeMetrics(
+        { cluster: cfg.clusterId, node: cfg.self.id },
+        {
+          raft: () =>
+            self?.raftMetrics() ?? {
+              role: "follower",
+              term: 0,
+              leader: 0,
+              commit: 0,
+              applied: 0,
+              lastIndex: 0,
+              followerLag: new Map(),
+            },
+          lockStats: () =>
+            self?.host.state.stats() ?? {
+              sessions: 0,
+              lockEntries: 0,
+              heldLocks: 0,
+              waiters: 0,
+              historyRecords: 0,
+              rememberedRequestIds: 0,
+              rememberedClosedSessions: 0,
+            },
+        },
+        {
+          lockPrefixes: cfg.metrics.lockPrefixes,
+          locks: { now: monotonicMs, isLeader: () => self?.host.isLeader ?? false },
+        },
+      );
       const diskGuard = new DiskGuard(storage, cfg.disk.reserveBytes);
       let watch: WatchHub | null = null;
       const env: HostEnv = {
@@ -232,14 +326,27 @@ export class PalisadeNode {
           if (self) metrics.lockStateReplaced(everyLock(self.host.state));
         },
         onSnapshotTaken: (_index, _bytes, seconds) => metrics.snapshotEncoded(seconds),
-        onProposalSettled: (committed, seconds) => (committed ? metrics.proposalCommitted(seconds) : metrics.proposalFailed()),
+        onProposalSettled: (committed, seconds) =>
+          committed ? metrics.proposalCommitted(seconds) : metrics.proposalFailed(),
         onSend: (m) => {
           if (m.type === "append") metrics.appendSent(m.entries.length);
         },
       });
       metrics.lockStateReplaced(everyLock(host.state));
-      watch = new WatchHub({ ringCapacity: opts.watchRingCapacity ?? 10_000, maxQueuedPerWatcher: 4_096, firstIndex: host.state.appliedIndex + 1 });
-      node = new PalisadeNode(cfg, opts, { storage, transport, diskGuard, credentials, metrics, watch, host });
+      watch = new WatchHub({
+        ringCapacity: opts.watchRingCapacity ?? 10_000,
+        maxQueuedPerWatcher: 4_096,
+        firstIndex: host.state.appliedIndex + 1,
+      });
+      node = new PalisadeNode(cfg, opts, {
+        storage,
+        transport,
+        diskGuard,
+        credentials,
+        metrics,
+        watch,
+        host,
+      });
       self = node;
       diskGuard.start();
     } catch (err) {
@@ -285,8 +392,14 @@ export class PalisadeNode {
       },
     };
     addRaftService(this.peerServer, this.transport);
-    this.clientServer.addService(tolerantDefinition(lockServiceNodeDefinition), lockServiceHandlers(ctx));
-    this.clientServer.addService(tolerantDefinition(adminServiceDefinition), adminServiceHandlers(ctx));
+    this.clientServer.addService(
+      tolerantDefinition(lockServiceNodeDefinition),
+      lockServiceHandlers(ctx),
+    );
+    this.clientServer.addService(
+      tolerantDefinition(adminServiceDefinition),
+      adminServiceHandlers(ctx),
+    );
     this.health.addTo(this.clientServer);
     await bind(this.peerServer, this.cfg.self.peerAddress, this.credentials);
     await bind(this.clientServer, this.cfg.self.clientAddress, this.credentials);
@@ -294,12 +407,26 @@ export class PalisadeNode {
     const place = statusPagePlace(this.cfg, this.cfg.self);
     const onMetricsPort = place.kind === "metrics" && page ? page : null;
     if (this.cfg.self.metricsAddress) {
-      this.metricsEndpoint = await serveMetrics(this.cfg.self.metricsAddress, this.metrics, onMetricsPort ? (req, res) => onMetricsPort.handle(req, res) : undefined);
+      this.metricsEndpoint = await serveMetrics(
+        this.cfg.self.metricsAddress,
+        this.metrics,
+        onMetricsPort ? (req, res) => onMetricsPort.handle(req, res) : undefined,
+      );
     }
     if (place.kind === "own" && page) {
       const tls = this.cfg.tls && this.cfg.statusPage.tls;
-      const files = tls ? { cert: fill(tls.cert, this.cfg.self.id), key: fill(tls.key, this.cfg.self.id), ca: tls.ca ?? this.cfg.tls?.ca ?? "" } : null;
-      this.pageListener = await servePageListener(place.address, (req, res) => page.handle(req, res), files);
+      const files = tls
+        ? {
+            cert: fill(tls.cert, this.cfg.self.id),
+            key: fill(tls.key, this.cfg.self.id),
+            ca: tls.ca ?? this.cfg.tls?.ca ?? "",
+          }
+        : null;
+      this.pageListener = await servePageListener(
+        place.address,
+        (req, res) => page.handle(req, res),
+        files,
+      );
     }
     if (place.kind === "off") this.logger.info(`status page off: ${place.why}`);
     else this.logger.info({ url: place.url }, `status page at ${place.url}`);
@@ -329,7 +456,9 @@ export class PalisadeNode {
     await shutdown(this.peerServer, 1_000);
     await this.metricsEndpoint?.close();
     await this.pageListener?.close();
-    await this.storage.close().catch((err: unknown) => this.logger.warn({ err }, "closing the store failed"));
+    await this.storage
+      .close()
+      .catch((err: unknown) => this.logger.warn({ err }, "closing the store failed"));
     this.logger.info("node stopped");
   }
 
@@ -342,7 +471,12 @@ export class PalisadeNode {
     return new StatusPage({
       read: (query) => ctx.locks.read(query),
       status: () => ctx.admin.status(),
-      book: { clientAddressOf: (id) => this.host.clientAddressOf(id) ?? (id === this.cfg.self.id ? this.cfg.self.clientAddress : undefined), pageOf: (id) => pages.get(id) ?? null },
+      book: {
+        clientAddressOf: (id) =>
+          this.host.clientAddressOf(id) ??
+          (id === this.cfg.self.id ? this.cfg.self.clientAddress : undefined),
+        pageOf: (id) => pages.get(id) ?? null,
+      },
       feed,
       wallMs: () => Date.now(),
     });
@@ -358,7 +492,9 @@ export class PalisadeNode {
     if (!feed || feed.open === 0) return;
     const state = this.host.state;
     const nameOf = (e: LockEvent): string =>
-      state.getSession(e.sessionId)?.clientName ?? [...state.history(e.lock)].reverse().find((h) => h.token === e.token)?.clientName ?? "";
+      state.getSession(e.sessionId)?.clientName ??
+      [...state.history(e.lock)].reverse().find((h) => h.token === e.token)?.clientName ??
+      "";
     feed.publish(events.map((e) => eventJson(e, nameOf(e))));
   }
 
@@ -374,10 +510,16 @@ export class PalisadeNode {
     const raft = this.host.driver.core.status();
     const followerLag = new Map<number, number>();
     // The leader's progress lists every other member (empty on a follower).
-    for (const peer of raft.progress) if (peer.id !== raft.id) followerLag.set(peer.id, Math.max(0, raft.lastIndex - peer.match));
+    for (const peer of raft.progress)
+      if (peer.id !== raft.id) followerLag.set(peer.id, Math.max(0, raft.lastIndex - peer.match));
     return {
-      role: raft.role, term: raft.term, leader: raft.leader, commit: raft.commit,
-      applied: this.host.driver.applied, lastIndex: raft.lastIndex, followerLag,
+      role: raft.role,
+      term: raft.term,
+      leader: raft.leader,
+      commit: raft.commit,
+      applied: this.host.driver.applied,
+      lastIndex: raft.lastIndex,
+      followerLag,
     };
   }
 }

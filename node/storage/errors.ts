@@ -34,6 +34,8 @@ export class DiskReserveError extends StorageError {
     readonly freeBytes: number,
     readonly reserveBytes: number,
   ) {
-    super(`free disk space ${freeBytes} bytes is below the reserve of ${reserveBytes} bytes; write refused`);
+    super(
+      `free disk space ${freeBytes} bytes is below the reserve of ${reserveBytes} bytes; write refused`,
+    );
   }
 }

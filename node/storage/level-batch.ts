@@ -23,10 +23,18 @@ export function batchOpsOf(steps: readonly LogStep[]): BatchOp[] {
         }
         break;
       case "putHardState":
-        ops.push({ type: "put", key: HARD_STATE_KEY, value: encodeHardState(HARD_STATE_KEY, step.hardState) });
+        ops.push({
+          type: "put",
+          key: HARD_STATE_KEY,
+          value: encodeHardState(HARD_STATE_KEY, step.hardState),
+        });
         break;
       case "putSnapshot":
-        ops.push({ type: "put", key: SNAPSHOT_META_KEY, value: encodeSnapshotRecord(SNAPSHOT_META_KEY, step.record) });
+        ops.push({
+          type: "put",
+          key: SNAPSHOT_META_KEY,
+          value: encodeSnapshotRecord(SNAPSHOT_META_KEY, step.record),
+        });
         break;
     }
   }

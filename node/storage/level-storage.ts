@@ -109,7 +109,8 @@ const PER_ENTRY_OVERHEAD_BYTES = 64;
 
 function batchBytes(batch: SaveBatch): number {
   let bytes = PER_ENTRY_OVERHEAD_BYTES + (batch.snapshot?.data.byteLength ?? 0);
-  for (const entry of batch.entries ?? []) bytes += entry.data.byteLength + PER_ENTRY_OVERHEAD_BYTES;
+  for (const entry of batch.entries ?? [])
+    bytes += entry.data.byteLength + PER_ENTRY_OVERHEAD_BYTES;
   return bytes;
 }
 
@@ -179,30 +180,47 @@ export class LevelStorage implements RaftStorage {
       await mkdir(opts.dir, { recursive: true });
       await ensureSnapshotDir(opts.dir, join(opts.dir, SNAPSHOT_DIR));
     } catch (err) {
-      throw new StorageError(`cannot create data directory ${opts.dir}: ${messageOf(err)}`, { cause: err });
+      throw new StorageError(`cannot create data directory ${opts.dir}: ${messageOf(err)}`, {
+        cause: err,
+      });
     }
-    const db = new Level<Uint8Array, Uint8Array>(dbPath, { keyEncoding: "view", valueEncoding: "view" });
+    const db = new Level<Uint8Array, Uint8Array>(dbPath, {
+      keyEncoding: "view",
+      valueEncoding: "view",
+    });
     try {
       await db.open();
     } catch (err) {
       if (hasErrorCode(err, "LEVEL_CORRUPTION")) {
-        throw new CorruptStoreError(`LevelDB reports corruption in ${dbPath}: ${messageOf(err)}`, { cause: err });
+        throw new CorruptStoreError(`LevelDB reports corruption in ${dbPath}: ${messageOf(err)}`, {
+          cause: err,
+        });
       }
-      const why = hasErrorCode(err, "LEVEL_LOCKED") ? "it is in use by another process" : messageOf(err);
+      const why = hasErrorCode(err, "LEVEL_LOCKED")
+        ? "it is in use by another process"
+        : messageOf(err);
       throw new StorageError(`cannot open the store at ${dbPath}: ${why}`, { cause: err });
     }
     const storage = new LevelStorage(db, opts.dir, opts);
     try {
-      await storage.checkIdentity({ clusterId: opts.clusterId, nodeId: opts.nodeId, formatVersion: FORMAT_VERSION });
+      await storage.checkIdentity({
+        clusterId: opts.clusterId,
+        nodeId: opts.nodeId,
+        formatVersion: FORMAT_VERSION,
+      });
       storage.verified = await storage.readAll();
       await removeStaleSnapshotFiles(storage.snapshotDir, storage.snapshotRecord?.file ?? null);
     } catch (err) {
       await db.close().catch(() => undefined);
       if (err instanceof StorageError) throw err;
       if (hasErrorCode(err, "LEVEL_CORRUPTION")) {
-        throw new CorruptStoreError(`LevelDB reports corruption in ${dbPath}: ${messageOf(err)}`, { cause: err });
+        throw new CorruptStoreError(`LevelDB reports corruption in ${dbPath}: ${messageOf(err)}`, {
+          cause: err,
+        });
       }
-      throw new StorageError(`cannot read the store at ${dbPath}: ${messageOf(err)}`, { cause: err });
+      throw new StorageError(`cannot read the store at ${dbPath}: ${messageOf(err)}`, {
+        cause: err,
+      });
     }
     return storage;
   }
@@ -233,14 +251,18 @@ export class LevelStorage implements RaftStorage {
   save(batch: SaveBatch, sync: boolean): Promise<void> {
     if (this.defersCommitOnly(batch, sync)) return Promise.resolve();
     // A deferred commit index goes to disk with this batch, unless it carries a newer hard state.
-    const merged: SaveBatch = this.pendingHardState !== null && !batch.hardState ? { ...batch, hardState: this.pendingHardState } : batch;
+    const merged: SaveBatch =
+      this.pendingHardState !== null && !batch.hardState
+        ? { ...batch, hardState: this.pendingHardState }
+        : batch;
     this.takePendingHardState();
     if (merged.hardState) this.latestHardState = merged.hardState;
     const bytes = batchBytes(merged);
     return this.enqueueWrite(async () => {
       await this.waitForSpace(bytes);
       const snapshot = merged.snapshot ?? null;
-      const termAtSnapshot = snapshot === null ? null : await this.storedTermAt(snapshot.meta.index);
+      const termAtSnapshot =
+        snapshot === null ? null : await this.storedTermAt(snapshot.meta.index);
       const plan = planSave(this.state(), merged, sync, termAtSnapshot);
       await this.writeBody(plan);
       await this.commitPlan(plan);
@@ -272,7 +294,12 @@ export class LevelStorage implements RaftStorage {
    * update never holds up the appends behind it. load() and close() write it first.
    */
   private defersCommitOnly(batch: SaveBatch, sync: boolean): boolean {
-    if (this.closing || this.failure !== null || !isDeferrableCommit(batch, sync, this.latestHardState, this.state())) return false;
+    if (
+      this.closing ||
+      this.failure !== null ||
+      !isDeferrableCommit(batch, sync, this.latestHardState, this.state())
+    )
+      return false;
     const hs = batch.hardState!;
     this.pendingHardState = hs;
     this.latestHardState = hs;
@@ -346,7 +373,9 @@ export class LevelStorage implements RaftStorage {
     if (value === undefined) {
       const empty = (await this.db.keys({ limit: 1 }).all()).length === 0;
       if (!empty) {
-        throw new CorruptStoreError(`${this.dir}: the identity record is missing but the store holds data`);
+        throw new CorruptStoreError(
+          `${this.dir}: the identity record is missing but the store holds data`,
+        );
       }
       await this.durable("writing the identity record", () =>
         this.db.put(IDENTITY_KEY, encodeIdentity(IDENTITY_KEY, expected), { sync: true }),
@@ -356,29 +385,42 @@ export class LevelStorage implements RaftStorage {
     const found = decodeIdentity(IDENTITY_KEY, value);
     const mismatches: string[] = [];
     if (found.formatVersion !== expected.formatVersion) {
-      mismatches.push(`format version ${found.formatVersion} on disk, this build uses ${expected.formatVersion}`);
+      mismatches.push(
+        `format version ${found.formatVersion} on disk, this build uses ${expected.formatVersion}`,
+      );
     }
     if (found.clusterId !== expected.clusterId) {
-      mismatches.push(`cluster id "${found.clusterId}" on disk, configured "${expected.clusterId}"`);
+      mismatches.push(
+        `cluster id "${found.clusterId}" on disk, configured "${expected.clusterId}"`,
+      );
     }
     if (found.nodeId !== expected.nodeId) {
       mismatches.push(`node id ${found.nodeId} on disk, configured ${expected.nodeId}`);
     }
     if (mismatches.length > 0) {
-      throw new IdentityMismatchError(`${this.dir} belongs to another node or format: ${mismatches.join("; ")}`);
+      throw new IdentityMismatchError(
+        `${this.dir} belongs to another node or format: ${mismatches.join("; ")}`,
+      );
     }
   }
 
   /** Reads and verifies everything, and sets the in-memory view of what is stored. */
   private async readAll(): Promise<DurableState> {
     const hsValue = await this.db.get(HARD_STATE_KEY);
-    const hardState = hsValue === undefined ? ZERO_HARD_STATE : decodeHardState(HARD_STATE_KEY, hsValue);
+    const hardState =
+      hsValue === undefined ? ZERO_HARD_STATE : decodeHardState(HARD_STATE_KEY, hsValue);
     const metaValue = await this.db.get(SNAPSHOT_META_KEY);
-    const record = metaValue === undefined ? null : decodeSnapshotRecord(SNAPSHOT_META_KEY, metaValue);
+    const record =
+      metaValue === undefined ? null : decodeSnapshotRecord(SNAPSHOT_META_KEY, metaValue);
     const snapshot: Snapshot | null =
-      record === null ? null : { meta: snapshotMetaOf(record), data: await readSnapshotBody(this.snapshotDir, record) };
+      record === null
+        ? null
+        : { meta: snapshotMetaOf(record), data: await readSnapshotBody(this.snapshotDir, record) };
     const check = new LoadCheck(hardState, record);
-    for await (const [key, value] of this.db.iterator({ gte: ENTRY_RANGE_START, lt: ENTRY_RANGE_END })) {
+    for await (const [key, value] of this.db.iterator({
+      gte: ENTRY_RANGE_START,
+      lt: ENTRY_RANGE_END,
+    })) {
       const index = entryIndexOf(key);
       if (index === null) throw new CorruptStoreError(`malformed log key of ${key.length} bytes`);
       check.at(index);
@@ -403,7 +445,10 @@ export class LevelStorage implements RaftStorage {
     if (first === 0 || index < first || index > last) return null;
     const key = entryKey(index);
     const value = await this.db.get(key);
-    if (value === undefined) throw new CorruptStoreError(`entry ${index} is missing from the stored log ${first}..${last}`);
+    if (value === undefined)
+      throw new CorruptStoreError(
+        `entry ${index} is missing from the stored log ${first}..${last}`,
+      );
     return decodeEntry(key, index, value).term;
   }
 
@@ -466,7 +511,9 @@ export class LevelStorage implements RaftStorage {
     try {
       free = await this.freeSpace(this.dir);
     } catch (err) {
-      throw new StorageError(`cannot determine free space for ${this.dir}: ${messageOf(err)}`, { cause: err });
+      throw new StorageError(`cannot determine free space for ${this.dir}: ${messageOf(err)}`, {
+        cause: err,
+      });
     }
     const low = free < this.reserveBytes;
     this.lastFree = free;
@@ -488,9 +535,11 @@ export class LevelStorage implements RaftStorage {
       const free = await this.measureSpace();
       if (free >= this.reserveBytes) return;
       if (this.whenLow === "reject") throw new DiskReserveError(free, this.reserveBytes);
-      if (this.closing) throw new StorageError("the store was closed while a write waited for free disk space");
+      if (this.closing)
+        throw new StorageError("the store was closed while a write waited for free disk space");
       await this.sleep();
-      if (this.closing) throw new StorageError("the store was closed while a write waited for free disk space");
+      if (this.closing)
+        throw new StorageError("the store was closed while a write waited for free disk space");
     }
   }
 
@@ -513,7 +562,11 @@ function messageOf(err: unknown): string {
 
 /** Whether `err` or one of its causes carries a level error code such as LEVEL_LOCKED. */
 function hasErrorCode(err: unknown, code: string): boolean {
-  for (let e: unknown = err; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
+  for (
+    let e: unknown = err;
+    typeof e === "object" && e !== null;
+    e = (e as { cause?: unknown }).cause
+  ) {
     if ((e as { code?: unknown }).code === code) return true;
   }
   return false;

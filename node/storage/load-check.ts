@@ -37,7 +37,9 @@ export class LoadCheck {
     if (this.first === 0) {
       this.first = index;
       if (this.snapshot === null && index !== 1) {
-        throw new CorruptStoreError(`the log starts at entry ${index} but there is no snapshot: entries 1..${index - 1} are missing`);
+        throw new CorruptStoreError(
+          `the log starts at entry ${index} but there is no snapshot: entries 1..${index - 1} are missing`,
+        );
       }
       if (index > snapIndex + 1) {
         throw new CorruptStoreError(
@@ -53,14 +55,20 @@ export class LoadCheck {
   entry(entry: Entry): void {
     const { index, term } = entry;
     if (term < this.prevTerm) {
-      throw new CorruptStoreError(`entry ${index} has term ${term}, lower than term ${this.prevTerm} of entry ${this.prevIndex}`);
+      throw new CorruptStoreError(
+        `entry ${index} has term ${term}, lower than term ${this.prevTerm} of entry ${this.prevIndex}`,
+      );
     }
     if (index === this.snapIndex && term !== this.snapTerm) {
-      throw new CorruptStoreError(`entry ${index} has term ${term} but the snapshot at that index has term ${this.snapTerm}`);
+      throw new CorruptStoreError(
+        `entry ${index} has term ${term} but the snapshot at that index has term ${this.snapTerm}`,
+      );
     }
     if (index > this.snapIndex) {
       if (term < this.snapTerm) {
-        throw new CorruptStoreError(`entry ${index} has term ${term}, lower than the snapshot's term ${this.snapTerm}`);
+        throw new CorruptStoreError(
+          `entry ${index} has term ${term}, lower than the snapshot's term ${this.snapTerm}`,
+        );
       }
       this.entries.push(entry);
     }
@@ -76,6 +84,9 @@ export class LoadCheck {
         `the stored commit index ${this.hardState.commit} is past the last entry ${lastIndex}: the log is truncated`,
       );
     }
-    return { range: this.first === 0 ? EMPTY_RANGE : { first: this.first, last: this.prevIndex }, entries: this.entries };
+    return {
+      range: this.first === 0 ? EMPTY_RANGE : { first: this.first, last: this.prevIndex },
+      entries: this.entries,
+    };
   }
 }

@@ -79,7 +79,8 @@ export class MemoryStorage implements RaftStorage {
     this.state = { range: log.range, hardState, snapshot: record };
     return {
       hardState,
-      snapshot: snapshot === null ? null : { meta: snapshotMetaOf(snapshot.record), data: snapshot.data },
+      snapshot:
+        snapshot === null ? null : { meta: snapshotMetaOf(snapshot.record), data: snapshot.data },
       entries: log.entries,
     };
   }
@@ -102,7 +103,9 @@ export class MemoryStorage implements RaftStorage {
   assertOpen(): void {
     if (this.closed) throw new StorageError("the store is closed");
     if (this.disk.crashes !== this.openedAfterCrashes) {
-      throw new StorageError("the disk crashed after this store was opened: only a store opened since can use it");
+      throw new StorageError(
+        "the disk crashed after this store was opened: only a store opened since can use it",
+      );
     }
   }
 
@@ -116,7 +119,10 @@ export class MemoryStorage implements RaftStorage {
     const { first, last } = this.state.range;
     if (first === 0 || index < first || index > last) return null;
     const entry = this.disk.current.entries.get(index);
-    if (entry === undefined) throw new CorruptStoreError(`entry ${index} is missing from the stored log ${first}..${last}`);
+    if (entry === undefined)
+      throw new CorruptStoreError(
+        `entry ${index} is missing from the stored log ${first}..${last}`,
+      );
     return entry.term;
   }
 }

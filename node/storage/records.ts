@@ -20,10 +20,14 @@ export function seal(key: Uint8Array, body: Uint8Array): Uint8Array {
 /** Verifies the checksum of a stored value and returns its body. */
 export function unseal(key: Uint8Array, value: Uint8Array): Uint8Array {
   if (value.length < CRC_LENGTH) {
-    throw new CorruptStoreError(`${describeKey(key)}: value of ${value.length} bytes is too short to hold a checksum`);
+    throw new CorruptStoreError(
+      `${describeKey(key)}: value of ${value.length} bytes is too short to hold a checksum`,
+    );
   }
   const body = value.subarray(0, value.length - CRC_LENGTH);
-  const stored = new DataView(value.buffer, value.byteOffset, value.byteLength).getUint32(body.length);
+  const stored = new DataView(value.buffer, value.byteOffset, value.byteLength).getUint32(
+    body.length,
+  );
   const actual = crc32(key, body);
   if (stored !== actual) {
     throw new CorruptStoreError(
@@ -67,7 +71,8 @@ export function decodeEntry(key: Uint8Array, index: number, value: Uint8Array): 
   }
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
   const kind = KINDS_BY_CODE[view.getUint8(0)];
-  if (kind === undefined) throw new CorruptStoreError(`${describeKey(key)}: unknown entry kind ${view.getUint8(0)}`);
+  if (kind === undefined)
+    throw new CorruptStoreError(`${describeKey(key)}: unknown entry kind ${view.getUint8(0)}`);
   const term = readU64(view, 1, key, "term");
   // Copy so the entry does not pin the iterator's buffer.
   return { term, index, kind, data: body.slice(ENTRY_HEADER_LENGTH) };
@@ -89,7 +94,9 @@ export function encodeHardState(key: Uint8Array, hs: HardState): Uint8Array {
 export function decodeHardState(key: Uint8Array, value: Uint8Array): HardState {
   const body = unseal(key, value);
   if (body.length !== HARD_STATE_LENGTH) {
-    throw new CorruptStoreError(`${describeKey(key)}: expected ${HARD_STATE_LENGTH} bytes, found ${body.length}`);
+    throw new CorruptStoreError(
+      `${describeKey(key)}: expected ${HARD_STATE_LENGTH} bytes, found ${body.length}`,
+    );
   }
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
   return {
@@ -164,7 +171,9 @@ function decodeJson<T>(key: Uint8Array, value: Uint8Array, schema: z.ZodType<T>)
   }
   const result = schema.safeParse(parsed);
   if (!result.success) {
-    throw new CorruptStoreError(`${describeKey(key)}: malformed record (${z.prettifyError(result.error)})`);
+    throw new CorruptStoreError(
+      `${describeKey(key)}: malformed record (${z.prettifyError(result.error)})`,
+    );
   }
   return result.data;
 }

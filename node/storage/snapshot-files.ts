@@ -25,7 +25,11 @@ export async function ensureSnapshotDir(parent: string, dir: string): Promise<vo
 }
 
 /** Writes a body durably; throws whatever the file system throws. */
-export async function writeSnapshotBody(dir: string, file: string, data: Uint8Array): Promise<void> {
+export async function writeSnapshotBody(
+  dir: string,
+  file: string,
+  data: Uint8Array,
+): Promise<void> {
   const finalPath = join(dir, file);
   const tempPath = finalPath + TEMP_SUFFIX;
   const handle = await open(tempPath, "w");
@@ -80,6 +84,8 @@ export async function removeStaleSnapshotFiles(dir: string, keep: string | null)
     return;
   }
   await Promise.all(
-    names.filter((name) => name !== keep).map((name) => rm(join(dir, name), { force: true }).catch(() => undefined)),
+    names
+      .filter((name) => name !== keep)
+      .map((name) => rm(join(dir, name), { force: true }).catch(() => undefined)),
   );
 }

@@ -37,7 +37,11 @@ export interface StoreState {
   readonly snapshot: SnapshotRecord | null;
 }
 
-export const EMPTY_STORE: StoreState = { range: EMPTY_RANGE, hardState: ZERO_HARD_STATE, snapshot: null };
+export const EMPTY_STORE: StoreState = {
+  range: EMPTY_RANGE,
+  hardState: ZERO_HARD_STATE,
+  snapshot: null,
+};
 
 export interface WritePlan {
   readonly steps: readonly LogStep[];
@@ -77,19 +81,24 @@ function snapshotRecordOf(snapshot: Snapshot): SnapshotRecord {
   };
 }
 
-function copyAddresses(addresses: NonNullable<Membership["addresses"]>): Record<string, { peer: string; client: string }> {
+function copyAddresses(
+  addresses: NonNullable<Membership["addresses"]>,
+): Record<string, { peer: string; client: string }> {
   const out: Record<string, { peer: string; client: string }> = {};
   for (const [id, a] of Object.entries(addresses)) out[id] = { peer: a.peer, client: a.client };
   return out;
 }
 
 function checkCount(what: string, n: number): void {
-  if (!Number.isSafeInteger(n) || n < 0) throw new StorageError(`${what} must be a non-negative integer, got ${n}`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new StorageError(`${what} must be a non-negative integer, got ${n}`);
 }
 
 function checkNotOlder(current: SnapshotRecord | null, snapshot: Snapshot): void {
   if (current !== null && snapshot.meta.index < current.index) {
-    throw new StorageError(`snapshot at index ${snapshot.meta.index} is older than the stored one at ${current.index}`);
+    throw new StorageError(
+      `snapshot at index ${snapshot.meta.index} is older than the stored one at ${current.index}`,
+    );
   }
 }
 
@@ -101,7 +110,9 @@ function checkHardState(hardState: HardState): void {
 
 function checkCommit(hardState: HardState, lastIndex: number): void {
   if (hardState.commit > lastIndex) {
-    throw new StorageError(`commit index ${hardState.commit} would be past the last entry ${lastIndex}`);
+    throw new StorageError(
+      `commit index ${hardState.commit} would be past the last entry ${lastIndex}`,
+    );
   }
 }
 
@@ -116,7 +127,12 @@ function dropEntries(steps: LogStep[], from: number, to: number): void {
  * state are put. `termAtSnapshot` is the stored entry's term at the installed snapshot's
  * index, if one is stored.
  */
-export function planSave(state: StoreState, batch: SaveBatch, sync: boolean, termAtSnapshot: number | null): WritePlan {
+export function planSave(
+  state: StoreState,
+  batch: SaveBatch,
+  sync: boolean,
+  termAtSnapshot: number | null,
+): WritePlan {
   const steps: LogStep[] = [];
   let range = state.range;
   let snapshot = state.snapshot;
@@ -125,7 +141,8 @@ export function planSave(state: StoreState, batch: SaveBatch, sync: boolean, ter
     checkNotOlder(snapshot, batch.snapshot);
     const { index, term } = batch.snapshot.meta;
     // Keep the stored suffix only if the log (or the stored snapshot) agrees with the new snapshot at its index.
-    const storedTerm = termAtSnapshot ?? (snapshot !== null && snapshot.index === index ? snapshot.term : null);
+    const storedTerm =
+      termAtSnapshot ?? (snapshot !== null && snapshot.index === index ? snapshot.term : null);
     const keepSuffix = storedTerm === term;
     if (range.first !== 0) dropEntries(steps, range.first, keepSuffix ? index : range.last);
     range = keepSuffix && index < range.last ? { first: index + 1, last: range.last } : EMPTY_RANGE;
@@ -139,18 +156,24 @@ export function planSave(state: StoreState, batch: SaveBatch, sync: boolean, ter
     const firstNew = entries[0].index;
     entries.forEach((entry, i) => {
       if (entry.index !== firstNew + i) {
-        throw new StorageError(`entries to append are not contiguous: entry ${entry.index} at position ${i} after ${firstNew}`);
+        throw new StorageError(
+          `entries to append are not contiguous: entry ${entry.index} at position ${i} after ${firstNew}`,
+        );
       }
       checkCount(`term of entry ${entry.index}`, entry.term);
     });
     const lastNew = entries[entries.length - 1].index;
     checkCount("entry index", lastNew);
     if (firstNew <= snapIndex) {
-      throw new StorageError(`cannot append entry ${firstNew}: the log is compacted up to ${snapIndex}`);
+      throw new StorageError(
+        `cannot append entry ${firstNew}: the log is compacted up to ${snapIndex}`,
+      );
     }
     const lastIndex = Math.max(range.last, snapIndex);
     if (firstNew > lastIndex + 1) {
-      throw new StorageError(`cannot append entry ${firstNew}: the log ends at ${lastIndex}, so entries would be missing`);
+      throw new StorageError(
+        `cannot append entry ${firstNew}: the log ends at ${lastIndex}, so entries would be missing`,
+      );
     }
     if (range.first !== 0 && range.last < firstNew - 1) {
       // Only entries covered by the snapshot are stored and they do not reach the new ones: drop them.
@@ -179,7 +202,12 @@ export function planSave(state: StoreState, batch: SaveBatch, sync: boolean, ter
  * `termAtSnapshot` is the stored entry's term at the snapshot's index, if one is stored.
  * Always synced (see WritePlan.sync).
  */
-export function planCompact(state: StoreState, snap: Snapshot, upTo: number, termAtSnapshot: number | null): WritePlan {
+export function planCompact(
+  state: StoreState,
+  snap: Snapshot,
+  upTo: number,
+  termAtSnapshot: number | null,
+): WritePlan {
   checkNotOlder(state.snapshot, snap);
   const { index, term } = snap.meta;
   const { first, last } = state.range;
@@ -188,9 +216,12 @@ export function planCompact(state: StoreState, snap: Snapshot, upTo: number, ter
     throw new StorageError(`local snapshot at index ${index} is past the last entry ${lastIndex}`);
   }
   if (termAtSnapshot !== null && termAtSnapshot !== term) {
-    throw new StorageError(`local snapshot at index ${index} has term ${term} but the stored entry has term ${termAtSnapshot}`);
+    throw new StorageError(
+      `local snapshot at index ${index} has term ${term} but the stored entry has term ${termAtSnapshot}`,
+    );
   }
-  if (upTo > index) throw new StorageError(`cannot drop entries up to ${upTo}, past the snapshot index ${index}`);
+  if (upTo > index)
+    throw new StorageError(`cannot drop entries up to ${upTo}, past the snapshot index ${index}`);
   const steps: LogStep[] = [];
   let range = state.range;
   if (first !== 0 && upTo >= first) {
@@ -206,7 +237,11 @@ export function planCompact(state: StoreState, snap: Snapshot, upTo: number, ter
 export function withHardState(plan: WritePlan, hardState: HardState): WritePlan {
   checkHardState(hardState);
   checkCommit(hardState, lastIndexOf(plan.next));
-  return { steps: [...plan.steps, { kind: "putHardState", hardState }], next: { ...plan.next, hardState }, sync: plan.sync };
+  return {
+    steps: [...plan.steps, { kind: "putHardState", hardState }],
+    next: { ...plan.next, hardState },
+    sync: plan.sync,
+  };
 }
 
 /**
@@ -217,7 +252,12 @@ export function withHardState(plan: WritePlan, hardState: HardState): WritePlan 
  * at once and keeps it across a clean restart, and a crash before the next synced write may
  * lose it. `latest` is the newest hard state given to the store, queued writes included.
  */
-export function isDeferrableCommit(batch: SaveBatch, sync: boolean, latest: HardState, state: StoreState): boolean {
+export function isDeferrableCommit(
+  batch: SaveBatch,
+  sync: boolean,
+  latest: HardState,
+  state: StoreState,
+): boolean {
   const hs = batch.hardState;
   if (sync || !hs || batch.snapshot || (batch.entries?.length ?? 0) > 0) return false;
   if (hs.term !== latest.term || hs.vote !== latest.vote || hs.commit < latest.commit) return false;

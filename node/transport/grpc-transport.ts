@@ -31,7 +31,15 @@ import type { RaftServiceHandlers } from "../../proto/grpc.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { InstallSnapshot, Message, NodeId } from "../raft/types.ts";
 import type { SnapshotStatus, Transport } from "./transport.ts";
-import { PER_MESSAGE_OVERHEAD, batchHeaderBytes, decodeRaftBatch, encodeRaftBatch, encodeRaftMessage, encodeSnapshotChunk, isSnapshotChunk } from "./raft-codec.ts";
+import {
+  PER_MESSAGE_OVERHEAD,
+  batchHeaderBytes,
+  decodeRaftBatch,
+  encodeRaftBatch,
+  encodeRaftMessage,
+  encodeSnapshotChunk,
+  isSnapshotChunk,
+} from "./raft-codec.ts";
 import { CodecError } from "../../proto/wire.ts";
 import type { BatchHeader, DecodedBatch, SnapshotChunkMessage } from "./raft-codec.ts";
 import { crc32 } from "../util/crc32.ts";
@@ -109,7 +117,8 @@ export const raftStreamMethod = {
   responseStream: true,
   requestSerialize: asBuffer,
   requestDeserialize: (bytes: Buffer): Uint8Array => bytes,
-  responseSerialize: (ack: palisade.v1.RaftAck): Buffer => asBuffer(palisade.v1.RaftAck.encode(ack).finish()),
+  responseSerialize: (ack: palisade.v1.RaftAck): Buffer =>
+    asBuffer(palisade.v1.RaftAck.encode(ack).finish()),
   responseDeserialize: (bytes: Buffer): palisade.v1.RaftAck => palisade.v1.RaftAck.decode(bytes),
   originalName: "stream",
 } satisfies grpc.MethodDefinition<Uint8Array, palisade.v1.RaftAck>;
@@ -239,7 +248,17 @@ export class GrpcTransport implements Transport {
   private readonly maxMessageBytes: number;
   private readonly maxSnapshotBytes: number;
   /** Snapshots being received in chunks, by sender. */
-  private readonly assembling = new Map<NodeId, { index: number; snapTerm: number; total: number; crc: number; body: Uint8Array; received: number }>();
+  private readonly assembling = new Map<
+    NodeId,
+    {
+      index: number;
+      snapTerm: number;
+      total: number;
+      crc: number;
+      body: Uint8Array;
+      received: number;
+    }
+  >();
   private readonly maxQueued: number;
   private readonly maxQueuedBytes: number;
   private readonly callTimeoutMs: number;
@@ -256,14 +275,25 @@ export class GrpcTransport implements Transport {
   /** Gives up streams whose oldest batch waits too long for its acknowledgement. */
   private readonly ackWatch: ReturnType<typeof setInterval>;
   private readonly counters: TransportStats = {
-    sentMessages: 0, sentBatches: 0, failedBatches: 0, lostMessages: 0,
-    droppedQueueFull: 0, droppedOversized: 0, snapshotsChunked: 0, droppedUnencodable: 0, droppedUnknownPeer: 0,
-    receivedMessages: 0, droppedForeignCluster: 0, droppedWrongTarget: 0,
-    droppedInvalid: 0, droppedNoHandler: 0,
+    sentMessages: 0,
+    sentBatches: 0,
+    failedBatches: 0,
+    lostMessages: 0,
+    droppedQueueFull: 0,
+    droppedOversized: 0,
+    snapshotsChunked: 0,
+    droppedUnencodable: 0,
+    droppedUnknownPeer: 0,
+    receivedMessages: 0,
+    droppedForeignCluster: 0,
+    droppedWrongTarget: 0,
+    droppedInvalid: 0,
+    droppedNoHandler: 0,
   };
 
   constructor(options: GrpcTransportOptions) {
-    if (!Number.isSafeInteger(options.selfId) || options.selfId <= 0) throw new Error(`invalid node id ${options.selfId}`);
+    if (!Number.isSafeInteger(options.selfId) || options.selfId <= 0)
+      throw new Error(`invalid node id ${options.selfId}`);
     if (options.clusterId === "") throw new Error("cluster id must not be empty");
     this.selfId = options.selfId;
     this.clusterId = options.clusterId;
@@ -283,9 +313,13 @@ export class GrpcTransport implements Transport {
       "grpc.max_receive_message_length": this.maxMessageBytes,
       ...options.channelOptions,
     };
-    if (this.maxQueued < 1 || this.maxMessageBytes < 64) throw new Error("queue and message limits are too small");
+    if (this.maxQueued < 1 || this.maxMessageBytes < 64)
+      throw new Error("queue and message limits are too small");
     for (const [id, address] of options.peers) this.addPeer(id, address);
-    this.ackWatch = setInterval(() => this.checkAcks(), Math.max(10, Math.min(500, this.callTimeoutMs / 4)));
+    this.ackWatch = setInterval(
+      () => this.checkAcks(),
+      Math.max(10, Math.min(500, this.callTimeoutMs / 4)),
+    );
     this.ackWatch.unref?.();
   }
 
@@ -297,7 +331,10 @@ export class GrpcTransport implements Transport {
     if (existing) this.removePeer(id);
     const queue = new PeerQueue(this.maxQueued, this.maxQueuedBytes);
     const headerBytes = batchHeaderBytes(this.header(id));
-    this.links.set(id, new PeerLink(id, address, headerBytes, queue, this.credentials, this.channelOptions));
+    this.links.set(
+      id,
+      new PeerLink(id, address, headerBytes, queue, this.credentials, this.channelOptions),
+    );
   }
 
   /** Forgets a peer (a removed member): its queue is dropped and its channel closed. */
@@ -364,7 +401,11 @@ export class GrpcTransport implements Transport {
   /** Messages waiting for a peer and in its batch on the wire, for diagnostics and tests. */
   queued(peer: NodeId): { messages: number; bytes: number; inFlight: number } {
     const link = this.links.get(peer);
-    return { messages: link?.queue.length ?? 0, bytes: link?.queue.queuedBytes ?? 0, inFlight: link?.inFlight ?? 0 };
+    return {
+      messages: link?.queue.length ?? 0,
+      bytes: link?.queue.queuedBytes ?? 0,
+      inFlight: link?.inFlight ?? 0,
+    };
   }
 
   async close(): Promise<void> {
@@ -382,7 +423,9 @@ export class GrpcTransport implements Transport {
    * Handles one inbound batch. Returns how many messages it held and how many were
    * delivered, or a gRPC status with a reason when the batch is refused.
    */
-  receive(bytes: Uint8Array): { accepted: number; messages: number } | { code: grpc.status; details: string } {
+  receive(
+    bytes: Uint8Array,
+  ): { accepted: number; messages: number } | { code: grpc.status; details: string } {
     let batch: DecodedBatch;
     try {
       batch = decodeRaftBatch(bytes);
@@ -393,11 +436,17 @@ export class GrpcTransport implements Transport {
     }
     if (batch.clusterId !== this.clusterId) {
       this.counters.droppedForeignCluster++;
-      return { code: grpc.status.FAILED_PRECONDITION, details: `cluster id "${batch.clusterId}" is not this cluster's` };
+      return {
+        code: grpc.status.FAILED_PRECONDITION,
+        details: `cluster id "${batch.clusterId}" is not this cluster's`,
+      };
     }
     if (batch.to !== this.selfId) {
       this.counters.droppedWrongTarget++;
-      return { code: grpc.status.FAILED_PRECONDITION, details: `batch for node ${batch.to} reached node ${this.selfId}` };
+      return {
+        code: grpc.status.FAILED_PRECONDITION,
+        details: `batch for node ${batch.to} reached node ${this.selfId}`,
+      };
     }
     const handler = this.handler;
     if (!handler) {
@@ -497,16 +546,25 @@ export class GrpcTransport implements Transport {
       return;
     }
     const messages = link.queue.take(this.maxMessageBytes - link.headerBytes);
-    this.write(link, encodeRaftBatch(this.header(link.id), messages), { count: messages.length, sentAt: performance.now() });
+    this.write(link, encodeRaftBatch(this.header(link.id), messages), {
+      count: messages.length,
+      sentAt: performance.now(),
+    });
   }
 
   private writeChunk(link: PeerLink, out: SnapshotTransfer): void {
     const chunkBytes = Math.max(1, Math.floor(this.maxMessageBytes / 2));
     const offset = out.next;
     const length = Math.min(chunkBytes, out.message.snapshot.data.length - offset);
-    const batch = encodeRaftBatch(this.header(link.id), [encodeSnapshotChunk(out.message, offset, length, out.crc)]);
+    const batch = encodeRaftBatch(this.header(link.id), [
+      encodeSnapshotChunk(out.message, offset, length, out.crc),
+    ]);
     out.next = offset + length;
-    this.write(link, batch, { count: 1, sentAt: performance.now(), chunk: { transfer: out, end: out.next } });
+    this.write(link, batch, {
+      count: 1,
+      sentAt: performance.now(),
+      chunk: { transfer: out, end: out.next },
+    });
   }
 
   private write(link: PeerLink, batch: Uint8Array, unacked: Unacked): void {
@@ -554,7 +612,13 @@ export class GrpcTransport implements Transport {
       this.counters.droppedInvalid++;
       return null;
     }
-    return { type: "snapshot", from: m.from, to: m.to, term: m.term, snapshot: { meta: m.snapshot.meta, data: a.body } };
+    return {
+      type: "snapshot",
+      from: m.from,
+      to: m.to,
+      term: m.term,
+      snapshot: { meta: m.snapshot.meta, data: a.body },
+    };
   }
 
   private openStream(link: PeerLink): RaftStream {
@@ -570,7 +634,8 @@ export class GrpcTransport implements Transport {
     stream.on("error", (err: grpc.ServiceError) => {
       // UNAVAILABLE on a live stream is a connection reset or refused by the peer's host
       // (its process died); an acknowledgement timeout ends the stream here instead, as CANCELLED.
-      const peerGone = link.stream === stream && err.code === grpc.status.UNAVAILABLE && !this.closed;
+      const peerGone =
+        link.stream === stream && err.code === grpc.status.UNAVAILABLE && !this.closed;
       if (peerGone) this.peerDownHandler?.(link.id);
       this.streamFailed(link, stream, peerGone);
     });
@@ -638,7 +703,8 @@ export class GrpcTransport implements Transport {
     const now = performance.now();
     for (const link of this.links.values()) {
       const oldest = link.unacked[0];
-      if (link.stream !== null && oldest !== undefined && now - oldest.sentAt > this.callTimeoutMs) this.streamFailed(link, link.stream);
+      if (link.stream !== null && oldest !== undefined && now - oldest.sentAt > this.callTimeoutMs)
+        this.streamFailed(link, link.stream);
     }
   }
 
@@ -679,18 +745,28 @@ export function addRaftService(server: grpc.Server, transport: GrpcTransport): v
   const handlers: RaftServiceHandlers = {
     Send: (call, callback) => {
       const outcome = transport.receive(call.request);
-      if ("accepted" in outcome) callback(null, palisade.v1.RaftAck.create({ accepted: outcome.accepted }));
+      if ("accepted" in outcome)
+        callback(null, palisade.v1.RaftAck.create({ accepted: outcome.accepted }));
       else callback({ code: outcome.code, details: outcome.details });
     },
   };
-  const streamHandler: grpc.handleBidiStreamingCall<Uint8Array, palisade.v1.RaftAck> = (call) => transport.serveStream(call);
-  server.addService({ ...raftServiceDefinition, Stream: raftStreamMethod }, { ...handlers, Stream: streamHandler });
+  const streamHandler: grpc.handleBidiStreamingCall<Uint8Array, palisade.v1.RaftAck> = (call) =>
+    transport.serveStream(call);
+  server.addService(
+    { ...raftServiceDefinition, Stream: raftStreamMethod },
+    { ...handlers, Stream: streamHandler },
+  );
 }
 
 /** The same snapshot: index, term and body (by identity, else by length and CRC-32). */
 function sameSnapshot(transfer: SnapshotTransfer, message: InstallSnapshot): boolean {
   const a = transfer.message.snapshot;
   const b = message.snapshot;
-  if (a.meta.index !== b.meta.index || a.meta.term !== b.meta.term || a.data.length !== b.data.length) return false;
+  if (
+    a.meta.index !== b.meta.index ||
+    a.meta.term !== b.meta.term ||
+    a.data.length !== b.data.length
+  )
+    return false;
   return a.data === b.data || crc32(b.data) === transfer.crc;
 }

@@ -51,10 +51,14 @@ const entryKindToWire: Record<EntryKind, palisade.v1.EntryKind> = {
 
 function entryKindFromWire(kind: number | null | undefined): EntryKind {
   switch (kind) {
-    case pb.EntryKind.ENTRY_KIND_NORMAL: return "normal";
-    case pb.EntryKind.ENTRY_KIND_NOOP: return "noop";
-    case pb.EntryKind.ENTRY_KIND_CONFIG: return "config";
-    default: throw new CodecError(`entry kind ${String(kind)} is not known`);
+    case pb.EntryKind.ENTRY_KIND_NORMAL:
+      return "normal";
+    case pb.EntryKind.ENTRY_KIND_NOOP:
+      return "noop";
+    case pb.EntryKind.ENTRY_KIND_CONFIG:
+      return "config";
+    default:
+      throw new CodecError(`entry kind ${String(kind)} is not known`);
   }
 }
 
@@ -80,7 +84,11 @@ function membershipToWire(membership: Membership): palisade.v1.Membership.$Prope
   return {
     voters: membership.voters.map((id) => toU64(id, "voter")),
     learners: membership.learners.map((id) => toU64(id, "learner")),
-    addresses: Object.entries(membership.addresses ?? {}).map(([id, a]) => ({ id: toU64(Number(id), "address.id"), peer: a.peer, client: a.client })),
+    addresses: Object.entries(membership.addresses ?? {}).map(([id, a]) => ({
+      id: toU64(Number(id), "address.id"),
+      peer: a.peer,
+      client: a.client,
+    })),
     retired: (membership.retired ?? []).map((id) => toU64(id, "retired")),
   };
 }
@@ -95,7 +103,11 @@ function membershipFromWire(wire: palisade.v1.Membership.$Properties): Membershi
   const list = wire.addresses ?? [];
   if (list.length === 0) return m;
   const addresses: Record<string, { peer: string; client: string }> = {};
-  for (const a of list) addresses[String(nodeIdFrom(a.id, "address.id"))] = { peer: a.peer ?? "", client: a.client ?? "" };
+  for (const a of list)
+    addresses[String(nodeIdFrom(a.id, "address.id"))] = {
+      peer: a.peer ?? "",
+      client: a.client ?? "",
+    };
   return { ...m, addresses };
 }
 
@@ -127,7 +139,15 @@ export function toWireMessage(message: Message): WireMessage {
   const term = toU64(message.term, "term");
   switch (message.type) {
     case "vote":
-      return { term, vote: { pre: message.pre, lastIndex: toU64(message.lastIndex, "lastIndex"), lastTerm: toU64(message.lastTerm, "lastTerm"), transfer: message.transfer } };
+      return {
+        term,
+        vote: {
+          pre: message.pre,
+          lastIndex: toU64(message.lastIndex, "lastIndex"),
+          lastTerm: toU64(message.lastTerm, "lastTerm"),
+          transfer: message.transfer,
+        },
+      };
     case "voteResp":
       return { term, voteResp: { pre: message.pre, granted: message.granted } };
     case "append":
@@ -151,7 +171,13 @@ export function toWireMessage(message: Message): WireMessage {
         },
       };
     case "heartbeat":
-      return { term, heartbeat: { commit: toU64(message.commit, "commit"), round: toU64(message.round, "round") } };
+      return {
+        term,
+        heartbeat: {
+          commit: toU64(message.commit, "commit"),
+          round: toU64(message.round, "round"),
+        },
+      };
     case "heartbeatResp":
       return { term, heartbeatResp: { round: toU64(message.round, "round") } };
     case "timeoutNow":
@@ -159,19 +185,35 @@ export function toWireMessage(message: Message): WireMessage {
     case "readIndex":
       return { term, readIndex: { requestId: toU64(message.requestId, "requestId") } };
     case "readIndexResp":
-      return { term, readIndexResp: { requestId: toU64(message.requestId, "requestId"), index: toU64(message.index, "index") } };
+      return {
+        term,
+        readIndexResp: {
+          requestId: toU64(message.requestId, "requestId"),
+          index: toU64(message.index, "index"),
+        },
+      };
     case "snapshot":
       return { term, snapshot: snapshotToWire(message.snapshot) };
     default: {
       const unknown: never = message;
-      throw new CodecError(`cannot encode message kind ${String((unknown as { type?: unknown }).type)}`);
+      throw new CodecError(
+        `cannot encode message kind ${String((unknown as { type?: unknown }).type)}`,
+      );
     }
   }
 }
 
 const bodyFields = [
-  "vote", "voteResp", "append", "appendResp", "heartbeat", "heartbeatResp",
-  "timeoutNow", "readIndex", "readIndexResp", "snapshot",
+  "vote",
+  "voteResp",
+  "append",
+  "appendResp",
+  "heartbeat",
+  "heartbeatResp",
+  "timeoutNow",
+  "readIndex",
+  "readIndexResp",
+  "snapshot",
 ] as const;
 
 /** A validated Raft message from its wire form and the batch's sender and receiver. */
@@ -183,9 +225,22 @@ export function fromWireMessage(wire: WireMessage, from: NodeId, to: NodeId): Me
   const n = u64ToNumber;
   if (wire.vote) {
     const v = wire.vote;
-    return { ...base, type: "vote", pre: v.pre === true, lastIndex: n(v.lastIndex, "lastIndex"), lastTerm: n(v.lastTerm, "lastTerm"), transfer: v.transfer === true };
+    return {
+      ...base,
+      type: "vote",
+      pre: v.pre === true,
+      lastIndex: n(v.lastIndex, "lastIndex"),
+      lastTerm: n(v.lastTerm, "lastTerm"),
+      transfer: v.transfer === true,
+    };
   }
-  if (wire.voteResp) return { ...base, type: "voteResp", pre: wire.voteResp.pre === true, granted: wire.voteResp.granted === true };
+  if (wire.voteResp)
+    return {
+      ...base,
+      type: "voteResp",
+      pre: wire.voteResp.pre === true,
+      granted: wire.voteResp.granted === true,
+    };
   if (wire.append) {
     const a = wire.append;
     const append = {
@@ -201,20 +256,43 @@ export function fromWireMessage(wire: WireMessage, from: NodeId, to: NodeId): Me
   }
   if (wire.appendResp) {
     const r = wire.appendResp;
-    return { ...base, type: "appendResp", success: r.success === true, index: n(r.index, "index"), hintIndex: n(r.hintIndex, "hintIndex"), hintTerm: n(r.hintTerm, "hintTerm") };
+    return {
+      ...base,
+      type: "appendResp",
+      success: r.success === true,
+      index: n(r.index, "index"),
+      hintIndex: n(r.hintIndex, "hintIndex"),
+      hintTerm: n(r.hintTerm, "hintTerm"),
+    };
   }
-  if (wire.heartbeat) return { ...base, type: "heartbeat", commit: n(wire.heartbeat.commit, "commit"), round: n(wire.heartbeat.round, "round") };
-  if (wire.heartbeatResp) return { ...base, type: "heartbeatResp", round: n(wire.heartbeatResp.round, "round") };
+  if (wire.heartbeat)
+    return {
+      ...base,
+      type: "heartbeat",
+      commit: n(wire.heartbeat.commit, "commit"),
+      round: n(wire.heartbeat.round, "round"),
+    };
+  if (wire.heartbeatResp)
+    return { ...base, type: "heartbeatResp", round: n(wire.heartbeatResp.round, "round") };
   if (wire.timeoutNow) return { ...base, type: "timeoutNow" };
-  if (wire.readIndex) return { ...base, type: "readIndex", requestId: n(wire.readIndex.requestId, "requestId") };
+  if (wire.readIndex)
+    return { ...base, type: "readIndex", requestId: n(wire.readIndex.requestId, "requestId") };
   if (wire.readIndexResp) {
     const r = wire.readIndexResp;
-    return { ...base, type: "readIndexResp", requestId: n(r.requestId, "requestId"), index: n(r.index, "index") };
+    return {
+      ...base,
+      type: "readIndexResp",
+      requestId: n(r.requestId, "requestId"),
+      index: n(r.index, "index"),
+    };
   }
   const snap = required(wire.snapshot, "snapshot");
   const snapshot = snapshotFromWire(snap);
   checkIndex(snapshot.meta.index, "snapshot.index");
-  if (snapshot.meta.term > base.term) throw new CodecError(`snapshot.term ${snapshot.meta.term} is above the message's term ${base.term}`);
+  if (snapshot.meta.term > base.term)
+    throw new CodecError(
+      `snapshot.term ${snapshot.meta.term} is above the message's term ${base.term}`,
+    );
   const total = n(snap.total, "snapshot.total");
   if (total > 0) {
     const chunk: SnapshotChunkMessage = {
@@ -223,14 +301,16 @@ export function fromWireMessage(wire: WireMessage, from: NodeId, to: NodeId): Me
       snapshot,
       chunk: { offset: n(snap.offset, "snapshot.offset"), total, crc: (snap.crc ?? 0) >>> 0 },
     };
-    if (chunk.chunk.offset + chunk.snapshot.data.length > total) throw new CodecError("snapshot chunk runs past the body's length");
+    if (chunk.chunk.offset + chunk.snapshot.data.length > total)
+      throw new CodecError("snapshot chunk runs past the body's length");
     return chunk;
   }
   return { ...base, type: "snapshot", snapshot };
 }
 
 function checkIndex(index: number, field: string): void {
-  if (index > MAX_LOG_INDEX) throw new CodecError(`${field} ${index} is above ${MAX_LOG_INDEX}, the highest log index`);
+  if (index > MAX_LOG_INDEX)
+    throw new CodecError(`${field} ${index} is above ${MAX_LOG_INDEX}, the highest log index`);
 }
 
 /**
@@ -238,17 +318,28 @@ function checkIndex(index: number, field: string): void {
  * by one, terms never go back along the log (from prevTerm on), and none is above the
  * message's term (a leader has no entry of a later term than its own).
  */
-function checkAppendable(term: number, prevIndex: number, prevTerm: number, entries: readonly Entry[]): void {
+function checkAppendable(
+  term: number,
+  prevIndex: number,
+  prevTerm: number,
+  entries: readonly Entry[],
+): void {
   checkIndex(prevIndex, "prevIndex");
-  if (prevTerm > term) throw new CodecError(`prevTerm ${prevTerm} is above the message's term ${term}`);
+  if (prevTerm > term)
+    throw new CodecError(`prevTerm ${prevTerm} is above the message's term ${term}`);
   let lastTerm = prevTerm;
   let lastTermAt = `prevIndex ${prevIndex}`;
   entries.forEach((e, i) => {
     const where = `entry ${i + 1} of ${entries.length}`;
-    if (e.index !== prevIndex + 1 + i) throw new CodecError(`${where} has index ${e.index}, expected ${prevIndex + 1 + i} (entries follow prevIndex ${prevIndex} one by one)`);
+    if (e.index !== prevIndex + 1 + i)
+      throw new CodecError(
+        `${where} has index ${e.index}, expected ${prevIndex + 1 + i} (entries follow prevIndex ${prevIndex} one by one)`,
+      );
     checkIndex(e.index, `${where}: index`);
-    if (e.term < lastTerm) throw new CodecError(`${where} has term ${e.term}, below term ${lastTerm} of ${lastTermAt}`);
-    if (e.term > term) throw new CodecError(`${where} has term ${e.term}, above the message's term ${term}`);
+    if (e.term < lastTerm)
+      throw new CodecError(`${where} has term ${e.term}, below term ${lastTerm} of ${lastTermAt}`);
+    if (e.term > term)
+      throw new CodecError(`${where} has term ${e.term}, above the message's term ${term}`);
     lastTerm = e.term;
     lastTermAt = `entry ${e.index}`;
   });
@@ -264,12 +355,23 @@ export function isSnapshotChunk(m: Message): m is SnapshotChunkMessage {
 }
 
 /** Encodes bytes [offset, offset + length) of a snapshot message's body as one chunk. */
-export function encodeSnapshotChunk(m: InstallSnapshot, offset: number, length: number, crc: number): Uint8Array {
+export function encodeSnapshotChunk(
+  m: InstallSnapshot,
+  offset: number,
+  length: number,
+  crc: number,
+): Uint8Array {
   const wire = toWireMessage(m);
   const data = m.snapshot.data.subarray(offset, offset + length);
   return pb.RaftMessage.encode({
     ...wire,
-    snapshot: { ...wire.snapshot, data, offset: toU64(offset, "offset"), total: toU64(m.snapshot.data.length, "total"), crc },
+    snapshot: {
+      ...wire.snapshot,
+      data,
+      offset: toU64(offset, "offset"),
+      total: toU64(m.snapshot.data.length, "total"),
+      crc,
+    },
   }).finish();
 }
 
@@ -298,7 +400,10 @@ export const PER_MESSAGE_OVERHEAD = 6;
  * A RaftBatch from messages encoded by encodeRaftMessage. Protobuf concatenation: the
  * header fields followed by repeated length-delimited messages is a valid RaftBatch.
  */
-export function encodeRaftBatch(header: BatchHeader, encodedMessages: readonly Uint8Array[]): Uint8Array {
+export function encodeRaftBatch(
+  header: BatchHeader,
+  encodedMessages: readonly Uint8Array[],
+): Uint8Array {
   const writer = pb.RaftBatch.encode({
     clusterId: header.clusterId,
     from: toU64(header.from, "from"),
@@ -338,10 +443,18 @@ export function decodeRaftBatch(bytes: Uint8Array): DecodedBatch {
 
 /** Decodes and validates one message encoded by encodeRaftMessage. */
 export function decodeRaftMessage(bytes: Uint8Array, from: NodeId, to: NodeId): Message {
-  return fromWireMessage(decodeWith((b) => pb.RaftMessage.decode(b), bytes, "RaftMessage"), from, to);
+  return fromWireMessage(
+    decodeWith((b) => pb.RaftMessage.decode(b), bytes, "RaftMessage"),
+    from,
+    to,
+  );
 }
 
 /** Decodes any generated message type, turning protobufjs errors into CodecError. */
-export function decodeMessage<T>(type: { decode(reader: Uint8Array | Reader): T }, bytes: Uint8Array, what: string): T {
+export function decodeMessage<T>(
+  type: { decode(reader: Uint8Array | Reader): T },
+  bytes: Uint8Array,
+  what: string,
+): T {
   return decodeWith((b) => type.decode(b), bytes, what);
 }

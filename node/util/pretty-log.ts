@@ -7,10 +7,22 @@ import pretty from "pino-pretty";
 /** Node-id colours, so three interleaved nodes are told apart at a glance. */
 const NODE_COLOURS = ["cyan", "magenta", "yellow", "blue", "green"] as const;
 const LEVEL_COLOURS: Readonly<Record<string, string>> = {
-  TRACE: "gray", DEBUG: "blue", INFO: "green", WARN: "yellow", ERROR: "red", FATAL: "red",
+  TRACE: "gray",
+  DEBUG: "blue",
+  INFO: "green",
+  WARN: "yellow",
+  ERROR: "red",
+  FATAL: "red",
 };
 
-const LEVEL_NAMES: Readonly<Record<number, string>> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
+const LEVEL_NAMES: Readonly<Record<number, string>> = {
+  10: "trace",
+  20: "debug",
+  30: "info",
+  40: "warn",
+  50: "error",
+  60: "fatal",
+};
 
 type Paint = (text: string) => string;
 const plain: Paint = (text) => text;
@@ -21,7 +33,10 @@ const plain: Paint = (text) => text;
  * and synchronously rather than as a worker transport, so the last line before a
  * fail-stop exit is never lost.
  */
-export function prettyStream(options: { color: boolean; destination?: NodeJS.WritableStream | number }): DestinationStream {
+export function prettyStream(options: {
+  color: boolean;
+  destination?: NodeJS.WritableStream | number;
+}): DestinationStream {
   return pretty({
     sync: true,
     colorize: options.color,
@@ -37,11 +52,14 @@ export function prettyStream(options: { color: boolean; destination?: NodeJS.Wri
       const colours = extras.colors as unknown as Record<string, Paint | undefined>;
       const paint = (name: string): Paint => (options.color ? (colours[name] ?? plain) : plain);
       const id = Number(log.nodeId);
-      const nodeColour = NODE_COLOURS[(Number.isSafeInteger(id) ? id : 0) % NODE_COLOURS.length] ?? "cyan";
+      const nodeColour =
+        NODE_COLOURS[(Number.isSafeInteger(id) ? id : 0) % NODE_COLOURS.length] ?? "cyan";
       const label = (LEVEL_NAMES[Number(log.level)] ?? String(log.level)).toUpperCase();
       const term = log.term === undefined ? "" : `${paint("gray")(`term ${String(log.term)}`)} `;
-      return `${paint(nodeColour)(`node ${String(log.nodeId)}`)} ${paint("gray")(clockTime(log.time))} ` +
-        `${paint(LEVEL_COLOURS[label] ?? "white")(label.padEnd(5))} ${term}${String(log[messageKey] ?? "")}`;
+      return (
+        `${paint(nodeColour)(`node ${String(log.nodeId)}`)} ${paint("gray")(clockTime(log.time))} ` +
+        `${paint(LEVEL_COLOURS[label] ?? "white")(label.padEnd(5))} ${term}${String(log[messageKey] ?? "")}`
+      );
     },
   });
 }

@@ -5,11 +5,37 @@
 import { status as Status } from "@grpc/grpc-js";
 import { palisade } from "../gen/palisade.js";
 import type {
-  AcquireAnswer, CancelWaitResult, Done, EndReason, FoundSession, GrantMode, HistoryRecordInfo, KeptAlive, LockGrantInfo,
-  LockHistory, LockHolderInfo, LockInfo, LockPage, LockSummaryInfo, LockWaiterInfo, OpenedSession, SessionInfo, SessionPage, TokenValidity,
+  AcquireAnswer,
+  CancelWaitResult,
+  Done,
+  EndReason,
+  FoundSession,
+  GrantMode,
+  HistoryRecordInfo,
+  KeptAlive,
+  LockGrantInfo,
+  LockHistory,
+  LockHolderInfo,
+  LockInfo,
+  LockPage,
+  LockSummaryInfo,
+  LockWaiterInfo,
+  OpenedSession,
+  SessionInfo,
+  SessionPage,
+  TokenValidity,
 } from "../lock-values.ts";
 import { CodecError, isErrorReasonName, toU64, type ErrorReasonName } from "../wire.ts";
-import { bigField, cursorFrom, kindFieldsFrom, numberField, targetFrom, wireCursor, wireKindFields, wireTarget } from "./fields.ts";
+import {
+  bigField,
+  cursorFrom,
+  kindFieldsFrom,
+  numberField,
+  targetFrom,
+  wireCursor,
+  wireKindFields,
+  wireTarget,
+} from "./fields.ts";
 
 const pb = palisade.v1;
 
@@ -23,14 +49,19 @@ export function decodeOpenedSession(w: palisade.v1.OpenSessionResponse): OpenedS
 
 export function encodeKeptAlive(a: KeptAlive): palisade.v1.KeepAliveResponse {
   return pb.KeepAliveResponse.create({
-    sessions: a.sessions.map((s) => ({ sessionId: toU64(s.sessionId), ttlMs: toU64(s.ttlMs ?? 0), notFound: s.ttlMs === null })),
+    sessions: a.sessions.map((s) => ({
+      sessionId: toU64(s.sessionId),
+      ttlMs: toU64(s.ttlMs ?? 0),
+      notFound: s.ttlMs === null,
+    })),
   });
 }
 
 export function decodeKeptAlive(w: palisade.v1.KeepAliveResponse): KeptAlive {
   return {
     sessions: (w.sessions ?? []).map((s) => ({
-      sessionId: bigField(s.sessionId, "sessions.session_id"), ttlMs: s.notFound ? null : numberField(s.ttlMs, "sessions.ttl_ms"),
+      sessionId: bigField(s.sessionId, "sessions.session_id"),
+      ttlMs: s.notFound ? null : numberField(s.ttlMs, "sessions.ttl_ms"),
     })),
   };
 }
@@ -52,10 +83,18 @@ const GRANT_MODES: Readonly<Record<GrantMode, palisade.v1.LockMode>> = {
 };
 
 function wireHolder(h: LockHolderInfo): palisade.v1.LockHolder.$Properties {
-  return { sessionId: toU64(h.sessionId), clientName: h.clientName, token: toU64(h.token), grantedIndex: toU64(h.grantedIndex), ...wireKindFields(h) };
+  return {
+    sessionId: toU64(h.sessionId),
+    clientName: h.clientName,
+    token: toU64(h.token),
+    grantedIndex: toU64(h.grantedIndex),
+    ...wireKindFields(h),
+  };
 }
 
-function holderFrom(w: palisade.v1.LockHolder.$Properties | null | undefined): LockHolderInfo | undefined {
+function holderFrom(
+  w: palisade.v1.LockHolder.$Properties | null | undefined,
+): LockHolderInfo | undefined {
   if (!w) return undefined;
   return {
     sessionId: bigField(w.sessionId, "holder.session_id"),
@@ -67,7 +106,12 @@ function holderFrom(w: palisade.v1.LockHolder.$Properties | null | undefined): L
 }
 
 function wireGrant(g: LockGrantInfo): palisade.v1.LockGrant.$Properties {
-  return { lock: g.lock, token: toU64(g.token), mode: GRANT_MODES[g.mode], ...(g.mode === "permit" ? { permits: g.permits ?? 0, slot: g.slot ?? 0 } : {}) };
+  return {
+    lock: g.lock,
+    token: toU64(g.token),
+    mode: GRANT_MODES[g.mode],
+    ...(g.mode === "permit" ? { permits: g.permits ?? 0, slot: g.slot ?? 0 } : {}),
+  };
 }
 
 function grantFrom(g: palisade.v1.LockGrant.$Properties): LockGrantInfo {
@@ -81,10 +125,17 @@ function grantFrom(g: palisade.v1.LockGrant.$Properties): LockGrantInfo {
 export function encodeAcquireAnswer(a: AcquireAnswer): palisade.v1.AcquireResponse {
   switch (a.kind) {
     case "granted":
-      return pb.AcquireResponse.create({ acquired: true, token: toU64(a.token), holder: wireHolder(a.holder), grants: a.grants.map(wireGrant) });
+      return pb.AcquireResponse.create({
+        acquired: true,
+        token: toU64(a.token),
+        holder: wireHolder(a.holder),
+        grants: a.grants.map(wireGrant),
+      });
     case "notAcquired":
       return pb.AcquireResponse.create({
-        acquired: false, holder: a.holder ? wireHolder(a.holder) : null, ...(a.blockedLock !== undefined ? { blockedLock: a.blockedLock } : {}),
+        acquired: false,
+        holder: a.holder ? wireHolder(a.holder) : null,
+        ...(a.blockedLock !== undefined ? { blockedLock: a.blockedLock } : {}),
       });
     case "cancelled":
       return pb.AcquireResponse.create({ acquired: false, cancelled: true });
@@ -95,28 +146,42 @@ export function decodeAcquireAnswer(w: palisade.v1.AcquireResponse): AcquireAnsw
   const holder = holderFrom(w.holder) ?? null;
   if (w.acquired) {
     if (holder === null) throw new CodecError("holder: a granted AcquireResponse names none");
-    return { kind: "granted", token: bigField(w.token, "token"), holder, grants: (w.grants ?? []).map(grantFrom) };
+    return {
+      kind: "granted",
+      token: bigField(w.token, "token"),
+      holder,
+      grants: (w.grants ?? []).map(grantFrom),
+    };
   }
   if (w.cancelled) return { kind: "cancelled" };
   return { kind: "notAcquired", holder, ...(w.blockedLock ? { blockedLock: w.blockedLock } : {}) };
 }
 
-const CANCEL_OUTCOMES: Readonly<Record<CancelWaitResult["outcome"], palisade.v1.CancelWaitOutcome>> = {
+const CANCEL_OUTCOMES: Readonly<
+  Record<CancelWaitResult["outcome"], palisade.v1.CancelWaitOutcome>
+> = {
   cancelled: pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_CANCELLED,
   granted: pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_GRANTED,
   notAcquired: pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_NOT_ACQUIRED,
 };
 
 export function encodeCancelWaitResult(a: CancelWaitResult): palisade.v1.CancelWaitResponse {
-  return pb.CancelWaitResponse.create({ outcome: CANCEL_OUTCOMES[a.outcome], ...(a.outcome === "granted" ? { token: toU64(a.token) } : {}) });
+  return pb.CancelWaitResponse.create({
+    outcome: CANCEL_OUTCOMES[a.outcome],
+    ...(a.outcome === "granted" ? { token: toU64(a.token) } : {}),
+  });
 }
 
 export function decodeCancelWaitResult(w: palisade.v1.CancelWaitResponse): CancelWaitResult {
   switch (w.outcome) {
-    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_CANCELLED: return { outcome: "cancelled" };
-    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_GRANTED: return { outcome: "granted", token: bigField(w.token, "token") };
-    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_NOT_ACQUIRED: return { outcome: "notAcquired" };
-    default: throw new CodecError(`outcome: ${String(w.outcome)} is not a CancelWait outcome`);
+    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_CANCELLED:
+      return { outcome: "cancelled" };
+    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_GRANTED:
+      return { outcome: "granted", token: bigField(w.token, "token") };
+    case pb.CancelWaitOutcome.CANCEL_WAIT_OUTCOME_NOT_ACQUIRED:
+      return { outcome: "notAcquired" };
+    default:
+      throw new CodecError(`outcome: ${String(w.outcome)} is not a CancelWait outcome`);
   }
 }
 
@@ -124,7 +189,10 @@ export function decodeCancelWaitResult(w: palisade.v1.CancelWaitResponse): Cance
 
 function wireWaiter(w: LockWaiterInfo): palisade.v1.LockWaiter.$Properties {
   return {
-    sessionId: toU64(w.sessionId), clientName: w.clientName, waitingSinceIndex: toU64(w.waitingSinceIndex), ...wireKindFields(w),
+    sessionId: toU64(w.sessionId),
+    clientName: w.clientName,
+    waitingSinceIndex: toU64(w.waitingSinceIndex),
+    ...wireKindFields(w),
     ...(w.locks ? { locks: w.locks.map(wireTarget) } : {}),
   };
 }
@@ -140,27 +208,36 @@ function waiterFrom(w: palisade.v1.LockWaiter.$Properties): LockWaiterInfo {
   };
 }
 
-type SharedLockFields = "holder" | "holders" | "kind" | "permits" | "holderCount" | "nextHoldersAfter";
+type SharedLockFields =
+  "holder" | "holders" | "kind" | "permits" | "holderCount" | "nextHoldersAfter";
 
 /** The fields GetLockResponse and LockSummary share. */
-function wireLockFields(l: Pick<LockInfo, SharedLockFields>): Pick<palisade.v1.GetLockResponse.$Properties, SharedLockFields> {
+function wireLockFields(
+  l: Pick<LockInfo, SharedLockFields>,
+): Pick<palisade.v1.GetLockResponse.$Properties, SharedLockFields> {
   return {
     holder: l.holder ? wireHolder(l.holder) : null,
     holders: (l.holders ?? []).map(wireHolder),
     holderCount: l.holderCount,
     nextHoldersAfter: wireCursor(l.nextHoldersAfter),
-    ...(l.kind === "semaphore" ? { kind: pb.LockKind.LOCK_KIND_SEMAPHORE, permits: l.permits ?? 0 } : {}),
+    ...(l.kind === "semaphore"
+      ? { kind: pb.LockKind.LOCK_KIND_SEMAPHORE, permits: l.permits ?? 0 }
+      : {}),
   };
 }
 
-function lockFieldsFrom(w: Pick<palisade.v1.GetLockResponse.$Properties, SharedLockFields>): Pick<LockInfo, SharedLockFields> {
+function lockFieldsFrom(
+  w: Pick<palisade.v1.GetLockResponse.$Properties, SharedLockFields>,
+): Pick<LockInfo, SharedLockFields> {
   const holder = holderFrom(w.holder);
   const holders = (w.holders ?? []).map((h) => holderFrom(h) as LockHolderInfo);
   const next = cursorFrom(w.nextHoldersAfter, "next_holders_after");
   return {
     ...(holder ? { holder } : {}),
     ...(holders.length > 0 ? { holders } : {}),
-    ...(w.kind === pb.LockKind.LOCK_KIND_SEMAPHORE ? { kind: "semaphore" as const, permits: w.permits ?? 0 } : {}),
+    ...(w.kind === pb.LockKind.LOCK_KIND_SEMAPHORE
+      ? { kind: "semaphore" as const, permits: w.permits ?? 0 }
+      : {}),
     holderCount: w.holderCount ?? 0,
     ...(next ? { nextHoldersAfter: next } : {}),
   };
@@ -168,7 +245,10 @@ function lockFieldsFrom(w: Pick<palisade.v1.GetLockResponse.$Properties, SharedL
 
 export function encodeLockInfo(l: LockInfo): palisade.v1.GetLockResponse {
   return pb.GetLockResponse.create({
-    lock: l.lock, ...wireLockFields(l), waiters: l.waiters.map(wireWaiter), waiterCount: l.waiterCount,
+    lock: l.lock,
+    ...wireLockFields(l),
+    waiters: l.waiters.map(wireWaiter),
+    waiterCount: l.waiterCount,
     nextWaitersAfterIndex: toU64(l.nextWaitersAfter ?? 0n),
   });
 }
@@ -176,7 +256,10 @@ export function encodeLockInfo(l: LockInfo): palisade.v1.GetLockResponse {
 export function decodeLockInfo(w: palisade.v1.GetLockResponse): LockInfo {
   const next = bigField(w.nextWaitersAfterIndex, "next_waiters_after_index");
   return {
-    lock: w.lock ?? "", ...lockFieldsFrom(w), waiters: (w.waiters ?? []).map(waiterFrom), waiterCount: w.waiterCount ?? 0,
+    lock: w.lock ?? "",
+    ...lockFieldsFrom(w),
+    waiters: (w.waiters ?? []).map(waiterFrom),
+    waiterCount: w.waiterCount ?? 0,
     ...(next > 0n ? { nextWaitersAfter: next } : {}),
   };
 }
@@ -190,15 +273,23 @@ export function encodeLockPage(p: LockPage): palisade.v1.ListLocksResponse {
 
 export function decodeLockPage(w: palisade.v1.ListLocksResponse): LockPage {
   return {
-    locks: (w.locks ?? []).map((s): LockSummaryInfo => ({ lock: s.lock ?? "", ...lockFieldsFrom(s), waiterCount: s.waiterCount ?? 0 })),
+    locks: (w.locks ?? []).map((s): LockSummaryInfo => ({
+      lock: s.lock ?? "",
+      ...lockFieldsFrom(s),
+      waiterCount: s.waiterCount ?? 0,
+    })),
     nextAfter: w.nextAfter ?? "",
   };
 }
 
 function wireSession(s: SessionInfo): palisade.v1.SessionInfo.$Properties {
   return {
-    sessionId: toU64(s.sessionId), clientName: s.clientName, ttlMs: toU64(s.ttlMs), openedIndex: toU64(s.openedIndex),
-    heldLocks: s.heldLocks, waitingLocks: s.waitingLocks,
+    sessionId: toU64(s.sessionId),
+    clientName: s.clientName,
+    ttlMs: toU64(s.ttlMs),
+    openedIndex: toU64(s.openedIndex),
+    heldLocks: s.heldLocks,
+    waitingLocks: s.waitingLocks,
   };
 }
 
@@ -223,11 +314,17 @@ export function decodeFoundSession(w: palisade.v1.GetSessionResponse): FoundSess
 }
 
 export function encodeSessionPage(p: SessionPage): palisade.v1.ListSessionsResponse {
-  return pb.ListSessionsResponse.create({ sessions: p.sessions.map(wireSession), nextAfterSessionId: toU64(p.nextAfter) });
+  return pb.ListSessionsResponse.create({
+    sessions: p.sessions.map(wireSession),
+    nextAfterSessionId: toU64(p.nextAfter),
+  });
 }
 
 export function decodeSessionPage(w: palisade.v1.ListSessionsResponse): SessionPage {
-  return { sessions: (w.sessions ?? []).map(sessionFrom), nextAfter: bigField(w.nextAfterSessionId, "next_after_session_id") };
+  return {
+    sessions: (w.sessions ?? []).map(sessionFrom),
+    nextAfter: bigField(w.nextAfterSessionId, "next_after_session_id"),
+  };
 }
 
 const END_REASONS: Readonly<Record<EndReason, palisade.v1.EndReason>> = {
@@ -239,7 +336,8 @@ const END_REASONS: Readonly<Record<EndReason, palisade.v1.EndReason>> = {
 };
 
 function endReasonFrom(reason: palisade.v1.EndReason | null | undefined): EndReason {
-  for (const [name, value] of Object.entries(END_REASONS)) if (value === reason) return name as EndReason;
+  for (const [name, value] of Object.entries(END_REASONS))
+    if (value === reason) return name as EndReason;
   return "current";
 }
 
@@ -247,10 +345,20 @@ function wireRecord(r: HistoryRecordInfo): palisade.v1.HistoryRecord.$Properties
   // A permit is only marked: the history does not keep its semaphore's permit count.
   const { permits: _permits, ...kind } = wireKindFields(r);
   return {
-    token: toU64(r.token), sessionId: toU64(r.sessionId), clientName: r.clientName, grantedIndex: toU64(r.grantedIndex),
-    waitedFromIndex: toU64(r.waitedFromIndex), endedIndex: toU64(r.endedIndex), reason: END_REASONS[r.reason],
-    grantedAtMs: toU64(r.grantedAtMs), endedAtMs: toU64(r.endedAtMs), ...kind, ...(r.mode === "permit" ? { permit: true } : {}),
-    ...(r.revokedFor === "holdLimit" ? { revokeCause: pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT } : {}),
+    token: toU64(r.token),
+    sessionId: toU64(r.sessionId),
+    clientName: r.clientName,
+    grantedIndex: toU64(r.grantedIndex),
+    waitedFromIndex: toU64(r.waitedFromIndex),
+    endedIndex: toU64(r.endedIndex),
+    reason: END_REASONS[r.reason],
+    grantedAtMs: toU64(r.grantedAtMs),
+    endedAtMs: toU64(r.endedAtMs),
+    ...kind,
+    ...(r.mode === "permit" ? { permit: true } : {}),
+    ...(r.revokedFor === "holdLimit"
+      ? { revokeCause: pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT }
+      : {}),
   };
 }
 
@@ -266,7 +374,9 @@ function recordFrom(r: palisade.v1.HistoryRecord.$Properties): HistoryRecordInfo
     grantedAtMs: numberField(r.grantedAtMs, "granted_at_ms"),
     endedAtMs: numberField(r.endedAtMs, "ended_at_ms"),
     ...kindFieldsFrom(r, r.permit === true),
-    ...(r.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT ? { revokedFor: "holdLimit" as const } : {}),
+    ...(r.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT
+      ? { revokedFor: "holdLimit" as const }
+      : {}),
   };
 }
 
@@ -303,7 +413,10 @@ export interface CallFailure {
 
 export function encodeFailure(f: CallFailure): palisade.v1.StreamFailure.$Properties {
   return {
-    code: f.code, reason: f.reason === null ? pb.ErrorReason.ERROR_REASON_UNSPECIFIED : pb.ErrorReason[f.reason], message: f.message, leader: f.leader ?? "",
+    code: f.code,
+    reason: f.reason === null ? pb.ErrorReason.ERROR_REASON_UNSPECIFIED : pb.ErrorReason[f.reason],
+    message: f.message,
+    leader: f.leader ?? "",
   };
 }
 

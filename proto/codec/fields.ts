@@ -5,7 +5,14 @@
 import type Long from "long";
 import { palisade } from "../gen/palisade.js";
 import { checkLockName } from "../names.ts";
-import type { GrantMode, HolderCursor, KindFields, LockMode, LockTarget, WriteAcks } from "../lock-values.ts";
+import type {
+  GrantMode,
+  HolderCursor,
+  KindFields,
+  LockMode,
+  LockTarget,
+  WriteAcks,
+} from "../lock-values.ts";
 import { CodecError, MAX_PAGE_SIZE, toU64, u64, type U64Input } from "../wire.ts";
 
 const pb = palisade.v1;
@@ -63,14 +70,16 @@ export function optionalLockField(value: unknown, field: string): string {
 /** A uint32 count that protobufjs decoded (unset: 0). */
 export function countField(value: number | null | undefined, field: string): number {
   const n = value ?? 0;
-  if (!Number.isSafeInteger(n) || n < 0) throw new CodecError(`${field}: expected a non-negative integer`);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw new CodecError(`${field}: expected a non-negative integer`);
   return n;
 }
 
 /** A page's limit: at most MAX_PAGE_SIZE (0: the default page, or for a list of GetLock none). */
 export function pageLimitField(value: number | null | undefined, field: string): number {
   const limit = countField(value, field);
-  if (limit > MAX_PAGE_SIZE) throw new CodecError(`${field}: ${limit} is above the largest page, ${MAX_PAGE_SIZE}`);
+  if (limit > MAX_PAGE_SIZE)
+    throw new CodecError(`${field}: ${limit} is above the largest page, ${MAX_PAGE_SIZE}`);
   return limit;
 }
 
@@ -84,7 +93,12 @@ interface SequencedFields {
 }
 
 /** A write's session, seq and acknowledgements (the node checks them against its limits too). */
-export function sequencedFields(req: SequencedFields): { sessionId: bigint; seq: number; ackedUpTo: number; held: number[] } {
+export function sequencedFields(req: SequencedFields): {
+  sessionId: bigint;
+  seq: number;
+  ackedUpTo: number;
+  held: number[];
+} {
   const sessionId = sessionIdField(req.sessionId);
   const seq = numberField(req.seq, "seq");
   if (seq < 1) throw new CodecError("seq must be at least 1 (seqs start at 1 per session)");
@@ -93,8 +107,18 @@ export function sequencedFields(req: SequencedFields): { sessionId: bigint; seq:
   return { sessionId, seq, ackedUpTo, held };
 }
 
-export function wireSequenced(req: { sessionId: bigint; seq: number } & WriteAcks): { sessionId: Long; seq: Long; ackedUpTo: Long; held: Long[] } {
-  return { sessionId: toU64(req.sessionId, "sessionId"), seq: toU64(req.seq, "seq"), ackedUpTo: toU64(req.ackedUpTo), held: req.held.map((s) => toU64(s)) };
+export function wireSequenced(req: { sessionId: bigint; seq: number } & WriteAcks): {
+  sessionId: Long;
+  seq: Long;
+  ackedUpTo: Long;
+  held: Long[];
+} {
+  return {
+    sessionId: toU64(req.sessionId, "sessionId"),
+    seq: toU64(req.seq, "seq"),
+    ackedUpTo: toU64(req.ackedUpTo),
+    held: req.held.map((s) => toU64(s)),
+  };
 }
 
 // ---------------------------------------------------------------- lock kinds
@@ -112,26 +136,38 @@ interface TargetFields {
 }
 
 /** A lock's mode or a semaphore's permit count; `prefix` names the entry ("" for the request's own lock). */
-export function targetFields(t: TargetFields, prefix: string): { mode?: LockMode; permits?: number } {
+export function targetFields(
+  t: TargetFields,
+  prefix: string,
+): { mode?: LockMode; permits?: number } {
   const rawMode = t.mode ?? 0;
   if (!Object.hasOwn(LOCK_MODES, rawMode)) {
-    throw new CodecError(`${prefix}mode: ${String(rawMode)} is not a lock mode (LOCK_MODE_SHARED or LOCK_MODE_EXCLUSIVE; unset: exclusive)`);
+    throw new CodecError(
+      `${prefix}mode: ${String(rawMode)} is not a lock mode (LOCK_MODE_SHARED or LOCK_MODE_EXCLUSIVE; unset: exclusive)`,
+    );
   }
   const mode = LOCK_MODES[rawMode];
   // Unset (null) in a decoded message unless the client sent it; 0 then is a value it sent.
   if (t.permits === null || t.permits === undefined) return mode !== undefined ? { mode } : {};
   const permits = numberField(t.permits, `${prefix}permits`);
-  if (mode !== undefined) throw new CodecError(`${prefix}mode: a semaphore (permits set) takes no mode; leave mode unset`);
+  if (mode !== undefined)
+    throw new CodecError(
+      `${prefix}mode: a semaphore (permits set) takes no mode; leave mode unset`,
+    );
   return { permits };
 }
 
 /** The other locks of a multi-lock Acquire: names, kinds, none twice. */
-export function moreLocksField(raw: readonly palisade.v1.LockTarget.$Properties[] | null | undefined, lock: string): LockTarget[] {
+export function moreLocksField(
+  raw: readonly palisade.v1.LockTarget.$Properties[] | null | undefined,
+  lock: string,
+): LockTarget[] {
   const names = new Set<string>([lock]);
   return (raw ?? []).map((entry, i) => {
     const prefix = `more_locks[${i}].`;
     const name = lockField(entry.lock, `${prefix}lock`);
-    if (names.has(name)) throw new CodecError(`${prefix}lock: ${name} is named twice in one Acquire`);
+    if (names.has(name))
+      throw new CodecError(`${prefix}lock: ${name} is named twice in one Acquire`);
     names.add(name);
     return { lock: name, ...targetFields(entry, prefix) };
   });
@@ -150,7 +186,8 @@ export function wireTarget(t: LockTarget): palisade.v1.LockTarget.$Properties {
 
 export function targetFrom(t: palisade.v1.LockTarget.$Properties): LockTarget {
   const lock = t.lock ?? "";
-  if (t.permits !== null && t.permits !== undefined) return { lock, permits: numberField(t.permits, "permits") };
+  if (t.permits !== null && t.permits !== undefined)
+    return { lock, permits: numberField(t.permits, "permits") };
   return t.mode === pb.LockMode.LOCK_MODE_SHARED ? { lock, mode: "shared" } : { lock };
 }
 
@@ -183,7 +220,9 @@ export interface WireKindFields {
 export function wireKindFields(k: KindFields): WireKindFields {
   return {
     ...wireMode(k.mode),
-    ...(k.mode === "permit" ? { permits: k.permits ?? 0, ...(k.slot ? { slot: k.slot } : {}) } : {}),
+    ...(k.mode === "permit"
+      ? { permits: k.permits ?? 0, ...(k.slot ? { slot: k.slot } : {}) }
+      : {}),
     ...(k.data ? { holderData: utf8.encode(k.data) } : {}),
     ...(k.holdMs ? { holdMs: toU64(k.holdMs, "holdMs") } : {}),
   };
@@ -191,25 +230,44 @@ export function wireKindFields(k: KindFields): WireKindFields {
 
 /** The kinds' fields of a wire holder, waiter, event or record (permit: the wire marks a permit by a nonzero count or `permit`). */
 export function kindFieldsFrom(
-  wire: { mode?: palisade.v1.LockMode | null; permits?: number | null; slot?: number | null; holderData?: Uint8Array | null; holdMs?: U64Input },
+  wire: {
+    mode?: palisade.v1.LockMode | null;
+    permits?: number | null;
+    slot?: number | null;
+    holderData?: Uint8Array | null;
+    holdMs?: U64Input;
+  },
   permit = false,
 ): KindFields {
   const permits = wire.permits ?? 0;
   const isPermit = permit || permits > 0;
   const holdMs = numberField(wire.holdMs, "hold_ms");
   return {
-    ...(isPermit ? { mode: "permit" as const, ...(permits > 0 ? { permits } : {}), slot: wire.slot ?? 0 }
-      : wire.mode === pb.LockMode.LOCK_MODE_SHARED ? { mode: "shared" as const } : {}),
-    ...(wire.holderData && wire.holderData.byteLength > 0 ? { data: text.decode(wire.holderData) } : {}),
+    ...(isPermit
+      ? { mode: "permit" as const, ...(permits > 0 ? { permits } : {}), slot: wire.slot ?? 0 }
+      : wire.mode === pb.LockMode.LOCK_MODE_SHARED
+        ? { mode: "shared" as const }
+        : {}),
+    ...(wire.holderData && wire.holderData.byteLength > 0
+      ? { data: text.decode(wire.holderData) }
+      : {}),
     ...(holdMs > 0 ? { holdMs } : {}),
   };
 }
 
-export function cursorFrom(wire: palisade.v1.HolderCursor.$Properties | null | undefined, field: string): HolderCursor | undefined {
+export function cursorFrom(
+  wire: palisade.v1.HolderCursor.$Properties | null | undefined,
+  field: string,
+): HolderCursor | undefined {
   if (!wire) return undefined;
-  return { token: bigField(wire.token, `${field}.token`), sessionId: bigField(wire.sessionId, `${field}.session_id`) };
+  return {
+    token: bigField(wire.token, `${field}.token`),
+    sessionId: bigField(wire.sessionId, `${field}.session_id`),
+  };
 }
 
-export function wireCursor(c: HolderCursor | undefined): palisade.v1.HolderCursor.$Properties | null {
+export function wireCursor(
+  c: HolderCursor | undefined,
+): palisade.v1.HolderCursor.$Properties | null {
   return c === undefined ? null : { token: toU64(c.token), sessionId: toU64(c.sessionId) };
 }

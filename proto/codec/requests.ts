@@ -6,20 +6,51 @@
 import { palisade } from "../gen/palisade.js";
 import { checkClientName, checkRequestId } from "../names.ts";
 import type {
-  AcquireRequest, CancelWaitRequest, CloseSessionRequest, GetLockHistoryRequest, GetLockRequest, GetSessionRequest, KeepAliveRequest,
-  ListLocksRequest, ListSessionsRequest, OpenSessionRequest, ReleaseRequest, ValidateTokenRequest,
+  AcquireRequest,
+  CancelWaitRequest,
+  CloseSessionRequest,
+  GetLockHistoryRequest,
+  GetLockRequest,
+  GetSessionRequest,
+  KeepAliveRequest,
+  ListLocksRequest,
+  ListSessionsRequest,
+  OpenSessionRequest,
+  ReleaseRequest,
+  ValidateTokenRequest,
 } from "../lock-values.ts";
 import { CodecError, MAX_KEEPALIVE_SESSION_IDS, toU64 } from "../wire.ts";
 import {
-  bigField, countField, cursorFrom, pageLimitField, ensure, holderDataField, lockField, moreLocksField, numberField, optionalLockField, sequencedFields,
-  sessionIdField, stringField, targetFields, tokenField, wireCursor, wireMode, wireSequenced, wireTarget,
+  bigField,
+  countField,
+  cursorFrom,
+  pageLimitField,
+  ensure,
+  holderDataField,
+  lockField,
+  moreLocksField,
+  numberField,
+  optionalLockField,
+  sequencedFields,
+  sessionIdField,
+  stringField,
+  targetFields,
+  tokenField,
+  wireCursor,
+  wireMode,
+  wireSequenced,
+  wireTarget,
 } from "./fields.ts";
 
 const pb = palisade.v1;
 const utf8 = new TextEncoder();
 
 export function encodeOpenSession(r: OpenSessionRequest): palisade.v1.OpenSessionRequest {
-  return pb.OpenSessionRequest.create({ ttlMs: toU64(r.ttlMs, "ttlMs"), clientName: r.clientName, requestId: r.requestId });
+  return pb.OpenSessionRequest.create({
+    ttlMs: toU64(r.ttlMs, "ttlMs"),
+    clientName: r.clientName,
+    requestId: r.requestId,
+  });
 }
 
 export function decodeOpenSession(w: palisade.v1.OpenSessionRequest): OpenSessionRequest {
@@ -34,7 +65,8 @@ export function decodeOpenSession(w: palisade.v1.OpenSessionRequest): OpenSessio
 /** The refusal of a KeepAlive request naming `count` ids, or null when the count is allowed. */
 export function keepAliveCountProblem(count: number): string | null {
   if (count === 0) return "session_ids is empty (name at least one session)";
-  if (count > MAX_KEEPALIVE_SESSION_IDS) return `session_ids: ${count} ids, more than ${MAX_KEEPALIVE_SESSION_IDS} in one request`;
+  if (count > MAX_KEEPALIVE_SESSION_IDS)
+    return `session_ids: ${count} ids, more than ${MAX_KEEPALIVE_SESSION_IDS} in one request`;
   return null;
 }
 
@@ -59,7 +91,9 @@ export function decodeCloseSession(w: palisade.v1.CloseSessionRequest): CloseSes
 
 export function encodeAcquire(r: AcquireRequest): palisade.v1.AcquireRequest {
   return pb.AcquireRequest.create({
-    ...wireSequenced(r), lock: r.lock, waitMs: toU64(r.waitMs, "waitMs"),
+    ...wireSequenced(r),
+    lock: r.lock,
+    waitMs: toU64(r.waitMs, "waitMs"),
     // Each field of the kinds is set only when asked for, so an exclusive Acquire has none.
     ...wireMode(r.mode),
     ...(r.permits !== undefined ? { permits: toU64(r.permits, "permits") } : {}),
@@ -78,25 +112,39 @@ export function decodeAcquire(w: palisade.v1.AcquireRequest): AcquireRequest {
   const holderData = holderDataField(w.holderData);
   const holdMs = numberField(w.holdMs, "hold_ms");
   return {
-    ...write, lock, waitMs, ...first,
-    ...(more.length > 0 ? { more } : {}), ...(holderData !== "" ? { holderData } : {}), ...(holdMs !== 0 ? { holdMs } : {}),
+    ...write,
+    lock,
+    waitMs,
+    ...first,
+    ...(more.length > 0 ? { more } : {}),
+    ...(holderData !== "" ? { holderData } : {}),
+    ...(holdMs !== 0 ? { holdMs } : {}),
   };
 }
 
 export function encodeCancelWait(r: CancelWaitRequest): palisade.v1.CancelWaitRequest {
-  return pb.CancelWaitRequest.create({ sessionId: toU64(r.sessionId), lock: r.lock, acquireSeq: toU64(r.acquireSeq, "acquireSeq") });
+  return pb.CancelWaitRequest.create({
+    sessionId: toU64(r.sessionId),
+    lock: r.lock,
+    acquireSeq: toU64(r.acquireSeq, "acquireSeq"),
+  });
 }
 
 export function decodeCancelWait(w: palisade.v1.CancelWaitRequest): CancelWaitRequest {
   const sessionId = sessionIdField(w.sessionId);
   const lock = lockField(w.lock);
   const acquireSeq = numberField(w.acquireSeq, "acquire_seq");
-  if (acquireSeq < 1) throw new CodecError("acquire_seq must be the seq (≥ 1) of the Acquire whose wait to cancel");
+  if (acquireSeq < 1)
+    throw new CodecError("acquire_seq must be the seq (≥ 1) of the Acquire whose wait to cancel");
   return { sessionId, lock, acquireSeq };
 }
 
 export function encodeRelease(r: ReleaseRequest): palisade.v1.ReleaseRequest {
-  return pb.ReleaseRequest.create({ ...wireSequenced(r), lock: r.lock, token: toU64(r.token, "token") });
+  return pb.ReleaseRequest.create({
+    ...wireSequenced(r),
+    lock: r.lock,
+    token: toU64(r.token, "token"),
+  });
 }
 
 export function decodeRelease(w: palisade.v1.ReleaseRequest): ReleaseRequest {
@@ -118,8 +166,12 @@ export function decodeGetLock(w: palisade.v1.GetLockRequest): GetLockRequest {
   return {
     lock: lockField(w.lock),
     // Unset is the default page; 0 lists none.
-    ...(w.holderLimit !== null && w.holderLimit !== undefined ? { holderLimit: pageLimitField(w.holderLimit, "holder_limit") } : {}),
-    ...(w.waiterLimit !== null && w.waiterLimit !== undefined ? { waiterLimit: pageLimitField(w.waiterLimit, "waiter_limit") } : {}),
+    ...(w.holderLimit !== null && w.holderLimit !== undefined
+      ? { holderLimit: pageLimitField(w.holderLimit, "holder_limit") }
+      : {}),
+    ...(w.waiterLimit !== null && w.waiterLimit !== undefined
+      ? { waiterLimit: pageLimitField(w.waiterLimit, "waiter_limit") }
+      : {}),
     ...(holdersAfter ? { holdersAfter } : {}),
     waitersAfterIndex: bigField(w.waitersAfterIndex, "waiters_after_index"),
   };
@@ -130,7 +182,11 @@ export function encodeListLocks(r: ListLocksRequest): palisade.v1.ListLocksReque
 }
 
 export function decodeListLocks(w: palisade.v1.ListLocksRequest): ListLocksRequest {
-  return { prefix: optionalLockField(w.prefix, "prefix"), after: optionalLockField(w.after, "after"), limit: pageLimitField(w.limit, "limit") };
+  return {
+    prefix: optionalLockField(w.prefix, "prefix"),
+    after: optionalLockField(w.after, "after"),
+    limit: pageLimitField(w.limit, "limit"),
+  };
 }
 
 export function encodeGetSession(r: GetSessionRequest): palisade.v1.GetSessionRequest {
@@ -146,7 +202,10 @@ export function encodeListSessions(r: ListSessionsRequest): palisade.v1.ListSess
 }
 
 export function decodeListSessions(w: palisade.v1.ListSessionsRequest): ListSessionsRequest {
-  return { after: bigField(w.afterSessionId, "after_session_id"), limit: pageLimitField(w.limit, "limit") };
+  return {
+    after: bigField(w.afterSessionId, "after_session_id"),
+    limit: pageLimitField(w.limit, "limit"),
+  };
 }
 
 export function encodeGetLockHistory(r: GetLockHistoryRequest): palisade.v1.GetLockHistoryRequest {

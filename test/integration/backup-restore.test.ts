@@ -31,7 +31,10 @@ afterAll(async () => {
 
 function capture(): { io: { out(t: string): void; err(t: string): void }; text(): string } {
   const lines: string[] = [];
-  return { io: { out: (t) => lines.push(t), err: (t) => lines.push(t) }, text: () => lines.join("\n") };
+  return {
+    io: { out: (t) => lines.push(t), err: (t) => lines.push(t) },
+    text: () => lines.join("\n"),
+  };
 }
 
 async function grant(client: PalisadeClient, name: string): Promise<bigint> {
@@ -56,15 +59,19 @@ interface NodeRun {
 
 /** Starts a node process of its own, outside any cluster (killed in afterAll if still running). */
 function startNode(args: string[]): NodeRun {
-  const child = spawn(process.execPath, ["--import", "tsx", "node/cli/main.ts", ...args], { cwd: join(import.meta.dirname, "../..") });
+  const child = spawn(process.execPath, ["--import", "tsx", "node/cli/main.ts", ...args], {
+    cwd: join(import.meta.dirname, "../.."),
+  });
   strays.add(child);
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.once("close", (code) => {
-    strays.delete(child);
-    resolve({ code, output });
-  }));
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.once("close", (code) => {
+      strays.delete(child);
+      resolve({ code, output });
+    }),
+  );
   return { output: () => output, exited, kill: () => child.kill("SIGKILL") };
 }
 
@@ -122,7 +129,10 @@ describe("backup and restore", () => {
     expect((await old.status(follower)).snapshotIndex).toBe(taken.index);
 
     const ctl = capture();
-    const code = await ctlMain(["--endpoints", old.endpoints.join(","), "snapshot", "save", backupFile], ctl.io);
+    const code = await ctlMain(
+      ["--endpoints", old.endpoints.join(","), "snapshot", "save", backupFile],
+      ctl.io,
+    );
     expect(code, ctl.text()).toBe(0);
     expect(ctl.text()).toMatch(/cluster "palisade-old", index \d+, term \d+, token epoch 0/);
 
@@ -146,7 +156,9 @@ describe("backup and restore", () => {
       },
     });
     clusters.push(restored);
-    expect(out.text()).toContain(`new cluster "palisade-new": token epoch 1 (the backup's epoch + 1)`);
+    expect(out.text()).toContain(
+      `new cluster "palisade-new": token epoch 1 (the backup's epoch + 1)`,
+    );
     expect(out.text()).toContain("rule: a restore sets the token epoch to the backup's epoch + 1");
     expect(out.text()).toMatch(/dropped 2 sessions, 1 grants and 0 waiters/);
 
@@ -179,20 +191,35 @@ describe("backup and restore", () => {
     const client = restored.client();
     const historyBefore = await client.history("held");
     const config = JSON.parse(readFileSync(restored.configPath, "utf8")) as {
-      clusterId: string; nodes: Array<{ id: number; peerAddress: string; clientAddress: string; dataDir: string }>;
+      clusterId: string;
+      nodes: Array<{ id: number; peerAddress: string; clientAddress: string; dataDir: string }>;
     };
     const [peerPort, clientPort] = await freePorts(2);
 
     // Its old data with the new cluster file: the store's identity does not match, it does not start.
     const newCfgPath = join(work, "new-with-old-data.json");
-    writeFileSync(newCfgPath, JSON.stringify({
-      ...config,
-      nodes: config.nodes.map((n) => (n.id === 1 ? { ...n, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: oldDataDir } : n)),
-    }));
+    writeFileSync(
+      newCfgPath,
+      JSON.stringify({
+        ...config,
+        nodes: config.nodes.map((n) =>
+          n.id === 1
+            ? {
+                ...n,
+                peerAddress: `127.0.0.1:${peerPort}`,
+                clientAddress: `127.0.0.1:${clientPort}`,
+                dataDir: oldDataDir,
+              }
+            : n,
+        ),
+      }),
+    );
     // It exits by itself: awaited without a timer of its own, however slowly it starts.
     const refused = await startNode(["--config", newCfgPath, "--id", "1"]).exited;
     expect(refused.code).toBe(1);
-    expect(refused.output).toMatch(/cannot continue: .*cluster id \\?"palisade-old\\?" on disk, configured \\?"palisade-new/);
+    expect(refused.output).toMatch(
+      /cannot continue: .*cluster id \\?"palisade-old\\?" on disk, configured \\?"palisade-new/,
+    );
 
     // The old node comes back in place of node 1 (its addresses, its id) with its old data and
     // the old cluster id. Its log ends in a higher term than the restored cluster's, so only
@@ -202,11 +229,14 @@ describe("backup and restore", () => {
     const survivors = await restored.leaderId();
     expect(survivors).not.toBe(1);
     const oldCfgPath = join(work, "old-aimed-at-new.json");
-    writeFileSync(oldCfgPath, JSON.stringify({
-      ...config,
-      clusterId: "palisade-old",
-      nodes: config.nodes.map((n) => (n.id === 1 ? { ...n, dataDir: oldDataDir } : n)),
-    }));
+    writeFileSync(
+      oldCfgPath,
+      JSON.stringify({
+        ...config,
+        clusterId: "palisade-old",
+        nodes: config.nodes.map((n) => (n.id === 1 ? { ...n, dataDir: oldDataDir } : n)),
+      }),
+    );
     // It starts (however long that takes here) and campaigns: it heard from no leader for an
     // election timeout (10 ticks of 20 ms). Then it is left to campaign for several more
     // election timeouts, the time it would need to win a vote or disturb the others.
@@ -229,32 +259,58 @@ describe("backup and restore", () => {
     expect(await client.history("post-last")).toEqual([]);
     // Node 1 of the restored cluster rejoins as before.
     await restored.restart(1);
-    await restored.waitFor("node 1 to follow the leader", async () => (await restored.status(1)).leaderId === survivors);
+    await restored.waitFor(
+      "node 1 to follow the leader",
+      async () => (await restored.status(1)).leaderId === survivors,
+    );
   });
 
   it("restoring again needs --epoch above every epoch used", async () => {
     // A backup of the restored cluster (epoch 1): a lower or equal --epoch is refused.
     const restoredBackup = join(work, "restored.backup");
     const ctl = capture();
-    expect(await ctlMain(["--endpoints", restored.endpoints.join(","), "snapshot", "save", restoredBackup], ctl.io), ctl.text()).toBe(0);
+    expect(
+      await ctlMain(
+        ["--endpoints", restored.endpoints.join(","), "snapshot", "save", restoredBackup],
+        ctl.io,
+      ),
+      ctl.text(),
+    ).toBe(0);
     const spare = join(work, "spare");
     const spareCfg = join(work, "spare.json");
-    writeFileSync(spareCfg, JSON.stringify({
-      clusterId: "palisade-spare",
-      nodes: [1, 2, 3].map((id) => ({ id, peerAddress: `127.0.0.1:${1000 + id}`, clientAddress: `127.0.0.1:${2000 + id}`, dataDir: join(spare, `node-${id}`) })),
-    }));
+    writeFileSync(
+      spareCfg,
+      JSON.stringify({
+        clusterId: "palisade-spare",
+        nodes: [1, 2, 3].map((id) => ({
+          id,
+          peerAddress: `127.0.0.1:${1000 + id}`,
+          clientAddress: `127.0.0.1:${2000 + id}`,
+          dataDir: join(spare, `node-${id}`),
+        })),
+      }),
+    );
     const low = capture();
-    expect(await restoreMain(["--backup", restoredBackup, "--config", spareCfg, "--epoch", "1"], low.io)).toBe(1);
-    expect(low.text()).toContain("--epoch 1 is not above the backup's epoch 1: it must be at least 2");
+    expect(
+      await restoreMain(["--backup", restoredBackup, "--config", spareCfg, "--epoch", "1"], low.io),
+    ).toBe(1);
+    expect(low.text()).toContain(
+      "--epoch 1 is not above the backup's epoch 1: it must be at least 2",
+    );
     expect(low.text()).toContain("rule:");
     // The same cluster id as the backup's is refused too.
     const same = capture();
-    expect(await restoreMain(["--backup", restoredBackup, "--config", restored.configPath], same.io)).toBe(1);
+    expect(
+      await restoreMain(["--backup", restoredBackup, "--config", restored.configPath], same.io),
+    ).toBe(1);
     expect(same.text()).toContain("needs a new cluster id");
 
     // The first backup again, by default, would reuse epoch 1 (the restored cluster's): tokens could repeat.
     const again = capture();
-    expect(await restoreMain(["--backup", backupFile, "--config", spareCfg], again.io), again.text()).toBe(0);
+    expect(
+      await restoreMain(["--backup", backupFile, "--config", spareCfg], again.io),
+      again.text(),
+    ).toBe(0);
     expect(again.text()).toContain("token epoch 1 (the backup's epoch + 1)");
     rmSync(spare, { recursive: true, force: true });
 
@@ -264,7 +320,13 @@ describe("backup and restore", () => {
     const third = await startCluster({
       clusterId: "palisade-third",
       beforeStart: async ({ configPath }) => {
-        expect(await restoreMain(["--backup", backupFile, "--config", configPath, "--epoch", "2"], out.io), out.text()).toBe(0);
+        expect(
+          await restoreMain(
+            ["--backup", backupFile, "--config", configPath, "--epoch", "2"],
+            out.io,
+          ),
+          out.text(),
+        ).toBe(0);
       },
     });
     clusters.push(third);

@@ -2,7 +2,15 @@
 // records (systemd, a pidfile, `npm start`) is the node's, so a signal sent to it reaches
 // the node, and killing it leaves nothing running.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,7 +35,8 @@ const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -41,7 +50,9 @@ async function startThroughBin(): Promise<BinNode> {
   const endpoint = `127.0.0.1:${clientPort}`;
   const config: ClusterConfigInput = {
     clusterId: "palisade-bin",
-    nodes: [{ id: 1, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: endpoint, dataDir: "node-1" }],
+    nodes: [
+      { id: 1, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: endpoint, dataDir: "node-1" },
+    ],
     raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1 },
     limits: { minTtlMs: 500 },
     disk: { reserveBytes: 0 },
@@ -50,10 +61,14 @@ async function startThroughBin(): Promise<BinNode> {
   writeFileSync(configPath, JSON.stringify(config));
   const logPath = join(dir, "node.log");
   const log = openSync(logPath, "a");
-  const child = spawn(process.execPath, [BIN, "node", "--config", configPath, "--id", "1", "--log-format", "json"], {
-    cwd: dir,
-    stdio: ["ignore", log, log],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, "node", "--config", configPath, "--id", "1", "--log-format", "json"],
+    {
+      cwd: dir,
+      stdio: ["ignore", log, log],
+    },
+  );
   closeSync(log);
   children.push(child);
   const pid = child.pid;
@@ -63,7 +78,8 @@ async function startThroughBin(): Promise<BinNode> {
     child.once("exit", (code, signal) => {
       forgetPid(pid);
       done({ code, signal });
-    }));
+    }),
+  );
   const readLog = (): string => (existsSync(logPath) ? readFileSync(logPath, "utf8") : "");
   // However long it takes to start here: a node that cannot start exits.
   while (!(await answers(endpoint))) {
@@ -75,7 +91,11 @@ async function startThroughBin(): Promise<BinNode> {
 
 /** One Status call on a client of its own (no reconnect back-off from earlier tries). */
 async function answers(endpoint: string): Promise<boolean> {
-  const client = new PalisadeClient({ endpoints: [endpoint], callTimeoutMs: 500, retryBudgetMs: 500 });
+  const client = new PalisadeClient({
+    endpoints: [endpoint],
+    callTimeoutMs: 500,
+    retryBudgetMs: 500,
+  });
   try {
     await client.status(endpoint);
     return true;
@@ -88,7 +108,10 @@ async function answers(endpoint: string): Promise<boolean> {
 
 /** The pids the process started that are still its children (Linux). */
 function childPids(pid: number): string[] {
-  return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter((p) => p !== "");
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+    .trim()
+    .split(/\s+/)
+    .filter((p) => p !== "");
 }
 
 describe("bin/palisade.mjs node", () => {
@@ -99,7 +122,11 @@ describe("bin/palisade.mjs node", () => {
     // A stop that hangs ends by the node's own stop deadline, with exit code 1.
     const exit = await node.exited;
     expect(exit).toEqual({ code: 0, signal: null });
-    const messages = node.log().split("\n").filter((l) => l.startsWith("{")).map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const messages = node
+      .log()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
     expect(messages).toContain("SIGTERM received: stopping");
     expect(messages).toContain("node stopped");
   });

@@ -13,14 +13,24 @@ export function haveChromium(): boolean {
 /** Chromium with the flags above; a missing browser is an error that says how to install it. */
 export function launchChromium(): Promise<Browser> {
   if (!haveChromium()) {
-    return Promise.reject(new Error(`no Chromium at ${CHROMIUM}: run scripts/install-test-deps.sh (Debian package chromium), or set PALISADE_CHROMIUM`));
+    return Promise.reject(
+      new Error(
+        `no Chromium at ${CHROMIUM}: run scripts/install-test-deps.sh (Debian package chromium), or set PALISADE_CHROMIUM`,
+      ),
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
     ],
   });
 }

@@ -8,5 +8,8 @@ import { fileURLToPath } from "node:url";
 const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 export function ensureBuilt(): void {
-  execFileSync(process.execPath, [resolve(REPO_ROOT, "scripts/build.mjs"), "--if-stale"], { cwd: REPO_ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, [resolve(REPO_ROOT, "scripts/build.mjs"), "--if-stale"], {
+    cwd: REPO_ROOT,
+    stdio: "inherit",
+  });
 }

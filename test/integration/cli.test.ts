@@ -43,14 +43,19 @@ describe("palisadectl", () => {
 
     const busy = await ctl("--json", "acquire", "cli-held");
     expect(busy.code).toBe(2);
-    const answer = JSON.parse(busy.stdout) as { acquired: boolean; holder: { sessionId: string; token: string } };
+    const answer = JSON.parse(busy.stdout) as {
+      acquired: boolean;
+      holder: { sessionId: string; token: string };
+    };
     expect(answer.acquired).toBe(false);
     expect(answer.holder.sessionId).toBe(session.id.toString());
     expect(answer.holder.token).toBe(token.toString());
 
     const get = await ctl("--json", "get", "cli-held");
     expect(get.code).toBe(0);
-    expect((JSON.parse(get.stdout) as { holder: { token: string } }).holder.token).toBe(token.toString());
+    expect((JSON.parse(get.stdout) as { holder: { token: string } }).holder.token).toBe(
+      token.toString(),
+    );
 
     const revoke = await ctl("revoke", "cli-held", token.toString());
     expect(revoke.code).toBe(0);
@@ -64,7 +69,11 @@ describe("palisadectl", () => {
   it("reports status of every node and exits 1 on bad input", async () => {
     const status = await ctl("--json", "status");
     expect(status.code).toBe(0);
-    const nodes = JSON.parse(status.stdout) as Array<{ role?: string; nodeId?: number; reachable: boolean }>;
+    const nodes = JSON.parse(status.stdout) as Array<{
+      role?: string;
+      nodeId?: number;
+      reachable: boolean;
+    }>;
     expect(nodes).toHaveLength(3);
     expect(nodes.filter((n) => n.role === "leader")).toHaveLength(1);
 

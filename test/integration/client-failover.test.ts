@@ -24,7 +24,10 @@ async function killLeaderAndRestart<T>(during: () => Promise<T>): Promise<T> {
     return await during();
   } finally {
     await cluster.restart(leader);
-    await cluster.waitFor(`node ${leader} back`, async () => (await cluster.status(leader)).appliedIndex > 0n);
+    await cluster.waitFor(
+      `node ${leader} back`,
+      async () => (await cluster.status(leader)).appliedIndex > 0n,
+    );
   }
 }
 
@@ -44,7 +47,9 @@ describe("client failover", () => {
       expect(await client.validateToken("f/held", handle.token)).toBe(true);
     });
     await handle.release();
-    expect((await client.history("f/held")).map((r) => [r.token, r.reason])).toEqual([[handle.token, "released"]]);
+    expect((await client.history("f/held")).map((r) => [r.token, r.reason])).toEqual([
+      [handle.token, "released"],
+    ]);
   });
 
   it("an acquire and a release sent as the leader dies take effect once", async () => {
@@ -56,7 +61,9 @@ describe("client failover", () => {
     });
     expect(released).toBe(true);
     const history = await client.history("f/retry");
-    expect(history.map((r) => [r.token, r.sessionId, r.reason])).toEqual([[handle.token, handle.sessionId, "released"]]);
+    expect(history.map((r) => [r.token, r.sessionId, r.reason])).toEqual([
+      [handle.token, handle.sessionId, "released"],
+    ]);
   });
 
   it("a watch resumes on another node after its node dies, without gaps or repeats", async () => {
@@ -66,7 +73,8 @@ describe("client failover", () => {
     // so far: events of the first cycle are delivered however late the stream is set up.
     const fromIndex = (await cluster.status(1)).appliedIndex + 1n;
     const consumer = (async () => {
-      for await (const e of client.watch("f/w", { signal: controller.signal, fromIndex })) events.push(e);
+      for await (const e of client.watch("f/w", { signal: controller.signal, fromIndex }))
+        events.push(e);
     })();
     const cycle = async (): Promise<bigint> => {
       const h = await client.lock("f/w");
@@ -84,7 +92,9 @@ describe("client failover", () => {
       await consumer.catch(() => undefined);
       await cluster.restart(1);
     }
-    const seen = events.map((e) => (e.kind === "resync" ? `resync ${e.index}` : `${e.kind} ${e.token}`));
+    const seen = events.map((e) =>
+      e.kind === "resync" ? `resync ${e.index}` : `${e.kind} ${e.token}`,
+    );
     expect(seen).toEqual(tokens.flatMap((t) => [`acquired ${t}`, `released ${t}`]));
     const indexes = events.map((e) => e.index);
     expect([...indexes].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(indexes);

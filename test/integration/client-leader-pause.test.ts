@@ -34,7 +34,13 @@ function pidOf(id: number): number {
     }
     const config = args.indexOf("--config");
     const idAt = args.indexOf("--id");
-    if (args.includes("node/cli/main.ts") && config >= 0 && args[config + 1] === cluster.configPath && idAt >= 0 && args[idAt + 1] === String(id)) {
+    if (
+      args.includes("node/cli/main.ts") &&
+      config >= 0 &&
+      args[config + 1] === cluster.configPath &&
+      idAt >= 0 &&
+      args[idAt + 1] === String(id)
+    ) {
       return Number(entry);
     }
   }
@@ -49,7 +55,9 @@ async function withLeaderStopped<T>(during: (stopped: number) => Promise<T>): Pr
   try {
     await cluster.waitFor("a new leader among the other nodes", async () => {
       const others = cluster.ids.filter((id) => id !== leader);
-      const statuses = await Promise.all(others.map((id) => cluster.status(id).catch(() => undefined)));
+      const statuses = await Promise.all(
+        others.map((id) => cluster.status(id).catch(() => undefined)),
+      );
       return statuses.some((s) => s?.role === "leader");
     });
     return await during(leader);
@@ -64,7 +72,11 @@ describe("a stopped leader", () => {
     // longer than it, so an attempt on the stopped node that waited the whole call timeout,
     // not a part of the time left, would by itself outlast the session.
     const ttlMs = 6_000;
-    const client = cluster.client({ clientName: "ttl-pause", sessionTtlMs: ttlMs, callTimeoutMs: 2 * ttlMs });
+    const client = cluster.client({
+      clientName: "ttl-pause",
+      sessionTtlMs: ttlMs,
+      callTimeoutMs: 2 * ttlMs,
+    });
     const session = await client.openSession({ ttlMs });
     const lost = new Promise<string>((resolve) => session.onLost(resolve));
     const got = await session.acquire("pause/held");
@@ -80,12 +92,17 @@ describe("a stopped leader", () => {
           resolve();
         });
       });
-      const outcome = await Promise.race([renewedPastTtl.then(() => "renewed"), lost.then((reason) => `lost: ${reason}`)]);
+      const outcome = await Promise.race([
+        renewedPastTtl.then(() => "renewed"),
+        lost.then((reason) => `lost: ${reason}`),
+      ]);
       expect(outcome).toBe("renewed");
       expect(session.state).toBe("open");
       expect(session.signal.aborted).toBe(false);
       // The cluster (through the new leader) agrees: same session, same grant.
-      const reader = cluster.client({ endpoints: cluster.ids.filter((id) => id !== stopped).map((id) => cluster.endpoint(id)) });
+      const reader = cluster.client({
+        endpoints: cluster.ids.filter((id) => id !== stopped).map((id) => cluster.endpoint(id)),
+      });
       expect((await reader.getLock("pause/held")).holder?.token).toBe(got.token);
       expect((await reader.getSession(session.id))?.heldLocks).toEqual(["pause/held"]);
     });
@@ -97,12 +114,18 @@ describe("a stopped leader", () => {
     const waiter = cluster.client({ clientName: "waiter", callTimeoutMs: 3_000 });
     const blocker = await holder.lock("pause/wait");
     const waiting = waiter.lock("pause/wait", { waitMs: WAIT_MS });
-    await cluster.waitFor("the wait", async () => (await waiter.getLock("pause/wait")).waiters.length === 1);
+    await cluster.waitFor(
+      "the wait",
+      async () => (await waiter.getLock("pause/wait")).waiters.length === 1,
+    );
     const outcome = await withLeaderStopped(async () => {
       await blocker.release();
       // Without moving, the Acquire would sit on the stopped node for its whole attempt (the
       // wait and the call timeout): still pending once its wait is over.
-      return Promise.race([waiting, sleep(WAIT_MS).then(() => "still waiting on the stopped leader")]);
+      return Promise.race([
+        waiting,
+        sleep(WAIT_MS).then(() => "still waiting on the stopped leader"),
+      ]);
     });
     expect(outcome).not.toBe("still waiting on the stopped leader");
     const handle = outcome as LockHandle;

@@ -3,7 +3,11 @@
 // the lost-session path.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  LockBusyError, LockNotAcquiredError, SessionLostError, type LockHandle, type PalisadeClient,
+  LockBusyError,
+  LockNotAcquiredError,
+  SessionLostError,
+  type LockHandle,
+  type PalisadeClient,
 } from "../../client/index.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
@@ -25,7 +29,10 @@ describe("lock() and withLock()", () => {
   it("refuses a second lock() of a name while the first waits, without sending anything", async () => {
     const blocker = await other.lock("c/x");
     const first = client.lock("c/x", { waitMs: 30_000 });
-    await cluster.waitFor("the first lock() to wait", async () => (await client.getLock("c/x")).waiters.length === 1);
+    await cluster.waitFor(
+      "the first lock() to wait",
+      async () => (await client.getLock("c/x")).waiters.length === 1,
+    );
 
     await expect(client.lock("c/x", { waitMs: 30_000 })).rejects.toBeInstanceOf(LockBusyError);
     await expect(client.withLock("c/x", async () => "never")).rejects.toBeInstanceOf(LockBusyError);
@@ -67,9 +74,11 @@ describe("lock() and withLock()", () => {
     expect((await client.getLock("c/with")).holder).toBeUndefined();
 
     const boom = new Error("boom");
-    await expect(client.withLock("c/with", async () => {
-      throw boom;
-    })).rejects.toBe(boom);
+    await expect(
+      client.withLock("c/with", async () => {
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
     const history = await client.history("c/with");
     expect(history.map((r) => r.reason)).toEqual(["released", "released"]);
   });
@@ -86,7 +95,10 @@ describe("lock() and withLock()", () => {
     const blocker = await other.lock("c/abort");
     const controller = new AbortController();
     const waiting = client.lock("c/abort", { waitMs: 60_000, signal: controller.signal });
-    await cluster.waitFor("the wait", async () => (await client.getLock("c/abort")).waiters.length === 1);
+    await cluster.waitFor(
+      "the wait",
+      async () => (await client.getLock("c/abort")).waiters.length === 1,
+    );
     controller.abort(new Error("gave up"));
     await expect(waiting).rejects.toThrow("gave up");
     expect((await client.getLock("c/abort")).waiters).toHaveLength(0);
@@ -118,7 +130,9 @@ describe("lock() and withLock()", () => {
 
     // Block the event loop past the TTL: no keepalive can be sent or acknowledged.
     const until = process.hrtime.bigint() + BigInt(ttlMs + 500) * 1_000_000n;
-    while (process.hrtime.bigint() < until) { /* stall */ }
+    while (process.hrtime.bigint() < until) {
+      /* stall */
+    }
 
     expect(handle.held).toBe(false);
     expect(await handleLost).toBeInstanceOf(SessionLostError);
@@ -130,7 +144,10 @@ describe("lock() and withLock()", () => {
     // still sent them; the session stays lost.
     await new Promise((r) => setTimeout(r, ttlMs / 2));
     expect(handle.held).toBe(false);
-    await cluster.waitFor("the cluster to end the session", async () => (await other.getSession(handle.sessionId)) === undefined);
+    await cluster.waitFor(
+      "the cluster to end the session",
+      async () => (await other.getSession(handle.sessionId)) === undefined,
+    );
 
     // The client is usable again, on a new session with a new grant.
     const next = await fragile.lock("c/lost", { waitMs: 10_000 });

@@ -7,8 +7,15 @@ import type { Run } from "./ctl-process.ts";
 export async function runCtlHere(endpoints: readonly string[], ...args: string[]): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(["--endpoints", endpoints.join(","), ...args], { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, stdout: out.map((t) => `${t}\n`).join(""), stderr: err.map((t) => `${t}\n`).join("") };
+  const code = await main(["--endpoints", endpoints.join(","), ...args], {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+  });
+  return {
+    code,
+    stdout: out.map((t) => `${t}\n`).join(""),
+    stderr: err.map((t) => `${t}\n`).join(""),
+  };
 }
 
 /** A run's stdout read as JSON (`--json` output). */

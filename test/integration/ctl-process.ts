@@ -45,14 +45,18 @@ export interface HeldCtl {
  */
 export function spawnCtl(endpoints: readonly string[], ...args: string[]): HeldCtl {
   const child = spawn(process.execPath, [CTL, ...args], {
-    cwd: REPO_ROOT, env: { ...process.env, PALISADE_ENDPOINTS: endpoints.join(",") }, stdio: ["ignore", "pipe", "pipe"],
+    cwd: REPO_ROOT,
+    env: { ...process.env, PALISADE_ENDPOINTS: endpoints.join(",") },
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
   let stderr = "";
   const firstOutput = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<Run>((resolve) => child.once("close", (code) => resolve({ code: code ?? 1, stdout, stderr })));
+  const done = new Promise<Run>((resolve) =>
+    child.once("close", (code) => resolve({ code: code ?? 1, stdout, stderr })),
+  );
   const running = (): boolean => child.exitCode === null && child.signalCode === null;
   const printed = Promise.race([firstOutput, done.then(() => undefined)]);
   return {

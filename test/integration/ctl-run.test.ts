@@ -33,8 +33,13 @@ function env(): NodeJS.ProcessEnv {
 
 function ctl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [CTL, ...args], { cwd: REPO_ROOT, env: env() },
-      (err, stdout, stderr) => done({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [CTL, ...args],
+      { cwd: REPO_ROOT, env: env() },
+      (err, stdout, stderr) =>
+        done({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -56,7 +61,8 @@ async function pidFrom(path: string, cliExited?: Promise<unknown>): Promise<numb
   let exited = false;
   void cliExited?.then(() => (exited = true));
   for (;;) {
-    if (existsSync(path) && readFileSync(path, "utf8").trim() !== "") return Number(readFileSync(path, "utf8").trim());
+    if (existsSync(path) && readFileSync(path, "utf8").trim() !== "")
+      return Number(readFileSync(path, "utf8").trim());
     if (exited) throw new Error(`${path} never appeared: the CLI exited first`);
     await sleep(10);
   }
@@ -64,7 +70,14 @@ async function pidFrom(path: string, cliExited?: Promise<unknown>): Promise<numb
 
 describe("palisadectl run", () => {
   it("gives the command PALISADE_LOCK and PALISADE_TOKEN, returns its exit code, then releases", async () => {
-    const run = await ctl("run", "r/env", "--", "sh", "-c", 'echo "$PALISADE_LOCK $PALISADE_TOKEN"; exit 7');
+    const run = await ctl(
+      "run",
+      "r/env",
+      "--",
+      "sh",
+      "-c",
+      'echo "$PALISADE_LOCK $PALISADE_TOKEN"; exit 7',
+    );
     expect(run.code).toBe(7);
     const [lock, token] = run.stdout.trim().split(" ");
     expect(lock).toBe("r/env");
@@ -83,7 +96,14 @@ describe("palisadectl run", () => {
   });
 
   it("kills what the command left in its group before releasing", async () => {
-    const run = await ctl("run", "r/leftover", "--", "sh", "-c", 'sleep 600 & echo $! > "$DIR/leftover"; exit 0');
+    const run = await ctl(
+      "run",
+      "r/leftover",
+      "--",
+      "sh",
+      "-c",
+      'sleep 600 & echo $! > "$DIR/leftover"; exit 0',
+    );
     expect(run.code).toBe(0);
     const leftover = await pidFrom(join(dir, "leftover"));
     for (let i = 0; i < 100 && alive(leftover); i++) await sleep(20);
@@ -91,10 +111,19 @@ describe("palisadectl run", () => {
   });
 
   it("forwards Ctrl-C (SIGINT) to the command's group, returns its code and releases", async () => {
-    const cli = spawn(process.execPath, [
-      CTL, "run", "r/int", "--",
-      "sh", "-c", 'trap "exit 42" INT; echo $$ > "$DIR/int"; while :; do sleep 0.05; done',
-    ], { cwd: REPO_ROOT, env: env(), stdio: ["ignore", "ignore", "pipe"] });
+    const cli = spawn(
+      process.execPath,
+      [
+        CTL,
+        "run",
+        "r/int",
+        "--",
+        "sh",
+        "-c",
+        'trap "exit 42" INT; echo $$ > "$DIR/int"; while :; do sleep 0.05; done',
+      ],
+      { cwd: REPO_ROOT, env: env(), stdio: ["ignore", "ignore", "pipe"] },
+    );
     const exited = new Promise<number | null>((r) => cli.once("exit", (code) => r(code)));
     await pidFrom(join(dir, "int"), exited);
     cli.kill("SIGINT");
@@ -106,11 +135,22 @@ describe("palisadectl run", () => {
     it(`${freeze} of the CLI past its TTL: the whole group is dead before another client's acquire returns`, async () => {
       const name = `r/frozen-${freeze}`;
       const tag = freeze.toLowerCase();
-      const cli = spawn(process.execPath, [
-        // A TTL the CLI's own stalls on a loaded machine do not outlast: only the freeze does.
-        CTL, "run", name, "--ttl", "5s", "--",
-        "sh", "-c", `sleep 600 & echo $! > "$DIR/${tag}-grandchild"; echo $$ > "$DIR/${tag}-child"; wait`,
-      ], { cwd: REPO_ROOT, env: env(), stdio: ["ignore", "pipe", "pipe"] });
+      const cli = spawn(
+        process.execPath,
+        [
+          // A TTL the CLI's own stalls on a loaded machine do not outlast: only the freeze does.
+          CTL,
+          "run",
+          name,
+          "--ttl",
+          "5s",
+          "--",
+          "sh",
+          "-c",
+          `sleep 600 & echo $! > "$DIR/${tag}-grandchild"; echo $$ > "$DIR/${tag}-child"; wait`,
+        ],
+        { cwd: REPO_ROOT, env: env(), stdio: ["ignore", "pipe", "pipe"] },
+      );
       let stderr = "";
       cli.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((r) => cli.once("exit", (code) => r(code)));

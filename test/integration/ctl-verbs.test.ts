@@ -33,7 +33,19 @@ describe("palisadectl verbs", () => {
     });
     const run = await ctl("--json", "status");
     expect(run.code).toBe(0);
-    const rows = json<Array<{ nodeId: number; endpoint: string; role: string; term: string; leaderId: number; commitIndex: string; appliedIndex: string; lag: string; reachable: boolean }>>(run);
+    const rows = json<
+      Array<{
+        nodeId: number;
+        endpoint: string;
+        role: string;
+        term: string;
+        leaderId: number;
+        commitIndex: string;
+        appliedIndex: string;
+        lag: string;
+        reachable: boolean;
+      }>
+    >(run);
     expect(rows.map((r) => r.endpoint)).toEqual([...cluster.endpoints]);
     expect(rows.every((r) => r.reachable)).toBe(true);
     const leaders = rows.filter((r) => r.role === "leader");
@@ -43,7 +55,9 @@ describe("palisadectl verbs", () => {
 
     const text = await ctl("status");
     expect(text.code).toBe(0);
-    expect(text.stdout.split("\n")[0]).toMatch(/^ID\s+ADDRESS\s+ROLE\s+TERM\s+LEADER\s+COMMIT\s+APPLIED\s+LAG\s+REACHABLE/);
+    expect(text.stdout.split("\n")[0]).toMatch(
+      /^ID\s+ADDRESS\s+ROLE\s+TERM\s+LEADER\s+COMMIT\s+APPLIED\s+LAG\s+REACHABLE/,
+    );
     expect(text.stdout).toContain("leader");
   });
 
@@ -61,7 +75,9 @@ describe("palisadectl verbs", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const token = BigInt(run.stdout.trim());
-    expect((await client.history("v/one")).map((r) => [r.token, r.reason])).toEqual([[token, "released"]]);
+    expect((await client.history("v/one")).map((r) => [r.token, r.reason])).toEqual([
+      [token, "released"],
+    ]);
 
     const held = await ctl("--json", "acquire", "v/one", "--hold", "300ms", "--ttl", "5s");
     expect(held.code).toBe(0);
@@ -77,7 +93,19 @@ describe("palisadectl verbs", () => {
     const token = got.token ?? 0n;
 
     // Read verbs run in this process; the exit codes and output are the same as from the binary.
-    const [busy, busyText, lock, lockText, locks, locksText, sessions, sessionsText, one, valid, invalid] = await Promise.all([
+    const [
+      busy,
+      busyText,
+      lock,
+      lockText,
+      locks,
+      locksText,
+      sessions,
+      sessionsText,
+      one,
+      valid,
+      invalid,
+    ] = await Promise.all([
       ctlHere("--json", "acquire", "v/held"),
       ctlHere("acquire", "v/held", "--wait", "100ms"),
       ctlHere("--json", "lock", "v/held"),
@@ -91,24 +119,35 @@ describe("palisadectl verbs", () => {
       ctlHere("validate", "v/held", (token + 1n).toString()),
     ]);
     expect(busy.code).toBe(2);
-    expect(json<{ acquired: boolean; holder: { sessionId: string; token: string } }>(busy)).toMatchObject({
-      acquired: false, holder: { sessionId: session.id.toString(), token: token.toString() },
+    expect(
+      json<{ acquired: boolean; holder: { sessionId: string; token: string } }>(busy),
+    ).toMatchObject({
+      acquired: false,
+      holder: { sessionId: session.id.toString(), token: token.toString() },
     });
     expect(busyText.code).toBe(2);
     expect(busyText.stderr.trim().split("\n")).toHaveLength(1);
 
     expect(lock.code).toBe(0);
-    const info = json<{ holder: { token: string; sessionId: string; grantedIndex: string }; grantedAt: string | null; waiters: unknown[] }>(lock);
+    const info = json<{
+      holder: { token: string; sessionId: string; grantedIndex: string };
+      grantedAt: string | null;
+      waiters: unknown[];
+    }>(lock);
     expect(info.holder.token).toBe(token.toString());
     expect(info.grantedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(lockText.stdout).toContain(`token ${token}`);
 
     expect(locks.code).toBe(0);
-    expect(json<Array<{ lock: string; holder?: { token: string } }>>(locks).map((l) => l.lock)).toContain("v/held");
+    expect(
+      json<Array<{ lock: string; holder?: { token: string } }>>(locks).map((l) => l.lock),
+    ).toContain("v/held");
     expect(locksText.stdout).toMatch(/v\/held\s+\d+\s+\d+/);
 
     expect(sessions.code).toBe(0);
-    const listed = json<Array<{ sessionId: string; heldLocks: string[] }>>(sessions).find((s) => s.sessionId === session.id.toString());
+    const listed = json<Array<{ sessionId: string; heldLocks: string[] }>>(sessions).find(
+      (s) => s.sessionId === session.id.toString(),
+    );
     expect(listed?.heldLocks).toEqual(["v/held"]);
     expect(sessionsText.stdout).toContain(session.id.toString());
     expect(json<{ heldLocks: string[] }>(one).heldLocks).toEqual(["v/held"]);
@@ -118,20 +157,26 @@ describe("palisadectl verbs", () => {
 
     const release = await ctl("--json", "release", "v/held", "--token", token.toString());
     expect(release.code).toBe(0);
-    expect(json<{ lock: string; token: string }>(release)).toMatchObject({ lock: "v/held", token: token.toString() });
+    expect(json<{ lock: string; token: string }>(release)).toMatchObject({
+      lock: "v/held",
+      token: token.toString(),
+    });
     expect((await client.getLock("v/held")).holder).toBeUndefined();
     // A retried revoke of the same grant succeeds.
     expect((await ctl("release", "v/held", "--token", token.toString())).code).toBe(0);
 
     const history = await ctl("--json", "history", "v/held");
-    expect(json<Array<{ token: string; reason: string }>>(history)).toEqual([expect.objectContaining({ token: token.toString(), reason: "revoked" })]);
+    expect(json<Array<{ token: string; reason: string }>>(history)).toEqual([
+      expect.objectContaining({ token: token.toString(), reason: "revoked" }),
+    ]);
     expect((await ctl("history", "v/held")).stdout).toContain("revoked");
     await session.close();
   });
 
   it("watch prints events as they happen, as JSON lines", async () => {
     const child = spawn(process.execPath, [CTL, "--json", "watch", "w/", "--count", "2"], {
-      cwd: REPO_ROOT, env: { ...process.env, PALISADE_ENDPOINTS: cluster.endpoints.join(",") },
+      cwd: REPO_ROOT,
+      env: { ...process.env, PALISADE_ENDPOINTS: cluster.endpoints.join(",") },
     });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -147,7 +192,12 @@ describe("palisadectl verbs", () => {
     }
     await session.close();
     expect(code).toBe(0);
-    const events = out.trim().split("\n").map((line) => JSON.parse(line) as { kind: string; lock: string; index: string; token: string });
+    const events = out
+      .trim()
+      .split("\n")
+      .map(
+        (line) => JSON.parse(line) as { kind: string; lock: string; index: string; token: string },
+      );
     expect(events).toHaveLength(2);
     expect(events.every((e) => e.lock === "w/a")).toBe(true);
     expect(events[0].kind === "acquired" || events[0].kind === "released").toBe(true);
@@ -157,7 +207,11 @@ describe("palisadectl verbs", () => {
   it("member list and transfer-leader", async () => {
     const members = await ctl("--json", "member", "list");
     expect(members.code).toBe(0);
-    expect(json<Array<{ nodeId: number; kind: string }>>(members).map((m) => m.nodeId).sort()).toEqual([1, 2, 3]);
+    expect(
+      json<Array<{ nodeId: number; kind: string }>>(members)
+        .map((m) => m.nodeId)
+        .sort(),
+    ).toEqual([1, 2, 3]);
 
     const before = await cluster.leaderId();
     const target = cluster.ids.find((id) => id !== before) ?? 1;

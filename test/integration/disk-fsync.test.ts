@@ -24,7 +24,10 @@ let prefix = "";
 beforeAll(async () => {
   shim = await buildShim("fsync-fail");
   cluster = await startCluster({
-    env: (id) => (id === FAILING ? { LD_PRELOAD: shim, FSYNC_FAIL_TRIGGER: trigger, FSYNC_FAIL_PREFIX: prefix } : undefined),
+    env: (id) =>
+      id === FAILING
+        ? { LD_PRELOAD: shim, FSYNC_FAIL_TRIGGER: trigger, FSYNC_FAIL_PREFIX: prefix }
+        : undefined,
     beforeStart: ({ dataDir }) => {
       prefix = dataDir(FAILING);
     },
@@ -48,7 +51,10 @@ describe("a failing fsync", () => {
       await handle.release();
     };
     await client.transferLeader(FAILING);
-    await c.waitFor(`node ${FAILING} to lead`, async () => (await c.status(FAILING)).role === "leader");
+    await c.waitFor(
+      `node ${FAILING} to lead`,
+      async () => (await c.status(FAILING)).role === "leader",
+    );
     for (let i = 0; i < 5; i++) await grant(`before-${i}`);
 
     writeFileSync(trigger, "");
@@ -58,8 +64,12 @@ describe("a failing fsync", () => {
       await grant(`during-${i++}`).catch(() => undefined);
     }
     await c.waitFor(`node ${FAILING} to exit`, async () => !c.isRunning(FAILING));
-    expect(c.logs(FAILING)).toMatch(/durable write failed; stopping \(restart recovers from disk\)/);
-    expect(c.logs(FAILING)).toMatch(/cannot continue: data directory problem: a LevelDB write failed/);
+    expect(c.logs(FAILING)).toMatch(
+      /durable write failed; stopping \(restart recovers from disk\)/,
+    );
+    expect(c.logs(FAILING)).toMatch(
+      /cannot continue: data directory problem: a LevelDB write failed/,
+    );
 
     // The other two carry on.
     const leader = await c.leaderId();
@@ -70,17 +80,27 @@ describe("a failing fsync", () => {
     rmSync(trigger);
     await c.restart(FAILING);
     const commit = (await c.status(leader)).commitIndex;
-    await c.waitFor(`node ${FAILING} to catch up`, async () => (await c.status(FAILING)).appliedIndex >= commit, {
-      progress: async () => (await c.status(FAILING)).appliedIndex,
-    });
+    await c.waitFor(
+      `node ${FAILING} to catch up`,
+      async () => (await c.status(FAILING)).appliedIndex >= commit,
+      {
+        progress: async () => (await c.status(FAILING)).appliedIndex,
+      },
+    );
     expect(c.logs(FAILING)).toMatch(/recovered durable state/);
 
     // Read through the restarted node as leader: every acknowledged grant is in its history.
     await client.transferLeader(FAILING);
-    await c.waitFor(`node ${FAILING} to lead again`, async () => (await c.status(FAILING)).role === "leader");
+    await c.waitFor(
+      `node ${FAILING} to lead again`,
+      async () => (await c.status(FAILING)).role === "leader",
+    );
     for (const [name, token] of acknowledged) {
       const history = await client.history(name);
-      expect(history.map((r) => r.token), name).toContain(token);
+      expect(
+        history.map((r) => r.token),
+        name,
+      ).toContain(token);
     }
     const tokens = [...acknowledged.values()];
     expect(new Set(tokens).size).toBe(tokens.length);

@@ -32,7 +32,9 @@ function unmount(): void {
 
 beforeAll(async () => {
   if (process.getuid?.() !== 0) {
-    throw new Error("disk-reserve tests mount a tmpfs and need root: run them as root (as CI does)");
+    throw new Error(
+      "disk-reserve tests mount a tmpfs and need root: run them as root (as CI does)",
+    );
   }
   cluster = await startCluster({
     disk: { reserveBytes: RESERVE_BYTES },
@@ -78,8 +80,13 @@ describe("free-space reserve", () => {
     await client.transferLeader(LOW);
     await c.waitFor(`node ${LOW} to lead`, async () => (await c.status(LOW)).role === "leader");
     fillBelowReserve();
-    await c.waitFor("the low-space log line", async () => c.logs(LOW).includes("free disk space below the reserve"));
-    const refused = await client.lock("while-low").then(() => null, (err: unknown) => err);
+    await c.waitFor("the low-space log line", async () =>
+      c.logs(LOW).includes("free disk space below the reserve"),
+    );
+    const refused = await client.lock("while-low").then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(refused).toBeInstanceOf(LimitError);
     expect((refused as Error).message).toContain("below the reserve");
   });
@@ -96,8 +103,13 @@ describe("free-space reserve", () => {
     expect((await c.status(LOW)).appliedIndex).toBeLessThan(tokens[tokens.length - 1] as bigint);
 
     rmSync(filler());
-    await c.waitFor("the space-returned log line", async () => c.logs(LOW).includes("free disk space back above the reserve"));
-    await c.waitFor(`node ${LOW} to catch up`, async () => (await c.status(LOW)).appliedIndex >= (tokens[tokens.length - 1] as bigint));
+    await c.waitFor("the space-returned log line", async () =>
+      c.logs(LOW).includes("free disk space back above the reserve"),
+    );
+    await c.waitFor(
+      `node ${LOW} to catch up`,
+      async () => (await c.status(LOW)).appliedIndex >= (tokens[tokens.length - 1] as bigint),
+    );
     // It takes writes again as leader.
     await client.transferLeader(LOW);
     await c.waitFor(`node ${LOW} to lead`, async () => (await c.status(LOW)).role === "leader");

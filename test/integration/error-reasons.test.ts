@@ -4,8 +4,14 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  InvalidArgumentError, LimitError, NotHolderError, RequestTooOldError, SessionNotFoundError, StaleTokenError,
-  UnavailableError, type PalisadeClient,
+  InvalidArgumentError,
+  LimitError,
+  NotHolderError,
+  RequestTooOldError,
+  SessionNotFoundError,
+  StaleTokenError,
+  UnavailableError,
+  type PalisadeClient,
 } from "../../client/index.ts";
 import { Connection } from "../../client/connection.ts";
 import { palisade } from "../../proto/gen/palisade.js";
@@ -21,7 +27,10 @@ let client: PalisadeClient;
 let raw: RawLockApi;
 
 beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3, limits: { maxLocksPerSession: 2, maxWaitersPerLock: 1, maxInFlightPerSession: 8 } });
+  cluster = await startCluster({
+    nodes: 3,
+    limits: { maxLocksPerSession: 2, maxWaitersPerLock: 1, maxInFlightPerSession: 8 },
+  });
   client = cluster.client({ clientName: "reasons-test" });
   raw = new RawLockApi(cluster.endpoints);
 });
@@ -42,10 +51,20 @@ async function refusal(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /** One call to one node without the client's error mapping: the raw gRPC status. */
-async function rawStatus<Req, Res>(endpoint: string, method: UnaryMethod<Req, Res>, request: Req): Promise<grpc.ServiceError> {
-  const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
+async function rawStatus<Req, Res>(
+  endpoint: string,
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+): Promise<grpc.ServiceError> {
+  const connection = new Connection({
+    endpoints: [endpoint],
+    callTimeoutMs: 5_000,
+    retryBudgetMs: 5_000,
+  });
   try {
-    return (await refusal(connection.unaryOnce(endpoint, method, request, 5_000, true))) as grpc.ServiceError;
+    return (await refusal(
+      connection.unaryOnce(endpoint, method, request, 5_000, true),
+    )) as grpc.ServiceError;
   } finally {
     connection.close();
   }
@@ -60,10 +79,16 @@ describe("error reasons across the wire", () => {
     const second = await a.acquire("reasons/fenced");
     const stale = await refusal(a.release("reasons/fenced", first.token ?? 0n));
     expect(stale).toBeInstanceOf(StaleTokenError);
-    expect(stale).toMatchObject({ code: grpc.status.FAILED_PRECONDITION, reason: "ERROR_REASON_STALE_TOKEN" });
+    expect(stale).toMatchObject({
+      code: grpc.status.FAILED_PRECONDITION,
+      reason: "ERROR_REASON_STALE_TOKEN",
+    });
     const notHolder = await refusal(b.release("reasons/fenced", second.token ?? 0n));
     expect(notHolder).toBeInstanceOf(NotHolderError);
-    expect(notHolder).toMatchObject({ code: grpc.status.FAILED_PRECONDITION, reason: "ERROR_REASON_NOT_HOLDER" });
+    expect(notHolder).toMatchObject({
+      code: grpc.status.FAILED_PRECONDITION,
+      reason: "ERROR_REASON_NOT_HOLDER",
+    });
     await a.close();
     await b.close();
   });
@@ -74,15 +99,27 @@ describe("error reasons across the wire", () => {
     await raw.release(sessionId, "reasons/retried", first.token, 2, 1);
     const old = await refusal(raw.acquire({ sessionId, lock: "reasons/retried", seq: 1 }));
     expect(old).toBeInstanceOf(RequestTooOldError);
-    expect(old).toMatchObject({ code: grpc.status.FAILED_PRECONDITION, reason: "ERROR_REASON_REQUEST_TOO_OLD" });
+    expect(old).toMatchObject({
+      code: grpc.status.FAILED_PRECONDITION,
+      reason: "ERROR_REASON_REQUEST_TOO_OLD",
+    });
   });
 
   it("an unknown session arrives as SessionNotFoundError, with palisade-reason readable in the raw trailers", async () => {
-    const gone = await refusal(raw.acquire({ sessionId: 987_654_321n, lock: "reasons/nobody", seq: 1 }));
+    const gone = await refusal(
+      raw.acquire({ sessionId: 987_654_321n, lock: "reasons/nobody", seq: 1 }),
+    );
     expect(gone).toBeInstanceOf(SessionNotFoundError);
-    expect(gone).toMatchObject({ code: grpc.status.NOT_FOUND, reason: "ERROR_REASON_SESSION_NOT_FOUND" });
+    expect(gone).toMatchObject({
+      code: grpc.status.NOT_FOUND,
+      reason: "ERROR_REASON_SESSION_NOT_FOUND",
+    });
     const leader = cluster.endpoint(await cluster.leaderId());
-    const status = await rawStatus(leader, lockApi.GetSession, pb.GetSessionRequest.create({ sessionId: toU64(987_654_321n) }));
+    const status = await rawStatus(
+      leader,
+      lockApi.GetSession,
+      pb.GetSessionRequest.create({ sessionId: toU64(987_654_321n) }),
+    );
     expect(status.code).toBe(grpc.status.NOT_FOUND);
     expect(status.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_SESSION_NOT_FOUND"]);
   });
@@ -93,15 +130,24 @@ describe("error reasons across the wire", () => {
     await session.acquire("reasons/limit-2");
     const locks = await refusal(session.acquire("reasons/limit-3"));
     expect(locks).toBeInstanceOf(LimitError);
-    expect(locks).toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION" });
+    expect(locks).toMatchObject({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION",
+    });
 
     const waiter = await client.openSession({ ttlMs: 5_000 });
     const waiting = waiter.acquire("reasons/limit-1", { waitMs: 10_000 });
     const third = await client.openSession({ ttlMs: 5_000 });
-    await cluster.waitFor("one waiter queued", async () => (await client.getLock("reasons/limit-1")).waiters.length === 1);
+    await cluster.waitFor(
+      "one waiter queued",
+      async () => (await client.getLock("reasons/limit-1")).waiters.length === 1,
+    );
     const waiters = await refusal(third.acquire("reasons/limit-1", { waitMs: 10_000 }));
     expect(waiters).toBeInstanceOf(LimitError);
-    expect(waiters).toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, reason: "ERROR_REASON_TOO_MANY_WAITERS" });
+    expect(waiters).toMatchObject({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      reason: "ERROR_REASON_TOO_MANY_WAITERS",
+    });
     await session.close();
     expect((await waiting).acquired).toBe(true);
     await waiter.close();
@@ -109,36 +155,59 @@ describe("error reasons across the wire", () => {
 
     // Answers the client never acknowledges fill the session's in-flight budget of 8.
     const sessionId = await raw.openSession(5_000);
-    for (let seq = 1; seq <= 8; seq++) await raw.acquire({ sessionId, lock: "reasons/in-flight", seq });
+    for (let seq = 1; seq <= 8; seq++)
+      await raw.acquire({ sessionId, lock: "reasons/in-flight", seq });
     const inFlight = await refusal(raw.acquire({ sessionId, lock: "reasons/in-flight", seq: 9 }));
     expect(inFlight).toBeInstanceOf(LimitError);
-    expect(inFlight).toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED, reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT" });
+    expect(inFlight).toMatchObject({
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT",
+    });
   });
 
   it("bad input arrives as InvalidArgumentError", async () => {
     const session = await client.openSession({ ttlMs: 5_000 });
     const badName = await refusal(session.acquire("tab\there"));
     expect(badName).toBeInstanceOf(InvalidArgumentError);
-    expect(badName).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(badName).toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      reason: "ERROR_REASON_INVALID_ARGUMENT",
+    });
     const badTtl = await refusal(client.openSession({ ttlMs: 100 }));
-    expect(badTtl).toMatchObject({ name: "InvalidArgumentError", reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(badTtl).toMatchObject({
+      name: "InvalidArgumentError",
+      reason: "ERROR_REASON_INVALID_ARGUMENT",
+    });
     await session.close();
   });
 
   it("a write at a follower answers UNAVAILABLE with reason NOT_LEADER and the leader's address, and reaches the client as UnavailableError", async () => {
     const leaderId = await cluster.leaderId();
     const follower = cluster.endpoint(cluster.ids.find((id) => id !== leaderId) ?? 0);
-    const request = pb.OpenSessionRequest.create({ ttlMs: toU64(5_000), clientName: "at-follower", requestId: "reasons-follower" });
+    const request = pb.OpenSessionRequest.create({
+      ttlMs: toU64(5_000),
+      clientName: "at-follower",
+      requestId: "reasons-follower",
+    });
     const status = await rawStatus(follower, lockApi.OpenSession, request);
     expect(status.code).toBe(grpc.status.UNAVAILABLE);
     expect(status.metadata.get("palisade-reason")).toEqual(["ERROR_REASON_NOT_LEADER"]);
     expect(status.metadata.get("palisade-leader")).toEqual([cluster.endpoint(leaderId)]);
 
-    const connection = new Connection({ endpoints: [follower], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
+    const connection = new Connection({
+      endpoints: [follower],
+      callTimeoutMs: 5_000,
+      retryBudgetMs: 5_000,
+    });
     try {
-      const err = await refusal(connection.invoke(lockApi.OpenSession, () => request, { kind: "read", endpoint: follower }));
+      const err = await refusal(
+        connection.invoke(lockApi.OpenSession, () => request, { kind: "read", endpoint: follower }),
+      );
       expect(err).toBeInstanceOf(UnavailableError);
-      expect(err).toMatchObject({ code: grpc.status.UNAVAILABLE, reason: "ERROR_REASON_NOT_LEADER" });
+      expect(err).toMatchObject({
+        code: grpc.status.UNAVAILABLE,
+        reason: "ERROR_REASON_NOT_LEADER",
+      });
     } finally {
       connection.close();
     }

@@ -23,7 +23,13 @@ function largeState(): { index: number; data: Uint8Array } {
   const sm = new LockStateMachine({ maxSessions: MAX_SESSIONS, minTtlMs: 500 });
   let index = 0;
   for (let i = 0; i < IDLE_SESSIONS; i++) {
-    sm.apply(++index, { type: "openSession", requestId: `idle-${i}`, ttlMs: 3_600_000, clientName: `idle-${i % 100}`, wallMs: 0 });
+    sm.apply(++index, {
+      type: "openSession",
+      requestId: `idle-${i}`,
+      ttlMs: 3_600_000,
+      clientName: `idle-${i % 100}`,
+      wallMs: 0,
+    });
   }
   return { index, data: sm.snapshot() };
 }
@@ -42,12 +48,27 @@ beforeAll(async () => {
     startTimeoutMs: 60_000,
     beforeStart: async ({ dataDir }) => {
       for (const id of [1, 2, 3]) {
-        const storage = await LevelStorage.open({ dir: dataDir(id), clusterId: "palisade-it", nodeId: id, reserveBytes: 0 });
+        const storage = await LevelStorage.open({
+          dir: dataDir(id),
+          clusterId: "palisade-it",
+          nodeId: id,
+          reserveBytes: 0,
+        });
         try {
-          await storage.save({
-            snapshot: { meta: { index: state.index, term: 1, membership: { voters: [1, 2, 3], learners: [] } }, data: state.data },
-            hardState: { term: 1, vote: 0, commit: state.index },
-          }, true);
+          await storage.save(
+            {
+              snapshot: {
+                meta: {
+                  index: state.index,
+                  term: 1,
+                  membership: { voters: [1, 2, 3], learners: [] },
+                },
+                data: state.data,
+              },
+              hardState: { term: 1, vote: 0, commit: state.index },
+            },
+            true,
+          );
         } finally {
           await storage.close();
         }
@@ -92,9 +113,15 @@ async function churnLoop(loop: number): Promise<void> {
 describe("session expiry on a large state with frequent snapshots", () => {
   it("hands a dead client's lock to its waiter by expiry, with snapshots of the large state before and after", async () => {
     const leader = await cluster.leaderId(60_000);
-    expect((await cluster.status(leader)).snapshotIndex).toBeGreaterThanOrEqual(BigInt(IDLE_SESSIONS));
-    churning = Promise.all(Array.from({ length: CHURN_LOOPS }, (_, i) => churnLoop(i))).then(() => undefined, () => undefined);
-    const snapshotIndex = async (): Promise<bigint> => (await cluster.status(await cluster.leaderId())).snapshotIndex;
+    expect((await cluster.status(leader)).snapshotIndex).toBeGreaterThanOrEqual(
+      BigInt(IDLE_SESSIONS),
+    );
+    churning = Promise.all(Array.from({ length: CHURN_LOOPS }, (_, i) => churnLoop(i))).then(
+      () => undefined,
+      () => undefined,
+    );
+    const snapshotIndex = async (): Promise<bigint> =>
+      (await cluster.status(await cluster.leaderId())).snapshotIndex;
     const reader = cluster.client({ clientName: "reader" });
 
     // The client that dies: its session and grant, kept alive until the leader has taken a
@@ -113,9 +140,13 @@ describe("session expiry on a large state with frequent snapshots", () => {
       }
     })();
     try {
-      await cluster.waitFor("a snapshot holding the dead client's grant", async () => (await snapshotIndex()) >= grantedIndex, {
-        progress: async () => (await cluster.status(await cluster.leaderId())).appliedIndex,
-      });
+      await cluster.waitFor(
+        "a snapshot holding the dead client's grant",
+        async () => (await snapshotIndex()) >= grantedIndex,
+        {
+          progress: async () => (await cluster.status(await cluster.leaderId())).appliedIndex,
+        },
+      );
     } finally {
       keepingAlive = false;
       await keepalives;
@@ -127,14 +158,21 @@ describe("session expiry on a large state with frequent snapshots", () => {
     const got = await waiter.acquire("victim", { waitMs: 60_000 });
     expect(got.acquired, "the waiter was not granted within its wait").toBe(true);
     const history = await reader.history("victim");
-    expect(history.map((r) => [r.sessionId, r.token, r.reason])).toEqual([[dead, held.token, "sessionExpired"], [waiter.id, got.token, "current"]]);
+    expect(history.map((r) => [r.sessionId, r.token, r.reason])).toEqual([
+      [dead, held.token, "sessionExpired"],
+      [waiter.id, got.token, "current"],
+    ]);
     expect(got.token).toBeGreaterThan(held.token);
 
     // The leader goes on snapshotting the large state after the expiry.
     const expiredAt = history[0]?.endedIndex ?? 0n;
-    await cluster.waitFor("a snapshot holding the expiry", async () => (await snapshotIndex()) >= expiredAt, {
-      progress: async () => (await cluster.status(await cluster.leaderId())).appliedIndex,
-    });
+    await cluster.waitFor(
+      "a snapshot holding the expiry",
+      async () => (await snapshotIndex()) >= expiredAt,
+      {
+        progress: async () => (await cluster.status(await cluster.leaderId())).appliedIndex,
+      },
+    );
     await waiter.close();
   });
 });

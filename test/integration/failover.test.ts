@@ -17,7 +17,10 @@ afterAll(async () => {
 });
 
 /** Acquires and releases `lock` once, returning the token. */
-async function grantOnce(session: Awaited<ReturnType<PalisadeClient["openSession"]>>, lock: string): Promise<bigint> {
+async function grantOnce(
+  session: Awaited<ReturnType<PalisadeClient["openSession"]>>,
+  lock: string,
+): Promise<bigint> {
   const got = await session.acquire(lock);
   expect(got.acquired).toBe(true);
   const token = got.token ?? 0n;
@@ -51,7 +54,10 @@ describe("failover", () => {
     expect(other).toBeGreaterThan(after);
 
     await cluster.restart(oldLeader);
-    await cluster.waitFor(`node ${oldLeader} to rejoin`, async () => (await cluster.status(oldLeader)).leaderId === newLeader);
+    await cluster.waitFor(
+      `node ${oldLeader} to rejoin`,
+      async () => (await cluster.status(oldLeader)).leaderId === newLeader,
+    );
     await session.release("kept", held.token ?? 0n);
     await session.close();
   });

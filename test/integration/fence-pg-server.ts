@@ -4,7 +4,16 @@
 // directory, no TCP listener. stop() removes it all; a server left by a test process that
 // died is stopped by the next start.
 import { execFile, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,16 +23,23 @@ import { processAlive } from "../../chaos/fault/registry.ts";
 
 const run = promisify(execFile);
 const PREFIX = "palisade-fence-pg-";
-export const INSTALL_COMMAND = "sudo apt-get update && sudo apt-get install -y postgresql (or: bash scripts/install-test-deps.sh)";
+export const INSTALL_COMMAND =
+  "sudo apt-get update && sudo apt-get install -y postgresql (or: bash scripts/install-test-deps.sh)";
 
 /** The newest `/usr/lib/postgresql/<version>/bin` that has initdb and pg_ctl. */
 export function postgresBinDir(root = "/usr/lib/postgresql"): string {
   const versions = existsSync(root)
-    ? readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb")) && existsSync(join(root, v, "bin", "pg_ctl")))
+    ? readdirSync(root).filter(
+        (v) =>
+          existsSync(join(root, v, "bin", "initdb")) && existsSync(join(root, v, "bin", "pg_ctl")),
+      )
     : [];
   versions.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
   const newest = versions.at(-1);
-  if (newest === undefined) throw new Error(`PostgreSQL server binaries not found under ${root}; install them with: ${INSTALL_COMMAND}`);
+  if (newest === undefined)
+    throw new Error(
+      `PostgreSQL server binaries not found under ${root}; install them with: ${INSTALL_COMMAND}`,
+    );
   return join(root, newest, "bin");
 }
 
@@ -35,19 +51,32 @@ interface PostgresUser {
 /** As root, the server runs as `postgres`; as anyone else, as that user. */
 function serverUser(): PostgresUser | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith("postgres:"));
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("postgres:"));
   if (!line) throw new Error(`no postgres user; install PostgreSQL with: ${INSTALL_COMMAND}`);
   const [, , uid, gid] = line.split(":");
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-function asServerUser(user: PostgresUser | undefined, command: string, args: string[]): [string, string[]] {
+function asServerUser(
+  user: PostgresUser | undefined,
+  command: string,
+  args: string[],
+): [string, string[]] {
   return user ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
 }
 
 function stopNow(bin: string, user: PostgresUser | undefined, dataDir: string): void {
   if (!existsSync(join(dataDir, "postmaster.pid"))) return;
-  const [command, args] = asServerUser(user, join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
+  const [command, args] = asServerUser(user, join(bin, "pg_ctl"), [
+    "-D",
+    dataDir,
+    "-m",
+    "immediate",
+    "-w",
+    "stop",
+  ]);
   spawnSync(command, args, { stdio: "ignore" });
 }
 
@@ -58,7 +87,8 @@ function cleanupLeftovers(bin: string, user: PostgresUser | undefined): void {
     const root = join(tmpdir(), entry);
     let owner: number;
     try {
-      owner = (JSON.parse(readFileSync(join(root, "owner.json"), "utf8")) as { owner: number }).owner;
+      owner = (JSON.parse(readFileSync(join(root, "owner.json"), "utf8")) as { owner: number })
+        .owner;
     } catch {
       // Being created, or broken: judged by its owner file only once it has one.
       continue;
@@ -115,15 +145,40 @@ export async function startPostgres(): Promise<PostgresServer> {
       } catch {
         // No log yet.
       }
-      throw new Error(`${command} failed: ${(err as Error).message}\n${stdout ?? ""}${stderr ?? ""}\n${log}`, { cause: err });
+      throw new Error(
+        `${command} failed: ${(err as Error).message}\n${stdout ?? ""}${stderr ?? ""}\n${log}`,
+        { cause: err },
+      );
     }
   };
 
   const port = await freePort();
   try {
-    await exec("initdb", ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+    await exec("initdb", [
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "-A",
+      "trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync",
+    ]);
     const serverOptions = `-p ${port} -k ${socketDir} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-    await exec("pg_ctl", ["-D", dataDir, "-l", join(root, "server.log"), "-o", serverOptions, "-w", "-t", "60", "start"]);
+    await exec("pg_ctl", [
+      "-D",
+      dataDir,
+      "-l",
+      join(root, "server.log"),
+      "-o",
+      serverOptions,
+      "-w",
+      "-t",
+      "60",
+      "start",
+    ]);
   } catch (err) {
     stopNow(bin, user, dataDir);
     rmSync(root, { recursive: true, force: true });
@@ -135,7 +190,13 @@ export async function startPostgres(): Promise<PostgresServer> {
     host: socketDir,
     port,
     pool(max = 4) {
-      const pool = new pg.Pool({ host: socketDir, port, user: "postgres", database: "postgres", max });
+      const pool = new pg.Pool({
+        host: socketDir,
+        port,
+        user: "postgres",
+        database: "postgres",
+        max,
+      });
       pools.push(pool);
       return pool;
     },

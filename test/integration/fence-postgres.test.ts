@@ -4,8 +4,18 @@
 // effect, where the later access blocks on the row lock), and the SQL for own tables.
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FenceRejectedError, PgFence, SharedWriteError, fenceSql } from "../../client/fence/index.ts";
-import { INSTALL_COMMAND, postgresBinDir, startPostgres, type PostgresServer } from "./fence-pg-server.ts";
+import {
+  FenceRejectedError,
+  PgFence,
+  SharedWriteError,
+  fenceSql,
+} from "../../client/fence/index.ts";
+import {
+  INSTALL_COMMAND,
+  postgresBinDir,
+  startPostgres,
+  type PostgresServer,
+} from "./fence-pg-server.ts";
 
 let server: PostgresServer;
 let pool: pg.Pool;
@@ -43,7 +53,10 @@ async function blockedOnLock(): Promise<void> {
 }
 
 async function readItems(client: pg.PoolClient | pg.Pool, key: string): Promise<string[]> {
-  const { rows } = await client.query<{ items: string[] }>("SELECT items FROM orders WHERE key = $1", [key]);
+  const { rows } = await client.query<{ items: string[] }>(
+    "SELECT items FROM orders WHERE key = $1",
+    [key],
+  );
   return rows[0]?.items ?? [];
 }
 
@@ -79,8 +92,12 @@ describe("PostgreSQL fence", () => {
     await fence.guard("big", max - 1n, async () => undefined);
     await fence.guard("big", max, async () => undefined);
     expect(await fence.highest("big")).toBe(max);
-    await expect(fence.guard("big", max - 1n, async () => undefined)).rejects.toMatchObject({ highest: max });
-    await expect(fence.guard("big", 1n << 64n, async () => undefined)).rejects.toBeInstanceOf(RangeError);
+    await expect(fence.guard("big", max - 1n, async () => undefined)).rejects.toMatchObject({
+      highest: max,
+    });
+    await expect(fence.guard("big", 1n << 64n, async () => undefined)).rejects.toBeInstanceOf(
+      RangeError,
+    );
   });
 
   it("admits equal and higher tokens, refuses lower ones, and runs no effect for them", async () => {
@@ -103,7 +120,9 @@ describe("PostgreSQL fence", () => {
     const fence = await freshFence();
     await fence.guard("c", 5n, (c) => writeItems(c, "c", ["5"]));
     await fence.guard("c", 6n, async () => undefined, { access: "read" });
-    await expect(fence.guard("c", 4n, async () => undefined)).rejects.toBeInstanceOf(FenceRejectedError);
+    await expect(fence.guard("c", 4n, async () => undefined)).rejects.toBeInstanceOf(
+      FenceRejectedError,
+    );
     expect(fence.counts.snapshot()).toEqual({ admitted: 2, rejected: 1 });
   });
 
@@ -122,7 +141,10 @@ describe("PostgreSQL fence", () => {
     expect(await readItems(pool, "b")).toEqual(["15"]);
   });
 
-  async function readModifyWrite(fence: PgFence, key: string): Promise<{ rejected: boolean; afterStale: string[]; final: string[] }> {
+  async function readModifyWrite(
+    fence: PgFence,
+    key: string,
+  ): Promise<{ rejected: boolean; afterStale: string[]; final: string[] }> {
     await fence.guard(key, 33n, (c) => writeItems(c, key, ["seed"]));
     const seenBy33 = await fence.guard(key, 33n, (c) => readItems(c, key), { access: "read" });
     // 33 pauses past its session; 34 is granted and reads.
@@ -140,12 +162,20 @@ describe("PostgreSQL fence", () => {
   }
 
   it("refuses the former holder's write after the new holder's read (33/34)", async () => {
-    expect(await readModifyWrite(await freshFence(), "rmw-on")).toEqual({ rejected: true, afterStale: ["seed"], final: ["seed", "from-34"] });
+    expect(await readModifyWrite(await freshFence(), "rmw-on")).toEqual({
+      rejected: true,
+      afterStale: ["seed"],
+      final: ["seed", "from-34"],
+    });
   });
 
   it("loses 33's update when only writes raise the fence (so the test above can tell)", async () => {
     const outcome = await readModifyWrite(await freshFence({ readsRaise: false }), "rmw-off");
-    expect(outcome).toEqual({ rejected: false, afterStale: ["seed", "from-33"], final: ["seed", "from-34"] });
+    expect(outcome).toEqual({
+      rejected: false,
+      afterStale: ["seed", "from-33"],
+      final: ["seed", "from-34"],
+    });
   });
 
   for (const seeded of [true, false]) {
@@ -198,11 +228,13 @@ describe("PostgreSQL fence", () => {
     resume.resolve();
     await Promise.all([by33, by34]);
     expect(await readItems(pool, "rev")).toEqual(["from-33", "from-34"]);
-    await expect(fence.guard("rev", 33n, async () => undefined)).rejects.toBeInstanceOf(FenceRejectedError);
+    await expect(fence.guard("rev", 33n, async () => undefined)).rejects.toBeInstanceOf(
+      FenceRejectedError,
+    );
   });
 
   it("exposes its statements, and refuses table names that are not plain identifiers", () => {
-    expect(fenceSql("t").admit).toContain('WHERE f.token <= EXCLUDED.token');
+    expect(fenceSql("t").admit).toContain("WHERE f.token <= EXCLUDED.token");
     expect(fenceSql().createTable).toContain("numeric(20,0)");
     expect(() => fenceSql('x"; DROP TABLE orders; --')).toThrow(RangeError);
   });
@@ -213,8 +245,10 @@ describe("PostgreSQL fence", () => {
       "CREATE TABLE accounts (id text PRIMARY KEY, balance bigint NOT NULL, fence_token numeric(20,0) NOT NULL DEFAULT 0)",
     );
     await pool.query("INSERT INTO accounts (id, balance) VALUES ('acct-1', 100)");
-    const read = "UPDATE accounts SET fence_token = $2 WHERE id = $1 AND fence_token <= $2 RETURNING balance";
-    const write = "UPDATE accounts SET balance = $3, fence_token = $2 WHERE id = $1 AND fence_token <= $2";
+    const read =
+      "UPDATE accounts SET fence_token = $2 WHERE id = $1 AND fence_token <= $2 RETURNING balance";
+    const write =
+      "UPDATE accounts SET balance = $3, fence_token = $2 WHERE id = $1 AND fence_token <= $2";
     const by33 = await pool.query<{ balance: string }>(read, ["acct-1", "33"]);
     expect(by33.rowCount).toBe(1);
     const by34 = await pool.query<{ balance: string }>(read, ["acct-1", "34"]);
@@ -223,15 +257,25 @@ describe("PostgreSQL fence", () => {
     expect(stale.rowCount).toBe(0);
     const fresh = await pool.query(write, ["acct-1", "34", Number(by34.rows[0]?.balance) + 5]);
     expect(fresh.rowCount).toBe(1);
-    const { rows } = await pool.query<{ balance: string; fence_token: string }>("SELECT balance::text, fence_token::text FROM accounts");
+    const { rows } = await pool.query<{ balance: string; fence_token: string }>(
+      "SELECT balance::text, fence_token::text FROM accounts",
+    );
     expect(rows).toEqual([{ balance: "105", fence_token: "34" }]);
   });
 });
 
 describe("PostgreSQL fence in shared mode", () => {
-  const access = async (fence: PgFence, resource: string, token: bigint, mode: "shared" | "exclusive"): Promise<string> => {
+  const access = async (
+    fence: PgFence,
+    resource: string,
+    token: bigint,
+    mode: "shared" | "exclusive",
+  ): Promise<string> => {
     try {
-      await fence.guard(resource, token, async () => undefined, { mode, access: mode === "shared" ? "read" : "write" });
+      await fence.guard(resource, token, async () => undefined, {
+        mode,
+        access: mode === "shared" ? "read" : "write",
+      });
       return "admitted";
     } catch (err) {
       if (err instanceof FenceRejectedError) return "refused";
@@ -242,7 +286,8 @@ describe("PostgreSQL fence in shared mode", () => {
   it("concurrent readers never refuse one another; a reader paused past a writer's grant and a writer paused past later readers are refused", async () => {
     const fence = await freshFence();
     expect(await access(fence, "rw", 10n, "exclusive")).toBe("admitted");
-    for (const token of [13n, 11n, 12n]) expect(await access(fence, "rw", token, "shared")).toBe("admitted");
+    for (const token of [13n, 11n, 12n])
+      expect(await access(fence, "rw", token, "shared")).toBe("admitted");
     // The writer of 10 paused past the readers: refused.
     expect(await access(fence, "rw", 10n, "exclusive")).toBe("refused");
     expect(await access(fence, "rw", 14n, "exclusive")).toBe("admitted");
@@ -256,9 +301,13 @@ describe("PostgreSQL fence in shared mode", () => {
     for (const readsRaise of [true, false]) {
       const fence = await freshFence({ readsRaise });
       await fence.guard("r", 8n, async () => undefined);
-      const refused = await fence.guard("r", 7n, async () => undefined, { mode: "shared", access: "read" }).catch((e: unknown) => e);
+      const refused = await fence
+        .guard("r", 7n, async () => undefined, { mode: "shared", access: "read" })
+        .catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(FenceRejectedError);
-      expect((refused as FenceRejectedError).message).toMatch(/\(shared\) is lower than the exclusive token 8/);
+      expect((refused as FenceRejectedError).message).toMatch(
+        /\(shared\) is lower than the exclusive token 8/,
+      );
       expect(await fence.highest("r")).toBe(8n);
     }
   });
@@ -268,10 +317,17 @@ describe("PostgreSQL fence in shared mode", () => {
     await fence.guard("late", 20n, (c) => writeItems(c, "late", ["from-20"]));
     expect(await access(fence, "late", 30n, "shared")).toBe("admitted");
     let ran = false;
-    const refused = await fence.guard("late", 20n, async (c) => {
-      ran = true;
-      await writeItems(c, "late", ["from-20", "late"]);
-    }, { mode: "shared", access: "write" }).catch((e: unknown) => e);
+    const refused = await fence
+      .guard(
+        "late",
+        20n,
+        async (c) => {
+          ran = true;
+          await writeItems(c, "late", ["from-20", "late"]);
+        },
+        { mode: "shared", access: "write" },
+      )
+      .catch((e: unknown) => e);
     expect(await readItems(pool, "late")).toEqual(["from-20"]);
     expect(ran).toBe(false);
     expect(refused).toBeInstanceOf(SharedWriteError);
@@ -285,20 +341,28 @@ describe("PostgreSQL fence in shared mode", () => {
       await fence.guard(key, 20n, (c) => writeItems(c, key, ["from-20"]));
       // A stale exclusive holder (20) calling its write a shared read, and a reader (35) that writes.
       for (const token of [20n, 35n]) {
-        const refused = await fence.guard(key, token, (c) => writeItems(c, key, ["from-20", `by ${token}`]), { mode: "shared", access: "read" })
+        const refused = await fence
+          .guard(key, token, (c) => writeItems(c, key, ["from-20", `by ${token}`]), {
+            mode: "shared",
+            access: "read",
+          })
           .catch((e: unknown) => e);
         expect(await readItems(pool, key)).toEqual(["from-20"]);
         expect(refused).toBeInstanceOf(SharedWriteError);
       }
       expect([await fence.highest(key), await fence.highestExclusive(key)]).toEqual([20n, 20n]);
       // Reads under a shared grant still work.
-      expect(await fence.guard(key, 35n, (c) => readItems(c, key), { mode: "shared", access: "read" })).toEqual(["from-20"]);
+      expect(
+        await fence.guard(key, 35n, (c) => readItems(c, key), { mode: "shared", access: "read" }),
+      ).toEqual(["from-20"]);
     }
   });
 
   it("a table made before the modes gets its exclusive column, and its rows count every token as exclusive", async () => {
     const table = `fence_legacy_${++tables}`;
-    await pool.query(`CREATE TABLE ${table} (resource text PRIMARY KEY, token numeric(20,0) NOT NULL)`);
+    await pool.query(
+      `CREATE TABLE ${table} (resource text PRIMARY KEY, token numeric(20,0) NOT NULL)`,
+    );
     await pool.query(`INSERT INTO ${table} VALUES ('old', 20)`);
     const fence = new PgFence(pool, { table });
     await fence.init();

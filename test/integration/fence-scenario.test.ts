@@ -19,7 +19,12 @@ afterAll(async () => {
 
 describe("fenced store with a worker paused past its session TTL", () => {
   it("refuses the paused worker's write with the fence on: no lost update", async () => {
-    const result = await runScenario({ endpoints: cluster.endpoints, fenced: true, lock: "fenced-store/on", ttlMs: TTL_MS });
+    const result = await runScenario({
+      endpoints: cluster.endpoints,
+      fenced: true,
+      lock: "fenced-store/on",
+      ttlMs: TTL_MS,
+    });
     console.log(result.transcript.join("\n"));
     expect(result.heldAtStop).toBe(true);
     expect(result.token2).toBeGreaterThan(result.token1);
@@ -30,7 +35,12 @@ describe("fenced store with a worker paused past its session TTL", () => {
   });
 
   it("loses worker-2's update with the fence off", async () => {
-    const result = await runScenario({ endpoints: cluster.endpoints, fenced: false, lock: "fenced-store/off", ttlMs: TTL_MS });
+    const result = await runScenario({
+      endpoints: cluster.endpoints,
+      fenced: false,
+      lock: "fenced-store/off",
+      ttlMs: TTL_MS,
+    });
     console.log(result.transcript.join("\n"));
     expect(result.heldAtStop).toBe(true);
     expect(result.token2).toBeGreaterThan(result.token1);

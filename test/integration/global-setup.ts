@@ -11,7 +11,9 @@ async function cleanup(when: string): Promise<void> {
   // Only root builds labs; for anyone else there is nothing to clean.
   const labs = process.getuid?.() === 0 ? await cleanStaleLabs() : [];
   if (killed.length > 0 || removed.length > 0 || labs.length > 0) {
-    console.warn(`palisade integration (${when}): killed ${killed.length} leftover node(s), removed ${removed.length} stale folder(s), tore down ${labs.length} stale namespace lab(s)`);
+    console.warn(
+      `palisade integration (${when}): killed ${killed.length} leftover node(s), removed ${removed.length} stale folder(s), tore down ${labs.length} stale namespace lab(s)`,
+    );
   }
 }
 

@@ -20,13 +20,28 @@ describe("Grafana dashboard", () => {
     dir = mkdtempSync(join(IT_ROOT, "dashboard-"));
     const [peer, client, metrics] = await freePorts(3);
     metricsUrl = `http://127.0.0.1:${metrics}/metrics`;
-    const cfg = nodeConfig(parseClusterConfig({
-      clusterId: "palisade-test",
-      nodes: [{ id: 1, peerAddress: `127.0.0.1:${peer}`, clientAddress: `127.0.0.1:${client}`, metricsAddress: `127.0.0.1:${metrics}`, dataDir: "node-1" }],
-      raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1 },
-      limits: { minTtlMs: 500 },
-      disk: { reserveBytes: 0 },
-    }, "dashboard test", dir), 1);
+    const cfg = nodeConfig(
+      parseClusterConfig(
+        {
+          clusterId: "palisade-test",
+          nodes: [
+            {
+              id: 1,
+              peerAddress: `127.0.0.1:${peer}`,
+              clientAddress: `127.0.0.1:${client}`,
+              metricsAddress: `127.0.0.1:${metrics}`,
+              dataDir: "node-1",
+            },
+          ],
+          raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1 },
+          limits: { minTtlMs: 500 },
+          disk: { reserveBytes: 0 },
+        },
+        "dashboard test",
+        dir,
+      ),
+      1,
+    );
     node = await PalisadeNode.start(cfg, { logger: createLogger({ nodeId: 1, level: "silent" }) });
   });
 
@@ -38,13 +53,19 @@ describe("Grafana dashboard", () => {
   it("has a row each for Raft health, disk, lock activity and sessions", () => {
     const d = dashboard();
     expect(d.title).toBe("Palisade");
-    expect(d.panels.filter((p) => p.type === "row").map((p) => p.title)).toEqual(["Raft health", "Disk", "Lock activity", "Sessions"]);
+    expect(d.panels.filter((p) => p.type === "row").map((p) => p.title)).toEqual([
+      "Raft health",
+      "Disk",
+      "Lock activity",
+      "Sessions",
+    ]);
   });
 
   it("queries only metrics that a running node serves", async () => {
     const text = await (await fetch(metricsUrl)).text();
     const types = new Map<string, string>();
-    for (const match of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) types.set(match[1] as string, match[2] as string);
+    for (const match of text.matchAll(/^# TYPE (\S+) (\S+)$/gm))
+      types.set(match[1] as string, match[2] as string);
     const histograms = new Set([...types].filter(([, t]) => t === "histogram").map(([n]) => n));
     const queries = dashboardQueries();
     const missing: string[] = [];
@@ -57,7 +78,14 @@ describe("Grafana dashboard", () => {
     }
     expect(missing).toEqual([]);
     // The lock user's series are all on the dashboard.
-    for (const name of ["palisade_lock_hold_seconds", "palisade_lock_wait_seconds", "palisade_lock_queue_length_max", "palisade_lock_grants_total", "palisade_lock_grants_ended_total", "palisade_session_expiries_total"]) {
+    for (const name of [
+      "palisade_lock_hold_seconds",
+      "palisade_lock_wait_seconds",
+      "palisade_lock_queue_length_max",
+      "palisade_lock_grants_total",
+      "palisade_lock_grants_ended_total",
+      "palisade_session_expiries_total",
+    ]) {
       expect(used.has(name), name).toBe(true);
     }
   });

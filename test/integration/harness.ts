@@ -3,7 +3,16 @@
 // fresh temp folder, every process killed and the folder removed by stop() (and the
 // processes killed when the test process exits).
 import { spawn, type ChildProcess } from "node:child_process";
-import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClusterConfigInput } from "../../node/config/index.ts";
@@ -26,7 +35,11 @@ export interface ClusterOptions {
   /** Free-space reserve (default 0: off). */
   disk?: NonNullable<ClusterConfigInput["disk"]>;
   /** Runs after the cluster file is written and before any node starts (e.g. to seed data directories). */
-  beforeStart?: (setup: { dir: string; configPath: string; dataDir: (id: number) => string }) => Promise<void> | void;
+  beforeStart?: (setup: {
+    dir: string;
+    configPath: string;
+    dataDir: (id: number) => string;
+  }) => Promise<void> | void;
   /** Extra environment of a node's process. */
   env?: (id: number) => NodeJS.ProcessEnv | undefined;
   /** Limits of one node's own cluster file (the others use `limits`): a misconfigured node. */
@@ -74,7 +87,11 @@ export interface Cluster {
    * whose running nodes all serve: the time a node spends starting does not count (see
    * WaitOptions for `progress`).
    */
-  waitFor(what: string, check: () => Promise<boolean>, options?: number | WaitOptions): Promise<void>;
+  waitFor(
+    what: string,
+    check: () => Promise<boolean>,
+    options?: number | WaitOptions,
+  ): Promise<void>;
   /** stdout and stderr of a node so far (for failure messages). */
   logs(id: number): string;
   stop(): Promise<void>;
@@ -116,7 +133,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const dir = mkdtempSync(join(IT_ROOT, "cluster-"));
   recordOwner(dir);
   const ids = Array.from({ length: count }, (_, i) => i + 1);
-  const nodes: Array<{ id: number; peerAddress: string; clientAddress: string; dataDir: string; metricsAddress?: string }> = [];
+  const nodes: Array<{
+    id: number;
+    peerAddress: string;
+    clientAddress: string;
+    dataDir: string;
+    metricsAddress?: string;
+  }> = [];
   const perNode = options.metrics ? 3 : 2;
   const ports = await freePorts(perNode * count);
   for (const id of ids) {
@@ -124,7 +147,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const clientPort = ports[perNode * (id - 1) + 1];
     const host = options.host?.(id) ?? "127.0.0.1";
     nodes.push({
-      id, peerAddress: `${host}:${peerPort}`, clientAddress: `${host}:${clientPort}`, dataDir: `node-${id}`,
+      id,
+      peerAddress: `${host}:${peerPort}`,
+      clientAddress: `${host}:${clientPort}`,
+      dataDir: `node-${id}`,
       ...(options.metrics ? { metricsAddress: `${host}:${ports[perNode * (id - 1) + 2]}` } : {}),
     });
   }
@@ -145,7 +171,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const limits = options.nodeLimits?.(id);
     if (!limits) continue;
     const path = join(dir, `cluster-node-${id}.json`);
-    writeFileSync(path, JSON.stringify({ ...config, limits: { ...config.limits, ...limits } }, null, 2));
+    writeFileSync(
+      path,
+      JSON.stringify({ ...config, limits: { ...config.limits, ...limits } }, null, 2),
+    );
     ownConfig.set(id, path);
   }
 
@@ -176,7 +205,16 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     serving.delete(id);
     const log = openSync(logPath(id), "a");
     const args = joinArgs.get(id) ?? ["--config", ownConfig.get(id) ?? configPath];
-    const [program, ...argv] = [...(options.launcher?.(id) ?? []), process.execPath, "--import", "tsx", "node/cli/main.ts", ...args, "--id", String(id)];
+    const [program, ...argv] = [
+      ...(options.launcher?.(id) ?? []),
+      process.execPath,
+      "--import",
+      "tsx",
+      "node/cli/main.ts",
+      ...args,
+      "--id",
+      String(id),
+    ];
     const child = spawn(program!, argv, {
       cwd: REPO_ROOT,
       stdio: ["ignore", log, log],
@@ -191,7 +229,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     child.once("exit", (code, signal) => {
       // Recorded for failure messages: how the process ended.
       try {
-        appendFileSync(logPath(id), `[harness] node ${id} exited: code ${code}, signal ${signal}\n`);
+        appendFileSync(
+          logPath(id),
+          `[harness] node ${id} exited: code ${code}, signal ${signal}\n`,
+        );
       } catch {
         // the folder is gone after stop()
       }
@@ -212,25 +253,40 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   /** True once node `id`, started last, has said it serves (false while it starts, or when it is not running). */
   const isServing = (id: number): boolean => {
     if (!children.has(id)) return false;
-    if (!serving.has(id) && SERVING_LINE.test(logs(id).slice(logOffset.get(id) ?? 0))) serving.add(id);
+    if (!serving.has(id) && SERVING_LINE.test(logs(id).slice(logOffset.get(id) ?? 0)))
+      serving.add(id);
     return serving.has(id);
   };
 
   /** Running nodes that have not said yet that they serve: their start-up is under way. */
   const starting = (): number[] => [...children.keys()].filter((id) => !isServing(id));
 
-  const tail = (id: number): string => logs(id).split("\n").filter((line) => !NOISE_LINE.test(line)).slice(-15).join("\n");
+  const tail = (id: number): string =>
+    logs(id)
+      .split("\n")
+      .filter((line) => !NOISE_LINE.test(line))
+      .slice(-15)
+      .join("\n");
 
   // One client for Status calls, each aimed at one endpoint.
-  const admin = new PalisadeClient({ endpoints: nodes.map((n) => n.clientAddress), callTimeoutMs: 1_000, retryBudgetMs: 1_000 });
+  const admin = new PalisadeClient({
+    endpoints: nodes.map((n) => n.clientAddress),
+    callTimeoutMs: 1_000,
+    retryBudgetMs: 1_000,
+  });
 
   const status = (id: number): Promise<NodeStatus> => admin.status(endpointOf(id));
 
   // Starting a node process takes from under a second to tens of seconds on a loaded
   // machine; what a wait proves happens after it, so the deadline runs only while every
   // running node serves, and afresh whenever the awaited thing moves (`progress`).
-  const waitFor = async (what: string, check: () => Promise<boolean>, options: number | WaitOptions = {}): Promise<void> => {
-    const { timeoutMs = 20_000, progress } = typeof options === "number" ? { timeoutMs: options } : options;
+  const waitFor = async (
+    what: string,
+    check: () => Promise<boolean>,
+    options: number | WaitOptions = {},
+  ): Promise<void> => {
+    const { timeoutMs = 20_000, progress } =
+      typeof options === "number" ? { timeoutMs: options } : options;
     let giveUpAt = Date.now() + timeoutMs;
     let lastError: unknown;
     let lastReading: string | undefined;
@@ -243,7 +299,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       }
       if (starting().length > 0) giveUpAt = Date.now() + timeoutMs;
       if (progress) {
-        const reading = await progress().then((r) => String(r), () => undefined);
+        const reading = await progress().then(
+          (r) => String(r),
+          () => undefined,
+        );
         if (reading !== undefined && reading !== lastReading) {
           if (lastReading !== undefined) giveUpAt = Date.now() + timeoutMs;
           lastReading = reading;
@@ -251,8 +310,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       }
       if (Date.now() > giveUpAt) {
         const tails = ids.map((id) => `--- node ${id} ---\n${tail(id)}`).join("\n");
-        const moved = progress ? ` (no progress for ${timeoutMs} ms; last reading ${lastReading ?? "none"})` : "";
-        throw new Error(`timed out waiting for ${what}${moved}${lastError ? ` (last error: ${(lastError as Error).message})` : ""}\n${tails}`);
+        const moved = progress
+          ? ` (no progress for ${timeoutMs} ms; last reading ${lastReading ?? "none"})`
+          : "";
+        throw new Error(
+          `timed out waiting for ${what}${moved}${lastError ? ` (last error: ${(lastError as Error).message})` : ""}\n${tails}`,
+        );
       }
       await sleep(50);
     }
@@ -260,17 +323,23 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   const leaderId = async (timeoutMs = 20_000): Promise<number> => {
     let leader = 0;
-    await waitFor("a leader", async () => {
-      const live = ids.filter((id) => children.has(id));
-      const answers = await Promise.all(live.map((id) => status(id).catch(() => undefined)));
-      const leaders = answers.filter((s): s is NodeStatus => s?.role === "leader");
-      if (leaders.length === 0) return false;
-      const top = leaders.reduce((a, b) => (b.term > a.term ? b : a));
-      const agree = answers.filter((s) => s?.leaderId === top.nodeId && s.term === top.term).length;
-      if (agree * 2 <= count) return false;
-      leader = top.nodeId;
-      return true;
-    }, timeoutMs);
+    await waitFor(
+      "a leader",
+      async () => {
+        const live = ids.filter((id) => children.has(id));
+        const answers = await Promise.all(live.map((id) => status(id).catch(() => undefined)));
+        const leaders = answers.filter((s): s is NodeStatus => s?.role === "leader");
+        if (leaders.length === 0) return false;
+        const top = leaders.reduce((a, b) => (b.term > a.term ? b : a));
+        const agree = answers.filter(
+          (s) => s?.leaderId === top.nodeId && s.term === top.term,
+        ).length;
+        if (agree * 2 <= count) return false;
+        leader = top.nodeId;
+        return true;
+      },
+      timeoutMs,
+    );
     return leader;
   };
 
@@ -283,11 +352,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     endpoints: nodes.map((n) => n.clientAddress),
     metricsOrigin(id) {
       const address = nodes.find((n) => n.id === id)?.metricsAddress;
-      if (!address) throw new Error(`node ${id} has no metrics address (start the cluster with metrics: true)`);
+      if (!address)
+        throw new Error(`node ${id} has no metrics address (start the cluster with metrics: true)`);
       return `http://${address}`;
     },
     client(opts = {}) {
-      const client = new PalisadeClient({ endpoints: nodes.map((n) => n.clientAddress), callTimeoutMs: 2_000, retryBudgetMs: 15_000, ...opts });
+      const client = new PalisadeClient({
+        endpoints: nodes.map((n) => n.clientAddress),
+        callTimeoutMs: 2_000,
+        retryBudgetMs: 15_000,
+        ...opts,
+      });
       clients.push(client);
       return client;
     },
@@ -304,7 +379,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     async startJoiningNode() {
       const id = Math.max(...nodes.map((n) => n.id)) + 1;
       const [peerPort, clientPort] = await freePorts(2);
-      const node = { id, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: `127.0.0.1:${clientPort}`, dataDir: `node-${id}` };
+      const node = {
+        id,
+        peerAddress: `127.0.0.1:${peerPort}`,
+        clientAddress: `127.0.0.1:${clientPort}`,
+        dataDir: `node-${id}`,
+      };
       nodes.push(node);
       const joinPath = join(dir, `cluster-join-${id}.json`);
       writeFileSync(joinPath, JSON.stringify({ ...config, nodes }, null, 2));

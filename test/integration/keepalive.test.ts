@@ -27,10 +27,23 @@ afterAll(async () => {
 });
 
 /** One KeepAlive call to one node: its answer, or the raw gRPC status it failed with. */
-async function keepAlive(endpoint: string, ids: readonly bigint[]): Promise<palisade.v1.KeepAliveResponse | grpc.ServiceError> {
-  const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
+async function keepAlive(
+  endpoint: string,
+  ids: readonly bigint[],
+): Promise<palisade.v1.KeepAliveResponse | grpc.ServiceError> {
+  const connection = new Connection({
+    endpoints: [endpoint],
+    callTimeoutMs: 5_000,
+    retryBudgetMs: 5_000,
+  });
   try {
-    return await connection.unaryOnce(endpoint, lockApi.KeepAlive, pb.KeepAliveRequest.create({ sessionIds: ids.map((id) => toU64(id)) }), 5_000, true);
+    return await connection.unaryOnce(
+      endpoint,
+      lockApi.KeepAlive,
+      pb.KeepAliveRequest.create({ sessionIds: ids.map((id) => toU64(id)) }),
+      5_000,
+      true,
+    );
   } catch (err) {
     return err as grpc.ServiceError;
   } finally {
@@ -45,7 +58,11 @@ function statusOf(answer: palisade.v1.KeepAliveResponse | grpc.ServiceError): gr
 
 describe("KeepAlive", () => {
   it("keeps 200 sessions of one client alive with one request per interval, not one per session", async () => {
-    const connection = new Connection({ endpoints: cluster.endpoints, callTimeoutMs: 2_000, retryBudgetMs: 10_000 });
+    const connection = new Connection({
+      endpoints: cluster.endpoints,
+      callTimeoutMs: 2_000,
+      retryBudgetMs: 10_000,
+    });
     const calls = { batches: 0, ids: 0 };
     const counting: LockApi = {
       call(name, build, options) {
@@ -56,11 +73,15 @@ describe("KeepAlive", () => {
         return connection.call(name, build, options);
       },
     };
-    const client = new PalisadeClient({ endpoints: [...cluster.endpoints], deadlineTickMs: 50 }, { lockApi: counting });
+    const client = new PalisadeClient(
+      { endpoints: [...cluster.endpoints], deadlineTickMs: 50 },
+      { lockApi: counting },
+    );
     const sessions: Session[] = [];
     /** Keepalives acknowledged per session. */
     const acked = new Map<Session, number>();
-    const ackedAtLeast = (n: number): Promise<boolean> => Promise.resolve(sessions.every((s) => (acked.get(s) ?? 0) >= n));
+    const ackedAtLeast = (n: number): Promise<boolean> =>
+      Promise.resolve(sessions.every((s) => (acked.get(s) ?? 0) >= n));
     try {
       // A TTL that a stall of this process on a loaded machine does not outlast: the test
       // counts keepalives and requests, not time.
@@ -70,16 +91,23 @@ describe("KeepAlive", () => {
         session.onDeadlineExtended(() => acked.set(session, (acked.get(session) ?? 0) + 1));
       }
       // From its first acknowledged keepalive on, a session sends on the shared grid.
-      await cluster.waitFor("every session's first keepalive", () => ackedAtLeast(1), { timeoutMs: 30_000 });
+      await cluster.waitFor("every session's first keepalive", () => ackedAtLeast(1), {
+        timeoutMs: 30_000,
+      });
       const before = { ...calls };
       const counted = new Map(acked);
       const since = (s: Session): number => (acked.get(s) ?? 0) - (counted.get(s) ?? 0);
       const fewest = (): number => Math.min(...sessions.map(since));
       // One acknowledgement per session may answer a request sent before `before`: four
       // each leave three or more sent and answered in the window.
-      await cluster.waitFor("four more keepalives of every session", () => Promise.resolve(fewest() >= 4), {
-        timeoutMs: 30_000, progress: () => Promise.resolve(fewest()),
-      });
+      await cluster.waitFor(
+        "four more keepalives of every session",
+        () => Promise.resolve(fewest() >= 4),
+        {
+          timeoutMs: 30_000,
+          progress: () => Promise.resolve(fewest()),
+        },
+      );
       expect(sessions.filter((s) => s.state !== "open")).toEqual([]);
       const batches = calls.batches - before.batches;
       const ids = calls.ids - before.ids;
@@ -104,7 +132,13 @@ describe("KeepAlive", () => {
     const leader = cluster.endpoint(await cluster.leaderId());
     const answer = await keepAlive(leader, [live, 987_654_321n, closed, live]);
     if (answer instanceof Error) throw answer;
-    expect(answer.sessions.map((s) => ({ id: u64(s.sessionId), ttl: Number(u64(s.ttlMs)), notFound: s.notFound }))).toEqual([
+    expect(
+      answer.sessions.map((s) => ({
+        id: u64(s.sessionId),
+        ttl: Number(u64(s.ttlMs)),
+        notFound: s.notFound,
+      })),
+    ).toEqual([
       { id: live, ttl: 7_000, notFound: false },
       { id: 987_654_321n, ttl: 0, notFound: true },
       { id: closed, ttl: 0, notFound: true },
@@ -121,11 +155,20 @@ describe("KeepAlive", () => {
     const zero = statusOf(await keepAlive(leader, [session, 0n]));
     expect(zero.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(zero.details).toMatch(/session_ids\[1\]/);
-    const many = statusOf(await keepAlive(leader, Array.from({ length: MAX_KEEPALIVE_SESSION_IDS + 1 }, () => session)));
+    const many = statusOf(
+      await keepAlive(
+        leader,
+        Array.from({ length: MAX_KEEPALIVE_SESSION_IDS + 1 }, () => session),
+      ),
+    );
     expect(many.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(many.details).toMatch(/4097 ids, more than 4096/);
     // The refused requests kept nothing alive: the session, never kept alive, expires.
-    await cluster.waitFor("the session to expire", async () => (await cluster.client().getSession(session)) === undefined, 10_000);
+    await cluster.waitFor(
+      "the session to expire",
+      async () => (await cluster.client().getSession(session)) === undefined,
+      10_000,
+    );
   }, 30_000);
 
   it("a follower fails the whole request as UNAVAILABLE with the leader's address", async () => {

@@ -20,7 +20,10 @@ afterAll(async () => {
 describe("the lock kinds across leader changes and snapshots", () => {
   it("holder data, shared holders and a permit's slot survive a leader change and a restart of every node from its snapshot", async () => {
     // A long TTL: the session outlives the time every node is down.
-    const readers = await Promise.all([client.openSession({ ttlMs: 60_000 }), client.openSession({ ttlMs: 60_000 })]) as [Session, Session];
+    const readers = (await Promise.all([
+      client.openSession({ ttlMs: 60_000 }),
+      client.openSession({ ttlMs: 60_000 }),
+    ])) as [Session, Session];
     const semHolder = await client.openSession({ ttlMs: 60_000 });
     const r1 = await readers[0].acquire("d/shared", { mode: "shared", data: "reader one" });
     const r2 = await readers[1].acquire("d/shared", { mode: "shared", data: "reader two" });
@@ -29,10 +32,18 @@ describe("the lock kinds across leader changes and snapshots", () => {
     await readers[0].release("d/sem", p2.token ?? 0n);
     const expectState = async (): Promise<void> => {
       const shared = await client.getLock("d/shared");
-      expect(shared.holders?.map((h) => [h.token, h.mode, h.data])).toEqual([[r1.token, "shared", "reader one"], [r2.token, "shared", "reader two"]]);
+      expect(shared.holders?.map((h) => [h.token, h.mode, h.data])).toEqual([
+        [r1.token, "shared", "reader one"],
+        [r2.token, "shared", "reader two"],
+      ]);
       const sem = await client.getLock("d/sem");
       expect(sem).toMatchObject({ kind: "semaphore", permits: 3 });
-      expect(sem.holder).toMatchObject({ token: p.token, mode: "permit", slot: 0, data: "slot holder" });
+      expect(sem.holder).toMatchObject({
+        token: p.token,
+        mode: "permit",
+        slot: 0,
+        data: "slot holder",
+      });
     };
     await expectState();
 
@@ -50,17 +61,27 @@ describe("the lock kinds across leader changes and snapshots", () => {
       const got = await churn.acquire(`d/churn-${i % 4}`);
       await churn.release(`d/churn-${i % 4}`, got.token ?? 0n);
     }
-    const grantIndex = [r1.token, r2.token, p.token].reduce<bigint>((m, t) => ((t ?? 0n) > m ? t ?? 0n : m), 0n);
-    await cluster.waitFor("every node to snapshot past the grants", async () => {
-      const all = await Promise.all(cluster.ids.map((id) => cluster.status(id)));
-      return all.every((s) => s.snapshotIndex > grantIndex);
-    }, 20_000);
+    const grantIndex = [r1.token, r2.token, p.token].reduce<bigint>(
+      (m, t) => ((t ?? 0n) > m ? (t ?? 0n) : m),
+      0n,
+    );
+    await cluster.waitFor(
+      "every node to snapshot past the grants",
+      async () => {
+        const all = await Promise.all(cluster.ids.map((id) => cluster.status(id)));
+        return all.every((s) => s.snapshotIndex > grantIndex);
+      },
+      20_000,
+    );
     for (const id of cluster.ids) await cluster.kill(id);
     for (const id of cluster.ids) await cluster.restart(id);
     await cluster.leaderId(20_000);
     await expectState();
     // The history kept the kinds' fields too.
-    expect((await client.history("d/sem")).map((r) => [r.mode, r.slot, r.data ?? ""])).toEqual([["permit", 0, "slot holder"], ["permit", 1, ""]]);
+    expect((await client.history("d/sem")).map((r) => [r.mode, r.slot, r.data ?? ""])).toEqual([
+      ["permit", 0, "slot holder"],
+      ["permit", 1, ""],
+    ]);
     await Promise.allSettled([...readers, semHolder, churn].map((s) => s.close()));
   });
 
@@ -72,8 +93,14 @@ describe("the lock kinds across leader changes and snapshots", () => {
     await cluster.kill(first);
     const next = await cluster.leaderId();
     expect(next).not.toBe(first);
-    await cluster.waitFor("the new leader's hold-limit revoke", async () => (await client.getLock("d/hold")).holder === undefined, 15_000);
-    expect(await client.history("d/hold")).toMatchObject([{ token: got.token, reason: "revoked", revokedFor: "holdLimit", data: "limited" }]);
+    await cluster.waitFor(
+      "the new leader's hold-limit revoke",
+      async () => (await client.getLock("d/hold")).holder === undefined,
+      15_000,
+    );
+    expect(await client.history("d/hold")).toMatchObject([
+      { token: got.token, reason: "revoked", revokedFor: "holdLimit", data: "limited" },
+    ]);
     expect(await client.getSession(session.id)).toBeDefined();
     await cluster.restart(first);
     await session.close();

@@ -16,7 +16,8 @@ async function metric(cluster: Cluster, id: number, name: string, labels = ""): 
   const text = await (await fetch(`${cluster.metricsOrigin(id)}/metrics`)).text();
   let sum = 0;
   for (const line of text.split("\n")) {
-    if (!(line.startsWith(`${name}{`) || line.startsWith(`${name} `)) || !line.includes(labels)) continue;
+    if (!(line.startsWith(`${name}{`) || line.startsWith(`${name} `)) || !line.includes(labels))
+      continue;
     sum += Number(line.slice(line.lastIndexOf(" ") + 1));
   }
   return sum;
@@ -38,7 +39,10 @@ async function streamStats(cluster: Cluster, id: number): Promise<StreamStats> {
  * A reading summed over the nodes: a client follows the leader wherever a loaded machine's
  * elections move it, and whichever node it reaches counts its calls.
  */
-async function onEveryNode(cluster: Cluster, read: (id: number) => Promise<number>): Promise<number> {
+async function onEveryNode(
+  cluster: Cluster,
+  read: (id: number) => Promise<number>,
+): Promise<number> {
   return (await Promise.all(cluster.ids.map(read))).reduce((a, b) => a + b, 0);
 }
 
@@ -50,13 +54,22 @@ async function clusterStreamStats(cluster: Cluster): Promise<StreamStats> {
 }
 
 /** A raw Stream call on `endpoint` whose frames are given as bytes. */
-function rawStream(endpoint: string): { client: grpc.Client; call: grpc.ClientDuplexStream<Uint8Array, Buffer> } {
+function rawStream(endpoint: string): {
+  client: grpc.Client;
+  call: grpc.ClientDuplexStream<Uint8Array, Buffer>;
+} {
   const client = new grpc.Client(endpoint, grpc.credentials.createInsecure());
-  const call = client.makeBidiStreamRequest<Uint8Array, Buffer>(STREAM.path, (b) => Buffer.from(b), (b) => b);
+  const call = client.makeBidiStreamRequest<Uint8Array, Buffer>(
+    STREAM.path,
+    (b) => Buffer.from(b),
+    (b) => b,
+  );
   return { client, call };
 }
 
-function streamEnd(call: grpc.ClientDuplexStream<Uint8Array, Buffer>): Promise<grpc.ServiceError | null> {
+function streamEnd(
+  call: grpc.ClientDuplexStream<Uint8Array, Buffer>,
+): Promise<grpc.ServiceError | null> {
   return new Promise((resolve) => {
     call.on("error", (e: grpc.ServiceError) => resolve(e));
     call.on("end", () => resolve(null));
@@ -64,7 +77,9 @@ function streamEnd(call: grpc.ClientDuplexStream<Uint8Array, Buffer>): Promise<g
 }
 
 const getLocks = (from: number, count: number, lock: string): Uint8Array =>
-  pb.ClientFrame.encode({ requests: Array.from({ length: count }, (_, i) => ({ id: toU64(from + i), getLock: { lock } })) }).finish();
+  pb.ClientFrame.encode({
+    requests: Array.from({ length: count }, (_, i) => ({ id: toU64(from + i), getLock: { lock } })),
+  }).finish();
 
 describe("lock calls on the Stream RPC", () => {
   let cluster: Cluster;
@@ -98,24 +113,35 @@ describe("lock calls on the Stream RPC", () => {
   it("the keepalives of a client's sessions with one TTL travel as one call in one stream message per period", async () => {
     const client = cluster.client({ endpoints: [cluster.endpoint(leader)] });
     // A TTL a stall of this loaded process does not outlast; keepalives are counted, not timed.
-    const sessions = await Promise.all(Array.from({ length: 200 }, () => client.openSession({ ttlMs: 10_000 })));
+    const sessions = await Promise.all(
+      Array.from({ length: 200 }, () => client.openSession({ ttlMs: 10_000 })),
+    );
     const acked = new Map(sessions.map((s) => [s, 0]));
     for (const s of sessions) s.onDeadlineExtended(() => acked.set(s, (acked.get(s) ?? 0) + 1));
-    const fewestSince = (from: ReadonlyMap<unknown, number>): number => Math.min(...sessions.map((s) => (acked.get(s) ?? 0) - (from.get(s) ?? 0)));
+    const fewestSince = (from: ReadonlyMap<unknown, number>): number =>
+      Math.min(...sessions.map((s) => (acked.get(s) ?? 0) - (from.get(s) ?? 0)));
     try {
       // Past the first, possibly unaligned, keepalive of every session.
-      await cluster.waitFor("every session's first keepalive", () => Promise.resolve(fewestSince(new Map()) >= 1));
+      await cluster.waitFor("every session's first keepalive", () =>
+        Promise.resolve(fewestSince(new Map()) >= 1),
+      );
       // Of the acknowledgements counted from here, one per session may have been counted by
       // the leader before the readings below: three each leave two or more in the window.
       const ackedBefore = new Map(acked);
       const readings = async (): Promise<StreamStats & { kept: number }> => ({
-        ...await clusterStreamStats(cluster),
-        kept: await onEveryNode(cluster, (id) => metric(cluster, id, "palisade_session_keepalives_total")),
+        ...(await clusterStreamStats(cluster)),
+        kept: await onEveryNode(cluster, (id) =>
+          metric(cluster, id, "palisade_session_keepalives_total"),
+        ),
       });
       const before = await readings();
-      await cluster.waitFor("three more keepalives of every session", () => Promise.resolve(fewestSince(ackedBefore) >= 3), {
-        progress: () => Promise.resolve(fewestSince(ackedBefore)),
-      });
+      await cluster.waitFor(
+        "three more keepalives of every session",
+        () => Promise.resolve(fewestSince(ackedBefore) >= 3),
+        {
+          progress: () => Promise.resolve(fewestSince(ackedBefore)),
+        },
+      );
       const after = await readings();
       const kept = after.kept - before.kept;
       const calls = after.callsIn - before.callsIn;
@@ -163,18 +189,22 @@ describe("lock calls on the Stream RPC", () => {
       call.pause();
       const frames = 10;
       const perFrame = 2_000;
-      for (let f = 0; f < frames; f++) call.write(getLocks(1 + f * perFrame, perFrame, "stream-unread"));
+      for (let f = 0; f < frames; f++)
+        call.write(getLocks(1 + f * perFrame, perFrame, "stream-unread"));
       // Well past the node's in-flight cap: it stopped reading this stream, not serving.
       const other = await cluster.client().openSession({ ttlMs: 5_000 });
       expect((await other.acquire("stream-unread")).acquired).toBe(true);
       await other.close();
       call.resume();
-      await cluster.waitFor("every request answered", async () => answered.size === frames * perFrame, 30_000);
+      await cluster.waitFor(
+        "every request answered",
+        async () => answered.size === frames * perFrame,
+        30_000,
+      );
       expect(duplicates).toBe(0);
       const ended = streamEnd(call);
       call.end();
       expect(await ended).toBeNull(); // the node closes with OK once the client is done
-
     } finally {
       client.close();
     }
@@ -188,7 +218,9 @@ describe("lock calls on the Stream RPC", () => {
     const fresh = Array.from({ length: 30 }, (_, i) => `stream-failover-fresh-${i}`);
     const current = await cluster.leaderId();
     const framesBefore = (await streamStats(cluster, current)).framesIn;
-    const heldTokens = await Promise.all(held.map(async (name) => (await session.acquire(name)).token ?? 0n));
+    const heldTokens = await Promise.all(
+      held.map(async (name) => (await session.acquire(name)).token ?? 0n),
+    );
     expect((await streamStats(cluster, current)).framesIn).toBeGreaterThan(framesBefore); // the calls went on the stream
     // 30 releases and 30 acquires (60 writes: a session takes 64 at once) leave on the stream as the leader is killed; each is
     // retried with its seq on the next leader.
@@ -202,10 +234,14 @@ describe("lock calls on the Stream RPC", () => {
     expect(session.signal.aborted).toBe(false);
     // One grant per name, and one release of each held one: no retry took effect twice.
     for (const [i, name] of held.entries()) {
-      expect((await client.history(name)).map((r) => [r.token, r.sessionId, r.reason])).toEqual([[heldTokens[i], session.id, "released"]]);
+      expect((await client.history(name)).map((r) => [r.token, r.sessionId, r.reason])).toEqual([
+        [heldTokens[i], session.id, "released"],
+      ]);
     }
     for (const [i, name] of fresh.entries()) {
-      expect((await client.history(name)).map((r) => [r.token, r.sessionId, r.reason])).toEqual([[got[i]!.token, session.id, "current"]]);
+      expect((await client.history(name)).map((r) => [r.token, r.sessionId, r.reason])).toEqual([
+        [got[i]!.token, session.id, "current"],
+      ]);
     }
     await session.close();
     await cluster.restart(current);

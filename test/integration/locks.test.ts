@@ -2,7 +2,11 @@
 // bad input, exactly-once retries, expiry handing a lock to a waiter, and CancelWait.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  InvalidArgumentError, NotHolderError, RequestTooOldError, SessionNotFoundError, StaleTokenError,
+  InvalidArgumentError,
+  NotHolderError,
+  RequestTooOldError,
+  SessionNotFoundError,
+  StaleTokenError,
   type PalisadeClient,
 } from "../../client/index.ts";
 import { startCluster, type Cluster } from "./harness.ts";
@@ -85,7 +89,9 @@ describe("acquire and release", () => {
     // Once the client has acknowledged seq 1, a delayed duplicate of it (carrying its
     // original mark 0) is refused as too old and has no effect.
     await raw.release(sessionId, "retried", first.token, 2, 1);
-    await expect(raw.acquire({ sessionId, lock: "retried", seq: 1 })).rejects.toBeInstanceOf(RequestTooOldError);
+    await expect(raw.acquire({ sessionId, lock: "retried", seq: 1 })).rejects.toBeInstanceOf(
+      RequestTooOldError,
+    );
     expect((await client.getLock("retried")).holder).toBeUndefined();
   });
 });
@@ -93,8 +99,18 @@ describe("acquire and release", () => {
 describe("bad input", () => {
   it("rejects bad lock names", async () => {
     const session = await client.openSession({ ttlMs: 5_000 });
-    for (const name of ["", "a\u0000b", "tab\there", "del\u007f", "c1\u0085", "x".repeat(257), "é".repeat(129)]) {
-      await expect(session.acquire(name), JSON.stringify(name)).rejects.toBeInstanceOf(InvalidArgumentError);
+    for (const name of [
+      "",
+      "a\u0000b",
+      "tab\there",
+      "del\u007f",
+      "c1\u0085",
+      "x".repeat(257),
+      "é".repeat(129),
+    ]) {
+      await expect(session.acquire(name), JSON.stringify(name)).rejects.toBeInstanceOf(
+        InvalidArgumentError,
+      );
     }
     await expect(client.getLock("")).rejects.toBeInstanceOf(InvalidArgumentError);
     // 256 bytes is still allowed.
@@ -105,9 +121,13 @@ describe("bad input", () => {
 
   it("rejects a TTL out of bounds and a wait above the limit", async () => {
     await expect(client.openSession({ ttlMs: 100 })).rejects.toBeInstanceOf(InvalidArgumentError);
-    await expect(client.openSession({ ttlMs: 3_600_001 })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(client.openSession({ ttlMs: 3_600_001 })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
     const session = await client.openSession({ ttlMs: 5_000 });
-    await expect(session.acquire("long-wait", { waitMs: 3_600_001 })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(session.acquire("long-wait", { waitMs: 3_600_001 })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
     await session.close();
   });
 
@@ -129,7 +149,9 @@ describe("bad input", () => {
 
   it("answers NOT_FOUND for an unknown session", async () => {
     await expect(raw.keepAlive(987_654_321n)).rejects.toBeInstanceOf(SessionNotFoundError);
-    await expect(raw.acquire({ sessionId: 987_654_321n, lock: "nobody", seq: 1 })).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(
+      raw.acquire({ sessionId: 987_654_321n, lock: "nobody", seq: 1 }),
+    ).rejects.toBeInstanceOf(SessionNotFoundError);
     expect((await client.getLock("nobody")).holder).toBeUndefined();
   });
 });
@@ -159,7 +181,9 @@ describe("waiting", () => {
     const b = await client.openSession({ ttlMs: 5_000 });
     const first = await a.acquire("raced");
     const pending = b.startAcquire("raced", { waitMs: 30_000 });
-    await cluster.waitFor("b waiting", async () => (await client.getLock("raced")).waiters.some((w) => w.sessionId === b.id));
+    await cluster.waitFor("b waiting", async () =>
+      (await client.getLock("raced")).waiters.some((w) => w.sessionId === b.id),
+    );
 
     await a.release("raced", first.token ?? 0n);
     const cancel = await b.cancelWait("raced", pending.seq);
@@ -179,7 +203,10 @@ describe("waiting", () => {
     const b = await client.openSession({ ttlMs: 5_000 });
     await a.acquire("cancelled");
     const pending = b.startAcquire("cancelled", { waitMs: 30_000 });
-    await cluster.waitFor("b waiting", async () => (await client.getLock("cancelled")).waiters.length === 1);
+    await cluster.waitFor(
+      "b waiting",
+      async () => (await client.getLock("cancelled")).waiters.length === 1,
+    );
     expect(await b.cancelWait("cancelled", pending.seq)).toEqual({ outcome: "cancelled" });
     const result = await pending.result;
     expect(result.acquired).toBe(false);
@@ -196,7 +223,10 @@ describe("waiting", () => {
     const first = await a.acquire("aborted");
     const controller = new AbortController();
     const pending = b.acquire("aborted", { waitMs: 30_000, signal: controller.signal });
-    await cluster.waitFor("b waiting", async () => (await client.getLock("aborted")).waiters.length === 1);
+    await cluster.waitFor(
+      "b waiting",
+      async () => (await client.getLock("aborted")).waiters.length === 1,
+    );
     controller.abort();
     expect(await pending).toMatchObject({ acquired: false, cancelled: true });
     expect((await client.getLock("aborted")).waiters).toEqual([]);

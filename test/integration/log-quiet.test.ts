@@ -22,18 +22,41 @@ describe("logs at info level", () => {
     dir = mkdtempSync(join(IT_ROOT, "quiet-"));
     const [peer, clientPort, m] = await freePorts(3);
     metrics = `127.0.0.1:${m}`;
-    const cfg = nodeConfig(parseClusterConfig({
-      clusterId: "palisade-quiet",
-      nodes: [{ id: 1, peerAddress: `127.0.0.1:${peer}`, clientAddress: `127.0.0.1:${clientPort}`, metricsAddress: metrics, dataDir: "node-1" }],
-      raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1 },
-      limits: { minTtlMs: 500 },
-      disk: { reserveBytes: 0 },
-    }, "quiet test", dir), 1);
-    const logger = createLogger({ nodeId: 1, level: "info", destination: { write: (line: string) => void lines.push(JSON.parse(line)) } });
+    const cfg = nodeConfig(
+      parseClusterConfig(
+        {
+          clusterId: "palisade-quiet",
+          nodes: [
+            {
+              id: 1,
+              peerAddress: `127.0.0.1:${peer}`,
+              clientAddress: `127.0.0.1:${clientPort}`,
+              metricsAddress: metrics,
+              dataDir: "node-1",
+            },
+          ],
+          raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1 },
+          limits: { minTtlMs: 500 },
+          disk: { reserveBytes: 0 },
+        },
+        "quiet test",
+        dir,
+      ),
+      1,
+    );
+    const logger = createLogger({
+      nodeId: 1,
+      level: "info",
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    });
     node = await PalisadeNode.start(cfg, { logger });
     // A single node elects itself; the hook's timeout bounds how long that may take here.
     while (!node.host.isLeader) await new Promise((r) => setTimeout(r, 25));
-    client = new PalisadeClient({ endpoints: [`127.0.0.1:${clientPort}`], callTimeoutMs: 2_000, retryBudgetMs: 10_000 });
+    client = new PalisadeClient({
+      endpoints: [`127.0.0.1:${clientPort}`],
+      callTimeoutMs: 2_000,
+      retryBudgetMs: 10_000,
+    });
   });
 
   afterAll(async () => {
@@ -47,17 +70,18 @@ describe("logs at info level", () => {
     const session = await client.openSession({ ttlMs: 3_000, clientName: "quiet" });
     let keepalives = 0;
     session.onDeadlineExtended(() => keepalives++);
-    const keptAlive = (n: number): Promise<void> => new Promise((resolve) => {
-      const off = session.onDeadlineExtended(() => {
-        if (keepalives < n) return;
-        off();
-        resolve();
+    const keptAlive = (n: number): Promise<void> =>
+      new Promise((resolve) => {
+        const off = session.onDeadlineExtended(() => {
+          if (keepalives < n) return;
+          off();
+          resolve();
+        });
+        if (keepalives >= n) {
+          off();
+          resolve();
+        }
       });
-      if (keepalives >= n) {
-        off();
-        resolve();
-      }
-    });
     await keptAlive(1);
     const before = lines.length;
     const keptBefore = keepalives;
@@ -67,12 +91,15 @@ describe("logs at info level", () => {
       await session.release(`quiet/${i % 3}`, got.token ?? 0n);
       await client.getLock(`quiet/${i % 3}`);
     }
-    for (const path of ["/ui", "/ui/api/locks", "/ui/api/sessions", "/ui/api/cluster", "/metrics"]) await (await fetch(`http://${metrics}${path}`)).text();
+    for (const path of ["/ui", "/ui/api/locks", "/ui/api/sessions", "/ui/api/cluster", "/metrics"])
+      await (await fetch(`http://${metrics}${path}`)).text();
     // Two more keepalives acknowledged within the lines looked at.
     await keptAlive(keptBefore + 2);
     // A loaded machine may stall this process's event loop past a 20 ms heartbeat, which
     // the node rightly reports; that line is about the machine, not about a request.
-    const during = lines.slice(before).filter((l) => !String(l.msg).startsWith("event loop stalled"));
+    const during = lines
+      .slice(before)
+      .filter((l) => !String(l.msg).startsWith("event loop stalled"));
     expect(during.map((l) => l.msg)).toEqual([]);
     await session.close();
   });

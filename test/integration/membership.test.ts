@@ -1,6 +1,10 @@
 // Replacing a node and a rolling restart, on real processes, while a client holds a lock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FailedPreconditionError, type MemberInfo, type PalisadeClient } from "../../client/index.ts";
+import {
+  FailedPreconditionError,
+  type MemberInfo,
+  type PalisadeClient,
+} from "../../client/index.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
 describe("cluster lifecycle", () => {
@@ -27,10 +31,14 @@ describe("cluster lifecycle", () => {
     const n4 = await cluster.startJoiningNode();
     await admin.memberAdd(n4.id, n4.peerAddress, n4.clientAddress);
     const leader = await cluster.leaderId();
-    await cluster.waitFor("the learner to catch up", async () => {
-      const [l, s] = await Promise.all([cluster.status(leader), cluster.status(n4.id)]);
-      return s.appliedIndex >= l.commitIndex && s.role === "follower";
-    }, { progress: async () => (await cluster.status(n4.id)).appliedIndex });
+    await cluster.waitFor(
+      "the learner to catch up",
+      async () => {
+        const [l, s] = await Promise.all([cluster.status(leader), cluster.status(n4.id)]);
+        return s.appliedIndex >= l.commitIndex && s.role === "follower";
+      },
+      { progress: async () => (await cluster.status(n4.id)).appliedIndex },
+    );
     // The leader promotes only a learner it has seen caught up; one newly elected meanwhile
     // has not heard from it yet and refuses, to be asked again (as its refusal says).
     let promoted: MemberInfo[] = [];
@@ -39,7 +47,8 @@ describe("cluster lifecycle", () => {
         promoted = await admin.memberPromote(n4.id);
         return true;
       } catch (err) {
-        if (err instanceof FailedPreconditionError && /has not caught up/.test(err.message)) return false;
+        if (err instanceof FailedPreconditionError && /has not caught up/.test(err.message))
+          return false;
         throw err;
       }
     });
@@ -91,10 +100,14 @@ describe("cluster lifecycle", () => {
       await cluster.restart(id);
       const after = await cluster.leaderId();
       if (id === leader) expect(after).not.toBe(id);
-      await cluster.waitFor(`node ${id} to catch up`, async () => {
-        const [l, s] = await Promise.all([cluster.status(after), cluster.status(id)]);
-        return s.appliedIndex >= l.commitIndex;
-      }, { progress: async () => (await cluster.status(id)).appliedIndex });
+      await cluster.waitFor(
+        `node ${id} to catch up`,
+        async () => {
+          const [l, s] = await Promise.all([cluster.status(after), cluster.status(id)]);
+          return s.appliedIndex >= l.commitIndex;
+        },
+        { progress: async () => (await cluster.status(id)).appliedIndex },
+      );
     }
     expect(session.state).toBe("open");
     const info = await client.getLock("rolling");

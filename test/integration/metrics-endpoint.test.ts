@@ -8,7 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PalisadeClient } from "../../client/index.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { adminServiceDefinition, lockServiceDefinition } from "../../proto/grpc.ts";
-import { nodeConfig, parseClusterConfig, type ClusterConfigInput } from "../../node/config/index.ts";
+import {
+  nodeConfig,
+  parseClusterConfig,
+  type ClusterConfigInput,
+} from "../../node/config/index.ts";
 import { PalisadeNode } from "../../node/server/node.ts";
 import { createLogger } from "../../node/util/logger.ts";
 import { toU64 } from "../../proto/wire.ts";
@@ -16,12 +20,17 @@ import { ensureRoot, IT_ROOT } from "./pidfiles.ts";
 
 async function freePorts(count: number): Promise<number[]> {
   const servers = Array.from({ length: count }, () => createServer());
-  const ports = await Promise.all(servers.map((s) => new Promise<number>((resolve) => {
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      resolve(typeof a === "object" && a ? a.port : 0);
-    });
-  })));
+  const ports = await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<number>((resolve) => {
+          s.listen(0, "127.0.0.1", () => {
+            const a = s.address();
+            resolve(typeof a === "object" && a ? a.port : 0);
+          });
+        }),
+    ),
+  );
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   return ports;
 }
@@ -39,16 +48,31 @@ async function startSingleNode(limits: ClusterConfigInput["limits"] = {}): Promi
   const [peer, client, metrics] = await freePorts(3);
   const input: ClusterConfigInput = {
     clusterId: "palisade-metrics",
-    nodes: [{ id: 1, peerAddress: `127.0.0.1:${peer}`, clientAddress: `127.0.0.1:${client}`, metricsAddress: `127.0.0.1:${metrics}`, dataDir: "node-1" }],
+    nodes: [
+      {
+        id: 1,
+        peerAddress: `127.0.0.1:${peer}`,
+        clientAddress: `127.0.0.1:${client}`,
+        metricsAddress: `127.0.0.1:${metrics}`,
+        dataDir: "node-1",
+      },
+    ],
     raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1 },
     limits: { minTtlMs: 500, ...limits },
     disk: { reserveBytes: 0 },
   };
   const cfg = nodeConfig(parseClusterConfig(input, "metrics test", dir), 1);
-  const node = await PalisadeNode.start(cfg, { logger: createLogger({ nodeId: 1, level: "silent" }) });
+  const node = await PalisadeNode.start(cfg, {
+    logger: createLogger({ nodeId: 1, level: "silent" }),
+  });
   // A single node elects itself; the caller's timeout bounds how long that may take here.
   while (!node.host.isLeader) await new Promise((r) => setTimeout(r, 25));
-  return { node, clientAddress: `127.0.0.1:${client}`, metricsUrl: `http://127.0.0.1:${metrics}/metrics`, dir };
+  return {
+    node,
+    clientAddress: `127.0.0.1:${client}`,
+    metricsUrl: `http://127.0.0.1:${metrics}/metrics`,
+    dir,
+  };
 }
 
 async function stopNode(r: Running | undefined): Promise<void> {
@@ -65,16 +89,30 @@ function sample(text: string, series: string): number | undefined {
 
 const L = 'cluster="palisade-metrics",node="1"';
 
-type Unary = (path: string, body: Uint8Array) => Promise<{ ok: true; bytes: Buffer } | { ok: false; code: grpc.status; details: string }>;
+type Unary = (
+  path: string,
+  body: Uint8Array,
+) => Promise<{ ok: true; bytes: Buffer } | { ok: false; code: grpc.status; details: string }>;
 
 function rawCaller(address: string): { call: Unary; close(): void } {
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
-  const call: Unary = (path, body) => new Promise((resolve) => {
-    client.makeUnaryRequest<Uint8Array, Buffer>(
-      path, (b) => Buffer.from(b), (b) => b, body, new grpc.Metadata(), { deadline: Date.now() + 5_000 },
-      (err, res) => resolve(err ? { ok: false, code: err.code, details: err.details } : { ok: true, bytes: res ?? Buffer.alloc(0) }),
-    );
-  });
+  const call: Unary = (path, body) =>
+    new Promise((resolve) => {
+      client.makeUnaryRequest<Uint8Array, Buffer>(
+        path,
+        (b) => Buffer.from(b),
+        (b) => b,
+        body,
+        new grpc.Metadata(),
+        { deadline: Date.now() + 5_000 },
+        (err, res) =>
+          resolve(
+            err
+              ? { ok: false, code: err.code, details: err.details }
+              : { ok: true, bytes: res ?? Buffer.alloc(0) },
+          ),
+      );
+    });
   return { call, close: () => client.close() };
 }
 
@@ -97,7 +135,11 @@ describe("metrics endpoint and health service", () => {
 
   beforeAll(async () => {
     running = await startSingleNode();
-    client = new PalisadeClient({ endpoints: [running.clientAddress], callTimeoutMs: 2_000, retryBudgetMs: 10_000 });
+    client = new PalisadeClient({
+      endpoints: [running.clientAddress],
+      callTimeoutMs: 2_000,
+      retryBudgetMs: 10_000,
+    });
   });
 
   afterAll(async () => {
@@ -124,7 +166,9 @@ describe("metrics endpoint and health service", () => {
     expect(sample(text, `palisade_sessions{${L}}`)).toBe(1);
     expect(sample(text, `palisade_locks_held{${L}}`)).toBe(1);
     expect(sample(text, `palisade_lock_waiters{${L}}`)).toBe(0);
-    expect(sample(text, `palisade_proposals_total{result="committed",${L}}`)).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(text, `palisade_proposals_total{result="committed",${L}}`),
+    ).toBeGreaterThanOrEqual(2);
     expect(sample(text, `palisade_proposal_commit_seconds_count{${L}}`)).toBeGreaterThanOrEqual(2);
     expect(sample(text, `palisade_storage_fsync_seconds_count{${L}}`)).toBeGreaterThanOrEqual(3);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{/m);
@@ -141,7 +185,9 @@ describe("metrics endpoint and health service", () => {
       raw.close();
     }
     const text = await (await fetch(running!.metricsUrl)).text();
-    expect(sample(text, `palisade_requests_rejected_total{method="GetSession",reason="not_found",${L}}`)).toBe(1);
+    expect(
+      sample(text, `palisade_requests_rejected_total{method="GetSession",reason="not_found",${L}}`),
+    ).toBe(1);
   });
 
   it("a grant, a queued wait and their ends show in the lock series of the leader", async () => {
@@ -150,7 +196,11 @@ describe("metrics endpoint and health service", () => {
     const first = await holder.acquire("metrics/queued");
     expect(first.acquired).toBe(true);
     const waiting = waiter.acquire("metrics/queued", { waitMs: 10_000 });
-    const queued = async (): Promise<number | undefined> => sample(await (await fetch(running!.metricsUrl)).text(), `palisade_lock_queue_length_max{lock_prefix="",${L}}`);
+    const queued = async (): Promise<number | undefined> =>
+      sample(
+        await (await fetch(running!.metricsUrl)).text(),
+        `palisade_lock_queue_length_max{lock_prefix="",${L}}`,
+      );
     // The wait is queued once the leader has applied it, however long that takes here.
     while (((await queued()) ?? 0) < 1) await new Promise((r) => setTimeout(r, 10));
     expect(await queued()).toBe(1);
@@ -161,7 +211,12 @@ describe("metrics endpoint and health service", () => {
     const text = await (await fetch(running!.metricsUrl)).text();
     const K = `kind="exclusive",lock_prefix="",${L}`;
     expect(sample(text, `palisade_lock_grants_total{${K}}`)).toBeGreaterThanOrEqual(2);
-    expect(sample(text, `palisade_lock_grants_ended_total{kind="exclusive",reason="released",lock_prefix="",${L}}`)).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(
+        text,
+        `palisade_lock_grants_ended_total{kind="exclusive",reason="released",lock_prefix="",${L}}`,
+      ),
+    ).toBeGreaterThanOrEqual(2);
     expect(text).toMatch(/^palisade_lock_hold_seconds_count\{.*reason="released".*\} [1-9]/m);
     expect(text).toMatch(/^palisade_lock_wait_seconds_count\{.*kind="exclusive".*\} 1$/m);
     expect(await queued()).toBe(0);
@@ -181,7 +236,10 @@ describe("metrics endpoint and health service", () => {
         expect(answer.ok, service).toBe(true);
         if (answer.ok) expect(healthStatus(answer.bytes), service).toBe(1);
       }
-      const unknown = await raw.call("/grpc.health.v1.Health/Check", healthRequest("no.such.Service"));
+      const unknown = await raw.call(
+        "/grpc.health.v1.Health/Check",
+        healthRequest("no.such.Service"),
+      );
       expect(unknown.ok ? 0 : unknown.code).toBe(grpc.status.NOT_FOUND);
     } finally {
       raw.close();
@@ -205,19 +263,34 @@ describe("per-client rate limit", () => {
     const raw = rawCaller(running!.clientAddress);
     try {
       // OpenSession has no session yet: it spends the caller's connection budget (1 of 3).
-      const opened = await raw.call(lockServiceDefinition.OpenSession.path, palisade.v1.OpenSessionRequest.encode({ ttlMs: toU64(60_000), requestId: "rl-1" }).finish());
+      const opened = await raw.call(
+        lockServiceDefinition.OpenSession.path,
+        palisade.v1.OpenSessionRequest.encode({ ttlMs: toU64(60_000), requestId: "rl-1" }).finish(),
+      );
       expect(opened.ok).toBe(true);
-      const sessionId = opened.ok ? palisade.v1.OpenSessionResponse.decode(opened.bytes).sessionId : toU64(0);
+      const sessionId = opened.ok
+        ? palisade.v1.OpenSessionResponse.decode(opened.bytes).sessionId
+        : toU64(0);
       const answers = [];
-      for (let i = 0; i < 3; i++) answers.push(await raw.call(adminServiceDefinition.Status.path, statusRequest()));
+      for (let i = 0; i < 3; i++)
+        answers.push(await raw.call(adminServiceDefinition.Status.path, statusRequest()));
       expect(answers.map((a) => a.ok)).toEqual([true, true, false]);
       const refused = answers[2];
       expect(refused.ok ? 0 : refused.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
       expect(refused.ok ? "" : refused.details).toMatch(/rate limit/);
 
       // Session calls spend the session's own budget, not the exhausted connection budget.
-      const getSession = () => raw.call(lockServiceDefinition.GetSession.path, palisade.v1.GetSessionRequest.encode({ sessionId }).finish());
-      const sessionAnswers = [await getSession(), await getSession(), await getSession(), await getSession()];
+      const getSession = () =>
+        raw.call(
+          lockServiceDefinition.GetSession.path,
+          palisade.v1.GetSessionRequest.encode({ sessionId }).finish(),
+        );
+      const sessionAnswers = [
+        await getSession(),
+        await getSession(),
+        await getSession(),
+        await getSession(),
+      ];
       expect(sessionAnswers.map((a) => a.ok)).toEqual([true, true, true, false]);
       const last = sessionAnswers[3];
       expect(last.ok ? 0 : last.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
@@ -229,7 +302,14 @@ describe("per-client rate limit", () => {
       raw.close();
     }
     const text = await (await fetch(running!.metricsUrl)).text();
-    expect(sample(text, `palisade_requests_rejected_total{method="Status",reason="rate_limited",${L}}`)).toBe(1);
-    expect(sample(text, `palisade_requests_rejected_total{method="GetSession",reason="rate_limited",${L}}`)).toBe(1);
+    expect(
+      sample(text, `palisade_requests_rejected_total{method="Status",reason="rate_limited",${L}}`),
+    ).toBe(1);
+    expect(
+      sample(
+        text,
+        `palisade_requests_rejected_total{method="GetSession",reason="rate_limited",${L}}`,
+      ),
+    ).toBe(1);
   });
 });

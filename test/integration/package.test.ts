@@ -22,9 +22,14 @@ interface Run {
 
 function run(file: string, args: string[], cwd: string, timeoutMs = 90_000): Promise<Run> {
   return new Promise((done) => {
-    execFile(file, args, { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      done({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      { cwd, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        done({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -44,12 +49,29 @@ beforeAll(async () => {
   // `npm pack` runs `prepare`, which builds dist/ afresh.
   const pack = await run("npm", ["pack", "--json", "--pack-destination", dir], REPO_ROOT);
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
-  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as Array<{ filename: string; files: PackedFile[] }>;
+  const [info] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as Array<{
+    filename: string;
+    files: PackedFile[];
+  }>;
   packed = info.files.map((f) => f.path);
   app = join(dir, "app");
   mkdirSync(app);
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "palisade-pack-check", private: true, type: "module" }));
-  const install = await run("npm", ["install", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", join(dir, info.filename)], app);
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({ name: "palisade-pack-check", private: true, type: "module" }),
+  );
+  const install = await run(
+    "npm",
+    [
+      "install",
+      "--omit=dev",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      join(dir, info.filename),
+    ],
+    app,
+  );
   if (install.code !== 0) throw new Error(`npm install of the package failed:\n${install.stderr}`);
 }, 150_000);
 
@@ -71,7 +93,8 @@ describe("the package made by npm pack", () => {
     expect(packed).toContain("dist/proto/gen/palisade.js");
     expect(packed).toContain("dist/client/run/watchdog.mjs");
     expect(packed.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);
-    for (const dev of ["tsx", "typescript", "vitest", "eslint"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
+    for (const dev of ["tsx", "typescript", "vitest", "eslint"])
+      expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
   });
 
   it("runs palisade --help and palisadectl --help", async () => {
@@ -84,24 +107,53 @@ describe("the package made by npm pack", () => {
   });
 
   it("exports palisade/client and palisade/fence as JavaScript with type declarations", async () => {
-    const probe = await run(process.execPath, ["--input-type=module", "-e",
-      "const c = await import('palisade/client'); const f = await import('palisade/fence');" +
-      "console.log(typeof c.PalisadeClient, typeof f.MemoryFence, import.meta.resolve('palisade/client'))"], app);
+    const probe = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        "const c = await import('palisade/client'); const f = await import('palisade/fence');" +
+          "console.log(typeof c.PalisadeClient, typeof f.MemoryFence, import.meta.resolve('palisade/client'))",
+      ],
+      app,
+    );
     expect(probe.code, probe.stderr).toBe(0);
-    expect(probe.stdout.trim()).toMatch(/^function function file:\/\/.*\/node_modules\/palisade\/dist\/client\/index\.js$/);
+    expect(probe.stdout.trim()).toMatch(
+      /^function function file:\/\/.*\/node_modules\/palisade\/dist\/client\/index\.js$/,
+    );
     // A TypeScript consumer gets the declarations: a typed call compiles, a mistyped one does not.
-    writeFileSync(join(app, "check.ts"), [
-      `import { PalisadeClient, type NodeStatus } from "palisade/client";`,
-      `import { MemoryFence } from "palisade/fence";`,
-      `const status: Promise<NodeStatus> = new PalisadeClient({ endpoints: ["127.0.0.1:1"] }).status("127.0.0.1:1");`,
-      `// @ts-expect-error: a fencing token is a bigint`,
-      `void new MemoryFence().guard("resource", "not a token", async () => undefined);`,
-      `void status;`,
-    ].join("\n"));
-    const tsc = await run(process.execPath, [
-      join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext",
-      "--target", "es2022", "--skipLibCheck", "--typeRoots", join(REPO_ROOT, "node_modules/@types"), "--types", "node", "check.ts",
-    ], app);
+    writeFileSync(
+      join(app, "check.ts"),
+      [
+        `import { PalisadeClient, type NodeStatus } from "palisade/client";`,
+        `import { MemoryFence } from "palisade/fence";`,
+        `const status: Promise<NodeStatus> = new PalisadeClient({ endpoints: ["127.0.0.1:1"] }).status("127.0.0.1:1");`,
+        `// @ts-expect-error: a fencing token is a bigint`,
+        `void new MemoryFence().guard("resource", "not a token", async () => undefined);`,
+        `void status;`,
+      ].join("\n"),
+    );
+    const tsc = await run(
+      process.execPath,
+      [
+        join(REPO_ROOT, "node_modules/typescript/bin/tsc"),
+        "--noEmit",
+        "--strict",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--target",
+        "es2022",
+        "--skipLibCheck",
+        "--typeRoots",
+        join(REPO_ROOT, "node_modules/@types"),
+        "--types",
+        "node",
+        "check.ts",
+      ],
+      app,
+    );
     expect(tsc.code, tsc.stdout).toBe(0);
   });
 
@@ -109,13 +161,28 @@ describe("the package made by npm pack", () => {
     const [peerPort, clientPort, metricsPort] = await freePorts(3);
     const endpoint = `127.0.0.1:${clientPort}`;
     const config = join(dir, "cluster.json");
-    writeFileSync(config, JSON.stringify({
-      clusterId: "palisade-pack",
-      nodes: [{ id: 1, peerAddress: `127.0.0.1:${peerPort}`, clientAddress: endpoint, metricsAddress: `127.0.0.1:${metricsPort}`, dataDir: "node-1" }],
-      disk: { reserveBytes: 0 },
-    }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        clusterId: "palisade-pack",
+        nodes: [
+          {
+            id: 1,
+            peerAddress: `127.0.0.1:${peerPort}`,
+            clientAddress: endpoint,
+            metricsAddress: `127.0.0.1:${metricsPort}`,
+            dataDir: "node-1",
+          },
+        ],
+        disk: { reserveBytes: 0 },
+      }),
+    );
     let output = "";
-    node = spawn(bin("palisade"), ["node", "--config", config, "--id", "1", "--log-format", "json"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    node = spawn(
+      bin("palisade"),
+      ["node", "--config", config, "--id", "1", "--log-format", "json"],
+      { cwd: app, stdio: ["ignore", "pipe", "pipe"] },
+    );
     node.stdout?.on("data", (d: Buffer) => (output += d.toString()));
     node.stderr?.on("data", (d: Buffer) => (output += d.toString()));
     const pid = node.pid as number;
@@ -124,7 +191,11 @@ describe("the package made by npm pack", () => {
     let status: Run = { code: -1, stdout: "", stderr: "" };
     for (let i = 0; i < 100 && status.code !== 0; i++) {
       if (node.exitCode !== null) throw new Error(`the node exited:\n${output}`);
-      status = await run(bin("palisadectl"), ["--endpoints", endpoint, "--json", "--timeout", "1s", "status"], app);
+      status = await run(
+        bin("palisadectl"),
+        ["--endpoints", endpoint, "--json", "--timeout", "1s", "status"],
+        app,
+      );
       if (status.code !== 0) await sleep(200);
     }
     expect(status.code, `${status.stderr}\n${output}`).toBe(0);
@@ -142,9 +213,19 @@ describe("the package made by npm pack", () => {
 
   it("runs palisade init, which writes the cluster file, certificates and the systemd unit", async () => {
     const out = join(dir, "init");
-    const init = await run(bin("palisade"), ["init", "--dir", out, "--hosts", "10.9.0.1,10.9.0.2,10.9.0.3"], app);
+    const init = await run(
+      bin("palisade"),
+      ["init", "--dir", out, "--hosts", "10.9.0.1,10.9.0.2,10.9.0.3"],
+      app,
+    );
     expect(init.code, init.stderr).toBe(0);
-    for (const file of ["palisade.json", "palisade@.service", "certs/ca.crt", "certs/node-1.crt", "certs/admin.key"]) {
+    for (const file of [
+      "palisade.json",
+      "palisade@.service",
+      "certs/ca.crt",
+      "certs/node-1.crt",
+      "certs/admin.key",
+    ]) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
   });

@@ -34,7 +34,10 @@ describeWithLab(`a waiting Acquire on a leader cut off from the other nodes${ski
     try {
       lab = await openTestLab(3);
       const net = lab;
-      cluster = await startCluster({ host: (id) => net.address(id), launcher: (id) => net.exec(id) });
+      cluster = await startCluster({
+        host: (id) => net.address(id),
+        launcher: (id) => net.exec(id),
+      });
       const c = cluster;
       const client = (clientName: string): PalisadeClient => {
         const made = new PalisadeClient({ endpoints: [...c.endpoints], clientName });
@@ -48,8 +51,14 @@ describeWithLab(`a waiting Acquire on a leader cut off from the other nodes${ski
       const holder = await holderClient.lock("x");
       const old = await c.leaderId();
       let outcome: Outcome | undefined;
-      void waiterClient.lock("x", { waitMs: WAIT_MS }).then((handle) => (outcome = { handle }), (error: unknown) => (outcome = { error }));
-      await c.waitFor("the waiter in x's queue", async () => (await reader.getLock("x")).waiters.length === 1);
+      void waiterClient.lock("x", { waitMs: WAIT_MS }).then(
+        (handle) => (outcome = { handle }),
+        (error: unknown) => (outcome = { error }),
+      );
+      await c.waitFor(
+        "the waiter in x's queue",
+        async () => (await reader.getLock("x")).waiters.length === 1,
+      );
       expect(await c.leaderId()).toBe(old);
 
       // Peer traffic only: the nodes' namespaces lose each other, the test process reaches all three.
@@ -66,8 +75,14 @@ describeWithLab(`a waiting Acquire on a leader cut off from the other nodes${ski
       await holder.release();
       const releasedAt = Date.now();
       while (outcome === undefined && Date.now() - releasedAt < GRANT_WITHIN_MS) await sleep(50);
-      expect(outcome, `the waiter's lock() had not resolved ${GRANT_WITHIN_MS / 1000} s after the release, the old leader ${old} still cut off`).toBeDefined();
-      if (!outcome || "error" in outcome) throw new Error(`the waiter's lock() failed: ${String(outcome && "error" in outcome ? outcome.error : "")}`);
+      expect(
+        outcome,
+        `the waiter's lock() had not resolved ${GRANT_WITHIN_MS / 1000} s after the release, the old leader ${old} still cut off`,
+      ).toBeDefined();
+      if (!outcome || "error" in outcome)
+        throw new Error(
+          `the waiter's lock() failed: ${String(outcome && "error" in outcome ? outcome.error : "")}`,
+        );
       const granted = outcome.handle;
       expect(granted.token).toBeGreaterThan(holder.token);
 

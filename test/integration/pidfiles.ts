@@ -1,6 +1,14 @@
 // Bookkeeping of the node processes and folders the integration tests create, kept under
 // os.tmpdir()/palisade-it so a later run can clean up after a run that died.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { processAlive } from "../../chaos/fault/registry.ts";
@@ -83,7 +91,8 @@ export function cleanupLeftovers(): { killed: number[]; removed: string[] } {
     const dir = join(IT_ROOT, entry);
     let owner = 0;
     try {
-      owner = (JSON.parse(readFileSync(join(dir, "owner.json"), "utf8")) as { owner: number }).owner;
+      owner = (JSON.parse(readFileSync(join(dir, "owner.json"), "utf8")) as { owner: number })
+        .owner;
     } catch {
       // No owner file: a folder from a run that died while creating it.
     }

@@ -29,7 +29,9 @@ const handlers: Readonly<Record<string, ControlHandler>> = {
   },
   async followers() {
     const leader = await cluster.leaderId();
-    return cluster.ids.filter((id) => id !== leader && cluster.isRunning(id)).map((id) => cluster.endpoint(id));
+    return cluster.ids
+      .filter((id) => id !== leader && cluster.isRunning(id))
+      .map((id) => cluster.endpoint(id));
   },
   async "kill-leader"() {
     const id = await cluster.leaderId();
@@ -39,7 +41,10 @@ const handlers: Readonly<Record<string, ControlHandler>> = {
   async restart([id]) {
     const node = Number(id);
     await cluster.restart(node);
-    await cluster.waitFor(`node ${node} back`, async () => (await cluster.status(node)).appliedIndex > 0n);
+    await cluster.waitFor(
+      `node ${node} back`,
+      async () => (await cluster.status(node)).appliedIndex > 0n,
+    );
     await cluster.leaderId();
     return [];
   },
@@ -67,7 +72,12 @@ const handlers: Readonly<Record<string, ControlHandler>> = {
 /** Runs one Python test and fails with its report unless it ran and passed. */
 async function passes(method: string, signal: AbortSignal): Promise<void> {
   const test = `tests.cluster.test_cluster.ClusterTest.${method}`;
-  const run = await runPythonTest(test, { PALISADE_ENDPOINTS: cluster.endpoints.join(",") }, handlers, signal);
+  const run = await runPythonTest(
+    test,
+    { PALISADE_ENDPOINTS: cluster.endpoints.join(",") },
+    handlers,
+    signal,
+  );
   const report = `python ${test}: exit ${run.code ?? run.signal}\n${run.stderr}\ncontrol:\n${run.requests.join("\n")}\nstdout:\n${run.stdout}`;
   expect(run.code, report).toBe(0);
   expect(run.stderr, report).toMatch(/^Ran 1 test in /m);
@@ -79,27 +89,52 @@ describe("Python client on a real cluster", () => {
     await passes("test_an_acquire_sent_to_a_follower_follows_the_leader_hint", signal);
   });
 
-  it("an acquire whose answer is lost with the killed leader is retried with the same seq and takes effect once", async ({ signal }) => {
-    await passes("test_an_acquire_whose_answer_is_lost_with_the_leader_is_retried_with_the_same_seq_and_takes_effect_once", signal);
+  it("an acquire whose answer is lost with the killed leader is retried with the same seq and takes effect once", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_an_acquire_whose_answer_is_lost_with_the_leader_is_retried_with_the_same_seq_and_takes_effect_once",
+      signal,
+    );
   });
 
-  it("a release whose outcome is unknown goes on with its seq and frees the lock once a node answers, after later writes", async ({ signal }) => {
-    await passes("test_a_release_whose_outcome_is_unknown_goes_on_with_its_seq_and_frees_the_lock_after_later_writes", signal);
+  it("a release whose outcome is unknown goes on with its seq and frees the lock once a node answers, after later writes", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_a_release_whose_outcome_is_unknown_goes_on_with_its_seq_and_frees_the_lock_after_later_writes",
+      signal,
+    );
   });
 
-  it("a process stopped past its session TTL finds its session lost for good and its lock with another session", async ({ signal }) => {
-    await passes("test_a_session_paused_past_its_ttl_is_lost_for_good_and_its_lock_goes_to_another_session", signal);
+  it("a process stopped past its session TTL finds its session lost for good and its lock with another session", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_a_session_paused_past_its_ttl_is_lost_for_good_and_its_lock_goes_to_another_session",
+      signal,
+    );
   });
 
   it("bad input raises the matching error class and changes nothing", async ({ signal }) => {
     await passes("test_bad_input_raises_the_matching_error_and_changes_nothing", signal);
   });
 
-  it("the context manager releases the lock on exit, also when the body raises", async ({ signal }) => {
-    await passes("test_the_context_manager_releases_the_lock_on_exit_also_when_the_body_raises", signal);
+  it("the context manager releases the lock on exit, also when the body raises", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_the_context_manager_releases_the_lock_on_exit_also_when_the_body_raises",
+      signal,
+    );
   });
 
-  it("a wait given up (cancel event, Ctrl-C) sends CancelWait, and a grant that arrives anyway is released", async ({ signal }) => {
-    await passes("test_a_wait_given_up_sends_cancel_wait_and_a_grant_that_arrives_anyway_is_released", signal);
+  it("a wait given up (cancel event, Ctrl-C) sends CancelWait, and a grant that arrives anyway is released", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_a_wait_given_up_sends_cancel_wait_and_a_grant_that_arrives_anyway_is_released",
+      signal,
+    );
   });
 });

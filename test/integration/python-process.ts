@@ -40,7 +40,14 @@ export function runPythonTest(
 ): Promise<PythonRun> {
   const child = spawn(PYTHON, ["-m", "unittest", "-v", test], {
     cwd: PYTHON_CLIENT_DIR,
-    env: { ...process.env, PYTHONPATH: PYTHON_CLIENT_DIR, PYTHONUNBUFFERED: "1", PYTHONDONTWRITEBYTECODE: "1", PALISADE_CONTROL: "stdio", ...env },
+    env: {
+      ...process.env,
+      PYTHONPATH: PYTHON_CLIENT_DIR,
+      PYTHONUNBUFFERED: "1",
+      PYTHONDONTWRITEBYTECODE: "1",
+      PALISADE_CONTROL: "stdio",
+      ...env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const pid = child.pid;
@@ -84,7 +91,9 @@ export function runPythonTest(
     });
     child.once("exit", (code, exitSignal) => {
       signal.removeEventListener("abort", abort);
-      void queue.then(() => resolvePromise({ code, signal: exitSignal, stderr, stdout: stdout.join("\n"), requests }));
+      void queue.then(() =>
+        resolvePromise({ code, signal: exitSignal, stderr, stdout: stdout.join("\n"), requests }),
+      );
     });
   });
 }

@@ -37,7 +37,9 @@ export class RawLockApi {
     return u64(res.sessionId);
   }
 
-  async acquire(req: RawAcquire): Promise<{ acquired: boolean; token: bigint; holderSession: bigint }> {
+  async acquire(
+    req: RawAcquire,
+  ): Promise<{ acquired: boolean; token: bigint; holderSession: bigint }> {
     const res = await this.connection.invoke(
       lockApi.Acquire,
       () =>
@@ -51,21 +53,47 @@ export class RawLockApi {
         }),
       { kind: "write", attemptTimeoutMs: (req.waitMs ?? 0) + 2_000 },
     );
-    return { acquired: res.acquired, token: u64(res.token), holderSession: u64(res.holder?.sessionId) };
+    return {
+      acquired: res.acquired,
+      token: u64(res.token),
+      holderSession: u64(res.holder?.sessionId),
+    };
   }
 
-  async release(sessionId: bigint, lock: string, token: bigint, seq: number, ackedUpTo = 0): Promise<void> {
+  async release(
+    sessionId: bigint,
+    lock: string,
+    token: bigint,
+    seq: number,
+    ackedUpTo = 0,
+  ): Promise<void> {
     await this.connection.invoke(
       lockApi.Release,
-      () => pb.ReleaseRequest.create({ sessionId: toU64(sessionId), lock, token: toU64(token), seq: toU64(seq), ackedUpTo: toU64(ackedUpTo) }),
+      () =>
+        pb.ReleaseRequest.create({
+          sessionId: toU64(sessionId),
+          lock,
+          token: toU64(token),
+          seq: toU64(seq),
+          ackedUpTo: toU64(ackedUpTo),
+        }),
       { kind: "write" },
     );
   }
 
   /** One session's keepalive; a session the cluster no longer has rejects with SessionNotFoundError. */
   async keepAlive(sessionId: bigint): Promise<void> {
-    const answer = await this.connection.invoke(lockApi.KeepAlive, () => pb.KeepAliveRequest.create({ sessionIds: [toU64(sessionId)] }), { kind: "read" });
-    if (answer.sessions[0]?.notFound !== false) throw new SessionNotFoundError(`session ${sessionId} not found`, status.NOT_FOUND, "ERROR_REASON_SESSION_NOT_FOUND");
+    const answer = await this.connection.invoke(
+      lockApi.KeepAlive,
+      () => pb.KeepAliveRequest.create({ sessionIds: [toU64(sessionId)] }),
+      { kind: "read" },
+    );
+    if (answer.sessions[0]?.notFound !== false)
+      throw new SessionNotFoundError(
+        `session ${sessionId} not found`,
+        status.NOT_FOUND,
+        "ERROR_REASON_SESSION_NOT_FOUND",
+      );
   }
 
   close(): void {

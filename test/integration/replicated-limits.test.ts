@@ -11,7 +11,9 @@ const TTL_ABOVE_NODE_3 = 1_800_000;
 
 beforeAll(async () => {
   // Node 3's file allows TTLs up to 10 minutes; the others up to an hour (the default).
-  cluster = await startCluster({ nodeLimits: (id) => (id === 3 ? { maxTtlMs: 600_000 } : undefined) });
+  cluster = await startCluster({
+    nodeLimits: (id) => (id === 3 ? { maxTtlMs: 600_000 } : undefined),
+  });
   admin = cluster.client({ clientName: "limits-admin" });
 });
 
@@ -33,19 +35,32 @@ describe("lock limits in cluster files that differ", () => {
   it("every replica decides a committed OpenSession alike, whichever file its leader has", async () => {
     await cluster.leaderId();
     if ((await cluster.leaderId()) === 3) await admin.transferLeader(1);
-    await cluster.waitFor("a leader other than node 3", async () => (await cluster.leaderId()) !== 3);
+    await cluster.waitFor(
+      "a leader other than node 3",
+      async () => (await cluster.leaderId()) !== 3,
+    );
 
     const long = await admin.openSession({ ttlMs: TTL_ABOVE_NODE_3 });
     expect(long.ttlMs).toBe(TTL_ABOVE_NODE_3);
-    await cluster.waitFor("every node applied the OpenSession", async () => (await viewOfEveryNode(long.id)).every((v) => v), 10_000);
+    await cluster.waitFor(
+      "every node applied the OpenSession",
+      async () => (await viewOfEveryNode(long.id)).every((v) => v),
+      10_000,
+    );
     expect(await viewOfEveryNode(long.id)).toEqual([true, true, true]);
 
     // Under node 3's leadership its own limits are the cluster's: the same request is refused, by every replica alike.
     await admin.transferLeader(3);
     await cluster.waitFor("node 3 leads", async () => (await cluster.leaderId()) === 3);
-    await expect(admin.openSession({ ttlMs: TTL_ABOVE_NODE_3 })).rejects.toThrow(InvalidArgumentError);
+    await expect(admin.openSession({ ttlMs: TTL_ABOVE_NODE_3 })).rejects.toThrow(
+      InvalidArgumentError,
+    );
     const short = await admin.openSession({ ttlMs: 60_000 });
-    await cluster.waitFor("every node applied the second OpenSession", async () => (await viewOfEveryNode(short.id)).every((v) => v), 10_000);
+    await cluster.waitFor(
+      "every node applied the second OpenSession",
+      async () => (await viewOfEveryNode(short.id)).every((v) => v),
+      10_000,
+    );
     // The session opened under the other limits is still there, on every node.
     expect(await viewOfEveryNode(long.id)).toEqual([true, true, true]);
   });

@@ -43,7 +43,10 @@ describe("restart of all nodes", () => {
     earlier.push(held.token ?? 0n);
     // A wait that spans the restart: the client retries it with the same seq.
     const pending = waiter.startAcquire("held", { waitMs: 60_000 });
-    await cluster.waitFor("the waiter to queue", async () => (await client.getLock("held")).waiters.length === 1);
+    await cluster.waitFor(
+      "the waiter to queue",
+      async () => (await client.getLock("held")).waiters.length === 1,
+    );
     const historyBefore = await client.history("cycled");
     expect(historyBefore.map((r) => r.token)).toEqual(earlier.slice(0, 5));
 

@@ -38,10 +38,14 @@ describe("snapshots and compaction", () => {
     expect(before.snapshotIndex).toBeGreaterThan(downLast + 1n);
 
     await cluster.restart(down);
-    await cluster.waitFor(`node ${down} to catch up`, async () => {
-      const [l, s] = await Promise.all([cluster.status(leaderNow), cluster.status(down)]);
-      return s.appliedIndex >= l.commitIndex && l.commitIndex >= before.commitIndex;
-    }, { progress: async () => (await cluster.status(down)).appliedIndex });
+    await cluster.waitFor(
+      `node ${down} to catch up`,
+      async () => {
+        const [l, s] = await Promise.all([cluster.status(leaderNow), cluster.status(down)]);
+        return s.appliedIndex >= l.commitIndex && l.commitIndex >= before.commitIndex;
+      },
+      { progress: async () => (await cluster.status(down)).appliedIndex },
+    );
 
     // Its state machine agrees: read through that node alone.
     const viaDown = cluster.client({ endpoints: [cluster.endpoint(down)] });

@@ -19,10 +19,20 @@ const CLIENT = `<script>window.__pwned="client"</script>'"&`;
 
 /** The text of the first element matching `selector` now ("" while there is none). */
 async function textOf(page: Page, selector: string): Promise<string> {
-  return (await page.locator(selector).first().textContent({ timeout: 1_000 }).catch(() => "")) ?? "";
+  return (
+    (await page
+      .locator(selector)
+      .first()
+      .textContent({ timeout: 1_000 })
+      .catch(() => "")) ?? ""
+  );
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 15_000,
+): Promise<void> {
   const giveUpAt = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
@@ -56,7 +66,10 @@ describe("status page in a browser", () => {
   });
 
   it(`shows the leader the nodes agree on (browser ${CHROMIUM})`, async () => {
-    await until("the leader on the page", async () => (await textOf(page, "#leader")) === `node ${leader}`);
+    await until(
+      "the leader on the page",
+      async () => (await textOf(page, "#leader")) === `node ${leader}`,
+    );
     expect(await textOf(page, "#self")).toBe(`node ${watched} (follower)`);
     await until("the live feed connected", async () => (await textOf(page, "#live")) === "live");
     const rows = await page.locator("#cluster tbody tr").count();
@@ -71,16 +84,27 @@ describe("status page in a browser", () => {
     const granted = got.token ?? 0n;
     const token = String(granted);
     // The live feed (server-sent events, not the poll) shows the grant.
-    await until("the grant in the live feed", async () => (await page.locator("#feed li").allTextContents()).some((t) => t.includes(LOCK) && t.includes(token)));
-    await until("the lock in the locks table", async () => (await page.locator("#locks tbody tr").allTextContents()).some((t) => t.includes(LOCK)));
+    await until("the grant in the live feed", async () =>
+      (await page.locator("#feed li").allTextContents()).some(
+        (t) => t.includes(LOCK) && t.includes(token),
+      ),
+    );
+    await until("the lock in the locks table", async () =>
+      (await page.locator("#locks tbody tr").allTextContents()).some((t) => t.includes(LOCK)),
+    );
     const row = page.locator("#locks tbody tr", { hasText: LOCK });
     expect(await row.locator("td.token").textContent()).toBe(token);
     expect(await row.textContent()).toContain(CLIENT);
-    await until("the session in the sessions table", async () => (await page.locator("#sessions tbody").textContent())?.includes(CLIENT) ?? false);
+    await until(
+      "the session in the sessions table",
+      async () => (await page.locator("#sessions tbody").textContent())?.includes(CLIENT) ?? false,
+    );
 
     // Its history, opened from the table, follows the release live.
     await page.locator("#locks button.lockname", { hasText: LOCK }).first().click();
-    await until("the history with the grant held", async () => ((await page.locator("#history tbody").textContent()) ?? "").includes("held"));
+    await until("the history with the grant held", async () =>
+      ((await page.locator("#history tbody").textContent()) ?? "").includes("held"),
+    );
     await session.release(LOCK, granted);
     await until("the history with its release reason", async () => {
       const text = (await page.locator("#history tbody").textContent()) ?? "";
@@ -89,7 +113,9 @@ describe("status page in a browser", () => {
     expect(await textOf(page, "#history-lock")).toBe(LOCK);
 
     // Nothing of the names ran: no flag, and the page still has its one script.
-    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned),
+    ).toBeUndefined();
     expect(await page.locator("script").count()).toBe(1);
     expect(await page.locator("#locks img, #feed img, #sessions script").count()).toBe(0);
     expect(pageErrors).toEqual([]);
@@ -99,12 +125,18 @@ describe("status page in a browser", () => {
   it("follows the new leader when the leader is killed", async () => {
     const old = await cluster.leaderId();
     await cluster.kill(old);
-    await until("a leader other than the killed one on the page", async () => {
-      const text = await textOf(page, "#leader");
-      return /^node \d+/.test(text) && text !== `node ${old}`;
-    }, 30_000);
+    await until(
+      "a leader other than the killed one on the page",
+      async () => {
+        const text = await textOf(page, "#leader");
+        return /^node \d+/.test(text) && text !== `node ${old}`;
+      },
+      30_000,
+    );
     const now = await cluster.leaderId();
-    await until("the page naming the new leader", async () => (await textOf(page, "#leader")).startsWith(`node ${now}`));
+    await until("the page naming the new leader", async () =>
+      (await textOf(page, "#leader")).startsWith(`node ${now}`),
+    );
     expect(now).not.toBe(old);
     expect(pageErrors).toEqual([]);
   });
@@ -123,15 +155,47 @@ describe("status page rendering of holder data", () => {
     feed = new LiveFeed({ maxFeeds: 2 });
     const page = new StatusPage({
       read: (query) => Promise.resolve(query(sm)),
-      status: () => ({ id: 1, clusterId: "c", role: "leader", term: 1, leader: 1, commitIndex: 1, appliedIndex: 1, lastIndex: 1, snapshotIndex: 0, epoch: 0, members: [] }),
+      status: () => ({
+        id: 1,
+        clusterId: "c",
+        role: "leader",
+        term: 1,
+        leader: 1,
+        commitIndex: 1,
+        appliedIndex: 1,
+        lastIndex: 1,
+        snapshotIndex: 0,
+        epoch: 0,
+        members: [],
+      }),
       book: { clientAddressOf: () => undefined, pageOf: () => null },
       feed,
       wallMs: () => Date.now(),
     });
-    const lock = { name: LOCK, kind: "exclusive", waiters: [], holders: [{ sessionId: "7", clientName: CLIENT, token: "99", grantedAt: "99", waitedFrom: "99", mode: CLIENT, data: LOCK }] };
+    const lock = {
+      name: LOCK,
+      kind: "exclusive",
+      waiters: [],
+      holders: [
+        {
+          sessionId: "7",
+          clientName: CLIENT,
+          token: "99",
+          grantedAt: "99",
+          waitedFrom: "99",
+          mode: CLIENT,
+          data: LOCK,
+        },
+      ],
+    };
     server = createServer((req, res) => {
       if (req.url?.startsWith("/ui/api/locks")) {
-        res.writeHead(200, { "content-type": "application/json", "content-security-policy": CONTENT_SECURITY_POLICY }).end(safeJson({ locks: [lock], nextAfter: null }));
+        res
+          .writeHead(200, {
+            "content-type": "application/json",
+            "content-security-policy": CONTENT_SECURITY_POLICY,
+          })
+          .end(safeJson({ locks: [lock], nextAfter: null }));
         return;
       }
       if (!page.handle(req, res)) res.writeHead(404).end();
@@ -151,9 +215,14 @@ describe("status page rendering of holder data", () => {
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ui`);
-    await until("the holder's data", async () => (await textOf(page, "#locks .holder-data")) === LOCK);
+    await until(
+      "the holder's data",
+      async () => (await textOf(page, "#locks .holder-data")) === LOCK,
+    );
     expect(await textOf(page, "#locks tbody tr")).toContain(`· ${CLIENT}`);
-    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned),
+    ).toBeUndefined();
     expect(await page.locator("script").count()).toBe(1);
     expect(await page.locator("#locks img").count()).toBe(0);
     expect(errors).toEqual([]);

@@ -30,12 +30,20 @@ afterAll(async () => {
 
 /** The encoded StreamRequest of a KeepAlive naming `ids`. */
 function keepAliveEntry(id: number, ids: readonly bigint[]): Uint8Array {
-  return pb.StreamRequest.encode({ id: toU64(id), keepAlive: { sessionIds: ids.map((s) => toU64(s)) } }).finish();
+  return pb.StreamRequest.encode({
+    id: toU64(id),
+    keepAlive: { sessionIds: ids.map((s) => toU64(s)) },
+  }).finish();
 }
 
 /** A frame of `count` copies of one request entry (ids are not checked before a request runs, and none of these runs twice at once). */
 function frameOf(entry: Uint8Array, count: number): Buffer {
-  return packFrame(Array.from({ length: count }, () => entry), 0, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).frame;
+  return packFrame(
+    Array.from({ length: count }, () => entry),
+    0,
+    Number.MAX_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER,
+  ).frame;
 }
 
 /** Session ids 1..n: the smallest encodings, so the most ids a frame can hold. */
@@ -54,7 +62,11 @@ interface StreamRun {
 /** A raw Stream call on `endpoint`: frames written as bytes, answers collected. */
 function openStream(endpoint: string): StreamRun {
   const client = new grpc.Client(endpoint, grpc.credentials.createInsecure());
-  const call = client.makeBidiStreamRequest<Uint8Array, palisade.v1.ServerFrame>(STREAM.path, (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength), STREAM.responseDeserialize);
+  const call = client.makeBidiStreamRequest<Uint8Array, palisade.v1.ServerFrame>(
+    STREAM.path,
+    (b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength),
+    STREAM.responseDeserialize,
+  );
   const answers: palisade.v1.StreamAnswer.$Properties[] = [];
   const waiters: Array<() => void> = [];
   let done = false;
@@ -89,10 +101,12 @@ function openStream(endpoint: string): StreamRun {
 type Leadership = Array<{ id: number; term: bigint; leader: number }>;
 
 async function leadership(): Promise<Leadership> {
-  return Promise.all(cluster.ids.map(async (id) => {
-    const s = await cluster.status(id);
-    return { id, term: s.term, leader: s.leaderId };
-  }));
+  return Promise.all(
+    cluster.ids.map(async (id) => {
+      const s = await cluster.status(id);
+      return { id, term: s.term, leader: s.leaderId };
+    }),
+  );
 }
 
 /** Every node's view once all of them name the same leader in the same term. */
@@ -100,7 +114,9 @@ async function agreedLeadership(): Promise<Leadership> {
   let seen: Leadership = [];
   await cluster.waitFor("every node to name the leader", async () => {
     seen = await leadership();
-    return seen.every((n) => n.leader !== 0 && n.leader === seen[0]!.leader && n.term === seen[0]!.term);
+    return seen.every(
+      (n) => n.leader !== 0 && n.leader === seen[0]!.leader && n.term === seen[0]!.term,
+    );
   });
   return seen;
 }
@@ -111,15 +127,30 @@ describe("batched keepalives on the stream, bad and hostile", () => {
     const leader = cluster.endpoint(await cluster.leaderId());
     const stream = openStream(leader);
     try {
-      stream.write(packFrame([
-        keepAliveEntry(1, Array.from({ length: MAX_KEEPALIVE_SESSION_IDS }, () => session)),
-        keepAliveEntry(2, []),
-      ], 0, STREAM_MAX_FRAME_BYTES, 10).frame);
+      stream.write(
+        packFrame(
+          [
+            keepAliveEntry(
+              1,
+              Array.from({ length: MAX_KEEPALIVE_SESSION_IDS }, () => session),
+            ),
+            keepAliveEntry(2, []),
+          ],
+          0,
+          STREAM_MAX_FRAME_BYTES,
+          10,
+        ).frame,
+      );
       await stream.answered(2);
       const byId = new Map(stream.answers.map((a) => [Number(a.id), a]));
       const kept = byId.get(1)?.keepAlive?.sessions ?? [];
       expect(kept).toHaveLength(MAX_KEEPALIVE_SESSION_IDS);
-      expect(kept.every((s) => String(s.sessionId) === String(session) && Number(s.ttlMs) === 10_000 && !s.notFound)).toBe(true);
+      expect(
+        kept.every(
+          (s) =>
+            String(s.sessionId) === String(session) && Number(s.ttlMs) === 10_000 && !s.notFound,
+        ),
+      ).toBe(true);
       expect(byId.get(2)?.failure?.code).toBe(grpc.status.INVALID_ARGUMENT);
       expect(byId.get(2)?.failure?.message).toMatch(/session_ids is empty/);
     } finally {
@@ -165,23 +196,32 @@ describe("batched keepalives on the stream, bad and hostile", () => {
     const newMax = keepAliveEntry(1, smallIds(MAX_KEEPALIVE_SESSION_IDS));
     const perFrame = Math.floor(STREAM_MAX_FRAME_BYTES / (newMax.byteLength + 4));
     const streamSized = (first: number): Buffer =>
-      packFrame(Array.from({ length: perFrame }, (_, i) => keepAliveEntry(first + i, smallIds(MAX_KEEPALIVE_SESSION_IDS))), 0, STREAM_MAX_FRAME_BYTES, perFrame).frame;
+      packFrame(
+        Array.from({ length: perFrame }, (_, i) =>
+          keepAliveEntry(first + i, smallIds(MAX_KEEPALIVE_SESSION_IDS)),
+        ),
+        0,
+        STREAM_MAX_FRAME_BYTES,
+        perFrame,
+      ).frame;
     const runs: Array<Promise<void>> = [];
     for (let client = 0; client < 4; client++) {
-      runs.push((async () => {
-        for (let round = 0; round < 2; round++) {
-          // Each port-sized frame on a stream of its own: the node ends such a stream.
-          const big = openStream(endpoint);
-          big.write(portSized);
-          await big.ended;
-          big.close();
-          const full = openStream(endpoint);
-          full.write(streamSized(1));
-          full.write(streamSized(1 + perFrame));
-          await full.answered(2 * perFrame);
-          full.close();
-        }
-      })());
+      runs.push(
+        (async () => {
+          for (let round = 0; round < 2; round++) {
+            // Each port-sized frame on a stream of its own: the node ends such a stream.
+            const big = openStream(endpoint);
+            big.write(portSized);
+            await big.ended;
+            big.close();
+            const full = openStream(endpoint);
+            full.write(streamSized(1));
+            full.write(streamSized(1 + perFrame));
+            await full.answered(2 * perFrame);
+            full.close();
+          }
+        })(),
+      );
     }
     await Promise.all(runs);
     expect(await leadership()).toEqual(before);

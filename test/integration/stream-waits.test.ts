@@ -42,21 +42,35 @@ describe("waiting Acquires on a client's stream", () => {
     const lost = (): Session[] => sessions.filter((s) => s.state !== "open");
     try {
       for (const session of sessions) {
-        for (const name of names) outcomes.push(session.acquire(name, { waitMs: 120_000 }).catch((err: unknown) => err));
+        for (const name of names)
+          outcomes.push(session.acquire(name, { waitMs: 120_000 }).catch((err: unknown) => err));
         // A session's calls a turn apart, as a process's workers would make them: the waits
         // are what is tested here, not how fast one process can issue 4,096 calls at once.
         await new Promise((r) => setTimeout(r, 50));
       }
-      await cluster.waitFor("every Acquire waiting on the leader", async () => {
-        const first = await holderClient.getLock(names[0]!);
-        const last = await holderClient.getLock(names[names.length - 1]!);
-        return (first.waiters.length === SESSIONS && last.waiters.length === SESSIONS) || lost().length > 0;
-      }, 30_000);
+      await cluster.waitFor(
+        "every Acquire waiting on the leader",
+        async () => {
+          const first = await holderClient.getLock(names[0]!);
+          const last = await holderClient.getLock(names[names.length - 1]!);
+          return (
+            (first.waiters.length === SESSIONS && last.waiters.length === SESSIONS) ||
+            lost().length > 0
+          );
+        },
+        30_000,
+      );
 
       // Three TTLs on, every session's deadline has moved past them, or some session was lost.
       const past = process.hrtime.bigint() + BigInt(3 * TTL_MS) * 1_000_000n;
-      await cluster.waitFor("three TTLs of keepalives, or a lost session", async () => lost().length > 0 || sessions.every((s) => s.deadlineNs > past), 4 * TTL_MS + 30_000);
-      expect(`${lost().length} of ${SESSIONS} sessions lost`, reasons.slice(0, 3).join("; ")).toBe(`0 of ${SESSIONS} sessions lost`);
+      await cluster.waitFor(
+        "three TTLs of keepalives, or a lost session",
+        async () => lost().length > 0 || sessions.every((s) => s.deadlineNs > past),
+        4 * TTL_MS + 30_000,
+      );
+      expect(`${lost().length} of ${SESSIONS} sessions lost`, reasons.slice(0, 3).join("; ")).toBe(
+        `0 of ${SESSIONS} sessions lost`,
+      );
     } finally {
       await holder.close().catch(() => undefined);
       await client.close();

@@ -13,8 +13,16 @@ import { PalisadeClient } from "../../client/index.ts";
 import { main as ctl } from "../../client/cli.ts";
 import { tlsCredentials } from "../../client/connection.ts";
 import { palisade } from "../../proto/gen/palisade.js";
-import { adminServiceDefinition, lockServiceDefinition, raftServiceDefinition } from "../../proto/grpc.ts";
-import { nodeConfig, parseClusterConfig, type ClusterConfigInput } from "../../node/config/index.ts";
+import {
+  adminServiceDefinition,
+  lockServiceDefinition,
+  raftServiceDefinition,
+} from "../../proto/grpc.ts";
+import {
+  nodeConfig,
+  parseClusterConfig,
+  type ClusterConfigInput,
+} from "../../node/config/index.ts";
 import { PalisadeNode } from "../../node/server/node.ts";
 import { accessRefusal, identityOf, nodeTlsFiles } from "../../node/ops/tls.ts";
 import { createLogger } from "../../node/util/logger.ts";
@@ -25,29 +33,51 @@ const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 async function freePorts(count: number): Promise<number[]> {
   const servers = Array.from({ length: count }, () => createServer());
-  const ports = await Promise.all(servers.map((s) => new Promise<number>((done) => {
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      done(typeof a === "object" && a ? a.port : 0);
-    });
-  })));
+  const ports = await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<number>((done) => {
+          s.listen(0, "127.0.0.1", () => {
+            const a = s.address();
+            done(typeof a === "object" && a ? a.port : 0);
+          });
+        }),
+    ),
+  );
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   return ports;
 }
 
 function makeCerts(dir: string, nodes: number): void {
-  execFileSync("bash", [join(REPO_ROOT, "scripts/dev-certs.sh"), dir, String(nodes)], { stdio: "ignore" });
+  execFileSync("bash", [join(REPO_ROOT, "scripts/dev-certs.sh"), dir, String(nodes)], {
+    stdio: "ignore",
+  });
 }
 
 type Answer = { ok: true; bytes: Buffer } | { ok: false; code: grpc.status; details: string };
 
 /** One unary call with raw bytes and the given credentials. */
-function callRaw(address: string, credentials: grpc.ChannelCredentials, path: string, body: Uint8Array): Promise<Answer> {
+function callRaw(
+  address: string,
+  credentials: grpc.ChannelCredentials,
+  path: string,
+  body: Uint8Array,
+): Promise<Answer> {
   const client = new grpc.Client(address, credentials);
   return new Promise<Answer>((done) => {
     client.makeUnaryRequest<Uint8Array, Buffer>(
-      path, (b) => Buffer.from(b), (b) => b, body, new grpc.Metadata(), { deadline: Date.now() + 3_000 },
-      (err, res) => done(err ? { ok: false, code: err.code, details: err.details } : { ok: true, bytes: res ?? Buffer.alloc(0) }),
+      path,
+      (b) => Buffer.from(b),
+      (b) => b,
+      body,
+      new grpc.Metadata(),
+      { deadline: Date.now() + 3_000 },
+      (err, res) =>
+        done(
+          err
+            ? { ok: false, code: err.code, details: err.details }
+            : { ok: true, bytes: res ?? Buffer.alloc(0) },
+        ),
     );
   }).finally(() => client.close());
 }
@@ -71,7 +101,11 @@ describe("mutual TLS and certificate roles", () => {
   let peerAddress: string[] = [];
   const closers: Array<() => Promise<void>> = [];
   const creds = (base: string, name: string): grpc.ChannelCredentials =>
-    tlsCredentials({ ca: join(base, "ca.crt"), cert: join(base, `${name}.crt`), key: join(base, `${name}.key`) });
+    tlsCredentials({
+      ca: join(base, "ca.crt"),
+      cert: join(base, `${name}.crt`),
+      key: join(base, `${name}.key`),
+    });
 
   beforeAll(async () => {
     ensureRoot();
@@ -85,7 +119,12 @@ describe("mutual TLS and certificate roles", () => {
     clientAddress = [0, 1, 2].map((i) => `127.0.0.1:${ports[2 * i + 1]}`);
     const input: ClusterConfigInput = {
       clusterId: "palisade-tls",
-      nodes: [1, 2, 3].map((id) => ({ id, peerAddress: peerAddress[id - 1], clientAddress: clientAddress[id - 1], dataDir: `node-${id}` })),
+      nodes: [1, 2, 3].map((id) => ({
+        id,
+        peerAddress: peerAddress[id - 1],
+        clientAddress: clientAddress[id - 1],
+        dataDir: `node-${id}`,
+      })),
       raft: { tickMs: 20, electionTicks: 10, heartbeatTicks: 1 },
       limits: { minTtlMs: 500 },
       disk: { reserveBytes: 0 },
@@ -93,7 +132,11 @@ describe("mutual TLS and certificate roles", () => {
     };
     const cluster = parseClusterConfig(input, "tls test", dir);
     for (const id of [1, 2, 3]) {
-      nodes.push(await PalisadeNode.start(nodeConfig(cluster, id), { logger: createLogger({ nodeId: id, level: "silent" }) }));
+      nodes.push(
+        await PalisadeNode.start(nodeConfig(cluster, id), {
+          logger: createLogger({ nodeId: id, level: "silent" }),
+        }),
+      );
     }
   });
 
@@ -104,7 +147,12 @@ describe("mutual TLS and certificate roles", () => {
   });
 
   it("elects a leader over mutual TLS and serves a client certificate on LockService", async () => {
-    const client = new PalisadeClient({ endpoints: clientAddress, callTimeoutMs: 2_000, retryBudgetMs: 20_000, credentials: creds(certs, "client") });
+    const client = new PalisadeClient({
+      endpoints: clientAddress,
+      callTimeoutMs: 2_000,
+      retryBudgetMs: 20_000,
+      credentials: creds(certs, "client"),
+    });
     closers.push(() => client.close());
     const session = await client.openSession({ ttlMs: 5_000 });
     const first = await session.acquire("tls-lock");
@@ -115,65 +163,139 @@ describe("mutual TLS and certificate roles", () => {
   });
 
   it("lets an admin certificate call AdminService", async () => {
-    const answer = await callRaw(clientAddress[0], creds(certs, "admin"), adminServiceDefinition.Status.path, statusBody());
+    const answer = await callRaw(
+      clientAddress[0],
+      creds(certs, "admin"),
+      adminServiceDefinition.Status.path,
+      statusBody(),
+    );
     expect(codeOf(answer)).toBe(grpc.status.OK);
-    if (answer.ok) expect(palisade.v1.StatusResponse.decode(answer.bytes).clusterId).toBe("palisade-tls");
+    if (answer.ok)
+      expect(palisade.v1.StatusResponse.decode(answer.bytes).clusterId).toBe("palisade-tls");
   });
 
   it("refuses a valid client certificate on AdminService", async () => {
-    const answer = await callRaw(clientAddress[0], creds(certs, "client"), adminServiceDefinition.Status.path, statusBody());
+    const answer = await callRaw(
+      clientAddress[0],
+      creds(certs, "client"),
+      adminServiceDefinition.Status.path,
+      statusBody(),
+    );
     expect(codeOf(answer)).toBe(grpc.status.PERMISSION_DENIED);
     expect(answer.ok ? "" : answer.details).toMatch(/admin certificate/);
   });
 
   it("refuses a valid client or admin certificate on RaftService", async () => {
     for (const name of ["client", "admin"]) {
-      const answer = await callRaw(peerAddress[0], creds(certs, name), raftServiceDefinition.Send.path, raftBatch(2, 1));
+      const answer = await callRaw(
+        peerAddress[0],
+        creds(certs, name),
+        raftServiceDefinition.Send.path,
+        raftBatch(2, 1),
+      );
       expect(codeOf(answer), name).toBe(grpc.status.PERMISSION_DENIED);
       expect(answer.ok ? "" : answer.details, name).toMatch(/node certificate/);
     }
   });
 
   it("refuses a node certificate sending as another node, and one of a non-member", async () => {
-    const impersonation = await callRaw(peerAddress[0], creds(certs, "node-2"), raftServiceDefinition.Send.path, raftBatch(3, 1));
+    const impersonation = await callRaw(
+      peerAddress[0],
+      creds(certs, "node-2"),
+      raftServiceDefinition.Send.path,
+      raftBatch(3, 1),
+    );
     expect(codeOf(impersonation)).toBe(grpc.status.PERMISSION_DENIED);
     expect(impersonation.ok ? "" : impersonation.details).toMatch(/node 2 cannot send as node 3/);
-    const outsider = await callRaw(peerAddress[0], creds(certs, "node-4"), raftServiceDefinition.Send.path, raftBatch(4, 1));
+    const outsider = await callRaw(
+      peerAddress[0],
+      creds(certs, "node-4"),
+      raftServiceDefinition.Send.path,
+      raftBatch(4, 1),
+    );
     expect(codeOf(outsider)).toBe(grpc.status.PERMISSION_DENIED);
     expect(outsider.ok ? "" : outsider.details).toMatch(/not a member/);
     // A member's own certificate sending as itself is accepted.
-    const own = await callRaw(peerAddress[0], creds(certs, "node-2"), raftServiceDefinition.Send.path, raftBatch(2, 1));
+    const own = await callRaw(
+      peerAddress[0],
+      creds(certs, "node-2"),
+      raftServiceDefinition.Send.path,
+      raftBatch(2, 1),
+    );
     expect(codeOf(own)).toBe(grpc.status.OK);
   });
 
   it("refuses a stranger whose certificate another CA signed, on both ports", async () => {
     // The stranger trusts the cluster CA (so it could verify the node) but presents its own certificate.
-    const strangerCreds = tlsCredentials({ ca: join(certs, "ca.crt"), cert: join(stranger, "client.crt"), key: join(stranger, "client.key") });
-    const lock = await callRaw(clientAddress[0], strangerCreds, lockServiceDefinition.ListLocks.path, palisade.v1.ListLocksRequest.encode({}).finish());
+    const strangerCreds = tlsCredentials({
+      ca: join(certs, "ca.crt"),
+      cert: join(stranger, "client.crt"),
+      key: join(stranger, "client.key"),
+    });
+    const lock = await callRaw(
+      clientAddress[0],
+      strangerCreds,
+      lockServiceDefinition.ListLocks.path,
+      palisade.v1.ListLocksRequest.encode({}).finish(),
+    );
     expect(codeOf(lock)).toBe(grpc.status.UNAVAILABLE);
-    const strangerNode = tlsCredentials({ ca: join(certs, "ca.crt"), cert: join(stranger, "node-2.crt"), key: join(stranger, "node-2.key") });
-    const raft = await callRaw(peerAddress[0], strangerNode, raftServiceDefinition.Send.path, raftBatch(2, 1));
+    const strangerNode = tlsCredentials({
+      ca: join(certs, "ca.crt"),
+      cert: join(stranger, "node-2.crt"),
+      key: join(stranger, "node-2.key"),
+    });
+    const raft = await callRaw(
+      peerAddress[0],
+      strangerNode,
+      raftServiceDefinition.Send.path,
+      raftBatch(2, 1),
+    );
     expect(codeOf(raft)).toBe(grpc.status.UNAVAILABLE);
   });
 
   it("refuses a plaintext client and a TLS client without a certificate", async () => {
-    const plain = await callRaw(clientAddress[0], grpc.credentials.createInsecure(), lockServiceDefinition.ListLocks.path, palisade.v1.ListLocksRequest.encode({}).finish());
+    const plain = await callRaw(
+      clientAddress[0],
+      grpc.credentials.createInsecure(),
+      lockServiceDefinition.ListLocks.path,
+      palisade.v1.ListLocksRequest.encode({}).finish(),
+    );
     expect(codeOf(plain)).toBe(grpc.status.UNAVAILABLE);
-    const noCert = await callRaw(clientAddress[0], tlsCredentials({ ca: join(certs, "ca.crt") }), lockServiceDefinition.ListLocks.path, palisade.v1.ListLocksRequest.encode({}).finish());
+    const noCert = await callRaw(
+      clientAddress[0],
+      tlsCredentials({ ca: join(certs, "ca.crt") }),
+      lockServiceDefinition.ListLocks.path,
+      palisade.v1.ListLocksRequest.encode({}).finish(),
+    );
     expect(codeOf(noCert)).toBe(grpc.status.UNAVAILABLE);
-    const plainPeer = await callRaw(peerAddress[0], grpc.credentials.createInsecure(), raftServiceDefinition.Send.path, raftBatch(2, 1));
+    const plainPeer = await callRaw(
+      peerAddress[0],
+      grpc.credentials.createInsecure(),
+      raftServiceDefinition.Send.path,
+      raftBatch(2, 1),
+    );
     expect(codeOf(plainPeer)).toBe(grpc.status.UNAVAILABLE);
   });
 
   it("palisadectl connects with --cacert, --cert and --key", async () => {
     const lines: string[] = [];
     const io = { out: (t: string) => lines.push(t), err: (t: string) => lines.push(t) };
-    const tls = (name: string) => ["--cacert", join(certs, "ca.crt"), "--cert", join(certs, `${name}.crt`), "--key", join(certs, `${name}.key`)];
+    const tls = (name: string) => [
+      "--cacert",
+      join(certs, "ca.crt"),
+      "--cert",
+      join(certs, `${name}.crt`),
+      "--key",
+      join(certs, `${name}.key`),
+    ];
     const endpoints = ["--endpoints", clientAddress.join(","), "--timeout", "5000"];
     expect(await ctl([...endpoints, ...tls("admin"), "status"], io), lines.join("\n")).toBe(0);
     expect(lines.join("\n")).toMatch(/leader/);
     lines.length = 0;
-    expect(await ctl([...endpoints, ...tls("client"), "acquire", "ctl-tls-lock"], io), lines.join("\n")).toBe(0);
+    expect(
+      await ctl([...endpoints, ...tls("client"), "acquire", "ctl-tls-lock"], io),
+      lines.join("\n"),
+    ).toBe(0);
     lines.length = 0;
     // A client certificate is refused on AdminService: no node answers Status.
     expect(await ctl([...endpoints, ...tls("client"), "status"], io)).toBe(1);
@@ -183,16 +305,26 @@ describe("mutual TLS and certificate roles", () => {
   it("reads roles from the certificates dev-certs.sh makes", () => {
     const subjectOf = (name: string) => {
       const cert = new X509Certificate(readFileSync(join(certs, `${name}.crt`)));
-      const fields = Object.fromEntries(cert.subject.split("\n").map((l) => l.split("=") as [string, string]));
-      return identityOf({ sslPeerCertificate: { subject: fields } as unknown as NonNullable<Parameters<typeof identityOf>[0]["sslPeerCertificate"]> });
+      const fields = Object.fromEntries(
+        cert.subject.split("\n").map((l) => l.split("=") as [string, string]),
+      );
+      return identityOf({
+        sslPeerCertificate: { subject: fields } as unknown as NonNullable<
+          Parameters<typeof identityOf>[0]["sslPeerCertificate"]
+        >,
+      });
     };
     expect(subjectOf("node-3")).toMatchObject({ role: "node", nodeId: 3 });
     expect(subjectOf("admin")).toMatchObject({ role: "admin", nodeId: null });
     expect(subjectOf("client")).toMatchObject({ role: "client", nodeId: null });
     expect(accessRefusal("/palisade.v1.LockService/Acquire", subjectOf("admin"))).toBeNull();
-    expect(accessRefusal("/palisade.v1.LockService/Acquire", subjectOf("node-3"))?.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect(accessRefusal("/palisade.v1.LockService/Acquire", subjectOf("node-3"))?.code).toBe(
+      grpc.status.PERMISSION_DENIED,
+    );
     expect(accessRefusal("/grpc.health.v1.Health/Check", subjectOf("node-3"))).toBeNull();
     expect(identityOf({})).toBeNull();
-    expect(nodeTlsFiles({ ca: "/c/ca.crt", cert: "/c/node-{id}.crt", key: "/c/node-{id}.key" }, 7)).toEqual({ ca: "/c/ca.crt", cert: "/c/node-7.crt", key: "/c/node-7.key" });
+    expect(
+      nodeTlsFiles({ ca: "/c/ca.crt", cert: "/c/node-{id}.crt", key: "/c/node-{id}.key" }, 7),
+    ).toEqual({ ca: "/c/ca.crt", cert: "/c/node-7.crt", key: "/c/node-7.key" });
   });
 });

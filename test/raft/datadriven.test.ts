@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { parseCommand, parseScript, renderScript, ScriptError } from "./datadriven.ts";
 
 describe("the interaction script format", () => {
-  const file = "# what it shows\n\nadd-nodes 3 voters=(1,2,3) learners=()\n----\nold output\nmore\n\nstatus 1\n----\nok\n";
+  const file =
+    "# what it shows\n\nadd-nodes 3 voters=(1,2,3) learners=()\n----\nold output\nmore\n\nstatus 1\n----\nok\n";
 
   it("gives back the same text when every command prints what it printed before", () => {
     const chunks = parseScript(file);
@@ -15,7 +16,9 @@ describe("the interaction script format", () => {
 
   it("replaces each command's output and keeps the comments and blank lines", () => {
     const out = renderScript(parseScript(file), (c) => [`ran ${c.name}`]);
-    expect(out).toBe("# what it shows\n\nadd-nodes 3 voters=(1,2,3) learners=()\n----\nran add-nodes\n\nstatus 1\n----\nran status\n");
+    expect(out).toBe(
+      "# what it shows\n\nadd-nodes 3 voters=(1,2,3) learners=()\n----\nran add-nodes\n\nstatus 1\n----\nran status\n",
+    );
   });
 
   it("reads bare words, key=value and key=(list), telling an empty list from a bare word", () => {
@@ -29,7 +32,11 @@ describe("the interaction script format", () => {
 
   it("refuses a command without its ---- line, and an output that is empty or has a blank line", () => {
     expect(() => parseScript("status 1\nok\n")).toThrow(ScriptError);
-    expect(() => renderScript(parseScript("status 1\n----\nok\n"), () => [])).toThrow(/printed nothing/);
-    expect(() => renderScript(parseScript("status 1\n----\nok\n"), () => ["a", "", "b"])).toThrow(/blank line/);
+    expect(() => renderScript(parseScript("status 1\n----\nok\n"), () => [])).toThrow(
+      /printed nothing/,
+    );
+    expect(() => renderScript(parseScript("status 1\n----\nok\n"), () => ["a", "", "b"])).toThrow(
+      /blank line/,
+    );
   });
 });

@@ -37,7 +37,8 @@ export function parseScript(text: string): Chunk[] {
       continue;
     }
     const command = parseCommand(line, i + 1);
-    if (lines[i + 1] !== "----") throw new ScriptError(`line ${i + 2}: expected ---- after the command "${line}"`);
+    if (lines[i + 1] !== "----")
+      throw new ScriptError(`line ${i + 2}: expected ---- after the command "${line}"`);
     i += 2;
     const output: string[] = [];
     while (i < lines.length && lines[i]!.trim() !== "") output.push(lines[i++]!);
@@ -72,8 +73,10 @@ export function renderScript(chunks: readonly Chunk[], run: (c: Command) => stri
       continue;
     }
     const actual = run(c.command);
-    if (actual.length === 0) throw new ScriptError(`line ${c.command.line}: "${c.command.text}" printed nothing`);
-    if (actual.some((l) => l.trim() === "")) throw new ScriptError(`line ${c.command.line}: "${c.command.text}" printed a blank line`);
+    if (actual.length === 0)
+      throw new ScriptError(`line ${c.command.line}: "${c.command.text}" printed nothing`);
+    if (actual.some((l) => l.trim() === ""))
+      throw new ScriptError(`line ${c.command.line}: "${c.command.text}" printed a blank line`);
     out.push(c.command.text, "----", ...actual);
   }
   return `${out.join("\n")}\n`;

@@ -3,7 +3,15 @@
 // as a diff of these lines, so keep the formats fixed.
 import type { PeerProgress, RaftStatus } from "../../node/raft/core.ts";
 import { decodeMembership } from "../../node/raft/membership.ts";
-import type { Entry, Membership, Message, ReadState, Ready, Snapshot, SoftState } from "../../node/raft/types.ts";
+import type {
+  Entry,
+  Membership,
+  Message,
+  ReadState,
+  Ready,
+  Snapshot,
+  SoftState,
+} from "../../node/raft/types.ts";
 
 const text = new TextDecoder();
 
@@ -45,7 +53,8 @@ export function describeMessage(m: Message): string {
     case "voteResp":
       return `${head} ${m.pre ? "PreVoteResp" : "VoteResp"} Term:${m.term} ${m.granted ? "Granted" : "Rejected"}`;
     case "append": {
-      const entries = m.entries.length > 0 ? ` Entries:[${m.entries.map(describeEntry).join(", ")}]` : "";
+      const entries =
+        m.entries.length > 0 ? ` Entries:[${m.entries.map(describeEntry).join(", ")}]` : "";
       return `${head} App Term:${m.term} Log:${m.prevTerm}/${m.prevIndex} Commit:${m.commit}${entries}`;
     }
     case "appendResp":
@@ -72,19 +81,31 @@ export function describeSoftState(s: SoftState): string {
 }
 
 export function describeReadState(r: ReadState): string {
-  return r.index === 0 ? `request ${r.requestId} failed` : `request ${r.requestId} at index ${r.index}`;
+  return r.index === 0
+    ? `request ${r.requestId} failed`
+    : `request ${r.requestId} at index ${r.index}`;
 }
 
 /** A Ready, section by section; the soft state only when it differs from `lastSoft`. */
 export function describeReady(rd: Ready, lastSoft: SoftState | null): string[] {
   const out = [`Ready MustSync=${rd.mustSync}:`];
   const s = rd.soft;
-  if (!lastSoft || s.role !== lastSoft.role || s.leader !== lastSoft.leader || s.term !== lastSoft.term) out.push(describeSoftState(s));
-  if (rd.hardState) out.push(`HardState Term:${rd.hardState.term} Vote:${rd.hardState.vote} Commit:${rd.hardState.commit}`);
+  if (
+    !lastSoft ||
+    s.role !== lastSoft.role ||
+    s.leader !== lastSoft.leader ||
+    s.term !== lastSoft.term
+  )
+    out.push(describeSoftState(s));
+  if (rd.hardState)
+    out.push(
+      `HardState Term:${rd.hardState.term} Vote:${rd.hardState.vote} Commit:${rd.hardState.commit}`,
+    );
   if (rd.snapshot) out.push(`Snapshot ${describeSnapshot(rd.snapshot)}`);
   if (rd.entries.length > 0) out.push("Entries:", ...rd.entries.map(describeEntry));
   if (rd.committed.length > 0) out.push("Committed:", ...rd.committed.map(describeEntry));
-  if (rd.earlyMessages.length > 0) out.push("EarlyMessages:", ...rd.earlyMessages.map(describeMessage));
+  if (rd.earlyMessages.length > 0)
+    out.push("EarlyMessages:", ...rd.earlyMessages.map(describeMessage));
   if (rd.messages.length > 0) out.push("Messages:", ...rd.messages.map(describeMessage));
   if (rd.readStates.length > 0) out.push("ReadStates:", ...rd.readStates.map(describeReadState));
   return out;

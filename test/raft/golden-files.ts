@@ -7,7 +7,9 @@ import { parseScript, renderScript, type Command } from "./datadriven.ts";
 
 /** The scripts of `dir` (`*.txt`, sorted), each run on a fresh environment from `newEnv`. */
 export function goldenFiles(dir: string, newEnv: () => { run(command: Command): string[] }): void {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".txt")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".txt"))
+    .sort();
   it("has scripts to run", () => {
     expect(files.length).toBeGreaterThan(0);
   });

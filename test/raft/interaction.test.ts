@@ -14,7 +14,9 @@ describe("golden interaction scripts of the Raft core", () => {
     env.run(parseCommand("log-level none"));
     env.run(parseCommand("add-nodes 3 checkquorum=true"));
     expect(() => env.run(parseCommand("campaing 1"))).toThrow(ScriptError);
-    expect(() => env.run(parseCommand("add-nodes 1 checkquorom=true"))).toThrow(/unknown argument checkquorom/);
+    expect(() => env.run(parseCommand("add-nodes 1 checkquorom=true"))).toThrow(
+      /unknown argument checkquorom/,
+    );
     expect(() => env.run(parseCommand("tick-election 9"))).toThrow(/no node 9/);
   });
 

@@ -9,12 +9,34 @@
 // A crash loses the core and whatever it had not persisted (the messages of a Ready not yet
 // taken included); messages already on the network stay there. test/raft/README.md lists
 // the commands.
-import { NotLeaderError, ProposalDroppedError, RaftCore, type RaftStatus } from "../../node/raft/core.ts";
+import {
+  NotLeaderError,
+  ProposalDroppedError,
+  RaftCore,
+  type RaftStatus,
+} from "../../node/raft/core.ts";
 import { MembershipError, type MembershipChange } from "../../node/raft/membership.ts";
-import type { Entry, HardState, Membership, Message, MessageType, NodeId, Ready, Snapshot, SoftState } from "../../node/raft/types.ts";
+import type {
+  Entry,
+  HardState,
+  Membership,
+  Message,
+  MessageType,
+  NodeId,
+  Ready,
+  Snapshot,
+  SoftState,
+} from "../../node/raft/types.ts";
 import type { Random } from "../../node/util/rng.ts";
 import { type Arg, type Command, ScriptError } from "./datadriven.ts";
-import { describeEntry, describeMembership, describeMessage, describeReady, describeSnapshot, describeStatus } from "./describe.ts";
+import {
+  describeEntry,
+  describeMembership,
+  describeMessage,
+  describeReady,
+  describeSnapshot,
+  describeStatus,
+} from "./describe.ts";
 
 interface NodeOptions {
   readonly electionTicks: number;
@@ -90,7 +112,16 @@ interface Selector {
 }
 
 const MESSAGE_TYPES: readonly MessageType[] = [
-  "vote", "voteResp", "append", "appendResp", "heartbeat", "heartbeatResp", "timeoutNow", "readIndex", "readIndexResp", "snapshot",
+  "vote",
+  "voteResp",
+  "append",
+  "appendResp",
+  "heartbeat",
+  "heartbeatResp",
+  "timeoutNow",
+  "readIndex",
+  "readIndexResp",
+  "snapshot",
 ];
 
 export class InteractionEnv {
@@ -111,7 +142,8 @@ export class InteractionEnv {
     try {
       this.dispatch(c);
     } catch (e) {
-      if (e instanceof ScriptError) throw new ScriptError(`line ${c.line}: ${c.text}: ${e.message}`);
+      if (e instanceof ScriptError)
+        throw new ScriptError(`line ${c.line}: ${c.text}: ${e.message}`);
       throw e;
     }
     return this.out.length > 0 ? this.out : ["ok"];
@@ -233,7 +265,10 @@ export class InteractionEnv {
     const first = this.nodes.size + 1;
     const ids = Array.from({ length: count }, (_, i) => first + i);
     const voters = a.has("voters") ? a.intList("voters") : a.has("learners") ? [] : ids;
-    const membership: Membership = { voters, learners: a.has("learners") ? a.intList("learners") : [] };
+    const membership: Membership = {
+      voters,
+      learners: a.has("learners") ? a.intList("learners") : [],
+    };
     const index = a.has("index") ? a.intOf("index") : 0;
     const options: NodeOptions = {
       electionTicks: a.has("election") ? a.intOf("election") : 10,
@@ -245,11 +280,22 @@ export class InteractionEnv {
     };
     for (const id of ids) {
       // index=K: every node starts from the same snapshot at K (term 1), as if the log up to K was compacted.
-      const snapshot: Snapshot | null = index > 0 ? { meta: { index, term: 1, membership }, data: new Uint8Array(0) } : null;
+      const snapshot: Snapshot | null =
+        index > 0 ? { meta: { index, term: 1, membership }, data: new Uint8Array(0) } : null;
       const n: EnvNode = {
-        id, options, initialMembership: membership, core: null,
-        store: { hardState: { term: snapshot ? 1 : 0, vote: 0, commit: index }, snapshot, entries: [] },
-        app: { applied: 0, commands: [], memberships: [] }, lastSoft: { role: "follower", leader: 0, term: 0 }, jitter: 0, nextRequestId: 1,
+        id,
+        options,
+        initialMembership: membership,
+        core: null,
+        store: {
+          hardState: { term: snapshot ? 1 : 0, vote: 0, commit: index },
+          snapshot,
+          entries: [],
+        },
+        app: { applied: 0, commands: [], memberships: [] },
+        lastSoft: { role: "follower", leader: 0, term: 0 },
+        jitter: 0,
+        nextRequestId: 1,
       };
       this.nodes.set(id, n);
       this.boot(n);
@@ -262,7 +308,13 @@ export class InteractionEnv {
     const membership = snapshot?.meta.membership ?? n.initialMembership;
     const core = new RaftCore(
       { id: n.id, ...n.options, random: new FixedTimeout(n) },
-      { hardState, membership, snapshotIndex: snapshot?.meta.index ?? 0, snapshotTerm: snapshot?.meta.term ?? 0, entries },
+      {
+        hardState,
+        membership,
+        snapshotIndex: snapshot?.meta.index ?? 0,
+        snapshotTerm: snapshot?.meta.term ?? 0,
+        entries,
+      },
     );
     if (snapshot) core.compact(snapshot);
     n.core = core;
@@ -311,11 +363,17 @@ export class InteractionEnv {
     } else if (a.leader !== b.leader) {
       this.print(a.leader === 0 ? `${id} has no leader` : `${id} follows leader ${a.leader}`);
     }
-    if (a.vote !== b.vote && a.vote !== 0 && !(a.role === "candidate" && a.vote === id)) this.print(`${id} voted for ${a.vote} at term ${a.term}`);
+    if (a.vote !== b.vote && a.vote !== 0 && !(a.role === "candidate" && a.vote === id))
+      this.print(`${id} voted for ${a.vote} at term ${a.term}`);
     if (a.transferee !== b.transferee) {
-      this.print(a.transferee !== 0 ? `${id} is transferring leadership to ${a.transferee}` : `${id} stopped transferring leadership to ${b.transferee}`);
+      this.print(
+        a.transferee !== 0
+          ? `${id} is transferring leadership to ${a.transferee}`
+          : `${id} stopped transferring leadership to ${b.transferee}`,
+      );
     }
-    if (describeMembership(a.membership) !== describeMembership(b.membership)) this.print(`${id} membership is now ${describeMembership(a.membership)}`);
+    if (describeMembership(a.membership) !== describeMembership(b.membership))
+      this.print(`${id} membership is now ${describeMembership(a.membership)}`);
   }
 
   /**
@@ -346,7 +404,8 @@ export class InteractionEnv {
     this.observe(id, (core) => {
       try {
         const at = core.propose(data.map((d) => encoder.encode(d)));
-        for (let i = 0; i < data.length; i++) this.print(`proposed ${at.term}/${at.index + i} ${JSON.stringify(data[i])}`);
+        for (let i = 0; i < data.length; i++)
+          this.print(`proposed ${at.term}/${at.index + i} ${JSON.stringify(data[i])}`);
       } catch (e) {
         this.printRefusal(e);
       }
@@ -361,8 +420,8 @@ export class InteractionEnv {
         : a.has("remove")
           ? { type: "remove", node: a.intOf("remove") }
           : (() => {
-            throw new ScriptError("propose-conf-change needs add-learner=, promote= or remove=");
-          })();
+              throw new ScriptError("propose-conf-change needs add-learner=, promote= or remove=");
+            })();
     this.observe(id, (core) => {
       try {
         const at = core.proposeMembershipChange(change);
@@ -385,7 +444,11 @@ export class InteractionEnv {
 
   /** What the core refused, as the host would see it; anything else is a bug and fails the test. */
   private printRefusal(e: unknown): void {
-    if (e instanceof NotLeaderError || e instanceof ProposalDroppedError || e instanceof MembershipError) {
+    if (
+      e instanceof NotLeaderError ||
+      e instanceof ProposalDroppedError ||
+      e instanceof MembershipError
+    ) {
       this.print(`refused: ${e.message}`);
       return;
     }
@@ -446,7 +509,8 @@ export class InteractionEnv {
     if (rd.hardState) s.hardState = rd.hardState;
     const offset = s.snapshot?.meta.index ?? 0;
     s.entries.forEach((e, i) => {
-      if (e.index !== offset + 1 + i) throw new Error(`node ${n.id}: stored log not contiguous at ${offset + 1 + i}`);
+      if (e.index !== offset + 1 + i)
+        throw new Error(`node ${n.id}: stored log not contiguous at ${offset + 1 + i}`);
     });
   }
 
@@ -459,7 +523,8 @@ export class InteractionEnv {
   }
 
   private apply(n: EnvNode, core: RaftCore, e: Entry): void {
-    if (e.index !== n.app.applied + 1) throw new Error(`node ${n.id}: applies ${e.index} after ${n.app.applied}`);
+    if (e.index !== n.app.applied + 1)
+      throw new Error(`node ${n.id}: applies ${e.index} after ${n.app.applied}`);
     if (e.kind === "config") {
       core.applyConfigEntry(e);
       n.app.memberships.push({ index: e.index, membership: core.status().membership });
@@ -482,7 +547,8 @@ export class InteractionEnv {
     let type: MessageType | null = null;
     if (a.has("type")) {
       const t = a.stringOf("type");
-      if (!MESSAGE_TYPES.includes(t as MessageType)) throw new ScriptError(`unknown message type ${t}`);
+      if (!MESSAGE_TYPES.includes(t as MessageType))
+        throw new ScriptError(`unknown message type ${t}`);
       type = t as MessageType;
     }
     return { to, pairs, type };
@@ -569,7 +635,8 @@ export class InteractionEnv {
   private compact(id: NodeId, index: number): void {
     const n = this.node(id);
     const core = this.live(id);
-    if (index > n.app.applied) throw new ScriptError(`node ${id} has applied only up to ${n.app.applied}`);
+    if (index > n.app.applied)
+      throw new ScriptError(`node ${id} has applied only up to ${n.app.applied}`);
     const entry = n.store.entries.find((e) => e.index === index);
     if (!entry) throw new ScriptError(`node ${id} has no stored entry ${index}`);
     const membership = [...n.app.memberships].reverse().find((m) => m.index <= index)!.membership;
@@ -599,7 +666,8 @@ class Args {
   /** Throw on a key=value the command never looked at (a typo would otherwise be ignored). */
   checkAllUsed(): void {
     const unused = this.args.filter((x) => x.assigned && !this.used.has(x.key));
-    if (unused.length > 0) throw new ScriptError(`unknown argument ${unused.map((x) => x.key).join(", ")}`);
+    if (unused.length > 0)
+      throw new ScriptError(`unknown argument ${unused.map((x) => x.key).join(", ")}`);
   }
 
   positional(): string[] {
@@ -620,7 +688,8 @@ class Args {
   int(i: number): number {
     const w = this.positional()[i];
     const v = Number(w);
-    if (w === undefined || !Number.isSafeInteger(v)) throw new ScriptError(`argument ${i + 1} must be an integer`);
+    if (w === undefined || !Number.isSafeInteger(v))
+      throw new ScriptError(`argument ${i + 1} must be an integer`);
     return v;
   }
 

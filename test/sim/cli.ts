@@ -14,9 +14,16 @@ const program = new Command()
   .option("--verbose", "print the trace of a single seed")
   .option("--check-determinism", "run every seed twice and compare trace hashes")
   .parse();
-const o = program.opts<{ seeds?: number; seed?: number; from: number; verbose?: boolean; checkDeterminism?: boolean }>();
+const o = program.opts<{
+  seeds?: number;
+  seed?: number;
+  from: number;
+  verbose?: boolean;
+  checkDeterminism?: boolean;
+}>();
 
-const seeds: number[] = o.seed !== undefined ? [o.seed] : Array.from({ length: o.seeds ?? 20 }, (_, i) => o.from + i);
+const seeds: number[] =
+  o.seed !== undefined ? [o.seed] : Array.from({ length: o.seeds ?? 20 }, (_, i) => o.from + i);
 let passed = 0;
 let failed = 0;
 const totals: Record<string, number> = {};
@@ -34,7 +41,8 @@ for (const seed of seeds) {
   for (const [k, v] of Object.entries(r.stats)) totals[k] = (totals[k] ?? 0) + v;
   if (ok) {
     passed++;
-    if (seeds.length === 1) console.log(`seed ${seed} ok hash=${r.hash} ${describeOptions(r.options)}`);
+    if (seeds.length === 1)
+      console.log(`seed ${seed} ok hash=${r.hash} ${describeOptions(r.options)}`);
   } else {
     failed++;
     console.log(`FAIL seed ${seed}: ${describeOptions(r.options)}`);
@@ -42,7 +50,11 @@ for (const seed of seeds) {
     console.log(`  reproduce: npm run sim -- --seed ${seed} --verbose`);
   }
 }
-console.log(`summary: ${Object.entries(totals).map(([k, v]) => `${k}=${v}`).join(" ")}`);
+console.log(
+  `summary: ${Object.entries(totals)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ")}`,
+);
 console.log(`lock workload: ${LOCK_SUMMARY_KEYS.map((k) => `${k}=${totals[k] ?? 0}`).join(" ")}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -10,7 +10,11 @@ export class SimClientProcess {
   crashed = false;
   readonly clock: ClientClock;
 
-  constructor(private readonly sched: Scheduler, readonly endpoint: number, readonly drift: number) {
+  constructor(
+    private readonly sched: Scheduler,
+    readonly endpoint: number,
+    readonly drift: number,
+  ) {
     const toVirtual = (localMs: number): number => localMs / (1 + drift);
     const local = (): number => sched.now * (1 + drift);
     this.clock = {
@@ -19,19 +23,23 @@ export class SimClientProcess {
       wallMs: () => 1_700_000_000_000 + local(),
       setTimeout: (fn, ms) => {
         let live = true;
-        sched.after(toVirtual(ms), "client-timer", () => this.run(() => {
-          if (live) fn();
-        }));
+        sched.after(toVirtual(ms), "client-timer", () =>
+          this.run(() => {
+            if (live) fn();
+          }),
+        );
         return { cancel: () => (live = false) };
       },
       setInterval: (fn, ms): Timer => {
         let live = true;
         const every = (): void => {
-          sched.after(toVirtual(ms), "client-interval", () => this.run(() => {
-            if (!live) return;
-            fn();
-            every();
-          }));
+          sched.after(toVirtual(ms), "client-interval", () =>
+            this.run(() => {
+              if (!live) return;
+              fn();
+              every();
+            }),
+          );
         };
         every();
         return { cancel: () => (live = false) };

@@ -42,7 +42,13 @@ export interface HostFactory {
 /** What runs on the nodes: a test state machine behind the driver, or the node host. */
 export type Runtime<R> = { readonly app: AppFactory<R> } | { readonly host: HostFactory };
 
-const SILENT: HostLogger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, fatal: () => {} };
+const SILENT: HostLogger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  fatal: () => {},
+};
 
 export class SimNode<R> implements CheckedNode {
   up = false;
@@ -59,7 +65,10 @@ export class SimNode<R> implements CheckedNode {
   readonly drift: number;
   private handler: ((m: Message) => void) | undefined;
 
-  constructor(readonly id: NodeId, drift: number) {
+  constructor(
+    readonly id: NodeId,
+    drift: number,
+  ) {
     this.drift = drift;
   }
 
@@ -95,7 +104,17 @@ export class SimCluster<R> {
   readonly rng: SeededRandom;
   readonly nodes: SimNode<R>[] = [];
   readonly checker = new RaftChecker();
-  readonly faults: FaultCounts = { crashes: 0, restarts: 0, snapshotsTaken: 0, snapshotsInstalled: 0, partitions: 0, stalls: 0, dropped: 0, duplicated: 0, delivered: 0 };
+  readonly faults: FaultCounts = {
+    crashes: 0,
+    restarts: 0,
+    snapshotsTaken: 0,
+    snapshotsInstalled: 0,
+    partitions: 0,
+    stalls: 0,
+    dropped: 0,
+    duplicated: 0,
+    delivered: 0,
+  };
   /** Directed links that carry nothing: "a>b". */
   blocked = new Set<string>();
   lossRate: number;
@@ -134,7 +153,10 @@ export class SimCluster<R> {
 
   /** The membership of the cluster file: the first opts.nodes nodes. Nodes added later start with none. */
   get initialMembership(): Membership {
-    return { voters: this.nodes.filter((n) => n.id <= this.opts.nodes).map((n) => n.id), learners: [] };
+    return {
+      voters: this.nodes.filter((n) => n.id <= this.opts.nodes).map((n) => n.id),
+      learners: [],
+    };
   }
 
   /**
@@ -151,15 +173,27 @@ export class SimCluster<R> {
   }
 
   /** A node just built from its durable state has the membership of the last config entry it knows to be committed. */
-  private checkRestartMembership(n: SimNode<R>, durable: { snapshot: Snapshot | null; entries: readonly Entry[]; hardState: { commit: number } }): void {
+  private checkRestartMembership(
+    n: SimNode<R>,
+    durable: {
+      snapshot: Snapshot | null;
+      entries: readonly Entry[];
+      hardState: { commit: number };
+    },
+  ): void {
     if (this.memberships.length === 0 || !n.core) return;
     let effective = durable.snapshot?.meta.index ?? 0;
-    for (const e of durable.entries) if (e.kind === "config" && e.index <= durable.hardState.commit) effective = Math.max(effective, e.index);
+    for (const e of durable.entries)
+      if (e.kind === "config" && e.index <= durable.hardState.commit)
+        effective = Math.max(effective, e.index);
     let expected: string | undefined;
     for (const m of this.memberships) if (m.index <= effective) expected = m.json;
     if (expected === undefined) return;
     const actual = membershipJson(n.core.membership);
-    if (actual !== expected) this.checker.fail(`node ${n.id} restarted with membership ${actual}, but the committed one at index ${effective} is ${expected}`);
+    if (actual !== expected)
+      this.checker.fail(
+        `node ${n.id} restarted with membership ${actual}, but the committed one at index ${effective} is ${expected}`,
+      );
   }
 
   /** Nodes removed from the membership: stopped for good. */
@@ -228,14 +262,23 @@ export class SimCluster<R> {
       close: () => storage.close(),
     };
     const transport = n.transport((msgs) => this.send(n, inst, msgs));
-    if ("host" in this.runtime) await this.bootHost(n, inst, this.runtime.host, storageChecked, transport);
+    if ("host" in this.runtime)
+      await this.bootHost(n, inst, this.runtime.host, storageChecked, transport);
     else await this.bootApp(n, inst, this.runtime.app, storageChecked, transport);
-    this.trace(`boot ${n.id}#${inst} term=${n.core!.term} last=${n.core!.log.lastIndex()} commit=${n.core!.log.committed}`);
+    this.trace(
+      `boot ${n.id}#${inst} term=${n.core!.term} last=${n.core!.log.lastIndex()} commit=${n.core!.log.committed}`,
+    );
     this.scheduleTick(n, inst);
   }
 
   /** A bare core and driver with a test state machine (the Raft-level runs). */
-  private async bootApp(n: SimNode<R>, inst: number, factory: AppFactory<R>, storage: RaftStorageLike, transport: Transport): Promise<void> {
+  private async bootApp(
+    n: SimNode<R>,
+    inst: number,
+    factory: AppFactory<R>,
+    storage: RaftStorageLike,
+    transport: Transport,
+  ): Promise<void> {
     const durable = await storage.load();
     const snap = durable.snapshot;
     const core = new RaftCore(
@@ -251,7 +294,9 @@ export class SimCluster<R> {
       },
       {
         hardState: durable.hardState,
-        membership: snap?.meta.membership ?? (n.id <= this.opts.nodes ? this.initialMembership : { voters: [], learners: [] }),
+        membership:
+          snap?.meta.membership ??
+          (n.id <= this.opts.nodes ? this.initialMembership : { voters: [], learners: [] }),
         snapshotIndex: snap?.meta.index ?? 0,
         snapshotTerm: snap?.meta.term ?? 0,
         entries: durable.entries,
@@ -285,7 +330,13 @@ export class SimCluster<R> {
   }
 
   /** The real node host, on this node's drifting clock (the lock runs). */
-  private async bootHost(n: SimNode<R>, inst: number, factory: HostFactory, storage: RaftStorageLike, transport: Transport): Promise<void> {
+  private async bootHost(
+    n: SimNode<R>,
+    inst: number,
+    factory: HostFactory,
+    storage: RaftStorageLike,
+    transport: Transport,
+  ): Promise<void> {
     const node = n as unknown as SimNode<EntryResult>;
     const alive = (): boolean => n.up && n.instance === inst;
     // Work the host defers or sleeps on runs on this instance's event loop: not after a
@@ -305,7 +356,10 @@ export class SimCluster<R> {
       random: new SeededRandom(this.rng.int(1, 2 ** 31)),
       newRequestId: () => `node-${n.id}-${inst}-${++requestIds}`,
       defer: (fn) => this.sched.after(0, "defer", onLoop(fn)),
-      sleep: (ms) => new Promise<void>((resolve) => this.sched.after(ms * (1 + n.drift), "sleep", onLoop(resolve))),
+      sleep: (ms) =>
+        new Promise<void>((resolve) =>
+          this.sched.after(ms * (1 + n.drift), "sleep", onLoop(resolve)),
+        ),
       logger: SILENT,
       storage,
       transport,
@@ -356,8 +410,18 @@ export class SimCluster<R> {
   private maybeSnapshot(n: SimNode<R>, inst: number, app: SimApp<R>, entry: Entry): void {
     const every = this.opts.snapshotEvery;
     const core = n.core;
-    if (every <= 0 || !app.snapshot || !core || n.compacting || entry.index - core.log.offset < every) return;
-    const snapshot: Snapshot = { meta: { index: entry.index, term: entry.term, membership: core.membership }, data: app.snapshot() };
+    if (
+      every <= 0 ||
+      !app.snapshot ||
+      !core ||
+      n.compacting ||
+      entry.index - core.log.offset < every
+    )
+      return;
+    const snapshot: Snapshot = {
+      meta: { index: entry.index, term: entry.term, membership: core.membership },
+      data: app.snapshot(),
+    };
     n.compacting = true;
     this.faults.snapshotsTaken++;
     n.driver!.compact(snapshot).then(
@@ -413,10 +477,11 @@ export class SimCluster<R> {
   /** Cut every link between the groups (both directions). */
   partition(groups: NodeId[][]): void {
     this.blocked.clear();
-    for (const a of groups) for (const b of groups) {
-      if (a === b) continue;
-      for (const x of a) for (const y of b) this.blocked.add(`${x}>${y}`);
-    }
+    for (const a of groups)
+      for (const b of groups) {
+        if (a === b) continue;
+        for (const x of a) for (const y of b) this.blocked.add(`${x}>${y}`);
+      }
     this.faults.partitions++;
     this.trace(`partition ${groups.map((g) => g.join(",")).join("|")}`);
   }
@@ -447,7 +512,11 @@ export class SimCluster<R> {
 
   private transmit(m: Message): void {
     if (m.type === "appendResp" && !m.success && m.index > 0) this.appendRejections++;
-    if (this.blocked.has(`${m.from}>${m.to}`) || this.dropFilter?.(m) || (this.lossRate > 0 && this.rng.chance(this.lossRate))) {
+    if (
+      this.blocked.has(`${m.from}>${m.to}`) ||
+      this.dropFilter?.(m) ||
+      (this.lossRate > 0 && this.rng.chance(this.lossRate))
+    ) {
       this.faults.dropped++;
       return;
     }
@@ -500,5 +569,10 @@ export class SimCluster<R> {
 /** A membership as text with its keys in a fixed order, to compare two for equality. */
 function membershipJson(m: Membership): string {
   const addresses = Object.entries(m.addresses ?? {}).sort(([a], [b]) => Number(a) - Number(b));
-  return JSON.stringify({ voters: m.voters, learners: m.learners, addresses, retired: m.retired ?? [] });
+  return JSON.stringify({
+    voters: m.voters,
+    learners: m.learners,
+    addresses,
+    retired: m.retired ?? [],
+  });
 }

@@ -16,7 +16,8 @@ export class FaultInjector<R> {
     if (o.partitionEveryMs > 0) this.every(o.partitionEveryMs, () => this.partition());
     if (o.crashEveryMs > 0) this.every(o.crashEveryMs, () => this.crash());
     if (o.stallEveryMs > 0) this.every(o.stallEveryMs, () => this.stall());
-    if (o.membershipEveryMs > 0) this.every(o.membershipEveryMs, () => void this.membershipChange());
+    if (o.membershipEveryMs > 0)
+      this.every(o.membershipEveryMs, () => void this.membershipChange());
   }
 
   /**
@@ -41,14 +42,19 @@ export class FaultInjector<R> {
       const n = await c.addNode();
       change = { type: "addLearner", node: n.id };
     } else {
-      const victim = c.rng.chance(0.3) ? leader.id : c.rng.pick(m.voters.filter((v) => v !== leader.id));
+      const victim = c.rng.chance(0.3)
+        ? leader.id
+        : c.rng.pick(m.voters.filter((v) => v !== leader.id));
       change = { type: "remove", node: victim };
     }
     this.membershipChanges++;
     c.trace(`membership ${change.type} ${change.node} via ${leader.id}`);
     // A new member comes with its addresses, as `member add` gives them, so the membership a
     // node keeps (and restarts with) is checked whole.
-    const address = change.type === "addLearner" ? { peer: `sim-peer-${change.node}`, client: `sim-node-${change.node}` } : undefined;
+    const address =
+      change.type === "addLearner"
+        ? { peer: `sim-peer-${change.node}`, client: `sim-node-${change.node}` }
+        : undefined;
     leader.driver.proposeMembershipChange(change, address).then(
       () => {
         if (change.type === "remove") {
@@ -116,10 +122,11 @@ export class FaultInjector<R> {
         c.healNetwork();
         const rest = ids.slice(1);
         const half = Math.floor(rest.length / 2);
-        for (const a of rest.slice(0, half)) for (const b of rest.slice(half)) {
-          c.cutOneWay(a, b);
-          c.cutOneWay(b, a);
-        }
+        for (const a of rest.slice(0, half))
+          for (const b of rest.slice(half)) {
+            c.cutOneWay(a, b);
+            c.cutOneWay(b, a);
+          }
         break;
       }
       case 5: // no majority anywhere
@@ -136,7 +143,11 @@ export class FaultInjector<R> {
     const victim = leader && c.rng.chance(0.5) ? leader : c.rng.pick(up);
     c.crash(victim.id);
     // Most crashes reset the peers' connections, and the transport reports the peer down.
-    if (c.rng.chance(0.7)) this.reportDown(victim.id, c.nodes.filter((n) => n.up).map((n) => n.id));
+    if (c.rng.chance(0.7))
+      this.reportDown(
+        victim.id,
+        c.nodes.filter((n) => n.up).map((n) => n.id),
+      );
     const downFor = c.rng.int(20, 1500);
     c.sched.after(downFor, "restart", () => {
       if (!this.healed) void c.restart(victim.id);

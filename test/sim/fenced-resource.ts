@@ -33,7 +33,18 @@ export class FencedResource {
 
   private state(key: string): KeyState {
     let s = this.keys.get(key);
-    if (!s) this.keys.set(key, (s = { highest: 0n, highestSession: 0n, highestExclusive: 0n, highestExclusiveSession: 0n, value: 0, admittedWrites: 0 }));
+    if (!s)
+      this.keys.set(
+        key,
+        (s = {
+          highest: 0n,
+          highestSession: 0n,
+          highestExclusive: 0n,
+          highestExclusiveSession: 0n,
+          value: 0,
+          admittedWrites: 0,
+        }),
+      );
     return s;
   }
 
@@ -44,7 +55,9 @@ export class FencedResource {
       return false;
     }
     if (a.token === s.highest && a.session !== s.highestSession) {
-      this.violations.push(`resource ${a.key}: token ${a.token} admitted for sessions ${s.highestSession} and ${a.session}`);
+      this.violations.push(
+        `resource ${a.key}: token ${a.token} admitted for sessions ${s.highestSession} and ${a.session}`,
+      );
     }
     s.highest = a.token;
     s.highestSession = a.session;
@@ -65,8 +78,14 @@ export class FencedResource {
       this.sharedRefusals++;
       return null;
     }
-    if (a.token === s.highestExclusive && s.highestExclusive > 0n && a.session !== s.highestExclusiveSession) {
-      this.violations.push(`resource ${a.key}: shared token ${a.token} of session ${a.session} equals the exclusive token of session ${s.highestExclusiveSession}`);
+    if (
+      a.token === s.highestExclusive &&
+      s.highestExclusive > 0n &&
+      a.session !== s.highestExclusiveSession
+    ) {
+      this.violations.push(
+        `resource ${a.key}: shared token ${a.token} of session ${a.session} equals the exclusive token of session ${s.highestExclusiveSession}`,
+      );
     }
     if (a.token > s.highest) {
       s.highest = a.token;
@@ -91,7 +110,9 @@ export class FencedResource {
     const s = this.state(a.key);
     if (!this.admit(s, a)) return false;
     if (readValue !== s.value) {
-      this.violations.push(`resource ${a.key}: write under token ${a.token} based on value ${readValue} overwrote ${s.value} (lost update)`);
+      this.violations.push(
+        `resource ${a.key}: write under token ${a.token} based on value ${readValue} overwrote ${s.value} (lost update)`,
+      );
     }
     s.value = readValue + 1;
     s.admittedWrites++;
@@ -110,12 +131,15 @@ export class FencedResource {
   finalCheck(acknowledged: ReadonlyMap<string, number>): string[] {
     const out = [...this.violations];
     for (const [key, s] of this.keys) {
-      if (s.value !== s.admittedWrites) out.push(`resource ${key}: counter ${s.value} but ${s.admittedWrites} admitted increments`);
+      if (s.value !== s.admittedWrites)
+        out.push(`resource ${key}: counter ${s.value} but ${s.admittedWrites} admitted increments`);
       const acked = acknowledged.get(key) ?? 0;
-      if (s.value < acked) out.push(`resource ${key}: counter ${s.value} below ${acked} acknowledged increments`);
+      if (s.value < acked)
+        out.push(`resource ${key}: counter ${s.value} below ${acked} acknowledged increments`);
     }
     for (const [key, acked] of acknowledged) {
-      if (!this.keys.has(key) && acked > 0) out.push(`resource ${key}: ${acked} acknowledged increments but no writes`);
+      if (!this.keys.has(key) && acked > 0)
+        out.push(`resource ${key}: ${acked} acknowledged increments but no writes`);
     }
     return out;
   }

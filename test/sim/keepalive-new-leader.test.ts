@@ -44,7 +44,9 @@ describe("keepalives on a new leader whose applying lags", () => {
     // Not acknowledged while the end is unapplied: a retryable refusal.
     expect(early).toMatchObject({ failure: { reason: "ERROR_REASON_NODE_BUSY" } });
     release();
-    expect(await until(sim, keepAlive(sim, next, session))).toEqual({ answer: { sessions: [{ sessionId: session, ttlMs: null }] } });
+    expect(await until(sim, keepAlive(sim, next, session))).toEqual({
+      answer: { sessions: [{ sessionId: session, ttlMs: null }] },
+    });
   });
 
   it("does not answer NOT_FOUND for a live session an earlier leader opened: it waits for the apply", async () => {
@@ -61,7 +63,9 @@ describe("keepalives on a new leader whose applying lags", () => {
     // Applying resumes while the keepalive waits (within its bound): it is acknowledged.
     await runFor(sim, 100);
     release();
-    expect(await until(sim, waiting)).toEqual({ answer: { sessions: [{ sessionId: session, ttlMs: 5_000 }] } });
+    expect(await until(sim, waiting)).toEqual({
+      answer: { sessions: [{ sessionId: session, ttlMs: 5_000 }] },
+    });
   });
 
   it("answers a keepalive that waited past its bound for the apply as retryable, not as NOT_FOUND", async () => {
@@ -73,7 +77,9 @@ describe("keepalives on a new leader whose applying lags", () => {
     expect(await until(sim, c.open())).toBe(true);
     await transferTo(sim, next);
     const waiting = keepAlive(sim, next, c.session!.id);
-    expect(await until(sim, waiting)).toMatchObject({ failure: { reason: "ERROR_REASON_NODE_BUSY" } });
+    expect(await until(sim, waiting)).toMatchObject({
+      failure: { reason: "ERROR_REASON_NODE_BUSY" },
+    });
     release();
     await runFor(sim, 50);
     // The client's own keepalives went on meanwhile: its session is alive everywhere.
@@ -87,15 +93,26 @@ describe("keepalive cost", () => {
     const sim = await quietSim(14);
     const c = new SimLockClient(sim, 100, new SeededRandom(1), 5_000, 0);
     expect(await until(sim, c.open())).toBe(true);
-    for (let i = 0; i < 40; i++) expect((await until(sim, c.acquire(`held/${i}`, 0))).kind).toBe("granted");
+    for (let i = 0; i < 40; i++)
+      expect((await until(sim, c.acquire(`held/${i}`, 0))).kind).toBe("granted");
     const leader = sim.c.leader()!;
     const state = sim.hosts.get(leader.id)!.host.state;
     expect(state.getSession(c.session!.id)?.held.length).toBe(40);
     const views = vi.spyOn(LockStateMachine.prototype, "getSession");
     try {
       const id = c.session!.id;
-      const reply = await until(sim, sim.call(100, leader.id, "KeepAlive", { sessionIds: [id, id] }, 2_000));
-      expect(reply).toEqual({ answer: { sessions: [{ sessionId: id, ttlMs: 5_000 }, { sessionId: id, ttlMs: 5_000 }] } });
+      const reply = await until(
+        sim,
+        sim.call(100, leader.id, "KeepAlive", { sessionIds: [id, id] }, 2_000),
+      );
+      expect(reply).toEqual({
+        answer: {
+          sessions: [
+            { sessionId: id, ttlMs: 5_000 },
+            { sessionId: id, ttlMs: 5_000 },
+          ],
+        },
+      });
       expect(views).not.toHaveBeenCalled();
     } finally {
       views.mockRestore();

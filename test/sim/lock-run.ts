@@ -11,10 +11,35 @@ import type { SeedResult } from "./raft-run.ts";
 
 /** Stats of the lock run that `npm run sim` sums up on its own line. */
 export const LOCK_SUMMARY_KEYS = [
-  "lockOps", "grants", "expiries", "closes", "pauses", "clientCrashes", "fencedRefusals", "acknowledgedIncrements", "unknownOutcomes", "linChecks", "reads", "crossLockReadsChecked",
-  "retriedWrites", "unknownWrites", "lateGrantsReleased", "clientDeadlinesPassed", "expiriesTimed",
-  "sharedAcquires", "exclusiveKindAcquires", "permitAcquires", "setAcquires", "dataAcquires", "holdLimitAcquires",
-  "sharedGrants", "permitGrants", "setGrants", "holdLimitEnds", "sharedFencedReads", "sharedFencedRefusals",
+  "lockOps",
+  "grants",
+  "expiries",
+  "closes",
+  "pauses",
+  "clientCrashes",
+  "fencedRefusals",
+  "acknowledgedIncrements",
+  "unknownOutcomes",
+  "linChecks",
+  "reads",
+  "crossLockReadsChecked",
+  "retriedWrites",
+  "unknownWrites",
+  "lateGrantsReleased",
+  "clientDeadlinesPassed",
+  "expiriesTimed",
+  "sharedAcquires",
+  "exclusiveKindAcquires",
+  "permitAcquires",
+  "setAcquires",
+  "dataAcquires",
+  "holdLimitAcquires",
+  "sharedGrants",
+  "permitGrants",
+  "setGrants",
+  "holdLimitEnds",
+  "sharedFencedReads",
+  "sharedFencedRefusals",
 ] as const;
 
 /** Seeds of the lock run differ from the Raft run's, so the two explore different schedules. */
@@ -22,9 +47,19 @@ export function lockSeedOf(seed: number): number {
   return (Math.imul(seed, 0x9e3779b1) ^ 0x10c4) >>> 0;
 }
 
-export async function runLockSeed(seed: number, overrides: Partial<SimOptions> = {}, verbose = false): Promise<SeedResult> {
+export async function runLockSeed(
+  seed: number,
+  overrides: Partial<SimOptions> = {},
+  verbose = false,
+): Promise<SeedResult> {
   // Membership changes run in the Raft-level runs; the lock runs keep the initial three or five nodes.
-  const base = drawOptions(seed, { faultMs: 3000, healMs: 2500, livenessBoundMs: 2000, membershipEveryMs: 0, ...overrides });
+  const base = drawOptions(seed, {
+    faultMs: 3000,
+    healMs: 2500,
+    livenessBoundMs: 2000,
+    membershipEveryMs: 0,
+    ...overrides,
+  });
   const opts: SimOptions = { ...base, seed: lockSeedOf(seed) };
   const sim = new LockSim(opts, verbose);
   const c = sim.c;
@@ -35,8 +70,10 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
   // Every grant is one its client holds or is still settling (none is orphaned), looked at
   // in the committed state now and then.
   const lookForOrphans = (): void => {
-    for (const v of workload.orphanedGrants(sim.committedState)) c.checker.fail(`t=${c.sched.now.toFixed(1)} ${v}`);
-    if (c.sched.now < opts.faultMs + opts.healMs) c.sched.after(250, "orphan-check", lookForOrphans);
+    for (const v of workload.orphanedGrants(sim.committedState))
+      c.checker.fail(`t=${c.sched.now.toFixed(1)} ${v}`);
+    if (c.sched.now < opts.faultMs + opts.healMs)
+      c.sched.after(250, "orphan-check", lookForOrphans);
   };
   c.sched.after(250, "orphan-check", lookForOrphans);
   const faults = new FaultInjector(c);
@@ -48,7 +85,9 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
   await c.runUntil(healAt + opts.livenessBoundMs);
   const violations = [...c.checker.violations];
   if (violations.length === 0 && workload.completedSince(healAt) === 0) {
-    violations.push(`liveness: no lock operation completed within ${opts.livenessBoundMs}ms after the network healed`);
+    violations.push(
+      `liveness: no lock operation completed within ${opts.livenessBoundMs}ms after the network healed`,
+    );
   }
   if (violations.length === 0) await c.runUntil(opts.faultMs + opts.healMs);
   workload.stop();
@@ -64,7 +103,10 @@ export async function runLockSeed(seed: number, overrides: Partial<SimOptions> =
     violations.push(...reads.violations);
     if (opts.driftMax <= RHO) violations.push(...sim.checker.checkDeadlines());
     violations.push(...sim.expiries.check());
-    const events = [...sim.history.filter((e) => !sim.omitted.has(e.id)), ...sim.sessionEndEvents()];
+    const events = [
+      ...sim.history.filter((e) => !sim.omitted.has(e.id)),
+      ...sim.sessionEndEvents(),
+    ];
     const lin = checkLockHistory(events);
     linChecks = lin.perLock.size;
     if (!lin.ok) violations.push(`linearizability: ${lin.detail}`);

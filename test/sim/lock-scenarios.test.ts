@@ -88,7 +88,11 @@ describe("lock service on the simulated cluster", () => {
     sim.c.blocked.delete(`${leader.id}>100`);
 
     const result = await until(sim, acquiring, 5000);
-    expect(result).toEqual({ kind: "granted", token: granted!.token, grants: [{ lock: "L", token: granted!.token, mode: "exclusive" }] });
+    expect(result).toEqual({
+      kind: "granted",
+      token: granted!.token,
+      grants: [{ lock: "L", token: granted!.token, mode: "exclusive" }],
+    });
     expect(sim.c.leader()?.id).not.toBe(leader.id);
     expect(sim.checker.stats.grants).toBe(1);
     // The retry reached a replica other than the first leader, which answered from its dedup table.
@@ -102,7 +106,15 @@ describe("lock service on the simulated cluster", () => {
     const session = c.session!.id;
     const first = sim.c.leader()!;
     // A grant with a hold limit of 1 s, made by the first leader (the library's keepalives go on meanwhile).
-    const request = { sessionId: session, seq: 1, ackedUpTo: 0, held: [], lock: "held", waitMs: 0, holdMs: 1_000 };
+    const request = {
+      sessionId: session,
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      lock: "held",
+      waitMs: 0,
+      holdMs: 1_000,
+    };
     const reply = await until(sim, sim.call(100, first.id, "Acquire", request, 1_000));
     expect(reply).toMatchObject({ answer: { kind: "granted" } });
     // That leader crashes at once: only the next one can end the grant when its limit passes.
@@ -112,7 +124,9 @@ describe("lock service on the simulated cluster", () => {
     expect(next.id).not.toBe(first.id);
     const state = sim.hosts.get(next.id)!.sm;
     expect(state.getLock("held").holder).toBeNull();
-    expect(state.history("held")).toMatchObject([{ sessionId: session, reason: "revoked", revokedFor: "holdLimit" }]);
+    expect(state.history("held")).toMatchObject([
+      { sessionId: session, reason: "revoked", revokedFor: "holdLimit" },
+    ]);
     // The session itself lived on: only the grant ended.
     expect(state.hasSession(session)).toBe(true);
   });
@@ -137,7 +151,10 @@ describe("lock service on the simulated cluster", () => {
   it("a stopping leader hands over to a voter it can reach, not to one whose log looks as caught up but that it no longer hears from", async () => {
     const sim = await quietSim(5);
     const leader = sim.c.leader()!;
-    const [cutOff, reachable] = sim.c.nodes.filter((n) => n.id !== leader.id).map((n) => n.id).sort((a, b) => a - b);
+    const [cutOff, reachable] = sim.c.nodes
+      .filter((n) => n.id !== leader.id)
+      .map((n) => n.id)
+      .sort((a, b) => a - b);
     // The lower id (first among equals by log position) is cut off from the leader, both ways.
     sim.c.blocked.add(`${leader.id}>${cutOff}`);
     sim.c.blocked.add(`${cutOff}>${leader.id}`);

@@ -9,8 +9,18 @@ import { drawOptions } from "./options.ts";
 /** A three-node cluster with no faults of its own, started and led. */
 export async function quietSim(seed: number): Promise<LockSim> {
   const opts = drawOptions(seed, {
-    nodes: 3, lossRate: 0, duplicateRate: 0, partitionEveryMs: 0, crashEveryMs: 0, stallEveryMs: 0,
-    driftMax: 0, delayMinMs: 1, delayMaxMs: 5, diskMaxMs: 1, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20,
+    nodes: 3,
+    lossRate: 0,
+    duplicateRate: 0,
+    partitionEveryMs: 0,
+    crashEveryMs: 0,
+    stallEveryMs: 0,
+    driftMax: 0,
+    delayMinMs: 1,
+    delayMaxMs: 5,
+    diskMaxMs: 1,
+    maxInflightMsgs: 8,
+    maxBytesPerAppend: 1 << 20,
   });
   const sim = new LockSim(opts);
   await sim.c.start();
@@ -26,7 +36,11 @@ export async function runFor(sim: LockSim, ms: number): Promise<void> {
 }
 
 /** Runs the simulation until `p` settles or `maxMs` of simulated time pass; says which. */
-export async function settleWithin<T>(sim: LockSim, p: Promise<T>, maxMs: number): Promise<{ done: boolean; value?: T }> {
+export async function settleWithin<T>(
+  sim: LockSim,
+  p: Promise<T>,
+  maxMs: number,
+): Promise<{ done: boolean; value?: T }> {
   let done = false;
   let value: T | undefined;
   void p.then((v) => {

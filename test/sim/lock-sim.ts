@@ -13,9 +13,21 @@ import { ReadChecker } from "./checkers/reads.ts";
 import { SimCluster } from "./cluster.ts";
 import { FencedResource } from "./fenced-resource.ts";
 import {
-  callOnce, requestOf, simClientAddress, SimNodeServer, SIM_LOCK_LIMITS, type CallObserver, type LockResult,
+  callOnce,
+  requestOf,
+  simClientAddress,
+  SimNodeServer,
+  SIM_LOCK_LIMITS,
+  type CallObserver,
+  type LockResult,
 } from "./sim-transport.ts";
-import { decodeAnswer, type AnswerOf, type CallName, type RequestOf, type WireAnswerOf } from "../../proto/lock-calls.ts";
+import {
+  decodeAnswer,
+  type AnswerOf,
+  type CallName,
+  type RequestOf,
+  type WireAnswerOf,
+} from "../../proto/lock-calls.ts";
 import type { CallFailure } from "../../proto/codec/answers.ts";
 import type { Answer } from "../../node/lock/answers.ts";
 import { status as Status } from "@grpc/grpc-js";
@@ -34,7 +46,13 @@ export class LockSim {
   readonly omitted = new Set<number | string>();
   readonly counts = { rpcs: 0, rpcLost: 0, clientCuts: 0 };
   /** What the client library did on its own: retries, outcomes settled later, late grants, deadlines. */
-  readonly clientEvents = { retriedWrites: 0, unknownWrites: 0, settledUnknown: 0, lateGrantsReleased: 0, deadlinesPassed: 0 };
+  readonly clientEvents = {
+    retriedWrites: 0,
+    unknownWrites: 0,
+    settledUnknown: 0,
+    lateGrantsReleased: 0,
+    deadlinesPassed: 0,
+  };
   /** The state at the highest index applied anywhere so far (the committed log replayed). */
   readonly committedState = new LockStateMachine();
   /** Expiries proposed no later than the TTL allows (G6). */
@@ -44,41 +62,57 @@ export class LockSim {
   private nextOpId = 1;
 
   constructor(opts: SimOptions, verbose = false) {
-    const members = Array.from({ length: opts.nodes }, (_, i) => ({ id: i + 1, peerAddress: `sim-peer-${i + 1}`, clientAddress: simClientAddress(i + 1) }));
-    this.c = new SimCluster<LockResult>(opts, {
-      host: {
-        config: (node) => ({
-          id: node.id,
-          clusterId: "sim",
-          tickMs: opts.tickMs,
-          electionTicks: opts.electionTicks,
-          heartbeatTicks: opts.heartbeatTicks,
-          maxInflightMsgs: opts.maxInflightMsgs,
-          maxBytesPerAppend: opts.maxBytesPerAppend,
-          snapshotEntries: opts.snapshotEvery > 0 ? opts.snapshotEvery : Number.MAX_SAFE_INTEGER,
-          limits: resolveLimits(SIM_LOCK_LIMITS),
-          members,
-          join: node.id > opts.nodes,
-          reproposeAfterMs: 500,
-        }),
-        hooks: (node) => ({
-          onCommandProposed: (cmd) => {
-            if (cmd.type === "expireSession" || cmd.type === "closeSession") this.checker.endProposed(cmd.sessionId, this.c.sched.now);
-            if (cmd.type === "expireSession") this.expiries.expiryProposed(cmd.sessionId, node.id, this.c.sched.now);
-            if (cmd.type === "holdLimit") this.checker.revokeProposed(cmd.sessionId, cmd.token, this.c.sched.now);
-          },
-          onKeepAlive: (session) => this.expiries.keptAlive(session, this.c.sched.now),
-          onSoftState: (soft) => {
-            if (soft.role === "leader") this.expiries.becameLeader(node.id, this.c.sched.now);
-          },
-          onEntryApplied: (_entry, outcome) => {
-            if (outcome === null || node.core?.role !== "leader") return;
-            for (const s of outcome.timers.sessionsOpened) this.expiries.started(s.id, s.ttlMs, this.c.sched.now);
-          },
-        }),
-        booted: (node, host) => this.hosts.set(node.id, new SimNodeServer(node, node.instance, host, (msg) => this.c.checker.fail(msg))),
+    const members = Array.from({ length: opts.nodes }, (_, i) => ({
+      id: i + 1,
+      peerAddress: `sim-peer-${i + 1}`,
+      clientAddress: simClientAddress(i + 1),
+    }));
+    this.c = new SimCluster<LockResult>(
+      opts,
+      {
+        host: {
+          config: (node) => ({
+            id: node.id,
+            clusterId: "sim",
+            tickMs: opts.tickMs,
+            electionTicks: opts.electionTicks,
+            heartbeatTicks: opts.heartbeatTicks,
+            maxInflightMsgs: opts.maxInflightMsgs,
+            maxBytesPerAppend: opts.maxBytesPerAppend,
+            snapshotEntries: opts.snapshotEvery > 0 ? opts.snapshotEvery : Number.MAX_SAFE_INTEGER,
+            limits: resolveLimits(SIM_LOCK_LIMITS),
+            members,
+            join: node.id > opts.nodes,
+            reproposeAfterMs: 500,
+          }),
+          hooks: (node) => ({
+            onCommandProposed: (cmd) => {
+              if (cmd.type === "expireSession" || cmd.type === "closeSession")
+                this.checker.endProposed(cmd.sessionId, this.c.sched.now);
+              if (cmd.type === "expireSession")
+                this.expiries.expiryProposed(cmd.sessionId, node.id, this.c.sched.now);
+              if (cmd.type === "holdLimit")
+                this.checker.revokeProposed(cmd.sessionId, cmd.token, this.c.sched.now);
+            },
+            onKeepAlive: (session) => this.expiries.keptAlive(session, this.c.sched.now),
+            onSoftState: (soft) => {
+              if (soft.role === "leader") this.expiries.becameLeader(node.id, this.c.sched.now);
+            },
+            onEntryApplied: (_entry, outcome) => {
+              if (outcome === null || node.core?.role !== "leader") return;
+              for (const s of outcome.timers.sessionsOpened)
+                this.expiries.started(s.id, s.ttlMs, this.c.sched.now);
+            },
+          }),
+          booted: (node, host) =>
+            this.hosts.set(
+              node.id,
+              new SimNodeServer(node, node.instance, host, (msg) => this.c.checker.fail(msg)),
+            ),
+        },
       },
-    }, verbose);
+      verbose,
+    );
     this.checker = new LockChecker((msg) => this.c.checker.fail(msg));
     this.expiries = new ExpiryChecker({ driftMax: opts.driftMax, tickMs: opts.tickMs });
     this.c.onStall = (node, from, to) => this.expiries.stalled(node, from, to);
@@ -99,7 +133,9 @@ export class LockSim {
    * answer to one (compared by the checker with the first answer of its seq), and each
    * grant a CancelWait reveals (`lateGrant`).
    */
-  observer(lateGrant: (lock: string, acquireSeq: number, token: bigint) => void = () => undefined): CallObserver {
+  observer(
+    lateGrant: (lock: string, acquireSeq: number, token: bigint) => void = () => undefined,
+  ): CallObserver {
     return {
       sent: (name, wire) => {
         const write = writeOf(name, wire);
@@ -117,7 +153,8 @@ export class LockSim {
         }
         const write = writeOf(name, wire);
         const answer = write === null ? null : writeAnswer(name, outcome);
-        if (write !== null && answer !== null) this.checker.clientAnswer(write.sessionId, write.seq, answer);
+        if (write !== null && answer !== null)
+          this.checker.clientAnswer(write.sessionId, write.seq, answer);
       },
     };
   }
@@ -136,7 +173,12 @@ export class LockSim {
    * lost or cut like peer messages; a duplicate may arrive much later. Resolves null on
    * timeout, "refused" when the node is down.
    */
-  rpc(from: number, to: NodeId, frame: Uint8Array, timeoutMs: number): Promise<Uint8Array | "refused" | null> {
+  rpc(
+    from: number,
+    to: NodeId,
+    frame: Uint8Array,
+    timeoutMs: number,
+  ): Promise<Uint8Array | "refused" | null> {
     const c = this.c;
     this.counts.rpcs++;
     return new Promise((resolve) => {
@@ -149,10 +191,12 @@ export class LockSim {
       c.sched.after(timeoutMs, "rpc-timeout", () => finish(null));
       const deliver = (extraDelay: number): void => {
         if (!this.link(from, to)) return;
-        c.sched.after(this.delay() + extraDelay, "rpc-req", () => this.arrive(to, frame, (r) => {
-          if (!this.link(to, from)) return;
-          c.sched.after(this.delay(), "rpc-reply", () => finish(r));
-        }));
+        c.sched.after(this.delay() + extraDelay, "rpc-req", () =>
+          this.arrive(to, frame, (r) => {
+            if (!this.link(to, from)) return;
+            c.sched.after(this.delay(), "rpc-reply", () => finish(r));
+          }),
+        );
       };
       deliver(0);
       if (c.duplicateRate > 0 && c.rng.chance(c.duplicateRate)) deliver(c.rng.int(0, 400));
@@ -187,8 +231,21 @@ export class LockSim {
   }
 
   /** One call from a client endpoint to a node, outside any client library: its answer, its failure, or null if none came in time. */
-  call<N extends CallName>(from: number, to: NodeId, name: N, request: RequestOf<N>, timeoutMs: number): Promise<{ answer: AnswerOf<N> } | { failure: CallFailure } | null> {
-    return callOnce((f, t, frame, timeout) => this.rpc(f, t, frame, timeout), from, to, name, request, timeoutMs);
+  call<N extends CallName>(
+    from: number,
+    to: NodeId,
+    name: N,
+    request: RequestOf<N>,
+    timeoutMs: number,
+  ): Promise<{ answer: AnswerOf<N> } | { failure: CallFailure } | null> {
+    return callOnce(
+      (f, t, frame, timeout) => this.rpc(f, t, frame, timeout),
+      from,
+      to,
+      name,
+      request,
+      timeoutMs,
+    );
   }
 
   /** Cuts a client off from some nodes (until the next partition change or heal). */
@@ -203,10 +260,18 @@ export class LockSim {
   /** Session ends and hold-limit revokes from the committed log, as history events. */
   sessionEndEvents(): LockHistoryEvent[] {
     const ends: LockHistoryEvent[] = this.checker.sessionEnds.map((e) => ({
-      kind: "sessionEnd", id: `end-${e.session}`, session: e.session, call: Math.min(e.proposedAt, e.appliedAt), ret: e.appliedAt,
+      kind: "sessionEnd",
+      id: `end-${e.session}`,
+      session: e.session,
+      call: Math.min(e.proposedAt, e.appliedAt),
+      ret: e.appliedAt,
     }));
     const revokes: LockHistoryEvent[] = this.checker.revokes.map((r) => ({
-      kind: "revoke", id: `revoke-${r.index}`, grants: r.grants, call: r.proposedAt, ret: r.appliedAt,
+      kind: "revoke",
+      id: `revoke-${r.index}`,
+      grants: r.grants,
+      call: r.proposedAt,
+      ret: r.appliedAt,
     }));
     return [...ends, ...revokes];
   }
@@ -220,10 +285,19 @@ function writeOf(name: CallName, wire: unknown): { sessionId: bigint; seq: numbe
 }
 
 /** A node's answer to a write in the state machine's terms; null for a failure that is no answer (the node could not serve it). */
-function writeAnswer(name: CallName, outcome: { answer: unknown } | { failure: { code: number; reason: string | null; message: string } }): Answer | null {
+function writeAnswer(
+  name: CallName,
+  outcome:
+    { answer: unknown } | { failure: { code: number; reason: string | null; message: string } },
+): Answer | null {
   if ("failure" in outcome) {
     const f = outcome.failure;
-    if (f.reason === null || WIRE_ERRORS[f.reason as ErrorReasonName]?.code === undefined || f.code === Status.UNAVAILABLE) return null;
+    if (
+      f.reason === null ||
+      WIRE_ERRORS[f.reason as ErrorReasonName]?.code === undefined ||
+      f.code === Status.UNAVAILABLE
+    )
+      return null;
     return { kind: "error", reason: f.reason as ErrorReasonName, message: f.message };
   }
   if (name === "Acquire") return decodeAnswer("Acquire", outcome.answer as WireAnswerOf<"Acquire">);

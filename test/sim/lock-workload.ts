@@ -15,7 +15,11 @@
 import { PalisadeClient } from "../../client/client.ts";
 import { Connection } from "../../client/connection.ts";
 import {
-  FailedPreconditionError, NotHolderError, OutcomeUnknownError, SessionNotFoundError, StaleTokenError,
+  FailedPreconditionError,
+  NotHolderError,
+  OutcomeUnknownError,
+  SessionNotFoundError,
+  StaleTokenError,
 } from "../../client/errors.ts";
 import { isAnswer } from "../../client/lock-api.ts";
 import type { AcquireOptions, LateGrantRelease, Session } from "../../client/session.ts";
@@ -61,8 +65,18 @@ export interface KindsRequest {
 type AcquireEvent = Extract<LockHistoryEvent, { kind: "acquire" }>;
 
 /** What a grant answer says beyond its token, as the models compare it: a single permit's slot, or a set's grants. */
-function grantDetail(grants: readonly LockGrantInfo[], set: boolean): { slot?: number; grants?: Array<{ lock: string; token: bigint; slot?: number }> } {
-  if (set) return { grants: grants.map((g) => ({ lock: g.lock, token: g.token, ...(g.mode === "permit" ? { slot: g.slot ?? 0 } : {}) })) };
+function grantDetail(
+  grants: readonly LockGrantInfo[],
+  set: boolean,
+): { slot?: number; grants?: Array<{ lock: string; token: bigint; slot?: number }> } {
+  if (set)
+    return {
+      grants: grants.map((g) => ({
+        lock: g.lock,
+        token: g.token,
+        ...(g.mode === "permit" ? { slot: g.slot ?? 0 } : {}),
+      })),
+    };
   const g = grants[0];
   return g?.mode === "permit" ? { slot: g.slot ?? 0 } : {};
 }
@@ -94,11 +108,25 @@ export class SimLockClient {
       sim.observer((lock, acquireSeq, token) => this.lateGrantLearnt(lock, acquireSeq, token)),
     );
     const endpoints = sim.c.nodes.map((n) => simClientAddress(n.id));
-    const connection = new Connection({ endpoints, callTimeoutMs: CALL_TIMEOUT_MS, retryBudgetMs }, { transport: this.transport, clock: this.proc.clock });
+    const connection = new Connection(
+      { endpoints, callTimeoutMs: CALL_TIMEOUT_MS, retryBudgetMs },
+      { transport: this.transport, clock: this.proc.clock },
+    );
     let requests = 0;
     this.client = new PalisadeClient(
-      { endpoints: ["simulated"], clientName: `client-${endpoint}`, callTimeoutMs: CALL_TIMEOUT_MS, retryBudgetMs, driftBound: RHO, deadlineTickMs: CLIENT_TICK_MS },
-      { lockApi: connection, clock: this.proc.clock, newRequestId: () => `c${endpoint}-${sim.opId()}-${++requests}` },
+      {
+        endpoints: ["simulated"],
+        clientName: `client-${endpoint}`,
+        callTimeoutMs: CALL_TIMEOUT_MS,
+        retryBudgetMs,
+        driftBound: RHO,
+        deadlineTickMs: CLIENT_TICK_MS,
+      },
+      {
+        lockApi: connection,
+        clock: this.proc.clock,
+        newRequestId: () => `c${endpoint}-${sim.opId()}-${++requests}`,
+      },
     );
   }
 
@@ -128,7 +156,8 @@ export class SimLockClient {
       return false;
     }
     this.session = session;
-    const deadline = (): void => this.sim.checker.clientDeadline(session.id, this.proc.virtualOf(session.deadline));
+    const deadline = (): void =>
+      this.sim.checker.clientDeadline(session.id, this.proc.virtualOf(session.deadline));
     deadline();
     session.onDeadlineExtended(deadline);
     session.onLateGrantReleased((late) => this.lateGrant(session.id, late));
@@ -163,7 +192,15 @@ export class SimLockClient {
     }
     for (const l of locks) {
       if (this.lateReleases.has(`${l}:${token}`)) continue;
-      const release: Extract<LockHistoryEvent, { kind: "release" }> = { kind: "release", id: this.sim.opId(), lock: l, session: session.id, token, call: now, ret: null };
+      const release: Extract<LockHistoryEvent, { kind: "release" }> = {
+        kind: "release",
+        id: this.sim.opId(),
+        lock: l,
+        session: session.id,
+        token,
+        call: now,
+        ret: null,
+      };
       this.lateReleases.set(`${l}:${token}`, release);
       this.sim.history.push(release);
     }
@@ -174,12 +211,20 @@ export class SimLockClient {
     this.sim.clientEvents.lateGrantsReleased++;
     const release = this.lateReleases.get(`${late.lock}:${late.token}`);
     if (!release) return;
-    const out: ReleaseOutcome | null = late.outcome === "released" ? { kind: "ok" }
-      : late.outcome === "notHolder" ? { kind: "failedPrecondition" }
-      : late.outcome === "sessionNotFound" ? { kind: "sessionNotFound" }
-      : null;
+    const out: ReleaseOutcome | null =
+      late.outcome === "released"
+        ? { kind: "ok" }
+        : late.outcome === "notHolder"
+          ? { kind: "failedPrecondition" }
+          : late.outcome === "sessionNotFound"
+            ? { kind: "sessionNotFound" }
+            : null;
     // As for any write, NOT_FOUND (or any answer) to a release that was retried may follow its effect.
-    if (out !== null && late.releaseAnsweredNs !== null && (out.kind === "ok" || out.kind === "failedPrecondition")) {
+    if (
+      out !== null &&
+      late.releaseAnsweredNs !== null &&
+      (out.kind === "ok" || out.kind === "failedPrecondition")
+    ) {
       release.out = out;
       release.ret = this.virtualNs(late.releaseAnsweredNs);
     }
@@ -194,21 +239,34 @@ export class SimLockClient {
    * races the wait. With `kinds`, of a lock kind: recorded with its mode, permits and set
    * for the kinds' model, which needs every such Acquire, cancelled ones included.
    */
-  async acquire(lock: string, waitMs: number, cancelAfterMs: number | null = null, kinds?: KindsRequest): Promise<AcquireResult> {
+  async acquire(
+    lock: string,
+    waitMs: number,
+    cancelAfterMs: number | null = null,
+    kinds?: KindsRequest,
+  ): Promise<AcquireResult> {
     const session = this.session!;
     const ev: AcquireEvent = {
-      kind: "acquire", id: this.sim.opId(), lock, session: session.id, call: this.sim.c.sched.now, ret: null,
-      ...(kinds ? {
-        waits: waitMs > 0,
-        ...(kinds.mode !== undefined ? { mode: kinds.mode } : {}),
-        ...(kinds.permits !== undefined ? { permits: kinds.permits } : {}),
-        ...(kinds.more !== undefined && kinds.more.length > 0 ? { more: kinds.more } : {}),
-      } : {}),
+      kind: "acquire",
+      id: this.sim.opId(),
+      lock,
+      session: session.id,
+      call: this.sim.c.sched.now,
+      ret: null,
+      ...(kinds
+        ? {
+            waits: waitMs > 0,
+            ...(kinds.mode !== undefined ? { mode: kinds.mode } : {}),
+            ...(kinds.permits !== undefined ? { permits: kinds.permits } : {}),
+            ...(kinds.more !== undefined && kinds.more.length > 0 ? { more: kinds.more } : {}),
+          }
+        : {}),
     };
     const giveUp = new AbortController();
     if (cancelAfterMs !== null) this.proc.clock.setTimeout(() => giveUp.abort(), cancelAfterMs);
     const options: AcquireOptions = {
-      waitMs, signal: giveUp.signal,
+      waitMs,
+      signal: giveUp.signal,
       ...(kinds?.mode !== undefined ? { mode: kinds.mode } : {}),
       ...(kinds?.permits !== undefined ? { permits: kinds.permits } : {}),
       ...(kinds?.more !== undefined && kinds.more.length > 0 ? { more: kinds.more } : {}),
@@ -228,7 +286,8 @@ export class SimLockClient {
       const result = await pending.result;
       if (result.cancelled) {
         // Granted before the give-up reached the log: recorded when the CancelWait answered so.
-        if (result.lateToken !== undefined) this.lateGrantLearnt(lock, pending.seq, result.lateToken);
+        if (result.lateToken !== undefined)
+          this.lateGrantLearnt(lock, pending.seq, result.lateToken);
         else if (ev.out === undefined) {
           if (kinds) {
             // The kinds' model keeps every wait: this one left its queues (or never joined them).
@@ -244,13 +303,29 @@ export class SimLockClient {
       ev.ret = this.sim.c.sched.now;
       if (result.acquired && result.token !== undefined) {
         const grants = result.grants ?? [{ lock, token: result.token, mode: "exclusive" as const }];
-        ev.out = { kind: "granted", token: result.token, ...grantDetail(grants, ev.more !== undefined) };
+        ev.out = {
+          kind: "granted",
+          token: result.token,
+          ...grantDetail(grants, ev.more !== undefined),
+        };
         for (const g of grants) this.sim.checker.tokenSeen(g.lock, g.token, session.id);
-        return { kind: "granted", token: result.token, grants, ...(result.hold ? { hold: result.hold } : {}) };
+        return {
+          kind: "granted",
+          token: result.token,
+          grants,
+          ...(result.hold ? { hold: result.hold } : {}),
+        };
       }
       ev.out = kinds
-        ? { kind: "notAcquired", ...(result.blockedLock !== undefined ? { lock: result.blockedLock } : {}) }
-        : { kind: "notAcquired", holderSession: result.holder?.sessionId ?? 0n, holderToken: result.holder?.token ?? 0n };
+        ? {
+            kind: "notAcquired",
+            ...(result.blockedLock !== undefined ? { lock: result.blockedLock } : {}),
+          }
+        : {
+            kind: "notAcquired",
+            holderSession: result.holder?.sessionId ?? 0n,
+            holderToken: result.holder?.token ?? 0n,
+          };
       return { kind: "notGranted" };
     } catch (err) {
       // After a give-up the error is about the CancelWait, not the Acquire: its effect is unknown.
@@ -283,7 +358,15 @@ export class SimLockClient {
   /** A Release through the session; null when its outcome stays unknown (the library then goes on in the background). */
   async release(lock: string, token: bigint): Promise<ReleaseOutcome | null> {
     const session = this.session!;
-    const ev: Extract<LockHistoryEvent, { kind: "release" }> = { kind: "release", id: this.sim.opId(), lock, session: session.id, token, call: this.sim.c.sched.now, ret: null };
+    const ev: Extract<LockHistoryEvent, { kind: "release" }> = {
+      kind: "release",
+      id: this.sim.opId(),
+      lock,
+      session: session.id,
+      token,
+      call: this.sim.c.sched.now,
+      ret: null,
+    };
     // The library takes a seq only for a write it sends: one refused before that took no effect.
     const seq = session.peekNextSeq();
     const sending = session.release(lock, token);
@@ -297,9 +380,15 @@ export class SimLockClient {
       await sending;
       out = { kind: "ok" };
     } catch (err) {
-      if (err instanceof StaleTokenError || err instanceof NotHolderError || err instanceof FailedPreconditionError) out = { kind: "failedPrecondition" };
+      if (
+        err instanceof StaleTokenError ||
+        err instanceof NotHolderError ||
+        err instanceof FailedPreconditionError
+      )
+        out = { kind: "failedPrecondition" };
       // As for an Acquire: NOT_FOUND to a retry may follow an effect.
-      else if (err instanceof SessionNotFoundError) out = this.sim.attemptsOf(session.id, seq) === 1 ? { kind: "sessionNotFound" } : null;
+      else if (err instanceof SessionNotFoundError)
+        out = this.sim.attemptsOf(session.id, seq) === 1 ? { kind: "sessionNotFound" } : null;
       else if (isAnswer(err)) {
         // Another answer (a limit): it took no effect.
         this.sim.omitted.add(ev.id);
@@ -331,9 +420,19 @@ export class SimLockClient {
     const call = this.sim.c.sched.now;
     const id = this.sim.opId();
     type PerLockEvent = Extract<LockHistoryEvent, { kind: "read" | "validate" }>;
-    const ev: PerLockEvent | null = read.name === "GetLock" ? { kind: "read", id, lock: read.request.lock, call, ret: null }
-      : read.name === "ValidateToken" ? { kind: "validate", id, lock: read.request.lock, token: read.request.token, call, ret: null }
-      : null;
+    const ev: PerLockEvent | null =
+      read.name === "GetLock"
+        ? { kind: "read", id, lock: read.request.lock, call, ret: null }
+        : read.name === "ValidateToken"
+          ? {
+              kind: "validate",
+              id,
+              lock: read.request.lock,
+              token: read.request.token,
+              call,
+              ret: null,
+            }
+          : null;
     if (ev) this.sim.history.push(ev);
     const answer = await this.readAnswer(read, giveUpMs);
     if (answer === undefined || this.proc.crashed) return undefined;
@@ -344,7 +443,10 @@ export class SimLockClient {
       ev.out = { kind: "read", holder: holder?.sessionId ?? null, token: holder?.token ?? null };
       ev.ret = ret;
     } else if (ev?.kind === "validate" && read.name === "ValidateToken") {
-      ev.out = { kind: "validated", valid: (answer as AnswerOf<"ValidateToken"> | null)?.valid === true };
+      ev.out = {
+        kind: "validated",
+        valid: (answer as AnswerOf<"ValidateToken"> | null)?.valid === true,
+      };
       ev.ret = ret;
     }
     return answer;
@@ -362,7 +464,11 @@ export class SimLockClient {
       [order[i], order[j]] = [order[j] as number, order[i] as number];
     }
     const connection = new Connection(
-      { endpoints: order.map(simClientAddress), callTimeoutMs: CALL_TIMEOUT_MS, retryBudgetMs: giveUpMs },
+      {
+        endpoints: order.map(simClientAddress),
+        callTimeoutMs: CALL_TIMEOUT_MS,
+        retryBudgetMs: giveUpMs,
+      },
       { transport: this.transport, clock: this.proc.clock },
     );
     try {
@@ -396,7 +502,10 @@ export interface WorkloadStats {
 
 /** The locks the kinds' tasks use: a lock taken shared or exclusive, semaphores (name, permits), and the locks of sets. */
 const RW_LOCKS = ["rw-1", "rw-2"];
-const SEMAPHORES: ReadonlyArray<readonly [string, number]> = [["sem-1", 2], ["sem-2", 3]];
+const SEMAPHORES: ReadonlyArray<readonly [string, number]> = [
+  ["sem-1", 2],
+  ["sem-2", 3],
+];
 const SET_LOCKS = ["set-a", "set-b", "set-c"];
 /** Of the lock tasks, the share that uses a kind, and of a shared lock's Acquires, the share of readers. */
 const KINDS_SHARE = 0.45;
@@ -408,8 +517,17 @@ const MAX_UNKNOWN_PER_LOCK = 2;
 
 export class LockWorkload {
   readonly stats: WorkloadStats = {
-    ops: 0, pauses: 0, crashes: 0, unknown: 0, reads: 0,
-    sharedAcquires: 0, exclusiveKindAcquires: 0, permitAcquires: 0, setAcquires: 0, dataAcquires: 0, holdLimitAcquires: 0,
+    ops: 0,
+    pauses: 0,
+    crashes: 0,
+    unknown: 0,
+    reads: 0,
+    sharedAcquires: 0,
+    exclusiveKindAcquires: 0,
+    permitAcquires: 0,
+    setAcquires: 0,
+    dataAcquires: 0,
+    holdLimitAcquires: 0,
   };
   /** Increments admitted while their client still trusted its lock, per resource key. */
   readonly acknowledged = new Map<string, number>();
@@ -476,7 +594,14 @@ export class LockWorkload {
     const rng = this.rng;
     const driftMax = this.sim.c.opts.driftMax;
     while (!this.stopped) {
-      const client = new SimLockClient(this.sim, endpoint, rng, rng.int(300, 1000), driftMax > 0 ? (rng.next() * 2 - 1) * driftMax : 0, rng.pick(RETRY_BUDGETS_MS));
+      const client = new SimLockClient(
+        this.sim,
+        endpoint,
+        rng,
+        rng.int(300, 1000),
+        driftMax > 0 ? (rng.next() * 2 - 1) * driftMax : 0,
+        rng.pick(RETRY_BUDGETS_MS),
+      );
       if (await client.open()) {
         this.sessions.push(client.session!.id);
         this.bySession.set(client.session!.id, client);
@@ -504,7 +629,10 @@ export class LockWorkload {
         // A lost session is closed best-effort (the library does so itself); a crashed client just vanishes.
         if (!client.crashed && !this.stopped) await client.close();
       }
-      if (client.crashed) await new Promise<void>((resolve) => this.sim.c.sched.after(rng.int(10, 200), "slot", resolve));
+      if (client.crashed)
+        await new Promise<void>((resolve) =>
+          this.sim.c.sched.after(rng.int(10, 200), "slot", resolve),
+        );
       else await client.sleep(rng.int(10, 200));
       // This process is done: the next session of the slot runs in a new one.
       client.crash();
@@ -523,14 +651,29 @@ export class LockWorkload {
       const token = this.lastToken.get(lock) ?? BigInt(rng.int(1, 100));
       this.bump(this.active, lock, 1);
       this.stats.reads++;
-      await client.read(rng.chance(0.5) ? { name: "GetLock", request: { lock, waitersAfterIndex: 0n } } : { name: "ValidateToken", request: { lock, token } });
+      await client.read(
+        rng.chance(0.5)
+          ? { name: "GetLock", request: { lock, waitersAfterIndex: 0n } }
+          : { name: "ValidateToken", request: { lock, token } },
+      );
       this.bump(this.active, lock, -1);
       return;
     }
     const k = rng.int(0, 2);
-    const read: ReadCall = k === 0 ? { name: "ListLocks", request: { prefix: rng.pick(["", "lock-", "lock-1", "none-"]), after: "", limit: 0 } }
-      : k === 1 ? { name: "ListSessions", request: { after: 0n, limit: 0 } }
-      : { name: "GetSession", request: { sessionId: rng.chance(0.5) ? client.session!.id : rng.pick(this.sessions) } };
+    const read: ReadCall =
+      k === 0
+        ? {
+            name: "ListLocks",
+            request: { prefix: rng.pick(["", "lock-", "lock-1", "none-"]), after: "", limit: 0 },
+          }
+        : k === 1
+          ? { name: "ListSessions", request: { after: 0n, limit: 0 } }
+          : {
+              name: "GetSession",
+              request: {
+                sessionId: rng.chance(0.5) ? client.session!.id : rng.pick(this.sessions),
+              },
+            };
     this.stats.reads++;
     await client.read(read);
   }
@@ -571,7 +714,8 @@ export class LockWorkload {
           await client.pause(client.ttlMs * (1.3 + rng.next()));
         }
         const trusted = client.sessionLive();
-        if (this.sim.resource.increment(access, value) && trusted) this.bump(this.acknowledged, lock, 1);
+        if (this.sim.resource.increment(access, value) && trusted)
+          this.bump(this.acknowledged, lock, 1);
       }
       if (client.sessionLive()) {
         this.stats.ops++;
@@ -590,7 +734,9 @@ export class LockWorkload {
 
   /** A lock of the kinds' tasks for a read, if one is not too busy. */
   private pickKindsLock(): string | null {
-    const names = [...RW_LOCKS, ...SEMAPHORES.map(([n]) => n), ...SET_LOCKS].filter((n) => (this.active.get(n) ?? 0) < MAX_ACTIVE_PER_LOCK);
+    const names = [...RW_LOCKS, ...SEMAPHORES.map(([n]) => n), ...SET_LOCKS].filter(
+      (n) => (this.active.get(n) ?? 0) < MAX_ACTIVE_PER_LOCK,
+    );
     return names.length === 0 ? null : this.rng.pick(names);
   }
 
@@ -614,7 +760,9 @@ export class LockWorkload {
         const j = rng.int(0, i);
         [names[i], names[j]] = [names[j] as string, names[i] as string];
       }
-      const chosen = names.slice(0, rng.int(2, 3)).map((n): LockTarget => (rng.chance(0.4) ? { lock: n, mode: "shared" } : { lock: n }));
+      const chosen = names
+        .slice(0, rng.int(2, 3))
+        .map((n): LockTarget => (rng.chance(0.4) ? { lock: n, mode: "shared" } : { lock: n }));
       const [first, ...more] = chosen as [LockTarget, ...LockTarget[]];
       lock = first.lock;
       if (first.mode !== undefined) kinds.mode = first.mode;
@@ -636,7 +784,14 @@ export class LockWorkload {
     const { lock, kinds } = this.drawKinds(client);
     const names = [lock, ...(kinds.more ?? []).map((t) => t.lock)];
     const session = client.session!;
-    if (names.some((n) => (this.active.get(n) ?? 0) >= MAX_ACTIVE_PER_LOCK || (this.unknown.get(n) ?? 0) >= MAX_UNKNOWN_PER_LOCK || session.unsettledAcquire(n) !== undefined)) {
+    if (
+      names.some(
+        (n) =>
+          (this.active.get(n) ?? 0) >= MAX_ACTIVE_PER_LOCK ||
+          (this.unknown.get(n) ?? 0) >= MAX_UNKNOWN_PER_LOCK ||
+          session.unsettledAcquire(n) !== undefined,
+      )
+    ) {
       await client.sleep(20);
       return;
     }
@@ -681,7 +836,11 @@ export class LockWorkload {
   }
 
   /** The fenced access under one grant of a kinds' task: a shared read, or a read-modify-write (per slot for a permit). */
-  private async fencedAccess(client: SimLockClient, g: LockGrantInfo, hold: HoldLimitDeadline | undefined): Promise<void> {
+  private async fencedAccess(
+    client: SimLockClient,
+    g: LockGrantInfo,
+    hold: HoldLimitDeadline | undefined,
+  ): Promise<void> {
     const key = g.mode === "permit" ? `${g.lock}#${g.slot ?? 0}` : g.lock;
     const access = { key, token: g.token, session: client.session!.id };
     if (g.mode === "shared") {
@@ -708,15 +867,23 @@ export class LockWorkload {
     const out: string[] = [];
     for (const lock of state.listLocks({ limit: 1_000_000 }).locks) {
       for (const holder of lock.holders ?? (lock.holder ? [lock.holder] : [])) {
-      const client = this.bySession.get(holder.sessionId);
-      const session = client?.session;
-      // Read without side effects: the session's state, and its deadline against the process's clock.
-      const trusted = session !== null && session !== undefined && session.state === "open" && client!.proc.localNow() < session.deadline;
-      if (!client || !session || client.crashed || !trusted || client.busy.has(lock.name)) continue;
-      if (session.unsettledAcquire(lock.name) !== undefined || session.writesInFlight > 0) continue;
-      // A grant past its hold limit ends by the leader's revoke, not by its client.
-      if ((holder.holdMs ?? 0) > 0) continue;
-      out.push(`orphaned grant: ${lock.name} is held by session ${holder.sessionId} (token ${holder.token}), whose client keeps the session alive but neither holds nor settles the lock`);
+        const client = this.bySession.get(holder.sessionId);
+        const session = client?.session;
+        // Read without side effects: the session's state, and its deadline against the process's clock.
+        const trusted =
+          session !== null &&
+          session !== undefined &&
+          session.state === "open" &&
+          client!.proc.localNow() < session.deadline;
+        if (!client || !session || client.crashed || !trusted || client.busy.has(lock.name))
+          continue;
+        if (session.unsettledAcquire(lock.name) !== undefined || session.writesInFlight > 0)
+          continue;
+        // A grant past its hold limit ends by the leader's revoke, not by its client.
+        if ((holder.holdMs ?? 0) > 0) continue;
+        out.push(
+          `orphaned grant: ${lock.name} is held by session ${holder.sessionId} (token ${holder.token}), whose client keeps the session alive but neither holds nor settles the lock`,
+        );
       }
     }
     return out;

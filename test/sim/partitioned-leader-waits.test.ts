@@ -31,7 +31,14 @@ describe("a waiting Acquire on a leader cut off from its quorum", () => {
       }
       expect(next?.id).not.toBe(old.id);
       // The holder lets go through the new leader: the log grants x to the waiting session.
-      const released = await settleWithin(sim, holder.release("x", (await Promise.resolve(sim.hosts.get(next!.id)!.host.state.getLock("x").holder!.token))), 10_000);
+      const released = await settleWithin(
+        sim,
+        holder.release(
+          "x",
+          await Promise.resolve(sim.hosts.get(next!.id)!.host.state.getLock("x").holder!.token),
+        ),
+        10_000,
+      );
       expect(released.value).toEqual({ kind: "ok" });
       const granted = await settleWithin<AcquireResult>(sim, waiting, 10_000);
       // Still partitioned: the answer came from the new leader's log.
@@ -47,11 +54,30 @@ describe("a waiting Acquire on a leader cut off from its quorum", () => {
     const holder = new SimLockClient(sim, 100, new SeededRandom(1), 3_000, 0);
     expect((await settleWithin(sim, holder.open(), 3_000)).value).toBe(true);
     expect((await settleWithin(sim, holder.acquire("x", 0), 3_000)).value?.kind).toBe("granted");
-    const opened = (await settleWithin(sim, sim.call(101, sim.c.leader()!.id, "OpenSession", { ttlMs: 60_000, clientName: "w", requestId: "w1" }, 2_000), 3_000)).value;
+    const opened = (
+      await settleWithin(
+        sim,
+        sim.call(
+          101,
+          sim.c.leader()!.id,
+          "OpenSession",
+          { ttlMs: 60_000, clientName: "w", requestId: "w1" },
+          2_000,
+        ),
+        3_000,
+      )
+    ).value;
     expect(opened).toMatchObject({ answer: { ttlMs: 60_000 } });
-    const sessionId = opened !== null && opened !== undefined && "answer" in opened ? opened.answer.sessionId : 0n;
+    const sessionId =
+      opened !== null && opened !== undefined && "answer" in opened ? opened.answer.sessionId : 0n;
     const old = sim.c.leader()!;
-    const reply = sim.call(101, old.id, "Acquire", { sessionId, lock: "x", waitMs: 60_000, seq: 1, ackedUpTo: 0, held: [] }, 60_000);
+    const reply = sim.call(
+      101,
+      old.id,
+      "Acquire",
+      { sessionId, lock: "x", waitMs: 60_000, seq: 1, ackedUpTo: 0, held: [] },
+      60_000,
+    );
     await runFor(sim, 200);
     expect(sim.hosts.get(old.id)!.host.state.getLock("x").waiters.length).toBe(1);
     sim.c.partition([[old.id], sim.c.nodes.filter((n) => n.id !== old.id).map((n) => n.id)]);

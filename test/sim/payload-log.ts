@@ -22,7 +22,8 @@ export class PayloadLog implements Applier<string> {
 
   apply(entry: Entry): string {
     const payload = new TextDecoder().decode(entry.data);
-    if (entry.kind === "normal") this.entries.push({ index: entry.index, term: entry.term, payload });
+    if (entry.kind === "normal")
+      this.entries.push({ index: entry.index, term: entry.term, payload });
     return payload;
   }
 

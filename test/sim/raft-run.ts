@@ -16,9 +16,17 @@ export interface SeedResult {
   trace?: string[];
 }
 
-export async function runRaftSeed(seed: number, overrides: Partial<SimOptions> = {}, verbose = false): Promise<SeedResult> {
+export async function runRaftSeed(
+  seed: number,
+  overrides: Partial<SimOptions> = {},
+  verbose = false,
+): Promise<SeedResult> {
   const opts = drawOptions(seed, overrides);
-  const cluster = new SimCluster<string>(opts, { app: { create: (_id, snap) => new PayloadLog(snap) } }, verbose);
+  const cluster = new SimCluster<string>(
+    opts,
+    { app: { create: (_id, snap) => new PayloadLog(snap) } },
+    verbose,
+  );
   const appliedBy = new Map<string, Set<NodeId>>();
   const proposedAt = new Map<string, number>();
   cluster.onApplied = (node: SimNode<string>, entry, payload) => {
@@ -30,7 +38,12 @@ export async function runRaftSeed(seed: number, overrides: Partial<SimOptions> =
   // A snapshot installed from the leader holds exactly the entries applied elsewhere.
   cluster.onRestored = (node, snap) => {
     for (const e of PayloadLog.decode(snap)) {
-      cluster.checker.appliedEntry(node, { index: e.index, term: e.term, kind: "normal", data: new TextEncoder().encode(e.payload) });
+      cluster.checker.appliedEntry(node, {
+        index: e.index,
+        term: e.term,
+        kind: "normal",
+        data: new TextEncoder().encode(e.payload),
+      });
       let s = appliedBy.get(e.payload);
       if (!s) appliedBy.set(e.payload, (s = new Set()));
       s.add(node.id);
@@ -85,10 +98,16 @@ export async function runRaftSeed(seed: number, overrides: Partial<SimOptions> =
   await cluster.runUntil(healAt + opts.livenessBoundMs);
   const violations = [...cluster.checker.violations];
   if (violations.length === 0) {
-    if (!cluster.leader()) violations.push(`liveness: no leader ${opts.livenessBoundMs}ms after the network healed`);
+    if (!cluster.leader())
+      violations.push(`liveness: no leader ${opts.livenessBoundMs}ms after the network healed`);
     const members = cluster.members();
-    const everywhere = [...proposedAt].some(([p, t]) => t >= healAt && members.every((id) => appliedBy.get(p)?.has(id)));
-    if (!everywhere) violations.push(`liveness: no proposal made after healing was applied on all members (${members.join(",")}) within ${opts.livenessBoundMs}ms`);
+    const everywhere = [...proposedAt].some(
+      ([p, t]) => t >= healAt && members.every((id) => appliedBy.get(p)?.has(id)),
+    );
+    if (!everywhere)
+      violations.push(
+        `liveness: no proposal made after healing was applied on all members (${members.join(",")}) within ${opts.livenessBoundMs}ms`,
+      );
   }
   if (violations.length === 0) await cluster.runUntil(opts.faultMs + opts.healMs);
   violations.push(...cluster.checker.violations.filter((v) => !violations.includes(v)));

@@ -11,10 +11,23 @@ export interface Scripted {
   logs: Map<NodeId, PayloadLog>;
 }
 
-export async function scripted(seed: number, overrides: Partial<SimOptions> = {}): Promise<Scripted> {
+export async function scripted(
+  seed: number,
+  overrides: Partial<SimOptions> = {},
+): Promise<Scripted> {
   const opts = drawOptions(seed, {
-    nodes: 3, lossRate: 0, duplicateRate: 0, partitionEveryMs: 0, crashEveryMs: 0, stallEveryMs: 0,
-    driftMax: 0, delayMinMs: 1, delayMaxMs: 5, diskMaxMs: 1, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20,
+    nodes: 3,
+    lossRate: 0,
+    duplicateRate: 0,
+    partitionEveryMs: 0,
+    crashEveryMs: 0,
+    stallEveryMs: 0,
+    driftMax: 0,
+    delayMinMs: 1,
+    delayMaxMs: 5,
+    diskMaxMs: 1,
+    maxInflightMsgs: 8,
+    maxBytesPerAppend: 1 << 20,
     ...overrides,
   });
   const logs = new Map<NodeId, PayloadLog>();
@@ -33,11 +46,16 @@ export async function scripted(seed: number, overrides: Partial<SimOptions> = {}
 
 export async function runFor(c: SimCluster<string>, ms: number): Promise<void> {
   await c.runUntil(c.sched.now + ms);
-  if (c.checker.violations.length > 0) throw new Error(`invariant violated: ${c.checker.violations.join("; ")}`);
+  if (c.checker.violations.length > 0)
+    throw new Error(`invariant violated: ${c.checker.violations.join("; ")}`);
 }
 
 /** Run until some node leads (and return it), or fail after maxMs. */
-export async function awaitLeader(c: SimCluster<string>, maxMs = 3000, exclude?: NodeId): Promise<SimNode<string>> {
+export async function awaitLeader(
+  c: SimCluster<string>,
+  maxMs = 3000,
+  exclude?: NodeId,
+): Promise<SimNode<string>> {
   const end = c.sched.now + maxMs;
   while (c.sched.now < end) {
     const l = c.leader();
@@ -51,7 +69,11 @@ let counter = 0;
 export type Outcome = "pending" | "ok" | "failed";
 
 /** Propose payloads on a node; returns their names and each one's outcome so far (read it after running). */
-export function propose(n: SimNode<string>, count: number, prefix = "x"): { names: string[]; results: Outcome[] } {
+export function propose(
+  n: SimNode<string>,
+  count: number,
+  prefix = "x",
+): { names: string[]; results: Outcome[] } {
   const names = Array.from({ length: count }, () => `${prefix}${++counter}`);
   const results: Outcome[] = names.map(() => "pending");
   n.driver!.propose(names.map((p) => new TextEncoder().encode(p))).forEach((p, i) =>

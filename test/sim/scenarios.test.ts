@@ -52,7 +52,10 @@ describe("Figure 8 of the Raft paper", () => {
     await c.restart(a);
     c.partition([[a, ...rest], [b], [l2.id]]);
     // (A probe beyond i may pass to a node that lacks X: it is rejected and carries nothing.)
-    c.dropFilter = (m) => m.type === "append" && m.from === a && m.entries.some((e) => e.index > i) &&
+    c.dropFilter = (m) =>
+      m.type === "append" &&
+      m.from === a &&
+      m.entries.some((e) => e.index > i) &&
       c.node(m.to).core?.log.term(i) === termX;
     const l3 = await awaitLeader(c, 3000);
     expect(l3.id).toBe(a);
@@ -78,9 +81,12 @@ describe("Figure 8 of the Raft paper", () => {
   for (const variant of ["reliable", "unreliable"] as const) {
     it(`leaders crash after partial replication (${variant})`, async () => {
       const unreliable = variant === "unreliable";
-      const s = await scripted(8, unreliable
-        ? { nodes: 5, lossRate: 0.1, duplicateRate: 0.05, delayMaxMs: 120 }
-        : { nodes: 5 });
+      const s = await scripted(
+        8,
+        unreliable
+          ? { nodes: 5, lossRate: 0.1, duplicateRate: 0.05, delayMaxMs: 120 }
+          : { nodes: 5 },
+      );
       const { c } = s;
       let crashes = 0;
       for (let i = 0; i < 60; i++) {
@@ -124,7 +130,8 @@ describe("a leader whose own write is slow", () => {
     const [f1, f2] = others(c, l.id) as [NodeId, NodeId];
     // The leader's disk is slow, the followers' fast; only f1 hears the new entry.
     c.diskDelay = (id) => (id === l.id ? 200 : 0.1);
-    c.dropFilter = (m) => m.type === "append" && m.from === l.id && m.to === f2 && m.entries.length > 0;
+    c.dropFilter = (m) =>
+      m.type === "append" && m.from === l.id && m.to === f2 && m.entries.length > 0;
     const x = propose(l, 1, "slow");
     const index = l.core!.log.lastIndex();
     await runFor(c, 30);
@@ -173,7 +180,8 @@ describe("an isolated old leader", () => {
     expect(c.leader()?.id).toBe(fresh.id);
     expect(fresh.core!.term).toBe(term);
     expect(isolated.results).toEqual(Array(10).fill("failed"));
-    for (const l of s.logs.values()) for (const name of isolated.names) expect(l.applied).not.toContain(name);
+    for (const l of s.logs.values())
+      for (const name of isolated.names) expect(l.applied).not.toContain(name);
     expectSafe(c);
     expectConverged(s, [...before.names, ...accepted.names]);
   });
@@ -193,7 +201,10 @@ describe("long divergent uncommitted suffixes", () => {
     await runFor(c, 500);
     // Now a different majority, including the first minority, with one node of l2's side.
     const l2side = rest.filter((id) => id !== l2.id);
-    c.partition([[l2.id, l2side[0]!], [l1.id, f1, ...l2side.slice(1)]]);
+    c.partition([
+      [l2.id, l2side[0]!],
+      [l1.id, f1, ...l2side.slice(1)],
+    ]);
     propose(l2, 60, "div2-");
     const l3 = await awaitLeader(c, 5000, l2.id);
     const third = propose(l3, 60, "maj3-");
@@ -343,7 +354,9 @@ describe("membership changes", () => {
     await runFor(c, 500);
     expect(after.results).toEqual(Array(5).fill("ok"));
     expectSafe(c);
-    expect(s.logs.get(n4.id)!.applied).toEqual(expect.arrayContaining([...before.names, ...after.names]));
+    expect(s.logs.get(n4.id)!.applied).toEqual(
+      expect.arrayContaining([...before.names, ...after.names]),
+    );
   });
 
   it("refuses a second change while the first is not applied", async () => {
@@ -353,7 +366,9 @@ describe("membership changes", () => {
     await runFor(c, 200);
     const n4 = await c.addNode();
     const first = l.driver!.proposeMembershipChange({ type: "addLearner", node: n4.id });
-    await expect(l.driver!.proposeMembershipChange({ type: "remove", node: others(c, l.id)[0]! })).rejects.toThrow(/not applied yet/);
+    await expect(
+      l.driver!.proposeMembershipChange({ type: "remove", node: others(c, l.id)[0]! }),
+    ).rejects.toThrow(/not applied yet/);
     await runFor(c, 300);
     await first;
     expectSafe(c);
@@ -384,9 +399,15 @@ describe("membership changes", () => {
     const s = await scripted(94);
     const l = await awaitLeader(s.c);
     await runFor(s.c, 200);
-    expect(() => l.core!.proposeMembershipChange({ type: "addLearner", node: 2 })).toThrow(/already a member/);
-    expect(() => l.core!.proposeMembershipChange({ type: "promote", node: 9 })).toThrow(/not a learner/);
-    expect(() => l.core!.proposeMembershipChange({ type: "remove", node: 9 })).toThrow(/not a member/);
+    expect(() => l.core!.proposeMembershipChange({ type: "addLearner", node: 2 })).toThrow(
+      /already a member/,
+    );
+    expect(() => l.core!.proposeMembershipChange({ type: "promote", node: 9 })).toThrow(
+      /not a learner/,
+    );
+    expect(() => l.core!.proposeMembershipChange({ type: "remove", node: 9 })).toThrow(
+      /not a member/,
+    );
   });
 });
 
@@ -415,12 +436,16 @@ describe("a leader that removes itself", () => {
       const after = propose(next!, 3, "after");
       await runFor(c, 300);
       expect(after.results).toEqual(["ok", "ok", "ok"]);
-      for (const id of others(c, l.id)) expect(c.node(id).core!.membership.voters).not.toContain(l.id);
+      for (const id of others(c, l.id))
+        expect(c.node(id).core!.membership.voters).not.toContain(l.id);
       expectSafe(c);
     }
     // Virtual time: the remaining voters learnt the commit of the removal and one of them was
     // asked to campaign at once, instead of waiting out the departed leader's lease.
-    expect(gaps.every((ms) => ms < electionMs / 2), `time to the next leader per seed: ${gaps.join(", ")} ms; election timeout ${electionMs} ms`).toBe(true);
+    expect(
+      gaps.every((ms) => ms < electionMs / 2),
+      `time to the next leader per seed: ${gaps.join(", ")} ms; election timeout ${electionMs} ms`,
+    ).toBe(true);
   });
 });
 
@@ -476,14 +501,17 @@ describe("a peer reported down by the transport", () => {
 });
 
 describe("a read forwarded by a follower", () => {
-  type ReadOutcome = { state: "pending" } | { state: "ok"; index: number } | { state: "failed"; error: unknown };
+  type ReadOutcome =
+    { state: "pending" } | { state: "ok"; index: number } | { state: "failed"; error: unknown };
 
   function read(c: SimCluster<string>, id: NodeId): ReadOutcome[] {
     const out: ReadOutcome[] = [{ state: "pending" }];
-    c.node(id).driver!.readIndex().then(
-      (index) => (out[0] = { state: "ok", index }),
-      (error: unknown) => (out[0] = { state: "failed", error }),
-    );
+    c.node(id)
+      .driver!.readIndex()
+      .then(
+        (index) => (out[0] = { state: "ok", index }),
+        (error: unknown) => (out[0] = { state: "failed", error }),
+      );
     return out;
   }
 
@@ -525,7 +553,14 @@ describe("a read forwarded by a follower", () => {
     expect(pending[0]!.state).toBe("pending");
     const core = c.node(f).core!;
     const newTerm = core.term + 1;
-    c.node(f).driver!.receive({ type: "heartbeat", from: leader.id, to: f, term: newTerm, commit: 0, round: 0 });
+    c.node(f).driver!.receive({
+      type: "heartbeat",
+      from: leader.id,
+      to: f,
+      term: newTerm,
+      commit: 0,
+      round: 0,
+    });
     await runFor(c, 1);
     expect(core.term).toBe(newTerm);
     expect(core.leader).toBe(leader.id);

@@ -10,7 +10,8 @@ interface Event {
   readonly fn: () => void;
 }
 
-const sooner = (a: Event, b: Event): boolean => a.time < b.time || (a.time === b.time && a.seq < b.seq);
+const sooner = (a: Event, b: Event): boolean =>
+  a.time < b.time || (a.time === b.time && a.seq < b.seq);
 
 export class Scheduler {
   now = 0;

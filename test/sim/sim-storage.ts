@@ -29,7 +29,8 @@ export class Disk extends MemoryDisk {
   /** The durable entries after the snapshot, in order. */
   get entries(): Entry[] {
     const out: Entry[] = [];
-    for (let i = (this.durable.snapshot?.record.index ?? 0) + 1; i <= this.lastIndex(); i++) out.push(this.durable.entries.get(i)!);
+    for (let i = (this.durable.snapshot?.record.index ?? 0) + 1; i <= this.lastIndex(); i++)
+      out.push(this.durable.entries.get(i)!);
     return out;
   }
 
@@ -65,7 +66,9 @@ export class SimStorage implements RaftStorage {
     private readonly sched: Scheduler,
     private readonly opts: SimStorageOptions,
   ) {
-    this.store = new MemoryStorage(disk, { beforeWrite: (plan) => this.checkTermKept(plan.next.hardState) });
+    this.store = new MemoryStorage(disk, {
+      beforeWrite: (plan) => this.checkTermKept(plan.next.hardState),
+    });
   }
 
   async load(): Promise<DurableState> {
@@ -74,7 +77,11 @@ export class SimStorage implements RaftStorage {
 
   save(batch: SaveBatch, sync: boolean): Promise<void> {
     // Copy now: the caller's arrays are its own.
-    const copy: SaveBatch = { hardState: batch.hardState ?? null, entries: [...(batch.entries ?? [])], snapshot: batch.snapshot ?? null };
+    const copy: SaveBatch = {
+      hardState: batch.hardState ?? null,
+      entries: [...(batch.entries ?? [])],
+      snapshot: batch.snapshot ?? null,
+    };
     return this.issue(() => this.store.saveNow(copy, sync));
   }
 
@@ -118,6 +125,7 @@ export class SimStorage implements RaftStorage {
   /** A check on the node, not a storage rule: the term it writes never goes back. */
   private checkTermKept(next: HardState): void {
     const written = this.disk.current.hardState?.term ?? 0;
-    if (next.term < written) throw new Error(`durable term went back from ${written} to ${next.term}`);
+    if (next.term < written)
+      throw new Error(`durable term went back from ${written} to ${next.term}`);
   }
 }

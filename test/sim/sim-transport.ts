@@ -10,8 +10,21 @@
 import { status as Status } from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import { decodeFailure, type CallFailure } from "../../proto/codec/answers.ts";
-import { decodeAnswer, decodeRequest, specOf, type AnswerOf, type CallName, type RequestOf, type WireAnswerOf, type WireRequestOf } from "../../proto/lock-calls.ts";
-import { STREAM_MAX_FRAME_BYTES, STREAM_MAX_REQUEST_BYTES, STREAM_MAX_REQUESTS_PER_FRAME } from "../../proto/limits.ts";
+import {
+  decodeAnswer,
+  decodeRequest,
+  specOf,
+  type AnswerOf,
+  type CallName,
+  type RequestOf,
+  type WireAnswerOf,
+  type WireRequestOf,
+} from "../../proto/lock-calls.ts";
+import {
+  STREAM_MAX_FRAME_BYTES,
+  STREAM_MAX_REQUEST_BYTES,
+  STREAM_MAX_REQUESTS_PER_FRAME,
+} from "../../proto/limits.ts";
 import { frameEntries, packFrame } from "../../proto/stream-frames.ts";
 import { StreamCallError } from "../../client/call-stream.ts";
 import type { CallTransport } from "../../client/connection.ts";
@@ -21,7 +34,14 @@ import type { LockReader, NodeHost } from "../../node/host/node-host.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";
 import type { ApplyOutcome } from "../../node/lock/outcome.ts";
 import type { NodeId } from "../../node/raft/types.ts";
-import { encodeStreamAnswer, readStreamRequest, runCall, tooLarge, type CallContext, type Result } from "../../node/api/stream-calls.ts";
+import {
+  encodeStreamAnswer,
+  readStreamRequest,
+  runCall,
+  tooLarge,
+  type CallContext,
+  type Result,
+} from "../../node/api/stream-calls.ts";
 import { peekRequest } from "../../node/api/stream-requests.ts";
 import type { Logger } from "../../node/util/logger.ts";
 import type { SimClientProcess } from "./client-process.ts";
@@ -47,7 +67,12 @@ export function nodeOfAddress(address: string): NodeId {
 const ANSWER_FRAME_BYTES = 4 * 1024 * 1024;
 
 /** How the simulation carries a frame to a node and its answer back (null: no answer in time; "refused": the node is down). */
-export type SimNetwork = (from: number, to: NodeId, frame: Uint8Array, timeoutVirtualMs: number) => Promise<Uint8Array | "refused" | null>;
+export type SimNetwork = (
+  from: number,
+  to: NodeId,
+  frame: Uint8Array,
+  timeoutVirtualMs: number,
+) => Promise<Uint8Array | "refused" | null>;
 
 /**
  * A simulated node's client port: each ClientFrame's requests read, served and answered as
@@ -59,10 +84,17 @@ export class SimNodeServer {
   private readonly ctx: CallContext;
   private readonly serve: LockRequests["serve"];
 
-  constructor(private readonly node: SimNode<LockResult>, private readonly instance: number, readonly host: NodeHost, internalError: (message: string) => void) {
+  constructor(
+    private readonly node: SimNode<LockResult>,
+    private readonly instance: number,
+    readonly host: NodeHost,
+    internalError: (message: string) => void,
+  ) {
     this.locks = new LockRequests(host);
     this.serve = this.locks.serve.bind(this.locks);
-    const logger = { error: (_obj: unknown, message: string) => internalError(`node ${node.id}: ${message}`) } as unknown as Logger;
+    const logger = {
+      error: (_obj: unknown, message: string) => internalError(`node ${node.id}: ${message}`),
+    } as unknown as Logger;
     this.ctx = { host, logger };
   }
 
@@ -75,10 +107,12 @@ export class SimNodeServer {
     const alive = (): boolean => this.node.up && this.node.instance === this.instance;
     if (!alive()) return;
     const entries = frameEntries(frame, STREAM_MAX_REQUESTS_PER_FRAME);
-    if (entries === null) throw new Error("a simulated client sent more requests than a frame may carry");
+    if (entries === null)
+      throw new Error("a simulated client sent more requests than a frame may carry");
     void Promise.all(entries.map((bytes) => this.answer(bytes))).then((answers) => {
       const sent = answers.filter((a): a is Uint8Array => a !== null);
-      if (sent.length > 0 && alive()) reply(packFrame(sent, 0, ANSWER_FRAME_BYTES, sent.length).frame);
+      if (sent.length > 0 && alive())
+        reply(packFrame(sent, 0, ANSWER_FRAME_BYTES, sent.length).frame);
     });
   }
 
@@ -87,12 +121,24 @@ export class SimNodeServer {
     const { id } = peekRequest(bytes);
     let result: Result;
     if (bytes.byteLength > STREAM_MAX_REQUEST_BYTES) {
-      result = tooLarge(`request ${id} is ${bytes.byteLength} bytes; a stream request may have at most ${STREAM_MAX_REQUEST_BYTES}`);
+      result = tooLarge(
+        `request ${id} is ${bytes.byteLength} bytes; a stream request may have at most ${STREAM_MAX_REQUEST_BYTES}`,
+      );
     } else {
       const read = readStreamRequest(bytes, id);
       if (read.kind === "forget") return null;
       // A call is never detached: a simulated connection does not go away while its call runs.
-      result = read.kind === "answer" ? read.result : await runCall(this.ctx, this.serve, read.name, read.field, read.body, new AbortController().signal);
+      result =
+        read.kind === "answer"
+          ? read.result
+          : await runCall(
+              this.ctx,
+              this.serve,
+              read.name,
+              read.field,
+              read.body,
+              new AbortController().signal,
+            );
     }
     return encodeStreamAnswer(this.ctx, id, result, ANSWER_FRAME_BYTES);
   }
@@ -101,7 +147,11 @@ export class SimNodeServer {
 /** What the run's checkers learn from a client's calls: each attempt sent, and each answer or answered failure. */
 export interface CallObserver {
   sent(name: CallName, request: unknown): void;
-  answered(name: CallName, request: unknown, outcome: { answer: unknown } | { failure: CallFailure }): void;
+  answered(
+    name: CallName,
+    request: unknown,
+    outcome: { answer: unknown } | { failure: CallFailure },
+  ): void;
 }
 
 function failure(code: Status, message: string): StreamCallError {
@@ -109,18 +159,38 @@ function failure(code: Status, message: string): StreamCallError {
 }
 
 /** One request as a ClientFrame of its own: its bytes and its id. */
-function requestFrame<N extends CallName>(id: number, name: N, request: WireRequestOf<N>): Uint8Array {
-  const entry = pb.StreamRequest.encode({ id: String(id) as unknown as palisade.v1.StreamRequest.$Properties["id"], [specOf(name).field]: request }).finish();
+function requestFrame<N extends CallName>(
+  id: number,
+  name: N,
+  request: WireRequestOf<N>,
+): Uint8Array {
+  const entry = pb.StreamRequest.encode({
+    id: String(id) as unknown as palisade.v1.StreamRequest.$Properties["id"],
+    [specOf(name).field]: request,
+  }).finish();
   return packFrame([entry], 0, STREAM_MAX_FRAME_BYTES, 1).frame;
 }
 
 /** The answer of request `id` in a ServerFrame: its answer field, or its failure. */
-function answerIn<N extends CallName>(frame: Uint8Array, id: number, name: N): { wire: WireAnswerOf<N> } | { failure: CallFailure } | null {
+function answerIn<N extends CallName>(
+  frame: Uint8Array,
+  id: number,
+  name: N,
+): { wire: WireAnswerOf<N> } | { failure: CallFailure } | null {
   const answer = pb.ServerFrame.decode(frame).answers.find((a) => String(a.id) === String(id));
   if (answer === undefined) return null;
-  if (answer.result === "failure" && answer.failure) return { failure: decodeFailure(answer.failure) };
+  if (answer.result === "failure" && answer.failure)
+    return { failure: decodeFailure(answer.failure) };
   const field = specOf(name).field;
-  if (answer.result !== field) return { failure: { code: Status.INTERNAL, reason: null, message: `the answer to a ${field} call carried ${answer.result ?? "nothing"}`, leader: null } };
+  if (answer.result !== field)
+    return {
+      failure: {
+        code: Status.INTERNAL,
+        reason: null,
+        message: `the answer to a ${field} call carried ${answer.result ?? "nothing"}`,
+        leader: null,
+      },
+    };
   return { wire: answer[field] as WireAnswerOf<N> };
 }
 
@@ -128,9 +198,20 @@ function answerIn<N extends CallName>(frame: Uint8Array, id: number, name: N): {
 export class SimCallTransport implements CallTransport {
   private nextId = 1;
 
-  constructor(private readonly network: SimNetwork, private readonly proc: SimClientProcess, private readonly observer?: CallObserver) {}
+  constructor(
+    private readonly network: SimNetwork,
+    private readonly proc: SimClientProcess,
+    private readonly observer?: CallObserver,
+  ) {}
 
-  attempt<N extends CallName>(endpoint: string, name: N, request: WireRequestOf<N>, timeoutMs: number, _pinned: boolean, attempt?: Attempt): Promise<WireAnswerOf<N>> {
+  attempt<N extends CallName>(
+    endpoint: string,
+    name: N,
+    request: WireRequestOf<N>,
+    timeoutMs: number,
+    _pinned: boolean,
+    attempt?: Attempt,
+  ): Promise<WireAnswerOf<N>> {
     const id = this.nextId++;
     const frame = requestFrame(id, name, request);
     this.observer?.sent(name, request);
@@ -141,36 +222,72 @@ export class SimCallTransport implements CallTransport {
         settled = true;
         fn();
       };
-      if (attempt) attempt.cancel = () => finish(() => reject(failure(Status.CANCELLED, "moved to another node")));
-      void this.network(this.proc.endpoint, nodeOfAddress(endpoint), frame, this.proc.virtualOf(timeoutMs)).then((reply) => this.proc.run(() => {
-        if (reply === null) return finish(() => reject(failure(Status.DEADLINE_EXCEEDED, `no answer from ${endpoint} within ${timeoutMs} ms`)));
-        if (reply === "refused") return finish(() => reject(failure(Status.UNAVAILABLE, `connection to ${endpoint} refused`)));
-        const got = answerIn(reply, id, name);
-        if (got === null) return finish(() => reject(failure(Status.INTERNAL, `no answer to request ${id} in ${endpoint}'s frame`)));
-        if ("failure" in got) {
+      if (attempt)
+        attempt.cancel = () =>
+          finish(() => reject(failure(Status.CANCELLED, "moved to another node")));
+      void this.network(
+        this.proc.endpoint,
+        nodeOfAddress(endpoint),
+        frame,
+        this.proc.virtualOf(timeoutMs),
+      ).then((reply) =>
+        this.proc.run(() => {
+          if (reply === null)
+            return finish(() =>
+              reject(
+                failure(
+                  Status.DEADLINE_EXCEEDED,
+                  `no answer from ${endpoint} within ${timeoutMs} ms`,
+                ),
+              ),
+            );
+          if (reply === "refused")
+            return finish(() =>
+              reject(failure(Status.UNAVAILABLE, `connection to ${endpoint} refused`)),
+            );
+          const got = answerIn(reply, id, name);
+          if (got === null)
+            return finish(() =>
+              reject(failure(Status.INTERNAL, `no answer to request ${id} in ${endpoint}'s frame`)),
+            );
+          if ("failure" in got) {
+            finish(() => {
+              this.observer?.answered(name, request, got);
+              reject(new StreamCallError(got.failure));
+            });
+            return;
+          }
           finish(() => {
-            this.observer?.answered(name, request, got);
-            reject(new StreamCallError(got.failure));
+            this.observer?.answered(name, request, { answer: got.wire });
+            resolve(got.wire);
           });
-          return;
-        }
-        finish(() => {
-          this.observer?.answered(name, request, { answer: got.wire });
-          resolve(got.wire);
-        });
-      }));
+        }),
+      );
     });
   }
 }
 
 /** One attempt of a call from a client endpoint to a node, outside any client library: its answer, its failure, or null. */
 export async function callOnce<N extends CallName>(
-  network: SimNetwork, from: number, to: NodeId, name: N, request: RequestOf<N>, timeoutMs: number,
+  network: SimNetwork,
+  from: number,
+  to: NodeId,
+  name: N,
+  request: RequestOf<N>,
+  timeoutMs: number,
 ): Promise<{ answer: AnswerOf<N> } | { failure: CallFailure } | null> {
   const id = 1;
-  const reply = await network(from, to, requestFrame(id, name, specOf(name).request.encode(request)), timeoutMs);
+  const reply = await network(
+    from,
+    to,
+    requestFrame(id, name, specOf(name).request.encode(request)),
+    timeoutMs,
+  );
   if (reply === null) return null;
-  if (reply === "refused") return { failure: { code: Status.UNAVAILABLE, reason: null, message: "refused", leader: null } };
+  if (reply === "refused")
+    return {
+      failure: { code: Status.UNAVAILABLE, reason: null, message: "refused", leader: null },
+    };
   const got = answerIn(reply, id, name);
   if (got === null) return null;
   return "failure" in got ? got : { answer: decodeAnswer(name, got.wire) };

@@ -24,7 +24,10 @@ async function main(): Promise<void> {
     await reports.acquire("reports/nightly");
     await sync.acquire("invoices/eu");
 
-    const page = await browser.newPage({ viewport: { width: 1440, height: 640 }, deviceScaleFactor: 1 });
+    const page = await browser.newPage({
+      viewport: { width: 1440, height: 640 },
+      deviceScaleFactor: 1,
+    });
     await page.goto(`${cluster.metricsOrigin(leader)}/ui`);
     await page.locator("#live.on").waitFor({ timeout: 15_000 });
 
@@ -39,14 +42,19 @@ async function main(): Promise<void> {
     await page.locator("#history tbody tr").first().waitFor();
     await pause(2_500);
     await page.screenshot({ path: out, fullPage: true });
-    process.stdout.write(`wrote ${out} (the page of node ${leader}, the leader; token ${held.token} on orders/42)\n`);
+    process.stdout.write(
+      `wrote ${out} (the page of node ${leader}, the leader; token ${held.token} on orders/42)\n`,
+    );
   } finally {
     await browser.close();
     await cluster.stop();
   }
 }
 
-main().then(() => process.exit(0), (error: unknown) => {
-  process.stderr.write(`screenshot: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`screenshot: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

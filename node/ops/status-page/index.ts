@@ -4,7 +4,12 @@
 // served only on a statusAddress, over HTTPS with statusPage.tls, to browsers presenting a
 // client or admin certificate of the CA.
 import { readFileSync } from "node:fs";
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { TLSSocket } from "node:tls";
 import { parseHostPort, type ClusterConfig, type NodeSpec } from "../../config/index.ts";
@@ -16,22 +21,43 @@ export { eventJson } from "./views.ts";
 export type StatusPagePlace =
   | { readonly kind: "off"; readonly why: string }
   | { readonly kind: "metrics"; readonly url: string }
-  | { readonly kind: "own"; readonly address: string; readonly https: boolean; readonly url: string };
+  | {
+      readonly kind: "own";
+      readonly address: string;
+      readonly https: boolean;
+      readonly url: string;
+    };
 
 /** Where `node` serves its page under `cfg`. */
-export function statusPagePlace(cfg: Pick<ClusterConfig, "tls" | "statusPage">, node: Pick<NodeSpec, "metricsAddress" | "statusAddress">): StatusPagePlace {
+export function statusPagePlace(
+  cfg: Pick<ClusterConfig, "tls" | "statusPage">,
+  node: Pick<NodeSpec, "metricsAddress" | "statusAddress">,
+): StatusPagePlace {
   if (!cfg.statusPage.enabled) return { kind: "off", why: "statusPage.enabled is false" };
   if (node.statusAddress !== undefined) {
     const https = cfg.tls !== undefined;
-    return { kind: "own", address: node.statusAddress, https, url: `${https ? "https" : "http"}://${node.statusAddress}/ui` };
+    return {
+      kind: "own",
+      address: node.statusAddress,
+      https,
+      url: `${https ? "https" : "http"}://${node.statusAddress}/ui`,
+    };
   }
-  if (cfg.tls) return { kind: "off", why: "under mutual TLS the page needs a statusAddress and statusPage.tls of its own" };
-  if (node.metricsAddress !== undefined) return { kind: "metrics", url: `http://${node.metricsAddress}/ui` };
+  if (cfg.tls)
+    return {
+      kind: "off",
+      why: "under mutual TLS the page needs a statusAddress and statusPage.tls of its own",
+    };
+  if (node.metricsAddress !== undefined)
+    return { kind: "metrics", url: `http://${node.metricsAddress}/ui` };
   return { kind: "off", why: "the node has neither a metricsAddress nor a statusAddress" };
 }
 
 /** The page's URL for `node`, or null when it has none. */
-export function statusPageUrl(cfg: Pick<ClusterConfig, "tls" | "statusPage">, node: Pick<NodeSpec, "metricsAddress" | "statusAddress">): string | null {
+export function statusPageUrl(
+  cfg: Pick<ClusterConfig, "tls" | "statusPage">,
+  node: Pick<NodeSpec, "metricsAddress" | "statusAddress">,
+): string | null {
   const place = statusPagePlace(cfg, node);
   return place.kind === "off" ? null : place.url;
 }
@@ -70,10 +96,15 @@ export function servePageListener(
   if (!hostPort) return Promise.reject(new Error(`invalid status page address ${address}`));
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     if (tls && !readerOf(req)) {
-      res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end("the status page needs a client or admin certificate\n");
+      res
+        .writeHead(403, { "content-type": "text/plain; charset=utf-8" })
+        .end("the status page needs a client or admin certificate\n");
       return;
     }
-    if (!handle(req, res)) res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("the status page is at /ui\n");
+    if (!handle(req, res))
+      res
+        .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
+        .end("the status page is at /ui\n");
   };
   let server: Server;
   if (tls) {
@@ -81,22 +112,39 @@ export function servePageListener(
       try {
         return readFileSync(path);
       } catch (error) {
-        throw new Error(`cannot read the status page's TLS ${what} ${path}: ${(error as Error).message}`, { cause: error });
+        throw new Error(
+          `cannot read the status page's TLS ${what} ${path}: ${(error as Error).message}`,
+          { cause: error },
+        );
       }
     };
-    server = createHttpsServer({ cert: read(tls.cert, "certificate"), key: read(tls.key, "private key"), ca: read(tls.ca, "CA bundle"), requestCert: true, rejectUnauthorized: true }, listener);
+    server = createHttpsServer(
+      {
+        cert: read(tls.cert, "certificate"),
+        key: read(tls.key, "private key"),
+        ca: read(tls.ca, "CA bundle"),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
+      listener,
+    );
   } else {
     server = createHttpServer(listener);
   }
   return new Promise((resolve, reject) => {
-    server.once("error", (err) => reject(new Error(`cannot serve the status page on ${address}: ${err.message}`, { cause: err })));
+    server.once("error", (err) =>
+      reject(
+        new Error(`cannot serve the status page on ${address}: ${err.message}`, { cause: err }),
+      ),
+    );
     server.listen(hostPort.port, hostPort.host, () => {
       resolve({
         address,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });

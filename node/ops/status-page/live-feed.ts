@@ -37,7 +37,10 @@ export class LiveFeed {
   constructor(private readonly options: LiveFeedOptions) {
     this.recent = options.recent ?? DEFAULT_RECENT;
     this.maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED;
-    this.heartbeat = setInterval(() => this.broadcast(": keep-alive\n\n", () => true), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+    this.heartbeat = setInterval(
+      () => this.broadcast(": keep-alive\n\n", () => true),
+      options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    );
     this.heartbeat.unref();
   }
 
@@ -50,18 +53,38 @@ export class LiveFeed {
    * browser's Last-Event-ID) resumes after that index; without it the recent events of
    * the prefix are sent first.
    */
-  attach(res: ServerResponse, prefix: string, lastEventId: string | undefined, headers: Record<string, string>): boolean {
+  attach(
+    res: ServerResponse,
+    prefix: string,
+    lastEventId: string | undefined,
+    headers: Record<string, string>,
+  ): boolean {
     if (this.feeds.size >= this.options.maxFeeds) {
-      res.writeHead(503, { ...headers, "content-type": "application/json; charset=utf-8", "retry-after": "10" })
-        .end(safeJson({ error: `this node serves at most ${this.options.maxFeeds} live feeds at once; the page polls instead` }));
+      res
+        .writeHead(503, {
+          ...headers,
+          "content-type": "application/json; charset=utf-8",
+          "retry-after": "10",
+        })
+        .end(
+          safeJson({
+            error: `this node serves at most ${this.options.maxFeeds} live feeds at once; the page polls instead`,
+          }),
+        );
       return false;
     }
     const feed: Feed = { res, prefix };
     this.feeds.add(feed);
     res.on("close", () => this.feeds.delete(feed));
-    res.writeHead(200, { ...headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", "x-accel-buffering": "no" });
+    res.writeHead(200, {
+      ...headers,
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      "x-accel-buffering": "no",
+    });
     res.write("retry: 2000\n\n");
-    const after = lastEventId !== undefined && /^\d{1,20}$/.test(lastEventId) ? BigInt(lastEventId) : null;
+    const after =
+      lastEventId !== undefined && /^\d{1,20}$/.test(lastEventId) ? BigInt(lastEventId) : null;
     for (const e of this.ring) {
       if (after !== null && BigInt(e.index) <= after) continue;
       if (e.lock.startsWith(prefix)) this.send(feed, frame("lock", e));

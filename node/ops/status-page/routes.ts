@@ -12,8 +12,14 @@ import type { LiveFeed } from "./live-feed.ts";
 import { clusterView, reads, safeJson, type AddressBook } from "./views.ts";
 
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
 ].join("; ");
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -56,15 +62,26 @@ export class StatusPage {
   /** Answers a request under /ui; false for any other path (the caller answers it). */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = new URL(req.url ?? "/", "http://status.invalid");
-    const path = url.pathname.length > 3 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+    const path =
+      url.pathname.length > 3 && url.pathname.endsWith("/")
+        ? url.pathname.slice(0, -1)
+        : url.pathname;
     if (path !== "/ui" && !path.startsWith("/ui/")) return false;
     if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { ...SECURITY_HEADERS, allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" }).end("the status page is read-only\n");
+      res
+        .writeHead(405, {
+          ...SECURITY_HEADERS,
+          allow: "GET, HEAD",
+          "content-type": "text/plain; charset=utf-8",
+        })
+        .end("the status page is read-only\n");
       return true;
     }
     const file = ASSETS.get(path);
     if (file) {
-      res.writeHead(200, { ...SECURITY_HEADERS, "content-type": file.type }).end(req.method === "HEAD" ? undefined : file.body);
+      res
+        .writeHead(200, { ...SECURITY_HEADERS, "content-type": file.type })
+        .end(req.method === "HEAD" ? undefined : file.body);
       return true;
     }
     try {
@@ -95,20 +112,32 @@ export class StatusPage {
       }
       case "/ui/api/events": {
         const last = req.headers["last-event-id"];
-        src.feed.attach(res, text(q, "prefix", ""), typeof last === "string" ? last : undefined, SECURITY_HEADERS);
+        src.feed.attach(
+          res,
+          text(q, "prefix", ""),
+          typeof last === "string" ? last : undefined,
+          SECURITY_HEADERS,
+        );
         return;
       }
       default:
-        res.writeHead(404, { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" }).end("no such page\n");
+        res
+          .writeHead(404, { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" })
+          .end("no such page\n");
     }
   }
 
   private answer(res: ServerResponse, pending: Promise<unknown>): void {
-    pending.then((value) => this.json(res, value), (error: unknown) => this.fail(res, error));
+    pending.then(
+      (value) => this.json(res, value),
+      (error: unknown) => this.fail(res, error),
+    );
   }
 
   private json(res: ServerResponse, value: unknown): void {
-    res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" }).end(safeJson(value));
+    res
+      .writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" })
+      .end(safeJson(value));
   }
 
   private fail(res: ServerResponse, error: unknown): void {
@@ -118,14 +147,20 @@ export class StatusPage {
     }
     // A read that needs a leader fails while there is none: the page says why and retries.
     const status = error instanceof BadQuery ? 400 : error instanceof RequestFailure ? 503 : 500;
-    const message = error instanceof BadQuery || error instanceof RequestFailure ? error.message : "the node could not answer this read";
-    res.writeHead(status, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" }).end(safeJson({ error: message }));
+    const message =
+      error instanceof BadQuery || error instanceof RequestFailure
+        ? error.message
+        : "the node could not answer this read";
+    res
+      .writeHead(status, { ...SECURITY_HEADERS, "content-type": "application/json; charset=utf-8" })
+      .end(safeJson({ error: message }));
   }
 }
 
 function text(q: URLSearchParams, name: string, fallback: string): string {
   const value = q.get(name) ?? fallback;
-  if (value.length > MAX_NAME_CHARS) throw new BadQuery(`${name}: longer than ${MAX_NAME_CHARS} characters`);
+  if (value.length > MAX_NAME_CHARS)
+    throw new BadQuery(`${name}: longer than ${MAX_NAME_CHARS} characters`);
   return value;
 }
 

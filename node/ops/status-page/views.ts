@@ -7,7 +7,13 @@
 // at a count or a size, so no lock and no number of locks makes an answer unbounded.
 import type { HostStatus } from "../../host/admin-requests.ts";
 import type { LockReader } from "../../host/node-host.ts";
-import type { HistoryEntry, LockEvent, LockPageBounds, LockPageInfo, SessionInfo } from "../../lock/index.ts";
+import type {
+  HistoryEntry,
+  LockEvent,
+  LockPageBounds,
+  LockPageInfo,
+  SessionInfo,
+} from "../../lock/index.ts";
 
 /** Locks or sessions on one page of the UI. */
 export const PAGE_SIZE = 200;
@@ -35,8 +41,16 @@ export interface MemberView {
 
 export interface ClusterView {
   readonly node: {
-    readonly id: number; readonly clusterId: string; readonly role: string; readonly term: number; readonly leader: number;
-    readonly commitIndex: number; readonly appliedIndex: number; readonly lastIndex: number; readonly snapshotIndex: number; readonly epoch: number;
+    readonly id: number;
+    readonly clusterId: string;
+    readonly role: string;
+    readonly term: number;
+    readonly leader: number;
+    readonly commitIndex: number;
+    readonly appliedIndex: number;
+    readonly lastIndex: number;
+    readonly snapshotIndex: number;
+    readonly epoch: number;
   };
   readonly members: readonly MemberView[];
   /** Server time, so the page can say how fresh its data is. */
@@ -53,9 +67,16 @@ export function clusterView(status: HostStatus, book: AddressBook, nowMs: number
   const leading = status.role === "leader";
   return {
     node: {
-      id: status.id, clusterId: status.clusterId, role: status.role, term: status.term, leader: status.leader,
-      commitIndex: status.commitIndex, appliedIndex: status.appliedIndex, lastIndex: status.lastIndex,
-      snapshotIndex: status.snapshotIndex, epoch: status.epoch,
+      id: status.id,
+      clusterId: status.clusterId,
+      role: status.role,
+      term: status.term,
+      leader: status.leader,
+      commitIndex: status.commitIndex,
+      appliedIndex: status.appliedIndex,
+      lastIndex: status.lastIndex,
+      snapshotIndex: status.snapshotIndex,
+      epoch: status.epoch,
     },
     members: status.members.map((m) => ({
       id: m.id,
@@ -91,24 +112,45 @@ export interface LockJson {
   /** Every current grant, shown or not. */
   readonly holderCount: number;
   /** The first waiters, in queue order. */
-  readonly waiters: ReadonlyArray<{ readonly sessionId: string; readonly clientName: string; readonly waitedFrom: string }>;
+  readonly waiters: ReadonlyArray<{
+    readonly sessionId: string;
+    readonly clientName: string;
+    readonly waitedFrom: string;
+  }>;
   readonly waiterCount: number;
 }
 
 export function lockJson(lock: LockPageInfo): LockJson {
   const holders = lock.holders;
-  const kind = lock.kind === "semaphore" ? `semaphore of ${lock.permits ?? 0}` : holders[0]?.mode === "shared" ? "shared" : "exclusive";
+  const kind =
+    lock.kind === "semaphore"
+      ? `semaphore of ${lock.permits ?? 0}`
+      : holders[0]?.mode === "shared"
+        ? "shared"
+        : "exclusive";
   return {
     name: lock.name,
     kind,
     holderCount: lock.holderCount,
     waiterCount: lock.waiterCount,
     holders: holders.map((h) => ({
-      sessionId: String(h.sessionId), clientName: h.clientName, token: String(h.token), grantedAt: String(h.grantedAt), waitedFrom: String(h.waitedFrom),
-      ...(h.mode === "shared" ? { mode: "shared" } : h.mode === "permit" ? { mode: `slot ${h.slot ?? 0}` } : {}),
+      sessionId: String(h.sessionId),
+      clientName: h.clientName,
+      token: String(h.token),
+      grantedAt: String(h.grantedAt),
+      waitedFrom: String(h.waitedFrom),
+      ...(h.mode === "shared"
+        ? { mode: "shared" }
+        : h.mode === "permit"
+          ? { mode: `slot ${h.slot ?? 0}` }
+          : {}),
       ...(h.holderData ? { data: h.holderData } : {}),
     })),
-    waiters: lock.waiters.map((w) => ({ sessionId: String(w.sessionId), clientName: w.clientName, waitedFrom: String(w.waitedFrom) })),
+    waiters: lock.waiters.map((w) => ({
+      sessionId: String(w.sessionId),
+      clientName: w.clientName,
+      waitedFrom: String(w.waitedFrom),
+    })),
   };
 }
 
@@ -124,7 +166,11 @@ export interface SessionJson {
 
 export function sessionJson(s: SessionInfo): SessionJson {
   return {
-    id: String(s.id), clientName: s.clientName, ttlMs: s.ttlMs, openedAt: String(s.openedAt), openedWallMs: s.openedWallMs,
+    id: String(s.id),
+    clientName: s.clientName,
+    ttlMs: s.ttlMs,
+    openedAt: String(s.openedAt),
+    openedWallMs: s.openedWallMs,
     held: s.held.map((h) => ({ lock: h.lock, token: String(h.token) })),
     waiting: s.waiting.map((w) => w.lock),
   };
@@ -144,9 +190,15 @@ export interface HistoryJson {
 
 export function historyJson(h: HistoryEntry): HistoryJson {
   return {
-    token: String(h.token), sessionId: String(h.sessionId), clientName: h.clientName, grantedAt: String(h.grantedAt),
-    waitedFrom: String(h.waitedFrom), grantedWallMs: h.grantedWallMs, endedAt: h.endedAt === null ? null : String(h.endedAt),
-    endedWallMs: h.endedWallMs, reason: h.reason,
+    token: String(h.token),
+    sessionId: String(h.sessionId),
+    clientName: h.clientName,
+    grantedAt: String(h.grantedAt),
+    waitedFrom: String(h.waitedFrom),
+    grantedWallMs: h.grantedWallMs,
+    endedAt: h.endedAt === null ? null : String(h.endedAt),
+    endedWallMs: h.endedWallMs,
+    reason: h.reason,
   };
 }
 
@@ -161,20 +213,41 @@ export interface EventJson {
 }
 
 export function eventJson(e: LockEvent, clientName: string): EventJson {
-  return { index: String(e.index), type: e.type, lock: e.lock, sessionId: String(e.sessionId), clientName, token: String(e.token), wallMs: e.wallMs };
+  return {
+    index: String(e.index),
+    type: e.type,
+    lock: e.lock,
+    sessionId: String(e.sessionId),
+    clientName,
+    token: String(e.token),
+    wallMs: e.wallMs,
+  };
 }
 
 /** Linearizable reads of the page, each one query of the applied state after a ReadIndex. */
 export const reads = {
   locks: (prefix: string, after: string | undefined) => (state: LockReader) => {
-    const page = state.listLockPages({ prefix, ...(after !== undefined ? { after } : {}), limit: PAGE_SIZE, maxBytes: LOCKS_PAGE_BYTES, each: LOCK_LISTS });
+    const page = state.listLockPages({
+      prefix,
+      ...(after !== undefined ? { after } : {}),
+      limit: PAGE_SIZE,
+      maxBytes: LOCKS_PAGE_BYTES,
+      each: LOCK_LISTS,
+    });
     return { locks: page.locks.map(lockJson), nextAfter: page.nextAfter };
   },
   sessions: (after: bigint) => (state: LockReader) => {
     const page = state.listSessions(after, PAGE_SIZE);
-    return { sessions: page.sessions.map(sessionJson), nextAfter: page.nextAfter === null ? null : String(page.nextAfter) };
+    return {
+      sessions: page.sessions.map(sessionJson),
+      nextAfter: page.nextAfter === null ? null : String(page.nextAfter),
+    };
   },
-  history: (lock: string) => (state: LockReader) => ({ lock, current: lockJson(state.lockPage(lock, LOCK_LISTS)), history: state.history(lock).map(historyJson) }),
+  history: (lock: string) => (state: LockReader) => ({
+    lock,
+    current: lockJson(state.lockPage(lock, LOCK_LISTS)),
+    history: state.history(lock).map(historyJson),
+  }),
 };
 
 /**
@@ -183,5 +256,8 @@ export const reads = {
  * if a reader mistakes the body for HTML.
  */
 export function safeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

@@ -70,7 +70,9 @@ export class ExpiryChecker {
       const latest = base + (ttl + 3 * tickMs) * (1 + driftMax) + stalled + 1;
       this.checked++;
       if (p.at > latest) {
-        out.push(`G6: node ${p.node} proposed the expiry of session ${p.session} at t=${p.at.toFixed(1)}, later than its TTL (${ttl} ms) allows: TTL last restarted at t=${base.toFixed(1)}, ${stalled.toFixed(1)} ms of stalls since`);
+        out.push(
+          `G6: node ${p.node} proposed the expiry of session ${p.session} at t=${p.at.toFixed(1)}, later than its TTL (${ttl} ms) allows: TTL last restarted at t=${base.toFixed(1)}, ${stalled.toFixed(1)} ms of stalls since`,
+        );
       }
     }
     return out;
@@ -78,7 +80,10 @@ export class ExpiryChecker {
 }
 
 /** A node's stalls with the overlapping ones joined, in time order. */
-function mergedStalls(stalls: ReadonlyArray<{ node: NodeId; from: number; to: number }>, node: NodeId): Array<{ from: number; to: number }> {
+function mergedStalls(
+  stalls: ReadonlyArray<{ node: NodeId; from: number; to: number }>,
+  node: NodeId,
+): Array<{ from: number; to: number }> {
   const mine = stalls.filter((s) => s.node === node).sort((a, b) => a.from - b.from);
   const merged: Array<{ from: number; to: number }> = [];
   for (const s of mine) {

@@ -63,13 +63,21 @@ export class GrantRules {
    * The requests this entry answers "granted" with a new grant (an Acquire granted at once,
    * waits granted), each checked against the queues as they were before the entry.
    */
-  private answeredGrants(index: number, cmd: Command | null, o: ApplyOutcome, token: bigint): Array<{ session: bigint; targets: readonly Target[] }> {
+  private answeredGrants(
+    index: number,
+    cmd: Command | null,
+    o: ApplyOutcome,
+    token: bigint,
+  ): Array<{ session: bigint; targets: readonly Target[] }> {
     const out: Array<{ session: bigint; targets: readonly Target[] }> = [];
     if (cmd?.type === "acquire" && o.result.kind === "granted" && o.result.token === token) {
       const targets = targetsOf(cmd);
       for (const t of targets) {
         const ahead = this.queues.get(t.lock) ?? [];
-        if (ahead.length > 0) this.fail(`FIFO: index ${index} grants ${t.lock} to session ${cmd.sessionId} at once while session ${ahead[0]?.session} waits for it since index ${ahead[0]?.joinedAt}`);
+        if (ahead.length > 0)
+          this.fail(
+            `FIFO: index ${index} grants ${t.lock} to session ${cmd.sessionId} at once while session ${ahead[0]?.session} waits for it since index ${ahead[0]?.joinedAt}`,
+          );
       }
       out.push({ session: cmd.sessionId, targets });
     }
@@ -83,14 +91,19 @@ export class GrantRules {
     for (const c of o.completions) {
       const r = this.requests.get(`${c.sessionId}:${c.seq}`);
       if (r && c.answer.kind === "granted") grantedNow.add(r);
-      if (!r && c.answer.kind === "granted") this.fail(`index ${index} grants seq ${c.seq} of session ${c.sessionId}, which was not waiting`);
+      if (!r && c.answer.kind === "granted")
+        this.fail(
+          `index ${index} grants seq ${c.seq} of session ${c.sessionId}, which was not waiting`,
+        );
     }
     for (const r of grantedNow) {
       for (const t of r.targets) {
         for (const ahead of this.queues.get(t.lock) ?? []) {
           if (ahead === r) break;
           if (!leaving.has(ahead)) {
-            this.fail(`FIFO: index ${index} grants ${t.lock} to session ${r.session} (waiting since index ${r.joinedAt}) while session ${ahead.session}, ahead of it since index ${ahead.joinedAt}, still waits`);
+            this.fail(
+              `FIFO: index ${index} grants ${t.lock} to session ${r.session} (waiting since index ${r.joinedAt}) while session ${ahead.session}, ahead of it since index ${ahead.joinedAt}, still waits`,
+            );
           }
         }
       }
@@ -100,19 +113,26 @@ export class GrantRules {
   }
 
   /** The grants of an entry are exactly the locks of the requests it grants: no part of a set alone. */
-  private allOrNothing(index: number, events: readonly LockEvent[], granted: ReadonlyArray<{ session: bigint; targets: readonly Target[] }>): void {
+  private allOrNothing(
+    index: number,
+    events: readonly LockEvent[],
+    granted: ReadonlyArray<{ session: bigint; targets: readonly Target[] }>,
+  ): void {
     const want = new Map<bigint, string[]>();
     for (const g of granted) {
       want.set(g.session, [...(want.get(g.session) ?? []), ...g.targets.map((t) => t.lock)]);
       if (g.targets.length > 1) this.stats.setGrants++;
     }
     const got = new Map<bigint, string[]>();
-    for (const e of events) if (e.type === "acquired") got.set(e.sessionId, [...(got.get(e.sessionId) ?? []), e.lock]);
+    for (const e of events)
+      if (e.type === "acquired") got.set(e.sessionId, [...(got.get(e.sessionId) ?? []), e.lock]);
     for (const session of new Set([...want.keys(), ...got.keys()])) {
       const w = [...(want.get(session) ?? [])].sort();
       const g = [...(got.get(session) ?? [])].sort();
       if (w.join("\u0000") !== g.join("\u0000")) {
-        this.fail(`multi-lock: index ${index} grants [${g.join(", ")}] to session ${session}, but the requests it grants name [${w.join(", ")}]`);
+        this.fail(
+          `multi-lock: index ${index} grants [${g.join(", ")}] to session ${session}, but the requests it grants name [${w.join(", ")}]`,
+        );
       }
     }
   }
@@ -121,27 +141,37 @@ export class GrantRules {
     const mode = e.mode ?? "exclusive";
     const current = this.grants.get(e.lock) ?? [];
     const where = `index ${index} grants ${e.lock}${mode === "exclusive" ? "" : ` (${mode})`} to ${e.sessionId}`;
-    if (current.some((g) => g.session === e.sessionId)) this.fail(`G1: ${where}, which holds it already`);
+    if (current.some((g) => g.session === e.sessionId))
+      this.fail(`G1: ${where}, which holds it already`);
     const exclusive = current.find((g) => g.mode === "exclusive");
-    if (mode === "exclusive" && current.length > 0) this.fail(`G1: ${where} while ${current[0]?.session} holds it`);
-    else if (mode === "shared" && exclusive) this.fail(`G1: ${where} while ${exclusive.session} holds it exclusive`);
+    if (mode === "exclusive" && current.length > 0)
+      this.fail(`G1: ${where} while ${current[0]?.session} holds it`);
+    else if (mode === "shared" && exclusive)
+      this.fail(`G1: ${where} while ${exclusive.session} holds it exclusive`);
     let slot = -1;
     if (mode === "permit") {
       this.stats.permitGrants++;
       const permits = e.permits ?? 0;
       const known = this.permits.get(e.lock);
-      if (current.some((g) => g.mode !== "permit")) this.fail(`kinds: ${where} as a semaphore while it is held as a lock`);
-      if (known !== undefined && known !== permits) this.fail(`kinds: ${where} as a semaphore of ${permits} permits while it is held with ${known}`);
-      if (current.length >= permits) this.fail(`G1: ${where}, the ${current.length + 1}th permit of ${permits}`);
+      if (current.some((g) => g.mode !== "permit"))
+        this.fail(`kinds: ${where} as a semaphore while it is held as a lock`);
+      if (known !== undefined && known !== permits)
+        this.fail(
+          `kinds: ${where} as a semaphore of ${permits} permits while it is held with ${known}`,
+        );
+      if (current.length >= permits)
+        this.fail(`G1: ${where}, the ${current.length + 1}th permit of ${permits}`);
       slot = e.slot ?? -1;
       const taken = new Set(current.map((g) => g.slot));
       let lowest = 0;
       while (taken.has(lowest)) lowest++;
-      if (slot !== lowest) this.fail(`semaphore: ${where} slot ${slot}; the lowest free slot was ${lowest}`);
+      if (slot !== lowest)
+        this.fail(`semaphore: ${where} slot ${slot}; the lowest free slot was ${lowest}`);
       this.permits.set(e.lock, permits);
     } else {
       if (mode === "shared") this.stats.sharedGrants++;
-      if (current.some((g) => g.mode === "permit")) this.fail(`kinds: ${where} as a lock while it is held as a semaphore`);
+      if (current.some((g) => g.mode === "permit"))
+        this.fail(`kinds: ${where} as a lock while it is held as a semaphore`);
     }
     this.grants.set(e.lock, [...current, { session: e.sessionId, token: e.token, mode, slot }]);
   }
@@ -151,7 +181,9 @@ export class GrantRules {
     const grant = current.find((g) => g.session === e.sessionId && g.token === e.token);
     if (!grant) {
       const held = current.map((g) => `${g.session}/${g.token}`).join(", ") || "nobody";
-      this.fail(`index ${index}: ${e.type} of ${e.lock} by ${e.sessionId}/${e.token}, but the holder is ${held}`);
+      this.fail(
+        `index ${index}: ${e.type} of ${e.lock} by ${e.sessionId}/${e.token}, but the holder is ${held}`,
+      );
       return;
     }
     if (e.revokedFor === "holdLimit") this.stats.holdLimitEnds++;
@@ -176,19 +208,28 @@ export class GrantRules {
   }
 
   private join(index: number, cmd: Extract<Command, { type: "acquire" }>, o: ApplyOutcome): void {
-    const started = o.timers.waitsStarted.some((w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq);
+    const started = o.timers.waitsStarted.some(
+      (w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq,
+    );
     if (!started) {
       // Joined the session's wait for the same locks (or a retry of a seq already waiting).
       const r = (this.queues.get(cmd.lock) ?? []).find((x) => x.session === cmd.sessionId);
       if (!r) {
-        this.fail(`index ${index}: seq ${cmd.seq} of session ${cmd.sessionId} waits, but the session has no wait for ${cmd.lock} to join`);
+        this.fail(
+          `index ${index}: seq ${cmd.seq} of session ${cmd.sessionId} waits, but the session has no wait for ${cmd.lock} to join`,
+        );
         return;
       }
       if (!r.seqs.includes(cmd.seq)) r.seqs.push(cmd.seq);
       this.requests.set(`${cmd.sessionId}:${cmd.seq}`, r);
       return;
     }
-    const r: Request = { session: cmd.sessionId, seqs: [cmd.seq], targets: targetsOf(cmd), joinedAt: index };
+    const r: Request = {
+      session: cmd.sessionId,
+      seqs: [cmd.seq],
+      targets: targetsOf(cmd),
+      joinedAt: index,
+    };
     this.requests.set(`${cmd.sessionId}:${cmd.seq}`, r);
     for (const t of r.targets) this.queues.set(t.lock, [...(this.queues.get(t.lock) ?? []), r]);
   }
@@ -199,7 +240,10 @@ export class GrantRules {
     for (const q of this.queues.values()) if (q[0]) heads.add(q[0]);
     for (const r of heads) {
       const could = r.targets.every((t) => this.queues.get(t.lock)?.[0] === r && this.fits(t));
-      if (could) this.fail(`FIFO: after index ${index} the wait of session ${r.session} (since index ${r.joinedAt}) for ${r.targets.map((t) => t.lock).join(", ")} could be granted`);
+      if (could)
+        this.fail(
+          `FIFO: after index ${index} the wait of session ${r.session} (since index ${r.joinedAt}) for ${r.targets.map((t) => t.lock).join(", ")} could be granted`,
+        );
     }
   }
 

@@ -11,8 +11,19 @@ import { LockChecker } from "./lock.ts";
 import { randomLog } from "../../unit/lock/random-log.ts";
 
 /** A planted grant answer of one lock. */
-function grantAnswer(session: bigint, lock: string, token: bigint, mode: GrantMode = "exclusive", permit: { permits?: number; slot?: number } = {}): Answer {
-  return { kind: "granted", token, holder: { sessionId: session, clientName: "", token, grantedIndex: token }, grants: [{ lock, token, mode, ...permit }] };
+function grantAnswer(
+  session: bigint,
+  lock: string,
+  token: bigint,
+  mode: GrantMode = "exclusive",
+  permit: { permits?: number; slot?: number } = {},
+): Answer {
+  return {
+    kind: "granted",
+    token,
+    holder: { sessionId: session, clientName: "", token, grantedIndex: token },
+    grants: [{ lock, token, mode, ...permit }],
+  };
 }
 
 /** A log applied to one replica and fed to the checker; `plant` may change an entry's outcome first. */
@@ -27,27 +38,65 @@ class Harness {
     const index = ++this.index;
     const real = this.sm.apply(index, cmd);
     const out = plant ? plant(real) : real;
-    this.checker.applied(1, { index, term: 1, kind: "normal", data: encodeCommand(cmd) }, out, this.sm, index);
+    this.checker.applied(
+      1,
+      { index, term: 1, kind: "normal", data: encodeCommand(cmd) },
+      out,
+      this.sm,
+      index,
+    );
     return real;
   }
 
   open(name: string): bigint {
-    const out = this.run({ type: "openSession", requestId: name, ttlMs: 10_000, clientName: name, wallMs: 0 });
+    const out = this.run({
+      type: "openSession",
+      requestId: name,
+      ttlMs: 10_000,
+      clientName: name,
+      wallMs: 0,
+    });
     if (out.result.kind !== "sessionOpened") throw new Error("not opened");
     this.seqs.set(out.result.sessionId, 0);
     return out.result.sessionId;
   }
 
-  acquire(sessionId: bigint, lock: string, extra: Partial<Extract<Command, { type: "acquire" }>> = {}, plant?: (o: ApplyOutcome) => ApplyOutcome): ApplyOutcome {
+  acquire(
+    sessionId: bigint,
+    lock: string,
+    extra: Partial<Extract<Command, { type: "acquire" }>> = {},
+    plant?: (o: ApplyOutcome) => ApplyOutcome,
+  ): ApplyOutcome {
     const seq = (this.seqs.get(sessionId) ?? 0) + 1;
     this.seqs.set(sessionId, seq);
-    return this.run({ type: "acquire", sessionId, seq, ackedUpTo: 0, held: [], lock, waitMs: 0, wallMs: 0, ...extra }, plant);
+    return this.run(
+      {
+        type: "acquire",
+        sessionId,
+        seq,
+        ackedUpTo: 0,
+        held: [],
+        lock,
+        waitMs: 0,
+        wallMs: 0,
+        ...extra,
+      },
+      plant,
+    );
   }
 
-  release(sessionId: bigint, lock: string, token: bigint, plant?: (o: ApplyOutcome) => ApplyOutcome): ApplyOutcome {
+  release(
+    sessionId: bigint,
+    lock: string,
+    token: bigint,
+    plant?: (o: ApplyOutcome) => ApplyOutcome,
+  ): ApplyOutcome {
     const seq = (this.seqs.get(sessionId) ?? 0) + 1;
     this.seqs.set(sessionId, seq);
-    return this.run({ type: "release", sessionId, seq, ackedUpTo: 0, held: [], lock, token, wallMs: 0 }, plant);
+    return this.run(
+      { type: "release", sessionId, seq, ackedUpTo: 0, held: [], lock, token, wallMs: 0 },
+      plant,
+    );
   }
 
   get next(): number {
@@ -74,7 +123,12 @@ describe("the per-index lock checker on the lock kinds", () => {
     h.run({ type: "holdLimit", ...hold, wallMs: 0 });
     expect(h.failures).toEqual([]);
     expect(h.sm.getLock("M").holder?.sessionId).toBe(m);
-    expect(h.checker.stats).toMatchObject({ sharedGrants: 2, permitGrants: 3, setGrants: 1, holdLimitEnds: 1 });
+    expect(h.checker.stats).toMatchObject({
+      sharedGrants: 2,
+      permitGrants: 3,
+      setGrants: 1,
+      holdLimitEnds: 1,
+    });
   });
 
   it("catches a shared request granted while an exclusive request is queued ahead of it", () => {
@@ -87,9 +141,13 @@ describe("the per-index lock checker on the lock kinds", () => {
     h.acquire(b, "L", { mode: "shared" }, (o) => ({
       ...o,
       result: grantAnswer(b, "L", token, "shared"),
-      events: [{ type: "acquired", index, lock: "L", sessionId: b, token, wallMs: 0, mode: "shared" }],
+      events: [
+        { type: "acquired", index, lock: "L", sessionId: b, token, wallMs: 0, mode: "shared" },
+      ],
     }));
-    expect(h.failures).toEqual([`FIFO: index ${index} grants L to session ${b} at once while session ${w} waits for it since index ${index - 1}`]);
+    expect(h.failures).toEqual([
+      `FIFO: index ${index} grants L to session ${b} at once while session ${w} waits for it since index ${index - 1}`,
+    ]);
   });
 
   it("catches a waiter granted past a request queued ahead of it", () => {
@@ -104,9 +162,14 @@ describe("the per-index lock checker on the lock kinds", () => {
     h.release(e, "L", te, (o) => ({
       ...o,
       completions: [{ sessionId: s, seq: 1, answer: grantAnswer(s, "L", token, "shared") }],
-      events: [o.events[0] as LockEvent, { type: "acquired", index, lock: "L", sessionId: s, token, wallMs: 0, mode: "shared" }],
+      events: [
+        o.events[0] as LockEvent,
+        { type: "acquired", index, lock: "L", sessionId: s, token, wallMs: 0, mode: "shared" },
+      ],
     }));
-    expect(h.failures[0]).toBe(`FIFO: index ${index} grants L to session ${s} (waiting since index ${index - 1}) while session ${x}, ahead of it since index ${index - 2}, still waits`);
+    expect(h.failures[0]).toBe(
+      `FIFO: index ${index} grants L to session ${s} (waiting since index ${index - 1}) while session ${x}, ahead of it since index ${index - 2}, still waits`,
+    );
   });
 
   it("catches part of a multi-lock set granted", () => {
@@ -116,8 +179,13 @@ describe("the per-index lock checker on the lock kinds", () => {
     h.acquire(m, "A", { waitMs: 1000, more: [{ lock: "B" }] });
     const index = h.next;
     // The release grants m A and B; plant the grant of A alone.
-    h.release(o1, "B", tb, (o) => ({ ...o, events: o.events.filter((e) => !(e.type === "acquired" && e.lock === "B")) }));
-    expect(h.failures).toEqual([`multi-lock: index ${index} grants [A] to session ${m}, but the requests it grants name [A, B]`]);
+    h.release(o1, "B", tb, (o) => ({
+      ...o,
+      events: o.events.filter((e) => !(e.type === "acquired" && e.lock === "B")),
+    }));
+    expect(h.failures).toEqual([
+      `multi-lock: index ${index} grants [A] to session ${m}, but the requests it grants name [A, B]`,
+    ]);
   });
 
   it("catches a permit beyond the semaphore's count, and a permit given a slot that is not the lowest free one", () => {
@@ -130,15 +198,34 @@ describe("the per-index lock checker on the lock kinds", () => {
     h.acquire(c, "S", { permits: 2 }, (o) => ({
       ...o,
       result: grantAnswer(c, "S", token, "permit", { permits: 2, slot: 2 }),
-      events: [{ type: "acquired", index, lock: "S", sessionId: c, token, wallMs: 0, mode: "permit", slot: 2, permits: 2 }],
+      events: [
+        {
+          type: "acquired",
+          index,
+          lock: "S",
+          sessionId: c,
+          token,
+          wallMs: 0,
+          mode: "permit",
+          slot: 2,
+          permits: 2,
+        },
+      ],
     }));
-    expect(h.failures).toEqual([`G1: index ${index} grants S (permit) to ${c}, the 3th permit of 2`]);
+    expect(h.failures).toEqual([
+      `G1: index ${index} grants S (permit) to ${c}, the 3th permit of 2`,
+    ]);
     const g = new Harness();
     const [x, y] = [g.open("x"), g.open("y")];
     g.acquire(x, "S", { permits: 3 });
     const at = g.next;
-    g.acquire(y, "S", { permits: 3 }, (o) => ({ ...o, events: o.events.map((e) => ({ ...e, slot: 2 })) }));
-    expect(g.failures).toEqual([`semaphore: index ${at} grants S (permit) to ${y} slot 2; the lowest free slot was 1`]);
+    g.acquire(y, "S", { permits: 3 }, (o) => ({
+      ...o,
+      events: o.events.map((e) => ({ ...e, slot: 2 })),
+    }));
+    expect(g.failures).toEqual([
+      `semaphore: index ${at} grants S (permit) to ${y} slot 2; the lowest free slot was 1`,
+    ]);
   });
 
   it("catches a wait left waiting when the rule grants it", () => {
@@ -147,8 +234,14 @@ describe("the per-index lock checker on the lock kinds", () => {
     const te = tokenOf(h.acquire(e, "L"));
     h.acquire(w, "L", { waitMs: 1000 });
     const index = h.next;
-    h.release(e, "L", te, (o) => ({ ...o, completions: [], events: o.events.filter((x) => x.type !== "acquired") }));
-    expect(h.failures).toEqual([`FIFO: after index ${index} the wait of session ${w} (since index ${index - 1}) for L could be granted`]);
+    h.release(e, "L", te, (o) => ({
+      ...o,
+      completions: [],
+      events: o.events.filter((x) => x.type !== "acquired"),
+    }));
+    expect(h.failures).toEqual([
+      `FIFO: after index ${index} the wait of session ${w} (since index ${index - 1}) for L could be granted`,
+    ]);
   });
 
   it("catches an exclusive grant beside shared holders", () => {
@@ -170,10 +263,18 @@ describe("the per-index lock checker on the lock kinds", () => {
       const failures: string[] = [];
       const checker = new LockChecker((msg) => failures.push(msg), seed % 2);
       randomLog(seed, 700, (cmd, out, machine) => {
-        checker.applied(1, { index: out.index, term: 1, kind: "normal", data: encodeCommand(cmd) }, out, machine, out.index);
+        checker.applied(
+          1,
+          { index: out.index, term: 1, kind: "normal", data: encodeCommand(cmd) },
+          out,
+          machine,
+          out.index,
+        );
       });
       expect(failures, `seed ${seed}`).toEqual([]);
-      expect(checker.stats.sharedGrants + checker.stats.permitGrants + checker.stats.setGrants).toBeGreaterThan(0);
+      expect(
+        checker.stats.sharedGrants + checker.stats.permitGrants + checker.stats.setGrants,
+      ).toBeGreaterThan(0);
     }
   });
 });

@@ -49,7 +49,11 @@ export interface SessionEnd {
 /** Grants one committed entry ended without their clients (a hold limit, a RevokeLock). */
 export interface GrantRevoke {
   readonly index: number;
-  readonly grants: ReadonlyArray<{ readonly lock: string; readonly session: bigint; readonly token: bigint }>;
+  readonly grants: ReadonlyArray<{
+    readonly lock: string;
+    readonly session: bigint;
+    readonly token: bigint;
+  }>;
   /** Earliest proposal of the command (a lower bound of the commit time), else the first apply. */
   readonly proposedAt: number;
   readonly appliedAt: number;
@@ -86,7 +90,13 @@ export class LockChecker {
   ) {
     this.rules = new GrantRules(fail);
     // The rules count the grants of each kind into the same object.
-    this.stats = Object.assign(this.rules.stats, { grants: 0, expiries: 0, closes: 0, applies: 0, answersCompared: 0 });
+    this.stats = Object.assign(this.rules.stats, {
+      grants: 0,
+      expiries: 0,
+      closes: 0,
+      applies: 0,
+      answersCompared: 0,
+    });
   }
 
   /** A close or expiry of `session` was proposed at `now`. */
@@ -101,13 +111,21 @@ export class LockChecker {
   }
 
   /** After each entry applied on a replica; `outcome` is null for entries without a command. */
-  applied(node: NodeId, entry: Entry, outcome: ApplyOutcome | null, sm: LockReader, now: number): void {
+  applied(
+    node: NodeId,
+    entry: Entry,
+    outcome: ApplyOutcome | null,
+    sm: LockReader,
+    now: number,
+  ): void {
     this.stats.applies++;
-    for (const p of sm.checkInvariants()) this.fail(`t=${now} node ${node} index ${entry.index}: ${p}`);
+    for (const p of sm.checkInvariants())
+      this.fail(`t=${now} node ${node} index ${entry.index}: ${p}`);
     const digest = outcome === null ? "-" : digestOf(outcome);
     const seen = this.digests.get(entry.index);
     if (seen !== undefined) {
-      if (seen !== digest) this.fail(`index ${entry.index}: node ${node} applied ${digest}, another replica ${seen}`);
+      if (seen !== digest)
+        this.fail(`index ${entry.index}: node ${node} applied ${digest}, another replica ${seen}`);
       return;
     }
     this.digests.set(entry.index, digest);
@@ -132,23 +150,38 @@ export class LockChecker {
     for (const e of o.events) {
       if (e.type !== "acquired") continue;
       this.stats.grants++;
-      if (e.token !== expected) this.fail(`token: index ${index} grants ${e.lock} with token ${e.token}, expected ${expected}`);
+      if (e.token !== expected)
+        this.fail(
+          `token: index ${index} grants ${e.lock} with token ${e.token}, expected ${expected}`,
+        );
       const last = this.lastToken.get(e.lock) ?? 0n;
       // Shared grants and permits of one entry share its token; an exclusive grant's is its own.
       const sameEntry = e.token === last && (e.mode === "shared" || e.mode === "permit");
-      if (e.token <= last && !sameEntry) this.fail(`G2: ${e.lock} granted with token ${e.token} after ${last}`);
-      if (e.token < this.lastGrantToken) this.fail(`G2: token ${e.token} at index ${index} below earlier grant ${this.lastGrantToken}`);
-      if (!this.live.has(e.sessionId)) this.fail(`grant of ${e.lock} at index ${index} to session ${e.sessionId}, which is not live`);
+      if (e.token <= last && !sameEntry)
+        this.fail(`G2: ${e.lock} granted with token ${e.token} after ${last}`);
+      if (e.token < this.lastGrantToken)
+        this.fail(
+          `G2: token ${e.token} at index ${index} below earlier grant ${this.lastGrantToken}`,
+        );
+      if (!this.live.has(e.sessionId))
+        this.fail(
+          `grant of ${e.lock} at index ${index} to session ${e.sessionId}, which is not live`,
+        );
       this.lastToken.set(e.lock, e.token);
       this.lastGrantToken = e.token;
       let set = this.grants.get(e.lock);
       if (!set) this.grants.set(e.lock, (set = new Set()));
       set.add(e.token);
     }
-    const revoked = o.events.filter((e) => e.type === "revoked").map((e) => ({ lock: e.lock, session: e.sessionId, token: e.token }));
+    const revoked = o.events
+      .filter((e) => e.type === "revoked")
+      .map((e) => ({ lock: e.lock, session: e.sessionId, token: e.token }));
     if (revoked.length > 0) {
       const first = revoked[0] as { session: bigint; token: bigint };
-      const proposedAt = Math.min(this.revokeProposals.get(`${first.session}:${first.token}`) ?? now, now);
+      const proposedAt = Math.min(
+        this.revokeProposals.get(`${first.session}:${first.token}`) ?? now,
+        now,
+      );
       this.revokes.push({ index, grants: revoked, proposedAt, appliedAt: now });
     }
     for (const id of o.timers.sessionsEnded) {
@@ -156,7 +189,13 @@ export class LockChecker {
       const how = cmd?.type === "closeSession" ? "closed" : "sessionExpired";
       if (how === "closed") this.stats.closes++;
       else this.stats.expiries++;
-      this.sessionEnds.push({ session: id, index, how, proposedAt: this.endProposals.get(id) ?? 0, appliedAt: now });
+      this.sessionEnds.push({
+        session: id,
+        index,
+        how,
+        proposedAt: this.endProposals.get(id) ?? 0,
+        appliedAt: now,
+      });
     }
     if (cmd) this.exactlyOnce(index, cmd, o);
   }
@@ -166,33 +205,56 @@ export class LockChecker {
       const key = `${cmd.sessionId}:${cmd.seq}`;
       let effect: boolean;
       if (cmd.type === "acquire") {
-        effect = o.events.some((e) => e.type === "acquired" && e.sessionId === cmd.sessionId && e.lock === cmd.lock && e.index === index) ||
-          o.timers.waitsStarted.some((w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq);
+        effect =
+          o.events.some(
+            (e) =>
+              e.type === "acquired" &&
+              e.sessionId === cmd.sessionId &&
+              e.lock === cmd.lock &&
+              e.index === index,
+          ) ||
+          o.timers.waitsStarted.some(
+            (w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq,
+          );
       } else if (cmd.type === "release") {
-        effect = o.events.some((e) => e.type === "released" && e.sessionId === cmd.sessionId && e.lock === cmd.lock);
+        effect = o.events.some(
+          (e) => e.type === "released" && e.sessionId === cmd.sessionId && e.lock === cmd.lock,
+        );
       } else {
         effect = o.timers.sessionsEnded.includes(cmd.sessionId);
       }
       if (effect) {
         const n = (this.effects.get(key) ?? 0) + 1;
         this.effects.set(key, n);
-        if (n > 1) this.fail(`G4: session ${cmd.sessionId} seq ${cmd.seq} (${cmd.type}) took effect again at index ${index}`);
+        if (n > 1)
+          this.fail(
+            `G4: session ${cmd.sessionId} seq ${cmd.seq} (${cmd.type}) took effect again at index ${index}`,
+          );
       }
       this.finalAnswer(cmd.sessionId, cmd.seq, o.result, `index ${index}`);
     }
-    if (cmd.type === "cancelWait" && o.result.kind !== "error") this.finalAnswer(cmd.sessionId, cmd.acquireSeq, o.result, `cancel at index ${index}`);
-    for (const c of o.completions) this.finalAnswer(c.sessionId, c.seq, c.answer, `completion at index ${index}`);
+    if (cmd.type === "cancelWait" && o.result.kind !== "error")
+      this.finalAnswer(cmd.sessionId, cmd.acquireSeq, o.result, `cancel at index ${index}`);
+    for (const c of o.completions)
+      this.finalAnswer(c.sessionId, c.seq, c.answer, `completion at index ${index}`);
   }
 
   /** Records the first final answer of a seq and compares later ones with it. */
   private finalAnswer(session: bigint, seq: number, a: Answer, where: string): void {
     if (a.kind === "waiting") return;
-    if (a.kind === "error" && (codeOf(a) === Status.NOT_FOUND || codeOf(a) === Status.RESOURCE_EXHAUSTED || a.reason === "ERROR_REASON_REQUEST_TOO_OLD")) return;
+    if (
+      a.kind === "error" &&
+      (codeOf(a) === Status.NOT_FOUND ||
+        codeOf(a) === Status.RESOURCE_EXHAUSTED ||
+        a.reason === "ERROR_REASON_REQUEST_TOO_OLD")
+    )
+      return;
     const key = `${session}:${seq}`;
     const k = answerKey(a);
     const first = this.firstAnswers.get(key);
     if (first === undefined) this.firstAnswers.set(key, k);
-    else if (first !== k) this.fail(`G4: session ${session} seq ${seq} answered ${k} (${where}) after ${first}`);
+    else if (first !== k)
+      this.fail(`G4: session ${session} seq ${seq} answered ${k} (${where}) after ${first}`);
   }
 
   /** A client received a final answer for a seq. */
@@ -200,20 +262,31 @@ export class LockChecker {
     this.stats.answersCompared++;
     if (a.kind === "error" && codeOf(a) === Status.NOT_FOUND) return;
     if (a.kind === "error" && a.reason === "ERROR_REASON_REQUEST_TOO_OLD") {
-      this.fail(`G4: client of session ${session} got "request too old" for seq ${seq}, whose answer it never had`);
+      this.fail(
+        `G4: client of session ${session} got "request too old" for seq ${seq}, whose answer it never had`,
+      );
       return;
     }
     const first = this.firstAnswers.get(`${session}:${seq}`);
     if (first === undefined) {
-      if (a.kind !== "error") this.fail(`client of session ${session} got ${answerKey(a)} for seq ${seq}, an answer no committed entry gave`);
+      if (a.kind !== "error")
+        this.fail(
+          `client of session ${session} got ${answerKey(a)} for seq ${seq}, an answer no committed entry gave`,
+        );
       return;
     }
-    if (first !== answerKey(a)) this.fail(`G4: client of session ${session} got ${answerKey(a)} for seq ${seq}, first answer was ${first}`);
+    if (first !== answerKey(a))
+      this.fail(
+        `G4: client of session ${session} got ${answerKey(a)} for seq ${seq}, first answer was ${first}`,
+      );
   }
 
   /** A client was told it holds `lock` with `token`: it must be a committed grant of that lock. */
   tokenSeen(lock: string, token: bigint, session: bigint): void {
-    if (!this.grants.get(lock)?.has(token)) this.fail(`client of session ${session} got token ${token} for ${lock}, not a committed grant of it`);
+    if (!this.grants.get(lock)?.has(token))
+      this.fail(
+        `client of session ${session} got token ${token} for ${lock}, not a committed grant of it`,
+      );
   }
 
   clientDeadline(session: bigint, virtualDeadline: number): void {
@@ -228,7 +301,9 @@ export class LockChecker {
       if (end.how !== "sessionExpired") continue;
       const d = this.clientDeadlines.get(end.session);
       if (d !== undefined && end.appliedAt < d) {
-        out.push(`client deadline: session ${end.session} expired at t=${end.appliedAt.toFixed(1)} (index ${end.index}) before its client's deadline t=${d.toFixed(1)}`);
+        out.push(
+          `client deadline: session ${end.session} expired at t=${end.appliedAt.toFixed(1)} (index ${end.index}) before its client's deadline t=${d.toFixed(1)}`,
+        );
       }
     }
     return out;
@@ -240,7 +315,11 @@ function digestOf(o: ApplyOutcome): string {
     [e.mode, e.slot, e.permits, e.holderData, e.holdMs, e.revokedFor].some((x) => x !== undefined)
       ? `/${e.mode ?? ""}/${e.slot ?? ""}/${e.permits ?? ""}/${JSON.stringify(e.holderData ?? "")}/${e.holdMs ?? ""}/${e.revokedFor ?? ""}`
       : "";
-  const events = o.events.map((e) => `${e.type}/${e.lock}/${e.sessionId}/${e.token}${kinds(e)}`).join(",");
-  const completions = o.completions.map((c) => `${c.sessionId}:${c.seq}=${answerKey(c.answer)}`).join(",");
+  const events = o.events
+    .map((e) => `${e.type}/${e.lock}/${e.sessionId}/${e.token}${kinds(e)}`)
+    .join(",");
+  const completions = o.completions
+    .map((c) => `${c.sessionId}:${c.seq}=${answerKey(c.answer)}`)
+    .join(",");
   return `${answerKey(o.result)} [${events}] [${completions}]`;
 }

@@ -9,14 +9,22 @@ import type { AcquireCommand } from "../../../node/lock/commands.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockInfo } from "../../../node/lock/state-machine.ts";
 import type { AcquireEvent } from "../../../verify/lock-history.ts";
-import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "../../../verify/lock-model.ts";
+import type {
+  AcquireOutcome,
+  HolderOutcome,
+  ReadOutcome,
+  ReleaseOutcome,
+} from "../../../verify/lock-model.ts";
 
 /**
  * The kind fields of an Acquire's history event. With `fifo`, every Acquire of the locks
  * it names is checked against the FIFO rules (the workload must then record every Acquire
  * of those locks, a cancelled one with the outcome "cancelled").
  */
-export function acquireEventFields(cmd: AcquireCommand, fifo: boolean): Pick<AcquireEvent, "lock" | "mode" | "permits" | "more" | "waits"> {
+export function acquireEventFields(
+  cmd: AcquireCommand,
+  fifo: boolean,
+): Pick<AcquireEvent, "lock" | "mode" | "permits" | "more" | "waits"> {
   return {
     lock: cmd.lock,
     ...(cmd.mode === "shared" ? { mode: "shared" as const } : {}),
@@ -37,15 +45,26 @@ export function acquireOutcomeOf(a: Answer, cancelled = false): AcquireOutcome |
       // A single lock's grant says its slot; a set's, every lock's grant.
       const single = a.grants.length === 1 ? a.grants[0] : undefined;
       return {
-        kind: "granted", token: a.token,
+        kind: "granted",
+        token: a.token,
         ...(single?.mode === "permit" ? { slot: single.slot ?? 0 } : {}),
-        ...(single === undefined ? { grants: a.grants.map((g) => ({ lock: g.lock, token: g.token, ...(g.mode === "permit" ? { slot: g.slot ?? 0 } : {}) })) } : {}),
+        ...(single === undefined
+          ? {
+              grants: a.grants.map((g) => ({
+                lock: g.lock,
+                token: g.token,
+                ...(g.mode === "permit" ? { slot: g.slot ?? 0 } : {}),
+              })),
+            }
+          : {}),
       };
     }
     case "notAcquired":
       return {
         kind: "notAcquired",
-        ...(a.holder !== null ? { holderSession: a.holder.sessionId, holderToken: a.holder.token } : {}),
+        ...(a.holder !== null
+          ? { holderSession: a.holder.sessionId, holderToken: a.holder.token }
+          : {}),
         ...(a.blockedLock !== undefined ? { lock: a.blockedLock } : {}),
       };
     case "cancelled":
@@ -67,18 +86,27 @@ export function releaseOutcomeOf(a: Answer): ReleaseOutcome | null {
   if (a.kind === "released") return { kind: "ok" };
   if (a.kind !== "error") return null;
   if (codeOf(a) === Status.NOT_FOUND) return { kind: "sessionNotFound" };
-  return codeOf(a) === Status.FAILED_PRECONDITION && a.reason !== "ERROR_REASON_REQUEST_TOO_OLD" ? { kind: "failedPrecondition" } : null;
+  return codeOf(a) === Status.FAILED_PRECONDITION && a.reason !== "ERROR_REASON_REQUEST_TOO_OLD"
+    ? { kind: "failedPrecondition" }
+    : null;
 }
 
 /** A GetLock answer as a read outcome; `full`: with every holder and the queue (for the kinds' model). */
 export function readOutcomeOf(info: LockInfo, full: boolean): ReadOutcome {
-  const base: ReadOutcome = { kind: "read", holder: info.holder?.sessionId ?? null, token: info.holder?.token ?? null };
+  const base: ReadOutcome = {
+    kind: "read",
+    holder: info.holder?.sessionId ?? null,
+    token: info.holder?.token ?? null,
+  };
   if (!full) return base;
-  const holders: HolderOutcome[] = (info.holders ?? (info.holder ? [info.holder] : [])).map((h) => ({
-    session: h.sessionId, token: h.token,
-    ...(h.mode === "shared" || h.mode === "permit" ? { mode: h.mode } : {}),
-    ...(h.slot !== undefined ? { slot: h.slot } : {}),
-  }));
+  const holders: HolderOutcome[] = (info.holders ?? (info.holder ? [info.holder] : [])).map(
+    (h) => ({
+      session: h.sessionId,
+      token: h.token,
+      ...(h.mode === "shared" || h.mode === "permit" ? { mode: h.mode } : {}),
+      ...(h.slot !== undefined ? { slot: h.slot } : {}),
+    }),
+  );
   return { ...base, holders, waiters: info.waiters.map((w) => w.sessionId) };
 }
 
@@ -86,6 +114,10 @@ export function readOutcomeOf(info: LockInfo, full: boolean): ReadOutcome {
  * The grants a committed entry ended without their clients (RevokeLock, a hold limit), in
  * the order it ended them: the `grants` of a "revoke" history event for that entry.
  */
-export function revokedGrantsOf(o: ApplyOutcome): Array<{ lock: string; session: bigint; token: bigint }> {
-  return o.events.filter((e) => e.type === "revoked").map((e) => ({ lock: e.lock, session: e.sessionId, token: e.token }));
+export function revokedGrantsOf(
+  o: ApplyOutcome,
+): Array<{ lock: string; session: bigint; token: bigint }> {
+  return o.events
+    .filter((e) => e.type === "revoked")
+    .map((e) => ({ lock: e.lock, session: e.sessionId, token: e.token }));
 }

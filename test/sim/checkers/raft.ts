@@ -34,7 +34,17 @@ export class RaftChecker {
   private entries = new Map<string, { payload: string; prevTerm: number }>();
   private applied = new Map<number, string>();
   /** Per node instance: last seen commit and applied, and the leader's log tip. */
-  private seen = new Map<NodeId, { instance: number; commit: number; applied: number; leaderTerm: number; tipIndex: number; tipEntry: Entry | undefined }>();
+  private seen = new Map<
+    NodeId,
+    {
+      instance: number;
+      commit: number;
+      applied: number;
+      leaderTerm: number;
+      tipIndex: number;
+      tipEntry: Entry | undefined;
+    }
+  >();
   checks = 0;
 
   fail(msg: string): void {
@@ -49,14 +59,24 @@ export class RaftChecker {
       if (!n.up || !core) continue;
       let s = this.seen.get(n.id);
       if (!s || s.instance !== n.instance) {
-        s = { instance: n.instance, commit: core.log.committed, applied: core.log.applied, leaderTerm: 0, tipIndex: 0, tipEntry: undefined };
+        s = {
+          instance: n.instance,
+          commit: core.log.committed,
+          applied: core.log.applied,
+          leaderTerm: 0,
+          tipIndex: 0,
+          tipEntry: undefined,
+        };
         this.seen.set(n.id, s);
       }
       const log = core.log;
       // Monotonicity within one instance, and commit within the log.
-      if (log.committed < s.commit) this.fail(`t=${now} node ${n.id}: commit went back ${s.commit} → ${log.committed}`);
-      if (log.applied < s.applied) this.fail(`t=${now} node ${n.id}: applied went back ${s.applied} → ${log.applied}`);
-      if (log.committed > log.lastIndex()) this.fail(`t=${now} node ${n.id}: commit ${log.committed} past last ${log.lastIndex()}`);
+      if (log.committed < s.commit)
+        this.fail(`t=${now} node ${n.id}: commit went back ${s.commit} → ${log.committed}`);
+      if (log.applied < s.applied)
+        this.fail(`t=${now} node ${n.id}: applied went back ${s.applied} → ${log.applied}`);
+      if (log.committed > log.lastIndex())
+        this.fail(`t=${now} node ${n.id}: commit ${log.committed} past last ${log.lastIndex()}`);
       // Every committed entry is the same everywhere, forever.
       for (let i = Math.max(s.commit + 1, log.offset + 1); i <= log.committed; i++) {
         const e = log.entry(i)!;
@@ -65,8 +85,10 @@ export class RaftChecker {
         if (had === undefined) {
           this.committed.set(i, key);
           this.commitTerm.set(i, core.term);
-        }
-        else if (had !== key) this.fail(`t=${now} node ${n.id}: committed entry ${i} differs (${key.slice(0, 40)} vs ${had.slice(0, 40)})`);
+        } else if (had !== key)
+          this.fail(
+            `t=${now} node ${n.id}: committed entry ${i} differs (${key.slice(0, 40)} vs ${had.slice(0, 40)})`,
+          );
       }
       this.maxCommitted = Math.max(this.maxCommitted, log.committed);
       s.commit = log.committed;
@@ -76,14 +98,19 @@ export class RaftChecker {
         // Election safety: one leader per term.
         const prev = this.leaders.get(core.term);
         if (prev === undefined) this.leaders.set(core.term, n.id);
-        else if (prev !== n.id) this.fail(`t=${now} two leaders in term ${core.term}: ${prev} and ${n.id}`);
+        else if (prev !== n.id)
+          this.fail(`t=${now} two leaders in term ${core.term}: ${prev} and ${n.id}`);
         if (s.leaderTerm !== core.term) {
           // Leader completeness: a leader holds every entry committed in an earlier term.
           // (A leader of an old term may win its election late, after later terms committed more.)
           for (let i = log.offset + 1; i <= this.maxCommitted; i++) {
             const want = this.committed.get(i);
             const e = log.entry(i);
-            if (want !== undefined && this.commitTerm.get(i)! < core.term && (!e || `${e.term}|${entryKey(e)}` !== want)) {
+            if (
+              want !== undefined &&
+              this.commitTerm.get(i)! < core.term &&
+              (!e || `${e.term}|${entryKey(e)}` !== want)
+            ) {
               this.fail(`t=${now} leader ${n.id} of term ${core.term} lacks committed entry ${i}`);
               break;
             }
@@ -92,7 +119,9 @@ export class RaftChecker {
         } else if (s.tipEntry) {
           // Leader append-only: the entry at the old tip is the very same object.
           if (log.entry(s.tipIndex) !== s.tipEntry && s.tipIndex > log.offset) {
-            this.fail(`t=${now} leader ${n.id} of term ${core.term} changed its log at ${s.tipIndex}`);
+            this.fail(
+              `t=${now} leader ${n.id} of term ${core.term} changed its log at ${s.tipIndex}`,
+            );
           }
         }
         s.tipIndex = log.lastIndex();
@@ -116,9 +145,12 @@ export class RaftChecker {
       if (!had) {
         this.entries.set(key, { payload, prevTerm: prevTerm ?? -1 });
       } else {
-        if (had.payload !== payload) this.fail(`log matching: two different entries at index ${e.index} term ${e.term}`);
+        if (had.payload !== payload)
+          this.fail(`log matching: two different entries at index ${e.index} term ${e.term}`);
         if (prevTerm !== undefined && had.prevTerm !== -1 && had.prevTerm !== prevTerm) {
-          this.fail(`log matching: entry ${e.index}/${e.term} follows term ${prevTerm} on node ${node.id} but ${had.prevTerm} elsewhere`);
+          this.fail(
+            `log matching: entry ${e.index}/${e.term} follows term ${prevTerm} on node ${node.id} but ${had.prevTerm} elsewhere`,
+          );
         }
       }
     }
@@ -131,7 +163,8 @@ export class RaftChecker {
     if (had === undefined) this.applied.set(e.index, key);
     else if (had !== key) this.fail(`node ${node.id} applied a different entry at ${e.index}`);
     const want = this.committed.get(e.index);
-    if (want !== undefined && want !== key) this.fail(`node ${node.id} applied ${e.index} unlike the committed entry`);
+    if (want !== undefined && want !== key)
+      this.fail(`node ${node.id} applied ${e.index} unlike the committed entry`);
   }
 
   /** Durability of acknowledgements, at the moment a message leaves. */
@@ -143,16 +176,25 @@ export class RaftChecker {
     if (disk.hardState.term > m.term) return;
     if (m.type === "voteResp" && m.granted && !m.pre) {
       if (disk.hardState.term !== m.term || disk.hardState.vote !== m.to) {
-        this.fail(`node ${node.id} granted its vote in term ${m.term} to ${m.to} before it was durable (disk: term ${disk.hardState.term} vote ${disk.hardState.vote})`);
+        this.fail(
+          `node ${node.id} granted its vote in term ${m.term} to ${m.to} before it was durable (disk: term ${disk.hardState.term} vote ${disk.hardState.vote})`,
+        );
       }
     } else if (m.type === "appendResp" && m.success) {
       if (disk.lastIndex() < m.index || disk.term(m.index) !== node.core?.log.term(m.index)) {
-        this.fail(`node ${node.id} acknowledged index ${m.index} (term ${m.term}) before it was durable (disk last ${disk.lastIndex()})`);
+        this.fail(
+          `node ${node.id} acknowledged index ${m.index} (term ${m.term}) before it was durable (disk last ${disk.lastIndex()})`,
+        );
       }
-      if (disk.hardState.term < m.term) this.fail(`node ${node.id} acknowledged in term ${m.term} with durable term ${disk.hardState.term}`);
+      if (disk.hardState.term < m.term)
+        this.fail(
+          `node ${node.id} acknowledged in term ${m.term} with durable term ${disk.hardState.term}`,
+        );
     } else if (m.type === "vote" && !m.pre) {
       if (disk.hardState.term < m.term || disk.hardState.vote !== node.id) {
-        this.fail(`node ${node.id} asked for votes in term ${m.term} before its own vote was durable`);
+        this.fail(
+          `node ${node.id} asked for votes in term ${m.term} before its own vote was durable`,
+        );
       }
     }
   }

@@ -14,10 +14,17 @@ import { answerRead, type ReadName } from "../../../node/host/read-answers.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import type { LockLimits } from "../../../node/lock/limits.ts";
 import type { Entry } from "../../../node/raft/types.ts";
-import { decodeAnswer, encodeAnswer, type AnswerOf, type RequestOf } from "../../../proto/lock-calls.ts";
+import {
+  decodeAnswer,
+  encodeAnswer,
+  type AnswerOf,
+  type RequestOf,
+} from "../../../proto/lock-calls.ts";
 
 /** A read call: its name and request. */
-export type ReadCall = { [N in ReadName]: { readonly name: N; readonly request: RequestOf<N> } }[ReadName];
+export type ReadCall = {
+  [N in ReadName]: { readonly name: N; readonly request: RequestOf<N> };
+}[ReadName];
 /** A read's answer; null for a GetSession of a session the state does not have (answered NOT_FOUND). */
 export type ReadAnswer = AnswerOf<ReadName> | null;
 
@@ -54,10 +61,13 @@ function describe(read: ReadCall): string {
 /** The reference's answer to a read, as it reaches a client: made by the node's read code, then encoded and decoded. */
 export function referenceAnswer(state: LockStateMachine, read: ReadCall): ReadAnswer {
   try {
-    const answer = answerRead(read.name, read.request as never, state) as AnswerOf<typeof read.name>;
+    const answer = answerRead(read.name, read.request as never, state) as AnswerOf<
+      typeof read.name
+    >;
     return decodeAnswer(read.name, encodeAnswer(read.name, answer as never)) as ReadAnswer;
   } catch (err) {
-    if (err instanceof RequestFailure && err.reason === "ERROR_REASON_SESSION_NOT_FOUND") return null;
+    if (err instanceof RequestFailure && err.reason === "ERROR_REASON_SESSION_NOT_FOUND")
+      return null;
     throw err;
   }
 }
@@ -83,7 +93,9 @@ export class ReadChecker {
   applied(entry: Entry, now: number): void {
     if (this.log.has(entry.index)) return;
     if (entry.index !== this.log.size + 1) {
-      this.violations.push(`read check: index ${entry.index} applied first while ${this.log.size + 1} was never applied anywhere`);
+      this.violations.push(
+        `read check: index ${entry.index} applied first while ${this.log.size + 1} was never applied anywhere`,
+      );
     }
     this.log.set(entry.index, entry);
     this.appliedAt[entry.index] = now;
@@ -109,7 +121,12 @@ export class ReadChecker {
   check(): ReadCheckResult {
     const out = [...this.violations];
     const pending: Pending[] = this.reads
-      .map((read) => ({ read, from: this.appliedBefore(read.call), to: this.appliedBefore(read.ret, true), key: readAnswerKey(read.answer) }))
+      .map((read) => ({
+        read,
+        from: this.appliedBefore(read.call),
+        to: this.appliedBefore(read.ret, true),
+        key: readAnswerKey(read.answer),
+      }))
       .sort((x, y) => x.from - y.from);
     const ref = new LockStateMachine(this.limits);
     let next = 0;
@@ -121,13 +138,16 @@ export class ReadChecker {
       if (index > 0) {
         const entry = this.log.get(index);
         if (entry === undefined) {
-          out.push(`read check: index ${index} was never applied anywhere, yet a read may have read at it`);
+          out.push(
+            `read check: index ${index} was never applied anywhere, yet a read may have read at it`,
+          );
           break;
         }
         if (entry.kind === "normal") ref.applyBytes(entry.index, entry.data);
         else ref.skip(entry.index);
       }
-      while (next < pending.length && (pending[next] as Pending).from <= index) active.push(pending[next++] as Pending);
+      while (next < pending.length && (pending[next] as Pending).from <= index)
+        active.push(pending[next++] as Pending);
       const left: Pending[] = [];
       for (const p of active) {
         if (readAnswerKey(referenceAnswer(ref, p.read.read)) === p.key) {
@@ -135,7 +155,9 @@ export class ReadChecker {
           if (isCrossLock(p.read.read)) crossLockChecked++;
         } else if (index >= p.to) {
           const r = p.read;
-          out.push(`read: client ${r.client} ${describe(r.read)} [t=${r.call}, t=${r.ret}] answered ${p.key}, which the committed log gives at no index in ${p.from}..${p.to}`);
+          out.push(
+            `read: client ${r.client} ${describe(r.read)} [t=${r.call}, t=${r.ret}] answered ${p.key}, which the committed log gives at no index in ${p.from}..${p.to}`,
+          );
         } else {
           left.push(p);
         }

@@ -15,7 +15,11 @@ import type { NodeHost } from "../../../node/host/node-host.ts";
 import { LockStateMachine, type AcquireCommand } from "../../../node/lock/index.ts";
 import { createLogger } from "../../../node/util/logger.ts";
 import { palisade } from "../../../proto/gen/palisade.js";
-import { lockServiceDefinition as lockApi, lockServiceNodeDefinition, type UnaryMethod } from "../../../proto/grpc.ts";
+import {
+  lockServiceDefinition as lockApi,
+  lockServiceNodeDefinition,
+  type UnaryMethod,
+} from "../../../proto/grpc.ts";
 import { runCtlHere } from "../../integration/ctl-in-process.ts";
 
 const pb = palisade.v1;
@@ -40,15 +44,34 @@ function bigState(): LockStateMachine {
   const sm = new LockStateMachine();
   let index = 0;
   const open = (): bigint => {
-    sm.apply(++index, { type: "openSession", requestId: `r${index}`, ttlMs: 60_000, clientName: `client-${index}`, wallMs: 0 });
+    sm.apply(++index, {
+      type: "openSession",
+      requestId: `r${index}`,
+      ttlMs: 60_000,
+      clientName: `client-${index}`,
+      wallMs: 0,
+    });
     return BigInt(index);
   };
   const seqs = new Map<bigint, number>();
   const acquire = (sessionId: bigint, fields: Partial<AcquireCommand> & { lock: string }): void => {
     const seq = (seqs.get(sessionId) ?? 0) + 1;
     seqs.set(sessionId, seq);
-    const answer = sm.apply(++index, { type: "acquire", sessionId, seq, ackedUpTo: seq - 1, held: [], waitMs: 0, wallMs: 0, holderData: dataOf(sessionId), ...fields }).result;
-    if (answer.kind === "error") throw new Error(`acquire of ${fields.lock} by ${sessionId}: ${JSON.stringify(answer, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`);
+    const answer = sm.apply(++index, {
+      type: "acquire",
+      sessionId,
+      seq,
+      ackedUpTo: seq - 1,
+      held: [],
+      waitMs: 0,
+      wallMs: 0,
+      holderData: dataOf(sessionId),
+      ...fields,
+    }).result;
+    if (answer.kind === "error")
+      throw new Error(
+        `acquire of ${fields.lock} by ${sessionId}: ${JSON.stringify(answer, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`,
+      );
   };
   const sessions: bigint[] = [];
   for (let i = 0; i < HOLDERS; i++) sessions.push(open());
@@ -71,16 +94,27 @@ const connections: Connection[] = [];
 
 beforeAll(async () => {
   sm = bigState();
-  const host = { limitsForRequests: () => sm.limits, wallMs: () => 0, leaderHint: () => "", state: sm, linearizable: async () => sm.appliedIndex };
+  const host = {
+    limitsForRequests: () => sm.limits,
+    wallMs: () => 0,
+    leaderHint: () => "",
+    state: sm,
+    linearizable: async () => sm.appliedIndex,
+  };
   const ctx = {
     host,
     locks: new LockRequests(host as unknown as NodeHost),
     logger: createLogger({ nodeId: 1, level: "silent" }),
   } as unknown as ServiceContext;
   server = new grpc.Server();
-  server.addService(lockServiceNodeDefinition, lockServiceHandlers(ctx) as unknown as grpc.UntypedServiceImplementation);
+  server.addService(
+    lockServiceNodeDefinition,
+    lockServiceHandlers(ctx) as unknown as grpc.UntypedServiceImplementation,
+  );
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    );
   });
   endpoint = `127.0.0.1:${port}`;
 }, 60_000);
@@ -98,19 +132,30 @@ function client(): PalisadeClient {
 }
 
 /** One raw call, so the test sees the answer's encoded size. */
-async function rawCall<Req, Res>(method: UnaryMethod<Req, Res>, request: Req): Promise<{ response: Res; bytes: number }> {
-  const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 10_000, retryBudgetMs: 2_000 });
+async function rawCall<Req, Res>(
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+): Promise<{ response: Res; bytes: number }> {
+  const connection = new Connection({
+    endpoints: [endpoint],
+    callTimeoutMs: 10_000,
+    retryBudgetMs: 2_000,
+  });
   connections.push(connection);
   const response = await connection.unaryOnce(endpoint, method, request, 10_000, true);
   return { response, bytes: method.responseSerialize(response).byteLength };
 }
 
-const sessionsOf = (entries: ReadonlyArray<LockHolderInfo | LockWaiterInfo>): bigint[] => entries.map((e) => e.sessionId);
+const sessionsOf = (entries: ReadonlyArray<LockHolderInfo | LockWaiterInfo>): bigint[] =>
+  entries.map((e) => e.sessionId);
 const oneToN = (n: number): bigint[] => Array.from({ length: n }, (_, i) => BigInt(i + 1));
 
 describe("GetLock of long holder and waiter lists", () => {
   it("GetLock of a semaphore with 10,000 holders of 1 KiB data answers a bounded first page with the totals", async () => {
-    const { response, bytes } = await rawCall(lockApi.GetLock, pb.GetLockRequest.create({ lock: "pool" }));
+    const { response, bytes } = await rawCall(
+      lockApi.GetLock,
+      pb.GetLockRequest.create({ lock: "pool" }),
+    );
     expect(bytes).toBeLessThan(MESSAGE_LIMIT / 4);
     expect(response.holderCount).toBe(HOLDERS);
     expect(response.holders.length).toBeGreaterThan(0);
@@ -137,7 +182,10 @@ describe("GetLock of long holder and waiter lists", () => {
   });
 
   it("GetLock of a lock with 10,000 waiters of 1 KiB data answers a bounded first page with the totals, and its pages list every waiter once in queue order", async () => {
-    const { response, bytes } = await rawCall(lockApi.GetLock, pb.GetLockRequest.create({ lock: "queue" }));
+    const { response, bytes } = await rawCall(
+      lockApi.GetLock,
+      pb.GetLockRequest.create({ lock: "queue" }),
+    );
     expect(bytes).toBeLessThan(MESSAGE_LIMIT / 4);
     expect(response.waiterCount).toBe(WAITERS);
     expect(response.waiters.length).toBeLessThanOrEqual(100);
@@ -153,12 +201,18 @@ describe("GetLock of long holder and waiter lists", () => {
   });
 
   it("a page of 1,000 holders of 1 KiB data is cut by bytes, and the next page starts after its last holder", async () => {
-    const { response, bytes } = await rawCall(lockApi.GetLock, pb.GetLockRequest.create({ lock: "pool", holderLimit: 1_000, waiterLimit: 1_000 }));
+    const { response, bytes } = await rawCall(
+      lockApi.GetLock,
+      pb.GetLockRequest.create({ lock: "pool", holderLimit: 1_000, waiterLimit: 1_000 }),
+    );
     expect(bytes).toBeLessThan(MESSAGE_LIMIT / 4);
     expect(response.holders.length).toBeLessThan(1_000);
     const last = response.holders[response.holders.length - 1];
     expect(String(response.nextHoldersAfter?.sessionId)).toBe(String(last?.sessionId));
-    const next = await rawCall(lockApi.GetLock, pb.GetLockRequest.create({ lock: "pool", holdersAfter: response.nextHoldersAfter }));
+    const next = await rawCall(
+      lockApi.GetLock,
+      pb.GetLockRequest.create({ lock: "pool", holdersAfter: response.nextHoldersAfter }),
+    );
     expect(String(next.response.holders[0]?.sessionId)).toBe(String(response.holders.length + 1));
   });
 });
@@ -168,7 +222,10 @@ describe("ListLocks of locks with many holders", () => {
     const names: string[] = [];
     let after = "";
     do {
-      const { response, bytes } = await rawCall(lockApi.ListLocks, pb.ListLocksRequest.create({ prefix: "big/", after, limit: 1_000 }));
+      const { response, bytes } = await rawCall(
+        lockApi.ListLocks,
+        pb.ListLocksRequest.create({ prefix: "big/", after, limit: 1_000 }),
+      );
       expect(bytes).toBeLessThan(MESSAGE_LIMIT / 4);
       expect(response.locks.length).toBeGreaterThan(0);
       for (const l of response.locks) {
@@ -179,7 +236,9 @@ describe("ListLocks of locks with many holders", () => {
       names.push(...response.locks.map((l) => l.lock ?? ""));
       after = response.nextAfter;
     } while (after !== "");
-    expect(names).toEqual(Array.from({ length: BIG_LOCKS }, (_, l) => `big/${String(l).padStart(3, "0")}`));
+    expect(names).toEqual(
+      Array.from({ length: BIG_LOCKS }, (_, l) => `big/${String(l).padStart(3, "0")}`),
+    );
 
     const all = await client().allLocks("big/");
     expect(all).toHaveLength(BIG_LOCKS);
@@ -196,7 +255,9 @@ describe("palisadectl lock and locks with long lists", () => {
     const lines = first.stdout.split("\n").filter((l) => l.startsWith("  holder: "));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.length).toBeLessThanOrEqual(100);
-    expect(first.stdout).toContain(`and ${(HOLDERS - lines.length).toLocaleString("en-US")} more holders (--all lists them all)`);
+    expect(first.stdout).toContain(
+      `and ${(HOLDERS - lines.length).toLocaleString("en-US")} more holders (--all lists them all)`,
+    );
 
     const all = await runCtlHere([endpoint], "lock", "pool", "--all");
     expect(all.code).toBe(0);
@@ -207,7 +268,11 @@ describe("palisadectl lock and locks with long lists", () => {
   it("`locks` counts every holder of each lock", async () => {
     const run = await runCtlHere([endpoint], "--json", "locks", "big/");
     expect(run.code).toBe(0);
-    const locks = JSON.parse(run.stdout) as Array<{ lock: string; holderCount: number; holders: unknown[] }>;
+    const locks = JSON.parse(run.stdout) as Array<{
+      lock: string;
+      holderCount: number;
+      holders: unknown[];
+    }>;
     expect(locks).toHaveLength(BIG_LOCKS);
     expect(locks.every((l) => l.holderCount === PERMITS_EACH && l.holders.length <= 10)).toBe(true);
     const text = await runCtlHere([endpoint], "locks", "big/");

@@ -7,11 +7,23 @@ import type * as grpc from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../../proto/gen/palisade.js";
-import { MAX_KEEPALIVE_SESSION_IDS, REASON_METADATA_KEY, STREAM_MAX_FRAME_BYTES, toU64 } from "../../../proto/wire.ts";
+import {
+  MAX_KEEPALIVE_SESSION_IDS,
+  REASON_METADATA_KEY,
+  STREAM_MAX_FRAME_BYTES,
+  toU64,
+} from "../../../proto/wire.ts";
 import { KEEPALIVE_IDS_PER_TOKEN } from "../../../node/api/interceptors.ts";
 import { RateLimiter } from "../../../node/api/rate-limit.ts";
 import type { ServiceContext } from "../../../node/api/context.ts";
-import { DEFAULT_STREAM_LIMITS, lockStream, STREAM_TURN_UNITS, type Serve, type StreamLimits, type StreamOptions } from "../../../node/api/lock-stream.ts";
+import {
+  DEFAULT_STREAM_LIMITS,
+  lockStream,
+  STREAM_TURN_UNITS,
+  type Serve,
+  type StreamLimits,
+  type StreamOptions,
+} from "../../../node/api/lock-stream.ts";
 import type { AnswerOf, CallName, RequestOf } from "../../../proto/lock-calls.ts";
 import { createLogger } from "../../../node/util/logger.ts";
 
@@ -89,25 +101,52 @@ function scriptedCalls(): { calls: Serve; open: Deferred[]; asked: Asked } {
   const asked: Asked = { methods: [], keepAliveIds: [] };
   const pending = <T>(method: string, answer: T, detached?: AbortSignal): Promise<T> => {
     asked.methods.push(method);
-    return new Promise<T>((resolve, reject) => open.push({ resolve: () => resolve(answer), reject, detached }));
+    return new Promise<T>((resolve, reject) =>
+      open.push({ resolve: () => resolve(answer), reject, detached }),
+    );
   };
   const holder = { sessionId: 1n, clientName: "", token: 7n, grantedIndex: 7n };
-  const handlers: Partial<{ [K in CallName]: (req: RequestOf<K>, detached?: AbortSignal) => Promise<AnswerOf<K>> }> = {
+  const handlers: Partial<{
+    [K in CallName]: (req: RequestOf<K>, detached?: AbortSignal) => Promise<AnswerOf<K>>;
+  }> = {
     GetLock: (req) => {
       const size = /^size:(\d+)$/.exec(req.lock)?.[1];
-      const big = size === undefined ? {} : { holder: { ...holder, clientName: "x".repeat(Number(size)) } };
-      return pending("GetLock", { lock: "a", ...big, waiters: [], holderCount: size === undefined ? 0 : 1, waiterCount: 0 });
+      const big =
+        size === undefined ? {} : { holder: { ...holder, clientName: "x".repeat(Number(size)) } };
+      return pending("GetLock", {
+        lock: "a",
+        ...big,
+        waiters: [],
+        holderCount: size === undefined ? 0 : 1,
+        waiterCount: 0,
+      });
     },
-    Acquire: (_req, detached) => pending("Acquire", { kind: "granted" as const, token: 7n, holder, grants: [{ lock: "l", token: 7n, mode: "exclusive" as const }] }, detached),
+    Acquire: (_req, detached) =>
+      pending(
+        "Acquire",
+        {
+          kind: "granted" as const,
+          token: 7n,
+          holder,
+          grants: [{ lock: "l", token: 7n, mode: "exclusive" as const }],
+        },
+        detached,
+      ),
     CancelWait: () => pending("CancelWait", { outcome: "cancelled" as const }),
     KeepAlive: (req) => {
       asked.keepAliveIds.push(req.sessionIds.length);
       return pending("KeepAlive", { sessions: [] });
     },
   };
-  const calls = (<N extends CallName>(name: N, request: RequestOf<N>, detached?: AbortSignal): Promise<AnswerOf<N>> => {
+  const calls = (<N extends CallName>(
+    name: N,
+    request: RequestOf<N>,
+    detached?: AbortSignal,
+  ): Promise<AnswerOf<N>> => {
     const handler = handlers[name];
-    return handler === undefined ? Promise.reject(new Error(`no ${name} in this test`)) : handler(request, detached);
+    return handler === undefined
+      ? Promise.reject(new Error(`no ${name} in this test`))
+      : handler(request, detached);
   }) as Serve;
   return { calls, open, asked };
 }
@@ -119,10 +158,15 @@ const ctx = {
 
 const LIMITS: StreamLimits = { ...DEFAULT_STREAM_LIMITS, maxInFlight: 8, maxRequestsPerFrame: 100 };
 
-function start(limits: Partial<StreamLimits> = {}, options: Omit<StreamOptions, "limits"> = {}): { call: ScriptedCall; open: Deferred[]; asked: Asked } {
+function start(
+  limits: Partial<StreamLimits> = {},
+  options: Omit<StreamOptions, "limits"> = {},
+): { call: ScriptedCall; open: Deferred[]; asked: Asked } {
   const { calls, open, asked } = scriptedCalls();
   const call = new ScriptedCall();
-  lockStream(ctx, calls, { ...options, limits: { ...LIMITS, ...limits } })(call as unknown as Parameters<ReturnType<typeof lockStream>>[0]);
+  lockStream(ctx, calls, { ...options, limits: { ...LIMITS, ...limits } })(
+    call as unknown as Parameters<ReturnType<typeof lockStream>>[0],
+  );
   return { call, open, asked };
 }
 
@@ -131,12 +175,17 @@ function frame(...requests: palisade.v1.StreamRequest.$Properties[]): Uint8Array
   return pb.ClientFrame.encode({ requests }).finish();
 }
 
-const getLock = (id: number, lock = "a"): palisade.v1.StreamRequest.$Properties => ({ id: toU64(id), getLock: { lock } });
+const getLock = (id: number, lock = "a"): palisade.v1.StreamRequest.$Properties => ({
+  id: toU64(id),
+  getLock: { lock },
+});
 const acquire = (id: number): palisade.v1.StreamRequest.$Properties => ({
-  id: toU64(id), acquire: { sessionId: toU64(9), lock: `l${id}`, seq: toU64(id), waitMs: toU64(60_000) },
+  id: toU64(id),
+  acquire: { sessionId: toU64(9), lock: `l${id}`, seq: toU64(id), waitMs: toU64(60_000) },
 });
 const keepAlive = (id: number, ids: number): palisade.v1.StreamRequest.$Properties => ({
-  id: toU64(id), keepAlive: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(1_000 + i)) },
+  id: toU64(id),
+  keepAlive: { sessionIds: Array.from({ length: ids }, (_, i) => toU64(1_000 + i)) },
 });
 /** Lets settled calls reach the outbox and the outbox's flush run (it is scheduled after them). */
 const turn = async (): Promise<void> => {
@@ -195,7 +244,12 @@ describe("the node's end of a client stream", () => {
 
   it("does not answer a request the client forgot, and tells its wait the caller left", async () => {
     const { call, open } = start();
-    call.send(frame({ id: toU64(5), acquire: { sessionId: toU64(9), lock: "a", seq: toU64(1), waitMs: toU64(1_000) } }));
+    call.send(
+      frame({
+        id: toU64(5),
+        acquire: { sessionId: toU64(9), lock: "a", seq: toU64(1), waitMs: toU64(1_000) },
+      }),
+    );
     call.send(frame({ id: toU64(5), forget: {} }));
     expect(open[0]!.detached?.aborted).toBe(true);
     open[0]!.resolve();
@@ -226,7 +280,9 @@ describe("the node's end of a client stream", () => {
     call.send(frame(getLock(1)));
     expect(errors).toHaveLength(1);
     expect(errors[0]!.code).toBe(status.INVALID_ARGUMENT);
-    expect(errors[0]!.metadata.get(REASON_METADATA_KEY)).toEqual(["ERROR_REASON_MALFORMED_REQUEST"]);
+    expect(errors[0]!.metadata.get(REASON_METADATA_KEY)).toEqual([
+      "ERROR_REASON_MALFORMED_REQUEST",
+    ]);
     open[0]!.resolve();
     await turn();
     expect(call.written).toHaveLength(0); // nothing more is written on a failed stream
@@ -256,10 +312,20 @@ describe("the node's end of a client stream", () => {
     const { call, asked } = start({ maxInFlight: 8 });
     // More waits than the in-flight cap, none of them answered.
     call.send(frame(...Array.from({ length: 12 }, (_, i) => acquire(i + 1))));
-    call.send(frame(keepAlive(100, 3), { id: toU64(101), cancelWait: { sessionId: toU64(9), lock: "l1", acquireSeq: toU64(1) } }, getLock(102)));
+    call.send(
+      frame(
+        keepAlive(100, 3),
+        { id: toU64(101), cancelWait: { sessionId: toU64(9), lock: "l1", acquireSeq: toU64(1) } },
+        getLock(102),
+      ),
+    );
     await turn();
     expect(call.paused).toBe(false);
-    expect(asked.methods.filter((m) => m !== "Acquire")).toEqual(["KeepAlive", "CancelWait", "GetLock"]);
+    expect(asked.methods.filter((m) => m !== "Acquire")).toEqual([
+      "KeepAlive",
+      "CancelWait",
+      "GetLock",
+    ]);
   });
 
   it("refuses an Acquire past the stream's wait limit with RESOURCE_EXHAUSTED and its own reason, and reads on", async () => {
@@ -280,7 +346,8 @@ describe("the node's end of a client stream", () => {
     open[0]!.resolve();
     await turn();
     expect(call.written).toHaveLength(1); // written, and now the client's window is full
-    for (let f = 0; f < 10; f++) call.send(frame(...Array.from({ length: 4 }, (_, i) => ({ id: toU64(100 + 4 * f + i) }))));
+    for (let f = 0; f < 10; f++)
+      call.send(frame(...Array.from({ length: 4 }, (_, i) => ({ id: toU64(100 + 4 * f + i) }))));
     await turn();
     expect(call.paused).toBe(true);
     expect(call.written).toHaveLength(1);
@@ -297,7 +364,8 @@ describe("the node's end of a client stream", () => {
     call.send(frame(getLock(1)));
     await turn();
     expect(call.written).toHaveLength(1);
-    for (let f = 0; f < 10; f++) call.send(frame(...Array.from({ length: 4 }, (_, i) => getLock(100 + 4 * f + i))));
+    for (let f = 0; f < 10; f++)
+      call.send(frame(...Array.from({ length: 4 }, (_, i) => getLock(100 + 4 * f + i))));
     await turn();
     expect(asked.methods).toEqual([]);
     expect(call.paused).toBe(true);
@@ -372,7 +440,9 @@ describe("the node's end of a client stream", () => {
     flood.call.peer = "ipv4:127.0.0.1:5000";
     flood.call.send(frame(...Array.from({ length: 100 }, (_, i) => getLock(i + 1))));
     await turn();
-    const refused = flood.call.written.flatMap((f) => f.answers).filter((a) => a.failure?.reason === pb.ErrorReason.ERROR_REASON_RATE_LIMITED);
+    const refused = flood.call.written
+      .flatMap((f) => f.answers)
+      .filter((a) => a.failure?.reason === pb.ErrorReason.ERROR_REASON_RATE_LIMITED);
     expect(refused.length).toBeGreaterThan(0);
     const keeper = start({}, { takeBudget });
     keeper.call.peer = "ipv4:127.0.0.1:5001";
@@ -387,7 +457,13 @@ describe("the node's end of a client stream", () => {
     const errors: grpc.ServiceError[] = [];
     call.on("error", (e: grpc.ServiceError) => errors.push(e));
     const name = "n".repeat(250);
-    call.send(frame(...Array.from({ length: Math.ceil(STREAM_MAX_FRAME_BYTES / 250) + 10 }, (_, i) => getLock(i + 1, name))));
+    call.send(
+      frame(
+        ...Array.from({ length: Math.ceil(STREAM_MAX_FRAME_BYTES / 250) + 10 }, (_, i) =>
+          getLock(i + 1, name),
+        ),
+      ),
+    );
     await turn();
     expect(errors.map((e) => e.code)).toEqual([status.RESOURCE_EXHAUSTED]);
     expect(asked.methods).toEqual([]);
@@ -411,7 +487,8 @@ describe("the node's end of a client stream", () => {
     call.send(frame(...Array.from({ length: queued }, (_, i) => getLock(i + 1))));
     expect(asked.methods.length).toBeLessThan(queued); // the rest wait for the next turn
     call.send(frame(keepAlive(100_000, 3)));
-    for (let t = 0; t < 10 && asked.methods.length < queued + 1; t++) await new Promise((r) => setImmediate(r));
+    for (let t = 0; t < 10 && asked.methods.length < queued + 1; t++)
+      await new Promise((r) => setImmediate(r));
     expect(asked.methods).toHaveLength(queued + 1);
     expect(asked.methods.indexOf("KeepAlive")).toBeLessThan(queued);
     expect(asked.methods.at(-1)).toBe("GetLock");

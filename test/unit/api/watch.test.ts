@@ -15,7 +15,10 @@ describe("watch ring", () => {
     ring.append([ev(5, "a/2", "released"), ev(5, "a/3")]);
     const found = ring.since(3, "a/");
     expect(found).toEqual({ kind: "ok", events: [ev(5, "a/2", "released"), ev(5, "a/3")] });
-    expect(ring.since(1, "")).toEqual({ kind: "ok", events: [ev(2, "a/1"), ev(4, "b/1"), ev(5, "a/2", "released"), ev(5, "a/3")] });
+    expect(ring.since(1, "")).toEqual({
+      kind: "ok",
+      events: [ev(2, "a/1"), ev(4, "b/1"), ev(5, "a/2", "released"), ev(5, "a/3")],
+    });
   });
 
   it("answers OUT_OF_RANGE below the first index it was started with", () => {
@@ -42,7 +45,9 @@ describe("watch ring", () => {
     for (let i = 1; i <= 100; i++) ring.append([ev(i, `l${i}`)]);
     expect(ring.firstRetained).toBe(96);
     const found = ring.since(96, "");
-    expect(found.kind === "ok" ? found.events.map((e) => e.index) : []).toEqual([96, 97, 98, 99, 100]);
+    expect(found.kind === "ok" ? found.events.map((e) => e.index) : []).toEqual([
+      96, 97, 98, 99, 100,
+    ]);
   });
 
   it("forgets everything after a snapshot install", () => {
@@ -62,7 +67,10 @@ describe("acquire waiters", () => {
     waiters.register(5n, 2, (o) => got.push(o));
     waiters.register(5n, 3, (o) => got.push(o));
     const granted = (token: bigint): Answer => ({
-      kind: "granted", token, holder: { sessionId: 5n, clientName: "", token, grantedIndex: token }, grants: [{ lock: "L", token, mode: "exclusive" }],
+      kind: "granted",
+      token,
+      holder: { sessionId: 5n, clientName: "", token, grantedIndex: token },
+      grants: [{ lock: "L", token, mode: "exclusive" }],
     });
     waiters.complete(5n, 2, granted(9n));
     waiters.complete(5n, 2, granted(10n));
@@ -90,8 +98,14 @@ describe("acquire waiters", () => {
     waiters.register(2n, 1, (o) => got.push([2, o]));
     waiters.register(3n, 1, (o) => got.push([3, o]));
     const gone = { kind: "error", reason: "ERROR_REASON_SESSION_ENDED", message: "gone" } as const;
-    waiters.recheck((sid) => (sid === 1n ? "waiting" : sid === 2n ? { kind: "released" } : null), () => gone);
-    expect(got).toEqual([[2, { kind: "answer", answer: { kind: "released" } }], [3, { kind: "answer", answer: gone }]]);
+    waiters.recheck(
+      (sid) => (sid === 1n ? "waiting" : sid === 2n ? { kind: "released" } : null),
+      () => gone,
+    );
+    expect(got).toEqual([
+      [2, { kind: "answer", answer: { kind: "released" } }],
+      [3, { kind: "answer", answer: gone }],
+    ]);
     waiters.failAll("stopping");
     expect(got[2]).toEqual([1, { kind: "unavailable", reason: "stopping" }]);
     expect(waiters.size).toBe(0);

@@ -24,6 +24,8 @@ describe("reading the nodes' metrics", () => {
 
   it("has no value for a metric the page does not have", () => {
     expect(metricSum(PAGE, "palisade_client_stream_frames_total")).toBeNull();
-    expect(metricSum(PAGE, "palisade_client_stream_calls_total", { direction: "sideways" })).toBeNull();
+    expect(
+      metricSum(PAGE, "palisade_client_stream_calls_total", { direction: "sideways" }),
+    ).toBeNull();
   });
 });

@@ -4,11 +4,25 @@ import { describe, expect, it } from "vitest";
 import { renderTargets } from "../../../bench/targets.ts";
 import type { Parts, RunResult } from "../../../bench/report-data.ts";
 
-function cell(label: string, mode: string, concurrency: number, figures: Partial<RunResult>): RunResult {
+function cell(
+  label: string,
+  mode: string,
+  concurrency: number,
+  figures: Partial<RunResult>,
+): RunResult {
   return {
-    label, mode, concurrency, cycles_per_s: 0, handoffs_per_s: null,
-    acquire_ms: { p50: null, p99: null, max: null }, per_worker_cycles: { jain: 1 },
-    errors: 0, timeouts: 0, mutex_violations: 0, fence_regressions: 0, server_cpu_pct: null,
+    label,
+    mode,
+    concurrency,
+    cycles_per_s: 0,
+    handoffs_per_s: null,
+    acquire_ms: { p50: null, p99: null, max: null },
+    per_worker_cycles: { jain: 1 },
+    errors: 0,
+    timeouts: 0,
+    mutex_violations: 0,
+    fence_regressions: 0,
+    server_cpu_pct: null,
     ...figures,
   };
 }
@@ -19,7 +33,12 @@ function rows(markdown: string): string[][] {
     .split("\n")
     .slice(2)
     .filter((line) => line.startsWith("|"))
-    .map((line) => line.split("|").slice(1, -1).map((c) => c.trim()));
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
 }
 
 /** The "met" cell of the one row whose target starts with `start`, or undefined without such a row. */
@@ -29,66 +48,121 @@ function met(markdown: string, start: string): string | undefined {
   return found[0]?.[2];
 }
 
-const throughput = (p: Partial<RunResult>, e: Partial<RunResult>, mode = "uncontended", conc = 64): RunResult[] => [
-  cell("palisade", mode, conc, p),
-  cell("etcd-lockapi", mode, conc, e),
-];
+const throughput = (
+  p: Partial<RunResult>,
+  e: Partial<RunResult>,
+  mode = "uncontended",
+  conc = 64,
+): RunResult[] => [cell("palisade", mode, conc, p), cell("etcd-lockapi", mode, conc, e)];
 
 function memory(largest: number, idle: number): NonNullable<Parts["memory"]> {
   return {
-    sessions_requested: 10_000, locks_requested: 100_000, sessions_opened: 10_000, locks_held: 100_000, fill_s: 10, fill_writes_per_s: 11_000,
+    sessions_requested: 10_000,
+    locks_requested: 100_000,
+    sessions_opened: 10_000,
+    locks_held: 100_000,
+    fill_s: 10,
+    fill_writes_per_s: 11_000,
     nodes: [
       { node: 1, leader: true, idle_rss_mb: idle, rss_mb: largest, hwm_mb: largest },
       { node: 2, leader: false, idle_rss_mb: idle - 5, rss_mb: largest - 10, hwm_mb: largest },
     ],
-    max_rss_mb: largest, errors: 0, error_samples: [],
+    max_rss_mb: largest,
+    errors: 0,
+    error_samples: [],
   };
 }
 
 function etcdMemory(largest: number): NonNullable<Parts["etcd_memory"]> {
-  return { sessions_opened: 10_000, locks_held: 100_000, fill_s: 50, members: [{ member: 1, idle_rss_mb: 25, rss_mb: largest, hwm_mb: largest }], max_rss_mb: largest, errors: 0 };
+  return {
+    sessions_opened: 10_000,
+    locks_held: 100_000,
+    fill_s: 50,
+    members: [{ member: 1, idle_rss_mb: 25, rss_mb: largest, hwm_mb: largest }],
+    max_rss_mb: largest,
+    errors: 0,
+  };
 }
 
 describe("the report's targets", () => {
   it("uncontended c=64 is met at 4× etcd's cycles/s and not below", () => {
-    expect(met(renderTargets(throughput({ cycles_per_s: 4_100 }, { cycles_per_s: 1_000 }), {}), "uncontended c=64")).toBe("yes");
-    expect(met(renderTargets(throughput({ cycles_per_s: 3_000 }, { cycles_per_s: 1_000 }), {}), "uncontended c=64")).toBe("**no**");
+    expect(
+      met(
+        renderTargets(throughput({ cycles_per_s: 4_100 }, { cycles_per_s: 1_000 }), {}),
+        "uncontended c=64",
+      ),
+    ).toBe("yes");
+    expect(
+      met(
+        renderTargets(throughput({ cycles_per_s: 3_000 }, { cycles_per_s: 1_000 }), {}),
+        "uncontended c=64",
+      ),
+    ).toBe("**no**");
   });
 
   it("contended c=64 is met only with both 3× etcd's handoffs/s and Jain's fairness of at least 0.99", () => {
     const run = (handoffs: number, jain: number): RunResult[] =>
-      throughput({ handoffs_per_s: handoffs, per_worker_cycles: { jain } }, { handoffs_per_s: 100, per_worker_cycles: { jain: 1 } }, "contended");
+      throughput(
+        { handoffs_per_s: handoffs, per_worker_cycles: { jain } },
+        { handoffs_per_s: 100, per_worker_cycles: { jain: 1 } },
+        "contended",
+      );
     expect(met(renderTargets(run(350, 0.995), {}), "contended c=64")).toBe("yes");
     expect(met(renderTargets(run(350, 0.98), {}), "contended c=64")).toBe("**no**");
     expect(met(renderTargets(run(250, 1), {}), "contended c=64")).toBe("**no**");
   });
 
   it("the c=1 acquire p50 is met at half of etcd's or less", () => {
-    const run = (p50: number): RunResult[] => throughput({ acquire_ms: { p50, p99: null, max: null } }, { acquire_ms: { p50: 2, p99: null, max: null } }, "uncontended", 1);
+    const run = (p50: number): RunResult[] =>
+      throughput(
+        { acquire_ms: { p50, p99: null, max: null } },
+        { acquire_ms: { p50: 2, p99: null, max: null } },
+        "uncontended",
+        1,
+      );
     expect(met(renderTargets(run(0.9), {}), "c=1 acquire p50")).toBe("yes");
     expect(met(renderTargets(run(1.1), {}), "c=1 acquire p50")).toBe("**no**");
   });
 
   it("a throughput cell with a mutual-exclusion violation or no result shows as failed, not as met", () => {
-    const violated = throughput({ cycles_per_s: 9_000, mutex_violations: 1 }, { cycles_per_s: 1_000 });
+    const violated = throughput(
+      { cycles_per_s: 9_000, mutex_violations: 1 },
+      { cycles_per_s: 1_000 },
+    );
     expect(met(renderTargets(violated, {}), "uncontended c=64")).toBe("**failed**");
     const missing = [cell("etcd-lockapi", "uncontended", 64, { cycles_per_s: 1_000 })];
-    expect(met(renderTargets(missing, {}, ["palisade uncontended c=64"]), "uncontended c=64")).toBe("**failed**");
+    expect(met(renderTargets(missing, {}, ["palisade uncontended c=64"]), "uncontended c=64")).toBe(
+      "**failed**",
+    );
   });
 
   it("the floor rows use the new factors", () => {
     const floor: NonNullable<Parts["floor"]> = {
-      fdatasync_ms: { p50: 0.2, p99: 0.3 }, leveldb_sync_batch_ms: { p50: 0.4, p99: 0.8 }, grpc_unary_c1_ms: { p50: 0.5, p99: 1 },
-      grpc_unary_c64_calls_per_s: 3_000, grpc_stream_rtt_ms: { p50: 0.3, p99: 0.5 },
-      acquire_c1_floor_ms: 1.2, uncontended_c64_ceiling_cycles_per_s: 1_500, contended_ceiling_handoffs_per_s: 800,
+      fdatasync_ms: { p50: 0.2, p99: 0.3 },
+      leveldb_sync_batch_ms: { p50: 0.4, p99: 0.8 },
+      grpc_unary_c1_ms: { p50: 0.5, p99: 1 },
+      grpc_unary_c64_calls_per_s: 3_000,
+      grpc_stream_rtt_ms: { p50: 0.3, p99: 0.5 },
+      acquire_c1_floor_ms: 1.2,
+      uncontended_c64_ceiling_cycles_per_s: 1_500,
+      contended_ceiling_handoffs_per_s: 800,
     };
     const runs = [
       ...throughput({ cycles_per_s: 1_000 }, { cycles_per_s: 1_000 }),
       ...throughput({ handoffs_per_s: 100 }, { handoffs_per_s: 200 }, "contended"),
-      ...throughput({ acquire_ms: { p50: 3, p99: null, max: null } }, { acquire_ms: { p50: 2, p99: null, max: null } }, "uncontended", 1),
+      ...throughput(
+        { acquire_ms: { p50: 3, p99: null, max: null } },
+        { acquire_ms: { p50: 2, p99: null, max: null } },
+        "uncontended",
+        1,
+      ),
     ];
     const md = renderTargets(runs, { floor });
-    expect(rows(md).map((r) => r[0]).filter((t) => t.startsWith("(floor)"))).toEqual([
+    expect(
+      rows(md)
+        .map((r) => r[0])
+        .filter((t) => t.startsWith("(floor)")),
+    ).toEqual([
       "(floor) uncontended target 4× etcd = 4000 cycles/s; stack ceiling here",
       "(floor) contended target 3× etcd = 600 handoffs/s; stack ceiling here",
       "(floor) c=1 target 0.5× etcd = 1.000 ms; stack floor here",
@@ -99,20 +173,58 @@ describe("the report's targets", () => {
   });
 
   it("node memory is met only under both 0.6× etcd's largest member and 200 MB, and the idle node under 80 MB", () => {
-    expect(met(renderTargets([], { memory: memory(150, 70), etcd_memory: etcdMemory(200) }), "largest node RSS")).toBe("**no**");
-    expect(met(renderTargets([], { memory: memory(110, 70), etcd_memory: etcdMemory(200) }), "largest node RSS")).toBe("yes");
-    expect(met(renderTargets([], { memory: memory(210, 70), etcd_memory: etcdMemory(400) }), "largest node RSS")).toBe("**no**");
-    expect(met(renderTargets([], { memory: memory(110, 70), etcd_memory: etcdMemory(200) }), "idle node RSS < 80 MB")).toBe("yes");
-    expect(met(renderTargets([], { memory: memory(110, 85), etcd_memory: etcdMemory(200) }), "idle node RSS < 80 MB")).toBe("**no**");
+    expect(
+      met(
+        renderTargets([], { memory: memory(150, 70), etcd_memory: etcdMemory(200) }),
+        "largest node RSS",
+      ),
+    ).toBe("**no**");
+    expect(
+      met(
+        renderTargets([], { memory: memory(110, 70), etcd_memory: etcdMemory(200) }),
+        "largest node RSS",
+      ),
+    ).toBe("yes");
+    expect(
+      met(
+        renderTargets([], { memory: memory(210, 70), etcd_memory: etcdMemory(400) }),
+        "largest node RSS",
+      ),
+    ).toBe("**no**");
+    expect(
+      met(
+        renderTargets([], { memory: memory(110, 70), etcd_memory: etcdMemory(200) }),
+        "idle node RSS < 80 MB",
+      ),
+    ).toBe("yes");
+    expect(
+      met(
+        renderTargets([], { memory: memory(110, 85), etcd_memory: etcdMemory(200) }),
+        "idle node RSS < 80 MB",
+      ),
+    ).toBe("**no**");
   });
 
   it("node memory without etcd's figure is not shown as met", () => {
-    expect(met(renderTargets([], { memory: memory(110, 70), etcd_memory: { error: "etcd did not start" } }), "largest node RSS")).toBe("**failed**");
-    expect(met(renderTargets([], { memory: memory(110, 70) }), "largest node RSS")).toBe("**not measured**");
+    expect(
+      met(
+        renderTargets([], {
+          memory: memory(110, 70),
+          etcd_memory: { error: "etcd did not start" },
+        }),
+        "largest node RSS",
+      ),
+    ).toBe("**failed**");
+    expect(met(renderTargets([], { memory: memory(110, 70) }), "largest node RSS")).toBe(
+      "**not measured**",
+    );
   });
 
   it("a part that failed shows its targets as failed, and a part that did not run shows none", () => {
-    const md = renderTargets([], { failover: { error: "no leader within 30000 ms" }, keepalive: { error: "out of memory" } });
+    const md = renderTargets([], {
+      failover: { error: "no leader within 30000 ms" },
+      keepalive: { error: "out of memory" },
+    });
     expect(met(md, "failover p99 < 1 s")).toBe("**failed**");
     expect(met(md, "keepalive scale")).toBe("**failed**");
     expect(met(md, "largest node RSS")).toBeUndefined();
@@ -121,14 +233,37 @@ describe("the report's targets", () => {
   });
 
   it("keepalive scale is met only with no session lost on either side", () => {
-    const keepalive = (clientLost: number, clusterMissing: number): NonNullable<Parts["keepalive"]> => ({
-      sessions_requested: 1_000, sessions_opened: 1_000, processes: 2, hold_s: 10, transfers_requested: 3, transfers_done: 3, ttl_ms: 10_000,
-      open_s: 2, client_lost: clientLost, cluster_sessions_end: 1_000 - clusterMissing, cluster_missing: clusterMissing, expired_metric_delta: clusterMissing,
-      keepalive_frames_per_s: 3, keepalive_calls_per_s: 300, leader_cpu_pct: 10, leader_cpu_pct_per_1k_sessions: 10, steady_window_s: 5,
-      transfers: [], errors: 0, error_samples: [],
+    const keepalive = (
+      clientLost: number,
+      clusterMissing: number,
+    ): NonNullable<Parts["keepalive"]> => ({
+      sessions_requested: 1_000,
+      sessions_opened: 1_000,
+      processes: 2,
+      hold_s: 10,
+      transfers_requested: 3,
+      transfers_done: 3,
+      ttl_ms: 10_000,
+      open_s: 2,
+      client_lost: clientLost,
+      cluster_sessions_end: 1_000 - clusterMissing,
+      cluster_missing: clusterMissing,
+      expired_metric_delta: clusterMissing,
+      keepalive_frames_per_s: 3,
+      keepalive_calls_per_s: 300,
+      leader_cpu_pct: 10,
+      leader_cpu_pct_per_1k_sessions: 10,
+      steady_window_s: 5,
+      transfers: [],
+      errors: 0,
+      error_samples: [],
     });
     expect(met(renderTargets([], { keepalive: keepalive(0, 0) }), "keepalive scale")).toBe("yes");
-    expect(met(renderTargets([], { keepalive: keepalive(1, 0) }), "keepalive scale")).toBe("**no**");
-    expect(met(renderTargets([], { keepalive: keepalive(0, 2) }), "keepalive scale")).toBe("**no**");
+    expect(met(renderTargets([], { keepalive: keepalive(1, 0) }), "keepalive scale")).toBe(
+      "**no**",
+    );
+    expect(met(renderTargets([], { keepalive: keepalive(0, 2) }), "keepalive scale")).toBe(
+      "**no**",
+    );
   });
 });

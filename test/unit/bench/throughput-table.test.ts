@@ -4,15 +4,34 @@ import { describe, expect, it } from "vitest";
 import type { RunResult } from "../../../bench/report-data.ts";
 import { renderTable } from "../../../bench/throughput-table.ts";
 
-function cell(label: string, mode: string, concurrency: number, cycles: number, handoffs: number | null = null): RunResult {
+function cell(
+  label: string,
+  mode: string,
+  concurrency: number,
+  cycles: number,
+  handoffs: number | null = null,
+): RunResult {
   return {
-    label, mode, concurrency, cycles_per_s: cycles, handoffs_per_s: handoffs,
-    acquire_ms: { p50: 0.07, p99: 0.3, max: 4 }, per_worker_cycles: { jain: 1 },
-    errors: 0, timeouts: 0, mutex_violations: 0, fence_regressions: 0, server_cpu_pct: 50,
+    label,
+    mode,
+    concurrency,
+    cycles_per_s: cycles,
+    handoffs_per_s: handoffs,
+    acquire_ms: { p50: 0.07, p99: 0.3, max: 4 },
+    per_worker_cycles: { jain: 1 },
+    errors: 0,
+    timeouts: 0,
+    mutex_violations: 0,
+    fence_regressions: 0,
+    server_cpu_pct: 50,
   };
 }
 
-const cellsOf = (line: string | undefined): string[] => (line ?? "").split("|").slice(1, -1).map((c) => c.trim());
+const cellsOf = (line: string | undefined): string[] =>
+  (line ?? "")
+    .split("|")
+    .slice(1, -1)
+    .map((c) => c.trim());
 
 describe("the throughput table", () => {
   it("shows single Redis and Redlock as reference columns without fencing safety, in the rows of their cells", () => {
@@ -28,7 +47,9 @@ describe("the throughput table", () => {
     expect(names).toContain("Redlock (5) cycles/s (reference, unsafe: no fencing / no consensus)");
     const cells = cellsOf(row);
     expect(cells.length).toBe(names.length);
-    expect(cells[names.indexOf("Redis cycles/s (reference, unsafe: no fencing / no consensus)")]).toBe("7000.0");
+    expect(
+      cells[names.indexOf("Redis cycles/s (reference, unsafe: no fencing / no consensus)")],
+    ).toBe("7000.0");
     expect(cells[names.indexOf("Redis handoffs/s")]).toBe("460.0");
     expect(cells[names.indexOf("Redlock (5) handoffs/s")]).toBe("590.0");
     expect(cells[names.indexOf("Redlock (5) acq. p50 / p99 ms")]).toBe("0.07 / 0.30");
@@ -36,7 +57,10 @@ describe("the throughput table", () => {
   });
 
   it("has no reference columns when Redis did not run", () => {
-    const md = renderTable([cell("palisade", "uncontended", 1, 500), cell("etcd-lockapi", "uncontended", 1, 200)]);
+    const md = renderTable([
+      cell("palisade", "uncontended", 1, 500),
+      cell("etcd-lockapi", "uncontended", 1, 200),
+    ]);
     expect(md).not.toContain("Redis");
     const [header, , row] = md.split("\n");
     expect(cellsOf(row).length).toBe(cellsOf(header).length);

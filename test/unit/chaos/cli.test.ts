@@ -7,7 +7,11 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
 function chaos(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "chaos/run.ts", ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "chaos/run.ts", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -26,28 +26,114 @@ interface Shape {
 
 function records(shape: Shape): RunRecords {
   const ops: OpRecord[] = [
-    { t: "op", id: "w1.1", worker: "w1", kind: "acquire", lock: LOCK, session: "1", call: 100, ret: 200, out: { kind: "granted", token: "5" } },
-    { t: "op", id: "w2.1", worker: "w2", kind: "acquire", lock: LOCK, session: "2", call: 300, ret: shape.bRet, out: { kind: "granted", token: "6" } },
+    {
+      t: "op",
+      id: "w1.1",
+      worker: "w1",
+      kind: "acquire",
+      lock: LOCK,
+      session: "1",
+      call: 100,
+      ret: 200,
+      out: { kind: "granted", token: "5" },
+    },
+    {
+      t: "op",
+      id: "w2.1",
+      worker: "w2",
+      kind: "acquire",
+      lock: LOCK,
+      session: "2",
+      call: 300,
+      ret: shape.bRet,
+      out: { kind: "granted", token: "6" },
+    },
   ];
   if (shape.aReleaseCall !== undefined) {
     ops.push({
-      t: "op", id: "w1.2", worker: "w1", kind: "release", lock: LOCK, session: "1", token: "5",
-      call: shape.aReleaseCall, ret: 40_000, out: { kind: "sessionNotFound" },
+      t: "op",
+      id: "w1.2",
+      worker: "w1",
+      kind: "release",
+      lock: LOCK,
+      session: "1",
+      token: "5",
+      call: shape.aReleaseCall,
+      ret: 40_000,
+      out: { kind: "sessionNotFound" },
     });
   }
   if (shape.readShowingB !== undefined) {
-    ops.push({ t: "op", id: "w3.1", worker: "w3", kind: "read", lock: LOCK, call: 250, ret: shape.readShowingB, out: { kind: "read", holder: "2", token: "6" } });
+    ops.push({
+      t: "op",
+      id: "w3.1",
+      worker: "w3",
+      kind: "read",
+      lock: LOCK,
+      call: 250,
+      ret: shape.readShowingB,
+      out: { kind: "read", holder: "2", token: "6" },
+    });
   }
-  const sessions: SessionRecord[] = [{ t: "session", worker: "w2", session: "2", opened: 250, deadline: 50_000, closing: 45_000, closeCall: 45_000, closeRet: 46_000 }];
-  if (shape.aRecord ?? true) sessions.push({ t: "session", worker: "w1", session: "1", opened: 50, deadline: DEADLINE, lostAt: DEADLINE + 100 });
+  const sessions: SessionRecord[] = [
+    {
+      t: "session",
+      worker: "w2",
+      session: "2",
+      opened: 250,
+      deadline: 50_000,
+      closing: 45_000,
+      closeCall: 45_000,
+      closeRet: 46_000,
+    },
+  ];
+  if (shape.aRecord ?? true)
+    sessions.push({
+      t: "session",
+      worker: "w1",
+      session: "1",
+      opened: 50,
+      deadline: DEADLINE,
+      lostAt: DEADLINE + 100,
+    });
   const watch: WatchRecord[] = [
     { t: "watch", kind: "acquired", index: "10", lock: LOCK, session: "1", token: "5", at: 150 },
-    { t: "watch", kind: shape.aEnd ?? "sessionExpired", index: "11", lock: LOCK, session: "1", token: "5", at: 9_000 },
-    { t: "watch", kind: "acquired", index: "11", lock: LOCK, session: "2", token: "6", at: shape.bWatchAt ?? 60_000 },
-    { t: "watch", kind: "sessionClosed", index: "12", lock: LOCK, session: "2", token: "6", at: 45_500 },
+    {
+      t: "watch",
+      kind: shape.aEnd ?? "sessionExpired",
+      index: "11",
+      lock: LOCK,
+      session: "1",
+      token: "5",
+      at: 9_000,
+    },
+    {
+      t: "watch",
+      kind: "acquired",
+      index: "11",
+      lock: LOCK,
+      session: "2",
+      token: "6",
+      at: shape.bWatchAt ?? 60_000,
+    },
+    {
+      t: "watch",
+      kind: "sessionClosed",
+      index: "12",
+      lock: LOCK,
+      session: "2",
+      token: "6",
+      at: 45_500,
+    },
   ];
   return {
-    ops, sessions, watch, increments: [], sharedReads: [], admissions: [], refusals: [],
+    ops,
+    sessions,
+    watch,
+    increments: [],
+    sharedReads: [],
+    admissions: [],
+    refusals: [],
     final: { t: "final", live: [], call: 70_000, ret: 71_000, syncedIndex: "20" },
   };
 }
@@ -71,18 +157,26 @@ describe("chaos client-deadline check", () => {
     const report = runChecks(records({ bRet: DEADLINE - 500 }));
     expect(report.counts["client deadline pairs checked"]).toBe(1);
     expect(report.violations).toHaveLength(1);
-    expect(report.violations[0]).toMatch(/^client deadline plain\/p1: session 2 was granted token 6 .*500 µs before session 1 .*client deadline 10000/);
+    expect(report.violations[0]).toMatch(
+      /^client deadline plain\/p1: session 2 was granted token 6 .*500 µs before session 1 .*client deadline 10000/,
+    );
   });
 
   it("takes the earliest upper bound on the grant: the observer's watch receipt or a read that showed it", () => {
-    expect(deadlineCheck({ bRet: DEADLINE + 500, bWatchAt: DEADLINE - 1 }).out[0]).toMatch(/observer received its watch event/);
-    expect(deadlineCheck({ bRet: DEADLINE + 500, readShowingB: DEADLINE - 2 }).out[0]).toMatch(/read w3\.1 showed it/);
+    expect(deadlineCheck({ bRet: DEADLINE + 500, bWatchAt: DEADLINE - 1 }).out[0]).toMatch(
+      /observer received its watch event/,
+    );
+    expect(deadlineCheck({ bRet: DEADLINE + 500, readShowingB: DEADLINE - 2 }).out[0]).toMatch(
+      /read w3\.1 showed it/,
+    );
     expect(deadlineCheck({ bRet: DEADLINE + 500, bWatchAt: DEADLINE + 1 }).out).toEqual([]);
   });
 
   it("stops the holder's belief at its own release", () => {
     expect(deadlineCheck({ bRet: DEADLINE - 500, aReleaseCall: DEADLINE - 1_000 }).out).toEqual([]);
-    expect(deadlineCheck({ bRet: DEADLINE - 500, aReleaseCall: DEADLINE - 200 }).out[0]).toMatch(/it sent a release at 9800/);
+    expect(deadlineCheck({ bRet: DEADLINE - 500, aReleaseCall: DEADLINE - 200 }).out[0]).toMatch(
+      /it sent a release at 9800/,
+    );
   });
 
   it("checks only grants that followed an expiry, and counts what it could not check", () => {

@@ -17,11 +17,21 @@ import { scriptedApi } from "./lock-api-kit.ts";
  * A LockApi whose Acquire never answers (the test inspects what a retry would send) and
  * whose CancelWait fails with `refusals` in turn, then answers "cancelled".
  */
-function scripted(refusals: Error[] = []): { api: LockApi; lastAcquire?: { build: () => AcquireRequest; options: CallOptions }; cancels: number } {
-  const state: { api: LockApi; lastAcquire?: { build: () => AcquireRequest; options: CallOptions }; cancels: number } = {
+function scripted(refusals: Error[] = []): {
+  api: LockApi;
+  lastAcquire?: { build: () => AcquireRequest; options: CallOptions };
+  cancels: number;
+} {
+  const state: {
+    api: LockApi;
+    lastAcquire?: { build: () => AcquireRequest; options: CallOptions };
+    cancels: number;
+  } = {
     cancels: 0,
     api: scriptedApi({
-      KeepAlive: async ({ sessionIds }) => ({ sessions: sessionIds.map((sessionId) => ({ sessionId, ttlMs: 60_000 })) }),
+      KeepAlive: async ({ sessionIds }) => ({
+        sessions: sessionIds.map((sessionId) => ({ sessionId, ttlMs: 60_000 })),
+      }),
       Acquire: (_request, options, build) => {
         state.lastAcquire = { build, options };
         return new Promise(() => undefined);
@@ -42,10 +52,20 @@ function scripted(refusals: Error[] = []): { api: LockApi; lastAcquire?: { build
 describe("a write answered another way while it is retried", () => {
   it("an Acquire whose wait was cancelled stops retrying and never acknowledges its own seq", async () => {
     const script = scripted();
-    const session = new Session(script.api, {
-      id: 1n, ttlMs: 60_000, clientName: "t", openedSentAt: systemClock.monotonicMs(), callTimeoutMs: 1_000, retryBudgetMs: 10_000,
-      driftBound: 0.01, deadlineTickMs: 50,
-    }, systemClock);
+    const session = new Session(
+      script.api,
+      {
+        id: 1n,
+        ttlMs: 60_000,
+        clientName: "t",
+        openedSentAt: systemClock.monotonicMs(),
+        callTimeoutMs: 1_000,
+        retryBudgetMs: 10_000,
+        driftBound: 0.01,
+        deadlineTickMs: 50,
+      },
+      systemClock,
+    );
     try {
       const giveUp = new AbortController();
       const pending = session.startAcquire("L", { waitMs: 30_000, signal: giveUp.signal });
@@ -77,15 +97,31 @@ describe("a write answered another way while it is retried", () => {
 
 describe("a CancelWait that the cluster did not answer about its seq", () => {
   for (const [what, refusal] of [
-    ["refused by a rate limit", () => new LimitError("rate limited", status.RESOURCE_EXHAUSTED, "ERROR_REASON_RATE_LIMITED")],
-    ["failed by a server error", () => new ServerError("internal", status.INTERNAL, "ERROR_REASON_INTERNAL")],
+    [
+      "refused by a rate limit",
+      () => new LimitError("rate limited", status.RESOURCE_EXHAUSTED, "ERROR_REASON_RATE_LIMITED"),
+    ],
+    [
+      "failed by a server error",
+      () => new ServerError("internal", status.INTERNAL, "ERROR_REASON_INTERNAL"),
+    ],
   ] as const) {
     it(`is sent again when ${what}, until an answer about the seq arrives`, async () => {
       const script = scripted([refusal(), refusal()]);
-      const session = new Session(script.api, {
-        id: 1n, ttlMs: 60_000, clientName: "t", openedSentAt: systemClock.monotonicMs(), callTimeoutMs: 1_000, retryBudgetMs: 10_000,
-        driftBound: 0.01, deadlineTickMs: 50,
-      }, systemClock);
+      const session = new Session(
+        script.api,
+        {
+          id: 1n,
+          ttlMs: 60_000,
+          clientName: "t",
+          openedSentAt: systemClock.monotonicMs(),
+          callTimeoutMs: 1_000,
+          retryBudgetMs: 10_000,
+          driftBound: 0.01,
+          deadlineTickMs: 50,
+        },
+        systemClock,
+      );
       try {
         const giveUp = new AbortController();
         const pending = session.startAcquire("L", { waitMs: 30_000, signal: giveUp.signal });

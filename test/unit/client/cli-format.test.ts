@@ -20,7 +20,15 @@ describe("palisadectl formats", () => {
   });
 
   it("aligns table columns and prints bigints in JSON as strings", () => {
-    expect(table(["ID", "ROLE"], [["1", "leader"], ["22", "follower"]])).toBe("ID  ROLE\n1   leader\n22  follower");
+    expect(
+      table(
+        ["ID", "ROLE"],
+        [
+          ["1", "leader"],
+          ["22", "follower"],
+        ],
+      ),
+    ).toBe("ID  ROLE\n1   leader\n22  follower");
     expect(toJson({ token: 2n ** 63n })).toBe('{"token":"9223372036854775808"}');
   });
 });

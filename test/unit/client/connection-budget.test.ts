@@ -10,8 +10,15 @@ afterEach(() => {
 describe("Connection retry budget", () => {
   it("a call keeps retrying for its whole budget when the wall clock jumps forward meanwhile", async () => {
     // Nothing listens on port 1: every attempt fails at once with UNAVAILABLE.
-    const connection = new Connection({ endpoints: ["127.0.0.1:1"], callTimeoutMs: 200, retryBudgetMs: 600 });
-    const attempts = vi.spyOn(connection as unknown as { grpcAttempt: () => Promise<unknown> }, "grpcAttempt");
+    const connection = new Connection({
+      endpoints: ["127.0.0.1:1"],
+      callTimeoutMs: 200,
+      retryBudgetMs: 600,
+    });
+    const attempts = vi.spyOn(
+      connection as unknown as { grpcAttempt: () => Promise<unknown> },
+      "grpcAttempt",
+    );
     try {
       const call = connection.call("KeepAlive", () => ({ sessionIds: [1n] }));
       const realNow = Date.now.bind(Date);

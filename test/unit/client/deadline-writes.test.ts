@@ -21,7 +21,16 @@ function recording(): { api: LockApi; paths: string[] } {
 }
 
 function settings(openedSentAt: number, ttlMs: number): SessionSettings {
-  return { id: 5n, ttlMs, clientName: "t", openedSentAt, callTimeoutMs: 1_000, retryBudgetMs: 1_000, driftBound: 0.01, deadlineTickMs: 50 };
+  return {
+    id: 5n,
+    ttlMs,
+    clientName: "t",
+    openedSentAt,
+    callTimeoutMs: 1_000,
+    retryBudgetMs: 1_000,
+    driftBound: 0.01,
+    deadlineTickMs: 50,
+  };
 }
 
 /** From now on the monotonic clock reads `ms` ahead: the process was paused that long. */
@@ -48,7 +57,10 @@ describe("writes on a session past its deadline", () => {
     const session = new Session(api, settings(monotonicMs() - 2_000, 1_000), systemClock);
     // Refused at once: nothing is sent, so nothing is left to wait for.
     const outcome = await Promise.race([
-      session.release("x", 7n).then(() => "released", (err: unknown) => err),
+      session.release("x", 7n).then(
+        () => "released",
+        (err: unknown) => err,
+      ),
       new Promise((resolve) => setImmediate(() => resolve("still pending"))),
     ]);
     expect(outcome).toBeInstanceOf(SessionLostError);
@@ -57,7 +69,10 @@ describe("writes on a session past its deadline", () => {
 
   it("lock() after a pause past the TTL acquires on a new session, never on the expired one", async () => {
     const fake = new FakeCluster();
-    const client = new PalisadeClient({ endpoints: ["127.0.0.1:1"], sessionTtlMs: 2_000 }, { lockApi: fake });
+    const client = new PalisadeClient(
+      { endpoints: ["127.0.0.1:1"], sessionTtlMs: 2_000 },
+      { lockApi: fake },
+    );
     try {
       const first = await client.lock("a");
       pause(20_000);

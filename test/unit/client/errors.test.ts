@@ -1,8 +1,15 @@
 import { Metadata, status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import {
-  FailedPreconditionError, InvalidArgumentError, LimitError, NotHolderError, RequestTooOldError, ServerError,
-  SessionNotFoundError, StaleTokenError, UnavailableError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  LimitError,
+  NotHolderError,
+  RequestTooOldError,
+  ServerError,
+  SessionNotFoundError,
+  StaleTokenError,
+  UnavailableError,
 } from "../../../client/errors.ts";
 import { errorFromStatus } from "../../../client/status-errors.ts";
 import { toJson } from "../../../client/cli.ts";
@@ -13,7 +20,9 @@ describe("errorFromStatus", () => {
     expect(err).toBeInstanceOf(SessionNotFoundError);
     expect(err.code).toBe(status.NOT_FOUND);
     expect(err.message).toBe("session 7 not found");
-    expect(errorFromStatus(status.INVALID_ARGUMENT, "bad name")).toBeInstanceOf(InvalidArgumentError);
+    expect(errorFromStatus(status.INVALID_ARGUMENT, "bad name")).toBeInstanceOf(
+      InvalidArgumentError,
+    );
     expect(errorFromStatus(status.RESOURCE_EXHAUSTED, "too many")).toBeInstanceOf(LimitError);
     expect(errorFromStatus(status.UNAVAILABLE, "no leader")).toBeInstanceOf(UnavailableError);
     expect(errorFromStatus(status.INTERNAL, "boom")).toBeInstanceOf(ServerError);
@@ -25,15 +34,40 @@ describe("errorFromStatus", () => {
       md.set("palisade-reason", reason);
       return md;
     };
-    const stale = errorFromStatus(status.FAILED_PRECONDITION, "refused", withReason("ERROR_REASON_STALE_TOKEN"));
+    const stale = errorFromStatus(
+      status.FAILED_PRECONDITION,
+      "refused",
+      withReason("ERROR_REASON_STALE_TOKEN"),
+    );
     expect(stale).toBeInstanceOf(StaleTokenError);
     expect(stale.reason).toBe("ERROR_REASON_STALE_TOKEN");
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "refused", withReason("ERROR_REASON_NOT_HOLDER"))).toBeInstanceOf(NotHolderError);
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "refused", withReason("ERROR_REASON_REQUEST_TOO_OLD"))).toBeInstanceOf(RequestTooOldError);
+    expect(
+      errorFromStatus(status.FAILED_PRECONDITION, "refused", withReason("ERROR_REASON_NOT_HOLDER")),
+    ).toBeInstanceOf(NotHolderError);
+    expect(
+      errorFromStatus(
+        status.FAILED_PRECONDITION,
+        "refused",
+        withReason("ERROR_REASON_REQUEST_TOO_OLD"),
+      ),
+    ).toBeInstanceOf(RequestTooOldError);
     // The message text decides nothing: a rewording must not change the class.
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "token 5 is not the current grant of lock a (stale token)")).toBeInstanceOf(FailedPreconditionError);
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "session 3 does not hold lock a: not holder")).toBeInstanceOf(FailedPreconditionError);
-    expect(errorFromStatus(status.FAILED_PRECONDITION, "seq 1 is too old", withReason("ERROR_REASON_NOT_HOLDER"))).toBeInstanceOf(NotHolderError);
+    expect(
+      errorFromStatus(
+        status.FAILED_PRECONDITION,
+        "token 5 is not the current grant of lock a (stale token)",
+      ),
+    ).toBeInstanceOf(FailedPreconditionError);
+    expect(
+      errorFromStatus(status.FAILED_PRECONDITION, "session 3 does not hold lock a: not holder"),
+    ).toBeInstanceOf(FailedPreconditionError);
+    expect(
+      errorFromStatus(
+        status.FAILED_PRECONDITION,
+        "seq 1 is too old",
+        withReason("ERROR_REASON_NOT_HOLDER"),
+      ),
+    ).toBeInstanceOf(NotHolderError);
   });
 });
 

@@ -25,7 +25,12 @@ class TimedOut extends Error {}
 const classify = (err: unknown): AttemptFailure =>
   err instanceof TimedOut
     ? { retriable: true, timedOut: true, detail: "deadline exceeded", error: err }
-    : { retriable: false, timedOut: false, detail: String(err), error: err instanceof Error ? err : new Error(String(err)) };
+    : {
+        retriable: false,
+        timedOut: false,
+        detail: String(err),
+        error: err instanceof Error ? err : new Error(String(err)),
+      };
 
 interface Sent {
   endpoint: string;
@@ -42,14 +47,20 @@ function rig() {
   const failover = new Failover(["a", "b"], clock, classify, () => Promise.resolve());
   const sent: Sent[] = [];
   const call = (timeoutMs: number, answerMayWait = false): Promise<string> =>
-    failover.call((endpoint, t, attempt) => new Promise<string>((resolve, reject) => {
-      const s: Sent = { endpoint, timeoutMs: t, attempt, cancelled: false, resolve, reject };
-      attempt.cancel = () => {
-        s.cancelled = true;
-        reject(new Error("cancelled"));
-      };
-      sent.push(s);
-    }), "test", { answerMayWait }, { kind: "read", attemptTimeoutMs: timeoutMs, budgetMs: 60_000 });
+    failover.call(
+      (endpoint, t, attempt) =>
+        new Promise<string>((resolve, reject) => {
+          const s: Sent = { endpoint, timeoutMs: t, attempt, cancelled: false, resolve, reject };
+          attempt.cancel = () => {
+            s.cancelled = true;
+            reject(new Error("cancelled"));
+          };
+          sent.push(s);
+        }),
+      "test",
+      { answerMayWait },
+      { kind: "read", attemptTimeoutMs: timeoutMs, budgetMs: 60_000 },
+    );
   const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
   return { clock, failover, sent, call, settle };
 }
@@ -158,19 +169,31 @@ describe("failover: a node that answers but cannot grant", () => {
     class NoLeader extends Error {}
     const classifyLeader = (err: unknown): AttemptFailure =>
       err instanceof NoLeader
-        ? { retriable: true, timedOut: false, detail: "no leader known", error: err, reason: "ERROR_REASON_NO_LEADER" }
+        ? {
+            retriable: true,
+            timedOut: false,
+            detail: "no leader known",
+            error: err,
+            reason: "ERROR_REASON_NO_LEADER",
+          }
         : classify(err);
     const failover = new Failover(["a", "b"], clock, classifyLeader, () => Promise.resolve());
     const sent: Sent[] = [];
     const call = (timeoutMs: number, answerMayWait = false): Promise<string> =>
-      failover.call((endpoint, t, attempt) => new Promise<string>((resolve, reject) => {
-        const s: Sent = { endpoint, timeoutMs: t, attempt, cancelled: false, resolve, reject };
-        attempt.cancel = () => {
-          s.cancelled = true;
-          reject(new Error("cancelled"));
-        };
-        sent.push(s);
-      }), "test", { answerMayWait }, { kind: "write", attemptTimeoutMs: timeoutMs, budgetMs: 60_000 });
+      failover.call(
+        (endpoint, t, attempt) =>
+          new Promise<string>((resolve, reject) => {
+            const s: Sent = { endpoint, timeoutMs: t, attempt, cancelled: false, resolve, reject };
+            attempt.cancel = () => {
+              s.cancelled = true;
+              reject(new Error("cancelled"));
+            };
+            sent.push(s);
+          }),
+        "test",
+        { answerMayWait },
+        { kind: "write", attemptTimeoutMs: timeoutMs, budgetMs: 60_000 },
+      );
     const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
     const waiting = call(30_000, true); // a waiting Acquire on a, the old leader
     const read = call(1_000); // a short call to a, say a keepalive

@@ -6,7 +6,14 @@
 // when no leader answers for a whole retry budget.
 import { acquireAnswerOf, DEFAULT_TTL_MS } from "../../../node/host/lock-requests.ts";
 import { LockStateMachine, type Answer, type Command } from "../../../node/lock/index.ts";
-import { decodeAnswer, encodeAnswer, specOf, type AnswerOf, type CallName, type RequestOf } from "../../../proto/lock-calls.ts";
+import {
+  decodeAnswer,
+  encodeAnswer,
+  specOf,
+  type AnswerOf,
+  type CallName,
+  type RequestOf,
+} from "../../../proto/lock-calls.ts";
 import { CodecError, WIRE_ERRORS } from "../../../proto/wire.ts";
 import type { CallOptions, LockApi } from "../../../client/lock-api.ts";
 import { OutcomeUnknownError, UnavailableError } from "../../../client/errors.ts";
@@ -24,7 +31,14 @@ export interface SentCall {
 }
 
 /** A value through its protobuf bytes and back. */
-function throughBytes<T, W>(codec: { type: { encode(w: W): { finish(): Uint8Array }; decode(b: Uint8Array): W }; encode(v: T): W; decode(w: W): T }, value: T): T {
+function throughBytes<T, W>(
+  codec: {
+    type: { encode(w: W): { finish(): Uint8Array }; decode(b: Uint8Array): W };
+    encode(v: T): W;
+    decode(w: W): T;
+  },
+  value: T,
+): T {
   return codec.decode(codec.type.decode(codec.type.encode(codec.encode(value)).finish()));
 }
 
@@ -48,24 +62,33 @@ export class FakeCluster implements LockApi {
     return this.sent.filter((c) => c.method === method).map((c) => c.request);
   }
 
-  call<N extends CallName>(name: N, build: () => RequestOf<N>, options: CallOptions = {}): Promise<AnswerOf<N>> {
+  call<N extends CallName>(
+    name: N,
+    build: () => RequestOf<N>,
+    options: CallOptions = {},
+  ): Promise<AnswerOf<N>> {
     const spec = specOf(name);
     let request: RequestOf<N>;
     try {
       request = throughBytes(spec.request, build());
     } catch (err) {
       // A request the node refuses as malformed is answered INVALID_ARGUMENT.
-      return Promise.reject(err instanceof CodecError ? refusal("ERROR_REASON_INVALID_ARGUMENT", err.message) : err);
+      return Promise.reject(
+        err instanceof CodecError ? refusal("ERROR_REASON_INVALID_ARGUMENT", err.message) : err,
+      );
     }
     const record = request as unknown as Record<string, unknown>;
     const fault = this.fault({ method: name, request: record });
     if (this.recordCalls) this.sent.push({ method: name, request: record, fault });
     if (fault === "hang") return new Promise(() => undefined);
-    const noAnswer = (): Error => (options.kind ?? spec.kind) === "write"
-      ? new OutcomeUnknownError(`${name}: no answer (fault)`)
-      : new UnavailableError(`${name}: no answer (fault)`);
+    const noAnswer = (): Error =>
+      (options.kind ?? spec.kind) === "write"
+        ? new OutcomeUnknownError(`${name}: no answer (fault)`)
+        : new UnavailableError(`${name}: no answer (fault)`);
     if (fault === "drop") return Promise.reject(noAnswer());
-    const answered = this.serve(name, request).then((answer) => decodeAnswer(name, encodeAnswer(name, answer)));
+    const answered = this.serve(name, request).then((answer) =>
+      decodeAnswer(name, encodeAnswer(name, answer)),
+    );
     if (fault === "lose answer") {
       answered.catch(() => undefined);
       return Promise.reject(noAnswer());
@@ -86,7 +109,8 @@ export class FakeCluster implements LockApi {
 
   private serve<N extends CallName>(name: N, request: RequestOf<N>): Promise<AnswerOf<N>> {
     const handler = this.handlers[name];
-    if (handler === undefined) return Promise.reject(new Error(`the fake cluster does not serve ${name}`));
+    if (handler === undefined)
+      return Promise.reject(new Error(`the fake cluster does not serve ${name}`));
     try {
       return handler(request);
     } catch (err) {
@@ -95,14 +119,23 @@ export class FakeCluster implements LockApi {
   }
 
   /** Each call answered as the node would, now or (a waiting Acquire) when a later entry completes it. */
-  private readonly handlers: Partial<{ [K in CallName]: (request: RequestOf<K>) => Promise<AnswerOf<K>> }> = {
+  private readonly handlers: Partial<{
+    [K in CallName]: (request: RequestOf<K>) => Promise<AnswerOf<K>>;
+  }> = {
     OpenSession: async (req) => {
-      const answer = ok(this.apply({ type: "openSession", ...req, ttlMs: req.ttlMs || DEFAULT_TTL_MS, wallMs: 0 }));
+      const answer = ok(
+        this.apply({ type: "openSession", ...req, ttlMs: req.ttlMs || DEFAULT_TTL_MS, wallMs: 0 }),
+      );
       if (answer.kind !== "sessionOpened") throw new Error(`unexpected ${answer.kind}`);
       return { sessionId: answer.sessionId, ttlMs: answer.ttlMs };
     },
     // What a client sends for all its sessions: each id answered with its TTL, or not found.
-    KeepAlive: async (req) => ({ sessions: req.sessionIds.map((sessionId) => ({ sessionId, ttlMs: this.machine.sessionTtl(sessionId) })) }),
+    KeepAlive: async (req) => ({
+      sessions: req.sessionIds.map((sessionId) => ({
+        sessionId,
+        ttlMs: this.machine.sessionTtl(sessionId),
+      })),
+    }),
     Acquire: (req) => {
       const first = this.apply({ type: "acquire", ...req, wallMs: 0 });
       if (first.kind !== "waiting") return Promise.resolve(acquireAnswerOf(first));

@@ -19,14 +19,23 @@ function silentConnection(): { connection: LockApi; keepalives: CallOptions[] } 
 }
 
 const attemptOf = (options: CallOptions): number =>
-  typeof options.attemptTimeoutMs === "function" ? options.attemptTimeoutMs() : options.attemptTimeoutMs ?? 3_000;
+  typeof options.attemptTimeoutMs === "function"
+    ? options.attemptTimeoutMs()
+    : (options.attemptTimeoutMs ?? 3_000);
 
 describe("keepalive attempts", () => {
   it("each keepalive attempt waits at most a third of the time left to the deadline, and the call ends with it", async () => {
     const { connection, keepalives } = silentConnection();
     const ttlMs = 2_000;
     const settings: SessionSettings = {
-      id: 3n, ttlMs, clientName: "t", openedSentAt: monotonicMs() - 1_000, callTimeoutMs: 3_000, retryBudgetMs: 15_000, driftBound: 0.01, deadlineTickMs: 50,
+      id: 3n,
+      ttlMs,
+      clientName: "t",
+      openedSentAt: monotonicMs() - 1_000,
+      callTimeoutMs: 3_000,
+      retryBudgetMs: 15_000,
+      driftBound: 0.01,
+      deadlineTickMs: 50,
     };
     const session = new Session(connection, settings, systemClock);
     try {

@@ -4,7 +4,11 @@ import { status as Status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../../client/clock.ts";
 import { SessionNotFoundError, UnavailableError } from "../../../client/errors.ts";
-import { combinedOptions, KeepaliveBatcher, MAX_SESSIONS_PER_REQUEST } from "../../../client/keepalive-batch.ts";
+import {
+  combinedOptions,
+  KeepaliveBatcher,
+  MAX_SESSIONS_PER_REQUEST,
+} from "../../../client/keepalive-batch.ts";
 import type { CallOptions } from "../../../client/lock-api.ts";
 import { scriptedApi } from "./lock-api-kit.ts";
 
@@ -19,19 +23,32 @@ function recordingApi(answer: (ids: readonly bigint[]) => Promise<KeptAlive[]>) 
       KeepAlive: async ({ sessionIds }, options) => {
         batches.push({ ids: [...sessionIds], options });
         const outcomes = await answer(sessionIds);
-        return { sessions: sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: outcomes[i] === "ok" ? 10_000 : null })) };
+        return {
+          sessions: sessionIds.map((sessionId, i) => ({
+            sessionId,
+            ttlMs: outcomes[i] === "ok" ? 10_000 : null,
+          })),
+        };
       },
     }),
   };
 }
 
-const settle = (p: Promise<void>): Promise<string> => p.then(() => "ok", (e: unknown) => (e instanceof Error ? e.constructor.name : String(e)));
+const settle = (p: Promise<void>): Promise<string> =>
+  p.then(
+    () => "ok",
+    (e: unknown) => (e instanceof Error ? e.constructor.name : String(e)),
+  );
 
 describe("KeepaliveBatcher", () => {
   it("sends the keepalives of many sessions made in one turn as one request, and gives each session its own outcome", async () => {
-    const { api, batches } = recordingApi((ids) => Promise.resolve(ids.map((id) => (id === 2n ? "notFound" : "ok"))));
+    const { api, batches } = recordingApi((ids) =>
+      Promise.resolve(ids.map((id) => (id === 2n ? "notFound" : "ok"))),
+    );
     const batcher = new KeepaliveBatcher(api, systemClock);
-    const outcomes = await Promise.all([1n, 2n, 3n].map((id) => settle(batcher.keepAlive(id, { kind: "read" }))));
+    const outcomes = await Promise.all(
+      [1n, 2n, 3n].map((id) => settle(batcher.keepAlive(id, { kind: "read" }))),
+    );
     expect(batches.map((b) => b.ids)).toEqual([[1n, 2n, 3n]]);
     expect(outcomes).toEqual(["ok", "SessionNotFoundError", "ok"]);
     const next = await settle(batcher.keepAlive(4n));
@@ -41,9 +58,14 @@ describe("KeepaliveBatcher", () => {
 
   it("a session the cluster no longer has gets SessionNotFoundError with the NOT_FOUND code and reason", async () => {
     const { api } = recordingApi((ids) => Promise.resolve(ids.map(() => "notFound")));
-    const error = await new KeepaliveBatcher(api, systemClock).keepAlive(9n).catch((e: unknown) => e);
+    const error = await new KeepaliveBatcher(api, systemClock)
+      .keepAlive(9n)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionNotFoundError);
-    expect(error).toMatchObject({ code: Status.NOT_FOUND, reason: "ERROR_REASON_SESSION_NOT_FOUND" });
+    expect(error).toMatchObject({
+      code: Status.NOT_FOUND,
+      reason: "ERROR_REASON_SESSION_NOT_FOUND",
+    });
   });
 
   it("splits more sessions than one request may carry into several requests", async () => {
@@ -52,7 +74,9 @@ describe("KeepaliveBatcher", () => {
     const count = MAX_SESSIONS_PER_REQUEST + 10;
     await Promise.all(Array.from({ length: count }, (_, i) => batcher.keepAlive(BigInt(i + 1))));
     expect(batches.map((b) => b.ids.length)).toEqual([MAX_SESSIONS_PER_REQUEST, 10]);
-    expect(batches.flatMap((b) => b.ids)).toEqual(Array.from({ length: count }, (_, i) => BigInt(i + 1)));
+    expect(batches.flatMap((b) => b.ids)).toEqual(
+      Array.from({ length: count }, (_, i) => BigInt(i + 1)),
+    );
   });
 
   it("fails every session's keepalive with the request's failure when no node answered in time", async () => {
@@ -66,10 +90,25 @@ describe("KeepaliveBatcher", () => {
     let leftA = 900;
     let leftB = 3_000;
     const options = combinedOptions([
-      { options: { kind: "read", budgetMs: 9_000, attemptTimeoutMs: () => leftA / 3, timeLeftMs: () => leftA } },
-      { options: { kind: "read", budgetMs: 6_000, attemptTimeoutMs: () => leftB / 3, timeLeftMs: () => leftB } },
+      {
+        options: {
+          kind: "read",
+          budgetMs: 9_000,
+          attemptTimeoutMs: () => leftA / 3,
+          timeLeftMs: () => leftA,
+        },
+      },
+      {
+        options: {
+          kind: "read",
+          budgetMs: 6_000,
+          attemptTimeoutMs: () => leftB / 3,
+          timeLeftMs: () => leftB,
+        },
+      },
     ]);
-    const attempt = (): number => (typeof options.attemptTimeoutMs === "function" ? options.attemptTimeoutMs() : NaN);
+    const attempt = (): number =>
+      typeof options.attemptTimeoutMs === "function" ? options.attemptTimeoutMs() : NaN;
     expect(options.budgetMs).toBe(9_000);
     expect(attempt()).toBe(300);
     expect(options.timeLeftMs?.()).toBe(3_000);

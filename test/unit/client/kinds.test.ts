@@ -5,11 +5,21 @@
 import { describe, expect, it } from "vitest";
 import type { ClientClock, Timer } from "../../../client/clock.ts";
 import {
-  HoldLimitError, InvalidArgumentError, LockBusyError, PalisadeClient, Session,
+  HoldLimitError,
+  InvalidArgumentError,
+  LockBusyError,
+  PalisadeClient,
+  Session,
 } from "../../../client/index.ts";
 import type { CallOptions, LockApi } from "../../../client/lock-api.ts";
 import type { AnswerOf, CallName, RequestOf } from "../../../proto/lock-calls.ts";
-import type { AcquireAnswer, AcquireRequest, CancelWaitRequest, CancelWaitResult, ReleaseRequest } from "../../../proto/lock-values.ts";
+import type {
+  AcquireAnswer,
+  AcquireRequest,
+  CancelWaitRequest,
+  CancelWaitResult,
+  ReleaseRequest,
+} from "../../../proto/lock-values.ts";
 import { scriptedApi } from "./lock-api-kit.ts";
 
 /** Time moves only when the test says so; timers fire as it passes them. */
@@ -25,12 +35,20 @@ class HandClock implements ClientClock {
   setTimeout(fn: () => void, ms: number): Timer {
     const t = { at: this.now + ms, fn, live: true };
     this.timers.push(t);
-    return { cancel: () => { t.live = false; } };
+    return {
+      cancel: () => {
+        t.live = false;
+      },
+    };
   }
   setInterval(fn: () => void, ms: number): Timer {
     const t = { at: this.now + ms, fn, every: ms, live: true };
     this.timers.push(t);
-    return { cancel: () => { t.live = false; } };
+    return {
+      cancel: () => {
+        t.live = false;
+      },
+    };
   }
   advance(ms: number): void {
     const end = this.now + ms;
@@ -64,19 +82,30 @@ class ScriptedApi implements LockApi {
     CloseSession: async () => ({}),
   });
 
-  call<N extends CallName>(name: N, build: () => RequestOf<N>, options?: CallOptions): Promise<AnswerOf<N>> {
+  call<N extends CallName>(
+    name: N,
+    build: () => RequestOf<N>,
+    options?: CallOptions,
+  ): Promise<AnswerOf<N>> {
     return this.calls.call(name, build, options);
   }
 
   acquire(call: AcquireRequest): Promise<AcquireAnswer> {
     this.acquires.push(call);
     if (this.hang) return new Promise(() => undefined);
-    const targets = [{ lock: call.lock, mode: call.mode, permits: call.permits }, ...(call.more ?? [])];
+    const targets = [
+      { lock: call.lock, mode: call.mode, permits: call.permits },
+      ...(call.more ?? []),
+    ];
     return Promise.resolve({
-      kind: "granted", token: 7n, holder: { sessionId: 1n, clientName: "", token: 7n, grantedIndex: 7n },
-      grants: targets.map((t) => t.permits !== undefined
-        ? { lock: t.lock, token: 7n, mode: "permit" as const, permits: t.permits, slot: 2 }
-        : { lock: t.lock, token: 7n, mode: t.mode ?? "exclusive" }),
+      kind: "granted",
+      token: 7n,
+      holder: { sessionId: 1n, clientName: "", token: 7n, grantedIndex: 7n },
+      grants: targets.map((t) =>
+        t.permits !== undefined
+          ? { lock: t.lock, token: 7n, mode: "permit" as const, permits: t.permits, slot: 2 }
+          : { lock: t.lock, token: 7n, mode: t.mode ?? "exclusive" },
+      ),
     });
   }
   async cancelWait(call: CancelWaitRequest): Promise<CancelWaitResult> {
@@ -88,7 +117,10 @@ class ScriptedApi implements LockApi {
 function setup(): { api: ScriptedApi; clock: HandClock; client: PalisadeClient } {
   const api = new ScriptedApi();
   const clock = new HandClock();
-  const client = new PalisadeClient({ endpoints: ["127.0.0.1:1"], sessionTtlMs: 60_000 }, { lockApi: api, clock });
+  const client = new PalisadeClient(
+    { endpoints: ["127.0.0.1:1"], sessionTtlMs: 60_000 },
+    { lockApi: api, clock },
+  );
   return { api, clock, client };
 }
 
@@ -109,7 +141,13 @@ describe("the client's lock kinds", () => {
     const { api, client } = setup();
     const handle = await client.lock("L");
     const call = api.acquires[0] as AcquireRequest;
-    expect([call.mode, call.permits, call.more, call.holderData, call.holdMs]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect([call.mode, call.permits, call.more, call.holderData, call.holdMs]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(handle.mode).toBe("exclusive");
   });
 
@@ -122,10 +160,24 @@ describe("the client's lock kinds", () => {
 
   it("lockAll sends one Acquire naming every lock in its mode and gives one handle per lock, each releasing its own", async () => {
     const { api, client } = setup();
-    const handles = await client.lockAll([{ lock: "A" }, { lock: "B", mode: "shared" }, { lock: "S", permits: 2 }]);
+    const handles = await client.lockAll([
+      { lock: "A" },
+      { lock: "B", mode: "shared" },
+      { lock: "S", permits: 2 },
+    ]);
     expect(api.acquires).toHaveLength(1);
-    expect(api.acquires[0]).toMatchObject({ lock: "A", more: [{ lock: "B", mode: "shared" }, { lock: "S", permits: 2 }] });
-    expect(handles.map((h) => [h.lock, h.token, h.mode])).toEqual([["A", 7n, "exclusive"], ["B", 7n, "shared"], ["S", 7n, "permit"]]);
+    expect(api.acquires[0]).toMatchObject({
+      lock: "A",
+      more: [
+        { lock: "B", mode: "shared" },
+        { lock: "S", permits: 2 },
+      ],
+    });
+    expect(handles.map((h) => [h.lock, h.token, h.mode])).toEqual([
+      ["A", 7n, "exclusive"],
+      ["B", 7n, "shared"],
+      ["S", 7n, "permit"],
+    ]);
     await handles[1]?.release();
     expect(api.releases.map((r) => r.lock)).toEqual(["B"]);
     // The others still hold, and their names stay claimed.
@@ -139,13 +191,17 @@ describe("the client's lock kinds", () => {
     void client.lockAll([{ lock: "A" }, { lock: "B" }], { waitMs: 60_000 }).catch(() => undefined);
     await flush();
     await expect(client.lock("B")).rejects.toBeInstanceOf(LockBusyError);
-    await expect(client.lockAll([{ lock: "C" }, { lock: "C" }])).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(client.lockAll([{ lock: "C" }, { lock: "C" }])).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
     expect(api.acquires).toHaveLength(1);
   });
 
   it("an unknown mode is refused before anything is sent", async () => {
     const { api, client } = setup();
-    await expect(client.lock("L", { mode: "read" as never })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(client.lock("L", { mode: "read" as never })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
     expect(api.acquires).toHaveLength(0);
   });
 
@@ -170,16 +226,33 @@ describe("the client's lock kinds", () => {
     api.hang = true;
     api.cancelAnswer = { outcome: "granted", token: 9n };
     const clock = new HandClock();
-    const session = new Session(api, {
-      id: 1n, ttlMs: 60_000, clientName: "t", openedSentAt: clock.monotonicMs(), callTimeoutMs: 1_000, retryBudgetMs: 10_000,
-      driftBound: 0.01, deadlineTickMs: 50,
-    }, clock);
+    const session = new Session(
+      api,
+      {
+        id: 1n,
+        ttlMs: 60_000,
+        clientName: "t",
+        openedSentAt: clock.monotonicMs(),
+        callTimeoutMs: 1_000,
+        retryBudgetMs: 10_000,
+        driftBound: 0.01,
+        deadlineTickMs: 50,
+      },
+      clock,
+    );
     const giveUp = new AbortController();
-    const pending = session.startAcquire("A", { waitMs: 30_000, signal: giveUp.signal, more: [{ lock: "B", mode: "shared" }] });
+    const pending = session.startAcquire("A", {
+      waitMs: 30_000,
+      signal: giveUp.signal,
+      more: [{ lock: "B", mode: "shared" }],
+    });
     giveUp.abort();
     expect(await pending.result).toMatchObject({ acquired: false, cancelled: true, lateToken: 9n });
     // One CancelWait for the whole set (named by its first lock), one Release per lock.
     expect(api.cancels.map((c) => c.lock)).toEqual(["A"]);
-    expect(api.releases.map((r) => [r.lock, r.token]).sort()).toEqual([["A", 9n], ["B", 9n]]);
+    expect(api.releases.map((r) => [r.lock, r.token]).sort()).toEqual([
+      ["A", 9n],
+      ["B", 9n],
+    ]);
   });
 });

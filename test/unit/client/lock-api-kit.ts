@@ -5,12 +5,20 @@ import type { AnswerOf, CallName, RequestOf } from "../../../proto/lock-calls.ts
 import type { CallOptions, LockApi } from "../../../client/lock-api.ts";
 
 export type ScriptedCalls = Partial<{
-  [K in CallName]: (request: RequestOf<K>, options: CallOptions, build: () => RequestOf<K>) => Promise<AnswerOf<K>>;
+  [K in CallName]: (
+    request: RequestOf<K>,
+    options: CallOptions,
+    build: () => RequestOf<K>,
+  ) => Promise<AnswerOf<K>>;
 }>;
 
 export function scriptedApi(calls: ScriptedCalls): LockApi {
   return {
-    call<N extends CallName>(name: N, build: () => RequestOf<N>, options: CallOptions = {}): Promise<AnswerOf<N>> {
+    call<N extends CallName>(
+      name: N,
+      build: () => RequestOf<N>,
+      options: CallOptions = {},
+    ): Promise<AnswerOf<N>> {
       const handler = calls[name];
       if (handler === undefined) return new Promise(() => undefined);
       try {

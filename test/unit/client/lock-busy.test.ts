@@ -6,10 +6,17 @@ import { LockBusyError, PalisadeClient } from "../../../client/index.ts";
 
 describe("PalisadeClient.lock", () => {
   it("rejects a second lock() of a name at once with LockBusyError, and frees the name when the first fails", async () => {
-    const client = new PalisadeClient({ endpoints: ["127.0.0.1:1"], callTimeoutMs: 100, retryBudgetMs: 300 });
+    const client = new PalisadeClient({
+      endpoints: ["127.0.0.1:1"],
+      callTimeoutMs: 100,
+      retryBudgetMs: 300,
+    });
     try {
       const first = client.lock("a", { waitMs: 1_000 });
-      const firstOutcome = first.then(() => "granted", (err: unknown) => err);
+      const firstOutcome = first.then(
+        () => "granted",
+        (err: unknown) => err,
+      );
       const second = await client.lock("a").catch((err: unknown) => err);
       expect(second).toBeInstanceOf(LockBusyError);
       expect((second as LockBusyError).lock).toBe("a");
@@ -26,7 +33,11 @@ describe("PalisadeClient.lock", () => {
   });
 
   it("rejects with the signal's reason when already aborted, without claiming the name", async () => {
-    const client = new PalisadeClient({ endpoints: ["127.0.0.1:1"], callTimeoutMs: 100, retryBudgetMs: 100 });
+    const client = new PalisadeClient({
+      endpoints: ["127.0.0.1:1"],
+      callTimeoutMs: 100,
+      retryBudgetMs: 100,
+    });
     try {
       const reason = new Error("stop");
       await expect(client.lock("a", { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);

@@ -60,7 +60,8 @@ describe("lock() and release() cycles", () => {
     process.on("warning", onWarning);
     const caller = new AbortController();
     try {
-      const sessionOf = async (): Promise<Session> => (client as unknown as { lockSession: Promise<Session> }).lockSession;
+      const sessionOf = async (): Promise<Session> =>
+        (client as unknown as { lockSession: Promise<Session> }).lockSession;
       let baseline: { session: number; caller: number; heap: number; timers: number } | undefined;
       for (let i = 1; i <= CYCLES; i++) {
         const handle = await client.lock("cycle", { signal: caller.signal });
@@ -68,11 +69,21 @@ describe("lock() and release() cycles", () => {
         if (i % 1_000 === 0) await new Promise((r) => setImmediate(r));
         if (i === WARM_UP) {
           const session = await sessionOf();
-          baseline = { session: getEventListeners(session.signal, "abort").length, caller: getEventListeners(caller.signal, "abort").length, heap: heapAfterGc(), timers: clock.pending.size };
+          baseline = {
+            session: getEventListeners(session.signal, "abort").length,
+            caller: getEventListeners(caller.signal, "abort").length,
+            heap: heapAfterGc(),
+            timers: clock.pending.size,
+          };
         }
       }
       const session = await sessionOf();
-      const end = { session: getEventListeners(session.signal, "abort").length, caller: getEventListeners(caller.signal, "abort").length, heap: heapAfterGc(), timers: clock.pending.size };
+      const end = {
+        session: getEventListeners(session.signal, "abort").length,
+        caller: getEventListeners(caller.signal, "abort").length,
+        heap: heapAfterGc(),
+        timers: clock.pending.size,
+      };
       expect.soft(end.session).toBe(baseline!.session);
       expect.soft(end.caller).toBe(baseline!.caller);
       expect.soft(end.timers).toBe(baseline!.timers);

@@ -15,7 +15,9 @@ function fakeConnection(keepalives: "answer" | "hang"): { connection: LockApi; p
       paths.push(name);
       if (name === "KeepAlive" && keepalives === "answer") {
         const { sessionIds } = build() as { sessionIds: bigint[] };
-        return Promise.resolve({ sessions: sessionIds.map((sessionId) => ({ sessionId, ttlMs: 10_000 })) });
+        return Promise.resolve({
+          sessions: sessionIds.map((sessionId) => ({ sessionId, ttlMs: 10_000 })),
+        });
       }
       if (name === "CloseSession") return Promise.resolve({});
       return new Promise(() => undefined);
@@ -25,7 +27,16 @@ function fakeConnection(keepalives: "answer" | "hang"): { connection: LockApi; p
 }
 
 function settings(openedSentAt: number, ttlMs: number): SessionSettings {
-  return { id: 7n, ttlMs, clientName: "t", openedSentAt, callTimeoutMs: 1_000, retryBudgetMs: 1_000, driftBound: 0.01, deadlineTickMs: 50 };
+  return {
+    id: 7n,
+    ttlMs,
+    clientName: "t",
+    openedSentAt,
+    callTimeoutMs: 1_000,
+    retryBudgetMs: 1_000,
+    driftBound: 0.01,
+    deadlineTickMs: 50,
+  };
 }
 
 describe("session deadline", () => {
@@ -76,13 +87,22 @@ describe("a grant that came after the caller lost track of its Acquire", () => {
       },
     } as LockApi;
     const session = new Session(connection, settings(monotonicMs(), 10_000), systemClock);
-    const reported = new Promise<import("../../../client/session.ts").LateGrantRelease>((resolve) => session.onLateGrantReleased(resolve));
+    const reported = new Promise<import("../../../client/session.ts").LateGrantRelease>((resolve) =>
+      session.onLateGrantReleased(resolve),
+    );
     const pending = session.startAcquire("late");
     await expect(pending.result).rejects.toBeInstanceOf(OutcomeUnknownError);
     const late = await reported;
-    expect(late).toMatchObject({ lock: "late", acquireSeq: pending.seq, token: 42n, outcome: "released" });
+    expect(late).toMatchObject({
+      lock: "late",
+      acquireSeq: pending.seq,
+      token: 42n,
+      outcome: "released",
+    });
     expect(late.releaseAnsweredNs).not.toBeNull();
-    expect(late.learntAtNs <= late.releaseSentNs && late.releaseSentNs <= late.releaseAnsweredNs!).toBe(true);
+    expect(
+      late.learntAtNs <= late.releaseSentNs && late.releaseSentNs <= late.releaseAnsweredNs!,
+    ).toBe(true);
     expect(paths.filter((p) => p === "Release")).toHaveLength(1);
     await session.unsettledAcquire("late");
     await session.close();

@@ -6,16 +6,24 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 function block(ms: number): void {
   const until = performance.now() + ms;
-  while (performance.now() < until) { /* a synchronous stretch: the event loop stalls */ }
+  while (performance.now() < until) {
+    /* a synchronous stretch: the event loop stalls */
+  }
 }
 
 /** A clock moved by hand; `advance` runs the interval timers that fall due, each once, late after a jump (as a stalled loop does). */
 class HandClock implements ClientClock {
   private now = 1_000;
   private readonly intervals = new Set<{ fn: () => void; ms: number; next: number }>();
-  monotonicMs(): number { return this.now; }
-  wallMs(): number { return this.now; }
-  setTimeout(): Timer { throw new Error("not used"); }
+  monotonicMs(): number {
+    return this.now;
+  }
+  wallMs(): number {
+    return this.now;
+  }
+  setTimeout(): Timer {
+    throw new Error("not used");
+  }
   setInterval(fn: () => void, ms: number): Timer {
     const t = { fn, ms, next: this.now + ms };
     this.intervals.add(t);

@@ -21,7 +21,10 @@ function reachable(entry: string): { files: Set<string>; packages: Set<string> }
       const spec = m[1];
       if (/^import\s+type\s/m.test(m[0]) || /^export\s+type\s/m.test(m[0])) continue;
       if (spec.startsWith(".")) todo.push(resolve(dirname(file), spec));
-      else packages.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
+      else
+        packages.add(
+          spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0],
+        );
     }
   }
   return { files: new Set([...files].map((f) => relative(ROOT, f))), packages };
@@ -31,7 +34,11 @@ describe("palisade/client", () => {
   it("loads neither the server nor palisadectl", () => {
     const { files, packages } = reachable("client/index.ts");
     expect(files.has("client/session.ts")).toBe(true);
-    expect([...files].filter((f) => f.startsWith("node/server/") || f.startsWith("node/raft/") || f === "client/cli.ts")).toEqual([]);
+    expect(
+      [...files].filter(
+        (f) => f.startsWith("node/server/") || f.startsWith("node/raft/") || f === "client/cli.ts",
+      ),
+    ).toEqual([]);
     expect(packages.has("commander")).toBe(false);
     expect(packages.has("level")).toBe(false);
   });

@@ -20,7 +20,16 @@ function wallJump(ms: number): void {
 const silent: LockApi = { call: () => new Promise(() => undefined) };
 
 function settings(ttlMs: number): SessionSettings {
-  return { id: 9n, ttlMs, clientName: "t", openedSentAt: monotonicMs(), callTimeoutMs: 1_000, retryBudgetMs: 1_000, driftBound: 0.01, deadlineTickMs: 50 };
+  return {
+    id: 9n,
+    ttlMs,
+    clientName: "t",
+    openedSentAt: monotonicMs(),
+    callTimeoutMs: 1_000,
+    retryBudgetMs: 1_000,
+    driftBound: 0.01,
+    deadlineTickMs: 50,
+  };
 }
 
 afterEach(() => {
@@ -60,7 +69,11 @@ describe("system suspend", () => {
     expect(session.deadline).toBe(before);
     void session.close();
 
-    const short = new Session(silent, { ...settings(1_000), openedSentAt: monotonicMs() - 2_000 }, systemClock);
+    const short = new Session(
+      silent,
+      { ...settings(1_000), openedSentAt: monotonicMs() - 2_000 },
+      systemClock,
+    );
     expect(short.live).toBe(false);
   });
 

@@ -6,7 +6,10 @@ import { LockBusyError, OutcomeUnknownError, PalisadeClient } from "../../../cli
 import { FakeCluster } from "./fake-cluster.ts";
 
 function clientOn(fake: FakeCluster): PalisadeClient {
-  const client = new PalisadeClient({ endpoints: ["127.0.0.1:1"], clientName: "t" }, { lockApi: fake });
+  const client = new PalisadeClient(
+    { endpoints: ["127.0.0.1:1"], clientName: "t" },
+    { lockApi: fake },
+  );
   return client;
 }
 
@@ -20,7 +23,8 @@ describe("a write whose outcome is unknown", () => {
     try {
       const handle = await client.lock("a");
       let releasesLost = 2;
-      fake.fault = ({ method }) => (method === "Release" && releasesLost-- > 0 ? "drop" : "deliver");
+      fake.fault = ({ method }) =>
+        method === "Release" && releasesLost-- > 0 ? "drop" : "deliver";
 
       await expect(handle.release()).rejects.toBeInstanceOf(OutcomeUnknownError);
       const releaseSeq = seqOf(fake.requests("Release")[0]);
@@ -37,7 +41,10 @@ describe("a write whose outcome is unknown", () => {
       const releases = fake.requests("Release").filter((r) => seqOf(r) === releaseSeq);
       expect.soft(releases.length).toBe(3);
       expect.soft(fake.machine.getLock("a").holder).toBeNull();
-      const taken = await other.lock("a").then((h) => h.token, (e: unknown) => e);
+      const taken = await other.lock("a").then(
+        (h) => h.token,
+        (e: unknown) => e,
+      );
       expect.soft(typeof taken).toBe("bigint");
       await b.release();
     } finally {

@@ -9,9 +9,16 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../eventually.ts";
 
-const WATCHDOG = resolve(fileURLToPath(new URL("../../../client/run/watchdog.mjs", import.meta.url)));
+const WATCHDOG = resolve(
+  fileURLToPath(new URL("../../../client/run/watchdog.mjs", import.meta.url)),
+);
 
-interface ExitMessage { type: "exit"; code: number | null; signal: string | null; killedFor: string | null }
+interface ExitMessage {
+  type: "exit";
+  code: number | null;
+  signal: string | null;
+  killedFor: string | null;
+}
 
 const started: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -39,7 +46,8 @@ async function waitForFile(path: string, ended: Promise<unknown>): Promise<numbe
   let over = false;
   void ended.then(() => (over = true));
   for (;;) {
-    if (existsSync(path) && readFileSync(path, "utf8").trim() !== "") return Number(readFileSync(path, "utf8").trim());
+    if (existsSync(path) && readFileSync(path, "utf8").trim() !== "")
+      return Number(readFileSync(path, "utf8").trim());
     if (over) return null;
     await sleep(10);
   }
@@ -63,7 +71,11 @@ interface Watched {
 function startWatchdog(script: string, deadline: bigint): Watched {
   const dir = mkdtempSync(join(tmpdir(), "palisade-wd-"));
   dirs.push(dir);
-  const wd = fork(WATCHDOG, [], { detached: true, stdio: ["ignore", "ignore", "inherit", "ipc"], execArgv: [] });
+  const wd = fork(WATCHDOG, [], {
+    detached: true,
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    execArgv: [],
+  });
   started.push(wd);
   const exit = new Promise<ExitMessage>((done) => {
     wd.on("message", (m: { type: string }) => {
@@ -71,7 +83,14 @@ function startWatchdog(script: string, deadline: bigint): Watched {
     });
   });
   const ended = Promise.race([exit, new Promise((done) => wd.once("exit", done))]);
-  wd.send({ type: "start", deadline: deadline.toString(), command: "sh", args: ["-c", script], cwd: dir, env: { ...process.env, DIR: dir } });
+  wd.send({
+    type: "start",
+    deadline: deadline.toString(),
+    command: "sh",
+    args: ["-c", script],
+    cwd: dir,
+    env: { ...process.env, DIR: dir },
+  });
   return { wd, dir, deadline, exit, ended };
 }
 
@@ -81,13 +100,20 @@ function startWatchdog(script: string, deadline: bigint): Watched {
  * loaded machine: a run whose deadline came first proves nothing and is started again with
  * twice the margin.
  */
-async function startInTime(script: string, file: string, marginMs = 1_000): Promise<Watched & { pid: number }> {
+async function startInTime(
+  script: string,
+  file: string,
+  marginMs = 1_000,
+): Promise<Watched & { pid: number }> {
   for (let margin = marginMs; ; margin *= 2) {
     const run = startWatchdog(script, nowNs() + BigInt(margin) * 1_000_000n);
     const pid = await waitForFile(join(run.dir, file), run.ended);
     if (pid !== null && nowNs() < run.deadline) return { ...run, pid };
     run.wd.kill("SIGKILL");
-    if (margin >= 64_000) throw new Error(`the command never wrote ${file} before its deadline, even ${margin} ms away`);
+    if (margin >= 64_000)
+      throw new Error(
+        `the command never wrote ${file} before its deadline, even ${margin} ms away`,
+      );
   }
 }
 
@@ -114,7 +140,10 @@ describe("run watchdog", () => {
     // delivered too late is inconclusive, and the run is made again with a longer deadline.
     for (let margin = 1_000; ; margin *= 2) {
       const extended = await startInTime(FAMILY, "child", margin);
-      extended.wd.send({ type: "extend", deadline: (extended.deadline + 60_000_000_000n).toString() });
+      extended.wd.send({
+        type: "extend",
+        deadline: (extended.deadline + 60_000_000_000n).toString(),
+      });
       await sleepUntil(extended.deadline + 300_000_000n);
       // Had the extension been ignored, the deadline would have killed the group already.
       extended.wd.send({ type: "kill" });
@@ -132,7 +161,10 @@ describe("run watchdog", () => {
   });
 
   it("reports the command's own exit code and kills what it left in its group", async () => {
-    const { dir, exit, ended } = startWatchdog('sleep 600 & echo $! > "$DIR/grandchild"; exit 7', nowNs() + 60_000_000_000n);
+    const { dir, exit, ended } = startWatchdog(
+      'sleep 600 & echo $! > "$DIR/grandchild"; exit 7',
+      nowNs() + 60_000_000_000n,
+    );
     const answer = await exit;
     expect(answer).toMatchObject({ code: 7, killedFor: null });
     const grandchild = await waitForFile(join(dir, "grandchild"), ended);

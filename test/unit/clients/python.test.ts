@@ -32,40 +32,65 @@ function unitTestNames(): string[] {
   const dir = join(clientDir, "tests", "unit");
   return readdirSync(dir)
     .filter((f) => /^test_\w+\.py$/.test(f))
-    .flatMap((f) => [...readFileSync(join(dir, f), "utf8").matchAll(/^\s+def (test_\w+)\(/gm)].map((m) => m[1] as string))
+    .flatMap((f) =>
+      [...readFileSync(join(dir, f), "utf8").matchAll(/^\s+def (test_\w+)\(/gm)].map(
+        (m) => m[1] as string,
+      ),
+    )
     .sort();
 }
 
 describe("Python client", () => {
   it("the committed stubs are byte-identical to a fresh run of scripts/gen-python.sh", () => {
-    execFileSync("bash", [join(repoRoot, "scripts", "gen-python.sh"), "--out", outDir], { stdio: "pipe" });
+    execFileSync("bash", [join(repoRoot, "scripts", "gen-python.sh"), "--out", outDir], {
+      stdio: "pipe",
+    });
     const committedDir = join(clientDir, "palisade", "v1");
     const freshDir = join(outDir, "palisade", "v1");
-    const committed = readdirSync(committedDir).filter((f) => f !== "__pycache__").sort();
+    const committed = readdirSync(committedDir)
+      .filter((f) => f !== "__pycache__")
+      .sort();
     expect(readdirSync(freshDir).sort(), "files in clients/python/palisade/v1").toEqual(committed);
     expect(committed).toContain("lock_pb2_grpc.py");
     for (const file of committed) {
       const fresh = readFileSync(join(freshDir, file), "utf8");
       const kept = readFileSync(join(committedDir, file), "utf8");
-      expect(fresh === kept, `clients/python/palisade/v1/${file} is stale: run scripts/gen-python.sh`).toBe(true);
+      expect(
+        fresh === kept,
+        `clients/python/palisade/v1/${file} is stale: run scripts/gen-python.sh`,
+      ).toBe(true);
     }
   }, 60_000);
 
   it("every error reason has the status code and error class that proto/wire.ts gives it", () => {
-    const dump = python(["-c", [
-      "import json",
-      "from palisade.wire import WIRE_ERRORS",
-      "print(json.dumps({name: [code.value[0], cls.__name__] for name, (code, cls) in WIRE_ERRORS.items()}))",
-    ].join("\n")]);
+    const dump = python([
+      "-c",
+      [
+        "import json",
+        "from palisade.wire import WIRE_ERRORS",
+        "print(json.dumps({name: [code.value[0], cls.__name__] for name, (code, cls) in WIRE_ERRORS.items()}))",
+      ].join("\n"),
+    ]);
     expect(dump.status, dump.stderr).toBe(0);
     const table = JSON.parse(dump.stdout) as Record<string, [number, string]>;
-    const expected = Object.fromEntries(Object.entries(WIRE_ERRORS).map(([name, e]) => [name, [e.code, e.errorClass]]));
+    const expected = Object.fromEntries(
+      Object.entries(WIRE_ERRORS).map(([name, e]) => [name, [e.code, e.errorClass]]),
+    );
     expect(table).toEqual(expected);
     expect(table.ERROR_REASON_NOT_LEADER).toEqual([Status.UNAVAILABLE, "UnavailableError"]);
   }, 60_000);
 
   it("type-checks under mypy --strict", () => {
-    const run = python(["-m", "mypy", "--config-file", "mypy.ini", "--cache-dir", join(outDir, "mypy-cache"), "palisade", "tests"]);
+    const run = python([
+      "-m",
+      "mypy",
+      "--config-file",
+      "mypy.ini",
+      "--cache-dir",
+      join(outDir, "mypy-cache"),
+      "palisade",
+      "tests",
+    ]);
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/^Success: no issues found in \d+ source files/m);
   }, 120_000);
@@ -77,8 +102,12 @@ describe("Python client", () => {
     expect(run.stderr, report).toMatch(/^OK$/m);
     expect(run.stderr, report).not.toMatch(/skipped/);
     // A module that fails to load, or a test discovery passes over, must not go unnoticed.
-    const ran = [...run.stderr.matchAll(/^(test_\w+) \(tests\.unit\.[\w.]+\)/gm)].map((m) => m[1]).sort();
+    const ran = [...run.stderr.matchAll(/^(test_\w+) \(tests\.unit\.[\w.]+\)/gm)]
+      .map((m) => m[1])
+      .sort();
     expect(ran, report).toEqual(unitTestNames());
-    expect(ran).toContain("test_a_cancel_wait_refused_by_a_limit_or_a_server_error_is_sent_again_until_the_cluster_answers_it");
+    expect(ran).toContain(
+      "test_a_cancel_wait_refused_by_a_limit_or_a_server_error_is_sent_again_until_the_cluster_answers_it",
+    );
   }, 120_000);
 });

@@ -83,21 +83,39 @@ describe("pretty logs", () => {
   it("write one line per event that starts with the node id, then time, level, term, message and fields", () => {
     const sink = textSink();
     const raft: { term: bigint | undefined } = { term: undefined };
-    const log = createLogger({ nodeId: 2, level: "info", term: () => raft.term, destination: prettyStream({ color: false, destination: sink.stream }) });
+    const log = createLogger({
+      nodeId: 2,
+      level: "info",
+      term: () => raft.term,
+      destination: prettyStream({ color: false, destination: sink.stream }),
+    });
     log.info("recovered durable state");
     raft.term = 3n;
     log.warn({ role: "leader", token: 2n ** 60n }, "now leader in term 3");
-    const lines = sink.text().split("\n").filter((l) => l !== "");
+    const lines = sink
+      .text()
+      .split("\n")
+      .filter((l) => l !== "");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^node 2 \d\d:\d\d:\d\d\.\d{3} INFO {2}recovered durable state$/);
-    expect(lines[1]).toMatch(/^node 2 \d\d:\d\d:\d\d\.\d{3} WARN {2}term 3 now leader in term 3 \{"role":"leader","token":"1152921504606846976"\}$/);
+    expect(lines[1]).toMatch(
+      /^node 2 \d\d:\d\d:\d\d\.\d{3} WARN {2}term 3 now leader in term 3 \{"role":"leader","token":"1152921504606846976"\}$/,
+    );
   });
 
   it("colour the node id and the level only when asked", () => {
     const plain = textSink();
-    createLogger({ nodeId: 1, level: "info", destination: prettyStream({ color: false, destination: plain.stream }) }).info("x");
+    createLogger({
+      nodeId: 1,
+      level: "info",
+      destination: prettyStream({ color: false, destination: plain.stream }),
+    }).info("x");
     const coloured = textSink();
-    createLogger({ nodeId: 1, level: "info", destination: prettyStream({ color: true, destination: coloured.stream }) }).info("x");
+    createLogger({
+      nodeId: 1,
+      level: "info",
+      destination: prettyStream({ color: true, destination: coloured.stream }),
+    }).info("x");
     expect(plain.text()).not.toContain("\u001b[");
     // Node 1's colour is magenta (ESC [35m).
     expect(coloured.text()).toContain("\u001b[35mnode 1\u001b[39m");

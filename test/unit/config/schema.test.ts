@@ -4,8 +4,17 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  ConfigError, DEFAULT_DISK, DEFAULT_LIMITS, DEFAULT_RAFT, DEFAULT_SESSION, clusterConfigSchema,
-  formatHostPort, loadClusterConfig, nodeConfig, parseClusterConfig, parseHostPort,
+  ConfigError,
+  DEFAULT_DISK,
+  DEFAULT_LIMITS,
+  DEFAULT_RAFT,
+  DEFAULT_SESSION,
+  clusterConfigSchema,
+  formatHostPort,
+  loadClusterConfig,
+  nodeConfig,
+  parseClusterConfig,
+  parseHostPort,
 } from "../../../node/config/index.ts";
 import type { ClusterConfigInput } from "../../../node/config/index.ts";
 import { lockLimitsOf } from "../../../node/server/node.ts";
@@ -39,16 +48,34 @@ describe("shipped cluster files", () => {
   it("local.json validates, with data dirs resolved next to the repository", () => {
     const cfg = loadClusterConfig(join(repo, "cluster-config/local.json"));
     expect(cfg.nodes.map((n) => n.id)).toEqual([1, 2, 3]);
-    expect(cfg.nodes.map((n) => n.clientAddress)).toEqual(["127.0.0.1:7001", "127.0.0.1:7002", "127.0.0.1:7003"]);
-    expect(cfg.nodes.map((n) => n.peerAddress)).toEqual(["127.0.0.1:7101", "127.0.0.1:7102", "127.0.0.1:7103"]);
-    expect(cfg.nodes.map((n) => n.metricsAddress)).toEqual(["127.0.0.1:7201", "127.0.0.1:7202", "127.0.0.1:7203"]);
-    expect(cfg.nodes.map((n) => n.dataDir)).toEqual([1, 2, 3].map((i) => join(repo, "data", `node-${i}`)));
+    expect(cfg.nodes.map((n) => n.clientAddress)).toEqual([
+      "127.0.0.1:7001",
+      "127.0.0.1:7002",
+      "127.0.0.1:7003",
+    ]);
+    expect(cfg.nodes.map((n) => n.peerAddress)).toEqual([
+      "127.0.0.1:7101",
+      "127.0.0.1:7102",
+      "127.0.0.1:7103",
+    ]);
+    expect(cfg.nodes.map((n) => n.metricsAddress)).toEqual([
+      "127.0.0.1:7201",
+      "127.0.0.1:7202",
+      "127.0.0.1:7203",
+    ]);
+    expect(cfg.nodes.map((n) => n.dataDir)).toEqual(
+      [1, 2, 3].map((i) => join(repo, "data", `node-${i}`)),
+    );
     expect(cfg.raft).toEqual(DEFAULT_RAFT);
   });
 
   it("the three-host example validates and keeps absolute data dirs", () => {
     const cfg = loadClusterConfig(join(repo, "cluster-config/three-host/palisade.json"));
-    expect(cfg.nodes.map((n) => n.peerAddress)).toEqual(["10.0.0.11:7100", "10.0.0.12:7100", "10.0.0.13:7100"]);
+    expect(cfg.nodes.map((n) => n.peerAddress)).toEqual([
+      "10.0.0.11:7100",
+      "10.0.0.12:7100",
+      "10.0.0.13:7100",
+    ]);
     expect(cfg.nodes.every((n) => n.dataDir === "/var/lib/palisade")).toBe(true);
     expect(cfg.limits).toEqual(DEFAULT_LIMITS);
   });
@@ -85,7 +112,10 @@ describe("defaults", () => {
   });
 
   it("fill in the knobs left out of a section that is present", () => {
-    const cfg = parseClusterConfig({ ...threeNodes(), raft: { tickMs: 50 }, limits: { maxSessions: 7 } }, "x.json");
+    const cfg = parseClusterConfig(
+      { ...threeNodes(), raft: { tickMs: 50 }, limits: { maxSessions: 7 } },
+      "x.json",
+    );
     expect(cfg.raft).toEqual({ ...DEFAULT_RAFT, tickMs: 50 });
     expect(cfg.limits).toEqual({ ...DEFAULT_LIMITS, maxSessions: 7 });
   });
@@ -96,7 +126,11 @@ describe("defaults", () => {
       "/etc/palisade/test.json",
     );
     expect(cfg.nodes[0].dataDir).toBe("/etc/palisade/data/node-1");
-    expect(cfg.tls).toEqual({ ca: "/etc/palisade/tls/ca.pem", cert: "/abs/node.pem", key: "/etc/palisade/tls/key.pem" });
+    expect(cfg.tls).toEqual({
+      ca: "/etc/palisade/tls/ca.pem",
+      cert: "/abs/node.pem",
+      key: "/etc/palisade/tls/key.pem",
+    });
   });
 
   it("accept JSON text as well as a parsed value", () => {
@@ -121,19 +155,26 @@ describe("errors name the field", () => {
     expect(found).toContain("nodes[1].id: expected an integer ≥ 1");
   });
 
-  it.each(["127.0.0.1", "127.0.0.1:0", "127.0.0.1:65536", ":7000", "host name:7000", "::1:7000", "http://a:1"])(
-    "a bad address %j",
-    (bad) => {
-      const input = threeNodes();
-      input.nodes[1].peerAddress = bad;
-      expect(problems(input)).toEqual(["nodes[1].peerAddress: expected host:port"]);
-    },
-  );
+  it.each([
+    "127.0.0.1",
+    "127.0.0.1:0",
+    "127.0.0.1:65536",
+    ":7000",
+    "host name:7000",
+    "::1:7000",
+    "http://a:1",
+  ])("a bad address %j", (bad) => {
+    const input = threeNodes();
+    input.nodes[1].peerAddress = bad;
+    expect(problems(input)).toEqual(["nodes[1].peerAddress: expected host:port"]);
+  });
 
   it("an address used twice, across nodes and fields", () => {
     const input = threeNodes();
     input.nodes[2].metricsAddress = "127.0.0.1:7001";
-    expect(problems(input)).toEqual(["nodes[2].metricsAddress: duplicate address 127.0.0.1:7001 (also nodes[0].clientAddress)"]);
+    expect(problems(input)).toEqual([
+      "nodes[2].metricsAddress: duplicate address 127.0.0.1:7001 (also nodes[0].clientAddress)",
+    ]);
   });
 
   it("an election timeout too short for the heartbeat", () => {
@@ -153,14 +194,31 @@ describe("errors name the field", () => {
 
   it("the lock kinds' limits: defaults, bounds, and the replicated limits a leader proposes", () => {
     const defaults = parseClusterConfig(threeNodes(), "x.json");
-    expect(defaults.limits).toMatchObject({ maxPermits: 10_000, maxLocksPerAcquire: 64, maxHolderDataBytes: 1_024, minHoldMs: 1_000, maxHoldMs: 86_400_000 });
-    const kinds = { maxPermits: 8, maxLocksPerAcquire: 4, maxHolderDataBytes: 256, minHoldMs: 2_000, maxHoldMs: 60_000 };
+    expect(defaults.limits).toMatchObject({
+      maxPermits: 10_000,
+      maxLocksPerAcquire: 64,
+      maxHolderDataBytes: 1_024,
+      minHoldMs: 1_000,
+      maxHoldMs: 86_400_000,
+    });
+    const kinds = {
+      maxPermits: 8,
+      maxLocksPerAcquire: 4,
+      maxHolderDataBytes: 256,
+      minHoldMs: 2_000,
+      maxHoldMs: 60_000,
+    };
     const cfg = nodeConfig(parseClusterConfig({ ...threeNodes(), limits: kinds }, "x.json"), 1);
     expect(lockLimitsOf(cfg)).toMatchObject(kinds);
     expect(problems({ ...threeNodes(), limits: { minHoldMs: 5_000, maxHoldMs: 4_000 } })).toEqual([
       "limits.maxHoldMs: must be at least limits.minHoldMs (5000)",
     ]);
-    expect(problems({ ...threeNodes(), limits: { maxPermits: 0, maxLocksPerAcquire: 5_000, maxHolderDataBytes: 1 << 20 } })).toEqual([
+    expect(
+      problems({
+        ...threeNodes(),
+        limits: { maxPermits: 0, maxLocksPerAcquire: 5_000, maxHolderDataBytes: 1 << 20 },
+      }),
+    ).toEqual([
       "limits.maxPermits: expected an integer from 1 to 1000000",
       "limits.maxLocksPerAcquire: expected an integer from 1 to 4096",
       "limits.maxHolderDataBytes: expected an integer from 0 to 65536",
@@ -180,12 +238,18 @@ describe("errors name the field", () => {
   });
 
   it("a drift bound that would swallow the TTL", () => {
-    expect(problems({ ...threeNodes(), session: { driftBound: 0.5 } })[0]).toMatch(/^session\.driftBound: must be below 0\.5/);
-    expect(problems({ ...threeNodes(), session: { driftBound: -0.1 } })[0]).toMatch(/^session\.driftBound: /);
+    expect(problems({ ...threeNodes(), session: { driftBound: 0.5 } })[0]).toMatch(
+      /^session\.driftBound: must be below 0\.5/,
+    );
+    expect(problems({ ...threeNodes(), session: { driftBound: -0.1 } })[0]).toMatch(
+      /^session\.driftBound: /,
+    );
   });
 
   it("a misspelt knob and a wrong type", () => {
-    expect(problems({ ...threeNodes(), raft: { electionTick: 10 } })).toEqual(["raft.electionTick: unknown field"]);
+    expect(problems({ ...threeNodes(), raft: { electionTick: 10 } })).toEqual([
+      "raft.electionTick: unknown field",
+    ]);
     expect(problems({ ...threeNodes(), disk: { reserveBytes: "64MiB" } })).toEqual([
       "disk.reserveBytes: expected an integer ≥ 0",
     ]);
@@ -204,18 +268,22 @@ describe("errors name the field", () => {
     input.nodes[0].clientAddress = "nope";
     input.nodes[1].dataDir = "";
     const found = problems({ ...input, limits: { maxSessions: 0 } });
-    expect(found).toEqual(expect.arrayContaining([
-      "nodes[0].clientAddress: expected host:port",
-      "nodes[1].dataDir: expected a path",
-      "limits.maxSessions: expected an integer ≥ 1",
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        "nodes[0].clientAddress: expected host:port",
+        "nodes[1].dataDir: expected a path",
+        "limits.maxSessions: expected an integer ≥ 1",
+      ]),
+    );
     expect(found).toHaveLength(3);
   });
 
   it("two nodes on one host sharing a data dir", () => {
     const input = threeNodes();
     input.nodes[1].dataDir = "./data/node-1";
-    expect(problems(input)).toEqual(["nodes[1].dataDir: /etc/palisade/data/node-1 is also nodes[0].dataDir on the same host"]);
+    expect(problems(input)).toEqual([
+      "nodes[1].dataDir: /etc/palisade/data/node-1 is also nodes[0].dataDir on the same host",
+    ]);
   });
 
   it("the same data dir on different hosts is fine", () => {
@@ -267,7 +335,9 @@ describe("nodeConfig", () => {
 
   it("names the id when it is not in the file", () => {
     expect(() => nodeConfig(cfg, 4)).toThrow(ConfigError);
-    expect(() => nodeConfig(cfg, 4)).toThrow("--id: node 4 is not in the cluster file (its nodes: 1, 2, 3)");
+    expect(() => nodeConfig(cfg, 4)).toThrow(
+      "--id: node 4 is not in the cluster file (its nodes: 1, 2, 3)",
+    );
     expect(() => nodeConfig(cfg, "two")).toThrow('--id: expected a positive integer, got "two"');
     expect(() => nodeConfig(cfg, 0)).toThrow("--id: expected a positive integer, got 0");
   });
@@ -276,7 +346,10 @@ describe("nodeConfig", () => {
 describe("host:port", () => {
   it("parses host names, IPv4 and bracketed IPv6", () => {
     expect(parseHostPort("localhost:7001")).toEqual({ host: "localhost", port: 7001 });
-    expect(parseHostPort("node-1.example.com:443")).toEqual({ host: "node-1.example.com", port: 443 });
+    expect(parseHostPort("node-1.example.com:443")).toEqual({
+      host: "node-1.example.com",
+      port: 443,
+    });
     expect(parseHostPort("[::1]:7001")).toEqual({ host: "::1", port: 7001 });
     expect(parseHostPort("[fe80::1]:99999")).toBeUndefined();
     expect(parseHostPort("[nothex]:1")).toBeUndefined();

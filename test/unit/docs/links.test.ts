@@ -92,7 +92,12 @@ function anchorsOf(text: string): Set<string> {
 }
 
 /** Why one link of `file` does not resolve, or null when it does. */
-function problemOf(file: string, target: string, read: ReadText, exists: (path: string) => boolean): string | null {
+function problemOf(
+  file: string,
+  target: string,
+  read: ReadText,
+  exists: (path: string) => boolean,
+): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")) return null;
   const hash = target.indexOf("#");
   const pathPart = decodeURI(hash === -1 ? target : target.slice(0, hash));
@@ -108,7 +113,11 @@ function problemOf(file: string, target: string, read: ReadText, exists: (path: 
 }
 
 /** Every link of `files` (paths relative to the repository) that does not resolve. */
-function brokenLinks(files: readonly string[], read: ReadText, exists: (path: string) => boolean): BrokenLink[] {
+function brokenLinks(
+  files: readonly string[],
+  read: ReadText,
+  exists: (path: string) => boolean,
+): BrokenLink[] {
   const broken: BrokenLink[] = [];
   for (const file of files) {
     const text = read(file);
@@ -168,12 +177,16 @@ describe("documentation links", () => {
       "README.md": "# R\n",
     };
     const read: ReadText = (path) => files[path] ?? null;
-    const broken = brokenLinks(["docs/a.md"], read, (path) => path in files).map((b) => `${b.line}: ${b.target}`);
+    const broken = brokenLinks(["docs/a.md"], read, (path) => path in files).map(
+      (b) => `${b.line}: ${b.target}`,
+    );
     expect(broken).toEqual(["3: missing.md", "3: #nowhere", "4: b.md#part-two"]);
   });
 
   it("gives headings the anchors GitHub gives them", () => {
-    expect(slugOf("Lock kinds: shared, semaphores, sets")).toBe("lock-kinds-shared-semaphores-sets");
+    expect(slugOf("Lock kinds: shared, semaphores, sets")).toBe(
+      "lock-kinds-shared-semaphores-sets",
+    );
     expect(slugOf("The `Stream` RPC and its limits")).toBe("the-stream-rpc-and-its-limits");
     expect(slugOf("G1–G6, in plain words")).toBe("g1g6-in-plain-words");
     expect([...anchorsOf("# A\n## A\n## A\n")]).toEqual(["a", "a-1", "a-2"]);

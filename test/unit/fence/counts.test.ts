@@ -7,14 +7,26 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FenceCounter, FenceRejectedError, fencedFetch, fencedHandler, LevelFence, MemoryFence } from "../../../client/fence/index.ts";
+import {
+  FenceCounter,
+  FenceRejectedError,
+  fencedFetch,
+  fencedHandler,
+  LevelFence,
+  MemoryFence,
+} from "../../../client/fence/index.ts";
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => {
-    s.close(() => r());
-    s.closeAllConnections();
-  })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise<void>((r) => {
+          s.close(() => r());
+          s.closeAllConnections();
+        }),
+    ),
+  );
 });
 
 describe("fence counters", () => {
@@ -28,7 +40,9 @@ describe("fence counters", () => {
 
   it("an effect that throws after admission still counts as admitted", async () => {
     const fence = new MemoryFence();
-    await expect(fence.guard("r", 1n, () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(fence.guard("r", 1n, () => Promise.reject(new Error("boom")))).rejects.toThrow(
+      "boom",
+    );
     expect(fence.counts.snapshot()).toEqual({ admitted: 1, rejected: 0 });
   });
 
@@ -45,7 +59,9 @@ describe("fence counters", () => {
       const memory = new MemoryFence({ counter });
       await memory.guard("a", 2n, () => undefined);
       await level.guard("b", 9n, () => undefined);
-      await expect(level.guard("b", 8n, () => undefined)).rejects.toBeInstanceOf(FenceRejectedError);
+      await expect(level.guard("b", 8n, () => undefined)).rejects.toBeInstanceOf(
+        FenceRejectedError,
+      );
       stop();
       await memory.guard("a", 3n, () => undefined);
     } finally {

@@ -1,18 +1,36 @@
 // The HTTP fence on a real Node http server, called with fencedFetch: header checks,
 // refusals, and the 33/34 interleavings between requests and inside a handler.
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { FenceRejectedError, fenceDone, fenceMiddleware, fencedFetch, fencedHandler, fencingTokenOf } from "../../../client/fence/index.ts";
+import {
+  FenceRejectedError,
+  fenceDone,
+  fenceMiddleware,
+  fencedFetch,
+  fencedHandler,
+  fencingTokenOf,
+} from "../../../client/fence/index.ts";
 import type { FenceMiddlewareOptions } from "../../../client/fence/index.ts";
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise<void>((r) => {
-    server.close(() => r());
-    // Keep-alive sockets of the test's fetch calls would hold close() for seconds.
-    server.closeAllConnections();
-  })));
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          // Keep-alive sockets of the test's fetch calls would hold close() for seconds.
+          server.closeAllConnections();
+        }),
+    ),
+  );
 });
 
 async function listen(listener: RequestListener): Promise<string> {
@@ -45,21 +63,27 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** A list store over HTTP: GET returns the JSON list at a path, PUT replaces it. */
-function listStore(options: FenceMiddlewareOptions, hooks: { beforeWrite?: (token: bigint) => Promise<void> } = {}) {
+function listStore(
+  options: FenceMiddlewareOptions,
+  hooks: { beforeWrite?: (token: bigint) => Promise<void> } = {},
+) {
   const data = new Map<string, string>();
   const handled: bigint[] = [];
-  const handler = fencedHandler(options, async (req: IncomingMessage, res: ServerResponse, token: bigint) => {
-    handled.push(token);
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    if (req.method === "PUT") {
-      const body = await readBody(req);
-      await hooks.beforeWrite?.(token);
-      data.set(path, body);
-      res.writeHead(204).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": "application/json" }).end(data.get(path) ?? "[]");
-  });
+  const handler = fencedHandler(
+    options,
+    async (req: IncomingMessage, res: ServerResponse, token: bigint) => {
+      handled.push(token);
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      if (req.method === "PUT") {
+        const body = await readBody(req);
+        await hooks.beforeWrite?.(token);
+        data.set(path, body);
+        res.writeHead(204).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end(data.get(path) ?? "[]");
+    },
+  );
   return { handler, data, handled };
 }
 
@@ -114,13 +138,16 @@ describe("HTTP fence", () => {
   it("holds 33 while 34's handler runs, then refuses it without running its handler (33/34 inside the handler)", async () => {
     const inside = deferred();
     const resume = deferred();
-    const store = listStore({}, {
-      beforeWrite: async (token) => {
-        if (token !== 34n) return;
-        inside.resolve();
-        await resume.promise;
+    const store = listStore(
+      {},
+      {
+        beforeWrite: async (token) => {
+          if (token !== 34n) return;
+          inside.resolve();
+          await resume.promise;
+        },
       },
-    });
+    );
     const base = await listen(store.handler);
     const by34 = putList(base, 34n, ["from-34"]);
     await inside.promise;
@@ -136,13 +163,16 @@ describe("HTTP fence", () => {
   it("holds 34 while the paused 33's handler runs; 34 then sees 33's write", async () => {
     const inside = deferred();
     const resume = deferred();
-    const store = listStore({}, {
-      beforeWrite: async (token) => {
-        if (token !== 33n) return;
-        inside.resolve();
-        await resume.promise;
+    const store = listStore(
+      {},
+      {
+        beforeWrite: async (token) => {
+          if (token !== 33n) return;
+          inside.resolve();
+          await resume.promise;
+        },
       },
-    });
+    );
     const base = await listen(store.handler);
     const by33 = putList(base, 33n, ["from-33"]);
     await inside.promise;
@@ -186,7 +216,12 @@ describe("HTTP fence", () => {
     await fencedFetch(4n, base, { method: "POST", headers: { "x-resource": "a" } });
     await fencedFetch(4n, base, { method: "POST", headers: { "x-resource": "b" } });
     await fetch(base, { headers: { "x-resource": "a" } });
-    expect(seen).toEqual([{ status: 200, token: "5" }, { status: 409 }, { status: 200, token: "4" }, { status: 428 }]);
+    expect(seen).toEqual([
+      { status: 200, token: "5" },
+      { status: 409 },
+      { status: 200, token: "4" },
+      { status: 428 },
+    ]);
   });
 
   it("middleware: a client that disconnects mid-handler keeps the resource held until its handler ends, so no update is lost (33/34)", async () => {
@@ -221,7 +256,10 @@ describe("HTTP fence", () => {
 
     // 33 reads, then stalls; its HTTP client gives up and drops the connection.
     const abort33 = new AbortController();
-    const by33 = fencedFetch(33n, `${base}/orders/42`, { method: "POST", signal: abort33.signal }).catch((err: unknown) => err);
+    const by33 = fencedFetch(33n, `${base}/orders/42`, {
+      method: "POST",
+      signal: abort33.signal,
+    }).catch((err: unknown) => err);
     await read33.promise;
     abort33.abort();
     await closed33.promise;
@@ -233,7 +271,10 @@ describe("HTTP fence", () => {
       done34 = true;
       return response;
     });
-    await until("34 queued behind 33 (or let in)", () => fence.waiting("/orders/42") === 1 || done34);
+    await until(
+      "34 queued behind 33 (or let in)",
+      () => fence.waiting("/orders/42") === 1 || done34,
+    );
     resume33.resolve();
     expect((await by34).status).toBe(204);
     expect(ended33).toBe(true);
@@ -259,7 +300,9 @@ describe("HTTP fence", () => {
       });
     });
     const abort33 = new AbortController();
-    const by33 = fencedFetch(33n, `${base}/r`, { method: "POST", signal: abort33.signal }).catch((err: unknown) => err);
+    const by33 = fencedFetch(33n, `${base}/r`, { method: "POST", signal: abort33.signal }).catch(
+      (err: unknown) => err,
+    );
     await inside.promise;
     abort33.abort();
     expect(await by33).toBeInstanceOf(Error);
@@ -294,7 +337,11 @@ describe("HTTP fence", () => {
     await fencedFetch(shared, base, { headers: { "Fencing-Mode": "exclusive" } });
     await fencedFetch({ token: 42n }, base);
     expect(got.map((h) => [h["fencing-token"], h["fencing-mode"]])).toEqual([
-      ["30", "shared"], ["40", undefined], ["41", undefined], ["30", "shared"], ["42", undefined],
+      ["30", "shared"],
+      ["40", undefined],
+      ["41", undefined],
+      ["30", "shared"],
+      ["42", undefined],
     ]);
   });
 
@@ -304,7 +351,10 @@ describe("HTTP fence", () => {
     const base = await listen((req, res) => {
       fence(req, res, (err) => {
         if (err !== undefined) {
-          seen.push({ status: (err as { statusCode: number }).statusCode, message: (err as Error).message });
+          seen.push({
+            status: (err as { statusCode: number }).statusCode,
+            message: (err as Error).message,
+          });
           res.writeHead(599).end();
           return;
         }
@@ -315,7 +365,10 @@ describe("HTTP fence", () => {
     // As they come on the wire: the resource cannot tell who set the header.
     await fetch(`${base}/r`, { method: "POST", headers: { "Fencing-Token": "20" } });
     await fetch(`${base}/r`, { headers: { "Fencing-Token": "30", "Fencing-Mode": "shared" } });
-    await fetch(`${base}/r`, { method: "DELETE", headers: { "Fencing-Token": "20", "Fencing-Mode": "shared" } });
+    await fetch(`${base}/r`, {
+      method: "DELETE",
+      headers: { "Fencing-Token": "20", "Fencing-Mode": "shared" },
+    });
     expect(seen.map((s) => s.status)).toEqual([200, 200, 403]);
     expect(seen[2]?.message).toMatch(/shared.*exclusive grant/);
     expect(fence.counts.snapshot()).toEqual({ admitted: 2, rejected: 0 });

@@ -4,7 +4,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FenceRejectedError, LevelFence, MemoryFence, parseToken, type KvFence } from "../../../client/fence/index.ts";
+import {
+  FenceRejectedError,
+  LevelFence,
+  MemoryFence,
+  parseToken,
+  type KvFence,
+} from "../../../client/fence/index.ts";
 import type { FenceOptions } from "../../../client/fence/index.ts";
 
 const dirs: string[] = [];
@@ -38,7 +44,8 @@ async function until(what: string, check: () => boolean): Promise<void> {
   throw new Error(`never happened: ${what}`);
 }
 
-const list = (text: string | undefined): string[] => (text === undefined ? [] : (JSON.parse(text) as string[]));
+const list = (text: string | undefined): string[] =>
+  text === undefined ? [] : (JSON.parse(text) as string[]);
 
 const adapters: Array<[string, (options?: FenceOptions) => Promise<KvFence>]> = [
   ["memory", async (options) => new MemoryFence(options)],
@@ -57,7 +64,12 @@ describe.each(adapters)("%s fence", (_name, make) => {
       tx.put("k", "stale");
     });
     await expect(refused).rejects.toBeInstanceOf(FenceRejectedError);
-    await expect(refused).rejects.toMatchObject({ resource: "r", token: 39n, highest: 40n, statusCode: 409 });
+    await expect(refused).rejects.toMatchObject({
+      resource: "r",
+      token: 39n,
+      highest: 40n,
+      statusCode: 409,
+    });
     expect(ran).toBe(false);
     expect(await fence.peek("k")).toBe("c");
     expect(await fence.highest("r")).toBe(40n);
@@ -70,7 +82,9 @@ describe.each(adapters)("%s fence", (_name, make) => {
     const fence = await make();
     await fence.guard("r", 34n, (tx) => tx.get("k"), { access: "read" });
     expect(await fence.highest("r")).toBe(34n);
-    await expect(fence.guard("r", 33n, (tx) => tx.put("k", "x"))).rejects.toBeInstanceOf(FenceRejectedError);
+    await expect(fence.guard("r", 33n, (tx) => tx.put("k", "x"))).rejects.toBeInstanceOf(
+      FenceRejectedError,
+    );
   });
 
   it("records nothing, token included, when the effect throws", async () => {
@@ -112,21 +126,33 @@ describe.each(adapters)("%s fence", (_name, make) => {
   });
 
   // Read-modify-write in two guarded steps: 34 reads, the paused 33 writes, 34 writes.
-  async function readModifyWrite(fence: KvFence): Promise<{ rejected: boolean; afterStale: string[]; final: string[] }> {
-    await fence.guard("orders/42", 33n, async (tx) => tx.put("orders/42", JSON.stringify(["seed"])));
-    const seenBy33 = list(await fence.guard("orders/42", 33n, (tx) => tx.get("orders/42"), { access: "read" }));
+  async function readModifyWrite(
+    fence: KvFence,
+  ): Promise<{ rejected: boolean; afterStale: string[]; final: string[] }> {
+    await fence.guard("orders/42", 33n, async (tx) =>
+      tx.put("orders/42", JSON.stringify(["seed"])),
+    );
+    const seenBy33 = list(
+      await fence.guard("orders/42", 33n, (tx) => tx.get("orders/42"), { access: "read" }),
+    );
     // 33 pauses; its session expires; 34 is granted and reads.
-    const seenBy34 = list(await fence.guard("orders/42", 34n, (tx) => tx.get("orders/42"), { access: "read" }));
+    const seenBy34 = list(
+      await fence.guard("orders/42", 34n, (tx) => tx.get("orders/42"), { access: "read" }),
+    );
     // 33 resumes and writes what it computed before the pause.
     let rejected = false;
     try {
-      await fence.guard("orders/42", 33n, (tx) => tx.put("orders/42", JSON.stringify([...seenBy33, "from-33"])));
+      await fence.guard("orders/42", 33n, (tx) =>
+        tx.put("orders/42", JSON.stringify([...seenBy33, "from-33"])),
+      );
     } catch (err) {
       if (!(err instanceof FenceRejectedError)) throw err;
       rejected = true;
     }
     const afterStale = list(await fence.peek("orders/42"));
-    await fence.guard("orders/42", 34n, (tx) => tx.put("orders/42", JSON.stringify([...seenBy34, "from-34"])));
+    await fence.guard("orders/42", 34n, (tx) =>
+      tx.put("orders/42", JSON.stringify([...seenBy34, "from-34"])),
+    );
     return { rejected, afterStale, final: list(await fence.peek("orders/42")) };
   }
 
@@ -139,7 +165,11 @@ describe.each(adapters)("%s fence", (_name, make) => {
     const fence = await make({ readsRaise: false });
     const outcome = await readModifyWrite(fence);
     // 33's write was admitted and then overwritten by 34, which never saw it.
-    expect(outcome).toEqual({ rejected: false, afterStale: ["seed", "from-33"], final: ["seed", "from-34"] });
+    expect(outcome).toEqual({
+      rejected: false,
+      afterStale: ["seed", "from-33"],
+      final: ["seed", "from-34"],
+    });
     expect(await fence.highest("orders/42")).toBe(34n);
   });
 
@@ -188,7 +218,9 @@ describe.each(adapters)("%s fence", (_name, make) => {
     resume.resolve();
     await Promise.all([by33, by34]);
     expect(list(await fence.peek("orders/42"))).toEqual(["from-33", "from-34"]);
-    await expect(fence.guard("orders/42", 33n, (tx) => tx.put("orders/42", "[]"))).rejects.toBeInstanceOf(FenceRejectedError);
+    await expect(
+      fence.guard("orders/42", 33n, (tx) => tx.put("orders/42", "[]")),
+    ).rejects.toBeInstanceOf(FenceRejectedError);
   });
 });
 
@@ -202,7 +234,9 @@ describe("LevelDB fence durability", () => {
     opened.splice(opened.indexOf(first), 1);
     const second = await openLevel({}, dir);
     expect(await second.highest("r")).toBe(34n);
-    await expect(second.guard("r", 33n, (tx) => tx.put("k", "v33"))).rejects.toBeInstanceOf(FenceRejectedError);
+    await expect(second.guard("r", 33n, (tx) => tx.put("k", "v33"))).rejects.toBeInstanceOf(
+      FenceRejectedError,
+    );
     expect(await second.peek("k")).toBe("v34");
   });
 });

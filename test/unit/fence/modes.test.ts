@@ -12,8 +12,17 @@ import { join } from "node:path";
 import { Level } from "level";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  FENCING_MODE_HEADER, FENCING_TOKEN_HEADER, FenceRejectedError, LevelFence, MemoryFence, SharedWriteError, fencedHandler, permitResource,
-  type Access as AccessKind, type FenceMode, type TokenRecords,
+  FENCING_MODE_HEADER,
+  FENCING_TOKEN_HEADER,
+  FenceRejectedError,
+  LevelFence,
+  MemoryFence,
+  SharedWriteError,
+  fencedHandler,
+  permitResource,
+  type Access as AccessKind,
+  type FenceMode,
+  type TokenRecords,
 } from "../../../client/fence/index.ts";
 
 const dirs: string[] = [];
@@ -36,7 +45,12 @@ function tempDir(): string {
 type Outcome = "admitted" | "refused" | "shared write refused";
 
 /** One access through a fence; `access` defaults to a read in shared mode and a write in exclusive mode. */
-type Access = (resource: string, token: bigint, mode: FenceMode, access?: AccessKind) => Promise<Outcome>;
+type Access = (
+  resource: string,
+  token: bigint,
+  mode: FenceMode,
+  access?: AccessKind,
+) => Promise<Outcome>;
 
 function outcomeOf(err: unknown): Outcome {
   if (err instanceof FenceRejectedError) return "refused";
@@ -47,12 +61,23 @@ function outcomeOf(err: unknown): Outcome {
 const defaultAccess = (mode: FenceMode): AccessKind => (mode === "shared" ? "read" : "write");
 
 /** A write stores its token under `${resource}/last`; a read only reads it. */
-async function kvAccess(fence: MemoryFence | LevelFence, resource: string, token: bigint, mode: FenceMode, access = defaultAccess(mode)): Promise<Outcome> {
+async function kvAccess(
+  fence: MemoryFence | LevelFence,
+  resource: string,
+  token: bigint,
+  mode: FenceMode,
+  access = defaultAccess(mode),
+): Promise<Outcome> {
   try {
-    await fence.guard(resource, token, async (tx) => {
-      if (access === "write") tx.put(`${resource}/last`, String(token));
-      else await tx.get(`${resource}/last`);
-    }, { mode, access });
+    await fence.guard(
+      resource,
+      token,
+      async (tx) => {
+        if (access === "write") tx.put(`${resource}/last`, String(token));
+        else await tx.get(`${resource}/last`);
+      },
+      { mode, access },
+    );
     return "admitted";
   } catch (err) {
     return outcomeOf(err);
@@ -68,14 +93,23 @@ async function httpFence(tokens?: TokenRecords): Promise<Access & { written: big
   });
   const server: Server = createServer(listener);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  cleanups.push(() => new Promise<void>((r) => {
-    server.close(() => r());
-    server.closeAllConnections();
-  }));
+  cleanups.push(
+    () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  );
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const access: Access = async (resource, token, mode, kind = defaultAccess(mode)) => {
-    const headers: Record<string, string> = { [FENCING_TOKEN_HEADER]: token.toString(), ...(mode === "shared" ? { [FENCING_MODE_HEADER]: "shared" } : {}) };
-    const res = await fetch(`${base}/${encodeURIComponent(resource)}`, { method: kind === "read" ? "GET" : "PUT", headers });
+    const headers: Record<string, string> = {
+      [FENCING_TOKEN_HEADER]: token.toString(),
+      ...(mode === "shared" ? { [FENCING_MODE_HEADER]: "shared" } : {}),
+    };
+    const res = await fetch(`${base}/${encodeURIComponent(resource)}`, {
+      method: kind === "read" ? "GET" : "PUT",
+      headers,
+    });
     const body = await res.text();
     if (res.status === 200) return "admitted";
     if (res.status === 409) return "refused";
@@ -86,15 +120,21 @@ async function httpFence(tokens?: TokenRecords): Promise<Access & { written: big
 }
 
 const adapters: Array<[string, () => Promise<Access>]> = [
-  ["in memory", async () => {
-    const fence = new MemoryFence();
-    return (r, t, m, a) => kvAccess(fence, r, t, m, a);
-  }],
-  ["on LevelDB", async () => {
-    const fence = await LevelFence.open(tempDir(), { sync: false });
-    cleanups.push(() => fence.close());
-    return (r, t, m, a) => kvAccess(fence, r, t, m, a);
-  }],
+  [
+    "in memory",
+    async () => {
+      const fence = new MemoryFence();
+      return (r, t, m, a) => kvAccess(fence, r, t, m, a);
+    },
+  ],
+  [
+    "on LevelDB",
+    async () => {
+      const fence = await LevelFence.open(tempDir(), { sync: false });
+      cleanups.push(() => fence.close());
+      return (r, t, m, a) => kvAccess(fence, r, t, m, a);
+    },
+  ],
   ["over HTTP", () => httpFence()],
 ];
 
@@ -103,7 +143,8 @@ describe.each(adapters)("the shared-mode fence %s", (_name, make) => {
     const access = await make();
     expect(await access("r", 10n, "exclusive")).toBe("admitted");
     // Readers granted together (12) or one after another (11, 13) land out of order.
-    for (const token of [13n, 11n, 12n, 12n, 11n, 13n]) expect(await access("r", token, "shared")).toBe("admitted");
+    for (const token of [13n, 11n, 12n, 12n, 11n, 13n])
+      expect(await access("r", token, "shared")).toBe("admitted");
   });
 
   it("a reader paused past a writer's grant is refused, and later readers are admitted", async () => {
@@ -169,34 +210,57 @@ describe("shared grants only read", () => {
 
   it.each([
     ["in memory", async () => new MemoryFence()],
-    ["on LevelDB", async () => {
-      const fence = await LevelFence.open(tempDir(), { sync: false });
-      cleanups.push(() => fence.close());
-      return fence;
-    }],
-  ])("%s, a shared access whose effect writes is refused and stores nothing, its token included", async (_name, make) => {
-    const fence = await make();
-    await fence.guard("k", 20n, (tx) => tx.put("k/value", "from 20"));
-    await fence.guard("k", 30n, async (tx) => tx.get("k/value"), { mode: "shared", access: "read" });
-    // A stale exclusive holder that calls its write a shared read.
-    let ran = false;
-    const refused = await fence.guard("k", 20n, (tx) => {
-      ran = true;
-      tx.put("k/value", "from 20, late");
-    }, { mode: "shared", access: "read" }).catch((err: unknown) => err);
-    expect(ran).toBe(true);
-    expect(await fence.peek("k/value")).toBe("from 20");
-    expect([await fence.highest("k"), await fence.highestExclusive("k")]).toEqual([30n, 20n]);
-    expect(refused).toBeInstanceOf(SharedWriteError);
-    expect((refused as SharedWriteError).message).toMatch(/shared/);
-    // A write under the fence's rule for shared grants is refused before its effect runs.
-    let wrote = false;
-    await expect(fence.guard("k", 40n, () => {
-      wrote = true;
-    }, { mode: "shared", access: "write" })).rejects.toBeInstanceOf(SharedWriteError);
-    expect(wrote).toBe(false);
-    expect(await fence.highest("k")).toBe(30n);
-  });
+    [
+      "on LevelDB",
+      async () => {
+        const fence = await LevelFence.open(tempDir(), { sync: false });
+        cleanups.push(() => fence.close());
+        return fence;
+      },
+    ],
+  ])(
+    "%s, a shared access whose effect writes is refused and stores nothing, its token included",
+    async (_name, make) => {
+      const fence = await make();
+      await fence.guard("k", 20n, (tx) => tx.put("k/value", "from 20"));
+      await fence.guard("k", 30n, async (tx) => tx.get("k/value"), {
+        mode: "shared",
+        access: "read",
+      });
+      // A stale exclusive holder that calls its write a shared read.
+      let ran = false;
+      const refused = await fence
+        .guard(
+          "k",
+          20n,
+          (tx) => {
+            ran = true;
+            tx.put("k/value", "from 20, late");
+          },
+          { mode: "shared", access: "read" },
+        )
+        .catch((err: unknown) => err);
+      expect(ran).toBe(true);
+      expect(await fence.peek("k/value")).toBe("from 20");
+      expect([await fence.highest("k"), await fence.highestExclusive("k")]).toEqual([30n, 20n]);
+      expect(refused).toBeInstanceOf(SharedWriteError);
+      expect((refused as SharedWriteError).message).toMatch(/shared/);
+      // A write under the fence's rule for shared grants is refused before its effect runs.
+      let wrote = false;
+      await expect(
+        fence.guard(
+          "k",
+          40n,
+          () => {
+            wrote = true;
+          },
+          { mode: "shared", access: "write" },
+        ),
+      ).rejects.toBeInstanceOf(SharedWriteError);
+      expect(wrote).toBe(false);
+      expect(await fence.highest("k")).toBe(30n);
+    },
+  );
 });
 
 describe("shared mode on records from before the modes", () => {
@@ -204,7 +268,9 @@ describe("shared mode on records from before the modes", () => {
     const dir = tempDir();
     const db = new Level<string, string>(dir, { keyEncoding: "utf8", valueEncoding: "utf8" });
     await db.open();
-    await db.sublevel<string, string>("fence", { keyEncoding: "utf8", valueEncoding: "utf8" }).put("old", "20");
+    await db
+      .sublevel<string, string>("fence", { keyEncoding: "utf8", valueEncoding: "utf8" })
+      .put("old", "20");
     const fence = LevelFence.over(db, { sync: false });
     cleanups.push(() => fence.close());
     expect(await kvAccess(fence, "old", 19n, "shared")).toBe("refused");
@@ -227,7 +293,9 @@ describe("shared mode on records from before the modes", () => {
 
   it("a mode the fence does not know is refused before anything is admitted", async () => {
     const fence = new MemoryFence();
-    await expect(fence.guard("m", 1n, () => undefined, { mode: "read" as FenceMode })).rejects.toThrow(RangeError);
+    await expect(
+      fence.guard("m", 1n, () => undefined, { mode: "read" as FenceMode }),
+    ).rejects.toThrow(RangeError);
     expect(await fence.highest("m")).toBeUndefined();
   });
 });

@@ -19,16 +19,36 @@ const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve
 
 async function oneNodeLeader(applied: Entry[]): Promise<Driver<number>> {
   const core = new RaftCore(
-    { id: 1, electionTicks: 10, heartbeatTicks: 1, maxInflightMsgs: 16, maxBytesPerAppend: 1 << 20, preVote: true, checkQuorum: true, random: new SeededRandom(1) },
-    { hardState: { term: 0, vote: 0, commit: 0 }, membership: { voters: [1], learners: [] }, snapshotIndex: 0, snapshotTerm: 0, entries: [] },
-  );
-  const driver = new Driver<number>(core, new InstantStorage(), { send: () => undefined, onMessage: () => undefined, close: async () => {} }, {
-    apply: (entry) => {
-      applied.push(entry);
-      return entry.index;
+    {
+      id: 1,
+      electionTicks: 10,
+      heartbeatTicks: 1,
+      maxInflightMsgs: 16,
+      maxBytesPerAppend: 1 << 20,
+      preVote: true,
+      checkQuorum: true,
+      random: new SeededRandom(1),
     },
-    restore: () => undefined,
-  });
+    {
+      hardState: { term: 0, vote: 0, commit: 0 },
+      membership: { voters: [1], learners: [] },
+      snapshotIndex: 0,
+      snapshotTerm: 0,
+      entries: [],
+    },
+  );
+  const driver = new Driver<number>(
+    core,
+    new InstantStorage(),
+    { send: () => undefined, onMessage: () => undefined, close: async () => {} },
+    {
+      apply: (entry) => {
+        applied.push(entry);
+        return entry.index;
+      },
+      restore: () => undefined,
+    },
+  );
   for (let i = 0; i < 30 && core.role !== "leader"; i++) {
     driver.tick();
     await flush();
@@ -55,8 +75,14 @@ describe("Driver.holdApply", () => {
     expect(settled).toBe(0);
     const read = driver.readIndex();
     release();
-    expect((await Promise.all(results)).map((r) => r.index)).toEqual([before + 1, before + 2, before + 3]);
-    expect(applied.map((e) => e.index)).toEqual(Array.from({ length: before + 3 }, (_, i) => i + 1));
+    expect((await Promise.all(results)).map((r) => r.index)).toEqual([
+      before + 1,
+      before + 2,
+      before + 3,
+    ]);
+    expect(applied.map((e) => e.index)).toEqual(
+      Array.from({ length: before + 3 }, (_, i) => i + 1),
+    );
     expect(await read).toBeLessThanOrEqual(driver.applied);
     expect(driver.applyBacklog).toBe(0);
   });

@@ -61,13 +61,30 @@ const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 const appendsTo = (transport: RecordingTransport, to: NodeId): AppendRequest[] =>
   transport.sent.filter((m): m is AppendRequest => m.type === "append" && m.to === to);
 const carried = (appends: readonly AppendRequest[]): string[] =>
-  appends.flatMap((a) => a.entries.filter((e) => e.kind === "normal").map((e) => new TextDecoder().decode(e.data)));
+  appends.flatMap((a) =>
+    a.entries.filter((e) => e.kind === "normal").map((e) => new TextDecoder().decode(e.data)),
+  );
 
 /** Node 1 of {1, 2, 3}, made leader of term 2 with both followers caught up to its no-op. */
 async function leader() {
   const core = new RaftCore(
-    { id: 1, electionTicks: 10, heartbeatTicks: 2, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20, preVote: false, checkQuorum: false, random: new SeededRandom(5) },
-    { hardState: { term: 1, vote: 0, commit: 0 }, membership: { voters: [1, 2, 3], learners: [] }, snapshotIndex: 0, snapshotTerm: 0, entries: [] },
+    {
+      id: 1,
+      electionTicks: 10,
+      heartbeatTicks: 2,
+      maxInflightMsgs: 8,
+      maxBytesPerAppend: 1 << 20,
+      preVote: false,
+      checkQuorum: false,
+      random: new SeededRandom(5),
+    },
+    {
+      hardState: { term: 1, vote: 0, commit: 0 },
+      membership: { voters: [1, 2, 3], learners: [] },
+      snapshotIndex: 0,
+      snapshotTerm: 0,
+      entries: [],
+    },
   );
   const storage = new GatedStorage();
   const transport = new RecordingTransport();
@@ -98,7 +115,16 @@ function propose(driver: Driver<string>, s: string): Promise<{ index: number; re
 }
 
 function ack(driver: Driver<string>, from: NodeId, index: number): void {
-  driver.receive({ type: "appendResp", from, to: 1, term: 2, success: true, index, hintIndex: 0, hintTerm: 0 });
+  driver.receive({
+    type: "appendResp",
+    from,
+    to: 1,
+    term: 2,
+    success: true,
+    index,
+    hintIndex: 0,
+    hintTerm: 0,
+  });
 }
 
 describe("the driver's write path on a leader", () => {

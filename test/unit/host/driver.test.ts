@@ -2,7 +2,14 @@
 // with inputs the core cannot take, and with snapshots the state machine cannot load.
 import { afterEach, describe, expect, it } from "vitest";
 import { RaftCore } from "../../../node/raft/core.ts";
-import type { AppendRequest, Entry, InstallSnapshot, Message, NodeId, Snapshot } from "../../../node/raft/types.ts";
+import type {
+  AppendRequest,
+  Entry,
+  InstallSnapshot,
+  Message,
+  NodeId,
+  Snapshot,
+} from "../../../node/raft/types.ts";
 import { Driver, type Applier, type DriverHooks } from "../../../node/host/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../../node/storage/log-store.ts";
 import type { SnapshotStatus, Transport } from "../../../node/transport/transport.ts";
@@ -57,34 +64,78 @@ class TextApplier implements Applier<string> {
     this.restored.push(snapshot);
   }
   private static check(snapshot: Snapshot): void {
-    if (new TextDecoder().decode(snapshot.data.subarray(0, 2)) !== "ok") throw new Error("not a snapshot of this state machine");
+    if (new TextDecoder().decode(snapshot.data.subarray(0, 2)) !== "ok")
+      throw new Error("not a snapshot of this state machine");
   }
 }
 
 /** Node 2 of {1, 2, 3}, a follower with an empty log. */
 function follower(hooks: DriverHooks = {}) {
   const core = new RaftCore(
-    { id: 2, electionTicks: 10, heartbeatTicks: 2, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20, preVote: true, checkQuorum: true, random: new SeededRandom(3) },
-    { hardState: { term: 1, vote: 0, commit: 0 }, membership, snapshotIndex: 0, snapshotTerm: 0, entries: [] },
+    {
+      id: 2,
+      electionTicks: 10,
+      heartbeatTicks: 2,
+      maxInflightMsgs: 8,
+      maxBytesPerAppend: 1 << 20,
+      preVote: true,
+      checkQuorum: true,
+      random: new SeededRandom(3),
+    },
+    {
+      hardState: { term: 1, vote: 0, commit: 0 },
+      membership,
+      snapshotIndex: 0,
+      snapshotTerm: 0,
+      entries: [],
+    },
   );
   const storage = new MemoryStorage();
   const transport = new MemoryTransport();
   const applier = new TextApplier();
   const fatal: unknown[] = [];
-  const driver = new Driver<string>(core, storage, transport, applier, { onFatal: (e) => fatal.push(e), ...hooks });
+  const driver = new Driver<string>(core, storage, transport, applier, {
+    onFatal: (e) => fatal.push(e),
+    ...hooks,
+  });
   drivers.push(driver);
   return { core, storage, transport, applier, fatal, driver };
 }
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
-const entry = (index: number, term: number, s = `e${index}`): Entry => ({ index, term, kind: "normal", data: text(s) });
+const entry = (index: number, term: number, s = `e${index}`): Entry => ({
+  index,
+  term,
+  kind: "normal",
+  data: text(s),
+});
 
-function append(prevIndex: number, entries: Entry[], commit: number, from: NodeId = 1): AppendRequest {
-  return { type: "append", from, to: 2, term: 2, prevIndex, prevTerm: prevIndex === 0 ? 0 : 2, entries, commit };
+function append(
+  prevIndex: number,
+  entries: Entry[],
+  commit: number,
+  from: NodeId = 1,
+): AppendRequest {
+  return {
+    type: "append",
+    from,
+    to: 2,
+    term: 2,
+    prevIndex,
+    prevTerm: prevIndex === 0 ? 0 : 2,
+    entries,
+    commit,
+  };
 }
 
 function installSnapshot(index: number, body: string): InstallSnapshot {
-  return { type: "snapshot", from: 1, to: 2, term: 2, snapshot: { meta: { index, term: 2, membership }, data: text(body) } };
+  return {
+    type: "snapshot",
+    from: 1,
+    to: 2,
+    term: 2,
+    snapshot: { meta: { index, term: 2, membership }, data: text(body) },
+  };
 }
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -105,12 +156,16 @@ describe("Driver", () => {
     expect(dropped).toHaveLength(1);
     expect(dropped[0]!.message).toBe(broken);
     expect(String(dropped[0]!.error)).toMatch(/append at 7/);
-    expect(f.transport.sent).toContainEqual(expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 2 }));
+    expect(f.transport.sent).toContainEqual(
+      expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 2 }),
+    );
   });
 
   it("checks a snapshot from the leader before storing it: one the state machine cannot load is dropped and reported, and the next good one installs", async () => {
     const rejected: Array<{ message: InstallSnapshot; error: unknown }> = [];
-    const f = follower({ onSnapshotRejected: (message, error) => rejected.push({ message, error }) });
+    const f = follower({
+      onSnapshotRejected: (message, error) => rejected.push({ message, error }),
+    });
     const bad = installSnapshot(10, "garbage from another version");
     f.driver.receive(bad);
     await settle();
@@ -130,17 +185,36 @@ describe("Driver", () => {
     const good = installSnapshot(10, "ok: state at 10");
     f.driver.receive(good);
     await eventually(() => expect(f.applier.restored).toEqual([good.snapshot]));
-    expect(f.storage.saves.filter((b) => b.snapshot).map((b) => b.snapshot)).toEqual([good.snapshot]);
+    expect(f.storage.saves.filter((b) => b.snapshot).map((b) => b.snapshot)).toEqual([
+      good.snapshot,
+    ]);
     expect(f.core.log.offset).toBe(10);
-    expect(f.transport.sent).toContainEqual(expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 10 }));
+    expect(f.transport.sent).toContainEqual(
+      expect.objectContaining({ type: "appendResp", to: 1, success: true, index: 10 }),
+    );
     expect(f.driver.rejectedSnapshots).toBe(1);
   });
 
   it("passes the transport's snapshot reports to the core: progress keeps a long transfer going, a failure makes the leader probe at once", async () => {
     // Node 1 of {1, 2} with entries 1..10 committed: it becomes leader and compacts them.
     const core = new RaftCore(
-      { id: 1, electionTicks: 10, heartbeatTicks: 2, maxInflightMsgs: 8, maxBytesPerAppend: 1 << 20, preVote: false, checkQuorum: false, random: new SeededRandom(5) },
-      { hardState: { term: 1, vote: 0, commit: 10 }, membership: { voters: [1, 2], learners: [] }, snapshotIndex: 0, snapshotTerm: 0, entries: Array.from({ length: 10 }, (_, i) => entry(i + 1, 1)) },
+      {
+        id: 1,
+        electionTicks: 10,
+        heartbeatTicks: 2,
+        maxInflightMsgs: 8,
+        maxBytesPerAppend: 1 << 20,
+        preVote: false,
+        checkQuorum: false,
+        random: new SeededRandom(5),
+      },
+      {
+        hardState: { term: 1, vote: 0, commit: 10 },
+        membership: { voters: [1, 2], learners: [] },
+        snapshotIndex: 0,
+        snapshotTerm: 0,
+        entries: Array.from({ length: 10 }, (_, i) => entry(i + 1, 1)),
+      },
     );
     const transport = new MemoryTransport();
     const driver = new Driver<string>(core, new MemoryStorage(), transport, new TextApplier());
@@ -151,9 +225,23 @@ describe("Driver", () => {
     }
     driver.receive({ type: "voteResp", from: 2, to: 1, term: 2, pre: false, granted: true });
     await eventually(() => expect(driver.applied).toBe(10));
-    await driver.compact({ meta: { index: 10, term: 1, membership: { voters: [1, 2], learners: [] } }, data: text("ok") });
-    driver.receive({ type: "appendResp", from: 2, to: 1, term: 2, success: false, index: 10, hintIndex: 0, hintTerm: 0 });
-    await eventually(() => expect(transport.sent.filter((m) => m.type === "snapshot")).toHaveLength(1));
+    await driver.compact({
+      meta: { index: 10, term: 1, membership: { voters: [1, 2], learners: [] } },
+      data: text("ok"),
+    });
+    driver.receive({
+      type: "appendResp",
+      from: 2,
+      to: 1,
+      term: 2,
+      success: false,
+      index: 10,
+      hintIndex: 0,
+      hintTerm: 0,
+    });
+    await eventually(() =>
+      expect(transport.sent.filter((m) => m.type === "snapshot")).toHaveLength(1),
+    );
     expect(transport.snapshotStatus).not.toBeNull();
     // Three election timeouts of a transfer that keeps moving: no resend, still sending.
     for (let i = 0; i < 30; i++) {
@@ -165,7 +253,11 @@ describe("Driver", () => {
     expect(transport.sent.filter((m) => m.type === "snapshot")).toHaveLength(1);
     const before = transport.sent.length;
     transport.snapshotStatus!(2, "failure");
-    await eventually(() => expect(transport.sent.slice(before)).toContainEqual(expect.objectContaining({ type: "append", to: 2, prevIndex: 10 })));
+    await eventually(() =>
+      expect(transport.sent.slice(before)).toContainEqual(
+        expect.objectContaining({ type: "append", to: 2, prevIndex: 10 }),
+      ),
+    );
     expect(core.progressOf(2)?.state).toBe("probe");
   });
 });

@@ -50,7 +50,9 @@ describe("ProposalBatcher", () => {
     await expect(a).rejects.toThrow("not leader");
     await expect(b).rejects.toThrow("not leader");
 
-    const mixed = harness((data) => data.map((d) => (d[0] === 2 ? Promise.reject(new Error("lost")) : Promise.resolve(d[0]!))));
+    const mixed = harness((data) =>
+      data.map((d) => (d[0] === 2 ? Promise.reject(new Error("lost")) : Promise.resolve(d[0]!))),
+    );
     const ok = mixed.batcher.submit(bytes(1));
     const lost = mixed.batcher.submit(bytes(2));
     mixed.runFlush();
@@ -60,10 +62,13 @@ describe("ProposalBatcher", () => {
 
   it("flushes on its own after the current turn with setImmediate as its deferral", async () => {
     const seen: number[][] = [];
-    const batcher = new ProposalBatcher<number>((data) => {
-      seen.push(data.map((d) => d[0]!));
-      return data.map((d) => Promise.resolve(d[0]!));
-    }, (flush) => setImmediate(flush));
+    const batcher = new ProposalBatcher<number>(
+      (data) => {
+        seen.push(data.map((d) => d[0]!));
+        return data.map((d) => Promise.resolve(d[0]!));
+      },
+      (flush) => setImmediate(flush),
+    );
     const results = await Promise.all([batcher.submit(bytes(7)), batcher.submit(bytes(8))]);
     expect(results).toEqual([7, 8]);
     expect(seen).toEqual([[7, 8]]);

@@ -20,7 +20,10 @@ function follower(): NodeHost {
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<RequestFailure> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(RequestFailure);
   return error as RequestFailure;
 }
@@ -28,18 +31,32 @@ async function failureOf(promise: Promise<unknown>): Promise<RequestFailure> {
 describe("the checks of a write against the limits", () => {
   it("a node that does not lead refuses a retried Acquire as NOT_LEADER, not by its stale limits", async () => {
     const locks = new LockRequests(follower());
-    const retry = { sessionId: 5n, seq: 1, ackedUpTo: 0, held: [], lock: "rw-2", waitMs: 0, holdMs: 243 };
+    const retry = {
+      sessionId: 5n,
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      lock: "rw-2",
+      waitMs: 0,
+      holdMs: 243,
+    };
     const failure = await failureOf(locks.serve("Acquire", retry));
     expect(failure).toMatchObject({ reason: "ERROR_REASON_NOT_LEADER", leader: "127.0.0.1:7001" });
   });
 
   it("so does it for an OpenSession, a Release and a CloseSession", async () => {
     const locks = new LockRequests(follower());
-    const write = { sessionId: 5n, seq: 2, ackedUpTo: 0, held: Array.from({ length: 100 }, (_, i) => i + 3) };
+    const write = {
+      sessionId: 5n,
+      seq: 2,
+      ackedUpTo: 0,
+      held: Array.from({ length: 100 }, (_, i) => i + 3),
+    };
     for (const failure of [
       await failureOf(locks.serve("OpenSession", { ttlMs: 500, clientName: "", requestId: "r" })),
       await failureOf(locks.serve("Release", { ...write, lock: "a", token: 7n })),
       await failureOf(locks.serve("CloseSession", write)),
-    ]) expect(failure.reason).toBe("ERROR_REASON_NOT_LEADER");
+    ])
+      expect(failure.reason).toBe("ERROR_REASON_NOT_LEADER");
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CommandDecodeError, decodeCommand, encodeCommand, type Command } from "../../../node/lock/commands.ts";
+import {
+  CommandDecodeError,
+  decodeCommand,
+  encodeCommand,
+  type Command,
+} from "../../../node/lock/commands.ts";
 import { checkLockName, utf8Length, validateCommand } from "../../../node/lock/validate.ts";
 import { tokenEpoch, tokenFor, tokenIndex } from "../../../node/lock/tokens.ts";
 import { CRC32_START, crc32, crc32Final, crc32Update } from "../../../node/lock/checksum.ts";
@@ -10,15 +15,43 @@ import { SeededRandom } from "../../../node/util/rng.ts";
 const MAX_U64 = 2n ** 64n - 1n;
 
 const samples: Command[] = [
-  { type: "openSession", requestId: "req-ü-1", ttlMs: 10_000, clientName: "worker 7", wallMs: 1_700_000_000_123 },
+  {
+    type: "openSession",
+    requestId: "req-ü-1",
+    ttlMs: 10_000,
+    clientName: "worker 7",
+    wallMs: 1_700_000_000_123,
+  },
   { type: "closeSession", sessionId: 42n, seq: 9, ackedUpTo: 7, held: [8], wallMs: 0 },
   { type: "expireSession", sessionId: MAX_U64, wallMs: -5.5 },
-  { type: "acquire", sessionId: 3n, lock: "jobs/\u{1F512}", waitMs: 3_600_000, seq: 2 ** 40, ackedUpTo: 2 ** 40 - 3, held: [2 ** 40 - 1], wallMs: 1 },
+  {
+    type: "acquire",
+    sessionId: 3n,
+    lock: "jobs/\u{1F512}",
+    waitMs: 3_600_000,
+    seq: 2 ** 40,
+    ackedUpTo: 2 ** 40 - 3,
+    held: [2 ** 40 - 1],
+    wallMs: 1,
+  },
   { type: "cancelWait", sessionId: 3n, lock: "x", acquireSeq: 5, reason: "timeout", wallMs: 2 },
   { type: "cancelWait", sessionId: 3n, lock: "x", acquireSeq: 5, reason: "client", wallMs: 2 },
-  { type: "release", sessionId: 3n, lock: "x", token: 2n ** 48n * 5n + 17n, seq: 3, ackedUpTo: 0, held: [], wallMs: 3 },
+  {
+    type: "release",
+    sessionId: 3n,
+    lock: "x",
+    token: 2n ** 48n * 5n + 17n,
+    seq: 3,
+    ackedUpTo: 0,
+    held: [],
+    wallMs: 3,
+  },
   { type: "revoke", lock: "x", token: MAX_U64, wallMs: 4 },
-  { type: "setLimits", limits: { ...DEFAULT_LOCK_LIMITS, maxTtlMs: 600_000, historyTotal: 7 }, wallMs: 5 },
+  {
+    type: "setLimits",
+    limits: { ...DEFAULT_LOCK_LIMITS, maxTtlMs: 600_000, historyTotal: 7 },
+    wallMs: 5,
+  },
 ];
 
 describe("command codec", () => {
@@ -33,14 +66,20 @@ describe("command codec", () => {
   it("throws CommandDecodeError on truncated, padded or unknown input", () => {
     for (const cmd of samples) {
       const bytes = encodeCommand(cmd);
-      for (let n = 0; n < bytes.length; n++) expect(() => decodeCommand(bytes.subarray(0, n))).toThrow(CommandDecodeError);
+      for (let n = 0; n < bytes.length; n++)
+        expect(() => decodeCommand(bytes.subarray(0, n))).toThrow(CommandDecodeError);
       expect(() => decodeCommand(new Uint8Array([...bytes, 0]))).toThrow(CommandDecodeError);
     }
     expect(() => decodeCommand(new Uint8Array([2, 1]))).toThrow(/format/);
     expect(() => decodeCommand(new Uint8Array([1, 77]))).toThrow(/tag/);
     // A uint64 above 2^64 - 1.
-    expect(() => decodeCommand(new Uint8Array([1, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0])))
-      .toThrow(CommandDecodeError);
+    expect(() =>
+      decodeCommand(
+        new Uint8Array([
+          1, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0,
+        ]),
+      ),
+    ).toThrow(CommandDecodeError);
   });
 
   it("never throws anything but CommandDecodeError on random bytes", () => {
@@ -68,7 +107,8 @@ describe("validation", () => {
     expect(checkLockName("€".repeat(85) + "x")).toBeNull(); // 256 bytes
     expect(checkLockName("€".repeat(86))).toMatch(/258 bytes/);
     expect(checkLockName("")).toMatch(/empty/);
-    for (const c of ["\u0000", "\u001f", "\u007f", "\u0080", "\u009f"]) expect(checkLockName(`a${c}`)).toMatch(/control/);
+    for (const c of ["\u0000", "\u001f", "\u007f", "\u0080", "\u009f"])
+      expect(checkLockName(`a${c}`)).toMatch(/control/);
     expect(checkLockName("\u00a0")).toBeNull();
     expect(checkLockName("\udc00")).toMatch(/UTF-8/);
     expect(utf8Length("a\u00e9\u20ac\u{1F600}")).toBe(1 + 2 + 3 + 4);
@@ -76,8 +116,27 @@ describe("validation", () => {
 
   it("validates whole commands", () => {
     for (const cmd of samples) expect(validateCommand(cmd), cmd.type).toBeNull();
-    expect(validateCommand({ type: "openSession", requestId: "r", ttlMs: 999, clientName: "", wallMs: 0 })).toMatch(/ttl/);
-    expect(validateCommand({ type: "release", sessionId: 1n, lock: "x", token: 0n, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 })).toMatch(/token/);
+    expect(
+      validateCommand({
+        type: "openSession",
+        requestId: "r",
+        ttlMs: 999,
+        clientName: "",
+        wallMs: 0,
+      }),
+    ).toMatch(/ttl/);
+    expect(
+      validateCommand({
+        type: "release",
+        sessionId: 1n,
+        lock: "x",
+        token: 0n,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      }),
+    ).toMatch(/token/);
   });
 });
 
@@ -102,6 +161,8 @@ describe("tokens and checksum", () => {
       const part = bytes.subarray(0, length);
       expect(crc32(part)).toBe(nativeCrc32(part));
     }
-    expect(crc32Final(crc32Update(crc32Update(CRC32_START, bytes.subarray(0, 10)), bytes.subarray(10)))).toBe(nativeCrc32(bytes.subarray(0, 10), bytes.subarray(10)));
+    expect(
+      crc32Final(crc32Update(crc32Update(CRC32_START, bytes.subarray(0, 10)), bytes.subarray(10))),
+    ).toBe(nativeCrc32(bytes.subarray(0, 10), bytes.subarray(10)));
   });
 });

@@ -4,20 +4,62 @@ import { LogRunner } from "../../../node/lock/log-runner.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 
 function openSession(r: LogRunner, requestId: string): bigint {
-  const out = r.run({ type: "openSession", requestId, ttlMs: 10_000, clientName: requestId, wallMs: 0 });
+  const out = r.run({
+    type: "openSession",
+    requestId,
+    ttlMs: 10_000,
+    clientName: requestId,
+    wallMs: 0,
+  });
   if (out.result.kind !== "sessionOpened") throw new Error("open failed");
   return out.result.sessionId;
 }
 
-function acquire(sessionId: bigint, lock: string, seq: number, opts: Partial<AcquireCommand> = {}): AcquireCommand {
-  return { type: "acquire", sessionId, lock, waitMs: 0, seq, ackedUpTo: 0, held: [], wallMs: 0, ...opts };
+function acquire(
+  sessionId: bigint,
+  lock: string,
+  seq: number,
+  opts: Partial<AcquireCommand> = {},
+): AcquireCommand {
+  return {
+    type: "acquire",
+    sessionId,
+    lock,
+    waitMs: 0,
+    seq,
+    ackedUpTo: 0,
+    held: [],
+    wallMs: 0,
+    ...opts,
+  };
 }
 
-function release(sessionId: bigint, lock: string, token: bigint, seq: number, opts: Partial<ReleaseCommand> = {}): ReleaseCommand {
-  return { type: "release", sessionId, lock, token, seq, ackedUpTo: 0, held: [], wallMs: 0, ...opts };
+function release(
+  sessionId: bigint,
+  lock: string,
+  token: bigint,
+  seq: number,
+  opts: Partial<ReleaseCommand> = {},
+): ReleaseCommand {
+  return {
+    type: "release",
+    sessionId,
+    lock,
+    token,
+    seq,
+    ackedUpTo: 0,
+    held: [],
+    wallMs: 0,
+    ...opts,
+  };
 }
 
-function cancel(sessionId: bigint, lock: string, acquireSeq: number, reason: "client" | "timeout" = "client"): Command {
+function cancel(
+  sessionId: bigint,
+  lock: string,
+  acquireSeq: number,
+  reason: "client" | "timeout" = "client",
+): Command {
   return { type: "cancelWait", sessionId, lock, acquireSeq, reason, wallMs: 0 };
 }
 
@@ -81,11 +123,14 @@ describe("exactly-once", () => {
     const { r, a, b } = setup();
     r.run(acquire(b, "busy", 1));
     r.run(acquire(a, "busy", 1, { waitMs: 1000 })); // a pending wait counts
-    for (let seq = 2; seq <= 64; seq++) expect(r.run(acquire(a, `L${seq}`, seq)).result.kind).toBe("granted");
+    for (let seq = 2; seq <= 64; seq++)
+      expect(r.run(acquire(a, `L${seq}`, seq)).result.kind).toBe("granted");
     const over = r.run(acquire(a, "L65", 65));
     expect(over.result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT" });
     expect(r.machine.getLock("L65").holder).toBeNull();
-    expect(r.run(cancel(a, "other", 99)).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT" });
+    expect(r.run(cancel(a, "other", 99)).result).toMatchObject({
+      reason: "ERROR_REASON_TOO_MANY_IN_FLIGHT",
+    });
     // Once the client acknowledges answers, there is room again.
     const ok = r.run(acquire(a, "L65", 65, { held: Array.from({ length: 63 }, (_, i) => i + 2) }));
     expect(ok.result.kind).toBe("granted");
@@ -100,7 +145,10 @@ describe("exactly-once", () => {
     const retry = r.run(acquire(b, "L", 1, { waitMs: 1000 }));
     expect(retry.result).toEqual({ kind: "waiting" });
     expect(retry.timers.waitsStarted).toEqual([]);
-    expect(r.machine.getLock("L").waiters.map((w) => [w.sessionId, w.seqs])).toEqual([[b, [1]], [c, [1]]]);
+    expect(r.machine.getLock("L").waiters.map((w) => [w.sessionId, w.seqs])).toEqual([
+      [b, [1]],
+      [c, [1]],
+    ]);
     const out = r.run(release(a, "L", (g.result as { token: bigint }).token, 2));
     expect(out.completions.map((x) => x.sessionId)).toEqual([b]);
     expect(r.run(acquire(b, "L", 1, { waitMs: 1000 })).result.kind).toBe("granted");
@@ -110,7 +158,9 @@ describe("exactly-once", () => {
     const { r, a } = setup();
     r.run(acquire(a, "L", 1));
     r.run({ type: "expireSession", sessionId: a, wallMs: 0 });
-    expect(r.run(acquire(a, "L", 1)).result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
+    expect(r.run(acquire(a, "L", 1)).result).toMatchObject({
+      reason: "ERROR_REASON_SESSION_NOT_FOUND",
+    });
   });
 });
 
@@ -149,15 +199,22 @@ describe("CancelWait", () => {
     r.run(acquire(b, "L", 2, { waitMs: 1000 })); // joins
     const first = r.run(cancel(b, "L", 2));
     expect(first.result.kind).toBe("cancelled");
-    expect(first.completions.map((c) => [c.seq, c.answer.kind])).toEqual([[1, "cancelled"], [2, "cancelled"]]);
+    expect(first.completions.map((c) => [c.seq, c.answer.kind])).toEqual([
+      [1, "cancelled"],
+      [2, "cancelled"],
+    ]);
     expect(r.run(cancel(b, "L", 1)).result.kind).toBe("cancelled");
     expect(r.run(cancel(b, "L", 2)).completions).toEqual([]);
-    expect(r.run(cancel(b, "Other", 1)).result).toMatchObject({ reason: "ERROR_REASON_NOT_AN_ACQUIRE" });
+    expect(r.run(cancel(b, "Other", 1)).result).toMatchObject({
+      reason: "ERROR_REASON_NOT_AN_ACQUIRE",
+    });
   });
 
   it("a timeout for an unknown wait changes nothing", () => {
     const { r, a } = setup();
-    expect(r.run(cancel(a, "L", 5, "timeout")).result).toMatchObject({ reason: "ERROR_REASON_NO_SUCH_WAIT" });
+    expect(r.run(cancel(a, "L", 5, "timeout")).result).toMatchObject({
+      reason: "ERROR_REASON_NO_SUCH_WAIT",
+    });
     expect(r.run(acquire(a, "L", 5)).result.kind).toBe("granted");
   });
 

@@ -10,17 +10,36 @@ describe("holder data", () => {
     const at = r.next;
     const out = a.acquire("L", 0, { holderData: "host-7 nightly report" });
     expect(out.events).toEqual([
-      { type: "acquired", index: at, lock: "L", sessionId: a.id, token: BigInt(at), wallMs: 0, holderData: "host-7 nightly report" },
+      {
+        type: "acquired",
+        index: at,
+        lock: "L",
+        sessionId: a.id,
+        token: BigInt(at),
+        wallMs: 0,
+        holderData: "host-7 nightly report",
+      },
     ]);
-    expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: a.id, holderData: "host-7 nightly report" });
+    expect(r.machine.getLock("L").holder).toMatchObject({
+      sessionId: a.id,
+      holderData: "host-7 nightly report",
+    });
     expect(r.machine.listLocks().locks[0]?.holder?.holderData).toBe("host-7 nightly report");
     expect(r.machine.history("L")[0]?.holderData).toBe("host-7 nightly report");
     // A waiter's data is shown while it waits, and becomes the holder's at its grant.
     b.shared("L", 1000, { holderData: "reader ü" });
     expect(r.machine.getLock("L").waiters[0]?.holderData).toBe("reader ü");
     const released = a.release("L", BigInt(at));
-    expect(released.events[1]).toMatchObject({ type: "acquired", sessionId: b.id, holderData: "reader ü", mode: "shared" });
-    expect(r.machine.history("L").map((h) => h.holderData)).toEqual(["host-7 nightly report", "reader ü"]);
+    expect(released.events[1]).toMatchObject({
+      type: "acquired",
+      sessionId: b.id,
+      holderData: "reader ü",
+      mode: "shared",
+    });
+    expect(r.machine.history("L").map((h) => h.holderData)).toEqual([
+      "host-7 nightly report",
+      "reader ü",
+    ]);
   });
 
   it("holder data survives a snapshot, for holders, waiters and history", () => {
@@ -51,13 +70,27 @@ describe("holdLimit", () => {
     expect(r.machine.holdLimits()).toEqual([{ sessionId: a.id, token: t, holdMs: 5_000 }]);
     b.acquire("A", 10_000);
     const endAt = r.next;
-    const ended = r.run({ type: "holdLimit", sessionId: a.id, token: t, holdMs: 5_000, wallMs: 77 });
+    const ended = r.run({
+      type: "holdLimit",
+      sessionId: a.id,
+      token: t,
+      holdMs: 5_000,
+      wallMs: 77,
+    });
     expect(ended.result).toEqual({ kind: "revoked" });
     expect(ended.events.map((e) => [e.type, e.lock, e.sessionId, e.revokedFor])).toEqual([
-      ["revoked", "A", a.id, "holdLimit"], ["acquired", "A", b.id, undefined], ["revoked", "B", a.id, "holdLimit"],
+      ["revoked", "A", a.id, "holdLimit"],
+      ["acquired", "A", b.id, undefined],
+      ["revoked", "B", a.id, "holdLimit"],
     ]);
     expect(ended.timers.holdsEnded).toEqual([{ sessionId: a.id, token: t, holdMs: 5_000 }]);
-    expect(r.machine.history("A")[0]).toMatchObject({ reason: "revoked", revokedFor: "holdLimit", endedAt: endAt, endedWallMs: 77, holdMs: 5_000 });
+    expect(r.machine.history("A")[0]).toMatchObject({
+      reason: "revoked",
+      revokedFor: "holdLimit",
+      endedAt: endAt,
+      endedWallMs: 77,
+      holdMs: 5_000,
+    });
     expect(r.machine.holdLimits()).toEqual([]);
     // Re-proposed after it applied: nothing left to end, nothing changes.
     const again = r.run({ type: "holdLimit", sessionId: a.id, token: t, holdMs: 5_000, wallMs: 0 });
@@ -72,15 +105,21 @@ describe("holdLimit", () => {
     const t = tokenOf(a.acquire("L", 0, { holdMs: 2_000 }).result);
     const out = a.release("L", t);
     expect(out.timers.holdsEnded).toEqual([{ sessionId: a.id, token: t, holdMs: 2_000 }]);
-    expect(r.run({ type: "holdLimit", sessionId: a.id, token: t, holdMs: 2_000, wallMs: 0 }).events).toEqual([]);
+    expect(
+      r.run({ type: "holdLimit", sessionId: a.id, token: t, holdMs: 2_000, wallMs: 0 }).events,
+    ).toEqual([]);
     // A waiter's hold limit starts at its grant.
     const [h, w] = [new Client(r, "h"), new Client(r, "w")];
     const th = tokenOf(h.acquire("M").result);
     expect(w.acquire("M", 1000, { holdMs: 3_000 }).timers.holdsStarted).toEqual([]);
     const grantAt = r.next;
-    expect(h.release("M", th).timers.holdsStarted).toEqual([{ sessionId: w.id, token: BigInt(grantAt), holdMs: 3_000 }]);
+    expect(h.release("M", th).timers.holdsStarted).toEqual([
+      { sessionId: w.id, token: BigInt(grantAt), holdMs: 3_000 },
+    ]);
     // A session end stops it too.
-    expect(w.close().timers.holdsEnded).toEqual([{ sessionId: w.id, token: BigInt(grantAt), holdMs: 3_000 }]);
+    expect(w.close().timers.holdsEnded).toEqual([
+      { sessionId: w.id, token: BigInt(grantAt), holdMs: 3_000 },
+    ]);
   });
 
   it("the leader proposes the forced release once the hold limit passes on its clock, and a new leader restarts the limit in full", () => {
@@ -96,16 +135,27 @@ describe("holdLimit", () => {
     expect(k.nextDeadline()).toBe(5_000);
     k.keepAlive(a.id, 4_000);
     expect(k.due(4_999)).toEqual([]);
-    expect(k.due(5_000, 9)).toEqual([{ type: "holdLimit", sessionId: a.id, token: t, holdMs: 4_000, wallMs: 9 }]);
+    expect(k.due(5_000, 9)).toEqual([
+      { type: "holdLimit", sessionId: a.id, token: t, holdMs: 4_000, wallMs: 9 },
+    ]);
     // Proposed once; again only after the re-proposal interval if it has not applied.
     expect(k.due(5_400)).toEqual([]);
-    expect(k.due(5_500)).toEqual([{ type: "holdLimit", sessionId: a.id, token: t, holdMs: 4_000, wallMs: 0 }]);
+    expect(k.due(5_500)).toEqual([
+      { type: "holdLimit", sessionId: a.id, token: t, holdMs: 4_000, wallMs: 0 },
+    ]);
     // A new leader starts the whole limit afresh from when it became leader.
     const next = new LeaseKeeper();
-    next.becomeLeader(20_000, r.machine.sessionLeases(), r.machine.pendingWaits(), r.machine.holdLimits());
+    next.becomeLeader(
+      20_000,
+      r.machine.sessionLeases(),
+      r.machine.pendingWaits(),
+      r.machine.holdLimits(),
+    );
     next.keepAlive(a.id, 23_000);
     expect(next.due(23_999).filter((c) => c.type === "holdLimit")).toEqual([]);
-    expect(next.due(24_000)).toEqual([{ type: "holdLimit", sessionId: a.id, token: t, holdMs: 4_000, wallMs: 0 }]);
+    expect(next.due(24_000)).toEqual([
+      { type: "holdLimit", sessionId: a.id, token: t, holdMs: 4_000, wallMs: 0 },
+    ]);
     // Once the grant ends, the timer goes.
     const released = a.release("L", t);
     next.onApplied(released.timers, 24_100);

@@ -12,7 +12,10 @@ describe("exactly-once and CancelWait for every lock kind", () => {
     const firstPermit = r.run(permit);
     a.seq = permit.seq;
     tokenOf(b.permit("S", 2).result);
-    for (const [cmd, answer] of [[shared, first.result], [permit, firstPermit.result]] as const) {
+    for (const [cmd, answer] of [
+      [shared, first.result],
+      [permit, firstPermit.result],
+    ] as const) {
       const retry = r.run(cmd);
       expect(retry.result).toEqual(answer);
       expect(retry.events).toEqual([]);
@@ -32,12 +35,19 @@ describe("exactly-once and CancelWait for every lock kind", () => {
     expect(w.cancel("S", 2, "timeout").result).toEqual(notAcquired(h, ts));
     expect(r.machine.getLock("L").waiters).toEqual([]);
     expect(r.machine.getLock("S").waiters).toEqual([]);
-    m.all([{ lock: "L", mode: "shared" }, { lock: "S", permits: 1 }], 1000);
+    m.all(
+      [
+        { lock: "L", mode: "shared" },
+        { lock: "S", permits: 1 },
+      ],
+      1000,
+    );
     h.release("L", th);
     const at = r.next;
     h.release("S", ts);
     const grant = grantedAll(m, BigInt(at), [
-      { lock: "L", token: BigInt(at), mode: "shared" }, { lock: "S", token: BigInt(at), mode: "permit", permits: 1, slot: 0 },
+      { lock: "L", token: BigInt(at), mode: "shared" },
+      { lock: "S", token: BigInt(at), mode: "permit", permits: 1, slot: 0 },
     ]);
     expect(m.cancel("S", 1).result).toEqual(grant);
     expect(m.cancel("L", 1).result).toEqual(grant);

@@ -7,7 +7,17 @@ import { validateCommand } from "../../../node/lock/validate.ts";
 import { bigintSafe, Client, setup } from "./kit.ts";
 
 function acquire(extra: Partial<AcquireCommand>): AcquireCommand {
-  return { type: "acquire", sessionId: 1n, seq: 1, ackedUpTo: 0, held: [], lock: "L", waitMs: 0, wallMs: 0, ...extra };
+  return {
+    type: "acquire",
+    sessionId: 1n,
+    seq: 1,
+    ackedUpTo: 0,
+    held: [],
+    lock: "L",
+    waitMs: 0,
+    wallMs: 0,
+    ...extra,
+  };
 }
 
 describe("bad input of the lock kinds", () => {
@@ -26,7 +36,10 @@ describe("bad input of the lock kinds", () => {
       [{ more: [{ lock: "M", permits: -1 }] }, /^permits -1 of semaphore M/],
       [{ more: [{ lock: "" }] }, /^lock name is empty/],
       [{ more: [{ lock: "M" }, { lock: "L" }] }, /^locks: L is named twice/],
-      [{ more: Array.from({ length: 64 }, (_, i) => ({ lock: `m${i}` })) }, /^locks: 65 locks in one Acquire, more than 64/],
+      [
+        { more: Array.from({ length: 64 }, (_, i) => ({ lock: `m${i}` })) },
+        /^locks: 65 locks in one Acquire, more than 64/,
+      ],
       [{ more: "M" as never }, /^locks must be a list/],
       [{ holderData: "x".repeat(1025) }, /^holder_data is 1025 bytes, more than 1024/],
       [{ holderData: "é".repeat(513) }, /^holder_data is 1026 bytes/],
@@ -39,7 +52,10 @@ describe("bad input of the lock kinds", () => {
     for (const [extra, message] of bad) {
       const out = a.acquire("L", 0, extra);
       const what = JSON.stringify(extra, bigintSafe);
-      expect(out.result, what).toMatchObject({ kind: "error", reason: "ERROR_REASON_INVALID_ARGUMENT" });
+      expect(out.result, what).toMatchObject({
+        kind: "error",
+        reason: "ERROR_REASON_INVALID_ARGUMENT",
+      });
       expect(out.result.kind === "error" ? out.result.message : "", what).toMatch(message);
       expect(validateCommand(acquire(extra)), what).toMatch(message);
       expect(out.events.length + out.completions.length, what).toBe(0);
@@ -57,22 +73,48 @@ describe("bad input of the lock kinds", () => {
     expect(a.acquire("H1", 0, { holdMs: 1_000 }).result.kind).toBe("granted");
     expect(a.acquire("H2", 0, { holdMs: 86_400_000 }).result.kind).toBe("granted");
     expect(a.acquire("H3", 0, { holdMs: 0, holderData: "" }).result.kind).toBe("granted");
-    expect(a.all(Array.from({ length: 64 }, (_, i) => ({ lock: `m${i}` }))).result.kind).toBe("granted");
+    expect(a.all(Array.from({ length: 64 }, (_, i) => ({ lock: `m${i}` }))).result.kind).toBe(
+      "granted",
+    );
   });
 
   it("the limits of the kinds are replicated: a setLimits entry changes them and a snapshot carries them", () => {
     const r = setup();
     const a = new Client(r, "a");
-    for (const key of ["maxPermits", "maxLocksPerAcquire", "maxHolderDataBytes", "minHoldMs", "maxHoldMs"] as const) expect(LIMIT_KEYS).toContain(key);
-    const limits = { ...r.machine.limits, maxPermits: 3, maxLocksPerAcquire: 2, maxHolderDataBytes: 4, minHoldMs: 10, maxHoldMs: 20 };
+    for (const key of [
+      "maxPermits",
+      "maxLocksPerAcquire",
+      "maxHolderDataBytes",
+      "minHoldMs",
+      "maxHoldMs",
+    ] as const)
+      expect(LIMIT_KEYS).toContain(key);
+    const limits = {
+      ...r.machine.limits,
+      maxPermits: 3,
+      maxLocksPerAcquire: 2,
+      maxHolderDataBytes: 4,
+      minHoldMs: 10,
+      maxHoldMs: 20,
+    };
     expect(r.run({ type: "setLimits", limits, wallMs: 0 }).result.kind).toBe("limitsSet");
     expect(a.permit("S", 4).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
-    expect(a.all([{ lock: "A" }, { lock: "B" }, { lock: "C" }]).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
-    expect(a.acquire("D", 0, { holderData: "12345" }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
-    expect(a.acquire("H", 0, { holdMs: 21 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(a.all([{ lock: "A" }, { lock: "B" }, { lock: "C" }]).result).toMatchObject({
+      reason: "ERROR_REASON_INVALID_ARGUMENT",
+    });
+    expect(a.acquire("D", 0, { holderData: "12345" }).result).toMatchObject({
+      reason: "ERROR_REASON_INVALID_ARGUMENT",
+    });
+    expect(a.acquire("H", 0, { holdMs: 21 }).result).toMatchObject({
+      reason: "ERROR_REASON_INVALID_ARGUMENT",
+    });
     expect(a.acquire("H", 0, { holdMs: 15, holderData: "1234" }).result.kind).toBe("granted");
-    expect(r.run({ type: "setLimits", limits: { ...limits, minHoldMs: 30 }, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
-    expect(r.run({ type: "setLimits", limits: { ...limits, maxLocksPerAcquire: 0 }, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(
+      r.run({ type: "setLimits", limits: { ...limits, minHoldMs: 30 }, wallMs: 0 }).result,
+    ).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(
+      r.run({ type: "setLimits", limits: { ...limits, maxLocksPerAcquire: 0 }, wallMs: 0 }).result,
+    ).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     const restored = LockStateMachine.restore(r.machine.snapshot());
     expect(restored.limits).toEqual(limits);
   });
@@ -94,10 +136,14 @@ describe("bad input of the lock kinds", () => {
     const samples: Command[] = [
       acquire({ mode: "shared" }),
       acquire({ permits: 7, holderData: "who ü", holdMs: 60_000 }),
-      acquire({ more: [{ lock: "M", mode: "shared" }, { lock: "S", permits: 3 }, { lock: "X" }], waitMs: 5 }),
+      acquire({
+        more: [{ lock: "M", mode: "shared" }, { lock: "S", permits: 3 }, { lock: "X" }],
+        waitMs: 5,
+      }),
       { type: "holdLimit", sessionId: 9n, token: (2n << 48n) + 5n, holdMs: 1_000, wallMs: 3 },
     ];
-    for (const cmd of samples) expect(decodeCommand(encodeCommand(cmd)), JSON.stringify(cmd, bigintSafe)).toEqual(cmd);
+    for (const cmd of samples)
+      expect(decodeCommand(encodeCommand(cmd)), JSON.stringify(cmd, bigintSafe)).toEqual(cmd);
     // An exclusive Acquire without the new fields is encoded as before them.
     const plain = encodeCommand(acquire({ waitMs: 300 }));
     expect([...plain]).toEqual([1, 4, 1, 1, 0, 0, 1, 76, 172, 2, 0, 0, 0, 0, 0, 0, 0, 0]);

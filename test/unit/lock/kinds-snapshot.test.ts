@@ -17,15 +17,29 @@ describe("random logs of every lock kind", () => {
       const { outcomes } = randomLog(seed, 700);
       for (const o of outcomes) {
         seen.add(o.result.kind === "error" ? o.result.reason : o.result.kind);
-        for (const e of o.events) seen.add(`${e.type}:${e.mode ?? "exclusive"}${e.revokedFor ? ":hold limit" : ""}`);
-        for (const c of o.completions) if (c.answer.kind === "granted" && c.answer.grants.length > 1) seen.add("set granted after waiting");
+        for (const e of o.events)
+          seen.add(`${e.type}:${e.mode ?? "exclusive"}${e.revokedFor ? ":hold limit" : ""}`);
+        for (const c of o.completions)
+          if (c.answer.kind === "granted" && c.answer.grants.length > 1)
+            seen.add("set granted after waiting");
       }
     }
     for (const k of [
-      "acquired:shared", "acquired:permit", "acquired:exclusive", "revoked:exclusive:hold limit", "set granted after waiting", "waiting", "cancelled",
-      "notAcquired", "ERROR_REASON_HELD_IN_ANOTHER_MODE", "ERROR_REASON_KIND_MISMATCH", "ERROR_REASON_PERMITS_MISMATCH", "ERROR_REASON_SET_PARTLY_HELD",
+      "acquired:shared",
+      "acquired:permit",
+      "acquired:exclusive",
+      "revoked:exclusive:hold limit",
+      "set granted after waiting",
+      "waiting",
+      "cancelled",
+      "notAcquired",
+      "ERROR_REASON_HELD_IN_ANOTHER_MODE",
+      "ERROR_REASON_KIND_MISMATCH",
+      "ERROR_REASON_PERMITS_MISMATCH",
+      "ERROR_REASON_SET_PARTLY_HELD",
       "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST",
-    ]) expect(seen, k).toContain(k);
+    ])
+      expect(seen, k).toContain(k);
   });
 
   it("restoring a snapshot taken anywhere and replaying the tail equals replaying the whole log", () => {
@@ -38,7 +52,10 @@ describe("random logs of every lock kind", () => {
       for (let cut = 0; cut < 5; cut++) {
         const at = rng.int(1, log.length);
         const prefix = new LockStateMachine(LIMITS, { epoch });
-        replay(prefix, log.filter((e) => e.index <= at));
+        replay(
+          prefix,
+          log.filter((e) => e.index <= at),
+        );
         const restored = LockStateMachine.restore(prefix.snapshot());
         expect(restored.checkInvariants()).toEqual([]);
         expect(restored.snapshot()).toEqual(prefix.snapshot());
@@ -50,8 +67,14 @@ describe("random logs of every lock kind", () => {
         }
         for (const entry of log) {
           if (entry.index <= at) continue;
-          const a = entry.cmd === null ? (restored.skip(entry.index), null) : restored.apply(entry.index, entry.cmd);
-          const b = entry.cmd === null ? (prefix.skip(entry.index), null) : prefix.apply(entry.index, entry.cmd);
+          const a =
+            entry.cmd === null
+              ? (restored.skip(entry.index), null)
+              : restored.apply(entry.index, entry.cmd);
+          const b =
+            entry.cmd === null
+              ? (prefix.skip(entry.index), null)
+              : prefix.apply(entry.index, entry.cmd);
           expect(a).toEqual(b);
         }
         expect(restored.snapshot()).toEqual(full.snapshot());
@@ -75,11 +98,25 @@ describe("restore from a backup with every lock kind", () => {
     const next = LockStateMachine.restore(restored.data);
     expect(next.checkInvariants()).toEqual([]);
     expect(next.getLock("R")).toEqual({ name: "R", holder: null, waiters: [] });
-    expect(next.getLock("S")).toEqual({ name: "S", holder: null, waiters: [], kind: "semaphore", permits: 2 });
+    expect(next.getLock("S")).toEqual({
+      name: "S",
+      holder: null,
+      waiters: [],
+      kind: "semaphore",
+      permits: 2,
+    });
     expect(next.holdLimits()).toEqual([]);
     expect(next.history("R").map((h) => [h.token, h.mode, h.holderData, h.reason])).toEqual([
-      [ts, "shared", "reader", "sessionExpired"], [ts + 1n, "shared", undefined, "sessionExpired"],
+      [ts, "shared", "reader", "sessionExpired"],
+      [ts + 1n, "shared", undefined, "sessionExpired"],
     ]);
-    expect(next.history("S")[0]).toMatchObject({ mode: "permit", slot: 0, holdMs: 5_000, reason: "sessionExpired", endedAt: restored.index, endedWallMs: 99 });
+    expect(next.history("S")[0]).toMatchObject({
+      mode: "permit",
+      slot: 0,
+      holdMs: 5_000,
+      reason: "sessionExpired",
+      endedAt: restored.index,
+      endedWallMs: 99,
+    });
   });
 });

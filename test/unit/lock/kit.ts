@@ -1,6 +1,11 @@
 // A client of the lock state machine for unit tests: a session numbering its writes on a
 // LogRunner, with one method per request (locks in either mode, semaphore permits, sets).
-import type { AcquireAnswer, GrantMode, LockGrantInfo, LockHolderInfo } from "../../../proto/lock-values.ts";
+import type {
+  AcquireAnswer,
+  GrantMode,
+  LockGrantInfo,
+  LockHolderInfo,
+} from "../../../proto/lock-values.ts";
 import type { Answer } from "../../../node/lock/answers.ts";
 import type { AcquireCommand, LockTarget } from "../../../node/lock/commands.ts";
 import type { LockLimits } from "../../../node/lock/limits.ts";
@@ -20,7 +25,8 @@ export function bigintSafe(_key: string, value: unknown): unknown {
 }
 
 export function tokenOf(answer: Answer): bigint {
-  if (answer.kind !== "granted") throw new Error(`expected a grant, got ${JSON.stringify(answer, bigintSafe)}`);
+  if (answer.kind !== "granted")
+    throw new Error(`expected a grant, got ${JSON.stringify(answer, bigintSafe)}`);
   return answer.token;
 }
 
@@ -29,15 +35,31 @@ export class Client {
   readonly id: bigint;
   seq = 0;
 
-  constructor(private readonly runner: LogRunner, readonly name = "client", ttlMs = 10_000, requestId = `kit-${++requestCounter}`) {
+  constructor(
+    private readonly runner: LogRunner,
+    readonly name = "client",
+    ttlMs = 10_000,
+    requestId = `kit-${++requestCounter}`,
+  ) {
     const out = runner.run({ type: "openSession", requestId, ttlMs, clientName: name, wallMs: 0 });
-    if (out.result.kind !== "sessionOpened") throw new Error(`open failed: ${JSON.stringify(out.result, bigintSafe)}`);
+    if (out.result.kind !== "sessionOpened")
+      throw new Error(`open failed: ${JSON.stringify(out.result, bigintSafe)}`);
     this.id = out.result.sessionId;
   }
 
   /** The Acquire this client would send next (its seq is not used up). */
   acquireCommand(lock: string, waitMs = 0, extra: Partial<AcquireCommand> = {}): AcquireCommand {
-    return { type: "acquire", sessionId: this.id, lock, waitMs, seq: this.seq + 1, ackedUpTo: 0, held: [], wallMs: 0, ...extra };
+    return {
+      type: "acquire",
+      sessionId: this.id,
+      lock,
+      waitMs,
+      seq: this.seq + 1,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+      ...extra,
+    };
   }
 
   acquire(lock: string, waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
@@ -54,12 +76,21 @@ export class Client {
     return this.acquire(lock, waitMs, { mode: "exclusive", ...extra });
   }
 
-  permit(semaphore: string, permits: number, waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
+  permit(
+    semaphore: string,
+    permits: number,
+    waitMs = 0,
+    extra: Partial<AcquireCommand> = {},
+  ): ApplyOutcome {
     return this.acquire(semaphore, waitMs, { permits, ...extra });
   }
 
   /** One Acquire of every target, all at one index or none. */
-  all(targets: readonly LockTarget[], waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
+  all(
+    targets: readonly LockTarget[],
+    waitMs = 0,
+    extra: Partial<AcquireCommand> = {},
+  ): ApplyOutcome {
     const [first, ...more] = targets;
     if (!first) throw new Error("no targets");
     const head: Partial<AcquireCommand> = {};
@@ -69,15 +100,38 @@ export class Client {
   }
 
   release(lock: string, token: bigint): ApplyOutcome {
-    return this.runner.run({ type: "release", sessionId: this.id, lock, token, seq: ++this.seq, ackedUpTo: 0, held: [], wallMs: 0 });
+    return this.runner.run({
+      type: "release",
+      sessionId: this.id,
+      lock,
+      token,
+      seq: ++this.seq,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
   }
 
   close(): ApplyOutcome {
-    return this.runner.run({ type: "closeSession", sessionId: this.id, seq: ++this.seq, ackedUpTo: 0, held: [], wallMs: 0 });
+    return this.runner.run({
+      type: "closeSession",
+      sessionId: this.id,
+      seq: ++this.seq,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
   }
 
   cancel(lock: string, acquireSeq: number, reason: "client" | "timeout" = "client"): ApplyOutcome {
-    return this.runner.run({ type: "cancelWait", sessionId: this.id, lock, acquireSeq, reason, wallMs: 0 });
+    return this.runner.run({
+      type: "cancelWait",
+      sessionId: this.id,
+      lock,
+      acquireSeq,
+      reason,
+      wallMs: 0,
+    });
   }
 
   expire(): ApplyOutcome {
@@ -96,29 +150,58 @@ export function heldBy(client: Client, token: bigint, at = tokenIndex(token)): L
 }
 
 /** The answer of a grant of one lock (exclusive unless `mode` says otherwise). */
-export function granted(client: Client, lock: string, token: bigint, mode: GrantMode = "exclusive", at = tokenIndex(token)): AcquireAnswer {
-  return { kind: "granted", token, holder: heldBy(client, token, at), grants: [{ lock, token, mode }] };
+export function granted(
+  client: Client,
+  lock: string,
+  token: bigint,
+  mode: GrantMode = "exclusive",
+  at = tokenIndex(token),
+): AcquireAnswer {
+  return {
+    kind: "granted",
+    token,
+    holder: heldBy(client, token, at),
+    grants: [{ lock, token, mode }],
+  };
 }
 
 /** The answer of a grant of one permit of semaphore `semaphore` in `slot`. */
-export function permitGranted(client: Client, semaphore: string, permits: number, slot: number, token: bigint): AcquireAnswer {
+export function permitGranted(
+  client: Client,
+  semaphore: string,
+  permits: number,
+  slot: number,
+  token: bigint,
+): AcquireAnswer {
   return grantedAll(client, token, [{ lock: semaphore, token, mode: "permit", permits, slot }]);
 }
 
 /** The slot of a granted permit (the first lock's grant). */
 export function slotOf(answer: Answer): number | undefined {
-  if (answer.kind !== "granted") throw new Error(`expected a grant, got ${JSON.stringify(answer, bigintSafe)}`);
+  if (answer.kind !== "granted")
+    throw new Error(`expected a grant, got ${JSON.stringify(answer, bigintSafe)}`);
   return answer.grants[0]?.slot;
 }
 
 /** The answer of a grant of several locks at once, `token` of the first. */
-export function grantedAll(client: Client, token: bigint, grants: readonly LockGrantInfo[], at = tokenIndex(token)): AcquireAnswer {
+export function grantedAll(
+  client: Client,
+  token: bigint,
+  grants: readonly LockGrantInfo[],
+  at = tokenIndex(token),
+): AcquireAnswer {
   return { kind: "granted", token, holder: heldBy(client, token, at), grants };
 }
 
 /** Not acquired: `holder` held the lock with `token` (or only a queue kept it out). */
-export function notAcquired(holder: Client | null, token = 0n, blockedLock?: string): AcquireAnswer {
+export function notAcquired(
+  holder: Client | null,
+  token = 0n,
+  blockedLock?: string,
+): AcquireAnswer {
   return {
-    kind: "notAcquired", holder: holder === null ? null : heldBy(holder, token), ...(blockedLock !== undefined ? { blockedLock } : {}),
+    kind: "notAcquired",
+    holder: holder === null ? null : heldBy(holder, token),
+    ...(blockedLock !== undefined ? { blockedLock } : {}),
   };
 }

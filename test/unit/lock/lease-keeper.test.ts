@@ -8,7 +8,11 @@ const S2 = 2n;
 
 function leaderWith(now: number, ...sessions: Array<[bigint, number]>): LeaseKeeper {
   const k = new LeaseKeeper({ reproposeAfterMs: 500 });
-  k.becomeLeader(now, sessions.map(([id, ttlMs]) => ({ id, ttlMs })), []);
+  k.becomeLeader(
+    now,
+    sessions.map(([id, ttlMs]) => ({ id, ttlMs })),
+    [],
+  );
   return k;
 }
 
@@ -39,16 +43,29 @@ describe("LeaseKeeper", () => {
 
   it("proposes at most its per-call bound of due commands, and the rest at the next calls in deadline order, none twice", () => {
     const k = new LeaseKeeper({ maxDuePerCall: 1_000 });
-    const sessions = Array.from({ length: 2_500 }, (_, i) => ({ id: BigInt(i + 1), ttlMs: 1_000 + i }));
+    const sessions = Array.from({ length: 2_500 }, (_, i) => ({
+      id: BigInt(i + 1),
+      ttlMs: 1_000 + i,
+    }));
     k.becomeLeader(0, sessions, [{ sessionId: 9_999n, lock: "L", acquireSeq: 1, waitMs: 500 }]);
     const calls = [k.due(10_000), k.due(10_050), k.due(10_100), k.due(10_150)];
     expect(calls.map((c) => c.length)).toEqual([1_000, 1_000, 501, 0]);
-    const expired = calls.flat().filter((c) => c.type === "expireSession").map((c) => c.sessionId);
+    const expired = calls
+      .flat()
+      .filter((c) => c.type === "expireSession")
+      .map((c) => c.sessionId);
     expect(expired).toEqual(sessions.map((s) => s.id));
     expect(calls[2]!.at(-1)).toMatchObject({ type: "cancelWait", sessionId: 9_999n });
     // A session still waiting its turn is not proposed yet: a keepalive keeps it.
     const later = new LeaseKeeper({ maxDuePerCall: 1 });
-    later.becomeLeader(0, [{ id: S1, ttlMs: 1000 }, { id: S2, ttlMs: 1000 }], []);
+    later.becomeLeader(
+      0,
+      [
+        { id: S1, ttlMs: 1000 },
+        { id: S2, ttlMs: 1000 },
+      ],
+      [],
+    );
     expect(later.due(1_000)).toEqual([{ type: "expireSession", sessionId: S1, wallMs: 0 }]);
     expect(later.keepAlive(S2, 1_010)).toBe("ok");
     expect(later.due(1_020)).toEqual([]);
@@ -56,11 +73,17 @@ describe("LeaseKeeper", () => {
 
   it("a new leader restarts every TTL and wait from when it became leader", () => {
     const k = new LeaseKeeper();
-    k.becomeLeader(5000, [{ id: S1, ttlMs: 1000 }], [{ sessionId: S2, lock: "L", acquireSeq: 3, waitMs: 2000 }]);
+    k.becomeLeader(
+      5000,
+      [{ id: S1, ttlMs: 1000 }],
+      [{ sessionId: S2, lock: "L", acquireSeq: 3, waitMs: 2000 }],
+    );
     expect(k.due(5999)).toEqual([]);
     expect(k.due(6000)).toEqual([{ type: "expireSession", sessionId: S1, wallMs: 0 }]);
     expect(k.due(6999)).toEqual([]);
-    expect(k.due(7000)).toEqual([{ type: "cancelWait", sessionId: S2, lock: "L", acquireSeq: 3, reason: "timeout", wallMs: 0 }]);
+    expect(k.due(7000)).toEqual([
+      { type: "cancelWait", sessionId: S2, lock: "L", acquireSeq: 3, reason: "timeout", wallMs: 0 },
+    ]);
     // Leading again later starts afresh: nothing carried over, including proposals.
     k.stepDown();
     expect(k.due(100_000)).toEqual([]);
@@ -113,19 +136,60 @@ describe("LeaseKeeper", () => {
       k.onApplied(out.timers, now);
       return out;
     };
-    const a = apply(0, { type: "openSession", requestId: "a", ttlMs: 10_000, clientName: "a", wallMs: 0 }).result;
-    const b = apply(0, { type: "openSession", requestId: "b", ttlMs: 10_000, clientName: "b", wallMs: 0 }).result;
+    const a = apply(0, {
+      type: "openSession",
+      requestId: "a",
+      ttlMs: 10_000,
+      clientName: "a",
+      wallMs: 0,
+    }).result;
+    const b = apply(0, {
+      type: "openSession",
+      requestId: "b",
+      ttlMs: 10_000,
+      clientName: "b",
+      wallMs: 0,
+    }).result;
     if (a.kind !== "sessionOpened" || b.kind !== "sessionOpened") throw new Error("open failed");
-    apply(0, { type: "acquire", sessionId: a.sessionId, lock: "L", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
-    apply(100, { type: "acquire", sessionId: b.sessionId, lock: "L", waitMs: 300, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
+    apply(0, {
+      type: "acquire",
+      sessionId: a.sessionId,
+      lock: "L",
+      waitMs: 0,
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
+    apply(100, {
+      type: "acquire",
+      sessionId: b.sessionId,
+      lock: "L",
+      waitMs: 300,
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
     expect(k.trackedWaits).toBe(1);
     expect(k.nextDeadline()).toBe(400);
     k.keepAlive(a.sessionId, 350);
     k.keepAlive(b.sessionId, 350);
     const due = k.due(400);
-    expect(due).toEqual([{ type: "cancelWait", sessionId: b.sessionId, lock: "L", acquireSeq: 1, reason: "timeout", wallMs: 0 }]);
+    expect(due).toEqual([
+      {
+        type: "cancelWait",
+        sessionId: b.sessionId,
+        lock: "L",
+        acquireSeq: 1,
+        reason: "timeout",
+        wallMs: 0,
+      },
+    ]);
     const out = apply(410, due[0] as Parameters<LogRunner["run"]>[0]);
-    expect(out.completions).toEqual([{ sessionId: b.sessionId, seq: 1, answer: expect.objectContaining({ kind: "notAcquired" }) }]);
+    expect(out.completions).toEqual([
+      { sessionId: b.sessionId, seq: 1, answer: expect.objectContaining({ kind: "notAcquired" }) },
+    ]);
     expect(k.trackedWaits).toBe(0);
     expect(k.due(5000)).toEqual([]);
     expect(k.keepAlive(b.sessionId, 6000)).toBe("ok");
@@ -139,7 +203,13 @@ describe("LeaseKeeper", () => {
 
   it("a re-proposed expiry or timeout applied twice changes nothing the second time", () => {
     const r = new LogRunner(new LockStateMachine());
-    const opened = r.run({ type: "openSession", requestId: "a", ttlMs: 1000, clientName: "a", wallMs: 0 });
+    const opened = r.run({
+      type: "openSession",
+      requestId: "a",
+      ttlMs: 1000,
+      clientName: "a",
+      wallMs: 0,
+    });
     const k = new LeaseKeeper({ reproposeAfterMs: 100 });
     k.becomeLeader(0, r.machine.sessionLeases(), r.machine.pendingWaits());
     k.onApplied(opened.timers, 0); // already known: restarting its TTL is harmless
@@ -147,7 +217,9 @@ describe("LeaseKeeper", () => {
     const second = k.due(1100);
     expect(second).toEqual(first);
     expect(r.run(first[0] as Parameters<LogRunner["run"]>[0]).result.kind).toBe("sessionExpired");
-    expect(r.run(second[0] as Parameters<LogRunner["run"]>[0]).result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
+    expect(r.run(second[0] as Parameters<LogRunner["run"]>[0]).result).toMatchObject({
+      reason: "ERROR_REASON_SESSION_NOT_FOUND",
+    });
   });
 
   it("keeps its queues proportional to what it tracks under many keepalives", () => {

@@ -8,11 +8,23 @@ describe("atomic multi-lock", () => {
     const at = r.next;
     const t = BigInt(at);
     const out = a.all([{ lock: "A" }, { lock: "B", mode: "shared" }, { lock: "S", permits: 2 }]);
-    expect(out.result).toEqual(grantedAll(a, t, [
-      { lock: "A", token: t, mode: "exclusive" }, { lock: "B", token: t, mode: "shared" }, { lock: "S", token: t, mode: "permit", permits: 2, slot: 0 },
-    ]));
-    expect(grantsIn(out)).toEqual([[a.id, "A", t], [a.id, "B", t], [a.id, "S", t]]);
-    expect(r.machine.getLock("B").holder).toMatchObject({ sessionId: a.id, mode: "shared", token: t });
+    expect(out.result).toEqual(
+      grantedAll(a, t, [
+        { lock: "A", token: t, mode: "exclusive" },
+        { lock: "B", token: t, mode: "shared" },
+        { lock: "S", token: t, mode: "permit", permits: 2, slot: 0 },
+      ]),
+    );
+    expect(grantsIn(out)).toEqual([
+      [a.id, "A", t],
+      [a.id, "B", t],
+      [a.id, "S", t],
+    ]);
+    expect(r.machine.getLock("B").holder).toMatchObject({
+      sessionId: a.id,
+      mode: "shared",
+      token: t,
+    });
     expect(r.machine.getSession(a.id)?.held.map((h) => h.lock)).toEqual(["A", "B", "S"]);
     // Each grant is released on its own.
     expect(a.release("B", t).result.kind).toBe("released");
@@ -28,11 +40,18 @@ describe("atomic multi-lock", () => {
     const joined = m.all([{ lock: "A" }, { lock: "B" }, { lock: "C" }], 1000);
     expect(joined.result).toEqual({ kind: "waiting" });
     expect(joined.events).toEqual([]);
-    expect(joined.timers.waitsStarted).toEqual([{ sessionId: m.id, lock: "A", acquireSeq: 1, waitMs: 1000 }]);
+    expect(joined.timers.waitsStarted).toEqual([
+      { sessionId: m.id, lock: "A", acquireSeq: 1, waitMs: 1000 },
+    ]);
     for (const lock of ["A", "B", "C"]) {
-      expect(r.machine.getLock(lock).waiters).toEqual([expect.objectContaining({
-        sessionId: m.id, seqs: [1], waitedFrom: joinAt, targets: [{ lock: "A" }, { lock: "B" }, { lock: "C" }],
-      })]);
+      expect(r.machine.getLock(lock).waiters).toEqual([
+        expect.objectContaining({
+          sessionId: m.id,
+          seqs: [1],
+          waitedFrom: joinAt,
+          targets: [{ lock: "A" }, { lock: "B" }, { lock: "C" }],
+        }),
+      ]);
     }
     // C is free, yet not granted: no part of the set is held while it waits.
     expect(r.machine.getLock("C").holder).toBeNull();
@@ -42,13 +61,26 @@ describe("atomic multi-lock", () => {
     const at = r.next;
     const out = b.release("B", tb);
     const t = BigInt(at);
-    expect(out.completions).toEqual([{
-      sessionId: m.id, seq: 1,
-      answer: grantedAll(m, t, ["A", "B", "C"].map((lock) => ({ lock, token: t, mode: "exclusive" }))),
-    }]);
-    expect(grantsIn(out)).toEqual([[m.id, "A", t], [m.id, "B", t], [m.id, "C", t]]);
+    expect(out.completions).toEqual([
+      {
+        sessionId: m.id,
+        seq: 1,
+        answer: grantedAll(
+          m,
+          t,
+          ["A", "B", "C"].map((lock) => ({ lock, token: t, mode: "exclusive" })),
+        ),
+      },
+    ]);
+    expect(grantsIn(out)).toEqual([
+      [m.id, "A", t],
+      [m.id, "B", t],
+      [m.id, "C", t],
+    ]);
     expect(out.timers.waitsEnded).toEqual([{ sessionId: m.id, acquireSeq: 1 }]);
-    expect(r.machine.history("C")).toEqual([expect.objectContaining({ sessionId: m.id, token: t, waitedFrom: joinAt, grantedAt: at })]);
+    expect(r.machine.history("C")).toEqual([
+      expect.objectContaining({ sessionId: m.id, token: t, waitedFrom: joinAt, grantedAt: at }),
+    ]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
@@ -62,20 +94,31 @@ describe("atomic multi-lock", () => {
     const at = r.next;
     const out = h.release("B", th);
     expect(out.completions.map((c) => [c.sessionId, c.answer.kind])).toEqual([[x.id, "granted"]]);
-    expect(grantsIn(out)).toEqual([[x.id, "A", BigInt(at)], [x.id, "B", BigInt(at)]]);
+    expect(grantsIn(out)).toEqual([
+      [x.id, "A", BigInt(at)],
+      [x.id, "B", BigInt(at)],
+    ]);
     // y holds neither lock meanwhile, and is granted both when x lets go of the last one.
     expect(r.machine.getSession(y.id)?.held).toEqual([]);
     x.release("B", BigInt(at));
     expect(r.machine.getLock("B").holder).toBeNull();
     const next = r.next;
     const last = x.release("A", BigInt(at));
-    expect(grantsIn(last)).toEqual([[y.id, "B", BigInt(next)], [y.id, "A", BigInt(next)]]);
+    expect(grantsIn(last)).toEqual([
+      [y.id, "B", BigInt(next)],
+      [y.id, "A", BigInt(next)],
+    ]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
   it("a later request never overtakes a waiting set in a queue they share, even on a free lock", () => {
     const r = setup();
-    const [b, m, l, s] = [new Client(r, "b"), new Client(r, "m"), new Client(r, "l"), new Client(r, "s")];
+    const [b, m, l, s] = [
+      new Client(r, "b"),
+      new Client(r, "m"),
+      new Client(r, "l"),
+      new Client(r, "s"),
+    ];
     const tb = tokenOf(b.acquire("B").result);
     m.all([{ lock: "A" }, { lock: "B" }], 1000);
     // A is free but the set is ahead in its queue.
@@ -91,9 +134,13 @@ describe("atomic multi-lock", () => {
     const at = r.next;
     const out = e.release("X", te);
     expect(out.completions.map((c) => [c.sessionId, c.answer])).toEqual([
-      [q.id, grantedAll(q, BigInt(at), [
-        { lock: "S", token: BigInt(at), mode: "permit", permits: 3, slot: 0 }, { lock: "X", token: BigInt(at), mode: "exclusive" },
-      ])],
+      [
+        q.id,
+        grantedAll(q, BigInt(at), [
+          { lock: "S", token: BigInt(at), mode: "permit", permits: 3, slot: 0 },
+          { lock: "X", token: BigInt(at), mode: "exclusive" },
+        ]),
+      ],
       [s.id, permitGranted(s, "S", 3, 1, BigInt(at))],
     ]);
     expect(tb).toBeGreaterThan(0n);
@@ -109,8 +156,14 @@ describe("atomic multi-lock", () => {
     expect(r.machine.getLock("R").holders).toBeUndefined();
     const at = r.next;
     const out = b.release("W", tb);
-    expect(grantsIn(out)).toEqual([[m.id, "R", BigInt(at)], [m.id, "W", BigInt(at)]]);
-    expect(r.machine.getLock("R").holders?.map((h) => [h.sessionId, h.mode])).toEqual([[a.id, "shared"], [m.id, "shared"]]);
+    expect(grantsIn(out)).toEqual([
+      [m.id, "R", BigInt(at)],
+      [m.id, "W", BigInt(at)],
+    ]);
+    expect(r.machine.getLock("R").holders?.map((h) => [h.sessionId, h.mode])).toEqual([
+      [a.id, "shared"],
+      [m.id, "shared"],
+    ]);
   });
 
   it("CancelWait of a set's seq cancels the whole set, named by any of its locks; a timeout answers with the lock that blocked it", () => {
@@ -157,10 +210,15 @@ describe("atomic multi-lock", () => {
     expect(partly.result.kind === "error" && partly.result.message).toMatch(/A/);
     expect([r.machine.getLock("A"), r.machine.getLock("B")]).toEqual(before);
     const tB = tokenOf(a.shared("B").result);
-    expect(a.all([{ lock: "A" }, { lock: "B", mode: "shared" }]).result).toEqual(grantedAll(a, tA, [
-      { lock: "A", token: tA, mode: "exclusive" }, { lock: "B", token: tB, mode: "shared" },
-    ]));
-    expect(a.all([{ lock: "A" }, { lock: "B" }]).result).toMatchObject({ reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE" });
+    expect(a.all([{ lock: "A" }, { lock: "B", mode: "shared" }]).result).toEqual(
+      grantedAll(a, tA, [
+        { lock: "A", token: tA, mode: "exclusive" },
+        { lock: "B", token: tB, mode: "shared" },
+      ]),
+    );
+    expect(a.all([{ lock: "A" }, { lock: "B" }]).result).toMatchObject({
+      reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE",
+    });
   });
 
   it("a session waiting for one lock of a set in another request is refused; the same set again joins its wait", () => {
@@ -169,12 +227,20 @@ describe("atomic multi-lock", () => {
     tokenOf(a.acquire("B").result);
     tokenOf(a.acquire("D").result);
     m.acquire("B", 1000);
-    expect(m.all([{ lock: "A" }, { lock: "B" }], 1000).result).toMatchObject({ reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST" });
+    expect(m.all([{ lock: "A" }, { lock: "B" }], 1000).result).toMatchObject({
+      reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST",
+    });
     expect(m.all([{ lock: "C" }, { lock: "D" }], 1000).result.kind).toBe("waiting");
-    expect(m.acquire("C", 1000).result).toMatchObject({ reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST" });
-    expect(m.all([{ lock: "D" }, { lock: "C" }], 1000).result).toMatchObject({ reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST" });
+    expect(m.acquire("C", 1000).result).toMatchObject({
+      reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST",
+    });
+    expect(m.all([{ lock: "D" }, { lock: "C" }], 1000).result).toMatchObject({
+      reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST",
+    });
     expect(m.all([{ lock: "C" }, { lock: "D" }], 1000).result).toEqual({ kind: "waiting" });
-    expect(r.machine.getLock("D").waiters).toEqual([expect.objectContaining({ sessionId: m.id, seqs: [3, 6] })]);
+    expect(r.machine.getLock("D").waiters).toEqual([
+      expect.objectContaining({ sessionId: m.id, seqs: [3, 6] }),
+    ]);
   });
 
   it("a session end while a set waits removes it from every queue and answers every joined seq", () => {
@@ -209,11 +275,15 @@ describe("atomic multi-lock", () => {
     const r = setup({ maxLocksPerSession: 3, maxWaitersPerLock: 1 });
     const [a, b, c] = [new Client(r, "a"), new Client(r, "b"), new Client(r, "c")];
     tokenOf(a.acquire("A").result);
-    expect(a.all([{ lock: "B" }, { lock: "C" }, { lock: "D" }]).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION" });
+    expect(a.all([{ lock: "B" }, { lock: "C" }, { lock: "D" }]).result).toMatchObject({
+      reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION",
+    });
     expect(r.machine.getLock("B").holder).toBeNull();
     expect(a.all([{ lock: "B" }, { lock: "C" }]).result.kind).toBe("granted");
     expect(b.all([{ lock: "X" }, { lock: "C" }], 1000).result.kind).toBe("waiting");
-    expect(c.all([{ lock: "Y" }, { lock: "C" }], 1000).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_WAITERS" });
+    expect(c.all([{ lock: "Y" }, { lock: "C" }], 1000).result).toMatchObject({
+      reason: "ERROR_REASON_TOO_MANY_WAITERS",
+    });
     expect(r.machine.getLock("Y").waiters).toEqual([]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });

@@ -5,7 +5,13 @@
 // left; and the bytes a page counts are above what its entries take on the wire.
 import { describe, expect, it } from "vitest";
 import {
-  entryBytes, MAX_LOCK_NAME_BYTES, type HolderPlace, type LockHolderInfo, type LockPageBounds, type LockStateMachine, type LockWaiterInfo,
+  entryBytes,
+  MAX_LOCK_NAME_BYTES,
+  type HolderPlace,
+  type LockHolderInfo,
+  type LockPageBounds,
+  type LockStateMachine,
+  type LockWaiterInfo,
 } from "../../../node/lock/index.ts";
 import { palisade } from "../../../proto/gen/palisade.js";
 import { toU64 } from "../../../proto/wire.ts";
@@ -13,12 +19,22 @@ import { Client, setup, tokenOf } from "./kit.ts";
 
 const pb = palisade.v1;
 
-function bounds(limit: number, after?: HolderPlace, afterIndex?: number, maxBytes = 1 << 20): LockPageBounds {
+function bounds(
+  limit: number,
+  after?: HolderPlace,
+  afterIndex?: number,
+  maxBytes = 1 << 20,
+): LockPageBounds {
   return { holders: { limit, maxBytes, after }, waiters: { limit, maxBytes, afterIndex } };
 }
 
 /** Every page of a lock's holders, `limit` at a time, running `between` after each page. */
-function holderPages(sm: LockStateMachine, lock: string, limit: number, between: (page: number) => void = () => undefined): LockHolderInfo[][] {
+function holderPages(
+  sm: LockStateMachine,
+  lock: string,
+  limit: number,
+  between: (page: number) => void = () => undefined,
+): LockHolderInfo[][] {
   const pages: LockHolderInfo[][] = [];
   let after: HolderPlace | undefined;
   for (;;) {
@@ -30,7 +46,12 @@ function holderPages(sm: LockStateMachine, lock: string, limit: number, between:
   }
 }
 
-function waiterPages(sm: LockStateMachine, lock: string, limit: number, between: (page: number) => void = () => undefined): LockWaiterInfo[][] {
+function waiterPages(
+  sm: LockStateMachine,
+  lock: string,
+  limit: number,
+  between: (page: number) => void = () => undefined,
+): LockWaiterInfo[][] {
   const pages: LockWaiterInfo[][] = [];
   let afterIndex = 0;
   for (;;) {
@@ -42,12 +63,16 @@ function waiterPages(sm: LockStateMachine, lock: string, limit: number, between:
   }
 }
 
-const names = (entries: ReadonlyArray<{ clientName: string }>): string[] => entries.map((e) => e.clientName);
+const names = (entries: ReadonlyArray<{ clientName: string }>): string[] =>
+  entries.map((e) => e.clientName);
 
 describe("pages of a lock's holders", () => {
   it("holders released or granted between pages neither come twice nor push a holder that was due off its page", () => {
     const runner = setup();
-    const clients = Array.from({ length: 30 }, (_, i) => new Client(runner, `h${String(i + 1).padStart(2, "0")}`));
+    const clients = Array.from(
+      { length: 30 },
+      (_, i) => new Client(runner, `h${String(i + 1).padStart(2, "0")}`),
+    );
     const tokens = clients.map((c) => tokenOf(c.permit("pool", 50).result));
     const late = new Client(runner, "late");
     const pages = holderPages(runner.machine, "pool", 10, (page) => {
@@ -82,16 +107,31 @@ describe("pages of a lock's holders", () => {
   it("a page ends before its bytes would pass the bound, never empty while holders are left, and says so", () => {
     const runner = setup();
     const data = "d".repeat(1_000);
-    for (let i = 0; i < 5; i++) new Client(runner, `h${i}`).permit("pool", 5, 0, { holderData: data });
-    const size = entryBytes(runner.machine.lockPage("pool", bounds(1)).holders[0] as LockHolderInfo);
-    const twoAndAHalf = { holders: { limit: 100, maxBytes: Math.floor(size * 2.5) }, waiters: { limit: 0, maxBytes: 0 } };
+    for (let i = 0; i < 5; i++)
+      new Client(runner, `h${i}`).permit("pool", 5, 0, { holderData: data });
+    const size = entryBytes(
+      runner.machine.lockPage("pool", bounds(1)).holders[0] as LockHolderInfo,
+    );
+    const twoAndAHalf = {
+      holders: { limit: 100, maxBytes: Math.floor(size * 2.5) },
+      waiters: { limit: 0, maxBytes: 0 },
+    };
     const page = runner.machine.lockPage("pool", twoAndAHalf);
     expect(page.holders).toHaveLength(2);
-    expect(page.nextHoldersAfter).toEqual({ token: page.holders[1]?.token, sessionId: page.holders[1]?.sessionId });
-    const tiny = runner.machine.lockPage("pool", { holders: { limit: 100, maxBytes: 1 }, waiters: { limit: 0, maxBytes: 0 } });
+    expect(page.nextHoldersAfter).toEqual({
+      token: page.holders[1]?.token,
+      sessionId: page.holders[1]?.sessionId,
+    });
+    const tiny = runner.machine.lockPage("pool", {
+      holders: { limit: 100, maxBytes: 1 },
+      waiters: { limit: 0, maxBytes: 0 },
+    });
     expect(tiny.holders).toHaveLength(1);
     expect(tiny.holderCount).toBe(5);
-    const none = runner.machine.lockPage("pool", { holders: { limit: 0, maxBytes: 1 << 20 }, waiters: { limit: 0, maxBytes: 0 } });
+    const none = runner.machine.lockPage("pool", {
+      holders: { limit: 0, maxBytes: 1 << 20 },
+      waiters: { limit: 0, maxBytes: 0 },
+    });
     expect(none).toMatchObject({ holders: [], holderCount: 5, nextHoldersAfter: null });
   });
 });
@@ -101,7 +141,10 @@ describe("pages of a lock's queue", () => {
     const runner = setup();
     const owner = new Client(runner, "owner");
     owner.acquire("q");
-    const waiters = Array.from({ length: 20 }, (_, i) => new Client(runner, `w${String(i + 1).padStart(2, "0")}`));
+    const waiters = Array.from(
+      { length: 20 },
+      (_, i) => new Client(runner, `w${String(i + 1).padStart(2, "0")}`),
+    );
     for (const w of waiters) w.acquire("q", 60_000);
     const late = new Client(runner, "late");
     const pages = waiterPages(runner.machine, "q", 6, (page) => {
@@ -111,7 +154,10 @@ describe("pages of a lock's queue", () => {
       late.acquire("q", 60_000);
     });
     const listed = pages.flat();
-    expect(names(listed)).toEqual([...waiters.map((w) => w.name).filter((n) => n !== "w10"), "late"]);
+    expect(names(listed)).toEqual([
+      ...waiters.map((w) => w.name).filter((n) => n !== "w10"),
+      "late",
+    ]);
     expect(runner.machine.lockPage("q", bounds(6)).waiterCount).toBe(19);
   });
 });
@@ -122,26 +168,64 @@ describe("the bytes a page counts", () => {
     const data = "x".repeat(64 * 1024);
     const max = 2n ** 64n - 1n;
     const holder: LockHolderInfo = {
-      sessionId: max, clientName: big, token: max, grantedAt: 2 ** 48, waitedFrom: 2 ** 48, mode: "permit", slot: 999_999, holderData: data, holdMs: 86_400_000,
+      sessionId: max,
+      clientName: big,
+      token: max,
+      grantedAt: 2 ** 48,
+      waitedFrom: 2 ** 48,
+      mode: "permit",
+      slot: 999_999,
+      holderData: data,
+      holdMs: 86_400_000,
     };
     const holderWire = pb.GetLockResponse.encode({
-      holders: [{
-        sessionId: toU64(max), clientName: big, token: toU64(max), grantedIndex: toU64(2 ** 48), mode: pb.LockMode.LOCK_MODE_SHARED,
-        permits: 1_000_000, slot: 999_999, holderData: new TextEncoder().encode(data), holdMs: toU64(86_400_000),
-      }],
+      holders: [
+        {
+          sessionId: toU64(max),
+          clientName: big,
+          token: toU64(max),
+          grantedIndex: toU64(2 ** 48),
+          mode: pb.LockMode.LOCK_MODE_SHARED,
+          permits: 1_000_000,
+          slot: 999_999,
+          holderData: new TextEncoder().encode(data),
+          holdMs: toU64(86_400_000),
+        },
+      ],
     }).finish().byteLength;
     expect(entryBytes(holder)).toBeGreaterThanOrEqual(holderWire);
 
-    const targets = Array.from({ length: 64 }, (_, i) => ({ lock: `${big.slice(0, -1)}${i % 10}`, permits: 1_000_000 }));
+    const targets = Array.from({ length: 64 }, (_, i) => ({
+      lock: `${big.slice(0, -1)}${i % 10}`,
+      permits: 1_000_000,
+    }));
     const waiter: LockWaiterInfo = {
-      sessionId: max, clientName: big, waitedFrom: 2 ** 48, seqs: [1], mode: "shared", targets, holderData: data, holdMs: 86_400_000,
+      sessionId: max,
+      clientName: big,
+      waitedFrom: 2 ** 48,
+      seqs: [1],
+      mode: "shared",
+      targets,
+      holderData: data,
+      holdMs: 86_400_000,
     };
     const waiterWire = pb.GetLockResponse.encode({
-      waiters: [{
-        sessionId: toU64(max), clientName: big, waitingSinceIndex: toU64(2 ** 48), mode: pb.LockMode.LOCK_MODE_SHARED, permits: 1_000_000,
-        locks: targets.map((t) => ({ lock: t.lock, mode: pb.LockMode.LOCK_MODE_SHARED, permits: toU64(t.permits) })),
-        holderData: new TextEncoder().encode(data), holdMs: toU64(86_400_000),
-      }],
+      waiters: [
+        {
+          sessionId: toU64(max),
+          clientName: big,
+          waitingSinceIndex: toU64(2 ** 48),
+          mode: pb.LockMode.LOCK_MODE_SHARED,
+          permits: 1_000_000,
+          locks: targets.map((t) => ({
+            lock: t.lock,
+            mode: pb.LockMode.LOCK_MODE_SHARED,
+            permits: toU64(t.permits),
+          })),
+          holderData: new TextEncoder().encode(data),
+          holdMs: toU64(86_400_000),
+        },
+      ],
     }).finish().byteLength;
     expect(entryBytes(waiter)).toBeGreaterThanOrEqual(waiterWire);
   });

@@ -10,8 +10,17 @@ import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";
 
 export const LIMITS: Partial<LockLimits> = {
-  maxSessions: 7, maxLocksPerSession: 5, maxWaitersPerLock: 4, maxInFlightPerSession: 8, historyPerLock: 3, historyTotal: 12,
-  rememberedRequestIds: 5, rememberedClosedSessions: 3, maxPermits: 3, maxLocksPerAcquire: 3, minHoldMs: 10,
+  maxSessions: 7,
+  maxLocksPerSession: 5,
+  maxWaitersPerLock: 4,
+  maxInFlightPerSession: 8,
+  historyPerLock: 3,
+  historyTotal: 12,
+  rememberedRequestIds: 5,
+  rememberedClosedSessions: 3,
+  maxPermits: 3,
+  maxLocksPerAcquire: 3,
+  minHoldMs: 10,
 };
 export const LOCKS = ["a", "b", "c"];
 export const SEMAPHORES = ["s", "t"];
@@ -38,7 +47,9 @@ export function randomLog(
   const sent: Command[] = [];
   const outcomes: ApplyOutcome[] = [];
   let requests = 0;
-  const write = (sessionId: bigint): { sessionId: bigint; seq: number; ackedUpTo: number; held: number[] } => {
+  const write = (
+    sessionId: bigint,
+  ): { sessionId: bigint; seq: number; ackedUpTo: number; held: number[] } => {
     const seq = (seqs.get(sessionId) ?? 0) + 1;
     seqs.set(sessionId, seq);
     return { sessionId, seq, ackedUpTo: Math.max(0, seq - rng.int(1, 5)), held: [] };
@@ -49,27 +60,56 @@ export function randomLog(
     const roll = rng.int(0, 99);
     let cmd: Command | null = null;
     if (roll < 8 || sessionId === null) {
-      cmd = { type: "openSession", requestId: `r${++requests}`, ttlMs: 5_000, clientName: `c${requests}`, wallMs: 0 };
+      cmd = {
+        type: "openSession",
+        requestId: `r${++requests}`,
+        ttlMs: 5_000,
+        clientName: `c${requests}`,
+        wallMs: 0,
+      };
     } else if (roll < 50) {
       const targets: LockTarget[] = [randomTarget(rng)];
       if (rng.chance(0.35)) for (let n = rng.int(1, 2); n > 0; n--) targets.push(randomTarget(rng));
       const distinct = targets.filter((t, i) => targets.findIndex((u) => u.lock === t.lock) === i);
       const [first, ...more] = distinct as [LockTarget, ...LockTarget[]];
       cmd = {
-        type: "acquire", ...write(sessionId), lock: first.lock, waitMs: rng.chance(0.7) ? 1000 : 0, wallMs: runner.next,
-        ...(first.mode ? { mode: first.mode } : {}), ...(first.permits ? { permits: first.permits } : {}), ...(more.length > 0 ? { more } : {}),
-        ...(rng.chance(0.3) ? { holderData: `d${runner.next}` } : {}), ...(rng.chance(0.3) ? { holdMs: 100 } : {}),
+        type: "acquire",
+        ...write(sessionId),
+        lock: first.lock,
+        waitMs: rng.chance(0.7) ? 1000 : 0,
+        wallMs: runner.next,
+        ...(first.mode ? { mode: first.mode } : {}),
+        ...(first.permits ? { permits: first.permits } : {}),
+        ...(more.length > 0 ? { more } : {}),
+        ...(rng.chance(0.3) ? { holderData: `d${runner.next}` } : {}),
+        ...(rng.chance(0.3) ? { holdMs: 100 } : {}),
       };
     } else if (roll < 66) {
       const held = runner.machine.getSession(sessionId)?.held ?? [];
-      const h = held.length > 0 && rng.chance(0.85) ? rng.pick([...held]) : { lock: rng.pick([...LOCKS, ...SEMAPHORES]), token: BigInt(rng.int(1, runner.next)) };
-      cmd = { type: "release", ...write(sessionId), lock: h.lock, token: h.token, wallMs: runner.next };
+      const h =
+        held.length > 0 && rng.chance(0.85)
+          ? rng.pick([...held])
+          : { lock: rng.pick([...LOCKS, ...SEMAPHORES]), token: BigInt(rng.int(1, runner.next)) };
+      cmd = {
+        type: "release",
+        ...write(sessionId),
+        lock: h.lock,
+        token: h.token,
+        wallMs: runner.next,
+      };
     } else if (roll < 74) {
       const waiting = runner.machine.getSession(sessionId)?.waiting ?? [];
       const w = waiting.length > 0 ? rng.pick([...waiting]) : null;
       const seq = w?.seqs[0] ?? (seqs.get(sessionId) ?? 0) + 1;
       // A cancel ahead of its Acquire always names the same lock: a second one naming another would be refused as invalid.
-      cmd = { type: "cancelWait", sessionId, lock: w?.lock ?? "a", acquireSeq: seq, reason: rng.chance(0.5) ? "client" : "timeout", wallMs: 0 };
+      cmd = {
+        type: "cancelWait",
+        sessionId,
+        lock: w?.lock ?? "a",
+        acquireSeq: seq,
+        reason: rng.chance(0.5) ? "client" : "timeout",
+        wallMs: 0,
+      };
     } else if (roll < 80) {
       const holds = runner.machine.holdLimits();
       if (holds.length > 0) cmd = { type: "holdLimit", ...rng.pick(holds), wallMs: runner.next };
@@ -92,9 +132,16 @@ export function randomLog(
     const out = runner.run(cmd);
     outcomes.push(out);
     if (out.result.kind === "error" && out.result.reason === "ERROR_REASON_INVALID_ARGUMENT") {
-      throw new Error(`the generator sent an invalid command at ${out.index}: ${out.result.message}`);
+      throw new Error(
+        `the generator sent an invalid command at ${out.index}: ${out.result.message}`,
+      );
     }
-    if (out.result.kind === "sessionOpened" && runner.machine.hasSession(out.result.sessionId) && !seqs.has(out.result.sessionId)) seqs.set(out.result.sessionId, 0);
+    if (
+      out.result.kind === "sessionOpened" &&
+      runner.machine.hasSession(out.result.sessionId) &&
+      !seqs.has(out.result.sessionId)
+    )
+      seqs.set(out.result.sessionId, 0);
     for (const id of out.timers.sessionsEnded) seqs.delete(id);
     check(cmd, out, runner.machine);
   }
@@ -103,5 +150,6 @@ export function randomLog(
 
 function defaultCheck(_cmd: Command, out: ApplyOutcome, machine: LockStateMachine): void {
   const problems = machine.checkInvariants();
-  if (problems.length > 0) throw new Error(`invariants broken at ${out.index}: ${problems.join("; ")}`);
+  if (problems.length > 0)
+    throw new Error(`invariants broken at ${out.index}: ${problems.join("; ")}`);
 }

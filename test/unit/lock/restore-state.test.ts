@@ -1,18 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { chooseRestoreEpoch, restoreFromBackup, RestoreRefusedError } from "../../../node/lock/restore.ts";
+import {
+  chooseRestoreEpoch,
+  restoreFromBackup,
+  RestoreRefusedError,
+} from "../../../node/lock/restore.ts";
 import { SnapshotError } from "../../../node/lock/snapshot.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";
 
-const write = (sessionId: bigint, seq: number) => ({ sessionId, seq, ackedUpTo: 0, held: [] as number[], wallMs: 1 });
+const write = (sessionId: bigint, seq: number) => ({
+  sessionId,
+  seq,
+  ackedUpTo: 0,
+  held: [] as number[],
+  wallMs: 1,
+});
 
 /** A state with a released grant, a current grant, a waiter and a closed session. */
-function busyMachine(epoch = 0): { machine: LockStateMachine; tokens: bigint[]; backup: Uint8Array } {
+function busyMachine(epoch = 0): {
+  machine: LockStateMachine;
+  tokens: bigint[];
+  backup: Uint8Array;
+} {
   const machine = new LockStateMachine({}, { epoch });
   let index = 0;
   const apply = (cmd: Parameters<LockStateMachine["apply"]>[1]) => machine.apply(++index, cmd);
   const open = (requestId: string, clientName: string): bigint => {
-    const opened = apply({ type: "openSession", requestId, ttlMs: 10_000, clientName, wallMs: 1 }).result;
+    const opened = apply({
+      type: "openSession",
+      requestId,
+      ttlMs: 10_000,
+      clientName,
+      wallMs: 1,
+    }).result;
     if (opened.kind !== "sessionOpened") throw new Error("not opened");
     return opened.sessionId;
   };
@@ -27,7 +47,9 @@ function busyMachine(epoch = 0): { machine: LockStateMachine; tokens: bigint[]; 
   const held = apply({ type: "acquire", lock: "x", waitMs: 0, ...write(b, 1) }).result;
   if (held.kind !== "granted") throw new Error("not granted");
   tokens.push(held.token);
-  expect(apply({ type: "acquire", lock: "x", waitMs: 5_000, ...write(a, 3) }).result.kind).toBe("waiting");
+  expect(apply({ type: "acquire", lock: "x", waitMs: 5_000, ...write(a, 3) }).result.kind).toBe(
+    "waiting",
+  );
   apply({ type: "closeSession", ...write(c, 1) });
   return { machine, tokens, backup: machine.snapshot() };
 }
@@ -50,7 +72,13 @@ describe("restoreFromBackup", () => {
     const { machine, tokens, backup } = busyMachine();
     const index = machine.appliedIndex;
     const restored = restoreFromBackup(backup, 1, 42);
-    expect(restored).toMatchObject({ index, epoch: 1, droppedSessions: 2, endedGrants: 1, droppedWaiters: 1 });
+    expect(restored).toMatchObject({
+      index,
+      epoch: 1,
+      droppedSessions: 2,
+      endedGrants: 1,
+      droppedWaiters: 1,
+    });
 
     const next = LockStateMachine.restore(restored.data);
     expect(next.checkInvariants()).toEqual([]);
@@ -58,18 +86,37 @@ describe("restoreFromBackup", () => {
     expect(next.appliedIndex).toBe(index);
     expect(next.sessionIds()).toEqual([]);
     expect(next.getLock("x")).toEqual({ name: "x", holder: null, waiters: [] });
-    expect(next.stats()).toMatchObject({ sessions: 0, heldLocks: 0, waiters: 0, rememberedRequestIds: 0, rememberedClosedSessions: 0 });
+    expect(next.stats()).toMatchObject({
+      sessions: 0,
+      heldLocks: 0,
+      waiters: 0,
+      rememberedRequestIds: 0,
+      rememberedClosedSessions: 0,
+    });
     const history = next.history("x");
     expect(history.map((r) => r.token)).toEqual(tokens);
     expect(history[0]?.reason).toBe("released");
     expect(history[1]).toMatchObject({ reason: "sessionExpired", endedAt: index, endedWallMs: 42 });
 
     // A retried OpenSession of the old cluster opens a new session, not an old one; old sessions are unknown.
-    const reopened = next.apply(index + 1, { type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: "one", wallMs: 1 }).result;
+    const reopened = next.apply(index + 1, {
+      type: "openSession",
+      requestId: "r1",
+      ttlMs: 10_000,
+      clientName: "one",
+      wallMs: 1,
+    }).result;
     expect(reopened).toMatchObject({ kind: "sessionOpened", sessionId: tokenFor(1, index + 1) });
-    expect(next.apply(index + 2, { type: "closeSession", ...write(3n, 2) }).result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
+    expect(next.apply(index + 2, { type: "closeSession", ...write(3n, 2) }).result).toMatchObject({
+      reason: "ERROR_REASON_SESSION_NOT_FOUND",
+    });
     // Every new grant's token is above every old one, even one at a far higher old index.
-    const granted = next.apply(index + 3, { type: "acquire", lock: "x", waitMs: 0, ...write(tokenFor(1, index + 1), 1) }).result;
+    const granted = next.apply(index + 3, {
+      type: "acquire",
+      lock: "x",
+      waitMs: 0,
+      ...write(tokenFor(1, index + 1), 1),
+    }).result;
     expect(granted.kind).toBe("granted");
     if (granted.kind !== "granted") return;
     expect(granted.token).toBe(tokenFor(1, index + 3));
@@ -100,7 +147,13 @@ describe("session ids across a restore", () => {
     while (oldIndex < 10) old.skip(++oldIndex);
     const backup = old.snapshot();
     old.skip(++oldIndex);
-    const opened = applyOld({ type: "openSession", requestId: "client-a", ttlMs: 3_600_000, clientName: "a", wallMs: 1 }).result;
+    const opened = applyOld({
+      type: "openSession",
+      requestId: "client-a",
+      ttlMs: 3_600_000,
+      clientName: "a",
+      wallMs: 1,
+    }).result;
     if (opened.kind !== "sessionOpened") throw new Error("not opened");
     const sessionA = opened.sessionId;
     expect(oldIndex).toBe(12);
@@ -110,7 +163,13 @@ describe("session ids across a restore", () => {
     let index = restored.appliedIndex;
     const apply = (cmd: Parameters<LockStateMachine["apply"]>[1]) => restored.apply(++index, cmd);
     restored.skip(++index);
-    const openedB = apply({ type: "openSession", requestId: "client-b", ttlMs: 3_600_000, clientName: "b", wallMs: 1 }).result;
+    const openedB = apply({
+      type: "openSession",
+      requestId: "client-b",
+      ttlMs: 3_600_000,
+      clientName: "b",
+      wallMs: 1,
+    }).result;
     if (openedB.kind !== "sessionOpened") throw new Error("not opened");
     expect(index).toBe(12);
     const sessionB = openedB.sessionId;
@@ -118,17 +177,37 @@ describe("session ids across a restore", () => {
     expect(sessionB).toBe(tokenFor(1, 12));
 
     // A's retried Acquire and Release on its old id find no session; B's session is untouched.
-    const acquireA = apply({ type: "acquire", lock: "orders", waitMs: 0, sessionId: sessionA, seq: 5, ackedUpTo: 4, held: [], wallMs: 1 }).result;
+    const acquireA = apply({
+      type: "acquire",
+      lock: "orders",
+      waitMs: 0,
+      sessionId: sessionA,
+      seq: 5,
+      ackedUpTo: 4,
+      held: [],
+      wallMs: 1,
+    }).result;
     expect(acquireA).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
     expect(restored.hasSession(sessionA)).toBe(false);
-    const acquireB = apply({ type: "acquire", lock: "orders", waitMs: 0, ...write(sessionB, 1) }).result;
+    const acquireB = apply({
+      type: "acquire",
+      lock: "orders",
+      waitMs: 0,
+      ...write(sessionB, 1),
+    }).result;
     expect(acquireB).toMatchObject({ kind: "granted" });
-    const releaseB = apply({ type: "release", lock: "orders", token: tokenOfGrant(acquireB), ...write(sessionB, 2) }).result;
+    const releaseB = apply({
+      type: "release",
+      lock: "orders",
+      token: tokenOfGrant(acquireB),
+      ...write(sessionB, 2),
+    }).result;
     expect(releaseB).toMatchObject({ kind: "released" });
   });
 });
 
 function tokenOfGrant(answer: { kind: string; token?: bigint }): bigint {
-  if (answer.kind !== "granted" || answer.token === undefined) throw new Error(`not granted: ${answer.kind}`);
+  if (answer.kind !== "granted" || answer.token === undefined)
+    throw new Error(`not granted: ${answer.kind}`);
   return answer.token;
 }

@@ -10,10 +10,23 @@ describe("shared and exclusive modes", () => {
     const ib = r.next;
     const out = b.shared("L");
     expect(out.result).toEqual(granted(b, "L", BigInt(ib), "shared"));
-    expect(out.events).toEqual([{ type: "acquired", index: ib, lock: "L", sessionId: b.id, token: BigInt(ib), wallMs: 0, mode: "shared" }]);
+    expect(out.events).toEqual([
+      {
+        type: "acquired",
+        index: ib,
+        lock: "L",
+        sessionId: b.id,
+        token: BigInt(ib),
+        wallMs: 0,
+        mode: "shared",
+      },
+    ]);
     const info = r.machine.getLock("L");
     expect(info.holder).toMatchObject({ sessionId: a.id, token: BigInt(ia), mode: "shared" });
-    expect(info.holders?.map((h) => [h.sessionId, h.token, h.mode])).toEqual([[a.id, BigInt(ia), "shared"], [b.id, BigInt(ib), "shared"]]);
+    expect(info.holders?.map((h) => [h.sessionId, h.token, h.mode])).toEqual([
+      [a.id, BigInt(ia), "shared"],
+      [b.id, BigInt(ib), "shared"],
+    ]);
     expect(r.machine.validateToken("L", BigInt(ia))).toBe(true);
     expect(r.machine.validateToken("L", BigInt(ib))).toBe(true);
     // An exclusive request with wait_ms 0 is not granted; the answer names the oldest holder.
@@ -29,8 +42,14 @@ describe("shared and exclusive modes", () => {
     expect(b.shared("L", 1000).result.kind).toBe("waiting");
     const at = r.next;
     const out = a.release("L", t);
-    expect(out.completions).toEqual([{ sessionId: b.id, seq: 2, answer: granted(b, "L", BigInt(at), "shared") }]);
-    expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: b.id, mode: "shared", waitedFrom: at - 1 });
+    expect(out.completions).toEqual([
+      { sessionId: b.id, seq: 2, answer: granted(b, "L", BigInt(at), "shared") },
+    ]);
+    expect(r.machine.getLock("L").holder).toMatchObject({
+      sessionId: b.id,
+      mode: "shared",
+      waitedFrom: at - 1,
+    });
   });
 
   it("an exclusive waiter is granted once the last shared holder releases", () => {
@@ -42,20 +61,30 @@ describe("shared and exclusive modes", () => {
     expect(a.release("L", ta).completions).toEqual([]);
     const at = r.next;
     const out = b.release("L", tb);
-    expect(out.completions).toEqual([{ sessionId: w.id, seq: 1, answer: granted(w, "L", BigInt(at)) }]);
+    expect(out.completions).toEqual([
+      { sessionId: w.id, seq: 1, answer: granted(w, "L", BigInt(at)) },
+    ]);
     expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: w.id, token: BigInt(at) });
     expect(r.machine.getLock("L").holder?.mode).toBeUndefined();
   });
 
   it("a queued exclusive request blocks later shared ones, so a stream of readers never starves a writer", () => {
     const r = setup();
-    const [a, w, b, c] = [new Client(r, "a"), new Client(r, "w"), new Client(r, "b"), new Client(r, "c")];
+    const [a, w, b, c] = [
+      new Client(r, "a"),
+      new Client(r, "w"),
+      new Client(r, "b"),
+      new Client(r, "c"),
+    ];
     const ta = tokenOf(a.shared("L").result);
     expect(w.acquire("L", 1000).result.kind).toBe("waiting");
     // The lock is held shared, yet a new shared request waits behind the writer.
     expect(b.shared("L").result).toEqual(notAcquired(a, ta));
     expect(c.shared("L", 1000).result.kind).toBe("waiting");
-    expect(r.machine.getLock("L").waiters.map((x) => [x.sessionId, x.mode])).toEqual([[w.id, undefined], [c.id, "shared"]]);
+    expect(r.machine.getLock("L").waiters.map((x) => [x.sessionId, x.mode])).toEqual([
+      [w.id, undefined],
+      [c.id, "shared"],
+    ]);
     const at = r.next;
     const out = a.release("L", ta);
     expect(grantsIn(out)).toEqual([[w.id, "L", BigInt(at)]]);
@@ -65,7 +94,13 @@ describe("shared and exclusive modes", () => {
 
   it("consecutive shared requests at the head of the queue are granted together at one index, up to the next exclusive one", () => {
     const r = setup();
-    const [e, s1, s2, x, s3] = [new Client(r, "e"), new Client(r, "s1"), new Client(r, "s2"), new Client(r, "x"), new Client(r, "s3")];
+    const [e, s1, s2, x, s3] = [
+      new Client(r, "e"),
+      new Client(r, "s1"),
+      new Client(r, "s2"),
+      new Client(r, "x"),
+      new Client(r, "s3"),
+    ];
     const te = tokenOf(e.acquire("L").result);
     s1.shared("L", 1000);
     s2.shared("L", 1000);
@@ -77,7 +112,10 @@ describe("shared and exclusive modes", () => {
       { sessionId: s1.id, seq: 1, answer: granted(s1, "L", BigInt(at), "shared") },
       { sessionId: s2.id, seq: 1, answer: granted(s2, "L", BigInt(at), "shared") },
     ]);
-    expect(grantsIn(out)).toEqual([[s1.id, "L", BigInt(at)], [s2.id, "L", BigInt(at)]]);
+    expect(grantsIn(out)).toEqual([
+      [s1.id, "L", BigInt(at)],
+      [s2.id, "L", BigInt(at)],
+    ]);
     expect(r.machine.getLock("L").waiters.map((w) => w.sessionId)).toEqual([x.id, s3.id]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });
@@ -109,7 +147,10 @@ describe("shared and exclusive modes", () => {
     expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: b.id, token: tb });
     expect(r.machine.getLock("L").holders).toBeUndefined();
     expect(r.machine.validateToken("L", ta)).toBe(false);
-    expect(r.machine.history("L").map((h) => [h.sessionId, h.mode, h.reason])).toEqual([[a.id, "shared", "released"], [b.id, "shared", null]]);
+    expect(r.machine.history("L").map((h) => [h.sessionId, h.mode, h.reason])).toEqual([
+      [a.id, "shared", "released"],
+      [b.id, "shared", null],
+    ]);
   });
 
   it("an Acquire by a holder in its own mode returns its token; in the other mode it is refused and changes nothing", () => {
@@ -120,15 +161,37 @@ describe("shared and exclusive modes", () => {
     const again = a.shared("L", 1000);
     expect(again.result).toEqual(granted(a, "L", ta, "shared"));
     expect(again.events).toEqual([]);
-    const before = [r.machine.getLock("L"), r.machine.getLock("M"), r.machine.history("L"), r.machine.history("M")];
+    const before = [
+      r.machine.getLock("L"),
+      r.machine.getLock("M"),
+      r.machine.history("L"),
+      r.machine.history("M"),
+    ];
     const upgrade = a.exclusive("L", 1000);
-    expect(upgrade.result).toMatchObject({ kind: "error", reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE" });
+    expect(upgrade.result).toMatchObject({
+      kind: "error",
+      reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE",
+    });
     expect(upgrade.result.kind === "error" && upgrade.result.message).toMatch(/mode/);
     const downgrade = b.shared("M");
     expect(downgrade.result).toMatchObject({ reason: "ERROR_REASON_HELD_IN_ANOTHER_MODE" });
-    expect([...upgrade.events, ...downgrade.events, ...upgrade.completions, ...upgrade.timers.waitsStarted]).toEqual([]);
-    expect([r.machine.getLock("L"), r.machine.getLock("M"), r.machine.history("L"), r.machine.history("M")]).toEqual(before);
-    expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: a.id, token: ta, mode: "shared" });
+    expect([
+      ...upgrade.events,
+      ...downgrade.events,
+      ...upgrade.completions,
+      ...upgrade.timers.waitsStarted,
+    ]).toEqual([]);
+    expect([
+      r.machine.getLock("L"),
+      r.machine.getLock("M"),
+      r.machine.history("L"),
+      r.machine.history("M"),
+    ]).toEqual(before);
+    expect(r.machine.getLock("L").holder).toMatchObject({
+      sessionId: a.id,
+      token: ta,
+      mode: "shared",
+    });
     expect(r.machine.getLock("M").holder).toMatchObject({ sessionId: b.id, token: tb });
   });
 
@@ -137,10 +200,14 @@ describe("shared and exclusive modes", () => {
     const [a, b] = [new Client(r, "a"), new Client(r, "b")];
     tokenOf(a.acquire("L").result);
     expect(b.shared("L", 1000).result.kind).toBe("waiting");
-    expect(b.exclusive("L", 1000).result).toMatchObject({ reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST" });
+    expect(b.exclusive("L", 1000).result).toMatchObject({
+      reason: "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST",
+    });
     const joined = b.shared("L", 1000);
     expect(joined.result.kind).toBe("waiting");
-    expect(r.machine.getLock("L").waiters).toEqual([expect.objectContaining({ sessionId: b.id, seqs: [1, 3], mode: "shared" })]);
+    expect(r.machine.getLock("L").waiters).toEqual([
+      expect.objectContaining({ sessionId: b.id, seqs: [1, 3], mode: "shared" }),
+    ]);
   });
 
   it("an Acquire with mode exclusive is the Acquire with no mode", () => {
@@ -159,7 +226,12 @@ describe("shared and exclusive modes", () => {
 
   it("a revoke of a token that several shared grants carry ends them all; a close ends a session's shared grants", () => {
     const r = setup();
-    const [e, s1, s2, s3] = [new Client(r, "e"), new Client(r, "s1"), new Client(r, "s2"), new Client(r, "s3")];
+    const [e, s1, s2, s3] = [
+      new Client(r, "e"),
+      new Client(r, "s1"),
+      new Client(r, "s2"),
+      new Client(r, "s3"),
+    ];
     const te = tokenOf(e.acquire("L").result);
     s1.shared("L", 1000);
     s2.shared("L", 1000);
@@ -168,11 +240,18 @@ describe("shared and exclusive modes", () => {
     const t3 = tokenOf(s3.shared("L").result);
     const out = r.run({ type: "revoke", lock: "L", token: BigInt(at), wallMs: 0 });
     expect(out.result).toEqual({ kind: "revoked" });
-    expect(out.events.map((x) => [x.type, x.sessionId])).toEqual([["revoked", s1.id], ["revoked", s2.id]]);
-    expect(r.run({ type: "revoke", lock: "L", token: BigInt(at), wallMs: 0 }).result).toEqual({ kind: "revoked" });
+    expect(out.events.map((x) => [x.type, x.sessionId])).toEqual([
+      ["revoked", s1.id],
+      ["revoked", s2.id],
+    ]);
+    expect(r.run({ type: "revoke", lock: "L", token: BigInt(at), wallMs: 0 }).result).toEqual({
+      kind: "revoked",
+    });
     expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: s3.id, token: t3 });
     const closed = s3.close();
-    expect(closed.events.map((x) => [x.type, x.sessionId, x.token])).toEqual([["sessionClosed", s3.id, t3]]);
+    expect(closed.events.map((x) => [x.type, x.sessionId, x.token])).toEqual([
+      ["sessionClosed", s3.id, t3],
+    ]);
     expect(r.machine.getLock("L").holder).toBeNull();
     expect(r.machine.checkInvariants()).toEqual([]);
   });

@@ -22,7 +22,10 @@ const LIMITS: Partial<LockLimits> = {
 const LOCKS = ["a", "b", "c", "d/1", "d/2"];
 
 /** Builds a random log: clients with seqs and acknowledgements, retries, cancels, expiries, revokes. */
-function randomLog(seed: number, length: number): { log: LoggedCommand[]; outcomes: ApplyOutcome[] } {
+function randomLog(
+  seed: number,
+  length: number,
+): { log: LoggedCommand[]; outcomes: ApplyOutcome[] } {
   const rng = new SeededRandom(seed);
   const runner = new LogRunner(new LockStateMachine(LIMITS, { epoch: seed % 3 }));
   const seqs = new Map<bigint, number>();
@@ -34,7 +37,9 @@ function randomLog(seed: number, length: number): { log: LoggedCommand[]; outcom
     const live = [...seqs.keys()];
     return live.length === 0 ? null : rng.pick(live);
   };
-  const nextWrite = (sessionId: bigint): { sessionId: bigint; seq: number; ackedUpTo: number; held: number[] } => {
+  const nextWrite = (
+    sessionId: bigint,
+  ): { sessionId: bigint; seq: number; ackedUpTo: number; held: number[] } => {
     const seq = (seqs.get(sessionId) ?? 0) + 1;
     seqs.set(sessionId, seq);
     const ackedUpTo = Math.max(0, seq - rng.int(1, 6));
@@ -48,20 +53,41 @@ function randomLog(seed: number, length: number): { log: LoggedCommand[]; outcom
     const sessionId = pickSession();
     let cmd: Command | null = null;
     if (roll < 10 || sessionId === null) {
-      const requestId = rng.chance(0.2) && requests > 0 ? `r${rng.int(1, requests)}` : `r${++requests}`;
-      cmd = { type: "openSession", requestId, ttlMs: 1000 * rng.int(1, 10), clientName: `c${requests}`, wallMs: runner.next * 10 };
+      const requestId =
+        rng.chance(0.2) && requests > 0 ? `r${rng.int(1, requests)}` : `r${++requests}`;
+      cmd = {
+        type: "openSession",
+        requestId,
+        ttlMs: 1000 * rng.int(1, 10),
+        clientName: `c${requests}`,
+        wallMs: runner.next * 10,
+      };
     } else if (roll < 45) {
-      cmd = { type: "acquire", ...nextWrite(sessionId), lock: rng.pick(LOCKS), waitMs: rng.chance(0.6) ? 1000 : 0, wallMs: runner.next * 10 };
+      cmd = {
+        type: "acquire",
+        ...nextWrite(sessionId),
+        lock: rng.pick(LOCKS),
+        waitMs: rng.chance(0.6) ? 1000 : 0,
+        wallMs: runner.next * 10,
+      };
     } else if (roll < 60) {
       const lock = rng.pick(LOCKS);
       const holder = runner.machine.getLock(lock).holder;
       const token = holder && rng.chance(0.8) ? holder.token : BigInt(rng.int(1, runner.next));
       const owner = holder && rng.chance(0.8) ? holder.sessionId : sessionId;
-      if (seqs.has(owner)) cmd = { type: "release", ...nextWrite(owner), lock, token, wallMs: runner.next * 10 };
+      if (seqs.has(owner))
+        cmd = { type: "release", ...nextWrite(owner), lock, token, wallMs: runner.next * 10 };
     } else if (roll < 68) {
       const seq = (seqs.get(sessionId) ?? 0) + rng.int(-3, 1);
       if (seq >= 1) {
-        cmd = { type: "cancelWait", sessionId, lock: rng.pick(LOCKS), acquireSeq: seq, reason: rng.chance(0.5) ? "client" : "timeout", wallMs: 0 };
+        cmd = {
+          type: "cancelWait",
+          sessionId,
+          lock: rng.pick(LOCKS),
+          acquireSeq: seq,
+          reason: rng.chance(0.5) ? "client" : "timeout",
+          wallMs: 0,
+        };
       }
     } else if (roll < 80 && sent.length > 0) {
       cmd = rng.pick(sent); // a retry or a delayed duplicate
@@ -72,7 +98,12 @@ function randomLog(seed: number, length: number): { log: LoggedCommand[]; outcom
     } else if (roll < 95) {
       const lock = rng.pick(LOCKS);
       const holder = runner.machine.getLock(lock).holder;
-      cmd = { type: "revoke", lock, token: holder && rng.chance(0.7) ? holder.token : BigInt(rng.int(1, runner.next)), wallMs: 0 };
+      cmd = {
+        type: "revoke",
+        lock,
+        token: holder && rng.chance(0.7) ? holder.token : BigInt(rng.int(1, runner.next)),
+        wallMs: 0,
+      };
     } else {
       runner.noop();
       continue;
@@ -82,11 +113,13 @@ function randomLog(seed: number, length: number): { log: LoggedCommand[]; outcom
     const out = runner.run(cmd);
     outcomes.push(out);
     if (out.result.kind === "sessionOpened") {
-      if (!seqs.has(out.result.sessionId) && runner.machine.hasSession(out.result.sessionId)) seqs.set(out.result.sessionId, 0);
+      if (!seqs.has(out.result.sessionId) && runner.machine.hasSession(out.result.sessionId))
+        seqs.set(out.result.sessionId, 0);
     }
     for (const id of out.timers.sessionsEnded) seqs.delete(id);
     const problems = runner.machine.checkInvariants();
-    if (problems.length > 0) throw new Error(`invariants broken at ${out.index}: ${problems.join("; ")}`);
+    if (problems.length > 0)
+      throw new Error(`invariants broken at ${out.index}: ${problems.join("; ")}`);
   }
   return { log: runner.log, outcomes };
 }
@@ -112,7 +145,10 @@ describe("snapshot and restore", () => {
       for (let cut = 0; cut < 6; cut++) {
         const at = rng.int(1, log.length);
         const prefix = new LockStateMachine(LIMITS, { epoch });
-        replay(prefix, log.filter((e) => e.index <= at));
+        replay(
+          prefix,
+          log.filter((e) => e.index <= at),
+        );
         const restored = LockStateMachine.restore(prefix.snapshot());
         expect(restored.appliedIndex).toBe(at);
         expect(restored.snapshot()).toEqual(prefix.snapshot());
@@ -140,8 +176,19 @@ describe("snapshot and restore", () => {
 
   it("random runs reach waiters, kept answers and history, and the snapshot carries them", () => {
     const { log, outcomes } = randomLog(99, 800);
-    const kinds = new Set(outcomes.map((o) => (o.result.kind === "error" ? o.result.reason : o.result.kind)));
-    for (const k of ["granted", "waiting", "notAcquired", "cancelled", "released", "revoked", "ERROR_REASON_REQUEST_TOO_OLD", "ERROR_REASON_STALE_TOKEN"]) {
+    const kinds = new Set(
+      outcomes.map((o) => (o.result.kind === "error" ? o.result.reason : o.result.kind)),
+    );
+    for (const k of [
+      "granted",
+      "waiting",
+      "notAcquired",
+      "cancelled",
+      "released",
+      "revoked",
+      "ERROR_REASON_REQUEST_TOO_OLD",
+      "ERROR_REASON_STALE_TOKEN",
+    ]) {
       expect(kinds, k).toContain(k);
     }
     expect(outcomes.some((o) => o.completions.some((c) => c.answer.kind === "granted"))).toBe(true);
@@ -180,7 +227,9 @@ describe("snapshot and restore", () => {
       bad[at] = (bad[at] as number) ^ 0x40;
       expect(() => LockStateMachine.restore(bad)).toThrow(SnapshotError);
     }
-    expect(() => LockStateMachine.restore(bytes.subarray(0, bytes.length - 10))).toThrow(SnapshotError);
+    expect(() => LockStateMachine.restore(bytes.subarray(0, bytes.length - 10))).toThrow(
+      SnapshotError,
+    );
     expect(() => LockStateMachine.restore(new Uint8Array(3))).toThrow(SnapshotError);
   });
 
@@ -189,30 +238,96 @@ describe("snapshot and restore", () => {
     const epoch7 = (index: number): bigint => 7n * 2n ** 48n + BigInt(index);
     const r = new LogRunner(new LockStateMachine({}, { epoch: 7 }));
     r.run({ type: "openSession", requestId: "keep-me", ttlMs: 5000, clientName: "x", wallMs: 0 });
-    r.run({ type: "closeSession", sessionId: epoch7(1), seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
+    r.run({
+      type: "closeSession",
+      sessionId: epoch7(1),
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
     const restored = LockStateMachine.restore(r.machine.snapshot());
     expect(restored.epoch).toBe(7);
-    expect(restored.apply(3, { type: "openSession", requestId: "keep-me", ttlMs: 5000, clientName: "x", wallMs: 0 }).result)
-      .toEqual({ kind: "sessionOpened", sessionId: epoch7(1), ttlMs: 5000 });
-    expect(restored.apply(4, { type: "closeSession", sessionId: epoch7(1), seq: 2, ackedUpTo: 0, held: [], wallMs: 0 }).result.kind).toBe("sessionClosed");
-    const t = restored.apply(5, { type: "openSession", requestId: "n", ttlMs: 5000, clientName: "x", wallMs: 0 });
+    expect(
+      restored.apply(3, {
+        type: "openSession",
+        requestId: "keep-me",
+        ttlMs: 5000,
+        clientName: "x",
+        wallMs: 0,
+      }).result,
+    ).toEqual({ kind: "sessionOpened", sessionId: epoch7(1), ttlMs: 5000 });
+    expect(
+      restored.apply(4, {
+        type: "closeSession",
+        sessionId: epoch7(1),
+        seq: 2,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      }).result.kind,
+    ).toBe("sessionClosed");
+    const t = restored.apply(5, {
+      type: "openSession",
+      requestId: "n",
+      ttlMs: 5000,
+      clientName: "x",
+      wallMs: 0,
+    });
     expect(t.result).toMatchObject({ sessionId: epoch7(5) });
-    const g = restored.apply(6, { type: "acquire", sessionId: epoch7(5), lock: "L", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
-    expect(g.result).toMatchObject({ kind: "granted", token: 7n * 2n ** 48n + 6n, holder: { sessionId: epoch7(5), grantedIndex: 6n } });
+    const g = restored.apply(6, {
+      type: "acquire",
+      sessionId: epoch7(5),
+      lock: "L",
+      waitMs: 0,
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
+    expect(g.result).toMatchObject({
+      kind: "granted",
+      token: 7n * 2n ** 48n + 6n,
+      holder: { sessionId: epoch7(5), grantedIndex: 6n },
+    });
   });
 
   it("carries the replicated limits; a setLimits entry changes them on every replica alike and trims what is over the new caps", () => {
     const r = new LogRunner(new LockStateMachine());
     const open = (requestId: string): bigint => {
-      const opened = r.run({ type: "openSession", requestId, ttlMs: 5_000, clientName: "x", wallMs: 0 }).result;
+      const opened = r.run({
+        type: "openSession",
+        requestId,
+        ttlMs: 5_000,
+        clientName: "x",
+        wallMs: 0,
+      }).result;
       if (opened.kind !== "sessionOpened") throw new Error("not opened");
       return opened.sessionId;
     };
     const a = open("a");
     for (let seq = 1; seq <= 6; seq += 2) {
-      const got = r.run({ type: "acquire", sessionId: a, lock: "L", waitMs: 0, seq, ackedUpTo: seq - 1, held: [], wallMs: 0 }).result;
+      const got = r.run({
+        type: "acquire",
+        sessionId: a,
+        lock: "L",
+        waitMs: 0,
+        seq,
+        ackedUpTo: seq - 1,
+        held: [],
+        wallMs: 0,
+      }).result;
       if (got.kind !== "granted") throw new Error("not granted");
-      r.run({ type: "release", sessionId: a, lock: "L", token: got.token, seq: seq + 1, ackedUpTo: seq, held: [], wallMs: 0 });
+      r.run({
+        type: "release",
+        sessionId: a,
+        lock: "L",
+        token: got.token,
+        seq: seq + 1,
+        ackedUpTo: seq,
+        held: [],
+        wallMs: 0,
+      });
     }
     expect(r.machine.history("L")).toHaveLength(3);
     const limits = { ...r.machine.limits, maxTtlMs: 4_000, historyPerLock: 2 };
@@ -220,9 +335,14 @@ describe("snapshot and restore", () => {
     expect(r.machine.limits).toEqual(limits);
     expect(r.machine.history("L").map((h) => h.grantedAt)).toEqual([4, 6]);
     // A TTL the new limits refuse is refused at apply time.
-    expect(r.run({ type: "openSession", requestId: "b", ttlMs: 5_000, clientName: "x", wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(
+      r.run({ type: "openSession", requestId: "b", ttlMs: 5_000, clientName: "x", wallMs: 0 })
+        .result,
+    ).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     // Bad limits change nothing.
-    expect(r.run({ type: "setLimits", limits: { ...limits, minTtlMs: 10_000 }, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
+    expect(
+      r.run({ type: "setLimits", limits: { ...limits, minTtlMs: 10_000 }, wallMs: 0 }).result,
+    ).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" });
     expect(r.machine.limits).toEqual(limits);
     // The snapshot carries them: a replica restored from it decides the same way, whatever it was started with.
     const restored = LockStateMachine.restore(r.machine.snapshot());
@@ -245,9 +365,24 @@ describe("snapshot and restore", () => {
   it("written a slice at a time, a snapshot has the same bytes and yields between slices", () => {
     const r = new LogRunner(new LockStateMachine());
     for (let i = 0; i < 3_000; i++) {
-      const opened = r.run({ type: "openSession", requestId: `s${i}`, ttlMs: 5_000, clientName: "x", wallMs: 0 }).result;
+      const opened = r.run({
+        type: "openSession",
+        requestId: `s${i}`,
+        ttlMs: 5_000,
+        clientName: "x",
+        wallMs: 0,
+      }).result;
       if (opened.kind !== "sessionOpened") throw new Error("not opened");
-      r.run({ type: "acquire", sessionId: opened.sessionId, lock: `L${i}`, waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
+      r.run({
+        type: "acquire",
+        sessionId: opened.sessionId,
+        lock: `L${i}`,
+        waitMs: 0,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      });
     }
     const whole = r.machine.snapshot();
     const steps = r.machine.snapshotSteps();

@@ -12,8 +12,22 @@ describe("grants and tokens", () => {
     const index = r.next;
     const out = a.acquire("db/orders");
     expect(out.result).toEqual(granted(a, "db/orders", BigInt(index)));
-    expect(out.events).toEqual([{ type: "acquired", index, lock: "db/orders", sessionId: a.id, token: BigInt(index), wallMs: 0 }]);
-    expect(r.machine.getLock("db/orders").holder).toMatchObject({ sessionId: a.id, token: BigInt(index), grantedAt: index, clientName: "client" });
+    expect(out.events).toEqual([
+      {
+        type: "acquired",
+        index,
+        lock: "db/orders",
+        sessionId: a.id,
+        token: BigInt(index),
+        wallMs: 0,
+      },
+    ]);
+    expect(r.machine.getLock("db/orders").holder).toMatchObject({
+      sessionId: a.id,
+      token: BigInt(index),
+      grantedAt: index,
+      clientName: "client",
+    });
     expect(r.machine.validateToken("db/orders", BigInt(index))).toBe(true);
   });
 
@@ -46,7 +60,16 @@ describe("grants and tokens", () => {
 
   it("answers NOT_FOUND for an unknown session", () => {
     const r = setup();
-    const out = r.run({ type: "acquire", sessionId: 999n, lock: "L", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 });
+    const out = r.run({
+      type: "acquire",
+      sessionId: 999n,
+      lock: "L",
+      waitMs: 0,
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
     expect(out.result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
   });
 });
@@ -64,17 +87,25 @@ describe("FIFO handoff", () => {
     const releaseIndex = r.next;
     const out = a.release("L", t1);
     expect(out.result.kind).toBe("released");
-    expect(out.completions).toEqual([{ sessionId: b.id, seq: 1, answer: granted(b, "L", BigInt(releaseIndex)) }]);
+    expect(out.completions).toEqual([
+      { sessionId: b.id, seq: 1, answer: granted(b, "L", BigInt(releaseIndex)) },
+    ]);
     expect(out.events.map((e) => [e.type, e.sessionId, e.token])).toEqual([
       ["released", a.id, t1],
       ["acquired", b.id, BigInt(releaseIndex)],
     ]);
-    expect(r.machine.getLock("L").holder).toMatchObject({ sessionId: b.id, grantedAt: releaseIndex, waitedFrom: bWaitIndex });
+    expect(r.machine.getLock("L").holder).toMatchObject({
+      sessionId: b.id,
+      grantedAt: releaseIndex,
+      waitedFrom: bWaitIndex,
+    });
     expect(r.machine.getLock("L").waiters.map((w) => w.sessionId)).toEqual([c.id]);
 
     const next = r.next;
     const out2 = b.release("L", BigInt(releaseIndex));
-    expect(out2.completions).toEqual([{ sessionId: c.id, seq: 1, answer: granted(c, "L", BigInt(next)) }]);
+    expect(out2.completions).toEqual([
+      { sessionId: c.id, seq: 1, answer: granted(c, "L", BigInt(next)) },
+    ]);
   });
 
   it("a close hands several locks to their waiters, all with the close's index", () => {
@@ -91,7 +122,10 @@ describe("FIFO handoff", () => {
       { sessionId: b.id, seq: 1, answer: granted(b, "L1", BigInt(closeIndex)) },
       { sessionId: c.id, seq: 1, answer: granted(c, "L2", BigInt(closeIndex)) },
     ]);
-    expect(out.events.filter((e) => e.type === "sessionClosed").map((e) => e.lock)).toEqual(["L1", "L2"]);
+    expect(out.events.filter((e) => e.type === "sessionClosed").map((e) => e.lock)).toEqual([
+      "L1",
+      "L2",
+    ]);
     expect(r.machine.getLock("L1").holder?.token).toBe(BigInt(closeIndex));
     expect(r.machine.getLock("L2").holder?.token).toBe(BigInt(closeIndex));
     expect(out.timers.sessionsEnded).toEqual([a.id]);
@@ -108,11 +142,18 @@ describe("FIFO handoff", () => {
     const out = a.expire();
     expect(out.result).toEqual({ kind: "sessionExpired" });
     expect(out.completions).toEqual([
-      { sessionId: a.id, seq: 2, answer: expect.objectContaining({ reason: "ERROR_REASON_SESSION_ENDED" }) },
+      {
+        sessionId: a.id,
+        seq: 2,
+        answer: expect.objectContaining({ reason: "ERROR_REASON_SESSION_ENDED" }),
+      },
       { sessionId: b.id, seq: 2, answer: granted(b, "L", BigInt(expiryIndex)) },
     ]);
     expect(out.events.map((e) => e.type)).toEqual(["sessionExpired", "acquired"]);
-    expect(r.machine.getLock("M")).toMatchObject({ holder: { sessionId: b.id, token: tb }, waiters: [] });
+    expect(r.machine.getLock("M")).toMatchObject({
+      holder: { sessionId: b.id, token: tb },
+      waiters: [],
+    });
     expect(r.machine.hasSession(a.id)).toBe(false);
     // A second expiry of the same session changes nothing.
     expect(a.expire().result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
@@ -127,12 +168,18 @@ describe("FIFO handoff", () => {
     const out = r.run({ type: "revoke", lock: "L", token: t, wallMs: 0 });
     expect(out.result).toEqual({ kind: "revoked" });
     expect(out.completions[0]?.answer).toEqual(granted(b, "L", BigInt(revokeIndex)));
-    expect(r.machine.history("L")[0]).toMatchObject({ token: t, reason: "revoked", endedAt: revokeIndex });
+    expect(r.machine.history("L")[0]).toMatchObject({
+      token: t,
+      reason: "revoked",
+      endedAt: revokeIndex,
+    });
     const retry = r.run({ type: "revoke", lock: "L", token: t, wallMs: 0 });
     expect(retry.result).toEqual({ kind: "revoked" });
     expect(retry.events).toEqual([]);
     expect(r.machine.getLock("L").holder?.sessionId).toBe(b.id);
-    expect(r.run({ type: "revoke", lock: "L", token: 12345n, wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_STALE_TOKEN" });
+    expect(r.run({ type: "revoke", lock: "L", token: 12345n, wallMs: 0 }).result).toMatchObject({
+      reason: "ERROR_REASON_STALE_TOKEN",
+    });
     // The released former holder cannot release any more.
     expect(a.release("L", t).result).toMatchObject({ reason: "ERROR_REASON_NOT_HOLDER" });
   });
@@ -160,7 +207,9 @@ describe("FIFO handoff", () => {
     b.expire();
     const index = r.next;
     const out = a.release("L", t);
-    expect(out.completions).toEqual([{ sessionId: c.id, seq: 1, answer: granted(c, "L", BigInt(index)) }]);
+    expect(out.completions).toEqual([
+      { sessionId: c.id, seq: 1, answer: granted(c, "L", BigInt(index)) },
+    ]);
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
@@ -172,8 +221,12 @@ describe("FIFO handoff", () => {
     const joined = b.acquire("L", 50);
     expect(joined.result.kind).toBe("waiting");
     expect(joined.timers.waitsStarted).toEqual([]);
-    expect(r.machine.getLock("L").waiters).toEqual([expect.objectContaining({ sessionId: b.id, seqs: [1, 2] })]);
-    expect(r.machine.pendingWaits()).toEqual([{ sessionId: b.id, lock: "L", acquireSeq: 1, waitMs: 1000 }]);
+    expect(r.machine.getLock("L").waiters).toEqual([
+      expect.objectContaining({ sessionId: b.id, seqs: [1, 2] }),
+    ]);
+    expect(r.machine.pendingWaits()).toEqual([
+      { sessionId: b.id, lock: "L", acquireSeq: 1, waitMs: 1000 },
+    ]);
     const index = r.next;
     const out = a.release("L", t);
     const grant = granted(b, "L", BigInt(index));
@@ -193,7 +246,10 @@ describe("FIFO handoff", () => {
     const out = b.cancel("L", 1, "timeout");
     const left = notAcquired(a, t);
     expect(out.result).toEqual(left);
-    expect(out.completions.map((c) => [c.seq, c.answer])).toEqual([[1, left], [2, left]]);
+    expect(out.completions.map((c) => [c.seq, c.answer])).toEqual([
+      [1, left],
+      [2, left],
+    ]);
     expect(r.machine.getLock("L")).toMatchObject({ holder: { sessionId: a.id }, waiters: [] });
   });
 });
@@ -209,7 +265,12 @@ describe("release", () => {
     expect(stale.result).toMatchObject({ reason: "ERROR_REASON_STALE_TOKEN" });
     const notHolder = b.release("L", t);
     expect(notHolder.result).toMatchObject({ reason: "ERROR_REASON_NOT_HOLDER" });
-    expect([...stale.events, ...notHolder.events, ...stale.completions, ...notHolder.completions]).toEqual([]);
+    expect([
+      ...stale.events,
+      ...notHolder.events,
+      ...stale.completions,
+      ...notHolder.completions,
+    ]).toEqual([]);
     expect({ lock: r.machine.getLock("L"), history: r.machine.history("L") }).toEqual(before);
   });
 });
@@ -217,7 +278,13 @@ describe("release", () => {
 describe("sessions", () => {
   it("a retried OpenSession with the same request id returns the same session", () => {
     const r = setup();
-    const cmd: Command = { type: "openSession", requestId: "same", ttlMs: 5000, clientName: "x", wallMs: 0 };
+    const cmd: Command = {
+      type: "openSession",
+      requestId: "same",
+      ttlMs: 5000,
+      clientName: "x",
+      wallMs: 0,
+    };
     const first = r.run(cmd);
     const second = r.run(cmd);
     expect(second.result).toEqual(first.result);
@@ -243,7 +310,10 @@ describe("sessions", () => {
     expect(a.close().result).toEqual({ kind: "sessionClosed" });
     b.expire();
     expect(b.close().result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
-    expect(r.run({ type: "closeSession", sessionId: 777n, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 }).result).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
+    expect(
+      r.run({ type: "closeSession", sessionId: 777n, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 })
+        .result,
+    ).toMatchObject({ reason: "ERROR_REASON_SESSION_NOT_FOUND" });
     // Only the last two closed ids are remembered: a is forgotten after c and d close.
     c.close();
     d.close();
@@ -266,12 +336,17 @@ describe("reads", () => {
   it("lists held or waited locks by prefix, sorted and paged", () => {
     const r = setup();
     const a = new Client(r);
-    for (const name of ["jobs/b", "jobs/a", "other", "jobs/c", "jobs/\u{1F600}", "jobs/\uFFFD"]) a.acquire(name);
+    for (const name of ["jobs/b", "jobs/a", "other", "jobs/c", "jobs/\u{1F600}", "jobs/\uFFFD"])
+      a.acquire(name);
     const t = r.machine.getLock("jobs/c").holder?.token as bigint;
     a.release("jobs/c", t); // free now, only history remains
     const page1 = r.machine.listLocks({ prefix: "jobs/", limit: 2 });
     expect(page1.locks.map((l) => l.name)).toEqual(["jobs/a", "jobs/b"]);
-    const page2 = r.machine.listLocks({ prefix: "jobs/", after: page1.nextAfter as string, limit: 10 });
+    const page2 = r.machine.listLocks({
+      prefix: "jobs/",
+      after: page1.nextAfter as string,
+      limit: 10,
+    });
     // Code point order: U+FFFD sorts before U+1F600.
     expect(page2.locks.map((l) => l.name)).toEqual(["jobs/\uFFFD", "jobs/\u{1F600}"]);
     expect(page2.nextAfter).toBeNull();
@@ -288,21 +363,154 @@ describe("bad input and limits", () => {
       { type: "openSession", requestId: "r", ttlMs: 999, clientName: "x", wallMs: 0 },
       { type: "openSession", requestId: "r", ttlMs: 3_600_001, clientName: "x", wallMs: 0 },
       { type: "openSession", requestId: "", ttlMs: 5000, clientName: "x", wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "x".repeat(257), waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "a\u0085b", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "a\u007f", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "a\nb", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "\ud800x", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "ok", waitMs: 3_600_001, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "ok", waitMs: -1, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "ok", waitMs: 0, seq: 0, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "ok", waitMs: 0, seq: 3, ackedUpTo: 3, held: [], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "ok", waitMs: 0, seq: 3, ackedUpTo: 0, held: [3], wallMs: 0 },
-      { type: "acquire", sessionId: a.id, lock: "ok", waitMs: 0, seq: 100, ackedUpTo: 0, held: Array.from({ length: 65 }, (_, i) => i + 1), wallMs: 0 },
-      { type: "acquire", sessionId: 0n, lock: "ok", waitMs: 0, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "release", sessionId: a.id, lock: "ok", token: 0n, seq: 1, ackedUpTo: 0, held: [], wallMs: 0 },
-      { type: "cancelWait", sessionId: a.id, lock: "ok", acquireSeq: 0, reason: "client", wallMs: 0 },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "",
+        waitMs: 0,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "x".repeat(257),
+        waitMs: 0,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "a\u0085b",
+        waitMs: 0,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "a\u007f",
+        waitMs: 0,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "a\nb",
+        waitMs: 0,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "\ud800x",
+        waitMs: 0,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "ok",
+        waitMs: 3_600_001,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "ok",
+        waitMs: -1,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "ok",
+        waitMs: 0,
+        seq: 0,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "ok",
+        waitMs: 0,
+        seq: 3,
+        ackedUpTo: 3,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "ok",
+        waitMs: 0,
+        seq: 3,
+        ackedUpTo: 0,
+        held: [3],
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: a.id,
+        lock: "ok",
+        waitMs: 0,
+        seq: 100,
+        ackedUpTo: 0,
+        held: Array.from({ length: 65 }, (_, i) => i + 1),
+        wallMs: 0,
+      },
+      {
+        type: "acquire",
+        sessionId: 0n,
+        lock: "ok",
+        waitMs: 0,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "release",
+        sessionId: a.id,
+        lock: "ok",
+        token: 0n,
+        seq: 1,
+        ackedUpTo: 0,
+        held: [],
+        wallMs: 0,
+      },
+      {
+        type: "cancelWait",
+        sessionId: a.id,
+        lock: "ok",
+        acquireSeq: 0,
+        reason: "client",
+        wallMs: 0,
+      },
       { type: "revoke", lock: "", token: 5n, wallMs: 0 },
     ];
     for (const cmd of bad) {
@@ -319,35 +527,58 @@ describe("bad input and limits", () => {
 
   it("accepts the boundary values", () => {
     const r = setup();
-    expect(r.run({ type: "openSession", requestId: "a", ttlMs: 1000, clientName: "", wallMs: 0 }).result.kind).toBe("sessionOpened");
-    expect(r.run({ type: "openSession", requestId: "b", ttlMs: 3_600_000, clientName: "x", wallMs: 0 }).result.kind).toBe("sessionOpened");
+    expect(
+      r.run({ type: "openSession", requestId: "a", ttlMs: 1000, clientName: "", wallMs: 0 }).result
+        .kind,
+    ).toBe("sessionOpened");
+    expect(
+      r.run({ type: "openSession", requestId: "b", ttlMs: 3_600_000, clientName: "x", wallMs: 0 })
+        .result.kind,
+    ).toBe("sessionOpened");
     const a = new Client(r);
     expect(a.acquire("é".repeat(128)).result.kind).toBe("granted"); // 256 bytes
-    expect(a.acquire("é".repeat(128) + "x").result).toMatchObject({ reason: "ERROR_REASON_INVALID_ARGUMENT" }); // 257 bytes
+    expect(a.acquire("é".repeat(128) + "x").result).toMatchObject({
+      reason: "ERROR_REASON_INVALID_ARGUMENT",
+    }); // 257 bytes
     const b = new Client(r);
     expect(b.acquire("é".repeat(128), 3_600_000).result.kind).toBe("waiting");
   });
 
   it("applies the encoded bytes of a command like the command", () => {
     const r = setup();
-    const out = r.machine.applyBytes(1, encodeCommand({ type: "openSession", requestId: "q", ttlMs: 2000, clientName: "n", wallMs: 5 }));
+    const out = r.machine.applyBytes(
+      1,
+      encodeCommand({
+        type: "openSession",
+        requestId: "q",
+        ttlMs: 2000,
+        clientName: "n",
+        wallMs: 5,
+      }),
+    );
     expect(out.result).toEqual({ kind: "sessionOpened", sessionId: 1n, ttlMs: 2000 });
   });
 
   it("limits sessions, locks per session and waiters per lock with RESOURCE_EXHAUSTED", () => {
     const r = setup({ maxSessions: 3, maxLocksPerSession: 2, maxWaitersPerLock: 1 });
     const [a, b, c] = [new Client(r), new Client(r), new Client(r)];
-    expect(r.run({ type: "openSession", requestId: "fourth", ttlMs: 5000, clientName: "", wallMs: 0 }).result)
-      .toMatchObject({ reason: "ERROR_REASON_TOO_MANY_SESSIONS" });
+    expect(
+      r.run({ type: "openSession", requestId: "fourth", ttlMs: 5000, clientName: "", wallMs: 0 })
+        .result,
+    ).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_SESSIONS" });
     a.acquire("L1");
     a.acquire("L2");
-    expect(a.acquire("L3").result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION" });
+    expect(a.acquire("L3").result).toMatchObject({
+      reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION",
+    });
     expect(r.machine.getLock("L3").holder).toBeNull();
     expect(b.acquire("L1", 1000).result.kind).toBe("waiting");
     expect(c.acquire("L1", 1000).result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_WAITERS" });
     // A wait counts toward the session's locks, so the handoff never passes the limit.
     expect(b.acquire("L2", 1000).result.kind).toBe("waiting");
-    expect(b.acquire("L4").result).toMatchObject({ reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION" });
+    expect(b.acquire("L4").result).toMatchObject({
+      reason: "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION",
+    });
     a.close();
     expect(r.machine.getSession(b.id)?.held.map((h) => h.lock)).toEqual(["L1", "L2"]);
     expect(r.machine.checkInvariants()).toEqual([]);
@@ -357,6 +588,8 @@ describe("bad input and limits", () => {
     const m = new LockStateMachine();
     m.skip(5);
     expect(() => m.skip(5)).toThrow(RangeError);
-    expect(() => m.apply(3, { type: "revoke", lock: "x", token: 1n, wallMs: 0 })).toThrow(RangeError);
+    expect(() => m.apply(3, { type: "revoke", lock: "x", token: 1n, wallMs: 0 })).toThrow(
+      RangeError,
+    );
   });
 });

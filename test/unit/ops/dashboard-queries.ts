@@ -1,7 +1,10 @@
 // The PromQL of the Grafana dashboard in cluster-config/grafana, for the tests that check it.
 import { readFileSync } from "node:fs";
 
-export const DASHBOARD_PATH = new URL("../../../cluster-config/grafana/palisade-dashboard.json", import.meta.url);
+export const DASHBOARD_PATH = new URL(
+  "../../../cluster-config/grafana/palisade-dashboard.json",
+  import.meta.url,
+);
 
 interface Panel {
   readonly type: string;

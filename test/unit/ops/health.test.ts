@@ -25,8 +25,10 @@ const ListRequest = root.lookupType("grpc.health.v1.HealthListRequest");
 const ListResponse = root.lookupType("grpc.health.v1.HealthListResponse");
 const STATUS = root.lookupEnum("grpc.health.v1.HealthCheckResponse.ServingStatus").valuesById;
 
-const encode = (type: protobuf.Type, value: object): Buffer => Buffer.from(type.encode(type.create(value)).finish());
-const statusName = (bytes: Buffer): string => STATUS[(CheckResponse.decode(bytes) as unknown as { status: number }).status] ?? "?";
+const encode = (type: protobuf.Type, value: object): Buffer =>
+  Buffer.from(type.encode(type.create(value)).finish());
+const statusName = (bytes: Buffer): string =>
+  STATUS[(CheckResponse.decode(bytes) as unknown as { status: number }).status] ?? "?";
 const identity = (b: Buffer): Buffer => b;
 
 describe("the node's gRPC health service", () => {
@@ -39,7 +41,10 @@ describe("the node's gRPC health service", () => {
     server = new grpc.Server();
     health.addTo(server);
     const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
+    );
     client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   });
 
@@ -48,10 +53,21 @@ describe("the node's gRPC health service", () => {
     await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
   });
 
-  const call = (method: string, request: Buffer): Promise<{ ok: true; bytes: Buffer } | { ok: false; code: grpc.status }> =>
+  const call = (
+    method: string,
+    request: Buffer,
+  ): Promise<{ ok: true; bytes: Buffer } | { ok: false; code: grpc.status }> =>
     new Promise((done) => {
-      client.makeUnaryRequest(`/grpc.health.v1.Health/${method}`, identity, identity, request, new grpc.Metadata(), { deadline: Date.now() + 5_000 },
-        (err, bytes) => done(err ? { ok: false, code: err.code } : { ok: true, bytes: bytes ?? Buffer.alloc(0) }));
+      client.makeUnaryRequest(
+        `/grpc.health.v1.Health/${method}`,
+        identity,
+        identity,
+        request,
+        new grpc.Metadata(),
+        { deadline: Date.now() + 5_000 },
+        (err, bytes) =>
+          done(err ? { ok: false, code: err.code } : { ok: true, bytes: bytes ?? Buffer.alloc(0) }),
+      );
     });
 
   const check = async (service: string): Promise<string> => {
@@ -70,14 +86,28 @@ describe("the node's gRPC health service", () => {
     expect(await check(LOCK_SERVICE_NAME)).toBe("SERVING");
     expect(await check("no.such.Service")).toBe("error NOT_FOUND");
     health.stopping();
-    expect(await Promise.all(["", LOCK_SERVICE_NAME, ADMIN_SERVICE_NAME].map(check))).toEqual(["NOT_SERVING", "NOT_SERVING", "NOT_SERVING"]);
+    expect(await Promise.all(["", LOCK_SERVICE_NAME, ADMIN_SERVICE_NAME].map(check))).toEqual([
+      "NOT_SERVING",
+      "NOT_SERVING",
+      "NOT_SERVING",
+    ]);
   });
 
   it("Watch sends the current status at once and each change after it; an unknown service is SERVICE_UNKNOWN and the call stays open", async () => {
     const seen: string[] = [];
     const unknown: string[] = [];
-    const stream = client.makeServerStreamRequest("/grpc.health.v1.Health/Watch", identity, identity, encode(CheckRequest, { service: LOCK_SERVICE_NAME }));
-    const other = client.makeServerStreamRequest("/grpc.health.v1.Health/Watch", identity, identity, encode(CheckRequest, { service: "no.such.Service" }));
+    const stream = client.makeServerStreamRequest(
+      "/grpc.health.v1.Health/Watch",
+      identity,
+      identity,
+      encode(CheckRequest, { service: LOCK_SERVICE_NAME }),
+    );
+    const other = client.makeServerStreamRequest(
+      "/grpc.health.v1.Health/Watch",
+      identity,
+      identity,
+      encode(CheckRequest, { service: "no.such.Service" }),
+    );
     stream.on("data", (bytes: Buffer) => seen.push(statusName(bytes)));
     other.on("data", (bytes: Buffer) => unknown.push(statusName(bytes)));
     stream.on("error", () => undefined);
@@ -101,7 +131,9 @@ describe("the node's gRPC health service", () => {
     const answer = await call("List", encode(ListRequest, {}));
     expect(answer.ok).toBe(true);
     if (!answer.ok) return;
-    const list = ListResponse.toObject(ListResponse.decode(answer.bytes), { enums: String }) as { statuses: Record<string, { status?: string }> };
+    const list = ListResponse.toObject(ListResponse.decode(answer.bytes), { enums: String }) as {
+      statuses: Record<string, { status?: string }>;
+    };
     expect(list.statuses).toEqual({
       "": { status: "SERVING" },
       [LOCK_SERVICE_NAME]: { status: "NOT_SERVING" },

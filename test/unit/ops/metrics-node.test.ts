@@ -4,15 +4,34 @@ import { describe, expect, it } from "vitest";
 import type { StateStats } from "../../../node/lock/index.ts";
 import type { Role } from "../../../node/raft/types.ts";
 import type { RaftStorage } from "../../../node/storage/log-store.ts";
-import { NodeMetrics, timedStorage, timeProposals, type MetricsSource } from "../../../node/ops/metrics.ts";
+import {
+  NodeMetrics,
+  timedStorage,
+  timeProposals,
+  type MetricsSource,
+} from "../../../node/ops/metrics.ts";
 
 const stats: StateStats = {
-  sessions: 3, lockEntries: 5, heldLocks: 2, waiters: 4, historyRecords: 9, rememberedRequestIds: 3, rememberedClosedSessions: 0,
+  sessions: 3,
+  lockEntries: 5,
+  heldLocks: 2,
+  waiters: 4,
+  historyRecords: 9,
+  rememberedRequestIds: 3,
+  rememberedClosedSessions: 0,
 };
 
 function source(role: Role, lag: Map<number, number> = new Map()): MetricsSource {
   return {
-    raft: () => ({ role, term: 7, leader: 2, commit: 40, applied: 39, lastIndex: 41, followerLag: lag }),
+    raft: () => ({
+      role,
+      term: 7,
+      leader: 2,
+      commit: 40,
+      applied: 39,
+      lastIndex: 41,
+      followerLag: lag,
+    }),
     lockStats: () => stats,
   };
 }
@@ -27,7 +46,16 @@ const L = 'cluster="c",node="2"';
 
 describe("NodeMetrics", () => {
   it("reports Raft and lock state read at scrape time, labelled with cluster and node", async () => {
-    const m = new NodeMetrics({ cluster: "c", node: 2 }, source("leader", new Map([[1, 0], [3, 12]])));
+    const m = new NodeMetrics(
+      { cluster: "c", node: 2 },
+      source(
+        "leader",
+        new Map([
+          [1, 0],
+          [3, 12],
+        ]),
+      ),
+    );
     const text = await m.text();
     expect(value(text, `palisade_raft_role{role="leader",${L}}`)).toBe(1);
     expect(value(text, `palisade_raft_role{role="follower",${L}}`)).toBe(0);
@@ -58,7 +86,10 @@ describe("NodeMetrics", () => {
       index: 9,
       result: { kind: "sessionExpired" },
       completions: [],
-      events: [{ type: "sessionExpired", index: 9, lock: "a", sessionId: 1n, token: 3n, wallMs: 0 }, { type: "acquired", index: 9, lock: "a", sessionId: 2n, token: 9n, wallMs: 0 }],
+      events: [
+        { type: "sessionExpired", index: 9, lock: "a", sessionId: 1n, token: 3n, wallMs: 0 },
+        { type: "acquired", index: 9, lock: "a", sessionId: 2n, token: 9n, wallMs: 0 },
+      ],
       timers: { sessionsOpened: [], sessionsEnded: [1n], waitsStarted: [], waitsEnded: [] },
     } as const;
     m.applied(expiry as unknown as Parameters<NodeMetrics["applied"]>[0]);
@@ -71,7 +102,9 @@ describe("NodeMetrics", () => {
     expect(value(text, `palisade_raft_append_entries_batch_size_bucket{le="8",${L}}`)).toBe(1);
     expect(value(text, `palisade_raft_append_entries_batch_size_bucket{le="4",${L}}`)).toBe(0);
     expect(value(text, `palisade_storage_fsync_seconds_count{${L}}`)).toBe(1);
-    expect(value(text, `palisade_requests_rejected_total{method="Acquire",reason="rate_limited",${L}}`)).toBe(2);
+    expect(
+      value(text, `palisade_requests_rejected_total{method="Acquire",reason="rate_limited",${L}}`),
+    ).toBe(2);
     expect(value(text, `palisade_session_expiries_total{${L}}`)).toBe(1);
     expect(value(text, `palisade_lock_expiries_total{${L}}`)).toBe(1);
   });
@@ -80,7 +113,9 @@ describe("NodeMetrics", () => {
     const a = new NodeMetrics({ cluster: "c", node: 1 }, source("leader"));
     const b = new NodeMetrics({ cluster: "c", node: 2 }, source("follower"));
     a.leaderChanged();
-    expect(value(await a.text(), 'palisade_raft_leader_changes_total{cluster="c",node="1"}')).toBe(1);
+    expect(value(await a.text(), 'palisade_raft_leader_changes_total{cluster="c",node="1"}')).toBe(
+      1,
+    );
     expect(value(await b.text(), `palisade_raft_leader_changes_total{${L}}`)).toBe(0);
   });
 });
@@ -91,7 +126,11 @@ describe("timedStorage", () => {
     const inner: RaftStorage = {
       load: async () => {
         calls.push("load");
-        return { hardState: { term: 0, vote: 0, commit: 0 }, entries: [], snapshot: null } as unknown as Awaited<ReturnType<RaftStorage["load"]>>;
+        return {
+          hardState: { term: 0, vote: 0, commit: 0 },
+          entries: [],
+          snapshot: null,
+        } as unknown as Awaited<ReturnType<RaftStorage["load"]>>;
       },
       save: async (_batch, sync) => {
         calls.push(`save ${sync}`);
@@ -103,10 +142,24 @@ describe("timedStorage", () => {
     };
     let clock = 100;
     const observed: number[] = [];
-    const timed = timedStorage(inner, (s) => observed.push(s), () => clock);
+    const timed = timedStorage(
+      inner,
+      (s) => observed.push(s),
+      () => clock,
+    );
     await timed.load();
-    await timed.save({ hardState: null, entries: [], snapshot: null } as unknown as Parameters<RaftStorage["save"]>[0], true);
-    await timed.save({ hardState: null, entries: [], snapshot: null } as unknown as Parameters<RaftStorage["save"]>[0], false);
+    await timed.save(
+      { hardState: null, entries: [], snapshot: null } as unknown as Parameters<
+        RaftStorage["save"]
+      >[0],
+      true,
+    );
+    await timed.save(
+      { hardState: null, entries: [], snapshot: null } as unknown as Parameters<
+        RaftStorage["save"]
+      >[0],
+      false,
+    );
     await timed.close();
     expect(calls).toEqual(["load", "save true", "save false", "close"]);
     expect(observed).toEqual([0.004]);
@@ -115,8 +168,20 @@ describe("timedStorage", () => {
 
   it("passes a failed write's error on unchanged", async () => {
     const boom = new Error("EIO");
-    const inner = { load: async () => { throw boom; }, save: async () => { throw boom; }, close: async () => undefined } as unknown as RaftStorage;
-    const timed = timedStorage(inner, () => undefined, () => 0);
+    const inner = {
+      load: async () => {
+        throw boom;
+      },
+      save: async () => {
+        throw boom;
+      },
+      close: async () => undefined,
+    } as unknown as RaftStorage;
+    const timed = timedStorage(
+      inner,
+      () => undefined,
+      () => 0,
+    );
     await expect(timed.save({} as Parameters<RaftStorage["save"]>[0], true)).rejects.toBe(boom);
   });
 });
@@ -128,7 +193,11 @@ describe("timeProposals", () => {
     const ok = Promise.resolve(1);
     const bad = Promise.reject(new Error("lost"));
     bad.catch(() => undefined);
-    const propose = timeProposals(() => [ok, bad], m, () => clock);
+    const propose = timeProposals(
+      () => [ok, bad],
+      m,
+      () => clock,
+    );
     const out = propose([new Uint8Array(1), new Uint8Array(1)]);
     clock = 20;
     expect(out[0]).toBe(ok);

@@ -47,11 +47,15 @@ describe("rateKey", () => {
   const cert = { role: "client" as const, nodeId: null, subject: "CN=alice,OU=client" };
 
   it("uses the certificate subject under mTLS", () => {
-    expect(rateKey(cert, { sessionId: Long.fromNumber(5, true) }, "127.0.0.1:5000")).toBe("cert:CN=alice,OU=client");
+    expect(rateKey(cert, { sessionId: Long.fromNumber(5, true) }, "127.0.0.1:5000")).toBe(
+      "cert:CN=alice,OU=client",
+    );
   });
 
   it("uses the session for session calls, else the caller's connection", () => {
-    expect(rateKey(null, { sessionId: Long.fromNumber(5, true) }, "127.0.0.1:5000")).toBe("session:5");
+    expect(rateKey(null, { sessionId: Long.fromNumber(5, true) }, "127.0.0.1:5000")).toBe(
+      "session:5",
+    );
     expect(rateKey(null, { sessionId: Long.UZERO }, "127.0.0.1:5000")).toBe("peer:127.0.0.1:5000");
     expect(rateKey(null, { lock: "x" }, "ipv4:10.1.2.3:4444")).toBe("peer:10.1.2.3:4444");
     expect(rateKey(null, {}, "[::1]:7000")).toBe("peer:[::1]:7000");
@@ -59,13 +63,18 @@ describe("rateKey", () => {
 
   it("tells two connections from one host apart", () => {
     expect(peerConnection("ipv4:127.0.0.1:5000")).toBe(peerConnection("127.0.0.1:5000"));
-    expect(rateKey(null, { lock: "x" }, "ipv4:127.0.0.1:5000")).not.toBe(rateKey(null, { lock: "x" }, "ipv4:127.0.0.1:5001"));
+    expect(rateKey(null, { lock: "x" }, "ipv4:127.0.0.1:5000")).not.toBe(
+      rateKey(null, { lock: "x" }, "ipv4:127.0.0.1:5001"),
+    );
   });
 });
 
 describe("batchSender", () => {
   it("reads the sender of a batch without decoding its messages", () => {
-    const batch = encodeRaftBatch({ clusterId: "c", from: 3, to: 1 }, [new Uint8Array([8, 1]), new Uint8Array([8, 2])]);
+    const batch = encodeRaftBatch({ clusterId: "c", from: 3, to: 1 }, [
+      new Uint8Array([8, 1]),
+      new Uint8Array([8, 2]),
+    ]);
     expect(batchSender(batch)).toBe(3);
   });
 
@@ -76,16 +85,32 @@ describe("batchSender", () => {
 });
 
 describe("rate limit knobs in the cluster file", () => {
-  const base = { clusterId: "c", nodes: [{ id: 1, peerAddress: "127.0.0.1:1", clientAddress: "127.0.0.1:2", dataDir: "d" }] };
+  const base = {
+    clusterId: "c",
+    nodes: [{ id: 1, peerAddress: "127.0.0.1:1", clientAddress: "127.0.0.1:2", dataDir: "d" }],
+  };
 
   it("defaults to a generous limit and accepts fractions and 0 (off)", () => {
-    expect(parseClusterConfig(base, "t", "/tmp").limits).toMatchObject({ requestsPerSecond: 10_000, requestBurst: 20_000 });
-    expect(parseClusterConfig({ ...base, limits: { requestsPerSecond: 0.5 } }, "t", "/tmp").limits.requestsPerSecond).toBe(0.5);
-    expect(parseClusterConfig({ ...base, limits: { requestsPerSecond: 0 } }, "t", "/tmp").limits.requestsPerSecond).toBe(0);
+    expect(parseClusterConfig(base, "t", "/tmp").limits).toMatchObject({
+      requestsPerSecond: 10_000,
+      requestBurst: 20_000,
+    });
+    expect(
+      parseClusterConfig({ ...base, limits: { requestsPerSecond: 0.5 } }, "t", "/tmp").limits
+        .requestsPerSecond,
+    ).toBe(0.5);
+    expect(
+      parseClusterConfig({ ...base, limits: { requestsPerSecond: 0 } }, "t", "/tmp").limits
+        .requestsPerSecond,
+    ).toBe(0);
   });
 
   it("refuses a negative rate and an empty burst", () => {
-    expect(() => parseClusterConfig({ ...base, limits: { requestsPerSecond: -1 } }, "t", "/tmp")).toThrow(/limits\.requestsPerSecond/);
-    expect(() => parseClusterConfig({ ...base, limits: { requestBurst: 0 } }, "t", "/tmp")).toThrow(/limits\.requestBurst/);
+    expect(() =>
+      parseClusterConfig({ ...base, limits: { requestsPerSecond: -1 } }, "t", "/tmp"),
+    ).toThrow(/limits\.requestsPerSecond/);
+    expect(() => parseClusterConfig({ ...base, limits: { requestBurst: 0 } }, "t", "/tmp")).toThrow(
+      /limits\.requestBurst/,
+    );
   });
 });

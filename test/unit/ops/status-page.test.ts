@@ -5,17 +5,36 @@ import { readFileSync } from "node:fs";
 import { createServer, get, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, parseClusterConfig, type ClusterConfigInput } from "../../../node/config/index.ts";
+import {
+  ConfigError,
+  parseClusterConfig,
+  type ClusterConfigInput,
+} from "../../../node/config/index.ts";
 import type { HostStatus } from "../../../node/host/admin-requests.ts";
 import { RequestFailure } from "../../../node/host/failures.ts";
 import { LockStateMachine } from "../../../node/lock/index.ts";
-import { CONTENT_SECURITY_POLICY, eventJson, LiveFeed, StatusPage, statusPagePlace } from "../../../node/ops/status-page/index.ts";
+import {
+  CONTENT_SECURITY_POLICY,
+  eventJson,
+  LiveFeed,
+  StatusPage,
+  statusPagePlace,
+} from "../../../node/ops/status-page/index.ts";
 import { eventually } from "../eventually.ts";
 
 const NASTY = `<script>window.pwned=1</script>"'&`;
 
 const status: HostStatus = {
-  id: 2, clusterId: "c", role: "leader", term: 4, leader: 2, commitIndex: 9, appliedIndex: 9, lastIndex: 10, snapshotIndex: 0, epoch: 0,
+  id: 2,
+  clusterId: "c",
+  role: "leader",
+  term: 4,
+  leader: 2,
+  commitIndex: 9,
+  appliedIndex: 9,
+  lastIndex: 10,
+  snapshotIndex: 0,
+  epoch: 0,
   members: [
     { id: 1, kind: "voter", peerAddress: "h:1", reachable: false, matchIndex: 7 },
     { id: 2, kind: "voter", peerAddress: "h:2", reachable: true, matchIndex: 10 },
@@ -25,10 +44,40 @@ const status: HostStatus = {
 /** A state with a session and a lock named with markup and quotes, one holder and one waiter. */
 function nastyState(): LockStateMachine {
   const sm = new LockStateMachine();
-  sm.apply(1, { type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: NASTY, wallMs: 1 });
-  sm.apply(2, { type: "openSession", requestId: "r2", ttlMs: 10_000, clientName: `b${NASTY}`, wallMs: 1 });
-  sm.apply(3, { type: "acquire", sessionId: 1n, seq: 1, held: [], ackedUpTo: 0, lock: NASTY, waitMs: 0, wallMs: 2 });
-  sm.apply(4, { type: "acquire", sessionId: 2n, seq: 1, held: [], ackedUpTo: 0, lock: NASTY, waitMs: 60_000, wallMs: 3 });
+  sm.apply(1, {
+    type: "openSession",
+    requestId: "r1",
+    ttlMs: 10_000,
+    clientName: NASTY,
+    wallMs: 1,
+  });
+  sm.apply(2, {
+    type: "openSession",
+    requestId: "r2",
+    ttlMs: 10_000,
+    clientName: `b${NASTY}`,
+    wallMs: 1,
+  });
+  sm.apply(3, {
+    type: "acquire",
+    sessionId: 1n,
+    seq: 1,
+    held: [],
+    ackedUpTo: 0,
+    lock: NASTY,
+    waitMs: 0,
+    wallMs: 2,
+  });
+  sm.apply(4, {
+    type: "acquire",
+    sessionId: 2n,
+    seq: 1,
+    held: [],
+    ackedUpTo: 0,
+    lock: NASTY,
+    waitMs: 60_000,
+    wallMs: 3,
+  });
   return sm;
 }
 
@@ -40,11 +89,17 @@ interface Running {
 
 const running: Running[] = [];
 
-async function serve(options: { read?: (q: (s: LockStateMachine) => unknown) => Promise<unknown>; maxFeeds?: number } = {}): Promise<Running> {
+async function serve(
+  options: {
+    read?: (q: (s: LockStateMachine) => unknown) => Promise<unknown>;
+    maxFeeds?: number;
+  } = {},
+): Promise<Running> {
   const sm = nastyState();
   const feed = new LiveFeed({ maxFeeds: options.maxFeeds ?? 4 });
   const page = new StatusPage({
-    read: (options.read ?? ((q: (s: LockStateMachine) => unknown) => Promise.resolve(q(sm)))) as never,
+    read: (options.read ??
+      ((q: (s: LockStateMachine) => unknown) => Promise.resolve(q(sm)))) as never,
     status: () => status,
     book: { clientAddressOf: (id) => `c:${id}`, pageOf: (id) => `http://m:${id}/ui` },
     feed,
@@ -75,7 +130,14 @@ function openFeed(url: string): Promise<IncomingMessage> {
 describe("status page routes", () => {
   it("every answer carries a strict Content-Security-Policy, nosniff and no framing", async () => {
     const { base } = await serve();
-    for (const path of ["/ui", "/ui/app.js", "/ui/app.css", "/ui/api/cluster", "/ui/api/locks", "/ui/api/nope"]) {
+    for (const path of [
+      "/ui",
+      "/ui/app.js",
+      "/ui/app.css",
+      "/ui/api/cluster",
+      "/ui/api/locks",
+      "/ui/api/nope",
+    ]) {
       const res = await fetch(base + path);
       expect(res.headers.get("content-security-policy"), path).toBe(CONTENT_SECURITY_POLICY);
       expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
@@ -89,25 +151,47 @@ describe("status page routes", () => {
 
   it("lock names and client names with markup and quotes come back escaped in every view, and whole", async () => {
     const { base } = await serve();
-    for (const path of ["/ui/api/locks", "/ui/api/sessions", `/ui/api/history?lock=${encodeURIComponent(NASTY)}`]) {
+    for (const path of [
+      "/ui/api/locks",
+      "/ui/api/sessions",
+      `/ui/api/history?lock=${encodeURIComponent(NASTY)}`,
+    ]) {
       const body = await (await fetch(base + path)).text();
       expect(body, path).not.toContain("<");
       expect(body, path).not.toContain(">");
       expect(body, path).not.toContain("&");
       expect(body, path).toContain("\\u003cscript\\u003e");
     }
-    const locks = (await (await fetch(`${base}/ui/api/locks`)).json()) as { locks: Array<{ name: string; holders: Array<{ clientName: string; token: string }>; waiters: Array<{ clientName: string }> }> };
+    const locks = (await (await fetch(`${base}/ui/api/locks`)).json()) as {
+      locks: Array<{
+        name: string;
+        holders: Array<{ clientName: string; token: string }>;
+        waiters: Array<{ clientName: string }>;
+      }>;
+    };
     expect(locks.locks[0].name).toBe(NASTY);
     expect(locks.locks[0].holders[0]).toMatchObject({ clientName: NASTY, token: "3" });
     expect(locks.locks[0].waiters.map((w) => w.clientName)).toEqual([`b${NASTY}`]);
   });
 
   it("the page puts user input into the document only as text, and loads nothing from elsewhere", () => {
-    const html = readFileSync(new URL("../../../node/ops/status-page/assets/index.html", import.meta.url), "utf8");
-    const js = readFileSync(new URL("../../../node/ops/status-page/assets/app.js", import.meta.url), "utf8");
-    const css = readFileSync(new URL("../../../node/ops/status-page/assets/app.css", import.meta.url), "utf8");
-    expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
-    for (const text of [html, js, css]) expect(text).not.toMatch(/(src|href|url)\s*[=(]\s*["']?(https?:)?\/\/|@import/);
+    const html = readFileSync(
+      new URL("../../../node/ops/status-page/assets/index.html", import.meta.url),
+      "utf8",
+    );
+    const js = readFileSync(
+      new URL("../../../node/ops/status-page/assets/app.js", import.meta.url),
+      "utf8",
+    );
+    const css = readFileSync(
+      new URL("../../../node/ops/status-page/assets/app.css", import.meta.url),
+      "utf8",
+    );
+    expect(js).not.toMatch(
+      /innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/,
+    );
+    for (const text of [html, js, css])
+      expect(text).not.toMatch(/(src|href|url)\s*[=(]\s*["']?(https?:)?\/\/|@import/);
     // One script, from this origin, and no inline handlers.
     expect(html.match(/<script/g)).toHaveLength(1);
     expect(html).toContain('<script src="/ui/app.js" defer></script>');
@@ -121,7 +205,10 @@ describe("status page routes", () => {
   });
 
   it("a read that needs a leader answers 503 with the reason while there is none", async () => {
-    const { base } = await serve({ read: () => Promise.reject(new RequestFailure("ERROR_REASON_NOT_LEADER", "no leader is known; retry")) });
+    const { base } = await serve({
+      read: () =>
+        Promise.reject(new RequestFailure("ERROR_REASON_NOT_LEADER", "no leader is known; retry")),
+    });
     const res = await fetch(`${base}/ui/api/locks`);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ error: "no leader is known; retry" });
@@ -162,8 +249,14 @@ describe("status page routes", () => {
     res.on("data", (chunk: string) => (text += chunk));
     await eventually(() => expect(feed.open).toBeGreaterThan(0));
     feed.publish([
-      eventJson({ type: "acquired", index: 12, lock: "other", sessionId: 1n, token: 12n, wallMs: 0 }, "x"),
-      eventJson({ type: "acquired", index: 13, lock: NASTY, sessionId: 1n, token: 13n, wallMs: 0 }, NASTY),
+      eventJson(
+        { type: "acquired", index: 12, lock: "other", sessionId: 1n, token: 12n, wallMs: 0 },
+        "x",
+      ),
+      eventJson(
+        { type: "acquired", index: 13, lock: NASTY, sessionId: 1n, token: 13n, wallMs: 0 },
+        NASTY,
+      ),
     ]);
     await eventually(() => expect(text).toContain("id: 13"));
     res.destroy();
@@ -177,29 +270,53 @@ describe("status page routes", () => {
 describe("where the status page is served", () => {
   const base: ClusterConfigInput = {
     clusterId: "c",
-    nodes: [{ id: 1, peerAddress: "127.0.0.1:1", clientAddress: "127.0.0.1:2", metricsAddress: "127.0.0.1:3", dataDir: "d1" }],
+    nodes: [
+      {
+        id: 1,
+        peerAddress: "127.0.0.1:1",
+        clientAddress: "127.0.0.1:2",
+        metricsAddress: "127.0.0.1:3",
+        dataDir: "d1",
+      },
+    ],
   };
   const tls = { ca: "ca.crt", cert: "node-{id}.crt", key: "node-{id}.key" };
 
   it("without mTLS, on the metrics port", () => {
     const cfg = parseClusterConfig(base, "t", "/");
-    expect(statusPagePlace(cfg, cfg.nodes[0])).toEqual({ kind: "metrics", url: "http://127.0.0.1:3/ui" });
+    expect(statusPagePlace(cfg, cfg.nodes[0])).toEqual({
+      kind: "metrics",
+      url: "http://127.0.0.1:3/ui",
+    });
   });
 
   it("under mTLS, off unless the node has a listener and credentials of its own", () => {
     const off = parseClusterConfig({ ...base, tls }, "t", "/");
     expect(statusPagePlace(off, off.nodes[0]).kind).toBe("off");
-    const own = parseClusterConfig({
-      ...base, tls, statusPage: { tls: { cert: "node-{id}.crt", key: "node-{id}.key" } },
-      nodes: [{ ...base.nodes[0], statusAddress: "127.0.0.1:4" }],
-    }, "t", "/");
-    expect(statusPagePlace(own, own.nodes[0])).toEqual({ kind: "own", address: "127.0.0.1:4", https: true, url: "https://127.0.0.1:4/ui" });
+    const own = parseClusterConfig(
+      {
+        ...base,
+        tls,
+        statusPage: { tls: { cert: "node-{id}.crt", key: "node-{id}.key" } },
+        nodes: [{ ...base.nodes[0], statusAddress: "127.0.0.1:4" }],
+      },
+      "t",
+      "/",
+    );
+    expect(statusPagePlace(own, own.nodes[0])).toEqual({
+      kind: "own",
+      address: "127.0.0.1:4",
+      https: true,
+      url: "https://127.0.0.1:4/ui",
+    });
   });
 
   it("a statusAddress under mTLS without statusPage.tls is a config error naming the field", () => {
     const input = { ...base, tls, nodes: [{ ...base.nodes[0], statusAddress: "127.0.0.1:4" }] };
     expect(() => parseClusterConfig(input, "t", "/")).toThrow(ConfigError);
-    expect(() => parseClusterConfig(input, "t", "/")).toThrow(/nodes\[0\]\.statusAddress: under mutual TLS the status page needs statusPage\.tls/);
+    expect(() => parseClusterConfig(input, "t", "/")).toThrow(
+      /nodes\[0\]\.statusAddress: under mutual TLS the status page needs statusPage\.tls/,
+    );
   });
 
   it("can be turned off", () => {
@@ -212,18 +329,67 @@ describe("the status page's view of the lock kinds", () => {
   it("lists every shared holder with its mode and data, and a semaphore's permits with each permit's slot", async () => {
     const { lockJson, LOCK_LISTS } = await import("../../../node/ops/status-page/views.ts");
     const sm = new LockStateMachine();
-    sm.apply(1, { type: "openSession", requestId: "r1", ttlMs: 10_000, clientName: "a", wallMs: 1 });
-    sm.apply(2, { type: "openSession", requestId: "r2", ttlMs: 10_000, clientName: "b", wallMs: 1 });
-    sm.apply(3, { type: "acquire", sessionId: 1n, seq: 1, held: [], ackedUpTo: 0, lock: "r", waitMs: 0, wallMs: 2, mode: "shared", holderData: "report <job>" });
-    sm.apply(4, { type: "acquire", sessionId: 2n, seq: 1, held: [], ackedUpTo: 0, lock: "r", waitMs: 0, wallMs: 2, mode: "shared" });
-    sm.apply(5, { type: "acquire", sessionId: 2n, seq: 2, held: [], ackedUpTo: 1, lock: "s", waitMs: 0, wallMs: 2, permits: 3 });
+    sm.apply(1, {
+      type: "openSession",
+      requestId: "r1",
+      ttlMs: 10_000,
+      clientName: "a",
+      wallMs: 1,
+    });
+    sm.apply(2, {
+      type: "openSession",
+      requestId: "r2",
+      ttlMs: 10_000,
+      clientName: "b",
+      wallMs: 1,
+    });
+    sm.apply(3, {
+      type: "acquire",
+      sessionId: 1n,
+      seq: 1,
+      held: [],
+      ackedUpTo: 0,
+      lock: "r",
+      waitMs: 0,
+      wallMs: 2,
+      mode: "shared",
+      holderData: "report <job>",
+    });
+    sm.apply(4, {
+      type: "acquire",
+      sessionId: 2n,
+      seq: 1,
+      held: [],
+      ackedUpTo: 0,
+      lock: "r",
+      waitMs: 0,
+      wallMs: 2,
+      mode: "shared",
+    });
+    sm.apply(5, {
+      type: "acquire",
+      sessionId: 2n,
+      seq: 2,
+      held: [],
+      ackedUpTo: 1,
+      lock: "s",
+      waitMs: 0,
+      wallMs: 2,
+      permits: 3,
+    });
     const shared = lockJson(sm.lockPage("r", LOCK_LISTS));
     expect(shared.kind).toBe("shared");
-    expect(shared.holders.map((h) => [h.clientName, h.mode, h.data])).toEqual([["a", "shared", "report <job>"], ["b", "shared", undefined]]);
+    expect(shared.holders.map((h) => [h.clientName, h.mode, h.data])).toEqual([
+      ["a", "shared", "report <job>"],
+      ["b", "shared", undefined],
+    ]);
     const sem = lockJson(sm.lockPage("s", LOCK_LISTS));
     expect(sem.kind).toBe("semaphore of 3");
     expect(sem.holders.map((h) => [h.clientName, h.mode])).toEqual([["b", "slot 0"]]);
-    expect(lockJson(sm.lockPage("free", LOCK_LISTS))).toMatchObject({ kind: "exclusive", holders: [] });
+    expect(lockJson(sm.lockPage("free", LOCK_LISTS))).toMatchObject({
+      kind: "exclusive",
+      holders: [],
+    });
   });
 });
 
@@ -237,42 +403,76 @@ describe("the status page's views of locks with long lists", () => {
     const sm = new LockStateMachine();
     let index = 0;
     const seqs = new Map<bigint, number>();
-    const acquire = (sessionId: bigint, lock: string, fields: { permits?: number; waitMs?: number } = {}): void => {
+    const acquire = (
+      sessionId: bigint,
+      lock: string,
+      fields: { permits?: number; waitMs?: number } = {},
+    ): void => {
       const seq = (seqs.get(sessionId) ?? 0) + 1;
       seqs.set(sessionId, seq);
       const answer = sm.apply(++index, {
-        type: "acquire", sessionId, seq, held: [], ackedUpTo: seq - 1, lock, waitMs: 0, wallMs: 2, holderData: `${sessionId} `.padEnd(1_024, "d"), ...fields,
+        type: "acquire",
+        sessionId,
+        seq,
+        held: [],
+        ackedUpTo: seq - 1,
+        lock,
+        waitMs: 0,
+        wallMs: 2,
+        holderData: `${sessionId} `.padEnd(1_024, "d"),
+        ...fields,
       }).result;
-      if (answer.kind === "error") throw new Error(`acquire of ${lock} by ${sessionId} answered ${answer.reason}`);
+      if (answer.kind === "error")
+        throw new Error(`acquire of ${lock} by ${sessionId} answered ${answer.reason}`);
     };
     const sessions: bigint[] = [];
     for (let i = 0; i < 2_001; i++) {
-      sm.apply(++index, { type: "openSession", requestId: `r${index}`, ttlMs: 10_000, clientName: `c${index}`, wallMs: 1 });
+      sm.apply(++index, {
+        type: "openSession",
+        requestId: `r${index}`,
+        ttlMs: 10_000,
+        clientName: `c${index}`,
+        wallMs: 1,
+      });
       sessions.push(BigInt(index));
     }
     const owner = sessions.pop() as bigint;
     acquire(owner, "deep");
     for (const s of sessions) acquire(s, "wide", { permits: 2_000 });
     for (const s of sessions) acquire(s, "deep", { waitMs: 60_000 });
-    for (let l = 0; l < 100; l++) for (const s of sessions.slice(0, 50)) acquire(s, `big/${String(l).padStart(2, "0")}`, { permits: 50 });
+    for (let l = 0; l < 100; l++)
+      for (const s of sessions.slice(0, 50))
+        acquire(s, `big/${String(l).padStart(2, "0")}`, { permits: 50 });
     return sm;
   }
 
-  interface LockView { name: string; holders: unknown[]; holderCount: number; waiters: unknown[]; waiterCount: number }
+  interface LockView {
+    name: string;
+    holders: unknown[];
+    holderCount: number;
+    waiters: unknown[];
+    waiterCount: number;
+  }
   const sm = wideState();
   const read = (q: (s: LockStateMachine) => unknown): Promise<unknown> => Promise.resolve(q(sm));
 
   it("a lock with 2,000 holders and 2,000 waiters shows at most 20 of each with the totals, in the locks view and the history view", async () => {
     const { base } = await serve({ read });
-    const locks = (await (await fetch(`${base}/ui/api/locks?prefix=wide`)).json()) as { locks: LockView[] };
+    const locks = (await (await fetch(`${base}/ui/api/locks?prefix=wide`)).json()) as {
+      locks: LockView[];
+    };
     expect(locks.locks).toHaveLength(1);
     expect(locks.locks[0]).toMatchObject({ name: "wide", holderCount: 2_000, waiterCount: 0 });
     expect(locks.locks[0]?.holders.length).toBeGreaterThan(0);
     expect(locks.locks[0]?.holders.length).toBeLessThanOrEqual(20);
-    const deep = (await (await fetch(`${base}/ui/api/locks?prefix=deep`)).json()) as { locks: LockView[] };
+    const deep = (await (await fetch(`${base}/ui/api/locks?prefix=deep`)).json()) as {
+      locks: LockView[];
+    };
     expect(deep.locks[0]).toMatchObject({ name: "deep", holderCount: 1, waiterCount: 2_000 });
     expect(deep.locks[0]?.waiters.length).toBeLessThanOrEqual(20);
-    const history = (await (await fetch(`${base}/ui/api/history?lock=wide`)).json()) as { current: LockView };
+    const history = (await (await fetch(`${base}/ui/api/history?lock=wide`)).json()) as {
+      current: LockView;
+    };
     expect(history.current.holderCount).toBe(2_000);
     expect(history.current.holders.length).toBeLessThanOrEqual(20);
   });
@@ -294,6 +494,8 @@ describe("the status page's views of locks with long lists", () => {
       pages++;
     } while (after !== null);
     expect(pages).toBeGreaterThan(1);
-    expect(names).toEqual(Array.from({ length: 100 }, (_, l) => `big/${String(l).padStart(2, "0")}`));
+    expect(names).toEqual(
+      Array.from({ length: 100 }, (_, l) => `big/${String(l).padStart(2, "0")}`),
+    );
   });
 });

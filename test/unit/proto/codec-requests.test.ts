@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import Long from "long";
 import { palisade } from "../../../proto/gen/palisade.js";
 import { sessionIdField } from "../../../proto/codec/fields.ts";
-import { decodeRequest, encodeRequest, type CallName, type RequestOf, type WireRequestOf } from "../../../proto/lock-calls.ts";
+import {
+  decodeRequest,
+  encodeRequest,
+  type CallName,
+  type RequestOf,
+  type WireRequestOf,
+} from "../../../proto/lock-calls.ts";
 import { CodecError, toU64 } from "../../../proto/wire.ts";
 import { RequestFailure } from "../../../node/host/failures.ts";
 import { getLockBounds, LIST_PAGE_BYTES } from "../../../node/host/read-answers.ts";
@@ -15,14 +21,27 @@ const pb = palisade.v1;
 const limits = DEFAULT_LOCK_LIMITS;
 
 /** As the node decodes it: through the bytes, so unset and 0 differ as they do on the wire. */
-function decoded<N extends CallName>(name: N, type: { encode(m: object): { finish(): Uint8Array }; decode(b: Uint8Array): unknown }, fields: object): RequestOf<N> {
+function decoded<N extends CallName>(
+  name: N,
+  type: { encode(m: object): { finish(): Uint8Array }; decode(b: Uint8Array): unknown },
+  fields: object,
+): RequestOf<N> {
   return decodeRequest(name, type.decode(type.encode(fields).finish()) as WireRequestOf<N>);
 }
 
 const acquire = (fields: Partial<palisade.v1.AcquireRequest.$Properties>): RequestOf<"Acquire"> =>
-  decoded("Acquire", pb.AcquireRequest, { sessionId: toU64(7n), lock: "orders/1", seq: toU64(1), ...fields });
+  decoded("Acquire", pb.AcquireRequest, {
+    sessionId: toU64(7n),
+    lock: "orders/1",
+    seq: toU64(1),
+    ...fields,
+  });
 
-function rejects(fn: () => unknown, message: RegExp, type: new (...args: never[]) => Error = CodecError): void {
+function rejects(
+  fn: () => unknown,
+  message: RegExp,
+  type: new (...args: never[]) => Error = CodecError,
+): void {
   let caught: unknown;
   try {
     fn();
@@ -35,8 +54,20 @@ function rejects(fn: () => unknown, message: RegExp, type: new (...args: never[]
 
 describe("request decoding", () => {
   it("decodes a well-formed Acquire into its domain value, and encodes it back", () => {
-    const req = acquire({ waitMs: toU64(1500), seq: toU64(5), ackedUpTo: toU64(3), held: [toU64(4)] });
-    expect(req).toEqual({ sessionId: 7n, seq: 5, ackedUpTo: 3, held: [4], lock: "orders/1", waitMs: 1500 });
+    const req = acquire({
+      waitMs: toU64(1500),
+      seq: toU64(5),
+      ackedUpTo: toU64(3),
+      held: [toU64(4)],
+    });
+    expect(req).toEqual({
+      sessionId: 7n,
+      seq: 5,
+      ackedUpTo: 3,
+      held: [4],
+      lock: "orders/1",
+      waitMs: 1500,
+    });
     expect(decodeRequest("Acquire", encodeRequest("Acquire", req))).toEqual(req);
   });
 
@@ -52,8 +83,15 @@ describe("request decoding", () => {
     rejects(() => acquire({ sessionId: toU64(0) }), /session_id is missing/);
     rejects(() => acquire({ seq: toU64(0) }), /seq must be at least 1/);
     rejects(() => sessionIdField(Long.fromBits(-1, -1, false)), /negative/);
-    rejects(() => decoded("Release", pb.ReleaseRequest, { sessionId: toU64(1), lock: "a", seq: toU64(1) }), /token is missing/);
-    rejects(() => decoded("CancelWait", pb.CancelWaitRequest, { sessionId: toU64(1), lock: "a" }), /acquire_seq/);
+    rejects(
+      () =>
+        decoded("Release", pb.ReleaseRequest, { sessionId: toU64(1), lock: "a", seq: toU64(1) }),
+      /token is missing/,
+    );
+    rejects(
+      () => decoded("CancelWait", pb.CancelWaitRequest, { sessionId: toU64(1), lock: "a" }),
+      /acquire_seq/,
+    );
   });
 
   it("rejects seqs beyond 2^53 instead of rounding them", () => {
@@ -61,29 +99,65 @@ describe("request decoding", () => {
   });
 
   it("checks OpenSession's names and leaves a TTL of 0 to the node's default", () => {
-    expect(decoded("OpenSession", pb.OpenSessionRequest, {})).toEqual({ ttlMs: 0, clientName: "", requestId: "" });
-    rejects(() => decoded("OpenSession", pb.OpenSessionRequest, { requestId: "x".repeat(129) }), /request_id/);
-    rejects(() => decoded("OpenSession", pb.OpenSessionRequest, { clientName: "bad\nname" }), /client_name/);
+    expect(decoded("OpenSession", pb.OpenSessionRequest, {})).toEqual({
+      ttlMs: 0,
+      clientName: "",
+      requestId: "",
+    });
+    rejects(
+      () => decoded("OpenSession", pb.OpenSessionRequest, { requestId: "x".repeat(129) }),
+      /request_id/,
+    );
+    rejects(
+      () => decoded("OpenSession", pb.OpenSessionRequest, { clientName: "bad\nname" }),
+      /client_name/,
+    );
   });
 
   it("decodes the other writes and reads", () => {
-    expect(decoded("CloseSession", pb.CloseSessionRequest, { sessionId: toU64(9), seq: toU64(2), ackedUpTo: toU64(1) }))
-      .toEqual({ sessionId: 9n, seq: 2, ackedUpTo: 1, held: [] });
-    expect(decoded("ValidateToken", pb.ValidateTokenRequest, { lock: "a", token: toU64((1n << 48n) + 3n) })).toEqual({ lock: "a", token: (1n << 48n) + 3n });
-    expect(decoded("ListLocks", pb.ListLocksRequest, { prefix: "orders/" })).toEqual({ prefix: "orders/", after: "", limit: 0 });
+    expect(
+      decoded("CloseSession", pb.CloseSessionRequest, {
+        sessionId: toU64(9),
+        seq: toU64(2),
+        ackedUpTo: toU64(1),
+      }),
+    ).toEqual({ sessionId: 9n, seq: 2, ackedUpTo: 1, held: [] });
+    expect(
+      decoded("ValidateToken", pb.ValidateTokenRequest, {
+        lock: "a",
+        token: toU64((1n << 48n) + 3n),
+      }),
+    ).toEqual({ lock: "a", token: (1n << 48n) + 3n });
+    expect(decoded("ListLocks", pb.ListLocksRequest, { prefix: "orders/" })).toEqual({
+      prefix: "orders/",
+      after: "",
+      limit: 0,
+    });
     rejects(() => decoded("ListLocks", pb.ListLocksRequest, { limit: 5000 }), /largest page, 1000/);
   });
 
   it("reads a GetLock's pages: the first 100 of each list by default, none when a limit is 0, and refuses a bad page field by name", () => {
-    const getLock = (fields: Partial<palisade.v1.GetLockRequest.$Properties>): RequestOf<"GetLock"> =>
-      decoded("GetLock", pb.GetLockRequest, { lock: "a", ...fields });
+    const getLock = (
+      fields: Partial<palisade.v1.GetLockRequest.$Properties>,
+    ): RequestOf<"GetLock"> => decoded("GetLock", pb.GetLockRequest, { lock: "a", ...fields });
     expect(getLockBounds(getLock({}))).toEqual({
-      holders: { limit: 100, maxBytes: LIST_PAGE_BYTES, after: undefined }, waiters: { limit: 100, maxBytes: LIST_PAGE_BYTES, afterIndex: 0 },
+      holders: { limit: 100, maxBytes: LIST_PAGE_BYTES, after: undefined },
+      waiters: { limit: 100, maxBytes: LIST_PAGE_BYTES, afterIndex: 0 },
     });
-    const next = getLockBounds(getLock({ holderLimit: 0, waiterLimit: 1_000, holdersAfter: { token: toU64(9n), sessionId: toU64(4n) }, waitersAfterIndex: toU64(12) }));
+    const next = getLockBounds(
+      getLock({
+        holderLimit: 0,
+        waiterLimit: 1_000,
+        holdersAfter: { token: toU64(9n), sessionId: toU64(4n) },
+        waitersAfterIndex: toU64(12),
+      }),
+    );
     expect(next.holders).toMatchObject({ limit: 0, after: { token: 9n, sessionId: 4n } });
     expect(next.waiters).toMatchObject({ limit: 1_000, afterIndex: 12 });
-    rejects(() => getLock({ holderLimit: 1_001 }), /^holder_limit: 1001 is above the largest page, 1000/);
+    rejects(
+      () => getLock({ holderLimit: 1_001 }),
+      /^holder_limit: 1001 is above the largest page, 1000/,
+    );
     rejects(() => getLock({ waiterLimit: 5_000 }), /^waiter_limit: /);
     rejects(() => getLock({ lock: "" }), /lock/);
   });
@@ -91,8 +165,11 @@ describe("request decoding", () => {
 
 describe("a write against the replicated limits", () => {
   it("bounds wait_ms and the acknowledged-seq bookkeeping", () => {
-    const refused = (fields: Partial<palisade.v1.AcquireRequest.$Properties>, message: RegExp, lim = limits): void =>
-      rejects(() => checkAcquire(acquire(fields), lim), message, RequestFailure);
+    const refused = (
+      fields: Partial<palisade.v1.AcquireRequest.$Properties>,
+      message: RegExp,
+      lim = limits,
+    ): void => rejects(() => checkAcquire(acquire(fields), lim), message, RequestFailure);
     refused({ waitMs: toU64(3_600_001) }, /wait_ms 3600001 is outside 0..3600000/);
     refused({ seq: toU64(3), ackedUpTo: toU64(3) }, /acked_up_to 3 must be in 0..seq-1/);
     refused({ seq: toU64(5), ackedUpTo: toU64(1), held: [toU64(1)] }, /held seq 1/);
@@ -102,7 +179,11 @@ describe("a write against the replicated limits", () => {
   });
 
   it("never clamps an OpenSession TTL out of bounds", () => {
-    rejects(() => checkOpenSession(999, limits), /ttl_ms 999 is outside 1000..3600000/, RequestFailure);
+    rejects(
+      () => checkOpenSession(999, limits),
+      /ttl_ms 999 is outside 1000..3600000/,
+      RequestFailure,
+    );
     rejects(() => checkOpenSession(3_600_001, limits), /outside/, RequestFailure);
   });
 });

@@ -13,7 +13,9 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe("generated protobuf code", () => {
   it("is byte-identical to a fresh generation", () => {
-    execFileSync(process.execPath, [join(repoRoot, "scripts", "gen-proto.mjs"), "--out", outDir], { stdio: "pipe" });
+    execFileSync(process.execPath, [join(repoRoot, "scripts", "gen-proto.mjs"), "--out", outDir], {
+      stdio: "pipe",
+    });
     for (const file of ["palisade.js", "palisade.d.ts"]) {
       const fresh = readFileSync(join(outDir, file), "utf8");
       const committed = readFileSync(join(repoRoot, "proto", "gen", file), "utf8");

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../../proto/gen/palisade.js";
-import { adminServiceDefinition, lockServiceDefinition, raftServiceDefinition } from "../../../proto/grpc.ts";
+import {
+  adminServiceDefinition,
+  lockServiceDefinition,
+  raftServiceDefinition,
+} from "../../../proto/grpc.ts";
 import { CALL_NAMES } from "../../../proto/lock-calls.ts";
 import { toU64, u64 } from "../../../proto/wire.ts";
 
@@ -14,8 +18,19 @@ describe("gRPC service definitions", () => {
 
   it("declare every LockService method with its path and streaming mode", () => {
     expect(Object.keys(lockServiceDefinition)).toEqual([
-      "OpenSession", "KeepAlive", "CloseSession", "Acquire", "CancelWait", "Release", "GetLock",
-      "ListLocks", "GetSession", "ListSessions", "GetLockHistory", "ValidateToken", "Watch",
+      "OpenSession",
+      "KeepAlive",
+      "CloseSession",
+      "Acquire",
+      "CancelWait",
+      "Release",
+      "GetLock",
+      "ListLocks",
+      "GetSession",
+      "ListSessions",
+      "GetLockHistory",
+      "ValidateToken",
+      "Watch",
       "Stream",
     ]);
     expect(lockServiceDefinition.Acquire.path).toBe("/palisade.v1.LockService/Acquire");
@@ -23,7 +38,10 @@ describe("gRPC service definitions", () => {
     expect(lockServiceDefinition.Watch.responseStream).toBe(true);
     expect(lockServiceDefinition.Release.responseStream).toBe(false);
     expect(lockServiceDefinition.Stream.path).toBe("/palisade.v1.LockService/Stream");
-    expect([lockServiceDefinition.Stream.requestStream, lockServiceDefinition.Stream.responseStream]).toEqual([true, true]);
+    expect([
+      lockServiceDefinition.Stream.requestStream,
+      lockServiceDefinition.Stream.responseStream,
+    ]).toEqual([true, true]);
     expect(adminServiceDefinition.Status.path).toBe("/palisade.v1.AdminService/Status");
     expect(adminServiceDefinition.Backup.responseStream).toBe(true);
     expect(raftServiceDefinition.Send.path).toBe("/palisade.v1.RaftService/Send");
@@ -32,18 +50,30 @@ describe("gRPC service definitions", () => {
   it("serialise an Acquire with its exactly-once fields and a uint64 token answer", () => {
     const method = lockServiceDefinition.Acquire;
     const request = palisade.v1.AcquireRequest.create({
-      sessionId: toU64(42n), lock: "orders/7", waitMs: toU64(1500), seq: toU64(9), ackedUpTo: toU64(6),
+      sessionId: toU64(42n),
+      lock: "orders/7",
+      waitMs: toU64(1500),
+      seq: toU64(9),
+      ackedUpTo: toU64(6),
       held: [toU64(8)],
     });
     const decoded = method.requestDeserialize(method.requestSerialize(request));
     expect(decoded.lock).toBe("orders/7");
-    expect([decoded.sessionId, decoded.waitMs, decoded.seq, decoded.ackedUpTo].map((v) => u64(v))).toEqual([42n, 1500n, 9n, 6n]);
+    expect(
+      [decoded.sessionId, decoded.waitMs, decoded.seq, decoded.ackedUpTo].map((v) => u64(v)),
+    ).toEqual([42n, 1500n, 9n, 6n]);
     expect(decoded.held.map((v) => u64(v))).toEqual([8n]);
 
     const token = (1n << 48n) + 34n;
     const response = palisade.v1.AcquireResponse.create({
-      acquired: true, token: toU64(token),
-      holder: { sessionId: toU64(42n), clientName: "worker", token: toU64(token), grantedIndex: toU64(34) },
+      acquired: true,
+      token: toU64(token),
+      holder: {
+        sessionId: toU64(42n),
+        clientName: "worker",
+        token: toU64(token),
+        grantedIndex: toU64(34),
+      },
     });
     const answer = method.responseDeserialize(method.responseSerialize(response));
     expect(answer.acquired).toBe(true);

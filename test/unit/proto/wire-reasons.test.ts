@@ -11,7 +11,12 @@ import { RateLimiter } from "../../../node/api/rate-limit.ts";
 import { statusError } from "../../../node/api/status.ts";
 import { palisade } from "../../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../../../proto/grpc.ts";
-import { WIRE_ERRORS, errorClassOf, isErrorReasonName, type ErrorReasonName } from "../../../proto/wire.ts";
+import {
+  WIRE_ERRORS,
+  errorClassOf,
+  isErrorReasonName,
+  type ErrorReasonName,
+} from "../../../proto/wire.ts";
 
 const pb = palisade.v1;
 const REASONS = Object.keys(pb.ErrorReason).filter((name) => name !== "ERROR_REASON_UNSPECIFIED");
@@ -23,28 +28,49 @@ const connections: Connection[] = [];
 async function startServer(limiter: RateLimiter): Promise<string> {
   const server = new grpc.Server({ interceptors: [clientInterceptor({ tls: false, limiter })] });
   servers.push(server);
-  const refuseAs: grpc.handleUnaryCall<palisade.v1.GetLockRequest, palisade.v1.GetLockResponse> = (call, callback) => {
+  const refuseAs: grpc.handleUnaryCall<palisade.v1.GetLockRequest, palisade.v1.GetLockResponse> = (
+    call,
+    callback,
+  ) => {
     const name = call.request.lock;
-    callback(isErrorReasonName(name) ? statusError(name, `refused as ${name}`) : { code: grpc.status.UNKNOWN, details: "no such reason" });
+    callback(
+      isErrorReasonName(name)
+        ? statusError(name, `refused as ${name}`)
+        : { code: grpc.status.UNKNOWN, details: "no such reason" },
+    );
   };
   server.addService(lockApi, { GetLock: refuseAs } as unknown as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    );
   });
   return `127.0.0.1:${port}`;
 }
 
 afterAll(async () => {
   for (const connection of connections) connection.close();
-  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.tryShutdown(() => resolve()))));
+  await Promise.all(
+    servers.map((server) => new Promise<void>((resolve) => server.tryShutdown(() => resolve()))),
+  );
 });
 
 /** The raw status of one GetLock call naming `lock`. */
 async function statusOf(endpoint: string, lock: string): Promise<grpc.ServiceError> {
-  const connection = new Connection({ endpoints: [endpoint], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
+  const connection = new Connection({
+    endpoints: [endpoint],
+    callTimeoutMs: 5_000,
+    retryBudgetMs: 5_000,
+  });
   connections.push(connection);
   try {
-    await connection.unaryOnce(endpoint, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true);
+    await connection.unaryOnce(
+      endpoint,
+      lockApi.GetLock,
+      pb.GetLockRequest.create({ lock }),
+      5_000,
+      true,
+    );
   } catch (err) {
     return err as grpc.ServiceError;
   }
@@ -87,13 +113,21 @@ describe("error reasons on the wire", () => {
     // connection is refused.
     const limiter = new RateLimiter({ ratePerSecond: 1e-9, burst: 1, now: () => 0 });
     const limited = await startServer(limiter);
-    const connection = new Connection({ endpoints: [limited], callTimeoutMs: 5_000, retryBudgetMs: 5_000 });
+    const connection = new Connection({
+      endpoints: [limited],
+      callTimeoutMs: 5_000,
+      retryBudgetMs: 5_000,
+    });
     connections.push(connection);
     const statusOfCall = (lock: string): Promise<grpc.ServiceError> =>
-      connection.unaryOnce(limited, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true).then(
-        () => { throw new Error(`${lock}: expected an error status`); },
-        (err: unknown) => err as grpc.ServiceError,
-      );
+      connection
+        .unaryOnce(limited, lockApi.GetLock, pb.GetLockRequest.create({ lock }), 5_000, true)
+        .then(
+          () => {
+            throw new Error(`${lock}: expected an error status`);
+          },
+          (err: unknown) => err as grpc.ServiceError,
+        );
     expect((await statusOfCall("ERROR_REASON_INTERNAL")).code).toBe(grpc.status.INTERNAL);
     const status = await statusOfCall("ERROR_REASON_INTERNAL");
     expect(status.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
@@ -104,13 +138,17 @@ describe("error reasons on the wire", () => {
   });
 
   it("a status without a known reason, or with a reason of another code, maps by its code alone", () => {
-    expect(errorClassOf(grpc.status.FAILED_PRECONDITION, undefined)).toBe("FailedPreconditionError");
+    expect(errorClassOf(grpc.status.FAILED_PRECONDITION, undefined)).toBe(
+      "FailedPreconditionError",
+    );
     expect(errorClassOf(grpc.status.NOT_FOUND, undefined)).toBe("SessionNotFoundError");
     expect(errorClassOf(grpc.status.RESOURCE_EXHAUSTED, undefined)).toBe("LimitError");
     expect(errorClassOf(grpc.status.UNAVAILABLE, undefined)).toBe("UnavailableError");
     expect(errorClassOf(grpc.status.INVALID_ARGUMENT, undefined)).toBe("InvalidArgumentError");
     expect(errorClassOf(grpc.status.DATA_LOSS, undefined)).toBe("ServerError");
-    expect(errorClassOf(grpc.status.UNAVAILABLE, "ERROR_REASON_STALE_TOKEN")).toBe("UnavailableError");
+    expect(errorClassOf(grpc.status.UNAVAILABLE, "ERROR_REASON_STALE_TOKEN")).toBe(
+      "UnavailableError",
+    );
     const md = new grpc.Metadata();
     md.set("palisade-reason", "ERROR_REASON_FROM_A_NEWER_NODE");
     const err = errorFromStatus(grpc.status.FAILED_PRECONDITION, "refused", md);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { changeMembership, decodeMembership, encodeMembership } from "../../../node/raft/membership.ts";
+import {
+  changeMembership,
+  decodeMembership,
+  encodeMembership,
+} from "../../../node/raft/membership.ts";
 
 describe("single-server membership changes", () => {
   const three = { voters: [1, 2, 3], learners: [] };
@@ -15,18 +19,31 @@ describe("single-server membership changes", () => {
   });
 
   it("refuses anything but one valid step", () => {
-    expect(() => changeMembership(three, { type: "addLearner", node: 2 })).toThrow(/already a member/);
+    expect(() => changeMembership(three, { type: "addLearner", node: 2 })).toThrow(
+      /already a member/,
+    );
     expect(() => changeMembership(three, { type: "promote", node: 2 })).toThrow(/already a voter/);
     expect(() => changeMembership(three, { type: "promote", node: 7 })).toThrow(/not a learner/);
     expect(() => changeMembership(three, { type: "remove", node: 7 })).toThrow(/not a member/);
-    expect(() => changeMembership({ voters: [1], learners: [] }, { type: "remove", node: 1 })).toThrow(/last voter/);
-    expect(() => changeMembership(three, { type: "addLearner", node: 0 })).toThrow(/positive integer/);
+    expect(() =>
+      changeMembership({ voters: [1], learners: [] }, { type: "remove", node: 1 }),
+    ).toThrow(/last voter/);
+    expect(() => changeMembership(three, { type: "addLearner", node: 0 })).toThrow(
+      /positive integer/,
+    );
   });
 
   it("round-trips through a config entry and rejects malformed ones", () => {
-    const m = { voters: [2, 3, 4], learners: [5], retired: [1], addresses: { "4": { peer: "h:1", client: "h:2" } } };
+    const m = {
+      voters: [2, 3, 4],
+      learners: [5],
+      retired: [1],
+      addresses: { "4": { peer: "h:1", client: "h:2" } },
+    };
     expect(decodeMembership(encodeMembership(m))).toEqual(m);
-    expect(() => decodeMembership(new TextEncoder().encode('{"voters":[0],"learners":[]}'))).toThrow(/node ids/);
+    expect(() =>
+      decodeMembership(new TextEncoder().encode('{"voters":[0],"learners":[]}')),
+    ).toThrow(/node ids/);
     expect(() => decodeMembership(new TextEncoder().encode("[]"))).toThrow();
   });
 });

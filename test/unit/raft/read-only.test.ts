@@ -27,23 +27,60 @@ describe("ReadIndex rounds", () => {
   const cases: Array<{ name: string; steps: Step[] }> = [
     {
       name: "a read is confirmed once one follower of two answers its round (the leader counts itself)",
-      steps: [{ add: 1, index: 5 }, { release: [] }, { send: 1 }, { ack: [2, 1] }, { release: [1] }],
+      steps: [
+        { add: 1, index: 5 },
+        { release: [] },
+        { send: 1 },
+        { ack: [2, 1] },
+        { release: [1] },
+      ],
     },
     {
       name: "reads collected before one batch share one round",
-      steps: [{ add: 1, index: 5 }, { add: 2, index: 5 }, { send: 1 }, { send: 0 }, { ack: [3, 1] }, { release: [1, 2] }],
+      steps: [
+        { add: 1, index: 5 },
+        { add: 2, index: 5 },
+        { send: 1 },
+        { send: 0 },
+        { ack: [3, 1] },
+        { release: [1, 2] },
+      ],
     },
     {
       name: "a read after the round left waits for the next round, even when the old one is answered",
-      steps: [{ add: 1, index: 5 }, { send: 1 }, { add: 2, index: 6 }, { send: 2 }, { ack: [2, 1] }, { release: [1] }, { ack: [2, 2] }, { release: [2] }],
+      steps: [
+        { add: 1, index: 5 },
+        { send: 1 },
+        { add: 2, index: 6 },
+        { send: 2 },
+        { ack: [2, 1] },
+        { release: [1] },
+        { ack: [2, 2] },
+        { release: [2] },
+      ],
     },
     {
       name: "an answer to a later round confirms the earlier ones",
-      steps: [{ add: 1, index: 5 }, { send: 1 }, { add: 2, index: 6 }, { send: 2 }, { ack: [3, 2] }, { release: [1, 2] }],
+      steps: [
+        { add: 1, index: 5 },
+        { send: 1 },
+        { add: 2, index: 6 },
+        { send: 2 },
+        { ack: [3, 2] },
+        { release: [1, 2] },
+      ],
     },
     {
       name: "an old answer after a newer one does not lower what a voter confirmed",
-      steps: [{ add: 1, index: 5 }, { send: 1 }, { add: 2, index: 6 }, { send: 2 }, { ack: [2, 2] }, { ack: [2, 1] }, { release: [1, 2] }],
+      steps: [
+        { add: 1, index: 5 },
+        { send: 1 },
+        { add: 2, index: 6 },
+        { send: 2 },
+        { ack: [2, 2] },
+        { ack: [2, 1] },
+        { release: [1, 2] },
+      ],
     },
     {
       name: "answers of non-voters do not count",
@@ -51,7 +88,14 @@ describe("ReadIndex rounds", () => {
     },
     {
       name: "with five voters two followers must answer",
-      steps: [{ add: 1, index: 5 }, { send: 1 }, { ack: [2, 1] }, { release: [], voters: [1, 2, 3, 4, 5] }, { ack: [5, 1] }, { release: [1], voters: [1, 2, 3, 4, 5] }],
+      steps: [
+        { add: 1, index: 5 },
+        { send: 1 },
+        { ack: [2, 1] },
+        { release: [], voters: [1, 2, 3, 4, 5] },
+        { ack: [5, 1] },
+        { release: [1], voters: [1, 2, 3, 4, 5] },
+      ],
     },
     {
       name: "a single voter confirms its reads alone",
@@ -90,7 +134,10 @@ describe("ReadIndex rounds", () => {
     ro.waitForCommit({ requestId: 2, from: 3 });
     expect(ro.hasAwaitingCommit()).toBe(true);
     expect(ro.hasRoundToSend()).toBe(false);
-    expect(ro.takeAwaitingCommit()).toEqual([{ requestId: 1, from: 0 }, { requestId: 2, from: 3 }]);
+    expect(ro.takeAwaitingCommit()).toEqual([
+      { requestId: 1, from: 0 },
+      { requestId: 2, from: 3 },
+    ]);
     expect(ro.hasAwaitingCommit()).toBe(false);
   });
 

@@ -80,8 +80,14 @@ const memoryFactory: StorageFactory = {
   },
 };
 
-async function withRawDb(dir: string, fn: (db: Level<Uint8Array, Uint8Array>) => Promise<void>): Promise<void> {
-  const db = new Level<Uint8Array, Uint8Array>(join(dir, LEVELDB_DIR), { keyEncoding: "view", valueEncoding: "view" });
+async function withRawDb(
+  dir: string,
+  fn: (db: Level<Uint8Array, Uint8Array>) => Promise<void>,
+): Promise<void> {
+  const db = new Level<Uint8Array, Uint8Array>(join(dir, LEVELDB_DIR), {
+    keyEncoding: "view",
+    valueEncoding: "view",
+  });
   await db.open();
   try {
     await fn(db);
@@ -98,11 +104,21 @@ const levelFactory: StorageFactory = {
     const dir = await mkdtemp(join(tmpdir(), "palisade-contract-"));
     const snapshots = join(dir, SNAPSHOT_DIR);
     return {
-      open: () => LevelStorage.open({ dir, clusterId: "cluster-a", nodeId: 1, freeSpace: async () => Number.MAX_SAFE_INTEGER }),
+      open: () =>
+        LevelStorage.open({
+          dir,
+          clusterId: "cluster-a",
+          nodeId: 1,
+          freeSpace: async () => Number.MAX_SAFE_INTEGER,
+        }),
       records: {
         removeEntry: (index) => withRawDb(dir, (db) => db.del(entryKey(index))),
-        putEntry: (entry) => withRawDb(dir, (db) => db.put(entryKey(entry.index), encodeEntry(entryKey(entry.index), entry))),
-        putHardState: (hs) => withRawDb(dir, (db) => db.put(HARD_STATE_KEY, encodeHardState(HARD_STATE_KEY, hs))),
+        putEntry: (entry) =>
+          withRawDb(dir, (db) =>
+            db.put(entryKey(entry.index), encodeEntry(entryKey(entry.index), entry)),
+          ),
+        putHardState: (hs) =>
+          withRawDb(dir, (db) => db.put(HARD_STATE_KEY, encodeHardState(HARD_STATE_KEY, hs))),
       },
       files: {
         list: async () => (await readdir(snapshots)).sort(),
@@ -134,7 +150,11 @@ const simFactory: StorageFactory = {
     return {
       open: async () => {
         const mine = ++instance;
-        const inner = new SimStorage(disk, sched, { writeDelay: () => 1, alive: () => instance === mine, resumeAt: () => 0 });
+        const inner = new SimStorage(disk, sched, {
+          writeDelay: () => 1,
+          alive: () => instance === mine,
+          resumeAt: () => 0,
+        });
         return {
           load: () => drain(inner.load()),
           save: (batch, sync) => drain(inner.save(batch, sync)),
@@ -169,7 +189,12 @@ function entries(from: number, to: number, term: number): Entry[] {
   return out;
 }
 
-function snapshot(index: number, term: number, text = `state@${index}`, membership: Membership = MEMBERS): Snapshot {
+function snapshot(
+  index: number,
+  term: number,
+  text = `state@${index}`,
+  membership: Membership = MEMBERS,
+): Snapshot {
   return { meta: { index, term, membership }, data: encoder.encode(text) };
 }
 
@@ -182,7 +207,10 @@ function summary(list: readonly Entry[]): string[] {
 function describeState(state: DurableState): object {
   return {
     hardState: state.hardState,
-    snapshot: state.snapshot === null ? null : { meta: state.snapshot.meta, body: decoder.decode(state.snapshot.data) },
+    snapshot:
+      state.snapshot === null
+        ? null
+        : { meta: state.snapshot.meta, body: decoder.decode(state.snapshot.data) },
     entries: summary(state.entries),
   };
 }
@@ -220,7 +248,12 @@ function storageContract(factory: StorageFactory): void {
 
     /** Opening the medium and loading it fails verification with a message matching `pattern`. */
     async function expectRefusedAtStart(pattern: RegExp): Promise<void> {
-      const err = await open().then((s) => s.load()).then(() => null, (e: unknown) => e);
+      const err = await open()
+        .then((s) => s.load())
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(err).toBeInstanceOf(CorruptStoreError);
       expect((err as Error).message).toMatch(pattern);
     }
@@ -234,9 +267,16 @@ function storageContract(factory: StorageFactory): void {
       it("keeps entries of every kind and the hard state across a restart", async () => {
         let store = await open();
         const hs: HardState = { term: 3, vote: 2, commit: 2 };
-        const written: Entry[] = [entry(1, 1), { index: 2, term: 2, kind: "noop", data: new Uint8Array() }, entry(3, 3)];
+        const written: Entry[] = [
+          entry(1, 1),
+          { index: 2, term: 2, kind: "noop", data: new Uint8Array() },
+          entry(3, 3),
+        ];
         await store.save({ hardState: hs, entries: written }, true);
-        await store.save({ entries: [{ index: 4, term: 3, kind: "config", data: Uint8Array.of(0, 255, 7) }] }, false);
+        await store.save(
+          { entries: [{ index: 4, term: 3, kind: "config", data: Uint8Array.of(0, 255, 7) }] },
+          false,
+        );
         expect((await store.load()).entries.map((e) => e.index)).toEqual([1, 2, 3, 4]);
 
         store = await restart(store);
@@ -255,19 +295,35 @@ function storageContract(factory: StorageFactory): void {
 
       it("keeps 1,000 entries written in one batch, in index order", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 5, vote: 1, commit: 1000 }, entries: entries(1, 1000, 5) }, true);
+        await store.save(
+          { hardState: { term: 5, vote: 1, commit: 1000 }, entries: entries(1, 1000, 5) },
+          true,
+        );
         store = await restart(store);
         const state = await store.load();
-        expect(state.entries.map((e) => e.index)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+        expect(state.entries.map((e) => e.index)).toEqual(
+          Array.from({ length: 1000 }, (_, i) => i + 1),
+        );
         expect(decoder.decode(state.entries[999].data)).toBe("cmd-1000-5");
         expect(state.hardState.commit).toBe(1000);
       });
 
       it("replaces a conflicting tail with the entries of a later term in one batch, and the removed entries never return", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) }, true);
-        await store.save({ hardState: { term: 2, vote: 0, commit: 2 }, entries: entries(3, 4, 2) }, true);
-        const expected = ["1/1/normal/cmd-1-1", "2/1/normal/cmd-2-1", "3/2/normal/cmd-3-2", "4/2/normal/cmd-4-2"];
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) },
+          true,
+        );
+        await store.save(
+          { hardState: { term: 2, vote: 0, commit: 2 }, entries: entries(3, 4, 2) },
+          true,
+        );
+        const expected = [
+          "1/1/normal/cmd-1-1",
+          "2/1/normal/cmd-2-1",
+          "3/2/normal/cmd-3-2",
+          "4/2/normal/cmd-4-2",
+        ];
         expect(summary((await store.load()).entries)).toEqual(expected);
         store = await restart(store);
         const state = await store.load();
@@ -275,33 +331,68 @@ function storageContract(factory: StorageFactory): void {
         expect(state.hardState).toEqual({ term: 2, vote: 0, commit: 2 });
         await store.save({ entries: [entry(5, 2)] }, true);
         store = await restart(store);
-        expect(summary((await store.load()).entries).slice(-2)).toEqual(["4/2/normal/cmd-4-2", "5/2/normal/cmd-5-2"]);
+        expect(summary((await store.load()).entries).slice(-2)).toEqual([
+          "4/2/normal/cmd-4-2",
+          "5/2/normal/cmd-5-2",
+        ]);
       });
 
       it("overwrites entries inside the log with the same indexes and keeps the ones before them", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 3, 1) }, true);
-        await store.save({ hardState: { term: 2, vote: 1, commit: 1 }, entries: [entry(2, 2), entry(3, 2), entry(4, 2)] }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 3, 1) },
+          true,
+        );
+        await store.save(
+          {
+            hardState: { term: 2, vote: 1, commit: 1 },
+            entries: [entry(2, 2), entry(3, 2), entry(4, 2)],
+          },
+          true,
+        );
         store = await restart(store);
-        expect(summary((await store.load()).entries)).toEqual(["1/1/normal/cmd-1-1", "2/2/normal/cmd-2-2", "3/2/normal/cmd-3-2", "4/2/normal/cmd-4-2"]);
+        expect(summary((await store.load()).entries)).toEqual([
+          "1/1/normal/cmd-1-1",
+          "2/2/normal/cmd-2-2",
+          "3/2/normal/cmd-3-2",
+          "4/2/normal/cmd-4-2",
+        ]);
       });
 
       it("refuses a batch that would leave a gap, is not contiguous, starts inside a snapshot or has a bad term, and changes nothing", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(1, 3, 1) }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(1, 3, 1) },
+          true,
+        );
         const before = describeState(await store.load());
         await expect(store.save({ entries: [entry(5, 1)] }, true)).rejects.toThrow(/ends at 3/);
-        await expect(store.save({ entries: [entry(4, 1), entry(6, 1)] }, true)).rejects.toThrow(/not contiguous/);
-        await expect(store.save({ entries: [entry(4, -1)] }, true)).rejects.toThrow(/term of entry 4 must be a non-negative integer/);
-        await expect(store.save({ entries: [entry(4, 1)], hardState: { term: 1, vote: 1, commit: 5 } }, true)).rejects.toThrow(/commit index 5/);
+        await expect(store.save({ entries: [entry(4, 1), entry(6, 1)] }, true)).rejects.toThrow(
+          /not contiguous/,
+        );
+        await expect(store.save({ entries: [entry(4, -1)] }, true)).rejects.toThrow(
+          /term of entry 4 must be a non-negative integer/,
+        );
+        await expect(
+          store.save({ entries: [entry(4, 1)], hardState: { term: 1, vote: 1, commit: 5 } }, true),
+        ).rejects.toThrow(/commit index 5/);
         await store.compact!(snapshot(2, 1), 2);
-        await expect(store.save({ entries: [entry(2, 1)] }, true)).rejects.toThrow(/compacted up to 2/);
+        await expect(store.save({ entries: [entry(2, 1)] }, true)).rejects.toThrow(
+          /compacted up to 2/,
+        );
         const after = describeState(await store.load());
-        expect(after).toEqual({ ...before, snapshot: { meta: snapshot(2, 1).meta, body: "state@2" }, entries: ["3/1/normal/cmd-3-1"] });
+        expect(after).toEqual({
+          ...before,
+          snapshot: { meta: snapshot(2, 1).meta, body: "state@2" },
+          entries: ["3/1/normal/cmd-3-1"],
+        });
         store = await restart(store);
         expect(describeState(await store.load())).toEqual(after);
         // Still usable after the refusals.
-        await store.save({ entries: [entry(4, 1)], hardState: { term: 1, vote: 1, commit: 4 } }, true);
+        await store.save(
+          { entries: [entry(4, 1)], hardState: { term: 1, vote: 1, commit: 4 } },
+          true,
+        );
         expect((await store.load()).entries.map((e) => e.index)).toEqual([3, 4]);
       });
     });
@@ -312,7 +403,10 @@ function storageContract(factory: StorageFactory): void {
         await store.save({ hardState: { term: 1, vote: 2, commit: 0 } }, true);
         store = await restart(store);
         expect((await store.load()).hardState).toEqual({ term: 1, vote: 2, commit: 0 });
-        await store.save({ hardState: { term: 2, vote: 0, commit: 0 }, entries: [entry(1, 2)] }, true);
+        await store.save(
+          { hardState: { term: 2, vote: 0, commit: 0 }, entries: [entry(1, 2)] },
+          true,
+        );
         await store.save({ hardState: { term: 4, vote: 3, commit: 1 } }, true);
         store = await restart(store);
         const state = await store.load();
@@ -322,17 +416,29 @@ function storageContract(factory: StorageFactory): void {
 
       it("refuses a hard state with a negative or fractional field and a commit past the last entry, and keeps the old one", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 1 }, entries: [entry(1, 1)] }, true);
-        await expect(store.save({ hardState: { term: -1, vote: 1, commit: 1 } }, true)).rejects.toThrow(/term must be a non-negative integer/);
-        await expect(store.save({ hardState: { term: 1, vote: 0.5, commit: 1 } }, true)).rejects.toThrow(/vote must be a non-negative integer/);
-        await expect(store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, true)).rejects.toThrow(/commit index 2 would be past the last entry 1/);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 1 }, entries: [entry(1, 1)] },
+          true,
+        );
+        await expect(
+          store.save({ hardState: { term: -1, vote: 1, commit: 1 } }, true),
+        ).rejects.toThrow(/term must be a non-negative integer/);
+        await expect(
+          store.save({ hardState: { term: 1, vote: 0.5, commit: 1 } }, true),
+        ).rejects.toThrow(/vote must be a non-negative integer/);
+        await expect(
+          store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, true),
+        ).rejects.toThrow(/commit index 2 would be past the last entry 1/);
         store = await restart(store);
         expect((await store.load()).hardState).toEqual({ term: 1, vote: 1, commit: 1 });
       });
 
       it("a commit index written without sync is seen by load, kept by a restart and carried by the next write or compaction", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 4, 1) }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 4, 1) },
+          true,
+        );
         await store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, false);
         expect((await store.load()).hardState).toEqual({ term: 1, vote: 1, commit: 2 });
         store = await restart(store);
@@ -343,7 +449,10 @@ function storageContract(factory: StorageFactory): void {
         await store.save({ entries: [entry(5, 1)] }, true);
         // A newer hard state in a later write wins over an older unsynced one.
         await store.save({ hardState: { term: 1, vote: 1, commit: 4 } }, false);
-        await store.save({ hardState: { term: 2, vote: 3, commit: 4 }, entries: [entry(6, 2)] }, true);
+        await store.save(
+          { hardState: { term: 2, vote: 3, commit: 4 }, entries: [entry(6, 2)] },
+          true,
+        );
         await store.save({ hardState: { term: 2, vote: 3, commit: 5 } }, false);
         await store.compact!(snapshot(5, 1), 5);
         store = await restart(store);
@@ -356,8 +465,18 @@ function storageContract(factory: StorageFactory): void {
     describe("installing a snapshot from the leader", () => {
       it("a snapshot past the end of the log replaces the whole log, and entries after it in the same batch are kept", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) }, true);
-        await store.save({ snapshot: snapshot(20, 4), hardState: { term: 4, vote: 0, commit: 20 }, entries: [entry(21, 4)] }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) },
+          true,
+        );
+        await store.save(
+          {
+            snapshot: snapshot(20, 4),
+            hardState: { term: 4, vote: 0, commit: 20 },
+            entries: [entry(21, 4)],
+          },
+          true,
+        );
         const expected = {
           hardState: { term: 4, vote: 0, commit: 20 },
           snapshot: { meta: snapshot(20, 4).meta, body: "state@20" },
@@ -372,8 +491,17 @@ function storageContract(factory: StorageFactory): void {
 
       it("a snapshot inside the log whose term matches the stored entry keeps the entries after it", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 2, vote: 1, commit: 4 }, entries: [...entries(1, 5, 1), ...entries(6, 10, 2)] }, true);
-        await store.save({ snapshot: snapshot(7, 2), hardState: { term: 2, vote: 1, commit: 7 } }, false);
+        await store.save(
+          {
+            hardState: { term: 2, vote: 1, commit: 4 },
+            entries: [...entries(1, 5, 1), ...entries(6, 10, 2)],
+          },
+          true,
+        );
+        await store.save(
+          { snapshot: snapshot(7, 2), hardState: { term: 2, vote: 1, commit: 7 } },
+          false,
+        );
         store = await restart(store);
         const state = await store.load();
         expect(state.snapshot?.meta).toEqual({ index: 7, term: 2, membership: MEMBERS });
@@ -384,8 +512,14 @@ function storageContract(factory: StorageFactory): void {
 
       it("a snapshot inside the log whose term differs from the stored entry replaces the whole log", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) }, true);
-        await store.save({ snapshot: snapshot(4, 3), hardState: { term: 3, vote: 0, commit: 4 } }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 6, 1) },
+          true,
+        );
+        await store.save(
+          { snapshot: snapshot(4, 3), hardState: { term: 3, vote: 0, commit: 4 } },
+          true,
+        );
         store = await restart(store);
         const state = await store.load();
         expect(state.snapshot?.meta.index).toBe(4);
@@ -393,12 +527,18 @@ function storageContract(factory: StorageFactory): void {
         // The log goes on from the snapshot, with none of the replaced entries 5..6.
         await store.save({ entries: entries(5, 6, 3) }, true);
         store = await restart(store);
-        expect(summary((await store.load()).entries)).toEqual(["5/3/normal/cmd-5-3", "6/3/normal/cmd-6-3"]);
+        expect(summary((await store.load()).entries)).toEqual([
+          "5/3/normal/cmd-5-3",
+          "6/3/normal/cmd-6-3",
+        ]);
       });
 
       it("a snapshot at the stored snapshot's index and term keeps the entries after it", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 4 }, entries: entries(1, 6, 1) }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 4 }, entries: entries(1, 6, 1) },
+          true,
+        );
         await store.compact!(snapshot(4, 1), 4);
         await store.save({ snapshot: snapshot(4, 1, "state@4 from the leader") }, true);
         store = await restart(store);
@@ -409,9 +549,18 @@ function storageContract(factory: StorageFactory): void {
 
       it("refuses a snapshot older than the stored one and changes nothing", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 2, vote: 1, commit: 10 }, snapshot: snapshot(10, 2), entries: entries(11, 12, 2) }, true);
+        await store.save(
+          {
+            hardState: { term: 2, vote: 1, commit: 10 },
+            snapshot: snapshot(10, 2),
+            entries: entries(11, 12, 2),
+          },
+          true,
+        );
         const before = describeState(await store.load());
-        await expect(store.save({ snapshot: snapshot(8, 2) }, true)).rejects.toThrow(/snapshot at index 8 is older than the stored one at 10/);
+        await expect(store.save({ snapshot: snapshot(8, 2) }, true)).rejects.toThrow(
+          /snapshot at index 8 is older than the stored one at 10/,
+        );
         expect(describeState(await store.load())).toEqual(before);
         store = await restart(store);
         expect(describeState(await store.load())).toEqual(before);
@@ -421,7 +570,10 @@ function storageContract(factory: StorageFactory): void {
     describe("compacting after a local snapshot", () => {
       it("records the snapshot and drops entries up to upTo, keeping the ones after it", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 8 }, entries: entries(1, 10, 1) }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 8 }, entries: entries(1, 10, 1) },
+          true,
+        );
         await store.compact!(snapshot(8, 1), 5);
         store = await restart(store);
         let state = await store.load();
@@ -435,19 +587,36 @@ function storageContract(factory: StorageFactory): void {
         state = await store.load();
         expect(state.entries).toEqual([]);
         expect(decoder.decode(state.snapshot?.data)).toBe("state@10");
-        await store.save({ entries: [entry(11, 2)], hardState: { term: 2, vote: 1, commit: 11 } }, true);
+        await store.save(
+          { entries: [entry(11, 2)], hardState: { term: 2, vote: 1, commit: 11 } },
+          true,
+        );
         expect((await store.load()).entries.map((e) => e.index)).toEqual([11]);
       });
 
       it("refuses an older snapshot, one past the last entry or of another term, and dropping past the snapshot, changing nothing", async () => {
         let store = await open();
-        await store.save({ hardState: { term: 2, vote: 1, commit: 6 }, entries: [...entries(1, 3, 1), ...entries(4, 8, 2)] }, true);
+        await store.save(
+          {
+            hardState: { term: 2, vote: 1, commit: 6 },
+            entries: [...entries(1, 3, 1), ...entries(4, 8, 2)],
+          },
+          true,
+        );
         await store.compact!(snapshot(5, 2), 5);
         const before = describeState(await store.load());
-        await expect(store.compact!(snapshot(4, 2), 4)).rejects.toThrow(/older than the stored one/);
-        await expect(store.compact!(snapshot(9, 2), 9)).rejects.toThrow(/local snapshot at index 9 is past the last entry 8/);
-        await expect(store.compact!(snapshot(7, 1), 7)).rejects.toThrow(/local snapshot at index 7 has term 1 but the stored entry has term 2/);
-        await expect(store.compact!(snapshot(6, 2), 7)).rejects.toThrow(/cannot drop entries up to 7, past the snapshot index 6/);
+        await expect(store.compact!(snapshot(4, 2), 4)).rejects.toThrow(
+          /older than the stored one/,
+        );
+        await expect(store.compact!(snapshot(9, 2), 9)).rejects.toThrow(
+          /local snapshot at index 9 is past the last entry 8/,
+        );
+        await expect(store.compact!(snapshot(7, 1), 7)).rejects.toThrow(
+          /local snapshot at index 7 has term 1 but the stored entry has term 2/,
+        );
+        await expect(store.compact!(snapshot(6, 2), 7)).rejects.toThrow(
+          /cannot drop entries up to 7, past the snapshot index 6/,
+        );
         expect(describeState(await store.load())).toEqual(before);
         store = await restart(store);
         expect(describeState(await store.load())).toEqual(before);
@@ -461,9 +630,17 @@ function storageContract(factory: StorageFactory): void {
         write(store: RaftStorage): Promise<void>;
         readonly expected: { hardState: HardState; snapshot: string | null; entries: string[] };
       }
-      const hs = (term: number, vote: number, commit: number): HardState => ({ term, vote, commit });
+      const hs = (term: number, vote: number, commit: number): HardState => ({
+        term,
+        vote,
+        commit,
+      });
       const cases: Case[] = [
-        { state: "nothing written", write: async () => undefined, expected: { hardState: ZERO, snapshot: null, entries: [] } },
+        {
+          state: "nothing written",
+          write: async () => undefined,
+          expected: { hardState: ZERO, snapshot: null, entries: [] },
+        },
         {
           state: "a vote and no entries",
           write: (s) => s.save({ hardState: hs(3, 2, 0) }, true),
@@ -531,7 +708,10 @@ function storageContract(factory: StorageFactory): void {
           await c.write(store);
           const shape = (state: DurableState): Case["expected"] => ({
             hardState: state.hardState,
-            snapshot: state.snapshot === null ? null : `${state.snapshot.meta.index}/${state.snapshot.meta.term}`,
+            snapshot:
+              state.snapshot === null
+                ? null
+                : `${state.snapshot.meta.index}/${state.snapshot.meta.term}`,
             entries: state.entries.map((e) => `${e.index}/${e.term}`),
           });
           const live = await store.load();
@@ -542,10 +722,19 @@ function storageContract(factory: StorageFactory): void {
 
           const last = live.entries.at(-1)?.index ?? live.snapshot?.meta.index ?? 0;
           const term = Math.max(live.hardState.term, 1);
-          await store.save({ entries: [entry(last + 1, term)], hardState: { ...live.hardState, term, commit: last + 1 } }, true);
+          await store.save(
+            {
+              entries: [entry(last + 1, term)],
+              hardState: { ...live.hardState, term, commit: last + 1 },
+            },
+            true,
+          );
           store = await restart(store);
           const next = await store.load();
-          expect(next.entries.map((e) => `${e.index}/${e.term}`)).toEqual([...c.expected.entries, `${last + 1}/${term}`]);
+          expect(next.entries.map((e) => `${e.index}/${e.term}`)).toEqual([
+            ...c.expected.entries,
+            `${last + 1}/${term}`,
+          ]);
           expect(next.hardState.commit).toBe(last + 1);
         });
       }
@@ -555,15 +744,27 @@ function storageContract(factory: StorageFactory): void {
         const membership: Membership = {
           voters: [2, 3, 4],
           learners: [5],
-          addresses: { "4": { peer: "10.0.0.4:7001", client: "10.0.0.4:7000" }, "5": { peer: "10.0.0.5:7001", client: "10.0.0.5:7000" } },
+          addresses: {
+            "4": { peer: "10.0.0.4:7001", client: "10.0.0.4:7000" },
+            "5": { peer: "10.0.0.5:7001", client: "10.0.0.5:7000" },
+          },
           retired: [1],
         };
         let store = await open();
-        await store.save({ hardState: { term: 2, vote: 2, commit: 6 }, entries: entries(1, 8, 2) }, true);
+        await store.save(
+          { hardState: { term: 2, vote: 2, commit: 6 }, entries: entries(1, 8, 2) },
+          true,
+        );
         await store.compact!(snapshot(6, 2, "state@6", membership), 6);
         store = await restart(store);
         expect((await store.load()).snapshot?.meta).toEqual({ index: 6, term: 2, membership });
-        await store.save({ snapshot: snapshot(20, 3, "state@20", membership), hardState: { term: 3, vote: 0, commit: 20 } }, true);
+        await store.save(
+          {
+            snapshot: snapshot(20, 3, "state@20", membership),
+            hardState: { term: 3, vote: 0, commit: 20 },
+          },
+          true,
+        );
         store = await restart(store);
         expect((await store.load()).snapshot?.meta).toEqual({ index: 20, term: 3, membership });
       });
@@ -601,16 +802,24 @@ function storageContract(factory: StorageFactory): void {
 
       it("detects a log that does not start right after the snapshot", async () => {
         const store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(1, 6, 1) }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(1, 6, 1) },
+          true,
+        );
         await store.compact!(snapshot(3, 1), 3);
         await store.close();
         await damaged().removeEntry(4);
-        await expectRefusedAtStart(/starts at entry 5 but the snapshot ends at 3: entries 4..4 are missing/);
+        await expectRefusedAtStart(
+          /starts at entry 5 but the snapshot ends at 3: entries 4..4 are missing/,
+        );
       });
 
       it("detects a stored commit index past the last entry (a truncated log)", async () => {
         const store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 5 }, entries: entries(1, 5, 1) }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 5 }, entries: entries(1, 5, 1) },
+          true,
+        );
         await store.close();
         await damaged().removeEntry(5);
         await damaged().removeEntry(4);
@@ -619,7 +828,10 @@ function storageContract(factory: StorageFactory): void {
 
       it("detects a hard state rewritten with a commit past the end", async () => {
         const store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 2, 1) }, true);
+        await store.save(
+          { hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 2, 1) },
+          true,
+        );
         await store.close();
         await damaged().putHardState({ term: 1, vote: 1, commit: 9 });
         await expectRefusedAtStart(/commit index 9 is past the last entry 2/);
@@ -627,7 +839,10 @@ function storageContract(factory: StorageFactory): void {
 
       it("detects an entry whose term is lower than the one before it", async () => {
         const store = await open();
-        await store.save({ hardState: { term: 3, vote: 1, commit: 1 }, entries: entries(1, 3, 3) }, true);
+        await store.save(
+          { hardState: { term: 3, vote: 1, commit: 1 }, entries: entries(1, 3, 3) },
+          true,
+        );
         await store.close();
         await damaged().putEntry(entry(3, 2));
         await expectRefusedAtStart(/entry 3 has term 2, lower than term 3 of entry 2/);
@@ -635,7 +850,10 @@ function storageContract(factory: StorageFactory): void {
 
       it("detects a kept entry at the snapshot index whose term is not the snapshot's", async () => {
         const store = await open();
-        await store.save({ hardState: { term: 2, vote: 1, commit: 4 }, entries: entries(1, 6, 2) }, true);
+        await store.save(
+          { hardState: { term: 2, vote: 1, commit: 4 }, entries: entries(1, 6, 2) },
+          true,
+        );
         await store.compact!(snapshot(4, 2), 2);
         await store.close();
         await damaged().putEntry(entry(4, 3));
@@ -643,113 +861,149 @@ function storageContract(factory: StorageFactory): void {
       });
     });
 
-    describe.runIf(factory.snapshotFiles)("a write torn by a crash, for stores that keep snapshot bodies as files", () => {
-      const files = (): SnapshotFiles => medium.files!;
+    describe.runIf(factory.snapshotFiles)(
+      "a write torn by a crash, for stores that keep snapshot bodies as files",
+      () => {
+        const files = (): SnapshotFiles => medium.files!;
 
-      it("a snapshot body written without its record (a crash before the batch) is removed at start-up, and the older snapshot stays", async () => {
-        let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 4 }, entries: entries(1, 6, 1) }, true);
-        await store.compact!(snapshot(3, 1), 3);
-        const current = await files().list();
-        expect(current).toHaveLength(1);
-        await store.close();
-        // The crash came after the new body (and a temporary of another) reached the directory, before the batch.
-        await files().write("snapshot-0000000000000005-1-0badc0de.bin", encoder.encode("state@5"));
-        await files().write("snapshot-0000000000000006-1-0badc0de.bin.tmp", encoder.encode("stat"));
-        store = await open();
-        const state = await store.load();
-        expect(state.snapshot?.meta.index).toBe(3);
-        expect(decoder.decode(state.snapshot?.data)).toBe("state@3");
-        expect(state.entries.map((e) => e.index)).toEqual([4, 5, 6]);
-        expect(await files().list()).toEqual(current);
-      });
-
-      it("the bodies of older snapshots are removed once a newer one is recorded, and at start-up if one was left", async () => {
-        let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 6 }, entries: entries(1, 6, 1) }, true);
-        await store.compact!(snapshot(3, 1), 3);
-        const [older] = await files().list();
-        const olderBody = await files().read(older);
-        await store.compact!(snapshot(6, 1), 6);
-        const [newer] = await files().list();
-        expect(await files().list()).toEqual([newer]);
-        expect(newer).toMatch(/^snapshot-0000000000000006-1-[0-9a-f]{8}\.bin$/);
-        await store.close();
-        // A removal that did not happen (it is best effort) leaves the older body behind.
-        await files().write(older, olderBody);
-        store = await open();
-        expect((await store.load()).snapshot?.meta.index).toBe(6);
-        expect(await files().list()).toEqual([newer]);
-      });
-
-      it("a record whose body file is damaged, truncated or missing is refused at start-up", async () => {
-        const store = await open();
-        await store.save({ entries: entries(1, 4, 1), hardState: { term: 1, vote: 1, commit: 4 } }, true);
-        await store.compact!(snapshot(3, 1, "the whole lock table"), 3);
-        await store.close();
-        const [file] = await files().list();
-        const body = await files().read(file);
-        body[2] ^= 0x01;
-        await files().write(file, body);
-        await expectRefusedAtStart(/checksum mismatch/);
-
-        await files().write(file, body.subarray(0, 5));
-        await expectRefusedAtStart(/has 5 bytes, its record says 20/);
-
-        await files().remove(file);
-        await expectRefusedAtStart(/is missing/);
-      });
-    });
-
-    describe.runIf(factory.crashes)("a write torn by a crash, for stores that can crash between a write's issue and its durability", () => {
-      it("a crash loses a write made without sync, whole, and keeps every synced one", async () => {
-        let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 3, 1) }, true);
-        await store.save({ hardState: { term: 1, vote: 1, commit: 3 } }, false);
-        await store.save({ hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(4, 5, 1) }, false);
-        expect((await store.load()).entries.map((e) => e.index)).toEqual([1, 2, 3, 4, 5]);
-        store = await crashAndReopen(store);
-        expect(describeState(await store.load())).toEqual({
-          hardState: { term: 1, vote: 1, commit: 1 },
-          snapshot: null,
-          entries: ["1/1/normal/cmd-1-1", "2/1/normal/cmd-2-1", "3/1/normal/cmd-3-1"],
+        it("a snapshot body written without its record (a crash before the batch) is removed at start-up, and the older snapshot stays", async () => {
+          let store = await open();
+          await store.save(
+            { hardState: { term: 1, vote: 1, commit: 4 }, entries: entries(1, 6, 1) },
+            true,
+          );
+          await store.compact!(snapshot(3, 1), 3);
+          const current = await files().list();
+          expect(current).toHaveLength(1);
+          await store.close();
+          // The crash came after the new body (and a temporary of another) reached the directory, before the batch.
+          await files().write(
+            "snapshot-0000000000000005-1-0badc0de.bin",
+            encoder.encode("state@5"),
+          );
+          await files().write(
+            "snapshot-0000000000000006-1-0badc0de.bin.tmp",
+            encoder.encode("stat"),
+          );
+          store = await open();
+          const state = await store.load();
+          expect(state.snapshot?.meta.index).toBe(3);
+          expect(decoder.decode(state.snapshot?.data)).toBe("state@3");
+          expect(state.entries.map((e) => e.index)).toEqual([4, 5, 6]);
+          expect(await files().list()).toEqual(current);
         });
-      });
 
-      it("writes made without sync become durable with the next synced write", async () => {
-        let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 3, 1) }, true);
-        await store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, false);
-        await store.save({ entries: [entry(4, 1)] }, true);
-        store = await crashAndReopen(store);
-        const state = await store.load();
-        expect(state.hardState.commit).toBe(2);
-        expect(state.entries.map((e) => e.index)).toEqual([1, 2, 3, 4]);
-      });
+        it("the bodies of older snapshots are removed once a newer one is recorded, and at start-up if one was left", async () => {
+          let store = await open();
+          await store.save(
+            { hardState: { term: 1, vote: 1, commit: 6 }, entries: entries(1, 6, 1) },
+            true,
+          );
+          await store.compact!(snapshot(3, 1), 3);
+          const [older] = await files().list();
+          const olderBody = await files().read(older);
+          await store.compact!(snapshot(6, 1), 6);
+          const [newer] = await files().list();
+          expect(await files().list()).toEqual([newer]);
+          expect(newer).toMatch(/^snapshot-0000000000000006-1-[0-9a-f]{8}\.bin$/);
+          await store.close();
+          // A removal that did not happen (it is best effort) leaves the older body behind.
+          await files().write(older, olderBody);
+          store = await open();
+          expect((await store.load()).snapshot?.meta.index).toBe(6);
+          expect(await files().list()).toEqual([newer]);
+        });
 
-      it("a compaction, and a snapshot install even when asked for no sync, are durable once they complete", async () => {
-        let store = await open();
-        await store.save({ hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 4, 1) }, true);
-        await store.compact!(snapshot(2, 1), 2);
-        store = await crashAndReopen(store);
-        expect((await store.load()).snapshot?.meta.index).toBe(2);
-        await store.save({ snapshot: snapshot(9, 2), hardState: { term: 2, vote: 0, commit: 9 } }, false);
-        store = await crashAndReopen(store);
-        const state = await store.load();
-        expect(state.snapshot?.meta).toMatchObject({ index: 9, term: 2 });
-        expect(state.hardState).toEqual({ term: 2, vote: 0, commit: 9 });
-        expect(state.entries).toEqual([]);
-      });
+        it("a record whose body file is damaged, truncated or missing is refused at start-up", async () => {
+          const store = await open();
+          await store.save(
+            { entries: entries(1, 4, 1), hardState: { term: 1, vote: 1, commit: 4 } },
+            true,
+          );
+          await store.compact!(snapshot(3, 1, "the whole lock table"), 3);
+          await store.close();
+          const [file] = await files().list();
+          const body = await files().read(file);
+          body[2] ^= 0x01;
+          await files().write(file, body);
+          await expectRefusedAtStart(/checksum mismatch/);
 
-      it("a store that was open when its machine crashed refuses every later call", async () => {
-        const store = await open();
-        await store.save({ entries: [entry(1, 1)] }, true);
-        const fresh = await crashAndReopen(store);
-        await expect(store.save({ entries: [entry(2, 1)] }, true)).rejects.toThrow(StorageError);
-        await expect(store.load()).rejects.toThrow(StorageError);
-        expect((await fresh.load()).entries.map((e) => e.index)).toEqual([1]);
-      });
-    });
+          await files().write(file, body.subarray(0, 5));
+          await expectRefusedAtStart(/has 5 bytes, its record says 20/);
+
+          await files().remove(file);
+          await expectRefusedAtStart(/is missing/);
+        });
+      },
+    );
+
+    describe.runIf(factory.crashes)(
+      "a write torn by a crash, for stores that can crash between a write's issue and its durability",
+      () => {
+        it("a crash loses a write made without sync, whole, and keeps every synced one", async () => {
+          let store = await open();
+          await store.save(
+            { hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 3, 1) },
+            true,
+          );
+          await store.save({ hardState: { term: 1, vote: 1, commit: 3 } }, false);
+          await store.save(
+            { hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(4, 5, 1) },
+            false,
+          );
+          expect((await store.load()).entries.map((e) => e.index)).toEqual([1, 2, 3, 4, 5]);
+          store = await crashAndReopen(store);
+          expect(describeState(await store.load())).toEqual({
+            hardState: { term: 1, vote: 1, commit: 1 },
+            snapshot: null,
+            entries: ["1/1/normal/cmd-1-1", "2/1/normal/cmd-2-1", "3/1/normal/cmd-3-1"],
+          });
+        });
+
+        it("writes made without sync become durable with the next synced write", async () => {
+          let store = await open();
+          await store.save(
+            { hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 3, 1) },
+            true,
+          );
+          await store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, false);
+          await store.save({ entries: [entry(4, 1)] }, true);
+          store = await crashAndReopen(store);
+          const state = await store.load();
+          expect(state.hardState.commit).toBe(2);
+          expect(state.entries.map((e) => e.index)).toEqual([1, 2, 3, 4]);
+        });
+
+        it("a compaction, and a snapshot install even when asked for no sync, are durable once they complete", async () => {
+          let store = await open();
+          await store.save(
+            { hardState: { term: 1, vote: 1, commit: 2 }, entries: entries(1, 4, 1) },
+            true,
+          );
+          await store.compact!(snapshot(2, 1), 2);
+          store = await crashAndReopen(store);
+          expect((await store.load()).snapshot?.meta.index).toBe(2);
+          await store.save(
+            { snapshot: snapshot(9, 2), hardState: { term: 2, vote: 0, commit: 9 } },
+            false,
+          );
+          store = await crashAndReopen(store);
+          const state = await store.load();
+          expect(state.snapshot?.meta).toMatchObject({ index: 9, term: 2 });
+          expect(state.hardState).toEqual({ term: 2, vote: 0, commit: 9 });
+          expect(state.entries).toEqual([]);
+        });
+
+        it("a store that was open when its machine crashed refuses every later call", async () => {
+          const store = await open();
+          await store.save({ entries: [entry(1, 1)] }, true);
+          const fresh = await crashAndReopen(store);
+          await expect(store.save({ entries: [entry(2, 1)] }, true)).rejects.toThrow(StorageError);
+          await expect(store.load()).rejects.toThrow(StorageError);
+          expect((await fresh.load()).entries.map((e) => e.index)).toEqual([1]);
+        });
+      },
+    );
   });
 }
 

@@ -34,7 +34,10 @@ function entries(from: number, to: number, term: number): Entry[] {
 }
 
 function snapshot(index: number, term: number, text = `state@${index}`): Snapshot {
-  return { meta: { index, term, membership: { voters: [1, 2, 3], learners: [4] } }, data: encoder.encode(text) };
+  return {
+    meta: { index, term, membership: { voters: [1, 2, 3], learners: [4] } },
+    data: encoder.encode(text),
+  };
 }
 
 let dir = "";
@@ -61,14 +64,20 @@ async function openStore(extra: Partial<LevelStorageOptions> = {}): Promise<Leve
   return store;
 }
 
-async function reopen(store: LevelStorage, extra: Partial<LevelStorageOptions> = {}): Promise<LevelStorage> {
+async function reopen(
+  store: LevelStorage,
+  extra: Partial<LevelStorageOptions> = {},
+): Promise<LevelStorage> {
   await store.close();
   return openStore(extra);
 }
 
 /** Direct access to the LevelDB files, to damage them as a disk or a bug would. */
 async function withRawDb(fn: (db: Level<Uint8Array, Uint8Array>) => Promise<void>): Promise<void> {
-  const db = new Level<Uint8Array, Uint8Array>(join(dir, LEVELDB_DIR), { keyEncoding: "view", valueEncoding: "view" });
+  const db = new Level<Uint8Array, Uint8Array>(join(dir, LEVELDB_DIR), {
+    keyEncoding: "view",
+    valueEncoding: "view",
+  });
   await db.open();
   try {
     await fn(db);
@@ -77,7 +86,11 @@ async function withRawDb(fn: (db: Level<Uint8Array, Uint8Array>) => Promise<void
   }
 }
 
-async function flipByte(db: Level<Uint8Array, Uint8Array>, key: Uint8Array, offset: number): Promise<void> {
+async function flipByte(
+  db: Level<Uint8Array, Uint8Array>,
+  key: Uint8Array,
+  offset: number,
+): Promise<void> {
   const value = await db.get(key);
   if (value === undefined) throw new Error("no such key");
   const damaged = value.slice();
@@ -106,7 +119,10 @@ describe("LevelStorage", () => {
     expect((otherNode as Error).message).toMatch(/node id 1 on disk, configured 2/);
 
     await withRawDb((db) =>
-      db.put(IDENTITY_KEY, encodeIdentity(IDENTITY_KEY, { clusterId: "cluster-a", nodeId: 1, formatVersion: 2 })),
+      db.put(
+        IDENTITY_KEY,
+        encodeIdentity(IDENTITY_KEY, { clusterId: "cluster-a", nodeId: 1, formatVersion: 2 }),
+      ),
     );
     const otherFormat = await openStore().catch((e: unknown) => e);
     expect(otherFormat).toBeInstanceOf(IdentityMismatchError);
@@ -122,7 +138,10 @@ describe("LevelStorage", () => {
 
   it("detects a damaged entry record at start-up", async () => {
     const store = await openStore();
-    await store.save({ hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(1, 5, 1) }, true);
+    await store.save(
+      { hardState: { term: 1, vote: 1, commit: 3 }, entries: entries(1, 5, 1) },
+      true,
+    );
     await store.close();
     await withRawDb((db) => flipByte(db, entryKey(3), 10));
     await expectOpenFails(/entry 3: checksum mismatch/);
@@ -130,7 +149,10 @@ describe("LevelStorage", () => {
 
   it("detects a damaged hard state record at start-up", async () => {
     const store = await openStore();
-    await store.save({ hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 2, 1) }, true);
+    await store.save(
+      { hardState: { term: 1, vote: 1, commit: 1 }, entries: entries(1, 2, 1) },
+      true,
+    );
     await store.close();
     await withRawDb((db) => flipByte(db, HARD_STATE_KEY, 3));
     await expectOpenFails(/hard state record: checksum mismatch/);
@@ -150,11 +172,24 @@ describe("LevelStorage", () => {
 
   it("an installed snapshot deletes the entries it replaces from LevelDB, not only from what load returns", async () => {
     let store = await openStore();
-    await store.save({ hardState: { term: 2, vote: 1, commit: 4 }, entries: [...entries(1, 5, 1), ...entries(6, 10, 2)] }, true);
-    await store.save({ snapshot: snapshot(7, 2), hardState: { term: 2, vote: 1, commit: 7 } }, false);
+    await store.save(
+      {
+        hardState: { term: 2, vote: 1, commit: 4 },
+        entries: [...entries(1, 5, 1), ...entries(6, 10, 2)],
+      },
+      true,
+    );
+    await store.save(
+      { snapshot: snapshot(7, 2), hardState: { term: 2, vote: 1, commit: 7 } },
+      false,
+    );
     store = await reopen(store);
     const state = await store.load();
-    expect(state.snapshot?.meta).toEqual({ index: 7, term: 2, membership: { voters: [1, 2, 3], learners: [4] } });
+    expect(state.snapshot?.meta).toEqual({
+      index: 7,
+      term: 2,
+      membership: { voters: [1, 2, 3], learners: [4] },
+    });
     expect(decoder.decode(state.snapshot?.data)).toBe("state@7");
     expect(state.entries.map((e) => e.index)).toEqual([8, 9, 10]);
     expect(state.hardState.commit).toBe(7);
@@ -170,11 +205,18 @@ describe("LevelStorage", () => {
   it("a compaction keeps the entries after upTo in LevelDB, and the snapshot's body reads back verified after a restart", async () => {
     let store = await openStore();
     expect(await store.readSnapshot()).toBeNull();
-    await store.save({ hardState: { term: 1, vote: 1, commit: 8 }, entries: entries(1, 10, 1) }, true);
+    await store.save(
+      { hardState: { term: 1, vote: 1, commit: 8 }, entries: entries(1, 10, 1) },
+      true,
+    );
     await store.compact(snapshot(8, 1), 5);
     expect(decoder.decode((await store.readSnapshot())?.data)).toBe("state@8");
     store = await reopen(store);
-    expect((await store.readSnapshot())?.meta).toEqual({ index: 8, term: 1, membership: { voters: [1, 2, 3], learners: [4] } });
+    expect((await store.readSnapshot())?.meta).toEqual({
+      index: 8,
+      term: 1,
+      membership: { voters: [1, 2, 3], learners: [4] },
+    });
     expect(decoder.decode((await store.readSnapshot())?.data)).toBe("state@8");
     await store.close();
     await withRawDb(async (db) => {
@@ -228,7 +270,11 @@ describe("LevelStorage", () => {
 
   it("rejects a write below the reserve with DiskReserveError when configured to, writing nothing", async () => {
     let free = 50;
-    const store = await openStore({ reserveBytes: 100, whenLow: "reject", freeSpace: async () => free });
+    const store = await openStore({
+      reserveBytes: 100,
+      whenLow: "reject",
+      freeSpace: async () => free,
+    });
     const err = await store.save({ entries: [entry(1, 1)] }, true).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DiskReserveError);
     expect(err).not.toBeInstanceOf(FatalStorageError);
@@ -247,18 +293,26 @@ describe("LevelStorage", () => {
 
   it("treats a failed durable write as fatal: later writes are refused", async () => {
     const store = await openStore();
-    await store.save({ entries: entries(1, 3, 1), hardState: { term: 1, vote: 1, commit: 3 } }, true);
+    await store.save(
+      { entries: entries(1, 3, 1), hardState: { term: 1, vote: 1, commit: 3 } },
+      true,
+    );
     // Make the snapshot directory unusable so writing the body fails.
     await rm(join(dir, SNAPSHOT_DIR), { recursive: true });
     await writeFile(join(dir, SNAPSHOT_DIR), "not a directory");
     const err = await store.compact(snapshot(3, 1), 3).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FatalStorageError);
     expect((err as Error).message).toMatch(/writing snapshot file .* failed/);
-    await expect(store.save({ entries: [entry(4, 1)] }, true)).rejects.toBeInstanceOf(FatalStorageError);
+    await expect(store.save({ entries: [entry(4, 1)] }, true)).rejects.toBeInstanceOf(
+      FatalStorageError,
+    );
   });
   it("keeps a commit-only unsynced write and stores it with the next write, on compaction and on close", async () => {
     let store = await openStore({ commitFlushMs: 60_000 });
-    await store.save({ hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 4, 1) }, true);
+    await store.save(
+      { hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 4, 1) },
+      true,
+    );
     await store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, false);
     store = await reopen(store, { commitFlushMs: 60_000 });
     expect((await store.load()).hardState).toEqual({ term: 1, vote: 1, commit: 2 });
@@ -279,7 +333,10 @@ describe("LevelStorage", () => {
 
   it("does not lose a deferred commit index when no other write follows", async () => {
     let store = await openStore({ commitFlushMs: 5 });
-    await store.save({ hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 2, 1) }, true);
+    await store.save(
+      { hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 2, 1) },
+      true,
+    );
     await store.save({ hardState: { term: 1, vote: 1, commit: 2 } }, false);
     await new Promise((resolve) => setTimeout(resolve, 50));
     // load() waits for queued writes and reads the database back.
@@ -305,7 +362,8 @@ describe("LevelStorage", () => {
     free = 100 + 300;
     await store.spaceOk();
     checks = 0;
-    for (let i = 21; i <= 25; i++) await store.save({ entries: [entry(i, 1, "x".repeat(200))] }, true);
+    for (let i = 21; i <= 25; i++)
+      await store.save({ entries: [entry(i, 1, "x".repeat(200))] }, true);
     expect(checks).toBe(5);
   });
 });

@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import type { Entry } from "../../../node/raft/types.ts";
 import { crc32 } from "../../../node/util/crc32.ts";
 import { CorruptStoreError } from "../../../node/storage/errors.ts";
-import { HARD_STATE_KEY, SNAPSHOT_META_KEY, describeKey, entryIndexOf, entryKey } from "../../../node/storage/keys.ts";
+import {
+  HARD_STATE_KEY,
+  SNAPSHOT_META_KEY,
+  describeKey,
+  entryIndexOf,
+  entryKey,
+} from "../../../node/storage/keys.ts";
 import {
   decodeEntry,
   decodeHardState,
@@ -38,7 +44,9 @@ describe("storage keys", () => {
 describe("storage records", () => {
   it("computes the standard CRC32", () => {
     expect(crc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
-    expect(crc32(new TextEncoder().encode("1234"), new TextEncoder().encode("56789"))).toBe(0xcbf43926);
+    expect(crc32(new TextEncoder().encode("1234"), new TextEncoder().encode("56789"))).toBe(
+      0xcbf43926,
+    );
   });
 
   it("round-trips an entry and detects any flipped byte", () => {
@@ -54,7 +62,12 @@ describe("storage records", () => {
   });
 
   it("refuses a value read under another key", () => {
-    const value = encodeEntry(entryKey(7), { index: 7, term: 1, kind: "normal", data: new Uint8Array() });
+    const value = encodeEntry(entryKey(7), {
+      index: 7,
+      term: 1,
+      kind: "normal",
+      data: new Uint8Array(),
+    });
     expect(() => decodeEntry(entryKey(8), 8, value)).toThrow(/entry 8: checksum mismatch/);
   });
 
@@ -72,7 +85,9 @@ describe("storage records", () => {
       bodyLength: 99,
       bodyCrc: 0xdeadbeef,
     };
-    expect(decodeSnapshotRecord(SNAPSHOT_META_KEY, encodeSnapshotRecord(SNAPSHOT_META_KEY, record))).toEqual(record);
+    expect(
+      decodeSnapshotRecord(SNAPSHOT_META_KEY, encodeSnapshotRecord(SNAPSHOT_META_KEY, record)),
+    ).toEqual(record);
     const badFile = encodeSnapshotRecord(SNAPSHOT_META_KEY, { ...record, file: "../escape" });
     expect(() => decodeSnapshotRecord(SNAPSHOT_META_KEY, badFile)).toThrow(/malformed record/);
   });

@@ -70,7 +70,10 @@ describe("SimStorage", () => {
     const n = node(5);
     const store = n.open();
     n.stall(20);
-    const write = store.save({ hardState: { term: 1, vote: 1, commit: 0 }, entries: [entry(1, 1)] }, true);
+    const write = store.save(
+      { hardState: { term: 1, vote: 1, commit: 0 }, entries: [entry(1, 1)] },
+      true,
+    );
     n.runUntil(4);
     expect(n.disk.lastIndex()).toBe(0);
     n.runUntil(5);
@@ -88,7 +91,10 @@ describe("SimStorage", () => {
     const n = node(5);
     const store = n.open();
     await (async () => {
-      const first = store.save({ hardState: { term: 1, vote: 1, commit: 0 }, entries: [entry(1, 1)] }, true);
+      const first = store.save(
+        { hardState: { term: 1, vote: 1, commit: 0 }, entries: [entry(1, 1)] },
+        true,
+      );
       n.runUntil(5);
       await first;
     })();
@@ -105,7 +111,10 @@ describe("SimStorage", () => {
     const n = node(1);
     const store = n.open();
     const writes = [
-      store.save({ hardState: { term: 2, vote: 1, commit: 0 }, entries: [entry(1, 2), entry(2, 2)] }, true),
+      store.save(
+        { hardState: { term: 2, vote: 1, commit: 0 }, entries: [entry(1, 2), entry(2, 2)] },
+        true,
+      ),
       store.save({ hardState: { term: 2, vote: 1, commit: 2 } }, false),
     ];
     n.runUntil(10);

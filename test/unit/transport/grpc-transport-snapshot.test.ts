@@ -4,8 +4,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { palisade } from "../../../proto/gen/palisade.js";
 import { raftServiceDefinition } from "../../../proto/grpc.ts";
 import type { InstallSnapshot, Message } from "../../../node/raft/types.ts";
-import { decodeRaftBatch, encodeRaftBatch as encodeBatch, encodeSnapshotChunk, isSnapshotChunk } from "../../../node/transport/raft-codec.ts";
-import { GrpcTransport, addRaftService, raftStreamMethod } from "../../../node/transport/grpc-transport.ts";
+import {
+  decodeRaftBatch,
+  encodeRaftBatch as encodeBatch,
+  encodeSnapshotChunk,
+  isSnapshotChunk,
+} from "../../../node/transport/raft-codec.ts";
+import {
+  GrpcTransport,
+  addRaftService,
+  raftStreamMethod,
+} from "../../../node/transport/grpc-transport.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";
 import { crc32 } from "node:zlib";
 import { eventually } from "../eventually.ts";
@@ -17,14 +26,28 @@ afterEach(async () => {
 
 async function pair(maxMessageBytes: number) {
   const received: Message[] = [];
-  const b = new GrpcTransport({ selfId: 2, clusterId: "c", peers: new Map(), maxMessageBytes, backoff: { initialMs: 5, maxMs: 20 } });
+  const b = new GrpcTransport({
+    selfId: 2,
+    clusterId: "c",
+    peers: new Map(),
+    maxMessageBytes,
+    backoff: { initialMs: 5, maxMs: 20 },
+  });
   b.onMessage((m) => received.push(m));
   const server = new grpc.Server({ "grpc.max_receive_message_length": maxMessageBytes });
   addRaftService(server, b);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
+      e ? reject(e) : resolve(p),
+    ),
   );
-  const a = new GrpcTransport({ selfId: 1, clusterId: "c", peers: new Map([[2, `127.0.0.1:${port}`]]), maxMessageBytes, backoff: { initialMs: 5, maxMs: 20 } });
+  const a = new GrpcTransport({
+    selfId: 1,
+    clusterId: "c",
+    peers: new Map([[2, `127.0.0.1:${port}`]]),
+    maxMessageBytes,
+    backoff: { initialMs: 5, maxMs: 20 },
+  });
   cleanups.push(async () => {
     await a.close();
     await b.close();
@@ -41,26 +64,45 @@ async function pair(maxMessageBytes: number) {
 async function recordingPair(maxMessageBytes: number, breakAt = 0) {
   const received: Message[] = [];
   const offsets: number[] = [];
-  const b = new GrpcTransport({ selfId: 2, clusterId: "c", peers: new Map(), maxMessageBytes, backoff: { initialMs: 5, maxMs: 20 } });
+  const b = new GrpcTransport({
+    selfId: 2,
+    clusterId: "c",
+    peers: new Map(),
+    maxMessageBytes,
+    backoff: { initialMs: 5, maxMs: 20 },
+  });
   b.onMessage((m) => received.push(m));
   const server = new grpc.Server({ "grpc.max_receive_message_length": maxMessageBytes });
-  server.addService({ ...raftServiceDefinition, Stream: raftStreamMethod }, {
-    Send: (_call: unknown, callback: grpc.sendUnaryData<never>) => callback({ code: grpc.status.UNIMPLEMENTED }),
-    Stream: (call: grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>) => {
-      call.on("data", (bytes: Uint8Array) => {
-        for (const m of decodeRaftBatch(bytes).messages) {
-          if (!isSnapshotChunk(m)) continue;
-          offsets.push(m.chunk.offset);
-          if (offsets.length === breakAt) call.emit("error", { code: grpc.status.ABORTED, details: "connection broke" });
-        }
-      });
-      b.serveStream(call);
+  server.addService(
+    { ...raftServiceDefinition, Stream: raftStreamMethod },
+    {
+      Send: (_call: unknown, callback: grpc.sendUnaryData<never>) =>
+        callback({ code: grpc.status.UNIMPLEMENTED }),
+      Stream: (call: grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>) => {
+        call.on("data", (bytes: Uint8Array) => {
+          for (const m of decodeRaftBatch(bytes).messages) {
+            if (!isSnapshotChunk(m)) continue;
+            offsets.push(m.chunk.offset);
+            if (offsets.length === breakAt)
+              call.emit("error", { code: grpc.status.ABORTED, details: "connection broke" });
+          }
+        });
+        b.serveStream(call);
+      },
     },
-  });
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
   );
-  const a = new GrpcTransport({ selfId: 1, clusterId: "c", peers: new Map([[2, `127.0.0.1:${port}`]]), maxMessageBytes, backoff: { initialMs: 5, maxMs: 20 } });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
+      e ? reject(e) : resolve(p),
+    ),
+  );
+  const a = new GrpcTransport({
+    selfId: 1,
+    clusterId: "c",
+    peers: new Map([[2, `127.0.0.1:${port}`]]),
+    maxMessageBytes,
+    backoff: { initialMs: 5, maxMs: 20 },
+  });
   cleanups.push(async () => {
     await a.close();
     await b.close();
@@ -73,7 +115,13 @@ function bigSnapshot(bytes: number, index = 500): InstallSnapshot {
   const rng = new SeededRandom(7);
   const data = new Uint8Array(bytes);
   for (let i = 0; i < bytes; i++) data[i] = rng.int(0, 255);
-  return { type: "snapshot", from: 1, to: 2, term: 4, snapshot: { meta: { index, term: 3, membership: { voters: [1, 2, 3], learners: [] } }, data } };
+  return {
+    type: "snapshot",
+    from: 1,
+    to: 2,
+    term: 4,
+    snapshot: { meta: { index, term: 3, membership: { voters: [1, 2, 3], learners: [] } }, data },
+  };
 }
 
 describe("chunked InstallSnapshot", () => {

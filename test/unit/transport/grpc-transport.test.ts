@@ -1,6 +1,11 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { GrpcTransport, MAX_UNACKED_BATCHES, addRaftService, raftStreamMethod } from "../../../node/transport/grpc-transport.ts";
+import {
+  GrpcTransport,
+  MAX_UNACKED_BATCHES,
+  addRaftService,
+  raftStreamMethod,
+} from "../../../node/transport/grpc-transport.ts";
 import type { GrpcTransportOptions } from "../../../node/transport/grpc-transport.ts";
 import type { Message } from "../../../node/raft/types.ts";
 import { eventually } from "../eventually.ts";
@@ -11,11 +16,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function listen(transport: GrpcTransport | null): Promise<{ server: grpc.Server; address: string }> {
+async function listen(
+  transport: GrpcTransport | null,
+): Promise<{ server: grpc.Server; address: string }> {
   const server = new grpc.Server();
   if (transport) addRaftService(server, transport);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    );
   });
   cleanups.push(async () => {
     // Closing the transport ends the peers' streams, which a graceful shutdown waits for.
@@ -25,7 +34,9 @@ async function listen(transport: GrpcTransport | null): Promise<{ server: grpc.S
   return { server, address: `127.0.0.1:${port}` };
 }
 
-function makeTransport(options: Partial<GrpcTransportOptions> & Pick<GrpcTransportOptions, "selfId">): GrpcTransport {
+function makeTransport(
+  options: Partial<GrpcTransportOptions> & Pick<GrpcTransportOptions, "selfId">,
+): GrpcTransport {
   const transport = new GrpcTransport({
     clusterId: "cluster-a",
     peers: new Map(),
@@ -45,7 +56,14 @@ async function node(options: Partial<GrpcTransportOptions> & Pick<GrpcTransportO
   return { transport, received, address };
 }
 
-const heartbeat = (from: number, to: number, commit: number): Message => ({ type: "heartbeat", from, to, term: 3, commit, round: 0 });
+const heartbeat = (from: number, to: number, commit: number): Message => ({
+  type: "heartbeat",
+  from,
+  to,
+  term: 3,
+  commit,
+  round: 0,
+});
 
 describe("GrpcTransport", () => {
   it("exchanges messages between two nodes", async () => {
@@ -68,11 +86,22 @@ describe("GrpcTransport", () => {
 
   it("splits a large backlog into batches under the size limit and keeps the order", async () => {
     const b = await node({ selfId: 2, maxMessageBytes: 16 * 1024 });
-    const a = makeTransport({ selfId: 1, maxMessageBytes: 16 * 1024, maxQueuedBytesPerPeer: 1024 * 1024, peers: new Map([[2, b.address]]) });
+    const a = makeTransport({
+      selfId: 1,
+      maxMessageBytes: 16 * 1024,
+      maxQueuedBytesPerPeer: 1024 * 1024,
+      peers: new Map([[2, b.address]]),
+    });
     const appends: Message[] = [];
     for (let i = 1; i <= 40; i++) {
       appends.push({
-        type: "append", from: 1, to: 2, term: 1, prevIndex: i - 1, prevTerm: 1, commit: 0,
+        type: "append",
+        from: 1,
+        to: 2,
+        term: 1,
+        prevIndex: i - 1,
+        prevTerm: 1,
+        commit: 0,
         entries: [{ term: 1, index: i, kind: "normal", data: new Uint8Array(1000).fill(i) }],
       });
     }
@@ -84,7 +113,13 @@ describe("GrpcTransport", () => {
 
     // A message other than a snapshot that alone exceeds the limit is dropped (snapshots go in chunks).
     const tooBig: Message = {
-      type: "append", from: 1, to: 2, term: 1, prevIndex: 40, prevTerm: 1, commit: 0,
+      type: "append",
+      from: 1,
+      to: 2,
+      term: 1,
+      prevIndex: 40,
+      prevTerm: 1,
+      commit: 0,
       entries: [{ term: 1, index: 41, kind: "normal", data: new Uint8Array(20 * 1024) }],
     };
     a.send([tooBig]);
@@ -94,7 +129,11 @@ describe("GrpcTransport", () => {
 
   it("drops batches from another cluster and counts them", async () => {
     const b = await node({ selfId: 2 });
-    const stranger = makeTransport({ selfId: 1, clusterId: "cluster-b", peers: new Map([[2, b.address]]) });
+    const stranger = makeTransport({
+      selfId: 1,
+      clusterId: "cluster-b",
+      peers: new Map([[2, b.address]]),
+    });
     stranger.send([heartbeat(1, 2, 1)]);
     await eventually(() => expect(b.transport.stats().droppedForeignCluster).toBe(1));
     await eventually(() => expect(stranger.stats().failedBatches).toBeGreaterThanOrEqual(1));
@@ -141,7 +180,9 @@ describe("GrpcTransport", () => {
     // On the stream: at most MAX_UNACKED_BATCHES batches, each at most a full queue.
     expect(queued.inFlight).toBeLessThanOrEqual(MAX_UNACKED_BATCHES * maxQueuedPerPeer);
     // Every message is queued, on the wire, lost with a failed batch or dropped for lack of room.
-    expect(stats.droppedQueueFull + stats.lostMessages + queued.messages + queued.inFlight).toBe(sent);
+    expect(stats.droppedQueueFull + stats.lostMessages + queued.messages + queued.inFlight).toBe(
+      sent,
+    );
     expect(stats.droppedQueueFull).toBeGreaterThan(0);
     // A failed batch never held more than the queue could.
     expect(stats.lostMessages).toBeLessThanOrEqual(stats.failedBatches * maxQueuedPerPeer);
@@ -162,12 +203,24 @@ describe("GrpcTransport", () => {
   it("gives up a stream whose batches go unacknowledged and counts them lost", async () => {
     // A receiver that takes batches and never acknowledges them, as a paused process would.
     const server = new grpc.Server();
-    server.addService({ Stream: raftStreamMethod }, { Stream: (call: grpc.ServerDuplexStream<Uint8Array, unknown>) => call.on("data", () => undefined) });
+    server.addService(
+      { Stream: raftStreamMethod },
+      {
+        Stream: (call: grpc.ServerDuplexStream<Uint8Array, unknown>) =>
+          call.on("data", () => undefined),
+      },
+    );
     const port = await new Promise<number>((resolve, reject) => {
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
+        error ? reject(error) : resolve(bound),
+      );
     });
     cleanups.push(async () => server.forceShutdown());
-    const a = makeTransport({ selfId: 1, callTimeoutMs: 100, peers: new Map([[2, `127.0.0.1:${port}`]]) });
+    const a = makeTransport({
+      selfId: 1,
+      callTimeoutMs: 100,
+      peers: new Map([[2, `127.0.0.1:${port}`]]),
+    });
     a.send([heartbeat(1, 2, 1), heartbeat(1, 2, 2)]);
     await eventually(() => expect(a.unreachable()).toEqual([2]));
     const stats = a.stats();
@@ -188,7 +241,10 @@ describe("GrpcTransport peer-down reports", () => {
       server.addService({ s: { path: ${JSON.stringify(raftStreamMethod.path)}, requestStream: true, responseStream: true,
         requestSerialize: id, requestDeserialize: id, responseSerialize: id, responseDeserialize: id } }, { s: (call) => call.on("data", () => {}) });
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => process.stdout.write(String(port) + "\\n"));`;
-    const child = spawn(process.execPath, ["-e", script], { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["-e", script], {
+      cwd: process.cwd(),
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const kill = (): void => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     };

@@ -46,6 +46,12 @@ describe("MinHeap", () => {
     const heap = new MinHeap<number>((a, b) => a < b);
     for (const v of [9, 3, 7, 1, 8, 2]) heap.push(v);
     heap.retain((v) => v % 2 === 1);
-    expect([heap.pop(), heap.pop(), heap.pop(), heap.pop(), heap.pop()]).toEqual([1, 3, 7, 9, undefined]);
+    expect([heap.pop(), heap.pop(), heap.pop(), heap.pop(), heap.pop()]).toEqual([
+      1,
+      3,
+      7,
+      9,
+      undefined,
+    ]);
   });
 });

@@ -1,9 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { expectLinearizable, expectNotLinearizable } from "./linearizable-kit.ts";
 import type { LockTarget } from "../../../node/lock/kinds.ts";
-import { checkLockHistory, kindsPartitions, type AcquireEvent, type LockHistoryEvent } from "../../../verify/lock-history.ts";
-import type { AcquireOutcome, HolderOutcome, ReadOutcome, ReleaseOutcome } from "../../../verify/lock-model.ts";
-import { acquireEventFields, acquireOutcomeOf, readOutcomeOf, releaseOutcomeOf, revokedGrantsOf } from "../../sim/checkers/outcomes.ts";
+import {
+  checkLockHistory,
+  kindsPartitions,
+  type AcquireEvent,
+  type LockHistoryEvent,
+} from "../../../verify/lock-history.ts";
+import type {
+  AcquireOutcome,
+  HolderOutcome,
+  ReadOutcome,
+  ReleaseOutcome,
+} from "../../../verify/lock-model.ts";
+import {
+  acquireEventFields,
+  acquireOutcomeOf,
+  readOutcomeOf,
+  releaseOutcomeOf,
+  revokedGrantsOf,
+} from "../../sim/checkers/outcomes.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";
 import { LOCKS, randomLog, SEMAPHORES } from "../lock/random-log.ts";
 
@@ -13,25 +29,57 @@ let nextId = 1;
 type Interval = [call: number, ret: number | null];
 type Kind = Partial<Pick<AcquireEvent, "mode" | "permits" | "more">>;
 
-const granted = (token: bigint, extra: Partial<Extract<AcquireOutcome, { kind: "granted" }>> = {}): AcquireOutcome => ({ kind: "granted", token, ...extra });
+const granted = (
+  token: bigint,
+  extra: Partial<Extract<AcquireOutcome, { kind: "granted" }>> = {},
+): AcquireOutcome => ({ kind: "granted", token, ...extra });
 const notAcquired: AcquireOutcome = { kind: "notAcquired" };
 const cancelled: AcquireOutcome = { kind: "cancelled" };
 const released: ReleaseOutcome = { kind: "ok" };
 
 /** An Acquire that asked to wait. */
-function waits(session: bigint, kind: Kind, [call, ret]: Interval, out?: AcquireOutcome, lock = "L"): LockHistoryEvent {
+function waits(
+  session: bigint,
+  kind: Kind,
+  [call, ret]: Interval,
+  out?: AcquireOutcome,
+  lock = "L",
+): LockHistoryEvent {
   return { kind: "acquire", id: nextId++, lock, session, call, ret, out, waits: true, ...kind };
 }
 /** An Acquire with wait_ms 0. */
-function tries(session: bigint, kind: Kind, [call, ret]: Interval, out?: AcquireOutcome, lock = "L"): LockHistoryEvent {
+function tries(
+  session: bigint,
+  kind: Kind,
+  [call, ret]: Interval,
+  out?: AcquireOutcome,
+  lock = "L",
+): LockHistoryEvent {
   return { kind: "acquire", id: nextId++, lock, session, call, ret, out, waits: false, ...kind };
 }
-function release(session: bigint, token: bigint, [call, ret]: Interval, lock = "L", out: ReleaseOutcome = released): LockHistoryEvent {
+function release(
+  session: bigint,
+  token: bigint,
+  [call, ret]: Interval,
+  lock = "L",
+  out: ReleaseOutcome = released,
+): LockHistoryEvent {
   return { kind: "release", id: nextId++, lock, session, token, call, ret, out };
 }
-function read([call, ret]: Interval, holders: HolderOutcome[], waiters?: bigint[], lock = "L"): LockHistoryEvent {
+function read(
+  [call, ret]: Interval,
+  holders: HolderOutcome[],
+  waiters?: bigint[],
+  lock = "L",
+): LockHistoryEvent {
   const first = holders[0];
-  const out: ReadOutcome = { kind: "read", holder: first?.session ?? null, token: first?.token ?? null, holders, ...(waiters ? { waiters } : {}) };
+  const out: ReadOutcome = {
+    kind: "read",
+    holder: first?.session ?? null,
+    token: first?.token ?? null,
+    holders,
+    ...(waiters ? { waiters } : {}),
+  };
   return { kind: "read", id: nextId++, lock, call, ret, out };
 }
 function sessionEnd(session: bigint, [call, ret]: [number, number]): LockHistoryEvent {
@@ -40,8 +88,14 @@ function sessionEnd(session: bigint, [call, ret]: [number, number]): LockHistory
 const shared: Kind = { mode: "shared" };
 const excl: Kind = {};
 const permit = (n: number): Kind => ({ permits: n });
-const set = (first: LockTarget, ...more: LockTarget[]): [Kind, string] => [{ ...(first.mode ? { mode: first.mode } : {}), ...(first.permits ? { permits: first.permits } : {}), more }, first.lock];
-
+const set = (first: LockTarget, ...more: LockTarget[]): [Kind, string] => [
+  {
+    ...(first.mode ? { mode: first.mode } : {}),
+    ...(first.permits ? { permits: first.permits } : {}),
+    more,
+  },
+  first.lock,
+];
 
 // --- shared and exclusive ----------------------------------------------------------
 
@@ -50,7 +104,13 @@ describe("the shared and exclusive model", () => {
     expectLinearizable([
       tries(1n, shared, [0, 1], granted(1n)),
       tries(2n, shared, [0, 2], granted(2n)),
-      read([3, 4], [{ session: 1n, token: 1n, mode: "shared" }, { session: 2n, token: 2n, mode: "shared" }]),
+      read(
+        [3, 4],
+        [
+          { session: 1n, token: 1n, mode: "shared" },
+          { session: 2n, token: 2n, mode: "shared" },
+        ],
+      ),
       waits(3n, excl, [3, 20], granted(9n)),
       release(1n, 1n, [5, 6]),
       release(2n, 2n, [8, 9]),
@@ -68,7 +128,13 @@ describe("the shared and exclusive model", () => {
       waits(5n, shared, [5, 20], granted(11n)),
       release(1n, 1n, [6.5, 7]),
       release(2n, 7n, [10, 11]),
-      read([21, 22], [{ session: 4n, token: 11n, mode: "shared" }, { session: 5n, token: 11n, mode: "shared" }]),
+      read(
+        [21, 22],
+        [
+          { session: 4n, token: 11n, mode: "shared" },
+          { session: 5n, token: 11n, mode: "shared" },
+        ],
+      ),
     ]);
   });
 
@@ -132,7 +198,15 @@ describe("the semaphore model", () => {
       waits(3n, permit(2), [3, 10], granted(6n, { slot: 0 }), "S"),
       tries(4n, permit(2), [3.5, 4], notAcquired, "S"),
       release(1n, 1n, [5, 6], "S"),
-      read([11, 12], [{ session: 2n, token: 2n, mode: "permit", slot: 1 }, { session: 3n, token: 6n, mode: "permit", slot: 0 }], [], "S"),
+      read(
+        [11, 12],
+        [
+          { session: 2n, token: 2n, mode: "permit", slot: 1 },
+          { session: 3n, token: 6n, mode: "permit", slot: 0 },
+        ],
+        [],
+        "S",
+      ),
     ]);
   });
 
@@ -160,7 +234,18 @@ describe("the multi-lock model", () => {
     const [kind, lock] = set({ lock: "A" }, { lock: "B" });
     expectLinearizable([
       tries(1n, excl, [0, 1], granted(1n), "B"),
-      waits(2n, kind, [2, 10], granted(6n, { grants: [{ lock: "A", token: 6n }, { lock: "B", token: 6n }] }), lock),
+      waits(
+        2n,
+        kind,
+        [2, 10],
+        granted(6n, {
+          grants: [
+            { lock: "A", token: 6n },
+            { lock: "B", token: 6n },
+          ],
+        }),
+        lock,
+      ),
       read([3, 4], [], [2n], "A"),
       release(1n, 1n, [5, 6], "B"),
       read([11, 12], [{ session: 2n, token: 6n }], [], "A"),
@@ -171,9 +256,42 @@ describe("the multi-lock model", () => {
     const [ab, a] = set({ lock: "A" }, { lock: "B" });
     const [ba, b] = set({ lock: "B" }, { lock: "A" });
     expectLinearizable([
-      tries(1n, ab, [0, 1], granted(1n, { grants: [{ lock: "A", token: 1n }, { lock: "B", token: 1n }] }), a),
-      waits(2n, ab, [2, 12], granted(6n, { grants: [{ lock: "A", token: 6n }, { lock: "B", token: 6n }] }), a),
-      waits(3n, ba, [3, 20], granted(14n, { grants: [{ lock: "B", token: 14n }, { lock: "A", token: 14n }] }), b),
+      tries(
+        1n,
+        ab,
+        [0, 1],
+        granted(1n, {
+          grants: [
+            { lock: "A", token: 1n },
+            { lock: "B", token: 1n },
+          ],
+        }),
+        a,
+      ),
+      waits(
+        2n,
+        ab,
+        [2, 12],
+        granted(6n, {
+          grants: [
+            { lock: "A", token: 6n },
+            { lock: "B", token: 6n },
+          ],
+        }),
+        a,
+      ),
+      waits(
+        3n,
+        ba,
+        [3, 20],
+        granted(14n, {
+          grants: [
+            { lock: "B", token: 14n },
+            { lock: "A", token: 14n },
+          ],
+        }),
+        b,
+      ),
       read([4, 5], [{ session: 1n, token: 1n }], [2n, 3n], "A"),
       release(1n, 1n, [5.5, 5.8], "A"),
       release(1n, 1n, [5.9, 6], "B"),
@@ -186,7 +304,18 @@ describe("the multi-lock model", () => {
     const [kind, lock] = set({ lock: "A" }, { lock: "B" });
     expectNotLinearizable([
       tries(1n, excl, [0, 1], granted(1n), "B"),
-      waits(2n, kind, [2, 20], granted(8n, { grants: [{ lock: "A", token: 8n }, { lock: "B", token: 8n }] }), lock),
+      waits(
+        2n,
+        kind,
+        [2, 20],
+        granted(8n, {
+          grants: [
+            { lock: "A", token: 8n },
+            { lock: "B", token: 8n },
+          ],
+        }),
+        lock,
+      ),
       read([3, 4], [{ session: 2n, token: 8n }], [], "A"),
       read([3, 4], [{ session: 1n, token: 1n }], [2n], "B"),
       release(1n, 1n, [6, 8], "B"),
@@ -195,16 +324,62 @@ describe("the multi-lock model", () => {
 
   it("rejects a set whose locks got different tokens", () => {
     const [kind, lock] = set({ lock: "A" }, { lock: "B" });
-    expectNotLinearizable([tries(1n, kind, [0, 1], granted(1n, { grants: [{ lock: "A", token: 1n }, { lock: "B", token: 2n }] }), lock)]);
+    expectNotLinearizable([
+      tries(
+        1n,
+        kind,
+        [0, 1],
+        granted(1n, {
+          grants: [
+            { lock: "A", token: 1n },
+            { lock: "B", token: 2n },
+          ],
+        }),
+        lock,
+      ),
+    ]);
   });
 
   it("rejects a later set overtaking an earlier one in a queue they share", () => {
     const [ab, a] = set({ lock: "A" }, { lock: "B" });
     const [ba, b] = set({ lock: "B" }, { lock: "A" });
     expectNotLinearizable([
-      tries(1n, ab, [0, 1], granted(1n, { grants: [{ lock: "A", token: 1n }, { lock: "B", token: 1n }] }), a),
-      waits(2n, ab, [2, 30], granted(20n, { grants: [{ lock: "A", token: 20n }, { lock: "B", token: 20n }] }), a),
-      waits(3n, ba, [3, 12], granted(6n, { grants: [{ lock: "B", token: 6n }, { lock: "A", token: 6n }] }), b),
+      tries(
+        1n,
+        ab,
+        [0, 1],
+        granted(1n, {
+          grants: [
+            { lock: "A", token: 1n },
+            { lock: "B", token: 1n },
+          ],
+        }),
+        a,
+      ),
+      waits(
+        2n,
+        ab,
+        [2, 30],
+        granted(20n, {
+          grants: [
+            { lock: "A", token: 20n },
+            { lock: "B", token: 20n },
+          ],
+        }),
+        a,
+      ),
+      waits(
+        3n,
+        ba,
+        [3, 12],
+        granted(6n, {
+          grants: [
+            { lock: "B", token: 6n },
+            { lock: "A", token: 6n },
+          ],
+        }),
+        b,
+      ),
       read([4, 5], [{ session: 1n, token: 1n }], [2n, 3n], "A"),
       release(1n, 1n, [5.5, 5.8], "A"),
       release(1n, 1n, [5.9, 6], "B"),
@@ -218,12 +393,26 @@ describe("partitions", () => {
   it("checks locks tied by a set as one group with the kinds' model, and exclusive-only locks as before", () => {
     const [kind, lock] = set({ lock: "A" }, { lock: "B", mode: "shared" });
     const result = expectLinearizable([
-      tries(1n, kind, [0, 1], granted(1n, { grants: [{ lock: "A", token: 1n }, { lock: "B", token: 1n }] }), lock),
+      tries(
+        1n,
+        kind,
+        [0, 1],
+        granted(1n, {
+          grants: [
+            { lock: "A", token: 1n },
+            { lock: "B", token: 1n },
+          ],
+        }),
+        lock,
+      ),
       { kind: "acquire", id: nextId++, lock: "X", session: 2n, call: 0, ret: 1, out: granted(1n) },
       sessionEnd(1n, [2, 2]),
     ]);
     expect([...result.perLock.keys()].sort()).toEqual(["A+B", "X"]);
-    const parts = kindsPartitions([tries(1n, kind, [0, 1], granted(1n), lock), sessionEnd(1n, [2, 2])]);
+    const parts = kindsPartitions([
+      tries(1n, kind, [0, 1], granted(1n), lock),
+      sessionEnd(1n, [2, 2]),
+    ]);
     expect(parts.get("A+B")?.map((op) => op.input.kind)).toEqual(["try", "sessionEnd"]);
   });
 });
@@ -246,11 +435,22 @@ function recordedHistory(seed: number, length: number): LockHistoryEvent[] {
     if (cmd.type === "acquire" || cmd.type === "release") {
       const key = `${cmd.sessionId}:${cmd.seq}`;
       // A retry or a joined seq is no new request of the client's.
-      const joined = out.result.kind === "waiting" && !out.timers.waitsStarted.some((w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq);
+      const joined =
+        out.result.kind === "waiting" &&
+        !out.timers.waitsStarted.some(
+          (w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq,
+        );
       if (!seen.has(key) && !joined) {
         seen.add(key);
         if (cmd.type === "acquire") {
-          const ev: AcquireEvent = { kind: "acquire", id: key, session: cmd.sessionId, call: t, ret: null, ...acquireEventFields(cmd, true) };
+          const ev: AcquireEvent = {
+            kind: "acquire",
+            id: key,
+            session: cmd.sessionId,
+            call: t,
+            ret: null,
+            ...acquireEventFields(cmd, true),
+          };
           if (out.result.kind === "waiting") {
             waiting.set(key, ev);
             events.push(ev);
@@ -260,7 +460,17 @@ function recordedHistory(seed: number, length: number): LockHistoryEvent[] {
           }
         } else {
           const o = releaseOutcomeOf(out.result);
-          if (o) events.push({ kind: "release", id: key, lock: cmd.lock, session: cmd.sessionId, token: cmd.token, call: t, ret: t + 0.5, out: o });
+          if (o)
+            events.push({
+              kind: "release",
+              id: key,
+              lock: cmd.lock,
+              session: cmd.sessionId,
+              token: cmd.token,
+              call: t,
+              ret: t + 0.5,
+              out: o,
+            });
         }
       }
     }
@@ -273,11 +483,20 @@ function recordedHistory(seed: number, length: number): LockHistoryEvent[] {
       ev.out = o;
     }
     const revoked = revokedGrantsOf(out);
-    if (revoked.length > 0) events.push({ kind: "revoke", id: `revoke-${t}`, grants: revoked, call: t, ret: t + 0.5 });
-    for (const id of out.timers.sessionsEnded) events.push({ kind: "sessionEnd", id: `end-${id}`, session: id, call: t, ret: t + 0.5 });
+    if (revoked.length > 0)
+      events.push({ kind: "revoke", id: `revoke-${t}`, grants: revoked, call: t, ret: t + 0.5 });
+    for (const id of out.timers.sessionsEnded)
+      events.push({ kind: "sessionEnd", id: `end-${id}`, session: id, call: t, ret: t + 0.5 });
     if (rng.chance(0.3)) {
       const lock = rng.pick([...LOCKS, ...SEMAPHORES]);
-      events.push({ kind: "read", id: `read-${t}`, lock, call: t + 0.6, ret: t + 0.7, out: readOutcomeOf(machine.getLock(lock), true) });
+      events.push({
+        kind: "read",
+        id: `read-${t}`,
+        lock,
+        call: t + 0.6,
+        ret: t + 0.7,
+        out: readOutcomeOf(machine.getLock(lock), true),
+      });
     }
   });
   return events;
@@ -289,7 +508,10 @@ describe("a holder paused while waiters pile up", () => {
   // behind it and readers are refused; then the session expires and the queue drains in
   // join order.
   function pausedHolder(waves: number, perWave: number, sharedEvery = 3): LockHistoryEvent[] {
-    const events: LockHistoryEvent[] = [tries(1n, excl, [0, 1], granted(1n)), { kind: "release", id: nextId++, lock: "L", session: 1n, token: 1n, call: 1.5, ret: null }];
+    const events: LockHistoryEvent[] = [
+      tries(1n, excl, [0, 1], granted(1n)),
+      { kind: "release", id: nextId++, lock: "L", session: 1n, token: 1n, call: 1.5, ret: null },
+    ];
     let session = 10n;
     for (let w = 0; w < waves; w++) {
       for (let i = 0; i < perWave; i++) {
@@ -320,7 +542,10 @@ describe("a holder paused while waiters pile up", () => {
     // Then the session had ended by the read, and the waits after it could not time out.
     // Proving it visits every state of the waves before; the orders in which a wave's
     // writers could have joined are one state (no read shows the queue).
-    const result = checkLockHistory([...pausedHolder(5, 7, Infinity), read([30, 30.1], [])], 400_000);
+    const result = checkLockHistory(
+      [...pausedHolder(5, 7, Infinity), read([30, 30.1], [])],
+      400_000,
+    );
     const verdict = result.perLock.get("L");
     expect(verdict && !verdict.ok && verdict.reason).toBe("not linearizable");
   });
@@ -331,7 +556,10 @@ describe("a holder paused while waiters pile up", () => {
     const events: LockHistoryEvent[] = [];
     for (let i = 0; i < 5; i++) {
       const session = BigInt(i + 1);
-      events.push(waits(session, excl, [i * 0.1, null]), sessionEnd(session, [i * 0.1 + 0.05, 1000]));
+      events.push(
+        waits(session, excl, [i * 0.1, null]),
+        sessionEnd(session, [i * 0.1 + 0.05, 1000]),
+      );
     }
     events.push(read([500, 501], [{ session: 99n, token: 1n }]));
     const verdict = checkLockHistory(events, 300_000).perLock.get("L");
@@ -351,7 +579,10 @@ describe("histories recorded from the state machine", () => {
   it("a history of random logs of every kind, recorded as a workload records it, is linearizable against the kinds' model", () => {
     for (let seed = 1; seed <= 6; seed++) {
       const events = recordedHistory(seed, 500);
-      expect(events.filter((e) => e.kind === "acquire" && e.more).length, `seed ${seed}`).toBeGreaterThan(0);
+      expect(
+        events.filter((e) => e.kind === "acquire" && e.more).length,
+        `seed ${seed}`,
+      ).toBeGreaterThan(0);
       const result = checkLockHistory(events);
       expect(result.detail, `seed ${seed}`).toBe("");
       expect(result.ok).toBe(true);
@@ -360,8 +591,12 @@ describe("histories recorded from the state machine", () => {
 
   it("the same history with one grant's token changed is not", () => {
     const events = recordedHistory(2, 500);
-    const target = events.find((e): e is AcquireEvent => e.kind === "acquire" && e.out?.kind === "granted" && e.out.slot !== undefined);
-    if (!target || target.out?.kind !== "granted") throw new Error("no permit grant in the history");
+    const target = events.find(
+      (e): e is AcquireEvent =>
+        e.kind === "acquire" && e.out?.kind === "granted" && e.out.slot !== undefined,
+    );
+    if (!target || target.out?.kind !== "granted")
+      throw new Error("no permit grant in the history");
     target.out = { ...target.out, slot: (target.out.slot ?? 0) + 1 };
     expect(checkLockHistory(events).ok).toBe(false);
   });

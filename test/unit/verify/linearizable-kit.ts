@@ -1,6 +1,10 @@
 // Assertions shared by the linearizability checker's tests.
 import { expect } from "vitest";
-import { checkLockHistory, type LockHistoryEvent, type LockHistoryResult } from "../../../verify/lock-history.ts";
+import {
+  checkLockHistory,
+  type LockHistoryEvent,
+  type LockHistoryResult,
+} from "../../../verify/lock-history.ts";
 
 /** The history is linearizable (and the checker says nothing against it). */
 export function expectLinearizable(events: LockHistoryEvent[]): LockHistoryResult {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { expectLinearizable, expectNotLinearizable } from "./linearizable-kit.ts";
 import { checkLinearizable, type Model, type Operation } from "../../../verify/linearizable.ts";
-import { checkLockHistory, partitionByLock, type LockHistoryEvent } from "../../../verify/lock-history.ts";
+import {
+  checkLockHistory,
+  partitionByLock,
+  type LockHistoryEvent,
+} from "../../../verify/lock-history.ts";
 import { lockModel } from "../../../verify/lock-model.ts";
 import type { AcquireOutcome, ReadOutcome, ReleaseOutcome } from "../../../verify/lock-model.ts";
 
@@ -23,22 +27,45 @@ const refused: ReleaseOutcome = { kind: "failedPrecondition" };
 const free: ReadOutcome = { kind: "read", holder: null, token: null };
 const held = (holder: bigint, token: bigint): ReadOutcome => ({ kind: "read", holder, token });
 
-function acquire(session: bigint, [call, ret]: Interval, out?: AcquireOutcome, lock = "L"): EventOf<"acquire"> {
+function acquire(
+  session: bigint,
+  [call, ret]: Interval,
+  out?: AcquireOutcome,
+  lock = "L",
+): EventOf<"acquire"> {
   return { kind: "acquire", id: nextId++, lock, session, call, ret, out };
 }
-function release(session: bigint, token: bigint, [call, ret]: Interval, out?: ReleaseOutcome, lock = "L"): EventOf<"release"> {
+function release(
+  session: bigint,
+  token: bigint,
+  [call, ret]: Interval,
+  out?: ReleaseOutcome,
+  lock = "L",
+): EventOf<"release"> {
   return { kind: "release", id: nextId++, lock, session, token, call, ret, out };
 }
 function read([call, ret]: Interval, out?: ReadOutcome, lock = "L"): EventOf<"read"> {
   return { kind: "read", id: nextId++, lock, call, ret, out };
 }
-function validate(token: bigint, [call, ret]: Interval, valid: boolean, lock = "L"): LockHistoryEvent {
-  return { kind: "validate", id: nextId++, lock, token, call, ret, out: { kind: "validated", valid } };
+function validate(
+  token: bigint,
+  [call, ret]: Interval,
+  valid: boolean,
+  lock = "L",
+): LockHistoryEvent {
+  return {
+    kind: "validate",
+    id: nextId++,
+    lock,
+    token,
+    call,
+    ret,
+    out: { kind: "validated", valid },
+  };
 }
 function sessionEnd(session: bigint, [call, ret]: [number, number]): LockHistoryEvent {
   return { kind: "sessionEnd", id: nextId++, session, call, ret };
 }
-
 
 // --- linearizable histories --------------------------------------------------------
 
@@ -168,7 +195,11 @@ describe("linearizable lock histories", () => {
       read([0, 30], free, "C"),
     ]);
     expect([...result.perLock.keys()]).toEqual(["A", "B", "C"]);
-    const parts = partitionByLock([acquire(1n, [0, 1], granted(1n), "A"), read([0, 1], free, "B"), sessionEnd(1n, [2, 2])]);
+    const parts = partitionByLock([
+      acquire(1n, [0, 1], granted(1n), "A"),
+      read([0, 1], free, "B"),
+      sessionEnd(1n, [2, 2]),
+    ]);
     expect(parts.get("A")?.map((op) => op.input.kind)).toEqual(["acquire", "sessionEnd"]);
     expect(parts.get("B")?.map((op) => op.input.kind)).toEqual(["read"]);
   });
@@ -232,7 +263,10 @@ describe("non-linearizable lock histories", () => {
     const between: LockHistoryEvent[] = [];
     for (let i = 0; i < 5; i++) {
       const t = 10 + 10 * i;
-      between.push(acquire(2n, [t, t + 1], granted(BigInt(t))), release(2n, BigInt(t), [t + 2, t + 3], released));
+      between.push(
+        acquire(2n, [t, t + 1], granted(BigInt(t))),
+        release(2n, BigInt(t), [t + 2, t + 3], released),
+      );
     }
     expectNotLinearizable([
       acquire(1n, [0, 1], granted(1n)),
@@ -253,7 +287,10 @@ describe("non-linearizable lock histories", () => {
 
   it("rejects notAcquired naming the wrong holder or token", () => {
     expectNotLinearizable([acquire(1n, [0, 1], granted(1n)), acquire(2n, [2, 3], notAcquired(3n))]);
-    expectNotLinearizable([acquire(1n, [0, 1], granted(1n)), acquire(2n, [2, 3], notAcquired(1n, 2n))]);
+    expectNotLinearizable([
+      acquire(1n, [0, 1], granted(1n)),
+      acquire(2n, [2, 3], notAcquired(1n, 2n)),
+    ]);
   });
 
   it("rejects an unknown acquire whose token, seen later, is not above an earlier grant's", () => {
@@ -289,12 +326,22 @@ describe("non-linearizable lock histories", () => {
 
 describe("lockModel", () => {
   it("forgets an ended session once the search is past its last operation on the lock", () => {
-    const held1 = lockModel.step(lockModel.init(), { kind: "acquire", session: 1n }, granted(3n), 0);
+    const held1 = lockModel.step(
+      lockModel.init(),
+      { kind: "acquire", session: 1n },
+      granted(3n),
+      0,
+    );
     expect(held1).not.toBeNull();
     if (held1 === null) return;
     const end = { kind: "sessionEnd", session: 1n, relevantUntil: 10 } as const;
     const ended = lockModel.step(held1, end, undefined, 5);
-    expect(ended).toEqual({ holder: null, token: null, highest: 3n, ended: [{ session: 1n, relevantUntil: 10 }] });
+    expect(ended).toEqual({
+      holder: null,
+      token: null,
+      highest: 3n,
+      ended: [{ session: 1n, relevantUntil: 10 }],
+    });
     if (ended === null) return;
     expect(lockModel.step(ended, { kind: "acquire", session: 1n }, noSession, 10)).toEqual(ended);
     const later = lockModel.step(ended, { kind: "read" }, free, 11);
@@ -308,7 +355,10 @@ describe("lockModel", () => {
     expect(s2).toMatchObject({ holder: 2n, token: null, highest: 5n });
     if (s2 === null || s2 === undefined) return;
     expect(lockModel.step(s2, { kind: "read" }, held(2n, 4n), 3)).toBeNull();
-    expect(lockModel.step(s2, { kind: "read" }, held(2n, 9n), 3)).toMatchObject({ token: 9n, highest: 9n });
+    expect(lockModel.step(s2, { kind: "read" }, held(2n, 9n), 3)).toMatchObject({
+      token: 9n,
+      highest: 9n,
+    });
     expect(lockModel.step(s2, { kind: "acquire", session: 3n }, granted(9n), 3)).toBeNull();
   });
 });
@@ -333,7 +383,9 @@ describe("checkLinearizable", () => {
       { id: 3, call: 3, ret: 4, input: { kind: "read" }, output: 1 },
     ];
     expect(checkLinearizable(register, ops, 1000).ok).toBe(true);
-    const stale = ops.map((op) => (op.id === 3 ? { ...op, output: 0 } : op.id === 2 ? { ...op, output: 1 } : op));
+    const stale = ops.map((op) =>
+      op.id === 3 ? { ...op, output: 0 } : op.id === 2 ? { ...op, output: 1 } : op,
+    );
     const result = checkLinearizable(register, stale, 1000);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.reason).toBe("not linearizable");
@@ -353,9 +405,13 @@ describe("checkLinearizable", () => {
   });
 
   it("refuses an operation that returns before its call", () => {
-    expect(() => checkLinearizable(register, [{ id: 1, call: 5, ret: 4, input: { kind: "read" }, output: 0 }], 10)).toThrow(
-      /before its call/,
-    );
+    expect(() =>
+      checkLinearizable(
+        register,
+        [{ id: 1, call: 5, ret: 4, input: { kind: "read" }, output: 0 }],
+        10,
+      ),
+    ).toThrow(/before its call/);
   });
 });
 
@@ -396,11 +452,18 @@ describe("search budget", () => {
     for (let i = 0; i < sessions; i++) {
       const session = BigInt(i + 1);
       const t = i * 3;
-      events.push({ ...acquire(session, [t, t + 1], granted(session)), ...(waits === undefined ? {} : { waits }) });
+      events.push({
+        ...acquire(session, [t, t + 1], granted(session)),
+        ...(waits === undefined ? {} : { waits }),
+      });
       events.push(release(session, session, [t + 1.5, t + 2], released));
       events.push(sessionEnd(session, [t + 2.5, 10_000]));
     }
-    const later = hardHistory(6).map((e) => ({ ...e, call: e.call + sessions * 3 + 10, ret: (e.ret as number) + sessions * 3 + 10 }));
+    const later = hardHistory(6).map((e) => ({
+      ...e,
+      call: e.call + sessions * 3 + 10,
+      ret: (e.ret as number) + sessions * 3 + 10,
+    }));
     return [...events, ...later];
   }
 
@@ -451,7 +514,9 @@ function generateHistory(seed: number, opCount: number, lockCount: number): Lock
   const rand = prng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
   const locks = Array.from({ length: lockCount }, (_, i) => `lock-${i}`);
-  const holders = new Map<string, { session: bigint; token: bigint } | null>(locks.map((l) => [l, null]));
+  const holders = new Map<string, { session: bigint; token: bigint } | null>(
+    locks.map((l) => [l, null]),
+  );
   const lastToken = new Map<string, bigint>(locks.map((l) => [l, 0n]));
   const pending = new Map<string, Pending[]>(locks.map((l) => [l, []]));
   const unknownCount = new Map<string, number>(locks.map((l) => [l, 0]));
@@ -489,7 +554,10 @@ function generateHistory(seed: number, opCount: number, lockCount: number): Lock
   };
 
   const finish = (lock: string, p: Pending): void => {
-    pending.set(lock, (pending.get(lock) ?? []).filter((q) => q !== p));
+    pending.set(
+      lock,
+      (pending.get(lock) ?? []).filter((q) => q !== p),
+    );
     if (p.unknown) {
       p.event.ret = null;
       p.event.out = undefined;
@@ -550,7 +618,9 @@ describe("generated workload", () => {
 
   it("detects a grant duplicated into the generated history", () => {
     const events = generateHistory(7, 600, 5);
-    const grant = events.find((e) => e.kind === "acquire" && e.out?.kind === "granted" && e.ret !== null);
+    const grant = events.find(
+      (e) => e.kind === "acquire" && e.out?.kind === "granted" && e.ret !== null,
+    );
     expect(grant).toBeDefined();
     if (grant === undefined || grant.kind !== "acquire") return;
     // A second session granted the same lock over the same interval breaks mutual

@@ -24,7 +24,11 @@ function el(tag, attrs, ...children) {
   }
   for (const child of children) {
     if (child === null || child === undefined) continue;
-    node.append(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+    node.append(
+      typeof child === "string" || typeof child === "number"
+        ? document.createTextNode(String(child))
+        : child,
+    );
   }
   return node;
 }
@@ -97,29 +101,64 @@ async function refreshCluster() {
   setText("cluster-id", n.clusterId);
   setText("self", `node ${n.id} (${n.role})`);
   setText("term", String(n.term));
-  setText("leader", n.leader === 0 ? "none known" : n.leader === n.id ? `node ${n.leader} (this node)` : `node ${n.leader}`);
+  setText(
+    "leader",
+    n.leader === 0
+      ? "none known"
+      : n.leader === n.id
+        ? `node ${n.leader} (this node)`
+        : `node ${n.leader}`,
+  );
   const leaderLink = $("leader-page");
   const leader = view.members.find((m) => m.id === n.leader);
   const href = leader && leader.id !== n.id && leader.page ? safeHref(leader.page) : null;
   leaderLink.hidden = href === null;
   if (href !== null) leaderLink.href = href;
-  setText("indexes", `commit ${n.commitIndex} · applied ${n.appliedIndex} · last ${n.lastIndex} · snapshot ${n.snapshotIndex} · token epoch ${n.epoch}`);
+  setText(
+    "indexes",
+    `commit ${n.commitIndex} · applied ${n.appliedIndex} · last ${n.lastIndex} · snapshot ${n.snapshotIndex} · token epoch ${n.epoch}`,
+  );
   setText("fresh", `updated ${clock(view.at)}`);
   const leading = n.role === "leader";
-  replaceRows($("cluster").querySelector("tbody"), view.members.map((m) => {
-    const role = m.id === n.leader ? "leader" : m.id === n.id ? n.role : m.kind === "learner" ? "learner" : "follower";
-    const pageHref = m.page ? safeHref(m.page) : null;
-    const name = pageHref && m.id !== n.id ? el("a", { href: pageHref }, `node ${m.id}`) : `node ${m.id}${m.id === n.id ? " (this)" : ""}`;
-    return el("tr", {},
-      el("td", {}, name),
-      el("td", {}, m.kind),
-      el("td", { class: role === "leader" ? "role-leader" : "" }, role),
-      el("td", { class: "mono" }, m.clientAddress),
-      el("td", {}, m.matchIndex === null ? "—" : String(m.matchIndex)),
-      el("td", {}, m.lag === null ? "—" : String(m.lag)),
-      el("td", { class: m.reachable === null ? "" : m.reachable ? "yes" : "no" }, m.reachable === null ? "—" : m.reachable ? "yes" : "no"));
-  }));
-  setText("cluster-note", leading ? "Match index, lag and reachability as this leader sees them." : "Match index, lag and reachability are known on the leader: open its page.");
+  replaceRows(
+    $("cluster").querySelector("tbody"),
+    view.members.map((m) => {
+      const role =
+        m.id === n.leader
+          ? "leader"
+          : m.id === n.id
+            ? n.role
+            : m.kind === "learner"
+              ? "learner"
+              : "follower";
+      const pageHref = m.page ? safeHref(m.page) : null;
+      const name =
+        pageHref && m.id !== n.id
+          ? el("a", { href: pageHref }, `node ${m.id}`)
+          : `node ${m.id}${m.id === n.id ? " (this)" : ""}`;
+      return el(
+        "tr",
+        {},
+        el("td", {}, name),
+        el("td", {}, m.kind),
+        el("td", { class: role === "leader" ? "role-leader" : "" }, role),
+        el("td", { class: "mono" }, m.clientAddress),
+        el("td", {}, m.matchIndex === null ? "—" : String(m.matchIndex)),
+        el("td", {}, m.lag === null ? "—" : String(m.lag)),
+        el(
+          "td",
+          { class: m.reachable === null ? "" : m.reachable ? "yes" : "no" },
+          m.reachable === null ? "—" : m.reachable ? "yes" : "no",
+        ),
+      );
+    }),
+  );
+  setText(
+    "cluster-note",
+    leading
+      ? "Match index, lag and reachability as this leader sees them."
+      : "Match index, lag and reachability are known on the leader: open its page.",
+  );
 }
 
 // ---------------------------------------------------------------- locks
@@ -128,17 +167,28 @@ async function refreshCluster() {
 // when present, as text like every other user value.
 function holderCell(lock) {
   if (lock.holders.length === 0) return el("td", { class: "muted" }, "free");
-  return el("td", {}, ...lock.holders.map((h) => el("div", {},
-    h.clientName || "(no name)",
-    el("span", { class: "muted" }, ` · session ${h.sessionId}`),
-    h.mode ? el("span", { class: "muted" }, ` · ${h.mode}`) : null,
-    h.data ? el("div", { class: "mono holder-data" }, h.data) : null)),
-    moreNote(lock.holderCount, lock.holders.length));
+  return el(
+    "td",
+    {},
+    ...lock.holders.map((h) =>
+      el(
+        "div",
+        {},
+        h.clientName || "(no name)",
+        el("span", { class: "muted" }, ` · session ${h.sessionId}`),
+        h.mode ? el("span", { class: "muted" }, ` · ${h.mode}`) : null,
+        h.data ? el("div", { class: "mono holder-data" }, h.data) : null,
+      ),
+    ),
+    moreNote(lock.holderCount, lock.holders.length),
+  );
 }
 
 // A lock lists its first holders and waiters; the note says how many it has beyond them.
 function moreNote(total, shown) {
-  return total > shown ? el("div", { class: "muted" }, `and ${(total - shown).toLocaleString("en-US")} more`) : null;
+  return total > shown
+    ? el("div", { class: "muted" }, `and ${(total - shown).toLocaleString("en-US")} more`)
+    : null;
 }
 
 async function refreshLocks() {
@@ -151,19 +201,51 @@ async function refreshLocks() {
     return;
   }
   problem("locks", null);
-  replaceRows($("locks").querySelector("tbody"), view.locks.map((lock) => el("tr", {},
-    el("td", { class: "name" }, lockButton(lock.name)),
-    el("td", {}, lock.kind),
-    holderCell(lock),
-    el("td", { class: "mono token" }, lock.holders.map((h) => h.token).join(", ")),
-    el("td", {}, lock.holders.map((h) => `index ${h.grantedAt}`).join(", ")),
-    el("td", {}, ...lock.waiters.map((w, i) => el("span", { class: "waiter" }, `${i + 1}. ${w.clientName || "(no name)"}`, el("span", { class: "muted" }, ` #${w.sessionId}`))),
-      moreNote(lock.waiterCount, lock.waiters.length)))));
-  setText("locks-note", view.locks.length === 0 ? (state.prefix ? "No held or awaited lock has this prefix." : "No lock is held or awaited.") : view.nextAfter ? `Showing the first ${view.locks.length}; narrow the prefix to see others.` : "");
+  replaceRows(
+    $("locks").querySelector("tbody"),
+    view.locks.map((lock) =>
+      el(
+        "tr",
+        {},
+        el("td", { class: "name" }, lockButton(lock.name)),
+        el("td", {}, lock.kind),
+        holderCell(lock),
+        el("td", { class: "mono token" }, lock.holders.map((h) => h.token).join(", ")),
+        el("td", {}, lock.holders.map((h) => `index ${h.grantedAt}`).join(", ")),
+        el(
+          "td",
+          {},
+          ...lock.waiters.map((w, i) =>
+            el(
+              "span",
+              { class: "waiter" },
+              `${i + 1}. ${w.clientName || "(no name)"}`,
+              el("span", { class: "muted" }, ` #${w.sessionId}`),
+            ),
+          ),
+          moreNote(lock.waiterCount, lock.waiters.length),
+        ),
+      ),
+    ),
+  );
+  setText(
+    "locks-note",
+    view.locks.length === 0
+      ? state.prefix
+        ? "No held or awaited lock has this prefix."
+        : "No lock is held or awaited."
+      : view.nextAfter
+        ? `Showing the first ${view.locks.length}; narrow the prefix to see others.`
+        : "",
+  );
 }
 
 function lockButton(name) {
-  const button = el("button", { type: "button", class: "lockname", title: "show its history" }, name);
+  const button = el(
+    "button",
+    { type: "button", class: "lockname", title: "show its history" },
+    name,
+  );
   button.addEventListener("click", () => {
     state.historyLock = name;
     void refreshHistory();
@@ -173,7 +255,13 @@ function lockButton(name) {
 
 // ---------------------------------------------------------------- history
 
-const END_WORDS = { released: "released", sessionClosed: "session closed", sessionExpired: "session expired", revoked: "revoked", holdLimit: "hold limit" };
+const END_WORDS = {
+  released: "released",
+  sessionClosed: "session closed",
+  sessionExpired: "session expired",
+  revoked: "revoked",
+  holdLimit: "hold limit",
+};
 /** Ends the holder did not choose. */
 const ENDED_BADLY = new Set(["sessionExpired", "revoked", "holdLimit"]);
 
@@ -193,13 +281,42 @@ async function refreshHistory() {
     return;
   }
   problem("history", null);
-  replaceRows(section.querySelector("tbody"), [...view.history].reverse().map((h) => el("tr", {},
-    el("td", { class: "mono" }, h.token),
-    el("td", {}, h.clientName || "(no name)", el("span", { class: "muted" }, ` · session ${h.sessionId}`)),
-    el("td", {}, h.waitedFrom === h.grantedAt ? "—" : `index ${h.waitedFrom}`),
-    el("td", {}, `index ${h.grantedAt}`, el("span", { class: "muted" }, ` ${clock(h.grantedWallMs)}`)),
-    el("td", {}, h.endedAt === null ? "held" : `index ${h.endedAt}`, el("span", { class: "muted" }, h.endedWallMs ? ` ${clock(h.endedWallMs)}` : "")),
-    el("td", { class: ENDED_BADLY.has(h.reason) ? "no" : "" }, h.reason === null ? "—" : END_WORDS[h.reason] ?? h.reason))));
+  replaceRows(
+    section.querySelector("tbody"),
+    [...view.history]
+      .reverse()
+      .map((h) =>
+        el(
+          "tr",
+          {},
+          el("td", { class: "mono" }, h.token),
+          el(
+            "td",
+            {},
+            h.clientName || "(no name)",
+            el("span", { class: "muted" }, ` · session ${h.sessionId}`),
+          ),
+          el("td", {}, h.waitedFrom === h.grantedAt ? "—" : `index ${h.waitedFrom}`),
+          el(
+            "td",
+            {},
+            `index ${h.grantedAt}`,
+            el("span", { class: "muted" }, ` ${clock(h.grantedWallMs)}`),
+          ),
+          el(
+            "td",
+            {},
+            h.endedAt === null ? "held" : `index ${h.endedAt}`,
+            el("span", { class: "muted" }, h.endedWallMs ? ` ${clock(h.endedWallMs)}` : ""),
+          ),
+          el(
+            "td",
+            { class: ENDED_BADLY.has(h.reason) ? "no" : "" },
+            h.reason === null ? "—" : (END_WORDS[h.reason] ?? h.reason),
+          ),
+        ),
+      ),
+  );
 }
 
 // ---------------------------------------------------------------- sessions
@@ -213,29 +330,70 @@ async function refreshSessions() {
     return;
   }
   problem("sessions", null);
-  replaceRows($("sessions").querySelector("tbody"), view.sessions.map((s) => el("tr", {},
-    el("td", { class: "mono" }, s.id),
-    el("td", {}, s.clientName || "(no name)"),
-    el("td", {}, duration(s.ttlMs)),
-    el("td", {}, `index ${s.openedAt}`, el("span", { class: "muted" }, ` ${clock(s.openedWallMs)}`)),
-    el("td", {}, ...s.held.map((h) => el("div", {}, el("span", { class: "mono" }, h.lock), el("span", { class: "muted" }, ` token ${h.token}`)))),
-    el("td", {}, ...s.waiting.map((lock) => el("div", { class: "mono" }, lock))))));
-  setText("sessions-note", view.nextAfter ? `Showing the first ${view.sessions.length} sessions.` : view.sessions.length === 0 ? "No live session." : "");
+  replaceRows(
+    $("sessions").querySelector("tbody"),
+    view.sessions.map((s) =>
+      el(
+        "tr",
+        {},
+        el("td", { class: "mono" }, s.id),
+        el("td", {}, s.clientName || "(no name)"),
+        el("td", {}, duration(s.ttlMs)),
+        el(
+          "td",
+          {},
+          `index ${s.openedAt}`,
+          el("span", { class: "muted" }, ` ${clock(s.openedWallMs)}`),
+        ),
+        el(
+          "td",
+          {},
+          ...s.held.map((h) =>
+            el(
+              "div",
+              {},
+              el("span", { class: "mono" }, h.lock),
+              el("span", { class: "muted" }, ` token ${h.token}`),
+            ),
+          ),
+        ),
+        el("td", {}, ...s.waiting.map((lock) => el("div", { class: "mono" }, lock))),
+      ),
+    ),
+  );
+  setText(
+    "sessions-note",
+    view.nextAfter
+      ? `Showing the first ${view.sessions.length} sessions.`
+      : view.sessions.length === 0
+        ? "No live session."
+        : "",
+  );
 }
 
 // ---------------------------------------------------------------- live feed
 
-const EVENT_WORDS = { acquired: "granted", released: "released", sessionClosed: "session closed", sessionExpired: "session expired", revoked: "revoked" };
+const EVENT_WORDS = {
+  acquired: "granted",
+  released: "released",
+  sessionClosed: "session closed",
+  sessionExpired: "session expired",
+  revoked: "revoked",
+};
 
 function addFeedItem(e) {
   const list = $("feed").querySelector("ol");
-  const item = el("li", { class: "new" },
+  const item = el(
+    "li",
+    { class: "new" },
     el("span", { class: "muted" }, `${clock(e.wallMs)} index ${e.index} `),
     el("b", { class: `kind-${e.type}` }, EVENT_WORDS[e.type] ?? e.type),
-    " ", el("span", { class: "mono" }, e.lock),
+    " ",
+    el("span", { class: "mono" }, e.lock),
     e.type === "acquired" ? " to " : ", held by ",
     e.clientName || `session ${e.sessionId}`,
-    el("span", { class: "muted" }, ` token ${e.token}`));
+    el("span", { class: "muted" }, ` token ${e.token}`),
+  );
   list.prepend(item);
   while (list.children.length > FEED_MAX) list.lastElementChild.remove();
 }
@@ -270,8 +428,12 @@ function connectFeed() {
   source.addEventListener("reset", () => refreshSoon());
   source.addEventListener("error", () => {
     // The browser reconnects by itself unless the node refused the feed (over its cap).
-    setLive(false, source.readyState === EventSource.CLOSED ? "polling (live feed refused)" : "reconnecting");
-    if (source.readyState === EventSource.CLOSED) window.setTimeout(() => state.source === source && connectFeed(), 10000);
+    setLive(
+      false,
+      source.readyState === EventSource.CLOSED ? "polling (live feed refused)" : "reconnecting",
+    );
+    if (source.readyState === EventSource.CLOSED)
+      window.setTimeout(() => state.source === source && connectFeed(), 10000);
   });
 }
 
