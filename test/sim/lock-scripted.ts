@@ -4,24 +4,11 @@
 // settles.
 import { expect } from "vitest";
 import { LockSim } from "./lock-sim.ts";
-import { drawOptions } from "./options.ts";
+import { drawOptions, QUIET } from "./options.ts";
 
 /** A three-node cluster with no faults of its own, started and led. */
 export async function quietSim(seed: number): Promise<LockSim> {
-  const opts = drawOptions(seed, {
-    nodes: 3,
-    lossRate: 0,
-    duplicateRate: 0,
-    partitionEveryMs: 0,
-    crashEveryMs: 0,
-    stallEveryMs: 0,
-    driftMax: 0,
-    delayMinMs: 1,
-    delayMaxMs: 5,
-    diskMaxMs: 1,
-    maxInflightMsgs: 8,
-    maxBytesPerAppend: 1 << 20,
-  });
+  const opts = drawOptions(seed, QUIET);
   const sim = new LockSim(opts);
   await sim.c.start();
   await runFor(sim, 500);

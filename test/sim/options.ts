@@ -37,6 +37,22 @@ export interface SimOptions {
   maxBytesPerAppend: number;
 }
 
+/** A three-node cluster with no random faults: scripted tests inject their own. */
+export const QUIET: Partial<SimOptions> = Object.freeze({
+  nodes: 3,
+  lossRate: 0,
+  duplicateRate: 0,
+  partitionEveryMs: 0,
+  crashEveryMs: 0,
+  stallEveryMs: 0,
+  driftMax: 0,
+  delayMinMs: 1,
+  delayMaxMs: 5,
+  diskMaxMs: 1,
+  maxInflightMsgs: 8,
+  maxBytesPerAppend: 1 << 20,
+});
+
 export function drawOptions(seed: number, overrides: Partial<SimOptions> = {}): SimOptions {
   const r = new SeededRandom(seed ^ 0x5eed);
   const on = (p: number): boolean => r.chance(p);

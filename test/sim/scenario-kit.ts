@@ -2,7 +2,7 @@
 // faults the test itself injects step by step.
 import type { NodeId } from "../../node/raft/types.ts";
 import { SimCluster, type SimNode } from "./cluster.ts";
-import { drawOptions, type SimOptions } from "./options.ts";
+import { drawOptions, QUIET, type SimOptions } from "./options.ts";
 import { PayloadLog } from "./payload-log.ts";
 
 export interface Scripted {
@@ -15,21 +15,7 @@ export async function scripted(
   seed: number,
   overrides: Partial<SimOptions> = {},
 ): Promise<Scripted> {
-  const opts = drawOptions(seed, {
-    nodes: 3,
-    lossRate: 0,
-    duplicateRate: 0,
-    partitionEveryMs: 0,
-    crashEveryMs: 0,
-    stallEveryMs: 0,
-    driftMax: 0,
-    delayMinMs: 1,
-    delayMaxMs: 5,
-    diskMaxMs: 1,
-    maxInflightMsgs: 8,
-    maxBytesPerAppend: 1 << 20,
-    ...overrides,
-  });
+  const opts = drawOptions(seed, { ...QUIET, ...overrides });
   const logs = new Map<NodeId, PayloadLog>();
   const c = new SimCluster<string>(opts, {
     app: {
