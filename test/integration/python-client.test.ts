@@ -27,11 +27,20 @@ const handlers: Readonly<Record<string, ControlHandler>> = {
     const id = await cluster.leaderId();
     return [cluster.endpoint(id), String(id)];
   },
+  // The followers that name the leader: a majority agreeing on a leader does not mean every
+  // follower has heard from it yet (one restarted or cut off a moment ago answers NO_LEADER).
   async followers() {
     const leader = await cluster.leaderId();
-    return cluster.ids
-      .filter((id) => id !== leader && cluster.isRunning(id))
-      .map((id) => cluster.endpoint(id));
+    let named: number[] = [];
+    await cluster.waitFor("a follower that names the leader", async () => {
+      const live = cluster.ids.filter((id) => id !== leader && cluster.isRunning(id));
+      const statuses = await Promise.all(
+        live.map((id) => cluster.status(id).catch(() => undefined)),
+      );
+      named = live.filter((_, i) => statuses[i]?.leaderId === leader);
+      return named.length > 0;
+    });
+    return named.map((id) => cluster.endpoint(id));
   },
   async "kill-leader"() {
     const id = await cluster.leaderId();
