@@ -1,11 +1,7 @@
 // Default values of every cluster-file knob. Plain constants, so any module (the
 // deterministic core included) can read them without pulling in the schema library. The
 // replicated lock limits take theirs from the lock state machine's one table.
-import {
-  CONFIGURABLE_LIMITS,
-  DEFAULT_LOCK_LIMITS,
-  type ConfigurableLimit,
-} from "../lock/limits.ts";
+import { configurableOf, DEFAULT_LOCK_LIMITS } from "../lock/limits.ts";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -19,12 +15,8 @@ export const DEFAULT_RAFT = {
   snapshotEntries: 10_000,
 } as const;
 
-const DEFAULT_CONFIGURABLE_LIMITS = Object.fromEntries(
-  CONFIGURABLE_LIMITS.map((k) => [k, DEFAULT_LOCK_LIMITS[k]]),
-) as Readonly<Record<ConfigurableLimit, number>>;
-
 export const DEFAULT_LIMITS = {
-  ...DEFAULT_CONFIGURABLE_LIMITS,
+  ...configurableOf(DEFAULT_LOCK_LIMITS),
   /** The node's own limits: its message size and the request budget per client. */
   maxMessageBytes: 4 * MiB,
   requestsPerSecond: 10_000,

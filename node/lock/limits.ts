@@ -71,6 +71,16 @@ export const CONFIGURABLE_LIMITS = Object.freeze([
 
 export type ConfigurableLimit = (typeof CONFIGURABLE_LIMITS)[number];
 
+/** The configurable limits of `values` (a cluster file's section, or the defaults). */
+export function configurableOf(
+  values: Readonly<Record<ConfigurableLimit, number>>,
+): Record<ConfigurableLimit, number> {
+  return Object.fromEntries(CONFIGURABLE_LIMITS.map((k) => [k, values[k]])) as Record<
+    ConfigurableLimit,
+    number
+  >;
+}
+
 /**
  * Every limit, in the fixed order of their binary encoding (commands and snapshots). New
  * limits go at the end: an encoding that carries fewer (written before they existed) leaves

@@ -13,7 +13,7 @@ import type { HostConfig, HostEnv } from "../host/host-env.ts";
 import { LockRequests } from "../host/lock-requests.ts";
 import { NodeHost } from "../host/node-host.ts";
 import {
-  CONFIGURABLE_LIMITS,
+  configurableOf,
   MAX_LOCK_NAME_BYTES,
   resolveLimits,
   type LockEvent,
@@ -67,7 +67,7 @@ export interface PalisadeNodeOptions {
  * entry with the same, replicated limits.
  */
 export function lockLimitsOf(cfg: NodeConfig): LockLimits {
-  return resolveLimits(Object.fromEntries(CONFIGURABLE_LIMITS.map((k) => [k, cfg.limits[k]])));
+  return resolveLimits(configurableOf(cfg.limits));
 }
 
 /** What the host needs to know of a node's cluster file. */

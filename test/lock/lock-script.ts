@@ -33,17 +33,13 @@ class Args {
   }
 
   string(key: string): string | undefined {
-    const arg = this.unused.get(key);
-    if (arg === undefined) return undefined;
-    this.unused.delete(key);
-    return arg.values.join(",");
+    return this.list(key)?.join(",");
   }
 
   list(key: string): string[] | undefined {
     const arg = this.unused.get(key);
-    if (arg === undefined) return undefined;
     this.unused.delete(key);
-    return [...arg.values];
+    return arg === undefined ? undefined : [...arg.values];
   }
 
   number(key: string): number | undefined {
