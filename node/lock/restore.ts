@@ -5,7 +5,7 @@
 import { holderCount } from "./holders.ts";
 import { MAX_EPOCH } from "./limits.ts";
 import { SlotPool } from "./slot-pool.ts";
-import { readSnapshot, SnapshotError, writeSnapshot } from "./snapshot.ts";
+import { readSnapshot, SnapshotError, writeSnapshot } from "./codec/snapshot.ts";
 import { LockStateMachine } from "./state-machine.ts";
 
 /** The rule, as printed by the restore command. */

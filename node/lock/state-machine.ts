@@ -12,8 +12,6 @@ import {
   type OkAnswer,
 } from "./answers.ts";
 import {
-  CommandDecodeError,
-  decodeCommand,
   type AcquireCommand,
   type CancelWaitCommand,
   type CloseSessionCommand,
@@ -25,6 +23,7 @@ import {
   type SequencedWrite,
   type SetLimitsCommand,
 } from "./commands.ts";
+import { CommandDecodeError, decodeCommand } from "./codec/commands.ts";
 import { firstWaiter, grantInJoinOrder } from "./grant-order.ts";
 import { acquiredEvent, grantedAnswer, notAcquired } from "./grant-results.ts";
 import {
@@ -54,7 +53,7 @@ import {
   type TimerChanges,
 } from "./outcome.ts";
 import { SlotPool } from "./slot-pool.ts";
-import { readSnapshot, SnapshotError, snapshotSteps } from "./snapshot.ts";
+import { readSnapshot, SnapshotError, snapshotSteps } from "./codec/snapshot.ts";
 import {
   acquiredOf,
   grantTerms,

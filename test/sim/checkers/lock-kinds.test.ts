@@ -3,7 +3,8 @@
 // permit too many, a wait left waiting) are caught.
 import { describe, expect, it } from "vitest";
 import type { Answer } from "../../../node/lock/answers.ts";
-import { encodeCommand, type Command } from "../../../node/lock/commands.ts";
+import type { Command } from "../../../node/lock/commands.ts";
+import { encodeCommand } from "../../../node/lock/codec/commands.ts";
 import type { GrantMode } from "../../../node/lock/kinds.ts";
 import type { ApplyOutcome, LockEvent } from "../../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";

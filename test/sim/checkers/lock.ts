@@ -12,7 +12,8 @@
 // - the client deadline: no session expires before its client's own deadline.
 import { status as Status } from "@grpc/grpc-js";
 import type { Answer } from "../../../node/lock/answers.ts";
-import { decodeCommand, type Command } from "../../../node/lock/commands.ts";
+import type { Command } from "../../../node/lock/commands.ts";
+import { decodeCommand } from "../../../node/lock/codec/commands.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockReader } from "../../../node/host/node-host.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";

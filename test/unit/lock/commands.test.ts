@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
+import type { Command } from "../../../node/lock/commands.ts";
 import {
   CommandDecodeError,
   decodeCommand,
   encodeCommand,
-  type Command,
-} from "../../../node/lock/commands.ts";
+} from "../../../node/lock/codec/commands.ts";
 import { checkLockName, utf8Length, validateCommand } from "../../../node/lock/validate.ts";
 import { tokenEpoch, tokenFor, tokenIndex } from "../../../node/lock/tokens.ts";
-import { CRC32_START, crc32, crc32Final, crc32Update } from "../../../node/lock/checksum.ts";
+import { CRC32_START, crc32, crc32Final, crc32Update } from "../../../node/lock/codec/checksum.ts";
 import { crc32 as nativeCrc32 } from "../../../node/util/crc32.ts";
 import { DEFAULT_LOCK_LIMITS } from "../../../node/lock/limits.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AcquireCommand, Command, ReleaseCommand } from "../../../node/lock/commands.ts";
-import { LogRunner } from "../../../node/lock/log-runner.ts";
+import { LogRunner } from "../../lock/log-runner.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 
 function openSession(r: LogRunner, requestId: string): bigint {

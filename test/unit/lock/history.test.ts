@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Answer } from "../../../node/lock/answers.ts";
-import { LogRunner } from "../../../node/lock/log-runner.ts";
+import { LogRunner } from "../../lock/log-runner.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import type { LockLimits } from "../../../node/lock/limits.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AcquireCommand, Command } from "../../../node/lock/commands.ts";
-import { decodeCommand, encodeCommand } from "../../../node/lock/commands.ts";
+import { decodeCommand, encodeCommand } from "../../../node/lock/codec/commands.ts";
 import { DEFAULT_LOCK_LIMITS, LIMIT_KEYS } from "../../../node/lock/limits.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { validateCommand } from "../../../node/lock/validate.ts";

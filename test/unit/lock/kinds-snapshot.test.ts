@@ -3,7 +3,7 @@
 // snapshot taken anywhere, restored and fed the rest of the log, ends where replaying the
 // whole log does, byte for byte.
 import { describe, expect, it } from "vitest";
-import { replay } from "../../../node/lock/log-runner.ts";
+import { replay } from "../../lock/log-runner.ts";
 import { restoreFromBackup } from "../../../node/lock/restore.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";

@@ -9,7 +9,7 @@ import type {
 import type { Answer } from "../../../node/lock/answers.ts";
 import type { AcquireCommand, LockTarget } from "../../../node/lock/commands.ts";
 import type { LockLimits } from "../../../node/lock/limits.ts";
-import { LogRunner } from "../../../node/lock/log-runner.ts";
+import { LogRunner } from "../../lock/log-runner.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { tokenIndex } from "../../../node/lock/tokens.ts";

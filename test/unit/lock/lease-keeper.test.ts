@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LeaseKeeper } from "../../../node/lock/lease-keeper.ts";
-import { LogRunner } from "../../../node/lock/log-runner.ts";
+import { LogRunner } from "../../lock/log-runner.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 
 const S1 = 1n;

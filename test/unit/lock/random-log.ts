@@ -4,7 +4,7 @@
 // hold limits. Each entry is checked by `check` (by default the state's own invariants).
 import type { Command, LockTarget } from "../../../node/lock/commands.ts";
 import type { LockLimits } from "../../../node/lock/limits.ts";
-import { LogRunner, type LoggedCommand } from "../../../node/lock/log-runner.ts";
+import { LogRunner, type LoggedCommand } from "../../lock/log-runner.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";

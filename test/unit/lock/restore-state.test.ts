@@ -4,7 +4,7 @@ import {
   restoreFromBackup,
   RestoreRefusedError,
 } from "../../../node/lock/restore.ts";
-import { SnapshotError } from "../../../node/lock/snapshot.ts";
+import { SnapshotError } from "../../../node/lock/codec/snapshot.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";
 

@@ -1,10 +1,10 @@
-import { crc32 } from "../../../node/lock/checksum.ts";
+import { crc32 } from "../../../node/lock/codec/checksum.ts";
 import { describe, expect, it } from "vitest";
 import type { Command } from "../../../node/lock/commands.ts";
 import type { LockLimits } from "../../../node/lock/limits.ts";
-import { LogRunner, replay, type LoggedCommand } from "../../../node/lock/log-runner.ts";
+import { LogRunner, replay, type LoggedCommand } from "../../lock/log-runner.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
-import { SnapshotError } from "../../../node/lock/snapshot.ts";
+import { SnapshotError } from "../../../node/lock/codec/snapshot.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Command } from "../../../node/lock/commands.ts";
-import { encodeCommand } from "../../../node/lock/commands.ts";
+import { encodeCommand } from "../../../node/lock/codec/commands.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { bigintSafe, Client, granted, notAcquired, setup, tokenOf } from "./kit.ts";
 

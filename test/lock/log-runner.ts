@@ -1,8 +1,8 @@
 // Applies commands to a LockStateMachine at consecutive log indexes, as a committed log
 // would, and keeps the log so it can be replayed (tests, tools and the simulator).
-import type { Command } from "./commands.ts";
-import type { ApplyOutcome } from "./outcome.ts";
-import { LockStateMachine } from "./state-machine.ts";
+import type { Command } from "../../node/lock/commands.ts";
+import type { ApplyOutcome } from "../../node/lock/outcome.ts";
+import { LockStateMachine } from "../../node/lock/state-machine.ts";
 
 export interface LoggedCommand {
   readonly index: number;

@@ -5,10 +5,10 @@
 import { readAnswer, writeAnswer } from "./answers.ts";
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
 import { CRC32_START, crc32, crc32Final, crc32Update } from "./checksum.ts";
-import { addHolder, holdersOf } from "./holders.ts";
-import type { GrantMode, Target } from "./kinds.ts";
-import { checkLimits, LIMIT_KEYS, limitsFromValues, type LockLimits } from "./limits.ts";
-import { SlotPool } from "./slot-pool.ts";
+import { addHolder, holdersOf } from "../holders.ts";
+import type { GrantMode, Target } from "../kinds.ts";
+import { checkLimits, LIMIT_KEYS, limitsFromValues, type LockLimits } from "../limits.ts";
+import { SlotPool } from "../slot-pool.ts";
 import {
   appendHistory,
   grantTerms,
@@ -21,7 +21,7 @@ import {
   type LockState,
   type Session,
   type Waiter,
-} from "./state.ts";
+} from "../state.ts";
 
 /** Thrown when snapshot bytes are corrupt, truncated or inconsistent. */
 export class SnapshotError extends Error {
