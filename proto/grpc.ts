@@ -152,9 +152,12 @@ export const adminServiceDefinition = {
 
 export type AdminServiceHandlers = HandlersOf<typeof adminServiceDefinition>;
 
-/** Raw bytes in both directions for the batch: the transport decodes it through the codec, which validates. */
+/**
+ * One long-lived stream per peer: raw RaftBatch bytes out (the transport decodes them through
+ * its codec, which validates), RaftAck back.
+ */
 export const raftServiceDefinition = {
-  Send: unary("RaftService", "Send", rawBytes, pb.RaftAck),
+  Stream: bidiStream("RaftService", "Stream", rawBytes, pb.RaftAck),
 } satisfies grpc.ServiceDefinition;
 
 export type RaftServiceHandlers = HandlersOf<typeof raftServiceDefinition>;

@@ -1,10 +1,9 @@
 // Peer transport over gRPC: batches of Raft messages on one long-lived stream per peer
-// (RaftService/Stream: RaftBatch in, RaftAck back). A unary call per batch
-// costs an HTTP/2 stream, headers and a deadline timer on both ends, several times the
-// work of the messages it carries; a stream message costs a frame. RaftService.Send, one
-// batch per call, is still served for senders that use it.
+// (RaftService/Stream: RaftBatch in, RaftAck back). A unary call per batch would
+// cost an HTTP/2 stream, headers and a deadline timer on both ends, several times the
+// work of the messages it carries; a stream message costs a frame.
 //
-// Per peer: a bounded queue of encoded messages (count and bytes). The next batch is
+// Per peer: a bounded queue of encoded messages (peer-queue.ts). The next batch is
 // written once the previous one has left this process, so what queues meanwhile goes out
 // together; at most MAX_UNACKED_BATCHES batches wait for their acknowledgement. The
 // receiver acknowledges several batches at once (a RaftAck counts the messages of the
@@ -12,22 +11,17 @@
 // so an acknowledgement does not wake the sender for every batch. A batch not
 // acknowledged within the call timeout, or an error on the stream, ends the stream: its
 // unacknowledged messages count as lost and the link backs off exponentially before a new
-// stream. When the queue is full the oldest message is dropped: Raft retransmits, and
-// fresh messages are worth more than stale ones. So a slow or dead follower costs the
-// leader at most one full queue, however long it stays away.
+// stream.
 //
-// An InstallSnapshot too large for one batch travels as chunks, one batch each, written
-// only while the queue is empty. The sender keeps how far the receiver has acknowledged:
-// a broken stream goes back only to that point, and the same snapshot sent again (index,
-// term and CRC-32 alike) carries on instead of starting over. Progress (acknowledged
-// chunks) and failures (a broken stream) are reported, so the leader's core times the
-// transfer by its progress and probes again when it fails.
+// An InstallSnapshot too large for one batch travels as chunks (snapshot-chunks.ts), one
+// batch each, written only while the queue is empty. Progress (acknowledged chunks) and
+// failures (a broken stream) are reported, so the leader's core times the transfer by its
+// progress and probes again when it fails.
 //
 // Inbound batches are decoded and validated by the codec; batches of another cluster id
 // or addressed to another node are refused and counted.
 import * as grpc from "@grpc/grpc-js";
-import { raftServiceDefinition, asBuffer } from "../../proto/grpc.ts";
-import type { RaftServiceHandlers } from "../../proto/grpc.ts";
+import { raftServiceDefinition } from "../../proto/grpc.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { InstallSnapshot, Message, NodeId } from "../raft/types.ts";
 import type { SnapshotStatus, Transport } from "./transport.ts";
@@ -41,8 +35,9 @@ import {
   isSnapshotChunk,
 } from "./raft-codec.ts";
 import { CodecError } from "../../proto/wire.ts";
-import type { BatchHeader, DecodedBatch, SnapshotChunkMessage } from "./raft-codec.ts";
-import { crc32 } from "../util/crc32.ts";
+import type { BatchHeader, DecodedBatch } from "./raft-codec.ts";
+import { PeerQueue } from "./peer-queue.ts";
+import { SnapshotAssembler, SnapshotTransfer } from "./snapshot-chunks.ts";
 
 export interface GrpcTransportOptions {
   readonly selfId: NodeId;
@@ -110,31 +105,7 @@ const ACK_DELAY_MS = 20;
 /** ...or as soon as this many batches arrived since its last acknowledgement. */
 const ACK_EVERY_BATCHES = MAX_UNACKED_BATCHES / 4;
 
-/** The streaming method: raw RaftBatch bytes out (the codec validates them), RaftAck back. */
-export const raftStreamMethod = {
-  path: "/palisade.v1.RaftService/Stream",
-  requestStream: true,
-  responseStream: true,
-  requestSerialize: asBuffer,
-  requestDeserialize: (bytes: Buffer): Uint8Array => bytes,
-  responseSerialize: (ack: palisade.v1.RaftAck): Buffer =>
-    asBuffer(palisade.v1.RaftAck.encode(ack).finish()),
-  responseDeserialize: (bytes: Buffer): palisade.v1.RaftAck => palisade.v1.RaftAck.decode(bytes),
-  originalName: "stream",
-} satisfies grpc.MethodDefinition<Uint8Array, palisade.v1.RaftAck>;
-
 type RaftStream = grpc.ClientDuplexStream<Uint8Array, palisade.v1.RaftAck>;
-
-/** A snapshot being sent in chunks. */
-interface SnapshotTransfer {
-  /** The latest message for this snapshot (a resend may carry a newer term). */
-  message: InstallSnapshot;
-  readonly crc: number;
-  /** The next byte to send. */
-  next: number;
-  /** Bytes [0, acked) were acknowledged by the receiver: where a broken transfer resumes. */
-  acked: number;
-}
 
 /** A batch on the wire: how many messages it holds and when it was written. */
 interface Unacked {
@@ -142,74 +113,6 @@ interface Unacked {
   readonly sentAt: number;
   /** For a snapshot chunk: its transfer and the offset just past it. */
   readonly chunk?: { readonly transfer: SnapshotTransfer; readonly end: number };
-}
-
-/** A bounded FIFO of encoded messages; drops the oldest when over either bound. */
-const EMPTY = new Uint8Array(0);
-
-class PeerQueue {
-  /** Slots before `head` are consumed and hold an empty array (so a sent message is not kept). */
-  private items: Uint8Array[] = [];
-  private head = 0;
-  private bytes = 0;
-
-  constructor(
-    private readonly maxCount: number,
-    private readonly maxBytes: number,
-  ) {}
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  get queuedBytes(): number {
-    return this.bytes;
-  }
-
-  /** Adds a message; returns how many older messages were dropped to make room. */
-  push(message: Uint8Array): number {
-    this.items.push(message);
-    this.bytes += message.length;
-    let dropped = 0;
-    while (this.length > this.maxCount || (this.bytes > this.maxBytes && this.length > 1)) {
-      this.shift();
-      dropped++;
-    }
-    return dropped;
-  }
-
-  /** Takes messages from the front while the batch stays within `budget` bytes (at least one). */
-  take(budget: number): Uint8Array[] {
-    const batch: Uint8Array[] = [];
-    let used = 0;
-    while (this.length > 0) {
-      const next = this.items[this.head];
-      const cost = next.length + PER_MESSAGE_OVERHEAD;
-      if (batch.length > 0 && used + cost > budget) break;
-      batch.push(next);
-      used += cost;
-      this.shift();
-    }
-    return batch;
-  }
-
-  clear(): void {
-    this.items = [];
-    this.head = 0;
-    this.bytes = 0;
-  }
-
-  private shift(): void {
-    const item = this.items[this.head];
-    this.bytes -= item.length;
-    this.items[this.head] = EMPTY;
-    this.head++;
-    // Compact now and then so the array does not keep consumed slots forever.
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-  }
 }
 
 class PeerLink {
@@ -246,19 +149,7 @@ export class GrpcTransport implements Transport {
   readonly selfId: NodeId;
   readonly clusterId: string;
   private readonly maxMessageBytes: number;
-  private readonly maxSnapshotBytes: number;
-  /** Snapshots being received in chunks, by sender. */
-  private readonly assembling = new Map<
-    NodeId,
-    {
-      index: number;
-      snapTerm: number;
-      total: number;
-      crc: number;
-      body: Uint8Array;
-      received: number;
-    }
-  >();
+  private readonly assembler: SnapshotAssembler;
   private readonly maxQueued: number;
   private readonly maxQueuedBytes: number;
   private readonly callTimeoutMs: number;
@@ -298,7 +189,7 @@ export class GrpcTransport implements Transport {
     this.selfId = options.selfId;
     this.clusterId = options.clusterId;
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.maxSnapshotBytes = options.maxSnapshotBytes ?? 1 << 30;
+    this.assembler = new SnapshotAssembler(options.maxSnapshotBytes ?? 1 << 30);
     this.maxQueued = options.maxQueuedPerPeer ?? DEFAULT_MAX_QUEUED;
     this.maxQueuedBytes = options.maxQueuedBytesPerPeer ?? 2 * this.maxMessageBytes;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -456,8 +347,10 @@ export class GrpcTransport implements Transport {
     for (const message of batch.messages) {
       this.counters.receivedMessages++;
       if (isSnapshotChunk(message)) {
-        const whole = this.assemble(message);
-        if (whole) handler(whole);
+        const outcome = this.assembler.add(message);
+        if (outcome.kind === "whole") handler(outcome.message);
+        else if (outcome.kind === "oversized") this.counters.droppedOversized++;
+        else if (outcome.kind === "corrupt") this.counters.droppedInvalid++;
       } else {
         handler(message);
       }
@@ -526,11 +419,11 @@ export class GrpcTransport implements Transport {
    */
   private startSnapshot(link: PeerLink, message: InstallSnapshot): void {
     const current = link.snapshotOut;
-    if (current !== null && sameSnapshot(current, message)) {
+    if (current !== null && current.sameAs(message)) {
       current.message = message;
       return;
     }
-    link.snapshotOut = { message, crc: crc32(message.snapshot.data), next: 0, acked: 0 };
+    link.snapshotOut = new SnapshotTransfer(message);
     this.counters.snapshotsChunked++;
   }
 
@@ -542,7 +435,7 @@ export class GrpcTransport implements Transport {
     if (link.queue.length === 0) {
       // Snapshot chunks go one per batch, only when nothing else waits: the stream's pace
       // is the backpressure, and other messages (heartbeats) still get through.
-      if (out !== null && out.next < out.message.snapshot.data.length) this.writeChunk(link, out);
+      if (out !== null) this.writeChunk(link, out);
       return;
     }
     const messages = link.queue.take(this.maxMessageBytes - link.headerBytes);
@@ -553,17 +446,15 @@ export class GrpcTransport implements Transport {
   }
 
   private writeChunk(link: PeerLink, out: SnapshotTransfer): void {
-    const chunkBytes = Math.max(1, Math.floor(this.maxMessageBytes / 2));
-    const offset = out.next;
-    const length = Math.min(chunkBytes, out.message.snapshot.data.length - offset);
+    const chunk = out.nextChunk(Math.max(1, Math.floor(this.maxMessageBytes / 2)));
+    if (chunk === null) return;
     const batch = encodeRaftBatch(this.header(link.id), [
-      encodeSnapshotChunk(out.message, offset, length, out.crc),
+      encodeSnapshotChunk(out.message, chunk.offset, chunk.length, out.crc),
     ]);
-    out.next = offset + length;
     this.write(link, batch, {
       count: 1,
       sentAt: performance.now(),
-      chunk: { transfer: out, end: out.next },
+      chunk: { transfer: out, end: chunk.offset + chunk.length },
     });
   }
 
@@ -579,53 +470,11 @@ export class GrpcTransport implements Transport {
     });
   }
 
-  /**
-   * Adds a chunk to the snapshot being received from its sender; returns the whole
-   * InstallSnapshot once every byte is there and its CRC-32 matches. A chunk of a newer
-   * snapshot starts over; a chunk already held (a resent snapshot) is skipped, so a resend
-   * continues where the last attempt stopped; a gap drops what was gathered.
-   */
-  private assemble(m: SnapshotChunkMessage): InstallSnapshot | null {
-    const { offset, total, crc } = m.chunk;
-    const { index, term } = m.snapshot.meta;
-    if (total > this.maxSnapshotBytes) {
-      this.counters.droppedOversized++;
-      return null;
-    }
-    let a = this.assembling.get(m.from);
-    if (!a || a.index !== index || a.snapTerm !== term || a.total !== total || a.crc !== crc) {
-      if (offset !== 0) return null; // the start of this snapshot was lost: wait for a resend
-      a = { index, snapTerm: term, total, crc, body: new Uint8Array(total), received: 0 };
-      this.assembling.set(m.from, a);
-    }
-    const end = offset + m.snapshot.data.length;
-    if (end <= a.received) return null; // already held
-    if (offset > a.received) {
-      this.assembling.delete(m.from); // a chunk went missing
-      return null;
-    }
-    a.body.set(m.snapshot.data.subarray(a.received - offset), a.received);
-    a.received = end;
-    if (a.received < total) return null;
-    this.assembling.delete(m.from);
-    if (crc32(a.body) !== crc) {
-      this.counters.droppedInvalid++;
-      return null;
-    }
-    return {
-      type: "snapshot",
-      from: m.from,
-      to: m.to,
-      term: m.term,
-      snapshot: { meta: m.snapshot.meta, data: a.body },
-    };
-  }
-
   private openStream(link: PeerLink): RaftStream {
     const stream = link.client.makeBidiStreamRequest<Uint8Array, palisade.v1.RaftAck>(
-      raftStreamMethod.path,
-      raftStreamMethod.requestSerialize,
-      raftStreamMethod.responseDeserialize,
+      raftServiceDefinition.Stream.path,
+      raftServiceDefinition.Stream.requestSerialize,
+      raftServiceDefinition.Stream.responseDeserialize,
       new grpc.Metadata(),
       {},
     );
@@ -656,18 +505,16 @@ export class GrpcTransport implements Transport {
       link.inFlight -= batch.count;
       this.counters.sentBatches++;
       this.counters.sentMessages += batch.count;
-      const out = batch.chunk?.transfer;
-      if (out !== undefined && out === link.snapshotOut && batch.chunk!.end > out.acked) {
-        out.acked = batch.chunk!.end;
-        snapshotMoved = true;
-      }
+      const chunk = batch.chunk;
+      if (chunk !== undefined && chunk.transfer === link.snapshotOut)
+        snapshotMoved = chunk.transfer.acknowledge(chunk.end) || snapshotMoved;
     }
     link.failures = 0;
     link.reachable = true;
     const out = link.snapshotOut;
     // The receiver holds the whole body: a later send of it (it was lost after assembly,
     // or refused) starts over.
-    if (out !== null && out.acked >= out.message.snapshot.data.length) link.snapshotOut = null;
+    if (out !== null && out.done) link.snapshotOut = null;
     if (snapshotMoved) this.snapshotStatusHandler?.(link.id, "progress");
     this.pump(link);
   }
@@ -691,10 +538,7 @@ export class GrpcTransport implements Transport {
     link.unacked = [];
     link.inFlight = 0;
     const out = link.snapshotOut;
-    if (out !== null) {
-      if (peerGone) out.acked = 0;
-      out.next = out.acked;
-    }
+    out?.rewind(peerGone);
     this.scheduleRetry(link);
     if (out !== null) this.snapshotStatusHandler?.(link.id, "failure");
   }
@@ -742,31 +586,8 @@ export class GrpcTransport implements Transport {
  * same port) and routes its batches to `transport`.
  */
 export function addRaftService(server: grpc.Server, transport: GrpcTransport): void {
-  const handlers: RaftServiceHandlers = {
-    Send: (call, callback) => {
-      const outcome = transport.receive(call.request);
-      if ("accepted" in outcome)
-        callback(null, palisade.v1.RaftAck.create({ accepted: outcome.accepted }));
-      else callback({ code: outcome.code, details: outcome.details });
-    },
-  };
-  const streamHandler: grpc.handleBidiStreamingCall<Uint8Array, palisade.v1.RaftAck> = (call) =>
-    transport.serveStream(call);
-  server.addService(
-    { ...raftServiceDefinition, Stream: raftStreamMethod },
-    { ...handlers, Stream: streamHandler },
-  );
-}
-
-/** The same snapshot: index, term and body (by identity, else by length and CRC-32). */
-function sameSnapshot(transfer: SnapshotTransfer, message: InstallSnapshot): boolean {
-  const a = transfer.message.snapshot;
-  const b = message.snapshot;
-  if (
-    a.meta.index !== b.meta.index ||
-    a.meta.term !== b.meta.term ||
-    a.data.length !== b.data.length
-  )
-    return false;
-  return a.data === b.data || crc32(b.data) === transfer.crc;
+  server.addService(raftServiceDefinition, {
+    Stream: (call: grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>) =>
+      transport.serveStream(call),
+  });
 }

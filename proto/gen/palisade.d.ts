@@ -8846,33 +8846,11 @@ export namespace palisade {
              */
             static create(rpcImpl: $protobuf.RPCImpl, requestDelimited?: boolean, responseDelimited?: boolean): RaftService;
 
-            /** Calls Send. */
-            send: palisade.v1.RaftService.Send;
-
             /** Calls Stream. */
             stream: palisade.v1.RaftService.Stream;
         }
 
         namespace RaftService {
-
-            /**
-             * Callback as used by {@link palisade.v1.RaftService#send}.
-             * @param error Error, if any
-             * @param [response] RaftAck
-             */
-            type SendCallback = (error: (Error|null), response?: palisade.v1.RaftAck) => void;
-
-            /** Calls Send. */
-            type Send = {
-              (request: palisade.v1.IRaftBatch, callback: palisade.v1.RaftService.SendCallback): void;
-              (request: palisade.v1.IRaftBatch): Promise<palisade.v1.RaftAck>;
-              readonly name: "Send";
-              readonly path: "/palisade.v1.RaftService/Send";
-              readonly requestType: "RaftBatch";
-              readonly responseType: "RaftAck";
-              readonly requestStream: undefined;
-              readonly responseStream: undefined;
-            };
 
             /**
              * Callback as used by {@link palisade.v1.RaftService#stream}.

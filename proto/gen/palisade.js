@@ -24853,47 +24853,6 @@ export const palisade = $root.palisade = (() => {
             };
 
             /**
-             * Callback as used by {@link palisade.v1.RaftService#send}.
-             * @memberof palisade.v1.RaftService
-             * @typedef SendCallback
-             * @type {function}
-             * @param {Error|null} error Error, if any
-             * @param {palisade.v1.RaftAck} [response] RaftAck
-             */
-
-            /**
-             * Calls Send.
-             * @memberof palisade.v1.RaftService
-             * @typedef Send
-             * @type {{
-             *   (request: palisade.v1.IRaftBatch, callback: palisade.v1.RaftService.SendCallback): void;
-             *   (request: palisade.v1.IRaftBatch): Promise<palisade.v1.RaftAck>;
-             *   readonly name: "Send";
-             *   readonly path: "/palisade.v1.RaftService/Send";
-             *   readonly requestType: "RaftBatch";
-             *   readonly responseType: "RaftAck";
-             *   readonly requestStream: undefined;
-             *   readonly responseStream: undefined;
-             * }}
-             */
-
-            /**
-             * Calls Send.
-             * @name palisade.v1.RaftService#send
-             * @type {palisade.v1.RaftService.Send}
-             */
-            $Object.defineProperties(RaftService.prototype.send = function(request, callback) {
-                return $protobuf.rpc.Service.prototype.rpcCall.call(this, RaftService.prototype.send, $root.palisade.v1.RaftBatch, $root.palisade.v1.RaftAck, request, callback);
-            }, {
-                name: { value: "Send" },
-                path: { value: "/palisade.v1.RaftService/Send" },
-                requestType: { value: "RaftBatch" },
-                responseType: { value: "RaftAck" },
-                requestStream: { value: $undefined },
-                responseStream: { value: $undefined }
-            });
-
-            /**
              * Callback as used by {@link palisade.v1.RaftService#stream}.
              * @memberof palisade.v1.RaftService
              * @typedef StreamCallback

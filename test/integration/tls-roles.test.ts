@@ -82,6 +82,36 @@ function callRaw(
   }).finally(() => client.close());
 }
 
+/**
+ * Opens RaftService/Stream with the given credentials, sends one batch and waits for its
+ * acknowledgement (ok) or for the status that ends the stream.
+ */
+function sendBatch(
+  address: string,
+  credentials: grpc.ChannelCredentials,
+  batch: Uint8Array,
+): Promise<Answer> {
+  const client = new grpc.Client(address, credentials);
+  const method = raftServiceDefinition.Stream;
+  return new Promise<Answer>((done) => {
+    const stream = client.makeBidiStreamRequest<Uint8Array, Buffer>(
+      method.path,
+      (b) => Buffer.from(b),
+      (b) => b,
+      new grpc.Metadata(),
+      { deadline: Date.now() + 3_000 },
+    );
+    stream.on("data", (bytes: Buffer) => {
+      done({ ok: true, bytes });
+      stream.cancel();
+    });
+    stream.on("error", (err: grpc.ServiceError) =>
+      done({ ok: false, code: err.code, details: err.details }),
+    );
+    stream.write(batch);
+  }).finally(() => client.close());
+}
+
 const codeOf = (a: Answer): grpc.status => (a.ok ? grpc.status.OK : a.code);
 const statusBody = (): Uint8Array => palisade.v1.StatusRequest.encode({}).finish();
 
@@ -187,41 +217,21 @@ describe("mutual TLS and certificate roles", () => {
 
   it("refuses a valid client or admin certificate on RaftService", async () => {
     for (const name of ["client", "admin"]) {
-      const answer = await callRaw(
-        peerAddress[0],
-        creds(certs, name),
-        raftServiceDefinition.Send.path,
-        raftBatch(2, 1),
-      );
+      const answer = await sendBatch(peerAddress[0], creds(certs, name), raftBatch(2, 1));
       expect(codeOf(answer), name).toBe(grpc.status.PERMISSION_DENIED);
       expect(answer.ok ? "" : answer.details, name).toMatch(/node certificate/);
     }
   });
 
   it("refuses a node certificate sending as another node, and one of a non-member", async () => {
-    const impersonation = await callRaw(
-      peerAddress[0],
-      creds(certs, "node-2"),
-      raftServiceDefinition.Send.path,
-      raftBatch(3, 1),
-    );
+    const impersonation = await sendBatch(peerAddress[0], creds(certs, "node-2"), raftBatch(3, 1));
     expect(codeOf(impersonation)).toBe(grpc.status.PERMISSION_DENIED);
     expect(impersonation.ok ? "" : impersonation.details).toMatch(/node 2 cannot send as node 3/);
-    const outsider = await callRaw(
-      peerAddress[0],
-      creds(certs, "node-4"),
-      raftServiceDefinition.Send.path,
-      raftBatch(4, 1),
-    );
+    const outsider = await sendBatch(peerAddress[0], creds(certs, "node-4"), raftBatch(4, 1));
     expect(codeOf(outsider)).toBe(grpc.status.PERMISSION_DENIED);
     expect(outsider.ok ? "" : outsider.details).toMatch(/not a member/);
     // A member's own certificate sending as itself is accepted.
-    const own = await callRaw(
-      peerAddress[0],
-      creds(certs, "node-2"),
-      raftServiceDefinition.Send.path,
-      raftBatch(2, 1),
-    );
+    const own = await sendBatch(peerAddress[0], creds(certs, "node-2"), raftBatch(2, 1));
     expect(codeOf(own)).toBe(grpc.status.OK);
   });
 
@@ -244,12 +254,7 @@ describe("mutual TLS and certificate roles", () => {
       cert: join(stranger, "node-2.crt"),
       key: join(stranger, "node-2.key"),
     });
-    const raft = await callRaw(
-      peerAddress[0],
-      strangerNode,
-      raftServiceDefinition.Send.path,
-      raftBatch(2, 1),
-    );
+    const raft = await sendBatch(peerAddress[0], strangerNode, raftBatch(2, 1));
     expect(codeOf(raft)).toBe(grpc.status.UNAVAILABLE);
   });
 
@@ -268,10 +273,9 @@ describe("mutual TLS and certificate roles", () => {
       palisade.v1.ListLocksRequest.encode({}).finish(),
     );
     expect(codeOf(noCert)).toBe(grpc.status.UNAVAILABLE);
-    const plainPeer = await callRaw(
+    const plainPeer = await sendBatch(
       peerAddress[0],
       grpc.credentials.createInsecure(),
-      raftServiceDefinition.Send.path,
       raftBatch(2, 1),
     );
     expect(codeOf(plainPeer)).toBe(grpc.status.UNAVAILABLE);

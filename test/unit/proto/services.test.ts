@@ -44,7 +44,8 @@ describe("gRPC service definitions", () => {
     ]).toEqual([true, true]);
     expect(adminServiceDefinition.Status.path).toBe("/palisade.v1.AdminService/Status");
     expect(adminServiceDefinition.Backup.responseStream).toBe(true);
-    expect(raftServiceDefinition.Send.path).toBe("/palisade.v1.RaftService/Send");
+    expect(raftServiceDefinition.Stream.path).toBe("/palisade.v1.RaftService/Stream");
+    expect(Object.keys(raftServiceDefinition)).toEqual(["Stream"]);
   });
 
   it("serialise an Acquire with its exactly-once fields and a uint64 token answer", () => {

@@ -10,11 +10,7 @@ import {
   encodeSnapshotChunk,
   isSnapshotChunk,
 } from "../../../node/transport/raft-codec.ts";
-import {
-  GrpcTransport,
-  addRaftService,
-  raftStreamMethod,
-} from "../../../node/transport/grpc-transport.ts";
+import { GrpcTransport, addRaftService } from "../../../node/transport/grpc-transport.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";
 import { crc32 } from "node:zlib";
 import { eventually } from "../eventually.ts";
@@ -73,24 +69,19 @@ async function recordingPair(maxMessageBytes: number, breakAt = 0) {
   });
   b.onMessage((m) => received.push(m));
   const server = new grpc.Server({ "grpc.max_receive_message_length": maxMessageBytes });
-  server.addService(
-    { ...raftServiceDefinition, Stream: raftStreamMethod },
-    {
-      Send: (_call: unknown, callback: grpc.sendUnaryData<never>) =>
-        callback({ code: grpc.status.UNIMPLEMENTED }),
-      Stream: (call: grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>) => {
-        call.on("data", (bytes: Uint8Array) => {
-          for (const m of decodeRaftBatch(bytes).messages) {
-            if (!isSnapshotChunk(m)) continue;
-            offsets.push(m.chunk.offset);
-            if (offsets.length === breakAt)
-              call.emit("error", { code: grpc.status.ABORTED, details: "connection broke" });
-          }
-        });
-        b.serveStream(call);
-      },
+  server.addService(raftServiceDefinition, {
+    Stream: (call: grpc.ServerDuplexStream<Uint8Array, palisade.v1.RaftAck>) => {
+      call.on("data", (bytes: Uint8Array) => {
+        for (const m of decodeRaftBatch(bytes).messages) {
+          if (!isSnapshotChunk(m)) continue;
+          offsets.push(m.chunk.offset);
+          if (offsets.length === breakAt)
+            call.emit("error", { code: grpc.status.ABORTED, details: "connection broke" });
+        }
+      });
+      b.serveStream(call);
     },
-  );
+  });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
       e ? reject(e) : resolve(p),

@@ -4,8 +4,8 @@ import {
   GrpcTransport,
   MAX_UNACKED_BATCHES,
   addRaftService,
-  raftStreamMethod,
 } from "../../../node/transport/grpc-transport.ts";
+import { raftServiceDefinition } from "../../../proto/grpc.ts";
 import type { GrpcTransportOptions } from "../../../node/transport/grpc-transport.ts";
 import type { Message } from "../../../node/raft/types.ts";
 import { eventually } from "../eventually.ts";
@@ -203,13 +203,10 @@ describe("GrpcTransport", () => {
   it("gives up a stream whose batches go unacknowledged and counts them lost", async () => {
     // A receiver that takes batches and never acknowledges them, as a paused process would.
     const server = new grpc.Server();
-    server.addService(
-      { Stream: raftStreamMethod },
-      {
-        Stream: (call: grpc.ServerDuplexStream<Uint8Array, unknown>) =>
-          call.on("data", () => undefined),
-      },
-    );
+    server.addService(raftServiceDefinition, {
+      Stream: (call: grpc.ServerDuplexStream<Uint8Array, unknown>) =>
+        call.on("data", () => undefined),
+    });
     const port = await new Promise<number>((resolve, reject) => {
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) =>
         error ? reject(error) : resolve(bound),
@@ -238,7 +235,7 @@ describe("GrpcTransport peer-down reports", () => {
       const grpc = require("@grpc/grpc-js");
       const id = (b) => b;
       const server = new grpc.Server();
-      server.addService({ s: { path: ${JSON.stringify(raftStreamMethod.path)}, requestStream: true, responseStream: true,
+      server.addService({ s: { path: ${JSON.stringify(raftServiceDefinition.Stream.path)}, requestStream: true, responseStream: true,
         requestSerialize: id, requestDeserialize: id, responseSerialize: id, responseDeserialize: id } }, { s: (call) => call.on("data", () => {}) });
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => process.stdout.write(String(port) + "\\n"));`;
     const child = spawn(process.execPath, ["-e", script], {
