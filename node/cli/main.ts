@@ -130,7 +130,7 @@ export async function runNode(argv: readonly string[]): Promise<void> {
     clusterId: cfg.clusterId,
     level: opts.logLevel,
     ...(destination ? { destination } : {}),
-    term: () => node?.host.driver.core.term,
+    term: () => node?.host.term,
   });
   const exitFatal = (error: unknown): never => {
     logger.fatal(`cannot continue: ${describe(error)}`);

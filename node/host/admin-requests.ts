@@ -40,34 +40,34 @@ export class AdminRequests {
   /** This node as it is now (no ReadIndex: it reports this node, not the cluster). */
   status(): HostStatus {
     const host = this.host;
-    const core = host.driver.core;
-    const leader = core.role === "leader";
+    const raft = host.raftStatus();
+    const leader = raft.role === "leader";
     const down = new Set(leader ? this.unreachable() : []);
     const member = (id: NodeId, kind: "voter" | "learner"): MemberStatus => ({
       id,
       kind,
       peerAddress: host.peerAddressOf(id) ?? "",
-      reachable: leader && (id === core.id || !down.has(id)),
+      reachable: leader && (id === raft.id || !down.has(id)),
       matchIndex: leader
-        ? id === core.id
-          ? core.log.lastIndex()
-          : (core.progressOf(id)?.match ?? 0)
+        ? id === raft.id
+          ? raft.lastIndex
+          : (raft.progress.find((p) => p.id === id)?.match ?? 0)
         : 0,
     });
     return {
-      id: core.id,
+      id: raft.id,
       clusterId: host.clusterId,
-      role: core.role,
-      term: core.term,
-      leader: core.leader,
-      commitIndex: core.log.committed,
+      role: raft.role,
+      term: raft.term,
+      leader: raft.leader,
+      commitIndex: raft.commit,
       appliedIndex: host.driver.applied,
-      lastIndex: core.log.lastIndex(),
-      snapshotIndex: core.log.offset,
+      lastIndex: raft.lastIndex,
+      snapshotIndex: raft.snapshot.index,
       epoch: host.state.epoch,
       members: [
-        ...core.membership.voters.map((id) => member(id, "voter")),
-        ...core.membership.learners.map((id) => member(id, "learner")),
+        ...raft.membership.voters.map((id) => member(id, "voter")),
+        ...raft.membership.learners.map((id) => member(id, "learner")),
       ],
     };
   }
@@ -93,35 +93,33 @@ export class AdminRequests {
    */
   async transferLeader(toNode: NodeId): Promise<{ leader: NodeId; term: number }> {
     const host = this.host;
-    const core = host.driver.core;
     host.requireLeader();
-    const term = core.term;
+    const term = host.term;
     const to = toNode === 0 ? host.mostCaughtUpVoter() : toNode;
     if (to === 0)
       throw new RequestFailure(
         "ERROR_REASON_NO_TRANSFER_TARGET",
         "there is no other voting member to transfer leadership to",
       );
-    if (to === core.id) return { leader: core.id, term };
-    if (!core.membership.voters.includes(to))
+    if (to === host.id) return { leader: host.id, term };
+    if (!host.raftStatus().membership.voters.includes(to))
       throw new RequestFailure(
         "ERROR_REASON_INVALID_ARGUMENT",
         `node ${to} is not a voting member`,
       );
     host.driver.transferLeadership(to);
     const timeoutMs = 2 * host.electionTimeoutMs;
-    await host.waitUntil(
-      () => !(core.role === "leader" && core.term === term) && core.leader !== 0,
+    await host.whenSoftState(
+      (soft) => !(soft.role === "leader" && soft.term === term) && soft.leader !== 0,
       timeoutMs,
-      20,
     );
-    if (core.role === "leader" && core.term === term) {
+    if (host.isLeader && host.term === term) {
       throw new RequestFailure(
         "ERROR_REASON_TRANSFER_TIMED_OUT",
         `node ${to} did not take over within ${timeoutMs} ms; this node still leads`,
       );
     }
-    return { leader: core.leader, term: core.term };
+    return { leader: host.leaderId, term: host.term };
   }
 
   /** One membership change through this leader; resolves once it is applied here (the core refuses reused ids). */
@@ -133,15 +131,16 @@ export class AdminRequests {
         "ERROR_REASON_INVALID_ARGUMENT",
         "node_id must be a positive integer",
       );
-    const core = host.driver.core;
     if (change.type === "promote") {
       // Like etcd: a learner becomes a voter only once it has caught up, so the quorum never
       // waits for a node that is still copying the log.
-      const match = core.progressOf(change.node)?.match ?? 0;
-      if (core.membership.learners.includes(change.node) && match < core.log.committed) {
+      const raft = host.raftStatus();
+      const match = raft.progress.find((p) => p.id === change.node)?.match ?? 0;
+      const committed = raft.commit;
+      if (raft.membership.learners.includes(change.node) && match < committed) {
         throw new RequestFailure(
           "ERROR_REASON_LEARNER_BEHIND",
-          `learner ${change.node} has not caught up yet (it has index ${match} of ${core.log.committed}); retry when \`member list\` shows its match index at the leader's`,
+          `learner ${change.node} has not caught up yet (it has index ${match} of ${committed}); retry when \`member list\` shows its match index at the leader's`,
         );
       }
     }

@@ -123,6 +123,11 @@ export class Driver<R> {
   private applyHolds = 0;
   private toApply: Entry[] = [];
   private soft: SoftState;
+  /** Calls waiting for the soft state to satisfy a condition (see whenSoftState). */
+  private softWaiters = new Set<{
+    readonly holds: (soft: SoftState) => boolean;
+    resolve(held: boolean): void;
+  }>();
   /** Index of the last entry applied to the state machine. */
   applied: number;
   /** Messages dropped because the core threw while stepping them. */
@@ -153,6 +158,34 @@ export class Driver<R> {
 
   get isStopped(): boolean {
     return this.stopped;
+  }
+
+  /** The role, leader and term as last reported out of a ready batch. */
+  get softState(): SoftState {
+    return this.soft;
+  }
+
+  /**
+   * Waits until `holds` is true of the reported soft state: resolves true then, or false when
+   * the driver stops first. `cancel` resolves it false and forgets it (the caller's deadline).
+   */
+  whenSoftState(holds: (soft: SoftState) => boolean): {
+    readonly held: Promise<boolean>;
+    cancel(): void;
+  } {
+    if (holds(this.soft)) return { held: Promise.resolve(true), cancel: () => undefined };
+    if (this.stopped) return { held: Promise.resolve(false), cancel: () => undefined };
+    let waiter!: { holds: (soft: SoftState) => boolean; resolve(held: boolean): void };
+    const held = new Promise<boolean>((resolve) => {
+      waiter = { holds, resolve };
+    });
+    this.softWaiters.add(waiter);
+    return {
+      held,
+      cancel: () => {
+        if (this.softWaiters.delete(waiter)) waiter.resolve(false);
+      },
+    };
   }
 
   tick(): void {
@@ -283,6 +316,8 @@ export class Driver<R> {
     for (const w of this.readsAwaitingApply) w.reject(error);
     for (const w of this.applyWaiters) w.reject(error);
     this.applyWaiters = [];
+    for (const w of this.softWaiters) w.resolve(false);
+    this.softWaiters.clear();
     for (const c of this.compactions) c.reject(error);
     this.compactions = [];
     this.proposals.clear();
@@ -447,6 +482,11 @@ export class Driver<R> {
     ) {
       this.soft = rd.soft;
       this.hooks.onSoftState?.(rd.soft);
+      for (const w of this.softWaiters) {
+        if (!w.holds(rd.soft)) continue;
+        this.softWaiters.delete(w);
+        w.resolve(true);
+      }
     }
   }
 

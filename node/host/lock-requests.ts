@@ -166,7 +166,7 @@ export class LockRequests {
   async keepAlive(sessionIds: readonly bigint[]): Promise<Array<number | null>> {
     const host = this.host;
     host.requireLeader();
-    const term = host.driver.core.term;
+    const term = host.term;
     const arrived = sessionIds.map((id) => host.keepAliveArrived(id));
     if (arrived.includes("notLeader")) throw notLeader(host.leaderHint());
     await this.confirmedInTerm(term);
@@ -183,7 +183,7 @@ export class LockRequests {
   private async confirmedInTerm(term: number): Promise<void> {
     const host = this.host;
     await host.confirmLeadership();
-    if (!host.isLeader || host.driver.core.term !== term) throw notLeader(host.leaderHint());
+    if (!host.isLeader || host.term !== term) throw notLeader(host.leaderHint());
   }
 
   /** A kept-alive session's TTL, or null once it is gone or its expiry was proposed (it must not be revived). */

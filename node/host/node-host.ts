@@ -18,7 +18,7 @@ import {
   type KeepAliveResult,
   type LockLimits,
 } from "../lock/index.ts";
-import { RaftCore } from "../raft/core.ts";
+import { RaftCore, type RaftStatus } from "../raft/core.ts";
 import type { Entry, Membership, NodeId, Snapshot, SoftState } from "../raft/types.ts";
 import { AcquireWaiters } from "./acquire-waiters.ts";
 import { Driver, type Applier } from "./driver.ts";
@@ -172,8 +172,38 @@ export class NodeHost {
     return this.sm;
   }
 
+  // The core's own role and term, not the driver's reported soft state: a request may reach
+  // a new leader before its first ready batch has been made durable and reported.
   get isLeader(): boolean {
     return this.driver.core.role === "leader";
+  }
+
+  get term(): number {
+    return this.driver.core.term;
+  }
+
+  /** The leader this node knows of (0: none). */
+  get leaderId(): NodeId {
+    return this.driver.core.leader;
+  }
+
+  /** The Raft core's state, copied (membership, progress): for status views and admin checks. */
+  raftStatus(): RaftStatus {
+    return this.driver.core.status();
+  }
+
+  /**
+   * Waits up to `timeoutMs` for the reported soft state to satisfy `holds`; true if it did.
+   * False too when the node stops meanwhile.
+   */
+  async whenSoftState(holds: (soft: SoftState) => boolean, timeoutMs: number): Promise<boolean> {
+    const wait = this.driver.whenSoftState(holds);
+    const timer = this.env.sleep(Math.max(0, timeoutMs)).then(() => false);
+    try {
+      return await Promise.race([wait.held, timer]);
+    } finally {
+      wait.cancel();
+    }
   }
 
   get isStopped(): boolean {
@@ -574,6 +604,8 @@ export class NodeHost {
     const tried: NodeId[] = [];
     const leading = (): boolean =>
       core.role === "leader" && core.term === term && !driver.isStopped;
+    const handedOver = (soft: SoftState): boolean =>
+      !(soft.role === "leader" && soft.term === term);
     while (leading() && this.now() < deadline) {
       // The best target not tried yet (a member that just restarted may not be reachable
       // yet, though its log looks caught up); after every one was tried, the best again.
@@ -587,7 +619,7 @@ export class NodeHost {
       }
       tried.push(to);
       const retryAt = Math.min(deadline, this.now() + electionMs);
-      while (leading() && this.now() < retryAt) await this.sleep(5);
+      await this.whenSoftState(handedOver, retryAt - this.now());
     }
     if (core.role === "leader") {
       this.logger.warn(
@@ -621,16 +653,6 @@ export class NodeHost {
     return status.membership.voters
       .filter((id) => id !== this.id)
       .sort((a, b) => rank(b) - rank(a) || match(b) - match(a) || a - b);
-  }
-
-  /** Waits until `done()` holds or `timeoutMs` passed (polling every few ms); true if it held. */
-  async waitUntil(done: () => boolean, timeoutMs: number, pollMs = 5): Promise<boolean> {
-    const deadline = this.now() + timeoutMs;
-    while (!done()) {
-      if (this.now() >= deadline || this.isStopped) return done();
-      await this.sleep(pollMs);
-    }
-    return true;
   }
 
   /** Stops Raft and the timers; calls waiting on answers end with "retry elsewhere". */

@@ -82,11 +82,32 @@ export class RaftCore {
   private readonly cfg: RaftConfig;
   readonly log: RaftLog;
 
-  term: number;
-  vote: NodeId;
-  role: Role = "follower";
-  leader: NodeId = NONE;
-  membership: Membership;
+  // Soft and hard state change only inside the core; outsiders read them (or status()).
+  #term: number;
+  #vote: NodeId;
+  #role: Role = "follower";
+  #leader: NodeId = NONE;
+  #membership: Membership;
+
+  get term(): number {
+    return this.#term;
+  }
+
+  get vote(): NodeId {
+    return this.#vote;
+  }
+
+  get role(): Role {
+    return this.#role;
+  }
+
+  get leader(): NodeId {
+    return this.#leader;
+  }
+
+  get membership(): Membership {
+    return this.#membership;
+  }
 
   /** Ticks since start: a local count, only compared with itself. */
   private ticks = 0;
@@ -130,16 +151,16 @@ export class RaftCore {
       init.entries,
       init.hardState.commit,
     );
-    this.term = init.hardState.term;
-    this.vote = init.hardState.vote;
-    this.membership = init.membership;
+    this.#term = init.hardState.term;
+    this.#vote = init.hardState.vote;
+    this.#membership = init.membership;
     // Committed config entries take effect now: they are re-applied in the first batch
     // anyway, and the node must not campaign or count votes with an older membership.
     for (let i = this.log.firstIndex(); i <= this.log.committed; i++) {
       const e = this.log.entry(i)!;
       if (e.kind === "config") {
         try {
-          this.membership = decodeMembership(e.data);
+          this.#membership = decodeMembership(e.data);
         } catch {
           // a malformed config entry changes nothing
         }
@@ -153,7 +174,7 @@ export class RaftCore {
 
   tick(): void {
     this.ticks++;
-    if (this.role === "leader") {
+    if (this.#role === "leader") {
       this.tickLeader();
     } else {
       this.ageForwardedReads();
@@ -180,7 +201,7 @@ export class RaftCore {
         );
         for (const pr of this.progress.values()) pr.recentActive = false;
         if (!active) {
-          this.becomeFollower(this.term, NONE);
+          this.becomeFollower(this.#term, NONE);
           return;
         }
       }
@@ -198,13 +219,13 @@ export class RaftCore {
     data: readonly Uint8Array[],
     kind: EntryKind = "normal",
   ): { index: number; term: number } {
-    if (this.role !== "leader") throw new NotLeaderError(this.leader);
+    if (this.#role !== "leader") throw new NotLeaderError(this.#leader);
     if (this.transferee !== NONE) throw new ProposalDroppedError("leadership transfer in progress");
     const first = this.log.lastIndex() + 1;
-    this.log.append(data.map((d, i) => ({ term: this.term, index: first + i, kind, data: d })));
+    this.log.append(data.map((d, i) => ({ term: this.#term, index: first + i, kind, data: d })));
     this.broadcastAppend();
     this.maybeCommitSingle();
-    return { index: first, term: this.term };
+    return { index: first, term: this.#term };
   }
 
   /**
@@ -215,15 +236,15 @@ export class RaftCore {
     change: MembershipChange,
     address?: MemberAddress,
   ): { index: number; term: number } {
-    if (this.role !== "leader") throw new NotLeaderError(this.leader);
+    if (this.#role !== "leader") throw new NotLeaderError(this.#leader);
     if (this.transferee !== NONE) throw new ProposalDroppedError("leadership transfer in progress");
     if (this.pendingConfIndex > this.log.applied) {
       throw new MembershipError(
         "the previous membership change (or this leader's first entry) is not applied yet; retry shortly",
       );
     }
-    let next = changeMembership(this.membership, change);
-    const addresses = { ...(this.membership.addresses ?? {}) };
+    let next = changeMembership(this.#membership, change);
+    const addresses = { ...(this.#membership.addresses ?? {}) };
     if (change.type === "addLearner" && address) addresses[String(change.node)] = address;
     if (change.type === "remove") delete addresses[String(change.node)];
     next = {
@@ -233,11 +254,11 @@ export class RaftCore {
     };
     if (Object.keys(addresses).length > 0) next = { ...next, addresses };
     const index = this.log.lastIndex() + 1;
-    this.log.append([{ term: this.term, index, kind: "config", data: encodeMembership(next) }]);
+    this.log.append([{ term: this.#term, index, kind: "config", data: encodeMembership(next) }]);
     this.pendingConfIndex = index;
     this.broadcastAppend();
     this.maybeCommitSingle();
-    return { index, term: this.term };
+    return { index, term: this.#term };
   }
 
   /** A config entry is being applied: from now on this node uses the membership it carries. */
@@ -248,8 +269,8 @@ export class RaftCore {
     } catch {
       return; // a malformed config entry changes nothing (the leader never proposes one)
     }
-    this.membership = next;
-    if (this.role !== "leader") return;
+    this.#membership = next;
+    if (this.#role !== "leader") return;
     for (const p of this.peers()) {
       if (!this.progress.has(p)) {
         const pr = new Progress(this.log.lastIndex() + 1);
@@ -264,7 +285,7 @@ export class RaftCore {
     if (!this.isVoter(this.id)) {
       // A leader removed from the voters steps down; the others elect a new one.
       this.handOverOnRemoval();
-      this.becomeFollower(this.term, NONE);
+      this.becomeFollower(this.#term, NONE);
       return;
     }
     if (this.maybeCommit()) this.broadcastAppend(true);
@@ -291,7 +312,7 @@ export class RaftCore {
     }
     // It must hold every committed entry (the removal included) to be able to win.
     if (to !== NONE && best >= this.log.committed)
-      this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
+      this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.#term });
   }
 
   /**
@@ -299,14 +320,14 @@ export class RaftCore {
    * requestId (index 0 means it failed: leadership lost or unknown).
    */
   readIndex(requestId: number): void {
-    if (this.role === "leader") {
+    if (this.#role === "leader") {
       this.leaderReadIndex(requestId, NONE);
-    } else if (this.leader !== NONE) {
+    } else if (this.#leader !== NONE) {
       this.forwardedReads.set(requestId, 0);
       this.send<ReadIndexRequest>({
         type: "readIndex",
-        to: this.leader,
-        term: this.term,
+        to: this.#leader,
+        term: this.#term,
         requestId,
       });
     } else {
@@ -316,13 +337,13 @@ export class RaftCore {
 
   /** Start moving leadership to `to` (TimeoutNow once it has caught up). */
   transferLeadership(to: NodeId): void {
-    if (this.role !== "leader") throw new NotLeaderError(this.leader);
+    if (this.#role !== "leader") throw new NotLeaderError(this.#leader);
     if (to === this.id || !this.isVoter(to)) throw new Error(`cannot transfer leadership to ${to}`);
     this.transferee = to;
     this.electionElapsed = 0;
     const pr = this.progress.get(to)!;
     if (pr.match === this.log.lastIndex())
-      this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.term });
+      this.send<TimeoutNow>({ type: "timeoutNow", to, term: this.#term });
     else this.sendAppend(to);
   }
 
@@ -342,8 +363,8 @@ export class RaftCore {
    * followers refuse while they still hear from the leader; a heartbeat restores the leader.
    */
   reportPeerDown(peer: NodeId): void {
-    if (this.role === "leader" || peer === this.id || peer !== this.leader) return;
-    this.leader = NONE;
+    if (this.#role === "leader" || peer === this.id || peer !== this.#leader) return;
+    this.#leader = NONE;
     this.electionElapsed = Math.max(this.electionElapsed, this.cfg.electionTicks);
   }
 
@@ -353,7 +374,7 @@ export class RaftCore {
    */
   reportSnapshotFailure(to: NodeId): void {
     const pr = this.progress.get(to);
-    if (this.role !== "leader" || pr?.state !== "snapshot") return;
+    if (this.#role !== "leader" || pr?.state !== "snapshot") return;
     pr.becomeProbe();
     this.sendAppend(to);
   }
@@ -365,7 +386,7 @@ export class RaftCore {
    */
   reportSnapshotProgress(to: NodeId): void {
     const pr = this.progress.get(to);
-    if (this.role === "leader" && pr?.state === "snapshot") pr.snapshotTicks = 0;
+    if (this.#role === "leader" && pr?.state === "snapshot") pr.snapshotTicks = 0;
   }
 
   /**
@@ -377,7 +398,7 @@ export class RaftCore {
     const { index, term } = m.snapshot.meta;
     return (
       m.to === this.id &&
-      m.term >= this.term &&
+      m.term >= this.#term &&
       index > this.log.committed &&
       !this.log.matchTerm(index, term)
     );
@@ -385,11 +406,11 @@ export class RaftCore {
 
   step(m: Message): void {
     if (m.to !== this.id) return;
-    if (m.term > this.term) {
+    if (m.term > this.#term) {
       if (m.type === "vote") {
         const inLease =
           this.cfg.checkQuorum &&
-          this.leader !== NONE &&
+          this.#leader !== NONE &&
           this.electionElapsed < this.cfg.electionTicks;
         if (inLease && !m.transfer) return; // a healthy leader exists: ignore a disruptive candidate
       }
@@ -402,7 +423,7 @@ export class RaftCore {
           m.type === "append" || m.type === "heartbeat" || m.type === "snapshot" ? m.from : NONE;
         this.becomeFollower(m.term, leader);
       }
-    } else if (m.term < this.term) {
+    } else if (m.term < this.#term) {
       if (
         (this.cfg.checkQuorum || this.cfg.preVote) &&
         (m.type === "append" || m.type === "heartbeat")
@@ -411,7 +432,7 @@ export class RaftCore {
         this.send<AppendResponse>({
           type: "appendResp",
           to: m.from,
-          term: this.term,
+          term: this.#term,
           success: false,
           index: 0,
           hintIndex: 0,
@@ -421,7 +442,7 @@ export class RaftCore {
         this.send<VoteResponse>({
           type: "voteResp",
           to: m.from,
-          term: this.term,
+          term: this.#term,
           pre: true,
           granted: false,
         });
@@ -445,15 +466,15 @@ export class RaftCore {
       case "heartbeatResp":
         return this.handleHeartbeatResponse(m);
       case "timeoutNow":
-        if (this.role !== "leader" && this.isVoter(this.id)) this.campaign("transfer");
+        if (this.#role !== "leader" && this.isVoter(this.id)) this.campaign("transfer");
         return;
       case "readIndex":
-        if (this.role === "leader") this.leaderReadIndex(m.requestId, m.from);
+        if (this.#role === "leader") this.leaderReadIndex(m.requestId, m.from);
         else
           this.send<ReadIndexResponse>({
             type: "readIndexResp",
             to: m.from,
-            term: this.term,
+            term: this.#term,
             requestId: m.requestId,
             index: 0,
           });
@@ -469,14 +490,14 @@ export class RaftCore {
 
   private campaign(kind: "pre" | "real" | "transfer"): void {
     if (kind === "pre") {
-      this.role = "precandidate";
-      this.leader = NONE;
+      this.#role = "precandidate";
+      this.#leader = NONE;
       this.failForwardedReads();
     } else {
       this.becomeCandidate();
     }
     const pre = kind === "pre";
-    const term = pre ? this.term + 1 : this.term;
+    const term = pre ? this.#term + 1 : this.#term;
     this.votes = new Map([[this.id, true]]);
     if (this.tally() === "won") {
       if (pre) this.campaign("real");
@@ -503,19 +524,19 @@ export class RaftCore {
       (m.lastTerm === this.log.lastTerm() && m.lastIndex >= this.log.lastIndex());
     // A PreVote for a later term can be granted whatever our vote in this one.
     const canVote =
-      this.vote === m.from ||
-      (this.vote === NONE && this.leader === NONE) ||
-      (m.pre && m.term > this.term);
+      this.#vote === m.from ||
+      (this.#vote === NONE && this.#leader === NONE) ||
+      (m.pre && m.term > this.#term);
     const granted = canVote && upToDate;
     if (granted && !m.pre) {
-      this.vote = m.from;
+      this.#vote = m.from;
       this.electionElapsed = 0;
     }
     // A granted PreVote answers with the candidate's term so it can count it.
     this.send<VoteResponse>({
       type: "voteResp",
       to: m.from,
-      term: granted && m.pre ? m.term : this.term,
+      term: granted && m.pre ? m.term : this.#term,
       pre: m.pre,
       granted,
     });
@@ -523,14 +544,14 @@ export class RaftCore {
 
   private handleVoteResponse(m: VoteResponse): void {
     const expected = m.pre ? "precandidate" : "candidate";
-    if (this.role !== expected || !this.isVoter(m.from)) return;
+    if (this.#role !== expected || !this.isVoter(m.from)) return;
     if (!this.votes.has(m.from)) this.votes.set(m.from, m.granted);
     const result = this.tally();
     if (result === "won") {
       if (m.pre) this.campaign("real");
       else this.becomeLeader();
     } else if (result === "lost") {
-      this.becomeFollower(this.term, NONE);
+      this.becomeFollower(this.#term, NONE);
     }
   }
 
@@ -539,26 +560,26 @@ export class RaftCore {
   }
 
   private becomeFollower(term: number, leader: NodeId): void {
-    const wasLeader = this.role === "leader";
+    const wasLeader = this.#role === "leader";
     // An answer to a forwarded read comes from the leader of the term it was asked in.
-    if (leader !== this.leader || term > this.term) this.failForwardedReads();
-    if (term > this.term) {
-      this.term = term;
-      this.vote = NONE;
+    if (leader !== this.#leader || term > this.#term) this.failForwardedReads();
+    if (term > this.#term) {
+      this.#term = term;
+      this.#vote = NONE;
     }
-    this.role = "follower";
-    this.leader = leader;
+    this.#role = "follower";
+    this.#leader = leader;
     this.electionElapsed = 0;
     this.resetElectionTimer();
     if (wasLeader) this.abandonLeadership();
   }
 
   private becomeCandidate(): void {
-    const wasLeader = this.role === "leader";
-    this.role = "candidate";
-    this.term += 1;
-    this.vote = this.id;
-    this.leader = NONE;
+    const wasLeader = this.#role === "leader";
+    this.#role = "candidate";
+    this.#term += 1;
+    this.#vote = this.id;
+    this.#leader = NONE;
     this.electionElapsed = 0;
     this.resetElectionTimer();
     this.failForwardedReads();
@@ -566,8 +587,8 @@ export class RaftCore {
   }
 
   private becomeLeader(): void {
-    this.role = "leader";
-    this.leader = this.id;
+    this.#role = "leader";
+    this.#leader = this.id;
     this.electionElapsed = 0;
     this.heartbeatElapsed = 0;
     this.transferee = NONE;
@@ -580,7 +601,7 @@ export class RaftCore {
     this.readOnly.resetAcks();
     // The no-op lets the leader commit entries of earlier terms and start serving reads.
     this.log.append([
-      { term: this.term, index: this.log.lastIndex() + 1, kind: "noop", data: new Uint8Array(0) },
+      { term: this.#term, index: this.log.lastIndex() + 1, kind: "noop", data: new Uint8Array(0) },
     ]);
     this.pendingConfIndex = this.log.lastIndex();
     this.leadIndex = this.pendingConfIndex;
@@ -599,7 +620,7 @@ export class RaftCore {
       this.send<ReadIndexResponse>({
         type: "readIndexResp",
         to: from,
-        term: this.term,
+        term: this.#term,
         requestId,
         index: 0,
       });
@@ -630,15 +651,15 @@ export class RaftCore {
 
   private handleAppend(m: AppendRequest): void {
     this.electionElapsed = 0;
-    this.leader = m.from;
-    if (this.role !== "follower") this.becomeFollower(m.term, m.from);
+    this.#leader = m.from;
+    if (this.#role !== "follower") this.becomeFollower(m.term, m.from);
     const log = this.log;
     if (m.prevIndex < log.committed) {
       // Everything up to our commit index already matches the leader's log.
       this.send<AppendResponse>({
         type: "appendResp",
         to: m.from,
-        term: this.term,
+        term: this.#term,
         success: true,
         index: log.committed,
         hintIndex: 0,
@@ -653,7 +674,7 @@ export class RaftCore {
       this.send<AppendResponse>({
         type: "appendResp",
         to: m.from,
-        term: this.term,
+        term: this.#term,
         success: true,
         index: lastNew,
         hintIndex: 0,
@@ -665,7 +686,7 @@ export class RaftCore {
     this.send<AppendResponse>({
       type: "appendResp",
       to: m.from,
-      term: this.term,
+      term: this.#term,
       success: false,
       index: m.prevIndex,
       hintIndex: hint.index,
@@ -675,29 +696,29 @@ export class RaftCore {
 
   private handleHeartbeat(m: Heartbeat): void {
     this.electionElapsed = 0;
-    this.leader = m.from;
-    if (this.role !== "follower") this.becomeFollower(m.term, m.from);
+    this.#leader = m.from;
+    if (this.#role !== "follower") this.becomeFollower(m.term, m.from);
     // The leader sends min(our match, its commit), so this never commits a divergent entry.
     this.log.commitTo(Math.min(m.commit, this.log.lastIndex()));
     this.send<HeartbeatResponse>({
       type: "heartbeatResp",
       to: m.from,
-      term: this.term,
+      term: this.#term,
       round: m.round,
     });
   }
 
   private handleSnapshot(m: InstallSnapshot): void {
     this.electionElapsed = 0;
-    this.leader = m.from;
-    if (this.role !== "follower") this.becomeFollower(m.term, m.from);
+    this.#leader = m.from;
+    if (this.#role !== "follower") this.becomeFollower(m.term, m.from);
     const meta = m.snapshot.meta;
     const log = this.log;
     if (meta.index <= log.committed) {
       this.send<AppendResponse>({
         type: "appendResp",
         to: m.from,
-        term: this.term,
+        term: this.#term,
         success: true,
         index: log.committed,
         hintIndex: 0,
@@ -710,7 +731,7 @@ export class RaftCore {
       log.commitTo(meta.index);
     } else {
       log.restore(meta.index, meta.term);
-      this.membership = meta.membership;
+      this.#membership = meta.membership;
       this.pendingSnapshot = m.snapshot;
       this.latestSnapshot = m.snapshot;
     }
@@ -719,7 +740,7 @@ export class RaftCore {
     this.send<AppendResponse>({
       type: "appendResp",
       to: m.from,
-      term: this.term,
+      term: this.#term,
       success: true,
       index: meta.index,
       hintIndex: 0,
@@ -730,7 +751,7 @@ export class RaftCore {
   // ---------------------------------------------------------------- leader side
 
   private handleAppendResponse(m: AppendResponse): void {
-    if (this.role !== "leader") return;
+    if (this.#role !== "leader") return;
     const pr = this.progress.get(m.from);
     if (!pr) return;
     pr.recentActive = true;
@@ -750,7 +771,7 @@ export class RaftCore {
     if (moved) {
       if (this.maybeCommit()) this.broadcastAppend(true);
       if (m.from === this.transferee && pr.match === this.log.lastIndex()) {
-        this.send<TimeoutNow>({ type: "timeoutNow", to: m.from, term: this.term });
+        this.send<TimeoutNow>({ type: "timeoutNow", to: m.from, term: this.#term });
       }
     }
     // Keep the window full.
@@ -760,7 +781,7 @@ export class RaftCore {
   }
 
   private handleHeartbeatResponse(m: HeartbeatResponse): void {
-    if (this.role !== "leader") return;
+    if (this.#role !== "leader") return;
     const pr = this.progress.get(m.from);
     if (!pr) return;
     pr.recentActive = true;
@@ -801,7 +822,7 @@ export class RaftCore {
       const snap = this.latestSnapshot;
       if (!snap) return false;
       pr.becomeSnapshot(snap.meta.index);
-      this.send<InstallSnapshot>({ type: "snapshot", to, term: this.term, snapshot: snap });
+      this.send<InstallSnapshot>({ type: "snapshot", to, term: this.#term, snapshot: snap });
       return true;
     }
     const entries = this.log.slice(pr.next, this.log.lastIndex(), this.cfg.maxBytesPerAppend);
@@ -809,7 +830,7 @@ export class RaftCore {
     this.send<AppendRequest>({
       type: "append",
       to,
-      term: this.term,
+      term: this.#term,
       prevIndex,
       prevTerm,
       entries,
@@ -828,7 +849,7 @@ export class RaftCore {
       this.send<Heartbeat>({
         type: "heartbeat",
         to: p,
-        term: this.term,
+        term: this.#term,
         commit: Math.min(pr.match, this.log.committed),
         round,
       });
@@ -840,7 +861,7 @@ export class RaftCore {
     const candidate = quorumValue(this.voters(), (v) =>
       v === this.id ? this.log.stableIndex : (this.progress.get(v)?.match ?? 0),
     );
-    if (candidate > this.log.committed && this.log.term(candidate) === this.term) {
+    if (candidate > this.log.committed && this.log.term(candidate) === this.#term) {
       this.log.commitTo(candidate);
       this.onCommitAdvanced();
       return true;
@@ -859,7 +880,7 @@ export class RaftCore {
   }
 
   private committedInTerm(): boolean {
-    return this.log.term(this.log.committed) === this.term;
+    return this.log.term(this.log.committed) === this.#term;
   }
 
   private leaderReadIndex(requestId: number, from: NodeId): void {
@@ -879,7 +900,7 @@ export class RaftCore {
         this.send<ReadIndexResponse>({
           type: "readIndexResp",
           to: r.from,
-          term: this.term,
+          term: this.#term,
           requestId: r.requestId,
           index: r.index,
         });
@@ -893,11 +914,11 @@ export class RaftCore {
   }
 
   hardState(): HardState {
-    return { term: this.term, vote: this.vote, commit: this.log.committed };
+    return { term: this.#term, vote: this.#vote, commit: this.log.committed };
   }
 
   softState(): SoftState {
-    return { role: this.role, leader: this.leader, term: this.term };
+    return { role: this.#role, leader: this.#leader, term: this.#term };
   }
 
   hasReady(): boolean {
@@ -961,7 +982,7 @@ export class RaftCore {
    */
   private canGoEarly(m: Message): boolean {
     return (
-      this.role === "leader" &&
+      this.#role === "leader" &&
       m.term === this.persisted.term &&
       (m.type === "append" ||
         m.type === "heartbeat" ||
@@ -975,7 +996,7 @@ export class RaftCore {
    * while a batch is out, between ready() and advance(); the rest wait for the next ready().
    */
   takeEarlyMessages(): Message[] {
-    if (this.role !== "leader" || this.msgs.length === 0) return [];
+    if (this.#role !== "leader" || this.msgs.length === 0) return [];
     const early: Message[] = [];
     const rest: Message[] = [];
     for (const m of this.msgs) (this.canGoEarly(m) ? early : rest).push(m);
@@ -994,21 +1015,21 @@ export class RaftCore {
       this.log.applied = Math.max(this.log.applied, rd.committed[rd.committed.length - 1]!.index);
     if (rd.snapshot) this.log.applied = Math.max(this.log.applied, rd.snapshot.meta.index);
     // Our own entries count toward commit only now that they are durable.
-    if (this.role === "leader" && last && this.maybeCommit()) this.broadcastAppend(true);
+    if (this.#role === "leader" && last && this.maybeCommit()) this.broadcastAppend(true);
   }
 
   // ---------------------------------------------------------------- membership helpers
 
   voters(): readonly NodeId[] {
-    return this.membership.voters;
+    return this.#membership.voters;
   }
 
   private peers(): NodeId[] {
-    return [...this.membership.voters, ...this.membership.learners].filter((p) => p !== this.id);
+    return [...this.#membership.voters, ...this.#membership.learners].filter((p) => p !== this.id);
   }
 
   private isVoter(id: NodeId): boolean {
-    return this.membership.voters.includes(id);
+    return this.#membership.voters.includes(id);
   }
 
   /** For status reporting: follower progress as seen by the leader. */
@@ -1026,11 +1047,11 @@ export class RaftCore {
    * lead. Once it is applied, the applied state holds every entry an earlier leader committed.
    */
   get leadershipIndex(): number {
-    return this.role === "leader" ? this.leadIndex : 0;
+    return this.#role === "leader" ? this.leadIndex : 0;
   }
 
   status(): RaftStatus {
-    const m = this.membership;
+    const m = this.#membership;
     const membership: Membership = {
       voters: [...m.voters],
       learners: [...m.learners],
@@ -1044,7 +1065,7 @@ export class RaftCore {
       ...(m.retired ? { retired: [...m.retired] } : {}),
     };
     const progress: PeerProgress[] = [];
-    if (this.role === "leader") {
+    if (this.#role === "leader") {
       for (const [id, pr] of this.progress) {
         progress.push({
           id,
@@ -1061,10 +1082,10 @@ export class RaftCore {
     }
     return {
       id: this.id,
-      term: this.term,
-      vote: this.vote,
-      role: this.role,
-      leader: this.leader,
+      term: this.#term,
+      vote: this.#vote,
+      role: this.#role,
+      leader: this.#leader,
       commit: this.log.committed,
       applied: this.log.applied,
       lastIndex: this.log.lastIndex(),
@@ -1073,7 +1094,7 @@ export class RaftCore {
       snapshot: { index: this.log.offset, term: this.log.offsetTerm },
       membership,
       progress,
-      transferee: this.role === "leader" ? this.transferee : NONE,
+      transferee: this.#role === "leader" ? this.transferee : NONE,
     };
   }
 }

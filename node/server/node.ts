@@ -223,7 +223,7 @@ export class PalisadeNode {
     // A joining node knows no members until the leader's entries arrive: until then any
     // node certificate of the cluster CA may send as the id it names.
     const isMember = (id: number): boolean => {
-      const { voters, learners } = this.host.driver.core.status().membership;
+      const { voters, learners } = this.host.raftStatus().membership;
       return (
         (voters.length === 0 && learners.length === 0) ||
         voters.includes(id) ||
@@ -305,7 +305,8 @@ export class PalisadeNode {
         random: new SeededRandom(randomInt(0, 2 ** 32 - 1)),
         newRequestId: () => randomUUID(),
         defer: (fn) => setImmediate(fn),
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        // Unreferenced: a deadline that lost its race must not keep a stopping process alive.
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
         logger: log,
         storage: timedStorage(storage, (seconds) => metrics.fsync(seconds), monotonicMs),
         transport,

@@ -260,4 +260,25 @@ describe("Driver", () => {
     );
     expect(core.progressOf(2)?.state).toBe("probe");
   });
+
+  it("wakes a soft-state wait when the reported state satisfies it, and ends cancelled or stopped waits with false", async () => {
+    const { driver } = follower();
+    const knowsLeader = driver.whenSoftState((soft) => soft.leader === 1 && soft.term === 2);
+    const cancelled = driver.whenSoftState((soft) => soft.role === "leader");
+    const stopped = driver.whenSoftState((soft) => soft.role === "leader");
+    const already = driver.whenSoftState((soft) => soft.role === "follower");
+    expect(await already.held).toBe(true);
+    cancelled.cancel();
+    expect(await cancelled.held).toBe(false);
+    let woke = false;
+    void knowsLeader.held.then(() => (woke = true));
+    await settle();
+    expect(woke).toBe(false);
+    driver.receive(append(0, [], 0));
+    expect(await knowsLeader.held).toBe(true);
+    expect(driver.softState).toMatchObject({ role: "follower", leader: 1, term: 2 });
+    driver.stop();
+    expect(await stopped.held).toBe(false);
+    expect(await driver.whenSoftState(() => false).held).toBe(false);
+  });
 });
