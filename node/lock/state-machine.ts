@@ -231,7 +231,9 @@ export class LockStateMachine {
   }
 
   private advanceTo(index: number): void {
-    if (!Number.isSafeInteger(index) || index <= this.applied || index > MAX_INDEX) {
+    // The driver hands over every index in order (no-ops and membership changes as skips),
+    // so a gap or a repeat is a bug upstream, not something to paper over.
+    if (index !== this.applied + 1 || index > MAX_INDEX) {
       throw new RangeError(`entry ${index} applied out of order (applied index ${this.applied})`);
     }
     this.applied = index;

@@ -584,12 +584,16 @@ describe("bad input and limits", () => {
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
-  it("throws on an entry applied out of order", () => {
+  it("throws on an entry applied out of order, twice, or after a gap", () => {
     const m = new LockStateMachine();
-    m.skip(5);
-    expect(() => m.skip(5)).toThrow(RangeError);
-    expect(() => m.apply(3, { type: "revoke", lock: "x", token: 1n, wallMs: 0 })).toThrow(
+    expect(() => m.skip(2)).toThrow(/entry 2 applied out of order \(applied index 0\)/);
+    m.skip(1);
+    expect(() => m.skip(1)).toThrow(RangeError);
+    expect(() => m.skip(3)).toThrow(RangeError);
+    expect(() => m.apply(0, { type: "revoke", lock: "x", token: 1n, wallMs: 0 })).toThrow(
       RangeError,
     );
+    m.skip(2);
+    expect(m.appliedIndex).toBe(2);
   });
 });
