@@ -19,6 +19,7 @@ import {
   type WireRequestOf,
 } from "../proto/lock-calls.ts";
 import { packFrame } from "../proto/stream-frames.ts";
+import { TurnBatcher } from "../proto/turn-batcher.ts";
 import {
   STREAM_MAX_FRAME_BYTES,
   STREAM_MAX_REQUEST_BYTES,
@@ -61,9 +62,11 @@ const IDLE_CLOSE_MS = 2_000;
 export class CallStream {
   private call: Duplex | null = null;
   private readonly pending = new Map<string, Pending>();
-  /** Requests encoded and not yet sent. */
-  private outbox: Uint8Array[] = [];
-  private flushScheduled = false;
+  /** Requests encoded and not yet sent: this turn's go out together. */
+  private readonly outbox = new TurnBatcher<Uint8Array>(
+    (flush) => setImmediate(flush),
+    (requests) => this.write(requests),
+  );
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -134,22 +137,16 @@ export class CallStream {
   }
 
   private queue(request: Uint8Array): void {
-    this.outbox.push(request);
     if (this.idleTimer !== null) {
       clearTimeout(this.idleTimer);
       this.idleTimer = null;
     }
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    this.outbox.add(request);
   }
 
   /** Sends this turn's requests, in frames within a node's limits (opening the stream if needed). */
-  private flush(): void {
-    this.flushScheduled = false;
-    if (this.closed || this.outbox.length === 0) return;
-    const requests = this.outbox;
-    this.outbox = [];
+  private write(requests: readonly Uint8Array[]): void {
+    if (this.closed) return;
     const call = this.open();
     for (let at = 0; at < requests.length;) {
       const { frame, next } = packFrame(
@@ -216,7 +213,7 @@ export class CallStream {
     if (this.pending.size > 0 || this.call === null || this.idleTimer !== null) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.pending.size > 0 || this.outbox.length > 0 || this.call === null) return;
+      if (this.pending.size > 0 || this.outbox.size > 0 || this.call === null) return;
       const call = this.call;
       this.call = null;
       call.end();

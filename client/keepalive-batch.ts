@@ -6,6 +6,7 @@
 // SessionNotFoundError, or the failure of the whole request when no leader answered in time.
 import { status as Status } from "@grpc/grpc-js";
 import { MAX_KEEPALIVE_SESSION_IDS } from "../proto/limits.ts";
+import { TurnBatcher } from "../proto/turn-batcher.ts";
 import type { ClientClock } from "./clock.ts";
 import { PalisadeError, SessionNotFoundError } from "./errors.ts";
 import type { CallOptions, LockApi } from "./lock-api.ts";
@@ -97,30 +98,26 @@ export function combinedOptions(members: readonly { options: CallOptions }[]): C
 }
 
 export class KeepaliveBatcher implements KeepAliveSender {
-  private waiting: Member[] = [];
-  private scheduled = false;
+  private readonly waiting: TurnBatcher<Member>;
 
   constructor(
     private readonly api: LockApi,
-    private readonly clock: ClientClock,
-  ) {}
+    clock: ClientClock,
+  ) {
+    this.waiting = new TurnBatcher(
+      (flush) => clock.setTimeout(flush, 0),
+      (members) => {
+        for (let i = 0; i < members.length; i += MAX_SESSIONS_PER_REQUEST)
+          void this.send(members.slice(i, i + MAX_SESSIONS_PER_REQUEST));
+      },
+    );
+  }
 
   /** Resolves once the leader acknowledged this session's keepalive. */
   keepAlive(sessionId: bigint, options: CallOptions = {}): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ id: sessionId, options, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      this.clock.setTimeout(() => this.flush(), 0);
-    });
-  }
-
-  private flush(): void {
-    this.scheduled = false;
-    const members = this.waiting;
-    this.waiting = [];
-    for (let i = 0; i < members.length; i += MAX_SESSIONS_PER_REQUEST)
-      void this.send(members.slice(i, i + MAX_SESSIONS_PER_REQUEST));
+    return new Promise<void>((resolve, reject) =>
+      this.waiting.add({ id: sessionId, options, resolve, reject }),
+    );
   }
 
   private async send(members: Member[]): Promise<void> {

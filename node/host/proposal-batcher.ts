@@ -4,6 +4,8 @@
 // acknowledgements and N commit updates; gathered, they travel as one append with N
 // entries. The order of the proposals is kept, and each still gets its own result.
 
+import { TurnBatcher } from "../../proto/turn-batcher.ts";
+
 /** Proposes commands in order; one promise per command (see Driver.propose). */
 export type ProposeMany<R> = (data: readonly Uint8Array[]) => Array<Promise<R>>;
 
@@ -14,8 +16,7 @@ interface Waiting<R> {
 }
 
 export class ProposalBatcher<R> {
-  private waiting: Waiting<R>[] = [];
-  private scheduled = false;
+  private readonly waiting: TurnBatcher<Waiting<R>>;
 
   /**
    * @param propose where gathered proposals go
@@ -23,25 +24,22 @@ export class ProposalBatcher<R> {
    */
   constructor(
     private readonly propose: ProposeMany<R>,
-    private readonly defer: (flush: () => void) => void,
-  ) {}
+    defer: (flush: () => void) => void,
+  ) {
+    this.waiting = new TurnBatcher(defer, (batch) => this.proposeAll(batch));
+  }
 
   /** Queues one command; settles as Driver.propose would for it alone. */
   submit(data: Uint8Array): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      this.waiting.push({ data, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      this.defer(() => this.flush());
-    });
+    return new Promise<R>((resolve, reject) => this.waiting.add({ data, resolve, reject }));
   }
 
   /** Proposes everything queued now. */
   flush(): void {
-    this.scheduled = false;
-    const batch = this.waiting;
-    this.waiting = [];
-    if (batch.length === 0) return;
+    this.waiting.flushNow();
+  }
+
+  private proposeAll(batch: readonly Waiting<R>[]): void {
     let results: Array<Promise<R>>;
     try {
       results = this.propose(batch.map((w) => w.data));
