@@ -7,6 +7,7 @@ import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition } from "../../proto/grpc.ts";
 import { packFrame } from "../../proto/stream-frames.ts";
 import { MAX_KEEPALIVE_SESSION_IDS, STREAM_MAX_FRAME_BYTES, toU64 } from "../../proto/wire.ts";
+import { DEFAULT_RAFT } from "../../node/config/defaults.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 import { RawLockApi } from "./raw.ts";
 
@@ -19,7 +20,12 @@ let cluster: Cluster;
 let raw: RawLockApi;
 
 beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+  // The shipped election timing, not the harness's fast one (200 ms): these tests claim a
+  // flood leaves the leader leading as deployed, and on two shared cores a 200 ms timeout
+  // also fires when other processes, not the flood, hold the CPU. How the node splits a
+  // flood's work across turns is checked by count in the stream's unit tests.
+  const { tickMs, electionTicks, heartbeatTicks } = DEFAULT_RAFT;
+  cluster = await startCluster({ nodes: 3, raft: { tickMs, electionTicks, heartbeatTicks } });
   raw = new RawLockApi(cluster.endpoints);
 });
 
