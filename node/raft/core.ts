@@ -11,12 +11,11 @@
 import { RaftLog } from "./log.ts";
 import {
   changeMembership,
-  decodeMembership,
-  encodeMembership,
   MembershipError,
   type MemberAddress,
   type MembershipChange,
 } from "./membership.ts";
+import { decodeMembership, encodeMembership } from "./membership-codec.ts";
 import { Progress, type ProgressState } from "./progress.ts";
 import { hasQuorum, quorumValue, voteResult, type VoteResult } from "./quorum.ts";
 import { ReadOnly } from "./read-only.ts";

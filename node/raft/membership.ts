@@ -45,48 +45,6 @@ export function changeMembership(m: Membership, change: MembershipChange): Membe
   }
 }
 
-/** Config entries carry the whole resulting membership as JSON. */
-export function encodeMembership(m: Membership): Uint8Array {
-  return new TextEncoder().encode(
-    JSON.stringify({
-      voters: m.voters,
-      learners: m.learners,
-      ...(m.addresses ? { addresses: m.addresses } : {}),
-      ...(m.retired && m.retired.length > 0 ? { retired: m.retired } : {}),
-    }),
-  );
-}
-
-export function decodeMembership(data: Uint8Array): Membership {
-  const raw: unknown = JSON.parse(new TextDecoder().decode(data));
-  if (typeof raw !== "object" || raw === null)
-    throw new MembershipError("config entry is not an object");
-  const r = raw as { voters?: unknown; learners?: unknown; addresses?: unknown; retired?: unknown };
-  const ids = (v: unknown, what: string): NodeId[] => {
-    if (!Array.isArray(v) || !v.every((x) => Number.isSafeInteger(x) && (x as number) > 0)) {
-      throw new MembershipError(`config entry ${what} must be a list of node ids`);
-    }
-    return v as NodeId[];
-  };
-  let m: Membership = { voters: ids(r.voters, "voters"), learners: ids(r.learners, "learners") };
-  if (r.addresses !== undefined) m = { ...m, addresses: parseAddresses(r.addresses) };
-  if (r.retired !== undefined) m = { ...m, retired: ids(r.retired, "retired") };
-  return m;
-}
-
-function parseAddresses(v: unknown): Readonly<Record<string, MemberAddress>> {
-  if (typeof v !== "object" || v === null)
-    throw new MembershipError("config entry addresses must be an object");
-  const out: Record<string, MemberAddress> = {};
-  for (const [k, a] of Object.entries(v as Record<string, unknown>)) {
-    const x = a as { peer?: unknown; client?: unknown };
-    if (typeof x?.peer !== "string" || typeof x?.client !== "string")
-      throw new MembershipError(`config entry address of ${k} is malformed`);
-    out[k] = { peer: x.peer, client: x.client };
-  }
-  return out;
-}
-
 export interface MemberAddress {
   readonly peer: string;
   readonly client: string;

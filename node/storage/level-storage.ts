@@ -58,7 +58,7 @@ import {
 } from "./snapshot-files.ts";
 
 /** On-disk format written by this code; a directory in another format is refused. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 export const LEVELDB_DIR = "leveldb";
 export const SNAPSHOT_DIR = "snapshots";

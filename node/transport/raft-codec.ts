@@ -8,12 +8,12 @@ import { CodecError, toU64, u64ToNumber, type U64Input } from "../../proto/wire.
 import type {
   Entry,
   EntryKind,
-  Membership,
   Message,
   NodeId,
   Snapshot,
   InstallSnapshot,
 } from "../raft/types.ts";
+import { membershipFromWire, membershipToWire } from "../raft/membership-codec.ts";
 
 const pb = palisade.v1;
 /**
@@ -78,37 +78,6 @@ function entryFromWire(wire: WireEntry): Entry {
     kind: entryKindFromWire(wire.kind),
     data: plainBytes(wire.data),
   };
-}
-
-function membershipToWire(membership: Membership): palisade.v1.Membership.$Properties {
-  return {
-    voters: membership.voters.map((id) => toU64(id, "voter")),
-    learners: membership.learners.map((id) => toU64(id, "learner")),
-    addresses: Object.entries(membership.addresses ?? {}).map(([id, a]) => ({
-      id: toU64(Number(id), "address.id"),
-      peer: a.peer,
-      client: a.client,
-    })),
-    retired: (membership.retired ?? []).map((id) => toU64(id, "retired")),
-  };
-}
-
-function membershipFromWire(wire: palisade.v1.Membership.$Properties): Membership {
-  let m: Membership = {
-    voters: (wire.voters ?? []).map((id) => nodeIdFrom(id, "voter")),
-    learners: (wire.learners ?? []).map((id) => nodeIdFrom(id, "learner")),
-  };
-  const retired = (wire.retired ?? []).map((id) => nodeIdFrom(id, "retired"));
-  if (retired.length > 0) m = { ...m, retired };
-  const list = wire.addresses ?? [];
-  if (list.length === 0) return m;
-  const addresses: Record<string, { peer: string; client: string }> = {};
-  for (const a of list)
-    addresses[String(nodeIdFrom(a.id, "address.id"))] = {
-      peer: a.peer ?? "",
-      client: a.client ?? "",
-    };
-  return { ...m, addresses };
 }
 
 function snapshotToWire(snapshot: Snapshot): palisade.v1.InstallSnapshot.$Properties {

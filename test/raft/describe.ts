@@ -2,7 +2,7 @@
 // status: what the golden interaction files show. A change in what the core does shows up
 // as a diff of these lines, so keep the formats fixed.
 import type { PeerProgress, RaftStatus } from "../../node/raft/core.ts";
-import { decodeMembership } from "../../node/raft/membership.ts";
+import { decodeMembership } from "../../node/raft/membership-codec.ts";
 import type {
   Entry,
   Membership,

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { changeMembership } from "../../../node/raft/membership.ts";
 import {
-  changeMembership,
   decodeMembership,
   encodeMembership,
-} from "../../../node/raft/membership.ts";
+  membershipToWire,
+} from "../../../node/raft/membership-codec.ts";
+import { palisade } from "../../../proto/gen/palisade.js";
+import { toU64 } from "../../../proto/wire.ts";
 
 describe("single-server membership changes", () => {
   const three = { voters: [1, 2, 3], learners: [] };
@@ -33,17 +36,21 @@ describe("single-server membership changes", () => {
     );
   });
 
-  it("round-trips through a config entry and rejects malformed ones", () => {
+  it("round-trips through a config entry in the wire's encoding, and rejects malformed ones", () => {
     const m = {
       voters: [2, 3, 4],
       learners: [5],
       retired: [1],
       addresses: { "4": { peer: "h:1", client: "h:2" } },
     };
-    expect(decodeMembership(encodeMembership(m))).toEqual(m);
-    expect(() =>
-      decodeMembership(new TextEncoder().encode('{"voters":[0],"learners":[]}')),
-    ).toThrow(/node ids/);
-    expect(() => decodeMembership(new TextEncoder().encode("[]"))).toThrow();
+    const bytes = encodeMembership(m);
+    expect(bytes).toEqual(palisade.v1.Membership.encode(membershipToWire(m)).finish());
+    expect(decodeMembership(bytes)).toEqual(m);
+    const zeroVoter = palisade.v1.Membership.encode({ voters: [toU64(0)] }).finish();
+    expect(() => decodeMembership(zeroVoter)).toThrow(/not a membership: voter: node id 0/);
+    expect(() => decodeMembership(new Uint8Array([0x0a, 0xff]))).toThrow(/not a membership/);
+    expect(() => decodeMembership(new TextEncoder().encode('{"voters":[1]}'))).toThrow(
+      /not a membership/,
+    );
   });
 });

@@ -16,7 +16,12 @@ import {
   StorageError,
 } from "../../../node/storage/errors.ts";
 import { HARD_STATE_KEY, IDENTITY_KEY, entryKey } from "../../../node/storage/keys.ts";
-import { LEVELDB_DIR, LevelStorage, SNAPSHOT_DIR } from "../../../node/storage/level-storage.ts";
+import {
+  FORMAT_VERSION,
+  LEVELDB_DIR,
+  LevelStorage,
+  SNAPSHOT_DIR,
+} from "../../../node/storage/level-storage.ts";
 import type { DiskSpaceEvent, LevelStorageOptions } from "../../../node/storage/level-storage.ts";
 import { encodeIdentity } from "../../../node/storage/records.ts";
 
@@ -121,12 +126,18 @@ describe("LevelStorage", () => {
     await withRawDb((db) =>
       db.put(
         IDENTITY_KEY,
-        encodeIdentity(IDENTITY_KEY, { clusterId: "cluster-a", nodeId: 1, formatVersion: 2 }),
+        encodeIdentity(IDENTITY_KEY, {
+          clusterId: "cluster-a",
+          nodeId: 1,
+          formatVersion: FORMAT_VERSION + 1,
+        }),
       ),
     );
     const otherFormat = await openStore().catch((e: unknown) => e);
     expect(otherFormat).toBeInstanceOf(IdentityMismatchError);
-    expect((otherFormat as Error).message).toMatch(/format version 2 on disk, this build uses 1/);
+    expect((otherFormat as Error).message).toMatch(
+      new RegExp(`format version ${FORMAT_VERSION + 1} on disk, this build uses ${FORMAT_VERSION}`),
+    );
   });
 
   it("refuses a second open of the same directory while the first is open", async () => {
