@@ -13,6 +13,7 @@ export default defineConfig({
             "test/unit/**/*.test.ts",
             "test/raft/**/*.test.ts",
             "test/lock/**/*.test.ts",
+            "test/host/**/*.test.ts",
             "test/sim/**/*.test.ts",
           ],
           testTimeout: 240_000,
