@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects that run side by side: unit and simulation tests in parallel files, tests
-// on real processes one file at a time (one cluster at a time). The integration files
-// mostly wait on their clusters, so the unit files fill the other core meanwhile.
+// Two projects: unit and simulation tests in parallel files, and tests on real processes
+// one file at a time (one cluster at a time). One vitest process runs them one after the
+// other; `npm test` runs them side by side as two processes (scripts/test-projects.mjs),
+// so the unit files fill the core the integration files leave while they wait.
 export default defineConfig({
   test: {
     projects: [

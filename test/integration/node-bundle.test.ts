@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-const bundle = new URL("../../../dist/bundle/node.mjs", import.meta.url);
+const bundle = new URL("../../dist/bundle/node.mjs", import.meta.url);
 
 describe("the node bundle", () => {
   it("is Latin-1 only, so V8 keeps its source at one byte per character", () => {
