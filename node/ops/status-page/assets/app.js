@@ -265,21 +265,28 @@ const END_WORDS = {
 /** Ends the holder did not choose. */
 const ENDED_BADLY = new Set(["sessionExpired", "revoked", "holdLimit"]);
 
+/** Reads of the open history asked so far: only the latest one's answer is shown. */
+let historyReads = 0;
+
 async function refreshHistory() {
   const section = $("history");
-  if (state.historyLock === null) {
+  const lock = state.historyLock;
+  if (lock === null) {
     section.hidden = true;
     return;
   }
   section.hidden = false;
-  setText("history-lock", state.historyLock);
+  setText("history-lock", lock);
+  const read = ++historyReads;
   let view;
   try {
-    view = await getJson(`/ui/api/history?${new URLSearchParams({ lock: state.historyLock })}`);
+    view = await getJson(`/ui/api/history?${new URLSearchParams({ lock })}`);
   } catch (error) {
-    problem("history", `history cannot be read now: ${error.message}`);
+    if (read === historyReads) problem("history", `history cannot be read now: ${error.message}`);
     return;
   }
+  // A later read (another lock opened, or a newer event) answers instead of this one.
+  if (read !== historyReads) return;
   problem("history", null);
   replaceRows(
     section.querySelector("tbody"),
@@ -469,6 +476,8 @@ function start() {
   });
   every(POLL_CLUSTER_MS, refreshCluster);
   every(POLL_LOCKS_MS, refreshLocks);
+  // The open history is read again with the locks: a failed read or a missed event heals.
+  every(POLL_LOCKS_MS, () => state.historyLock !== null && refreshHistory());
   every(POLL_SESSIONS_MS, refreshSessions);
   connectFeed();
 }
