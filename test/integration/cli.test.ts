@@ -1,19 +1,15 @@
 // palisadectl against a real cluster: the one-line acquire, JSON output and exit codes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
 import { runCtl, type Run } from "./ctl-process.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "cli-test" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 /** Runs palisadectl with the cluster's endpoints in PALISADE_ENDPOINTS. */

@@ -1,20 +1,16 @@
 // The client library across failovers: a held lock survives kill -9 of the leader with
 // the default TTL, a request retried across a failover takes effect once, and a watch
 // resumes on another node without losing or repeating events.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PalisadeClient, WatchEvent } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "failover" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 async function killLeaderAndRestart<T>(during: () => Promise<T>): Promise<T> {

@@ -3,18 +3,14 @@
 // nodes, so a session outlives the pause whenever the majority elects a new leader in
 // time, and a waiting Acquire moves to the new leader too.
 import { readdirSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LockHandle } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

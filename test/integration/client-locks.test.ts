@@ -1,7 +1,7 @@
 // The client library's lock()/withLock() against a real cluster: one grant per name per
 // client (LockBusyError), handles that release only their own grant, abandoned waits, and
 // the lost-session path.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   LockBusyError,
   LockNotAcquiredError,
@@ -9,20 +9,16 @@ import {
   type LockHandle,
   type PalisadeClient,
 } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 let other: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "first" });
   other = cluster.client({ clientName: "other" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 describe("lock() and withLock()", () => {

@@ -1,22 +1,18 @@
 // palisadectl's lock kinds against a real cluster: shared acquires, an atomic set of locks,
 // semaphore permits with their slots, holder data, a hold limit, `run` under each kind, and
 // what `lock` and `locks` show of them.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
 import { runCtl, spawnCtl, type HeldCtl, type Run } from "./ctl-process.ts";
 import { runCtlHere, runJson as json } from "./ctl-in-process.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "ctl-kinds-test" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);

@@ -5,24 +5,22 @@ import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
 import { CTL, REPO_ROOT } from "./ctl-process.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 let dir: string;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "run-test" });
   dir = mkdtempSync(join(tmpdir(), "palisade-run-"));
-});
-
-afterAll(async () => {
-  await cluster?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  return () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

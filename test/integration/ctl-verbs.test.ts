@@ -1,21 +1,17 @@
 // palisadectl against a real cluster: every verb, its --json output and the exit codes.
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
 import { CTL, REPO_ROOT, runCtl, type Run } from "./ctl-process.ts";
 import { runCtlHere, runJson as json } from "./ctl-in-process.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "ctl-test" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 /** Runs palisadectl with the cluster's endpoints in PALISADE_ENDPOINTS. */

@@ -2,7 +2,7 @@
 // typed error class, decided by the `palisade-reason` trailing metadata the node sends
 // (the enum value's name), not by the wording of the message.
 import * as grpc from "@grpc/grpc-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   InvalidArgumentError,
   LimitError,
@@ -17,7 +17,7 @@ import { Connection } from "../../client/connection.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi, type UnaryMethod } from "../../proto/grpc.ts";
 import { toU64 } from "../../proto/wire.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 import { RawLockApi } from "./raw.ts";
 
 const pb = palisade.v1;
@@ -26,19 +26,20 @@ let cluster: Cluster;
 let client: PalisadeClient;
 let raw: RawLockApi;
 
-beforeAll(async () => {
-  cluster = await startCluster({
+clusterForTests(
+  {
     nodes: 3,
     limits: { maxLocksPerSession: 2, maxWaitersPerLock: 1, maxInFlightPerSession: 8 },
-  });
-  client = cluster.client({ clientName: "reasons-test" });
-  raw = new RawLockApi(cluster.endpoints);
-});
-
-afterAll(async () => {
-  raw?.close();
-  await cluster?.stop();
-});
+  },
+  (started) => {
+    cluster = started;
+    client = cluster.client({ clientName: "reasons-test" });
+    raw = new RawLockApi(cluster.endpoints);
+    return () => {
+      raw?.close();
+    };
+  },
+);
 
 /** The error a promise rejects with (fails the test if it resolves). */
 async function refusal(promise: Promise<unknown>): Promise<unknown> {

@@ -1,19 +1,15 @@
 // Crashes on a real cluster: kill -9 the leader and a new one takes over with larger
 // tokens; a follower that was down catches up and can carry the quorum.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SessionLostError, type PalisadeClient } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "failover-test" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 /** Acquires and releases `lock` once, returning the token. */

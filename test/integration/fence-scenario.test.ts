@@ -1,20 +1,16 @@
 // The paused-client scenario end to end on real processes (three Palisade nodes, the
 // fenced-store service, two workers), with the fence on and, to show the test can tell,
 // off.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runScenario } from "../../examples/fenced-store/scenario.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 /** The workers' session TTL: only worker-1's pause outlasts it, not a loaded machine's own stalls of a worker. */
 const TTL_MS = 5_000;
 
-beforeAll(async () => {
-  cluster = await startCluster();
-});
-
-afterAll(async () => {
-  await cluster?.stop();
+clusterForTests({}, (started) => {
+  cluster = started;
 });
 
 describe("fenced store with a worker paused past its session TTL", () => {

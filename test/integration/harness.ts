@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import type { ClusterConfigInput } from "../../node/config/index.ts";
 import { PalisadeClient, type PalisadeClientOptions } from "../../client/index.ts";
 import type { NodeStatus } from "../../client/index.ts";
@@ -415,4 +416,30 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     throw err;
   }
   return cluster;
+}
+
+/** What a test file does with its cluster once it is up; may hand back its own cleanup. */
+export type ClusterReady = (
+  cluster: Cluster,
+) => void | (() => void | Promise<void>) | Promise<void | (() => void | Promise<void>)>;
+
+/**
+ * The cluster of a test file (or of a describe block): started before its tests, handed to
+ * `ready` (clients, helpers), and stopped after them even when they fail, after the cleanup
+ * `ready` handed back.
+ */
+export function clusterForTests(options: ClusterOptions, ready: ClusterReady): void {
+  let cluster: Cluster | undefined;
+  let cleanup: (() => void | Promise<void>) | void;
+  beforeAll(async () => {
+    cluster = await startCluster(options);
+    cleanup = await ready(cluster);
+  });
+  afterAll(async () => {
+    try {
+      await cleanup?.();
+    } finally {
+      await cluster?.stop();
+    }
+  });
 }

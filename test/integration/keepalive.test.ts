@@ -1,14 +1,14 @@
 // KeepAlive on real processes: the client sends all its sessions' keepalives of one interval
 // in one request, the leader answers each id, and bad input is refused whole.
 import * as grpc from "@grpc/grpc-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PalisadeClient, type Session } from "../../client/index.ts";
 import { Connection } from "../../client/connection.ts";
 import type { LockApi } from "../../client/lock-api.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../../proto/grpc.ts";
 import { MAX_KEEPALIVE_SESSION_IDS, toU64, u64 } from "../../proto/wire.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 import { RawLockApi } from "./raw.ts";
 
 const pb = palisade.v1;
@@ -16,14 +16,12 @@ const pb = palisade.v1;
 let cluster: Cluster;
 let raw: RawLockApi;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   raw = new RawLockApi(cluster.endpoints);
-});
-
-afterAll(async () => {
-  raw?.close();
-  await cluster?.stop();
+  return () => {
+    raw?.close();
+  };
 });
 
 /** One KeepAlive call to one node: its answer, or the raw gRPC status it failed with. */

@@ -1,20 +1,16 @@
 // The lock kinds across a leader change and a snapshot, on real node processes: holder
 // data, shared holders and permits survive both, and a hold limit granted by one leader is
 // enforced by the next.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PalisadeClient, Session } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3, raft: { snapshotEntries: 20 } });
+clusterForTests({ nodes: 3, raft: { snapshotEntries: 20 } }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "kinds-durable" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 describe("the lock kinds across leader changes and snapshots", () => {

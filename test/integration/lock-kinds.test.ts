@@ -17,20 +17,16 @@ import {
   type Session,
   type WatchEvent,
 } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 const pb = palisade.v1;
 
 let cluster: Cluster;
 let client: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "kinds-test" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 const sessions = (n: number): Promise<Session[]> =>

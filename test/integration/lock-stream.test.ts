@@ -2,11 +2,11 @@
 // many to a frame; the unary RPCs still serve; bad frames end only their stream; a client
 // that stops reading its answers holds up only itself.
 import * as grpc from "@grpc/grpc-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition } from "../../proto/grpc.ts";
 import { REASON_METADATA_KEY, toU64 } from "../../proto/wire.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 const pb = palisade.v1;
 const STREAM = lockServiceDefinition.Stream;
@@ -85,13 +85,9 @@ describe("lock calls on the Stream RPC", () => {
   let cluster: Cluster;
   let leader: number;
 
-  beforeAll(async () => {
-    cluster = await startCluster({ metrics: true });
+  clusterForTests({ metrics: true }, async (started) => {
+    cluster = started;
     leader = await cluster.leaderId();
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
   });
 
   it("a client's concurrent lock calls travel on the stream to the leader, many to a frame", async () => {

@@ -1,6 +1,6 @@
 // Locks on a real three-node cluster: acquire and release through any node, answers to
 // bad input, exactly-once retries, expiry handing a lock to a waiter, and CancelWait.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   InvalidArgumentError,
   NotHolderError,
@@ -9,22 +9,20 @@ import {
   StaleTokenError,
   type PalisadeClient,
 } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 import { RawLockApi } from "./raw.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 let raw: RawLockApi;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "locks-test" });
   raw = new RawLockApi(cluster.endpoints);
-});
-
-afterAll(async () => {
-  raw?.close();
-  await cluster?.stop();
+  return () => {
+    raw?.close();
+  };
 });
 
 describe("acquire and release", () => {

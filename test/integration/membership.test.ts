@@ -1,23 +1,19 @@
 // Replacing a node and a rolling restart, on real processes, while a client holds a lock.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   FailedPreconditionError,
   type MemberInfo,
   type PalisadeClient,
 } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 describe("cluster lifecycle", () => {
   let cluster: Cluster;
   let admin: PalisadeClient;
 
-  beforeAll(async () => {
-    cluster = await startCluster();
+  clusterForTests({}, (started) => {
+    cluster = started;
     admin = cluster.client();
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
   });
 
   it("replaces one of three nodes (add learner, promote, remove the old) without losing a lock or reusing a token", async () => {

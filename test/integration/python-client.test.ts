@@ -2,9 +2,9 @@
 // test of clients/python/tests/cluster/test_cluster.py in its own Python process, and this
 // side does what that process cannot do itself (kill the leader, stop the process with
 // SIGSTOP while another session takes its lock).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LockHandle, PalisadeClient } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 import { runPythonTest, type ControlHandler } from "./python-process.ts";
 
 let cluster: Cluster;
@@ -12,14 +12,12 @@ let tsClient: PalisadeClient;
 /** Locks this side took while the Python process was stopped, by name. */
 const taken = new Map<string, LockHandle>();
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   tsClient = cluster.client({ clientName: "python-test-peer", sessionTtlMs: 10_000 });
-});
-
-afterAll(async () => {
-  await Promise.allSettled([...taken.values()].map((h) => h.release()));
-  await cluster?.stop();
+  return async () => {
+    await Promise.allSettled([...taken.values()].map((h) => h.release()));
+  };
 });
 
 const handlers: Readonly<Record<string, ControlHandler>> = {

@@ -1,25 +1,22 @@
 // Lock limits decide answers when an entry is applied, so replicas must decide with the
 // same ones even when their cluster files differ (a rolling change of limits, a typo on
 // one host): the limits in force are replicated state, set by each leader through the log.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InvalidArgumentError, type PalisadeClient } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let admin: PalisadeClient;
 const TTL_ABOVE_NODE_3 = 1_800_000;
 
-beforeAll(async () => {
-  // Node 3's file allows TTLs up to 10 minutes; the others up to an hour (the default).
-  cluster = await startCluster({
-    nodeLimits: (id) => (id === 3 ? { maxTtlMs: 600_000 } : undefined),
-  });
-  admin = cluster.client({ clientName: "limits-admin" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
-});
+// Node 3's file allows TTLs up to 10 minutes; the others up to an hour (the default).
+clusterForTests(
+  { nodeLimits: (id) => (id === 3 ? { maxTtlMs: 600_000 } : undefined) },
+  (started) => {
+    cluster = started;
+    admin = cluster.client({ clientName: "limits-admin" });
+  },
+);
 
 /** What each node's own replica says about a session (reads are served by the node asked). */
 async function viewOfEveryNode(sessionId: bigint): Promise<boolean[]> {

@@ -1,19 +1,15 @@
 // Restart every node of a real cluster (kill -9 all three): sessions, locks, waiters,
 // history and the token sequence come back from disk; no token is issued twice.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 3 });
+clusterForTests({ nodes: 3 }, (started) => {
+  cluster = started;
   client = cluster.client({ clientName: "restart-test" });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 /**

@@ -1,17 +1,13 @@
 // Log compaction on real processes: a node that was down while the others compacted their
 // logs past what it has rejoins through InstallSnapshot, with the state intact.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCluster, type Cluster } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 describe("snapshots and compaction", () => {
   let cluster: Cluster;
 
-  beforeAll(async () => {
-    cluster = await startCluster({ raft: { snapshotEntries: 20 } });
-  });
-
-  afterAll(async () => {
-    await cluster?.stop();
+  clusterForTests({ raft: { snapshotEntries: 20 } }, (started) => {
+    cluster = started;
   });
 
   it("brings a node that missed the compacted entries back through InstallSnapshot", async () => {

@@ -2,13 +2,13 @@
 // missing ids get clear answers, frames past the limits end only their stream, and a flood
 // of the largest frames a client can send leaves the leader leading.
 import * as grpc from "@grpc/grpc-js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { palisade } from "../../proto/gen/palisade.js";
 import { lockServiceDefinition } from "../../proto/grpc.ts";
 import { packFrame } from "../../proto/stream-frames.ts";
 import { MAX_KEEPALIVE_SESSION_IDS, STREAM_MAX_FRAME_BYTES, toU64 } from "../../proto/wire.ts";
 import { DEFAULT_RAFT } from "../../node/config/defaults.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 import { RawLockApi } from "./raw.ts";
 
 const pb = palisade.v1;
@@ -19,19 +19,15 @@ const PORT_LIMIT = 4 * 1024 * 1024;
 let cluster: Cluster;
 let raw: RawLockApi;
 
-beforeAll(async () => {
-  // The shipped election timing, not the harness's fast one (200 ms): these tests claim a
-  // flood leaves the leader leading as deployed, and on two shared cores a 200 ms timeout
-  // also fires when other processes, not the flood, hold the CPU. How the node splits a
-  // flood's work across turns is checked by count in the stream's unit tests.
-  const { tickMs, electionTicks, heartbeatTicks } = DEFAULT_RAFT;
-  cluster = await startCluster({ nodes: 3, raft: { tickMs, electionTicks, heartbeatTicks } });
+// The shipped election timing, not the harness's fast one (200 ms): these tests claim a
+// flood leaves the leader leading as deployed, and on two shared cores a 200 ms timeout
+// also fires when other processes, not the flood, hold the CPU. How the node splits a
+// flood's work across turns is checked by count in the stream's unit tests.
+const { tickMs, electionTicks, heartbeatTicks } = DEFAULT_RAFT;
+clusterForTests({ nodes: 3, raft: { tickMs, electionTicks, heartbeatTicks } }, (started) => {
+  cluster = started;
   raw = new RawLockApi(cluster.endpoints);
-});
-
-afterAll(async () => {
-  raw?.close();
-  await cluster?.stop();
+  return () => raw.close();
 });
 
 /** The encoded StreamRequest of a KeepAlive naming `ids`. */

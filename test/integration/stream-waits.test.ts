@@ -1,9 +1,9 @@
 // Many waiting lock calls of one client on real processes, with the client library's
 // defaults (the Stream RPC): however many of its Acquires wait on the leader, its sessions'
 // keepalives still get through, so none of its sessions is lost.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PalisadeClient, Session } from "../../client/index.ts";
-import { startCluster, type Cluster } from "./harness.ts";
+import { clusterForTests, type Cluster } from "./harness.ts";
 
 const SESSIONS = 64;
 const WAITS_PER_SESSION = 64;
@@ -15,12 +15,8 @@ const TTL_MS = 10_000;
 
 let cluster: Cluster;
 
-beforeAll(async () => {
-  cluster = await startCluster({ nodes: 1 });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
+clusterForTests({ nodes: 1 }, (started) => {
+  cluster = started;
 });
 
 describe("waiting Acquires on a client's stream", () => {
