@@ -59,8 +59,8 @@ import {
   grantTerms,
   holdMsOf,
   modeOf,
+  newLock,
   newSession,
-  NO_HISTORY,
   type GrantEnd,
   type Holder,
   type HistoryRecord,
@@ -707,13 +707,7 @@ export class LockStateMachine {
   // ---------------------------------------------------------------- grants and waits
 
   private createLock(name: string): LockState {
-    const lock: LockState = {
-      name,
-      holders: null,
-      semaphore: null,
-      waiters: null,
-      history: NO_HISTORY,
-    };
+    const lock = newLock(name);
     this.locks.set(name, lock);
     return lock;
   }

@@ -133,6 +133,11 @@ export interface LockState {
   history: HistoryRecord[];
 }
 
+/** A lock with no holder, waiter or history yet (idle locks stay this small). */
+export function newLock(name: string): LockState {
+  return { name, holders: null, semaphore: null, waiters: null, history: NO_HISTORY };
+}
+
 /** A kept answer of the dedup table. */
 export interface KeptAnswer {
   /**

@@ -12,8 +12,8 @@ import { SlotPool } from "../slot-pool.ts";
 import {
   appendHistory,
   grantTerms,
+  newLock,
   newSession,
-  NO_HISTORY,
   type GrantEnd,
   type GrantTerms,
   type HistoryRecord,
@@ -293,13 +293,7 @@ function parse(r: ByteReader): RestoredContent {
   const waits = new Map<string, Waiter>();
   for (let i = r.count(); i > 0; i--) {
     const name = r.str();
-    const lock: LockState = {
-      name,
-      holders: null,
-      semaphore: null,
-      waiters: null,
-      history: NO_HISTORY,
-    };
+    const lock = newLock(name);
     const permits = r.uint();
     const holderCount = r.count();
     for (let n = holderCount; n > 0; n--) {
