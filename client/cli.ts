@@ -24,6 +24,48 @@ export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_NOT_ACQUIRED = 2;
 export const EXIT_LOST = 3;
+/** Interrupted while waiting (128 + SIGINT, as shells report it). */
+export const EXIT_INTERRUPTED = 130;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The signals that end a verb: Ctrl-C, a service manager's stop, a closed terminal. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+/** How long an interrupted wait's cancel may take before the CLI exits without its answer. */
+const CANCEL_BOUND_MS = 2_000;
+
+/**
+ * Runs `wait` with an AbortSignal that a stop signal aborts. Resolves with its outcome, or
+ * with "unconfirmed" when, once interrupted, it has not settled within CANCEL_BOUND_MS (the
+ * cluster did not answer the cancel).
+ */
+async function interruptible<T>(
+  wait: (signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T; interrupted: boolean } | "unconfirmed"> {
+  const interrupt = new AbortController();
+  const onSignal = (): void => interrupt.abort();
+  for (const s of STOP_SIGNALS) process.once(s, onSignal);
+  let bound: ReturnType<typeof setTimeout> | undefined;
+  const unconfirmed = new Promise<"unconfirmed">((resolve) =>
+    interrupt.signal.addEventListener("abort", () => {
+      bound = setTimeout(() => resolve("unconfirmed"), CANCEL_BOUND_MS);
+    }),
+  );
+  try {
+    const settled = wait(interrupt.signal).then(
+      (value) => ({ value, interrupted: interrupt.signal.aborted }),
+      (error: unknown) => {
+        // A cancel that failed is no confirmation either.
+        if (interrupt.signal.aborted) return "unconfirmed" as const;
+        throw error;
+      },
+    );
+    return await Promise.race([settled, unconfirmed]);
+  } finally {
+    clearTimeout(bound);
+    for (const s of STOP_SIGNALS) process.off(s, onSignal);
+  }
+}
 
 const DEFAULT_ENDPOINTS = "127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003";
 
@@ -276,7 +318,7 @@ function holdUntil(
     const timer = ms === undefined ? undefined : setTimeout(() => done("elapsed"), ms);
     const onSignal = (): void => done("interrupted");
     const onAbort = (): void => done("lost");
-    const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+    const signals = STOP_SIGNALS;
     function done(why: "lost" | "interrupted" | "elapsed"): void {
       clearInterval(keepOpen);
       clearTimeout(timer);
@@ -368,14 +410,39 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     const [lock, ...others] = spec.names as [string, ...string[]];
     const mode = spec.shared ? { mode: "shared" as const } : {};
     const session = await client.openSession({ ttlMs: spec.ttlMs });
-    const result = await session.acquire(lock, {
-      waitMs: spec.waitMs,
-      ...mode,
-      ...(spec.permits !== undefined ? { permits: spec.permits } : {}),
-      ...(others.length > 0 ? { more: others.map((name) => ({ lock: name, ...mode })) } : {}),
-      ...(spec.data !== undefined ? { data: spec.data } : {}),
-      ...(spec.holdLimitMs !== undefined ? { holdMs: spec.holdLimitMs } : {}),
-    });
+    // A stop signal while waiting cancels the wait in the cluster before the CLI exits: the
+    // process going away alone would leave the wait queued, and a grant to a session that
+    // nobody keeps alive would hold the lock until its TTL ran out.
+    const outcome = await interruptible((signal) =>
+      session.acquire(lock, {
+        waitMs: spec.waitMs,
+        signal,
+        ...mode,
+        ...(spec.permits !== undefined ? { permits: spec.permits } : {}),
+        ...(others.length > 0 ? { more: others.map((name) => ({ lock: name, ...mode })) } : {}),
+        ...(spec.data !== undefined ? { data: spec.data } : {}),
+        ...(spec.holdLimitMs !== undefined ? { holdMs: spec.holdLimitMs } : {}),
+      }),
+    );
+    if (outcome === "unconfirmed") {
+      io.err(
+        `interrupted: the cancel of the wait for ${lock} is unconfirmed (no answer within ${CANCEL_BOUND_MS} ms); the wait ends with session ${session.id} within its TTL of ${spec.ttlMs} ms`,
+      );
+      return EXIT_INTERRUPTED;
+    }
+    const result = outcome.value;
+    if (outcome.interrupted) {
+      // A grant that came in just before the signal is let go; closing the session ends
+      // anything of it that is left. Both bounded, as the cancel was.
+      const letGo = async (): Promise<void> => {
+        if (result.acquired && result.token !== undefined)
+          await Promise.all(spec.names.map((name) => session.release(name, result.token!)));
+        await session.close();
+      };
+      await Promise.race([letGo().catch(() => undefined), sleep(CANCEL_BOUND_MS)]);
+      io.err(`interrupted: the wait for ${lock} is cancelled`);
+      return EXIT_INTERRUPTED;
+    }
     if (result.acquired && result.token !== undefined) {
       return {
         session,

@@ -34,6 +34,8 @@ export interface HeldCtl {
   readonly printed: Promise<void>;
   /** Ctrl-C once the grant is printed (the hold is then set up): `--hold` without a duration releases and exits 0. */
   interrupt(): Promise<Run>;
+  /** Sends `name` now, whatever it printed (a wait prints nothing); resolves once it exited. */
+  signal(name: NodeJS.Signals): Promise<Run>;
   /** SIGKILL, if it still runs (for cleanup). */
   kill(): void;
 }
@@ -67,6 +69,10 @@ export function spawnCtl(endpoints: readonly string[], ...args: string[]): HeldC
       // output, Ctrl-C ends the hold; before it, Ctrl-C would kill the process.
       await printed;
       if (running()) child.kill("SIGINT");
+      return done;
+    },
+    signal: (name) => {
+      if (running()) child.kill(name);
       return done;
     },
     kill: () => {

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
-import { CTL, REPO_ROOT, runCtl, type Run } from "./ctl-process.ts";
+import { CTL, REPO_ROOT, runCtl, spawnCtl, type Run } from "./ctl-process.ts";
 import { runCtlHere, runJson as json } from "./ctl-in-process.ts";
 import { clusterForTests, type Cluster } from "./harness.ts";
 
@@ -21,6 +21,34 @@ const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...ar
 const ctlHere = (...args: string[]): Promise<Run> => runCtlHere(cluster.endpoints, ...args);
 
 describe("palisadectl verbs", () => {
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "%s during acquire --wait cancels the wait in the cluster: the lock goes to the next taker, not to the gone process",
+    async (signal) => {
+      const lock = `ctl/interrupted-wait/${signal}`;
+      const holder = await client.openSession({ ttlMs: 10_000 });
+      const held = await holder.acquire(lock);
+      expect(held.acquired).toBe(true);
+      const waiting = spawnCtl(cluster.endpoints, "acquire", lock, "--wait", "60s", "--ttl", "30s");
+      try {
+        await cluster.waitFor("the CLI's wait in the queue", async () => {
+          return (await client.getLock(lock)).waiterCount === 1;
+        });
+        const run = await waiting.signal(signal);
+        expect((await client.getLock(lock)).waiterCount).toBe(0);
+        expect(run.stderr).toContain(`interrupted: the wait for ${lock} is cancelled`);
+        expect(run.code).toBe(130);
+        await holder.release(lock, held.token!);
+        // Free at once for anyone else: no grant went to the CLI's session.
+        const next = await client.openSession({ ttlMs: 10_000 });
+        expect((await next.acquire(lock)).acquired).toBe(true);
+        await next.close();
+      } finally {
+        waiting.kill();
+        await holder.close();
+      }
+    },
+  );
+
   it("status: one row per node, exactly one leader, lag and reachability", async () => {
     // A node that just started may not have heard from the leader yet.
     await cluster.waitFor("every node to know the leader", async () => {
