@@ -11,12 +11,13 @@ const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000
 
 /** "500ms", "10s", "1.5m", "1h"; a bare number is milliseconds. */
 export function parseDuration(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  // A unit is required: a bare number is as likely meant as seconds as milliseconds.
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
   if (!match)
     throw new CommanderArgumentError(
-      `expected a duration such as 500ms, 10s, 2m or 1h (got ${JSON.stringify(text)})`,
+      `expected a duration with its unit, such as 500ms, 10s, 2m or 1h (got ${JSON.stringify(text)})`,
     );
-  const ms = Number(match[1]) * UNITS[match[2] ?? "ms"];
+  const ms = Number(match[1]) * UNITS[match[2]!];
   if (!Number.isSafeInteger(Math.round(ms))) throw new CommanderArgumentError("duration too large");
   return Math.round(ms);
 }

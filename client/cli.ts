@@ -244,7 +244,7 @@ interface KindOptions {
   shared?: boolean;
   permits?: number;
   data?: string;
-  holdMs?: number;
+  holdLimit?: number;
   wait: number;
   ttl: number;
 }
@@ -279,7 +279,7 @@ function specOf(names: string[], cmd: KindOptions): AcquireSpec {
     ttlMs: cmd.ttl,
     ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}),
     ...(cmd.data !== undefined ? { data: cmd.data } : {}),
-    ...(cmd.holdMs !== undefined ? { holdLimitMs: cmd.holdMs } : {}),
+    ...(cmd.holdLimit !== undefined ? { holdLimitMs: cmd.holdLimit } : {}),
   };
 }
 
@@ -335,6 +335,8 @@ function holdUntil(
 /** Runs palisadectl with `argv` (without node and script); resolves with the exit code. */
 export async function main(argv: string[], io: Output = stdio): Promise<number> {
   let exitCode = EXIT_OK;
+  /** Commander printed an error of its own (a bad option or argument) before throwing. */
+  let commanderSaid = false;
   const program = new Command("palisadectl")
     .description("Command line for a Palisade lock cluster")
     .addOption(
@@ -367,7 +369,10 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     .exitOverride()
     .configureOutput({
       writeOut: (t) => io.out(t.trimEnd()),
-      writeErr: (t) => io.err(t.trimEnd()),
+      writeErr: (t) => {
+        commanderSaid = true;
+        io.err(t.trimEnd());
+      },
     });
 
   const withClient = async (
@@ -653,11 +658,12 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     );
 
   program
-    .command("session <id>")
+    .command("session")
     .description("one session's TTL and locks")
-    .action((id: string) =>
+    .argument("<id>", "the session id", parseUint64)
+    .action((id: bigint) =>
       withClient(async (client, opts) => {
-        const info = await client.getSession(parseUint64(id));
+        const info = await client.getSession(id);
         if (!info) {
           if (opts.json) io.out(toJson(null));
           else io.err(`session ${id} not found`);
@@ -758,8 +764,8 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     .option("--data <text>", "holder data shown with the grant (who holds it and why)")
     .addOption(
       new Option(
-        "--hold-ms <duration>",
-        "hold limit: the leader revokes the grant once this long has passed",
+        "--hold-limit <duration>",
+        "the leader revokes the grant once it has been held this long",
       ).argParser(parseDuration),
     )
     .action(
@@ -791,8 +797,8 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     .option("--data <text>", "holder data shown with the grant (who holds it and why)")
     .addOption(
       new Option(
-        "--hold-ms <duration>",
-        "hold limit: the leader revokes the grant once this long has passed",
+        "--hold-limit <duration>",
+        "the leader revokes the grant once it has been held this long",
       ).argParser(parseDuration),
     )
     .action(
@@ -814,11 +820,12 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     );
 
   program
-    .command("revoke <name> <token>", { hidden: true })
+    .command("revoke", { hidden: true })
     .description("same as release NAME --token TOKEN")
-    .action((lock: string, token: string) =>
+    .argument("<name>", "the lock")
+    .argument("<token>", "the grant's token", parseUint64)
+    .action((lock: string, t: bigint) =>
       withClient(async (client, opts) => {
-        const t = parseUint64(token);
         const index = await client.revokeLock(lock, t);
         if (opts.json) io.out(toJson({ lock, token: t, revokedAtIndex: index }));
         else io.out(`revoked ${lock} token ${t} at index ${index}`);
@@ -827,11 +834,13 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     );
 
   program
-    .command("validate <name> <token>")
+    .command("validate")
     .description("whether TOKEN is the lock's current grant right now (best effort)")
-    .action((lock: string, token: string) =>
+    .argument("<name>", "the lock")
+    .argument("<token>", "the token to check", parseUint64)
+    .action((lock: string, token: bigint) =>
       withClient(async (client, opts) => {
-        const valid = await client.validateToken(lock, parseUint64(token));
+        const valid = await client.validateToken(lock, token);
         if (opts.json) io.out(toJson({ lock, token, valid }));
         else io.out(valid ? "valid" : "not the current grant");
         return valid ? EXIT_OK : EXIT_NOT_ACQUIRED;
@@ -869,8 +878,8 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     .option("--data <text>", "holder data shown with the grant (who holds it and why)")
     .addOption(
       new Option(
-        "--hold-ms <duration>",
-        "hold limit: the command is killed before the leader revokes the grant",
+        "--hold-limit <duration>",
+        "the leader revokes the grant once it has been held this long; the command is killed before",
       ).argParser(parseDuration),
     )
     .action(
@@ -980,28 +989,29 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
       withClient(async (client, opts) => printMembers(await client.memberList(), opts)),
     );
   member
-    .command("add <id> <peer-address> <client-address>")
+    .command("add")
     .description("add a node (started with --join) as a learner")
-    .action((id: string, peer: string, clientAddress: string) =>
+    .argument("<id>", "the new node's id", parseCount)
+    .argument("<peer-address>", "its host:port for peers")
+    .argument("<client-address>", "its host:port for clients")
+    .action((id: number, peer: string, clientAddress: string) =>
       withClient(async (client, opts) =>
-        printMembers(await client.memberAdd(parseCount(id), peer, clientAddress), opts),
+        printMembers(await client.memberAdd(id, peer, clientAddress), opts),
       ),
     );
   member
-    .command("promote <id>")
+    .command("promote")
     .description("make a caught-up learner a voter")
-    .action((id: string) =>
-      withClient(async (client, opts) =>
-        printMembers(await client.memberPromote(parseCount(id)), opts),
-      ),
+    .argument("<id>", "the learner's node id", parseCount)
+    .action((id: number) =>
+      withClient(async (client, opts) => printMembers(await client.memberPromote(id), opts)),
     );
   member
-    .command("remove <id>")
+    .command("remove")
     .description("remove a member (a leader that removes itself steps down)")
-    .action((id: string) =>
-      withClient(async (client, opts) =>
-        printMembers(await client.memberRemove(parseCount(id)), opts),
-      ),
+    .argument("<id>", "the member's node id", parseCount)
+    .action((id: number) =>
+      withClient(async (client, opts) => printMembers(await client.memberRemove(id), opts)),
     );
   program
     .command("members", { hidden: true })
@@ -1017,11 +1027,15 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     if (typeof code === "string" && code.startsWith("commander.")) {
-      return code === "commander.helpDisplayed" ||
+      if (
+        code === "commander.helpDisplayed" ||
         code === "commander.version" ||
         code === "commander.help"
-        ? EXIT_OK
-        : EXIT_ERROR;
+      )
+        return EXIT_OK;
+      // Thrown by an action, not by commander's own parsing: nothing was printed yet.
+      if (!commanderSaid) io.err(`error: ${(err as Error).message}`);
+      return EXIT_ERROR;
     }
     const { LockNotAcquiredError, PalisadeError } = await import("./errors.ts");
     if (err instanceof LockNotAcquiredError) {

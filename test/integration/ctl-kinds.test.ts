@@ -146,7 +146,7 @@ describe("palisadectl and the lock kinds", () => {
   });
 
   it("a hold limit ends acquire --hold with exit 3 before the leader's revoke, and the grant carries its limit meanwhile", async () => {
-    const run = ctlHere("acquire", "k/limited", "--hold-ms", "1s", "--hold");
+    const run = ctlHere("acquire", "k/limited", "--hold-limit", "1s", "--hold");
     // The grant may end before a read of the lock comes back; its history record, current
     // or ended, carries the limit either way.
     await cluster.waitFor(

@@ -259,6 +259,19 @@ describe("palisadectl verbs", () => {
     const unknown = await ctl("frobnicate");
     expect(unknown.code).toBe(1);
 
+    // Each bad argument is named with what was expected; none exits silently.
+    for (const [args, said] of [
+      [["session", "abc"], /argument 'id'.*expected a decimal uint64 \(got "abc"\)/],
+      [["validate", "orders/1", "abc"], /argument 'token'.*expected a decimal uint64/],
+      [["member", "promote", "abc"], /argument 'id'.*expected a non-negative integer/],
+      [["acquire", "x", "--wait", "5", "seconds"], /'--wait <duration>' argument '5'.*its unit/],
+      [["acquire", "x", "--hold-ms", "2s"], /unknown option '--hold-ms'/],
+    ] as const) {
+      const run = await ctlHere(...args);
+      expect(run.code, args.join(" ")).toBe(1);
+      expect(run.stderr, args.join(" ")).toMatch(said);
+    }
+
     const nobody = await ctl("--endpoints", "127.0.0.1:1", "--timeout", "300ms", "lock", "x");
     expect(nobody.code).toBe(1);
     expect(nobody.stderr.trim().split("\n")).toHaveLength(1);

@@ -292,7 +292,7 @@ describe("mutual TLS and certificate roles", () => {
       "--key",
       join(certs, `${name}.key`),
     ];
-    const endpoints = ["--endpoints", clientAddress.join(","), "--timeout", "5000"];
+    const endpoints = ["--endpoints", clientAddress.join(","), "--timeout", "5s"];
     expect(await ctl([...endpoints, ...tls("admin"), "status"], io), lines.join("\n")).toBe(0);
     expect(lines.join("\n")).toMatch(/leader/);
     lines.length = 0;

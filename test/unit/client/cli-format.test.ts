@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { parseDuration, parseUint64, table, toJson } from "../../../client/cli-format.ts";
 
 describe("palisadectl formats", () => {
-  it("parses durations with units, bare numbers as milliseconds", () => {
-    expect(parseDuration("250")).toBe(250);
+  it("parses durations with their units and refuses a bare number", () => {
+    expect(() => parseDuration("250")).toThrow(/with its unit, such as 500ms/);
+    expect(() => parseDuration("5 seconds")).toThrow(/with its unit/);
     expect(parseDuration("250ms")).toBe(250);
     expect(parseDuration("10s")).toBe(10_000);
     expect(parseDuration("1.5m")).toBe(90_000);
