@@ -984,7 +984,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     .description("cluster membership (admin): list, add, promote, remove");
   member
     .command("list")
-    .description("members as the answering node sees them")
+    .description("members as the leader sees them: kind, reachable, match index")
     .action(() =>
       withClient(async (client, opts) => printMembers(await client.memberList(), opts)),
     );

@@ -101,9 +101,13 @@ export function adminServiceHandlers(ctx: ServiceContext): AdminServiceHandlers 
       );
       return pb.TransferLeaderResponse.create({ leaderId: toU64(leader), term: toU64(term) });
     }),
-    MemberList: unary(ctx, "MemberList", async () =>
-      pb.MemberListResponse.create({ members: members() }),
-    ),
+    // Reachability and match indexes are the leader's knowledge: a follower's list would
+    // show every member unreachable at index 0, so the list is the leader's (as etcd's
+    // member list is), and a follower names the leader.
+    MemberList: unary(ctx, "MemberList", async () => {
+      ctx.host.requireLeader();
+      return pb.MemberListResponse.create({ members: members() });
+    }),
     MemberAdd: unary(ctx, "MemberAdd", async (call) => {
       const node = numberField(call.request.nodeId, "node_id");
       const peer = call.request.address ?? "";

@@ -228,6 +228,17 @@ describe("palisadectl verbs", () => {
     expect(BigInt(events[1].index)).toBeGreaterThan(BigInt(events[0].index));
   });
 
+  it("member list is the leader's view, also when the CLI is given only a follower", async () => {
+    const leader = await cluster.leaderId();
+    const follower = cluster.ids.find((id) => id !== leader)!;
+    const run = await runCtl([cluster.endpoint(follower)], "--json", "member", "list");
+    expect(run.code, run.stderr).toBe(0);
+    const members = json<Array<{ nodeId: number; reachable: boolean; matchIndex: number }>>(run);
+    expect(members.map((m) => m.nodeId).sort()).toEqual([1, 2, 3]);
+    expect(members.every((m) => m.reachable)).toBe(true);
+    expect(members.every((m) => m.matchIndex > 0)).toBe(true);
+  });
+
   it("member list and transfer-leader", async () => {
     const members = await ctl("--json", "member", "list");
     expect(members.code).toBe(0);
