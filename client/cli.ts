@@ -192,11 +192,30 @@ function parsePermits(text: string): number {
   return n;
 }
 
-function endpointsFrom(text: string): string[] {
+/**
+ * The endpoints of --endpoints: host:port, or etcd's http://host:port and https://host:port
+ * forms (https needs --cacert, since TLS is set up by the certificate options).
+ */
+export function endpointsFrom(text: string, tls: boolean): string[] {
   return text
     .split(",")
     .map((e) => e.trim())
-    .filter((e) => e !== "");
+    .filter((e) => e !== "")
+    .map((e) => {
+      const url = /^(https?):\/\/([^/]+)\/?$/.exec(e);
+      if (url === null) {
+        if (e.includes("://"))
+          throw new Error(`endpoint ${e}: expected host:port or http(s)://host:port`);
+        return e;
+      }
+      if (url[1] === "https" && !tls)
+        throw new Error(
+          `endpoint ${e} asks for TLS: give --cacert (and --cert, --key for mutual TLS)`,
+        );
+      if (url[1] === "http" && tls)
+        throw new Error(`endpoint ${e} asks for plaintext, but --cacert is given`);
+      return url[2]!;
+    });
 }
 
 /** A row of `status`: what one endpoint said, or that it did not answer. */
@@ -394,7 +413,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         : undefined;
     const client = new PalisadeClient({
       ...(credentials ? { credentials } : {}),
-      endpoints: endpointsFrom(opts.endpoints),
+      endpoints: endpointsFrom(opts.endpoints, opts.cacert !== undefined),
       clientName: "palisadectl",
       retryBudgetMs: opts.timeout,
       callTimeoutMs: Math.min(3_000, Math.max(opts.timeout, 1)),
@@ -583,7 +602,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
                 "LOCK",
                 "HOLDER SESSION",
                 "TOKEN",
-                "GRANTED AT",
+                "GRANTED AT INDEX",
                 "WAITERS",
                 ...(kinds ? ["KIND", "HOLDERS"] : []),
               ],
@@ -641,7 +660,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         else {
           io.out(
             table(
-              ["SESSION", "CLIENT", "TTL", "OPENED AT", "HOLDS", "WAITS FOR"],
+              ["SESSION", "CLIENT", "TTL", "OPENED AT INDEX", "HOLDS", "WAITS FOR"],
               sessions.map((s) => [
                 String(s.sessionId),
                 s.clientName || "-",
@@ -689,7 +708,15 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         else {
           io.out(
             table(
-              ["TOKEN", "SESSION", "CLIENT", "GRANTED AT", "ENDED AT", "REASON", "GRANTED"],
+              [
+                "TOKEN",
+                "SESSION",
+                "CLIENT",
+                "GRANTED AT INDEX",
+                "ENDED AT INDEX",
+                "REASON",
+                "GRANTED",
+              ],
               records.map((r) => [
                 String(r.token),
                 String(r.sessionId),

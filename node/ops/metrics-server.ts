@@ -14,24 +14,30 @@ export interface MetricsPage {
   readonly contentType: string;
 }
 
+/** More pages on the same port: `handle` returns false for a path it does not serve. */
+export interface AlsoServed {
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** What it serves, for the answer to any other path (e.g. "/ui"). */
+  readonly paths: readonly string[];
+}
+
 /**
- * Serves `page` at http://address/metrics, and whatever `also` answers (it returns false
- * for a path it does not serve); rejects when the address cannot be bound.
+ * Serves `page` at http://address/metrics, and whatever `also` answers; rejects when the
+ * address cannot be bound. Any other path is answered 404 with the paths served here.
  */
 export function serveMetrics(
   address: string,
   page: MetricsPage,
-  also?: (req: IncomingMessage, res: ServerResponse) => boolean,
+  also?: AlsoServed,
 ): Promise<MetricsEndpoint> {
   const hostPort = parseHostPort(address);
   if (!hostPort) return Promise.reject(new Error(`invalid metrics address ${address}`));
   const server: Server = createServer((req, res) => {
-    if (also?.(req, res)) return;
+    if (also?.handle(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" || path !== "/metrics") {
-      res
-        .writeHead(404, { "content-type": "text/plain" })
-        .end("only GET /metrics is served here\n");
+      const served = ["/metrics", ...(also?.paths ?? [])].map((p) => `GET ${p}`).join(", ");
+      res.writeHead(404, { "content-type": "text/plain" }).end(`served here: ${served}\n`);
       return;
     }
     page.text().then(

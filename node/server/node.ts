@@ -411,7 +411,9 @@ export class PalisadeNode {
       this.metricsEndpoint = await serveMetrics(
         this.cfg.self.metricsAddress,
         this.metrics,
-        onMetricsPort ? (req, res) => onMetricsPort.handle(req, res) : undefined,
+        onMetricsPort
+          ? { handle: (req, res) => onMetricsPort.handle(req, res), paths: ["/ui"] }
+          : undefined,
       );
     }
     if (place.kind === "own" && page) {

@@ -67,7 +67,7 @@ describe("palisadectl and the lock kinds", () => {
       ["shared", undefined],
     ]);
     expect(locksText.stdout.split("\n")[0]).toMatch(
-      /^LOCK\s+HOLDER SESSION\s+TOKEN\s+GRANTED AT\s+WAITERS\s+KIND\s+HOLDERS$/,
+      /^LOCK\s+HOLDER SESSION\s+TOKEN\s+GRANTED AT INDEX\s+WAITERS\s+KIND\s+HOLDERS$/,
     );
     expect(locksText.stdout).toMatch(/k\/shared\s+\d+\s+\d+\s+\d+\s+0\s+shared\s+2/);
     const [a, b] = await Promise.all([first.interrupt(), second.interrupt()]);

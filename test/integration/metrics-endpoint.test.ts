@@ -224,8 +224,10 @@ describe("metrics endpoint and health service", () => {
     await waiter.close();
   });
 
-  it("answers only GET /metrics", async () => {
-    expect((await fetch(running!.metricsUrl.replace("/metrics", "/other"))).status).toBe(404);
+  it("answers other paths 404, naming what it serves (the status page too)", async () => {
+    const other = await fetch(running!.metricsUrl.replace("/metrics", "/other"));
+    expect(other.status).toBe(404);
+    expect(await other.text()).toBe("served here: GET /metrics, GET /ui\n");
   });
 
   it("serves grpc.health.v1 with the node and LockService SERVING once a leader is known", async () => {

@@ -1,6 +1,7 @@
 // palisadectl's argument parsing and table output.
 import { describe, expect, it } from "vitest";
 import { parseDuration, parseUint64, table, toJson } from "../../../client/cli-format.ts";
+import { endpointsFrom } from "../../../client/cli.ts";
 
 describe("palisadectl formats", () => {
   it("parses durations with their units and refuses a bare number", () => {
@@ -31,5 +32,18 @@ describe("palisadectl formats", () => {
       ),
     ).toBe("ID  ROLE\n1   leader\n22  follower");
     expect(toJson({ token: 2n ** 63n })).toBe('{"token":"9223372036854775808"}');
+  });
+});
+
+describe("palisadectl endpoints", () => {
+  it("takes host:port and etcd's http:// and https:// forms, refusing a scheme that does not match the TLS options", () => {
+    expect(endpointsFrom("127.0.0.1:7001, http://127.0.0.1:7002/", false)).toEqual([
+      "127.0.0.1:7001",
+      "127.0.0.1:7002",
+    ]);
+    expect(endpointsFrom("https://n1.example:7000", true)).toEqual(["n1.example:7000"]);
+    expect(() => endpointsFrom("https://n1:7000", false)).toThrow(/asks for TLS: give --cacert/);
+    expect(() => endpointsFrom("http://n1:7000", true)).toThrow(/plaintext, but --cacert/);
+    expect(() => endpointsFrom("grpc://n1:7000", false)).toThrow(/expected host:port or http/);
   });
 });
