@@ -117,7 +117,7 @@ interface Unacked {
 
 class PeerLink {
   readonly queue: PeerQueue;
-  readonly client: grpc.Client;
+  client: grpc.Client;
   stream: RaftStream | null = null;
   /** A batch is being handed to the stream (the next waits until it has left this process). */
   writing = false;
@@ -137,11 +137,17 @@ class PeerLink {
     /** Encoded size of this link's batch header. */
     readonly headerBytes: number,
     queue: PeerQueue,
-    credentials: grpc.ChannelCredentials,
-    channelOptions: grpc.ChannelOptions,
+    private readonly credentials: grpc.ChannelCredentials,
+    private readonly channelOptions: grpc.ChannelOptions,
   ) {
     this.queue = queue;
     this.client = new grpc.Client(address, credentials, channelOptions);
+  }
+
+  /** A new channel, which connects at once (the old one may be waiting out its backoff). */
+  renewChannel(): void {
+    this.client.close();
+    this.client = new grpc.Client(this.address, this.credentials, this.channelOptions);
   }
 }
 
@@ -202,6 +208,11 @@ export class GrpcTransport implements Transport {
       "grpc.enable_retries": 0,
       "grpc.max_send_message_length": this.maxMessageBytes,
       "grpc.max_receive_message_length": this.maxMessageBytes,
+      // The channel's own reconnect backoff (1 s, growing to 120 s by default) would stack on
+      // the link's: a peer that was down for a while stayed unreachable for many seconds
+      // after it came back. It follows the link's bounds instead.
+      "grpc.initial_reconnect_backoff_ms": this.backoff.initialMs,
+      "grpc.max_reconnect_backoff_ms": this.backoff.maxMs,
       ...options.channelOptions,
     };
     if (this.maxQueued < 1 || this.maxMessageBytes < 64)
@@ -339,6 +350,7 @@ export class GrpcTransport implements Transport {
         details: `batch for node ${batch.to} reached node ${this.selfId}`,
       };
     }
+    this.heardFrom(batch.from);
     const handler = this.handler;
     if (!handler) {
       this.counters.droppedNoHandler += batch.messages.length;
@@ -406,6 +418,21 @@ export class GrpcTransport implements Transport {
     });
     call.on("end", () => finish());
     call.on("cancelled", () => this.inbound.delete(call));
+  }
+
+  /**
+   * A batch came in from `peer`: it is up, so a link to it that is backing off after failures
+   * (it was down, or restarting) tries again now. Otherwise a restarted node could not be
+   * reached until the backoff ran out, and an election that needs its vote waited as long.
+   */
+  private heardFrom(peer: NodeId): void {
+    const link = this.links.get(peer);
+    if (link === undefined || link.retryTimer === null || this.closed) return;
+    clearTimeout(link.retryTimer);
+    link.retryTimer = null;
+    link.failures = 0;
+    link.renewChannel();
+    this.pump(link);
   }
 
   private header(to: NodeId): BatchHeader {

@@ -227,6 +227,45 @@ describe("GrpcTransport", () => {
   });
 });
 
+describe("GrpcTransport reconnects", () => {
+  it("tries a backing-off link again as soon as its peer is heard from, so a restarted node is reachable at once", async () => {
+    // Node 2's address is known before it listens: node 1's first attempt fails, and its link
+    // then backs off far longer than the test may wait.
+    const placeholder = await listen(null);
+    const address = placeholder.address;
+    await new Promise<void>((resolve) => placeholder.server.tryShutdown(() => resolve()));
+    const one = await node({
+      selfId: 1,
+      peers: new Map([[2, address]]),
+      backoff: { initialMs: 300_000, maxMs: 300_000 },
+    });
+    one.transport.send([heartbeat(1, 2, 1)]);
+    await eventually(() => expect(one.transport.unreachable()).toEqual([2]));
+    one.transport.send([heartbeat(1, 2, 2)]);
+    // Node 2 comes up on that address and sends to node 1.
+    const two = makeTransport({ selfId: 2, peers: new Map([[1, one.address]]) });
+    const received: Message[] = [];
+    two.onMessage((m) => received.push(m));
+    const server = new grpc.Server();
+    addRaftService(server, two);
+    await new Promise<void>((resolve, reject) =>
+      server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (e) =>
+        e ? reject(e) : resolve(),
+      ),
+    );
+    cleanups.push(async () => {
+      await two.close();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    });
+    two.send([heartbeat(2, 1, 7)]);
+    // Node 1 heard from node 2, so what it queued meanwhile reaches node 2 now, not in 5 minutes.
+    await eventually(() =>
+      expect(received.map((m) => m.type === "heartbeat" && m.commit)).toEqual([2]),
+    );
+    await eventually(() => expect(one.transport.unreachable()).toEqual([]));
+  });
+});
+
 describe("GrpcTransport peer-down reports", () => {
   /** A RaftService/Stream server in a child process that takes batches and never acknowledges them. */
   async function silentPeerProcess(): Promise<{ address: string; kill: () => void }> {
