@@ -10,6 +10,8 @@ import { createLogger } from "../../node/util/logger.ts";
 import { freePorts } from "../../scripts/free-ports.ts";
 import { ensureRoot, IT_ROOT } from "./pidfiles.ts";
 
+const LIMITS_MATCH = "the cluster's replicated lock limits match this node's cluster file";
+
 describe("logs at info level", () => {
   const lines: Array<{ level: number; msg: string }> = [];
   let dir: string;
@@ -50,8 +52,12 @@ describe("logs at info level", () => {
       destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
     });
     node = await PalisadeNode.start(cfg, { logger });
-    // A single node elects itself; the hook's timeout bounds how long that may take here.
-    while (!node.host.isLeader) await new Promise((r) => setTimeout(r, 25));
+    // A single node elects itself, then sets the replicated limits to its file's (minTtlMs
+    // differs from the default) and logs that they match: both are start-up events, so the
+    // test looks at lines only after the last of them. The hook's timeout bounds the wait.
+    const settled = (): boolean =>
+      node?.host.isLeader === true && lines.some((l) => l.msg === LIMITS_MATCH);
+    while (!settled()) await new Promise((r) => setTimeout(r, 25));
     client = new PalisadeClient({
       endpoints: [`127.0.0.1:${clientPort}`],
       callTimeoutMs: 2_000,
