@@ -1,5 +1,5 @@
 // The fenced store of the chaos suite: one counter per key behind a MemoryFence from
-// palisade/fence, over HTTP. Every admitted or refused access is printed (admission
+// palisade-lock/fence, over HTTP. Every admitted or refused access is printed (admission
 // order per key), so the harness can check the fence and the counters independently.
 //   GET /c/KEY  -> 200 {"value":N} | 409      (a fenced read; raises the fence)
 //   PUT /c/KEY  body {"read":N} -> 204 | 409  (a fenced write of N+1)

@@ -17,7 +17,8 @@ export type {
 export { LockHandle } from "./lock-handle.ts";
 export type { GrantTerms, LockContext, LockHandleEvents } from "./lock-handle.ts";
 export { Session, MAX_IN_FLIGHT } from "./session.ts";
-export { Connection } from "./connection.ts";
+export { Connection, tlsCredentials } from "./connection.ts";
+export type { TlsFileOptions } from "./connection.ts";
 export { isAnswer } from "./lock-api.ts";
 export type { AcquireAnswer, AcquireKinds, CallOptions, LockApi, WriteAcks } from "./lock-api.ts";
 export { systemClock } from "./clock.ts";

@@ -58,10 +58,11 @@ fi
 
 # --- Python client (clients/python): Debian's Python 3 with gRPC and protobuf, protoc and
 # grpc_python_plugin to generate its stubs (scripts/gen-python.sh; a unit test checks the
-# committed ones), mypy to type-check it. /usr/bin/python3 is the interpreter that sees
+# committed ones), mypy to type-check it, venv, setuptools and wheel to install it as a
+# package (pyproject.toml) the way its README says. /usr/bin/python3 is the interpreter that sees
 # these packages. Idempotent: installs nothing when all are there.
 python_missing=()
-for pkg in python3 python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc mypy; do
+for pkg in python3 python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc mypy python3-venv python3-setuptools python3-wheel; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || python_missing+=("$pkg")
 done
 if [ "${#python_missing[@]}" -eq 0 ]; then

@@ -21,7 +21,7 @@ export async function openPalisade(options: BackendOptions): Promise<LockBackend
       session_ttl_ms: ttlMs,
       wait: "server-side (Acquire with waitMs)",
       wait_ms: waitMs,
-      client: "palisade/client",
+      client: "palisade-lock/client",
     },
     fencing: "token returned by Acquire (strictly increasing per lock); one session per worker",
     session: () => client.openSession({ ttlMs }),

@@ -1,10 +1,19 @@
 // `npm pack` makes a package that installs with its production dependencies only and runs:
 // both bins answer --help, a node run from it serves (its status page too), palisadectl from
-// it reads that node's status, `palisade init` writes a cluster folder, and palisade/client
-// and palisade/fence resolve to compiled JavaScript with type declarations. Everything
+// it reads that node's status and a plain .mjs app takes a lock through it, `palisade init`
+// writes a cluster folder, palisade-lock/client and palisade-lock/fence resolve to compiled
+// JavaScript with type declarations, as does every import path the docs show. Everything
 // happens in a temp folder that is removed at the end.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,27 +115,27 @@ describe("the package made by npm pack", () => {
     expect(ctl.stdout).toMatch(/^Usage: palisadectl/);
   });
 
-  it("exports palisade/client and palisade/fence as JavaScript with type declarations", async () => {
+  it("exports palisade-lock/client and palisade-lock/fence as JavaScript with type declarations", async () => {
     const probe = await run(
       process.execPath,
       [
         "--input-type=module",
         "-e",
-        "const c = await import('palisade/client'); const f = await import('palisade/fence');" +
-          "console.log(typeof c.PalisadeClient, typeof f.MemoryFence, import.meta.resolve('palisade/client'))",
+        "const c = await import('palisade-lock/client'); const f = await import('palisade-lock/fence');" +
+          "console.log(typeof c.PalisadeClient, typeof f.MemoryFence, import.meta.resolve('palisade-lock/client'))",
       ],
       app,
     );
     expect(probe.code, probe.stderr).toBe(0);
     expect(probe.stdout.trim()).toMatch(
-      /^function function file:\/\/.*\/node_modules\/palisade\/dist\/client\/index\.js$/,
+      /^function function file:\/\/.*\/node_modules\/palisade-lock\/dist\/client\/index\.js$/,
     );
     // A TypeScript consumer gets the declarations: a typed call compiles, a mistyped one does not.
     writeFileSync(
       join(app, "check.ts"),
       [
-        `import { PalisadeClient, type NodeStatus } from "palisade/client";`,
-        `import { MemoryFence } from "palisade/fence";`,
+        `import { PalisadeClient, type NodeStatus } from "palisade-lock/client";`,
+        `import { MemoryFence } from "palisade-lock/fence";`,
         `const status: Promise<NodeStatus> = new PalisadeClient({ endpoints: ["127.0.0.1:1"] }).status("127.0.0.1:1");`,
         `// @ts-expect-error: a fencing token is a bigint`,
         `void new MemoryFence().guard("resource", "not a token", async () => undefined);`,
@@ -201,6 +210,21 @@ describe("the package made by npm pack", () => {
     expect(status.code, `${status.stderr}\n${output}`).toBe(0);
     const rows = JSON.parse(status.stdout) as Array<{ reachable: boolean; nodeId?: number }>;
     expect(rows).toEqual([expect.objectContaining({ reachable: true, nodeId: 1 })]);
+    // A plain .mjs application of the package's user takes and releases a lock.
+    writeFileSync(
+      join(app, "main.mjs"),
+      [
+        `import { PalisadeClient } from "palisade-lock/client";`,
+        `const client = new PalisadeClient({ endpoints: [${JSON.stringify(endpoint)}] });`,
+        `const token = await client.withLock("pack/1", async ({ token }) => token);`,
+        `console.log("token", String(token));`,
+        `await client.close();`,
+      ].join("\n"),
+    );
+    const main = await run(process.execPath, ["main.mjs"], app);
+    expect(main.code, main.stderr).toBe(0);
+    expect(main.stdout).toMatch(/^token [1-9]\d*$/m);
+    expect(main.stderr).toBe("");
     // The page's files are read beside the bundled node.
     const page = await fetch(`http://127.0.0.1:${metricsPort}/ui`);
     expect(page.status).toBe(200);
@@ -209,6 +233,31 @@ describe("the package made by npm pack", () => {
     expect(await exited).toBe(0);
     forgetPid(pid);
     expect(output).toContain("node stopped");
+  });
+
+  it("exports every import path the docs show", async () => {
+    const docs = [
+      "README.md",
+      "client/README.md",
+      ...readdirSync(join(REPO_ROOT, "docs"), { recursive: true, encoding: "utf8" })
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => join("docs", f)),
+    ];
+    const shown = new Set<string>();
+    for (const doc of docs)
+      for (const m of readFileSync(join(REPO_ROOT, doc), "utf8").matchAll(
+        /from "(palisade-lock(?:\/[\w-]+)*)"/g,
+      ))
+        shown.add(m[1] as string);
+    expect([...shown]).toContain("palisade-lock/client");
+    for (const spec of shown) {
+      const probe = await run(
+        process.execPath,
+        ["--input-type=module", "-e", `await import(${JSON.stringify(spec)})`],
+        app,
+      );
+      expect(probe.code, `${spec}: ${probe.stderr}`).toBe(0);
+    }
   });
 
   it("runs palisade init, which writes the cluster file, certificates and the systemd unit", async () => {

@@ -1,4 +1,4 @@
-// palisade/client stands alone: following its imports from client/index.ts never reaches
+// palisade-lock/client stands alone: following its imports from client/index.ts never reaches
 // the server, the CLI, or the CLI's argument parser.
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
@@ -30,7 +30,7 @@ function reachable(entry: string): { files: Set<string>; packages: Set<string> }
   return { files: new Set([...files].map((f) => relative(ROOT, f))), packages };
 }
 
-describe("palisade/client", () => {
+describe("palisade-lock/client", () => {
   it("loads neither the server nor palisadectl", () => {
     const { files, packages } = reachable("client/index.ts");
     expect(files.has("client/session.ts")).toBe(true);

@@ -1,8 +1,9 @@
 // The Python client (clients/python) without a cluster: its generated stubs are exactly
 // what scripts/gen-python.sh makes from proto/, its error table is proto/wire.ts's, it
-// type-checks under mypy --strict, and its own unit tests pass under Debian's Python.
+// type-checks under mypy --strict, its own unit tests pass under Debian's Python, and it
+// installs as a package the way its README says: no network, Debian's grpcio and protobuf.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { status as Status } from "@grpc/grpc-js";
@@ -110,4 +111,48 @@ describe("Python client", () => {
       "test_a_cancel_wait_refused_by_a_limit_or_a_server_error_is_sent_again_until_the_cluster_answers_it",
     );
   }, 120_000);
+
+  it("installs from its folder into a virtualenv with Debian's grpcio, without network, and imports from outside the repository", () => {
+    // A copy, so the build's leftovers (build/, *.egg-info) never land in the repository.
+    const source = join(outDir, "src", "python");
+    cpSync(clientDir, source, {
+      recursive: true,
+      filter: (from) => !from.includes("__pycache__") && !from.includes(".mypy_cache"),
+    });
+    const venv = join(outDir, "venv");
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PIP_DISABLE_PIP_VERSION_CHECK: "1",
+      PYTHONDONTWRITEBYTECODE: "1",
+    };
+    delete env.PYTHONPATH;
+    const step = (file: string, args: string[]): string => {
+      const run = spawnSync(file, args, { cwd: outDir, env, encoding: "utf8", timeout: 120_000 });
+      if (run.error) throw run.error;
+      expect(run.status, `${file} ${args.join(" ")}\n${run.stdout}\n${run.stderr}`).toBe(0);
+      return run.stdout;
+    };
+    step(PYTHON, ["-m", "venv", "--system-site-packages", venv]);
+    step(join(venv, "bin", "pip"), ["install", "--no-build-isolation", "--no-index", source]);
+    const probe = step(join(venv, "bin", "python"), [
+      "-c",
+      [
+        "import json, importlib.metadata as md, pathlib, palisade",
+        "here = pathlib.Path(palisade.__file__).parent",
+        "print(json.dumps({'file': str(here), 'requires': sorted(md.requires('palisade-lock') or []),",
+        "  'typed': (here / 'py.typed').exists(), 'stubs': (here / 'v1' / 'lock_pb2.pyi').exists(),",
+        "  'client': palisade.PalisadeClient.__name__}))",
+      ].join("\n"),
+    ]);
+    const got = JSON.parse(probe) as Record<string, unknown>;
+    expect(String(got.file).startsWith(join(venv, "lib"))).toBe(true);
+    // Older setuptools write "grpcio (>=1.51)" in the metadata, newer "grpcio>=1.51".
+    const requires = (got.requires as string[]).map((r) => r.replace(/[ ()]/g, ""));
+    expect(requires).toEqual(["grpcio>=1.51", "protobuf>=3.21"]);
+    expect(got).toMatchObject({
+      typed: true,
+      stubs: true,
+      client: "PalisadeClient",
+    });
+  }, 240_000);
 });
