@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// palisadectl: runs the built command line (dist/client/cli.js) and exits with its code.
+// palisadectl: runs the built command line (dist/client/ctl/main.js) and exits with its code.
 import { existsSync } from "node:fs";
 
-const cli = new URL("../dist/client/cli.js", import.meta.url);
+const cli = new URL("../dist/client/ctl/main.js", import.meta.url);
 if (!existsSync(cli)) {
   process.stderr.write(
     "palisadectl: the compiled code (dist/) is missing: run `npm run build` (`npm ci` runs it)\n",

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { snapshotNow } from "../../client/backup.ts";
-import { main as ctlMain } from "../../client/cli.ts";
+import { main as ctlMain } from "../../client/ctl/main.ts";
 import { UnavailableError, type PalisadeClient } from "../../client/index.ts";
 import { tokenEpoch } from "../../node/lock/tokens.ts";
 import { restoreMain } from "../../node/cli/restore.ts";

@@ -47,7 +47,7 @@ describe("palisadectl", () => {
     expect(answer.holder.sessionId).toBe(session.id.toString());
     expect(answer.holder.token).toBe(token.toString());
 
-    const get = await ctl("--json", "get", "cli-held");
+    const get = await ctl("--json", "lock", "cli-held");
     expect(get.code).toBe(0);
     expect((JSON.parse(get.stdout) as { holder: { token: string } }).holder.token).toBe(
       token.toString(),

@@ -77,7 +77,7 @@ describe("palisadectl module loading", () => {
   it("--help loads neither gRPC, protobuf nor the client library", async () => {
     const run = await loadedBy("help", "--help");
     expect(run.code).toBe(0);
-    expect(matching(run.urls, /\/client\/cli\.(js|ts)$/)).toHaveLength(1);
+    expect(matching(run.urls, /\/client\/ctl\/main\.(js|ts)$/)).toHaveLength(1);
     expect(
       matching(
         run.urls,

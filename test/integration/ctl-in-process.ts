@@ -1,6 +1,6 @@
 // Runs palisadectl's main() in this process (no start-up cost), for tests with many verbs to
 // call; ctl-process.ts runs it as a separate process, as a user would.
-import { main } from "../../client/cli.ts";
+import { main } from "../../client/ctl/main.ts";
 import type { Run } from "./ctl-process.ts";
 
 /** palisadectl with `--endpoints` set to `endpoints`; resolves with its exit code and output. */

@@ -111,7 +111,7 @@ describe("palisadectl verbs", () => {
     expect((await client.getLock("v/one")).holder).toBeUndefined();
   });
 
-  it("acquire exits 2 when held, lock/locks/sessions/session/history/validate show the holder, release --token revokes", async () => {
+  it("acquire exits 2 when held, lock/locks/sessions/session/history/validate show the holder, revoke ends the grant", async () => {
     const session = await client.openSession({ ttlMs: 10_000 });
     const got = await session.acquire("v/held");
     const token = got.token ?? 0n;
@@ -179,7 +179,7 @@ describe("palisadectl verbs", () => {
     expect(valid.code).toBe(0);
     expect(invalid.code).toBe(2);
 
-    const release = await ctl("--json", "release", "v/held", "--token", token.toString());
+    const release = await ctl("--json", "revoke", "v/held", token.toString());
     expect(release.code).toBe(0);
     expect(json<{ lock: string; token: string }>(release)).toMatchObject({
       lock: "v/held",
@@ -187,7 +187,7 @@ describe("palisadectl verbs", () => {
     });
     expect((await client.getLock("v/held")).holder).toBeUndefined();
     // A retried revoke of the same grant succeeds.
-    expect((await ctl("release", "v/held", "--token", token.toString())).code).toBe(0);
+    expect((await ctl("revoke", "v/held", token.toString())).code).toBe(0);
 
     const history = await ctl("--json", "history", "v/held");
     expect(json<Array<{ token: string; reason: string }>>(history)).toEqual([
@@ -239,7 +239,7 @@ describe("palisadectl verbs", () => {
     expect(members.every((m) => m.matchIndex > 0)).toBe(true);
   });
 
-  it("member list and transfer-leader", async () => {
+  it("member list and leader transfer", async () => {
     const members = await ctl("--json", "member", "list");
     expect(members.code).toBe(0);
     expect(

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PalisadeClient } from "../../client/index.ts";
-import { main as ctl } from "../../client/cli.ts";
+import { main as ctl } from "../../client/ctl/main.ts";
 import { tlsCredentials } from "../../client/connection.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import {

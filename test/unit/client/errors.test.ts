@@ -12,7 +12,7 @@ import {
   UnavailableError,
 } from "../../../client/errors.ts";
 import { errorFromStatus } from "../../../client/status-errors.ts";
-import { toJson } from "../../../client/cli.ts";
+import { toJson } from "../../../client/ctl/format.ts";
 
 describe("errorFromStatus", () => {
   it("maps each status to its typed error and keeps the code", () => {

@@ -36,7 +36,8 @@ describe("palisade-lock/client", () => {
     expect(files.has("client/session.ts")).toBe(true);
     expect(
       [...files].filter(
-        (f) => f.startsWith("node/server/") || f.startsWith("node/raft/") || f === "client/cli.ts",
+        (f) =>
+          f.startsWith("node/server/") || f.startsWith("node/raft/") || f.startsWith("client/ctl/"),
       ),
     ).toEqual([]);
     expect(packages.has("commander")).toBe(false);

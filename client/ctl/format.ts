@@ -1,6 +1,7 @@
-// Formatting and argument parsing for palisadectl: durations, uint64 arguments, JSON with
-// bigints, and plain-text tables.
+// Formatting and argument parsing for palisadectl: durations, counts and uint64 arguments,
+// JSON with bigints, plain-text tables and holders in words.
 import { InvalidArgumentError as CommanderArgumentError } from "commander";
+import type { LockHolderInfo } from "../types.ts";
 
 /** JSON with bigints as decimal strings (tokens and ids are uint64). */
 export function toJson(value: unknown): string {
@@ -50,4 +51,18 @@ export function table(header: string[], rows: string[][]): string {
 /** A display-only wall-clock time (0: unknown). */
 export function wallTime(ms: number): string {
   return ms > 0 ? new Date(ms).toISOString() : "-";
+}
+
+/** Parses --permits: a semaphore's permit count, at least 1. */
+export function parsePermits(text: string): number {
+  const n = parseCount(text);
+  if (n < 1) throw new CommanderArgumentError(`expected at least 1 permit (got ${text})`);
+  return n;
+}
+
+/** "free", or who holds the lock with which token since which index. */
+export function describeHolder(holder: LockHolderInfo | undefined): string {
+  if (!holder) return "free";
+  const name = holder.clientName ? ` (${holder.clientName})` : "";
+  return `held by session ${holder.sessionId}${name}, token ${holder.token}, granted at index ${holder.grantedIndex}`;
 }

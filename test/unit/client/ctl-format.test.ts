@@ -1,7 +1,7 @@
 // palisadectl's argument parsing and table output.
 import { describe, expect, it } from "vitest";
-import { parseDuration, parseUint64, table, toJson } from "../../../client/cli-format.ts";
-import { endpointsFrom } from "../../../client/cli.ts";
+import { parseDuration, parseUint64, table, toJson } from "../../../client/ctl/format.ts";
+import { endpointsFrom } from "../../../client/ctl/context.ts";
 
 describe("palisadectl formats", () => {
   it("parses durations with their units and refuses a bare number", () => {

@@ -1,0 +1,451 @@
+// palisadectl's lock verbs: acquire (one lock, a shared grant, an atomic set), semaphore
+// acquire, validate, and run (a command under a lock). A stop signal during a wait cancels
+// the wait in the cluster before the verb exits.
+import { Option } from "commander";
+import type { PalisadeClient } from "../client.ts";
+import type { Session } from "../session.ts";
+import type { HoldLimitDeadline, LockGrantInfo } from "../types.ts";
+import {
+  addExamples,
+  EXIT_INTERRUPTED,
+  EXIT_LOST,
+  EXIT_NOT_ACQUIRED,
+  EXIT_OK,
+  onStopSignal,
+  type Ctl,
+  type GlobalOptions,
+} from "./context.ts";
+import { describeHolder, parseDuration, parsePermits, parseUint64, toJson } from "./format.ts";
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long an interrupted wait's cancel may take before the CLI exits without its answer. */
+const CANCEL_BOUND_MS = 2_000;
+
+/**
+ * Runs `wait` with an AbortSignal that a stop signal aborts. Resolves with its outcome, or
+ * with "unconfirmed" when, once interrupted, it has not settled within CANCEL_BOUND_MS (the
+ * cluster did not answer the cancel).
+ */
+async function interruptible<T>(
+  wait: (signal: AbortSignal) => Promise<T>,
+): Promise<{ value: T; interrupted: boolean } | "unconfirmed"> {
+  const interrupt = new AbortController();
+  const offStop = onStopSignal(() => interrupt.abort());
+  let bound: ReturnType<typeof setTimeout> | undefined;
+  const unconfirmed = new Promise<"unconfirmed">((resolve) =>
+    interrupt.signal.addEventListener("abort", () => {
+      bound = setTimeout(() => resolve("unconfirmed"), CANCEL_BOUND_MS);
+    }),
+  );
+  try {
+    const settled = wait(interrupt.signal).then(
+      (value) => ({ value, interrupted: interrupt.signal.aborted }),
+      (error: unknown) => {
+        // A cancel that failed is no confirmation either.
+        if (interrupt.signal.aborted) return "unconfirmed" as const;
+        throw error;
+      },
+    );
+    return await Promise.race([settled, unconfirmed]);
+  } finally {
+    clearTimeout(bound);
+    offStop();
+  }
+}
+
+/** The options of the lock kinds that acquire, semaphore acquire and run share. */
+interface KindOptions {
+  shared?: boolean;
+  permits?: number;
+  data?: string;
+  holdLimit?: number;
+  wait: number;
+  ttl: number;
+}
+
+/** What one Acquire of the CLI asks for. */
+interface AcquireSpec {
+  names: string[];
+  shared: boolean;
+  permits?: number;
+  data?: string;
+  holdLimitMs?: number;
+  waitMs: number;
+  ttlMs: number;
+}
+
+interface Acquired {
+  session: Session;
+  token: bigint;
+  grants: LockGrantInfo[];
+  hold?: HoldLimitDeadline;
+}
+
+function specOf(names: string[], cmd: KindOptions): AcquireSpec {
+  if (cmd.permits !== undefined && names.length > 1)
+    throw new Error("--permits: name one semaphore (a permit is not taken with other locks here)");
+  if (cmd.permits !== undefined && cmd.shared)
+    throw new Error("--shared: a semaphore takes no mode; leave out --shared or --permits");
+  return {
+    names,
+    shared: cmd.shared === true,
+    waitMs: cmd.wait,
+    ttlMs: cmd.ttl,
+    ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}),
+    ...(cmd.data !== undefined ? { data: cmd.data } : {}),
+    ...(cmd.holdLimit !== undefined ? { holdLimitMs: cmd.holdLimit } : {}),
+  };
+}
+
+/** Aborts with the session, or once the grant's hold limit may have passed (before the leader's revoke). */
+function grantSignal(
+  session: Session,
+  hold: HoldLimitDeadline | undefined,
+): { signal: AbortSignal; stop(): void } {
+  if (hold === undefined) return { signal: session.signal, stop: () => undefined };
+  const controller = new AbortController();
+  const onSession = (): void => controller.abort(session.signal.reason);
+  session.signal.addEventListener("abort", onSession, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = (): void => {
+    const left = session.holdTimeLeftMs(hold);
+    if (left > 0) timer = setTimeout(check, left);
+    else controller.abort(new Error("the grant's hold limit passed"));
+  };
+  check();
+  return {
+    signal: controller.signal,
+    stop: () => {
+      clearTimeout(timer);
+      session.signal.removeEventListener("abort", onSession);
+    },
+  };
+}
+
+/** Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed" after `ms` (when given). */
+function holdUntil(
+  signal: AbortSignal,
+  ms: number | undefined,
+): Promise<"lost" | "interrupted" | "elapsed"> {
+  return new Promise((resolve) => {
+    const keepOpen = setInterval(() => undefined, 60_000);
+    const timer = ms === undefined ? undefined : setTimeout(() => done("elapsed"), ms);
+    const onAbort = (): void => done("lost");
+    const offStop = onStopSignal(() => done("interrupted"));
+    function done(why: "lost" | "interrupted" | "elapsed"): void {
+      clearInterval(keepOpen);
+      clearTimeout(timer);
+      offStop();
+      signal.removeEventListener("abort", onAbort);
+      resolve(why);
+    }
+    if (signal.aborted) done("lost");
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Adds the lock verbs to palisadectl. */
+export function registerLockVerbs(ctl: Ctl): void {
+  const { program, io, withClient } = ctl;
+  const acquireOrExplain = async (
+    client: PalisadeClient,
+    opts: GlobalOptions,
+    spec: AcquireSpec,
+  ): Promise<Acquired | number> => {
+    const [lock, ...others] = spec.names as [string, ...string[]];
+    const mode = spec.shared ? { mode: "shared" as const } : {};
+    const session = await client.openSession({ ttlMs: spec.ttlMs });
+    // A stop signal while waiting cancels the wait in the cluster before the CLI exits: the
+    // process going away alone would leave the wait queued, and a grant to a session that
+    // nobody keeps alive would hold the lock until its TTL ran out.
+    const outcome = await interruptible((signal) =>
+      session.acquire(lock, {
+        waitMs: spec.waitMs,
+        signal,
+        ...mode,
+        ...(spec.permits !== undefined ? { permits: spec.permits } : {}),
+        ...(others.length > 0 ? { more: others.map((name) => ({ lock: name, ...mode })) } : {}),
+        ...(spec.data !== undefined ? { data: spec.data } : {}),
+        ...(spec.holdLimitMs !== undefined ? { holdMs: spec.holdLimitMs } : {}),
+      }),
+    );
+    if (outcome === "unconfirmed") {
+      io.err(
+        `interrupted: the cancel of the wait for ${lock} is unconfirmed (no answer within ${CANCEL_BOUND_MS} ms); the wait ends with session ${session.id} within its TTL of ${spec.ttlMs} ms`,
+      );
+      return EXIT_INTERRUPTED;
+    }
+    const result = outcome.value;
+    if (outcome.interrupted) {
+      // A grant that came in just before the signal is let go; closing the session ends
+      // anything of it that is left. Both bounded, as the cancel was.
+      const letGo = async (): Promise<void> => {
+        if (result.acquired && result.token !== undefined)
+          await Promise.all(spec.names.map((name) => session.release(name, result.token!)));
+        await session.close();
+      };
+      await Promise.race([letGo().catch(() => undefined), sleep(CANCEL_BOUND_MS)]);
+      io.err(`interrupted: the wait for ${lock} is cancelled`);
+      return EXIT_INTERRUPTED;
+    }
+    if (result.acquired && result.token !== undefined) {
+      return {
+        session,
+        token: result.token,
+        grants: result.grants ?? [],
+        ...(result.hold ? { hold: result.hold } : {}),
+      };
+    }
+    await session.close().catch(() => undefined);
+    const blocked = result.blockedLock ?? lock;
+    if (opts.json)
+      io.out(
+        toJson({
+          lock,
+          acquired: false,
+          holder: result.holder ?? null,
+          ...(result.blockedLock !== undefined ? { blockedLock: blocked } : {}),
+        }),
+      );
+    else
+      io.err(
+        `not acquired: ${blocked} is ${describeHolder(result.holder)}${others.length > 0 && result.holder === undefined ? " (requests queued ahead)" : ""}`,
+      );
+    return EXIT_NOT_ACQUIRED;
+  };
+
+  /**
+   * `acquire` and `semaphore acquire`: print the token (and a permit's slot), hold it as
+   * asked, release every lock of it.
+   */
+  const acquireAndPrint = (spec: AcquireSpec, hold: string | true | undefined): Promise<void> =>
+    withClient(async (client, opts) => {
+      const holdMs = typeof hold === "string" ? parseDuration(hold) : undefined;
+      const got = await acquireOrExplain(client, opts, spec);
+      if (typeof got === "number") return got;
+      const { session, token } = got;
+      const permit = got.grants.find((g) => g.mode === "permit");
+      try {
+        if (opts.json) {
+          io.out(
+            toJson({
+              lock: spec.names[0],
+              acquired: true,
+              token,
+              sessionId: session.id,
+              ...(spec.names.length > 1 ? { locks: spec.names } : {}),
+              ...(spec.shared ? { mode: "shared" } : {}),
+              ...(permit ? { permits: permit.permits, slot: permit.slot } : {}),
+            }),
+          );
+        } else io.out(permit ? `${token} slot ${permit.slot ?? 0}` : token.toString());
+        if (hold !== undefined) {
+          const grant = grantSignal(session, got.hold);
+          try {
+            const why = await holdUntil(grant.signal, holdMs);
+            if (why === "lost") {
+              io.err(
+                `lost: ${String((grant.signal.reason as Error | undefined)?.message ?? "session lost")}`,
+              );
+              return EXIT_LOST;
+            }
+          } finally {
+            grant.stop();
+          }
+        }
+        await Promise.all(spec.names.map((name) => session.release(name, token)));
+        return EXIT_OK;
+      } finally {
+        await session.close().catch(() => undefined);
+      }
+    });
+
+  program
+    .command("acquire <names...>")
+    .description(
+      "acquire a lock (several names: one atomic set, all or none) and print its token; without --hold release it at once",
+    )
+    .addOption(
+      new Option("--wait <duration>", "wait in the queue up to this long")
+        .argParser(parseDuration)
+        .default(0, "0ms"),
+    )
+    .addOption(
+      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
+    )
+    .option("--hold [duration]", "keep the lock until Ctrl-C, or until this long has passed")
+    .option("--shared", "take every named lock in shared mode (beside other shared holders)", false)
+    .addOption(
+      new Option(
+        "--permits <n>",
+        "the name is a semaphore of N permits: take one permit (one name only)",
+      ).argParser(parsePermits),
+    )
+    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
+    .addOption(
+      new Option(
+        "--hold-limit <duration>",
+        "the leader revokes the grant once it has been held this long",
+      ).argParser(parseDuration),
+    )
+    .action(
+      (names: string[], cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
+        acquireAndPrint(specOf(names, cmd), cmd.hold),
+    );
+
+  program
+    .command("semaphore")
+    .description("counted semaphores: acquire")
+    .command("acquire <name>")
+    .description(
+      "take one permit of semaphore NAME of N permits and print its token and slot; without --hold release it at once",
+    )
+    .addOption(
+      new Option("--permits <n>", "the semaphore's permit count (fixed while any permit is held)")
+        .argParser(parsePermits)
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option("--wait <duration>", "wait in the queue up to this long")
+        .argParser(parseDuration)
+        .default(0, "0ms"),
+    )
+    .addOption(
+      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
+    )
+    .option("--hold [duration]", "keep the permit until Ctrl-C, or until this long has passed")
+    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
+    .addOption(
+      new Option(
+        "--hold-limit <duration>",
+        "the leader revokes the grant once it has been held this long",
+      ).argParser(parseDuration),
+    )
+    .action(
+      (name: string, cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
+        acquireAndPrint(specOf([name], cmd), cmd.hold),
+    );
+
+  program
+    .command("validate")
+    .description("whether TOKEN is the lock's current grant right now (best effort)")
+    .argument("<name>", "the lock")
+    .argument("<token>", "the token to check", parseUint64)
+    .action((lock: string, token: bigint) =>
+      withClient(async (client, opts) => {
+        const valid = await client.validateToken(lock, token);
+        if (opts.json) io.out(toJson({ lock, token, valid }));
+        else io.out(valid ? "valid" : "not the current grant");
+        return valid ? EXIT_OK : EXIT_NOT_ACQUIRED;
+      }),
+    );
+
+  program
+    .command("run <name> <command> [args...]")
+    .description(
+      "run a command only while holding the lock (put it after --); PALISADE_TOKEN and PALISADE_LOCK are set for it",
+    )
+    .addOption(
+      new Option("--wait <duration>", "wait in the queue up to this long")
+        .argParser(parseDuration)
+        .default(0, "0ms"),
+    )
+    .addOption(
+      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
+    )
+    .addOption(
+      new Option(
+        "--grace <duration>",
+        "after Ctrl-C/SIGTERM, how long the command may take before SIGKILL (never past the lock's deadline)",
+      )
+        .argParser(parseDuration)
+        .default(10_000, "10s"),
+    )
+    .option("--shared", "hold the lock in shared mode (beside other shared holders)", false)
+    .addOption(
+      new Option(
+        "--permits <n>",
+        "NAME is a semaphore of N permits: run while holding one permit (PALISADE_SLOT is its slot)",
+      ).argParser(parsePermits),
+    )
+    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
+    .addOption(
+      new Option(
+        "--hold-limit <duration>",
+        "the leader revokes the grant once it has been held this long; the command is killed before",
+      ).argParser(parseDuration),
+    )
+    .action(
+      (
+        lock: string,
+        command: string,
+        args: string[],
+        cmd: KindOptions & { wait: number; ttl: number; grace: number },
+      ) =>
+        withClient(async (client, opts) => {
+          const got = await acquireOrExplain(client, opts, specOf([lock], cmd));
+          if (typeof got === "number") return got;
+          const { session, token } = got;
+          const permit = got.grants.find((g) => g.mode === "permit");
+          try {
+            if (opts.json)
+              io.err(
+                toJson({
+                  lock,
+                  acquired: true,
+                  token,
+                  sessionId: session.id,
+                  ...(permit ? { slot: permit.slot } : {}),
+                }),
+              );
+            const { runUnderLock } = await import("../run/supervise.ts");
+            const { msToNs } = await import("../clock.ts");
+            const holdEnds = got.hold ? got.hold.sentAt.monotonicMs + got.hold.budgetMs : undefined;
+            const outcome = await runUnderLock(
+              {
+                session,
+                lock,
+                token,
+                command,
+                args,
+                graceMs: cmd.grace,
+                ...(holdEnds !== undefined ? { holdDeadlineNs: msToNs(holdEnds) } : {}),
+                ...(permit ? { env: { PALISADE_SLOT: String(permit.slot ?? 0) } } : {}),
+              },
+              (pid) => {
+                if (opts.json) io.err(toJson({ started: pid }));
+              },
+            );
+            if (outcome.killedFor === "deadline" || outcome.killedFor === "lost") {
+              const held = got.hold === undefined || session.holdTimeLeftMs(got.hold) > 0;
+              io.err(
+                held || session.state !== "open"
+                  ? `lost: the lock's session ended; the command was killed`
+                  : `lost: the lock's hold limit passed; the command was killed`,
+              );
+            } else if (session.state === "open") {
+              await session.release(lock, token).catch(() => undefined);
+            }
+            return outcome.exitCode;
+          } finally {
+            await session.close().catch(() => undefined);
+          }
+        }),
+    );
+
+  addExamples(program, {
+    acquire: [
+      "acquire orders/42",
+      "acquire orders/42 --wait 5s --hold",
+      "acquire catalog --shared --hold 30s",
+      "acquire account/7 account/9 --data 'transfer 81'",
+    ],
+    "semaphore acquire": ["semaphore acquire render --permits 4 --hold"],
+    validate: ["validate orders/42 1234"],
+    run: [
+      "run nightly-report --wait 1m -- ./make-report.sh --full",
+      "run render --permits 4 --hold-limit 10m -- ./render.sh",
+    ],
+  });
+}
