@@ -3,6 +3,11 @@
 // page, waits until the nodes agree on a leader and says "cluster ready", reports leader
 // changes, and stops all three on Ctrl-C (SIGTERM, then SIGKILL after 5 s).
 //
+// It heals: a node that exits without being asked to is started again after a back-off
+// (1 s, doubling up to 30 s; back to 1 s once a node has run a minute), and one that keeps
+// failing within seconds of its start is given up after five tries. Lines typed on its
+// standard input stop, start, kill, pause and resume one node, to try failures by hand.
+//
 // On a terminal every log line is one pretty, coloured line that starts with its node's
 // id; otherwise (or with --log-format json) the nodes' lines are JSON, passed through
 // untouched, and this script's own lines are JSON too.
@@ -23,6 +28,17 @@ import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 const repoRoot = PACKAGE_ROOT;
 const KILL_AFTER_MS = 5_000;
 const POLL_MS = 300;
+const RESTART_FIRST_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+/** A node that ran this long is healthy again: its next restart waits RESTART_FIRST_MS. */
+const RAN_WELL_MS = 60_000;
+/** An exit this soon after a start counts as failing to start. */
+const QUICK_EXIT_MS = 10_000;
+/** Consecutive quick exits after which a node is no longer restarted. */
+const QUICK_EXITS_MAX = 5;
+
+const CONSOLE_HELP =
+  "commands: stop N (and keep it down), start N, kill N (SIGKILL: a crash, restarted), pause N (SIGSTOP), resume N (SIGCONT), help";
 
 interface Options {
   config: string;
@@ -38,6 +54,14 @@ interface Member {
   readonly metricsAddress: string | undefined;
   process: ChildProcess | null;
   client: grpc.Client;
+  /** False once stopped from the console (or given up): an exit is then not restarted. */
+  wanted: boolean;
+  startedAt: number;
+  /** The back-off before the next restart. */
+  restartMs: number;
+  quickExits: number;
+  restartTimer: ReturnType<typeof setTimeout> | undefined;
+  paused: boolean;
 }
 
 type StatusResult = { ok: true; status: palisade.v1.StatusResponse } | { ok: false };
@@ -176,10 +200,17 @@ async function main(): Promise<void> {
     metricsAddress: n.metricsAddress,
     process: null,
     client: new grpc.Client(n.clientAddress, credentials),
+    wanted: true,
+    startedAt: 0,
+    restartMs: RESTART_FIRST_MS,
+    quickExits: 0,
+    restartTimer: undefined,
+    paused: false,
   }));
   let stopping = false;
 
-  for (const m of members) {
+  const launch = (m: Member): void => {
+    m.restartTimer = undefined;
     const child = spawn(
       process.execPath,
       // The `palisade` bin runs the node, compiled, in the child's own process (its pid is the node's).
@@ -198,20 +229,50 @@ async function main(): Promise<void> {
       { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
     );
     m.process = child;
+    m.startedAt = Date.now();
+    m.paused = false;
+    say(`node ${m.id} started (pid ${child.pid})`);
     // Log lines carry their node id already (first on pretty lines, `nodeId` in JSON);
     // anything else a node prints (a crash, a runtime warning) goes to stderr, prefixed.
     prefixLines(child.stdout, "", process.stdout);
     prefixLines(child.stderr, `node ${String(m.id).padStart(width)} ! `, process.stderr);
-    child.on("exit", (code, signal) => {
-      m.process = null;
-      if (!stopping)
-        say(`node ${m.id} exited (${signal ?? `code ${code}`}); the others keep running`);
-      if (members.every((x) => x.process === null)) {
-        if (!stopping) say("every node has exited");
-        process.exit(stopping ? 0 : 1);
+    child.on("exit", (code, signal) => exited(m, code, signal));
+  };
+
+  const exited = (m: Member, code: number | null, signal: NodeJS.Signals | null): void => {
+    m.process = null;
+    const how = signal ?? `code ${code}`;
+    if (stopping) {
+      if (members.every((x) => x.process === null)) process.exit(0);
+      return;
+    }
+    if (!m.wanted) {
+      say(`node ${m.id} stopped (${how}); \`start ${m.id}\` starts it again`);
+      return;
+    }
+    const ran = Date.now() - m.startedAt;
+    m.quickExits = ran < QUICK_EXIT_MS ? m.quickExits + 1 : 0;
+    if (m.quickExits >= QUICK_EXITS_MAX) {
+      m.wanted = false;
+      say(
+        `node ${m.id} exited (${how}) within ${QUICK_EXIT_MS / 1000} s of its start ${QUICK_EXITS_MAX} times in a row: not restarting it (its lines above say why; \`start ${m.id}\` tries again)`,
+      );
+      if (members.every((x) => !x.wanted)) {
+        say("every node has stopped");
+        process.exit(1);
       }
-    });
-  }
+      return;
+    }
+    if (ran >= RAN_WELL_MS) m.restartMs = RESTART_FIRST_MS;
+    const wait = m.restartMs;
+    m.restartMs = Math.min(RESTART_MAX_MS, m.restartMs * 2);
+    say(`node ${m.id} exited (${how}); restarting it in ${wait / 1000} s`);
+    m.restartTimer = setTimeout(() => {
+      if (!stopping && m.wanted && m.process === null) launch(m);
+    }, wait);
+  };
+
+  for (const m of members) launch(m);
   for (const m of members) {
     const spec = cfg.nodes.find((n) => n.id === m.id);
     const metrics = m.metricsAddress ? `, metrics http://${m.metricsAddress}/metrics` : "";
@@ -225,7 +286,13 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     say(`${signal}: stopping all nodes`);
-    for (const m of members) m.process?.kill("SIGTERM");
+    for (const m of members) clearTimeout(m.restartTimer);
+    if (members.every((m) => m.process === null)) process.exit(0);
+    for (const m of members) {
+      m.process?.kill("SIGTERM");
+      // A paused node handles the SIGTERM once it runs again.
+      if (m.paused) m.process?.kill("SIGCONT");
+    }
     setTimeout(() => {
       for (const m of members) {
         if (m.process) {
@@ -237,6 +304,64 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  /** One console line: a verb and a node id. */
+  const command = (line: string): void => {
+    if (line === "") return;
+    const [verb, idText, ...rest] = line.split(/\s+/);
+    const m = members.find((x) => String(x.id) === idText);
+    if (verb === "help" || m === undefined || rest.length > 0) {
+      if (verb !== "help")
+        say(
+          `not understood: ${JSON.stringify(line)} (nodes: ${members.map((x) => x.id).join(", ")})`,
+        );
+      say(CONSOLE_HELP);
+      return;
+    }
+    const running = m.process;
+    switch (verb) {
+      case "stop":
+        m.wanted = false;
+        clearTimeout(m.restartTimer);
+        if (running === null) say(`node ${m.id} is not running; it stays down`);
+        else {
+          running.kill("SIGTERM");
+          if (m.paused) running.kill("SIGCONT");
+        }
+        return;
+      case "start":
+        m.wanted = true;
+        m.quickExits = 0;
+        m.restartMs = RESTART_FIRST_MS;
+        if (running !== null) say(`node ${m.id} is running already (pid ${running.pid})`);
+        else {
+          clearTimeout(m.restartTimer);
+          launch(m);
+        }
+        return;
+      case "kill":
+      case "pause":
+      case "resume":
+        if (running === null) {
+          say(`node ${m.id} is not running`);
+          return;
+        }
+        if (verb === "kill") running.kill("SIGKILL");
+        else {
+          running.kill(verb === "pause" ? "SIGSTOP" : "SIGCONT");
+          m.paused = verb === "pause";
+          say(`node ${m.id} ${verb === "pause" ? "paused (SIGSTOP)" : "resumed (SIGCONT)"}`);
+        }
+        return;
+      default:
+        say(`not understood: ${JSON.stringify(line)}`);
+        say(CONSOLE_HELP);
+    }
+  };
+
+  if (!process.stdin.destroyed)
+    createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line) => {
+      if (!stopping) command(line.trim());
+    });
 
   // Poll Status until the nodes agree on a leader, then keep watching for leader changes.
   let ready = false;
@@ -256,7 +381,7 @@ async function main(): Promise<void> {
       if (!ready) {
         ready = true;
         say(
-          `cluster ready (${members.map((m) => m.clientAddress).join(",")}); Ctrl-C stops all nodes`,
+          `cluster ready (${members.map((m) => m.clientAddress).join(",")}); Ctrl-C stops all nodes; type help for stopping, killing or pausing one`,
         );
       }
     } else if (!ready && Date.now() > nextHintAt) {

@@ -50,8 +50,13 @@ export function recordOwner(dir: string): void {
 function isPalisadeNode(pid: number): boolean {
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-    // The sources run by the harness, or the `palisade` bin (from the repository or an installed package).
-    return cmdline.includes("node/cli/main.ts") || /\/bin\/palisade(\.mjs)?\0node\0/.test(cmdline);
+    // The sources run by the harness, the `palisade` bin (from the repository or an installed
+    // package), or `npm start`'s supervisor, which would otherwise start its nodes again.
+    return (
+      cmdline.includes("node/cli/main.ts") ||
+      /\/bin\/palisade(\.mjs)?\0node\0/.test(cmdline) ||
+      /\/scripts\/start-local\.(js|ts)\0/.test(cmdline)
+    );
   } catch {
     // No /proc (not Linux): trust the pidfile.
     return !existsSync("/proc") && processAlive(pid);
