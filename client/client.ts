@@ -5,6 +5,7 @@ import { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition as adminApi } from "../proto/grpc.ts";
+import { tlsChannelCredentials } from "../proto/tls-channel.ts";
 import type { AnswerOf, CallName, RequestOf } from "../proto/lock-calls.ts";
 import { toU64, u64 } from "../proto/wire.ts";
 import { Connection } from "./connection.ts";
@@ -126,11 +127,12 @@ function toBuffer(pem: string | Buffer | undefined): Buffer | null {
 function credentialsFrom(options: PalisadeClientOptions): grpc.ChannelCredentials | undefined {
   if (options.credentials) return options.credentials;
   if (!options.tls) return undefined;
-  return grpc.credentials.createSsl(
-    toBuffer(options.tls.ca),
-    toBuffer(options.tls.key),
-    toBuffer(options.tls.cert),
-  );
+  const [ca, key, cert] = [options.tls.ca, options.tls.key, options.tls.cert].map(toBuffer);
+  return tlsChannelCredentials({
+    ...(ca ? { ca } : {}),
+    ...(key ? { key } : {}),
+    ...(cert ? { cert } : {}),
+  });
 }
 
 export interface OpenSessionOptions {

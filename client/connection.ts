@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import type { CallFailure } from "../proto/codec/answers.ts";
 import { lockServiceDefinition, type UnaryMethod } from "../proto/grpc.ts";
+import { tlsChannelCredentials } from "../proto/tls-channel.ts";
 import {
   decodeAnswer,
   encodeRequest,
@@ -91,8 +92,12 @@ export function tlsCredentials(files: TlsFileOptions): grpc.ChannelCredentials {
     }
   };
   const ca = read(files.ca, "CA bundle");
-  if (files.cert === undefined || files.key === undefined) return grpc.credentials.createSsl(ca);
-  return grpc.credentials.createSsl(ca, read(files.key, "key"), read(files.cert, "certificate"));
+  if (files.cert === undefined || files.key === undefined) return tlsChannelCredentials({ ca });
+  return tlsChannelCredentials({
+    ca,
+    key: read(files.key, "key"),
+    cert: read(files.cert, "certificate"),
+  });
 }
 
 const RETRIABLE = new Set<grpc.status>([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED]);

@@ -114,6 +114,72 @@ export type AttemptFn<Res> = (
   attempt: Attempt,
 ) => Promise<Res>;
 
+/** Reasons with which a node that answered says no leader could serve the call. */
+const LEADERLESS: ReadonlySet<ErrorReasonName> = new Set([
+  "ERROR_REASON_NOT_LEADER",
+  "ERROR_REASON_NO_LEADER",
+  "ERROR_REASON_READ_NOT_CONFIRMED",
+]);
+
+/** The node answered that no leader is known to it (a hint names one it knows). */
+const leaderless = (f: AttemptFailure): boolean =>
+  !f.leaderHint && f.reason !== undefined && LEADERLESS.has(f.reason);
+
+/** What an endpoint's last failure says of it: whether the node answered, and in a few words. */
+export function endpointState(f: AttemptFailure): { answered: boolean; words: string } {
+  if (f.leaderHint) return { answered: true, words: `says ${f.leaderHint} leads` };
+  if (leaderless(f)) return { answered: true, words: "no leader known there" };
+  if (f.reason !== undefined) return { answered: true, words: f.detail };
+  if (f.timedOut) return { answered: false, words: "no answer" };
+  const d = f.detail;
+  if (/ECONNREFUSED/.test(d)) return { answered: false, words: "refused" };
+  if (/ENOTFOUND|EAI_AGAIN|Name resolution failed/i.test(d))
+    return { answered: false, words: "name not found" };
+  if (/EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.test(d))
+    return { answered: false, words: "unreachable" };
+  if (/self[- ]signed|unable to (?:verify|get local issuer)|UNABLE_TO_VERIFY|CERT_/i.test(d))
+    return { answered: false, words: "certificate signed by an unknown CA" };
+  if (/wrong version number|packet length too long|WRONG_VERSION/i.test(d))
+    return { answered: false, words: "the server does not use TLS (connect without --cacert)" };
+  if (/Failed to connect|Protocol error|Connection dropped|ECONNRESET|socket hang up/i.test(d))
+    return {
+      answered: false,
+      words: `connection failed (does the server require TLS?): ${shortDetail(d)}`,
+    };
+  return { answered: false, words: shortDetail(d) };
+}
+
+/** A transport's failure text without what the endpoint's name already says, times and empty notes. */
+function shortDetail(detail: string): string {
+  return detail
+    .replace(/^the stream to \S+ broke: /, "")
+    .replace(/ \(\d{4}-\d\d-\d\dT[^)]*\)/g, "")
+    .replace(/\.? ?Resolution note: ?$/, "")
+    .trim();
+}
+
+/**
+ * Why a call got no answer, naming each endpoint's last failure: "no leader: 1 of 3 members
+ * reachable (…)" when a node answered that none leads, "no member reachable (…)" when none
+ * answered, and otherwise "no answer within the time given (…)".
+ */
+export function giveUpCause(
+  endpoints: readonly string[],
+  failed: ReadonlyMap<string, AttemptFailure>,
+  last: AttemptFailure,
+): string {
+  const states = endpoints.flatMap((e) => {
+    const f = failed.get(e);
+    return f === undefined ? [] : [{ endpoint: e, ...endpointState(f) }];
+  });
+  const list = states.map((s) => `${s.endpoint} ${s.words}`).join(", ");
+  const answered = states.filter((s) => s.answered).length;
+  const noLeader = [last, ...failed.values()].some(leaderless);
+  if (noLeader) return `no leader: ${answered} of ${endpoints.length} members reachable (${list})`;
+  if (answered === 0) return `no member reachable (${list})`;
+  return `no answer within the time given (${list})`;
+}
+
 export class Failover {
   private readonly endpoints: string[];
   private preferred = 0;
@@ -174,6 +240,8 @@ export class Failover {
     const giveUpAt = now() + (opts.budgetMs ?? defaults.budgetMs);
     let failuresInRow = 0;
     let last: AttemptFailure | undefined;
+    /** Each endpoint's last failure in this call: what the error says when it gives up. */
+    const failed = new Map<string, AttemptFailure>();
     for (;;) {
       const left = opts.timeLeftMs?.() ?? Infinity;
       if (left <= 0 || this.closed) break;
@@ -215,6 +283,9 @@ export class Failover {
           }
         }
         last = failure;
+        // A node's own answer earlier in the call says more than a later attempt cut short.
+        if (!a.moved && !(failure.timedOut && failed.get(endpoint)?.reason !== undefined))
+          failed.set(endpoint, failure);
         failuresInRow += 1;
         const hinted = a.moved ? undefined : this.endpointOf(failure.leaderHint);
         if (hinted !== undefined && hinted !== endpoint && !this.isSilent(hinted)) {
@@ -238,9 +309,11 @@ export class Failover {
         if (pause > 0) await this.pause(pause);
       }
     }
-    const detail =
-      last === undefined ? (this.closed ? "client is closed" : "no time left to try") : last.detail;
-    const message = `${what}: no answer within the time given (last: ${detail})`;
+    const message = `${what}: ${
+      last === undefined
+        ? `no answer within the time given (${this.closed ? "client is closed" : "no time left to try"})`
+        : giveUpCause(this.endpoints, failed, last)
+    }`;
     const kind = opts.kind ?? defaults.kind;
     throw kind === "write"
       ? new OutcomeUnknownError(message, last?.code, last?.reason)

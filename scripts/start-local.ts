@@ -19,6 +19,7 @@ import * as grpc from "@grpc/grpc-js";
 import { Command, Option } from "commander";
 import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition } from "../proto/grpc.ts";
+import { tlsChannelCredentials } from "../proto/tls-channel.ts";
 import { ConfigError, loadClusterConfig, type ClusterConfig } from "../node/config/index.ts";
 import { statusPageUrl } from "../node/ops/status-page/index.ts";
 import { u64ToNumber } from "../proto/wire.ts";
@@ -115,7 +116,7 @@ function adminCredentials(cfg: ClusterConfig, opts: Options): grpc.ChannelCreden
   const caDir = dirname(cfg.tls.ca);
   const cert = readFileSync(opts.adminCert ?? join(caDir, "admin.crt"));
   const key = readFileSync(opts.adminKey ?? join(caDir, "admin.key"));
-  return grpc.credentials.createSsl(readFileSync(cfg.tls.ca), key, cert);
+  return tlsChannelCredentials({ ca: readFileSync(cfg.tls.ca), key, cert });
 }
 
 function status(client: grpc.Client): Promise<StatusResult> {

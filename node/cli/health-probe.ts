@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import { Command } from "commander";
+import { tlsChannelCredentials } from "../../proto/tls-channel.ts";
 
 const STATUS_NAMES = ["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"];
 
@@ -20,8 +21,8 @@ interface Options {
 function credentials(opts: Options): grpc.ChannelCredentials {
   if (opts.cacert === undefined) return grpc.credentials.createInsecure();
   const ca = readFileSync(opts.cacert);
-  if (opts.cert === undefined || opts.key === undefined) return grpc.credentials.createSsl(ca);
-  return grpc.credentials.createSsl(ca, readFileSync(opts.key), readFileSync(opts.cert));
+  if (opts.cert === undefined || opts.key === undefined) return tlsChannelCredentials({ ca });
+  return tlsChannelCredentials({ ca, key: readFileSync(opts.key), cert: readFileSync(opts.cert) });
 }
 
 /** HealthCheckRequest { string service = 1 } and HealthCheckResponse { ServingStatus status = 1 }, by hand. */

@@ -6,6 +6,7 @@
 // one from another CA, fail in the TLS handshake.
 import { readFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
+import { tlsChannelCredentials } from "../../proto/tls-channel.ts";
 import type { TlsFiles } from "../config/index.ts";
 
 export const CERT_ROLES = ["node", "admin", "client"] as const;
@@ -54,7 +55,7 @@ export function loadNodeCredentials(tls: TlsFiles, nodeId: number): NodeCredenti
   const key = read(files.key, "private key");
   return {
     server: grpc.ServerCredentials.createSsl(ca, [{ cert_chain: cert, private_key: key }], true),
-    channel: grpc.credentials.createSsl(ca, key, cert),
+    channel: tlsChannelCredentials({ ca, key, cert }),
   };
 }
 

@@ -137,7 +137,12 @@ describe("mutual TLS and certificate roles", () => {
       key: join(base, `${name}.key`),
     });
 
+  // Every warning this process prints, from the first TLS connection on.
+  const warnings: Error[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w);
+
   beforeAll(async () => {
+    process.on("warning", onWarning);
     ensureRoot();
     dir = mkdtempSync(join(IT_ROOT, "tls-"));
     certs = join(dir, "certs");
@@ -171,6 +176,7 @@ describe("mutual TLS and certificate roles", () => {
   });
 
   afterAll(async () => {
+    process.off("warning", onWarning);
     for (const close of closers) await close().catch(() => undefined);
     await Promise.all(nodes.map((n) => n.stop()));
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -304,6 +310,36 @@ describe("mutual TLS and certificate roles", () => {
     // A client certificate is refused on AdminService: no node answers Status.
     expect(await ctl([...endpoints, ...tls("client"), "status"], io)).toBe(1);
     expect(lines.join("\n")).toMatch(/PERMISSION_DENIED|admin certificate/);
+  });
+
+  it("a client that cannot connect names the TLS cause: plaintext to a TLS cluster, a CA it does not trust", async () => {
+    const budget = { endpoints: clientAddress, callTimeoutMs: 500, retryBudgetMs: 1_500 };
+    const plain = new PalisadeClient(budget);
+    const untrusting = new PalisadeClient({ ...budget, credentials: creds(stranger, "client") });
+    try {
+      const plainError = await plain.openSession().then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      const caError = await untrusting.openSession().then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(plainError?.message).toMatch(
+        /^\/palisade\.v1\.LockService\/OpenSession: no member reachable \(127\.0\.0\.1:\d+ connection failed \(does the server require TLS\?\)/,
+      );
+      expect(caError?.message).toMatch(/certificate signed by an unknown CA/);
+    } finally {
+      await plain.close();
+      await untrusting.close();
+    }
+  });
+
+  it("prints no deprecation warning on any TLS path: an IP endpoint is sent as no TLS server name", () => {
+    expect(
+      warnings.map((w) => `${w.name}: ${w.message}`),
+      "warnings printed while the tests above ran",
+    ).toEqual([]);
   });
 
   it("reads roles from the certificates dev-certs.sh makes", () => {

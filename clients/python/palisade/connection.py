@@ -56,6 +56,61 @@ class _Moved(Exception):
     """Another call found the node of this attempt silent; the attempt was cancelled to try another."""
 
 
+# Reasons with which a node that answered says no leader could serve the call.
+_LEADERLESS = frozenset({"ERROR_REASON_NOT_LEADER", "ERROR_REASON_NO_LEADER", "ERROR_REASON_READ_NOT_CONFIRMED"})
+
+
+def _short_detail(detail: str) -> str:
+    """A transport's failure text without what the endpoint's name already says, times and empty notes."""
+    detail = re.sub(r"^the stream to \S+ broke: ", "", detail)
+    detail = re.sub(r" \(\d{4}-\d\d-\d\dT[^)]*\)", "", detail)
+    detail = re.sub(r"\.? ?Resolution note: ?$", "", detail)
+    return detail.strip()
+
+
+def endpoint_state(err: grpc.RpcError) -> Tuple[bool, bool, str]:
+    """What an endpoint's last failure says of it: (answered, no leader known there, in a few words)."""
+    metadata = call_metadata(err)
+    reason = reason_of(metadata)
+    hint = metadata_value(metadata, LEADER_METADATA_KEY)
+    if hint:
+        return True, False, f"says {hint} leads"
+    if reason in _LEADERLESS:
+        return True, True, "no leader known there"
+    detail = call_details(err)
+    if reason is not None:
+        return True, False, detail
+    if call_code(err) == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return False, False, "no answer"
+    if re.search(r"ECONNREFUSED|Connection refused", detail):
+        return False, False, "refused"
+    if re.search(r"ENOTFOUND|EAI_AGAIN|DNS resolution failed|Name resolution failed", detail, re.I):
+        return False, False, "name not found"
+    if re.search(r"EHOSTUNREACH|ENETUNREACH|No route to host", detail):
+        return False, False, "unreachable"
+    if re.search(r"self[- ]signed|unable to (?:verify|get local issuer)|CERTIFICATE_VERIFY_FAILED|certificate verify failed", detail, re.I):
+        return False, False, "certificate signed by an unknown CA"
+    if re.search(r"wrong version number|WRONG_VERSION_NUMBER|packet length too long", detail, re.I):
+        return False, False, "the server does not use TLS (connect without TLS credentials)"
+    if re.search(r"Failed to connect|Socket closed|Connection reset|ECONNRESET", detail, re.I):
+        return False, False, f"connection failed (does the server require TLS?): {_short_detail(detail)}"
+    return False, False, _short_detail(detail)
+
+
+def give_up_cause(endpoints: Sequence[str], failed: Dict[str, grpc.RpcError]) -> str:
+    """Why a call got no answer, naming each endpoint's last failure, worded as the TypeScript
+    client words it: "no leader: 1 of 3 members reachable (...)", "no member reachable (...)",
+    or "no answer within the time given (...)"."""
+    states = [(e, *endpoint_state(failed[e])) for e in endpoints if e in failed]
+    listed = ", ".join(f"{e} {words}" for e, _, _, words in states)
+    answered = sum(1 for _, a, _, _ in states if a)
+    if any(no_leader for _, _, no_leader, _ in states):
+        return f"no leader: {answered} of {len(endpoints)} members reachable ({listed})"
+    if answered == 0:
+        return f"no member reachable ({listed})"
+    return f"no answer within the time given ({listed})"
+
+
 @dataclass(frozen=True)
 class Answered(Generic[R]):
     response: R
@@ -181,6 +236,8 @@ class Connection:
         failures_in_row = 0
         first_sent_at: Optional[float] = None
         last_error: Optional[grpc.RpcError] = None
+        # Each endpoint's last failure in this call: what the error says when it gives up.
+        failed: Dict[str, grpc.RpcError] = {}
         while True:
             endpoint = self.current
             request = build()
@@ -214,6 +271,10 @@ class Connection:
                 if code not in RETRIABLE:
                     raise error_from_rpc(err) from None
                 last_error = err
+                earlier = failed.get(endpoint)
+                # A node's own answer earlier in the call says more than a later attempt cut short.
+                if not (code == grpc.StatusCode.DEADLINE_EXCEEDED and earlier is not None and reason_of(call_metadata(earlier)) is not None):
+                    failed[endpoint] = err
                 failures_in_row += 1
                 if code == grpc.StatusCode.DEADLINE_EXCEEDED:
                     self._silenced(endpoint, timeout)
@@ -231,10 +292,10 @@ class Connection:
                 pause = min(0.05 * 2 ** (rounds - 1), 0.5, max(0.0, give_up_at - time.monotonic()))
                 if (cancel or self._closed).wait(pause) and cancel is not None and cancel.is_set():
                     raise Cancelled()
-        detail = call_details(last_error) if last_error is not None else "client is closed"
         reason = reason_of(call_metadata(last_error)) if last_error is not None else None
         code = call_code(last_error) if last_error is not None else None
-        what = f"{method}: no answer after retrying for the whole budget (last: {detail})"
+        cause = give_up_cause(self.endpoints, failed) if failed else "no answer within the time given (client is closed)"
+        what = f"{method}: {cause}"
         if kind == "write":
             raise OutcomeUnknownError(what, code, reason)
         raise UnavailableError(what, code, reason)

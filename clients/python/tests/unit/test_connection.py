@@ -157,6 +157,17 @@ class ConnectionTest(unittest.TestCase):
         with self.assertRaises(UnavailableError):
             connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="read")
 
+    def test_a_call_that_got_no_answer_names_each_endpoint_s_cause(self) -> None:
+        leaderless = self.node(refuse(grpc.StatusCode.UNAVAILABLE, "ERROR_REASON_NO_LEADER"))
+        dead = dead_endpoint()
+        connection = self.connection([leaderless.endpoint, dead], retry_budget=0.5)
+        with self.assertRaises(OutcomeUnknownError) as unknown:
+            connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write")
+        self.assertEqual(
+            str(unknown.exception),
+            f"Acquire: no leader: 1 of 2 members reachable ({leaderless.endpoint} no leader known there, {dead} refused)",
+        )
+
     def test_an_answer_that_is_not_retriable_is_raised_at_once_as_its_typed_error(self) -> None:
         node = self.node(refuse(grpc.StatusCode.INVALID_ARGUMENT, "ERROR_REASON_INVALID_ARGUMENT"))
         connection = self.connection([node.endpoint])
