@@ -592,12 +592,12 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     };
   }
 
-  /** The members as the answering node sees them. */
-  async memberList(): Promise<MemberInfo[]> {
+  /** The members as the leader sees them (a follower names the leader); `budgetMs` bounds the retries (default: the retry budget). */
+  async memberList(options: { budgetMs?: number } = {}): Promise<MemberInfo[]> {
     const response = await this.connection.invoke(
       adminApi.MemberList,
       () => pb.MemberListRequest.create({}),
-      { kind: "read" },
+      { kind: "read", ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}) },
     );
     return membersFrom(response.members);
   }

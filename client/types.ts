@@ -31,7 +31,10 @@ export type NodeRoleName = "unknown" | "follower" | "precandidate" | "candidate"
 
 export interface MemberInfo {
   nodeId: number;
+  /** Its host:port for peers. */
   address: string;
+  /** Its host:port for clients ("" when the answering node does not know it). */
+  clientAddress: string;
   kind: "voter" | "learner" | "unknown";
   reachable: boolean;
   matchIndex: bigint;
@@ -114,6 +117,7 @@ export function membersFrom(
   return (wire ?? []).map((m) => ({
     nodeId: Number(u64(m.nodeId, "member.node_id")),
     address: m.address ?? "",
+    clientAddress: m.clientAddress ?? "",
     kind: memberKindFrom(m.kind),
     reachable: m.reachable === true,
     matchIndex: u64(m.matchIndex, "member.match_index"),

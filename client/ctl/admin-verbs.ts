@@ -50,10 +50,11 @@ export function registerAdminVerbs(ctl: Ctl): void {
     else
       io.out(
         table(
-          ["ID", "PEER ADDRESS", "KIND", "REACHABLE", "MATCH INDEX"],
+          ["ID", "PEER ADDRESS", "CLIENT ADDRESS", "KIND", "REACHABLE", "MATCH INDEX"],
           members.map((m) => [
             String(m.nodeId),
             m.address,
+            m.clientAddress || "-",
             m.kind,
             m.reachable ? "yes" : "no",
             String(m.matchIndex),

@@ -1,8 +1,21 @@
 // palisadectl's read verbs: status, locks, lock, sessions, session, history, watch. Reads
 // are answered by the leader (linearizable); status asks every endpoint for its own view.
 import type { PalisadeClient } from "../client.ts";
-import type { LockHolderInfo, LockInfo, LockSummaryInfo, NodeStatus } from "../types.ts";
-import { addExamples, EXIT_ERROR, EXIT_OK, onStopSignal, type Ctl } from "./context.ts";
+import type {
+  LockHolderInfo,
+  LockInfo,
+  LockSummaryInfo,
+  MemberInfo,
+  NodeStatus,
+} from "../types.ts";
+import {
+  addExamples,
+  EXIT_ERROR,
+  EXIT_OK,
+  onStopSignal,
+  type Ctl,
+  type Output,
+} from "./context.ts";
 import { describeHolder, parseCount, parseUint64, table, toJson, wallTime } from "./format.ts";
 
 /** A shared holder, a permit, holder data or a hold limit: what `lock` prints beside an exclusive holder. */
@@ -136,18 +149,50 @@ function statusRows(
   });
 }
 
+/** How long `status` waits for the leader's member list before it shows the endpoints given. */
+const DISCOVERY_BUDGET_MS = 2_000;
+
+/**
+ * The client addresses of the members the leader lists (asked through whichever endpoint
+ * answers), then any endpoint given that is not one of them, said on stderr; without a
+ * leader's answer, the endpoints given, saying why.
+ */
+async function clusterEndpoints(
+  client: PalisadeClient,
+  budgetMs: number,
+  io: Output,
+): Promise<string[]> {
+  const given = [...client.endpoints];
+  let members: MemberInfo[];
+  try {
+    members = await client.memberList({ budgetMs });
+  } catch (err) {
+    io.err(`members not discovered (${(err as Error).message}); showing the endpoints given`);
+    return given;
+  }
+  const named = members.map((m) => m.clientAddress).filter((a) => a !== "");
+  const others = given.filter((e) => !named.includes(e));
+  if (others.length > 0)
+    io.err(`not a member of the cluster the leader leads: ${others.join(", ")}`);
+  return [...named, ...others];
+}
+
 /** Adds the read verbs to palisadectl. */
 export function registerReadVerbs(ctl: Ctl): void {
   const { program, io, withClient } = ctl;
   program
     .command("status")
     .description(
-      "every node: id, address, role, term, leader, commit/applied index, lag, reachable",
+      "every member the cluster names (and each endpoint given): id, address, role, term, leader, commit/applied index, lag, reachable",
     )
-    .action(() =>
+    .option("--endpoints-only", "ask only the endpoints given, not the members the leader lists")
+    .action((cmd: { endpointsOnly?: boolean }) =>
       withClient(async (client, opts) => {
+        const targets = cmd.endpointsOnly
+          ? [...client.endpoints]
+          : await clusterEndpoints(client, Math.min(opts.timeout, DISCOVERY_BUDGET_MS), io);
         const answers = await Promise.all(
-          client.endpoints.map(async (endpoint) => {
+          targets.map(async (endpoint) => {
             try {
               return { endpoint, status: await client.status(endpoint) };
             } catch (err) {
@@ -364,7 +409,11 @@ export function registerReadVerbs(ctl: Ctl): void {
     );
 
   addExamples(program, {
-    status: ["status", "--endpoints 10.0.0.11:7001,10.0.0.12:7001 status --json"],
+    status: [
+      "status",
+      "--endpoints 10.0.0.12:7001 status --json",
+      "--endpoints 10.0.0.11:7001 status --endpoints-only",
+    ],
     locks: ["locks", "locks reports/"],
     lock: ["lock orders/42", "lock render --all --json"],
     sessions: ["sessions"],

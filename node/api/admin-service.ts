@@ -39,6 +39,7 @@ export function statusResponse(ctx: ServiceContext): palisade.v1.StatusResponse 
     members: s.members.map((m) => ({
       nodeId: toU64(m.id),
       address: m.peerAddress,
+      clientAddress: m.clientAddress,
       kind: KINDS[m.kind],
       reachable: m.reachable,
       matchIndex: toU64(m.matchIndex),

@@ -11,6 +11,8 @@ export interface MemberStatus {
   readonly id: NodeId;
   readonly kind: "voter" | "learner";
   readonly peerAddress: string;
+  /** Its host:port for clients ("" when this node does not know it). */
+  readonly clientAddress: string;
   /** As the leader sees it (false on other nodes). */
   readonly reachable: boolean;
   /** On the leader: the member's replicated index (its own last index for itself); 0 elsewhere. */
@@ -47,6 +49,7 @@ export class AdminRequests {
       id,
       kind,
       peerAddress: host.peerAddressOf(id) ?? "",
+      clientAddress: host.clientAddressOf(id) ?? "",
       reachable: leader && (id === raft.id || !down.has(id)),
       matchIndex: leader
         ? id === raft.id

@@ -295,6 +295,9 @@ export namespace palisade {
             /** Member matchIndex. */
             matchIndex: Long;
 
+            /** Member clientAddress. */
+            clientAddress: string;
+
             /**
              * Creates a new Member instance using the specified properties.
              * @param [properties] Properties to set
@@ -393,6 +396,9 @@ export namespace palisade {
 
                 /** Member matchIndex */
                 matchIndex?: (Long|null);
+
+                /** Member clientAddress */
+                clientAddress?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

@@ -476,6 +476,7 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.MemberKind|null} [kind] Member kind
              * @property {boolean|null} [reachable] Member reachable
              * @property {Long|null} [matchIndex] Member matchIndex
+             * @property {string|null} [clientAddress] Member clientAddress
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -548,6 +549,14 @@ export const palisade = $root.palisade = (() => {
             Member.prototype.matchIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             /**
+             * Member clientAddress.
+             * @member {string} clientAddress
+             * @memberof palisade.v1.Member
+             * @instance
+             */
+            Member.prototype.clientAddress = "";
+
+            /**
              * Creates a new Member instance using the specified properties.
              * @function create
              * @memberof palisade.v1.Member
@@ -589,6 +598,8 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 4, wireType 0 =*/32).bool(message.reachable);
                 if (message.matchIndex != null && $Object.hasOwnProperty.call(message, "matchIndex") && (typeof message.matchIndex === "object" ? message.matchIndex.low || message.matchIndex.high : message.matchIndex !== 0))
                     writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.matchIndex);
+                if (message.clientAddress != null && $Object.hasOwnProperty.call(message, "clientAddress") && message.clientAddress !== "")
+                    writer.uint32(/* id 6, wireType 2 =*/50).string(message.clientAddress);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -691,6 +702,15 @@ export const palisade = $root.palisade = (() => {
                                 delete message.matchIndex;
                             continue;
                         }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.clientAddress = value;
+                            else
+                                delete message.clientAddress;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -754,6 +774,9 @@ export const palisade = $root.palisade = (() => {
                 if (message.matchIndex != null && $Object.hasOwnProperty.call(message, "matchIndex"))
                     if (!$util.isInteger(message.matchIndex) && !(message.matchIndex && $util.isInteger(message.matchIndex.low) && $util.isInteger(message.matchIndex.high)))
                         return "matchIndex: integer|Long expected";
+                if (message.clientAddress != null && $Object.hasOwnProperty.call(message, "clientAddress"))
+                    if (!$util.isString(message.clientAddress))
+                        return "clientAddress: string expected";
                 return null;
             };
 
@@ -819,6 +842,9 @@ export const palisade = $root.palisade = (() => {
                             message.matchIndex = object.matchIndex;
                         else if (typeof object.matchIndex === "object")
                             message.matchIndex = new $util.LongBits(object.matchIndex.low >>> 0, object.matchIndex.high >>> 0).toNumber(true);
+                if (object.clientAddress != null)
+                    if (typeof object.clientAddress !== "string" || object.clientAddress.length)
+                        message.clientAddress = $String(object.clientAddress);
                 return message;
             };
 
@@ -853,6 +879,7 @@ export const palisade = $root.palisade = (() => {
                         object.matchIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.matchIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.clientAddress = "";
                 }
                 if (message.nodeId != null && $Object.hasOwnProperty.call(message, "nodeId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -874,6 +901,8 @@ export const palisade = $root.palisade = (() => {
                         object.matchIndex = options.longs === $String ? $String(message.matchIndex) : message.matchIndex;
                     else
                         object.matchIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.matchIndex) : options.longs === $Number ? new $util.LongBits(message.matchIndex.low >>> 0, message.matchIndex.high >>> 0).toNumber(true) : message.matchIndex;
+                if (message.clientAddress != null && $Object.hasOwnProperty.call(message, "clientAddress"))
+                    object.clientAddress = message.clientAddress;
                 return object;
             };
 

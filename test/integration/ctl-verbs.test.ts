@@ -94,6 +94,28 @@ describe("palisadectl verbs", () => {
     expect(rows.find((r) => r.endpoint === "127.0.0.1:1")?.reachable).toBe(false);
   });
 
+  it("status asks every member the leader lists, given one follower, and names a given endpoint that is no member", async () => {
+    const leader = await cluster.leaderId();
+    const follower = cluster.ids.find((id) => id !== leader) ?? 1;
+    const given = cluster.endpoint(follower);
+    const run = await ctl("--json", "--endpoints", `${given},127.0.0.1:1`, "status");
+    expect(run.code, run.stderr).toBe(0);
+    const rows = json<Array<{ endpoint: string; reachable: boolean; nodeId?: number }>>(run);
+    expect(rows.map((r) => r.endpoint).sort()).toEqual(
+      [...cluster.endpoints, "127.0.0.1:1"].sort(),
+    );
+    expect(
+      rows
+        .filter((r) => r.reachable)
+        .map((r) => r.nodeId)
+        .sort(),
+    ).toEqual([...cluster.ids].sort());
+    expect(run.stderr).toMatch(/^not a member of the cluster the leader leads: 127\.0\.0\.1:1$/m);
+    const only = await ctl("--json", "--endpoints", given, "status", "--endpoints-only");
+    expect(only.code, only.stderr).toBe(0);
+    expect(json<Array<{ endpoint: string }>>(only).map((r) => r.endpoint)).toEqual([given]);
+  });
+
   it("acquire prints the token and releases; --json; --hold for a duration", async () => {
     const run = await ctl("acquire", "v/one");
     expect(run.stderr).toBe("");

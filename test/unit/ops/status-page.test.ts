@@ -36,8 +36,22 @@ const status: HostStatus = {
   snapshotIndex: 0,
   epoch: 0,
   members: [
-    { id: 1, kind: "voter", peerAddress: "h:1", reachable: false, matchIndex: 7 },
-    { id: 2, kind: "voter", peerAddress: "h:2", reachable: true, matchIndex: 10 },
+    {
+      id: 1,
+      kind: "voter",
+      peerAddress: "h:1",
+      clientAddress: "c:1",
+      reachable: false,
+      matchIndex: 7,
+    },
+    {
+      id: 2,
+      kind: "voter",
+      peerAddress: "h:2",
+      clientAddress: "c:2",
+      reachable: true,
+      matchIndex: 10,
+    },
   ],
 };
 

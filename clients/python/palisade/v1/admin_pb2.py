@@ -13,55 +13,55 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17palisade/v1/admin.proto\x12\x0bpalisade.v1\"y\n\x06Member\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12%\n\x04kind\x18\x03 \x01(\x0e\x32\x17.palisade.v1.MemberKind\x12\x11\n\treachable\x18\x04 \x01(\x08\x12\x13\n\x0bmatch_index\x18\x05 \x01(\x04\"\x0f\n\rStatusRequest\"\x89\x02\n\x0eStatusResponse\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12#\n\x04role\x18\x02 \x01(\x0e\x32\x15.palisade.v1.NodeRole\x12\x0c\n\x04term\x18\x03 \x01(\x04\x12\x11\n\tleader_id\x18\x04 \x01(\x04\x12\x14\n\x0c\x63ommit_index\x18\x05 \x01(\x04\x12\x15\n\rapplied_index\x18\x06 \x01(\x04\x12\x12\n\nlast_index\x18\x07 \x01(\x04\x12\x16\n\x0esnapshot_index\x18\x08 \x01(\x04\x12$\n\x07members\x18\t \x03(\x0b\x32\x13.palisade.v1.Member\x12\x12\n\ncluster_id\x18\n \x01(\t\x12\r\n\x05\x65poch\x18\x0b \x01(\x04\"0\n\x11RevokeLockRequest\x12\x0c\n\x04lock\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\x04\"#\n\x12RevokeLockResponse\x12\r\n\x05index\x18\x01 \x01(\x04\"+\n\x15TransferLeaderRequest\x12\x12\n\nto_node_id\x18\x01 \x01(\x04\"9\n\x16TransferLeaderResponse\x12\x11\n\tleader_id\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\"\x13\n\x11MemberListRequest\":\n\x12MemberListResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"L\n\x10MemberAddRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\x16\n\x0e\x63lient_address\x18\x03 \x01(\t\"9\n\x11MemberAddResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"\'\n\x14MemberPromoteRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\"=\n\x15MemberPromoteResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"&\n\x13MemberRemoveRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\"<\n\x14MemberRemoveResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"\x15\n\x13SnapshotSaveRequest\"G\n\x14SnapshotSaveResponse\x12\r\n\x05index\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\x12\x12\n\nsize_bytes\x18\x03 \x01(\x04\"\x0f\n\rBackupRequest\"i\n\x0b\x42\x61\x63kupChunk\x12\r\n\x05index\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\x12\x12\n\ncluster_id\x18\x03 \x01(\t\x12\r\n\x05\x65poch\x18\x04 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x05 \x01(\x0c\x12\x0c\n\x04last\x18\x06 \x01(\x08*\x88\x01\n\x08NodeRole\x12\x19\n\x15NODE_ROLE_UNSPECIFIED\x10\x00\x12\x16\n\x12NODE_ROLE_FOLLOWER\x10\x01\x12\x1a\n\x16NODE_ROLE_PRECANDIDATE\x10\x02\x12\x17\n\x13NODE_ROLE_CANDIDATE\x10\x03\x12\x14\n\x10NODE_ROLE_LEADER\x10\x04*Y\n\nMemberKind\x12\x1b\n\x17MEMBER_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11MEMBER_KIND_VOTER\x10\x01\x12\x17\n\x13MEMBER_KIND_LEARNER\x10\x02\x32\xda\x05\n\x0c\x41\x64minService\x12\x41\n\x06Status\x12\x1a.palisade.v1.StatusRequest\x1a\x1b.palisade.v1.StatusResponse\x12M\n\nRevokeLock\x12\x1e.palisade.v1.RevokeLockRequest\x1a\x1f.palisade.v1.RevokeLockResponse\x12Y\n\x0eTransferLeader\x12\".palisade.v1.TransferLeaderRequest\x1a#.palisade.v1.TransferLeaderResponse\x12M\n\nMemberList\x12\x1e.palisade.v1.MemberListRequest\x1a\x1f.palisade.v1.MemberListResponse\x12J\n\tMemberAdd\x12\x1d.palisade.v1.MemberAddRequest\x1a\x1e.palisade.v1.MemberAddResponse\x12V\n\rMemberPromote\x12!.palisade.v1.MemberPromoteRequest\x1a\".palisade.v1.MemberPromoteResponse\x12S\n\x0cMemberRemove\x12 .palisade.v1.MemberRemoveRequest\x1a!.palisade.v1.MemberRemoveResponse\x12S\n\x0cSnapshotSave\x12 .palisade.v1.SnapshotSaveRequest\x1a!.palisade.v1.SnapshotSaveResponse\x12@\n\x06\x42\x61\x63kup\x12\x1a.palisade.v1.BackupRequest\x1a\x18.palisade.v1.BackupChunk0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17palisade/v1/admin.proto\x12\x0bpalisade.v1\"\x91\x01\n\x06Member\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12%\n\x04kind\x18\x03 \x01(\x0e\x32\x17.palisade.v1.MemberKind\x12\x11\n\treachable\x18\x04 \x01(\x08\x12\x13\n\x0bmatch_index\x18\x05 \x01(\x04\x12\x16\n\x0e\x63lient_address\x18\x06 \x01(\t\"\x0f\n\rStatusRequest\"\x89\x02\n\x0eStatusResponse\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12#\n\x04role\x18\x02 \x01(\x0e\x32\x15.palisade.v1.NodeRole\x12\x0c\n\x04term\x18\x03 \x01(\x04\x12\x11\n\tleader_id\x18\x04 \x01(\x04\x12\x14\n\x0c\x63ommit_index\x18\x05 \x01(\x04\x12\x15\n\rapplied_index\x18\x06 \x01(\x04\x12\x12\n\nlast_index\x18\x07 \x01(\x04\x12\x16\n\x0esnapshot_index\x18\x08 \x01(\x04\x12$\n\x07members\x18\t \x03(\x0b\x32\x13.palisade.v1.Member\x12\x12\n\ncluster_id\x18\n \x01(\t\x12\r\n\x05\x65poch\x18\x0b \x01(\x04\"0\n\x11RevokeLockRequest\x12\x0c\n\x04lock\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\x04\"#\n\x12RevokeLockResponse\x12\r\n\x05index\x18\x01 \x01(\x04\"+\n\x15TransferLeaderRequest\x12\x12\n\nto_node_id\x18\x01 \x01(\x04\"9\n\x16TransferLeaderResponse\x12\x11\n\tleader_id\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\"\x13\n\x11MemberListRequest\":\n\x12MemberListResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"L\n\x10MemberAddRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\x16\n\x0e\x63lient_address\x18\x03 \x01(\t\"9\n\x11MemberAddResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"\'\n\x14MemberPromoteRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\"=\n\x15MemberPromoteResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"&\n\x13MemberRemoveRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\"<\n\x14MemberRemoveResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"\x15\n\x13SnapshotSaveRequest\"G\n\x14SnapshotSaveResponse\x12\r\n\x05index\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\x12\x12\n\nsize_bytes\x18\x03 \x01(\x04\"\x0f\n\rBackupRequest\"i\n\x0b\x42\x61\x63kupChunk\x12\r\n\x05index\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\x12\x12\n\ncluster_id\x18\x03 \x01(\t\x12\r\n\x05\x65poch\x18\x04 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x05 \x01(\x0c\x12\x0c\n\x04last\x18\x06 \x01(\x08*\x88\x01\n\x08NodeRole\x12\x19\n\x15NODE_ROLE_UNSPECIFIED\x10\x00\x12\x16\n\x12NODE_ROLE_FOLLOWER\x10\x01\x12\x1a\n\x16NODE_ROLE_PRECANDIDATE\x10\x02\x12\x17\n\x13NODE_ROLE_CANDIDATE\x10\x03\x12\x14\n\x10NODE_ROLE_LEADER\x10\x04*Y\n\nMemberKind\x12\x1b\n\x17MEMBER_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11MEMBER_KIND_VOTER\x10\x01\x12\x17\n\x13MEMBER_KIND_LEARNER\x10\x02\x32\xda\x05\n\x0c\x41\x64minService\x12\x41\n\x06Status\x12\x1a.palisade.v1.StatusRequest\x1a\x1b.palisade.v1.StatusResponse\x12M\n\nRevokeLock\x12\x1e.palisade.v1.RevokeLockRequest\x1a\x1f.palisade.v1.RevokeLockResponse\x12Y\n\x0eTransferLeader\x12\".palisade.v1.TransferLeaderRequest\x1a#.palisade.v1.TransferLeaderResponse\x12M\n\nMemberList\x12\x1e.palisade.v1.MemberListRequest\x1a\x1f.palisade.v1.MemberListResponse\x12J\n\tMemberAdd\x12\x1d.palisade.v1.MemberAddRequest\x1a\x1e.palisade.v1.MemberAddResponse\x12V\n\rMemberPromote\x12!.palisade.v1.MemberPromoteRequest\x1a\".palisade.v1.MemberPromoteResponse\x12S\n\x0cMemberRemove\x12 .palisade.v1.MemberRemoveRequest\x1a!.palisade.v1.MemberRemoveResponse\x12S\n\x0cSnapshotSave\x12 .palisade.v1.SnapshotSaveRequest\x1a!.palisade.v1.SnapshotSaveResponse\x12@\n\x06\x42\x61\x63kup\x12\x1a.palisade.v1.BackupRequest\x1a\x18.palisade.v1.BackupChunk0\x01\x62\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'palisade.v1.admin_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
-  _NODEROLE._serialized_start=1284
-  _NODEROLE._serialized_end=1420
-  _MEMBERKIND._serialized_start=1422
-  _MEMBERKIND._serialized_end=1511
-  _MEMBER._serialized_start=40
-  _MEMBER._serialized_end=161
-  _STATUSREQUEST._serialized_start=163
-  _STATUSREQUEST._serialized_end=178
-  _STATUSRESPONSE._serialized_start=181
-  _STATUSRESPONSE._serialized_end=446
-  _REVOKELOCKREQUEST._serialized_start=448
-  _REVOKELOCKREQUEST._serialized_end=496
-  _REVOKELOCKRESPONSE._serialized_start=498
-  _REVOKELOCKRESPONSE._serialized_end=533
-  _TRANSFERLEADERREQUEST._serialized_start=535
-  _TRANSFERLEADERREQUEST._serialized_end=578
-  _TRANSFERLEADERRESPONSE._serialized_start=580
-  _TRANSFERLEADERRESPONSE._serialized_end=637
-  _MEMBERLISTREQUEST._serialized_start=639
-  _MEMBERLISTREQUEST._serialized_end=658
-  _MEMBERLISTRESPONSE._serialized_start=660
-  _MEMBERLISTRESPONSE._serialized_end=718
-  _MEMBERADDREQUEST._serialized_start=720
-  _MEMBERADDREQUEST._serialized_end=796
-  _MEMBERADDRESPONSE._serialized_start=798
-  _MEMBERADDRESPONSE._serialized_end=855
-  _MEMBERPROMOTEREQUEST._serialized_start=857
-  _MEMBERPROMOTEREQUEST._serialized_end=896
-  _MEMBERPROMOTERESPONSE._serialized_start=898
-  _MEMBERPROMOTERESPONSE._serialized_end=959
-  _MEMBERREMOVEREQUEST._serialized_start=961
-  _MEMBERREMOVEREQUEST._serialized_end=999
-  _MEMBERREMOVERESPONSE._serialized_start=1001
-  _MEMBERREMOVERESPONSE._serialized_end=1061
-  _SNAPSHOTSAVEREQUEST._serialized_start=1063
-  _SNAPSHOTSAVEREQUEST._serialized_end=1084
-  _SNAPSHOTSAVERESPONSE._serialized_start=1086
-  _SNAPSHOTSAVERESPONSE._serialized_end=1157
-  _BACKUPREQUEST._serialized_start=1159
-  _BACKUPREQUEST._serialized_end=1174
-  _BACKUPCHUNK._serialized_start=1176
-  _BACKUPCHUNK._serialized_end=1281
-  _ADMINSERVICE._serialized_start=1514
-  _ADMINSERVICE._serialized_end=2244
+  _NODEROLE._serialized_start=1309
+  _NODEROLE._serialized_end=1445
+  _MEMBERKIND._serialized_start=1447
+  _MEMBERKIND._serialized_end=1536
+  _MEMBER._serialized_start=41
+  _MEMBER._serialized_end=186
+  _STATUSREQUEST._serialized_start=188
+  _STATUSREQUEST._serialized_end=203
+  _STATUSRESPONSE._serialized_start=206
+  _STATUSRESPONSE._serialized_end=471
+  _REVOKELOCKREQUEST._serialized_start=473
+  _REVOKELOCKREQUEST._serialized_end=521
+  _REVOKELOCKRESPONSE._serialized_start=523
+  _REVOKELOCKRESPONSE._serialized_end=558
+  _TRANSFERLEADERREQUEST._serialized_start=560
+  _TRANSFERLEADERREQUEST._serialized_end=603
+  _TRANSFERLEADERRESPONSE._serialized_start=605
+  _TRANSFERLEADERRESPONSE._serialized_end=662
+  _MEMBERLISTREQUEST._serialized_start=664
+  _MEMBERLISTREQUEST._serialized_end=683
+  _MEMBERLISTRESPONSE._serialized_start=685
+  _MEMBERLISTRESPONSE._serialized_end=743
+  _MEMBERADDREQUEST._serialized_start=745
+  _MEMBERADDREQUEST._serialized_end=821
+  _MEMBERADDRESPONSE._serialized_start=823
+  _MEMBERADDRESPONSE._serialized_end=880
+  _MEMBERPROMOTEREQUEST._serialized_start=882
+  _MEMBERPROMOTEREQUEST._serialized_end=921
+  _MEMBERPROMOTERESPONSE._serialized_start=923
+  _MEMBERPROMOTERESPONSE._serialized_end=984
+  _MEMBERREMOVEREQUEST._serialized_start=986
+  _MEMBERREMOVEREQUEST._serialized_end=1024
+  _MEMBERREMOVERESPONSE._serialized_start=1026
+  _MEMBERREMOVERESPONSE._serialized_end=1086
+  _SNAPSHOTSAVEREQUEST._serialized_start=1088
+  _SNAPSHOTSAVEREQUEST._serialized_end=1109
+  _SNAPSHOTSAVERESPONSE._serialized_start=1111
+  _SNAPSHOTSAVERESPONSE._serialized_end=1182
+  _BACKUPREQUEST._serialized_start=1184
+  _BACKUPREQUEST._serialized_end=1199
+  _BACKUPCHUNK._serialized_start=1201
+  _BACKUPCHUNK._serialized_end=1306
+  _ADMINSERVICE._serialized_start=1539
+  _ADMINSERVICE._serialized_end=2269
 # @@protoc_insertion_point(module_scope)

@@ -35,18 +35,20 @@ class BackupRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class Member(_message.Message):
-    __slots__ = ["address", "kind", "match_index", "node_id", "reachable"]
+    __slots__ = ["address", "client_address", "kind", "match_index", "node_id", "reachable"]
     ADDRESS_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     MATCH_INDEX_FIELD_NUMBER: _ClassVar[int]
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
     REACHABLE_FIELD_NUMBER: _ClassVar[int]
     address: str
+    client_address: str
     kind: MemberKind
     match_index: int
     node_id: int
     reachable: bool
-    def __init__(self, node_id: _Optional[int] = ..., address: _Optional[str] = ..., kind: _Optional[_Union[MemberKind, str]] = ..., reachable: bool = ..., match_index: _Optional[int] = ...) -> None: ...
+    def __init__(self, node_id: _Optional[int] = ..., address: _Optional[str] = ..., kind: _Optional[_Union[MemberKind, str]] = ..., reachable: bool = ..., match_index: _Optional[int] = ..., client_address: _Optional[str] = ...) -> None: ...
 
 class MemberAddRequest(_message.Message):
     __slots__ = ["address", "client_address", "node_id"]
