@@ -1,9 +1,10 @@
-// Public API of the Palisade client library.
+// Public API of the Palisade client library (palisade-lock/client): the client, lock and
+// session handles, their options, what reads answer, and the errors. The seams a simulator
+// or a test drives it through (transports, the lock API, clocks) are palisade-lock/client/testing.
 export { PalisadeClient } from "./client.ts";
 export type {
   AcquireHandleOptions,
   ClientEvents,
-  ClientWiring,
   ListLocksOptions,
   LockOptions,
   LockPageOptions,
@@ -17,12 +18,8 @@ export type {
 export { LockHandle } from "./lock-handle.ts";
 export type { GrantTerms, LockContext, LockHandleEvents } from "./lock-handle.ts";
 export { Session, MAX_IN_FLIGHT } from "./session.ts";
-export { Connection, tlsCredentials } from "./connection.ts";
+export { tlsCredentials } from "./connection.ts";
 export type { TlsFileOptions } from "./connection.ts";
-export { isAnswer } from "./lock-api.ts";
-export type { AcquireAnswer, AcquireKinds, CallOptions, LockApi, WriteAcks } from "./lock-api.ts";
-export { systemClock } from "./clock.ts";
-export type { ClientClock, Timer } from "./clock.ts";
 export type { AcquireOptions, LateGrantRelease, PendingAcquire } from "./session.ts";
 export type { WatchEvent, WatchEventKind, WatchOptions } from "./watch.ts";
 export * from "./errors.ts";

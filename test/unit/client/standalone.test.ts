@@ -43,4 +43,32 @@ describe("palisade-lock/client", () => {
     expect(packages.has("commander")).toBe(false);
     expect(packages.has("level")).toBe(false);
   });
+
+  it("exports application code's names only; the simulator's seams are client/testing's", async () => {
+    const app = Object.keys(await import("../../../client/index.ts")).sort();
+    const seams = Object.keys(await import("../../../client/testing.ts")).sort();
+    expect(app).toEqual([
+      "FailedPreconditionError",
+      "HoldLimitError",
+      "InvalidArgumentError",
+      "LimitError",
+      "LockBusyError",
+      "LockHandle",
+      "LockNotAcquiredError",
+      "MAX_IN_FLIGHT",
+      "NotHolderError",
+      "OutcomeUnknownError",
+      "PalisadeClient",
+      "PalisadeError",
+      "RequestTooOldError",
+      "ServerError",
+      "Session",
+      "SessionLostError",
+      "SessionNotFoundError",
+      "StaleTokenError",
+      "UnavailableError",
+      "tlsCredentials",
+    ]);
+    expect(seams).toEqual(["Connection", "isAnswer", "systemClock"]);
+  });
 });
