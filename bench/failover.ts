@@ -1,8 +1,10 @@
 // Failover time: a three-node cluster with the product's default timeouts, workers acquiring
 // and releasing continuously, the leader killed with SIGKILL `kills` times (restarted and
-// caught up each time). One kill's figure is the time from the kill to the first successful
-// acquire that was sent after it (a probe starts right at the kill; running workers count
-// too once they send a new acquire).
+// caught up each time), or stopped with SIGSTOP (continued with SIGCONT and caught up each
+// time): a stopped leader keeps its connections open and answers nothing, so clients learn
+// of it only by their attempts running out. One kill's figure is the time from the signal to
+// the first successful acquire that was sent after it (a probe starts right at the signal;
+// running workers count too once they send a new acquire).
 import { PalisadeClient, type Session } from "../client/index.ts";
 import { BenchCluster, makeTempDir, removeTempDir, sleep } from "./cluster-control.ts";
 import { summarize, type Summary } from "./stats.ts";
@@ -10,6 +12,8 @@ import { DEFAULT_RAFT } from "../node/config/defaults.ts";
 
 export interface FailoverOptions {
   kills: number;
+  /** SIGKILL (a dead leader, the default) or SIGSTOP (a frozen one, continued afterwards). */
+  signal?: "SIGKILL" | "SIGSTOP";
   workers: number;
   /** Bound on one kill's wait for the first acquire; a kill past it counts as this long. */
   maxWaitMs: number;
@@ -18,6 +22,7 @@ export interface FailoverOptions {
 
 export interface FailoverResult {
   kills: number;
+  signal: "SIGKILL" | "SIGSTOP";
   failover_ms: Summary;
   samples_ms: number[];
   /** Kills after which no acquire succeeded within maxWaitMs. */
@@ -34,6 +39,7 @@ interface Probe {
 }
 
 export async function runFailover(options: FailoverOptions): Promise<FailoverResult> {
+  const signal = options.signal ?? "SIGKILL";
   const dir = makeTempDir("palisade-failover-");
   const cluster = await BenchCluster.create(dir);
   const admin = new PalisadeClient({
@@ -91,7 +97,9 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
       await sleep(1_000); // steady state under load before the kill
       const current: Probe = { killedAt: performance.now(), firstOk: null };
       probe = current;
-      await cluster.stop(leader, "SIGKILL");
+      const pid = cluster.pidOf(leader);
+      if (signal === "SIGSTOP" && pid !== null) process.kill(pid, "SIGSTOP");
+      else await cluster.stop(leader, "SIGKILL");
       // The probe: acquires sent from the kill on, until one succeeds or the bound passes.
       const deadline = current.killedAt + options.maxWaitMs;
       while (current.firstOk === null && performance.now() < deadline) {
@@ -109,13 +117,15 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
         samples.push(current.firstOk - current.killedAt);
       }
       options.log(
-        `failover kill ${k}/${options.kills}: leader node ${leader}, first acquire after ${(samples.at(-1) ?? 0).toFixed(0)} ms`,
+        `failover ${signal} ${k}/${options.kills}: leader node ${leader}, first acquire after ${(samples.at(-1) ?? 0).toFixed(0)} ms`,
       );
-      cluster.start(leader);
+      if (signal === "SIGSTOP" && pid !== null) process.kill(pid, "SIGCONT");
+      else cluster.start(leader);
       await waitCaughtUp(cluster, admin, leader);
     }
     return {
       kills: options.kills,
+      signal,
       failover_ms: summarize(samples),
       samples_ms: samples.map((s) => Math.round(s * 10) / 10),
       unresolved,

@@ -38,6 +38,7 @@ function renderStartupRow(label: string, run: StartupRun): string {
 export function renderParts(parts: Parts): string {
   const out: string[] = [];
   const f = parts.failover;
+  const fs = parts.failover_stopped;
   const ef = parts.etcd_failover;
   if (failed(f)) out.push(`### Failover\n\nfailed: ${f.error}\n`);
   else if (f) {
@@ -51,6 +52,15 @@ export function renderParts(parts: Parts): string {
       "| system | kills | p50 ms | p99 ms | max ms | mean ms | no acquire within 30 s | worker errors |",
       "|---|---:|---:|---:|---:|---:|---:|---:|",
       `| Palisade | ${f.kills} | ${num(f.failover_ms.p50, 0)} | ${num(f.failover_ms.p99, 0)} | ${num(f.failover_ms.max, 0)} | ${num(f.failover_ms.mean, 0)} | ${f.unresolved} | ${f.errors_total} |`,
+      ...(fs && !failed(fs)
+        ? [
+            `| Palisade, leader stopped (SIGSTOP) | ${fs.kills} | ${num(fs.failover_ms.p50, 0)} | ${num(fs.failover_ms.p99, 0)} | ${num(fs.failover_ms.max, 0)} | ${num(fs.failover_ms.mean, 0)} | ${fs.unresolved} | ${fs.errors_total} |`,
+          ]
+        : failed(fs)
+          ? [
+              `| Palisade, leader stopped (SIGSTOP) | failed: ${fs.error.slice(0, 80)} | | | | | | |`,
+            ]
+          : []),
       ...(e
         ? [
             `| etcd Lock API | ${e.kills} | ${num(e.failover_ms.p50, 0)} | ${num(e.failover_ms.p99, 0)} | ${num(e.failover_ms.max, 0)} | ${num(e.failover_ms.mean, 0)} | ${e.unresolved} | ${e.errors_total} |`,

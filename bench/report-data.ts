@@ -43,6 +43,8 @@ export interface RunResult {
 
 export interface Parts {
   failover?: FailoverResult | { error: string };
+  /** The same with the leader stopped (SIGSTOP) instead of killed. */
+  failover_stopped?: FailoverResult | { error: string };
   memory?: MemoryResult | { error: string };
   startup?: StartupResult | { error: string };
   floor?: FloorResult | { error: string };

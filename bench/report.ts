@@ -61,6 +61,13 @@ async function main(part: string, out: string): Promise<void> {
         const kills = envNumber("FAILOVER_KILLS", 10);
         const workers = envNumber("FAILOVER_WORKERS", 8);
         report["failover"] = await runFailover({ kills, workers, maxWaitMs: 30_000, log });
+        report["failover_stopped"] = await runFailover({
+          kills,
+          workers,
+          maxWaitMs: 30_000,
+          log,
+          signal: "SIGSTOP",
+        }).catch(failure);
         if (etcdWanted())
           report["etcd_failover"] = await runEtcdFailover(kills, workers, 30_000, log).catch(
             failure,

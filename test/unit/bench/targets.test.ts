@@ -84,7 +84,39 @@ function etcdMemory(largest: number): NonNullable<Parts["etcd_memory"]> {
   };
 }
 
+function failover(
+  signal: "SIGKILL" | "SIGSTOP",
+  p99: number,
+  unresolved = 0,
+): NonNullable<Parts["failover"]> {
+  return {
+    kills: 10,
+    signal,
+    failover_ms: { n: 10, p50: p99 / 2, p99, max: p99, mean: p99 / 2 },
+    samples_ms: [],
+    unresolved,
+    workers: 8,
+    acquires_total: 1_000,
+    errors_total: 0,
+    config: "3 nodes",
+  };
+}
+
 describe("the report's targets", () => {
+  it("failover from a stopped leader is met under 2 s at p99 with every stop resolved", () => {
+    const label = "failover from a stopped leader (SIGSTOP) p99 < 2 s";
+    expect(met(renderTargets([], { failover_stopped: failover("SIGSTOP", 1_900) }), label)).toBe(
+      "yes",
+    );
+    expect(met(renderTargets([], { failover_stopped: failover("SIGSTOP", 2_100) }), label)).toBe(
+      "**no**",
+    );
+    expect(met(renderTargets([], { failover_stopped: failover("SIGSTOP", 1_000, 1) }), label)).toBe(
+      "**no**",
+    );
+    expect(met(renderTargets([], {}), label)).toBeUndefined();
+  });
+
   it("uncontended c=64 is met at 4× etcd's cycles/s and not below", () => {
     expect(
       met(
