@@ -584,7 +584,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     const response = await this.connection.invoke(
       adminApi.TransferLeader,
       () => pb.TransferLeaderRequest.create({ toNodeId: toU64(toNodeId, "toNodeId") }),
-      { kind: "write" },
+      // It waits for the change to take effect: not a sign of a stopped node.
+      { kind: "write", answerMayWait: true },
     );
     return {
       leaderId: Number(u64(response.leaderId, "leader_id")),
@@ -616,7 +617,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
           address: peerAddress,
           clientAddress,
         }),
-      { kind: "write" },
+      // It waits for the change to take effect: not a sign of a stopped node.
+      { kind: "write", answerMayWait: true },
     );
     return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
   }
@@ -626,7 +628,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     const response = await this.connection.invoke(
       adminApi.MemberPromote,
       () => pb.MemberPromoteRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
-      { kind: "write" },
+      // It waits for the change to take effect: not a sign of a stopped node.
+      { kind: "write", answerMayWait: true },
     );
     return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
   }
@@ -636,7 +639,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     const response = await this.connection.invoke(
       adminApi.MemberRemove,
       () => pb.MemberRemoveRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
-      { kind: "write" },
+      // It waits for the change to take effect: not a sign of a stopped node.
+      { kind: "write", answerMayWait: true },
     );
     return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
   }

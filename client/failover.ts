@@ -107,6 +107,14 @@ const NOT_LEADING: ReadonlySet<ErrorReasonName> = new Set([
 const SILENT_AFTER = 2;
 /** Weight of the newest answer time in the smoothed one. */
 const ANSWER_SMOOTHING = 0.25;
+/**
+ * An attempt on a node that answers promptly gives up after this many times its usual answer
+ * time (never sooner than PATIENCE_FLOOR_MS), not at the call timeout: a stopped leader (SIGSTOP,
+ * a long pause) keeps its connections open and answers nothing, and the cluster elects
+ * another within about a second. Calls whose answer may wait on purpose are exempt.
+ */
+const PATIENCE_FACTOR = 10;
+export const PATIENCE_FLOOR_MS = 1_000;
 
 export type AttemptFn<Res> = (
   endpoint: string,
@@ -246,7 +254,8 @@ export class Failover {
       const left = opts.timeLeftMs?.() ?? Infinity;
       if (left <= 0 || this.closed) break;
       const endpoint = this.current;
-      const timeoutMs = Math.max(1, Math.min(attemptTimeout(), left));
+      const patience = opts.answerMayWait ? Infinity : this.patienceFor(endpoint);
+      const timeoutMs = Math.max(1, Math.min(attemptTimeout(), left, patience));
       const a: Attempt = {
         moved: false,
         cancel: () => undefined,
@@ -318,6 +327,12 @@ export class Failover {
     throw kind === "write"
       ? new OutcomeUnknownError(message, last?.code, last?.reason)
       : new UnavailableError(message, last?.code, last?.reason);
+  }
+
+  /** How long an attempt on `endpoint` may wait before the node counts as stopped (see PATIENCE_FACTOR). */
+  private patienceFor(endpoint: string): number {
+    const usual = this.answerMs.get(endpoint);
+    return usual === undefined ? Infinity : Math.max(PATIENCE_FLOOR_MS, PATIENCE_FACTOR * usual);
   }
 
   /** An answer (or an error the node sent) from `endpoint` after `ms`. */

@@ -4,7 +4,12 @@
 // waiting Acquire away from the one node that can grant it.
 import { describe, expect, it } from "vitest";
 import type { ClientClock } from "../../../client/clock.ts";
-import { Failover, type Attempt, type AttemptFailure } from "../../../client/failover.ts";
+import {
+  Failover,
+  PATIENCE_FLOOR_MS,
+  type Attempt,
+  type AttemptFailure,
+} from "../../../client/failover.ts";
 
 /** A clock the test moves by hand. */
 function manualClock(): ClientClock & { advance(ms: number): void } {
@@ -213,5 +218,33 @@ describe("failover: a node that answers but cannot grant", () => {
     for (const s of sent.slice(3)) if (!s.attempt.waits) s.resolve("ok");
     sent[2]!.resolve("ok");
     await Promise.all([read, other]);
+  });
+
+  it("gives a node that answers in a few ms one attempt of at most the patience floor, then moves on: a stopped leader costs one attempt, not a call timeout", async () => {
+    const { clock, sent, call, settle } = rig();
+    for (let i = 0; i < 3; i++) {
+      const warm = call(3_000);
+      await settle();
+      clock.advance(5);
+      sent.at(-1)!.resolve("ok");
+      await warm;
+    }
+    // The node stops: the next call's attempt on it is bounded by the patience, not by 3 s.
+    const afterStop = call(3_000);
+    await settle();
+    expect(sent.at(-1)).toMatchObject({ endpoint: "a", timeoutMs: PATIENCE_FLOOR_MS });
+    clock.advance(PATIENCE_FLOOR_MS);
+    sent.at(-1)!.reject(new TimedOut());
+    await settle();
+    // One attempt on the stopped node, then the next one.
+    expect(sent.slice(3).map((s) => s.endpoint)).toEqual(["a", "b"]);
+    sent.at(-1)!.resolve("ok");
+    await expect(afterStop).resolves.toBe("ok");
+    // A call whose answer may wait on purpose keeps its whole attempt time.
+    const waiting = call(3_000, true);
+    await settle();
+    expect(sent.at(-1)).toMatchObject({ timeoutMs: 3_000 });
+    sent.at(-1)!.resolve("ok");
+    await waiting;
   });
 });
