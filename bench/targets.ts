@@ -138,31 +138,24 @@ export function renderTargets(
     }
   }
 
-  const f = parts.failover;
-  const failoverLabel = `failover p99 < ${FAILOVER_P99_MS / 1000} s`;
-  if (failed(f)) row(failoverLabel, `part failed: ${f.error.slice(0, 120)}`, "**failed**");
-  else if (f) {
-    const p99 = f.failover_ms.p99;
-    row(
-      failoverLabel,
-      `${num(p99, 0)} ms`,
-      p99 === null ? "**not measured**" : verdict(p99 < FAILOVER_P99_MS && f.unresolved === 0),
-    );
-  }
-
-  const fs = parts.failover_stopped;
-  const stoppedLabel = `failover from a stopped leader (SIGSTOP) p99 < ${FAILOVER_STOPPED_P99_MS / 1000} s`;
-  if (failed(fs)) row(stoppedLabel, `part failed: ${fs.error.slice(0, 120)}`, "**failed**");
-  else if (fs) {
-    const p99 = fs.failover_ms.p99;
-    row(
-      stoppedLabel,
-      `${num(p99, 0)} ms`,
-      p99 === null
-        ? "**not measured**"
-        : verdict(p99 < FAILOVER_STOPPED_P99_MS && fs.unresolved === 0),
-    );
-  }
+  /** A failover round's row: met when its p99 is under `limitMs` and every stop was resolved. */
+  const failoverRow = (label: string, f: Parts["failover"], limitMs: number): void => {
+    if (failed(f)) row(label, `part failed: ${f.error.slice(0, 120)}`, "**failed**");
+    else if (f) {
+      const p99 = f.failover_ms.p99;
+      row(
+        label,
+        `${num(p99, 0)} ms`,
+        p99 === null ? "**not measured**" : verdict(p99 < limitMs && f.unresolved === 0),
+      );
+    }
+  };
+  failoverRow(`failover p99 < ${FAILOVER_P99_MS / 1000} s`, parts.failover, FAILOVER_P99_MS);
+  failoverRow(
+    `failover from a stopped leader (SIGSTOP) p99 < ${FAILOVER_STOPPED_P99_MS / 1000} s`,
+    parts.failover_stopped,
+    FAILOVER_STOPPED_P99_MS,
+  );
 
   const m = parts.memory;
   const memoryLabel = `largest node RSS with locks held ≤ ${MEMORY_FACTOR}× etcd's and < ${MEMORY_MAX_MB} MB`;

@@ -145,6 +145,21 @@ function holdUntil(
   });
 }
 
+/** --wait, --ttl, --data and --hold-limit: the options of every verb that acquires. */
+const waitOption = (): Option =>
+  new Option("--wait <duration>", "wait in the queue up to this long")
+    .argParser(parseDuration)
+    .default(0, "0ms");
+const ttlOption = (): Option =>
+  new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s");
+const dataOption = (): Option =>
+  new Option("--data <text>", "holder data shown with the grant (who holds it and why)");
+const holdLimitOption = (more = ""): Option =>
+  new Option(
+    "--hold-limit <duration>",
+    `the leader revokes the grant once it has been held this long${more}`,
+  ).argParser(parseDuration);
+
 /** Adds the lock verbs to palisadectl. */
 export function registerLockVerbs(ctl: Ctl): void {
   const { program, io, withClient } = ctl;
@@ -266,14 +281,8 @@ export function registerLockVerbs(ctl: Ctl): void {
     .description(
       "acquire a lock (several names: one atomic set, all or none) and print its token; without --hold release it at once",
     )
-    .addOption(
-      new Option("--wait <duration>", "wait in the queue up to this long")
-        .argParser(parseDuration)
-        .default(0, "0ms"),
-    )
-    .addOption(
-      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
-    )
+    .addOption(waitOption())
+    .addOption(ttlOption())
     .option("--hold [duration]", "keep the lock until Ctrl-C, or until this long has passed")
     .option("--shared", "take every named lock in shared mode (beside other shared holders)", false)
     .addOption(
@@ -282,13 +291,8 @@ export function registerLockVerbs(ctl: Ctl): void {
         "the name is a semaphore of N permits: take one permit (one name only)",
       ).argParser(parsePermits),
     )
-    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
-    .addOption(
-      new Option(
-        "--hold-limit <duration>",
-        "the leader revokes the grant once it has been held this long",
-      ).argParser(parseDuration),
-    )
+    .addOption(dataOption())
+    .addOption(holdLimitOption())
     .action(
       (names: string[], cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
         acquireAndPrint(specOf(names, cmd), cmd.hold),
@@ -306,22 +310,11 @@ export function registerLockVerbs(ctl: Ctl): void {
         .argParser(parsePermits)
         .makeOptionMandatory(),
     )
-    .addOption(
-      new Option("--wait <duration>", "wait in the queue up to this long")
-        .argParser(parseDuration)
-        .default(0, "0ms"),
-    )
-    .addOption(
-      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
-    )
+    .addOption(waitOption())
+    .addOption(ttlOption())
     .option("--hold [duration]", "keep the permit until Ctrl-C, or until this long has passed")
-    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
-    .addOption(
-      new Option(
-        "--hold-limit <duration>",
-        "the leader revokes the grant once it has been held this long",
-      ).argParser(parseDuration),
-    )
+    .addOption(dataOption())
+    .addOption(holdLimitOption())
     .action(
       (name: string, cmd: KindOptions & { wait: number; ttl: number; hold?: string | true }) =>
         acquireAndPrint(specOf([name], cmd), cmd.hold),
@@ -346,14 +339,8 @@ export function registerLockVerbs(ctl: Ctl): void {
     .description(
       "run a command only while holding the lock (put it after --); PALISADE_TOKEN and PALISADE_LOCK are set for it",
     )
-    .addOption(
-      new Option("--wait <duration>", "wait in the queue up to this long")
-        .argParser(parseDuration)
-        .default(0, "0ms"),
-    )
-    .addOption(
-      new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s"),
-    )
+    .addOption(waitOption())
+    .addOption(ttlOption())
     .addOption(
       new Option(
         "--grace <duration>",
@@ -369,13 +356,8 @@ export function registerLockVerbs(ctl: Ctl): void {
         "NAME is a semaphore of N permits: run while holding one permit (PALISADE_SLOT is its slot)",
       ).argParser(parsePermits),
     )
-    .option("--data <text>", "holder data shown with the grant (who holds it and why)")
-    .addOption(
-      new Option(
-        "--hold-limit <duration>",
-        "the leader revokes the grant once it has been held this long; the command is killed before",
-      ).argParser(parseDuration),
-    )
+    .addOption(dataOption())
+    .addOption(holdLimitOption("; the command is killed before"))
     .action(
       (
         lock: string,
