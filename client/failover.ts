@@ -148,7 +148,7 @@ export function endpointState(f: AttemptFailure): { answered: boolean; words: st
   if (/self[- ]signed|unable to (?:verify|get local issuer)|UNABLE_TO_VERIFY|CERT_/i.test(d))
     return { answered: false, words: "certificate signed by an unknown CA" };
   if (/wrong version number|packet length too long|WRONG_VERSION/i.test(d))
-    return { answered: false, words: "the server does not use TLS (connect without --cacert)" };
+    return { answered: false, words: "the server does not use TLS (connect without TLS)" };
   if (/Failed to connect|Protocol error|Connection dropped|ECONNRESET|socket hang up/i.test(d))
     return {
       answered: false,
@@ -180,6 +180,8 @@ export function giveUpCause(
     const f = failed.get(e);
     return f === undefined ? [] : [{ endpoint: e, ...endpointState(f) }];
   });
+  // Every failure came from an attempt moved off its node: only the last one can be told.
+  if (states.length === 0) return `no answer within the time given (${shortDetail(last.detail)})`;
   const list = states.map((s) => `${s.endpoint} ${s.words}`).join(", ");
   const answered = states.filter((s) => s.answered).length;
   const noLeader = [last, ...failed.values()].some(leaderless);

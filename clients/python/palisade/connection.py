@@ -91,7 +91,7 @@ def endpoint_state(err: grpc.RpcError) -> Tuple[bool, bool, str]:
     if re.search(r"self[- ]signed|unable to (?:verify|get local issuer)|CERTIFICATE_VERIFY_FAILED|certificate verify failed", detail, re.I):
         return False, False, "certificate signed by an unknown CA"
     if re.search(r"wrong version number|WRONG_VERSION_NUMBER|packet length too long", detail, re.I):
-        return False, False, "the server does not use TLS (connect without TLS credentials)"
+        return False, False, "the server does not use TLS (connect without TLS)"
     if re.search(r"Failed to connect|Socket closed|Connection reset|ECONNRESET", detail, re.I):
         return False, False, f"connection failed (does the server require TLS?): {_short_detail(detail)}"
     return False, False, _short_detail(detail)

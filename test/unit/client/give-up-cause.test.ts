@@ -96,7 +96,7 @@ describe("the error of a call that got no answer", () => {
     );
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error.message).toBe(
-      "Acquire: no member reachable (a:1 certificate signed by an unknown CA, b:1 the server does not use TLS (connect without --cacert), c:1 connection failed (does the server require TLS?): No connection established. Last error: Failed to connect)",
+      "Acquire: no member reachable (a:1 certificate signed by an unknown CA, b:1 the server does not use TLS (connect without TLS), c:1 connection failed (does the server require TLS?): No connection established. Last error: Failed to connect)",
     );
   });
 
