@@ -8,6 +8,7 @@ OutcomeUnknownError, a read in UnavailableError.
 """
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
@@ -55,6 +56,13 @@ class _Closed(Exception):
 class _Moved(Exception):
     """Another call found the node of this attempt silent; the attempt was cancelled to try another."""
 
+
+# An attempt on a node that answers promptly gives up after PATIENCE_FACTOR times its usual
+# answer time, never sooner than PATIENCE_FLOOR seconds, rather than at the call timeout.
+PATIENCE_FACTOR = 10
+PATIENCE_FLOOR = 1.0
+# Weight of the newest answer time in the smoothed one.
+ANSWER_SMOOTHING = 0.25
 
 # Reasons with which a node that answered says no leader could serve the call.
 _LEADERLESS = frozenset({"ERROR_REASON_NOT_LEADER", "ERROR_REASON_NO_LEADER", "ERROR_REASON_READ_NOT_CONFIRMED"})
@@ -147,6 +155,8 @@ class Connection:
         # an attempt run out unanswered, passed over until the given monotonic time.
         self._in_flight: Dict[str, Set[threading.Event]] = {}
         self._silent_until: Dict[str, float] = {}
+        # How long each endpoint takes to answer, smoothed (seconds).
+        self._answer_s: Dict[str, float] = {}
         self._closed = threading.Event()
 
     @property
@@ -223,6 +233,7 @@ class Connection:
         attempt_timeout: Union[None, float, Callable[[], float]] = None,
         budget: Optional[float] = None,
         cancel: Optional[threading.Event] = None,
+        may_wait: bool = False,
     ) -> Answered[R]:
         """Sends a request, following leader hints and retrying on UNAVAILABLE and
         DEADLINE_EXCEEDED until the budget runs out.
@@ -230,7 +241,9 @@ class Connection:
         `build` is called per attempt so a write carries its latest acknowledgements; the
         caller keeps the seq, so a retry is the same write. Each attempt's deadline is
         `attempt_timeout` (default: call_timeout; a function is asked before each attempt),
-        cut to what is left of the budget.
+        cut to what is left of the budget, and on a node that answers promptly to PATIENCE_FACTOR
+        times its usual answer time (at least PATIENCE_FLOOR seconds) unless `may_wait` (the node
+        may hold the answer on purpose, as for an Acquire with a wait).
         """
         give_up_at = time.monotonic() + (self.retry_budget if budget is None else budget)
         failures_in_row = 0
@@ -243,7 +256,9 @@ class Connection:
             request = build()
             per_attempt = attempt_timeout() if callable(attempt_timeout) else attempt_timeout
             wanted = self.call_timeout if per_attempt is None else per_attempt
-            timeout = max(0.001, min(wanted, give_up_at - time.monotonic()))
+            patience = math.inf if may_wait else self._patience(endpoint)
+            timeout = max(0.001, min(wanted, give_up_at - time.monotonic(), patience))
+            started = time.monotonic()
             sent_at = self.clock.now()
             if first_sent_at is None:
                 first_sent_at = sent_at
@@ -253,6 +268,8 @@ class Connection:
                 response = self.call_once(endpoint, service, method, request, response_type, timeout, cancel, moved)
                 with self._lock:
                     self._silent_until.pop(endpoint, None)
+                if not may_wait:
+                    self._answered(endpoint, time.monotonic() - started)
                 return Answered(response, first_sent_at, sent_at, endpoint)
             except _Closed:
                 # Sent or not, its answer will never be read here.
@@ -281,6 +298,8 @@ class Connection:
                 else:
                     with self._lock:
                         self._silent_until.pop(endpoint, None)
+                    if not may_wait and reason_of(call_metadata(err)) is not None:
+                        self._answered(endpoint, time.monotonic() - started)
                 self._move_on(endpoint, err)
             finally:
                 self._track(endpoint, moved, False)
@@ -309,6 +328,20 @@ class Connection:
                 attempts.discard(moved)
                 if not attempts:
                     del self._in_flight[endpoint]
+
+    def _patience(self, endpoint: str) -> float:
+        """How long an attempt on `endpoint` may wait before the node counts as stopped: a
+        stopped leader (SIGSTOP, a long pause) keeps its connections open and answers nothing,
+        and the cluster elects another within about a second."""
+        with self._lock:
+            usual = self._answer_s.get(endpoint)
+        return math.inf if usual is None else max(PATIENCE_FLOOR, PATIENCE_FACTOR * usual)
+
+    def _answered(self, endpoint: str, seconds: float) -> None:
+        """An answer (or an error the node sent) from `endpoint` after `seconds`."""
+        with self._lock:
+            before = self._answer_s.get(endpoint)
+            self._answer_s[endpoint] = seconds if before is None else before + ANSWER_SMOOTHING * (seconds - before)
 
     def _silenced(self, endpoint: str, seconds: float) -> None:
         """`endpoint` let an attempt of `seconds` run out unanswered (a stopped or hung node):

@@ -187,6 +187,7 @@ class Session:
             answered = self._connection.invoke(
                 "lock", "Acquire", build, lock_pb2.AcquireResponse, kind="write",
                 attempt_timeout=wait_s + self._settings.call_timeout, budget=wait_s + self._settings.retry_budget, cancel=cancel,
+                may_wait=wait_s > 0,
             )
         except Cancelled:
             self._cancel_after_abort(name, seq)

@@ -70,7 +70,7 @@ class FakeConnection(Connection):
 
     def invoke(self, service: Any, method: str, build: Callable[[], object], response_type: Any, *, kind: Any,
                attempt_timeout: Union[None, float, Callable[[], float]] = None, budget: Optional[float] = None,
-               cancel: Optional[threading.Event] = None) -> Answered[Any]:
+               cancel: Optional[threading.Event] = None, may_wait: bool = False) -> Answered[Any]:
         timeout = attempt_timeout() if callable(attempt_timeout) else attempt_timeout
         call = Call(method, build(), kind, timeout, budget, self.clock.now())
         with self._calls_lock:

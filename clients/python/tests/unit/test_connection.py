@@ -157,6 +157,28 @@ class ConnectionTest(unittest.TestCase):
         with self.assertRaises(UnavailableError):
             connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="read")
 
+    def test_a_node_that_answered_promptly_and_then_stops_gets_one_short_attempt_before_the_next_node(self) -> None:
+        stopped = threading.Event()
+        release = threading.Event()
+        self.addCleanup(release.set)
+
+        def prompt_then_stopped(request: lock_pb2.AcquireRequest, context: Any) -> lock_pb2.AcquireResponse:
+            if stopped.is_set():
+                release.wait(60)  # a SIGSTOPped leader: the connection stays open, nothing answers
+            return grant(request, context)
+
+        leader = self.node(prompt_then_stopped)
+        other = self.node(grant)
+        # The budget is shorter than the call timeout: waiting the call timeout on the stopped
+        # node would end the call unanswered, so only an attempt cut short lets it succeed.
+        connection = self.connection([leader.endpoint, other.endpoint], call_timeout=30.0, retry_budget=20.0)
+        for _ in range(3):
+            connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write")
+        stopped.set()
+        answered = connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write")
+        self.assertEqual(answered.endpoint, other.endpoint)
+        self.assertEqual(len(leader.requests), 4)  # three answered, then one attempt on the stopped node
+
     def test_a_call_that_got_no_answer_names_each_endpoint_s_cause(self) -> None:
         leaderless = self.node(refuse(grpc.StatusCode.UNAVAILABLE, "ERROR_REASON_NO_LEADER"))
         dead = dead_endpoint()
