@@ -203,7 +203,7 @@ export class BenchCluster {
   /** Status of node `id`, or null when it does not answer within the call timeout. */
   async status(client: PalisadeClient, id: number): Promise<NodeStatus | null> {
     try {
-      return await client.status(this.endpointOf(id));
+      return await client.admin.status(this.endpointOf(id));
     } catch {
       return null;
     }

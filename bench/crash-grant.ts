@@ -178,7 +178,7 @@ export async function runCrashGrant(options: CrashGrantOptions): Promise<CrashGr
     const queued = async (lock: string): Promise<void> => {
       const until = performance.now() + STEP_TIMEOUT_MS;
       while (performance.now() < until) {
-        const info = await admin.getLock(lock).catch(() => null);
+        const info = await admin.read.getLock(lock).catch(() => null);
         if (info && info.waiters.length > 0) return;
         await sleep(20);
       }

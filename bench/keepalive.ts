@@ -184,7 +184,7 @@ export async function runKeepalive(options: KeepaliveOptions): Promise<Keepalive
       const from = await cluster.waitLeader(admin).catch(() => null);
       const t = performance.now();
       try {
-        await admin.transferLeader(0);
+        await admin.admin.transferLeader(0);
         let to: number | null = null;
         while (performance.now() - t < 30_000) {
           to = await cluster.waitLeader(admin, 30_000);

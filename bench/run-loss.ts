@@ -194,7 +194,7 @@ export async function runRunLoss(options: RunLossOptions): Promise<RunLossResult
       let stopWatching = false;
       const watchLock = (async (): Promise<void> => {
         while (!stopWatching && monotonicMs() < until) {
-          const info = await observer.getLock(lock).catch(() => null);
+          const info = await observer.read.getLock(lock).catch(() => null);
           if (info && info.holder?.sessionId !== run.sessionId) {
             freeAt = monotonicMs();
             return;

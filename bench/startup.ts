@@ -88,7 +88,7 @@ export async function runStartup(options: StartupOptions): Promise<StartupResult
     options.log(
       `startup: palisadectl status took ${ctlStatus.p50_ms} ms (median of ${ctlStatus.runs}; max ${ctlStatus.max_ms})`,
     );
-    const epoch = Number((await admin.status(cluster.endpointOf(leader))).epoch);
+    const epoch = Number((await admin.admin.status(cluster.endpointOf(leader))).epoch);
     // The session is left open on purpose: the generated entries are its requests.
     const owner = new PalisadeClient({
       endpoints: cluster.endpoints,

@@ -26,7 +26,7 @@ async function pollLeader(): Promise<void> {
   let last = "";
   while (!stop.signal.aborted) {
     const answers = await Promise.all(
-      endpoints.map((e) => client.status(e).catch(() => undefined)),
+      endpoints.map((e) => client.admin.status(e).catch(() => undefined)),
     );
     const leaders = answers.filter((s) => s?.role === "leader");
     const top = leaders.sort((a, b) => (a!.term > b!.term ? -1 : 1))[0];
@@ -40,7 +40,7 @@ async function pollLeader(): Promise<void> {
 }
 
 async function watchAll(): Promise<void> {
-  for await (const event of client.watch("", { signal: stop.signal })) {
+  for await (const event of client.read.watch("", { signal: stop.signal })) {
     const at = nowUs();
     if (event.kind === "resync") {
       emit({ t: "watch", kind: "resync", index: event.index.toString(), at });
@@ -73,7 +73,7 @@ async function final(): Promise<void> {
       const index = await Promise.race([seen, sleep(20_000).then(() => undefined)]);
       if (index === undefined) throw new Error("the watch did not deliver the sentinel grant");
       const call = nowUs();
-      const sessions = await client.allSessions({ timeoutMs: 10_000 });
+      const sessions = await client.read.allSessions({ timeoutMs: 10_000 });
       const ret = nowUs();
       await session.close().catch(() => undefined);
       const live = sessions

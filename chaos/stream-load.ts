@@ -70,7 +70,7 @@ async function waits(): Promise<void> {
     await sleep(50); // the waits are the load, not one turn issuing thousands of calls
   }
   while (!stopping) {
-    const info = await client.getLock(names[names.length - 1]!).catch(() => undefined);
+    const info = await client.read.getLock(names[names.length - 1]!).catch(() => undefined);
     if (info && info.waiters.length >= count) break;
     await sleep(500);
   }

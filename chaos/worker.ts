@@ -292,7 +292,7 @@ class Loop {
   private async read(lock: string): Promise<void> {
     const call = nowUs();
     try {
-      const info = await client.getLock(lock, { timeoutMs: 3_000 });
+      const info = await client.read.getLock(lock, { timeoutMs: 3_000 });
       const out: OpOutcome = info.holder
         ? {
             kind: "read",
@@ -309,7 +309,7 @@ class Loop {
   private async validate(lock: string, token: bigint): Promise<void> {
     const call = nowUs();
     try {
-      const valid = await client.validateToken(lock, token, { timeoutMs: 3_000 });
+      const valid = await client.read.validateToken(lock, token, { timeoutMs: 3_000 });
       recordOp({
         kind: "validate",
         lock,

@@ -1,17 +1,13 @@
-// PalisadeClient: the entry point. Opens sessions, runs linearizable reads and the few
-// admin calls the tools need, over one Connection to every endpoint.
+// PalisadeClient: the entry point. Opens sessions and takes locks; its linearizable reads are
+// `client.read` (reads.ts) and the operators' calls `client.admin` (admin.ts), all over one
+// Connection to every endpoint.
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
-import { palisade } from "../proto/gen/palisade.js";
-import { adminServiceDefinition as adminApi } from "../proto/grpc.ts";
 import { tlsChannelCredentials } from "../proto/tls-channel.ts";
-import type { AnswerOf, CallName, RequestOf } from "../proto/lock-calls.ts";
-import { toU64, u64 } from "../proto/wire.ts";
-import { Connection } from "./connection.ts";
+import { ClusterAdmin } from "./admin.ts";
 import { instantOf, systemClock, type ClientClock } from "./clock.ts";
-import type { LockApi } from "./lock-api.ts";
-import { KeepaliveBatcher } from "./keepalive-batch.ts";
+import { Connection } from "./connection.ts";
 import {
   InvalidArgumentError,
   LockBusyError,
@@ -19,27 +15,13 @@ import {
   OutcomeUnknownError,
   PalisadeError,
   SessionLostError,
-  SessionNotFoundError,
 } from "./errors.ts";
+import { KeepaliveBatcher } from "./keepalive-batch.ts";
+import type { LockApi } from "./lock-api.ts";
 import { LockHandle, type LockContext } from "./lock-handle.ts";
+import { LockReads } from "./reads.ts";
 import { Session } from "./session.ts";
-import {
-  membersFrom,
-  statusFrom,
-  type HistoryRecordInfo,
-  type HolderCursor,
-  type LockInfo,
-  type LockMode,
-  type LockPage,
-  type LockTarget,
-  type MemberInfo,
-  type NodeStatus,
-  type SessionInfo,
-  type SessionPage,
-} from "./types.ts";
-import { watchLocks, type WatchEvent, type WatchOptions } from "./watch.ts";
-
-const pb = palisade.v1;
+import type { LockMode, LockTarget } from "./types.ts";
 
 export interface PalisadeClientOptions {
   /** host:port of each node's client address. */
@@ -107,13 +89,6 @@ export interface Semaphore {
   acquire(options?: AcquireHandleOptions): Promise<LockHandle>;
 }
 
-export interface ReadOptions {
-  /** Stop waiting for the answer (a read changes nothing, so giving up is always safe). */
-  signal?: AbortSignal;
-  /** How long to keep retrying through failovers (default: the client's retryBudgetMs). */
-  timeoutMs?: number;
-}
-
 export interface ClientEvents {
   /** A session of this client was lost; `locks` are the lock() grants that went with it. */
   lost: [info: { sessionId: bigint; locks: string[]; error: SessionLostError }];
@@ -141,26 +116,13 @@ export interface OpenSessionOptions {
   clientName?: string;
 }
 
-export interface ListLocksOptions {
-  prefix?: string;
-  after?: string;
-  limit?: number;
-}
-
-/** Which page of a lock's holders and of its waiters getLock reads (default: the first 100 of each). */
-export interface LockPageOptions {
-  /** The holders after this one (a previous answer's nextHoldersAfter). */
-  holdersAfter?: HolderCursor;
-  /** The waiters after this one (a previous answer's nextWaitersAfter). */
-  waitersAfter?: bigint;
-  /** Most holders (waiters) listed: default 100, at most 1,000; 0 lists none (the counts only). */
-  holderLimit?: number;
-  waiterLimit?: number;
-}
-
 export type { SessionPage } from "./types.ts";
 
 export class PalisadeClient extends EventEmitter<ClientEvents> {
+  /** Linearizable reads: locks, sessions, history, token checks, watches. */
+  readonly read: LockReads;
+  /** Operators' calls: node status, revoke, leadership transfer, membership. */
+  readonly admin: ClusterAdmin;
   private readonly connection: Connection;
   private readonly lockApi: LockApi;
   /** Every session's keepalives, sent together (one request per interval for sessions of one TTL). */
@@ -194,6 +156,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       retryBudgetMs: this.retryBudgetMs,
       ...(this.credentials ? { credentials: this.credentials } : {}),
     });
+    this.admin = new ClusterAdmin(this.connection);
+    this.read = new LockReads(this.connection, this.credentials, this.admin);
     this.lockApi = wiring.lockApi ?? this.connection;
     this.clock = wiring.clock ?? systemClock;
     this.keepalives = new KeepaliveBatcher(this.lockApi, this.clock);
@@ -429,222 +393,6 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     return opening;
   }
 
-  // ---- reads (linearizable, served through the leader) -------------------------------------
-
-  /**
-   * A lock with one page of its holders and one of its waiters (the first of each unless
-   * `options` say where to go on), both totals, and where each list goes on.
-   */
-  async getLock(lock: string, options: LockPageOptions & ReadOptions = {}): Promise<LockInfo> {
-    return this.read(
-      "GetLock",
-      () => ({
-        lock,
-        ...(options.holderLimit !== undefined ? { holderLimit: options.holderLimit } : {}),
-        ...(options.waiterLimit !== undefined ? { waiterLimit: options.waiterLimit } : {}),
-        ...(options.holdersAfter ? { holdersAfter: options.holdersAfter } : {}),
-        waitersAfterIndex: options.waitersAfter ?? 0n,
-      }),
-      options,
-    );
-  }
-
-  /**
-   * Every page of a lock's holders and waiters: the first as getLock reads it, then each
-   * next page of the lists that go on (a list that ended is not read again). Each page is a
-   * read of its own: a grant or wait that ends or begins meanwhile may be missing or new,
-   * but no entry comes twice.
-   */
-  async *lockPages(
-    lock: string,
-    options: Pick<LockPageOptions, "holderLimit" | "waiterLimit"> & ReadOptions = {},
-  ): AsyncGenerator<LockInfo, void, undefined> {
-    let page = await this.getLock(lock, options);
-    yield page;
-    while (page.nextHoldersAfter !== undefined || page.nextWaitersAfter !== undefined) {
-      const holdersAfter = page.nextHoldersAfter;
-      const waitersAfter = page.nextWaitersAfter;
-      page = await this.getLock(lock, {
-        ...options,
-        ...(holdersAfter !== undefined ? { holdersAfter } : { holderLimit: 0 }),
-        ...(waitersAfter !== undefined ? { waitersAfter } : { waiterLimit: 0 }),
-      });
-      yield page;
-    }
-  }
-
-  async listLocks(options: ListLocksOptions & ReadOptions = {}): Promise<LockPage> {
-    return this.read(
-      "ListLocks",
-      () => ({
-        prefix: options.prefix ?? "",
-        after: options.after ?? "",
-        limit: options.limit ?? 0,
-      }),
-      options,
-    );
-  }
-
-  /** Every lock whose name starts with `prefix`, following pages. */
-  async allLocks(prefix = "", options: ReadOptions = {}): Promise<LockPage["locks"]> {
-    const all: LockPage["locks"] = [];
-    let after = "";
-    do {
-      const page = await this.listLocks({ ...options, prefix, after });
-      all.push(...page.locks);
-      after = page.nextAfter;
-    } while (after !== "");
-    return all;
-  }
-
-  /** The session, or undefined when it is unknown or ended. */
-  async getSession(sessionId: bigint, options: ReadOptions = {}): Promise<SessionInfo | undefined> {
-    try {
-      return (await this.read("GetSession", () => ({ sessionId }), options)).session;
-    } catch (err) {
-      if (err instanceof SessionNotFoundError) return undefined;
-      throw err;
-    }
-  }
-
-  /** One page of live sessions, by id (after 0n: from the start; limit 0: the server's default page). */
-  async listSessions(
-    options: { after?: bigint; limit?: number } & ReadOptions = {},
-  ): Promise<SessionPage> {
-    return this.read(
-      "ListSessions",
-      () => ({ after: options.after ?? 0n, limit: options.limit ?? 0 }),
-      options,
-    );
-  }
-
-  /** Every live session, following pages. */
-  async allSessions(options: ReadOptions = {}): Promise<SessionInfo[]> {
-    const all: SessionInfo[] = [];
-    let after = 0n;
-    do {
-      const page = await this.listSessions({ ...options, after });
-      all.push(...page.sessions);
-      after = page.nextAfter;
-    } while (after !== 0n);
-    return all;
-  }
-
-  /** Retained grants of a lock, oldest first (limit 0: all). */
-  async history(lock: string, limit = 0, options: ReadOptions = {}): Promise<HistoryRecordInfo[]> {
-    return (await this.read("GetLockHistory", () => ({ lock, limit }), options)).records;
-  }
-
-  /** Whether `token` is the lock's current grant at the instant of the read (best effort). */
-  async validateToken(lock: string, token: bigint, options: ReadOptions = {}): Promise<boolean> {
-    return (await this.read("ValidateToken", () => ({ lock, token }), options)).valid;
-  }
-
-  /**
-   * Lock events of names starting with `prefix`, as they are applied. Resumes on another
-   * node from the last delivered index when a stream breaks. End it with `options.signal`
-   * or by leaving the `for await` loop.
-   */
-  watch(prefix = "", options: WatchOptions = {}): AsyncGenerator<WatchEvent> {
-    return watchLocks(
-      {
-        endpoints: this.connection.allEndpoints,
-        credentials: this.credentials ?? grpc.credentials.createInsecure(),
-        appliedIndex: async (endpoint) => (await this.status(endpoint)).appliedIndex,
-      },
-      prefix,
-      options,
-    );
-  }
-
-  // ---- admin ---------------------------------------------------------------------------------
-
-  /** Status of one node (no retry, no redirect). */
-  async status(endpoint: string): Promise<NodeStatus> {
-    const response = await this.connection.invoke(
-      adminApi.Status,
-      () => pb.StatusRequest.create({}),
-      { kind: "read", endpoint },
-    );
-    return statusFrom(endpoint, response);
-  }
-
-  /** Force-release a grant; answers the log index of the revoke. Retrying the same token is safe. */
-  async revokeLock(lock: string, token: bigint): Promise<bigint> {
-    const response = await this.connection.invoke(
-      adminApi.RevokeLock,
-      () => pb.RevokeLockRequest.create({ lock, token: toU64(token, "token") }),
-      { kind: "write" },
-    );
-    return u64(response.index, "index");
-  }
-
-  /** Hands leadership to `toNodeId` (0: the most caught-up voter); answers the new leader and term. */
-  async transferLeader(toNodeId = 0): Promise<{ leaderId: number; term: bigint }> {
-    const response = await this.connection.invoke(
-      adminApi.TransferLeader,
-      () => pb.TransferLeaderRequest.create({ toNodeId: toU64(toNodeId, "toNodeId") }),
-      // It waits for the change to take effect: not a sign of a stopped node.
-      { kind: "write", answerMayWait: true },
-    );
-    return {
-      leaderId: Number(u64(response.leaderId, "leader_id")),
-      term: u64(response.term, "term"),
-    };
-  }
-
-  /** The members as the leader sees them (a follower names the leader); `budgetMs` bounds the retries (default: the retry budget). */
-  async memberList(options: { budgetMs?: number } = {}): Promise<MemberInfo[]> {
-    const response = await this.connection.invoke(
-      adminApi.MemberList,
-      () => pb.MemberListRequest.create({}),
-      { kind: "read", ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}) },
-    );
-    return membersFrom(response.members);
-  }
-
-  /** Adds a node as a non-voting learner (it must run with --join); answers the members. */
-  async memberAdd(
-    nodeId: number,
-    peerAddress: string,
-    clientAddress: string,
-  ): Promise<MemberInfo[]> {
-    const response = await this.connection.invoke(
-      adminApi.MemberAdd,
-      () =>
-        pb.MemberAddRequest.create({
-          nodeId: toU64(nodeId, "nodeId"),
-          address: peerAddress,
-          clientAddress,
-        }),
-      // It waits for the change to take effect: not a sign of a stopped node.
-      { kind: "write", answerMayWait: true },
-    );
-    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
-  }
-
-  /** Makes a caught-up learner a voter; answers the members. */
-  async memberPromote(nodeId: number): Promise<MemberInfo[]> {
-    const response = await this.connection.invoke(
-      adminApi.MemberPromote,
-      () => pb.MemberPromoteRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
-      // It waits for the change to take effect: not a sign of a stopped node.
-      { kind: "write", answerMayWait: true },
-    );
-    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
-  }
-
-  /** Removes a member (the leader too: it steps down); answers the members. */
-  async memberRemove(nodeId: number): Promise<MemberInfo[]> {
-    const response = await this.connection.invoke(
-      adminApi.MemberRemove,
-      () => pb.MemberRemoveRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
-      // It waits for the change to take effect: not a sign of a stopped node.
-      { kind: "write", answerMayWait: true },
-    );
-    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
-  }
-
   /** Closes every open session (best effort) and the channels. */
   async close(): Promise<void> {
     // A release going on in the background is not waited for: closing the session ends it.
@@ -655,25 +403,5 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     );
     await Promise.allSettled([...this.sessions].map((session) => session.close()));
     this.connection.close();
-  }
-
-  private read<N extends CallName>(
-    name: N,
-    build: () => RequestOf<N>,
-    options: ReadOptions = {},
-  ): Promise<AnswerOf<N>> {
-    const call = this.connection.call(
-      name,
-      build,
-      options.timeoutMs !== undefined ? { budgetMs: options.timeoutMs } : {},
-    );
-    const signal = options.signal;
-    if (!signal) return call;
-    signal.throwIfAborted();
-    return new Promise<AnswerOf<N>>((resolve, reject) => {
-      const onAbort = (): void => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      call.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-    });
   }
 }

@@ -5,16 +5,15 @@ export { PalisadeClient } from "./client.ts";
 export type {
   AcquireHandleOptions,
   ClientEvents,
-  ListLocksOptions,
   LockOptions,
-  LockPageOptions,
   Semaphore,
   OpenSessionOptions,
   PalisadeClientOptions,
-  ReadOptions,
   SessionPage,
   TlsOptions,
 } from "./client.ts";
+export type { ClusterAdmin } from "./admin.ts";
+export type { ListLocksOptions, LockPageOptions, LockReads, ReadOptions } from "./reads.ts";
 export { LockHandle } from "./lock-handle.ts";
 export type { GrantTerms, LockContext, LockHandleEvents } from "./lock-handle.ts";
 export { Session, MAX_IN_FLIGHT } from "./session.ts";

@@ -18,7 +18,7 @@ export function registerAdminVerbs(ctl: Ctl): void {
       .argument("<token>", "the grant's token (`palisadectl lock NAME` shows it)", parseUint64)
       .action((lock: string, token: bigint) =>
         withClient(async (client, opts) => {
-          const index = await client.revokeLock(lock, token);
+          const index = await client.admin.revokeLock(lock, token);
           if (opts.json) io.out(toJson({ lock, token, revokedAtIndex: index }));
           else io.out(`revoked ${lock} token ${token} at index ${index}`);
           return EXIT_OK;
@@ -35,7 +35,7 @@ export function registerAdminVerbs(ctl: Ctl): void {
       .option("--to <id>", "target node id (default: the most caught-up voter)", parseCount, 0)
       .action((cmd: { to: number }) =>
         withClient(async (client, opts) => {
-          const answer = await client.transferLeader(cmd.to);
+          const answer = await client.admin.transferLeader(cmd.to);
           if (opts.json) io.out(toJson(answer));
           else io.out(`leader is node ${answer.leaderId} in term ${answer.term}`);
           return EXIT_OK;
@@ -72,7 +72,7 @@ export function registerAdminVerbs(ctl: Ctl): void {
       .command("list")
       .description("members as the leader sees them: kind, reachable, match index")
       .action(() =>
-        withClient(async (client, opts) => printMembers(await client.memberList(), opts)),
+        withClient(async (client, opts) => printMembers(await client.admin.memberList(), opts)),
       ),
     ["member list", "--endpoints 10.0.0.12:7001 member list --json"],
   );
@@ -85,7 +85,7 @@ export function registerAdminVerbs(ctl: Ctl): void {
       .argument("<client-address>", "its host:port for clients")
       .action((id: number, peer: string, clientAddress: string) =>
         withClient(async (client, opts) =>
-          printMembers(await client.memberAdd(id, peer, clientAddress), opts),
+          printMembers(await client.admin.memberAdd(id, peer, clientAddress), opts),
         ),
       ),
     ["member add 4 10.0.0.14:7101 10.0.0.14:7001"],
@@ -96,7 +96,9 @@ export function registerAdminVerbs(ctl: Ctl): void {
       .description("make a caught-up learner a voter")
       .argument("<id>", "the learner's node id", parseCount)
       .action((id: number) =>
-        withClient(async (client, opts) => printMembers(await client.memberPromote(id), opts)),
+        withClient(async (client, opts) =>
+          printMembers(await client.admin.memberPromote(id), opts),
+        ),
       ),
     ["member promote 4"],
   );
@@ -106,7 +108,7 @@ export function registerAdminVerbs(ctl: Ctl): void {
       .description("remove a member (a leader that removes itself steps down)")
       .argument("<id>", "the member's node id", parseCount)
       .action((id: number) =>
-        withClient(async (client, opts) => printMembers(await client.memberRemove(id), opts)),
+        withClient(async (client, opts) => printMembers(await client.admin.memberRemove(id), opts)),
       ),
     ["member remove 1"],
   );

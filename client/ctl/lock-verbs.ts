@@ -327,7 +327,7 @@ export function registerLockVerbs(ctl: Ctl): void {
     .argument("<token>", "the token to check", parseUint64)
     .action((lock: string, token: bigint) =>
       withClient(async (client, opts) => {
-        const valid = await client.validateToken(lock, token);
+        const valid = await client.read.validateToken(lock, token);
         if (opts.json) io.out(toJson({ lock, token, valid }));
         else io.out(valid ? "valid" : "not the current grant");
         return valid ? EXIT_OK : EXIT_NOT_ACQUIRED;

@@ -80,7 +80,10 @@ function describeLock(info: LockInfo, grantedAtMs: number): string[] {
  */
 async function wholeLock(client: PalisadeClient, lock: string): Promise<LockInfo> {
   let whole: LockInfo | undefined;
-  for await (const page of client.lockPages(lock, { holderLimit: 1_000, waiterLimit: 1_000 })) {
+  for await (const page of client.read.lockPages(lock, {
+    holderLimit: 1_000,
+    waiterLimit: 1_000,
+  })) {
     if (whole === undefined)
       whole = { ...page, holders: [...(page.holders ?? [])], waiters: [...page.waiters] };
     else {
@@ -165,7 +168,7 @@ async function clusterEndpoints(
   const given = [...client.endpoints];
   let members: MemberInfo[];
   try {
-    members = await client.memberList({ budgetMs });
+    members = await client.admin.memberList({ budgetMs });
   } catch (err) {
     io.err(`members not discovered (${(err as Error).message}); showing the endpoints given`);
     return given;
@@ -194,7 +197,7 @@ export function registerReadVerbs(ctl: Ctl): void {
         const answers = await Promise.all(
           targets.map(async (endpoint) => {
             try {
-              return { endpoint, status: await client.status(endpoint) };
+              return { endpoint, status: await client.admin.status(endpoint) };
             } catch (err) {
               return { endpoint, error: (err as Error).message };
             }
@@ -236,7 +239,7 @@ export function registerReadVerbs(ctl: Ctl): void {
     .option("--prefix <prefix>", "same as the PREFIX argument")
     .action((prefixArg: string | undefined, cmd: { prefix?: string }) =>
       withClient(async (client, opts) => {
-        const locks = await client.allLocks(prefixArg ?? cmd.prefix ?? "");
+        const locks = await client.read.allLocks(prefixArg ?? cmd.prefix ?? "");
         if (opts.json) io.out(toJson(locks));
         else {
           // Only exclusive locks: the columns they always had; any other kind adds its kind and holder count.
@@ -274,10 +277,10 @@ export function registerReadVerbs(ctl: Ctl): void {
     .option("--all", "list every holder and waiter, reading page after page")
     .action((lock: string, cmd: { all?: boolean }) =>
       withClient(async (client, opts) => {
-        const info = cmd.all ? await wholeLock(client, lock) : await client.getLock(lock);
+        const info = cmd.all ? await wholeLock(client, lock) : await client.read.getLock(lock);
         // The grant time is display-only data kept in the history.
         const current = info.holder
-          ? (await client.history(lock)).find(
+          ? (await client.read.history(lock)).find(
               (r) => r.token === info.holder?.token && r.reason === "current",
             )
           : undefined;
@@ -299,7 +302,7 @@ export function registerReadVerbs(ctl: Ctl): void {
     .description("live sessions with their TTL, held and awaited locks")
     .action(() =>
       withClient(async (client, opts) => {
-        const sessions = await client.allSessions();
+        const sessions = await client.read.allSessions();
         if (opts.json) io.out(toJson(sessions));
         else {
           io.out(
@@ -326,7 +329,7 @@ export function registerReadVerbs(ctl: Ctl): void {
     .argument("<id>", "the session id", parseUint64)
     .action((id: bigint) =>
       withClient(async (client, opts) => {
-        const info = await client.getSession(id);
+        const info = await client.read.getSession(id);
         if (!info) {
           if (opts.json) io.out(toJson(null));
           else io.err(`session ${id} not found`);
@@ -347,7 +350,7 @@ export function registerReadVerbs(ctl: Ctl): void {
     .option("--limit <n>", "at most this many (0: all retained)", parseCount, 0)
     .action((lock: string, cmd: { limit: number }) =>
       withClient(async (client, opts) => {
-        const records = await client.history(lock, cmd.limit);
+        const records = await client.read.history(lock, cmd.limit);
         if (opts.json) io.out(toJson(records));
         else {
           io.out(
@@ -388,7 +391,7 @@ export function registerReadVerbs(ctl: Ctl): void {
         const offStop = onStopSignal(() => stop.abort());
         let seen = 0;
         try {
-          for await (const e of client.watch(prefix ?? "", {
+          for await (const e of client.read.watch(prefix ?? "", {
             signal: stop.signal,
             ...(cmd.from !== undefined ? { fromIndex: cmd.from } : {}),
           })) {

@@ -155,7 +155,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     worker1.proc.kill("SIGSTOP");
     const stoppedAt = Date.now();
     say("worker-1: SIGSTOP (it will not send keepalives)");
-    const holderAtStop = (await client.getLock(lock)).holder;
+    const holderAtStop = (await client.read.getLock(lock)).holder;
     const heldAtStop = holderAtStop?.token === BigInt(acquired1.token);
     say(
       `cluster: holder while worker-1 is stopped: ${holderAtStop ? `${holderAtStop.clientName}, token ${holderAtStop.token}` : "none"}`,
@@ -169,7 +169,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     );
     children.push(worker2);
     const acquired2 = await worker2.event("acquired");
-    const history = await client.history(lock);
+    const history = await client.read.history(lock);
     const grant1 = history.find((record) => record.token === BigInt(acquired1.token));
     const grant1Ended = grant1?.reason ?? "unknown";
     say(`cluster: worker-1's grant (token ${acquired1.token}) ended: ${grant1Ended}`);

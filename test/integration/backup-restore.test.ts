@@ -140,7 +140,7 @@ describe("backup and restore", () => {
     for (let i = 0; i < 40; i++) oldTokens.push(await grant(client, `post-${i % 3}`));
     // And through leader changes, so its last term is above the restored cluster's terms: an
     // old node's log is then "more up to date" and only the cluster id keeps it out.
-    for (let i = 0; i < 4; i++) await client.transferLeader();
+    for (let i = 0; i < 4; i++) await client.admin.transferLeader();
     oldTokens.push(await grant(client, "post-last"));
     oldTerm = (await old.status(1)).term;
     await old.kill(1);
@@ -166,16 +166,16 @@ describe("backup and restore", () => {
     expect(status.epoch).toBe(1n);
     const fresh = restored.client({ clientName: "new-worker" });
     // Sessions, holders and waiters are gone; history is kept.
-    expect(await fresh.allSessions()).toEqual([]);
-    expect((await fresh.getLock("held")).holder).toBeUndefined();
-    const history = await fresh.history("held");
+    expect(await fresh.read.allSessions()).toEqual([]);
+    expect((await fresh.read.getLock("held")).holder).toBeUndefined();
+    const history = await fresh.read.history("held");
     expect(history.map((r) => r.token)).toContain(heldToken);
     expect(history.find((r) => r.token === heldToken)?.reason).toBe("sessionExpired");
-    expect((await fresh.history("pre-0")).length).toBe(1);
+    expect((await fresh.read.history("pre-0")).length).toBe(1);
     // Session ids carry the epoch: the old cluster's ids are never handed out again.
     const newSession = await fresh.openSession({ ttlMs: 10_000 });
     expect(tokenEpoch(newSession.id)).toBe(1);
-    expect(await fresh.getSession(holder.id)).toBeUndefined();
+    expect(await fresh.read.getSession(holder.id)).toBeUndefined();
     await newSession.close();
 
     const highestOld = max(oldTokens);
@@ -189,7 +189,7 @@ describe("backup and restore", () => {
   it("a node of the old cluster is refused by the restored cluster and changes nothing", async () => {
     const before = await restored.status(await restored.leaderId());
     const client = restored.client();
-    const historyBefore = await client.history("held");
+    const historyBefore = await client.read.history("held");
     const config = JSON.parse(readFileSync(restored.configPath, "utf8")) as {
       clusterId: string;
       nodes: Array<{ id: number; peerAddress: string; clientAddress: string; dataDir: string }>;
@@ -255,8 +255,8 @@ describe("backup and restore", () => {
     expect(after.role).toBe("leader");
     expect(after.clusterId).toBe("palisade-new");
     expect(after.epoch).toBe(1n);
-    expect(await client.history("held")).toEqual(historyBefore);
-    expect(await client.history("post-last")).toEqual([]);
+    expect(await client.read.history("held")).toEqual(historyBefore);
+    expect(await client.read.history("post-last")).toEqual([]);
     // Node 1 of the restored cluster rejoins as before.
     await restored.restart(1);
     await restored.waitFor(

@@ -97,7 +97,7 @@ async function answers(endpoint: string): Promise<boolean> {
     retryBudgetMs: 500,
   });
   try {
-    await client.status(endpoint);
+    await client.admin.status(endpoint);
     return true;
   } catch {
     return false;

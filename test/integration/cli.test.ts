@@ -22,7 +22,7 @@ describe("palisadectl", () => {
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+$/);
     const token = BigInt(run.stdout.trim());
-    const history = await client.history("my-lock");
+    const history = await client.read.history("my-lock");
     expect(history.map((r) => [r.token, r.reason])).toEqual([[token, "released"]]);
 
     const json = await ctl("--json", "acquire", "my-lock");
@@ -55,8 +55,8 @@ describe("palisadectl", () => {
 
     const revoke = await ctl("revoke", "cli-held", token.toString());
     expect(revoke.code).toBe(0);
-    expect((await client.getLock("cli-held")).holder).toBeUndefined();
-    expect((await client.history("cli-held")).map((r) => r.reason)).toEqual(["revoked"]);
+    expect((await client.read.getLock("cli-held")).holder).toBeUndefined();
+    expect((await client.read.history("cli-held")).map((r) => r.reason)).toEqual(["revoked"]);
     // A retried revoke of the same grant succeeds.
     expect((await ctl("revoke", "cli-held", token.toString())).code).toBe(0);
     await session.close();

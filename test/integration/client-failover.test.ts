@@ -34,16 +34,16 @@ describe("client failover", () => {
       const next = await cluster.leaderId();
       expect(next).toBeGreaterThan(0);
       // A read through the new leader still shows this grant.
-      expect((await client.getLock("f/held")).holder?.token).toBe(handle.token);
+      expect((await client.read.getLock("f/held")).holder?.token).toBe(handle.token);
       // Keepalives reach the new leader: the session outlives a whole TTL after the kill.
       const after = process.hrtime.bigint() + 11_000_000_000n;
       await cluster.waitFor("a TTL to pass", async () => process.hrtime.bigint() > after, 20_000);
       expect(handle.signal.aborted).toBe(false);
       expect(handle.held).toBe(true);
-      expect(await client.validateToken("f/held", handle.token)).toBe(true);
+      expect(await client.read.validateToken("f/held", handle.token)).toBe(true);
     });
     await handle.release();
-    expect((await client.history("f/held")).map((r) => [r.token, r.reason])).toEqual([
+    expect((await client.read.history("f/held")).map((r) => [r.token, r.reason])).toEqual([
       [handle.token, "released"],
     ]);
   });
@@ -56,7 +56,7 @@ describe("client failover", () => {
       return { handle: h, released: true };
     });
     expect(released).toBe(true);
-    const history = await client.history("f/retry");
+    const history = await client.read.history("f/retry");
     expect(history.map((r) => [r.token, r.sessionId, r.reason])).toEqual([
       [handle.token, handle.sessionId, "released"],
     ]);
@@ -69,7 +69,7 @@ describe("client failover", () => {
     // so far: events of the first cycle are delivered however late the stream is set up.
     const fromIndex = (await cluster.status(1)).appliedIndex + 1n;
     const consumer = (async () => {
-      for await (const e of client.watch("f/w", { signal: controller.signal, fromIndex }))
+      for await (const e of client.read.watch("f/w", { signal: controller.signal, fromIndex }))
         events.push(e);
     })();
     const cycle = async (): Promise<bigint> => {

@@ -99,8 +99,8 @@ describe("a stopped leader", () => {
       const reader = cluster.client({
         endpoints: cluster.ids.filter((id) => id !== stopped).map((id) => cluster.endpoint(id)),
       });
-      expect((await reader.getLock("pause/held")).holder?.token).toBe(got.token);
-      expect((await reader.getSession(session.id))?.heldLocks).toEqual(["pause/held"]);
+      expect((await reader.read.getLock("pause/held")).holder?.token).toBe(got.token);
+      expect((await reader.read.getSession(session.id))?.heldLocks).toEqual(["pause/held"]);
     });
     await session.release("pause/held", got.token ?? 0n);
   });
@@ -112,7 +112,7 @@ describe("a stopped leader", () => {
     const waiting = waiter.lock("pause/wait", { waitMs: WAIT_MS });
     await cluster.waitFor(
       "the wait",
-      async () => (await waiter.getLock("pause/wait")).waiters.length === 1,
+      async () => (await waiter.read.getLock("pause/wait")).waiters.length === 1,
     );
     const outcome = await withLeaderStopped(async () => {
       await blocker.release();

@@ -27,19 +27,19 @@ describe("lock() and withLock()", () => {
     const first = client.lock("c/x", { waitMs: 30_000 });
     await cluster.waitFor(
       "the first lock() to wait",
-      async () => (await client.getLock("c/x")).waiters.length === 1,
+      async () => (await client.read.getLock("c/x")).waiters.length === 1,
     );
 
     await expect(client.lock("c/x", { waitMs: 30_000 })).rejects.toBeInstanceOf(LockBusyError);
     await expect(client.withLock("c/x", async () => "never")).rejects.toBeInstanceOf(LockBusyError);
     // Still exactly one waiter: the refused calls sent no Acquire.
-    const info = await client.getLock("c/x");
+    const info = await client.read.getLock("c/x");
     expect(info.waiters).toHaveLength(1);
 
     await blocker.release();
     const handle = await first;
     expect(handle.token).toBeGreaterThan(blocker.token);
-    expect((await client.getLock("c/x")).holder?.token).toBe(handle.token);
+    expect((await client.read.getLock("c/x")).holder?.token).toBe(handle.token);
     // Held now: still refused, until this handle releases.
     await expect(client.lock("c/x")).rejects.toBeInstanceOf(LockBusyError);
     await handle.release();
@@ -54,20 +54,20 @@ describe("lock() and withLock()", () => {
     expect(h1.signal.aborted).toBe(true);
     const h2 = await client.lock("c/own");
     await h1.release();
-    expect((await client.getLock("c/own")).holder?.token).toBe(h2.token);
+    expect((await client.read.getLock("c/own")).holder?.token).toBe(h2.token);
     expect(h2.held).toBe(true);
     await h2.release();
-    expect((await client.getLock("c/own")).holder).toBeUndefined();
+    expect((await client.read.getLock("c/own")).holder).toBeUndefined();
   });
 
   it("withLock passes the token and always releases, even when the callback throws", async () => {
     const token = await client.withLock("c/with", async ({ token, signal }) => {
       expect(signal.aborted).toBe(false);
-      expect(await client.validateToken("c/with", token)).toBe(true);
+      expect(await client.read.validateToken("c/with", token)).toBe(true);
       return token;
     });
     expect(typeof token).toBe("bigint");
-    expect((await client.getLock("c/with")).holder).toBeUndefined();
+    expect((await client.read.getLock("c/with")).holder).toBeUndefined();
 
     const boom = new Error("boom");
     await expect(
@@ -75,7 +75,7 @@ describe("lock() and withLock()", () => {
         throw boom;
       }),
     ).rejects.toBe(boom);
-    const history = await client.history("c/with");
+    const history = await client.read.history("c/with");
     expect(history.map((r) => r.reason)).toEqual(["released", "released"]);
   });
 
@@ -93,25 +93,25 @@ describe("lock() and withLock()", () => {
     const waiting = client.lock("c/abort", { waitMs: 60_000, signal: controller.signal });
     await cluster.waitFor(
       "the wait",
-      async () => (await client.getLock("c/abort")).waiters.length === 1,
+      async () => (await client.read.getLock("c/abort")).waiters.length === 1,
     );
     controller.abort(new Error("gave up"));
     await expect(waiting).rejects.toThrow("gave up");
-    expect((await client.getLock("c/abort")).waiters).toHaveLength(0);
+    expect((await client.read.getLock("c/abort")).waiters).toHaveLength(0);
     await blocker.release();
     // Nobody got the lock for the caller that gave up.
-    expect((await client.getLock("c/abort")).holder).toBeUndefined();
+    expect((await client.read.getLock("c/abort")).holder).toBeUndefined();
     const handle = await client.lock("c/abort");
     await handle.release();
   });
 
   it("lists sessions and reads them", async () => {
     const handle = await client.lock("c/sessions");
-    const sessions = await client.allSessions();
+    const sessions = await client.read.allSessions();
     const mine = sessions.find((s) => s.sessionId === handle.sessionId);
     expect(mine?.heldLocks).toEqual(["c/sessions"]);
     expect(mine?.clientName).toBe("first");
-    expect((await client.getSession(handle.sessionId))?.heldLocks).toEqual(["c/sessions"]);
+    expect((await client.read.getSession(handle.sessionId))?.heldLocks).toEqual(["c/sessions"]);
     await handle.release();
   });
 
@@ -142,7 +142,7 @@ describe("lock() and withLock()", () => {
     expect(handle.held).toBe(false);
     await cluster.waitFor(
       "the cluster to end the session",
-      async () => (await other.getSession(handle.sessionId)) === undefined,
+      async () => (await other.read.getSession(handle.sessionId)) === undefined,
     );
 
     // The client is usable again, on a new session with a new grant.
@@ -151,6 +151,6 @@ describe("lock() and withLock()", () => {
     expect(next.token).toBeGreaterThan(handle.token);
     await next.release();
     await handle.release(); // a no-op after loss
-    expect((await other.getLock("c/lost")).holder).toBeUndefined();
+    expect((await other.read.getLock("c/lost")).holder).toBeUndefined();
   });
 });

@@ -47,7 +47,7 @@ describe("palisadectl and the lock kinds", () => {
     await first.printed;
     const second = hold("--json", "acquire", "k/shared", "--shared", "--hold");
     await second.printed;
-    expect((await client.getLock("k/shared")).holders?.length).toBe(2);
+    expect((await client.read.getLock("k/shared")).holders?.length).toBe(2);
     const [lockText, lockJson, locksText] = await Promise.all([
       ctlHere("lock", "k/shared"),
       ctlHere("--json", "lock", "k/shared"),
@@ -73,7 +73,7 @@ describe("palisadectl and the lock kinds", () => {
     const [a, b] = await Promise.all([first.interrupt(), second.interrupt()]);
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(json<{ mode: string }>(a).mode).toBe("shared");
-    expect((await client.getLock("k/shared")).holder).toBeUndefined();
+    expect((await client.read.getLock("k/shared")).holder).toBeUndefined();
   });
 
   it("acquire with several names takes them as one set at one token, and a held one keeps the whole set out, named", async () => {
@@ -82,7 +82,7 @@ describe("palisadectl and the lock kinds", () => {
     expect(set.code).toBe(0);
     const token = BigInt(set.stdout.trim());
     for (const lock of ["k/a", "k/b", "k/c"]) {
-      expect((await client.history(lock)).map((r) => [r.token, r.reason])).toEqual([
+      expect((await client.read.history(lock)).map((r) => [r.token, r.reason])).toEqual([
         [token, "released"],
       ]);
     }
@@ -99,8 +99,8 @@ describe("palisadectl and the lock kinds", () => {
         holder: { sessionId: session.id.toString() },
       });
       // None of the set was taken.
-      expect((await client.getLock("k/a")).holder).toBeUndefined();
-      expect((await client.getLock("k/c")).holder).toBeUndefined();
+      expect((await client.read.getLock("k/a")).holder).toBeUndefined();
+      expect((await client.read.getLock("k/c")).holder).toBeUndefined();
     } finally {
       await session.close();
     }
@@ -142,7 +142,7 @@ describe("palisadectl and the lock kinds", () => {
     const ended = await held.interrupt();
     expect(ended.code, ended.stderr).toBe(0);
     expect(json<{ slot: number; permits: number }>(ended)).toMatchObject({ slot: 0, permits: 2 });
-    expect((await client.getLock("k/sem")).holder).toBeUndefined();
+    expect((await client.read.getLock("k/sem")).holder).toBeUndefined();
   });
 
   it("a hold limit ends acquire --hold with exit 3 before the leader's revoke, and the grant carries its limit meanwhile", async () => {
@@ -151,17 +151,17 @@ describe("palisadectl and the lock kinds", () => {
     // or ended, carries the limit either way.
     await cluster.waitFor(
       "the grant",
-      async () => (await client.history("k/limited")).length === 1,
+      async () => (await client.read.history("k/limited")).length === 1,
     );
-    expect((await client.history("k/limited"))[0]?.holdMs).toBe(1_000);
+    expect((await client.read.history("k/limited"))[0]?.holdMs).toBe(1_000);
     const done = await run;
     expect(done.code).toBe(3);
     expect(done.stderr).toMatch(/^lost: .*hold limit passed/);
     await cluster.waitFor(
       "the grant's end",
-      async () => (await client.getLock("k/limited")).holder === undefined,
+      async () => (await client.read.getLock("k/limited")).holder === undefined,
     );
-    const ended = (await client.history("k/limited"))[0];
+    const ended = (await client.read.history("k/limited"))[0];
     expect(ended?.holdMs).toBe(1_000);
     expect(ended?.reason).not.toBe("current");
   });
@@ -178,7 +178,7 @@ describe("palisadectl and the lock kinds", () => {
     );
     expect(shared.code).toBe(0);
     const sharedToken = BigInt(/token=(\d+)/.exec(shared.stdout)?.[1] ?? "0");
-    const sharedHistory = await client.history("k/run-shared");
+    const sharedHistory = await client.read.history("k/run-shared");
     expect(sharedHistory.map((r) => [r.token, r.mode, r.reason])).toEqual([
       [sharedToken, "shared", "released"],
     ]);
@@ -198,7 +198,7 @@ describe("palisadectl and the lock kinds", () => {
     expect(permit.code).toBe(0);
     expect(permit.stdout).toContain("slot=0");
     expect(
-      (await client.history("k/run-sem")).map((r) => [r.mode, r.slot, r.data, r.reason]),
+      (await client.read.history("k/run-sem")).map((r) => [r.mode, r.slot, r.data, r.reason]),
     ).toEqual([["permit", 0, "nightly", "released"]]);
   });
 
@@ -216,6 +216,6 @@ describe("palisadectl and the lock kinds", () => {
     expect(big.stderr).toMatch(
       /^error: InvalidArgumentError: holder_data: 2000 bytes, more than 1024/,
     );
-    expect((await client.history("k/bad")).length).toBe(0);
+    expect((await client.read.history("k/bad")).length).toBe(0);
   });
 });

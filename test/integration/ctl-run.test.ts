@@ -79,7 +79,7 @@ describe("palisadectl run", () => {
     expect(run.code).toBe(7);
     const [lock, token] = run.stdout.trim().split(" ");
     expect(lock).toBe("r/env");
-    const history = await client.history("r/env");
+    const history = await client.read.history("r/env");
     expect(history.map((r) => [r.token.toString(), r.reason])).toEqual([[token, "released"]]);
   });
 
@@ -126,7 +126,7 @@ describe("palisadectl run", () => {
     await pidFrom(join(dir, "int"), exited);
     cli.kill("SIGINT");
     expect(await exited).toBe(42);
-    expect((await client.history("r/int")).map((r) => r.reason)).toEqual(["released"]);
+    expect((await client.read.history("r/int")).map((r) => r.reason)).toEqual(["released"]);
   });
 
   for (const freeze of ["SIGSTOP", "SIGKILL"] as const) {
@@ -155,7 +155,7 @@ describe("palisadectl run", () => {
       const child = await pidFrom(join(dir, `${tag}-child`), exited);
       const grandchild = await pidFrom(join(dir, `${tag}-grandchild`), exited);
       expect(alive(child) && alive(grandchild)).toBe(true);
-      const holder = (await client.getLock(name)).holder;
+      const holder = (await client.read.getLock(name)).holder;
       expect(holder).toBeDefined();
 
       cli.kill(freeze);

@@ -31,10 +31,10 @@ describe("palisadectl verbs", () => {
       const waiting = spawnCtl(cluster.endpoints, "acquire", lock, "--wait", "60s", "--ttl", "30s");
       try {
         await cluster.waitFor("the CLI's wait in the queue", async () => {
-          return (await client.getLock(lock)).waiterCount === 1;
+          return (await client.read.getLock(lock)).waiterCount === 1;
         });
         const run = await waiting.signal(signal);
-        expect((await client.getLock(lock)).waiterCount).toBe(0);
+        expect((await client.read.getLock(lock)).waiterCount).toBe(0);
         expect(run.stderr).toContain(`interrupted: the wait for ${lock} is cancelled`);
         expect(run.code).toBe(130);
         await holder.release(lock, held.token!);
@@ -121,7 +121,7 @@ describe("palisadectl verbs", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const token = BigInt(run.stdout.trim());
-    expect((await client.history("v/one")).map((r) => [r.token, r.reason])).toEqual([
+    expect((await client.read.history("v/one")).map((r) => [r.token, r.reason])).toEqual([
       [token, "released"],
     ]);
 
@@ -130,7 +130,7 @@ describe("palisadectl verbs", () => {
     const answer = json<{ acquired: boolean; token: string; sessionId: string }>(held);
     expect(answer.acquired).toBe(true);
     expect(BigInt(answer.token)).toBeGreaterThan(token);
-    expect((await client.getLock("v/one")).holder).toBeUndefined();
+    expect((await client.read.getLock("v/one")).holder).toBeUndefined();
   });
 
   it("acquire exits 2 when held, lock/locks/sessions/session/history/validate show the holder, revoke ends the grant", async () => {
@@ -207,7 +207,7 @@ describe("palisadectl verbs", () => {
       lock: "v/held",
       token: token.toString(),
     });
-    expect((await client.getLock("v/held")).holder).toBeUndefined();
+    expect((await client.read.getLock("v/held")).holder).toBeUndefined();
     // A retried revoke of the same grant succeeds.
     expect((await ctl("revoke", "v/held", token.toString())).code).toBe(0);
 

@@ -50,7 +50,7 @@ describe("a failing fsync", () => {
       acknowledged.set(name, handle.token);
       await handle.release();
     };
-    await client.transferLeader(FAILING);
+    await client.admin.transferLeader(FAILING);
     await c.waitFor(
       `node ${FAILING} to lead`,
       async () => (await c.status(FAILING)).role === "leader",
@@ -90,13 +90,13 @@ describe("a failing fsync", () => {
     expect(c.logs(FAILING)).toMatch(/recovered durable state/);
 
     // Read through the restarted node as leader: every acknowledged grant is in its history.
-    await client.transferLeader(FAILING);
+    await client.admin.transferLeader(FAILING);
     await c.waitFor(
       `node ${FAILING} to lead again`,
       async () => (await c.status(FAILING)).role === "leader",
     );
     for (const [name, token] of acknowledged) {
-      const history = await client.history(name);
+      const history = await client.read.history(name);
       expect(
         history.map((r) => r.token),
         name,

@@ -77,7 +77,7 @@ describe("free-space reserve", () => {
   it("a leader below the reserve refuses writes with RESOURCE_EXHAUSTED and says why", async () => {
     const c = cluster as Cluster;
     await grant("before");
-    await client.transferLeader(LOW);
+    await client.admin.transferLeader(LOW);
     await c.waitFor(`node ${LOW} to lead`, async () => (await c.status(LOW)).role === "leader");
     fillBelowReserve();
     await c.waitFor("the low-space log line", async () =>
@@ -93,7 +93,7 @@ describe("free-space reserve", () => {
 
   it("a follower below the reserve stops acknowledging appends; the others carry on; it resumes when space returns", async () => {
     const c = cluster as Cluster;
-    await client.transferLeader(1);
+    await client.admin.transferLeader(1);
     await c.waitFor("node 1 to lead", async () => (await c.status(1)).role === "leader");
     const tokens: bigint[] = [];
     for (let i = 0; i < 5; i++) tokens.push(await grant(`follower-low-${i}`));
@@ -111,7 +111,7 @@ describe("free-space reserve", () => {
       async () => (await c.status(LOW)).appliedIndex >= (tokens[tokens.length - 1] as bigint),
     );
     // It takes writes again as leader.
-    await client.transferLeader(LOW);
+    await client.admin.transferLeader(LOW);
     await c.waitFor(`node ${LOW} to lead`, async () => (await c.status(LOW)).role === "leader");
     expect(await grant("after")).toBeGreaterThan(tokens[tokens.length - 1] as bigint);
   });

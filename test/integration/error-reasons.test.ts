@@ -141,7 +141,7 @@ describe("error reasons across the wire", () => {
     const third = await client.openSession({ ttlMs: 5_000 });
     await cluster.waitFor(
       "one waiter queued",
-      async () => (await client.getLock("reasons/limit-1")).waiters.length === 1,
+      async () => (await client.read.getLock("reasons/limit-1")).waiters.length === 1,
     );
     const waiters = await refusal(third.acquire("reasons/limit-1", { waitMs: 10_000 }));
     expect(waiters).toBeInstanceOf(LimitError);

@@ -129,7 +129,7 @@ describe("session expiry on a large state with frequent snapshots", () => {
     const dead = await raw.openSession(TTL_MS, "dead-client");
     const held = await raw.acquire({ sessionId: dead, lock: "victim", seq: 1 });
     expect(held.acquired).toBe(true);
-    const grantedIndex = (await reader.history("victim"))[0]?.grantedIndex ?? 0n;
+    const grantedIndex = (await reader.read.history("victim"))[0]?.grantedIndex ?? 0n;
     expect(grantedIndex).toBeGreaterThan(0n);
     let keepingAlive = true;
     const keepalives = (async () => {
@@ -151,13 +151,13 @@ describe("session expiry on a large state with frequent snapshots", () => {
       keepingAlive = false;
       await keepalives;
     }
-    expect((await reader.getSession(dead))?.heldLocks).toEqual(["victim"]);
+    expect((await reader.read.getSession(dead))?.heldLocks).toEqual(["victim"]);
 
     // Its waiter gets the lock once the cluster expires the silent session.
     const waiter = await cluster.client({ clientName: "waiter" }).openSession({ ttlMs: 10_000 });
     const got = await waiter.acquire("victim", { waitMs: 60_000 });
     expect(got.acquired, "the waiter was not granted within its wait").toBe(true);
-    const history = await reader.history("victim");
+    const history = await reader.read.history("victim");
     expect(history.map((r) => [r.sessionId, r.token, r.reason])).toEqual([
       [dead, held.token, "sessionExpired"],
       [waiter.id, got.token, "current"],

@@ -39,7 +39,7 @@ describe("failover", () => {
     expect(newLeader).not.toBe(oldLeader);
 
     // The session and its lock survive the failover.
-    const info = await client.getLock("kept");
+    const info = await client.read.getLock("kept");
     expect(info.holder?.sessionId).toBe(session.id);
     expect(info.holder?.token).toBe(held.token);
 
@@ -79,12 +79,12 @@ describe("failover", () => {
 
     // Without the other follower, the caught-up node is needed for every quorum.
     await cluster.kill(third, "SIGKILL");
-    const info = await client.getLock("catch-up-held");
+    const info = await client.read.getLock("catch-up-held");
     expect(info.holder?.sessionId).toBe(session.id);
     expect(info.holder?.token).toBe(holding.token);
     const next = await grantOnce(session, "catch-up-0");
     expect(next).toBeGreaterThan(holding.token ?? 0n);
-    const history = await client.history("catch-up-0");
+    const history = await client.read.history("catch-up-0");
     const historyTokens = history.map((r) => r.token);
     expect(new Set(historyTokens).size).toBe(historyTokens.length);
     expect(historyTokens.slice(-1)).toEqual([next]);

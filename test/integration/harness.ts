@@ -276,7 +276,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     retryBudgetMs: 1_000,
   });
 
-  const status = (id: number): Promise<NodeStatus> => admin.status(endpointOf(id));
+  const status = (id: number): Promise<NodeStatus> => admin.admin.status(endpointOf(id));
 
   // Starting a node process takes from under a second to tens of seconds on a loaded
   // machine; what a wait proves happens after it, so the deadline runs only while every

@@ -113,7 +113,7 @@ describe("KeepAlive", () => {
       // One request per interval for the sessions on the same grid (a few more where a
       // turn of the loop was split).
       expect(batches).toBeLessThan(ids / 20);
-      for (const s of sessions) expect((await client.getSession(s.id))?.sessionId).toBe(s.id);
+      for (const s of sessions) expect((await client.read.getSession(s.id))?.sessionId).toBe(s.id);
     } finally {
       await client.close();
       connection.close();
@@ -164,7 +164,7 @@ describe("KeepAlive", () => {
     // The refused requests kept nothing alive: the session, never kept alive, expires.
     await cluster.waitFor(
       "the session to expire",
-      async () => (await cluster.client().getSession(session)) === undefined,
+      async () => (await cluster.client().read.getSession(session)) === undefined,
       10_000,
     );
   }, 30_000);

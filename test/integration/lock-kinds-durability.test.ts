@@ -27,12 +27,12 @@ describe("the lock kinds across leader changes and snapshots", () => {
     const p2 = await readers[0].acquire("d/sem", { permits: 3 });
     await readers[0].release("d/sem", p2.token ?? 0n);
     const expectState = async (): Promise<void> => {
-      const shared = await client.getLock("d/shared");
+      const shared = await client.read.getLock("d/shared");
       expect(shared.holders?.map((h) => [h.token, h.mode, h.data])).toEqual([
         [r1.token, "shared", "reader one"],
         [r2.token, "shared", "reader two"],
       ]);
-      const sem = await client.getLock("d/sem");
+      const sem = await client.read.getLock("d/sem");
       expect(sem).toMatchObject({ kind: "semaphore", permits: 3 });
       expect(sem.holder).toMatchObject({
         token: p.token,
@@ -74,10 +74,12 @@ describe("the lock kinds across leader changes and snapshots", () => {
     await cluster.leaderId(20_000);
     await expectState();
     // The history kept the kinds' fields too.
-    expect((await client.history("d/sem")).map((r) => [r.mode, r.slot, r.data ?? ""])).toEqual([
-      ["permit", 0, "slot holder"],
-      ["permit", 1, ""],
-    ]);
+    expect((await client.read.history("d/sem")).map((r) => [r.mode, r.slot, r.data ?? ""])).toEqual(
+      [
+        ["permit", 0, "slot holder"],
+        ["permit", 1, ""],
+      ],
+    );
     await Promise.allSettled([...readers, semHolder, churn].map((s) => s.close()));
   });
 
@@ -91,13 +93,13 @@ describe("the lock kinds across leader changes and snapshots", () => {
     expect(next).not.toBe(first);
     await cluster.waitFor(
       "the new leader's hold-limit revoke",
-      async () => (await client.getLock("d/hold")).holder === undefined,
+      async () => (await client.read.getLock("d/hold")).holder === undefined,
       15_000,
     );
-    expect(await client.history("d/hold")).toMatchObject([
+    expect(await client.read.history("d/hold")).toMatchObject([
       { token: got.token, reason: "revoked", revokedFor: "holdLimit", data: "limited" },
     ]);
-    expect(await client.getSession(session.id)).toBeDefined();
+    expect(await client.read.getSession(session.id)).toBeDefined();
     await cluster.restart(first);
     await session.close();
   });

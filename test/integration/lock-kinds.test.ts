@@ -44,7 +44,7 @@ const nextIndex = async (): Promise<bigint> =>
 const waiters = (lock: string, n: number): Promise<void> =>
   cluster.waitFor(
     `${n} waiters of ${lock}`,
-    async () => (await client.getLock(lock)).waiters.length === n,
+    async () => (await client.read.getLock(lock)).waiters.length === n,
   );
 
 describe("shared and exclusive", () => {
@@ -54,7 +54,7 @@ describe("shared and exclusive", () => {
       const t1 = tokenOf(await r1.acquire("k/rw", { mode: "shared" }));
       const t2 = tokenOf(await r2.acquire("k/rw", { mode: "shared" }));
       expect(t2).toBeGreaterThan(t1);
-      const info = await client.getLock("k/rw");
+      const info = await client.read.getLock("k/rw");
       expect(info.holders?.map((h) => [h.sessionId, h.mode])).toEqual([
         [r1.id, "shared"],
         [r2.id, "shared"],
@@ -68,7 +68,10 @@ describe("shared and exclusive", () => {
       const reader = r3.startAcquire("k/rw", { mode: "shared", waitMs: 20_000 }).result;
       await waiters("k/rw", 2);
       expect(
-        (await client.getLock("k/rw")).waiters.map((x) => [x.sessionId, x.mode ?? "exclusive"]),
+        (await client.read.getLock("k/rw")).waiters.map((x) => [
+          x.sessionId,
+          x.mode ?? "exclusive",
+        ]),
       ).toEqual([
         [w.id, "exclusive"],
         [r3.id, "shared"],
@@ -76,12 +79,15 @@ describe("shared and exclusive", () => {
       await r1.release("k/rw", t1);
       // One shared holder left: the writer still waits.
       expect(
-        (await client.getLock("k/rw")).holders ?? [(await client.getLock("k/rw")).holder],
+        (await client.read.getLock("k/rw")).holders ?? [(await client.read.getLock("k/rw")).holder],
       ).toHaveLength(1);
       await r2.release("k/rw", t2);
       const tw = tokenOf(await writer);
-      expect((await client.getLock("k/rw")).holder).toMatchObject({ sessionId: w.id, token: tw });
-      expect((await client.getLock("k/rw")).holder?.mode).toBeUndefined();
+      expect((await client.read.getLock("k/rw")).holder).toMatchObject({
+        sessionId: w.id,
+        token: tw,
+      });
+      expect((await client.read.getLock("k/rw")).holder?.mode).toBeUndefined();
       await w.release("k/rw", tw);
       expect(tokenOf(await reader)).toBeGreaterThan(tw);
     } finally {
@@ -104,18 +110,18 @@ describe("shared and exclusive", () => {
       );
       await waiters("k/stream", 1 + later.length);
       // While readers keep arriving, the lock stays with the first reader until it leaves...
-      expect((await client.getLock("k/stream")).holders ?? []).toHaveLength(0);
-      expect((await client.getLock("k/stream")).holder?.sessionId).toBe(first.id);
+      expect((await client.read.getLock("k/stream")).holders ?? []).toHaveLength(0);
+      expect((await client.read.getLock("k/stream")).holder?.sessionId).toBe(first.id);
       await first.release("k/stream", t0);
       // ...then the writer gets it alone, ahead of every reader that came after it.
       const tw = tokenOf(await writer);
-      expect((await client.getLock("k/stream")).waiters).toHaveLength(later.length);
+      expect((await client.read.getLock("k/stream")).waiters).toHaveLength(later.length);
       await writerSession.release("k/stream", tw);
       // The consecutive shared requests at the head are granted together, by one entry.
       const tokens = (await Promise.all(readers)).map(tokenOf);
       expect(new Set(tokens).size).toBe(1);
       expect(tokens[0]).toBeGreaterThan(tw);
-      expect((await client.getLock("k/stream")).holders).toHaveLength(later.length);
+      expect((await client.read.getLock("k/stream")).holders).toHaveLength(later.length);
     } finally {
       await closeAll([first, writerSession, ...later]);
     }
@@ -145,7 +151,7 @@ describe("semaphores", () => {
       const p2 = await s2.acquire("k/sem", { permits: 2 });
       expect([p1.grants?.[0]?.slot, p2.grants?.[0]?.slot]).toEqual([0, 1]);
       expect(tokenOf(p2)).toBeGreaterThan(tokenOf(p1));
-      const info = await client.getLock("k/sem");
+      const info = await client.read.getLock("k/sem");
       expect(info).toMatchObject({ kind: "semaphore", permits: 2 });
       expect(info.holders?.map((h) => [h.mode, h.slot, h.permits])).toEqual([
         ["permit", 0, 2],
@@ -196,7 +202,7 @@ describe("atomic multi-lock", () => {
       await waiters("k/set-b", 1);
       // Waiting in every queue at once, holding nothing.
       for (const lock of ["k/set-a", "k/set-c"]) {
-        const info = await client.getLock(lock);
+        const info = await client.read.getLock(lock);
         expect(info.holder).toBeUndefined();
         expect(info.waiters.map((w) => w.locks?.map((t) => t.lock))).toEqual([
           ["k/set-a", "k/set-b", "k/set-c"],
@@ -213,7 +219,7 @@ describe("atomic multi-lock", () => {
         ["k/set-c", token, "shared"],
       ]);
       for (const lock of ["k/set-a", "k/set-b", "k/set-c"])
-        expect((await client.getLock(lock)).holder?.token).toBe(token);
+        expect((await client.read.getLock(lock)).holder?.token).toBe(token);
     } finally {
       await closeAll([holder, set, bystander]);
     }
@@ -244,8 +250,8 @@ describe("atomic multi-lock", () => {
       expect(ab).toHaveLength(rounds);
       expect(ba).toHaveLength(rounds);
       // Every grant of either set held both locks at once: the (capped) histories list the same tokens, all of the sets'.
-      const a = (await client.history("k/abba-a")).map((r) => r.token);
-      const b = (await client.history("k/abba-b")).map((r) => r.token);
+      const a = (await client.read.history("k/abba-a")).map((r) => r.token);
+      const b = (await client.read.history("k/abba-b")).map((r) => r.token);
       expect(a.length).toBeGreaterThan(0);
       expect(a).toEqual(b);
       const granted = new Set([...ab, ...ba]);
@@ -269,8 +275,8 @@ describe("atomic multi-lock", () => {
       await waiters("k/cancel-a", 1);
       stop.abort();
       expect(await pending).toMatchObject({ acquired: false, cancelled: true });
-      expect((await client.getLock("k/cancel-a")).waiters).toEqual([]);
-      expect((await client.getLock("k/cancel-b")).waiters).toEqual([]);
+      expect((await client.read.getLock("k/cancel-a")).waiters).toEqual([]);
+      expect((await client.read.getLock("k/cancel-b")).waiters).toEqual([]);
     } finally {
       await closeAll([holder, set]);
     }
@@ -284,7 +290,7 @@ describe("holder data and hold limits", () => {
     // From the index after everything applied so far: the events below arrive however late the stream is set up.
     const fromIndex = await nextIndex();
     const watching = (async () => {
-      for await (const e of client.watch("k/data", { signal: stop.signal, fromIndex })) {
+      for await (const e of client.read.watch("k/data", { signal: stop.signal, fromIndex })) {
         events.push(e);
         if (e.kind === "released") break;
       }
@@ -294,12 +300,12 @@ describe("holder data and hold limits", () => {
       const token = tokenOf(
         await session.acquire("k/data", { data: "deploy #42 by ci", mode: "shared" }),
       );
-      expect((await client.getLock("k/data")).holder).toMatchObject({
+      expect((await client.read.getLock("k/data")).holder).toMatchObject({
         token,
         mode: "shared",
         data: "deploy #42 by ci",
       });
-      expect((await client.listLocks({ prefix: "k/data" })).locks[0]?.holder).toMatchObject({
+      expect((await client.read.listLocks({ prefix: "k/data" })).locks[0]?.holder).toMatchObject({
         token,
         data: "deploy #42 by ci",
       });
@@ -312,7 +318,7 @@ describe("holder data and hold limits", () => {
         mode: "shared",
         data: "deploy #42 by ci",
       });
-      expect((await client.history("k/data"))[0]).toMatchObject({
+      expect((await client.read.history("k/data"))[0]).toMatchObject({
         token,
         mode: "shared",
         data: "deploy #42 by ci",
@@ -331,7 +337,7 @@ describe("holder data and hold limits", () => {
     const events: WatchEvent[] = [];
     const fromIndex = await nextIndex();
     const watching = (async () => {
-      for await (const e of client.watch("k/hold", { signal: stop.signal, fromIndex })) {
+      for await (const e of client.read.watch("k/hold", { signal: stop.signal, fromIndex })) {
         events.push(e);
         if (e.kind === "revoked") break;
       }
@@ -341,15 +347,15 @@ describe("holder data and hold limits", () => {
       const token = tokenOf(got);
       // GetLock shows the limit while the grant lasts; on a loaded machine the read may come
       // back after the revoke, and the grant's Watch event and history record carry it too.
-      const during = (await client.getLock("k/hold")).holder;
+      const during = (await client.read.getLock("k/hold")).holder;
       if (during !== undefined) expect(during).toMatchObject({ token, holdMs: 1_000 });
       await cluster.waitFor(
         "the hold-limit revoke",
-        async () => (await client.getLock("k/hold")).holder === undefined,
+        async () => (await client.read.getLock("k/hold")).holder === undefined,
         10_000,
       );
       for (const lock of ["k/hold", "k/hold-2"]) {
-        expect(await client.history(lock)).toMatchObject([
+        expect(await client.read.history(lock)).toMatchObject([
           { token, reason: "revoked", revokedFor: "holdLimit", holdMs: 1_000 },
         ]);
       }
@@ -365,7 +371,7 @@ describe("holder data and hold limits", () => {
         revokedFor: "holdLimit",
       });
       expect(session.live).toBe(true);
-      expect(await client.getSession(session.id)).toBeDefined();
+      expect(await client.read.getSession(session.id)).toBeDefined();
     } finally {
       stop.abort();
       await watching.catch(() => undefined);
@@ -484,10 +490,10 @@ describe.each(["unary", "stream"] as const)(
         const answer = await acquire(fields);
         expect(answer).toBeInstanceOf(InvalidArgumentError);
         expect((answer as Error).message).toMatch(message);
-        const info = await client.getLock(`k/bad-${transport}`);
+        const info = await client.read.getLock(`k/bad-${transport}`);
         expect(info.holder).toBeUndefined();
         expect(info.waiters).toEqual([]);
-        expect((await client.getSession(session))?.heldLocks).toEqual([]);
+        expect((await client.read.getSession(session))?.heldLocks).toEqual([]);
       },
     );
   },

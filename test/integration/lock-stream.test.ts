@@ -230,14 +230,14 @@ describe("lock calls on the Stream RPC", () => {
     expect(session.signal.aborted).toBe(false);
     // One grant per name, and one release of each held one: no retry took effect twice.
     for (const [i, name] of held.entries()) {
-      expect((await client.history(name)).map((r) => [r.token, r.sessionId, r.reason])).toEqual([
-        [heldTokens[i], session.id, "released"],
-      ]);
+      expect(
+        (await client.read.history(name)).map((r) => [r.token, r.sessionId, r.reason]),
+      ).toEqual([[heldTokens[i], session.id, "released"]]);
     }
     for (const [i, name] of fresh.entries()) {
-      expect((await client.history(name)).map((r) => [r.token, r.sessionId, r.reason])).toEqual([
-        [got[i]!.token, session.id, "current"],
-      ]);
+      expect(
+        (await client.read.history(name)).map((r) => [r.token, r.sessionId, r.reason]),
+      ).toEqual([[got[i]!.token, session.id, "current"]]);
     }
     await session.close();
     await cluster.restart(current);

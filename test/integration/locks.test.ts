@@ -37,21 +37,21 @@ describe("acquire and release", () => {
       const token = got.token ?? 0n;
       tokens.push(token);
 
-      const info = await viaOne.getLock("any-node");
+      const info = await viaOne.read.getLock("any-node");
       expect(info.holder?.sessionId).toBe(session.id);
       expect(info.holder?.token).toBe(token);
       expect(info.holder?.clientName).toBe(`via-${id}`);
-      expect(await viaOne.validateToken("any-node", token)).toBe(true);
+      expect(await viaOne.read.validateToken("any-node", token)).toBe(true);
 
       await session.release("any-node", token);
-      expect((await viaOne.getLock("any-node")).holder).toBeUndefined();
-      expect(await viaOne.validateToken("any-node", token)).toBe(false);
+      expect((await viaOne.read.getLock("any-node")).holder).toBeUndefined();
+      expect(await viaOne.read.validateToken("any-node", token)).toBe(false);
       await session.close();
-      expect(await viaOne.getSession(session.id)).toBeUndefined();
+      expect(await viaOne.read.getSession(session.id)).toBeUndefined();
     }
     for (let i = 1; i < tokens.length; i++) expect(tokens[i]).toBeGreaterThan(tokens[i - 1]);
 
-    const history = await client.history("any-node");
+    const history = await client.read.history("any-node");
     expect(history.map((r) => r.token)).toEqual(tokens);
     expect(history.every((r) => r.reason === "released")).toBe(true);
   });
@@ -69,11 +69,11 @@ describe("acquire and release", () => {
     // Not reentrant by count: the holder gets its existing token back.
     const again = await a.acquire("busy");
     expect(again).toMatchObject({ acquired: true, token: first.token });
-    const session = await client.getSession(a.id);
+    const session = await client.read.getSession(a.id);
     expect(session?.heldLocks).toEqual(["busy"]);
     await a.close();
     await b.close();
-    expect((await client.getLock("busy")).holder).toBeUndefined();
+    expect((await client.read.getLock("busy")).holder).toBeUndefined();
   });
 
   it("gives a retried Acquire (same seq) its first answer, never a second grant", async () => {
@@ -82,7 +82,7 @@ describe("acquire and release", () => {
     expect(first.acquired).toBe(true);
     const retry = await raw.acquire({ sessionId, lock: "retried", seq: 1 });
     expect(retry).toEqual(first);
-    const history = await client.history("retried");
+    const history = await client.read.history("retried");
     expect(history).toHaveLength(1);
     // Once the client has acknowledged seq 1, a delayed duplicate of it (carrying its
     // original mark 0) is refused as too old and has no effect.
@@ -90,7 +90,7 @@ describe("acquire and release", () => {
     await expect(raw.acquire({ sessionId, lock: "retried", seq: 1 })).rejects.toBeInstanceOf(
       RequestTooOldError,
     );
-    expect((await client.getLock("retried")).holder).toBeUndefined();
+    expect((await client.read.getLock("retried")).holder).toBeUndefined();
   });
 });
 
@@ -110,7 +110,7 @@ describe("bad input", () => {
         InvalidArgumentError,
       );
     }
-    await expect(client.getLock("")).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(client.read.getLock("")).rejects.toBeInstanceOf(InvalidArgumentError);
     // 256 bytes is still allowed.
     const ok = await session.acquire("y".repeat(256));
     expect(ok.acquired).toBe(true);
@@ -140,7 +140,7 @@ describe("bad input", () => {
     await expect(a.release("fenced", token)).rejects.toBeInstanceOf(StaleTokenError);
     await expect(b.release("fenced", second.token ?? 0n)).rejects.toBeInstanceOf(NotHolderError);
     // Nothing changed.
-    expect((await client.getLock("fenced")).holder?.token).toBe(second.token);
+    expect((await client.read.getLock("fenced")).holder?.token).toBe(second.token);
     await a.close();
     await b.close();
   });
@@ -150,7 +150,7 @@ describe("bad input", () => {
     await expect(
       raw.acquire({ sessionId: 987_654_321n, lock: "nobody", seq: 1 }),
     ).rejects.toBeInstanceOf(SessionNotFoundError);
-    expect((await client.getLock("nobody")).holder).toBeUndefined();
+    expect((await client.read.getLock("nobody")).holder).toBeUndefined();
   });
 });
 
@@ -165,8 +165,8 @@ describe("waiting", () => {
     const got = await waiter.acquire("expiring", { waitMs: 20_000 });
     expect(got.acquired).toBe(true);
     expect(got.token).toBeGreaterThan(held.token);
-    expect(await client.getSession(holder)).toBeUndefined();
-    const history = await client.history("expiring");
+    expect(await client.read.getSession(holder)).toBeUndefined();
+    const history = await client.read.history("expiring");
     expect(history.map((r) => [r.token, r.reason])).toEqual([
       [held.token, "sessionExpired"],
       [got.token, "current"],
@@ -180,7 +180,7 @@ describe("waiting", () => {
     const first = await a.acquire("raced");
     const pending = b.startAcquire("raced", { waitMs: 30_000 });
     await cluster.waitFor("b waiting", async () =>
-      (await client.getLock("raced")).waiters.some((w) => w.sessionId === b.id),
+      (await client.read.getLock("raced")).waiters.some((w) => w.sessionId === b.id),
     );
 
     await a.release("raced", first.token ?? 0n);
@@ -189,7 +189,7 @@ describe("waiting", () => {
     expect(result.acquired).toBe(true);
     expect(cancel).toEqual({ outcome: "granted", token: result.token });
     expect(result.token).toBeGreaterThan(first.token ?? 0n);
-    expect((await client.getLock("raced")).holder?.sessionId).toBe(b.id);
+    expect((await client.read.getLock("raced")).holder?.sessionId).toBe(b.id);
     // Idempotent: asking again gives the same answer.
     expect(await b.cancelWait("raced", pending.seq)).toEqual(cancel);
     await a.close();
@@ -203,15 +203,15 @@ describe("waiting", () => {
     const pending = b.startAcquire("cancelled", { waitMs: 30_000 });
     await cluster.waitFor(
       "b waiting",
-      async () => (await client.getLock("cancelled")).waiters.length === 1,
+      async () => (await client.read.getLock("cancelled")).waiters.length === 1,
     );
     expect(await b.cancelWait("cancelled", pending.seq)).toEqual({ outcome: "cancelled" });
     const result = await pending.result;
     expect(result.acquired).toBe(false);
-    expect((await client.getLock("cancelled")).waiters).toEqual([]);
+    expect((await client.read.getLock("cancelled")).waiters).toEqual([]);
     await a.close();
     // Released by the close, and b's cancelled wait did not take it.
-    expect((await client.getLock("cancelled")).holder).toBeUndefined();
+    expect((await client.read.getLock("cancelled")).holder).toBeUndefined();
     await b.close();
   });
 
@@ -223,14 +223,14 @@ describe("waiting", () => {
     const pending = b.acquire("aborted", { waitMs: 30_000, signal: controller.signal });
     await cluster.waitFor(
       "b waiting",
-      async () => (await client.getLock("aborted")).waiters.length === 1,
+      async () => (await client.read.getLock("aborted")).waiters.length === 1,
     );
     controller.abort();
     expect(await pending).toMatchObject({ acquired: false, cancelled: true });
-    expect((await client.getLock("aborted")).waiters).toEqual([]);
+    expect((await client.read.getLock("aborted")).waiters).toEqual([]);
     // The holder is untouched, and its release leaves the lock free (no waiter left).
     await a.release("aborted", first.token ?? 0n);
-    expect((await client.getLock("aborted")).holder).toBeUndefined();
+    expect((await client.read.getLock("aborted")).holder).toBeUndefined();
     await a.close();
     await b.close();
   });
@@ -244,10 +244,10 @@ describe("waiting", () => {
     const result = await pending.result;
     expect(result.acquired).toBe(false);
     expect(result.token).toBeUndefined();
-    const info = await client.getLock("pre-cancelled");
+    const info = await client.read.getLock("pre-cancelled");
     expect(info.holder).toBeUndefined();
     expect(info.waiters).toEqual([]);
-    expect(await client.history("pre-cancelled")).toEqual([]);
+    expect(await client.read.history("pre-cancelled")).toEqual([]);
     // The session goes on: its next Acquire is granted.
     const next = await session.acquire("pre-cancelled");
     expect(next.acquired).toBe(true);

@@ -95,7 +95,7 @@ describe("logs at info level", () => {
       const got = await session.acquire(`quiet/${i % 3}`);
       expect(got.acquired).toBe(true);
       await session.release(`quiet/${i % 3}`, got.token ?? 0n);
-      await client.getLock(`quiet/${i % 3}`);
+      await client.read.getLock(`quiet/${i % 3}`);
     }
     for (const path of ["/ui", "/ui/api/locks", "/ui/api/sessions", "/ui/api/cluster", "/metrics"])
       await (await fetch(`http://${metrics}${path}`)).text();

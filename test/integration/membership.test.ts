@@ -25,7 +25,7 @@ describe("cluster lifecycle", () => {
 
     // The new node joins empty and learns the membership from the leader.
     const n4 = await cluster.startJoiningNode();
-    await admin.memberAdd(n4.id, n4.peerAddress, n4.clientAddress);
+    await admin.admin.memberAdd(n4.id, n4.peerAddress, n4.clientAddress);
     const leader = await cluster.leaderId();
     await cluster.waitFor(
       "the learner to catch up",
@@ -40,7 +40,7 @@ describe("cluster lifecycle", () => {
     let promoted: MemberInfo[] = [];
     await cluster.waitFor("the learner's promotion", async () => {
       try {
-        promoted = await admin.memberPromote(n4.id);
+        promoted = await admin.admin.memberPromote(n4.id);
         return true;
       } catch (err) {
         if (err instanceof FailedPreconditionError && /has not caught up/.test(err.message))
@@ -54,7 +54,7 @@ describe("cluster lifecycle", () => {
     const other = await cluster.client().openSession({ ttlMs: 10_000 });
     const during = await other.acquire("replace-other");
     tokens.push(during.token!);
-    const removed = await admin.memberRemove(1);
+    const removed = await admin.admin.memberRemove(1);
     expect(removed.map((m) => m.nodeId).sort()).toEqual([2, 3, n4.id]);
     await cluster.kill(1);
     const newLeader = await cluster.leaderId();
@@ -63,7 +63,7 @@ describe("cluster lifecycle", () => {
     expect(status.members.map((m) => m.nodeId).sort()).toEqual([2, 3, n4.id]);
 
     // The lock is still held by the same grant; new grants get larger tokens.
-    const info = await admin.getLock("replace-held");
+    const info = await admin.read.getLock("replace-held");
     expect(info.holder?.sessionId).toBe(holder.id);
     expect(info.holder?.token).toBe(held.token);
     const busy = await other.acquire("replace-held");
@@ -74,7 +74,9 @@ describe("cluster lifecycle", () => {
     for (const t of tokens) expect(next.token!).toBeGreaterThan(t);
 
     // Node ids are never reused.
-    await expect(admin.memberAdd(1, "127.0.0.1:1", "127.0.0.1:2")).rejects.toThrow(/never reused/);
+    await expect(admin.admin.memberAdd(1, "127.0.0.1:1", "127.0.0.1:2")).rejects.toThrow(
+      /never reused/,
+    );
     await other.release("replace-held", next.token!);
   });
 
@@ -106,7 +108,7 @@ describe("cluster lifecycle", () => {
       );
     }
     expect(session.state).toBe("open");
-    const info = await client.getLock("rolling");
+    const info = await client.read.getLock("rolling");
     expect(info.holder?.sessionId).toBe(session.id);
     await session.release("rolling", grant.token!);
   }, 300_000);

@@ -57,7 +57,7 @@ describeWithLab(`a waiting Acquire on a leader cut off from the other nodes${ski
       );
       await c.waitFor(
         "the waiter in x's queue",
-        async () => (await reader.getLock("x")).waiters.length === 1,
+        async () => (await reader.read.getLock("x")).waiters.length === 1,
       );
       expect(await c.leaderId()).toBe(old);
 
@@ -97,7 +97,7 @@ describeWithLab(`a waiting Acquire on a leader cut off from the other nodes${ski
       // handle still holds and the cluster names its session as x's holder.
       await sleep(3_000);
       expect(granted.signal.aborted).toBe(false);
-      const info = await reader.getLock("x");
+      const info = await reader.read.getLock("x");
       expect(info.holder?.token).toBe(granted.token);
       expect(info.holder?.sessionId).toBe(granted.sessionId);
       await granted.release();

@@ -23,7 +23,7 @@ async function viewOfEveryNode(sessionId: bigint): Promise<boolean[]> {
   const views: boolean[] = [];
   for (const id of cluster.ids) {
     const viaOne = cluster.client({ endpoints: [cluster.endpoint(id)], clientName: `view-${id}` });
-    views.push((await viaOne.getSession(sessionId)) !== undefined);
+    views.push((await viaOne.read.getSession(sessionId)) !== undefined);
   }
   return views;
 }
@@ -31,7 +31,7 @@ async function viewOfEveryNode(sessionId: bigint): Promise<boolean[]> {
 describe("lock limits in cluster files that differ", () => {
   it("every replica decides a committed OpenSession alike, whichever file its leader has", async () => {
     await cluster.leaderId();
-    if ((await cluster.leaderId()) === 3) await admin.transferLeader(1);
+    if ((await cluster.leaderId()) === 3) await admin.admin.transferLeader(1);
     await cluster.waitFor(
       "a leader other than node 3",
       async () => (await cluster.leaderId()) !== 3,
@@ -47,7 +47,7 @@ describe("lock limits in cluster files that differ", () => {
     expect(await viewOfEveryNode(long.id)).toEqual([true, true, true]);
 
     // Under node 3's leadership its own limits are the cluster's: the same request is refused, by every replica alike.
-    await admin.transferLeader(3);
+    await admin.admin.transferLeader(3);
     await cluster.waitFor("node 3 leads", async () => (await cluster.leaderId()) === 3);
     await expect(admin.openSession({ ttlMs: TTL_ABOVE_NODE_3 })).rejects.toThrow(
       InvalidArgumentError,

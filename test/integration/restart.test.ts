@@ -41,23 +41,23 @@ describe("restart of all nodes", () => {
     const pending = waiter.startAcquire("held", { waitMs: 60_000 });
     await cluster.waitFor(
       "the waiter to queue",
-      async () => (await client.getLock("held")).waiters.length === 1,
+      async () => (await client.read.getLock("held")).waiters.length === 1,
     );
-    const historyBefore = await client.history("cycled");
+    const historyBefore = await client.read.history("cycled");
     expect(historyBefore.map((r) => r.token)).toEqual(earlier.slice(0, 5));
 
     for (const id of cluster.ids) await cluster.kill(id, "SIGKILL");
     for (const id of cluster.ids) await cluster.restart(id);
     await cluster.leaderId(30_000);
 
-    const session = await client.getSession(holder.id);
+    const session = await client.read.getSession(holder.id);
     expect(session?.heldLocks).toEqual(["held"]);
     expect(session?.ttlMs).toBe(TTL_MS);
-    const info = await client.getLock("held");
+    const info = await client.read.getLock("held");
     expect(info.holder?.sessionId).toBe(holder.id);
     expect(info.holder?.token).toBe(held.token);
     expect(info.waiters.map((w) => w.sessionId)).toEqual([waiter.id]);
-    expect(await client.history("cycled")).toEqual(historyBefore);
+    expect(await client.read.history("cycled")).toEqual(historyBefore);
 
     // The release hands the lock to the waiter whose Acquire was sent before the restart.
     await holder.release("held", held.token ?? 0n);
@@ -68,10 +68,10 @@ describe("restart of all nodes", () => {
 
     const next = await holder.acquire("cycled");
     expect(next.token).toBeGreaterThan(granted.token ?? 0n);
-    const cycled = (await client.history("cycled")).map((r) => r.token);
+    const cycled = (await client.read.history("cycled")).map((r) => r.token);
     expect(cycled).toEqual([...earlier.slice(0, 5), next.token]);
     expectStrictlyIncreasing(cycled);
-    const heldHistory = (await client.history("held")).map((r) => r.token);
+    const heldHistory = (await client.read.history("held")).map((r) => r.token);
     expect(heldHistory).toEqual([held.token, granted.token]);
 
     await holder.close();
@@ -85,7 +85,7 @@ describe("restart of all nodes", () => {
     for (const id of cluster.ids) await cluster.kill(id, "SIGTERM");
     for (const id of cluster.ids) await cluster.restart(id);
     await cluster.leaderId(30_000);
-    expect((await client.getLock("graceful")).holder?.token).toBe(before.token);
+    expect((await client.read.getLock("graceful")).holder?.token).toBe(before.token);
     await session.release("graceful", before.token ?? 0n);
     const after = await session.acquire("graceful");
     expect(after.token).toBeGreaterThan(before.token ?? 0n);

@@ -45,10 +45,10 @@ describe("snapshots and compaction", () => {
 
     // Its state machine agrees: read through that node alone.
     const viaDown = cluster.client({ endpoints: [cluster.endpoint(down)] });
-    const info = await viaDown.getLock("snap-kept");
+    const info = await viaDown.read.getLock("snap-kept");
     expect(info.holder?.sessionId).toBe(session.id);
     expect(info.holder?.token).toBe(kept.token);
-    const history = await viaDown.history("snap-39");
+    const history = await viaDown.read.history("snap-39");
     expect(history.map((h) => h.token)).toContain(last);
   });
 });

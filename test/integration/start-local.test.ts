@@ -68,7 +68,7 @@ async function pidOf(id: number, from = 0): Promise<number> {
 async function serves(endpoint: string): Promise<number> {
   for (;;) {
     try {
-      return (await client.status(endpoint)).nodeId;
+      return (await client.admin.status(endpoint)).nodeId;
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -47,8 +47,8 @@ describe("waiting Acquires on a client's stream", () => {
       await cluster.waitFor(
         "every Acquire waiting on the leader",
         async () => {
-          const first = await holderClient.getLock(names[0]!);
-          const last = await holderClient.getLock(names[names.length - 1]!);
+          const first = await holderClient.read.getLock(names[0]!);
+          const last = await holderClient.read.getLock(names[names.length - 1]!);
           return (
             (first.waiters.length === SESSIONS && last.waiters.length === SESSIONS) ||
             lost().length > 0

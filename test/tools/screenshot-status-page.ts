@@ -36,7 +36,10 @@ async function main(): Promise<void> {
     sync.acquire("orders/42", { waitMs: 60_000 }).catch(() => undefined);
     reports.acquire("orders/42", { waitMs: 60_000 }).catch(() => undefined);
     await pause(300);
-    await sync.release("invoices/eu", (await client.getLock("invoices/eu")).holder?.token ?? 0n);
+    await sync.release(
+      "invoices/eu",
+      (await client.read.getLock("invoices/eu")).holder?.token ?? 0n,
+    );
     await pause(1_500);
     await page.locator("#locks button.lockname", { hasText: "orders/42" }).click();
     await page.locator("#history tbody tr").first().waitFor();

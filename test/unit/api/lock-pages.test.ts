@@ -162,7 +162,7 @@ describe("GetLock of long holder and waiter lists", () => {
     expect(response.holders.length).toBeLessThanOrEqual(100);
     expect(response.nextHoldersAfter).toBeTruthy();
 
-    const info = await client().getLock("pool");
+    const info = await client().read.getLock("pool");
     expect(info.holderCount).toBe(HOLDERS);
     expect(info.holders?.length).toBe(response.holders.length);
     expect(info.nextHoldersAfter).toBeDefined();
@@ -171,7 +171,7 @@ describe("GetLock of long holder and waiter lists", () => {
   it("paging through a semaphore's holders lists each of its 10,000 holders exactly once, oldest first, with its data", async () => {
     const seen: LockHolderInfo[] = [];
     let pages = 0;
-    for await (const page of client().lockPages("pool")) {
+    for await (const page of client().read.lockPages("pool")) {
       pages++;
       expect(page.holderCount).toBe(HOLDERS);
       seen.push(...(page.holders ?? []));
@@ -191,7 +191,7 @@ describe("GetLock of long holder and waiter lists", () => {
     expect(response.waiters.length).toBeLessThanOrEqual(100);
 
     const seen: LockWaiterInfo[] = [];
-    for await (const page of client().lockPages("queue", { waiterLimit: 1_000 })) {
+    for await (const page of client().read.lockPages("queue", { waiterLimit: 1_000 })) {
       expect(page.waiterCount).toBe(WAITERS);
       expect(page.waiters.length).toBeLessThanOrEqual(1_000);
       seen.push(...page.waiters);
@@ -240,7 +240,7 @@ describe("ListLocks of locks with many holders", () => {
       Array.from({ length: BIG_LOCKS }, (_, l) => `big/${String(l).padStart(3, "0")}`),
     );
 
-    const all = await client().allLocks("big/");
+    const all = await client().read.allLocks("big/");
     expect(all).toHaveLength(BIG_LOCKS);
     expect(all.every((l) => l.holderCount === PERMITS_EACH && l.waiterCount === 0)).toBe(true);
   });
