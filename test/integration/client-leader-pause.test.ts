@@ -2,7 +2,6 @@
 // bounds each attempt by the time left to its session deadline and moves to the other
 // nodes, so a session outlives the pause whenever the majority elects a new leader in
 // time, and a waiting Acquire moves to the new leader too.
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { LockHandle } from "../../client/index.ts";
 import { clusterForTests, type Cluster } from "./harness.ts";
@@ -18,35 +17,11 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** How long the waiting Acquire asks to wait. */
 const WAIT_MS = 60_000;
 
-/** The pid of node `id` of this cluster, found by its command line. */
-function pidOf(id: number): number {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let args: string[];
-    try {
-      args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-    } catch {
-      continue;
-    }
-    const config = args.indexOf("--config");
-    const idAt = args.indexOf("--id");
-    if (
-      args.includes("node/cli/main.ts") &&
-      config >= 0 &&
-      args[config + 1] === cluster.configPath &&
-      idAt >= 0 &&
-      args[idAt + 1] === String(id)
-    ) {
-      return Number(entry);
-    }
-  }
-  throw new Error(`no process for node ${id}`);
-}
-
 /** Stops the leader (SIGSTOP), runs `during` once another node leads, then resumes it (SIGCONT). */
 async function withLeaderStopped<T>(during: (stopped: number) => Promise<T>): Promise<T> {
   const leader = await cluster.leaderId();
-  const pid = pidOf(leader);
+  const pid = cluster.pid(leader);
+  if (pid === undefined) throw new Error(`node ${leader} is not running`);
   process.kill(pid, "SIGSTOP");
   try {
     await cluster.waitFor("a new leader among the other nodes", async () => {

@@ -80,6 +80,8 @@ export interface Cluster {
    */
   startJoiningNode(): Promise<{ id: number; peerAddress: string; clientAddress: string }>;
   isRunning(id: number): boolean;
+  /** The pid of node `id`'s process while it runs (the node itself: no wrapper process). */
+  pid(id: number): number | undefined;
   /** Waits until a running node is leader and a majority of running nodes agree; returns its id. */
   leaderId(timeoutMs?: number): Promise<number>;
   status(id: number): Promise<NodeStatus>;
@@ -395,6 +397,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       return { id, peerAddress: node.peerAddress, clientAddress: node.clientAddress };
     },
     isRunning: (id) => children.has(id),
+    pid: (id) => children.get(id)?.pid,
     leaderId,
     status,
     waitFor,
