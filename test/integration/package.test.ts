@@ -136,7 +136,7 @@ describe("the package made by npm pack", () => {
       [
         `import { PalisadeClient, type NodeStatus } from "palisade-lock/client";`,
         `import { MemoryFence } from "palisade-lock/fence";`,
-        `const status: Promise<NodeStatus> = new PalisadeClient({ endpoints: ["127.0.0.1:1"] }).status("127.0.0.1:1");`,
+        `const status: Promise<NodeStatus> = new PalisadeClient({ endpoints: ["127.0.0.1:1"] }).admin.status("127.0.0.1:1");`,
         `// @ts-expect-error: a fencing token is a bigint`,
         `void new MemoryFence().guard("resource", "not a token", async () => undefined);`,
         `void status;`,
