@@ -19,7 +19,7 @@ const CONTENDED_FACTOR = 3; // handoffs/s at c=64, at least
 const CONTENDED_MIN_JAIN = 0.99;
 const LATENCY_FACTOR = 0.5; // acquire p50 at c=1, at most
 const FAILOVER_P99_MS = 1_000;
-/** A stopped leader is noticed only by attempts running out: the first-hour target, with defaults. */
+/** A stopped leader is noticed only by attempts running out; the target holds with the client's defaults. */
 const FAILOVER_STOPPED_P99_MS = 2_000;
 const MEMORY_FACTOR = 0.6; // largest node's RSS against etcd's largest member, at most
 const MEMORY_MAX_MB = 200;
