@@ -9,6 +9,7 @@ import { PalisadeClient, type Session } from "../client/index.ts";
 import { BenchCluster, makeTempDir, removeTempDir, sleep } from "./cluster-control.ts";
 import { summarize, type Summary } from "./stats.ts";
 import { DEFAULT_RAFT } from "../node/config/defaults.ts";
+import { PythonProbe } from "./python-probe.ts";
 
 export interface FailoverOptions {
   kills: number;
@@ -18,7 +19,13 @@ export interface FailoverOptions {
   /** Bound on one kill's wait for the first acquire; a kill past it counts as this long. */
   maxWaitMs: number;
   log: (line: string) => void;
+  /** Also probe with the Python client (clients/python), in its own process. */
+  python?: boolean;
 }
+
+/** The Python client's figures from the same stops: its own probe, started at each signal. */
+export type PythonFailover =
+  { failover_ms: Summary; samples_ms: number[]; unresolved: number } | { error: string };
 
 export interface FailoverResult {
   kills: number;
@@ -31,6 +38,7 @@ export interface FailoverResult {
   acquires_total: number;
   errors_total: number;
   config: string;
+  python?: PythonFailover;
 }
 
 interface Probe {
@@ -59,9 +67,19 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
   const samples: number[] = [];
   let unresolved = 0;
   let workers: Promise<void>[] = [];
+  let python: PythonProbe | undefined;
+  let pythonError: string | undefined;
+  const pythonSamples: number[] = [];
+  let pythonUnresolved = 0;
   try {
     cluster.startAll();
     await cluster.waitServing();
+    if (options.python) {
+      python = await PythonProbe.start(cluster.endpoints).catch((err: unknown) => {
+        pythonError = err instanceof Error ? err.message : String(err);
+        return undefined;
+      });
+    }
     const sessions: Session[] = await Promise.all(
       Array.from({ length: options.workers + 1 }, () => client.openSession({ ttlMs: 10_000 })),
     );
@@ -100,6 +118,7 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
       const pid = cluster.pidOf(leader);
       if (signal === "SIGSTOP" && pid !== null) process.kill(pid, "SIGSTOP");
       else await cluster.stop(leader, "SIGKILL");
+      const pythonAnswer = python?.probe();
       // The probe: acquires sent from the kill on, until one succeeds or the bound passes.
       const deadline = current.killedAt + options.maxWaitMs;
       while (current.firstOk === null && performance.now() < deadline) {
@@ -116,8 +135,15 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
       } else {
         samples.push(current.firstOk - current.killedAt);
       }
+      let pythonLine = "";
+      if (pythonAnswer) {
+        const ms = await pythonAnswer;
+        if (ms === null) pythonUnresolved++;
+        pythonSamples.push(ms ?? options.maxWaitMs);
+        pythonLine = `, Python client after ${(pythonSamples.at(-1) ?? 0).toFixed(0)} ms`;
+      }
       options.log(
-        `failover ${signal} ${k}/${options.kills}: leader node ${leader}, first acquire after ${(samples.at(-1) ?? 0).toFixed(0)} ms`,
+        `failover ${signal} ${k}/${options.kills}: leader node ${leader}, first acquire after ${(samples.at(-1) ?? 0).toFixed(0)} ms${pythonLine}`,
       );
       if (signal === "SIGSTOP" && pid !== null) process.kill(pid, "SIGCONT");
       else cluster.start(leader);
@@ -132,9 +158,21 @@ export async function runFailover(options: FailoverOptions): Promise<FailoverRes
       workers: options.workers,
       acquires_total: acquires,
       errors_total: errors,
+      ...(options.python
+        ? {
+            python: python
+              ? {
+                  failover_ms: summarize(pythonSamples),
+                  samples_ms: pythonSamples.map((s) => Math.round(s * 10) / 10),
+                  unresolved: pythonUnresolved,
+                }
+              : { error: pythonError ?? "not started" },
+          }
+        : {}),
       config: `3 nodes, product defaults (tick ${DEFAULT_RAFT.tickMs} ms, election ${DEFAULT_RAFT.electionTicks} ticks, heartbeat ${DEFAULT_RAFT.heartbeatTicks} tick), session TTL 10 s`,
     };
   } finally {
+    python?.stop();
     stop.abort();
     await Promise.race([Promise.all(workers), sleep(5_000)]);
     await client.close().catch(() => undefined);

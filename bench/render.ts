@@ -17,6 +17,7 @@ import { renderTable } from "./throughput-table.ts";
 import { renderExpiryParts } from "./render-expiry.ts";
 import { renderStreamFlood } from "./stream-flood.ts";
 import type { StartupRun } from "./startup.ts";
+import type { PythonFailover } from "./failover.ts";
 import type { Timings } from "./startup-targets.ts";
 
 function parseRuns(text: string): RunResult[] {
@@ -33,6 +34,16 @@ function renderTimingsRow(label: string, t: Timings | undefined, targetMs: numbe
 
 function renderStartupRow(label: string, run: StartupRun): string {
   return `| ${label} | ${run.first_status_ms ?? "–"} | ${run.applied_ms ?? "– (not within the bound)"} | ${run.applied_index ?? "–"} | ${run.snapshot_index ?? "–"} | ${num(run.rss_mb)} |`;
+}
+
+/** The table row of the Python client's probe in a failover round, if it ran. */
+function pythonRows(label: string, p: PythonFailover | undefined): string[] {
+  if (!p) return [];
+  if ("error" in p) return [`| ${label} | failed: ${p.error.slice(0, 80)} | | | | | | |`];
+  const s = p.failover_ms;
+  return [
+    `| ${label} | ${s.n} | ${num(s.p50, 0)} | ${num(s.p99, 0)} | ${num(s.max, 0)} | ${num(s.mean, 0)} | ${p.unresolved} | |`,
+  ];
 }
 
 export function renderParts(parts: Parts): string {
@@ -61,6 +72,10 @@ export function renderParts(parts: Parts): string {
               `| Palisade, leader stopped (SIGSTOP) | failed: ${fs.error.slice(0, 80)} | | | | | | |`,
             ]
           : []),
+      ...pythonRows("Palisade, Python client", f.python),
+      ...(fs && !failed(fs)
+        ? pythonRows("Palisade, Python client, leader stopped", fs.python)
+        : []),
       ...(e
         ? [
             `| etcd Lock API | ${e.kills} | ${num(e.failover_ms.p50, 0)} | ${num(e.failover_ms.p99, 0)} | ${num(e.failover_ms.max, 0)} | ${num(e.failover_ms.mean, 0)} | ${e.unresolved} | ${e.errors_total} |`,
@@ -69,7 +84,10 @@ export function renderParts(parts: Parts): string {
         : []),
       "",
       `Palisade samples (ms): ${f.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` +
-        (e ? ` etcd samples (ms): ${e.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` : ""),
+        (e ? ` etcd samples (ms): ${e.samples_ms.map((x) => x.toFixed(0)).join(", ")}.` : "") +
+        (f.python && !("error" in f.python)
+          ? ` Python client samples (ms): ${f.python.samples_ms.map((x) => x.toFixed(0)).join(", ")}.`
+          : ""),
       "",
     );
   }

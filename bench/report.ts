@@ -60,13 +60,16 @@ async function main(part: string, out: string): Promise<void> {
       if (part === "failover") {
         const kills = envNumber("FAILOVER_KILLS", 10);
         const workers = envNumber("FAILOVER_WORKERS", 8);
-        report["failover"] = await runFailover({ kills, workers, maxWaitMs: 30_000, log });
+        // Both clients measure each stop: the Python one from its own process (SKIP_PYTHON=1 leaves it out).
+        const python = process.env["SKIP_PYTHON"] !== "1";
+        report["failover"] = await runFailover({ kills, workers, maxWaitMs: 30_000, log, python });
         report["failover_stopped"] = await runFailover({
           kills,
           workers,
           maxWaitMs: 30_000,
           log,
           signal: "SIGSTOP",
+          python,
         }).catch(failure);
         if (etcdWanted())
           report["etcd_failover"] = await runEtcdFailover(kills, workers, 30_000, log).catch(

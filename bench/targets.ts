@@ -139,7 +139,11 @@ export function renderTargets(
   }
 
   /** A failover round's row: met when its p99 is under `limitMs` and every stop was resolved. */
-  const failoverRow = (label: string, f: Parts["failover"], limitMs: number): void => {
+  const failoverRow = (
+    label: string,
+    f: { failover_ms: { p99: number | null }; unresolved: number } | { error: string } | undefined,
+    limitMs: number,
+  ): void => {
     if (failed(f)) row(label, `part failed: ${f.error.slice(0, 120)}`, "**failed**");
     else if (f) {
       const p99 = f.failover_ms.p99;
@@ -154,6 +158,18 @@ export function renderTargets(
   failoverRow(
     `failover from a stopped leader (SIGSTOP) p99 < ${FAILOVER_STOPPED_P99_MS / 1000} s`,
     parts.failover_stopped,
+    FAILOVER_STOPPED_P99_MS,
+  );
+  // The Python client's figures from the same stops, where it ran.
+  const pythonOf = (f: Parts["failover"]) => (f && !failed(f) ? f.python : undefined);
+  failoverRow(
+    `failover, Python client, p99 < ${FAILOVER_P99_MS / 1000} s`,
+    pythonOf(parts.failover),
+    FAILOVER_P99_MS,
+  );
+  failoverRow(
+    `failover from a stopped leader, Python client, p99 < ${FAILOVER_STOPPED_P99_MS / 1000} s`,
+    pythonOf(parts.failover_stopped),
     FAILOVER_STOPPED_P99_MS,
   );
 
