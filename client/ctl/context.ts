@@ -138,7 +138,7 @@ export function ctlContext(program: Command, io: Output, setExit: (code: number)
 }
 
 /** Adds an "Examples:" section to a verb's help. */
-export function withExamples(command: Command, examples: readonly string[]): Command {
+function withExamples(command: Command, examples: readonly string[]): Command {
   return command.addHelpText(
     "after",
     ["", "Examples:", ...examples.map((e) => `  $ palisadectl ${e}`)].join("\n"),
