@@ -2,7 +2,7 @@
 // cluster uses mutual TLS): one node's status, revoking a grant, leadership transfer and
 // membership changes.
 import { palisade } from "../proto/gen/palisade.js";
-import { adminServiceDefinition as adminApi } from "../proto/grpc.ts";
+import { adminServiceDefinition as adminApi, type UnaryMethod } from "../proto/grpc.ts";
 import { toU64, u64 } from "../proto/wire.ts";
 import type { Connection } from "./connection.ts";
 import { membersFrom, statusFrom, type MemberInfo, type NodeStatus } from "./types.ts";
@@ -57,44 +57,39 @@ export class ClusterAdmin {
   }
 
   /** Adds a node as a non-voting learner (it must run with --join); answers the members. */
-  async memberAdd(
-    nodeId: number,
-    peerAddress: string,
-    clientAddress: string,
-  ): Promise<MemberInfo[]> {
-    const response = await this.connection.invoke(
-      adminApi.MemberAdd,
-      () =>
-        pb.MemberAddRequest.create({
-          nodeId: toU64(nodeId, "nodeId"),
-          address: peerAddress,
-          clientAddress,
-        }),
-      // It waits for the change to take effect: not a sign of a stopped node.
-      { kind: "write", answerMayWait: true },
+  memberAdd(nodeId: number, peerAddress: string, clientAddress: string): Promise<MemberInfo[]> {
+    return this.changeMembers(adminApi.MemberAdd, () =>
+      pb.MemberAddRequest.create({
+        nodeId: toU64(nodeId, "nodeId"),
+        address: peerAddress,
+        clientAddress,
+      }),
     );
-    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
   }
 
   /** Makes a caught-up learner a voter; answers the members. */
-  async memberPromote(nodeId: number): Promise<MemberInfo[]> {
-    const response = await this.connection.invoke(
-      adminApi.MemberPromote,
-      () => pb.MemberPromoteRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
-      // It waits for the change to take effect: not a sign of a stopped node.
-      { kind: "write", answerMayWait: true },
+  memberPromote(nodeId: number): Promise<MemberInfo[]> {
+    return this.changeMembers(adminApi.MemberPromote, () =>
+      pb.MemberPromoteRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
     );
-    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
   }
 
   /** Removes a member (the leader too: it steps down); answers the members. */
-  async memberRemove(nodeId: number): Promise<MemberInfo[]> {
-    const response = await this.connection.invoke(
-      adminApi.MemberRemove,
-      () => pb.MemberRemoveRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
-      // It waits for the change to take effect: not a sign of a stopped node.
-      { kind: "write", answerMayWait: true },
+  memberRemove(nodeId: number): Promise<MemberInfo[]> {
+    return this.changeMembers(adminApi.MemberRemove, () =>
+      pb.MemberRemoveRequest.create({ nodeId: toU64(nodeId, "nodeId") }),
     );
-    return statusFrom("", pb.StatusResponse.create({ members: response.members ?? [] })).members;
+  }
+
+  private async changeMembers<
+    Req,
+    Res extends { members?: palisade.v1.Member.$Properties[] | null },
+  >(method: UnaryMethod<Req, Res>, build: () => Req): Promise<MemberInfo[]> {
+    const response = await this.connection.invoke(method, build, {
+      kind: "write",
+      // It waits for the change to take effect: not a sign of a stopped node.
+      answerMayWait: true,
+    });
+    return membersFrom(response.members);
   }
 }
