@@ -95,6 +95,15 @@ function startWatchdog(script: string, deadline: bigint): Watched {
 }
 
 /**
+ * Sends `message` as the CLI does (client/run/supervise.ts): a watchdog that already ended
+ * (its deadline passed first on a loaded machine) has closed its channel, and a write to
+ * it would fail with EPIPE outside any test.
+ */
+function tell(run: Watched, message: object): void {
+  if (run.wd.connected) run.wd.send(message, () => undefined);
+}
+
+/**
  * A watchdog whose command has written `file` (a pid) before its deadline, `marginMs` after
  * the start was asked for. The watchdog and the command take their time to start on a
  * loaded machine: a run whose deadline came first proves nothing and is started again with
@@ -140,13 +149,13 @@ describe("run watchdog", () => {
     // delivered too late is inconclusive, and the run is made again with a longer deadline.
     for (let margin = 1_000; ; margin *= 2) {
       const extended = await startInTime(FAMILY, "child", margin);
-      extended.wd.send({
+      tell(extended, {
         type: "extend",
         deadline: (extended.deadline + 60_000_000_000n).toString(),
       });
       await sleepUntil(extended.deadline + 300_000_000n);
       // Had the extension been ignored, the deadline would have killed the group already.
-      extended.wd.send({ type: "kill" });
+      tell(extended, { type: "kill" });
       const killedFor = (await extended.exit).killedFor;
       if (killedFor === "lost" || margin >= 16_000) {
         expect(killedFor).toBe("lost");
@@ -156,7 +165,7 @@ describe("run watchdog", () => {
 
     const late = await startInTime(FAMILY, "child");
     await sleepUntil(late.deadline + 1n);
-    late.wd.send({ type: "extend", deadline: (nowNs() + 60_000_000_000n).toString() });
+    tell(late, { type: "extend", deadline: (nowNs() + 60_000_000_000n).toString() });
     expect((await late.exit).killedFor).toBe("deadline");
   });
 
@@ -174,12 +183,12 @@ describe("run watchdog", () => {
 
   it("kills at once on a loss, and ends the grace period of a forwarded SIGTERM at the deadline", async () => {
     const lost = await startInTime(FAMILY, "child", 60_000);
-    lost.wd.send({ type: "kill" });
+    tell(lost, { type: "kill" });
     expect((await lost.exit).killedFor).toBe("lost");
 
     // The command ignores SIGTERM; the grace (60 s) is cut at the deadline (a second or so away).
     const stubborn = await startInTime(`trap "" TERM; ${FAMILY}`, "child");
-    stubborn.wd.send({ type: "terminate", signal: "SIGTERM", graceMs: 60_000 });
+    tell(stubborn, { type: "terminate", signal: "SIGTERM", graceMs: 60_000 });
     expect((await stubborn.exit).killedFor).toBe("deadline");
   });
 });
