@@ -16,7 +16,7 @@
 //    replayed state and compacts its log, and stops; then it is timed again, starting from
 //    that snapshot.
 import { PalisadeClient } from "../client/index.ts";
-import { encodeCommand, tokenFor, type Command } from "../node/lock/index.ts";
+import { encodeEntry, tokenFor, type Command } from "../node/lock/index.ts";
 import type { Entry } from "../node/raft/types.ts";
 import { LevelStorage } from "../node/storage/level-storage.ts";
 import {
@@ -175,7 +175,7 @@ export async function appendEntries(
         } else {
           cmd = { type: "release", ...base, token: tokenFor(epoch, grantIndex) };
         }
-        batch.push({ term, index, kind: "normal", data: encodeCommand(cmd) });
+        batch.push({ term, index, kind: "normal", data: encodeEntry(cmd) });
         seq++;
         written++;
       }

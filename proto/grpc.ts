@@ -126,12 +126,37 @@ const rawBytes: MessageType<Uint8Array> = {
   decode: (bytes) => bytes,
 };
 
+/** The bytes each unary request a node received was decoded from (see sentBytesOf). */
+const sentBytes = new WeakMap<object, Uint8Array>();
+
+/** The bytes a request of the node's unary calls was decoded from: a write's log entry carries them. */
+export function sentBytesOf(request: unknown): Uint8Array | undefined {
+  return typeof request === "object" && request !== null ? sentBytes.get(request) : undefined;
+}
+
+/** A call's unary method as a node serves it: the decoded request keeps its bytes. */
+function nodeUnary<N extends CallName>(name: N): UnaryMethod<WireRequestOf<N>, WireAnswerOf<N>> {
+  const method = lockUnary(name);
+  return {
+    ...method,
+    requestDeserialize: (bytes) => {
+      const request = method.requestDeserialize(bytes);
+      sentBytes.set(request as object, bytes);
+      return request;
+    },
+  };
+}
+
 /**
  * LockService as a node serves it: the Stream RPC's frames as bytes, so the node can read a
- * frame's requests one at a time and bound the frames it writes by bytes.
+ * frame's requests one at a time and bound the frames it writes by bytes; each unary
+ * request with the bytes it came as.
  */
 export const lockServiceNodeDefinition = {
   ...lockServiceDefinition,
+  ...(Object.fromEntries(
+    CALL_NAMES.map((name) => [name, nodeUnary(name)]),
+  ) as unknown as LockUnaryMethods),
   Stream: bidiStream<Uint8Array, Uint8Array>(L, "Stream", rawBytes, rawBytes),
 } satisfies grpc.ServiceDefinition;
 

@@ -4,7 +4,7 @@
 // and Watch.
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
-import type { LockServiceHandlers } from "../../proto/grpc.ts";
+import { sentBytesOf, type LockServiceHandlers } from "../../proto/grpc.ts";
 import { lockField, numberField, stringField } from "../../proto/codec/fields.ts";
 import {
   CALL_NAMES,
@@ -34,6 +34,7 @@ function unaryCall<N extends CallName>(
         name,
         decodeRequest(name, call.request),
         detached.signal,
+        sentBytesOf(call.request),
       );
       return encodeAnswer(name, answer);
     } finally {

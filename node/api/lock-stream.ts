@@ -39,7 +39,7 @@ import {
   type Serve,
   type StreamRequestRead,
 } from "./stream-calls.ts";
-import { Backlog, peekRequest, type Queued } from "./stream-requests.ts";
+import { Backlog, callBytes, peekRequest, type Queued } from "./stream-requests.ts";
 import { identityOf } from "../ops/tls.ts";
 import type { StreamLimits, StreamOptions } from "./stream-options.ts";
 import { TurnBudget } from "./turn-budget.ts";
@@ -309,8 +309,10 @@ class ClientStream {
     this.keepAliveIds += pending.keepAliveIds;
     if (wait) this.waits++;
     else this.running++;
-    void runCall(this.ctx, this.serve, name, kind, body, pending.detach.signal).then((result) =>
-      this.settled(id, pending, result),
+    // The request message's own bytes, for a write's log entry (a view: nothing copied).
+    const sent = callBytes(bytes, item);
+    void runCall(this.ctx, this.serve, name, kind, body, pending.detach.signal, sent).then(
+      (result) => this.settled(id, pending, result),
     );
   }
 

@@ -75,7 +75,11 @@ export function readStreamRequest(bytes: Uint8Array, id: string): StreamRequestR
   return { kind: "call", name, field, body: request[field] };
 }
 
-/** Decodes a call's request, serves it and encodes its answer; any failure (a request the codec refuses included) fails the call alone. */
+/**
+ * Decodes a call's request, serves it and encodes its answer; any failure (a request the
+ * codec refuses included) fails the call alone. `sent`: the request message's bytes as
+ * received, when known.
+ */
 export async function runCall<N extends CallName>(
   ctx: CallContext,
   serve: Serve,
@@ -83,10 +87,11 @@ export async function runCall<N extends CallName>(
   field: StreamField,
   body: unknown,
   detached: AbortSignal,
+  sent?: Uint8Array,
 ): Promise<Result> {
   try {
     const request = decodeRequest(name, body as WireRequestOf<N>);
-    return { [field]: encodeAnswer(name, await serve(name, request, detached)) };
+    return { [field]: encodeAnswer(name, await serve(name, request, detached, sent)) };
   } catch (error) {
     return { failure: encodeFailure(callFailure(ctx, name, error)) };
   }

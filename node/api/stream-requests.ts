@@ -20,6 +20,12 @@ export interface RequestPeek {
   readonly keepAlive: boolean;
   /** Session ids of a KeepAlive (0 for any other call). */
   readonly keepAliveIds: number;
+  /**
+   * Where the call's request message lies in the bytes, when it occurs once (a write's log
+   * entry carries those bytes as they are); [0, 0] otherwise.
+   */
+  readonly callStart: number;
+  readonly callEnd: number;
 }
 
 /** A uint64 varint at `at` as a decimal string, and the position after it. */
@@ -64,6 +70,9 @@ export function peekRequest(bytes: Uint8Array): RequestPeek {
   let keepAliveIds = 0;
   /** The last call field: the one a decoder keeps of a oneof. */
   let call = 0;
+  let callFields = 0;
+  let callStart = 0;
+  let callEnd = 0;
   let at = 0;
   while (at < bytes.length) {
     const tag = readVarint(bytes, at);
@@ -82,16 +91,33 @@ export function peekRequest(bytes: Uint8Array): RequestPeek {
       // Occurrences of one message field merge: their ids add up.
       keepAliveIds += countSessionIds(bytes, length.next, end);
       at = end;
+    } else if (field >= FIRST_CALL_FIELD && field <= LAST_CALL_FIELD && wireType === 2) {
+      call = field;
+      callFields++;
+      const length = readVarint(bytes, at);
+      callStart = length.next;
+      callEnd = callStart + length.value;
+      if (callEnd > bytes.length) throw new FrameError("truncated call");
+      at = callEnd;
     } else {
       if (field >= FIRST_CALL_FIELD && field <= LAST_CALL_FIELD) call = field;
       at = skipField(bytes, at, wireType);
     }
   }
+  // Two occurrences (of one field or of several) leave the decoder's result to its rules.
+  const once = callFields === 1 && call !== KEEP_ALIVE_FIELD;
   return {
     id,
     keepAlive: call === KEEP_ALIVE_FIELD,
     keepAliveIds: call === KEEP_ALIVE_FIELD ? keepAliveIds : 0,
+    callStart: once ? callStart : 0,
+    callEnd: once ? callEnd : 0,
   };
+}
+
+/** The call's request message within a StreamRequest's bytes (a view), when it occurs once. */
+export function callBytes(bytes: Uint8Array, peek: RequestPeek): Uint8Array | undefined {
+  return peek.callEnd > 0 ? bytes.subarray(peek.callStart, peek.callEnd) : undefined;
 }
 
 /** A received request waiting to be handled: its bytes and what was read of them. */

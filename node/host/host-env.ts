@@ -50,8 +50,6 @@ export interface HostEnv {
   readonly wallMs: () => number;
   /** Election jitter. */
   readonly random: Random;
-  /** A request id for an OpenSession that carries none. */
-  readonly newRequestId: () => string;
   /** Runs `fn` after this turn's pending I/O (setImmediate on a node). */
   readonly defer: (fn: () => void) => void;
   readonly sleep: (ms: number) => Promise<void>;
@@ -71,8 +69,8 @@ export interface HostHooks {
   onApplied?(outcome: ApplyOutcome): void;
   /** Every entry once applied, with its result (null for a no-op or a membership change). */
   onEntryApplied?(entry: Entry, result: ApplyOutcome | null): void;
-  /** A command this node proposes (a client's write as leader, an expiry or a wait's timeout). */
-  onCommandProposed?(cmd: Command): void;
+  /** A command this node proposes (a client's write as leader, an expiry or a wait's timeout), with its entry's bytes. */
+  onCommandProposed?(cmd: Command, entry: Uint8Array): void;
   /** As leader, this node restarted a session's TTL on a keepalive. */
   onKeepAlive?(sessionId: bigint): void;
   /** Lock events of an applied entry, for Watch. */

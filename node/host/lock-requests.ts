@@ -9,6 +9,7 @@ import type { CallHandlers, CallName, RequestOf, AnswerOf } from "../../proto/lo
 import type { CancelWaitResult, OpenSessionRequest } from "../../proto/lock-values.ts";
 import { checkLockName } from "../../proto/names.ts";
 import {
+  commandOfCall,
   isError,
   type LockLimits,
   type AcquireAnswer,
@@ -24,8 +25,15 @@ import type { LockReader, NodeHost } from "./node-host.ts";
 import { checkAcquire, checkOpenSession, checkWrite } from "./request-checks.ts";
 import { answerRead } from "./read-answers.ts";
 
-/** Session TTL when OpenSession leaves ttl_ms at 0. */
-export const DEFAULT_TTL_MS = 10_000;
+/**
+ * How a call arrived: `detached` aborts when the caller went away (a cancelled call, a
+ * forgotten stream request); `sent` is the request's bytes as received, which a write's log
+ * entry carries as they are.
+ */
+interface Arrival {
+  readonly detached?: AbortSignal | undefined;
+  readonly sent?: Uint8Array | undefined;
+}
 
 /** The OK answer, or the failure its error answer stands for. */
 function expectOk(answer: Answer): Exclude<Answer, { kind: "error" }> {
@@ -55,7 +63,7 @@ function checkName(name: string, field: string): void {
 }
 
 export class LockRequests {
-  private readonly handlers: CallHandlers<AbortSignal | undefined>;
+  private readonly handlers: CallHandlers<Arrival>;
 
   constructor(private readonly host: NodeHost) {
     this.handlers = this.callHandlers();
@@ -69,36 +77,37 @@ export class LockRequests {
     name: N,
     request: RequestOf<N>,
     detached?: AbortSignal,
+    sent?: Uint8Array,
   ): Promise<AnswerOf<N>> {
-    return this.handlers[name](request, detached);
+    return this.handlers[name](request, { detached, sent });
   }
 
-  private callHandlers(): CallHandlers<AbortSignal | undefined> {
+  private callHandlers(): CallHandlers<Arrival> {
     const host = this.host;
     return {
-      OpenSession: (req) => this.openSession(req),
+      OpenSession: (req, { sent }) => this.openSession(req, sent),
       KeepAlive: async (req) => {
         const ttls = await this.keepAlive(req.sessionIds);
         return {
           sessions: req.sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: ttls[i] ?? null })),
         };
       },
-      CloseSession: async (req) => {
+      CloseSession: async (req, { sent }) => {
         checkWrite(req, this.writeLimits());
-        await this.closeSession({ type: "closeSession", ...req, wallMs: host.wallMs() });
+        await this.closeSession(commandOfCall("CloseSession", req, host.wallMs()), sent);
         return {};
       },
       // A caller that went away only stops listening: the wait itself goes on until the
       // client sends CancelWait or the wait times out.
-      Acquire: async (req, detached) => {
+      Acquire: async (req, { detached, sent }) => {
         checkAcquire(req, this.writeLimits());
-        return this.acquire({ type: "acquire", ...req, wallMs: host.wallMs() }, detached);
+        return this.acquire(commandOfCall("Acquire", req, host.wallMs()), detached, sent);
       },
-      CancelWait: (req) =>
-        this.cancelWait({ type: "cancelWait", ...req, reason: "client", wallMs: host.wallMs() }),
-      Release: async (req) => {
+      CancelWait: (req, { sent }) =>
+        this.cancelWait(commandOfCall("CancelWait", req, host.wallMs()), sent),
+      Release: async (req, { sent }) => {
         checkWrite(req, this.writeLimits());
-        await this.release({ type: "release", ...req, wallMs: host.wallMs() });
+        await this.release(commandOfCall("Release", req, host.wallMs()), sent);
         return {};
       },
       GetLock: (req) => {
@@ -134,18 +143,14 @@ export class LockRequests {
     return this.host.limitsForRequests();
   }
 
-  async openSession(req: OpenSessionRequest): Promise<{ sessionId: bigint; ttlMs: number }> {
+  async openSession(
+    req: OpenSessionRequest,
+    sent?: Uint8Array,
+  ): Promise<{ sessionId: bigint; ttlMs: number }> {
     const host = this.host;
-    const requestId = req.requestId === "" ? host.newRequestId() : req.requestId;
-    const ttlMs = req.ttlMs === 0 ? DEFAULT_TTL_MS : req.ttlMs;
-    checkOpenSession(ttlMs, this.writeLimits());
-    const { outcome } = await host.propose({
-      type: "openSession",
-      requestId,
-      ttlMs,
-      clientName: req.clientName,
-      wallMs: host.wallMs(),
-    });
+    const cmd = commandOfCall("OpenSession", req, host.wallMs());
+    checkOpenSession(cmd.ttlMs, this.writeLimits());
+    const { outcome } = await host.propose(cmd, sent);
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
     return { sessionId: ok.sessionId, ttlMs: ok.ttlMs };
@@ -193,8 +198,8 @@ export class LockRequests {
     return host.state.sessionTtl(sessionId);
   }
 
-  async closeSession(cmd: CloseSessionCommand): Promise<void> {
-    const { outcome } = await this.host.propose(cmd);
+  async closeSession(cmd: CloseSessionCommand, sent?: Uint8Array): Promise<void> {
+    const { outcome } = await this.host.propose(cmd, sent);
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionClosed") unexpected(ok, "CloseSession");
   }
@@ -207,7 +212,11 @@ export class LockRequests {
    * the call as retryable (its own log may not move again, as on a leader cut off from its
    * quorum), and the retry reaches the leader, which answers from its log.
    */
-  async acquire(cmd: AcquireCommand, detached?: AbortSignal): Promise<AcquireAnswer> {
+  async acquire(
+    cmd: AcquireCommand,
+    detached?: AbortSignal,
+    sent?: Uint8Array,
+  ): Promise<AcquireAnswer> {
     const host = this.host;
     host.requireLeader();
     // Listen before proposing: the completion may apply in the same batch as the Acquire.
@@ -228,7 +237,7 @@ export class LockRequests {
       );
     };
     try {
-      const proposed = host.propose(cmd);
+      const proposed = host.propose(cmd, sent);
       // A node that stops leading before its entry applies may never apply it (cut off).
       type Proposed = Awaited<typeof proposed>;
       const cutOff = waited.then(async (o): Promise<Proposed | string> =>
@@ -252,8 +261,8 @@ export class LockRequests {
     }
   }
 
-  async cancelWait(cmd: CancelWaitCommand): Promise<CancelWaitResult> {
-    const { outcome } = await this.host.propose(cmd);
+  async cancelWait(cmd: CancelWaitCommand, sent?: Uint8Array): Promise<CancelWaitResult> {
+    const { outcome } = await this.host.propose(cmd, sent);
     const ok = expectOk(outcome.result);
     switch (ok.kind) {
       case "cancelled":
@@ -267,8 +276,8 @@ export class LockRequests {
     }
   }
 
-  async release(cmd: ReleaseCommand): Promise<void> {
-    const { outcome } = await this.host.propose(cmd);
+  async release(cmd: ReleaseCommand, sent?: Uint8Array): Promise<void> {
+    const { outcome } = await this.host.propose(cmd, sent);
     const ok = expectOk(outcome.result);
     if (ok.kind !== "released") unexpected(ok, "Release");
   }

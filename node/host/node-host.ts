@@ -6,7 +6,8 @@
 // storage and transport are injected (host-env.ts), so the server (node/server/node.ts)
 // and the simulator (test/sim) run this very code.
 import {
-  encodeCommand,
+  encodeEntry,
+  encodeNodeCommand,
   LeaseKeeper,
   LockStateMachine,
   sameLimits,
@@ -237,10 +238,6 @@ export class NodeHost {
     return this.env.wallMs();
   }
 
-  newRequestId(): string {
-    return this.env.newRequestId();
-  }
-
   sleep(ms: number): Promise<void> {
     return this.env.sleep(ms);
   }
@@ -275,18 +272,23 @@ export class NodeHost {
 
   /**
    * Proposes one command (with the others of this turn, as one batch) and resolves once it
-   * is committed and applied here. Failures are RequestFailures.
+   * is committed and applied here. A client's write passes `sent`, the request bytes the
+   * command was decoded from: the entry carries them as they came. Failures are RequestFailures.
    */
-  async propose(cmd: Command): Promise<{ index: number; outcome: ApplyOutcome }> {
+  async propose(
+    cmd: Command,
+    sent?: Uint8Array,
+  ): Promise<{ index: number; outcome: ApplyOutcome }> {
     this.requireLeader();
     // Checked as it will be applied, so a request apply would refuse is refused now, with
     // its message, and takes no log entry (apply checks again and decides).
     const bad = validateCommand(cmd, this.limitsForRequests());
     if (bad !== null) throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", bad);
-    this.hooks.onCommandProposed?.(cmd);
+    const entry = encodeEntry(cmd, sent);
+    this.hooks.onCommandProposed?.(cmd, entry);
     let done: { index: number; result: EntryResult };
     try {
-      done = await this.batcher.submit(encodeCommand(cmd));
+      done = await this.batcher.submit(entry);
     } catch (error) {
       throw failureOf(error, this.leaderHint());
     }
@@ -396,11 +398,12 @@ export class NodeHost {
     }
     const due = this.keeper.due(this.now(), this.wallMs());
     if (due.length === 0) return;
-    for (const cmd of due) this.hooks.onCommandProposed?.(cmd);
+    const entries = due.map((cmd) => encodeEntry(cmd));
+    due.forEach((cmd, i) => this.hooks.onCommandProposed?.(cmd, entries[i]!));
     if (due.length <= TIMER_LINES_MAX) for (const cmd of due) this.logTimerProposal(cmd);
     else this.logTimerProposals(due);
     // Failures are harmless: the keeper proposes again if the command does not apply.
-    for (const p of this.driver.propose(due.map(encodeCommand))) p.catch(() => undefined);
+    for (const p of this.driver.propose(entries)) p.catch(() => undefined);
   }
 
   /** Many proposals of one check in one line: how many of each kind, and the first sessions. */
@@ -478,7 +481,7 @@ export class NodeHost {
     const term = core.term;
     this.limitsTerm = term;
     const [done] = this.driver.propose([
-      encodeCommand({ type: "setLimits", limits: this.cfg.limits, wallMs: this.wallMs() }),
+      encodeNodeCommand({ type: "setLimits", limits: this.cfg.limits, wallMs: this.wallMs() }),
     ]);
     done?.catch(() => {
       // Not appended (a transfer in progress) or overwritten: a later tick asks again.

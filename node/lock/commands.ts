@@ -1,14 +1,15 @@
-// State-machine commands, one per log entry (their binary form is codec/commands.ts).
+// State-machine commands, one per log entry (their binary form is codec/entries.ts).
 // Session ids and tokens are bigint (uint64); seqs, TTLs and waits are numbers.
 // `wallMs` is the proposer's wall clock, kept only as display data for lock history.
 import type { LockMode, LockTarget } from "./kinds.ts";
 import type { LockLimits } from "./limits.ts";
+import type { RequestOf } from "../../proto/lock-calls.ts";
 
 export type { LockMode, LockTarget } from "./kinds.ts";
 
 export interface OpenSessionCommand {
   readonly type: "openSession";
-  /** Client-generated id so that a retried OpenSession does not open a second session. */
+  /** Client-generated id so that a retried OpenSession does not open a second session ("": none). */
   readonly requestId: string;
   readonly ttlMs: number;
   readonly clientName: string;
@@ -122,3 +123,50 @@ export type Command =
   | HoldLimitCommand;
 
 export type CommandType = Command["type"];
+
+/** The LockService calls that become a log entry: the client's writes. */
+export type WriteCallName = "OpenSession" | "CloseSession" | "Acquire" | "CancelWait" | "Release";
+
+/** A write call's request as the command it applies as; `wallMs` is the leader's clock. */
+export function commandOfCall<N extends WriteCallName>(
+  name: N,
+  req: RequestOf<N>,
+  wallMs: number,
+): CommandOfCall[N] {
+  return commandOf({ name, req } as WriteCall, wallMs) as CommandOfCall[N];
+}
+
+/** The command each write call applies as. */
+interface CommandOfCall {
+  OpenSession: OpenSessionCommand;
+  CloseSession: CloseSessionCommand;
+  Acquire: AcquireCommand;
+  CancelWait: CancelWaitCommand;
+  Release: ReleaseCommand;
+}
+
+function commandOf(call: WriteCall, wallMs: number): Command {
+  switch (call.name) {
+    case "OpenSession":
+      return {
+        type: "openSession",
+        requestId: call.req.requestId,
+        ttlMs: call.req.ttlMs === 0 ? DEFAULT_TTL_MS : call.req.ttlMs,
+        clientName: call.req.clientName,
+        wallMs,
+      };
+    case "CloseSession":
+      return { type: "closeSession", ...call.req, wallMs };
+    case "Acquire":
+      return { type: "acquire", ...call.req, wallMs };
+    case "CancelWait":
+      return { type: "cancelWait", ...call.req, reason: "client", wallMs };
+    case "Release":
+      return { type: "release", ...call.req, wallMs };
+  }
+}
+
+type WriteCall = { [N in WriteCallName]: { name: N; req: RequestOf<N> } }[WriteCallName];
+
+/** Session TTL when OpenSession leaves ttl_ms at 0. */
+export const DEFAULT_TTL_MS = 10_000;

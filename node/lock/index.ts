@@ -1,7 +1,7 @@
 // The lock state machine and its leader-side timers.
 export * from "./answers.ts";
 export * from "./commands.ts";
-export * from "./codec/commands.ts";
+export * from "./codec/entries.ts";
 export { describeTarget, lockTargetOf, targetsOf, type GrantMode, type Target } from "./kinds.ts";
 export * from "./lease-keeper.ts";
 export * from "./limits.ts";

@@ -23,7 +23,7 @@ import {
   type SequencedWrite,
   type SetLimitsCommand,
 } from "./commands.ts";
-import { CommandDecodeError, decodeCommand } from "./codec/commands.ts";
+import { CommandDecodeError, decodeCommand } from "./codec/entries.ts";
 import { firstWaiter, grantInJoinOrder } from "./grant-order.ts";
 import { acquiredEvent, grantedAnswer, notAcquired } from "./grant-results.ts";
 import {
@@ -281,7 +281,8 @@ export class LockStateMachine {
   // ---------------------------------------------------------------- sessions
 
   private openSession(ctx: ApplyContext, cmd: OpenSessionCommand): Answer {
-    const known = this.requestIds.get(cmd.requestId);
+    // Without a request id a retry opens another session: the client asked for no dedup.
+    const known = cmd.requestId === "" ? undefined : this.requestIds.get(cmd.requestId);
     if (known !== undefined)
       return {
         kind: "sessionOpened",
@@ -309,7 +310,8 @@ export class LockStateMachine {
         mark: 0,
       }),
     );
-    rememberInMap(this.requestIds, cmd.requestId, id, this.limitsValue.rememberedRequestIds);
+    if (cmd.requestId !== "")
+      rememberInMap(this.requestIds, cmd.requestId, id, this.limitsValue.rememberedRequestIds);
     ctx.timers.sessionsOpened.push({ id, ttlMs: cmd.ttlMs });
     return { kind: "sessionOpened", sessionId: id, ttlMs: cmd.ttlMs };
   }

@@ -140,7 +140,7 @@ export function validateCommand(
   switch (cmd.type) {
     case "openSession":
       return (
-        checkRequestId(cmd.requestId) ??
+        (cmd.requestId === "" ? null : checkRequestId(cmd.requestId)) ??
         checkTtl(cmd.ttlMs, limits) ??
         checkClientName(cmd.clientName) ??
         checkWallMs(cmd.wallMs)

@@ -3,7 +3,7 @@
 // and a disk-space check, serves the client and admin gRPC services, Watch streams,
 // Prometheus metrics and gRPC health, and ticks the host on a timer. Everything that
 // decides something is in the host, which the simulator runs too.
-import { randomInt, randomUUID } from "node:crypto";
+import { randomInt } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import { adminServiceDefinition, lockServiceNodeDefinition } from "../../proto/grpc.ts";
 import { STREAM_MAX_FRAME_BYTES } from "../../proto/wire.ts";
@@ -303,7 +303,6 @@ export class PalisadeNode {
         now: monotonicMs,
         wallMs: () => Date.now(),
         random: new SeededRandom(randomInt(0, 2 ** 32 - 1)),
-        newRequestId: () => randomUUID(),
         defer: (fn) => setImmediate(fn),
         // Unreferenced: a deadline that lost its race must not keep a stopping process alive.
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),

@@ -57,8 +57,8 @@ import {
   writeSnapshotBody,
 } from "./snapshot-files.ts";
 
-/** On-disk format written by this code; a directory in another format is refused. */
-export const FORMAT_VERSION = 2;
+/** On-disk format written by this code; a directory in another format is refused (3: a client's write is logged as the request bytes it sent). */
+export const FORMAT_VERSION = 3;
 
 export const LEVELDB_DIR = "leveldb";
 export const SNAPSHOT_DIR = "snapshots";

@@ -349,12 +349,10 @@ export class SimCluster<R> {
       };
       return run;
     };
-    let requestIds = 0;
     const env: HostEnv = {
       now: () => this.sched.now / (1 + n.drift),
       wallMs: () => 0,
       random: new SeededRandom(this.rng.int(1, 2 ** 31)),
-      newRequestId: () => `node-${n.id}-${inst}-${++requestIds}`,
       defer: (fn) => this.sched.after(0, "defer", onLoop(fn)),
       sleep: (ms) =>
         new Promise<void>((resolve) =>

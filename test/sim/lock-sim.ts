@@ -3,6 +3,9 @@
 // (clients are extra endpoints 100+, cut off by partitions like nodes, with loss, delay and
 // duplication), the fenced resource and the checkers. The seeded run that drives it is
 // lock-run.ts.
+import { isDeepStrictEqual } from "node:util";
+import { decodeCommand } from "../../node/lock/codec/entries.ts";
+import { bigintSafe } from "../unit/lock/kit.ts";
 import { resolveLimits } from "../../node/lock/limits.ts";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import type { NodeId } from "../../node/raft/types.ts";
@@ -86,7 +89,14 @@ export class LockSim {
             reproposeAfterMs: 500,
           }),
           hooks: (node) => ({
-            onCommandProposed: (cmd) => {
+            onCommandProposed: (cmd, entry) => {
+              // The entry (a client's write: the bytes it sent) must apply as the command
+              // the node checked.
+              const logged = decodeCommand(entry);
+              if (!isDeepStrictEqual(logged, cmd))
+                this.c.checker.fail(
+                  `node ${node.id} logged ${JSON.stringify(logged, bigintSafe)} for ${JSON.stringify(cmd, bigintSafe)}`,
+                );
               if (cmd.type === "expireSession" || cmd.type === "closeSession")
                 this.checker.endProposed(cmd.sessionId, this.c.sched.now);
               if (cmd.type === "expireSession")

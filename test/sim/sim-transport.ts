@@ -42,7 +42,7 @@ import {
   type CallContext,
   type Result,
 } from "../../node/api/stream-calls.ts";
-import { peekRequest } from "../../node/api/stream-requests.ts";
+import { callBytes, peekRequest } from "../../node/api/stream-requests.ts";
 import type { Logger } from "../../node/util/logger.ts";
 import type { SimClientProcess } from "./client-process.ts";
 import type { SimNode } from "./cluster.ts";
@@ -118,7 +118,8 @@ export class SimNodeServer {
 
   /** One request's encoded answer; null for a Forget. */
   private async answer(bytes: Uint8Array): Promise<Uint8Array | null> {
-    const { id } = peekRequest(bytes);
+    const peek = peekRequest(bytes);
+    const { id } = peek;
     let result: Result;
     if (bytes.byteLength > STREAM_MAX_REQUEST_BYTES) {
       result = tooLarge(
@@ -138,6 +139,7 @@ export class SimNodeServer {
               read.field,
               read.body,
               new AbortController().signal,
+              callBytes(bytes, peek),
             );
     }
     return encodeStreamAnswer(this.ctx, id, result, ANSWER_FRAME_BYTES);

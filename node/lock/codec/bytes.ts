@@ -232,6 +232,13 @@ export class ByteReader {
     return n;
   }
 
+  /** The bytes not read yet (a view), which are then read. */
+  rest(): Uint8Array {
+    const rest = this.bytes.subarray(this.pos);
+    this.pos = this.bytes.length;
+    return rest;
+  }
+
   expectEnd(): void {
     if (this.pos !== this.bytes.length)
       throw new ByteDecodeError(`${this.remaining} trailing bytes`);

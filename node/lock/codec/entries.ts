@@ -1,74 +1,85 @@
-// The deterministic binary codec of state-machine commands: one command per log entry.
-import type { LockMode, LockTarget } from "../kinds.ts";
+// The log entry format: what one entry of the lock state machine's log holds. A client's
+// write (OpenSession, CloseSession, Acquire, CancelWait, Release) is carried as the request
+// bytes the client sent, inside a small envelope (the call, the leader's clock, the caller's
+// identity), so no request is encoded twice and apply decodes it with the same codec that
+// checked it on arrival. The node's own commands (expiry, wait timeout, hold limit, revoke,
+// limits) have their own compact encoding. Deterministic: the same bytes decode to the same
+// command on every replica.
+import { specOf, type RequestOf } from "../../../proto/lock-calls.ts";
+import { CodecError } from "../../../proto/wire.ts";
 import { LIMIT_KEYS, limitsFromValues, type LockLimits } from "../limits.ts";
-import type {
-  AcquireCommand,
-  Command,
-  CancelReason,
-  CommandType,
-  SequencedWrite,
-} from "../commands.ts";
+import { commandOfCall, type CancelReason, type Command, type WriteCallName } from "../commands.ts";
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
 
-/** Thrown by decodeCommand on bytes that are not a command. */
+/** Thrown by decodeEntry on bytes that are not an entry. */
 export class CommandDecodeError extends Error {
   override readonly name = "CommandDecodeError";
 }
 
-const FORMAT_VERSION = 1;
+/** 2: client writes carried as their request bytes (1 encoded every command field by field). */
+const FORMAT_VERSION = 2;
 
-const TAGS: Readonly<Record<CommandType, number>> = {
-  openSession: 1,
-  closeSession: 2,
+/** The node's own commands: proposed by the leader, never sent by a client. */
+export type NodeCommand = Extract<
+  Command,
+  { type: "expireSession" | "cancelWait" | "revoke" | "setLimits" | "holdLimit" }
+>;
+
+const NODE_TAGS: Readonly<Record<NodeCommand["type"], number>> = {
   expireSession: 3,
-  acquire: 4,
   cancelWait: 5,
-  release: 6,
   revoke: 7,
   setLimits: 8,
   holdLimit: 10,
 };
-/** An Acquire using any of the lock kinds' fields; tag 4 keeps the exclusive Acquire's bytes. */
-const ACQUIRE_KINDS_TAG = 9;
-/** How a target is asked for: a lock's mode, or a semaphore permit (then its permit count follows). */
-const TARGET_CODES = { exclusive: 0, shared: 1, permit: 2 } as const;
 
-/** At most this many held seqs are decoded; validation applies the configured (smaller) limit. */
-const MAX_DECODED_HELD = 4096;
-/** At most this many more locks of an Acquire are decoded; validation applies the configured limit. */
-const MAX_DECODED_TARGETS = 4096;
+/** A client's write: its call, the leader's clock, the caller's identity, the request bytes. */
+const CLIENT_CALL_TAG = 16;
+/** Each write call by its field number on the Stream RPC (StreamRequest's `call` oneof). */
+const CALL_CODES: Readonly<Record<WriteCallName, number>> = {
+  OpenSession: 2,
+  CloseSession: 4,
+  Acquire: 5,
+  CancelWait: 6,
+  Release: 7,
+};
+const CALL_BY_CODE: ReadonlyMap<number, WriteCallName> = new Map(
+  Object.entries(CALL_CODES).map(([name, code]) => [code, name as WriteCallName]),
+);
+const CANCEL_REASONS: readonly CancelReason[] = ["client", "timeout"];
 
 /**
- * Commands are encoded into this one reused buffer and copied out at their exact size: one
- * small allocation per command (kept on the V8 heap when small) instead of two, since every
- * log entry is one.
+ * Entries are encoded into this one reused buffer and copied out at their exact size: one
+ * small allocation per entry (kept on the V8 heap when small) instead of two.
  */
 const scratch = new ByteWriter(1_024);
 
-export function encodeCommand(cmd: Command): Uint8Array {
-  const w = scratch
+/**
+ * The entry of a client's write: `request` is the call's request message exactly as the
+ * client encoded it (checked on arrival); `identity` who sent it ("" until callers have one).
+ */
+export function encodeClientCall(
+  call: WriteCallName,
+  request: Uint8Array,
+  wallMs: number,
+  identity = "",
+): Uint8Array {
+  return scratch
     .reset()
     .u8(FORMAT_VERSION)
-    .u8(cmd.type === "acquire" && usesKinds(cmd) ? ACQUIRE_KINDS_TAG : TAGS[cmd.type]);
+    .u8(CLIENT_CALL_TAG)
+    .u8(CALL_CODES[call])
+    .f64(wallMs)
+    .str(identity)
+    .raw(request)
+    .copy();
+}
+
+export function encodeNodeCommand(cmd: NodeCommand): Uint8Array {
+  const w = scratch.reset().u8(FORMAT_VERSION).u8(NODE_TAGS[cmd.type]);
   switch (cmd.type) {
-    case "openSession":
-      w.str(cmd.requestId).uint(cmd.ttlMs).str(cmd.clientName);
-      break;
-    case "closeSession":
-      writeSequenced(w, cmd);
-      break;
     case "expireSession":
       w.u64(cmd.sessionId);
-      break;
-    case "acquire":
-      writeSequenced(w, cmd);
-      w.str(cmd.lock).uint(cmd.waitMs);
-      if (usesKinds(cmd)) {
-        writeTarget(w, cmd);
-        w.uint(cmd.more?.length ?? 0);
-        for (const t of cmd.more ?? []) writeTarget(w.str(t.lock), t);
-        w.str(cmd.holderData ?? "").uint(cmd.holdMs ?? 0);
-      }
       break;
     case "holdLimit":
       w.u64(cmd.sessionId).u64(cmd.token).uint(cmd.holdMs);
@@ -77,11 +88,7 @@ export function encodeCommand(cmd: Command): Uint8Array {
       w.u64(cmd.sessionId)
         .str(cmd.lock)
         .uint(cmd.acquireSeq)
-        .u8(cmd.reason === "client" ? 0 : 1);
-      break;
-    case "release":
-      writeSequenced(w, cmd);
-      w.str(cmd.lock).u64(cmd.token);
+        .u8(CANCEL_REASONS.indexOf(cmd.reason));
       break;
     case "revoke":
       w.str(cmd.lock).u64(cmd.token);
@@ -95,149 +102,133 @@ export function encodeCommand(cmd: Command): Uint8Array {
   return w.copy();
 }
 
-/** Does the Acquire use a field of the lock kinds (any but an explicit exclusive mode)? */
-function usesKinds(cmd: AcquireCommand): boolean {
-  return (
-    (cmd.mode !== undefined && cmd.mode !== "exclusive") ||
-    cmd.permits !== undefined ||
-    (cmd.more !== undefined && cmd.more.length > 0) ||
-    (cmd.holderData !== undefined && cmd.holderData !== "") ||
-    (cmd.holdMs !== undefined && cmd.holdMs !== 0)
-  );
+export function isNodeCommand(cmd: Command): cmd is NodeCommand {
+  return cmd.type in NODE_TAGS && !(cmd.type === "cancelWait" && cmd.reason === "client");
 }
 
-function writeTarget(w: ByteWriter, t: LockTarget): void {
-  if (t.permits !== undefined) {
-    w.u8(TARGET_CODES.permit).uint(t.permits);
-    return;
-  }
-  const mode = t.mode ?? "exclusive";
-  // Validation refuses any other mode before a command is encoded.
-  if (mode !== "exclusive" && mode !== "shared")
-    throw new RangeError(`cannot encode lock mode ${String(mode)}`);
-  w.u8(TARGET_CODES[mode]);
+/**
+ * The entry of a command. A client's write carries `sent`, the request bytes it arrived as
+ * (the command is what they decode to); without them (a test, a tool) it is encoded as a
+ * client would have sent it.
+ */
+export function encodeEntry(cmd: Command, sent?: Uint8Array, identity = ""): Uint8Array {
+  if (isNodeCommand(cmd)) return encodeNodeCommand(cmd);
+  if (sent !== undefined)
+    return encodeClientCall(CALL_OF_TYPE[cmd.type], sent, cmd.wallMs, identity);
+  const { call, request } = requestOf(cmd);
+  return encodeClientCall(call, request, cmd.wallMs, identity);
 }
 
-/** A target's mode or permits, as the client named it (exclusive left out). */
-function readTarget(r: ByteReader): { mode?: LockMode; permits?: number } {
-  const code = r.u8();
-  switch (code) {
-    case TARGET_CODES.exclusive:
-      return {};
-    case TARGET_CODES.shared:
-      return { mode: "shared" };
-    case TARGET_CODES.permit:
-      return { permits: r.uint() };
+const CALL_OF_TYPE: Readonly<
+  Record<Exclude<Command["type"], NodeCommand["type"]> | "cancelWait", WriteCallName>
+> = {
+  openSession: "OpenSession",
+  closeSession: "CloseSession",
+  acquire: "Acquire",
+  cancelWait: "CancelWait",
+  release: "Release",
+};
+
+/** A client write's command as the call and request bytes a client sends for it. */
+function requestOf(cmd: Command): { call: WriteCallName; request: Uint8Array } {
+  switch (cmd.type) {
+    case "openSession":
+      return wireBytes("OpenSession", {
+        ttlMs: cmd.ttlMs,
+        clientName: cmd.clientName,
+        requestId: cmd.requestId,
+      });
+    case "closeSession": {
+      const { type: _t, wallMs: _w, ...req } = cmd;
+      return wireBytes("CloseSession", req);
+    }
+    case "acquire": {
+      const { type: _t, wallMs: _w, ...req } = cmd;
+      return wireBytes("Acquire", req);
+    }
+    case "cancelWait": {
+      const { type: _t, wallMs: _w, reason: _r, ...req } = cmd;
+      return wireBytes("CancelWait", req);
+    }
+    case "release": {
+      const { type: _t, wallMs: _w, ...req } = cmd;
+      return wireBytes("Release", req);
+    }
     default:
-      throw new CommandDecodeError(`unknown lock target ${code}`);
+      throw new RangeError(`${cmd.type} is the node's command, not a client's call`);
   }
 }
 
-function writeSequenced(w: ByteWriter, cmd: SequencedWrite): void {
-  w.u64(cmd.sessionId).uint(cmd.seq).uint(cmd.ackedUpTo).uint(cmd.held.length);
-  for (const seq of cmd.held) w.uint(seq);
+function wireBytes<N extends WriteCallName>(
+  call: N,
+  req: RequestOf<N>,
+): { call: WriteCallName; request: Uint8Array } {
+  const spec = specOf(call);
+  return { call, request: spec.request.type.encode(spec.request.encode(req)).finish() };
 }
 
-export function decodeCommand(bytes: Uint8Array): Command {
+/** What an entry holds: the command, and who sent it when a client did. */
+export interface DecodedEntry {
+  readonly command: Command;
+  /** The caller's identity of a client's write ("" for the node's own commands). */
+  readonly identity: string;
+}
+
+export function decodeEntry(bytes: Uint8Array): DecodedEntry {
   try {
-    return readCommand(new ByteReader(bytes));
+    return readEntry(new ByteReader(bytes));
   } catch (err) {
     if (err instanceof ByteDecodeError || err instanceof CommandDecodeError) {
-      throw new CommandDecodeError(`malformed command: ${err.message}`);
+      throw new CommandDecodeError(`malformed entry: ${err.message}`);
     }
+    if (err instanceof CodecError)
+      throw new CommandDecodeError(`malformed request: ${err.message}`);
     throw err;
   }
 }
 
-function readCommand(r: ByteReader): Command {
+/** The command of an entry's bytes (the identity aside). */
+export function decodeCommand(bytes: Uint8Array): Command {
+  return decodeEntry(bytes).command;
+}
+
+function readEntry(r: ByteReader): DecodedEntry {
   const version = r.u8();
-  if (version !== FORMAT_VERSION) throw new CommandDecodeError(`unknown command format ${version}`);
+  if (version !== FORMAT_VERSION) throw new CommandDecodeError(`unknown entry format ${version}`);
   const tag = r.u8();
+  if (tag === CLIENT_CALL_TAG) return readClientCall(r);
   let cmd: Command;
   switch (tag) {
-    case TAGS.openSession: {
-      const requestId = r.str();
-      const ttlMs = r.uint();
-      const clientName = r.str();
-      cmd = { type: "openSession", requestId, ttlMs, clientName, wallMs: r.f64() };
-      break;
-    }
-    case TAGS.closeSession:
-      cmd = { type: "closeSession", ...readSequenced(r), wallMs: r.f64() };
-      break;
-    case TAGS.expireSession:
+    case NODE_TAGS.expireSession:
       cmd = { type: "expireSession", sessionId: r.u64(), wallMs: r.f64() };
       break;
-    case TAGS.acquire: {
-      const seqd = readSequenced(r);
-      const lock = r.str();
-      const waitMs = r.uint();
-      cmd = { type: "acquire", ...seqd, lock, waitMs, wallMs: r.f64() };
-      break;
-    }
-    case ACQUIRE_KINDS_TAG: {
-      const seqd = readSequenced(r);
-      const lock = r.str();
-      const waitMs = r.uint();
-      const first = readTarget(r);
-      const n = r.count();
-      if (n > MAX_DECODED_TARGETS) throw new CommandDecodeError(`an Acquire of ${n + 1} locks`);
-      const more: LockTarget[] = [];
-      for (let i = 0; i < n; i++) {
-        const name = r.str();
-        more.push({ lock: name, ...readTarget(r) });
-      }
-      const holderData = r.str();
-      const holdMs = r.uint();
-      cmd = {
-        type: "acquire",
-        ...seqd,
-        lock,
-        waitMs,
-        wallMs: r.f64(),
-        ...first,
-        ...(n > 0 ? { more } : {}),
-        ...(holderData !== "" ? { holderData } : {}),
-        ...(holdMs !== 0 ? { holdMs } : {}),
-      };
-      break;
-    }
-    case TAGS.holdLimit: {
+    case NODE_TAGS.holdLimit: {
       const sessionId = r.u64();
       const token = r.u64();
       const holdMs = r.uint();
       cmd = { type: "holdLimit", sessionId, token, holdMs, wallMs: r.f64() };
       break;
     }
-    case TAGS.cancelWait: {
+    case NODE_TAGS.cancelWait: {
       const sessionId = r.u64();
       const lock = r.str();
       const acquireSeq = r.uint();
-      const reasonTag = r.u8();
-      if (reasonTag > 1) throw new CommandDecodeError(`unknown cancel reason ${reasonTag}`);
-      const reason: CancelReason = reasonTag === 0 ? "client" : "timeout";
+      const reason = CANCEL_REASONS[r.u8()];
+      if (reason === undefined) throw new CommandDecodeError("unknown cancel reason");
       cmd = { type: "cancelWait", sessionId, lock, acquireSeq, reason, wallMs: r.f64() };
       break;
     }
-    case TAGS.release: {
-      const seqd = readSequenced(r);
-      const lock = r.str();
-      const token = r.u64();
-      cmd = { type: "release", ...seqd, lock, token, wallMs: r.f64() };
-      break;
-    }
-    case TAGS.revoke: {
+    case NODE_TAGS.revoke: {
       const lock = r.str();
       const token = r.u64();
       cmd = { type: "revoke", lock, token, wallMs: r.f64() };
       break;
     }
-    case TAGS.setLimits: {
-      // Entries written before the later limits existed carry fewer: those keep their defaults.
+    case NODE_TAGS.setLimits: {
       const n = r.count();
-      if (n > LIMIT_KEYS.length)
+      if (n !== LIMIT_KEYS.length)
         throw new CommandDecodeError(
-          `setLimits carries ${n} limits, expected at most ${LIMIT_KEYS.length}`,
+          `setLimits carries ${n} limits, expected ${LIMIT_KEYS.length}`,
         );
       const values: number[] = [];
       for (let i = 0; i < n; i++) values.push(r.uint());
@@ -245,19 +236,26 @@ function readCommand(r: ByteReader): Command {
       break;
     }
     default:
-      throw new CommandDecodeError(`unknown command tag ${tag}`);
+      throw new CommandDecodeError(`unknown entry tag ${tag}`);
   }
   r.expectEnd();
-  return cmd;
+  return { command: cmd, identity: "" };
 }
 
-function readSequenced(r: ByteReader): SequencedWrite {
-  const sessionId = r.u64();
-  const seq = r.uint();
-  const ackedUpTo = r.uint();
-  const n = r.count();
-  if (n > MAX_DECODED_HELD) throw new CommandDecodeError(`held list of ${n} seqs`);
-  const held: number[] = [];
-  for (let i = 0; i < n; i++) held.push(r.uint());
-  return { sessionId, seq, ackedUpTo, held };
+function readClientCall(r: ByteReader): DecodedEntry {
+  const code = r.u8();
+  const call = CALL_BY_CODE.get(code);
+  if (call === undefined) throw new CommandDecodeError(`unknown call ${code}`);
+  const wallMs = r.f64();
+  const identity = r.str();
+  const spec = specOf(call);
+  let wire;
+  try {
+    wire = spec.request.type.decode(r.rest());
+  } catch (err) {
+    throw new CommandDecodeError(
+      `${call} request: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  return { command: commandOfCall(call, spec.request.decode(wire), wallMs), identity };
 }

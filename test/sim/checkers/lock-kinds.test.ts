@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Answer } from "../../../node/lock/answers.ts";
 import type { Command } from "../../../node/lock/commands.ts";
-import { encodeCommand } from "../../../node/lock/codec/commands.ts";
+import { encodeEntry } from "../../../node/lock/codec/entries.ts";
 import type { GrantMode } from "../../../node/lock/kinds.ts";
 import type { ApplyOutcome, LockEvent } from "../../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
@@ -41,7 +41,7 @@ class Harness {
     const out = plant ? plant(real) : real;
     this.checker.applied(
       1,
-      { index, term: 1, kind: "normal", data: encodeCommand(cmd) },
+      { index, term: 1, kind: "normal", data: encodeEntry(cmd) },
       out,
       this.sm,
       index,
@@ -266,7 +266,7 @@ describe("the per-index lock checker on the lock kinds", () => {
       randomLog(seed, 700, (cmd, out, machine) => {
         checker.applied(
           1,
-          { index: out.index, term: 1, kind: "normal", data: encodeCommand(cmd) },
+          { index: out.index, term: 1, kind: "normal", data: encodeEntry(cmd) },
           out,
           machine,
           out.index,

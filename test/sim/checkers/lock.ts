@@ -13,7 +13,7 @@
 import { status as Status } from "@grpc/grpc-js";
 import type { Answer } from "../../../node/lock/answers.ts";
 import type { Command } from "../../../node/lock/commands.ts";
-import { decodeCommand } from "../../../node/lock/codec/commands.ts";
+import { decodeCommand } from "../../../node/lock/codec/entries.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockReader } from "../../../node/host/node-host.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";

@@ -4,7 +4,8 @@
 // write), and answered as the node would. A fault chosen per call can drop it (never
 // applied), lose its answer (applied, no answer) or leave it hanging, the way a call fails
 // when no leader answers for a whole retry budget.
-import { acquireAnswerOf, DEFAULT_TTL_MS } from "../../../node/host/lock-requests.ts";
+import { acquireAnswerOf } from "../../../node/host/lock-requests.ts";
+import { DEFAULT_TTL_MS } from "../../../node/lock/commands.ts";
 import { LockStateMachine, type Answer, type Command } from "../../../node/lock/index.ts";
 import {
   decodeAnswer,

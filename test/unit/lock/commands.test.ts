@@ -3,8 +3,12 @@ import type { Command } from "../../../node/lock/commands.ts";
 import {
   CommandDecodeError,
   decodeCommand,
-  encodeCommand,
-} from "../../../node/lock/codec/commands.ts";
+  decodeEntry,
+  encodeClientCall,
+  encodeEntry,
+} from "../../../node/lock/codec/entries.ts";
+import { palisade } from "../../../proto/gen/palisade.js";
+import { toU64 } from "../../../proto/wire.ts";
 import { checkLockName, utf8Length, validateCommand } from "../../../node/lock/validate.ts";
 import { tokenEpoch, tokenFor, tokenIndex } from "../../../node/lock/tokens.ts";
 import { CRC32_START, crc32, crc32Final, crc32Update } from "../../../node/lock/codec/checksum.ts";
@@ -54,29 +58,99 @@ const samples: Command[] = [
   },
 ];
 
-describe("command codec", () => {
+/** The commands the node proposes itself: encoded field by field, every byte checked. */
+const nodeCommands = samples.filter(
+  (c) =>
+    !["openSession", "closeSession", "acquire", "release"].includes(c.type) &&
+    !(c.type === "cancelWait" && c.reason === "client"),
+);
+
+describe("log entry codec", () => {
   it("round-trips every command type", () => {
-    for (const cmd of samples) expect(decodeCommand(encodeCommand(cmd))).toEqual(cmd);
+    for (const cmd of samples) expect(decodeCommand(encodeEntry(cmd))).toEqual(cmd);
   });
 
   it("is deterministic", () => {
-    for (const cmd of samples) expect(encodeCommand({ ...cmd })).toEqual(encodeCommand(cmd));
+    for (const cmd of samples) expect(encodeEntry({ ...cmd })).toEqual(encodeEntry(cmd));
+  });
+
+  it("carries a client's write as the request bytes it sent, with the leader's clock and the caller", () => {
+    const sent = palisade.v1.AcquireRequest.encode({
+      sessionId: toU64(3n),
+      seq: toU64(4),
+      lock: "jobs/1",
+      waitMs: toU64(250),
+      mode: palisade.v1.LockMode.LOCK_MODE_SHARED,
+    }).finish();
+    const entry = encodeClientCall("Acquire", sent, 1_234.5, "team-a");
+    // The request's bytes end the entry, unchanged.
+    expect([...entry.subarray(entry.length - sent.length)]).toEqual([...sent]);
+    expect(decodeEntry(entry)).toEqual({
+      identity: "team-a",
+      command: {
+        type: "acquire",
+        sessionId: 3n,
+        seq: 4,
+        ackedUpTo: 0,
+        held: [],
+        lock: "jobs/1",
+        waitMs: 250,
+        mode: "shared",
+        wallMs: 1_234.5,
+      },
+    });
+    // A command given with the bytes it was decoded from is carried as those bytes.
+    const cmd = decodeCommand(entry);
+    expect(encodeEntry(cmd, sent, "team-a")).toEqual(entry);
+  });
+
+  it("applies an OpenSession without a TTL with the default TTL, and without a request id as none", () => {
+    const sent = palisade.v1.OpenSessionRequest.encode({ clientName: "w" }).finish();
+    expect(decodeCommand(encodeClientCall("OpenSession", sent, 0))).toEqual({
+      type: "openSession",
+      requestId: "",
+      ttlMs: 10_000,
+      clientName: "w",
+      wallMs: 0,
+    });
+  });
+
+  it("refuses a request the codec refuses, as the node refused it on arrival", () => {
+    const noLock = palisade.v1.AcquireRequest.encode({
+      sessionId: toU64(3n),
+      seq: toU64(1),
+    }).finish();
+    expect(() => decodeCommand(encodeClientCall("Acquire", noLock, 0))).toThrow(
+      /malformed request: lock/,
+    );
+    expect(() => decodeCommand(encodeClientCall("Release", new Uint8Array([0xff]), 0))).toThrow(
+      CommandDecodeError,
+    );
   });
 
   it("throws CommandDecodeError on truncated, padded or unknown input", () => {
-    for (const cmd of samples) {
-      const bytes = encodeCommand(cmd);
+    for (const cmd of nodeCommands) {
+      const bytes = encodeEntry(cmd);
       for (let n = 0; n < bytes.length; n++)
         expect(() => decodeCommand(bytes.subarray(0, n))).toThrow(CommandDecodeError);
       expect(() => decodeCommand(new Uint8Array([...bytes, 0]))).toThrow(CommandDecodeError);
     }
-    expect(() => decodeCommand(new Uint8Array([2, 1]))).toThrow(/format/);
-    expect(() => decodeCommand(new Uint8Array([1, 77]))).toThrow(/tag/);
+    // A client's write: cut inside the envelope (format, tag, call, clock, identity).
+    for (const cmd of samples.filter((c) => !nodeCommands.includes(c))) {
+      const bytes = encodeEntry(cmd);
+      for (let n = 0; n < 12; n++)
+        expect(() => decodeCommand(bytes.subarray(0, n))).toThrow(CommandDecodeError);
+    }
+    expect(() => decodeCommand(new Uint8Array([1, 3]))).toThrow(/format/);
+    expect(() => decodeCommand(new Uint8Array([2, 77]))).toThrow(/tag/);
+    expect(() => decodeCommand(new Uint8Array([2, 16, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]))).toThrow(
+      /call 3/,
+    );
     // A uint64 above 2^64 - 1.
     expect(() =>
       decodeCommand(
         new Uint8Array([
-          1, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0,
+          2, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0,
         ]),
       ),
     ).toThrow(CommandDecodeError);
@@ -84,11 +158,16 @@ describe("command codec", () => {
 
   it("never throws anything but CommandDecodeError on random bytes", () => {
     const rng = new SeededRandom(11);
-    for (let i = 0; i < 3000; i++) {
-      const bytes = new Uint8Array(rng.int(0, 40)).map(() => rng.int(0, 255));
-      if (i % 2 === 0 && bytes.length > 1) {
-        bytes[0] = 1;
-        bytes[1] = rng.int(1, 7);
+    const tags = [3, 5, 7, 8, 10, 16];
+    const calls = [2, 4, 5, 6, 7];
+    for (let i = 0; i < 6000; i++) {
+      const bytes = new Uint8Array(rng.int(0, 60)).map(() => rng.int(0, 255));
+      if (i % 2 === 0 && bytes.length > 2) {
+        bytes[0] = 2;
+        bytes[1] = tags[rng.int(0, tags.length - 1)]!;
+        if (bytes[1] === 16) bytes[2] = calls[rng.int(0, calls.length - 1)]!;
+        // No identity, so the random tail is read as the request.
+        if (bytes[1] === 16 && bytes.length > 11) bytes[11] = 0;
       }
       try {
         decodeCommand(bytes);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Command } from "../../../node/lock/commands.ts";
-import { encodeCommand } from "../../../node/lock/codec/commands.ts";
+import { encodeEntry } from "../../../node/lock/codec/entries.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { bigintSafe, Client, granted, notAcquired, setup, tokenOf } from "./kit.ts";
 
@@ -294,6 +294,24 @@ describe("sessions", () => {
     expect(r.machine.stats().sessions).toBe(2);
   });
 
+  it("an OpenSession without a request id opens a session each time and remembers none", () => {
+    const r = setup();
+    const cmd: Command = {
+      type: "openSession",
+      requestId: "",
+      ttlMs: 5000,
+      clientName: "x",
+      wallMs: 0,
+    };
+    const first = r.run(cmd);
+    const second = r.run(cmd);
+    expect(first.result).toMatchObject({ kind: "sessionOpened" });
+    expect(second.result).toMatchObject({ kind: "sessionOpened" });
+    expect(second.result).not.toEqual(first.result);
+    expect(r.machine.stats().sessions).toBe(2);
+    expect(r.machine.stats().rememberedRequestIds).toBe(0);
+  });
+
   it("session id is the index of the OpenSession entry", () => {
     const r = setup();
     r.noop();
@@ -362,7 +380,6 @@ describe("bad input and limits", () => {
     const bad: Command[] = [
       { type: "openSession", requestId: "r", ttlMs: 999, clientName: "x", wallMs: 0 },
       { type: "openSession", requestId: "r", ttlMs: 3_600_001, clientName: "x", wallMs: 0 },
-      { type: "openSession", requestId: "", ttlMs: 5000, clientName: "x", wallMs: 0 },
       {
         type: "acquire",
         sessionId: a.id,
@@ -548,7 +565,7 @@ describe("bad input and limits", () => {
     const r = setup();
     const out = r.machine.applyBytes(
       1,
-      encodeCommand({
+      encodeEntry({
         type: "openSession",
         requestId: "q",
         ttlMs: 2000,

@@ -3,8 +3,11 @@ import { palisade } from "../../../proto/gen/palisade.js";
 import {
   adminServiceDefinition,
   lockServiceDefinition,
+  lockServiceNodeDefinition,
   raftServiceDefinition,
+  sentBytesOf,
 } from "../../../proto/grpc.ts";
+import { callBytes, peekRequest } from "../../../node/api/stream-requests.ts";
 import { CALL_NAMES } from "../../../proto/lock-calls.ts";
 import { toU64, u64 } from "../../../proto/wire.ts";
 
@@ -90,5 +93,26 @@ describe("gRPC service definitions", () => {
       expect(u64(decoded.ackedUpTo)).toBe(1n);
       expect(decoded.held.map((v) => u64(v))).toEqual([2n]);
     }
+  });
+});
+
+describe("the node's requests keep the bytes they came as", () => {
+  it("a unary request remembers its bytes; the stream names where a call's request lies", () => {
+    const acquire = palisade.v1.AcquireRequest.encode({
+      sessionId: toU64(7n),
+      seq: toU64(1),
+      lock: "a",
+    }).finish();
+    const bytes = Buffer.from(acquire);
+    const request = lockServiceNodeDefinition.Acquire.requestDeserialize(bytes);
+    expect(sentBytesOf(request)).toBe(bytes);
+    expect(sentBytesOf({})).toBeUndefined();
+
+    const streamed = palisade.v1.StreamRequest.encode({ id: toU64(9), acquire: request }).finish();
+    const peek = peekRequest(streamed);
+    expect([...(callBytes(streamed, peek) ?? [])]).toEqual([...acquire]);
+    // A call field given twice is left to the decoder's rules: no bytes are taken as sent.
+    const twice = new Uint8Array([...streamed, ...streamed.subarray(2)]);
+    expect(callBytes(twice, peekRequest(twice))).toBeUndefined();
   });
 });
