@@ -160,11 +160,6 @@ export class Driver<R> {
     return this.stopped;
   }
 
-  /** The role, leader and term as last reported out of a ready batch. */
-  get softState(): SoftState {
-    return this.soft;
-  }
-
   /**
    * Waits until `holds` is true of the reported soft state: resolves true then, or false when
    * the driver stops first. `cancel` resolves it false and forgets it (the caller's deadline).

@@ -276,7 +276,7 @@ describe("Driver", () => {
     expect(woke).toBe(false);
     driver.receive(append(0, [], 0));
     expect(await knowsLeader.held).toBe(true);
-    expect(driver.softState).toMatchObject({ role: "follower", leader: 1, term: 2 });
+    expect(driver.core.softState()).toMatchObject({ role: "follower", leader: 1, term: 2 });
     driver.stop();
     expect(await stopped.held).toBe(false);
     expect(await driver.whenSoftState(() => false).held).toBe(false);
