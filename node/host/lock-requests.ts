@@ -6,7 +6,11 @@
 // Stream RPC (node/api) are adapters around serve, so these rules are written once.
 // Every failure is a RequestFailure.
 import type { CallHandlers, CallName, RequestOf, AnswerOf } from "../../proto/lock-calls.ts";
-import type { CancelWaitResult, OpenSessionRequest } from "../../proto/lock-values.ts";
+import type {
+  CancelWaitResult,
+  OpenSessionRequest,
+  SequencedRequest,
+} from "../../proto/lock-values.ts";
 import { checkLockName } from "../../proto/names.ts";
 import {
   commandOfCall,
@@ -93,20 +97,20 @@ export class LockRequests {
         };
       },
       CloseSession: async (req, { sent }) => {
-        checkWrite(req, this.writeLimits());
+        this.checkLimits(req, (limits) => checkWrite(req, limits));
         await this.closeSession(commandOfCall("CloseSession", req, host.wallMs()), sent);
         return {};
       },
       // A caller that went away only stops listening: the wait itself goes on until the
       // client sends CancelWait or the wait times out.
       Acquire: async (req, { detached, sent }) => {
-        checkAcquire(req, this.writeLimits());
+        this.checkLimits(req, (limits) => checkAcquire(req, limits));
         return this.acquire(commandOfCall("Acquire", req, host.wallMs()), detached, sent);
       },
       CancelWait: (req, { sent }) =>
         this.cancelWait(commandOfCall("CancelWait", req, host.wallMs()), sent),
       Release: async (req, { sent }) => {
-        checkWrite(req, this.writeLimits());
+        this.checkLimits(req, (limits) => checkWrite(req, limits));
         await this.release(commandOfCall("Release", req, host.wallMs()), sent);
         return {};
       },
@@ -141,6 +145,20 @@ export class LockRequests {
   private writeLimits(): LockLimits {
     this.host.requireLeader();
     return this.host.limitsForRequests();
+  }
+
+  /**
+   * Checks a numbered write against the limits before it is proposed. A write they refuse
+   * that may retry one the log already holds (see NodeHost.mayRetryLogged) is proposed all
+   * the same: apply answers it with its first answer, or refuses it as the check would have.
+   */
+  private checkLimits(write: SequencedRequest, check: (limits: LockLimits) => void): void {
+    const limits = this.writeLimits();
+    try {
+      check(limits);
+    } catch (error) {
+      if (!this.host.mayRetryLogged(write)) throw error;
+    }
   }
 
   async openSession(

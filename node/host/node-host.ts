@@ -258,6 +258,20 @@ export class NodeHost {
 
   // ---------------------------------------------------------------- requests
 
+  /**
+   * Whether a numbered write may retry one the log already holds under other limits: its
+   * seq has an answer here, or this leadership has not applied its first entry yet, so an
+   * earlier leader's entries (one may be the first attempt, checked against the limits of
+   * its time) may still be unapplied. The limits of this leadership must not refuse it then:
+   * the log's answer stands. (A first attempt made in this leadership met the same limits.)
+   */
+  mayRetryLogged(write: { sessionId: bigint; seq: number }): boolean {
+    return (
+      this.sm.answerFor(write.sessionId, write.seq) !== null ||
+      this.driver.applied < this.driver.core.leadershipIndex
+    );
+  }
+
   /** A keepalive arrived: restart the session's TTL (the answer waits for a quorum round). */
   keepAliveArrived(sessionId: bigint): KeepAliveResult {
     const result = this.keeper.keepAlive(sessionId, this.now());
@@ -283,7 +297,8 @@ export class NodeHost {
     // Checked as it will be applied, so a request apply would refuse is refused now, with
     // its message, and takes no log entry (apply checks again and decides).
     const bad = validateCommand(cmd, this.limitsForRequests());
-    if (bad !== null) throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", bad);
+    if (bad !== null && !(isSequenced(cmd) && this.mayRetryLogged(cmd)))
+      throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", bad);
     const entry = encodeEntry(cmd, sent);
     this.hooks.onCommandProposed?.(cmd, entry);
     let done: { index: number; result: EntryResult };
@@ -800,4 +815,11 @@ export class NodeHost {
       `membership: voters ${m.voters.join(",")}${m.learners.length ? `, learners ${m.learners.join(",")}` : ""}`,
     );
   }
+}
+
+/** A client's numbered write: the exactly-once table answers a repeat of its seq. */
+function isSequenced(
+  cmd: Command,
+): cmd is Extract<Command, { type: "acquire" | "release" | "closeSession" }> {
+  return cmd.type === "acquire" || cmd.type === "release" || cmd.type === "closeSession";
 }

@@ -202,7 +202,9 @@ export class LockStateMachine {
     this.advanceTo(index);
     const ctx = new ApplyContext(index, typeof cmd.wallMs === "number" ? cmd.wallMs : 0);
     const bad = validateCommand(cmd, this.limitsValue);
-    const result = bad !== null ? invalid(bad) : this.dispatch(ctx, cmd);
+    // A retried write keeps its first answer, even if the limits changed since it applied.
+    const result =
+      bad !== null ? (this.firstAnswerOf(cmd) ?? invalid(bad)) : this.dispatch(ctx, cmd);
     return { index, result, completions: ctx.completions, events: ctx.events, timers: ctx.timers };
   }
 
@@ -975,6 +977,13 @@ export class LockStateMachine {
     const first = firstHolder(state);
     if (first?.token === token) return true;
     return holderCount(state) > 1 && holdersOf(state).some((h) => h.token === token);
+  }
+
+  /** The answer a sequenced write's seq already has (kept, or "waiting"), or null. */
+  private firstAnswerOf(cmd: Command): Answer | null {
+    if (cmd.type !== "acquire" && cmd.type !== "release" && cmd.type !== "closeSession")
+      return null;
+    return this.answerFor(cmd.sessionId, cmd.seq);
   }
 
   /** The kept answer for a seq, "waiting" for a pending Acquire, or null (unknown, acknowledged, or no session). */

@@ -59,4 +59,27 @@ describe("the checks of a write against the limits", () => {
     ])
       expect(failure.reason).toBe("ERROR_REASON_NOT_LEADER");
   });
+
+  it("a leader proposes a write its limits refuse when it may retry one the log holds, and refuses it otherwise", async () => {
+    const proposed: unknown[] = [];
+    const leader = (mayRetry: boolean): NodeHost =>
+      ({
+        requireLeader: () => undefined,
+        // The limits changed since the first attempt: its held list is now too long.
+        limitsForRequests: () => ({ ...DEFAULT_LOCK_LIMITS, maxHeldList: 1 }),
+        mayRetryLogged: () => mayRetry,
+        wallMs: () => 0,
+        propose: (cmd: unknown) => {
+          proposed.push(cmd);
+          return Promise.resolve({ index: 9, outcome: { result: { kind: "released" } } });
+        },
+      }) as unknown as NodeHost;
+    const retry = { sessionId: 5n, seq: 4, ackedUpTo: 0, held: [2, 3], lock: "a", token: 7n };
+    const refused = await failureOf(new LockRequests(leader(false)).serve("Release", retry));
+    expect(refused.reason).toBe("ERROR_REASON_INVALID_ARGUMENT");
+    expect(proposed).toEqual([]);
+    // The log's answer stands: the state machine answers a repeated seq with its first answer.
+    await expect(new LockRequests(leader(true)).serve("Release", retry)).resolves.toEqual({});
+    expect(proposed).toMatchObject([{ type: "release", seq: 4, held: [2, 3] }]);
+  });
 });

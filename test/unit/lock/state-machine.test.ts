@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Command } from "../../../node/lock/commands.ts";
 import { encodeEntry } from "../../../node/lock/codec/entries.ts";
+import { DEFAULT_LOCK_LIMITS } from "../../../node/lock/limits.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { bigintSafe, Client, granted, notAcquired, setup, tokenOf } from "./kit.ts";
 
@@ -310,6 +311,34 @@ describe("sessions", () => {
     expect(second.result).not.toEqual(first.result);
     expect(r.machine.stats().sessions).toBe(2);
     expect(r.machine.stats().rememberedRequestIds).toBe(0);
+  });
+
+  it("a retried write gets its first answer even when the limits changed in between", () => {
+    const r = setup();
+    const session = new Client(r).id;
+    const acquire: Command = {
+      type: "acquire",
+      sessionId: session,
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      lock: "a",
+      waitMs: 50_000,
+      wallMs: 0,
+    };
+    const first = r.run(acquire).result;
+    expect(first).toMatchObject({ kind: "granted" });
+    // The cluster's limits shrink below the Acquire's wait before its answer reaches the client.
+    r.run({
+      type: "setLimits",
+      limits: { ...DEFAULT_LOCK_LIMITS, maxWaitMs: 10_000 },
+      wallMs: 0,
+    });
+    expect(r.run(acquire).result).toEqual(first);
+    // A new seq is checked against the new limits.
+    expect(r.run({ ...acquire, seq: 2, lock: "b" }).result).toMatchObject({
+      reason: "ERROR_REASON_INVALID_ARGUMENT",
+    });
   });
 
   it("session id is the index of the OpenSession entry", () => {
