@@ -67,13 +67,14 @@ class ClusterTest(unittest.TestCase):
             self.assertGreater(lock.token, 0)
             self.assertEqual(client.get_lock("py/hint").holder.token, lock.token)  # type: ignore[union-attr]
         opens = recorder.of("OpenSession")
-        # The follower's redirect first, the leader's answer last; on a loaded machine an
-        # attempt in between may fail as retryable (UNAVAILABLE) and be sent again.
-        self.assertEqual(opens[0].code, grpc.StatusCode.UNAVAILABLE)
-        self.assertEqual(opens[0].reason, "ERROR_REASON_NOT_LEADER")
-        self.assertEqual(opens[0].leader_hint, leader)
+        # The leader's answer last, after the follower's redirect naming it: the client knew
+        # no other way there. On a loaded machine any attempt may also fail as retryable
+        # (UNAVAILABLE: a connection not ready in time) and be sent again.
         self.assertEqual(opens[-1].code, grpc.StatusCode.OK)
-        self.assertEqual([a.code for a in opens[1:-1]], [grpc.StatusCode.UNAVAILABLE] * (len(opens) - 2), [a.reason for a in opens])
+        self.assertEqual([a.code for a in opens[:-1]], [grpc.StatusCode.UNAVAILABLE] * (len(opens) - 1), [a.reason for a in opens])
+        redirects = [a for a in opens[:-1] if a.reason == "ERROR_REASON_NOT_LEADER"]
+        self.assertGreaterEqual(len(redirects), 1, [a.reason for a in opens])
+        self.assertEqual({a.leader_hint for a in redirects}, {leader})
         # Every later write went straight to the leader.
         self.assertEqual([a.code for a in recorder.of("Acquire")], [grpc.StatusCode.OK])
         self.assertEqual([a.code for a in recorder.of("Release")], [grpc.StatusCode.OK])
