@@ -91,6 +91,10 @@ describe("GrpcTransport", () => {
       maxMessageBytes: 16 * 1024,
       maxQueuedBytesPerPeer: 1024 * 1024,
       peers: new Map([[2, b.address]]),
+      // Acknowledgements are not the subject here, and the counts below are of acknowledged
+      // batches: a loaded machine may take longer than the default 2 s to acknowledge, which
+      // ends the stream and counts its batches as lost (Raft would send them again).
+      callTimeoutMs: 60_000,
     });
     const appends: Message[] = [];
     for (let i = 1; i <= 40; i++) {
