@@ -8,6 +8,7 @@
 import {
   encodeEntry,
   encodeNodeCommand,
+  isSequenced,
   LeaseKeeper,
   LockStateMachine,
   sameLimits,
@@ -815,11 +816,4 @@ export class NodeHost {
       `membership: voters ${m.voters.join(",")}${m.learners.length ? `, learners ${m.learners.join(",")}` : ""}`,
     );
   }
-}
-
-/** A client's numbered write: the exactly-once table answers a repeat of its seq. */
-function isSequenced(
-  cmd: Command,
-): cmd is Extract<Command, { type: "acquire" | "release" | "closeSession" }> {
-  return cmd.type === "acquire" || cmd.type === "release" || cmd.type === "closeSession";
 }

@@ -124,6 +124,13 @@ export type Command =
 
 export type CommandType = Command["type"];
 
+/** A client's numbered write: the exactly-once table answers a repeat of its seq. */
+export function isSequenced(
+  cmd: Command,
+): cmd is AcquireCommand | ReleaseCommand | CloseSessionCommand {
+  return cmd.type === "acquire" || cmd.type === "release" || cmd.type === "closeSession";
+}
+
 /** The LockService calls that become a log entry: the client's writes. */
 export type WriteCallName = "OpenSession" | "CloseSession" | "Acquire" | "CancelWait" | "Release";
 

@@ -12,6 +12,7 @@ import {
   type OkAnswer,
 } from "./answers.ts";
 import {
+  isSequenced,
   type AcquireCommand,
   type CancelWaitCommand,
   type CloseSessionCommand,
@@ -981,9 +982,7 @@ export class LockStateMachine {
 
   /** The answer a sequenced write's seq already has (kept, or "waiting"), or null. */
   private firstAnswerOf(cmd: Command): Answer | null {
-    if (cmd.type !== "acquire" && cmd.type !== "release" && cmd.type !== "closeSession")
-      return null;
-    return this.answerFor(cmd.sessionId, cmd.seq);
+    return isSequenced(cmd) ? this.answerFor(cmd.sessionId, cmd.seq) : null;
   }
 
   /** The kept answer for a seq, "waiting" for a pending Acquire, or null (unknown, acknowledged, or no session). */
