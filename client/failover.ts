@@ -129,6 +129,22 @@ const LEADERLESS: ReadonlySet<ErrorReasonName> = new Set([
   "ERROR_REASON_READ_NOT_CONFIRMED",
 ]);
 
+/**
+ * Refusals the log keeps no answer for: the node turned the request away before it was
+ * logged, or the state machine refused it without recording it. After an earlier attempt
+ * of the same write went unanswered (that copy may still be logged and take effect), such
+ * a refusal says nothing of the write's outcome, so the write is sent again.
+ */
+const UNRECORDED: ReadonlySet<ErrorReasonName> = new Set([
+  "ERROR_REASON_TOO_MANY_IN_FLIGHT",
+  "ERROR_REASON_RATE_LIMITED",
+  "ERROR_REASON_DISK_RESERVE",
+  "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM",
+]);
+
+/** Longest pause before a write refused as above is sent again. */
+const UNRECORDED_PAUSE_MAX_MS = 1_000;
+
 /** The node answered that no leader is known to it (a hint names one it knows). */
 const leaderless = (f: AttemptFailure): boolean =>
   !f.leaderHint && f.reason !== undefined && LEADERLESS.has(f.reason);
@@ -248,7 +264,10 @@ export class Failover {
     const attemptTimeout = (): number => (typeof timeout === "function" ? timeout() : timeout);
     const now = (): number => this.clock.monotonicMs();
     const giveUpAt = now() + (opts.budgetMs ?? defaults.budgetMs);
+    const kind = opts.kind ?? defaults.kind;
     let failuresInRow = 0;
+    /** Refusals in a row of a write an earlier attempt may have logged (see UNRECORDED). */
+    let unrecordedInRow = 0;
     let last: AttemptFailure | undefined;
     /** Each endpoint's last failure in this call: what the error says when it gives up. */
     const failed = new Map<string, AttemptFailure>();
@@ -279,7 +298,27 @@ export class Failover {
             this.lastAnswerAt.set(endpoint, now());
             if (!opts.answerMayWait) this.answered(endpoint, now() - sentAt);
           }
-          if (!failure.retriable) throw failure.error;
+          const sendAgain =
+            kind === "write" &&
+            last !== undefined &&
+            failure.reason !== undefined &&
+            UNRECORDED.has(failure.reason);
+          if (!failure.retriable && !sendAgain) throw failure.error;
+          if (sendAgain) {
+            // The node answered and leads: try it again after a pause, not another node.
+            last = failure;
+            failed.set(endpoint, failure);
+            unrecordedInRow += 1;
+            const pause = Math.min(
+              50 * 2 ** (unrecordedInRow - 1),
+              UNRECORDED_PAUSE_MAX_MS,
+              Math.max(0, giveUpAt - now()),
+              opts.timeLeftMs?.() ?? Infinity,
+            );
+            if (pause > 0) await this.pause(pause);
+            if (this.closed || now() >= giveUpAt) break;
+            continue;
+          }
           if (failure.timedOut) {
             const answeredMeanwhile = (this.lastAnswerAt.get(endpoint) ?? -Infinity) > sentAt;
             if (
@@ -325,7 +364,6 @@ export class Failover {
         ? `no answer within the time given (${this.closed ? "client is closed" : "no time left to try"})`
         : giveUpCause(this.endpoints, failed, last)
     }`;
-    const kind = opts.kind ?? defaults.kind;
     throw kind === "write"
       ? new OutcomeUnknownError(message, last?.code, last?.reason)
       : new UnavailableError(message, last?.code, last?.reason);

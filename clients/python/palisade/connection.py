@@ -27,6 +27,20 @@ Kind = Literal["write", "read"]
 R = TypeVar("R")
 
 RETRIABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+# Refusals the log keeps no answer for: the node turned the request away before it was
+# logged, or the state machine refused it without recording it. After an earlier attempt of
+# the same write went unanswered (that copy may still be logged and take effect), such a
+# refusal says nothing of the write's outcome, so the write is sent again.
+UNRECORDED = frozenset(
+    {
+        "ERROR_REASON_TOO_MANY_IN_FLIGHT",
+        "ERROR_REASON_RATE_LIMITED",
+        "ERROR_REASON_DISK_RESERVE",
+        "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM",
+    }
+)
+# Longest pause (seconds) before a write refused as above is sent again.
+UNRECORDED_PAUSE_MAX = 1.0
 
 CHANNEL_OPTIONS: List[Tuple[str, int]] = [
     # Reconnect quickly to a node that restarts; gRPC's default backoff starts at 1 s.
@@ -247,6 +261,9 @@ class Connection:
         """
         give_up_at = time.monotonic() + (self.retry_budget if budget is None else budget)
         failures_in_row = 0
+        # Refusals in a row of a write an earlier attempt may have logged (see UNRECORDED).
+        unrecorded_in_row = 0
+        tried = False
         first_sent_at: Optional[float] = None
         last_error: Optional[grpc.RpcError] = None
         # Each endpoint's last failure in this call: what the error says when it gives up.
@@ -278,6 +295,7 @@ class Connection:
             except _Moved:
                 # Another call found this node silent: try the next one (a write keeps its seq).
                 failures_in_row += 1
+                tried = True
                 self._move_on(endpoint, None)
             except grpc.RpcError as err:
                 code = call_code(err)
@@ -286,7 +304,19 @@ class Connection:
                     what = f"{method}: the call was cancelled before an answer came ({call_details(err)})"
                     raise (OutcomeUnknownError(what, code) if kind == "write" else UnavailableError(what, code)) from None
                 if code not in RETRIABLE:
-                    raise error_from_rpc(err) from None
+                    if not (kind == "write" and tried and reason_of(call_metadata(err)) in UNRECORDED):
+                        raise error_from_rpc(err) from None
+                    # The node answered and leads: try it again after a pause, not another node.
+                    last_error = err
+                    failed[endpoint] = err
+                    unrecorded_in_row += 1
+                    pause = min(0.05 * 2 ** (unrecorded_in_row - 1), UNRECORDED_PAUSE_MAX, max(0.0, give_up_at - time.monotonic()))
+                    if (cancel or self._closed).wait(pause) and cancel is not None and cancel.is_set():
+                        raise Cancelled() from None
+                    if self._closed.is_set() or time.monotonic() >= give_up_at:
+                        break
+                    continue
+                tried = True
                 last_error = err
                 earlier = failed.get(endpoint)
                 # A node's own answer earlier in the call says more than a later attempt cut short.

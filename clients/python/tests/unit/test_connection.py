@@ -71,7 +71,10 @@ class ConnectionTest(unittest.TestCase):
         return node
 
     def connection(self, endpoints: List[str], **options: float) -> Connection:
-        connection = Connection(endpoints, call_timeout=options.get("call_timeout", 2.0), retry_budget=options.get("retry_budget", 5.0))
+        # Tests of deadlines and budgets give their own. Elsewhere an attempt that ran out
+        # would be a loaded machine's slow first connection, not what the test is about, and
+        # would change which node is asked next (counts the tests assert).
+        connection = Connection(endpoints, call_timeout=options.get("call_timeout", 30.0), retry_budget=options.get("retry_budget", 60.0))
         self.addCleanup(connection.close)
         return connection
 
@@ -196,6 +199,34 @@ class ConnectionTest(unittest.TestCase):
         with self.assertRaises(InvalidArgumentError) as refused:
             connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write")
         self.assertEqual(refused.exception.reason, "ERROR_REASON_INVALID_ARGUMENT")
+        self.assertEqual(len(node.requests), 1)
+
+    def test_a_write_refused_unrecorded_after_an_unanswered_attempt_is_sent_again(self) -> None:
+        # The first attempt goes unanswered (that copy may be logged later); a refusal the log
+        # keeps no answer for says nothing of the write then, so it is sent again with its seq.
+        answers = [
+            refuse(grpc.StatusCode.UNAVAILABLE, "ERROR_REASON_LEADERSHIP_CHANGED"),
+            refuse(grpc.StatusCode.RESOURCE_EXHAUSTED, "ERROR_REASON_TOO_MANY_IN_FLIGHT"),
+            refuse(grpc.StatusCode.RESOURCE_EXHAUSTED, "ERROR_REASON_TOO_MANY_IN_FLIGHT"),
+            grant,
+        ]
+
+        def in_turn(request: lock_pb2.AcquireRequest, context: Any) -> lock_pb2.AcquireResponse:
+            return answers[min(len(node.requests), len(answers)) - 1](request, context)
+
+        node = self.node(in_turn)
+        connection = self.connection([node.endpoint])
+        answered = connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write")
+        self.assertEqual(answered.response.token, 1003)
+        self.assertEqual([r.seq for r in node.requests], [3, 3, 3, 3])
+
+    def test_a_write_refused_unrecorded_at_its_first_attempt_is_final(self) -> None:
+        from palisade import LimitError
+
+        node = self.node(refuse(grpc.StatusCode.RESOURCE_EXHAUSTED, "ERROR_REASON_TOO_MANY_IN_FLIGHT"))
+        connection = self.connection([node.endpoint])
+        with self.assertRaises(LimitError):
+            connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write")
         self.assertEqual(len(node.requests), 1)
 
     def test_a_cancel_event_stops_a_call_in_progress(self) -> None:
