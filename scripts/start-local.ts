@@ -22,6 +22,7 @@ import { adminServiceDefinition } from "../proto/grpc.ts";
 import { tlsChannelCredentials } from "../proto/tls-channel.ts";
 import { ConfigError, loadClusterConfig, type ClusterConfig } from "../node/config/index.ts";
 import { statusPageUrl } from "../node/ops/status-page/index.ts";
+import { gatewayOrigin } from "../node/ops/http-listener.ts";
 import { u64ToNumber } from "../proto/wire.ts";
 import { PACKAGE_ROOT } from "../node/util/package-root.ts";
 
@@ -278,8 +279,11 @@ async function main(): Promise<void> {
     const spec = cfg.nodes.find((n) => n.id === m.id);
     const metrics = m.metricsAddress ? `, metrics http://${m.metricsAddress}/metrics` : "";
     const page = spec ? statusPageUrl(cfg, spec) : null;
+    const gateway = spec?.httpAddress
+      ? `, HTTP gateway ${gatewayOrigin(spec.httpAddress, cfg.tls !== undefined)}/v1/`
+      : "";
     say(
-      `node ${m.id}: client endpoint ${m.clientAddress}${cfg.tls ? " (mTLS)" : ""}${metrics}${page ? `, status page ${page}` : ""}`,
+      `node ${m.id}: client endpoint ${m.clientAddress}${cfg.tls ? " (mTLS)" : ""}${metrics}${page ? `, status page ${page}` : ""}${gateway}`,
     );
   }
 

@@ -75,7 +75,7 @@ export function requestCost(keepAliveIds: number): number {
 }
 
 /** Session ids a decoded request carries as a KeepAlive (0 for any other). */
-function keepAliveIdsOf(message: unknown): number {
+export function keepAliveIdsOf(message: unknown): number {
   if (typeof message !== "object" || message === null || !("sessionIds" in message)) return 0;
   const ids = (message as { sessionIds: unknown }).sessionIds;
   return Array.isArray(ids) ? ids.length : 0;

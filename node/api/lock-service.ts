@@ -44,7 +44,7 @@ function unaryCall<N extends CallName>(
 }
 
 /** Watch's prefix and the first index to stream. */
-function parseWatch(req: palisade.v1.WatchRequest): { prefix: string; fromIndex: number } {
+export function parseWatch(req: palisade.v1.WatchRequest): { prefix: string; fromIndex: number } {
   const prefix = stringField(req.prefix, "prefix");
   return {
     prefix: prefix === "" ? "" : lockField(prefix, "prefix"),

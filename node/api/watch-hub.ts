@@ -9,7 +9,7 @@ import type { LockEvent, LockEventType } from "../lock/index.ts";
 import { toU64 } from "../../proto/wire.ts";
 import { wireKindFields } from "../../proto/codec/fields.ts";
 import { kindFieldsOf } from "../host/read-answers.ts";
-import { CURRENT_INDEX_METADATA_KEY, statusError } from "./status.ts";
+import { CURRENT_INDEX_METADATA_KEY, statusError, type StatusError } from "./status.ts";
 import { WatchRing } from "./watch-ring.ts";
 
 const Kind = palisade.v1.WatchEventKind;
@@ -35,7 +35,17 @@ export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
   });
 }
 
-export type WatchCall = grpc.ServerWritableStream<palisade.v1.WatchRequest, palisade.v1.WatchEvent>;
+/**
+ * Where a watcher's events go: a gRPC Watch call, or the HTTP gateway's event stream. It
+ * says when it is gone ("cancelled", "close") and when it takes writes again ("drain"),
+ * and ends with the status emitted as "error".
+ */
+export interface WatchCall {
+  on(event: "cancelled" | "close" | "drain", listener: () => void): unknown;
+  emit(event: "error", status: StatusError): boolean;
+  /** false: stop writing until "drain". */
+  write(event: palisade.v1.WatchEvent): boolean;
+}
 
 export interface WatchHubOptions {
   /** Events kept for watchers that start in the past. */

@@ -42,6 +42,7 @@ export function threeHostConfig(
       clientAddress: at(host, 7000),
       metricsAddress: at(host, 7200),
       statusAddress: at(host, 7300),
+      httpAddress: at(host, 7400),
       dataDir,
     })),
     tls: { ca: "certs/ca.crt", cert: "certs/node-{id}.crt", key: "certs/node-{id}.key" },

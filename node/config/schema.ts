@@ -40,6 +40,8 @@ export const nodeSchema = z.strictObject({
   metricsAddress: address.optional(),
   /** A listener of the status page's own (HTTPS with client certificates under mTLS); without it the page is on metricsAddress, or off under mTLS. */
   statusAddress: address.optional(),
+  /** Where HTTP clients reach the JSON gateway (POST /v1/<Call>, GET /v1/Watch); HTTPS with the node's certificate under mTLS. No gateway when absent. */
+  httpAddress: address.optional(),
 });
 
 export const raftSchema = z
@@ -239,7 +241,13 @@ function checkUniqueNodes(nodes: NodeInput[], ctx: z.RefinementCtx): void {
     } else {
       firstWithId.set(node.id, i);
     }
-    const fields = ["peerAddress", "clientAddress", "metricsAddress", "statusAddress"] as const;
+    const fields = [
+      "peerAddress",
+      "clientAddress",
+      "metricsAddress",
+      "statusAddress",
+      "httpAddress",
+    ] as const;
     for (const field of fields) {
       const value = node[field];
       if (value === undefined) continue;

@@ -45,6 +45,8 @@ import {
 import { RateLimiter } from "../api/rate-limit.ts";
 import { loadNodeCredentials, type NodeCredentials } from "../ops/tls.ts";
 import { tolerantDefinition } from "../api/tolerant.ts";
+import { Gateway } from "../api/gateway.ts";
+import { gatewayOrigin, listenHttp, type HttpListener } from "../ops/http-listener.ts";
 import { WatchHub } from "../api/watch-hub.ts";
 
 export interface PalisadeNodeOptions {
@@ -174,6 +176,8 @@ export class PalisadeNode {
   /** The status page's live feed (null when the page is off) and its own listener, if any. */
   private pageFeed: LiveFeed | null = null;
   private pageListener: PageListener | null = null;
+  /** The JSON gateway's listener (null without an httpAddress). */
+  private gatewayListener: HttpListener | null = null;
   private tickTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<void> | null = null;
   /** The leader last reported, for leader-change metrics and health. */
@@ -430,6 +434,7 @@ export class PalisadeNode {
         files,
       );
     }
+    await this.serveGateway(ctx);
     if (place.kind === "off") this.logger.info(`status page off: ${place.why}`);
     else this.logger.info({ url: place.url }, `status page at ${place.url}`);
     this.health.serving();
@@ -458,10 +463,56 @@ export class PalisadeNode {
     await shutdown(this.peerServer, 1_000);
     await this.metricsEndpoint?.close();
     await this.pageListener?.close();
+    await this.gatewayListener?.close();
     await this.storage
       .close()
       .catch((err: unknown) => this.logger.warn({ err }, "closing the store failed"));
     this.logger.info("node stopped");
+  }
+
+  /** The JSON gateway on the node's httpAddress, if it has one: HTTPS with its own certificate under mTLS. */
+  private async serveGateway(ctx: ServiceContext): Promise<void> {
+    const address = this.cfg.self.httpAddress;
+    if (address === undefined) return;
+    const tls = this.cfg.tls;
+    const origins = new Map(
+      this.cfg.nodes.flatMap((n) =>
+        n.httpAddress === undefined
+          ? []
+          : [[n.id, gatewayOrigin(n.httpAddress, tls !== undefined)]],
+      ),
+    );
+    const gateway = new Gateway({
+      ctx,
+      tls: tls !== undefined,
+      limiter: this.limiter,
+      maxBodyBytes: this.cfg.limits.maxMessageBytes,
+      leaderOrigin: () => {
+        const leader = this.host.leaderId;
+        return leader === 0 || leader === this.cfg.self.id ? null : (origins.get(leader) ?? null);
+      },
+      onRejected: (method, reason) => this.metrics.requestRejected(method, reason),
+    });
+    this.gatewayListener = await listenHttp(
+      address,
+      "the HTTP gateway",
+      (req, res) => {
+        if (!gateway.handle(req, res))
+          res
+            .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
+            .end("the gateway's calls are under /v1/ (POST /v1/Acquire, GET /v1/Watch, ...)\n");
+      },
+      tls
+        ? {
+            cert: fill(tls.cert, this.cfg.self.id),
+            key: fill(tls.key, this.cfg.self.id),
+            ca: tls.ca,
+            rejectUnauthorized: false,
+          }
+        : null,
+    );
+    const url = gatewayOrigin(address, tls !== undefined);
+    this.logger.info({ url }, `HTTP gateway at ${url}/v1/`);
   }
 
   /** The read-only status page over what any client may read (null when the cluster file turns it off). */

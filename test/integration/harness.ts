@@ -47,6 +47,8 @@ export interface ClusterOptions {
   nodeLimits?: (id: number) => NonNullable<ClusterConfigInput["limits"]> | undefined;
   /** Give each node a metricsAddress (with /metrics and the status page at /ui). */
   metrics?: boolean;
+  /** Give each node an httpAddress (the JSON gateway). */
+  http?: boolean;
   statusPage?: NonNullable<ClusterConfigInput["statusPage"]>;
   /** The address a node listens on (default 127.0.0.1), e.g. that of its network namespace. */
   host?: (id: number) => string;
@@ -68,6 +70,8 @@ export interface Cluster {
   readonly endpoints: readonly string[];
   /** http://host:port of a node's metrics endpoint (with `metrics`), without a path. */
   metricsOrigin(id: number): string;
+  /** http://host:port of a node's JSON gateway (with `http`), without a path. */
+  httpOrigin(id: number): string;
   /** A client over every endpoint (or the given ones); closed by stop(). */
   client(options?: Partial<PalisadeClientOptions>): PalisadeClient;
   /** Sends a signal (SIGKILL by default) and waits until the process has exited. */
@@ -142,19 +146,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     clientAddress: string;
     dataDir: string;
     metricsAddress?: string;
+    httpAddress?: string;
   }> = [];
-  const perNode = options.metrics ? 3 : 2;
+  const perNode = 2 + (options.metrics ? 1 : 0) + (options.http ? 1 : 0);
   const ports = await freePorts(perNode * count);
   for (const id of ids) {
-    const peerPort = ports[perNode * (id - 1)];
-    const clientPort = ports[perNode * (id - 1) + 1];
+    const [peerPort, clientPort, ...more] = ports.slice(perNode * (id - 1), perNode * id);
     const host = options.host?.(id) ?? "127.0.0.1";
     nodes.push({
       id,
       peerAddress: `${host}:${peerPort}`,
       clientAddress: `${host}:${clientPort}`,
       dataDir: `node-${id}`,
-      ...(options.metrics ? { metricsAddress: `${host}:${ports[perNode * (id - 1) + 2]}` } : {}),
+      ...(options.metrics ? { metricsAddress: `${host}:${more.shift()}` } : {}),
+      ...(options.http ? { httpAddress: `${host}:${more.shift()}` } : {}),
     });
   }
   const config: ClusterConfigInput = {
@@ -357,6 +362,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const address = nodes.find((n) => n.id === id)?.metricsAddress;
       if (!address)
         throw new Error(`node ${id} has no metrics address (start the cluster with metrics: true)`);
+      return `http://${address}`;
+    },
+    httpOrigin(id) {
+      const address = nodes.find((n) => n.id === id)?.httpAddress;
+      if (!address)
+        throw new Error(`node ${id} has no HTTP address (start the cluster with http: true)`);
       return `http://${address}`;
     },
     client(opts = {}) {

@@ -3,16 +3,10 @@
 // mTLS the metrics port stays plain HTTP for Prometheus, so the page is off there: it is
 // served only on a statusAddress, over HTTPS with statusPage.tls, to browsers presenting a
 // client or admin certificate of the CA.
-import { readFileSync } from "node:fs";
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
-import { createServer as createHttpsServer } from "node:https";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { parseHostPort, type ClusterConfig, type NodeSpec } from "../../config/index.ts";
+import type { ClusterConfig, NodeSpec } from "../../config/index.ts";
+import { listenHttp, type HttpListener } from "../http-listener.ts";
 
 export { LiveFeed } from "./live-feed.ts";
 export { StatusPage, CONTENT_SECURITY_POLICY } from "./routes.ts";
@@ -62,10 +56,7 @@ export function statusPageUrl(
   return place.kind === "off" ? null : place.url;
 }
 
-export interface PageListener {
-  readonly address: string;
-  close(): Promise<void>;
-}
+export type PageListener = HttpListener;
 
 export interface PageTlsFiles {
   readonly cert: string;
@@ -92,8 +83,6 @@ export function servePageListener(
   handle: (req: IncomingMessage, res: ServerResponse) => boolean,
   tls: PageTlsFiles | null,
 ): Promise<PageListener> {
-  const hostPort = parseHostPort(address);
-  if (!hostPort) return Promise.reject(new Error(`invalid status page address ${address}`));
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     if (tls && !readerOf(req)) {
       res
@@ -106,46 +95,10 @@ export function servePageListener(
         .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
         .end("the status page is at /ui\n");
   };
-  let server: Server;
-  if (tls) {
-    const read = (path: string, what: string): Buffer => {
-      try {
-        return readFileSync(path);
-      } catch (error) {
-        throw new Error(
-          `cannot read the status page's TLS ${what} ${path}: ${(error as Error).message}`,
-          { cause: error },
-        );
-      }
-    };
-    server = createHttpsServer(
-      {
-        cert: read(tls.cert, "certificate"),
-        key: read(tls.key, "private key"),
-        ca: read(tls.ca, "CA bundle"),
-        requestCert: true,
-        rejectUnauthorized: true,
-      },
-      listener,
-    );
-  } else {
-    server = createHttpServer(listener);
-  }
-  return new Promise((resolve, reject) => {
-    server.once("error", (err) =>
-      reject(
-        new Error(`cannot serve the status page on ${address}: ${err.message}`, { cause: err }),
-      ),
-    );
-    server.listen(hostPort.port, hostPort.host, () => {
-      resolve({
-        address,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  return listenHttp(
+    address,
+    "the status page",
+    listener,
+    tls ? { ...tls, rejectUnauthorized: true } : null,
+  );
 }

@@ -16,7 +16,7 @@ describe("generated protobuf code", () => {
     execFileSync(process.execPath, [join(repoRoot, "scripts", "gen-proto.mjs"), "--out", outDir], {
       stdio: "pipe",
     });
-    for (const file of ["palisade.js", "palisade.d.ts"]) {
+    for (const file of ["palisade.js", "palisade.d.ts", "descriptor.ts"]) {
       const fresh = readFileSync(join(outDir, file), "utf8");
       const committed = readFileSync(join(repoRoot, "proto", "gen", file), "utf8");
       expect(fresh.length).toBeGreaterThan(1000);
