@@ -194,30 +194,36 @@ const ROUTES = `POST ${GATEWAY_PREFIX}<Call> for ${CALL_NAMES.join(", ")}; GET $
 export class Gateway {
   constructor(private readonly o: GatewayOptions) {}
 
-  /** Serves `req` when its path is under /v1/; false for any other path. */
-  handle(req: IncomingMessage, res: ServerResponse): boolean {
+  /** Serves one request of the gateway's listener (any path: the calls are under /v1/). */
+  handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? "/", "http://gateway.invalid");
-    if (!url.pathname.startsWith(GATEWAY_PREFIX)) return false;
-    const name = url.pathname.slice(GATEWAY_PREFIX.length);
+    const name = url.pathname.startsWith(GATEWAY_PREFIX)
+      ? url.pathname.slice(GATEWAY_PREFIX.length)
+      : url.pathname;
     if (name === "Watch") {
-      if (req.method !== "GET") this.refuseMethod(res, "Watch", "GET");
+      if (req.method !== "GET") this.refuseMethod(req, res, "Watch", "GET");
       else this.watch(req, res, url);
     } else if ((CALL_NAMES as readonly string[]).includes(name)) {
-      if (req.method !== "POST") this.refuseMethod(res, name, "POST");
+      if (req.method !== "POST") this.refuseMethod(req, res, name, "POST");
       else void this.call(req, res, name as CallName);
     } else {
       this.fail(
+        req,
         res,
         name,
         plainRefusal(404, Status.NOT_FOUND, `no call ${JSON.stringify(name)}: ${ROUTES}`),
       );
-      req.resume();
     }
-    return true;
   }
 
-  private refuseMethod(res: ServerResponse, name: string, allowed: string): void {
+  private refuseMethod(
+    req: IncomingMessage,
+    res: ServerResponse,
+    name: string,
+    allowed: string,
+  ): void {
     this.fail(
+      req,
       res,
       name,
       plainRefusal(
@@ -300,16 +306,21 @@ export class Gateway {
       const encoded = spec.answer.type.encode(encodeAnswer(name, answer)).finish();
       sendJson(res, 200, jsonFromEncoded(messageType(`palisade.v1.${name}Response`), encoded));
     } catch (error) {
-      this.fail(res, name, error);
-      if (error instanceof GatewayRefusal && error.headers.connection === "close")
-        res.once("finish", () => req.destroy());
+      this.fail(req, res, name, error);
     } finally {
       res.removeListener("close", onGone);
     }
   }
 
-  /** Answers a failed call: a redirect to the leader's gateway, or the failure with its status. */
-  private fail(res: ServerResponse, name: string, error: unknown): void {
+  /**
+   * Answers a failed call: a redirect to the leader's gateway, or the failure with its
+   * status. What is left of the request body is read and dropped, so the connection can
+   * carry the caller's next request; after an oversized body it is closed instead.
+   */
+  private fail(req: IncomingMessage, res: ServerResponse, name: string, error: unknown): void {
+    if (error instanceof GatewayRefusal && error.headers.connection === "close")
+      res.once("finish", () => req.destroy());
+    else req.resume();
     if (error instanceof JsonMappingError)
       error = new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", error.message);
     const refused = error instanceof GatewayRefusal ? error : null;
@@ -377,7 +388,7 @@ export class Gateway {
       res.write(`: watching ${JSON.stringify(prefix)}; current index ${applied}\n\n`);
       this.o.ctx.watch.attach(new EventStream(res), prefix, fromIndex, applied);
     } catch (error) {
-      this.fail(res, "Watch", error);
+      this.fail(req, res, "Watch", error);
     }
   }
 }

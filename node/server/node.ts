@@ -496,12 +496,7 @@ export class PalisadeNode {
     this.gatewayListener = await listenHttp(
       address,
       "the HTTP gateway",
-      (req, res) => {
-        if (!gateway.handle(req, res))
-          res
-            .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
-            .end("the gateway's calls are under /v1/ (POST /v1/Acquire, GET /v1/Watch, ...)\n");
-      },
+      (req, res) => gateway.handle(req, res),
       tls
         ? {
             cert: fill(tls.cert, this.cfg.self.id),
