@@ -153,9 +153,14 @@ describe("session expiry on a large state with frequent snapshots", () => {
     }
     expect((await reader.read.getSession(dead))?.heldLocks).toEqual(["victim"]);
 
-    // Its waiter gets the lock once the cluster expires the silent session.
-    const waiter = await cluster.client({ clientName: "waiter" }).openSession({ ttlMs: 10_000 });
-    const got = await waiter.acquire("victim", { waitMs: 60_000 });
+    // Its waiter gets the lock once the cluster expires the silent session. The call keeps
+    // re-attaching its wait through leader changes for as long as it waits: with this state
+    // on a loaded machine, elections can follow one another for longer than the usual budget.
+    const WAIT_MS = 60_000;
+    const waiter = await cluster
+      .client({ clientName: "waiter", retryBudgetMs: WAIT_MS })
+      .openSession({ ttlMs: 10_000 });
+    const got = await waiter.acquire("victim", { waitMs: WAIT_MS });
     expect(got.acquired, "the waiter was not granted within its wait").toBe(true);
     const history = await reader.read.history("victim");
     expect(history.map((r) => [r.sessionId, r.token, r.reason])).toEqual([
