@@ -188,6 +188,9 @@ function isJsonContent(req: IncomingMessage): boolean {
   return /^application\/json\s*(?:;|$)/i.test(type);
 }
 
+/** Bodies are UTF-8 JSON; bytes that are not UTF-8 are refused, not replaced. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /** The routes a caller may use, for the answer to any other. */
 const ROUTES = `POST ${GATEWAY_PREFIX}<Call> for ${CALL_NAMES.join(", ")}; GET ${GATEWAY_PREFIX}Watch`;
 
@@ -205,7 +208,12 @@ export class Gateway {
       else this.watch(req, res, url);
     } else if ((CALL_NAMES as readonly string[]).includes(name)) {
       if (req.method !== "POST") this.refuseMethod(req, res, name, "POST");
-      else void this.call(req, res, name as CallName);
+      else
+        this.call(req, res, name as CallName).catch((error: unknown) => {
+          this.o.ctx.logger.error({ err: error, method: name }, "gateway call failed unexpectedly");
+          if (!res.headersSent) res.writeHead(500).end();
+          else res.end();
+        });
     } else {
       this.fail(
         req,
@@ -287,7 +295,7 @@ export class Gateway {
       const spec = specOf(name);
       let sent: Uint8Array;
       try {
-        const json: unknown = JSON.parse(body.length === 0 ? "{}" : body.toString("utf8"));
+        const json: unknown = JSON.parse(body.length === 0 ? "{}" : STRICT_UTF8.decode(body));
         sent = encodeFromJson(messageType(`palisade.v1.${name}Request`), json);
       } catch (error) {
         throw refusal(

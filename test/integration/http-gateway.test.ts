@@ -50,7 +50,7 @@ function send(
   const raw =
     options.body === undefined
       ? undefined
-      : typeof options.body === "string"
+      : typeof options.body === "string" || Buffer.isBuffer(options.body)
         ? options.body
         : JSON.stringify(options.body);
   // Content-Length always: Node's client sends a DELETE's body without it (nor chunked).
@@ -227,6 +227,10 @@ describe("HTTP gateway of a three-node cluster", () => {
     const unknownField = await send(url, { body: { lock: "a", colour: "red" } });
     expect(unknownField.status).toBe(400);
     expect(unknownField.body.message).toContain("colour");
+    // {"lock":"<0xff>"}: not UTF-8, so not JSON.
+    const notUtf8 = await send(url, { body: Buffer.from('{"lock":"\xff"}', "latin1") });
+    expect(notUtf8.status).toBe(400);
+    expect(notUtf8.body.reason).toBe("ERROR_REASON_MALFORMED_REQUEST");
     const wrongType = await send(url, { body: { lock: 7 } });
     expect(wrongType.body.message).toContain("lock: expected a string");
     // 2^53 + 1: JSON parsing would round it to another session id.
