@@ -1,6 +1,6 @@
-// A node's own HTTP(S) listener (the status page's, the JSON gateway's): plain HTTP, or
-// HTTPS that asks for a client certificate of the cluster CA. Closing it ends every
-// connection, long-lived event streams included.
+// A node's own HTTP(S) listeners (metrics, the status page's, the JSON gateway's): plain
+// HTTP, or HTTPS that asks for a client certificate of the cluster CA. Closing one ends
+// every connection, long-lived event streams included.
 import { readFileSync } from "node:fs";
 import {
   createServer as createHttpServer,

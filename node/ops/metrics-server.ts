@@ -1,13 +1,9 @@
 // The HTTP endpoint Prometheus scrapes: GET /metrics on the node's metricsAddress (and,
 // without mTLS, the status page under /ui beside it).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { parseHostPort } from "../config/index.ts";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { listenHttp, type HttpListener } from "./http-listener.ts";
 
-export interface MetricsEndpoint {
-  /** "host:port" actually bound. */
-  readonly address: string;
-  close(): Promise<void>;
-}
+export type MetricsEndpoint = HttpListener;
 
 export interface MetricsPage {
   text(): Promise<string>;
@@ -30,35 +26,23 @@ export function serveMetrics(
   page: MetricsPage,
   also?: AlsoServed,
 ): Promise<MetricsEndpoint> {
-  const hostPort = parseHostPort(address);
-  if (!hostPort) return Promise.reject(new Error(`invalid metrics address ${address}`));
-  const server: Server = createServer((req, res) => {
-    if (also?.handle(req, res)) return;
-    const path = (req.url ?? "/").split("?")[0];
-    if (req.method !== "GET" || path !== "/metrics") {
-      const served = ["/metrics", ...(also?.paths ?? [])].map((p) => `GET ${p}`).join(", ");
-      res.writeHead(404, { "content-type": "text/plain" }).end(`served here: ${served}\n`);
-      return;
-    }
-    page.text().then(
-      (body) => res.writeHead(200, { "content-type": page.contentType }).end(body),
-      (error: unknown) =>
-        res.writeHead(500, { "content-type": "text/plain" }).end(`${String(error)}\n`),
-    );
-  });
-  return new Promise((resolve, reject) => {
-    server.once("error", (err) =>
-      reject(new Error(`cannot serve metrics on ${address}: ${err.message}`, { cause: err })),
-    );
-    server.listen(hostPort.port, hostPort.host, () => {
-      resolve({
-        address,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  return listenHttp(
+    address,
+    "metrics",
+    (req, res) => {
+      if (also?.handle(req, res)) return;
+      const path = (req.url ?? "/").split("?")[0];
+      if (req.method !== "GET" || path !== "/metrics") {
+        const served = ["/metrics", ...(also?.paths ?? [])].map((p) => `GET ${p}`).join(", ");
+        res.writeHead(404, { "content-type": "text/plain" }).end(`served here: ${served}\n`);
+        return;
+      }
+      page.text().then(
+        (body) => res.writeHead(200, { "content-type": page.contentType }).end(body),
+        (error: unknown) =>
+          res.writeHead(500, { "content-type": "text/plain" }).end(`${String(error)}\n`),
+      );
+    },
+    null,
+  );
 }

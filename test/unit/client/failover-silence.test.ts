@@ -3,27 +3,13 @@
 // answer time, so a short keepalive attempt on a slow but working leader does not drive a
 // waiting Acquire away from the one node that can grant it.
 import { describe, expect, it } from "vitest";
-import type { ClientClock } from "../../../client/clock.ts";
+import { manualClock } from "./manual-clock.ts";
 import {
   Failover,
   PATIENCE_FLOOR_MS,
   type Attempt,
   type AttemptFailure,
 } from "../../../client/failover.ts";
-
-/** A clock the test moves by hand. */
-function manualClock(): ClientClock & { advance(ms: number): void } {
-  let now = 1_000;
-  return {
-    monotonicMs: () => now,
-    wallMs: () => 1_700_000_000_000 + now,
-    setTimeout: () => ({ cancel: () => undefined }),
-    setInterval: () => ({ cancel: () => undefined }),
-    advance(ms) {
-      now += ms;
-    },
-  };
-}
 
 class TimedOut extends Error {}
 

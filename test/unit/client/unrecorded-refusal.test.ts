@@ -5,23 +5,10 @@
 // until an answer comes, or its outcome is reported unknown.
 import { status as Status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import type { ClientClock } from "../../../client/clock.ts";
+import { manualClock } from "./manual-clock.ts";
 import { LimitError, OutcomeUnknownError } from "../../../client/errors.ts";
 import { attemptFailureOf, Failover } from "../../../client/failover.ts";
 import type { CallFailure } from "../../../proto/codec/answers.ts";
-
-function manualClock(): ClientClock & { advance(ms: number): void } {
-  let now = 1_000;
-  return {
-    monotonicMs: () => now,
-    wallMs: () => 1_700_000_000_000 + now,
-    setTimeout: () => ({ cancel: () => undefined }),
-    setInterval: () => ({ cancel: () => undefined }),
-    advance(ms) {
-      now += ms;
-    },
-  };
-}
 
 const timedOut: CallFailure = {
   code: Status.DEADLINE_EXCEEDED,
