@@ -132,8 +132,8 @@ const LEADERLESS: ReadonlySet<ErrorReasonName> = new Set([
 /**
  * Refusals the log keeps no answer for: the node turned the request away before it was
  * logged, or the state machine refused it without recording it. After an earlier attempt
- * of the same write went unanswered (that copy may still be logged and take effect), such
- * a refusal says nothing of the write's outcome, so the write is sent again.
+ * of the same write that may have been logged (it went unanswered, or was lost with a
+ * leader), such a refusal says nothing of the write's outcome, so the write is sent again.
  */
 const UNRECORDED: ReadonlySet<ErrorReasonName> = new Set([
   "ERROR_REASON_TOO_MANY_IN_FLIGHT",
@@ -268,6 +268,8 @@ export class Failover {
     let failuresInRow = 0;
     /** Refusals in a row of a write an earlier attempt may have logged (see UNRECORDED). */
     let unrecordedInRow = 0;
+    /** An earlier attempt may have been logged: it was not refused as not led there. */
+    let mayBeLogged = false;
     let last: AttemptFailure | undefined;
     /** Each endpoint's last failure in this call: what the error says when it gives up. */
     const failed = new Map<string, AttemptFailure>();
@@ -300,7 +302,7 @@ export class Failover {
           }
           const sendAgain =
             kind === "write" &&
-            last !== undefined &&
+            mayBeLogged &&
             failure.reason !== undefined &&
             UNRECORDED.has(failure.reason);
           if (!failure.retriable && !sendAgain) throw failure.error;
@@ -333,6 +335,7 @@ export class Failover {
           }
         }
         last = failure;
+        mayBeLogged ||= a.moved || failure.reason === undefined || !LEADERLESS.has(failure.reason);
         // A node's own answer earlier in the call says more than a later attempt cut short.
         if (!a.moved && !(failure.timedOut && failed.get(endpoint)?.reason !== undefined))
           failed.set(endpoint, failure);

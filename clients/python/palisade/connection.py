@@ -29,8 +29,8 @@ R = TypeVar("R")
 RETRIABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 # Refusals the log keeps no answer for: the node turned the request away before it was
 # logged, or the state machine refused it without recording it. After an earlier attempt of
-# the same write went unanswered (that copy may still be logged and take effect), such a
-# refusal says nothing of the write's outcome, so the write is sent again.
+# the same write that may have been logged (it went unanswered, or was lost with a leader),
+# such a refusal says nothing of the write's outcome, so the write is sent again.
 UNRECORDED = frozenset(
     {
         "ERROR_REASON_TOO_MANY_IN_FLIGHT",
@@ -263,7 +263,8 @@ class Connection:
         failures_in_row = 0
         # Refusals in a row of a write an earlier attempt may have logged (see UNRECORDED).
         unrecorded_in_row = 0
-        tried = False
+        # An earlier attempt may have been logged: it was not refused as not led there.
+        may_be_logged = False
         first_sent_at: Optional[float] = None
         last_error: Optional[grpc.RpcError] = None
         # Each endpoint's last failure in this call: what the error says when it gives up.
@@ -295,7 +296,7 @@ class Connection:
             except _Moved:
                 # Another call found this node silent: try the next one (a write keeps its seq).
                 failures_in_row += 1
-                tried = True
+                may_be_logged = True
                 self._move_on(endpoint, None)
             except grpc.RpcError as err:
                 code = call_code(err)
@@ -304,7 +305,7 @@ class Connection:
                     what = f"{method}: the call was cancelled before an answer came ({call_details(err)})"
                     raise (OutcomeUnknownError(what, code) if kind == "write" else UnavailableError(what, code)) from None
                 if code not in RETRIABLE:
-                    if not (kind == "write" and tried and reason_of(call_metadata(err)) in UNRECORDED):
+                    if not (kind == "write" and may_be_logged and reason_of(call_metadata(err)) in UNRECORDED):
                         raise error_from_rpc(err) from None
                     # The node answered and leads: try it again after a pause, not another node.
                     last_error = err
@@ -316,7 +317,8 @@ class Connection:
                     if self._closed.is_set() or time.monotonic() >= give_up_at:
                         break
                     continue
-                tried = True
+                if reason_of(call_metadata(err)) not in _LEADERLESS:
+                    may_be_logged = True
                 last_error = err
                 earlier = failed.get(endpoint)
                 # A node's own answer earlier in the call says more than a later attempt cut short.

@@ -1,8 +1,9 @@
 // A write refused by a reason the log keeps no answer for (too many in flight, the rate
-// limit, the disk reserve): as the answer to a first attempt it is final, since no copy of
-// the write exists anywhere else. After an attempt that went unanswered it is not: that
-// copy may still be logged and take effect, so the write is sent again with the same seq
-// until an answer comes, or its outcome is reported unknown.
+// limit, the disk reserve): as the answer to a first attempt, or after attempts refused as
+// not led there, it is final, since no other copy of the write can be logged. After an
+// attempt that went unanswered it is not: that copy may still be logged and take effect,
+// so the write is sent again with the same seq until an answer comes, or its outcome is
+// reported unknown.
 import { status as Status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { manualClock } from "./manual-clock.ts";
@@ -74,6 +75,18 @@ describe("a write refused by a reason the log keeps no answer for", () => {
     const { call, attempts } = rig([tooManyInFlight, "granted"]);
     await expect(call("write")).rejects.toBeInstanceOf(LimitError);
     expect(attempts()).toBe(1);
+  });
+
+  it("is final after attempts refused as not led there: none of them was logged", async () => {
+    const notLeader: CallFailure = {
+      code: Status.UNAVAILABLE,
+      reason: "ERROR_REASON_NOT_LEADER",
+      message: "not the leader",
+      leader: null,
+    };
+    const { call, attempts } = rig([notLeader, tooManyInFlight, "granted"]);
+    await expect(call("write")).rejects.toBeInstanceOf(LimitError);
+    expect(attempts()).toBe(2);
   });
 
   it("leaves the outcome unknown when the budget runs out while it is refused", async () => {

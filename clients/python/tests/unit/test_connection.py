@@ -229,6 +229,17 @@ class ConnectionTest(unittest.TestCase):
             connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write")
         self.assertEqual(len(node.requests), 1)
 
+    def test_a_write_refused_unrecorded_after_not_leader_answers_is_final(self) -> None:
+        # A node that said it does not lead took nothing: no copy of the write can be logged.
+        from palisade import LimitError
+
+        leader = self.node(refuse(grpc.StatusCode.RESOURCE_EXHAUSTED, "ERROR_REASON_DISK_RESERVE"))
+        follower = self.node(refuse(grpc.StatusCode.UNAVAILABLE, "ERROR_REASON_NOT_LEADER", leader.endpoint))
+        connection = self.connection([follower.endpoint])
+        with self.assertRaises(LimitError):
+            connection.invoke("lock", "Acquire", acquire_request, lock_pb2.AcquireResponse, kind="write")
+        self.assertEqual((len(follower.requests), len(leader.requests)), (1, 1))
+
     def test_a_cancel_event_stops_a_call_in_progress(self) -> None:
         from palisade.connection import Cancelled
 
