@@ -45,7 +45,9 @@ beforeAll(async () => {
       mounted = true;
     },
   });
-  client = cluster.client({ clientName: "disk-test", retryBudgetMs: 5_000 });
+  // Attempts are not cut short by the usual 2 s: on a loaded machine an attempt that ran out
+  // unanswered would (rightly) leave the refusal after it without a final answer.
+  client = cluster.client({ clientName: "disk-test", retryBudgetMs: 5_000, callTimeoutMs: 30_000 });
 }, 60_000);
 
 afterAll(async () => {
