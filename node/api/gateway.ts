@@ -62,7 +62,7 @@ export const HTTP_STATUS_OF: Readonly<Record<Status, number>> = {
 
 /** Where the gateway's calls live. */
 export const GATEWAY_PREFIX = "/v1/";
-/** Seconds between the comments that keep an idle event stream open through proxies. */
+/** Milliseconds between the comments that keep an idle event stream open through proxies. */
 const HEARTBEAT_MS = 15_000;
 
 export interface GatewayOptions {
