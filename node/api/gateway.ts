@@ -33,7 +33,12 @@ import { RequestFailure } from "../host/failures.ts";
 import { accessRefusal, identityOf, type PeerIdentity } from "../ops/tls.ts";
 import type { ServiceContext } from "./context.ts";
 import { callFailure } from "./handler.ts";
-import { keepAliveIdsOf, rateKey, requestCost } from "./interceptors.ts";
+import {
+  codeName as rejectedCodeName,
+  keepAliveIdsOf,
+  rateKey,
+  requestCost,
+} from "./interceptors.ts";
 import { parseWatch } from "./lock-service.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { CURRENT_INDEX_METADATA_KEY, type StatusError } from "./status.ts";
@@ -337,7 +342,7 @@ export class Gateway {
       name,
       failure.reason === "ERROR_REASON_RATE_LIMITED"
         ? "rate_limited"
-        : codeName(failure.code).toLowerCase(),
+        : rejectedCodeName(failure.code),
     );
     const leader = failure.reason === "ERROR_REASON_NOT_LEADER" ? this.o.leaderOrigin() : null;
     if (leader !== null && name !== "Watch") {
@@ -401,6 +406,8 @@ export class Gateway {
   }
 }
 
+const WATCH_EVENT = messageType("palisade.v1.WatchEvent");
+
 /** A watcher's events as server-sent events on an HTTP response. */
 class EventStream implements WatchCall {
   private readonly heartbeat: ReturnType<typeof setInterval>;
@@ -418,8 +425,7 @@ class EventStream implements WatchCall {
   }
 
   write(event: palisade.v1.WatchEvent): boolean {
-    const type = messageType("palisade.v1.WatchEvent");
-    const json = jsonFromEncoded(type, palisade.v1.WatchEvent.encode(event).finish());
+    const json = jsonFromEncoded(WATCH_EVENT, palisade.v1.WatchEvent.encode(event).finish());
     return this.res.write(`id: ${String(json.index)}\ndata: ${JSON.stringify(json)}\n\n`);
   }
 

@@ -31,7 +31,8 @@ function methodName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
-function codeName(code: grpc.status): string {
+/** A status code as the rejected-requests metric names it ("resource_exhausted"). */
+export function codeName(code: grpc.status): string {
   return (grpc.status[code] ?? String(code)).toLowerCase();
 }
 
