@@ -62,6 +62,12 @@ function send(
   };
   return new Promise((resolve, reject) => {
     const done = (res: import("node:http").IncomingMessage): void => {
+      // An event stream that started does not end: its status and headers are the answer.
+      if (res.statusCode === 200 && res.headers["content-type"]?.startsWith("text/event-stream")) {
+        resolve({ status: 200, headers: res.headers, body: {}, text: "" });
+        res.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
