@@ -20,7 +20,9 @@ import { KeepaliveBatcher } from "./keepalive-batch.ts";
 import type { LockApi } from "./lock-api.ts";
 import { LockHandle, type LockContext } from "./lock-handle.ts";
 import { LockReads } from "./reads.ts";
-import { Session } from "./session.ts";
+import { Session, type PendingAcquire } from "./session.ts";
+import { CAMPAIGN_WAIT_MS, Elections, Leadership, type CampaignOptions } from "./elections.ts";
+import { observeElection } from "./observe.ts";
 import type { LockMode, LockTarget } from "./types.ts";
 
 export interface PalisadeClientOptions {
@@ -123,6 +125,8 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   readonly read: LockReads;
   /** Operators' calls: node status, revoke, leadership transfer, membership. */
   readonly admin: ClusterAdmin;
+  /** Leader election: campaign, read the leader, observe, hand over. */
+  readonly elections: Elections;
   private readonly connection: Connection;
   private readonly lockApi: LockApi;
   /** Every session's keepalives, sent together (one request per interval for sessions of one TTL). */
@@ -162,6 +166,20 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     this.clock = wiring.clock ?? systemClock;
     this.keepalives = new KeepaliveBatcher(this.lockApi, this.clock);
     this.newRequestId = wiring.newRequestId ?? (() => randomUUID());
+    this.elections = new Elections({
+      campaign: (election, value, options) => this.campaign(election, value, options),
+      leader: (election) => this.connection.call("Leader", () => ({ election })),
+      observe: (election, options) =>
+        observeElection(
+          {
+            endpoints: this.connection.allEndpoints,
+            credentials: this.credentials ?? grpc.credentials.createInsecure(),
+          },
+          election,
+          options,
+        ),
+      sessionId: async () => (await this.sessionForLocks()).id,
+    });
   }
 
   get endpoints(): readonly string[] {
@@ -247,10 +265,38 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     return this.acquireHandles(targets, options);
   }
 
-  /** The claim, Acquire and handles behind lock(), lockAll() and a semaphore's acquire(). */
+  /** Campaigns on the session lock() uses, again after each wait that ends unelected when no wait was given. */
+  private async campaign(
+    election: string,
+    value: string,
+    options: CampaignOptions,
+  ): Promise<Leadership> {
+    for (;;) {
+      let session: Session | undefined;
+      const start = (s: Session): PendingAcquire => {
+        session = s;
+        return s.startCampaign(election, value, {
+          waitMs: options.waitMs ?? CAMPAIGN_WAIT_MS,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      };
+      try {
+        const [handle] = await this.acquireHandles([{ lock: election }], { data: value }, start);
+        return new Leadership(handle as LockHandle, session as Session, value);
+      } catch (err) {
+        if (!(err instanceof LockNotAcquiredError) || options.waitMs !== undefined) throw err;
+      }
+    }
+  }
+
+  /**
+   * The claim, Acquire and handles behind lock(), lockAll() and a semaphore's acquire()
+   * (and a campaign's, whose `start` sends a Campaign instead).
+   */
   private async acquireHandles(
     targets: readonly LockTarget[],
     options: AcquireHandleOptions,
+    start?: (session: Session) => PendingAcquire,
   ): Promise<LockHandle[]> {
     const names = targets.map((t) => t.lock);
     if (new Set(names).size !== names.length)
@@ -263,15 +309,17 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
     let claimHeldUntil: Promise<unknown> | undefined;
     try {
       const session = await this.sessionForLocks();
-      const pending = session.startAcquire(first.lock, {
-        waitMs: options.waitMs ?? 0,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(first.mode !== undefined ? { mode: first.mode } : {}),
-        ...(first.permits !== undefined ? { permits: first.permits } : {}),
-        ...(more.length > 0 ? { more } : {}),
-        ...(options.data !== undefined ? { data: options.data } : {}),
-        ...(options.holdMs !== undefined ? { holdMs: options.holdMs } : {}),
-      });
+      const pending = start
+        ? start(session)
+        : session.startAcquire(first.lock, {
+            waitMs: options.waitMs ?? 0,
+            ...(options.signal ? { signal: options.signal } : {}),
+            ...(first.mode !== undefined ? { mode: first.mode } : {}),
+            ...(first.permits !== undefined ? { permits: first.permits } : {}),
+            ...(more.length > 0 ? { more } : {}),
+            ...(options.data !== undefined ? { data: options.data } : {}),
+            ...(options.holdMs !== undefined ? { holdMs: options.holdMs } : {}),
+          });
       let result;
       try {
         result = await pending.result;

@@ -21,6 +21,16 @@ export { tlsCredentials } from "./connection.ts";
 export type { TlsFileOptions } from "./connection.ts";
 export type { AcquireOptions, LateGrantRelease, PendingAcquire } from "./session.ts";
 export type { WatchEvent, WatchEventKind, WatchOptions } from "./watch.ts";
+export type {
+  Elections,
+  Leadership,
+  CampaignOptions,
+  ElectionEvent,
+  LeaderInfo,
+  LeaderValue,
+  ObserveOptions,
+  ObservedEvent,
+} from "./elections.ts";
 export * from "./errors.ts";
 export type {
   AcquireResult,

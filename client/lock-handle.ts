@@ -50,7 +50,7 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
   private releaseCalled = false;
   private readonly onSessionAbort = (): void => this.sessionEnded();
   private holdTimer: Timer | undefined;
-  /** "exclusive", "shared", or "permit" (a semaphore's). */
+  /** "exclusive", "shared", "permit" (a semaphore's) or "leader" (an election's). */
   readonly mode: GrantMode;
   /** A permit's slot (0 to permits - 1); the fence guards per (semaphore, slot). */
   readonly slot: number | undefined;
@@ -123,12 +123,13 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
 
   /**
    * Releases this handle's grant (only it: the request names its token); the signal aborts
-   * at once. Releasing after the session ended, or again once released, is a no-op; a grant
+   * at once. With `successor` (a session waiting for this lock alone, exclusive) the lock is
+   * handed to it by the same log entry, ahead of the queue. Releasing after the session ended, or again once released, is a no-op; a grant
    * already revoked counts as released. When the release gets no answer in time this
    * rejects with OutcomeUnknownError while the session goes on sending it (same seq) in
    * the background: the name stays claimed, and calling release() again waits for it.
    */
-  async release(): Promise<void> {
+  async release(options: { successor?: bigint } = {}): Promise<void> {
     if (this.ended) return;
     this.releaseCalled = true;
     if (!this.controller.signal.aborted)
@@ -137,12 +138,16 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
       this.finish();
       return;
     }
+    const how = {
+      ...(options.successor !== undefined ? { successor: options.successor } : {}),
+      ...(this.mode === "leader" ? { election: true } : {}),
+    };
     try {
-      await this.session.release(this.lock, this.token);
+      await this.session.release(this.lock, this.token, how);
     } catch (err) {
       if (err instanceof OutcomeUnknownError) {
         // Ends the handle once the background release is answered.
-        this.session.release(this.lock, this.token).then(
+        this.session.release(this.lock, this.token, how).then(
           () => this.finish(),
           (later: unknown) => {
             if (gone(later)) this.finish();

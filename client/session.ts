@@ -40,6 +40,7 @@ import type {
   LockMode,
   LockTarget,
 } from "./types.ts";
+import type { CampaignAnswer, Leadership, LockHolderInfo } from "../proto/lock-values.ts";
 
 /** Writes a session keeps in flight at most (SPEC "Exactly-once"). */
 export const MAX_IN_FLIGHT = 64;
@@ -93,6 +94,14 @@ export interface AcquireOptions {
   data?: string;
   /** A maximum hold time in ms: the leader revokes the grant once it passes; the result's holdDeadline passes first. */
   holdMs?: number;
+}
+
+/** How release() ends a grant: handed to a waiting session, and (for a lead) as Resign. */
+export interface ReleaseOptions {
+  /** A session waiting for this lock (or election) alone: granted by the same entry. */
+  readonly successor?: bigint;
+  /** The grant is an election's lead: sent as Resign. */
+  readonly election?: boolean;
 }
 
 export interface PendingAcquire {
@@ -302,6 +311,33 @@ export class Session {
   }
 
   /**
+   * Campaign for `election` with `value` (shown as the leader's): as startAcquire, and
+   * answered as an Acquire of the election's lead (a grant of mode "leader").
+   */
+  startCampaign(
+    election: string,
+    value: string,
+    options: Pick<AcquireOptions, "waitMs" | "signal"> = {},
+  ): PendingAcquire {
+    this.ensureLive();
+    const seq = this.allocateSeq();
+    const waitMs = options.waitMs ?? 0;
+    const call = this.api
+      .call(
+        "Campaign",
+        () => ({ sessionId: this.id, election, value, waitMs, seq, ...this.acksOf(seq) }),
+        {
+          attemptTimeoutMs: waitMs + this.settings.callTimeoutMs,
+          budgetMs: waitMs + this.settings.retryBudgetMs,
+          timeLeftMs: this.untilAnswered(seq),
+          answerMayWait: waitMs > 0,
+        },
+      )
+      .then((answer) => acquireAnswerOfCampaign(election, answer));
+    return { seq, result: this.finishAcquire([election], seq, call, options.signal, undefined) };
+  }
+
+  /**
    * Time left before a grant's hold limit may have passed on the leader (0 once it may have,
    * or once the session ended): counted on both clocks, as the session's own deadline.
    */
@@ -478,7 +514,7 @@ export class Session {
    * seq in the background until an answer arrives or the session ends (it stays in flight
    * meanwhile). Calling release() again for that grant then waits for that answer.
    */
-  release(lock: string, token: bigint): Promise<void> {
+  release(lock: string, token: bigint, options: ReleaseOptions = {}): Promise<void> {
     const key = releaseKey(lock, token);
     const underway = this.releases.get(key);
     if (underway) return underway;
@@ -489,12 +525,27 @@ export class Session {
     } catch (err) {
       return Promise.reject(err);
     }
+    const successor = options.successor !== undefined ? { successor: options.successor } : {};
+    const timing = { timeLeftMs: this.untilAnswered(seq) };
     const send = async (): Promise<void> =>
-      void (await this.api.call(
-        "Release",
-        () => ({ sessionId: this.id, lock, token, seq, ...this.acksOf(seq) }),
-        { timeLeftMs: this.untilAnswered(seq) },
-      ));
+      void (options.election === true
+        ? await this.api.call(
+            "Resign",
+            () => ({
+              sessionId: this.id,
+              election: lock,
+              token,
+              seq,
+              ...this.acksOf(seq),
+              ...successor,
+            }),
+            timing,
+          )
+        : await this.api.call(
+            "Release",
+            () => ({ sessionId: this.id, lock, token, seq, ...this.acksOf(seq), ...successor }),
+            timing,
+          ));
     const first = this.answerOf(seq, send());
     const settled = first.catch((err: unknown) => {
       if (isAnswer(err)) throw err;
@@ -518,6 +569,29 @@ export class Session {
         known?.reason,
       );
     });
+  }
+
+  /**
+   * A new value for the election this session leads with `token`. Without an answer in the
+   * retry budget it rejects with OutcomeUnknownError and goes on sending the same seq in the
+   * background until answered or the session ends.
+   */
+  async proclaim(election: string, token: bigint, value: string): Promise<void> {
+    this.ensureLive();
+    const seq = this.allocateSeq();
+    const send = async (): Promise<void> =>
+      void (await this.api.call(
+        "Proclaim",
+        () => ({ sessionId: this.id, election, token, value, seq, ...this.acksOf(seq) }),
+        { timeLeftMs: this.untilAnswered(seq) },
+      ));
+    try {
+      await this.answerOf(seq, send());
+    } catch (err) {
+      if (isAnswer(err)) throw err;
+      void this.resendUntilAnswered(seq, send).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Close the session, releasing its locks and cancelling its waits. Closing twice is a no-op. */
@@ -734,6 +808,31 @@ function cancelSettled(err: unknown): boolean {
 }
 
 /** What the library tells the caller of an Acquire's answer (a cancelled one was not acquired). */
+/** A Campaign's answer as the Acquire of the election's lead it is. */
+function acquireAnswerOfCampaign(election: string, answer: CampaignAnswer): AcquireAnswer {
+  const holderOf = (l: Leadership): LockHolderInfo => ({
+    sessionId: l.sessionId,
+    clientName: l.clientName,
+    token: l.token,
+    grantedIndex: l.sinceIndex,
+    mode: "leader",
+    ...(l.value ? { data: l.value } : {}),
+  });
+  switch (answer.kind) {
+    case "elected":
+      return {
+        kind: "granted",
+        token: answer.token,
+        holder: holderOf(answer.leader),
+        grants: [{ lock: election, token: answer.token, mode: "leader" }],
+      };
+    case "notElected":
+      return { kind: "notAcquired", holder: answer.leader ? holderOf(answer.leader) : null };
+    case "cancelled":
+      return answer;
+  }
+}
+
 function acquireResultOf(
   answer: AcquireAnswer,
   seq: number,

@@ -110,6 +110,7 @@ const lockUnaryMethods = Object.fromEntries(
 export const lockServiceDefinition = {
   ...lockUnaryMethods,
   Watch: serverStream(L, "Watch", pb.WatchRequest, pb.WatchEvent),
+  Observe: serverStream(L, "Observe", pb.ObserveRequest, pb.ElectionEvent),
   // Typed by the message classes (not the stricter decoded shapes) so frames built from a
   // table of calls type-check on both ends.
   Stream: bidiStream<palisade.v1.ClientFrame, palisade.v1.ServerFrame>(

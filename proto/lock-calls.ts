@@ -1,4 +1,4 @@
-// The one table of LockService calls (Watch aside): each call's name, the field that
+// The one table of LockService calls (the streams Watch and Observe aside): each call's name, the field that
 // carries it on the Stream RPC, its request and answer as protobuf messages and as domain
 // values with the codec between them (proto/codec), what running out of time means for it,
 // and whether its answer may wait on purpose. Everything that lists the calls derives from
@@ -128,6 +128,31 @@ export const LOCK_CALLS = {
     "read",
     codec(pb.ValidateTokenRequest, rq.encodeValidateToken, rq.decodeValidateToken),
     codec(pb.ValidateTokenResponse, an.encodeTokenValidity, an.decodeTokenValidity),
+  ),
+  Campaign: call(
+    "campaign",
+    "write",
+    codec(pb.CampaignRequest, rq.encodeCampaign, rq.decodeCampaign),
+    codec(pb.CampaignResponse, an.encodeCampaignAnswer, an.decodeCampaignAnswer),
+    true,
+  ),
+  Proclaim: call(
+    "proclaim",
+    "write",
+    codec(pb.ProclaimRequest, rq.encodeProclaim, rq.decodeProclaim),
+    codec(pb.ProclaimResponse, an.encodeDone(pb.ProclaimResponse), an.decodeDone),
+  ),
+  Resign: call(
+    "resign",
+    "write",
+    codec(pb.ResignRequest, rq.encodeResign, rq.decodeResign),
+    codec(pb.ResignResponse, an.encodeDone(pb.ResignResponse), an.decodeDone),
+  ),
+  Leader: call(
+    "leader",
+    "read",
+    codec(pb.LeaderRequest, rq.encodeLeader, rq.decodeLeader),
+    codec(pb.LeaderResponse, an.encodeLeaderInfo, an.decodeLeaderInfo),
   ),
 };
 

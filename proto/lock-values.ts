@@ -6,8 +6,8 @@ import type { ErrorReasonName } from "./wire.ts";
 
 /** How a lock is taken: alone, or beside other shared holders. */
 export type LockMode = "exclusive" | "shared";
-/** How a grant holds its name: a lock in a mode, or one permit of a semaphore. */
-export type GrantMode = LockMode | "permit";
+/** How a grant holds its name: a lock in a mode, one permit of a semaphore, or an election's lead. */
+export type GrantMode = LockMode | "permit" | "leader";
 
 /** One lock of an Acquire: a lock in a mode (default exclusive), or one permit of a semaphore of `permits`. */
 export interface LockTarget {
@@ -21,8 +21,8 @@ export interface LockTarget {
  * exclusive grant without holder data or hold limit.
  */
 export interface KindFields {
-  /** "shared" or "permit"; absent: exclusive. */
-  mode?: "shared" | "permit";
+  /** "shared", "permit" or "leader" (an election's); absent: exclusive. */
+  mode?: "shared" | "permit" | "leader";
   /** A permit: its semaphore's permit count (absent in history, which does not keep it). */
   permits?: number;
   /** A permit: its slot, 0 to permits - 1. */
@@ -144,7 +144,73 @@ export interface CancelWaitRequest {
 export interface ReleaseRequest extends SequencedRequest {
   readonly lock: string;
   readonly token: bigint;
+  /** Hand the lock to this waiting session in the same entry (absent: none). */
+  readonly successor?: bigint;
 }
+
+// ---------------------------------------------------------------- elections
+
+export interface CampaignRequest extends SequencedRequest {
+  readonly election: string;
+  /** The leader's value once elected ("" for none). */
+  readonly value: string;
+  /** 0: answer at once; otherwise wait among the candidates up to this long. */
+  readonly waitMs: number;
+}
+
+export interface ProclaimRequest extends SequencedRequest {
+  readonly election: string;
+  readonly token: bigint;
+  readonly value: string;
+}
+
+export interface ResignRequest extends SequencedRequest {
+  readonly election: string;
+  readonly token: bigint;
+  /** Hand leadership to this waiting candidate in the same entry (absent: none). */
+  readonly successor?: bigint;
+}
+
+export interface LeaderRequest {
+  readonly election: string;
+}
+
+/** An election's leader: a session, its token and since when it leads, and its value. */
+export interface Leadership {
+  readonly sessionId: bigint;
+  readonly clientName: string;
+  readonly token: bigint;
+  readonly sinceIndex: bigint;
+  readonly value: string;
+}
+
+/** A Campaign's final answer, as an Acquire's: elected, not elected (the leader, if any), or cancelled. */
+export type CampaignAnswer =
+  | { readonly kind: "elected"; readonly token: bigint; readonly leader: Leadership }
+  | { readonly kind: "notElected"; readonly leader: Leadership | null }
+  | { readonly kind: "cancelled" };
+
+export interface LeaderInfo {
+  /** Null: no leader. */
+  readonly leader: Leadership | null;
+  readonly candidateCount: number;
+}
+
+export interface ObserveRequest {
+  readonly election: string;
+  /** 0n: start with the current state. */
+  readonly fromIndex: bigint;
+}
+
+/** One change of an election, at the log index that made it. */
+export type ElectionEvent =
+  | { readonly kind: "leader" | "value"; readonly index: bigint; readonly leader: Leadership }
+  | {
+      readonly kind: "noLeader";
+      readonly index: bigint;
+      /** How the last leader's grant ended, and its token (absent in a stream's first event). */
+      readonly ended?: { readonly reason: EndReason; readonly token: bigint };
+    };
 
 /** A place in a lock's holder list (holders are listed oldest first): just after this grant. */
 export interface HolderCursor {
@@ -219,8 +285,8 @@ export interface LockWaiterInfo extends KindFields {
   locks?: LockTarget[];
 }
 
-/** "lock" (taken shared or exclusive; a free name is one) or "semaphore". */
-export type LockKind = "lock" | "semaphore";
+/** "lock" (taken shared or exclusive; a free name is one), "semaphore" or "election". */
+export type LockKind = "lock" | "semaphore" | "election";
 
 /**
  * A lock with one page of its holders and one of its waiters, the totals of both, and
@@ -234,7 +300,7 @@ export interface LockInfo {
   waiters: LockWaiterInfo[];
   /** This page of the current grants, oldest first, when there are several (shared holders, permits). */
   holders?: LockHolderInfo[];
-  /** Present for a semaphore ("semaphore", with `permits`). */
+  /** Present for a semaphore ("semaphore", with `permits`) and an election. */
   kind?: LockKind;
   permits?: number;
   /** Every current grant and every waiter, listed or not. */
@@ -284,7 +350,8 @@ export interface SessionPage {
   nextAfter: bigint;
 }
 
-export type EndReason = "current" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
+export type EndReason =
+  "current" | "released" | "sessionClosed" | "sessionExpired" | "revoked" | "handedOff";
 
 export interface HistoryRecordInfo extends KindFields {
   token: bigint;

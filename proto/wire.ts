@@ -98,6 +98,7 @@ export const WIRE_ERRORS: Readonly<Record<ErrorReasonName, WireError>> = {
     Status.FAILED_PRECONDITION,
     "FailedPreconditionError",
   ),
+  ERROR_REASON_SUCCESSOR_NOT_WAITING: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
 };
 
 /**

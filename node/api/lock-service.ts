@@ -1,7 +1,7 @@
 // The LockService as gRPC serves it: one unary handler per call of the table
 // (proto/lock-calls.ts), each a thin adapter (decode the request, serve it with the node's
 // dispatcher, encode the answer), the Stream RPC carrying the same calls (lock-stream.ts),
-// and Watch.
+// Watch, and Observe (observe.ts).
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import { sentBytesOf, type LockServiceHandlers } from "../../proto/grpc.ts";
@@ -17,6 +17,7 @@ import {
 import type { ServiceContext } from "./context.ts";
 import { fail, toStatus, unary } from "./handler.ts";
 import { lockStream } from "./lock-stream.ts";
+import { observe } from "./observe.ts";
 import { malformedReason } from "./tolerant.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "./status.ts";
 
@@ -80,7 +81,12 @@ function watch(
 export function lockServiceHandlers(ctx: ServiceContext): LockServiceHandlers {
   const calls = Object.fromEntries(
     CALL_NAMES.map((name) => [name, unaryCall(ctx, name)]),
-  ) as unknown as Omit<LockServiceHandlers, "Watch" | "Stream">;
+  ) as unknown as Omit<LockServiceHandlers, "Watch" | "Observe" | "Stream">;
   const serve = ctx.locks.serve.bind(ctx.locks);
-  return { ...calls, Watch: watch(ctx), Stream: lockStream(ctx, serve, ctx.streams) };
+  return {
+    ...calls,
+    Watch: watch(ctx),
+    Observe: observe(ctx),
+    Stream: lockStream(ctx, serve, ctx.streams),
+  };
 }

@@ -19,6 +19,7 @@ const KINDS: Readonly<Record<LockEventType, palisade.v1.WatchEventKind>> = {
   sessionClosed: Kind.WATCH_EVENT_KIND_SESSION_CLOSED,
   sessionExpired: Kind.WATCH_EVENT_KIND_SESSION_EXPIRED,
   revoked: Kind.WATCH_EVENT_KIND_REVOKED,
+  proclaimed: Kind.WATCH_EVENT_KIND_PROCLAIMED,
 };
 
 export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
@@ -36,15 +37,31 @@ export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
 }
 
 /**
- * Where a watcher's events go: a gRPC Watch call, or the HTTP gateway's event stream. It
- * says when it is gone ("cancelled", "close") and when it takes writes again ("drain"),
- * and ends with the status emitted as "error".
+ * Where a watcher's events go: a gRPC Watch (or Observe) call, or the HTTP gateway's event
+ * stream. It says when it is gone ("cancelled", "close") and when it takes writes again
+ * ("drain"), and ends with the status emitted as "error".
  */
-export interface WatchCall {
+export interface WatchCall<M = palisade.v1.WatchEvent> {
   on(event: "cancelled" | "close" | "drain", listener: () => void): unknown;
   emit(event: "error", status: StatusError): boolean;
   /** false: stop writing until "drain". */
-  write(event: palisade.v1.WatchEvent): boolean;
+  write(event: M): boolean;
+}
+
+/**
+ * What a subscriber streams: the events it takes (of locks under `prefix`, then `takes`),
+ * and each as the message it sends, given the event queued after it (an entry's events
+ * are queued together); null sends nothing for it.
+ */
+export interface EventView<M> {
+  readonly prefix: string;
+  takes(e: LockEvent): boolean;
+  message(e: LockEvent, next: LockEvent | undefined): M | null;
+}
+
+/** Watch: every event of the locks under a prefix. */
+export function watchView(prefix: string): EventView<palisade.v1.WatchEvent> {
+  return { prefix, takes: () => true, message: (e) => toWatchEvent(e) };
 }
 
 export interface WatchHubOptions {
@@ -56,18 +73,18 @@ export interface WatchHubOptions {
   readonly firstIndex: number;
 }
 
-class Subscriber {
+class Subscriber<M> {
   private queue: LockEvent[] = [];
   private paused = false;
   closed = false;
 
   constructor(
-    private readonly call: WatchCall,
-    readonly prefix: string,
+    private readonly call: WatchCall<M>,
+    private readonly view: EventView<M>,
     /** Events below this index were already sent (or predate the start). */
     private nextIndex: number,
     private readonly maxQueued: number,
-    private readonly onClose: (s: Subscriber) => void,
+    private readonly onClose: (s: Subscriber<M>) => void,
   ) {
     call.on("cancelled", () => this.close());
     call.on("close", () => this.close());
@@ -80,7 +97,8 @@ class Subscriber {
   offer(events: readonly LockEvent[]): void {
     if (this.closed) return;
     for (const e of events) {
-      if (e.index < this.nextIndex || !e.lock.startsWith(this.prefix)) continue;
+      if (e.index < this.nextIndex || !e.lock.startsWith(this.view.prefix)) continue;
+      if (!this.view.takes(e)) continue;
       this.queue.push(e);
     }
     if (this.queue.length > this.maxQueued) {
@@ -110,14 +128,15 @@ class Subscriber {
     while (!this.closed && !this.paused && this.queue.length > 0) {
       const e = this.queue.shift() as LockEvent;
       this.nextIndex = e.index;
-      if (!this.call.write(toWatchEvent(e))) this.paused = true;
+      const message = this.view.message(e, this.queue[0]);
+      if (message !== null && !this.call.write(message)) this.paused = true;
     }
   }
 }
 
 export class WatchHub {
   private readonly ring: WatchRing;
-  private readonly subscribers = new Set<Subscriber>();
+  private readonly subscribers = new Set<Subscriber<unknown>>();
   private readonly maxQueued: number;
 
   constructor(options: WatchHubOptions) {
@@ -156,8 +175,18 @@ export class WatchHub {
    * retained index the call ends with OUT_OF_RANGE carrying the current index.
    */
   attach(call: WatchCall, prefix: string, fromIndex: number, appliedIndex: number): void {
+    this.subscribe(call, watchView(prefix), fromIndex, appliedIndex);
+  }
+
+  /** Streams the events `view` takes, as its messages: attach's rules otherwise. */
+  subscribe<M>(
+    call: WatchCall<M>,
+    view: EventView<M>,
+    fromIndex: number,
+    appliedIndex: number,
+  ): void {
     const start = fromIndex === 0 ? appliedIndex + 1 : fromIndex;
-    const found = this.ring.since(start, prefix);
+    const found = this.ring.since(start, view.prefix);
     if (found.kind === "outOfRange") {
       call.emit(
         "error",
@@ -170,10 +199,10 @@ export class WatchHub {
       );
       return;
     }
-    const sub = new Subscriber(call, prefix, start, this.maxQueued, (s) =>
-      this.subscribers.delete(s),
+    const sub: Subscriber<M> = new Subscriber(call, view, start, this.maxQueued, (s) =>
+      this.subscribers.delete(s as Subscriber<unknown>),
     );
-    this.subscribers.add(sub);
+    this.subscribers.add(sub as Subscriber<unknown>);
     sub.offer(found.events);
   }
 

@@ -7,7 +7,10 @@
 // Every failure is a RequestFailure.
 import type { CallHandlers, CallName, RequestOf, AnswerOf } from "../../proto/lock-calls.ts";
 import type {
+  AcquireRequest,
+  CampaignAnswer,
   CancelWaitResult,
+  LockHolderInfo,
   OpenSessionRequest,
   SequencedRequest,
 } from "../../proto/lock-values.ts";
@@ -21,12 +24,13 @@ import {
   type Answer,
   type CancelWaitCommand,
   type CloseSessionCommand,
+  type ProclaimCommand,
   type ReleaseCommand,
 } from "../lock/index.ts";
 import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
 import type { LockReader, NodeHost } from "./node-host.ts";
-import { checkAcquire, checkOpenSession, checkWrite } from "./request-checks.ts";
+import { checkAcquire, checkOpenSession, checkProclaim, checkWrite } from "./request-checks.ts";
 import { answerRead } from "./read-answers.ts";
 
 /**
@@ -59,11 +63,39 @@ export function acquireAnswerOf(answer: Answer): AcquireAnswer {
   return unexpected(ok, "Acquire");
 }
 
+/**
+ * A Campaign's final answer from its Acquire's: elected with the caller's value, or not (the
+ * leader named without its value, which the kept answer does not hold: Leader reads it).
+ */
+export function campaignAnswerOf(answer: AcquireAnswer, value: string): CampaignAnswer {
+  const leader = (h: LockHolderInfo, v: string) => ({
+    sessionId: h.sessionId,
+    clientName: h.clientName,
+    token: h.token,
+    sinceIndex: h.grantedIndex,
+    value: v,
+  });
+  switch (answer.kind) {
+    case "granted":
+      return { kind: "elected", token: answer.token, leader: leader(answer.holder, value) };
+    case "notAcquired":
+      return { kind: "notElected", leader: answer.holder ? leader(answer.holder, "") : null };
+    case "cancelled":
+      return answer;
+  }
+}
+
 /** Refuses a read that names a lock the rules do not allow (writes are checked as they are proposed). */
 function checkName(name: string, field: string): void {
   const problem = name === "" ? null : checkLockName(name);
   if (problem !== null)
     throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", `${field}: ${problem}`);
+}
+
+/** A Campaign's command as the Acquire checks see it: its wait, its value as holder data. */
+function campaignChecked(cmd: AcquireCommand): AcquireRequest {
+  const { type: _t, wallMs: _w, mode: _m, ...rest } = cmd;
+  return rest;
 }
 
 export class LockRequests {
@@ -114,6 +146,23 @@ export class LockRequests {
         await this.release(commandOfCall("Release", req, host.wallMs()), sent);
         return {};
       },
+      // A Campaign is an Acquire of the election's lead, waiting as an Acquire waits.
+      Campaign: async (req, { detached, sent }) => {
+        const cmd = commandOfCall("Campaign", req, host.wallMs());
+        this.checkLimits(req, (limits) => checkAcquire(campaignChecked(cmd), limits));
+        return campaignAnswerOf(await this.acquire(cmd, detached, sent), req.value);
+      },
+      Proclaim: async (req, { sent }) => {
+        this.checkLimits(req, (limits) => checkProclaim(req, limits));
+        await this.proclaim(commandOfCall("Proclaim", req, host.wallMs()), sent);
+        return {};
+      },
+      Resign: async (req, { sent }) => {
+        this.checkLimits(req, (limits) => checkWrite(req, limits));
+        await this.release(commandOfCall("Resign", req, host.wallMs()), sent);
+        return {};
+      },
+      Leader: (req) => this.read((state) => answerRead("Leader", req, state)),
       GetLock: (req) => {
         checkName(req.lock, "lock");
         return this.read((state) => answerRead("GetLock", req, state));
@@ -292,6 +341,12 @@ export class LockRequests {
       default:
         return unexpected(ok, "CancelWait");
     }
+  }
+
+  async proclaim(cmd: ProclaimCommand, sent?: Uint8Array): Promise<void> {
+    const { outcome } = await this.host.propose(cmd, sent);
+    const ok = expectOk(outcome.result);
+    if (ok.kind !== "proclaimed") unexpected(ok, "Proclaim");
   }
 
   async release(cmd: ReleaseCommand, sent?: Uint8Array): Promise<void> {

@@ -7,6 +7,8 @@ import type {
   GetLockRequest,
   HistoryRecordInfo,
   KindFields,
+  LeaderInfo,
+  Leadership,
   LockHolderInfo as HolderValue,
   LockInfo as LockValue,
   LockSummaryInfo,
@@ -76,7 +78,7 @@ interface KindView {
 /** A view's (or an event's) kind fields as the contract's; `permits`: its semaphore's permit count, for a permit. */
 export function kindFieldsOf(v: KindView, permits: number | undefined): KindFields {
   return {
-    ...(v.mode === "shared" ? { mode: "shared" as const } : {}),
+    ...(v.mode === "shared" || v.mode === "leader" ? { mode: v.mode } : {}),
     ...(v.mode === "permit"
       ? { mode: "permit" as const, permits: permits ?? 0, slot: v.slot ?? 0 }
       : {}),
@@ -132,6 +134,7 @@ function lockFields(
     holderCount: info.holderCount,
     ...cursorOf(info.nextHoldersAfter),
     ...(info.kind === "semaphore" ? { kind: "semaphore" as const, permits: permits ?? 0 } : {}),
+    ...(info.kind === "election" ? { kind: "election" as const } : {}),
   };
 }
 
@@ -183,9 +186,45 @@ export function historyRecord(r: HistoryEntry): HistoryRecordInfo {
   };
 }
 
+/** An election's leader as the contract has it, from its lock page's holder. */
+export function leadershipOf(h: LockHolderInfo): Leadership {
+  return {
+    sessionId: h.sessionId,
+    clientName: h.clientName,
+    token: h.token,
+    sinceIndex: BigInt(h.grantedAt),
+    value: h.holderData ?? "",
+  };
+}
+
+/** Leader: the leader of an election (none for a free name), or a refusal for a name in use as a lock. */
+function leaderInfo(election: string, state: LockReader): LeaderInfo {
+  const page = state.lockPage(election, LEADER_BOUNDS);
+  if (page.kind !== "election" && page.holderCount + page.waiterCount > 0)
+    throw new RequestFailure(
+      "ERROR_REASON_KIND_MISMATCH",
+      `${election} is in use as a ${page.kind === "semaphore" ? "semaphore" : "lock"}, not as an election`,
+    );
+  return {
+    leader: page.holder ? leadershipOf(page.holder) : null,
+    candidateCount: page.waiterCount,
+  };
+}
+
+const LEADER_BOUNDS: LockPageBounds = {
+  holders: { limit: 1, maxBytes: LIST_PAGE_BYTES },
+  waiters: { limit: 0, maxBytes: 0 },
+};
+
 /** The calls that read the lock state. */
 export type ReadName =
-  "GetLock" | "ListLocks" | "GetSession" | "ListSessions" | "GetLockHistory" | "ValidateToken";
+  | "GetLock"
+  | "ListLocks"
+  | "GetSession"
+  | "ListSessions"
+  | "GetLockHistory"
+  | "ValidateToken"
+  | "Leader";
 
 const READS: { [N in ReadName]: (req: RequestOf<N>, state: LockReader) => AnswerOf<N> } = {
   GetLock: (req, state) =>
@@ -219,6 +258,7 @@ const READS: { [N in ReadName]: (req: RequestOf<N>, state: LockReader) => Answer
     return { records: (req.limit > 0 ? all.slice(-req.limit) : all).map(historyRecord) };
   },
   ValidateToken: (req, state) => ({ valid: state.validateToken(req.lock, req.token) }),
+  Leader: (req, state) => leaderInfo(req.election, state),
 };
 
 /** A read's answer from the state as it stands (a GetSession of a session it lacks fails as not found). */

@@ -2,7 +2,7 @@
 // each naming the field it is about. The codec (proto/codec) checked every field on its
 // own; these add what depends on the limits, before anything is proposed, and the state
 // machine checks the command again at apply and decides by it.
-import type { AcquireRequest, SequencedRequest } from "../../proto/lock-values.ts";
+import type { AcquireRequest, ProclaimRequest, SequencedRequest } from "../../proto/lock-values.ts";
 import { utf8Length } from "../../proto/names.ts";
 import {
   checkHoldMs,
@@ -34,6 +34,14 @@ function checkPermits(t: Pick<LockTarget, "permits">, prefix: string, limits: Lo
   if (t.permits !== undefined && (t.permits < 1 || t.permits > limits.maxPermits)) {
     ensure(`${prefix}permits: ${t.permits} is outside 1..${limits.maxPermits}`);
   }
+}
+
+/** A Proclaim: the write, and its value's size as holder data's. */
+export function checkProclaim(req: ProclaimRequest, limits: LockLimits): void {
+  checkWrite(req, limits);
+  const bytes = utf8Length(req.value);
+  if (bytes > limits.maxHolderDataBytes)
+    ensure(`value: ${bytes} bytes, more than ${limits.maxHolderDataBytes}`);
 }
 
 export function checkAcquire(req: AcquireRequest, limits: LockLimits): void {

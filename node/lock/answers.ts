@@ -14,6 +14,7 @@ export type OkAnswer =
   /** The Acquire joined (or re-attached to) the queue: no final answer yet; it comes as a completion. */
   | { readonly kind: "waiting" }
   | { readonly kind: "released" }
+  | { readonly kind: "proclaimed" }
   | { readonly kind: "revoked" }
   | { readonly kind: "limitsSet" };
 

@@ -50,8 +50,8 @@ export interface AcquireCommand extends SequencedWrite {
   /** 0: answer at once; otherwise join the FIFO queue for at most this long. */
   readonly waitMs: number;
   readonly wallMs: number;
-  /** How `lock` is taken; absent: exclusive. */
-  readonly mode?: LockMode;
+  /** How `lock` is taken; absent: exclusive. "leader": a Campaign for the election `lock`. */
+  readonly mode?: LockMode | "leader";
   /** Given: `lock` is a semaphore of this many permits, and one permit is asked for. */
   readonly permits?: number;
   /** The other locks of an atomic multi-lock Acquire, each granted with `lock` at one index. */
@@ -74,10 +74,24 @@ export interface CancelWaitCommand {
 
 export type CancelReason = "client" | "timeout";
 
+/** Release of a lock's grant, or (`election`) Resign of an election's lead. */
 export interface ReleaseCommand extends SequencedWrite {
   readonly type: "release";
   readonly lock: string;
   readonly token: bigint;
+  readonly wallMs: number;
+  /** A waiting session granted the lock by this same entry (a handoff). */
+  readonly successor?: bigint;
+  /** Sent as Resign: `lock` must be an election. */
+  readonly election?: true;
+}
+
+/** A new value of an election's leader, only with its current token. */
+export interface ProclaimCommand extends SequencedWrite {
+  readonly type: "proclaim";
+  readonly lock: string;
+  readonly token: bigint;
+  readonly value: string;
   readonly wallMs: number;
 }
 
@@ -119,6 +133,7 @@ export type Command =
   | AcquireCommand
   | CancelWaitCommand
   | ReleaseCommand
+  | ProclaimCommand
   | RevokeCommand
   | HoldLimitCommand;
 
@@ -127,12 +142,25 @@ export type CommandType = Command["type"];
 /** A client's numbered write: the exactly-once table answers a repeat of its seq. */
 export function isSequenced(
   cmd: Command,
-): cmd is AcquireCommand | ReleaseCommand | CloseSessionCommand {
-  return cmd.type === "acquire" || cmd.type === "release" || cmd.type === "closeSession";
+): cmd is AcquireCommand | ReleaseCommand | CloseSessionCommand | ProclaimCommand {
+  return (
+    cmd.type === "acquire" ||
+    cmd.type === "release" ||
+    cmd.type === "closeSession" ||
+    cmd.type === "proclaim"
+  );
 }
 
 /** The LockService calls that become a log entry: the client's writes. */
-export type WriteCallName = "OpenSession" | "CloseSession" | "Acquire" | "CancelWait" | "Release";
+export type WriteCallName =
+  | "OpenSession"
+  | "CloseSession"
+  | "Acquire"
+  | "CancelWait"
+  | "Release"
+  | "Campaign"
+  | "Proclaim"
+  | "Resign";
 
 /** A write call's request as the command it applies as; `wallMs` is the leader's clock. */
 export function commandOfCall<N extends WriteCallName>(
@@ -150,6 +178,9 @@ interface CommandOfCall {
   Acquire: AcquireCommand;
   CancelWait: CancelWaitCommand;
   Release: ReleaseCommand;
+  Campaign: AcquireCommand;
+  Proclaim: ProclaimCommand;
+  Resign: ReleaseCommand;
 }
 
 function commandOf(call: WriteCall, wallMs: number): Command {
@@ -170,6 +201,26 @@ function commandOf(call: WriteCall, wallMs: number): Command {
       return { type: "cancelWait", ...call.req, reason: "client", wallMs };
     case "Release":
       return { type: "release", ...call.req, wallMs };
+    // A Campaign is an Acquire of the election's lead; its value is the grant's holder data.
+    case "Campaign": {
+      const { election, value, ...write } = call.req;
+      return {
+        type: "acquire",
+        ...write,
+        lock: election,
+        mode: "leader",
+        ...(value !== "" ? { holderData: value } : {}),
+        wallMs,
+      };
+    }
+    case "Proclaim": {
+      const { election, ...rest } = call.req;
+      return { type: "proclaim", ...rest, lock: election, wallMs };
+    }
+    case "Resign": {
+      const { election, ...rest } = call.req;
+      return { type: "release", ...rest, lock: election, election: true, wallMs };
+    }
   }
 }
 

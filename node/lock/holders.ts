@@ -52,6 +52,18 @@ export function removeHolder(lock: LockState, holder: Holder): void {
   }
 }
 
+/**
+ * Is the name in use as an election? Its grants and waits are all of mode "leader" then
+ * (an election's waits name it alone).
+ */
+export function isElection(lock: LockState): boolean {
+  const holder = firstHolder(lock);
+  if (holder !== null) return modeOf(holder) === "leader";
+  if (lock.waiters === null) return false;
+  const waiter = lock.waiters.values().next().value;
+  return waiter?.targets[0]?.mode === "leader";
+}
+
 /** Is the lock held, or waited for: then its kind and permit count are fixed. */
 export function inUse(lock: LockState): boolean {
   return lock.holders !== null || lock.waiters !== null;
@@ -63,6 +75,7 @@ export function fits(lock: LockState, target: Target): boolean {
   if (held === 0) return true;
   switch (target.mode) {
     case "exclusive":
+    case "leader":
       return false;
     case "shared":
       return modeOf(firstHolder(lock) as Holder) === "shared";

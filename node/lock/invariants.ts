@@ -1,7 +1,7 @@
 // Cross-checks of the lock state's tables, run by tests, by the simulator after every
 // applied entry and on every restored snapshot. Each problem is one line of text.
 import { mayGrant } from "./grant-order.ts";
-import { holderCount, holderOf, holdersOf } from "./holders.ts";
+import { holderCount, holderOf, holdersOf, isElection } from "./holders.ts";
 import type { LockState, Session, Waiter } from "./state.ts";
 import { modeOf } from "./state.ts";
 
@@ -34,6 +34,8 @@ export function checkStateInvariants(
         (lock.semaphore !== null && lock.semaphore.permits !== target.permits)
       ) {
         problems.push(`a wait for ${lock.name} asks for another kind than the name's`);
+      } else if ((target.mode === "leader") !== isElection(lock)) {
+        problems.push(`a wait for ${lock.name} mixes an election with a lock`);
       }
     }
     if (lock.holders === null && lock.waiters === null && lock.history.length === 0)
@@ -90,6 +92,8 @@ function checkHolders(
     if (modes.has("permit")) problems.push(`lock ${lock.name} has a permit grant`);
     if (modes.has("exclusive") && holderCount(lock) > 1)
       problems.push(`lock ${lock.name} has an exclusive grant beside others`);
+    if (modes.has("leader") && holderCount(lock) > 1)
+      problems.push(`election ${lock.name} has ${holderCount(lock)} leaders`);
   }
 }
 

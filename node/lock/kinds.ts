@@ -1,5 +1,6 @@
 // The kinds of lock an Acquire may ask for: a lock taken exclusive or shared, or one permit
-// of a counted semaphore; several of them at once make an atomic multi-lock request.
+// of a counted semaphore; several of them at once make an atomic multi-lock request. A
+// Campaign asks for an election's lead: a grant of mode "leader", exclusive in all but name.
 import type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
 
 export type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
@@ -22,13 +23,15 @@ export function targetOf(t: LockTarget): Target {
 /** What of an Acquire names its locks: its first target's fields, then `more`. */
 export interface AcquireTargets {
   readonly lock: string;
-  readonly mode?: LockMode;
+  readonly mode?: LockMode | "leader";
   readonly permits?: number;
   readonly more?: readonly LockTarget[];
 }
 
 /** Every lock an Acquire asks for, its `lock` first (validated commands only). */
 export function targetsOf(cmd: AcquireTargets): Target[] {
+  // A Campaign names its election alone.
+  if (cmd.mode === "leader") return [{ lock: cmd.lock, mode: "leader", permits: 0 }];
   const first = targetOf({
     lock: cmd.lock,
     ...(cmd.mode !== undefined ? { mode: cmd.mode } : {}),
@@ -41,6 +44,8 @@ export function targetsOf(cmd: AcquireTargets): Target[] {
 /** A target as a client names it: exclusive is the default and is left out. */
 export function lockTargetOf(t: Target): LockTarget {
   if (t.mode === "permit") return { lock: t.lock, permits: t.permits };
+  // An election is never part of a set: its one target is named by the wait itself.
+  if (t.mode === "leader") return { lock: t.lock };
   return t.mode === "shared" ? { lock: t.lock, mode: "shared" } : { lock: t.lock };
 }
 
@@ -57,5 +62,6 @@ export function sameTargets(a: readonly Target[], b: readonly Target[]): boolean
 /** "lock L", "lock L (shared)", "semaphore S of 3 permits", for messages. */
 export function describeTarget(t: Target): string {
   if (t.mode === "permit") return `semaphore ${t.lock} of ${t.permits} permits`;
+  if (t.mode === "leader") return `election ${t.lock}`;
   return t.mode === "shared" ? `lock ${t.lock} (shared)` : `lock ${t.lock}`;
 }

@@ -3,7 +3,7 @@
 // page starts. A place is the last entry sent (a grant's token and session, a wait's
 // starting index), never an offset, so entries that leave or join between two pages
 // neither come again on the next page nor push one that was due off it.
-import { firstHolder, holderCount } from "./holders.ts";
+import { firstHolder, holderCount, isElection } from "./holders.ts";
 import type { Holder, LockState } from "./state.ts";
 import { holderInfo, waiterInfo, type LockHolderInfo, type LockWaiterInfo } from "./views.ts";
 
@@ -41,7 +41,7 @@ export interface LockPageInfo {
   readonly waiterCount: number;
   /** The log index the next page of waiters starts after; null when this page ends the queue or listed none. */
   readonly nextWaitersAfter: number | null;
-  readonly kind?: "semaphore";
+  readonly kind?: "semaphore" | "election";
   readonly permits?: number;
   /** The page's size as entryBytes counts it, with its name and oldest holder. */
   readonly bytes: number;
@@ -181,6 +181,7 @@ export function lockPage(
     waiterCount: lock?.waiters?.size ?? 0,
     nextWaitersAfter: waiters.next,
     ...(lock?.semaphore ? { kind: "semaphore" as const, permits: lock.semaphore.permits } : {}),
+    ...(lock && isElection(lock) ? { kind: "election" as const } : {}),
     bytes:
       LOCK_OVERHEAD +
       utf8Bytes(name) +

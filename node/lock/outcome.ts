@@ -3,19 +3,25 @@ import type { Answer } from "./answers.ts";
 import type { GrantMode } from "./kinds.ts";
 
 export type LockEventType =
-  "acquired" | "released" | "sessionClosed" | "sessionExpired" | "revoked";
+  | "acquired"
+  | "released"
+  | "sessionClosed"
+  | "sessionExpired"
+  | "revoked"
+  /** An election's leader proclaimed a new value (`holderData`); its grant goes on. */
+  | "proclaimed";
 
 /** A change of a lock's holder, for Watch and history; `index` lets a client resume elsewhere. */
 export interface LockEvent {
   readonly type: LockEventType;
   readonly index: number;
   readonly lock: string;
-  /** The grantee ("acquired") or the former holder (the other types). */
+  /** The grantee ("acquired"), the leader ("proclaimed") or the former holder (the other types). */
   readonly sessionId: bigint;
   readonly token: bigint;
   /** Display-only wall clock of the proposer. */
   readonly wallMs: number;
-  /** "acquired" only, each when it differs from an exclusive grant without data or limit: */
+  /** "acquired" (and "proclaimed": mode and new data), each when it differs from an exclusive grant without data or limit (an election's end events carry mode "leader" too): */
   readonly mode?: GrantMode;
   /** A permit's slot and its semaphore's permit count. */
   readonly slot?: number;
@@ -24,6 +30,8 @@ export interface LockEvent {
   readonly holdMs?: number;
   /** "revoked" because the grant's hold limit passed (not an admin revoke). */
   readonly revokedFor?: "holdLimit";
+  /** "released" naming a successor, granted by the same entry (a handoff). */
+  readonly handedOff?: true;
 }
 
 /** A final answer for an earlier Acquire that was waiting, decided by this entry. */

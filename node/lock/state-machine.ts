@@ -19,6 +19,7 @@ import {
   type Command,
   type HoldLimitCommand,
   type OpenSessionCommand,
+  type ProclaimCommand,
   type ReleaseCommand,
   type RevokeCommand,
   type SequencedWrite,
@@ -35,6 +36,7 @@ import {
   holderOf,
   holdersOf,
   inUse,
+  isElection,
   removeHolder,
 } from "./holders.ts";
 import { HistoryLog } from "./history.ts";
@@ -260,6 +262,8 @@ export class LockStateMachine {
         return this.cancelWait(ctx, cmd);
       case "release":
         return this.release(ctx, cmd);
+      case "proclaim":
+        return this.proclaim(ctx, cmd);
       case "revoke":
         return this.revoke(ctx, cmd);
       case "holdLimit":
@@ -498,11 +502,20 @@ export class LockStateMachine {
     return WAITING;
   }
 
-  /** A name is one kind at a time while held or waited for: a lock, or a semaphore of one permit count. */
+  /** A name is one kind at a time while held or waited for: a lock, an election, or a semaphore of one permit count. */
   private kindRefusal(targets: readonly Target[]): ErrorAnswer | null {
     for (const t of targets) {
       const lock = this.locks.get(t.lock);
       if (!lock || !inUse(lock)) continue;
+      const election = isElection(lock);
+      if (election !== (t.mode === "leader")) {
+        return fail(
+          "ERROR_REASON_KIND_MISMATCH",
+          election
+            ? `${t.lock} is in use as an election, not as a ${t.mode === "permit" ? "semaphore" : "lock"}`
+            : `${t.lock} is in use as a ${lock.semaphore !== null ? "semaphore" : "lock"}, not as an election`,
+        );
+      }
       const semaphore = lock.semaphore;
       if ((semaphore !== null) !== (t.mode === "permit")) {
         return fail(
@@ -644,25 +657,120 @@ export class LockStateMachine {
     const full = this.inFlightFull(session);
     if (full) return full;
 
-    const lock = this.locks.get(cmd.lock);
-    const holder = lock ? holderOf(lock, session.id) : undefined;
-    let answer: Answer;
-    if (lock && holder && holder.token === cmd.token) {
-      this.endGrant(ctx, lock, holder, "released", "released");
-      answer = { kind: "released" };
-    } else if (holder) {
-      answer = fail(
-        "ERROR_REASON_STALE_TOKEN",
-        `token ${cmd.token} is not the current grant of lock ${cmd.lock}`,
-      );
-    } else {
-      answer = fail(
-        "ERROR_REASON_NOT_HOLDER",
-        `session ${session.id} does not hold lock ${cmd.lock}`,
-      );
-    }
+    const answer = this.decideRelease(ctx, session, cmd);
     this.keep(session, cmd.seq, null, answer);
     return answer;
+  }
+
+  /** Release (or Resign) of the session's grant with that token, handed to `successor` if named. */
+  private decideRelease(ctx: ApplyContext, session: Session, cmd: ReleaseCommand): Answer {
+    const lock = this.locks.get(cmd.lock);
+    const holder = lock ? holderOf(lock, session.id) : undefined;
+    const what = cmd.election === true ? "election" : "lock";
+    // Release ends any grant, an election's lead too; Resign insists on an election.
+    if (lock && holder && cmd.election === true && !isElection(lock))
+      return fail(
+        "ERROR_REASON_KIND_MISMATCH",
+        `${cmd.lock} is a lock, not an election: Release it`,
+      );
+    if (!lock || !holder) {
+      return fail(
+        "ERROR_REASON_NOT_HOLDER",
+        cmd.election === true
+          ? `session ${session.id} does not lead election ${cmd.lock}`
+          : `session ${session.id} does not hold lock ${cmd.lock}`,
+      );
+    }
+    if (holder.token !== cmd.token) {
+      return fail(
+        "ERROR_REASON_STALE_TOKEN",
+        `token ${cmd.token} is not the current grant of ${what} ${cmd.lock}`,
+      );
+    }
+    if (cmd.successor === undefined) {
+      this.endGrant(ctx, lock, holder, "released", "released");
+      return { kind: "released" };
+    }
+    const successor = this.successorOf(lock, holder, cmd.successor);
+    if (successor.kind === "error") return successor;
+    this.endGrant(ctx, lock, holder, "handedOff", "released", successor.waiter);
+    return { kind: "released" };
+  }
+
+  /**
+   * The wait a handoff grants: the successor's, for this lock alone and exclusive (or for
+   * the election), of a grant that is itself exclusive. A shared hold, a permit or a set is
+   * not handed off: the FIFO rule decides those.
+   */
+  private successorOf(
+    lock: LockState,
+    holder: Holder,
+    successor: bigint,
+  ): { kind: "ok"; waiter: Waiter } | ErrorAnswer {
+    const mode = modeOf(holder);
+    if (mode !== "exclusive" && mode !== "leader") {
+      return invalid(
+        `only an exclusive grant is handed off: session ${holder.sessionId} holds ${lock.name} in ${mode} mode`,
+      );
+    }
+    const waiter = lock.waiters?.get(successor);
+    if (waiter === undefined) {
+      return fail(
+        "ERROR_REASON_SUCCESSOR_NOT_WAITING",
+        `session ${successor} is not waiting for ${lock.name}: only a waiting session can take it over`,
+      );
+    }
+    const target = waiter.targets[0] as Target;
+    if (waiter.targets.length !== 1 || target.mode !== mode) {
+      return fail(
+        "ERROR_REASON_SUCCESSOR_NOT_WAITING",
+        `session ${successor} waits for ${waiter.targets.map(describeTarget).join(", ")}: a handoff goes only to a wait for ${lock.name} alone, ${mode}`,
+      );
+    }
+    return { kind: "ok", waiter };
+  }
+
+  /** A new value for an election's leader: only the leader, with its current token. */
+  private proclaim(ctx: ApplyContext, cmd: ProclaimCommand): Answer {
+    const session = this.sessions.get(cmd.sessionId);
+    if (!session) return sessionNotFound(cmd.sessionId);
+    const earlier = this.admit(session, cmd);
+    if (earlier) return earlier;
+    const full = this.inFlightFull(session);
+    if (full) return full;
+
+    const answer = this.decideProclaim(ctx, session, cmd);
+    this.keep(session, cmd.seq, null, answer);
+    return answer;
+  }
+
+  private decideProclaim(ctx: ApplyContext, session: Session, cmd: ProclaimCommand): Answer {
+    const lock = this.locks.get(cmd.lock);
+    const holder = lock ? holderOf(lock, session.id) : undefined;
+    if (!lock || !holder)
+      return fail(
+        "ERROR_REASON_NOT_HOLDER",
+        `session ${session.id} does not lead election ${cmd.lock}`,
+      );
+    if (!isElection(lock))
+      return fail("ERROR_REASON_KIND_MISMATCH", `${cmd.lock} is a lock, not an election`);
+    if (holder.token !== cmd.token)
+      return fail(
+        "ERROR_REASON_STALE_TOKEN",
+        `token ${cmd.token} is not the current leader's of election ${cmd.lock}`,
+      );
+    holder.terms = grantTerms("leader", -1, cmd.value, holdMsOf(holder));
+    ctx.events.push({
+      type: "proclaimed",
+      index: ctx.index,
+      lock: lock.name,
+      sessionId: holder.sessionId,
+      token: holder.token,
+      wallMs: ctx.wallMs,
+      mode: "leader",
+      ...(cmd.value !== "" ? { holderData: cmd.value } : {}),
+    });
+    return { kind: "proclaimed" };
   }
 
   /** Ends every current grant of the lock with that token (shared grants of one entry share it). */
@@ -766,13 +874,17 @@ export class LockStateMachine {
     return grants;
   }
 
-  /** Ends one grant and hands the lock on to the requests the FIFO rule lets in. */
+  /**
+   * Ends one grant and hands the lock on: to `successor` first when named (a handoff), then
+   * to the requests the FIFO rule lets in.
+   */
   private endGrant(
     ctx: ApplyContext,
     lock: LockState,
     holder: Holder,
     reason: GrantEnd,
     event: LockEventType,
+    successor?: Waiter,
   ): void {
     removeHolder(lock, holder);
     const slot = holder.terms?.slot ?? -1;
@@ -793,11 +905,15 @@ export class LockStateMachine {
       token: holder.token,
       wallMs: ctx.wallMs,
       ...(reason === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}),
+      ...(reason === "handedOff" ? { handedOff: true as const } : {}),
+      // An election's end events say so: Observe streams only an election's grants.
+      ...(modeOf(holder) === "leader" ? { mode: "leader" as const } : {}),
     });
     const holdMs = holdMsOf(holder);
     if (holdMs > 0 && !(session && this.holdsAny(session, holder.token, holdMs))) {
       pushHold(ctx.timers.holdsEnded, { sessionId: holder.sessionId, token: holder.token, holdMs });
     }
+    if (successor !== undefined) this.grantWaiter(ctx, successor);
     this.grantWaiting(ctx, [lock]);
     this.dropIfUnused(lock);
   }
@@ -817,22 +933,25 @@ export class LockStateMachine {
     grantInJoinOrder(
       changed,
       (name) => this.locks.get(name),
-      (waiter) => {
-        const session = this.sessions.get(waiter.sessionId);
-        this.leaveQueues(waiter, session);
-        // Re-check at apply time that the grantee's session is live.
-        if (!session) return;
-        const grants = this.grant(
-          ctx,
-          session,
-          waiter.targets,
-          waiter.holderData,
-          waiter.holdMs,
-          waiter.waitedFrom,
-        );
-        this.finishWaitSeqs(ctx, session, waiter, grantedAnswer(grants, waiter.targets), true);
-      },
+      (waiter) => this.grantWaiter(ctx, waiter),
     );
+  }
+
+  /** Takes a waiting request out of its queues and grants it at this entry's index. */
+  private grantWaiter(ctx: ApplyContext, waiter: Waiter): void {
+    const session = this.sessions.get(waiter.sessionId);
+    this.leaveQueues(waiter, session);
+    // Re-check at apply time that the grantee's session is live.
+    if (!session) return;
+    const grants = this.grant(
+      ctx,
+      session,
+      waiter.targets,
+      waiter.holderData,
+      waiter.holdMs,
+      waiter.waitedFrom,
+    );
+    this.finishWaitSeqs(ctx, session, waiter, grantedAnswer(grants, waiter.targets), true);
   }
 
   /** Takes a request out of every queue it is in and out of its session's tables; the locks it left. */

@@ -71,7 +71,8 @@ export interface HistoryRecord {
   /** Index of the Acquire that joined the queue; equals grantedAt for an immediate grant. */
   readonly waitedFrom: number;
   readonly grantedWallMs: number;
-  readonly terms: GrantTerms | null;
+  /** Replaced, never changed in place, when an election's leader proclaims a new value. */
+  terms: GrantTerms | null;
   endedAt: number | null;
   endedWallMs: number | null;
   reason: GrantEnd | null;

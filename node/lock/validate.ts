@@ -68,7 +68,12 @@ export function checkSequenced(
 }
 
 /** A target's mode or permit count (its name is checked on its own). */
-function checkTarget(t: LockTarget, limits: LockLimits): string | null {
+function checkTarget(
+  t: Omit<LockTarget, "mode"> & { readonly mode?: LockTarget["mode"] | "leader" },
+  limits: LockLimits,
+): string | null {
+  // A Campaign: one election, neither a semaphore nor part of a set.
+  if (t.mode === "leader") return t.permits === undefined ? null : "an election has no permits";
   if (t.permits !== undefined) {
     if (t.mode !== undefined) return `mode is for locks: semaphore ${t.lock} takes permits only`;
     if (!Number.isSafeInteger(t.permits) || t.permits < 1 || t.permits > limits.maxPermits) {
@@ -113,6 +118,7 @@ export function checkTargets(
   const first = checkLockName(cmd.lock) ?? checkTarget(cmd, limits);
   if (first) return first;
   if (cmd.more === undefined) return null;
+  if (cmd.mode === "leader") return "an election is campaigned for alone, never in a set";
   if (!Array.isArray(cmd.more)) return "locks must be a list";
   const count = cmd.more.length + 1;
   if (count > limits.maxLocksPerAcquire)
@@ -171,6 +177,16 @@ export function validateCommand(
         checkSequenced(cmd, limits) ??
         checkLockName(cmd.lock) ??
         checkToken(cmd.token) ??
+        (cmd.successor === undefined ? null : checkSessionId(cmd.successor)) ??
+        (cmd.successor === cmd.sessionId ? "a session cannot hand a grant to itself" : null) ??
+        checkWallMs(cmd.wallMs)
+      );
+    case "proclaim":
+      return (
+        checkSequenced(cmd, limits) ??
+        checkLockName(cmd.lock) ??
+        checkToken(cmd.token) ??
+        checkHolderData(cmd.value, limits) ??
         checkWallMs(cmd.wallMs)
       );
     case "revoke":

@@ -19,7 +19,7 @@ import type { ApplyOutcome, LockEvent, LockEventType, LockInfo } from "../lock/i
  * Every kind a grant may have, the `kind` label's fixed set: an exclusive or shared grant of
  * a lock, a semaphore permit, or any lock of a multi-lock set.
  */
-export const LOCK_KINDS = ["exclusive", "shared", "semaphore", "multi"] as const;
+export const LOCK_KINDS = ["exclusive", "shared", "semaphore", "multi", "election"] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
 
 /** How a grant ended, as the `reason` label says it. */
@@ -29,10 +29,13 @@ export const END_REASONS = [
   "session_expired",
   "revoked",
   "hold_limit",
+  "handed_off",
 ] as const;
 export type EndReasonLabel = (typeof END_REASONS)[number];
 
-const REASON_OF: Readonly<Record<Exclude<LockEventType, "acquired">, EndReasonLabel>> = {
+const REASON_OF: Readonly<
+  Record<Exclude<LockEventType, "acquired" | "proclaimed">, EndReasonLabel>
+> = {
   released: "released",
   sessionClosed: "session_closed",
   sessionExpired: "session_expired",
@@ -45,6 +48,7 @@ const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300]
 /** The kind of a grant: a lock of a multi-lock set (`inSet`), a permit, or a lock's mode. */
 function kindOf(mode: LockEvent["mode"], inSet: boolean): LockKind {
   if (inSet) return "multi";
+  if (mode === "leader") return "election";
   return mode === "permit" ? "semaphore" : mode === "shared" ? "shared" : "exclusive";
 }
 
@@ -196,13 +200,20 @@ export class LockMetrics {
           this.wait.observe({ kind, lock_prefix }, Math.max(0, now - queuedWait.at) / 1000);
         continue;
       }
+      // A new value of an election's leader: its grant goes on.
+      if (e.type === "proclaimed") continue;
       const start = this.grantStarts.get(grantKey);
       const current = start?.token === e.token ? start : undefined;
       if (current) this.grantStarts.delete(grantKey);
       if (!leading) continue;
       // A grant this process did not see begin counts as exclusive.
       const kind = current?.kind ?? "exclusive";
-      const reason = e.revokedFor === "holdLimit" ? "hold_limit" : REASON_OF[e.type];
+      const reason =
+        e.revokedFor === "holdLimit"
+          ? "hold_limit"
+          : e.handedOff === true
+            ? "handed_off"
+            : REASON_OF[e.type];
       this.ends.inc({ kind, reason, lock_prefix });
       if (current && current.at !== null)
         this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - current.at) / 1000);

@@ -6,13 +6,17 @@ import { status as Status } from "@grpc/grpc-js";
 import { palisade } from "../gen/palisade.js";
 import type {
   AcquireAnswer,
+  CampaignAnswer,
   CancelWaitResult,
+  ElectionEvent,
   Done,
   EndReason,
   FoundSession,
   GrantMode,
   HistoryRecordInfo,
   KeptAlive,
+  LeaderInfo,
+  Leadership,
   LockGrantInfo,
   LockHistory,
   LockHolderInfo,
@@ -80,6 +84,7 @@ const GRANT_MODES: Readonly<Record<GrantMode, palisade.v1.LockMode>> = {
   exclusive: pb.LockMode.LOCK_MODE_EXCLUSIVE,
   shared: pb.LockMode.LOCK_MODE_SHARED,
   permit: pb.LockMode.LOCK_MODE_UNSPECIFIED,
+  leader: pb.LockMode.LOCK_MODE_LEADER,
 };
 
 function wireHolder(h: LockHolderInfo): palisade.v1.LockHolder.$Properties {
@@ -222,7 +227,9 @@ function wireLockFields(
     nextHoldersAfter: wireCursor(l.nextHoldersAfter),
     ...(l.kind === "semaphore"
       ? { kind: pb.LockKind.LOCK_KIND_SEMAPHORE, permits: l.permits ?? 0 }
-      : {}),
+      : l.kind === "election"
+        ? { kind: pb.LockKind.LOCK_KIND_ELECTION }
+        : {}),
   };
 }
 
@@ -237,7 +244,9 @@ function lockFieldsFrom(
     ...(holders.length > 0 ? { holders } : {}),
     ...(w.kind === pb.LockKind.LOCK_KIND_SEMAPHORE
       ? { kind: "semaphore" as const, permits: w.permits ?? 0 }
-      : {}),
+      : w.kind === pb.LockKind.LOCK_KIND_ELECTION
+        ? { kind: "election" as const }
+        : {}),
     holderCount: w.holderCount ?? 0,
     ...(next ? { nextHoldersAfter: next } : {}),
   };
@@ -333,6 +342,7 @@ const END_REASONS: Readonly<Record<EndReason, palisade.v1.EndReason>> = {
   sessionClosed: pb.EndReason.END_REASON_SESSION_CLOSED,
   sessionExpired: pb.EndReason.END_REASON_SESSION_EXPIRED,
   revoked: pb.EndReason.END_REASON_REVOKED,
+  handedOff: pb.EndReason.END_REASON_HANDED_OFF,
 };
 
 function endReasonFrom(reason: palisade.v1.EndReason | null | undefined): EndReason {
@@ -394,6 +404,117 @@ export function encodeTokenValidity(a: TokenValidity): palisade.v1.ValidateToken
 
 export function decodeTokenValidity(w: palisade.v1.ValidateTokenResponse): TokenValidity {
   return { valid: w.valid === true };
+}
+
+// ---------------------------------------------------------------- elections
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+function wireLeadership(l: Leadership): palisade.v1.Leadership.$Properties {
+  return {
+    sessionId: toU64(l.sessionId),
+    clientName: l.clientName,
+    token: toU64(l.token),
+    sinceIndex: toU64(l.sinceIndex),
+    ...(l.value ? { value: utf8.encode(l.value) } : {}),
+  };
+}
+
+function leadershipFrom(
+  w: palisade.v1.Leadership.$Properties | null | undefined,
+): Leadership | null {
+  if (!w) return null;
+  return {
+    sessionId: bigField(w.sessionId, "leader.session_id"),
+    clientName: w.clientName ?? "",
+    token: bigField(w.token, "leader.token"),
+    sinceIndex: bigField(w.sinceIndex, "leader.since_index"),
+    value: w.value && w.value.byteLength > 0 ? text.decode(w.value) : "",
+  };
+}
+
+export function encodeCampaignAnswer(a: CampaignAnswer): palisade.v1.CampaignResponse {
+  switch (a.kind) {
+    case "elected":
+      return pb.CampaignResponse.create({
+        elected: true,
+        token: toU64(a.token),
+        leader: wireLeadership(a.leader),
+      });
+    case "notElected":
+      return pb.CampaignResponse.create({
+        elected: false,
+        leader: a.leader ? wireLeadership(a.leader) : null,
+      });
+    case "cancelled":
+      return pb.CampaignResponse.create({ elected: false, cancelled: true });
+  }
+}
+
+export function decodeCampaignAnswer(w: palisade.v1.CampaignResponse): CampaignAnswer {
+  const leader = leadershipFrom(w.leader);
+  if (w.elected) {
+    if (leader === null) throw new CodecError("leader: an elected CampaignResponse names none");
+    return { kind: "elected", token: bigField(w.token, "token"), leader };
+  }
+  if (w.cancelled) return { kind: "cancelled" };
+  return { kind: "notElected", leader };
+}
+
+export function encodeLeaderInfo(a: LeaderInfo): palisade.v1.LeaderResponse {
+  return pb.LeaderResponse.create({
+    leader: a.leader ? wireLeadership(a.leader) : null,
+    candidateCount: a.candidateCount,
+  });
+}
+
+export function decodeLeaderInfo(w: palisade.v1.LeaderResponse): LeaderInfo {
+  return { leader: leadershipFrom(w.leader), candidateCount: w.candidateCount ?? 0 };
+}
+
+const ELECTION_EVENT_KINDS: Readonly<Record<ElectionEvent["kind"], palisade.v1.ElectionEventKind>> =
+  {
+    leader: pb.ElectionEventKind.ELECTION_EVENT_KIND_LEADER,
+    value: pb.ElectionEventKind.ELECTION_EVENT_KIND_VALUE,
+    noLeader: pb.ElectionEventKind.ELECTION_EVENT_KIND_NO_LEADER,
+  };
+
+export function encodeElectionEvent(e: ElectionEvent): palisade.v1.ElectionEvent {
+  return pb.ElectionEvent.create({
+    index: toU64(e.index),
+    kind: ELECTION_EVENT_KINDS[e.kind],
+    ...(e.kind === "noLeader"
+      ? e.ended
+        ? { ended: END_REASONS[e.ended.reason], endedToken: toU64(e.ended.token) }
+        : {}
+      : { leader: wireLeadership(e.leader) }),
+  });
+}
+
+export function decodeElectionEvent(w: palisade.v1.ElectionEvent): ElectionEvent {
+  const index = bigField(w.index, "index");
+  switch (w.kind) {
+    case pb.ElectionEventKind.ELECTION_EVENT_KIND_LEADER:
+    case pb.ElectionEventKind.ELECTION_EVENT_KIND_VALUE: {
+      const leader = leadershipFrom(w.leader);
+      if (leader === null) throw new CodecError("leader: a leader event names none");
+      const kind = w.kind === pb.ElectionEventKind.ELECTION_EVENT_KIND_LEADER ? "leader" : "value";
+      return { kind, index, leader };
+    }
+    case pb.ElectionEventKind.ELECTION_EVENT_KIND_NO_LEADER: {
+      const reason = endReasonFrom(w.ended);
+      return reason === "current"
+        ? { kind: "noLeader", index }
+        : {
+            kind: "noLeader",
+            index,
+            ended: { reason, token: bigField(w.endedToken, "ended_token") },
+          };
+    }
+    default:
+      throw new CodecError(`kind: ${String(w.kind)} is not an election event kind`);
+  }
 }
 
 // ---------------------------------------------------------------- failures

@@ -141,6 +141,8 @@ export function targetFields(
   prefix: string,
 ): { mode?: LockMode; permits?: number } {
   const rawMode = t.mode ?? 0;
+  if (rawMode === pb.LockMode.LOCK_MODE_LEADER)
+    throw new CodecError(`${prefix}mode: an election's lead is taken with Campaign, not Acquire`);
   if (!Object.hasOwn(LOCK_MODES, rawMode)) {
     throw new CodecError(
       `${prefix}mode: ${String(rawMode)} is not a lock mode (LOCK_MODE_SHARED or LOCK_MODE_EXCLUSIVE; unset: exclusive)`,
@@ -175,7 +177,8 @@ export function moreLocksField(
 
 /** Exclusive is the unset mode. */
 export function wireMode(mode: LockMode | GrantMode | undefined): { mode?: palisade.v1.LockMode } {
-  return mode === "shared" ? { mode: pb.LockMode.LOCK_MODE_SHARED } : {};
+  if (mode === "shared") return { mode: pb.LockMode.LOCK_MODE_SHARED };
+  return mode === "leader" ? { mode: pb.LockMode.LOCK_MODE_LEADER } : {};
 }
 
 /** One lock of a multi-lock request. */
@@ -247,7 +250,9 @@ export function kindFieldsFrom(
       ? { mode: "permit" as const, ...(permits > 0 ? { permits } : {}), slot: wire.slot ?? 0 }
       : wire.mode === pb.LockMode.LOCK_MODE_SHARED
         ? { mode: "shared" as const }
-        : {}),
+        : wire.mode === pb.LockMode.LOCK_MODE_LEADER
+          ? { mode: "leader" as const }
+          : {}),
     ...(wire.holderData && wire.holderData.byteLength > 0
       ? { data: text.decode(wire.holderData) }
       : {}),

@@ -7,6 +7,7 @@ import { palisade } from "../gen/palisade.js";
 import { checkClientName, checkRequestId } from "../names.ts";
 import type {
   AcquireRequest,
+  CampaignRequest,
   CancelWaitRequest,
   CloseSessionRequest,
   GetLockHistoryRequest,
@@ -14,12 +15,17 @@ import type {
   GetSessionRequest,
   KeepAliveRequest,
   ListLocksRequest,
+  LeaderRequest,
   ListSessionsRequest,
+  ObserveRequest,
   OpenSessionRequest,
+  ProclaimRequest,
   ReleaseRequest,
+  ResignRequest,
   ValidateTokenRequest,
 } from "../lock-values.ts";
-import { CodecError, MAX_KEEPALIVE_SESSION_IDS, toU64 } from "../wire.ts";
+import { CodecError, MAX_KEEPALIVE_SESSION_IDS, toU64, type U64Input } from "../wire.ts";
+import type Long from "long";
 import {
   bigField,
   countField,
@@ -144,11 +150,120 @@ export function encodeRelease(r: ReleaseRequest): palisade.v1.ReleaseRequest {
     ...wireSequenced(r),
     lock: r.lock,
     token: toU64(r.token, "token"),
+    ...wireSuccessor(r.successor),
   });
 }
 
 export function decodeRelease(w: palisade.v1.ReleaseRequest): ReleaseRequest {
-  return { ...sequencedFields(w), lock: lockField(w.lock), token: tokenField(w.token) };
+  const write = sequencedFields(w);
+  const successor = successorField(w.successorSessionId, write.sessionId);
+  return {
+    ...write,
+    lock: lockField(w.lock),
+    token: tokenField(w.token),
+    ...(successor !== undefined ? { successor } : {}),
+  };
+}
+
+function wireSuccessor(successor: bigint | undefined): { successorSessionId?: Long } {
+  return successor !== undefined ? { successorSessionId: toU64(successor, "successor") } : {};
+}
+
+/** A handoff's successor: absent when unset (0); never the caller itself. */
+function successorField(raw: U64Input, caller: bigint): bigint | undefined {
+  const successor = bigField(raw, "successor_session_id");
+  if (successor === 0n) return undefined;
+  if (successor === caller)
+    throw new CodecError(
+      "successor_session_id: a session cannot hand a grant to itself (name another, waiting, session)",
+    );
+  return successor;
+}
+
+// ---------------------------------------------------------------- elections
+
+export function encodeCampaign(r: CampaignRequest): palisade.v1.CampaignRequest {
+  return pb.CampaignRequest.create({
+    ...wireSequenced(r),
+    election: r.election,
+    ...(r.value ? { value: utf8.encode(r.value) } : {}),
+    waitMs: toU64(r.waitMs, "waitMs"),
+  });
+}
+
+export function decodeCampaign(w: palisade.v1.CampaignRequest): CampaignRequest {
+  return {
+    ...sequencedFields(w),
+    election: lockField(w.election, "election"),
+    value: valueField(w.value),
+    waitMs: numberField(w.waitMs, "wait_ms"),
+  };
+}
+
+export function encodeProclaim(r: ProclaimRequest): palisade.v1.ProclaimRequest {
+  return pb.ProclaimRequest.create({
+    ...wireSequenced(r),
+    election: r.election,
+    token: toU64(r.token, "token"),
+    ...(r.value ? { value: utf8.encode(r.value) } : {}),
+  });
+}
+
+export function decodeProclaim(w: palisade.v1.ProclaimRequest): ProclaimRequest {
+  return {
+    ...sequencedFields(w),
+    election: lockField(w.election, "election"),
+    token: tokenField(w.token),
+    value: valueField(w.value),
+  };
+}
+
+export function encodeResign(r: ResignRequest): palisade.v1.ResignRequest {
+  return pb.ResignRequest.create({
+    ...wireSequenced(r),
+    election: r.election,
+    token: toU64(r.token, "token"),
+    ...wireSuccessor(r.successor),
+  });
+}
+
+export function decodeResign(w: palisade.v1.ResignRequest): ResignRequest {
+  const write = sequencedFields(w);
+  const successor = successorField(w.successorSessionId, write.sessionId);
+  return {
+    ...write,
+    election: lockField(w.election, "election"),
+    token: tokenField(w.token),
+    ...(successor !== undefined ? { successor } : {}),
+  };
+}
+
+export function encodeLeader(r: LeaderRequest): palisade.v1.LeaderRequest {
+  return pb.LeaderRequest.create({ election: r.election });
+}
+
+export function decodeLeader(w: palisade.v1.LeaderRequest): LeaderRequest {
+  return { election: lockField(w.election, "election") };
+}
+
+export function encodeObserve(r: ObserveRequest): palisade.v1.ObserveRequest {
+  return pb.ObserveRequest.create({ election: r.election, fromIndex: toU64(r.fromIndex) });
+}
+
+export function decodeObserve(w: palisade.v1.ObserveRequest): ObserveRequest {
+  return {
+    election: lockField(w.election, "election"),
+    fromIndex: bigField(w.fromIndex, "from_index"),
+  };
+}
+
+/** An election's value: UTF-8 text as holder data is (the node checks its size). */
+function valueField(raw: Uint8Array | null | undefined): string {
+  try {
+    return holderDataField(raw);
+  } catch {
+    throw new CodecError("value: not valid UTF-8 (an election's value is text)");
+  }
 }
 
 export function encodeGetLock(r: GetLockRequest): palisade.v1.GetLockRequest {

@@ -377,6 +377,27 @@ export const DESCRIPTOR: unknown = {
                   "responseType": "WatchEvent",
                   "responseStream": true
                 },
+                "Campaign": {
+                  "requestType": "CampaignRequest",
+                  "responseType": "CampaignResponse"
+                },
+                "Proclaim": {
+                  "requestType": "ProclaimRequest",
+                  "responseType": "ProclaimResponse"
+                },
+                "Resign": {
+                  "requestType": "ResignRequest",
+                  "responseType": "ResignResponse"
+                },
+                "Leader": {
+                  "requestType": "LeaderRequest",
+                  "responseType": "LeaderResponse"
+                },
+                "Observe": {
+                  "requestType": "ObserveRequest",
+                  "responseType": "ElectionEvent",
+                  "responseStream": true
+                },
                 "Stream": {
                   "requestType": "ClientFrame",
                   "requestStream": true,
@@ -486,7 +507,8 @@ export const DESCRIPTOR: unknown = {
               "values": {
                 "LOCK_MODE_UNSPECIFIED": 0,
                 "LOCK_MODE_SHARED": 1,
-                "LOCK_MODE_EXCLUSIVE": 2
+                "LOCK_MODE_EXCLUSIVE": 2,
+                "LOCK_MODE_LEADER": 3
               }
             },
             "LockTarget": {
@@ -701,6 +723,11 @@ export const DESCRIPTOR: unknown = {
                   "rule": "repeated",
                   "type": "uint64",
                   "id": 6
+                },
+                "successorSessionId": {
+                  "type": "uint64",
+                  "id": 7,
+                  "protoName": "successor_session_id"
                 }
               }
             },
@@ -797,7 +824,8 @@ export const DESCRIPTOR: unknown = {
             "LockKind": {
               "values": {
                 "LOCK_KIND_UNSPECIFIED": 0,
-                "LOCK_KIND_SEMAPHORE": 1
+                "LOCK_KIND_SEMAPHORE": 1,
+                "LOCK_KIND_ELECTION": 2
               }
             },
             "HolderCursor": {
@@ -1065,7 +1093,8 @@ export const DESCRIPTOR: unknown = {
                 "END_REASON_RELEASED": 1,
                 "END_REASON_SESSION_CLOSED": 2,
                 "END_REASON_SESSION_EXPIRED": 3,
-                "END_REASON_REVOKED": 4
+                "END_REASON_REVOKED": 4,
+                "END_REASON_HANDED_OFF": 5
               }
             },
             "RevokeCause": {
@@ -1209,7 +1238,8 @@ export const DESCRIPTOR: unknown = {
                 "WATCH_EVENT_KIND_RELEASED": 2,
                 "WATCH_EVENT_KIND_SESSION_CLOSED": 3,
                 "WATCH_EVENT_KIND_SESSION_EXPIRED": 4,
-                "WATCH_EVENT_KIND_REVOKED": 5
+                "WATCH_EVENT_KIND_REVOKED": 5,
+                "WATCH_EVENT_KIND_PROCLAIMED": 6
               }
             },
             "WatchEvent": {
@@ -1264,6 +1294,233 @@ export const DESCRIPTOR: unknown = {
                 }
               }
             },
+            "CampaignRequest": {
+              "fields": {
+                "sessionId": {
+                  "type": "uint64",
+                  "id": 1,
+                  "protoName": "session_id"
+                },
+                "election": {
+                  "type": "string",
+                  "id": 2
+                },
+                "value": {
+                  "type": "bytes",
+                  "id": 3
+                },
+                "waitMs": {
+                  "type": "uint64",
+                  "id": 4,
+                  "protoName": "wait_ms"
+                },
+                "seq": {
+                  "type": "uint64",
+                  "id": 5
+                },
+                "ackedUpTo": {
+                  "type": "uint64",
+                  "id": 6,
+                  "protoName": "acked_up_to"
+                },
+                "held": {
+                  "rule": "repeated",
+                  "type": "uint64",
+                  "id": 7
+                }
+              }
+            },
+            "Leadership": {
+              "fields": {
+                "sessionId": {
+                  "type": "uint64",
+                  "id": 1,
+                  "protoName": "session_id"
+                },
+                "clientName": {
+                  "type": "string",
+                  "id": 2,
+                  "protoName": "client_name"
+                },
+                "token": {
+                  "type": "uint64",
+                  "id": 3
+                },
+                "sinceIndex": {
+                  "type": "uint64",
+                  "id": 4,
+                  "protoName": "since_index"
+                },
+                "value": {
+                  "type": "bytes",
+                  "id": 5
+                }
+              }
+            },
+            "CampaignResponse": {
+              "fields": {
+                "elected": {
+                  "type": "bool",
+                  "id": 1
+                },
+                "token": {
+                  "type": "uint64",
+                  "id": 2
+                },
+                "leader": {
+                  "type": "Leadership",
+                  "id": 3
+                },
+                "cancelled": {
+                  "type": "bool",
+                  "id": 4
+                }
+              }
+            },
+            "ProclaimRequest": {
+              "fields": {
+                "sessionId": {
+                  "type": "uint64",
+                  "id": 1,
+                  "protoName": "session_id"
+                },
+                "election": {
+                  "type": "string",
+                  "id": 2
+                },
+                "token": {
+                  "type": "uint64",
+                  "id": 3
+                },
+                "value": {
+                  "type": "bytes",
+                  "id": 4
+                },
+                "seq": {
+                  "type": "uint64",
+                  "id": 5
+                },
+                "ackedUpTo": {
+                  "type": "uint64",
+                  "id": 6,
+                  "protoName": "acked_up_to"
+                },
+                "held": {
+                  "rule": "repeated",
+                  "type": "uint64",
+                  "id": 7
+                }
+              }
+            },
+            "ProclaimResponse": {
+              "fields": {}
+            },
+            "ResignRequest": {
+              "fields": {
+                "sessionId": {
+                  "type": "uint64",
+                  "id": 1,
+                  "protoName": "session_id"
+                },
+                "election": {
+                  "type": "string",
+                  "id": 2
+                },
+                "token": {
+                  "type": "uint64",
+                  "id": 3
+                },
+                "seq": {
+                  "type": "uint64",
+                  "id": 4
+                },
+                "ackedUpTo": {
+                  "type": "uint64",
+                  "id": 5,
+                  "protoName": "acked_up_to"
+                },
+                "held": {
+                  "rule": "repeated",
+                  "type": "uint64",
+                  "id": 6
+                },
+                "successorSessionId": {
+                  "type": "uint64",
+                  "id": 7,
+                  "protoName": "successor_session_id"
+                }
+              }
+            },
+            "ResignResponse": {
+              "fields": {}
+            },
+            "LeaderRequest": {
+              "fields": {
+                "election": {
+                  "type": "string",
+                  "id": 1
+                }
+              }
+            },
+            "LeaderResponse": {
+              "fields": {
+                "leader": {
+                  "type": "Leadership",
+                  "id": 1
+                },
+                "candidateCount": {
+                  "type": "uint32",
+                  "id": 2,
+                  "protoName": "candidate_count"
+                }
+              }
+            },
+            "ObserveRequest": {
+              "fields": {
+                "election": {
+                  "type": "string",
+                  "id": 1
+                },
+                "fromIndex": {
+                  "type": "uint64",
+                  "id": 2,
+                  "protoName": "from_index"
+                }
+              }
+            },
+            "ElectionEventKind": {
+              "values": {
+                "ELECTION_EVENT_KIND_UNSPECIFIED": 0,
+                "ELECTION_EVENT_KIND_LEADER": 1,
+                "ELECTION_EVENT_KIND_VALUE": 2,
+                "ELECTION_EVENT_KIND_NO_LEADER": 3
+              }
+            },
+            "ElectionEvent": {
+              "fields": {
+                "index": {
+                  "type": "uint64",
+                  "id": 1
+                },
+                "kind": {
+                  "type": "ElectionEventKind",
+                  "id": 2
+                },
+                "leader": {
+                  "type": "Leadership",
+                  "id": 3
+                },
+                "ended": {
+                  "type": "EndReason",
+                  "id": 4
+                },
+                "endedToken": {
+                  "type": "uint64",
+                  "id": 5,
+                  "protoName": "ended_token"
+                }
+              }
+            },
             "ErrorReason": {
               "values": {
                 "ERROR_REASON_UNSPECIFIED": 0,
@@ -1306,7 +1563,8 @@ export const DESCRIPTOR: unknown = {
                 "ERROR_REASON_PERMITS_MISMATCH": 37,
                 "ERROR_REASON_SET_PARTLY_HELD": 38,
                 "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST": 39,
-                "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM": 40
+                "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM": 40,
+                "ERROR_REASON_SUCCESSOR_NOT_WAITING": 41
               }
             },
             "ClientFrame": {
@@ -1334,6 +1592,10 @@ export const DESCRIPTOR: unknown = {
                     "listSessions",
                     "getLockHistory",
                     "validateToken",
+                    "campaign",
+                    "proclaim",
+                    "resign",
+                    "leader",
                     "forget"
                   ]
                 }
@@ -1401,6 +1663,22 @@ export const DESCRIPTOR: unknown = {
                   "id": 13,
                   "protoName": "validate_token"
                 },
+                "campaign": {
+                  "type": "CampaignRequest",
+                  "id": 16
+                },
+                "proclaim": {
+                  "type": "ProclaimRequest",
+                  "id": 17
+                },
+                "resign": {
+                  "type": "ResignRequest",
+                  "id": 18
+                },
+                "leader": {
+                  "type": "LeaderRequest",
+                  "id": 19
+                },
                 "forget": {
                   "type": "Forget",
                   "id": 14
@@ -1435,6 +1713,10 @@ export const DESCRIPTOR: unknown = {
                     "listSessions",
                     "getLockHistory",
                     "validateToken",
+                    "campaign",
+                    "proclaim",
+                    "resign",
+                    "leader",
                     "failure"
                   ]
                 }
@@ -1501,6 +1783,22 @@ export const DESCRIPTOR: unknown = {
                   "type": "ValidateTokenResponse",
                   "id": 13,
                   "protoName": "validate_token"
+                },
+                "campaign": {
+                  "type": "CampaignResponse",
+                  "id": 16
+                },
+                "proclaim": {
+                  "type": "ProclaimResponse",
+                  "id": 17
+                },
+                "resign": {
+                  "type": "ResignResponse",
+                  "id": 18
+                },
+                "leader": {
+                  "type": "LeaderResponse",
+                  "id": 19
                 },
                 "failure": {
                   "type": "StreamFailure",

@@ -2675,6 +2675,21 @@ export namespace palisade {
             /** Calls Watch. */
             watch: palisade.v1.LockService.Watch;
 
+            /** Calls Campaign. */
+            campaign: palisade.v1.LockService.Campaign;
+
+            /** Calls Proclaim. */
+            proclaim: palisade.v1.LockService.Proclaim;
+
+            /** Calls Resign. */
+            resign: palisade.v1.LockService.Resign;
+
+            /** Calls Leader. */
+            leader: palisade.v1.LockService.Leader;
+
+            /** Calls Observe. */
+            observe: palisade.v1.LockService.Observe;
+
             /** Calls Stream. */
             stream: palisade.v1.LockService.Stream;
         }
@@ -2924,6 +2939,101 @@ export namespace palisade {
               readonly path: "/palisade.v1.LockService/Watch";
               readonly requestType: "WatchRequest";
               readonly responseType: "WatchEvent";
+              readonly requestStream: undefined;
+              readonly responseStream: true;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#campaign}.
+             * @param error Error, if any
+             * @param [response] CampaignResponse
+             */
+            type CampaignCallback = (error: (Error|null), response?: palisade.v1.CampaignResponse) => void;
+
+            /** Calls Campaign. */
+            type Campaign = {
+              (request: palisade.v1.ICampaignRequest, callback: palisade.v1.LockService.CampaignCallback): void;
+              (request: palisade.v1.ICampaignRequest): Promise<palisade.v1.CampaignResponse>;
+              readonly name: "Campaign";
+              readonly path: "/palisade.v1.LockService/Campaign";
+              readonly requestType: "CampaignRequest";
+              readonly responseType: "CampaignResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#proclaim}.
+             * @param error Error, if any
+             * @param [response] ProclaimResponse
+             */
+            type ProclaimCallback = (error: (Error|null), response?: palisade.v1.ProclaimResponse) => void;
+
+            /** Calls Proclaim. */
+            type Proclaim = {
+              (request: palisade.v1.IProclaimRequest, callback: palisade.v1.LockService.ProclaimCallback): void;
+              (request: palisade.v1.IProclaimRequest): Promise<palisade.v1.ProclaimResponse>;
+              readonly name: "Proclaim";
+              readonly path: "/palisade.v1.LockService/Proclaim";
+              readonly requestType: "ProclaimRequest";
+              readonly responseType: "ProclaimResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#resign}.
+             * @param error Error, if any
+             * @param [response] ResignResponse
+             */
+            type ResignCallback = (error: (Error|null), response?: palisade.v1.ResignResponse) => void;
+
+            /** Calls Resign. */
+            type Resign = {
+              (request: palisade.v1.IResignRequest, callback: palisade.v1.LockService.ResignCallback): void;
+              (request: palisade.v1.IResignRequest): Promise<palisade.v1.ResignResponse>;
+              readonly name: "Resign";
+              readonly path: "/palisade.v1.LockService/Resign";
+              readonly requestType: "ResignRequest";
+              readonly responseType: "ResignResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#leader}.
+             * @param error Error, if any
+             * @param [response] LeaderResponse
+             */
+            type LeaderCallback = (error: (Error|null), response?: palisade.v1.LeaderResponse) => void;
+
+            /** Calls Leader. */
+            type Leader = {
+              (request: palisade.v1.ILeaderRequest, callback: palisade.v1.LockService.LeaderCallback): void;
+              (request: palisade.v1.ILeaderRequest): Promise<palisade.v1.LeaderResponse>;
+              readonly name: "Leader";
+              readonly path: "/palisade.v1.LockService/Leader";
+              readonly requestType: "LeaderRequest";
+              readonly responseType: "LeaderResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#observe}.
+             * @param error Error, if any
+             * @param [response] ElectionEvent
+             */
+            type ObserveCallback = (error: (Error|null), response?: palisade.v1.ElectionEvent) => void;
+
+            /** Calls Observe. */
+            type Observe = {
+              (request: palisade.v1.IObserveRequest, callback: palisade.v1.LockService.ObserveCallback): void;
+              (request: palisade.v1.IObserveRequest): Promise<palisade.v1.ElectionEvent>;
+              readonly name: "Observe";
+              readonly path: "/palisade.v1.LockService/Observe";
+              readonly requestType: "ObserveRequest";
+              readonly responseType: "ElectionEvent";
               readonly requestStream: undefined;
               readonly responseStream: true;
             };
@@ -3819,7 +3929,10 @@ export namespace palisade {
             LOCK_MODE_SHARED = 1,
 
             /** LOCK_MODE_EXCLUSIVE value */
-            LOCK_MODE_EXCLUSIVE = 2
+            LOCK_MODE_EXCLUSIVE = 2,
+
+            /** LOCK_MODE_LEADER value */
+            LOCK_MODE_LEADER = 3
         }
 
         /**
@@ -4721,6 +4834,9 @@ export namespace palisade {
             /** ReleaseRequest held. */
             held: Long[];
 
+            /** ReleaseRequest successorSessionId. */
+            successorSessionId: Long;
+
             /**
              * Creates a new ReleaseRequest instance using the specified properties.
              * @param [properties] Properties to set
@@ -4822,6 +4938,9 @@ export namespace palisade {
 
                 /** ReleaseRequest held */
                 held?: (Long[]|null);
+
+                /** ReleaseRequest successorSessionId */
+                successorSessionId?: (Long|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -5273,7 +5392,10 @@ export namespace palisade {
             LOCK_KIND_UNSPECIFIED = 0,
 
             /** LOCK_KIND_SEMAPHORE value */
-            LOCK_KIND_SEMAPHORE = 1
+            LOCK_KIND_SEMAPHORE = 1,
+
+            /** LOCK_KIND_ELECTION value */
+            LOCK_KIND_ELECTION = 2
         }
 
         /**
@@ -6765,7 +6887,10 @@ export namespace palisade {
             END_REASON_SESSION_EXPIRED = 3,
 
             /** END_REASON_REVOKED value */
-            END_REASON_REVOKED = 4
+            END_REASON_REVOKED = 4,
+
+            /** END_REASON_HANDED_OFF value */
+            END_REASON_HANDED_OFF = 5
         }
 
         /** RevokeCause enum. */
@@ -7601,7 +7726,10 @@ export namespace palisade {
             WATCH_EVENT_KIND_SESSION_EXPIRED = 4,
 
             /** WATCH_EVENT_KIND_REVOKED value */
-            WATCH_EVENT_KIND_REVOKED = 5
+            WATCH_EVENT_KIND_REVOKED = 5,
+
+            /** WATCH_EVENT_KIND_PROCLAIMED value */
+            WATCH_EVENT_KIND_PROCLAIMED = 6
         }
 
         /**
@@ -7781,6 +7909,1483 @@ export namespace palisade {
             type $Shape = palisade.v1.WatchEvent.$Properties;
         }
 
+        /**
+         * Properties of a CampaignRequest.
+         * @deprecated Use palisade.v1.CampaignRequest.$Properties instead.
+         */
+        interface ICampaignRequest extends palisade.v1.CampaignRequest.$Properties {
+        }
+
+        /** Represents a CampaignRequest. */
+        class CampaignRequest {
+
+            /**
+             * Constructs a new CampaignRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CampaignRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CampaignRequest sessionId. */
+            sessionId: Long;
+
+            /** CampaignRequest election. */
+            election: string;
+
+            /** CampaignRequest value. */
+            value: Uint8Array;
+
+            /** CampaignRequest waitMs. */
+            waitMs: Long;
+
+            /** CampaignRequest seq. */
+            seq: Long;
+
+            /** CampaignRequest ackedUpTo. */
+            ackedUpTo: Long;
+
+            /** CampaignRequest held. */
+            held: Long[];
+
+            /**
+             * Creates a new CampaignRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CampaignRequest instance
+             */
+            static create(properties: palisade.v1.CampaignRequest.$Shape): palisade.v1.CampaignRequest & palisade.v1.CampaignRequest.$Shape;
+            static create(properties?: palisade.v1.CampaignRequest.$Properties): palisade.v1.CampaignRequest;
+
+            /**
+             * Encodes the specified CampaignRequest message. Does not implicitly {@link palisade.v1.CampaignRequest.verify|verify} messages.
+             * @param message CampaignRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CampaignRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CampaignRequest message, length delimited. Does not implicitly {@link palisade.v1.CampaignRequest.verify|verify} messages.
+             * @param message CampaignRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CampaignRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CampaignRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CampaignRequest & palisade.v1.CampaignRequest.$Shape} CampaignRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CampaignRequest & palisade.v1.CampaignRequest.$Shape;
+
+            /**
+             * Decodes a CampaignRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CampaignRequest & palisade.v1.CampaignRequest.$Shape} CampaignRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CampaignRequest & palisade.v1.CampaignRequest.$Shape;
+
+            /**
+             * Verifies a CampaignRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CampaignRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CampaignRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CampaignRequest;
+
+            /**
+             * Creates a plain object from a CampaignRequest message. Also converts values to other types if specified.
+             * @param message CampaignRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CampaignRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CampaignRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CampaignRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CampaignRequest {
+
+            /** Properties of a CampaignRequest. */
+            interface $Properties {
+
+                /** CampaignRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** CampaignRequest election */
+                election?: (string|null);
+
+                /** CampaignRequest value */
+                value?: (Uint8Array|null);
+
+                /** CampaignRequest waitMs */
+                waitMs?: (Long|null);
+
+                /** CampaignRequest seq */
+                seq?: (Long|null);
+
+                /** CampaignRequest ackedUpTo */
+                ackedUpTo?: (Long|null);
+
+                /** CampaignRequest held */
+                held?: (Long[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CampaignRequest. */
+            type $Shape = palisade.v1.CampaignRequest.$Properties;
+        }
+
+        /**
+         * Properties of a Leadership.
+         * @deprecated Use palisade.v1.Leadership.$Properties instead.
+         */
+        interface ILeadership extends palisade.v1.Leadership.$Properties {
+        }
+
+        /** Represents a Leadership. */
+        class Leadership {
+
+            /**
+             * Constructs a new Leadership.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.Leadership.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Leadership sessionId. */
+            sessionId: Long;
+
+            /** Leadership clientName. */
+            clientName: string;
+
+            /** Leadership token. */
+            token: Long;
+
+            /** Leadership sinceIndex. */
+            sinceIndex: Long;
+
+            /** Leadership value. */
+            value: Uint8Array;
+
+            /**
+             * Creates a new Leadership instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Leadership instance
+             */
+            static create(properties: palisade.v1.Leadership.$Shape): palisade.v1.Leadership & palisade.v1.Leadership.$Shape;
+            static create(properties?: palisade.v1.Leadership.$Properties): palisade.v1.Leadership;
+
+            /**
+             * Encodes the specified Leadership message. Does not implicitly {@link palisade.v1.Leadership.verify|verify} messages.
+             * @param message Leadership message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.Leadership.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Leadership message, length delimited. Does not implicitly {@link palisade.v1.Leadership.verify|verify} messages.
+             * @param message Leadership message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.Leadership.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Leadership message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.Leadership & palisade.v1.Leadership.$Shape} Leadership
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.Leadership & palisade.v1.Leadership.$Shape;
+
+            /**
+             * Decodes a Leadership message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.Leadership & palisade.v1.Leadership.$Shape} Leadership
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.Leadership & palisade.v1.Leadership.$Shape;
+
+            /**
+             * Verifies a Leadership message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Leadership message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Leadership
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.Leadership;
+
+            /**
+             * Creates a plain object from a Leadership message. Also converts values to other types if specified.
+             * @param message Leadership
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.Leadership, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Leadership to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for Leadership
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Leadership {
+
+            /** Properties of a Leadership. */
+            interface $Properties {
+
+                /** Leadership sessionId */
+                sessionId?: (Long|null);
+
+                /** Leadership clientName */
+                clientName?: (string|null);
+
+                /** Leadership token */
+                token?: (Long|null);
+
+                /** Leadership sinceIndex */
+                sinceIndex?: (Long|null);
+
+                /** Leadership value */
+                value?: (Uint8Array|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Leadership. */
+            type $Shape = palisade.v1.Leadership.$Properties;
+        }
+
+        /**
+         * Properties of a CampaignResponse.
+         * @deprecated Use palisade.v1.CampaignResponse.$Properties instead.
+         */
+        interface ICampaignResponse extends palisade.v1.CampaignResponse.$Properties {
+        }
+
+        /** Represents a CampaignResponse. */
+        class CampaignResponse {
+
+            /**
+             * Constructs a new CampaignResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CampaignResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CampaignResponse elected. */
+            elected: boolean;
+
+            /** CampaignResponse token. */
+            token: Long;
+
+            /** CampaignResponse leader. */
+            leader?: (palisade.v1.Leadership.$Properties|null);
+
+            /** CampaignResponse cancelled. */
+            cancelled: boolean;
+
+            /**
+             * Creates a new CampaignResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CampaignResponse instance
+             */
+            static create(properties: palisade.v1.CampaignResponse.$Shape): palisade.v1.CampaignResponse & palisade.v1.CampaignResponse.$Shape;
+            static create(properties?: palisade.v1.CampaignResponse.$Properties): palisade.v1.CampaignResponse;
+
+            /**
+             * Encodes the specified CampaignResponse message. Does not implicitly {@link palisade.v1.CampaignResponse.verify|verify} messages.
+             * @param message CampaignResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CampaignResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CampaignResponse message, length delimited. Does not implicitly {@link palisade.v1.CampaignResponse.verify|verify} messages.
+             * @param message CampaignResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CampaignResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CampaignResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CampaignResponse & palisade.v1.CampaignResponse.$Shape} CampaignResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CampaignResponse & palisade.v1.CampaignResponse.$Shape;
+
+            /**
+             * Decodes a CampaignResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CampaignResponse & palisade.v1.CampaignResponse.$Shape} CampaignResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CampaignResponse & palisade.v1.CampaignResponse.$Shape;
+
+            /**
+             * Verifies a CampaignResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CampaignResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CampaignResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CampaignResponse;
+
+            /**
+             * Creates a plain object from a CampaignResponse message. Also converts values to other types if specified.
+             * @param message CampaignResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CampaignResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CampaignResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CampaignResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CampaignResponse {
+
+            /** Properties of a CampaignResponse. */
+            interface $Properties {
+
+                /** CampaignResponse elected */
+                elected?: (boolean|null);
+
+                /** CampaignResponse token */
+                token?: (Long|null);
+
+                /** CampaignResponse leader */
+                leader?: (palisade.v1.Leadership.$Properties|null);
+
+                /** CampaignResponse cancelled */
+                cancelled?: (boolean|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CampaignResponse. */
+            type $Shape = palisade.v1.CampaignResponse.$Properties;
+        }
+
+        /**
+         * Properties of a ProclaimRequest.
+         * @deprecated Use palisade.v1.ProclaimRequest.$Properties instead.
+         */
+        interface IProclaimRequest extends palisade.v1.ProclaimRequest.$Properties {
+        }
+
+        /** Represents a ProclaimRequest. */
+        class ProclaimRequest {
+
+            /**
+             * Constructs a new ProclaimRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ProclaimRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ProclaimRequest sessionId. */
+            sessionId: Long;
+
+            /** ProclaimRequest election. */
+            election: string;
+
+            /** ProclaimRequest token. */
+            token: Long;
+
+            /** ProclaimRequest value. */
+            value: Uint8Array;
+
+            /** ProclaimRequest seq. */
+            seq: Long;
+
+            /** ProclaimRequest ackedUpTo. */
+            ackedUpTo: Long;
+
+            /** ProclaimRequest held. */
+            held: Long[];
+
+            /**
+             * Creates a new ProclaimRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ProclaimRequest instance
+             */
+            static create(properties: palisade.v1.ProclaimRequest.$Shape): palisade.v1.ProclaimRequest & palisade.v1.ProclaimRequest.$Shape;
+            static create(properties?: palisade.v1.ProclaimRequest.$Properties): palisade.v1.ProclaimRequest;
+
+            /**
+             * Encodes the specified ProclaimRequest message. Does not implicitly {@link palisade.v1.ProclaimRequest.verify|verify} messages.
+             * @param message ProclaimRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ProclaimRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ProclaimRequest message, length delimited. Does not implicitly {@link palisade.v1.ProclaimRequest.verify|verify} messages.
+             * @param message ProclaimRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ProclaimRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ProclaimRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ProclaimRequest & palisade.v1.ProclaimRequest.$Shape} ProclaimRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ProclaimRequest & palisade.v1.ProclaimRequest.$Shape;
+
+            /**
+             * Decodes a ProclaimRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ProclaimRequest & palisade.v1.ProclaimRequest.$Shape} ProclaimRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ProclaimRequest & palisade.v1.ProclaimRequest.$Shape;
+
+            /**
+             * Verifies a ProclaimRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ProclaimRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ProclaimRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ProclaimRequest;
+
+            /**
+             * Creates a plain object from a ProclaimRequest message. Also converts values to other types if specified.
+             * @param message ProclaimRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ProclaimRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ProclaimRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ProclaimRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ProclaimRequest {
+
+            /** Properties of a ProclaimRequest. */
+            interface $Properties {
+
+                /** ProclaimRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** ProclaimRequest election */
+                election?: (string|null);
+
+                /** ProclaimRequest token */
+                token?: (Long|null);
+
+                /** ProclaimRequest value */
+                value?: (Uint8Array|null);
+
+                /** ProclaimRequest seq */
+                seq?: (Long|null);
+
+                /** ProclaimRequest ackedUpTo */
+                ackedUpTo?: (Long|null);
+
+                /** ProclaimRequest held */
+                held?: (Long[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ProclaimRequest. */
+            type $Shape = palisade.v1.ProclaimRequest.$Properties;
+        }
+
+        /**
+         * Properties of a ProclaimResponse.
+         * @deprecated Use palisade.v1.ProclaimResponse.$Properties instead.
+         */
+        interface IProclaimResponse extends palisade.v1.ProclaimResponse.$Properties {
+        }
+
+        /** Represents a ProclaimResponse. */
+        class ProclaimResponse {
+
+            /**
+             * Constructs a new ProclaimResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ProclaimResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new ProclaimResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ProclaimResponse instance
+             */
+            static create(properties: palisade.v1.ProclaimResponse.$Shape): palisade.v1.ProclaimResponse & palisade.v1.ProclaimResponse.$Shape;
+            static create(properties?: palisade.v1.ProclaimResponse.$Properties): palisade.v1.ProclaimResponse;
+
+            /**
+             * Encodes the specified ProclaimResponse message. Does not implicitly {@link palisade.v1.ProclaimResponse.verify|verify} messages.
+             * @param message ProclaimResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ProclaimResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ProclaimResponse message, length delimited. Does not implicitly {@link palisade.v1.ProclaimResponse.verify|verify} messages.
+             * @param message ProclaimResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ProclaimResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ProclaimResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ProclaimResponse & palisade.v1.ProclaimResponse.$Shape} ProclaimResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ProclaimResponse & palisade.v1.ProclaimResponse.$Shape;
+
+            /**
+             * Decodes a ProclaimResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ProclaimResponse & palisade.v1.ProclaimResponse.$Shape} ProclaimResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ProclaimResponse & palisade.v1.ProclaimResponse.$Shape;
+
+            /**
+             * Verifies a ProclaimResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ProclaimResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ProclaimResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ProclaimResponse;
+
+            /**
+             * Creates a plain object from a ProclaimResponse message. Also converts values to other types if specified.
+             * @param message ProclaimResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ProclaimResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ProclaimResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ProclaimResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ProclaimResponse {
+
+            /** Properties of a ProclaimResponse. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ProclaimResponse. */
+            type $Shape = palisade.v1.ProclaimResponse.$Properties;
+        }
+
+        /**
+         * Properties of a ResignRequest.
+         * @deprecated Use palisade.v1.ResignRequest.$Properties instead.
+         */
+        interface IResignRequest extends palisade.v1.ResignRequest.$Properties {
+        }
+
+        /** Represents a ResignRequest. */
+        class ResignRequest {
+
+            /**
+             * Constructs a new ResignRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ResignRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ResignRequest sessionId. */
+            sessionId: Long;
+
+            /** ResignRequest election. */
+            election: string;
+
+            /** ResignRequest token. */
+            token: Long;
+
+            /** ResignRequest seq. */
+            seq: Long;
+
+            /** ResignRequest ackedUpTo. */
+            ackedUpTo: Long;
+
+            /** ResignRequest held. */
+            held: Long[];
+
+            /** ResignRequest successorSessionId. */
+            successorSessionId: Long;
+
+            /**
+             * Creates a new ResignRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ResignRequest instance
+             */
+            static create(properties: palisade.v1.ResignRequest.$Shape): palisade.v1.ResignRequest & palisade.v1.ResignRequest.$Shape;
+            static create(properties?: palisade.v1.ResignRequest.$Properties): palisade.v1.ResignRequest;
+
+            /**
+             * Encodes the specified ResignRequest message. Does not implicitly {@link palisade.v1.ResignRequest.verify|verify} messages.
+             * @param message ResignRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ResignRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ResignRequest message, length delimited. Does not implicitly {@link palisade.v1.ResignRequest.verify|verify} messages.
+             * @param message ResignRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ResignRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ResignRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ResignRequest & palisade.v1.ResignRequest.$Shape} ResignRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ResignRequest & palisade.v1.ResignRequest.$Shape;
+
+            /**
+             * Decodes a ResignRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ResignRequest & palisade.v1.ResignRequest.$Shape} ResignRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ResignRequest & palisade.v1.ResignRequest.$Shape;
+
+            /**
+             * Verifies a ResignRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ResignRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ResignRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ResignRequest;
+
+            /**
+             * Creates a plain object from a ResignRequest message. Also converts values to other types if specified.
+             * @param message ResignRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ResignRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ResignRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ResignRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ResignRequest {
+
+            /** Properties of a ResignRequest. */
+            interface $Properties {
+
+                /** ResignRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** ResignRequest election */
+                election?: (string|null);
+
+                /** ResignRequest token */
+                token?: (Long|null);
+
+                /** ResignRequest seq */
+                seq?: (Long|null);
+
+                /** ResignRequest ackedUpTo */
+                ackedUpTo?: (Long|null);
+
+                /** ResignRequest held */
+                held?: (Long[]|null);
+
+                /** ResignRequest successorSessionId */
+                successorSessionId?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ResignRequest. */
+            type $Shape = palisade.v1.ResignRequest.$Properties;
+        }
+
+        /**
+         * Properties of a ResignResponse.
+         * @deprecated Use palisade.v1.ResignResponse.$Properties instead.
+         */
+        interface IResignResponse extends palisade.v1.ResignResponse.$Properties {
+        }
+
+        /** Represents a ResignResponse. */
+        class ResignResponse {
+
+            /**
+             * Constructs a new ResignResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ResignResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new ResignResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ResignResponse instance
+             */
+            static create(properties: palisade.v1.ResignResponse.$Shape): palisade.v1.ResignResponse & palisade.v1.ResignResponse.$Shape;
+            static create(properties?: palisade.v1.ResignResponse.$Properties): palisade.v1.ResignResponse;
+
+            /**
+             * Encodes the specified ResignResponse message. Does not implicitly {@link palisade.v1.ResignResponse.verify|verify} messages.
+             * @param message ResignResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ResignResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ResignResponse message, length delimited. Does not implicitly {@link palisade.v1.ResignResponse.verify|verify} messages.
+             * @param message ResignResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ResignResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ResignResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ResignResponse & palisade.v1.ResignResponse.$Shape} ResignResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ResignResponse & palisade.v1.ResignResponse.$Shape;
+
+            /**
+             * Decodes a ResignResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ResignResponse & palisade.v1.ResignResponse.$Shape} ResignResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ResignResponse & palisade.v1.ResignResponse.$Shape;
+
+            /**
+             * Verifies a ResignResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ResignResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ResignResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ResignResponse;
+
+            /**
+             * Creates a plain object from a ResignResponse message. Also converts values to other types if specified.
+             * @param message ResignResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ResignResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ResignResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ResignResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ResignResponse {
+
+            /** Properties of a ResignResponse. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ResignResponse. */
+            type $Shape = palisade.v1.ResignResponse.$Properties;
+        }
+
+        /**
+         * Properties of a LeaderRequest.
+         * @deprecated Use palisade.v1.LeaderRequest.$Properties instead.
+         */
+        interface ILeaderRequest extends palisade.v1.LeaderRequest.$Properties {
+        }
+
+        /** Represents a LeaderRequest. */
+        class LeaderRequest {
+
+            /**
+             * Constructs a new LeaderRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.LeaderRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** LeaderRequest election. */
+            election: string;
+
+            /**
+             * Creates a new LeaderRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns LeaderRequest instance
+             */
+            static create(properties: palisade.v1.LeaderRequest.$Shape): palisade.v1.LeaderRequest & palisade.v1.LeaderRequest.$Shape;
+            static create(properties?: palisade.v1.LeaderRequest.$Properties): palisade.v1.LeaderRequest;
+
+            /**
+             * Encodes the specified LeaderRequest message. Does not implicitly {@link palisade.v1.LeaderRequest.verify|verify} messages.
+             * @param message LeaderRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.LeaderRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified LeaderRequest message, length delimited. Does not implicitly {@link palisade.v1.LeaderRequest.verify|verify} messages.
+             * @param message LeaderRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.LeaderRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a LeaderRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.LeaderRequest & palisade.v1.LeaderRequest.$Shape} LeaderRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.LeaderRequest & palisade.v1.LeaderRequest.$Shape;
+
+            /**
+             * Decodes a LeaderRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.LeaderRequest & palisade.v1.LeaderRequest.$Shape} LeaderRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.LeaderRequest & palisade.v1.LeaderRequest.$Shape;
+
+            /**
+             * Verifies a LeaderRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a LeaderRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns LeaderRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.LeaderRequest;
+
+            /**
+             * Creates a plain object from a LeaderRequest message. Also converts values to other types if specified.
+             * @param message LeaderRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.LeaderRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this LeaderRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for LeaderRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaderRequest {
+
+            /** Properties of a LeaderRequest. */
+            interface $Properties {
+
+                /** LeaderRequest election */
+                election?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a LeaderRequest. */
+            type $Shape = palisade.v1.LeaderRequest.$Properties;
+        }
+
+        /**
+         * Properties of a LeaderResponse.
+         * @deprecated Use palisade.v1.LeaderResponse.$Properties instead.
+         */
+        interface ILeaderResponse extends palisade.v1.LeaderResponse.$Properties {
+        }
+
+        /** Represents a LeaderResponse. */
+        class LeaderResponse {
+
+            /**
+             * Constructs a new LeaderResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.LeaderResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** LeaderResponse leader. */
+            leader?: (palisade.v1.Leadership.$Properties|null);
+
+            /** LeaderResponse candidateCount. */
+            candidateCount: number;
+
+            /**
+             * Creates a new LeaderResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns LeaderResponse instance
+             */
+            static create(properties: palisade.v1.LeaderResponse.$Shape): palisade.v1.LeaderResponse & palisade.v1.LeaderResponse.$Shape;
+            static create(properties?: palisade.v1.LeaderResponse.$Properties): palisade.v1.LeaderResponse;
+
+            /**
+             * Encodes the specified LeaderResponse message. Does not implicitly {@link palisade.v1.LeaderResponse.verify|verify} messages.
+             * @param message LeaderResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.LeaderResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified LeaderResponse message, length delimited. Does not implicitly {@link palisade.v1.LeaderResponse.verify|verify} messages.
+             * @param message LeaderResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.LeaderResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a LeaderResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.LeaderResponse & palisade.v1.LeaderResponse.$Shape} LeaderResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.LeaderResponse & palisade.v1.LeaderResponse.$Shape;
+
+            /**
+             * Decodes a LeaderResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.LeaderResponse & palisade.v1.LeaderResponse.$Shape} LeaderResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.LeaderResponse & palisade.v1.LeaderResponse.$Shape;
+
+            /**
+             * Verifies a LeaderResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a LeaderResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns LeaderResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.LeaderResponse;
+
+            /**
+             * Creates a plain object from a LeaderResponse message. Also converts values to other types if specified.
+             * @param message LeaderResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.LeaderResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this LeaderResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for LeaderResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace LeaderResponse {
+
+            /** Properties of a LeaderResponse. */
+            interface $Properties {
+
+                /** LeaderResponse leader */
+                leader?: (palisade.v1.Leadership.$Properties|null);
+
+                /** LeaderResponse candidateCount */
+                candidateCount?: (number|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a LeaderResponse. */
+            type $Shape = palisade.v1.LeaderResponse.$Properties;
+        }
+
+        /**
+         * Properties of an ObserveRequest.
+         * @deprecated Use palisade.v1.ObserveRequest.$Properties instead.
+         */
+        interface IObserveRequest extends palisade.v1.ObserveRequest.$Properties {
+        }
+
+        /** Represents an ObserveRequest. */
+        class ObserveRequest {
+
+            /**
+             * Constructs a new ObserveRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ObserveRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ObserveRequest election. */
+            election: string;
+
+            /** ObserveRequest fromIndex. */
+            fromIndex: Long;
+
+            /**
+             * Creates a new ObserveRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ObserveRequest instance
+             */
+            static create(properties: palisade.v1.ObserveRequest.$Shape): palisade.v1.ObserveRequest & palisade.v1.ObserveRequest.$Shape;
+            static create(properties?: palisade.v1.ObserveRequest.$Properties): palisade.v1.ObserveRequest;
+
+            /**
+             * Encodes the specified ObserveRequest message. Does not implicitly {@link palisade.v1.ObserveRequest.verify|verify} messages.
+             * @param message ObserveRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ObserveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ObserveRequest message, length delimited. Does not implicitly {@link palisade.v1.ObserveRequest.verify|verify} messages.
+             * @param message ObserveRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ObserveRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an ObserveRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ObserveRequest & palisade.v1.ObserveRequest.$Shape} ObserveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ObserveRequest & palisade.v1.ObserveRequest.$Shape;
+
+            /**
+             * Decodes an ObserveRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ObserveRequest & palisade.v1.ObserveRequest.$Shape} ObserveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ObserveRequest & palisade.v1.ObserveRequest.$Shape;
+
+            /**
+             * Verifies an ObserveRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an ObserveRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ObserveRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ObserveRequest;
+
+            /**
+             * Creates a plain object from an ObserveRequest message. Also converts values to other types if specified.
+             * @param message ObserveRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ObserveRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ObserveRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ObserveRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ObserveRequest {
+
+            /** Properties of an ObserveRequest. */
+            interface $Properties {
+
+                /** ObserveRequest election */
+                election?: (string|null);
+
+                /** ObserveRequest fromIndex */
+                fromIndex?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an ObserveRequest. */
+            type $Shape = palisade.v1.ObserveRequest.$Properties;
+        }
+
+        /** ElectionEventKind enum. */
+        enum ElectionEventKind {
+
+            /** ELECTION_EVENT_KIND_UNSPECIFIED value */
+            ELECTION_EVENT_KIND_UNSPECIFIED = 0,
+
+            /** ELECTION_EVENT_KIND_LEADER value */
+            ELECTION_EVENT_KIND_LEADER = 1,
+
+            /** ELECTION_EVENT_KIND_VALUE value */
+            ELECTION_EVENT_KIND_VALUE = 2,
+
+            /** ELECTION_EVENT_KIND_NO_LEADER value */
+            ELECTION_EVENT_KIND_NO_LEADER = 3
+        }
+
+        /**
+         * Properties of an ElectionEvent.
+         * @deprecated Use palisade.v1.ElectionEvent.$Properties instead.
+         */
+        interface IElectionEvent extends palisade.v1.ElectionEvent.$Properties {
+        }
+
+        /** Represents an ElectionEvent. */
+        class ElectionEvent {
+
+            /**
+             * Constructs a new ElectionEvent.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ElectionEvent.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ElectionEvent index. */
+            index: Long;
+
+            /** ElectionEvent kind. */
+            kind: palisade.v1.ElectionEventKind;
+
+            /** ElectionEvent leader. */
+            leader?: (palisade.v1.Leadership.$Properties|null);
+
+            /** ElectionEvent ended. */
+            ended: palisade.v1.EndReason;
+
+            /** ElectionEvent endedToken. */
+            endedToken: Long;
+
+            /**
+             * Creates a new ElectionEvent instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ElectionEvent instance
+             */
+            static create(properties: palisade.v1.ElectionEvent.$Shape): palisade.v1.ElectionEvent & palisade.v1.ElectionEvent.$Shape;
+            static create(properties?: palisade.v1.ElectionEvent.$Properties): palisade.v1.ElectionEvent;
+
+            /**
+             * Encodes the specified ElectionEvent message. Does not implicitly {@link palisade.v1.ElectionEvent.verify|verify} messages.
+             * @param message ElectionEvent message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ElectionEvent.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ElectionEvent message, length delimited. Does not implicitly {@link palisade.v1.ElectionEvent.verify|verify} messages.
+             * @param message ElectionEvent message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ElectionEvent.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an ElectionEvent message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ElectionEvent & palisade.v1.ElectionEvent.$Shape} ElectionEvent
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ElectionEvent & palisade.v1.ElectionEvent.$Shape;
+
+            /**
+             * Decodes an ElectionEvent message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ElectionEvent & palisade.v1.ElectionEvent.$Shape} ElectionEvent
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ElectionEvent & palisade.v1.ElectionEvent.$Shape;
+
+            /**
+             * Verifies an ElectionEvent message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an ElectionEvent message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ElectionEvent
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ElectionEvent;
+
+            /**
+             * Creates a plain object from an ElectionEvent message. Also converts values to other types if specified.
+             * @param message ElectionEvent
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ElectionEvent, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ElectionEvent to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ElectionEvent
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ElectionEvent {
+
+            /** Properties of an ElectionEvent. */
+            interface $Properties {
+
+                /** ElectionEvent index */
+                index?: (Long|null);
+
+                /** ElectionEvent kind */
+                kind?: (palisade.v1.ElectionEventKind|null);
+
+                /** ElectionEvent leader */
+                leader?: (palisade.v1.Leadership.$Properties|null);
+
+                /** ElectionEvent ended */
+                ended?: (palisade.v1.EndReason|null);
+
+                /** ElectionEvent endedToken */
+                endedToken?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an ElectionEvent. */
+            type $Shape = palisade.v1.ElectionEvent.$Properties;
+        }
+
         /** ErrorReason enum. */
         enum ErrorReason {
 
@@ -7905,7 +9510,10 @@ export namespace palisade {
             ERROR_REASON_WAITS_IN_ANOTHER_REQUEST = 39,
 
             /** ERROR_REASON_TOO_MANY_WAITS_ON_STREAM value */
-            ERROR_REASON_TOO_MANY_WAITS_ON_STREAM = 40
+            ERROR_REASON_TOO_MANY_WAITS_ON_STREAM = 40,
+
+            /** ERROR_REASON_SUCCESSOR_NOT_WAITING value */
+            ERROR_REASON_SUCCESSOR_NOT_WAITING = 41
         }
 
         /**
@@ -8086,11 +9694,23 @@ export namespace palisade {
             /** StreamRequest validateToken. */
             validateToken?: (palisade.v1.ValidateTokenRequest.$Properties|null);
 
+            /** StreamRequest campaign. */
+            campaign?: (palisade.v1.CampaignRequest.$Properties|null);
+
+            /** StreamRequest proclaim. */
+            proclaim?: (palisade.v1.ProclaimRequest.$Properties|null);
+
+            /** StreamRequest resign. */
+            resign?: (palisade.v1.ResignRequest.$Properties|null);
+
+            /** StreamRequest leader. */
+            leader?: (palisade.v1.LeaderRequest.$Properties|null);
+
             /** StreamRequest forget. */
             forget?: (palisade.v1.Forget.$Properties|null);
 
             /** StreamRequest call. */
-            call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget");
+            call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"forget");
 
             /**
              * Creates a new StreamRequest instance using the specified properties.
@@ -8215,11 +9835,23 @@ export namespace palisade {
                 /** StreamRequest validateToken */
                 validateToken?: (palisade.v1.ValidateTokenRequest.$Properties|null);
 
+                /** StreamRequest campaign */
+                campaign?: (palisade.v1.CampaignRequest.$Properties|null);
+
+                /** StreamRequest proclaim */
+                proclaim?: (palisade.v1.ProclaimRequest.$Properties|null);
+
+                /** StreamRequest resign */
+                resign?: (palisade.v1.ResignRequest.$Properties|null);
+
+                /** StreamRequest leader */
+                leader?: (palisade.v1.LeaderRequest.$Properties|null);
+
                 /** StreamRequest forget */
                 forget?: (palisade.v1.Forget.$Properties|null);
 
                 /** StreamRequest call */
-                call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget");
+                call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"forget");
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -8240,10 +9872,14 @@ export namespace palisade {
               listSessions?: palisade.v1.ListSessionsRequest.$Shape|null;
               getLockHistory?: palisade.v1.GetLockHistoryRequest.$Shape|null;
               validateToken?: palisade.v1.ValidateTokenRequest.$Shape|null;
+              campaign?: palisade.v1.CampaignRequest.$Shape|null;
+              proclaim?: palisade.v1.ProclaimRequest.$Shape|null;
+              resign?: palisade.v1.ResignRequest.$Shape|null;
+              leader?: palisade.v1.LeaderRequest.$Shape|null;
               forget?: palisade.v1.Forget.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape })
+              ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignRequest.$Shape; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimRequest.$Shape; resign?: null; leader?: null; forget?: null }|{ call?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignRequest.$Shape; leader?: null; forget?: null }|{ call?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget: palisade.v1.Forget.$Shape })
             );
         }
 
@@ -8536,11 +10172,23 @@ export namespace palisade {
             /** StreamAnswer validateToken. */
             validateToken?: (palisade.v1.ValidateTokenResponse.$Properties|null);
 
+            /** StreamAnswer campaign. */
+            campaign?: (palisade.v1.CampaignResponse.$Properties|null);
+
+            /** StreamAnswer proclaim. */
+            proclaim?: (palisade.v1.ProclaimResponse.$Properties|null);
+
+            /** StreamAnswer resign. */
+            resign?: (palisade.v1.ResignResponse.$Properties|null);
+
+            /** StreamAnswer leader. */
+            leader?: (palisade.v1.LeaderResponse.$Properties|null);
+
             /** StreamAnswer failure. */
             failure?: (palisade.v1.StreamFailure.$Properties|null);
 
             /** StreamAnswer result. */
-            result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure");
+            result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"failure");
 
             /**
              * Creates a new StreamAnswer instance using the specified properties.
@@ -8665,11 +10313,23 @@ export namespace palisade {
                 /** StreamAnswer validateToken */
                 validateToken?: (palisade.v1.ValidateTokenResponse.$Properties|null);
 
+                /** StreamAnswer campaign */
+                campaign?: (palisade.v1.CampaignResponse.$Properties|null);
+
+                /** StreamAnswer proclaim */
+                proclaim?: (palisade.v1.ProclaimResponse.$Properties|null);
+
+                /** StreamAnswer resign */
+                resign?: (palisade.v1.ResignResponse.$Properties|null);
+
+                /** StreamAnswer leader */
+                leader?: (palisade.v1.LeaderResponse.$Properties|null);
+
                 /** StreamAnswer failure */
                 failure?: (palisade.v1.StreamFailure.$Properties|null);
 
                 /** StreamAnswer result */
-                result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure");
+                result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"failure");
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -8690,10 +10350,14 @@ export namespace palisade {
               listSessions?: palisade.v1.ListSessionsResponse.$Shape|null;
               getLockHistory?: palisade.v1.GetLockHistoryResponse.$Shape|null;
               validateToken?: palisade.v1.ValidateTokenResponse.$Shape|null;
+              campaign?: palisade.v1.CampaignResponse.$Shape|null;
+              proclaim?: palisade.v1.ProclaimResponse.$Shape|null;
+              resign?: palisade.v1.ResignResponse.$Shape|null;
+              leader?: palisade.v1.LeaderResponse.$Shape|null;
               failure?: palisade.v1.StreamFailure.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape })
+              ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignResponse.$Shape; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimResponse.$Shape; resign?: null; leader?: null; failure?: null }|{ result?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignResponse.$Shape; leader?: null; failure?: null }|{ result?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure: palisade.v1.StreamFailure.$Shape })
             );
         }
 

@@ -7371,6 +7371,211 @@ export const palisade = $root.palisade = (() => {
             });
 
             /**
+             * Callback as used by {@link palisade.v1.LockService#campaign}.
+             * @memberof palisade.v1.LockService
+             * @typedef CampaignCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.CampaignResponse} [response] CampaignResponse
+             */
+
+            /**
+             * Calls Campaign.
+             * @memberof palisade.v1.LockService
+             * @typedef Campaign
+             * @type {{
+             *   (request: palisade.v1.ICampaignRequest, callback: palisade.v1.LockService.CampaignCallback): void;
+             *   (request: palisade.v1.ICampaignRequest): Promise<palisade.v1.CampaignResponse>;
+             *   readonly name: "Campaign";
+             *   readonly path: "/palisade.v1.LockService/Campaign";
+             *   readonly requestType: "CampaignRequest";
+             *   readonly responseType: "CampaignResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls Campaign.
+             * @name palisade.v1.LockService#campaign
+             * @type {palisade.v1.LockService.Campaign}
+             */
+            $Object.defineProperties(LockService.prototype.campaign = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.campaign, $root.palisade.v1.CampaignRequest, $root.palisade.v1.CampaignResponse, request, callback);
+            }, {
+                name: { value: "Campaign" },
+                path: { value: "/palisade.v1.LockService/Campaign" },
+                requestType: { value: "CampaignRequest" },
+                responseType: { value: "CampaignResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#proclaim}.
+             * @memberof palisade.v1.LockService
+             * @typedef ProclaimCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.ProclaimResponse} [response] ProclaimResponse
+             */
+
+            /**
+             * Calls Proclaim.
+             * @memberof palisade.v1.LockService
+             * @typedef Proclaim
+             * @type {{
+             *   (request: palisade.v1.IProclaimRequest, callback: palisade.v1.LockService.ProclaimCallback): void;
+             *   (request: palisade.v1.IProclaimRequest): Promise<palisade.v1.ProclaimResponse>;
+             *   readonly name: "Proclaim";
+             *   readonly path: "/palisade.v1.LockService/Proclaim";
+             *   readonly requestType: "ProclaimRequest";
+             *   readonly responseType: "ProclaimResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls Proclaim.
+             * @name palisade.v1.LockService#proclaim
+             * @type {palisade.v1.LockService.Proclaim}
+             */
+            $Object.defineProperties(LockService.prototype.proclaim = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.proclaim, $root.palisade.v1.ProclaimRequest, $root.palisade.v1.ProclaimResponse, request, callback);
+            }, {
+                name: { value: "Proclaim" },
+                path: { value: "/palisade.v1.LockService/Proclaim" },
+                requestType: { value: "ProclaimRequest" },
+                responseType: { value: "ProclaimResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#resign}.
+             * @memberof palisade.v1.LockService
+             * @typedef ResignCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.ResignResponse} [response] ResignResponse
+             */
+
+            /**
+             * Calls Resign.
+             * @memberof palisade.v1.LockService
+             * @typedef Resign
+             * @type {{
+             *   (request: palisade.v1.IResignRequest, callback: palisade.v1.LockService.ResignCallback): void;
+             *   (request: palisade.v1.IResignRequest): Promise<palisade.v1.ResignResponse>;
+             *   readonly name: "Resign";
+             *   readonly path: "/palisade.v1.LockService/Resign";
+             *   readonly requestType: "ResignRequest";
+             *   readonly responseType: "ResignResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls Resign.
+             * @name palisade.v1.LockService#resign
+             * @type {palisade.v1.LockService.Resign}
+             */
+            $Object.defineProperties(LockService.prototype.resign = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.resign, $root.palisade.v1.ResignRequest, $root.palisade.v1.ResignResponse, request, callback);
+            }, {
+                name: { value: "Resign" },
+                path: { value: "/palisade.v1.LockService/Resign" },
+                requestType: { value: "ResignRequest" },
+                responseType: { value: "ResignResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#leader}.
+             * @memberof palisade.v1.LockService
+             * @typedef LeaderCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.LeaderResponse} [response] LeaderResponse
+             */
+
+            /**
+             * Calls Leader.
+             * @memberof palisade.v1.LockService
+             * @typedef Leader
+             * @type {{
+             *   (request: palisade.v1.ILeaderRequest, callback: palisade.v1.LockService.LeaderCallback): void;
+             *   (request: palisade.v1.ILeaderRequest): Promise<palisade.v1.LeaderResponse>;
+             *   readonly name: "Leader";
+             *   readonly path: "/palisade.v1.LockService/Leader";
+             *   readonly requestType: "LeaderRequest";
+             *   readonly responseType: "LeaderResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls Leader.
+             * @name palisade.v1.LockService#leader
+             * @type {palisade.v1.LockService.Leader}
+             */
+            $Object.defineProperties(LockService.prototype.leader = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.leader, $root.palisade.v1.LeaderRequest, $root.palisade.v1.LeaderResponse, request, callback);
+            }, {
+                name: { value: "Leader" },
+                path: { value: "/palisade.v1.LockService/Leader" },
+                requestType: { value: "LeaderRequest" },
+                responseType: { value: "LeaderResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#observe}.
+             * @memberof palisade.v1.LockService
+             * @typedef ObserveCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.ElectionEvent} [response] ElectionEvent
+             */
+
+            /**
+             * Calls Observe.
+             * @memberof palisade.v1.LockService
+             * @typedef Observe
+             * @type {{
+             *   (request: palisade.v1.IObserveRequest, callback: palisade.v1.LockService.ObserveCallback): void;
+             *   (request: palisade.v1.IObserveRequest): Promise<palisade.v1.ElectionEvent>;
+             *   readonly name: "Observe";
+             *   readonly path: "/palisade.v1.LockService/Observe";
+             *   readonly requestType: "ObserveRequest";
+             *   readonly responseType: "ElectionEvent";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: true;
+             * }}
+             */
+
+            /**
+             * Calls Observe.
+             * @name palisade.v1.LockService#observe
+             * @type {palisade.v1.LockService.Observe}
+             */
+            $Object.defineProperties(LockService.prototype.observe = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.observe, $root.palisade.v1.ObserveRequest, $root.palisade.v1.ElectionEvent, request, callback);
+            }, {
+                name: { value: "Observe" },
+                path: { value: "/palisade.v1.LockService/Observe" },
+                requestType: { value: "ObserveRequest" },
+                responseType: { value: "ElectionEvent" },
+                requestStream: { value: $undefined },
+                responseStream: { value: true }
+            });
+
+            /**
              * Callback as used by {@link palisade.v1.LockService#stream}.
              * @memberof palisade.v1.LockService
              * @typedef StreamCallback
@@ -9745,12 +9950,14 @@ export const palisade = $root.palisade = (() => {
          * @property {number} LOCK_MODE_UNSPECIFIED=0 LOCK_MODE_UNSPECIFIED value
          * @property {number} LOCK_MODE_SHARED=1 LOCK_MODE_SHARED value
          * @property {number} LOCK_MODE_EXCLUSIVE=2 LOCK_MODE_EXCLUSIVE value
+         * @property {number} LOCK_MODE_LEADER=3 LOCK_MODE_LEADER value
          */
         v1.LockMode = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
             values[valuesById[0] = "LOCK_MODE_UNSPECIFIED"] = 0;
             values[valuesById[1] = "LOCK_MODE_SHARED"] = 1;
             values[valuesById[2] = "LOCK_MODE_EXCLUSIVE"] = 2;
+            values[valuesById[3] = "LOCK_MODE_LEADER"] = 3;
             return values;
         })();
 
@@ -10043,6 +10250,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_MODE_EXCLUSIVE":
                     case 2:
                         message.mode = 2;
+                        break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
                         break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
@@ -10668,6 +10879,10 @@ export const palisade = $root.palisade = (() => {
                     case 2:
                         message.mode = 2;
                         break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
+                        break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
                             message.mode = object.mode;
@@ -11196,6 +11411,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_MODE_EXCLUSIVE":
                     case 2:
                         message.mode = 2;
+                        break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
                         break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
@@ -12475,6 +12694,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Long|null} [seq] ReleaseRequest seq
              * @property {Long|null} [ackedUpTo] ReleaseRequest ackedUpTo
              * @property {Array.<Long>|null} [held] ReleaseRequest held
+             * @property {Long|null} [successorSessionId] ReleaseRequest successorSessionId
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -12556,6 +12776,14 @@ export const palisade = $root.palisade = (() => {
             ReleaseRequest.prototype.held = $util.emptyArray;
 
             /**
+             * ReleaseRequest successorSessionId.
+             * @member {Long} successorSessionId
+             * @memberof palisade.v1.ReleaseRequest
+             * @instance
+             */
+            ReleaseRequest.prototype.successorSessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
              * Creates a new ReleaseRequest instance using the specified properties.
              * @function create
              * @memberof palisade.v1.ReleaseRequest
@@ -12599,6 +12827,8 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.ackedUpTo);
                 if (message.held != null && message.held.length)
                     writer.uint32(/* id 6, wireType 2 =*/50).uint64s(message.held);
+                if (message.successorSessionId != null && $Object.hasOwnProperty.call(message, "successorSessionId") && (typeof message.successorSessionId === "object" ? message.successorSessionId.low || message.successorSessionId.high : message.successorSessionId !== 0))
+                    writer.uint32(/* id 7, wireType 0 =*/56).uint64(message.successorSessionId);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -12715,6 +12945,15 @@ export const palisade = $root.palisade = (() => {
                             message.held.push(reader.uint64());
                             continue;
                         }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.successorSessionId = value;
+                            else
+                                delete message.successorSessionId;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -12785,6 +13024,9 @@ export const palisade = $root.palisade = (() => {
                         if (!$util.isInteger(message.held[i]) && !(message.held[i] && $util.isInteger(message.held[i].low) && $util.isInteger(message.held[i].high)))
                             return "held: integer|Long[] expected";
                 }
+                if (message.successorSessionId != null && $Object.hasOwnProperty.call(message, "successorSessionId"))
+                    if (!$util.isInteger(message.successorSessionId) && !(message.successorSessionId && $util.isInteger(message.successorSessionId.low) && $util.isInteger(message.successorSessionId.high)))
+                        return "successorSessionId: integer|Long expected";
                 return null;
             };
 
@@ -12863,6 +13105,16 @@ export const palisade = $root.palisade = (() => {
                         else if (typeof object.held[i] === "object")
                             message.held[i] = new $util.LongBits(object.held[i].low >>> 0, object.held[i].high >>> 0).toNumber(true);
                 }
+                if (object.successorSessionId != null)
+                    if (typeof object.successorSessionId === "object" ? object.successorSessionId.low || object.successorSessionId.high : $Number(object.successorSessionId) !== 0)
+                        if ($util.Long)
+                            message.successorSessionId = $util.Long.fromValue(object.successorSessionId, true);
+                        else if (typeof object.successorSessionId === "string")
+                            message.successorSessionId = $parseInt(object.successorSessionId, 10);
+                        else if (typeof object.successorSessionId === "number")
+                            message.successorSessionId = object.successorSessionId;
+                        else if (typeof object.successorSessionId === "object")
+                            message.successorSessionId = new $util.LongBits(object.successorSessionId.low >>> 0, object.successorSessionId.high >>> 0).toNumber(true);
                 return message;
             };
 
@@ -12907,6 +13159,11 @@ export const palisade = $root.palisade = (() => {
                         object.ackedUpTo = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.ackedUpTo = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.successorSessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.successorSessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                 }
                 if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -12948,6 +13205,13 @@ export const palisade = $root.palisade = (() => {
                         else
                             object.held[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.held[j]) : options.longs === $Number ? new $util.LongBits(message.held[j].low >>> 0, message.held[j].high >>> 0).toNumber(true) : message.held[j];
                 }
+                if (message.successorSessionId != null && $Object.hasOwnProperty.call(message, "successorSessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.successorSessionId = typeof message.successorSessionId === "number" ? $BigInt(message.successorSessionId) : $util.Long.fromBits(message.successorSessionId.low >>> 0, message.successorSessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.successorSessionId === "number")
+                        object.successorSessionId = options.longs === $String ? $String(message.successorSessionId) : message.successorSessionId;
+                    else
+                        object.successorSessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.successorSessionId) : options.longs === $Number ? new $util.LongBits(message.successorSessionId.low >>> 0, message.successorSessionId.high >>> 0).toNumber(true) : message.successorSessionId;
                 return object;
             };
 
@@ -13661,6 +13925,10 @@ export const palisade = $root.palisade = (() => {
                     case 2:
                         message.mode = 2;
                         break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
+                        break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
                             message.mode = object.mode;
@@ -14231,6 +14499,10 @@ export const palisade = $root.palisade = (() => {
                     case 2:
                         message.mode = 2;
                         break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
+                        break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
                             message.mode = object.mode;
@@ -14384,11 +14656,13 @@ export const palisade = $root.palisade = (() => {
          * @enum {number}
          * @property {number} LOCK_KIND_UNSPECIFIED=0 LOCK_KIND_UNSPECIFIED value
          * @property {number} LOCK_KIND_SEMAPHORE=1 LOCK_KIND_SEMAPHORE value
+         * @property {number} LOCK_KIND_ELECTION=2 LOCK_KIND_ELECTION value
          */
         v1.LockKind = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
             values[valuesById[0] = "LOCK_KIND_UNSPECIFIED"] = 0;
             values[valuesById[1] = "LOCK_KIND_SEMAPHORE"] = 1;
+            values[valuesById[2] = "LOCK_KIND_ELECTION"] = 2;
             return values;
         })();
 
@@ -15624,6 +15898,10 @@ export const palisade = $root.palisade = (() => {
                     case 1:
                         message.kind = 1;
                         break;
+                    case "LOCK_KIND_ELECTION":
+                    case 2:
+                        message.kind = 2;
+                        break;
                     default:
                         if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
                             message.kind = object.kind;
@@ -16499,6 +16777,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_KIND_SEMAPHORE":
                     case 1:
                         message.kind = 1;
+                        break;
+                    case "LOCK_KIND_ELECTION":
+                    case 2:
+                        message.kind = 2;
                         break;
                     default:
                         if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
@@ -18648,6 +18930,7 @@ export const palisade = $root.palisade = (() => {
          * @property {number} END_REASON_SESSION_CLOSED=2 END_REASON_SESSION_CLOSED value
          * @property {number} END_REASON_SESSION_EXPIRED=3 END_REASON_SESSION_EXPIRED value
          * @property {number} END_REASON_REVOKED=4 END_REASON_REVOKED value
+         * @property {number} END_REASON_HANDED_OFF=5 END_REASON_HANDED_OFF value
          */
         v1.EndReason = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
@@ -18656,6 +18939,7 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[2] = "END_REASON_SESSION_CLOSED"] = 2;
             values[valuesById[3] = "END_REASON_SESSION_EXPIRED"] = 3;
             values[valuesById[4] = "END_REASON_REVOKED"] = 4;
+            values[valuesById[5] = "END_REASON_HANDED_OFF"] = 5;
             return values;
         })();
 
@@ -19287,6 +19571,10 @@ export const palisade = $root.palisade = (() => {
                     case 4:
                         message.reason = 4;
                         break;
+                    case "END_REASON_HANDED_OFF":
+                    case 5:
+                        message.reason = 5;
+                        break;
                     default:
                         if (typeof object.reason === "number" && (object.reason | 0) === object.reason)
                             message.reason = object.reason;
@@ -19324,6 +19612,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_MODE_EXCLUSIVE":
                     case 2:
                         message.mode = 2;
+                        break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
                         break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
@@ -21065,6 +21357,7 @@ export const palisade = $root.palisade = (() => {
          * @property {number} WATCH_EVENT_KIND_SESSION_CLOSED=3 WATCH_EVENT_KIND_SESSION_CLOSED value
          * @property {number} WATCH_EVENT_KIND_SESSION_EXPIRED=4 WATCH_EVENT_KIND_SESSION_EXPIRED value
          * @property {number} WATCH_EVENT_KIND_REVOKED=5 WATCH_EVENT_KIND_REVOKED value
+         * @property {number} WATCH_EVENT_KIND_PROCLAIMED=6 WATCH_EVENT_KIND_PROCLAIMED value
          */
         v1.WatchEventKind = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
@@ -21074,6 +21367,7 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[3] = "WATCH_EVENT_KIND_SESSION_CLOSED"] = 3;
             values[valuesById[4] = "WATCH_EVENT_KIND_SESSION_EXPIRED"] = 4;
             values[valuesById[5] = "WATCH_EVENT_KIND_REVOKED"] = 5;
+            values[valuesById[6] = "WATCH_EVENT_KIND_PROCLAIMED"] = 6;
             return values;
         })();
 
@@ -21563,6 +21857,10 @@ export const palisade = $root.palisade = (() => {
                     case 5:
                         message.kind = 5;
                         break;
+                    case "WATCH_EVENT_KIND_PROCLAIMED":
+                    case 6:
+                        message.kind = 6;
+                        break;
                     default:
                         if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
                             message.kind = object.kind;
@@ -21600,6 +21898,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_MODE_EXCLUSIVE":
                     case 2:
                         message.mode = 2;
+                        break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
                         break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
@@ -21769,6 +22071,4360 @@ export const palisade = $root.palisade = (() => {
             return WatchEvent;
         })();
 
+        v1.CampaignRequest = (function() {
+
+            /**
+             * Properties of a CampaignRequest.
+             * @typedef {Object} palisade.v1.CampaignRequest.$Properties
+             * @property {Long|null} [sessionId] CampaignRequest sessionId
+             * @property {string|null} [election] CampaignRequest election
+             * @property {Uint8Array|null} [value] CampaignRequest value
+             * @property {Long|null} [waitMs] CampaignRequest waitMs
+             * @property {Long|null} [seq] CampaignRequest seq
+             * @property {Long|null} [ackedUpTo] CampaignRequest ackedUpTo
+             * @property {Array.<Long>|null} [held] CampaignRequest held
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a CampaignRequest.
+             * @memberof palisade.v1
+             * @interface ICampaignRequest
+             * @augments palisade.v1.CampaignRequest.$Properties
+             * @deprecated Use palisade.v1.CampaignRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a CampaignRequest.
+             * @typedef {palisade.v1.CampaignRequest.$Properties} palisade.v1.CampaignRequest.$Shape
+             */
+
+            /**
+             * Constructs a new CampaignRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a CampaignRequest.
+             * @constructor
+             * @param {palisade.v1.CampaignRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const CampaignRequest = function (properties) {
+                this.held = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * CampaignRequest sessionId.
+             * @member {Long} sessionId
+             * @memberof palisade.v1.CampaignRequest
+             * @instance
+             */
+            CampaignRequest.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * CampaignRequest election.
+             * @member {string} election
+             * @memberof palisade.v1.CampaignRequest
+             * @instance
+             */
+            CampaignRequest.prototype.election = "";
+
+            /**
+             * CampaignRequest value.
+             * @member {Uint8Array} value
+             * @memberof palisade.v1.CampaignRequest
+             * @instance
+             */
+            CampaignRequest.prototype.value = $util.newBuffer([]);
+
+            /**
+             * CampaignRequest waitMs.
+             * @member {Long} waitMs
+             * @memberof palisade.v1.CampaignRequest
+             * @instance
+             */
+            CampaignRequest.prototype.waitMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * CampaignRequest seq.
+             * @member {Long} seq
+             * @memberof palisade.v1.CampaignRequest
+             * @instance
+             */
+            CampaignRequest.prototype.seq = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * CampaignRequest ackedUpTo.
+             * @member {Long} ackedUpTo
+             * @memberof palisade.v1.CampaignRequest
+             * @instance
+             */
+            CampaignRequest.prototype.ackedUpTo = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * CampaignRequest held.
+             * @member {Array.<Long>} held
+             * @memberof palisade.v1.CampaignRequest
+             * @instance
+             */
+            CampaignRequest.prototype.held = $util.emptyArray;
+
+            /**
+             * Creates a new CampaignRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {palisade.v1.CampaignRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.CampaignRequest} CampaignRequest instance
+             * @type {{
+             *   (properties: palisade.v1.CampaignRequest.$Shape): palisade.v1.CampaignRequest & palisade.v1.CampaignRequest.$Shape;
+             *   (properties?: palisade.v1.CampaignRequest.$Properties): palisade.v1.CampaignRequest;
+             * }}
+             */
+            CampaignRequest.create = function(properties) {
+                return new CampaignRequest(properties);
+            };
+
+            /**
+             * Encodes the specified CampaignRequest message. Does not implicitly {@link palisade.v1.CampaignRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {palisade.v1.CampaignRequest.$Properties} message CampaignRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CampaignRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.sessionId);
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election") && message.election !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.election);
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value") && message.value.length)
+                    writer.uint32(/* id 3, wireType 2 =*/26).bytes(message.value);
+                if (message.waitMs != null && $Object.hasOwnProperty.call(message, "waitMs") && (typeof message.waitMs === "object" ? message.waitMs.low || message.waitMs.high : message.waitMs !== 0))
+                    writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.waitMs);
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq") && (typeof message.seq === "object" ? message.seq.low || message.seq.high : message.seq !== 0))
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.seq);
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo") && (typeof message.ackedUpTo === "object" ? message.ackedUpTo.low || message.ackedUpTo.high : message.ackedUpTo !== 0))
+                    writer.uint32(/* id 6, wireType 0 =*/48).uint64(message.ackedUpTo);
+                if (message.held != null && message.held.length)
+                    writer.uint32(/* id 7, wireType 2 =*/58).uint64s(message.held);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified CampaignRequest message, length delimited. Does not implicitly {@link palisade.v1.CampaignRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {palisade.v1.CampaignRequest.$Properties} message CampaignRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CampaignRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a CampaignRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.CampaignRequest & palisade.v1.CampaignRequest.$Shape} CampaignRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CampaignRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.CampaignRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sessionId = value;
+                            else
+                                delete message.sessionId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.election = value;
+                            else
+                                delete message.election;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.value = value;
+                            else
+                                delete message.value;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.waitMs = value;
+                            else
+                                delete message.waitMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.seq = value;
+                            else
+                                delete message.seq;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.ackedUpTo = value;
+                            else
+                                delete message.ackedUpTo;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType === 2) {
+                                if (!(message.held && message.held.length))
+                                    message.held = [];
+                                reader.uint64s(message.held);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.held && message.held.length))
+                                message.held = [];
+                            message.held.push(reader.uint64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a CampaignRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.CampaignRequest & palisade.v1.CampaignRequest.$Shape} CampaignRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CampaignRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a CampaignRequest message.
+             * @function verify
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            CampaignRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
+                        return "sessionId: integer|Long expected";
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    if (!$util.isString(message.election))
+                        return "election: string expected";
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value"))
+                    if (!(message.value && typeof message.value.length === "number" || $util.isString(message.value)))
+                        return "value: buffer expected";
+                if (message.waitMs != null && $Object.hasOwnProperty.call(message, "waitMs"))
+                    if (!$util.isInteger(message.waitMs) && !(message.waitMs && $util.isInteger(message.waitMs.low) && $util.isInteger(message.waitMs.high)))
+                        return "waitMs: integer|Long expected";
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (!$util.isInteger(message.seq) && !(message.seq && $util.isInteger(message.seq.low) && $util.isInteger(message.seq.high)))
+                        return "seq: integer|Long expected";
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (!$util.isInteger(message.ackedUpTo) && !(message.ackedUpTo && $util.isInteger(message.ackedUpTo.low) && $util.isInteger(message.ackedUpTo.high)))
+                        return "ackedUpTo: integer|Long expected";
+                if (message.held != null && $Object.hasOwnProperty.call(message, "held")) {
+                    if (!$Array.isArray(message.held))
+                        return "held: array expected";
+                    for (let i = 0; i < message.held.length; ++i)
+                        if (!$util.isInteger(message.held[i]) && !(message.held[i] && $util.isInteger(message.held[i].low) && $util.isInteger(message.held[i].high)))
+                            return "held: integer|Long[] expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a CampaignRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.CampaignRequest} CampaignRequest
+             */
+            CampaignRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.CampaignRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.CampaignRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.CampaignRequest();
+                if (object.sessionId != null)
+                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                        if ($util.Long)
+                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
+                        else if (typeof object.sessionId === "string")
+                            message.sessionId = $parseInt(object.sessionId, 10);
+                        else if (typeof object.sessionId === "number")
+                            message.sessionId = object.sessionId;
+                        else if (typeof object.sessionId === "object")
+                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                if (object.election != null)
+                    if (typeof object.election !== "string" || object.election.length)
+                        message.election = $String(object.election);
+                if (object.value != null)
+                    if (object.value.length)
+                        if (typeof object.value === "string")
+                            $util.base64.decode(object.value, message.value = $util.newBuffer($util.base64.length(object.value)), 0);
+                        else if (object.value.length >= 0)
+                            message.value = object.value;
+                if (object.waitMs != null)
+                    if (typeof object.waitMs === "object" ? object.waitMs.low || object.waitMs.high : $Number(object.waitMs) !== 0)
+                        if ($util.Long)
+                            message.waitMs = $util.Long.fromValue(object.waitMs, true);
+                        else if (typeof object.waitMs === "string")
+                            message.waitMs = $parseInt(object.waitMs, 10);
+                        else if (typeof object.waitMs === "number")
+                            message.waitMs = object.waitMs;
+                        else if (typeof object.waitMs === "object")
+                            message.waitMs = new $util.LongBits(object.waitMs.low >>> 0, object.waitMs.high >>> 0).toNumber(true);
+                if (object.seq != null)
+                    if (typeof object.seq === "object" ? object.seq.low || object.seq.high : $Number(object.seq) !== 0)
+                        if ($util.Long)
+                            message.seq = $util.Long.fromValue(object.seq, true);
+                        else if (typeof object.seq === "string")
+                            message.seq = $parseInt(object.seq, 10);
+                        else if (typeof object.seq === "number")
+                            message.seq = object.seq;
+                        else if (typeof object.seq === "object")
+                            message.seq = new $util.LongBits(object.seq.low >>> 0, object.seq.high >>> 0).toNumber(true);
+                if (object.ackedUpTo != null)
+                    if (typeof object.ackedUpTo === "object" ? object.ackedUpTo.low || object.ackedUpTo.high : $Number(object.ackedUpTo) !== 0)
+                        if ($util.Long)
+                            message.ackedUpTo = $util.Long.fromValue(object.ackedUpTo, true);
+                        else if (typeof object.ackedUpTo === "string")
+                            message.ackedUpTo = $parseInt(object.ackedUpTo, 10);
+                        else if (typeof object.ackedUpTo === "number")
+                            message.ackedUpTo = object.ackedUpTo;
+                        else if (typeof object.ackedUpTo === "object")
+                            message.ackedUpTo = new $util.LongBits(object.ackedUpTo.low >>> 0, object.ackedUpTo.high >>> 0).toNumber(true);
+                if (object.held) {
+                    if (!$Array.isArray(object.held))
+                        throw $TypeError(".palisade.v1.CampaignRequest.held: array expected");
+                    message.held = $Array(object.held.length);
+                    for (let i = 0; i < object.held.length; ++i)
+                        if ($util.Long)
+                            message.held[i] = $util.Long.fromValue(object.held[i], true);
+                        else if (typeof object.held[i] === "string")
+                            message.held[i] = $parseInt(object.held[i], 10);
+                        else if (typeof object.held[i] === "number")
+                            message.held[i] = object.held[i];
+                        else if (typeof object.held[i] === "object")
+                            message.held[i] = new $util.LongBits(object.held[i].low >>> 0, object.held[i].high >>> 0).toNumber(true);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a CampaignRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {palisade.v1.CampaignRequest} message CampaignRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            CampaignRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.held = [];
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.election = "";
+                    if (options.bytes === $String)
+                        object.value = "";
+                    else {
+                        object.value = [];
+                        if (options.bytes !== $Array)
+                            object.value = $util.newBuffer(object.value);
+                    }
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.waitMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.waitMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.seq = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.seq = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.ackedUpTo = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.ackedUpTo = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.sessionId === "number")
+                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
+                    else
+                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    object.election = message.election;
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value"))
+                    object.value = options.bytes === $String ? $util.base64.encode(message.value, 0, message.value.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.value) : message.value;
+                if (message.waitMs != null && $Object.hasOwnProperty.call(message, "waitMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.waitMs = typeof message.waitMs === "number" ? $BigInt(message.waitMs) : $util.Long.fromBits(message.waitMs.low >>> 0, message.waitMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.waitMs === "number")
+                        object.waitMs = options.longs === $String ? $String(message.waitMs) : message.waitMs;
+                    else
+                        object.waitMs = options.longs === $String ? $util.Long.prototype.toString.call(message.waitMs) : options.longs === $Number ? new $util.LongBits(message.waitMs.low >>> 0, message.waitMs.high >>> 0).toNumber(true) : message.waitMs;
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.seq = typeof message.seq === "number" ? $BigInt(message.seq) : $util.Long.fromBits(message.seq.low >>> 0, message.seq.high >>> 0, true).toBigInt();
+                    else if (typeof message.seq === "number")
+                        object.seq = options.longs === $String ? $String(message.seq) : message.seq;
+                    else
+                        object.seq = options.longs === $String ? $util.Long.prototype.toString.call(message.seq) : options.longs === $Number ? new $util.LongBits(message.seq.low >>> 0, message.seq.high >>> 0).toNumber(true) : message.seq;
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.ackedUpTo = typeof message.ackedUpTo === "number" ? $BigInt(message.ackedUpTo) : $util.Long.fromBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0, true).toBigInt();
+                    else if (typeof message.ackedUpTo === "number")
+                        object.ackedUpTo = options.longs === $String ? $String(message.ackedUpTo) : message.ackedUpTo;
+                    else
+                        object.ackedUpTo = options.longs === $String ? $util.Long.prototype.toString.call(message.ackedUpTo) : options.longs === $Number ? new $util.LongBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0).toNumber(true) : message.ackedUpTo;
+                if (message.held && message.held.length) {
+                    object.held = $Array(message.held.length);
+                    for (let j = 0; j < message.held.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.held[j] = typeof message.held[j] === "number" ? $BigInt(message.held[j]) : $util.Long.fromBits(message.held[j].low >>> 0, message.held[j].high >>> 0, true).toBigInt();
+                        else if (typeof message.held[j] === "number")
+                            object.held[j] = options.longs === $String ? $String(message.held[j]) : message.held[j];
+                        else
+                            object.held[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.held[j]) : options.longs === $Number ? new $util.LongBits(message.held[j].low >>> 0, message.held[j].high >>> 0).toNumber(true) : message.held[j];
+                }
+                return object;
+            };
+
+            /**
+             * Converts this CampaignRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.CampaignRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            CampaignRequest.prototype.toJSON = function() {
+                return CampaignRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for CampaignRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.CampaignRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            CampaignRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.CampaignRequest";
+            };
+
+            return CampaignRequest;
+        })();
+
+        v1.Leadership = (function() {
+
+            /**
+             * Properties of a Leadership.
+             * @typedef {Object} palisade.v1.Leadership.$Properties
+             * @property {Long|null} [sessionId] Leadership sessionId
+             * @property {string|null} [clientName] Leadership clientName
+             * @property {Long|null} [token] Leadership token
+             * @property {Long|null} [sinceIndex] Leadership sinceIndex
+             * @property {Uint8Array|null} [value] Leadership value
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Leadership.
+             * @memberof palisade.v1
+             * @interface ILeadership
+             * @augments palisade.v1.Leadership.$Properties
+             * @deprecated Use palisade.v1.Leadership.$Properties instead.
+             */
+
+            /**
+             * Shape of a Leadership.
+             * @typedef {palisade.v1.Leadership.$Properties} palisade.v1.Leadership.$Shape
+             */
+
+            /**
+             * Constructs a new Leadership.
+             * @memberof palisade.v1
+             * @classdesc Represents a Leadership.
+             * @constructor
+             * @param {palisade.v1.Leadership.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Leadership = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Leadership sessionId.
+             * @member {Long} sessionId
+             * @memberof palisade.v1.Leadership
+             * @instance
+             */
+            Leadership.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Leadership clientName.
+             * @member {string} clientName
+             * @memberof palisade.v1.Leadership
+             * @instance
+             */
+            Leadership.prototype.clientName = "";
+
+            /**
+             * Leadership token.
+             * @member {Long} token
+             * @memberof palisade.v1.Leadership
+             * @instance
+             */
+            Leadership.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Leadership sinceIndex.
+             * @member {Long} sinceIndex
+             * @memberof palisade.v1.Leadership
+             * @instance
+             */
+            Leadership.prototype.sinceIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Leadership value.
+             * @member {Uint8Array} value
+             * @memberof palisade.v1.Leadership
+             * @instance
+             */
+            Leadership.prototype.value = $util.newBuffer([]);
+
+            /**
+             * Creates a new Leadership instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {palisade.v1.Leadership.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.Leadership} Leadership instance
+             * @type {{
+             *   (properties: palisade.v1.Leadership.$Shape): palisade.v1.Leadership & palisade.v1.Leadership.$Shape;
+             *   (properties?: palisade.v1.Leadership.$Properties): palisade.v1.Leadership;
+             * }}
+             */
+            Leadership.create = function(properties) {
+                return new Leadership(properties);
+            };
+
+            /**
+             * Encodes the specified Leadership message. Does not implicitly {@link palisade.v1.Leadership.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {palisade.v1.Leadership.$Properties} message Leadership message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Leadership.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.sessionId);
+                if (message.clientName != null && $Object.hasOwnProperty.call(message, "clientName") && message.clientName !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.clientName);
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.token);
+                if (message.sinceIndex != null && $Object.hasOwnProperty.call(message, "sinceIndex") && (typeof message.sinceIndex === "object" ? message.sinceIndex.low || message.sinceIndex.high : message.sinceIndex !== 0))
+                    writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.sinceIndex);
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value") && message.value.length)
+                    writer.uint32(/* id 5, wireType 2 =*/42).bytes(message.value);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified Leadership message, length delimited. Does not implicitly {@link palisade.v1.Leadership.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {palisade.v1.Leadership.$Properties} message Leadership message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Leadership.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a Leadership message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.Leadership & palisade.v1.Leadership.$Shape} Leadership
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Leadership.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.Leadership();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sessionId = value;
+                            else
+                                delete message.sessionId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.clientName = value;
+                            else
+                                delete message.clientName;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sinceIndex = value;
+                            else
+                                delete message.sinceIndex;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.value = value;
+                            else
+                                delete message.value;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a Leadership message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.Leadership & palisade.v1.Leadership.$Shape} Leadership
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Leadership.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a Leadership message.
+             * @function verify
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Leadership.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
+                        return "sessionId: integer|Long expected";
+                if (message.clientName != null && $Object.hasOwnProperty.call(message, "clientName"))
+                    if (!$util.isString(message.clientName))
+                        return "clientName: string expected";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.sinceIndex != null && $Object.hasOwnProperty.call(message, "sinceIndex"))
+                    if (!$util.isInteger(message.sinceIndex) && !(message.sinceIndex && $util.isInteger(message.sinceIndex.low) && $util.isInteger(message.sinceIndex.high)))
+                        return "sinceIndex: integer|Long expected";
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value"))
+                    if (!(message.value && typeof message.value.length === "number" || $util.isString(message.value)))
+                        return "value: buffer expected";
+                return null;
+            };
+
+            /**
+             * Creates a Leadership message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.Leadership} Leadership
+             */
+            Leadership.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.Leadership)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.Leadership: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.Leadership();
+                if (object.sessionId != null)
+                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                        if ($util.Long)
+                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
+                        else if (typeof object.sessionId === "string")
+                            message.sessionId = $parseInt(object.sessionId, 10);
+                        else if (typeof object.sessionId === "number")
+                            message.sessionId = object.sessionId;
+                        else if (typeof object.sessionId === "object")
+                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                if (object.clientName != null)
+                    if (typeof object.clientName !== "string" || object.clientName.length)
+                        message.clientName = $String(object.clientName);
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.sinceIndex != null)
+                    if (typeof object.sinceIndex === "object" ? object.sinceIndex.low || object.sinceIndex.high : $Number(object.sinceIndex) !== 0)
+                        if ($util.Long)
+                            message.sinceIndex = $util.Long.fromValue(object.sinceIndex, true);
+                        else if (typeof object.sinceIndex === "string")
+                            message.sinceIndex = $parseInt(object.sinceIndex, 10);
+                        else if (typeof object.sinceIndex === "number")
+                            message.sinceIndex = object.sinceIndex;
+                        else if (typeof object.sinceIndex === "object")
+                            message.sinceIndex = new $util.LongBits(object.sinceIndex.low >>> 0, object.sinceIndex.high >>> 0).toNumber(true);
+                if (object.value != null)
+                    if (object.value.length)
+                        if (typeof object.value === "string")
+                            $util.base64.decode(object.value, message.value = $util.newBuffer($util.base64.length(object.value)), 0);
+                        else if (object.value.length >= 0)
+                            message.value = object.value;
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Leadership message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {palisade.v1.Leadership} message Leadership
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Leadership.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.clientName = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sinceIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sinceIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if (options.bytes === $String)
+                        object.value = "";
+                    else {
+                        object.value = [];
+                        if (options.bytes !== $Array)
+                            object.value = $util.newBuffer(object.value);
+                    }
+                }
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.sessionId === "number")
+                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
+                    else
+                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                if (message.clientName != null && $Object.hasOwnProperty.call(message, "clientName"))
+                    object.clientName = message.clientName;
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.sinceIndex != null && $Object.hasOwnProperty.call(message, "sinceIndex"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sinceIndex = typeof message.sinceIndex === "number" ? $BigInt(message.sinceIndex) : $util.Long.fromBits(message.sinceIndex.low >>> 0, message.sinceIndex.high >>> 0, true).toBigInt();
+                    else if (typeof message.sinceIndex === "number")
+                        object.sinceIndex = options.longs === $String ? $String(message.sinceIndex) : message.sinceIndex;
+                    else
+                        object.sinceIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.sinceIndex) : options.longs === $Number ? new $util.LongBits(message.sinceIndex.low >>> 0, message.sinceIndex.high >>> 0).toNumber(true) : message.sinceIndex;
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value"))
+                    object.value = options.bytes === $String ? $util.base64.encode(message.value, 0, message.value.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.value) : message.value;
+                return object;
+            };
+
+            /**
+             * Converts this Leadership to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.Leadership
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Leadership.prototype.toJSON = function() {
+                return Leadership.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for Leadership
+             * @function getTypeUrl
+             * @memberof palisade.v1.Leadership
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            Leadership.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.Leadership";
+            };
+
+            return Leadership;
+        })();
+
+        v1.CampaignResponse = (function() {
+
+            /**
+             * Properties of a CampaignResponse.
+             * @typedef {Object} palisade.v1.CampaignResponse.$Properties
+             * @property {boolean|null} [elected] CampaignResponse elected
+             * @property {Long|null} [token] CampaignResponse token
+             * @property {palisade.v1.Leadership.$Properties|null} [leader] CampaignResponse leader
+             * @property {boolean|null} [cancelled] CampaignResponse cancelled
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a CampaignResponse.
+             * @memberof palisade.v1
+             * @interface ICampaignResponse
+             * @augments palisade.v1.CampaignResponse.$Properties
+             * @deprecated Use palisade.v1.CampaignResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a CampaignResponse.
+             * @typedef {palisade.v1.CampaignResponse.$Properties} palisade.v1.CampaignResponse.$Shape
+             */
+
+            /**
+             * Constructs a new CampaignResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a CampaignResponse.
+             * @constructor
+             * @param {palisade.v1.CampaignResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const CampaignResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * CampaignResponse elected.
+             * @member {boolean} elected
+             * @memberof palisade.v1.CampaignResponse
+             * @instance
+             */
+            CampaignResponse.prototype.elected = false;
+
+            /**
+             * CampaignResponse token.
+             * @member {Long} token
+             * @memberof palisade.v1.CampaignResponse
+             * @instance
+             */
+            CampaignResponse.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * CampaignResponse leader.
+             * @member {palisade.v1.Leadership.$Properties|null|undefined} leader
+             * @memberof palisade.v1.CampaignResponse
+             * @instance
+             */
+            CampaignResponse.prototype.leader = null;
+
+            /**
+             * CampaignResponse cancelled.
+             * @member {boolean} cancelled
+             * @memberof palisade.v1.CampaignResponse
+             * @instance
+             */
+            CampaignResponse.prototype.cancelled = false;
+
+            /**
+             * Creates a new CampaignResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {palisade.v1.CampaignResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.CampaignResponse} CampaignResponse instance
+             * @type {{
+             *   (properties: palisade.v1.CampaignResponse.$Shape): palisade.v1.CampaignResponse & palisade.v1.CampaignResponse.$Shape;
+             *   (properties?: palisade.v1.CampaignResponse.$Properties): palisade.v1.CampaignResponse;
+             * }}
+             */
+            CampaignResponse.create = function(properties) {
+                return new CampaignResponse(properties);
+            };
+
+            /**
+             * Encodes the specified CampaignResponse message. Does not implicitly {@link palisade.v1.CampaignResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {palisade.v1.CampaignResponse.$Properties} message CampaignResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CampaignResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.elected != null && $Object.hasOwnProperty.call(message, "elected") && message.elected !== false)
+                    writer.uint32(/* id 1, wireType 0 =*/8).bool(message.elected);
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.token);
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    $root.palisade.v1.Leadership.encode(message.leader, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled") && message.cancelled !== false)
+                    writer.uint32(/* id 4, wireType 0 =*/32).bool(message.cancelled);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified CampaignResponse message, length delimited. Does not implicitly {@link palisade.v1.CampaignResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {palisade.v1.CampaignResponse.$Properties} message CampaignResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CampaignResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a CampaignResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.CampaignResponse & palisade.v1.CampaignResponse.$Shape} CampaignResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CampaignResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.CampaignResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.elected = value;
+                            else
+                                delete message.elected;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.leader = $root.palisade.v1.Leadership.decode(reader, reader.size(), $undefined, _depth + 1, message.leader);
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.cancelled = value;
+                            else
+                                delete message.cancelled;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a CampaignResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.CampaignResponse & palisade.v1.CampaignResponse.$Shape} CampaignResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CampaignResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a CampaignResponse message.
+             * @function verify
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            CampaignResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.elected != null && $Object.hasOwnProperty.call(message, "elected"))
+                    if (typeof message.elected !== "boolean")
+                        return "elected: boolean expected";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader")) {
+                    let error = $root.palisade.v1.Leadership.verify(message.leader, _depth + 1);
+                    if (error)
+                        return "leader." + error;
+                }
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled"))
+                    if (typeof message.cancelled !== "boolean")
+                        return "cancelled: boolean expected";
+                return null;
+            };
+
+            /**
+             * Creates a CampaignResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.CampaignResponse} CampaignResponse
+             */
+            CampaignResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.CampaignResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.CampaignResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.CampaignResponse();
+                if (object.elected != null)
+                    if (object.elected)
+                        message.elected = $Boolean(object.elected);
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.leader != null) {
+                    if (!$util.isObject(object.leader))
+                        throw $TypeError(".palisade.v1.CampaignResponse.leader: object expected");
+                    message.leader = $root.palisade.v1.Leadership.fromObject(object.leader, _depth + 1);
+                }
+                if (object.cancelled != null)
+                    if (object.cancelled)
+                        message.cancelled = $Boolean(object.cancelled);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a CampaignResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {palisade.v1.CampaignResponse} message CampaignResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            CampaignResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.elected = false;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.leader = null;
+                    object.cancelled = false;
+                }
+                if (message.elected != null && $Object.hasOwnProperty.call(message, "elected"))
+                    object.elected = message.elected;
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    object.leader = $root.palisade.v1.Leadership.toObject(message.leader, options, _depth + 1);
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled"))
+                    object.cancelled = message.cancelled;
+                return object;
+            };
+
+            /**
+             * Converts this CampaignResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.CampaignResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            CampaignResponse.prototype.toJSON = function() {
+                return CampaignResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for CampaignResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.CampaignResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            CampaignResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.CampaignResponse";
+            };
+
+            return CampaignResponse;
+        })();
+
+        v1.ProclaimRequest = (function() {
+
+            /**
+             * Properties of a ProclaimRequest.
+             * @typedef {Object} palisade.v1.ProclaimRequest.$Properties
+             * @property {Long|null} [sessionId] ProclaimRequest sessionId
+             * @property {string|null} [election] ProclaimRequest election
+             * @property {Long|null} [token] ProclaimRequest token
+             * @property {Uint8Array|null} [value] ProclaimRequest value
+             * @property {Long|null} [seq] ProclaimRequest seq
+             * @property {Long|null} [ackedUpTo] ProclaimRequest ackedUpTo
+             * @property {Array.<Long>|null} [held] ProclaimRequest held
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ProclaimRequest.
+             * @memberof palisade.v1
+             * @interface IProclaimRequest
+             * @augments palisade.v1.ProclaimRequest.$Properties
+             * @deprecated Use palisade.v1.ProclaimRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a ProclaimRequest.
+             * @typedef {palisade.v1.ProclaimRequest.$Properties} palisade.v1.ProclaimRequest.$Shape
+             */
+
+            /**
+             * Constructs a new ProclaimRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a ProclaimRequest.
+             * @constructor
+             * @param {palisade.v1.ProclaimRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ProclaimRequest = function (properties) {
+                this.held = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ProclaimRequest sessionId.
+             * @member {Long} sessionId
+             * @memberof palisade.v1.ProclaimRequest
+             * @instance
+             */
+            ProclaimRequest.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ProclaimRequest election.
+             * @member {string} election
+             * @memberof palisade.v1.ProclaimRequest
+             * @instance
+             */
+            ProclaimRequest.prototype.election = "";
+
+            /**
+             * ProclaimRequest token.
+             * @member {Long} token
+             * @memberof palisade.v1.ProclaimRequest
+             * @instance
+             */
+            ProclaimRequest.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ProclaimRequest value.
+             * @member {Uint8Array} value
+             * @memberof palisade.v1.ProclaimRequest
+             * @instance
+             */
+            ProclaimRequest.prototype.value = $util.newBuffer([]);
+
+            /**
+             * ProclaimRequest seq.
+             * @member {Long} seq
+             * @memberof palisade.v1.ProclaimRequest
+             * @instance
+             */
+            ProclaimRequest.prototype.seq = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ProclaimRequest ackedUpTo.
+             * @member {Long} ackedUpTo
+             * @memberof palisade.v1.ProclaimRequest
+             * @instance
+             */
+            ProclaimRequest.prototype.ackedUpTo = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ProclaimRequest held.
+             * @member {Array.<Long>} held
+             * @memberof palisade.v1.ProclaimRequest
+             * @instance
+             */
+            ProclaimRequest.prototype.held = $util.emptyArray;
+
+            /**
+             * Creates a new ProclaimRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {palisade.v1.ProclaimRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ProclaimRequest} ProclaimRequest instance
+             * @type {{
+             *   (properties: palisade.v1.ProclaimRequest.$Shape): palisade.v1.ProclaimRequest & palisade.v1.ProclaimRequest.$Shape;
+             *   (properties?: palisade.v1.ProclaimRequest.$Properties): palisade.v1.ProclaimRequest;
+             * }}
+             */
+            ProclaimRequest.create = function(properties) {
+                return new ProclaimRequest(properties);
+            };
+
+            /**
+             * Encodes the specified ProclaimRequest message. Does not implicitly {@link palisade.v1.ProclaimRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {palisade.v1.ProclaimRequest.$Properties} message ProclaimRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ProclaimRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.sessionId);
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election") && message.election !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.election);
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.token);
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value") && message.value.length)
+                    writer.uint32(/* id 4, wireType 2 =*/34).bytes(message.value);
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq") && (typeof message.seq === "object" ? message.seq.low || message.seq.high : message.seq !== 0))
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.seq);
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo") && (typeof message.ackedUpTo === "object" ? message.ackedUpTo.low || message.ackedUpTo.high : message.ackedUpTo !== 0))
+                    writer.uint32(/* id 6, wireType 0 =*/48).uint64(message.ackedUpTo);
+                if (message.held != null && message.held.length)
+                    writer.uint32(/* id 7, wireType 2 =*/58).uint64s(message.held);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ProclaimRequest message, length delimited. Does not implicitly {@link palisade.v1.ProclaimRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {palisade.v1.ProclaimRequest.$Properties} message ProclaimRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ProclaimRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a ProclaimRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ProclaimRequest & palisade.v1.ProclaimRequest.$Shape} ProclaimRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ProclaimRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ProclaimRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sessionId = value;
+                            else
+                                delete message.sessionId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.election = value;
+                            else
+                                delete message.election;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.bytes()).length)
+                                message.value = value;
+                            else
+                                delete message.value;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.seq = value;
+                            else
+                                delete message.seq;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.ackedUpTo = value;
+                            else
+                                delete message.ackedUpTo;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType === 2) {
+                                if (!(message.held && message.held.length))
+                                    message.held = [];
+                                reader.uint64s(message.held);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.held && message.held.length))
+                                message.held = [];
+                            message.held.push(reader.uint64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a ProclaimRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ProclaimRequest & palisade.v1.ProclaimRequest.$Shape} ProclaimRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ProclaimRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a ProclaimRequest message.
+             * @function verify
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ProclaimRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
+                        return "sessionId: integer|Long expected";
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    if (!$util.isString(message.election))
+                        return "election: string expected";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value"))
+                    if (!(message.value && typeof message.value.length === "number" || $util.isString(message.value)))
+                        return "value: buffer expected";
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (!$util.isInteger(message.seq) && !(message.seq && $util.isInteger(message.seq.low) && $util.isInteger(message.seq.high)))
+                        return "seq: integer|Long expected";
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (!$util.isInteger(message.ackedUpTo) && !(message.ackedUpTo && $util.isInteger(message.ackedUpTo.low) && $util.isInteger(message.ackedUpTo.high)))
+                        return "ackedUpTo: integer|Long expected";
+                if (message.held != null && $Object.hasOwnProperty.call(message, "held")) {
+                    if (!$Array.isArray(message.held))
+                        return "held: array expected";
+                    for (let i = 0; i < message.held.length; ++i)
+                        if (!$util.isInteger(message.held[i]) && !(message.held[i] && $util.isInteger(message.held[i].low) && $util.isInteger(message.held[i].high)))
+                            return "held: integer|Long[] expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ProclaimRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ProclaimRequest} ProclaimRequest
+             */
+            ProclaimRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ProclaimRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ProclaimRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ProclaimRequest();
+                if (object.sessionId != null)
+                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                        if ($util.Long)
+                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
+                        else if (typeof object.sessionId === "string")
+                            message.sessionId = $parseInt(object.sessionId, 10);
+                        else if (typeof object.sessionId === "number")
+                            message.sessionId = object.sessionId;
+                        else if (typeof object.sessionId === "object")
+                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                if (object.election != null)
+                    if (typeof object.election !== "string" || object.election.length)
+                        message.election = $String(object.election);
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.value != null)
+                    if (object.value.length)
+                        if (typeof object.value === "string")
+                            $util.base64.decode(object.value, message.value = $util.newBuffer($util.base64.length(object.value)), 0);
+                        else if (object.value.length >= 0)
+                            message.value = object.value;
+                if (object.seq != null)
+                    if (typeof object.seq === "object" ? object.seq.low || object.seq.high : $Number(object.seq) !== 0)
+                        if ($util.Long)
+                            message.seq = $util.Long.fromValue(object.seq, true);
+                        else if (typeof object.seq === "string")
+                            message.seq = $parseInt(object.seq, 10);
+                        else if (typeof object.seq === "number")
+                            message.seq = object.seq;
+                        else if (typeof object.seq === "object")
+                            message.seq = new $util.LongBits(object.seq.low >>> 0, object.seq.high >>> 0).toNumber(true);
+                if (object.ackedUpTo != null)
+                    if (typeof object.ackedUpTo === "object" ? object.ackedUpTo.low || object.ackedUpTo.high : $Number(object.ackedUpTo) !== 0)
+                        if ($util.Long)
+                            message.ackedUpTo = $util.Long.fromValue(object.ackedUpTo, true);
+                        else if (typeof object.ackedUpTo === "string")
+                            message.ackedUpTo = $parseInt(object.ackedUpTo, 10);
+                        else if (typeof object.ackedUpTo === "number")
+                            message.ackedUpTo = object.ackedUpTo;
+                        else if (typeof object.ackedUpTo === "object")
+                            message.ackedUpTo = new $util.LongBits(object.ackedUpTo.low >>> 0, object.ackedUpTo.high >>> 0).toNumber(true);
+                if (object.held) {
+                    if (!$Array.isArray(object.held))
+                        throw $TypeError(".palisade.v1.ProclaimRequest.held: array expected");
+                    message.held = $Array(object.held.length);
+                    for (let i = 0; i < object.held.length; ++i)
+                        if ($util.Long)
+                            message.held[i] = $util.Long.fromValue(object.held[i], true);
+                        else if (typeof object.held[i] === "string")
+                            message.held[i] = $parseInt(object.held[i], 10);
+                        else if (typeof object.held[i] === "number")
+                            message.held[i] = object.held[i];
+                        else if (typeof object.held[i] === "object")
+                            message.held[i] = new $util.LongBits(object.held[i].low >>> 0, object.held[i].high >>> 0).toNumber(true);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a ProclaimRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {palisade.v1.ProclaimRequest} message ProclaimRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ProclaimRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.held = [];
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.election = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if (options.bytes === $String)
+                        object.value = "";
+                    else {
+                        object.value = [];
+                        if (options.bytes !== $Array)
+                            object.value = $util.newBuffer(object.value);
+                    }
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.seq = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.seq = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.ackedUpTo = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.ackedUpTo = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.sessionId === "number")
+                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
+                    else
+                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    object.election = message.election;
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.value != null && $Object.hasOwnProperty.call(message, "value"))
+                    object.value = options.bytes === $String ? $util.base64.encode(message.value, 0, message.value.length) : options.bytes === $Array ? $Array.prototype.slice.call(message.value) : message.value;
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.seq = typeof message.seq === "number" ? $BigInt(message.seq) : $util.Long.fromBits(message.seq.low >>> 0, message.seq.high >>> 0, true).toBigInt();
+                    else if (typeof message.seq === "number")
+                        object.seq = options.longs === $String ? $String(message.seq) : message.seq;
+                    else
+                        object.seq = options.longs === $String ? $util.Long.prototype.toString.call(message.seq) : options.longs === $Number ? new $util.LongBits(message.seq.low >>> 0, message.seq.high >>> 0).toNumber(true) : message.seq;
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.ackedUpTo = typeof message.ackedUpTo === "number" ? $BigInt(message.ackedUpTo) : $util.Long.fromBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0, true).toBigInt();
+                    else if (typeof message.ackedUpTo === "number")
+                        object.ackedUpTo = options.longs === $String ? $String(message.ackedUpTo) : message.ackedUpTo;
+                    else
+                        object.ackedUpTo = options.longs === $String ? $util.Long.prototype.toString.call(message.ackedUpTo) : options.longs === $Number ? new $util.LongBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0).toNumber(true) : message.ackedUpTo;
+                if (message.held && message.held.length) {
+                    object.held = $Array(message.held.length);
+                    for (let j = 0; j < message.held.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.held[j] = typeof message.held[j] === "number" ? $BigInt(message.held[j]) : $util.Long.fromBits(message.held[j].low >>> 0, message.held[j].high >>> 0, true).toBigInt();
+                        else if (typeof message.held[j] === "number")
+                            object.held[j] = options.longs === $String ? $String(message.held[j]) : message.held[j];
+                        else
+                            object.held[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.held[j]) : options.longs === $Number ? new $util.LongBits(message.held[j].low >>> 0, message.held[j].high >>> 0).toNumber(true) : message.held[j];
+                }
+                return object;
+            };
+
+            /**
+             * Converts this ProclaimRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ProclaimRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ProclaimRequest.prototype.toJSON = function() {
+                return ProclaimRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ProclaimRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.ProclaimRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ProclaimRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ProclaimRequest";
+            };
+
+            return ProclaimRequest;
+        })();
+
+        v1.ProclaimResponse = (function() {
+
+            /**
+             * Properties of a ProclaimResponse.
+             * @typedef {Object} palisade.v1.ProclaimResponse.$Properties
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ProclaimResponse.
+             * @memberof palisade.v1
+             * @interface IProclaimResponse
+             * @augments palisade.v1.ProclaimResponse.$Properties
+             * @deprecated Use palisade.v1.ProclaimResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a ProclaimResponse.
+             * @typedef {palisade.v1.ProclaimResponse.$Properties} palisade.v1.ProclaimResponse.$Shape
+             */
+
+            /**
+             * Constructs a new ProclaimResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a ProclaimResponse.
+             * @constructor
+             * @param {palisade.v1.ProclaimResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ProclaimResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Creates a new ProclaimResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {palisade.v1.ProclaimResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ProclaimResponse} ProclaimResponse instance
+             * @type {{
+             *   (properties: palisade.v1.ProclaimResponse.$Shape): palisade.v1.ProclaimResponse & palisade.v1.ProclaimResponse.$Shape;
+             *   (properties?: palisade.v1.ProclaimResponse.$Properties): palisade.v1.ProclaimResponse;
+             * }}
+             */
+            ProclaimResponse.create = function(properties) {
+                return new ProclaimResponse(properties);
+            };
+
+            /**
+             * Encodes the specified ProclaimResponse message. Does not implicitly {@link palisade.v1.ProclaimResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {palisade.v1.ProclaimResponse.$Properties} message ProclaimResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ProclaimResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ProclaimResponse message, length delimited. Does not implicitly {@link palisade.v1.ProclaimResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {palisade.v1.ProclaimResponse.$Properties} message ProclaimResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ProclaimResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a ProclaimResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ProclaimResponse & palisade.v1.ProclaimResponse.$Shape} ProclaimResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ProclaimResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ProclaimResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a ProclaimResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ProclaimResponse & palisade.v1.ProclaimResponse.$Shape} ProclaimResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ProclaimResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a ProclaimResponse message.
+             * @function verify
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ProclaimResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                return null;
+            };
+
+            /**
+             * Creates a ProclaimResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ProclaimResponse} ProclaimResponse
+             */
+            ProclaimResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ProclaimResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ProclaimResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                return new $root.palisade.v1.ProclaimResponse();
+            };
+
+            /**
+             * Creates a plain object from a ProclaimResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {palisade.v1.ProclaimResponse} message ProclaimResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ProclaimResponse.toObject = function () {
+                return {};
+            };
+
+            /**
+             * Converts this ProclaimResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ProclaimResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ProclaimResponse.prototype.toJSON = function() {
+                return ProclaimResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ProclaimResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.ProclaimResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ProclaimResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ProclaimResponse";
+            };
+
+            return ProclaimResponse;
+        })();
+
+        v1.ResignRequest = (function() {
+
+            /**
+             * Properties of a ResignRequest.
+             * @typedef {Object} palisade.v1.ResignRequest.$Properties
+             * @property {Long|null} [sessionId] ResignRequest sessionId
+             * @property {string|null} [election] ResignRequest election
+             * @property {Long|null} [token] ResignRequest token
+             * @property {Long|null} [seq] ResignRequest seq
+             * @property {Long|null} [ackedUpTo] ResignRequest ackedUpTo
+             * @property {Array.<Long>|null} [held] ResignRequest held
+             * @property {Long|null} [successorSessionId] ResignRequest successorSessionId
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ResignRequest.
+             * @memberof palisade.v1
+             * @interface IResignRequest
+             * @augments palisade.v1.ResignRequest.$Properties
+             * @deprecated Use palisade.v1.ResignRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a ResignRequest.
+             * @typedef {palisade.v1.ResignRequest.$Properties} palisade.v1.ResignRequest.$Shape
+             */
+
+            /**
+             * Constructs a new ResignRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a ResignRequest.
+             * @constructor
+             * @param {palisade.v1.ResignRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ResignRequest = function (properties) {
+                this.held = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ResignRequest sessionId.
+             * @member {Long} sessionId
+             * @memberof palisade.v1.ResignRequest
+             * @instance
+             */
+            ResignRequest.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ResignRequest election.
+             * @member {string} election
+             * @memberof palisade.v1.ResignRequest
+             * @instance
+             */
+            ResignRequest.prototype.election = "";
+
+            /**
+             * ResignRequest token.
+             * @member {Long} token
+             * @memberof palisade.v1.ResignRequest
+             * @instance
+             */
+            ResignRequest.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ResignRequest seq.
+             * @member {Long} seq
+             * @memberof palisade.v1.ResignRequest
+             * @instance
+             */
+            ResignRequest.prototype.seq = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ResignRequest ackedUpTo.
+             * @member {Long} ackedUpTo
+             * @memberof palisade.v1.ResignRequest
+             * @instance
+             */
+            ResignRequest.prototype.ackedUpTo = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ResignRequest held.
+             * @member {Array.<Long>} held
+             * @memberof palisade.v1.ResignRequest
+             * @instance
+             */
+            ResignRequest.prototype.held = $util.emptyArray;
+
+            /**
+             * ResignRequest successorSessionId.
+             * @member {Long} successorSessionId
+             * @memberof palisade.v1.ResignRequest
+             * @instance
+             */
+            ResignRequest.prototype.successorSessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new ResignRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {palisade.v1.ResignRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ResignRequest} ResignRequest instance
+             * @type {{
+             *   (properties: palisade.v1.ResignRequest.$Shape): palisade.v1.ResignRequest & palisade.v1.ResignRequest.$Shape;
+             *   (properties?: palisade.v1.ResignRequest.$Properties): palisade.v1.ResignRequest;
+             * }}
+             */
+            ResignRequest.create = function(properties) {
+                return new ResignRequest(properties);
+            };
+
+            /**
+             * Encodes the specified ResignRequest message. Does not implicitly {@link palisade.v1.ResignRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {palisade.v1.ResignRequest.$Properties} message ResignRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ResignRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.sessionId);
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election") && message.election !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.election);
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.token);
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq") && (typeof message.seq === "object" ? message.seq.low || message.seq.high : message.seq !== 0))
+                    writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.seq);
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo") && (typeof message.ackedUpTo === "object" ? message.ackedUpTo.low || message.ackedUpTo.high : message.ackedUpTo !== 0))
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.ackedUpTo);
+                if (message.held != null && message.held.length)
+                    writer.uint32(/* id 6, wireType 2 =*/50).uint64s(message.held);
+                if (message.successorSessionId != null && $Object.hasOwnProperty.call(message, "successorSessionId") && (typeof message.successorSessionId === "object" ? message.successorSessionId.low || message.successorSessionId.high : message.successorSessionId !== 0))
+                    writer.uint32(/* id 7, wireType 0 =*/56).uint64(message.successorSessionId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ResignRequest message, length delimited. Does not implicitly {@link palisade.v1.ResignRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {palisade.v1.ResignRequest.$Properties} message ResignRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ResignRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a ResignRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ResignRequest & palisade.v1.ResignRequest.$Shape} ResignRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ResignRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ResignRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sessionId = value;
+                            else
+                                delete message.sessionId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.election = value;
+                            else
+                                delete message.election;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.seq = value;
+                            else
+                                delete message.seq;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.ackedUpTo = value;
+                            else
+                                delete message.ackedUpTo;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType === 2) {
+                                if (!(message.held && message.held.length))
+                                    message.held = [];
+                                reader.uint64s(message.held);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.held && message.held.length))
+                                message.held = [];
+                            message.held.push(reader.uint64());
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.successorSessionId = value;
+                            else
+                                delete message.successorSessionId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a ResignRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ResignRequest & palisade.v1.ResignRequest.$Shape} ResignRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ResignRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a ResignRequest message.
+             * @function verify
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ResignRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
+                        return "sessionId: integer|Long expected";
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    if (!$util.isString(message.election))
+                        return "election: string expected";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (!$util.isInteger(message.seq) && !(message.seq && $util.isInteger(message.seq.low) && $util.isInteger(message.seq.high)))
+                        return "seq: integer|Long expected";
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (!$util.isInteger(message.ackedUpTo) && !(message.ackedUpTo && $util.isInteger(message.ackedUpTo.low) && $util.isInteger(message.ackedUpTo.high)))
+                        return "ackedUpTo: integer|Long expected";
+                if (message.held != null && $Object.hasOwnProperty.call(message, "held")) {
+                    if (!$Array.isArray(message.held))
+                        return "held: array expected";
+                    for (let i = 0; i < message.held.length; ++i)
+                        if (!$util.isInteger(message.held[i]) && !(message.held[i] && $util.isInteger(message.held[i].low) && $util.isInteger(message.held[i].high)))
+                            return "held: integer|Long[] expected";
+                }
+                if (message.successorSessionId != null && $Object.hasOwnProperty.call(message, "successorSessionId"))
+                    if (!$util.isInteger(message.successorSessionId) && !(message.successorSessionId && $util.isInteger(message.successorSessionId.low) && $util.isInteger(message.successorSessionId.high)))
+                        return "successorSessionId: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a ResignRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ResignRequest} ResignRequest
+             */
+            ResignRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ResignRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ResignRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ResignRequest();
+                if (object.sessionId != null)
+                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                        if ($util.Long)
+                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
+                        else if (typeof object.sessionId === "string")
+                            message.sessionId = $parseInt(object.sessionId, 10);
+                        else if (typeof object.sessionId === "number")
+                            message.sessionId = object.sessionId;
+                        else if (typeof object.sessionId === "object")
+                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                if (object.election != null)
+                    if (typeof object.election !== "string" || object.election.length)
+                        message.election = $String(object.election);
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.seq != null)
+                    if (typeof object.seq === "object" ? object.seq.low || object.seq.high : $Number(object.seq) !== 0)
+                        if ($util.Long)
+                            message.seq = $util.Long.fromValue(object.seq, true);
+                        else if (typeof object.seq === "string")
+                            message.seq = $parseInt(object.seq, 10);
+                        else if (typeof object.seq === "number")
+                            message.seq = object.seq;
+                        else if (typeof object.seq === "object")
+                            message.seq = new $util.LongBits(object.seq.low >>> 0, object.seq.high >>> 0).toNumber(true);
+                if (object.ackedUpTo != null)
+                    if (typeof object.ackedUpTo === "object" ? object.ackedUpTo.low || object.ackedUpTo.high : $Number(object.ackedUpTo) !== 0)
+                        if ($util.Long)
+                            message.ackedUpTo = $util.Long.fromValue(object.ackedUpTo, true);
+                        else if (typeof object.ackedUpTo === "string")
+                            message.ackedUpTo = $parseInt(object.ackedUpTo, 10);
+                        else if (typeof object.ackedUpTo === "number")
+                            message.ackedUpTo = object.ackedUpTo;
+                        else if (typeof object.ackedUpTo === "object")
+                            message.ackedUpTo = new $util.LongBits(object.ackedUpTo.low >>> 0, object.ackedUpTo.high >>> 0).toNumber(true);
+                if (object.held) {
+                    if (!$Array.isArray(object.held))
+                        throw $TypeError(".palisade.v1.ResignRequest.held: array expected");
+                    message.held = $Array(object.held.length);
+                    for (let i = 0; i < object.held.length; ++i)
+                        if ($util.Long)
+                            message.held[i] = $util.Long.fromValue(object.held[i], true);
+                        else if (typeof object.held[i] === "string")
+                            message.held[i] = $parseInt(object.held[i], 10);
+                        else if (typeof object.held[i] === "number")
+                            message.held[i] = object.held[i];
+                        else if (typeof object.held[i] === "object")
+                            message.held[i] = new $util.LongBits(object.held[i].low >>> 0, object.held[i].high >>> 0).toNumber(true);
+                }
+                if (object.successorSessionId != null)
+                    if (typeof object.successorSessionId === "object" ? object.successorSessionId.low || object.successorSessionId.high : $Number(object.successorSessionId) !== 0)
+                        if ($util.Long)
+                            message.successorSessionId = $util.Long.fromValue(object.successorSessionId, true);
+                        else if (typeof object.successorSessionId === "string")
+                            message.successorSessionId = $parseInt(object.successorSessionId, 10);
+                        else if (typeof object.successorSessionId === "number")
+                            message.successorSessionId = object.successorSessionId;
+                        else if (typeof object.successorSessionId === "object")
+                            message.successorSessionId = new $util.LongBits(object.successorSessionId.low >>> 0, object.successorSessionId.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a ResignRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {palisade.v1.ResignRequest} message ResignRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ResignRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.held = [];
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.election = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.seq = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.seq = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.ackedUpTo = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.ackedUpTo = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.successorSessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.successorSessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.sessionId === "number")
+                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
+                    else
+                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    object.election = message.election;
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.seq = typeof message.seq === "number" ? $BigInt(message.seq) : $util.Long.fromBits(message.seq.low >>> 0, message.seq.high >>> 0, true).toBigInt();
+                    else if (typeof message.seq === "number")
+                        object.seq = options.longs === $String ? $String(message.seq) : message.seq;
+                    else
+                        object.seq = options.longs === $String ? $util.Long.prototype.toString.call(message.seq) : options.longs === $Number ? new $util.LongBits(message.seq.low >>> 0, message.seq.high >>> 0).toNumber(true) : message.seq;
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.ackedUpTo = typeof message.ackedUpTo === "number" ? $BigInt(message.ackedUpTo) : $util.Long.fromBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0, true).toBigInt();
+                    else if (typeof message.ackedUpTo === "number")
+                        object.ackedUpTo = options.longs === $String ? $String(message.ackedUpTo) : message.ackedUpTo;
+                    else
+                        object.ackedUpTo = options.longs === $String ? $util.Long.prototype.toString.call(message.ackedUpTo) : options.longs === $Number ? new $util.LongBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0).toNumber(true) : message.ackedUpTo;
+                if (message.held && message.held.length) {
+                    object.held = $Array(message.held.length);
+                    for (let j = 0; j < message.held.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.held[j] = typeof message.held[j] === "number" ? $BigInt(message.held[j]) : $util.Long.fromBits(message.held[j].low >>> 0, message.held[j].high >>> 0, true).toBigInt();
+                        else if (typeof message.held[j] === "number")
+                            object.held[j] = options.longs === $String ? $String(message.held[j]) : message.held[j];
+                        else
+                            object.held[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.held[j]) : options.longs === $Number ? new $util.LongBits(message.held[j].low >>> 0, message.held[j].high >>> 0).toNumber(true) : message.held[j];
+                }
+                if (message.successorSessionId != null && $Object.hasOwnProperty.call(message, "successorSessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.successorSessionId = typeof message.successorSessionId === "number" ? $BigInt(message.successorSessionId) : $util.Long.fromBits(message.successorSessionId.low >>> 0, message.successorSessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.successorSessionId === "number")
+                        object.successorSessionId = options.longs === $String ? $String(message.successorSessionId) : message.successorSessionId;
+                    else
+                        object.successorSessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.successorSessionId) : options.longs === $Number ? new $util.LongBits(message.successorSessionId.low >>> 0, message.successorSessionId.high >>> 0).toNumber(true) : message.successorSessionId;
+                return object;
+            };
+
+            /**
+             * Converts this ResignRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ResignRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ResignRequest.prototype.toJSON = function() {
+                return ResignRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ResignRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.ResignRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ResignRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ResignRequest";
+            };
+
+            return ResignRequest;
+        })();
+
+        v1.ResignResponse = (function() {
+
+            /**
+             * Properties of a ResignResponse.
+             * @typedef {Object} palisade.v1.ResignResponse.$Properties
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ResignResponse.
+             * @memberof palisade.v1
+             * @interface IResignResponse
+             * @augments palisade.v1.ResignResponse.$Properties
+             * @deprecated Use palisade.v1.ResignResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a ResignResponse.
+             * @typedef {palisade.v1.ResignResponse.$Properties} palisade.v1.ResignResponse.$Shape
+             */
+
+            /**
+             * Constructs a new ResignResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a ResignResponse.
+             * @constructor
+             * @param {palisade.v1.ResignResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ResignResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Creates a new ResignResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {palisade.v1.ResignResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ResignResponse} ResignResponse instance
+             * @type {{
+             *   (properties: palisade.v1.ResignResponse.$Shape): palisade.v1.ResignResponse & palisade.v1.ResignResponse.$Shape;
+             *   (properties?: palisade.v1.ResignResponse.$Properties): palisade.v1.ResignResponse;
+             * }}
+             */
+            ResignResponse.create = function(properties) {
+                return new ResignResponse(properties);
+            };
+
+            /**
+             * Encodes the specified ResignResponse message. Does not implicitly {@link palisade.v1.ResignResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {palisade.v1.ResignResponse.$Properties} message ResignResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ResignResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ResignResponse message, length delimited. Does not implicitly {@link palisade.v1.ResignResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {palisade.v1.ResignResponse.$Properties} message ResignResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ResignResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a ResignResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ResignResponse & palisade.v1.ResignResponse.$Shape} ResignResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ResignResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ResignResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a ResignResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ResignResponse & palisade.v1.ResignResponse.$Shape} ResignResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ResignResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a ResignResponse message.
+             * @function verify
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ResignResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                return null;
+            };
+
+            /**
+             * Creates a ResignResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ResignResponse} ResignResponse
+             */
+            ResignResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ResignResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ResignResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                return new $root.palisade.v1.ResignResponse();
+            };
+
+            /**
+             * Creates a plain object from a ResignResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {palisade.v1.ResignResponse} message ResignResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ResignResponse.toObject = function () {
+                return {};
+            };
+
+            /**
+             * Converts this ResignResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ResignResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ResignResponse.prototype.toJSON = function() {
+                return ResignResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ResignResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.ResignResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ResignResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ResignResponse";
+            };
+
+            return ResignResponse;
+        })();
+
+        v1.LeaderRequest = (function() {
+
+            /**
+             * Properties of a LeaderRequest.
+             * @typedef {Object} palisade.v1.LeaderRequest.$Properties
+             * @property {string|null} [election] LeaderRequest election
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a LeaderRequest.
+             * @memberof palisade.v1
+             * @interface ILeaderRequest
+             * @augments palisade.v1.LeaderRequest.$Properties
+             * @deprecated Use palisade.v1.LeaderRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a LeaderRequest.
+             * @typedef {palisade.v1.LeaderRequest.$Properties} palisade.v1.LeaderRequest.$Shape
+             */
+
+            /**
+             * Constructs a new LeaderRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a LeaderRequest.
+             * @constructor
+             * @param {palisade.v1.LeaderRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const LeaderRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * LeaderRequest election.
+             * @member {string} election
+             * @memberof palisade.v1.LeaderRequest
+             * @instance
+             */
+            LeaderRequest.prototype.election = "";
+
+            /**
+             * Creates a new LeaderRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {palisade.v1.LeaderRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.LeaderRequest} LeaderRequest instance
+             * @type {{
+             *   (properties: palisade.v1.LeaderRequest.$Shape): palisade.v1.LeaderRequest & palisade.v1.LeaderRequest.$Shape;
+             *   (properties?: palisade.v1.LeaderRequest.$Properties): palisade.v1.LeaderRequest;
+             * }}
+             */
+            LeaderRequest.create = function(properties) {
+                return new LeaderRequest(properties);
+            };
+
+            /**
+             * Encodes the specified LeaderRequest message. Does not implicitly {@link palisade.v1.LeaderRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {palisade.v1.LeaderRequest.$Properties} message LeaderRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LeaderRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election") && message.election !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.election);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified LeaderRequest message, length delimited. Does not implicitly {@link palisade.v1.LeaderRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {palisade.v1.LeaderRequest.$Properties} message LeaderRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LeaderRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a LeaderRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.LeaderRequest & palisade.v1.LeaderRequest.$Shape} LeaderRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LeaderRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.LeaderRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.election = value;
+                            else
+                                delete message.election;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a LeaderRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.LeaderRequest & palisade.v1.LeaderRequest.$Shape} LeaderRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LeaderRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a LeaderRequest message.
+             * @function verify
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            LeaderRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    if (!$util.isString(message.election))
+                        return "election: string expected";
+                return null;
+            };
+
+            /**
+             * Creates a LeaderRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.LeaderRequest} LeaderRequest
+             */
+            LeaderRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.LeaderRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.LeaderRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.LeaderRequest();
+                if (object.election != null)
+                    if (typeof object.election !== "string" || object.election.length)
+                        message.election = $String(object.election);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a LeaderRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {palisade.v1.LeaderRequest} message LeaderRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            LeaderRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.election = "";
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    object.election = message.election;
+                return object;
+            };
+
+            /**
+             * Converts this LeaderRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.LeaderRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            LeaderRequest.prototype.toJSON = function() {
+                return LeaderRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for LeaderRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.LeaderRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            LeaderRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.LeaderRequest";
+            };
+
+            return LeaderRequest;
+        })();
+
+        v1.LeaderResponse = (function() {
+
+            /**
+             * Properties of a LeaderResponse.
+             * @typedef {Object} palisade.v1.LeaderResponse.$Properties
+             * @property {palisade.v1.Leadership.$Properties|null} [leader] LeaderResponse leader
+             * @property {number|null} [candidateCount] LeaderResponse candidateCount
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a LeaderResponse.
+             * @memberof palisade.v1
+             * @interface ILeaderResponse
+             * @augments palisade.v1.LeaderResponse.$Properties
+             * @deprecated Use palisade.v1.LeaderResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a LeaderResponse.
+             * @typedef {palisade.v1.LeaderResponse.$Properties} palisade.v1.LeaderResponse.$Shape
+             */
+
+            /**
+             * Constructs a new LeaderResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a LeaderResponse.
+             * @constructor
+             * @param {palisade.v1.LeaderResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const LeaderResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * LeaderResponse leader.
+             * @member {palisade.v1.Leadership.$Properties|null|undefined} leader
+             * @memberof palisade.v1.LeaderResponse
+             * @instance
+             */
+            LeaderResponse.prototype.leader = null;
+
+            /**
+             * LeaderResponse candidateCount.
+             * @member {number} candidateCount
+             * @memberof palisade.v1.LeaderResponse
+             * @instance
+             */
+            LeaderResponse.prototype.candidateCount = 0;
+
+            /**
+             * Creates a new LeaderResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {palisade.v1.LeaderResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.LeaderResponse} LeaderResponse instance
+             * @type {{
+             *   (properties: palisade.v1.LeaderResponse.$Shape): palisade.v1.LeaderResponse & palisade.v1.LeaderResponse.$Shape;
+             *   (properties?: palisade.v1.LeaderResponse.$Properties): palisade.v1.LeaderResponse;
+             * }}
+             */
+            LeaderResponse.create = function(properties) {
+                return new LeaderResponse(properties);
+            };
+
+            /**
+             * Encodes the specified LeaderResponse message. Does not implicitly {@link palisade.v1.LeaderResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {palisade.v1.LeaderResponse.$Properties} message LeaderResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LeaderResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    $root.palisade.v1.Leadership.encode(message.leader, writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+                if (message.candidateCount != null && $Object.hasOwnProperty.call(message, "candidateCount") && message.candidateCount !== 0)
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.candidateCount);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified LeaderResponse message, length delimited. Does not implicitly {@link palisade.v1.LeaderResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {palisade.v1.LeaderResponse.$Properties} message LeaderResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            LeaderResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a LeaderResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.LeaderResponse & palisade.v1.LeaderResponse.$Shape} LeaderResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LeaderResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.LeaderResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            message.leader = $root.palisade.v1.Leadership.decode(reader, reader.size(), $undefined, _depth + 1, message.leader);
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.uint32())
+                                message.candidateCount = value;
+                            else
+                                delete message.candidateCount;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a LeaderResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.LeaderResponse & palisade.v1.LeaderResponse.$Shape} LeaderResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            LeaderResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a LeaderResponse message.
+             * @function verify
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            LeaderResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader")) {
+                    let error = $root.palisade.v1.Leadership.verify(message.leader, _depth + 1);
+                    if (error)
+                        return "leader." + error;
+                }
+                if (message.candidateCount != null && $Object.hasOwnProperty.call(message, "candidateCount"))
+                    if (!$util.isInteger(message.candidateCount))
+                        return "candidateCount: integer expected";
+                return null;
+            };
+
+            /**
+             * Creates a LeaderResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.LeaderResponse} LeaderResponse
+             */
+            LeaderResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.LeaderResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.LeaderResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.LeaderResponse();
+                if (object.leader != null) {
+                    if (!$util.isObject(object.leader))
+                        throw $TypeError(".palisade.v1.LeaderResponse.leader: object expected");
+                    message.leader = $root.palisade.v1.Leadership.fromObject(object.leader, _depth + 1);
+                }
+                if (object.candidateCount != null)
+                    if ($Number(object.candidateCount) !== 0)
+                        message.candidateCount = object.candidateCount >>> 0;
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a LeaderResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {palisade.v1.LeaderResponse} message LeaderResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            LeaderResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.leader = null;
+                    object.candidateCount = 0;
+                }
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    object.leader = $root.palisade.v1.Leadership.toObject(message.leader, options, _depth + 1);
+                if (message.candidateCount != null && $Object.hasOwnProperty.call(message, "candidateCount"))
+                    object.candidateCount = message.candidateCount;
+                return object;
+            };
+
+            /**
+             * Converts this LeaderResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.LeaderResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            LeaderResponse.prototype.toJSON = function() {
+                return LeaderResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for LeaderResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.LeaderResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            LeaderResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.LeaderResponse";
+            };
+
+            return LeaderResponse;
+        })();
+
+        v1.ObserveRequest = (function() {
+
+            /**
+             * Properties of an ObserveRequest.
+             * @typedef {Object} palisade.v1.ObserveRequest.$Properties
+             * @property {string|null} [election] ObserveRequest election
+             * @property {Long|null} [fromIndex] ObserveRequest fromIndex
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an ObserveRequest.
+             * @memberof palisade.v1
+             * @interface IObserveRequest
+             * @augments palisade.v1.ObserveRequest.$Properties
+             * @deprecated Use palisade.v1.ObserveRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of an ObserveRequest.
+             * @typedef {palisade.v1.ObserveRequest.$Properties} palisade.v1.ObserveRequest.$Shape
+             */
+
+            /**
+             * Constructs a new ObserveRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents an ObserveRequest.
+             * @constructor
+             * @param {palisade.v1.ObserveRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ObserveRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ObserveRequest election.
+             * @member {string} election
+             * @memberof palisade.v1.ObserveRequest
+             * @instance
+             */
+            ObserveRequest.prototype.election = "";
+
+            /**
+             * ObserveRequest fromIndex.
+             * @member {Long} fromIndex
+             * @memberof palisade.v1.ObserveRequest
+             * @instance
+             */
+            ObserveRequest.prototype.fromIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new ObserveRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {palisade.v1.ObserveRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ObserveRequest} ObserveRequest instance
+             * @type {{
+             *   (properties: palisade.v1.ObserveRequest.$Shape): palisade.v1.ObserveRequest & palisade.v1.ObserveRequest.$Shape;
+             *   (properties?: palisade.v1.ObserveRequest.$Properties): palisade.v1.ObserveRequest;
+             * }}
+             */
+            ObserveRequest.create = function(properties) {
+                return new ObserveRequest(properties);
+            };
+
+            /**
+             * Encodes the specified ObserveRequest message. Does not implicitly {@link palisade.v1.ObserveRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {palisade.v1.ObserveRequest.$Properties} message ObserveRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ObserveRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election") && message.election !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.election);
+                if (message.fromIndex != null && $Object.hasOwnProperty.call(message, "fromIndex") && (typeof message.fromIndex === "object" ? message.fromIndex.low || message.fromIndex.high : message.fromIndex !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.fromIndex);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ObserveRequest message, length delimited. Does not implicitly {@link palisade.v1.ObserveRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {palisade.v1.ObserveRequest.$Properties} message ObserveRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ObserveRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes an ObserveRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ObserveRequest & palisade.v1.ObserveRequest.$Shape} ObserveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ObserveRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ObserveRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.election = value;
+                            else
+                                delete message.election;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.fromIndex = value;
+                            else
+                                delete message.fromIndex;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes an ObserveRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ObserveRequest & palisade.v1.ObserveRequest.$Shape} ObserveRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ObserveRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies an ObserveRequest message.
+             * @function verify
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ObserveRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    if (!$util.isString(message.election))
+                        return "election: string expected";
+                if (message.fromIndex != null && $Object.hasOwnProperty.call(message, "fromIndex"))
+                    if (!$util.isInteger(message.fromIndex) && !(message.fromIndex && $util.isInteger(message.fromIndex.low) && $util.isInteger(message.fromIndex.high)))
+                        return "fromIndex: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates an ObserveRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ObserveRequest} ObserveRequest
+             */
+            ObserveRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ObserveRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ObserveRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ObserveRequest();
+                if (object.election != null)
+                    if (typeof object.election !== "string" || object.election.length)
+                        message.election = $String(object.election);
+                if (object.fromIndex != null)
+                    if (typeof object.fromIndex === "object" ? object.fromIndex.low || object.fromIndex.high : $Number(object.fromIndex) !== 0)
+                        if ($util.Long)
+                            message.fromIndex = $util.Long.fromValue(object.fromIndex, true);
+                        else if (typeof object.fromIndex === "string")
+                            message.fromIndex = $parseInt(object.fromIndex, 10);
+                        else if (typeof object.fromIndex === "number")
+                            message.fromIndex = object.fromIndex;
+                        else if (typeof object.fromIndex === "object")
+                            message.fromIndex = new $util.LongBits(object.fromIndex.low >>> 0, object.fromIndex.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an ObserveRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {palisade.v1.ObserveRequest} message ObserveRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ObserveRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.election = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.fromIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.fromIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.election != null && $Object.hasOwnProperty.call(message, "election"))
+                    object.election = message.election;
+                if (message.fromIndex != null && $Object.hasOwnProperty.call(message, "fromIndex"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.fromIndex = typeof message.fromIndex === "number" ? $BigInt(message.fromIndex) : $util.Long.fromBits(message.fromIndex.low >>> 0, message.fromIndex.high >>> 0, true).toBigInt();
+                    else if (typeof message.fromIndex === "number")
+                        object.fromIndex = options.longs === $String ? $String(message.fromIndex) : message.fromIndex;
+                    else
+                        object.fromIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.fromIndex) : options.longs === $Number ? new $util.LongBits(message.fromIndex.low >>> 0, message.fromIndex.high >>> 0).toNumber(true) : message.fromIndex;
+                return object;
+            };
+
+            /**
+             * Converts this ObserveRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ObserveRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ObserveRequest.prototype.toJSON = function() {
+                return ObserveRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ObserveRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.ObserveRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ObserveRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ObserveRequest";
+            };
+
+            return ObserveRequest;
+        })();
+
+        /**
+         * ElectionEventKind enum.
+         * @name palisade.v1.ElectionEventKind
+         * @enum {number}
+         * @property {number} ELECTION_EVENT_KIND_UNSPECIFIED=0 ELECTION_EVENT_KIND_UNSPECIFIED value
+         * @property {number} ELECTION_EVENT_KIND_LEADER=1 ELECTION_EVENT_KIND_LEADER value
+         * @property {number} ELECTION_EVENT_KIND_VALUE=2 ELECTION_EVENT_KIND_VALUE value
+         * @property {number} ELECTION_EVENT_KIND_NO_LEADER=3 ELECTION_EVENT_KIND_NO_LEADER value
+         */
+        v1.ElectionEventKind = (function() {
+            const valuesById = $Object.create(null), values = $Object.create(valuesById);
+            values[valuesById[0] = "ELECTION_EVENT_KIND_UNSPECIFIED"] = 0;
+            values[valuesById[1] = "ELECTION_EVENT_KIND_LEADER"] = 1;
+            values[valuesById[2] = "ELECTION_EVENT_KIND_VALUE"] = 2;
+            values[valuesById[3] = "ELECTION_EVENT_KIND_NO_LEADER"] = 3;
+            return values;
+        })();
+
+        v1.ElectionEvent = (function() {
+
+            /**
+             * Properties of an ElectionEvent.
+             * @typedef {Object} palisade.v1.ElectionEvent.$Properties
+             * @property {Long|null} [index] ElectionEvent index
+             * @property {palisade.v1.ElectionEventKind|null} [kind] ElectionEvent kind
+             * @property {palisade.v1.Leadership.$Properties|null} [leader] ElectionEvent leader
+             * @property {palisade.v1.EndReason|null} [ended] ElectionEvent ended
+             * @property {Long|null} [endedToken] ElectionEvent endedToken
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an ElectionEvent.
+             * @memberof palisade.v1
+             * @interface IElectionEvent
+             * @augments palisade.v1.ElectionEvent.$Properties
+             * @deprecated Use palisade.v1.ElectionEvent.$Properties instead.
+             */
+
+            /**
+             * Shape of an ElectionEvent.
+             * @typedef {palisade.v1.ElectionEvent.$Properties} palisade.v1.ElectionEvent.$Shape
+             */
+
+            /**
+             * Constructs a new ElectionEvent.
+             * @memberof palisade.v1
+             * @classdesc Represents an ElectionEvent.
+             * @constructor
+             * @param {palisade.v1.ElectionEvent.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ElectionEvent = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ElectionEvent index.
+             * @member {Long} index
+             * @memberof palisade.v1.ElectionEvent
+             * @instance
+             */
+            ElectionEvent.prototype.index = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * ElectionEvent kind.
+             * @member {palisade.v1.ElectionEventKind} kind
+             * @memberof palisade.v1.ElectionEvent
+             * @instance
+             */
+            ElectionEvent.prototype.kind = 0;
+
+            /**
+             * ElectionEvent leader.
+             * @member {palisade.v1.Leadership.$Properties|null|undefined} leader
+             * @memberof palisade.v1.ElectionEvent
+             * @instance
+             */
+            ElectionEvent.prototype.leader = null;
+
+            /**
+             * ElectionEvent ended.
+             * @member {palisade.v1.EndReason} ended
+             * @memberof palisade.v1.ElectionEvent
+             * @instance
+             */
+            ElectionEvent.prototype.ended = 0;
+
+            /**
+             * ElectionEvent endedToken.
+             * @member {Long} endedToken
+             * @memberof palisade.v1.ElectionEvent
+             * @instance
+             */
+            ElectionEvent.prototype.endedToken = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new ElectionEvent instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {palisade.v1.ElectionEvent.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ElectionEvent} ElectionEvent instance
+             * @type {{
+             *   (properties: palisade.v1.ElectionEvent.$Shape): palisade.v1.ElectionEvent & palisade.v1.ElectionEvent.$Shape;
+             *   (properties?: palisade.v1.ElectionEvent.$Properties): palisade.v1.ElectionEvent;
+             * }}
+             */
+            ElectionEvent.create = function(properties) {
+                return new ElectionEvent(properties);
+            };
+
+            /**
+             * Encodes the specified ElectionEvent message. Does not implicitly {@link palisade.v1.ElectionEvent.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {palisade.v1.ElectionEvent.$Properties} message ElectionEvent message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ElectionEvent.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index") && (typeof message.index === "object" ? message.index.low || message.index.high : message.index !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.index);
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
+                    writer.uint32(/* id 2, wireType 0 =*/16).int32(message.kind);
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    $root.palisade.v1.Leadership.encode(message.leader, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.ended != null && $Object.hasOwnProperty.call(message, "ended") && message.ended !== 0)
+                    writer.uint32(/* id 4, wireType 0 =*/32).int32(message.ended);
+                if (message.endedToken != null && $Object.hasOwnProperty.call(message, "endedToken") && (typeof message.endedToken === "object" ? message.endedToken.low || message.endedToken.high : message.endedToken !== 0))
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.endedToken);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ElectionEvent message, length delimited. Does not implicitly {@link palisade.v1.ElectionEvent.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {palisade.v1.ElectionEvent.$Properties} message ElectionEvent message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ElectionEvent.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes an ElectionEvent message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ElectionEvent & palisade.v1.ElectionEvent.$Shape} ElectionEvent
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ElectionEvent.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ElectionEvent();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.index = value;
+                            else
+                                delete message.index;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.kind = value;
+                            else
+                                delete message.kind;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.leader = $root.palisade.v1.Leadership.decode(reader, reader.size(), $undefined, _depth + 1, message.leader);
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.ended = value;
+                            else
+                                delete message.ended;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.endedToken = value;
+                            else
+                                delete message.endedToken;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes an ElectionEvent message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ElectionEvent & palisade.v1.ElectionEvent.$Shape} ElectionEvent
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ElectionEvent.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies an ElectionEvent message.
+             * @function verify
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ElectionEvent.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index"))
+                    if (!$util.isInteger(message.index) && !(message.index && $util.isInteger(message.index.low) && $util.isInteger(message.index.high)))
+                        return "index: integer|Long expected";
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                    if (typeof message.kind !== "number" || (message.kind | 0) !== message.kind)
+                        return "kind: enum value expected";
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader")) {
+                    let error = $root.palisade.v1.Leadership.verify(message.leader, _depth + 1);
+                    if (error)
+                        return "leader." + error;
+                }
+                if (message.ended != null && $Object.hasOwnProperty.call(message, "ended"))
+                    if (typeof message.ended !== "number" || (message.ended | 0) !== message.ended)
+                        return "ended: enum value expected";
+                if (message.endedToken != null && $Object.hasOwnProperty.call(message, "endedToken"))
+                    if (!$util.isInteger(message.endedToken) && !(message.endedToken && $util.isInteger(message.endedToken.low) && $util.isInteger(message.endedToken.high)))
+                        return "endedToken: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates an ElectionEvent message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ElectionEvent} ElectionEvent
+             */
+            ElectionEvent.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ElectionEvent)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ElectionEvent: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ElectionEvent();
+                if (object.index != null)
+                    if (typeof object.index === "object" ? object.index.low || object.index.high : $Number(object.index) !== 0)
+                        if ($util.Long)
+                            message.index = $util.Long.fromValue(object.index, true);
+                        else if (typeof object.index === "string")
+                            message.index = $parseInt(object.index, 10);
+                        else if (typeof object.index === "number")
+                            message.index = object.index;
+                        else if (typeof object.index === "object")
+                            message.index = new $util.LongBits(object.index.low >>> 0, object.index.high >>> 0).toNumber(true);
+                if (object.kind !== 0 && (typeof object.kind !== "string" || $root.palisade.v1.ElectionEventKind[object.kind] !== 0))
+                    switch (object.kind) {
+                    case "ELECTION_EVENT_KIND_UNSPECIFIED":
+                    case 0:
+                        message.kind = 0;
+                        break;
+                    case "ELECTION_EVENT_KIND_LEADER":
+                    case 1:
+                        message.kind = 1;
+                        break;
+                    case "ELECTION_EVENT_KIND_VALUE":
+                    case 2:
+                        message.kind = 2;
+                        break;
+                    case "ELECTION_EVENT_KIND_NO_LEADER":
+                    case 3:
+                        message.kind = 3;
+                        break;
+                    default:
+                        if (typeof object.kind === "number" && (object.kind | 0) === object.kind)
+                            message.kind = object.kind;
+                    }
+                if (object.leader != null) {
+                    if (!$util.isObject(object.leader))
+                        throw $TypeError(".palisade.v1.ElectionEvent.leader: object expected");
+                    message.leader = $root.palisade.v1.Leadership.fromObject(object.leader, _depth + 1);
+                }
+                if (object.ended !== 0 && (typeof object.ended !== "string" || $root.palisade.v1.EndReason[object.ended] !== 0))
+                    switch (object.ended) {
+                    case "END_REASON_UNSPECIFIED":
+                    case 0:
+                        message.ended = 0;
+                        break;
+                    case "END_REASON_RELEASED":
+                    case 1:
+                        message.ended = 1;
+                        break;
+                    case "END_REASON_SESSION_CLOSED":
+                    case 2:
+                        message.ended = 2;
+                        break;
+                    case "END_REASON_SESSION_EXPIRED":
+                    case 3:
+                        message.ended = 3;
+                        break;
+                    case "END_REASON_REVOKED":
+                    case 4:
+                        message.ended = 4;
+                        break;
+                    case "END_REASON_HANDED_OFF":
+                    case 5:
+                        message.ended = 5;
+                        break;
+                    default:
+                        if (typeof object.ended === "number" && (object.ended | 0) === object.ended)
+                            message.ended = object.ended;
+                    }
+                if (object.endedToken != null)
+                    if (typeof object.endedToken === "object" ? object.endedToken.low || object.endedToken.high : $Number(object.endedToken) !== 0)
+                        if ($util.Long)
+                            message.endedToken = $util.Long.fromValue(object.endedToken, true);
+                        else if (typeof object.endedToken === "string")
+                            message.endedToken = $parseInt(object.endedToken, 10);
+                        else if (typeof object.endedToken === "number")
+                            message.endedToken = object.endedToken;
+                        else if (typeof object.endedToken === "object")
+                            message.endedToken = new $util.LongBits(object.endedToken.low >>> 0, object.endedToken.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an ElectionEvent message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {palisade.v1.ElectionEvent} message ElectionEvent
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ElectionEvent.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.index = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.index = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.kind = options.enums === $String ? "ELECTION_EVENT_KIND_UNSPECIFIED" : 0;
+                    object.leader = null;
+                    object.ended = options.enums === $String ? "END_REASON_UNSPECIFIED" : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.endedToken = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.endedToken = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.index = typeof message.index === "number" ? $BigInt(message.index) : $util.Long.fromBits(message.index.low >>> 0, message.index.high >>> 0, true).toBigInt();
+                    else if (typeof message.index === "number")
+                        object.index = options.longs === $String ? $String(message.index) : message.index;
+                    else
+                        object.index = options.longs === $String ? $util.Long.prototype.toString.call(message.index) : options.longs === $Number ? new $util.LongBits(message.index.low >>> 0, message.index.high >>> 0).toNumber(true) : message.index;
+                if (message.kind != null && $Object.hasOwnProperty.call(message, "kind"))
+                    object.kind = options.enums === $String ? $root.palisade.v1.ElectionEventKind[message.kind] === $undefined ? message.kind : $root.palisade.v1.ElectionEventKind[message.kind] : message.kind;
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    object.leader = $root.palisade.v1.Leadership.toObject(message.leader, options, _depth + 1);
+                if (message.ended != null && $Object.hasOwnProperty.call(message, "ended"))
+                    object.ended = options.enums === $String ? $root.palisade.v1.EndReason[message.ended] === $undefined ? message.ended : $root.palisade.v1.EndReason[message.ended] : message.ended;
+                if (message.endedToken != null && $Object.hasOwnProperty.call(message, "endedToken"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.endedToken = typeof message.endedToken === "number" ? $BigInt(message.endedToken) : $util.Long.fromBits(message.endedToken.low >>> 0, message.endedToken.high >>> 0, true).toBigInt();
+                    else if (typeof message.endedToken === "number")
+                        object.endedToken = options.longs === $String ? $String(message.endedToken) : message.endedToken;
+                    else
+                        object.endedToken = options.longs === $String ? $util.Long.prototype.toString.call(message.endedToken) : options.longs === $Number ? new $util.LongBits(message.endedToken.low >>> 0, message.endedToken.high >>> 0).toNumber(true) : message.endedToken;
+                return object;
+            };
+
+            /**
+             * Converts this ElectionEvent to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ElectionEvent
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ElectionEvent.prototype.toJSON = function() {
+                return ElectionEvent.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ElectionEvent
+             * @function getTypeUrl
+             * @memberof palisade.v1.ElectionEvent
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ElectionEvent.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ElectionEvent";
+            };
+
+            return ElectionEvent;
+        })();
+
         /**
          * ErrorReason enum.
          * @name palisade.v1.ErrorReason
@@ -21814,6 +26470,7 @@ export const palisade = $root.palisade = (() => {
          * @property {number} ERROR_REASON_SET_PARTLY_HELD=38 ERROR_REASON_SET_PARTLY_HELD value
          * @property {number} ERROR_REASON_WAITS_IN_ANOTHER_REQUEST=39 ERROR_REASON_WAITS_IN_ANOTHER_REQUEST value
          * @property {number} ERROR_REASON_TOO_MANY_WAITS_ON_STREAM=40 ERROR_REASON_TOO_MANY_WAITS_ON_STREAM value
+         * @property {number} ERROR_REASON_SUCCESSOR_NOT_WAITING=41 ERROR_REASON_SUCCESSOR_NOT_WAITING value
          */
         v1.ErrorReason = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
@@ -21858,6 +26515,7 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[38] = "ERROR_REASON_SET_PARTLY_HELD"] = 38;
             values[valuesById[39] = "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST"] = 39;
             values[valuesById[40] = "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM"] = 40;
+            values[valuesById[41] = "ERROR_REASON_SUCCESSOR_NOT_WAITING"] = 41;
             return values;
         })();
 
@@ -22174,8 +26832,12 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.ListSessionsRequest.$Properties|null} [listSessions] StreamRequest listSessions
              * @property {palisade.v1.GetLockHistoryRequest.$Properties|null} [getLockHistory] StreamRequest getLockHistory
              * @property {palisade.v1.ValidateTokenRequest.$Properties|null} [validateToken] StreamRequest validateToken
+             * @property {palisade.v1.CampaignRequest.$Properties|null} [campaign] StreamRequest campaign
+             * @property {palisade.v1.ProclaimRequest.$Properties|null} [proclaim] StreamRequest proclaim
+             * @property {palisade.v1.ResignRequest.$Properties|null} [resign] StreamRequest resign
+             * @property {palisade.v1.LeaderRequest.$Properties|null} [leader] StreamRequest leader
              * @property {palisade.v1.Forget.$Properties|null} [forget] StreamRequest forget
-             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"} [call] StreamRequest call
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"forget"} [call] StreamRequest call
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -22203,10 +26865,14 @@ export const palisade = $root.palisade = (() => {
              *   listSessions?: palisade.v1.ListSessionsRequest.$Shape|null;
              *   getLockHistory?: palisade.v1.GetLockHistoryRequest.$Shape|null;
              *   validateToken?: palisade.v1.ValidateTokenRequest.$Shape|null;
+             *   campaign?: palisade.v1.CampaignRequest.$Shape|null;
+             *   proclaim?: palisade.v1.ProclaimRequest.$Shape|null;
+             *   resign?: palisade.v1.ResignRequest.$Shape|null;
+             *   leader?: palisade.v1.LeaderRequest.$Shape|null;
              *   forget?: palisade.v1.Forget.$Shape|null;
              *   $unknowns?: Array.<Uint8Array>;
              * } & (
-             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; forget: palisade.v1.Forget.$Shape })
+             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignRequest.$Shape; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimRequest.$Shape; resign?: null; leader?: null; forget?: null }|{ call?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignRequest.$Shape; leader?: null; forget?: null }|{ call?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget: palisade.v1.Forget.$Shape })
              * )} palisade.v1.StreamRequest.$Shape
              */
 
@@ -22330,6 +26996,38 @@ export const palisade = $root.palisade = (() => {
             StreamRequest.prototype.validateToken = null;
 
             /**
+             * StreamRequest campaign.
+             * @member {palisade.v1.CampaignRequest.$Properties|null|undefined} campaign
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.campaign = null;
+
+            /**
+             * StreamRequest proclaim.
+             * @member {palisade.v1.ProclaimRequest.$Properties|null|undefined} proclaim
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.proclaim = null;
+
+            /**
+             * StreamRequest resign.
+             * @member {palisade.v1.ResignRequest.$Properties|null|undefined} resign
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.resign = null;
+
+            /**
+             * StreamRequest leader.
+             * @member {palisade.v1.LeaderRequest.$Properties|null|undefined} leader
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.leader = null;
+
+            /**
              * StreamRequest forget.
              * @member {palisade.v1.Forget.$Properties|null|undefined} forget
              * @memberof palisade.v1.StreamRequest
@@ -22342,12 +27040,12 @@ export const palisade = $root.palisade = (() => {
 
             /**
              * StreamRequest call.
-             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"forget"|undefined} call
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"forget"|undefined} call
              * @memberof palisade.v1.StreamRequest
              * @instance
              */
             $Object.defineProperty(StreamRequest.prototype, "call", {
-                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "forget"]),
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "campaign", "proclaim", "resign", "leader", "forget"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -22411,6 +27109,14 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.ValidateTokenRequest.encode(message.validateToken, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
                 if (message.forget != null && $Object.hasOwnProperty.call(message, "forget"))
                     $root.palisade.v1.Forget.encode(message.forget, writer.uint32(/* id 14, wireType 2 =*/114).fork(), _depth + 1).ldelim();
+                if (message.campaign != null && $Object.hasOwnProperty.call(message, "campaign"))
+                    $root.palisade.v1.CampaignRequest.encode(message.campaign, writer.uint32(/* id 16, wireType 2 =*/130).fork(), _depth + 1).ldelim();
+                if (message.proclaim != null && $Object.hasOwnProperty.call(message, "proclaim"))
+                    $root.palisade.v1.ProclaimRequest.encode(message.proclaim, writer.uint32(/* id 17, wireType 2 =*/138).fork(), _depth + 1).ldelim();
+                if (message.resign != null && $Object.hasOwnProperty.call(message, "resign"))
+                    $root.palisade.v1.ResignRequest.encode(message.resign, writer.uint32(/* id 18, wireType 2 =*/146).fork(), _depth + 1).ldelim();
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    $root.palisade.v1.LeaderRequest.encode(message.leader, writer.uint32(/* id 19, wireType 2 =*/154).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -22559,6 +27265,34 @@ export const palisade = $root.palisade = (() => {
                                 break;
                             message.validateToken = $root.palisade.v1.ValidateTokenRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.validateToken);
                             message.call = "validateToken";
+                            continue;
+                        }
+                    case 16: {
+                            if (wireType !== 2)
+                                break;
+                            message.campaign = $root.palisade.v1.CampaignRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.campaign);
+                            message.call = "campaign";
+                            continue;
+                        }
+                    case 17: {
+                            if (wireType !== 2)
+                                break;
+                            message.proclaim = $root.palisade.v1.ProclaimRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.proclaim);
+                            message.call = "proclaim";
+                            continue;
+                        }
+                    case 18: {
+                            if (wireType !== 2)
+                                break;
+                            message.resign = $root.palisade.v1.ResignRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.resign);
+                            message.call = "resign";
+                            continue;
+                        }
+                    case 19: {
+                            if (wireType !== 2)
+                                break;
+                            message.leader = $root.palisade.v1.LeaderRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.leader);
+                            message.call = "leader";
                             continue;
                         }
                     case 14: {
@@ -22738,6 +27472,46 @@ export const palisade = $root.palisade = (() => {
                             return "validateToken." + error;
                     }
                 }
+                if (message.campaign != null && $Object.hasOwnProperty.call(message, "campaign")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.CampaignRequest.verify(message.campaign, _depth + 1);
+                        if (error)
+                            return "campaign." + error;
+                    }
+                }
+                if (message.proclaim != null && $Object.hasOwnProperty.call(message, "proclaim")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.ProclaimRequest.verify(message.proclaim, _depth + 1);
+                        if (error)
+                            return "proclaim." + error;
+                    }
+                }
+                if (message.resign != null && $Object.hasOwnProperty.call(message, "resign")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.ResignRequest.verify(message.resign, _depth + 1);
+                        if (error)
+                            return "resign." + error;
+                    }
+                }
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.LeaderRequest.verify(message.leader, _depth + 1);
+                        if (error)
+                            return "leader." + error;
+                    }
+                }
                 if (message.forget != null && $Object.hasOwnProperty.call(message, "forget")) {
                     if (properties.call === 1)
                         return "call: multiple values";
@@ -22838,6 +27612,26 @@ export const palisade = $root.palisade = (() => {
                     if (!$util.isObject(object.validateToken))
                         throw $TypeError(".palisade.v1.StreamRequest.validateToken: object expected");
                     message.validateToken = $root.palisade.v1.ValidateTokenRequest.fromObject(object.validateToken, _depth + 1);
+                }
+                if (object.campaign != null) {
+                    if (!$util.isObject(object.campaign))
+                        throw $TypeError(".palisade.v1.StreamRequest.campaign: object expected");
+                    message.campaign = $root.palisade.v1.CampaignRequest.fromObject(object.campaign, _depth + 1);
+                }
+                if (object.proclaim != null) {
+                    if (!$util.isObject(object.proclaim))
+                        throw $TypeError(".palisade.v1.StreamRequest.proclaim: object expected");
+                    message.proclaim = $root.palisade.v1.ProclaimRequest.fromObject(object.proclaim, _depth + 1);
+                }
+                if (object.resign != null) {
+                    if (!$util.isObject(object.resign))
+                        throw $TypeError(".palisade.v1.StreamRequest.resign: object expected");
+                    message.resign = $root.palisade.v1.ResignRequest.fromObject(object.resign, _depth + 1);
+                }
+                if (object.leader != null) {
+                    if (!$util.isObject(object.leader))
+                        throw $TypeError(".palisade.v1.StreamRequest.leader: object expected");
+                    message.leader = $root.palisade.v1.LeaderRequest.fromObject(object.leader, _depth + 1);
                 }
                 if (object.forget != null) {
                     if (!$util.isObject(object.forget))
@@ -22941,6 +27735,26 @@ export const palisade = $root.palisade = (() => {
                     object.forget = $root.palisade.v1.Forget.toObject(message.forget, options, _depth + 1);
                     if (options.oneofs)
                         object.call = "forget";
+                }
+                if (message.campaign != null && $Object.hasOwnProperty.call(message, "campaign")) {
+                    object.campaign = $root.palisade.v1.CampaignRequest.toObject(message.campaign, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "campaign";
+                }
+                if (message.proclaim != null && $Object.hasOwnProperty.call(message, "proclaim")) {
+                    object.proclaim = $root.palisade.v1.ProclaimRequest.toObject(message.proclaim, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "proclaim";
+                }
+                if (message.resign != null && $Object.hasOwnProperty.call(message, "resign")) {
+                    object.resign = $root.palisade.v1.ResignRequest.toObject(message.resign, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "resign";
+                }
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader")) {
+                    object.leader = $root.palisade.v1.LeaderRequest.toObject(message.leader, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "leader";
                 }
                 return object;
             };
@@ -23520,8 +28334,12 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.ListSessionsResponse.$Properties|null} [listSessions] StreamAnswer listSessions
              * @property {palisade.v1.GetLockHistoryResponse.$Properties|null} [getLockHistory] StreamAnswer getLockHistory
              * @property {palisade.v1.ValidateTokenResponse.$Properties|null} [validateToken] StreamAnswer validateToken
+             * @property {palisade.v1.CampaignResponse.$Properties|null} [campaign] StreamAnswer campaign
+             * @property {palisade.v1.ProclaimResponse.$Properties|null} [proclaim] StreamAnswer proclaim
+             * @property {palisade.v1.ResignResponse.$Properties|null} [resign] StreamAnswer resign
+             * @property {palisade.v1.LeaderResponse.$Properties|null} [leader] StreamAnswer leader
              * @property {palisade.v1.StreamFailure.$Properties|null} [failure] StreamAnswer failure
-             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"} [result] StreamAnswer result
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"failure"} [result] StreamAnswer result
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -23549,10 +28367,14 @@ export const palisade = $root.palisade = (() => {
              *   listSessions?: palisade.v1.ListSessionsResponse.$Shape|null;
              *   getLockHistory?: palisade.v1.GetLockHistoryResponse.$Shape|null;
              *   validateToken?: palisade.v1.ValidateTokenResponse.$Shape|null;
+             *   campaign?: palisade.v1.CampaignResponse.$Shape|null;
+             *   proclaim?: palisade.v1.ProclaimResponse.$Shape|null;
+             *   resign?: palisade.v1.ResignResponse.$Shape|null;
+             *   leader?: palisade.v1.LeaderResponse.$Shape|null;
              *   failure?: palisade.v1.StreamFailure.$Shape|null;
              *   $unknowns?: Array.<Uint8Array>;
              * } & (
-             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; failure: palisade.v1.StreamFailure.$Shape })
+             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignResponse.$Shape; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimResponse.$Shape; resign?: null; leader?: null; failure?: null }|{ result?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignResponse.$Shape; leader?: null; failure?: null }|{ result?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure: palisade.v1.StreamFailure.$Shape })
              * )} palisade.v1.StreamAnswer.$Shape
              */
 
@@ -23676,6 +28498,38 @@ export const palisade = $root.palisade = (() => {
             StreamAnswer.prototype.validateToken = null;
 
             /**
+             * StreamAnswer campaign.
+             * @member {palisade.v1.CampaignResponse.$Properties|null|undefined} campaign
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.campaign = null;
+
+            /**
+             * StreamAnswer proclaim.
+             * @member {palisade.v1.ProclaimResponse.$Properties|null|undefined} proclaim
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.proclaim = null;
+
+            /**
+             * StreamAnswer resign.
+             * @member {palisade.v1.ResignResponse.$Properties|null|undefined} resign
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.resign = null;
+
+            /**
+             * StreamAnswer leader.
+             * @member {palisade.v1.LeaderResponse.$Properties|null|undefined} leader
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.leader = null;
+
+            /**
              * StreamAnswer failure.
              * @member {palisade.v1.StreamFailure.$Properties|null|undefined} failure
              * @memberof palisade.v1.StreamAnswer
@@ -23688,12 +28542,12 @@ export const palisade = $root.palisade = (() => {
 
             /**
              * StreamAnswer result.
-             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"failure"|undefined} result
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"failure"|undefined} result
              * @memberof palisade.v1.StreamAnswer
              * @instance
              */
             $Object.defineProperty(StreamAnswer.prototype, "result", {
-                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "failure"]),
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "campaign", "proclaim", "resign", "leader", "failure"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -23757,6 +28611,14 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.ValidateTokenResponse.encode(message.validateToken, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
                 if (message.failure != null && $Object.hasOwnProperty.call(message, "failure"))
                     $root.palisade.v1.StreamFailure.encode(message.failure, writer.uint32(/* id 15, wireType 2 =*/122).fork(), _depth + 1).ldelim();
+                if (message.campaign != null && $Object.hasOwnProperty.call(message, "campaign"))
+                    $root.palisade.v1.CampaignResponse.encode(message.campaign, writer.uint32(/* id 16, wireType 2 =*/130).fork(), _depth + 1).ldelim();
+                if (message.proclaim != null && $Object.hasOwnProperty.call(message, "proclaim"))
+                    $root.palisade.v1.ProclaimResponse.encode(message.proclaim, writer.uint32(/* id 17, wireType 2 =*/138).fork(), _depth + 1).ldelim();
+                if (message.resign != null && $Object.hasOwnProperty.call(message, "resign"))
+                    $root.palisade.v1.ResignResponse.encode(message.resign, writer.uint32(/* id 18, wireType 2 =*/146).fork(), _depth + 1).ldelim();
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
+                    $root.palisade.v1.LeaderResponse.encode(message.leader, writer.uint32(/* id 19, wireType 2 =*/154).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -23905,6 +28767,34 @@ export const palisade = $root.palisade = (() => {
                                 break;
                             message.validateToken = $root.palisade.v1.ValidateTokenResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.validateToken);
                             message.result = "validateToken";
+                            continue;
+                        }
+                    case 16: {
+                            if (wireType !== 2)
+                                break;
+                            message.campaign = $root.palisade.v1.CampaignResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.campaign);
+                            message.result = "campaign";
+                            continue;
+                        }
+                    case 17: {
+                            if (wireType !== 2)
+                                break;
+                            message.proclaim = $root.palisade.v1.ProclaimResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.proclaim);
+                            message.result = "proclaim";
+                            continue;
+                        }
+                    case 18: {
+                            if (wireType !== 2)
+                                break;
+                            message.resign = $root.palisade.v1.ResignResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.resign);
+                            message.result = "resign";
+                            continue;
+                        }
+                    case 19: {
+                            if (wireType !== 2)
+                                break;
+                            message.leader = $root.palisade.v1.LeaderResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.leader);
+                            message.result = "leader";
                             continue;
                         }
                     case 15: {
@@ -24084,6 +28974,46 @@ export const palisade = $root.palisade = (() => {
                             return "validateToken." + error;
                     }
                 }
+                if (message.campaign != null && $Object.hasOwnProperty.call(message, "campaign")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.CampaignResponse.verify(message.campaign, _depth + 1);
+                        if (error)
+                            return "campaign." + error;
+                    }
+                }
+                if (message.proclaim != null && $Object.hasOwnProperty.call(message, "proclaim")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.ProclaimResponse.verify(message.proclaim, _depth + 1);
+                        if (error)
+                            return "proclaim." + error;
+                    }
+                }
+                if (message.resign != null && $Object.hasOwnProperty.call(message, "resign")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.ResignResponse.verify(message.resign, _depth + 1);
+                        if (error)
+                            return "resign." + error;
+                    }
+                }
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.LeaderResponse.verify(message.leader, _depth + 1);
+                        if (error)
+                            return "leader." + error;
+                    }
+                }
                 if (message.failure != null && $Object.hasOwnProperty.call(message, "failure")) {
                     if (properties.result === 1)
                         return "result: multiple values";
@@ -24184,6 +29114,26 @@ export const palisade = $root.palisade = (() => {
                     if (!$util.isObject(object.validateToken))
                         throw $TypeError(".palisade.v1.StreamAnswer.validateToken: object expected");
                     message.validateToken = $root.palisade.v1.ValidateTokenResponse.fromObject(object.validateToken, _depth + 1);
+                }
+                if (object.campaign != null) {
+                    if (!$util.isObject(object.campaign))
+                        throw $TypeError(".palisade.v1.StreamAnswer.campaign: object expected");
+                    message.campaign = $root.palisade.v1.CampaignResponse.fromObject(object.campaign, _depth + 1);
+                }
+                if (object.proclaim != null) {
+                    if (!$util.isObject(object.proclaim))
+                        throw $TypeError(".palisade.v1.StreamAnswer.proclaim: object expected");
+                    message.proclaim = $root.palisade.v1.ProclaimResponse.fromObject(object.proclaim, _depth + 1);
+                }
+                if (object.resign != null) {
+                    if (!$util.isObject(object.resign))
+                        throw $TypeError(".palisade.v1.StreamAnswer.resign: object expected");
+                    message.resign = $root.palisade.v1.ResignResponse.fromObject(object.resign, _depth + 1);
+                }
+                if (object.leader != null) {
+                    if (!$util.isObject(object.leader))
+                        throw $TypeError(".palisade.v1.StreamAnswer.leader: object expected");
+                    message.leader = $root.palisade.v1.LeaderResponse.fromObject(object.leader, _depth + 1);
                 }
                 if (object.failure != null) {
                     if (!$util.isObject(object.failure))
@@ -24287,6 +29237,26 @@ export const palisade = $root.palisade = (() => {
                     object.failure = $root.palisade.v1.StreamFailure.toObject(message.failure, options, _depth + 1);
                     if (options.oneofs)
                         object.result = "failure";
+                }
+                if (message.campaign != null && $Object.hasOwnProperty.call(message, "campaign")) {
+                    object.campaign = $root.palisade.v1.CampaignResponse.toObject(message.campaign, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "campaign";
+                }
+                if (message.proclaim != null && $Object.hasOwnProperty.call(message, "proclaim")) {
+                    object.proclaim = $root.palisade.v1.ProclaimResponse.toObject(message.proclaim, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "proclaim";
+                }
+                if (message.resign != null && $Object.hasOwnProperty.call(message, "resign")) {
+                    object.resign = $root.palisade.v1.ResignResponse.toObject(message.resign, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "resign";
+                }
+                if (message.leader != null && $Object.hasOwnProperty.call(message, "leader")) {
+                    object.leader = $root.palisade.v1.LeaderResponse.toObject(message.leader, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "leader";
                 }
                 return object;
             };
@@ -24773,6 +29743,10 @@ export const palisade = $root.palisade = (() => {
                     case "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM":
                     case 40:
                         message.reason = 40;
+                        break;
+                    case "ERROR_REASON_SUCCESSOR_NOT_WAITING":
+                    case 41:
+                        message.reason = 41;
                         break;
                     default:
                         if (typeof object.reason === "number" && (object.reason | 0) === object.reason)

@@ -18,8 +18,9 @@ const KINDS: readonly Answer["kind"][] = [
   "revoked",
   "limitsSet",
   "error",
+  "proclaimed",
 ];
-const MODES: readonly GrantMode[] = ["exclusive", "shared", "permit"];
+const MODES: readonly GrantMode[] = ["exclusive", "shared", "permit", "leader"];
 const REASONS = palisade.v1.ErrorReason;
 
 export function writeAnswer(w: ByteWriter, answer: Answer): void {

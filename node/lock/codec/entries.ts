@@ -1,5 +1,5 @@
 // The log entry format: what one entry of the lock state machine's log holds. A client's
-// write (OpenSession, CloseSession, Acquire, CancelWait, Release) is carried as the request
+// write (OpenSession, CloseSession, Acquire, CancelWait, Release, Campaign, Proclaim, Resign) is carried as the request
 // bytes the client sent, inside a small envelope (the call, the leader's clock, the caller's
 // identity), so no request is encoded twice and apply decodes it with the same codec that
 // checked it on arrival. The node's own commands (expiry, wait timeout, hold limit, revoke,
@@ -42,6 +42,9 @@ const CALL_CODES: Readonly<Record<WriteCallName, number>> = {
   Acquire: 5,
   CancelWait: 6,
   Release: 7,
+  Campaign: 16,
+  Proclaim: 17,
+  Resign: 18,
 };
 const CALL_BY_CODE: ReadonlyMap<number, WriteCallName> = new Map(
   Object.entries(CALL_CODES).map(([name, code]) => [code, name as WriteCallName]),
@@ -113,8 +116,7 @@ export function isNodeCommand(cmd: Command): cmd is NodeCommand {
  */
 export function encodeEntry(cmd: Command, sent?: Uint8Array, identity = ""): Uint8Array {
   if (isNodeCommand(cmd)) return encodeNodeCommand(cmd);
-  if (sent !== undefined)
-    return encodeClientCall(CALL_OF_TYPE[cmd.type], sent, cmd.wallMs, identity);
+  if (sent !== undefined) return encodeClientCall(callOf(cmd), sent, cmd.wallMs, identity);
   const { call, request } = requestOf(cmd);
   return encodeClientCall(call, request, cmd.wallMs, identity);
 }
@@ -127,7 +129,17 @@ const CALL_OF_TYPE: Readonly<
   acquire: "Acquire",
   cancelWait: "CancelWait",
   release: "Release",
+  proclaim: "Proclaim",
 };
+
+/** The call a client's write came as (a Campaign is an Acquire of mode leader, a Resign an election's Release). */
+function callOf(
+  cmd: Exclude<Command, NodeCommand> | Extract<Command, { type: "cancelWait" }>,
+): WriteCallName {
+  if (cmd.type === "acquire" && cmd.mode === "leader") return "Campaign";
+  if (cmd.type === "release" && cmd.election === true) return "Resign";
+  return CALL_OF_TYPE[cmd.type];
+}
 
 /** A client write's command as the call and request bytes a client sends for it. */
 function requestOf(cmd: Command): { call: WriteCallName; request: Uint8Array } {
@@ -143,16 +155,26 @@ function requestOf(cmd: Command): { call: WriteCallName; request: Uint8Array } {
       return wireBytes("CloseSession", req);
     }
     case "acquire": {
-      const { type: _t, wallMs: _w, ...req } = cmd;
-      return wireBytes("Acquire", req);
+      const { type: _t, wallMs: _w, mode, ...req } = cmd;
+      if (mode === "leader") {
+        const { lock, holderData, waitMs, sessionId, seq, ackedUpTo, held } = req;
+        const write = { sessionId, seq, ackedUpTo, held };
+        return wireBytes("Campaign", { ...write, election: lock, value: holderData ?? "", waitMs });
+      }
+      return wireBytes("Acquire", { ...req, ...(mode !== undefined ? { mode } : {}) });
+    }
+    case "proclaim": {
+      const { type: _t, wallMs: _w, lock, ...req } = cmd;
+      return wireBytes("Proclaim", { ...req, election: lock });
     }
     case "cancelWait": {
       const { type: _t, wallMs: _w, reason: _r, ...req } = cmd;
       return wireBytes("CancelWait", req);
     }
     case "release": {
-      const { type: _t, wallMs: _w, ...req } = cmd;
-      return wireBytes("Release", req);
+      const { type: _t, wallMs: _w, election, lock, ...req } = cmd;
+      if (election === true) return wireBytes("Resign", { ...req, election: lock });
+      return wireBytes("Release", { ...req, lock });
     }
     default:
       throw new RangeError(`${cmd.type} is the node's command, not a client's call`);

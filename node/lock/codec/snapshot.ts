@@ -63,7 +63,7 @@ const END_REASONS: readonly GrantEnd[] = [
   "revoked",
   "holdLimit",
 ];
-const MODE_CODES: readonly GrantMode[] = ["exclusive", "shared", "permit"];
+const MODE_CODES: readonly GrantMode[] = ["exclusive", "shared", "permit", "leader"];
 
 const byNumber = (a: number, b: number): number => a - b;
 

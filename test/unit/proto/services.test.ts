@@ -14,7 +14,7 @@ import { toU64, u64 } from "../../../proto/wire.ts";
 describe("gRPC service definitions", () => {
   it("the call table names every unary LockService RPC of the proto, each once", () => {
     const rpcs = Object.getOwnPropertyNames(palisade.v1.LockService.prototype)
-      .filter((name) => name !== "constructor" && name !== "watch" && name !== "stream")
+      .filter((name) => !["constructor", "watch", "observe", "stream"].includes(name))
       .map((name) => name.charAt(0).toUpperCase() + name.slice(1));
     expect([...CALL_NAMES].sort()).toEqual(rpcs.sort());
   });
@@ -33,12 +33,18 @@ describe("gRPC service definitions", () => {
       "ListSessions",
       "GetLockHistory",
       "ValidateToken",
+      "Campaign",
+      "Proclaim",
+      "Resign",
+      "Leader",
       "Watch",
+      "Observe",
       "Stream",
     ]);
     expect(lockServiceDefinition.Acquire.path).toBe("/palisade.v1.LockService/Acquire");
     expect(lockServiceDefinition.Acquire.originalName).toBe("acquire");
     expect(lockServiceDefinition.Watch.responseStream).toBe(true);
+    expect(lockServiceDefinition.Observe.responseStream).toBe(true);
     expect(lockServiceDefinition.Release.responseStream).toBe(false);
     expect(lockServiceDefinition.Stream.path).toBe("/palisade.v1.LockService/Stream");
     expect([

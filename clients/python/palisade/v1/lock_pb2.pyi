@@ -9,6 +9,11 @@ CANCEL_WAIT_OUTCOME_GRANTED: CancelWaitOutcome
 CANCEL_WAIT_OUTCOME_NOT_ACQUIRED: CancelWaitOutcome
 CANCEL_WAIT_OUTCOME_UNSPECIFIED: CancelWaitOutcome
 DESCRIPTOR: _descriptor.FileDescriptor
+ELECTION_EVENT_KIND_LEADER: ElectionEventKind
+ELECTION_EVENT_KIND_NO_LEADER: ElectionEventKind
+ELECTION_EVENT_KIND_UNSPECIFIED: ElectionEventKind
+ELECTION_EVENT_KIND_VALUE: ElectionEventKind
+END_REASON_HANDED_OFF: EndReason
 END_REASON_RELEASED: EndReason
 END_REASON_REVOKED: EndReason
 END_REASON_SESSION_CLOSED: EndReason
@@ -44,6 +49,7 @@ ERROR_REASON_SET_PARTLY_HELD: ErrorReason
 ERROR_REASON_SHUTTING_DOWN: ErrorReason
 ERROR_REASON_SNAPSHOT_INSTALLED: ErrorReason
 ERROR_REASON_STALE_TOKEN: ErrorReason
+ERROR_REASON_SUCCESSOR_NOT_WAITING: ErrorReason
 ERROR_REASON_TOO_MANY_IN_FLIGHT: ErrorReason
 ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION: ErrorReason
 ERROR_REASON_TOO_MANY_SESSIONS: ErrorReason
@@ -55,14 +61,17 @@ ERROR_REASON_UNSUPPORTED: ErrorReason
 ERROR_REASON_WAITS_IN_ANOTHER_REQUEST: ErrorReason
 ERROR_REASON_WAIT_DETACHED: ErrorReason
 ERROR_REASON_WATCH_TOO_SLOW: ErrorReason
+LOCK_KIND_ELECTION: LockKind
 LOCK_KIND_SEMAPHORE: LockKind
 LOCK_KIND_UNSPECIFIED: LockKind
 LOCK_MODE_EXCLUSIVE: LockMode
+LOCK_MODE_LEADER: LockMode
 LOCK_MODE_SHARED: LockMode
 LOCK_MODE_UNSPECIFIED: LockMode
 REVOKE_CAUSE_HOLD_LIMIT: RevokeCause
 REVOKE_CAUSE_UNSPECIFIED: RevokeCause
 WATCH_EVENT_KIND_ACQUIRED: WatchEventKind
+WATCH_EVENT_KIND_PROCLAIMED: WatchEventKind
 WATCH_EVENT_KIND_RELEASED: WatchEventKind
 WATCH_EVENT_KIND_REVOKED: WatchEventKind
 WATCH_EVENT_KIND_SESSION_CLOSED: WatchEventKind
@@ -111,6 +120,36 @@ class AcquireResponse(_message.Message):
     token: int
     def __init__(self, acquired: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., grants: _Optional[_Iterable[_Union[LockGrant, _Mapping]]] = ..., blocked_lock: _Optional[str] = ..., cancelled: bool = ...) -> None: ...
 
+class CampaignRequest(_message.Message):
+    __slots__ = ["acked_up_to", "election", "held", "seq", "session_id", "value", "wait_ms"]
+    ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
+    ELECTION_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    WAIT_MS_FIELD_NUMBER: _ClassVar[int]
+    acked_up_to: int
+    election: str
+    held: _containers.RepeatedScalarFieldContainer[int]
+    seq: int
+    session_id: int
+    value: bytes
+    wait_ms: int
+    def __init__(self, session_id: _Optional[int] = ..., election: _Optional[str] = ..., value: _Optional[bytes] = ..., wait_ms: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class CampaignResponse(_message.Message):
+    __slots__ = ["cancelled", "elected", "leader", "token"]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    ELECTED_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    cancelled: bool
+    elected: bool
+    leader: Leadership
+    token: int
+    def __init__(self, elected: bool = ..., token: _Optional[int] = ..., leader: _Optional[_Union[Leadership, _Mapping]] = ..., cancelled: bool = ...) -> None: ...
+
 class CancelWaitRequest(_message.Message):
     __slots__ = ["acquire_seq", "lock", "session_id"]
     ACQUIRE_SEQ_FIELD_NUMBER: _ClassVar[int]
@@ -150,6 +189,20 @@ class CloseSessionRequest(_message.Message):
 class CloseSessionResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
+
+class ElectionEvent(_message.Message):
+    __slots__ = ["ended", "ended_token", "index", "kind", "leader"]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    ENDED_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    ended: EndReason
+    ended_token: int
+    index: int
+    kind: ElectionEventKind
+    leader: Leadership
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[_Union[ElectionEventKind, str]] = ..., leader: _Optional[_Union[Leadership, _Mapping]] = ..., ended: _Optional[_Union[EndReason, str]] = ..., ended_token: _Optional[int] = ...) -> None: ...
 
 class Forget(_message.Message):
     __slots__ = []
@@ -273,6 +326,34 @@ class KeepAliveResponse(_message.Message):
     sessions: _containers.RepeatedCompositeFieldContainer[SessionKeptAlive]
     def __init__(self, sessions: _Optional[_Iterable[_Union[SessionKeptAlive, _Mapping]]] = ...) -> None: ...
 
+class LeaderRequest(_message.Message):
+    __slots__ = ["election"]
+    ELECTION_FIELD_NUMBER: _ClassVar[int]
+    election: str
+    def __init__(self, election: _Optional[str] = ...) -> None: ...
+
+class LeaderResponse(_message.Message):
+    __slots__ = ["candidate_count", "leader"]
+    CANDIDATE_COUNT_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    candidate_count: int
+    leader: Leadership
+    def __init__(self, leader: _Optional[_Union[Leadership, _Mapping]] = ..., candidate_count: _Optional[int] = ...) -> None: ...
+
+class Leadership(_message.Message):
+    __slots__ = ["client_name", "session_id", "since_index", "token", "value"]
+    CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SINCE_INDEX_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    client_name: str
+    session_id: int
+    since_index: int
+    token: int
+    value: bytes
+    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., token: _Optional[int] = ..., since_index: _Optional[int] = ..., value: _Optional[bytes] = ...) -> None: ...
+
 class ListLocksRequest(_message.Message):
     __slots__ = ["after", "limit", "prefix"]
     AFTER_FIELD_NUMBER: _ClassVar[int]
@@ -393,6 +474,14 @@ class LockWaiter(_message.Message):
     waiting_since_index: int
     def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., waiting_since_index: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., locks: _Optional[_Iterable[_Union[LockTarget, _Mapping]]] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ...) -> None: ...
 
+class ObserveRequest(_message.Message):
+    __slots__ = ["election", "from_index"]
+    ELECTION_FIELD_NUMBER: _ClassVar[int]
+    FROM_INDEX_FIELD_NUMBER: _ClassVar[int]
+    election: str
+    from_index: int
+    def __init__(self, election: _Optional[str] = ..., from_index: _Optional[int] = ...) -> None: ...
+
 class OpenSessionRequest(_message.Message):
     __slots__ = ["client_name", "request_id", "ttl_ms"]
     CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
@@ -411,23 +500,69 @@ class OpenSessionResponse(_message.Message):
     ttl_ms: int
     def __init__(self, session_id: _Optional[int] = ..., ttl_ms: _Optional[int] = ...) -> None: ...
 
+class ProclaimRequest(_message.Message):
+    __slots__ = ["acked_up_to", "election", "held", "seq", "session_id", "token", "value"]
+    ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
+    ELECTION_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    acked_up_to: int
+    election: str
+    held: _containers.RepeatedScalarFieldContainer[int]
+    seq: int
+    session_id: int
+    token: int
+    value: bytes
+    def __init__(self, session_id: _Optional[int] = ..., election: _Optional[str] = ..., token: _Optional[int] = ..., value: _Optional[bytes] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class ProclaimResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
 class ReleaseRequest(_message.Message):
-    __slots__ = ["acked_up_to", "held", "lock", "seq", "session_id", "token"]
+    __slots__ = ["acked_up_to", "held", "lock", "seq", "session_id", "successor_session_id", "token"]
     ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
     HELD_FIELD_NUMBER: _ClassVar[int]
     LOCK_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SUCCESSOR_SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     acked_up_to: int
     held: _containers.RepeatedScalarFieldContainer[int]
     lock: str
     seq: int
     session_id: int
+    successor_session_id: int
     token: int
-    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., token: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., token: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ..., successor_session_id: _Optional[int] = ...) -> None: ...
 
 class ReleaseResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class ResignRequest(_message.Message):
+    __slots__ = ["acked_up_to", "election", "held", "seq", "session_id", "successor_session_id", "token"]
+    ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
+    ELECTION_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SUCCESSOR_SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    acked_up_to: int
+    election: str
+    held: _containers.RepeatedScalarFieldContainer[int]
+    seq: int
+    session_id: int
+    successor_session_id: int
+    token: int
+    def __init__(self, session_id: _Optional[int] = ..., election: _Optional[str] = ..., token: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ..., successor_session_id: _Optional[int] = ...) -> None: ...
+
+class ResignResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
@@ -464,8 +599,9 @@ class SessionKeptAlive(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., ttl_ms: _Optional[int] = ..., not_found: bool = ...) -> None: ...
 
 class StreamAnswer(_message.Message):
-    __slots__ = ["acquire", "cancel_wait", "close_session", "failure", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "list_locks", "list_sessions", "open_session", "release", "validate_token"]
+    __slots__ = ["acquire", "campaign", "cancel_wait", "close_session", "failure", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "leader", "list_locks", "list_sessions", "open_session", "proclaim", "release", "resign", "validate_token"]
     ACQUIRE_FIELD_NUMBER: _ClassVar[int]
+    CAMPAIGN_FIELD_NUMBER: _ClassVar[int]
     CANCEL_WAIT_FIELD_NUMBER: _ClassVar[int]
     CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
     FAILURE_FIELD_NUMBER: _ClassVar[int]
@@ -474,12 +610,16 @@ class StreamAnswer(_message.Message):
     GET_SESSION_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     KEEP_ALIVE_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
     LIST_LOCKS_FIELD_NUMBER: _ClassVar[int]
     LIST_SESSIONS_FIELD_NUMBER: _ClassVar[int]
     OPEN_SESSION_FIELD_NUMBER: _ClassVar[int]
+    PROCLAIM_FIELD_NUMBER: _ClassVar[int]
     RELEASE_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
     VALIDATE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     acquire: AcquireResponse
+    campaign: CampaignResponse
     cancel_wait: CancelWaitResponse
     close_session: CloseSessionResponse
     failure: StreamFailure
@@ -488,12 +628,15 @@ class StreamAnswer(_message.Message):
     get_session: GetSessionResponse
     id: int
     keep_alive: KeepAliveResponse
+    leader: LeaderResponse
     list_locks: ListLocksResponse
     list_sessions: ListSessionsResponse
     open_session: OpenSessionResponse
+    proclaim: ProclaimResponse
     release: ReleaseResponse
+    resign: ResignResponse
     validate_token: ValidateTokenResponse
-    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveResponse, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., acquire: _Optional[_Union[AcquireResponse, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitResponse, _Mapping]] = ..., release: _Optional[_Union[ReleaseResponse, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockResponse, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksResponse, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionResponse, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsResponse, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryResponse, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenResponse, _Mapping]] = ..., failure: _Optional[_Union[StreamFailure, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveResponse, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., acquire: _Optional[_Union[AcquireResponse, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitResponse, _Mapping]] = ..., release: _Optional[_Union[ReleaseResponse, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockResponse, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksResponse, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionResponse, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsResponse, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryResponse, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenResponse, _Mapping]] = ..., campaign: _Optional[_Union[CampaignResponse, _Mapping]] = ..., proclaim: _Optional[_Union[ProclaimResponse, _Mapping]] = ..., resign: _Optional[_Union[ResignResponse, _Mapping]] = ..., leader: _Optional[_Union[LeaderResponse, _Mapping]] = ..., failure: _Optional[_Union[StreamFailure, _Mapping]] = ...) -> None: ...
 
 class StreamFailure(_message.Message):
     __slots__ = ["code", "leader", "message", "reason"]
@@ -508,8 +651,9 @@ class StreamFailure(_message.Message):
     def __init__(self, code: _Optional[int] = ..., reason: _Optional[_Union[ErrorReason, str]] = ..., message: _Optional[str] = ..., leader: _Optional[str] = ...) -> None: ...
 
 class StreamRequest(_message.Message):
-    __slots__ = ["acquire", "cancel_wait", "close_session", "forget", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "list_locks", "list_sessions", "open_session", "release", "validate_token"]
+    __slots__ = ["acquire", "campaign", "cancel_wait", "close_session", "forget", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "leader", "list_locks", "list_sessions", "open_session", "proclaim", "release", "resign", "validate_token"]
     ACQUIRE_FIELD_NUMBER: _ClassVar[int]
+    CAMPAIGN_FIELD_NUMBER: _ClassVar[int]
     CANCEL_WAIT_FIELD_NUMBER: _ClassVar[int]
     CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
     FORGET_FIELD_NUMBER: _ClassVar[int]
@@ -518,12 +662,16 @@ class StreamRequest(_message.Message):
     GET_SESSION_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     KEEP_ALIVE_FIELD_NUMBER: _ClassVar[int]
+    LEADER_FIELD_NUMBER: _ClassVar[int]
     LIST_LOCKS_FIELD_NUMBER: _ClassVar[int]
     LIST_SESSIONS_FIELD_NUMBER: _ClassVar[int]
     OPEN_SESSION_FIELD_NUMBER: _ClassVar[int]
+    PROCLAIM_FIELD_NUMBER: _ClassVar[int]
     RELEASE_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
     VALIDATE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     acquire: AcquireRequest
+    campaign: CampaignRequest
     cancel_wait: CancelWaitRequest
     close_session: CloseSessionRequest
     forget: Forget
@@ -532,12 +680,15 @@ class StreamRequest(_message.Message):
     get_session: GetSessionRequest
     id: int
     keep_alive: KeepAliveRequest
+    leader: LeaderRequest
     list_locks: ListLocksRequest
     list_sessions: ListSessionsRequest
     open_session: OpenSessionRequest
+    proclaim: ProclaimRequest
     release: ReleaseRequest
+    resign: ResignRequest
     validate_token: ValidateTokenRequest
-    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., acquire: _Optional[_Union[AcquireRequest, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitRequest, _Mapping]] = ..., release: _Optional[_Union[ReleaseRequest, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockRequest, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksRequest, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionRequest, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsRequest, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryRequest, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenRequest, _Mapping]] = ..., forget: _Optional[_Union[Forget, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., acquire: _Optional[_Union[AcquireRequest, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitRequest, _Mapping]] = ..., release: _Optional[_Union[ReleaseRequest, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockRequest, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksRequest, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionRequest, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsRequest, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryRequest, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenRequest, _Mapping]] = ..., campaign: _Optional[_Union[CampaignRequest, _Mapping]] = ..., proclaim: _Optional[_Union[ProclaimRequest, _Mapping]] = ..., resign: _Optional[_Union[ResignRequest, _Mapping]] = ..., leader: _Optional[_Union[LeaderRequest, _Mapping]] = ..., forget: _Optional[_Union[Forget, _Mapping]] = ...) -> None: ...
 
 class ValidateTokenRequest(_message.Message):
     __slots__ = ["lock", "token"]
@@ -603,6 +754,9 @@ class RevokeCause(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class WatchEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class ElectionEventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

@@ -87,6 +87,31 @@ class LockServiceStub(object):
                 request_serializer=palisade_dot_v1_dot_lock__pb2.WatchRequest.SerializeToString,
                 response_deserializer=palisade_dot_v1_dot_lock__pb2.WatchEvent.FromString,
                 )
+        self.Campaign = channel.unary_unary(
+                '/palisade.v1.LockService/Campaign',
+                request_serializer=palisade_dot_v1_dot_lock__pb2.CampaignRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_lock__pb2.CampaignResponse.FromString,
+                )
+        self.Proclaim = channel.unary_unary(
+                '/palisade.v1.LockService/Proclaim',
+                request_serializer=palisade_dot_v1_dot_lock__pb2.ProclaimRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_lock__pb2.ProclaimResponse.FromString,
+                )
+        self.Resign = channel.unary_unary(
+                '/palisade.v1.LockService/Resign',
+                request_serializer=palisade_dot_v1_dot_lock__pb2.ResignRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_lock__pb2.ResignResponse.FromString,
+                )
+        self.Leader = channel.unary_unary(
+                '/palisade.v1.LockService/Leader',
+                request_serializer=palisade_dot_v1_dot_lock__pb2.LeaderRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_lock__pb2.LeaderResponse.FromString,
+                )
+        self.Observe = channel.unary_stream(
+                '/palisade.v1.LockService/Observe',
+                request_serializer=palisade_dot_v1_dot_lock__pb2.ObserveRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_lock__pb2.ElectionEvent.FromString,
+                )
         self.Stream = channel.stream_stream(
                 '/palisade.v1.LockService/Stream',
                 request_serializer=palisade_dot_v1_dot_lock__pb2.ClientFrame.SerializeToString,
@@ -185,6 +210,37 @@ class LockServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Campaign(self, request, context):
+        """Elections: a name whose leader is a session, fenced as an exclusive lock (see Campaign).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Proclaim(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Resign(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Leader(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Observe(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Stream(self, request_iterator, context):
         """The same calls on one stream per client connection: each ClientFrame carries many
         requests, each ServerFrame many answers, matched by the request id the client chose.
@@ -263,6 +319,31 @@ def add_LockServiceServicer_to_server(servicer, server):
                     servicer.Watch,
                     request_deserializer=palisade_dot_v1_dot_lock__pb2.WatchRequest.FromString,
                     response_serializer=palisade_dot_v1_dot_lock__pb2.WatchEvent.SerializeToString,
+            ),
+            'Campaign': grpc.unary_unary_rpc_method_handler(
+                    servicer.Campaign,
+                    request_deserializer=palisade_dot_v1_dot_lock__pb2.CampaignRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_lock__pb2.CampaignResponse.SerializeToString,
+            ),
+            'Proclaim': grpc.unary_unary_rpc_method_handler(
+                    servicer.Proclaim,
+                    request_deserializer=palisade_dot_v1_dot_lock__pb2.ProclaimRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_lock__pb2.ProclaimResponse.SerializeToString,
+            ),
+            'Resign': grpc.unary_unary_rpc_method_handler(
+                    servicer.Resign,
+                    request_deserializer=palisade_dot_v1_dot_lock__pb2.ResignRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_lock__pb2.ResignResponse.SerializeToString,
+            ),
+            'Leader': grpc.unary_unary_rpc_method_handler(
+                    servicer.Leader,
+                    request_deserializer=palisade_dot_v1_dot_lock__pb2.LeaderRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_lock__pb2.LeaderResponse.SerializeToString,
+            ),
+            'Observe': grpc.unary_stream_rpc_method_handler(
+                    servicer.Observe,
+                    request_deserializer=palisade_dot_v1_dot_lock__pb2.ObserveRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_lock__pb2.ElectionEvent.SerializeToString,
             ),
             'Stream': grpc.stream_stream_rpc_method_handler(
                     servicer.Stream,
@@ -505,6 +586,91 @@ class LockService(object):
         return grpc.experimental.unary_stream(request, target, '/palisade.v1.LockService/Watch',
             palisade_dot_v1_dot_lock__pb2.WatchRequest.SerializeToString,
             palisade_dot_v1_dot_lock__pb2.WatchEvent.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Campaign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.LockService/Campaign',
+            palisade_dot_v1_dot_lock__pb2.CampaignRequest.SerializeToString,
+            palisade_dot_v1_dot_lock__pb2.CampaignResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Proclaim(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.LockService/Proclaim',
+            palisade_dot_v1_dot_lock__pb2.ProclaimRequest.SerializeToString,
+            palisade_dot_v1_dot_lock__pb2.ProclaimResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Resign(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.LockService/Resign',
+            palisade_dot_v1_dot_lock__pb2.ResignRequest.SerializeToString,
+            palisade_dot_v1_dot_lock__pb2.ResignResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Leader(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.LockService/Leader',
+            palisade_dot_v1_dot_lock__pb2.LeaderRequest.SerializeToString,
+            palisade_dot_v1_dot_lock__pb2.LeaderResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Observe(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(request, target, '/palisade.v1.LockService/Observe',
+            palisade_dot_v1_dot_lock__pb2.ObserveRequest.SerializeToString,
+            palisade_dot_v1_dot_lock__pb2.ElectionEvent.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
