@@ -6,25 +6,39 @@ import type { ErrorReasonName } from "../../../proto/wire.ts";
 import { fail, type Answer } from "../answers.ts";
 import { ByteDecodeError, type ByteReader, type ByteWriter } from "./bytes.ts";
 
-const KINDS: readonly Answer["kind"][] = [
-  "sessionOpened",
-  "sessionClosed",
-  "sessionExpired",
-  "granted",
-  "notAcquired",
-  "cancelled",
-  "waiting",
-  "released",
-  "revoked",
-  "limitsSet",
-  "error",
-  "proclaimed",
-];
-const MODES: readonly GrantMode[] = ["exclusive", "shared", "permit", "leader"];
+/** Each answer kind and grant mode by its code; records, so a new one cannot be left out. */
+const KIND_CODE: Readonly<Record<Answer["kind"], number>> = {
+  sessionOpened: 0,
+  sessionClosed: 1,
+  sessionExpired: 2,
+  granted: 3,
+  notAcquired: 4,
+  cancelled: 5,
+  waiting: 6,
+  released: 7,
+  revoked: 8,
+  limitsSet: 9,
+  error: 10,
+  proclaimed: 11,
+};
+const MODE_CODE: Readonly<Record<GrantMode, number>> = {
+  exclusive: 0,
+  shared: 1,
+  permit: 2,
+  leader: 3,
+};
+const KINDS = codeTable(KIND_CODE);
+const MODES = codeTable(MODE_CODE);
+
+function codeTable<K extends string>(codes: Readonly<Record<K, number>>): K[] {
+  const table: K[] = [];
+  for (const [name, code] of Object.entries(codes) as Array<[K, number]>) table[code] = name;
+  return table;
+}
 const REASONS = palisade.v1.ErrorReason;
 
 export function writeAnswer(w: ByteWriter, answer: Answer): void {
-  w.u8(KINDS.indexOf(answer.kind));
+  w.u8(KIND_CODE[answer.kind]);
   switch (answer.kind) {
     case "sessionOpened":
       w.u64(answer.sessionId).uint(answer.ttlMs);
@@ -36,7 +50,7 @@ export function writeAnswer(w: ByteWriter, answer: Answer): void {
       for (const g of answer.grants)
         w.str(g.lock)
           .u64(g.token)
-          .u8(MODES.indexOf(g.mode))
+          .u8(MODE_CODE[g.mode])
           .uint(g.permits ?? 0)
           .uint(g.slot ?? 0);
       return;

@@ -56,14 +56,30 @@ export interface RestoredContent {
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
 /** The one format read and written: the version byte leaves room for another. */
 const VERSION = 4;
-const END_REASONS: readonly GrantEnd[] = [
-  "released",
-  "sessionClosed",
-  "sessionExpired",
-  "revoked",
-  "holdLimit",
-];
-const MODE_CODES: readonly GrantMode[] = ["exclusive", "shared", "permit", "leader"];
+/** Each way a grant ends by its code; typed as a record so a new one cannot be left out. */
+const END_CODES: Readonly<Record<GrantEnd, number>> = {
+  released: 0,
+  sessionClosed: 1,
+  sessionExpired: 2,
+  revoked: 3,
+  holdLimit: 4,
+  handedOff: 5,
+};
+const END_REASONS: readonly GrantEnd[] = codeTable(END_CODES);
+const MODE_CODE: Readonly<Record<GrantMode, number>> = {
+  exclusive: 0,
+  shared: 1,
+  permit: 2,
+  leader: 3,
+};
+const MODE_CODES: readonly GrantMode[] = codeTable(MODE_CODE);
+
+/** The names of a code record, indexed by code. */
+function codeTable<K extends string>(codes: Readonly<Record<K, number>>): K[] {
+  const table: K[] = [];
+  for (const [name, code] of Object.entries(codes) as Array<[K, number]>) table[code] = name;
+  return table;
+}
 
 const byNumber = (a: number, b: number): number => a - b;
 
@@ -160,7 +176,7 @@ export function* snapshotSteps(
       w.u64(waiter.sessionId).uint(waiter.waitedFrom).uint(waiter.waitMs).uint(waiter.seqs.length);
       for (const seq of waiter.seqs) w.uint(seq);
       w.uint(waiter.targets.length);
-      for (const t of waiter.targets) w.str(t.lock).u8(MODE_CODES.indexOf(t.mode)).uint(t.permits);
+      for (const t of waiter.targets) w.str(t.lock).u8(MODE_CODE[t.mode]).uint(t.permits);
       w.str(waiter.holderData).uint(waiter.holdMs);
     }
     if (pause()) yield;
@@ -182,7 +198,7 @@ export function* snapshotSteps(
     if (r.endedAt !== null)
       w.uint(r.endedAt)
         .f64(r.endedWallMs ?? 0)
-        .u8(END_REASONS.indexOf(r.reason as GrantEnd));
+        .u8(END_CODES[r.reason as GrantEnd]);
     count++;
     if (pause()) yield;
   }
@@ -212,7 +228,7 @@ function writeTerms(w: ByteWriter, terms: GrantTerms | null): void {
     w.u8(0);
     return;
   }
-  w.u8(1 + MODE_CODES.indexOf(terms.mode))
+  w.u8(1 + MODE_CODE[terms.mode])
     .uint(terms.slot + 1)
     .str(terms.holderData)
     .uint(terms.holdMs);

@@ -339,6 +339,17 @@ describe("the election commands in entries and snapshots", () => {
     for (const cmd of commands) expect(decodeCommand(encodeEntry(cmd))).toEqual(cmd);
   });
 
+  it("a snapshot keeps a grant that ended handed off, and the successor's", () => {
+    const r = setup();
+    const [a, b] = [new Candidate(r, "a"), new Candidate(r, "b")];
+    const ta = tokenOf(a.campaign("E").result);
+    expect(b.campaign("E", "", 60_000).result.kind).toBe("waiting");
+    expect(a.resign("E", ta, b.id).result).toEqual({ kind: "released" });
+    const restored = LockStateMachine.restore(r.machine.snapshot());
+    expect(restored.history("E")).toEqual(r.machine.history("E"));
+    expect(restored.history("E")[0]).toMatchObject({ reason: "handedOff" });
+  });
+
   it("a snapshot keeps the leader, its value and its candidates", () => {
     const r = setup();
     const [a, b] = [new Candidate(r, "a"), new Candidate(r, "b")];
