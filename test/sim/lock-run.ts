@@ -5,7 +5,8 @@ import { SeededRandom } from "../../node/util/rng.ts";
 import { checkLockHistory } from "../../verify/lock-history.ts";
 import { FaultInjector } from "./faults.ts";
 import { LockSim } from "./lock-sim.ts";
-import { LockWorkload, RHO } from "./lock-workload.ts";
+import { ELECTIONS, LockWorkload, RHO } from "./lock-workload.ts";
+import { ElectionObservers } from "./checkers/elections.ts";
 import { drawOptions, type SimOptions } from "./options.ts";
 import type { SeedResult } from "./raft-run.ts";
 
@@ -40,6 +41,13 @@ export const LOCK_SUMMARY_KEYS = [
   "holdLimitEnds",
   "sharedFencedReads",
   "sharedFencedRefusals",
+  "campaigns",
+  "leads",
+  "proclaims",
+  "handoffs",
+  "observedChanges",
+  "observerResumes",
+  "observerRestarts",
 ] as const;
 
 /** Seeds of the lock run differ from the Raft run's, so the two explore different schedules. */
@@ -65,8 +73,26 @@ export async function runLockSeed(
   const c = sim.c;
   const rng = new SeededRandom(opts.seed ^ 0x51ed);
   const workload = new LockWorkload(sim, rng, rng.int(3, 6));
+  const observerRng = new SeededRandom(opts.seed ^ 0x0b5e);
+  const observers = new ElectionObservers(
+    ELECTIONS,
+    observerRng,
+    (msg) => c.checker.fail(`t=${c.sched.now.toFixed(1)} ${msg}`),
+    observerRng.int(4, 64),
+  );
+  sim.observers = observers;
   await c.start();
   workload.start();
+  // Observers move between nodes (crashes, snapshots, failovers) now and then.
+  const moveObservers = (): void => {
+    const up = c.nodes.flatMap((n) => {
+      const host = sim.hosts.get(n.id);
+      return n.up && host ? [{ id: n.id, instance: n.instance, state: host.sm }] : [];
+    });
+    observers.step(up);
+    if (c.sched.now < opts.faultMs + opts.healMs) c.sched.after(50, "observers", moveObservers);
+  };
+  c.sched.after(10, "observers", moveObservers);
   // Every grant is one its client holds or is still settling (none is orphaned), looked at
   // in the committed state now and then.
   const lookForOrphans = (): void => {
@@ -150,6 +176,13 @@ export async function runLockSeed(
       holdLimitEnds: sim.checker.stats.holdLimitEnds,
       sharedFencedReads: sim.resource.sharedReads,
       sharedFencedRefusals: sim.resource.sharedRefusals,
+      campaigns: w.campaigns,
+      leads: w.leads,
+      proclaims: w.proclaims,
+      handoffs: sim.checker.stats.handoffs,
+      observedChanges: observers.stats.observedChanges,
+      observerResumes: observers.stats.observerResumes,
+      observerRestarts: observers.stats.observerRestarts,
     },
     trace: c.traceLines ?? undefined,
   };

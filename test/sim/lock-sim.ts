@@ -11,6 +11,8 @@ import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import type { LockHistoryEvent } from "../../verify/lock-history.ts";
 import { ExpiryChecker } from "./checkers/expiry.ts";
+import type { ElectionObservers } from "./checkers/elections.ts";
+import type { Command } from "../../node/lock/commands.ts";
 import { LockChecker } from "./checkers/lock.ts";
 import { ReadChecker } from "./checkers/reads.ts";
 import { SimCluster } from "./cluster.ts";
@@ -60,6 +62,8 @@ export class LockSim {
   readonly committedState = new LockStateMachine();
   /** Expiries proposed no later than the TTL allows (G6). */
   readonly expiries: ExpiryChecker;
+  /** Observers of the elections, when the run has them (fed every apply and snapshot install). */
+  observers: ElectionObservers | undefined;
   /** Attempts sent of each write, by "session:seq". */
   private readonly attempts = new Map<string, number>();
   private nextOpId = 1;
@@ -105,6 +109,7 @@ export class LockSim {
                 this.checker.revokeProposed(cmd.sessionId, cmd.token, this.c.sched.now);
             },
             onKeepAlive: (session) => this.expiries.keptAlive(session, this.c.sched.now),
+            onSnapshotInstalled: (index) => this.observers?.installed(node.id, index),
             onSoftState: (soft) => {
               if (soft.role === "leader") this.expiries.becameLeader(node.id, this.c.sched.now);
             },
@@ -130,11 +135,19 @@ export class LockSim {
       this.reads.applied(entry, this.c.sched.now);
       // Applied somewhere first: the committed state moves on.
       if (entry.index === this.committedState.appliedIndex + 1) {
-        if (entry.kind === "normal") this.committedState.applyBytes(entry.index, entry.data);
-        else this.committedState.skip(entry.index);
+        if (entry.kind === "normal") {
+          const outcome = this.committedState.applyBytes(entry.index, entry.data);
+          this.observers?.committed(
+            entry.index,
+            commandOf(entry.data),
+            outcome,
+            this.committedState,
+          );
+        } else this.committedState.skip(entry.index);
       }
       const host = this.hosts.get(node.id);
       if (host) this.checker.applied(node.id, entry, result, host.sm, this.c.sched.now);
+      this.observers?.applied(node.id, node.instance, entry.index, result);
     };
   }
 
@@ -312,4 +325,13 @@ function writeAnswer(
   }
   if (name === "Acquire") return decodeAnswer("Acquire", outcome.answer as WireAnswerOf<"Acquire">);
   return name === "Release" ? { kind: "released" } : { kind: "sessionClosed" };
+}
+
+/** The command of an entry's bytes, or null for bytes that are not one. */
+function commandOf(bytes: Uint8Array): Command | null {
+  try {
+    return decodeCommand(bytes);
+  } catch {
+    return null;
+  }
 }

@@ -176,6 +176,12 @@ export class SimLockClient {
   private lateGrantLearnt(lock: string, acquireSeq: number, token: bigint): void {
     const session = this.session;
     if (session === null) return;
+    // A lead that arrived after its candidate gave up: the library resigns it; elections are
+    // checked by the grant rules and the observers, not by the locks' model.
+    if (ELECTIONS.includes(lock)) {
+      this.sim.checker.tokenSeen(lock, token, session.id);
+      return;
+    }
     const now = this.sim.c.sched.now;
     const ev = this.acquires.get(acquireSeq);
     // The library releases every lock of the Acquire (a set's locks share its token).
@@ -350,6 +356,59 @@ export class SimLockClient {
     }
   }
 
+  /**
+   * A Campaign through the library, waiting up to `waitMs`; an optional give-up withdraws
+   * the candidacy (a lead that arrives anyway is resigned by the library).
+   */
+  async campaign(
+    election: string,
+    value: string,
+    waitMs: number,
+    cancelAfterMs: number | null,
+  ): Promise<AcquireResult> {
+    const session = this.session!;
+    const giveUp = new AbortController();
+    if (cancelAfterMs !== null) this.proc.clock.setTimeout(() => giveUp.abort(), cancelAfterMs);
+    let pending;
+    try {
+      pending = session.startCampaign(election, value, { waitMs, signal: giveUp.signal });
+    } catch {
+      return { kind: "notGranted" };
+    }
+    try {
+      const result = await pending.result;
+      if (!result.acquired || result.token === undefined) return { kind: "notGranted" };
+      this.sim.checker.tokenSeen(election, result.token, session.id);
+      return { kind: "granted", token: result.token, grants: result.grants ?? [] };
+    } catch (err) {
+      if (giveUp.signal.aborted || !isAnswer(err)) return { kind: "unknown" };
+      return { kind: "notGranted" };
+    }
+  }
+
+  /** A new value under the lead's token: "ok", "refused" (an answer), or "unknown". */
+  async proclaim(election: string, token: bigint, value: string): Promise<WriteEnd> {
+    try {
+      await this.session!.proclaim(election, token, value);
+      return "ok";
+    } catch (err) {
+      return isAnswer(err) ? "refused" : "unknown";
+    }
+  }
+
+  /** Resign, naming a successor or not: "ok", "refused" (an answer), or "unknown". */
+  async resign(election: string, token: bigint, successor?: bigint): Promise<WriteEnd> {
+    try {
+      await this.session!.release(election, token, {
+        election: true,
+        ...(successor !== undefined ? { successor } : {}),
+      });
+      return "ok";
+    } catch (err) {
+      return isAnswer(err) ? "refused" : "unknown";
+    }
+  }
+
   /** Whether the client may still trust a grant: its session is live and its hold limit (if any) has not passed. */
   grantTrusted(hold: HoldLimitDeadline | undefined): boolean {
     return this.sessionLive() && (hold === undefined || this.session!.holdTimeLeftMs(hold) > 0);
@@ -498,7 +557,20 @@ export interface WorkloadStats {
   setAcquires: number;
   dataAcquires: number;
   holdLimitAcquires: number;
+  campaigns: number;
+  leads: number;
+  proclaims: number;
+  handoffsAsked: number;
 }
+
+/** How a write of an election task ended, as far as its client knows. */
+type WriteEnd = "ok" | "refused" | "unknown";
+
+/** The elections the election tasks campaign for. */
+export const ELECTIONS = ["election-1", "election-2"];
+/** Of the lock tasks, the share that campaigns; of the leads, the share handed to a named candidate. */
+const ELECTION_SHARE = 0.2;
+const HANDOFF_SHARE = 0.7;
 
 /** The locks the kinds' tasks use: a lock taken shared or exclusive, semaphores (name, permits), and the locks of sets. */
 const RW_LOCKS = ["rw-1", "rw-2"];
@@ -528,6 +600,10 @@ export class LockWorkload {
     setAcquires: 0,
     dataAcquires: 0,
     holdLimitAcquires: 0,
+    campaigns: 0,
+    leads: 0,
+    proclaims: 0,
+    handoffsAsked: 0,
   };
   /** Increments admitted while their client still trusted its lock, per resource key. */
   readonly acknowledged = new Map<string, number>();
@@ -622,6 +698,7 @@ export class LockWorkload {
             continue;
           }
           if (r < 0.24) await this.readTask(client);
+          else if (rng.chance(ELECTION_SHARE)) await this.electionTask(client);
           else if (rng.chance(KINDS_SHARE)) await this.kindsTask(client);
           else await this.lockTask(client);
           await client.sleep(rng.int(0, 40));
@@ -730,6 +807,61 @@ export class LockWorkload {
     }
     client.busy.delete(lock);
     this.bump(this.active, lock, -1);
+  }
+
+  /**
+   * One election task: campaign (waiting or not, sometimes giving up); once leading, write
+   * "I lead" under the token to the fenced resource (sometimes after a pause past the TTL,
+   * as a paused leader would), perhaps proclaim a new value, then resign, now and then
+   * naming a waiting candidate as successor.
+   */
+  private async electionTask(client: SimLockClient): Promise<void> {
+    const rng = this.rng;
+    // Most campaigns meet at one election, so candidates queue and leads are handed over.
+    const election = rng.chance(0.8) ? (ELECTIONS[0] as string) : rng.pick(ELECTIONS);
+    const session = client.session!;
+    if (client.busy.has(election) || session.unsettledAcquire(election) !== undefined) {
+      await client.sleep(20);
+      return;
+    }
+    client.busy.add(election);
+    this.stats.campaigns++;
+    const waitMs = rng.chance(0.8) ? rng.int(100, 600) : 0;
+    const cancelAfter = waitMs > 0 && rng.chance(0.2) ? rng.int(5, waitMs) : null;
+    const res = await client.campaign(election, `c${client.endpoint}`, waitMs, cancelAfter);
+    if (res.kind === "granted") {
+      this.stats.leads++;
+      const access = { key: election, token: res.token, session: session.id };
+      const value = this.sim.resource.read(access);
+      if (value !== null) {
+        if (rng.chance(0.1)) {
+          this.stats.pauses++;
+          await client.pause(client.ttlMs * (1.3 + rng.next()));
+        }
+        const trusted = client.sessionLive();
+        if (this.sim.resource.increment(access, value) && trusted)
+          this.bump(this.acknowledged, election, 1);
+      }
+      if (client.sessionLive() && rng.chance(0.4)) {
+        this.stats.proclaims++;
+        await client.proclaim(election, res.token, `c${client.endpoint}-${this.stats.proclaims}`);
+      }
+      // Leads a while, so that candidates queue up behind it.
+      await client.sleep(rng.int(20, 150));
+      if (client.sessionLive()) {
+        // A candidate waiting now (by the committed state; it may have left by the time the
+        // Resign applies, and is then refused as not waiting).
+        const waiting = this.sim.committedState.getLock(election).waiters.map((w) => w.sessionId);
+        const successor =
+          waiting.length > 0 && rng.chance(HANDOFF_SHARE) ? rng.pick(waiting) : undefined;
+        if (successor !== undefined) this.stats.handoffsAsked++;
+        const resigned = await client.resign(election, res.token, successor);
+        // That candidate was no longer waiting: the lead is still held; resign it plainly.
+        if (resigned === "refused" && successor !== undefined && client.sessionLive())
+          await client.resign(election, res.token);
+      }
+    }
+    client.busy.delete(election);
   }
 
   /** A lock of the kinds' tasks for a read, if one is not too busy. */

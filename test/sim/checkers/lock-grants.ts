@@ -8,7 +8,12 @@
 // - FIFO, as node/lock/grant-order.ts states it and from a queue model of its own: a new
 //   Acquire is granted only when no request waits in a queue it joins; a waiting one only
 //   when every request ahead of it in each of its queues is granted by the same entry; and
-//   no request is left waiting that the rule would grant.
+//   no request is left waiting that the rule would grant;
+// - elections: a lead is alone as an exclusive grant is, a name is never an election and a
+//   lock at once, and a Proclaim names the current lead;
+// - handoff: a Release (or Resign) naming a successor grants that waiting session in the
+//   same entry, ahead of the queue, and only after the released grant ended (never two
+//   holders, even between the events of one entry).
 import type { Answer } from "../../../node/lock/answers.ts";
 import type { Command } from "../../../node/lock/commands.ts";
 import { targetsOf, type GrantMode, type Target } from "../../../node/lock/kinds.ts";
@@ -33,10 +38,25 @@ export interface GrantStats {
   permitGrants: number;
   setGrants: number;
   holdLimitEnds: number;
+  leaderGrants: number;
+  handoffs: number;
+}
+
+/** The successor a Release names when the entry answers it "released": a handoff. */
+function handoffOf(cmd: Command | null, o: ApplyOutcome): bigint | null {
+  if (cmd?.type !== "release" || cmd.successor === undefined) return null;
+  return o.result.kind === "released" ? cmd.successor : null;
 }
 
 export class GrantRules {
-  readonly stats: GrantStats = { sharedGrants: 0, permitGrants: 0, setGrants: 0, holdLimitEnds: 0 };
+  readonly stats: GrantStats = {
+    sharedGrants: 0,
+    permitGrants: 0,
+    setGrants: 0,
+    holdLimitEnds: 0,
+    leaderGrants: 0,
+    handoffs: 0,
+  };
   private readonly grants = new Map<string, Grant[]>();
   /** A semaphore's permit count while it has grants. */
   private readonly permits = new Map<string, number>();
@@ -50,8 +70,10 @@ export class GrantRules {
   entry(index: number, cmd: Command | null, o: ApplyOutcome, token: bigint): void {
     const granted = this.answeredGrants(index, cmd, o, token);
     this.allOrNothing(index, o.events, granted);
+    this.handoff(index, cmd, o);
     for (const e of o.events) {
       if (e.type === "acquired") this.acquired(index, e);
+      else if (e.type === "proclaimed") this.proclaimed(index, e);
       else this.ended(index, e);
     }
     for (const c of o.completions) this.leave(c.sessionId, c.seq);
@@ -96,8 +118,11 @@ export class GrantRules {
           `index ${index} grants seq ${c.seq} of session ${c.sessionId}, which was not waiting`,
         );
     }
+    // A handoff's successor goes ahead of the queue by name (checked in handoff()).
+    const successor = handoffOf(cmd, o);
     for (const r of grantedNow) {
       for (const t of r.targets) {
+        if (successor !== null && r.session === successor) continue;
         for (const ahead of this.queues.get(t.lock) ?? []) {
           if (ahead === r) break;
           if (!leaving.has(ahead)) {
@@ -137,15 +162,53 @@ export class GrantRules {
     }
   }
 
+  /**
+   * A Release naming a successor that this entry answers "released": its events are the
+   * grant's end, then the successor's grant, and nothing of that lock between them.
+   */
+  private handoff(index: number, cmd: Command | null, o: ApplyOutcome): void {
+    const successor = handoffOf(cmd, o);
+    if (successor === null || cmd?.type !== "release") return;
+    const of = o.events.filter((e) => e.lock === cmd.lock);
+    // A retry answered with its first answer changes nothing.
+    if (of.length === 0) return;
+    this.stats.handoffs++;
+    const [end, grant] = of;
+    if (
+      end?.type !== "released" ||
+      end.sessionId !== cmd.sessionId ||
+      grant?.type !== "acquired" ||
+      grant.sessionId !== successor
+    ) {
+      this.fail(
+        `handoff: index ${index} releases ${cmd.lock} to session ${successor}, but its events are ${of.map((e) => `${e.type}:${e.sessionId}`).join(", ")}`,
+      );
+    }
+  }
+
+  /** A new value of a lead: only by the session that leads, under its token. */
+  private proclaimed(index: number, e: LockEvent): void {
+    const current = this.grants.get(e.lock) ?? [];
+    if (
+      !current.some((g) => g.session === e.sessionId && g.token === e.token && g.mode === "leader")
+    )
+      this.fail(
+        `election: index ${index} takes a value of ${e.lock} from ${e.sessionId}/${e.token}, which does not lead it`,
+      );
+  }
+
   private acquired(index: number, e: LockEvent): void {
     const mode = e.mode ?? "exclusive";
     const current = this.grants.get(e.lock) ?? [];
     const where = `index ${index} grants ${e.lock}${mode === "exclusive" ? "" : ` (${mode})`} to ${e.sessionId}`;
     if (current.some((g) => g.session === e.sessionId))
       this.fail(`G1: ${where}, which holds it already`);
-    const exclusive = current.find((g) => g.mode === "exclusive");
-    if (mode === "exclusive" && current.length > 0)
+    const exclusive = current.find((g) => g.mode === "exclusive" || g.mode === "leader");
+    if ((mode === "exclusive" || mode === "leader") && current.length > 0)
       this.fail(`G1: ${where} while ${current[0]?.session} holds it`);
+    if ((mode === "leader") !== current.some((g) => g.mode === "leader") && current.length > 0)
+      this.fail(`kinds: ${where}, held as ${current[0]?.mode}`);
+    if (mode === "leader") this.stats.leaderGrants++;
     else if (mode === "shared" && exclusive)
       this.fail(`G1: ${where} while ${exclusive.session} holds it exclusive`);
     let slot = -1;
@@ -250,7 +313,7 @@ export class GrantRules {
   private fits(t: Target): boolean {
     const current = this.grants.get(t.lock) ?? [];
     if (current.length === 0) return true;
-    if (t.mode === "exclusive") return false;
+    if (t.mode === "exclusive" || t.mode === "leader") return false;
     if (t.mode === "shared") return current.every((g) => g.mode === "shared");
     return current.length < t.permits;
   }
