@@ -709,7 +709,8 @@ export class LockStateMachine {
   ): { kind: "ok"; waiter: Waiter } | ErrorAnswer {
     const mode = modeOf(holder);
     if (mode !== "exclusive" && mode !== "leader") {
-      return invalid(
+      return fail(
+        "ERROR_REASON_HELD_IN_ANOTHER_MODE",
         `only an exclusive grant is handed off: session ${holder.sessionId} holds ${lock.name} in ${mode} mode`,
       );
     }

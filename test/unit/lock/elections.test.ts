@@ -252,7 +252,7 @@ describe("handoff to a named waiting session", () => {
     // A shared grant is not handed off.
     const ts = tokenOf(d.shared("R").result);
     expect(a.shared("R", 0).result.kind).toBe("granted");
-    expect(reasonOf(d.handOff("R", ts, a.id))).toBe("ERROR_REASON_INVALID_ARGUMENT");
+    expect(reasonOf(d.handOff("R", ts, a.id))).toBe("ERROR_REASON_HELD_IN_ANOTHER_MODE");
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
