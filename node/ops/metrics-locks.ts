@@ -105,7 +105,16 @@ interface WaitStart {
   readonly at: number | null;
 }
 
+/** How an election got its leader: after a time without one, from the queue as the lead ended, or named. */
+export const LEADER_CHANGES = ["elected", "succeeded", "handed_off"] as const;
+/** Elections whose lead ended without a successor, remembered for the time until the next leader. */
+const MAX_LEADERLESS_TRACKED = 10_000;
+
 export class LockMetrics {
+  private readonly leaderChanges: Counter<"how">;
+  private readonly leaderless: Counter<"reason">;
+  /** Elections without a leader since a lead ended: when (null: not applied here) and how it ended. */
+  private readonly leaderlessSince = new Map<string, { at: number; reason: EndReasonLabel }>();
   private readonly grants: Counter<"kind" | "lock_prefix">;
   private readonly ends: Counter<"kind" | "reason" | "lock_prefix">;
   private readonly hold: Histogram<"kind" | "reason" | "lock_prefix">;
@@ -154,6 +163,21 @@ export class LockMetrics {
       buckets: WAIT_BUCKETS,
       registers,
     });
+    // No label per election name: the counts of all elections together.
+    this.leaderChanges = new Counter({
+      name: "palisade_election_leader_changes_total",
+      help: "new leaders of elections, by how: elected (after a time without a leader), succeeded (a candidate took over in the entry that ended the lead), handed_off (a named successor) (counted by the leader)",
+      labelNames: ["how"],
+      registers,
+    });
+    this.leaderless = new Counter({
+      name: "palisade_election_leaderless_seconds_total",
+      help: "time elections spent without a leader until the next one was elected, by how the last lead ended (measured by the leader between the applies)",
+      labelNames: ["reason"],
+      registers,
+    });
+    for (const how of LEADER_CHANGES) this.leaderChanges.inc({ how }, 0);
+    for (const reason of END_REASONS) this.leaderless.inc({ reason }, 0);
     const queued = this.queued;
     const labelOf = (lock: string): string => label.of(lock);
     const values = label.values;
@@ -185,6 +209,7 @@ export class LockMetrics {
     const now = this.source.now();
     const leading = this.source.isLeader();
     const sets = setGrantsOf(outcome);
+    this.elections(outcome.events, now, leading);
     for (const e of outcome.events) {
       const lock_prefix = this.label.of(e.lock);
       const grantKey = waitKey(e.sessionId, e.lock);
@@ -223,12 +248,41 @@ export class LockMetrics {
     for (const w of outcome.timers.waitsEnded) this.waitEnded(w.sessionId, w.acquireSeq);
   }
 
+  /** Leader changes of the elections an entry touched, and the time each was without a leader. */
+  private elections(events: readonly LockEvent[], now: number, leading: boolean): void {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as LockEvent;
+      if (e.mode !== "leader" || e.type === "proclaimed") continue;
+      if (e.type === "acquired") {
+        const since = this.leaderlessSince.get(e.lock);
+        this.leaderlessSince.delete(e.lock);
+        const ended = events.find((x, j) => j < i && x.lock === e.lock && x.type !== "acquired");
+        const how = ended?.handedOff ? "handed_off" : ended ? "succeeded" : "elected";
+        if (!leading) continue;
+        this.leaderChanges.inc({ how });
+        if (since)
+          this.leaderless.inc({ reason: since.reason }, Math.max(0, now - since.at) / 1000);
+        continue;
+      }
+      // A lead that ended: without a leader unless a candidate takes over in this entry.
+      if (events.some((x, j) => j > i && x.lock === e.lock && x.type === "acquired")) continue;
+      const reason =
+        e.revokedFor === "holdLimit"
+          ? "hold_limit"
+          : REASON_OF[e.type as Exclude<LockEventType, "acquired" | "proclaimed">];
+      this.leaderlessSince.set(e.lock, { at: now, reason });
+      if (this.leaderlessSince.size > MAX_LEADERLESS_TRACKED)
+        this.leaderlessSince.delete(this.leaderlessSince.keys().next().value as string);
+    }
+  }
+
   /**
    * The applied state was replaced (at start, or by a snapshot from the leader): what was
    * tracked is forgotten and the queues are taken from the new state, untimed.
    */
   stateReplaced(locks: Iterable<LockInfo>): void {
     this.grantStarts.clear();
+    this.leaderlessSince.clear();
     this.waits.clear();
     this.waitBySeq.clear();
     this.queued.clear();

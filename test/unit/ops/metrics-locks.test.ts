@@ -233,6 +233,39 @@ describe("lock metrics", () => {
     ).toBeCloseTo(40);
   });
 
+  it("elections count leader changes by how, and the time without a leader by how the lead ended, with no label per name", async () => {
+    const { clock, metrics, apply } = harness();
+    const lead = { mode: "leader" as const };
+    apply([{ type: "acquired", lock: "e1", sessionId: 5n, token: 1n, ...lead }]);
+    // A resign with a candidate waiting: taken over in the same entry.
+    apply([
+      { type: "released", lock: "e1", sessionId: 5n, token: 1n, ...lead },
+      { type: "acquired", lock: "e1", sessionId: 6n, token: 2n, ...lead },
+    ]);
+    // A handoff to a named successor.
+    apply([
+      { type: "released", lock: "e1", sessionId: 6n, token: 2n, handedOff: true, ...lead },
+      { type: "acquired", lock: "e1", sessionId: 7n, token: 3n, ...lead },
+    ]);
+    // The leader's session expires with nobody waiting: 4 s without a leader.
+    apply([{ type: "sessionExpired", lock: "e1", sessionId: 7n, token: 3n, ...lead }]);
+    apply([{ type: "proclaimed", lock: "e2", sessionId: 9n, token: 8n, ...lead }]);
+    clock.now += 4_000;
+    apply([{ type: "acquired", lock: "e1", sessionId: 8n, token: 5n, ...lead }]);
+    const text = await metrics.text();
+    const changes = (how: string): number | undefined =>
+      value(text, `palisade_election_leader_changes_total{how="${how}",${L}}`);
+    expect([changes("elected"), changes("succeeded"), changes("handed_off")]).toEqual([2, 1, 1]);
+    expect(
+      value(text, `palisade_election_leaderless_seconds_total{reason="session_expired",${L}}`),
+    ).toBeCloseTo(4);
+    expect(value(text, `palisade_election_leaderless_seconds_total{reason="released",${L}}`)).toBe(
+      0,
+    );
+    expect(text).not.toContain("e1");
+    expect(value(text, `palisade_lock_grants_total{kind="election",lock_prefix="",${L}}`)).toBe(4);
+  });
+
   it("a queued Acquire's wait is timed from the apply that queued it to its grant, and the longest queue is reported", async () => {
     const { clock, metrics, apply } = harness();
     apply([{ type: "acquired", lock: "q", sessionId: 1n, token: 1n }]);
