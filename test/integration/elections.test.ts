@@ -220,6 +220,33 @@ describe("elections", () => {
     await Promise.all([session.close(), candidate.close(), idle.close()]);
   });
 
+  it("Observe goes on without a gap while the node it reads from is killed and restarted", async () => {
+    const lead = await a.elections.campaign("e/restart", "v0");
+    const stop = new AbortController();
+    const events: ObservedEvent[] = [];
+    // The stream reads from the first endpoint (node 1) until it fails there.
+    const observing = observeInto(c, "e/restart", events, stop.signal, lead.token);
+    await cluster.waitFor("the lead observed", async () => events.length >= 1);
+    const values: string[] = [];
+    const proclaim = async (v: string): Promise<void> => {
+      await lead.proclaim(v);
+      values.push(v);
+    };
+    await proclaim("v1");
+    await cluster.kill(1);
+    for (let i = 2; i <= 4; i++) await proclaim(`v${i}`);
+    await cluster.restart(1);
+    for (let i = 5; i <= 7; i++) await proclaim(`v${i}`);
+    await cluster.waitFor("every value observed", async () => events.length >= 1 + values.length);
+    stop.abort();
+    await observing;
+    expect(events.map(summary)).toEqual([
+      `leader:v0@${lead.token}`,
+      ...values.map((v) => `value:${v}@${lead.token}`),
+    ]);
+    await lead.resign();
+  });
+
   it("serves Leader and Campaign through the HTTP gateway", async () => {
     const lead = await a.elections.campaign("e/http", "via-grpc");
     const origin = cluster.httpOrigin(await cluster.leaderId());
