@@ -98,14 +98,14 @@ export interface HolderJson {
   readonly token: string;
   readonly grantedAt: string;
   readonly waitedFrom: string;
-  /** "shared", or "slot N" for a semaphore permit; absent for an exclusive grant. The page shows it and `data` when present. */
+  /** "shared", "slot N" for a semaphore permit, "leader" for an election's (`data`: its value); absent for an exclusive grant. The page shows it and `data` when present. */
   readonly mode?: string;
   readonly data?: string;
 }
 
 export interface LockJson {
   readonly name: string;
-  /** "exclusive" or "shared" (by its holders), "semaphore of N" for a semaphore. */
+  /** "exclusive" or "shared" (by its holders), "semaphore of N" for a semaphore, "election" (its holder leads, its waiters are the candidates). */
   readonly kind: string;
   /** The oldest current grants (shared holders and permits are several), oldest first. */
   readonly holders: readonly HolderJson[];
@@ -125,9 +125,11 @@ export function lockJson(lock: LockPageInfo): LockJson {
   const kind =
     lock.kind === "semaphore"
       ? `semaphore of ${lock.permits ?? 0}`
-      : holders[0]?.mode === "shared"
-        ? "shared"
-        : "exclusive";
+      : lock.kind === "election"
+        ? "election"
+        : holders[0]?.mode === "shared"
+          ? "shared"
+          : "exclusive";
   return {
     name: lock.name,
     kind,
@@ -143,7 +145,9 @@ export function lockJson(lock: LockPageInfo): LockJson {
         ? { mode: "shared" }
         : h.mode === "permit"
           ? { mode: `slot ${h.slot ?? 0}` }
-          : {}),
+          : h.mode === "leader"
+            ? { mode: "leader" }
+            : {}),
       ...(h.holderData ? { data: h.holderData } : {}),
     })),
     waiters: lock.waiters.map((w) => ({

@@ -404,6 +404,28 @@ describe("the status page's view of the lock kinds", () => {
       kind: "exclusive",
       holders: [],
     });
+    // An election: its leader with its value, its candidates as the waiters.
+    const campaign = (index: number, sessionId: bigint, seq: number, value: string): void =>
+      void sm.apply(index, {
+        type: "acquire",
+        sessionId,
+        seq,
+        held: [],
+        ackedUpTo: 0,
+        lock: "e",
+        waitMs: 60_000,
+        wallMs: 3,
+        mode: "leader",
+        holderData: value,
+      });
+    campaign(6, 1n, 2, "host-a");
+    campaign(7, 2n, 3, "host-b");
+    const election = lockJson(sm.lockPage("e", LOCK_LISTS));
+    expect(election.kind).toBe("election");
+    expect(election.holders.map((h) => [h.clientName, h.mode, h.data])).toEqual([
+      ["a", "leader", "host-a"],
+    ]);
+    expect(election.waiters.map((w) => w.clientName)).toEqual(["b"]);
   });
 });
 

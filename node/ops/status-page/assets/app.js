@@ -261,6 +261,7 @@ const END_WORDS = {
   sessionExpired: "session expired",
   revoked: "revoked",
   holdLimit: "hold limit",
+  handedOff: "handed off",
 };
 /** Ends the holder did not choose. */
 const ENDED_BADLY = new Set(["sessionExpired", "revoked", "holdLimit"]);
@@ -386,6 +387,7 @@ const EVENT_WORDS = {
   sessionClosed: "session closed",
   sessionExpired: "session expired",
   revoked: "revoked",
+  proclaimed: "new value",
 };
 
 function addFeedItem(e) {
