@@ -121,6 +121,14 @@ function checkStore(r: RunRecords, out: string[], counts: Record<string, number>
   counts["store refusals (stale tokens fenced off)"] = r.refusals.length;
   counts["stale writes fenced off"] = r.refusals.filter((x) => x.mode !== "shared").length;
   counts["increments acknowledged"] = [...acked.values()].reduce((x, y) => x + y, 0);
+  // Leaders' "I lead" writes (the election's own counter, key "lead.…"), and a leader's
+  // stale writes the fence refused after another took over.
+  counts["leader writes acknowledged"] = [...acked.entries()]
+    .filter(([key]) => key.startsWith("lead."))
+    .reduce((x, [, y]) => x + y, 0);
+  counts["leader writes fenced off"] = r.refusals.filter(
+    (x) => x.mode !== "shared" && x.key.startsWith("lead."),
+  ).length;
   counts["increments attempted"] = r.increments.length;
   counts["final counter total"] = [...perKey.values()].reduce((x, s) => x + s.value, 0);
 }

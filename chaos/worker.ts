@@ -2,8 +2,10 @@
 // session and runs, at random from its seed, the fenced-counter task (acquire, fenced
 // read of the counter, fenced write of counter+1, release), the read-heavy task on the
 // same counters (acquire the counter's lock shared, fenced shared read, release; drawn
-// three times as often as an increment, so readers and writers interleave on each lock)
-// or plain lock operations (acquire, reads, validate, release). Every operation is
+// three times as often as an increment, so readers and writers interleave on each lock),
+// the leader task (campaign for an election, write "I lead" as an increment of the
+// election's own counter under the lead's token through the same fence, resign) or plain
+// lock operations (acquire, reads, validate, release). Every operation is
 // printed as a record with its call and return times (ret null when the outcome is
 // unknown). "stop" on stdin ends it.
 import { createInterface } from "node:readline";
@@ -94,6 +96,7 @@ class Loop {
         const task = this.rng.next();
         if (task < 0.45) await this.sharedReadTask(session);
         else if (task < 0.6) await this.counterTask(session);
+        else if (task < 0.7) await this.leaderTask(session);
         else await this.plainTask(session);
         if (this.rng.chance(0.03)) await this.closeSession();
       } catch (err) {
@@ -170,14 +173,19 @@ class Loop {
     lock: string,
     waitMs: number,
     shared = false,
+    /** Campaign for the election `lock` with this value (a lead is recorded as a grant). */
+    campaign?: string,
   ): Promise<{ token: bigint; call: number } | undefined> {
     if (session.state !== "open") return undefined;
     const sid = session.id.toString();
     const call = nowUs();
-    const pending = session.startAcquire(lock, {
-      waitMs,
-      ...(shared ? { mode: "shared" as const } : {}),
-    });
+    const pending =
+      campaign !== undefined
+        ? session.startCampaign(lock, campaign, { waitMs })
+        : session.startAcquire(lock, {
+            waitMs,
+            ...(shared ? { mode: "shared" as const } : {}),
+          });
     const record = (op: Omit<OpRecord, "t" | "id" | "worker" | "mode" | "waitMs">): void =>
       recordOp({ ...op, ...(shared ? { mode: "shared" as const } : {}), waitMs });
     try {
@@ -247,11 +255,16 @@ class Loop {
     }
   }
 
-  private async release(session: Session, lock: string, token: bigint): Promise<void> {
+  private async release(
+    session: Session,
+    lock: string,
+    token: bigint,
+    election = false,
+  ): Promise<void> {
     const sid = session.id.toString();
     const call = nowUs();
     try {
-      await session.release(lock, token);
+      await session.release(lock, token, election ? { election: true } : {});
       recordOp({
         kind: "release",
         lock,
@@ -328,44 +341,66 @@ class Loop {
     const lock = `counter/${key}`;
     const grant = await this.acquire(session, lock, this.rng.int(200, 2_000));
     if (grant === undefined) return;
-    const { token } = grant;
+    try {
+      await this.fencedIncrement(session, key, grant.token);
+    } finally {
+      await this.release(session, lock, grant.token);
+    }
+  }
+
+  /**
+   * The leader's task: campaign for an election, and once leading write "I lead" (an
+   * increment of the election's own counter) under the lead's token through the fence, as
+   * any leader writes to storage; then resign. A leader paused or cut off past its TTL
+   * writes all the same, and the fence must refuse it once another leads.
+   */
+  private async leaderTask(session: Session): Promise<void> {
+    const key = generational(this.rng.pick(counters));
+    const election = `leader/${key}`;
+    const lead = await this.acquire(session, election, this.rng.int(200, 2_000), false, name);
+    if (lead === undefined) return;
+    try {
+      await this.fencedIncrement(session, `lead.${key}`, lead.token);
+    } finally {
+      await this.release(session, election, lead.token, true);
+    }
+  }
+
+  /** A fenced read of the counter `key`, then a fenced write of its value + 1, under `token`. */
+  private async fencedIncrement(session: Session, key: string, token: bigint): Promise<void> {
     const sid = session.id.toString();
     const url = `${values.store}/c/${encodeURIComponent(key)}`;
     const headers = { [FENCING_TOKEN_HEADER]: token.toString(), "x-session": sid };
-    try {
-      const got = await fetch(url, {
-        headers: { ...headers, "x-req": `${name}.${++opCount}` },
+    const got = await fetch(url, {
+      headers: { ...headers, "x-req": `${name}.${++opCount}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (got.status === 200) {
+      const { value } = (await got.json()) as { value: number };
+      // Deliberately no look at the session before writing: a paused worker cannot know
+      // it was paused, and the store's fence has to refuse it.
+      if (this.rng.chance(0.5)) await sleep(this.rng.int(1, 60));
+      const req = `${name}.${++opCount}`;
+      const put = await fetch(url, {
+        method: "PUT",
+        headers: { ...headers, "x-req": req, "content-type": "application/json" },
+        body: JSON.stringify({ read: value }),
         signal: AbortSignal.timeout(5_000),
       });
-      if (got.status === 200) {
-        const { value } = (await got.json()) as { value: number };
-        // Deliberately no look at the session before writing: a paused worker cannot know
-        // it was paused, and the store's fence has to refuse it.
-        if (this.rng.chance(0.5)) await sleep(this.rng.int(1, 60));
-        const req = `${name}.${++opCount}`;
-        const put = await fetch(url, {
-          method: "PUT",
-          headers: { ...headers, "x-req": req, "content-type": "application/json" },
-          body: JSON.stringify({ read: value }),
-          signal: AbortSignal.timeout(5_000),
-        });
-        await put.arrayBuffer();
-        emit({
-          t: "incr",
-          worker: name,
-          key,
-          session: sid,
-          token: token.toString(),
-          read: value,
-          status: put.status,
-          req,
-          ret: nowUs(),
-        });
-      } else {
-        await got.arrayBuffer();
-      }
-    } finally {
-      await this.release(session, lock, token);
+      await put.arrayBuffer();
+      emit({
+        t: "incr",
+        worker: name,
+        key,
+        session: sid,
+        token: token.toString(),
+        read: value,
+        status: put.status,
+        req,
+        ret: nowUs(),
+      });
+    } else {
+      await got.arrayBuffer();
     }
   }
 
