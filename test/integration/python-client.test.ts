@@ -1,7 +1,7 @@
-// The Python client (clients/python) against a real three-node cluster: each test runs one
-// test of clients/python/tests/cluster/test_cluster.py in its own Python process, and this
-// side does what that process cannot do itself (kill the leader, stop the process with
-// SIGSTOP while another session takes its lock).
+// The Python client (clients/python) against a real three-node cluster, locks and
+// elections: each test runs one test of clients/python/tests/cluster/test_cluster.py in its
+// own Python process, and this side does what that process cannot do itself (kill the
+// leader, stop the process with SIGSTOP while another session takes its lock).
 import { describe, expect, it } from "vitest";
 import type { LockHandle, PalisadeClient } from "../../client/index.ts";
 import { clusterForTests, type Cluster } from "./harness.ts";
@@ -143,5 +143,38 @@ describe("Python client on a real cluster", () => {
       "test_a_wait_given_up_sends_cancel_wait_and_a_grant_that_arrives_anyway_is_released",
       signal,
     );
+  });
+
+  it("a campaign leads, a second client waits, proclaim changes the value, resign elects the waiting one; Observe sees each change in order", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_a_campaign_leads_a_second_waits_proclaim_changes_the_value_and_resign_elects_the_next_observed_in_order",
+      signal,
+    );
+  });
+
+  it("resign(to=...) and release(successor=...) hand over to a named waiting session in one entry", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_resign_and_release_hand_over_to_a_named_waiting_session_in_one_entry",
+      signal,
+    );
+  });
+
+  it("an Observe stream whose node is killed resumes on another node without a gap", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_observe_resumes_on_another_node_when_its_node_is_killed_without_a_gap",
+      signal,
+    );
+  });
+
+  it("election bad input (a non-leader resigns, a successor not waiting) raises the matching error and changes nothing", async ({
+    signal,
+  }) => {
+    await passes("test_election_bad_input_raises_the_matching_error_and_changes_nothing", signal);
   });
 });

@@ -11,6 +11,7 @@ The generated protobuf and gRPC modules are palisade.v1 (scripts/gen-python.sh).
 import logging
 
 from .client import PalisadeClient
+from .elections import CAMPAIGN_WAIT, Elections, Leadership
 from .errors import (
     FailedPreconditionError,
     InvalidArgumentError,
@@ -29,12 +30,17 @@ from .errors import (
     WaitCancelledError,
 )
 from .lock import LockHandle
+from .observe import ElectionObserver
 from .session import MAX_IN_FLIGHT, Session
 from .types import (
     AcquireResult,
+    CampaignResult,
     CancelWaitResult,
+    ElectionEvent,
     HistoryRecord,
     HolderCursor,
+    Leader,
+    LeaderInfo,
     LockHolder,
     LockInfo,
     LockPage,
@@ -46,11 +52,19 @@ from .types import (
 
 __all__ = [
     "AcquireResult",
+    "CAMPAIGN_WAIT",
+    "CampaignResult",
     "CancelWaitResult",
+    "ElectionEvent",
+    "ElectionObserver",
+    "Elections",
     "FailedPreconditionError",
     "HistoryRecord",
     "HolderCursor",
     "InvalidArgumentError",
+    "Leader",
+    "LeaderInfo",
+    "Leadership",
     "LimitError",
     "LockBusyError",
     "LockHandle",

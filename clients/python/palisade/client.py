@@ -1,18 +1,20 @@
-"""PalisadeClient: the entry point. Opens sessions, takes locks on one session of its own,
-and runs linearizable reads, over one Connection to every endpoint."""
+"""PalisadeClient: the entry point. Opens sessions, takes locks and campaigns in elections
+(``client.elections``) on one session of its own, and runs linearizable reads, over one
+Connection to every endpoint."""
 from __future__ import annotations
 
 import threading
 import uuid
 from types import TracebackType
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Type, TypeVar, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
 
 import grpc
 
 from . import _values
 from .clock import PROCESS_CLOCK, SessionClock
 from .connection import Connection
-from .errors import LockBusyError, LockNotAcquiredError, PalisadeError, SessionLostError, SessionNotFoundError
+from .elections import CAMPAIGN_WAIT, Elections, Leadership
+from .errors import LockBusyError, LockNotAcquiredError, PalisadeError, SessionLostError, SessionNotFoundError, WaitCancelledError
 from .lock import LockHandle
 from .session import Session, SessionSettings
 from .types import (
@@ -85,6 +87,8 @@ class PalisadeClient:
         self._open_mutex = threading.Lock()
         self._lock_session: Optional[Session] = None
         self._sessions: Set[Session] = set()
+        #: Leader election: campaign, read the leader, observe, hand over.
+        self.elections = Elections(self)
 
     @property
     def endpoints(self) -> Sequence[str]:
@@ -156,6 +160,44 @@ class PalisadeClient:
         """
         lock = _values.lock_name(name)
         _values.seconds(wait, "wait")
+
+        def send(session: Session) -> Tuple[int, Optional[int]]:
+            result = session.acquire(lock, wait=wait, cancel=cancel, mode=mode, permits=permits, data=data)
+            if not result.acquired or result.token is None:
+                holder = result.holder
+                raise LockNotAcquiredError(lock, holder.session_id if holder else None, holder.token if holder else None)
+            return result.token, result.slot
+
+        return self._take(lock, "permit" if permits is not None else mode or "exclusive", send)
+
+    def _campaign(self, election: str, value: str, wait: Optional[float], cancel: Optional[threading.Event]) -> Leadership:
+        """Campaigns on the session lock() uses; without a wait, again after each wait that
+        ends unelected (see Elections.campaign)."""
+        name = _values.text(election, "election")
+        text = _values.text(value, "value")
+        if wait is not None:
+            _values.seconds(wait, "wait")
+
+        def send(session: Session) -> Tuple[int, Optional[int]]:
+            result = session.campaign(name, text, wait=CAMPAIGN_WAIT if wait is None else wait, cancel=cancel)
+            if result.cancelled:
+                raise WaitCancelledError(f"the campaign for election {name!r} was cancelled")
+            if not result.elected or result.token is None:
+                leader = result.leader
+                raise LockNotAcquiredError(name, leader.session_id if leader else None, leader.token if leader else None)
+            return result.token, None
+
+        while True:
+            try:
+                return Leadership(self._take(name, "leader", send), text)
+            except LockNotAcquiredError:
+                if wait is not None:
+                    raise
+
+    def _take(self, lock: str, mode: str, send: Callable[[Session], Tuple[int, Optional[int]]]) -> LockHandle:
+        """The claim, the write and the handle behind lock() and a campaign: `send` sends the
+        Acquire (or Campaign) on this client's session and answers the grant's (token, slot),
+        or raises LockNotAcquiredError."""
         with self._claims_mutex:
             if lock in self._claims:
                 raise LockBusyError(lock)
@@ -164,23 +206,19 @@ class PalisadeClient:
         try:
             session = self._session_for_locks()
             try:
-                result = session.acquire(lock, wait=wait, cancel=cancel, mode=mode, permits=permits, data=data)
+                token, slot = send(session)
+            except LockNotAcquiredError:
+                raise  # answered: nothing is left to settle
             except BaseException:
                 # An Acquire whose answer the caller did not get stays claimed until the
                 # session has settled it (cancelled, or its late grant released).
                 session.after_settled(lock, lambda: self._drop_claim(lock, _ACQUIRING))
                 claim_kept = True
                 raise
-            if not result.acquired or result.token is None:
-                holder = result.holder
-                raise LockNotAcquiredError(lock, holder.session_id if holder else None, holder.token if holder else None)
             if session.state != "open":
                 # Lost while the answer travelled: the session's end freed (or will free) the grant.
                 raise SessionLostError(f"session {session.id} ended before the grant of {lock!r} arrived")
-            handle = LockHandle(
-                session, lock, result.token, lambda h: self._drop_claim(lock, h),
-                mode="permit" if permits is not None else mode or "exclusive", slot=result.slot,
-            )
+            handle = LockHandle(session, lock, token, lambda h: self._drop_claim(lock, h), mode=mode, slot=slot)
             with self._claims_mutex:
                 if not handle.lost.is_set():
                     self._claims[lock] = handle

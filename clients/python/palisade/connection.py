@@ -13,7 +13,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Generic, List, Literal, Optional, Sequence, Set, Tuple, Type, TypeVar, Union
+from typing import Any, Callable, Dict, Generic, Iterator, List, Literal, Optional, Protocol, Sequence, Set, Tuple, Type, TypeVar, Union
 
 import grpc
 
@@ -25,6 +25,7 @@ from .wire import LEADER_METADATA_KEY, call_code, call_details, call_metadata, e
 Service = Literal["lock", "admin"]
 Kind = Literal["write", "read"]
 R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 RETRIABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 # Refusals the log keeps no answer for: the node turned the request away before it was
@@ -133,6 +134,17 @@ def give_up_cause(endpoints: Sequence[str], failed: Dict[str, grpc.RpcError]) ->
     return f"no answer within the time given ({listed})"
 
 
+class ServerStream(Protocol[R_co]):
+    """A server-streaming call as gRPC gives it: iterating yields the answers (a failed call
+    raises its grpc.RpcError), cancel() ends it from any thread."""
+
+    def __iter__(self) -> Iterator[R_co]: ...
+
+    def __next__(self) -> R_co: ...
+
+    def cancel(self) -> bool: ...
+
+
 @dataclass(frozen=True)
 class Answered(Generic[R]):
     response: R
@@ -197,6 +209,18 @@ class Connection:
                 entry = (channel, _LOCK_STUB(channel), _ADMIN_STUB(channel))
                 self._channels[endpoint] = entry
         return entry[1] if service == "lock" else entry[2]
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def open_stream(self, endpoint: str, method: str, request: object) -> ServerStream[Any]:
+        """Starts a server-streaming call of the lock service on `endpoint` (no deadline: it
+        lasts until cancelled or ended); raises UnavailableError once the client is closed."""
+        if self._closed.is_set():
+            raise UnavailableError(f"{method}: the client is closed")
+        stream: ServerStream[Any] = getattr(self._stub(endpoint, "lock"), method)(request)
+        return stream
 
     def call_once(
         self,

@@ -1,6 +1,7 @@
-"""A grant held through PalisadeClient.lock(): its token, an event set when the grant can
-no longer be trusted, and a release() that frees this grant only. A context manager:
-``with client.lock("name", wait=5.0) as lock:`` releases on exit."""
+"""A grant held through PalisadeClient.lock() (or an election's lead): its token, an event
+set when the grant can no longer be trusted, and a release() that frees this grant only, or
+hands it to a waiting session. A context manager: ``with client.lock("name", wait=5.0) as
+lock:`` releases on exit."""
 from __future__ import annotations
 
 import logging
@@ -22,7 +23,7 @@ class LockHandle:
         self.lock = lock
         #: The fencing token: pass it to the resource with every access.
         self.token = token
-        #: "exclusive", "shared" or "permit".
+        #: "exclusive", "shared", "permit" or "leader" (an election's lead, ended by Resign).
         self.mode = mode
         #: A semaphore permit's slot (the resource fences per (semaphore, slot)).
         self.slot = slot
@@ -56,12 +57,17 @@ class LockHandle:
         """Whether this handle still holds its grant, checked against the session deadline now."""
         return not self._released and not self.lost.is_set() and self._session.live
 
-    def release(self) -> None:
+    def release(self, successor: Optional[int] = None) -> None:
         """Release this grant (the request names its token). Releasing twice, or after the
         grant was lost, is a no-op; a grant that already ended (revoked, session gone)
         counts as released. OutcomeUnknownError means the session goes on retrying the
         same Release in the background; this client keeps the name claimed until then, and
-        a second release() waits for that retry to be answered (or the session to end)."""
+        a second release() waits for that retry to be answered (or the session to end).
+
+        With `successor` (the id of a session waiting for this lock alone, exclusive) the
+        lock is handed to it by the same log entry, with a new token, ahead of the queue. A
+        successor that is not waiting so is refused (FailedPreconditionError with reason
+        ERROR_REASON_SUCCESSOR_NOT_WAITING): nothing changed and this handle still holds."""
         with self._mutex:
             if self._released:
                 settling = self._release_settled
@@ -79,14 +85,18 @@ class LockHandle:
             self._finish()
             return
         try:
-            self._session.release(self.lock, self.token)
+            if self.mode == "leader":
+                self._session.resign(self.lock, self.token, successor)
+            else:
+                self._session.release(self.lock, self.token, successor)
         except (StaleTokenError, NotHolderError, SessionNotFoundError, SessionLostError):
             pass  # the grant had ended already
         except OutcomeUnknownError:
             self._session.after_settled(self.lock, self._finish)
             raise
         except PalisadeError:
-            # Refused before it was sent (the client's own in-flight bound): still held.
+            # Refused before it was sent (the client's own in-flight bound, a bad successor
+            # id) or a handoff the cluster refused: nothing changed, still held.
             with self._mutex:
                 self._released = False
             raise

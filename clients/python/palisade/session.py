@@ -1,5 +1,5 @@
-"""A session on the cluster: its writes (Acquire, Release, CloseSession) with the
-exactly-once bookkeeping, its keepalive thread and its own expiry deadline.
+"""A session on the cluster: its writes (Acquire, Release, CloseSession, and an election's
+Campaign, Proclaim and Resign) with the exactly-once bookkeeping, its keepalive thread and its own expiry deadline.
 
 Threads, not asyncio: the API is synchronous (what most Python code calls), and gRPC's
 blocking calls release the GIL, so a keepalive thread keeps the session alive while the
@@ -27,7 +27,7 @@ from .errors import (
     UnavailableError,
     WaitCancelledError,
 )
-from .types import AcquireResult, CancelWaitResult, cancel_wait_from, holder_from
+from .types import AcquireResult, CampaignResult, CancelWaitResult, campaign_result_from, cancel_wait_from, holder_from
 from .v1 import lock_pb2
 
 #: Writes a session keeps in flight at most (SPEC "Exactly-once").
@@ -182,32 +182,64 @@ class Session:
             kinds(request)
             return request
 
+        response = self._waiting_write(name, seq, "Acquire", build, lock_pb2.AcquireResponse, wait_ms, cancel, election=False)
+        holder = holder_from(response.holder) if response.HasField("holder") else None
+        slot = next((g.slot for g in response.grants if g.lock == name and g.permits > 0), None) if response.acquired else None
+        return AcquireResult(response.acquired, seq, response.token if response.acquired else None, holder, slot)
+
+    def campaign(self, election: str, value: str = "", wait: float = 0.0, cancel: Optional[threading.Event] = None) -> CampaignResult:
+        """Campaign for `election` with `value` (the leader's value once elected), waiting
+        among its candidates (FIFO) up to `wait` seconds (0: answer at once).
+
+        A numbered write, as acquire(): setting `cancel` (or Ctrl-C) while it waits
+        withdraws the candidacy with CancelWait(election, campaign seq), and a lead that won
+        the race is resigned; WaitCancelledError (or the KeyboardInterrupt) follows. A
+        Campaign by the leader answers its own lead.
+        """
+        name = _values.text(election, "election")
+        encoded = _values.text(value, "value").encode("utf-8")
+        wait_ms = _values.milliseconds(wait, "wait")
+        seq = self._start_write()
+
+        def build() -> lock_pb2.CampaignRequest:
+            acked_up_to, held = self.acknowledgements(seq)
+            return lock_pb2.CampaignRequest(
+                session_id=self.id, election=name, value=encoded, wait_ms=wait_ms, seq=seq, acked_up_to=acked_up_to, held=held,
+            )
+
+        response = self._waiting_write(name, seq, "Campaign", build, lock_pb2.CampaignResponse, wait_ms, cancel, election=True)
+        return campaign_result_from(response, seq)
+
+    def _waiting_write(
+        self, name: str, seq: int, method: str, build: Callable[[], object], response_type: Type[R], wait_ms: int,
+        cancel: Optional[threading.Event], *, election: bool,
+    ) -> R:
+        """Sends an Acquire or a Campaign that may wait `wait_ms` for its answer; an answer the
+        caller does not get is settled through CancelWait."""
         wait_s = wait_ms / 1000
         try:
             answered = self._connection.invoke(
-                "lock", "Acquire", build, lock_pb2.AcquireResponse, kind="write",
+                "lock", method, build, response_type, kind="write",
                 attempt_timeout=wait_s + self._settings.call_timeout, budget=wait_s + self._settings.retry_budget, cancel=cancel,
                 may_wait=wait_s > 0,
             )
         except Cancelled:
-            self._cancel_after_abort(name, seq)
-            raise WaitCancelledError(f"the wait for lock {name!r} was cancelled") from None
+            self._cancel_after_abort(name, seq, election)
+            what = "election" if election else "lock"
+            raise WaitCancelledError(f"the wait for {what} {name!r} was cancelled") from None
         except OutcomeUnknownError:
-            # Learn the final answer through CancelWait, release a grant nobody will use.
-            self._settle_in_background(name, lambda: self._settle_acquire(name, seq))
+            # Learn the final answer through CancelWait, end a grant nobody will use.
+            self._settle_in_background(name, lambda: self._settle_acquire(name, seq, election))
             raise
         except PalisadeError as err:
             self._answered(seq, err)
             raise
         except BaseException:
             # Ctrl-C (or another exit) while the answer was on its way: the caller gives up.
-            self._cancel_after_abort(name, seq)
+            self._cancel_after_abort(name, seq, election)
             raise
         self._answered(seq)
-        response = answered.response
-        holder = holder_from(response.holder) if response.HasField("holder") else None
-        slot = next((g.slot for g in response.grants if g.lock == name and g.permits > 0), None) if response.acquired else None
-        return AcquireResult(response.acquired, seq, response.token if response.acquired else None, holder, slot)
+        return answered.response
 
     def cancel_wait(self, lock: str, acquire_seq: int) -> CancelWaitResult:
         """Cancel the wait of the Acquire sent with `acquire_seq`. Idempotent; answers the
@@ -221,8 +253,12 @@ class Session:
         )
         return cancel_wait_from(answered.response)
 
-    def release(self, lock: str, token: int) -> None:
-        """Release `lock`, held by this session with `token`.
+    def release(self, lock: str, token: int, successor: Optional[int] = None) -> None:
+        """Release `lock`, held by this session with `token`; with `successor` (a session
+        waiting for this lock alone, exclusive) hand it over: the same log entry grants it
+        to that session, with a new token, ahead of the queue. A successor that is not
+        waiting so is refused (FailedPreconditionError, ERROR_REASON_SUCCESSOR_NOT_WAITING)
+        and the grant stays.
 
         If no answer comes within the retry budget, OutcomeUnknownError is raised and the
         session goes on retrying the same seq in the background until it is answered or
@@ -230,22 +266,66 @@ class Session:
         """
         name = _values.lock_name(lock)
         checked_token = _values.u64(token, "token", positive=True)
+        heir = _successor(successor)
         seq = self._start_write()
 
         def build() -> lock_pb2.ReleaseRequest:
             acked_up_to, held = self.acknowledgements(seq)
-            return lock_pb2.ReleaseRequest(session_id=self.id, lock=name, token=checked_token, seq=seq, acked_up_to=acked_up_to, held=held)
+            return lock_pb2.ReleaseRequest(
+                session_id=self.id, lock=name, token=checked_token, seq=seq, acked_up_to=acked_up_to, held=held, successor_session_id=heir,
+            )
 
+        self._numbered_write(name, seq, "Release", build, lock_pb2.ReleaseResponse)
+
+    def resign(self, election: str, token: int, successor: Optional[int] = None) -> None:
+        """Step down from `election`, led by this session with `token`; the next candidate
+        leads. With `successor` (a waiting candidate's session) the lead goes to that one in
+        the same entry, with a new token; one that is not waiting is refused
+        (FailedPreconditionError, ERROR_REASON_SUCCESSOR_NOT_WAITING) and this session still
+        leads. Without an answer in time: OutcomeUnknownError, retried as release() is."""
+        name = _values.text(election, "election")
+        checked_token = _values.u64(token, "token", positive=True)
+        heir = _successor(successor)
+        seq = self._start_write()
+
+        def build() -> lock_pb2.ResignRequest:
+            acked_up_to, held = self.acknowledgements(seq)
+            return lock_pb2.ResignRequest(
+                session_id=self.id, election=name, token=checked_token, seq=seq, acked_up_to=acked_up_to, held=held, successor_session_id=heir,
+            )
+
+        self._numbered_write(name, seq, "Resign", build, lock_pb2.ResignResponse)
+
+    def proclaim(self, election: str, token: int, value: str) -> None:
+        """A new value for `election`, led by this session with `token` (StaleTokenError for
+        another token of this session, NotHolderError when it does not lead). Without an
+        answer in time: OutcomeUnknownError, retried as release() is."""
+        name = _values.text(election, "election")
+        checked_token = _values.u64(token, "token", positive=True)
+        encoded = _values.text(value, "value").encode("utf-8")
+        seq = self._start_write()
+
+        def build() -> lock_pb2.ProclaimRequest:
+            acked_up_to, held = self.acknowledgements(seq)
+            return lock_pb2.ProclaimRequest(
+                session_id=self.id, election=name, token=checked_token, value=encoded, seq=seq, acked_up_to=acked_up_to, held=held,
+            )
+
+        self._numbered_write(name, seq, "Proclaim", build, lock_pb2.ProclaimResponse)
+
+    def _numbered_write(self, name: str, seq: int, method: str, build: Callable[[], object], response_type: Type[R]) -> None:
+        """Sends a write that answers at once; without an answer it goes on in the background
+        with the same seq (registered under `name` for after_settled)."""
         try:
-            self._connection.invoke("lock", "Release", build, lock_pb2.ReleaseResponse, kind="write")
+            self._connection.invoke("lock", method, build, response_type, kind="write")
         except PalisadeError as err:
             if isinstance(err, OutcomeUnknownError):
-                self._settle_in_background(name, lambda: self._settle_write("Release", build, lock_pb2.ReleaseResponse, seq))
+                self._settle_in_background(name, lambda: self._settle_write(method, build, response_type, seq))
             else:
                 self._answered(seq, err)
             raise
         except BaseException:
-            self._settle_in_background(name, lambda: self._settle_write("Release", build, lock_pb2.ReleaseResponse, seq))
+            self._settle_in_background(name, lambda: self._settle_write(method, build, response_type, seq))
             raise
         self._answered(seq)
 
@@ -266,30 +346,31 @@ class Session:
 
     # ---- background settlement ---------------------------------------------------------------
 
-    def _cancel_after_abort(self, lock: str, seq: int) -> None:
-        """The caller gave up on an Acquire: cancel its wait, and release a grant that won the race."""
+    def _cancel_after_abort(self, lock: str, seq: int, election: bool) -> None:
+        """The caller gave up on an Acquire (or Campaign): cancel its wait, and end a grant (or
+        lead) that won the race."""
         if self._state != "open":
             self._answered(seq)
             return
         try:
             result = self.cancel_wait(lock, seq)
         except _NOT_A_CANCEL_ANSWER:
-            self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq))
+            self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq, election))
             return
         except PalisadeError as err:
             self._answered(seq, err)
             return
         except BaseException:
             # A second Ctrl-C: finish in the background.
-            self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq))
+            self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq, election))
             raise
         self._answered(seq)
         if result.outcome == "granted" and result.token is not None:
-            self._release_late_grant(lock, seq, result.token)
+            self._release_late_grant(lock, seq, result.token, election)
 
-    def _settle_acquire(self, lock: str, seq: int) -> None:
+    def _settle_acquire(self, lock: str, seq: int, election: bool) -> None:
         """Sends CancelWait for `seq` until an answer about that seq comes (or the session
-        ends), and releases a grant that won the race."""
+        ends), and ends a grant (or lead) that won the race."""
         while self._state == "open":
             try:
                 result = self.cancel_wait(lock, seq)
@@ -301,7 +382,7 @@ class Session:
                 return
             self._answered(seq)
             if result.outcome == "granted" and result.token is not None:
-                self._release_late_grant(lock, seq, result.token)
+                self._release_late_grant(lock, seq, result.token, election)
             return
 
     def _settle_write(self, method: str, build: Callable[[], object], response_type: Type[R], seq: int) -> None:
@@ -318,10 +399,16 @@ class Session:
             self._answered(seq)
             return
 
-    def _release_late_grant(self, lock: str, acquire_seq: int, token: int) -> None:
-        log.info("session %d: releasing lock %r (token %d), granted to Acquire seq %d after its caller gave up", self.id, lock, token, acquire_seq)
+    def _release_late_grant(self, lock: str, acquire_seq: int, token: int, election: bool) -> None:
+        if election:
+            log.info("session %d: resigning election %r (token %d), led after Campaign seq %d gave up", self.id, lock, token, acquire_seq)
+        else:
+            log.info("session %d: releasing lock %r (token %d), granted to Acquire seq %d after its caller gave up", self.id, lock, token, acquire_seq)
         try:
-            self.release(lock, token)
+            if election:
+                self.resign(lock, token)
+            else:
+                self.release(lock, token)
         except PalisadeError as err:
             # Unknown: the release goes on in the background; otherwise the grant had already ended.
             log.info("session %d: release of the late grant of %r: %s", self.id, lock, err)
@@ -487,3 +574,8 @@ class Session:
             self._acks.answered(seq)
         if isinstance(error, SessionNotFoundError):
             self._lose(f"the cluster ended session {self.id}: {error.message}")
+
+
+def _successor(value: Optional[int]) -> int:
+    """A handoff's successor session on the wire: 0 names none."""
+    return 0 if value is None else _values.u64(value, "successor", positive=True)

@@ -6,7 +6,7 @@ from typing import Dict, List, Literal, Optional
 
 from .v1 import lock_pb2
 
-EndReason = Literal["current", "released", "session_closed", "session_expired", "revoked", "unknown"]
+EndReason = Literal["current", "released", "session_closed", "session_expired", "revoked", "handed_off", "unknown"]
 CancelOutcome = Literal["cancelled", "granted", "not_acquired"]
 
 _END_REASONS: Dict[int, EndReason] = {
@@ -15,6 +15,7 @@ _END_REASONS: Dict[int, EndReason] = {
     lock_pb2.END_REASON_SESSION_CLOSED: "session_closed",
     lock_pb2.END_REASON_SESSION_EXPIRED: "session_expired",
     lock_pb2.END_REASON_REVOKED: "revoked",
+    lock_pb2.END_REASON_HANDED_OFF: "handed_off",
 }
 
 
@@ -24,7 +25,7 @@ class LockHolder:
     client_name: str
     token: int
     granted_index: int
-    #: "exclusive", "shared", or "permit" (one permit of a semaphore, in `slot`).
+    #: "exclusive", "shared", "permit" (one permit of a semaphore, in `slot`) or "leader" (an election's).
     mode: str = "exclusive"
     slot: Optional[int] = None
     #: The holder data the Acquire carried ("" when none).
@@ -136,7 +137,10 @@ class CancelWaitResult:
 
 
 def holder_from(message: lock_pb2.LockHolder) -> LockHolder:
-    mode = "permit" if message.permits > 0 else "shared" if message.mode == lock_pb2.LOCK_MODE_SHARED else "exclusive"
+    mode = (
+        "permit" if message.permits > 0 else "shared" if message.mode == lock_pb2.LOCK_MODE_SHARED
+        else "leader" if message.mode == lock_pb2.LOCK_MODE_LEADER else "exclusive"
+    )
     return LockHolder(
         message.session_id, message.client_name, message.token, message.granted_index,
         mode, message.slot if mode == "permit" else None, message.holder_data.decode("utf-8", errors="replace"),
@@ -202,3 +206,88 @@ def cancel_wait_from(message: lock_pb2.CancelWaitResponse) -> CancelWaitResult:
     if message.outcome == lock_pb2.CANCEL_WAIT_OUTCOME_CANCELLED:
         return CancelWaitResult("cancelled")
     return CancelWaitResult("not_acquired")
+
+
+# ---- elections -------------------------------------------------------------------------------
+
+ElectionEventKind = Literal["leader", "value", "no_leader"]
+
+
+@dataclass(frozen=True)
+class Leader:
+    """An election's leader: a session, its fencing token, the log index that made it leader, its value."""
+    session_id: int
+    client_name: str
+    token: int
+    since_index: int
+    #: The value it campaigned with or last proclaimed ("" when none, or when a
+    #: Campaign's answer names the leader without it).
+    value: str
+
+
+@dataclass(frozen=True)
+class LeaderInfo:
+    """A Leader read: the leader (None: none) and how many candidates wait."""
+    leader: Optional[Leader]
+    candidate_count: int
+
+
+@dataclass(frozen=True)
+class CampaignResult:
+    elected: bool
+    #: The seq the Campaign was sent with (what CancelWait names).
+    seq: int
+    #: The caller's token when elected.
+    token: Optional[int] = None
+    #: The caller when elected, else the current leader without its value (None: none).
+    leader: Optional[Leader] = None
+    #: Not elected because a CancelWait of this Campaign came first: it took no effect.
+    cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class ElectionEvent:
+    """One change of an election, at the log index that made it: a new leader ("leader"), a
+    new value ("value", `leader` with it) or no leader ("no_leader", with how the last lead
+    ended unless it is a stream's first event, which reports the state rather than a change)."""
+    kind: ElectionEventKind
+    index: int
+    leader: Optional[Leader] = None
+    #: "no_leader": how the last lead ended ("released", "handed_off", "session_expired", ...),
+    #: and its token; None in a stream's first event.
+    ended: Optional[EndReason] = None
+    ended_token: Optional[int] = None
+    #: The events before this one were let go of by every node (a jump): this is the state now.
+    resync: bool = False
+
+
+def leader_from(message: lock_pb2.Leadership) -> Leader:
+    return Leader(
+        message.session_id, message.client_name, message.token, message.since_index,
+        message.value.decode("utf-8", errors="replace"),
+    )
+
+
+def leader_info_from(message: lock_pb2.LeaderResponse) -> LeaderInfo:
+    return LeaderInfo(leader_from(message.leader) if message.HasField("leader") else None, message.candidate_count)
+
+
+def campaign_result_from(message: lock_pb2.CampaignResponse, seq: int) -> CampaignResult:
+    leader = leader_from(message.leader) if message.HasField("leader") else None
+    if message.elected:
+        return CampaignResult(True, seq, message.token, leader)
+    return CampaignResult(False, seq, None, leader, cancelled=message.cancelled)
+
+
+def election_event_from(message: lock_pb2.ElectionEvent) -> ElectionEvent:
+    """Raises ValueError for an event this client cannot read (an unknown kind, a leader event without its leader)."""
+    if message.kind in (lock_pb2.ELECTION_EVENT_KIND_LEADER, lock_pb2.ELECTION_EVENT_KIND_VALUE):
+        if not message.HasField("leader"):
+            raise ValueError(f"a leader event at index {message.index} names no leader")
+        kind: ElectionEventKind = "leader" if message.kind == lock_pb2.ELECTION_EVENT_KIND_LEADER else "value"
+        return ElectionEvent(kind, message.index, leader_from(message.leader))
+    if message.kind == lock_pb2.ELECTION_EVENT_KIND_NO_LEADER:
+        if message.ended == lock_pb2.END_REASON_UNSPECIFIED:
+            return ElectionEvent("no_leader", message.index)
+        return ElectionEvent("no_leader", message.index, None, _end_reason(message.ended), message.ended_token)
+    raise ValueError(f"{message.kind} is not an election event kind")

@@ -11,17 +11,22 @@ import signal
 import threading
 import time
 import unittest
-from typing import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, List, Optional
 
 import grpc
 
 from palisade import (
+    ElectionEvent,
+    ElectionObserver,
+    FailedPreconditionError,
     InvalidArgumentError,
     LockBusyError,
     LockNotAcquiredError,
     NotHolderError,
     OutcomeUnknownError,
     PalisadeClient,
+    PalisadeError,
     RequestTooOldError,
     SessionLostError,
     StaleTokenError,
@@ -48,6 +53,13 @@ def wait_until(what: str, check: Callable[[], bool], timeout: float = 10.0) -> N
         time.sleep(0.02)
 
 
+def summary(e: ElectionEvent) -> str:
+    if e.kind == "no_leader":
+        return f"none({e.ended or '-'})"
+    assert e.leader is not None
+    return f"{e.kind}:{e.leader.value}@{e.leader.token}"
+
+
 class ClusterTest(unittest.TestCase):
     def client(self, **options: object) -> PalisadeClient:
         settings: dict[str, object] = {"call_timeout": 2.0, "retry_budget": 15.0, "client_name": self._testMethodName}
@@ -56,6 +68,28 @@ class ClusterTest(unittest.TestCase):
         client = PalisadeClient(endpoints, **settings)  # type: ignore[arg-type]
         self.addCleanup(client.close)
         return client
+
+    def background(self) -> ThreadPoolExecutor:
+        """Threads for campaigns that wait; shut down after the clients closed (which ends their waits)."""
+        pool = ThreadPoolExecutor(max_workers=4)
+        self.addCleanup(pool.shutdown, wait=False, cancel_futures=True)
+        return pool
+
+    def observe_into(self, client: PalisadeClient, election: str, events: List[ElectionEvent], from_index: Optional[int] = None) -> ElectionObserver:
+        """Collects an election's events in a thread until the observer is closed."""
+        observer = client.elections.observe(election, from_index=from_index)
+        self.addCleanup(observer.close)
+        failed: List[PalisadeError] = []
+
+        def run() -> None:
+            try:
+                events.extend(observer)
+            except PalisadeError as err:
+                failed.append(err)
+
+        threading.Thread(target=run, name=f"observe-{election}", daemon=True).start()
+        self.addCleanup(lambda: self.assertEqual(failed, []))
+        return observer
 
     def test_an_acquire_sent_to_a_follower_follows_the_leader_hint(self) -> None:
         leader = control.ask("leader")[0]
@@ -312,6 +346,167 @@ class ClusterTest(unittest.TestCase):
         history = holder.history("py/cancel")
         self.assertEqual([r.reason for r in history], ["released", "released"])
         self.assertEqual(history[1].token, withhold.withheld[0].result().token)
+
+    def test_a_campaign_leads_a_second_waits_proclaim_changes_the_value_and_resign_elects_the_next_observed_in_order(self) -> None:
+        a, b, c = self.client(client_name="a"), self.client(client_name="b"), self.client(client_name="c")
+        pool = self.background()
+        events: List[ElectionEvent] = []
+        # Observed from the start: the first event is the state (no leader yet).
+        observer = self.observe_into(c, "py/e-basic", events)
+        wait_until("the first observed event", lambda: len(events) >= 1)
+
+        lead_a = a.elections.campaign("py/e-basic", "host-a")
+        self.assertGreater(lead_a.token, 0)
+        self.assertTrue(lead_a.held)
+        read = c.elections.leader("py/e-basic")
+        assert read.leader is not None
+        self.assertEqual(
+            (read.leader.token, read.leader.value, read.leader.client_name, read.leader.session_id),
+            (lead_a.token, "host-a", "a", lead_a.session_id),
+        )
+        self.assertEqual(read.candidate_count, 0)
+
+        leading_b = pool.submit(b.elections.campaign, "py/e-basic", "host-b")
+        wait_until("b to be a candidate", lambda: c.elections.leader("py/e-basic").candidate_count == 1)
+        self.assertFalse(leading_b.done())
+        lead_a.proclaim("host-a2")
+        self.assertEqual(lead_a.value, "host-a2")
+        self.assertEqual(getattr(c.elections.leader("py/e-basic").leader, "value", None), "host-a2")
+
+        lead_a.resign()
+        self.assertFalse(lead_a.held)
+        lead_b = leading_b.result(timeout=30)
+        self.assertGreater(lead_b.token, lead_a.token)
+        read = c.elections.leader("py/e-basic")
+        assert read.leader is not None
+        self.assertEqual((read.leader.token, read.leader.value, read.candidate_count), (lead_b.token, "host-b", 0))
+        lead_b.resign()
+        wait_until("every change observed", lambda: len(events) >= 5)
+        observer.close()
+        self.assertEqual([summary(e) for e in events], [
+            "none(-)",
+            f"leader:host-a@{lead_a.token}",
+            f"value:host-a2@{lead_a.token}",
+            # The resign and b's lead are one entry: no moment without a leader between them.
+            f"leader:host-b@{lead_b.token}",
+            "none(released)",
+        ])
+        indexes = [e.index for e in events]
+        self.assertEqual(indexes, sorted(set(indexes)))
+
+        # Resumed from an index: exactly the changes from there on.
+        resumed: List[ElectionEvent] = []
+        again = self.observe_into(c, "py/e-basic", resumed, from_index=lead_a.token + 1)
+        wait_until("the resumed events", lambda: len(resumed) >= 3)
+        again.close()
+        self.assertEqual([summary(e) for e in resumed], [summary(e) for e in events[2:]])
+
+    def test_resign_and_release_hand_over_to_a_named_waiting_session_in_one_entry(self) -> None:
+        a, b, c = self.client(client_name="a"), self.client(client_name="b"), self.client(client_name="c")
+        pool = self.background()
+        lead = a.elections.campaign("py/e-handoff", "a")
+        first = pool.submit(b.elections.campaign, "py/e-handoff", "b")
+        wait_until("b to wait", lambda: a.elections.leader("py/e-handoff").candidate_count == 1)
+        named = pool.submit(c.elections.campaign, "py/e-handoff", "c")
+        wait_until("c to wait", lambda: a.elections.leader("py/e-handoff").candidate_count == 2)
+        events: List[ElectionEvent] = []
+        observer = self.observe_into(a, "py/e-handoff", events, from_index=lead.token)
+        successor = c.elections.session_id()
+        lead.resign(to=successor)
+        lead_c = named.result(timeout=30)
+        self.assertGreater(lead_c.token, lead.token)
+        self.assertEqual(lead_c.session_id, successor)
+        self.assertFalse(first.done(), "b still waits: the named candidate went ahead of it")
+        wait_until("the handoff observed", lambda: len(events) >= 2)
+        observer.close()
+        self.assertEqual([summary(e) for e in events], [f"leader:a@{lead.token}", f"leader:c@{lead_c.token}"])
+        self.assertEqual([(r.token, r.reason) for r in a.history("py/e-handoff")], [(lead.token, "handed_off"), (lead_c.token, "current")])
+        lead_c.resign()
+        lead_b = first.result(timeout=30)
+        self.assertGreater(lead_b.token, lead_c.token)
+        lead_b.resign()
+
+        # An exclusive lock is handed over the same way.
+        held = a.lock("py/e-lock-handoff")
+        waiting = pool.submit(b.lock, "py/e-lock-handoff", 30.0)
+        wait_until("b to wait for the lock", lambda: a.get_lock("py/e-lock-handoff").waiter_count == 1)
+        held.release(successor=b.elections.session_id())
+        handed = waiting.result(timeout=30)
+        self.assertGreater(handed.token, held.token)
+        self.assertEqual([r.reason for r in a.history("py/e-lock-handoff")], ["handed_off", "current"])
+        handed.release()
+
+    def test_observe_resumes_on_another_node_when_its_node_is_killed_without_a_gap(self) -> None:
+        leader, leader_id = control.ask("leader")
+        # The leader first: a new client's first stream goes there.
+        watcher = self.client(endpoints=[leader, *[e for e in ENDPOINTS if e != leader]])
+        a = self.client(client_name="a")
+        events: List[ElectionEvent] = []
+        observer = self.observe_into(watcher, "py/e-failover", events)
+        wait_until("the first observed event", lambda: len(events) >= 1)
+        lead = a.elections.campaign("py/e-failover", "v1")
+        wait_until("the lead observed", lambda: len(events) >= 2)
+        killed = control.ask("kill-leader")
+        try:
+            self.assertEqual(killed[0], leader_id, "the node the stream was on was killed")
+            lead.proclaim("v2")
+            lead.resign()
+            wait_until("the changes after the kill observed", lambda: len(events) >= 4, timeout=30.0)
+            observer.close()
+            self.assertEqual([summary(e) for e in events], ["none(-)", f"leader:v1@{lead.token}", f"value:v2@{lead.token}", "none(released)"])
+            indexes = [e.index for e in events]
+            self.assertEqual(indexes, sorted(set(indexes)))
+            self.assertFalse(any(e.resync for e in events))
+        finally:
+            control.ask("restart", killed[0])
+
+    def test_election_bad_input_raises_the_matching_error_and_changes_nothing(self) -> None:
+        a, b, c = self.client(), self.client(), self.client()
+        lead = a.elections.campaign("py/e-bad", "v")
+        # Proclaim and Resign by a session that does not lead.
+        candidate = b.open_session(ttl=10.0)
+        with self.assertRaises(NotHolderError) as not_leader:
+            candidate.resign("py/e-bad", lead.token)
+        self.assertEqual(not_leader.exception.reason, "ERROR_REASON_NOT_HOLDER")
+        with self.assertRaises(NotHolderError):
+            candidate.proclaim("py/e-bad", lead.token, "x")
+        # Handoff to oneself, and to a session that is not waiting: nothing changes.
+        with self.assertRaises(InvalidArgumentError):
+            lead.resign(to=lead.session_id)
+        idle = c.open_session(ttl=10.0)
+        with self.assertRaises(FailedPreconditionError) as refused:
+            lead.resign(to=idle.id)
+        self.assertEqual(refused.exception.reason, "ERROR_REASON_SUCCESSOR_NOT_WAITING")
+        self.assertEqual(refused.exception.code, grpc.StatusCode.FAILED_PRECONDITION)
+        self.assertTrue(lead.held)
+        # An election and a lock of one name are refused to each other, Observe included.
+        with self.assertRaises(FailedPreconditionError) as mismatch:
+            b.lock("py/e-bad")
+        self.assertEqual(mismatch.exception.reason, "ERROR_REASON_KIND_MISMATCH")
+        with b.lock("py/e-bad-lock"):
+            with self.assertRaises(FailedPreconditionError) as as_election:
+                c.elections.campaign("py/e-bad-lock", wait=0)
+            self.assertEqual(as_election.exception.reason, "ERROR_REASON_KIND_MISMATCH")
+            with c.elections.observe("py/e-bad-lock") as observer, self.assertRaises(FailedPreconditionError) as observed:
+                next(observer)
+            self.assertEqual(observed.exception.reason, "ERROR_REASON_KIND_MISMATCH")
+        # A campaign that does not wait while another leads is not elected.
+        with self.assertRaises(LockNotAcquiredError) as not_elected:
+            b.elections.campaign("py/e-bad", wait=0)
+        self.assertEqual((not_elected.exception.holder_session_id, not_elected.exception.holder_token), (lead.session_id, lead.token))
+        # Nothing changed: a still leads with its value, and every write was answered.
+        read = c.elections.leader("py/e-bad")
+        assert read.leader is not None
+        self.assertEqual((read.leader.token, read.leader.value, read.candidate_count), (lead.token, "v", 0))
+        lead.proclaim("w")
+        self.assertEqual(lead.session.in_flight, 0)
+        # Proclaim with the same session's earlier token.
+        lead.resign()
+        again = a.elections.campaign("py/e-bad", "again")
+        with self.assertRaises(StaleTokenError):
+            lead.session.proclaim("py/e-bad", lead.token, "late")
+        self.assertEqual(getattr(c.elections.leader("py/e-bad").leader, "value", None), "again")
+        again.resign()
 
 
 if __name__ == "__main__":
