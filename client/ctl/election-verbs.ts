@@ -1,0 +1,168 @@
+// palisadectl's election verbs: elect (campaign and hold the lead until a stop signal) and
+// election (who leads, and how many candidates wait). A lead is held on a session of the
+// verb's own, as acquire holds a lock: lost with that session, resigned on a stop signal.
+import { Option } from "commander";
+import { CAMPAIGN_WAIT_MS, type LeaderValue } from "../elections.ts";
+import type { Session } from "../session.ts";
+import type { AcquireResult, LockHolderInfo } from "../types.ts";
+import {
+  addExamples,
+  EXIT_LOST,
+  EXIT_NOT_ACQUIRED,
+  EXIT_OK,
+  type Ctl,
+  type GlobalOptions,
+  type Output,
+} from "./context.ts";
+import { parseDuration, toJson } from "./format.ts";
+import { holdUntil, ttlOption, waitUnlessInterrupted } from "./hold.ts";
+
+/** The options of `elect`. */
+interface ElectOptions {
+  /** Absent: campaign until elected. */
+  wait?: number;
+  ttl: number;
+}
+
+/** "session 12 (scheduler-7), token 45, since index 45": a leader in words, its value apart. */
+function describeLeader(l: Omit<LeaderValue, "value">): string {
+  const name = l.clientName ? ` (${l.clientName})` : "";
+  return `session ${l.sessionId}${name}, token ${l.token}, since index ${l.sinceIndex}`;
+}
+
+/** A not-elected answer's holder as the leader it is (a Campaign's answer leaves out the value). */
+function leaderOf(holder: LockHolderInfo): Omit<LeaderValue, "value"> {
+  return {
+    sessionId: holder.sessionId,
+    clientName: holder.clientName,
+    token: holder.token,
+    sinceIndex: holder.grantedIndex,
+  };
+}
+
+/**
+ * Campaigns until elected, or until `waitMs` (when given) has passed. One Campaign waits at
+ * most CAMPAIGN_WAIT_MS (the cluster's longest wait), so a longer wait campaigns again.
+ */
+async function campaignUntil(
+  session: Session,
+  election: string,
+  value: string,
+  waitMs: number | undefined,
+  signal: AbortSignal,
+): Promise<AcquireResult> {
+  const giveUpAt = waitMs === undefined ? Infinity : performance.now() + waitMs;
+  for (;;) {
+    const left = Math.max(0, Math.min(Math.ceil(giveUpAt - performance.now()), CAMPAIGN_WAIT_MS));
+    const result = await session.startCampaign(election, value, { waitMs: left, signal }).result;
+    if (result.acquired || result.cancelled || signal.aborted) return result;
+    if (performance.now() >= giveUpAt) return result;
+  }
+}
+
+/** Says that the campaign ended unelected; answers EXIT_NOT_ACQUIRED. */
+function notElected(io: Output, opts: GlobalOptions, election: string, r: AcquireResult): number {
+  const leader = r.holder ? leaderOf(r.holder) : null;
+  if (opts.json) io.out(toJson({ election, elected: false, leader }));
+  else
+    io.err(
+      `not elected: ${election} is ${leader ? `led by ${describeLeader(leader)}` : "without a leader (candidates queued ahead)"}`,
+    );
+  return EXIT_NOT_ACQUIRED;
+}
+
+/** Adds the election verbs to palisadectl. */
+export function registerElectionVerbs(ctl: Ctl): void {
+  const { program, io, withClient } = ctl;
+
+  /** Campaigns on a session of its own; the lead (with its session), or the exit code. */
+  const campaign = async (
+    session: Session,
+    opts: GlobalOptions,
+    election: string,
+    value: string,
+    cmd: ElectOptions,
+  ): Promise<{ token: bigint; index: bigint } | number> => {
+    // The session id is what a leader names to hand the lead to this candidate.
+    if (opts.json) io.err(toJson({ election, campaigning: true, sessionId: session.id }));
+    else io.err(`campaigning for ${election} as session ${session.id}`);
+    const result = await waitUnlessInterrupted(io, {
+      session,
+      name: election,
+      ttlMs: cmd.ttl,
+      wait: (signal) => campaignUntil(session, election, value, cmd.wait, signal),
+      letGo: (token) => session.release(election, token, { election: true }),
+    });
+    if (typeof result === "number") return result;
+    if (!result.acquired || result.token === undefined)
+      return notElected(io, opts, election, result);
+    return { token: result.token, index: result.holder?.grantedIndex ?? result.token };
+  };
+
+  program
+    .command("elect")
+    .description(
+      "campaign for election NAME with VALUE (the leader's address, say), print the lead and hold it until Ctrl-C, which resigns",
+    )
+    .argument("<name>", "the election")
+    .argument("[value]", "what the leader publishes, such as its address (default: empty)")
+    .addOption(
+      new Option(
+        "--wait <duration>",
+        "give up unelected after this long (exit 2); default: campaign until elected",
+      ).argParser(parseDuration),
+    )
+    .addOption(ttlOption())
+    .action((election: string, given: string | undefined, cmd: ElectOptions) =>
+      withClient(async (client, opts) => {
+        const value = given ?? "";
+        const session = await client.openSession({ ttlMs: cmd.ttl });
+        try {
+          const lead = await campaign(session, opts, election, value, cmd);
+          if (typeof lead === "number") return lead;
+          const { token, index } = lead;
+          if (opts.json)
+            io.out(toJson({ election, elected: true, token, index, value, sessionId: session.id }));
+          else
+            io.out(
+              `leader of ${election}: token ${token}, index ${index}, value ${JSON.stringify(value)}, session ${session.id}`,
+            );
+          // Set up in the same turn as the print: a stop signal from here on resigns.
+          const why = await holdUntil(session.signal, undefined);
+          if (why === "lost") {
+            const reason = (session.signal.reason as Error | undefined)?.message;
+            io.err(`lost: ${reason ?? "session lost"}`);
+            return EXIT_LOST;
+          }
+          await session.release(election, token, { election: true });
+          return EXIT_OK;
+        } finally {
+          await session.close().catch(() => undefined);
+        }
+      }),
+    );
+
+  program
+    .command("election <name>")
+    .description("who leads election NAME (token, since index, value) and how many candidates wait")
+    .action((election: string) =>
+      withClient(async (client, opts) => {
+        const { leader, candidateCount } = await client.elections.leader(election);
+        if (opts.json) io.out(toJson({ election, leader, candidateCount }));
+        else {
+          const lead = leader
+            ? `led by ${describeLeader(leader)}, value ${JSON.stringify(leader.value)}`
+            : "no leader";
+          io.out(
+            `${election}: ${lead}; ${candidateCount} candidate${candidateCount === 1 ? "" : "s"} waiting`,
+          );
+        }
+        return EXIT_OK;
+      }),
+    );
+
+  addExamples(program, {
+    elect: ["elect scheduler 10.0.0.7:8080", "elect scheduler 10.0.0.7:8080 --wait 30s --json"],
+    election: ["election scheduler", "election scheduler --json"],
+  });
+}
