@@ -1,8 +1,9 @@
-// palisadectl's election verbs: elect (campaign and hold the lead until a stop signal) and
-// election (who leads, and how many candidates wait). A lead is held on a session of the
-// verb's own, as acquire holds a lock: lost with that session, resigned on a stop signal.
+// palisadectl's election verbs: elect (campaign and hold the lead until a stop signal),
+// election (who leads, and how many candidates wait) and observe (every change, as watch
+// prints a prefix's lock events). A lead is held on a session of the verb's own, as acquire
+// holds a lock: lost with that session, resigned on a stop signal.
 import { Option } from "commander";
-import { CAMPAIGN_WAIT_MS, type LeaderValue } from "../elections.ts";
+import { CAMPAIGN_WAIT_MS, type LeaderValue, type ObservedEvent } from "../elections.ts";
 import type { Session } from "../session.ts";
 import type { AcquireResult, LockHolderInfo } from "../types.ts";
 import {
@@ -12,9 +13,10 @@ import {
   EXIT_OK,
   type Ctl,
   type GlobalOptions,
+  onStopSignal,
   type Output,
 } from "./context.ts";
-import { parseDuration, toJson } from "./format.ts";
+import { parseCount, parseDuration, parseUint64, toJson } from "./format.ts";
 import { holdUntil, ttlOption, waitUnlessInterrupted } from "./hold.ts";
 
 /** The options of `elect`. */
@@ -28,6 +30,25 @@ interface ElectOptions {
 function describeLeader(l: Omit<LeaderValue, "value">): string {
   const name = l.clientName ? ` (${l.clientName})` : "";
   return `session ${l.sessionId}${name}, token ${l.token}, since index ${l.sinceIndex}`;
+}
+
+/** One observed change in words: its index, its kind, and the leader or how the lead ended. */
+function describeChange(e: ObservedEvent): string[] {
+  const jump = e.resync
+    ? [
+        `resync: the changes before index ${e.index} are no longer retained; the state at ${e.index} follows`,
+      ]
+    : [];
+  if (e.kind === "noLeader") {
+    const ended = e.ended ? `  ended ${e.ended.reason}  token ${e.ended.token}` : "";
+    return [...jump, `${e.index}  noLeader${ended}`];
+  }
+  const l = e.leader;
+  const name = l.clientName ? ` (${l.clientName})` : "";
+  return [
+    ...jump,
+    `${e.index}  ${e.kind}  session ${l.sessionId}${name}  token ${l.token}  value ${JSON.stringify(l.value)}`,
+  ];
 }
 
 /** A not-elected answer's holder as the leader it is (a Campaign's answer leaves out the value). */
@@ -161,8 +182,41 @@ export function registerElectionVerbs(ctl: Ctl): void {
       }),
     );
 
+  program
+    .command("observe <name>")
+    .description(
+      "print each change of election NAME as it happens (new leader, new value, no leader), until Ctrl-C; resumes across failovers",
+    )
+    .option(
+      "--from <index>",
+      "start at this log index (default: now, with the state of now)",
+      parseUint64,
+    )
+    .option("--count <n>", "stop after this many changes", parseCount)
+    .action((election: string, cmd: { from?: bigint; count?: number }) =>
+      withClient(async (client, opts) => {
+        const stop = new AbortController();
+        const offStop = onStopSignal(() => stop.abort());
+        let seen = 0;
+        try {
+          for await (const e of client.elections.observe(election, {
+            signal: stop.signal,
+            ...(cmd.from !== undefined ? { fromIndex: cmd.from } : {}),
+          })) {
+            if (opts.json) io.out(toJson(e));
+            else for (const line of describeChange(e)) io.out(line);
+            if (cmd.count !== undefined && ++seen >= cmd.count) break;
+          }
+        } finally {
+          offStop();
+        }
+        return EXIT_OK;
+      }),
+    );
+
   addExamples(program, {
     elect: ["elect scheduler 10.0.0.7:8080", "elect scheduler 10.0.0.7:8080 --wait 30s --json"],
     election: ["election scheduler", "election scheduler --json"],
+    observe: ["observe scheduler", "observe scheduler --from 1200 --count 10 --json"],
   });
 }

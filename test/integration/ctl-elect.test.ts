@@ -1,17 +1,21 @@
 // palisadectl's election verbs against a real cluster, as separate processes: elect holds
 // the lead until interrupted while the next candidate waits, gives up after --wait, and
-// withdraws its candidacy when interrupted; election reads the leader.
+// withdraws its candidacy when interrupted; election reads the leader; observe prints every
+// change in order, from now or from an index.
 import { describe, expect, it } from "vitest";
-import type { PalisadeClient } from "../../client/index.ts";
+import type { Leadership, PalisadeClient } from "../../client/index.ts";
 import { runCtl, spawnCtl, type Run } from "./ctl-process.ts";
 import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
+/** A second candidate: a client campaigns at most once per name at a time. */
+let other: PalisadeClient;
 
 clusterForTests({ nodes: 3 }, (started) => {
   cluster = started;
   client = cluster.client({ clientName: "elect-test" });
+  other = cluster.client({ clientName: "other" });
 });
 
 const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);
@@ -120,4 +124,65 @@ describe("palisadectl elect", () => {
       await lead.resign().catch(() => undefined);
     }
   });
+
+  it("observe prints each change in order from the state of now, and --from replays them from an index", async () => {
+    const name = "ctl-elect/observed";
+    const watching = spawnCtl(cluster.endpoints, "--json", "observe", name, "--count", "5");
+    let leadA: Leadership | undefined;
+    let leadB: Leadership | undefined;
+    try {
+      // The first change printed is the state of now: nothing below can come before it.
+      await watching.printed;
+      leadA = await client.elections.campaign(name, "a");
+      const leadingB = other.elections.campaign(name, "b");
+      await cluster.waitFor("the second candidate", async () => (await candidates(name)) === 1);
+      await leadA.proclaim("a2");
+      await leadA.resign();
+      leadB = await leadingB;
+      await leadB.resign();
+      const run = await watching.done;
+      expect(run.code, run.stderr).toBe(0);
+      const events = run.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as ObservedJson);
+      expect(events.map(summary)).toEqual([
+        "noLeader",
+        `leader a ${leadA.token}`,
+        `value a2 ${leadA.token}`,
+        `leader b ${leadB.token}`,
+        `noLeader released ${leadB.token}`,
+      ]);
+      const indexes = events.map((e) => BigInt(e.index));
+      expect(indexes.every((index, i) => i === 0 || index > indexes[i - 1]!)).toBe(true);
+
+      const at = events.map((e) => e.index);
+      const replay = await ctl("observe", name, "--from", at[1] ?? "", "--count", "4");
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stdout.trim().split("\n")).toEqual([
+        `${at[1]}  leader  session ${leadA.sessionId} (elect-test)  token ${leadA.token}  value "a"`,
+        `${at[2]}  value  session ${leadA.sessionId} (elect-test)  token ${leadA.token}  value "a2"`,
+        `${at[3]}  leader  session ${leadB.sessionId} (other)  token ${leadB.token}  value "b"`,
+        `${at[4]}  noLeader  ended released  token ${leadB.token}`,
+      ]);
+    } finally {
+      watching.kill();
+      await leadA?.resign().catch(() => undefined);
+      await leadB?.resign().catch(() => undefined);
+    }
+  });
 });
+
+/** What `observe --json` prints per change. */
+interface ObservedJson {
+  kind: "leader" | "value" | "noLeader";
+  index: string;
+  leader?: { value: string; token: string };
+  ended?: { reason: string; token: string };
+}
+
+function summary(e: ObservedJson): string {
+  if (e.kind === "noLeader")
+    return e.ended ? `noLeader ${e.ended.reason} ${e.ended.token}` : "noLeader";
+  return `${e.kind} ${e.leader?.value} ${e.leader?.token}`;
+}
