@@ -1,7 +1,8 @@
-// palisadectl's election verbs: elect (campaign and hold the lead until a stop signal),
-// election (who leads, and how many candidates wait) and observe (every change, as watch
-// prints a prefix's lock events). A lead is held on a session of the verb's own, as acquire
-// holds a lock: lost with that session, resigned on a stop signal.
+// palisadectl's election verbs: elect (campaign and hold the lead until a stop signal, or
+// run a command only while leading, as `run` does under a lock), election (who leads, and
+// how many candidates wait) and observe (every change, as watch prints a prefix's lock
+// events). A lead is held on a session of the verb's own, as acquire holds a lock: lost with
+// that session, resigned on a stop signal or when the command exits.
 import { Option } from "commander";
 import { CAMPAIGN_WAIT_MS, type LeaderValue, type ObservedEvent } from "../elections.ts";
 import type { Session } from "../session.ts";
@@ -17,13 +18,44 @@ import {
   type Output,
 } from "./context.ts";
 import { parseCount, parseDuration, parseUint64, toJson } from "./format.ts";
-import { holdUntil, ttlOption, waitUnlessInterrupted } from "./hold.ts";
+import {
+  graceOption,
+  holdUntil,
+  runWhileGrantHeld,
+  ttlOption,
+  waitUnlessInterrupted,
+} from "./hold.ts";
 
 /** The options of `elect`. */
 interface ElectOptions {
   /** Absent: campaign until elected. */
   wait?: number;
   ttl: number;
+  grace: number;
+}
+
+/**
+ * VALUE and the command of `elect NAME [VALUE] [-- CMD ARGS…]`, from the operands commander
+ * found after NAME. Commander drops the `--`, so where it stood in `argv` says which
+ * operands are the command: `elect NAME -- CMD` campaigns with an empty value.
+ */
+export function valueAndCommand(
+  operands: readonly string[],
+  argv: readonly string[],
+): { value: string; command: string[] } {
+  const dash = argv.indexOf("--");
+  if (dash < 0) {
+    if (operands.length > 1)
+      throw new Error(
+        `elect takes one VALUE; put the command after --: elect NAME VALUE -- ${operands.slice(1).join(" ")}`,
+      );
+    return { value: operands[0] ?? "", command: [] };
+  }
+  const command = argv.slice(dash + 1);
+  const before = operands.slice(0, Math.max(0, operands.length - command.length));
+  if (command.length > operands.length || before.length > 1)
+    throw new Error("elect NAME [VALUE] -- CMD [ARGS...]: NAME and at most one VALUE before --");
+  return { value: before[0] ?? "", command };
 }
 
 /** "session 12 (scheduler-7), token 45, since index 45": a leader in words, its value apart. */
@@ -96,7 +128,7 @@ function notElected(io: Output, opts: GlobalOptions, election: string, r: Acquir
 export function registerElectionVerbs(ctl: Ctl): void {
   const { program, io, withClient } = ctl;
 
-  /** Campaigns on a session of its own; the lead (with its session), or the exit code. */
+  /** Campaigns on the verb's session; the lead's token and index, or the exit code. */
   const campaign = async (
     session: Session,
     opts: GlobalOptions,
@@ -120,13 +152,62 @@ export function registerElectionVerbs(ctl: Ctl): void {
     return { token: result.token, index: result.holder?.grantedIndex ?? result.token };
   };
 
+  /** Holds the lead until a stop signal (resign, 0) or the session's loss (3). */
+  const holdLead = async (
+    session: Session,
+    opts: GlobalOptions,
+    election: string,
+    value: string,
+    lead: { token: bigint; index: bigint },
+  ): Promise<number> => {
+    const { token, index } = lead;
+    if (opts.json)
+      io.out(toJson({ election, elected: true, token, index, value, sessionId: session.id }));
+    else
+      io.out(
+        `leader of ${election}: token ${token}, index ${index}, value ${JSON.stringify(value)}, session ${session.id}`,
+      );
+    // Set up in the same turn as the print: a stop signal from here on resigns.
+    const why = await holdUntil(session.signal, undefined);
+    if (why === "lost") {
+      const reason = (session.signal.reason as Error | undefined)?.message;
+      io.err(`lost: ${reason ?? "session lost"}`);
+      return EXIT_LOST;
+    }
+    await session.release(election, token, { election: true });
+    return EXIT_OK;
+  };
+
+  /** Runs the command while leading, as `run` does under a lock; resigns once it exited. */
+  const runWhileLeading = (
+    session: Session,
+    opts: GlobalOptions,
+    election: string,
+    value: string,
+    lead: { token: bigint; index: bigint },
+    [command, ...args]: [string, ...string[]],
+    graceMs: number,
+  ): Promise<number> =>
+    runWhileGrantHeld(io, opts.json, {
+      session,
+      token: lead.token,
+      command,
+      args,
+      graceMs,
+      env: { PALISADE_ELECTION: election, PALISADE_LEADER_VALUE: value },
+      heldJson: { election, elected: true, ...lead, value, sessionId: session.id },
+      lostMessage: () => "lost: the lead's session ended; the command was killed",
+      release: () => session.release(election, lead.token, { election: true }),
+    });
+
   program
     .command("elect")
     .description(
-      "campaign for election NAME with VALUE (the leader's address, say), print the lead and hold it until Ctrl-C, which resigns",
+      "campaign for election NAME with VALUE (the leader's address, say), print the lead and hold it until Ctrl-C, which resigns (exit 3 if the lead is lost); with -- CMD, run CMD only while leading (PALISADE_ELECTION, PALISADE_TOKEN and PALISADE_LEADER_VALUE are set for it) and resign when it exits",
     )
     .argument("<name>", "the election")
     .argument("[value]", "what the leader publishes, such as its address (default: empty)")
+    .argument("[command...]", "after --: the command to run while leading, and its arguments")
     .addOption(
       new Option(
         "--wait <duration>",
@@ -134,34 +215,33 @@ export function registerElectionVerbs(ctl: Ctl): void {
       ).argParser(parseDuration),
     )
     .addOption(ttlOption())
-    .action((election: string, given: string | undefined, cmd: ElectOptions) =>
-      withClient(async (client, opts) => {
-        const value = given ?? "";
+    .addOption(graceOption())
+    .action((election: string, given: string | undefined, rest: string[], cmd: ElectOptions) => {
+      const { value, command } = valueAndCommand(
+        given === undefined ? rest : [given, ...rest],
+        ctl.argv,
+      );
+      return withClient(async (client, opts) => {
         const session = await client.openSession({ ttlMs: cmd.ttl });
         try {
           const lead = await campaign(session, opts, election, value, cmd);
           if (typeof lead === "number") return lead;
-          const { token, index } = lead;
-          if (opts.json)
-            io.out(toJson({ election, elected: true, token, index, value, sessionId: session.id }));
-          else
-            io.out(
-              `leader of ${election}: token ${token}, index ${index}, value ${JSON.stringify(value)}, session ${session.id}`,
-            );
-          // Set up in the same turn as the print: a stop signal from here on resigns.
-          const why = await holdUntil(session.signal, undefined);
-          if (why === "lost") {
-            const reason = (session.signal.reason as Error | undefined)?.message;
-            io.err(`lost: ${reason ?? "session lost"}`);
-            return EXIT_LOST;
-          }
-          await session.release(election, token, { election: true });
-          return EXIT_OK;
+          return command.length > 0
+            ? await runWhileLeading(
+                session,
+                opts,
+                election,
+                value,
+                lead,
+                command as [string, ...string[]],
+                cmd.grace,
+              )
+            : await holdLead(session, opts, election, value, lead);
         } finally {
           await session.close().catch(() => undefined);
         }
-      }),
-    );
+      });
+    });
 
   program
     .command("election <name>")
@@ -215,7 +295,11 @@ export function registerElectionVerbs(ctl: Ctl): void {
     );
 
   addExamples(program, {
-    elect: ["elect scheduler 10.0.0.7:8080", "elect scheduler 10.0.0.7:8080 --wait 30s --json"],
+    elect: [
+      "elect scheduler 10.0.0.7:8080",
+      "elect scheduler 10.0.0.7:8080 --wait 30s --json",
+      "elect scheduler 10.0.0.7:8080 -- ./scheduler --serve",
+    ],
     election: ["election scheduler", "election scheduler --json"],
     observe: ["observe scheduler", "observe scheduler --from 1200 --count 10 --json"],
   });

@@ -85,7 +85,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
       },
     });
 
-  const ctl = ctlContext(program, io, (code) => (exitCode = code));
+  const ctl = ctlContext(program, io, argv, (code) => (exitCode = code));
   registerReadVerbs(ctl);
   registerLockVerbs(ctl);
   registerElectionVerbs(ctl);

@@ -1,21 +1,31 @@
 // palisadectl's election verbs against a real cluster, as separate processes: elect holds
 // the lead until interrupted while the next candidate waits, gives up after --wait, and
 // withdraws its candidacy when interrupted; election reads the leader; observe prints every
-// change in order, from now or from an index.
+// change in order, from now or from an index; `elect … -- CMD` runs the command only while
+// leading, and when the CLI freezes past its TTL the watchdog kills the command's whole
+// process group before the next candidate can be elected.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Leadership, PalisadeClient } from "../../client/index.ts";
-import { runCtl, spawnCtl, type Run } from "./ctl-process.ts";
+import { CTL, REPO_ROOT, runCtl, spawnCtl, type Run } from "./ctl-process.ts";
 import { clusterForTests, type Cluster } from "./harness.ts";
 
 let cluster: Cluster;
 let client: PalisadeClient;
 /** A second candidate: a client campaigns at most once per name at a time. */
 let other: PalisadeClient;
+/** Where the commands run under elect write their pids. */
+let dir: string;
 
 clusterForTests({ nodes: 3 }, (started) => {
   cluster = started;
   client = cluster.client({ clientName: "elect-test" });
   other = cluster.client({ clientName: "other" });
+  dir = mkdtempSync(join(tmpdir(), "palisade-elect-"));
+  return () => rmSync(dir, { recursive: true, force: true });
 });
 
 const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);
@@ -35,6 +45,38 @@ const firstJson = <T>(stdout: string): T => JSON.parse(stdout.split("\n")[0] ?? 
 
 const candidates = async (election: string): Promise<number> =>
   (await client.elections.leader(election)).candidateCount;
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Alive and not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Nothing of the group is left.
+  }
+}
+
+/** The pid a command wrote to `path`, once the CLI is elected and started it; throws if the CLI exits first. */
+async function pidFrom(path: string, cliExited: Promise<unknown>): Promise<number> {
+  let exited = false;
+  void cliExited.then(() => (exited = true));
+  for (;;) {
+    if (existsSync(path) && readFileSync(path, "utf8").trim() !== "")
+      return Number(readFileSync(path, "utf8").trim());
+    if (exited) throw new Error(`${path} never appeared: the CLI exited first`);
+    await sleep(10);
+  }
+}
 
 describe("palisadectl elect", () => {
   it("prints the lead and holds it; a second elect waits and leads once the first is interrupted", async () => {
@@ -169,6 +211,101 @@ describe("palisadectl elect", () => {
       watching.kill();
       await leadA?.resign().catch(() => undefined);
       await leadB?.resign().catch(() => undefined);
+    }
+  });
+
+  it("elect NAME VALUE -- CMD runs the command with PALISADE_ELECTION, PALISADE_TOKEN and PALISADE_LEADER_VALUE, exits with its code and resigns", async () => {
+    const name = "ctl-elect/command";
+    const run = await ctl(
+      "elect",
+      name,
+      "host-a",
+      "--",
+      "sh",
+      "-c",
+      'echo "$PALISADE_ELECTION $PALISADE_TOKEN $PALISADE_LEADER_VALUE"; exit 7',
+    );
+    expect(run.code, run.stderr).toBe(7);
+    const [election, token, value] = run.stdout.trim().split(" ");
+    expect([election, value]).toEqual([name, "host-a"]);
+    expect((await client.read.history(name)).map((r) => [r.token.toString(), r.reason])).toEqual([
+      [token, "released"],
+    ]);
+    expect((await client.elections.leader(name)).leader).toBeNull();
+
+    // Without a VALUE before --, the value is empty and the command is all that follows.
+    const bare = await ctl("elect", name, "--", "sh", "-c", 'echo "[$PALISADE_LEADER_VALUE]"');
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stdout.trim()).toBe("[]");
+    // Without --, a second operand is refused rather than taken for a command or a value.
+    const ambiguous = await ctl("elect", name, "host-a", "true");
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain("put the command after --");
+    expect((await client.read.history(name)).length).toBe(2);
+  });
+
+  it("SIGSTOP of a leading elect past its TTL: the command's whole group is dead before the next candidate is elected", async () => {
+    const name = "ctl-elect/frozen";
+    const cli = spawn(
+      process.execPath,
+      [
+        // A TTL the CLI's own stalls on a loaded machine do not outlast: only the freeze does.
+        CTL,
+        "elect",
+        name,
+        "frozen",
+        "--ttl",
+        "5s",
+        "--",
+        "sh",
+        "-c",
+        'sleep 600 & echo $! > "$DIR/grandchild"; echo $$ > "$DIR/child"; wait',
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PALISADE_ENDPOINTS: cluster.endpoints.join(","), DIR: dir },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    cli.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => cli.once("exit", (code) => r(code)));
+    let child: number | undefined;
+    try {
+      child = await pidFrom(join(dir, "child"), exited);
+      const grandchild = await pidFrom(join(dir, "grandchild"), exited);
+      expect(alive(child) && alive(grandchild)).toBe(true);
+      const first = (await client.elections.leader(name)).leader;
+      expect(first?.value).toBe("frozen");
+      // Waiting before the freeze, the next candidate is elected as soon as the cluster may.
+      const leading = other.elections.campaign(name, "next");
+      await cluster.waitFor("the next candidate", async () => (await candidates(name)) === 1);
+
+      cli.kill("SIGSTOP");
+      try {
+        const lead = await leading;
+        // Right as the next candidate leads, nothing of the first leader's command runs.
+        const childAlive = alive(child);
+        const grandchildAlive = alive(grandchild);
+        expect(lead.token).toBeGreaterThan(first?.token ?? 0n);
+        expect(childAlive).toBe(false);
+        expect(grandchildAlive).toBe(false);
+        // The lead moved because the frozen CLI's session expired, not by a resign.
+        expect((await client.read.history(name)).map((r) => r.reason)).toEqual([
+          "sessionExpired",
+          "current",
+        ]);
+        await lead.resign();
+      } finally {
+        cli.kill("SIGCONT");
+      }
+      // Thawed, the CLI finds its session lost and exits 3.
+      expect(await exited).toBe(3);
+      expect(stderr).toContain("lost: the lead's session ended; the command was killed");
+    } finally {
+      cli.kill("SIGKILL");
+      // A failed run must not leave the command's group behind.
+      if (child !== undefined) killGroup(child);
     }
   });
 });
