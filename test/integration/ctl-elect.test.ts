@@ -1,9 +1,10 @@
 // palisadectl's election verbs against a real cluster, as separate processes: elect holds
-// the lead until interrupted while the next candidate waits, gives up after --wait, and
-// withdraws its candidacy when interrupted; election reads the leader; observe prints every
-// change in order, from now or from an index; `elect … -- CMD` runs the command only while
-// leading, and when the CLI freezes past its TTL the watchdog kills the command's whole
-// process group before the next candidate can be elected.
+// the lead until interrupted while the next candidate waits, gives up after --wait,
+// withdraws its candidacy when interrupted, and takes a lead handed to the session it
+// printed; election reads the leader; observe prints every change in order, from now or
+// from an index; `elect … -- CMD` runs the command only while leading, and when the CLI
+// freezes past its TTL the watchdog kills the command's whole process group before the
+// next candidate can be elected.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -163,6 +164,34 @@ describe("palisadectl elect", () => {
       expect((await client.elections.leader(name)).leader).toBeNull();
     } finally {
       waiting?.kill();
+      await lead.resign().catch(() => undefined);
+    }
+  });
+
+  it("a leader using the library hands its lead to a waiting elect by the session id it printed", async () => {
+    const name = "ctl-elect/handoff";
+    const lead = await client.elections.campaign(name, "api");
+    const waiting = spawnCtl(cluster.endpoints, "--json", "elect", name, "cli");
+    try {
+      await cluster.waitFor("the elect to be a candidate", async () => {
+        return (await candidates(name)) === 1;
+      });
+      const { sessionId } = firstJson<{ campaigning: true; sessionId: string }>(
+        waiting.stderrSoFar(),
+      );
+      await lead.resign({ to: BigInt(sessionId) });
+      await waiting.printed;
+      const elected = firstJson<Elected>(waiting.stdoutSoFar());
+      expect(elected).toMatchObject({ elected: true, value: "cli", sessionId });
+      expect(BigInt(elected.token)).toBeGreaterThan(lead.token);
+      expect((await client.read.history(name)).map((r) => r.reason)).toEqual([
+        "handedOff",
+        "current",
+      ]);
+      const ended = await waiting.interrupt();
+      expect(ended.code, ended.stderr).toBe(0);
+    } finally {
+      waiting.kill();
       await lead.resign().catch(() => undefined);
     }
   });
