@@ -91,6 +91,8 @@ export interface ClusterAccess {
 export interface Ctl {
   readonly program: Command;
   readonly io: Output;
+  /** The arguments as given: commander drops `--`, which says where a verb's command begins. */
+  readonly argv: readonly string[];
   /** The global options as parsed. */
   options(): GlobalOptions;
   /** Endpoints and TLS credentials from the global options; throws naming a bad one. */
@@ -99,7 +101,12 @@ export interface Ctl {
   withClient(fn: (client: PalisadeClient, opts: GlobalOptions) => Promise<number>): Promise<void>;
 }
 
-export function ctlContext(program: Command, io: Output, setExit: (code: number) => void): Ctl {
+export function ctlContext(
+  program: Command,
+  io: Output,
+  argv: readonly string[],
+  setExit: (code: number) => void,
+): Ctl {
   const options = (): GlobalOptions => program.opts<GlobalOptions>();
   const access = async (): Promise<ClusterAccess> => {
     const opts = options();
@@ -116,6 +123,7 @@ export function ctlContext(program: Command, io: Output, setExit: (code: number)
   return {
     program,
     io,
+    argv,
     options,
     access,
     async withClient(fn) {

@@ -7,52 +7,20 @@ import type { Session } from "../session.ts";
 import type { HoldLimitDeadline, LockGrantInfo } from "../types.ts";
 import {
   addExamples,
-  EXIT_INTERRUPTED,
   EXIT_LOST,
   EXIT_NOT_ACQUIRED,
   EXIT_OK,
-  onStopSignal,
   type Ctl,
   type GlobalOptions,
 } from "./context.ts";
 import { describeHolder, parseDuration, parsePermits, parseUint64, toJson } from "./format.ts";
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** How long an interrupted wait's cancel may take before the CLI exits without its answer. */
-const CANCEL_BOUND_MS = 2_000;
-
-/**
- * Runs `wait` with an AbortSignal that a stop signal aborts. Resolves with its outcome, or
- * with "unconfirmed" when, once interrupted, it has not settled within CANCEL_BOUND_MS (the
- * cluster did not answer the cancel).
- */
-async function interruptible<T>(
-  wait: (signal: AbortSignal) => Promise<T>,
-): Promise<{ value: T; interrupted: boolean } | "unconfirmed"> {
-  const interrupt = new AbortController();
-  const offStop = onStopSignal(() => interrupt.abort());
-  let bound: ReturnType<typeof setTimeout> | undefined;
-  const unconfirmed = new Promise<"unconfirmed">((resolve) =>
-    interrupt.signal.addEventListener("abort", () => {
-      bound = setTimeout(() => resolve("unconfirmed"), CANCEL_BOUND_MS);
-    }),
-  );
-  try {
-    const settled = wait(interrupt.signal).then(
-      (value) => ({ value, interrupted: interrupt.signal.aborted }),
-      (error: unknown) => {
-        // A cancel that failed is no confirmation either.
-        if (interrupt.signal.aborted) return "unconfirmed" as const;
-        throw error;
-      },
-    );
-    return await Promise.race([settled, unconfirmed]);
-  } finally {
-    clearTimeout(bound);
-    offStop();
-  }
-}
+import {
+  graceOption,
+  holdUntil,
+  runWhileGrantHeld,
+  ttlOption,
+  waitUnlessInterrupted,
+} from "./hold.ts";
 
 /** The options of the lock kinds that acquire, semaphore acquire and run share. */
 interface KindOptions {
@@ -123,35 +91,11 @@ function grantSignal(
   };
 }
 
-/** Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed" after `ms` (when given). */
-function holdUntil(
-  signal: AbortSignal,
-  ms: number | undefined,
-): Promise<"lost" | "interrupted" | "elapsed"> {
-  return new Promise((resolve) => {
-    const keepOpen = setInterval(() => undefined, 60_000);
-    const timer = ms === undefined ? undefined : setTimeout(() => done("elapsed"), ms);
-    const onAbort = (): void => done("lost");
-    const offStop = onStopSignal(() => done("interrupted"));
-    function done(why: "lost" | "interrupted" | "elapsed"): void {
-      clearInterval(keepOpen);
-      clearTimeout(timer);
-      offStop();
-      signal.removeEventListener("abort", onAbort);
-      resolve(why);
-    }
-    if (signal.aborted) done("lost");
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** --wait, --ttl, --data and --hold-limit: the options of every verb that acquires. */
+/** --wait, --data and --hold-limit: the options of every verb that acquires (with --ttl). */
 const waitOption = (): Option =>
   new Option("--wait <duration>", "wait in the queue up to this long")
     .argParser(parseDuration)
     .default(0, "0ms");
-const ttlOption = (): Option =>
-  new Option("--ttl <duration>", "session TTL").argParser(parseDuration).default(10_000, "10s");
 const dataOption = (): Option =>
   new Option("--data <text>", "holder data shown with the grant (who holds it and why)");
 const holdLimitOption = (more = ""): Option =>
@@ -171,39 +115,25 @@ export function registerLockVerbs(ctl: Ctl): void {
     const [lock, ...others] = spec.names as [string, ...string[]];
     const mode = spec.shared ? { mode: "shared" as const } : {};
     const session = await client.openSession({ ttlMs: spec.ttlMs });
-    // A stop signal while waiting cancels the wait in the cluster before the CLI exits: the
-    // process going away alone would leave the wait queued, and a grant to a session that
-    // nobody keeps alive would hold the lock until its TTL ran out.
-    const outcome = await interruptible((signal) =>
-      session.acquire(lock, {
-        waitMs: spec.waitMs,
-        signal,
-        ...mode,
-        ...(spec.permits !== undefined ? { permits: spec.permits } : {}),
-        ...(others.length > 0 ? { more: others.map((name) => ({ lock: name, ...mode })) } : {}),
-        ...(spec.data !== undefined ? { data: spec.data } : {}),
-        ...(spec.holdLimitMs !== undefined ? { holdMs: spec.holdLimitMs } : {}),
-      }),
-    );
-    if (outcome === "unconfirmed") {
-      io.err(
-        `interrupted: the cancel of the wait for ${lock} is unconfirmed (no answer within ${CANCEL_BOUND_MS} ms); the wait ends with session ${session.id} within its TTL of ${spec.ttlMs} ms`,
-      );
-      return EXIT_INTERRUPTED;
-    }
-    const result = outcome.value;
-    if (outcome.interrupted) {
-      // A grant that came in just before the signal is let go; closing the session ends
-      // anything of it that is left. Both bounded, as the cancel was.
-      const letGo = async (): Promise<void> => {
-        if (result.acquired && result.token !== undefined)
-          await Promise.all(spec.names.map((name) => session.release(name, result.token!)));
-        await session.close();
-      };
-      await Promise.race([letGo().catch(() => undefined), sleep(CANCEL_BOUND_MS)]);
-      io.err(`interrupted: the wait for ${lock} is cancelled`);
-      return EXIT_INTERRUPTED;
-    }
+    const result = await waitUnlessInterrupted(io, {
+      session,
+      name: lock,
+      ttlMs: spec.ttlMs,
+      wait: (signal) =>
+        session.acquire(lock, {
+          waitMs: spec.waitMs,
+          signal,
+          ...mode,
+          ...(spec.permits !== undefined ? { permits: spec.permits } : {}),
+          ...(others.length > 0 ? { more: others.map((name) => ({ lock: name, ...mode })) } : {}),
+          ...(spec.data !== undefined ? { data: spec.data } : {}),
+          ...(spec.holdLimitMs !== undefined ? { holdMs: spec.holdLimitMs } : {}),
+        }),
+      letGo: async (token) => {
+        await Promise.all(spec.names.map((name) => session.release(name, token)));
+      },
+    });
+    if (typeof result === "number") return result;
     if (result.acquired && result.token !== undefined) {
       return {
         session,
@@ -341,14 +271,7 @@ export function registerLockVerbs(ctl: Ctl): void {
     )
     .addOption(waitOption())
     .addOption(ttlOption())
-    .addOption(
-      new Option(
-        "--grace <duration>",
-        "after Ctrl-C/SIGTERM, how long the command may take before SIGKILL (never past the lock's deadline)",
-      )
-        .argParser(parseDuration)
-        .default(10_000, "10s"),
-    )
+    .addOption(graceOption())
     .option("--shared", "hold the lock in shared mode (beside other shared holders)", false)
     .addOption(
       new Option(
@@ -371,45 +294,32 @@ export function registerLockVerbs(ctl: Ctl): void {
           const { session, token } = got;
           const permit = got.grants.find((g) => g.mode === "permit");
           try {
-            if (opts.json)
-              io.err(
-                toJson({
-                  lock,
-                  acquired: true,
-                  token,
-                  sessionId: session.id,
-                  ...(permit ? { slot: permit.slot } : {}),
-                }),
-              );
-            const { runUnderLock } = await import("../run/supervise.ts");
-            const { msToNs } = await import("../clock.ts");
-            const holdEnds = got.hold ? got.hold.sentAt.monotonicMs + got.hold.budgetMs : undefined;
-            const outcome = await runUnderLock(
-              {
-                session,
+            return await runWhileGrantHeld(io, opts.json, {
+              session,
+              token,
+              command,
+              args,
+              graceMs: cmd.grace,
+              env: {
+                PALISADE_LOCK: lock,
+                ...(permit ? { PALISADE_SLOT: String(permit.slot ?? 0) } : {}),
+              },
+              ...(got.hold ? { holdEndsMs: got.hold.sentAt.monotonicMs + got.hold.budgetMs } : {}),
+              heldJson: {
                 lock,
+                acquired: true,
                 token,
-                command,
-                args,
-                graceMs: cmd.grace,
-                ...(holdEnds !== undefined ? { holdDeadlineNs: msToNs(holdEnds) } : {}),
-                ...(permit ? { env: { PALISADE_SLOT: String(permit.slot ?? 0) } } : {}),
+                sessionId: session.id,
+                ...(permit ? { slot: permit.slot } : {}),
               },
-              (pid) => {
-                if (opts.json) io.err(toJson({ started: pid }));
-              },
-            );
-            if (outcome.killedFor === "deadline" || outcome.killedFor === "lost") {
-              const held = got.hold === undefined || session.holdTimeLeftMs(got.hold) > 0;
-              io.err(
-                held || session.state !== "open"
+              lostMessage: () => {
+                const held = got.hold === undefined || session.holdTimeLeftMs(got.hold) > 0;
+                return held || session.state !== "open"
                   ? `lost: the lock's session ended; the command was killed`
-                  : `lost: the lock's hold limit passed; the command was killed`,
-              );
-            } else if (session.state === "open") {
-              await session.release(lock, token).catch(() => undefined);
-            }
-            return outcome.exitCode;
+                  : `lost: the lock's hold limit passed; the command was killed`;
+              },
+              release: () => session.release(lock, token),
+            });
           } finally {
             await session.close().catch(() => undefined);
           }

@@ -1,9 +1,10 @@
 // palisadectl: the command line over the client library.
-// Exit codes: 0 ok, 1 error, 2 not acquired, 3 lock or session lost, 130 interrupted while
-// waiting; `run` returns its command's exit code, or 3 if the command was killed because the
-// lock was lost. The verbs live by family in read-verbs.ts, lock-verbs.ts and
-// admin-verbs.ts. The client library (gRPC, protobuf) and `run`'s supervisor are imported
-// only by the verbs that use them, so `--help` and a mistyped verb answer without them.
+// Exit codes: 0 ok, 1 error, 2 not acquired (or not elected), 3 lock, lead or session lost,
+// 130 interrupted while waiting; `run` and `elect … -- CMD` return the command's exit code,
+// or 3 if it was killed because the grant was lost. The verbs live by family in
+// read-verbs.ts, lock-verbs.ts, election-verbs.ts and admin-verbs.ts. The client library
+// (gRPC, protobuf) and the command supervisor are imported only by the verbs that use them,
+// so `--help` and a mistyped verb answer without them.
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { registerAdminVerbs } from "./admin-verbs.ts";
@@ -16,6 +17,7 @@ import {
   stdio,
   type Output,
 } from "./context.ts";
+import { registerElectionVerbs } from "./election-verbs.ts";
 import { parseDuration } from "./format.ts";
 import { registerLockVerbs } from "./lock-verbs.ts";
 import { registerReadVerbs } from "./read-verbs.ts";
@@ -83,9 +85,10 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
       },
     });
 
-  const ctl = ctlContext(program, io, (code) => (exitCode = code));
+  const ctl = ctlContext(program, io, argv, (code) => (exitCode = code));
   registerReadVerbs(ctl);
   registerLockVerbs(ctl);
+  registerElectionVerbs(ctl);
   registerAdminVerbs(ctl);
 
   try {

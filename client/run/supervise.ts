@@ -1,6 +1,7 @@
-// The CLI's side of `palisadectl run`: starts the watchdog process, hands it the command
-// and the session deadline, extends the deadline on each acknowledged keepalive, and
-// turns the command's end into palisadectl's exit code.
+// The CLI's side of `palisadectl run` and `palisadectl elect … -- CMD`: starts the watchdog
+// process, hands it the command and the deadline of the session that holds the grant (a
+// lock, a permit or an election's lead), extends the deadline on each acknowledged
+// keepalive, and turns the command's end into palisadectl's exit code.
 import { fork } from "node:child_process";
 import { constants } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -8,12 +9,13 @@ import type { Session } from "../session.ts";
 
 const WATCHDOG = fileURLToPath(new URL("./watchdog.mjs", import.meta.url));
 
-/** palisadectl's exit code when the command was killed because the lock was lost. */
+/** palisadectl's exit code when the command was killed because the grant was lost. */
 export const EXIT_LOST = 3;
 
 export interface RunRequest {
+  /** The session that holds the grant: the command runs while it is live. */
   session: Session;
-  lock: string;
+  /** The grant's token, the command's PALISADE_TOKEN. */
   token: bigint;
   command: string;
   args: string[];
@@ -21,8 +23,8 @@ export interface RunRequest {
   graceMs: number;
   /** A hold limit's deadline (an absolute monotonic ns value): the watchdog's deadline never passes it, whatever the keepalives. */
   holdDeadlineNs?: bigint;
-  /** More environment for the command (a permit's PALISADE_SLOT). */
-  env?: Record<string, string>;
+  /** What the grant is, for the command: PALISADE_LOCK (and a permit's PALISADE_SLOT), or PALISADE_ELECTION and PALISADE_LEADER_VALUE. */
+  env: Record<string, string>;
 }
 
 export interface RunOutcome {
@@ -45,8 +47,8 @@ type WatchdogMessage =
   | { type: "spawnError"; message: string; lost?: boolean }
   | WatchdogExit;
 
-/** Runs the command while the lock is held; resolves once the command's whole group is gone. */
-export function runUnderLock(
+/** Runs the command while the grant is held; resolves once the command's whole group is gone. */
+export function runWhileHeld(
   request: RunRequest,
   onStarted?: (pid: number) => void,
 ): Promise<RunOutcome> {
@@ -127,11 +129,10 @@ export function runUnderLock(
       env: {
         ...process.env,
         ...request.env,
-        PALISADE_LOCK: request.lock,
         PALISADE_TOKEN: request.token.toString(),
       },
     });
-    // A loss between the acquire and this point: kill as soon as the command starts.
+    // A loss between the grant and this point: kill as soon as the command starts.
     if (session.signal.aborted) onLost();
   });
 }

@@ -32,6 +32,10 @@ export interface HeldCtl {
   readonly done: Promise<Run>;
   /** Resolves once the CLI has printed (its grant), or has exited without printing. */
   readonly printed: Promise<void>;
+  /** What it has printed on stdout so far: the grant, read while it is still held. */
+  stdoutSoFar(): string;
+  /** What it has said on stderr so far. */
+  stderrSoFar(): string;
   /** Ctrl-C once the grant is printed (the hold is then set up): `--hold` without a duration releases and exits 0. */
   interrupt(): Promise<Run>;
   /** Sends `name` now, whatever it printed (a wait prints nothing); resolves once it exited. */
@@ -64,6 +68,8 @@ export function spawnCtl(endpoints: readonly string[], ...args: string[]): HeldC
   return {
     done,
     printed,
+    stdoutSoFar: () => stdout,
+    stderrSoFar: () => stderr,
     interrupt: async () => {
       // The CLI prints the grant and sets up the hold in one turn of its loop: after the
       // output, Ctrl-C ends the hold; before it, Ctrl-C would kill the process.

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { parseDuration, parseUint64, table, toJson } from "../../../client/ctl/format.ts";
 import { endpointsFrom } from "../../../client/ctl/context.ts";
+import { valueAndCommand } from "../../../client/ctl/election-verbs.ts";
 
 describe("palisadectl formats", () => {
   it("parses durations with their units and refuses a bare number", () => {
@@ -13,6 +14,28 @@ describe("palisadectl formats", () => {
     expect(parseDuration("1h")).toBe(3_600_000);
     expect(() => parseDuration("soon")).toThrow(/duration/);
     expect(() => parseDuration("-1s")).toThrow(/duration/);
+  });
+
+  it("splits elect's VALUE from its command where -- stood, which commander drops", () => {
+    // The operands after NAME as commander hands them over, and the arguments as given.
+    expect(valueAndCommand(["v"], ["elect", "e", "v"])).toEqual({ value: "v", command: [] });
+    expect(valueAndCommand([], ["elect", "e"])).toEqual({ value: "", command: [] });
+    expect(
+      valueAndCommand(["v", "sh", "-c", "x -- y"], ["elect", "e", "v", "--", "sh", "-c", "x -- y"]),
+    ).toEqual({ value: "v", command: ["sh", "-c", "x -- y"] });
+    expect(valueAndCommand(["sh", "-c", "x"], ["elect", "e", "--", "sh", "-c", "x"])).toEqual({
+      value: "",
+      command: ["sh", "-c", "x"],
+    });
+    expect(
+      valueAndCommand(["v", "sh", "--", "x"], ["--json", "elect", "e", "v", "--", "sh", "--", "x"]),
+    ).toEqual({ value: "v", command: ["sh", "--", "x"] });
+    expect(() => valueAndCommand(["v", "true"], ["elect", "e", "v", "true"])).toThrow(
+      /put the command after --/,
+    );
+    expect(() =>
+      valueAndCommand(["v", "w", "true"], ["elect", "e", "v", "w", "--", "true"]),
+    ).toThrow(/at most one VALUE before --/);
   });
 
   it("parses uint64 tokens and refuses anything else", () => {
