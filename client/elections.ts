@@ -73,8 +73,9 @@ export class Leadership {
   /**
    * Steps down; with `to`, hands the lead to that waiting candidate (a session id) in one
    * log entry, with a new token and no moment without a leader. A candidate that is not
-   * waiting is refused (FailedPreconditionError, ERROR_REASON_SUCCESSOR_NOT_WAITING) and
-   * this client still leads.
+   * waiting is refused (FailedPreconditionError, ERROR_REASON_SUCCESSOR_NOT_WAITING): the
+   * cluster still has this client as leader, but `signal` aborted before the request went
+   * out (the work stops before the lead can pass), so resign again.
    */
   async resign(options: { to?: bigint } = {}): Promise<void> {
     await this.handle.release(options.to !== undefined ? { successor: options.to } : {});
