@@ -9,7 +9,8 @@
 //   index, which must be the committed state there;
 // - so never an older leader after a newer one, and no change skipped or invented.
 // The log's sequence is derived here, independently of the view: per committed entry, the
-// election's leader (token, value) before and after it, and whether it was a Proclaim.
+// election's leader (token, value) before and after it, and whether it was a Proclaim that
+// took effect (a retried one, answered again, changes nothing).
 import type { Command } from "../../../node/lock/commands.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockReader } from "../../../node/host/node-host.ts";
@@ -120,7 +121,8 @@ export class ElectionObservers {
       } else if (
         cmd?.type === "proclaim" &&
         cmd.lock === election &&
-        o.result.kind === "proclaimed"
+        // A retried Proclaim gets its first answer again but changes nothing.
+        o.events.some((e) => e.type === "proclaimed" && e.lock === election)
       ) {
         list.push({ index, kind: "value", ...after });
       }
