@@ -10,20 +10,9 @@ import { decodeElectionEvent } from "../proto/codec/answers.ts";
 import { toU64 } from "../proto/wire.ts";
 import type { ElectionEvent } from "../proto/lock-values.ts";
 import { errorFromStatus } from "./status-errors.ts";
+import { pause, RESUMABLE, RESUME_PAUSE_MS, StreamClients } from "./stream-resume.ts";
 
 const pb = palisade.v1;
-const RETRY_PAUSE_MS = 200;
-
-/** Statuses after which the stream moves to another node and resumes. */
-const RESUMABLE = new Set<grpc.status>([
-  grpc.status.UNAVAILABLE,
-  grpc.status.CANCELLED,
-  grpc.status.DEADLINE_EXCEEDED,
-  grpc.status.INTERNAL,
-  grpc.status.UNKNOWN,
-  grpc.status.RESOURCE_EXHAUSTED,
-  grpc.status.ABORTED,
-]);
 
 /** An election event as Observe yields it; `resync`: the events before it were let go of (a jump). */
 export type ObservedEvent = ElectionEvent & { readonly resync?: true };
@@ -51,12 +40,8 @@ export async function* observeElection(
   options: ObserveOptions = {},
 ): AsyncGenerator<ObservedEvent> {
   const signal = options.signal;
-  const clients = new Map<string, grpc.Client>();
-  const clientFor = (endpoint: string): grpc.Client => {
-    let c = clients.get(endpoint);
-    if (!c) clients.set(endpoint, (c = new grpc.Client(endpoint, target.credentials)));
-    return c;
-  };
+  const clients = new StreamClients(target.credentials);
+  const clientFor = (endpoint: string): grpc.Client => clients.get(endpoint);
   let endpointIndex = 0;
   let next = options.fromIndex ?? 0n;
   let yielded = false;
@@ -107,25 +92,13 @@ export async function* observeElection(
             : err;
         }
         endpointIndex += 1;
-        await pause(RETRY_PAUSE_MS, signal);
+        await pause(RESUME_PAUSE_MS, signal);
       } finally {
         signal?.removeEventListener("abort", onAbort);
         call.cancel();
       }
     }
   } finally {
-    for (const c of clients.values()) c.close();
+    clients.close();
   }
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -7,6 +7,7 @@ import { lockServiceDefinition as lockApi } from "../proto/grpc.ts";
 import { toU64, u64 } from "../proto/wire.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
+import { pause, RESUMABLE, RESUME_PAUSE_MS, StreamClients } from "./stream-resume.ts";
 import { kindFieldsFrom } from "../proto/codec/fields.ts";
 import type { KindFields } from "./types.ts";
 
@@ -57,19 +58,6 @@ const KINDS: Record<number, WatchEventKind> = {
   [pb.WatchEventKind.WATCH_EVENT_KIND_REVOKED]: "revoked",
 };
 
-const RETRY_PAUSE_MS = 200;
-
-/** Statuses after which the watch moves to another node and resumes. */
-const RESUMABLE = new Set<grpc.status>([
-  grpc.status.UNAVAILABLE,
-  grpc.status.CANCELLED,
-  grpc.status.DEADLINE_EXCEEDED,
-  grpc.status.INTERNAL,
-  grpc.status.UNKNOWN,
-  grpc.status.RESOURCE_EXHAUSTED,
-  grpc.status.ABORTED,
-]);
-
 function eventKey(e: { lock: string; kind: string; sessionId: bigint; token: bigint }): string {
   return `${e.kind}\u0000${e.sessionId}\u0000${e.token}\u0000${e.lock}`;
 }
@@ -81,15 +69,8 @@ export async function* watchLocks(
   options: WatchOptions = {},
 ): AsyncGenerator<WatchEvent> {
   const signal = options.signal;
-  const clients = new Map<string, grpc.Client>();
-  const clientFor = (endpoint: string): grpc.Client => {
-    let c = clients.get(endpoint);
-    if (!c) {
-      c = new grpc.Client(endpoint, target.credentials);
-      clients.set(endpoint, c);
-    }
-    return c;
-  };
+  const clients = new StreamClients(target.credentials);
+  const clientFor = (endpoint: string): grpc.Client => clients.get(endpoint);
   let endpointIndex = 0;
   let next = options.fromIndex ?? 0n;
   /** Events of index `next` already delivered (when resuming at the index of the last event). */
@@ -179,25 +160,13 @@ export async function* watchLocks(
             : err;
         }
         endpointIndex += 1;
-        await pause(RETRY_PAUSE_MS, signal);
+        await pause(RESUME_PAUSE_MS, signal);
       } finally {
         signal?.removeEventListener("abort", onAbort);
         call.cancel();
       }
     }
   } finally {
-    for (const c of clients.values()) c.close();
+    clients.close();
   }
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

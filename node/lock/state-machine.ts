@@ -650,14 +650,21 @@ export class LockStateMachine {
   }
 
   private release(ctx: ApplyContext, cmd: ReleaseCommand): Answer {
+    return this.numberedWrite(cmd, (session) => this.decideRelease(ctx, session, cmd));
+  }
+
+  /**
+   * A numbered write that is not an Acquire (Release, Resign, Proclaim): its session, the
+   * exactly-once table and the in-flight bound first, then `decide`, whose answer is kept.
+   */
+  private numberedWrite(cmd: SequencedWrite, decide: (session: Session) => Answer): Answer {
     const session = this.sessions.get(cmd.sessionId);
     if (!session) return sessionNotFound(cmd.sessionId);
     const earlier = this.admit(session, cmd);
     if (earlier) return earlier;
     const full = this.inFlightFull(session);
     if (full) return full;
-
-    const answer = this.decideRelease(ctx, session, cmd);
+    const answer = decide(session);
     this.keep(session, cmd.seq, null, answer);
     return answer;
   }
@@ -733,16 +740,7 @@ export class LockStateMachine {
 
   /** A new value for an election's leader: only the leader, with its current token. */
   private proclaim(ctx: ApplyContext, cmd: ProclaimCommand): Answer {
-    const session = this.sessions.get(cmd.sessionId);
-    if (!session) return sessionNotFound(cmd.sessionId);
-    const earlier = this.admit(session, cmd);
-    if (earlier) return earlier;
-    const full = this.inFlightFull(session);
-    if (full) return full;
-
-    const answer = this.decideProclaim(ctx, session, cmd);
-    this.keep(session, cmd.seq, null, answer);
-    return answer;
+    return this.numberedWrite(cmd, (session) => this.decideProclaim(ctx, session, cmd));
   }
 
   private decideProclaim(ctx: ApplyContext, session: Session, cmd: ProclaimCommand): Answer {
