@@ -12,7 +12,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { status as Status } from "@grpc/grpc-js";
-import type { CallFailure } from "../../proto/codec/answers.ts";
+import { encodeElectionEvent, type CallFailure } from "../../proto/codec/answers.ts";
+import { decodeObserve } from "../../proto/codec/requests.ts";
+import type { ElectionEvent } from "../../proto/lock-values.ts";
 import {
   CALL_NAMES,
   decodeRequest,
@@ -40,6 +42,7 @@ import {
   requestCost,
 } from "./interceptors.ts";
 import { parseWatch } from "./lock-service.ts";
+import { startObserve } from "./observe.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import { CURRENT_INDEX_METADATA_KEY, type StatusError } from "./status.ts";
 import type { WatchCall } from "./watch-hub.ts";
@@ -197,7 +200,7 @@ function isJsonContent(req: IncomingMessage): boolean {
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The routes a caller may use, for the answer to any other. */
-const ROUTES = `POST ${GATEWAY_PREFIX}<Call> for ${CALL_NAMES.join(", ")}; GET ${GATEWAY_PREFIX}Watch`;
+const ROUTES = `POST ${GATEWAY_PREFIX}<Call> for ${CALL_NAMES.join(", ")}; GET ${GATEWAY_PREFIX}Watch, ${GATEWAY_PREFIX}Observe`;
 
 export class Gateway {
   constructor(private readonly o: GatewayOptions) {}
@@ -208,9 +211,15 @@ export class Gateway {
     const name = url.pathname.startsWith(GATEWAY_PREFIX)
       ? url.pathname.slice(GATEWAY_PREFIX.length)
       : url.pathname;
-    if (name === "Watch") {
-      if (req.method !== "GET") this.refuseMethod(req, res, "Watch", "GET");
-      else this.watch(req, res, url);
+    if (name === "Watch" || name === "Observe") {
+      if (req.method !== "GET") this.refuseMethod(req, res, name, "GET");
+      else if (name === "Watch") this.watch(req, res, url);
+      else
+        this.observe(req, res, url).catch((error: unknown) => {
+          this.o.ctx.logger.error({ err: error, method: name }, "gateway call failed unexpectedly");
+          if (!res.headersSent) res.writeHead(500).end();
+          else res.end();
+        });
     } else if ((CALL_NAMES as readonly string[]).includes(name)) {
       if (req.method !== "POST") this.refuseMethod(req, res, name, "POST");
       else
@@ -367,28 +376,7 @@ export class Gateway {
   private watch(req: IncomingMessage, res: ServerResponse, url: URL): void {
     try {
       const who = this.admit(req, "Watch");
-      const query: Record<string, unknown> = {};
-      for (const [key, value] of url.searchParams) query[key] = value;
-      const resumeAfter = req.headers["last-event-id"];
-      if (typeof resumeAfter === "string" && resumeAfter !== "") {
-        if (!/^\d{1,15}$/.test(resumeAfter))
-          throw refusal(
-            "ERROR_REASON_MALFORMED_REQUEST",
-            `Last-Event-ID ${JSON.stringify(resumeAfter)} is not an index`,
-          );
-        delete query.from_index;
-        query.fromIndex = String(Number(resumeAfter) + 1);
-      }
-      let wire: palisade.v1.WatchRequest;
-      try {
-        const bytes = encodeFromJson(messageType("palisade.v1.WatchRequest"), query);
-        wire = palisade.v1.WatchRequest.decode(bytes);
-      } catch (error) {
-        throw refusal(
-          "ERROR_REASON_MALFORMED_REQUEST",
-          `the query is not a valid Watch request: ${(error as Error).message}`,
-        );
-      }
+      const wire = palisade.v1.WatchRequest.decode(streamQuery(req, url, "Watch"));
       this.spend(req, who, wire);
       const { prefix, fromIndex } = parseWatch(wire);
       const applied = this.o.ctx.host.state.appliedIndex;
@@ -399,20 +387,86 @@ export class Gateway {
         [`x-${CURRENT_INDEX_METADATA_KEY}`]: String(applied),
       });
       res.write(`: watching ${JSON.stringify(prefix)}; current index ${applied}\n\n`);
-      this.o.ctx.watch.attach(new EventStream(res), prefix, fromIndex, applied);
+      this.o.ctx.watch.attach(new EventStream(res, watchEventJson), prefix, fromIndex, applied);
     } catch (error) {
       this.fail(req, res, "Watch", error);
     }
   }
+
+  /**
+   * Observe as server-sent events, as Watch: `election` and `fromIndex` from the query (or
+   * Last-Event-ID), each event's `id:` its index; from now, the state comes first.
+   */
+  private async observe(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    try {
+      const who = this.admit(req, "Observe");
+      const wire = palisade.v1.ObserveRequest.decode(streamQuery(req, url, "Observe"));
+      this.spend(req, who, wire);
+      const { election, fromIndex } = decodeObserve(wire);
+      const sink = new EventStream(res, electionEventJson);
+      await startObserve(this.o.ctx, sink, election, fromIndex, (applied: number) => {
+        res.writeHead(200, {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+          [`x-${CURRENT_INDEX_METADATA_KEY}`]: String(applied),
+        });
+        res.write(`: observing ${JSON.stringify(election)}; current index ${applied}\n\n`);
+      });
+    } catch (error) {
+      this.fail(req, res, "Observe", error);
+    }
+  }
+}
+
+/**
+ * A stream's request from its query, as protobuf bytes: the query's fields as JSON, and
+ * Last-Event-ID (an EventSource reconnecting) as the index after the last event seen.
+ */
+function streamQuery(req: IncomingMessage, url: URL, call: "Watch" | "Observe"): Uint8Array {
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of url.searchParams) query[key] = value;
+  const resumeAfter = req.headers["last-event-id"];
+  if (typeof resumeAfter === "string" && resumeAfter !== "") {
+    if (!/^\d{1,15}$/.test(resumeAfter))
+      throw refusal(
+        "ERROR_REASON_MALFORMED_REQUEST",
+        `Last-Event-ID ${JSON.stringify(resumeAfter)} is not an index`,
+      );
+    delete query.from_index;
+    query.fromIndex = String(Number(resumeAfter) + 1);
+  }
+  try {
+    return encodeFromJson(messageType(`palisade.v1.${call}Request`), query);
+  } catch (error) {
+    throw refusal(
+      "ERROR_REASON_MALFORMED_REQUEST",
+      `the query is not a valid ${call} request: ${(error as Error).message}`,
+    );
+  }
+}
+
+const ELECTION_EVENT = messageType("palisade.v1.ElectionEvent");
+
+function watchEventJson(event: palisade.v1.WatchEvent): Record<string, unknown> {
+  return jsonFromEncoded(WATCH_EVENT, palisade.v1.WatchEvent.encode(event).finish());
+}
+
+function electionEventJson(event: ElectionEvent): Record<string, unknown> {
+  const wire = encodeElectionEvent(event);
+  return jsonFromEncoded(ELECTION_EVENT, palisade.v1.ElectionEvent.encode(wire).finish());
 }
 
 const WATCH_EVENT = messageType("palisade.v1.WatchEvent");
 
-/** A watcher's events as server-sent events on an HTTP response. */
-class EventStream implements WatchCall {
+/** A watcher's (or observer's) events as server-sent events on an HTTP response. */
+class EventStream<M> implements WatchCall<M> {
   private readonly heartbeat: ReturnType<typeof setInterval>;
 
-  constructor(private readonly res: ServerResponse) {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly toJson: (event: M) => Record<string, unknown>,
+  ) {
     this.heartbeat = setInterval(() => res.write(": still watching\n\n"), HEARTBEAT_MS);
     this.heartbeat.unref();
     res.once("close", () => clearInterval(this.heartbeat));
@@ -424,8 +478,8 @@ class EventStream implements WatchCall {
     return this;
   }
 
-  write(event: palisade.v1.WatchEvent): boolean {
-    const json = jsonFromEncoded(WATCH_EVENT, palisade.v1.WatchEvent.encode(event).finish());
+  write(event: M): boolean {
+    const json = this.toJson(event);
     return this.res.write(`id: ${String(json.index)}\ndata: ${JSON.stringify(json)}\n\n`);
   }
 

@@ -104,6 +104,37 @@ class ObserveCall implements WatchCall<ElectionEvent> {
   }
 }
 
+/**
+ * Starts an Observe of `election` into `sink`: from `fromIndex` (a resume), or from now
+ * with the state first. `started` is told the index the stream starts after, before any
+ * event is written (a gRPC call sends it as a header). Throws a RequestFailure to refuse.
+ */
+export async function startObserve(
+  ctx: ServiceContext,
+  sink: WatchCall<ElectionEvent>,
+  election: string,
+  fromIndex: bigint,
+  started: (applied: number) => void,
+): Promise<void> {
+  const clientNameOf = (id: bigint): string => ctx.host.state.getSession(id)?.clientName ?? "";
+  const view = electionView(election, clientNameOf);
+  if (fromIndex > 0n) {
+    const applied = ctx.host.state.appliedIndex;
+    started(applied);
+    ctx.watch.subscribe(sink, view, Number(fromIndex), applied);
+    return;
+  }
+  // The state at a linearizable read, then (in the same turn, so nothing applies in
+  // between) every change after the index it was read at.
+  await ctx.locks.readAt(() => null);
+  const now = currentElectionEvent(election, ctx.host.state);
+  if (now.kind === "other")
+    fail("ERROR_REASON_KIND_MISMATCH", `${election} is in use as a lock, not as an election`);
+  started(Number(now.event.index));
+  sink.write(now.event);
+  ctx.watch.subscribe(sink, view, 0, Number(now.event.index));
+}
+
 export function observe(
   ctx: ServiceContext,
 ): grpc.handleServerStreamingCall<palisade.v1.ObserveRequest, palisade.v1.ElectionEvent> {
@@ -116,24 +147,9 @@ export function observe(
           `the request is not a valid Observe message: ${malformed}`,
         );
       const { election, fromIndex } = decodeObserve(call.request);
-      const clientNameOf = (id: bigint): string => ctx.host.state.getSession(id)?.clientName ?? "";
-      const view = electionView(election, clientNameOf);
-      const sink = new ObserveCall(call);
-      if (fromIndex > 0n) {
-        const applied = ctx.host.state.appliedIndex;
-        sendIndex(call, applied);
-        ctx.watch.subscribe(sink, view, Number(fromIndex), applied);
-        return;
-      }
-      // The state at a linearizable read, then (in the same turn, so nothing applies in
-      // between) every change after the index it was read at.
-      await ctx.locks.readAt(() => null);
-      const now = currentElectionEvent(election, ctx.host.state);
-      if (now.kind === "other")
-        fail("ERROR_REASON_KIND_MISMATCH", `${election} is in use as a lock, not as an election`);
-      sendIndex(call, Number(now.event.index));
-      sink.write(now.event);
-      ctx.watch.subscribe(sink, view, 0, Number(now.event.index));
+      await startObserve(ctx, new ObserveCall(call), election, fromIndex, (applied) =>
+        sendIndex(call, applied),
+      );
     } catch (error) {
       call.emit("error", toStatus(ctx, "Observe", error));
     }

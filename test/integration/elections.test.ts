@@ -247,7 +247,7 @@ describe("elections", () => {
     await lead.resign();
   });
 
-  it("serves Leader and Campaign through the HTTP gateway", async () => {
+  it("serves Leader and Observe through the HTTP gateway", async () => {
     const lead = await a.elections.campaign("e/http", "via-grpc");
     const origin = cluster.httpOrigin(await cluster.leaderId());
     const res = await fetch(`${origin}/v1/Leader`, {
@@ -259,6 +259,38 @@ describe("elections", () => {
     const body = (await res.json()) as { leader?: { token?: string; value?: string } };
     expect(body.leader?.token).toBe(String(lead.token));
     expect(Buffer.from(body.leader?.value ?? "", "base64").toString()).toBe("via-grpc");
+    // Observe as server-sent events: the state first, then each change, `id:` its index.
+    const stop = new AbortController();
+    const stream = await fetch(`${origin}/v1/Observe?election=e/http`, { signal: stop.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toContain("text/event-stream");
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    const events = (): Array<{
+      id: string;
+      data: { kind?: string; leader?: { token?: string } };
+    }> =>
+      [...text.matchAll(/id: (\d+)\ndata: (.*)\n\n/g)].map((m) => ({
+        id: m[1] as string,
+        data: JSON.parse(m[2] as string) as { kind?: string; leader?: { token?: string } },
+      }));
+    const readUntil = async (n: number): Promise<void> => {
+      while (events().length < n) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended after ${text}`);
+        text += new TextDecoder().decode(value);
+      }
+    };
+    await readUntil(1);
     await lead.resign();
+    await readUntil(2);
+    stop.abort();
+    const [first, second] = events();
+    expect(first?.data).toMatchObject({
+      kind: "ELECTION_EVENT_KIND_LEADER",
+      leader: { token: String(lead.token) },
+    });
+    expect(second?.data).toMatchObject({ kind: "ELECTION_EVENT_KIND_NO_LEADER" });
+    expect(BigInt(second?.id ?? "0")).toBeGreaterThan(BigInt(first?.id ?? "0"));
   });
 });
