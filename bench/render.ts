@@ -16,6 +16,7 @@ import { renderTargets } from "./targets.ts";
 import { renderTable } from "./throughput-table.ts";
 import { renderExpiryParts } from "./render-expiry.ts";
 import { renderStreamFlood } from "./stream-flood.ts";
+import { renderElectionFailover } from "./election-figures.ts";
 import type { StartupRun } from "./startup.ts";
 import type { PythonFailover } from "./failover.ts";
 import type { Timings } from "./startup-targets.ts";
@@ -229,6 +230,8 @@ function main(args: string[]): void {
   if (expiryText) sections.push(expiryText);
   const floodText = renderStreamFlood(parts);
   if (floodText) sections.push(floodText);
+  const electionText = renderElectionFailover(parts.election_failover);
+  if (electionText) sections.push(electionText);
   const targets = renderTargets(runs, parts, failedCells);
   if (targets) sections.push("### Targets\n", targets);
   process.stdout.write(sections.join("\n"));

@@ -7,6 +7,7 @@ import type { MemoryResult } from "./memory.ts";
 import type { StartupResult } from "./startup.ts";
 import type { CrashGrantResult } from "./crash-grant.ts";
 import type { RunLossResult } from "./run-loss.ts";
+import type { ElectionFailoverResult } from "./election-figures.ts";
 
 /** What the stream-flood run (stream-flood.ts) measured. */
 export interface StreamFloodResult {
@@ -54,6 +55,7 @@ export interface Parts {
   crash_grant?: CrashGrantResult | { error: string };
   run_loss?: RunLossResult | { error: string };
   stream_flood?: StreamFloodResult | { error: string };
+  election_failover?: ElectionFailoverResult | { error: string };
 }
 
 export const PALISADE = "palisade";

@@ -3,14 +3,17 @@
 // Each part starts its own processes in a temp folder and stops every process and removes
 // every folder it made, also on failure.
 //   node dist/bench/report.js PART OUT.json   (PART: failover | memory | startup | floor | crash-grant |
-//                                        run-loss | keepalive | stream-flood; run.sh runs each
+//                                        run-loss | keepalive | stream-flood |
+//                                        election-failover; run.sh runs each
 //                                        in its own process and merges the part into OUT.json)
 // Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
 // MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10),
 // CRASH_GRANT_RUNS (10), CRASH_GRANT_TTL_MS (2000), RUN_LOSS_RUNS (10), RUN_LOSS_TTL_MS (2000),
 // KEEPALIVE_SESSIONS (100000), KEEPALIVE_PROCS (10), KEEPALIVE_SECONDS (120), KEEPALIVE_TRANSFERS (3),
 // KEEPALIVE_TTL_MS (10000), KEEPALIVE_DEADLINE_TICK_MS (1000), STREAM_FLOOD_SECONDS (30),
-// STREAM_FLOOD_CLIENTS (4).
+// STREAM_FLOOD_CLIENTS (4), ELECTION_RUNS (10), ELECTION_TTL_MS (2000; whole seconds, at least 2 s:
+// etcd's lease TTL is in seconds and it raises a shorter one to its minimum),
+// ELECTION_CANDIDATES (3), ELECTION_OBSERVERS (2).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
@@ -24,6 +27,8 @@ import { runRunLoss } from "./run-loss.ts";
 import { runKeepalive } from "./keepalive.ts";
 import { runEtcdKeepalive } from "./etcd-keepalive.ts";
 import { runStreamFlood } from "./stream-flood.ts";
+import { runElectionFailover, runEtcdElectionFailover } from "./election-failover.ts";
+import type { ElectionFailoverResult } from "./election-figures.ts";
 import type { KeepaliveResult } from "./report-data.ts";
 
 const envNumber = (name: string, fallback: number, zeroAllowed = false): number => {
@@ -121,6 +126,23 @@ async function main(part: string, out: string): Promise<void> {
           ? await runEtcdKeepalive(options).catch(failure)
           : { skipped: "SKIP_ETCD=1 or etcd not installed" };
         report[key] = result;
+      } else if (part === "election-failover") {
+        const ttlMs = envNumber("ELECTION_TTL_MS", 2_000);
+        if (ttlMs % 1_000 !== 0 || ttlMs < 2_000)
+          throw new Error(
+            "ELECTION_TTL_MS must be whole seconds, at least 2000 (etcd's lease TTL)",
+          );
+        const options = {
+          runs: envNumber("ELECTION_RUNS", 10),
+          ttlMs,
+          candidates: Math.max(2, envNumber("ELECTION_CANDIDATES", 3)),
+          observers: envNumber("ELECTION_OBSERVERS", 2),
+          log,
+        };
+        const result: ElectionFailoverResult = { palisade: await runElectionFailover(options) };
+        report[key] = result;
+        save(); // Palisade's figures stand even if etcd's side overruns the part's bound
+        if (etcdWanted()) result.etcd = await runEtcdElectionFailover(options).catch(failure);
       } else if (part === "stream-flood") {
         report[key] = await runStreamFlood({
           seconds: envNumber("STREAM_FLOOD_SECONDS", 30),
@@ -151,7 +173,7 @@ async function main(part: string, out: string): Promise<void> {
 const [part, out] = process.argv.slice(2);
 if (!part || !out) {
   process.stderr.write(
-    "usage: node dist/bench/report.js failover|memory|startup|floor|crash-grant|run-loss|keepalive|stream-flood OUT.json\n",
+    "usage: node dist/bench/report.js failover|memory|startup|floor|crash-grant|run-loss|keepalive|stream-flood|election-failover OUT.json\n",
   );
   process.exit(2);
 }

@@ -19,11 +19,13 @@
 # from a snapshot, the floor of this machine and stack (bench/floor.ts), a crashed holder to
 # the next grant, a frozen `palisadectl run` to its command's death, and many sessions kept
 # alive through leader transfers, and a flood of the largest keepalive frames at the leader
-# (its largest event-loop delay); then the targets, met or not. The whole report
+# (its largest event-loop delay), and an election's leader killed, stopped or handing over,
+# to the next leader elected and seen by every observer; then the targets, met or not. The whole report
 # goes to bench/results/latest.md and latest.json (raw
 # harness lines in latest.jsonl); a run of only some PARTS writes partial.* instead.
 #
-# Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive stream-flood":
+# Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive stream-flood
+#            election-failover":
 #            any subset, e.g. PARTS=failover; the parts' own knobs are in bench/report.ts),
 #            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
 #            SKIP_ETCD=1 (no etcd), SKIP_REDIS=1 (no Redis / Redlock reference columns), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
@@ -40,7 +42,7 @@ CONCS="${CONCS:-1 16 64}"
 MODES="${MODES:-uncontended contended}"
 SKIP_ETCD="${SKIP_ETCD:-0}"
 SKIP_REDIS="${SKIP_REDIS:-0}"
-ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive stream-flood"
+ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive stream-flood election-failover"
 PARTS="${PARTS:-$ALL_PARTS}"
 PART_TIMEOUT_SET="${PART_TIMEOUT:-}"
 PART_TIMEOUT="${PART_TIMEOUT:-900}"
@@ -171,7 +173,7 @@ done
 fi
 
 # --- failover, memory, start-up: one process each, bounded; each cleans up after itself
-for part in failover memory startup floor crash-grant run-loss keepalive stream-flood; do
+for part in failover memory startup floor crash-grant run-loss keepalive stream-flood election-failover; do
   has_part "$part" || continue
   # In the background and waited for, so that cleanup can stop it (timeout runs it in its
   # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
@@ -197,7 +199,7 @@ OUT="bench/results/$NAME.md"
   echo "- throughput: ${S} s measured + ${W} s warm-up per cell; acquire+release cycles/s; handoffs/s = acquisitions by a different"
   echo "  worker than the previous holder (contended); acquire latency p50/p99/max in ms; fairness = Jain's index over the"
   echo "  workers' cycle counts (1 = even); server CPU % summed over the three members (100 = one core)."
-  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000} CRASH_GRANT_RUNS=${CRASH_GRANT_RUNS:-10} CRASH_GRANT_TTL_MS=${CRASH_GRANT_TTL_MS:-2000} RUN_LOSS_RUNS=${RUN_LOSS_RUNS:-10} RUN_LOSS_TTL_MS=${RUN_LOSS_TTL_MS:-2000} KEEPALIVE_SESSIONS=${KEEPALIVE_SESSIONS:-100000} KEEPALIVE_PROCS=${KEEPALIVE_PROCS:-10} KEEPALIVE_SECONDS=${KEEPALIVE_SECONDS:-120} KEEPALIVE_TRANSFERS=${KEEPALIVE_TRANSFERS:-3})"
+  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000} CRASH_GRANT_RUNS=${CRASH_GRANT_RUNS:-10} CRASH_GRANT_TTL_MS=${CRASH_GRANT_TTL_MS:-2000} RUN_LOSS_RUNS=${RUN_LOSS_RUNS:-10} RUN_LOSS_TTL_MS=${RUN_LOSS_TTL_MS:-2000} KEEPALIVE_SESSIONS=${KEEPALIVE_SESSIONS:-100000} KEEPALIVE_PROCS=${KEEPALIVE_PROCS:-10} KEEPALIVE_SECONDS=${KEEPALIVE_SECONDS:-120} KEEPALIVE_TRANSFERS=${KEEPALIVE_TRANSFERS:-3} ELECTION_RUNS=${ELECTION_RUNS:-10} ELECTION_TTL_MS=${ELECTION_TTL_MS:-2000} ELECTION_CANDIDATES=${ELECTION_CANDIDATES:-3} ELECTION_OBSERVERS=${ELECTION_OBSERVERS:-2})"
   echo
   node dist/bench/render.js "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json" --failed-cells "$FAILED_CELLS"
 } >"$OUT"
