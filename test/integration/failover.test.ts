@@ -50,9 +50,11 @@ describe("failover", () => {
     expect(other).toBeGreaterThan(after);
 
     await cluster.restart(oldLeader);
+    // Rejoined: it follows the leader the live nodes agree on now (asked again each time:
+    // on a loaded machine leadership may have moved since newLeader was read).
     await cluster.waitFor(
       `node ${oldLeader} to rejoin`,
-      async () => (await cluster.status(oldLeader)).leaderId === newLeader,
+      async () => (await cluster.status(oldLeader)).leaderId === (await cluster.leaderId()),
     );
     await session.release("kept", held.token ?? 0n);
     await session.close();
