@@ -6,6 +6,7 @@
 import { Option } from "commander";
 import { CAMPAIGN_WAIT_MS, type LeaderValue, type ObservedEvent } from "../elections.ts";
 import type { Session } from "../session.ts";
+import type { PalisadeClient } from "../client.ts";
 import type { AcquireResult, LockHolderInfo } from "../types.ts";
 import {
   addExamples,
@@ -30,6 +31,8 @@ import {
 interface ElectOptions {
   /** Absent: campaign until elected. */
   wait?: number;
+  /** Print the election's changes instead of campaigning. */
+  observe?: boolean;
   ttl: number;
   grace: number;
 }
@@ -200,6 +203,31 @@ export function registerElectionVerbs(ctl: Ctl): void {
       release: () => session.release(election, lead.token, { election: true }),
     });
 
+  /** Prints each change of the election until Ctrl-C, or `count` of them. */
+  const printChanges = async (
+    client: PalisadeClient,
+    opts: GlobalOptions,
+    election: string,
+    cmd: { from?: bigint; count?: number },
+  ): Promise<number> => {
+    const stop = new AbortController();
+    const offStop = onStopSignal(() => stop.abort());
+    let seen = 0;
+    try {
+      for await (const e of client.elections.observe(election, {
+        signal: stop.signal,
+        ...(cmd.from !== undefined ? { fromIndex: cmd.from } : {}),
+      })) {
+        if (opts.json) io.out(toJson(e));
+        else for (const line of describeChange(e)) io.out(line);
+        if (cmd.count !== undefined && ++seen >= cmd.count) break;
+      }
+    } finally {
+      offStop();
+    }
+    return EXIT_OK;
+  };
+
   program
     .command("elect")
     .description(
@@ -216,11 +244,17 @@ export function registerElectionVerbs(ctl: Ctl): void {
     )
     .addOption(ttlOption())
     .addOption(graceOption())
+    .option("--observe", "do not campaign: print each change of the election, as observe does")
     .action((election: string, given: string | undefined, rest: string[], cmd: ElectOptions) => {
       const { value, command } = valueAndCommand(
         given === undefined ? rest : [given, ...rest],
         ctl.argv,
       );
+      if (cmd.observe === true) {
+        if (value !== "" || command.length > 0)
+          throw new Error("elect --observe takes the election's name only: elect NAME --observe");
+        return withClient((client, opts) => printChanges(client, opts, election, {}));
+      }
       return withClient(async (client, opts) => {
         const session = await client.openSession({ ttlMs: cmd.ttl });
         try {
@@ -274,24 +308,7 @@ export function registerElectionVerbs(ctl: Ctl): void {
     )
     .option("--count <n>", "stop after this many changes", parseCount)
     .action((election: string, cmd: { from?: bigint; count?: number }) =>
-      withClient(async (client, opts) => {
-        const stop = new AbortController();
-        const offStop = onStopSignal(() => stop.abort());
-        let seen = 0;
-        try {
-          for await (const e of client.elections.observe(election, {
-            signal: stop.signal,
-            ...(cmd.from !== undefined ? { fromIndex: cmd.from } : {}),
-          })) {
-            if (opts.json) io.out(toJson(e));
-            else for (const line of describeChange(e)) io.out(line);
-            if (cmd.count !== undefined && ++seen >= cmd.count) break;
-          }
-        } finally {
-          offStop();
-        }
-        return EXIT_OK;
-      }),
+      withClient((client, opts) => printChanges(client, opts, election, cmd)),
     );
 
   addExamples(program, {

@@ -228,6 +228,19 @@ describe("palisadectl elect", () => {
       expect(indexes.every((index, i) => i === 0 || index > indexes[i - 1]!)).toBe(true);
 
       const at = events.map((e) => e.index);
+      // `elect NAME --observe` observes from now: its first line is the state of now.
+      const observing = spawnCtl(cluster.endpoints, "--json", "elect", name, "--observe");
+      try {
+        await observing.printed;
+        expect(JSON.parse(observing.stdoutSoFar().trim().split("\n")[0] ?? "")).toMatchObject({
+          kind: "noLeader",
+        });
+      } finally {
+        observing.kill();
+      }
+      const refused = await ctl("elect", name, "v", "--observe");
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain("elect --observe takes the election's name only");
       const replay = await ctl("observe", name, "--from", at[1] ?? "", "--count", "4");
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stdout.trim().split("\n")).toEqual([
