@@ -1,8 +1,7 @@
 // The election failover part's figures and its section of the report: per run, the time
 // from the leader's kill (or stop, or resign call) to the new leader's campaign resolving,
 // and to the last observer seeing it; over the runs, p50 and max. Pure: no processes.
-import { failed } from "./report-data.ts";
-import { num, ratio } from "./report-format.ts";
+import { failed, num, ratio } from "./report-format.ts";
 import { summarize, type Summary } from "./stats.ts";
 
 /** One run: elected / all observers saw it, in ms after the signal; null: not within the bound. */

@@ -64,8 +64,7 @@ export const FRESH_START_TARGET_MS = 500;
 export const CTL_STATUS_TARGET_MS = 300;
 export const ETCD = "etcd-lockapi";
 
-export const failed = (x: object | undefined): x is { error: string } =>
-  x !== undefined && "error" in x;
+export { failed } from "./report-format.ts";
 
 export function indexRuns(runs: RunResult[]): {
   combos: string[];
