@@ -148,6 +148,19 @@ export const LOCK_CALLS = {
     codec(pb.ResignRequest, rq.encodeResign, rq.decodeResign),
     codec(pb.ResignResponse, an.encodeDone(pb.ResignResponse), an.decodeDone),
   ),
+  Upgrade: call(
+    "upgrade",
+    "write",
+    codec(pb.UpgradeRequest, rq.encodeUpgrade, rq.decodeUpgrade),
+    codec(pb.UpgradeResponse, an.encodeUpgradeAnswer, an.decodeUpgradeAnswer),
+    true,
+  ),
+  Downgrade: call(
+    "downgrade",
+    "write",
+    codec(pb.DowngradeRequest, rq.encodeDowngrade, rq.decodeDowngrade),
+    codec(pb.DowngradeResponse, an.encodeDowngradeAnswer, an.decodeDowngradeAnswer),
+  ),
   Leader: call(
     "leader",
     "read",

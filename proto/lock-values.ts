@@ -4,8 +4,13 @@
 // into protobuf and back, the node serves them and the client library hands them out.
 import type { ErrorReasonName } from "./wire.ts";
 
-/** How a lock is taken: alone, or beside other shared holders. */
-export type LockMode = "exclusive" | "shared";
+/**
+ * How a lock is taken: alone, beside other shared holders, or upgradeable (beside shared
+ * holders only, and able to become exclusive in place).
+ */
+export type LockMode = "exclusive" | "shared" | "upgradeable";
+/** What a Downgrade makes of an exclusive grant. */
+export type DowngradeMode = "shared" | "upgradeable";
 /** How a grant holds its name: a lock in a mode, one permit of a semaphore, or an election's lead. */
 export type GrantMode = LockMode | "permit" | "leader";
 
@@ -21,8 +26,8 @@ export interface LockTarget {
  * exclusive grant without holder data or hold limit.
  */
 export interface KindFields {
-  /** "shared", "permit" or "leader" (an election's); absent: exclusive. */
-  mode?: "shared" | "permit" | "leader";
+  /** "shared", "upgradeable", "permit" or "leader" (an election's); absent: exclusive. */
+  mode?: "shared" | "upgradeable" | "permit" | "leader";
   /** A permit: its semaphore's permit count (absent in history, which does not keep it). */
   permits?: number;
   /** A permit: its slot, 0 to permits - 1. */
@@ -38,6 +43,8 @@ export interface LockHolderInfo extends KindFields {
   clientName: string;
   token: bigint;
   grantedIndex: bigint;
+  /** An upgradeable holder whose Upgrade waits: the index it began waiting at. */
+  upgradingSince?: bigint;
 }
 
 /** The grant of one lock of an Acquire. */
@@ -146,6 +153,38 @@ export interface ReleaseRequest extends SequencedRequest {
   readonly token: bigint;
   /** Hand the lock to this waiting session in the same entry (absent: none). */
   readonly successor?: bigint;
+}
+
+// ---------------------------------------------------------------- mode changes
+
+/** Make the caller's upgradeable grant (`token`) of `lock` exclusive, waiting up to `waitMs` for the other holders. */
+export interface UpgradeRequest extends SequencedRequest {
+  readonly lock: string;
+  readonly token: bigint;
+  /** 0: answer at once; otherwise wait for the other holders up to this long. */
+  readonly waitMs: number;
+}
+
+/**
+ * An Upgrade's final answer: upgraded (the new exclusive grant's token), not upgraded (the
+ * oldest other holder; the upgradeable grant goes on), or cancelled.
+ */
+export type UpgradeAnswer =
+  | { readonly kind: "upgraded"; readonly token: bigint }
+  | { readonly kind: "notUpgraded"; readonly holder: LockHolderInfo | null }
+  | { readonly kind: "cancelled" };
+
+/** Make the caller's exclusive grant (`token`) of `lock` shared or upgradeable. */
+export interface DowngradeRequest extends SequencedRequest {
+  readonly lock: string;
+  readonly token: bigint;
+  readonly mode: DowngradeMode;
+}
+
+/** The new grant a Downgrade made. */
+export interface DowngradeAnswer {
+  readonly token: bigint;
+  readonly mode: DowngradeMode;
 }
 
 // ---------------------------------------------------------------- elections
@@ -351,7 +390,14 @@ export interface SessionPage {
 }
 
 export type EndReason =
-  "current" | "released" | "sessionClosed" | "sessionExpired" | "revoked" | "handedOff";
+  | "current"
+  | "released"
+  | "sessionClosed"
+  | "sessionExpired"
+  | "revoked"
+  | "handedOff"
+  | "upgraded"
+  | "downgraded";
 
 export interface HistoryRecordInfo extends KindFields {
   token: bigint;

@@ -52,7 +52,7 @@ export function electionView(
       }
       // A lead that ends with a new leader in the same entry: the new leader says it all.
       if (next !== undefined && next.index === e.index && next.type === "acquired") return null;
-      const reason = e.handedOff === true ? "handedOff" : (END_OF[e.type] ?? "released");
+      const reason = e.ended === "handedOff" ? "handedOff" : (END_OF[e.type] ?? "released");
       return { kind: "noLeader", index, ended: { reason, token: e.token } };
     },
   };

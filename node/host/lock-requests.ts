@@ -10,9 +10,11 @@ import type {
   AcquireRequest,
   CampaignAnswer,
   CancelWaitResult,
+  DowngradeAnswer,
   LockHolderInfo,
   OpenSessionRequest,
   SequencedRequest,
+  UpgradeAnswer,
 } from "../../proto/lock-values.ts";
 import { checkLockName } from "../../proto/names.ts";
 import {
@@ -24,13 +26,21 @@ import {
   type Answer,
   type CancelWaitCommand,
   type CloseSessionCommand,
+  type DowngradeCommand,
   type ProclaimCommand,
   type ReleaseCommand,
+  type UpgradeCommand,
 } from "../lock/index.ts";
 import type { WaitOutcome } from "./acquire-waiters.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
 import type { LockReader, NodeHost } from "./node-host.ts";
-import { checkAcquire, checkOpenSession, checkProclaim, checkWrite } from "./request-checks.ts";
+import {
+  checkAcquire,
+  checkOpenSession,
+  checkProclaim,
+  checkUpgrade,
+  checkWrite,
+} from "./request-checks.ts";
 import { answerRead } from "./read-answers.ts";
 
 /**
@@ -83,6 +93,25 @@ export function campaignAnswerOf(answer: AcquireAnswer, value: string): Campaign
     case "cancelled":
       return answer;
   }
+}
+
+/** An Upgrade's final answer from the Acquire-shaped one apply gives (the new exclusive grant, or the other holder). */
+export function upgradeAnswerOf(answer: AcquireAnswer): UpgradeAnswer {
+  switch (answer.kind) {
+    case "granted":
+      return { kind: "upgraded", token: answer.token };
+    case "notAcquired":
+      return { kind: "notUpgraded", holder: answer.holder };
+    case "cancelled":
+      return answer;
+  }
+}
+
+/** A Downgrade's answer: the new grant. */
+function downgradeAnswerOf(answer: Answer, mode: DowngradeAnswer["mode"]): DowngradeAnswer {
+  const ok = expectOk(answer);
+  if (ok.kind !== "granted") return unexpected(ok, "Downgrade");
+  return { token: ok.token, mode };
 }
 
 /** Refuses a read that names a lock the rules do not allow (writes are checked as they are proposed). */
@@ -161,6 +190,16 @@ export class LockRequests {
         this.checkLimits(req, (limits) => checkWrite(req, limits));
         await this.release(commandOfCall("Resign", req, host.wallMs()), sent);
         return {};
+      },
+      // An Upgrade that must wait for other holders waits as an Acquire does.
+      Upgrade: async (req, { detached, sent }) => {
+        this.checkLimits(req, (limits) => checkUpgrade(req, limits));
+        const cmd = commandOfCall("Upgrade", req, host.wallMs());
+        return upgradeAnswerOf(await this.acquire(cmd, detached, sent));
+      },
+      Downgrade: async (req, { sent }) => {
+        this.checkLimits(req, (limits) => checkWrite(req, limits));
+        return this.downgrade(commandOfCall("Downgrade", req, host.wallMs()), sent);
       },
       Leader: (req) => this.read((state) => answerRead("Leader", req, state)),
       GetLock: (req) => {
@@ -280,7 +319,7 @@ export class LockRequests {
    * quorum), and the retry reaches the leader, which answers from its log.
    */
   async acquire(
-    cmd: AcquireCommand,
+    cmd: AcquireCommand | UpgradeCommand,
     detached?: AbortSignal,
     sent?: Uint8Array,
   ): Promise<AcquireAnswer> {
@@ -299,7 +338,7 @@ export class LockRequests {
     const stopWaiting = (reason: string): never => {
       throw new RequestFailure(
         "ERROR_REASON_WAIT_DETACHED",
-        `${reason}; the wait goes on: retry the Acquire with the same seq to re-attach`,
+        `${reason}; the wait goes on: retry the request with the same seq to re-attach`,
         host.leaderHint(),
       );
     };
@@ -347,6 +386,11 @@ export class LockRequests {
     const { outcome } = await this.host.propose(cmd, sent);
     const ok = expectOk(outcome.result);
     if (ok.kind !== "proclaimed") unexpected(ok, "Proclaim");
+  }
+
+  async downgrade(cmd: DowngradeCommand, sent?: Uint8Array): Promise<DowngradeAnswer> {
+    const { outcome } = await this.host.propose(cmd, sent);
+    return downgradeAnswerOf(outcome.result, cmd.mode);
   }
 
   async release(cmd: ReleaseCommand, sent?: Uint8Array): Promise<void> {

@@ -94,6 +94,7 @@ function holderOf(h: LockHolderInfo, permits?: number): HolderValue {
     token: h.token,
     grantedIndex: BigInt(h.grantedAt),
     ...kindFieldsOf(h, permits),
+    ...(h.upgradingSince !== undefined ? { upgradingSince: BigInt(h.upgradingSince) } : {}),
   };
 }
 

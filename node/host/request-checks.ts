@@ -2,7 +2,12 @@
 // each naming the field it is about. The codec (proto/codec) checked every field on its
 // own; these add what depends on the limits, before anything is proposed, and the state
 // machine checks the command again at apply and decides by it.
-import type { AcquireRequest, ProclaimRequest, SequencedRequest } from "../../proto/lock-values.ts";
+import type {
+  AcquireRequest,
+  ProclaimRequest,
+  SequencedRequest,
+  UpgradeRequest,
+} from "../../proto/lock-values.ts";
 import { utf8Length } from "../../proto/names.ts";
 import {
   checkHoldMs,
@@ -42,6 +47,12 @@ export function checkProclaim(req: ProclaimRequest, limits: LockLimits): void {
   const bytes = utf8Length(req.value);
   if (bytes > limits.maxHolderDataBytes)
     ensure(`value: ${bytes} bytes, more than ${limits.maxHolderDataBytes}`);
+}
+
+/** An Upgrade: the write and its wait. */
+export function checkUpgrade(req: UpgradeRequest, limits: LockLimits): void {
+  checkWrite(req, limits);
+  ensure(checkWaitMs(req.waitMs, limits));
 }
 
 export function checkAcquire(req: AcquireRequest, limits: LockLimits): void {

@@ -1,7 +1,7 @@
 // State-machine commands, one per log entry (their binary form is codec/entries.ts).
 // Session ids and tokens are bigint (uint64); seqs, TTLs and waits are numbers.
 // `wallMs` is the proposer's wall clock, kept only as display data for lock history.
-import type { LockMode, LockTarget } from "./kinds.ts";
+import type { DowngradeMode, LockMode, LockTarget } from "./kinds.ts";
 import type { LockLimits } from "./limits.ts";
 import type { RequestOf } from "../../proto/lock-calls.ts";
 
@@ -95,6 +95,27 @@ export interface ProclaimCommand extends SequencedWrite {
   readonly wallMs: number;
 }
 
+/**
+ * Upgrade of the session's upgradeable grant (`token`) of `lock` to exclusive: at once when
+ * it is the only holder, else a wait ahead of the lock's queue for at most `waitMs`.
+ */
+export interface UpgradeCommand extends SequencedWrite {
+  readonly type: "upgrade";
+  readonly lock: string;
+  readonly token: bigint;
+  readonly waitMs: number;
+  readonly wallMs: number;
+}
+
+/** Downgrade of the session's exclusive grant (`token`) of `lock` to `mode`. */
+export interface DowngradeCommand extends SequencedWrite {
+  readonly type: "downgrade";
+  readonly lock: string;
+  readonly token: bigint;
+  readonly mode: DowngradeMode;
+  readonly wallMs: number;
+}
+
 /** Admin force-release of the grant with this token. */
 export interface RevokeCommand {
   readonly type: "revoke";
@@ -134,6 +155,8 @@ export type Command =
   | CancelWaitCommand
   | ReleaseCommand
   | ProclaimCommand
+  | UpgradeCommand
+  | DowngradeCommand
   | RevokeCommand
   | HoldLimitCommand;
 
@@ -142,12 +165,20 @@ export type CommandType = Command["type"];
 /** A client's numbered write: the exactly-once table answers a repeat of its seq. */
 export function isSequenced(
   cmd: Command,
-): cmd is AcquireCommand | ReleaseCommand | CloseSessionCommand | ProclaimCommand {
+): cmd is
+  | AcquireCommand
+  | ReleaseCommand
+  | CloseSessionCommand
+  | ProclaimCommand
+  | UpgradeCommand
+  | DowngradeCommand {
   return (
     cmd.type === "acquire" ||
     cmd.type === "release" ||
     cmd.type === "closeSession" ||
-    cmd.type === "proclaim"
+    cmd.type === "proclaim" ||
+    cmd.type === "upgrade" ||
+    cmd.type === "downgrade"
   );
 }
 
@@ -160,7 +191,9 @@ export type WriteCallName =
   | "Release"
   | "Campaign"
   | "Proclaim"
-  | "Resign";
+  | "Resign"
+  | "Upgrade"
+  | "Downgrade";
 
 /** A write call's request as the command it applies as; `wallMs` is the leader's clock. */
 export function commandOfCall<N extends WriteCallName>(
@@ -181,6 +214,8 @@ interface CommandOfCall {
   Campaign: AcquireCommand;
   Proclaim: ProclaimCommand;
   Resign: ReleaseCommand;
+  Upgrade: UpgradeCommand;
+  Downgrade: DowngradeCommand;
 }
 
 function commandOf(call: WriteCall, wallMs: number): Command {
@@ -221,6 +256,10 @@ function commandOf(call: WriteCall, wallMs: number): Command {
       const { election, ...rest } = call.req;
       return { type: "release", ...rest, lock: election, election: true, wallMs };
     }
+    case "Upgrade":
+      return { type: "upgrade", ...call.req, wallMs };
+    case "Downgrade":
+      return { type: "downgrade", ...call.req, wallMs };
   }
 }
 

@@ -2,19 +2,26 @@
 // multi-lock requests. The rule, and why no two waiting requests can deadlock, are in
 // docs/lock-kinds.md ("When a waiting request is granted").
 import { MinHeap } from "../util/min-heap.ts";
-import { fits } from "./holders.ts";
+import { fits, soleHolder } from "./holders.ts";
 import type { LockState, Waiter } from "./state.ts";
 
-/** Would the rule grant `waiter` now? `lockOf` finds the entry of each lock it waits for. */
+/**
+ * Would the rule grant `waiter` now? `lockOf` finds the entry of each lock it waits for. A
+ * pending Upgrade is granted once its session is the lock's only holder.
+ */
 export function mayGrant(waiter: Waiter, lockOf: (name: string) => LockState | undefined): boolean {
   for (const target of waiter.targets) {
     const lock = lockOf(target.lock);
-    if (!lock || firstWaiter(lock) !== waiter || !fits(lock, target)) return false;
+    if (!lock || firstWaiter(lock) !== waiter) return false;
+    if (lock.upgrade === waiter ? !soleHolder(lock, waiter.sessionId) : !fits(lock, target))
+      return false;
   }
   return true;
 }
 
+/** The request the lock serves next: its pending Upgrade, else the head of its queue. */
 export function firstWaiter(lock: LockState): Waiter | null {
+  if (lock.upgrade !== null) return lock.upgrade;
   return lock.waiters === null ? null : (lock.waiters.values().next().value as Waiter);
 }
 

@@ -69,7 +69,11 @@ export function inUse(lock: LockState): boolean {
   return lock.holders !== null || lock.waiters !== null;
 }
 
-/** Can `target` be granted alongside the lock's current grants? (Queue order aside.) */
+/**
+ * Can `target` be granted alongside the lock's current grants? (Queue order aside.) Shared
+ * grants go beside shared ones and one upgradeable grant; an upgradeable one beside shared
+ * ones only, so a lock never has two holders that may both wait to upgrade.
+ */
 export function fits(lock: LockState, target: Target): boolean {
   const held = holderCount(lock);
   if (held === 0) return true;
@@ -77,9 +81,25 @@ export function fits(lock: LockState, target: Target): boolean {
     case "exclusive":
     case "leader":
       return false;
-    case "shared":
-      return modeOf(firstHolder(lock) as Holder) === "shared";
+    case "shared": {
+      // Several holders are never exclusive, so the first one tells.
+      const mode = modeOf(firstHolder(lock) as Holder);
+      return mode === "shared" || mode === "upgradeable";
+    }
+    case "upgradeable":
+      return holdersOf(lock).every((h) => modeOf(h) === "shared");
     case "permit":
       return held < (lock.semaphore?.permits ?? 0);
   }
+}
+
+/** Is the session the lock's only holder (what a pending Upgrade waits for)? */
+export function soleHolder(lock: LockState, sessionId: bigint): boolean {
+  return holderCount(lock) === 1 && firstHolder(lock)?.sessionId === sessionId;
+}
+
+/** The oldest holder other than the session (whom its Upgrade waits for), or null. */
+export function otherHolder(lock: LockState, sessionId: bigint): Holder | null {
+  for (const h of holdersOf(lock)) if (h.sessionId !== sessionId) return h;
+  return null;
 }

@@ -41,12 +41,25 @@ export function checkStateInvariants(
     if (lock.holders === null && lock.waiters === null && lock.history.length === 0)
       problems.push(`unused lock entry ${lock.name}`);
   }
+  for (const lock of locks.values()) {
+    const upgrade = lock.upgrade;
+    if (upgrade === null) continue;
+    waiters.add(upgrade);
+    const holder = holderOf(lock, upgrade.sessionId);
+    if (!holder || modeOf(holder) !== "upgradeable")
+      problems.push(`the pending upgrade of ${lock.name} is not of its upgradeable holder`);
+    if (sessions.get(upgrade.sessionId)?.waits?.get(lock.name) !== upgrade)
+      problems.push(`session ${upgrade.sessionId} does not list its upgrade of ${lock.name}`);
+    const t = upgrade.targets;
+    if (t.length !== 1 || t[0]?.lock !== lock.name || t[0].mode !== "exclusive")
+      problems.push(`the pending upgrade of ${lock.name} asks for something else`);
+  }
   // The FIFO rule was applied to the end: no waiting request could be granted now.
   for (const w of waiters) {
     if (mayGrant(w, (name) => locks.get(name)))
       problems.push(`the wait of session ${w.sessionId} for ${w.lock} could be granted`);
     for (const t of w.targets)
-      if (locks.get(t.lock)?.waiters?.get(w.sessionId) !== w)
+      if (!inQueueOf(locks.get(t.lock), w))
         problems.push(`a wait for ${w.lock} is missing from the queue of ${t.lock}`);
   }
   for (const session of sessions.values()) checkSession(session, locks, problems);
@@ -94,7 +107,14 @@ function checkHolders(
       problems.push(`lock ${lock.name} has an exclusive grant beside others`);
     if (modes.has("leader") && holderCount(lock) > 1)
       problems.push(`election ${lock.name} has ${holderCount(lock)} leaders`);
+    if (holders.filter((h) => modeOf(h) === "upgradeable").length > 1)
+      problems.push(`lock ${lock.name} has more than one upgradeable grant`);
   }
+}
+
+/** Is the wait the lock's pending upgrade or in its queue? */
+function inQueueOf(lock: LockState | undefined, w: Waiter): boolean {
+  return lock?.upgrade === w || lock?.waiters?.get(w.sessionId) === w;
 }
 
 function checkSession(
@@ -111,7 +131,7 @@ function checkSession(
   for (const [name, w] of session.waits ?? []) {
     if (!w.targets.some((t) => t.lock === name))
       problems.push(`session ${session.id} lists a wait under ${name}, which it does not name`);
-    if (locks.get(name)?.waiters?.get(session.id) !== w)
+    if (!inQueueOf(locks.get(name), w))
       problems.push(`session ${session.id} lists a wait on ${name} that the lock does not have`);
   }
   for (const w of new Set(session.waits?.values() ?? [])) {

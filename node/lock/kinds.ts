@@ -3,7 +3,7 @@
 // Campaign asks for an election's lead: a grant of mode "leader", exclusive in all but name.
 import type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
 
-export type { GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
+export type { DowngradeMode, GrantMode, LockMode, LockTarget } from "../../proto/lock-values.ts";
 
 /** A target with every choice made, as the state machine keeps it. */
 export interface Target {
@@ -13,11 +13,11 @@ export interface Target {
   readonly permits: number;
 }
 
-export const LOCK_MODES: readonly LockMode[] = ["exclusive", "shared"];
+export const LOCK_MODES: readonly LockMode[] = ["exclusive", "shared", "upgradeable"];
 
 export function targetOf(t: LockTarget): Target {
   if (t.permits !== undefined) return { lock: t.lock, mode: "permit", permits: t.permits };
-  return { lock: t.lock, mode: t.mode === "shared" ? "shared" : "exclusive", permits: 0 };
+  return { lock: t.lock, mode: t.mode ?? "exclusive", permits: 0 };
 }
 
 /** What of an Acquire names its locks: its first target's fields, then `more`. */
@@ -46,7 +46,7 @@ export function lockTargetOf(t: Target): LockTarget {
   if (t.mode === "permit") return { lock: t.lock, permits: t.permits };
   // An election is never part of a set: its one target is named by the wait itself.
   if (t.mode === "leader") return { lock: t.lock };
-  return t.mode === "shared" ? { lock: t.lock, mode: "shared" } : { lock: t.lock };
+  return t.mode === "exclusive" ? { lock: t.lock } : { lock: t.lock, mode: t.mode };
 }
 
 export function sameTargets(a: readonly Target[], b: readonly Target[]): boolean {
@@ -63,5 +63,5 @@ export function sameTargets(a: readonly Target[], b: readonly Target[]): boolean
 export function describeTarget(t: Target): string {
   if (t.mode === "permit") return `semaphore ${t.lock} of ${t.permits} permits`;
   if (t.mode === "leader") return `election ${t.lock}`;
-  return t.mode === "shared" ? `lock ${t.lock} (shared)` : `lock ${t.lock}`;
+  return t.mode === "exclusive" ? `lock ${t.lock}` : `lock ${t.lock} (${t.mode})`;
 }

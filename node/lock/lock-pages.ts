@@ -123,7 +123,7 @@ function holdersPage(
   candidates.sort(holderOrder);
   const page = fill(
     bounds,
-    candidates.map((h) => holderInfo(h, nameOf(h.sessionId))),
+    candidates.map((h) => holderInfo(h, nameOf(h.sessionId), lock)),
   );
   const last = page.entries[page.entries.length - 1];
   const next =
@@ -164,7 +164,7 @@ export function lockPage(
   nameOf: (sessionId: bigint) => string,
 ): LockPageInfo {
   const first = lock ? firstHolder(lock) : null;
-  const holder = first === null ? null : holderInfo(first, nameOf(first.sessionId));
+  const holder = first === null || !lock ? null : holderInfo(first, nameOf(first.sessionId), lock);
   const holders = lock
     ? holdersPage(lock, bounds.holders, nameOf)
     : { entries: [], next: null, bytes: 0 };

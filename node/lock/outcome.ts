@@ -30,8 +30,11 @@ export interface LockEvent {
   readonly holdMs?: number;
   /** "revoked" because the grant's hold limit passed (not an admin revoke). */
   readonly revokedFor?: "holdLimit";
-  /** "released" naming a successor, granted by the same entry (a handoff). */
-  readonly handedOff?: true;
+  /**
+   * "released" that another grant of the same entry completes: to a named successor (a
+   * handoff), or to the same session in another mode (an upgrade, a downgrade).
+   */
+  readonly ended?: "handedOff" | "upgraded" | "downgraded";
 }
 
 /** A final answer for an earlier Acquire that was waiting, decided by this entry. */

@@ -17,6 +17,7 @@ import {
   type CancelWaitCommand,
   type CloseSessionCommand,
   type Command,
+  type DowngradeCommand,
   type HoldLimitCommand,
   type OpenSessionCommand,
   type ProclaimCommand,
@@ -24,10 +25,11 @@ import {
   type RevokeCommand,
   type SequencedWrite,
   type SetLimitsCommand,
+  type UpgradeCommand,
 } from "./commands.ts";
 import { CommandDecodeError, decodeCommand } from "./codec/entries.ts";
 import { firstWaiter, grantInJoinOrder } from "./grant-order.ts";
-import { acquiredEvent, grantedAnswer, notAcquired } from "./grant-results.ts";
+import { acquiredEvent, grantedAnswer, holderRef, notAcquired } from "./grant-results.ts";
 import {
   addHolder,
   firstHolder,
@@ -37,12 +39,21 @@ import {
   holdersOf,
   inUse,
   isElection,
+  otherHolder,
   removeHolder,
+  soleHolder,
 } from "./holders.ts";
 import { HistoryLog } from "./history.ts";
 import { checkStateInvariants } from "./invariants.ts";
 import { lockPage, type LockPageBounds, type LockPageInfo } from "./lock-pages.ts";
-import { describeTarget, sameTargets, targetsOf, type Target } from "./kinds.ts";
+import {
+  describeTarget,
+  sameTargets,
+  targetsOf,
+  type DowngradeMode,
+  type GrantMode,
+  type Target,
+} from "./kinds.ts";
 import { MAX_EPOCH, MAX_INDEX, resolveLimits, type LockLimits } from "./limits.ts";
 import {
   emptyTimers,
@@ -264,6 +275,10 @@ export class LockStateMachine {
         return this.release(ctx, cmd);
       case "proclaim":
         return this.proclaim(ctx, cmd);
+      case "upgrade":
+        return this.upgrade(ctx, cmd);
+      case "downgrade":
+        return this.downgrade(ctx, cmd);
       case "revoke":
         return this.revoke(ctx, cmd);
       case "holdLimit":
@@ -549,7 +564,7 @@ export class LockStateMachine {
       if (mode !== t.mode) {
         return fail(
           "ERROR_REASON_HELD_IN_ANOTHER_MODE",
-          `session ${session.id} holds ${t.lock} in ${mode} mode and asks for it in ${t.mode} mode; a grant never changes mode: release it first`,
+          `session ${session.id} holds ${t.lock} in ${mode} mode and asks for it in ${t.mode} mode; release it first (only Upgrade and Downgrade change a grant's mode)`,
         );
       }
       grants.push(holder);
@@ -594,7 +609,8 @@ export class LockStateMachine {
     for (const t of targets) {
       const lock = this.locks.get(t.lock);
       if (!lock) continue;
-      const ahead = waiter === null ? lock.waiters !== null : firstWaiter(lock) !== waiter;
+      // A pending Upgrade is ahead of every request too.
+      const ahead = firstWaiter(lock) !== waiter;
       if (ahead || !fits(lock, t)) return t;
     }
     return null;
@@ -645,6 +661,8 @@ export class LockStateMachine {
 
   /** The answer of a wait that ran out: not acquired, naming what kept it out. */
   private timedOut(waiter: Waiter): Answer {
+    const upgrading = this.locks.get(waiter.lock);
+    if (upgrading?.upgrade === waiter) return notUpgraded(upgrading, waiter.sessionId);
     const t = this.blockerOf(waiter.targets, waiter) ?? (waiter.targets[0] as Target);
     return notAcquired(t, this.locks.get(t.lock), waiter.targets.length);
   }
@@ -772,6 +790,147 @@ export class LockStateMachine {
     return { kind: "proclaimed" };
   }
 
+  // ---------------------------------------------------------------- mode changes
+
+  /** An Upgrade: a numbered write that may wait, as an Acquire does. */
+  private upgrade(ctx: ApplyContext, cmd: UpgradeCommand): Answer {
+    const session = this.sessions.get(cmd.sessionId);
+    if (!session) return sessionNotFound(cmd.sessionId);
+    const earlier = this.admit(session, cmd);
+    if (earlier) return earlier;
+    const full = this.inFlightFull(session);
+    if (full) return full;
+    const answer = this.decideUpgrade(ctx, session, cmd);
+    // Kept under its lock, so that a CancelWait of the seq finds the answer (as an Acquire's).
+    if (answer.kind !== "waiting") this.keep(session, cmd.seq, cmd.lock, answer);
+    return answer;
+  }
+
+  /**
+   * Exclusive at once when the session is the only holder; otherwise a wait ahead of the
+   * lock's queue (it converts a hold: requests queued after the upgradeable grant, and
+   * shared ones that come while it waits, stay behind it). Until then, and after a timeout or
+   * a cancel, the upgradeable grant is left as it was.
+   */
+  private decideUpgrade(ctx: ApplyContext, session: Session, cmd: UpgradeCommand): Answer {
+    const lock = this.locks.get(cmd.lock);
+    const found = lock ? this.heldWithToken(session, lock, cmd.token) : null;
+    if (found === null || found.kind === "error") return found ?? this.notHolder(session, cmd.lock);
+    const holder = found.holder;
+    const mode = modeOf(holder);
+    if (mode !== "upgradeable") {
+      return fail(
+        "ERROR_REASON_HELD_IN_ANOTHER_MODE",
+        `session ${session.id} holds ${cmd.lock} in ${mode} mode: only an upgradeable grant is upgraded`,
+      );
+    }
+    const l = lock as LockState;
+    // A second Upgrade while one waits joins it and keeps its timer (as a second Acquire).
+    if (l.upgrade !== null) {
+      l.upgrade.seqs.push(cmd.seq);
+      (session.pending ??= new Map()).set(cmd.seq, l.name);
+      return WAITING;
+    }
+    if (soleHolder(l, session.id))
+      return this.changedMode(ctx, session, l, holder, "exclusive", ctx.index);
+    if (cmd.waitMs === 0) return notUpgraded(l, session.id);
+    const waiter: Waiter = {
+      sessionId: session.id,
+      lock: l.name,
+      seqs: [cmd.seq],
+      waitedFrom: ctx.index,
+      waitMs: cmd.waitMs,
+      targets: [{ lock: l.name, mode: "exclusive", permits: 0 }],
+      holderData: holder.terms?.holderData ?? "",
+      holdMs: holdMsOf(holder),
+    };
+    l.upgrade = waiter;
+    (session.waits ??= new Map()).set(l.name, waiter);
+    (session.pending ??= new Map()).set(cmd.seq, l.name);
+    ctx.timers.waitsStarted.push({
+      sessionId: session.id,
+      lock: l.name,
+      acquireSeq: cmd.seq,
+      waitMs: cmd.waitMs,
+    });
+    return WAITING;
+  }
+
+  /** A Downgrade: exclusive to shared or upgradeable at once, and the queue's head let in beside it. */
+  private downgrade(ctx: ApplyContext, cmd: DowngradeCommand): Answer {
+    return this.numberedWrite(cmd, (session) => {
+      const lock = this.locks.get(cmd.lock);
+      const found = lock ? this.heldWithToken(session, lock, cmd.token) : null;
+      if (found === null || found.kind === "error")
+        return found ?? this.notHolder(session, cmd.lock);
+      const mode = modeOf(found.holder);
+      if (mode !== "exclusive") {
+        return fail(
+          mode === "leader" ? "ERROR_REASON_KIND_MISMATCH" : "ERROR_REASON_HELD_IN_ANOTHER_MODE",
+          mode === "leader"
+            ? `${cmd.lock} is an election: its lead is not downgraded`
+            : `session ${session.id} holds ${cmd.lock} in ${mode} mode: only an exclusive grant is downgraded`,
+        );
+      }
+      const l = lock as LockState;
+      const answer = this.changedMode(ctx, session, l, found.holder, cmd.mode, ctx.index);
+      this.grantWaiting(ctx, [l]);
+      return answer;
+    });
+  }
+
+  /** The session's grant of `lock` if its token is `token`; a stale token's refusal; null if it holds none. */
+  private heldWithToken(
+    session: Session,
+    lock: LockState,
+    token: bigint,
+  ): { kind: "ok"; holder: Holder } | ErrorAnswer | null {
+    const holder = holderOf(lock, session.id);
+    if (!holder) return null;
+    if (holder.token !== token)
+      return fail(
+        "ERROR_REASON_STALE_TOKEN",
+        `token ${token} is not the current grant of lock ${lock.name}`,
+      );
+    return { kind: "ok", holder };
+  }
+
+  private notHolder(session: Session, lock: string): ErrorAnswer {
+    return fail("ERROR_REASON_NOT_HOLDER", `session ${session.id} does not hold lock ${lock}`);
+  }
+
+  /**
+   * Ends `holder`'s grant as upgraded or downgraded and grants its session `mode` at this
+   * entry, with the grant's holder data and hold limit (counted from the new grant). Lets no
+   * other request in: the caller does, when the new mode admits any.
+   */
+  private changedMode(
+    ctx: ApplyContext,
+    session: Session,
+    lock: LockState,
+    holder: Holder,
+    mode: Extract<GrantMode, "exclusive" | DowngradeMode>,
+    waitedFrom: number,
+  ): Answer {
+    this.closeGrant(
+      ctx,
+      lock,
+      holder,
+      mode === "exclusive" ? "upgraded" : "downgraded",
+      "released",
+    );
+    const target: Target = { lock: lock.name, mode, permits: 0 };
+    const grants = this.grant(
+      ctx,
+      session,
+      [target],
+      holder.terms?.holderData ?? "",
+      holdMsOf(holder),
+      waitedFrom,
+    );
+    return grantedAnswer(grants, [target]);
+  }
+
   /** Ends every current grant of the lock with that token (shared grants of one entry share it). */
   private revoke(ctx: ApplyContext, cmd: RevokeCommand): Answer {
     const lock = this.locks.get(cmd.lock);
@@ -885,10 +1044,34 @@ export class LockStateMachine {
     event: LockEventType,
     successor?: Waiter,
   ): void {
+    this.closeGrant(ctx, lock, holder, reason, event);
+    if (successor !== undefined) this.grantWaiter(ctx, successor);
+    this.grantWaiting(ctx, [lock]);
+    this.dropIfUnused(lock);
+  }
+
+  /** Ends one grant: its holder, history record, event and hold timer; hands nothing on. */
+  private closeGrant(
+    ctx: ApplyContext,
+    lock: LockState,
+    holder: Holder,
+    reason: GrantEnd,
+    event: LockEventType,
+  ): void {
     removeHolder(lock, holder);
+    // An Upgrade waiting on a grant that ended (released, revoked, past its hold limit) ends too.
+    const upgrade = lock.upgrade;
+    const session = this.sessions.get(holder.sessionId);
+    if (upgrade !== null && upgrade.sessionId === holder.sessionId && session) {
+      this.leaveQueues(upgrade, session);
+      const gone = fail(
+        "ERROR_REASON_NOT_HOLDER",
+        `the upgradeable grant of session ${session.id} on ${lock.name} ended while its Upgrade waited`,
+      );
+      this.finishWaitSeqs(ctx, session, upgrade, gone, true);
+    }
     const slot = holder.terms?.slot ?? -1;
     if (slot >= 0) lock.semaphore?.slots.free(slot);
-    const session = this.sessions.get(holder.sessionId);
     session?.held.delete(lock.name);
     // A record that already left the history is not updated: nothing reads it any more.
     if (!holder.evicted) {
@@ -904,7 +1087,9 @@ export class LockStateMachine {
       token: holder.token,
       wallMs: ctx.wallMs,
       ...(reason === "holdLimit" ? { revokedFor: "holdLimit" as const } : {}),
-      ...(reason === "handedOff" ? { handedOff: true as const } : {}),
+      ...(reason === "handedOff" || reason === "upgraded" || reason === "downgraded"
+        ? { ended: reason }
+        : {}),
       // An election's end events say so: Observe streams only an election's grants.
       ...(modeOf(holder) === "leader" ? { mode: "leader" as const } : {}),
     });
@@ -912,9 +1097,6 @@ export class LockStateMachine {
     if (holdMs > 0 && !(session && this.holdsAny(session, holder.token, holdMs))) {
       pushHold(ctx.timers.holdsEnded, { sessionId: holder.sessionId, token: holder.token, holdMs });
     }
-    if (successor !== undefined) this.grantWaiter(ctx, successor);
-    this.grantWaiting(ctx, [lock]);
-    this.dropIfUnused(lock);
   }
 
   /** Does the session still hold a grant of this token and hold limit (a lock of the same Acquire)? */
@@ -939,9 +1121,18 @@ export class LockStateMachine {
   /** Takes a waiting request out of its queues and grants it at this entry's index. */
   private grantWaiter(ctx: ApplyContext, waiter: Waiter): void {
     const session = this.sessions.get(waiter.sessionId);
+    const upgrading = this.locks.get(waiter.lock);
+    const isUpgrade = upgrading?.upgrade === waiter;
     this.leaveQueues(waiter, session);
     // Re-check at apply time that the grantee's session is live.
     if (!session) return;
+    if (isUpgrade) {
+      const lock = upgrading as LockState;
+      const holder = holderOf(lock, session.id) as Holder;
+      const answer = this.changedMode(ctx, session, lock, holder, "exclusive", waiter.waitedFrom);
+      this.finishWaitSeqs(ctx, session, waiter, answer, true);
+      return;
+    }
     const grants = this.grant(
       ctx,
       session,
@@ -958,7 +1149,8 @@ export class LockStateMachine {
     const left: LockState[] = [];
     for (const t of waiter.targets) {
       const lock = this.locks.get(t.lock);
-      if (lock?.waiters?.get(waiter.sessionId) === waiter) {
+      if (lock?.upgrade === waiter) lock.upgrade = null;
+      else if (lock?.waiters?.get(waiter.sessionId) === waiter) {
         lock.waiters.delete(waiter.sessionId);
         if (lock.waiters.size === 0) lock.waiters = null;
       }
@@ -1237,6 +1429,12 @@ export class LockStateMachine {
 /** The lock an Acquire's answer is kept for: its lock, or every lock of a multi-lock Acquire. */
 function namesOf(targets: readonly Target[]): string | string[] {
   return targets.length === 1 ? (targets[0] as Target).lock : targets.map((t) => t.lock);
+}
+
+/** A refused or timed-out Upgrade: not acquired, naming the oldest other holder it waited for. */
+function notUpgraded(lock: LockState, sessionId: bigint): Answer {
+  const h = otherHolder(lock, sessionId);
+  return { kind: "notAcquired", holder: h === null ? null : holderRef(h) };
 }
 
 /** An idle name takes the kind (and permit count) of the request that puts it in use. */

@@ -130,13 +130,25 @@ export interface LockState {
   semaphore: SemaphoreState | null;
   /** FIFO queue keyed by session id; null while empty, to keep idle locks small. */
   waiters: Map<bigint, Waiter> | null;
+  /**
+   * The upgradeable holder's pending Upgrade (target: the lock, exclusive), or null. It
+   * converts a hold rather than joining the queue, so it goes before every queued request.
+   */
+  upgrade: Waiter | null;
   /** Oldest first; NO_HISTORY until the first record (append with appendHistory). */
   history: HistoryRecord[];
 }
 
 /** A lock with no holder, waiter or history yet (idle locks stay this small). */
 export function newLock(name: string): LockState {
-  return { name, holders: null, semaphore: null, waiters: null, history: NO_HISTORY };
+  return {
+    name,
+    holders: null,
+    semaphore: null,
+    waiters: null,
+    upgrade: null,
+    history: NO_HISTORY,
+  };
 }
 
 /** A kept answer of the dedup table. */

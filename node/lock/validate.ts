@@ -2,6 +2,7 @@
 // (a bad command in the log gets an INVALID_ARGUMENT answer and changes nothing).
 // Each check returns a message for the client, or null when the input is fine.
 import type { AcquireCommand, Command, LockTarget, SequencedWrite } from "./commands.ts";
+import { LOCK_MODES } from "./kinds.ts";
 import { checkClientName, checkLockName, checkRequestId, utf8Length } from "../../proto/names.ts";
 import { checkLimits, DEFAULT_LOCK_LIMITS, type LockLimits } from "./limits.ts";
 
@@ -81,8 +82,8 @@ function checkTarget(
     }
     return null;
   }
-  if (t.mode !== undefined && t.mode !== "exclusive" && t.mode !== "shared")
-    return `mode ${JSON.stringify(t.mode)} of ${t.lock} is unknown (exclusive or shared)`;
+  if (t.mode !== undefined && !LOCK_MODES.includes(t.mode))
+    return `mode ${JSON.stringify(t.mode)} of ${t.lock} is unknown (exclusive, shared or upgradeable)`;
   return null;
 }
 
@@ -187,6 +188,24 @@ export function validateCommand(
         checkLockName(cmd.lock) ??
         checkToken(cmd.token) ??
         checkHolderData(cmd.value, limits) ??
+        checkWallMs(cmd.wallMs)
+      );
+    case "upgrade":
+      return (
+        checkSequenced(cmd, limits) ??
+        checkLockName(cmd.lock) ??
+        checkToken(cmd.token) ??
+        checkWaitMs(cmd.waitMs, limits) ??
+        checkWallMs(cmd.wallMs)
+      );
+    case "downgrade":
+      return (
+        checkSequenced(cmd, limits) ??
+        checkLockName(cmd.lock) ??
+        checkToken(cmd.token) ??
+        (cmd.mode === "shared" || cmd.mode === "upgradeable"
+          ? null
+          : "a downgrade makes a grant shared or upgradeable") ??
         checkWallMs(cmd.wallMs)
       );
     case "revoke":

@@ -20,6 +20,8 @@ export interface LockHolderInfo {
   readonly slot?: number;
   readonly holderData?: string;
   readonly holdMs?: number;
+  /** An upgradeable holder whose Upgrade waits: the index it began waiting at. */
+  readonly upgradingSince?: number;
 }
 
 export interface LockWaiterInfo {
@@ -102,7 +104,9 @@ function termsView(r: HistoryRecord): {
   };
 }
 
-export function holderInfo(h: HistoryRecord, clientName: string): LockHolderInfo {
+/** A current grant as the reads show it; `lock` tells whether its Upgrade waits. */
+export function holderInfo(h: HistoryRecord, clientName: string, lock: LockState): LockHolderInfo {
+  const upgrade = lock.upgrade;
   return {
     sessionId: h.sessionId,
     clientName,
@@ -110,6 +114,9 @@ export function holderInfo(h: HistoryRecord, clientName: string): LockHolderInfo
     grantedAt: h.grantedAt,
     waitedFrom: h.waitedFrom,
     ...termsView(h),
+    ...(upgrade !== null && upgrade.sessionId === h.sessionId
+      ? { upgradingSince: upgrade.waitedFrom }
+      : {}),
   };
 }
 
@@ -131,14 +138,14 @@ export function lockInfo(lock: LockState, clientNameOf: (sessionId: bigint) => s
   const first = firstHolder(lock);
   const info: LockInfo = {
     name: lock.name,
-    holder: first === null ? null : holderInfo(first, clientNameOf(first.sessionId)),
+    holder: first === null ? null : holderInfo(first, clientNameOf(first.sessionId), lock),
     waiters: [...(lock.waiters?.values() ?? [])].map((w) =>
       waiterInfo(w, lock.name, clientNameOf(w.sessionId)),
     ),
   };
   const several =
     holderCount(lock) > 1
-      ? { holders: holdersOf(lock).map((h) => holderInfo(h, clientNameOf(h.sessionId))) }
+      ? { holders: holdersOf(lock).map((h) => holderInfo(h, clientNameOf(h.sessionId), lock)) }
       : {};
   const semaphore = lock.semaphore
     ? { kind: "semaphore" as const, permits: lock.semaphore.permits }

@@ -16,10 +16,18 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { ApplyOutcome, LockEvent, LockEventType, LockInfo } from "../lock/index.ts";
 
 /**
- * Every kind a grant may have, the `kind` label's fixed set: an exclusive or shared grant of
- * a lock, a semaphore permit, or any lock of a multi-lock set.
+ * Every kind a grant may have, the `kind` label's fixed set: an exclusive, shared or
+ * upgradeable grant of a lock, a semaphore permit, any lock of a multi-lock set, or an
+ * election's lead.
  */
-export const LOCK_KINDS = ["exclusive", "shared", "semaphore", "multi", "election"] as const;
+export const LOCK_KINDS = [
+  "exclusive",
+  "shared",
+  "upgradeable",
+  "semaphore",
+  "multi",
+  "election",
+] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
 
 /** How a grant ended, as the `reason` label says it. */
@@ -30,6 +38,8 @@ export const END_REASONS = [
   "revoked",
   "hold_limit",
   "handed_off",
+  "upgraded",
+  "downgraded",
 ] as const;
 export type EndReasonLabel = (typeof END_REASONS)[number];
 
@@ -42,6 +52,13 @@ const REASON_OF: Readonly<
   revoked: "revoked",
 };
 
+/** A release another grant of the same entry completes, by what completes it. */
+const ENDED_AS: Readonly<Record<NonNullable<LockEvent["ended"]>, EndReasonLabel>> = {
+  handedOff: "handed_off",
+  upgraded: "upgraded",
+  downgraded: "downgraded",
+};
+
 const HOLD_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
 const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
 
@@ -49,7 +66,8 @@ const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300]
 function kindOf(mode: LockEvent["mode"], inSet: boolean): LockKind {
   if (inSet) return "multi";
   if (mode === "leader") return "election";
-  return mode === "permit" ? "semaphore" : mode === "shared" ? "shared" : "exclusive";
+  if (mode === "permit") return "semaphore";
+  return mode === "shared" || mode === "upgradeable" ? mode : "exclusive";
 }
 
 /** The grants an entry made as multi-lock sets (its own Acquire's answer, and the waits it granted), by session and token. */
@@ -236,8 +254,8 @@ export class LockMetrics {
       const reason =
         e.revokedFor === "holdLimit"
           ? "hold_limit"
-          : e.handedOff === true
-            ? "handed_off"
+          : e.ended !== undefined
+            ? ENDED_AS[e.ended]
             : REASON_OF[e.type];
       this.ends.inc({ kind, reason, lock_prefix });
       if (current && current.at !== null)
@@ -257,7 +275,7 @@ export class LockMetrics {
         const since = this.leaderlessSince.get(e.lock);
         this.leaderlessSince.delete(e.lock);
         const ended = events.find((x, j) => j < i && x.lock === e.lock && x.type !== "acquired");
-        const how = ended?.handedOff ? "handed_off" : ended ? "succeeded" : "elected";
+        const how = ended?.ended === "handedOff" ? "handed_off" : ended ? "succeeded" : "elected";
         if (!leading) continue;
         this.leaderChanges.inc({ how });
         if (since)

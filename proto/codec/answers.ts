@@ -8,6 +8,7 @@ import type {
   AcquireAnswer,
   CampaignAnswer,
   CancelWaitResult,
+  DowngradeAnswer,
   ElectionEvent,
   Done,
   EndReason,
@@ -28,13 +29,21 @@ import type {
   SessionInfo,
   SessionPage,
   TokenValidity,
+  UpgradeAnswer,
 } from "../lock-values.ts";
-import { CodecError, isErrorReasonName, toU64, type ErrorReasonName } from "../wire.ts";
+import {
+  CodecError,
+  isErrorReasonName,
+  toU64,
+  type ErrorReasonName,
+  type U64Input,
+} from "../wire.ts";
 import {
   bigField,
   cursorFrom,
   kindFieldsFrom,
   numberField,
+  sharedModeOf,
   targetFrom,
   wireCursor,
   wireKindFields,
@@ -83,6 +92,7 @@ export function decodeDone(): Done {
 const GRANT_MODES: Readonly<Record<GrantMode, palisade.v1.LockMode>> = {
   exclusive: pb.LockMode.LOCK_MODE_EXCLUSIVE,
   shared: pb.LockMode.LOCK_MODE_SHARED,
+  upgradeable: pb.LockMode.LOCK_MODE_UPGRADEABLE,
   permit: pb.LockMode.LOCK_MODE_UNSPECIFIED,
   leader: pb.LockMode.LOCK_MODE_LEADER,
 };
@@ -94,6 +104,7 @@ function wireHolder(h: LockHolderInfo): palisade.v1.LockHolder.$Properties {
     token: toU64(h.token),
     grantedIndex: toU64(h.grantedIndex),
     ...wireKindFields(h),
+    ...(h.upgradingSince !== undefined ? { upgradingSinceIndex: toU64(h.upgradingSince) } : {}),
   };
 }
 
@@ -107,7 +118,13 @@ function holderFrom(
     token: bigField(w.token, "holder.token"),
     grantedIndex: bigField(w.grantedIndex, "holder.granted_index"),
     ...kindFieldsFrom(w),
+    ...upgradingFrom(w.upgradingSinceIndex),
   };
+}
+
+function upgradingFrom(raw: U64Input): { upgradingSince?: bigint } {
+  const since = bigField(raw, "holder.upgrading_since_index");
+  return since > 0n ? { upgradingSince: since } : {};
 }
 
 function wireGrant(g: LockGrantInfo): palisade.v1.LockGrant.$Properties {
@@ -124,7 +141,7 @@ function grantFrom(g: palisade.v1.LockGrant.$Properties): LockGrantInfo {
   const token = bigField(g.token, "grants.token");
   const permits = g.permits ?? 0;
   if (permits > 0) return { lock, token, mode: "permit", permits, slot: g.slot ?? 0 };
-  return { lock, token, mode: g.mode === pb.LockMode.LOCK_MODE_SHARED ? "shared" : "exclusive" };
+  return { lock, token, mode: sharedModeOf(g.mode) ?? "exclusive" };
 }
 
 export function encodeAcquireAnswer(a: AcquireAnswer): palisade.v1.AcquireResponse {
@@ -160,6 +177,36 @@ export function decodeAcquireAnswer(w: palisade.v1.AcquireResponse): AcquireAnsw
   }
   if (w.cancelled) return { kind: "cancelled" };
   return { kind: "notAcquired", holder, ...(w.blockedLock ? { blockedLock: w.blockedLock } : {}) };
+}
+
+// ---------------------------------------------------------------- Upgrade and Downgrade
+
+export function encodeUpgradeAnswer(a: UpgradeAnswer): palisade.v1.UpgradeResponse {
+  switch (a.kind) {
+    case "upgraded":
+      return pb.UpgradeResponse.create({ upgraded: true, token: toU64(a.token) });
+    case "notUpgraded":
+      return pb.UpgradeResponse.create({ holder: a.holder ? wireHolder(a.holder) : null });
+    case "cancelled":
+      return pb.UpgradeResponse.create({ cancelled: true });
+  }
+}
+
+export function decodeUpgradeAnswer(w: palisade.v1.UpgradeResponse): UpgradeAnswer {
+  if (w.upgraded) return { kind: "upgraded", token: bigField(w.token, "token") };
+  if (w.cancelled) return { kind: "cancelled" };
+  return { kind: "notUpgraded", holder: holderFrom(w.holder) ?? null };
+}
+
+export function encodeDowngradeAnswer(a: DowngradeAnswer): palisade.v1.DowngradeResponse {
+  return pb.DowngradeResponse.create({ token: toU64(a.token), mode: GRANT_MODES[a.mode] });
+}
+
+export function decodeDowngradeAnswer(w: palisade.v1.DowngradeResponse): DowngradeAnswer {
+  const mode = sharedModeOf(w.mode);
+  if (mode === undefined)
+    throw new CodecError(`mode: ${String(w.mode)} is not a mode a Downgrade makes`);
+  return { token: bigField(w.token, "token"), mode };
 }
 
 const CANCEL_OUTCOMES: Readonly<
@@ -343,6 +390,8 @@ const END_REASONS: Readonly<Record<EndReason, palisade.v1.EndReason>> = {
   sessionExpired: pb.EndReason.END_REASON_SESSION_EXPIRED,
   revoked: pb.EndReason.END_REASON_REVOKED,
   handedOff: pb.EndReason.END_REASON_HANDED_OFF,
+  upgraded: pb.EndReason.END_REASON_UPGRADED,
+  downgraded: pb.EndReason.END_REASON_DOWNGRADED,
 };
 
 function endReasonFrom(reason: palisade.v1.EndReason | null | undefined): EndReason {

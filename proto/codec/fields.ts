@@ -127,6 +127,7 @@ const LOCK_MODES: Readonly<Record<number, LockMode | undefined>> = {
   [pb.LockMode.LOCK_MODE_UNSPECIFIED]: undefined,
   [pb.LockMode.LOCK_MODE_SHARED]: "shared",
   [pb.LockMode.LOCK_MODE_EXCLUSIVE]: "exclusive",
+  [pb.LockMode.LOCK_MODE_UPGRADEABLE]: "upgradeable",
 };
 
 /** The wire fields of one lock of an Acquire (its mode, or its permits), as a target names them. */
@@ -145,7 +146,7 @@ export function targetFields(
     throw new CodecError(`${prefix}mode: an election's lead is taken with Campaign, not Acquire`);
   if (!Object.hasOwn(LOCK_MODES, rawMode)) {
     throw new CodecError(
-      `${prefix}mode: ${String(rawMode)} is not a lock mode (LOCK_MODE_SHARED or LOCK_MODE_EXCLUSIVE; unset: exclusive)`,
+      `${prefix}mode: ${String(rawMode)} is not a lock mode (LOCK_MODE_SHARED, LOCK_MODE_EXCLUSIVE or LOCK_MODE_UPGRADEABLE; unset: exclusive)`,
     );
   }
   const mode = LOCK_MODES[rawMode];
@@ -177,8 +178,24 @@ export function moreLocksField(
 
 /** Exclusive is the unset mode. */
 export function wireMode(mode: LockMode | GrantMode | undefined): { mode?: palisade.v1.LockMode } {
-  if (mode === "shared") return { mode: pb.LockMode.LOCK_MODE_SHARED };
-  return mode === "leader" ? { mode: pb.LockMode.LOCK_MODE_LEADER } : {};
+  switch (mode) {
+    case "shared":
+      return { mode: pb.LockMode.LOCK_MODE_SHARED };
+    case "upgradeable":
+      return { mode: pb.LockMode.LOCK_MODE_UPGRADEABLE };
+    case "leader":
+      return { mode: pb.LockMode.LOCK_MODE_LEADER };
+    default:
+      return {};
+  }
+}
+
+/** A lock mode other than exclusive as the wire names it (exclusive, the default, is undefined). */
+export function sharedModeOf(
+  raw: palisade.v1.LockMode | null | undefined,
+): "shared" | "upgradeable" | undefined {
+  if (raw === pb.LockMode.LOCK_MODE_SHARED) return "shared";
+  return raw === pb.LockMode.LOCK_MODE_UPGRADEABLE ? "upgradeable" : undefined;
 }
 
 /** One lock of a multi-lock request. */
@@ -191,7 +208,8 @@ export function targetFrom(t: palisade.v1.LockTarget.$Properties): LockTarget {
   const lock = t.lock ?? "";
   if (t.permits !== null && t.permits !== undefined)
     return { lock, permits: numberField(t.permits, "permits") };
-  return t.mode === pb.LockMode.LOCK_MODE_SHARED ? { lock, mode: "shared" } : { lock };
+  const mode = sharedModeOf(t.mode);
+  return mode !== undefined ? { lock, mode } : { lock };
 }
 
 const utf8 = new TextEncoder();
@@ -248,8 +266,8 @@ export function kindFieldsFrom(
   return {
     ...(isPermit
       ? { mode: "permit" as const, ...(permits > 0 ? { permits } : {}), slot: wire.slot ?? 0 }
-      : wire.mode === pb.LockMode.LOCK_MODE_SHARED
-        ? { mode: "shared" as const }
+      : sharedModeOf(wire.mode) !== undefined
+        ? { mode: sharedModeOf(wire.mode) as "shared" | "upgradeable" }
         : wire.mode === pb.LockMode.LOCK_MODE_LEADER
           ? { mode: "leader" as const }
           : {}),

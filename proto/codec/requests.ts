@@ -21,7 +21,9 @@ import type {
   OpenSessionRequest,
   ProclaimRequest,
   ReleaseRequest,
+  DowngradeRequest,
   ResignRequest,
+  UpgradeRequest,
   ValidateTokenRequest,
 } from "../lock-values.ts";
 import { CodecError, MAX_KEEPALIVE_SESSION_IDS, toU64, type U64Input } from "../wire.ts";
@@ -39,6 +41,7 @@ import {
   optionalLockField,
   sequencedFields,
   sessionIdField,
+  sharedModeOf,
   stringField,
   targetFields,
   tokenField,
@@ -178,6 +181,49 @@ function successorField(raw: U64Input, caller: bigint): bigint | undefined {
       "successor_session_id: a session cannot hand a grant to itself (name another, waiting, session)",
     );
   return successor;
+}
+
+// ---------------------------------------------------------------- mode changes
+
+export function encodeUpgrade(r: UpgradeRequest): palisade.v1.UpgradeRequest {
+  return pb.UpgradeRequest.create({
+    ...wireSequenced(r),
+    lock: r.lock,
+    token: toU64(r.token, "token"),
+    waitMs: toU64(r.waitMs, "waitMs"),
+  });
+}
+
+export function decodeUpgrade(w: palisade.v1.UpgradeRequest): UpgradeRequest {
+  return {
+    ...sequencedFields(w),
+    lock: lockField(w.lock),
+    token: tokenField(w.token),
+    waitMs: numberField(w.waitMs, "wait_ms"),
+  };
+}
+
+export function encodeDowngrade(r: DowngradeRequest): palisade.v1.DowngradeRequest {
+  return pb.DowngradeRequest.create({
+    ...wireSequenced(r),
+    lock: r.lock,
+    token: toU64(r.token, "token"),
+    ...wireMode(r.mode),
+  });
+}
+
+export function decodeDowngrade(w: palisade.v1.DowngradeRequest): DowngradeRequest {
+  const mode = sharedModeOf(w.mode);
+  if (mode === undefined)
+    throw new CodecError(
+      `mode: ${String(w.mode ?? 0)} is not a mode to downgrade to (LOCK_MODE_SHARED or LOCK_MODE_UPGRADEABLE)`,
+    );
+  return {
+    ...sequencedFields(w),
+    lock: lockField(w.lock),
+    token: tokenField(w.token),
+    mode,
+  };
 }
 
 // ---------------------------------------------------------------- elections

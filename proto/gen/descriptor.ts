@@ -398,6 +398,14 @@ export const DESCRIPTOR: unknown = {
                   "responseType": "ElectionEvent",
                   "responseStream": true
                 },
+                "Upgrade": {
+                  "requestType": "UpgradeRequest",
+                  "responseType": "UpgradeResponse"
+                },
+                "Downgrade": {
+                  "requestType": "DowngradeRequest",
+                  "responseType": "DowngradeResponse"
+                },
                 "Stream": {
                   "requestType": "ClientFrame",
                   "requestStream": true,
@@ -508,7 +516,8 @@ export const DESCRIPTOR: unknown = {
                 "LOCK_MODE_UNSPECIFIED": 0,
                 "LOCK_MODE_SHARED": 1,
                 "LOCK_MODE_EXCLUSIVE": 2,
-                "LOCK_MODE_LEADER": 3
+                "LOCK_MODE_LEADER": 3,
+                "LOCK_MODE_UPGRADEABLE": 4
               }
             },
             "LockTarget": {
@@ -776,6 +785,11 @@ export const DESCRIPTOR: unknown = {
                   "type": "uint64",
                   "id": 9,
                   "protoName": "hold_ms"
+                },
+                "upgradingSinceIndex": {
+                  "type": "uint64",
+                  "id": 10,
+                  "protoName": "upgrading_since_index"
                 }
               }
             },
@@ -1094,7 +1108,9 @@ export const DESCRIPTOR: unknown = {
                 "END_REASON_SESSION_CLOSED": 2,
                 "END_REASON_SESSION_EXPIRED": 3,
                 "END_REASON_REVOKED": 4,
-                "END_REASON_HANDED_OFF": 5
+                "END_REASON_HANDED_OFF": 5,
+                "END_REASON_UPGRADED": 6,
+                "END_REASON_DOWNGRADED": 7
               }
             },
             "RevokeCause": {
@@ -1291,6 +1307,10 @@ export const DESCRIPTOR: unknown = {
                   "type": "RevokeCause",
                   "id": 11,
                   "protoName": "revoke_cause"
+                },
+                "ended": {
+                  "type": "EndReason",
+                  "id": 12
                 }
               }
             },
@@ -1521,6 +1541,109 @@ export const DESCRIPTOR: unknown = {
                 }
               }
             },
+            "UpgradeRequest": {
+              "fields": {
+                "sessionId": {
+                  "type": "uint64",
+                  "id": 1,
+                  "protoName": "session_id"
+                },
+                "lock": {
+                  "type": "string",
+                  "id": 2
+                },
+                "token": {
+                  "type": "uint64",
+                  "id": 3
+                },
+                "waitMs": {
+                  "type": "uint64",
+                  "id": 4,
+                  "protoName": "wait_ms"
+                },
+                "seq": {
+                  "type": "uint64",
+                  "id": 5
+                },
+                "ackedUpTo": {
+                  "type": "uint64",
+                  "id": 6,
+                  "protoName": "acked_up_to"
+                },
+                "held": {
+                  "rule": "repeated",
+                  "type": "uint64",
+                  "id": 7
+                }
+              }
+            },
+            "UpgradeResponse": {
+              "fields": {
+                "upgraded": {
+                  "type": "bool",
+                  "id": 1
+                },
+                "token": {
+                  "type": "uint64",
+                  "id": 2
+                },
+                "holder": {
+                  "type": "LockHolder",
+                  "id": 3
+                },
+                "cancelled": {
+                  "type": "bool",
+                  "id": 4
+                }
+              }
+            },
+            "DowngradeRequest": {
+              "fields": {
+                "sessionId": {
+                  "type": "uint64",
+                  "id": 1,
+                  "protoName": "session_id"
+                },
+                "lock": {
+                  "type": "string",
+                  "id": 2
+                },
+                "token": {
+                  "type": "uint64",
+                  "id": 3
+                },
+                "mode": {
+                  "type": "LockMode",
+                  "id": 4
+                },
+                "seq": {
+                  "type": "uint64",
+                  "id": 5
+                },
+                "ackedUpTo": {
+                  "type": "uint64",
+                  "id": 6,
+                  "protoName": "acked_up_to"
+                },
+                "held": {
+                  "rule": "repeated",
+                  "type": "uint64",
+                  "id": 7
+                }
+              }
+            },
+            "DowngradeResponse": {
+              "fields": {
+                "token": {
+                  "type": "uint64",
+                  "id": 1
+                },
+                "mode": {
+                  "type": "LockMode",
+                  "id": 2
+                }
+              }
+            },
             "ErrorReason": {
               "values": {
                 "ERROR_REASON_UNSPECIFIED": 0,
@@ -1596,6 +1719,8 @@ export const DESCRIPTOR: unknown = {
                     "proclaim",
                     "resign",
                     "leader",
+                    "upgrade",
+                    "downgrade",
                     "forget"
                   ]
                 }
@@ -1679,6 +1804,14 @@ export const DESCRIPTOR: unknown = {
                   "type": "LeaderRequest",
                   "id": 19
                 },
+                "upgrade": {
+                  "type": "UpgradeRequest",
+                  "id": 20
+                },
+                "downgrade": {
+                  "type": "DowngradeRequest",
+                  "id": 21
+                },
                 "forget": {
                   "type": "Forget",
                   "id": 14
@@ -1717,6 +1850,8 @@ export const DESCRIPTOR: unknown = {
                     "proclaim",
                     "resign",
                     "leader",
+                    "upgrade",
+                    "downgrade",
                     "failure"
                   ]
                 }
@@ -1799,6 +1934,14 @@ export const DESCRIPTOR: unknown = {
                 "leader": {
                   "type": "LeaderResponse",
                   "id": 19
+                },
+                "upgrade": {
+                  "type": "UpgradeResponse",
+                  "id": 20
+                },
+                "downgrade": {
+                  "type": "DowngradeResponse",
+                  "id": 21
                 },
                 "failure": {
                   "type": "StreamFailure",

@@ -2690,6 +2690,12 @@ export namespace palisade {
             /** Calls Observe. */
             observe: palisade.v1.LockService.Observe;
 
+            /** Calls Upgrade. */
+            upgrade: palisade.v1.LockService.Upgrade;
+
+            /** Calls Downgrade. */
+            downgrade: palisade.v1.LockService.Downgrade;
+
             /** Calls Stream. */
             stream: palisade.v1.LockService.Stream;
         }
@@ -3036,6 +3042,44 @@ export namespace palisade {
               readonly responseType: "ElectionEvent";
               readonly requestStream: undefined;
               readonly responseStream: true;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#upgrade}.
+             * @param error Error, if any
+             * @param [response] UpgradeResponse
+             */
+            type UpgradeCallback = (error: (Error|null), response?: palisade.v1.UpgradeResponse) => void;
+
+            /** Calls Upgrade. */
+            type Upgrade = {
+              (request: palisade.v1.IUpgradeRequest, callback: palisade.v1.LockService.UpgradeCallback): void;
+              (request: palisade.v1.IUpgradeRequest): Promise<palisade.v1.UpgradeResponse>;
+              readonly name: "Upgrade";
+              readonly path: "/palisade.v1.LockService/Upgrade";
+              readonly requestType: "UpgradeRequest";
+              readonly responseType: "UpgradeResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#downgrade}.
+             * @param error Error, if any
+             * @param [response] DowngradeResponse
+             */
+            type DowngradeCallback = (error: (Error|null), response?: palisade.v1.DowngradeResponse) => void;
+
+            /** Calls Downgrade. */
+            type Downgrade = {
+              (request: palisade.v1.IDowngradeRequest, callback: palisade.v1.LockService.DowngradeCallback): void;
+              (request: palisade.v1.IDowngradeRequest): Promise<palisade.v1.DowngradeResponse>;
+              readonly name: "Downgrade";
+              readonly path: "/palisade.v1.LockService/Downgrade";
+              readonly requestType: "DowngradeRequest";
+              readonly responseType: "DowngradeResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
             };
 
             /**
@@ -3932,7 +3976,10 @@ export namespace palisade {
             LOCK_MODE_EXCLUSIVE = 2,
 
             /** LOCK_MODE_LEADER value */
-            LOCK_MODE_LEADER = 3
+            LOCK_MODE_LEADER = 3,
+
+            /** LOCK_MODE_UPGRADEABLE value */
+            LOCK_MODE_UPGRADEABLE = 4
         }
 
         /**
@@ -5107,6 +5154,9 @@ export namespace palisade {
             /** LockHolder holdMs. */
             holdMs: Long;
 
+            /** LockHolder upgradingSinceIndex. */
+            upgradingSinceIndex: Long;
+
             /**
              * Creates a new LockHolder instance using the specified properties.
              * @param [properties] Properties to set
@@ -5217,6 +5267,9 @@ export namespace palisade {
 
                 /** LockHolder holdMs */
                 holdMs?: (Long|null);
+
+                /** LockHolder upgradingSinceIndex */
+                upgradingSinceIndex?: (Long|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -6890,7 +6943,13 @@ export namespace palisade {
             END_REASON_REVOKED = 4,
 
             /** END_REASON_HANDED_OFF value */
-            END_REASON_HANDED_OFF = 5
+            END_REASON_HANDED_OFF = 5,
+
+            /** END_REASON_UPGRADED value */
+            END_REASON_UPGRADED = 6,
+
+            /** END_REASON_DOWNGRADED value */
+            END_REASON_DOWNGRADED = 7
         }
 
         /** RevokeCause enum. */
@@ -7784,6 +7843,9 @@ export namespace palisade {
             /** WatchEvent revokeCause. */
             revokeCause: palisade.v1.RevokeCause;
 
+            /** WatchEvent ended. */
+            ended: palisade.v1.EndReason;
+
             /**
              * Creates a new WatchEvent instance using the specified properties.
              * @param [properties] Properties to set
@@ -7900,6 +7962,9 @@ export namespace palisade {
 
                 /** WatchEvent revokeCause */
                 revokeCause?: (palisade.v1.RevokeCause|null);
+
+                /** WatchEvent ended */
+                ended?: (palisade.v1.EndReason|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -9386,6 +9451,570 @@ export namespace palisade {
             type $Shape = palisade.v1.ElectionEvent.$Properties;
         }
 
+        /**
+         * Properties of an UpgradeRequest.
+         * @deprecated Use palisade.v1.UpgradeRequest.$Properties instead.
+         */
+        interface IUpgradeRequest extends palisade.v1.UpgradeRequest.$Properties {
+        }
+
+        /** Represents an UpgradeRequest. */
+        class UpgradeRequest {
+
+            /**
+             * Constructs a new UpgradeRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.UpgradeRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** UpgradeRequest sessionId. */
+            sessionId: Long;
+
+            /** UpgradeRequest lock. */
+            lock: string;
+
+            /** UpgradeRequest token. */
+            token: Long;
+
+            /** UpgradeRequest waitMs. */
+            waitMs: Long;
+
+            /** UpgradeRequest seq. */
+            seq: Long;
+
+            /** UpgradeRequest ackedUpTo. */
+            ackedUpTo: Long;
+
+            /** UpgradeRequest held. */
+            held: Long[];
+
+            /**
+             * Creates a new UpgradeRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns UpgradeRequest instance
+             */
+            static create(properties: palisade.v1.UpgradeRequest.$Shape): palisade.v1.UpgradeRequest & palisade.v1.UpgradeRequest.$Shape;
+            static create(properties?: palisade.v1.UpgradeRequest.$Properties): palisade.v1.UpgradeRequest;
+
+            /**
+             * Encodes the specified UpgradeRequest message. Does not implicitly {@link palisade.v1.UpgradeRequest.verify|verify} messages.
+             * @param message UpgradeRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.UpgradeRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified UpgradeRequest message, length delimited. Does not implicitly {@link palisade.v1.UpgradeRequest.verify|verify} messages.
+             * @param message UpgradeRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.UpgradeRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an UpgradeRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.UpgradeRequest & palisade.v1.UpgradeRequest.$Shape} UpgradeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.UpgradeRequest & palisade.v1.UpgradeRequest.$Shape;
+
+            /**
+             * Decodes an UpgradeRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.UpgradeRequest & palisade.v1.UpgradeRequest.$Shape} UpgradeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.UpgradeRequest & palisade.v1.UpgradeRequest.$Shape;
+
+            /**
+             * Verifies an UpgradeRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an UpgradeRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns UpgradeRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.UpgradeRequest;
+
+            /**
+             * Creates a plain object from an UpgradeRequest message. Also converts values to other types if specified.
+             * @param message UpgradeRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.UpgradeRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this UpgradeRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for UpgradeRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpgradeRequest {
+
+            /** Properties of an UpgradeRequest. */
+            interface $Properties {
+
+                /** UpgradeRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** UpgradeRequest lock */
+                lock?: (string|null);
+
+                /** UpgradeRequest token */
+                token?: (Long|null);
+
+                /** UpgradeRequest waitMs */
+                waitMs?: (Long|null);
+
+                /** UpgradeRequest seq */
+                seq?: (Long|null);
+
+                /** UpgradeRequest ackedUpTo */
+                ackedUpTo?: (Long|null);
+
+                /** UpgradeRequest held */
+                held?: (Long[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an UpgradeRequest. */
+            type $Shape = palisade.v1.UpgradeRequest.$Properties;
+        }
+
+        /**
+         * Properties of an UpgradeResponse.
+         * @deprecated Use palisade.v1.UpgradeResponse.$Properties instead.
+         */
+        interface IUpgradeResponse extends palisade.v1.UpgradeResponse.$Properties {
+        }
+
+        /** Represents an UpgradeResponse. */
+        class UpgradeResponse {
+
+            /**
+             * Constructs a new UpgradeResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.UpgradeResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** UpgradeResponse upgraded. */
+            upgraded: boolean;
+
+            /** UpgradeResponse token. */
+            token: Long;
+
+            /** UpgradeResponse holder. */
+            holder?: (palisade.v1.LockHolder.$Properties|null);
+
+            /** UpgradeResponse cancelled. */
+            cancelled: boolean;
+
+            /**
+             * Creates a new UpgradeResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns UpgradeResponse instance
+             */
+            static create(properties: palisade.v1.UpgradeResponse.$Shape): palisade.v1.UpgradeResponse & palisade.v1.UpgradeResponse.$Shape;
+            static create(properties?: palisade.v1.UpgradeResponse.$Properties): palisade.v1.UpgradeResponse;
+
+            /**
+             * Encodes the specified UpgradeResponse message. Does not implicitly {@link palisade.v1.UpgradeResponse.verify|verify} messages.
+             * @param message UpgradeResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.UpgradeResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified UpgradeResponse message, length delimited. Does not implicitly {@link palisade.v1.UpgradeResponse.verify|verify} messages.
+             * @param message UpgradeResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.UpgradeResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an UpgradeResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.UpgradeResponse & palisade.v1.UpgradeResponse.$Shape} UpgradeResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.UpgradeResponse & palisade.v1.UpgradeResponse.$Shape;
+
+            /**
+             * Decodes an UpgradeResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.UpgradeResponse & palisade.v1.UpgradeResponse.$Shape} UpgradeResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.UpgradeResponse & palisade.v1.UpgradeResponse.$Shape;
+
+            /**
+             * Verifies an UpgradeResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an UpgradeResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns UpgradeResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.UpgradeResponse;
+
+            /**
+             * Creates a plain object from an UpgradeResponse message. Also converts values to other types if specified.
+             * @param message UpgradeResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.UpgradeResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this UpgradeResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for UpgradeResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace UpgradeResponse {
+
+            /** Properties of an UpgradeResponse. */
+            interface $Properties {
+
+                /** UpgradeResponse upgraded */
+                upgraded?: (boolean|null);
+
+                /** UpgradeResponse token */
+                token?: (Long|null);
+
+                /** UpgradeResponse holder */
+                holder?: (palisade.v1.LockHolder.$Properties|null);
+
+                /** UpgradeResponse cancelled */
+                cancelled?: (boolean|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an UpgradeResponse. */
+            type $Shape = palisade.v1.UpgradeResponse.$Properties;
+        }
+
+        /**
+         * Properties of a DowngradeRequest.
+         * @deprecated Use palisade.v1.DowngradeRequest.$Properties instead.
+         */
+        interface IDowngradeRequest extends palisade.v1.DowngradeRequest.$Properties {
+        }
+
+        /** Represents a DowngradeRequest. */
+        class DowngradeRequest {
+
+            /**
+             * Constructs a new DowngradeRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.DowngradeRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** DowngradeRequest sessionId. */
+            sessionId: Long;
+
+            /** DowngradeRequest lock. */
+            lock: string;
+
+            /** DowngradeRequest token. */
+            token: Long;
+
+            /** DowngradeRequest mode. */
+            mode: palisade.v1.LockMode;
+
+            /** DowngradeRequest seq. */
+            seq: Long;
+
+            /** DowngradeRequest ackedUpTo. */
+            ackedUpTo: Long;
+
+            /** DowngradeRequest held. */
+            held: Long[];
+
+            /**
+             * Creates a new DowngradeRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns DowngradeRequest instance
+             */
+            static create(properties: palisade.v1.DowngradeRequest.$Shape): palisade.v1.DowngradeRequest & palisade.v1.DowngradeRequest.$Shape;
+            static create(properties?: palisade.v1.DowngradeRequest.$Properties): palisade.v1.DowngradeRequest;
+
+            /**
+             * Encodes the specified DowngradeRequest message. Does not implicitly {@link palisade.v1.DowngradeRequest.verify|verify} messages.
+             * @param message DowngradeRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.DowngradeRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified DowngradeRequest message, length delimited. Does not implicitly {@link palisade.v1.DowngradeRequest.verify|verify} messages.
+             * @param message DowngradeRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.DowngradeRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a DowngradeRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.DowngradeRequest & palisade.v1.DowngradeRequest.$Shape} DowngradeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.DowngradeRequest & palisade.v1.DowngradeRequest.$Shape;
+
+            /**
+             * Decodes a DowngradeRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.DowngradeRequest & palisade.v1.DowngradeRequest.$Shape} DowngradeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.DowngradeRequest & palisade.v1.DowngradeRequest.$Shape;
+
+            /**
+             * Verifies a DowngradeRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a DowngradeRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns DowngradeRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.DowngradeRequest;
+
+            /**
+             * Creates a plain object from a DowngradeRequest message. Also converts values to other types if specified.
+             * @param message DowngradeRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.DowngradeRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this DowngradeRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for DowngradeRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DowngradeRequest {
+
+            /** Properties of a DowngradeRequest. */
+            interface $Properties {
+
+                /** DowngradeRequest sessionId */
+                sessionId?: (Long|null);
+
+                /** DowngradeRequest lock */
+                lock?: (string|null);
+
+                /** DowngradeRequest token */
+                token?: (Long|null);
+
+                /** DowngradeRequest mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** DowngradeRequest seq */
+                seq?: (Long|null);
+
+                /** DowngradeRequest ackedUpTo */
+                ackedUpTo?: (Long|null);
+
+                /** DowngradeRequest held */
+                held?: (Long[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a DowngradeRequest. */
+            type $Shape = palisade.v1.DowngradeRequest.$Properties;
+        }
+
+        /**
+         * Properties of a DowngradeResponse.
+         * @deprecated Use palisade.v1.DowngradeResponse.$Properties instead.
+         */
+        interface IDowngradeResponse extends palisade.v1.DowngradeResponse.$Properties {
+        }
+
+        /** Represents a DowngradeResponse. */
+        class DowngradeResponse {
+
+            /**
+             * Constructs a new DowngradeResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.DowngradeResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** DowngradeResponse token. */
+            token: Long;
+
+            /** DowngradeResponse mode. */
+            mode: palisade.v1.LockMode;
+
+            /**
+             * Creates a new DowngradeResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns DowngradeResponse instance
+             */
+            static create(properties: palisade.v1.DowngradeResponse.$Shape): palisade.v1.DowngradeResponse & palisade.v1.DowngradeResponse.$Shape;
+            static create(properties?: palisade.v1.DowngradeResponse.$Properties): palisade.v1.DowngradeResponse;
+
+            /**
+             * Encodes the specified DowngradeResponse message. Does not implicitly {@link palisade.v1.DowngradeResponse.verify|verify} messages.
+             * @param message DowngradeResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.DowngradeResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified DowngradeResponse message, length delimited. Does not implicitly {@link palisade.v1.DowngradeResponse.verify|verify} messages.
+             * @param message DowngradeResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.DowngradeResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a DowngradeResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.DowngradeResponse & palisade.v1.DowngradeResponse.$Shape} DowngradeResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.DowngradeResponse & palisade.v1.DowngradeResponse.$Shape;
+
+            /**
+             * Decodes a DowngradeResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.DowngradeResponse & palisade.v1.DowngradeResponse.$Shape} DowngradeResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.DowngradeResponse & palisade.v1.DowngradeResponse.$Shape;
+
+            /**
+             * Verifies a DowngradeResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a DowngradeResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns DowngradeResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.DowngradeResponse;
+
+            /**
+             * Creates a plain object from a DowngradeResponse message. Also converts values to other types if specified.
+             * @param message DowngradeResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.DowngradeResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this DowngradeResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for DowngradeResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace DowngradeResponse {
+
+            /** Properties of a DowngradeResponse. */
+            interface $Properties {
+
+                /** DowngradeResponse token */
+                token?: (Long|null);
+
+                /** DowngradeResponse mode */
+                mode?: (palisade.v1.LockMode|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a DowngradeResponse. */
+            type $Shape = palisade.v1.DowngradeResponse.$Properties;
+        }
+
         /** ErrorReason enum. */
         enum ErrorReason {
 
@@ -9706,11 +10335,17 @@ export namespace palisade {
             /** StreamRequest leader. */
             leader?: (palisade.v1.LeaderRequest.$Properties|null);
 
+            /** StreamRequest upgrade. */
+            upgrade?: (palisade.v1.UpgradeRequest.$Properties|null);
+
+            /** StreamRequest downgrade. */
+            downgrade?: (palisade.v1.DowngradeRequest.$Properties|null);
+
             /** StreamRequest forget. */
             forget?: (palisade.v1.Forget.$Properties|null);
 
             /** StreamRequest call. */
-            call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"forget");
+            call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"upgrade"|"downgrade"|"forget");
 
             /**
              * Creates a new StreamRequest instance using the specified properties.
@@ -9847,11 +10482,17 @@ export namespace palisade {
                 /** StreamRequest leader */
                 leader?: (palisade.v1.LeaderRequest.$Properties|null);
 
+                /** StreamRequest upgrade */
+                upgrade?: (palisade.v1.UpgradeRequest.$Properties|null);
+
+                /** StreamRequest downgrade */
+                downgrade?: (palisade.v1.DowngradeRequest.$Properties|null);
+
                 /** StreamRequest forget */
                 forget?: (palisade.v1.Forget.$Properties|null);
 
                 /** StreamRequest call */
-                call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"forget");
+                call?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"upgrade"|"downgrade"|"forget");
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -9876,10 +10517,12 @@ export namespace palisade {
               proclaim?: palisade.v1.ProclaimRequest.$Shape|null;
               resign?: palisade.v1.ResignRequest.$Shape|null;
               leader?: palisade.v1.LeaderRequest.$Shape|null;
+              upgrade?: palisade.v1.UpgradeRequest.$Shape|null;
+              downgrade?: palisade.v1.DowngradeRequest.$Shape|null;
               forget?: palisade.v1.Forget.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignRequest.$Shape; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimRequest.$Shape; resign?: null; leader?: null; forget?: null }|{ call?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignRequest.$Shape; leader?: null; forget?: null }|{ call?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget: palisade.v1.Forget.$Shape })
+              ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignRequest.$Shape; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimRequest.$Shape; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignRequest.$Shape; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderRequest.$Shape; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "upgrade"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade: palisade.v1.UpgradeRequest.$Shape; downgrade?: null; forget?: null }|{ call?: "downgrade"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade: palisade.v1.DowngradeRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget: palisade.v1.Forget.$Shape })
             );
         }
 
@@ -10184,11 +10827,17 @@ export namespace palisade {
             /** StreamAnswer leader. */
             leader?: (palisade.v1.LeaderResponse.$Properties|null);
 
+            /** StreamAnswer upgrade. */
+            upgrade?: (palisade.v1.UpgradeResponse.$Properties|null);
+
+            /** StreamAnswer downgrade. */
+            downgrade?: (palisade.v1.DowngradeResponse.$Properties|null);
+
             /** StreamAnswer failure. */
             failure?: (palisade.v1.StreamFailure.$Properties|null);
 
             /** StreamAnswer result. */
-            result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"failure");
+            result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"upgrade"|"downgrade"|"failure");
 
             /**
              * Creates a new StreamAnswer instance using the specified properties.
@@ -10325,11 +10974,17 @@ export namespace palisade {
                 /** StreamAnswer leader */
                 leader?: (palisade.v1.LeaderResponse.$Properties|null);
 
+                /** StreamAnswer upgrade */
+                upgrade?: (palisade.v1.UpgradeResponse.$Properties|null);
+
+                /** StreamAnswer downgrade */
+                downgrade?: (palisade.v1.DowngradeResponse.$Properties|null);
+
                 /** StreamAnswer failure */
                 failure?: (palisade.v1.StreamFailure.$Properties|null);
 
                 /** StreamAnswer result */
-                result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"failure");
+                result?: ("openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"upgrade"|"downgrade"|"failure");
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -10354,10 +11009,12 @@ export namespace palisade {
               proclaim?: palisade.v1.ProclaimResponse.$Shape|null;
               resign?: palisade.v1.ResignResponse.$Shape|null;
               leader?: palisade.v1.LeaderResponse.$Shape|null;
+              upgrade?: palisade.v1.UpgradeResponse.$Shape|null;
+              downgrade?: palisade.v1.DowngradeResponse.$Shape|null;
               failure?: palisade.v1.StreamFailure.$Shape|null;
               $unknowns?: Uint8Array[];
             } & (
-              ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignResponse.$Shape; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimResponse.$Shape; resign?: null; leader?: null; failure?: null }|{ result?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignResponse.$Shape; leader?: null; failure?: null }|{ result?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure: palisade.v1.StreamFailure.$Shape })
+              ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignResponse.$Shape; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimResponse.$Shape; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignResponse.$Shape; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderResponse.$Shape; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "upgrade"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade: palisade.v1.UpgradeResponse.$Shape; downgrade?: null; failure?: null }|{ result?: "downgrade"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade: palisade.v1.DowngradeResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure: palisade.v1.StreamFailure.$Shape })
             );
         }
 

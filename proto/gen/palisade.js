@@ -7576,6 +7576,88 @@ export const palisade = $root.palisade = (() => {
             });
 
             /**
+             * Callback as used by {@link palisade.v1.LockService#upgrade}.
+             * @memberof palisade.v1.LockService
+             * @typedef UpgradeCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.UpgradeResponse} [response] UpgradeResponse
+             */
+
+            /**
+             * Calls Upgrade.
+             * @memberof palisade.v1.LockService
+             * @typedef Upgrade
+             * @type {{
+             *   (request: palisade.v1.IUpgradeRequest, callback: palisade.v1.LockService.UpgradeCallback): void;
+             *   (request: palisade.v1.IUpgradeRequest): Promise<palisade.v1.UpgradeResponse>;
+             *   readonly name: "Upgrade";
+             *   readonly path: "/palisade.v1.LockService/Upgrade";
+             *   readonly requestType: "UpgradeRequest";
+             *   readonly responseType: "UpgradeResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls Upgrade.
+             * @name palisade.v1.LockService#upgrade
+             * @type {palisade.v1.LockService.Upgrade}
+             */
+            $Object.defineProperties(LockService.prototype.upgrade = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.upgrade, $root.palisade.v1.UpgradeRequest, $root.palisade.v1.UpgradeResponse, request, callback);
+            }, {
+                name: { value: "Upgrade" },
+                path: { value: "/palisade.v1.LockService/Upgrade" },
+                requestType: { value: "UpgradeRequest" },
+                responseType: { value: "UpgradeResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.LockService#downgrade}.
+             * @memberof palisade.v1.LockService
+             * @typedef DowngradeCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.DowngradeResponse} [response] DowngradeResponse
+             */
+
+            /**
+             * Calls Downgrade.
+             * @memberof palisade.v1.LockService
+             * @typedef Downgrade
+             * @type {{
+             *   (request: palisade.v1.IDowngradeRequest, callback: palisade.v1.LockService.DowngradeCallback): void;
+             *   (request: palisade.v1.IDowngradeRequest): Promise<palisade.v1.DowngradeResponse>;
+             *   readonly name: "Downgrade";
+             *   readonly path: "/palisade.v1.LockService/Downgrade";
+             *   readonly requestType: "DowngradeRequest";
+             *   readonly responseType: "DowngradeResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls Downgrade.
+             * @name palisade.v1.LockService#downgrade
+             * @type {palisade.v1.LockService.Downgrade}
+             */
+            $Object.defineProperties(LockService.prototype.downgrade = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, LockService.prototype.downgrade, $root.palisade.v1.DowngradeRequest, $root.palisade.v1.DowngradeResponse, request, callback);
+            }, {
+                name: { value: "Downgrade" },
+                path: { value: "/palisade.v1.LockService/Downgrade" },
+                requestType: { value: "DowngradeRequest" },
+                responseType: { value: "DowngradeResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
              * Callback as used by {@link palisade.v1.LockService#stream}.
              * @memberof palisade.v1.LockService
              * @typedef StreamCallback
@@ -9951,6 +10033,7 @@ export const palisade = $root.palisade = (() => {
          * @property {number} LOCK_MODE_SHARED=1 LOCK_MODE_SHARED value
          * @property {number} LOCK_MODE_EXCLUSIVE=2 LOCK_MODE_EXCLUSIVE value
          * @property {number} LOCK_MODE_LEADER=3 LOCK_MODE_LEADER value
+         * @property {number} LOCK_MODE_UPGRADEABLE=4 LOCK_MODE_UPGRADEABLE value
          */
         v1.LockMode = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
@@ -9958,6 +10041,7 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[1] = "LOCK_MODE_SHARED"] = 1;
             values[valuesById[2] = "LOCK_MODE_EXCLUSIVE"] = 2;
             values[valuesById[3] = "LOCK_MODE_LEADER"] = 3;
+            values[valuesById[4] = "LOCK_MODE_UPGRADEABLE"] = 4;
             return values;
         })();
 
@@ -10254,6 +10338,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_MODE_LEADER":
                     case 3:
                         message.mode = 3;
+                        break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
                         break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
@@ -10883,6 +10971,10 @@ export const palisade = $root.palisade = (() => {
                     case 3:
                         message.mode = 3;
                         break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
+                        break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
                             message.mode = object.mode;
@@ -11415,6 +11507,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_MODE_LEADER":
                     case 3:
                         message.mode = 3;
+                        break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
                         break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
@@ -13491,6 +13587,7 @@ export const palisade = $root.palisade = (() => {
              * @property {number|null} [slot] LockHolder slot
              * @property {Uint8Array|null} [holderData] LockHolder holderData
              * @property {Long|null} [holdMs] LockHolder holdMs
+             * @property {Long|null} [upgradingSinceIndex] LockHolder upgradingSinceIndex
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -13595,6 +13692,14 @@ export const palisade = $root.palisade = (() => {
             LockHolder.prototype.holdMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             /**
+             * LockHolder upgradingSinceIndex.
+             * @member {Long} upgradingSinceIndex
+             * @memberof palisade.v1.LockHolder
+             * @instance
+             */
+            LockHolder.prototype.upgradingSinceIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
              * Creates a new LockHolder instance using the specified properties.
              * @function create
              * @memberof palisade.v1.LockHolder
@@ -13644,6 +13749,8 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 8, wireType 2 =*/66).bytes(message.holderData);
                 if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs") && (typeof message.holdMs === "object" ? message.holdMs.low || message.holdMs.high : message.holdMs !== 0))
                     writer.uint32(/* id 9, wireType 0 =*/72).uint64(message.holdMs);
+                if (message.upgradingSinceIndex != null && $Object.hasOwnProperty.call(message, "upgradingSinceIndex") && (typeof message.upgradingSinceIndex === "object" ? message.upgradingSinceIndex.low || message.upgradingSinceIndex.high : message.upgradingSinceIndex !== 0))
+                    writer.uint32(/* id 10, wireType 0 =*/80).uint64(message.upgradingSinceIndex);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -13782,6 +13889,15 @@ export const palisade = $root.palisade = (() => {
                                 delete message.holdMs;
                             continue;
                         }
+                    case 10: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.upgradingSinceIndex = value;
+                            else
+                                delete message.upgradingSinceIndex;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -13857,6 +13973,9 @@ export const palisade = $root.palisade = (() => {
                 if (message.holdMs != null && $Object.hasOwnProperty.call(message, "holdMs"))
                     if (!$util.isInteger(message.holdMs) && !(message.holdMs && $util.isInteger(message.holdMs.low) && $util.isInteger(message.holdMs.high)))
                         return "holdMs: integer|Long expected";
+                if (message.upgradingSinceIndex != null && $Object.hasOwnProperty.call(message, "upgradingSinceIndex"))
+                    if (!$util.isInteger(message.upgradingSinceIndex) && !(message.upgradingSinceIndex && $util.isInteger(message.upgradingSinceIndex.low) && $util.isInteger(message.upgradingSinceIndex.high)))
+                        return "upgradingSinceIndex: integer|Long expected";
                 return null;
             };
 
@@ -13929,6 +14048,10 @@ export const palisade = $root.palisade = (() => {
                     case 3:
                         message.mode = 3;
                         break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
+                        break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
                             message.mode = object.mode;
@@ -13955,6 +14078,16 @@ export const palisade = $root.palisade = (() => {
                             message.holdMs = object.holdMs;
                         else if (typeof object.holdMs === "object")
                             message.holdMs = new $util.LongBits(object.holdMs.low >>> 0, object.holdMs.high >>> 0).toNumber(true);
+                if (object.upgradingSinceIndex != null)
+                    if (typeof object.upgradingSinceIndex === "object" ? object.upgradingSinceIndex.low || object.upgradingSinceIndex.high : $Number(object.upgradingSinceIndex) !== 0)
+                        if ($util.Long)
+                            message.upgradingSinceIndex = $util.Long.fromValue(object.upgradingSinceIndex, true);
+                        else if (typeof object.upgradingSinceIndex === "string")
+                            message.upgradingSinceIndex = $parseInt(object.upgradingSinceIndex, 10);
+                        else if (typeof object.upgradingSinceIndex === "number")
+                            message.upgradingSinceIndex = object.upgradingSinceIndex;
+                        else if (typeof object.upgradingSinceIndex === "object")
+                            message.upgradingSinceIndex = new $util.LongBits(object.upgradingSinceIndex.low >>> 0, object.upgradingSinceIndex.high >>> 0).toNumber(true);
                 return message;
             };
 
@@ -14007,6 +14140,11 @@ export const palisade = $root.palisade = (() => {
                         object.holdMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.holdMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.upgradingSinceIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.upgradingSinceIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                 }
                 if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -14046,6 +14184,13 @@ export const palisade = $root.palisade = (() => {
                         object.holdMs = options.longs === $String ? $String(message.holdMs) : message.holdMs;
                     else
                         object.holdMs = options.longs === $String ? $util.Long.prototype.toString.call(message.holdMs) : options.longs === $Number ? new $util.LongBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0).toNumber(true) : message.holdMs;
+                if (message.upgradingSinceIndex != null && $Object.hasOwnProperty.call(message, "upgradingSinceIndex"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.upgradingSinceIndex = typeof message.upgradingSinceIndex === "number" ? $BigInt(message.upgradingSinceIndex) : $util.Long.fromBits(message.upgradingSinceIndex.low >>> 0, message.upgradingSinceIndex.high >>> 0, true).toBigInt();
+                    else if (typeof message.upgradingSinceIndex === "number")
+                        object.upgradingSinceIndex = options.longs === $String ? $String(message.upgradingSinceIndex) : message.upgradingSinceIndex;
+                    else
+                        object.upgradingSinceIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.upgradingSinceIndex) : options.longs === $Number ? new $util.LongBits(message.upgradingSinceIndex.low >>> 0, message.upgradingSinceIndex.high >>> 0).toNumber(true) : message.upgradingSinceIndex;
                 return object;
             };
 
@@ -14502,6 +14647,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_MODE_LEADER":
                     case 3:
                         message.mode = 3;
+                        break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
                         break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
@@ -18931,6 +19080,8 @@ export const palisade = $root.palisade = (() => {
          * @property {number} END_REASON_SESSION_EXPIRED=3 END_REASON_SESSION_EXPIRED value
          * @property {number} END_REASON_REVOKED=4 END_REASON_REVOKED value
          * @property {number} END_REASON_HANDED_OFF=5 END_REASON_HANDED_OFF value
+         * @property {number} END_REASON_UPGRADED=6 END_REASON_UPGRADED value
+         * @property {number} END_REASON_DOWNGRADED=7 END_REASON_DOWNGRADED value
          */
         v1.EndReason = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
@@ -18940,6 +19091,8 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[3] = "END_REASON_SESSION_EXPIRED"] = 3;
             values[valuesById[4] = "END_REASON_REVOKED"] = 4;
             values[valuesById[5] = "END_REASON_HANDED_OFF"] = 5;
+            values[valuesById[6] = "END_REASON_UPGRADED"] = 6;
+            values[valuesById[7] = "END_REASON_DOWNGRADED"] = 7;
             return values;
         })();
 
@@ -19575,6 +19728,14 @@ export const palisade = $root.palisade = (() => {
                     case 5:
                         message.reason = 5;
                         break;
+                    case "END_REASON_UPGRADED":
+                    case 6:
+                        message.reason = 6;
+                        break;
+                    case "END_REASON_DOWNGRADED":
+                    case 7:
+                        message.reason = 7;
+                        break;
                     default:
                         if (typeof object.reason === "number" && (object.reason | 0) === object.reason)
                             message.reason = object.reason;
@@ -19616,6 +19777,10 @@ export const palisade = $root.palisade = (() => {
                     case "LOCK_MODE_LEADER":
                     case 3:
                         message.mode = 3;
+                        break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
                         break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
@@ -21387,6 +21552,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Uint8Array|null} [holderData] WatchEvent holderData
              * @property {Long|null} [holdMs] WatchEvent holdMs
              * @property {palisade.v1.RevokeCause|null} [revokeCause] WatchEvent revokeCause
+             * @property {palisade.v1.EndReason|null} [ended] WatchEvent ended
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -21507,6 +21673,14 @@ export const palisade = $root.palisade = (() => {
             WatchEvent.prototype.revokeCause = 0;
 
             /**
+             * WatchEvent ended.
+             * @member {palisade.v1.EndReason} ended
+             * @memberof palisade.v1.WatchEvent
+             * @instance
+             */
+            WatchEvent.prototype.ended = 0;
+
+            /**
              * Creates a new WatchEvent instance using the specified properties.
              * @function create
              * @memberof palisade.v1.WatchEvent
@@ -21560,6 +21734,8 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 10, wireType 0 =*/80).uint64(message.holdMs);
                 if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause") && message.revokeCause !== 0)
                     writer.uint32(/* id 11, wireType 0 =*/88).int32(message.revokeCause);
+                if (message.ended != null && $Object.hasOwnProperty.call(message, "ended") && message.ended !== 0)
+                    writer.uint32(/* id 12, wireType 0 =*/96).int32(message.ended);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -21716,6 +21892,15 @@ export const palisade = $root.palisade = (() => {
                                 delete message.revokeCause;
                             continue;
                         }
+                    case 12: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.ended = value;
+                            else
+                                delete message.ended;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -21797,6 +21982,9 @@ export const palisade = $root.palisade = (() => {
                 if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause"))
                     if (typeof message.revokeCause !== "number" || (message.revokeCause | 0) !== message.revokeCause)
                         return "revokeCause: enum value expected";
+                if (message.ended != null && $Object.hasOwnProperty.call(message, "ended"))
+                    if (typeof message.ended !== "number" || (message.ended | 0) !== message.ended)
+                        return "ended: enum value expected";
                 return null;
             };
 
@@ -21903,6 +22091,10 @@ export const palisade = $root.palisade = (() => {
                     case 3:
                         message.mode = 3;
                         break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
+                        break;
                     default:
                         if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
                             message.mode = object.mode;
@@ -21942,6 +22134,44 @@ export const palisade = $root.palisade = (() => {
                     default:
                         if (typeof object.revokeCause === "number" && (object.revokeCause | 0) === object.revokeCause)
                             message.revokeCause = object.revokeCause;
+                    }
+                if (object.ended !== 0 && (typeof object.ended !== "string" || $root.palisade.v1.EndReason[object.ended] !== 0))
+                    switch (object.ended) {
+                    case "END_REASON_UNSPECIFIED":
+                    case 0:
+                        message.ended = 0;
+                        break;
+                    case "END_REASON_RELEASED":
+                    case 1:
+                        message.ended = 1;
+                        break;
+                    case "END_REASON_SESSION_CLOSED":
+                    case 2:
+                        message.ended = 2;
+                        break;
+                    case "END_REASON_SESSION_EXPIRED":
+                    case 3:
+                        message.ended = 3;
+                        break;
+                    case "END_REASON_REVOKED":
+                    case 4:
+                        message.ended = 4;
+                        break;
+                    case "END_REASON_HANDED_OFF":
+                    case 5:
+                        message.ended = 5;
+                        break;
+                    case "END_REASON_UPGRADED":
+                    case 6:
+                        message.ended = 6;
+                        break;
+                    case "END_REASON_DOWNGRADED":
+                    case 7:
+                        message.ended = 7;
+                        break;
+                    default:
+                        if (typeof object.ended === "number" && (object.ended | 0) === object.ended)
+                            message.ended = object.ended;
                     }
                 return message;
             };
@@ -21997,6 +22227,7 @@ export const palisade = $root.palisade = (() => {
                     } else
                         object.holdMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                     object.revokeCause = options.enums === $String ? "REVOKE_CAUSE_UNSPECIFIED" : 0;
+                    object.ended = options.enums === $String ? "END_REASON_UNSPECIFIED" : 0;
                 }
                 if (message.index != null && $Object.hasOwnProperty.call(message, "index"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -22040,6 +22271,8 @@ export const palisade = $root.palisade = (() => {
                         object.holdMs = options.longs === $String ? $util.Long.prototype.toString.call(message.holdMs) : options.longs === $Number ? new $util.LongBits(message.holdMs.low >>> 0, message.holdMs.high >>> 0).toNumber(true) : message.holdMs;
                 if (message.revokeCause != null && $Object.hasOwnProperty.call(message, "revokeCause"))
                     object.revokeCause = options.enums === $String ? $root.palisade.v1.RevokeCause[message.revokeCause] === $undefined ? message.revokeCause : $root.palisade.v1.RevokeCause[message.revokeCause] : message.revokeCause;
+                if (message.ended != null && $Object.hasOwnProperty.call(message, "ended"))
+                    object.ended = options.enums === $String ? $root.palisade.v1.EndReason[message.ended] === $undefined ? message.ended : $root.palisade.v1.EndReason[message.ended] : message.ended;
                 return object;
             };
 
@@ -26325,6 +26558,14 @@ export const palisade = $root.palisade = (() => {
                     case 5:
                         message.ended = 5;
                         break;
+                    case "END_REASON_UPGRADED":
+                    case 6:
+                        message.ended = 6;
+                        break;
+                    case "END_REASON_DOWNGRADED":
+                    case 7:
+                        message.ended = 7;
+                        break;
                     default:
                         if (typeof object.ended === "number" && (object.ended | 0) === object.ended)
                             message.ended = object.ended;
@@ -26423,6 +26664,1857 @@ export const palisade = $root.palisade = (() => {
             };
 
             return ElectionEvent;
+        })();
+
+        v1.UpgradeRequest = (function() {
+
+            /**
+             * Properties of an UpgradeRequest.
+             * @typedef {Object} palisade.v1.UpgradeRequest.$Properties
+             * @property {Long|null} [sessionId] UpgradeRequest sessionId
+             * @property {string|null} [lock] UpgradeRequest lock
+             * @property {Long|null} [token] UpgradeRequest token
+             * @property {Long|null} [waitMs] UpgradeRequest waitMs
+             * @property {Long|null} [seq] UpgradeRequest seq
+             * @property {Long|null} [ackedUpTo] UpgradeRequest ackedUpTo
+             * @property {Array.<Long>|null} [held] UpgradeRequest held
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an UpgradeRequest.
+             * @memberof palisade.v1
+             * @interface IUpgradeRequest
+             * @augments palisade.v1.UpgradeRequest.$Properties
+             * @deprecated Use palisade.v1.UpgradeRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of an UpgradeRequest.
+             * @typedef {palisade.v1.UpgradeRequest.$Properties} palisade.v1.UpgradeRequest.$Shape
+             */
+
+            /**
+             * Constructs a new UpgradeRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents an UpgradeRequest.
+             * @constructor
+             * @param {palisade.v1.UpgradeRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const UpgradeRequest = function (properties) {
+                this.held = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * UpgradeRequest sessionId.
+             * @member {Long} sessionId
+             * @memberof palisade.v1.UpgradeRequest
+             * @instance
+             */
+            UpgradeRequest.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * UpgradeRequest lock.
+             * @member {string} lock
+             * @memberof palisade.v1.UpgradeRequest
+             * @instance
+             */
+            UpgradeRequest.prototype.lock = "";
+
+            /**
+             * UpgradeRequest token.
+             * @member {Long} token
+             * @memberof palisade.v1.UpgradeRequest
+             * @instance
+             */
+            UpgradeRequest.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * UpgradeRequest waitMs.
+             * @member {Long} waitMs
+             * @memberof palisade.v1.UpgradeRequest
+             * @instance
+             */
+            UpgradeRequest.prototype.waitMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * UpgradeRequest seq.
+             * @member {Long} seq
+             * @memberof palisade.v1.UpgradeRequest
+             * @instance
+             */
+            UpgradeRequest.prototype.seq = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * UpgradeRequest ackedUpTo.
+             * @member {Long} ackedUpTo
+             * @memberof palisade.v1.UpgradeRequest
+             * @instance
+             */
+            UpgradeRequest.prototype.ackedUpTo = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * UpgradeRequest held.
+             * @member {Array.<Long>} held
+             * @memberof palisade.v1.UpgradeRequest
+             * @instance
+             */
+            UpgradeRequest.prototype.held = $util.emptyArray;
+
+            /**
+             * Creates a new UpgradeRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {palisade.v1.UpgradeRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.UpgradeRequest} UpgradeRequest instance
+             * @type {{
+             *   (properties: palisade.v1.UpgradeRequest.$Shape): palisade.v1.UpgradeRequest & palisade.v1.UpgradeRequest.$Shape;
+             *   (properties?: palisade.v1.UpgradeRequest.$Properties): palisade.v1.UpgradeRequest;
+             * }}
+             */
+            UpgradeRequest.create = function(properties) {
+                return new UpgradeRequest(properties);
+            };
+
+            /**
+             * Encodes the specified UpgradeRequest message. Does not implicitly {@link palisade.v1.UpgradeRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {palisade.v1.UpgradeRequest.$Properties} message UpgradeRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            UpgradeRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.sessionId);
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock") && message.lock !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.lock);
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.token);
+                if (message.waitMs != null && $Object.hasOwnProperty.call(message, "waitMs") && (typeof message.waitMs === "object" ? message.waitMs.low || message.waitMs.high : message.waitMs !== 0))
+                    writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.waitMs);
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq") && (typeof message.seq === "object" ? message.seq.low || message.seq.high : message.seq !== 0))
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.seq);
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo") && (typeof message.ackedUpTo === "object" ? message.ackedUpTo.low || message.ackedUpTo.high : message.ackedUpTo !== 0))
+                    writer.uint32(/* id 6, wireType 0 =*/48).uint64(message.ackedUpTo);
+                if (message.held != null && message.held.length)
+                    writer.uint32(/* id 7, wireType 2 =*/58).uint64s(message.held);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified UpgradeRequest message, length delimited. Does not implicitly {@link palisade.v1.UpgradeRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {palisade.v1.UpgradeRequest.$Properties} message UpgradeRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            UpgradeRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes an UpgradeRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.UpgradeRequest & palisade.v1.UpgradeRequest.$Shape} UpgradeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            UpgradeRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.UpgradeRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sessionId = value;
+                            else
+                                delete message.sessionId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.lock = value;
+                            else
+                                delete message.lock;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.waitMs = value;
+                            else
+                                delete message.waitMs;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.seq = value;
+                            else
+                                delete message.seq;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.ackedUpTo = value;
+                            else
+                                delete message.ackedUpTo;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType === 2) {
+                                if (!(message.held && message.held.length))
+                                    message.held = [];
+                                reader.uint64s(message.held);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.held && message.held.length))
+                                message.held = [];
+                            message.held.push(reader.uint64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes an UpgradeRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.UpgradeRequest & palisade.v1.UpgradeRequest.$Shape} UpgradeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            UpgradeRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies an UpgradeRequest message.
+             * @function verify
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            UpgradeRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
+                        return "sessionId: integer|Long expected";
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    if (!$util.isString(message.lock))
+                        return "lock: string expected";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.waitMs != null && $Object.hasOwnProperty.call(message, "waitMs"))
+                    if (!$util.isInteger(message.waitMs) && !(message.waitMs && $util.isInteger(message.waitMs.low) && $util.isInteger(message.waitMs.high)))
+                        return "waitMs: integer|Long expected";
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (!$util.isInteger(message.seq) && !(message.seq && $util.isInteger(message.seq.low) && $util.isInteger(message.seq.high)))
+                        return "seq: integer|Long expected";
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (!$util.isInteger(message.ackedUpTo) && !(message.ackedUpTo && $util.isInteger(message.ackedUpTo.low) && $util.isInteger(message.ackedUpTo.high)))
+                        return "ackedUpTo: integer|Long expected";
+                if (message.held != null && $Object.hasOwnProperty.call(message, "held")) {
+                    if (!$Array.isArray(message.held))
+                        return "held: array expected";
+                    for (let i = 0; i < message.held.length; ++i)
+                        if (!$util.isInteger(message.held[i]) && !(message.held[i] && $util.isInteger(message.held[i].low) && $util.isInteger(message.held[i].high)))
+                            return "held: integer|Long[] expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates an UpgradeRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.UpgradeRequest} UpgradeRequest
+             */
+            UpgradeRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.UpgradeRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.UpgradeRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.UpgradeRequest();
+                if (object.sessionId != null)
+                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                        if ($util.Long)
+                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
+                        else if (typeof object.sessionId === "string")
+                            message.sessionId = $parseInt(object.sessionId, 10);
+                        else if (typeof object.sessionId === "number")
+                            message.sessionId = object.sessionId;
+                        else if (typeof object.sessionId === "object")
+                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                if (object.lock != null)
+                    if (typeof object.lock !== "string" || object.lock.length)
+                        message.lock = $String(object.lock);
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.waitMs != null)
+                    if (typeof object.waitMs === "object" ? object.waitMs.low || object.waitMs.high : $Number(object.waitMs) !== 0)
+                        if ($util.Long)
+                            message.waitMs = $util.Long.fromValue(object.waitMs, true);
+                        else if (typeof object.waitMs === "string")
+                            message.waitMs = $parseInt(object.waitMs, 10);
+                        else if (typeof object.waitMs === "number")
+                            message.waitMs = object.waitMs;
+                        else if (typeof object.waitMs === "object")
+                            message.waitMs = new $util.LongBits(object.waitMs.low >>> 0, object.waitMs.high >>> 0).toNumber(true);
+                if (object.seq != null)
+                    if (typeof object.seq === "object" ? object.seq.low || object.seq.high : $Number(object.seq) !== 0)
+                        if ($util.Long)
+                            message.seq = $util.Long.fromValue(object.seq, true);
+                        else if (typeof object.seq === "string")
+                            message.seq = $parseInt(object.seq, 10);
+                        else if (typeof object.seq === "number")
+                            message.seq = object.seq;
+                        else if (typeof object.seq === "object")
+                            message.seq = new $util.LongBits(object.seq.low >>> 0, object.seq.high >>> 0).toNumber(true);
+                if (object.ackedUpTo != null)
+                    if (typeof object.ackedUpTo === "object" ? object.ackedUpTo.low || object.ackedUpTo.high : $Number(object.ackedUpTo) !== 0)
+                        if ($util.Long)
+                            message.ackedUpTo = $util.Long.fromValue(object.ackedUpTo, true);
+                        else if (typeof object.ackedUpTo === "string")
+                            message.ackedUpTo = $parseInt(object.ackedUpTo, 10);
+                        else if (typeof object.ackedUpTo === "number")
+                            message.ackedUpTo = object.ackedUpTo;
+                        else if (typeof object.ackedUpTo === "object")
+                            message.ackedUpTo = new $util.LongBits(object.ackedUpTo.low >>> 0, object.ackedUpTo.high >>> 0).toNumber(true);
+                if (object.held) {
+                    if (!$Array.isArray(object.held))
+                        throw $TypeError(".palisade.v1.UpgradeRequest.held: array expected");
+                    message.held = $Array(object.held.length);
+                    for (let i = 0; i < object.held.length; ++i)
+                        if ($util.Long)
+                            message.held[i] = $util.Long.fromValue(object.held[i], true);
+                        else if (typeof object.held[i] === "string")
+                            message.held[i] = $parseInt(object.held[i], 10);
+                        else if (typeof object.held[i] === "number")
+                            message.held[i] = object.held[i];
+                        else if (typeof object.held[i] === "object")
+                            message.held[i] = new $util.LongBits(object.held[i].low >>> 0, object.held[i].high >>> 0).toNumber(true);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an UpgradeRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {palisade.v1.UpgradeRequest} message UpgradeRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            UpgradeRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.held = [];
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.lock = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.waitMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.waitMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.seq = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.seq = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.ackedUpTo = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.ackedUpTo = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.sessionId === "number")
+                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
+                    else
+                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    object.lock = message.lock;
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.waitMs != null && $Object.hasOwnProperty.call(message, "waitMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.waitMs = typeof message.waitMs === "number" ? $BigInt(message.waitMs) : $util.Long.fromBits(message.waitMs.low >>> 0, message.waitMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.waitMs === "number")
+                        object.waitMs = options.longs === $String ? $String(message.waitMs) : message.waitMs;
+                    else
+                        object.waitMs = options.longs === $String ? $util.Long.prototype.toString.call(message.waitMs) : options.longs === $Number ? new $util.LongBits(message.waitMs.low >>> 0, message.waitMs.high >>> 0).toNumber(true) : message.waitMs;
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.seq = typeof message.seq === "number" ? $BigInt(message.seq) : $util.Long.fromBits(message.seq.low >>> 0, message.seq.high >>> 0, true).toBigInt();
+                    else if (typeof message.seq === "number")
+                        object.seq = options.longs === $String ? $String(message.seq) : message.seq;
+                    else
+                        object.seq = options.longs === $String ? $util.Long.prototype.toString.call(message.seq) : options.longs === $Number ? new $util.LongBits(message.seq.low >>> 0, message.seq.high >>> 0).toNumber(true) : message.seq;
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.ackedUpTo = typeof message.ackedUpTo === "number" ? $BigInt(message.ackedUpTo) : $util.Long.fromBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0, true).toBigInt();
+                    else if (typeof message.ackedUpTo === "number")
+                        object.ackedUpTo = options.longs === $String ? $String(message.ackedUpTo) : message.ackedUpTo;
+                    else
+                        object.ackedUpTo = options.longs === $String ? $util.Long.prototype.toString.call(message.ackedUpTo) : options.longs === $Number ? new $util.LongBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0).toNumber(true) : message.ackedUpTo;
+                if (message.held && message.held.length) {
+                    object.held = $Array(message.held.length);
+                    for (let j = 0; j < message.held.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.held[j] = typeof message.held[j] === "number" ? $BigInt(message.held[j]) : $util.Long.fromBits(message.held[j].low >>> 0, message.held[j].high >>> 0, true).toBigInt();
+                        else if (typeof message.held[j] === "number")
+                            object.held[j] = options.longs === $String ? $String(message.held[j]) : message.held[j];
+                        else
+                            object.held[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.held[j]) : options.longs === $Number ? new $util.LongBits(message.held[j].low >>> 0, message.held[j].high >>> 0).toNumber(true) : message.held[j];
+                }
+                return object;
+            };
+
+            /**
+             * Converts this UpgradeRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.UpgradeRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            UpgradeRequest.prototype.toJSON = function() {
+                return UpgradeRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for UpgradeRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.UpgradeRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            UpgradeRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.UpgradeRequest";
+            };
+
+            return UpgradeRequest;
+        })();
+
+        v1.UpgradeResponse = (function() {
+
+            /**
+             * Properties of an UpgradeResponse.
+             * @typedef {Object} palisade.v1.UpgradeResponse.$Properties
+             * @property {boolean|null} [upgraded] UpgradeResponse upgraded
+             * @property {Long|null} [token] UpgradeResponse token
+             * @property {palisade.v1.LockHolder.$Properties|null} [holder] UpgradeResponse holder
+             * @property {boolean|null} [cancelled] UpgradeResponse cancelled
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an UpgradeResponse.
+             * @memberof palisade.v1
+             * @interface IUpgradeResponse
+             * @augments palisade.v1.UpgradeResponse.$Properties
+             * @deprecated Use palisade.v1.UpgradeResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of an UpgradeResponse.
+             * @typedef {palisade.v1.UpgradeResponse.$Properties} palisade.v1.UpgradeResponse.$Shape
+             */
+
+            /**
+             * Constructs a new UpgradeResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents an UpgradeResponse.
+             * @constructor
+             * @param {palisade.v1.UpgradeResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const UpgradeResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * UpgradeResponse upgraded.
+             * @member {boolean} upgraded
+             * @memberof palisade.v1.UpgradeResponse
+             * @instance
+             */
+            UpgradeResponse.prototype.upgraded = false;
+
+            /**
+             * UpgradeResponse token.
+             * @member {Long} token
+             * @memberof palisade.v1.UpgradeResponse
+             * @instance
+             */
+            UpgradeResponse.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * UpgradeResponse holder.
+             * @member {palisade.v1.LockHolder.$Properties|null|undefined} holder
+             * @memberof palisade.v1.UpgradeResponse
+             * @instance
+             */
+            UpgradeResponse.prototype.holder = null;
+
+            /**
+             * UpgradeResponse cancelled.
+             * @member {boolean} cancelled
+             * @memberof palisade.v1.UpgradeResponse
+             * @instance
+             */
+            UpgradeResponse.prototype.cancelled = false;
+
+            /**
+             * Creates a new UpgradeResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {palisade.v1.UpgradeResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.UpgradeResponse} UpgradeResponse instance
+             * @type {{
+             *   (properties: palisade.v1.UpgradeResponse.$Shape): palisade.v1.UpgradeResponse & palisade.v1.UpgradeResponse.$Shape;
+             *   (properties?: palisade.v1.UpgradeResponse.$Properties): palisade.v1.UpgradeResponse;
+             * }}
+             */
+            UpgradeResponse.create = function(properties) {
+                return new UpgradeResponse(properties);
+            };
+
+            /**
+             * Encodes the specified UpgradeResponse message. Does not implicitly {@link palisade.v1.UpgradeResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {palisade.v1.UpgradeResponse.$Properties} message UpgradeResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            UpgradeResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.upgraded != null && $Object.hasOwnProperty.call(message, "upgraded") && message.upgraded !== false)
+                    writer.uint32(/* id 1, wireType 0 =*/8).bool(message.upgraded);
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.token);
+                if (message.holder != null && $Object.hasOwnProperty.call(message, "holder"))
+                    $root.palisade.v1.LockHolder.encode(message.holder, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled") && message.cancelled !== false)
+                    writer.uint32(/* id 4, wireType 0 =*/32).bool(message.cancelled);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified UpgradeResponse message, length delimited. Does not implicitly {@link palisade.v1.UpgradeResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {palisade.v1.UpgradeResponse.$Properties} message UpgradeResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            UpgradeResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes an UpgradeResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.UpgradeResponse & palisade.v1.UpgradeResponse.$Shape} UpgradeResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            UpgradeResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.UpgradeResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.upgraded = value;
+                            else
+                                delete message.upgraded;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            message.holder = $root.palisade.v1.LockHolder.decode(reader, reader.size(), $undefined, _depth + 1, message.holder);
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.cancelled = value;
+                            else
+                                delete message.cancelled;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes an UpgradeResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.UpgradeResponse & palisade.v1.UpgradeResponse.$Shape} UpgradeResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            UpgradeResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies an UpgradeResponse message.
+             * @function verify
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            UpgradeResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.upgraded != null && $Object.hasOwnProperty.call(message, "upgraded"))
+                    if (typeof message.upgraded !== "boolean")
+                        return "upgraded: boolean expected";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.holder != null && $Object.hasOwnProperty.call(message, "holder")) {
+                    let error = $root.palisade.v1.LockHolder.verify(message.holder, _depth + 1);
+                    if (error)
+                        return "holder." + error;
+                }
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled"))
+                    if (typeof message.cancelled !== "boolean")
+                        return "cancelled: boolean expected";
+                return null;
+            };
+
+            /**
+             * Creates an UpgradeResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.UpgradeResponse} UpgradeResponse
+             */
+            UpgradeResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.UpgradeResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.UpgradeResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.UpgradeResponse();
+                if (object.upgraded != null)
+                    if (object.upgraded)
+                        message.upgraded = $Boolean(object.upgraded);
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.holder != null) {
+                    if (!$util.isObject(object.holder))
+                        throw $TypeError(".palisade.v1.UpgradeResponse.holder: object expected");
+                    message.holder = $root.palisade.v1.LockHolder.fromObject(object.holder, _depth + 1);
+                }
+                if (object.cancelled != null)
+                    if (object.cancelled)
+                        message.cancelled = $Boolean(object.cancelled);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an UpgradeResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {palisade.v1.UpgradeResponse} message UpgradeResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            UpgradeResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.upgraded = false;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.holder = null;
+                    object.cancelled = false;
+                }
+                if (message.upgraded != null && $Object.hasOwnProperty.call(message, "upgraded"))
+                    object.upgraded = message.upgraded;
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.holder != null && $Object.hasOwnProperty.call(message, "holder"))
+                    object.holder = $root.palisade.v1.LockHolder.toObject(message.holder, options, _depth + 1);
+                if (message.cancelled != null && $Object.hasOwnProperty.call(message, "cancelled"))
+                    object.cancelled = message.cancelled;
+                return object;
+            };
+
+            /**
+             * Converts this UpgradeResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.UpgradeResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            UpgradeResponse.prototype.toJSON = function() {
+                return UpgradeResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for UpgradeResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.UpgradeResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            UpgradeResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.UpgradeResponse";
+            };
+
+            return UpgradeResponse;
+        })();
+
+        v1.DowngradeRequest = (function() {
+
+            /**
+             * Properties of a DowngradeRequest.
+             * @typedef {Object} palisade.v1.DowngradeRequest.$Properties
+             * @property {Long|null} [sessionId] DowngradeRequest sessionId
+             * @property {string|null} [lock] DowngradeRequest lock
+             * @property {Long|null} [token] DowngradeRequest token
+             * @property {palisade.v1.LockMode|null} [mode] DowngradeRequest mode
+             * @property {Long|null} [seq] DowngradeRequest seq
+             * @property {Long|null} [ackedUpTo] DowngradeRequest ackedUpTo
+             * @property {Array.<Long>|null} [held] DowngradeRequest held
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a DowngradeRequest.
+             * @memberof palisade.v1
+             * @interface IDowngradeRequest
+             * @augments palisade.v1.DowngradeRequest.$Properties
+             * @deprecated Use palisade.v1.DowngradeRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a DowngradeRequest.
+             * @typedef {palisade.v1.DowngradeRequest.$Properties} palisade.v1.DowngradeRequest.$Shape
+             */
+
+            /**
+             * Constructs a new DowngradeRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a DowngradeRequest.
+             * @constructor
+             * @param {palisade.v1.DowngradeRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const DowngradeRequest = function (properties) {
+                this.held = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * DowngradeRequest sessionId.
+             * @member {Long} sessionId
+             * @memberof palisade.v1.DowngradeRequest
+             * @instance
+             */
+            DowngradeRequest.prototype.sessionId = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * DowngradeRequest lock.
+             * @member {string} lock
+             * @memberof palisade.v1.DowngradeRequest
+             * @instance
+             */
+            DowngradeRequest.prototype.lock = "";
+
+            /**
+             * DowngradeRequest token.
+             * @member {Long} token
+             * @memberof palisade.v1.DowngradeRequest
+             * @instance
+             */
+            DowngradeRequest.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * DowngradeRequest mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.DowngradeRequest
+             * @instance
+             */
+            DowngradeRequest.prototype.mode = 0;
+
+            /**
+             * DowngradeRequest seq.
+             * @member {Long} seq
+             * @memberof palisade.v1.DowngradeRequest
+             * @instance
+             */
+            DowngradeRequest.prototype.seq = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * DowngradeRequest ackedUpTo.
+             * @member {Long} ackedUpTo
+             * @memberof palisade.v1.DowngradeRequest
+             * @instance
+             */
+            DowngradeRequest.prototype.ackedUpTo = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * DowngradeRequest held.
+             * @member {Array.<Long>} held
+             * @memberof palisade.v1.DowngradeRequest
+             * @instance
+             */
+            DowngradeRequest.prototype.held = $util.emptyArray;
+
+            /**
+             * Creates a new DowngradeRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {palisade.v1.DowngradeRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.DowngradeRequest} DowngradeRequest instance
+             * @type {{
+             *   (properties: palisade.v1.DowngradeRequest.$Shape): palisade.v1.DowngradeRequest & palisade.v1.DowngradeRequest.$Shape;
+             *   (properties?: palisade.v1.DowngradeRequest.$Properties): palisade.v1.DowngradeRequest;
+             * }}
+             */
+            DowngradeRequest.create = function(properties) {
+                return new DowngradeRequest(properties);
+            };
+
+            /**
+             * Encodes the specified DowngradeRequest message. Does not implicitly {@link palisade.v1.DowngradeRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {palisade.v1.DowngradeRequest.$Properties} message DowngradeRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            DowngradeRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId") && (typeof message.sessionId === "object" ? message.sessionId.low || message.sessionId.high : message.sessionId !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.sessionId);
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock") && message.lock !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.lock);
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.token);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 4, wireType 0 =*/32).int32(message.mode);
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq") && (typeof message.seq === "object" ? message.seq.low || message.seq.high : message.seq !== 0))
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.seq);
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo") && (typeof message.ackedUpTo === "object" ? message.ackedUpTo.low || message.ackedUpTo.high : message.ackedUpTo !== 0))
+                    writer.uint32(/* id 6, wireType 0 =*/48).uint64(message.ackedUpTo);
+                if (message.held != null && message.held.length)
+                    writer.uint32(/* id 7, wireType 2 =*/58).uint64s(message.held);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified DowngradeRequest message, length delimited. Does not implicitly {@link palisade.v1.DowngradeRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {palisade.v1.DowngradeRequest.$Properties} message DowngradeRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            DowngradeRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a DowngradeRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.DowngradeRequest & palisade.v1.DowngradeRequest.$Shape} DowngradeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            DowngradeRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.DowngradeRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.sessionId = value;
+                            else
+                                delete message.sessionId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.lock = value;
+                            else
+                                delete message.lock;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.seq = value;
+                            else
+                                delete message.seq;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.ackedUpTo = value;
+                            else
+                                delete message.ackedUpTo;
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType === 2) {
+                                if (!(message.held && message.held.length))
+                                    message.held = [];
+                                reader.uint64s(message.held);
+                                continue;
+                            }
+                            if (wireType !== 0)
+                                break;
+                            if (!(message.held && message.held.length))
+                                message.held = [];
+                            message.held.push(reader.uint64());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a DowngradeRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.DowngradeRequest & palisade.v1.DowngradeRequest.$Shape} DowngradeRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            DowngradeRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a DowngradeRequest message.
+             * @function verify
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            DowngradeRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (!$util.isInteger(message.sessionId) && !(message.sessionId && $util.isInteger(message.sessionId.low) && $util.isInteger(message.sessionId.high)))
+                        return "sessionId: integer|Long expected";
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    if (!$util.isString(message.lock))
+                        return "lock: string expected";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (!$util.isInteger(message.seq) && !(message.seq && $util.isInteger(message.seq.low) && $util.isInteger(message.seq.high)))
+                        return "seq: integer|Long expected";
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (!$util.isInteger(message.ackedUpTo) && !(message.ackedUpTo && $util.isInteger(message.ackedUpTo.low) && $util.isInteger(message.ackedUpTo.high)))
+                        return "ackedUpTo: integer|Long expected";
+                if (message.held != null && $Object.hasOwnProperty.call(message, "held")) {
+                    if (!$Array.isArray(message.held))
+                        return "held: array expected";
+                    for (let i = 0; i < message.held.length; ++i)
+                        if (!$util.isInteger(message.held[i]) && !(message.held[i] && $util.isInteger(message.held[i].low) && $util.isInteger(message.held[i].high)))
+                            return "held: integer|Long[] expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a DowngradeRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.DowngradeRequest} DowngradeRequest
+             */
+            DowngradeRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.DowngradeRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.DowngradeRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.DowngradeRequest();
+                if (object.sessionId != null)
+                    if (typeof object.sessionId === "object" ? object.sessionId.low || object.sessionId.high : $Number(object.sessionId) !== 0)
+                        if ($util.Long)
+                            message.sessionId = $util.Long.fromValue(object.sessionId, true);
+                        else if (typeof object.sessionId === "string")
+                            message.sessionId = $parseInt(object.sessionId, 10);
+                        else if (typeof object.sessionId === "number")
+                            message.sessionId = object.sessionId;
+                        else if (typeof object.sessionId === "object")
+                            message.sessionId = new $util.LongBits(object.sessionId.low >>> 0, object.sessionId.high >>> 0).toNumber(true);
+                if (object.lock != null)
+                    if (typeof object.lock !== "string" || object.lock.length)
+                        message.lock = $String(object.lock);
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
+                        break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                if (object.seq != null)
+                    if (typeof object.seq === "object" ? object.seq.low || object.seq.high : $Number(object.seq) !== 0)
+                        if ($util.Long)
+                            message.seq = $util.Long.fromValue(object.seq, true);
+                        else if (typeof object.seq === "string")
+                            message.seq = $parseInt(object.seq, 10);
+                        else if (typeof object.seq === "number")
+                            message.seq = object.seq;
+                        else if (typeof object.seq === "object")
+                            message.seq = new $util.LongBits(object.seq.low >>> 0, object.seq.high >>> 0).toNumber(true);
+                if (object.ackedUpTo != null)
+                    if (typeof object.ackedUpTo === "object" ? object.ackedUpTo.low || object.ackedUpTo.high : $Number(object.ackedUpTo) !== 0)
+                        if ($util.Long)
+                            message.ackedUpTo = $util.Long.fromValue(object.ackedUpTo, true);
+                        else if (typeof object.ackedUpTo === "string")
+                            message.ackedUpTo = $parseInt(object.ackedUpTo, 10);
+                        else if (typeof object.ackedUpTo === "number")
+                            message.ackedUpTo = object.ackedUpTo;
+                        else if (typeof object.ackedUpTo === "object")
+                            message.ackedUpTo = new $util.LongBits(object.ackedUpTo.low >>> 0, object.ackedUpTo.high >>> 0).toNumber(true);
+                if (object.held) {
+                    if (!$Array.isArray(object.held))
+                        throw $TypeError(".palisade.v1.DowngradeRequest.held: array expected");
+                    message.held = $Array(object.held.length);
+                    for (let i = 0; i < object.held.length; ++i)
+                        if ($util.Long)
+                            message.held[i] = $util.Long.fromValue(object.held[i], true);
+                        else if (typeof object.held[i] === "string")
+                            message.held[i] = $parseInt(object.held[i], 10);
+                        else if (typeof object.held[i] === "number")
+                            message.held[i] = object.held[i];
+                        else if (typeof object.held[i] === "object")
+                            message.held[i] = new $util.LongBits(object.held[i].low >>> 0, object.held[i].high >>> 0).toNumber(true);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a DowngradeRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {palisade.v1.DowngradeRequest} message DowngradeRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            DowngradeRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.held = [];
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.sessionId = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.sessionId = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.lock = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.seq = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.seq = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.ackedUpTo = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.ackedUpTo = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.sessionId = typeof message.sessionId === "number" ? $BigInt(message.sessionId) : $util.Long.fromBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0, true).toBigInt();
+                    else if (typeof message.sessionId === "number")
+                        object.sessionId = options.longs === $String ? $String(message.sessionId) : message.sessionId;
+                    else
+                        object.sessionId = options.longs === $String ? $util.Long.prototype.toString.call(message.sessionId) : options.longs === $Number ? new $util.LongBits(message.sessionId.low >>> 0, message.sessionId.high >>> 0).toNumber(true) : message.sessionId;
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    object.lock = message.lock;
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                if (message.seq != null && $Object.hasOwnProperty.call(message, "seq"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.seq = typeof message.seq === "number" ? $BigInt(message.seq) : $util.Long.fromBits(message.seq.low >>> 0, message.seq.high >>> 0, true).toBigInt();
+                    else if (typeof message.seq === "number")
+                        object.seq = options.longs === $String ? $String(message.seq) : message.seq;
+                    else
+                        object.seq = options.longs === $String ? $util.Long.prototype.toString.call(message.seq) : options.longs === $Number ? new $util.LongBits(message.seq.low >>> 0, message.seq.high >>> 0).toNumber(true) : message.seq;
+                if (message.ackedUpTo != null && $Object.hasOwnProperty.call(message, "ackedUpTo"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.ackedUpTo = typeof message.ackedUpTo === "number" ? $BigInt(message.ackedUpTo) : $util.Long.fromBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0, true).toBigInt();
+                    else if (typeof message.ackedUpTo === "number")
+                        object.ackedUpTo = options.longs === $String ? $String(message.ackedUpTo) : message.ackedUpTo;
+                    else
+                        object.ackedUpTo = options.longs === $String ? $util.Long.prototype.toString.call(message.ackedUpTo) : options.longs === $Number ? new $util.LongBits(message.ackedUpTo.low >>> 0, message.ackedUpTo.high >>> 0).toNumber(true) : message.ackedUpTo;
+                if (message.held && message.held.length) {
+                    object.held = $Array(message.held.length);
+                    for (let j = 0; j < message.held.length; ++j)
+                        if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                            object.held[j] = typeof message.held[j] === "number" ? $BigInt(message.held[j]) : $util.Long.fromBits(message.held[j].low >>> 0, message.held[j].high >>> 0, true).toBigInt();
+                        else if (typeof message.held[j] === "number")
+                            object.held[j] = options.longs === $String ? $String(message.held[j]) : message.held[j];
+                        else
+                            object.held[j] = options.longs === $String ? $util.Long.prototype.toString.call(message.held[j]) : options.longs === $Number ? new $util.LongBits(message.held[j].low >>> 0, message.held[j].high >>> 0).toNumber(true) : message.held[j];
+                }
+                return object;
+            };
+
+            /**
+             * Converts this DowngradeRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.DowngradeRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            DowngradeRequest.prototype.toJSON = function() {
+                return DowngradeRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for DowngradeRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.DowngradeRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            DowngradeRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.DowngradeRequest";
+            };
+
+            return DowngradeRequest;
+        })();
+
+        v1.DowngradeResponse = (function() {
+
+            /**
+             * Properties of a DowngradeResponse.
+             * @typedef {Object} palisade.v1.DowngradeResponse.$Properties
+             * @property {Long|null} [token] DowngradeResponse token
+             * @property {palisade.v1.LockMode|null} [mode] DowngradeResponse mode
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a DowngradeResponse.
+             * @memberof palisade.v1
+             * @interface IDowngradeResponse
+             * @augments palisade.v1.DowngradeResponse.$Properties
+             * @deprecated Use palisade.v1.DowngradeResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a DowngradeResponse.
+             * @typedef {palisade.v1.DowngradeResponse.$Properties} palisade.v1.DowngradeResponse.$Shape
+             */
+
+            /**
+             * Constructs a new DowngradeResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a DowngradeResponse.
+             * @constructor
+             * @param {palisade.v1.DowngradeResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const DowngradeResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * DowngradeResponse token.
+             * @member {Long} token
+             * @memberof palisade.v1.DowngradeResponse
+             * @instance
+             */
+            DowngradeResponse.prototype.token = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * DowngradeResponse mode.
+             * @member {palisade.v1.LockMode} mode
+             * @memberof palisade.v1.DowngradeResponse
+             * @instance
+             */
+            DowngradeResponse.prototype.mode = 0;
+
+            /**
+             * Creates a new DowngradeResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {palisade.v1.DowngradeResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.DowngradeResponse} DowngradeResponse instance
+             * @type {{
+             *   (properties: palisade.v1.DowngradeResponse.$Shape): palisade.v1.DowngradeResponse & palisade.v1.DowngradeResponse.$Shape;
+             *   (properties?: palisade.v1.DowngradeResponse.$Properties): palisade.v1.DowngradeResponse;
+             * }}
+             */
+            DowngradeResponse.create = function(properties) {
+                return new DowngradeResponse(properties);
+            };
+
+            /**
+             * Encodes the specified DowngradeResponse message. Does not implicitly {@link palisade.v1.DowngradeResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {palisade.v1.DowngradeResponse.$Properties} message DowngradeResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            DowngradeResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token") && (typeof message.token === "object" ? message.token.low || message.token.high : message.token !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.token);
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode") && message.mode !== 0)
+                    writer.uint32(/* id 2, wireType 0 =*/16).int32(message.mode);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified DowngradeResponse message, length delimited. Does not implicitly {@link palisade.v1.DowngradeResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {palisade.v1.DowngradeResponse.$Properties} message DowngradeResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            DowngradeResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a DowngradeResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.DowngradeResponse & palisade.v1.DowngradeResponse.$Shape} DowngradeResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            DowngradeResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.DowngradeResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.token = value;
+                            else
+                                delete message.token;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.int32())
+                                message.mode = value;
+                            else
+                                delete message.mode;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a DowngradeResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.DowngradeResponse & palisade.v1.DowngradeResponse.$Shape} DowngradeResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            DowngradeResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a DowngradeResponse message.
+             * @function verify
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            DowngradeResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (!$util.isInteger(message.token) && !(message.token && $util.isInteger(message.token.low) && $util.isInteger(message.token.high)))
+                        return "token: integer|Long expected";
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    if (typeof message.mode !== "number" || (message.mode | 0) !== message.mode)
+                        return "mode: enum value expected";
+                return null;
+            };
+
+            /**
+             * Creates a DowngradeResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.DowngradeResponse} DowngradeResponse
+             */
+            DowngradeResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.DowngradeResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.DowngradeResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.DowngradeResponse();
+                if (object.token != null)
+                    if (typeof object.token === "object" ? object.token.low || object.token.high : $Number(object.token) !== 0)
+                        if ($util.Long)
+                            message.token = $util.Long.fromValue(object.token, true);
+                        else if (typeof object.token === "string")
+                            message.token = $parseInt(object.token, 10);
+                        else if (typeof object.token === "number")
+                            message.token = object.token;
+                        else if (typeof object.token === "object")
+                            message.token = new $util.LongBits(object.token.low >>> 0, object.token.high >>> 0).toNumber(true);
+                if (object.mode !== 0 && (typeof object.mode !== "string" || $root.palisade.v1.LockMode[object.mode] !== 0))
+                    switch (object.mode) {
+                    case "LOCK_MODE_UNSPECIFIED":
+                    case 0:
+                        message.mode = 0;
+                        break;
+                    case "LOCK_MODE_SHARED":
+                    case 1:
+                        message.mode = 1;
+                        break;
+                    case "LOCK_MODE_EXCLUSIVE":
+                    case 2:
+                        message.mode = 2;
+                        break;
+                    case "LOCK_MODE_LEADER":
+                    case 3:
+                        message.mode = 3;
+                        break;
+                    case "LOCK_MODE_UPGRADEABLE":
+                    case 4:
+                        message.mode = 4;
+                        break;
+                    default:
+                        if (typeof object.mode === "number" && (object.mode | 0) === object.mode)
+                            message.mode = object.mode;
+                    }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a DowngradeResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {palisade.v1.DowngradeResponse} message DowngradeResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            DowngradeResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.token = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.token = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.mode = options.enums === $String ? "LOCK_MODE_UNSPECIFIED" : 0;
+                }
+                if (message.token != null && $Object.hasOwnProperty.call(message, "token"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.token = typeof message.token === "number" ? $BigInt(message.token) : $util.Long.fromBits(message.token.low >>> 0, message.token.high >>> 0, true).toBigInt();
+                    else if (typeof message.token === "number")
+                        object.token = options.longs === $String ? $String(message.token) : message.token;
+                    else
+                        object.token = options.longs === $String ? $util.Long.prototype.toString.call(message.token) : options.longs === $Number ? new $util.LongBits(message.token.low >>> 0, message.token.high >>> 0).toNumber(true) : message.token;
+                if (message.mode != null && $Object.hasOwnProperty.call(message, "mode"))
+                    object.mode = options.enums === $String ? $root.palisade.v1.LockMode[message.mode] === $undefined ? message.mode : $root.palisade.v1.LockMode[message.mode] : message.mode;
+                return object;
+            };
+
+            /**
+             * Converts this DowngradeResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.DowngradeResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            DowngradeResponse.prototype.toJSON = function() {
+                return DowngradeResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for DowngradeResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.DowngradeResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            DowngradeResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.DowngradeResponse";
+            };
+
+            return DowngradeResponse;
         })();
 
         /**
@@ -26836,8 +28928,10 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.ProclaimRequest.$Properties|null} [proclaim] StreamRequest proclaim
              * @property {palisade.v1.ResignRequest.$Properties|null} [resign] StreamRequest resign
              * @property {palisade.v1.LeaderRequest.$Properties|null} [leader] StreamRequest leader
+             * @property {palisade.v1.UpgradeRequest.$Properties|null} [upgrade] StreamRequest upgrade
+             * @property {palisade.v1.DowngradeRequest.$Properties|null} [downgrade] StreamRequest downgrade
              * @property {palisade.v1.Forget.$Properties|null} [forget] StreamRequest forget
-             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"forget"} [call] StreamRequest call
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"upgrade"|"downgrade"|"forget"} [call] StreamRequest call
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -26869,10 +28963,12 @@ export const palisade = $root.palisade = (() => {
              *   proclaim?: palisade.v1.ProclaimRequest.$Shape|null;
              *   resign?: palisade.v1.ResignRequest.$Shape|null;
              *   leader?: palisade.v1.LeaderRequest.$Shape|null;
+             *   upgrade?: palisade.v1.UpgradeRequest.$Shape|null;
+             *   downgrade?: palisade.v1.DowngradeRequest.$Shape|null;
              *   forget?: palisade.v1.Forget.$Shape|null;
              *   $unknowns?: Array.<Uint8Array>;
              * } & (
-             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignRequest.$Shape; proclaim?: null; resign?: null; leader?: null; forget?: null }|{ call?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimRequest.$Shape; resign?: null; leader?: null; forget?: null }|{ call?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignRequest.$Shape; leader?: null; forget?: null }|{ call?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; forget: palisade.v1.Forget.$Shape })
+             *   ({ call?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "openSession"; openSession: palisade.v1.OpenSessionRequest.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveRequest.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionRequest.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireRequest.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitRequest.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseRequest.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockRequest.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksRequest.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionRequest.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsRequest.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryRequest.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenRequest.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignRequest.$Shape; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimRequest.$Shape; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignRequest.$Shape; leader?: null; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderRequest.$Shape; upgrade?: null; downgrade?: null; forget?: null }|{ call?: "upgrade"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade: palisade.v1.UpgradeRequest.$Shape; downgrade?: null; forget?: null }|{ call?: "downgrade"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade: palisade.v1.DowngradeRequest.$Shape; forget?: null }|{ call?: "forget"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; forget: palisade.v1.Forget.$Shape })
              * )} palisade.v1.StreamRequest.$Shape
              */
 
@@ -27028,6 +29124,22 @@ export const palisade = $root.palisade = (() => {
             StreamRequest.prototype.leader = null;
 
             /**
+             * StreamRequest upgrade.
+             * @member {palisade.v1.UpgradeRequest.$Properties|null|undefined} upgrade
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.upgrade = null;
+
+            /**
+             * StreamRequest downgrade.
+             * @member {palisade.v1.DowngradeRequest.$Properties|null|undefined} downgrade
+             * @memberof palisade.v1.StreamRequest
+             * @instance
+             */
+            StreamRequest.prototype.downgrade = null;
+
+            /**
              * StreamRequest forget.
              * @member {palisade.v1.Forget.$Properties|null|undefined} forget
              * @memberof palisade.v1.StreamRequest
@@ -27040,12 +29152,12 @@ export const palisade = $root.palisade = (() => {
 
             /**
              * StreamRequest call.
-             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"forget"|undefined} call
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"upgrade"|"downgrade"|"forget"|undefined} call
              * @memberof palisade.v1.StreamRequest
              * @instance
              */
             $Object.defineProperty(StreamRequest.prototype, "call", {
-                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "campaign", "proclaim", "resign", "leader", "forget"]),
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "campaign", "proclaim", "resign", "leader", "upgrade", "downgrade", "forget"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -27117,6 +29229,10 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.ResignRequest.encode(message.resign, writer.uint32(/* id 18, wireType 2 =*/146).fork(), _depth + 1).ldelim();
                 if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
                     $root.palisade.v1.LeaderRequest.encode(message.leader, writer.uint32(/* id 19, wireType 2 =*/154).fork(), _depth + 1).ldelim();
+                if (message.upgrade != null && $Object.hasOwnProperty.call(message, "upgrade"))
+                    $root.palisade.v1.UpgradeRequest.encode(message.upgrade, writer.uint32(/* id 20, wireType 2 =*/162).fork(), _depth + 1).ldelim();
+                if (message.downgrade != null && $Object.hasOwnProperty.call(message, "downgrade"))
+                    $root.palisade.v1.DowngradeRequest.encode(message.downgrade, writer.uint32(/* id 21, wireType 2 =*/170).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -27293,6 +29409,20 @@ export const palisade = $root.palisade = (() => {
                                 break;
                             message.leader = $root.palisade.v1.LeaderRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.leader);
                             message.call = "leader";
+                            continue;
+                        }
+                    case 20: {
+                            if (wireType !== 2)
+                                break;
+                            message.upgrade = $root.palisade.v1.UpgradeRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.upgrade);
+                            message.call = "upgrade";
+                            continue;
+                        }
+                    case 21: {
+                            if (wireType !== 2)
+                                break;
+                            message.downgrade = $root.palisade.v1.DowngradeRequest.decode(reader, reader.size(), $undefined, _depth + 1, message.downgrade);
+                            message.call = "downgrade";
                             continue;
                         }
                     case 14: {
@@ -27512,6 +29642,26 @@ export const palisade = $root.palisade = (() => {
                             return "leader." + error;
                     }
                 }
+                if (message.upgrade != null && $Object.hasOwnProperty.call(message, "upgrade")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.UpgradeRequest.verify(message.upgrade, _depth + 1);
+                        if (error)
+                            return "upgrade." + error;
+                    }
+                }
+                if (message.downgrade != null && $Object.hasOwnProperty.call(message, "downgrade")) {
+                    if (properties.call === 1)
+                        return "call: multiple values";
+                    properties.call = 1;
+                    {
+                        let error = $root.palisade.v1.DowngradeRequest.verify(message.downgrade, _depth + 1);
+                        if (error)
+                            return "downgrade." + error;
+                    }
+                }
                 if (message.forget != null && $Object.hasOwnProperty.call(message, "forget")) {
                     if (properties.call === 1)
                         return "call: multiple values";
@@ -27632,6 +29782,16 @@ export const palisade = $root.palisade = (() => {
                     if (!$util.isObject(object.leader))
                         throw $TypeError(".palisade.v1.StreamRequest.leader: object expected");
                     message.leader = $root.palisade.v1.LeaderRequest.fromObject(object.leader, _depth + 1);
+                }
+                if (object.upgrade != null) {
+                    if (!$util.isObject(object.upgrade))
+                        throw $TypeError(".palisade.v1.StreamRequest.upgrade: object expected");
+                    message.upgrade = $root.palisade.v1.UpgradeRequest.fromObject(object.upgrade, _depth + 1);
+                }
+                if (object.downgrade != null) {
+                    if (!$util.isObject(object.downgrade))
+                        throw $TypeError(".palisade.v1.StreamRequest.downgrade: object expected");
+                    message.downgrade = $root.palisade.v1.DowngradeRequest.fromObject(object.downgrade, _depth + 1);
                 }
                 if (object.forget != null) {
                     if (!$util.isObject(object.forget))
@@ -27755,6 +29915,16 @@ export const palisade = $root.palisade = (() => {
                     object.leader = $root.palisade.v1.LeaderRequest.toObject(message.leader, options, _depth + 1);
                     if (options.oneofs)
                         object.call = "leader";
+                }
+                if (message.upgrade != null && $Object.hasOwnProperty.call(message, "upgrade")) {
+                    object.upgrade = $root.palisade.v1.UpgradeRequest.toObject(message.upgrade, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "upgrade";
+                }
+                if (message.downgrade != null && $Object.hasOwnProperty.call(message, "downgrade")) {
+                    object.downgrade = $root.palisade.v1.DowngradeRequest.toObject(message.downgrade, options, _depth + 1);
+                    if (options.oneofs)
+                        object.call = "downgrade";
                 }
                 return object;
             };
@@ -28338,8 +30508,10 @@ export const palisade = $root.palisade = (() => {
              * @property {palisade.v1.ProclaimResponse.$Properties|null} [proclaim] StreamAnswer proclaim
              * @property {palisade.v1.ResignResponse.$Properties|null} [resign] StreamAnswer resign
              * @property {palisade.v1.LeaderResponse.$Properties|null} [leader] StreamAnswer leader
+             * @property {palisade.v1.UpgradeResponse.$Properties|null} [upgrade] StreamAnswer upgrade
+             * @property {palisade.v1.DowngradeResponse.$Properties|null} [downgrade] StreamAnswer downgrade
              * @property {palisade.v1.StreamFailure.$Properties|null} [failure] StreamAnswer failure
-             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"failure"} [result] StreamAnswer result
+             * @property {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"upgrade"|"downgrade"|"failure"} [result] StreamAnswer result
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -28371,10 +30543,12 @@ export const palisade = $root.palisade = (() => {
              *   proclaim?: palisade.v1.ProclaimResponse.$Shape|null;
              *   resign?: palisade.v1.ResignResponse.$Shape|null;
              *   leader?: palisade.v1.LeaderResponse.$Shape|null;
+             *   upgrade?: palisade.v1.UpgradeResponse.$Shape|null;
+             *   downgrade?: palisade.v1.DowngradeResponse.$Shape|null;
              *   failure?: palisade.v1.StreamFailure.$Shape|null;
              *   $unknowns?: Array.<Uint8Array>;
              * } & (
-             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignResponse.$Shape; proclaim?: null; resign?: null; leader?: null; failure?: null }|{ result?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimResponse.$Shape; resign?: null; leader?: null; failure?: null }|{ result?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignResponse.$Shape; leader?: null; failure?: null }|{ result?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; failure: palisade.v1.StreamFailure.$Shape })
+             *   ({ result?: undefined; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "openSession"; openSession: palisade.v1.OpenSessionResponse.$Shape; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "keepAlive"; openSession?: null; keepAlive: palisade.v1.KeepAliveResponse.$Shape; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "closeSession"; openSession?: null; keepAlive?: null; closeSession: palisade.v1.CloseSessionResponse.$Shape; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "acquire"; openSession?: null; keepAlive?: null; closeSession?: null; acquire: palisade.v1.AcquireResponse.$Shape; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "cancelWait"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait: palisade.v1.CancelWaitResponse.$Shape; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "release"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release: palisade.v1.ReleaseResponse.$Shape; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "getLock"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock: palisade.v1.GetLockResponse.$Shape; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "listLocks"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks: palisade.v1.ListLocksResponse.$Shape; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "getSession"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession: palisade.v1.GetSessionResponse.$Shape; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "listSessions"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions: palisade.v1.ListSessionsResponse.$Shape; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "getLockHistory"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory: palisade.v1.GetLockHistoryResponse.$Shape; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "validateToken"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken: palisade.v1.ValidateTokenResponse.$Shape; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "campaign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign: palisade.v1.CampaignResponse.$Shape; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "proclaim"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim: palisade.v1.ProclaimResponse.$Shape; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "resign"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign: palisade.v1.ResignResponse.$Shape; leader?: null; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "leader"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader: palisade.v1.LeaderResponse.$Shape; upgrade?: null; downgrade?: null; failure?: null }|{ result?: "upgrade"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade: palisade.v1.UpgradeResponse.$Shape; downgrade?: null; failure?: null }|{ result?: "downgrade"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade: palisade.v1.DowngradeResponse.$Shape; failure?: null }|{ result?: "failure"; openSession?: null; keepAlive?: null; closeSession?: null; acquire?: null; cancelWait?: null; release?: null; getLock?: null; listLocks?: null; getSession?: null; listSessions?: null; getLockHistory?: null; validateToken?: null; campaign?: null; proclaim?: null; resign?: null; leader?: null; upgrade?: null; downgrade?: null; failure: palisade.v1.StreamFailure.$Shape })
              * )} palisade.v1.StreamAnswer.$Shape
              */
 
@@ -28530,6 +30704,22 @@ export const palisade = $root.palisade = (() => {
             StreamAnswer.prototype.leader = null;
 
             /**
+             * StreamAnswer upgrade.
+             * @member {palisade.v1.UpgradeResponse.$Properties|null|undefined} upgrade
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.upgrade = null;
+
+            /**
+             * StreamAnswer downgrade.
+             * @member {palisade.v1.DowngradeResponse.$Properties|null|undefined} downgrade
+             * @memberof palisade.v1.StreamAnswer
+             * @instance
+             */
+            StreamAnswer.prototype.downgrade = null;
+
+            /**
              * StreamAnswer failure.
              * @member {palisade.v1.StreamFailure.$Properties|null|undefined} failure
              * @memberof palisade.v1.StreamAnswer
@@ -28542,12 +30732,12 @@ export const palisade = $root.palisade = (() => {
 
             /**
              * StreamAnswer result.
-             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"failure"|undefined} result
+             * @member {"openSession"|"keepAlive"|"closeSession"|"acquire"|"cancelWait"|"release"|"getLock"|"listLocks"|"getSession"|"listSessions"|"getLockHistory"|"validateToken"|"campaign"|"proclaim"|"resign"|"leader"|"upgrade"|"downgrade"|"failure"|undefined} result
              * @memberof palisade.v1.StreamAnswer
              * @instance
              */
             $Object.defineProperty(StreamAnswer.prototype, "result", {
-                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "campaign", "proclaim", "resign", "leader", "failure"]),
+                get: $util.oneOfGetter($oneOfFields = ["openSession", "keepAlive", "closeSession", "acquire", "cancelWait", "release", "getLock", "listLocks", "getSession", "listSessions", "getLockHistory", "validateToken", "campaign", "proclaim", "resign", "leader", "upgrade", "downgrade", "failure"]),
                 set: $util.oneOfSetter($oneOfFields)
             });
 
@@ -28619,6 +30809,10 @@ export const palisade = $root.palisade = (() => {
                     $root.palisade.v1.ResignResponse.encode(message.resign, writer.uint32(/* id 18, wireType 2 =*/146).fork(), _depth + 1).ldelim();
                 if (message.leader != null && $Object.hasOwnProperty.call(message, "leader"))
                     $root.palisade.v1.LeaderResponse.encode(message.leader, writer.uint32(/* id 19, wireType 2 =*/154).fork(), _depth + 1).ldelim();
+                if (message.upgrade != null && $Object.hasOwnProperty.call(message, "upgrade"))
+                    $root.palisade.v1.UpgradeResponse.encode(message.upgrade, writer.uint32(/* id 20, wireType 2 =*/162).fork(), _depth + 1).ldelim();
+                if (message.downgrade != null && $Object.hasOwnProperty.call(message, "downgrade"))
+                    $root.palisade.v1.DowngradeResponse.encode(message.downgrade, writer.uint32(/* id 21, wireType 2 =*/170).fork(), _depth + 1).ldelim();
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -28795,6 +30989,20 @@ export const palisade = $root.palisade = (() => {
                                 break;
                             message.leader = $root.palisade.v1.LeaderResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.leader);
                             message.result = "leader";
+                            continue;
+                        }
+                    case 20: {
+                            if (wireType !== 2)
+                                break;
+                            message.upgrade = $root.palisade.v1.UpgradeResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.upgrade);
+                            message.result = "upgrade";
+                            continue;
+                        }
+                    case 21: {
+                            if (wireType !== 2)
+                                break;
+                            message.downgrade = $root.palisade.v1.DowngradeResponse.decode(reader, reader.size(), $undefined, _depth + 1, message.downgrade);
+                            message.result = "downgrade";
                             continue;
                         }
                     case 15: {
@@ -29014,6 +31222,26 @@ export const palisade = $root.palisade = (() => {
                             return "leader." + error;
                     }
                 }
+                if (message.upgrade != null && $Object.hasOwnProperty.call(message, "upgrade")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.UpgradeResponse.verify(message.upgrade, _depth + 1);
+                        if (error)
+                            return "upgrade." + error;
+                    }
+                }
+                if (message.downgrade != null && $Object.hasOwnProperty.call(message, "downgrade")) {
+                    if (properties.result === 1)
+                        return "result: multiple values";
+                    properties.result = 1;
+                    {
+                        let error = $root.palisade.v1.DowngradeResponse.verify(message.downgrade, _depth + 1);
+                        if (error)
+                            return "downgrade." + error;
+                    }
+                }
                 if (message.failure != null && $Object.hasOwnProperty.call(message, "failure")) {
                     if (properties.result === 1)
                         return "result: multiple values";
@@ -29134,6 +31362,16 @@ export const palisade = $root.palisade = (() => {
                     if (!$util.isObject(object.leader))
                         throw $TypeError(".palisade.v1.StreamAnswer.leader: object expected");
                     message.leader = $root.palisade.v1.LeaderResponse.fromObject(object.leader, _depth + 1);
+                }
+                if (object.upgrade != null) {
+                    if (!$util.isObject(object.upgrade))
+                        throw $TypeError(".palisade.v1.StreamAnswer.upgrade: object expected");
+                    message.upgrade = $root.palisade.v1.UpgradeResponse.fromObject(object.upgrade, _depth + 1);
+                }
+                if (object.downgrade != null) {
+                    if (!$util.isObject(object.downgrade))
+                        throw $TypeError(".palisade.v1.StreamAnswer.downgrade: object expected");
+                    message.downgrade = $root.palisade.v1.DowngradeResponse.fromObject(object.downgrade, _depth + 1);
                 }
                 if (object.failure != null) {
                     if (!$util.isObject(object.failure))
@@ -29257,6 +31495,16 @@ export const palisade = $root.palisade = (() => {
                     object.leader = $root.palisade.v1.LeaderResponse.toObject(message.leader, options, _depth + 1);
                     if (options.oneofs)
                         object.result = "leader";
+                }
+                if (message.upgrade != null && $Object.hasOwnProperty.call(message, "upgrade")) {
+                    object.upgrade = $root.palisade.v1.UpgradeResponse.toObject(message.upgrade, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "upgrade";
+                }
+                if (message.downgrade != null && $Object.hasOwnProperty.call(message, "downgrade")) {
+                    object.downgrade = $root.palisade.v1.DowngradeResponse.toObject(message.downgrade, options, _depth + 1);
+                    if (options.oneofs)
+                        object.result = "downgrade";
                 }
                 return object;
             };

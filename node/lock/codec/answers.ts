@@ -26,6 +26,7 @@ const MODE_CODE: Readonly<Record<GrantMode, number>> = {
   shared: 1,
   permit: 2,
   leader: 3,
+  upgradeable: 4,
 };
 const KINDS = codeTable(KIND_CODE);
 const MODES = codeTable(MODE_CODE);

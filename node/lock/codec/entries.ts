@@ -1,5 +1,6 @@
 // The log entry format: what one entry of the lock state machine's log holds. A client's
-// write (OpenSession, CloseSession, Acquire, CancelWait, Release, Campaign, Proclaim, Resign) is carried as the request
+// write (OpenSession, CloseSession, Acquire, CancelWait, Release, Campaign, Proclaim, Resign,
+// Upgrade, Downgrade) is carried as the request
 // bytes the client sent, inside a small envelope (the call, the leader's clock, the caller's
 // identity), so no request is encoded twice and apply decodes it with the same codec that
 // checked it on arrival. The node's own commands (expiry, wait timeout, hold limit, revoke,
@@ -45,6 +46,8 @@ const CALL_CODES: Readonly<Record<WriteCallName, number>> = {
   Campaign: 16,
   Proclaim: 17,
   Resign: 18,
+  Upgrade: 20,
+  Downgrade: 21,
 };
 const CALL_BY_CODE: ReadonlyMap<number, WriteCallName> = new Map(
   Object.entries(CALL_CODES).map(([name, code]) => [code, name as WriteCallName]),
@@ -130,6 +133,8 @@ const CALL_OF_TYPE: Readonly<
   cancelWait: "CancelWait",
   release: "Release",
   proclaim: "Proclaim",
+  upgrade: "Upgrade",
+  downgrade: "Downgrade",
 };
 
 /** The call a client's write came as (a Campaign is an Acquire of mode leader, a Resign an election's Release). */
@@ -166,6 +171,14 @@ function requestOf(cmd: Command): { call: WriteCallName; request: Uint8Array } {
     case "proclaim": {
       const { type: _t, wallMs: _w, lock, ...req } = cmd;
       return wireBytes("Proclaim", { ...req, election: lock });
+    }
+    case "upgrade": {
+      const { type: _t, wallMs: _w, ...req } = cmd;
+      return wireBytes("Upgrade", req);
+    }
+    case "downgrade": {
+      const { type: _t, wallMs: _w, ...req } = cmd;
+      return wireBytes("Downgrade", req);
     }
     case "cancelWait": {
       const { type: _t, wallMs: _w, reason: _r, ...req } = cmd;

@@ -54,8 +54,12 @@ export interface RestoredContent {
 }
 
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
-/** The one format read and written: the version byte leaves room for another. */
-const VERSION = 4;
+/**
+ * The format written. 5 added each lock's pending upgrade; 4, the format before it, is read
+ * too (its locks have none), so a node restarts from a snapshot its older version wrote.
+ */
+const VERSION = 5;
+const OLDEST_READ = 4;
 /** Each way a grant ends by its code; typed as a record so a new one cannot be left out. */
 const END_CODES: Readonly<Record<GrantEnd, number>> = {
   released: 0,
@@ -64,6 +68,8 @@ const END_CODES: Readonly<Record<GrantEnd, number>> = {
   revoked: 3,
   holdLimit: 4,
   handedOff: 5,
+  upgraded: 6,
+  downgraded: 7,
 };
 const END_REASONS: readonly GrantEnd[] = codeTable(END_CODES);
 const MODE_CODE: Readonly<Record<GrantMode, number>> = {
@@ -71,6 +77,7 @@ const MODE_CODE: Readonly<Record<GrantMode, number>> = {
   shared: 1,
   permit: 2,
   leader: 3,
+  upgradeable: 4,
 };
 const MODE_CODES: readonly GrantMode[] = codeTable(MODE_CODE);
 
@@ -179,6 +186,12 @@ export function* snapshotSteps(
       for (const t of waiter.targets) w.str(t.lock).u8(MODE_CODE[t.mode]).uint(t.permits);
       w.str(waiter.holderData).uint(waiter.holdMs);
     }
+    const upgrade = lock.upgrade;
+    w.bool(upgrade !== null);
+    if (upgrade !== null) {
+      w.uint(upgrade.waitedFrom).uint(upgrade.waitMs).uint(upgrade.seqs.length);
+      for (const seq of upgrade.seqs) w.uint(seq);
+    }
     if (pause()) yield;
   }
 
@@ -264,7 +277,8 @@ export function readSnapshot(bytes: Uint8Array): RestoredContent {
 function parse(r: ByteReader): RestoredContent {
   for (const b of MAGIC) if (r.u8() !== b) throw new SnapshotError("not a lock state snapshot");
   const version = r.u8();
-  if (version !== VERSION) throw new SnapshotError(`unknown snapshot version ${version}`);
+  if (version < OLDEST_READ || version > VERSION)
+    throw new SnapshotError(`unknown snapshot version ${version}`);
   const applied = r.uint();
   const epoch = r.uint();
   const limits = readLimits(r);
@@ -374,6 +388,7 @@ function parse(r: ByteReader): RestoredContent {
       lock.waiters ??= new Map();
       lock.waiters.set(waiterSession, waiter);
     }
+    if (version >= 5 && r.bool()) lock.upgrade = readUpgrade(r, lock);
     locks.set(name, lock);
   }
 
@@ -441,7 +456,9 @@ function parse(r: ByteReader): RestoredContent {
   for (const [id, session] of sessions) {
     for (const name of heldOrder.get(id) ?? []) session.held.add(locks.get(name)?.name ?? name);
     for (const name of waitOrder.get(id) ?? []) {
-      const waiter: Waiter | undefined = locks.get(name)?.waiters?.get(id);
+      const lock = locks.get(name);
+      const upgrade = lock?.upgrade?.sessionId === id ? lock.upgrade : undefined;
+      const waiter: Waiter | undefined = upgrade ?? lock?.waiters?.get(id);
       if (!waiter)
         throw new SnapshotError(
           `session ${id} lists a wait on ${name} that the lock does not have`,
@@ -451,7 +468,8 @@ function parse(r: ByteReader): RestoredContent {
     }
   }
   for (const lock of locks.values()) {
-    for (const waiter of lock.waiters?.values() ?? []) {
+    const upgrade = lock.upgrade !== null ? [lock.upgrade] : [];
+    for (const waiter of [...upgrade, ...(lock.waiters?.values() ?? [])]) {
       if (sessions.get(waiter.sessionId)?.waits?.get(lock.name) !== waiter) {
         throw new SnapshotError(
           `wait on ${lock.name} by session ${waiter.sessionId} is not listed by the session`,
@@ -460,6 +478,27 @@ function parse(r: ByteReader): RestoredContent {
     }
   }
   return { applied, epoch, limits, sessions, locks, history, requestIds, closedIds };
+}
+
+/** A lock's pending upgrade: its upgradeable holder's wait to hold it exclusive. */
+function readUpgrade(r: ByteReader, lock: LockState): Waiter {
+  const waitedFrom = r.uint();
+  const waitMs = r.uint();
+  const seqs: number[] = [];
+  for (let k = r.count(); k > 0; k--) seqs.push(r.uint());
+  const holder = holdersOf(lock).find((h) => h.terms?.mode === "upgradeable");
+  if (holder === undefined || seqs.length === 0)
+    throw new SnapshotError(`the pending upgrade of ${lock.name} has no upgradeable holder or seq`);
+  return {
+    sessionId: holder.sessionId,
+    lock: lock.name,
+    seqs,
+    waitedFrom,
+    waitMs,
+    targets: [{ lock: lock.name, mode: "exclusive", permits: 0 }],
+    holderData: holder.terms?.holderData ?? "",
+    holdMs: holder.terms?.holdMs ?? 0,
+  };
 }
 
 /** The limits a snapshot carries; those added after it was written take their defaults. */

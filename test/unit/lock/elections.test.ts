@@ -198,7 +198,7 @@ describe("handoff to a named waiting session", () => {
       ["released", a.id, at],
       ["acquired", c.id, at],
     ]);
-    expect(out.events[0]).toMatchObject({ handedOff: true });
+    expect(out.events[0]).toMatchObject({ ended: "handedOff" });
     expect(out.completions).toEqual([
       expect.objectContaining({
         sessionId: c.id,

@@ -123,6 +123,39 @@ export class Client {
     });
   }
 
+  upgradeable(lock: string, waitMs = 0, extra: Partial<AcquireCommand> = {}): ApplyOutcome {
+    return this.acquire(lock, waitMs, { mode: "upgradeable", ...extra });
+  }
+
+  /** Upgrade of this session's upgradeable grant `token` of `lock`. */
+  upgrade(lock: string, token: bigint, waitMs = 0, seq = ++this.seq): ApplyOutcome {
+    return this.runner.run({
+      type: "upgrade",
+      sessionId: this.id,
+      lock,
+      token,
+      waitMs,
+      seq,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
+  }
+
+  downgrade(lock: string, token: bigint, mode: "shared" | "upgradeable"): ApplyOutcome {
+    return this.runner.run({
+      type: "downgrade",
+      sessionId: this.id,
+      lock,
+      token,
+      mode,
+      seq: ++this.seq,
+      ackedUpTo: 0,
+      held: [],
+      wallMs: 0,
+    });
+  }
+
   cancel(lock: string, acquireSeq: number, reason: "client" | "timeout" = "client"): ApplyOutcome {
     return this.runner.run({
       type: "cancelWait",

@@ -244,7 +244,7 @@ describe("lock metrics", () => {
     ]);
     // A handoff to a named successor.
     apply([
-      { type: "released", lock: "e1", sessionId: 6n, token: 2n, handedOff: true, ...lead },
+      { type: "released", lock: "e1", sessionId: 6n, token: 2n, ended: "handedOff", ...lead },
       { type: "acquired", lock: "e1", sessionId: 7n, token: 3n, ...lead },
     ]);
     // The leader's session expires with nobody waiting: 4 s without a leader.

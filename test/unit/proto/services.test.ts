@@ -36,6 +36,8 @@ describe("gRPC service definitions", () => {
       "Campaign",
       "Proclaim",
       "Resign",
+      "Upgrade",
+      "Downgrade",
       "Leader",
       "Watch",
       "Observe",

@@ -13,12 +13,14 @@ ELECTION_EVENT_KIND_LEADER: ElectionEventKind
 ELECTION_EVENT_KIND_NO_LEADER: ElectionEventKind
 ELECTION_EVENT_KIND_UNSPECIFIED: ElectionEventKind
 ELECTION_EVENT_KIND_VALUE: ElectionEventKind
+END_REASON_DOWNGRADED: EndReason
 END_REASON_HANDED_OFF: EndReason
 END_REASON_RELEASED: EndReason
 END_REASON_REVOKED: EndReason
 END_REASON_SESSION_CLOSED: EndReason
 END_REASON_SESSION_EXPIRED: EndReason
 END_REASON_UNSPECIFIED: EndReason
+END_REASON_UPGRADED: EndReason
 ERROR_REASON_BELOW_RETENTION: ErrorReason
 ERROR_REASON_CERTIFICATE_REQUIRED: ErrorReason
 ERROR_REASON_DISK_RESERVE: ErrorReason
@@ -68,6 +70,7 @@ LOCK_MODE_EXCLUSIVE: LockMode
 LOCK_MODE_LEADER: LockMode
 LOCK_MODE_SHARED: LockMode
 LOCK_MODE_UNSPECIFIED: LockMode
+LOCK_MODE_UPGRADEABLE: LockMode
 REVOKE_CAUSE_HOLD_LIMIT: RevokeCause
 REVOKE_CAUSE_UNSPECIFIED: RevokeCause
 WATCH_EVENT_KIND_ACQUIRED: WatchEventKind
@@ -189,6 +192,32 @@ class CloseSessionRequest(_message.Message):
 class CloseSessionResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
+
+class DowngradeRequest(_message.Message):
+    __slots__ = ["acked_up_to", "held", "lock", "mode", "seq", "session_id", "token"]
+    ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    acked_up_to: int
+    held: _containers.RepeatedScalarFieldContainer[int]
+    lock: str
+    mode: LockMode
+    seq: int
+    session_id: int
+    token: int
+    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., token: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class DowngradeResponse(_message.Message):
+    __slots__ = ["mode", "token"]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    mode: LockMode
+    token: int
+    def __init__(self, token: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ...) -> None: ...
 
 class ElectionEvent(_message.Message):
     __slots__ = ["ended", "ended_token", "index", "kind", "leader"]
@@ -403,7 +432,7 @@ class LockGrant(_message.Message):
     def __init__(self, lock: _Optional[str] = ..., token: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ...) -> None: ...
 
 class LockHolder(_message.Message):
-    __slots__ = ["client_name", "granted_index", "hold_ms", "holder_data", "mode", "permits", "session_id", "slot", "token"]
+    __slots__ = ["client_name", "granted_index", "hold_ms", "holder_data", "mode", "permits", "session_id", "slot", "token", "upgrading_since_index"]
     CLIENT_NAME_FIELD_NUMBER: _ClassVar[int]
     GRANTED_INDEX_FIELD_NUMBER: _ClassVar[int]
     HOLDER_DATA_FIELD_NUMBER: _ClassVar[int]
@@ -413,6 +442,7 @@ class LockHolder(_message.Message):
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     SLOT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    UPGRADING_SINCE_INDEX_FIELD_NUMBER: _ClassVar[int]
     client_name: str
     granted_index: int
     hold_ms: int
@@ -422,7 +452,8 @@ class LockHolder(_message.Message):
     session_id: int
     slot: int
     token: int
-    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., token: _Optional[int] = ..., granted_index: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ...) -> None: ...
+    upgrading_since_index: int
+    def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., token: _Optional[int] = ..., granted_index: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ..., upgrading_since_index: _Optional[int] = ...) -> None: ...
 
 class LockSummary(_message.Message):
     __slots__ = ["holder", "holder_count", "holders", "kind", "lock", "next_holders_after", "permits", "waiter_count"]
@@ -599,11 +630,12 @@ class SessionKeptAlive(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., ttl_ms: _Optional[int] = ..., not_found: bool = ...) -> None: ...
 
 class StreamAnswer(_message.Message):
-    __slots__ = ["acquire", "campaign", "cancel_wait", "close_session", "failure", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "leader", "list_locks", "list_sessions", "open_session", "proclaim", "release", "resign", "validate_token"]
+    __slots__ = ["acquire", "campaign", "cancel_wait", "close_session", "downgrade", "failure", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "leader", "list_locks", "list_sessions", "open_session", "proclaim", "release", "resign", "upgrade", "validate_token"]
     ACQUIRE_FIELD_NUMBER: _ClassVar[int]
     CAMPAIGN_FIELD_NUMBER: _ClassVar[int]
     CANCEL_WAIT_FIELD_NUMBER: _ClassVar[int]
     CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
+    DOWNGRADE_FIELD_NUMBER: _ClassVar[int]
     FAILURE_FIELD_NUMBER: _ClassVar[int]
     GET_LOCK_FIELD_NUMBER: _ClassVar[int]
     GET_LOCK_HISTORY_FIELD_NUMBER: _ClassVar[int]
@@ -617,11 +649,13 @@ class StreamAnswer(_message.Message):
     PROCLAIM_FIELD_NUMBER: _ClassVar[int]
     RELEASE_FIELD_NUMBER: _ClassVar[int]
     RESIGN_FIELD_NUMBER: _ClassVar[int]
+    UPGRADE_FIELD_NUMBER: _ClassVar[int]
     VALIDATE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     acquire: AcquireResponse
     campaign: CampaignResponse
     cancel_wait: CancelWaitResponse
     close_session: CloseSessionResponse
+    downgrade: DowngradeResponse
     failure: StreamFailure
     get_lock: GetLockResponse
     get_lock_history: GetLockHistoryResponse
@@ -635,8 +669,9 @@ class StreamAnswer(_message.Message):
     proclaim: ProclaimResponse
     release: ReleaseResponse
     resign: ResignResponse
+    upgrade: UpgradeResponse
     validate_token: ValidateTokenResponse
-    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveResponse, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., acquire: _Optional[_Union[AcquireResponse, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitResponse, _Mapping]] = ..., release: _Optional[_Union[ReleaseResponse, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockResponse, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksResponse, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionResponse, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsResponse, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryResponse, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenResponse, _Mapping]] = ..., campaign: _Optional[_Union[CampaignResponse, _Mapping]] = ..., proclaim: _Optional[_Union[ProclaimResponse, _Mapping]] = ..., resign: _Optional[_Union[ResignResponse, _Mapping]] = ..., leader: _Optional[_Union[LeaderResponse, _Mapping]] = ..., failure: _Optional[_Union[StreamFailure, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionResponse, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveResponse, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionResponse, _Mapping]] = ..., acquire: _Optional[_Union[AcquireResponse, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitResponse, _Mapping]] = ..., release: _Optional[_Union[ReleaseResponse, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockResponse, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksResponse, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionResponse, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsResponse, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryResponse, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenResponse, _Mapping]] = ..., campaign: _Optional[_Union[CampaignResponse, _Mapping]] = ..., proclaim: _Optional[_Union[ProclaimResponse, _Mapping]] = ..., resign: _Optional[_Union[ResignResponse, _Mapping]] = ..., leader: _Optional[_Union[LeaderResponse, _Mapping]] = ..., upgrade: _Optional[_Union[UpgradeResponse, _Mapping]] = ..., downgrade: _Optional[_Union[DowngradeResponse, _Mapping]] = ..., failure: _Optional[_Union[StreamFailure, _Mapping]] = ...) -> None: ...
 
 class StreamFailure(_message.Message):
     __slots__ = ["code", "leader", "message", "reason"]
@@ -651,11 +686,12 @@ class StreamFailure(_message.Message):
     def __init__(self, code: _Optional[int] = ..., reason: _Optional[_Union[ErrorReason, str]] = ..., message: _Optional[str] = ..., leader: _Optional[str] = ...) -> None: ...
 
 class StreamRequest(_message.Message):
-    __slots__ = ["acquire", "campaign", "cancel_wait", "close_session", "forget", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "leader", "list_locks", "list_sessions", "open_session", "proclaim", "release", "resign", "validate_token"]
+    __slots__ = ["acquire", "campaign", "cancel_wait", "close_session", "downgrade", "forget", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "leader", "list_locks", "list_sessions", "open_session", "proclaim", "release", "resign", "upgrade", "validate_token"]
     ACQUIRE_FIELD_NUMBER: _ClassVar[int]
     CAMPAIGN_FIELD_NUMBER: _ClassVar[int]
     CANCEL_WAIT_FIELD_NUMBER: _ClassVar[int]
     CLOSE_SESSION_FIELD_NUMBER: _ClassVar[int]
+    DOWNGRADE_FIELD_NUMBER: _ClassVar[int]
     FORGET_FIELD_NUMBER: _ClassVar[int]
     GET_LOCK_FIELD_NUMBER: _ClassVar[int]
     GET_LOCK_HISTORY_FIELD_NUMBER: _ClassVar[int]
@@ -669,11 +705,13 @@ class StreamRequest(_message.Message):
     PROCLAIM_FIELD_NUMBER: _ClassVar[int]
     RELEASE_FIELD_NUMBER: _ClassVar[int]
     RESIGN_FIELD_NUMBER: _ClassVar[int]
+    UPGRADE_FIELD_NUMBER: _ClassVar[int]
     VALIDATE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     acquire: AcquireRequest
     campaign: CampaignRequest
     cancel_wait: CancelWaitRequest
     close_session: CloseSessionRequest
+    downgrade: DowngradeRequest
     forget: Forget
     get_lock: GetLockRequest
     get_lock_history: GetLockHistoryRequest
@@ -687,8 +725,39 @@ class StreamRequest(_message.Message):
     proclaim: ProclaimRequest
     release: ReleaseRequest
     resign: ResignRequest
+    upgrade: UpgradeRequest
     validate_token: ValidateTokenRequest
-    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., acquire: _Optional[_Union[AcquireRequest, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitRequest, _Mapping]] = ..., release: _Optional[_Union[ReleaseRequest, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockRequest, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksRequest, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionRequest, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsRequest, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryRequest, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenRequest, _Mapping]] = ..., campaign: _Optional[_Union[CampaignRequest, _Mapping]] = ..., proclaim: _Optional[_Union[ProclaimRequest, _Mapping]] = ..., resign: _Optional[_Union[ResignRequest, _Mapping]] = ..., leader: _Optional[_Union[LeaderRequest, _Mapping]] = ..., forget: _Optional[_Union[Forget, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[int] = ..., open_session: _Optional[_Union[OpenSessionRequest, _Mapping]] = ..., keep_alive: _Optional[_Union[KeepAliveRequest, _Mapping]] = ..., close_session: _Optional[_Union[CloseSessionRequest, _Mapping]] = ..., acquire: _Optional[_Union[AcquireRequest, _Mapping]] = ..., cancel_wait: _Optional[_Union[CancelWaitRequest, _Mapping]] = ..., release: _Optional[_Union[ReleaseRequest, _Mapping]] = ..., get_lock: _Optional[_Union[GetLockRequest, _Mapping]] = ..., list_locks: _Optional[_Union[ListLocksRequest, _Mapping]] = ..., get_session: _Optional[_Union[GetSessionRequest, _Mapping]] = ..., list_sessions: _Optional[_Union[ListSessionsRequest, _Mapping]] = ..., get_lock_history: _Optional[_Union[GetLockHistoryRequest, _Mapping]] = ..., validate_token: _Optional[_Union[ValidateTokenRequest, _Mapping]] = ..., campaign: _Optional[_Union[CampaignRequest, _Mapping]] = ..., proclaim: _Optional[_Union[ProclaimRequest, _Mapping]] = ..., resign: _Optional[_Union[ResignRequest, _Mapping]] = ..., leader: _Optional[_Union[LeaderRequest, _Mapping]] = ..., upgrade: _Optional[_Union[UpgradeRequest, _Mapping]] = ..., downgrade: _Optional[_Union[DowngradeRequest, _Mapping]] = ..., forget: _Optional[_Union[Forget, _Mapping]] = ...) -> None: ...
+
+class UpgradeRequest(_message.Message):
+    __slots__ = ["acked_up_to", "held", "lock", "seq", "session_id", "token", "wait_ms"]
+    ACKED_UP_TO_FIELD_NUMBER: _ClassVar[int]
+    HELD_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    WAIT_MS_FIELD_NUMBER: _ClassVar[int]
+    acked_up_to: int
+    held: _containers.RepeatedScalarFieldContainer[int]
+    lock: str
+    seq: int
+    session_id: int
+    token: int
+    wait_ms: int
+    def __init__(self, session_id: _Optional[int] = ..., lock: _Optional[str] = ..., token: _Optional[int] = ..., wait_ms: _Optional[int] = ..., seq: _Optional[int] = ..., acked_up_to: _Optional[int] = ..., held: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class UpgradeResponse(_message.Message):
+    __slots__ = ["cancelled", "holder", "token", "upgraded"]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    HOLDER_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    UPGRADED_FIELD_NUMBER: _ClassVar[int]
+    cancelled: bool
+    holder: LockHolder
+    token: int
+    upgraded: bool
+    def __init__(self, upgraded: bool = ..., token: _Optional[int] = ..., holder: _Optional[_Union[LockHolder, _Mapping]] = ..., cancelled: bool = ...) -> None: ...
 
 class ValidateTokenRequest(_message.Message):
     __slots__ = ["lock", "token"]
@@ -705,7 +774,8 @@ class ValidateTokenResponse(_message.Message):
     def __init__(self, valid: bool = ...) -> None: ...
 
 class WatchEvent(_message.Message):
-    __slots__ = ["hold_ms", "holder_data", "index", "kind", "lock", "mode", "permits", "revoke_cause", "session_id", "slot", "token"]
+    __slots__ = ["ended", "hold_ms", "holder_data", "index", "kind", "lock", "mode", "permits", "revoke_cause", "session_id", "slot", "token"]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
     HOLDER_DATA_FIELD_NUMBER: _ClassVar[int]
     HOLD_MS_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
@@ -717,6 +787,7 @@ class WatchEvent(_message.Message):
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     SLOT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    ended: EndReason
     hold_ms: int
     holder_data: bytes
     index: int
@@ -728,7 +799,7 @@ class WatchEvent(_message.Message):
     session_id: int
     slot: int
     token: int
-    def __init__(self, index: _Optional[int] = ..., lock: _Optional[str] = ..., kind: _Optional[_Union[WatchEventKind, str]] = ..., session_id: _Optional[int] = ..., token: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ..., revoke_cause: _Optional[_Union[RevokeCause, str]] = ...) -> None: ...
+    def __init__(self, index: _Optional[int] = ..., lock: _Optional[str] = ..., kind: _Optional[_Union[WatchEventKind, str]] = ..., session_id: _Optional[int] = ..., token: _Optional[int] = ..., mode: _Optional[_Union[LockMode, str]] = ..., permits: _Optional[int] = ..., slot: _Optional[int] = ..., holder_data: _Optional[bytes] = ..., hold_ms: _Optional[int] = ..., revoke_cause: _Optional[_Union[RevokeCause, str]] = ..., ended: _Optional[_Union[EndReason, str]] = ...) -> None: ...
 
 class WatchRequest(_message.Message):
     __slots__ = ["from_index", "prefix"]

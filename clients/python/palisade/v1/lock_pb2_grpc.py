@@ -112,6 +112,16 @@ class LockServiceStub(object):
                 request_serializer=palisade_dot_v1_dot_lock__pb2.ObserveRequest.SerializeToString,
                 response_deserializer=palisade_dot_v1_dot_lock__pb2.ElectionEvent.FromString,
                 )
+        self.Upgrade = channel.unary_unary(
+                '/palisade.v1.LockService/Upgrade',
+                request_serializer=palisade_dot_v1_dot_lock__pb2.UpgradeRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_lock__pb2.UpgradeResponse.FromString,
+                )
+        self.Downgrade = channel.unary_unary(
+                '/palisade.v1.LockService/Downgrade',
+                request_serializer=palisade_dot_v1_dot_lock__pb2.DowngradeRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_lock__pb2.DowngradeResponse.FromString,
+                )
         self.Stream = channel.stream_stream(
                 '/palisade.v1.LockService/Stream',
                 request_serializer=palisade_dot_v1_dot_lock__pb2.ClientFrame.SerializeToString,
@@ -241,6 +251,20 @@ class LockServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Upgrade(self, request, context):
+        """Mode changes of a held lock: an upgradeable grant made exclusive in place, an exclusive
+        one made shared or upgradeable (see Upgrade, Downgrade).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Downgrade(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Stream(self, request_iterator, context):
         """The same calls on one stream per client connection: each ClientFrame carries many
         requests, each ServerFrame many answers, matched by the request id the client chose.
@@ -344,6 +368,16 @@ def add_LockServiceServicer_to_server(servicer, server):
                     servicer.Observe,
                     request_deserializer=palisade_dot_v1_dot_lock__pb2.ObserveRequest.FromString,
                     response_serializer=palisade_dot_v1_dot_lock__pb2.ElectionEvent.SerializeToString,
+            ),
+            'Upgrade': grpc.unary_unary_rpc_method_handler(
+                    servicer.Upgrade,
+                    request_deserializer=palisade_dot_v1_dot_lock__pb2.UpgradeRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_lock__pb2.UpgradeResponse.SerializeToString,
+            ),
+            'Downgrade': grpc.unary_unary_rpc_method_handler(
+                    servicer.Downgrade,
+                    request_deserializer=palisade_dot_v1_dot_lock__pb2.DowngradeRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_lock__pb2.DowngradeResponse.SerializeToString,
             ),
             'Stream': grpc.stream_stream_rpc_method_handler(
                     servicer.Stream,
@@ -671,6 +705,40 @@ class LockService(object):
         return grpc.experimental.unary_stream(request, target, '/palisade.v1.LockService/Observe',
             palisade_dot_v1_dot_lock__pb2.ObserveRequest.SerializeToString,
             palisade_dot_v1_dot_lock__pb2.ElectionEvent.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Upgrade(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.LockService/Upgrade',
+            palisade_dot_v1_dot_lock__pb2.UpgradeRequest.SerializeToString,
+            palisade_dot_v1_dot_lock__pb2.UpgradeResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Downgrade(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.LockService/Downgrade',
+            palisade_dot_v1_dot_lock__pb2.DowngradeRequest.SerializeToString,
+            palisade_dot_v1_dot_lock__pb2.DowngradeResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
