@@ -79,7 +79,10 @@ export interface AcquireHandleOptions {
 }
 
 export interface LockOptions extends AcquireHandleOptions {
-  /** "exclusive" (default): alone. "shared": beside other shared holders. */
+  /**
+   * "exclusive" (default): alone. "shared": beside other shared holders. "upgradeable":
+   * beside shared holders (never another upgradeable one), and able to upgrade() in place.
+   */
   mode?: LockMode;
 }
 

@@ -2,7 +2,9 @@
 // that aborts when the grant can no longer be trusted (session lost or closed, its hold
 // limit passed, or the handle released), and a release() that frees this grant only. The
 // handle ends (and the client's claim on the name with it) once the release is answered
-// or the session ends, not before.
+// or the session ends, not before. An upgradeable grant's handle can upgrade() to
+// exclusive, an exclusive one downgrade(): the handle then holds the new grant, its token
+// and mode.
 import { EventEmitter } from "node:events";
 import type { Timer } from "./clock.ts";
 import {
@@ -14,7 +16,7 @@ import {
   StaleTokenError,
 } from "./errors.ts";
 import type { Session } from "./session.ts";
-import type { GrantMode, HoldLimitDeadline } from "./types.ts";
+import type { DowngradeMode, GrantMode, HoldLimitDeadline } from "./types.ts";
 
 /** What a grant is beyond its lock and token. */
 export interface GrantTerms {
@@ -50,8 +52,10 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
   private releaseCalled = false;
   private readonly onSessionAbort = (): void => this.sessionEnded();
   private holdTimer: Timer | undefined;
-  /** "exclusive", "shared", "permit" (a semaphore's) or "leader" (an election's). */
-  readonly mode: GrantMode;
+  private grantToken: bigint;
+  private grantMode: GrantMode;
+  /** The client's deadline for the grant's hold limit, if it has one (a mode change restarts it). */
+  private hold: HoldLimitDeadline | undefined;
   /** A permit's slot (0 to permits - 1); the fence guards per (semaphore, slot). */
   readonly slot: number | undefined;
   /** A permit: its semaphore's permit count. */
@@ -61,13 +65,15 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
   constructor(
     private readonly session: Session,
     readonly lock: string,
-    readonly token: bigint,
+    token: bigint,
     /** Called once when the handle stops holding (its release answered, or the session ended). */
     private readonly onEnd: (handle: LockHandle) => void,
-    private readonly terms: GrantTerms = {},
+    terms: GrantTerms = {},
   ) {
     super();
-    this.mode = terms.mode ?? "exclusive";
+    this.grantToken = token;
+    this.grantMode = terms.mode ?? "exclusive";
+    this.hold = terms.hold;
     this.slot = terms.slot;
     this.permits = terms.permits;
     this.data = terms.data;
@@ -77,9 +83,19 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
     if (terms.hold) this.watchHold();
   }
 
+  /** The fencing token of the grant held now (a new one after upgrade() or downgrade()). */
+  get token(): bigint {
+    return this.grantToken;
+  }
+
+  /** "exclusive", "shared", "upgradeable", "permit" (a semaphore's) or "leader" (an election's). */
+  get mode(): GrantMode {
+    return this.grantMode;
+  }
+
   /** Time left before the hold limit may have passed on the leader (Infinity without one). */
   get holdTimeLeftMs(): number {
-    return this.terms.hold ? this.session.holdTimeLeftMs(this.terms.hold) : Infinity;
+    return this.hold ? this.session.holdTimeLeftMs(this.hold) : Infinity;
   }
 
   /**
@@ -112,7 +128,7 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
 
   /** Whether this handle still holds its grant, checked against the session deadline now. */
   get held(): boolean {
-    if (this.terms.hold && this.holdTimeLeftMs <= 0) this.watchHold();
+    if (this.hold && this.holdTimeLeftMs <= 0) this.watchHold();
     return !this.releaseCalled && !this.controller.signal.aborted && this.session.live;
   }
 
@@ -160,6 +176,51 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
       if (!gone(err)) throw err;
     }
     this.finish();
+  }
+
+  /**
+   * Makes this upgradeable grant exclusive without letting go: once the other holders have
+   * left (readers only: no other upgradeable or exclusive holder can be there), ahead of
+   * every request queued behind it, and with new readers kept out meanwhile. Resolves true
+   * with the handle holding the exclusive grant (a new token: give the resource the new one
+   * from now on), or false when `waitMs` (default 0: only if no one else holds it now) ran
+   * out or `signal` aborted first: the upgradeable grant goes on, its token unchanged.
+   */
+  async upgrade(options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<boolean> {
+    this.ensureHolding("upgrade");
+    const change = await this.session.upgrade(this.lock, this.grantToken, options);
+    if (change === null) return false;
+    this.changedTo(change.token, "exclusive", change.sentAt);
+    return true;
+  }
+
+  /**
+   * Makes this exclusive grant shared or upgradeable: a new grant with a new token, and the
+   * readers (and an upgradeable request) waiting at the head of the queue are let in by the
+   * same log entry.
+   */
+  async downgrade(mode: DowngradeMode): Promise<void> {
+    this.ensureHolding("downgrade");
+    const change = await this.session.downgrade(this.lock, this.grantToken, mode);
+    this.changedTo(change.token, mode, change.sentAt);
+  }
+
+  private ensureHolding(what: string): void {
+    if (this.releaseCalled || this.ended)
+      throw new NotHolderError(
+        `cannot ${what} lock ${JSON.stringify(this.lock)}: the handle was released`,
+      );
+  }
+
+  /** Holds the grant a mode change made; its hold limit (if any) counts from that request. */
+  private changedTo(token: bigint, mode: GrantMode, sentAt: HoldLimitDeadline["sentAt"]): void {
+    this.grantToken = token;
+    this.grantMode = mode;
+    if (this.hold) {
+      this.hold = { sentAt, budgetMs: this.hold.budgetMs };
+      this.holdTimer?.cancel();
+      this.watchHold();
+    }
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -40,7 +40,13 @@ import type {
   LockMode,
   LockTarget,
 } from "./types.ts";
-import type { CampaignAnswer, Leadership, LockHolderInfo } from "../proto/lock-values.ts";
+import type {
+  CampaignAnswer,
+  DowngradeMode,
+  Leadership,
+  LockHolderInfo,
+  UpgradeAnswer,
+} from "../proto/lock-values.ts";
 
 /** Writes a session keeps in flight at most (SPEC "Exactly-once"). */
 export const MAX_IN_FLIGHT = 64;
@@ -594,6 +600,99 @@ export class Session {
     }
   }
 
+  /**
+   * Upgrade this session's upgradeable grant `token` of `lock` to exclusive, waiting up to
+   * `waitMs` for the other holders. Resolves with the new grant, or null when it was not
+   * upgraded (no answer in time, cancelled by `signal`): the upgradeable grant goes on then.
+   * Its outcome is never left unknown while the session lives: without an answer, and
+   * after an abort, CancelWait of its seq learns it (and stops a wait still pending); an
+   * upgrade granted before the cancel counts.
+   */
+  async upgrade(
+    lock: string,
+    token: bigint,
+    options: { waitMs?: number; signal?: AbortSignal } = {},
+  ): Promise<ModeChange | null> {
+    this.ensureLive();
+    const seq = this.allocateSeq();
+    const waitMs = options.waitMs ?? 0;
+    // The new grant's hold limit starts when the leader applies it, never before this send.
+    const sentAt = instantOf(this.clock);
+    const call = this.api.call(
+      "Upgrade",
+      () => ({ sessionId: this.id, lock, token, waitMs, seq, ...this.acksOf(seq) }),
+      {
+        attemptTimeoutMs: waitMs + this.settings.callTimeoutMs,
+        budgetMs: waitMs + this.settings.retryBudgetMs,
+        timeLeftMs: this.untilAnswered(seq),
+        answerMayWait: waitMs > 0,
+      },
+    );
+    type Settled =
+      { ok: true; answer: UpgradeAnswer } | { ok: false; error: unknown } | { aborted: true };
+    const settled: Promise<Settled> = call.then(
+      (answer) => ({ ok: true as const, answer }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const outcome = options.signal ? await untilAborted(settled, options.signal) : await settled;
+    if ("ok" in outcome && outcome.ok) {
+      this.acks.answered(seq);
+      return outcome.answer.kind === "upgraded" ? { token: outcome.answer.token, sentAt } : null;
+    }
+    if ("ok" in outcome && isAnswer(outcome.error)) {
+      this.acks.answered(seq);
+      throw outcome.error;
+    }
+    const learnt = await this.cancelUntilAnswered(lock, seq);
+    return learnt.outcome === "granted" ? { token: learnt.token, sentAt } : null;
+  }
+
+  /** CancelWait of `seq` until it is answered (or the session ends): the seq's final answer. */
+  private async cancelUntilAnswered(lock: string, seq: number): Promise<CancelWaitResult> {
+    for (;;) {
+      if (this.ended !== "open")
+        throw new SessionLostError(
+          `session ${this.id} ended before write ${seq} was answered: ${this.lostReason}`,
+        );
+      try {
+        const answer = await this.cancelWait(lock, seq);
+        this.acks.answered(seq);
+        return answer;
+      } catch (err) {
+        if (err instanceof SessionNotFoundError)
+          throw new SessionLostError(`session ${this.id} is gone: ${err.message}`);
+        if (cancelSettled(err)) {
+          this.acks.answered(seq);
+          throw err;
+        }
+      }
+      await sleep(this.clock, RESEND_PAUSE_MS);
+    }
+  }
+
+  /**
+   * Downgrade this session's exclusive grant `token` of `lock` to `mode`: the new grant.
+   * Without an answer it resends the same seq until answered (or the session ends), so the
+   * grant the session holds is always known.
+   */
+  async downgrade(lock: string, token: bigint, mode: DowngradeMode): Promise<ModeChange> {
+    this.ensureLive();
+    const seq = this.allocateSeq();
+    const sentAt = instantOf(this.clock);
+    const send = (): Promise<{ token: bigint }> =>
+      this.api.call(
+        "Downgrade",
+        () => ({ sessionId: this.id, lock, token, mode, seq, ...this.acksOf(seq) }),
+        { timeLeftMs: this.untilAnswered(seq) },
+      );
+    try {
+      return { token: (await this.answerOf(seq, send())).token, sentAt };
+    } catch (err) {
+      if (isAnswer(err)) throw err;
+      return { token: (await this.resendUntilAnswered(seq, send)).token, sentAt };
+    }
+  }
+
   /** Close the session, releasing its locks and cancelling its waits. Closing twice is a no-op. */
   async close(): Promise<void> {
     if (this.ended !== "open") return;
@@ -755,9 +854,9 @@ export class Session {
  */
 function acquireKindsOf(options: AcquireOptions): AcquireKinds {
   const checkMode = (mode: unknown, field: string): void => {
-    if (mode !== undefined && mode !== "shared" && mode !== "exclusive") {
+    if (mode !== undefined && mode !== "shared" && mode !== "exclusive" && mode !== "upgradeable") {
       throw new InvalidArgumentError(
-        `${field}: ${JSON.stringify(mode)} is not a lock mode ("shared" or "exclusive")`,
+        `${field}: ${JSON.stringify(mode)} is not a lock mode ("shared", "exclusive" or "upgradeable")`,
       );
     }
   };
@@ -803,6 +902,12 @@ function releaseKey(lock: string, token: bigint): string {
  * the lack of one, nor a limit that kept the cancel from being recorded, nor a server error
  * (nothing says the cancel was recorded; it is idempotent, so sending it again is safe).
  */
+/** A grant made by a mode change: its token, and when the request that made it was sent. */
+export interface ModeChange {
+  readonly token: bigint;
+  readonly sentAt: Instant;
+}
+
 function cancelSettled(err: unknown): boolean {
   return isAnswer(err) && !(err instanceof LimitError) && !(err instanceof ServerError);
 }

@@ -9,6 +9,7 @@ const pb = palisade.v1;
 
 export type {
   CancelWaitResult,
+  DowngradeMode,
   EndReason,
   GrantMode,
   HistoryRecordInfo,

@@ -19,7 +19,9 @@ export type WatchEventKind =
 export type WatchEvent =
   /**
    * `acquired` events carry the grant's kind fields (mode, slot, data, hold limit); a
-   * `revoked` one names "holdLimit" in `revokedFor` when the leader ended the grant for it.
+   * `revoked` one names "holdLimit" in `revokedFor` when the leader ended the grant for it;
+   * a `released` one that the next `acquired` event of the same index completes names how
+   * in `ended`: handed to a successor, upgraded or downgraded.
    */
   | ({
       kind: WatchEventKind;
@@ -28,6 +30,7 @@ export type WatchEvent =
       sessionId: bigint;
       token: bigint;
       revokedFor?: "holdLimit";
+      ended?: "handedOff" | "upgraded" | "downgraded";
     } & KindFields)
   /**
    * The start index is older than the node retains: events up to `index` are not
@@ -121,6 +124,7 @@ export async function* watchLocks(
             ...(raw.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT
               ? { revokedFor: "holdLimit" as const }
               : {}),
+            ...endedFrom(raw.ended),
           };
           if (event.index < next) continue;
           if (event.index === next && seenAtNext.has(eventKey(event))) continue;
@@ -168,5 +172,21 @@ export async function* watchLocks(
     }
   } finally {
     clients.close();
+  }
+}
+
+/** How a released grant was completed by the next grant of its entry, if it was. */
+function endedFrom(raw: palisade.v1.EndReason | null | undefined): {
+  ended?: "handedOff" | "upgraded" | "downgraded";
+} {
+  switch (raw) {
+    case pb.EndReason.END_REASON_HANDED_OFF:
+      return { ended: "handedOff" };
+    case pb.EndReason.END_REASON_UPGRADED:
+      return { ended: "upgraded" };
+    case pb.EndReason.END_REASON_DOWNGRADED:
+      return { ended: "downgraded" };
+    default:
+      return {};
   }
 }

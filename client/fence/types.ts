@@ -42,13 +42,17 @@ export interface GuardOptions {
  */
 export interface FenceGrant {
   readonly token: bigint;
-  /** Default "exclusive"; a semaphore's "permit" is fenced as exclusive, per (semaphore, slot). */
-  readonly mode?: "exclusive" | "shared" | "permit" | undefined;
+  /**
+   * Default "exclusive"; a semaphore's "permit" and an election's "leader" are fenced as
+   * exclusive (a permit per (semaphore, slot)), an "upgradeable" grant as shared: it reads
+   * until it is upgraded, and the upgrade's exclusive grant has a token of its own.
+   */
+  readonly mode?: "exclusive" | "shared" | "upgradeable" | "permit" | "leader" | undefined;
 }
 
-/** The fence mode of a grant's accesses: shared for a shared grant, exclusive for any other. */
+/** The fence mode of a grant's accesses: shared for a shared or upgradeable grant, exclusive for any other. */
 export function fenceModeOf(grant: FenceGrant): FenceMode {
-  return grant.mode === "shared" ? "shared" : "exclusive";
+  return grant.mode === "shared" || grant.mode === "upgradeable" ? "shared" : "exclusive";
 }
 
 /** Throws SharedWriteError for a write in shared mode: the shared rule would admit a stale exclusive holder's write once only readers came after it. */

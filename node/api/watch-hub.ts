@@ -33,8 +33,16 @@ export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
     ...(e.revokedFor === "holdLimit"
       ? { revokeCause: palisade.v1.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT }
       : {}),
+    ...(e.ended !== undefined ? { ended: ENDED[e.ended] } : {}),
   });
 }
+
+/** A release that another grant of the same entry completes, by what completes it. */
+const ENDED: Readonly<Record<NonNullable<LockEvent["ended"]>, palisade.v1.EndReason>> = {
+  handedOff: palisade.v1.EndReason.END_REASON_HANDED_OFF,
+  upgraded: palisade.v1.EndReason.END_REASON_UPGRADED,
+  downgraded: palisade.v1.EndReason.END_REASON_DOWNGRADED,
+};
 
 /**
  * Where a watcher's events go: a gRPC Watch (or Observe) call, or the HTTP gateway's event

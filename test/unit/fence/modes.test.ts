@@ -18,6 +18,8 @@ import {
   LevelFence,
   MemoryFence,
   SharedWriteError,
+  fenceModeOf,
+  fencedFetch,
   fencedHandler,
   permitResource,
   type Access as AccessKind,
@@ -261,6 +263,39 @@ describe("shared grants only read", () => {
       expect(await fence.highest("k")).toBe(30n);
     },
   );
+});
+
+describe("an upgradeable grant", () => {
+  it("is fenced as shared until upgraded: it reads beside readers, its writes are refused; the upgrade's grant writes", async () => {
+    expect(fenceModeOf({ token: 7n, mode: "upgradeable" })).toBe("shared");
+    expect(fenceModeOf({ token: 9n, mode: "exclusive" })).toBe("exclusive");
+    const written: bigint[] = [];
+    const server: Server = createServer(
+      fencedHandler({}, (req, res, token) => {
+        if (req.method === "PUT") written.push(token);
+        res.end("ok");
+      }),
+    );
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/doc`;
+    // A handle's mode and token as they are before and after upgrade().
+    const grant = { token: 7n, mode: "upgradeable" as const };
+    expect((await fencedFetch(grant, url)).status).toBe(200);
+    expect((await fencedFetch({ token: 6n, mode: "shared" }, url)).status).toBe(200);
+    expect((await fencedFetch(grant, url, { method: "PUT" })).status).toBe(403);
+    const upgraded = { token: 9n, mode: "exclusive" as const };
+    expect((await fencedFetch(upgraded, url, { method: "PUT" })).status).toBe(200);
+    // The upgradeable token, older than the upgrade's exclusive grant, no longer even reads.
+    expect((await fencedFetch(grant, url)).status).toBe(409);
+    expect(written).toEqual([9n]);
+  });
 });
 
 describe("shared mode on records from before the modes", () => {
