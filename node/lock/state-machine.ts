@@ -617,7 +617,9 @@ export class LockStateMachine {
   }
 
   private locksFull(session: Session, adding: number): ErrorAnswer | null {
-    const count = session.held.size + (session.waits?.size ?? 0);
+    let count = session.held.size + (session.waits?.size ?? 0);
+    // A pending upgrade waits for a lock the session holds: one lock, counted once.
+    for (const name of session.waits?.keys() ?? []) if (session.held.has(name)) count--;
     if (count + adding <= this.limitsValue.maxLocksPerSession) return null;
     return fail(
       "ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION",

@@ -162,6 +162,18 @@ describe("Upgrade", () => {
     sound(r);
   });
 
+  it("counts its lock once toward the session's lock limit while it waits", () => {
+    const r = setup({ maxLocksPerSession: 2 });
+    const [a, u] = clients(r, "a", "u") as [Client, Client];
+    tokenOf(a.shared("L").result);
+    const tu = tokenOf(u.upgradeable("L").result);
+    expect(u.upgrade("L", tu, 60_000).result.kind).toBe("waiting");
+    // L and M: two locks, within the limit of two.
+    expect(u.exclusive("M").result.kind).toBe("granted");
+    expect(reasonOf(u.exclusive("N"))).toBe("ERROR_REASON_TOO_MANY_LOCKS_IN_SESSION");
+    sound(r);
+  });
+
   it("is refused for a grant that is not upgradeable, a stale token or a lock not held", () => {
     const r = setup();
     const [a, b] = clients(r, "a", "b") as [Client, Client];
