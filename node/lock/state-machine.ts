@@ -507,13 +507,19 @@ export class LockStateMachine {
       lock.waiters.set(session.id, waiter);
       (session.waits ??= new Map()).set(t.lock, waiter);
     }
-    (session.pending ??= new Map()).set(cmd.seq, cmd.lock);
-    ctx.timers.waitsStarted.push({
-      sessionId: session.id,
-      lock: cmd.lock,
-      acquireSeq: cmd.seq,
-      waitMs: cmd.waitMs,
-    });
+    return this.startWait(ctx, session, cmd.seq, cmd.lock, cmd.waitMs);
+  }
+
+  /** A new wait's seq is pending under the lock that names it, and the leader times it out. */
+  private startWait(
+    ctx: ApplyContext,
+    session: Session,
+    seq: number,
+    lock: string,
+    waitMs: number,
+  ): Answer {
+    (session.pending ??= new Map()).set(seq, lock);
+    ctx.timers.waitsStarted.push({ sessionId: session.id, lock, acquireSeq: seq, waitMs });
     return WAITING;
   }
 
@@ -848,14 +854,7 @@ export class LockStateMachine {
     };
     l.upgrade = waiter;
     (session.waits ??= new Map()).set(l.name, waiter);
-    (session.pending ??= new Map()).set(cmd.seq, l.name);
-    ctx.timers.waitsStarted.push({
-      sessionId: session.id,
-      lock: l.name,
-      acquireSeq: cmd.seq,
-      waitMs: cmd.waitMs,
-    });
-    return WAITING;
+    return this.startWait(ctx, session, cmd.seq, l.name, cmd.waitMs);
   }
 
   /** A Downgrade: exclusive to shared or upgradeable at once, and the queue's head let in beside it. */

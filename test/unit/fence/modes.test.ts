@@ -87,7 +87,9 @@ async function kvAccess(
 }
 
 /** A fencedHandler service called with the headers on the wire (a GET reads, a PUT writes); `written` lists the tokens of the PUTs its handler ran. */
-async function httpFence(tokens?: TokenRecords): Promise<Access & { written: bigint[] }> {
+async function httpFence(
+  tokens?: TokenRecords,
+): Promise<Access & { written: bigint[]; base: string }> {
   const written: bigint[] = [];
   const listener: RequestListener = fencedHandler(tokens ? { tokens } : {}, (req, res, token) => {
     if (req.method === "PUT") written.push(token);
@@ -118,7 +120,7 @@ async function httpFence(tokens?: TokenRecords): Promise<Access & { written: big
     if (res.status === 403 && /shared/.test(body)) return "shared write refused";
     throw new Error(`unexpected status ${res.status}: ${body}`);
   };
-  return Object.assign(access, { written });
+  return Object.assign(access, { written, base });
 }
 
 const adapters: Array<[string, () => Promise<Access>]> = [
@@ -269,22 +271,8 @@ describe("an upgradeable grant", () => {
   it("is fenced as shared until upgraded: it reads beside readers, its writes are refused; the upgrade's grant writes", async () => {
     expect(fenceModeOf({ token: 7n, mode: "upgradeable" })).toBe("shared");
     expect(fenceModeOf({ token: 9n, mode: "exclusive" })).toBe("exclusive");
-    const written: bigint[] = [];
-    const server: Server = createServer(
-      fencedHandler({}, (req, res, token) => {
-        if (req.method === "PUT") written.push(token);
-        res.end("ok");
-      }),
-    );
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-    cleanups.push(
-      () =>
-        new Promise<void>((r) => {
-          server.close(() => r());
-          server.closeAllConnections();
-        }),
-    );
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/doc`;
+    const fence = await httpFence();
+    const url = `${fence.base}/doc`;
     // A handle's mode and token as they are before and after upgrade().
     const grant = { token: 7n, mode: "upgradeable" as const };
     expect((await fencedFetch(grant, url)).status).toBe(200);
@@ -294,7 +282,7 @@ describe("an upgradeable grant", () => {
     expect((await fencedFetch(upgraded, url, { method: "PUT" })).status).toBe(200);
     // The upgradeable token, older than the upgrade's exclusive grant, no longer even reads.
     expect((await fencedFetch(grant, url)).status).toBe(409);
-    expect(written).toEqual([9n]);
+    expect(fence.written).toEqual([9n]);
   });
 });
 
