@@ -27,7 +27,7 @@ from .errors import (
     UnavailableError,
     WaitCancelledError,
 )
-from .types import AcquireResult, CampaignResult, CancelWaitResult, campaign_result_from, cancel_wait_from, holder_from
+from .types import AcquireResult, CampaignResult, CancelWaitResult, LockMode, campaign_result_from, cancel_wait_from, holder_from
 from .v1 import lock_pb2
 
 #: Writes a session keeps in flight at most (SPEC "Exactly-once").
@@ -161,11 +161,12 @@ class Session:
 
     def acquire(
         self, lock: str, wait: float = 0.0, cancel: Optional[threading.Event] = None, *,
-        mode: Optional[str] = None, permits: Optional[int] = None, data: Optional[str] = None,
+        mode: Optional[LockMode] = None, permits: Optional[int] = None, data: Optional[str] = None,
     ) -> AcquireResult:
         """Acquire `lock`, waiting in its FIFO queue up to `wait` seconds (0: answer at once).
 
-        `mode` is "exclusive" (default) or "shared"; `permits` makes `lock` a semaphore of
+        `mode` is "exclusive" (default), "shared" or "upgradeable" (beside shared holders,
+        never beside another upgradeable or an exclusive one; see upgrade()); `permits` makes `lock` a semaphore of
         that many permits and asks for one (the result's `slot` is the permit's); `data` is
         holder data shown with the grant. Setting `cancel` (or Ctrl-C) while it waits sends
         CancelWait; a grant that won the race is released. WaitCancelledError (or the
