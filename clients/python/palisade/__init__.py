@@ -37,6 +37,7 @@ from .types import (
     CampaignResult,
     CancelWaitResult,
     DowngradeMode,
+    DowngradeResult,
     ElectionEvent,
     HistoryRecord,
     HolderCursor,
@@ -50,6 +51,7 @@ from .types import (
     LockWaiter,
     SessionInfo,
     SessionPage,
+    UpgradeResult,
 )
 
 __all__ = [
@@ -58,6 +60,7 @@ __all__ = [
     "CampaignResult",
     "CancelWaitResult",
     "DowngradeMode",
+    "DowngradeResult",
     "ElectionEvent",
     "ElectionObserver",
     "Elections",
@@ -92,6 +95,7 @@ __all__ = [
     "SessionPage",
     "StaleTokenError",
     "UnavailableError",
+    "UpgradeResult",
     "WaitCancelledError",
 ]
 

@@ -144,6 +144,28 @@ class AcquireResult:
 
 
 @dataclass(frozen=True)
+class UpgradeResult:
+    """The answer of an Upgrade: the caller's upgradeable grant made exclusive (a new grant,
+    `token`), or not, its upgradeable grant going on with the token it had."""
+    upgraded: bool
+    #: The seq the Upgrade was sent with (what CancelWait names).
+    seq: int
+    #: The new exclusive grant's token when upgraded.
+    token: Optional[int] = None
+    #: Not upgraded: the oldest other holder (None when the answer names none).
+    holder: Optional[LockHolder] = None
+    #: Not upgraded because a CancelWait of this Upgrade came first: it took no effect.
+    cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class DowngradeResult:
+    """The new grant a Downgrade made: its token and mode ("shared" or "upgradeable")."""
+    token: int
+    mode: DowngradeMode
+
+
+@dataclass(frozen=True)
 class CancelWaitResult:
     outcome: CancelOutcome
     #: The grant's token when outcome is "granted".
@@ -169,6 +191,21 @@ def holder_from(message: lock_pb2.LockHolder) -> LockHolder:
         mode, message.slot if mode == "permit" else None, message.holder_data.decode("utf-8", errors="replace"),
         message.upgrading_since_index or None,
     )
+
+
+def upgrade_result_from(message: lock_pb2.UpgradeResponse, seq: int) -> UpgradeResult:
+    if message.upgraded:
+        return UpgradeResult(True, seq, message.token)
+    holder = holder_from(message.holder) if message.HasField("holder") else None
+    return UpgradeResult(False, seq, None, holder, cancelled=message.cancelled)
+
+
+def downgrade_result_from(message: lock_pb2.DowngradeResponse, asked: DowngradeMode) -> DowngradeResult:
+    """The new grant; a node that leaves the mode unset made the one asked for."""
+    mode: DowngradeMode = (
+        "upgradeable" if message.mode == lock_pb2.LOCK_MODE_UPGRADEABLE else "shared" if message.mode == lock_pb2.LOCK_MODE_SHARED else asked
+    )
+    return DowngradeResult(message.token, mode)
 
 
 def _cursor_from(message: lock_pb2.HolderCursor) -> HolderCursor:

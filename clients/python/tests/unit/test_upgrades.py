@@ -1,22 +1,47 @@
-"""The upgradeable mode without a cluster: an Acquire asks for it, and reads and history
-show it, a pending upgrade and the ends of grants that changed mode."""
+"""The upgradeable mode without a cluster: an Acquire asks for it, reads and history show
+it, and Upgrade and Downgrade are numbered writes as Acquire and Release are (seq,
+acknowledgements, the same seq when retried); an Upgrade the caller gave up is settled
+through CancelWait and an exclusive grant that won the race is made upgradeable again."""
 from __future__ import annotations
 
+import threading
 import unittest
+from typing import Any, Callable, List, Tuple
 
-from palisade import LockHolder
+import grpc
+
+from palisade import (
+    DowngradeResult,
+    InvalidArgumentError,
+    LockHolder,
+    NotHolderError,
+    OutcomeUnknownError,
+)
+from palisade.session import Session
 from palisade.v1 import lock_pb2
 
-from .fakes import Call
-from .test_elections import fake_client
+from .fakes import Call, FakeConnection, ManualTime, open_fake_session, wait_for
+from .test_elections import ABANDONS, fake_client, idle_keepalive, node_error, raise_
 
 
 def granted(call: Call) -> lock_pb2.AcquireResponse:
     return lock_pb2.AcquireResponse(acquired=True, token=100 + call.request.seq)
 
 
+def upgraded(call: Call) -> lock_pb2.UpgradeResponse:
+    return lock_pb2.UpgradeResponse(upgraded=True, token=200 + call.request.seq)
+
+
+def downgraded(call: Call) -> lock_pb2.DowngradeResponse:
+    return lock_pb2.DowngradeResponse(token=300 + call.request.seq, mode=call.request.mode)
+
+
 def reader(session_id: int, token: int) -> lock_pb2.LockHolder:
     return lock_pb2.LockHolder(session_id=session_id, client_name=f"c{session_id}", token=token, granted_index=token, mode=lock_pb2.LOCK_MODE_SHARED)
+
+
+def not_upgraded(call: Call) -> lock_pb2.UpgradeResponse:
+    return lock_pb2.UpgradeResponse(upgraded=False, holder=reader(3, 50))
 
 
 class UpgradeableModeTest(unittest.TestCase):
@@ -52,6 +77,126 @@ class UpgradeableModeTest(unittest.TestCase):
             LockHolder(3, "c3", 41, 41, "shared", None, "", upgrading_since_index=None),
         ])
         self.assertEqual([(r.token, r.reason) for r in client.history("u")], [(40, "upgraded"), (60, "downgraded"), (61, "current")])
+
+
+class SessionModeChangeTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.connection = FakeConnection(ManualTime().clock(), {
+            "KeepAlive": idle_keepalive,
+            "CloseSession": lambda call: lock_pb2.CloseSessionResponse(),
+            "Upgrade": upgraded,
+            "Downgrade": downgraded,
+            "CancelWait": lambda call: lock_pb2.CancelWaitResponse(outcome=lock_pb2.CANCEL_WAIT_OUTCOME_CANCELLED),
+        })
+        self.session = open_fake_session(self.connection)
+        self.addCleanup(self.session.close)
+
+    def test_upgrade_and_downgrade_are_numbered_writes_with_the_acknowledgements(self) -> None:
+        result = self.session.upgrade("l", 101, wait=2.5)
+        self.assertEqual((result.upgraded, result.seq, result.token, result.holder, result.cancelled), (True, 1, 201, None, False))
+        self.assertEqual(self.session.downgrade("l", 201, "shared"), DowngradeResult(302, "shared"))
+        self.assertEqual(self.session.downgrade("l", 302, "upgradeable"), DowngradeResult(303, "upgradeable"))
+        upgrade, = (c.request for c in self.connection.of("Upgrade"))
+        to_shared, to_upgradeable = (c.request for c in self.connection.of("Downgrade"))
+        self.assertEqual((upgrade.session_id, upgrade.lock, upgrade.token, upgrade.wait_ms, upgrade.seq, upgrade.acked_up_to), (7, "l", 101, 2_500, 1, 0))
+        self.assertEqual((to_shared.token, to_shared.mode, to_shared.seq, to_shared.acked_up_to), (201, lock_pb2.LOCK_MODE_SHARED, 2, 1))
+        self.assertEqual((to_upgradeable.token, to_upgradeable.mode, to_upgradeable.seq, to_upgradeable.acked_up_to), (302, lock_pb2.LOCK_MODE_UPGRADEABLE, 3, 2))
+        # An upgrade that may wait is an attempt as long as its wait plus the call timeout.
+        self.assertEqual(self.connection.of("Upgrade")[0].attempt_timeout, 2.5 + 3.0)
+        self.assertEqual(self.session.acknowledgements(), (3, []))
+
+    def test_an_upgrade_not_granted_names_the_other_holder_and_one_cancelled_first_says_so(self) -> None:
+        self.connection.handlers["Upgrade"] = not_upgraded
+        result = self.session.upgrade("l", 101)
+        self.assertEqual((result.upgraded, result.token, result.cancelled), (False, None, False))
+        self.assertEqual(result.holder, LockHolder(3, "c3", 50, 50, "shared"))
+        self.connection.handlers["Upgrade"] = lambda call: lock_pb2.UpgradeResponse(cancelled=True)
+        result = self.session.upgrade("l", 101, wait=1.0)
+        self.assertEqual((result.upgraded, result.cancelled, result.seq), (False, True, 2))
+        self.assertEqual(self.session.in_flight, 0)
+
+    def test_an_upgrade_whose_grant_ended_while_it_waited_is_refused_and_its_seq_answered(self) -> None:
+        self.connection.handlers["Upgrade"] = lambda call: raise_(node_error(grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_NOT_HOLDER"))
+        with self.assertRaises(NotHolderError):
+            self.session.upgrade("l", 101, wait=5.0)
+        self.assertEqual((self.session.in_flight, self.session.acknowledgements()), (0, (1, [])))
+
+    def test_a_downgrade_without_an_answer_goes_on_with_its_seq_and_tells_the_new_grant_once_answered(self) -> None:
+        answers: List[Any] = [OutcomeUnknownError("no answer"), OutcomeUnknownError("still none")]
+        self.connection.handlers["Downgrade"] = lambda call: raise_(answers.pop(0)) if answers else downgraded(call)
+        told: List[Tuple[int, str]] = []
+        with self.assertRaises(OutcomeUnknownError):
+            self.session.downgrade("l", 201, "upgradeable", on_change=lambda token, mode: told.append((token, mode)))
+        settled = threading.Event()
+        self.session.after_settled("l", settled.set)
+        self.assertTrue(settled.wait(10))
+        self.assertEqual([c.request.seq for c in self.connection.of("Downgrade")], [1, 1, 1])
+        self.assertEqual(told, [(301, "upgradeable")])
+        self.assertEqual(self.session.in_flight, 0)
+
+    def test_a_bad_value_is_refused_before_a_seq_is_used(self) -> None:
+        bad_calls: List[Callable[[], object]] = [
+            lambda: self.session.upgrade("l", 0),
+            lambda: self.session.upgrade("l", 5, wait=-1.0),
+            lambda: self.session.upgrade(3, 5),  # type: ignore[arg-type]
+            lambda: self.session.downgrade("l", 5, "exclusive"),  # type: ignore[arg-type]
+            lambda: self.session.downgrade("l", 5, "read"),  # type: ignore[arg-type]
+            lambda: self.session.downgrade("l", 0, "shared"),
+        ]
+        for bad in bad_calls:
+            with self.assertRaises(InvalidArgumentError):
+                bad()
+        self.assertEqual(self.session.next_seq, 1)
+        self.assertEqual([c.method for c in self.connection.calls if c.method != "KeepAlive"], [])
+
+
+class AbandonedUpgradeTest(unittest.TestCase):
+    """An Upgrade whose answer the caller did not get is settled through CancelWait(lock,
+    upgrade seq); an exclusive grant that won the race is downgraded back to upgradeable,
+    and the caller told the grant it holds now."""
+
+    def start(self, abandon: str, cancel_answer: lock_pb2.CancelWaitResponse) -> Tuple[FakeConnection, Session, List[Tuple[int, str]]]:
+        make_error, raised = ABANDONS[abandon]
+        connection = FakeConnection(ManualTime().clock(), {
+            "KeepAlive": idle_keepalive,
+            "CloseSession": lambda call: lock_pb2.CloseSessionResponse(),
+            "Upgrade": lambda call: raise_(make_error()),
+            "CancelWait": lambda call: cancel_answer,
+            "Downgrade": downgraded,
+            "Release": lambda call: lock_pb2.ReleaseResponse(),
+        })
+        session = open_fake_session(connection)
+        self.addCleanup(session.close)
+        told: List[Tuple[int, str]] = []
+        with self.assertRaises(raised):
+            session.upgrade("l", 40, wait=10.0, on_change=lambda token, mode: told.append((token, mode)))
+        settled = threading.Event()
+        session.after_settled("l", settled.set)
+        self.assertTrue(settled.wait(10))
+        return connection, session, told
+
+    def test_an_exclusive_grant_that_arrives_after_the_upgrade_was_given_up_is_made_upgradeable_again(self) -> None:
+        won = lock_pb2.CancelWaitResponse(outcome=lock_pb2.CANCEL_WAIT_OUTCOME_GRANTED, token=90)
+        for abandon in ABANDONS:
+            with self.subTest(abandon=abandon):
+                connection, session, told = self.start(abandon, won)
+                self.assertEqual([(c.request.lock, c.request.acquire_seq) for c in connection.of("CancelWait")], [("l", 1)])
+                # The hold is kept, in the mode the caller holds it: nothing is released.
+                self.assertEqual(
+                    [(c.request.token, c.request.mode, c.request.seq) for c in connection.of("Downgrade")], [(90, lock_pb2.LOCK_MODE_UPGRADEABLE, 2)],
+                )
+                self.assertEqual(connection.of("Release"), [])
+                self.assertEqual(told, [(302, "upgradeable")])
+                self.assertTrue(wait_for(lambda: session.in_flight == 0))
+
+    def test_an_upgrade_withdrawn_before_it_was_granted_changes_nothing(self) -> None:
+        for outcome in (lock_pb2.CANCEL_WAIT_OUTCOME_CANCELLED, lock_pb2.CANCEL_WAIT_OUTCOME_NOT_ACQUIRED):
+            for abandon in ABANDONS:
+                with self.subTest(abandon=abandon, outcome=outcome):
+                    connection, session, told = self.start(abandon, lock_pb2.CancelWaitResponse(outcome=outcome))
+                    self.assertEqual(len(connection.of("CancelWait")), 1)
+                    self.assertEqual((connection.of("Downgrade"), told), ([], []))
+                    self.assertEqual(session.acknowledgements(), (1, []))
 
 
 if __name__ == "__main__":
