@@ -1,22 +1,29 @@
-"""The upgradeable mode without a cluster: an Acquire asks for it, reads and history show
-it, and Upgrade and Downgrade are numbered writes as Acquire and Release are (seq,
-acknowledgements, the same seq when retried); an Upgrade the caller gave up is settled
-through CancelWait and an exclusive grant that won the race is made upgradeable again."""
+"""The upgradeable mode without a cluster: an Acquire asks for it, reads and history show it,
+Upgrade and Downgrade are numbered writes as Acquire and Release are (seq, acknowledgements,
+the same seq when retried), an Upgrade the caller gave up is settled through CancelWait and
+an exclusive grant that won the race is made upgradeable again, and a lock handle follows
+each mode change to the new grant, release() included."""
 from __future__ import annotations
 
 import threading
 import unittest
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import grpc
 
 from palisade import (
     DowngradeResult,
+    FailedPreconditionError,
     InvalidArgumentError,
+    LockHandle,
     LockHolder,
     NotHolderError,
     OutcomeUnknownError,
+    PalisadeClient,
+    SessionLostError,
+    WaitCancelledError,
 )
+from palisade.connection import Cancelled
 from palisade.session import Session
 from palisade.v1 import lock_pb2
 
@@ -197,6 +204,151 @@ class AbandonedUpgradeTest(unittest.TestCase):
                     self.assertEqual(len(connection.of("CancelWait")), 1)
                     self.assertEqual((connection.of("Downgrade"), told), ([], []))
                     self.assertEqual(session.acknowledgements(), (1, []))
+
+
+class HandleModeChangeTest(unittest.TestCase):
+    def client(self, handlers: Dict[str, Any]) -> Tuple[PalisadeClient, FakeConnection]:
+        client, fake = fake_client({"Acquire": granted, "Upgrade": upgraded, "Downgrade": downgraded, **handlers})
+        self.addCleanup(client.close)
+        return client, fake
+
+    def test_an_upgrade_makes_the_handle_exclusive_under_the_new_token_which_a_release_names(self) -> None:
+        client, fake = self.client({})
+        handle = client.lock("l", mode="upgradeable")
+        self.assertTrue(handle.upgrade(wait=4.0))
+        self.assertEqual((handle.mode, handle.token), ("exclusive", 202))
+        upgrade = fake.of("Upgrade")[0].request
+        self.assertEqual((upgrade.lock, upgrade.token, upgrade.wait_ms), ("l", 101, 4_000))
+        handle.release()
+        self.assertEqual([c.request.token for c in fake.of("Release")], [202])
+
+    def test_an_upgrade_not_granted_in_time_answers_false_and_the_upgradeable_hold_goes_on(self) -> None:
+        client, fake = self.client({"Upgrade": not_upgraded})
+        handle = client.lock("l", mode="upgradeable")
+        self.assertFalse(handle.upgrade(wait=0.5))
+        self.assertEqual((handle.mode, handle.token, handle.held), ("upgradeable", 101, True))
+        self.assertEqual(fake.of("CancelWait"), [])
+        # An upgrade cancelled on the cluster before it applied: the hold goes on too.
+        fake.handlers["Upgrade"] = lambda call: lock_pb2.UpgradeResponse(cancelled=True)
+        with self.assertRaises(WaitCancelledError):
+            handle.upgrade(wait=0.5)
+        self.assertEqual((handle.mode, handle.token, handle.held), ("upgradeable", 101, True))
+        fake.handlers["Upgrade"] = upgraded
+        self.assertTrue(handle.upgrade())
+        self.assertEqual((handle.mode, handle.token), ("exclusive", 204))
+
+    def test_downgrade_makes_the_handle_shared_or_upgradeable_and_each_change_names_the_grant_before_it(self) -> None:
+        client, fake = self.client({})
+        handle = client.lock("l")
+        tokens = [handle.token]
+        handle.downgrade("upgradeable")
+        self.assertEqual(handle.mode, "upgradeable")
+        tokens.append(handle.token)
+        handle.upgrade()
+        tokens.append(handle.token)
+        handle.downgrade()
+        self.assertEqual(handle.mode, "shared")
+        tokens.append(handle.token)
+        self.assertEqual(tokens, [101, 302, 203, 304])
+        sent = [(c.method, c.request.token, c.request.seq) for c in fake.calls if c.method in ("Upgrade", "Downgrade")]
+        self.assertEqual(sent, [("Downgrade", 101, 2), ("Upgrade", 302, 3), ("Downgrade", 203, 4)])
+        self.assertEqual([c.request.mode for c in fake.of("Downgrade")], [lock_pb2.LOCK_MODE_UPGRADEABLE, lock_pb2.LOCK_MODE_SHARED])
+
+    def test_a_mode_change_the_handle_cannot_make_is_refused_before_anything_is_sent(self) -> None:
+        client, fake = self.client({})
+        shared = client.lock("s", mode="shared")
+        exclusive = client.lock("x")
+        upgradeable = client.lock("u", mode="upgradeable")
+        wrong_modes: List[Callable[[], object]] = [shared.upgrade, exclusive.upgrade, upgradeable.downgrade, shared.downgrade]
+        for wrong_mode in wrong_modes:
+            with self.assertRaises(FailedPreconditionError) as refused:
+                wrong_mode()
+            self.assertEqual(refused.exception.reason, "ERROR_REASON_HELD_IN_ANOTHER_MODE")
+        bad_values: List[Callable[[], object]] = [
+            lambda: exclusive.downgrade("exclusive"),  # type: ignore[arg-type]
+            lambda: upgradeable.upgrade(wait=-1),
+        ]
+        for bad in bad_values:
+            with self.assertRaises(InvalidArgumentError):
+                bad()
+        upgradeable.release()
+        with self.assertRaises(NotHolderError):
+            upgradeable.upgrade()
+        self.assertEqual([c.method for c in fake.calls if c.method in ("Upgrade", "Downgrade")], [])
+        self.assertEqual((shared.mode, exclusive.mode, exclusive.token), ("shared", "exclusive", 102))
+
+    def test_a_handle_of_a_lost_session_changes_no_mode(self) -> None:
+        ended = threading.Event()
+
+        def keepalive(call: Call) -> lock_pb2.KeepAliveResponse:
+            ended.wait(10)
+            return lock_pb2.KeepAliveResponse(sessions=[lock_pb2.SessionKeptAlive(session_id=7, not_found=True)])
+
+        client, fake = self.client({"KeepAlive": keepalive})
+        handle = client.lock("u", mode="upgradeable")
+        ended.set()
+        self.assertTrue(handle.lost.wait(5))
+        with self.assertRaises(SessionLostError):
+            handle.upgrade()
+        self.assertEqual(fake.of("Upgrade"), [])
+
+    def test_an_upgrade_given_up_keeps_the_hold_upgradeable_under_the_grant_a_late_upgrade_was_downgraded_to(self) -> None:
+        cancel_answers = {
+            "cancelled": lock_pb2.CancelWaitResponse(outcome=lock_pb2.CANCEL_WAIT_OUTCOME_CANCELLED),
+            "granted": lock_pb2.CancelWaitResponse(outcome=lock_pb2.CANCEL_WAIT_OUTCOME_GRANTED, token=150),
+        }
+        for outcome, answer in cancel_answers.items():
+            with self.subTest(outcome=outcome):
+                client, fake = self.client({"Upgrade": lambda call: raise_(Cancelled()), "CancelWait": lambda call, a=answer: a})
+                handle = client.lock("l", mode="upgradeable")
+                with self.assertRaises(WaitCancelledError):
+                    handle.upgrade(wait=30.0, cancel=threading.Event())
+                self.assertEqual([c.request.acquire_seq for c in fake.of("CancelWait")], [2])
+                expected = (101, []) if outcome == "cancelled" else (303, [(150, lock_pb2.LOCK_MODE_UPGRADEABLE)])
+                self.assertEqual((handle.token, [(c.request.token, c.request.mode) for c in fake.of("Downgrade")]), expected)
+                self.assertEqual((handle.mode, handle.held), ("upgradeable", True))
+                handle.release()
+                self.assertEqual([c.request.token for c in fake.of("Release")], [expected[0]])
+
+    def test_a_downgrade_whose_answer_was_lost_is_taken_by_the_handle_once_settled(self) -> None:
+        answers: List[Any] = [OutcomeUnknownError("no answer")]
+        client, fake = self.client({"Downgrade": lambda call: raise_(answers.pop(0)) if answers else downgraded(call)})
+        handle = client.lock("l")
+        with self.assertRaises(OutcomeUnknownError):
+            handle.downgrade("shared")
+        # The next change waits for the lost one's outcome: the grant is shared now.
+        with self.assertRaises(FailedPreconditionError):
+            handle.downgrade("upgradeable")
+        self.assertEqual((handle.mode, handle.token), ("shared", 302))
+        self.assertEqual([c.request.seq for c in fake.of("Downgrade")], [2, 2])
+
+    def test_a_release_that_meets_a_mode_change_follows_it_to_the_new_grant(self) -> None:
+        go = threading.Event()
+
+        def upgrade(call: Call) -> lock_pb2.UpgradeResponse:
+            self.assertTrue(go.wait(10))
+            return upgraded(call)
+
+        def release(call: Call) -> lock_pb2.ReleaseResponse:
+            if call.request.token == 101:
+                # The upgrade applied first: the old token is stale, and its answer is on its way.
+                go.set()
+                raise node_error(grpc.StatusCode.FAILED_PRECONDITION, "ERROR_REASON_STALE_TOKEN")
+            return lock_pb2.ReleaseResponse()
+
+        client, fake = self.client({"Upgrade": upgrade, "Release": release})
+        handle = client.lock("l", mode="upgradeable")
+        outcome: List[object] = []
+        upgrading = threading.Thread(target=lambda: outcome.append(handle.upgrade(wait=10.0)), daemon=True)
+        upgrading.start()
+        self.assertTrue(wait_for(lambda: len(fake.of("Upgrade")) == 1))
+        handle.release()
+        upgrading.join(10)
+        self.assertEqual(outcome, [True])
+        self.assertEqual([c.request.token for c in fake.of("Release")], [101, 202])
+        self.assertFalse(handle.held)
+        # Released: the name is free for this client again.
+        self.assertIsInstance(client.lock("l"), LockHandle)
 
 
 if __name__ == "__main__":
