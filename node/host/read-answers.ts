@@ -78,7 +78,7 @@ interface KindView {
 /** A view's (or an event's) kind fields as the contract's; `permits`: its semaphore's permit count, for a permit. */
 export function kindFieldsOf(v: KindView, permits: number | undefined): KindFields {
   return {
-    ...(v.mode !== undefined && v.mode !== "exclusive" && v.mode !== "permit"
+    ...(v.mode === "shared" || v.mode === "upgradeable" || v.mode === "leader"
       ? { mode: v.mode }
       : {}),
     ...(v.mode === "permit"

@@ -177,4 +177,31 @@ describe("Python client on a real cluster", () => {
   }) => {
     await passes("test_election_bad_input_raises_the_matching_error_and_changes_nothing", signal);
   });
+
+  it("an upgrade waits for the readers only and goes before a queued writer; one not granted in time keeps the upgradeable hold", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_an_upgrade_waits_for_the_readers_only_and_goes_before_a_queued_writer",
+      signal,
+    );
+  });
+
+  it("a downgrade admits the waiting readers, and every mode change grows the token", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_a_downgrade_admits_the_waiting_readers_and_every_mode_change_grows_the_token",
+      signal,
+    );
+  });
+
+  it("an upgrade waiting on a killed leader re-attaches with its seq and takes effect once", async ({
+    signal,
+  }) => {
+    await passes(
+      "test_an_upgrade_waiting_on_a_killed_leader_reattaches_with_its_seq_and_takes_effect_once",
+      signal,
+    );
+  });
 });

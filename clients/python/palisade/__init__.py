@@ -36,6 +36,8 @@ from .types import (
     AcquireResult,
     CampaignResult,
     CancelWaitResult,
+    DowngradeMode,
+    DowngradeResult,
     ElectionEvent,
     HistoryRecord,
     HolderCursor,
@@ -43,11 +45,13 @@ from .types import (
     LeaderInfo,
     LockHolder,
     LockInfo,
+    LockMode,
     LockPage,
     LockSummary,
     LockWaiter,
     SessionInfo,
     SessionPage,
+    UpgradeResult,
 )
 
 __all__ = [
@@ -55,6 +59,8 @@ __all__ = [
     "CAMPAIGN_WAIT",
     "CampaignResult",
     "CancelWaitResult",
+    "DowngradeMode",
+    "DowngradeResult",
     "ElectionEvent",
     "ElectionObserver",
     "Elections",
@@ -70,6 +76,7 @@ __all__ = [
     "LockHandle",
     "LockHolder",
     "LockInfo",
+    "LockMode",
     "LockNotAcquiredError",
     "LockPage",
     "LockSummary",
@@ -88,6 +95,7 @@ __all__ = [
     "SessionPage",
     "StaleTokenError",
     "UnavailableError",
+    "UpgradeResult",
     "WaitCancelledError",
 ]
 

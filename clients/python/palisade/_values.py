@@ -4,12 +4,23 @@ wait bounds) and answers INVALID_ARGUMENT, which arrives as the same error."""
 from __future__ import annotations
 
 import math
-from typing import Callable, Optional
+from typing import Callable, Dict, Optional
 
 from .errors import InvalidArgumentError
 from .v1 import lock_pb2
 
 _U64_LIMIT = 2**64
+
+# An exclusive Acquire sends no mode (its bytes stay what they were before modes).
+_ACQUIRE_MODES: Dict[str, "lock_pb2.LockMode"] = {
+    "exclusive": lock_pb2.LOCK_MODE_UNSPECIFIED,
+    "shared": lock_pb2.LOCK_MODE_SHARED,
+    "upgradeable": lock_pb2.LOCK_MODE_UPGRADEABLE,
+}
+_DOWNGRADE_MODES: Dict[str, "lock_pb2.LockMode"] = {
+    "shared": lock_pb2.LOCK_MODE_SHARED,
+    "upgradeable": lock_pb2.LOCK_MODE_UPGRADEABLE,
+}
 
 
 def lock_name(value: object) -> str:
@@ -60,8 +71,8 @@ def milliseconds(value: object, field: str) -> int:
 def acquire_kinds(mode: object, permits: object, data: object) -> Callable[[lock_pb2.AcquireRequest], None]:
     """Checks a lock's mode, a semaphore's permits and holder data; answers what sets them
     on an AcquireRequest, each only when asked for (an exclusive Acquire keeps its bytes)."""
-    if mode is not None and mode not in ("shared", "exclusive"):
-        raise InvalidArgumentError(f"mode: expected 'shared' or 'exclusive', got {mode!r}")
+    if mode is not None and (not isinstance(mode, str) or mode not in _ACQUIRE_MODES):
+        raise InvalidArgumentError(f"mode: expected 'exclusive', 'shared' or 'upgradeable', got {mode!r}")
     count: Optional[int] = None
     if permits is not None:
         if mode is not None:
@@ -75,14 +86,22 @@ def acquire_kinds(mode: object, permits: object, data: object) -> Callable[[lock
             encoded = data.encode("utf-8")
         except UnicodeEncodeError:
             raise InvalidArgumentError("data: not encodable as UTF-8") from None
-    shared = mode == "shared"
+    wire_mode = _ACQUIRE_MODES[mode] if isinstance(mode, str) else lock_pb2.LOCK_MODE_UNSPECIFIED
 
     def apply(request: lock_pb2.AcquireRequest) -> None:
-        if shared:
-            request.mode = lock_pb2.LOCK_MODE_SHARED
+        if wire_mode != lock_pb2.LOCK_MODE_UNSPECIFIED:
+            request.mode = wire_mode
         if count is not None:
             request.permits = count
         if encoded:
             request.holder_data = encoded
 
     return apply
+
+
+def downgrade_mode(mode: object) -> "lock_pb2.LockMode":
+    """The mode a Downgrade asks for, "shared" or "upgradeable", as its wire value."""
+    wire = _DOWNGRADE_MODES.get(mode) if isinstance(mode, str) else None
+    if wire is None:
+        raise InvalidArgumentError(f"mode: a downgrade is to 'shared' or 'upgradeable', got {mode!r}")
+    return wire

@@ -21,6 +21,7 @@ from .types import (
     HistoryRecord,
     HolderCursor,
     LockInfo,
+    LockMode,
     LockPage,
     LockSummary,
     SessionInfo,
@@ -146,11 +147,12 @@ class PalisadeClient:
 
     def lock(
         self, name: str, wait: float = 0.0, cancel: Optional[threading.Event] = None, *,
-        mode: Optional[str] = None, permits: Optional[int] = None, data: Optional[str] = None,
+        mode: Optional[LockMode] = None, permits: Optional[int] = None, data: Optional[str] = None,
     ) -> LockHandle:
         """Acquires `name` on this client's session, waiting up to `wait` seconds in its queue:
-        exclusive unless `mode` is "shared", or one permit of a semaphore of `permits`, with
-        holder `data` shown in reads and history.
+        exclusive unless `mode` is "shared" or "upgradeable" (a reader that may become the
+        writer in place: see LockHandle.upgrade), or one permit of a semaphore of `permits`,
+        with holder `data` shown in reads and history.
 
         Raises LockBusyError at once (sending nothing) when this client already holds the
         name or has an Acquire of it outstanding; LockNotAcquiredError when another

@@ -1,5 +1,6 @@
-"""A session on the cluster: its writes (Acquire, Release, CloseSession, and an election's
-Campaign, Proclaim and Resign) with the exactly-once bookkeeping, its keepalive thread and its own expiry deadline.
+"""A session on the cluster: its writes (Acquire, Release, CloseSession, a held lock's
+Upgrade and Downgrade, and an election's Campaign, Proclaim and Resign) with the
+exactly-once bookkeeping, its keepalive thread and its own expiry deadline.
 
 Threads, not asyncio: the API is synchronous (what most Python code calls), and gRPC's
 blocking calls release the GIL, so a keepalive thread keeps the session alive while the
@@ -27,7 +28,20 @@ from .errors import (
     UnavailableError,
     WaitCancelledError,
 )
-from .types import AcquireResult, CampaignResult, CancelWaitResult, campaign_result_from, cancel_wait_from, holder_from
+from .types import (
+    AcquireResult,
+    CampaignResult,
+    CancelWaitResult,
+    DowngradeMode,
+    DowngradeResult,
+    LockMode,
+    UpgradeResult,
+    campaign_result_from,
+    cancel_wait_from,
+    downgrade_result_from,
+    holder_from,
+    upgrade_result_from,
+)
 from .v1 import lock_pb2
 
 #: Writes a session keeps in flight at most (SPEC "Exactly-once").
@@ -35,6 +49,9 @@ MAX_IN_FLIGHT = 64
 
 State = Literal["open", "closed", "lost"]
 EndCallback = Callable[[State, str], None]
+#: Told a grant's new token and mode when a mode change the caller did not see the end of
+#: (an Upgrade given up, a write whose answer was lost) made a new grant.
+GrantChanged = Callable[[int, str], None]
 R = TypeVar("R")
 
 log = logging.getLogger("palisade")
@@ -161,11 +178,12 @@ class Session:
 
     def acquire(
         self, lock: str, wait: float = 0.0, cancel: Optional[threading.Event] = None, *,
-        mode: Optional[str] = None, permits: Optional[int] = None, data: Optional[str] = None,
+        mode: Optional[LockMode] = None, permits: Optional[int] = None, data: Optional[str] = None,
     ) -> AcquireResult:
         """Acquire `lock`, waiting in its FIFO queue up to `wait` seconds (0: answer at once).
 
-        `mode` is "exclusive" (default) or "shared"; `permits` makes `lock` a semaphore of
+        `mode` is "exclusive" (default), "shared" or "upgradeable" (beside shared holders,
+        never beside another upgradeable or an exclusive one; see upgrade()); `permits` makes `lock` a semaphore of
         that many permits and asks for one (the result's `slot` is the permit's); `data` is
         holder data shown with the grant. Setting `cancel` (or Ctrl-C) while it waits sends
         CancelWait; a grant that won the race is released. WaitCancelledError (or the
@@ -182,7 +200,10 @@ class Session:
             kinds(request)
             return request
 
-        response = self._waiting_write(name, seq, "Acquire", build, lock_pb2.AcquireResponse, wait_ms, cancel, election=False)
+        response = self._waiting_write(
+            name, seq, "Acquire", build, lock_pb2.AcquireResponse, wait_ms, cancel,
+            what=f"the wait for lock {name!r}", late=lambda token: self._release_late_grant(name, seq, token, election=False),
+        )
         holder = holder_from(response.holder) if response.HasField("holder") else None
         slot = next((g.slot for g in response.grants if g.lock == name and g.permits > 0), None) if response.acquired else None
         return AcquireResult(response.acquired, seq, response.token if response.acquired else None, holder, slot)
@@ -207,15 +228,82 @@ class Session:
                 session_id=self.id, election=name, value=encoded, wait_ms=wait_ms, seq=seq, acked_up_to=acked_up_to, held=held,
             )
 
-        response = self._waiting_write(name, seq, "Campaign", build, lock_pb2.CampaignResponse, wait_ms, cancel, election=True)
+        response = self._waiting_write(
+            name, seq, "Campaign", build, lock_pb2.CampaignResponse, wait_ms, cancel,
+            what=f"the wait for election {name!r}", late=lambda token: self._release_late_grant(name, seq, token, election=True),
+        )
         return campaign_result_from(response, seq)
+
+    def upgrade(
+        self, lock: str, token: int, wait: float = 0.0, cancel: Optional[threading.Event] = None, *,
+        on_change: Optional[GrantChanged] = None,
+    ) -> UpgradeResult:
+        """Make this session's upgradeable grant of `lock` (`token`) exclusive, waiting up to
+        `wait` seconds (0: answer at once) for the other holders to leave. The wait goes
+        before every queued request and keeps new shared ones out. Upgraded: a new grant, the
+        result's `token`; not upgraded: the upgradeable grant goes on with `token`.
+
+        A numbered write that may wait, as acquire(): the same seq through failovers, and
+        setting `cancel` (or Ctrl-C) while it waits sends CancelWait(lock, upgrade seq) and
+        raises WaitCancelledError (or lets the KeyboardInterrupt through), the hold left as
+        it was. An Upgrade whose answer the caller did not get (that, or
+        OutcomeUnknownError) is settled through CancelWait; an exclusive grant that won the
+        race is downgraded back to upgradeable, and `on_change` told the new grant's token
+        and mode. NotHolderError: the grant ended (while the Upgrade waited, too);
+        StaleTokenError: `token` is not its current grant; FailedPreconditionError
+        (ERROR_REASON_HELD_IN_ANOTHER_MODE): the grant is not upgradeable.
+        """
+        name = _values.lock_name(lock)
+        checked_token = _values.u64(token, "token", positive=True)
+        wait_ms = _values.milliseconds(wait, "wait")
+        seq = self._start_write()
+
+        def build() -> lock_pb2.UpgradeRequest:
+            acked_up_to, held = self.acknowledgements(seq)
+            return lock_pb2.UpgradeRequest(
+                session_id=self.id, lock=name, token=checked_token, wait_ms=wait_ms, seq=seq, acked_up_to=acked_up_to, held=held,
+            )
+
+        response = self._waiting_write(
+            name, seq, "Upgrade", build, lock_pb2.UpgradeResponse, wait_ms, cancel,
+            what=f"the upgrade of lock {name!r}", late=lambda new_token: self._undo_late_upgrade(name, seq, new_token, on_change),
+        )
+        return upgrade_result_from(response, seq)
+
+    def downgrade(self, lock: str, token: int, mode: DowngradeMode, *, on_change: Optional[GrantChanged] = None) -> DowngradeResult:
+        """Make this session's exclusive grant of `lock` (`token`) "shared" or "upgradeable":
+        a new grant, with the token of its entry, which also grants the queued requests the
+        new mode admits. Without an answer in time: OutcomeUnknownError, retried with its
+        seq in the background as release() is, and `on_change` told the new grant's token
+        and mode once answered. StaleTokenError, NotHolderError: not the current grant;
+        FailedPreconditionError: the grant is not exclusive."""
+        name = _values.lock_name(lock)
+        checked_token = _values.u64(token, "token", positive=True)
+        wire_mode = _values.downgrade_mode(mode)
+        asked: DowngradeMode = "upgradeable" if wire_mode == lock_pb2.LOCK_MODE_UPGRADEABLE else "shared"
+        seq = self._start_write()
+
+        def build() -> lock_pb2.DowngradeRequest:
+            acked_up_to, held = self.acknowledgements(seq)
+            return lock_pb2.DowngradeRequest(
+                session_id=self.id, lock=name, token=checked_token, mode=wire_mode, seq=seq, acked_up_to=acked_up_to, held=held,
+            )
+
+        def answered_late(response: lock_pb2.DowngradeResponse) -> None:
+            if on_change is not None:
+                result = downgrade_result_from(response, asked)
+                on_change(result.token, result.mode)
+
+        response = self._numbered_write(name, seq, "Downgrade", build, lock_pb2.DowngradeResponse, late=answered_late)
+        return downgrade_result_from(response, asked)
 
     def _waiting_write(
         self, name: str, seq: int, method: str, build: Callable[[], object], response_type: Type[R], wait_ms: int,
-        cancel: Optional[threading.Event], *, election: bool,
+        cancel: Optional[threading.Event], *, what: str, late: Callable[[int], None],
     ) -> R:
-        """Sends an Acquire or a Campaign that may wait `wait_ms` for its answer; an answer the
-        caller does not get is settled through CancelWait."""
+        """Sends an Acquire, a Campaign or an Upgrade that may wait `wait_ms` for its answer;
+        an answer the caller does not get is settled through CancelWait, and `late` handed
+        the token of a grant that won the race."""
         wait_s = wait_ms / 1000
         try:
             answered = self._connection.invoke(
@@ -224,19 +312,18 @@ class Session:
                 may_wait=wait_s > 0,
             )
         except Cancelled:
-            self._cancel_after_abort(name, seq, election)
-            what = "election" if election else "lock"
-            raise WaitCancelledError(f"the wait for {what} {name!r} was cancelled") from None
+            self._cancel_after_abort(name, seq, late)
+            raise WaitCancelledError(f"{what} was cancelled") from None
         except OutcomeUnknownError:
-            # Learn the final answer through CancelWait, end a grant nobody will use.
-            self._settle_in_background(name, lambda: self._settle_acquire(name, seq, election))
+            # Learn the final answer through CancelWait, undo a grant nobody will use.
+            self._settle_in_background(name, lambda: self._settle_acquire(name, seq, late))
             raise
         except PalisadeError as err:
             self._answered(seq, err)
             raise
         except BaseException:
             # Ctrl-C (or another exit) while the answer was on its way: the caller gives up.
-            self._cancel_after_abort(name, seq, election)
+            self._cancel_after_abort(name, seq, late)
             raise
         self._answered(seq)
         return answered.response
@@ -313,21 +400,26 @@ class Session:
 
         self._numbered_write(name, seq, "Proclaim", build, lock_pb2.ProclaimResponse)
 
-    def _numbered_write(self, name: str, seq: int, method: str, build: Callable[[], object], response_type: Type[R]) -> None:
+    def _numbered_write(
+        self, name: str, seq: int, method: str, build: Callable[[], object], response_type: Type[R], *,
+        late: Optional[Callable[[R], None]] = None,
+    ) -> R:
         """Sends a write that answers at once; without an answer it goes on in the background
-        with the same seq (registered under `name` for after_settled)."""
+        with the same seq (registered under `name` for after_settled), and `late` is handed
+        the answer that comes then."""
         try:
-            self._connection.invoke("lock", method, build, response_type, kind="write")
+            answered = self._connection.invoke("lock", method, build, response_type, kind="write")
         except PalisadeError as err:
             if isinstance(err, OutcomeUnknownError):
-                self._settle_in_background(name, lambda: self._settle_write(method, build, response_type, seq))
+                self._settle_in_background(name, lambda: self._settle_write(method, build, response_type, seq, late))
             else:
                 self._answered(seq, err)
             raise
         except BaseException:
-            self._settle_in_background(name, lambda: self._settle_write(method, build, response_type, seq))
+            self._settle_in_background(name, lambda: self._settle_write(method, build, response_type, seq, late))
             raise
         self._answered(seq)
+        return answered.response
 
     def close(self) -> None:
         """Close the session, releasing its locks and cancelling its waits. Closing twice,
@@ -346,31 +438,31 @@ class Session:
 
     # ---- background settlement ---------------------------------------------------------------
 
-    def _cancel_after_abort(self, lock: str, seq: int, election: bool) -> None:
-        """The caller gave up on an Acquire (or Campaign): cancel its wait, and end a grant (or
-        lead) that won the race."""
+    def _cancel_after_abort(self, lock: str, seq: int, late: Callable[[int], None]) -> None:
+        """The caller gave up on an Acquire (or Campaign, or Upgrade): cancel its wait, and
+        hand a grant that won the race to `late`."""
         if self._state != "open":
             self._answered(seq)
             return
         try:
             result = self.cancel_wait(lock, seq)
         except _NOT_A_CANCEL_ANSWER:
-            self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq, election))
+            self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq, late))
             return
         except PalisadeError as err:
             self._answered(seq, err)
             return
         except BaseException:
             # A second Ctrl-C: finish in the background.
-            self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq, election))
+            self._settle_in_background(lock, lambda: self._settle_acquire(lock, seq, late))
             raise
         self._answered(seq)
         if result.outcome == "granted" and result.token is not None:
-            self._release_late_grant(lock, seq, result.token, election)
+            late(result.token)
 
-    def _settle_acquire(self, lock: str, seq: int, election: bool) -> None:
+    def _settle_acquire(self, lock: str, seq: int, late: Callable[[int], None]) -> None:
         """Sends CancelWait for `seq` until an answer about that seq comes (or the session
-        ends), and ends a grant (or lead) that won the race."""
+        ends), and hands a grant that won the race to `late`."""
         while self._state == "open":
             try:
                 result = self.cancel_wait(lock, seq)
@@ -382,14 +474,16 @@ class Session:
                 return
             self._answered(seq)
             if result.outcome == "granted" and result.token is not None:
-                self._release_late_grant(lock, seq, result.token, election)
+                late(result.token)
             return
 
-    def _settle_write(self, method: str, build: Callable[[], object], response_type: Type[R], seq: int) -> None:
+    def _settle_write(
+        self, method: str, build: Callable[[], object], response_type: Type[R], seq: int, late: Optional[Callable[[R], None]] = None,
+    ) -> None:
         """Retries one write with its own seq until it is answered or the session ends."""
         while self._state == "open":
             try:
-                self._connection.invoke("lock", method, build, response_type, kind="write")
+                answered = self._connection.invoke("lock", method, build, response_type, kind="write")
             except OutcomeUnknownError:
                 self._ended.wait(_SETTLE_PAUSE_SECONDS)
                 continue
@@ -397,6 +491,8 @@ class Session:
                 self._answered(seq, err)
                 return
             self._answered(seq)
+            if late is not None:
+                late(answered.response)
             return
 
     def _release_late_grant(self, lock: str, acquire_seq: int, token: int, election: bool) -> None:
@@ -412,6 +508,23 @@ class Session:
         except PalisadeError as err:
             # Unknown: the release goes on in the background; otherwise the grant had already ended.
             log.info("session %d: release of the late grant of %r: %s", self.id, lock, err)
+
+    def _undo_late_upgrade(self, lock: str, upgrade_seq: int, token: int, on_change: Optional[GrantChanged]) -> None:
+        """An Upgrade whose caller gave up made the grant exclusive (`token`): make it
+        upgradeable again, as the caller holds it, and tell `on_change` the new grant."""
+        log.info(
+            "session %d: downgrading lock %r (token %d) back to upgradeable, upgraded by Upgrade seq %d after its caller gave up",
+            self.id, lock, token, upgrade_seq,
+        )
+        try:
+            result = self.downgrade(lock, token, "upgradeable", on_change=on_change)
+        except PalisadeError as err:
+            # Unknown: the downgrade goes on in the background (on_change is told then);
+            # otherwise the grant had already ended.
+            log.info("session %d: downgrade of the late upgrade of %r: %s", self.id, lock, err)
+            return
+        if on_change is not None:
+            on_change(result.token, result.mode)
 
     def _settle_in_background(self, lock: str, work: Callable[[], None]) -> None:
         with self._mutex:

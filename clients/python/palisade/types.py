@@ -6,8 +6,16 @@ from typing import Dict, List, Literal, Optional
 
 from .v1 import lock_pb2
 
-EndReason = Literal["current", "released", "session_closed", "session_expired", "revoked", "handed_off", "unknown"]
+EndReason = Literal[
+    "current", "released", "session_closed", "session_expired", "revoked", "handed_off", "upgraded", "downgraded", "unknown",
+]
 CancelOutcome = Literal["cancelled", "granted", "not_acquired"]
+#: How a lock is acquired: alone, beside shared holders, or upgradeable (beside shared
+#: holders, never beside another upgradeable or an exclusive one, and made exclusive in
+#: place by an upgrade).
+LockMode = Literal["exclusive", "shared", "upgradeable"]
+#: What an exclusive grant is downgraded to.
+DowngradeMode = Literal["shared", "upgradeable"]
 
 _END_REASONS: Dict[int, EndReason] = {
     lock_pb2.END_REASON_UNSPECIFIED: "current",
@@ -16,6 +24,8 @@ _END_REASONS: Dict[int, EndReason] = {
     lock_pb2.END_REASON_SESSION_EXPIRED: "session_expired",
     lock_pb2.END_REASON_REVOKED: "revoked",
     lock_pb2.END_REASON_HANDED_OFF: "handed_off",
+    lock_pb2.END_REASON_UPGRADED: "upgraded",
+    lock_pb2.END_REASON_DOWNGRADED: "downgraded",
 }
 
 
@@ -25,11 +35,15 @@ class LockHolder:
     client_name: str
     token: int
     granted_index: int
-    #: "exclusive", "shared", "permit" (one permit of a semaphore, in `slot`) or "leader" (an election's).
+    #: "exclusive", "shared", "upgradeable", "permit" (one permit of a semaphore, in `slot`)
+    #: or "leader" (an election's).
     mode: str = "exclusive"
     slot: Optional[int] = None
     #: The holder data the Acquire carried ("" when none).
     data: str = ""
+    #: An upgradeable holder whose upgrade waits for the other holders to leave: the log
+    #: index it began waiting at (it goes before every queued request); None otherwise.
+    upgrading_since_index: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -130,21 +144,68 @@ class AcquireResult:
 
 
 @dataclass(frozen=True)
+class UpgradeResult:
+    """The answer of an Upgrade: the caller's upgradeable grant made exclusive (a new grant,
+    `token`), or not, its upgradeable grant going on with the token it had."""
+    upgraded: bool
+    #: The seq the Upgrade was sent with (what CancelWait names).
+    seq: int
+    #: The new exclusive grant's token when upgraded.
+    token: Optional[int] = None
+    #: Not upgraded: the oldest other holder (None when the answer names none).
+    holder: Optional[LockHolder] = None
+    #: Not upgraded because a CancelWait of this Upgrade came first: it took no effect.
+    cancelled: bool = False
+
+
+@dataclass(frozen=True)
+class DowngradeResult:
+    """The new grant a Downgrade made: its token and mode ("shared" or "upgradeable")."""
+    token: int
+    mode: DowngradeMode
+
+
+@dataclass(frozen=True)
 class CancelWaitResult:
     outcome: CancelOutcome
     #: The grant's token when outcome is "granted".
     token: Optional[int] = None
 
 
+_HOLDER_MODES: Dict[int, str] = {
+    lock_pb2.LOCK_MODE_SHARED: "shared",
+    lock_pb2.LOCK_MODE_UPGRADEABLE: "upgradeable",
+    lock_pb2.LOCK_MODE_LEADER: "leader",
+}
+
+
+def mode_from(value: int) -> str:
+    """A grant's mode from its wire value: unset (and EXCLUSIVE) is "exclusive"."""
+    return _HOLDER_MODES.get(value, "exclusive")
+
+
 def holder_from(message: lock_pb2.LockHolder) -> LockHolder:
-    mode = (
-        "permit" if message.permits > 0 else "shared" if message.mode == lock_pb2.LOCK_MODE_SHARED
-        else "leader" if message.mode == lock_pb2.LOCK_MODE_LEADER else "exclusive"
-    )
+    mode = "permit" if message.permits > 0 else mode_from(message.mode)
     return LockHolder(
         message.session_id, message.client_name, message.token, message.granted_index,
         mode, message.slot if mode == "permit" else None, message.holder_data.decode("utf-8", errors="replace"),
+        message.upgrading_since_index or None,
     )
+
+
+def upgrade_result_from(message: lock_pb2.UpgradeResponse, seq: int) -> UpgradeResult:
+    if message.upgraded:
+        return UpgradeResult(True, seq, message.token)
+    holder = holder_from(message.holder) if message.HasField("holder") else None
+    return UpgradeResult(False, seq, None, holder, cancelled=message.cancelled)
+
+
+def downgrade_result_from(message: lock_pb2.DowngradeResponse, asked: DowngradeMode) -> DowngradeResult:
+    """The new grant; a node that leaves the mode unset made the one asked for."""
+    mode: DowngradeMode = (
+        "upgradeable" if message.mode == lock_pb2.LOCK_MODE_UPGRADEABLE else "shared" if message.mode == lock_pb2.LOCK_MODE_SHARED else asked
+    )
+    return DowngradeResult(message.token, mode)
 
 
 def _cursor_from(message: lock_pb2.HolderCursor) -> HolderCursor:

@@ -6,6 +6,7 @@ import type { Command } from "../../../node/lock/commands.ts";
 import { decodeCommand, encodeEntry } from "../../../node/lock/codec/entries.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
+import { answerRead } from "../../../node/host/read-answers.ts";
 import type { LogRunner } from "../../lock/log-runner.ts";
 import { Client, grantsIn, setup, tokenOf } from "./kit.ts";
 
@@ -331,5 +332,27 @@ describe("mode changes in the log and in snapshots", () => {
     expect(again).toEqual(original);
     expect(grantsIn(again)).toEqual([[u.id, "L", BigInt(next)]]);
     expect(restored.checkInvariants()).toEqual([]);
+  });
+});
+
+describe("reads of upgradeable grants", () => {
+  it("GetLock and history name the upgradeable mode and the index a pending upgrade waits since", () => {
+    const r = setup();
+    const [a, u, w] = clients(r, "a", "u", "w") as [Client, Client, Client];
+    tokenOf(a.shared("L").result);
+    const tu = tokenOf(u.upgradeable("L").result);
+    const waiting = u.upgrade("L", tu, 60_000);
+    w.upgradeable("L", 60_000);
+    const read = answerRead("GetLock", { lock: "L", waitersAfterIndex: 0n }, r.machine);
+    expect(read.holders?.map((h) => [h.sessionId, h.mode, h.upgradingSince])).toEqual([
+      [a.id, "shared", undefined],
+      [u.id, "upgradeable", BigInt(waiting.index)],
+    ]);
+    expect(read.waiters.map((x) => [x.sessionId, x.mode])).toEqual([[w.id, "upgradeable"]]);
+    const history = answerRead("GetLockHistory", { lock: "L", limit: 0 }, r.machine);
+    expect(history.records.map((h) => [h.token, h.mode])).toEqual([
+      [expect.any(BigInt), "shared"],
+      [tu, "upgradeable"],
+    ]);
   });
 });

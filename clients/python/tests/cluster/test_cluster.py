@@ -509,5 +509,134 @@ class ClusterTest(unittest.TestCase):
         again.resign()
 
 
+    # ---- upgradeable locks -----------------------------------------------------------------
+
+    def upgrading_since(self, client: PalisadeClient, name: str, session_id: int) -> Optional[int]:
+        """The index the upgrade of `session_id`'s grant of `name` waits since (None: none waits)."""
+        mine = [h for h in client.get_lock(name).holders if h.session_id == session_id]
+        return mine[0].upgrading_since_index if mine else None
+
+    def test_an_upgrade_waits_for_the_readers_only_and_goes_before_a_queued_writer(self) -> None:
+        name = "py/up-order"
+        up, r1, r2, writer_client, other = (self.client(client_name=n) for n in ("up", "r1", "r2", "w", "other"))
+        pool = self.background()
+        handle = up.lock(name, mode="upgradeable")
+        readers = [r1.lock(name, mode="shared"), r2.lock(name, mode="shared")]
+        first = handle.token
+        # Beside the readers, but a second upgradeable request waits (here until its wait ends).
+        with self.assertRaises(LockNotAcquiredError):
+            other.lock(name, mode="upgradeable", wait=0.5)
+        writer = pool.submit(writer_client.lock, name, 60.0)
+        wait_until("the writer to queue", lambda: up.get_lock(name).waiter_count == 1)
+
+        # Not upgraded within its wait: the upgradeable hold goes on under its token.
+        self.assertFalse(handle.upgrade(wait=0.5))
+        self.assertEqual((handle.mode, handle.token, handle.held), ("upgradeable", first, True))
+        self.assertTrue(up.validate_token(name, first))
+        info = up.get_lock(name)
+        self.assertEqual(
+            sorted((h.session_id, h.mode, h.upgrading_since_index) for h in info.holders),
+            sorted([(handle.session_id, "upgradeable", None), (readers[0].session_id, "shared", None), (readers[1].session_id, "shared", None)]),
+        )
+
+        upgrading = pool.submit(handle.upgrade, 60.0)
+        wait_until("the upgrade to wait", lambda: self.upgrading_since(up, name, handle.session_id) is not None)
+        # A reader that comes now waits too: the pending upgrade keeps new shared requests out.
+        late_reader = pool.submit(other.lock, name, 60.0, None, mode="shared")
+        wait_until("the late reader to queue", lambda: up.get_lock(name).waiter_count == 2)
+        readers[0].release()
+        self.assertIsNotNone(self.upgrading_since(up, name, handle.session_id), "one reader is left")
+        self.assertFalse(upgrading.done())
+        readers[1].release()
+        self.assertTrue(upgrading.result(timeout=30))
+        self.assertEqual(handle.mode, "exclusive")
+        self.assertGreater(handle.token, first)
+        self.assertFalse(up.validate_token(name, first))
+        self.assertTrue(up.validate_token(name, handle.token))
+        # The writer, queued before the upgrade began, still waits: the upgrade went first.
+        info = up.get_lock(name)
+        assert info.holder is not None
+        self.assertEqual(
+            (info.holder.session_id, info.holder.token, info.holder.mode, info.holder.upgrading_since_index, info.holder_count),
+            (handle.session_id, handle.token, "exclusive", None, 1),
+        )
+        self.assertEqual([w.session_id for w in info.waiters], [writer_client.elections.session_id(), other.elections.session_id()])
+        self.assertFalse(writer.done())
+
+        handle.release()
+        written = writer.result(timeout=30)
+        self.assertGreater(written.token, handle.token)
+        written.release()
+        late_reader.result(timeout=30).release()
+        mine = [(r.token, r.reason) for r in up.history(name) if r.session_id == handle.session_id]
+        self.assertEqual(mine, [(first, "upgraded"), (handle.token, "released")])
+
+    def test_a_downgrade_admits_the_waiting_readers_and_every_mode_change_grows_the_token(self) -> None:
+        name = "py/down"
+        owner, r1, r2 = (self.client(client_name=n) for n in ("owner", "r1", "r2"))
+        pool = self.background()
+        handle = owner.lock(name)
+        tokens = [handle.token]
+        waiting = [pool.submit(r.lock, name, 60.0, None, mode="shared") for r in (r1, r2)]
+        wait_until("both readers to queue", lambda: owner.get_lock(name).waiter_count == 2)
+
+        handle.downgrade("upgradeable")
+        tokens.append(handle.token)
+        self.assertEqual(handle.mode, "upgradeable")
+        readers = [f.result(timeout=30) for f in waiting]
+        # The downgrade's log entry granted the readers beside it: its token is theirs.
+        self.assertEqual([r.token for r in readers], [handle.token, handle.token])
+        info = owner.get_lock(name)
+        self.assertEqual((info.holder_count, info.waiter_count), (3, 0))
+        self.assertEqual(sorted(h.mode for h in info.holders), ["shared", "shared", "upgradeable"])
+        for reader in readers:
+            reader.release()
+
+        # The only holder now: upgraded at once.
+        self.assertTrue(handle.upgrade())
+        tokens.append(handle.token)
+        handle.downgrade("shared")
+        tokens.append(handle.token)
+        self.assertEqual(handle.mode, "shared")
+        self.assertEqual(tokens, sorted(set(tokens)), "each mode change makes a grant with a greater token")
+        self.assertEqual([owner.validate_token(name, t) for t in tokens], [False, False, False, True])
+        mine = [(r.token, r.reason) for r in owner.history(name) if r.session_id == handle.session_id]
+        self.assertEqual(mine, [(tokens[0], "downgraded"), (tokens[1], "upgraded"), (tokens[2], "downgraded"), (tokens[3], "current")])
+        # A shared grant neither upgrades nor downgrades; the cluster never saw either.
+        with self.assertRaises(FailedPreconditionError):
+            handle.upgrade()
+        with self.assertRaises(FailedPreconditionError):
+            handle.downgrade("upgradeable")
+        handle.release()
+        self.assertIsNone(owner.get_lock(name).holder)
+        self.assertEqual(handle.session.in_flight, 0)
+
+    def test_an_upgrade_waiting_on_a_killed_leader_reattaches_with_its_seq_and_takes_effect_once(self) -> None:
+        name = "py/up-failover"
+        recorder = Recorder()
+        up = self.client(client_name="up", interceptors=[recorder])
+        other = self.client(client_name="r")
+        pool = self.background()
+        handle = up.lock(name, mode="upgradeable")
+        first = handle.token
+        reader = other.lock(name, mode="shared")
+        upgrading = pool.submit(handle.upgrade, 60.0)
+        wait_until("the upgrade to wait", lambda: self.upgrading_since(other, name, handle.session_id) is not None)
+        killed = control.ask("kill-leader")
+        try:
+            reader.release()
+            self.assertTrue(upgrading.result(timeout=60))
+            attempts = recorder.of("Upgrade")
+            self.assertGreaterEqual(len(attempts), 2, [a.code for a in attempts])
+            self.assertEqual(len({a.request.seq for a in attempts}), 1)
+            self.assertGreater(handle.token, first)
+            mine = [(r.token, r.reason) for r in other.history(name) if r.session_id == handle.session_id]
+            self.assertEqual(mine, [(first, "upgraded"), (handle.token, "current")])
+            handle.release()
+            self.assertEqual(handle.session.in_flight, 0)
+        finally:
+            control.ask("restart", killed[0])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -218,7 +218,7 @@ class SessionWritesTest(unittest.TestCase):
             lambda: self.session.release("a", 0),
             lambda: self.session.release("a", -3),
             lambda: self.session.acquire("\ud800"),
-            lambda: self.session.acquire("a", mode="read"),
+            lambda: self.session.acquire("a", mode="read"),  # type: ignore[arg-type]
             lambda: self.session.acquire("a", permits=0),
             lambda: self.session.acquire("a", permits=2, mode="shared"),
             lambda: self.session.acquire("a", data="\ud800"),
