@@ -184,14 +184,16 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
    * every request queued behind it, and with new readers kept out meanwhile. Resolves true
    * with the handle holding the exclusive grant (a new token: give the resource the new one
    * from now on), or false when `waitMs` (default 0: only if no one else holds it now) ran
-   * out or `signal` aborted first: the upgradeable grant goes on, its token unchanged.
+   * out or `signal` aborted first: the upgradeable grant goes on. (Its token is unchanged,
+   * unless the upgrade was granted just before the abort took effect: it is then
+   * downgraded back, and the handle holds that new upgradeable grant.)
    */
   async upgrade(options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<boolean> {
     this.ensureHolding("upgrade");
     const change = await this.session.upgrade(this.lock, this.grantToken, options);
     if (change === null) return false;
-    this.changedTo(change.token, "exclusive", change.sentAt);
-    return true;
+    this.changedTo(change.token, change.mode, change.sentAt);
+    return change.mode === "exclusive";
   }
 
   /**

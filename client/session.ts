@@ -602,17 +602,19 @@ export class Session {
 
   /**
    * Upgrade this session's upgradeable grant `token` of `lock` to exclusive, waiting up to
-   * `waitMs` for the other holders. Resolves with the new grant, or null when it was not
-   * upgraded (no answer in time, cancelled by `signal`): the upgradeable grant goes on then.
-   * Its outcome is never left unknown while the session lives: without an answer, and
-   * after an abort, CancelWait of its seq learns it (and stops a wait still pending); an
-   * upgrade granted before the cancel counts.
+   * `waitMs` for the other holders. Resolves with the new exclusive grant, or null when it
+   * was not upgraded (the other holders stayed, or `signal` aborted): the upgradeable grant
+   * goes on then. Its outcome is never left unknown while the session lives: without an
+   * answer, and after an abort, CancelWait of its seq learns it (and stops a wait still
+   * pending). An upgrade granted before a cancel the caller asked for is downgraded back, so
+   * the caller holds what it asked to keep: an upgradeable grant (a new one, `mode`
+   * "upgradeable").
    */
   async upgrade(
     lock: string,
     token: bigint,
     options: { waitMs?: number; signal?: AbortSignal } = {},
-  ): Promise<ModeChange | null> {
+  ): Promise<(ModeChange & { mode: "exclusive" | "upgradeable" }) | null> {
     this.ensureLive();
     const seq = this.allocateSeq();
     const waitMs = options.waitMs ?? 0;
@@ -637,14 +639,19 @@ export class Session {
     const outcome = options.signal ? await untilAborted(settled, options.signal) : await settled;
     if ("ok" in outcome && outcome.ok) {
       this.acks.answered(seq);
-      return outcome.answer.kind === "upgraded" ? { token: outcome.answer.token, sentAt } : null;
+      return outcome.answer.kind === "upgraded"
+        ? { token: outcome.answer.token, mode: "exclusive", sentAt }
+        : null;
     }
     if ("ok" in outcome && isAnswer(outcome.error)) {
       this.acks.answered(seq);
       throw outcome.error;
     }
     const learnt = await this.cancelUntilAnswered(lock, seq);
-    return learnt.outcome === "granted" ? { token: learnt.token, sentAt } : null;
+    if (learnt.outcome !== "granted") return null;
+    if (!("aborted" in outcome)) return { token: learnt.token, mode: "exclusive", sentAt };
+    const back = await this.downgrade(lock, learnt.token, "upgradeable");
+    return { ...back, mode: "upgradeable" };
   }
 
   /** CancelWait of `seq` until it is answered (or the session ends): the seq's final answer. */

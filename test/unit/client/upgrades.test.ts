@@ -122,6 +122,22 @@ describe("LockHandle.upgrade", () => {
     await client.close();
   });
 
+  it("granted just before its signal's cancel took effect, is downgraded back: the caller keeps an upgradeable grant", async () => {
+    const { client, sent } = setup({
+      upgrade: () => new Promise(() => undefined),
+      cancel: { outcome: "granted", token: 33n },
+    });
+    const handle = await client.lock("L", { mode: "upgradeable" });
+    const controller = new AbortController();
+    const upgraded = handle.upgrade({ waitMs: 60_000, signal: controller.signal });
+    await new Promise((r) => setImmediate(r));
+    controller.abort();
+    expect(await upgraded).toBe(false);
+    expect(sent.downgrades).toMatchObject([{ lock: "L", token: 33n, mode: "upgradeable" }]);
+    expect(handle).toMatchObject({ token: 40n, mode: "upgradeable" });
+    await client.close();
+  });
+
   it("after release() is refused before anything is sent", async () => {
     const { client, sent } = setup({
       upgrade: async () => ({ kind: "upgraded", token: 30n }),
