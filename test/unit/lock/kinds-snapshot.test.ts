@@ -17,8 +17,13 @@ describe("random logs of every lock kind", () => {
       const { outcomes } = randomLog(seed, 700);
       for (const o of outcomes) {
         seen.add(o.result.kind === "error" ? o.result.reason : o.result.kind);
-        for (const e of o.events)
+        for (const e of o.events) {
           seen.add(`${e.type}:${e.mode ?? "exclusive"}${e.revokedFor ? ":hold limit" : ""}`);
+          if (e.ended !== undefined) seen.add(e.ended);
+        }
+        for (const c of o.completions)
+          if (c.answer.kind === "granted" && o.events.some((e) => e.ended === "upgraded"))
+            seen.add("upgrade granted after waiting");
         for (const c of o.completions)
           if (c.answer.kind === "granted" && c.answer.grants.length > 1)
             seen.add("set granted after waiting");
@@ -26,6 +31,10 @@ describe("random logs of every lock kind", () => {
     }
     for (const k of [
       "acquired:shared",
+      "acquired:upgradeable",
+      "upgraded",
+      "downgraded",
+      "upgrade granted after waiting",
       "acquired:permit",
       "acquired:exclusive",
       "revoked:exclusive:hold limit",

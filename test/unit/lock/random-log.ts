@@ -1,5 +1,5 @@
-// Random logs that use every lock kind: sessions asking for locks in either mode, semaphore
-// permits (now and then with another count, or a lock's name), multi-lock sets, holder data
+// Random logs that use every lock kind: sessions asking for locks in any mode (upgrading
+// and downgrading them too), semaphore permits (now and then with another count, or a lock's name), multi-lock sets, holder data
 // and hold limits; releasing, cancelling, retrying, closing, expiring, revoking and ending
 // hold limits. Each entry is checked by `check` (by default the state's own invariants).
 import type { Command, LockTarget } from "../../../node/lock/commands.ts";
@@ -33,7 +33,10 @@ function randomTarget(rng: SeededRandom): LockTarget {
     // Now and then another permit count than the one in use, to be refused.
     return { lock: sem, permits: rng.chance(0.9) ? (sem === "s" ? 2 : 3) : 1 };
   }
-  return rng.chance(0.5) ? { lock: rng.pick(LOCKS), mode: "shared" } : { lock: rng.pick(LOCKS) };
+  const roll = rng.int(0, 9);
+  if (roll < 4) return { lock: rng.pick(LOCKS), mode: "shared" };
+  if (roll < 6) return { lock: rng.pick(LOCKS), mode: "upgradeable" };
+  return { lock: rng.pick(LOCKS) };
 }
 
 export function randomLog(
@@ -84,6 +87,29 @@ export function randomLog(
         ...(rng.chance(0.3) ? { holderData: `d${runner.next}` } : {}),
         ...(rng.chance(0.3) ? { holdMs: 100 } : {}),
       };
+    } else if (roll < 56) {
+      // A mode change of a held lock: mostly of one that has the mode it asks for.
+      const held = runner.machine.getSession(sessionId)?.held ?? [];
+      const h = held.length > 0 ? rng.pick([...held]) : { lock: rng.pick(LOCKS), token: 1n };
+      const token = rng.chance(0.9) ? h.token : BigInt(rng.int(1, runner.next));
+      cmd =
+        h.mode === "upgradeable" || (h.mode !== undefined && rng.chance(0.5))
+          ? {
+              type: "upgrade",
+              ...write(sessionId),
+              lock: h.lock,
+              token,
+              waitMs: rng.chance(0.7) ? 1000 : 0,
+              wallMs: runner.next,
+            }
+          : {
+              type: "downgrade",
+              ...write(sessionId),
+              lock: h.lock,
+              token,
+              mode: rng.chance(0.5) ? "shared" : "upgradeable",
+              wallMs: runner.next,
+            };
     } else if (roll < 66) {
       const held = runner.machine.getSession(sessionId)?.held ?? [];
       const h =
