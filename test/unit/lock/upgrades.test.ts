@@ -150,17 +150,24 @@ describe("Upgrade", () => {
   });
 
   it("ends with NOT_HOLDER when its grant ends while it waits (a release, a revoke)", () => {
-    const r = setup();
-    const [a, u, b] = clients(r, "a", "u", "b") as [Client, Client, Client];
-    tokenOf(a.shared("L").result);
-    const tu = tokenOf(u.upgradeable("L").result);
-    u.upgrade("L", tu, 60_000);
-    const upSeq = u.seq;
-    expect(b.exclusive("L", 60_000).result.kind).toBe("waiting");
-    const out = u.release("L", tu);
-    expect(completionOf(out, u, upSeq)).toMatchObject({ reason: "ERROR_REASON_NOT_HOLDER" });
-    expect(r.machine.getLock("L").holders ?? [r.machine.getLock("L").holder]).toHaveLength(1);
-    sound(r);
+    for (const end of ["release", "revoke"] as const) {
+      const r = setup();
+      const [a, u, b] = clients(r, "a", "u", "b") as [Client, Client, Client];
+      tokenOf(a.shared("L").result);
+      const tu = tokenOf(u.upgradeable("L").result);
+      u.upgrade("L", tu, 60_000);
+      const upSeq = u.seq;
+      expect(b.shared("L", 60_000).result.kind).toBe("waiting");
+      const out =
+        end === "release"
+          ? u.release("L", tu)
+          : r.run({ type: "revoke", lock: "L", token: tu, wallMs: 0 });
+      expect(completionOf(out, u, upSeq)).toMatchObject({ reason: "ERROR_REASON_NOT_HOLDER" });
+      // The reader the upgrade kept out goes in beside the one left.
+      expect(grantsIn(out)).toEqual([[b.id, "L", BigInt(out.index)]]);
+      expect(r.machine.pendingWaits()).toEqual([]);
+      sound(r);
+    }
   });
 
   it("counts its lock once toward the session's lock limit while it waits", () => {
