@@ -79,7 +79,10 @@ export interface AcquireHandleOptions {
 }
 
 export interface LockOptions extends AcquireHandleOptions {
-  /** "exclusive" (default): alone. "shared": beside other shared holders. */
+  /**
+   * "exclusive" (default): alone. "shared": beside other shared holders. "upgradeable":
+   * beside shared holders only; its session may upgrade it to exclusive (Session.startUpgrade).
+   */
   mode?: LockMode;
 }
 

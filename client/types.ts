@@ -9,6 +9,8 @@ const pb = palisade.v1;
 
 export type {
   CancelWaitResult,
+  DowngradeAnswer,
+  DowngradeMode,
   EndReason,
   GrantMode,
   HistoryRecordInfo,
@@ -25,6 +27,7 @@ export type {
   LockWaiterInfo,
   SessionInfo,
   SessionPage,
+  UpgradeAnswer,
 } from "../proto/lock-values.ts";
 
 export type NodeRoleName = "unknown" | "follower" | "precandidate" | "candidate" | "leader";
