@@ -275,32 +275,38 @@ export class LockChecker {
   }
 
   /**
-   * A client received a final answer for a seq, compared with the first through `view`: what
-   * the call's answer keeps of the state machine's (an Upgrade's or a Downgrade's says less
-   * than an Acquire's). An error is the same in every view.
+   * A client received a final answer for a seq through a call whose answer says less than
+   * the state machine's (an Upgrade's, a Downgrade's): `seen` is what it said in the words
+   * of `view`, or the error it was, compared with `view` of the first final answer.
    */
-  clientAnswerAs(session: bigint, seq: number, a: Answer, view: (a: Answer) => string): void {
+  clientAnswerAs(
+    session: bigint,
+    seq: number,
+    seen: string | Answer,
+    view: (a: Answer) => string,
+  ): void {
     this.stats.answersCompared++;
-    if (a.kind === "error" && codeOf(a) === Status.NOT_FOUND) return;
-    if (a.kind === "error" && a.reason === "ERROR_REASON_REQUEST_TOO_OLD") {
+    const error = typeof seen === "string" || seen.kind !== "error" ? null : seen;
+    if (error !== null && codeOf(error) === Status.NOT_FOUND) return;
+    if (error?.reason === "ERROR_REASON_REQUEST_TOO_OLD") {
       this.fail(
         `G4: client of session ${session} got "request too old" for seq ${seq}, whose answer it never had`,
       );
       return;
     }
-    const seen = a.kind === "error" ? answerKey(a) : view(a);
+    const key = typeof seen === "string" ? seen : error !== null ? answerKey(error) : view(seen);
     const first = this.firstAnswers.get(`${session}:${seq}`);
     if (first === undefined) {
-      if (a.kind !== "error")
+      if (error === null)
         this.fail(
-          `client of session ${session} got ${seen} for seq ${seq}, an answer no committed entry gave`,
+          `client of session ${session} got ${key} for seq ${seq}, an answer no committed entry gave`,
         );
       return;
     }
     const expected = first.answer.kind === "error" ? first.key : view(first.answer);
-    if (expected !== seen)
+    if (expected !== key)
       this.fail(
-        `G4: client of session ${session} got ${seen} for seq ${seq}, first answer was ${expected}`,
+        `G4: client of session ${session} got ${key} for seq ${seq}, first answer was ${expected}`,
       );
   }
 
