@@ -8,6 +8,7 @@ import { toU64, u64 } from "../proto/wire.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "../proto/wire.ts";
 import { errorFromStatus } from "./status-errors.ts";
 import { pause, RESUMABLE, RESUME_PAUSE_MS, StreamClients } from "./stream-resume.ts";
+import { completedEndFrom, type CompletedEnd } from "../proto/codec/answers.ts";
 import { kindFieldsFrom } from "../proto/codec/fields.ts";
 import type { KindFields } from "./types.ts";
 
@@ -19,7 +20,9 @@ export type WatchEventKind =
 export type WatchEvent =
   /**
    * `acquired` events carry the grant's kind fields (mode, slot, data, hold limit); a
-   * `revoked` one names "holdLimit" in `revokedFor` when the leader ended the grant for it.
+   * `revoked` one names "holdLimit" in `revokedFor` when the leader ended the grant for it;
+   * a `released` one names in `ended` a handoff, an upgrade or a downgrade, which the
+   * `acquired` event of the same index completes.
    */
   | ({
       kind: WatchEventKind;
@@ -28,6 +31,7 @@ export type WatchEvent =
       sessionId: bigint;
       token: bigint;
       revokedFor?: "holdLimit";
+      ended?: CompletedEnd;
     } & KindFields)
   /**
    * The start index is older than the node retains: events up to `index` are not
@@ -121,6 +125,7 @@ export async function* watchLocks(
             ...(raw.revokeCause === pb.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT
               ? { revokedFor: "holdLimit" as const }
               : {}),
+            ...completedEndFrom(raw.ended),
           };
           if (event.index < next) continue;
           if (event.index === next && seenAtNext.has(eventKey(event))) continue;

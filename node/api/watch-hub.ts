@@ -7,6 +7,7 @@ import type { ErrorReasonName } from "../../proto/wire.ts";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { LockEvent, LockEventType } from "../lock/index.ts";
 import { toU64 } from "../../proto/wire.ts";
+import { wireCompletedEnd } from "../../proto/codec/answers.ts";
 import { wireKindFields } from "../../proto/codec/fields.ts";
 import { kindFieldsOf } from "../host/read-answers.ts";
 import { CURRENT_INDEX_METADATA_KEY, statusError, type StatusError } from "./status.ts";
@@ -33,6 +34,7 @@ export function toWatchEvent(e: LockEvent): palisade.v1.WatchEvent {
     ...(e.revokedFor === "holdLimit"
       ? { revokeCause: palisade.v1.RevokeCause.REVOKE_CAUSE_HOLD_LIMIT }
       : {}),
+    ...(e.ended !== undefined ? { ended: wireCompletedEnd(e.ended) } : {}),
   });
 }
 
