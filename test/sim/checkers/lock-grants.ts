@@ -108,8 +108,8 @@ export class GrantRules {
   /** Pending Upgrades by lock, and by `${session}:${seq}` of each of their seqs. */
   private readonly upgrades = new Map<string, PendingUpgrade>();
   private readonly upgradeSeqs = new Map<string, PendingUpgrade>();
-  /** `${session}:${seq}` of the Upgrades answered so far (a retry gets its first answer again). */
-  private readonly upgradesAnswered = new Set<string>();
+  /** `${session}:${seq}` of the Upgrades applied so far (a retry gets its first answer again). */
+  private readonly upgradesSeen = new Set<string>();
   /** The token of each session's latest grant of each lock, by `${session}/${lock}`. */
   private readonly sessionTokens = new Map<string, bigint>();
 
@@ -243,11 +243,11 @@ export class GrantRules {
     const key = `${cmd.sessionId}:${cmd.seq}`;
     const current = this.grants.get(cmd.lock) ?? [];
     const own = current.find((g) => g.session === cmd.sessionId);
+    // A seq seen before (answered, or waiting then) is answered as it was then, not as now.
+    const first = !this.upgradesSeen.has(key);
+    this.upgradesSeen.add(key);
     if (o.result.kind !== "waiting") {
-      // The first answer of a seq only: a retry is answered as it was then.
-      if (this.upgradesAnswered.has(key)) return;
-      this.upgradesAnswered.add(key);
-      if (o.result.kind === "notAcquired" && own && current.length === 1)
+      if (first && o.result.kind === "notAcquired" && own && current.length === 1)
         this.fail(
           `upgrade: index ${index} answers the Upgrade of ${cmd.lock} by ${cmd.sessionId} "not upgraded" while it is the only holder`,
         );

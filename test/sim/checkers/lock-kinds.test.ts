@@ -326,12 +326,38 @@ describe("the per-index lock checker on the lock kinds", () => {
     });
     h.upgrade(u, "M", tv, 1000);
     h.release(u, "M", tv);
+    // A retry of an Upgrade that timed out is answered as it was, though its session is alone now.
+    const tn = tokenOf(h.acquire(u, "N", { mode: "upgradeable" }));
+    const tw = tokenOf(h.acquire(w, "N", { mode: "shared" }));
+    h.upgrade(u, "N", tn, 1000);
+    const upgradeSeq = h.seqOf(u);
+    h.run({
+      type: "cancelWait",
+      sessionId: u,
+      lock: "N",
+      acquireSeq: upgradeSeq,
+      reason: "timeout",
+      wallMs: 0,
+    });
+    h.release(w, "N", tw);
+    const retry = h.run({
+      type: "upgrade",
+      sessionId: u,
+      seq: upgradeSeq,
+      ackedUpTo: 0,
+      held: [],
+      lock: "N",
+      token: tn,
+      waitMs: 1000,
+      wallMs: 0,
+    });
+    expect(retry.result.kind).toBe("notAcquired");
     expect(h.failures).toEqual([]);
     expect(h.checker.stats).toMatchObject({
-      upgradeableGrants: 3,
+      upgradeableGrants: 4,
       upgrades: 2,
       upgradesWaited: 1,
-      upgradeWaitsEnded: 2,
+      upgradeWaitsEnded: 3,
       downgrades: 2,
     });
   });
