@@ -19,7 +19,13 @@ export type { GrantTerms, LockContext, LockHandleEvents } from "./lock-handle.ts
 export { Session, MAX_IN_FLIGHT } from "./session.ts";
 export { tlsCredentials } from "./connection.ts";
 export type { TlsFileOptions } from "./connection.ts";
-export type { AcquireOptions, LateGrantRelease, PendingAcquire } from "./session.ts";
+export type {
+  AcquireOptions,
+  LateGrantRelease,
+  PendingAcquire,
+  PendingModeChange,
+  UpgradeOptions,
+} from "./session.ts";
 export type { WatchEvent, WatchEventKind, WatchOptions } from "./watch.ts";
 export type {
   Elections,
@@ -35,6 +41,8 @@ export * from "./errors.ts";
 export type {
   AcquireResult,
   CancelWaitResult,
+  DowngradeAnswer,
+  DowngradeMode,
   EndReason,
   GrantMode,
   HistoryRecordInfo,
@@ -54,4 +62,5 @@ export type {
   NodeRoleName,
   NodeStatus,
   SessionInfo,
+  UpgradeAnswer,
 } from "./types.ts";

@@ -15,7 +15,8 @@ import {
   SessionNotFoundError,
   StaleTokenError,
 } from "./errors.ts";
-import type { Session } from "./session.ts";
+import { isAnswer } from "./lock-api.ts";
+import type { PendingModeChange, Session } from "./session.ts";
 import type { DowngradeMode, GrantMode, HoldLimitDeadline } from "./types.ts";
 
 /** What a grant is beyond its lock and token. */
@@ -184,16 +185,27 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
    * every request queued behind it, and with new readers kept out meanwhile. Resolves true
    * with the handle holding the exclusive grant (a new token: give the resource the new one
    * from now on), or false when `waitMs` (default 0: only if no one else holds it now) ran
-   * out or `signal` aborted first: the upgradeable grant goes on. (Its token is unchanged,
-   * unless the upgrade was granted just before the abort took effect: it is then
-   * downgraded back, and the handle holds that new upgradeable grant.)
+   * out: the upgradeable grant goes on, its token unchanged. Aborting `signal` gives the
+   * upgrade up (CancelWait) and rejects with the signal's reason, as lock() does; the
+   * upgradeable grant goes on (an upgrade granted just before the cancel is downgraded back,
+   * and the handle holds that new upgradeable grant).
    */
   async upgrade(options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<boolean> {
     this.ensureHolding("upgrade");
-    const change = await this.session.upgrade(this.lock, this.grantToken, options);
-    if (change === null) return false;
-    this.changedTo(change.token, change.mode, change.sentAt);
-    return change.mode === "exclusive";
+    const pending = this.session.startUpgrade(this.lock, this.grantToken, options);
+    const answer = await settledAnswer(pending);
+    const signal = options.signal;
+    if (signal?.aborted === true) {
+      // Granted as the caller gave up: it asked to keep its upgradeable grant, so go back to one.
+      if (answer.kind === "upgraded") {
+        const back = this.session.startDowngrade(this.lock, answer.token, "upgradeable");
+        this.changedTo((await settledAnswer(back)).token, "upgradeable", back.sentAt);
+      }
+      throw signal.reason;
+    }
+    if (answer.kind !== "upgraded") return false;
+    this.changedTo(answer.token, "exclusive", pending.sentAt);
+    return true;
   }
 
   /**
@@ -203,8 +215,8 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
    */
   async downgrade(mode: DowngradeMode): Promise<void> {
     this.ensureHolding("downgrade");
-    const change = await this.session.downgrade(this.lock, this.grantToken, mode);
-    this.changedTo(change.token, mode, change.sentAt);
+    const pending = this.session.startDowngrade(this.lock, this.grantToken, mode);
+    this.changedTo((await settledAnswer(pending)).token, mode, pending.sentAt);
   }
 
   private ensureHolding(what: string): void {
@@ -247,6 +259,22 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
     this.holdTimer?.cancel();
     this.session.signal.removeEventListener("abort", this.onSessionAbort);
     this.onEnd(this);
+  }
+}
+
+/**
+ * A mode change's final answer: its own, or, when that was lost, the one the session learns
+ * afterwards (the handle must know which grant it holds). Refusals are thrown as they come.
+ */
+async function settledAnswer<A>(pending: PendingModeChange<A>): Promise<A> {
+  try {
+    return await pending.result;
+  } catch (err) {
+    if (isAnswer(err)) throw err;
+    const learnt = await pending.settled;
+    if (learnt === null)
+      throw new SessionLostError(`the session ended before the mode change was answered`);
+    return learnt;
   }
 }
 

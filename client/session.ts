@@ -1,4 +1,4 @@
-// A session on the cluster: its writes (Acquire, Release, CloseSession) with the
+// A session on the cluster: its writes (Acquire, Release, Upgrade, Downgrade, CloseSession) with the
 // exactly-once bookkeeping, its keepalive loop and its own expiry deadline. It talks to the
 // cluster through a LockApi and reads time from a ClientClock, both given to it.
 import { AckTracker } from "./acks.ts";
@@ -42,6 +42,7 @@ import type {
 } from "./types.ts";
 import type {
   CampaignAnswer,
+  DowngradeAnswer,
   DowngradeMode,
   Leadership,
   LockHolderInfo,
@@ -108,6 +109,30 @@ export interface ReleaseOptions {
   readonly successor?: bigint;
   /** The grant is an election's lead: sent as Resign. */
   readonly election?: boolean;
+}
+
+/** How upgrade() waits: for how long the other holders may keep the lock, and a give-up. */
+export interface UpgradeOptions {
+  /** 0 (default): answer at once. Otherwise wait up to this long for the other holders to leave. */
+  waitMs?: number;
+  /** Aborting sends CancelWait: the upgradeable grant goes on, unless the Upgrade won the race. */
+  signal?: AbortSignal;
+}
+
+/**
+ * An Upgrade or a Downgrade under way. `result` settles as any write's answer does (with
+ * OutcomeUnknownError when none came within the retry budget). `settled` resolves with the
+ * final answer however the session learnt it (after a give-up or an unknown outcome: an
+ * Upgrade's through CancelWait, a Downgrade's by sending it again), or null when none was
+ * learnt before the session ended or the answer was an error. Until then the caller cannot
+ * know which of its grants (the token it had or the new one) it holds.
+ */
+export interface PendingModeChange<A> {
+  seq: number;
+  result: Promise<A>;
+  settled: Promise<A | null>;
+  /** When it was first sent: a new grant's hold limit starts on the leader after this. */
+  sentAt: Instant;
 }
 
 export interface PendingAcquire {
@@ -578,6 +603,128 @@ export class Session {
   }
 
   /**
+   * Makes the session's upgradeable grant `token` of `lock` exclusive: at once when it is
+   * the lock's only holder, else (with `waitMs`) once the other holders have left, ahead of
+   * every queued request. Answered "upgraded" with the exclusive grant's token (the
+   * upgradeable one has ended), or "notUpgraded" / "cancelled" (the upgradeable grant goes
+   * on as it was); NotHolderError if that grant ended meanwhile.
+   */
+  startUpgrade(
+    lock: string,
+    token: bigint,
+    options: UpgradeOptions = {},
+  ): PendingModeChange<UpgradeAnswer> {
+    this.ensureLive();
+    const seq = this.allocateSeq();
+    const waitMs = options.waitMs ?? 0;
+    const sentAt = instantOf(this.clock);
+    const call = this.api.call(
+      "Upgrade",
+      () => ({ sessionId: this.id, lock, token, waitMs, seq, ...this.acksOf(seq) }),
+      {
+        attemptTimeoutMs: waitMs + this.settings.callTimeoutMs,
+        budgetMs: waitMs + this.settings.retryBudgetMs,
+        timeLeftMs: this.untilAnswered(seq),
+        answerMayWait: waitMs > 0,
+      },
+    );
+    let learnt: (answer: UpgradeAnswer | null) => void = () => undefined;
+    const settled = new Promise<UpgradeAnswer | null>((resolve) => (learnt = resolve));
+    const result = this.finishUpgrade(lock, seq, call, options.signal, learnt);
+    return { seq, result, settled, sentAt };
+  }
+
+  private async finishUpgrade(
+    lock: string,
+    seq: number,
+    call: Promise<UpgradeAnswer>,
+    signal: AbortSignal | undefined,
+    learnt: (answer: UpgradeAnswer | null) => void,
+  ): Promise<UpgradeAnswer> {
+    type Settled =
+      { ok: true; response: UpgradeAnswer } | { ok: false; error: unknown } | { aborted: true };
+    const settled: Promise<Settled> = call.then(
+      (response) => ({ ok: true as const, response }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const outcome = signal ? await untilAborted(settled, signal) : await settled;
+    if ("aborted" in outcome) {
+      try {
+        const answer = upgradeAnswerOfCancel(await this.cancelWait(lock, seq));
+        this.acks.answered(seq);
+        learnt(answer);
+        return answer;
+      } catch (err) {
+        if (!cancelSettled(err)) void this.learnUpgrade(lock, seq).then(learnt);
+        else {
+          if (!(err instanceof SessionNotFoundError)) this.acks.answered(seq);
+          learnt(null);
+        }
+        throw err;
+      }
+    }
+    if (outcome.ok) {
+      this.acks.answered(seq);
+      learnt(outcome.response);
+      return outcome.response;
+    }
+    if (isAnswer(outcome.error)) {
+      this.acks.answered(seq);
+      learnt(null);
+    } else void this.learnUpgrade(lock, seq).then(learnt);
+    throw outcome.error;
+  }
+
+  /** An Upgrade without an answer: CancelWait (which also ends its wait) until one comes for its seq. */
+  private async learnUpgrade(lock: string, seq: number): Promise<UpgradeAnswer | null> {
+    while (this.ended === "open") {
+      try {
+        const answer = await this.api.call(
+          "CancelWait",
+          () => ({ sessionId: this.id, lock, acquireSeq: seq }),
+          { timeLeftMs: this.whileOpen },
+        );
+        this.acks.answered(seq);
+        return upgradeAnswerOfCancel(answer);
+      } catch (err) {
+        if (err instanceof SessionNotFoundError) return null;
+        if (cancelSettled(err)) {
+          this.acks.answered(seq);
+          return null;
+        }
+      }
+      await sleep(this.clock, RESEND_PAUSE_MS);
+    }
+    return null;
+  }
+
+  /**
+   * Makes the session's exclusive grant `token` of `lock` shared or upgradeable, at once: the
+   * answer is the new grant's token (the exclusive one has ended). Requests queued for the
+   * lock that the new mode admits are granted with it.
+   */
+  startDowngrade(
+    lock: string,
+    token: bigint,
+    mode: DowngradeMode,
+  ): PendingModeChange<DowngradeAnswer> {
+    this.ensureLive();
+    const seq = this.allocateSeq();
+    const sentAt = instantOf(this.clock);
+    const send = (): Promise<DowngradeAnswer> =>
+      this.api.call(
+        "Downgrade",
+        () => ({ sessionId: this.id, lock, token, mode, seq, ...this.acksOf(seq) }),
+        { timeLeftMs: this.untilAnswered(seq) },
+      );
+    const result = this.answerOf(seq, send());
+    const settled = result.catch((err: unknown) =>
+      isAnswer(err) ? null : this.resendUntilAnswered(seq, send).catch(() => null),
+    );
+    return { seq, result, settled, sentAt };
+  }
+
+  /**
    * A new value for the election this session leads with `token`. Without an answer in the
    * retry budget it rejects with OutcomeUnknownError and goes on sending the same seq in the
    * background until answered or the session ends.
@@ -597,106 +744,6 @@ export class Session {
       if (isAnswer(err)) throw err;
       void this.resendUntilAnswered(seq, send).catch(() => undefined);
       throw err;
-    }
-  }
-
-  /**
-   * Upgrade this session's upgradeable grant `token` of `lock` to exclusive, waiting up to
-   * `waitMs` for the other holders. Resolves with the new exclusive grant, or null when it
-   * was not upgraded (the other holders stayed, or `signal` aborted): the upgradeable grant
-   * goes on then. Its outcome is never left unknown while the session lives: without an
-   * answer, and after an abort, CancelWait of its seq learns it (and stops a wait still
-   * pending). An upgrade granted before a cancel the caller asked for is downgraded back, so
-   * the caller holds what it asked to keep: an upgradeable grant (a new one, `mode`
-   * "upgradeable").
-   */
-  async upgrade(
-    lock: string,
-    token: bigint,
-    options: { waitMs?: number; signal?: AbortSignal } = {},
-  ): Promise<(ModeChange & { mode: "exclusive" | "upgradeable" }) | null> {
-    this.ensureLive();
-    const seq = this.allocateSeq();
-    const waitMs = options.waitMs ?? 0;
-    // The new grant's hold limit starts when the leader applies it, never before this send.
-    const sentAt = instantOf(this.clock);
-    const call = this.api.call(
-      "Upgrade",
-      () => ({ sessionId: this.id, lock, token, waitMs, seq, ...this.acksOf(seq) }),
-      {
-        attemptTimeoutMs: waitMs + this.settings.callTimeoutMs,
-        budgetMs: waitMs + this.settings.retryBudgetMs,
-        timeLeftMs: this.untilAnswered(seq),
-        answerMayWait: waitMs > 0,
-      },
-    );
-    type Settled =
-      { ok: true; answer: UpgradeAnswer } | { ok: false; error: unknown } | { aborted: true };
-    const settled: Promise<Settled> = call.then(
-      (answer) => ({ ok: true as const, answer }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const outcome = options.signal ? await untilAborted(settled, options.signal) : await settled;
-    if ("ok" in outcome && outcome.ok) {
-      this.acks.answered(seq);
-      return outcome.answer.kind === "upgraded"
-        ? { token: outcome.answer.token, mode: "exclusive", sentAt }
-        : null;
-    }
-    if ("ok" in outcome && isAnswer(outcome.error)) {
-      this.acks.answered(seq);
-      throw outcome.error;
-    }
-    const learnt = await this.cancelUntilAnswered(lock, seq);
-    if (learnt.outcome !== "granted") return null;
-    if (!("aborted" in outcome)) return { token: learnt.token, mode: "exclusive", sentAt };
-    const back = await this.downgrade(lock, learnt.token, "upgradeable");
-    return { ...back, mode: "upgradeable" };
-  }
-
-  /** CancelWait of `seq` until it is answered (or the session ends): the seq's final answer. */
-  private async cancelUntilAnswered(lock: string, seq: number): Promise<CancelWaitResult> {
-    for (;;) {
-      if (this.ended !== "open")
-        throw new SessionLostError(
-          `session ${this.id} ended before write ${seq} was answered: ${this.lostReason}`,
-        );
-      try {
-        const answer = await this.cancelWait(lock, seq);
-        this.acks.answered(seq);
-        return answer;
-      } catch (err) {
-        if (err instanceof SessionNotFoundError)
-          throw new SessionLostError(`session ${this.id} is gone: ${err.message}`);
-        if (cancelSettled(err)) {
-          this.acks.answered(seq);
-          throw err;
-        }
-      }
-      await sleep(this.clock, RESEND_PAUSE_MS);
-    }
-  }
-
-  /**
-   * Downgrade this session's exclusive grant `token` of `lock` to `mode`: the new grant.
-   * Without an answer it resends the same seq until answered (or the session ends), so the
-   * grant the session holds is always known.
-   */
-  async downgrade(lock: string, token: bigint, mode: DowngradeMode): Promise<ModeChange> {
-    this.ensureLive();
-    const seq = this.allocateSeq();
-    const sentAt = instantOf(this.clock);
-    const send = (): Promise<{ token: bigint }> =>
-      this.api.call(
-        "Downgrade",
-        () => ({ sessionId: this.id, lock, token, mode, seq, ...this.acksOf(seq) }),
-        { timeLeftMs: this.untilAnswered(seq) },
-      );
-    try {
-      return { token: (await this.answerOf(seq, send())).token, sentAt };
-    } catch (err) {
-      if (isAnswer(err)) throw err;
-      return { token: (await this.resendUntilAnswered(seq, send)).token, sentAt };
     }
   }
 
@@ -909,14 +956,20 @@ function releaseKey(lock: string, token: bigint): string {
  * the lack of one, nor a limit that kept the cancel from being recorded, nor a server error
  * (nothing says the cancel was recorded; it is idempotent, so sending it again is safe).
  */
-/** A grant made by a mode change: its token, and when the request that made it was sent. */
-export interface ModeChange {
-  readonly token: bigint;
-  readonly sentAt: Instant;
-}
-
 function cancelSettled(err: unknown): boolean {
   return isAnswer(err) && !(err instanceof LimitError) && !(err instanceof ServerError);
+}
+
+/** What a CancelWait of an Upgrade's seq says of it. */
+function upgradeAnswerOfCancel(answer: CancelWaitResult): UpgradeAnswer {
+  switch (answer.outcome) {
+    case "granted":
+      return { kind: "upgraded", token: answer.token };
+    case "notAcquired":
+      return { kind: "notUpgraded", holder: null };
+    case "cancelled":
+      return { kind: "cancelled" };
+  }
 }
 
 /** What the library tells the caller of an Acquire's answer (a cancelled one was not acquired). */

@@ -9,6 +9,7 @@ const pb = palisade.v1;
 
 export type {
   CancelWaitResult,
+  DowngradeAnswer,
   DowngradeMode,
   EndReason,
   GrantMode,
@@ -26,6 +27,7 @@ export type {
   LockWaiterInfo,
   SessionInfo,
   SessionPage,
+  UpgradeAnswer,
 } from "../proto/lock-values.ts";
 
 export type NodeRoleName = "unknown" | "follower" | "precandidate" | "candidate" | "leader";

@@ -828,8 +828,10 @@ export class LockStateMachine {
     const mode = modeOf(holder);
     if (mode !== "upgradeable") {
       return fail(
-        "ERROR_REASON_HELD_IN_ANOTHER_MODE",
-        `session ${session.id} holds ${cmd.lock} in ${mode} mode: only an upgradeable grant is upgraded`,
+        mode === "leader" ? "ERROR_REASON_KIND_MISMATCH" : "ERROR_REASON_HELD_IN_ANOTHER_MODE",
+        mode === "leader"
+          ? `${cmd.lock} is an election: its lead is not upgraded`
+          : `session ${session.id} holds ${cmd.lock} in ${mode} mode: only an upgradeable grant is upgraded`,
       );
     }
     const l = lock as LockState;

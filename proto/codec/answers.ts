@@ -394,6 +394,21 @@ const END_REASONS: Readonly<Record<EndReason, palisade.v1.EndReason>> = {
   downgraded: pb.EndReason.END_REASON_DOWNGRADED,
 };
 
+/** How a released grant ended that a grant of the same entry completes: a Watch event's `ended`. */
+export type CompletedEnd = Extract<EndReason, "handedOff" | "upgraded" | "downgraded">;
+
+export function wireCompletedEnd(ended: CompletedEnd): palisade.v1.EndReason {
+  return END_REASONS[ended];
+}
+
+/** A Watch event's `ended`, present only for a handoff, an upgrade or a downgrade. */
+export function completedEndFrom(reason: palisade.v1.EndReason | null | undefined): {
+  ended?: CompletedEnd;
+} {
+  const r = endReasonFrom(reason);
+  return r === "handedOff" || r === "upgraded" || r === "downgraded" ? { ended: r } : {};
+}
+
 function endReasonFrom(reason: palisade.v1.EndReason | null | undefined): EndReason {
   for (const [name, value] of Object.entries(END_REASONS))
     if (value === reason) return name as EndReason;

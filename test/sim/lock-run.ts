@@ -2,10 +2,10 @@
 // faults with a client workload, then a healed network in which lock operations must
 // complete again; then every history check, reads against the committed log included.
 import { SeededRandom } from "../../node/util/rng.ts";
-import { checkLockHistory } from "../../verify/lock-history.ts";
+import { checkLockHistory, type LockHistoryEvent } from "../../verify/lock-history.ts";
 import { FaultInjector } from "./faults.ts";
 import { LockSim } from "./lock-sim.ts";
-import { ELECTIONS, LockWorkload, RHO } from "./lock-workload.ts";
+import { ELECTIONS, inHistory, LockWorkload, RHO } from "./lock-workload.ts";
 import { ElectionObservers } from "./checkers/elections.ts";
 import { drawOptions, type SimOptions } from "./options.ts";
 import type { SeedResult } from "./raft-run.ts";
@@ -45,6 +45,15 @@ export const LOCK_SUMMARY_KEYS = [
   "leads",
   "proclaims",
   "handoffs",
+  "upgradeableAcquires",
+  "upgradeableGrants",
+  "upgradesAsked",
+  "upgradesGivenUp",
+  "upgrades",
+  "upgradesWaited",
+  "upgradeWaitsEnded",
+  "downgradesAsked",
+  "downgrades",
   "observedChanges",
   "observerResumes",
   "observerRestarts",
@@ -129,10 +138,13 @@ export async function runLockSeed(
     violations.push(...reads.violations);
     if (opts.driftMax <= RHO) violations.push(...sim.checker.checkDeadlines());
     violations.push(...sim.expiries.check());
-    const events = [
-      ...sim.history.filter((e) => !sim.omitted.has(e.id)),
-      ...sim.sessionEndEvents(),
-    ];
+    // Revokes of the upgradeable locks' grants stay out, as those locks' operations do.
+    const ends = sim.sessionEndEvents().flatMap((e): LockHistoryEvent[] => {
+      if (e.kind !== "revoke") return [e];
+      const grants = e.grants.filter((g) => inHistory(g.lock));
+      return grants.length === 0 ? [] : [{ ...e, grants }];
+    });
+    const events = [...sim.history.filter((e) => !sim.omitted.has(e.id)), ...ends];
     const lin = checkLockHistory(events);
     linChecks = lin.perLock.size;
     if (!lin.ok) violations.push(`linearizability: ${lin.detail}`);
@@ -180,6 +192,16 @@ export async function runLockSeed(
       leads: w.leads,
       proclaims: w.proclaims,
       handoffs: sim.checker.stats.handoffs,
+      upgradeableAcquires: w.upgradeableAcquires,
+      upgradeableGrants: sim.checker.stats.upgradeableGrants,
+      upgradesAsked: w.upgradesAsked,
+      upgradesGivenUp: w.upgradesGivenUp,
+      upgradesLearnt: w.upgradesLearnt,
+      upgrades: sim.checker.stats.upgrades,
+      upgradesWaited: sim.checker.stats.upgradesWaited,
+      upgradeWaitsEnded: sim.checker.stats.upgradeWaitsEnded,
+      downgradesAsked: w.downgradesAsked,
+      downgrades: sim.checker.stats.downgrades,
       observedChanges: observers.stats.observedChanges,
       observerResumes: observers.stats.observerResumes,
       observerRestarts: observers.stats.observerRestarts,

@@ -175,9 +175,15 @@ export class LockSim {
           if (answer.outcome === "granted") lateGrant(req.lock, req.acquireSeq, answer.token);
         }
         const write = writeOf(name, wire);
-        const answer = write === null ? null : writeAnswer(name, outcome);
-        if (write !== null && answer !== null)
-          this.checker.clientAnswer(write.sessionId, write.seq, answer);
+        if (write === null) return;
+        if (name === "Upgrade" || name === "Downgrade") {
+          const seen = modeChangeAnswer(name, outcome);
+          const view = name === "Upgrade" ? upgradeView : downgradeView;
+          if (seen !== null) this.checker.clientAnswerAs(write.sessionId, write.seq, seen, view);
+          return;
+        }
+        const answer = writeAnswer(name, outcome);
+        if (answer !== null) this.checker.clientAnswer(write.sessionId, write.seq, answer);
       },
     };
   }
@@ -302,9 +308,47 @@ export class LockSim {
 
 /** A write's session and seq, from the request a transport saw leave; null for a call that is not one. */
 function writeOf(name: CallName, wire: unknown): { sessionId: bigint; seq: number } | null {
-  if (name !== "Acquire" && name !== "Release" && name !== "CloseSession") return null;
+  if (
+    name !== "Acquire" &&
+    name !== "Release" &&
+    name !== "CloseSession" &&
+    name !== "Upgrade" &&
+    name !== "Downgrade"
+  )
+    return null;
   const { sessionId, seq } = requestOf(name, wire);
   return { sessionId, seq };
+}
+
+/** An Upgrade's answer in the words of its call: the new token, the other holder, or cancelled. */
+function upgradeView(a: Answer): string {
+  if (a.kind === "granted") return `upgraded:${a.token}`;
+  if (a.kind === "notAcquired")
+    return `notUpgraded:${a.holder?.sessionId ?? 0n}:${a.holder?.token ?? 0n}`;
+  return a.kind;
+}
+
+/** A Downgrade's answer in the words of its call: the new grant's token and mode. */
+function downgradeView(a: Answer): string {
+  return a.kind === "granted" ? `downgraded:${a.token}:${a.grants[0]?.mode ?? ""}` : a.kind;
+}
+
+/** A node's answer to an Upgrade or a Downgrade, in the words of its view, or the error it was; null as for writeAnswer. */
+function modeChangeAnswer(
+  name: "Upgrade" | "Downgrade",
+  outcome:
+    { answer: unknown } | { failure: { code: number; reason: string | null; message: string } },
+): string | Answer | null {
+  if ("failure" in outcome) return writeAnswer(name, outcome);
+  if (name === "Downgrade") {
+    const d = decodeAnswer("Downgrade", outcome.answer as WireAnswerOf<"Downgrade">);
+    return `downgraded:${d.token}:${d.mode}`;
+  }
+  const u = decodeAnswer("Upgrade", outcome.answer as WireAnswerOf<"Upgrade">);
+  if (u.kind === "upgraded") return `upgraded:${u.token}`;
+  if (u.kind === "notUpgraded")
+    return `notUpgraded:${u.holder?.sessionId ?? 0n}:${u.holder?.token ?? 0n}`;
+  return u.kind;
 }
 
 /** A node's answer to a write in the state machine's terms; null for a failure that is no answer (the node could not serve it). */

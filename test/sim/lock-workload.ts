@@ -7,8 +7,9 @@
 // closes its session or crashes. It uses every lock kind through the library too: shared
 // and exclusive grants of one lock (a read-heavy fenced counter: readers read under the
 // shared-mode fence rule, writers increment), semaphore permits (a counter per slot),
-// atomic multi-lock sets, holder data and hold limits. As for the exclusive lock, it
-// Now and then it reads instead: GetLock or ValidateToken of
+// atomic multi-lock sets, holder data and hold limits; and upgradeable grants that it
+// upgrades (at once, waiting, giving up) and exclusive ones it downgrades, on locks of their
+// own (UP_LOCKS). Now and then it reads instead: GetLock or ValidateToken of
 // one lock (checked per lock for linearizability), or ListLocks, ListSessions, GetSession
 // (checked against the committed log), on any node. Everything the workload records for
 // the checkers comes from what the library returned or reported.
@@ -23,7 +24,13 @@ import {
 } from "../../client/errors.ts";
 import { isAnswer } from "../../client/lock-api.ts";
 import type { AcquireOptions, LateGrantRelease, Session } from "../../client/session.ts";
-import type { HoldLimitDeadline, LockGrantInfo, LockMode, LockTarget } from "../../client/types.ts";
+import type {
+  DowngradeMode,
+  HoldLimitDeadline,
+  LockGrantInfo,
+  LockMode,
+  LockTarget,
+} from "../../client/types.ts";
 import type { SeededRandom } from "../../node/util/rng.ts";
 import type { ReleaseOutcome } from "../../verify/lock-model.ts";
 import type { LockHistoryEvent } from "../../verify/lock-history.ts";
@@ -63,6 +70,33 @@ export interface KindsRequest {
 }
 
 type AcquireEvent = Extract<LockHistoryEvent, { kind: "acquire" }>;
+
+/**
+ * How an Upgrade or a Downgrade ended, as far as its client knows: the new grant's token;
+ * "kept" (not upgraded, cancelled, or refused while the grant went on: the old token is
+ * released, harmlessly if it had ended after all); "ended" (the grant, or its session, was
+ * gone); or "unknown" (no answer was learnt before the session ended).
+ */
+export type ModeChangeResult =
+  { kind: "changed"; token: bigint } | { kind: "kept" } | { kind: "ended" } | { kind: "unknown" };
+
+/** An answer saying the grant (or its session) is gone, rather than a refusal that leaves it. */
+function grantGone(err: unknown): boolean {
+  return (
+    err instanceof NotHolderError ||
+    err instanceof StaleTokenError ||
+    err instanceof SessionNotFoundError
+  );
+}
+
+/**
+ * Locks recorded for the linearizability check: all but the upgradeable ones, whose
+ * Upgrades and Downgrades the models (verify/) do not know. Those are checked per entry by
+ * the grant rules, their reads against the committed log, their tokens at the resource.
+ */
+export function inHistory(lock: string): boolean {
+  return !UP_LOCKS.includes(lock);
+}
 
 /** What a grant answer says beyond its token, as the models compare it: a single permit's slot, or a set's grants. */
 function grantDetail(
@@ -178,7 +212,9 @@ export class SimLockClient {
     if (session === null) return;
     // A lead that arrived after its candidate gave up: the library resigns it; elections are
     // checked by the grant rules and the observers, not by the locks' model.
-    if (ELECTIONS.includes(lock)) {
+    // So is a late grant of an upgradeable lock (or a late Upgrade, which CancelWait tells
+    // the same way): the library releases the one, the task holds the other.
+    if (ELECTIONS.includes(lock) || !inHistory(lock)) {
       this.sim.checker.tokenSeen(lock, token, session.id);
       return;
     }
@@ -286,8 +322,10 @@ export class SimLockClient {
       // Refused before it was sent (the session's deadline passed, too many writes in flight).
       return { kind: "notGranted" };
     }
-    this.sim.history.push(ev);
-    this.acquires.set(pending.seq, ev);
+    if (inHistory(lock)) {
+      this.sim.history.push(ev);
+      this.acquires.set(pending.seq, ev);
+    }
     try {
       const result = await pending.result;
       if (result.cancelled) {
@@ -409,6 +447,63 @@ export class SimLockClient {
     }
   }
 
+  /**
+   * An Upgrade of the upgradeable grant `token` through the library, waiting up to `waitMs`;
+   * an optional give-up cancels the wait. An answer that did not come is learnt afterwards.
+   */
+  async upgrade(
+    lock: string,
+    token: bigint,
+    waitMs: number,
+    cancelAfterMs: number | null,
+  ): Promise<ModeChangeResult> {
+    const session = this.session!;
+    const giveUp = new AbortController();
+    if (cancelAfterMs !== null) this.proc.clock.setTimeout(() => giveUp.abort(), cancelAfterMs);
+    let pending;
+    try {
+      pending = session.startUpgrade(lock, token, { waitMs, signal: giveUp.signal });
+    } catch {
+      // Refused before it was sent: nothing changed.
+      return { kind: "kept" };
+    }
+    let answer;
+    try {
+      answer = await pending.result;
+    } catch (err) {
+      if (isAnswer(err) && grantGone(err)) return { kind: "ended" };
+      if (err instanceof OutcomeUnknownError) this.sim.clientEvents.unknownWrites++;
+      // Another answer left the grant as it was; without one the library learns it.
+      answer = await pending.settled;
+    }
+    if (answer === null) return this.sessionLive() ? { kind: "kept" } : { kind: "unknown" };
+    if (answer.kind !== "upgraded") return { kind: "kept" };
+    this.sim.checker.tokenSeen(lock, answer.token, session.id);
+    return { kind: "changed", token: answer.token };
+  }
+
+  /** A Downgrade of the exclusive grant `token` to `mode` through the library; an answer that did not come is learnt afterwards. */
+  async downgrade(lock: string, token: bigint, mode: DowngradeMode): Promise<ModeChangeResult> {
+    const session = this.session!;
+    let pending;
+    try {
+      pending = session.startDowngrade(lock, token, mode);
+    } catch {
+      return { kind: "kept" };
+    }
+    let answer;
+    try {
+      answer = await pending.result;
+    } catch (err) {
+      if (isAnswer(err) && grantGone(err)) return { kind: "ended" };
+      if (err instanceof OutcomeUnknownError) this.sim.clientEvents.unknownWrites++;
+      answer = await pending.settled;
+    }
+    if (answer === null) return this.sessionLive() ? { kind: "kept" } : { kind: "unknown" };
+    this.sim.checker.tokenSeen(lock, answer.token, session.id);
+    return { kind: "changed", token: answer.token };
+  }
+
   /** Whether the client may still trust a grant: its session is live and its hold limit (if any) has not passed. */
   grantTrusted(hold: HoldLimitDeadline | undefined): boolean {
     return this.sessionLive() && (hold === undefined || this.session!.holdTimeLeftMs(hold) > 0);
@@ -433,7 +528,7 @@ export class SimLockClient {
       await sending.catch(() => undefined);
       return null;
     }
-    this.sim.history.push(ev);
+    if (inHistory(lock)) this.sim.history.push(ev);
     let out: ReleaseOutcome | null;
     try {
       await sending;
@@ -479,8 +574,11 @@ export class SimLockClient {
     const call = this.sim.c.sched.now;
     const id = this.sim.opId();
     type PerLockEvent = Extract<LockHistoryEvent, { kind: "read" | "validate" }>;
-    const ev: PerLockEvent | null =
-      read.name === "GetLock"
+    const perLock =
+      (read.name === "GetLock" || read.name === "ValidateToken") && inHistory(read.request.lock);
+    const ev: PerLockEvent | null = !perLock
+      ? null
+      : read.name === "GetLock"
         ? { kind: "read", id, lock: read.request.lock, call, ret: null }
         : read.name === "ValidateToken"
           ? {
@@ -561,6 +659,12 @@ export interface WorkloadStats {
   leads: number;
   proclaims: number;
   handoffsAsked: number;
+  /** Upgradeable Acquires; Upgrades asked (and of them, given up), granted as the client learnt; Downgrades asked. */
+  upgradeableAcquires: number;
+  upgradesAsked: number;
+  upgradesGivenUp: number;
+  upgradesLearnt: number;
+  downgradesAsked: number;
 }
 
 /** How a write of an election task ended, as far as its client knows. */
@@ -582,6 +686,13 @@ const SET_LOCKS = ["set-a", "set-b", "set-c"];
 /** Of the lock tasks, the share that uses a kind, and of a shared lock's Acquires, the share of readers. */
 const KINDS_SHARE = 0.45;
 const READER_SHARE = 0.75;
+/**
+ * Locks taken upgradeable, shared or exclusive, whose holders upgrade and downgrade (most
+ * tasks meet at the first, so Upgrades wait for readers and readers queue behind them), and
+ * of the kinds' tasks, the share that works with them.
+ */
+const UP_LOCKS = ["up-1", "up-2"];
+const UPGRADE_SHARE = 0.6;
 
 /** Per lock: operations in progress, and outcomes left unknown (kept small for the checker). */
 const MAX_ACTIVE_PER_LOCK = 4;
@@ -604,6 +715,11 @@ export class LockWorkload {
     leads: 0,
     proclaims: 0,
     handoffsAsked: 0,
+    upgradeableAcquires: 0,
+    upgradesAsked: 0,
+    upgradesGivenUp: 0,
+    upgradesLearnt: 0,
+    downgradesAsked: 0,
   };
   /** Increments admitted while their client still trusted its lock, per resource key. */
   readonly acknowledged = new Map<string, number>();
@@ -699,8 +815,10 @@ export class LockWorkload {
           }
           if (r < 0.24) await this.readTask(client);
           else if (rng.chance(ELECTION_SHARE)) await this.electionTask(client);
-          else if (rng.chance(KINDS_SHARE)) await this.kindsTask(client);
-          else await this.lockTask(client);
+          else if (rng.chance(KINDS_SHARE)) {
+            if (rng.chance(UPGRADE_SHARE)) await this.upgradeTask(client);
+            else await this.kindsTask(client);
+          } else await this.lockTask(client);
           await client.sleep(rng.int(0, 40));
         }
         // A lost session is closed best-effort (the library does so itself); a crashed client just vanishes.
@@ -866,7 +984,7 @@ export class LockWorkload {
 
   /** A lock of the kinds' tasks for a read, if one is not too busy. */
   private pickKindsLock(): string | null {
-    const names = [...RW_LOCKS, ...SEMAPHORES.map(([n]) => n), ...SET_LOCKS].filter(
+    const names = [...RW_LOCKS, ...SEMAPHORES.map(([n]) => n), ...SET_LOCKS, ...UP_LOCKS].filter(
       (n) => (this.active.get(n) ?? 0) < MAX_ACTIVE_PER_LOCK,
     );
     return names.length === 0 ? null : this.rng.pick(names);
@@ -975,7 +1093,8 @@ export class LockWorkload {
   ): Promise<void> {
     const key = g.mode === "permit" ? `${g.lock}#${g.slot ?? 0}` : g.lock;
     const access = { key, token: g.token, session: client.session!.id };
-    if (g.mode === "shared") {
+    // An upgradeable holder only reads (beside readers): it writes once upgraded.
+    if (g.mode === "shared" || g.mode === "upgradeable") {
       this.sim.resource.readShared(access);
       return;
     }
@@ -988,6 +1107,86 @@ export class LockWorkload {
     }
     const trusted = client.grantTrusted(hold);
     if (this.sim.resource.increment(access, value) && trusted) this.bump(this.acknowledged, key, 1);
+  }
+
+  /**
+   * One task of an upgradeable lock: acquire it upgradeable, shared or exclusive (waiting or
+   * not, sometimes giving up), with the fenced access of that grant; an upgradeable holder
+   * then often upgrades (at once, waiting, sometimes giving up the wait) and, upgraded,
+   * writes under the exclusive token; an exclusive holder often downgrades to shared or
+   * upgradeable and reads again; then it releases whichever grant it holds by then.
+   */
+  private async upgradeTask(client: SimLockClient): Promise<void> {
+    const rng = this.rng;
+    const lock = rng.chance(0.8) ? (UP_LOCKS[0] as string) : rng.pick(UP_LOCKS);
+    const session = client.session!;
+    if (
+      (this.active.get(lock) ?? 0) >= MAX_ACTIVE_PER_LOCK ||
+      client.busy.has(lock) ||
+      session.unsettledAcquire(lock) !== undefined
+    ) {
+      await client.sleep(20);
+      return;
+    }
+    const r = rng.next();
+    const mode: LockMode = r < 0.4 ? "upgradeable" : r < 0.85 ? "shared" : "exclusive";
+    const kinds: KindsRequest = { mode };
+    if (rng.chance(0.2)) kinds.data = `client ${client.endpoint} task ${this.stats.ops}`;
+    if (rng.chance(0.15)) kinds.holdMs = rng.int(150, 600);
+    const waitMs = rng.chance(0.6) ? rng.int(30, 500) : 0;
+    const cancelAfter = waitMs > 0 && rng.chance(0.2) ? rng.int(5, waitMs) : null;
+    this.bump(this.active, lock, 1);
+    client.busy.add(lock);
+    this.stats.ops++;
+    if (mode === "upgradeable") this.stats.upgradeableAcquires++;
+    else if (mode === "shared") this.stats.sharedAcquires++;
+    else this.stats.exclusiveKindAcquires++;
+    if (kinds.data !== undefined) this.stats.dataAcquires++;
+    if (kinds.holdMs !== undefined) this.stats.holdLimitAcquires++;
+    const res = await client.acquire(lock, waitMs, cancelAfter, kinds);
+    if (res.kind === "unknown") this.stats.unknown++;
+    else this.completions.push(this.sim.c.sched.now);
+    if (res.kind === "granted") {
+      // The grant held now; null once it is gone (or which one is held is not known).
+      let held: LockGrantInfo | null = { lock, token: res.token, mode };
+      await this.fencedAccess(client, held, res.hold);
+      // Held a while (a reader longer), so that readers and Upgrades overlap.
+      await client.sleep(mode === "shared" ? rng.int(100, 800) : rng.int(0, 200));
+      if (mode === "upgradeable" && rng.chance(0.7) && client.sessionLive()) {
+        const upWait = rng.chance(0.3) ? 0 : rng.int(30, 600);
+        const upCancel = upWait > 0 && rng.chance(0.25) ? rng.int(5, upWait) : null;
+        this.stats.ops++;
+        this.stats.upgradesAsked++;
+        if (upCancel !== null) this.stats.upgradesGivenUp++;
+        const up = await client.upgrade(lock, held.token, upWait, upCancel);
+        this.completions.push(this.sim.c.sched.now);
+        if (up.kind === "changed") {
+          this.stats.upgradesLearnt++;
+          held = { lock, token: up.token, mode: "exclusive" };
+          // A hold limit counts from the new grant on the leader: the old deadline comes first.
+          await this.fencedAccess(client, held, res.hold);
+        } else if (up.kind !== "kept") held = null;
+      }
+      if (held?.mode === "exclusive" && rng.chance(0.5) && client.sessionLive()) {
+        const to: DowngradeMode = rng.chance(0.5) ? "shared" : "upgradeable";
+        this.stats.ops++;
+        this.stats.downgradesAsked++;
+        const down = await client.downgrade(lock, held.token, to);
+        this.completions.push(this.sim.c.sched.now);
+        if (down.kind === "changed") {
+          held = { lock, token: down.token, mode: to };
+          await this.fencedAccess(client, held, res.hold);
+        } else if (down.kind !== "kept") held = null;
+      }
+      if (held !== null && client.sessionLive()) {
+        this.stats.ops++;
+        const out = await client.release(lock, held.token);
+        if (out === null && !client.sessionLive()) this.stats.unknown++;
+        else this.completions.push(this.sim.c.sched.now);
+      }
+    }
+    client.busy.delete(lock);
+    this.bump(this.active, lock, -1);
   }
 
   /**

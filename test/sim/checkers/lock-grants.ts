@@ -13,7 +13,18 @@
 //   lock at once, and a Proclaim names the current lead;
 // - handoff: a Release (or Resign) naming a successor grants that waiting session in the
 //   same entry, ahead of the queue, and only after the released grant ended (never two
-//   holders, even between the events of one entry).
+//   holders, even between the events of one entry);
+// - upgradeable grants: at most one per lock, beside shared grants only; an Upgrade's
+//   exclusive grant is the "released ... upgraded" end of the session's upgradeable grant
+//   while it is the only holder, then its exclusive grant, both at the entry that answers
+//   it; a Downgrade's grant likewise follows the "released ... downgraded" end of its
+//   exclusive grant; each such pair answers an Upgrade or Downgrade of this entry, and each
+//   granted one has its pair. A pending Upgrade (from the waiting answer and the wait it
+//   starts, to the answer that ends it) lets no other grant of its lock in; it ends not
+//   upgraded or cancelled with its upgradeable grant as it was, and "not the holder" only
+//   with that grant ended; it is never left waiting once its session is the only holder,
+//   and nothing queued for its lock is granted before it;
+// - a session's successive grants of a lock carry strictly growing tokens.
 import type { Answer } from "../../../node/lock/answers.ts";
 import type { Command } from "../../../node/lock/commands.ts";
 import { targetsOf, type GrantMode, type Target } from "../../../node/lock/kinds.ts";
@@ -33,6 +44,26 @@ interface Request {
   readonly joinedAt: number;
 }
 
+/** A session's Upgrade that waits: its seqs, the upgradeable grant it converts, and since when. */
+interface PendingUpgrade {
+  readonly lock: string;
+  readonly session: bigint;
+  readonly seqs: number[];
+  readonly token: bigint;
+  readonly since: number;
+}
+
+type ChangeReason = "upgraded" | "downgraded";
+
+/** The new grant of an Upgrade or Downgrade: by the events (an end, then the grant), or by an answer. */
+interface ModeChange {
+  readonly lock: string;
+  readonly session: bigint;
+  readonly reason: ChangeReason;
+  readonly mode: GrantMode;
+  readonly token: bigint;
+}
+
 export interface GrantStats {
   sharedGrants: number;
   permitGrants: number;
@@ -40,6 +71,12 @@ export interface GrantStats {
   holdLimitEnds: number;
   leaderGrants: number;
   handoffs: number;
+  upgradeableGrants: number;
+  /** Upgrades granted (and of them, those granted after a wait), waits that ended without one, downgrades. */
+  upgrades: number;
+  upgradesWaited: number;
+  upgradeWaitsEnded: number;
+  downgrades: number;
 }
 
 /** The successor a Release names when the entry answers it "released": a handoff. */
@@ -56,6 +93,11 @@ export class GrantRules {
     holdLimitEnds: 0,
     leaderGrants: 0,
     handoffs: 0,
+    upgradeableGrants: 0,
+    upgrades: 0,
+    upgradesWaited: 0,
+    upgradeWaitsEnded: 0,
+    downgrades: 0,
   };
   private readonly grants = new Map<string, Grant[]>();
   /** A semaphore's permit count while it has grants. */
@@ -63,22 +105,213 @@ export class GrantRules {
   private readonly queues = new Map<string, Request[]>();
   /** `${session}:${seq}` of every seq of a waiting request. */
   private readonly requests = new Map<string, Request>();
+  /** Pending Upgrades by lock, and by `${session}:${seq}` of each of their seqs. */
+  private readonly upgrades = new Map<string, PendingUpgrade>();
+  private readonly upgradeSeqs = new Map<string, PendingUpgrade>();
+  /** `${session}:${seq}` of the Upgrades applied so far (a retry gets its first answer again). */
+  private readonly upgradesSeen = new Set<string>();
+  /** The token of each session's latest grant of each lock, by `${session}/${lock}`. */
+  private readonly sessionTokens = new Map<string, bigint>();
 
   constructor(private readonly fail: (msg: string) => void) {}
 
   /** One committed entry, at its first apply anywhere. `token`: the token a grant by this entry carries. */
   entry(index: number, cmd: Command | null, o: ApplyOutcome, token: bigint): void {
+    // Upgrades this entry ends without a grant are over before its events: an entry is one
+    // step, and the grants their end lets in (behind a timed-out or cancelled Upgrade, or
+    // once the upgradeable grant ended) come in the same step.
+    const ending = this.upgradesEnding(o);
+    const answered = this.answeredChanges(index, cmd, o, token);
     const granted = this.answeredGrants(index, cmd, o, token);
+    for (const c of answered)
+      granted.push({
+        session: c.session,
+        targets: [{ lock: c.lock, mode: c.mode, permits: 0 }],
+      });
     this.allOrNothing(index, o.events, granted);
     this.handoff(index, cmd, o);
+    const changing = new Map<string, Omit<ModeChange, "mode">>();
+    const changes: ModeChange[] = [];
     for (const e of o.events) {
-      if (e.type === "acquired") this.acquired(index, e);
+      if (e.type === "acquired") this.acquired(index, e, changing, changes);
       else if (e.type === "proclaimed") this.proclaimed(index, e);
-      else this.ended(index, e);
+      else this.ended(index, e, changing);
     }
+    for (const c of changing.values())
+      this.fail(
+        `${c.reason}: index ${index} ends the grant of ${c.lock} by ${c.session} as ${c.reason}, and no grant of it to that session follows`,
+      );
+    this.changesAnswered(index, changes, answered);
     for (const c of o.completions) this.leave(c.sessionId, c.seq);
     if (cmd?.type === "acquire" && o.result.kind === "waiting") this.join(index, cmd, o);
+    if (cmd?.type === "upgrade") this.upgradeAnswered(index, cmd, o);
+    this.upgradesEnded(index, ending);
     this.nothingLeftWaiting(index);
+  }
+
+  /**
+   * The pending Upgrades whose seqs this entry answers other than "granted" (timed out,
+   * cancelled, not the holder, session ended), with that answer: they wait no more.
+   */
+  private upgradesEnding(o: ApplyOutcome): Array<{ upgrade: PendingUpgrade; answer: Answer }> {
+    const out: Array<{ upgrade: PendingUpgrade; answer: Answer }> = [];
+    for (const c of o.completions) {
+      const u = this.upgradeSeqs.get(`${c.sessionId}:${c.seq}`);
+      if (!u || c.answer.kind === "granted") continue;
+      this.dropUpgrade(u);
+      out.push({ upgrade: u, answer: c.answer });
+    }
+    return out;
+  }
+
+  /** An Upgrade's wait ended (granted or not): it leaves the lock. */
+  private dropUpgrade(u: PendingUpgrade): void {
+    if (this.upgrades.get(u.lock) === u) this.upgrades.delete(u.lock);
+    for (const s of u.seqs) this.upgradeSeqs.delete(`${u.session}:${s}`);
+  }
+
+  /**
+   * The Upgrades and Downgrades this entry answers with a new grant: an Upgrade or a
+   * Downgrade granted by it (a retry answered again carries an earlier entry's token), and
+   * the pending Upgrades it grants.
+   */
+  private answeredChanges(
+    index: number,
+    cmd: Command | null,
+    o: ApplyOutcome,
+    token: bigint,
+  ): ModeChange[] {
+    const out: ModeChange[] = [];
+    const r = o.result;
+    if (
+      (cmd?.type === "upgrade" || cmd?.type === "downgrade") &&
+      r.kind === "granted" &&
+      r.token === token
+    ) {
+      const mode = r.grants[0]?.mode ?? "exclusive";
+      const reason = cmd.type === "upgrade" ? "upgraded" : "downgraded";
+      if (cmd.type === "upgrade" ? mode !== "exclusive" : mode !== cmd.mode)
+        this.fail(
+          `${reason}: index ${index} answers the ${cmd.type} of ${cmd.lock} by ${cmd.sessionId} with a grant in ${mode} mode`,
+        );
+      out.push({ lock: cmd.lock, session: cmd.sessionId, reason, mode, token });
+    }
+    const seen = new Set<PendingUpgrade>();
+    for (const c of o.completions) {
+      const u = this.upgradeSeqs.get(`${c.sessionId}:${c.seq}`);
+      if (!u || c.answer.kind !== "granted" || seen.has(u)) continue;
+      seen.add(u);
+      this.stats.upgradesWaited++;
+      const mode = c.answer.grants[0]?.mode ?? "exclusive";
+      out.push({
+        lock: u.lock,
+        session: u.session,
+        reason: "upgraded",
+        mode,
+        token: c.answer.token,
+      });
+    }
+    return out;
+  }
+
+  /** Every pair of an end and a new grant answers a change of this entry, and every change has its pair. */
+  private changesAnswered(
+    index: number,
+    changes: readonly ModeChange[],
+    answered: readonly ModeChange[],
+  ): void {
+    const key = (c: ModeChange): string =>
+      `${c.reason} of ${c.lock} by ${c.session} to ${c.mode} with token ${c.token}`;
+    const asked = new Set(answered.map(key));
+    const made = new Set(changes.map(key));
+    for (const c of changes)
+      if (!asked.has(key(c)))
+        this.fail(`${c.reason}: index ${index} makes the ${key(c)}, which no answer of it gives`);
+    for (const c of answered)
+      if (!made.has(key(c)))
+        this.fail(
+          `${c.reason}: index ${index} answers the ${key(c)}, but its events do not end the old grant and make that one`,
+        );
+  }
+
+  /** An Upgrade's answer at its own entry: it starts a wait, joins one, or is answered at once. */
+  private upgradeAnswered(
+    index: number,
+    cmd: Extract<Command, { type: "upgrade" }>,
+    o: ApplyOutcome,
+  ): void {
+    const key = `${cmd.sessionId}:${cmd.seq}`;
+    const current = this.grants.get(cmd.lock) ?? [];
+    const own = current.find((g) => g.session === cmd.sessionId);
+    // A seq seen before (answered, or waiting then) is answered as it was then, not as now.
+    const first = !this.upgradesSeen.has(key);
+    this.upgradesSeen.add(key);
+    if (o.result.kind !== "waiting") {
+      if (first && o.result.kind === "notAcquired" && own && current.length === 1)
+        this.fail(
+          `upgrade: index ${index} answers the Upgrade of ${cmd.lock} by ${cmd.sessionId} "not upgraded" while it is the only holder`,
+        );
+      return;
+    }
+    const started = o.timers.waitsStarted.some(
+      (w) => w.sessionId === cmd.sessionId && w.acquireSeq === cmd.seq,
+    );
+    const u = this.upgrades.get(cmd.lock);
+    if (!started) {
+      // A retry of a waiting seq, or a second Upgrade joining the wait.
+      if (!u || u.session !== cmd.sessionId) {
+        this.fail(
+          `upgrade: index ${index}: seq ${cmd.seq} of session ${cmd.sessionId} waits, but no Upgrade of ${cmd.lock} by it waits to join`,
+        );
+        return;
+      }
+      if (!u.seqs.includes(cmd.seq)) u.seqs.push(cmd.seq);
+      this.upgradeSeqs.set(key, u);
+      return;
+    }
+    if (u)
+      this.fail(
+        `upgrade: index ${index}: session ${cmd.sessionId} waits to upgrade ${cmd.lock} while the Upgrade of session ${u.session} waits since index ${u.since}`,
+      );
+    if (!own || own.mode !== "upgradeable" || own.token !== cmd.token)
+      this.fail(
+        `upgrade: index ${index}: session ${cmd.sessionId} waits to upgrade ${cmd.lock} with token ${cmd.token}, which is not its upgradeable grant (${own ? `${own.mode} ${own.token}` : "none"})`,
+      );
+    const pending: PendingUpgrade = {
+      lock: cmd.lock,
+      session: cmd.sessionId,
+      seqs: [cmd.seq],
+      token: cmd.token,
+      since: index,
+    };
+    this.upgrades.set(cmd.lock, pending);
+    this.upgradeSeqs.set(key, pending);
+  }
+
+  /**
+   * Upgrades that ended without a grant: not upgraded (timed out) or cancelled leave the
+   * upgradeable grant as it was; "not the holder" only once it ended.
+   */
+  private upgradesEnded(
+    index: number,
+    ending: ReadonlyArray<{ upgrade: PendingUpgrade; answer: Answer }>,
+  ): void {
+    for (const { upgrade: u, answer } of ending) {
+      this.stats.upgradeWaitsEnded++;
+      const held = (this.grants.get(u.lock) ?? []).find((g) => g.session === u.session);
+      const what = `the Upgrade of ${u.lock} by ${u.session} (waiting since index ${u.since})`;
+      if (answer.kind === "notAcquired" || answer.kind === "cancelled") {
+        if (!held || held.token !== u.token || held.mode !== "upgradeable")
+          this.fail(
+            `upgrade: index ${index} ends ${what} ${answer.kind}, but its upgradeable grant ${u.token} did not go on (now ${held ? `${held.mode} ${held.token}` : "none"})`,
+          );
+      } else if (answer.kind === "error" && answer.reason === "ERROR_REASON_NOT_HOLDER") {
+        if (held?.token === u.token)
+          this.fail(
+            `upgrade: index ${index} ends ${what} as not the holder while its upgradeable grant ${u.token} goes on`,
+          );
+      }
+    }
   }
 
   /**
@@ -113,7 +346,9 @@ export class GrantRules {
     for (const c of o.completions) {
       const r = this.requests.get(`${c.sessionId}:${c.seq}`);
       if (r && c.answer.kind === "granted") grantedNow.add(r);
-      if (!r && c.answer.kind === "granted")
+      // A pending Upgrade's grant is checked with the mode changes.
+      const upgrade = this.upgradeSeqs.has(`${c.sessionId}:${c.seq}`);
+      if (!r && !upgrade && c.answer.kind === "granted")
         this.fail(
           `index ${index} grants seq ${c.seq} of session ${c.sessionId}, which was not waiting`,
         );
@@ -197,12 +432,49 @@ export class GrantRules {
       );
   }
 
-  private acquired(index: number, e: LockEvent): void {
+  private acquired(
+    index: number,
+    e: LockEvent,
+    changing: Map<string, Omit<ModeChange, "mode">>,
+    changes: ModeChange[],
+  ): void {
     const mode = e.mode ?? "exclusive";
     const current = this.grants.get(e.lock) ?? [];
     const where = `index ${index} grants ${e.lock}${mode === "exclusive" ? "" : ` (${mode})`} to ${e.sessionId}`;
+    // The grant that completes an Upgrade or Downgrade comes right after its end.
+    const change = changing.get(e.lock);
+    changing.delete(e.lock);
+    if (change) {
+      const ok =
+        change.session === e.sessionId &&
+        (change.reason === "upgraded"
+          ? mode === "exclusive"
+          : mode === "shared" || mode === "upgradeable");
+      if (!ok)
+        this.fail(
+          `${change.reason}: index ${index} ends the grant of ${e.lock} by ${change.session} as ${change.reason}, then grants it in ${mode} mode to ${e.sessionId}`,
+        );
+      changes.push({ ...change, mode, token: e.token });
+      if (change.reason === "upgraded") this.stats.upgrades++;
+      else this.stats.downgrades++;
+    }
+    const upgrade = this.upgrades.get(e.lock);
+    if (upgrade && !(change?.reason === "upgraded" && upgrade.session === e.sessionId))
+      this.fail(
+        `upgrade: ${where} while the Upgrade of session ${upgrade.session} waits (since index ${upgrade.since})`,
+      );
+    const key = `${e.sessionId}/${e.lock}`;
+    const before = this.sessionTokens.get(key);
+    if (before !== undefined && e.token <= before)
+      this.fail(`tokens: ${where} with token ${e.token}, not above its earlier grant's ${before}`);
+    this.sessionTokens.set(key, e.token);
     if (current.some((g) => g.session === e.sessionId))
       this.fail(`G1: ${where}, which holds it already`);
+    if (mode === "upgradeable") {
+      this.stats.upgradeableGrants++;
+      const other = current.find((g) => g.mode !== "shared");
+      if (other) this.fail(`G1: ${where} while ${other.session} holds it ${other.mode}`);
+    }
     const exclusive = current.find((g) => g.mode === "exclusive" || g.mode === "leader");
     if ((mode === "exclusive" || mode === "leader") && current.length > 0)
       this.fail(`G1: ${where} while ${current[0]?.session} holds it`);
@@ -239,7 +511,11 @@ export class GrantRules {
     this.grants.set(e.lock, [...current, { session: e.sessionId, token: e.token, mode, slot }]);
   }
 
-  private ended(index: number, e: LockEvent): void {
+  private ended(
+    index: number,
+    e: LockEvent,
+    changing: Map<string, Omit<ModeChange, "mode">>,
+  ): void {
     const current = this.grants.get(e.lock) ?? [];
     const grant = current.find((g) => g.session === e.sessionId && g.token === e.token);
     if (!grant) {
@@ -250,6 +526,33 @@ export class GrantRules {
       return;
     }
     if (e.revokedFor === "holdLimit") this.stats.holdLimitEnds++;
+    const reason = e.ended === "upgraded" || e.ended === "downgraded" ? e.ended : null;
+    if (reason !== null) {
+      const others = current.filter((g) => g !== grant);
+      if (e.type !== "released")
+        this.fail(
+          `${reason}: index ${index} ends the grant of ${e.lock} by ${e.sessionId} as ${e.type}`,
+        );
+      if (reason === "upgraded" && grant.mode !== "upgradeable")
+        this.fail(
+          `upgraded: index ${index} upgrades the ${grant.mode} grant of ${e.lock} by ${e.sessionId}`,
+        );
+      if (reason === "upgraded" && others.length > 0)
+        this.fail(
+          `upgraded: index ${index} upgrades the grant of ${e.lock} by ${e.sessionId} while ${others.map((g) => `${g.session} (${g.mode})`).join(", ")} holds it too`,
+        );
+      if (reason === "downgraded" && grant.mode !== "exclusive")
+        this.fail(
+          `downgraded: index ${index} downgrades the ${grant.mode} grant of ${e.lock} by ${e.sessionId}`,
+        );
+      changing.set(e.lock, { lock: e.lock, session: e.sessionId, reason, token: e.token });
+    }
+    // A grant whose Upgrade waits ends only by that Upgrade, or answers it "not the holder" (over before the events).
+    const upgrade = this.upgrades.get(e.lock);
+    if (upgrade?.session === e.sessionId && reason !== "upgraded")
+      this.fail(
+        `upgrade: index ${index} ends the grant of ${e.lock} by ${e.sessionId} (${e.type}) while its Upgrade waits, and does not answer that Upgrade`,
+      );
     const left = current.filter((g) => g !== grant);
     if (left.length > 0) this.grants.set(e.lock, left);
     else {
@@ -260,6 +563,8 @@ export class GrantRules {
 
   /** A seq's wait ended (granted, cancelled, timed out, session ended): the request leaves every queue. */
   private leave(session: bigint, seq: number): void {
+    const u = this.upgradeSeqs.get(`${session}:${seq}`);
+    if (u) this.dropUpgrade(u);
     const r = this.requests.get(`${session}:${seq}`);
     if (!r) return;
     for (const s of r.seqs) this.requests.delete(`${session}:${s}`);
@@ -301,8 +606,18 @@ export class GrantRules {
   private nothingLeftWaiting(index: number): void {
     const heads = new Set<Request>();
     for (const q of this.queues.values()) if (q[0]) heads.add(q[0]);
+    for (const u of this.upgrades.values()) {
+      const current = this.grants.get(u.lock) ?? [];
+      if (current.length === 1 && current[0]?.session === u.session)
+        this.fail(
+          `upgrade: after index ${index} the Upgrade of ${u.lock} by session ${u.session} (since index ${u.since}) could be granted`,
+        );
+    }
     for (const r of heads) {
-      const could = r.targets.every((t) => this.queues.get(t.lock)?.[0] === r && this.fits(t));
+      // A pending Upgrade goes before every queued request of its lock.
+      const could = r.targets.every(
+        (t) => this.queues.get(t.lock)?.[0] === r && !this.upgrades.has(t.lock) && this.fits(t),
+      );
       if (could)
         this.fail(
           `FIFO: after index ${index} the wait of session ${r.session} (since index ${r.joinedAt}) for ${r.targets.map((t) => t.lock).join(", ")} could be granted`,
@@ -314,7 +629,9 @@ export class GrantRules {
     const current = this.grants.get(t.lock) ?? [];
     if (current.length === 0) return true;
     if (t.mode === "exclusive" || t.mode === "leader") return false;
-    if (t.mode === "shared") return current.every((g) => g.mode === "shared");
+    if (t.mode === "shared")
+      return current.every((g) => g.mode === "shared" || g.mode === "upgradeable");
+    if (t.mode === "upgradeable") return current.every((g) => g.mode === "shared");
     return current.length < t.permits;
   }
 }

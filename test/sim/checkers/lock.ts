@@ -6,8 +6,9 @@
 //   the index; a token equals epoch × 2^48 + the index of the committed command that made
 //   the grant; every token a client sees is such a grant;
 // - grants only to live sessions;
-// - G4: one effect at most per (session, seq); every later answer to a seq is the first
-//   final answer, NOT_FOUND, or "request too old";
+// - G4: one effect at most per (session, seq) of an Acquire, Release, Upgrade, Downgrade or
+//   CloseSession; every later answer to a seq is the first final answer, NOT_FOUND, or
+//   "request too old";
 // - replicas agree on the answer and events of every index;
 // - the client deadline: no session expires before its client's own deadline.
 import { status as Status } from "@grpc/grpc-js";
@@ -81,7 +82,8 @@ export class LockChecker {
   private readonly grants = new Map<string, Set<bigint>>();
   private readonly live = new Set<bigint>();
   private readonly effects = new Map<string, number>();
-  private readonly firstAnswers = new Map<string, string>();
+  /** The first final answer of each `${session}:${seq}`, and its key. */
+  private readonly firstAnswers = new Map<string, { key: string; answer: Answer }>();
   private readonly endProposals = new Map<bigint, number>();
   private readonly revokeProposals = new Map<string, number>();
 
@@ -156,8 +158,10 @@ export class LockChecker {
           `token: index ${index} grants ${e.lock} with token ${e.token}, expected ${expected}`,
         );
       const last = this.lastToken.get(e.lock) ?? 0n;
-      // Shared grants and permits of one entry share its token; an exclusive grant's is its own.
-      const sameEntry = e.token === last && (e.mode === "shared" || e.mode === "permit");
+      // Shared and upgradeable grants and permits of one entry share its token; an exclusive grant's is its own.
+      const sameEntry =
+        e.token === last &&
+        (e.mode === "shared" || e.mode === "upgradeable" || e.mode === "permit");
       if (e.token <= last && !sameEntry)
         this.fail(`G2: ${e.lock} granted with token ${e.token} after ${last}`);
       if (e.token < this.lastGrantToken)
@@ -202,10 +206,17 @@ export class LockChecker {
   }
 
   private exactlyOnce(index: number, cmd: Command, o: ApplyOutcome): void {
-    if (cmd.type === "acquire" || cmd.type === "release" || cmd.type === "closeSession") {
+    if (
+      cmd.type === "acquire" ||
+      cmd.type === "release" ||
+      cmd.type === "closeSession" ||
+      cmd.type === "upgrade" ||
+      cmd.type === "downgrade"
+    ) {
       const key = `${cmd.sessionId}:${cmd.seq}`;
       let effect: boolean;
-      if (cmd.type === "acquire") {
+      if (cmd.type === "acquire" || cmd.type === "upgrade" || cmd.type === "downgrade") {
+        // A new grant of the lock to the session (a Downgrade's, an Upgrade's) or a wait started.
         effect =
           o.events.some(
             (e) =>
@@ -253,32 +264,49 @@ export class LockChecker {
     const key = `${session}:${seq}`;
     const k = answerKey(a);
     const first = this.firstAnswers.get(key);
-    if (first === undefined) this.firstAnswers.set(key, k);
-    else if (first !== k)
-      this.fail(`G4: session ${session} seq ${seq} answered ${k} (${where}) after ${first}`);
+    if (first === undefined) this.firstAnswers.set(key, { key: k, answer: a });
+    else if (first.key !== k)
+      this.fail(`G4: session ${session} seq ${seq} answered ${k} (${where}) after ${first.key}`);
   }
 
   /** A client received a final answer for a seq. */
   clientAnswer(session: bigint, seq: number, a: Answer): void {
+    this.clientAnswerAs(session, seq, a, answerKey);
+  }
+
+  /**
+   * A client received a final answer for a seq through a call whose answer says less than
+   * the state machine's (an Upgrade's, a Downgrade's): `seen` is what it said in the words
+   * of `view`, or the error it was, compared with `view` of the first final answer.
+   */
+  clientAnswerAs(
+    session: bigint,
+    seq: number,
+    seen: string | Answer,
+    view: (a: Answer) => string,
+  ): void {
     this.stats.answersCompared++;
-    if (a.kind === "error" && codeOf(a) === Status.NOT_FOUND) return;
-    if (a.kind === "error" && a.reason === "ERROR_REASON_REQUEST_TOO_OLD") {
+    const error = typeof seen === "string" || seen.kind !== "error" ? null : seen;
+    if (error !== null && codeOf(error) === Status.NOT_FOUND) return;
+    if (error?.reason === "ERROR_REASON_REQUEST_TOO_OLD") {
       this.fail(
         `G4: client of session ${session} got "request too old" for seq ${seq}, whose answer it never had`,
       );
       return;
     }
+    const key = typeof seen === "string" ? seen : error !== null ? answerKey(error) : view(seen);
     const first = this.firstAnswers.get(`${session}:${seq}`);
     if (first === undefined) {
-      if (a.kind !== "error")
+      if (error === null)
         this.fail(
-          `client of session ${session} got ${answerKey(a)} for seq ${seq}, an answer no committed entry gave`,
+          `client of session ${session} got ${key} for seq ${seq}, an answer no committed entry gave`,
         );
       return;
     }
-    if (first !== answerKey(a))
+    const expected = first.answer.kind === "error" ? first.key : view(first.answer);
+    if (expected !== key)
       this.fail(
-        `G4: client of session ${session} got ${answerKey(a)} for seq ${seq}, first answer was ${first}`,
+        `G4: client of session ${session} got ${key} for seq ${seq}, first answer was ${expected}`,
       );
   }
 
@@ -313,8 +341,10 @@ export class LockChecker {
 
 function digestOf(o: ApplyOutcome): string {
   const kinds = (e: ApplyOutcome["events"][number]): string =>
-    [e.mode, e.slot, e.permits, e.holderData, e.holdMs, e.revokedFor].some((x) => x !== undefined)
-      ? `/${e.mode ?? ""}/${e.slot ?? ""}/${e.permits ?? ""}/${JSON.stringify(e.holderData ?? "")}/${e.holdMs ?? ""}/${e.revokedFor ?? ""}`
+    [e.mode, e.slot, e.permits, e.holderData, e.holdMs, e.revokedFor, e.ended].some(
+      (x) => x !== undefined,
+    )
+      ? `/${e.mode ?? ""}/${e.slot ?? ""}/${e.permits ?? ""}/${JSON.stringify(e.holderData ?? "")}/${e.holdMs ?? ""}/${e.revokedFor ?? ""}/${e.ended ?? ""}`
       : "";
   const events = o.events
     .map((e) => `${e.type}/${e.lock}/${e.sessionId}/${e.token}${kinds(e)}`)

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { Answer, LockEvent } from "../../../node/lock/index.ts";
 import { AcquireWaiters, type WaitOutcome } from "../../../node/host/acquire-waiters.ts";
 import { WatchRing } from "../../../node/api/watch-ring.ts";
+import { toWatchEvent } from "../../../node/api/watch-hub.ts";
+import { completedEndFrom } from "../../../proto/codec/answers.ts";
+import { palisade } from "../../../proto/gen/palisade.js";
 
 function ev(index: number, lock: string, type: LockEvent["type"] = "acquired"): LockEvent {
   return { type, index, lock, sessionId: 1n, token: BigInt(index), wallMs: 0 };
@@ -109,5 +112,18 @@ describe("acquire waiters", () => {
     waiters.failAll("stopping");
     expect(got[2]).toEqual([1, { kind: "unavailable", reason: "stopping" }]);
     expect(waiters.size).toBe(0);
+  });
+});
+
+describe("watch events on the wire", () => {
+  it("a released event says when a handoff, an upgrade or a downgrade ended its grant", () => {
+    const through = (e: LockEvent): palisade.v1.WatchEvent =>
+      palisade.v1.WatchEvent.decode(palisade.v1.WatchEvent.encode(toWatchEvent(e)).finish());
+    for (const ended of ["handedOff", "upgraded", "downgraded"] as const) {
+      const wire = through({ ...ev(7, "L", "released"), ended });
+      expect(wire.kind).toBe(palisade.v1.WatchEventKind.WATCH_EVENT_KIND_RELEASED);
+      expect(completedEndFrom(wire.ended)).toEqual({ ended });
+    }
+    expect(completedEndFrom(through(ev(7, "L", "released")).ended)).toEqual({});
   });
 });

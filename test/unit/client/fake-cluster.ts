@@ -4,7 +4,7 @@
 // write), and answered as the node would. A fault chosen per call can drop it (never
 // applied), lose its answer (applied, no answer) or leave it hanging, the way a call fails
 // when no leader answers for a whole retry budget.
-import { acquireAnswerOf } from "../../../node/host/lock-requests.ts";
+import { acquireAnswerOf, upgradeAnswerOf } from "../../../node/host/lock-requests.ts";
 import { DEFAULT_TTL_MS } from "../../../node/lock/commands.ts";
 import { LockStateMachine, type Answer, type Command } from "../../../node/lock/index.ts";
 import {
@@ -150,6 +150,25 @@ export class FakeCluster implements LockApi {
         });
       });
     },
+    // An Upgrade that waits is answered, as an Acquire, by the entry that completes it.
+    Upgrade: (req) => {
+      const first = this.apply({ type: "upgrade", ...req, wallMs: 0 });
+      if (first.kind !== "waiting") return Promise.resolve(upgradeAnswerOf(acquireOk(first)));
+      return new Promise((resolve, reject) => {
+        this.waiting.set(`${req.sessionId}/${req.seq}`, (answer) => {
+          try {
+            resolve(upgradeAnswerOf(acquireOk(answer)));
+          } catch (err) {
+            reject(err);
+          }
+        });
+      });
+    },
+    Downgrade: async (req) => {
+      const answer = ok(this.apply({ type: "downgrade", ...req, wallMs: 0 }));
+      if (answer.kind !== "granted") throw new Error(`unexpected ${answer.kind}`);
+      return { token: answer.token, mode: req.mode };
+    },
     Release: async (req) => {
       ok(this.apply({ type: "release", ...req, wallMs: 0 }));
       return {};
@@ -172,6 +191,11 @@ function refusal(reason: keyof typeof WIRE_ERRORS, message: string): Error {
 
 function errorOfAnswer(answer: Extract<Answer, { kind: "error" }>): Error {
   return refusal(answer.reason, answer.message);
+}
+
+/** An Acquire-shaped answer (granted, not acquired, cancelled), or the typed error of a failure. */
+function acquireOk(answer: Answer): ReturnType<typeof acquireAnswerOf> {
+  return acquireAnswerOf(ok(answer));
 }
 
 /** The answer, or the typed error the client makes of the failure the node would send. */

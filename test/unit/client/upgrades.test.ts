@@ -106,7 +106,7 @@ describe("LockHandle.upgrade", () => {
     await client.close();
   });
 
-  it("given up by its signal, cancels the wait and keeps the upgradeable grant", async () => {
+  it("given up by its signal, cancels the wait, rejects with the signal's reason and keeps the upgradeable grant", async () => {
     const { client, sent } = setup({
       upgrade: () => new Promise(() => undefined),
       cancel: { outcome: "cancelled" },
@@ -115,8 +115,8 @@ describe("LockHandle.upgrade", () => {
     const controller = new AbortController();
     const upgraded = handle.upgrade({ waitMs: 60_000, signal: controller.signal });
     await new Promise((r) => setImmediate(r));
-    controller.abort();
-    expect(await upgraded).toBe(false);
+    controller.abort(new Error("shutting down"));
+    await expect(upgraded).rejects.toThrow("shutting down");
     expect(sent.cancels).toMatchObject([{ lock: "L", acquireSeq: sent.upgrades[0]?.seq }]);
     expect(handle).toMatchObject({ token: 7n, mode: "upgradeable" });
     await client.close();
@@ -131,8 +131,8 @@ describe("LockHandle.upgrade", () => {
     const controller = new AbortController();
     const upgraded = handle.upgrade({ waitMs: 60_000, signal: controller.signal });
     await new Promise((r) => setImmediate(r));
-    controller.abort();
-    expect(await upgraded).toBe(false);
+    controller.abort(new Error("shutting down"));
+    await expect(upgraded).rejects.toThrow("shutting down");
     expect(sent.downgrades).toMatchObject([{ lock: "L", token: 33n, mode: "upgradeable" }]);
     expect(handle).toMatchObject({ token: 40n, mode: "upgradeable" });
     await client.close();

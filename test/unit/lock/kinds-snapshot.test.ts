@@ -13,8 +13,9 @@ import { LOCKS, randomLog, SEMAPHORES, LIMITS } from "./random-log.ts";
 describe("random logs of every lock kind", () => {
   it("keep the tables sound after every entry and reach shared grants, permits, sets, refusals and hold limits", () => {
     const seen = new Set<string>();
-    for (let seed = 1; seed <= 6; seed++) {
-      const { outcomes } = randomLog(seed, 700);
+    for (let run = 0; run < 12; run++) {
+      const seed = (run % 6) + 1;
+      const { outcomes } = randomLog(seed, 700, undefined, { upgrades: run >= 6 });
       for (const o of outcomes) {
         seen.add(o.result.kind === "error" ? o.result.reason : o.result.kind);
         for (const e of o.events) {
@@ -51,45 +52,51 @@ describe("random logs of every lock kind", () => {
       expect(seen, k).toContain(k);
   });
 
-  it("restoring a snapshot taken anywhere and replaying the tail equals replaying the whole log", () => {
-    for (let seed = 1; seed <= 6; seed++) {
-      const { log } = randomLog(seed, 600);
-      const epoch = seed % 2;
-      const full = new LockStateMachine(LIMITS, { epoch });
-      replay(full, log);
-      const rng = new SeededRandom(seed * 31);
-      for (let cut = 0; cut < 5; cut++) {
-        const at = rng.int(1, log.length);
-        const prefix = new LockStateMachine(LIMITS, { epoch });
-        replay(
-          prefix,
-          log.filter((e) => e.index <= at),
-        );
-        const restored = LockStateMachine.restore(prefix.snapshot());
-        expect(restored.checkInvariants()).toEqual([]);
-        expect(restored.snapshot()).toEqual(prefix.snapshot());
-        expect(restored.holdLimits()).toEqual(prefix.holdLimits());
-        expect(restored.pendingWaits()).toEqual(prefix.pendingWaits());
-        for (const lock of [...LOCKS, ...SEMAPHORES]) {
-          expect(restored.getLock(lock)).toEqual(prefix.getLock(lock));
-          expect(restored.history(lock)).toEqual(prefix.history(lock));
+  it.each([
+    ["", {}],
+    [" (with upgradeable grants, Upgrades and Downgrades)", { upgrades: true }],
+  ])(
+    "restoring a snapshot taken anywhere and replaying the tail equals replaying the whole log%s",
+    (_, options) => {
+      for (let seed = 1; seed <= 6; seed++) {
+        const { log } = randomLog(seed, 600, undefined, options);
+        const epoch = seed % 2;
+        const full = new LockStateMachine(LIMITS, { epoch });
+        replay(full, log);
+        const rng = new SeededRandom(seed * 31);
+        for (let cut = 0; cut < 5; cut++) {
+          const at = rng.int(1, log.length);
+          const prefix = new LockStateMachine(LIMITS, { epoch });
+          replay(
+            prefix,
+            log.filter((e) => e.index <= at),
+          );
+          const restored = LockStateMachine.restore(prefix.snapshot());
+          expect(restored.checkInvariants()).toEqual([]);
+          expect(restored.snapshot()).toEqual(prefix.snapshot());
+          expect(restored.holdLimits()).toEqual(prefix.holdLimits());
+          expect(restored.pendingWaits()).toEqual(prefix.pendingWaits());
+          for (const lock of [...LOCKS, ...SEMAPHORES]) {
+            expect(restored.getLock(lock)).toEqual(prefix.getLock(lock));
+            expect(restored.history(lock)).toEqual(prefix.history(lock));
+          }
+          for (const entry of log) {
+            if (entry.index <= at) continue;
+            const a =
+              entry.cmd === null
+                ? (restored.skip(entry.index), null)
+                : restored.apply(entry.index, entry.cmd);
+            const b =
+              entry.cmd === null
+                ? (prefix.skip(entry.index), null)
+                : prefix.apply(entry.index, entry.cmd);
+            expect(a).toEqual(b);
+          }
+          expect(restored.snapshot()).toEqual(full.snapshot());
         }
-        for (const entry of log) {
-          if (entry.index <= at) continue;
-          const a =
-            entry.cmd === null
-              ? (restored.skip(entry.index), null)
-              : restored.apply(entry.index, entry.cmd);
-          const b =
-            entry.cmd === null
-              ? (prefix.skip(entry.index), null)
-              : prefix.apply(entry.index, entry.cmd);
-          expect(a).toEqual(b);
-        }
-        expect(restored.snapshot()).toEqual(full.snapshot());
       }
-    }
-  });
+    },
+  );
 });
 
 describe("restore from a backup with every lock kind", () => {

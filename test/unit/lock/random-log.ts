@@ -1,7 +1,9 @@
-// Random logs that use every lock kind: sessions asking for locks in any mode (upgrading
-// and downgrading them too), semaphore permits (now and then with another count, or a lock's name), multi-lock sets, holder data
+// Random logs that use every lock kind: sessions asking for locks in either mode, semaphore
+// permits (now and then with another count, or a lock's name), multi-lock sets, holder data
 // and hold limits; releasing, cancelling, retrying, closing, expiring, revoking and ending
-// hold limits. Each entry is checked by `check` (by default the state's own invariants).
+// hold limits. With `upgrades`, also upgradeable grants, Upgrades (at once or waiting, and
+// cancelled like waits) and Downgrades. Each entry is checked by `check` (by default the
+// state's own invariants).
 import type { Command, LockTarget } from "../../../node/lock/commands.ts";
 import type { LockLimits } from "../../../node/lock/limits.ts";
 import { LogRunner, type LoggedCommand } from "../../lock/log-runner.ts";
@@ -25,7 +27,13 @@ export const LIMITS: Partial<LockLimits> = {
 export const LOCKS = ["a", "b", "c"];
 export const SEMAPHORES = ["s", "t"];
 
-function randomTarget(rng: SeededRandom): LockTarget {
+/** What a random log uses beyond the lock kinds. */
+export interface RandomLogOptions {
+  /** Upgradeable grants, Upgrades and Downgrades (off: the log is the same as before they existed). */
+  readonly upgrades?: boolean;
+}
+
+function randomTarget(rng: SeededRandom, options: RandomLogOptions): LockTarget {
   // Now and then a name of the other kind, to be refused while in use.
   if (rng.chance(0.04)) return { lock: "c", permits: 2 };
   if (rng.chance(0.3)) {
@@ -33,16 +41,15 @@ function randomTarget(rng: SeededRandom): LockTarget {
     // Now and then another permit count than the one in use, to be refused.
     return { lock: sem, permits: rng.chance(0.9) ? (sem === "s" ? 2 : 3) : 1 };
   }
-  const roll = rng.int(0, 9);
-  if (roll < 4) return { lock: rng.pick(LOCKS), mode: "shared" };
-  if (roll < 6) return { lock: rng.pick(LOCKS), mode: "upgradeable" };
-  return { lock: rng.pick(LOCKS) };
+  if (options.upgrades && rng.chance(0.3)) return { lock: rng.pick(LOCKS), mode: "upgradeable" };
+  return rng.chance(0.5) ? { lock: rng.pick(LOCKS), mode: "shared" } : { lock: rng.pick(LOCKS) };
 }
 
 export function randomLog(
   seed: number,
   length: number,
   check: (cmd: Command, out: ApplyOutcome, machine: LockStateMachine) => void = defaultCheck,
+  options: RandomLogOptions = {},
 ): { log: LoggedCommand[]; outcomes: ApplyOutcome[] } {
   const rng = new SeededRandom(seed);
   const runner = new LogRunner(new LockStateMachine(LIMITS, { epoch: seed % 2 }));
@@ -62,7 +69,9 @@ export function randomLog(
     const sessionId = live.length === 0 ? null : rng.pick(live);
     const roll = rng.int(0, 99);
     let cmd: Command | null = null;
-    if (roll < 8 || sessionId === null) {
+    if (options.upgrades && sessionId !== null && roll >= 8 && rng.chance(0.2)) {
+      cmd = modeChange(rng, runner.machine, sessionId, write(sessionId), runner.next);
+    } else if (roll < 8 || sessionId === null) {
       cmd = {
         type: "openSession",
         requestId: `r${++requests}`,
@@ -71,8 +80,9 @@ export function randomLog(
         wallMs: 0,
       };
     } else if (roll < 50) {
-      const targets: LockTarget[] = [randomTarget(rng)];
-      if (rng.chance(0.35)) for (let n = rng.int(1, 2); n > 0; n--) targets.push(randomTarget(rng));
+      const targets: LockTarget[] = [randomTarget(rng, options)];
+      if (rng.chance(0.35))
+        for (let n = rng.int(1, 2); n > 0; n--) targets.push(randomTarget(rng, options));
       const distinct = targets.filter((t, i) => targets.findIndex((u) => u.lock === t.lock) === i);
       const [first, ...more] = distinct as [LockTarget, ...LockTarget[]];
       cmd = {
@@ -87,29 +97,6 @@ export function randomLog(
         ...(rng.chance(0.3) ? { holderData: `d${runner.next}` } : {}),
         ...(rng.chance(0.3) ? { holdMs: 100 } : {}),
       };
-    } else if (roll < 56) {
-      // A mode change of a held lock: mostly of one that has the mode it asks for.
-      const held = runner.machine.getSession(sessionId)?.held ?? [];
-      const h = held.length > 0 ? rng.pick([...held]) : { lock: rng.pick(LOCKS), token: 1n };
-      const token = rng.chance(0.9) ? h.token : BigInt(rng.int(1, runner.next));
-      cmd =
-        h.mode === "upgradeable" || (h.mode !== undefined && rng.chance(0.5))
-          ? {
-              type: "upgrade",
-              ...write(sessionId),
-              lock: h.lock,
-              token,
-              waitMs: rng.chance(0.7) ? 1000 : 0,
-              wallMs: runner.next,
-            }
-          : {
-              type: "downgrade",
-              ...write(sessionId),
-              lock: h.lock,
-              token,
-              mode: rng.chance(0.5) ? "shared" : "upgradeable",
-              wallMs: runner.next,
-            };
     } else if (roll < 66) {
       const held = runner.machine.getSession(sessionId)?.held ?? [];
       const h =
@@ -172,6 +159,42 @@ export function randomLog(
     check(cmd, out, runner.machine);
   }
   return { log: runner.log, outcomes };
+}
+
+/**
+ * An Upgrade of one of the session's grants, or a Downgrade (mostly of the right mode and
+ * token; now and then of another, to be refused).
+ */
+function modeChange(
+  rng: SeededRandom,
+  machine: LockStateMachine,
+  sessionId: bigint,
+  sequenced: { sessionId: bigint; seq: number; ackedUpTo: number; held: number[] },
+  wallMs: number,
+): Command {
+  const held = (machine.getSession(sessionId)?.held ?? []).filter((h) => LOCKS.includes(h.lock));
+  const h =
+    held.length > 0 && rng.chance(0.9)
+      ? rng.pick([...held])
+      : { lock: rng.pick(LOCKS), token: BigInt(rng.int(1, wallMs)), mode: undefined };
+  const upgrade = rng.chance(0.1) ? h.mode !== "upgradeable" : h.mode === "upgradeable";
+  if (upgrade)
+    return {
+      type: "upgrade",
+      ...sequenced,
+      lock: h.lock,
+      token: h.token,
+      waitMs: rng.chance(0.7) ? 1000 : 0,
+      wallMs,
+    };
+  return {
+    type: "downgrade",
+    ...sequenced,
+    lock: h.lock,
+    token: h.token,
+    mode: rng.chance(0.5) ? "shared" : "upgradeable",
+    wallMs,
+  };
 }
 
 function defaultCheck(_cmd: Command, out: ApplyOutcome, machine: LockStateMachine): void {
