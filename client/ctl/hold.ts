@@ -88,25 +88,35 @@ export async function waitUnlessInterrupted(
   return EXIT_INTERRUPTED;
 }
 
-/** Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed" after `ms` (when given). */
+/**
+ * Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed"
+ * after `ms` (when given), "released" when `release` aborts (a `release` line of stdin).
+ */
 export function holdUntil(
   signal: AbortSignal,
   ms: number | undefined,
-): Promise<"lost" | "interrupted" | "elapsed"> {
+  release?: AbortSignal,
+): Promise<"lost" | "interrupted" | "elapsed" | "released"> {
   return new Promise((resolve) => {
     const keepOpen = setInterval(() => undefined, 60_000);
     const timer = ms === undefined ? undefined : setTimeout(() => done("elapsed"), ms);
     const onAbort = (): void => done("lost");
+    const onRelease = (): void => done("released");
     const offStop = onStopSignal(() => done("interrupted"));
-    function done(why: "lost" | "interrupted" | "elapsed"): void {
+    function done(why: "lost" | "interrupted" | "elapsed" | "released"): void {
       clearInterval(keepOpen);
       clearTimeout(timer);
       offStop();
       signal.removeEventListener("abort", onAbort);
+      release?.removeEventListener("abort", onRelease);
       resolve(why);
     }
     if (signal.aborted) done("lost");
-    else signal.addEventListener("abort", onAbort, { once: true });
+    else if (release?.aborted) done("released");
+    else {
+      signal.addEventListener("abort", onAbort, { once: true });
+      release?.addEventListener("abort", onRelease, { once: true });
+    }
   });
 }
 

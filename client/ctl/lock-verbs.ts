@@ -1,10 +1,11 @@
-// palisadectl's lock verbs: acquire (one lock, a shared grant, an atomic set), semaphore
-// acquire, validate, and run (a command under a lock). A stop signal during a wait cancels
-// the wait in the cluster before the verb exits.
+// palisadectl's lock verbs: acquire (one lock in a mode, an atomic set), semaphore acquire,
+// validate, and run (a command under a lock). A stop signal during a wait cancels the wait
+// in the cluster before the verb exits. What `acquire --hold` does with the lines of its
+// stdin is in held-lock.ts.
 import { Option } from "commander";
 import type { PalisadeClient } from "../client.ts";
 import type { Session } from "../session.ts";
-import type { HoldLimitDeadline, LockGrantInfo } from "../types.ts";
+import type { HoldLimitDeadline, LockGrantInfo, LockMode } from "../types.ts";
 import {
   addExamples,
   EXIT_LOST,
@@ -14,17 +15,13 @@ import {
   type GlobalOptions,
 } from "./context.ts";
 import { describeHolder, parseDuration, parsePermits, parseUint64, toJson } from "./format.ts";
-import {
-  graceOption,
-  holdUntil,
-  runWhileGrantHeld,
-  ttlOption,
-  waitUnlessInterrupted,
-} from "./hold.ts";
+import { holdLock } from "./held-lock.ts";
+import { graceOption, runWhileGrantHeld, ttlOption, waitUnlessInterrupted } from "./hold.ts";
 
 /** The options of the lock kinds that acquire, semaphore acquire and run share. */
 interface KindOptions {
   shared?: boolean;
+  upgradeable?: boolean;
   permits?: number;
   data?: string;
   holdLimit?: number;
@@ -35,7 +32,7 @@ interface KindOptions {
 /** What one Acquire of the CLI asks for. */
 interface AcquireSpec {
   names: string[];
-  shared: boolean;
+  mode: LockMode;
   permits?: number;
   data?: string;
   holdLimitMs?: number;
@@ -55,39 +52,22 @@ function specOf(names: string[], cmd: KindOptions): AcquireSpec {
     throw new Error("--permits: name one semaphore (a permit is not taken with other locks here)");
   if (cmd.permits !== undefined && cmd.shared)
     throw new Error("--shared: a semaphore takes no mode; leave out --shared or --permits");
+  if (cmd.upgradeable && cmd.shared)
+    throw new Error(
+      "--upgradeable: a lock is taken in one mode; leave out --shared or --upgradeable",
+    );
+  if (cmd.upgradeable && cmd.permits !== undefined)
+    throw new Error(
+      "--upgradeable: a semaphore takes no mode; leave out --upgradeable or --permits",
+    );
   return {
     names,
-    shared: cmd.shared === true,
+    mode: cmd.upgradeable ? "upgradeable" : cmd.shared ? "shared" : "exclusive",
     waitMs: cmd.wait,
     ttlMs: cmd.ttl,
     ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}),
     ...(cmd.data !== undefined ? { data: cmd.data } : {}),
     ...(cmd.holdLimit !== undefined ? { holdLimitMs: cmd.holdLimit } : {}),
-  };
-}
-
-/** Aborts with the session, or once the grant's hold limit may have passed (before the leader's revoke). */
-function grantSignal(
-  session: Session,
-  hold: HoldLimitDeadline | undefined,
-): { signal: AbortSignal; stop(): void } {
-  if (hold === undefined) return { signal: session.signal, stop: () => undefined };
-  const controller = new AbortController();
-  const onSession = (): void => controller.abort(session.signal.reason);
-  session.signal.addEventListener("abort", onSession, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const check = (): void => {
-    const left = session.holdTimeLeftMs(hold);
-    if (left > 0) timer = setTimeout(check, left);
-    else controller.abort(new Error("the grant's hold limit passed"));
-  };
-  check();
-  return {
-    signal: controller.signal,
-    stop: () => {
-      clearTimeout(timer);
-      session.signal.removeEventListener("abort", onSession);
-    },
   };
 }
 
@@ -113,7 +93,7 @@ export function registerLockVerbs(ctl: Ctl): void {
     spec: AcquireSpec,
   ): Promise<Acquired | number> => {
     const [lock, ...others] = spec.names as [string, ...string[]];
-    const mode = spec.shared ? { mode: "shared" as const } : {};
+    const mode = spec.mode !== "exclusive" ? { mode: spec.mode } : {};
     const session = await client.openSession({ ttlMs: spec.ttlMs });
     const result = await waitUnlessInterrupted(io, {
       session,
@@ -162,14 +142,16 @@ export function registerLockVerbs(ctl: Ctl): void {
 
   /**
    * `acquire` and `semaphore acquire`: print the token (and a permit's slot), hold it as
-   * asked, release every lock of it.
+   * asked, release every lock of it. While one lock (not a set, not a permit) is held, the
+   * lines of stdin may upgrade, downgrade or release it.
    */
   const acquireAndPrint = (spec: AcquireSpec, hold: string | true | undefined): Promise<void> =>
     withClient(async (client, opts) => {
       const holdMs = typeof hold === "string" ? parseDuration(hold) : undefined;
       const got = await acquireOrExplain(client, opts, spec);
       if (typeof got === "number") return got;
-      const { session, token } = got;
+      const { session } = got;
+      let token = got.token;
       const permit = got.grants.find((g) => g.mode === "permit");
       try {
         if (opts.json) {
@@ -180,24 +162,27 @@ export function registerLockVerbs(ctl: Ctl): void {
               token,
               sessionId: session.id,
               ...(spec.names.length > 1 ? { locks: spec.names } : {}),
-              ...(spec.shared ? { mode: "shared" } : {}),
+              ...(spec.mode !== "exclusive" ? { mode: spec.mode } : {}),
               ...(permit ? { permits: permit.permits, slot: permit.slot } : {}),
             }),
           );
         } else io.out(permit ? `${token} slot ${permit.slot ?? 0}` : token.toString());
         if (hold !== undefined) {
-          const grant = grantSignal(session, got.hold);
-          try {
-            const why = await holdUntil(grant.signal, holdMs);
-            if (why === "lost") {
-              io.err(
-                `lost: ${String((grant.signal.reason as Error | undefined)?.message ?? "session lost")}`,
-              );
-              return EXIT_LOST;
-            }
-          } finally {
-            grant.stop();
+          const oneLock = spec.names.length === 1 && permit === undefined;
+          const end = await holdLock(io, {
+            session,
+            lock: spec.names[0] as string,
+            grant: { token, mode: permit ? "permit" : spec.mode, hold: got.hold },
+            holdMs,
+            upgradeWaitMs: spec.waitMs,
+            json: opts.json,
+            input: oneLock ? io.input?.() : undefined,
+          });
+          if (end.why === "lost") {
+            io.err(`lost: ${end.lostReason ?? "session lost"}`);
+            return EXIT_LOST;
           }
+          token = end.grant.token;
         }
         await Promise.all(spec.names.map((name) => session.release(name, token)));
         return EXIT_OK;
@@ -213,8 +198,16 @@ export function registerLockVerbs(ctl: Ctl): void {
     )
     .addOption(waitOption())
     .addOption(ttlOption())
-    .option("--hold [duration]", "keep the lock until Ctrl-C, or until this long has passed")
+    .option(
+      "--hold [duration]",
+      "keep the lock until Ctrl-C, or until this long has passed; one lock held reads stdin lines meanwhile: upgrade [DURATION], downgrade shared|upgradeable, release",
+    )
     .option("--shared", "take every named lock in shared mode (beside other shared holders)", false)
+    .option(
+      "--upgradeable",
+      "take every named lock upgradeable (beside shared holders only); with --hold, an `upgrade` line on stdin makes it exclusive",
+      false,
+    )
     .addOption(
       new Option(
         "--permits <n>",
@@ -331,6 +324,7 @@ export function registerLockVerbs(ctl: Ctl): void {
       "acquire orders/42",
       "acquire orders/42 --wait 5s --hold",
       "acquire catalog --shared --hold 30s",
+      "acquire catalog --upgradeable --wait 10s --hold   # then type: upgrade 30s",
       "acquire account/7 account/9 --data 'transfer 81'",
     ],
     "semaphore acquire": ["semaphore acquire render --permits 4 --hold"],
