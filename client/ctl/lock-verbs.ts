@@ -1,7 +1,7 @@
 // palisadectl's lock verbs: acquire (one lock in a mode, an atomic set), semaphore acquire,
-// validate, and run (a command under a lock). A stop signal during a wait cancels the wait
-// in the cluster before the verb exits. What `acquire --hold` does with the lines of its
-// stdin is in held-lock.ts.
+// validate, and run (a command under a lock, or under a lock taken upgradeable and then
+// upgraded). A stop signal during a wait cancels the wait in the cluster before the verb
+// exits. What `acquire --hold` does with the lines of its stdin is in held-lock.ts.
 import { Option } from "commander";
 import type { PalisadeClient } from "../client.ts";
 import type { Session } from "../session.ts";
@@ -141,6 +141,47 @@ export function registerLockVerbs(ctl: Ctl): void {
   };
 
   /**
+   * `run --upgrade`: the upgradeable grant `got` made exclusive within `waitMs`, or the exit
+   * code once it was not (said, and the upgradeable grant released). A stop signal cancels
+   * the upgrade's wait in the cluster, as it does an Acquire's.
+   */
+  const upgradeOrExplain = async (
+    opts: GlobalOptions,
+    session: Session,
+    lock: string,
+    got: Acquired,
+    waitMs: number,
+    ttlMs: number,
+  ): Promise<{ token: bigint; hold?: HoldLimitDeadline } | number> => {
+    const result = await waitUnlessInterrupted(io, {
+      session,
+      name: lock,
+      ttlMs,
+      wait: async (signal) => {
+        const change = await session.upgrade(lock, got.token, { waitMs, signal });
+        return change === null
+          ? { acquired: false }
+          : { acquired: true, token: change.token, sentAt: change.sentAt };
+      },
+      letGo: (token) => session.release(lock, token),
+    });
+    if (typeof result === "number") return result;
+    if (result.acquired) {
+      return {
+        token: result.token,
+        ...(got.hold ? { hold: { sentAt: result.sentAt, budgetMs: got.hold.budgetMs } } : {}),
+      };
+    }
+    await session.release(lock, got.token).catch(() => undefined);
+    if (opts.json) io.out(toJson({ lock, acquired: false, upgraded: false }));
+    else
+      io.err(
+        `not upgraded: ${lock} still had other holders${waitMs === 0 ? "" : ` after ${waitMs} ms`}; its upgradeable grant (token ${got.token}) is released`,
+      );
+    return EXIT_NOT_ACQUIRED;
+  };
+
+  /**
    * `acquire` and `semaphore acquire`: print the token (and a permit's slot), hold it as
    * asked, release every lock of it. While one lock (not a set, not a permit) is held, the
    * lines of stdin may upgrade, downgrade or release it.
@@ -266,6 +307,11 @@ export function registerLockVerbs(ctl: Ctl): void {
     .addOption(ttlOption())
     .addOption(graceOption())
     .option("--shared", "hold the lock in shared mode (beside other shared holders)", false)
+    .option(
+      "--upgrade",
+      "take the lock upgradeable, then upgrade it once the other holders (readers) have left: the command runs holding it exclusive (--wait bounds both waits together)",
+      false,
+    )
     .addOption(
       new Option(
         "--permits <n>",
@@ -279,14 +325,34 @@ export function registerLockVerbs(ctl: Ctl): void {
         lock: string,
         command: string,
         args: string[],
-        cmd: KindOptions & { wait: number; ttl: number; grace: number },
+        cmd: KindOptions & { upgrade: boolean; wait: number; ttl: number; grace: number },
       ) =>
         withClient(async (client, opts) => {
-          const got = await acquireOrExplain(client, opts, specOf([lock], cmd));
+          if (cmd.upgrade && cmd.shared)
+            throw new Error(
+              "--upgrade: a shared grant is never upgraded; leave out --shared or --upgrade",
+            );
+          if (cmd.upgrade && cmd.permits !== undefined)
+            throw new Error(
+              "--upgrade: a permit is never upgraded; leave out --permits or --upgrade",
+            );
+          const startedMs = performance.now();
+          const got = await acquireOrExplain(
+            client,
+            opts,
+            specOf([lock], { ...cmd, upgradeable: cmd.upgrade }),
+          );
           if (typeof got === "number") return got;
-          const { session, token } = got;
+          const { session } = got;
           const permit = got.grants.find((g) => g.mode === "permit");
           try {
+            let { token, hold } = got;
+            if (cmd.upgrade) {
+              const leftMs = Math.max(0, cmd.wait - Math.round(performance.now() - startedMs));
+              const upgraded = await upgradeOrExplain(opts, session, lock, got, leftMs, cmd.ttl);
+              if (typeof upgraded === "number") return upgraded;
+              ({ token, hold } = upgraded);
+            }
             return await runWhileGrantHeld(io, opts.json, {
               session,
               token,
@@ -297,7 +363,7 @@ export function registerLockVerbs(ctl: Ctl): void {
                 PALISADE_LOCK: lock,
                 ...(permit ? { PALISADE_SLOT: String(permit.slot ?? 0) } : {}),
               },
-              ...(got.hold ? { holdEndsMs: got.hold.sentAt.monotonicMs + got.hold.budgetMs } : {}),
+              ...(hold ? { holdEndsMs: hold.sentAt.monotonicMs + hold.budgetMs } : {}),
               heldJson: {
                 lock,
                 acquired: true,
@@ -306,7 +372,7 @@ export function registerLockVerbs(ctl: Ctl): void {
                 ...(permit ? { slot: permit.slot } : {}),
               },
               lostMessage: () => {
-                const held = got.hold === undefined || session.holdTimeLeftMs(got.hold) > 0;
+                const held = hold === undefined || session.holdTimeLeftMs(hold) > 0;
                 return held || session.state !== "open"
                   ? `lost: the lock's session ended; the command was killed`
                   : `lost: the lock's hold limit passed; the command was killed`;
@@ -332,6 +398,7 @@ export function registerLockVerbs(ctl: Ctl): void {
     run: [
       "run nightly-report --wait 1m -- ./make-report.sh --full",
       "run render --permits 4 --hold-limit 10m -- ./render.sh",
+      "run catalog --upgrade --wait 1m -- ./reindex.sh",
     ],
   });
 }

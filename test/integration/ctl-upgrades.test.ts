@@ -1,10 +1,12 @@
 // palisadectl and upgradeable locks against a real cluster: `acquire --upgradeable --hold`
 // upgraded, downgraded and released by lines on its stdin while readers come and go, an
-// exclusive hold downgraded and upgraded back in text, and what `lock`, `locks` and
-// `history` print of it all.
+// exclusive hold downgraded and upgraded back in text, `run --upgrade` running its command
+// with the exclusive grant's token once the readers have left (or not at all), and what
+// `lock`, `locks` and `history` print of it all.
 import { afterEach, describe, expect, it } from "vitest";
 import type { PalisadeClient } from "../../client/index.ts";
 import {
+  runCtl,
   spawnCtl,
   spawnCtlWithInput,
   type HeldCtl,
@@ -22,6 +24,7 @@ clusterForTests({ nodes: 3 }, (started) => {
   client = cluster.client({ clientName: "ctl-upgrades-test" });
 });
 
+const ctl = (...args: string[]): Promise<Run> => runCtl(cluster.endpoints, ...args);
 const ctlHere = (...args: string[]): Promise<Run> => runCtlHere(cluster.endpoints, ...args);
 
 /** CLIs left holding a grant; killed after each test if still running. */
@@ -204,6 +207,68 @@ describe("palisadectl and upgradeable locks", () => {
     ]);
   });
 
+  it("run --upgrade runs the command with the exclusive token once the readers have left", async () => {
+    const lock = "u/run";
+    const reader = hold("acquire", lock, "--shared", "--hold");
+    await reader.printed;
+    const readerToken = BigInt(reader.stdoutSoFar().trim());
+    const run = ctl(
+      "run",
+      lock,
+      "--upgrade",
+      "--wait",
+      "1m",
+      "--",
+      "sh",
+      "-c",
+      'echo "$PALISADE_LOCK $PALISADE_TOKEN"',
+    );
+    await upgradeWaiting(lock);
+    expect((await reader.interrupt()).code).toBe(0);
+    const done = await run;
+    expect(done.code, done.stderr).toBe(0);
+    const [name, printed] = done.stdout.trim().split(" ");
+    expect(name).toBe(lock);
+    const token = BigInt(printed as string);
+    expect(token).toBeGreaterThan(readerToken);
+    const history = await client.read.history(lock);
+    expect(history.map((r) => [r.mode ?? "exclusive", r.reason])).toEqual([
+      ["shared", "released"],
+      ["upgradeable", "upgraded"],
+      ["exclusive", "released"],
+    ]);
+    expect(history[2]?.token).toBe(token);
+    expect(token).toBeGreaterThan(history[1]?.token as bigint);
+  });
+
+  it("run --upgrade that the readers do not leave in time runs nothing, exits 2 and lets go", async () => {
+    const lock = "u/run-late";
+    const reader = hold("acquire", lock, "--shared", "--hold");
+    await reader.printed;
+    const run = await ctl(
+      "run",
+      lock,
+      "--upgrade",
+      "--wait",
+      "500ms",
+      "--",
+      "sh",
+      "-c",
+      "echo ran",
+    );
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^not upgraded: u\/run-late still had other holders/);
+    const info = await client.read.getLock(lock);
+    expect(info.holderCount).toBe(1);
+    expect(info.holder?.mode).toBe("shared");
+    expect((await reader.interrupt()).code).toBe(0);
+    expect((await client.read.history(lock)).map((r) => [r.mode, r.reason])).toEqual([
+      ["shared", "released"],
+      ["upgradeable", "released"],
+    ]);
+  });
+
   it("acquire --upgradeable takes every named lock upgradeable; bad mode options are one-line errors", async () => {
     const set = await ctlHere("--json", "acquire", "u/a", "u/b", "--upgradeable");
     expect(set.code, set.stderr).toBe(0);
@@ -215,6 +280,8 @@ describe("palisadectl and upgradeable locks", () => {
     for (const [args, message] of [
       [["acquire", "u/bad", "--upgradeable", "--shared"], /^error: --upgradeable: /],
       [["acquire", "u/bad", "--upgradeable", "--permits", "2"], /^error: --upgradeable: /],
+      [["run", "u/bad", "--upgrade", "--shared", "--", "true"], /^error: --upgrade: /],
+      [["run", "u/bad", "--upgrade", "--permits", "2", "--", "true"], /^error: --upgrade: /],
     ] as const) {
       const bad = await ctlHere(...args);
       expect(bad.code, args.join(" ")).toBe(1);
