@@ -207,7 +207,7 @@ export interface HistoryJson {
   readonly grantedWallMs: number;
   readonly endedAt: string | null;
   readonly endedWallMs: number | null;
-  /** How the grant ended (null while current): released, sessionClosed, sessionExpired, revoked, handedOff, upgraded, downgraded. */
+  /** How the grant ended (null while current): released, sessionClosed, sessionExpired, revoked, holdLimit (revoked as its hold limit passed), handedOff, upgraded, downgraded. */
   readonly reason: string | null;
   /** The grant's mode, labelled as a holder's; absent for an exclusive grant. */
   readonly mode?: string;
@@ -223,7 +223,7 @@ export function historyJson(h: HistoryEntry): HistoryJson {
     grantedWallMs: h.grantedWallMs,
     endedAt: h.endedAt === null ? null : String(h.endedAt),
     endedWallMs: h.endedWallMs,
-    reason: h.reason,
+    reason: h.revokedFor === "holdLimit" ? "holdLimit" : h.reason,
     ...modeLabel(h),
   };
 }

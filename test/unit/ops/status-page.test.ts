@@ -487,6 +487,20 @@ describe("the status page's view of the lock kinds", () => {
     expect(endWords).toContain('handedOff: "handed off"');
     expect(js).toContain("upgrading since #");
   });
+
+  it("names a grant revoked for its hold limit in the history, apart from an admin's revoke", async () => {
+    const { historyJson } = await import("../../../node/ops/status-page/views.ts");
+    const r = setup();
+    const [a, b] = [new Client(r, "a"), new Client(r, "b")];
+    const limited = tokenOf(a.exclusive("h", 0, { holdMs: 1_000 }).result);
+    r.run({ type: "holdLimit", sessionId: a.id, token: limited, holdMs: 1_000, wallMs: 0 });
+    const taken = tokenOf(b.exclusive("h").result);
+    r.run({ type: "revoke", lock: "h", token: taken, wallMs: 0 });
+    expect(r.machine.history("h").map((h) => historyJson(h).reason)).toEqual([
+      "holdLimit",
+      "revoked",
+    ]);
+  });
 });
 
 describe("the status page's views of locks with long lists", () => {
