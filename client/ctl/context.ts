@@ -27,11 +27,14 @@ export interface GlobalOptions {
 export interface Output {
   out(text: string): void;
   err(text: string): void;
+  /** The standard input, which `acquire --hold` reads commands from; absent: none is read. */
+  input?(): NodeJS.ReadableStream & { readonly isTTY?: boolean };
 }
 
 export const stdio: Output = {
   out: (t) => process.stdout.write(`${t}\n`),
   err: (t) => process.stderr.write(`${t}\n`),
+  input: () => process.stdin,
 };
 
 /** The signals that end a verb: Ctrl-C, a service manager's stop, a closed terminal. */

@@ -44,15 +44,21 @@ async function interruptible<T>(
   }
 }
 
-/** A wait for a grant (an Acquire or a Campaign) on a session of the verb's own. */
-export interface GrantWait {
+/** What a grant wait's answer says: granted (with its token) or not. */
+export interface GrantOutcome {
+  readonly acquired: boolean;
+  readonly token?: bigint | undefined;
+}
+
+/** A wait for a grant (an Acquire, a Campaign or an Upgrade) on a session of the verb's own. */
+export interface GrantWait<R extends GrantOutcome = AcquireResult> {
   session: Session;
   /** The lock or election waited for, as the messages name it. */
   name: string;
   /** The session's TTL: how long an unconfirmed cancel may leave the wait queued. */
   ttlMs: number;
   /** Sends the request; aborting `signal` cancels it in the cluster. */
-  wait(signal: AbortSignal): Promise<AcquireResult>;
+  wait(signal: AbortSignal): Promise<R>;
   /** Ends a grant that came in just before the stop signal. */
   letGo(token: bigint): Promise<void>;
 }
@@ -63,10 +69,10 @@ export interface GrantWait {
  * away alone would leave the wait queued, and a grant to a session that nobody keeps alive
  * would hold the name until its TTL ran out.
  */
-export async function waitUnlessInterrupted(
+export async function waitUnlessInterrupted<R extends GrantOutcome = AcquireResult>(
   io: Output,
-  grant: GrantWait,
-): Promise<AcquireResult | number> {
+  grant: GrantWait<R>,
+): Promise<R | number> {
   const { session, name } = grant;
   const outcome = await interruptible((signal) => grant.wait(signal));
   if (outcome === "unconfirmed") {
@@ -88,25 +94,35 @@ export async function waitUnlessInterrupted(
   return EXIT_INTERRUPTED;
 }
 
-/** Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed" after `ms` (when given). */
+/**
+ * Resolves "lost" if the signal aborts, "interrupted" on SIGINT/SIGTERM/SIGHUP, "elapsed"
+ * after `ms` (when given), "released" when `release` aborts (a `release` line of stdin).
+ */
 export function holdUntil(
   signal: AbortSignal,
   ms: number | undefined,
-): Promise<"lost" | "interrupted" | "elapsed"> {
+  release?: AbortSignal,
+): Promise<"lost" | "interrupted" | "elapsed" | "released"> {
   return new Promise((resolve) => {
     const keepOpen = setInterval(() => undefined, 60_000);
     const timer = ms === undefined ? undefined : setTimeout(() => done("elapsed"), ms);
     const onAbort = (): void => done("lost");
+    const onRelease = (): void => done("released");
     const offStop = onStopSignal(() => done("interrupted"));
-    function done(why: "lost" | "interrupted" | "elapsed"): void {
+    function done(why: "lost" | "interrupted" | "elapsed" | "released"): void {
       clearInterval(keepOpen);
       clearTimeout(timer);
       offStop();
       signal.removeEventListener("abort", onAbort);
+      release?.removeEventListener("abort", onRelease);
       resolve(why);
     }
     if (signal.aborted) done("lost");
-    else signal.addEventListener("abort", onAbort, { once: true });
+    else if (release?.aborted) done("released");
+    else {
+      signal.addEventListener("abort", onAbort, { once: true });
+      release?.addEventListener("abort", onRelease, { once: true });
+    }
   });
 }
 

@@ -1,10 +1,11 @@
-// palisadectl's lock verbs: acquire (one lock, a shared grant, an atomic set), semaphore
-// acquire, validate, and run (a command under a lock). A stop signal during a wait cancels
-// the wait in the cluster before the verb exits.
+// palisadectl's lock verbs: acquire (one lock in a mode, an atomic set), semaphore acquire,
+// validate, and run (a command under a lock, or under a lock taken upgradeable and then
+// upgraded). A stop signal during a wait cancels the wait in the cluster before the verb
+// exits. What `acquire --hold` does with the lines of its stdin is in held-lock.ts.
 import { Option } from "commander";
 import type { PalisadeClient } from "../client.ts";
 import type { Session } from "../session.ts";
-import type { HoldLimitDeadline, LockGrantInfo } from "../types.ts";
+import type { HoldLimitDeadline, LockGrantInfo, LockMode } from "../types.ts";
 import {
   addExamples,
   EXIT_LOST,
@@ -14,17 +15,13 @@ import {
   type GlobalOptions,
 } from "./context.ts";
 import { describeHolder, parseDuration, parsePermits, parseUint64, toJson } from "./format.ts";
-import {
-  graceOption,
-  holdUntil,
-  runWhileGrantHeld,
-  ttlOption,
-  waitUnlessInterrupted,
-} from "./hold.ts";
+import { holdLock } from "./held-lock.ts";
+import { graceOption, runWhileGrantHeld, ttlOption, waitUnlessInterrupted } from "./hold.ts";
 
 /** The options of the lock kinds that acquire, semaphore acquire and run share. */
 interface KindOptions {
   shared?: boolean;
+  upgradeable?: boolean;
   permits?: number;
   data?: string;
   holdLimit?: number;
@@ -35,7 +32,7 @@ interface KindOptions {
 /** What one Acquire of the CLI asks for. */
 interface AcquireSpec {
   names: string[];
-  shared: boolean;
+  mode: LockMode;
   permits?: number;
   data?: string;
   holdLimitMs?: number;
@@ -55,39 +52,22 @@ function specOf(names: string[], cmd: KindOptions): AcquireSpec {
     throw new Error("--permits: name one semaphore (a permit is not taken with other locks here)");
   if (cmd.permits !== undefined && cmd.shared)
     throw new Error("--shared: a semaphore takes no mode; leave out --shared or --permits");
+  if (cmd.upgradeable && cmd.shared)
+    throw new Error(
+      "--upgradeable: a lock is taken in one mode; leave out --shared or --upgradeable",
+    );
+  if (cmd.upgradeable && cmd.permits !== undefined)
+    throw new Error(
+      "--upgradeable: a semaphore takes no mode; leave out --upgradeable or --permits",
+    );
   return {
     names,
-    shared: cmd.shared === true,
+    mode: cmd.upgradeable ? "upgradeable" : cmd.shared ? "shared" : "exclusive",
     waitMs: cmd.wait,
     ttlMs: cmd.ttl,
     ...(cmd.permits !== undefined ? { permits: cmd.permits } : {}),
     ...(cmd.data !== undefined ? { data: cmd.data } : {}),
     ...(cmd.holdLimit !== undefined ? { holdLimitMs: cmd.holdLimit } : {}),
-  };
-}
-
-/** Aborts with the session, or once the grant's hold limit may have passed (before the leader's revoke). */
-function grantSignal(
-  session: Session,
-  hold: HoldLimitDeadline | undefined,
-): { signal: AbortSignal; stop(): void } {
-  if (hold === undefined) return { signal: session.signal, stop: () => undefined };
-  const controller = new AbortController();
-  const onSession = (): void => controller.abort(session.signal.reason);
-  session.signal.addEventListener("abort", onSession, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const check = (): void => {
-    const left = session.holdTimeLeftMs(hold);
-    if (left > 0) timer = setTimeout(check, left);
-    else controller.abort(new Error("the grant's hold limit passed"));
-  };
-  check();
-  return {
-    signal: controller.signal,
-    stop: () => {
-      clearTimeout(timer);
-      session.signal.removeEventListener("abort", onSession);
-    },
   };
 }
 
@@ -113,7 +93,7 @@ export function registerLockVerbs(ctl: Ctl): void {
     spec: AcquireSpec,
   ): Promise<Acquired | number> => {
     const [lock, ...others] = spec.names as [string, ...string[]];
-    const mode = spec.shared ? { mode: "shared" as const } : {};
+    const mode = spec.mode !== "exclusive" ? { mode: spec.mode } : {};
     const session = await client.openSession({ ttlMs: spec.ttlMs });
     const result = await waitUnlessInterrupted(io, {
       session,
@@ -161,15 +141,58 @@ export function registerLockVerbs(ctl: Ctl): void {
   };
 
   /**
+   * `run --upgrade`: the upgradeable grant `got` made exclusive within `waitMs`, or the exit
+   * code once it was not (said, and the upgradeable grant released). A stop signal cancels
+   * the upgrade's wait in the cluster, as it does an Acquire's.
+   */
+  const upgradeOrExplain = async (
+    opts: GlobalOptions,
+    session: Session,
+    lock: string,
+    got: Acquired,
+    waitMs: number,
+    ttlMs: number,
+  ): Promise<{ token: bigint; hold?: HoldLimitDeadline } | number> => {
+    const result = await waitUnlessInterrupted(io, {
+      session,
+      name: lock,
+      ttlMs,
+      wait: async (signal) => {
+        const change = await session.upgrade(lock, got.token, { waitMs, signal });
+        return change === null
+          ? { acquired: false }
+          : { acquired: true, token: change.token, sentAt: change.sentAt };
+      },
+      letGo: (token) => session.release(lock, token),
+    });
+    if (typeof result === "number") return result;
+    if (result.acquired) {
+      return {
+        token: result.token,
+        ...(got.hold ? { hold: { sentAt: result.sentAt, budgetMs: got.hold.budgetMs } } : {}),
+      };
+    }
+    await session.release(lock, got.token).catch(() => undefined);
+    if (opts.json) io.out(toJson({ lock, acquired: false, upgraded: false }));
+    else
+      io.err(
+        `not upgraded: ${lock} still had other holders${waitMs === 0 ? "" : ` after ${waitMs} ms`}; its upgradeable grant (token ${got.token}) is released`,
+      );
+    return EXIT_NOT_ACQUIRED;
+  };
+
+  /**
    * `acquire` and `semaphore acquire`: print the token (and a permit's slot), hold it as
-   * asked, release every lock of it.
+   * asked, release every lock of it. While one lock (not a set, not a permit) is held, the
+   * lines of stdin may upgrade, downgrade or release it.
    */
   const acquireAndPrint = (spec: AcquireSpec, hold: string | true | undefined): Promise<void> =>
     withClient(async (client, opts) => {
       const holdMs = typeof hold === "string" ? parseDuration(hold) : undefined;
       const got = await acquireOrExplain(client, opts, spec);
       if (typeof got === "number") return got;
-      const { session, token } = got;
+      const { session } = got;
+      let token = got.token;
       const permit = got.grants.find((g) => g.mode === "permit");
       try {
         if (opts.json) {
@@ -180,24 +203,27 @@ export function registerLockVerbs(ctl: Ctl): void {
               token,
               sessionId: session.id,
               ...(spec.names.length > 1 ? { locks: spec.names } : {}),
-              ...(spec.shared ? { mode: "shared" } : {}),
+              ...(spec.mode !== "exclusive" ? { mode: spec.mode } : {}),
               ...(permit ? { permits: permit.permits, slot: permit.slot } : {}),
             }),
           );
         } else io.out(permit ? `${token} slot ${permit.slot ?? 0}` : token.toString());
         if (hold !== undefined) {
-          const grant = grantSignal(session, got.hold);
-          try {
-            const why = await holdUntil(grant.signal, holdMs);
-            if (why === "lost") {
-              io.err(
-                `lost: ${String((grant.signal.reason as Error | undefined)?.message ?? "session lost")}`,
-              );
-              return EXIT_LOST;
-            }
-          } finally {
-            grant.stop();
+          const oneLock = spec.names.length === 1 && permit === undefined;
+          const end = await holdLock(io, {
+            session,
+            lock: spec.names[0] as string,
+            grant: { token, mode: permit ? "permit" : spec.mode, hold: got.hold },
+            holdMs,
+            upgradeWaitMs: spec.waitMs,
+            json: opts.json,
+            input: oneLock ? io.input?.() : undefined,
+          });
+          if (end.why === "lost") {
+            io.err(`lost: ${end.lostReason ?? "session lost"}`);
+            return EXIT_LOST;
           }
+          token = end.grant.token;
         }
         await Promise.all(spec.names.map((name) => session.release(name, token)));
         return EXIT_OK;
@@ -213,8 +239,16 @@ export function registerLockVerbs(ctl: Ctl): void {
     )
     .addOption(waitOption())
     .addOption(ttlOption())
-    .option("--hold [duration]", "keep the lock until Ctrl-C, or until this long has passed")
+    .option(
+      "--hold [duration]",
+      "keep the lock until Ctrl-C, or until this long has passed; one lock held reads stdin lines meanwhile: upgrade [DURATION], downgrade shared|upgradeable, release",
+    )
     .option("--shared", "take every named lock in shared mode (beside other shared holders)", false)
+    .option(
+      "--upgradeable",
+      "take every named lock upgradeable (beside shared holders only); with --hold, an `upgrade` line on stdin makes it exclusive",
+      false,
+    )
     .addOption(
       new Option(
         "--permits <n>",
@@ -273,6 +307,11 @@ export function registerLockVerbs(ctl: Ctl): void {
     .addOption(ttlOption())
     .addOption(graceOption())
     .option("--shared", "hold the lock in shared mode (beside other shared holders)", false)
+    .option(
+      "--upgrade",
+      "take the lock upgradeable, then upgrade it once the other holders (readers) have left: the command runs holding it exclusive (--wait bounds both waits together)",
+      false,
+    )
     .addOption(
       new Option(
         "--permits <n>",
@@ -286,14 +325,34 @@ export function registerLockVerbs(ctl: Ctl): void {
         lock: string,
         command: string,
         args: string[],
-        cmd: KindOptions & { wait: number; ttl: number; grace: number },
+        cmd: KindOptions & { upgrade: boolean; wait: number; ttl: number; grace: number },
       ) =>
         withClient(async (client, opts) => {
-          const got = await acquireOrExplain(client, opts, specOf([lock], cmd));
+          if (cmd.upgrade && cmd.shared)
+            throw new Error(
+              "--upgrade: a shared grant is never upgraded; leave out --shared or --upgrade",
+            );
+          if (cmd.upgrade && cmd.permits !== undefined)
+            throw new Error(
+              "--upgrade: a permit is never upgraded; leave out --permits or --upgrade",
+            );
+          const startedMs = performance.now();
+          const got = await acquireOrExplain(
+            client,
+            opts,
+            specOf([lock], { ...cmd, upgradeable: cmd.upgrade }),
+          );
           if (typeof got === "number") return got;
-          const { session, token } = got;
+          const { session } = got;
           const permit = got.grants.find((g) => g.mode === "permit");
           try {
+            let { token, hold } = got;
+            if (cmd.upgrade) {
+              const leftMs = Math.max(0, cmd.wait - Math.round(performance.now() - startedMs));
+              const upgraded = await upgradeOrExplain(opts, session, lock, got, leftMs, cmd.ttl);
+              if (typeof upgraded === "number") return upgraded;
+              ({ token, hold } = upgraded);
+            }
             return await runWhileGrantHeld(io, opts.json, {
               session,
               token,
@@ -304,7 +363,7 @@ export function registerLockVerbs(ctl: Ctl): void {
                 PALISADE_LOCK: lock,
                 ...(permit ? { PALISADE_SLOT: String(permit.slot ?? 0) } : {}),
               },
-              ...(got.hold ? { holdEndsMs: got.hold.sentAt.monotonicMs + got.hold.budgetMs } : {}),
+              ...(hold ? { holdEndsMs: hold.sentAt.monotonicMs + hold.budgetMs } : {}),
               heldJson: {
                 lock,
                 acquired: true,
@@ -313,7 +372,7 @@ export function registerLockVerbs(ctl: Ctl): void {
                 ...(permit ? { slot: permit.slot } : {}),
               },
               lostMessage: () => {
-                const held = got.hold === undefined || session.holdTimeLeftMs(got.hold) > 0;
+                const held = hold === undefined || session.holdTimeLeftMs(hold) > 0;
                 return held || session.state !== "open"
                   ? `lost: the lock's session ended; the command was killed`
                   : `lost: the lock's hold limit passed; the command was killed`;
@@ -331,6 +390,7 @@ export function registerLockVerbs(ctl: Ctl): void {
       "acquire orders/42",
       "acquire orders/42 --wait 5s --hold",
       "acquire catalog --shared --hold 30s",
+      "acquire catalog --upgradeable --wait 10s --hold   # then type: upgrade 30s",
       "acquire account/7 account/9 --data 'transfer 81'",
     ],
     "semaphore acquire": ["semaphore acquire render --permits 4 --hold"],
@@ -338,6 +398,7 @@ export function registerLockVerbs(ctl: Ctl): void {
     run: [
       "run nightly-report --wait 1m -- ./make-report.sh --full",
       "run render --permits 4 --hold-limit 10m -- ./render.sh",
+      "run catalog --upgrade --wait 1m -- ./reindex.sh",
     ],
   });
 }

@@ -1,6 +1,7 @@
 // palisadectl's read verbs: status, locks, lock, sessions, session, history, watch. Reads
 // are answered by the leader (linearizable); status asks every endpoint for its own view.
 import type { PalisadeClient } from "../client.ts";
+import type { WatchEvent } from "../watch.ts";
 import type {
   LockHolderInfo,
   LockInfo,
@@ -18,10 +19,14 @@ import {
 } from "./context.ts";
 import { describeHolder, parseCount, parseUint64, table, toJson, wallTime } from "./format.ts";
 
-/** A shared holder, a permit, holder data or a hold limit: what `lock` prints beside an exclusive holder. */
-function kindNotes(h: LockHolderInfo): string {
+/**
+ * A shared or upgradeable holder (and an upgrade it waits for), a permit, holder data or a
+ * hold limit: what `lock` prints beside an exclusive holder.
+ */
+export function kindNotes(h: LockHolderInfo): string {
   const notes = [
-    ...(h.mode === "shared" ? ["shared"] : []),
+    ...(h.mode === "shared" || h.mode === "upgradeable" ? [h.mode] : []),
+    ...(h.upgradingSince !== undefined ? [`upgrading since index ${h.upgradingSince}`] : []),
     ...(h.mode === "permit" ? [`slot ${h.slot ?? 0}`] : []),
     ...(h.data !== undefined ? [`data ${JSON.stringify(h.data)}`] : []),
     ...(h.holdMs !== undefined ? [`hold limit ${h.holdMs} ms`] : []),
@@ -44,7 +49,7 @@ function describeLock(info: LockInfo, grantedAtMs: number): string[] {
   const holders = info.holders ?? (info.holder ? [info.holder] : []);
   const waiterLines = info.waiters.map((w) => {
     const notes = [
-      ...(w.mode === "shared" ? ["shared"] : []),
+      ...(w.mode === "shared" || w.mode === "upgradeable" ? [w.mode] : []),
       ...(w.locks ? [`with ${w.locks.map((t) => t.lock).join(", ")}`] : []),
       ...(w.data !== undefined ? [`data ${JSON.stringify(w.data)}`] : []),
     ];
@@ -66,12 +71,20 @@ function describeLock(info: LockInfo, grantedAtMs: number): string[] {
       ? `${info.lock}: semaphore of ${info.permits ?? 0} permits, ${held} held`
       : held === 0
         ? `${info.lock}: free`
-        : `${info.lock}: ${holders[0]?.mode === "shared" ? `shared by ${held} holder${held > 1 ? "s" : ""}` : "held exclusive"}`;
+        : `${info.lock}: ${heldAs(holders, held)}`;
   const lines = holders.map((h) => {
     const notes = kindNotes(h);
     return `  holder: session ${h.sessionId}${h.clientName ? ` (${h.clientName})` : ""}, token ${h.token}, granted at index ${h.grantedIndex}${notes ? `, ${notes}` : ""}`;
   });
   return [head, ...lines, ...moreLine(held, holders.length, "holder"), ...waiters];
+}
+
+/** How a lock is held: exclusive, upgradeable (alone), or shared (one holder maybe upgradeable). */
+export function heldAs(holders: readonly LockHolderInfo[], held: number): string {
+  const upgradeable = holders.some((h) => h.mode === "upgradeable");
+  if (upgradeable && held === 1) return "held upgradeable";
+  if (!upgradeable && holders[0]?.mode !== "shared") return "held exclusive";
+  return `shared by ${held} holder${held > 1 ? "s" : ""}${upgradeable ? ", one upgradeable" : ""}`;
 }
 
 /**
@@ -101,15 +114,36 @@ async function wholeLock(client: PalisadeClient, lock: string): Promise<LockInfo
   };
 }
 
-/** What the `locks` table says of a lock's kind: "exclusive", "shared", "semaphore/N", or "-" when free. */
-function kindColumn(l: LockSummaryInfo): string {
+/**
+ * What the `locks` table says of a lock's kind: "exclusive", "shared", "upgradeable",
+ * "shared+upgradeable" (readers beside an upgradeable holder), "semaphore/N", or "-" when
+ * free.
+ */
+export function kindColumn(l: LockSummaryInfo): string {
   if (l.kind === "semaphore") return `semaphore/${l.permits ?? 0}`;
-  const h = l.holders?.[0] ?? l.holder;
-  return h === undefined ? "-" : h.mode === "shared" ? "shared" : "exclusive";
+  const holders = l.holders ?? (l.holder ? [l.holder] : []);
+  if (holders.length === 0) return "-";
+  if (holders.some((h) => h.mode === "upgradeable"))
+    return l.holderCount > 1 ? "shared+upgradeable" : "upgradeable";
+  return holders[0]?.mode === "shared" ? "shared" : "exclusive";
 }
 
 function isPlainLock(l: LockSummaryInfo): boolean {
   return l.kind !== "semaphore" && l.holderCount <= 1 && l.holder?.mode === undefined;
+}
+
+/**
+ * A lock event in text: index, kind, lock, session and token, then a grant's mode other
+ * than exclusive, or how a release was completed (handedOff, upgraded, downgraded).
+ */
+function watchLine(e: Exclude<WatchEvent, { kind: "resync" }>): string {
+  const note =
+    e.kind === "acquired" && e.mode !== undefined
+      ? `  ${e.mode}`
+      : e.ended !== undefined
+        ? `  (${e.ended})`
+        : "";
+  return `${e.index}  ${e.kind}  ${e.lock}  session ${e.sessionId}  token ${e.token}${note}`;
 }
 
 /** A row of `status`: what one endpoint said, or that it did not answer. */
@@ -353,6 +387,8 @@ export function registerReadVerbs(ctl: Ctl): void {
         const records = await client.read.history(lock, cmd.limit);
         if (opts.json) io.out(toJson(records));
         else {
+          // Only exclusive grants: the columns they always had; any other mode adds MODE.
+          const modes = records.some((r) => r.mode !== undefined);
           io.out(
             table(
               [
@@ -363,6 +399,7 @@ export function registerReadVerbs(ctl: Ctl): void {
                 "ENDED AT INDEX",
                 "REASON",
                 "GRANTED",
+                ...(modes ? ["MODE"] : []),
               ],
               records.map((r) => [
                 String(r.token),
@@ -372,6 +409,7 @@ export function registerReadVerbs(ctl: Ctl): void {
                 r.endedIndex ? String(r.endedIndex) : "-",
                 r.reason,
                 wallTime(r.grantedAtMs),
+                ...(modes ? [r.mode ?? "exclusive"] : []),
               ]),
             ),
           );
@@ -400,8 +438,7 @@ export function registerReadVerbs(ctl: Ctl): void {
               io.out(
                 `resync: events up to index ${e.index} are no longer retained; re-read the state`,
               );
-            else
-              io.out(`${e.index}  ${e.kind}  ${e.lock}  session ${e.sessionId}  token ${e.token}`);
+            else io.out(watchLine(e));
             if (cmd.count !== undefined && ++seen >= cmd.count) break;
           }
         } finally {

@@ -163,7 +163,7 @@ export class LockMetrics {
     });
     this.ends = new Counter({
       name: "palisade_lock_grants_ended_total",
-      help: "grants that ended, by kind and reason: released, session_closed, session_expired, revoked (counted by the leader)",
+      help: `grants that ended, by kind and reason: ${END_REASONS.join(", ")} (counted by the leader)`,
       labelNames: ["kind", "reason", "lock_prefix"],
       registers,
     });

@@ -44,17 +44,34 @@ export interface HeldCtl {
   kill(): void;
 }
 
+/** A held palisadectl whose standard input is a pipe the test writes to. */
+export interface TalkingCtl extends HeldCtl {
+  /** Writes `line` and a newline to its stdin. */
+  send(line: string): void;
+  /** Closes its stdin (EOF). */
+  endInput(): void;
+}
+
 /**
  * palisadectl started in its own process, left running: for `--hold` without a duration,
  * which holds until interrupted, so a test reads what it needs while the grant is held
- * and ends the hold itself rather than racing a timer.
+ * and ends the hold itself rather than racing a timer. Its stdin is empty (at its end).
  */
 export function spawnCtl(endpoints: readonly string[], ...args: string[]): HeldCtl {
+  const run = spawnCtlWithInput(endpoints, ...args);
+  run.endInput();
+  return run;
+}
+
+/** As spawnCtl, with a stdin the test writes lines to (`acquire --hold` reads them). */
+export function spawnCtlWithInput(endpoints: readonly string[], ...args: string[]): TalkingCtl {
   const child = spawn(process.execPath, [CTL, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, PALISADE_ENDPOINTS: endpoints.join(",") },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
+  // A write after the process has gone fails with EPIPE: the test sees that from its output.
+  child.stdin.on("error", () => undefined);
   let stdout = "";
   let stderr = "";
   const firstOutput = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
@@ -66,6 +83,8 @@ export function spawnCtl(endpoints: readonly string[], ...args: string[]): HeldC
   const running = (): boolean => child.exitCode === null && child.signalCode === null;
   const printed = Promise.race([firstOutput, done.then(() => undefined)]);
   return {
+    send: (line) => void child.stdin.write(`${line}\n`),
+    endInput: () => void child.stdin.end(),
     done,
     printed,
     stdoutSoFar: () => stdout,

@@ -2,7 +2,9 @@
 // against a real three-node cluster: it shows the leader, a lock acquired by a client
 // appears live with its token, names with markup and quotes are shown as text and never
 // run, and when the leader is killed the page follows the new one. Then, against a
-// stand-in node, a holder's mode and data (which lock kinds will carry) get the same care.
+// stand-in node, a holder's mode and data (which lock kinds will carry) get the same care,
+// and an upgradeable holder, its pending upgrade and the upgraded and downgraded ends of a
+// history are shown in words.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +12,8 @@ import type { Browser, Page } from "playwright-core";
 import { LockStateMachine } from "../../node/lock/index.ts";
 import { CONTENT_SECURITY_POLICY, LiveFeed, StatusPage } from "../../node/ops/status-page/index.ts";
 import { safeJson } from "../../node/ops/status-page/views.ts";
+import { LogRunner } from "../lock/log-runner.ts";
+import { Client, tokenOf } from "../unit/lock/kit.ts";
 import { launchChromium, CHROMIUM } from "./browser.ts";
 import { startCluster, type Cluster } from "./harness.ts";
 
@@ -178,6 +182,13 @@ describe("status page rendering of holder data", () => {
     // A stand-in node whose one lock has a holder with a mode and data (what lock kinds
     // will carry), each full of markup and quotes; the rest is the real page and routes.
     const sm = new LockStateMachine();
+    // A history of "catalog": upgradeable, upgraded, exclusive, downgraded, shared, released.
+    const runner = new LogRunner(sm);
+    const writer = new Client(runner, "writer");
+    const upgradeable = tokenOf(writer.upgradeable("catalog").result);
+    const exclusive = tokenOf(writer.upgrade("catalog", upgradeable).result);
+    const shared = tokenOf(writer.downgrade("catalog", exclusive, "shared").result);
+    writer.release("catalog", shared);
     feed = new LiveFeed({ maxFeeds: 2 });
     const page = new StatusPage({
       read: (query) => Promise.resolve(query(sm)),
@@ -214,6 +225,31 @@ describe("status page rendering of holder data", () => {
         },
       ],
     };
+    // Readers beside an upgradeable holder whose upgrade waits for them.
+    const upgrading = {
+      name: "catalog",
+      kind: "shared + upgradeable",
+      waiters: [],
+      holders: [
+        {
+          sessionId: "3",
+          clientName: "reader",
+          token: "40",
+          grantedAt: "40",
+          waitedFrom: "40",
+          mode: "shared",
+        },
+        {
+          sessionId: "4",
+          clientName: "writer",
+          token: "41",
+          grantedAt: "41",
+          waitedFrom: "41",
+          mode: "upgradeable",
+          upgradingSince: "45",
+        },
+      ],
+    };
     server = createServer((req, res) => {
       if (req.url?.startsWith("/ui/api/locks")) {
         res
@@ -221,7 +257,7 @@ describe("status page rendering of holder data", () => {
             "content-type": "application/json",
             "content-security-policy": CONTENT_SECURITY_POLICY,
           })
-          .end(safeJson({ locks: [lock], nextAfter: null }));
+          .end(safeJson({ locks: [lock, upgrading], nextAfter: null }));
         return;
       }
       if (!page.handle(req, res)) res.writeHead(404).end();
@@ -251,6 +287,30 @@ describe("status page rendering of holder data", () => {
     ).toBeUndefined();
     expect(await page.locator("script").count()).toBe(1);
     expect(await page.locator("#locks img").count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows an upgradeable holder, its pending upgrade, and the upgraded and downgraded ends", async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/ui`);
+    const row = page.locator("#locks tbody tr", { hasText: "catalog" });
+    await until("the upgradeable lock", async () => (await row.count()) === 1);
+    const text = (await row.textContent()) ?? "";
+    expect(text).toContain("shared + upgradeable");
+    expect(text).toContain("writer · session 4 · upgradeable · upgrading since #45");
+    expect(await row.locator(".upgrading").textContent()).toBe(" · upgrading since #45");
+    await row.locator("button.lockname").click();
+    await until("the history in words", async () => {
+      const rows = await page.locator("#history tbody tr").allTextContents();
+      return rows.length === 3 || `${rows.length} rows`;
+    });
+    // Newest first: the shared grant released, the exclusive one downgraded, the upgradeable one upgraded.
+    const rows = await page.locator("#history tbody tr").allTextContents();
+    expect(rows[0]).toMatch(/writer · session \d+ · shared.*released$/);
+    expect(rows[1]).toMatch(/writer · session \d+[^·]*downgraded$/);
+    expect(rows[2]).toMatch(/writer · session \d+ · upgradeable.*upgraded$/);
     expect(errors).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import type { LockReader } from "../../host/node-host.ts";
 import type {
   HistoryEntry,
   LockEvent,
+  LockHolderInfo,
   LockPageBounds,
   LockPageInfo,
   SessionInfo,
@@ -98,14 +99,20 @@ export interface HolderJson {
   readonly token: string;
   readonly grantedAt: string;
   readonly waitedFrom: string;
-  /** "shared", "slot N" for a semaphore permit, "leader" for an election's (`data`: its value); absent for an exclusive grant. The page shows it and `data` when present. */
+  /** "shared", "upgradeable", "slot N" for a semaphore permit, "leader" for an election's (`data`: its value); absent for an exclusive grant. The page shows it and `data` when present. */
   readonly mode?: string;
   readonly data?: string;
+  /** An upgradeable holder whose upgrade waits: the index it began waiting at. */
+  readonly upgradingSince?: string;
 }
 
 export interface LockJson {
   readonly name: string;
-  /** "exclusive" or "shared" (by its holders), "semaphore of N" for a semaphore, "election" (its holder leads, its waiters are the candidates). */
+  /**
+   * By its holders "exclusive", "shared", "upgradeable" (one holder) or "shared +
+   * upgradeable" (readers beside an upgradeable holder); "semaphore of N" for a semaphore,
+   * "election" (its holder leads, its waiters are the candidates).
+   */
   readonly kind: string;
   /** The oldest current grants (shared holders and permits are several), oldest first. */
   readonly holders: readonly HolderJson[];
@@ -120,16 +127,32 @@ export interface LockJson {
   readonly waiterCount: number;
 }
 
+/** The label of a grant's mode (absent for an exclusive grant). */
+function modeLabel(h: LockHolderInfo | HistoryEntry): { mode?: string } {
+  switch (h.mode) {
+    case "shared":
+    case "upgradeable":
+    case "leader":
+      return { mode: h.mode };
+    case "permit":
+      return { mode: `slot ${h.slot ?? 0}` };
+    default:
+      return {};
+  }
+}
+
+/** What a lock is by its holders (a page of them: an upgradeable one is among the first few). */
+function kindOf(lock: LockPageInfo): string {
+  if (lock.kind === "semaphore") return `semaphore of ${lock.permits ?? 0}`;
+  if (lock.kind === "election") return "election";
+  if (lock.holders.some((h) => h.mode === "upgradeable"))
+    return lock.holderCount > 1 ? "shared + upgradeable" : "upgradeable";
+  return lock.holders[0]?.mode === "shared" ? "shared" : "exclusive";
+}
+
 export function lockJson(lock: LockPageInfo): LockJson {
   const holders = lock.holders;
-  const kind =
-    lock.kind === "semaphore"
-      ? `semaphore of ${lock.permits ?? 0}`
-      : lock.kind === "election"
-        ? "election"
-        : holders[0]?.mode === "shared"
-          ? "shared"
-          : "exclusive";
+  const kind = kindOf(lock);
   return {
     name: lock.name,
     kind,
@@ -141,14 +164,9 @@ export function lockJson(lock: LockPageInfo): LockJson {
       token: String(h.token),
       grantedAt: String(h.grantedAt),
       waitedFrom: String(h.waitedFrom),
-      ...(h.mode === "shared"
-        ? { mode: "shared" }
-        : h.mode === "permit"
-          ? { mode: `slot ${h.slot ?? 0}` }
-          : h.mode === "leader"
-            ? { mode: "leader" }
-            : {}),
+      ...modeLabel(h),
       ...(h.holderData ? { data: h.holderData } : {}),
+      ...(h.upgradingSince !== undefined ? { upgradingSince: String(h.upgradingSince) } : {}),
     })),
     waiters: lock.waiters.map((w) => ({
       sessionId: String(w.sessionId),
@@ -189,7 +207,10 @@ export interface HistoryJson {
   readonly grantedWallMs: number;
   readonly endedAt: string | null;
   readonly endedWallMs: number | null;
+  /** How the grant ended (null while current): released, sessionClosed, sessionExpired, revoked, holdLimit (revoked as its hold limit passed), handedOff, upgraded, downgraded. */
   readonly reason: string | null;
+  /** The grant's mode, labelled as a holder's; absent for an exclusive grant. */
+  readonly mode?: string;
 }
 
 export function historyJson(h: HistoryEntry): HistoryJson {
@@ -202,7 +223,8 @@ export function historyJson(h: HistoryEntry): HistoryJson {
     grantedWallMs: h.grantedWallMs,
     endedAt: h.endedAt === null ? null : String(h.endedAt),
     endedWallMs: h.endedWallMs,
-    reason: h.reason,
+    reason: h.revokedFor === "holdLimit" ? "holdLimit" : h.reason,
+    ...modeLabel(h),
   };
 }
 
@@ -214,6 +236,8 @@ export interface EventJson {
   readonly clientName: string;
   readonly token: string;
   readonly wallMs: number;
+  /** A "released" that a grant of the same entry completes: handedOff, upgraded or downgraded. */
+  readonly ended?: string;
 }
 
 export function eventJson(e: LockEvent, clientName: string): EventJson {
@@ -225,6 +249,7 @@ export function eventJson(e: LockEvent, clientName: string): EventJson {
     clientName,
     token: String(e.token),
     wallMs: e.wallMs,
+    ...(e.ended !== undefined ? { ended: e.ended } : {}),
   };
 }
 

@@ -1,8 +1,9 @@
-// palisadectl's argument parsing and table output.
+// palisadectl's argument parsing and table output, and its words for how a lock is held.
 import { describe, expect, it } from "vitest";
 import { parseDuration, parseUint64, table, toJson } from "../../../client/ctl/format.ts";
 import { endpointsFrom } from "../../../client/ctl/context.ts";
 import { valueAndCommand } from "../../../client/ctl/election-verbs.ts";
+import { heldAs, kindColumn, kindNotes } from "../../../client/ctl/read-verbs.ts";
 
 describe("palisadectl formats", () => {
   it("parses durations with their units and refuses a bare number", () => {
@@ -68,5 +69,39 @@ describe("palisadectl endpoints", () => {
     expect(() => endpointsFrom("https://n1:7000", false)).toThrow(/asks for TLS: give --cacert/);
     expect(() => endpointsFrom("http://n1:7000", true)).toThrow(/plaintext, but --cacert/);
     expect(() => endpointsFrom("grpc://n1:7000", false)).toThrow(/expected host:port or http/);
+  });
+});
+
+describe("palisadectl's words for upgradeable holders", () => {
+  const holder = {
+    sessionId: 7n,
+    clientName: "palisadectl",
+    token: 40n,
+    grantedIndex: 40n,
+  };
+  it("names the mode and a pending upgrade on the holder, and how the lock is held", () => {
+    expect(kindNotes({ ...holder, mode: "upgradeable" })).toBe("upgradeable");
+    expect(kindNotes({ ...holder, mode: "upgradeable", upgradingSince: 52n })).toBe(
+      "upgradeable, upgrading since index 52",
+    );
+    const up = { ...holder, mode: "upgradeable" as const };
+    const reader = { ...holder, sessionId: 8n, token: 38n, mode: "shared" as const };
+    expect(heldAs([up], 1)).toBe("held upgradeable");
+    expect(heldAs([reader, up], 2)).toBe("shared by 2 holders, one upgradeable");
+    expect(heldAs([reader], 3)).toBe("shared by 3 holders");
+    expect(heldAs([holder], 1)).toBe("held exclusive");
+    expect(kindColumn({ lock: "l", holder: up, waiterCount: 0, holderCount: 1 })).toBe(
+      "upgradeable",
+    );
+    expect(
+      kindColumn({
+        lock: "l",
+        holder: reader,
+        holders: [reader, up],
+        waiterCount: 0,
+        holderCount: 2,
+      }),
+    ).toBe("shared+upgradeable");
+    expect(kindColumn({ lock: "l", holder, waiterCount: 0, holderCount: 1 })).toBe("exclusive");
   });
 });

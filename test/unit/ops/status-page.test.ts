@@ -21,6 +21,7 @@ import {
   statusPagePlace,
 } from "../../../node/ops/status-page/index.ts";
 import { eventually } from "../eventually.ts";
+import { Client, setup, tokenOf } from "../lock/kit.ts";
 
 const NASTY = `<script>window.pwned=1</script>"'&`;
 
@@ -426,6 +427,79 @@ describe("the status page's view of the lock kinds", () => {
       ["a", "leader", "host-a"],
     ]);
     expect(election.waiters.map((w) => w.clientName)).toEqual(["b"]);
+  });
+
+  it("shows an upgradeable holder as such with its pending upgrade, and the upgraded and downgraded ends", async () => {
+    const { lockJson, historyJson, LOCK_LISTS } =
+      await import("../../../node/ops/status-page/views.ts");
+    const r = setup();
+    const [reader, writer] = [new Client(r, "reader"), new Client(r, "writer")];
+    const readToken = tokenOf(reader.shared("u").result);
+    const upToken = tokenOf(writer.upgradeable("u").result);
+    expect(lockJson(r.machine.lockPage("u", LOCK_LISTS))).toMatchObject({
+      kind: "shared + upgradeable",
+      holders: [
+        { clientName: "reader", mode: "shared" },
+        { clientName: "writer", mode: "upgradeable" },
+      ],
+    });
+    // The upgrade waits for the reader, and the page shows since when.
+    const waiting = writer.upgrade("u", upToken, 60_000);
+    expect(waiting.result.kind).toBe("waiting");
+    const upgrading = lockJson(r.machine.lockPage("u", LOCK_LISTS));
+    expect(upgrading.holders.map((h) => [h.clientName, h.mode, h.upgradingSince])).toEqual([
+      ["reader", "shared", undefined],
+      ["writer", "upgradeable", String(waiting.index)],
+    ]);
+    const out = reader.release("u", readToken);
+    const exclusiveToken = BigInt(out.index);
+    expect(lockJson(r.machine.lockPage("u", LOCK_LISTS))).toMatchObject({
+      kind: "exclusive",
+      holders: [{ clientName: "writer", token: String(exclusiveToken) }],
+    });
+    expect(lockJson(r.machine.lockPage("u", LOCK_LISTS)).holders[0]).not.toHaveProperty("mode");
+    tokenOf(writer.downgrade("u", exclusiveToken, "upgradeable").result);
+    expect(lockJson(r.machine.lockPage("u", LOCK_LISTS)).kind).toBe("upgradeable");
+    expect(
+      r.machine
+        .history("u")
+        .map(historyJson)
+        .map((h) => [h.clientName, h.mode, h.reason]),
+    ).toEqual([
+      ["reader", "shared", "released"],
+      ["writer", "upgradeable", "upgraded"],
+      ["writer", undefined, "downgraded"],
+      ["writer", "upgradeable", null],
+    ]);
+    // The live feed names how a release was completed.
+    const events = out.events.map((e) => eventJson(e, "writer"));
+    expect(events.map((e) => [e.type, e.ended])).toEqual(
+      expect.arrayContaining([["released", "upgraded"]]),
+    );
+    // The page has words for both ends, in its history and in its live feed.
+    const js = readFileSync(
+      new URL("../../../node/ops/status-page/assets/app.js", import.meta.url),
+      "utf8",
+    );
+    const endWords = /const END_WORDS = \{([^}]*)\}/.exec(js)?.[1] ?? "";
+    expect(endWords).toContain('upgraded: "upgraded"');
+    expect(endWords).toContain('downgraded: "downgraded"');
+    expect(endWords).toContain('handedOff: "handed off"');
+    expect(js).toContain("upgrading since #");
+  });
+
+  it("names a grant revoked for its hold limit in the history, apart from an admin's revoke", async () => {
+    const { historyJson } = await import("../../../node/ops/status-page/views.ts");
+    const r = setup();
+    const [a, b] = [new Client(r, "a"), new Client(r, "b")];
+    const limited = tokenOf(a.exclusive("h", 0, { holdMs: 1_000 }).result);
+    r.run({ type: "holdLimit", sessionId: a.id, token: limited, holdMs: 1_000, wallMs: 0 });
+    const taken = tokenOf(b.exclusive("h").result);
+    r.run({ type: "revoke", lock: "h", token: taken, wallMs: 0 });
+    expect(r.machine.history("h").map((h) => historyJson(h).reason)).toEqual([
+      "holdLimit",
+      "revoked",
+    ]);
   });
 });
 

@@ -163,8 +163,8 @@ async function refreshCluster() {
 
 // ---------------------------------------------------------------- locks
 
-// A holder's optional `mode` and `data` (shared and semaphore locks carry them) are shown
-// when present, as text like every other user value.
+// A holder's optional `mode` and `data` (shared, upgradeable and semaphore locks carry
+// them) and a pending upgrade are shown when present, as text like every other user value.
 function holderCell(lock) {
   if (lock.holders.length === 0) return el("td", { class: "muted" }, "free");
   return el(
@@ -177,6 +177,9 @@ function holderCell(lock) {
         h.clientName || "(no name)",
         el("span", { class: "muted" }, ` · session ${h.sessionId}`),
         h.mode ? el("span", { class: "muted" }, ` · ${h.mode}`) : null,
+        h.upgradingSince
+          ? el("span", { class: "upgrading" }, ` · upgrading since #${h.upgradingSince}`)
+          : null,
         h.data ? el("div", { class: "mono holder-data" }, h.data) : null,
       ),
     ),
@@ -262,6 +265,8 @@ const END_WORDS = {
   revoked: "revoked",
   holdLimit: "hold limit",
   handedOff: "handed off",
+  upgraded: "upgraded",
+  downgraded: "downgraded",
 };
 /** Ends the holder did not choose. */
 const ENDED_BADLY = new Set(["sessionExpired", "revoked", "holdLimit"]);
@@ -303,6 +308,7 @@ async function refreshHistory() {
             {},
             h.clientName || "(no name)",
             el("span", { class: "muted" }, ` · session ${h.sessionId}`),
+            h.mode ? el("span", { class: "muted" }, ` · ${h.mode}`) : null,
           ),
           el("td", {}, h.waitedFrom === h.grantedAt ? "—" : `index ${h.waitedFrom}`),
           el(
@@ -396,7 +402,12 @@ function addFeedItem(e) {
     "li",
     { class: "new" },
     el("span", { class: "muted" }, `${clock(e.wallMs)} index ${e.index} `),
-    el("b", { class: `kind-${e.type}` }, EVENT_WORDS[e.type] ?? e.type),
+    // A release that a grant of the same entry completes says how: handed off, upgraded, downgraded.
+    el(
+      "b",
+      { class: `kind-${e.type}` },
+      e.ended ? (END_WORDS[e.ended] ?? e.ended) : (EVENT_WORDS[e.type] ?? e.type),
+    ),
     " ",
     el("span", { class: "mono" }, e.lock),
     e.type === "acquired" ? " to " : ", held by ",
