@@ -15,8 +15,7 @@ import {
   SessionNotFoundError,
   StaleTokenError,
 } from "./errors.ts";
-import { isAnswer } from "./lock-api.ts";
-import type { PendingModeChange, Session } from "./session.ts";
+import type { Session } from "./session.ts";
 import type { DowngradeMode, GrantMode, HoldLimitDeadline } from "./types.ts";
 
 /** What a grant is beyond its lock and token. */
@@ -192,20 +191,10 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
    */
   async upgrade(options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<boolean> {
     this.ensureHolding("upgrade");
-    const pending = this.session.startUpgrade(this.lock, this.grantToken, options);
-    const answer = await settledAnswer(pending);
-    const signal = options.signal;
-    if (signal?.aborted === true) {
-      // Granted as the caller gave up: it asked to keep its upgradeable grant, so go back to one.
-      if (answer.kind === "upgraded") {
-        const back = this.session.startDowngrade(this.lock, answer.token, "upgradeable");
-        this.changedTo((await settledAnswer(back)).token, "upgradeable", back.sentAt);
-      }
-      throw signal.reason;
-    }
-    if (answer.kind !== "upgraded") return false;
-    this.changedTo(answer.token, "exclusive", pending.sentAt);
-    return true;
+    const change = await this.session.upgrade(this.lock, this.grantToken, options);
+    if (change !== null) this.changedTo(change.token, change.mode, change.sentAt);
+    if (options.signal?.aborted === true) throw options.signal.reason;
+    return change !== null;
   }
 
   /**
@@ -215,8 +204,8 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
    */
   async downgrade(mode: DowngradeMode): Promise<void> {
     this.ensureHolding("downgrade");
-    const pending = this.session.startDowngrade(this.lock, this.grantToken, mode);
-    this.changedTo((await settledAnswer(pending)).token, mode, pending.sentAt);
+    const change = await this.session.downgrade(this.lock, this.grantToken, mode);
+    this.changedTo(change.token, change.mode, change.sentAt);
   }
 
   private ensureHolding(what: string): void {
@@ -259,22 +248,6 @@ export class LockHandle extends EventEmitter<LockHandleEvents> implements LockCo
     this.holdTimer?.cancel();
     this.session.signal.removeEventListener("abort", this.onSessionAbort);
     this.onEnd(this);
-  }
-}
-
-/**
- * A mode change's final answer: its own, or, when that was lost, the one the session learns
- * afterwards (the handle must know which grant it holds). Refusals are thrown as they come.
- */
-async function settledAnswer<A>(pending: PendingModeChange<A>): Promise<A> {
-  try {
-    return await pending.result;
-  } catch (err) {
-    if (isAnswer(err)) throw err;
-    const learnt = await pending.settled;
-    if (learnt === null)
-      throw new SessionLostError(`the session ended before the mode change was answered`);
-    return learnt;
   }
 }
 

@@ -725,6 +725,33 @@ export class Session {
   }
 
   /**
+   * An Upgrade to its end: the new exclusive grant, or null when it was not upgraded (the
+   * upgradeable grant goes on as it was). The outcome is never left unknown while the
+   * session lives (see PendingModeChange). One granted as `signal` aborted is downgraded
+   * back, since the caller asked to keep its upgradeable grant: the result then names that
+   * new upgradeable grant.
+   */
+  async upgrade(
+    lock: string,
+    token: bigint,
+    options: UpgradeOptions = {},
+  ): Promise<ModeChange | null> {
+    const pending = this.startUpgrade(lock, token, options);
+    const answer = await settledAnswer(pending);
+    if (answer.kind !== "upgraded") return null;
+    if (options.signal?.aborted !== true)
+      return { token: answer.token, mode: "exclusive", sentAt: pending.sentAt };
+    return this.downgrade(lock, answer.token, "upgradeable");
+  }
+
+  /** A Downgrade to its end: the new grant (never unknown while the session lives). */
+  async downgrade(lock: string, token: bigint, mode: DowngradeMode): Promise<ModeChange> {
+    const pending = this.startDowngrade(lock, token, mode);
+    const answer = await settledAnswer(pending);
+    return { token: answer.token, mode, sentAt: pending.sentAt };
+  }
+
+  /**
    * A new value for the election this session leads with `token`. Without an answer in the
    * retry budget it rejects with OutcomeUnknownError and goes on sending the same seq in the
    * background until answered or the session ends.
@@ -956,6 +983,29 @@ function releaseKey(lock: string, token: bigint): string {
  * the lack of one, nor a limit that kept the cancel from being recorded, nor a server error
  * (nothing says the cancel was recorded; it is idempotent, so sending it again is safe).
  */
+/** The grant a mode change made: its token and mode, and when its request was first sent. */
+export interface ModeChange {
+  readonly token: bigint;
+  readonly mode: "exclusive" | DowngradeMode;
+  readonly sentAt: Instant;
+}
+
+/**
+ * A mode change's final answer: its own, or, when that was lost, the one the session learnt
+ * afterwards (a holder must know which grant it holds). Refusals are thrown as they come.
+ */
+async function settledAnswer<A>(pending: PendingModeChange<A>): Promise<A> {
+  try {
+    return await pending.result;
+  } catch (err) {
+    if (isAnswer(err)) throw err;
+    const learnt = await pending.settled;
+    if (learnt === null)
+      throw new SessionLostError("the session ended before the mode change was answered");
+    return learnt;
+  }
+}
+
 function cancelSettled(err: unknown): boolean {
   return isAnswer(err) && !(err instanceof LimitError) && !(err instanceof ServerError);
 }

@@ -176,9 +176,11 @@ async function carryOut(
     }
     const next: HeldGrant = {
       token: change.token,
-      mode: line.verb === "upgrade" ? "exclusive" : line.mode,
+      mode: change.mode,
       ...(grant.hold ? { hold: { sentAt: change.sentAt, budgetMs: grant.hold.budgetMs } } : {}),
     };
+    // An upgrade granted as the hold was ending was downgraded back: hold (and release) that.
+    if (line.verb === "upgrade" && change.mode !== "exclusive") return next;
     say(next, true);
     return next;
   } catch (err) {
