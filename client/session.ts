@@ -395,13 +395,7 @@ export class Session {
     signal: AbortSignal | undefined,
     hold: HoldLimitDeadline | undefined,
   ): Promise<AcquireResult> {
-    type Settled =
-      { ok: true; response: AcquireAnswer } | { ok: false; error: unknown } | { aborted: true };
-    const settled: Promise<Settled> = call.then(
-      (response) => ({ ok: true as const, response }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const outcome = signal ? await untilAborted(settled, signal) : await settled;
+    const outcome = await outcomeOf(call, signal);
     if ("aborted" in outcome) return this.cancelAfterAbort(locks, seq);
     if (outcome.ok) {
       this.acks.answered(seq);
@@ -641,13 +635,7 @@ export class Session {
     signal: AbortSignal | undefined,
     learnt: (answer: UpgradeAnswer | null) => void,
   ): Promise<UpgradeAnswer> {
-    type Settled =
-      { ok: true; response: UpgradeAnswer } | { ok: false; error: unknown } | { aborted: true };
-    const settled: Promise<Settled> = call.then(
-      (response) => ({ ok: true as const, response }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const outcome = signal ? await untilAborted(settled, signal) : await settled;
+    const outcome = await outcomeOf(call, signal);
     if ("aborted" in outcome) {
       try {
         const answer = upgradeAnswerOfCancel(await this.cancelWait(lock, seq));
@@ -956,6 +944,18 @@ function acquireKindsOf(options: AcquireOptions): AcquireKinds {
  * `settled`, or { aborted: true } if `signal` aborts first. The listener goes once either
  * happens: a caller's long-lived signal must not collect one per call.
  */
+/** A call's answer, its failure, or the caller's give-up (`signal`), whichever comes first. */
+function outcomeOf<T>(
+  call: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<{ ok: true; response: T } | { ok: false; error: unknown } | { aborted: true }> {
+  const settled = call.then(
+    (response) => ({ ok: true as const, response }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  return signal ? untilAborted(settled, signal) : settled;
+}
+
 async function untilAborted<T>(
   settled: Promise<T>,
   signal: AbortSignal,

@@ -821,20 +821,9 @@ export class LockStateMachine {
    * a cancel, the upgradeable grant is left as it was.
    */
   private decideUpgrade(ctx: ApplyContext, session: Session, cmd: UpgradeCommand): Answer {
-    const lock = this.locks.get(cmd.lock);
-    const found = lock ? this.heldWithToken(session, lock, cmd.token) : null;
-    if (found === null || found.kind === "error") return found ?? this.notHolder(session, cmd.lock);
-    const holder = found.holder;
-    const mode = modeOf(holder);
-    if (mode !== "upgradeable") {
-      return fail(
-        mode === "leader" ? "ERROR_REASON_KIND_MISMATCH" : "ERROR_REASON_HELD_IN_ANOTHER_MODE",
-        mode === "leader"
-          ? `${cmd.lock} is an election: its lead is not upgraded`
-          : `session ${session.id} holds ${cmd.lock} in ${mode} mode: only an upgradeable grant is upgraded`,
-      );
-    }
-    const l = lock as LockState;
+    const found = this.heldInMode(session, cmd, "upgradeable", "upgraded");
+    if (found.kind === "error") return found;
+    const { lock: l, holder } = found;
     // A second Upgrade while one waits joins it and keeps its timer (as a second Acquire).
     if (l.upgrade !== null) {
       l.upgrade.seqs.push(cmd.seq);
@@ -862,44 +851,50 @@ export class LockStateMachine {
   /** A Downgrade: exclusive to shared or upgradeable at once, and the queue's head let in beside it. */
   private downgrade(ctx: ApplyContext, cmd: DowngradeCommand): Answer {
     return this.numberedWrite(cmd, (session) => {
-      const lock = this.locks.get(cmd.lock);
-      const found = lock ? this.heldWithToken(session, lock, cmd.token) : null;
-      if (found === null || found.kind === "error")
-        return found ?? this.notHolder(session, cmd.lock);
-      const mode = modeOf(found.holder);
-      if (mode !== "exclusive") {
-        return fail(
-          mode === "leader" ? "ERROR_REASON_KIND_MISMATCH" : "ERROR_REASON_HELD_IN_ANOTHER_MODE",
-          mode === "leader"
-            ? `${cmd.lock} is an election: its lead is not downgraded`
-            : `session ${session.id} holds ${cmd.lock} in ${mode} mode: only an exclusive grant is downgraded`,
-        );
-      }
-      const l = lock as LockState;
+      const found = this.heldInMode(session, cmd, "exclusive", "downgraded");
+      if (found.kind === "error") return found;
+      const l = found.lock;
       const answer = this.changedMode(ctx, session, l, found.holder, cmd.mode, ctx.index);
       this.grantWaiting(ctx, [l]);
       return answer;
     });
   }
 
-  /** The session's grant of `lock` if its token is `token`; a stale token's refusal; null if it holds none. */
-  private heldWithToken(
+  /**
+   * The session's grant of the lock a mode change names, if it is that token's and in the
+   * mode that changes: otherwise the refusal (not held, a stale token, another mode; an
+   * election's lead never changes mode).
+   */
+  private heldInMode(
     session: Session,
-    lock: LockState,
-    token: bigint,
-  ): { kind: "ok"; holder: Holder } | ErrorAnswer | null {
-    const holder = holderOf(lock, session.id);
-    if (!holder) return null;
-    if (holder.token !== token)
+    cmd: { readonly lock: string; readonly token: bigint },
+    mode: GrantMode,
+    change: "upgraded" | "downgraded",
+  ): { kind: "ok"; lock: LockState; holder: Holder } | ErrorAnswer {
+    const lock = this.locks.get(cmd.lock);
+    const holder = lock ? holderOf(lock, session.id) : undefined;
+    if (!lock || !holder)
+      return fail(
+        "ERROR_REASON_NOT_HOLDER",
+        `session ${session.id} does not hold lock ${cmd.lock}`,
+      );
+    if (holder.token !== cmd.token)
       return fail(
         "ERROR_REASON_STALE_TOKEN",
-        `token ${token} is not the current grant of lock ${lock.name}`,
+        `token ${cmd.token} is not the current grant of lock ${cmd.lock}`,
       );
-    return { kind: "ok", holder };
-  }
-
-  private notHolder(session: Session, lock: string): ErrorAnswer {
-    return fail("ERROR_REASON_NOT_HOLDER", `session ${session.id} does not hold lock ${lock}`);
+    const held = modeOf(holder);
+    if (held === "leader")
+      return fail(
+        "ERROR_REASON_KIND_MISMATCH",
+        `${cmd.lock} is an election: its lead is not ${change}`,
+      );
+    if (held !== mode)
+      return fail(
+        "ERROR_REASON_HELD_IN_ANOTHER_MODE",
+        `session ${session.id} holds ${cmd.lock} in ${held} mode: only an ${mode} grant is ${change}`,
+      );
+    return { kind: "ok", lock, holder };
   }
 
   /**
