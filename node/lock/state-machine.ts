@@ -441,17 +441,12 @@ export class LockStateMachine {
   // ---------------------------------------------------------------- locks
 
   private acquire(ctx: ApplyContext, cmd: AcquireCommand): Answer {
-    const session = this.sessions.get(cmd.sessionId);
-    if (!session) return sessionNotFound(cmd.sessionId);
-    const earlier = this.admit(session, cmd);
-    if (earlier) return earlier;
-    const full = this.inFlightFull(session);
-    if (full) return full;
-
     const targets = targetsOf(cmd);
-    const answer = this.decideAcquire(ctx, session, cmd, targets);
-    if (answer.kind !== "waiting") this.keep(session, cmd.seq, namesOf(targets), answer);
-    return answer;
+    return this.numberedWrite(
+      cmd,
+      (session) => this.decideAcquire(ctx, session, cmd, targets),
+      namesOf(targets),
+    );
   }
 
   /** See grant-order.ts for when a request is granted at once, waits, or is not acquired. */
@@ -680,10 +675,15 @@ export class LockStateMachine {
   }
 
   /**
-   * A numbered write that is not an Acquire (Release, Resign, Proclaim): its session, the
-   * exactly-once table and the in-flight bound first, then `decide`, whose answer is kept.
+   * A numbered write: its session, the exactly-once table and the in-flight bound first,
+   * then `decide`, whose answer is kept (under `waitOf`, the locks a wait of the seq names,
+   * for CancelWait). A wait's final answer is kept when it comes, as a completion.
    */
-  private numberedWrite(cmd: SequencedWrite, decide: (session: Session) => Answer): Answer {
+  private numberedWrite(
+    cmd: SequencedWrite,
+    decide: (session: Session) => Answer,
+    waitOf: string | string[] | null = null,
+  ): Answer {
     const session = this.sessions.get(cmd.sessionId);
     if (!session) return sessionNotFound(cmd.sessionId);
     const earlier = this.admit(session, cmd);
@@ -691,7 +691,7 @@ export class LockStateMachine {
     const full = this.inFlightFull(session);
     if (full) return full;
     const answer = decide(session);
-    this.keep(session, cmd.seq, null, answer);
+    if (answer.kind !== "waiting") this.keep(session, cmd.seq, waitOf, answer);
     return answer;
   }
 
@@ -802,16 +802,8 @@ export class LockStateMachine {
 
   /** An Upgrade: a numbered write that may wait, as an Acquire does. */
   private upgrade(ctx: ApplyContext, cmd: UpgradeCommand): Answer {
-    const session = this.sessions.get(cmd.sessionId);
-    if (!session) return sessionNotFound(cmd.sessionId);
-    const earlier = this.admit(session, cmd);
-    if (earlier) return earlier;
-    const full = this.inFlightFull(session);
-    if (full) return full;
-    const answer = this.decideUpgrade(ctx, session, cmd);
     // Kept under its lock, so that a CancelWait of the seq finds the answer (as an Acquire's).
-    if (answer.kind !== "waiting") this.keep(session, cmd.seq, cmd.lock, answer);
-    return answer;
+    return this.numberedWrite(cmd, (session) => this.decideUpgrade(ctx, session, cmd), cmd.lock);
   }
 
   /**

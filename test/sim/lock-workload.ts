@@ -23,7 +23,12 @@ import {
   StaleTokenError,
 } from "../../client/errors.ts";
 import { isAnswer } from "../../client/lock-api.ts";
-import type { AcquireOptions, LateGrantRelease, Session } from "../../client/session.ts";
+import type {
+  AcquireOptions,
+  LateGrantRelease,
+  PendingModeChange,
+  Session,
+} from "../../client/session.ts";
 import type {
   DowngradeMode,
   HoldLimitDeadline,
@@ -467,19 +472,31 @@ export class SimLockClient {
       // Refused before it was sent: nothing changed.
       return { kind: "kept" };
     }
-    let answer;
-    try {
-      answer = await pending.result;
-    } catch (err) {
-      if (isAnswer(err) && grantGone(err)) return { kind: "ended" };
-      if (err instanceof OutcomeUnknownError) this.sim.clientEvents.unknownWrites++;
-      // Another answer left the grant as it was; without one the library learns it.
-      answer = await pending.settled;
-    }
-    if (answer === null) return this.sessionLive() ? { kind: "kept" } : { kind: "unknown" };
+    const answer = await this.finalAnswer(pending);
+    if (answer === "ended" || answer === null) return this.keptOrUnknown(answer);
     if (answer.kind !== "upgraded") return { kind: "kept" };
     this.sim.checker.tokenSeen(lock, answer.token, session.id);
     return { kind: "changed", token: answer.token };
+  }
+
+  /**
+   * A mode change's answer, learnt afterwards when it did not come; "ended" when the grant
+   * was gone; null when nothing was learnt (another refusal, or the session ended).
+   */
+  private async finalAnswer<A>(pending: PendingModeChange<A>): Promise<A | "ended" | null> {
+    try {
+      return await pending.result;
+    } catch (err) {
+      if (isAnswer(err) && grantGone(err)) return "ended";
+      if (err instanceof OutcomeUnknownError) this.sim.clientEvents.unknownWrites++;
+      // Another answer left the grant as it was; without one the library learns it.
+      return pending.settled;
+    }
+  }
+
+  private keptOrUnknown(answer: "ended" | null): ModeChangeResult {
+    if (answer === "ended") return { kind: "ended" };
+    return this.sessionLive() ? { kind: "kept" } : { kind: "unknown" };
   }
 
   /** A Downgrade of the exclusive grant `token` to `mode` through the library; an answer that did not come is learnt afterwards. */
@@ -491,15 +508,8 @@ export class SimLockClient {
     } catch {
       return { kind: "kept" };
     }
-    let answer;
-    try {
-      answer = await pending.result;
-    } catch (err) {
-      if (isAnswer(err) && grantGone(err)) return { kind: "ended" };
-      if (err instanceof OutcomeUnknownError) this.sim.clientEvents.unknownWrites++;
-      answer = await pending.settled;
-    }
-    if (answer === null) return this.sessionLive() ? { kind: "kept" } : { kind: "unknown" };
+    const answer = await this.finalAnswer(pending);
+    if (answer === "ended" || answer === null) return this.keptOrUnknown(answer);
     this.sim.checker.tokenSeen(lock, answer.token, session.id);
     return { kind: "changed", token: answer.token };
   }
