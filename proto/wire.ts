@@ -99,6 +99,8 @@ export const WIRE_ERRORS: Readonly<Record<ErrorReasonName, WireError>> = {
     "FailedPreconditionError",
   ),
   ERROR_REASON_SUCCESSOR_NOT_WAITING: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
+  ERROR_REASON_UNAUTHENTICATED: entry(Status.UNAUTHENTICATED, "ServerError"),
+  ERROR_REASON_QUOTA_EXCEEDED: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
 };
 
 /**

@@ -16,7 +16,11 @@ export type OkAnswer =
   | { readonly kind: "released" }
   | { readonly kind: "proclaimed" }
   | { readonly kind: "revoked" }
-  | { readonly kind: "limitsSet" };
+  | { readonly kind: "limitsSet" }
+  /** A policy applied: its version is the entry's index. */
+  | { readonly kind: "policySet" }
+  | { readonly kind: "tokenCreated" }
+  | { readonly kind: "tokenRevoked" };
 
 export type OkKind = OkAnswer["kind"];
 
@@ -37,6 +41,17 @@ export function sessionNotFound(sessionId: bigint): ErrorAnswer {
   return fail(
     "ERROR_REASON_SESSION_NOT_FOUND",
     `session ${sessionId} not found (unknown, closed or expired)`,
+  );
+}
+
+/**
+ * A session call naming a session that is not the caller's: the same answer whether the
+ * session exists or not, so session ids cannot be probed.
+ */
+export function notYourSession(sessionId: bigint, identity: string): ErrorAnswer {
+  return fail(
+    "ERROR_REASON_PERMISSION_DENIED",
+    `session ${sessionId} is not a session of ${identity === "" ? "an anonymous caller" : `identity ${identity}`}`,
   );
 }
 

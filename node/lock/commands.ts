@@ -146,8 +146,37 @@ export interface SetLimitsCommand {
   readonly wallMs: number;
 }
 
+/** A new access policy (its text; every replica parses it alike), from an admin. */
+export interface SetPolicyCommand {
+  readonly type: "setPolicy";
+  readonly text: string;
+  readonly wallMs: number;
+}
+
+/** A bearer token, created by an admin: only the secret's hash reaches the log. */
+export interface CreateTokenCommand {
+  readonly type: "createToken";
+  readonly id: string;
+  readonly identity: string;
+  readonly roles: readonly string[];
+  /** SHA-256 of the secret, hex. */
+  readonly hash: string;
+  /** On the proposing leader's clock; 0: never. */
+  readonly expiresAtMs: number;
+  readonly wallMs: number;
+}
+
+export interface RevokeTokenCommand {
+  readonly type: "revokeToken";
+  readonly id: string;
+  readonly wallMs: number;
+}
+
 export type Command =
   | SetLimitsCommand
+  | SetPolicyCommand
+  | CreateTokenCommand
+  | RevokeTokenCommand
   | OpenSessionCommand
   | CloseSessionCommand
   | ExpireSessionCommand

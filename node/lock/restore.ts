@@ -1,7 +1,8 @@
 // Seeding a new cluster from a backup: the backup's lock state with every session dropped
 // (and with them every holder, waiter and kept answer) and a higher token epoch, so that
 // every token the new cluster issues is larger than any token the old cluster issued,
-// however far the old one ran after the backup. Lock history is kept.
+// however far the old one ran after the backup. Lock history, the access policy and the
+// bearer tokens are kept.
 import { holderCount } from "./holders.ts";
 import { MAX_EPOCH } from "./limits.ts";
 import { SlotPool } from "./slot-pool.ts";
@@ -100,6 +101,10 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
       history: state.history,
       requestIds: new Map(),
       closedIds: new Set(),
+      // Ended sessions are of the old cluster (ids carry its epoch); the policy and the
+      // tokens carry over, so a restored cluster is as closed as the one backed up.
+      endedOwners: new Map(),
+      access: state.access,
     },
     backup.byteLength,
   );

@@ -2,9 +2,15 @@
 // every replica yields the same state, answers and events. Time enters only through
 // commands (expiry and wait timeouts are proposed by the leader); wall-clock values in
 // commands are copied into history as display data and never compared.
+import { AccessState, type Principal, type TokenRecord } from "../auth/access-state.ts";
+import { decodeCaller } from "../auth/caller.ts";
+import type { PrefixAction } from "../auth/policy.ts";
+import { Policy } from "../auth/policy.ts";
+import { utf8Length } from "../../proto/names.ts";
 import {
   fail,
   invalid,
+  notYourSession,
   sessionEnded,
   sessionNotFound,
   type Answer,
@@ -27,7 +33,7 @@ import {
   type SetLimitsCommand,
   type UpgradeCommand,
 } from "./commands.ts";
-import { CommandDecodeError, decodeCommand } from "./codec/entries.ts";
+import { CommandDecodeError, decodeEntry, isNodeCommand } from "./codec/entries.ts";
 import { firstWaiter, grantInJoinOrder } from "./grant-order.ts";
 import { acquiredEvent, grantedAnswer, holderRef, notAcquired } from "./grant-results.ts";
 import {
@@ -147,7 +153,29 @@ class ApplyContext {
   constructor(
     readonly index: number,
     readonly wallMs: number,
+    /** Who asked, resolved at this entry; null for the node's own commands (never checked). */
+    readonly who: Principal | null,
   ) {}
+}
+
+/** The grant of `mode` an action allows: an election's lead and a permit count as exclusive. */
+function acquireAction(mode: GrantMode): PrefixAction {
+  return mode === "shared"
+    ? "acquire:shared"
+    : mode === "upgradeable"
+      ? "acquire:upgradeable"
+      : "acquire:exclusive";
+}
+
+function denied(who: Principal, action: string, lock: string): ErrorAnswer {
+  return fail(
+    "ERROR_REASON_PERMISSION_DENIED",
+    `${who.name === "" ? "an anonymous caller" : `identity ${who.name}`} lacks permission ${action} on ${lock}`,
+  );
+}
+
+function overQuota(message: string): ErrorAnswer {
+  return fail("ERROR_REASON_QUOTA_EXCEEDED", message);
 }
 
 const TOO_OLD = (seq: number, mark: number): ErrorAnswer =>
@@ -168,6 +196,10 @@ export class LockStateMachine {
   private readonly requestIds = new Map<string, bigint>();
   /** Ids of closed (not expired) sessions, oldest first. */
   private readonly closedIds = new Set<bigint>();
+  /** Owners of ended sessions (named identities only), oldest first: NOT_FOUND for them alone. */
+  private readonly endedOwners = new Map<bigint, string>();
+  /** The policy, tokens and quota use (replicated). */
+  private readonly access = new AccessState();
   private readonly historyLog: HistoryLog;
   /** Size of the last snapshot taken, to size the next one's buffer. */
   private snapshotSizeHint = 0;
@@ -212,21 +244,31 @@ export class LockStateMachine {
    * command). A command that fails validation gets an INVALID_ARGUMENT answer and changes
    * nothing but the applied index. Throws only on a non-increasing index (a host bug).
    */
-  apply(index: number, cmd: Command): ApplyOutcome {
+  apply(
+    index: number,
+    cmd: Command,
+    caller: string | null = isNodeCommand(cmd) ? null : "",
+  ): ApplyOutcome {
     this.advanceTo(index);
-    const ctx = new ApplyContext(index, typeof cmd.wallMs === "number" ? cmd.wallMs : 0);
+    const wallMs = typeof cmd.wallMs === "number" ? cmd.wallMs : 0;
+    const who = caller === null ? null : this.access.resolve(decodeCaller(caller), wallMs);
+    const ctx = new ApplyContext(index, wallMs, typeof who === "string" ? null : who);
     const bad = validateCommand(cmd, this.limitsValue);
     // A retried write keeps its first answer, even if the limits changed since it applied.
     const result =
-      bad !== null ? (this.firstAnswerOf(cmd) ?? invalid(bad)) : this.dispatch(ctx, cmd);
+      typeof who === "string"
+        ? fail("ERROR_REASON_UNAUTHENTICATED", who)
+        : bad !== null
+          ? (this.firstAnswerOf(cmd) ?? invalid(bad))
+          : this.dispatch(ctx, cmd);
     return { index, result, completions: ctx.completions, events: ctx.events, timers: ctx.timers };
   }
 
   /** Decodes and applies an entry's bytes; undecodable bytes get INVALID_ARGUMENT and change nothing. */
   applyBytes(index: number, bytes: Uint8Array): ApplyOutcome {
-    let cmd: Command;
+    let entry;
     try {
-      cmd = decodeCommand(bytes);
+      entry = decodeEntry(bytes);
     } catch (err) {
       if (!(err instanceof CommandDecodeError)) throw err;
       this.advanceTo(index);
@@ -238,7 +280,7 @@ export class LockStateMachine {
         timers: emptyTimers(),
       };
     }
-    return this.apply(index, cmd);
+    return this.apply(index, entry.command, entry.identity);
   }
 
   /** Records an entry without a command (a leader's no-op, a membership change). */
@@ -285,7 +327,110 @@ export class LockStateMachine {
         return this.holdLimit(ctx, cmd);
       case "setLimits":
         return this.setLimits(cmd);
+      case "setPolicy":
+        return this.adminOnly(ctx) ?? this.setPolicy(ctx, cmd.text);
+      case "createToken":
+        return this.adminOnly(ctx) ?? this.createToken(ctx, cmd);
+      case "revokeToken":
+        return this.adminOnly(ctx) ?? this.revokeToken(cmd.id);
     }
+  }
+
+  // ---------------------------------------------------------------- access
+
+  private adminOnly(ctx: ApplyContext): ErrorAnswer | null {
+    return ctx.who === null || ctx.who.rights.admin ? null : denied(ctx.who, "admin", "the cluster");
+  }
+
+  private setPolicy(ctx: ApplyContext, text: string): Answer {
+    this.access.setPolicy(Policy.parse(text), ctx.index);
+    return { kind: "policySet" };
+  }
+
+  private createToken(ctx: ApplyContext, cmd: Extract<Command, { type: "createToken" }>): Answer {
+    if (this.access.tokens.has(cmd.id))
+      return invalid(`token ${cmd.id} exists already`);
+    this.access.tokens.set(cmd.id, {
+      id: cmd.id,
+      identity: cmd.identity,
+      roles: [...cmd.roles],
+      hash: cmd.hash,
+      createdAt: ctx.index,
+      createdWallMs: ctx.wallMs,
+      expiresAtMs: cmd.expiresAtMs,
+    });
+    return { kind: "tokenCreated" };
+  }
+
+  /** Idempotent: a token revoked twice (or never created) is revoked. */
+  private revokeToken(id: string): Answer {
+    this.access.tokens.delete(id);
+    return { kind: "tokenRevoked" };
+  }
+
+  /**
+   * The caller's session `id`, or the refusal: a session of another identity, and an id that
+   * never existed, answer alike (PERMISSION_DENIED), so ids cannot be probed; NOT_FOUND is
+   * for the caller's own ended sessions (and every unknown id in an open cluster's
+   * anonymous calls, as before identities).
+   */
+  private sessionFor(ctx: ApplyContext, id: bigint): Session | ErrorAnswer {
+    const session = this.sessions.get(id);
+    const who = ctx.who;
+    if (who === null) return session ?? sessionNotFound(id);
+    if (session) return session.owner === who.name ? session : notYourSession(id, who.name);
+    const owner = this.endedOwners.get(id);
+    if (owner === undefined ? who.name === "" && this.access.policy === null : owner === who.name)
+      return sessionNotFound(id);
+    return notYourSession(id, who.name);
+  }
+
+  /** The first target the caller may not acquire in its mode, as a refusal. */
+  private acquireRefusal(ctx: ApplyContext, targets: readonly Target[]): ErrorAnswer | null {
+    const who = ctx.who;
+    if (who === null) return null;
+    for (const t of targets) {
+      const action = acquireAction(t.mode);
+      if (!who.rights.allows(action, t.lock)) return denied(who, action, t.lock);
+    }
+    return null;
+  }
+
+  private waitQuota(ctx: ApplyContext): ErrorAnswer | null {
+    const over = ctx.who === null ? null : this.access.quotaRefusal(ctx.who, "waits", 1);
+    return over === null ? null : overQuota(over);
+  }
+
+  /** A wait's share of its owner's quotas: one wait, and the locks and data it asks for (none for an upgrade, which converts a grant). */
+  private countWait(owner: string, waiter: Waiter, upgrade: boolean, sign: 1 | -1): void {
+    this.access.count(owner, "waits", sign);
+    if (!upgrade) this.countHold(owner, waiter.targets.length, waiter.holderData, sign);
+  }
+
+  private ownerOf(id: bigint): string {
+    return this.sessions.get(id)?.owner ?? this.endedOwners.get(id) ?? "";
+  }
+
+  /** Quota refusal of locks held (or waited for) and holder data the request would add. */
+  private holdQuota(
+    ctx: ApplyContext,
+    locks: number,
+    holderData: string,
+  ): ErrorAnswer | null {
+    const who = ctx.who;
+    if (who === null) return null;
+    const over =
+      this.access.quotaRefusal(who, "heldLocks", locks) ??
+      this.access.quotaRefusal(who, "holderDataBytes", locks * utf8Length(holderData));
+    return over === null ? null : overQuota(over);
+  }
+
+  /** Counts a grant's or a wait's reservation of `owner`'s quotas (`sign` -1 gives it back). */
+  private countHold(owner: string, locks: number, holderData: string, sign: 1 | -1): void {
+    if (locks === 0) return;
+    this.access.count(owner, "heldLocks", sign * locks);
+    const bytes = holderData === "" ? 0 : utf8Length(holderData) * locks;
+    if (bytes > 0) this.access.count(owner, "holderDataBytes", sign * bytes);
   }
 
   /** New replicated limits; what is kept over the new caps is evicted, oldest first. */
@@ -297,6 +442,8 @@ export class LockStateMachine {
       this.requestIds.delete(this.requestIds.keys().next().value as string);
     while (this.closedIds.size > limits.rememberedClosedSessions)
       this.closedIds.delete(this.closedIds.values().next().value as bigint);
+    while (this.endedOwners.size > limits.rememberedClosedSessions)
+      this.endedOwners.delete(this.endedOwners.keys().next().value as bigint);
     return { kind: "limitsSet" };
   }
 
@@ -305,12 +452,24 @@ export class LockStateMachine {
   private openSession(ctx: ApplyContext, cmd: OpenSessionCommand): Answer {
     // Without a request id a retry opens another session: the client asked for no dedup.
     const known = cmd.requestId === "" ? undefined : this.requestIds.get(cmd.requestId);
+    const who = ctx.who;
+    const owner = who?.name ?? "";
+    // A request id is the opener's: another identity's retry of it opens nothing.
+    if (known !== undefined && who !== null && this.ownerOf(known) !== owner)
+      return fail(
+        "ERROR_REASON_PERMISSION_DENIED",
+        `request id ${cmd.requestId} belongs to another identity`,
+      );
     if (known !== undefined)
       return {
         kind: "sessionOpened",
         sessionId: known,
         ttlMs: this.sessions.get(known)?.ttlMs ?? cmd.ttlMs,
       };
+    if (who !== null && !who.rights.mayAcquire)
+      return denied(who, "acquire", "any lock (a session would be of no use)");
+    const over = who === null ? null : this.access.quotaRefusal(who, "sessions", 1);
+    if (over !== null) return overQuota(over);
     if (this.sessions.size >= this.limitsValue.maxSessions) {
       return fail(
         "ERROR_REASON_TOO_MANY_SESSIONS",
@@ -324,6 +483,7 @@ export class LockStateMachine {
       id,
       newSession({
         id,
+        owner,
         clientName: cmd.clientName,
         ttlMs: cmd.ttlMs,
         openedAt: ctx.index,
@@ -332,6 +492,7 @@ export class LockStateMachine {
         mark: 0,
       }),
     );
+    this.access.count(owner, "sessions", 1);
     if (cmd.requestId !== "")
       rememberInMap(this.requestIds, cmd.requestId, id, this.limitsValue.rememberedRequestIds);
     ctx.timers.sessionsOpened.push({ id, ttlMs: cmd.ttlMs });
@@ -339,11 +500,11 @@ export class LockStateMachine {
   }
 
   private closeSession(ctx: ApplyContext, cmd: CloseSessionCommand): Answer {
-    const session = this.sessions.get(cmd.sessionId);
-    if (!session) {
-      return this.closedIds.has(cmd.sessionId)
-        ? { kind: "sessionClosed" }
-        : sessionNotFound(cmd.sessionId);
+    const session = this.sessionFor(ctx, cmd.sessionId);
+    if (isRefusal(session)) {
+      // A retried close of the caller's own closed session succeeds.
+      const own = session.reason === "ERROR_REASON_SESSION_NOT_FOUND";
+      return own && this.closedIds.has(cmd.sessionId) ? { kind: "sessionClosed" } : session;
     }
     const earlier = this.admit(session, cmd);
     if (earlier) return earlier;
@@ -371,6 +532,14 @@ export class LockStateMachine {
       if (lock && holder) this.endGrant(ctx, lock, holder, reason, event);
     }
     this.sessions.delete(session.id);
+    this.access.count(session.owner, "sessions", -1);
+    if (session.owner !== "")
+      rememberInMap(
+        this.endedOwners,
+        session.id,
+        session.owner,
+        this.limitsValue.rememberedClosedSessions,
+      );
     if (how === "closed" && this.limitsValue.rememberedClosedSessions > 0) {
       this.closedIds.add(session.id);
       if (this.closedIds.size > this.limitsValue.rememberedClosedSessions) {
@@ -443,6 +612,7 @@ export class LockStateMachine {
   private acquire(ctx: ApplyContext, cmd: AcquireCommand): Answer {
     const targets = targetsOf(cmd);
     return this.numberedWrite(
+      ctx,
       cmd,
       (session) => this.decideAcquire(ctx, session, cmd, targets),
       namesOf(targets),
@@ -456,7 +626,10 @@ export class LockStateMachine {
     cmd: AcquireCommand,
     targets: readonly Target[],
   ): Answer {
-    const refused = this.kindRefusal(targets) ?? this.heldAlready(session, targets);
+    const refused =
+      this.acquireRefusal(ctx, targets) ??
+      this.kindRefusal(targets) ??
+      this.heldAlready(session, targets);
     if (refused) return refused;
     // A second Acquire while waiting joins the existing wait and keeps its timer.
     const joined = this.joinWait(session, cmd, targets);
@@ -465,7 +638,9 @@ export class LockStateMachine {
     const holdMs = cmd.holdMs ?? 0;
     const blocked = this.blockerOf(targets, null);
     if (blocked === null) {
-      const limit = this.locksFull(session, targets.length);
+      const limit =
+        this.locksFull(session, targets.length) ??
+        this.holdQuota(ctx, targets.length, holderData);
       if (limit) return limit;
       return grantedAnswer(
         this.grant(ctx, session, targets, holderData, holdMs, ctx.index),
@@ -473,7 +648,10 @@ export class LockStateMachine {
       );
     }
     if (cmd.waitMs === 0) return notAcquired(blocked, this.locks.get(blocked.lock), targets.length);
-    const limit = this.locksFull(session, targets.length);
+    const limit =
+      this.locksFull(session, targets.length) ??
+      this.holdQuota(ctx, targets.length, holderData) ??
+      this.waitQuota(ctx);
     if (limit) return limit;
     for (const t of targets) {
       const queued = this.locks.get(t.lock)?.waiters?.size ?? 0;
@@ -502,6 +680,8 @@ export class LockStateMachine {
       lock.waiters.set(session.id, waiter);
       (session.waits ??= new Map()).set(t.lock, waiter);
     }
+    // A wait holds its share of the quotas until it ends: granted, it becomes the grant's.
+    this.countWait(session.owner, waiter, false, 1);
     return this.startWait(ctx, session, cmd.seq, cmd.lock, cmd.waitMs);
   }
 
@@ -629,8 +809,8 @@ export class LockStateMachine {
   }
 
   private cancelWait(ctx: ApplyContext, cmd: CancelWaitCommand): Answer {
-    const session = this.sessions.get(cmd.sessionId);
-    if (!session) return sessionNotFound(cmd.sessionId);
+    const session = this.sessionFor(ctx, cmd.sessionId);
+    if (isRefusal(session)) return session;
     const seq = cmd.acquireSeq;
     if (seq <= session.mark || session.dropped?.has(seq)) return TOO_OLD(seq, session.mark);
     const notThisLock = (): ErrorAnswer =>
@@ -671,7 +851,7 @@ export class LockStateMachine {
   }
 
   private release(ctx: ApplyContext, cmd: ReleaseCommand): Answer {
-    return this.numberedWrite(cmd, (session) => this.decideRelease(ctx, session, cmd));
+    return this.numberedWrite(ctx, cmd, (session) => this.decideRelease(ctx, session, cmd));
   }
 
   /**
@@ -680,12 +860,13 @@ export class LockStateMachine {
    * for CancelWait). A wait's final answer is kept when it comes, as a completion.
    */
   private numberedWrite(
+    ctx: ApplyContext,
     cmd: SequencedWrite,
     decide: (session: Session) => Answer,
     waitOf: string | string[] | null = null,
   ): Answer {
-    const session = this.sessions.get(cmd.sessionId);
-    if (!session) return sessionNotFound(cmd.sessionId);
+    const session = this.sessionFor(ctx, cmd.sessionId);
+    if (isRefusal(session)) return session;
     const earlier = this.admit(session, cmd);
     if (earlier) return earlier;
     const full = this.inFlightFull(session);
@@ -766,7 +947,7 @@ export class LockStateMachine {
 
   /** A new value for an election's leader: only the leader, with its current token. */
   private proclaim(ctx: ApplyContext, cmd: ProclaimCommand): Answer {
-    return this.numberedWrite(cmd, (session) => this.decideProclaim(ctx, session, cmd));
+    return this.numberedWrite(ctx, cmd, (session) => this.decideProclaim(ctx, session, cmd));
   }
 
   private decideProclaim(ctx: ApplyContext, session: Session, cmd: ProclaimCommand): Answer {
@@ -784,6 +965,13 @@ export class LockStateMachine {
         "ERROR_REASON_STALE_TOKEN",
         `token ${cmd.token} is not the current leader's of election ${cmd.lock}`,
       );
+    const before = holder.terms?.holderData ?? "";
+    const growth = utf8Length(cmd.value) - utf8Length(before);
+    const over =
+      ctx.who === null ? null : this.access.quotaRefusal(ctx.who, "holderDataBytes", Math.max(0, growth));
+    if (over !== null) return overQuota(over);
+    this.countHold(session.owner, 1, before, -1);
+    this.countHold(session.owner, 1, cmd.value, 1);
     holder.terms = grantTerms("leader", -1, cmd.value, holdMsOf(holder));
     ctx.events.push({
       type: "proclaimed",
@@ -803,7 +991,7 @@ export class LockStateMachine {
   /** An Upgrade: a numbered write that may wait, as an Acquire does. */
   private upgrade(ctx: ApplyContext, cmd: UpgradeCommand): Answer {
     // Kept under its lock, so that a CancelWait of the seq finds the answer (as an Acquire's).
-    return this.numberedWrite(cmd, (session) => this.decideUpgrade(ctx, session, cmd), cmd.lock);
+    return this.numberedWrite(ctx, cmd, (session) => this.decideUpgrade(ctx, session, cmd), cmd.lock);
   }
 
   /**
@@ -813,6 +1001,8 @@ export class LockStateMachine {
    * a cancel, the upgradeable grant is left as it was.
    */
   private decideUpgrade(ctx: ApplyContext, session: Session, cmd: UpgradeCommand): Answer {
+    const allowed = this.acquireRefusal(ctx, [{ lock: cmd.lock, mode: "exclusive", permits: 0 }]);
+    if (allowed) return allowed;
     const found = this.heldInMode(session, cmd, "upgradeable", "upgraded");
     if (found.kind === "error") return found;
     const { lock: l, holder } = found;
@@ -825,6 +1015,8 @@ export class LockStateMachine {
     if (soleHolder(l, session.id))
       return this.changedMode(ctx, session, l, holder, "exclusive", ctx.index);
     if (cmd.waitMs === 0) return notUpgraded(l, session.id);
+    const full = this.waitQuota(ctx);
+    if (full) return full;
     const waiter: Waiter = {
       sessionId: session.id,
       lock: l.name,
@@ -837,12 +1029,15 @@ export class LockStateMachine {
     };
     l.upgrade = waiter;
     (session.waits ??= new Map()).set(l.name, waiter);
+    this.countWait(session.owner, waiter, true, 1);
     return this.startWait(ctx, session, cmd.seq, l.name, cmd.waitMs);
   }
 
   /** A Downgrade: exclusive to shared or upgradeable at once, and the queue's head let in beside it. */
   private downgrade(ctx: ApplyContext, cmd: DowngradeCommand): Answer {
-    return this.numberedWrite(cmd, (session) => {
+    return this.numberedWrite(ctx, cmd, (session) => {
+      const allowed = this.acquireRefusal(ctx, [{ lock: cmd.lock, mode: cmd.mode, permits: 0 }]);
+      if (allowed) return allowed;
       const found = this.heldInMode(session, cmd, "exclusive", "downgraded");
       if (found.kind === "error") return found;
       const l = found.lock;
@@ -923,6 +1118,8 @@ export class LockStateMachine {
 
   /** Ends every current grant of the lock with that token (shared grants of one entry share it). */
   private revoke(ctx: ApplyContext, cmd: RevokeCommand): Answer {
+    if (ctx.who !== null && !ctx.who.rights.allows("revoke", cmd.lock))
+      return denied(ctx.who, "revoke", cmd.lock);
     const lock = this.locks.get(cmd.lock);
     const ending = lock ? holdersOf(lock).filter((h) => h.token === cmd.token) : [];
     if (lock && ending.length > 0) {
@@ -1014,6 +1211,7 @@ export class LockStateMachine {
       };
       addHolder(lock, record);
       session.held.add(lock.name);
+      this.countHold(session.owner, 1, holderData, 1);
       this.historyLog.add(lock, record);
       ctx.events.push(acquiredEvent(ctx.index, ctx.wallMs, record, lock));
       grants.push(record);
@@ -1062,7 +1260,8 @@ export class LockStateMachine {
     }
     const slot = holder.terms?.slot ?? -1;
     if (slot >= 0) lock.semaphore?.slots.free(slot);
-    session?.held.delete(lock.name);
+    if (session?.held.delete(lock.name))
+      this.countHold(session.owner, 1, holder.terms?.holderData ?? "", -1);
     // A record that already left the history is not updated: nothing reads it any more.
     if (!holder.evicted) {
       holder.endedAt = ctx.index;
@@ -1137,6 +1336,7 @@ export class LockStateMachine {
   /** Takes a request out of every queue it is in and out of its session's tables; the locks it left. */
   private leaveQueues(waiter: Waiter, session: Session | undefined): LockState[] {
     const left: LockState[] = [];
+    if (session) this.countWait(session.owner, waiter, this.locks.get(waiter.lock)?.upgrade === waiter, -1);
     for (const t of waiter.targets) {
       const lock = this.locks.get(t.lock);
       if (lock?.upgrade === waiter) lock.upgrade = null;
@@ -1363,6 +1563,42 @@ export class LockStateMachine {
     return checkStateInvariants(this.sessions, this.locks);
   }
 
+  /** Counts every identity's quota use from the sessions, as applying their log would have. */
+  private countUsage(): void {
+    this.access.clearUsage();
+    for (const session of this.sessions.values()) {
+      this.access.count(session.owner, "sessions", 1);
+      for (const name of session.held) {
+        const holder = holderOf(this.locks.get(name) as LockState, session.id) as Holder;
+        this.countHold(session.owner, 1, holder.terms?.holderData ?? "", 1);
+      }
+      for (const waiter of new Set(session.waits?.values() ?? []))
+        this.countWait(session.owner, waiter, this.locks.get(waiter.lock)?.upgrade === waiter, 1);
+    }
+  }
+
+  // ---------------------------------------------------------------- access reads
+
+  /** The replicated policy, tokens and quota use (read only: changed by applying entries). */
+  get accessState(): Pick<
+    AccessState,
+    "policy" | "policyIndex" | "resolve" | "usageOf" | "tokens"
+  > {
+    return this.access;
+  }
+
+  /** The identity a live session belongs to, or null when there is no such session. */
+  sessionOwner(id: bigint): string | null {
+    return this.sessions.get(id)?.owner ?? null;
+  }
+
+  /** Locks a live session holds or waits for (for the rights its keepalive still needs). */
+  sessionLocks(id: bigint): string[] {
+    const session = this.sessions.get(id);
+    if (!session) return [];
+    return [...session.held, ...(session.waits?.keys() ?? [])];
+  }
+
   // ---------------------------------------------------------------- snapshots
 
   /** Deterministic bytes of the whole state, with a CRC-32 trailer. */
@@ -1390,6 +1626,12 @@ export class LockStateMachine {
         historyCount: this.historyLog.size,
         requestIds: this.requestIds,
         closedIds: this.closedIds,
+        endedOwners: this.endedOwners,
+        access: {
+          policyText: this.access.policy?.text ?? null,
+          policyIndex: this.access.policyIndex,
+          tokens: this.access.tokens.values(),
+        },
       },
       this.snapshotSizeHint,
     );
@@ -1408,12 +1650,21 @@ export class LockStateMachine {
     for (const [name, lock] of data.locks) machine.locks.set(name, lock);
     for (const [requestId, id] of data.requestIds) machine.requestIds.set(requestId, id);
     for (const id of data.closedIds) machine.closedIds.add(id);
+    for (const [id, owner] of data.endedOwners) machine.endedOwners.set(id, owner);
+    if (data.access.policyText !== null)
+      machine.access.setPolicy(Policy.parse(data.access.policyText), data.access.policyIndex);
+    for (const token of data.access.tokens) machine.access.tokens.set(token.id, token);
+    machine.countUsage();
     machine.historyLog.load(data.history);
     const problems = machine.checkInvariants();
     if (problems.length > 0)
       throw new SnapshotError(`inconsistent snapshot: ${problems.slice(0, 3).join("; ")}`);
     return machine;
   }
+}
+
+function isRefusal(found: Session | ErrorAnswer): found is ErrorAnswer {
+  return (found as ErrorAnswer).kind === "error";
 }
 
 /** The lock an Acquire's answer is kept for: its lock, or every lock of a multi-lock Acquire. */

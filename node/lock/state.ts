@@ -170,6 +170,8 @@ export function acquiredOf(kept: KeptAnswer, lock: string): boolean {
 
 export interface Session {
   readonly id: bigint;
+  /** The identity that opened it ("" anonymous): only it may use the session. */
+  owner: string;
   readonly clientName: string;
   readonly ttlMs: number;
   readonly openedAt: number;
@@ -194,11 +196,12 @@ export function newSession(
   fields: Pick<
     Session,
     "id" | "clientName" | "ttlMs" | "openedAt" | "openedWallMs" | "requestId" | "mark"
-  >,
+  > & { readonly owner?: string },
 ): Session {
   // Written out field by field so every session object has the same compact shape.
   return {
     id: fields.id,
+    owner: fields.owner ?? "",
     clientName: fields.clientName,
     ttlMs: fields.ttlMs,
     openedAt: fields.openedAt,

@@ -1,6 +1,7 @@
 // Input validation shared by the gRPC server (reject before proposing) and by apply
 // (a bad command in the log gets an INVALID_ARGUMENT answer and changes nothing).
 // Each check returns a message for the client, or null when the input is fine.
+import { checkIdentityName, Policy, PolicyParseError } from "../auth/policy.ts";
 import type { AcquireCommand, Command, LockTarget, SequencedWrite } from "./commands.ts";
 import { LOCK_MODES } from "./kinds.ts";
 import { checkClientName, checkLockName, checkRequestId, utf8Length } from "../../proto/names.ts";
@@ -135,9 +136,39 @@ export function checkTargets(
   return null;
 }
 
+function prefixed(what: string, problem: string | null): string | null {
+  return problem === null ? null : `${what} ${problem}`;
+}
+
+function checkTokenId(id: string): string | null {
+  return typeof id === "string" && TOKEN_ID.test(id) ? null : "token id must be 16 hex digits";
+}
+
+function checkRoles(roles: readonly string[]): string | null {
+  if (!Array.isArray(roles) || roles.length > 16) return "a token has at most 16 roles";
+  for (const role of roles) {
+    const bad = checkIdentityName(role);
+    if (bad) return `role "${role}" ${bad}`;
+  }
+  return null;
+}
+
+/** A policy's text, parsed as apply will parse it: every error with its line. */
+function checkPolicyText(text: string): string | null {
+  try {
+    Policy.parse(text);
+    return null;
+  } catch (err) {
+    if (err instanceof PolicyParseError) return `policy refused: ${err.message}`;
+    throw err;
+  }
+}
+
 function checkWallMs(wallMs: number): string | null {
   return typeof wallMs === "number" ? null : "wall clock must be a number";
 }
+
+const TOKEN_ID = /^[0-9a-f]{16}$/;
 
 /** Checks a whole command; null when it may be applied. */
 export function validateCommand(
@@ -220,6 +251,21 @@ export function validateCommand(
       );
     case "setLimits":
       return checkLimits(cmd.limits) ?? checkWallMs(cmd.wallMs);
+    case "setPolicy":
+      return checkPolicyText(cmd.text) ?? checkWallMs(cmd.wallMs);
+    case "createToken":
+      return (
+        checkTokenId(cmd.id) ??
+        prefixed("identity", checkIdentityName(cmd.identity)) ??
+        checkRoles(cmd.roles) ??
+        (/^[0-9a-f]{64}$/.test(cmd.hash) ? null : "token hash must be 64 hex digits") ??
+        (Number.isSafeInteger(cmd.expiresAtMs) && cmd.expiresAtMs >= 0
+          ? null
+          : "token expiry must be a non-negative integer") ??
+        checkWallMs(cmd.wallMs)
+      );
+    case "revokeToken":
+      return checkTokenId(cmd.id) ?? checkWallMs(cmd.wallMs);
     default:
       return "unknown command";
   }

@@ -44,6 +44,269 @@ export const DESCRIPTOR: unknown = {
                   "requestType": "BackupRequest",
                   "responseType": "BackupChunk",
                   "responseStream": true
+                },
+                "ApplyPolicy": {
+                  "requestType": "ApplyPolicyRequest",
+                  "responseType": "ApplyPolicyResponse"
+                },
+                "GetPolicy": {
+                  "requestType": "GetPolicyRequest",
+                  "responseType": "GetPolicyResponse"
+                },
+                "CreateToken": {
+                  "requestType": "CreateTokenRequest",
+                  "responseType": "CreateTokenResponse"
+                },
+                "ListTokens": {
+                  "requestType": "ListTokensRequest",
+                  "responseType": "ListTokensResponse"
+                },
+                "RevokeToken": {
+                  "requestType": "RevokeTokenRequest",
+                  "responseType": "RevokeTokenResponse"
+                },
+                "WhoAmI": {
+                  "requestType": "WhoAmIRequest",
+                  "responseType": "WhoAmIResponse"
+                },
+                "Can": {
+                  "requestType": "CanRequest",
+                  "responseType": "CanResponse"
+                }
+              }
+            },
+            "ApplyPolicyRequest": {
+              "fields": {
+                "text": {
+                  "type": "string",
+                  "id": 1
+                }
+              }
+            },
+            "ApplyPolicyResponse": {
+              "fields": {
+                "version": {
+                  "type": "uint64",
+                  "id": 1
+                }
+              }
+            },
+            "GetPolicyRequest": {
+              "fields": {}
+            },
+            "GetPolicyResponse": {
+              "fields": {
+                "text": {
+                  "type": "string",
+                  "id": 1
+                },
+                "version": {
+                  "type": "uint64",
+                  "id": 2
+                }
+              }
+            },
+            "CreateTokenRequest": {
+              "fields": {
+                "identity": {
+                  "type": "string",
+                  "id": 1
+                },
+                "roles": {
+                  "rule": "repeated",
+                  "type": "string",
+                  "id": 2
+                },
+                "ttlMs": {
+                  "type": "uint64",
+                  "id": 3,
+                  "protoName": "ttl_ms"
+                }
+              }
+            },
+            "CreateTokenResponse": {
+              "fields": {
+                "tokenId": {
+                  "type": "string",
+                  "id": 1,
+                  "protoName": "token_id"
+                },
+                "secret": {
+                  "type": "string",
+                  "id": 2
+                },
+                "expiresAtMs": {
+                  "type": "uint64",
+                  "id": 3,
+                  "protoName": "expires_at_ms"
+                }
+              }
+            },
+            "ListTokensRequest": {
+              "fields": {}
+            },
+            "TokenInfo": {
+              "fields": {
+                "tokenId": {
+                  "type": "string",
+                  "id": 1,
+                  "protoName": "token_id"
+                },
+                "identity": {
+                  "type": "string",
+                  "id": 2
+                },
+                "roles": {
+                  "rule": "repeated",
+                  "type": "string",
+                  "id": 3
+                },
+                "createdIndex": {
+                  "type": "uint64",
+                  "id": 4,
+                  "protoName": "created_index"
+                },
+                "createdMs": {
+                  "type": "uint64",
+                  "id": 5,
+                  "protoName": "created_ms"
+                },
+                "expiresAtMs": {
+                  "type": "uint64",
+                  "id": 6,
+                  "protoName": "expires_at_ms"
+                }
+              }
+            },
+            "ListTokensResponse": {
+              "fields": {
+                "tokens": {
+                  "rule": "repeated",
+                  "type": "TokenInfo",
+                  "id": 1
+                }
+              }
+            },
+            "RevokeTokenRequest": {
+              "fields": {
+                "tokenId": {
+                  "type": "string",
+                  "id": 1,
+                  "protoName": "token_id"
+                }
+              }
+            },
+            "RevokeTokenResponse": {
+              "fields": {
+                "index": {
+                  "type": "uint64",
+                  "id": 1
+                }
+              }
+            },
+            "WhoAmIRequest": {
+              "fields": {}
+            },
+            "Grant": {
+              "fields": {
+                "prefix": {
+                  "type": "string",
+                  "id": 1
+                },
+                "actions": {
+                  "rule": "repeated",
+                  "type": "string",
+                  "id": 2
+                }
+              }
+            },
+            "Quota": {
+              "fields": {
+                "name": {
+                  "type": "string",
+                  "id": 1
+                },
+                "limit": {
+                  "type": "uint64",
+                  "id": 2
+                },
+                "used": {
+                  "type": "uint64",
+                  "id": 3
+                }
+              }
+            },
+            "WhoAmIResponse": {
+              "fields": {
+                "identity": {
+                  "type": "string",
+                  "id": 1
+                },
+                "via": {
+                  "type": "string",
+                  "id": 2
+                },
+                "tokenId": {
+                  "type": "string",
+                  "id": 3,
+                  "protoName": "token_id"
+                },
+                "roles": {
+                  "rule": "repeated",
+                  "type": "string",
+                  "id": 4
+                },
+                "admin": {
+                  "type": "bool",
+                  "id": 5
+                },
+                "grants": {
+                  "rule": "repeated",
+                  "type": "Grant",
+                  "id": 6
+                },
+                "quotas": {
+                  "rule": "repeated",
+                  "type": "Quota",
+                  "id": 7
+                },
+                "policyVersion": {
+                  "type": "uint64",
+                  "id": 8,
+                  "protoName": "policy_version"
+                }
+              }
+            },
+            "CanRequest": {
+              "fields": {
+                "identity": {
+                  "type": "string",
+                  "id": 1
+                },
+                "action": {
+                  "type": "string",
+                  "id": 2
+                },
+                "lock": {
+                  "type": "string",
+                  "id": 3
+                }
+              }
+            },
+            "CanResponse": {
+              "fields": {
+                "allowed": {
+                  "type": "bool",
+                  "id": 1
+                },
+                "reason": {
+                  "type": "string",
+                  "id": 2
+                },
+                "policyVersion": {
+                  "type": "uint64",
+                  "id": 3,
+                  "protoName": "policy_version"
                 }
               }
             },
@@ -482,6 +745,11 @@ export const DESCRIPTOR: unknown = {
                   "type": "bool",
                   "id": 3,
                   "protoName": "not_found"
+                },
+                "permissionDenied": {
+                  "type": "bool",
+                  "id": 4,
+                  "protoName": "permission_denied"
                 }
               }
             },
@@ -1687,7 +1955,9 @@ export const DESCRIPTOR: unknown = {
                 "ERROR_REASON_SET_PARTLY_HELD": 38,
                 "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST": 39,
                 "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM": 40,
-                "ERROR_REASON_SUCCESSOR_NOT_WAITING": 41
+                "ERROR_REASON_SUCCESSOR_NOT_WAITING": 41,
+                "ERROR_REASON_UNAUTHENTICATED": 42,
+                "ERROR_REASON_QUOTA_EXCEEDED": 43
               }
             },
             "ClientFrame": {

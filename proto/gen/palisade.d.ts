@@ -53,6 +53,27 @@ export namespace palisade {
 
             /** Calls Backup. */
             backup: palisade.v1.AdminService.Backup;
+
+            /** Calls ApplyPolicy. */
+            applyPolicy: palisade.v1.AdminService.ApplyPolicy;
+
+            /** Calls GetPolicy. */
+            getPolicy: palisade.v1.AdminService.GetPolicy;
+
+            /** Calls CreateToken. */
+            createToken: palisade.v1.AdminService.CreateToken;
+
+            /** Calls ListTokens. */
+            listTokens: palisade.v1.AdminService.ListTokens;
+
+            /** Calls RevokeToken. */
+            revokeToken: palisade.v1.AdminService.RevokeToken;
+
+            /** Calls WhoAmI. */
+            whoAmI: palisade.v1.AdminService.WhoAmI;
+
+            /** Calls Can. */
+            can: palisade.v1.AdminService.Can;
         }
 
         namespace AdminService {
@@ -227,6 +248,2254 @@ export namespace palisade {
               readonly requestStream: undefined;
               readonly responseStream: true;
             };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#applyPolicy}.
+             * @param error Error, if any
+             * @param [response] ApplyPolicyResponse
+             */
+            type ApplyPolicyCallback = (error: (Error|null), response?: palisade.v1.ApplyPolicyResponse) => void;
+
+            /** Calls ApplyPolicy. */
+            type ApplyPolicy = {
+              (request: palisade.v1.IApplyPolicyRequest, callback: palisade.v1.AdminService.ApplyPolicyCallback): void;
+              (request: palisade.v1.IApplyPolicyRequest): Promise<palisade.v1.ApplyPolicyResponse>;
+              readonly name: "ApplyPolicy";
+              readonly path: "/palisade.v1.AdminService/ApplyPolicy";
+              readonly requestType: "ApplyPolicyRequest";
+              readonly responseType: "ApplyPolicyResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#getPolicy}.
+             * @param error Error, if any
+             * @param [response] GetPolicyResponse
+             */
+            type GetPolicyCallback = (error: (Error|null), response?: palisade.v1.GetPolicyResponse) => void;
+
+            /** Calls GetPolicy. */
+            type GetPolicy = {
+              (request: palisade.v1.IGetPolicyRequest, callback: palisade.v1.AdminService.GetPolicyCallback): void;
+              (request: palisade.v1.IGetPolicyRequest): Promise<palisade.v1.GetPolicyResponse>;
+              readonly name: "GetPolicy";
+              readonly path: "/palisade.v1.AdminService/GetPolicy";
+              readonly requestType: "GetPolicyRequest";
+              readonly responseType: "GetPolicyResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#createToken}.
+             * @param error Error, if any
+             * @param [response] CreateTokenResponse
+             */
+            type CreateTokenCallback = (error: (Error|null), response?: palisade.v1.CreateTokenResponse) => void;
+
+            /** Calls CreateToken. */
+            type CreateToken = {
+              (request: palisade.v1.ICreateTokenRequest, callback: palisade.v1.AdminService.CreateTokenCallback): void;
+              (request: palisade.v1.ICreateTokenRequest): Promise<palisade.v1.CreateTokenResponse>;
+              readonly name: "CreateToken";
+              readonly path: "/palisade.v1.AdminService/CreateToken";
+              readonly requestType: "CreateTokenRequest";
+              readonly responseType: "CreateTokenResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#listTokens}.
+             * @param error Error, if any
+             * @param [response] ListTokensResponse
+             */
+            type ListTokensCallback = (error: (Error|null), response?: palisade.v1.ListTokensResponse) => void;
+
+            /** Calls ListTokens. */
+            type ListTokens = {
+              (request: palisade.v1.IListTokensRequest, callback: palisade.v1.AdminService.ListTokensCallback): void;
+              (request: palisade.v1.IListTokensRequest): Promise<palisade.v1.ListTokensResponse>;
+              readonly name: "ListTokens";
+              readonly path: "/palisade.v1.AdminService/ListTokens";
+              readonly requestType: "ListTokensRequest";
+              readonly responseType: "ListTokensResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#revokeToken}.
+             * @param error Error, if any
+             * @param [response] RevokeTokenResponse
+             */
+            type RevokeTokenCallback = (error: (Error|null), response?: palisade.v1.RevokeTokenResponse) => void;
+
+            /** Calls RevokeToken. */
+            type RevokeToken = {
+              (request: palisade.v1.IRevokeTokenRequest, callback: palisade.v1.AdminService.RevokeTokenCallback): void;
+              (request: palisade.v1.IRevokeTokenRequest): Promise<palisade.v1.RevokeTokenResponse>;
+              readonly name: "RevokeToken";
+              readonly path: "/palisade.v1.AdminService/RevokeToken";
+              readonly requestType: "RevokeTokenRequest";
+              readonly responseType: "RevokeTokenResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#whoAmI}.
+             * @param error Error, if any
+             * @param [response] WhoAmIResponse
+             */
+            type WhoAmICallback = (error: (Error|null), response?: palisade.v1.WhoAmIResponse) => void;
+
+            /** Calls WhoAmI. */
+            type WhoAmI = {
+              (request: palisade.v1.IWhoAmIRequest, callback: palisade.v1.AdminService.WhoAmICallback): void;
+              (request: palisade.v1.IWhoAmIRequest): Promise<palisade.v1.WhoAmIResponse>;
+              readonly name: "WhoAmI";
+              readonly path: "/palisade.v1.AdminService/WhoAmI";
+              readonly requestType: "WhoAmIRequest";
+              readonly responseType: "WhoAmIResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#can}.
+             * @param error Error, if any
+             * @param [response] CanResponse
+             */
+            type CanCallback = (error: (Error|null), response?: palisade.v1.CanResponse) => void;
+
+            /** Calls Can. */
+            type Can = {
+              (request: palisade.v1.ICanRequest, callback: palisade.v1.AdminService.CanCallback): void;
+              (request: palisade.v1.ICanRequest): Promise<palisade.v1.CanResponse>;
+              readonly name: "Can";
+              readonly path: "/palisade.v1.AdminService/Can";
+              readonly requestType: "CanRequest";
+              readonly responseType: "CanResponse";
+              readonly requestStream: undefined;
+              readonly responseStream: undefined;
+            };
+        }
+
+        /**
+         * Properties of an ApplyPolicyRequest.
+         * @deprecated Use palisade.v1.ApplyPolicyRequest.$Properties instead.
+         */
+        interface IApplyPolicyRequest extends palisade.v1.ApplyPolicyRequest.$Properties {
+        }
+
+        /** Represents an ApplyPolicyRequest. */
+        class ApplyPolicyRequest {
+
+            /**
+             * Constructs a new ApplyPolicyRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ApplyPolicyRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ApplyPolicyRequest text. */
+            text: string;
+
+            /**
+             * Creates a new ApplyPolicyRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ApplyPolicyRequest instance
+             */
+            static create(properties: palisade.v1.ApplyPolicyRequest.$Shape): palisade.v1.ApplyPolicyRequest & palisade.v1.ApplyPolicyRequest.$Shape;
+            static create(properties?: palisade.v1.ApplyPolicyRequest.$Properties): palisade.v1.ApplyPolicyRequest;
+
+            /**
+             * Encodes the specified ApplyPolicyRequest message. Does not implicitly {@link palisade.v1.ApplyPolicyRequest.verify|verify} messages.
+             * @param message ApplyPolicyRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ApplyPolicyRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ApplyPolicyRequest message, length delimited. Does not implicitly {@link palisade.v1.ApplyPolicyRequest.verify|verify} messages.
+             * @param message ApplyPolicyRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ApplyPolicyRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an ApplyPolicyRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ApplyPolicyRequest & palisade.v1.ApplyPolicyRequest.$Shape} ApplyPolicyRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ApplyPolicyRequest & palisade.v1.ApplyPolicyRequest.$Shape;
+
+            /**
+             * Decodes an ApplyPolicyRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ApplyPolicyRequest & palisade.v1.ApplyPolicyRequest.$Shape} ApplyPolicyRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ApplyPolicyRequest & palisade.v1.ApplyPolicyRequest.$Shape;
+
+            /**
+             * Verifies an ApplyPolicyRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an ApplyPolicyRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ApplyPolicyRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ApplyPolicyRequest;
+
+            /**
+             * Creates a plain object from an ApplyPolicyRequest message. Also converts values to other types if specified.
+             * @param message ApplyPolicyRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ApplyPolicyRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ApplyPolicyRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ApplyPolicyRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ApplyPolicyRequest {
+
+            /** Properties of an ApplyPolicyRequest. */
+            interface $Properties {
+
+                /** ApplyPolicyRequest text */
+                text?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an ApplyPolicyRequest. */
+            type $Shape = palisade.v1.ApplyPolicyRequest.$Properties;
+        }
+
+        /**
+         * Properties of an ApplyPolicyResponse.
+         * @deprecated Use palisade.v1.ApplyPolicyResponse.$Properties instead.
+         */
+        interface IApplyPolicyResponse extends palisade.v1.ApplyPolicyResponse.$Properties {
+        }
+
+        /** Represents an ApplyPolicyResponse. */
+        class ApplyPolicyResponse {
+
+            /**
+             * Constructs a new ApplyPolicyResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ApplyPolicyResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ApplyPolicyResponse version. */
+            version: Long;
+
+            /**
+             * Creates a new ApplyPolicyResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ApplyPolicyResponse instance
+             */
+            static create(properties: palisade.v1.ApplyPolicyResponse.$Shape): palisade.v1.ApplyPolicyResponse & palisade.v1.ApplyPolicyResponse.$Shape;
+            static create(properties?: palisade.v1.ApplyPolicyResponse.$Properties): palisade.v1.ApplyPolicyResponse;
+
+            /**
+             * Encodes the specified ApplyPolicyResponse message. Does not implicitly {@link palisade.v1.ApplyPolicyResponse.verify|verify} messages.
+             * @param message ApplyPolicyResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ApplyPolicyResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ApplyPolicyResponse message, length delimited. Does not implicitly {@link palisade.v1.ApplyPolicyResponse.verify|verify} messages.
+             * @param message ApplyPolicyResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ApplyPolicyResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes an ApplyPolicyResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ApplyPolicyResponse & palisade.v1.ApplyPolicyResponse.$Shape} ApplyPolicyResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ApplyPolicyResponse & palisade.v1.ApplyPolicyResponse.$Shape;
+
+            /**
+             * Decodes an ApplyPolicyResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ApplyPolicyResponse & palisade.v1.ApplyPolicyResponse.$Shape} ApplyPolicyResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ApplyPolicyResponse & palisade.v1.ApplyPolicyResponse.$Shape;
+
+            /**
+             * Verifies an ApplyPolicyResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates an ApplyPolicyResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ApplyPolicyResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ApplyPolicyResponse;
+
+            /**
+             * Creates a plain object from an ApplyPolicyResponse message. Also converts values to other types if specified.
+             * @param message ApplyPolicyResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ApplyPolicyResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ApplyPolicyResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ApplyPolicyResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ApplyPolicyResponse {
+
+            /** Properties of an ApplyPolicyResponse. */
+            interface $Properties {
+
+                /** ApplyPolicyResponse version */
+                version?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of an ApplyPolicyResponse. */
+            type $Shape = palisade.v1.ApplyPolicyResponse.$Properties;
+        }
+
+        /**
+         * Properties of a GetPolicyRequest.
+         * @deprecated Use palisade.v1.GetPolicyRequest.$Properties instead.
+         */
+        interface IGetPolicyRequest extends palisade.v1.GetPolicyRequest.$Properties {
+        }
+
+        /** Represents a GetPolicyRequest. */
+        class GetPolicyRequest {
+
+            /**
+             * Constructs a new GetPolicyRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.GetPolicyRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new GetPolicyRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns GetPolicyRequest instance
+             */
+            static create(properties: palisade.v1.GetPolicyRequest.$Shape): palisade.v1.GetPolicyRequest & palisade.v1.GetPolicyRequest.$Shape;
+            static create(properties?: palisade.v1.GetPolicyRequest.$Properties): palisade.v1.GetPolicyRequest;
+
+            /**
+             * Encodes the specified GetPolicyRequest message. Does not implicitly {@link palisade.v1.GetPolicyRequest.verify|verify} messages.
+             * @param message GetPolicyRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.GetPolicyRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified GetPolicyRequest message, length delimited. Does not implicitly {@link palisade.v1.GetPolicyRequest.verify|verify} messages.
+             * @param message GetPolicyRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.GetPolicyRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a GetPolicyRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.GetPolicyRequest & palisade.v1.GetPolicyRequest.$Shape} GetPolicyRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.GetPolicyRequest & palisade.v1.GetPolicyRequest.$Shape;
+
+            /**
+             * Decodes a GetPolicyRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetPolicyRequest & palisade.v1.GetPolicyRequest.$Shape} GetPolicyRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.GetPolicyRequest & palisade.v1.GetPolicyRequest.$Shape;
+
+            /**
+             * Verifies a GetPolicyRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a GetPolicyRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns GetPolicyRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.GetPolicyRequest;
+
+            /**
+             * Creates a plain object from a GetPolicyRequest message. Also converts values to other types if specified.
+             * @param message GetPolicyRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.GetPolicyRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this GetPolicyRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for GetPolicyRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetPolicyRequest {
+
+            /** Properties of a GetPolicyRequest. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a GetPolicyRequest. */
+            type $Shape = palisade.v1.GetPolicyRequest.$Properties;
+        }
+
+        /**
+         * Properties of a GetPolicyResponse.
+         * @deprecated Use palisade.v1.GetPolicyResponse.$Properties instead.
+         */
+        interface IGetPolicyResponse extends palisade.v1.GetPolicyResponse.$Properties {
+        }
+
+        /** Represents a GetPolicyResponse. */
+        class GetPolicyResponse {
+
+            /**
+             * Constructs a new GetPolicyResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.GetPolicyResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** GetPolicyResponse text. */
+            text: string;
+
+            /** GetPolicyResponse version. */
+            version: Long;
+
+            /**
+             * Creates a new GetPolicyResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns GetPolicyResponse instance
+             */
+            static create(properties: palisade.v1.GetPolicyResponse.$Shape): palisade.v1.GetPolicyResponse & palisade.v1.GetPolicyResponse.$Shape;
+            static create(properties?: palisade.v1.GetPolicyResponse.$Properties): palisade.v1.GetPolicyResponse;
+
+            /**
+             * Encodes the specified GetPolicyResponse message. Does not implicitly {@link palisade.v1.GetPolicyResponse.verify|verify} messages.
+             * @param message GetPolicyResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.GetPolicyResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified GetPolicyResponse message, length delimited. Does not implicitly {@link palisade.v1.GetPolicyResponse.verify|verify} messages.
+             * @param message GetPolicyResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.GetPolicyResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a GetPolicyResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.GetPolicyResponse & palisade.v1.GetPolicyResponse.$Shape} GetPolicyResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.GetPolicyResponse & palisade.v1.GetPolicyResponse.$Shape;
+
+            /**
+             * Decodes a GetPolicyResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetPolicyResponse & palisade.v1.GetPolicyResponse.$Shape} GetPolicyResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.GetPolicyResponse & palisade.v1.GetPolicyResponse.$Shape;
+
+            /**
+             * Verifies a GetPolicyResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a GetPolicyResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns GetPolicyResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.GetPolicyResponse;
+
+            /**
+             * Creates a plain object from a GetPolicyResponse message. Also converts values to other types if specified.
+             * @param message GetPolicyResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.GetPolicyResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this GetPolicyResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for GetPolicyResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace GetPolicyResponse {
+
+            /** Properties of a GetPolicyResponse. */
+            interface $Properties {
+
+                /** GetPolicyResponse text */
+                text?: (string|null);
+
+                /** GetPolicyResponse version */
+                version?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a GetPolicyResponse. */
+            type $Shape = palisade.v1.GetPolicyResponse.$Properties;
+        }
+
+        /**
+         * Properties of a CreateTokenRequest.
+         * @deprecated Use palisade.v1.CreateTokenRequest.$Properties instead.
+         */
+        interface ICreateTokenRequest extends palisade.v1.CreateTokenRequest.$Properties {
+        }
+
+        /** Represents a CreateTokenRequest. */
+        class CreateTokenRequest {
+
+            /**
+             * Constructs a new CreateTokenRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CreateTokenRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CreateTokenRequest identity. */
+            identity: string;
+
+            /** CreateTokenRequest roles. */
+            roles: string[];
+
+            /** CreateTokenRequest ttlMs. */
+            ttlMs: Long;
+
+            /**
+             * Creates a new CreateTokenRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CreateTokenRequest instance
+             */
+            static create(properties: palisade.v1.CreateTokenRequest.$Shape): palisade.v1.CreateTokenRequest & palisade.v1.CreateTokenRequest.$Shape;
+            static create(properties?: palisade.v1.CreateTokenRequest.$Properties): palisade.v1.CreateTokenRequest;
+
+            /**
+             * Encodes the specified CreateTokenRequest message. Does not implicitly {@link palisade.v1.CreateTokenRequest.verify|verify} messages.
+             * @param message CreateTokenRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CreateTokenRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CreateTokenRequest message, length delimited. Does not implicitly {@link palisade.v1.CreateTokenRequest.verify|verify} messages.
+             * @param message CreateTokenRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CreateTokenRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CreateTokenRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CreateTokenRequest & palisade.v1.CreateTokenRequest.$Shape} CreateTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CreateTokenRequest & palisade.v1.CreateTokenRequest.$Shape;
+
+            /**
+             * Decodes a CreateTokenRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CreateTokenRequest & palisade.v1.CreateTokenRequest.$Shape} CreateTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CreateTokenRequest & palisade.v1.CreateTokenRequest.$Shape;
+
+            /**
+             * Verifies a CreateTokenRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CreateTokenRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CreateTokenRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CreateTokenRequest;
+
+            /**
+             * Creates a plain object from a CreateTokenRequest message. Also converts values to other types if specified.
+             * @param message CreateTokenRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CreateTokenRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CreateTokenRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CreateTokenRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CreateTokenRequest {
+
+            /** Properties of a CreateTokenRequest. */
+            interface $Properties {
+
+                /** CreateTokenRequest identity */
+                identity?: (string|null);
+
+                /** CreateTokenRequest roles */
+                roles?: (string[]|null);
+
+                /** CreateTokenRequest ttlMs */
+                ttlMs?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CreateTokenRequest. */
+            type $Shape = palisade.v1.CreateTokenRequest.$Properties;
+        }
+
+        /**
+         * Properties of a CreateTokenResponse.
+         * @deprecated Use palisade.v1.CreateTokenResponse.$Properties instead.
+         */
+        interface ICreateTokenResponse extends palisade.v1.CreateTokenResponse.$Properties {
+        }
+
+        /** Represents a CreateTokenResponse. */
+        class CreateTokenResponse {
+
+            /**
+             * Constructs a new CreateTokenResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CreateTokenResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CreateTokenResponse tokenId. */
+            tokenId: string;
+
+            /** CreateTokenResponse secret. */
+            secret: string;
+
+            /** CreateTokenResponse expiresAtMs. */
+            expiresAtMs: Long;
+
+            /**
+             * Creates a new CreateTokenResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CreateTokenResponse instance
+             */
+            static create(properties: palisade.v1.CreateTokenResponse.$Shape): palisade.v1.CreateTokenResponse & palisade.v1.CreateTokenResponse.$Shape;
+            static create(properties?: palisade.v1.CreateTokenResponse.$Properties): palisade.v1.CreateTokenResponse;
+
+            /**
+             * Encodes the specified CreateTokenResponse message. Does not implicitly {@link palisade.v1.CreateTokenResponse.verify|verify} messages.
+             * @param message CreateTokenResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CreateTokenResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CreateTokenResponse message, length delimited. Does not implicitly {@link palisade.v1.CreateTokenResponse.verify|verify} messages.
+             * @param message CreateTokenResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CreateTokenResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CreateTokenResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CreateTokenResponse & palisade.v1.CreateTokenResponse.$Shape} CreateTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CreateTokenResponse & palisade.v1.CreateTokenResponse.$Shape;
+
+            /**
+             * Decodes a CreateTokenResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CreateTokenResponse & palisade.v1.CreateTokenResponse.$Shape} CreateTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CreateTokenResponse & palisade.v1.CreateTokenResponse.$Shape;
+
+            /**
+             * Verifies a CreateTokenResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CreateTokenResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CreateTokenResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CreateTokenResponse;
+
+            /**
+             * Creates a plain object from a CreateTokenResponse message. Also converts values to other types if specified.
+             * @param message CreateTokenResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CreateTokenResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CreateTokenResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CreateTokenResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CreateTokenResponse {
+
+            /** Properties of a CreateTokenResponse. */
+            interface $Properties {
+
+                /** CreateTokenResponse tokenId */
+                tokenId?: (string|null);
+
+                /** CreateTokenResponse secret */
+                secret?: (string|null);
+
+                /** CreateTokenResponse expiresAtMs */
+                expiresAtMs?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CreateTokenResponse. */
+            type $Shape = palisade.v1.CreateTokenResponse.$Properties;
+        }
+
+        /**
+         * Properties of a ListTokensRequest.
+         * @deprecated Use palisade.v1.ListTokensRequest.$Properties instead.
+         */
+        interface IListTokensRequest extends palisade.v1.ListTokensRequest.$Properties {
+        }
+
+        /** Represents a ListTokensRequest. */
+        class ListTokensRequest {
+
+            /**
+             * Constructs a new ListTokensRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ListTokensRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new ListTokensRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ListTokensRequest instance
+             */
+            static create(properties: palisade.v1.ListTokensRequest.$Shape): palisade.v1.ListTokensRequest & palisade.v1.ListTokensRequest.$Shape;
+            static create(properties?: palisade.v1.ListTokensRequest.$Properties): palisade.v1.ListTokensRequest;
+
+            /**
+             * Encodes the specified ListTokensRequest message. Does not implicitly {@link palisade.v1.ListTokensRequest.verify|verify} messages.
+             * @param message ListTokensRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ListTokensRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ListTokensRequest message, length delimited. Does not implicitly {@link palisade.v1.ListTokensRequest.verify|verify} messages.
+             * @param message ListTokensRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ListTokensRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ListTokensRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ListTokensRequest & palisade.v1.ListTokensRequest.$Shape} ListTokensRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ListTokensRequest & palisade.v1.ListTokensRequest.$Shape;
+
+            /**
+             * Decodes a ListTokensRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ListTokensRequest & palisade.v1.ListTokensRequest.$Shape} ListTokensRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ListTokensRequest & palisade.v1.ListTokensRequest.$Shape;
+
+            /**
+             * Verifies a ListTokensRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ListTokensRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ListTokensRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ListTokensRequest;
+
+            /**
+             * Creates a plain object from a ListTokensRequest message. Also converts values to other types if specified.
+             * @param message ListTokensRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ListTokensRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ListTokensRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ListTokensRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListTokensRequest {
+
+            /** Properties of a ListTokensRequest. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ListTokensRequest. */
+            type $Shape = palisade.v1.ListTokensRequest.$Properties;
+        }
+
+        /**
+         * Properties of a TokenInfo.
+         * @deprecated Use palisade.v1.TokenInfo.$Properties instead.
+         */
+        interface ITokenInfo extends palisade.v1.TokenInfo.$Properties {
+        }
+
+        /** Represents a TokenInfo. */
+        class TokenInfo {
+
+            /**
+             * Constructs a new TokenInfo.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.TokenInfo.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** TokenInfo tokenId. */
+            tokenId: string;
+
+            /** TokenInfo identity. */
+            identity: string;
+
+            /** TokenInfo roles. */
+            roles: string[];
+
+            /** TokenInfo createdIndex. */
+            createdIndex: Long;
+
+            /** TokenInfo createdMs. */
+            createdMs: Long;
+
+            /** TokenInfo expiresAtMs. */
+            expiresAtMs: Long;
+
+            /**
+             * Creates a new TokenInfo instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns TokenInfo instance
+             */
+            static create(properties: palisade.v1.TokenInfo.$Shape): palisade.v1.TokenInfo & palisade.v1.TokenInfo.$Shape;
+            static create(properties?: palisade.v1.TokenInfo.$Properties): palisade.v1.TokenInfo;
+
+            /**
+             * Encodes the specified TokenInfo message. Does not implicitly {@link palisade.v1.TokenInfo.verify|verify} messages.
+             * @param message TokenInfo message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.TokenInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified TokenInfo message, length delimited. Does not implicitly {@link palisade.v1.TokenInfo.verify|verify} messages.
+             * @param message TokenInfo message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.TokenInfo.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a TokenInfo message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.TokenInfo & palisade.v1.TokenInfo.$Shape} TokenInfo
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.TokenInfo & palisade.v1.TokenInfo.$Shape;
+
+            /**
+             * Decodes a TokenInfo message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.TokenInfo & palisade.v1.TokenInfo.$Shape} TokenInfo
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.TokenInfo & palisade.v1.TokenInfo.$Shape;
+
+            /**
+             * Verifies a TokenInfo message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a TokenInfo message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns TokenInfo
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.TokenInfo;
+
+            /**
+             * Creates a plain object from a TokenInfo message. Also converts values to other types if specified.
+             * @param message TokenInfo
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.TokenInfo, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this TokenInfo to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for TokenInfo
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace TokenInfo {
+
+            /** Properties of a TokenInfo. */
+            interface $Properties {
+
+                /** TokenInfo tokenId */
+                tokenId?: (string|null);
+
+                /** TokenInfo identity */
+                identity?: (string|null);
+
+                /** TokenInfo roles */
+                roles?: (string[]|null);
+
+                /** TokenInfo createdIndex */
+                createdIndex?: (Long|null);
+
+                /** TokenInfo createdMs */
+                createdMs?: (Long|null);
+
+                /** TokenInfo expiresAtMs */
+                expiresAtMs?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a TokenInfo. */
+            type $Shape = palisade.v1.TokenInfo.$Properties;
+        }
+
+        /**
+         * Properties of a ListTokensResponse.
+         * @deprecated Use palisade.v1.ListTokensResponse.$Properties instead.
+         */
+        interface IListTokensResponse extends palisade.v1.ListTokensResponse.$Properties {
+        }
+
+        /** Represents a ListTokensResponse. */
+        class ListTokensResponse {
+
+            /**
+             * Constructs a new ListTokensResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.ListTokensResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** ListTokensResponse tokens. */
+            tokens: palisade.v1.TokenInfo.$Properties[];
+
+            /**
+             * Creates a new ListTokensResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns ListTokensResponse instance
+             */
+            static create(properties: palisade.v1.ListTokensResponse.$Shape): palisade.v1.ListTokensResponse & palisade.v1.ListTokensResponse.$Shape;
+            static create(properties?: palisade.v1.ListTokensResponse.$Properties): palisade.v1.ListTokensResponse;
+
+            /**
+             * Encodes the specified ListTokensResponse message. Does not implicitly {@link palisade.v1.ListTokensResponse.verify|verify} messages.
+             * @param message ListTokensResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.ListTokensResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified ListTokensResponse message, length delimited. Does not implicitly {@link palisade.v1.ListTokensResponse.verify|verify} messages.
+             * @param message ListTokensResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.ListTokensResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a ListTokensResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.ListTokensResponse & palisade.v1.ListTokensResponse.$Shape} ListTokensResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.ListTokensResponse & palisade.v1.ListTokensResponse.$Shape;
+
+            /**
+             * Decodes a ListTokensResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.ListTokensResponse & palisade.v1.ListTokensResponse.$Shape} ListTokensResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.ListTokensResponse & palisade.v1.ListTokensResponse.$Shape;
+
+            /**
+             * Verifies a ListTokensResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a ListTokensResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns ListTokensResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.ListTokensResponse;
+
+            /**
+             * Creates a plain object from a ListTokensResponse message. Also converts values to other types if specified.
+             * @param message ListTokensResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.ListTokensResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this ListTokensResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for ListTokensResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace ListTokensResponse {
+
+            /** Properties of a ListTokensResponse. */
+            interface $Properties {
+
+                /** ListTokensResponse tokens */
+                tokens?: (palisade.v1.TokenInfo.$Properties[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a ListTokensResponse. */
+            type $Shape = palisade.v1.ListTokensResponse.$Properties;
+        }
+
+        /**
+         * Properties of a RevokeTokenRequest.
+         * @deprecated Use palisade.v1.RevokeTokenRequest.$Properties instead.
+         */
+        interface IRevokeTokenRequest extends palisade.v1.RevokeTokenRequest.$Properties {
+        }
+
+        /** Represents a RevokeTokenRequest. */
+        class RevokeTokenRequest {
+
+            /**
+             * Constructs a new RevokeTokenRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.RevokeTokenRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** RevokeTokenRequest tokenId. */
+            tokenId: string;
+
+            /**
+             * Creates a new RevokeTokenRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns RevokeTokenRequest instance
+             */
+            static create(properties: palisade.v1.RevokeTokenRequest.$Shape): palisade.v1.RevokeTokenRequest & palisade.v1.RevokeTokenRequest.$Shape;
+            static create(properties?: palisade.v1.RevokeTokenRequest.$Properties): palisade.v1.RevokeTokenRequest;
+
+            /**
+             * Encodes the specified RevokeTokenRequest message. Does not implicitly {@link palisade.v1.RevokeTokenRequest.verify|verify} messages.
+             * @param message RevokeTokenRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.RevokeTokenRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified RevokeTokenRequest message, length delimited. Does not implicitly {@link palisade.v1.RevokeTokenRequest.verify|verify} messages.
+             * @param message RevokeTokenRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.RevokeTokenRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a RevokeTokenRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.RevokeTokenRequest & palisade.v1.RevokeTokenRequest.$Shape} RevokeTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.RevokeTokenRequest & palisade.v1.RevokeTokenRequest.$Shape;
+
+            /**
+             * Decodes a RevokeTokenRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.RevokeTokenRequest & palisade.v1.RevokeTokenRequest.$Shape} RevokeTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.RevokeTokenRequest & palisade.v1.RevokeTokenRequest.$Shape;
+
+            /**
+             * Verifies a RevokeTokenRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a RevokeTokenRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns RevokeTokenRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.RevokeTokenRequest;
+
+            /**
+             * Creates a plain object from a RevokeTokenRequest message. Also converts values to other types if specified.
+             * @param message RevokeTokenRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.RevokeTokenRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this RevokeTokenRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for RevokeTokenRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RevokeTokenRequest {
+
+            /** Properties of a RevokeTokenRequest. */
+            interface $Properties {
+
+                /** RevokeTokenRequest tokenId */
+                tokenId?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a RevokeTokenRequest. */
+            type $Shape = palisade.v1.RevokeTokenRequest.$Properties;
+        }
+
+        /**
+         * Properties of a RevokeTokenResponse.
+         * @deprecated Use palisade.v1.RevokeTokenResponse.$Properties instead.
+         */
+        interface IRevokeTokenResponse extends palisade.v1.RevokeTokenResponse.$Properties {
+        }
+
+        /** Represents a RevokeTokenResponse. */
+        class RevokeTokenResponse {
+
+            /**
+             * Constructs a new RevokeTokenResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.RevokeTokenResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** RevokeTokenResponse index. */
+            index: Long;
+
+            /**
+             * Creates a new RevokeTokenResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns RevokeTokenResponse instance
+             */
+            static create(properties: palisade.v1.RevokeTokenResponse.$Shape): palisade.v1.RevokeTokenResponse & palisade.v1.RevokeTokenResponse.$Shape;
+            static create(properties?: palisade.v1.RevokeTokenResponse.$Properties): palisade.v1.RevokeTokenResponse;
+
+            /**
+             * Encodes the specified RevokeTokenResponse message. Does not implicitly {@link palisade.v1.RevokeTokenResponse.verify|verify} messages.
+             * @param message RevokeTokenResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.RevokeTokenResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified RevokeTokenResponse message, length delimited. Does not implicitly {@link palisade.v1.RevokeTokenResponse.verify|verify} messages.
+             * @param message RevokeTokenResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.RevokeTokenResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a RevokeTokenResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.RevokeTokenResponse & palisade.v1.RevokeTokenResponse.$Shape} RevokeTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.RevokeTokenResponse & palisade.v1.RevokeTokenResponse.$Shape;
+
+            /**
+             * Decodes a RevokeTokenResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.RevokeTokenResponse & palisade.v1.RevokeTokenResponse.$Shape} RevokeTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.RevokeTokenResponse & palisade.v1.RevokeTokenResponse.$Shape;
+
+            /**
+             * Verifies a RevokeTokenResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a RevokeTokenResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns RevokeTokenResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.RevokeTokenResponse;
+
+            /**
+             * Creates a plain object from a RevokeTokenResponse message. Also converts values to other types if specified.
+             * @param message RevokeTokenResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.RevokeTokenResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this RevokeTokenResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for RevokeTokenResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace RevokeTokenResponse {
+
+            /** Properties of a RevokeTokenResponse. */
+            interface $Properties {
+
+                /** RevokeTokenResponse index */
+                index?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a RevokeTokenResponse. */
+            type $Shape = palisade.v1.RevokeTokenResponse.$Properties;
+        }
+
+        /**
+         * Properties of a WhoAmIRequest.
+         * @deprecated Use palisade.v1.WhoAmIRequest.$Properties instead.
+         */
+        interface IWhoAmIRequest extends palisade.v1.WhoAmIRequest.$Properties {
+        }
+
+        /** Represents a WhoAmIRequest. */
+        class WhoAmIRequest {
+
+            /**
+             * Constructs a new WhoAmIRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.WhoAmIRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /**
+             * Creates a new WhoAmIRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns WhoAmIRequest instance
+             */
+            static create(properties: palisade.v1.WhoAmIRequest.$Shape): palisade.v1.WhoAmIRequest & palisade.v1.WhoAmIRequest.$Shape;
+            static create(properties?: palisade.v1.WhoAmIRequest.$Properties): palisade.v1.WhoAmIRequest;
+
+            /**
+             * Encodes the specified WhoAmIRequest message. Does not implicitly {@link palisade.v1.WhoAmIRequest.verify|verify} messages.
+             * @param message WhoAmIRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.WhoAmIRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified WhoAmIRequest message, length delimited. Does not implicitly {@link palisade.v1.WhoAmIRequest.verify|verify} messages.
+             * @param message WhoAmIRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.WhoAmIRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a WhoAmIRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.WhoAmIRequest & palisade.v1.WhoAmIRequest.$Shape} WhoAmIRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.WhoAmIRequest & palisade.v1.WhoAmIRequest.$Shape;
+
+            /**
+             * Decodes a WhoAmIRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.WhoAmIRequest & palisade.v1.WhoAmIRequest.$Shape} WhoAmIRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.WhoAmIRequest & palisade.v1.WhoAmIRequest.$Shape;
+
+            /**
+             * Verifies a WhoAmIRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a WhoAmIRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns WhoAmIRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.WhoAmIRequest;
+
+            /**
+             * Creates a plain object from a WhoAmIRequest message. Also converts values to other types if specified.
+             * @param message WhoAmIRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.WhoAmIRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this WhoAmIRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for WhoAmIRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace WhoAmIRequest {
+
+            /** Properties of a WhoAmIRequest. */
+            interface $Properties {
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a WhoAmIRequest. */
+            type $Shape = palisade.v1.WhoAmIRequest.$Properties;
+        }
+
+        /**
+         * Properties of a Grant.
+         * @deprecated Use palisade.v1.Grant.$Properties instead.
+         */
+        interface IGrant extends palisade.v1.Grant.$Properties {
+        }
+
+        /** Represents a Grant. */
+        class Grant {
+
+            /**
+             * Constructs a new Grant.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.Grant.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Grant prefix. */
+            prefix: string;
+
+            /** Grant actions. */
+            actions: string[];
+
+            /**
+             * Creates a new Grant instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Grant instance
+             */
+            static create(properties: palisade.v1.Grant.$Shape): palisade.v1.Grant & palisade.v1.Grant.$Shape;
+            static create(properties?: palisade.v1.Grant.$Properties): palisade.v1.Grant;
+
+            /**
+             * Encodes the specified Grant message. Does not implicitly {@link palisade.v1.Grant.verify|verify} messages.
+             * @param message Grant message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.Grant.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Grant message, length delimited. Does not implicitly {@link palisade.v1.Grant.verify|verify} messages.
+             * @param message Grant message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.Grant.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Grant message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.Grant & palisade.v1.Grant.$Shape} Grant
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.Grant & palisade.v1.Grant.$Shape;
+
+            /**
+             * Decodes a Grant message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.Grant & palisade.v1.Grant.$Shape} Grant
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.Grant & palisade.v1.Grant.$Shape;
+
+            /**
+             * Verifies a Grant message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Grant message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Grant
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.Grant;
+
+            /**
+             * Creates a plain object from a Grant message. Also converts values to other types if specified.
+             * @param message Grant
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.Grant, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Grant to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for Grant
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Grant {
+
+            /** Properties of a Grant. */
+            interface $Properties {
+
+                /** Grant prefix */
+                prefix?: (string|null);
+
+                /** Grant actions */
+                actions?: (string[]|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Grant. */
+            type $Shape = palisade.v1.Grant.$Properties;
+        }
+
+        /**
+         * Properties of a Quota.
+         * @deprecated Use palisade.v1.Quota.$Properties instead.
+         */
+        interface IQuota extends palisade.v1.Quota.$Properties {
+        }
+
+        /** Represents a Quota. */
+        class Quota {
+
+            /**
+             * Constructs a new Quota.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.Quota.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** Quota name. */
+            name: string;
+
+            /** Quota limit. */
+            limit: Long;
+
+            /** Quota used. */
+            used: Long;
+
+            /**
+             * Creates a new Quota instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns Quota instance
+             */
+            static create(properties: palisade.v1.Quota.$Shape): palisade.v1.Quota & palisade.v1.Quota.$Shape;
+            static create(properties?: palisade.v1.Quota.$Properties): palisade.v1.Quota;
+
+            /**
+             * Encodes the specified Quota message. Does not implicitly {@link palisade.v1.Quota.verify|verify} messages.
+             * @param message Quota message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.Quota.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified Quota message, length delimited. Does not implicitly {@link palisade.v1.Quota.verify|verify} messages.
+             * @param message Quota message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.Quota.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a Quota message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.Quota & palisade.v1.Quota.$Shape} Quota
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.Quota & palisade.v1.Quota.$Shape;
+
+            /**
+             * Decodes a Quota message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.Quota & palisade.v1.Quota.$Shape} Quota
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.Quota & palisade.v1.Quota.$Shape;
+
+            /**
+             * Verifies a Quota message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a Quota message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns Quota
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.Quota;
+
+            /**
+             * Creates a plain object from a Quota message. Also converts values to other types if specified.
+             * @param message Quota
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.Quota, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this Quota to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for Quota
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace Quota {
+
+            /** Properties of a Quota. */
+            interface $Properties {
+
+                /** Quota name */
+                name?: (string|null);
+
+                /** Quota limit */
+                limit?: (Long|null);
+
+                /** Quota used */
+                used?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a Quota. */
+            type $Shape = palisade.v1.Quota.$Properties;
+        }
+
+        /**
+         * Properties of a WhoAmIResponse.
+         * @deprecated Use palisade.v1.WhoAmIResponse.$Properties instead.
+         */
+        interface IWhoAmIResponse extends palisade.v1.WhoAmIResponse.$Properties {
+        }
+
+        /** Represents a WhoAmIResponse. */
+        class WhoAmIResponse {
+
+            /**
+             * Constructs a new WhoAmIResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.WhoAmIResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** WhoAmIResponse identity. */
+            identity: string;
+
+            /** WhoAmIResponse via. */
+            via: string;
+
+            /** WhoAmIResponse tokenId. */
+            tokenId: string;
+
+            /** WhoAmIResponse roles. */
+            roles: string[];
+
+            /** WhoAmIResponse admin. */
+            admin: boolean;
+
+            /** WhoAmIResponse grants. */
+            grants: palisade.v1.Grant.$Properties[];
+
+            /** WhoAmIResponse quotas. */
+            quotas: palisade.v1.Quota.$Properties[];
+
+            /** WhoAmIResponse policyVersion. */
+            policyVersion: Long;
+
+            /**
+             * Creates a new WhoAmIResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns WhoAmIResponse instance
+             */
+            static create(properties: palisade.v1.WhoAmIResponse.$Shape): palisade.v1.WhoAmIResponse & palisade.v1.WhoAmIResponse.$Shape;
+            static create(properties?: palisade.v1.WhoAmIResponse.$Properties): palisade.v1.WhoAmIResponse;
+
+            /**
+             * Encodes the specified WhoAmIResponse message. Does not implicitly {@link palisade.v1.WhoAmIResponse.verify|verify} messages.
+             * @param message WhoAmIResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.WhoAmIResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified WhoAmIResponse message, length delimited. Does not implicitly {@link palisade.v1.WhoAmIResponse.verify|verify} messages.
+             * @param message WhoAmIResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.WhoAmIResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a WhoAmIResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.WhoAmIResponse & palisade.v1.WhoAmIResponse.$Shape} WhoAmIResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.WhoAmIResponse & palisade.v1.WhoAmIResponse.$Shape;
+
+            /**
+             * Decodes a WhoAmIResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.WhoAmIResponse & palisade.v1.WhoAmIResponse.$Shape} WhoAmIResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.WhoAmIResponse & palisade.v1.WhoAmIResponse.$Shape;
+
+            /**
+             * Verifies a WhoAmIResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a WhoAmIResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns WhoAmIResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.WhoAmIResponse;
+
+            /**
+             * Creates a plain object from a WhoAmIResponse message. Also converts values to other types if specified.
+             * @param message WhoAmIResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.WhoAmIResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this WhoAmIResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for WhoAmIResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace WhoAmIResponse {
+
+            /** Properties of a WhoAmIResponse. */
+            interface $Properties {
+
+                /** WhoAmIResponse identity */
+                identity?: (string|null);
+
+                /** WhoAmIResponse via */
+                via?: (string|null);
+
+                /** WhoAmIResponse tokenId */
+                tokenId?: (string|null);
+
+                /** WhoAmIResponse roles */
+                roles?: (string[]|null);
+
+                /** WhoAmIResponse admin */
+                admin?: (boolean|null);
+
+                /** WhoAmIResponse grants */
+                grants?: (palisade.v1.Grant.$Properties[]|null);
+
+                /** WhoAmIResponse quotas */
+                quotas?: (palisade.v1.Quota.$Properties[]|null);
+
+                /** WhoAmIResponse policyVersion */
+                policyVersion?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a WhoAmIResponse. */
+            type $Shape = palisade.v1.WhoAmIResponse.$Properties;
+        }
+
+        /**
+         * Properties of a CanRequest.
+         * @deprecated Use palisade.v1.CanRequest.$Properties instead.
+         */
+        interface ICanRequest extends palisade.v1.CanRequest.$Properties {
+        }
+
+        /** Represents a CanRequest. */
+        class CanRequest {
+
+            /**
+             * Constructs a new CanRequest.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CanRequest.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CanRequest identity. */
+            identity: string;
+
+            /** CanRequest action. */
+            action: string;
+
+            /** CanRequest lock. */
+            lock: string;
+
+            /**
+             * Creates a new CanRequest instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CanRequest instance
+             */
+            static create(properties: palisade.v1.CanRequest.$Shape): palisade.v1.CanRequest & palisade.v1.CanRequest.$Shape;
+            static create(properties?: palisade.v1.CanRequest.$Properties): palisade.v1.CanRequest;
+
+            /**
+             * Encodes the specified CanRequest message. Does not implicitly {@link palisade.v1.CanRequest.verify|verify} messages.
+             * @param message CanRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CanRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CanRequest message, length delimited. Does not implicitly {@link palisade.v1.CanRequest.verify|verify} messages.
+             * @param message CanRequest message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CanRequest.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CanRequest message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CanRequest & palisade.v1.CanRequest.$Shape} CanRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CanRequest & palisade.v1.CanRequest.$Shape;
+
+            /**
+             * Decodes a CanRequest message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CanRequest & palisade.v1.CanRequest.$Shape} CanRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CanRequest & palisade.v1.CanRequest.$Shape;
+
+            /**
+             * Verifies a CanRequest message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CanRequest message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CanRequest
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CanRequest;
+
+            /**
+             * Creates a plain object from a CanRequest message. Also converts values to other types if specified.
+             * @param message CanRequest
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CanRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CanRequest to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CanRequest
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CanRequest {
+
+            /** Properties of a CanRequest. */
+            interface $Properties {
+
+                /** CanRequest identity */
+                identity?: (string|null);
+
+                /** CanRequest action */
+                action?: (string|null);
+
+                /** CanRequest lock */
+                lock?: (string|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CanRequest. */
+            type $Shape = palisade.v1.CanRequest.$Properties;
+        }
+
+        /**
+         * Properties of a CanResponse.
+         * @deprecated Use palisade.v1.CanResponse.$Properties instead.
+         */
+        interface ICanResponse extends palisade.v1.CanResponse.$Properties {
+        }
+
+        /** Represents a CanResponse. */
+        class CanResponse {
+
+            /**
+             * Constructs a new CanResponse.
+             * @param [properties] Properties to set
+             */
+            constructor(properties?: palisade.v1.CanResponse.$Properties);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+
+            /** CanResponse allowed. */
+            allowed: boolean;
+
+            /** CanResponse reason. */
+            reason: string;
+
+            /** CanResponse policyVersion. */
+            policyVersion: Long;
+
+            /**
+             * Creates a new CanResponse instance using the specified properties.
+             * @param [properties] Properties to set
+             * @returns CanResponse instance
+             */
+            static create(properties: palisade.v1.CanResponse.$Shape): palisade.v1.CanResponse & palisade.v1.CanResponse.$Shape;
+            static create(properties?: palisade.v1.CanResponse.$Properties): palisade.v1.CanResponse;
+
+            /**
+             * Encodes the specified CanResponse message. Does not implicitly {@link palisade.v1.CanResponse.verify|verify} messages.
+             * @param message CanResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encode(message: palisade.v1.CanResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Encodes the specified CanResponse message, length delimited. Does not implicitly {@link palisade.v1.CanResponse.verify|verify} messages.
+             * @param message CanResponse message or plain object to encode
+             * @param [writer] Writer to encode to
+             * @returns Writer
+             */
+            static encodeDelimited(message: palisade.v1.CanResponse.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+            /**
+             * Decodes a CanResponse message from the specified reader or buffer.
+             * @param reader Reader or buffer to decode from
+             * @param [length] Message length if known beforehand
+             * @returns {palisade.v1.CanResponse & palisade.v1.CanResponse.$Shape} CanResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): palisade.v1.CanResponse & palisade.v1.CanResponse.$Shape;
+
+            /**
+             * Decodes a CanResponse message from the specified reader or buffer, length delimited.
+             * @param reader Reader or buffer to decode from
+             * @returns {palisade.v1.CanResponse & palisade.v1.CanResponse.$Shape} CanResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            static decodeDelimited(reader: ($protobuf.Reader|Uint8Array)): palisade.v1.CanResponse & palisade.v1.CanResponse.$Shape;
+
+            /**
+             * Verifies a CanResponse message.
+             * @param message Plain object to verify
+             * @returns `null` if valid, otherwise the reason why it is not
+             */
+            static verify(message: { [k: string]: any }): (string|null);
+
+            /**
+             * Creates a CanResponse message from a plain object. Also converts values to their respective internal types.
+             * @param object Plain object
+             * @returns CanResponse
+             */
+            static fromObject(object: { [k: string]: any }): palisade.v1.CanResponse;
+
+            /**
+             * Creates a plain object from a CanResponse message. Also converts values to other types if specified.
+             * @param message CanResponse
+             * @param [options] Conversion options
+             * @returns Plain object
+             */
+            static toObject(message: palisade.v1.CanResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+
+            /**
+             * Converts this CanResponse to JSON.
+             * @returns JSON object
+             */
+            toJSON(): { [k: string]: any };
+
+            /**
+             * Gets the type url for CanResponse
+             * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns The type url
+             */
+            static getTypeUrl(prefix?: string): string;
+        }
+
+        namespace CanResponse {
+
+            /** Properties of a CanResponse. */
+            interface $Properties {
+
+                /** CanResponse allowed */
+                allowed?: (boolean|null);
+
+                /** CanResponse reason */
+                reason?: (string|null);
+
+                /** CanResponse policyVersion */
+                policyVersion?: (Long|null);
+
+                /** Unknown fields preserved while decoding when enabled */
+                $unknowns?: Uint8Array[];
+            }
+
+            /** Shape of a CanResponse. */
+            type $Shape = palisade.v1.CanResponse.$Properties;
         }
 
         /** NodeRole enum. */
@@ -3616,6 +5885,9 @@ export namespace palisade {
             /** SessionKeptAlive notFound. */
             notFound: boolean;
 
+            /** SessionKeptAlive permissionDenied. */
+            permissionDenied: boolean;
+
             /**
              * Creates a new SessionKeptAlive instance using the specified properties.
              * @param [properties] Properties to set
@@ -3708,6 +5980,9 @@ export namespace palisade {
 
                 /** SessionKeptAlive notFound */
                 notFound?: (boolean|null);
+
+                /** SessionKeptAlive permissionDenied */
+                permissionDenied?: (boolean|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -10142,7 +12417,13 @@ export namespace palisade {
             ERROR_REASON_TOO_MANY_WAITS_ON_STREAM = 40,
 
             /** ERROR_REASON_SUCCESSOR_NOT_WAITING value */
-            ERROR_REASON_SUCCESSOR_NOT_WAITING = 41
+            ERROR_REASON_SUCCESSOR_NOT_WAITING = 41,
+
+            /** ERROR_REASON_UNAUTHENTICATED value */
+            ERROR_REASON_UNAUTHENTICATED = 42,
+
+            /** ERROR_REASON_QUOTA_EXCEEDED value */
+            ERROR_REASON_QUOTA_EXCEEDED = 43
         }
 
         /**

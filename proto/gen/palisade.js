@@ -3,7 +3,7 @@ import $protobuf from "protobufjs/minimal.js";
 
 // Common aliases
 const $Reader = $protobuf.Reader, $Writer = $protobuf.Writer, $util = $protobuf.util;
-const $Object = $util.global.Object, $undefined = $util.global.undefined, $Error = $util.global.Error, $RangeError = $util.global.RangeError, $TypeError = $util.global.TypeError, $Number = $util.global.Number, $parseInt = $util.global.parseInt, $String = $util.global.String, $Boolean = $util.global.Boolean, $BigInt = $util.global.BigInt, $Array = $util.global.Array;
+const $Object = $util.global.Object, $undefined = $util.global.undefined, $Error = $util.global.Error, $RangeError = $util.global.RangeError, $TypeError = $util.global.TypeError, $String = $util.global.String, $Number = $util.global.Number, $parseInt = $util.global.parseInt, $BigInt = $util.global.BigInt, $Array = $util.global.Array, $Boolean = $util.global.Boolean;
 
 // Exported root namespace
 const $root = $protobuf.roots["default"] || ($protobuf.roots["default"] = {});
@@ -427,7 +427,5846 @@ export const palisade = $root.palisade = (() => {
                 responseStream: { value: true }
             });
 
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#applyPolicy}.
+             * @memberof palisade.v1.AdminService
+             * @typedef ApplyPolicyCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.ApplyPolicyResponse} [response] ApplyPolicyResponse
+             */
+
+            /**
+             * Calls ApplyPolicy.
+             * @memberof palisade.v1.AdminService
+             * @typedef ApplyPolicy
+             * @type {{
+             *   (request: palisade.v1.IApplyPolicyRequest, callback: palisade.v1.AdminService.ApplyPolicyCallback): void;
+             *   (request: palisade.v1.IApplyPolicyRequest): Promise<palisade.v1.ApplyPolicyResponse>;
+             *   readonly name: "ApplyPolicy";
+             *   readonly path: "/palisade.v1.AdminService/ApplyPolicy";
+             *   readonly requestType: "ApplyPolicyRequest";
+             *   readonly responseType: "ApplyPolicyResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls ApplyPolicy.
+             * @name palisade.v1.AdminService#applyPolicy
+             * @type {palisade.v1.AdminService.ApplyPolicy}
+             */
+            $Object.defineProperties(AdminService.prototype.applyPolicy = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, AdminService.prototype.applyPolicy, $root.palisade.v1.ApplyPolicyRequest, $root.palisade.v1.ApplyPolicyResponse, request, callback);
+            }, {
+                name: { value: "ApplyPolicy" },
+                path: { value: "/palisade.v1.AdminService/ApplyPolicy" },
+                requestType: { value: "ApplyPolicyRequest" },
+                responseType: { value: "ApplyPolicyResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#getPolicy}.
+             * @memberof palisade.v1.AdminService
+             * @typedef GetPolicyCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.GetPolicyResponse} [response] GetPolicyResponse
+             */
+
+            /**
+             * Calls GetPolicy.
+             * @memberof palisade.v1.AdminService
+             * @typedef GetPolicy
+             * @type {{
+             *   (request: palisade.v1.IGetPolicyRequest, callback: palisade.v1.AdminService.GetPolicyCallback): void;
+             *   (request: palisade.v1.IGetPolicyRequest): Promise<palisade.v1.GetPolicyResponse>;
+             *   readonly name: "GetPolicy";
+             *   readonly path: "/palisade.v1.AdminService/GetPolicy";
+             *   readonly requestType: "GetPolicyRequest";
+             *   readonly responseType: "GetPolicyResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls GetPolicy.
+             * @name palisade.v1.AdminService#getPolicy
+             * @type {palisade.v1.AdminService.GetPolicy}
+             */
+            $Object.defineProperties(AdminService.prototype.getPolicy = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, AdminService.prototype.getPolicy, $root.palisade.v1.GetPolicyRequest, $root.palisade.v1.GetPolicyResponse, request, callback);
+            }, {
+                name: { value: "GetPolicy" },
+                path: { value: "/palisade.v1.AdminService/GetPolicy" },
+                requestType: { value: "GetPolicyRequest" },
+                responseType: { value: "GetPolicyResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#createToken}.
+             * @memberof palisade.v1.AdminService
+             * @typedef CreateTokenCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.CreateTokenResponse} [response] CreateTokenResponse
+             */
+
+            /**
+             * Calls CreateToken.
+             * @memberof palisade.v1.AdminService
+             * @typedef CreateToken
+             * @type {{
+             *   (request: palisade.v1.ICreateTokenRequest, callback: palisade.v1.AdminService.CreateTokenCallback): void;
+             *   (request: palisade.v1.ICreateTokenRequest): Promise<palisade.v1.CreateTokenResponse>;
+             *   readonly name: "CreateToken";
+             *   readonly path: "/palisade.v1.AdminService/CreateToken";
+             *   readonly requestType: "CreateTokenRequest";
+             *   readonly responseType: "CreateTokenResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls CreateToken.
+             * @name palisade.v1.AdminService#createToken
+             * @type {palisade.v1.AdminService.CreateToken}
+             */
+            $Object.defineProperties(AdminService.prototype.createToken = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, AdminService.prototype.createToken, $root.palisade.v1.CreateTokenRequest, $root.palisade.v1.CreateTokenResponse, request, callback);
+            }, {
+                name: { value: "CreateToken" },
+                path: { value: "/palisade.v1.AdminService/CreateToken" },
+                requestType: { value: "CreateTokenRequest" },
+                responseType: { value: "CreateTokenResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#listTokens}.
+             * @memberof palisade.v1.AdminService
+             * @typedef ListTokensCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.ListTokensResponse} [response] ListTokensResponse
+             */
+
+            /**
+             * Calls ListTokens.
+             * @memberof palisade.v1.AdminService
+             * @typedef ListTokens
+             * @type {{
+             *   (request: palisade.v1.IListTokensRequest, callback: palisade.v1.AdminService.ListTokensCallback): void;
+             *   (request: palisade.v1.IListTokensRequest): Promise<palisade.v1.ListTokensResponse>;
+             *   readonly name: "ListTokens";
+             *   readonly path: "/palisade.v1.AdminService/ListTokens";
+             *   readonly requestType: "ListTokensRequest";
+             *   readonly responseType: "ListTokensResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls ListTokens.
+             * @name palisade.v1.AdminService#listTokens
+             * @type {palisade.v1.AdminService.ListTokens}
+             */
+            $Object.defineProperties(AdminService.prototype.listTokens = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, AdminService.prototype.listTokens, $root.palisade.v1.ListTokensRequest, $root.palisade.v1.ListTokensResponse, request, callback);
+            }, {
+                name: { value: "ListTokens" },
+                path: { value: "/palisade.v1.AdminService/ListTokens" },
+                requestType: { value: "ListTokensRequest" },
+                responseType: { value: "ListTokensResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#revokeToken}.
+             * @memberof palisade.v1.AdminService
+             * @typedef RevokeTokenCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.RevokeTokenResponse} [response] RevokeTokenResponse
+             */
+
+            /**
+             * Calls RevokeToken.
+             * @memberof palisade.v1.AdminService
+             * @typedef RevokeToken
+             * @type {{
+             *   (request: palisade.v1.IRevokeTokenRequest, callback: palisade.v1.AdminService.RevokeTokenCallback): void;
+             *   (request: palisade.v1.IRevokeTokenRequest): Promise<palisade.v1.RevokeTokenResponse>;
+             *   readonly name: "RevokeToken";
+             *   readonly path: "/palisade.v1.AdminService/RevokeToken";
+             *   readonly requestType: "RevokeTokenRequest";
+             *   readonly responseType: "RevokeTokenResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls RevokeToken.
+             * @name palisade.v1.AdminService#revokeToken
+             * @type {palisade.v1.AdminService.RevokeToken}
+             */
+            $Object.defineProperties(AdminService.prototype.revokeToken = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, AdminService.prototype.revokeToken, $root.palisade.v1.RevokeTokenRequest, $root.palisade.v1.RevokeTokenResponse, request, callback);
+            }, {
+                name: { value: "RevokeToken" },
+                path: { value: "/palisade.v1.AdminService/RevokeToken" },
+                requestType: { value: "RevokeTokenRequest" },
+                responseType: { value: "RevokeTokenResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#whoAmI}.
+             * @memberof palisade.v1.AdminService
+             * @typedef WhoAmICallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.WhoAmIResponse} [response] WhoAmIResponse
+             */
+
+            /**
+             * Calls WhoAmI.
+             * @memberof palisade.v1.AdminService
+             * @typedef WhoAmI
+             * @type {{
+             *   (request: palisade.v1.IWhoAmIRequest, callback: palisade.v1.AdminService.WhoAmICallback): void;
+             *   (request: palisade.v1.IWhoAmIRequest): Promise<palisade.v1.WhoAmIResponse>;
+             *   readonly name: "WhoAmI";
+             *   readonly path: "/palisade.v1.AdminService/WhoAmI";
+             *   readonly requestType: "WhoAmIRequest";
+             *   readonly responseType: "WhoAmIResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls WhoAmI.
+             * @name palisade.v1.AdminService#whoAmI
+             * @type {palisade.v1.AdminService.WhoAmI}
+             */
+            $Object.defineProperties(AdminService.prototype.whoAmI = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, AdminService.prototype.whoAmI, $root.palisade.v1.WhoAmIRequest, $root.palisade.v1.WhoAmIResponse, request, callback);
+            }, {
+                name: { value: "WhoAmI" },
+                path: { value: "/palisade.v1.AdminService/WhoAmI" },
+                requestType: { value: "WhoAmIRequest" },
+                responseType: { value: "WhoAmIResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
+            /**
+             * Callback as used by {@link palisade.v1.AdminService#can}.
+             * @memberof palisade.v1.AdminService
+             * @typedef CanCallback
+             * @type {function}
+             * @param {Error|null} error Error, if any
+             * @param {palisade.v1.CanResponse} [response] CanResponse
+             */
+
+            /**
+             * Calls Can.
+             * @memberof palisade.v1.AdminService
+             * @typedef Can
+             * @type {{
+             *   (request: palisade.v1.ICanRequest, callback: palisade.v1.AdminService.CanCallback): void;
+             *   (request: palisade.v1.ICanRequest): Promise<palisade.v1.CanResponse>;
+             *   readonly name: "Can";
+             *   readonly path: "/palisade.v1.AdminService/Can";
+             *   readonly requestType: "CanRequest";
+             *   readonly responseType: "CanResponse";
+             *   readonly requestStream: undefined;
+             *   readonly responseStream: undefined;
+             * }}
+             */
+
+            /**
+             * Calls Can.
+             * @name palisade.v1.AdminService#can
+             * @type {palisade.v1.AdminService.Can}
+             */
+            $Object.defineProperties(AdminService.prototype.can = function(request, callback) {
+                return $protobuf.rpc.Service.prototype.rpcCall.call(this, AdminService.prototype.can, $root.palisade.v1.CanRequest, $root.palisade.v1.CanResponse, request, callback);
+            }, {
+                name: { value: "Can" },
+                path: { value: "/palisade.v1.AdminService/Can" },
+                requestType: { value: "CanRequest" },
+                responseType: { value: "CanResponse" },
+                requestStream: { value: $undefined },
+                responseStream: { value: $undefined }
+            });
+
             return AdminService;
+        })();
+
+        v1.ApplyPolicyRequest = (function() {
+
+            /**
+             * Properties of an ApplyPolicyRequest.
+             * @typedef {Object} palisade.v1.ApplyPolicyRequest.$Properties
+             * @property {string|null} [text] ApplyPolicyRequest text
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an ApplyPolicyRequest.
+             * @memberof palisade.v1
+             * @interface IApplyPolicyRequest
+             * @augments palisade.v1.ApplyPolicyRequest.$Properties
+             * @deprecated Use palisade.v1.ApplyPolicyRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of an ApplyPolicyRequest.
+             * @typedef {palisade.v1.ApplyPolicyRequest.$Properties} palisade.v1.ApplyPolicyRequest.$Shape
+             */
+
+            /**
+             * Constructs a new ApplyPolicyRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents an ApplyPolicyRequest.
+             * @constructor
+             * @param {palisade.v1.ApplyPolicyRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ApplyPolicyRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ApplyPolicyRequest text.
+             * @member {string} text
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @instance
+             */
+            ApplyPolicyRequest.prototype.text = "";
+
+            /**
+             * Creates a new ApplyPolicyRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {palisade.v1.ApplyPolicyRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ApplyPolicyRequest} ApplyPolicyRequest instance
+             * @type {{
+             *   (properties: palisade.v1.ApplyPolicyRequest.$Shape): palisade.v1.ApplyPolicyRequest & palisade.v1.ApplyPolicyRequest.$Shape;
+             *   (properties?: palisade.v1.ApplyPolicyRequest.$Properties): palisade.v1.ApplyPolicyRequest;
+             * }}
+             */
+            ApplyPolicyRequest.create = function(properties) {
+                return new ApplyPolicyRequest(properties);
+            };
+
+            /**
+             * Encodes the specified ApplyPolicyRequest message. Does not implicitly {@link palisade.v1.ApplyPolicyRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {palisade.v1.ApplyPolicyRequest.$Properties} message ApplyPolicyRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ApplyPolicyRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.text != null && $Object.hasOwnProperty.call(message, "text") && message.text !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.text);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ApplyPolicyRequest message, length delimited. Does not implicitly {@link palisade.v1.ApplyPolicyRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {palisade.v1.ApplyPolicyRequest.$Properties} message ApplyPolicyRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ApplyPolicyRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes an ApplyPolicyRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ApplyPolicyRequest & palisade.v1.ApplyPolicyRequest.$Shape} ApplyPolicyRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ApplyPolicyRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ApplyPolicyRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.text = value;
+                            else
+                                delete message.text;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes an ApplyPolicyRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ApplyPolicyRequest & palisade.v1.ApplyPolicyRequest.$Shape} ApplyPolicyRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ApplyPolicyRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies an ApplyPolicyRequest message.
+             * @function verify
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ApplyPolicyRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.text != null && $Object.hasOwnProperty.call(message, "text"))
+                    if (!$util.isString(message.text))
+                        return "text: string expected";
+                return null;
+            };
+
+            /**
+             * Creates an ApplyPolicyRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ApplyPolicyRequest} ApplyPolicyRequest
+             */
+            ApplyPolicyRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ApplyPolicyRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ApplyPolicyRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ApplyPolicyRequest();
+                if (object.text != null)
+                    if (typeof object.text !== "string" || object.text.length)
+                        message.text = $String(object.text);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an ApplyPolicyRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {palisade.v1.ApplyPolicyRequest} message ApplyPolicyRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ApplyPolicyRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.text = "";
+                if (message.text != null && $Object.hasOwnProperty.call(message, "text"))
+                    object.text = message.text;
+                return object;
+            };
+
+            /**
+             * Converts this ApplyPolicyRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ApplyPolicyRequest.prototype.toJSON = function() {
+                return ApplyPolicyRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ApplyPolicyRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.ApplyPolicyRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ApplyPolicyRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ApplyPolicyRequest";
+            };
+
+            return ApplyPolicyRequest;
+        })();
+
+        v1.ApplyPolicyResponse = (function() {
+
+            /**
+             * Properties of an ApplyPolicyResponse.
+             * @typedef {Object} palisade.v1.ApplyPolicyResponse.$Properties
+             * @property {Long|null} [version] ApplyPolicyResponse version
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of an ApplyPolicyResponse.
+             * @memberof palisade.v1
+             * @interface IApplyPolicyResponse
+             * @augments palisade.v1.ApplyPolicyResponse.$Properties
+             * @deprecated Use palisade.v1.ApplyPolicyResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of an ApplyPolicyResponse.
+             * @typedef {palisade.v1.ApplyPolicyResponse.$Properties} palisade.v1.ApplyPolicyResponse.$Shape
+             */
+
+            /**
+             * Constructs a new ApplyPolicyResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents an ApplyPolicyResponse.
+             * @constructor
+             * @param {palisade.v1.ApplyPolicyResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ApplyPolicyResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ApplyPolicyResponse version.
+             * @member {Long} version
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @instance
+             */
+            ApplyPolicyResponse.prototype.version = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new ApplyPolicyResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {palisade.v1.ApplyPolicyResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ApplyPolicyResponse} ApplyPolicyResponse instance
+             * @type {{
+             *   (properties: palisade.v1.ApplyPolicyResponse.$Shape): palisade.v1.ApplyPolicyResponse & palisade.v1.ApplyPolicyResponse.$Shape;
+             *   (properties?: palisade.v1.ApplyPolicyResponse.$Properties): palisade.v1.ApplyPolicyResponse;
+             * }}
+             */
+            ApplyPolicyResponse.create = function(properties) {
+                return new ApplyPolicyResponse(properties);
+            };
+
+            /**
+             * Encodes the specified ApplyPolicyResponse message. Does not implicitly {@link palisade.v1.ApplyPolicyResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {palisade.v1.ApplyPolicyResponse.$Properties} message ApplyPolicyResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ApplyPolicyResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version") && (typeof message.version === "object" ? message.version.low || message.version.high : message.version !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.version);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ApplyPolicyResponse message, length delimited. Does not implicitly {@link palisade.v1.ApplyPolicyResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {palisade.v1.ApplyPolicyResponse.$Properties} message ApplyPolicyResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ApplyPolicyResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes an ApplyPolicyResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ApplyPolicyResponse & palisade.v1.ApplyPolicyResponse.$Shape} ApplyPolicyResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ApplyPolicyResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ApplyPolicyResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.version = value;
+                            else
+                                delete message.version;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes an ApplyPolicyResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ApplyPolicyResponse & palisade.v1.ApplyPolicyResponse.$Shape} ApplyPolicyResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ApplyPolicyResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies an ApplyPolicyResponse message.
+             * @function verify
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ApplyPolicyResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version"))
+                    if (!$util.isInteger(message.version) && !(message.version && $util.isInteger(message.version.low) && $util.isInteger(message.version.high)))
+                        return "version: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates an ApplyPolicyResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ApplyPolicyResponse} ApplyPolicyResponse
+             */
+            ApplyPolicyResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ApplyPolicyResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ApplyPolicyResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ApplyPolicyResponse();
+                if (object.version != null)
+                    if (typeof object.version === "object" ? object.version.low || object.version.high : $Number(object.version) !== 0)
+                        if ($util.Long)
+                            message.version = $util.Long.fromValue(object.version, true);
+                        else if (typeof object.version === "string")
+                            message.version = $parseInt(object.version, 10);
+                        else if (typeof object.version === "number")
+                            message.version = object.version;
+                        else if (typeof object.version === "object")
+                            message.version = new $util.LongBits(object.version.low >>> 0, object.version.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from an ApplyPolicyResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {palisade.v1.ApplyPolicyResponse} message ApplyPolicyResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ApplyPolicyResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.version = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.version = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.version = typeof message.version === "number" ? $BigInt(message.version) : $util.Long.fromBits(message.version.low >>> 0, message.version.high >>> 0, true).toBigInt();
+                    else if (typeof message.version === "number")
+                        object.version = options.longs === $String ? $String(message.version) : message.version;
+                    else
+                        object.version = options.longs === $String ? $util.Long.prototype.toString.call(message.version) : options.longs === $Number ? new $util.LongBits(message.version.low >>> 0, message.version.high >>> 0).toNumber(true) : message.version;
+                return object;
+            };
+
+            /**
+             * Converts this ApplyPolicyResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ApplyPolicyResponse.prototype.toJSON = function() {
+                return ApplyPolicyResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ApplyPolicyResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.ApplyPolicyResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ApplyPolicyResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ApplyPolicyResponse";
+            };
+
+            return ApplyPolicyResponse;
+        })();
+
+        v1.GetPolicyRequest = (function() {
+
+            /**
+             * Properties of a GetPolicyRequest.
+             * @typedef {Object} palisade.v1.GetPolicyRequest.$Properties
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a GetPolicyRequest.
+             * @memberof palisade.v1
+             * @interface IGetPolicyRequest
+             * @augments palisade.v1.GetPolicyRequest.$Properties
+             * @deprecated Use palisade.v1.GetPolicyRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a GetPolicyRequest.
+             * @typedef {palisade.v1.GetPolicyRequest.$Properties} palisade.v1.GetPolicyRequest.$Shape
+             */
+
+            /**
+             * Constructs a new GetPolicyRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a GetPolicyRequest.
+             * @constructor
+             * @param {palisade.v1.GetPolicyRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const GetPolicyRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Creates a new GetPolicyRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {palisade.v1.GetPolicyRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.GetPolicyRequest} GetPolicyRequest instance
+             * @type {{
+             *   (properties: palisade.v1.GetPolicyRequest.$Shape): palisade.v1.GetPolicyRequest & palisade.v1.GetPolicyRequest.$Shape;
+             *   (properties?: palisade.v1.GetPolicyRequest.$Properties): palisade.v1.GetPolicyRequest;
+             * }}
+             */
+            GetPolicyRequest.create = function(properties) {
+                return new GetPolicyRequest(properties);
+            };
+
+            /**
+             * Encodes the specified GetPolicyRequest message. Does not implicitly {@link palisade.v1.GetPolicyRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {palisade.v1.GetPolicyRequest.$Properties} message GetPolicyRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            GetPolicyRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified GetPolicyRequest message, length delimited. Does not implicitly {@link palisade.v1.GetPolicyRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {palisade.v1.GetPolicyRequest.$Properties} message GetPolicyRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            GetPolicyRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a GetPolicyRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.GetPolicyRequest & palisade.v1.GetPolicyRequest.$Shape} GetPolicyRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            GetPolicyRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.GetPolicyRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a GetPolicyRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetPolicyRequest & palisade.v1.GetPolicyRequest.$Shape} GetPolicyRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            GetPolicyRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a GetPolicyRequest message.
+             * @function verify
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            GetPolicyRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                return null;
+            };
+
+            /**
+             * Creates a GetPolicyRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.GetPolicyRequest} GetPolicyRequest
+             */
+            GetPolicyRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.GetPolicyRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.GetPolicyRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                return new $root.palisade.v1.GetPolicyRequest();
+            };
+
+            /**
+             * Creates a plain object from a GetPolicyRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {palisade.v1.GetPolicyRequest} message GetPolicyRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            GetPolicyRequest.toObject = function () {
+                return {};
+            };
+
+            /**
+             * Converts this GetPolicyRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.GetPolicyRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            GetPolicyRequest.prototype.toJSON = function() {
+                return GetPolicyRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for GetPolicyRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.GetPolicyRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            GetPolicyRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.GetPolicyRequest";
+            };
+
+            return GetPolicyRequest;
+        })();
+
+        v1.GetPolicyResponse = (function() {
+
+            /**
+             * Properties of a GetPolicyResponse.
+             * @typedef {Object} palisade.v1.GetPolicyResponse.$Properties
+             * @property {string|null} [text] GetPolicyResponse text
+             * @property {Long|null} [version] GetPolicyResponse version
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a GetPolicyResponse.
+             * @memberof palisade.v1
+             * @interface IGetPolicyResponse
+             * @augments palisade.v1.GetPolicyResponse.$Properties
+             * @deprecated Use palisade.v1.GetPolicyResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a GetPolicyResponse.
+             * @typedef {palisade.v1.GetPolicyResponse.$Properties} palisade.v1.GetPolicyResponse.$Shape
+             */
+
+            /**
+             * Constructs a new GetPolicyResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a GetPolicyResponse.
+             * @constructor
+             * @param {palisade.v1.GetPolicyResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const GetPolicyResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * GetPolicyResponse text.
+             * @member {string} text
+             * @memberof palisade.v1.GetPolicyResponse
+             * @instance
+             */
+            GetPolicyResponse.prototype.text = "";
+
+            /**
+             * GetPolicyResponse version.
+             * @member {Long} version
+             * @memberof palisade.v1.GetPolicyResponse
+             * @instance
+             */
+            GetPolicyResponse.prototype.version = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new GetPolicyResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {palisade.v1.GetPolicyResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.GetPolicyResponse} GetPolicyResponse instance
+             * @type {{
+             *   (properties: palisade.v1.GetPolicyResponse.$Shape): palisade.v1.GetPolicyResponse & palisade.v1.GetPolicyResponse.$Shape;
+             *   (properties?: palisade.v1.GetPolicyResponse.$Properties): palisade.v1.GetPolicyResponse;
+             * }}
+             */
+            GetPolicyResponse.create = function(properties) {
+                return new GetPolicyResponse(properties);
+            };
+
+            /**
+             * Encodes the specified GetPolicyResponse message. Does not implicitly {@link palisade.v1.GetPolicyResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {palisade.v1.GetPolicyResponse.$Properties} message GetPolicyResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            GetPolicyResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.text != null && $Object.hasOwnProperty.call(message, "text") && message.text !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.text);
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version") && (typeof message.version === "object" ? message.version.low || message.version.high : message.version !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.version);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified GetPolicyResponse message, length delimited. Does not implicitly {@link palisade.v1.GetPolicyResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {palisade.v1.GetPolicyResponse.$Properties} message GetPolicyResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            GetPolicyResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a GetPolicyResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.GetPolicyResponse & palisade.v1.GetPolicyResponse.$Shape} GetPolicyResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            GetPolicyResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.GetPolicyResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.text = value;
+                            else
+                                delete message.text;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.version = value;
+                            else
+                                delete message.version;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a GetPolicyResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.GetPolicyResponse & palisade.v1.GetPolicyResponse.$Shape} GetPolicyResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            GetPolicyResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a GetPolicyResponse message.
+             * @function verify
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            GetPolicyResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.text != null && $Object.hasOwnProperty.call(message, "text"))
+                    if (!$util.isString(message.text))
+                        return "text: string expected";
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version"))
+                    if (!$util.isInteger(message.version) && !(message.version && $util.isInteger(message.version.low) && $util.isInteger(message.version.high)))
+                        return "version: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a GetPolicyResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.GetPolicyResponse} GetPolicyResponse
+             */
+            GetPolicyResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.GetPolicyResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.GetPolicyResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.GetPolicyResponse();
+                if (object.text != null)
+                    if (typeof object.text !== "string" || object.text.length)
+                        message.text = $String(object.text);
+                if (object.version != null)
+                    if (typeof object.version === "object" ? object.version.low || object.version.high : $Number(object.version) !== 0)
+                        if ($util.Long)
+                            message.version = $util.Long.fromValue(object.version, true);
+                        else if (typeof object.version === "string")
+                            message.version = $parseInt(object.version, 10);
+                        else if (typeof object.version === "number")
+                            message.version = object.version;
+                        else if (typeof object.version === "object")
+                            message.version = new $util.LongBits(object.version.low >>> 0, object.version.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a GetPolicyResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {palisade.v1.GetPolicyResponse} message GetPolicyResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            GetPolicyResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.text = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.version = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.version = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.text != null && $Object.hasOwnProperty.call(message, "text"))
+                    object.text = message.text;
+                if (message.version != null && $Object.hasOwnProperty.call(message, "version"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.version = typeof message.version === "number" ? $BigInt(message.version) : $util.Long.fromBits(message.version.low >>> 0, message.version.high >>> 0, true).toBigInt();
+                    else if (typeof message.version === "number")
+                        object.version = options.longs === $String ? $String(message.version) : message.version;
+                    else
+                        object.version = options.longs === $String ? $util.Long.prototype.toString.call(message.version) : options.longs === $Number ? new $util.LongBits(message.version.low >>> 0, message.version.high >>> 0).toNumber(true) : message.version;
+                return object;
+            };
+
+            /**
+             * Converts this GetPolicyResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.GetPolicyResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            GetPolicyResponse.prototype.toJSON = function() {
+                return GetPolicyResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for GetPolicyResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.GetPolicyResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            GetPolicyResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.GetPolicyResponse";
+            };
+
+            return GetPolicyResponse;
+        })();
+
+        v1.CreateTokenRequest = (function() {
+
+            /**
+             * Properties of a CreateTokenRequest.
+             * @typedef {Object} palisade.v1.CreateTokenRequest.$Properties
+             * @property {string|null} [identity] CreateTokenRequest identity
+             * @property {Array.<string>|null} [roles] CreateTokenRequest roles
+             * @property {Long|null} [ttlMs] CreateTokenRequest ttlMs
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a CreateTokenRequest.
+             * @memberof palisade.v1
+             * @interface ICreateTokenRequest
+             * @augments palisade.v1.CreateTokenRequest.$Properties
+             * @deprecated Use palisade.v1.CreateTokenRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a CreateTokenRequest.
+             * @typedef {palisade.v1.CreateTokenRequest.$Properties} palisade.v1.CreateTokenRequest.$Shape
+             */
+
+            /**
+             * Constructs a new CreateTokenRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a CreateTokenRequest.
+             * @constructor
+             * @param {palisade.v1.CreateTokenRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const CreateTokenRequest = function (properties) {
+                this.roles = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * CreateTokenRequest identity.
+             * @member {string} identity
+             * @memberof palisade.v1.CreateTokenRequest
+             * @instance
+             */
+            CreateTokenRequest.prototype.identity = "";
+
+            /**
+             * CreateTokenRequest roles.
+             * @member {Array.<string>} roles
+             * @memberof palisade.v1.CreateTokenRequest
+             * @instance
+             */
+            CreateTokenRequest.prototype.roles = $util.emptyArray;
+
+            /**
+             * CreateTokenRequest ttlMs.
+             * @member {Long} ttlMs
+             * @memberof palisade.v1.CreateTokenRequest
+             * @instance
+             */
+            CreateTokenRequest.prototype.ttlMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new CreateTokenRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {palisade.v1.CreateTokenRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.CreateTokenRequest} CreateTokenRequest instance
+             * @type {{
+             *   (properties: palisade.v1.CreateTokenRequest.$Shape): palisade.v1.CreateTokenRequest & palisade.v1.CreateTokenRequest.$Shape;
+             *   (properties?: palisade.v1.CreateTokenRequest.$Properties): palisade.v1.CreateTokenRequest;
+             * }}
+             */
+            CreateTokenRequest.create = function(properties) {
+                return new CreateTokenRequest(properties);
+            };
+
+            /**
+             * Encodes the specified CreateTokenRequest message. Does not implicitly {@link palisade.v1.CreateTokenRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {palisade.v1.CreateTokenRequest.$Properties} message CreateTokenRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CreateTokenRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity") && message.identity !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.identity);
+                if (message.roles != null && message.roles.length)
+                    for (let i = 0; i < message.roles.length; ++i)
+                        writer.uint32(/* id 2, wireType 2 =*/18).string(message.roles[i]);
+                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs") && (typeof message.ttlMs === "object" ? message.ttlMs.low || message.ttlMs.high : message.ttlMs !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.ttlMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified CreateTokenRequest message, length delimited. Does not implicitly {@link palisade.v1.CreateTokenRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {palisade.v1.CreateTokenRequest.$Properties} message CreateTokenRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CreateTokenRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a CreateTokenRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.CreateTokenRequest & palisade.v1.CreateTokenRequest.$Shape} CreateTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CreateTokenRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.CreateTokenRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.identity = value;
+                            else
+                                delete message.identity;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.roles && message.roles.length))
+                                message.roles = [];
+                            message.roles.push(reader.stringVerify());
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.ttlMs = value;
+                            else
+                                delete message.ttlMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a CreateTokenRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.CreateTokenRequest & palisade.v1.CreateTokenRequest.$Shape} CreateTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CreateTokenRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a CreateTokenRequest message.
+             * @function verify
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            CreateTokenRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity"))
+                    if (!$util.isString(message.identity))
+                        return "identity: string expected";
+                if (message.roles != null && $Object.hasOwnProperty.call(message, "roles")) {
+                    if (!$Array.isArray(message.roles))
+                        return "roles: array expected";
+                    for (let i = 0; i < message.roles.length; ++i)
+                        if (!$util.isString(message.roles[i]))
+                            return "roles: string[] expected";
+                }
+                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs"))
+                    if (!$util.isInteger(message.ttlMs) && !(message.ttlMs && $util.isInteger(message.ttlMs.low) && $util.isInteger(message.ttlMs.high)))
+                        return "ttlMs: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a CreateTokenRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.CreateTokenRequest} CreateTokenRequest
+             */
+            CreateTokenRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.CreateTokenRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.CreateTokenRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.CreateTokenRequest();
+                if (object.identity != null)
+                    if (typeof object.identity !== "string" || object.identity.length)
+                        message.identity = $String(object.identity);
+                if (object.roles) {
+                    if (!$Array.isArray(object.roles))
+                        throw $TypeError(".palisade.v1.CreateTokenRequest.roles: array expected");
+                    message.roles = $Array(object.roles.length);
+                    for (let i = 0; i < object.roles.length; ++i)
+                        message.roles[i] = $String(object.roles[i]);
+                }
+                if (object.ttlMs != null)
+                    if (typeof object.ttlMs === "object" ? object.ttlMs.low || object.ttlMs.high : $Number(object.ttlMs) !== 0)
+                        if ($util.Long)
+                            message.ttlMs = $util.Long.fromValue(object.ttlMs, true);
+                        else if (typeof object.ttlMs === "string")
+                            message.ttlMs = $parseInt(object.ttlMs, 10);
+                        else if (typeof object.ttlMs === "number")
+                            message.ttlMs = object.ttlMs;
+                        else if (typeof object.ttlMs === "object")
+                            message.ttlMs = new $util.LongBits(object.ttlMs.low >>> 0, object.ttlMs.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a CreateTokenRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {palisade.v1.CreateTokenRequest} message CreateTokenRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            CreateTokenRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.roles = [];
+                if (options.defaults) {
+                    object.identity = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.ttlMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.ttlMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity"))
+                    object.identity = message.identity;
+                if (message.roles && message.roles.length) {
+                    object.roles = $Array(message.roles.length);
+                    for (let j = 0; j < message.roles.length; ++j)
+                        object.roles[j] = message.roles[j];
+                }
+                if (message.ttlMs != null && $Object.hasOwnProperty.call(message, "ttlMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.ttlMs = typeof message.ttlMs === "number" ? $BigInt(message.ttlMs) : $util.Long.fromBits(message.ttlMs.low >>> 0, message.ttlMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.ttlMs === "number")
+                        object.ttlMs = options.longs === $String ? $String(message.ttlMs) : message.ttlMs;
+                    else
+                        object.ttlMs = options.longs === $String ? $util.Long.prototype.toString.call(message.ttlMs) : options.longs === $Number ? new $util.LongBits(message.ttlMs.low >>> 0, message.ttlMs.high >>> 0).toNumber(true) : message.ttlMs;
+                return object;
+            };
+
+            /**
+             * Converts this CreateTokenRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.CreateTokenRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            CreateTokenRequest.prototype.toJSON = function() {
+                return CreateTokenRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for CreateTokenRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.CreateTokenRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            CreateTokenRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.CreateTokenRequest";
+            };
+
+            return CreateTokenRequest;
+        })();
+
+        v1.CreateTokenResponse = (function() {
+
+            /**
+             * Properties of a CreateTokenResponse.
+             * @typedef {Object} palisade.v1.CreateTokenResponse.$Properties
+             * @property {string|null} [tokenId] CreateTokenResponse tokenId
+             * @property {string|null} [secret] CreateTokenResponse secret
+             * @property {Long|null} [expiresAtMs] CreateTokenResponse expiresAtMs
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a CreateTokenResponse.
+             * @memberof palisade.v1
+             * @interface ICreateTokenResponse
+             * @augments palisade.v1.CreateTokenResponse.$Properties
+             * @deprecated Use palisade.v1.CreateTokenResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a CreateTokenResponse.
+             * @typedef {palisade.v1.CreateTokenResponse.$Properties} palisade.v1.CreateTokenResponse.$Shape
+             */
+
+            /**
+             * Constructs a new CreateTokenResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a CreateTokenResponse.
+             * @constructor
+             * @param {palisade.v1.CreateTokenResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const CreateTokenResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * CreateTokenResponse tokenId.
+             * @member {string} tokenId
+             * @memberof palisade.v1.CreateTokenResponse
+             * @instance
+             */
+            CreateTokenResponse.prototype.tokenId = "";
+
+            /**
+             * CreateTokenResponse secret.
+             * @member {string} secret
+             * @memberof palisade.v1.CreateTokenResponse
+             * @instance
+             */
+            CreateTokenResponse.prototype.secret = "";
+
+            /**
+             * CreateTokenResponse expiresAtMs.
+             * @member {Long} expiresAtMs
+             * @memberof palisade.v1.CreateTokenResponse
+             * @instance
+             */
+            CreateTokenResponse.prototype.expiresAtMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new CreateTokenResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {palisade.v1.CreateTokenResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.CreateTokenResponse} CreateTokenResponse instance
+             * @type {{
+             *   (properties: palisade.v1.CreateTokenResponse.$Shape): palisade.v1.CreateTokenResponse & palisade.v1.CreateTokenResponse.$Shape;
+             *   (properties?: palisade.v1.CreateTokenResponse.$Properties): palisade.v1.CreateTokenResponse;
+             * }}
+             */
+            CreateTokenResponse.create = function(properties) {
+                return new CreateTokenResponse(properties);
+            };
+
+            /**
+             * Encodes the specified CreateTokenResponse message. Does not implicitly {@link palisade.v1.CreateTokenResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {palisade.v1.CreateTokenResponse.$Properties} message CreateTokenResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CreateTokenResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId") && message.tokenId !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.tokenId);
+                if (message.secret != null && $Object.hasOwnProperty.call(message, "secret") && message.secret !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.secret);
+                if (message.expiresAtMs != null && $Object.hasOwnProperty.call(message, "expiresAtMs") && (typeof message.expiresAtMs === "object" ? message.expiresAtMs.low || message.expiresAtMs.high : message.expiresAtMs !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.expiresAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified CreateTokenResponse message, length delimited. Does not implicitly {@link palisade.v1.CreateTokenResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {palisade.v1.CreateTokenResponse.$Properties} message CreateTokenResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CreateTokenResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a CreateTokenResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.CreateTokenResponse & palisade.v1.CreateTokenResponse.$Shape} CreateTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CreateTokenResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.CreateTokenResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.tokenId = value;
+                            else
+                                delete message.tokenId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.secret = value;
+                            else
+                                delete message.secret;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.expiresAtMs = value;
+                            else
+                                delete message.expiresAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a CreateTokenResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.CreateTokenResponse & palisade.v1.CreateTokenResponse.$Shape} CreateTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CreateTokenResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a CreateTokenResponse message.
+             * @function verify
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            CreateTokenResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId"))
+                    if (!$util.isString(message.tokenId))
+                        return "tokenId: string expected";
+                if (message.secret != null && $Object.hasOwnProperty.call(message, "secret"))
+                    if (!$util.isString(message.secret))
+                        return "secret: string expected";
+                if (message.expiresAtMs != null && $Object.hasOwnProperty.call(message, "expiresAtMs"))
+                    if (!$util.isInteger(message.expiresAtMs) && !(message.expiresAtMs && $util.isInteger(message.expiresAtMs.low) && $util.isInteger(message.expiresAtMs.high)))
+                        return "expiresAtMs: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a CreateTokenResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.CreateTokenResponse} CreateTokenResponse
+             */
+            CreateTokenResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.CreateTokenResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.CreateTokenResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.CreateTokenResponse();
+                if (object.tokenId != null)
+                    if (typeof object.tokenId !== "string" || object.tokenId.length)
+                        message.tokenId = $String(object.tokenId);
+                if (object.secret != null)
+                    if (typeof object.secret !== "string" || object.secret.length)
+                        message.secret = $String(object.secret);
+                if (object.expiresAtMs != null)
+                    if (typeof object.expiresAtMs === "object" ? object.expiresAtMs.low || object.expiresAtMs.high : $Number(object.expiresAtMs) !== 0)
+                        if ($util.Long)
+                            message.expiresAtMs = $util.Long.fromValue(object.expiresAtMs, true);
+                        else if (typeof object.expiresAtMs === "string")
+                            message.expiresAtMs = $parseInt(object.expiresAtMs, 10);
+                        else if (typeof object.expiresAtMs === "number")
+                            message.expiresAtMs = object.expiresAtMs;
+                        else if (typeof object.expiresAtMs === "object")
+                            message.expiresAtMs = new $util.LongBits(object.expiresAtMs.low >>> 0, object.expiresAtMs.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a CreateTokenResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {palisade.v1.CreateTokenResponse} message CreateTokenResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            CreateTokenResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.tokenId = "";
+                    object.secret = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.expiresAtMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.expiresAtMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId"))
+                    object.tokenId = message.tokenId;
+                if (message.secret != null && $Object.hasOwnProperty.call(message, "secret"))
+                    object.secret = message.secret;
+                if (message.expiresAtMs != null && $Object.hasOwnProperty.call(message, "expiresAtMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.expiresAtMs = typeof message.expiresAtMs === "number" ? $BigInt(message.expiresAtMs) : $util.Long.fromBits(message.expiresAtMs.low >>> 0, message.expiresAtMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.expiresAtMs === "number")
+                        object.expiresAtMs = options.longs === $String ? $String(message.expiresAtMs) : message.expiresAtMs;
+                    else
+                        object.expiresAtMs = options.longs === $String ? $util.Long.prototype.toString.call(message.expiresAtMs) : options.longs === $Number ? new $util.LongBits(message.expiresAtMs.low >>> 0, message.expiresAtMs.high >>> 0).toNumber(true) : message.expiresAtMs;
+                return object;
+            };
+
+            /**
+             * Converts this CreateTokenResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.CreateTokenResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            CreateTokenResponse.prototype.toJSON = function() {
+                return CreateTokenResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for CreateTokenResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.CreateTokenResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            CreateTokenResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.CreateTokenResponse";
+            };
+
+            return CreateTokenResponse;
+        })();
+
+        v1.ListTokensRequest = (function() {
+
+            /**
+             * Properties of a ListTokensRequest.
+             * @typedef {Object} palisade.v1.ListTokensRequest.$Properties
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ListTokensRequest.
+             * @memberof palisade.v1
+             * @interface IListTokensRequest
+             * @augments palisade.v1.ListTokensRequest.$Properties
+             * @deprecated Use palisade.v1.ListTokensRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a ListTokensRequest.
+             * @typedef {palisade.v1.ListTokensRequest.$Properties} palisade.v1.ListTokensRequest.$Shape
+             */
+
+            /**
+             * Constructs a new ListTokensRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a ListTokensRequest.
+             * @constructor
+             * @param {palisade.v1.ListTokensRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ListTokensRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Creates a new ListTokensRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {palisade.v1.ListTokensRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ListTokensRequest} ListTokensRequest instance
+             * @type {{
+             *   (properties: palisade.v1.ListTokensRequest.$Shape): palisade.v1.ListTokensRequest & palisade.v1.ListTokensRequest.$Shape;
+             *   (properties?: palisade.v1.ListTokensRequest.$Properties): palisade.v1.ListTokensRequest;
+             * }}
+             */
+            ListTokensRequest.create = function(properties) {
+                return new ListTokensRequest(properties);
+            };
+
+            /**
+             * Encodes the specified ListTokensRequest message. Does not implicitly {@link palisade.v1.ListTokensRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {palisade.v1.ListTokensRequest.$Properties} message ListTokensRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ListTokensRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ListTokensRequest message, length delimited. Does not implicitly {@link palisade.v1.ListTokensRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {palisade.v1.ListTokensRequest.$Properties} message ListTokensRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ListTokensRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a ListTokensRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ListTokensRequest & palisade.v1.ListTokensRequest.$Shape} ListTokensRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ListTokensRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ListTokensRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a ListTokensRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ListTokensRequest & palisade.v1.ListTokensRequest.$Shape} ListTokensRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ListTokensRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a ListTokensRequest message.
+             * @function verify
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ListTokensRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                return null;
+            };
+
+            /**
+             * Creates a ListTokensRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ListTokensRequest} ListTokensRequest
+             */
+            ListTokensRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ListTokensRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ListTokensRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                return new $root.palisade.v1.ListTokensRequest();
+            };
+
+            /**
+             * Creates a plain object from a ListTokensRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {palisade.v1.ListTokensRequest} message ListTokensRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ListTokensRequest.toObject = function () {
+                return {};
+            };
+
+            /**
+             * Converts this ListTokensRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ListTokensRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ListTokensRequest.prototype.toJSON = function() {
+                return ListTokensRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ListTokensRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.ListTokensRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ListTokensRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ListTokensRequest";
+            };
+
+            return ListTokensRequest;
+        })();
+
+        v1.TokenInfo = (function() {
+
+            /**
+             * Properties of a TokenInfo.
+             * @typedef {Object} palisade.v1.TokenInfo.$Properties
+             * @property {string|null} [tokenId] TokenInfo tokenId
+             * @property {string|null} [identity] TokenInfo identity
+             * @property {Array.<string>|null} [roles] TokenInfo roles
+             * @property {Long|null} [createdIndex] TokenInfo createdIndex
+             * @property {Long|null} [createdMs] TokenInfo createdMs
+             * @property {Long|null} [expiresAtMs] TokenInfo expiresAtMs
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a TokenInfo.
+             * @memberof palisade.v1
+             * @interface ITokenInfo
+             * @augments palisade.v1.TokenInfo.$Properties
+             * @deprecated Use palisade.v1.TokenInfo.$Properties instead.
+             */
+
+            /**
+             * Shape of a TokenInfo.
+             * @typedef {palisade.v1.TokenInfo.$Properties} palisade.v1.TokenInfo.$Shape
+             */
+
+            /**
+             * Constructs a new TokenInfo.
+             * @memberof palisade.v1
+             * @classdesc Represents a TokenInfo.
+             * @constructor
+             * @param {palisade.v1.TokenInfo.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const TokenInfo = function (properties) {
+                this.roles = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * TokenInfo tokenId.
+             * @member {string} tokenId
+             * @memberof palisade.v1.TokenInfo
+             * @instance
+             */
+            TokenInfo.prototype.tokenId = "";
+
+            /**
+             * TokenInfo identity.
+             * @member {string} identity
+             * @memberof palisade.v1.TokenInfo
+             * @instance
+             */
+            TokenInfo.prototype.identity = "";
+
+            /**
+             * TokenInfo roles.
+             * @member {Array.<string>} roles
+             * @memberof palisade.v1.TokenInfo
+             * @instance
+             */
+            TokenInfo.prototype.roles = $util.emptyArray;
+
+            /**
+             * TokenInfo createdIndex.
+             * @member {Long} createdIndex
+             * @memberof palisade.v1.TokenInfo
+             * @instance
+             */
+            TokenInfo.prototype.createdIndex = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * TokenInfo createdMs.
+             * @member {Long} createdMs
+             * @memberof palisade.v1.TokenInfo
+             * @instance
+             */
+            TokenInfo.prototype.createdMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * TokenInfo expiresAtMs.
+             * @member {Long} expiresAtMs
+             * @memberof palisade.v1.TokenInfo
+             * @instance
+             */
+            TokenInfo.prototype.expiresAtMs = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new TokenInfo instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {palisade.v1.TokenInfo.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.TokenInfo} TokenInfo instance
+             * @type {{
+             *   (properties: palisade.v1.TokenInfo.$Shape): palisade.v1.TokenInfo & palisade.v1.TokenInfo.$Shape;
+             *   (properties?: palisade.v1.TokenInfo.$Properties): palisade.v1.TokenInfo;
+             * }}
+             */
+            TokenInfo.create = function(properties) {
+                return new TokenInfo(properties);
+            };
+
+            /**
+             * Encodes the specified TokenInfo message. Does not implicitly {@link palisade.v1.TokenInfo.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {palisade.v1.TokenInfo.$Properties} message TokenInfo message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TokenInfo.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId") && message.tokenId !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.tokenId);
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity") && message.identity !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.identity);
+                if (message.roles != null && message.roles.length)
+                    for (let i = 0; i < message.roles.length; ++i)
+                        writer.uint32(/* id 3, wireType 2 =*/26).string(message.roles[i]);
+                if (message.createdIndex != null && $Object.hasOwnProperty.call(message, "createdIndex") && (typeof message.createdIndex === "object" ? message.createdIndex.low || message.createdIndex.high : message.createdIndex !== 0))
+                    writer.uint32(/* id 4, wireType 0 =*/32).uint64(message.createdIndex);
+                if (message.createdMs != null && $Object.hasOwnProperty.call(message, "createdMs") && (typeof message.createdMs === "object" ? message.createdMs.low || message.createdMs.high : message.createdMs !== 0))
+                    writer.uint32(/* id 5, wireType 0 =*/40).uint64(message.createdMs);
+                if (message.expiresAtMs != null && $Object.hasOwnProperty.call(message, "expiresAtMs") && (typeof message.expiresAtMs === "object" ? message.expiresAtMs.low || message.expiresAtMs.high : message.expiresAtMs !== 0))
+                    writer.uint32(/* id 6, wireType 0 =*/48).uint64(message.expiresAtMs);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified TokenInfo message, length delimited. Does not implicitly {@link palisade.v1.TokenInfo.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {palisade.v1.TokenInfo.$Properties} message TokenInfo message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            TokenInfo.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a TokenInfo message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.TokenInfo & palisade.v1.TokenInfo.$Shape} TokenInfo
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TokenInfo.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.TokenInfo();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.tokenId = value;
+                            else
+                                delete message.tokenId;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.identity = value;
+                            else
+                                delete message.identity;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.roles && message.roles.length))
+                                message.roles = [];
+                            message.roles.push(reader.stringVerify());
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.createdIndex = value;
+                            else
+                                delete message.createdIndex;
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.createdMs = value;
+                            else
+                                delete message.createdMs;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.expiresAtMs = value;
+                            else
+                                delete message.expiresAtMs;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a TokenInfo message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.TokenInfo & palisade.v1.TokenInfo.$Shape} TokenInfo
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            TokenInfo.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a TokenInfo message.
+             * @function verify
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            TokenInfo.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId"))
+                    if (!$util.isString(message.tokenId))
+                        return "tokenId: string expected";
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity"))
+                    if (!$util.isString(message.identity))
+                        return "identity: string expected";
+                if (message.roles != null && $Object.hasOwnProperty.call(message, "roles")) {
+                    if (!$Array.isArray(message.roles))
+                        return "roles: array expected";
+                    for (let i = 0; i < message.roles.length; ++i)
+                        if (!$util.isString(message.roles[i]))
+                            return "roles: string[] expected";
+                }
+                if (message.createdIndex != null && $Object.hasOwnProperty.call(message, "createdIndex"))
+                    if (!$util.isInteger(message.createdIndex) && !(message.createdIndex && $util.isInteger(message.createdIndex.low) && $util.isInteger(message.createdIndex.high)))
+                        return "createdIndex: integer|Long expected";
+                if (message.createdMs != null && $Object.hasOwnProperty.call(message, "createdMs"))
+                    if (!$util.isInteger(message.createdMs) && !(message.createdMs && $util.isInteger(message.createdMs.low) && $util.isInteger(message.createdMs.high)))
+                        return "createdMs: integer|Long expected";
+                if (message.expiresAtMs != null && $Object.hasOwnProperty.call(message, "expiresAtMs"))
+                    if (!$util.isInteger(message.expiresAtMs) && !(message.expiresAtMs && $util.isInteger(message.expiresAtMs.low) && $util.isInteger(message.expiresAtMs.high)))
+                        return "expiresAtMs: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a TokenInfo message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.TokenInfo} TokenInfo
+             */
+            TokenInfo.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.TokenInfo)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.TokenInfo: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.TokenInfo();
+                if (object.tokenId != null)
+                    if (typeof object.tokenId !== "string" || object.tokenId.length)
+                        message.tokenId = $String(object.tokenId);
+                if (object.identity != null)
+                    if (typeof object.identity !== "string" || object.identity.length)
+                        message.identity = $String(object.identity);
+                if (object.roles) {
+                    if (!$Array.isArray(object.roles))
+                        throw $TypeError(".palisade.v1.TokenInfo.roles: array expected");
+                    message.roles = $Array(object.roles.length);
+                    for (let i = 0; i < object.roles.length; ++i)
+                        message.roles[i] = $String(object.roles[i]);
+                }
+                if (object.createdIndex != null)
+                    if (typeof object.createdIndex === "object" ? object.createdIndex.low || object.createdIndex.high : $Number(object.createdIndex) !== 0)
+                        if ($util.Long)
+                            message.createdIndex = $util.Long.fromValue(object.createdIndex, true);
+                        else if (typeof object.createdIndex === "string")
+                            message.createdIndex = $parseInt(object.createdIndex, 10);
+                        else if (typeof object.createdIndex === "number")
+                            message.createdIndex = object.createdIndex;
+                        else if (typeof object.createdIndex === "object")
+                            message.createdIndex = new $util.LongBits(object.createdIndex.low >>> 0, object.createdIndex.high >>> 0).toNumber(true);
+                if (object.createdMs != null)
+                    if (typeof object.createdMs === "object" ? object.createdMs.low || object.createdMs.high : $Number(object.createdMs) !== 0)
+                        if ($util.Long)
+                            message.createdMs = $util.Long.fromValue(object.createdMs, true);
+                        else if (typeof object.createdMs === "string")
+                            message.createdMs = $parseInt(object.createdMs, 10);
+                        else if (typeof object.createdMs === "number")
+                            message.createdMs = object.createdMs;
+                        else if (typeof object.createdMs === "object")
+                            message.createdMs = new $util.LongBits(object.createdMs.low >>> 0, object.createdMs.high >>> 0).toNumber(true);
+                if (object.expiresAtMs != null)
+                    if (typeof object.expiresAtMs === "object" ? object.expiresAtMs.low || object.expiresAtMs.high : $Number(object.expiresAtMs) !== 0)
+                        if ($util.Long)
+                            message.expiresAtMs = $util.Long.fromValue(object.expiresAtMs, true);
+                        else if (typeof object.expiresAtMs === "string")
+                            message.expiresAtMs = $parseInt(object.expiresAtMs, 10);
+                        else if (typeof object.expiresAtMs === "number")
+                            message.expiresAtMs = object.expiresAtMs;
+                        else if (typeof object.expiresAtMs === "object")
+                            message.expiresAtMs = new $util.LongBits(object.expiresAtMs.low >>> 0, object.expiresAtMs.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a TokenInfo message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {palisade.v1.TokenInfo} message TokenInfo
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            TokenInfo.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.roles = [];
+                if (options.defaults) {
+                    object.tokenId = "";
+                    object.identity = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.createdIndex = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.createdIndex = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.createdMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.createdMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.expiresAtMs = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.expiresAtMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId"))
+                    object.tokenId = message.tokenId;
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity"))
+                    object.identity = message.identity;
+                if (message.roles && message.roles.length) {
+                    object.roles = $Array(message.roles.length);
+                    for (let j = 0; j < message.roles.length; ++j)
+                        object.roles[j] = message.roles[j];
+                }
+                if (message.createdIndex != null && $Object.hasOwnProperty.call(message, "createdIndex"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.createdIndex = typeof message.createdIndex === "number" ? $BigInt(message.createdIndex) : $util.Long.fromBits(message.createdIndex.low >>> 0, message.createdIndex.high >>> 0, true).toBigInt();
+                    else if (typeof message.createdIndex === "number")
+                        object.createdIndex = options.longs === $String ? $String(message.createdIndex) : message.createdIndex;
+                    else
+                        object.createdIndex = options.longs === $String ? $util.Long.prototype.toString.call(message.createdIndex) : options.longs === $Number ? new $util.LongBits(message.createdIndex.low >>> 0, message.createdIndex.high >>> 0).toNumber(true) : message.createdIndex;
+                if (message.createdMs != null && $Object.hasOwnProperty.call(message, "createdMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.createdMs = typeof message.createdMs === "number" ? $BigInt(message.createdMs) : $util.Long.fromBits(message.createdMs.low >>> 0, message.createdMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.createdMs === "number")
+                        object.createdMs = options.longs === $String ? $String(message.createdMs) : message.createdMs;
+                    else
+                        object.createdMs = options.longs === $String ? $util.Long.prototype.toString.call(message.createdMs) : options.longs === $Number ? new $util.LongBits(message.createdMs.low >>> 0, message.createdMs.high >>> 0).toNumber(true) : message.createdMs;
+                if (message.expiresAtMs != null && $Object.hasOwnProperty.call(message, "expiresAtMs"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.expiresAtMs = typeof message.expiresAtMs === "number" ? $BigInt(message.expiresAtMs) : $util.Long.fromBits(message.expiresAtMs.low >>> 0, message.expiresAtMs.high >>> 0, true).toBigInt();
+                    else if (typeof message.expiresAtMs === "number")
+                        object.expiresAtMs = options.longs === $String ? $String(message.expiresAtMs) : message.expiresAtMs;
+                    else
+                        object.expiresAtMs = options.longs === $String ? $util.Long.prototype.toString.call(message.expiresAtMs) : options.longs === $Number ? new $util.LongBits(message.expiresAtMs.low >>> 0, message.expiresAtMs.high >>> 0).toNumber(true) : message.expiresAtMs;
+                return object;
+            };
+
+            /**
+             * Converts this TokenInfo to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.TokenInfo
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            TokenInfo.prototype.toJSON = function() {
+                return TokenInfo.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for TokenInfo
+             * @function getTypeUrl
+             * @memberof palisade.v1.TokenInfo
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            TokenInfo.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.TokenInfo";
+            };
+
+            return TokenInfo;
+        })();
+
+        v1.ListTokensResponse = (function() {
+
+            /**
+             * Properties of a ListTokensResponse.
+             * @typedef {Object} palisade.v1.ListTokensResponse.$Properties
+             * @property {Array.<palisade.v1.TokenInfo.$Properties>|null} [tokens] ListTokensResponse tokens
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a ListTokensResponse.
+             * @memberof palisade.v1
+             * @interface IListTokensResponse
+             * @augments palisade.v1.ListTokensResponse.$Properties
+             * @deprecated Use palisade.v1.ListTokensResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a ListTokensResponse.
+             * @typedef {palisade.v1.ListTokensResponse.$Properties} palisade.v1.ListTokensResponse.$Shape
+             */
+
+            /**
+             * Constructs a new ListTokensResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a ListTokensResponse.
+             * @constructor
+             * @param {palisade.v1.ListTokensResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const ListTokensResponse = function (properties) {
+                this.tokens = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * ListTokensResponse tokens.
+             * @member {Array.<palisade.v1.TokenInfo.$Properties>} tokens
+             * @memberof palisade.v1.ListTokensResponse
+             * @instance
+             */
+            ListTokensResponse.prototype.tokens = $util.emptyArray;
+
+            /**
+             * Creates a new ListTokensResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {palisade.v1.ListTokensResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.ListTokensResponse} ListTokensResponse instance
+             * @type {{
+             *   (properties: palisade.v1.ListTokensResponse.$Shape): palisade.v1.ListTokensResponse & palisade.v1.ListTokensResponse.$Shape;
+             *   (properties?: palisade.v1.ListTokensResponse.$Properties): palisade.v1.ListTokensResponse;
+             * }}
+             */
+            ListTokensResponse.create = function(properties) {
+                return new ListTokensResponse(properties);
+            };
+
+            /**
+             * Encodes the specified ListTokensResponse message. Does not implicitly {@link palisade.v1.ListTokensResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {palisade.v1.ListTokensResponse.$Properties} message ListTokensResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ListTokensResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tokens != null && message.tokens.length)
+                    for (let i = 0; i < message.tokens.length; ++i)
+                        $root.palisade.v1.TokenInfo.encode(message.tokens[i], writer.uint32(/* id 1, wireType 2 =*/10).fork(), _depth + 1).ldelim();
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified ListTokensResponse message, length delimited. Does not implicitly {@link palisade.v1.ListTokensResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {palisade.v1.ListTokensResponse.$Properties} message ListTokensResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            ListTokensResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a ListTokensResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.ListTokensResponse & palisade.v1.ListTokensResponse.$Shape} ListTokensResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ListTokensResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.ListTokensResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.tokens && message.tokens.length))
+                                message.tokens = [];
+                            message.tokens.push($root.palisade.v1.TokenInfo.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a ListTokensResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.ListTokensResponse & palisade.v1.ListTokensResponse.$Shape} ListTokensResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            ListTokensResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a ListTokensResponse message.
+             * @function verify
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            ListTokensResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.tokens != null && $Object.hasOwnProperty.call(message, "tokens")) {
+                    if (!$Array.isArray(message.tokens))
+                        return "tokens: array expected";
+                    for (let i = 0; i < message.tokens.length; ++i) {
+                        let error = $root.palisade.v1.TokenInfo.verify(message.tokens[i], _depth + 1);
+                        if (error)
+                            return "tokens." + error;
+                    }
+                }
+                return null;
+            };
+
+            /**
+             * Creates a ListTokensResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.ListTokensResponse} ListTokensResponse
+             */
+            ListTokensResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.ListTokensResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.ListTokensResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.ListTokensResponse();
+                if (object.tokens) {
+                    if (!$Array.isArray(object.tokens))
+                        throw $TypeError(".palisade.v1.ListTokensResponse.tokens: array expected");
+                    message.tokens = $Array(object.tokens.length);
+                    for (let i = 0; i < object.tokens.length; ++i) {
+                        if (!$util.isObject(object.tokens[i]))
+                            throw $TypeError(".palisade.v1.ListTokensResponse.tokens: object expected");
+                        message.tokens[i] = $root.palisade.v1.TokenInfo.fromObject(object.tokens[i], _depth + 1);
+                    }
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a ListTokensResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {palisade.v1.ListTokensResponse} message ListTokensResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            ListTokensResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.tokens = [];
+                if (message.tokens && message.tokens.length) {
+                    object.tokens = $Array(message.tokens.length);
+                    for (let j = 0; j < message.tokens.length; ++j)
+                        object.tokens[j] = $root.palisade.v1.TokenInfo.toObject(message.tokens[j], options, _depth + 1);
+                }
+                return object;
+            };
+
+            /**
+             * Converts this ListTokensResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.ListTokensResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            ListTokensResponse.prototype.toJSON = function() {
+                return ListTokensResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for ListTokensResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.ListTokensResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            ListTokensResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.ListTokensResponse";
+            };
+
+            return ListTokensResponse;
+        })();
+
+        v1.RevokeTokenRequest = (function() {
+
+            /**
+             * Properties of a RevokeTokenRequest.
+             * @typedef {Object} palisade.v1.RevokeTokenRequest.$Properties
+             * @property {string|null} [tokenId] RevokeTokenRequest tokenId
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a RevokeTokenRequest.
+             * @memberof palisade.v1
+             * @interface IRevokeTokenRequest
+             * @augments palisade.v1.RevokeTokenRequest.$Properties
+             * @deprecated Use palisade.v1.RevokeTokenRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a RevokeTokenRequest.
+             * @typedef {palisade.v1.RevokeTokenRequest.$Properties} palisade.v1.RevokeTokenRequest.$Shape
+             */
+
+            /**
+             * Constructs a new RevokeTokenRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a RevokeTokenRequest.
+             * @constructor
+             * @param {palisade.v1.RevokeTokenRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const RevokeTokenRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * RevokeTokenRequest tokenId.
+             * @member {string} tokenId
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @instance
+             */
+            RevokeTokenRequest.prototype.tokenId = "";
+
+            /**
+             * Creates a new RevokeTokenRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {palisade.v1.RevokeTokenRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.RevokeTokenRequest} RevokeTokenRequest instance
+             * @type {{
+             *   (properties: palisade.v1.RevokeTokenRequest.$Shape): palisade.v1.RevokeTokenRequest & palisade.v1.RevokeTokenRequest.$Shape;
+             *   (properties?: palisade.v1.RevokeTokenRequest.$Properties): palisade.v1.RevokeTokenRequest;
+             * }}
+             */
+            RevokeTokenRequest.create = function(properties) {
+                return new RevokeTokenRequest(properties);
+            };
+
+            /**
+             * Encodes the specified RevokeTokenRequest message. Does not implicitly {@link palisade.v1.RevokeTokenRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {palisade.v1.RevokeTokenRequest.$Properties} message RevokeTokenRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            RevokeTokenRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId") && message.tokenId !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.tokenId);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified RevokeTokenRequest message, length delimited. Does not implicitly {@link palisade.v1.RevokeTokenRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {palisade.v1.RevokeTokenRequest.$Properties} message RevokeTokenRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            RevokeTokenRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a RevokeTokenRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.RevokeTokenRequest & palisade.v1.RevokeTokenRequest.$Shape} RevokeTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            RevokeTokenRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.RevokeTokenRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.tokenId = value;
+                            else
+                                delete message.tokenId;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a RevokeTokenRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.RevokeTokenRequest & palisade.v1.RevokeTokenRequest.$Shape} RevokeTokenRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            RevokeTokenRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a RevokeTokenRequest message.
+             * @function verify
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            RevokeTokenRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId"))
+                    if (!$util.isString(message.tokenId))
+                        return "tokenId: string expected";
+                return null;
+            };
+
+            /**
+             * Creates a RevokeTokenRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.RevokeTokenRequest} RevokeTokenRequest
+             */
+            RevokeTokenRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.RevokeTokenRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.RevokeTokenRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.RevokeTokenRequest();
+                if (object.tokenId != null)
+                    if (typeof object.tokenId !== "string" || object.tokenId.length)
+                        message.tokenId = $String(object.tokenId);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a RevokeTokenRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {palisade.v1.RevokeTokenRequest} message RevokeTokenRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            RevokeTokenRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    object.tokenId = "";
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId"))
+                    object.tokenId = message.tokenId;
+                return object;
+            };
+
+            /**
+             * Converts this RevokeTokenRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            RevokeTokenRequest.prototype.toJSON = function() {
+                return RevokeTokenRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for RevokeTokenRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.RevokeTokenRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            RevokeTokenRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.RevokeTokenRequest";
+            };
+
+            return RevokeTokenRequest;
+        })();
+
+        v1.RevokeTokenResponse = (function() {
+
+            /**
+             * Properties of a RevokeTokenResponse.
+             * @typedef {Object} palisade.v1.RevokeTokenResponse.$Properties
+             * @property {Long|null} [index] RevokeTokenResponse index
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a RevokeTokenResponse.
+             * @memberof palisade.v1
+             * @interface IRevokeTokenResponse
+             * @augments palisade.v1.RevokeTokenResponse.$Properties
+             * @deprecated Use palisade.v1.RevokeTokenResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a RevokeTokenResponse.
+             * @typedef {palisade.v1.RevokeTokenResponse.$Properties} palisade.v1.RevokeTokenResponse.$Shape
+             */
+
+            /**
+             * Constructs a new RevokeTokenResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a RevokeTokenResponse.
+             * @constructor
+             * @param {palisade.v1.RevokeTokenResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const RevokeTokenResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * RevokeTokenResponse index.
+             * @member {Long} index
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @instance
+             */
+            RevokeTokenResponse.prototype.index = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new RevokeTokenResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {palisade.v1.RevokeTokenResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.RevokeTokenResponse} RevokeTokenResponse instance
+             * @type {{
+             *   (properties: palisade.v1.RevokeTokenResponse.$Shape): palisade.v1.RevokeTokenResponse & palisade.v1.RevokeTokenResponse.$Shape;
+             *   (properties?: palisade.v1.RevokeTokenResponse.$Properties): palisade.v1.RevokeTokenResponse;
+             * }}
+             */
+            RevokeTokenResponse.create = function(properties) {
+                return new RevokeTokenResponse(properties);
+            };
+
+            /**
+             * Encodes the specified RevokeTokenResponse message. Does not implicitly {@link palisade.v1.RevokeTokenResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {palisade.v1.RevokeTokenResponse.$Properties} message RevokeTokenResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            RevokeTokenResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index") && (typeof message.index === "object" ? message.index.low || message.index.high : message.index !== 0))
+                    writer.uint32(/* id 1, wireType 0 =*/8).uint64(message.index);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified RevokeTokenResponse message, length delimited. Does not implicitly {@link palisade.v1.RevokeTokenResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {palisade.v1.RevokeTokenResponse.$Properties} message RevokeTokenResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            RevokeTokenResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a RevokeTokenResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.RevokeTokenResponse & palisade.v1.RevokeTokenResponse.$Shape} RevokeTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            RevokeTokenResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.RevokeTokenResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.index = value;
+                            else
+                                delete message.index;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a RevokeTokenResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.RevokeTokenResponse & palisade.v1.RevokeTokenResponse.$Shape} RevokeTokenResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            RevokeTokenResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a RevokeTokenResponse message.
+             * @function verify
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            RevokeTokenResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index"))
+                    if (!$util.isInteger(message.index) && !(message.index && $util.isInteger(message.index.low) && $util.isInteger(message.index.high)))
+                        return "index: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a RevokeTokenResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.RevokeTokenResponse} RevokeTokenResponse
+             */
+            RevokeTokenResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.RevokeTokenResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.RevokeTokenResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.RevokeTokenResponse();
+                if (object.index != null)
+                    if (typeof object.index === "object" ? object.index.low || object.index.high : $Number(object.index) !== 0)
+                        if ($util.Long)
+                            message.index = $util.Long.fromValue(object.index, true);
+                        else if (typeof object.index === "string")
+                            message.index = $parseInt(object.index, 10);
+                        else if (typeof object.index === "number")
+                            message.index = object.index;
+                        else if (typeof object.index === "object")
+                            message.index = new $util.LongBits(object.index.low >>> 0, object.index.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a RevokeTokenResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {palisade.v1.RevokeTokenResponse} message RevokeTokenResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            RevokeTokenResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults)
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.index = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.index = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                if (message.index != null && $Object.hasOwnProperty.call(message, "index"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.index = typeof message.index === "number" ? $BigInt(message.index) : $util.Long.fromBits(message.index.low >>> 0, message.index.high >>> 0, true).toBigInt();
+                    else if (typeof message.index === "number")
+                        object.index = options.longs === $String ? $String(message.index) : message.index;
+                    else
+                        object.index = options.longs === $String ? $util.Long.prototype.toString.call(message.index) : options.longs === $Number ? new $util.LongBits(message.index.low >>> 0, message.index.high >>> 0).toNumber(true) : message.index;
+                return object;
+            };
+
+            /**
+             * Converts this RevokeTokenResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            RevokeTokenResponse.prototype.toJSON = function() {
+                return RevokeTokenResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for RevokeTokenResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.RevokeTokenResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            RevokeTokenResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.RevokeTokenResponse";
+            };
+
+            return RevokeTokenResponse;
+        })();
+
+        v1.WhoAmIRequest = (function() {
+
+            /**
+             * Properties of a WhoAmIRequest.
+             * @typedef {Object} palisade.v1.WhoAmIRequest.$Properties
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a WhoAmIRequest.
+             * @memberof palisade.v1
+             * @interface IWhoAmIRequest
+             * @augments palisade.v1.WhoAmIRequest.$Properties
+             * @deprecated Use palisade.v1.WhoAmIRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a WhoAmIRequest.
+             * @typedef {palisade.v1.WhoAmIRequest.$Properties} palisade.v1.WhoAmIRequest.$Shape
+             */
+
+            /**
+             * Constructs a new WhoAmIRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a WhoAmIRequest.
+             * @constructor
+             * @param {palisade.v1.WhoAmIRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const WhoAmIRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Creates a new WhoAmIRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {palisade.v1.WhoAmIRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.WhoAmIRequest} WhoAmIRequest instance
+             * @type {{
+             *   (properties: palisade.v1.WhoAmIRequest.$Shape): palisade.v1.WhoAmIRequest & palisade.v1.WhoAmIRequest.$Shape;
+             *   (properties?: palisade.v1.WhoAmIRequest.$Properties): palisade.v1.WhoAmIRequest;
+             * }}
+             */
+            WhoAmIRequest.create = function(properties) {
+                return new WhoAmIRequest(properties);
+            };
+
+            /**
+             * Encodes the specified WhoAmIRequest message. Does not implicitly {@link palisade.v1.WhoAmIRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {palisade.v1.WhoAmIRequest.$Properties} message WhoAmIRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            WhoAmIRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified WhoAmIRequest message, length delimited. Does not implicitly {@link palisade.v1.WhoAmIRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {palisade.v1.WhoAmIRequest.$Properties} message WhoAmIRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            WhoAmIRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a WhoAmIRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.WhoAmIRequest & palisade.v1.WhoAmIRequest.$Shape} WhoAmIRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            WhoAmIRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.WhoAmIRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    reader.skipType(tag & 7, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a WhoAmIRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.WhoAmIRequest & palisade.v1.WhoAmIRequest.$Shape} WhoAmIRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            WhoAmIRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a WhoAmIRequest message.
+             * @function verify
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            WhoAmIRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                return null;
+            };
+
+            /**
+             * Creates a WhoAmIRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.WhoAmIRequest} WhoAmIRequest
+             */
+            WhoAmIRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.WhoAmIRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.WhoAmIRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                return new $root.palisade.v1.WhoAmIRequest();
+            };
+
+            /**
+             * Creates a plain object from a WhoAmIRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {palisade.v1.WhoAmIRequest} message WhoAmIRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            WhoAmIRequest.toObject = function () {
+                return {};
+            };
+
+            /**
+             * Converts this WhoAmIRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.WhoAmIRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            WhoAmIRequest.prototype.toJSON = function() {
+                return WhoAmIRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for WhoAmIRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.WhoAmIRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            WhoAmIRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.WhoAmIRequest";
+            };
+
+            return WhoAmIRequest;
+        })();
+
+        v1.Grant = (function() {
+
+            /**
+             * Properties of a Grant.
+             * @typedef {Object} palisade.v1.Grant.$Properties
+             * @property {string|null} [prefix] Grant prefix
+             * @property {Array.<string>|null} [actions] Grant actions
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Grant.
+             * @memberof palisade.v1
+             * @interface IGrant
+             * @augments palisade.v1.Grant.$Properties
+             * @deprecated Use palisade.v1.Grant.$Properties instead.
+             */
+
+            /**
+             * Shape of a Grant.
+             * @typedef {palisade.v1.Grant.$Properties} palisade.v1.Grant.$Shape
+             */
+
+            /**
+             * Constructs a new Grant.
+             * @memberof palisade.v1
+             * @classdesc Represents a Grant.
+             * @constructor
+             * @param {palisade.v1.Grant.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Grant = function (properties) {
+                this.actions = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Grant prefix.
+             * @member {string} prefix
+             * @memberof palisade.v1.Grant
+             * @instance
+             */
+            Grant.prototype.prefix = "";
+
+            /**
+             * Grant actions.
+             * @member {Array.<string>} actions
+             * @memberof palisade.v1.Grant
+             * @instance
+             */
+            Grant.prototype.actions = $util.emptyArray;
+
+            /**
+             * Creates a new Grant instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {palisade.v1.Grant.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.Grant} Grant instance
+             * @type {{
+             *   (properties: palisade.v1.Grant.$Shape): palisade.v1.Grant & palisade.v1.Grant.$Shape;
+             *   (properties?: palisade.v1.Grant.$Properties): palisade.v1.Grant;
+             * }}
+             */
+            Grant.create = function(properties) {
+                return new Grant(properties);
+            };
+
+            /**
+             * Encodes the specified Grant message. Does not implicitly {@link palisade.v1.Grant.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {palisade.v1.Grant.$Properties} message Grant message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Grant.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.prefix != null && $Object.hasOwnProperty.call(message, "prefix") && message.prefix !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.prefix);
+                if (message.actions != null && message.actions.length)
+                    for (let i = 0; i < message.actions.length; ++i)
+                        writer.uint32(/* id 2, wireType 2 =*/18).string(message.actions[i]);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified Grant message, length delimited. Does not implicitly {@link palisade.v1.Grant.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {palisade.v1.Grant.$Properties} message Grant message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Grant.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a Grant message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.Grant & palisade.v1.Grant.$Shape} Grant
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Grant.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.Grant();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.prefix = value;
+                            else
+                                delete message.prefix;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.actions && message.actions.length))
+                                message.actions = [];
+                            message.actions.push(reader.stringVerify());
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a Grant message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.Grant & palisade.v1.Grant.$Shape} Grant
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Grant.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a Grant message.
+             * @function verify
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Grant.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.prefix != null && $Object.hasOwnProperty.call(message, "prefix"))
+                    if (!$util.isString(message.prefix))
+                        return "prefix: string expected";
+                if (message.actions != null && $Object.hasOwnProperty.call(message, "actions")) {
+                    if (!$Array.isArray(message.actions))
+                        return "actions: array expected";
+                    for (let i = 0; i < message.actions.length; ++i)
+                        if (!$util.isString(message.actions[i]))
+                            return "actions: string[] expected";
+                }
+                return null;
+            };
+
+            /**
+             * Creates a Grant message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.Grant} Grant
+             */
+            Grant.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.Grant)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.Grant: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.Grant();
+                if (object.prefix != null)
+                    if (typeof object.prefix !== "string" || object.prefix.length)
+                        message.prefix = $String(object.prefix);
+                if (object.actions) {
+                    if (!$Array.isArray(object.actions))
+                        throw $TypeError(".palisade.v1.Grant.actions: array expected");
+                    message.actions = $Array(object.actions.length);
+                    for (let i = 0; i < object.actions.length; ++i)
+                        message.actions[i] = $String(object.actions[i]);
+                }
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Grant message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {palisade.v1.Grant} message Grant
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Grant.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.actions = [];
+                if (options.defaults)
+                    object.prefix = "";
+                if (message.prefix != null && $Object.hasOwnProperty.call(message, "prefix"))
+                    object.prefix = message.prefix;
+                if (message.actions && message.actions.length) {
+                    object.actions = $Array(message.actions.length);
+                    for (let j = 0; j < message.actions.length; ++j)
+                        object.actions[j] = message.actions[j];
+                }
+                return object;
+            };
+
+            /**
+             * Converts this Grant to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.Grant
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Grant.prototype.toJSON = function() {
+                return Grant.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for Grant
+             * @function getTypeUrl
+             * @memberof palisade.v1.Grant
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            Grant.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.Grant";
+            };
+
+            return Grant;
+        })();
+
+        v1.Quota = (function() {
+
+            /**
+             * Properties of a Quota.
+             * @typedef {Object} palisade.v1.Quota.$Properties
+             * @property {string|null} [name] Quota name
+             * @property {Long|null} [limit] Quota limit
+             * @property {Long|null} [used] Quota used
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a Quota.
+             * @memberof palisade.v1
+             * @interface IQuota
+             * @augments palisade.v1.Quota.$Properties
+             * @deprecated Use palisade.v1.Quota.$Properties instead.
+             */
+
+            /**
+             * Shape of a Quota.
+             * @typedef {palisade.v1.Quota.$Properties} palisade.v1.Quota.$Shape
+             */
+
+            /**
+             * Constructs a new Quota.
+             * @memberof palisade.v1
+             * @classdesc Represents a Quota.
+             * @constructor
+             * @param {palisade.v1.Quota.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const Quota = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * Quota name.
+             * @member {string} name
+             * @memberof palisade.v1.Quota
+             * @instance
+             */
+            Quota.prototype.name = "";
+
+            /**
+             * Quota limit.
+             * @member {Long} limit
+             * @memberof palisade.v1.Quota
+             * @instance
+             */
+            Quota.prototype.limit = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Quota used.
+             * @member {Long} used
+             * @memberof palisade.v1.Quota
+             * @instance
+             */
+            Quota.prototype.used = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new Quota instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {palisade.v1.Quota.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.Quota} Quota instance
+             * @type {{
+             *   (properties: palisade.v1.Quota.$Shape): palisade.v1.Quota & palisade.v1.Quota.$Shape;
+             *   (properties?: palisade.v1.Quota.$Properties): palisade.v1.Quota;
+             * }}
+             */
+            Quota.create = function(properties) {
+                return new Quota(properties);
+            };
+
+            /**
+             * Encodes the specified Quota message. Does not implicitly {@link palisade.v1.Quota.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {palisade.v1.Quota.$Properties} message Quota message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Quota.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name") && message.name !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.name);
+                if (message.limit != null && $Object.hasOwnProperty.call(message, "limit") && (typeof message.limit === "object" ? message.limit.low || message.limit.high : message.limit !== 0))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.limit);
+                if (message.used != null && $Object.hasOwnProperty.call(message, "used") && (typeof message.used === "object" ? message.used.low || message.used.high : message.used !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.used);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified Quota message, length delimited. Does not implicitly {@link palisade.v1.Quota.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {palisade.v1.Quota.$Properties} message Quota message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            Quota.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a Quota message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.Quota & palisade.v1.Quota.$Shape} Quota
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Quota.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.Quota();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.name = value;
+                            else
+                                delete message.name;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.limit = value;
+                            else
+                                delete message.limit;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.used = value;
+                            else
+                                delete message.used;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a Quota message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.Quota & palisade.v1.Quota.$Shape} Quota
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            Quota.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a Quota message.
+             * @function verify
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            Quota.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                    if (!$util.isString(message.name))
+                        return "name: string expected";
+                if (message.limit != null && $Object.hasOwnProperty.call(message, "limit"))
+                    if (!$util.isInteger(message.limit) && !(message.limit && $util.isInteger(message.limit.low) && $util.isInteger(message.limit.high)))
+                        return "limit: integer|Long expected";
+                if (message.used != null && $Object.hasOwnProperty.call(message, "used"))
+                    if (!$util.isInteger(message.used) && !(message.used && $util.isInteger(message.used.low) && $util.isInteger(message.used.high)))
+                        return "used: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a Quota message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.Quota} Quota
+             */
+            Quota.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.Quota)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.Quota: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.Quota();
+                if (object.name != null)
+                    if (typeof object.name !== "string" || object.name.length)
+                        message.name = $String(object.name);
+                if (object.limit != null)
+                    if (typeof object.limit === "object" ? object.limit.low || object.limit.high : $Number(object.limit) !== 0)
+                        if ($util.Long)
+                            message.limit = $util.Long.fromValue(object.limit, true);
+                        else if (typeof object.limit === "string")
+                            message.limit = $parseInt(object.limit, 10);
+                        else if (typeof object.limit === "number")
+                            message.limit = object.limit;
+                        else if (typeof object.limit === "object")
+                            message.limit = new $util.LongBits(object.limit.low >>> 0, object.limit.high >>> 0).toNumber(true);
+                if (object.used != null)
+                    if (typeof object.used === "object" ? object.used.low || object.used.high : $Number(object.used) !== 0)
+                        if ($util.Long)
+                            message.used = $util.Long.fromValue(object.used, true);
+                        else if (typeof object.used === "string")
+                            message.used = $parseInt(object.used, 10);
+                        else if (typeof object.used === "number")
+                            message.used = object.used;
+                        else if (typeof object.used === "object")
+                            message.used = new $util.LongBits(object.used.low >>> 0, object.used.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a Quota message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {palisade.v1.Quota} message Quota
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            Quota.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.name = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.limit = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.limit = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.used = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.used = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.name != null && $Object.hasOwnProperty.call(message, "name"))
+                    object.name = message.name;
+                if (message.limit != null && $Object.hasOwnProperty.call(message, "limit"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.limit = typeof message.limit === "number" ? $BigInt(message.limit) : $util.Long.fromBits(message.limit.low >>> 0, message.limit.high >>> 0, true).toBigInt();
+                    else if (typeof message.limit === "number")
+                        object.limit = options.longs === $String ? $String(message.limit) : message.limit;
+                    else
+                        object.limit = options.longs === $String ? $util.Long.prototype.toString.call(message.limit) : options.longs === $Number ? new $util.LongBits(message.limit.low >>> 0, message.limit.high >>> 0).toNumber(true) : message.limit;
+                if (message.used != null && $Object.hasOwnProperty.call(message, "used"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.used = typeof message.used === "number" ? $BigInt(message.used) : $util.Long.fromBits(message.used.low >>> 0, message.used.high >>> 0, true).toBigInt();
+                    else if (typeof message.used === "number")
+                        object.used = options.longs === $String ? $String(message.used) : message.used;
+                    else
+                        object.used = options.longs === $String ? $util.Long.prototype.toString.call(message.used) : options.longs === $Number ? new $util.LongBits(message.used.low >>> 0, message.used.high >>> 0).toNumber(true) : message.used;
+                return object;
+            };
+
+            /**
+             * Converts this Quota to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.Quota
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            Quota.prototype.toJSON = function() {
+                return Quota.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for Quota
+             * @function getTypeUrl
+             * @memberof palisade.v1.Quota
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            Quota.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.Quota";
+            };
+
+            return Quota;
+        })();
+
+        v1.WhoAmIResponse = (function() {
+
+            /**
+             * Properties of a WhoAmIResponse.
+             * @typedef {Object} palisade.v1.WhoAmIResponse.$Properties
+             * @property {string|null} [identity] WhoAmIResponse identity
+             * @property {string|null} [via] WhoAmIResponse via
+             * @property {string|null} [tokenId] WhoAmIResponse tokenId
+             * @property {Array.<string>|null} [roles] WhoAmIResponse roles
+             * @property {boolean|null} [admin] WhoAmIResponse admin
+             * @property {Array.<palisade.v1.Grant.$Properties>|null} [grants] WhoAmIResponse grants
+             * @property {Array.<palisade.v1.Quota.$Properties>|null} [quotas] WhoAmIResponse quotas
+             * @property {Long|null} [policyVersion] WhoAmIResponse policyVersion
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a WhoAmIResponse.
+             * @memberof palisade.v1
+             * @interface IWhoAmIResponse
+             * @augments palisade.v1.WhoAmIResponse.$Properties
+             * @deprecated Use palisade.v1.WhoAmIResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a WhoAmIResponse.
+             * @typedef {palisade.v1.WhoAmIResponse.$Properties} palisade.v1.WhoAmIResponse.$Shape
+             */
+
+            /**
+             * Constructs a new WhoAmIResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a WhoAmIResponse.
+             * @constructor
+             * @param {palisade.v1.WhoAmIResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const WhoAmIResponse = function (properties) {
+                this.roles = [];
+                this.grants = [];
+                this.quotas = [];
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * WhoAmIResponse identity.
+             * @member {string} identity
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             */
+            WhoAmIResponse.prototype.identity = "";
+
+            /**
+             * WhoAmIResponse via.
+             * @member {string} via
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             */
+            WhoAmIResponse.prototype.via = "";
+
+            /**
+             * WhoAmIResponse tokenId.
+             * @member {string} tokenId
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             */
+            WhoAmIResponse.prototype.tokenId = "";
+
+            /**
+             * WhoAmIResponse roles.
+             * @member {Array.<string>} roles
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             */
+            WhoAmIResponse.prototype.roles = $util.emptyArray;
+
+            /**
+             * WhoAmIResponse admin.
+             * @member {boolean} admin
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             */
+            WhoAmIResponse.prototype.admin = false;
+
+            /**
+             * WhoAmIResponse grants.
+             * @member {Array.<palisade.v1.Grant.$Properties>} grants
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             */
+            WhoAmIResponse.prototype.grants = $util.emptyArray;
+
+            /**
+             * WhoAmIResponse quotas.
+             * @member {Array.<palisade.v1.Quota.$Properties>} quotas
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             */
+            WhoAmIResponse.prototype.quotas = $util.emptyArray;
+
+            /**
+             * WhoAmIResponse policyVersion.
+             * @member {Long} policyVersion
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             */
+            WhoAmIResponse.prototype.policyVersion = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new WhoAmIResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {palisade.v1.WhoAmIResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.WhoAmIResponse} WhoAmIResponse instance
+             * @type {{
+             *   (properties: palisade.v1.WhoAmIResponse.$Shape): palisade.v1.WhoAmIResponse & palisade.v1.WhoAmIResponse.$Shape;
+             *   (properties?: palisade.v1.WhoAmIResponse.$Properties): palisade.v1.WhoAmIResponse;
+             * }}
+             */
+            WhoAmIResponse.create = function(properties) {
+                return new WhoAmIResponse(properties);
+            };
+
+            /**
+             * Encodes the specified WhoAmIResponse message. Does not implicitly {@link palisade.v1.WhoAmIResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {palisade.v1.WhoAmIResponse.$Properties} message WhoAmIResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            WhoAmIResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity") && message.identity !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.identity);
+                if (message.via != null && $Object.hasOwnProperty.call(message, "via") && message.via !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.via);
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId") && message.tokenId !== "")
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.tokenId);
+                if (message.roles != null && message.roles.length)
+                    for (let i = 0; i < message.roles.length; ++i)
+                        writer.uint32(/* id 4, wireType 2 =*/34).string(message.roles[i]);
+                if (message.admin != null && $Object.hasOwnProperty.call(message, "admin") && message.admin !== false)
+                    writer.uint32(/* id 5, wireType 0 =*/40).bool(message.admin);
+                if (message.grants != null && message.grants.length)
+                    for (let i = 0; i < message.grants.length; ++i)
+                        $root.palisade.v1.Grant.encode(message.grants[i], writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
+                if (message.quotas != null && message.quotas.length)
+                    for (let i = 0; i < message.quotas.length; ++i)
+                        $root.palisade.v1.Quota.encode(message.quotas[i], writer.uint32(/* id 7, wireType 2 =*/58).fork(), _depth + 1).ldelim();
+                if (message.policyVersion != null && $Object.hasOwnProperty.call(message, "policyVersion") && (typeof message.policyVersion === "object" ? message.policyVersion.low || message.policyVersion.high : message.policyVersion !== 0))
+                    writer.uint32(/* id 8, wireType 0 =*/64).uint64(message.policyVersion);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified WhoAmIResponse message, length delimited. Does not implicitly {@link palisade.v1.WhoAmIResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {palisade.v1.WhoAmIResponse.$Properties} message WhoAmIResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            WhoAmIResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a WhoAmIResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.WhoAmIResponse & palisade.v1.WhoAmIResponse.$Shape} WhoAmIResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            WhoAmIResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.WhoAmIResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.identity = value;
+                            else
+                                delete message.identity;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.via = value;
+                            else
+                                delete message.via;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.tokenId = value;
+                            else
+                                delete message.tokenId;
+                            continue;
+                        }
+                    case 4: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.roles && message.roles.length))
+                                message.roles = [];
+                            message.roles.push(reader.stringVerify());
+                            continue;
+                        }
+                    case 5: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.admin = value;
+                            else
+                                delete message.admin;
+                            continue;
+                        }
+                    case 6: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.grants && message.grants.length))
+                                message.grants = [];
+                            message.grants.push($root.palisade.v1.Grant.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 7: {
+                            if (wireType !== 2)
+                                break;
+                            if (!(message.quotas && message.quotas.length))
+                                message.quotas = [];
+                            message.quotas.push($root.palisade.v1.Quota.decode(reader, reader.size(), $undefined, _depth + 1));
+                            continue;
+                        }
+                    case 8: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.policyVersion = value;
+                            else
+                                delete message.policyVersion;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a WhoAmIResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.WhoAmIResponse & palisade.v1.WhoAmIResponse.$Shape} WhoAmIResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            WhoAmIResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a WhoAmIResponse message.
+             * @function verify
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            WhoAmIResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity"))
+                    if (!$util.isString(message.identity))
+                        return "identity: string expected";
+                if (message.via != null && $Object.hasOwnProperty.call(message, "via"))
+                    if (!$util.isString(message.via))
+                        return "via: string expected";
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId"))
+                    if (!$util.isString(message.tokenId))
+                        return "tokenId: string expected";
+                if (message.roles != null && $Object.hasOwnProperty.call(message, "roles")) {
+                    if (!$Array.isArray(message.roles))
+                        return "roles: array expected";
+                    for (let i = 0; i < message.roles.length; ++i)
+                        if (!$util.isString(message.roles[i]))
+                            return "roles: string[] expected";
+                }
+                if (message.admin != null && $Object.hasOwnProperty.call(message, "admin"))
+                    if (typeof message.admin !== "boolean")
+                        return "admin: boolean expected";
+                if (message.grants != null && $Object.hasOwnProperty.call(message, "grants")) {
+                    if (!$Array.isArray(message.grants))
+                        return "grants: array expected";
+                    for (let i = 0; i < message.grants.length; ++i) {
+                        let error = $root.palisade.v1.Grant.verify(message.grants[i], _depth + 1);
+                        if (error)
+                            return "grants." + error;
+                    }
+                }
+                if (message.quotas != null && $Object.hasOwnProperty.call(message, "quotas")) {
+                    if (!$Array.isArray(message.quotas))
+                        return "quotas: array expected";
+                    for (let i = 0; i < message.quotas.length; ++i) {
+                        let error = $root.palisade.v1.Quota.verify(message.quotas[i], _depth + 1);
+                        if (error)
+                            return "quotas." + error;
+                    }
+                }
+                if (message.policyVersion != null && $Object.hasOwnProperty.call(message, "policyVersion"))
+                    if (!$util.isInteger(message.policyVersion) && !(message.policyVersion && $util.isInteger(message.policyVersion.low) && $util.isInteger(message.policyVersion.high)))
+                        return "policyVersion: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a WhoAmIResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.WhoAmIResponse} WhoAmIResponse
+             */
+            WhoAmIResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.WhoAmIResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.WhoAmIResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.WhoAmIResponse();
+                if (object.identity != null)
+                    if (typeof object.identity !== "string" || object.identity.length)
+                        message.identity = $String(object.identity);
+                if (object.via != null)
+                    if (typeof object.via !== "string" || object.via.length)
+                        message.via = $String(object.via);
+                if (object.tokenId != null)
+                    if (typeof object.tokenId !== "string" || object.tokenId.length)
+                        message.tokenId = $String(object.tokenId);
+                if (object.roles) {
+                    if (!$Array.isArray(object.roles))
+                        throw $TypeError(".palisade.v1.WhoAmIResponse.roles: array expected");
+                    message.roles = $Array(object.roles.length);
+                    for (let i = 0; i < object.roles.length; ++i)
+                        message.roles[i] = $String(object.roles[i]);
+                }
+                if (object.admin != null)
+                    if (object.admin)
+                        message.admin = $Boolean(object.admin);
+                if (object.grants) {
+                    if (!$Array.isArray(object.grants))
+                        throw $TypeError(".palisade.v1.WhoAmIResponse.grants: array expected");
+                    message.grants = $Array(object.grants.length);
+                    for (let i = 0; i < object.grants.length; ++i) {
+                        if (!$util.isObject(object.grants[i]))
+                            throw $TypeError(".palisade.v1.WhoAmIResponse.grants: object expected");
+                        message.grants[i] = $root.palisade.v1.Grant.fromObject(object.grants[i], _depth + 1);
+                    }
+                }
+                if (object.quotas) {
+                    if (!$Array.isArray(object.quotas))
+                        throw $TypeError(".palisade.v1.WhoAmIResponse.quotas: array expected");
+                    message.quotas = $Array(object.quotas.length);
+                    for (let i = 0; i < object.quotas.length; ++i) {
+                        if (!$util.isObject(object.quotas[i]))
+                            throw $TypeError(".palisade.v1.WhoAmIResponse.quotas: object expected");
+                        message.quotas[i] = $root.palisade.v1.Quota.fromObject(object.quotas[i], _depth + 1);
+                    }
+                }
+                if (object.policyVersion != null)
+                    if (typeof object.policyVersion === "object" ? object.policyVersion.low || object.policyVersion.high : $Number(object.policyVersion) !== 0)
+                        if ($util.Long)
+                            message.policyVersion = $util.Long.fromValue(object.policyVersion, true);
+                        else if (typeof object.policyVersion === "string")
+                            message.policyVersion = $parseInt(object.policyVersion, 10);
+                        else if (typeof object.policyVersion === "number")
+                            message.policyVersion = object.policyVersion;
+                        else if (typeof object.policyVersion === "object")
+                            message.policyVersion = new $util.LongBits(object.policyVersion.low >>> 0, object.policyVersion.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a WhoAmIResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {palisade.v1.WhoAmIResponse} message WhoAmIResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            WhoAmIResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults) {
+                    object.roles = [];
+                    object.grants = [];
+                    object.quotas = [];
+                }
+                if (options.defaults) {
+                    object.identity = "";
+                    object.via = "";
+                    object.tokenId = "";
+                    object.admin = false;
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.policyVersion = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.policyVersion = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity"))
+                    object.identity = message.identity;
+                if (message.via != null && $Object.hasOwnProperty.call(message, "via"))
+                    object.via = message.via;
+                if (message.tokenId != null && $Object.hasOwnProperty.call(message, "tokenId"))
+                    object.tokenId = message.tokenId;
+                if (message.roles && message.roles.length) {
+                    object.roles = $Array(message.roles.length);
+                    for (let j = 0; j < message.roles.length; ++j)
+                        object.roles[j] = message.roles[j];
+                }
+                if (message.admin != null && $Object.hasOwnProperty.call(message, "admin"))
+                    object.admin = message.admin;
+                if (message.grants && message.grants.length) {
+                    object.grants = $Array(message.grants.length);
+                    for (let j = 0; j < message.grants.length; ++j)
+                        object.grants[j] = $root.palisade.v1.Grant.toObject(message.grants[j], options, _depth + 1);
+                }
+                if (message.quotas && message.quotas.length) {
+                    object.quotas = $Array(message.quotas.length);
+                    for (let j = 0; j < message.quotas.length; ++j)
+                        object.quotas[j] = $root.palisade.v1.Quota.toObject(message.quotas[j], options, _depth + 1);
+                }
+                if (message.policyVersion != null && $Object.hasOwnProperty.call(message, "policyVersion"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.policyVersion = typeof message.policyVersion === "number" ? $BigInt(message.policyVersion) : $util.Long.fromBits(message.policyVersion.low >>> 0, message.policyVersion.high >>> 0, true).toBigInt();
+                    else if (typeof message.policyVersion === "number")
+                        object.policyVersion = options.longs === $String ? $String(message.policyVersion) : message.policyVersion;
+                    else
+                        object.policyVersion = options.longs === $String ? $util.Long.prototype.toString.call(message.policyVersion) : options.longs === $Number ? new $util.LongBits(message.policyVersion.low >>> 0, message.policyVersion.high >>> 0).toNumber(true) : message.policyVersion;
+                return object;
+            };
+
+            /**
+             * Converts this WhoAmIResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.WhoAmIResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            WhoAmIResponse.prototype.toJSON = function() {
+                return WhoAmIResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for WhoAmIResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.WhoAmIResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            WhoAmIResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.WhoAmIResponse";
+            };
+
+            return WhoAmIResponse;
+        })();
+
+        v1.CanRequest = (function() {
+
+            /**
+             * Properties of a CanRequest.
+             * @typedef {Object} palisade.v1.CanRequest.$Properties
+             * @property {string|null} [identity] CanRequest identity
+             * @property {string|null} [action] CanRequest action
+             * @property {string|null} [lock] CanRequest lock
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a CanRequest.
+             * @memberof palisade.v1
+             * @interface ICanRequest
+             * @augments palisade.v1.CanRequest.$Properties
+             * @deprecated Use palisade.v1.CanRequest.$Properties instead.
+             */
+
+            /**
+             * Shape of a CanRequest.
+             * @typedef {palisade.v1.CanRequest.$Properties} palisade.v1.CanRequest.$Shape
+             */
+
+            /**
+             * Constructs a new CanRequest.
+             * @memberof palisade.v1
+             * @classdesc Represents a CanRequest.
+             * @constructor
+             * @param {palisade.v1.CanRequest.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const CanRequest = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * CanRequest identity.
+             * @member {string} identity
+             * @memberof palisade.v1.CanRequest
+             * @instance
+             */
+            CanRequest.prototype.identity = "";
+
+            /**
+             * CanRequest action.
+             * @member {string} action
+             * @memberof palisade.v1.CanRequest
+             * @instance
+             */
+            CanRequest.prototype.action = "";
+
+            /**
+             * CanRequest lock.
+             * @member {string} lock
+             * @memberof palisade.v1.CanRequest
+             * @instance
+             */
+            CanRequest.prototype.lock = "";
+
+            /**
+             * Creates a new CanRequest instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {palisade.v1.CanRequest.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.CanRequest} CanRequest instance
+             * @type {{
+             *   (properties: palisade.v1.CanRequest.$Shape): palisade.v1.CanRequest & palisade.v1.CanRequest.$Shape;
+             *   (properties?: palisade.v1.CanRequest.$Properties): palisade.v1.CanRequest;
+             * }}
+             */
+            CanRequest.create = function(properties) {
+                return new CanRequest(properties);
+            };
+
+            /**
+             * Encodes the specified CanRequest message. Does not implicitly {@link palisade.v1.CanRequest.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {palisade.v1.CanRequest.$Properties} message CanRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CanRequest.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity") && message.identity !== "")
+                    writer.uint32(/* id 1, wireType 2 =*/10).string(message.identity);
+                if (message.action != null && $Object.hasOwnProperty.call(message, "action") && message.action !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.action);
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock") && message.lock !== "")
+                    writer.uint32(/* id 3, wireType 2 =*/26).string(message.lock);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified CanRequest message, length delimited. Does not implicitly {@link palisade.v1.CanRequest.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {palisade.v1.CanRequest.$Properties} message CanRequest message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CanRequest.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a CanRequest message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.CanRequest & palisade.v1.CanRequest.$Shape} CanRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CanRequest.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.CanRequest();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.identity = value;
+                            else
+                                delete message.identity;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.action = value;
+                            else
+                                delete message.action;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.lock = value;
+                            else
+                                delete message.lock;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a CanRequest message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.CanRequest & palisade.v1.CanRequest.$Shape} CanRequest
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CanRequest.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a CanRequest message.
+             * @function verify
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            CanRequest.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity"))
+                    if (!$util.isString(message.identity))
+                        return "identity: string expected";
+                if (message.action != null && $Object.hasOwnProperty.call(message, "action"))
+                    if (!$util.isString(message.action))
+                        return "action: string expected";
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    if (!$util.isString(message.lock))
+                        return "lock: string expected";
+                return null;
+            };
+
+            /**
+             * Creates a CanRequest message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.CanRequest} CanRequest
+             */
+            CanRequest.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.CanRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.CanRequest: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.CanRequest();
+                if (object.identity != null)
+                    if (typeof object.identity !== "string" || object.identity.length)
+                        message.identity = $String(object.identity);
+                if (object.action != null)
+                    if (typeof object.action !== "string" || object.action.length)
+                        message.action = $String(object.action);
+                if (object.lock != null)
+                    if (typeof object.lock !== "string" || object.lock.length)
+                        message.lock = $String(object.lock);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a CanRequest message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {palisade.v1.CanRequest} message CanRequest
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            CanRequest.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.identity = "";
+                    object.action = "";
+                    object.lock = "";
+                }
+                if (message.identity != null && $Object.hasOwnProperty.call(message, "identity"))
+                    object.identity = message.identity;
+                if (message.action != null && $Object.hasOwnProperty.call(message, "action"))
+                    object.action = message.action;
+                if (message.lock != null && $Object.hasOwnProperty.call(message, "lock"))
+                    object.lock = message.lock;
+                return object;
+            };
+
+            /**
+             * Converts this CanRequest to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.CanRequest
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            CanRequest.prototype.toJSON = function() {
+                return CanRequest.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for CanRequest
+             * @function getTypeUrl
+             * @memberof palisade.v1.CanRequest
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            CanRequest.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.CanRequest";
+            };
+
+            return CanRequest;
+        })();
+
+        v1.CanResponse = (function() {
+
+            /**
+             * Properties of a CanResponse.
+             * @typedef {Object} palisade.v1.CanResponse.$Properties
+             * @property {boolean|null} [allowed] CanResponse allowed
+             * @property {string|null} [reason] CanResponse reason
+             * @property {Long|null} [policyVersion] CanResponse policyVersion
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+
+            /**
+             * Properties of a CanResponse.
+             * @memberof palisade.v1
+             * @interface ICanResponse
+             * @augments palisade.v1.CanResponse.$Properties
+             * @deprecated Use palisade.v1.CanResponse.$Properties instead.
+             */
+
+            /**
+             * Shape of a CanResponse.
+             * @typedef {palisade.v1.CanResponse.$Properties} palisade.v1.CanResponse.$Shape
+             */
+
+            /**
+             * Constructs a new CanResponse.
+             * @memberof palisade.v1
+             * @classdesc Represents a CanResponse.
+             * @constructor
+             * @param {palisade.v1.CanResponse.$Properties=} [properties] Properties to set
+             * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+             */
+            const CanResponse = function (properties) {
+                if (properties)
+                    for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            };
+
+            /**
+             * CanResponse allowed.
+             * @member {boolean} allowed
+             * @memberof palisade.v1.CanResponse
+             * @instance
+             */
+            CanResponse.prototype.allowed = false;
+
+            /**
+             * CanResponse reason.
+             * @member {string} reason
+             * @memberof palisade.v1.CanResponse
+             * @instance
+             */
+            CanResponse.prototype.reason = "";
+
+            /**
+             * CanResponse policyVersion.
+             * @member {Long} policyVersion
+             * @memberof palisade.v1.CanResponse
+             * @instance
+             */
+            CanResponse.prototype.policyVersion = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+
+            /**
+             * Creates a new CanResponse instance using the specified properties.
+             * @function create
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {palisade.v1.CanResponse.$Properties=} [properties] Properties to set
+             * @returns {palisade.v1.CanResponse} CanResponse instance
+             * @type {{
+             *   (properties: palisade.v1.CanResponse.$Shape): palisade.v1.CanResponse & palisade.v1.CanResponse.$Shape;
+             *   (properties?: palisade.v1.CanResponse.$Properties): palisade.v1.CanResponse;
+             * }}
+             */
+            CanResponse.create = function(properties) {
+                return new CanResponse(properties);
+            };
+
+            /**
+             * Encodes the specified CanResponse message. Does not implicitly {@link palisade.v1.CanResponse.verify|verify} messages.
+             * @function encode
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {palisade.v1.CanResponse.$Properties} message CanResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CanResponse.encode = function (message, writer, _depth) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                if (message.allowed != null && $Object.hasOwnProperty.call(message, "allowed") && message.allowed !== false)
+                    writer.uint32(/* id 1, wireType 0 =*/8).bool(message.allowed);
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason") && message.reason !== "")
+                    writer.uint32(/* id 2, wireType 2 =*/18).string(message.reason);
+                if (message.policyVersion != null && $Object.hasOwnProperty.call(message, "policyVersion") && (typeof message.policyVersion === "object" ? message.policyVersion.low || message.policyVersion.high : message.policyVersion !== 0))
+                    writer.uint32(/* id 3, wireType 0 =*/24).uint64(message.policyVersion);
+                if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                    for (let i = 0; i < message.$unknowns.length; ++i)
+                        writer.raw(message.$unknowns[i]);
+                return writer;
+            };
+
+            /**
+             * Encodes the specified CanResponse message, length delimited. Does not implicitly {@link palisade.v1.CanResponse.verify|verify} messages.
+             * @function encodeDelimited
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {palisade.v1.CanResponse.$Properties} message CanResponse message or plain object to encode
+             * @param {$protobuf.Writer} [writer] Writer to encode to
+             * @returns {$protobuf.Writer} Writer
+             */
+            CanResponse.encodeDelimited = function(message, writer) {
+                return this.encode(message, (writer || $Writer.create()).fork()).ldelim();
+            };
+
+            /**
+             * Decodes a CanResponse message from the specified reader or buffer.
+             * @function decode
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @param {number} [length] Message length if known beforehand
+             * @returns {palisade.v1.CanResponse & palisade.v1.CanResponse.$Shape} CanResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CanResponse.decode = function (reader, length, _end, _depth, _target) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $Reader.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let end, message, value;
+                if (length === $undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw $RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = _target || new $root.palisade.v1.CanResponse();
+                while (reader.pos < end) {
+                    let start = reader.pos;
+                    let tag = reader.tag();
+                    if (tag === _end) {
+                        _end = $undefined;
+                        break;
+                    }
+                    let wireType = tag & 7;
+                    switch (tag >>>= 3) {
+                    case 1: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.allowed = value;
+                            else
+                                delete message.allowed;
+                            continue;
+                        }
+                    case 2: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.reason = value;
+                            else
+                                delete message.reason;
+                            continue;
+                        }
+                    case 3: {
+                            if (wireType !== 0)
+                                break;
+                            if (typeof (value = reader.uint64()) === "object" ? value.low || value.high : value !== 0)
+                                message.policyVersion = value;
+                            else
+                                delete message.policyVersion;
+                            continue;
+                        }
+                    }
+                    reader.skipType(wireType, _depth, tag);
+                    if (!reader.discardUnknown) {
+                        $util.makeProp(message, "$unknowns", false);
+                        (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                    }
+                }
+                if (length !== $undefined) {
+                    if (reader.pos !== end)
+                        throw $RangeError("index out of range");
+                    reader.len = length;
+                }
+                if (_end !== $undefined)
+                    throw $Error("missing end group");
+                return message;
+            };
+
+            /**
+             * Decodes a CanResponse message from the specified reader or buffer, length delimited.
+             * @function decodeDelimited
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+             * @returns {palisade.v1.CanResponse & palisade.v1.CanResponse.$Shape} CanResponse
+             * @throws {Error} If the payload is not a reader or valid buffer
+             * @throws {$protobuf.util.ProtocolError} If required fields are missing
+             */
+            CanResponse.decodeDelimited = function(reader) {
+                if (!(reader instanceof $Reader))
+                    reader = new $Reader(reader);
+                return this.decode(reader, reader.size());
+            };
+
+            /**
+             * Verifies a CanResponse message.
+             * @function verify
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {Object.<string,*>} message Plain object to verify
+             * @returns {string|null} `null` if valid, otherwise the reason why it is not
+             */
+            CanResponse.verify = function (message, _depth) {
+                if (typeof message !== "object" || message === null)
+                    return "object expected";
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    return "max depth exceeded";
+                if (message.allowed != null && $Object.hasOwnProperty.call(message, "allowed"))
+                    if (typeof message.allowed !== "boolean")
+                        return "allowed: boolean expected";
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason"))
+                    if (!$util.isString(message.reason))
+                        return "reason: string expected";
+                if (message.policyVersion != null && $Object.hasOwnProperty.call(message, "policyVersion"))
+                    if (!$util.isInteger(message.policyVersion) && !(message.policyVersion && $util.isInteger(message.policyVersion.low) && $util.isInteger(message.policyVersion.high)))
+                        return "policyVersion: integer|Long expected";
+                return null;
+            };
+
+            /**
+             * Creates a CanResponse message from a plain object. Also converts values to their respective internal types.
+             * @function fromObject
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {Object.<string,*>} object Plain object
+             * @returns {palisade.v1.CanResponse} CanResponse
+             */
+            CanResponse.fromObject = function (object, _depth) {
+                if (object instanceof $root.palisade.v1.CanResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw $TypeError(".palisade.v1.CanResponse: object expected");
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let message = new $root.palisade.v1.CanResponse();
+                if (object.allowed != null)
+                    if (object.allowed)
+                        message.allowed = $Boolean(object.allowed);
+                if (object.reason != null)
+                    if (typeof object.reason !== "string" || object.reason.length)
+                        message.reason = $String(object.reason);
+                if (object.policyVersion != null)
+                    if (typeof object.policyVersion === "object" ? object.policyVersion.low || object.policyVersion.high : $Number(object.policyVersion) !== 0)
+                        if ($util.Long)
+                            message.policyVersion = $util.Long.fromValue(object.policyVersion, true);
+                        else if (typeof object.policyVersion === "string")
+                            message.policyVersion = $parseInt(object.policyVersion, 10);
+                        else if (typeof object.policyVersion === "number")
+                            message.policyVersion = object.policyVersion;
+                        else if (typeof object.policyVersion === "object")
+                            message.policyVersion = new $util.LongBits(object.policyVersion.low >>> 0, object.policyVersion.high >>> 0).toNumber(true);
+                return message;
+            };
+
+            /**
+             * Creates a plain object from a CanResponse message. Also converts values to other types if specified.
+             * @function toObject
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {palisade.v1.CanResponse} message CanResponse
+             * @param {$protobuf.IConversionOptions} [options] Conversion options
+             * @returns {Object.<string,*>} Plain object
+             */
+            CanResponse.toObject = function (message, options, _depth) {
+                if (!options)
+                    options = {};
+                if (_depth === $undefined)
+                    _depth = 0;
+                if (_depth > $util.recursionLimit)
+                    throw $Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.allowed = false;
+                    object.reason = "";
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.policyVersion = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
+                    } else
+                        object.policyVersion = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                }
+                if (message.allowed != null && $Object.hasOwnProperty.call(message, "allowed"))
+                    object.allowed = message.allowed;
+                if (message.reason != null && $Object.hasOwnProperty.call(message, "reason"))
+                    object.reason = message.reason;
+                if (message.policyVersion != null && $Object.hasOwnProperty.call(message, "policyVersion"))
+                    if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
+                        object.policyVersion = typeof message.policyVersion === "number" ? $BigInt(message.policyVersion) : $util.Long.fromBits(message.policyVersion.low >>> 0, message.policyVersion.high >>> 0, true).toBigInt();
+                    else if (typeof message.policyVersion === "number")
+                        object.policyVersion = options.longs === $String ? $String(message.policyVersion) : message.policyVersion;
+                    else
+                        object.policyVersion = options.longs === $String ? $util.Long.prototype.toString.call(message.policyVersion) : options.longs === $Number ? new $util.LongBits(message.policyVersion.low >>> 0, message.policyVersion.high >>> 0).toNumber(true) : message.policyVersion;
+                return object;
+            };
+
+            /**
+             * Converts this CanResponse to JSON.
+             * @function toJSON
+             * @memberof palisade.v1.CanResponse
+             * @instance
+             * @returns {Object.<string,*>} JSON object
+             */
+            CanResponse.prototype.toJSON = function() {
+                return CanResponse.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            /**
+             * Gets the type url for CanResponse
+             * @function getTypeUrl
+             * @memberof palisade.v1.CanResponse
+             * @static
+             * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+             * @returns {string} The type url
+             */
+            CanResponse.getTypeUrl = function(prefix) {
+                if (prefix === $undefined)
+                    prefix = "type.googleapis.com";
+                return prefix + "/palisade.v1.CanResponse";
+            };
+
+            return CanResponse;
         })();
 
         /**
@@ -8992,6 +14831,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Long|null} [sessionId] SessionKeptAlive sessionId
              * @property {Long|null} [ttlMs] SessionKeptAlive ttlMs
              * @property {boolean|null} [notFound] SessionKeptAlive notFound
+             * @property {boolean|null} [permissionDenied] SessionKeptAlive permissionDenied
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -9048,6 +14888,14 @@ export const palisade = $root.palisade = (() => {
             SessionKeptAlive.prototype.notFound = false;
 
             /**
+             * SessionKeptAlive permissionDenied.
+             * @member {boolean} permissionDenied
+             * @memberof palisade.v1.SessionKeptAlive
+             * @instance
+             */
+            SessionKeptAlive.prototype.permissionDenied = false;
+
+            /**
              * Creates a new SessionKeptAlive instance using the specified properties.
              * @function create
              * @memberof palisade.v1.SessionKeptAlive
@@ -9085,6 +14933,8 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 2, wireType 0 =*/16).uint64(message.ttlMs);
                 if (message.notFound != null && $Object.hasOwnProperty.call(message, "notFound") && message.notFound !== false)
                     writer.uint32(/* id 3, wireType 0 =*/24).bool(message.notFound);
+                if (message.permissionDenied != null && $Object.hasOwnProperty.call(message, "permissionDenied") && message.permissionDenied !== false)
+                    writer.uint32(/* id 4, wireType 0 =*/32).bool(message.permissionDenied);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -9169,6 +15019,15 @@ export const palisade = $root.palisade = (() => {
                                 delete message.notFound;
                             continue;
                         }
+                    case 4: {
+                            if (wireType !== 0)
+                                break;
+                            if (value = reader.bool())
+                                message.permissionDenied = value;
+                            else
+                                delete message.permissionDenied;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -9226,6 +15085,9 @@ export const palisade = $root.palisade = (() => {
                 if (message.notFound != null && $Object.hasOwnProperty.call(message, "notFound"))
                     if (typeof message.notFound !== "boolean")
                         return "notFound: boolean expected";
+                if (message.permissionDenied != null && $Object.hasOwnProperty.call(message, "permissionDenied"))
+                    if (typeof message.permissionDenied !== "boolean")
+                        return "permissionDenied: boolean expected";
                 return null;
             };
 
@@ -9270,6 +15132,9 @@ export const palisade = $root.palisade = (() => {
                 if (object.notFound != null)
                     if (object.notFound)
                         message.notFound = $Boolean(object.notFound);
+                if (object.permissionDenied != null)
+                    if (object.permissionDenied)
+                        message.permissionDenied = $Boolean(object.permissionDenied);
                 return message;
             };
 
@@ -9302,6 +15167,7 @@ export const palisade = $root.palisade = (() => {
                     } else
                         object.ttlMs = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
                     object.notFound = false;
+                    object.permissionDenied = false;
                 }
                 if (message.sessionId != null && $Object.hasOwnProperty.call(message, "sessionId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -9319,6 +15185,8 @@ export const palisade = $root.palisade = (() => {
                         object.ttlMs = options.longs === $String ? $util.Long.prototype.toString.call(message.ttlMs) : options.longs === $Number ? new $util.LongBits(message.ttlMs.low >>> 0, message.ttlMs.high >>> 0).toNumber(true) : message.ttlMs;
                 if (message.notFound != null && $Object.hasOwnProperty.call(message, "notFound"))
                     object.notFound = message.notFound;
+                if (message.permissionDenied != null && $Object.hasOwnProperty.call(message, "permissionDenied"))
+                    object.permissionDenied = message.permissionDenied;
                 return object;
             };
 
@@ -28563,6 +34431,8 @@ export const palisade = $root.palisade = (() => {
          * @property {number} ERROR_REASON_WAITS_IN_ANOTHER_REQUEST=39 ERROR_REASON_WAITS_IN_ANOTHER_REQUEST value
          * @property {number} ERROR_REASON_TOO_MANY_WAITS_ON_STREAM=40 ERROR_REASON_TOO_MANY_WAITS_ON_STREAM value
          * @property {number} ERROR_REASON_SUCCESSOR_NOT_WAITING=41 ERROR_REASON_SUCCESSOR_NOT_WAITING value
+         * @property {number} ERROR_REASON_UNAUTHENTICATED=42 ERROR_REASON_UNAUTHENTICATED value
+         * @property {number} ERROR_REASON_QUOTA_EXCEEDED=43 ERROR_REASON_QUOTA_EXCEEDED value
          */
         v1.ErrorReason = (function() {
             const valuesById = $Object.create(null), values = $Object.create(valuesById);
@@ -28608,6 +34478,8 @@ export const palisade = $root.palisade = (() => {
             values[valuesById[39] = "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST"] = 39;
             values[valuesById[40] = "ERROR_REASON_TOO_MANY_WAITS_ON_STREAM"] = 40;
             values[valuesById[41] = "ERROR_REASON_SUCCESSOR_NOT_WAITING"] = 41;
+            values[valuesById[42] = "ERROR_REASON_UNAUTHENTICATED"] = 42;
+            values[valuesById[43] = "ERROR_REASON_QUOTA_EXCEEDED"] = 43;
             return values;
         })();
 
@@ -31995,6 +37867,14 @@ export const palisade = $root.palisade = (() => {
                     case "ERROR_REASON_SUCCESSOR_NOT_WAITING":
                     case 41:
                         message.reason = 41;
+                        break;
+                    case "ERROR_REASON_UNAUTHENTICATED":
+                    case 42:
+                        message.reason = 42;
+                        break;
+                    case "ERROR_REASON_QUOTA_EXCEEDED":
+                    case 43:
+                        message.reason = 43;
                         break;
                     default:
                         if (typeof object.reason === "number" && (object.reason | 0) === object.reason)

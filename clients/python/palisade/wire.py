@@ -78,6 +78,8 @@ WIRE_ERRORS: Mapping[str, Tuple[grpc.StatusCode, ErrorClass]] = {
     "ERROR_REASON_SET_PARTLY_HELD": (_F, FailedPreconditionError),
     "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST": (_F, FailedPreconditionError),
     "ERROR_REASON_SUCCESSOR_NOT_WAITING": (_F, FailedPreconditionError),
+    "ERROR_REASON_UNAUTHENTICATED": (Code.UNAUTHENTICATED, ServerError),
+    "ERROR_REASON_QUOTA_EXCEEDED": (_R, LimitError),
 }
 
 # The class of a status that names no reason this table knows (one made by gRPC itself,

@@ -20,6 +20,9 @@ const KIND_CODE: Readonly<Record<Answer["kind"], number>> = {
   limitsSet: 9,
   error: 10,
   proclaimed: 11,
+  policySet: 12,
+  tokenCreated: 13,
+  tokenRevoked: 14,
 };
 const MODE_CODE: Readonly<Record<GrantMode, number>> = {
   exclusive: 0,

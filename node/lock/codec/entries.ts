@@ -23,7 +23,17 @@ const FORMAT_VERSION = 2;
 /** The node's own commands: proposed by the leader, never sent by a client. */
 export type NodeCommand = Extract<
   Command,
-  { type: "expireSession" | "cancelWait" | "revoke" | "setLimits" | "holdLimit" }
+  {
+    type:
+      | "expireSession"
+      | "cancelWait"
+      | "revoke"
+      | "setLimits"
+      | "holdLimit"
+      | "setPolicy"
+      | "createToken"
+      | "revokeToken";
+  }
 >;
 
 const NODE_TAGS: Readonly<Record<NodeCommand["type"], number>> = {
@@ -32,7 +42,12 @@ const NODE_TAGS: Readonly<Record<NodeCommand["type"], number>> = {
   revoke: 7,
   setLimits: 8,
   holdLimit: 10,
+  setPolicy: 12,
+  createToken: 13,
+  revokeToken: 14,
 };
+/** A revoke an identity asked for (RevokeLock): tag 7's fields, then the caller. */
+const REVOKE_BY_TAG = 11;
 
 /** A client's write: its call, the leader's clock, the caller's identity, the request bytes. */
 const CLIENT_CALL_TAG = 16;
@@ -81,8 +96,13 @@ export function encodeClientCall(
     .copy();
 }
 
-export function encodeNodeCommand(cmd: NodeCommand): Uint8Array {
-  const w = scratch.reset().u8(FORMAT_VERSION).u8(NODE_TAGS[cmd.type]);
+/**
+ * A command the node proposes: its own (expiry, timeouts, limits; `caller` null) or an admin
+ * call's (a revoke, the policy, tokens), which carries the caller for apply to check.
+ */
+export function encodeNodeCommand(cmd: NodeCommand, caller: string | null = null): Uint8Array {
+  const tag = cmd.type === "revoke" && caller !== null ? REVOKE_BY_TAG : NODE_TAGS[cmd.type];
+  const w = scratch.reset().u8(FORMAT_VERSION).u8(tag);
   switch (cmd.type) {
     case "expireSession":
       w.u64(cmd.sessionId);
@@ -103,10 +123,29 @@ export function encodeNodeCommand(cmd: NodeCommand): Uint8Array {
       w.uint(LIMIT_KEYS.length);
       for (const key of LIMIT_KEYS) w.uint(cmd.limits[key]);
       break;
+    case "setPolicy":
+      w.str(cmd.text);
+      break;
+    case "createToken":
+      w.str(cmd.id).str(cmd.identity).uint(cmd.roles.length);
+      for (const role of cmd.roles) w.str(role);
+      w.str(cmd.hash).uint(cmd.expiresAtMs);
+      break;
+    case "revokeToken":
+      w.str(cmd.id);
+      break;
   }
   w.f64(cmd.wallMs);
+  if (tag === REVOKE_BY_TAG || ADMIN_TAGS.has(tag)) w.str(caller ?? "");
   return w.copy();
 }
+
+/** Tags whose entries end with the caller (admin calls). */
+const ADMIN_TAGS: ReadonlySet<number> = new Set([
+  NODE_TAGS.setPolicy,
+  NODE_TAGS.createToken,
+  NODE_TAGS.revokeToken,
+]);
 
 export function isNodeCommand(cmd: Command): cmd is NodeCommand {
   return cmd.type in NODE_TAGS && !(cmd.type === "cancelWait" && cmd.reason === "client");
@@ -118,11 +157,14 @@ export function isNodeCommand(cmd: Command): cmd is NodeCommand {
  * client would have sent it.
  */
 export function encodeEntry(cmd: Command, sent?: Uint8Array, identity = ""): Uint8Array {
-  if (isNodeCommand(cmd)) return encodeNodeCommand(cmd);
+  if (isNodeCommand(cmd)) return encodeNodeCommand(cmd, ADMIN_CALLS.has(cmd.type) ? identity : null);
   if (sent !== undefined) return encodeClientCall(callOf(cmd), sent, cmd.wallMs, identity);
   const { call, request } = requestOf(cmd);
   return encodeClientCall(call, request, cmd.wallMs, identity);
 }
+
+/** The node commands an admin's call proposes: their entries carry the caller. */
+const ADMIN_CALLS: ReadonlySet<Command["type"]> = new Set(["setPolicy", "createToken", "revokeToken"]);
 
 const CALL_OF_TYPE: Readonly<
   Record<Exclude<Command["type"], NodeCommand["type"]> | "cancelWait", WriteCallName>
@@ -202,11 +244,11 @@ function wireBytes<N extends WriteCallName>(
   return { call, request: spec.request.type.encode(spec.request.encode(req)).finish() };
 }
 
-/** What an entry holds: the command, and who sent it when a client did. */
+/** What an entry holds: the command, and who sent it when a client or an admin did. */
 export interface DecodedEntry {
   readonly command: Command;
-  /** The caller's identity of a client's write ("" for the node's own commands). */
-  readonly identity: string;
+  /** The caller (see node/auth/caller.ts) of a client's write or an admin call; null for the node's own commands. */
+  readonly identity: string | null;
 }
 
 export function decodeEntry(bytes: Uint8Array): DecodedEntry {
@@ -253,12 +295,29 @@ function readEntry(r: ByteReader): DecodedEntry {
       cmd = { type: "cancelWait", sessionId, lock, acquireSeq, reason, wallMs: r.f64() };
       break;
     }
-    case NODE_TAGS.revoke: {
+    case NODE_TAGS.revoke:
+    case REVOKE_BY_TAG: {
       const lock = r.str();
       const token = r.u64();
       cmd = { type: "revoke", lock, token, wallMs: r.f64() };
       break;
     }
+    case NODE_TAGS.setPolicy:
+      cmd = { type: "setPolicy", text: r.str(), wallMs: r.f64() };
+      break;
+    case NODE_TAGS.createToken: {
+      const id = r.str();
+      const identity = r.str();
+      const roles: string[] = [];
+      for (let n = r.count(); n > 0; n--) roles.push(r.str());
+      const hash = r.str();
+      const expiresAtMs = r.uint();
+      cmd = { type: "createToken", id, identity, roles, hash, expiresAtMs, wallMs: r.f64() };
+      break;
+    }
+    case NODE_TAGS.revokeToken:
+      cmd = { type: "revokeToken", id: r.str(), wallMs: r.f64() };
+      break;
     case NODE_TAGS.setLimits: {
       const n = r.count();
       if (n !== LIMIT_KEYS.length)
@@ -273,8 +332,9 @@ function readEntry(r: ByteReader): DecodedEntry {
     default:
       throw new CommandDecodeError(`unknown entry tag ${tag}`);
   }
+  const identity = tag === REVOKE_BY_TAG || ADMIN_TAGS.has(tag) ? r.str() : null;
   r.expectEnd();
-  return { command: cmd, identity: "" };
+  return { command: cmd, identity };
 }
 
 function readClientCall(r: ByteReader): DecodedEntry {

@@ -5,6 +5,7 @@
 import { readAnswer, writeAnswer } from "./answers.ts";
 import { ByteDecodeError, ByteReader, ByteWriter } from "./bytes.ts";
 import { CRC32_START, crc32, crc32Final, crc32Update } from "./checksum.ts";
+import type { TokenRecord } from "../../auth/access-state.ts";
 import { addHolder, holdersOf } from "../holders.ts";
 import type { GrantMode, Target } from "../kinds.ts";
 import { checkLimits, LIMIT_KEYS, limitsFromValues, type LockLimits } from "../limits.ts";
@@ -40,6 +41,17 @@ export interface SnapshotContent {
   readonly historyCount?: number;
   readonly requestIds: ReadonlyMap<string, bigint>;
   readonly closedIds: ReadonlySet<bigint>;
+  /** Owners of ended sessions (named identities only), oldest first. */
+  readonly endedOwners: ReadonlyMap<bigint, string>;
+  readonly access: AccessContent;
+}
+
+/** The access control state: the policy (text and version) and the tokens. */
+export interface AccessContent {
+  /** null: no policy was ever applied. */
+  readonly policyText: string | null;
+  readonly policyIndex: number;
+  readonly tokens: Iterable<TokenRecord>;
 }
 
 export interface RestoredContent {
@@ -51,14 +63,18 @@ export interface RestoredContent {
   readonly history: HistoryRecord[];
   readonly requestIds: Map<string, bigint>;
   readonly closedIds: Set<bigint>;
+  readonly endedOwners: Map<bigint, string>;
+  readonly access: { policyText: string | null; policyIndex: number; tokens: TokenRecord[] };
 }
 
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
 /**
- * The format written. 5 added each lock's pending upgrade; 4, the format before it, is read
- * too (its locks have none), so a node restarts from a snapshot its older version wrote.
+ * The format written. 6 added access control (session owners, the owners of ended
+ * sessions, the policy and the tokens); 5 added each lock's pending upgrade. 4 and 5 are
+ * read too (no owners, no policy; 4's locks have no upgrade), so a node restarts from a
+ * snapshot its older version wrote.
  */
-const VERSION = 5;
+const VERSION = 6;
 const OLDEST_READ = 4;
 /** Each way a grant ends by its code; typed as a record so a new one cannot be left out. */
 const END_CODES: Readonly<Record<GrantEnd, number>> = {
@@ -228,6 +244,22 @@ export function* snapshotSteps(
     w.u64(id);
     if (pause()) yield;
   }
+
+  // Access control: the owners of sessions that have one (most have none in an open cluster).
+  let owned = 0;
+  for (const session of state.sessions.values()) if (session.owner !== "") owned++;
+  w.uint(owned);
+  for (const session of state.sessions.values()) {
+    if (session.owner === "") continue;
+    w.u64(session.id).str(session.owner);
+    if (pause()) yield;
+  }
+  w.uint(state.endedOwners.size);
+  for (const [id, owner] of state.endedOwners) {
+    w.u64(id).str(owner);
+    if (pause()) yield;
+  }
+  writeAccess(w, state.access);
 
   // The checksum goes behind the body in the same buffer: no copy of the whole state.
   crc = crc32Update(crc, w.written().subarray(hashed));
@@ -450,6 +482,17 @@ function parse(r: ByteReader): RestoredContent {
   }
   const closedIds = new Set<bigint>();
   for (let i = r.count(); i > 0; i--) closedIds.add(r.u64());
+  const endedOwners = new Map<bigint, string>();
+  let access: RestoredContent["access"] = { policyText: null, policyIndex: 0, tokens: [] };
+  if (version >= 6) {
+    for (let i = r.count(); i > 0; i--) {
+      const session = sessions.get(r.u64());
+      if (!session) throw new SnapshotError("an owner is recorded for a session that does not exist");
+      session.owner = r.str();
+    }
+    for (let i = r.count(); i > 0; i--) endedOwners.set(r.u64(), r.str());
+    access = readAccess(r);
+  }
   r.expectEnd();
 
   // Re-link sessions to their locks and waits in the recorded order.
@@ -477,7 +520,51 @@ function parse(r: ByteReader): RestoredContent {
       }
     }
   }
-  return { applied, epoch, limits, sessions, locks, history, requestIds, closedIds };
+  return {
+    applied,
+    epoch,
+    limits,
+    sessions,
+    locks,
+    history,
+    requestIds,
+    closedIds,
+    endedOwners,
+    access,
+  };
+}
+
+function writeAccess(w: ByteWriter, access: AccessContent): void {
+  w.bool(access.policyText !== null);
+  if (access.policyText !== null) w.str(access.policyText).uint(access.policyIndex);
+  const tokens = [...access.tokens];
+  w.uint(tokens.length);
+  for (const t of tokens) {
+    w.str(t.id).str(t.identity).uint(t.roles.length);
+    for (const role of t.roles) w.str(role);
+    w.str(t.hash).uint(t.createdAt).f64(t.createdWallMs).uint(t.expiresAtMs);
+  }
+}
+
+function readAccess(r: ByteReader): RestoredContent["access"] {
+  let policyText: string | null = null;
+  let policyIndex = 0;
+  if (r.bool()) {
+    policyText = r.str();
+    policyIndex = r.uint();
+  }
+  const tokens: TokenRecord[] = [];
+  for (let i = r.count(); i > 0; i--) {
+    const id = r.str();
+    const identity = r.str();
+    const roles = readStrings(r);
+    const hash = r.str();
+    const createdAt = r.uint();
+    const createdWallMs = r.f64();
+    const expiresAtMs = r.uint();
+    tokens.push({ id, identity, roles, hash, createdAt, createdWallMs, expiresAtMs });
+  }
+  return { policyText, policyIndex, tokens };
 }
 
 /** A lock's pending upgrade: its upgradeable holder's wait to hold it exclusive. */

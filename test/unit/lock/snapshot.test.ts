@@ -350,9 +350,12 @@ describe("snapshot and restore", () => {
     expect(restored.checkInvariants()).toEqual([]);
   });
 
-  /** The snapshot's bytes with another format version byte and a good checksum. */
-  function withVersion(bytes: Uint8Array, version: number): Uint8Array {
-    const body = bytes.slice(0, bytes.length - 4);
+  /**
+   * The snapshot's bytes with another format version byte and a good checksum; `tail` bytes
+   * before the checksum left out (a section the older format does not have).
+   */
+  function withVersion(bytes: Uint8Array, version: number, tail = 0): Uint8Array {
+    const body = bytes.slice(0, bytes.length - 4 - tail);
     body[4] = version;
     const out = new Uint8Array(body.length + 4);
     out.set(body);
@@ -364,17 +367,21 @@ describe("snapshot and restore", () => {
     const r = new LogRunner(new LockStateMachine());
     r.run({ type: "openSession", requestId: "a", ttlMs: 5_000, clientName: "x", wallMs: 0 });
     const bytes = r.machine.snapshot();
-    expect(bytes[4]).toBe(5);
-    expect(() => LockStateMachine.restore(withVersion(bytes, 6))).toThrow(SnapshotError);
+    expect(bytes[4]).toBe(6);
+    expect(() => LockStateMachine.restore(withVersion(bytes, 7))).toThrow(SnapshotError);
     expect(() => LockStateMachine.restore(withVersion(bytes, 3))).toThrow(SnapshotError);
   });
 
-  it("reads a snapshot of format 4, written before locks kept a pending upgrade", () => {
-    // Without locks the two formats differ only in the version byte.
+  it("reads snapshots of formats 4 and 5, written before access control and pending upgrades", () => {
+    // Without locks, owners, policy or tokens, the formats differ only in the version byte
+    // and format 6's access section: four empty counts.
     const r = new LogRunner(new LockStateMachine());
     r.run({ type: "openSession", requestId: "a", ttlMs: 5_000, clientName: "x", wallMs: 0 });
-    const restored = LockStateMachine.restore(withVersion(r.machine.snapshot(), 4));
-    expect(restored.sessionIds()).toEqual(r.machine.sessionIds());
+    for (const version of [4, 5]) {
+      const restored = LockStateMachine.restore(withVersion(r.machine.snapshot(), version, 4));
+      expect(restored.sessionIds()).toEqual(r.machine.sessionIds());
+      expect(restored.snapshot()).toEqual(r.machine.snapshot());
+    }
   });
 
   it("written a slice at a time, a snapshot has the same bytes and yields between slices", () => {

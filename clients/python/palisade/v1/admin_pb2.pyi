@@ -14,6 +14,18 @@ NODE_ROLE_LEADER: NodeRole
 NODE_ROLE_PRECANDIDATE: NodeRole
 NODE_ROLE_UNSPECIFIED: NodeRole
 
+class ApplyPolicyRequest(_message.Message):
+    __slots__ = ["text"]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    def __init__(self, text: _Optional[str] = ...) -> None: ...
+
+class ApplyPolicyResponse(_message.Message):
+    __slots__ = ["version"]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    version: int
+    def __init__(self, version: _Optional[int] = ...) -> None: ...
+
 class BackupChunk(_message.Message):
     __slots__ = ["cluster_id", "data", "epoch", "index", "last", "term"]
     CLUSTER_ID_FIELD_NUMBER: _ClassVar[int]
@@ -33,6 +45,76 @@ class BackupChunk(_message.Message):
 class BackupRequest(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
+
+class CanRequest(_message.Message):
+    __slots__ = ["action", "identity", "lock"]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    IDENTITY_FIELD_NUMBER: _ClassVar[int]
+    LOCK_FIELD_NUMBER: _ClassVar[int]
+    action: str
+    identity: str
+    lock: str
+    def __init__(self, identity: _Optional[str] = ..., action: _Optional[str] = ..., lock: _Optional[str] = ...) -> None: ...
+
+class CanResponse(_message.Message):
+    __slots__ = ["allowed", "policy_version", "reason"]
+    ALLOWED_FIELD_NUMBER: _ClassVar[int]
+    POLICY_VERSION_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    allowed: bool
+    policy_version: int
+    reason: str
+    def __init__(self, allowed: bool = ..., reason: _Optional[str] = ..., policy_version: _Optional[int] = ...) -> None: ...
+
+class CreateTokenRequest(_message.Message):
+    __slots__ = ["identity", "roles", "ttl_ms"]
+    IDENTITY_FIELD_NUMBER: _ClassVar[int]
+    ROLES_FIELD_NUMBER: _ClassVar[int]
+    TTL_MS_FIELD_NUMBER: _ClassVar[int]
+    identity: str
+    roles: _containers.RepeatedScalarFieldContainer[str]
+    ttl_ms: int
+    def __init__(self, identity: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., ttl_ms: _Optional[int] = ...) -> None: ...
+
+class CreateTokenResponse(_message.Message):
+    __slots__ = ["expires_at_ms", "secret", "token_id"]
+    EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    SECRET_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    expires_at_ms: int
+    secret: str
+    token_id: str
+    def __init__(self, token_id: _Optional[str] = ..., secret: _Optional[str] = ..., expires_at_ms: _Optional[int] = ...) -> None: ...
+
+class GetPolicyRequest(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class GetPolicyResponse(_message.Message):
+    __slots__ = ["text", "version"]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    version: int
+    def __init__(self, text: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+
+class Grant(_message.Message):
+    __slots__ = ["actions", "prefix"]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    PREFIX_FIELD_NUMBER: _ClassVar[int]
+    actions: _containers.RepeatedScalarFieldContainer[str]
+    prefix: str
+    def __init__(self, prefix: _Optional[str] = ..., actions: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListTokensRequest(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class ListTokensResponse(_message.Message):
+    __slots__ = ["tokens"]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    tokens: _containers.RepeatedCompositeFieldContainer[TokenInfo]
+    def __init__(self, tokens: _Optional[_Iterable[_Union[TokenInfo, _Mapping]]] = ...) -> None: ...
 
 class Member(_message.Message):
     __slots__ = ["address", "client_address", "kind", "match_index", "node_id", "reachable"]
@@ -100,6 +182,16 @@ class MemberRemoveResponse(_message.Message):
     members: _containers.RepeatedCompositeFieldContainer[Member]
     def __init__(self, members: _Optional[_Iterable[_Union[Member, _Mapping]]] = ...) -> None: ...
 
+class Quota(_message.Message):
+    __slots__ = ["limit", "name", "used"]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    USED_FIELD_NUMBER: _ClassVar[int]
+    limit: int
+    name: str
+    used: int
+    def __init__(self, name: _Optional[str] = ..., limit: _Optional[int] = ..., used: _Optional[int] = ...) -> None: ...
+
 class RevokeLockRequest(_message.Message):
     __slots__ = ["lock", "token"]
     LOCK_FIELD_NUMBER: _ClassVar[int]
@@ -109,6 +201,18 @@ class RevokeLockRequest(_message.Message):
     def __init__(self, lock: _Optional[str] = ..., token: _Optional[int] = ...) -> None: ...
 
 class RevokeLockResponse(_message.Message):
+    __slots__ = ["index"]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    def __init__(self, index: _Optional[int] = ...) -> None: ...
+
+class RevokeTokenRequest(_message.Message):
+    __slots__ = ["token_id"]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    token_id: str
+    def __init__(self, token_id: _Optional[str] = ...) -> None: ...
+
+class RevokeTokenResponse(_message.Message):
     __slots__ = ["index"]
     INDEX_FIELD_NUMBER: _ClassVar[int]
     index: int
@@ -158,6 +262,22 @@ class StatusResponse(_message.Message):
     term: int
     def __init__(self, node_id: _Optional[int] = ..., role: _Optional[_Union[NodeRole, str]] = ..., term: _Optional[int] = ..., leader_id: _Optional[int] = ..., commit_index: _Optional[int] = ..., applied_index: _Optional[int] = ..., last_index: _Optional[int] = ..., snapshot_index: _Optional[int] = ..., members: _Optional[_Iterable[_Union[Member, _Mapping]]] = ..., cluster_id: _Optional[str] = ..., epoch: _Optional[int] = ...) -> None: ...
 
+class TokenInfo(_message.Message):
+    __slots__ = ["created_index", "created_ms", "expires_at_ms", "identity", "roles", "token_id"]
+    CREATED_INDEX_FIELD_NUMBER: _ClassVar[int]
+    CREATED_MS_FIELD_NUMBER: _ClassVar[int]
+    EXPIRES_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    IDENTITY_FIELD_NUMBER: _ClassVar[int]
+    ROLES_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    created_index: int
+    created_ms: int
+    expires_at_ms: int
+    identity: str
+    roles: _containers.RepeatedScalarFieldContainer[str]
+    token_id: str
+    def __init__(self, token_id: _Optional[str] = ..., identity: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., created_index: _Optional[int] = ..., created_ms: _Optional[int] = ..., expires_at_ms: _Optional[int] = ...) -> None: ...
+
 class TransferLeaderRequest(_message.Message):
     __slots__ = ["to_node_id"]
     TO_NODE_ID_FIELD_NUMBER: _ClassVar[int]
@@ -171,6 +291,30 @@ class TransferLeaderResponse(_message.Message):
     leader_id: int
     term: int
     def __init__(self, leader_id: _Optional[int] = ..., term: _Optional[int] = ...) -> None: ...
+
+class WhoAmIRequest(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class WhoAmIResponse(_message.Message):
+    __slots__ = ["admin", "grants", "identity", "policy_version", "quotas", "roles", "token_id", "via"]
+    ADMIN_FIELD_NUMBER: _ClassVar[int]
+    GRANTS_FIELD_NUMBER: _ClassVar[int]
+    IDENTITY_FIELD_NUMBER: _ClassVar[int]
+    POLICY_VERSION_FIELD_NUMBER: _ClassVar[int]
+    QUOTAS_FIELD_NUMBER: _ClassVar[int]
+    ROLES_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
+    VIA_FIELD_NUMBER: _ClassVar[int]
+    admin: bool
+    grants: _containers.RepeatedCompositeFieldContainer[Grant]
+    identity: str
+    policy_version: int
+    quotas: _containers.RepeatedCompositeFieldContainer[Quota]
+    roles: _containers.RepeatedScalarFieldContainer[str]
+    token_id: str
+    via: str
+    def __init__(self, identity: _Optional[str] = ..., via: _Optional[str] = ..., token_id: _Optional[str] = ..., roles: _Optional[_Iterable[str]] = ..., admin: bool = ..., grants: _Optional[_Iterable[_Union[Grant, _Mapping]]] = ..., quotas: _Optional[_Iterable[_Union[Quota, _Mapping]]] = ..., policy_version: _Optional[int] = ...) -> None: ...
 
 class NodeRole(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

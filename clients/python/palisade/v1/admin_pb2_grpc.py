@@ -6,7 +6,10 @@ from palisade.v1 import admin_pb2 as palisade_dot_v1_dot_admin__pb2
 
 
 class AdminServiceStub(object):
-    """Operator API. Requires an admin certificate when TLS is on.
+    """Operator API. Every call needs the admin role (an admin certificate, an identity the
+    cluster file names as an admin, a token with the admin role, or an identity the policy
+    gives it; without TLS and before any policy, every caller), except WhoAmI (any caller)
+    and RevokeLock (the revoke permission on the lock's name).
     """
 
     def __init__(self, channel):
@@ -60,10 +63,48 @@ class AdminServiceStub(object):
                 request_serializer=palisade_dot_v1_dot_admin__pb2.BackupRequest.SerializeToString,
                 response_deserializer=palisade_dot_v1_dot_admin__pb2.BackupChunk.FromString,
                 )
+        self.ApplyPolicy = channel.unary_unary(
+                '/palisade.v1.AdminService/ApplyPolicy',
+                request_serializer=palisade_dot_v1_dot_admin__pb2.ApplyPolicyRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_admin__pb2.ApplyPolicyResponse.FromString,
+                )
+        self.GetPolicy = channel.unary_unary(
+                '/palisade.v1.AdminService/GetPolicy',
+                request_serializer=palisade_dot_v1_dot_admin__pb2.GetPolicyRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_admin__pb2.GetPolicyResponse.FromString,
+                )
+        self.CreateToken = channel.unary_unary(
+                '/palisade.v1.AdminService/CreateToken',
+                request_serializer=palisade_dot_v1_dot_admin__pb2.CreateTokenRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_admin__pb2.CreateTokenResponse.FromString,
+                )
+        self.ListTokens = channel.unary_unary(
+                '/palisade.v1.AdminService/ListTokens',
+                request_serializer=palisade_dot_v1_dot_admin__pb2.ListTokensRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_admin__pb2.ListTokensResponse.FromString,
+                )
+        self.RevokeToken = channel.unary_unary(
+                '/palisade.v1.AdminService/RevokeToken',
+                request_serializer=palisade_dot_v1_dot_admin__pb2.RevokeTokenRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_admin__pb2.RevokeTokenResponse.FromString,
+                )
+        self.WhoAmI = channel.unary_unary(
+                '/palisade.v1.AdminService/WhoAmI',
+                request_serializer=palisade_dot_v1_dot_admin__pb2.WhoAmIRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_admin__pb2.WhoAmIResponse.FromString,
+                )
+        self.Can = channel.unary_unary(
+                '/palisade.v1.AdminService/Can',
+                request_serializer=palisade_dot_v1_dot_admin__pb2.CanRequest.SerializeToString,
+                response_deserializer=palisade_dot_v1_dot_admin__pb2.CanResponse.FromString,
+                )
 
 
 class AdminServiceServicer(object):
-    """Operator API. Requires an admin certificate when TLS is on.
+    """Operator API. Every call needs the admin role (an admin certificate, an identity the
+    cluster file names as an admin, a token with the admin role, or an identity the policy
+    gives it; without TLS and before any policy, every caller), except WhoAmI (any caller)
+    and RevokeLock (the revoke permission on the lock's name).
     """
 
     def Status(self, request, context):
@@ -124,6 +165,55 @@ class AdminServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ApplyPolicy(self, request, context):
+        """Access control. A policy is applied through the log and takes effect at its entry's
+        index on every node; a text with errors is refused whole (INVALID_ARGUMENT, each error
+        with its line).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetPolicy(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateToken(self, request, context):
+        """A bearer token: its secret is in this answer only (the cluster keeps its SHA-256).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTokens(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeToken(self, request, context):
+        """Requests with the token are refused from the revoke's index on.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WhoAmI(self, request, context):
+        """The caller's identity and rights, as this node resolves them.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Can(self, request, context):
+        """Whether an identity may do an action on a lock name under the applied policy.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -172,6 +262,41 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     request_deserializer=palisade_dot_v1_dot_admin__pb2.BackupRequest.FromString,
                     response_serializer=palisade_dot_v1_dot_admin__pb2.BackupChunk.SerializeToString,
             ),
+            'ApplyPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.ApplyPolicy,
+                    request_deserializer=palisade_dot_v1_dot_admin__pb2.ApplyPolicyRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_admin__pb2.ApplyPolicyResponse.SerializeToString,
+            ),
+            'GetPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetPolicy,
+                    request_deserializer=palisade_dot_v1_dot_admin__pb2.GetPolicyRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_admin__pb2.GetPolicyResponse.SerializeToString,
+            ),
+            'CreateToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateToken,
+                    request_deserializer=palisade_dot_v1_dot_admin__pb2.CreateTokenRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_admin__pb2.CreateTokenResponse.SerializeToString,
+            ),
+            'ListTokens': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTokens,
+                    request_deserializer=palisade_dot_v1_dot_admin__pb2.ListTokensRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_admin__pb2.ListTokensResponse.SerializeToString,
+            ),
+            'RevokeToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeToken,
+                    request_deserializer=palisade_dot_v1_dot_admin__pb2.RevokeTokenRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_admin__pb2.RevokeTokenResponse.SerializeToString,
+            ),
+            'WhoAmI': grpc.unary_unary_rpc_method_handler(
+                    servicer.WhoAmI,
+                    request_deserializer=palisade_dot_v1_dot_admin__pb2.WhoAmIRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_admin__pb2.WhoAmIResponse.SerializeToString,
+            ),
+            'Can': grpc.unary_unary_rpc_method_handler(
+                    servicer.Can,
+                    request_deserializer=palisade_dot_v1_dot_admin__pb2.CanRequest.FromString,
+                    response_serializer=palisade_dot_v1_dot_admin__pb2.CanResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'palisade.v1.AdminService', rpc_method_handlers)
@@ -180,7 +305,10 @@ def add_AdminServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class AdminService(object):
-    """Operator API. Requires an admin certificate when TLS is on.
+    """Operator API. Every call needs the admin role (an admin certificate, an identity the
+    cluster file names as an admin, a token with the admin role, or an identity the policy
+    gives it; without TLS and before any policy, every caller), except WhoAmI (any caller)
+    and RevokeLock (the revoke permission on the lock's name).
     """
 
     @staticmethod
@@ -333,5 +461,124 @@ class AdminService(object):
         return grpc.experimental.unary_stream(request, target, '/palisade.v1.AdminService/Backup',
             palisade_dot_v1_dot_admin__pb2.BackupRequest.SerializeToString,
             palisade_dot_v1_dot_admin__pb2.BackupChunk.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ApplyPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.AdminService/ApplyPolicy',
+            palisade_dot_v1_dot_admin__pb2.ApplyPolicyRequest.SerializeToString,
+            palisade_dot_v1_dot_admin__pb2.ApplyPolicyResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def GetPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.AdminService/GetPolicy',
+            palisade_dot_v1_dot_admin__pb2.GetPolicyRequest.SerializeToString,
+            palisade_dot_v1_dot_admin__pb2.GetPolicyResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def CreateToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.AdminService/CreateToken',
+            palisade_dot_v1_dot_admin__pb2.CreateTokenRequest.SerializeToString,
+            palisade_dot_v1_dot_admin__pb2.CreateTokenResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ListTokens(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.AdminService/ListTokens',
+            palisade_dot_v1_dot_admin__pb2.ListTokensRequest.SerializeToString,
+            palisade_dot_v1_dot_admin__pb2.ListTokensResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def RevokeToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.AdminService/RevokeToken',
+            palisade_dot_v1_dot_admin__pb2.RevokeTokenRequest.SerializeToString,
+            palisade_dot_v1_dot_admin__pb2.RevokeTokenResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def WhoAmI(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.AdminService/WhoAmI',
+            palisade_dot_v1_dot_admin__pb2.WhoAmIRequest.SerializeToString,
+            palisade_dot_v1_dot_admin__pb2.WhoAmIResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Can(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/palisade.v1.AdminService/Can',
+            palisade_dot_v1_dot_admin__pb2.CanRequest.SerializeToString,
+            palisade_dot_v1_dot_admin__pb2.CanResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

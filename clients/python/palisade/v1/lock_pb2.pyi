@@ -42,6 +42,7 @@ ERROR_REASON_NO_TRANSFER_TARGET: ErrorReason
 ERROR_REASON_PERMISSION_DENIED: ErrorReason
 ERROR_REASON_PERMITS_MISMATCH: ErrorReason
 ERROR_REASON_PROPOSAL_DROPPED: ErrorReason
+ERROR_REASON_QUOTA_EXCEEDED: ErrorReason
 ERROR_REASON_RATE_LIMITED: ErrorReason
 ERROR_REASON_READ_NOT_CONFIRMED: ErrorReason
 ERROR_REASON_REQUEST_TOO_OLD: ErrorReason
@@ -58,6 +59,7 @@ ERROR_REASON_TOO_MANY_SESSIONS: ErrorReason
 ERROR_REASON_TOO_MANY_WAITERS: ErrorReason
 ERROR_REASON_TOO_MANY_WAITS_ON_STREAM: ErrorReason
 ERROR_REASON_TRANSFER_TIMED_OUT: ErrorReason
+ERROR_REASON_UNAUTHENTICATED: ErrorReason
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_UNSUPPORTED: ErrorReason
 ERROR_REASON_WAITS_IN_ANOTHER_REQUEST: ErrorReason
@@ -620,14 +622,16 @@ class SessionInfo(_message.Message):
     def __init__(self, session_id: _Optional[int] = ..., client_name: _Optional[str] = ..., ttl_ms: _Optional[int] = ..., opened_index: _Optional[int] = ..., held_locks: _Optional[_Iterable[str]] = ..., waiting_locks: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SessionKeptAlive(_message.Message):
-    __slots__ = ["not_found", "session_id", "ttl_ms"]
+    __slots__ = ["not_found", "permission_denied", "session_id", "ttl_ms"]
     NOT_FOUND_FIELD_NUMBER: _ClassVar[int]
+    PERMISSION_DENIED_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     TTL_MS_FIELD_NUMBER: _ClassVar[int]
     not_found: bool
+    permission_denied: bool
     session_id: int
     ttl_ms: int
-    def __init__(self, session_id: _Optional[int] = ..., ttl_ms: _Optional[int] = ..., not_found: bool = ...) -> None: ...
+    def __init__(self, session_id: _Optional[int] = ..., ttl_ms: _Optional[int] = ..., not_found: bool = ..., permission_denied: bool = ...) -> None: ...
 
 class StreamAnswer(_message.Message):
     __slots__ = ["acquire", "campaign", "cancel_wait", "close_session", "downgrade", "failure", "get_lock", "get_lock_history", "get_session", "id", "keep_alive", "leader", "list_locks", "list_sessions", "open_session", "proclaim", "release", "resign", "upgrade", "validate_token"]
