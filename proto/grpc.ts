@@ -174,6 +174,13 @@ export const adminServiceDefinition = {
   MemberRemove: unary(A, "MemberRemove", pb.MemberRemoveRequest, pb.MemberRemoveResponse),
   SnapshotSave: unary(A, "SnapshotSave", pb.SnapshotSaveRequest, pb.SnapshotSaveResponse),
   Backup: serverStream(A, "Backup", pb.BackupRequest, pb.BackupChunk),
+  ApplyPolicy: unary(A, "ApplyPolicy", pb.ApplyPolicyRequest, pb.ApplyPolicyResponse),
+  GetPolicy: unary(A, "GetPolicy", pb.GetPolicyRequest, pb.GetPolicyResponse),
+  CreateToken: unary(A, "CreateToken", pb.CreateTokenRequest, pb.CreateTokenResponse),
+  ListTokens: unary(A, "ListTokens", pb.ListTokensRequest, pb.ListTokensResponse),
+  RevokeToken: unary(A, "RevokeToken", pb.RevokeTokenRequest, pb.RevokeTokenResponse),
+  WhoAmI: unary(A, "WhoAmI", pb.WhoAmIRequest, pb.WhoAmIResponse),
+  Can: unary(A, "Can", pb.CanRequest, pb.CanResponse),
 } satisfies grpc.ServiceDefinition;
 
 export type AdminServiceHandlers = HandlersOf<typeof adminServiceDefinition>;

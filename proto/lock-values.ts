@@ -305,9 +305,16 @@ export interface OpenedSession {
   readonly ttlMs: number;
 }
 
-/** Per requested session, in order: its TTL, or null when it is gone (a client takes it for lost). */
+/**
+ * Per requested session, in order: its TTL, or null when it is gone or (`denied`) not the
+ * caller's to keep alive (a client takes it for lost either way).
+ */
 export interface KeptAlive {
-  readonly sessions: ReadonlyArray<{ readonly sessionId: bigint; readonly ttlMs: number | null }>;
+  readonly sessions: ReadonlyArray<{
+    readonly sessionId: bigint;
+    readonly ttlMs: number | null;
+    readonly denied?: true;
+  }>;
 }
 
 /** An answer with nothing in it but that the call succeeded. */

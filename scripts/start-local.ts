@@ -66,7 +66,9 @@ interface Member {
   paused: boolean;
 }
 
-type StatusResult = { ok: true; status: palisade.v1.StatusResponse } | { ok: false };
+/** A node's Status, or that it answered without one: `denied` when a policy gives this console no admin role. */
+type StatusResult =
+  { ok: true; status: palisade.v1.StatusResponse } | { ok: false; denied: boolean };
 
 function parseArgs(): Options {
   return new Command("npm start")
@@ -130,7 +132,36 @@ function status(client: grpc.Client): Promise<StatusResult> {
       palisade.v1.StatusRequest.create({}),
       new grpc.Metadata(),
       { deadline: Date.now() + 1_000 },
-      (err, res) => done(err || !res ? { ok: false } : { ok: true, status: res }),
+      (err, res) =>
+        done(
+          err || !res
+            ? { ok: false, denied: err?.code === grpc.status.PERMISSION_DENIED }
+            : { ok: true, status: res },
+        ),
+    );
+  });
+}
+
+/** How the cluster's access control stands, for the ready line. */
+function accessLine(client: grpc.Client | undefined): Promise<string> {
+  const method = adminServiceDefinition.GetPolicy;
+  return new Promise((done) => {
+    if (client === undefined) return done("access control unknown");
+    client.makeUnaryRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      palisade.v1.GetPolicyRequest.create({}),
+      new grpc.Metadata(),
+      { deadline: Date.now() + 2_000 },
+      (err, res) => {
+        if (err?.code === grpc.status.PERMISSION_DENIED)
+          done("access control: a policy is applied (palisadectl acl show, as an admin)");
+        else if (err || !res) done("access control unknown");
+        else if (u64ToNumber(res.version) === 0)
+          done("open policy: every caller may do everything (docs/access-control.md)");
+        else done(`access policy version ${u64ToNumber(res.version)} applied`);
+      },
     );
   });
 }
@@ -385,10 +416,18 @@ async function main(): Promise<void> {
       }
       if (!ready) {
         ready = true;
+        const access = await accessLine(members[0]?.client);
         say(
-          `cluster ready (${members.map((m) => m.clientAddress).join(",")}); Ctrl-C stops all nodes; type help for stopping, killing or pausing one`,
+          `cluster ready (${members.map((m) => m.clientAddress).join(",")}); ${access}; Ctrl-C stops all nodes; type help for stopping, killing or pausing one`,
         );
       }
+    } else if (!ready && results.filter((r) => !r.ok && r.denied).length > members.length / 2) {
+      // A policy is applied and this console is not an admin: the nodes answer, but their
+      // Status (and so the leader) is not shown.
+      ready = true;
+      say(
+        `cluster ready (${members.map((m) => m.clientAddress).join(",")}); access control: a policy is applied, and this console has no admin role, so leader changes are not shown; Ctrl-C stops all nodes`,
+      );
     } else if (!ready && Date.now() > nextHintAt) {
       nextHintAt = Date.now() + 10_000;
       say(

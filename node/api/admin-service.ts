@@ -1,6 +1,10 @@
 // AdminService handlers: each checks and converts its request, asks the node's host
 // (node/host/admin-requests.ts) and converts the answer back: Status (this node as it is),
 // RevokeLock, leadership transfer, membership changes, snapshots and backups.
+import { encodeCaller } from "../auth/caller.ts";
+import { RequestFailure } from "../host/failures.ts";
+import { accessAdminHandlers } from "./access-admin.ts";
+import { callerOfCall } from "./callers.ts";
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import type { AdminServiceHandlers } from "../../proto/grpc.ts";
@@ -83,20 +87,40 @@ async function streamBackup(
 export function adminServiceHandlers(ctx: ServiceContext): AdminServiceHandlers {
   const { admin, host } = ctx;
   const members = (): palisade.v1.Member.$Properties[] => statusResponse(ctx).members;
+  const gate = ctx.locks.gate;
+  /** A call that needs the admin role (checked before the call's own work). */
+  const adminUnary = <Req, Res>(
+    name: string,
+    body: (call: grpc.ServerUnaryCall<Req, Res>) => Promise<Res>,
+  ): grpc.handleUnaryCall<Req, Res> =>
+    unary(ctx, name, async (call) => {
+      gate.requireAdmin(callerOfCall(gate, call, name), name);
+      return body(call);
+    });
   return {
-    Status: unary(ctx, "Status", async () => statusResponse(ctx)),
+    Status: adminUnary("Status", async () => statusResponse(ctx)),
 
+    // The revoke permission on the lock's name is checked where the revoke applies.
     RevokeLock: unary(ctx, "RevokeLock", async (call) => {
-      const index = await admin.revoke({
+      const caller = callerOfCall(gate, call, "RevokeLock");
+      const lock = lockField(call.request.lock);
+      const cmd = {
         type: "revoke",
-        lock: lockField(call.request.lock),
+        lock,
         token: tokenField(call.request.token),
         wallMs: host.wallMs(),
-      });
-      return pb.RevokeLockResponse.create({ index: toU64(index) });
+      } as const;
+      try {
+        const index = await admin.revoke(cmd, encodeCaller(caller));
+        return pb.RevokeLockResponse.create({ index: toU64(index) });
+      } catch (error) {
+        if (error instanceof RequestFailure)
+          gate.audit(caller, "RevokeLock", lock, error.reason, error.message);
+        throw error;
+      }
     }),
 
-    TransferLeader: unary(ctx, "TransferLeader", async (call) => {
+    TransferLeader: adminUnary("TransferLeader", async (call) => {
       const { leader, term } = await admin.transferLeader(
         numberField(call.request.toNodeId, "to_node_id"),
       );
@@ -105,11 +129,11 @@ export function adminServiceHandlers(ctx: ServiceContext): AdminServiceHandlers 
     // Reachability and match indexes are the leader's knowledge: a follower's list would
     // show every member unreachable at index 0, so the list is the leader's (as etcd's
     // member list is), and a follower names the leader.
-    MemberList: unary(ctx, "MemberList", async () => {
+    MemberList: adminUnary("MemberList", async () => {
       ctx.host.requireLeader();
       return pb.MemberListResponse.create({ members: members() });
     }),
-    MemberAdd: unary(ctx, "MemberAdd", async (call) => {
+    MemberAdd: adminUnary("MemberAdd", async (call) => {
       const node = numberField(call.request.nodeId, "node_id");
       const peer = call.request.address ?? "";
       const client = call.request.clientAddress ?? "";
@@ -126,21 +150,21 @@ export function adminServiceHandlers(ctx: ServiceContext): AdminServiceHandlers 
       await admin.changeMembers({ type: "addLearner", node }, { peer, client });
       return pb.MemberAddResponse.create({ members: members() });
     }),
-    MemberPromote: unary(ctx, "MemberPromote", async (call) => {
+    MemberPromote: adminUnary("MemberPromote", async (call) => {
       await admin.changeMembers({
         type: "promote",
         node: numberField(call.request.nodeId, "node_id"),
       });
       return pb.MemberPromoteResponse.create({ members: members() });
     }),
-    MemberRemove: unary(ctx, "MemberRemove", async (call) => {
+    MemberRemove: adminUnary("MemberRemove", async (call) => {
       await admin.changeMembers({
         type: "remove",
         node: numberField(call.request.nodeId, "node_id"),
       });
       return pb.MemberRemoveResponse.create({ members: members() });
     }),
-    SnapshotSave: unary(ctx, "SnapshotSave", async () => {
+    SnapshotSave: adminUnary("SnapshotSave", async () => {
       const taken = await admin.snapshotNow();
       return pb.SnapshotSaveResponse.create({
         index: toU64(taken.index),
@@ -149,7 +173,14 @@ export function adminServiceHandlers(ctx: ServiceContext): AdminServiceHandlers 
       });
     }),
     Backup: (call) => {
+      try {
+        gate.requireAdmin(callerOfCall(gate, call, "Backup"), "Backup");
+      } catch (error) {
+        call.emit("error", toStatus(ctx, "Backup", error));
+        return;
+      }
       void streamBackup(ctx, call);
     },
+    ...accessAdminHandlers(ctx),
   };
 }

@@ -9,6 +9,8 @@
 // {code, reason, message, leader}. A call that needs the leader, made on another node that
 // knows the leader's gateway, is answered 307 with that gateway's URL in Location (the
 // same method and body apply there); clients such as `curl -L` follow it.
+import type { Caller } from "../auth/caller.ts";
+import { stillReads } from "./callers.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { status as Status } from "@grpc/grpc-js";
@@ -43,7 +45,7 @@ import {
 } from "./interceptors.ts";
 import { parseWatch } from "./lock-service.ts";
 import { startObserve } from "./observe.ts";
-import type { RateLimiter } from "./rate-limit.ts";
+import type { RateLimiter } from "../host/rate-limiter.ts";
 import { CURRENT_INDEX_METADATA_KEY, type StatusError } from "./status.ts";
 import type { WatchCall } from "./watch-hub.ts";
 
@@ -259,12 +261,17 @@ export class Gateway {
     );
   }
 
-  /** Refuses a caller whose certificate may not use LockService (under mTLS). */
-  private admit(req: IncomingMessage, name: string): PeerIdentity | null {
-    if (!this.o.tls) return null;
+  /**
+   * The caller of a request (its bearer token, else its certificate); refuses one whose
+   * certificate may not use LockService (under mTLS) or whose token is not valid now.
+   */
+  private admit(req: IncomingMessage, name: string): { who: PeerIdentity | null; caller: Caller } {
+    const header = req.headers.authorization;
+    if (!this.o.tls)
+      return { who: null, caller: this.o.ctx.locks.gate.callerOf(null, header, name) };
     const who = callerOf(req);
     const refused = accessRefusal(`/palisade.v1.LockService/${name}`, who);
-    if (refused === null) return who;
+    if (refused === null) return { who, caller: this.o.ctx.locks.gate.callerOf(who, header, name) };
     const socket = req.socket as TLSSocket;
     const why =
       who === null && socket.authorizationError
@@ -298,7 +305,7 @@ export class Gateway {
     };
     res.on("close", onGone);
     try {
-      const who = this.admit(req, name);
+      const { who, caller } = this.admit(req, name);
       if (!isJsonContent(req))
         throw refusal(
           "ERROR_REASON_MALFORMED_REQUEST",
@@ -324,6 +331,7 @@ export class Gateway {
         decodeRequest(name, wire),
         detached.signal,
         sent,
+        caller,
       );
       const encoded = spec.answer.type.encode(encodeAnswer(name, answer)).finish();
       sendJson(res, 200, jsonFromEncoded(messageType(`palisade.v1.${name}Response`), encoded));
@@ -375,10 +383,12 @@ export class Gateway {
    */
   private watch(req: IncomingMessage, res: ServerResponse, url: URL): void {
     try {
-      const who = this.admit(req, "Watch");
+      const { who, caller } = this.admit(req, "Watch");
       const wire = palisade.v1.WatchRequest.decode(streamQuery(req, url, "Watch"));
       this.spend(req, who, wire);
       const { prefix, fromIndex } = parseWatch(wire);
+      const gate = this.o.ctx.locks.gate;
+      gate.require(caller, "Watch", "read", prefix);
       const applied = this.o.ctx.host.state.appliedIndex;
       res.writeHead(200, {
         "content-type": "text/event-stream; charset=utf-8",
@@ -387,7 +397,13 @@ export class Gateway {
         [`x-${CURRENT_INDEX_METADATA_KEY}`]: String(applied),
       });
       res.write(`: watching ${JSON.stringify(prefix)}; current index ${applied}\n\n`);
-      this.o.ctx.watch.attach(new EventStream(res, watchEventJson), prefix, fromIndex, applied);
+      this.o.ctx.watch.attach(
+        new EventStream(res, watchEventJson),
+        prefix,
+        fromIndex,
+        applied,
+        () => stillReads(gate, caller, prefix),
+      );
     } catch (error) {
       this.fail(req, res, "Watch", error);
     }
@@ -399,20 +415,27 @@ export class Gateway {
    */
   private async observe(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     try {
-      const who = this.admit(req, "Observe");
+      const { who, caller } = this.admit(req, "Observe");
       const wire = palisade.v1.ObserveRequest.decode(streamQuery(req, url, "Observe"));
       this.spend(req, who, wire);
       const { election, fromIndex } = decodeObserve(wire);
       const sink = new EventStream(res, electionEventJson);
-      await startObserve(this.o.ctx, sink, election, fromIndex, (applied: number) => {
-        res.writeHead(200, {
-          "content-type": "text/event-stream; charset=utf-8",
-          "cache-control": "no-store",
-          "x-content-type-options": "nosniff",
-          [`x-${CURRENT_INDEX_METADATA_KEY}`]: String(applied),
-        });
-        res.write(`: observing ${JSON.stringify(election)}; current index ${applied}\n\n`);
-      });
+      await startObserve(
+        this.o.ctx,
+        sink,
+        election,
+        fromIndex,
+        (applied: number) => {
+          res.writeHead(200, {
+            "content-type": "text/event-stream; charset=utf-8",
+            "cache-control": "no-store",
+            "x-content-type-options": "nosniff",
+            [`x-${CURRENT_INDEX_METADATA_KEY}`]: String(applied),
+          });
+          res.write(`: observing ${JSON.stringify(election)}; current index ${applied}\n\n`);
+        },
+        caller,
+      );
     } catch (error) {
       this.fail(req, res, "Observe", error);
     }

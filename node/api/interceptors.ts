@@ -5,7 +5,7 @@ import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import type { ErrorReasonName } from "../../proto/wire.ts";
 import { statusError } from "./status.ts";
-import type { RateLimiter } from "./rate-limit.ts";
+import type { RateLimiter } from "../host/rate-limiter.ts";
 import {
   accessRefusal,
   identityOf,

@@ -20,6 +20,7 @@ import { lockStream } from "./lock-stream.ts";
 import { observe } from "./observe.ts";
 import { malformedReason } from "./tolerant.ts";
 import { CURRENT_INDEX_METADATA_KEY } from "./status.ts";
+import { callerOfCall, stillReads } from "./callers.ts";
 
 /** A call's unary handler: a caller that goes away detaches it (an Acquire then only stops listening). */
 function unaryCall<N extends CallName>(
@@ -31,11 +32,13 @@ function unaryCall<N extends CallName>(
     const onCancelled = (): void => detached.abort();
     call.on("cancelled", onCancelled);
     try {
+      const caller = callerOfCall(ctx.locks.gate, call, name);
       const answer = await ctx.locks.serve(
         name,
         decodeRequest(name, call.request),
         detached.signal,
         sentBytesOf(call.request),
+        caller,
       );
       return encodeAnswer(name, answer);
     } finally {
@@ -65,13 +68,17 @@ function watch(
           `the request is not a valid Watch message: ${malformed}`,
         );
       const { prefix, fromIndex } = parseWatch(call.request);
+      const caller = callerOfCall(ctx.locks.gate, call, "Watch");
+      const gate = ctx.locks.gate;
+      gate.require(caller, "Watch", "read", prefix);
       // The applied index the stream starts from, so a client that asked for "now" can
       // resume at a concrete index on another node.
       const applied = ctx.host.state.appliedIndex;
       const headers = new grpc.Metadata();
       headers.set(CURRENT_INDEX_METADATA_KEY, String(applied));
       call.sendMetadata(headers);
-      ctx.watch.attach(call, prefix, fromIndex, applied);
+      // A policy change or a token's revoke that takes this right away ends the stream.
+      ctx.watch.attach(call, prefix, fromIndex, applied, () => stillReads(gate, caller, prefix));
     } catch (error) {
       call.emit("error", toStatus(ctx, "Watch", error));
     }

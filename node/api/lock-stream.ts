@@ -16,6 +16,9 @@
 // may wait for up to an hour, counts instead against a cap on the stream's Acquires, and
 // one past it is refused: no number of waits holds up the client's keepalives, cancels and
 // reads. Bad input ends only this stream, with a status.
+import { ANONYMOUS, type Caller } from "../auth/caller.ts";
+import { RequestFailure } from "../host/failures.ts";
+import { callerOfCall } from "./callers.ts";
 import type * as grpc from "@grpc/grpc-js";
 import { keepAliveCountProblem } from "../../proto/codec/requests.ts";
 import { specOf } from "../../proto/lock-calls.ts";
@@ -77,6 +80,16 @@ const RATE_LIMITED: Result = failed(
 /** The stream's frames are bytes: the node reads requests one at a time and encodes its answers itself. */
 export type StreamCall = grpc.ServerDuplexStream<Uint8Array, Uint8Array>;
 
+/** The caller of a stream, authenticated once as it opens (a token's revoke still applies per request). */
+function streamCaller(ctx: ServiceContext, call: StreamCall): Caller | RequestFailure {
+  try {
+    return callerOfCall(ctx.locks.gate, call, "Stream");
+  } catch (error) {
+    if (error instanceof RequestFailure) return error;
+    throw error;
+  }
+}
+
 export function lockStream(
   ctx: ServiceContext,
   serve: Serve,
@@ -129,21 +142,32 @@ class ClientStream {
   private clientDone = false;
   private closed = false;
   private readonly who;
+  /** Who the stream's requests come from (its token or certificate), or why it has no caller. */
+  private readonly caller: Caller | RequestFailure;
+  /** The node's dispatcher, serving as this stream's caller. */
+  private readonly serve: Serve;
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly serve: Serve,
+    serve: Serve,
     private readonly call: StreamCall,
     private readonly options: StreamOptions,
   ) {
     this.limits = options.limits ?? DEFAULT_STREAM_LIMITS;
     this.turns = options.turns ?? sharedTurns;
     this.who = options.tls ? identityOf(call.getAuthContext()) : null;
+    this.caller = streamCaller(ctx, call);
+    const caller = this.caller instanceof RequestFailure ? ANONYMOUS : this.caller;
+    this.serve = (name, request, detached, sent) => serve(name, request, detached, sent, caller);
   }
 
   start(): void {
     const call = this.call;
     this.options.observer?.streamsChanged(1);
+    if (this.caller instanceof RequestFailure) {
+      this.fail(statusError(this.caller.reason, this.caller.message));
+      return;
+    }
     call.on("data", (frame: Uint8Array) => this.frame(frame));
     call.on("end", () => {
       this.clientDone = true;

@@ -3,6 +3,8 @@
 // the same entry (a resign, a handoff, an expiry with candidates waiting) is no change of
 // "who leads" worth a gap, so it is sent as the new leader alone. A stream that starts now
 // first gets the state at its start (a linearizable read), then every change after it.
+import { ANONYMOUS, type Caller } from "../auth/caller.ts";
+import { callerOfCall, stillReads } from "./callers.ts";
 import * as grpc from "@grpc/grpc-js";
 import { palisade } from "../../proto/gen/palisade.js";
 import { decodeObserve } from "../../proto/codec/requests.ts";
@@ -115,9 +117,15 @@ export async function startObserve(
   election: string,
   fromIndex: bigint,
   started: (applied: number) => void,
+  caller: Caller = ANONYMOUS,
 ): Promise<void> {
+  const gate = ctx.locks.gate;
+  gate.require(caller, "Observe", "read", election);
   const clientNameOf = (id: bigint): string => ctx.host.state.getSession(id)?.clientName ?? "";
-  const view = electionView(election, clientNameOf);
+  const view: EventView<ElectionEvent> = {
+    ...electionView(election, clientNameOf),
+    stillAllowed: () => stillReads(gate, caller, election, "Observe"),
+  };
   if (fromIndex > 0n) {
     const applied = ctx.host.state.appliedIndex;
     started(applied);
@@ -147,8 +155,14 @@ export function observe(
           `the request is not a valid Observe message: ${malformed}`,
         );
       const { election, fromIndex } = decodeObserve(call.request);
-      await startObserve(ctx, new ObserveCall(call), election, fromIndex, (applied) =>
-        sendIndex(call, applied),
+      const caller = callerOfCall(ctx.locks.gate, call, "Observe");
+      await startObserve(
+        ctx,
+        new ObserveCall(call),
+        election,
+        fromIndex,
+        (applied) => sendIndex(call, applied),
+        caller,
       );
     } catch (error) {
       call.emit("error", toStatus(ctx, "Observe", error));

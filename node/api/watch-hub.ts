@@ -63,13 +63,23 @@ export interface WatchCall<M = palisade.v1.WatchEvent> {
  */
 export interface EventView<M> {
   readonly prefix: string;
+  /** Null while the subscriber may still see these events; else why not (see WatchHub.recheck). */
+  readonly stillAllowed?: () => string | null;
   takes(e: LockEvent): boolean;
   message(e: LockEvent, next: LockEvent | undefined): M | null;
 }
 
 /** Watch: every event of the locks under a prefix. */
-export function watchView(prefix: string): EventView<palisade.v1.WatchEvent> {
-  return { prefix, takes: () => true, message: (e) => toWatchEvent(e) };
+export function watchView(
+  prefix: string,
+  stillAllowed?: () => string | null,
+): EventView<palisade.v1.WatchEvent> {
+  return {
+    prefix,
+    takes: () => true,
+    message: (e) => toWatchEvent(e),
+    ...(stillAllowed ? { stillAllowed } : {}),
+  };
 }
 
 export interface WatchHubOptions {
@@ -88,7 +98,7 @@ class Subscriber<M> {
 
   constructor(
     private readonly call: WatchCall<M>,
-    private readonly view: EventView<M>,
+    readonly view: EventView<M>,
     /** Events below this index were already sent (or predate the start). */
     private nextIndex: number,
     private readonly maxQueued: number,
@@ -182,8 +192,25 @@ export class WatchHub {
    * Starts streaming to `call`. fromIndex 0 means "new events only". Below the first
    * retained index the call ends with OUT_OF_RANGE carrying the current index.
    */
-  attach(call: WatchCall, prefix: string, fromIndex: number, appliedIndex: number): void {
-    this.subscribe(call, watchView(prefix), fromIndex, appliedIndex);
+  attach(
+    call: WatchCall,
+    prefix: string,
+    fromIndex: number,
+    appliedIndex: number,
+    stillAllowed?: () => string | null,
+  ): void {
+    this.subscribe(call, watchView(prefix, stillAllowed), fromIndex, appliedIndex);
+  }
+
+  /**
+   * Access changed (a policy applied, a token revoked): every stream whose caller may no
+   * longer see its events ends with PERMISSION_DENIED.
+   */
+  recheck(): void {
+    for (const s of [...this.subscribers]) {
+      const refusal = s.view.stillAllowed?.() ?? null;
+      if (refusal !== null) s.fail("ERROR_REASON_PERMISSION_DENIED", refusal);
+    }
   }
 
   /** Streams the events `view` takes, as its messages: attach's rules otherwise. */

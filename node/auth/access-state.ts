@@ -2,7 +2,14 @@
 // at, the bearer tokens (their hashes, never their secrets), and how much of each quota
 // every identity uses. Changed only by applying log entries, kept in snapshots, so every
 // replica resolves a caller to the same rights at the same index.
-import { ADMIN_RIGHTS, NO_RIGHTS, OPEN_RIGHTS, Policy, type QuotaKey, type Rights } from "./policy.ts";
+import {
+  ADMIN_RIGHTS,
+  NO_RIGHTS,
+  OPEN_RIGHTS,
+  Policy,
+  type QuotaKey,
+  type Rights,
+} from "./policy.ts";
 import type { Caller } from "./caller.ts";
 
 export interface TokenRecord {

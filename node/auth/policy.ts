@@ -51,9 +51,7 @@ const NAME_RULE = /^[A-Za-z0-9._:@/=+-]{1,128}$/;
 export const MAX_POLICY_BYTES = 1 << 20;
 
 export function checkIdentityName(name: string): string | null {
-  return NAME_RULE.test(name)
-    ? null
-    : "must be 1 to 128 letters, digits or . _ : @ / = + -";
+  return NAME_RULE.test(name) ? null : "must be 1 to 128 letters, digits or . _ : @ / = + -";
 }
 
 export interface PolicyError {
@@ -393,8 +391,9 @@ function parseGrant(item: unknown, err: Report): Grant | null {
   }
   if (prefix === null || bits === 0) {
     if (prefix === null && !item.items.some((p) => scalarText(p.key) === "prefix"))
-      err(item, "a grant needs a prefix (\"\" for every name)");
-    if (!item.items.some((p) => scalarText(p.key) === "actions")) err(item, "a grant needs actions");
+      err(item, 'a grant needs a prefix ("" for every name)');
+    if (!item.items.some((p) => scalarText(p.key) === "actions"))
+      err(item, "a grant needs actions");
     return null;
   }
   return { prefix, bits };

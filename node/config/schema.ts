@@ -152,6 +152,25 @@ export const tlsSchema = z.strictObject({
   key: path,
 });
 
+const identityName = z
+  .string({ error: "expected an identity name" })
+  .regex(/^[A-Za-z0-9._:@/=+-]{1,128}$/, {
+    error: "expected 1–128 letters, digits or . _ : @ / = + -",
+  });
+
+export const authSchema = z.strictObject({
+  /**
+   * Which field of a client certificate names its identity: its subject's CN, its first DNS
+   * subject alternative name, or its first URI one.
+   */
+  certIdentity: z.enum(["cn", "dns", "uri"]).default("cn"),
+  /**
+   * Identities (certificate names) that are admins whatever the policy says: the first
+   * admins of a new cluster. An admin certificate (OU=admin) always is one.
+   */
+  admins: z.array(identityName).max(64, { error: "expected at most 64 admins" }).default([]),
+});
+
 export const statusPageSchema = z.strictObject({
   /** Whether nodes serve the read-only status page (/ui) at all. */
   enabled: z.boolean({ error: "expected true or false" }).default(DEFAULT_STATUS_PAGE.enabled),
@@ -200,6 +219,8 @@ export const clusterConfigSchema = z
     session: sessionSchema.prefault({}),
     /** Certificates for peer, client and admin connections; plaintext when absent. */
     tls: tlsSchema.optional(),
+    /** Identities: which certificate field names one, and the first admins. */
+    auth: authSchema.prefault({}),
     statusPage: statusPageSchema.prefault({}),
     metrics: metricsSchema.prefault({}),
   })

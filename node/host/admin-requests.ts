@@ -1,7 +1,13 @@
 // What an operator may ask a node host: its status, a forced release, leadership
 // transfer, membership changes and snapshots. The gRPC AdminService
 // (node/api/admin-service.ts) calls these; every failure is a RequestFailure.
-import { isError, type RevokeCommand } from "../lock/index.ts";
+import {
+  isError,
+  type CreateTokenCommand,
+  type RevokeCommand,
+  type RevokeTokenCommand,
+  type SetPolicyCommand,
+} from "../lock/index.ts";
 import { MembershipError, type MemberAddress, type MembershipChange } from "../raft/membership.ts";
 import type { NodeId, Role } from "../raft/types.ts";
 import { answerFailure, notLeader, RequestFailure } from "./failures.ts";
@@ -75,9 +81,22 @@ export class AdminRequests {
     };
   }
 
+  /**
+   * Proposes an admin call's command (the policy, a token) with its caller, for apply to
+   * check; answers the entry's index once applied here.
+   */
+  async proposeAccess(
+    cmd: SetPolicyCommand | CreateTokenCommand | RevokeTokenCommand,
+    caller: string,
+  ): Promise<number> {
+    const { index, outcome } = await this.host.propose(cmd, undefined, caller);
+    if (isError(outcome.result)) throw answerFailure(outcome.result);
+    return index;
+  }
+
   /** Force-releases a grant; answers the log index of the revoke (of the first one, for a retry). */
-  async revoke(cmd: RevokeCommand): Promise<number> {
-    const { index, outcome } = await this.host.propose(cmd);
+  async revoke(cmd: RevokeCommand, caller: string | null = null): Promise<number> {
+    const { index, outcome } = await this.host.propose(cmd, undefined, caller);
     if (isError(outcome.result)) throw answerFailure(outcome.result);
     if (outcome.result.kind !== "revoked")
       throw new RequestFailure(

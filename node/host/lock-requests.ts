@@ -42,6 +42,9 @@ import {
   checkWrite,
 } from "./request-checks.ts";
 import { answerRead } from "./read-answers.ts";
+import { AccessGate } from "./access-gate.ts";
+import { ANONYMOUS, encodeCaller, type Caller } from "../auth/caller.ts";
+import type { Principal } from "../auth/access-state.ts";
 
 /**
  * How a call arrived: `detached` aborts when the caller went away (a cancelled call, a
@@ -51,6 +54,8 @@ import { answerRead } from "./read-answers.ts";
 interface Arrival {
   readonly detached?: AbortSignal | undefined;
   readonly sent?: Uint8Array | undefined;
+  /** Who sent it (as the node that took it authenticated the caller). */
+  readonly caller: Caller;
 }
 
 /** The OK answer, or the failure its error answer stands for. */
@@ -114,6 +119,12 @@ function downgradeAnswerOf(answer: Answer, mode: DowngradeAnswer["mode"]): Downg
   return { token: ok.token, mode };
 }
 
+/** The lock (or election) a request names, for the audit log; "" for none. */
+function lockOf(request: object): string {
+  const r = request as { lock?: unknown; election?: unknown };
+  return typeof r.lock === "string" ? r.lock : typeof r.election === "string" ? r.election : "";
+}
+
 /** Refuses a read that names a lock the rules do not allow (writes are checked as they are proposed). */
 function checkName(name: string, field: string): void {
   const problem = name === "" ? null : checkLockName(name);
@@ -129,97 +140,172 @@ function campaignChecked(cmd: AcquireCommand): AcquireRequest {
 
 export class LockRequests {
   private readonly handlers: CallHandlers<Arrival>;
+  /** Who a request comes from, and the checks of reads and keepalives (writes are checked at apply). */
+  readonly gate: AccessGate;
 
-  constructor(private readonly host: NodeHost) {
+  constructor(
+    private readonly host: NodeHost,
+    gate?: AccessGate,
+  ) {
+    this.gate =
+      gate ??
+      new AccessGate({
+        tls: false,
+        certIdentity: "cn",
+        admins: [],
+        state: () => host.state.accessState,
+        wallMs: () => host.wallMs(),
+        logger: host.logger,
+      });
     this.handlers = this.callHandlers();
   }
 
   /**
    * Serves one call. `detached` aborts when the caller went away (a cancelled call, a
-   * forgotten stream request): an Acquire then only stops listening.
+   * forgotten stream request): an Acquire then only stops listening. `caller`: who sent it
+   * (anonymous, as on a cluster without TLS, when not given).
    */
   serve<N extends CallName>(
     name: N,
     request: RequestOf<N>,
     detached?: AbortSignal,
     sent?: Uint8Array,
+    caller: Caller = ANONYMOUS,
   ): Promise<AnswerOf<N>> {
-    return this.handlers[name](request, { detached, sent });
+    let served: Promise<AnswerOf<N>>;
+    try {
+      this.gate.spendRate(caller, name);
+      served = this.handlers[name](request, { detached, sent, caller });
+    } catch (error) {
+      served = Promise.reject(error);
+    }
+    return served.catch((error: unknown) => {
+      // Refusals decided at apply (rights, quotas, a revoked token) are audited here.
+      if (error instanceof RequestFailure)
+        this.gate.audit(caller, name, lockOf(request as object), error.reason, error.message);
+      throw error;
+    });
   }
 
   private callHandlers(): CallHandlers<Arrival> {
     const host = this.host;
+    const read = <T>(caller: Caller, query: (state: LockReader, who: Principal) => T): Promise<T> =>
+      this.read((state) => query(state, this.gate.principal(caller, "read")));
     return {
-      OpenSession: (req, { sent }) => this.openSession(req, sent),
-      KeepAlive: async (req) => {
-        const ttls = await this.keepAlive(req.sessionIds);
+      OpenSession: (req, { sent, caller }) => this.openSession(req, sent, caller),
+      KeepAlive: async (req, { caller }) => {
+        const outcomes = await this.keepAlive(req.sessionIds, caller);
         return {
-          sessions: req.sessionIds.map((sessionId, i) => ({ sessionId, ttlMs: ttls[i] ?? null })),
+          sessions: req.sessionIds.map((sessionId, i) => {
+            const o = outcomes[i] ?? null;
+            return o === "denied"
+              ? { sessionId, ttlMs: null, denied: true as const }
+              : { sessionId, ttlMs: o };
+          }),
         };
       },
-      CloseSession: async (req, { sent }) => {
+      CloseSession: async (req, { sent, caller }) => {
         this.checkLimits(req, (limits) => checkWrite(req, limits));
-        await this.closeSession(commandOfCall("CloseSession", req, host.wallMs()), sent);
+        await this.closeSession(commandOfCall("CloseSession", req, host.wallMs()), sent, caller);
         return {};
       },
       // A caller that went away only stops listening: the wait itself goes on until the
       // client sends CancelWait or the wait times out.
-      Acquire: async (req, { detached, sent }) => {
+      Acquire: async (req, { detached, sent, caller }) => {
         this.checkLimits(req, (limits) => checkAcquire(req, limits));
-        return this.acquire(commandOfCall("Acquire", req, host.wallMs()), detached, sent);
+        return this.acquire(commandOfCall("Acquire", req, host.wallMs()), detached, sent, caller);
       },
-      CancelWait: (req, { sent }) =>
-        this.cancelWait(commandOfCall("CancelWait", req, host.wallMs()), sent),
-      Release: async (req, { sent }) => {
+      CancelWait: (req, { sent, caller }) =>
+        this.cancelWait(commandOfCall("CancelWait", req, host.wallMs()), sent, caller),
+      Release: async (req, { sent, caller }) => {
         this.checkLimits(req, (limits) => checkWrite(req, limits));
-        await this.release(commandOfCall("Release", req, host.wallMs()), sent);
+        await this.release(commandOfCall("Release", req, host.wallMs()), sent, caller);
         return {};
       },
       // A Campaign is an Acquire of the election's lead, waiting as an Acquire waits.
-      Campaign: async (req, { detached, sent }) => {
+      Campaign: async (req, { detached, sent, caller }) => {
         const cmd = commandOfCall("Campaign", req, host.wallMs());
         this.checkLimits(req, (limits) => checkAcquire(campaignChecked(cmd), limits));
-        return campaignAnswerOf(await this.acquire(cmd, detached, sent), req.value);
+        return campaignAnswerOf(await this.acquire(cmd, detached, sent, caller), req.value);
       },
-      Proclaim: async (req, { sent }) => {
+      Proclaim: async (req, { sent, caller }) => {
         this.checkLimits(req, (limits) => checkProclaim(req, limits));
-        await this.proclaim(commandOfCall("Proclaim", req, host.wallMs()), sent);
+        await this.proclaim(commandOfCall("Proclaim", req, host.wallMs()), sent, caller);
         return {};
       },
-      Resign: async (req, { sent }) => {
+      Resign: async (req, { sent, caller }) => {
         this.checkLimits(req, (limits) => checkWrite(req, limits));
-        await this.release(commandOfCall("Resign", req, host.wallMs()), sent);
+        await this.release(commandOfCall("Resign", req, host.wallMs()), sent, caller);
         return {};
       },
       // An Upgrade that must wait for other holders waits as an Acquire does.
-      Upgrade: async (req, { detached, sent }) => {
+      Upgrade: async (req, { detached, sent, caller }) => {
         this.checkLimits(req, (limits) => checkUpgrade(req, limits));
         const cmd = commandOfCall("Upgrade", req, host.wallMs());
-        return upgradeAnswerOf(await this.acquire(cmd, detached, sent));
+        return upgradeAnswerOf(await this.acquire(cmd, detached, sent, caller));
       },
-      Downgrade: async (req, { sent }) => {
+      Downgrade: async (req, { sent, caller }) => {
         this.checkLimits(req, (limits) => checkWrite(req, limits));
-        return this.downgrade(commandOfCall("Downgrade", req, host.wallMs()), sent);
+        return this.downgrade(commandOfCall("Downgrade", req, host.wallMs()), sent, caller);
       },
-      Leader: (req) => this.read((state) => answerRead("Leader", req, state)),
-      GetLock: (req) => {
+      // Reads are checked against the policy as it is at the read's index.
+      Leader: (req, { caller }) =>
+        read(caller, (state) => {
+          this.gate.require(caller, "Leader", "read", req.election);
+          return answerRead("Leader", req, state);
+        }),
+      GetLock: (req, { caller }) => {
         checkName(req.lock, "lock");
-        return this.read((state) => answerRead("GetLock", req, state));
+        return read(caller, (state) => {
+          this.gate.require(caller, "GetLock", "read", req.lock);
+          return answerRead("GetLock", req, state);
+        });
       },
-      ListLocks: (req) => {
+      ListLocks: (req, { caller }) => {
         checkName(req.prefix, "prefix");
         checkName(req.after, "after");
-        return this.read((state) => answerRead("ListLocks", req, state));
+        return read(caller, (state) => {
+          this.gate.require(caller, "ListLocks", "read", req.prefix);
+          return answerRead("ListLocks", req, state);
+        });
       },
-      GetSession: (req) => this.read((state) => answerRead("GetSession", req, state)),
-      ListSessions: (req) => this.read((state) => answerRead("ListSessions", req, state)),
-      GetLockHistory: (req) => {
+      // A session is shown to its owner (and to admins); another's answers as one that does not exist.
+      GetSession: (req, { caller }) =>
+        read(caller, (state, who) => {
+          const owner = state.sessionOwner(req.sessionId);
+          if (!who.rights.admin && owner !== null && owner !== who.name)
+            throw this.gate.refuse(
+              caller,
+              "GetSession",
+              "",
+              "not_owner",
+              "ERROR_REASON_PERMISSION_DENIED",
+              `session ${req.sessionId} is not a session of ${who.name === "" ? "an anonymous caller" : `identity ${who.name}`}`,
+            );
+          return answerRead("GetSession", req, state);
+        }),
+      ListSessions: (req, { caller }) =>
+        read(caller, (state, who) => {
+          const all = answerRead("ListSessions", req, state);
+          if (who.rights.admin) return all;
+          return {
+            ...all,
+            sessions: all.sessions.filter((s) => state.sessionOwner(s.sessionId) === who.name),
+          };
+        }),
+      GetLockHistory: (req, { caller }) => {
         checkName(req.lock, "lock");
-        return this.read((state) => answerRead("GetLockHistory", req, state));
+        return read(caller, (state) => {
+          this.gate.require(caller, "GetLockHistory", "read", req.lock);
+          return answerRead("GetLockHistory", req, state);
+        });
       },
-      ValidateToken: (req) => {
+      ValidateToken: (req, { caller }) => {
         checkName(req.lock, "lock");
-        return this.read((state) => answerRead("ValidateToken", req, state));
+        return read(caller, (state) => {
+          this.gate.require(caller, "ValidateToken", "read", req.lock);
+          return answerRead("ValidateToken", req, state);
+        });
       },
     };
   }
@@ -252,11 +338,12 @@ export class LockRequests {
   async openSession(
     req: OpenSessionRequest,
     sent?: Uint8Array,
+    caller: Caller = ANONYMOUS,
   ): Promise<{ sessionId: bigint; ttlMs: number }> {
     const host = this.host;
     const cmd = commandOfCall("OpenSession", req, host.wallMs());
     checkOpenSession(cmd.ttlMs, this.writeLimits());
-    const { outcome } = await host.propose(cmd, sent);
+    const { outcome } = await host.propose(cmd, sent, encodeCaller(caller));
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionOpened") unexpected(ok, "OpenSession");
     return { sessionId: ok.sessionId, ttlMs: ok.ttlMs };
@@ -274,20 +361,72 @@ export class LockRequests {
    * applying is held, and keepalives must still be answered. A node that does not lead, or
    * stops leading before the answer, fails the whole request.
    */
-  async keepAlive(sessionIds: readonly bigint[]): Promise<Array<number | null>> {
+  async keepAlive(
+    sessionIds: readonly bigint[],
+    caller: Caller = ANONYMOUS,
+  ): Promise<Array<number | null | "denied">> {
     const host = this.host;
     host.requireLeader();
     const term = host.term;
-    const arrived = sessionIds.map((id) => host.keepAliveArrived(id));
+    // A session that is not the caller's, or whose identity lost every right it uses, is
+    // not kept alive: its TTL does not restart, and it ends within one TTL.
+    const who = this.gate.principal(caller, "KeepAlive");
+    const refused = sessionIds.map((id) => this.keepAliveRefusal(id, who));
+    const arrived = sessionIds.map((id, i) =>
+      refused[i] === null ? host.keepAliveArrived(id) : "ok",
+    );
     if (arrived.includes("notLeader")) throw notLeader(host.leaderHint());
     await this.confirmedInTerm(term);
     await host.leadershipApplied(term, host.electionTimeoutMs);
     return sessionIds.map((id, i) => {
+      const refusal = refused[i] ?? this.keepAliveRefusal(id, who);
+      if (refusal !== null) {
+        if (refusal === "gone") return null;
+        this.gate.audit(caller, "KeepAlive", "", "ERROR_REASON_PERMISSION_DENIED", refusal);
+        return "denied";
+      }
       // Unknown on arrival may mean not applied yet then: with the earlier leaders' entries
       // applied, a session known now starts its TTL now (later than the arrival, so safe).
       if (arrived[i] === "notFound" && host.keepAliveArrived(id) !== "ok") return null;
       return this.liveTtl(id);
     });
+  }
+
+  /**
+   * Why a keepalive of `id` by `who` is refused: "gone" for the caller's own ended session
+   * (as for anyone's in an open cluster's anonymous calls), a message for a session of
+   * another identity (or one that never existed: ids cannot be probed) and for a session
+   * whose identity lost every right it uses; null when it may be kept alive.
+   */
+  private keepAliveRefusal(id: bigint, who: Principal): string | null {
+    const state = this.host.state;
+    const owner = state.sessionOwner(id);
+    const whose = who.name === "" ? "an anonymous caller" : `identity ${who.name}`;
+    if (owner === null) {
+      const ended = state.endedOwner(id);
+      const open = who.name === "" && state.accessState.policy === null;
+      return ended === null
+        ? open
+          ? null
+          : `session ${id} is not a session of ${whose}`
+        : ended === who.name
+          ? "gone"
+          : `session ${id} is not a session of ${whose}`;
+    }
+    if (owner !== who.name) return `session ${id} is not a session of ${whose}`;
+    if (who.rights.admin || state.accessState.policy === null) return null;
+    const locks = state.sessionLocks(id);
+    const rights = who.rights;
+    const usable =
+      locks.length === 0
+        ? rights.mayAcquire
+        : locks.some(
+            (l) =>
+              rights.allows("acquire:exclusive", l) ||
+              rights.allows("acquire:shared", l) ||
+              rights.allows("acquire:upgradeable", l),
+          );
+    return usable ? null : `${whose} lost every right session ${id} uses`;
   }
 
   /** Waits for a quorum round started now; fails as not leader unless it confirmed this node leads in `term`. */
@@ -304,8 +443,12 @@ export class LockRequests {
     return host.state.sessionTtl(sessionId);
   }
 
-  async closeSession(cmd: CloseSessionCommand, sent?: Uint8Array): Promise<void> {
-    const { outcome } = await this.host.propose(cmd, sent);
+  async closeSession(
+    cmd: CloseSessionCommand,
+    sent?: Uint8Array,
+    caller: Caller = ANONYMOUS,
+  ): Promise<void> {
+    const { outcome } = await this.host.propose(cmd, sent, encodeCaller(caller));
     const ok = expectOk(outcome.result);
     if (ok.kind !== "sessionClosed") unexpected(ok, "CloseSession");
   }
@@ -322,6 +465,7 @@ export class LockRequests {
     cmd: AcquireCommand | UpgradeCommand,
     detached?: AbortSignal,
     sent?: Uint8Array,
+    caller: Caller = ANONYMOUS,
   ): Promise<AcquireAnswer> {
     const host = this.host;
     host.requireLeader();
@@ -343,7 +487,7 @@ export class LockRequests {
       );
     };
     try {
-      const proposed = host.propose(cmd, sent);
+      const proposed = host.propose(cmd, sent, encodeCaller(caller));
       // A node that stops leading before its entry applies may never apply it (cut off).
       type Proposed = Awaited<typeof proposed>;
       const cutOff = waited.then(async (o): Promise<Proposed | string> =>
@@ -367,8 +511,12 @@ export class LockRequests {
     }
   }
 
-  async cancelWait(cmd: CancelWaitCommand, sent?: Uint8Array): Promise<CancelWaitResult> {
-    const { outcome } = await this.host.propose(cmd, sent);
+  async cancelWait(
+    cmd: CancelWaitCommand,
+    sent?: Uint8Array,
+    caller: Caller = ANONYMOUS,
+  ): Promise<CancelWaitResult> {
+    const { outcome } = await this.host.propose(cmd, sent, encodeCaller(caller));
     const ok = expectOk(outcome.result);
     switch (ok.kind) {
       case "cancelled":
@@ -382,19 +530,27 @@ export class LockRequests {
     }
   }
 
-  async proclaim(cmd: ProclaimCommand, sent?: Uint8Array): Promise<void> {
-    const { outcome } = await this.host.propose(cmd, sent);
+  async proclaim(
+    cmd: ProclaimCommand,
+    sent?: Uint8Array,
+    caller: Caller = ANONYMOUS,
+  ): Promise<void> {
+    const { outcome } = await this.host.propose(cmd, sent, encodeCaller(caller));
     const ok = expectOk(outcome.result);
     if (ok.kind !== "proclaimed") unexpected(ok, "Proclaim");
   }
 
-  async downgrade(cmd: DowngradeCommand, sent?: Uint8Array): Promise<DowngradeAnswer> {
-    const { outcome } = await this.host.propose(cmd, sent);
+  async downgrade(
+    cmd: DowngradeCommand,
+    sent?: Uint8Array,
+    caller: Caller = ANONYMOUS,
+  ): Promise<DowngradeAnswer> {
+    const { outcome } = await this.host.propose(cmd, sent, encodeCaller(caller));
     return downgradeAnswerOf(outcome.result, cmd.mode);
   }
 
-  async release(cmd: ReleaseCommand, sent?: Uint8Array): Promise<void> {
-    const { outcome } = await this.host.propose(cmd, sent);
+  async release(cmd: ReleaseCommand, sent?: Uint8Array, caller: Caller = ANONYMOUS): Promise<void> {
+    const { outcome } = await this.host.propose(cmd, sent, encodeCaller(caller));
     const ok = expectOk(outcome.result);
     if (ok.kind !== "released") unexpected(ok, "Release");
   }

@@ -50,6 +50,10 @@ export type LockReader = Pick<
   | "limits"
   | "stats"
   | "checkInvariants"
+  | "accessState"
+  | "sessionOwner"
+  | "endedOwner"
+  | "sessionLocks"
 >;
 
 /** Longest stretch of snapshot encoding between two turns of the event loop. */
@@ -293,6 +297,7 @@ export class NodeHost {
   async propose(
     cmd: Command,
     sent?: Uint8Array,
+    caller: string | null = null,
   ): Promise<{ index: number; outcome: ApplyOutcome }> {
     this.requireLeader();
     // Checked as it will be applied, so a request apply would refuse is refused now, with
@@ -300,7 +305,7 @@ export class NodeHost {
     const bad = validateCommand(cmd, this.limitsForRequests());
     if (bad !== null && !(isSequenced(cmd) && this.mayRetryLogged(cmd)))
       throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", bad);
-    const entry = encodeEntry(cmd, sent);
+    const entry = encodeEntry(cmd, sent, caller);
     this.hooks.onCommandProposed?.(cmd, entry);
     let done: { index: number; result: EntryResult };
     try {

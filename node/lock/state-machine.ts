@@ -2,7 +2,7 @@
 // every replica yields the same state, answers and events. Time enters only through
 // commands (expiry and wait timeouts are proposed by the leader); wall-clock values in
 // commands are copied into history as display data and never compared.
-import { AccessState, type Principal, type TokenRecord } from "../auth/access-state.ts";
+import { AccessState, type Principal } from "../auth/access-state.ts";
 import { decodeCaller } from "../auth/caller.ts";
 import type { PrefixAction } from "../auth/policy.ts";
 import { Policy } from "../auth/policy.ts";
@@ -339,7 +339,9 @@ export class LockStateMachine {
   // ---------------------------------------------------------------- access
 
   private adminOnly(ctx: ApplyContext): ErrorAnswer | null {
-    return ctx.who === null || ctx.who.rights.admin ? null : denied(ctx.who, "admin", "the cluster");
+    return ctx.who === null || ctx.who.rights.admin
+      ? null
+      : denied(ctx.who, "admin", "the cluster");
   }
 
   private setPolicy(ctx: ApplyContext, text: string): Answer {
@@ -348,8 +350,7 @@ export class LockStateMachine {
   }
 
   private createToken(ctx: ApplyContext, cmd: Extract<Command, { type: "createToken" }>): Answer {
-    if (this.access.tokens.has(cmd.id))
-      return invalid(`token ${cmd.id} exists already`);
+    if (this.access.tokens.has(cmd.id)) return invalid(`token ${cmd.id} exists already`);
     this.access.tokens.set(cmd.id, {
       id: cmd.id,
       identity: cmd.identity,
@@ -412,11 +413,7 @@ export class LockStateMachine {
   }
 
   /** Quota refusal of locks held (or waited for) and holder data the request would add. */
-  private holdQuota(
-    ctx: ApplyContext,
-    locks: number,
-    holderData: string,
-  ): ErrorAnswer | null {
+  private holdQuota(ctx: ApplyContext, locks: number, holderData: string): ErrorAnswer | null {
     const who = ctx.who;
     if (who === null) return null;
     const over =
@@ -639,8 +636,7 @@ export class LockStateMachine {
     const blocked = this.blockerOf(targets, null);
     if (blocked === null) {
       const limit =
-        this.locksFull(session, targets.length) ??
-        this.holdQuota(ctx, targets.length, holderData);
+        this.locksFull(session, targets.length) ?? this.holdQuota(ctx, targets.length, holderData);
       if (limit) return limit;
       return grantedAnswer(
         this.grant(ctx, session, targets, holderData, holdMs, ctx.index),
@@ -968,7 +964,9 @@ export class LockStateMachine {
     const before = holder.terms?.holderData ?? "";
     const growth = utf8Length(cmd.value) - utf8Length(before);
     const over =
-      ctx.who === null ? null : this.access.quotaRefusal(ctx.who, "holderDataBytes", Math.max(0, growth));
+      ctx.who === null
+        ? null
+        : this.access.quotaRefusal(ctx.who, "holderDataBytes", Math.max(0, growth));
     if (over !== null) return overQuota(over);
     this.countHold(session.owner, 1, before, -1);
     this.countHold(session.owner, 1, cmd.value, 1);
@@ -991,7 +989,12 @@ export class LockStateMachine {
   /** An Upgrade: a numbered write that may wait, as an Acquire does. */
   private upgrade(ctx: ApplyContext, cmd: UpgradeCommand): Answer {
     // Kept under its lock, so that a CancelWait of the seq finds the answer (as an Acquire's).
-    return this.numberedWrite(ctx, cmd, (session) => this.decideUpgrade(ctx, session, cmd), cmd.lock);
+    return this.numberedWrite(
+      ctx,
+      cmd,
+      (session) => this.decideUpgrade(ctx, session, cmd),
+      cmd.lock,
+    );
   }
 
   /**
@@ -1336,7 +1339,8 @@ export class LockStateMachine {
   /** Takes a request out of every queue it is in and out of its session's tables; the locks it left. */
   private leaveQueues(waiter: Waiter, session: Session | undefined): LockState[] {
     const left: LockState[] = [];
-    if (session) this.countWait(session.owner, waiter, this.locks.get(waiter.lock)?.upgrade === waiter, -1);
+    if (session)
+      this.countWait(session.owner, waiter, this.locks.get(waiter.lock)?.upgrade === waiter, -1);
     for (const t of waiter.targets) {
       const lock = this.locks.get(t.lock);
       if (lock?.upgrade === waiter) lock.upgrade = null;
@@ -1590,6 +1594,11 @@ export class LockStateMachine {
   /** The identity a live session belongs to, or null when there is no such session. */
   sessionOwner(id: bigint): string | null {
     return this.sessions.get(id)?.owner ?? null;
+  }
+
+  /** The identity an ended session belonged to, while its id is remembered (named identities only). */
+  endedOwner(id: bigint): string | null {
+    return this.endedOwners.get(id) ?? null;
   }
 
   /** Locks a live session holds or waits for (for the rights its keepalive still needs). */

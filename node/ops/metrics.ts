@@ -47,6 +47,7 @@ export class NodeMetrics {
   private readonly keepalives: Counter;
   private readonly lockExpiries: Counter;
   private readonly rejected: Counter<"method" | "reason">;
+  private readonly authDeniedTotal: Counter<"reason">;
   private readonly streamsOpen: Gauge;
   private readonly streamFrames: Counter<"direction">;
   private readonly streamMessages: Counter<"direction">;
@@ -178,6 +179,12 @@ export class NodeMetrics {
       labelNames: ["method", "reason"],
       registers,
     });
+    this.authDeniedTotal = new Counter({
+      name: "palisade_auth_denied_total",
+      help: "requests refused by access control, by reason: unauthenticated (a token unknown, revoked or expired), permission (no grant of the action on the name), not_owner (a session of another identity), quota, admin_required",
+      labelNames: ["reason"],
+      registers,
+    });
     this.keepalives = new Counter({
       name: "palisade_session_keepalives_total",
       help: "session keepalives this node took as leader (one per session, however many a request carried)",
@@ -256,6 +263,11 @@ export class NodeMetrics {
 
   requestRejected(method: string, reason: string): void {
     this.rejected.inc({ method, reason });
+  }
+
+  /** A request access control refused (see node/host/access-gate.ts). */
+  authDenied(reason: string): void {
+    this.authDeniedTotal.inc({ reason });
   }
 
   /** What the client streams carry (node/api/lock-stream.ts). */

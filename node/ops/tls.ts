@@ -20,6 +20,10 @@ export interface PeerIdentity {
   readonly nodeId: number | null;
   /** The subject as "CN=…,OU=…", a stable name for logs and rate limits. */
   readonly subject: string;
+  /** The fields an identity may be taken from (see the cluster file's auth.certIdentity). */
+  readonly cn: string;
+  readonly dns: readonly string[];
+  readonly uri: readonly string[];
 }
 
 export type AuthContext = ReturnType<grpc.ServerInterceptingCallInterface["getAuthContext"]>;
@@ -75,7 +79,20 @@ export function identityOf(auth: AuthContext): PeerIdentity | null {
   const role = CERT_ROLES.find((r) => ous.includes(r)) ?? null;
   const match = /^node-(\d{1,15})$/.exec(cn);
   const nodeId = role === "node" && match ? Number(match[1]) : null;
-  return { role, nodeId, subject: `CN=${cn},OU=${ous.join("+")}` };
+  const sans = altNames((cert as { subjectaltname?: string }).subjectaltname ?? "");
+  return {
+    role,
+    nodeId,
+    subject: `CN=${cn},OU=${ous.join("+")}`,
+    cn,
+    dns: sans.filter((n) => n.startsWith("DNS:")).map((n) => n.slice(4)),
+    uri: sans.filter((n) => n.startsWith("URI:")).map((n) => n.slice(4)),
+  };
+}
+
+/** "DNS:a, URI:b" as Node prints a certificate's subject alternative names. */
+function altNames(text: string): string[] {
+  return text === "" ? [] : text.split(", ").map((n) => n.trim());
 }
 
 export interface Refusal {
@@ -89,9 +106,10 @@ const RAFT_SERVICE = "/palisade.v1.RaftService/";
 const HEALTH_SERVICE = "/grpc.health.v1.Health/";
 
 /**
- * Whether a caller may call `path` at all: LockService takes client and admin
- * certificates, AdminService admin certificates, RaftService node certificates (the
- * sender check happens per batch), health checks any certificate of the cluster CA.
+ * Whether a caller may call `path` at all: LockService and AdminService take client and
+ * admin certificates (each AdminService call then needs its rights), RaftService node
+ * certificates (the sender check happens per batch), health checks any certificate of the
+ * cluster CA.
  */
 export function accessRefusal(path: string, who: PeerIdentity | null): Refusal | null {
   if (who === null)
@@ -103,12 +121,15 @@ export function accessRefusal(path: string, who: PeerIdentity | null): Refusal |
     who.role !== null && roles.includes(who.role);
   const refuse = (what: string): Refusal => ({
     code: grpc.status.PERMISSION_DENIED,
-    details: `${what} requires ${what === "AdminService" ? "an admin" : what === "RaftService" ? "a node" : "a client or admin"} certificate; ${who.subject} has role ${who.role ?? "none"}`,
+    details: `${what} requires ${what === "RaftService" ? "a node" : "a client or admin"} certificate; ${who.subject} has role ${who.role ?? "none"}`,
   });
   if (path.startsWith(HEALTH_SERVICE)) return null;
   if (path.startsWith(LOCK_SERVICE))
     return allowed(["client", "admin"]) ? null : refuse("LockService");
-  if (path.startsWith(ADMIN_SERVICE)) return allowed(["admin"]) ? null : refuse("AdminService");
+  // A client certificate may hold an admin token, or rights the policy gives: each
+  // AdminService call checks the caller's rights itself.
+  if (path.startsWith(ADMIN_SERVICE))
+    return allowed(["client", "admin"]) ? null : refuse("AdminService");
   if (path.startsWith(RAFT_SERVICE)) return allowed(["node"]) ? null : refuse("RaftService");
   return { code: grpc.status.PERMISSION_DENIED, details: `no certificate role may call ${path}` };
 }

@@ -42,8 +42,12 @@ import {
   statusPageUrl,
   type PageListener,
 } from "../ops/status-page/index.ts";
-import { RateLimiter } from "../api/rate-limit.ts";
-import { loadNodeCredentials, type NodeCredentials } from "../ops/tls.ts";
+import { RateLimiter } from "../host/rate-limiter.ts";
+import { AccessGate } from "../host/access-gate.ts";
+import { RequestFailure } from "../host/failures.ts";
+import type { IncomingMessage } from "node:http";
+import type { TLSSocket } from "node:tls";
+import { identityOf, loadNodeCredentials, type NodeCredentials } from "../ops/tls.ts";
 import { tolerantDefinition } from "../api/tolerant.ts";
 import { Gateway } from "../api/gateway.ts";
 import { gatewayOrigin, listenHttp, type HttpListener } from "../ops/http-listener.ts";
@@ -318,7 +322,11 @@ export class PalisadeNode {
       const host = await NodeHost.boot(hostConfigOf(cfg, opts.join === true), env, {
         onFatal: (error) => opts.onFatal?.(error),
         onSoftState: (soft) => self?.softStateChanged(soft.leader),
-        onApplied: (outcome) => metrics.applied(outcome),
+        onApplied: (outcome) => {
+          metrics.applied(outcome);
+          const kind = outcome.result.kind;
+          if (kind === "policySet" || kind === "tokenRevoked") watch?.recheck();
+        },
         onKeepAlive: () => metrics.keptAlive(),
         onEvents: (events) => {
           watch?.publish(events);
@@ -379,7 +387,19 @@ export class PalisadeNode {
   private async listen(): Promise<void> {
     const ctx: ServiceContext = {
       host: this.host,
-      locks: new LockRequests(this.host),
+      locks: new LockRequests(
+        this.host,
+        new AccessGate({
+          tls: this.credentials !== null,
+          certIdentity: this.cfg.auth.certIdentity,
+          admins: this.cfg.auth.admins,
+          state: () => this.host.state.accessState,
+          wallMs: () => this.host.wallMs(),
+          now: monotonicMs,
+          logger: this.logger,
+          onDenied: (reason) => this.metrics.authDenied(reason),
+        }),
+      ),
       admin: new AdminRequests(this.host, () => this.transport.unreachable()),
       watch: this.watch,
       logger: this.logger,
@@ -407,7 +427,7 @@ export class PalisadeNode {
     this.health.addTo(this.clientServer);
     await bind(this.peerServer, this.cfg.self.peerAddress, this.credentials);
     await bind(this.clientServer, this.cfg.self.clientAddress, this.credentials);
-    const page = this.statusPage(ctx);
+    const page = guardedPage(this.statusPage(ctx), ctx.locks.gate);
     const place = statusPagePlace(this.cfg, this.cfg.self);
     const onMetricsPort = place.kind === "metrics" && page ? page : null;
     if (this.cfg.self.metricsAddress) {
@@ -570,4 +590,43 @@ export class PalisadeNode {
       followerLag,
     };
   }
+}
+
+/**
+ * The status page behind access control: once a policy is applied, it shows every lock, so
+ * it needs a caller (a bearer token, or the browser's certificate) that may read every name.
+ */
+function guardedPage(page: StatusPage | null, gate: AccessGate): StatusPage | null {
+  if (page === null) return null;
+  const refusal = (req: IncomingMessage): string | null => {
+    if (!gate.policyApplied) return null;
+    const socket = req.socket as TLSSocket;
+    const cert =
+      socket.encrypted && socket.authorized
+        ? identityOf({
+            transportSecurityType: "ssl",
+            sslPeerCertificate: socket.getPeerCertificate(),
+          })
+        : null;
+    try {
+      gate.require(
+        gate.callerOf(cert, req.headers.authorization, "StatusPage"),
+        "StatusPage",
+        "read",
+        "",
+      );
+      return null;
+    } catch (error) {
+      if (error instanceof RequestFailure) return error.message;
+      throw error;
+    }
+  };
+  const handle = page.handle.bind(page);
+  page.handle = (req, res) => {
+    const why = refusal(req);
+    if (why === null) return handle(req, res);
+    res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end(`${why}\n`);
+    return true;
+  };
+  return page;
 }

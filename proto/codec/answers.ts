@@ -65,7 +65,8 @@ export function encodeKeptAlive(a: KeptAlive): palisade.v1.KeepAliveResponse {
     sessions: a.sessions.map((s) => ({
       sessionId: toU64(s.sessionId),
       ttlMs: toU64(s.ttlMs ?? 0),
-      notFound: s.ttlMs === null,
+      notFound: s.ttlMs === null && s.denied !== true,
+      permissionDenied: s.denied === true,
     })),
   });
 }
@@ -74,7 +75,9 @@ export function decodeKeptAlive(w: palisade.v1.KeepAliveResponse): KeptAlive {
   return {
     sessions: (w.sessions ?? []).map((s) => ({
       sessionId: bigField(s.sessionId, "sessions.session_id"),
-      ttlMs: s.notFound ? null : numberField(s.ttlMs, "sessions.ttl_ms"),
+      ...(s.permissionDenied
+        ? { ttlMs: null, denied: true as const }
+        : { ttlMs: s.notFound ? null : numberField(s.ttlMs, "sessions.ttl_ms") }),
     })),
   };
 }

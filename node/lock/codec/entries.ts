@@ -156,15 +156,27 @@ export function isNodeCommand(cmd: Command): cmd is NodeCommand {
  * (the command is what they decode to); without them (a test, a tool) it is encoded as a
  * client would have sent it.
  */
-export function encodeEntry(cmd: Command, sent?: Uint8Array, identity = ""): Uint8Array {
-  if (isNodeCommand(cmd)) return encodeNodeCommand(cmd, ADMIN_CALLS.has(cmd.type) ? identity : null);
-  if (sent !== undefined) return encodeClientCall(callOf(cmd), sent, cmd.wallMs, identity);
+export function encodeEntry(
+  cmd: Command,
+  sent?: Uint8Array,
+  identity: string | null = null,
+): Uint8Array {
+  if (isNodeCommand(cmd))
+    return encodeNodeCommand(
+      cmd,
+      ADMIN_CALLS.has(cmd.type) ? (identity ?? "") : cmd.type === "revoke" ? identity : null,
+    );
+  if (sent !== undefined) return encodeClientCall(callOf(cmd), sent, cmd.wallMs, identity ?? "");
   const { call, request } = requestOf(cmd);
-  return encodeClientCall(call, request, cmd.wallMs, identity);
+  return encodeClientCall(call, request, cmd.wallMs, identity ?? "");
 }
 
 /** The node commands an admin's call proposes: their entries carry the caller. */
-const ADMIN_CALLS: ReadonlySet<Command["type"]> = new Set(["setPolicy", "createToken", "revokeToken"]);
+const ADMIN_CALLS: ReadonlySet<Command["type"]> = new Set([
+  "setPolicy",
+  "createToken",
+  "revokeToken",
+]);
 
 const CALL_OF_TYPE: Readonly<
   Record<Exclude<Command["type"], NodeCommand["type"]> | "cancelWait", WriteCallName>

@@ -487,7 +487,8 @@ function parse(r: ByteReader): RestoredContent {
   if (version >= 6) {
     for (let i = r.count(); i > 0; i--) {
       const session = sessions.get(r.u64());
-      if (!session) throw new SnapshotError("an owner is recorded for a session that does not exist");
+      if (!session)
+        throw new SnapshotError("an owner is recorded for a session that does not exist");
       session.owner = r.str();
     }
     for (let i = r.count(); i > 0; i--) endedOwners.set(r.u64(), r.str());

@@ -2,8 +2,10 @@
 // answers of one turn in frames bounded by bytes, the in-flight cap (which waiting Acquires
 // do not fill, and every queued answer counts against), the client's flow control, and the
 // work one turn takes from a frame.
+import { AccessGate } from "../../../node/host/access-gate.ts";
+import { AccessState } from "../../../node/auth/access-state.ts";
 import { EventEmitter } from "node:events";
-import type * as grpc from "@grpc/grpc-js";
+import * as grpc from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { palisade } from "../../../proto/gen/palisade.js";
@@ -14,7 +16,7 @@ import {
   toU64,
 } from "../../../proto/wire.ts";
 import { KEEPALIVE_IDS_PER_TOKEN } from "../../../node/api/interceptors.ts";
-import { RateLimiter } from "../../../node/api/rate-limit.ts";
+import { RateLimiter } from "../../../node/host/rate-limiter.ts";
 import type { ServiceContext } from "../../../node/api/context.ts";
 import {
   DEFAULT_STREAM_LIMITS,
@@ -70,6 +72,8 @@ class ScriptedCall extends EventEmitter {
   getAuthContext(): object {
     return {};
   }
+  /** The call's metadata: no bearer token (an anonymous caller of a cluster without TLS). */
+  metadata = new grpc.Metadata();
   /** The ids answered so far, in the order they were written. */
   answeredIds(): number[] {
     return this.written.flatMap((f) => f.answers.map((a) => Number(a.id)));
@@ -151,9 +155,21 @@ function scriptedCalls(): { calls: Serve; open: Deferred[]; asked: Asked } {
   return { calls, open, asked };
 }
 
+const logger = createLogger({ nodeId: 1, level: "silent" });
 const ctx = {
   host: { leaderHint: () => "" },
-  logger: createLogger({ nodeId: 1, level: "silent" }),
+  logger,
+  // A cluster without TLS and without a policy: every caller is anonymous and may do anything.
+  locks: {
+    gate: new AccessGate({
+      tls: false,
+      certIdentity: "cn",
+      admins: [],
+      state: () => new AccessState(),
+      wallMs: () => 0,
+      logger,
+    }),
+  },
 } as unknown as ServiceContext;
 
 const LIMITS: StreamLimits = { ...DEFAULT_STREAM_LIMITS, maxInFlight: 8, maxRequestsPerFrame: 100 };

@@ -7,6 +7,7 @@ import { notLeader, RequestFailure } from "../../../node/host/failures.ts";
 import { LockRequests } from "../../../node/host/lock-requests.ts";
 import type { NodeHost } from "../../../node/host/node-host.ts";
 import { DEFAULT_LOCK_LIMITS } from "../../../node/lock/index.ts";
+import { AccessState } from "../../../node/auth/access-state.ts";
 
 function follower(): NodeHost {
   return {
@@ -16,6 +17,8 @@ function follower(): NodeHost {
     // Its state has not applied the cluster's limits yet: hold limits below 1 s look invalid.
     limitsForRequests: () => DEFAULT_LOCK_LIMITS,
     wallMs: () => 0,
+    // No policy: the cluster is open.
+    state: { accessState: new AccessState() },
   } as unknown as NodeHost;
 }
 
@@ -69,6 +72,8 @@ describe("the checks of a write against the limits", () => {
         limitsForRequests: () => ({ ...DEFAULT_LOCK_LIMITS, maxHeldList: 1 }),
         mayRetryLogged: () => mayRetry,
         wallMs: () => 0,
+        // No policy: the cluster is open.
+        state: { accessState: new AccessState() },
         propose: (cmd: unknown) => {
           proposed.push(cmd);
           return Promise.resolve({ index: 9, outcome: { result: { kind: "released" } } });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import Long from "long";
 import { batchSender, peerConnection, rateKey } from "../../../node/api/interceptors.ts";
-import { RateLimiter } from "../../../node/api/rate-limit.ts";
+import { RateLimiter } from "../../../node/host/rate-limiter.ts";
 import { parseClusterConfig } from "../../../node/config/index.ts";
 import { encodeRaftBatch } from "../../../node/transport/raft-codec.ts";
 
@@ -44,7 +44,14 @@ describe("RateLimiter", () => {
 });
 
 describe("rateKey", () => {
-  const cert = { role: "client" as const, nodeId: null, subject: "CN=alice,OU=client" };
+  const cert = {
+    role: "client" as const,
+    nodeId: null,
+    subject: "CN=alice,OU=client",
+    cn: "alice",
+    dns: [],
+    uri: [],
+  };
 
   it("uses the certificate subject under mTLS", () => {
     expect(rateKey(cert, { sessionId: Long.fromNumber(5, true) }, "127.0.0.1:5000")).toBe(

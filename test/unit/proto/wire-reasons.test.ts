@@ -7,7 +7,7 @@ import * as errors from "../../../client/errors.ts";
 import { Connection } from "../../../client/connection.ts";
 import { errorFromStatus } from "../../../client/status-errors.ts";
 import { clientInterceptor } from "../../../node/api/interceptors.ts";
-import { RateLimiter } from "../../../node/api/rate-limit.ts";
+import { RateLimiter } from "../../../node/host/rate-limiter.ts";
 import { statusError } from "../../../node/api/status.ts";
 import { palisade } from "../../../proto/gen/palisade.js";
 import { lockServiceDefinition as lockApi } from "../../../proto/grpc.ts";
