@@ -43,6 +43,9 @@ export interface Usage {
   holderDataBytes: number;
 }
 
+const ANONYMOUS_OPEN: Principal = Object.freeze({ name: "", rights: ADMIN_RIGHTS });
+const ANONYMOUS_CLOSED: Principal = Object.freeze({ name: "", rights: NO_RIGHTS });
+
 export class AccessState {
   private policyValue: Policy | null = null;
   private policyIndexValue = 0;
@@ -76,7 +79,7 @@ export class AccessState {
         return { name: caller.name, rights: ADMIN_RIGHTS };
       case "anonymous":
         // Without a policy an anonymous caller (a cluster without TLS) may do anything.
-        return { name: "", rights: policy === null ? ADMIN_RIGHTS : NO_RIGHTS };
+        return policy === null ? ANONYMOUS_OPEN : ANONYMOUS_CLOSED;
       case "certificate":
         return { name: caller.name, rights: policy?.rightsOf(caller.name) ?? OPEN_RIGHTS };
       case "token": {

@@ -371,15 +371,20 @@ export class LockRequests {
     // A session that is not the caller's, or whose identity lost every right it uses, is
     // not kept alive: its TTL does not restart, and it ends within one TTL.
     const who = this.gate.principal(caller, "KeepAlive");
-    const refused = sessionIds.map((id) => this.keepAliveRefusal(id, who));
+    // A live session refused now (another identity's, or one whose identity lost its
+    // rights) is not touched: its TTL must not restart, and it is answered refused. An id
+    // not known yet may be a session this leader has not applied: it is decided after.
+    const early = sessionIds.map((id) =>
+      host.state.sessionOwner(id) === null ? null : this.keepAliveRefusal(id, who),
+    );
     const arrived = sessionIds.map((id, i) =>
-      refused[i] === null ? host.keepAliveArrived(id) : "ok",
+      early[i] === null ? host.keepAliveArrived(id) : "notFound",
     );
     if (arrived.includes("notLeader")) throw notLeader(host.leaderHint());
     await this.confirmedInTerm(term);
     await host.leadershipApplied(term, host.electionTimeoutMs);
     return sessionIds.map((id, i) => {
-      const refusal = refused[i] ?? this.keepAliveRefusal(id, who);
+      const refusal = early[i] ?? this.keepAliveRefusal(id, who);
       if (refusal !== null) {
         if (refusal === "gone") return null;
         this.gate.audit(caller, "KeepAlive", "", "ERROR_REASON_PERMISSION_DENIED", refusal);
