@@ -62,6 +62,15 @@ export class AccessState {
     return this.policyIndexValue;
   }
 
+  /**
+   * Whether a session of `owner` is `name`'s to use: its own, or, while no policy is
+   * applied, a session that has no owner (opened before callers had identities, as in a
+   * cluster that ran an older version: a rolling upgrade keeps its sessions).
+   */
+  owns(name: string, owner: string): boolean {
+    return owner === name || (owner === "" && this.policyValue === null);
+  }
+
   setPolicy(policy: Policy, index: number): void {
     this.policyValue = policy;
     this.policyIndexValue = index;

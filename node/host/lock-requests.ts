@@ -273,7 +273,7 @@ export class LockRequests {
       GetSession: (req, { caller }) =>
         read(caller, (state, who) => {
           const owner = state.sessionOwner(req.sessionId);
-          if (!who.rights.admin && owner !== null && owner !== who.name)
+          if (!who.rights.admin && owner !== null && !state.accessState.owns(who.name, owner))
             throw this.gate.refuse(
               caller,
               "GetSession",
@@ -290,7 +290,9 @@ export class LockRequests {
           if (who.rights.admin) return all;
           return {
             ...all,
-            sessions: all.sessions.filter((s) => state.sessionOwner(s.sessionId) === who.name),
+            sessions: all.sessions.filter((s) =>
+              state.accessState.owns(who.name, state.sessionOwner(s.sessionId) ?? ""),
+            ),
           };
         }),
       GetLockHistory: (req, { caller }) => {
@@ -418,7 +420,8 @@ export class LockRequests {
           ? "gone"
           : `session ${id} is not a session of ${whose}`;
     }
-    if (owner !== who.name) return `session ${id} is not a session of ${whose}`;
+    if (!state.accessState.owns(who.name, owner))
+      return `session ${id} is not a session of ${whose}`;
     if (who.rights.admin || state.accessState.policy === null) return null;
     const locks = state.sessionLocks(id);
     const rights = who.rights;

@@ -379,7 +379,8 @@ export class LockStateMachine {
     const session = this.sessions.get(id);
     const who = ctx.who;
     if (who === null) return session ?? sessionNotFound(id);
-    if (session) return session.owner === who.name ? session : notYourSession(id, who.name);
+    if (session)
+      return this.access.owns(who.name, session.owner) ? session : notYourSession(id, who.name);
     const owner = this.endedOwners.get(id);
     if (owner === undefined ? who.name === "" && this.access.policy === null : owner === who.name)
       return sessionNotFound(id);
@@ -452,7 +453,7 @@ export class LockStateMachine {
     const who = ctx.who;
     const owner = who?.name ?? "";
     // A request id is the opener's: another identity's retry of it opens nothing.
-    if (known !== undefined && who !== null && this.ownerOf(known) !== owner)
+    if (known !== undefined && who !== null && !this.access.owns(owner, this.ownerOf(known)))
       return fail(
         "ERROR_REASON_PERMISSION_DENIED",
         `request id ${cmd.requestId} belongs to another identity`,
@@ -1586,7 +1587,7 @@ export class LockStateMachine {
   /** The replicated policy, tokens and quota use (read only: changed by applying entries). */
   get accessState(): Pick<
     AccessState,
-    "policy" | "policyIndex" | "resolve" | "usageOf" | "tokens"
+    "policy" | "policyIndex" | "resolve" | "usageOf" | "tokens" | "owns"
   > {
     return this.access;
   }
