@@ -224,7 +224,11 @@ class PalisadeClient:
                 raise
             if session.state != "open":
                 # Lost while the answer travelled: the session's end freed (or will free) the grant.
-                raise SessionLostError(f"session {session.id} ended before the grant of {lock!r} arrived")
+                ended = session.lost_error
+                raise SessionLostError(
+                    f"session {session.id} ended before the grant of {lock!r} arrived",
+                    ended.code if ended else None, ended.reason if ended else None,
+                )
             handle = LockHandle(session, lock, token, lambda h: self._drop_claim(lock, h), mode=mode, slot=slot)
             with self._claims_mutex:
                 if not handle.lost.is_set():
