@@ -43,6 +43,17 @@ def text(value: object, field: str) -> str:
     return value
 
 
+def bearer_token(value: object) -> str:
+    """A bearer token as CreateToken answered it ("pal_<id>_<secret>"). Its form is the
+    node's to judge; this only refuses what gRPC metadata cannot carry, and never repeats
+    the value (it is a secret)."""
+    if not isinstance(value, str):
+        raise InvalidArgumentError(f"token: expected a str, got {type(value).__name__}")
+    if value == "" or any(not "!" <= c <= "~" for c in value):
+        raise InvalidArgumentError("token: expected printable ASCII without spaces (the token CreateToken answered)")
+    return value
+
+
 def u64(value: object, field: str, *, positive: bool = False) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidArgumentError(f"{field}: expected an int, got {type(value).__name__}")

@@ -54,6 +54,9 @@ class PalisadeClient:
     deadline_tick: interval of the session deadline check, seconds.
     credentials: channel credentials (grpc.ssl_channel_credentials(...)); plaintext when None.
     interceptors: gRPC client interceptors put on every channel (tracing, auth, tests).
+    token: a bearer token ("pal_...", from AdminService.CreateToken): every call acts as
+        its identity; without one, calls act as the client certificate's identity (TLS) or
+        as an anonymous caller.
     """
 
     def __init__(
@@ -69,6 +72,7 @@ class PalisadeClient:
         credentials: Optional[grpc.ChannelCredentials] = None,
         interceptors: Sequence[Any] = (),
         clock: SessionClock = PROCESS_CLOCK,
+        token: Optional[str] = None,
     ) -> None:
         if isinstance(endpoints, str):
             raise TypeError("endpoints: a sequence of host:port strings, not one string")
@@ -81,6 +85,7 @@ class PalisadeClient:
         self._connection = Connection(
             endpoints, call_timeout=self._call_timeout, retry_budget=self._retry_budget,
             credentials=credentials, interceptors=interceptors, clock=clock,
+            token=None if token is None else _values.bearer_token(token),
         )
         self._claims_mutex = threading.Lock()
         self._claims: Dict[str, Union[_Acquiring, LockHandle]] = {}
@@ -219,7 +224,11 @@ class PalisadeClient:
                 raise
             if session.state != "open":
                 # Lost while the answer travelled: the session's end freed (or will free) the grant.
-                raise SessionLostError(f"session {session.id} ended before the grant of {lock!r} arrived")
+                ended = session.lost_error
+                raise SessionLostError(
+                    f"session {session.id} ended before the grant of {lock!r} arrived",
+                    ended.code if ended else None, ended.reason if ended else None,
+                )
             handle = LockHandle(session, lock, token, lambda h: self._drop_claim(lock, h), mode=mode, slot=slot)
             with self._claims_mutex:
                 if not handle.lost.is_set():

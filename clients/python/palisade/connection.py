@@ -4,7 +4,8 @@ One gRPC channel per endpoint, a preferred endpoint (the last one that answered,
 leader a node named in ``palisade-leader``), and retries on the answers that mean "try
 again elsewhere" (UNAVAILABLE, DEADLINE_EXCEEDED) until a retry budget runs out. Each
 attempt has its own deadline. A write that never got an answer ends in
-OutcomeUnknownError, a read in UnavailableError.
+OutcomeUnknownError, a read in UnavailableError. With a bearer token, every call (a
+stream's too) carries it in its ``authorization`` metadata.
 """
 from __future__ import annotations
 
@@ -58,6 +59,8 @@ _ADMIN_STUB: Any = admin_pb2_grpc.AdminServiceStub
 # How often a waiting call looks at its cancel event (and lets Ctrl-C through).
 _POLL_SECONDS = 0.05
 _HOST_PORT = re.compile(r"^\S+:\d+$")
+#: The metadata key a node reads a caller's bearer token from ("Bearer pal_...").
+AUTHORIZATION_METADATA_KEY = "authorization"
 
 
 class Cancelled(Exception):
@@ -165,6 +168,7 @@ class Connection:
         credentials: Optional[grpc.ChannelCredentials] = None,
         interceptors: Sequence[Any] = (),
         clock: SessionClock = PROCESS_CLOCK,
+        token: Optional[str] = None,
     ) -> None:
         if len(endpoints) == 0:
             raise ValueError("at least one endpoint is needed")
@@ -174,6 +178,11 @@ class Connection:
         self.clock = clock
         self._credentials = credentials
         self._interceptors = tuple(interceptors)
+        # Plain metadata rather than call credentials, which gRPC sends only over TLS: a
+        # cluster without TLS takes tokens too (for a test cluster on loopback).
+        self._metadata: Optional[Tuple[Tuple[str, str], ...]] = (
+            None if token is None else ((AUTHORIZATION_METADATA_KEY, f"Bearer {token}"),)
+        )
         self._lock = threading.Lock()
         self._preferred = 0
         self._channels: Dict[str, Tuple[grpc.Channel, Any, Any]] = {}
@@ -219,7 +228,7 @@ class Connection:
         lasts until cancelled or ended); raises UnavailableError once the client is closed."""
         if self._closed.is_set():
             raise UnavailableError(f"{method}: the client is closed")
-        stream: ServerStream[Any] = getattr(self._stub(endpoint, "lock"), method)(request)
+        stream: ServerStream[Any] = getattr(self._stub(endpoint, "lock"), method)(request, metadata=self._metadata)
         return stream
 
     def call_once(
@@ -241,7 +250,7 @@ class Connection:
         """
         if self._closed.is_set():
             raise _Closed()
-        future = getattr(self._stub(endpoint, service), method).future(request, timeout=timeout)
+        future = getattr(self._stub(endpoint, service), method).future(request, timeout=timeout, metadata=self._metadata)
         done = threading.Event()
         future.add_done_callback(lambda _f: done.set())
         try:

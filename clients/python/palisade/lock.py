@@ -207,7 +207,11 @@ class LockHandle:
             if self._released:
                 raise NotHolderError(f"lock {self.lock!r}: this handle was released", None, "ERROR_REASON_NOT_HOLDER")
             if self.lost.is_set() or self._session.state != "open":
-                raise SessionLostError(f"lock {self.lock!r}: the grant was lost with session {self.session_id}")
+                ended = self._session.lost_error
+                raise SessionLostError(
+                    f"lock {self.lock!r}: the grant was lost with session {self.session_id}",
+                    ended.code if ended else None, ended.reason if ended else None,
+                )
             if self.mode != needs:
                 # What the cluster answers: an election's lead is another kind of name.
                 reason = "ERROR_REASON_KIND_MISMATCH" if self.mode == "leader" else "ERROR_REASON_HELD_IN_ANOTHER_MODE"

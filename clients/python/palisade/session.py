@@ -15,6 +15,8 @@ import threading
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Literal, Optional, Tuple, Type, TypeVar
 
+import grpc
+
 from . import _values
 from .acks import AckTracker
 from .connection import Cancelled, Connection
@@ -95,6 +97,9 @@ class Session:
         self._acks = AckTracker()
         self._state: State = "open"
         self._reason = ""
+        # The status of the cluster's answer that ended the session: its code and reason.
+        self._end_code: Optional[grpc.StatusCode] = None
+        self._end_error_reason: Optional[str] = None
         self._ended = threading.Event()
         self._last_ack_sent_at = settings.opened_sent_at
         self._end_callbacks: Dict[int, EndCallback] = {}
@@ -116,6 +121,15 @@ class Session:
     def reason(self) -> str:
         """Why the session ended ("" while open)."""
         return self._reason
+
+    @property
+    def lost_error(self) -> Optional[SessionLostError]:
+        """What a write of this lost session raises (None while open or once closed). Its
+        code and reason are those of the cluster's answer that ended the session
+        (ERROR_REASON_SESSION_NOT_FOUND, ERROR_REASON_PERMISSION_DENIED), None when the
+        session's own deadline passed."""
+        with self._mutex:
+            return self._ended_error_locked() if self._state == "lost" else None
 
     @property
     def deadline(self) -> float:
@@ -580,8 +594,21 @@ class Session:
                 kept = answered.response.sessions
                 if len(kept) != 1 or kept[0].session_id != self.id:
                     pass  # not an answer about this session: try again next period
+                elif kept[0].permission_denied:
+                    # Not this caller's session (the token or certificate is another
+                    # identity's), or its identity lost every right the session uses:
+                    # nothing it holds can be trusted any longer.
+                    self._lose(
+                        f"the cluster refused session {self.id}: permission denied (a session of another identity, "
+                        "or its identity lost the rights it uses)",
+                        grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_PERMISSION_DENIED",
+                    )
+                    return
                 elif kept[0].not_found:
-                    self._lose(f"the cluster ended session {self.id}: not found (unknown, closed or expired)")
+                    self._lose(
+                        f"the cluster ended session {self.id}: not found (unknown, closed or expired)",
+                        grpc.StatusCode.NOT_FOUND, "ERROR_REASON_SESSION_NOT_FOUND",
+                    )
                     return
                 else:
                     self._acknowledged(answered.sent_at)
@@ -640,10 +667,14 @@ class Session:
             with self._mutex:
                 self._acks.answered(seq)
 
-    def _lose(self, reason: str) -> None:
+    def _lose(self, reason: str, code: Optional[grpc.StatusCode] = None, error_reason: Optional[str] = None) -> None:
+        """Ends the session as lost; `code` and `error_reason` are those of the cluster's
+        answer that ended it, when one did."""
         with self._mutex:
             if self._state != "open":
                 return
+            self._end_code = code
+            self._end_error_reason = error_reason
             callbacks = self._end_locked("lost", reason)
         self._run_callbacks(callbacks, "lost")
 
@@ -676,7 +707,7 @@ class Session:
         self._check_deadline()
         with self._mutex:
             if self._state != "open":
-                raise SessionLostError(f"session {self.id} is {self._state}: {self._reason}")
+                raise self._ended_error_locked()
             if self._acks.outstanding >= MAX_IN_FLIGHT:
                 raise LimitError(f"session {self.id} already has {MAX_IN_FLIGHT} writes in flight")
             return self._acks.allocate()
@@ -686,7 +717,10 @@ class Session:
         with self._mutex:
             self._acks.answered(seq)
         if isinstance(error, SessionNotFoundError):
-            self._lose(f"the cluster ended session {self.id}: {error.message}")
+            self._lose(f"the cluster ended session {self.id}: {error.message}", error.code, error.reason)
+
+    def _ended_error_locked(self) -> SessionLostError:
+        return SessionLostError(f"session {self.id} is {self._state}: {self._reason}", self._end_code, self._end_error_reason)
 
 
 def _successor(value: Optional[int]) -> int:

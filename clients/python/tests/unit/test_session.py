@@ -135,6 +135,38 @@ class SessionDeadlineTest(unittest.TestCase):
         self.keepalives.answer(first, kept_alive(None))
         self.assertTrue(wait_for(self.session.lost.is_set))
         self.assertIn("ended session 7", self.session.reason)
+        lost = self.session.lost_error
+        assert lost is not None
+        self.assertEqual((lost.code, lost.reason), (grpc.StatusCode.NOT_FOUND, "ERROR_REASON_SESSION_NOT_FOUND"))
+
+    def test_a_keepalive_answered_permission_denied_loses_the_session_with_that_reason(self) -> None:
+        ended: List[str] = []
+        self.session.add_end_callback(lambda state, reason: ended.append(f"{state}: {reason}"))
+        first = self.keepalives.next(1)
+        denied = lock_pb2.KeepAliveResponse(sessions=[lock_pb2.SessionKeptAlive(session_id=7, permission_denied=True)])
+        self.keepalives.answer(first, denied)
+        self.assertTrue(wait_for(self.session.lost.is_set))
+        self.assertEqual(self.session.state, "lost")
+        self.assertIn("refused session 7: permission denied", self.session.reason)
+        self.assertEqual(ended, [f"lost: {self.session.reason}"])
+        lost = self.session.lost_error
+        assert lost is not None
+        self.assertEqual((lost.code, lost.reason), (grpc.StatusCode.PERMISSION_DENIED, "ERROR_REASON_PERMISSION_DENIED"))
+        with self.assertRaises(SessionLostError) as raised:
+            self.session.acquire("l")
+        self.assertEqual(raised.exception.reason, "ERROR_REASON_PERMISSION_DENIED")
+        self.assertIn("permission denied", raised.exception.message)
+        # Lost for good: no further keepalive, and no CloseSession the cluster would refuse too.
+        self.assertEqual(len(self.connection.of("KeepAlive")), 1)
+        self.assertEqual(self.connection.of("CloseSession"), [])
+
+    def test_a_session_past_its_deadline_is_lost_without_a_cluster_reason(self) -> None:
+        self.keepalives.next(1)
+        self.time.advance(31.0)
+        self.assertFalse(self.session.live)
+        lost = self.session.lost_error
+        assert lost is not None
+        self.assertEqual((lost.code, lost.reason), (None, None))
 
 
 class SessionWritesTest(unittest.TestCase):
