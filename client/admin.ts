@@ -1,11 +1,25 @@
-// Operators' calls on a Palisade cluster, `client.admin` (an admin certificate where the
-// cluster uses mutual TLS): one node's status, revoking a grant, leadership transfer and
-// membership changes.
+// Operators' calls on a Palisade cluster, `client.admin` (the admin role: an admin
+// certificate or an admin token once access control is in use): one node's status, revoking
+// a grant, leadership transfer, membership changes, and access control (the policy, bearer
+// tokens, what an identity may do). `whoAmI` is any caller's.
 import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition as adminApi, type UnaryMethod } from "../proto/grpc.ts";
-import { toU64, u64 } from "../proto/wire.ts";
+import { toU64, u64, u64ToNumber } from "../proto/wire.ts";
 import type { Connection } from "./connection.ts";
-import { membersFrom, statusFrom, type MemberInfo, type NodeStatus } from "./types.ts";
+import {
+  callerRightsFrom,
+  membersFrom,
+  statusFrom,
+  tokenInfoFrom,
+  type AccessAction,
+  type AccessDecision,
+  type AccessPolicy,
+  type CallerRights,
+  type CreatedToken,
+  type MemberInfo,
+  type NodeStatus,
+  type TokenInfo,
+} from "./types.ts";
 
 const pb = palisade.v1;
 
@@ -91,5 +105,101 @@ export class ClusterAdmin {
       answerMayWait: true,
     });
     return membersFrom(response.members);
+  }
+
+  // ---- access control ------------------------------------------------------------------------
+
+  /**
+   * Applies a policy (YAML or JSON) through the log; answers its version, the log index it
+   * takes effect at on every node. A text with errors is refused whole: InvalidArgumentError
+   * "policy refused: line N: …; line M: …", and the policy in force stays.
+   */
+  async applyPolicy(text: string): Promise<bigint> {
+    const response = await this.connection.invoke(
+      adminApi.ApplyPolicy,
+      () => pb.ApplyPolicyRequest.create({ text }),
+      { kind: "write" },
+    );
+    return u64(response.version, "version");
+  }
+
+  /** The policy in force (version 0 and no text: none was applied, the cluster is open). */
+  async getPolicy(): Promise<AccessPolicy> {
+    const response = await this.connection.invoke(
+      adminApi.GetPolicy,
+      () => pb.GetPolicyRequest.create({}),
+      { kind: "read" },
+    );
+    return { text: response.text, version: u64(response.version, "version") };
+  }
+
+  /**
+   * A new bearer token for `identity`, with `roles` besides those the policy gives it
+   * ("admin" makes it an admin) and a TTL (0 or absent: it does not expire). The answer
+   * holds the secret; the cluster keeps only its hash, so it cannot be shown again.
+   */
+  async createToken(
+    identity: string,
+    options: { roles?: readonly string[]; ttlMs?: number } = {},
+  ): Promise<CreatedToken> {
+    const response = await this.connection.invoke(
+      adminApi.CreateToken,
+      () =>
+        pb.CreateTokenRequest.create({
+          identity,
+          roles: [...(options.roles ?? [])],
+          ttlMs: toU64(options.ttlMs ?? 0, "ttlMs"),
+        }),
+      { kind: "write" },
+    );
+    return {
+      tokenId: response.tokenId,
+      secret: response.secret,
+      expiresAtMs: u64ToNumber(response.expiresAtMs, "expires_at_ms"),
+    };
+  }
+
+  /** The cluster's bearer tokens (never their secrets). */
+  async listTokens(): Promise<TokenInfo[]> {
+    const response = await this.connection.invoke(
+      adminApi.ListTokens,
+      () => pb.ListTokensRequest.create({}),
+      { kind: "read" },
+    );
+    return response.tokens.map(tokenInfoFrom);
+  }
+
+  /** Revokes a token: requests with it are refused from the answered log index on. Retrying is safe. */
+  async revokeToken(tokenId: string): Promise<bigint> {
+    const response = await this.connection.invoke(
+      adminApi.RevokeToken,
+      () => pb.RevokeTokenRequest.create({ tokenId }),
+      { kind: "write" },
+    );
+    return u64(response.index, "index");
+  }
+
+  /** Who this client is to the cluster (its token's or certificate's identity) and what it may do. Any caller may ask. */
+  async whoAmI(): Promise<CallerRights> {
+    const response = await this.connection.invoke(
+      adminApi.WhoAmI,
+      () => pb.WhoAmIRequest.create({}),
+      { kind: "read" },
+    );
+    return callerRightsFrom(response);
+  }
+
+  /** Whether `identity` may do `action` on the lock name `lock` under the policy in force, and why. */
+  async can(identity: string, action: AccessAction, lock: string): Promise<AccessDecision> {
+    const response = await this.connection.invoke(
+      adminApi.Can,
+      () => pb.CanRequest.create({ identity, action, lock }),
+      { kind: "read" },
+    );
+    return {
+      allowed: response.allowed,
+      reason: response.reason,
+      policyVersion: u64(response.policyVersion, "policy_version"),
+    };
   }
 }

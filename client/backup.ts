@@ -6,6 +6,7 @@ import { palisade } from "../proto/gen/palisade.js";
 import { adminServiceDefinition as adminApi } from "../proto/grpc.ts";
 import { u64 } from "../proto/wire.ts";
 import { sha256, type Backup, type BackupMeta } from "../proto/backup-format.ts";
+import { nodeClient, type NodeAccess } from "./bearer.ts";
 import { errorFromStatus } from "./status-errors.ts";
 
 export {
@@ -21,6 +22,8 @@ const pb = palisade.v1;
 export interface FetchBackupOptions {
   readonly endpoints: readonly string[];
   readonly credentials?: grpc.ChannelCredentials;
+  /** The bearer token the Backup call presents (an admin's), if any. */
+  readonly token?: string;
   /** Deadline of one attempt (default 30 s). */
   readonly timeoutMs?: number;
 }
@@ -35,13 +38,9 @@ const TRY_NEXT = new Set<grpc.status>([
 ]);
 
 async function fetchFrom(endpoint: string, options: FetchBackupOptions): Promise<Backup> {
-  const client = new grpc.Client(
-    endpoint,
-    options.credentials ?? grpc.credentials.createInsecure(),
-    {
-      "grpc.max_receive_message_length": 8 * 1024 * 1024,
-    },
-  );
+  const client = nodeClient(endpoint, options, {
+    "grpc.max_receive_message_length": 8 * 1024 * 1024,
+  });
   try {
     const call = client.makeServerStreamRequest(
       adminApi.Backup.path,
@@ -104,12 +103,9 @@ export async function fetchBackup(options: FetchBackupOptions): Promise<Backup> 
 /** SnapshotSave on one node: it writes a snapshot at its applied index now and compacts its log up to it. */
 export function snapshotNow(
   endpoint: string,
-  options: { credentials?: grpc.ChannelCredentials; timeoutMs?: number } = {},
+  options: NodeAccess & { timeoutMs?: number } = {},
 ): Promise<{ index: bigint; term: bigint; sizeBytes: bigint }> {
-  const client = new grpc.Client(
-    endpoint,
-    options.credentials ?? grpc.credentials.createInsecure(),
-  );
+  const client = nodeClient(endpoint, options);
   return new Promise<{ index: bigint; term: bigint; sizeBytes: bigint }>((resolve, reject) => {
     client.makeUnaryRequest(
       adminApi.SnapshotSave.path,

@@ -6,6 +6,7 @@ import { EventEmitter } from "node:events";
 import * as grpc from "@grpc/grpc-js";
 import { tlsChannelCredentials } from "../proto/tls-channel.ts";
 import { ClusterAdmin } from "./admin.ts";
+import { checkBearerToken } from "./bearer.ts";
 import { instantOf, systemClock, type ClientClock } from "./clock.ts";
 import { Connection } from "./connection.ts";
 import {
@@ -42,6 +43,13 @@ export interface PalisadeClientOptions {
   tls?: TlsOptions;
   /** Ready-made channel credentials (instead of `tls`); plaintext when both are absent. */
   credentials?: grpc.ChannelCredentials;
+  /**
+   * A bearer token (`pal_<id>_<secret>`, from `palisadectl token create`): every call, lock
+   * calls, reads, watches and admin calls, presents it as `authorization: Bearer <token>`
+   * and acts as the token's identity. Without one a call is the certificate's identity
+   * under TLS, else anonymous.
+   */
+  token?: string;
   /** TTL of the session that lock() and withLock() use (default 10 s). */
   sessionTtlMs?: number;
 }
@@ -137,6 +145,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   private readonly clock: ClientClock;
   private readonly newRequestId: () => string;
   private readonly credentials: grpc.ChannelCredentials | undefined;
+  private readonly token: string | undefined;
   private readonly sessionTtlMs: number;
   /** lock() grants and outstanding Acquires of this client, by lock name. */
   private readonly localLocks = new Map<string, LockHandle | "acquiring">();
@@ -151,6 +160,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
   constructor(options: PalisadeClientOptions, wiring: ClientWiring = {}) {
     super();
     this.credentials = credentialsFrom(options);
+    this.token = options.token === undefined ? undefined : checkBearerToken(options.token);
     this.sessionTtlMs = options.sessionTtlMs ?? 10_000;
     this.clientName = options.clientName ?? "";
     this.callTimeoutMs = options.callTimeoutMs ?? 3_000;
@@ -162,9 +172,10 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       callTimeoutMs: this.callTimeoutMs,
       retryBudgetMs: this.retryBudgetMs,
       ...(this.credentials ? { credentials: this.credentials } : {}),
+      ...(this.token !== undefined ? { token: this.token } : {}),
     });
     this.admin = new ClusterAdmin(this.connection);
-    this.read = new LockReads(this.connection, this.credentials, this.admin);
+    this.read = new LockReads(this.connection, this.streamAccess(), this.admin);
     this.lockApi = wiring.lockApi ?? this.connection;
     this.clock = wiring.clock ?? systemClock;
     this.keepalives = new KeepaliveBatcher(this.lockApi, this.clock);
@@ -174,10 +185,7 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
       leader: (election) => this.connection.call("Leader", () => ({ election })),
       observe: (election, options) =>
         observeElection(
-          {
-            endpoints: this.connection.allEndpoints,
-            credentials: this.credentials ?? grpc.credentials.createInsecure(),
-          },
+          { endpoints: this.connection.allEndpoints, ...this.streamAccess() },
           election,
           options,
         ),
@@ -187,6 +195,14 @@ export class PalisadeClient extends EventEmitter<ClientEvents> {
 
   get endpoints(): readonly string[] {
     return this.connection.allEndpoints;
+  }
+
+  /** How watch and observe streams reach a node: this client's credentials and token. */
+  private streamAccess(): { credentials: grpc.ChannelCredentials; token?: string } {
+    return {
+      credentials: this.credentials ?? grpc.credentials.createInsecure(),
+      ...(this.token !== undefined ? { token: this.token } : {}),
+    };
   }
 
   /** Opens a session; a retry reuses its request id so it never opens two. */

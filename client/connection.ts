@@ -33,6 +33,7 @@ import { OutcomeUnknownError, UnavailableError } from "./errors.ts";
 import type { LockApi } from "./lock-api.ts";
 import { errorOf, failureOfStatus } from "./status-errors.ts";
 import { CallStream, StreamCallError } from "./call-stream.ts";
+import { checkBearerToken, nodeClient } from "./bearer.ts";
 
 export interface ConnectionOptions {
   endpoints: readonly string[];
@@ -42,6 +43,8 @@ export interface ConnectionOptions {
   retryBudgetMs: number;
   /** Optional channel credentials (plaintext when absent). */
   credentials?: grpc.ChannelCredentials;
+  /** A bearer token every call presents (`authorization` metadata), if given. */
+  token?: string;
 }
 
 /**
@@ -140,6 +143,7 @@ export class Connection implements LockApi {
     private readonly options: ConnectionOptions,
     wiring: ConnectionWiring = {},
   ) {
+    if (options.token !== undefined) checkBearerToken(options.token);
     // A call waiting out a back-off keeps the process alive, as the call itself does; on a
     // clock of its own, a back-off waits on that clock.
     const pause = wiring.clock
@@ -166,11 +170,7 @@ export class Connection implements LockApi {
   private client(endpoint: string): grpc.Client {
     let client = this.clients.get(endpoint);
     if (!client) {
-      client = new grpc.Client(
-        endpoint,
-        this.options.credentials ?? grpc.credentials.createInsecure(),
-        CHANNEL_OPTIONS,
-      );
+      client = nodeClient(endpoint, this.options, CHANNEL_OPTIONS);
       this.clients.set(endpoint, client);
     }
     return client;

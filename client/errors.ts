@@ -92,5 +92,19 @@ export class LockNotAcquiredError extends PalisadeError {
   }
 }
 
-/** An answer that fits none of the above (such as OUT_OF_RANGE, PERMISSION_DENIED or an internal error). */
+/** An answer that fits none of the above (such as OUT_OF_RANGE, UNIMPLEMENTED or an internal error). */
 export class ServerError extends PalisadeError {}
+
+/**
+ * The caller may not do this (PERMISSION_DENIED): the policy grants its identity no such
+ * action on the name, the call needs the admin role, or the session is another identity's.
+ * The message names the identity and what it lacks. A subclass of ServerError, which such
+ * answers were before access control.
+ */
+export class PermissionDeniedError extends ServerError {}
+
+/**
+ * The caller's credential was refused (UNAUTHENTICATED): a bearer token that is malformed,
+ * unknown, revoked or expired, or no client certificate where mutual TLS requires one.
+ */
+export class UnauthenticatedError extends ServerError {}

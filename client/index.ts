@@ -39,7 +39,12 @@ export type {
 } from "./elections.ts";
 export * from "./errors.ts";
 export type {
+  AccessAction,
+  AccessDecision,
+  AccessPolicy,
   AcquireResult,
+  CallerRights,
+  CreatedToken,
   CancelWaitResult,
   DowngradeAnswer,
   DowngradeMode,
@@ -61,6 +66,8 @@ export type {
   MemberInfo,
   NodeRoleName,
   NodeStatus,
+  PrefixAction,
   SessionInfo,
+  TokenInfo,
   UpgradeAnswer,
 } from "./types.ts";

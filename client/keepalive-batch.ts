@@ -3,12 +3,14 @@
 // one KeepAlive request of up to MAX_SESSIONS_PER_REQUEST ids, so a process keeping 10,000
 // sessions alive sends a few requests per interval, not 10,000, and the leader runs one
 // quorum round for them all. Each session still gets its own outcome: acknowledged,
-// SessionNotFoundError, or the failure of the whole request when no leader answered in time.
+// SessionNotFoundError, PermissionDeniedError (the session is not the caller's identity's,
+// or that identity lost the rights it uses), or the failure of the whole request when no
+// leader answered in time.
 import { status as Status } from "@grpc/grpc-js";
 import { MAX_KEEPALIVE_SESSION_IDS } from "../proto/limits.ts";
 import { TurnBatcher } from "../proto/turn-batcher.ts";
 import type { ClientClock } from "./clock.ts";
-import { PalisadeError, SessionNotFoundError } from "./errors.ts";
+import { PalisadeError, PermissionDeniedError, SessionNotFoundError } from "./errors.ts";
 import type { CallOptions, LockApi } from "./lock-api.ts";
 
 /** What keeps one session alive: resolves once the leader acknowledged its keepalive. */
@@ -19,9 +21,9 @@ export interface KeepAliveSender {
 /** Ids per request at most: as many as a node takes. */
 export const MAX_SESSIONS_PER_REQUEST = MAX_KEEPALIVE_SESSION_IDS;
 
-type Outcome = "ok" | "notFound";
+type Outcome = "ok" | "notFound" | "denied";
 
-/** Each id's outcome of one KeepAlive call, in order: acknowledged, or gone. */
+/** Each id's outcome of one KeepAlive call, in order: acknowledged, gone, or refused. */
 async function keepAlive(
   api: LockApi,
   sessionIds: readonly bigint[],
@@ -37,11 +39,22 @@ async function keepAlive(
       throw new PalisadeError(
         `KeepAlive answered session ${k.sessionId} in the place of ${sessionIds[i]}`,
       );
+    if (k.denied === true) return "denied";
     return k.ttlMs === null ? "notFound" : "ok";
   });
 }
 
-function gone(sessionId: bigint): SessionNotFoundError {
+/**
+ * The error of a session that was not kept alive: either way the cluster does not restart
+ * its TTL, so the session is as good as lost (client/session.ts takes it so).
+ */
+function notKeptAlive(sessionId: bigint, outcome: "notFound" | "denied"): PalisadeError {
+  if (outcome === "denied")
+    return new PermissionDeniedError(
+      `keepalive of session ${sessionId} refused: PERMISSION_DENIED: it is not a session of this caller's identity, or that identity lost the rights the session uses`,
+      Status.PERMISSION_DENIED,
+      "ERROR_REASON_PERMISSION_DENIED",
+    );
   return new SessionNotFoundError(
     `session ${sessionId} not found (unknown, closed or expired); open a new session`,
     Status.NOT_FOUND,
@@ -54,7 +67,7 @@ export function singleKeepAlives(api: LockApi): KeepAliveSender {
   return {
     keepAlive: async (sessionId, options = {}) => {
       const [outcome] = await keepAlive(api, [sessionId], options);
-      if (outcome !== "ok") throw gone(sessionId);
+      if (outcome !== "ok") throw notKeptAlive(sessionId, outcome);
     },
   };
 }
@@ -133,8 +146,9 @@ export class KeepaliveBatcher implements KeepAliveSender {
       return;
     }
     members.forEach((m, i) => {
-      if (outcomes[i] === "ok") m.resolve();
-      else m.reject(gone(m.id));
+      const outcome = outcomes[i];
+      if (outcome === "ok") m.resolve();
+      else m.reject(notKeptAlive(m.id, outcome));
     });
   }
 }

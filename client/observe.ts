@@ -27,6 +27,8 @@ export interface ObserveOptions {
 export interface ObserveTarget {
   readonly endpoints: readonly string[];
   readonly credentials: grpc.ChannelCredentials;
+  /** The bearer token each stream presents, if any. */
+  readonly token?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function* observeElection(
   options: ObserveOptions = {},
 ): AsyncGenerator<ObservedEvent> {
   const signal = options.signal;
-  const clients = new StreamClients(target.credentials);
+  const clients = new StreamClients(target);
   const clientFor = (endpoint: string): grpc.Client => clients.get(endpoint);
   let endpointIndex = 0;
   let next = options.fromIndex ?? 0n;

@@ -44,7 +44,7 @@ export interface LockPageOptions {
 export class LockReads {
   constructor(
     private readonly connection: Connection,
-    private readonly credentials: grpc.ChannelCredentials | undefined,
+    private readonly streams: { credentials: grpc.ChannelCredentials; token?: string },
     private readonly admin: ClusterAdmin,
   ) {}
 
@@ -166,7 +166,7 @@ export class LockReads {
     return watchLocks(
       {
         endpoints: this.connection.allEndpoints,
-        credentials: this.credentials ?? grpc.credentials.createInsecure(),
+        ...this.streams,
         appliedIndex: async (endpoint) => (await this.admin.status(endpoint)).appliedIndex,
       },
       prefix,

@@ -28,6 +28,8 @@ import {
   LimitError,
   NotHolderError,
   OutcomeUnknownError,
+  type PalisadeError,
+  PermissionDeniedError,
   ServerError,
   SessionLostError,
   SessionNotFoundError,
@@ -831,7 +833,12 @@ export class Session {
         }
       } catch (err) {
         if (err instanceof SessionNotFoundError) {
-          this.lose(`the cluster ended session ${this.id}: ${err.message}`);
+          this.lose(`the cluster ended session ${this.id}: ${err.message}`, err);
+          return;
+        }
+        // Refused, its TTL does not restart: the cluster ends it within one TTL.
+        if (err instanceof PermissionDeniedError) {
+          this.lose(`session ${this.id} lost: ${err.message}`, err);
           return;
         }
         // Otherwise no node answered before the deadline (then the session is lost now), or
@@ -869,19 +876,20 @@ export class Session {
     }
   }
 
-  private lose(reason: string): void {
+  /** `cause`: the cluster's answer that ended it, whose code and reason the loss carries. */
+  private lose(reason: string, cause?: PalisadeError): void {
     if (this.ended !== "open") return;
-    this.end("lost", reason);
+    this.end("lost", reason, cause);
     for (const listener of this.lostListeners.splice(0)) listener(reason);
   }
 
-  private end(state: "closed" | "lost", reason: string): void {
+  private end(state: "closed" | "lost", reason: string, cause?: PalisadeError): void {
     this.ended = state;
     this.lostReason = reason;
     this.deadlineTimer.cancel();
     this.stalls.release();
     this.deadlineListeners.clear();
-    this.controller.abort(new SessionLostError(reason));
+    this.controller.abort(new SessionLostError(reason, cause?.code, cause?.reason));
   }
 
   // ---- helpers -----------------------------------------------------------------------------

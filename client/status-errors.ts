@@ -17,10 +17,12 @@ import {
   LimitError,
   NotHolderError,
   type PalisadeError,
+  PermissionDeniedError,
   RequestTooOldError,
   ServerError,
   SessionNotFoundError,
   StaleTokenError,
+  UnauthenticatedError,
   UnavailableError,
 } from "./errors.ts";
 
@@ -39,6 +41,8 @@ const CLASSES: Readonly<Record<ClientErrorClass, ErrorConstructor>> = {
   FailedPreconditionError,
   LimitError,
   UnavailableError,
+  PermissionDeniedError,
+  UnauthenticatedError,
   ServerError,
 };
 

@@ -2,6 +2,7 @@
 // another node", the pause before doing so, and one gRPC client per node for the stream's
 // life (closed together when the stream ends).
 import * as grpc from "@grpc/grpc-js";
+import { nodeClient, type NodeAccess } from "./bearer.ts";
 
 /** Pause before resuming on another node. */
 export const RESUME_PAUSE_MS = 200;
@@ -21,11 +22,11 @@ export const RESUMABLE = new Set<grpc.status>([
 export class StreamClients {
   private readonly clients = new Map<string, grpc.Client>();
 
-  constructor(private readonly credentials: grpc.ChannelCredentials) {}
+  constructor(private readonly access: NodeAccess) {}
 
   get(endpoint: string): grpc.Client {
     let c = this.clients.get(endpoint);
-    if (!c) this.clients.set(endpoint, (c = new grpc.Client(endpoint, this.credentials)));
+    if (!c) this.clients.set(endpoint, (c = nodeClient(endpoint, this.access)));
     return c;
   }
 

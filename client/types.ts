@@ -3,7 +3,7 @@
 // are the client's own (admin status, grant deadlines, an Acquire's result).
 import { palisade } from "../proto/gen/palisade.js";
 import type { LockGrantInfo, LockHolderInfo } from "../proto/lock-values.ts";
-import { u64 } from "../proto/wire.ts";
+import { u64, u64ToNumber } from "../proto/wire.ts";
 
 const pb = palisade.v1;
 
@@ -141,5 +141,96 @@ export function statusFrom(endpoint: string, wire: palisade.v1.StatusResponse): 
     members: membersFrom(wire.members),
     clusterId: wire.clusterId,
     epoch: u64(wire.epoch, "epoch"),
+  };
+}
+
+// ---- access control --------------------------------------------------------------------------
+
+/** The access policy in force: its text, and its version (the log index it took effect at). */
+export interface AccessPolicy {
+  /** YAML or JSON, as applied; "" while no policy was ever applied. */
+  text: string;
+  /** 0: no policy, the cluster is open (every caller may do everything). */
+  version: bigint;
+}
+
+/** A lock action a policy grants on a prefix of names. */
+export type PrefixAction =
+  "acquire:exclusive" | "acquire:shared" | "acquire:upgradeable" | "read" | "revoke";
+
+/** What `can` asks about: a lock action, or the admin role. */
+export type AccessAction = PrefixAction | "admin";
+
+/** A bearer token as created: its secret is in this answer only. */
+export interface CreatedToken {
+  tokenId: string;
+  /** `pal_<tokenId>_<secret>`: give it as the client's `token`. */
+  secret: string;
+  /** Wall-clock milliseconds since the epoch; 0: it does not expire. */
+  expiresAtMs: number;
+}
+
+/** A bearer token of the cluster, without its secret. */
+export interface TokenInfo {
+  tokenId: string;
+  /** The identity its bearer acts as. */
+  identity: string;
+  /** Roles it adds to those the policy gives the identity. */
+  roles: string[];
+  createdIndex: bigint;
+  createdAtMs: number;
+  /** 0: it does not expire. */
+  expiresAtMs: number;
+}
+
+/** Who the caller is to the cluster, and what it may do. */
+export interface CallerRights {
+  /** "" for an anonymous caller. */
+  identity: string;
+  /** How the caller was identified: "anonymous", "certificate", "admin" or "token". */
+  via: string;
+  /** The bearer token's id, when `via` is "token". */
+  tokenId: string;
+  roles: string[];
+  admin: boolean;
+  grants: Array<{ prefix: string; actions: string[] }>;
+  /** Each quota that applies to the identity, with what it uses of it now. */
+  quotas: Array<{ name: string; limit: number; used: number }>;
+  /** The policy version these rights come from (0: no policy, the cluster is open). */
+  policyVersion: bigint;
+}
+
+/** Whether an identity may do an action on a name under the applied policy, and why. */
+export interface AccessDecision {
+  allowed: boolean;
+  reason: string;
+  policyVersion: bigint;
+}
+
+export function tokenInfoFrom(wire: palisade.v1.ITokenInfo): TokenInfo {
+  return {
+    tokenId: wire.tokenId ?? "",
+    identity: wire.identity ?? "",
+    roles: [...(wire.roles ?? [])],
+    createdIndex: u64(wire.createdIndex, "created_index"),
+    createdAtMs: u64ToNumber(wire.createdMs, "created_ms"),
+    expiresAtMs: u64ToNumber(wire.expiresAtMs, "expires_at_ms"),
+  };
+}
+
+export function callerRightsFrom(wire: palisade.v1.WhoAmIResponse): CallerRights {
+  return {
+    identity: wire.identity,
+    via: wire.via,
+    tokenId: wire.tokenId,
+    roles: [...wire.roles],
+    admin: wire.admin,
+    grants: wire.grants.map((g) => ({ prefix: g.prefix ?? "", actions: [...(g.actions ?? [])] })),
+    quotas: wire.quotas.map((q) => ({
+      name: q.name ?? "",
+      limit: u64ToNumber(q.limit, "quota.limit"),
+      used: u64ToNumber(q.used, "quota.used"),
+    })),
+    policyVersion: u64(wire.policyVersion, "policy_version"),
   };
 }

@@ -49,6 +49,8 @@ export interface WatchOptions {
 export interface WatchTarget {
   readonly endpoints: readonly string[];
   readonly credentials: grpc.ChannelCredentials;
+  /** The bearer token each stream presents, if any. */
+  readonly token?: string;
   /** A node's applied index: pins "from now" to a concrete index when a stream broke before its headers came. */
   appliedIndex(endpoint: string): Promise<bigint>;
 }
@@ -72,7 +74,7 @@ export async function* watchLocks(
   options: WatchOptions = {},
 ): AsyncGenerator<WatchEvent> {
   const signal = options.signal;
-  const clients = new StreamClients(target.credentials);
+  const clients = new StreamClients(target);
   const clientFor = (endpoint: string): grpc.Client => clients.get(endpoint);
   let endpointIndex = 0;
   let next = options.fromIndex ?? 0n;

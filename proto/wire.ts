@@ -33,6 +33,8 @@ export type ClientErrorClass =
   | "FailedPreconditionError"
   | "LimitError"
   | "UnavailableError"
+  | "PermissionDeniedError"
+  | "UnauthenticatedError"
   | "ServerError";
 
 export interface WireError {
@@ -83,8 +85,8 @@ export const WIRE_ERRORS: Readonly<Record<ErrorReasonName, WireError>> = {
 
   ERROR_REASON_TRANSFER_TIMED_OUT: entry(Status.DEADLINE_EXCEEDED, "ServerError"),
 
-  ERROR_REASON_CERTIFICATE_REQUIRED: entry(Status.UNAUTHENTICATED, "ServerError"),
-  ERROR_REASON_PERMISSION_DENIED: entry(Status.PERMISSION_DENIED, "ServerError"),
+  ERROR_REASON_CERTIFICATE_REQUIRED: entry(Status.UNAUTHENTICATED, "UnauthenticatedError"),
+  ERROR_REASON_PERMISSION_DENIED: entry(Status.PERMISSION_DENIED, "PermissionDeniedError"),
 
   ERROR_REASON_UNSUPPORTED: entry(Status.UNIMPLEMENTED, "ServerError"),
 
@@ -99,7 +101,7 @@ export const WIRE_ERRORS: Readonly<Record<ErrorReasonName, WireError>> = {
     "FailedPreconditionError",
   ),
   ERROR_REASON_SUCCESSOR_NOT_WAITING: entry(Status.FAILED_PRECONDITION, "FailedPreconditionError"),
-  ERROR_REASON_UNAUTHENTICATED: entry(Status.UNAUTHENTICATED, "ServerError"),
+  ERROR_REASON_UNAUTHENTICATED: entry(Status.UNAUTHENTICATED, "UnauthenticatedError"),
   ERROR_REASON_QUOTA_EXCEEDED: entry(Status.RESOURCE_EXHAUSTED, "LimitError"),
 };
 

@@ -102,12 +102,13 @@ export function registerAdminVerbs(ctl: Ctl): void {
       "write a consistent backup of the cluster's lock state to FILE (restore with `palisade restore`)",
     )
     .action(async (file: string) => {
-      const { endpoints, credentials, timeoutMs } = await ctl.access();
+      const { endpoints, credentials, token, timeoutMs } = await ctl.access();
       // Loaded by this verb alone, not by every palisadectl start.
       const { fetchBackup, writeBackupFile } = await import("../backup.ts");
       const backup = await fetchBackup({
         endpoints,
         ...(credentials ? { credentials } : {}),
+        ...(token !== undefined ? { token } : {}),
         timeoutMs: Math.max(timeoutMs, 1_000),
       });
       writeBackupFile(file, backup);

@@ -1,5 +1,6 @@
 // What every palisadectl verb shares: exit codes, output, the global options, the way to the
-// cluster (endpoints, TLS, the client), the signals that stop a verb and the help examples.
+// cluster (endpoints, TLS, bearer token, the client), the signals that stop a verb and the
+// help examples.
 // The client library is imported only when a verb connects, so `--help` does not load gRPC.
 import type { ChannelCredentials } from "@grpc/grpc-js";
 import type { Command } from "commander";
@@ -22,6 +23,8 @@ export interface GlobalOptions {
   cacert?: string;
   cert?: string;
   key?: string;
+  /** --auth-token or $PALISADE_AUTH_TOKEN: the bearer token every call presents. */
+  authToken?: string;
 }
 
 export interface Output {
@@ -86,6 +89,8 @@ export function endpointsFrom(text: string, tls: boolean): string[] {
 export interface ClusterAccess {
   endpoints: string[];
   credentials?: ChannelCredentials;
+  /** The bearer token of --auth-token, if one was given (an empty one is none). */
+  token?: string;
   /** --timeout: how long a request keeps retrying through failovers. */
   timeoutMs: number;
 }
@@ -98,7 +103,7 @@ export interface Ctl {
   readonly argv: readonly string[];
   /** The global options as parsed. */
   options(): GlobalOptions;
-  /** Endpoints and TLS credentials from the global options; throws naming a bad one. */
+  /** Endpoints, TLS credentials and bearer token from the global options; throws naming a bad one. */
   access(): Promise<ClusterAccess>;
   /** Runs `fn` with a client of the cluster, closed afterwards; its answer is the exit code. */
   withClient(fn: (client: PalisadeClient, opts: GlobalOptions) => Promise<number>): Promise<void>;
@@ -118,10 +123,16 @@ export function ctlContext(
         "--cert and --key need --cacert (the CA that signed the nodes' certificates)",
       );
     const endpoints = endpointsFrom(opts.endpoints, opts.cacert !== undefined);
-    if (opts.cacert === undefined) return { endpoints, timeoutMs: opts.timeout };
+    const token = opts.authToken?.trim();
+    const common = {
+      endpoints,
+      timeoutMs: opts.timeout,
+      ...(token !== undefined && token !== "" ? { token } : {}),
+    };
+    if (opts.cacert === undefined) return common;
     const { tlsCredentials } = await import("../connection.ts");
     const credentials = tlsCredentials({ ca: opts.cacert, cert: opts.cert, key: opts.key });
-    return { endpoints, credentials, timeoutMs: opts.timeout };
+    return { ...common, credentials };
   };
   return {
     program,
@@ -130,10 +141,11 @@ export function ctlContext(
     options,
     access,
     async withClient(fn) {
-      const { endpoints, credentials, timeoutMs } = await access();
+      const { endpoints, credentials, token, timeoutMs } = await access();
       const { PalisadeClient } = await import("../client.ts");
       const client = new PalisadeClient({
         ...(credentials ? { credentials } : {}),
+        ...(token !== undefined ? { token } : {}),
         endpoints,
         clientName: "palisadectl",
         retryBudgetMs: timeoutMs,

@@ -1,12 +1,14 @@
 // palisadectl: the command line over the client library.
-// Exit codes: 0 ok, 1 error, 2 not acquired (or not elected), 3 lock, lead or session lost,
-// 130 interrupted while waiting; `run` and `elect … -- CMD` return the command's exit code,
-// or 3 if it was killed because the grant was lost. The verbs live by family in
-// read-verbs.ts, lock-verbs.ts, election-verbs.ts and admin-verbs.ts. The client library
-// (gRPC, protobuf) and the command supervisor are imported only by the verbs that use them,
-// so `--help` and a mistyped verb answer without them.
+// Exit codes: 0 ok, 1 error, 2 not acquired (or not elected, or `can` denied), 3 lock, lead
+// or session lost, 130 interrupted while waiting; `run` and `elect … -- CMD` return the
+// command's exit code, or 3 if it was killed because the grant was lost. The verbs live by
+// family in read-verbs.ts, lock-verbs.ts, election-verbs.ts, admin-verbs.ts and
+// access-verbs.ts. The client library (gRPC, protobuf) and the command supervisor are
+// imported only by the verbs that use them, so `--help` and a mistyped verb answer without
+// them.
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
+import { registerAccessVerbs } from "./access-verbs.ts";
 import { registerAdminVerbs } from "./admin-verbs.ts";
 import {
   ctlContext,
@@ -74,6 +76,12 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
       "PEM private key of --cert (default $PALISADE_KEY)",
       process.env.PALISADE_KEY,
     )
+    .addOption(
+      new Option(
+        "--auth-token <token>",
+        "bearer token (pal_…) to act as its identity (prefer the variable: arguments are visible to other users)",
+      ).env("PALISADE_AUTH_TOKEN"),
+    )
     .version(packageVersion(), "--version", "print palisadectl's version")
     .showHelpAfterError(false)
     .exitOverride()
@@ -90,6 +98,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   registerLockVerbs(ctl);
   registerElectionVerbs(ctl);
   registerAdminVerbs(ctl);
+  registerAccessVerbs(ctl);
 
   try {
     await program.parseAsync(argv, { from: "user" });

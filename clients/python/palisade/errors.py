@@ -97,4 +97,19 @@ class LockNotAcquiredError(PalisadeError):
 
 
 class ServerError(PalisadeError):
-    """An answer that fits none of the above (OUT_OF_RANGE, PERMISSION_DENIED, INTERNAL, ...)."""
+    """An answer that fits none of the above (OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, ...)."""
+
+
+class PermissionDeniedError(ServerError):
+    """The caller may not do this (PERMISSION_DENIED); the message names what it lacks.
+
+    A subclass of ServerError, which such answers were before access control.
+    """
+
+
+class UnauthenticatedError(ServerError):
+    """The caller's credential was refused (UNAUTHENTICATED).
+
+    A bearer token that is malformed, unknown, revoked or expired, or no client certificate
+    where mutual TLS requires one. A subclass of ServerError, as PermissionDeniedError is.
+    """

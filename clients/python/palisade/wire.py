@@ -19,10 +19,12 @@ from .errors import (
     LimitError,
     NotHolderError,
     PalisadeError,
+    PermissionDeniedError,
     RequestTooOldError,
     ServerError,
     SessionNotFoundError,
     StaleTokenError,
+    UnauthenticatedError,
     UnavailableError,
 )
 
@@ -68,8 +70,8 @@ WIRE_ERRORS: Mapping[str, Tuple[grpc.StatusCode, ErrorClass]] = {
     "ERROR_REASON_BELOW_RETENTION": (Code.OUT_OF_RANGE, ServerError),
     "ERROR_REASON_SNAPSHOT_INSTALLED": (Code.OUT_OF_RANGE, ServerError),
     "ERROR_REASON_TRANSFER_TIMED_OUT": (Code.DEADLINE_EXCEEDED, ServerError),
-    "ERROR_REASON_CERTIFICATE_REQUIRED": (Code.UNAUTHENTICATED, ServerError),
-    "ERROR_REASON_PERMISSION_DENIED": (Code.PERMISSION_DENIED, ServerError),
+    "ERROR_REASON_CERTIFICATE_REQUIRED": (Code.UNAUTHENTICATED, UnauthenticatedError),
+    "ERROR_REASON_PERMISSION_DENIED": (Code.PERMISSION_DENIED, PermissionDeniedError),
     "ERROR_REASON_UNSUPPORTED": (Code.UNIMPLEMENTED, ServerError),
     "ERROR_REASON_INTERNAL": (Code.INTERNAL, ServerError),
     "ERROR_REASON_HELD_IN_ANOTHER_MODE": (_F, FailedPreconditionError),
@@ -78,7 +80,7 @@ WIRE_ERRORS: Mapping[str, Tuple[grpc.StatusCode, ErrorClass]] = {
     "ERROR_REASON_SET_PARTLY_HELD": (_F, FailedPreconditionError),
     "ERROR_REASON_WAITS_IN_ANOTHER_REQUEST": (_F, FailedPreconditionError),
     "ERROR_REASON_SUCCESSOR_NOT_WAITING": (_F, FailedPreconditionError),
-    "ERROR_REASON_UNAUTHENTICATED": (Code.UNAUTHENTICATED, ServerError),
+    "ERROR_REASON_UNAUTHENTICATED": (Code.UNAUTHENTICATED, UnauthenticatedError),
     "ERROR_REASON_QUOTA_EXCEEDED": (_R, LimitError),
 }
 

@@ -5,10 +5,12 @@ import {
   InvalidArgumentError,
   LimitError,
   NotHolderError,
+  PermissionDeniedError,
   RequestTooOldError,
   ServerError,
   SessionNotFoundError,
   StaleTokenError,
+  UnauthenticatedError,
   UnavailableError,
 } from "../../../client/errors.ts";
 import { errorFromStatus } from "../../../client/status-errors.ts";
@@ -68,6 +70,36 @@ describe("errorFromStatus", () => {
         withReason("ERROR_REASON_NOT_HOLDER"),
       ),
     ).toBeInstanceOf(NotHolderError);
+  });
+});
+
+describe("refusals of access control", () => {
+  const withReason = (reason: string): Metadata => {
+    const md = new Metadata();
+    md.set("palisade-reason", reason);
+    return md;
+  };
+
+  it("PERMISSION_DENIED and UNAUTHENTICATED become their own classes, still ServerErrors", () => {
+    const denied = errorFromStatus(
+      status.PERMISSION_DENIED,
+      "identity team-a lacks permission acquire:exclusive on billing/1",
+      withReason("ERROR_REASON_PERMISSION_DENIED"),
+    );
+    expect(denied).toBeInstanceOf(PermissionDeniedError);
+    expect(denied).toBeInstanceOf(ServerError);
+    expect(denied.name).toBe("PermissionDeniedError");
+    expect(denied.message).toBe("identity team-a lacks permission acquire:exclusive on billing/1");
+    for (const reason of ["ERROR_REASON_UNAUTHENTICATED", "ERROR_REASON_CERTIFICATE_REQUIRED"]) {
+      const refused = errorFromStatus(status.UNAUTHENTICATED, "refused", withReason(reason));
+      expect(refused, reason).toBeInstanceOf(UnauthenticatedError);
+      expect(refused, reason).toBeInstanceOf(ServerError);
+      expect(refused.reason).toBe(reason);
+    }
+    // Without a reason the code alone says only ServerError, as before.
+    const bare = errorFromStatus(status.PERMISSION_DENIED, "refused");
+    expect(bare.constructor).toBe(ServerError);
+    expect(bare.message).toBe("PERMISSION_DENIED: refused");
   });
 });
 

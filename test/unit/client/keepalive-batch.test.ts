@@ -1,18 +1,24 @@
 // KeepaliveBatcher: the keepalives of one turn leave as one KeepAlive request, and each
-// session gets its own outcome.
+// session gets its own outcome; a session the cluster refuses to keep alive is lost at once.
 import { status as Status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { systemClock } from "../../../client/clock.ts";
-import { SessionNotFoundError, UnavailableError } from "../../../client/errors.ts";
+import { monotonicMs, systemClock } from "../../../client/clock.ts";
+import {
+  PermissionDeniedError,
+  SessionLostError,
+  SessionNotFoundError,
+  UnavailableError,
+} from "../../../client/errors.ts";
 import {
   combinedOptions,
   KeepaliveBatcher,
   MAX_SESSIONS_PER_REQUEST,
 } from "../../../client/keepalive-batch.ts";
 import type { CallOptions } from "../../../client/lock-api.ts";
+import { Session } from "../../../client/session.ts";
 import { scriptedApi } from "./lock-api-kit.ts";
 
-type KeptAlive = "ok" | "notFound";
+type KeptAlive = "ok" | "notFound" | "denied";
 
 /** A LockApi's keepalive half that records each request and answers as `answer` says. */
 function recordingApi(answer: (ids: readonly bigint[]) => Promise<KeptAlive[]>) {
@@ -27,6 +33,7 @@ function recordingApi(answer: (ids: readonly bigint[]) => Promise<KeptAlive[]>) 
           sessions: sessionIds.map((sessionId, i) => ({
             sessionId,
             ttlMs: outcomes[i] === "ok" ? 10_000 : null,
+            ...(outcomes[i] === "denied" ? { denied: true as const } : {}),
           })),
         };
       },
@@ -66,6 +73,55 @@ describe("KeepaliveBatcher", () => {
       code: Status.NOT_FOUND,
       reason: "ERROR_REASON_SESSION_NOT_FOUND",
     });
+  });
+
+  it("a session the cluster refuses to keep alive gets PermissionDeniedError with the PERMISSION_DENIED code and reason", async () => {
+    const { api } = recordingApi((ids) =>
+      Promise.resolve(ids.map((id) => (id === 2n ? "denied" : "ok"))),
+    );
+    const batcher = new KeepaliveBatcher(api, systemClock);
+    const [first, second] = await Promise.all(
+      [1n, 2n].map((id) =>
+        batcher.keepAlive(id).then(
+          () => "ok",
+          (e: unknown) => e,
+        ),
+      ),
+    );
+    expect(first).toBe("ok");
+    expect(second).toBeInstanceOf(PermissionDeniedError);
+    expect(second).toMatchObject({
+      code: Status.PERMISSION_DENIED,
+      reason: "ERROR_REASON_PERMISSION_DENIED",
+    });
+    expect((second as Error).message).toMatch(/session 2 refused: PERMISSION_DENIED/);
+  });
+
+  it("a session whose keepalive is refused is lost at once, its loss naming PERMISSION_DENIED", async () => {
+    const { api, batches } = recordingApi((ids) => Promise.resolve(ids.map(() => "denied")));
+    const session = new Session(
+      api,
+      {
+        id: 7n,
+        ttlMs: 30_000,
+        clientName: "t",
+        openedSentAt: monotonicMs(),
+        callTimeoutMs: 1_000,
+        retryBudgetMs: 1_000,
+        driftBound: 0.01,
+        deadlineTickMs: 50,
+      },
+      systemClock,
+      new KeepaliveBatcher(api, systemClock),
+    );
+    const reason = await new Promise<string>((resolve) => session.onLost(resolve));
+    expect(batches).toHaveLength(1);
+    expect(reason).toMatch(/^session 7 lost: keepalive of session 7 refused: PERMISSION_DENIED/);
+    expect(session.state).toBe("lost");
+    const lost = session.signal.reason as SessionLostError;
+    expect(lost).toBeInstanceOf(SessionLostError);
+    expect(lost.code).toBe(Status.PERMISSION_DENIED);
+    expect(lost.reason).toBe("ERROR_REASON_PERMISSION_DENIED");
   });
 
   it("splits more sessions than one request may carry into several requests", async () => {
