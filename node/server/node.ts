@@ -35,6 +35,7 @@ import { NodeMetrics, timedStorage, type MetricsSource } from "../ops/metrics.ts
 import { serveMetrics, type MetricsEndpoint } from "../ops/metrics-server.ts";
 import {
   eventJson,
+  isPageRequest,
   LiveFeed,
   servePageListener,
   StatusPage,
@@ -596,7 +597,7 @@ export class PalisadeNode {
  * The status page behind access control: once a policy is applied, it shows every lock, so
  * it needs a caller (a bearer token, or the browser's certificate) that may read every name.
  */
-function guardedPage(page: StatusPage | null, gate: AccessGate): StatusPage | null {
+export function guardedPage(page: StatusPage | null, gate: AccessGate): StatusPage | null {
   if (page === null) return null;
   const refusal = (req: IncomingMessage): string | null => {
     if (!gate.policyApplied) return null;
@@ -623,6 +624,8 @@ function guardedPage(page: StatusPage | null, gate: AccessGate): StatusPage | nu
   };
   const handle = page.handle.bind(page);
   page.handle = (req, res) => {
+    // Another path (the metrics port's /metrics, beside the page) is not the page's to refuse.
+    if (!isPageRequest(req)) return handle(req, res);
     const why = refusal(req);
     if (why === null) return handle(req, res);
     res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end(`${why}\n`);

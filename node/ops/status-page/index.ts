@@ -9,7 +9,7 @@ import type { ClusterConfig, NodeSpec } from "../../config/index.ts";
 import { listenHttp, type HttpListener } from "../http-listener.ts";
 
 export { LiveFeed } from "./live-feed.ts";
-export { StatusPage, CONTENT_SECURITY_POLICY } from "./routes.ts";
+export { StatusPage, CONTENT_SECURITY_POLICY, isPageRequest } from "./routes.ts";
 export { eventJson } from "./views.ts";
 
 export type StatusPagePlace =

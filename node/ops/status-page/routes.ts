@@ -56,17 +56,30 @@ export interface StatusPageSource {
 
 class BadQuery extends Error {}
 
+/** A request's path without its trailing slash. */
+function pagePath(url: URL): string {
+  return url.pathname.length > 3 && url.pathname.endsWith("/")
+    ? url.pathname.slice(0, -1)
+    : url.pathname;
+}
+
+function isPagePath(path: string): boolean {
+  return path === "/ui" || path.startsWith("/ui/");
+}
+
+/** Whether a request is the page's (under /ui): what StatusPage.handle answers. */
+export function isPageRequest(req: IncomingMessage): boolean {
+  return isPagePath(pagePath(new URL(req.url ?? "/", "http://status.invalid")));
+}
+
 export class StatusPage {
   constructor(private readonly source: StatusPageSource) {}
 
   /** Answers a request under /ui; false for any other path (the caller answers it). */
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = new URL(req.url ?? "/", "http://status.invalid");
-    const path =
-      url.pathname.length > 3 && url.pathname.endsWith("/")
-        ? url.pathname.slice(0, -1)
-        : url.pathname;
-    if (path !== "/ui" && !path.startsWith("/ui/")) return false;
+    const path = pagePath(url);
+    if (!isPagePath(path)) return false;
     if (req.method !== "GET" && req.method !== "HEAD") {
       res
         .writeHead(405, {
