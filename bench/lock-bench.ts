@@ -5,13 +5,15 @@
 //     --endpoints E1,E2,... [--mode uncontended|contended] [--concurrency C] [--seconds D]
 //     [--warmup W] [--ttl-ms T] [--hold-ms H] [--retry-delay-ms R] [--retry-jitter-ms J]
 //     [--acquire-timeout-ms A] [--server-pids P1,P2] [--out FILE] [--label TEXT]
+//     [--token-file FILE]
 //
 // uncontended: worker i cycles on its own lock; contended: all workers on one lock, each
 // acquire waiting (on the server, or by polling every R + U[0,J) ms for backends without a
 // queue). Safety is checked as it runs: no two workers hold the contended lock at once, and
 // successive holders see increasing fencing tokens where the system gives them. Prints one
 // JSON line on stdout (appended to FILE with --out) and a summary on stderr. Endpoints
-// must be on loopback.
+// must be on loopback. --token-file names a file holding a Palisade bearer token, which the
+// palisade backend's client sends with every call (a cluster under an access policy).
 import { setMaxListeners } from "node:events";
 import { appendFileSync, readFileSync } from "node:fs";
 import { cpus, release, type } from "node:os";
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     "server-pids": { type: "string", default: "" },
     out: { type: "string" },
     label: { type: "string" },
+    "token-file": { type: "string" },
   },
 });
 
@@ -333,7 +336,9 @@ async function main(): Promise<void> {
     .filter((p) => p !== "")
     .map(Number);
   const open: (options: BackendOptions) => Promise<LockBackend<unknown, unknown>> = BACKENDS[name];
-  const backend = await open({ endpoints, ttlMs, acquireTimeoutMs });
+  const tokenFile = values["token-file"];
+  const token = tokenFile ? readFileSync(tokenFile, "utf8").trim() : undefined;
+  const backend = await open({ endpoints, ttlMs, acquireTimeoutMs, ...(token ? { token } : {}) });
   const settings: Settings = {
     mode,
     concurrency,

@@ -2,6 +2,7 @@
 # Lock benchmark: Palisade against etcd's server-side Lock API, on loopback, in one run.
 #
 #   bash bench/run.sh            (npm run bench)
+#   bash bench/run.sh auth       (npm run bench -- auth): access control alone, below
 #
 # Everything of Palisade's runs compiled, from dist/ (rebuilt first if a source changed):
 # the nodes (bin/palisade.mjs), the benchmark client backend and the parts below.
@@ -23,6 +24,12 @@
 # to the next leader elected and seen by every observer; then the targets, met or not. The whole report
 # goes to bench/results/latest.md and latest.json (raw
 # harness lines in latest.jsonl); a run of only some PARTS writes partial.* instead.
+#
+# `auth` measures access control instead, and writes bench/results/auth.md: the CPU cost of
+# one check with a 1,000-prefix policy (bench/auth-check.ts), then the throughput harness on
+# two Palisade clusters side by side, cells alternating: one open, one under that policy
+# (bench/auth-setup.ts) with the harness sending a bearer token. AUTH_THROUGHPUT=0 skips the
+# clusters; SECONDS_PER_RUN, WARMUP, CONCS and MODES apply to it as to the throughput part.
 #
 # Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive stream-flood
 #            election-failover":
@@ -82,10 +89,54 @@ cleanup() {
   stop_pids "$WORK/palisade/pids"
   stop_pids "$WORK/etcd/pids"
   stop_pids "$WORK/redis/pids"
+  stop_pids "$WORK/auth-open/pids"
+  stop_pids "$WORK/auth-policy/pids"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+run_auth() { # the `auth` mode: CPU per check, then throughput open beside under a policy
+  local check="$WORK/auth-check.json" out="bench/results/auth.md"
+  node dist/bench/auth-check.js --json "$check" >&2
+  if [[ ${AUTH_THROUGHPUT:-1} != 0 ]]; then
+    node dist/bench/palisade-cluster.js "$WORK/auth-open" >&2
+    node dist/bench/palisade-cluster.js "$WORK/auth-policy" >&2
+    node dist/bench/auth-setup.js "$(cat "$WORK/auth-policy/endpoints")" "$WORK/auth-policy" >&2
+    auth_cell() { # auth_cell open|policy MODE CONC [RESULTS]
+      local dir="$WORK/auth-$1" extra=()
+      [[ $1 == policy ]] && extra=(--token-file "$WORK/auth-policy/token")
+      timeout "$RUN_TIMEOUT" node dist/bench/lock-bench.js --backend palisade \
+        --endpoints "$(cat "$dir/endpoints")" --server-pids "$(paste -sd, "$dir/pids")" \
+        --mode "$2" --concurrency "$3" --seconds "$S" --warmup "$W" --out "${4:-$RESULTS}" \
+        --label "palisade-$1" "${extra[@]}" >/dev/null || echo "FAILED: palisade-$1 $2 c=$3" >&2
+    }
+    echo "warm-up passes, not recorded:" >&2
+    auth_cell open uncontended 16 /dev/null
+    auth_cell policy uncontended 16 /dev/null
+    for m in $MODES; do
+      for c in $CONCS; do
+        auth_cell open "$m" "$c"
+        auth_cell policy "$m" "$c"
+      done
+    done
+  fi
+  mkdir -p bench/results
+  {
+    echo "## Access control"
+    echo
+    echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), node $(node --version), $(nproc) CPUs"
+    echo "- load average (1/5/15 min) at start: $LOAD_START; at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "- command: \`npm run bench -- auth\` (SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" MODES=\"$MODES\" AUTH_THROUGHPUT=${AUTH_THROUGHPUT:-1})"
+    echo
+    node dist/bench/auth-report.js "$RESULTS" "$check"
+  } >"$out"
+  cat "$out"
+}
+if [[ ${1:-} == auth ]]; then
+  run_auth
+  exit 0
+fi
 
 # --- etcd (Debian's etcd-server and etcd-client, from scripts/install-test-deps.sh)
 if [[ $SKIP_ETCD != 1 ]] && ! command -v etcd >/dev/null; then

@@ -10,6 +10,8 @@ export interface BackendOptions {
   ttlMs: number;
   /** How long one acquire may wait before the harness gives up on it. */
   acquireTimeoutMs: number;
+  /** A bearer token for systems with one (Palisade under an access policy). */
+  token?: string;
 }
 
 export interface Acquired<Handle> {

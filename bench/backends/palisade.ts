@@ -14,7 +14,11 @@ export async function openPalisade(options: BackendOptions): Promise<LockBackend
   const { endpoints, ttlMs } = options;
   // The harness aborts at its own acquire timeout; the server-side wait is that long too.
   const waitMs = options.acquireTimeoutMs;
-  const client = new PalisadeClient({ endpoints, clientName: "lock-bench" });
+  const client = new PalisadeClient({
+    endpoints,
+    clientName: "lock-bench",
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  });
   return {
     info: {
       endpoints,
@@ -22,6 +26,7 @@ export async function openPalisade(options: BackendOptions): Promise<LockBackend
       wait: "server-side (Acquire with waitMs)",
       wait_ms: waitMs,
       client: "palisade-lock/client",
+      bearer_token: options.token !== undefined,
     },
     fencing: "token returned by Acquire (strictly increasing per lock); one session per worker",
     session: () => client.openSession({ ttlMs }),
