@@ -25,7 +25,7 @@ function checkTable(report: CheckReport): string[] {
   return [
     ...report.header.map((line) => `- ${line}`),
     "",
-    "| check | time | paid once per |",
+    "| check | CPU time | paid once per |",
     "|---|---:|---|",
     ...report.rows.map((r) => `| ${r.what} | ${time(r.us)} | ${r.per} |`),
   ];
