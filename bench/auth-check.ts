@@ -182,7 +182,13 @@ function applyRows(text: string): { rows: Row[]; entryBytes: Record<string, numb
   // One unrecorded round first: the JIT warms on every path.
   for (const run of runs) run.run(run.entries(2_000));
   for (const run of runs) run.samples.length = 0;
-  for (let r = 0; r < 3 * ROUNDS; r++) for (const run of runs) run.run(run.entries(cycles));
+  // Each round starts with the next variant, so none always follows the same one (and pays
+  // for the garbage it left).
+  for (let r = 0; r < 3 * ROUNDS; r++)
+    for (let k = 0; k < runs.length; k++) {
+      const run = runs[(r + k) % runs.length] as ApplyRun;
+      run.run(run.entries(cycles));
+    }
   const rows: Row[] = [];
   for (const run of runs) {
     if (run.refused > 0) throw new Error(`${run.what}: ${run.refused} entries were refused`);
