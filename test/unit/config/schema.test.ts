@@ -89,7 +89,7 @@ describe("shipped cluster files", () => {
 
   it("docs/deployment.md lists every knob of the schema", () => {
     const doc = readFileSync(join(repo, "docs/deployment.md"), "utf8");
-    const sections = ["raft", "limits", "disk", "session"] as const;
+    const sections = ["raft", "limits", "disk", "session", "auth"] as const;
     for (const section of sections) {
       const inner = clusterConfigSchema.shape[section].unwrap();
       for (const knob of Object.keys(inner.shape)) {
