@@ -51,6 +51,19 @@ export function describeRefusal(r: Refusal): string {
   return `${grpc.status[r.code]} ${r.reason || "(no reason)"}: ${r.message}`;
 }
 
+/** The answer of an outcome that must be one (throws with the refusal otherwise). */
+export function answered<T>(outcome: Outcome<T>, what: string): T {
+  if (!outcome.ok) throw new Error(`${what} refused: ${describeRefusal(outcome)}`);
+  return outcome.answer;
+}
+
+/** The refusal of an outcome that must be one (throws with the answer otherwise). */
+export function refused<T>(outcome: Outcome<T>, what: string): Refusal {
+  if (outcome.ok) throw new Error(`${what} was answered: ${JSON.stringify(outcome.answer)}`);
+  const { code, reason, message } = outcome;
+  return { code, reason, message };
+}
+
 /** One channel per endpoint, shared by the callers made from one connect(). */
 class Channels {
   private readonly clients = new Map<string, grpc.Client>();
