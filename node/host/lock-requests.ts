@@ -269,11 +269,15 @@ export class LockRequests {
           return answerRead("ListLocks", req, state);
         });
       },
-      // A session is shown to its owner (and to admins); another's answers as one that does not exist.
+      // A session is shown to its owner (and to admins). Another's, live or ended, and an id
+      // that never existed answer alike (as a write naming them does), so ids cannot be
+      // probed; NOT_FOUND is for the caller's own ended sessions.
       GetSession: (req, { caller }) =>
         read(caller, (state, who) => {
-          const owner = state.sessionOwner(req.sessionId);
-          if (!who.rights.admin && owner !== null && !state.accessState.owns(who.name, owner))
+          const owner = state.sessionOwner(req.sessionId) ?? state.endedOwner(req.sessionId);
+          const open = who.name === "" && state.accessState.policy === null;
+          const visible = owner === null ? open : state.accessState.owns(who.name, owner);
+          if (!who.rights.admin && !visible)
             throw this.gate.refuse(
               caller,
               "GetSession",
