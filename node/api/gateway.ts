@@ -10,7 +10,7 @@
 // knows the leader's gateway, is answered 307 with that gateway's URL in Location (the
 // same method and body apply there); clients such as `curl -L` follow it.
 import type { Caller } from "../auth/caller.ts";
-import { stillReads } from "./callers.ts";
+import { stillReads, tokenCatchUp } from "./callers.ts";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { status as Status } from "@grpc/grpc-js";
@@ -215,13 +215,17 @@ export class Gateway {
       : url.pathname;
     if (name === "Watch" || name === "Observe") {
       if (req.method !== "GET") this.refuseMethod(req, res, name, "GET");
-      else if (name === "Watch") this.watch(req, res, url);
       else
-        this.observe(req, res, url).catch((error: unknown) => {
-          this.o.ctx.logger.error({ err: error, method: name }, "gateway call failed unexpectedly");
-          if (!res.headersSent) res.writeHead(500).end();
-          else res.end();
-        });
+        (name === "Watch" ? this.watch(req, res, url) : this.observe(req, res, url)).catch(
+          (error: unknown) => {
+            this.o.ctx.logger.error(
+              { err: error, method: name },
+              "gateway call failed unexpectedly",
+            );
+            if (!res.headersSent) res.writeHead(500).end();
+            else res.end();
+          },
+        );
     } else if ((CALL_NAMES as readonly string[]).includes(name)) {
       if (req.method !== "POST") this.refuseMethod(req, res, name, "POST");
       else
@@ -263,10 +267,15 @@ export class Gateway {
 
   /**
    * The caller of a request (its bearer token, else its certificate); refuses one whose
-   * certificate may not use LockService (under mTLS) or whose token is not valid now.
+   * certificate may not use LockService (under mTLS) or whose token is not valid now (a
+   * token this node has not applied yet is looked up at a read point first: tokenCatchUp).
    */
-  private admit(req: IncomingMessage, name: string): { who: PeerIdentity | null; caller: Caller } {
+  private async admit(
+    req: IncomingMessage,
+    name: string,
+  ): Promise<{ who: PeerIdentity | null; caller: Caller }> {
     const header = req.headers.authorization;
+    await tokenCatchUp(this.o.ctx.locks.gate, this.o.ctx.host, header);
     if (!this.o.tls)
       return { who: null, caller: this.o.ctx.locks.gate.callerOf(null, header, name) };
     const who = callerOf(req);
@@ -305,7 +314,7 @@ export class Gateway {
     };
     res.on("close", onGone);
     try {
-      const { who, caller } = this.admit(req, name);
+      const { who, caller } = await this.admit(req, name);
       if (!isJsonContent(req))
         throw refusal(
           "ERROR_REASON_MALFORMED_REQUEST",
@@ -381,9 +390,9 @@ export class Gateway {
    * `from_index`) and `prefix` come from the query. An error ends the stream with an
    * `error` event whose data is the failure's body.
    */
-  private watch(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  private async watch(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     try {
-      const { who, caller } = this.admit(req, "Watch");
+      const { who, caller } = await this.admit(req, "Watch");
       const wire = palisade.v1.WatchRequest.decode(streamQuery(req, url, "Watch"));
       this.spend(req, who, wire);
       const { prefix, fromIndex } = parseWatch(wire);
@@ -415,7 +424,7 @@ export class Gateway {
    */
   private async observe(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     try {
-      const { who, caller } = this.admit(req, "Observe");
+      const { who, caller } = await this.admit(req, "Observe");
       const wire = palisade.v1.ObserveRequest.decode(streamQuery(req, url, "Observe"));
       this.spend(req, who, wire);
       const { election, fromIndex } = decodeObserve(wire);

@@ -1,11 +1,13 @@
-// Server interceptors in front of every handler: certificate roles (under TLS), the
-// per-client request rate limit (with what a request costs of it), and counting of the
-// requests answered with an error.
+// Server interceptors in front of every handler: certificate roles (under TLS), a wait for
+// the log to catch up with a bearer token the node does not know yet, the per-client
+// request rate limit (with what a request costs of it), and counting of the requests
+// answered with an error.
 import * as grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import type { ErrorReasonName } from "../../proto/wire.ts";
-import { statusError } from "./status.ts";
+import { callFailureOf, statusError, statusOf } from "./status.ts";
 import type { RateLimiter } from "../host/rate-limiter.ts";
+import { RequestFailure } from "../host/failures.ts";
 import {
   accessRefusal,
   identityOf,
@@ -22,6 +24,11 @@ export interface ClientInterceptorOptions {
   readonly limiter: RateLimiter;
   /** A request answered with an error: method name and reason (status code name, or rate_limited). */
   readonly onRejected?: (method: string, reason: string) => void;
+  /**
+   * What to wait for before a request with this authorization metadata is handled (null:
+   * nothing), so that a token created before it is known (see tokenCatchUp in callers.ts).
+   */
+  readonly tokenCatchUp?: (authorization: string | undefined) => Promise<unknown> | null;
 }
 
 const HEALTH_PREFIX = "/grpc.health.v1.";
@@ -116,7 +123,24 @@ export function clientInterceptor(options: ClientInterceptorOptions): grpc.Serve
               refuse(call, refusalReason(refusal), refusal.details);
               return;
             }
-            pass(metadata);
+            const header = metadata.get("authorization")[0];
+            const catchUp = options.tokenCatchUp?.(typeof header === "string" ? header : undefined);
+            if (!catchUp) {
+              pass(metadata);
+              return;
+            }
+            catchUp.then(
+              () => pass(metadata),
+              (error: unknown) => {
+                // Only a failure of the read (no leader, say) answers here; the handler
+                // refuses a token still unknown after it.
+                if (!(error instanceof RequestFailure)) return pass(metadata);
+                refused = true;
+                const status = statusOf(callFailureOf(error));
+                rejected(codeName(status.code));
+                call.sendStatus(status);
+              },
+            );
           },
           onReceiveMessage: (message, pass) => {
             if (refused) return;

@@ -94,8 +94,7 @@ export class AccessGate {
    */
   callerOf(cert: PeerIdentity | null, authorization: string | undefined, call: string): Caller {
     if (authorization !== undefined && authorization !== "") {
-      const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-      const parsed = match ? parseToken(match[1] as string) : null;
+      const parsed = bearerToken(authorization);
       if (parsed === null)
         throw this.refuse(
           ANONYMOUS,
@@ -133,6 +132,15 @@ export class AccessGate {
       );
     if (this.admins.has(name)) return { kind: "admin", name, tokenId: "" };
     return { kind: "certificate", name, tokenId: "" };
+  }
+
+  /**
+   * Whether `authorization` presents a bearer token this node has no record of: one whose
+   * creating entry this node has not applied yet, or one revoked or never created.
+   */
+  unknownToken(authorization: string | undefined): boolean {
+    const parsed = bearerToken(authorization);
+    return parsed !== null && !this.o.state().tokens.has(parsed.id);
   }
 
   private certName(cert: PeerIdentity): string | null {
@@ -243,6 +251,12 @@ export class AccessGate {
       message,
     );
   }
+}
+
+/** The token an authorization header presents; null when it presents none in a token's form. */
+function bearerToken(authorization: string | undefined): { id: string; secretPart: string } | null {
+  const match = /^Bearer\s+(\S+)$/i.exec((authorization ?? "").trim());
+  return match ? parseToken(match[1] as string) : null;
 }
 
 function nameOf(caller: Caller): string {

@@ -269,19 +269,22 @@ export class LockRequests {
           return answerRead("ListLocks", req, state);
         });
       },
-      // A session is shown to its owner (and to admins). Another identity's, and an id that
-      // never existed, are refused alike, as a session call is: ids cannot be probed.
+      // A session is shown to its owner (and to admins). Another's, live or ended, and an id
+      // that never existed answer alike (as a write naming them does), so ids cannot be
+      // probed; NOT_FOUND is for the caller's own ended sessions.
       GetSession: (req, { caller }) =>
         read(caller, (state, who) => {
-          const refusal = who.rights.admin ? null : this.sessionRefusal(req.sessionId, who);
-          if (refusal !== null && refusal !== "gone")
+          const owner = state.sessionOwner(req.sessionId) ?? state.endedOwner(req.sessionId);
+          const open = who.name === "" && state.accessState.policy === null;
+          const visible = owner === null ? open : state.accessState.owns(who.name, owner);
+          if (!who.rights.admin && !visible)
             throw this.gate.refuse(
               caller,
               "GetSession",
               "",
               "not_owner",
               "ERROR_REASON_PERMISSION_DENIED",
-              refusal,
+              `session ${req.sessionId} is not a session of ${who.name === "" ? "an anonymous caller" : `identity ${who.name}`}`,
             );
           return answerRead("GetSession", req, state);
         }),
@@ -401,12 +404,12 @@ export class LockRequests {
   }
 
   /**
-   * Why session `id` is not `who`'s: "gone" for the caller's own ended session (as for
-   * anyone's in an open cluster's anonymous calls), a message for a session of another
-   * identity and for an id that never existed (alike, so ids cannot be probed); null when
-   * it is the caller's live session, or unknown to an open cluster's anonymous caller.
+   * Why a keepalive of `id` by `who` is refused: "gone" for the caller's own ended session
+   * (as for anyone's in an open cluster's anonymous calls), a message for a session of
+   * another identity (or one that never existed: ids cannot be probed) and for a session
+   * whose identity lost every right it uses; null when it may be kept alive.
    */
-  private sessionRefusal(id: bigint, who: Principal): string | null {
+  private keepAliveRefusal(id: bigint, who: Principal): string | null {
     const state = this.host.state;
     const owner = state.sessionOwner(id);
     const whose = who.name === "" ? "an anonymous caller" : `identity ${who.name}`;
@@ -421,20 +424,8 @@ export class LockRequests {
           ? "gone"
           : `session ${id} is not a session of ${whose}`;
     }
-    return state.accessState.owns(who.name, owner)
-      ? null
-      : `session ${id} is not a session of ${whose}`;
-  }
-
-  /**
-   * Why a keepalive of `id` by `who` is refused: sessionRefusal's answer, or, for the
-   * caller's live session, that its identity lost every right the session uses; null when
-   * it may be kept alive.
-   */
-  private keepAliveRefusal(id: bigint, who: Principal): string | null {
-    const state = this.host.state;
-    const refusal = this.sessionRefusal(id, who);
-    if (refusal !== null || state.sessionOwner(id) === null) return refusal;
+    if (!state.accessState.owns(who.name, owner))
+      return `session ${id} is not a session of ${whose}`;
     if (who.rights.admin || state.accessState.policy === null) return null;
     const locks = state.sessionLocks(id);
     const rights = who.rights;
@@ -447,7 +438,6 @@ export class LockRequests {
               rights.allows("acquire:shared", l) ||
               rights.allows("acquire:upgradeable", l),
           );
-    const whose = who.name === "" ? "an anonymous caller" : `identity ${who.name}`;
     return usable ? null : `${whose} lost every right session ${id} uses`;
   }
 

@@ -27,6 +27,7 @@ import { adminServiceHandlers } from "../api/admin-service.ts";
 import type { ServiceContext } from "../api/context.ts";
 import { DiskGuard } from "../ops/disk-guard.ts";
 import { NodeHealth } from "../ops/health.ts";
+import { tokenCatchUp } from "../api/callers.ts";
 import { clientInterceptor, peerInterceptor } from "../api/interceptors.ts";
 import { lockServiceHandlers } from "../api/lock-service.ts";
 import { DEFAULT_STREAM_LIMITS } from "../api/lock-stream.ts";
@@ -177,6 +178,8 @@ export class PalisadeNode {
   private readonly clientServer: grpc.Server;
   /** The per-client request budget (the interceptor spends it per unary call, a Stream per request). */
   private readonly limiter: RateLimiter;
+  /** Who each client request comes from, and the checks the node makes itself. */
+  private readonly gate: AccessGate;
   private metricsEndpoint: MetricsEndpoint | null = null;
   /** The status page's live feed (null when the page is off) and its own listener, if any. */
   private pageFeed: LiveFeed | null = null;
@@ -216,6 +219,17 @@ export class PalisadeNode {
       now: monotonicMs,
     });
     this.limiter = limiter;
+    const gate = new AccessGate({
+      tls: this.credentials !== null,
+      certIdentity: cfg.auth.certIdentity,
+      admins: cfg.auth.admins,
+      state: () => this.host.state.accessState,
+      wallMs: () => this.host.wallMs(),
+      now: monotonicMs,
+      logger: this.logger,
+      onDenied: (reason) => this.metrics.authDenied(reason),
+    });
+    this.gate = gate;
     this.clientServer = new grpc.Server(
       grpcServerOptions(
         cfg,
@@ -224,6 +238,7 @@ export class PalisadeNode {
             tls: this.credentials !== null,
             limiter,
             onRejected: (method, reason) => this.metrics.requestRejected(method, reason),
+            tokenCatchUp: (authorization) => tokenCatchUp(gate, this.host, authorization),
           }),
         ],
         clientMessageBytes(cfg),
@@ -388,19 +403,7 @@ export class PalisadeNode {
   private async listen(): Promise<void> {
     const ctx: ServiceContext = {
       host: this.host,
-      locks: new LockRequests(
-        this.host,
-        new AccessGate({
-          tls: this.credentials !== null,
-          certIdentity: this.cfg.auth.certIdentity,
-          admins: this.cfg.auth.admins,
-          state: () => this.host.state.accessState,
-          wallMs: () => this.host.wallMs(),
-          now: monotonicMs,
-          logger: this.logger,
-          onDenied: (reason) => this.metrics.authDenied(reason),
-        }),
-      ),
+      locks: new LockRequests(this.host, this.gate),
       admin: new AdminRequests(this.host, () => this.transport.unreachable()),
       watch: this.watch,
       logger: this.logger,

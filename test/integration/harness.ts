@@ -15,10 +15,14 @@ import {
 } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll } from "vitest";
 import type { ClusterConfigInput } from "../../node/config/index.ts";
 import { PalisadeClient, type PalisadeClientOptions } from "../../client/index.ts";
 import type { NodeStatus } from "../../client/index.ts";
+import { statusFrom } from "../../client/types.ts";
+import { palisade } from "../../proto/gen/palisade.js";
+import { adminServiceDefinition } from "../../proto/grpc.ts";
 import { ensureRoot, forgetPid, IT_ROOT, recordOwner, recordPid } from "./pidfiles.ts";
 import { freePorts } from "../../scripts/free-ports.ts";
 
@@ -57,6 +61,16 @@ export interface ClusterOptions {
    * the node, so that the pid (signals, pidfiles) stays the node's own.
    */
   launcher?: (id: number) => string[];
+  /** Mutual TLS for peers and clients (certificate paths absolute, `{id}` for a node's id). */
+  tls?: NonNullable<ClusterConfigInput["tls"]>;
+  auth?: NonNullable<ClusterConfigInput["auth"]>;
+  /** What the harness's own calls and `client()` connect with (under `tls`: an admin certificate). */
+  credentials?: grpc.ChannelCredentials;
+  /**
+   * The authorization header of the harness's own Status calls, when it returns one: under an
+   * access policy an anonymous caller may not call Status.
+   */
+  authorization?: () => string | undefined;
 }
 
 export interface Cluster {
@@ -170,6 +184,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     disk: { reserveBytes: 0, ...options.disk },
     ...(options.session ? { session: options.session } : {}),
     ...(options.statusPage ? { statusPage: options.statusPage } : {}),
+    ...(options.tls ? { tls: options.tls } : {}),
+    ...(options.auth ? { auth: options.auth } : {}),
   };
   const configPath = join(dir, "cluster.json");
   writeFileSync(configPath, JSON.stringify(config, null, 2));
@@ -277,13 +293,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       .join("\n");
 
   // One client for Status calls, each aimed at one endpoint.
+  const credentials = options.credentials ?? grpc.credentials.createInsecure();
   const admin = new PalisadeClient({
     endpoints: nodes.map((n) => n.clientAddress),
     callTimeoutMs: 1_000,
     retryBudgetMs: 1_000,
+    credentials,
   });
 
-  const status = (id: number): Promise<NodeStatus> => admin.admin.status(endpointOf(id));
+  const status = (id: number): Promise<NodeStatus> => {
+    const authorization = options.authorization?.();
+    return authorization === undefined
+      ? admin.admin.status(endpointOf(id))
+      : statusWith(endpointOf(id), credentials, authorization);
+  };
 
   // Starting a node process takes from under a second to tens of seconds on a loaded
   // machine; what a wait proves happens after it, so the deadline runs only while every
@@ -375,6 +398,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         endpoints: nodes.map((n) => n.clientAddress),
         callTimeoutMs: 2_000,
         retryBudgetMs: 15_000,
+        ...(options.credentials ? { credentials: options.credentials } : {}),
         ...opts,
       });
       clients.push(client);
@@ -430,6 +454,29 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     throw err;
   }
   return cluster;
+}
+
+/** One node's Status, asked with an authorization header. */
+function statusWith(
+  endpoint: string,
+  credentials: grpc.ChannelCredentials,
+  authorization: string,
+): Promise<NodeStatus> {
+  const client = new grpc.Client(endpoint, credentials);
+  const method = adminServiceDefinition.Status;
+  const metadata = new grpc.Metadata();
+  metadata.set("authorization", authorization);
+  return new Promise<NodeStatus>((resolve, reject) =>
+    client.makeUnaryRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      palisade.v1.StatusRequest.create({}),
+      metadata,
+      { deadline: Date.now() + 1_000 },
+      (err, answer) => (err || !answer ? reject(err) : resolve(statusFrom(endpoint, answer))),
+    ),
+  ).finally(() => client.close());
 }
 
 /** What a test file does with its cluster once it is up; may hand back its own cleanup. */
