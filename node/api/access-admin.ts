@@ -8,6 +8,8 @@ import type { AdminServiceHandlers } from "../../proto/grpc.ts";
 import { encodeCaller, type Caller } from "../auth/caller.ts";
 import {
   checkIdentityName,
+  Policy,
+  PolicyParseError,
   PREFIX_ACTIONS,
   QUOTA_KEYS,
   type PrefixAction,
@@ -39,9 +41,19 @@ export function accessAdminHandlers(ctx: ServiceContext): AccessHandlers {
   return {
     ApplyPolicy: unary(ctx, "ApplyPolicy", async (call) => {
       const caller = adminCaller(call, "ApplyPolicy");
-      const text = stringField(call.request.text, "text");
+      const source = stringField(call.request.text, "text");
+      // Parsed here, once, with every error's line: the entry carries the policy as JSON,
+      // which every replica reads in milliseconds (a large YAML text takes far longer).
+      let text: string;
+      try {
+        text = Policy.parse(source).canonical();
+      } catch (error) {
+        if (error instanceof PolicyParseError)
+          fail("ERROR_REASON_INVALID_ARGUMENT", `policy refused: ${error.message}`);
+        throw error;
+      }
       const version = await admin.proposeAccess(
-        { type: "setPolicy", text, wallMs: host.wallMs() },
+        { type: "setPolicy", text, source, wallMs: host.wallMs() },
         encodeCaller(caller),
       );
       ctx.logger.info(
@@ -56,7 +68,7 @@ export function accessAdminHandlers(ctx: ServiceContext): AccessHandlers {
       await ctx.locks.read(() => null);
       const access = host.state.accessState;
       return pb.GetPolicyResponse.create({
-        text: access.policy?.text ?? "",
+        text: access.policySource,
         version: toU64(access.policyIndex),
       });
     }),

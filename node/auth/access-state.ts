@@ -49,6 +49,7 @@ const ANONYMOUS_CLOSED: Principal = Object.freeze({ name: "", rights: NO_RIGHTS 
 export class AccessState {
   private policyValue: Policy | null = null;
   private policyIndexValue = 0;
+  private policySourceValue = "";
   readonly tokens = new Map<string, TokenRecord>();
   private readonly usage = new Map<string, Usage>();
 
@@ -71,9 +72,15 @@ export class AccessState {
     return owner === name || (owner === "" && this.policyValue === null);
   }
 
-  setPolicy(policy: Policy, index: number): void {
+  /** The text the policy was applied as (YAML or JSON), for display; "" while open. */
+  get policySource(): string {
+    return this.policySourceValue;
+  }
+
+  setPolicy(policy: Policy, index: number, source = policy.text): void {
     this.policyValue = policy;
     this.policyIndexValue = index;
+    this.policySourceValue = source;
   }
 
   /**

@@ -149,7 +149,10 @@ export interface SetLimitsCommand {
 /** A new access policy (its text; every replica parses it alike), from an admin. */
 export interface SetPolicyCommand {
   readonly type: "setPolicy";
+  /** The policy as every replica reads it: JSON in the fixed form of Policy.canonical. */
   readonly text: string;
+  /** The text an admin applied (YAML or JSON), kept for display only; absent: `text`. */
+  readonly source?: string;
   readonly wallMs: number;
 }
 

@@ -328,7 +328,7 @@ export class LockStateMachine {
       case "setLimits":
         return this.setLimits(cmd);
       case "setPolicy":
-        return this.adminOnly(ctx) ?? this.setPolicy(ctx, cmd.text);
+        return this.adminOnly(ctx) ?? this.setPolicy(ctx, cmd.text, cmd.source ?? cmd.text);
       case "createToken":
         return this.adminOnly(ctx) ?? this.createToken(ctx, cmd);
       case "revokeToken":
@@ -344,8 +344,8 @@ export class LockStateMachine {
       : denied(ctx.who, "admin", "the cluster");
   }
 
-  private setPolicy(ctx: ApplyContext, text: string): Answer {
-    this.access.setPolicy(Policy.parse(text), ctx.index);
+  private setPolicy(ctx: ApplyContext, text: string, source: string): Answer {
+    this.access.setPolicy(Policy.parse(text), ctx.index, source);
     return { kind: "policySet" };
   }
 
@@ -1587,7 +1587,7 @@ export class LockStateMachine {
   /** The replicated policy, tokens and quota use (read only: changed by applying entries). */
   get accessState(): Pick<
     AccessState,
-    "policy" | "policyIndex" | "resolve" | "usageOf" | "tokens" | "owns"
+    "policy" | "policyIndex" | "policySource" | "resolve" | "usageOf" | "tokens" | "owns"
   > {
     return this.access;
   }
@@ -1639,6 +1639,7 @@ export class LockStateMachine {
         endedOwners: this.endedOwners,
         access: {
           policyText: this.access.policy?.text ?? null,
+          policySource: this.access.policySource,
           policyIndex: this.access.policyIndex,
           tokens: this.access.tokens.values(),
         },
@@ -1662,7 +1663,11 @@ export class LockStateMachine {
     for (const id of data.closedIds) machine.closedIds.add(id);
     for (const [id, owner] of data.endedOwners) machine.endedOwners.set(id, owner);
     if (data.access.policyText !== null)
-      machine.access.setPolicy(Policy.parse(data.access.policyText), data.access.policyIndex);
+      machine.access.setPolicy(
+        Policy.parse(data.access.policyText),
+        data.access.policyIndex,
+        data.access.policySource,
+      );
     for (const token of data.access.tokens) machine.access.tokens.set(token.id, token);
     machine.countUsage();
     machine.historyLog.load(data.history);

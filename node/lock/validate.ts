@@ -1,7 +1,7 @@
 // Input validation shared by the gRPC server (reject before proposing) and by apply
 // (a bad command in the log gets an INVALID_ARGUMENT answer and changes nothing).
 // Each check returns a message for the client, or null when the input is fine.
-import { checkIdentityName, Policy, PolicyParseError } from "../auth/policy.ts";
+import { checkIdentityName, MAX_POLICY_BYTES, Policy, PolicyParseError } from "../auth/policy.ts";
 import type { AcquireCommand, Command, LockTarget, SequencedWrite } from "./commands.ts";
 import { LOCK_MODES } from "./kinds.ts";
 import { checkClientName, checkLockName, checkRequestId, utf8Length } from "../../proto/names.ts";
@@ -252,7 +252,14 @@ export function validateCommand(
     case "setLimits":
       return checkLimits(cmd.limits) ?? checkWallMs(cmd.wallMs);
     case "setPolicy":
-      return checkPolicyText(cmd.text) ?? checkWallMs(cmd.wallMs);
+      return (
+        checkPolicyText(cmd.text) ??
+        (cmd.source === undefined ||
+        (typeof cmd.source === "string" && utf8Length(cmd.source) <= MAX_POLICY_BYTES)
+          ? null
+          : `a policy's source is at most ${MAX_POLICY_BYTES} bytes of UTF-8`) ??
+        checkWallMs(cmd.wallMs)
+      );
     case "createToken":
       return (
         checkTokenId(cmd.id) ??

@@ -124,7 +124,7 @@ export function encodeNodeCommand(cmd: NodeCommand, caller: string | null = null
       for (const key of LIMIT_KEYS) w.uint(cmd.limits[key]);
       break;
     case "setPolicy":
-      w.str(cmd.text);
+      w.str(cmd.text).str(cmd.source ?? cmd.text);
       break;
     case "createToken":
       w.str(cmd.id).str(cmd.identity).uint(cmd.roles.length);
@@ -315,7 +315,7 @@ function readEntry(r: ByteReader): DecodedEntry {
       break;
     }
     case NODE_TAGS.setPolicy:
-      cmd = { type: "setPolicy", text: r.str(), wallMs: r.f64() };
+      cmd = { type: "setPolicy", text: r.str(), source: r.str(), wallMs: r.f64() };
       break;
     case NODE_TAGS.createToken: {
       const id = r.str();

@@ -50,6 +50,7 @@ export interface SnapshotContent {
 export interface AccessContent {
   /** null: no policy was ever applied. */
   readonly policyText: string | null;
+  readonly policySource: string;
   readonly policyIndex: number;
   readonly tokens: Iterable<TokenRecord>;
 }
@@ -64,7 +65,12 @@ export interface RestoredContent {
   readonly requestIds: Map<string, bigint>;
   readonly closedIds: Set<bigint>;
   readonly endedOwners: Map<bigint, string>;
-  readonly access: { policyText: string | null; policyIndex: number; tokens: TokenRecord[] };
+  readonly access: {
+    policyText: string | null;
+    policySource: string;
+    policyIndex: number;
+    tokens: TokenRecord[];
+  };
 }
 
 const MAGIC = [0x50, 0x4c, 0x53, 0x4d]; // "PLSM"
@@ -483,7 +489,12 @@ function parse(r: ByteReader): RestoredContent {
   const closedIds = new Set<bigint>();
   for (let i = r.count(); i > 0; i--) closedIds.add(r.u64());
   const endedOwners = new Map<bigint, string>();
-  let access: RestoredContent["access"] = { policyText: null, policyIndex: 0, tokens: [] };
+  let access: RestoredContent["access"] = {
+    policyText: null,
+    policySource: "",
+    policyIndex: 0,
+    tokens: [],
+  };
   if (version >= 6) {
     for (let i = r.count(); i > 0; i--) {
       const session = sessions.get(r.u64());
@@ -537,7 +548,8 @@ function parse(r: ByteReader): RestoredContent {
 
 function writeAccess(w: ByteWriter, access: AccessContent): void {
   w.bool(access.policyText !== null);
-  if (access.policyText !== null) w.str(access.policyText).uint(access.policyIndex);
+  if (access.policyText !== null)
+    w.str(access.policyText).str(access.policySource).uint(access.policyIndex);
   const tokens = [...access.tokens];
   w.uint(tokens.length);
   for (const t of tokens) {
@@ -549,9 +561,11 @@ function writeAccess(w: ByteWriter, access: AccessContent): void {
 
 function readAccess(r: ByteReader): RestoredContent["access"] {
   let policyText: string | null = null;
+  let policySource = "";
   let policyIndex = 0;
   if (r.bool()) {
     policyText = r.str();
+    policySource = r.str();
     policyIndex = r.uint();
   }
   const tokens: TokenRecord[] = [];
@@ -565,7 +579,7 @@ function readAccess(r: ByteReader): RestoredContent["access"] {
     const expiresAtMs = r.uint();
     tokens.push({ id, identity, roles, hash, createdAt, createdWallMs, expiresAtMs });
   }
-  return { policyText, policyIndex, tokens };
+  return { policyText, policySource, policyIndex, tokens };
 }
 
 /** A lock's pending upgrade: its upgradeable holder's wait to hold it exclusive. */
