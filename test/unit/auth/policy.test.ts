@@ -171,6 +171,27 @@ teams: {}
     ]);
   });
 
+  it("refuses a grant whose prefix is left empty, rather than granting every name", () => {
+    // `prefix:` with no value is YAML's null: a slip, not the empty prefix (which is written "").
+    expect(
+      errorsOf(`roles:
+  r:
+    grants:
+      - prefix:
+        actions: [read]
+`),
+    ).toEqual([{ line: 4, message: 'prefix must be a string ("" for every name)' }]);
+    const everything = Policy.parse(`roles:
+  r:
+    grants:
+      - prefix: ""
+        actions: [read]
+identities:
+  i: { roles: [r] }
+`);
+    expect(actionsOn(everything, "i", "any/name")).toEqual(["read"]);
+  });
+
   it("reports a reference to a role the policy does not define, on the line of the reference", () => {
     expect(
       errorsOf(`roles:
