@@ -391,6 +391,33 @@ describe("two tenants", () => {
     expect(r.machine.checkInvariants()).toEqual([]);
   });
 
+  it("does not answer another identity's invalid write from the session's kept answers", () => {
+    const { r, b, first } = tenants();
+    // Invalid (an empty lock name): apply answers a retry of a kept seq with its kept answer,
+    // but only to the session's own identity.
+    const invalidRetry: Command = {
+      type: "acquire",
+      sessionId: b.id,
+      seq: 1,
+      ackedUpTo: 0,
+      held: [],
+      lock: "",
+      waitMs: 0,
+      wallMs: 0,
+    };
+    const byA = r.run(invalidRetry, A).result;
+    expect(reasonOf(byA), show(byA)).toBe("ERROR_REASON_INVALID_ARGUMENT");
+    const pending = r.run({ ...invalidRetry, seq: 4 }, A).result;
+    expect(reasonOf(pending), show(pending)).toBe("ERROR_REASON_INVALID_ARGUMENT");
+    // An id that never existed gets the same.
+    expect(reasonOf(r.run({ ...invalidRetry, sessionId: 5n }, A).result)).toBe(
+      "ERROR_REASON_INVALID_ARGUMENT",
+    );
+    // Its own identity still gets the kept answer.
+    expect(r.run(invalidRetry, B).result).toEqual(first);
+    expect(r.run({ ...invalidRetry, seq: 4 }, B).result.kind).toBe("waiting");
+  });
+
   it("answers team A's own ended sessions NOT_FOUND, and other identities PERMISSION_DENIED", () => {
     const r = cluster(TENANTS);
     const closed = new Tenant(r, A);
