@@ -748,6 +748,18 @@ describe("revoke", () => {
     expect(r.machine.getLock("b/1").holder?.token).toBe(tb);
     expect(revoke("b/1", tb, ADMIN).kind).toBe("revoked");
   });
+
+  it("carries its caller in its entry, to be checked there", () => {
+    const r = cluster(TENANTS);
+    const b = new Tenant(r, B);
+    const tb = tokenOf(b.acquire("b/1"));
+    const cmd: Command = { type: "revoke", lock: "b/1", token: tb, wallMs: 0 };
+    expect(reasonOf(r.runBytes(encodeEntry(cmd, undefined, A)).result)).toBe(
+      "ERROR_REASON_PERMISSION_DENIED",
+    );
+    expect(r.machine.getLock("b/1").holder?.token).toBe(tb);
+    expect(r.runBytes(encodeEntry(cmd, undefined, ADMIN)).result.kind).toBe("revoked");
+  });
 });
 
 describe("snapshots", () => {
