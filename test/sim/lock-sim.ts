@@ -161,6 +161,8 @@ export class LockSim {
   ): CallObserver {
     return {
       sent: (name, wire) => {
+        const acks = acksOf(name, wire);
+        if (acks !== null) this.checker.clientAcked(acks.sessionId, acks.ackedUpTo, acks.held);
         const write = writeOf(name, wire);
         if (write === null) return;
         const key = `${write.sessionId}:${write.seq}`;
@@ -318,6 +320,34 @@ function writeOf(name: CallName, wire: unknown): { sessionId: bigint; seq: numbe
     return null;
   const { sessionId, seq } = requestOf(name, wire);
   return { sessionId, seq };
+}
+
+/** What a numbered write acknowledges of its session's answers; null for a call that is not one. */
+function acksOf(
+  name: CallName,
+  wire: unknown,
+): { sessionId: bigint; ackedUpTo: number; held: readonly number[] } | null {
+  if (name === "OpenSession" || name === "KeepAlive" || name === "CancelWait" || !isWriteCall(name))
+    return null;
+  const { sessionId, ackedUpTo, held } = requestOf(name, wire) as {
+    sessionId: bigint;
+    ackedUpTo: number;
+    held: readonly number[];
+  };
+  return { sessionId, ackedUpTo, held };
+}
+
+function isWriteCall(name: CallName): boolean {
+  return [
+    "CloseSession",
+    "Acquire",
+    "Release",
+    "Campaign",
+    "Proclaim",
+    "Resign",
+    "Upgrade",
+    "Downgrade",
+  ].includes(name);
 }
 
 /** An Upgrade's answer in the words of its call: the new token, the other holder, or cancelled. */

@@ -86,6 +86,8 @@ export class LockChecker {
   private readonly firstAnswers = new Map<string, { key: string; answer: Answer }>();
   private readonly endProposals = new Map<bigint, number>();
   private readonly revokeProposals = new Map<string, number>();
+  /** What each session's client has acknowledged in the writes it sent. */
+  private readonly acked = new Map<bigint, { upTo: number; held: Set<number> }>();
 
   constructor(
     private readonly fail: (msg: string) => void,
@@ -269,6 +271,14 @@ export class LockChecker {
       this.fail(`G4: session ${session} seq ${seq} answered ${k} (${where}) after ${first.key}`);
   }
 
+  /** A client sent a write acknowledging the answers to seqs up to `ackedUpTo` and to `held`. */
+  clientAcked(session: bigint, ackedUpTo: number, held: readonly number[]): void {
+    let acked = this.acked.get(session);
+    if (acked === undefined) this.acked.set(session, (acked = { upTo: 0, held: new Set() }));
+    acked.upTo = Math.max(acked.upTo, ackedUpTo);
+    for (const seq of held) acked.held.add(seq);
+  }
+
   /** A client received a final answer for a seq. */
   clientAnswer(session: bigint, seq: number, a: Answer): void {
     this.clientAnswerAs(session, seq, a, answerKey);
@@ -289,6 +299,10 @@ export class LockChecker {
     const error = typeof seen === "string" || seen.kind !== "error" ? null : seen;
     if (error !== null && codeOf(error) === Status.NOT_FOUND) return;
     if (error?.reason === "ERROR_REASON_REQUEST_TOO_OLD") {
+      // An attempt still on its way when the client learnt the answer otherwise (a
+      // CancelWait told it) and acknowledged it: its answer is harmless.
+      const acked = this.acked.get(session);
+      if (acked !== undefined && (seq <= acked.upTo || acked.held.has(seq))) return;
       this.fail(
         `G4: client of session ${session} got "request too old" for seq ${seq}, whose answer it never had`,
       );
