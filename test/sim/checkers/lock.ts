@@ -8,17 +8,21 @@
 // - grants only to live sessions;
 // - G4: one effect at most per (session, seq) of an Acquire, Release, Upgrade, Downgrade or
 //   CloseSession; every later answer to a seq is the first final answer, NOT_FOUND, or
-//   "request too old";
+//   "request too old" (or, once the session ended and its owner is no longer remembered,
+//   PERMISSION_DENIED, as for a session that never existed; UNAUTHENTICATED once the
+//   caller's token is revoked);
 // - replicas agree on the answer and events of every index;
 // - the client deadline: no session expires before its client's own deadline.
+// A call on another identity's session is no write of that session's (access.ts checks it).
 import { status as Status } from "@grpc/grpc-js";
 import type { Answer } from "../../../node/lock/answers.ts";
 import type { Command } from "../../../node/lock/commands.ts";
-import { decodeCommand } from "../../../node/lock/codec/entries.ts";
+import { decodeEntry } from "../../../node/lock/codec/entries.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockReader } from "../../../node/host/node-host.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";
 import type { Entry, NodeId } from "../../../node/raft/types.ts";
+import { SessionOwners } from "./access.ts";
 import { grantDetailKey, GrantRules, type GrantStats } from "./lock-grants.ts";
 import { codeOf } from "./outcomes.ts";
 
@@ -86,6 +90,7 @@ export class LockChecker {
   private readonly firstAnswers = new Map<string, { key: string; answer: Answer }>();
   private readonly endProposals = new Map<bigint, number>();
   private readonly revokeProposals = new Map<string, number>();
+  private readonly owners = new SessionOwners();
   /** What each session's client has acknowledged in the writes it sent. */
   private readonly acked = new Map<bigint, { upTo: number; held: Set<number> }>();
 
@@ -136,11 +141,15 @@ export class LockChecker {
     this.digests.set(entry.index, digest);
     if (outcome === null) return;
     let cmd: Command | null;
+    let identity: string | null = null;
     try {
-      cmd = decodeCommand(entry.data);
+      ({ command: cmd, identity } = decodeEntry(entry.data));
     } catch {
       cmd = null;
     }
+    // Another identity's call names a session that is not its own: no write of that session.
+    if (cmd !== null && this.owners.foreign(cmd, identity) !== null) cmd = null;
+    this.owners.entry(identity, outcome);
     this.committed(entry.index, cmd, outcome, now);
   }
 
@@ -260,7 +269,9 @@ export class LockChecker {
       a.kind === "error" &&
       (codeOf(a) === Status.NOT_FOUND ||
         codeOf(a) === Status.RESOURCE_EXHAUSTED ||
-        a.reason === "ERROR_REASON_REQUEST_TOO_OLD")
+        a.reason === "ERROR_REASON_REQUEST_TOO_OLD" ||
+        a.reason === "ERROR_REASON_UNAUTHENTICATED" ||
+        (a.reason === "ERROR_REASON_PERMISSION_DENIED" && !this.live.has(session)))
     )
       return;
     const key = `${session}:${seq}`;
