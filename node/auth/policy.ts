@@ -488,8 +488,11 @@ function parseGrant(item: unknown, err: Report): Grant | null {
   for (const pair of item.items) {
     const key = scalarText(pair.key);
     if (key === "prefix") {
-      prefix = isScalar(pair.value) ? String(pair.value.value ?? "") : null;
-      const bad = prefix === null ? "prefix must be a string" : checkPrefix(prefix);
+      // A prefix left empty (YAML's null) is a slip, not every name: that is written "".
+      const value = isScalar(pair.value) ? pair.value.value : null;
+      prefix = value === null || value === undefined ? null : String(value);
+      const bad =
+        prefix === null ? 'prefix must be a string ("" for every name)' : checkPrefix(prefix);
       if (bad) {
         err(pair.value, bad);
         prefix = null;

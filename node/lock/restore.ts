@@ -72,9 +72,11 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
   let droppedWaiters = 0;
   for (const [name, lock] of [...state.locks]) {
     endedGrants += holderCount(lock);
-    droppedWaiters += lock.waiters?.size ?? 0;
+    // A pending Upgrade is a waiter too: its session goes, and its upgradeable grant with it.
+    droppedWaiters += (lock.waiters?.size ?? 0) + (lock.upgrade !== null ? 1 : 0);
     lock.holders = null;
     lock.waiters = null;
+    lock.upgrade = null;
     // Idle, the name keeps its kind (a semaphore's permit count), for its history.
     if (lock.semaphore)
       lock.semaphore = {

@@ -259,7 +259,7 @@ export class LockStateMachine {
       typeof who === "string"
         ? fail("ERROR_REASON_UNAUTHENTICATED", who)
         : bad !== null
-          ? (this.firstAnswerOf(cmd) ?? invalid(bad))
+          ? (this.firstAnswerOf(cmd, ctx.who) ?? invalid(bad))
           : this.dispatch(ctx, cmd);
     return { index, result, completions: ctx.completions, events: ctx.events, timers: ctx.timers };
   }
@@ -1485,9 +1485,14 @@ export class LockStateMachine {
     return holderCount(state) > 1 && holdersOf(state).some((h) => h.token === token);
   }
 
-  /** The answer a sequenced write's seq already has (kept, or "waiting"), or null. */
-  private firstAnswerOf(cmd: Command): Answer | null {
-    return isSequenced(cmd) ? this.answerFor(cmd.sessionId, cmd.seq) : null;
+  /**
+   * The answer a sequenced write's seq already has (kept, or "waiting"), or null. Only for
+   * the session's own identity: another's write answers as for a session it cannot see.
+   */
+  private firstAnswerOf(cmd: Command, who: Principal | null): Answer | null {
+    if (!isSequenced(cmd)) return null;
+    if (who !== null && this.sessions.get(cmd.sessionId)?.owner !== who.name) return null;
+    return this.answerFor(cmd.sessionId, cmd.seq);
   }
 
   /** The kept answer for a seq, "waiting" for a pending Acquire, or null (unknown, acknowledged, or no session). */

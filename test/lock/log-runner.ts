@@ -8,6 +8,8 @@ export interface LoggedCommand {
   readonly index: number;
   /** null for an entry without a command (a leader's no-op) or with undecodable bytes. */
   readonly cmd: Command | null;
+  /** The caller its entry names (node/auth/caller.ts); absent: apply's default for the command. */
+  readonly caller?: string | null;
 }
 
 export class LogRunner {
@@ -23,10 +25,11 @@ export class LogRunner {
     return this.nextIndex;
   }
 
-  run(cmd: Command): ApplyOutcome {
+  /** Applies `cmd` as sent by `caller` (absent: anonymous, or the node for its own commands). */
+  run(cmd: Command, caller?: string | null): ApplyOutcome {
     const index = this.nextIndex++;
-    this.log.push({ index, cmd });
-    return this.machine.apply(index, cmd);
+    this.log.push(caller === undefined ? { index, cmd } : { index, cmd, caller });
+    return this.machine.apply(index, cmd, caller);
   }
 
   /** An entry carrying raw bytes (possibly not a command at all). */
@@ -54,6 +57,6 @@ export function replay(
   for (const entry of log) {
     if (entry.index <= from) continue;
     if (entry.cmd === null) machine.skip(entry.index);
-    else machine.apply(entry.index, entry.cmd);
+    else machine.apply(entry.index, entry.cmd, entry.caller);
   }
 }

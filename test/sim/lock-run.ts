@@ -5,6 +5,7 @@ import { SeededRandom } from "../../node/util/rng.ts";
 import { checkLockHistory, type LockHistoryEvent } from "../../verify/lock-history.ts";
 import { FaultInjector } from "./faults.ts";
 import { LockSim } from "./lock-sim.ts";
+import { SimAccess } from "./lock-access.ts";
 import { ELECTIONS, inHistory, LockWorkload, RHO } from "./lock-workload.ts";
 import { ElectionObservers } from "./checkers/elections.ts";
 import { drawOptions, type SimOptions } from "./options.ts";
@@ -57,6 +58,16 @@ export const LOCK_SUMMARY_KEYS = [
   "observedChanges",
   "observerResumes",
   "observerRestarts",
+  "accessRuns",
+  "policiesApplied",
+  "adminProposals",
+  "intrusions",
+  "intrusionsRefused",
+  "foreignEntries",
+  "tokenEntries",
+  "permissionDenied",
+  "quotaRefusals",
+  "quotaRecounts",
 ] as const;
 
 /** Seeds of the lock run differ from the Raft run's, so the two explore different schedules. */
@@ -82,6 +93,13 @@ export async function runLockSeed(
   const c = sim.c;
   const rng = new SeededRandom(opts.seed ^ 0x51ed);
   const workload = new LockWorkload(sim, rng, rng.int(3, 6));
+  if (opts.access) {
+    // Its own stream: the rest of the run draws what it drew before identities.
+    const accessRng = new SeededRandom(opts.seed ^ 0xacce55);
+    const policyAt = accessRng.int(100, opts.faultMs);
+    sim.access = new SimAccess(sim, accessRng, policyAt, opts.faultMs + opts.healMs);
+    workload.access = sim.access;
+  }
   const observerRng = new SeededRandom(opts.seed ^ 0x0b5e);
   const observers = new ElectionObservers(
     ELECTIONS,
@@ -91,6 +109,7 @@ export async function runLockSeed(
   );
   sim.observers = observers;
   await c.start();
+  sim.access?.start();
   workload.start();
   // Observers move between nodes (crashes, snapshots, failovers) now and then.
   const moveObservers = (): void => {
@@ -148,6 +167,8 @@ export async function runLockSeed(
     const lin = checkLockHistory(events);
     linChecks = lin.perLock.size;
     if (!lin.ok) violations.push(`linearizability: ${lin.detail}`);
+    sim.accessChecker?.recount(sim.committedState, "the end of the run");
+    for (const v of c.checker.violations) if (!violations.includes(v)) violations.push(v);
   }
   const w = workload.stats;
   return {
@@ -205,6 +226,16 @@ export async function runLockSeed(
       observedChanges: observers.stats.observedChanges,
       observerResumes: observers.stats.observerResumes,
       observerRestarts: observers.stats.observerRestarts,
+      accessRuns: opts.access ? 1 : 0,
+      policiesApplied: sim.access?.stats.policiesApplied ?? 0,
+      adminProposals: sim.access?.stats.adminProposals ?? 0,
+      intrusions: sim.access?.stats.intrusions ?? 0,
+      intrusionsRefused: sim.access?.stats.intrusionsRefused ?? 0,
+      foreignEntries: sim.accessChecker?.stats.foreignEntries ?? 0,
+      tokenEntries: sim.accessChecker?.stats.tokenEntries ?? 0,
+      permissionDenied: sim.accessChecker?.stats.permissionDenied ?? 0,
+      quotaRefusals: sim.accessChecker?.stats.quotaRefusals ?? 0,
+      quotaRecounts: sim.accessChecker?.stats.recounts ?? 0,
     },
     trace: c.traceLines ?? undefined,
   };

@@ -10,7 +10,10 @@ import { resolveLimits } from "../../node/lock/limits.ts";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
 import type { NodeId } from "../../node/raft/types.ts";
 import type { LockHistoryEvent } from "../../verify/lock-history.ts";
+import { ANONYMOUS } from "../../node/auth/caller.ts";
+import { AccessChecker } from "./checkers/access.ts";
 import { ExpiryChecker } from "./checkers/expiry.ts";
+import { TENANTS, type SimAccess } from "./lock-access.ts";
 import type { ElectionObservers } from "./checkers/elections.ts";
 import type { Command } from "../../node/lock/commands.ts";
 import { LockChecker } from "./checkers/lock.ts";
@@ -64,6 +67,10 @@ export class LockSim {
   readonly expiries: ExpiryChecker;
   /** Observers of the elections, when the run has them (fed every apply and snapshot install). */
   observers: ElectionObservers | undefined;
+  /** The identities of a run with access control (SimOptions.access): who each client is, the admin. */
+  access: SimAccess | null = null;
+  /** Access control on the committed log, in a run with it. */
+  readonly accessChecker: AccessChecker | null;
   /** Attempts sent of each write, by "session:seq". */
   private readonly attempts = new Map<string, number>();
   private nextOpId = 1;
@@ -122,13 +129,24 @@ export class LockSim {
           booted: (node, host) =>
             this.hosts.set(
               node.id,
-              new SimNodeServer(node, node.instance, host, (msg) => this.c.checker.fail(msg)),
+              new SimNodeServer(
+                node,
+                node.instance,
+                host,
+                (msg) => this.c.checker.fail(msg),
+                (endpoint) => this.access?.callerOf(endpoint) ?? ANONYMOUS,
+              ),
             ),
         },
       },
       verbose,
     );
     this.checker = new LockChecker((msg) => this.c.checker.fail(msg));
+    this.accessChecker = opts.access
+      ? new AccessChecker((msg) => this.c.checker.fail(`t=${this.c.sched.now} ${msg}`), TENANTS)
+      : null;
+    // A tenant's ListSessions shows its own sessions only.
+    if (opts.access) this.reads.identityOf = (client) => this.access?.identityOf(client) ?? null;
     this.expiries = new ExpiryChecker({ driftMax: opts.driftMax, tickMs: opts.tickMs });
     this.c.onStall = (node, from, to) => this.expiries.stalled(node, from, to);
     this.c.onApplied = (node, entry, result) => {
@@ -136,7 +154,9 @@ export class LockSim {
       // Applied somewhere first: the committed state moves on.
       if (entry.index === this.committedState.appliedIndex + 1) {
         if (entry.kind === "normal") {
+          this.accessChecker?.before(entry.data, this.committedState);
           const outcome = this.committedState.applyBytes(entry.index, entry.data);
+          this.accessChecker?.committed(entry.index, entry.data, outcome, this.committedState);
           this.observers?.committed(
             entry.index,
             commandOf(entry.data),
@@ -161,6 +181,8 @@ export class LockSim {
   ): CallObserver {
     return {
       sent: (name, wire) => {
+        const acks = acksOf(name, wire);
+        if (acks !== null) this.checker.clientAcked(acks.sessionId, acks.ackedUpTo, acks.held);
         const write = writeOf(name, wire);
         if (write === null) return;
         const key = `${write.sessionId}:${write.seq}`;
@@ -221,7 +243,7 @@ export class LockSim {
       const deliver = (extraDelay: number): void => {
         if (!this.link(from, to)) return;
         c.sched.after(this.delay() + extraDelay, "rpc-req", () =>
-          this.arrive(to, frame, (r) => {
+          this.arrive(from, to, frame, (r) => {
             if (!this.link(to, from)) return;
             c.sched.after(this.delay(), "rpc-reply", () => finish(r));
           }),
@@ -245,7 +267,12 @@ export class LockSim {
     return this.c.rng.int(this.c.opts.delayMinMs * 10, this.c.delayMaxMs * 10) / 10;
   }
 
-  private arrive(to: NodeId, frame: Uint8Array, reply: (r: Uint8Array | "refused") => void): void {
+  private arrive(
+    from: number,
+    to: NodeId,
+    frame: Uint8Array,
+    reply: (r: Uint8Array | "refused") => void,
+  ): void {
     const n = this.c.node(to);
     // A node that is down refuses the connection: the client hears so at once.
     if (!n.up) {
@@ -253,10 +280,10 @@ export class LockSim {
       return;
     }
     if (this.c.sched.now < n.stalledUntil) {
-      this.c.sched.at(n.stalledUntil, "rpc-late", () => this.arrive(to, frame, reply));
+      this.c.sched.at(n.stalledUntil, "rpc-late", () => this.arrive(from, to, frame, reply));
       return;
     }
-    this.hosts.get(to)?.handle(frame, reply);
+    this.hosts.get(to)?.handle(frame, reply, from);
   }
 
   /** One call from a client endpoint to a node, outside any client library: its answer, its failure, or null if none came in time. */
@@ -318,6 +345,34 @@ function writeOf(name: CallName, wire: unknown): { sessionId: bigint; seq: numbe
     return null;
   const { sessionId, seq } = requestOf(name, wire);
   return { sessionId, seq };
+}
+
+/** What a numbered write acknowledges of its session's answers; null for a call that is not one. */
+function acksOf(
+  name: CallName,
+  wire: unknown,
+): { sessionId: bigint; ackedUpTo: number; held: readonly number[] } | null {
+  if (name === "OpenSession" || name === "KeepAlive" || name === "CancelWait" || !isWriteCall(name))
+    return null;
+  const { sessionId, ackedUpTo, held } = requestOf(name, wire) as {
+    sessionId: bigint;
+    ackedUpTo: number;
+    held: readonly number[];
+  };
+  return { sessionId, ackedUpTo, held };
+}
+
+function isWriteCall(name: CallName): boolean {
+  return [
+    "CloseSession",
+    "Acquire",
+    "Release",
+    "Campaign",
+    "Proclaim",
+    "Resign",
+    "Upgrade",
+    "Downgrade",
+  ].includes(name);
 }
 
 /** An Upgrade's answer in the words of its call: the new token, the other holder, or cancelled. */

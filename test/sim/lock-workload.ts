@@ -42,6 +42,7 @@ import type { LockHistoryEvent } from "../../verify/lock-history.ts";
 import { SimClientProcess } from "./client-process.ts";
 import type { LockReader } from "../../node/host/node-host.ts";
 import type { ReadAnswer, ReadCall } from "./checkers/reads.ts";
+import type { SimAccess } from "./lock-access.ts";
 import type { LockSim } from "./lock-sim.ts";
 import { SimCallTransport, simClientAddress } from "./sim-transport.ts";
 import type { AnswerOf } from "../../proto/lock-calls.ts";
@@ -744,6 +745,8 @@ export class LockWorkload {
   private readonly lastToken = new Map<string, bigint>();
   /** Each session's client. */
   private readonly bySession = new Map<bigint, SimLockClient>();
+  /** In a run with identities: calls on another tenant's sessions, now and then. */
+  access: SimAccess | null = null;
 
   constructor(
     private readonly sim: LockSim,
@@ -808,6 +811,11 @@ export class LockWorkload {
         this.sessions.push(client.session!.id);
         this.bySession.set(client.session!.id, client);
         while (!this.stopped && client.sessionLive()) {
+          if (this.access !== null && rng.chance(0.04)) {
+            const wrong = await this.access.intrude(endpoint, this.bySession);
+            if (wrong !== null) this.sim.c.checker.fail(`t=${this.sim.c.sched.now} ${wrong}`);
+            continue;
+          }
           const r = rng.next();
           if (r < 0.03) {
             client.crash();

@@ -35,6 +35,12 @@ export interface SimOptions {
   proposeEveryMs: number;
   maxInflightMsgs: number;
   maxBytesPerAppend: number;
+  /**
+   * Lock runs: clients act as two tenants' identities (one also by a bearer token), an admin
+   * applies a policy with quotas at some point, and clients now and then call on another
+   * identity's session.
+   */
+  access: boolean;
 }
 
 /** A three-node cluster with no random faults: scripted tests inject their own. */
@@ -51,6 +57,7 @@ export const QUIET: Partial<SimOptions> = Object.freeze({
   diskMaxMs: 1,
   maxInflightMsgs: 8,
   maxBytesPerAppend: 1 << 20,
+  access: false,
 });
 
 export function drawOptions(seed: number, overrides: Partial<SimOptions> = {}): SimOptions {
@@ -80,6 +87,8 @@ export function drawOptions(seed: number, overrides: Partial<SimOptions> = {}): 
     snapshotEvery: on(0.5) ? r.pick([10, 40, 150]) : 0,
     maxInflightMsgs: r.pick([1, 4, 64]),
     maxBytesPerAppend: r.pick([128, 1024, 1 << 20]),
+    // Drawn apart, so that every other option of a seed is what it was before identities.
+    access: new SeededRandom(seed ^ 0xacc).chance(0.5),
   };
   return { ...opts, ...overrides };
 }
@@ -99,6 +108,7 @@ export function describeOptions(o: SimOptions): string {
     `snapshots=${o.snapshotEvery ? `every ${o.snapshotEvery} entries` : "off"}`,
     `inflight=${o.maxInflightMsgs}`,
     `appendBytes=${o.maxBytesPerAppend}`,
+    `access=${o.access ? "policy" : "open"}`,
   ];
   return parts.join(" ");
 }

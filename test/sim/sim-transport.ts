@@ -29,6 +29,7 @@ import { frameEntries, packFrame } from "../../proto/stream-frames.ts";
 import { StreamCallError } from "../../client/call-stream.ts";
 import type { CallTransport } from "../../client/connection.ts";
 import type { Attempt } from "../../client/failover.ts";
+import { ANONYMOUS, type Caller } from "../../node/auth/caller.ts";
 import { LockRequests } from "../../node/host/lock-requests.ts";
 import type { LockReader, NodeHost } from "../../node/host/node-host.ts";
 import type { LockLimits } from "../../node/lock/limits.ts";
@@ -76,22 +77,23 @@ export type SimNetwork = (
 
 /**
  * A simulated node's client port: each ClientFrame's requests read, served and answered as
- * the node's client streams do, by the node's real host. An answer made after the node
- * restarted is not sent (the connection it came on is gone).
+ * the node's client streams do, by the node's real host, as sent by the caller `callerOf`
+ * names for the frame's sender (as a node establishes it from the connection's certificate
+ * or a bearer token). An answer made after the node restarted is not sent (the connection
+ * it came on is gone).
  */
 export class SimNodeServer {
   private readonly locks: LockRequests;
   private readonly ctx: CallContext;
-  private readonly serve: LockRequests["serve"];
 
   constructor(
     private readonly node: SimNode<LockResult>,
     private readonly instance: number,
     readonly host: NodeHost,
     internalError: (message: string) => void,
+    private readonly callerOf: (endpoint: number) => Caller = () => ANONYMOUS,
   ) {
     this.locks = new LockRequests(host);
-    this.serve = this.locks.serve.bind(this.locks);
     const logger = {
       error: (_obj: unknown, message: string) => internalError(`node ${node.id}: ${message}`),
     } as unknown as Logger;
@@ -102,14 +104,18 @@ export class SimNodeServer {
     return this.host.state;
   }
 
-  /** Answers one ClientFrame; `reply` is called at most once (never if the node dies first). */
-  handle(frame: Uint8Array, reply: (frame: Uint8Array) => void): void {
+  /**
+   * Answers one ClientFrame from endpoint `from`; `reply` is called at most once (never if
+   * the node dies first).
+   */
+  handle(frame: Uint8Array, reply: (frame: Uint8Array) => void, from: number): void {
     const alive = (): boolean => this.node.up && this.node.instance === this.instance;
     if (!alive()) return;
     const entries = frameEntries(frame, STREAM_MAX_REQUESTS_PER_FRAME);
     if (entries === null)
       throw new Error("a simulated client sent more requests than a frame may carry");
-    void Promise.all(entries.map((bytes) => this.answer(bytes))).then((answers) => {
+    const caller = this.callerOf(from);
+    void Promise.all(entries.map((bytes) => this.answer(bytes, caller))).then((answers) => {
       const sent = answers.filter((a): a is Uint8Array => a !== null);
       if (sent.length > 0 && alive())
         reply(packFrame(sent, 0, ANSWER_FRAME_BYTES, sent.length).frame);
@@ -117,7 +123,7 @@ export class SimNodeServer {
   }
 
   /** One request's encoded answer; null for a Forget. */
-  private async answer(bytes: Uint8Array): Promise<Uint8Array | null> {
+  private async answer(bytes: Uint8Array, caller: Caller): Promise<Uint8Array | null> {
     const peek = peekRequest(bytes);
     const { id } = peek;
     let result: Result;
@@ -134,7 +140,8 @@ export class SimNodeServer {
           ? read.result
           : await runCall(
               this.ctx,
-              this.serve,
+              (name, request, detached, sent) =>
+                this.locks.serve(name, request, detached, sent, caller),
               read.name,
               read.field,
               read.body,

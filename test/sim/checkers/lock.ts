@@ -8,17 +8,21 @@
 // - grants only to live sessions;
 // - G4: one effect at most per (session, seq) of an Acquire, Release, Upgrade, Downgrade or
 //   CloseSession; every later answer to a seq is the first final answer, NOT_FOUND, or
-//   "request too old";
+//   "request too old" (or, once the session ended and its owner is no longer remembered,
+//   PERMISSION_DENIED, as for a session that never existed; UNAUTHENTICATED once the
+//   caller's token is revoked);
 // - replicas agree on the answer and events of every index;
 // - the client deadline: no session expires before its client's own deadline.
+// A call on another identity's session is no write of that session's (access.ts checks it).
 import { status as Status } from "@grpc/grpc-js";
 import type { Answer } from "../../../node/lock/answers.ts";
 import type { Command } from "../../../node/lock/commands.ts";
-import { decodeCommand } from "../../../node/lock/codec/entries.ts";
+import { decodeEntry } from "../../../node/lock/codec/entries.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import type { LockReader } from "../../../node/host/node-host.ts";
 import { tokenFor } from "../../../node/lock/tokens.ts";
 import type { Entry, NodeId } from "../../../node/raft/types.ts";
+import { SessionOwners } from "./access.ts";
 import { grantDetailKey, GrantRules, type GrantStats } from "./lock-grants.ts";
 import { codeOf } from "./outcomes.ts";
 
@@ -86,6 +90,9 @@ export class LockChecker {
   private readonly firstAnswers = new Map<string, { key: string; answer: Answer }>();
   private readonly endProposals = new Map<bigint, number>();
   private readonly revokeProposals = new Map<string, number>();
+  private readonly owners = new SessionOwners();
+  /** What each session's client has acknowledged in the writes it sent. */
+  private readonly acked = new Map<bigint, { upTo: number; held: Set<number> }>();
 
   constructor(
     private readonly fail: (msg: string) => void,
@@ -134,11 +141,15 @@ export class LockChecker {
     this.digests.set(entry.index, digest);
     if (outcome === null) return;
     let cmd: Command | null;
+    let identity: string | null = null;
     try {
-      cmd = decodeCommand(entry.data);
+      ({ command: cmd, identity } = decodeEntry(entry.data));
     } catch {
       cmd = null;
     }
+    // Another identity's call names a session that is not its own: no write of that session.
+    if (cmd !== null && this.owners.foreign(cmd, identity) !== null) cmd = null;
+    this.owners.entry(identity, outcome);
     this.committed(entry.index, cmd, outcome, now);
   }
 
@@ -258,7 +269,9 @@ export class LockChecker {
       a.kind === "error" &&
       (codeOf(a) === Status.NOT_FOUND ||
         codeOf(a) === Status.RESOURCE_EXHAUSTED ||
-        a.reason === "ERROR_REASON_REQUEST_TOO_OLD")
+        a.reason === "ERROR_REASON_REQUEST_TOO_OLD" ||
+        a.reason === "ERROR_REASON_UNAUTHENTICATED" ||
+        (a.reason === "ERROR_REASON_PERMISSION_DENIED" && !this.live.has(session)))
     )
       return;
     const key = `${session}:${seq}`;
@@ -267,6 +280,14 @@ export class LockChecker {
     if (first === undefined) this.firstAnswers.set(key, { key: k, answer: a });
     else if (first.key !== k)
       this.fail(`G4: session ${session} seq ${seq} answered ${k} (${where}) after ${first.key}`);
+  }
+
+  /** A client sent a write acknowledging the answers to seqs up to `ackedUpTo` and to `held`. */
+  clientAcked(session: bigint, ackedUpTo: number, held: readonly number[]): void {
+    let acked = this.acked.get(session);
+    if (acked === undefined) this.acked.set(session, (acked = { upTo: 0, held: new Set() }));
+    acked.upTo = Math.max(acked.upTo, ackedUpTo);
+    for (const seq of held) acked.held.add(seq);
   }
 
   /** A client received a final answer for a seq. */
@@ -289,6 +310,10 @@ export class LockChecker {
     const error = typeof seen === "string" || seen.kind !== "error" ? null : seen;
     if (error !== null && codeOf(error) === Status.NOT_FOUND) return;
     if (error?.reason === "ERROR_REASON_REQUEST_TOO_OLD") {
+      // An attempt still on its way when the client learnt the answer otherwise (a
+      // CancelWait told it) and acknowledged it: its answer is harmless.
+      const acked = this.acked.get(session);
+      if (acked !== undefined && (seq <= acked.upTo || acked.held.has(seq))) return;
       this.fail(
         `G4: client of session ${session} got "request too old" for seq ${seq}, whose answer it never had`,
       );

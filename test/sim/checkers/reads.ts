@@ -87,7 +87,24 @@ export class ReadChecker {
   private readonly appliedAt: number[] = [];
   private readonly violations: string[] = [];
 
+  /**
+   * The identity a client reads as, whose own sessions alone its ListSessions shows (as the
+   * node filters them for any caller but an admin); null: it sees every session.
+   */
+  identityOf: (client: number) => string | null = () => null;
+
   constructor(private readonly limits: Partial<LockLimits>) {}
+
+  /** The reference's answer to a recorded read, as its client's identity sees it. */
+  private expected(ref: LockStateMachine, r: RecordedRead): string {
+    const answer = referenceAnswer(ref, r.read);
+    const name = this.identityOf(r.client);
+    if (name === null || r.read.name !== "ListSessions" || answer === null)
+      return readAnswerKey(answer);
+    const all = answer as AnswerOf<"ListSessions">;
+    const own = all.sessions.filter((s) => ref.sessionOwner(s.sessionId) === name);
+    return readAnswerKey({ ...all, sessions: own } as unknown as ReadAnswer);
+  }
 
   /** After each entry applied on any replica. */
   applied(entry: Entry, now: number): void {
@@ -150,7 +167,7 @@ export class ReadChecker {
         active.push(pending[next++] as Pending);
       const left: Pending[] = [];
       for (const p of active) {
-        if (readAnswerKey(referenceAnswer(ref, p.read.read)) === p.key) {
+        if (this.expected(ref, p.read) === p.key) {
           checked++;
           if (isCrossLock(p.read.read)) crossLockChecked++;
         } else if (index >= p.to) {

@@ -55,6 +55,7 @@ describe("random logs of every lock kind", () => {
   it.each([
     ["", {}],
     [" (with upgradeable grants, Upgrades and Downgrades)", { upgrades: true }],
+    [" (with identities, a policy, quotas and a token)", { upgrades: true, access: true }],
   ])(
     "restoring a snapshot taken anywhere and replaying the tail equals replaying the whole log%s",
     (_, options) => {
@@ -85,11 +86,11 @@ describe("random logs of every lock kind", () => {
             const a =
               entry.cmd === null
                 ? (restored.skip(entry.index), null)
-                : restored.apply(entry.index, entry.cmd);
+                : restored.apply(entry.index, entry.cmd, entry.caller);
             const b =
               entry.cmd === null
                 ? (prefix.skip(entry.index), null)
-                : prefix.apply(entry.index, entry.cmd);
+                : prefix.apply(entry.index, entry.cmd, entry.caller);
             expect(a).toEqual(b);
           }
           expect(restored.snapshot()).toEqual(full.snapshot());

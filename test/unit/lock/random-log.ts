@@ -2,14 +2,16 @@
 // permits (now and then with another count, or a lock's name), multi-lock sets, holder data
 // and hold limits; releasing, cancelling, retrying, closing, expiring, revoking and ending
 // hold limits. With `upgrades`, also upgradeable grants, Upgrades (at once or waiting, and
-// cancelled like waits) and Downgrades. Each entry is checked by `check` (by default the
-// state's own invariants).
+// cancelled like waits) and Downgrades. With `access`, callers with identities, a policy and
+// quotas (random-access.ts). Each entry is checked by `check` (by default the state's own
+// invariants).
 import type { Command, LockTarget } from "../../../node/lock/commands.ts";
 import type { LockLimits } from "../../../node/lock/limits.ts";
 import { LogRunner, type LoggedCommand } from "../../lock/log-runner.ts";
 import type { ApplyOutcome } from "../../../node/lock/outcome.ts";
 import { LockStateMachine } from "../../../node/lock/state-machine.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";
+import { AccessPlay, ADMIN } from "./random-access.ts";
 
 export const LIMITS: Partial<LockLimits> = {
   maxSessions: 7,
@@ -31,6 +33,11 @@ export const SEMAPHORES = ["s", "t"];
 export interface RandomLogOptions {
   /** Upgradeable grants, Upgrades and Downgrades (off: the log is the same as before they existed). */
   readonly upgrades?: boolean;
+  /**
+   * Callers with identities: two tenants and anonymous callers, a policy with quotas from a
+   * random entry on, calls on another identity's sessions; each entry checked for them too.
+   */
+  readonly access?: boolean;
 }
 
 function randomTarget(rng: SeededRandom, options: RandomLogOptions): LockTarget {
@@ -48,14 +55,21 @@ function randomTarget(rng: SeededRandom, options: RandomLogOptions): LockTarget 
 export function randomLog(
   seed: number,
   length: number,
-  check: (cmd: Command, out: ApplyOutcome, machine: LockStateMachine) => void = defaultCheck,
+  check: (
+    cmd: Command,
+    out: ApplyOutcome,
+    machine: LockStateMachine,
+    caller?: string | null,
+  ) => void = defaultCheck,
   options: RandomLogOptions = {},
-): { log: LoggedCommand[]; outcomes: ApplyOutcome[] } {
+): { log: LoggedCommand[]; outcomes: ApplyOutcome[]; access: AccessPlay | null } {
   const rng = new SeededRandom(seed);
   const runner = new LogRunner(new LockStateMachine(LIMITS, { epoch: seed % 2 }));
   const seqs = new Map<bigint, number>();
-  const sent: Command[] = [];
+  /** Each command sent, with its caller (undefined: apply's default) and whether it was another identity's call. */
+  const sent: Array<{ cmd: Command; caller: string | undefined; foreign: boolean }> = [];
   const outcomes: ApplyOutcome[] = [];
+  const play = options.access ? new AccessPlay(rng, length) : null;
   let requests = 0;
   const write = (
     sessionId: bigint,
@@ -65,13 +79,25 @@ export function randomLog(
     return { sessionId, seq, ackedUpTo: Math.max(0, seq - rng.int(1, 5)), held: [] };
   };
   while (runner.next <= length) {
-    const live = [...seqs.keys()];
+    const admin = play?.adminEntry(runner.next) ?? null;
+    const live = admin !== null ? [] : [...seqs.keys()];
     const sessionId = live.length === 0 ? null : rng.pick(live);
-    const roll = rng.int(0, 99);
-    let cmd: Command | null = null;
-    if (options.upgrades && sessionId !== null && roll >= 8 && rng.chance(0.2)) {
+    const roll = admin !== null ? -1 : rng.int(0, 99);
+    let cmd: Command | null = admin;
+    // The caller of the command (undefined: apply's default), and whether it is another identity's.
+    let caller: string | undefined = admin !== null ? ADMIN : undefined;
+    let foreign = false;
+    const by = (session: bigint): void => {
+      if (play === null) return;
+      ({ caller, foreign } = play.callerFor(runner.machine, session));
+    };
+    if (admin !== null) {
+      // The admin's entry of this index.
+    } else if (options.upgrades && sessionId !== null && roll >= 8 && rng.chance(0.2)) {
+      by(sessionId);
       cmd = modeChange(rng, runner.machine, sessionId, write(sessionId), runner.next);
     } else if (roll < 8 || sessionId === null) {
+      caller = play?.opener();
       cmd = {
         type: "openSession",
         requestId: `r${++requests}`,
@@ -83,6 +109,7 @@ export function randomLog(
       const targets: LockTarget[] = [randomTarget(rng, options)];
       if (rng.chance(0.35))
         for (let n = rng.int(1, 2); n > 0; n--) targets.push(randomTarget(rng, options));
+      by(sessionId);
       const distinct = targets.filter((t, i) => targets.findIndex((u) => u.lock === t.lock) === i);
       const [first, ...more] = distinct as [LockTarget, ...LockTarget[]];
       cmd = {
@@ -103,6 +130,7 @@ export function randomLog(
         held.length > 0 && rng.chance(0.85)
           ? rng.pick([...held])
           : { lock: rng.pick([...LOCKS, ...SEMAPHORES]), token: BigInt(rng.int(1, runner.next)) };
+      by(sessionId);
       cmd = {
         type: "release",
         ...write(sessionId),
@@ -115,34 +143,43 @@ export function randomLog(
       const w = waiting.length > 0 ? rng.pick([...waiting]) : null;
       const seq = w?.seqs[0] ?? (seqs.get(sessionId) ?? 0) + 1;
       // A cancel ahead of its Acquire always names the same lock: a second one naming another would be refused as invalid.
+      const reason = rng.chance(0.5) ? "client" : "timeout";
+      // A timeout is the node's own command.
+      if (reason === "client") by(sessionId);
       cmd = {
         type: "cancelWait",
         sessionId,
         lock: w?.lock ?? "a",
         acquireSeq: seq,
-        reason: rng.chance(0.5) ? "client" : "timeout",
+        reason,
         wallMs: 0,
       };
     } else if (roll < 80) {
       const holds = runner.machine.holdLimits();
       if (holds.length > 0) cmd = { type: "holdLimit", ...rng.pick(holds), wallMs: runner.next };
     } else if (roll < 86 && sent.length > 0) {
-      cmd = rng.pick(sent);
+      ({ cmd, caller, foreign } = rng.pick(sent));
     } else if (roll < 90) {
+      by(sessionId);
       cmd = { type: "closeSession", ...write(sessionId), wallMs: 0 };
     } else if (roll < 94) {
       cmd = { type: "expireSession", sessionId, wallMs: 0 };
     } else if (roll < 97) {
       const lock = rng.pick([...LOCKS, ...SEMAPHORES]);
       const holder = runner.machine.getLock(lock).holder;
-      if (holder) cmd = { type: "revoke", lock, token: holder.token, wallMs: 0 };
+      if (holder) {
+        cmd = { type: "revoke", lock, token: holder.token, wallMs: 0 };
+        caller = play?.revoker();
+      }
     } else {
       runner.noop();
       continue;
     }
     if (cmd === null) continue;
-    sent.push(cmd);
-    const out = runner.run(cmd);
+    if (admin === null) sent.push({ cmd, caller, foreign });
+    const before =
+      play?.before(runner.machine, cmd, foreign || caller?.startsWith("t:") === true) ?? null;
+    const out = runner.run(cmd, caller);
     outcomes.push(out);
     if (out.result.kind === "error" && out.result.reason === "ERROR_REASON_INVALID_ARGUMENT") {
       throw new Error(
@@ -156,9 +193,11 @@ export function randomLog(
     )
       seqs.set(out.result.sessionId, 0);
     for (const id of out.timers.sessionsEnded) seqs.delete(id);
-    check(cmd, out, runner.machine);
+    if (play !== null && before !== null)
+      play.check(cmd, caller ?? null, foreign, before, out, runner.machine);
+    check(cmd, out, runner.machine, caller);
   }
-  return { log: runner.log, outcomes };
+  return { log: runner.log, outcomes, access: play };
 }
 
 /**

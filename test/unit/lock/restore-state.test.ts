@@ -123,6 +123,49 @@ describe("restoreFromBackup", () => {
     expect(granted.token > tokenFor(0, 2 ** 48 - 1)).toBe(true);
   });
 
+  it("drops a pending Upgrade with the sessions, and the lock it waited on is idle", () => {
+    const machine = new LockStateMachine();
+    let index = 0;
+    const apply = (cmd: Parameters<LockStateMachine["apply"]>[1]) => machine.apply(++index, cmd);
+    const open = (requestId: string): bigint => {
+      const opened = apply({
+        type: "openSession",
+        requestId,
+        ttlMs: 10_000,
+        clientName: requestId,
+        wallMs: 1,
+      }).result;
+      if (opened.kind !== "sessionOpened") throw new Error("not opened");
+      return opened.sessionId;
+    };
+    const a = open("a");
+    const b = open("b");
+    const upgradeable = apply({
+      type: "acquire",
+      lock: "u",
+      mode: "upgradeable",
+      waitMs: 0,
+      ...write(a, 1),
+    }).result;
+    if (upgradeable.kind !== "granted") throw new Error("not granted");
+    apply({ type: "acquire", lock: "u", mode: "shared", waitMs: 0, ...write(b, 1) });
+    const upgrade = apply({
+      type: "upgrade",
+      lock: "u",
+      token: upgradeable.token,
+      waitMs: 5_000,
+      ...write(a, 2),
+    });
+    expect(upgrade.result.kind).toBe("waiting");
+
+    const restored = restoreFromBackup(machine.snapshot(), 1);
+    expect(restored).toMatchObject({ droppedSessions: 2, endedGrants: 2, droppedWaiters: 1 });
+    const next = LockStateMachine.restore(restored.data);
+    expect(next.checkInvariants()).toEqual([]);
+    expect(next.getLock("u")).toEqual({ name: "u", holder: null, waiters: [] });
+    expect(next.pendingWaits()).toEqual([]);
+  });
+
   it("is deterministic and refuses an epoch that is not above the backup's", () => {
     const { backup } = busyMachine(3);
     expect(restoreFromBackup(backup, 4, 7).data).toEqual(restoreFromBackup(backup, 4, 7).data);
