@@ -314,9 +314,13 @@ function readEntry(r: ByteReader): DecodedEntry {
       cmd = { type: "revoke", lock, token, wallMs: r.f64() };
       break;
     }
-    case NODE_TAGS.setPolicy:
-      cmd = { type: "setPolicy", text: r.str(), source: r.str(), wallMs: r.f64() };
+    case NODE_TAGS.setPolicy: {
+      const text = r.str();
+      const source = r.str();
+      // A source equal to the text is absent, as it was proposed: decoding gives back the command.
+      cmd = { type: "setPolicy", text, ...(source !== text ? { source } : {}), wallMs: r.f64() };
       break;
+    }
     case NODE_TAGS.createToken: {
       const id = r.str();
       const identity = r.str();
