@@ -59,6 +59,7 @@ const NODE_BUNDLE = "bundle/node.mjs";
  */
 const BUNDLE_META_URL = {
   "node/cli/main.ts": [], // only to tell whether it is the entry point
+  "node/auth/yaml-off-thread.ts": [], // resolves the yaml package for its worker thread
   "node/ops/status-page/routes.ts": ["assets"],
 };
 

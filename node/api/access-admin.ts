@@ -15,6 +15,7 @@ import {
   type PrefixAction,
 } from "../auth/policy.ts";
 import { newToken } from "../auth/tokens.ts";
+import { parseYamlOffThread } from "../auth/yaml-off-thread.ts";
 import { callerOfCall } from "./callers.ts";
 import type { ServiceContext } from "./context.ts";
 import { fail, unary } from "./handler.ts";
@@ -44,9 +45,12 @@ export function accessAdminHandlers(ctx: ServiceContext): AccessHandlers {
       const source = stringField(call.request.text, "text");
       // Parsed here, once, with every error's line: the entry carries the policy as JSON,
       // which every replica reads in milliseconds (a large YAML text takes far longer).
+      // A YAML text is read on a worker thread; only one with errors is parsed here, for lines.
       let text: string;
       try {
-        text = Policy.parse(source).canonical();
+        const offThread = /^\s*\{/.test(source) ? null : await parseYamlOffThread(source);
+        const read = offThread?.kind === "value" ? Policy.fromValue(source, offThread.value) : null;
+        text = (read ?? Policy.parse(source)).canonical();
       } catch (error) {
         if (error instanceof PolicyParseError)
           fail("ERROR_REASON_INVALID_ARGUMENT", `policy refused: ${error.message}`);

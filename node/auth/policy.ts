@@ -192,6 +192,16 @@ export class Policy {
    */
   private static last: Policy | null = null;
 
+  /**
+   * The policy of `text` given as the plain values it reads as (by a YAML parser elsewhere),
+   * or null when they are not a valid policy (parse the text then, for its errors' lines).
+   */
+  static fromValue(text: string, value: unknown): Policy | null {
+    if (utf8Length(text) > MAX_POLICY_BYTES || utf8Length(text) < 0) return null;
+    const parsed = plainPolicy(value);
+    return parsed === null ? null : new Policy(text, parsed.roles, parsed.identities);
+  }
+
   /** Parses a policy; throws PolicyParseError with every error found, each with its line. */
   static parse(text: string): Policy {
     if (Policy.last !== null && Policy.last.text === text) return Policy.last;
@@ -320,7 +330,8 @@ function plainPolicy(value: unknown): Parsed | null {
     if (name === ADMIN_ROLE || checkIdentityName(name) !== null) return null;
     if (!isPlain(body) || !KEYS(body, ["grants", "admin", "quotas"])) return null;
     const grants: Grant[] = [];
-    const grantsIn = body.grants ?? [];
+    // Present but empty (null) is an error on the YAML path too.
+    const grantsIn = body.grants === undefined ? [] : body.grants;
     if (!Array.isArray(grantsIn)) return null;
     for (const g of grantsIn) {
       if (!isPlain(g) || !KEYS(g, ["prefix", "actions"])) return null;
@@ -342,7 +353,7 @@ function plainPolicy(value: unknown): Parsed | null {
   for (const [name, body] of Object.entries(identitiesIn)) {
     if (checkIdentityName(name) !== null) return null;
     if (!isPlain(body) || !KEYS(body, ["roles", "quotas"])) return null;
-    const list = body.roles ?? [];
+    const list = body.roles === undefined ? [] : body.roles;
     if (!Array.isArray(list) || !list.every((r) => typeof r === "string" && roles.has(r)))
       return null;
     const quotas = plainQuotas(body.quotas);
