@@ -274,9 +274,7 @@ export class LockRequests {
       // probed; NOT_FOUND is for the caller's own ended sessions.
       GetSession: (req, { caller }) =>
         read(caller, (state, who) => {
-          const owner = state.sessionOwner(req.sessionId) ?? state.endedOwner(req.sessionId);
-          const open = who.name === "" && state.accessState.policy === null;
-          const visible = owner === null ? open : state.accessState.owns(who.name, owner);
+          const visible = state.whoseSession(req.sessionId, who.name) !== "foreign";
           if (!who.rights.admin && !visible)
             throw this.gate.refuse(
               caller,
@@ -411,21 +409,17 @@ export class LockRequests {
    */
   private keepAliveRefusal(id: bigint, who: Principal): string | null {
     const state = this.host.state;
-    const owner = state.sessionOwner(id);
     const whose = who.name === "" ? "an anonymous caller" : `identity ${who.name}`;
-    if (owner === null) {
-      const ended = state.endedOwner(id);
-      const open = who.name === "" && state.accessState.policy === null;
-      return ended === null
-        ? open
-          ? null
-          : `session ${id} is not a session of ${whose}`
-        : ended === who.name
-          ? "gone"
-          : `session ${id} is not a session of ${whose}`;
+    switch (state.whoseSession(id, who.name)) {
+      case "foreign":
+        return `session ${id} is not a session of ${whose}`;
+      case "ended":
+        return "gone";
+      case "unknown":
+        return null;
+      case "live":
+        break;
     }
-    if (!state.accessState.owns(who.name, owner))
-      return `session ${id} is not a session of ${whose}`;
     if (who.rights.admin || state.accessState.policy === null) return null;
     const locks = state.sessionLocks(id);
     const rights = who.rights;

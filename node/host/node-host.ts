@@ -52,7 +52,7 @@ export type LockReader = Pick<
   | "checkInvariants"
   | "accessState"
   | "sessionOwner"
-  | "endedOwner"
+  | "whoseSession"
   | "sessionLocks"
 >;
 

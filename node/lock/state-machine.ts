@@ -379,12 +379,30 @@ export class LockStateMachine {
     const session = this.sessions.get(id);
     const who = ctx.who;
     if (who === null) return session ?? sessionNotFound(id);
-    if (session)
-      return this.access.owns(who.name, session.owner) ? session : notYourSession(id, who.name);
+    switch (this.whoseSession(id, who.name)) {
+      case "live":
+        return session as Session;
+      case "foreign":
+        return notYourSession(id, who.name);
+      default:
+        return sessionNotFound(id);
+    }
+  }
+
+  /**
+   * What session `id` is to identity `name`: its live session ("live"), its ended one
+   * ("ended"), an id never known here asked by an open cluster's anonymous caller, as before
+   * identities ("unknown"), or another identity's, live or ended, or an id that never existed
+   * ("foreign": answered alike, so ids cannot be probed). The one rule of apply, keepalives
+   * and session reads.
+   */
+  whoseSession(id: bigint, name: string): "live" | "ended" | "unknown" | "foreign" {
+    const session = this.sessions.get(id);
+    if (session) return this.access.owns(name, session.owner) ? "live" : "foreign";
     const owner = this.endedOwners.get(id);
-    if (owner === undefined ? who.name === "" && this.access.policy === null : owner === who.name)
-      return sessionNotFound(id);
-    return notYourSession(id, who.name);
+    if (owner === undefined)
+      return name === "" && this.access.policy === null ? "unknown" : "foreign";
+    return owner === name ? "ended" : "foreign";
   }
 
   /** The first target the caller may not acquire in its mode, as a refusal. */
@@ -1600,11 +1618,6 @@ export class LockStateMachine {
   /** The identity a live session belongs to, or null when there is no such session. */
   sessionOwner(id: bigint): string | null {
     return this.sessions.get(id)?.owner ?? null;
-  }
-
-  /** The identity an ended session belonged to, while its id is remembered (named identities only). */
-  endedOwner(id: bigint): string | null {
-    return this.endedOwners.get(id) ?? null;
   }
 
   /** Locks a live session holds or waits for (for the rights its keepalive still needs). */
