@@ -1,17 +1,21 @@
-// The driver owns one Raft core and runs its loop: step inputs, then for each Ready
-// persist → send → apply → advance. Storage, transport and the state machine are
+// The driver owns one Raft core and runs its loop: step inputs, take a Ready, send its
+// early messages, apply its committed entries, hand its write to storage, and take the next
+// one without waiting for that write. Storage, transport and the state machine are
 // injected, so the simulator and the real server run this very code.
 //
 // Ordering rules:
-// - votes and append acknowledgements leave only after what they acknowledge is durable;
+// - several batches' writes may be in flight (up to maxWrites); storage completes them in
+//   the order they were given (RaftStorage.save), and each batch's completion is handled in
+//   that order: its messages leave, its reads are confirmed, the core learns it is durable;
+// - votes and append acknowledgements leave only after what they acknowledge is durable:
+//   they are a batch's late messages, sent once that batch and every earlier one are durable;
 // - a leader's appends may leave before its own write of the same entries completes (the
-//   core counts the leader toward commit only in advance(), once the write is durable),
-//   also the appends of proposals made while that write is in flight, so followers write
-//   batch k+1 while the leader writes batch k;
+//   core counts the leader toward commit only in persisted(), once the write is durable),
+//   so followers write batch k+1 while the leader writes batch k;
 // - committed entries are durable on a quorum, so they are applied before this node's own
 //   write of the same batch completes (not with a snapshot: that is stored, then restored);
-// - inputs that arrive while a write is in flight are queued and stepped after advance(),
-//   never into a half-written state;
+// - a snapshot from the leader, and a local compaction, wait until every write in flight is
+//   done, and nothing else is written meanwhile;
 // - any storage error is fatal: the driver stops and reports it; a message the core
 //   throws on is dropped and reported, and the node goes on.
 import { NotLeaderError, ProposalDroppedError, type RaftCore } from "../raft/core.ts";
@@ -64,6 +68,13 @@ export class ProposalLostError extends Error {
 
 export class DriverStoppedError extends Error {}
 
+export interface DriverOptions {
+  /** Batches whose writes may be in flight at once (default 64; 1 writes one at a time). */
+  readonly maxWrites?: number;
+}
+
+const DEFAULT_MAX_WRITES = 64;
+
 /** A read could not be confirmed (no leader, or leadership was lost while confirming). */
 export class ReadIndexFailedError extends Error {
   constructor(readonly leader: NodeId) {
@@ -105,8 +116,11 @@ export class Driver<R> {
     reject: (e: unknown) => void;
   }> = [];
   private running = false;
-  /** A batch's storage write is in flight (the core has a ready out). */
-  private saving = false;
+  /** Batches taken from the core whose completion is not handled yet. */
+  private writing = 0;
+  /** Settles once the completion of every batch taken so far is handled. */
+  private writesDone: Promise<void> = Promise.resolve();
+  private readonly maxWrites: number;
   private stopped = false;
   private proposals = new Map<number, ProposalWaiter<R>>();
   private reads = new Map<number, ReadWaiter>();
@@ -141,7 +155,9 @@ export class Driver<R> {
     transport: Transport,
     applier: Applier<R>,
     hooks: DriverHooks = {},
+    options: DriverOptions = {},
   ) {
+    this.maxWrites = Math.max(1, options.maxWrites ?? DEFAULT_MAX_WRITES);
     this.core = core;
     this.storage = storage;
     this.transport = transport;
@@ -331,8 +347,8 @@ export class Driver<R> {
   private kick(): void {
     if (this.stopped) return;
     if (this.running) {
-      // New appends (a proposal) need not wait for the write in flight.
-      if (this.saving) this.send(this.core.takeEarlyMessages());
+      // New appends (a proposal) need not wait for a snapshot or compaction being written.
+      if (this.writing > 0) this.send(this.core.takeEarlyMessages());
       return;
     }
     this.running = true;
@@ -349,24 +365,50 @@ export class Driver<R> {
     try {
       while (!this.stopped) {
         this.applyHeld();
-        if (this.compactions.length > 0) await this.compactNow(this.compactions.shift()!);
+        if (this.compactions.length > 0) {
+          await this.settleWrites();
+          if (this.stopped) break;
+          await this.compactNow(this.compactions.shift()!);
+        }
         if (this.stopped) break;
         this.drainInbox();
         if (!this.core.hasReady()) break;
-        await this.handleReady(this.core.ready());
+        if (this.writing >= this.maxWrites) {
+          // Full: new appends still leave; the next completion starts the loop again.
+          this.send(this.core.takeEarlyMessages());
+          break;
+        }
+        const rd = this.core.ready();
+        if (rd.snapshot) {
+          await this.settleWrites();
+          if (this.stopped) break;
+          await this.installSnapshot(rd);
+        } else this.startBatch(rd);
       }
     } catch (e) {
-      this.hooks.onFatal?.(e);
-      this.stop(e);
+      this.fail(e);
     } finally {
       this.running = false;
     }
   }
 
+  /** A storage error: the driver stops and the host must restart the node from disk. */
+  private fail(error: unknown): void {
+    if (this.stopped) return;
+    this.hooks.onFatal?.(error);
+    this.stop(error);
+  }
+
+  /** Resolves once the completion of every batch taken so far is handled (or failed). */
+  private async settleWrites(): Promise<void> {
+    await this.writesDone.catch(() => undefined);
+  }
+
   /**
    * Record a snapshot of the state machine taken at `snapshot.meta.index` (≤ applied) and
-   * drop the log up to it, on disk and then in the core. Runs between batches, so no
-   * write is in flight; resolves when done (or when a newer snapshot made it moot).
+   * drop the log up to it, on disk and then in the core. Runs once every write in flight is
+   * done, and nothing else is written meanwhile; resolves when done (or when a newer
+   * snapshot made it moot).
    */
   compact(snapshot: Snapshot): Promise<void> {
     if (this.stopped) return Promise.reject(new DriverStoppedError("driver stopped"));
@@ -441,34 +483,59 @@ export class Driver<R> {
     }
   }
 
-  private async handleReady(rd: Ready): Promise<void> {
+  /**
+   * Sends the batch's early messages, applies its committed entries and hands its write to
+   * storage; its completion is handled after every earlier batch's (see finishBatch).
+   */
+  private startBatch(rd: Ready): void {
     if (rd.earlyMessages.length > 0) this.send(rd.earlyMessages);
-    if (!rd.snapshot) this.applyCommitted(rd.committed);
-    if (rd.hardState || rd.entries.length > 0 || rd.snapshot) {
-      this.saving = true;
-      try {
-        await this.storage.save(
-          { hardState: rd.hardState, entries: rd.entries, snapshot: rd.snapshot },
-          rd.mustSync,
-        );
-      } finally {
-        this.saving = false;
-      }
-      if (this.stopped) return;
-    }
-    if (rd.snapshot) {
-      this.applier.restore(rd.snapshot);
-      this.applied = rd.snapshot.meta.index;
-      this.failProposalsUpTo(this.applied);
-    }
+    this.applyCommitted(rd.committed);
+    const write =
+      rd.hardState || rd.entries.length > 0
+        ? this.storage.save({ hardState: rd.hardState, entries: rd.entries }, rd.mustSync)
+        : null;
+    this.writing++;
+    const done = Promise.all([this.writesDone, write]).then(() => this.finishBatch(rd));
+    this.writesDone = done;
+    done.catch((e: unknown) => this.fail(e));
+  }
+
+  /** The batch's write, and every earlier one, is durable. */
+  private finishBatch(rd: Ready): void {
+    if (this.stopped) return;
+    this.writing--;
     this.send(rd.messages);
-    if (rd.snapshot) {
-      this.toApply = this.toApply.filter((e) => e.index > this.applied);
-      this.applyCommitted(rd.committed);
+    this.completed(rd);
+    if (this.core.hasReady()) this.kick();
+  }
+
+  /** A snapshot from the leader: stored, restored, then the rest of its batch, with no other write in flight. */
+  private async installSnapshot(rd: Ready): Promise<void> {
+    if (rd.earlyMessages.length > 0) this.send(rd.earlyMessages);
+    this.writing++;
+    try {
+      await this.storage.save(
+        { hardState: rd.hardState, entries: rd.entries, snapshot: rd.snapshot },
+        rd.mustSync,
+      );
+    } finally {
+      this.writing--;
     }
+    if (this.stopped || !rd.snapshot) return;
+    this.applier.restore(rd.snapshot);
+    this.applied = rd.snapshot.meta.index;
+    this.failProposalsUpTo(this.applied);
+    this.send(rd.messages);
+    this.toApply = this.toApply.filter((e) => e.index > this.applied);
+    this.applyCommitted(rd.committed);
+    this.completed(rd);
+  }
+
+  /** What follows a batch's durability: reads confirmed, the core told, the soft state reported. */
+  private completed(rd: Ready): void {
     for (const rs of rd.readStates) this.confirmRead(rs.requestId, rs.index);
     this.releaseReads();
-    this.core.advance(rd);
+    this.core.persisted(rd);
     if (rd.soft.role !== "leader" && this.proposals.size > 0) this.failOverwrittenProposals();
     if (
       rd.soft.role !== this.soft.role ||

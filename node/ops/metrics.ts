@@ -5,7 +5,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ApplyOutcome, LockInfo, StateStats } from "../lock/index.ts";
 import type { Role } from "../raft/types.ts";
-import type { RaftStorage } from "../storage/log-store.ts";
+import type { StorageWrite } from "../storage/level-storage.ts";
 import type { StreamObserver } from "../api/stream-options.ts";
 import { LockMetrics, LockPrefixLabel, type LockMetricsSource } from "./metrics-locks.ts";
 
@@ -41,6 +41,7 @@ export class NodeMetrics {
   private readonly proposals: Counter<"result">;
   private readonly commitLatency: Histogram;
   private readonly fsyncLatency: Histogram;
+  private readonly savesPerWrite: Histogram;
   private readonly appendBatch: Histogram;
   private readonly snapshotEncoding: Histogram;
   private readonly sessionExpiries: Counter;
@@ -151,6 +152,12 @@ export class NodeMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    this.savesPerWrite = new Histogram({
+      name: "palisade_storage_batches_per_write",
+      help: "Raft batches carried by each write of Raft state (batches queued behind a write share the next)",
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
     this.appendBatch = new Histogram({
       name: "palisade_raft_append_entries_batch_size",
       help: "entries in each AppendEntries message this node sends",
@@ -232,8 +239,10 @@ export class NodeMetrics {
     this.proposals.inc({ result: "failed" });
   }
 
-  fsync(seconds: number): void {
-    this.fsyncLatency.observe(seconds);
+  /** One LevelDB write of Raft state: its time if synced, and how many batches it carried. */
+  storageWrite(write: StorageWrite): void {
+    if (write.sync) this.fsyncLatency.observe(write.seconds);
+    this.savesPerWrite.observe(write.saves);
   }
 
   snapshotEncoded(seconds: number): void {
@@ -291,24 +300,6 @@ export class NodeMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
-}
-
-/** A storage whose synced writes are timed into `observe` (seconds); everything else passes through. */
-export function timedStorage(
-  storage: RaftStorage,
-  observe: (seconds: number) => void,
-  nowMs: () => number,
-): RaftStorage {
-  return {
-    load: () => storage.load(),
-    save: async (batch, sync) => {
-      const started = nowMs();
-      await storage.save(batch, sync);
-      if (sync) observe((nowMs() - started) / 1000);
-    },
-    compact: storage.compact?.bind(storage),
-    close: () => storage.close(),
-  };
 }
 
 /** Proposal results and latencies of a driver-like proposer, fed to `metrics`. */

@@ -134,8 +134,12 @@ export class RaftCore {
 
   private msgs: Message[] = [];
   private readStates: ReadState[] = [];
-  private persisted: HardState;
-  private readyOut = false;
+  /** The hard state last made durable (see persisted()). */
+  private durableHardState: HardState;
+  /** The hard state last handed out in a batch: durable, or being written. */
+  private handedHardState: HardState;
+  /** Batches handed out and not yet persisted, oldest first. */
+  private outstanding: Ready[] = [];
 
   constructor(cfg: RaftConfig, init: RaftInitialState) {
     if (cfg.id === NONE) throw new Error("node id must be non-zero");
@@ -165,7 +169,8 @@ export class RaftCore {
         }
       }
     }
-    this.persisted = init.hardState;
+    this.durableHardState = init.hardState;
+    this.handedHardState = init.hardState;
     this.resetElectionTimer();
   }
 
@@ -923,52 +928,56 @@ export class RaftCore {
   hasReady(): boolean {
     if (this.msgs.length > 0 || this.readStates.length > 0 || this.pendingSnapshot) return true;
     if (this.readOnly.hasRoundToSend()) return true;
-    if (this.log.unstable().length > 0) return true;
+    if (this.log.writtenIndex < this.log.lastIndex()) return true;
     if (this.log.committed > this.log.applied) return true;
-    const hs = this.hardState();
-    return (
-      hs.term !== this.persisted.term ||
-      hs.vote !== this.persisted.vote ||
-      hs.commit !== this.persisted.commit
-    );
+    return !sameHardState(this.hardState(), this.handedHardState);
   }
 
-  /** Take the next batch. Call advance() with it once it is persisted, sent and applied. */
+  /**
+   * Take the next batch: write it, send its messages, apply its entries, then call
+   * persisted() with it once its write is durable. Several batches may be out at once (a
+   * host that writes asynchronously takes the next batch while earlier ones are being
+   * written); their writes must complete, and persisted() be called, in the order they were
+   * taken. Each batch's `messages` may leave only once its write and every earlier one are
+   * durable. Its committed entries are handed out for applying now: they are durable on a
+   * quorum, even where this node's own write of them is still in flight.
+   */
   ready(): Ready {
-    if (this.readyOut) throw new Error("ready() called again before advance()");
     if (this.readOnly.hasRoundToSend()) {
       // One quorum round confirms every read collected since the last batch.
       this.broadcastHeartbeat(this.readOnly.takeRoundToSend());
     }
     const hs = this.hardState();
-    const hsChanged =
-      hs.term !== this.persisted.term ||
-      hs.vote !== this.persisted.vote ||
-      hs.commit !== this.persisted.commit;
-    const entries = this.log.unstable();
+    const handed = this.handedHardState;
+    const entries = this.log.takeUnwritten();
     const snapshot = this.pendingSnapshot;
     const early: Message[] = [];
     const late: Message[] = [];
     for (const m of this.msgs) (this.canGoEarly(m) ? early : late).push(m);
+    const committed = this.log.toApply();
     const rd: Ready = {
-      hardState: hsChanged ? hs : null,
+      hardState: sameHardState(hs, handed) ? null : hs,
       entries,
       snapshot,
       mustSync:
         entries.length > 0 ||
         snapshot !== null ||
-        hs.term !== this.persisted.term ||
-        hs.vote !== this.persisted.vote,
+        hs.term !== handed.term ||
+        hs.vote !== handed.vote,
       earlyMessages: early,
       messages: late,
-      committed: this.log.toApply(),
+      committed,
       readStates: this.readStates,
       soft: this.softState(),
     };
+    this.handedHardState = hs;
     this.msgs = [];
     this.readStates = [];
     this.pendingSnapshot = null;
-    this.readyOut = true;
+    const lastCommitted = committed[committed.length - 1];
+    if (lastCommitted) this.log.applied = Math.max(this.log.applied, lastCommitted.index);
+    if (snapshot) this.log.applied = Math.max(this.log.applied, snapshot.meta.index);
+    this.outstanding.push(rd);
     return rd;
   }
 
@@ -982,7 +991,7 @@ export class RaftCore {
   private canGoEarly(m: Message): boolean {
     return (
       this.#role === "leader" &&
-      m.term === this.persisted.term &&
+      m.term === this.durableHardState.term &&
       (m.type === "append" ||
         m.type === "heartbeat" ||
         m.type === "snapshot" ||
@@ -1003,18 +1012,29 @@ export class RaftCore {
     return early;
   }
 
-  /** The host persisted `rd` (and applied its committed entries). */
-  advance(rd: Ready): void {
-    if (!this.readyOut) throw new Error("advance() without ready()");
-    this.readyOut = false;
-    if (rd.hardState) this.persisted = rd.hardState;
+  /**
+   * The write of `rd` is durable (and every batch taken before it was persisted): its entries
+   * and hard state count from now on. Our own entries count toward commit only now.
+   */
+  persisted(rd: Ready): void {
+    const oldest = this.outstanding[0];
+    if (oldest === undefined) throw new Error("persisted() without a batch out");
+    if (oldest !== rd) throw new Error("batches must be persisted in the order they were taken");
+    this.outstanding.shift();
+    if (rd.hardState) this.durableHardState = rd.hardState;
     const last = rd.entries[rd.entries.length - 1];
     if (last) this.log.stableTo(last.index, last.term);
-    if (rd.committed.length > 0)
-      this.log.applied = Math.max(this.log.applied, rd.committed[rd.committed.length - 1]!.index);
-    if (rd.snapshot) this.log.applied = Math.max(this.log.applied, rd.snapshot.meta.index);
-    // Our own entries count toward commit only now that they are durable.
     if (this.#role === "leader" && last && this.maybeCommit()) this.broadcastAppend(true);
+  }
+
+  /** For a host that writes one batch at a time: the batch is persisted, sent and applied. */
+  advance(rd: Ready): void {
+    this.persisted(rd);
+  }
+
+  /** Batches taken and not yet persisted. */
+  get batchesOut(): number {
+    return this.outstanding.length;
   }
 
   // ---------------------------------------------------------------- membership helpers
@@ -1096,6 +1116,10 @@ export class RaftCore {
       transferee: this.#role === "leader" ? this.transferee : NONE,
     };
   }
+}
+
+function sameHardState(a: HardState, b: HardState): boolean {
+  return a.term === b.term && a.vote === b.vote && a.commit === b.commit;
 }
 
 /** What a leader knows of one other member's log (see RaftCore.status()). */

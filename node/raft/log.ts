@@ -1,5 +1,7 @@
 // The in-memory view of one node's Raft log: entries after the snapshot index, which of
-// them are durable, and the commit and apply marks.
+// them were handed to storage and which are durable, and the commit and apply marks.
+// Several writes may be in flight: entries up to writtenIndex were handed out, those up to
+// stableIndex are durable (stableIndex <= writtenIndex <= lastIndex).
 import type { Entry } from "./types.ts";
 
 export class RaftLog {
@@ -9,6 +11,8 @@ export class RaftLog {
   private entries: Entry[];
   /** Entries at or below this index are durable. */
   stableIndex: number;
+  /** Entries at or below this index were handed to storage (durable, or being written). */
+  writtenIndex: number;
   committed: number;
   /** Entries at or below this index have been handed to the host to apply. */
   applied: number;
@@ -22,6 +26,7 @@ export class RaftLog {
         throw new Error(`log not contiguous at ${offset + 1 + i}`);
     }
     this.stableIndex = this.lastIndex();
+    this.writtenIndex = this.stableIndex;
     if (committed > this.lastIndex())
       throw new Error(`commit ${committed} past last index ${this.lastIndex()}`);
     this.committed = Math.max(committed, offset);
@@ -97,16 +102,30 @@ export class RaftLog {
 
   private truncateFrom(index: number): void {
     this.entries.length = index - this.offset - 1;
+    // A write in flight may still hold the removed entries: stableTo's term check ignores it.
+    if (this.writtenIndex >= index) this.writtenIndex = index - 1;
     if (this.stableIndex >= index) this.stableIndex = index - 1;
   }
 
-  unstable(): Entry[] {
-    return this.entries.slice(this.stableIndex - this.offset);
+  /** Entries not yet handed to storage. */
+  unwritten(): Entry[] {
+    return this.entries.slice(this.writtenIndex - this.offset);
   }
 
-  /** Mark entries up to index durable, if the entry there is still the one that was written (term check). */
+  /** Takes the entries not yet handed to storage: they are being written from now on. */
+  takeUnwritten(): Entry[] {
+    const out = this.unwritten();
+    this.writtenIndex = this.lastIndex();
+    return out;
+  }
+
+  /**
+   * Mark entries up to index durable, if the entry there is still the one that was written
+   * (term check): a write that completes after a newer leader replaced its entries marks nothing.
+   */
   stableTo(index: number, term: number): void {
-    if (this.term(index) === term && index > this.stableIndex) this.stableIndex = index;
+    if (this.term(index) === term && index > this.stableIndex)
+      this.stableIndex = Math.min(index, this.writtenIndex);
   }
 
   commitTo(index: number): void {
@@ -142,6 +161,7 @@ export class RaftLog {
     this.offsetTerm = term;
     this.entries = [];
     this.stableIndex = index;
+    this.writtenIndex = index;
     this.committed = index;
     this.applied = index;
   }

@@ -19,7 +19,7 @@ import {
   type LockEvent,
   type LockLimits,
 } from "../lock/index.ts";
-import { LevelStorage } from "../storage/level-storage.ts";
+import { LevelStorage, type StorageWrite } from "../storage/level-storage.ts";
 import { addRaftService, GrpcTransport } from "../transport/grpc-transport.ts";
 import type { Logger } from "../util/logger.ts";
 import { SeededRandom } from "../util/rng.ts";
@@ -32,7 +32,7 @@ import { clientInterceptor, peerInterceptor } from "../api/interceptors.ts";
 import { lockServiceHandlers } from "../api/lock-service.ts";
 import { DEFAULT_STREAM_LIMITS } from "../api/lock-stream.ts";
 import { everyLock } from "../ops/metrics-locks.ts";
-import { NodeMetrics, timedStorage, type MetricsSource } from "../ops/metrics.ts";
+import { NodeMetrics, type MetricsSource } from "../ops/metrics.ts";
 import { serveMetrics, type MetricsEndpoint } from "../ops/metrics-server.ts";
 import {
   eventJson,
@@ -262,7 +262,10 @@ export class PalisadeNode {
   /** Opens the data directory, recovers state, and starts serving peers and clients. */
   static async start(cfg: NodeConfig, opts: PalisadeNodeOptions): Promise<PalisadeNode> {
     const log = opts.logger;
+    // The metrics are made once the store is open; its writes report to them from then on.
+    let onWrite: ((write: StorageWrite) => void) | null = null;
     const storage = await LevelStorage.open({
+      onWrite: (write) => onWrite?.(write),
       dir: cfg.self.dataDir,
       clusterId: cfg.clusterId,
       nodeId: cfg.self.id,
@@ -321,6 +324,7 @@ export class PalisadeNode {
           locks: { now: monotonicMs, isLeader: () => self?.host.isLeader ?? false },
         },
       );
+      onWrite = (write) => metrics.storageWrite(write);
       const diskGuard = new DiskGuard(storage, cfg.disk.reserveBytes);
       let watch: WatchHub | null = null;
       const env: HostEnv = {
@@ -331,7 +335,7 @@ export class PalisadeNode {
         // Unreferenced: a deadline that lost its race must not keep a stopping process alive.
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()),
         logger: log,
-        storage: timedStorage(storage, (seconds) => metrics.fsync(seconds), monotonicMs),
+        storage,
         transport,
         writesRefused: () => diskGuard.refusal(),
       };

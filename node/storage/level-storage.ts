@@ -37,6 +37,7 @@ import {
   ZERO_HARD_STATE,
   isDeferrableCommit,
   planCompact,
+  joinBatches,
   planSave,
   withHardState,
 } from "./write-plan.ts";
@@ -102,6 +103,16 @@ export interface LevelStorageOptions {
   readonly commitFlushMs?: number;
   /** Called when free space falls below the reserve and when it returns, e.g. to log why writes stopped. */
   readonly onDiskSpace?: (event: DiskSpaceEvent) => void;
+  /** Called after each LevelDB write of save() batches: its own time (not the wait behind earlier writes). */
+  readonly onWrite?: (write: StorageWrite) => void;
+}
+
+/** One LevelDB write of save() batches (see LevelStorageOptions.onWrite). */
+export interface StorageWrite {
+  readonly seconds: number;
+  readonly sync: boolean;
+  /** The save() calls it carried: more than one when saves queued behind an earlier write. */
+  readonly saves: number;
 }
 
 /** A rough size of what a batch adds to the disk, for the free-space headroom count. */
@@ -112,6 +123,15 @@ function batchBytes(batch: SaveBatch): number {
   for (const entry of batch.entries ?? [])
     bytes += entry.data.byteLength + PER_ENTRY_OVERHEAD_BYTES;
   return bytes;
+}
+
+/** Saves written together, in one LevelDB batch (see LevelStorage.openGroup). */
+interface WriteGroup {
+  batch: SaveBatch;
+  sync: boolean;
+  bytes: number;
+  saves: number;
+  done: Promise<void>;
 }
 
 export class LevelStorage implements RaftStorage {
@@ -128,6 +148,14 @@ export class LevelStorage implements RaftStorage {
   private low = false;
   /** Writes run one at a time, in call order. */
   private writeChain: Promise<void> = Promise.resolve();
+  /**
+   * The last save() not yet started: saves given while earlier writes run join it, so the
+   * batches that queued behind one fsync share the next (group commit).
+   */
+  private openGroup: WriteGroup | null = null;
+  /** Writes of save() batches started, and the save() calls they carried (see writeGroups). */
+  private groupsWritten = 0;
+  private savesWritten = 0;
   private wakeSleeper: (() => void) | null = null;
   /** Free bytes at the last check, when it found them above the reserve, and when that was. */
   private lastFree = 0;
@@ -148,6 +176,7 @@ export class LevelStorage implements RaftStorage {
   private readonly spaceCheckMs: number;
   private readonly commitFlushMs: number;
   private readonly onDiskSpace: (event: DiskSpaceEvent) => void;
+  private readonly onWrite: (write: StorageWrite) => void;
 
   private constructor(
     private readonly db: Level<Uint8Array, Uint8Array>,
@@ -162,6 +191,7 @@ export class LevelStorage implements RaftStorage {
     this.spaceCheckMs = opts.spaceCheckMs ?? 1000;
     this.commitFlushMs = opts.commitFlushMs ?? 50;
     this.onDiskSpace = opts.onDiskSpace ?? (() => undefined);
+    this.onWrite = opts.onWrite ?? (() => undefined);
   }
 
   /**
@@ -257,16 +287,43 @@ export class LevelStorage implements RaftStorage {
         : batch;
     this.takePendingHardState();
     if (merged.hardState) this.latestHardState = merged.hardState;
-    const bytes = batchBytes(merged);
-    return this.enqueueWrite(async () => {
-      await this.waitForSpace(bytes);
-      const snapshot = merged.snapshot ?? null;
+    const open = this.openGroup;
+    const joined = open === null ? null : joinBatches(open.batch, merged);
+    if (open !== null && joined !== null) {
+      open.batch = joined;
+      open.sync ||= sync;
+      open.bytes += batchBytes(merged);
+      open.saves++;
+      return open.done;
+    }
+    const group: WriteGroup = {
+      batch: merged,
+      sync,
+      bytes: batchBytes(merged),
+      saves: 1,
+      done: Promise.resolve(),
+    };
+    group.done = this.enqueueWrite(async () => {
+      // From here on the group is being written: later saves start the next one.
+      if (this.openGroup === group) this.openGroup = null;
+      this.groupsWritten++;
+      this.savesWritten += group.saves;
+      await this.waitForSpace(group.bytes);
+      const snapshot = group.batch.snapshot ?? null;
       const termAtSnapshot =
         snapshot === null ? null : await this.storedTermAt(snapshot.meta.index);
-      const plan = planSave(this.state(), merged, sync, termAtSnapshot);
+      const plan = planSave(this.state(), group.batch, group.sync, termAtSnapshot);
       await this.writeBody(plan);
+      const started = performance.now();
       await this.commitPlan(plan);
+      this.onWrite({
+        seconds: (performance.now() - started) / 1000,
+        sync: plan.sync,
+        saves: group.saves,
+      });
     });
+    this.openGroup = group;
+    return group.done;
   }
 
   /**
@@ -331,6 +388,11 @@ export class LevelStorage implements RaftStorage {
     if (this.flushTimer !== null) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     return pending;
+  }
+
+  /** Writes of save() batches started so far, and the save() calls they carried. */
+  get writeGroups(): { readonly writes: number; readonly saves: number } {
+    return { writes: this.groupsWritten, saves: this.savesWritten };
   }
 
   /** The current snapshot with its body, verified against its checksum, or null. */

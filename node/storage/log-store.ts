@@ -30,6 +30,11 @@ export interface RaftStorage {
    * Without sync a crash may lose it, whole, until a later synced write completes. A batch
    * carrying a snapshot is always synced. Any rejection is fatal for the node: the driver
    * stops and the process must restart from disk.
+   *
+   * Several saves may be in flight (the driver does not wait for one before giving the
+   * next). They take effect, and their promises resolve, in the order they were called: a
+   * save never resolves before an earlier one, and a crash that keeps a save keeps every
+   * earlier one. An implementation may write several queued saves as one batch.
    */
   save(batch: SaveBatch, sync: boolean): Promise<void>;
   /** Record a snapshot taken locally and drop log entries up to `upTo`, in one synced write. */

@@ -263,3 +263,23 @@ export function isDeferrableCommit(
   if (hs.term !== latest.term || hs.vote !== latest.vote || hs.commit < latest.commit) return false;
   return Number.isSafeInteger(hs.commit) && hs.commit <= lastIndexOf(state);
 }
+
+/**
+ * One batch with the effect of writing `a` then `b`, or null when they cannot be one (a
+ * snapshot, or entries that would leave a gap). `b`'s entries replace `a`'s from their
+ * first index on, as they would replace stored ones.
+ */
+export function joinBatches(a: SaveBatch, b: SaveBatch): SaveBatch | null {
+  if (a.snapshot || b.snapshot) return null;
+  const ae = a.entries ?? [];
+  const be = b.entries ?? [];
+  let entries: readonly Entry[];
+  if (be.length === 0) entries = ae;
+  else if (ae.length === 0) entries = be;
+  else {
+    const first = be[0]!.index;
+    if (first > ae[ae.length - 1]!.index + 1) return null;
+    entries = first <= ae[0]!.index ? be : [...ae.filter((e) => e.index < first), ...be];
+  }
+  return { hardState: b.hardState ?? a.hardState ?? null, entries };
+}

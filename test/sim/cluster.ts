@@ -62,6 +62,8 @@ export class SimNode<R> implements CheckedNode {
   compacting = false;
   readonly disk = new Disk();
   stalledUntil = 0;
+  /** Writes issued by this instance and not yet durable. */
+  writesInFlight = 0;
   readonly drift: number;
   private handler: ((m: Message) => void) | undefined;
 
@@ -97,6 +99,10 @@ export interface FaultCounts {
   dropped: number;
   duplicated: number;
   delivered: number;
+  /** The most writes one node had in flight at once. */
+  maxWritesInFlight: number;
+  /** Writes issued and lost to a crash before they completed. */
+  writesLostInFlight: number;
 }
 
 export class SimCluster<R> {
@@ -114,6 +120,8 @@ export class SimCluster<R> {
     dropped: 0,
     duplicated: 0,
     delivered: 0,
+    maxWritesInFlight: 0,
+    writesLostInFlight: 0,
   };
   /** Directed links that carry nothing: "a>b". */
   blocked = new Set<string>();
@@ -243,14 +251,22 @@ export class SimCluster<R> {
     n.instance++;
     const inst = n.instance;
     n.up = true;
+    n.writesInFlight = 0;
     n.compacting = false;
     n.stalledUntil = 0;
     const storage = new SimStorage(n.disk, this.sched, {
       writeDelay: () => this.diskDelay?.(n.id) ?? this.rng.int(0, this.opts.diskMaxMs * 10) / 10,
       alive: () => n.up && n.instance === inst,
       resumeAt: () => n.stalledUntil,
-      onIssued: () => this.onWrite?.(n, "issued"),
-      onDurable: () => this.onWrite?.(n, "durable"),
+      onIssued: () => {
+        n.writesInFlight++;
+        this.faults.maxWritesInFlight = Math.max(this.faults.maxWritesInFlight, n.writesInFlight);
+        this.onWrite?.(n, "issued");
+      },
+      onDurable: () => {
+        n.writesInFlight--;
+        this.onWrite?.(n, "durable");
+      },
     });
     const storageChecked = {
       load: () => storage.load(),
@@ -437,6 +453,8 @@ export class SimCluster<R> {
     if (!n.up) return;
     n.up = false;
     n.disk.crash(); // what was not synced is lost
+    this.faults.writesLostInFlight += n.writesInFlight;
+    n.writesInFlight = 0;
     if (n.host) n.host.stop();
     else n.driver?.stop();
     n.core = undefined;
@@ -549,12 +567,11 @@ export class SimCluster<R> {
   async runUntil(until: number): Promise<void> {
     await settle();
     while (this.checker.violations.length === 0) {
-      const ev = this.sched.next();
-      if (!ev) break;
-      if (ev.time > until) {
-        // Put it back: it belongs to a later phase.
-        this.sched.at(ev.time, ev.label, ev.fn);
-        this.sched.now = until;
+      // An event past `until` stays queued for a later phase, in its place among events of
+      // its time (a disk's writes complete in the order they were issued).
+      const ev = this.sched.nextUntil(until);
+      if (!ev) {
+        if (this.sched.size > 0) this.sched.now = until;
         break;
       }
       ev.fn();

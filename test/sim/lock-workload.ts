@@ -991,7 +991,11 @@ export class LockWorkload {
         const successor =
           waiting.length > 0 && rng.chance(HANDOFF_SHARE) ? rng.pick(waiting) : undefined;
         if (successor !== undefined) this.stats.handoffsAsked++;
-        const resigned = await client.resign(election, res.token, successor);
+        let resigned = await client.resign(election, res.token, successor);
+        // No answer: the library goes on with the same seq; resigning again waits for that
+        // one's answer (which may be a refusal of the successor).
+        for (let i = 0; i < 5 && resigned === "unknown" && client.sessionLive(); i++)
+          resigned = await client.resign(election, res.token, successor);
         // That candidate was no longer waiting: the lead is still held; resign it plainly.
         if (resigned === "refused" && successor !== undefined && client.sessionLive())
           await client.resign(election, res.token);

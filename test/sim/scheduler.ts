@@ -31,6 +31,17 @@ export class Scheduler {
     return this.queue.size;
   }
 
+  /**
+   * Pop the next event if it is due at or before `until`, advance the clock to it and return
+   * it; otherwise leave it queued (with its place among events of the same time) and return
+   * undefined.
+   */
+  nextUntil(until: number): Event | undefined {
+    const top = this.queue.peek();
+    if (!top || top.time > until) return undefined;
+    return this.next();
+  }
+
   /** Pop the next event, advance the clock to it and return it (undefined when empty). */
   next(): Event | undefined {
     const top = this.queue.pop();

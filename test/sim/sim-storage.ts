@@ -60,6 +60,8 @@ export interface SimStorageOptions {
 
 export class SimStorage implements RaftStorage {
   private readonly store: MemoryStorage;
+  /** When the last write issued completes (virtual time). */
+  private lastCompletion = 0;
 
   constructor(
     private readonly disk: Disk,
@@ -94,12 +96,19 @@ export class SimStorage implements RaftStorage {
     await this.store.close();
   }
 
-  /** Issues a write now; it takes effect after its latency, unless the node crashed first. */
+  /**
+   * Issues a write now; it takes effect after its latency, unless the node crashed first.
+   * Writes complete in the order they were issued (the storage contract): one whose latency
+   * is shorter than an earlier one's completes right after that one.
+   */
   private issue(write: () => void): Promise<void> {
     return new Promise((resolve, reject) => {
       this.store.assertOpen();
       this.opts.onIssued?.();
-      this.sched.after(this.opts.writeDelay(), "disk", () => {
+      // The scheduler runs events of the same time in the order they were added.
+      const at = Math.max(this.sched.now + this.opts.writeDelay(), this.lastCompletion);
+      this.lastCompletion = at;
+      this.sched.at(at, "disk", () => {
         if (!this.opts.alive()) return; // crashed before the write finished: it never happened
         let failure: { error: unknown } | null = null;
         try {

@@ -167,6 +167,24 @@ export class RaftChecker {
       this.fail(`node ${node.id} applied ${e.index} unlike the committed entry`);
   }
 
+  /**
+   * The entry an acknowledgement of `index` speaks for is on the node's disk: the one in its
+   * log now, or, when the node moved on to a snapshot from the leader (stepped while the
+   * acknowledgement's write was in flight), the entry committed there.
+   */
+  private ackedEntryOnDisk(node: CheckedNode, index: number): boolean {
+    const disk = node.disk;
+    const core = node.core;
+    if (core === undefined || index > core.log.offset)
+      return disk.term(index) === core?.log.term(index);
+    const snapshotIndex = disk.snapshot?.meta.index ?? 0;
+    if (index <= snapshotIndex) return true;
+    const stored = disk.entries.find((e) => e.index === index);
+    if (stored === undefined) return false;
+    const want = this.committed.get(index);
+    return want === undefined || want === `${stored.term}|${entryKey(stored)}`;
+  }
+
   /** Durability of acknowledgements, at the moment a message leaves. */
   sending(node: CheckedNode, m: Message): void {
     const disk = node.disk;
@@ -181,7 +199,7 @@ export class RaftChecker {
         );
       }
     } else if (m.type === "appendResp" && m.success) {
-      if (disk.lastIndex() < m.index || disk.term(m.index) !== node.core?.log.term(m.index)) {
+      if (disk.lastIndex() < m.index || !this.ackedEntryOnDisk(node, m.index)) {
         this.fail(
           `node ${node.id} acknowledged index ${m.index} (term ${m.term}) before it was durable (disk last ${disk.lastIndex()})`,
         );

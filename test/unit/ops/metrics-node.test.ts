@@ -1,15 +1,9 @@
 // NodeMetrics: scrape-time gauges, counters and histograms in the exposition text, and
-// the storage and proposal wrappers that feed the latency histograms.
+// the storage writes and the proposal wrapper that feed the latency histograms.
 import { describe, expect, it } from "vitest";
 import type { StateStats } from "../../../node/lock/index.ts";
 import type { Role } from "../../../node/raft/types.ts";
-import type { RaftStorage } from "../../../node/storage/log-store.ts";
-import {
-  NodeMetrics,
-  timedStorage,
-  timeProposals,
-  type MetricsSource,
-} from "../../../node/ops/metrics.ts";
+import { NodeMetrics, timeProposals, type MetricsSource } from "../../../node/ops/metrics.ts";
 
 const stats: StateStats = {
   sessions: 3,
@@ -79,7 +73,7 @@ describe("NodeMetrics", () => {
     m.proposalCommitted(0.003);
     m.proposalFailed();
     m.appendSent(5);
-    m.fsync(0.0007);
+    m.storageWrite({ seconds: 0.0007, sync: true, saves: 1 });
     m.requestRejected("Acquire", "rate_limited");
     m.requestRejected("Acquire", "rate_limited");
     const expiry = {
@@ -120,69 +114,16 @@ describe("NodeMetrics", () => {
   });
 });
 
-describe("timedStorage", () => {
-  it("times synced writes only and passes every call through", async () => {
-    const calls: string[] = [];
-    const inner: RaftStorage = {
-      load: async () => {
-        calls.push("load");
-        return {
-          hardState: { term: 0, vote: 0, commit: 0 },
-          entries: [],
-          snapshot: null,
-        } as unknown as Awaited<ReturnType<RaftStorage["load"]>>;
-      },
-      save: async (_batch, sync) => {
-        calls.push(`save ${sync}`);
-        clock += 4;
-      },
-      close: async () => {
-        calls.push("close");
-      },
-    };
-    let clock = 100;
-    const observed: number[] = [];
-    const timed = timedStorage(
-      inner,
-      (s) => observed.push(s),
-      () => clock,
-    );
-    await timed.load();
-    await timed.save(
-      { hardState: null, entries: [], snapshot: null } as unknown as Parameters<
-        RaftStorage["save"]
-      >[0],
-      true,
-    );
-    await timed.save(
-      { hardState: null, entries: [], snapshot: null } as unknown as Parameters<
-        RaftStorage["save"]
-      >[0],
-      false,
-    );
-    await timed.close();
-    expect(calls).toEqual(["load", "save true", "save false", "close"]);
-    expect(observed).toEqual([0.004]);
-    expect(timed.compact).toBeUndefined();
-  });
-
-  it("passes a failed write's error on unchanged", async () => {
-    const boom = new Error("EIO");
-    const inner = {
-      load: async () => {
-        throw boom;
-      },
-      save: async () => {
-        throw boom;
-      },
-      close: async () => undefined,
-    } as unknown as RaftStorage;
-    const timed = timedStorage(
-      inner,
-      () => undefined,
-      () => 0,
-    );
-    await expect(timed.save({} as Parameters<RaftStorage["save"]>[0], true)).rejects.toBe(boom);
+describe("storageWrite", () => {
+  it("times synced writes only, and counts the batches each write carried", async () => {
+    const m = new NodeMetrics({ cluster: "c", node: 2 }, source("leader"));
+    m.storageWrite({ seconds: 0.004, sync: true, saves: 3 });
+    m.storageWrite({ seconds: 0.5, sync: false, saves: 1 });
+    const text = await m.text();
+    expect(value(text, `palisade_storage_fsync_seconds_count{${L}}`)).toBe(1);
+    expect(value(text, `palisade_storage_fsync_seconds_sum{${L}}`)).toBe(0.004);
+    expect(value(text, `palisade_storage_batches_per_write_sum{${L}}`)).toBe(4);
+    expect(value(text, `palisade_storage_batches_per_write_count{${L}}`)).toBe(2);
   });
 });
 

@@ -293,6 +293,41 @@ function storageContract(factory: StorageFactory): void {
         expect(decoder.decode(state.entries[0].data)).toBe("cmd-1-1");
       });
 
+      it("takes several saves in flight in the order they were given, and resolves them in that order", async () => {
+        let store = await open();
+        const resolved: number[] = [];
+        const given = [
+          store.save(
+            { hardState: { term: 1, vote: 1, commit: 0 }, entries: entries(1, 3, 1) },
+            true,
+          ),
+          store.save({ entries: entries(4, 5, 1) }, false),
+          // A new leader's entries replace 3..5 while the writes of 1..5 may still be in flight.
+          store.save(
+            { hardState: { term: 2, vote: 2, commit: 2 }, entries: entries(3, 4, 2) },
+            true,
+          ),
+          store.save({ hardState: { term: 2, vote: 2, commit: 3 } }, false),
+          store.save({ entries: entries(5, 5, 2) }, true),
+        ].map((p, i) => p.then(() => void resolved.push(i + 1)));
+        await Promise.all(given);
+        expect(resolved).toEqual([1, 2, 3, 4, 5]);
+        const expected = {
+          hardState: { term: 2, vote: 2, commit: 3 },
+          snapshot: null,
+          entries: [
+            "1/1/normal/cmd-1-1",
+            "2/1/normal/cmd-2-1",
+            "3/2/normal/cmd-3-2",
+            "4/2/normal/cmd-4-2",
+            "5/2/normal/cmd-5-2",
+          ],
+        };
+        expect(describeState(await store.load())).toEqual(expected);
+        store = await restart(store);
+        expect(describeState(await store.load())).toEqual(expected);
+      });
+
       it("keeps 1,000 entries written in one batch, in index order", async () => {
         let store = await open();
         await store.save(
@@ -1010,3 +1045,31 @@ function storageContract(factory: StorageFactory): void {
 storageContract(memoryFactory);
 storageContract(levelFactory);
 storageContract(simFactory);
+
+describe("SimStorage with writes of different latencies", () => {
+  it("completes writes in the order they were issued, a short one right after the long one before it", async () => {
+    const sched = new Scheduler();
+    const delays = [5, 1, 3];
+    const store = new SimStorage(new Disk(), sched, {
+      writeDelay: () => delays.shift() ?? 1,
+      alive: () => true,
+      resumeAt: () => 0,
+    });
+    const done: Array<{ write: number; at: number }> = [];
+    const writes = [1, 2, 3].map((n) =>
+      store
+        .save({ entries: [entry(n, 1)] }, true)
+        .then(() => void done.push({ write: n, at: sched.now })),
+    );
+    for (let ev = sched.next(); ev; ev = sched.next()) {
+      ev.fn();
+      await Promise.resolve();
+    }
+    await Promise.all(writes);
+    expect(done).toEqual([
+      { write: 1, at: 5 },
+      { write: 2, at: 5 },
+      { write: 3, at: 5 },
+    ]);
+  });
+});

@@ -42,13 +42,7 @@ function node(delay = 5) {
     },
     /** Runs every scheduled event up to `time`. */
     runUntil: (time: number) => {
-      for (let ev = sched.next(); ev; ev = sched.next()) {
-        if (ev.time > time) {
-          sched.at(ev.time, ev.label, ev.fn);
-          break;
-        }
-        ev.fn();
-      }
+      for (let ev = sched.nextUntil(time); ev; ev = sched.nextUntil(time)) ev.fn();
       sched.now = Math.max(sched.now, time);
     },
   };
