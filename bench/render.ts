@@ -2,7 +2,7 @@
 //   node dist/bench/render.js RESULTS.jsonl [PARTS.json] [--json OUT.json] [--failed-cells FILE]
 // RESULTS.jsonl: the lines bench/lock-bench.ts wrote (one per run), attributed to Palisade or etcd by
 // their `label` ("palisade" / "etcd-lockapi"). PARTS.json: what bench/report.ts wrote
-// (failover, memory, startup, floor). Ratios are Palisade / etcd from the same run.
+// (engine, failover, memory, startup, floor, ...). Ratios are Palisade / etcd from the same run.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import {
   CTL_STATUS_TARGET_MS,
@@ -17,6 +17,7 @@ import { renderTable } from "./throughput-table.ts";
 import { renderExpiryParts } from "./render-expiry.ts";
 import { renderStreamFlood } from "./stream-flood.ts";
 import { renderElectionFailover } from "./election-figures.ts";
+import { renderEngine } from "./engine-figures.ts";
 import type { StartupRun } from "./startup.ts";
 import type { PythonFailover } from "./failover.ts";
 import type { Timings } from "./startup-targets.ts";
@@ -223,6 +224,8 @@ function main(args: string[]): void {
     partsFile && existsSync(partsFile) ? JSON.parse(readFileSync(partsFile, "utf8")) : {}
   ) as Parts;
   const sections: string[] = [];
+  const engineText = renderEngine(parts.engine);
+  if (engineText) sections.push(engineText);
   if (runs.length > 0) sections.push("### Throughput and latency\n", renderTable(runs));
   const partsText = renderParts(parts);
   if (partsText) sections.push(partsText);

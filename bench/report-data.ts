@@ -8,6 +8,7 @@ import type { StartupResult } from "./startup.ts";
 import type { CrashGrantResult } from "./crash-grant.ts";
 import type { RunLossResult } from "./run-loss.ts";
 import type { ElectionFailoverResult } from "./election-figures.ts";
+import type { EngineResult } from "./engine-figures.ts";
 
 /** What the stream-flood run (stream-flood.ts) measured. */
 export interface StreamFloodResult {
@@ -43,6 +44,7 @@ export interface RunResult {
 }
 
 export interface Parts {
+  engine?: EngineResult | { error: string };
   failover?: FailoverResult | { error: string };
   /** The same with the leader stopped (SIGSTOP) instead of killed. */
   failover_stopped?: FailoverResult | { error: string };

@@ -1,12 +1,14 @@
-// The parts of the benchmark report beyond throughput: failover time, node memory with many
-// locks, start-up time with a long log or a snapshot, and the floor of the machine and stack.
+// The parts of the benchmark report beyond throughput: the engine alone, failover time, node
+// memory with many locks, start-up time with a long log or a snapshot, and the floor of the
+// machine and stack.
 // Each part starts its own processes in a temp folder and stops every process and removes
 // every folder it made, also on failure.
-//   node dist/bench/report.js PART OUT.json   (PART: failover | memory | startup | floor | crash-grant |
+//   node dist/bench/report.js PART OUT.json   (PART: engine | failover | memory | startup | floor | crash-grant |
 //                                        run-loss | keepalive | stream-flood |
 //                                        election-failover; run.sh runs each
 //                                        in its own process and merges the part into OUT.json)
-// Knobs (environment): FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
+// Knobs (environment): ENGINE_SECONDS (3), ENGINE_BATCHES ("1 4 16 64 256 1024"),
+// ENGINE_INFLIGHT (8), ENGINE_WARMUP (1), FAILOVER_KILLS (10), FAILOVER_WORKERS (8),
 // MEMORY_SESSIONS (10000), MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), STARTUP_RUNS (10),
 // CRASH_GRANT_RUNS (10), CRASH_GRANT_TTL_MS (2000), RUN_LOSS_RUNS (10), RUN_LOSS_TTL_MS (2000),
 // KEEPALIVE_SESSIONS (100000), KEEPALIVE_PROCS (10), KEEPALIVE_SECONDS (120), KEEPALIVE_TRANSFERS (3),
@@ -20,6 +22,7 @@ import { runEtcdFailover, runEtcdMemory } from "./etcd-parts.ts";
 import { etcdWanted } from "./etcd-control.ts";
 import { runFailover } from "./failover.ts";
 import { runFloor } from "./floor.ts";
+import { parseBatches, runEngine } from "./engine.ts";
 import { runMemory } from "./memory.ts";
 import { runStartup } from "./startup.ts";
 import { runCrashGrant, runEtcdCrashGrant, type CrashGrantResult } from "./crash-grant.ts";
@@ -62,7 +65,15 @@ async function main(part: string, out: string): Promise<void> {
     const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
     log(`--- ${part}`);
     try {
-      if (part === "failover") {
+      if (part === "engine") {
+        report[key] = await runEngine({
+          batches: parseBatches(process.env["ENGINE_BATCHES"] || "1 4 16 64 256 1024"),
+          seconds: envNumber("ENGINE_SECONDS", 3),
+          warmupS: envNumber("ENGINE_WARMUP", 1, true),
+          inflight: Math.ceil(envNumber("ENGINE_INFLIGHT", 8)),
+          log,
+        });
+      } else if (part === "failover") {
         const kills = envNumber("FAILOVER_KILLS", 10);
         const workers = envNumber("FAILOVER_WORKERS", 8);
         // Both clients measure each stop: the Python one from its own process (SKIP_PYTHON=1 leaves it out).
@@ -173,7 +184,7 @@ async function main(part: string, out: string): Promise<void> {
 const [part, out] = process.argv.slice(2);
 if (!part || !out) {
   process.stderr.write(
-    "usage: node dist/bench/report.js failover|memory|startup|floor|crash-grant|run-loss|keepalive|stream-flood|election-failover OUT.json\n",
+    "usage: node dist/bench/report.js engine|failover|memory|startup|floor|crash-grant|run-loss|keepalive|stream-flood|election-failover OUT.json\n",
   );
   process.exit(2);
 }

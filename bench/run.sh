@@ -7,7 +7,13 @@
 # Everything of Palisade's runs compiled, from dist/ (rebuilt first if a source changed):
 # the nodes (bin/palisade.mjs), the benchmark client backend and the parts below.
 #
-# Starts a three-node Palisade cluster and a three-member etcd cluster (bench/peers.ts; OS-chosen
+# First the engine alone (bench/engine.ts, the part `engine`): three nodes of the real Raft
+# core, driver, LevelDB store and lock state machine in one process, messages handed over in
+# memory (no gRPC, no node host, no client), lock commands proposed to the leader in batches
+# of 1 to 1024: commands/s committed and applied, the ceiling the full system is measured
+# against. It runs before any cluster starts, so nothing else shares the cores.
+#
+# Then it starts a three-node Palisade cluster and a three-member etcd cluster (bench/peers.ts; OS-chosen
 # loopback ports, data in a temp folder), runs the throughput harness (bench/lock-bench.ts) for
 # both, uncontended and contended, at each concurrency, alternating backends per cell so
 # machine noise hits both alike (with single Redis and Redlock over five Redis servers, also
@@ -31,9 +37,11 @@
 # (bench/auth-setup.ts) with the harness sending a bearer token. AUTH_THROUGHPUT=0 skips the
 # clusters; SECONDS_PER_RUN, WARMUP, CONCS and MODES apply to it as to the throughput part.
 #
-# Env knobs: PARTS ("throughput failover memory startup floor crash-grant run-loss keepalive stream-flood
-#            election-failover":
+# Env knobs: PARTS ("engine throughput failover memory startup floor crash-grant run-loss keepalive
+#            stream-flood election-failover":
 #            any subset, e.g. PARTS=failover; the parts' own knobs are in bench/report.ts),
+#            ENGINE_SECONDS (3), ENGINE_BATCHES ("1 4 16 64 256 1024"), ENGINE_INFLIGHT (8),
+#            ENGINE_WARMUP (1),
 #            SECONDS_PER_RUN (3), WARMUP (1), CONCS ("1 16 64"), MODES ("uncontended contended"),
 #            SKIP_ETCD=1 (no etcd), SKIP_REDIS=1 (no Redis / Redlock reference columns), FAILOVER_KILLS (10), MEMORY_SESSIONS (10000),
 #            MEMORY_LOCKS (100000), STARTUP_ENTRIES (1000000), PART_TIMEOUT (900 s per part; keepalive 1800 s unless set),
@@ -49,7 +57,7 @@ CONCS="${CONCS:-1 16 64}"
 MODES="${MODES:-uncontended contended}"
 SKIP_ETCD="${SKIP_ETCD:-0}"
 SKIP_REDIS="${SKIP_REDIS:-0}"
-ALL_PARTS="throughput failover memory startup floor crash-grant run-loss keepalive stream-flood election-failover"
+ALL_PARTS="engine throughput failover memory startup floor crash-grant run-loss keepalive stream-flood election-failover"
 PARTS="${PARTS:-$ALL_PARTS}"
 PART_TIMEOUT_SET="${PART_TIMEOUT:-}"
 PART_TIMEOUT="${PART_TIMEOUT:-900}"
@@ -137,6 +145,21 @@ if [[ ${1:-} == auth ]]; then
   run_auth
   exit 0
 fi
+
+run_part() { # run_part PART: bench/report.ts PART in its own process, bounded, merged into PARTS_JSON
+  local part="$1" bound="$PART_TIMEOUT"
+  # In the background and waited for, so that cleanup can stop it (timeout runs it in its
+  # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
+  # keepalive runs both systems' 100,000 sessions: it gets longer unless PART_TIMEOUT is set.
+  [[ $part == keepalive && -z ${PART_TIMEOUT_SET:-} ]] && bound=1800
+  timeout "$bound" node dist/bench/report.js "$part" "$PARTS_JSON" &
+  PART_PID=$!
+  wait "$PART_PID" || echo "FAILED or timed out: $part" >&2
+  PART_PID=""
+}
+
+# --- the engine alone, in one process, before any cluster takes a core
+if has_part engine; then run_part engine; fi
 
 # --- etcd (Debian's etcd-server and etcd-client, from scripts/install-test-deps.sh)
 if [[ $SKIP_ETCD != 1 ]] && ! command -v etcd >/dev/null; then
@@ -226,15 +249,7 @@ fi
 # --- failover, memory, start-up: one process each, bounded; each cleans up after itself
 for part in failover memory startup floor crash-grant run-loss keepalive stream-flood election-failover; do
   has_part "$part" || continue
-  # In the background and waited for, so that cleanup can stop it (timeout runs it in its
-  # own process group, out of reach of a terminal's Ctrl-C); it forwards TERM to the part.
-  # keepalive runs both systems' 100,000 sessions: it gets longer unless PART_TIMEOUT is set.
-  bound="$PART_TIMEOUT"
-  [[ $part == keepalive && -z ${PART_TIMEOUT_SET:-} ]] && bound=1800
-  timeout "$bound" node dist/bench/report.js "$part" "$PARTS_JSON" &
-  PART_PID=$!
-  wait "$PART_PID" || echo "FAILED or timed out: $part" >&2
-  PART_PID=""
+  run_part "$part"
 done
 
 # --- report
@@ -250,7 +265,7 @@ OUT="bench/results/$NAME.md"
   echo "- throughput: ${S} s measured + ${W} s warm-up per cell; acquire+release cycles/s; handoffs/s = acquisitions by a different"
   echo "  worker than the previous holder (contended); acquire latency p50/p99/max in ms; fairness = Jain's index over the"
   echo "  workers' cycle counts (1 = even); server CPU % summed over the three members (100 = one core)."
-  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000} CRASH_GRANT_RUNS=${CRASH_GRANT_RUNS:-10} CRASH_GRANT_TTL_MS=${CRASH_GRANT_TTL_MS:-2000} RUN_LOSS_RUNS=${RUN_LOSS_RUNS:-10} RUN_LOSS_TTL_MS=${RUN_LOSS_TTL_MS:-2000} KEEPALIVE_SESSIONS=${KEEPALIVE_SESSIONS:-100000} KEEPALIVE_PROCS=${KEEPALIVE_PROCS:-10} KEEPALIVE_SECONDS=${KEEPALIVE_SECONDS:-120} KEEPALIVE_TRANSFERS=${KEEPALIVE_TRANSFERS:-3} ELECTION_RUNS=${ELECTION_RUNS:-10} ELECTION_TTL_MS=${ELECTION_TTL_MS:-2000} ELECTION_CANDIDATES=${ELECTION_CANDIDATES:-3} ELECTION_OBSERVERS=${ELECTION_OBSERVERS:-2})"
+  echo "- command: \`npm run bench\` (PARTS=\"$PARTS\" ENGINE_SECONDS=${ENGINE_SECONDS:-3} ENGINE_BATCHES=\"${ENGINE_BATCHES:-1 4 16 64 256 1024}\" ENGINE_INFLIGHT=${ENGINE_INFLIGHT:-8} ENGINE_WARMUP=${ENGINE_WARMUP:-1} SECONDS_PER_RUN=$S WARMUP=$W CONCS=\"$CONCS\" FAILOVER_KILLS=${FAILOVER_KILLS:-10} MEMORY_SESSIONS=${MEMORY_SESSIONS:-10000} MEMORY_LOCKS=${MEMORY_LOCKS:-100000} STARTUP_ENTRIES=${STARTUP_ENTRIES:-1000000} CRASH_GRANT_RUNS=${CRASH_GRANT_RUNS:-10} CRASH_GRANT_TTL_MS=${CRASH_GRANT_TTL_MS:-2000} RUN_LOSS_RUNS=${RUN_LOSS_RUNS:-10} RUN_LOSS_TTL_MS=${RUN_LOSS_TTL_MS:-2000} KEEPALIVE_SESSIONS=${KEEPALIVE_SESSIONS:-100000} KEEPALIVE_PROCS=${KEEPALIVE_PROCS:-10} KEEPALIVE_SECONDS=${KEEPALIVE_SECONDS:-120} KEEPALIVE_TRANSFERS=${KEEPALIVE_TRANSFERS:-3} ELECTION_RUNS=${ELECTION_RUNS:-10} ELECTION_TTL_MS=${ELECTION_TTL_MS:-2000} ELECTION_CANDIDATES=${ELECTION_CANDIDATES:-3} ELECTION_OBSERVERS=${ELECTION_OBSERVERS:-2})"
   echo
   node dist/bench/render.js "$RESULTS" "$PARTS_JSON" --json "bench/results/$NAME.json" --failed-cells "$FAILED_CELLS"
 } >"$OUT"

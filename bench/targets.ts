@@ -12,6 +12,11 @@ import {
   type RunResult,
 } from "./report-data.ts";
 import { num, ratio } from "./report-format.ts";
+import {
+  ENGINE_TARGET_BATCH,
+  ENGINE_TARGET_COMMANDS_PER_S,
+  engineTarget,
+} from "./engine-figures.ts";
 
 /** Palisade against etcd in the same run. */
 const UNCONTENDED_FACTOR = 4; // cycles/s at c=64, at least
@@ -46,6 +51,14 @@ export function renderTargets(
   const row = (label: string, shown: string, met: string): void => {
     rows.push(`| ${label} | ${shown} | ${met} |`);
   };
+  if (parts.engine) {
+    const { shown, met } = engineTarget(parts.engine);
+    row(
+      `engine (three nodes in one process, no gRPC) ≥ ${ENGINE_TARGET_COMMANDS_PER_S.toLocaleString("en-US")} commands/s at batch ≥ ${ENGINE_TARGET_BATCH}`,
+      shown,
+      met,
+    );
+  }
   const cellFailed = (label: string, mode: string, conc: number): boolean =>
     failedCells.includes(`${label} ${mode} c=${conc}`);
 

@@ -20,13 +20,14 @@ import {
   type KeepAliveResult,
   type LockLimits,
 } from "../lock/index.ts";
-import { RaftCore, type RaftStatus } from "../raft/core.ts";
-import type { Entry, Membership, NodeId, Snapshot, SoftState } from "../raft/types.ts";
+import type { RaftCore, RaftStatus } from "../raft/core.ts";
+import type { Entry, NodeId, Snapshot, SoftState } from "../raft/types.ts";
 import { AcquireWaiters } from "./acquire-waiters.ts";
 import { Driver, type Applier } from "./driver.ts";
 import { failureOf, notLeader, RequestFailure } from "./failures.ts";
 import type { HostConfig, HostEnv, HostHooks, HostLogger } from "./host-env.ts";
 import { ProposalBatcher } from "./proposal-batcher.ts";
+import { recoverReplica } from "./recover.ts";
 import { runSliced } from "./sliced.ts";
 
 /** The apply result of one entry: the state machine's outcome, or null for a no-op or config entry. */
@@ -125,39 +126,7 @@ export class NodeHost {
 
   /** Recovers durable state and builds the core, the driver and the state machine. */
   static async boot(cfg: HostConfig, env: HostEnv, hooks: HostHooks = {}): Promise<NodeHost> {
-    const durable = await env.storage.load();
-    // Every replica starts from the default limits (or the snapshot's): the cluster file's
-    // limits take effect when the leader's setLimits entry applies.
-    const sm = durable.snapshot
-      ? LockStateMachine.restore(durable.snapshot.data)
-      : new LockStateMachine();
-    const fresh = durable.entries.length === 0 && !durable.snapshot;
-    const membership: Membership =
-      durable.snapshot?.meta.membership ??
-      (cfg.join && fresh
-        ? { voters: [], learners: [] }
-        : { voters: cfg.members.map((m) => m.id), learners: [] });
-    const core = new RaftCore(
-      {
-        id: cfg.id,
-        electionTicks: cfg.electionTicks,
-        heartbeatTicks: cfg.heartbeatTicks,
-        maxInflightMsgs: cfg.maxInflightMsgs,
-        maxBytesPerAppend: cfg.maxBytesPerAppend,
-        preVote: true,
-        checkQuorum: true,
-        random: env.random,
-      },
-      {
-        hardState: durable.hardState,
-        membership,
-        snapshotIndex: durable.snapshot?.meta.index ?? 0,
-        snapshotTerm: durable.snapshot?.meta.term ?? 0,
-        entries: durable.entries,
-      },
-    );
-    // A leader must be able to send the recovered snapshot to followers that need it.
-    if (durable.snapshot) core.compact(durable.snapshot);
+    const { core, sm } = recoverReplica(cfg, await env.storage.load(), env.random);
     env.logger.info(
       {
         commit: core.log.committed,

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { renderTargets } from "../../../bench/targets.ts";
 import type { Parts, RunResult } from "../../../bench/report-data.ts";
+import type { EngineResult, EngineRun } from "../../../bench/engine-figures.ts";
 
 function cell(
   label: string,
@@ -297,5 +298,37 @@ describe("the report's targets", () => {
     expect(met(renderTargets([], { keepalive: keepalive(0, 2) }), "keepalive scale")).toBe(
       "**no**",
     );
+  });
+
+  it("the engine is met only when every batch size of 256 and above reaches 50,000 commands/s", () => {
+    const run = (batch: number, commandsPerS: number): EngineRun => ({
+      batch,
+      inflight: 8,
+      seconds: 3,
+      commands: commandsPerS * 3,
+      batches: (commandsPerS * 3) / batch,
+      commands_per_s: commandsPerS,
+      batches_per_s: commandsPerS / batch,
+      batch_ms: { p50: 1, p99: 2, max: 3 },
+      cpu_us_per_command: 10,
+      cpu_pct: 100,
+      leader: 1,
+      leader_changes: 0,
+      nodes: [],
+      dropped_messages: 0,
+    });
+    const engine = (...runs: EngineResult["runs"]): Parts => ({
+      engine: { runs, tick_ms: 50, warmup_s: 1, seconds: 3, inflight: 8, config: "" },
+    });
+    const label = "engine";
+    expect(met(renderTargets([], engine(run(64, 1_000), run(256, 60_000))), label)).toBe("yes");
+    expect(met(renderTargets([], engine(run(256, 60_000), run(1024, 40_000))), label)).toBe(
+      "**no**",
+    );
+    expect(
+      met(renderTargets([], engine(run(256, 60_000), { batch: 1024, error: "x" })), label),
+    ).toBe("**failed**");
+    expect(met(renderTargets([], engine(run(64, 90_000))), label)).toBe("**not measured**");
+    expect(met(renderTargets([], { engine: { error: "x" } }), label)).toBe("**failed**");
   });
 });
