@@ -29,7 +29,7 @@ import {
   entryIndexOf,
   entryKey,
 } from "./keys.ts";
-import { batchOpsOf } from "./level-batch.ts";
+import { batchOpsOf, type BatchOp } from "./level-batch.ts";
 import { LoadCheck } from "./load-check.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "./log-store.ts";
 import {
@@ -528,7 +528,7 @@ export class LevelStorage implements RaftStorage {
   private async commitPlan(plan: WritePlan): Promise<void> {
     const previousFile = this.snapshotRecord?.file ?? null;
     const ops = batchOpsOf(plan.steps);
-    await this.durable("a LevelDB write", () => this.db.batch(ops, { sync: plan.sync }));
+    await this.durable("a LevelDB write", () => this.writeOps(ops, plan.sync));
     this.range = plan.next.range;
     this.hardState = plan.next.hardState;
     this.snapshotRecord = plan.next.snapshot;
@@ -546,6 +546,25 @@ export class LevelStorage implements RaftStorage {
     });
     this.writeChain = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * One LevelDB batch, built as a chained batch: abstract-level's array form checks and
+   * copies each operation and costs several times the CPU per entry (measured about 10 µs
+   * against 2 µs per put on this stack).
+   */
+  private async writeOps(ops: readonly BatchOp[], sync: boolean): Promise<void> {
+    const batch = this.db.batch();
+    try {
+      for (const op of ops) {
+        if (op.type === "put") batch.put(op.key, op.value);
+        else batch.del(op.key);
+      }
+    } catch (err) {
+      await batch.close();
+      throw err;
+    }
+    await batch.write({ sync });
   }
 
   /** Runs a durable write; any error from it poisons the store. */

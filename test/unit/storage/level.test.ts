@@ -318,6 +318,30 @@ describe("LevelStorage", () => {
       FatalStorageError,
     );
   });
+  it("writes the saves that queued behind a write as one LevelDB write, in order", async () => {
+    const store = await openStore();
+    const first = store.save({ entries: entries(1, 2, 1) }, true);
+    await Promise.resolve(); // the first write has started: later saves queue behind it
+    await Promise.resolve();
+    const queued = [
+      store.save({ entries: entries(3, 4, 1) }, false),
+      store.save({ hardState: { term: 2, vote: 1, commit: 2 }, entries: entries(4, 5, 2) }, true),
+      store.save({ entries: entries(6, 6, 2) }, false),
+    ];
+    await Promise.all([first, ...queued]);
+    expect(store.writeGroups).toEqual({ writes: 2, saves: 4 });
+    const state = await store.load();
+    expect(state.entries.map((e) => `${e.index}/${e.term}`)).toEqual([
+      "1/1",
+      "2/1",
+      "3/1",
+      "4/2",
+      "5/2",
+      "6/2",
+    ]);
+    expect(state.hardState).toEqual({ term: 2, vote: 1, commit: 2 });
+  });
+
   it("keeps a commit-only unsynced write and stores it with the next write, on compaction and on close", async () => {
     let store = await openStore({ commitFlushMs: 60_000 });
     await store.save(
