@@ -64,6 +64,8 @@ export class SimNode<R> implements CheckedNode {
   stalledUntil = 0;
   /** Writes issued by this instance and not yet durable. */
   writesInFlight = 0;
+  /** A crash waiting for this node to have several writes in flight (see FaultInjector). */
+  crashWhenWriting: (() => void) | undefined;
   readonly drift: number;
   private handler: ((m: Message) => void) | undefined;
 
@@ -261,6 +263,12 @@ export class SimCluster<R> {
       onIssued: () => {
         n.writesInFlight++;
         this.faults.maxWritesInFlight = Math.max(this.faults.maxWritesInFlight, n.writesInFlight);
+        const crash = n.crashWhenWriting;
+        if (crash && n.writesInFlight >= 2) {
+          n.crashWhenWriting = undefined;
+          // Not inside the driver's call: right after it, before the writes complete.
+          this.sched.after(0, "crash at write", crash);
+        }
         this.onWrite?.(n, "issued");
       },
       onDurable: () => {
@@ -452,6 +460,7 @@ export class SimCluster<R> {
     const n = this.node(id);
     if (!n.up) return;
     n.up = false;
+    n.crashWhenWriting = undefined;
     n.disk.crash(); // what was not synced is lost
     this.faults.writesLostInFlight += n.writesInFlight;
     n.writesInFlight = 0;

@@ -141,6 +141,28 @@ export class FaultInjector<R> {
     if (up.length === 0) return;
     const leader = c.leader();
     const victim = leader && c.rng.chance(0.5) ? leader : c.rng.pick(up);
+    if (c.rng.chance(0.5)) {
+      // Half the crashes come while the node has several writes in flight (or, failing
+      // that, a little later): the ones issued and not yet complete are lost.
+      const instance = victim.instance;
+      let done = false;
+      const crashNow = (): void => {
+        if (done || this.healed || !victim.up || victim.instance !== instance) return;
+        done = true;
+        this.crashNode(victim);
+      };
+      victim.crashWhenWriting = crashNow;
+      c.sched.after(300, "crash fallback", () => {
+        if (victim.crashWhenWriting === crashNow) victim.crashWhenWriting = undefined;
+        crashNow();
+      });
+      return;
+    }
+    this.crashNode(victim);
+  }
+
+  private crashNode(victim: { readonly id: NodeId }): void {
+    const c = this.c;
     c.crash(victim.id);
     // Most crashes reset the peers' connections, and the transport reports the peer down.
     if (c.rng.chance(0.7))
