@@ -19,7 +19,10 @@ const ENTRY_KEY_LENGTH = 9;
 export function entryKey(index: number): Uint8Array {
   const key = new Uint8Array(ENTRY_KEY_LENGTH);
   key[0] = ENTRY_PREFIX;
-  new DataView(key.buffer).setBigUint64(1, BigInt(index));
+  // Big-endian uint64 without a bigint: an index stays below 2^53.
+  const view = new DataView(key.buffer);
+  view.setUint32(1, Math.floor(index / 2 ** 32));
+  view.setUint32(5, index >>> 0);
   return key;
 }
 

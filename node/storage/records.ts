@@ -55,13 +55,22 @@ const KIND_CODES: Record<EntryKind, number> = { normal: 0, noop: 1, config: 2 };
 const KINDS_BY_CODE: readonly EntryKind[] = ["normal", "noop", "config"];
 const ENTRY_HEADER_LENGTH = 1 + U64_LENGTH;
 
+/** seal(key, header + data), built in one buffer: every node writes every entry. */
 export function encodeEntry(key: Uint8Array, entry: Entry): Uint8Array {
-  const body = new Uint8Array(ENTRY_HEADER_LENGTH + entry.data.length);
-  const view = new DataView(body.buffer);
+  const bodyLength = ENTRY_HEADER_LENGTH + entry.data.length;
+  const value = new Uint8Array(bodyLength + CRC_LENGTH);
+  const view = new DataView(value.buffer);
   view.setUint8(0, KIND_CODES[entry.kind]);
-  view.setBigUint64(1, BigInt(entry.term));
-  body.set(entry.data, ENTRY_HEADER_LENGTH);
-  return seal(key, body);
+  setU64(view, 1, entry.term);
+  value.set(entry.data, ENTRY_HEADER_LENGTH);
+  view.setUint32(bodyLength, crc32(key, value.subarray(0, bodyLength)));
+  return value;
+}
+
+/** A safe integer as a big-endian uint64, without a bigint. */
+export function setU64(view: DataView, offset: number, n: number): void {
+  view.setUint32(offset, Math.floor(n / 2 ** 32));
+  view.setUint32(offset + 4, n >>> 0);
 }
 
 export function decodeEntry(key: Uint8Array, index: number, value: Uint8Array): Entry {

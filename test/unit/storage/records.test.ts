@@ -49,6 +49,22 @@ describe("storage records", () => {
     );
   });
 
+  it("lays an entry out as kind, big-endian uint64 term, data, then the CRC32 of key and body", () => {
+    const key = entryKey(2 ** 40 + 3);
+    expect(Array.from(key)).toEqual([1, 0, 0, 1, 0, 0, 0, 0, 3]);
+    const term = 2 ** 33 + 258;
+    const value = encodeEntry(key, {
+      index: 2 ** 40 + 3,
+      term,
+      kind: "noop",
+      data: Uint8Array.of(9),
+    });
+    const body = Uint8Array.of(1, 0, 0, 0, 2, 0, 0, 1, 2, 9);
+    expect(Array.from(value.subarray(0, body.length))).toEqual(Array.from(body));
+    expect(new DataView(value.buffer).getUint32(body.length)).toBe(crc32(key, body));
+    expect(value.length).toBe(body.length + 4);
+  });
+
   it("round-trips an entry and detects any flipped byte", () => {
     const key = entryKey(7);
     const entry: Entry = { index: 7, term: 2 ** 40, kind: "config", data: Uint8Array.of(1, 2, 3) };
