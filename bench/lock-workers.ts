@@ -137,6 +137,7 @@ export class LocalWorkers<Session, Handle> {
     await sleep(window.stopMs - this.clock());
     const cpu = process.cpuUsage(cpu0);
     const at1 = this.clock();
+    this.backend.stopping?.();
     this.stop.abort();
     const drained = await Promise.race([
       Promise.all(this.running).then(() => true),
