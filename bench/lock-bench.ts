@@ -1,31 +1,35 @@
 // The throughput harness: acquire+release cycles per second and acquire latency of one lock
-// system, with W workers in this one process for D seconds after a warm-up.
+// system, with C workers for D seconds after a warm-up.
 //
 //   node dist/bench/lock-bench.js --backend palisade|etcd-lockapi|redis-single|redlock \
 //     --endpoints E1,E2,... [--mode uncontended|contended] [--concurrency C] [--seconds D]
-//     [--warmup W] [--ttl-ms T] [--hold-ms H] [--retry-delay-ms R] [--retry-jitter-ms J]
-//     [--acquire-timeout-ms A] [--server-pids P1,P2] [--out FILE] [--label TEXT]
-//     [--token-file FILE]
+//     [--warmup W] [--warmup-max M] [--procs auto|N] [--ttl-ms T] [--hold-ms H]
+//     [--retry-delay-ms R] [--retry-jitter-ms J] [--acquire-timeout-ms A]
+//     [--server-pids P1,P2] [--out FILE] [--label TEXT] [--token-file FILE]
 //
 // uncontended: worker i cycles on its own lock; contended: all workers on one lock, each
 // acquire waiting (on the server, or by polling every R + U[0,J) ms for backends without a
-// queue). Safety is checked as it runs: no two workers hold the contended lock at once, and
-// successive holders see increasing fencing tokens where the system gives them. Prints one
-// JSON line on stdout (appended to FILE with --out) and a summary on stderr. Endpoints
-// must be on loopback. --token-file names a file holding a Palisade bearer token, which the
-// palisade backend's client sends with every call (a cluster under an access policy).
-import { setMaxListeners } from "node:events";
+// queue). The workers run in this process, or with --procs N (by default one process per
+// 512 workers, at most 2) in N child processes, each with its own client and C/N workers
+// (bench/lock-group.ts). The measured window begins once W seconds have passed and every
+// worker has completed a cycle (at most M seconds: at high contended concurrency one turn
+// of the queue takes seconds), and lasts D seconds; it is set on the host's monotonic
+// clock, which every process shares, and a cycle counts when its release returns inside
+// it. Latency percentiles come from every sample of every process, Jain's index from every
+// worker, and the safety checks from every hold of the contended lock in every process: no
+// two holds overlap, and successive holders see increasing fencing tokens where the system
+// gives them (bench/lock-merge.ts). Prints one JSON line on stdout (appended to FILE with
+// --out) and a summary on stderr. Endpoints must be on loopback. --token-file names a file
+// holding a Palisade bearer token, which the palisade backend's client sends with every call.
 import { appendFileSync, readFileSync } from "node:fs";
 import { cpus, release, type } from "node:os";
 import { parseArgs } from "node:util";
-import {
-  assertLoopback,
-  type Acquired,
-  type BackendOptions,
-  type LockBackend,
-} from "./backends/backend.ts";
-import { BACKENDS, isBackendName } from "./backends/index.ts";
-import { percentile } from "./stats.ts";
+import { assertLoopback, type BackendOptions } from "./backends/backend.ts";
+import { isBackendName, type BackendName } from "./backends/index.ts";
+import { forkGroup, openLocalGroup, type Described, type WorkerGroup } from "./lock-group.ts";
+import { mergeParts, type MergedFigures } from "./lock-merge.ts";
+import { sharedClock, type Window } from "./lock-part.ts";
+import { sleep, splitPlans, type WorkerPlan } from "./lock-workers.ts";
 
 const { values } = parseArgs({
   options: {
@@ -35,11 +39,15 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "1" },
     seconds: { type: "string", default: "10" },
     warmup: { type: "string", default: "1" },
+    "warmup-max": { type: "string", default: "30" },
+    procs: { type: "string", default: "auto" },
     "ttl-ms": { type: "string", default: "10000" },
     "hold-ms": { type: "string", default: "0" },
     "retry-delay-ms": { type: "string", default: "5" },
     "retry-jitter-ms": { type: "string", default: "5" },
-    "acquire-timeout-ms": { type: "string", default: "30000" },
+    // Long enough for a turn of a 1,024-waiter queue on the slowest system: a wait given up
+    // rejoins at the back and makes the queue look unfair.
+    "acquire-timeout-ms": { type: "string", default: "120000" },
     "server-pids": { type: "string", default: "" },
     out: { type: "string" },
     label: { type: "string" },
@@ -48,22 +56,21 @@ const { values } = parseArgs({
 });
 
 const USAGE =
-  "usage: lock-bench.js --backend palisade|etcd-lockapi|redis-single|redlock --endpoints E1,E2,... [--mode uncontended|contended] [--concurrency C] [--seconds D] ...";
+  "usage: lock-bench.js --backend palisade|etcd-lockapi|redis-single|redlock --endpoints E1,E2,... [--mode uncontended|contended] [--concurrency C] [--seconds D] [--procs auto|N] ...";
 
-/** Sleeps `ms`, or less if `signal` aborts; whether it slept the whole time. */
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+/**
+ * Workers per client process when --procs is auto, and the most processes it picks: on
+ * two cores shared with the servers, a second process lifts the clients that saturate one
+ * (Redis, Redlock, etcd's at 1,024 workers), and more take CPU the servers need
+ * (bench/README.md, "Client processes").
+ */
+const WORKERS_PER_PROC = 512;
+const MAX_AUTO_PROCS = 2;
+/** The window starts this long after it is set, so that every process knows it in time. */
+const WINDOW_LEAD_MS = 100;
+
+function autoProcs(concurrency: number): number {
+  return Math.min(MAX_AUTO_PROCS, Math.max(1, Math.ceil(concurrency / WORKERS_PER_PROC)));
 }
 
 /** CPU seconds (user + system) a process has used, from /proc; null once it is gone. */
@@ -77,242 +84,118 @@ function cpuSeconds(pid: number): number | null {
   }
 }
 
-const round3 = (x: number | null | undefined): number | null =>
-  x === null || x === undefined ? null : Math.round(x * 1000) / 1000;
-const round1 = (x: number): number => Math.round(x * 10) / 10;
+/** The servers' CPU over the window, in % of one core (summed over them), read at its edges. */
+async function serverCpuPct(
+  pids: number[],
+  window: Window,
+  clock: () => number,
+): Promise<number | null> {
+  if (pids.length === 0) return null;
+  await sleep(window.startMs - clock());
+  const before = pids.map(cpuSeconds);
+  const at0 = clock();
+  await sleep(window.stopMs - clock());
+  const after = pids.map(cpuSeconds);
+  const spanS = (clock() - at0) / 1000;
+  const used = after.reduce<number>(
+    (a, v, i) => a + (v !== null && before[i] != null ? v - before[i]! : 0),
+    0,
+  );
+  return Math.round((used / spanS) * 1000) / 10;
+}
 
-interface Settings {
-  mode: "uncontended" | "contended";
+interface Run {
+  name: BackendName;
+  options: BackendOptions;
+  plan: Omit<WorkerPlan, "first" | "count" | "prefix">;
   concurrency: number;
+  procs: number;
   seconds: number;
   warmupS: number;
-  holdMs: number;
-  retryDelayMs: number;
-  retryJitterMs: number;
-  acquireTimeoutMs: number;
+  warmupMaxS: number;
+  serverPids: number[];
 }
 
-/** What the workers count while they run. */
-class Tally {
-  measuring = false;
-  readonly acquireMs: number[] = [];
-  readonly releaseMs: number[] = [];
-  readonly perWorker: number[];
-  cycles = 0;
-  failedTries = 0;
-  timeouts = 0;
-  errors = 0;
-  readonly errorSamples = new Map<string, number>();
-  holders = 0;
-  violations = 0;
-  fenceRegressions = 0;
-  lastFence: bigint | null = null;
-  lastHolder = -1;
-  handoffs = 0;
-
-  constructor(workers: number) {
-    this.perWorker = new Array<number>(workers).fill(0);
-  }
-
-  error(where: string, err: unknown): void {
-    this.errors++;
-    const key = `${where}: ${(err instanceof Error ? err.message : String(err)).slice(0, 160)}`;
-    this.errorSamples.set(key, (this.errorSamples.get(key) ?? 0) + 1);
-  }
+interface Outcome {
+  described: Described;
+  figures: MergedFigures;
+  serverCpuPct: number | null;
+  /** From the workers' start to the window's. */
+  warmupS: number;
+  /** Whether every worker had completed a cycle before the window. */
+  warm: boolean;
 }
 
-/** The measured part of the result line (the fields bench/report-data.ts reads among them). */
-interface Measured {
-  cycles: number;
-  seconds: number | null;
-  cycles_per_s: number;
-  handoffs_per_s: number | null;
-  acquire_ms: { p50: number | null; p99: number | null; max: number | null; mean: number | null };
-  release_ms: { p50: number | null; p99: number | null; max: number | null };
-  errors: number;
-  timeouts: number;
-  failed_tries: number;
-  per_worker_cycles: { min: number; max: number; jain: number | null };
-  mutex_violations: number;
-  fence_regressions: number;
-  error_samples: Record<string, number>;
-  client_cpu_pct: number;
-  server_cpu_pct: number | null;
-  drained: boolean;
-  retry_policy: string;
-  fencing: string;
-  backend_info: Record<string, unknown>;
+/** Waits out the warm-up: at least `warmupS`, then until every worker cycled or `warmupMaxS`. */
+async function warmUp(
+  group: WorkerGroup,
+  run: Run,
+  startedAt: number,
+  clock: () => number,
+): Promise<boolean> {
+  let warm = false;
+  void group.warm.then(() => (warm = true));
+  const cap = sleep(run.warmupMaxS * 1000 - (clock() - startedAt));
+  const failed = group.failed.then((err) => Promise.reject(err));
+  await Promise.race([sleep(run.warmupS * 1000), failed]);
+  await Promise.race([group.warm, cap, failed]);
+  return warm;
 }
 
-async function run<Session, Handle>(
-  backend: LockBackend<Session, Handle>,
-  s: Settings,
-  serverPids: number[],
-): Promise<Measured> {
+async function measure(run: Run): Promise<Outcome> {
+  const epochNs = process.hrtime.bigint();
+  const clock = sharedClock(epochNs);
   const prefix = `lockbench/${Math.random().toString(36).slice(2, 8)}`;
-  const lockOf = (w: number): string =>
-    s.mode === "contended" ? `${prefix}/shared` : `${prefix}/w${w}`;
-  const sessions = await Promise.all(
-    Array.from({ length: s.concurrency }, (_, i) => backend.session(i)),
-  );
-  const tally = new Tally(s.concurrency);
-  const stop = new AbortController();
-  // Every worker's poll sleep listens on it at once.
-  setMaxListeners(0, stop.signal);
-
-  const acquireOnce = async (session: Session, lock: string): Promise<Acquired<Handle> | null> => {
-    if (backend.acquire) {
-      const signal = AbortSignal.any([stop.signal, AbortSignal.timeout(s.acquireTimeoutMs)]);
-      const got = await backend.acquire(session, lock, signal);
-      if (!got && !stop.signal.aborted) tally.timeouts++;
-      return got;
-    }
-    if (!backend.tryAcquire) throw new Error("the backend has neither acquire nor tryAcquire");
-    const giveUpAt = performance.now() + s.acquireTimeoutMs;
-    for (;;) {
-      const got = await backend.tryAcquire(session, lock);
-      if (got) return got;
-      if (tally.measuring) tally.failedTries++;
-      if (performance.now() > giveUpAt) {
-        tally.timeouts++;
-        return null;
-      }
-      if (!(await sleep(s.retryDelayMs + Math.random() * s.retryJitterMs, stop.signal)))
-        return null;
-    }
-  };
-
-  const worker = async (w: number): Promise<void> => {
-    const session = sessions[w] as Session;
-    const lock = lockOf(w);
-    while (!stop.signal.aborted) {
-      const counted = tally.measuring;
-      const t0 = performance.now();
-      let got: Acquired<Handle> | null;
-      try {
-        got = await acquireOnce(session, lock);
-      } catch (err) {
-        if (stop.signal.aborted) break;
-        tally.error("acquire", err);
-        await sleep(10, stop.signal);
-        continue;
-      }
-      if (!got) continue;
-      const t1 = performance.now();
-      if (s.mode === "contended") {
-        if (++tally.holders > 1) tally.violations++;
-        if (tally.lastHolder !== w && tally.measuring) tally.handoffs++;
-        tally.lastHolder = w;
-        if (got.fence !== null) {
-          if (tally.lastFence !== null && got.fence <= tally.lastFence) tally.fenceRegressions++;
-          tally.lastFence = got.fence;
-        }
-      }
-      if (s.holdMs > 0) await sleep(s.holdMs);
-      if (s.mode === "contended") tally.holders--;
-      try {
-        await backend.release(session, got.handle);
-      } catch (err) {
-        tally.error("release", err);
-        continue;
-      }
-      const t2 = performance.now();
-      if (counted && tally.measuring) {
-        tally.cycles++;
-        tally.perWorker[w]!++;
-        tally.acquireMs.push(t1 - t0);
-        tally.releaseMs.push(t2 - t1);
-      }
-    }
-  };
-
-  const workers = Array.from({ length: s.concurrency }, (_, w) => worker(w));
-  await sleep(s.warmupS * 1000);
-  const cpu0 = process.cpuUsage();
-  const server0 = serverPids.map(cpuSeconds);
-  const m0 = performance.now();
-  tally.measuring = true;
-  await sleep(s.seconds * 1000);
-  tally.measuring = false;
-  const m1 = performance.now();
-  const cpu = process.cpuUsage(cpu0);
-  const server1 = serverPids.map(cpuSeconds);
-  stop.abort();
-  const drained = await Promise.race([
-    Promise.all(workers).then(() => true),
-    sleep(15_000).then(() => false),
-  ]);
-  await Promise.all(
-    sessions.map((session) => backend.closeSession?.(session).catch(() => undefined)),
-  );
-  await backend.close();
-
-  const elapsed = (m1 - m0) / 1000;
-  const acquire = [...tally.acquireMs].sort((a, b) => a - b);
-  const releases = [...tally.releaseMs].sort((a, b) => a - b);
-  const squares = tally.perWorker.reduce((a, n) => a + n * n, 0);
-  const serverCpu =
-    serverPids.length === 0
-      ? null
-      : server1.reduce<number>(
-          (a, v, i) => a + (v !== null && server0[i] != null ? v - server0[i]! : 0),
-          0,
-        );
-  return {
-    cycles: tally.cycles,
-    seconds: round3(elapsed),
-    cycles_per_s: round1(tally.cycles / elapsed),
-    handoffs_per_s: s.mode === "contended" ? round1(tally.handoffs / elapsed) : null,
-    acquire_ms: {
-      p50: round3(percentile(acquire, 50)),
-      p99: round3(percentile(acquire, 99)),
-      max: round3(acquire.at(-1)),
-      mean: round3(acquire.length ? acquire.reduce((a, b) => a + b, 0) / acquire.length : null),
-    },
-    release_ms: {
-      p50: round3(percentile(releases, 50)),
-      p99: round3(percentile(releases, 99)),
-      max: round3(releases.at(-1)),
-    },
-    errors: tally.errors,
-    timeouts: tally.timeouts,
-    failed_tries: tally.failedTries,
-    // Jain's index over the workers' cycles: 1 is even, 1/C is one worker doing everything.
-    per_worker_cycles: {
-      min: Math.min(...tally.perWorker),
-      max: Math.max(...tally.perWorker),
-      jain: round3(squares ? (tally.cycles * tally.cycles) / (s.concurrency * squares) : null),
-    },
-    mutex_violations: tally.violations,
-    fence_regressions: tally.fenceRegressions,
-    error_samples: Object.fromEntries([...tally.errorSamples].slice(0, 5)),
-    client_cpu_pct: round1(((cpu.user + cpu.system) / 1e6 / elapsed) * 100),
-    server_cpu_pct: serverCpu === null ? null : round1((serverCpu / elapsed) * 100),
-    drained,
-    retry_policy: backend.acquire ? "blocking" : `poll ${s.retryDelayMs}+U[0,${s.retryJitterMs})ms`,
-    fencing: backend.fencing,
-    backend_info: backend.info,
-  };
+  const plans = splitPlans({ ...run.plan, prefix }, run.concurrency, run.procs);
+  const group =
+    plans.length === 1
+      ? await openLocalGroup(run.name, run.options, plans[0]!, clock)
+      : await forkGroup({ backend: run.name, options: run.options, epochNs }, plans, clock);
+  try {
+    const startedAt = clock();
+    group.start();
+    const warm = await warmUp(group, run, startedAt, clock);
+    const startMs = clock() + WINDOW_LEAD_MS;
+    const window: Window = { startMs, stopMs: startMs + run.seconds * 1000 };
+    const serverCpu = serverCpuPct(run.serverPids, window, clock);
+    const parts = await group.measure(window);
+    return {
+      described: group.described,
+      figures: mergeParts(parts, window, run.concurrency, run.plan.mode === "contended"),
+      serverCpuPct: await serverCpu,
+      warmupS: Math.round(startMs - startedAt) / 1000,
+      warm,
+    };
+  } catch (err) {
+    group.abort();
+    throw err;
+  }
 }
 
-async function main(): Promise<void> {
+/** The command line as a run; throws the usage on anything missing or malformed. */
+function parseRun(): Run {
   const name = values.backend ?? "";
   const mode = values.mode;
   const numbers = [
     values.concurrency,
     values.seconds,
     values.warmup,
+    values["warmup-max"],
     values["ttl-ms"],
     values["hold-ms"],
     values["retry-delay-ms"],
     values["retry-jitter-ms"],
     values["acquire-timeout-ms"],
   ].map(Number);
+  const procsText = values.procs;
+  const procsNumber = Number(procsText);
   if (
     !isBackendName(name) ||
     !values.endpoints ||
     (mode !== "uncontended" && mode !== "contended") ||
-    numbers.some((n) => !(n >= 0))
+    numbers.some((n) => !(n >= 0)) ||
+    !(numbers[0]! >= 1) ||
+    (procsText !== "auto" && !(Number.isInteger(procsNumber) && procsNumber >= 1))
   ) {
     throw new Error(USAGE);
   }
@@ -320,45 +203,57 @@ async function main(): Promise<void> {
     concurrency,
     seconds,
     warmupS,
+    warmupMaxS,
     ttlMs,
     holdMs,
     retryDelayMs,
     retryJitterMs,
     acquireTimeoutMs,
-  ] = numbers as [number, number, number, number, number, number, number, number];
+  ] = numbers as [number, number, number, number, number, number, number, number, number];
   const endpoints = values.endpoints
     .split(",")
     .map((e) => e.trim())
     .filter((e) => e !== "");
   endpoints.forEach(assertLoopback);
-  const serverPids = values["server-pids"]
-    .split(",")
-    .filter((p) => p !== "")
-    .map(Number);
-  const open: (options: BackendOptions) => Promise<LockBackend<unknown, unknown>> = BACKENDS[name];
   const tokenFile = values["token-file"];
   const token = tokenFile ? readFileSync(tokenFile, "utf8").trim() : undefined;
-  const backend = await open({ endpoints, ttlMs, acquireTimeoutMs, ...(token ? { token } : {}) });
-  const settings: Settings = {
-    mode,
+  return {
+    name,
+    options: { endpoints, ttlMs, acquireTimeoutMs, ...(token ? { token } : {}) },
+    plan: { mode, holdMs, retryDelayMs, retryJitterMs, acquireTimeoutMs },
     concurrency,
+    procs: Math.min(concurrency, procsText === "auto" ? autoProcs(concurrency) : procsNumber),
     seconds,
     warmupS,
-    holdMs,
-    retryDelayMs,
-    retryJitterMs,
-    acquireTimeoutMs,
+    warmupMaxS: Math.max(warmupS, warmupMaxS),
+    serverPids: values["server-pids"]
+      .split(",")
+      .filter((p) => p !== "")
+      .map(Number),
   };
-  const measured = await run(backend, settings, serverPids);
+}
+
+async function main(): Promise<void> {
+  const run = parseRun();
+  const outcome = await measure(run);
+  const f = outcome.figures;
+  const { info, fencing, blocking } = outcome.described;
   const result = {
     ts: new Date().toISOString(),
     label: values.label ?? null,
-    backend: name,
-    mode,
-    concurrency,
-    warmup_s: warmupS,
-    hold_ms: holdMs,
-    ...measured,
+    backend: run.name,
+    mode: run.plan.mode,
+    concurrency: run.concurrency,
+    warmup_s: outcome.warmupS,
+    warm: outcome.warm,
+    hold_ms: run.plan.holdMs,
+    ...f,
+    server_cpu_pct: outcome.serverCpuPct,
+    retry_policy: blocking
+      ? "blocking"
+      : `poll ${run.plan.retryDelayMs}+U[0,${run.plan.retryJitterMs})ms`,
+    fencing,
+    backend_info: info,
     env: {
       node: process.version,
       cpus: cpus().length,
@@ -369,15 +264,30 @@ async function main(): Promise<void> {
   const line = JSON.stringify(result);
   process.stdout.write(`${line}\n`);
   if (values.out) appendFileSync(values.out, `${line}\n`);
-  const a = result.acquire_ms;
+  printSummary(result);
+}
+
+function printSummary(
+  r: MergedFigures & {
+    backend: string;
+    mode: string;
+    concurrency: number;
+    server_cpu_pct: number | null;
+    warmup_s: number;
+    warm: boolean;
+  },
+): void {
+  const a = r.acquire_ms;
   process.stderr.write(
-    `${name.padEnd(13)} ${mode.padEnd(11)} c=${String(concurrency).padEnd(3)} ${String(result.cycles_per_s).padStart(9)} cycles/s  ` +
-      `${mode === "contended" ? `handoffs/s ${String(result.handoffs_per_s)}  ` : ""}acquire p50 ${a.p50} ms  p99 ${a.p99} ms  max ${a.max} ms  ` +
-      `errors ${String(result.errors)} timeouts ${String(result.timeouts)} violations ${String(result.mutex_violations)} fence_regr ${String(result.fence_regressions)}  ` +
-      `cpu client ${String(result.client_cpu_pct)}% server ${String(result.server_cpu_pct ?? "-")}%\n`,
+    `${r.backend.padEnd(13)} ${r.mode.padEnd(11)} c=${String(r.concurrency).padEnd(4)} ${String(r.cycles_per_s).padStart(9)} cycles/s  ` +
+      `${r.mode === "contended" ? `handoffs/s ${String(r.handoffs_per_s)}  ` : ""}acquire p50 ${a.p50} ms  p99 ${a.p99} ms  max ${a.max} ms  ` +
+      `jain ${String(r.per_worker_cycles.jain)} served ${r.workers_served}/${r.concurrency}  ` +
+      `errors ${r.errors} timeouts ${r.timeouts} violations ${r.mutex_violations} fence_regr ${r.fence_regressions}  ` +
+      `cpu client ${r.client_cpu_pct}% (${r.client_procs} proc) server ${String(r.server_cpu_pct ?? "-")}%  ` +
+      `warm-up ${r.warmup_s} s${r.warm ? "" : " (capped)"}\n`,
   );
-  if (Object.keys(result.error_samples).length > 0)
-    process.stderr.write(`  errors: ${JSON.stringify(result.error_samples)}\n`);
+  if (Object.keys(r.error_samples).length > 0)
+    process.stderr.write(`  errors: ${JSON.stringify(r.error_samples)}\n`);
 }
 
 main().then(

@@ -41,6 +41,15 @@ export interface RunResult {
   mutex_violations: number;
   fence_regressions: number;
   server_cpu_pct: number | null;
+  /** Workers that completed a cycle inside the window (lines from before it had none). */
+  workers_served?: number;
+  /** Whether every worker had completed a cycle before the window, and when it began. */
+  warm?: boolean;
+  warmup_s?: number;
+  /** Client processes the workers ran in. */
+  client_procs?: number;
+  /** Whether every worker returned within the drain bound after the window. */
+  drained?: boolean;
 }
 
 export interface Parts {

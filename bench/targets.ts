@@ -3,11 +3,8 @@
 // met; a target that needs a figure this run does not have shows as not measured.
 import {
   CTL_STATUS_TARGET_MS,
-  ETCD,
   failed,
   FRESH_START_TARGET_MS,
-  indexRuns,
-  PALISADE,
   type Parts,
   type RunResult,
 } from "./report-data.ts";
@@ -17,12 +14,8 @@ import {
   ENGINE_TARGET_COMMANDS_PER_S,
   engineTarget,
 } from "./engine-figures.ts";
+import { throughputTargets } from "./throughput-targets.ts";
 
-/** Palisade against etcd in the same run. */
-const UNCONTENDED_FACTOR = 4; // cycles/s at c=64, at least
-const CONTENDED_FACTOR = 3; // handoffs/s at c=64, at least
-const CONTENDED_MIN_JAIN = 0.99;
-const LATENCY_FACTOR = 0.5; // acquire p50 at c=1, at most
 const FAILOVER_P99_MS = 1_000;
 /** A stopped leader is noticed only by attempts running out; the target holds with the client's defaults. */
 const FAILOVER_STOPPED_P99_MS = 2_000;
@@ -34,9 +27,6 @@ type Verdict = "yes" | "**no**" | "**failed**" | "**not measured**";
 
 const verdict = (ok: boolean): Verdict => (ok ? "yes" : "**no**");
 
-/** A harness cell that broke a safety check did not measure what it claims. */
-const unsafe = (r: RunResult): boolean => r.mutex_violations > 0 || r.fence_regressions > 0;
-
 /**
  * `failedCells`: cells run.sh ran and got no result from, as "LABEL MODE c=CONC"
  * (e.g. "palisade uncontended c=64").
@@ -46,7 +36,6 @@ export function renderTargets(
   parts: Parts,
   failedCells: readonly string[] = [],
 ): string {
-  const { get } = indexRuns(runs);
   const rows = ["| target | this run | met |", "|---|---|---|"];
   const row = (label: string, shown: string, met: string): void => {
     rows.push(`| ${label} | ${shown} | ${met} |`);
@@ -59,97 +48,8 @@ export function renderTargets(
       met,
     );
   }
-  const cellFailed = (label: string, mode: string, conc: number): boolean =>
-    failedCells.includes(`${label} ${mode} c=${conc}`);
-
-  /** A Palisade/etcd comparison of one cell: kept out unless the cell was run by either side. */
-  const compare = (
-    label: string,
-    mode: string,
-    conc: number,
-    judge: (p: RunResult, e: RunResult) => { shown: string; ok: boolean },
-  ): void => {
-    const combo = `${mode}/${conc}`;
-    const p = get(PALISADE, combo);
-    const e = get(ETCD, combo);
-    const pFailed = cellFailed(PALISADE, mode, conc) || (p !== undefined && unsafe(p));
-    const eFailed = cellFailed(ETCD, mode, conc);
-    if (!p && !e && !pFailed && !eFailed) return;
-    if (pFailed || !p)
-      return row(
-        label,
-        pFailed && p && unsafe(p)
-          ? "Palisade broke mutual exclusion or fence order"
-          : "no Palisade result",
-        "**failed**",
-      );
-    if (eFailed || !e)
-      return row(label, "no etcd result in this run", eFailed ? "**failed**" : "**not measured**");
-    const { shown, ok } = judge(p, e);
-    row(label, shown, verdict(ok));
-  };
-  const factor = (a: number | null | undefined, b: number | null | undefined): number | null =>
-    a == null || b == null || b === 0 ? null : a / b;
-
-  compare(`uncontended c=64 cycles/s ≥ ${UNCONTENDED_FACTOR}× etcd`, "uncontended", 64, (p, e) => {
-    const f = factor(p.cycles_per_s, e.cycles_per_s);
-    return {
-      shown: ratio(p.cycles_per_s, e.cycles_per_s),
-      ok: f !== null && f >= UNCONTENDED_FACTOR,
-    };
-  });
-  compare(
-    `contended c=64 handoffs/s ≥ ${CONTENDED_FACTOR}× etcd and Jain ≥ ${CONTENDED_MIN_JAIN}`,
-    "contended",
-    64,
-    (p, e) => {
-      const f = factor(p.handoffs_per_s, e.handoffs_per_s);
-      const jain = p.per_worker_cycles?.jain ?? null;
-      return {
-        shown: `${ratio(p.handoffs_per_s, e.handoffs_per_s)} (Jain ${num(jain, 3)})`,
-        ok: f !== null && f >= CONTENDED_FACTOR && jain !== null && jain >= CONTENDED_MIN_JAIN,
-      };
-    },
-  );
-  compare(`c=1 acquire p50 ≤ ${LATENCY_FACTOR}× etcd`, "uncontended", 1, (p, e) => {
-    const f = factor(p.acquire_ms.p50, e.acquire_ms.p50);
-    return {
-      shown: `${ratio(p.acquire_ms.p50, e.acquire_ms.p50)} (${num(p.acquire_ms.p50, 2)} vs ${num(e.acquire_ms.p50, 2)} ms)`,
-      ok: f !== null && f <= LATENCY_FACTOR,
-    };
-  });
-
-  // What the primitives of this machine and stack allow, beside the same targets.
-  const fl = parts.floor;
-  if (fl && !failed(fl)) {
-    const eu = get(ETCD, "uncontended/64")?.cycles_per_s;
-    const ec = get(ETCD, "contended/64")?.handoffs_per_s;
-    const el = get(ETCD, "uncontended/1")?.acquire_ms.p50;
-    if (eu != null) {
-      const want = UNCONTENDED_FACTOR * eu;
-      row(
-        `(floor) uncontended target ${UNCONTENDED_FACTOR}× etcd = ${num(want, 0)} cycles/s; stack ceiling here`,
-        `${fl.uncontended_c64_ceiling_cycles_per_s} cycles/s`,
-        fl.uncontended_c64_ceiling_cycles_per_s >= want ? "reachable" : "**beyond the ceiling**",
-      );
-    }
-    if (ec != null && fl.contended_ceiling_handoffs_per_s != null) {
-      const want = CONTENDED_FACTOR * ec;
-      row(
-        `(floor) contended target ${CONTENDED_FACTOR}× etcd = ${num(want, 0)} handoffs/s; stack ceiling here`,
-        `${fl.contended_ceiling_handoffs_per_s} handoffs/s`,
-        fl.contended_ceiling_handoffs_per_s >= want ? "reachable" : "**beyond the ceiling**",
-      );
-    }
-    if (el != null && fl.acquire_c1_floor_ms != null) {
-      const want = LATENCY_FACTOR * el;
-      row(
-        `(floor) c=1 target ${LATENCY_FACTOR}× etcd = ${num(want, 3)} ms; stack floor here`,
-        `${num(fl.acquire_c1_floor_ms, 3)} ms`,
-        fl.acquire_c1_floor_ms <= want ? "reachable" : "**below the floor**",
-      );
-    }
-  }
+  for (const [label, shown, met] of throughputTargets(runs, parts, failedCells))
+    row(label, shown, met);
 
   /** A failover round's row: met when its p99 is under `limitMs` and every stop was resolved. */
   const failoverRow = (

@@ -16,6 +16,12 @@ function problems(r: RunResult | undefined): string {
   if (r.timeouts) parts.push(`${r.timeouts} timeout`);
   if (r.mutex_violations) parts.push(`${r.mutex_violations} MUTEX VIOLATION`);
   if (r.fence_regressions) parts.push(`${r.fence_regressions} FENCE REGRESSION`);
+  // Workers that never held their lock in the window: starved, or one turn of the queue
+  // took longer than the window (then Jain's index measures the window, not fairness).
+  if (r.workers_served !== undefined && r.workers_served < r.concurrency)
+    parts.push(`${r.workers_served} of ${r.concurrency} workers cycled in the window`);
+  if (r.warm === false) parts.push(`warm-up cut at ${num(r.warmup_s, 0)} s`);
+  if (r.drained === false) parts.push("acquires still waiting 15 s after the window");
   return parts.join(", ");
 }
 

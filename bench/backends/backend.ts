@@ -33,6 +33,11 @@ export interface LockBackend<Session, Handle> {
   /** Takes the lock if free; null when someone holds it. */
   tryAcquire?(session: Session, lock: string): Promise<Acquired<Handle> | null>;
   release(session: Session, handle: Handle): Promise<void>;
+  /**
+   * The run is ending and every waiting acquire is about to be aborted: a system that
+   * cannot take many waiters cancelled at once makes them leave its own way here.
+   */
+  stopping?(): void;
   close(): Promise<void>;
 }
 

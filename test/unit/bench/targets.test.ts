@@ -56,6 +56,19 @@ const throughput = (
   conc = 64,
 ): RunResult[] => [cell("palisade", mode, conc, p), cell("etcd-lockapi", mode, conc, e)];
 
+function floor(acquireFloorMs: number): NonNullable<Parts["floor"]> {
+  return {
+    fdatasync_ms: { p50: 0.2, p99: 0.3 },
+    leveldb_sync_batch_ms: { p50: 0.4, p99: 0.8 },
+    grpc_unary_c1_ms: { p50: 0.5, p99: 1 },
+    grpc_unary_c64_calls_per_s: 3_000,
+    grpc_stream_rtt_ms: { p50: 0.3, p99: 0.5 },
+    acquire_c1_floor_ms: acquireFloorMs,
+    uncontended_c64_ceiling_cycles_per_s: 1_500,
+    contended_ceiling_handoffs_per_s: 800,
+  };
+}
+
 function memory(largest: number, idle: number): NonNullable<Parts["memory"]> {
   return {
     sessions_requested: 10_000,
@@ -118,19 +131,32 @@ describe("the report's targets", () => {
     expect(met(renderTargets([], {}), label)).toBeUndefined();
   });
 
-  it("uncontended c=64 is met at 4× etcd's cycles/s and not below", () => {
-    expect(
-      met(
-        renderTargets(throughput({ cycles_per_s: 4_100 }, { cycles_per_s: 1_000 }), {}),
-        "uncontended c=64",
-      ),
-    ).toBe("yes");
-    expect(
-      met(
-        renderTargets(throughput({ cycles_per_s: 3_000 }, { cycles_per_s: 1_000 }), {}),
-        "uncontended c=64",
-      ),
-    ).toBe("**no**");
+  it("uncontended c=64 is met at 4× etcd's cycles/s and above Redlock's, and not otherwise", () => {
+    const run = (palisade: number, redlock?: number): RunResult[] => [
+      ...throughput({ cycles_per_s: palisade }, { cycles_per_s: 1_000 }),
+      ...(redlock === undefined
+        ? []
+        : [cell("redlock", "uncontended", 64, { cycles_per_s: redlock })]),
+    ];
+    const label = "uncontended c=64";
+    expect(met(renderTargets(run(4_100, 4_000), {}), label)).toBe("yes");
+    expect(met(renderTargets(run(3_000, 2_000), {}), label)).toBe("**no**");
+    expect(met(renderTargets(run(4_100, 5_000), {}), label)).toBe("**no**");
+    expect(met(renderTargets(run(4_100), {}), label)).toBe("**not measured**");
+    expect(met(renderTargets(run(4_100), {}, ["redlock uncontended c=64"]), label)).toBe(
+      "**failed**",
+    );
+  });
+
+  it("uncontended c=256 is met at 6,000 Palisade cycles/s", () => {
+    const run = (cycles: number): RunResult[] => [
+      cell("palisade", "uncontended", 256, { cycles_per_s: cycles }),
+    ];
+    const label = "uncontended c=256 cycles/s ≥ 6000";
+    expect(met(renderTargets(run(6_100), {}), label)).toBe("yes");
+    expect(met(renderTargets(run(5_900), {}), label)).toBe("**no**");
+    expect(met(renderTargets([], {}, ["palisade uncontended c=256"]), label)).toBe("**failed**");
+    expect(met(renderTargets([], {}), label)).toBeUndefined();
   });
 
   it("contended c=64 is met only with both 3× etcd's handoffs/s and Jain's fairness of at least 0.99", () => {
@@ -145,16 +171,17 @@ describe("the report's targets", () => {
     expect(met(renderTargets(run(250, 1), {}), "contended c=64")).toBe("**no**");
   });
 
-  it("the c=1 acquire p50 is met at half of etcd's or less", () => {
-    const run = (p50: number): RunResult[] =>
-      throughput(
-        { acquire_ms: { p50, p99: null, max: null } },
-        { acquire_ms: { p50: 2, p99: null, max: null } },
-        "uncontended",
-        1,
-      );
-    expect(met(renderTargets(run(0.9), {}), "c=1 acquire p50")).toBe("yes");
-    expect(met(renderTargets(run(1.1), {}), "c=1 acquire p50")).toBe("**no**");
+  it("the c=1 acquire p50 is met at the floor of the same run plus 30% or less", () => {
+    const run = (p50: number): RunResult[] => [
+      cell("palisade", "uncontended", 1, { acquire_ms: { p50, p99: null, max: null } }),
+    ];
+    const label = "c=1 acquire p50 ≤ floor + 30%";
+    expect(met(renderTargets(run(1.25), { floor: floor(1) }), label)).toBe("yes");
+    expect(met(renderTargets(run(1.35), { floor: floor(1) }), label)).toBe("**no**");
+    expect(met(renderTargets(run(1.25), {}), label)).toBe("**not measured**");
+    expect(met(renderTargets(run(1.25), { floor: { error: "no disk" } }), label)).toBe(
+      "**failed**",
+    );
   });
 
   it("a throughput cell with a mutual-exclusion violation or no result shows as failed, not as met", () => {
@@ -169,28 +196,12 @@ describe("the report's targets", () => {
     );
   });
 
-  it("the floor rows use the new factors", () => {
-    const floor: NonNullable<Parts["floor"]> = {
-      fdatasync_ms: { p50: 0.2, p99: 0.3 },
-      leveldb_sync_batch_ms: { p50: 0.4, p99: 0.8 },
-      grpc_unary_c1_ms: { p50: 0.5, p99: 1 },
-      grpc_unary_c64_calls_per_s: 3_000,
-      grpc_stream_rtt_ms: { p50: 0.3, p99: 0.5 },
-      acquire_c1_floor_ms: 1.2,
-      uncontended_c64_ceiling_cycles_per_s: 1_500,
-      contended_ceiling_handoffs_per_s: 800,
-    };
+  it("the floor rows set the targets against etcd beside the stack's ceilings", () => {
     const runs = [
       ...throughput({ cycles_per_s: 1_000 }, { cycles_per_s: 1_000 }),
       ...throughput({ handoffs_per_s: 100 }, { handoffs_per_s: 200 }, "contended"),
-      ...throughput(
-        { acquire_ms: { p50: 3, p99: null, max: null } },
-        { acquire_ms: { p50: 2, p99: null, max: null } },
-        "uncontended",
-        1,
-      ),
     ];
-    const md = renderTargets(runs, { floor });
+    const md = renderTargets(runs, { floor: floor(1.2) });
     expect(
       rows(md)
         .map((r) => r[0])
@@ -198,11 +209,9 @@ describe("the report's targets", () => {
     ).toEqual([
       "(floor) uncontended target 4× etcd = 4000 cycles/s; stack ceiling here",
       "(floor) contended target 3× etcd = 600 handoffs/s; stack ceiling here",
-      "(floor) c=1 target 0.5× etcd = 1.000 ms; stack floor here",
     ]);
     expect(met(md, "(floor) uncontended")).toBe("**beyond the ceiling**");
     expect(met(md, "(floor) contended")).toBe("reachable");
-    expect(met(md, "(floor) c=1")).toBe("**below the floor**");
   });
 
   it("node memory is met only under both 0.6× etcd's largest member and 200 MB, and the idle node under 80 MB", () => {

@@ -71,4 +71,18 @@ describe("the throughput table", () => {
     const md = renderTable([cell("palisade", "contended", 16, 100, 100), bad]);
     expect(cellsOf(md.split("\n")[2]).at(-1)).toBe("Redlock (5): 2 MUTEX VIOLATION");
   });
+
+  it("notes workers that never cycled in the window and a warm-up cut short", () => {
+    const slow = {
+      ...cell("palisade", "contended", 1_024, 120, 120),
+      workers_served: 377,
+      warm: false,
+      warmup_s: 30.1,
+      drained: false,
+    };
+    const md = renderTable([slow, cell("etcd-lockapi", "contended", 1_024, 40, 40)]);
+    expect(cellsOf(md.split("\n")[2]).at(-1)).toBe(
+      "Palisade: 377 of 1024 workers cycled in the window, warm-up cut at 30 s, acquires still waiting 15 s after the window",
+    );
+  });
 });
