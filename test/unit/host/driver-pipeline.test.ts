@@ -2,12 +2,11 @@
 // says so, oldest first: several batches' writes in flight, and what may go out, and what
 // may apply, while they are.
 import { afterEach, describe, expect, it } from "vitest";
-import { RaftCore } from "../../../node/raft/core.ts";
 import type { AppendRequest, Entry, Message, NodeId } from "../../../node/raft/types.ts";
 import { Driver, type Applier, type DriverOptions } from "../../../node/host/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../../node/storage/log-store.ts";
 import type { Transport } from "../../../node/transport/transport.ts";
-import { SeededRandom } from "../../../node/util/rng.ts";
+import { testCore } from "../raft/test-core.ts";
 
 const drivers: Driver<string>[] = [];
 afterEach(() => {
@@ -67,25 +66,7 @@ const carried = (appends: readonly AppendRequest[]): string[] =>
 
 /** Node 1 of {1, 2, 3}, made leader of term 2 with both followers caught up to its no-op. */
 async function leader(options: DriverOptions = {}) {
-  const core = new RaftCore(
-    {
-      id: 1,
-      electionTicks: 10,
-      heartbeatTicks: 2,
-      maxInflightMsgs: 8,
-      maxBytesPerAppend: 1 << 20,
-      preVote: false,
-      checkQuorum: false,
-      random: new SeededRandom(5),
-    },
-    {
-      hardState: { term: 1, vote: 0, commit: 0 },
-      membership: { voters: [1, 2, 3], learners: [] },
-      snapshotIndex: 0,
-      snapshotTerm: 0,
-      entries: [],
-    },
-  );
+  const core = testCore({ id: 1, seed: 5 });
   const storage = new GatedStorage();
   const transport = new RecordingTransport();
   const applier = new TextApplier();
@@ -267,25 +248,7 @@ const acks = (transport: RecordingTransport): number[] =>
 
 /** Node 2 of {1, 2, 3}, a follower of term 2 with an empty log. */
 async function follower() {
-  const core = new RaftCore(
-    {
-      id: 2,
-      electionTicks: 10,
-      heartbeatTicks: 2,
-      maxInflightMsgs: 8,
-      maxBytesPerAppend: 1 << 20,
-      preVote: false,
-      checkQuorum: false,
-      random: new SeededRandom(3),
-    },
-    {
-      hardState: { term: 2, vote: 0, commit: 0 },
-      membership: { voters: [1, 2, 3], learners: [] },
-      snapshotIndex: 0,
-      snapshotTerm: 0,
-      entries: [],
-    },
-  );
+  const core = testCore({ id: 2, seed: 3, hardState: { term: 2, vote: 0, commit: 0 } });
   const storage = new GatedStorage();
   const transport = new RecordingTransport();
   const driver = new Driver<string>(core, storage, transport, new TextApplier());

@@ -1,7 +1,6 @@
 // The driver around one Raft core, with an in-memory store and transport: what it does
 // with inputs the core cannot take, and with snapshots the state machine cannot load.
 import { afterEach, describe, expect, it } from "vitest";
-import { RaftCore } from "../../../node/raft/core.ts";
 import type {
   AppendRequest,
   Entry,
@@ -13,7 +12,7 @@ import type {
 import { Driver, type Applier, type DriverHooks } from "../../../node/host/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../../node/storage/log-store.ts";
 import type { SnapshotStatus, Transport } from "../../../node/transport/transport.ts";
-import { SeededRandom } from "../../../node/util/rng.ts";
+import { testCore } from "../raft/test-core.ts";
 import { eventually } from "../eventually.ts";
 
 const membership = { voters: [1, 2, 3], learners: [] };
@@ -71,25 +70,7 @@ class TextApplier implements Applier<string> {
 
 /** Node 2 of {1, 2, 3}, a follower with an empty log. */
 function follower(hooks: DriverHooks = {}) {
-  const core = new RaftCore(
-    {
-      id: 2,
-      electionTicks: 10,
-      heartbeatTicks: 2,
-      maxInflightMsgs: 8,
-      maxBytesPerAppend: 1 << 20,
-      preVote: true,
-      checkQuorum: true,
-      random: new SeededRandom(3),
-    },
-    {
-      hardState: { term: 1, vote: 0, commit: 0 },
-      membership,
-      snapshotIndex: 0,
-      snapshotTerm: 0,
-      entries: [],
-    },
-  );
+  const core = testCore({ id: 2, seed: 3, preVote: true, checkQuorum: true, membership });
   const storage = new MemoryStorage();
   const transport = new MemoryTransport();
   const applier = new TextApplier();
@@ -200,25 +181,13 @@ describe("Driver", () => {
 
   it("passes the transport's snapshot reports to the core: progress keeps a long transfer going, a failure makes the leader probe at once", async () => {
     // Node 1 of {1, 2} with entries 1..10 committed: it becomes leader and compacts them.
-    const core = new RaftCore(
-      {
-        id: 1,
-        electionTicks: 10,
-        heartbeatTicks: 2,
-        maxInflightMsgs: 8,
-        maxBytesPerAppend: 1 << 20,
-        preVote: false,
-        checkQuorum: false,
-        random: new SeededRandom(5),
-      },
-      {
-        hardState: { term: 1, vote: 0, commit: 10 },
-        membership: { voters: [1, 2], learners: [] },
-        snapshotIndex: 0,
-        snapshotTerm: 0,
-        entries: Array.from({ length: 10 }, (_, i) => entry(i + 1, 1)),
-      },
-    );
+    const core = testCore({
+      id: 1,
+      seed: 5,
+      hardState: { term: 1, vote: 0, commit: 10 },
+      membership: { voters: [1, 2], learners: [] },
+      entries: Array.from({ length: 10 }, (_, i) => entry(i + 1, 1)),
+    });
     const transport = new MemoryTransport();
     const driver = new Driver<string>(core, new MemoryStorage(), transport, new TextApplier());
     drivers.push(driver);

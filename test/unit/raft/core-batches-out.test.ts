@@ -2,30 +2,12 @@
 // for writing once, counts its own log toward commit only as batches are persisted, and
 // refuses a completion out of order.
 import { describe, expect, it } from "vitest";
-import { RaftCore } from "../../../node/raft/core.ts";
+import type { RaftCore } from "../../../node/raft/core.ts";
 import type { Message } from "../../../node/raft/types.ts";
-import { SeededRandom } from "../../../node/util/rng.ts";
+import { testCore } from "./test-core.ts";
 
 function node(id: number): RaftCore {
-  return new RaftCore(
-    {
-      id,
-      electionTicks: 10,
-      heartbeatTicks: 2,
-      maxInflightMsgs: 8,
-      maxBytesPerAppend: 1 << 20,
-      preVote: false,
-      checkQuorum: false,
-      random: new SeededRandom(id),
-    },
-    {
-      hardState: { term: 1, vote: 0, commit: 0 },
-      membership: { voters: [1, 2, 3], learners: [] },
-      snapshotIndex: 0,
-      snapshotTerm: 0,
-      entries: [],
-    },
-  );
+  return testCore({ id });
 }
 
 /** Node 1 elected leader of term 2, every batch so far persisted. */
