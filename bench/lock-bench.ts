@@ -84,12 +84,12 @@ function cpuSeconds(pid: number): number | null {
   }
 }
 
-/** The servers' CPU over the window, in % of one core (summed over them), read at its edges. */
+/** The servers' CPU over the window, in % of one core (each, and summed), read at its edges. */
 async function serverCpuPct(
   pids: number[],
   window: Window,
   clock: () => number,
-): Promise<number | null> {
+): Promise<{ total: number; each: number[] } | null> {
   if (pids.length === 0) return null;
   await sleep(window.startMs - clock());
   const before = pids.map(cpuSeconds);
@@ -97,11 +97,13 @@ async function serverCpuPct(
   await sleep(window.stopMs - clock());
   const after = pids.map(cpuSeconds);
   const spanS = (clock() - at0) / 1000;
+  const pct = (s: number): number => Math.round((s / spanS) * 1000) / 10;
+  const each = after.map((v, i) => (v !== null && before[i] != null ? pct(v - before[i]!) : 0));
   const used = after.reduce<number>(
     (a, v, i) => a + (v !== null && before[i] != null ? v - before[i]! : 0),
     0,
   );
-  return Math.round((used / spanS) * 1000) / 10;
+  return { total: pct(used), each };
 }
 
 interface Run {
@@ -119,7 +121,7 @@ interface Run {
 interface Outcome {
   described: Described;
   figures: MergedFigures;
-  serverCpuPct: number | null;
+  serverCpu: { total: number; each: number[] } | null;
   /** From the workers' start to the window's. */
   warmupS: number;
   /** Whether every worker had completed a cycle before the window. */
@@ -162,7 +164,7 @@ async function measure(run: Run): Promise<Outcome> {
     return {
       described: group.described,
       figures: mergeParts(parts, window, run.concurrency, run.plan.mode === "contended"),
-      serverCpuPct: await serverCpu,
+      serverCpu: await serverCpu,
       warmupS: Math.round(startMs - startedAt) / 1000,
       warm,
     };
@@ -248,7 +250,8 @@ async function main(): Promise<void> {
     warm: outcome.warm,
     hold_ms: run.plan.holdMs,
     ...f,
-    server_cpu_pct: outcome.serverCpuPct,
+    server_cpu_pct: outcome.serverCpu?.total ?? null,
+    server_cpu_pct_each: outcome.serverCpu?.each ?? null,
     retry_policy: blocking
       ? "blocking"
       : `poll ${run.plan.retryDelayMs}+U[0,${run.plan.retryJitterMs})ms`,

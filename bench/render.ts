@@ -6,6 +6,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import {
   CTL_STATUS_TARGET_MS,
+  ETCD,
+  PALISADE,
   failed,
   FRESH_START_TARGET_MS,
   type Parts,
@@ -18,6 +20,7 @@ import { renderExpiryParts } from "./render-expiry.ts";
 import { renderStreamFlood } from "./stream-flood.ts";
 import { renderElectionFailover } from "./election-figures.ts";
 import { renderEngine } from "./engine-figures.ts";
+import { renderCpuTable } from "./cpu-per-command.ts";
 import type { StartupRun } from "./startup.ts";
 import type { PythonFailover } from "./failover.ts";
 import type { Timings } from "./startup-targets.ts";
@@ -227,6 +230,11 @@ function main(args: string[]): void {
   const engineText = renderEngine(parts.engine);
   if (engineText) sections.push(engineText);
   if (runs.length > 0) sections.push("### Throughput and latency\n", renderTable(runs));
+  const cpuText = renderCpuTable(runs, [
+    { label: PALISADE, name: "Palisade" },
+    { label: ETCD, name: "etcd" },
+  ]);
+  if (cpuText) sections.push(cpuText);
   const partsText = renderParts(parts);
   if (partsText) sections.push(partsText);
   const expiryText = renderExpiryParts(parts);

@@ -41,6 +41,8 @@ export interface RunResult {
   mutex_violations: number;
   fence_regressions: number;
   server_cpu_pct: number | null;
+  /** Each server's CPU over the window, in % of one core, in the order of --server-pids. */
+  server_cpu_pct_each?: number[] | null;
   /** Workers that completed a cycle inside the window (lines from before it had none). */
   workers_served?: number;
   /** Whether every worker had completed a cycle before the window, and when it began. */
