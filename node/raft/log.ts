@@ -107,14 +107,9 @@ export class RaftLog {
     if (this.stableIndex >= index) this.stableIndex = index - 1;
   }
 
-  /** Entries not yet handed to storage. */
-  unwritten(): Entry[] {
-    return this.entries.slice(this.writtenIndex - this.offset);
-  }
-
   /** Takes the entries not yet handed to storage: they are being written from now on. */
   takeUnwritten(): Entry[] {
-    const out = this.unwritten();
+    const out = this.entries.slice(this.writtenIndex - this.offset);
     this.writtenIndex = this.lastIndex();
     return out;
   }

@@ -153,9 +153,6 @@ export class LevelStorage implements RaftStorage {
    * batches that queued behind one fsync share the next (group commit).
    */
   private openGroup: WriteGroup | null = null;
-  /** Writes of save() batches started, and the save() calls they carried (see writeGroups). */
-  private groupsWritten = 0;
-  private savesWritten = 0;
   private wakeSleeper: (() => void) | null = null;
   /** Free bytes at the last check, when it found them above the reserve, and when that was. */
   private lastFree = 0;
@@ -306,8 +303,6 @@ export class LevelStorage implements RaftStorage {
     group.done = this.enqueueWrite(async () => {
       // From here on the group is being written: later saves start the next one.
       if (this.openGroup === group) this.openGroup = null;
-      this.groupsWritten++;
-      this.savesWritten += group.saves;
       await this.waitForSpace(group.bytes);
       const snapshot = group.batch.snapshot ?? null;
       const termAtSnapshot =
@@ -388,11 +383,6 @@ export class LevelStorage implements RaftStorage {
     if (this.flushTimer !== null) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     return pending;
-  }
-
-  /** Writes of save() batches started so far, and the save() calls they carried. */
-  get writeGroups(): { readonly writes: number; readonly saves: number } {
-    return { writes: this.groupsWritten, saves: this.savesWritten };
   }
 
   /** The current snapshot with its body, verified against its checksum, or null. */

@@ -22,7 +22,11 @@ import {
   LevelStorage,
   SNAPSHOT_DIR,
 } from "../../../node/storage/level-storage.ts";
-import type { DiskSpaceEvent, LevelStorageOptions } from "../../../node/storage/level-storage.ts";
+import type {
+  DiskSpaceEvent,
+  LevelStorageOptions,
+  StorageWrite,
+} from "../../../node/storage/level-storage.ts";
 import { encodeIdentity } from "../../../node/storage/records.ts";
 
 const encoder = new TextEncoder();
@@ -319,7 +323,8 @@ describe("LevelStorage", () => {
     );
   });
   it("writes the saves that queued behind a write as one LevelDB write, in order", async () => {
-    const store = await openStore();
+    const writes: StorageWrite[] = [];
+    const store = await openStore({ onWrite: (w) => writes.push(w) });
     const first = store.save({ entries: entries(1, 2, 1) }, true);
     await Promise.resolve(); // the first write has started: later saves queue behind it
     await Promise.resolve();
@@ -329,7 +334,10 @@ describe("LevelStorage", () => {
       store.save({ entries: entries(6, 6, 2) }, false),
     ];
     await Promise.all([first, ...queued]);
-    expect(store.writeGroups).toEqual({ writes: 2, saves: 4 });
+    expect(writes.map((w) => [w.saves, w.sync])).toEqual([
+      [1, true],
+      [3, true],
+    ]);
     const state = await store.load();
     expect(state.entries.map((e) => `${e.index}/${e.term}`)).toEqual([
       "1/1",
