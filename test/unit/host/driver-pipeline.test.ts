@@ -6,7 +6,7 @@ import type { AppendRequest, Entry, Message, NodeId } from "../../../node/raft/t
 import { Driver, type Applier, type DriverOptions } from "../../../node/host/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../../node/storage/log-store.ts";
 import type { Transport } from "../../../node/transport/transport.ts";
-import { testCore } from "../raft/test-core.ts";
+import { appendTo2, testCore, textEntry } from "../raft/test-core.ts";
 
 const drivers: Driver<string>[] = [];
 afterEach(() => {
@@ -223,25 +223,9 @@ describe("the driver's write path on a follower", () => {
   });
 });
 
-const entry = (index: number, term = 2): Entry => ({
-  index,
-  term,
-  kind: "normal",
-  data: text(`e${index}`),
-});
-
-function appendFrom1(prevIndex: number, entries: Entry[], commit: number): AppendRequest {
-  return {
-    type: "append",
-    from: 1,
-    to: 2,
-    term: 2,
-    prevIndex,
-    prevTerm: prevIndex === 0 ? 0 : 2,
-    entries,
-    commit,
-  };
-}
+const entry = (index: number, term = 2): Entry => textEntry(index, term);
+const appendFrom1 = (prevIndex: number, entries: Entry[], commit: number): AppendRequest =>
+  appendTo2(prevIndex, entries, commit);
 
 const acks = (transport: RecordingTransport): number[] =>
   transport.sent.flatMap((m) => (m.type === "appendResp" && m.success ? [m.index] : []));

@@ -2,7 +2,6 @@
 // with inputs the core cannot take, and with snapshots the state machine cannot load.
 import { afterEach, describe, expect, it } from "vitest";
 import type {
-  AppendRequest,
   Entry,
   InstallSnapshot,
   Message,
@@ -12,7 +11,7 @@ import type {
 import { Driver, type Applier, type DriverHooks } from "../../../node/host/driver.ts";
 import type { DurableState, RaftStorage, SaveBatch } from "../../../node/storage/log-store.ts";
 import type { SnapshotStatus, Transport } from "../../../node/transport/transport.ts";
-import { testCore } from "../raft/test-core.ts";
+import { appendTo2, testCore, textEntry } from "../raft/test-core.ts";
 import { eventually } from "../eventually.ts";
 
 const membership = { voters: [1, 2, 3], learners: [] };
@@ -84,30 +83,8 @@ function follower(hooks: DriverHooks = {}) {
 }
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
-const entry = (index: number, term: number, s = `e${index}`): Entry => ({
-  index,
-  term,
-  kind: "normal",
-  data: text(s),
-});
-
-function append(
-  prevIndex: number,
-  entries: Entry[],
-  commit: number,
-  from: NodeId = 1,
-): AppendRequest {
-  return {
-    type: "append",
-    from,
-    to: 2,
-    term: 2,
-    prevIndex,
-    prevTerm: prevIndex === 0 ? 0 : 2,
-    entries,
-    commit,
-  };
-}
+const entry = textEntry;
+const append = appendTo2;
 
 function installSnapshot(index: number, body: string): InstallSnapshot {
   return {

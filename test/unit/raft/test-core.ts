@@ -1,7 +1,13 @@
 // A RaftCore for unit tests: the small timeouts and limits the tests share, with what a test
 // cares about (its id, membership, starting state, PreVote/CheckQuorum, seed) given.
 import { RaftCore, type RaftConfig } from "../../../node/raft/core.ts";
-import type { Entry, HardState, Membership } from "../../../node/raft/types.ts";
+import type {
+  AppendRequest,
+  Entry,
+  HardState,
+  Membership,
+  NodeId,
+} from "../../../node/raft/types.ts";
 import { SeededRandom } from "../../../node/util/rng.ts";
 
 export interface TestCoreOptions {
@@ -37,4 +43,28 @@ export function testCore(o: TestCoreOptions): RaftCore {
       entries: o.entries ?? [],
     },
   );
+}
+
+/** A normal entry whose data is the text "e<index>" (unless given). */
+export function textEntry(index: number, term: number, text = `e${index}`): Entry {
+  return { index, term, kind: "normal", data: new TextEncoder().encode(text) };
+}
+
+/** An append of term 2 to node 2 (after prevIndex, of term 2 unless it is 0), from node 1 unless given. */
+export function appendTo2(
+  prevIndex: number,
+  entries: Entry[],
+  commit: number,
+  from: NodeId = 1,
+): AppendRequest {
+  return {
+    type: "append",
+    from,
+    to: 2,
+    term: 2,
+    prevIndex,
+    prevTerm: prevIndex === 0 ? 0 : 2,
+    entries,
+    commit,
+  };
 }
