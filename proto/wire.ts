@@ -151,6 +151,20 @@ export const MAX_U64 = (1n << 64n) - 1n;
 export type U64Input = Long | number | string | bigint | null | undefined;
 
 const U32 = 0x1_0000_0000n;
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+/** The largest high word of a uint64 whose value is still a safe JavaScript integer. */
+const MAX_SAFE_HIGH = 0x1f_ffff;
+
+/**
+ * A wire uint64 as a number when it is a Long that fits a safe integer, else null: the
+ * common case of the number fields, read without a bigint.
+ */
+export function safeLongNumber(value: U64Input): number | null {
+  if (value === null || typeof value !== "object" || !Long.isLong(value)) return null;
+  if (!value.unsigned && value.high < 0) return null;
+  const high = value.high >>> 0;
+  return high <= MAX_SAFE_HIGH ? high * 0x1_0000_0000 + (value.low >>> 0) : null;
+}
 
 /** A wire uint64 (or a decimal string, number or bigint) as a bigint in [0, 2^64). */
 export function u64(value: U64Input, field = "value"): bigint {
@@ -170,7 +184,10 @@ export function u64(value: U64Input, field = "value"): bigint {
     // Another copy of long.js may have made it (protobufjs loads the CommonJS build),
     // so read the bits rather than relying on instanceof or methods.
     if (!value.unsigned && value.high < 0) throw new CodecError(`${field}: negative value`);
-    result = BigInt(value.high >>> 0) * U32 + BigInt(value.low >>> 0);
+    const high = value.high >>> 0;
+    // Ids, seqs and tokens fit 53 bits: one conversion from an exact number, no bigint math.
+    if (high <= MAX_SAFE_HIGH) return BigInt(high * 0x1_0000_0000 + (value.low >>> 0));
+    result = BigInt(high) * U32 + BigInt(value.low >>> 0);
   } else {
     throw new CodecError(`${field}: not a uint64`);
   }
@@ -186,6 +203,10 @@ export function u64s(values: readonly U64Input[] | null | undefined, field = "va
 
 /** A uint64 for the wire (a Long, as the generated encoders expect). */
 export function toU64(value: bigint | number, field = "value"): Long {
+  // Terms, indexes, seqs, ids and tokens are safe integers: split without bigint math.
+  const n = typeof value === "number" ? value : value <= MAX_SAFE_BIG ? Number(value) : -1;
+  if (n >= 0 && Number.isSafeInteger(n))
+    return Long.fromBits(n >>> 0, Math.floor(n / 0x1_0000_0000) >>> 0, true);
   const big = typeof value === "number" ? safeNumberToBigint(value, field) : value;
   if (big < 0n || big > MAX_U64) throw new CodecError(`${field}: ${big} is outside uint64`);
   return Long.fromBits(Number(big % U32) | 0, Number(big / U32) | 0, true);
@@ -199,8 +220,9 @@ function safeNumberToBigint(value: number, field: string): bigint {
 
 /** A uint64 that must fit a JavaScript number exactly (terms, indexes, node ids, counters). */
 export function u64ToNumber(value: U64Input, field = "value"): number {
+  const fast = safeLongNumber(value);
+  if (fast !== null) return fast;
   const big = u64(value, field);
-  if (big > BigInt(Number.MAX_SAFE_INTEGER))
-    throw new CodecError(`${field}: ${big} is above 2^53 - 1`);
+  if (big > MAX_SAFE_BIG) throw new CodecError(`${field}: ${big} is above 2^53 - 1`);
   return Number(big);
 }

@@ -101,7 +101,8 @@ export function lockStream(
 }
 
 interface InFlight {
-  readonly detach: AbortController;
+  /** Aborted when the call goes away; only calls that wait listen for it (null for the others). */
+  readonly detach: AbortController | null;
   /** An Acquire: counted against the waits, not the in-flight cap. */
   readonly wait: boolean;
   /** The session ids of a KeepAlive (0 for other calls). */
@@ -290,7 +291,7 @@ class ClientStream {
       const pending = this.inFlight.get(id);
       if (pending && !pending.forgotten) {
         pending.forgotten = true;
-        pending.detach.abort();
+        pending.detach?.abort();
       }
       return;
     }
@@ -323,7 +324,7 @@ class ClientStream {
       return;
     }
     const pending: InFlight = {
-      detach: new AbortController(),
+      detach: wait ? new AbortController() : null,
       wait,
       keepAliveIds: kind === "keepAlive" ? keepAliveIds : 0,
       settled: false,
@@ -335,7 +336,7 @@ class ClientStream {
     else this.running++;
     // The request message's own bytes, for a write's log entry (a view: nothing copied).
     const sent = callBytes(bytes, item);
-    void runCall(this.ctx, this.serve, name, kind, body, pending.detach.signal, sent).then(
+    void runCall(this.ctx, this.serve, name, kind, body, pending.detach?.signal, sent).then(
       (result) => this.settled(id, pending, result),
     );
   }
@@ -494,7 +495,7 @@ class ClientStream {
     if (this.closed) return;
     this.closed = true;
     this.options.observer?.streamsChanged(-1);
-    for (const pending of this.inFlight.values()) pending.detach.abort();
+    for (const pending of this.inFlight.values()) pending.detach?.abort();
     this.inFlight.clear();
     this.outbox = [];
     this.outboxIds = [];

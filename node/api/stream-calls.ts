@@ -86,7 +86,7 @@ export async function runCall<N extends CallName>(
   name: N,
   field: StreamField,
   body: unknown,
-  detached: AbortSignal,
+  detached: AbortSignal | undefined,
   sent?: Uint8Array,
 ): Promise<Result> {
   try {

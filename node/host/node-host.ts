@@ -8,6 +8,7 @@
 import {
   encodeEntry,
   encodeNodeCommand,
+  isNodeCommand,
   isSequenced,
   LeaseKeeper,
   LockStateMachine,
@@ -17,6 +18,7 @@ import {
   validateCommand,
   type ApplyOutcome,
   type Command,
+  type DecodedEntry,
   type KeepAliveResult,
   type LockLimits,
 } from "../lock/index.ts";
@@ -71,6 +73,12 @@ export class NodeHost {
   readonly logger: HostLogger;
 
   private sm: LockStateMachine;
+  /**
+   * A client write this leader proposed, by its entry's bytes: the command they decode to
+   * (the request was decoded on arrival, the entry carries those very bytes), so applying
+   * its own entries skips decoding them again. Entries read back from disk are decoded.
+   */
+  private readonly proposedCommands = new WeakMap<Uint8Array, DecodedEntry>();
   private readonly batcher: ProposalBatcher<{ index: number; result: EntryResult }>;
   private readonly peerAddresses = new Map<NodeId, string>();
   private readonly clientAddresses = new Map<NodeId, string>();
@@ -275,6 +283,8 @@ export class NodeHost {
     if (bad !== null && !(isSequenced(cmd) && this.mayRetryLogged(cmd)))
       throw new RequestFailure("ERROR_REASON_INVALID_ARGUMENT", bad);
     const entry = encodeEntry(cmd, sent, caller);
+    if (sent !== undefined && !isNodeCommand(cmd))
+      this.proposedCommands.set(entry, { command: cmd, identity: caller ?? "" });
     this.hooks.onCommandProposed?.(cmd, entry);
     let done: { index: number; result: EntryResult };
     try {
@@ -731,7 +741,11 @@ export class NodeHost {
       this.hooks.onEntryApplied?.(entry, null);
       return null;
     }
-    const outcome = this.sm.applyBytes(entry.index, entry.data);
+    const proposed = this.proposedCommands.get(entry.data);
+    const outcome =
+      proposed !== undefined
+        ? this.sm.applyDecoded(entry.index, proposed)
+        : this.sm.applyBytes(entry.index, entry.data);
     this.dispatch(outcome);
     this.hooks.onEntryApplied?.(entry, outcome);
     return outcome;

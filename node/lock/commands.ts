@@ -263,11 +263,11 @@ function commandOf(call: WriteCall, wallMs: number): Command {
     case "CloseSession":
       return { type: "closeSession", ...call.req, wallMs };
     case "Acquire":
-      return { type: "acquire", ...call.req, wallMs };
+      return acquireCommand(call.req, wallMs);
     case "CancelWait":
       return { type: "cancelWait", ...call.req, reason: "client", wallMs };
     case "Release":
-      return { type: "release", ...call.req, wallMs };
+      return releaseCommand(call.req, wallMs);
     // A Campaign is an Acquire of the election's lead; its value is the grant's holder data.
     case "Campaign": {
       const { election, value, ...write } = call.req;
@@ -296,6 +296,44 @@ function commandOf(call: WriteCall, wallMs: number): Command {
 }
 
 type WriteCall = { [N in WriteCallName]: { name: N; req: RequestOf<N> } }[WriteCallName];
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+// The two calls of every lock cycle are built field by field, keys in the order a spread of
+// the request gives, without the spread's per-property copy (each replica builds one per entry).
+function acquireCommand(req: RequestOf<"Acquire">, wallMs: number): AcquireCommand {
+  const cmd = {
+    type: "acquire",
+    sessionId: req.sessionId,
+    seq: req.seq,
+    ackedUpTo: req.ackedUpTo,
+    held: req.held,
+    lock: req.lock,
+    waitMs: req.waitMs,
+  } as Writable<AcquireCommand>;
+  if (req.mode !== undefined) cmd.mode = req.mode;
+  if (req.permits !== undefined) cmd.permits = req.permits;
+  if (req.more !== undefined) cmd.more = req.more;
+  if (req.holderData !== undefined) cmd.holderData = req.holderData;
+  if (req.holdMs !== undefined) cmd.holdMs = req.holdMs;
+  cmd.wallMs = wallMs;
+  return cmd;
+}
+
+function releaseCommand(req: RequestOf<"Release">, wallMs: number): ReleaseCommand {
+  const cmd = {
+    type: "release",
+    sessionId: req.sessionId,
+    seq: req.seq,
+    ackedUpTo: req.ackedUpTo,
+    held: req.held,
+    lock: req.lock,
+    token: req.token,
+  } as Writable<ReleaseCommand>;
+  if (req.successor !== undefined) cmd.successor = req.successor;
+  cmd.wallMs = wallMs;
+  return cmd;
+}
 
 /** Session TTL when OpenSession leaves ttl_ms at 0. */
 export const DEFAULT_TTL_MS = 10_000;

@@ -33,7 +33,12 @@ import {
   type SetLimitsCommand,
   type UpgradeCommand,
 } from "./commands.ts";
-import { CommandDecodeError, decodeEntry, isNodeCommand } from "./codec/entries.ts";
+import {
+  CommandDecodeError,
+  decodeEntry,
+  isNodeCommand,
+  type DecodedEntry,
+} from "./codec/entries.ts";
 import { firstWaiter, grantInJoinOrder } from "./grant-order.ts";
 import { acquiredEvent, grantedAnswer, holderRef, notAcquired } from "./grant-results.ts";
 import {
@@ -280,6 +285,11 @@ export class LockStateMachine {
         timers: emptyTimers(),
       };
     }
+    return this.applyDecoded(index, entry);
+  }
+
+  /** Applies an entry whose bytes were already decoded (by the leader that proposed it). */
+  applyDecoded(index: number, entry: DecodedEntry): ApplyOutcome {
     return this.apply(index, entry.command, entry.identity);
   }
 

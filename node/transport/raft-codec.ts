@@ -297,21 +297,25 @@ function checkAppendable(
   if (prevTerm > term)
     throw new CodecError(`prevTerm ${prevTerm} is above the message's term ${term}`);
   let lastTerm = prevTerm;
-  let lastTermAt = `prevIndex ${prevIndex}`;
-  entries.forEach((e, i) => {
-    const where = `entry ${i + 1} of ${entries.length}`;
+  // The messages name the entry only when one is refused: no string per entry otherwise.
+  const where = (i: number): string => `entry ${i + 1} of ${entries.length}`;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
     if (e.index !== prevIndex + 1 + i)
       throw new CodecError(
-        `${where} has index ${e.index}, expected ${prevIndex + 1 + i} (entries follow prevIndex ${prevIndex} one by one)`,
+        `${where(i)} has index ${e.index}, expected ${prevIndex + 1 + i} (entries follow prevIndex ${prevIndex} one by one)`,
       );
-    checkIndex(e.index, `${where}: index`);
-    if (e.term < lastTerm)
-      throw new CodecError(`${where} has term ${e.term}, below term ${lastTerm} of ${lastTermAt}`);
+    if (e.index > MAX_LOG_INDEX) checkIndex(e.index, `${where(i)}: index`);
+    if (e.term < lastTerm) {
+      const lastTermAt = i === 0 ? `prevIndex ${prevIndex}` : `entry ${entries[i - 1]!.index}`;
+      throw new CodecError(
+        `${where(i)} has term ${e.term}, below term ${lastTerm} of ${lastTermAt}`,
+      );
+    }
     if (e.term > term)
-      throw new CodecError(`${where} has term ${e.term}, above the message's term ${term}`);
+      throw new CodecError(`${where(i)} has term ${e.term}, above the message's term ${term}`);
     lastTerm = e.term;
-    lastTermAt = `entry ${e.index}`;
-  });
+  }
 }
 
 /** A piece of a snapshot too large for one message; the transport reassembles them. */

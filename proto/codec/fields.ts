@@ -13,7 +13,7 @@ import type {
   LockTarget,
   WriteAcks,
 } from "../lock-values.ts";
-import { CodecError, MAX_PAGE_SIZE, toU64, u64, type U64Input } from "../wire.ts";
+import { CodecError, MAX_PAGE_SIZE, safeLongNumber, toU64, u64, type U64Input } from "../wire.ts";
 
 const pb = palisade.v1;
 
@@ -29,10 +29,14 @@ export function bigField(value: U64Input, field: string): bigint {
 
 /** A uint64 field that must fit a JavaScript number (seqs, durations, indexes). */
 export function numberField(value: U64Input, field: string): number {
+  const fast = safeLongNumber(value);
+  if (fast !== null) return fast;
   const big = u64(value, field);
-  if (big > BigInt(Number.MAX_SAFE_INTEGER)) throw new CodecError(`${field}: ${big} is too large`);
+  if (big > MAX_SAFE_BIG) throw new CodecError(`${field}: ${big} is too large`);
   return Number(big);
 }
+
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function stringField(value: unknown, field: string): string {
   if (value === null || value === undefined) return "";
@@ -165,6 +169,7 @@ export function moreLocksField(
   raw: readonly palisade.v1.LockTarget.$Properties[] | null | undefined,
   lock: string,
 ): LockTarget[] {
+  if (raw === null || raw === undefined || raw.length === 0) return [];
   const names = new Set<string>([lock]);
   return (raw ?? []).map((entry, i) => {
     const prefix = `more_locks[${i}].`;

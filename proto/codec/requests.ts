@@ -120,16 +120,24 @@ export function decodeAcquire(w: palisade.v1.AcquireRequest): AcquireRequest {
   const more = moreLocksField(w.moreLocks, lock);
   const holderData = holderDataField(w.holderData);
   const holdMs = numberField(w.holdMs, "hold_ms");
-  return {
-    ...write,
+  // Field by field, not spread: every Acquire is decoded on arrival and again at apply.
+  const req: Writable<AcquireRequest> = {
+    sessionId: write.sessionId,
+    seq: write.seq,
+    ackedUpTo: write.ackedUpTo,
+    held: write.held,
     lock,
     waitMs,
-    ...first,
-    ...(more.length > 0 ? { more } : {}),
-    ...(holderData !== "" ? { holderData } : {}),
-    ...(holdMs !== 0 ? { holdMs } : {}),
   };
+  if (first.mode !== undefined) req.mode = first.mode;
+  if (first.permits !== undefined) req.permits = first.permits;
+  if (more.length > 0) req.more = more;
+  if (holderData !== "") req.holderData = holderData;
+  if (holdMs !== 0) req.holdMs = holdMs;
+  return req;
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 export function encodeCancelWait(r: CancelWaitRequest): palisade.v1.CancelWaitRequest {
   return pb.CancelWaitRequest.create({
@@ -160,12 +168,16 @@ export function encodeRelease(r: ReleaseRequest): palisade.v1.ReleaseRequest {
 export function decodeRelease(w: palisade.v1.ReleaseRequest): ReleaseRequest {
   const write = sequencedFields(w);
   const successor = successorField(w.successorSessionId, write.sessionId);
-  return {
-    ...write,
+  const req: Writable<ReleaseRequest> = {
+    sessionId: write.sessionId,
+    seq: write.seq,
+    ackedUpTo: write.ackedUpTo,
+    held: write.held,
     lock: lockField(w.lock),
     token: tokenField(w.token),
-    ...(successor !== undefined ? { successor } : {}),
   };
+  if (successor !== undefined) req.successor = successor;
+  return req;
 }
 
 function wireSuccessor(successor: bigint | undefined): { successorSessionId?: Long } {

@@ -156,6 +156,9 @@ export class ByteWriter {
   }
 }
 
+const F64_BYTES = new Uint8Array(8);
+const F64_VIEW = new DataView(F64_BYTES.buffer);
+
 export class ByteReader {
   private pos = 0;
 
@@ -200,11 +203,10 @@ export class ByteReader {
 
   f64(): number {
     if (this.remaining < 8) throw new ByteDecodeError("truncated input");
-    const value = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.pos, 8).getFloat64(
-      0,
-    );
+    // Copied into one shared view: a DataView per read was an allocation per entry.
+    for (let i = 0; i < 8; i++) F64_BYTES[i] = this.bytes[this.pos + i] as number;
     this.pos += 8;
-    return value;
+    return F64_VIEW.getFloat64(0);
   }
 
   bool(): boolean {
@@ -216,6 +218,7 @@ export class ByteReader {
   str(): string {
     const length = this.uint();
     if (length > this.remaining) throw new ByteDecodeError("truncated string");
+    if (length === 0) return "";
     const slice = this.bytes.subarray(this.pos, this.pos + length);
     this.pos += length;
     try {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import Long from "long";
 import { palisade } from "../../../proto/gen/palisade.js";
-import { sessionIdField } from "../../../proto/codec/fields.ts";
+import { numberField, sessionIdField } from "../../../proto/codec/fields.ts";
 import {
   decodeRequest,
   encodeRequest,
@@ -11,7 +11,7 @@ import {
   type RequestOf,
   type WireRequestOf,
 } from "../../../proto/lock-calls.ts";
-import { CodecError, toU64 } from "../../../proto/wire.ts";
+import { CodecError, toU64, u64, u64ToNumber } from "../../../proto/wire.ts";
 import { RequestFailure } from "../../../node/host/failures.ts";
 import { getLockBounds, LIST_PAGE_BYTES } from "../../../node/host/read-answers.ts";
 import { checkAcquire, checkOpenSession } from "../../../node/host/request-checks.ts";
@@ -185,5 +185,37 @@ describe("a write against the replicated limits", () => {
       RequestFailure,
     );
     rejects(() => checkOpenSession(3_600_001, limits), /outside/, RequestFailure);
+  });
+});
+
+describe("uint64 fields read without a bigint", () => {
+  const longOf = (value: bigint, unsigned = true): Long =>
+    Long.fromBits(Number(value & 0xffff_ffffn) | 0, Number(value >> 32n) | 0, unsigned);
+
+  it("read every safe value exactly, as the bigint path does", () => {
+    const max = BigInt(Number.MAX_SAFE_INTEGER);
+    for (const v of [0n, 1n, 0xffff_ffffn, 0x1_0000_0000n, max - 1n, max]) {
+      expect(numberField(longOf(v), "seq")).toBe(Number(v));
+      expect(u64ToNumber(longOf(v), "term")).toBe(Number(v));
+      expect(u64(longOf(v), "id")).toBe(v);
+      // And written back as the same bits, from a number or a bigint.
+      expect(toU64(Number(v)).toString()).toBe(v.toString());
+      expect(toU64(v).toString()).toBe(v.toString());
+      expect(toU64(v).unsigned).toBe(true);
+    }
+    for (const v of [2n ** 53n, 2n ** 63n + 5n, 2n ** 64n - 1n])
+      expect(toU64(v).toString()).toBe(`${v}`);
+    expect(() => toU64(-1)).toThrow(CodecError);
+    expect(() => toU64(-1n)).toThrow(CodecError);
+    expect(() => toU64(0.5)).toThrow(CodecError);
+  });
+
+  it("refuse what is above 2^53 - 1 or negative with the field's message", () => {
+    const above = BigInt(Number.MAX_SAFE_INTEGER) + 1n;
+    expect(() => numberField(longOf(above), "seq")).toThrow(`seq: ${above} is too large`);
+    expect(() => u64ToNumber(longOf(above), "term")).toThrow(`term: ${above} is above 2^53 - 1`);
+    expect(u64(longOf(2n ** 64n - 1n), "id")).toBe(2n ** 64n - 1n);
+    expect(() => numberField(Long.fromInt(-1, false), "seq")).toThrow("seq: negative value");
+    expect(() => u64(Long.fromInt(-1, false), "id")).toThrow("id: negative value");
   });
 });
