@@ -31,6 +31,7 @@ import type {
 } from "../raft/types.ts";
 import type { RaftStorage } from "../storage/log-store.ts";
 import type { SnapshotStatus, Transport } from "../transport/transport.ts";
+import type { Settler } from "./proposal-batcher.ts";
 
 /** What the driver applies committed entries to. */
 export interface Applier<R> {
@@ -88,10 +89,12 @@ type Input =
   | { kind: "peerDown"; peer: NodeId }
   | { kind: "snapshotStatus"; peer: NodeId; status: SnapshotStatus };
 
+/** Told once its entry applied here (with the apply result) or never will. */
+export type ProposalSettler<R> = Settler<{ index: number; result: R }>;
+
 interface ProposalWaiter<R> {
   readonly term: number;
-  resolve(result: { index: number; result: R }): void;
-  reject(error: unknown): void;
+  readonly settler: ProposalSettler<R>;
 }
 
 interface ReadWaiter {
@@ -218,22 +221,36 @@ export class Driver<R> {
    * (not appended: safe to retry) or ProposalLostError (appended, then overwritten).
    */
   propose(data: readonly Uint8Array[]): Array<Promise<{ index: number; result: R }>> {
-    if (this.stopped)
-      return data.map(() => Promise.reject(new DriverStoppedError("driver stopped")));
+    const settlers: Array<ProposalSettler<R>> = [];
+    const out = data.map(
+      () =>
+        new Promise<{ index: number; result: R }>((resolve, reject) =>
+          settlers.push({ resolve, reject }),
+        ),
+    );
+    this.proposeTo(data, settlers);
+    return out;
+  }
+
+  /**
+   * As propose, telling `settlers[i]` how `data[i]` ends instead of making a promise per
+   * command (the node's batches already hold a waiter per request).
+   */
+  proposeTo(data: readonly Uint8Array[], settlers: ReadonlyArray<ProposalSettler<R>>): void {
+    if (this.stopped) {
+      for (const s of settlers) s.reject(new DriverStoppedError("driver stopped"));
+      return;
+    }
     let first: { index: number; term: number };
     try {
       first = this.core.propose(data);
     } catch (e) {
-      return data.map(() => Promise.reject(e));
+      for (const s of settlers) s.reject(e);
+      return;
     }
-    const out = data.map(
-      (_, i) =>
-        new Promise<{ index: number; result: R }>((resolve, reject) => {
-          this.proposals.set(first.index + i, { term: first.term, resolve, reject });
-        }),
-    );
+    for (let i = 0; i < data.length; i++)
+      this.proposals.set(first.index + i, { term: first.term, settler: settlers[i]! });
     this.kick();
-    return out;
   }
 
   /** A linearizable read point: resolves once this node has applied up to a confirmed read index. */
@@ -283,7 +300,7 @@ export class Driver<R> {
       return Promise.reject(e);
     }
     const p = new Promise<{ index: number; result: R }>((resolve, reject) => {
-      this.proposals.set(at.index, { term: at.term, resolve, reject });
+      this.proposals.set(at.index, { term: at.term, settler: { resolve, reject } });
     });
     this.kick();
     return p;
@@ -322,7 +339,7 @@ export class Driver<R> {
     if (this.stopped) return;
     this.stopped = true;
     this.inbox = [];
-    for (const w of this.proposals.values()) w.reject(error);
+    for (const w of this.proposals.values()) w.settler.reject(error);
     for (const w of this.reads.values()) w.reject(error);
     for (const w of this.readsAwaitingApply) w.reject(error);
     for (const w of this.applyWaiters) w.reject(error);
@@ -587,15 +604,15 @@ export class Driver<R> {
     const waiter = this.proposals.get(entry.index);
     if (!waiter) return;
     this.proposals.delete(entry.index);
-    if (waiter.term === entry.term) waiter.resolve({ index: entry.index, result });
-    else waiter.reject(new ProposalLostError(entry.index));
+    if (waiter.term === entry.term) waiter.settler.resolve({ index: entry.index, result });
+    else waiter.settler.reject(new ProposalLostError(entry.index));
   }
 
   private failProposalsUpTo(index: number): void {
     for (const [i, w] of this.proposals) {
       if (i <= index) {
         this.proposals.delete(i);
-        w.reject(new ProposalLostError(i));
+        w.settler.reject(new ProposalLostError(i));
       }
     }
   }
@@ -608,7 +625,7 @@ export class Driver<R> {
     for (const [i, w] of this.proposals) {
       if (this.core.log.term(i) !== w.term) {
         this.proposals.delete(i);
-        w.reject(new ProposalLostError(i));
+        w.settler.reject(new ProposalLostError(i));
       }
     }
   }

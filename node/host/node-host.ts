@@ -25,7 +25,7 @@ import {
 import type { RaftCore, RaftStatus } from "../raft/core.ts";
 import type { Entry, NodeId, Snapshot, SoftState } from "../raft/types.ts";
 import { AcquireWaiters } from "./acquire-waiters.ts";
-import { Driver, type Applier } from "./driver.ts";
+import { Driver, type Applier, type ProposalSettler } from "./driver.ts";
 import { failureOf, notLeader, RequestFailure } from "./failures.ts";
 import type { HostConfig, HostEnv, HostHooks, HostLogger } from "./host-env.ts";
 import { ProposalBatcher } from "./proposal-batcher.ts";
@@ -129,7 +129,10 @@ export class NodeHost {
         ),
       ...(hooks.onSend ? { onSend: hooks.onSend } : {}),
     });
-    this.batcher = new ProposalBatcher((data) => this.proposeNow(data), env.defer);
+    this.batcher = new ProposalBatcher(
+      (data, settlers) => this.proposeNow(data, settlers),
+      env.defer,
+    );
   }
 
   /** Recovers durable state and builds the core, the driver and the state machine. */
@@ -348,23 +351,23 @@ export class NodeHost {
   /** The batch the batcher gathered, through the disk check and the metrics hook. */
   private proposeNow(
     data: readonly Uint8Array[],
-  ): Array<Promise<{ index: number; result: EntryResult }>> {
+    settlers: ReadonlyArray<ProposalSettler<EntryResult>>,
+  ): void {
     const refused = this.env.writesRefused?.() ?? null;
-    if (refused !== null)
-      return data.map(() =>
-        Promise.reject(new RequestFailure("ERROR_REASON_DISK_RESERVE", refused)),
-      );
-    const started = this.now();
-    const pending = this.driver.propose(data);
-    const settled = this.hooks.onProposalSettled;
-    if (settled) {
-      for (const p of pending)
-        p.then(
-          () => settled(true, (this.now() - started) / 1000),
-          () => settled(false, (this.now() - started) / 1000),
-        );
+    if (refused !== null) {
+      for (const s of settlers) s.reject(new RequestFailure("ERROR_REASON_DISK_RESERVE", refused));
+      return;
     }
-    return pending;
+    const settled = this.hooks.onProposalSettled;
+    if (!settled) {
+      this.driver.proposeTo(data, settlers);
+      return;
+    }
+    const started = this.now();
+    this.driver.proposeTo(
+      data,
+      settlers.map((s) => new TimedProposal(s, started, () => this.now(), settled)),
+    );
   }
 
   // ---------------------------------------------------------------- ticks and timers
@@ -803,5 +806,25 @@ export class NodeHost {
       { voters: m.voters, learners: m.learners },
       `membership: voters ${m.voters.join(",")}${m.learners.length ? `, learners ${m.learners.join(",")}` : ""}`,
     );
+  }
+}
+
+/** Tells the metrics hook how long a proposal took to commit (or that it failed) as it settles. */
+class TimedProposal<R> implements ProposalSettler<R> {
+  constructor(
+    private readonly inner: ProposalSettler<R>,
+    private readonly started: number,
+    private readonly now: () => number,
+    private readonly settled: (committed: boolean, seconds: number) => void,
+  ) {}
+
+  resolve(applied: { index: number; result: R }): void {
+    this.settled(true, (this.now() - this.started) / 1000);
+    this.inner.resolve(applied);
+  }
+
+  reject(error: unknown): void {
+    this.settled(false, (this.now() - this.started) / 1000);
+    this.inner.reject(error);
   }
 }

@@ -6,13 +6,20 @@
 
 import { TurnBatcher } from "../../proto/turn-batcher.ts";
 
-/** Proposes commands in order; one promise per command (see Driver.propose). */
-export type ProposeMany<R> = (data: readonly Uint8Array[]) => Array<Promise<R>>;
-
-interface Waiting<R> {
-  readonly data: Uint8Array;
+/** Told how one proposal ends: its result, or why it will not apply. */
+export interface Settler<R> {
   resolve(result: R): void;
   reject(error: unknown): void;
+}
+
+/**
+ * Proposes commands in order and tells `settlers[i]` how `data[i]` ends (see
+ * Driver.proposeTo); a throw ends them all.
+ */
+export type ProposeMany<R> = (data: readonly Uint8Array[], settlers: readonly Settler<R>[]) => void;
+
+interface Waiting<R> extends Settler<R> {
+  readonly data: Uint8Array;
 }
 
 export class ProposalBatcher<R> {
@@ -40,17 +47,14 @@ export class ProposalBatcher<R> {
   }
 
   private proposeAll(batch: readonly Waiting<R>[]): void {
-    let results: Array<Promise<R>>;
     try {
-      results = this.propose(batch.map((w) => w.data));
+      // Each waiting request is its own settler: no promise per command between the two.
+      this.propose(
+        batch.map((w) => w.data),
+        batch,
+      );
     } catch (error) {
       for (const w of batch) w.reject(error);
-      return;
     }
-    batch.forEach((w, i) => {
-      const result = results[i];
-      if (result) result.then(w.resolve, w.reject);
-      else w.reject(new Error("proposal was not accepted"));
-    });
   }
 }

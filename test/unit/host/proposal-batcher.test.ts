@@ -1,16 +1,30 @@
 import { describe, expect, it } from "vitest";
-import { ProposalBatcher } from "../../../node/host/proposal-batcher.ts";
+import { ProposalBatcher, type Settler } from "../../../node/host/proposal-batcher.ts";
 
 const bytes = (n: number): Uint8Array => Uint8Array.of(n);
 
+/** Settles each command as `outcome` says for it (a value, or an error to reject with). */
+function settleEach(
+  outcome: (d: Uint8Array, i: number) => number | Error,
+): (data: readonly Uint8Array[], settlers: readonly Settler<number>[]) => void {
+  return (data, settlers) =>
+    data.forEach((d, i) => {
+      const o = outcome(d, i);
+      if (o instanceof Error) settlers[i]!.reject(o);
+      else settlers[i]!.resolve(o);
+    });
+}
+
 /** A batcher whose flushes run when the test says, recording each propose() call. */
-function harness(propose: (data: readonly Uint8Array[]) => Array<Promise<number>>) {
+function harness(
+  propose: (data: readonly Uint8Array[], settlers: readonly Settler<number>[]) => void,
+) {
   const calls: number[][] = [];
   let pending: (() => void) | null = null;
   const batcher = new ProposalBatcher<number>(
-    (data) => {
+    (data, settlers) => {
       calls.push(data.map((d) => d[0]!));
-      return propose(data);
+      propose(data, settlers);
     },
     (flush) => {
       pending = flush;
@@ -27,7 +41,7 @@ function harness(propose: (data: readonly Uint8Array[]) => Array<Promise<number>
 describe("ProposalBatcher", () => {
   it("proposes the commands of one turn in one call, in order, and answers each", async () => {
     let next = 100;
-    const { batcher, calls, runFlush } = harness((data) => data.map(() => Promise.resolve(next++)));
+    const { batcher, calls, runFlush } = harness(settleEach(() => next++));
     const results = [batcher.submit(bytes(1)), batcher.submit(bytes(2)), batcher.submit(bytes(3))];
     expect(calls).toEqual([]);
     runFlush();
@@ -50,9 +64,7 @@ describe("ProposalBatcher", () => {
     await expect(a).rejects.toThrow("not leader");
     await expect(b).rejects.toThrow("not leader");
 
-    const mixed = harness((data) =>
-      data.map((d) => (d[0] === 2 ? Promise.reject(new Error("lost")) : Promise.resolve(d[0]!))),
-    );
+    const mixed = harness(settleEach((d) => (d[0] === 2 ? new Error("lost") : d[0]!)));
     const ok = mixed.batcher.submit(bytes(1));
     const lost = mixed.batcher.submit(bytes(2));
     mixed.runFlush();
@@ -63,9 +75,9 @@ describe("ProposalBatcher", () => {
   it("flushes on its own after the current turn with setImmediate as its deferral", async () => {
     const seen: number[][] = [];
     const batcher = new ProposalBatcher<number>(
-      (data) => {
+      (data, settlers) => {
         seen.push(data.map((d) => d[0]!));
-        return data.map((d) => Promise.resolve(d[0]!));
+        settleEach((d) => d[0]!)(data, settlers);
       },
       (flush) => setImmediate(flush),
     );
