@@ -120,7 +120,8 @@ export function encodeStreamAnswer(
   result: Result,
   maxFrameBytes: number,
 ): Uint8Array {
-  const wireId = Long.fromString(id, true);
+  // Ids below 10^15 are exact as numbers: no string parsing into a Long.
+  const wireId = id.length <= 15 ? Long.fromNumber(Number(id), true) : Long.fromString(id, true);
   const bytes = encodeEntry(ctx, wireId, result);
   if (entryBytes(bytes.byteLength) <= maxFrameBytes) return bytes;
   return encodeEntry(

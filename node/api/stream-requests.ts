@@ -30,6 +30,19 @@ export interface RequestPeek {
 
 /** A uint64 varint at `at` as a decimal string, and the position after it. */
 function readU64(bytes: Uint8Array, at: number): { value: string; next: number } {
+  // Up to 7 bytes (49 bits) the value is an exact number: the ids clients send, no bigint.
+  let small = 0;
+  let scale = 1;
+  for (let i = 0, p = at; i < 7 && p < bytes.length; i++, p++) {
+    const byte = bytes[p]!;
+    small += (byte & 0x7f) * scale;
+    if (byte < 0x80) return { value: String(small), next: p + 1 };
+    scale *= 0x80;
+  }
+  return readBigU64(bytes, at);
+}
+
+function readBigU64(bytes: Uint8Array, at: number): { value: string; next: number } {
   let value = 0n;
   for (let i = 0; i < 10; i++) {
     if (at >= bytes.length) throw new FrameError("truncated varint");

@@ -123,4 +123,21 @@ describe("the node's requests keep the bytes they came as", () => {
     const twice = new Uint8Array([...streamed, ...streamed.subarray(2)]);
     expect(callBytes(twice, peekRequest(twice))).toBeUndefined();
   });
+
+  it("peek a request's id exactly, small or up to 2^64 - 1, as the decoder reads it", () => {
+    for (const id of [
+      0n,
+      1n,
+      127n,
+      128n,
+      2n ** 49n - 1n,
+      2n ** 49n,
+      2n ** 53n + 1n,
+      2n ** 64n - 1n,
+    ]) {
+      const bytes = palisade.v1.StreamRequest.encode({ id: toU64(id), keepAlive: {} }).finish();
+      expect(peekRequest(bytes).id).toBe(id.toString());
+      expect(u64(palisade.v1.StreamRequest.decode(bytes).id)).toBe(id);
+    }
+  });
 });
