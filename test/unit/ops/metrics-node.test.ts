@@ -150,4 +150,32 @@ describe("timeProposals", () => {
     expect(value(text, `palisade_proposals_total{result="failed",${L}}`)).toBe(1);
     expect(value(text, `palisade_proposal_commit_seconds_sum{${L}}`)).toBe(0.02);
   });
+
+  it("counts stream frames and calls as they pass, the same on every read", async () => {
+    const m = new NodeMetrics(
+      { cluster: "c", node: 2 },
+      source(
+        "leader",
+        new Map([
+          [1, 0],
+          [3, 12],
+        ]),
+      ),
+    );
+    m.streams.frameIn(3);
+    m.streams.frameIn(1);
+    m.streams.frameOut(4);
+    m.proposalCommitted(0.001);
+    for (let read = 0; read < 2; read++) {
+      const text = await m.text();
+      expect(value(text, `palisade_client_stream_frames_total{direction="in",${L}}`)).toBe(2);
+      expect(value(text, `palisade_client_stream_calls_total{direction="in",${L}}`)).toBe(4);
+      expect(value(text, `palisade_client_stream_frames_total{direction="out",${L}}`)).toBe(1);
+      expect(value(text, `palisade_client_stream_calls_total{direction="out",${L}}`)).toBe(4);
+      expect(value(text, `palisade_proposals_total{result="committed",${L}}`)).toBe(1);
+    }
+    m.streams.frameOut(2);
+    const text = await m.text();
+    expect(value(text, `palisade_client_stream_calls_total{direction="out",${L}}`)).toBe(6);
+  });
 });
