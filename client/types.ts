@@ -57,6 +57,8 @@ export interface NodeStatus {
   members: MemberInfo[];
   clusterId: string;
   epoch: bigint;
+  /** The node's metrics listener, host:port of GET /metrics ("" when it has none or does not say). */
+  metricsAddress: string;
 }
 
 /**
@@ -141,6 +143,7 @@ export function statusFrom(endpoint: string, wire: palisade.v1.StatusResponse): 
     members: membersFrom(wire.members),
     clusterId: wire.clusterId,
     epoch: u64(wire.epoch, "epoch"),
+    metricsAddress: wire.metricsAddress,
   };
 }
 

@@ -1,15 +1,16 @@
 // palisadectl: the command line over the client library.
 // Exit codes: 0 ok, 1 error, 2 not acquired (or not elected, or `can` denied), 3 lock, lead
 // or session lost, 130 interrupted while waiting; `run` and `elect … -- CMD` return the
-// command's exit code, or 3 if it was killed because the grant was lost. The verbs live by
-// family in read-verbs.ts, lock-verbs.ts, election-verbs.ts, admin-verbs.ts and
-// access-verbs.ts. The client library (gRPC, protobuf) and the command supervisor are
+// command's exit code, or 3 if it was killed because the grant was lost; `check perf` exits 1
+// when a check fails. The verbs live by family in read-verbs.ts, lock-verbs.ts,
+// election-verbs.ts, admin-verbs.ts, access-verbs.ts and check-verbs.ts. The client library (gRPC, protobuf) and the command supervisor are
 // imported only by the verbs that use them, so `--help` and a mistyped verb answer without
 // them.
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { registerAccessVerbs } from "./access-verbs.ts";
 import { registerAdminVerbs } from "./admin-verbs.ts";
+import { registerCheckVerbs } from "./check-verbs.ts";
 import {
   ctlContext,
   DEFAULT_ENDPOINTS,
@@ -99,6 +100,7 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   registerElectionVerbs(ctl);
   registerAdminVerbs(ctl);
   registerAccessVerbs(ctl);
+  registerCheckVerbs(ctl);
 
   try {
     await program.parseAsync(argv, { from: "user" });

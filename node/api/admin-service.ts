@@ -50,6 +50,7 @@ export function statusResponse(ctx: ServiceContext): palisade.v1.StatusResponse 
     })),
     clusterId: s.clusterId,
     epoch: toU64(s.epoch),
+    metricsAddress: ctx.metricsAddress ?? "",
   });
 }
 

@@ -13,6 +13,8 @@ export interface ServiceContext {
   readonly admin: AdminRequests;
   readonly watch: WatchHub;
   readonly logger: Logger;
+  /** The node's metrics listener (host:port), which Status reports. */
+  readonly metricsAddress?: string;
   /** Limits and the request budget of Stream RPCs. */
   readonly streams?: StreamOptions;
 }

@@ -33,6 +33,10 @@ export interface NodeMetricsOptions {
 
 const ROLES: readonly Role[] = ["follower", "precandidate", "candidate", "leader"];
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5];
+/** Round trips on a LAN or loopback take well under a millisecond. */
+const RTT_BUCKETS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1,
+];
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
 export class NodeMetrics {
@@ -46,6 +50,7 @@ export class NodeMetrics {
   private readonly tally = { committed: 0, framesIn: 0, framesOut: 0, callsIn: 0, callsOut: 0 };
   private readonly commitLatency: Histogram;
   private readonly fsyncLatency: Histogram;
+  private readonly peerRtt: Histogram<"peer">;
   private readonly savesPerWrite: Histogram;
   private readonly appendBatch: Histogram;
   private readonly snapshotEncoding: Histogram;
@@ -162,6 +167,13 @@ export class NodeMetrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
+    this.peerRtt = new Histogram({
+      name: "palisade_raft_peer_rtt_seconds",
+      help: "round trip of a batch of Raft messages to a peer and its acknowledgement, less the time the peer held the acknowledgement back, by peer node id",
+      labelNames: ["peer"],
+      buckets: RTT_BUCKETS,
+      registers,
+    });
     this.savesPerWrite = new Histogram({
       name: "palisade_storage_batches_per_write",
       help: "Raft batches carried by each write of Raft state (batches queued behind a write share the next)",
@@ -263,6 +275,11 @@ export class NodeMetrics {
   storageWrite(write: StorageWrite): void {
     if (write.sync) this.fsyncLatency.observe(write.seconds);
     this.savesPerWrite.observe(write.saves);
+  }
+
+  /** One round trip to `peer` (node/transport/grpc-transport.ts: onPeerRtt). */
+  peerRoundTrip(peer: number, seconds: number): void {
+    this.peerRtt.observe({ peer: String(peer) }, seconds);
   }
 
   snapshotEncoded(seconds: number): void {

@@ -264,6 +264,7 @@ export class PalisadeNode {
     const log = opts.logger;
     // The metrics are made once the store is open; its writes report to them from then on.
     let onWrite: ((write: StorageWrite) => void) | null = null;
+    let onPeerRtt: ((peer: number, seconds: number) => void) | null = null;
     const storage = await LevelStorage.open({
       onWrite: (write) => onWrite?.(write),
       dir: cfg.self.dataDir,
@@ -292,6 +293,7 @@ export class PalisadeNode {
         clusterId: cfg.clusterId,
         peers: new Map(cfg.peers.map((p) => [p.id, p.peerAddress])),
         maxMessageBytes: cfg.limits.maxMessageBytes,
+        onPeerRtt: (peer, seconds) => onPeerRtt?.(peer, seconds),
       });
       // The node is referred to by the gauges and hooks, which run only once it exists.
       let self: PalisadeNode | null = null;
@@ -325,6 +327,7 @@ export class PalisadeNode {
         },
       );
       onWrite = (write) => metrics.storageWrite(write);
+      onPeerRtt = (peer, seconds) => metrics.peerRoundTrip(peer, seconds);
       const diskGuard = new DiskGuard(storage, cfg.disk.reserveBytes);
       let watch: WatchHub | null = null;
       const env: HostEnv = {
@@ -411,6 +414,7 @@ export class PalisadeNode {
       admin: new AdminRequests(this.host, () => this.transport.unreachable()),
       watch: this.watch,
       logger: this.logger,
+      ...(this.cfg.self.metricsAddress ? { metricsAddress: this.cfg.self.metricsAddress } : {}),
       streams: {
         tls: this.credentials !== null,
         observer: this.metrics.streams,

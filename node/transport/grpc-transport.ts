@@ -8,7 +8,9 @@
 // together; at most MAX_UNACKED_BATCHES batches wait for their acknowledgement. The
 // receiver acknowledges several batches at once (a RaftAck counts the messages of the
 // batches it covers, in order), within ACK_DELAY_MS or once ACK_EVERY_BATCHES arrived,
-// so an acknowledgement does not wake the sender for every batch. A batch not
+// so an acknowledgement does not wake the sender for every batch. The ack says how long
+// the receiver held the last batch it covers, so the sender times the peer round trip of
+// that batch without the deliberate delay (onPeerRtt). A batch not
 // acknowledged within the call timeout, or an error on the stream, ends the stream: its
 // unacknowledged messages count as lost and the link backs off exponentially before a new
 // stream.
@@ -64,6 +66,12 @@ export interface GrpcTransportOptions {
   /** Channel credentials for peers (default insecure). */
   readonly credentials?: grpc.ChannelCredentials;
   readonly channelOptions?: grpc.ChannelOptions;
+  /**
+   * Called with a peer's round-trip time in seconds: from writing a batch to the ack that
+   * covers it, less the time the peer held the ack back (acks from nodes that do not say
+   * how long are not timed).
+   */
+  readonly onPeerRtt?: (peer: NodeId, seconds: number) => void;
 }
 
 /** Counters for metrics and tests. All only grow. */
@@ -162,6 +170,7 @@ export class GrpcTransport implements Transport {
   private readonly backoff: { readonly initialMs: number; readonly maxMs: number };
   private readonly credentials: grpc.ChannelCredentials;
   private readonly channelOptions: grpc.ChannelOptions;
+  private readonly onPeerRtt: ((peer: NodeId, seconds: number) => void) | undefined;
   private readonly links = new Map<NodeId, PeerLink>();
   private handler: ((message: Message) => void) | null = null;
   private peerDownHandler: ((peer: NodeId) => void) | null = null;
@@ -200,6 +209,7 @@ export class GrpcTransport implements Transport {
     this.maxQueuedBytes = options.maxQueuedBytesPerPeer ?? 2 * this.maxMessageBytes;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.onPeerRtt = options.onPeerRtt;
     this.credentials = options.credentials ?? grpc.credentials.createInsecure();
     this.channelOptions = {
       // Channelz bookkeeping costs a few microseconds per message; nothing here reads it.
@@ -386,12 +396,15 @@ export class GrpcTransport implements Transport {
     // Messages of the batches received since the last acknowledgement, and how many batches.
     let unackedMessages = 0;
     let unackedBatches = 0;
+    /** When the newest of those batches arrived (performance.now()). */
+    let lastArrival = 0;
     let ackTimer: ReturnType<typeof setTimeout> | null = null;
     const acknowledge = (): void => {
       if (ackTimer !== null) clearTimeout(ackTimer);
       ackTimer = null;
       if (unackedBatches === 0 || refused || !this.inbound.has(call)) return;
-      call.write(palisade.v1.RaftAck.create({ accepted: unackedMessages }));
+      const heldUs = Math.min(0xffffffff, Math.round((performance.now() - lastArrival) * 1000));
+      call.write(palisade.v1.RaftAck.create({ accepted: unackedMessages, heldUs }));
       unackedMessages = 0;
       unackedBatches = 0;
     };
@@ -404,6 +417,7 @@ export class GrpcTransport implements Transport {
     };
     call.on("data", (bytes: Uint8Array) => {
       if (refused) return;
+      lastArrival = performance.now();
       const outcome = this.receive(bytes);
       if (!("accepted" in outcome)) {
         // The sender backs off and opens a new stream.
@@ -506,7 +520,9 @@ export class GrpcTransport implements Transport {
       {},
     );
     link.stream = stream;
-    stream.on("data", (ack: palisade.v1.RaftAck) => this.acknowledged(link, stream, ack.accepted));
+    stream.on("data", (ack: palisade.v1.RaftAck) =>
+      this.acknowledged(link, stream, ack.accepted, ack.heldUs ?? undefined),
+    );
     stream.on("error", (err: grpc.ServiceError) => {
       // UNAVAILABLE on a live stream is a connection reset or refused by the peer's host
       // (its process died); an acknowledgement timeout ends the stream here instead, as CANCELLED.
@@ -520,14 +536,24 @@ export class GrpcTransport implements Transport {
     return stream;
   }
 
-  /** An acknowledgement of the oldest batches whose messages add up to `messages`. */
-  private acknowledged(link: PeerLink, stream: RaftStream, messages: number): void {
+  /**
+   * An acknowledgement of the oldest batches whose messages add up to `messages`, held back
+   * `heldUs` by the receiver after the last of them arrived.
+   */
+  private acknowledged(
+    link: PeerLink,
+    stream: RaftStream,
+    messages: number,
+    heldUs: number | undefined,
+  ): void {
     if (link.stream !== stream || this.closed) return;
     let left = messages;
     let snapshotMoved = false;
+    let last: Unacked | undefined;
     while (left > 0) {
       const batch = link.unacked.shift();
       if (batch === undefined) break;
+      last = batch;
       left -= batch.count;
       link.inFlight -= batch.count;
       this.counters.sentBatches++;
@@ -536,6 +562,7 @@ export class GrpcTransport implements Transport {
       if (chunk !== undefined && chunk.transfer === link.snapshotOut)
         snapshotMoved = chunk.transfer.acknowledge(chunk.end) || snapshotMoved;
     }
+    if (last !== undefined && heldUs !== undefined) this.timeRoundTrip(link.id, last, heldUs);
     link.failures = 0;
     link.reachable = true;
     const out = link.snapshotOut;
@@ -544,6 +571,16 @@ export class GrpcTransport implements Transport {
     if (out !== null && out.done) link.snapshotOut = null;
     if (snapshotMoved) this.snapshotStatusHandler?.(link.id, "progress");
     this.pump(link);
+  }
+
+  /**
+   * Only the newest batch an ack covers is timed: the older ones waited at the receiver for
+   * it to arrive, which `heldUs` does not count.
+   */
+  private timeRoundTrip(peer: NodeId, newest: Unacked, heldUs: number): void {
+    if (this.onPeerRtt === undefined) return;
+    const ms = performance.now() - newest.sentAt - heldUs / 1000;
+    this.onPeerRtt(peer, Math.max(0, ms) / 1000);
   }
 
   /**

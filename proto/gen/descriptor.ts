@@ -413,6 +413,11 @@ export const DESCRIPTOR: unknown = {
                 "epoch": {
                   "type": "uint64",
                   "id": 11
+                },
+                "metricsAddress": {
+                  "type": "string",
+                  "id": 12,
+                  "protoName": "metrics_address"
                 }
               }
             },
@@ -2272,10 +2277,25 @@ export const DESCRIPTOR: unknown = {
               }
             },
             "RaftAck": {
+              "oneofs": {
+                "_heldUs": {
+                  "oneof": [
+                    "heldUs"
+                  ]
+                }
+              },
               "fields": {
                 "accepted": {
                   "type": "uint32",
                   "id": 1
+                },
+                "heldUs": {
+                  "type": "uint32",
+                  "id": 2,
+                  "protoName": "held_us",
+                  "options": {
+                    "proto3_optional": true
+                  }
                 }
               }
             },

@@ -2840,6 +2840,9 @@ export namespace palisade {
             /** StatusResponse epoch. */
             epoch: Long;
 
+            /** StatusResponse metricsAddress. */
+            metricsAddress: string;
+
             /**
              * Creates a new StatusResponse instance using the specified properties.
              * @param [properties] Properties to set
@@ -2956,6 +2959,9 @@ export namespace palisade {
 
                 /** StatusResponse epoch */
                 epoch?: (Long|null);
+
+                /** StatusResponse metricsAddress */
+                metricsAddress?: (string|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];
@@ -13643,6 +13649,9 @@ export namespace palisade {
             /** RaftAck accepted. */
             accepted: number;
 
+            /** RaftAck heldUs. */
+            heldUs?: (number|null);
+
             /**
              * Creates a new RaftAck instance using the specified properties.
              * @param [properties] Properties to set
@@ -13729,6 +13738,9 @@ export namespace palisade {
 
                 /** RaftAck accepted */
                 accepted?: (number|null);
+
+                /** RaftAck heldUs */
+                heldUs?: (number|null);
 
                 /** Unknown fields preserved while decoding when enabled */
                 $unknowns?: Uint8Array[];

@@ -7023,6 +7023,7 @@ export const palisade = $root.palisade = (() => {
              * @property {Array.<palisade.v1.Member.$Properties>|null} [members] StatusResponse members
              * @property {string|null} [clusterId] StatusResponse clusterId
              * @property {Long|null} [epoch] StatusResponse epoch
+             * @property {string|null} [metricsAddress] StatusResponse metricsAddress
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -7144,6 +7145,14 @@ export const palisade = $root.palisade = (() => {
             StatusResponse.prototype.epoch = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
 
             /**
+             * StatusResponse metricsAddress.
+             * @member {string} metricsAddress
+             * @memberof palisade.v1.StatusResponse
+             * @instance
+             */
+            StatusResponse.prototype.metricsAddress = "";
+
+            /**
              * Creates a new StatusResponse instance using the specified properties.
              * @function create
              * @memberof palisade.v1.StatusResponse
@@ -7198,6 +7207,8 @@ export const palisade = $root.palisade = (() => {
                     writer.uint32(/* id 10, wireType 2 =*/82).string(message.clusterId);
                 if (message.epoch != null && $Object.hasOwnProperty.call(message, "epoch") && (typeof message.epoch === "object" ? message.epoch.low || message.epoch.high : message.epoch !== 0))
                     writer.uint32(/* id 11, wireType 0 =*/88).uint64(message.epoch);
+                if (message.metricsAddress != null && $Object.hasOwnProperty.call(message, "metricsAddress") && message.metricsAddress !== "")
+                    writer.uint32(/* id 12, wireType 2 =*/98).string(message.metricsAddress);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -7353,6 +7364,15 @@ export const palisade = $root.palisade = (() => {
                                 delete message.epoch;
                             continue;
                         }
+                    case 12: {
+                            if (wireType !== 2)
+                                break;
+                            if ((value = reader.stringVerify()).length)
+                                message.metricsAddress = value;
+                            else
+                                delete message.metricsAddress;
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -7440,6 +7460,9 @@ export const palisade = $root.palisade = (() => {
                 if (message.epoch != null && $Object.hasOwnProperty.call(message, "epoch"))
                     if (!$util.isInteger(message.epoch) && !(message.epoch && $util.isInteger(message.epoch.low) && $util.isInteger(message.epoch.high)))
                         return "epoch: integer|Long expected";
+                if (message.metricsAddress != null && $Object.hasOwnProperty.call(message, "metricsAddress"))
+                    if (!$util.isString(message.metricsAddress))
+                        return "metricsAddress: string expected";
                 return null;
             };
 
@@ -7580,6 +7603,9 @@ export const palisade = $root.palisade = (() => {
                             message.epoch = object.epoch;
                         else if (typeof object.epoch === "object")
                             message.epoch = new $util.LongBits(object.epoch.low >>> 0, object.epoch.high >>> 0).toNumber(true);
+                if (object.metricsAddress != null)
+                    if (typeof object.metricsAddress !== "string" || object.metricsAddress.length)
+                        message.metricsAddress = $String(object.metricsAddress);
                 return message;
             };
 
@@ -7645,6 +7671,7 @@ export const palisade = $root.palisade = (() => {
                         object.epoch = options.longs === $String ? long.toString() : options.longs === $Number ? long.toNumber() : typeof $BigInt !== "undefined" && options.longs === $BigInt ? long.toBigInt() : long;
                     } else
                         object.epoch = options.longs === $String ? "0" : typeof $BigInt !== "undefined" && options.longs === $BigInt ? $BigInt("0") : 0;
+                    object.metricsAddress = "";
                 }
                 if (message.nodeId != null && $Object.hasOwnProperty.call(message, "nodeId"))
                     if (typeof $BigInt !== "undefined" && options.longs === $BigInt)
@@ -7711,6 +7738,8 @@ export const palisade = $root.palisade = (() => {
                         object.epoch = options.longs === $String ? $String(message.epoch) : message.epoch;
                     else
                         object.epoch = options.longs === $String ? $util.Long.prototype.toString.call(message.epoch) : options.longs === $Number ? new $util.LongBits(message.epoch.low >>> 0, message.epoch.high >>> 0).toNumber(true) : message.epoch;
+                if (message.metricsAddress != null && $Object.hasOwnProperty.call(message, "metricsAddress"))
+                    object.metricsAddress = message.metricsAddress;
                 return object;
             };
 
@@ -38452,6 +38481,7 @@ export const palisade = $root.palisade = (() => {
              * Properties of a RaftAck.
              * @typedef {Object} palisade.v1.RaftAck.$Properties
              * @property {number|null} [accepted] RaftAck accepted
+             * @property {number|null} [heldUs] RaftAck heldUs
              * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
              */
 
@@ -38492,6 +38522,23 @@ export const palisade = $root.palisade = (() => {
             RaftAck.prototype.accepted = 0;
 
             /**
+             * RaftAck heldUs.
+             * @member {number|null|undefined} heldUs
+             * @memberof palisade.v1.RaftAck
+             * @instance
+             */
+            RaftAck.prototype.heldUs = null;
+
+            // OneOf field names bound to virtual getters and setters
+            let $oneOfFields;
+
+            // Virtual OneOf for proto3 optional field
+            $Object.defineProperty(RaftAck.prototype, "_heldUs", {
+                get: $util.oneOfGetter($oneOfFields = ["heldUs"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            /**
              * Creates a new RaftAck instance using the specified properties.
              * @function create
              * @memberof palisade.v1.RaftAck
@@ -38525,6 +38572,8 @@ export const palisade = $root.palisade = (() => {
                     throw $Error("max depth exceeded");
                 if (message.accepted != null && $Object.hasOwnProperty.call(message, "accepted") && message.accepted !== 0)
                     writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.accepted);
+                if (message.heldUs != null && $Object.hasOwnProperty.call(message, "heldUs"))
+                    writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.heldUs);
                 if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                     for (let i = 0; i < message.$unknowns.length; ++i)
                         writer.raw(message.$unknowns[i]);
@@ -38591,6 +38640,13 @@ export const palisade = $root.palisade = (() => {
                                 delete message.accepted;
                             continue;
                         }
+                    case 2: {
+                            if (wireType !== 0)
+                                break;
+                            message.heldUs = reader.uint32();
+                            message._heldUs = "heldUs";
+                            continue;
+                        }
                     }
                     reader.skipType(wireType, _depth, tag);
                     if (!reader.discardUnknown) {
@@ -38639,9 +38695,15 @@ export const palisade = $root.palisade = (() => {
                     _depth = 0;
                 if (_depth > $util.recursionLimit)
                     return "max depth exceeded";
+                let properties = {};
                 if (message.accepted != null && $Object.hasOwnProperty.call(message, "accepted"))
                     if (!$util.isInteger(message.accepted))
                         return "accepted: integer expected";
+                if (message.heldUs != null && $Object.hasOwnProperty.call(message, "heldUs")) {
+                    properties._heldUs = 1;
+                    if (!$util.isInteger(message.heldUs))
+                        return "heldUs: integer expected";
+                }
                 return null;
             };
 
@@ -38666,6 +38728,8 @@ export const palisade = $root.palisade = (() => {
                 if (object.accepted != null)
                     if ($Number(object.accepted) !== 0)
                         message.accepted = object.accepted >>> 0;
+                if (object.heldUs != null)
+                    message.heldUs = object.heldUs >>> 0;
                 return message;
             };
 
@@ -38690,6 +38754,8 @@ export const palisade = $root.palisade = (() => {
                     object.accepted = 0;
                 if (message.accepted != null && $Object.hasOwnProperty.call(message, "accepted"))
                     object.accepted = message.accepted;
+                if (message.heldUs != null && $Object.hasOwnProperty.call(message, "heldUs"))
+                    object.heldUs = message.heldUs;
                 return object;
             };
 

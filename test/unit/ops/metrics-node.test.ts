@@ -127,6 +127,19 @@ describe("storageWrite", () => {
   });
 });
 
+describe("peerRoundTrip", () => {
+  it("observes round trips by peer", async () => {
+    const m = new NodeMetrics({ cluster: "c", node: 2 }, source("leader"));
+    m.peerRoundTrip(1, 0.0003);
+    m.peerRoundTrip(1, 0.004);
+    m.peerRoundTrip(3, 0.0002);
+    const text = await m.text();
+    expect(value(text, `palisade_raft_peer_rtt_seconds_count{${L},peer="1"}`)).toBe(2);
+    expect(value(text, `palisade_raft_peer_rtt_seconds_bucket{le="0.0005",${L},peer="1"}`)).toBe(1);
+    expect(value(text, `palisade_raft_peer_rtt_seconds_count{${L},peer="3"}`)).toBe(1);
+  });
+});
+
 describe("timeProposals", () => {
   it("observes each proposal once, committed or failed, and returns the same promises", async () => {
     const m = new NodeMetrics({ cluster: "c", node: 2 }, source("leader"));

@@ -311,3 +311,25 @@ describe("GrpcTransport peer-down reports", () => {
     await eventually(() => expect(down).toContain(2));
   });
 });
+
+describe("GrpcTransport peer round trips", () => {
+  it("times a batch to its ack without the time the receiver held the ack back", async () => {
+    const b = await node({ selfId: 2 });
+    const rtts: Array<{ peer: number; seconds: number }> = [];
+    const a = makeTransport({
+      selfId: 1,
+      peers: new Map([[2, b.address]]),
+      onPeerRtt: (peer, seconds) => rtts.push({ peer, seconds }),
+    });
+    const started = performance.now();
+    // One batch alone: the receiver holds its ack until its ack timer fires (20 ms).
+    a.send([heartbeat(1, 2, 1)]);
+    await eventually(() => expect(rtts).toHaveLength(1));
+    const elapsedS = (performance.now() - started) / 1000;
+    expect(rtts[0]!.peer).toBe(2);
+    expect(rtts[0]!.seconds).toBeGreaterThanOrEqual(0);
+    // The ack timer's 20 ms (less a millisecond of timer rounding) is taken off: without
+    // the receiver's held time the round trip would be the whole elapsed time.
+    expect(rtts[0]!.seconds).toBeLessThanOrEqual(elapsedS - 0.015);
+  });
+});

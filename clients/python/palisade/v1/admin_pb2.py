@@ -13,17 +13,17 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17palisade/v1/admin.proto\x12\x0bpalisade.v1\"\"\n\x12\x41pplyPolicyRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\"&\n\x13\x41pplyPolicyResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\"\x12\n\x10GetPolicyRequest\"2\n\x11GetPolicyResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\"E\n\x12\x43reateTokenRequest\x12\x10\n\x08identity\x18\x01 \x01(\t\x12\r\n\x05roles\x18\x02 \x03(\t\x12\x0e\n\x06ttl_ms\x18\x03 \x01(\x04\"N\n\x13\x43reateTokenResponse\x12\x10\n\x08token_id\x18\x01 \x01(\t\x12\x0e\n\x06secret\x18\x02 \x01(\t\x12\x15\n\rexpires_at_ms\x18\x03 \x01(\x04\"\x13\n\x11ListTokensRequest\"\x80\x01\n\tTokenInfo\x12\x10\n\x08token_id\x18\x01 \x01(\t\x12\x10\n\x08identity\x18\x02 \x01(\t\x12\r\n\x05roles\x18\x03 \x03(\t\x12\x15\n\rcreated_index\x18\x04 \x01(\x04\x12\x12\n\ncreated_ms\x18\x05 \x01(\x04\x12\x15\n\rexpires_at_ms\x18\x06 \x01(\x04\"<\n\x12ListTokensResponse\x12&\n\x06tokens\x18\x01 \x03(\x0b\x32\x16.palisade.v1.TokenInfo\"&\n\x12RevokeTokenRequest\x12\x10\n\x08token_id\x18\x01 \x01(\t\"$\n\x13RevokeTokenResponse\x12\r\n\x05index\x18\x01 \x01(\x04\"\x0f\n\rWhoAmIRequest\"(\n\x05Grant\x12\x0e\n\x06prefix\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x63tions\x18\x02 \x03(\t\"2\n\x05Quota\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\x04\x12\x0c\n\x04used\x18\x03 \x01(\x04\"\xbf\x01\n\x0eWhoAmIResponse\x12\x10\n\x08identity\x18\x01 \x01(\t\x12\x0b\n\x03via\x18\x02 \x01(\t\x12\x10\n\x08token_id\x18\x03 \x01(\t\x12\r\n\x05roles\x18\x04 \x03(\t\x12\r\n\x05\x61\x64min\x18\x05 \x01(\x08\x12\"\n\x06grants\x18\x06 \x03(\x0b\x32\x12.palisade.v1.Grant\x12\"\n\x06quotas\x18\x07 \x03(\x0b\x32\x12.palisade.v1.Quota\x12\x16\n\x0epolicy_version\x18\x08 \x01(\x04\"<\n\nCanRequest\x12\x10\n\x08identity\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\x12\x0c\n\x04lock\x18\x03 \x01(\t\"F\n\x0b\x43\x61nResponse\x12\x0f\n\x07\x61llowed\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x16\n\x0epolicy_version\x18\x03 \x01(\x04\"\x91\x01\n\x06Member\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12%\n\x04kind\x18\x03 \x01(\x0e\x32\x17.palisade.v1.MemberKind\x12\x11\n\treachable\x18\x04 \x01(\x08\x12\x13\n\x0bmatch_index\x18\x05 \x01(\x04\x12\x16\n\x0e\x63lient_address\x18\x06 \x01(\t\"\x0f\n\rStatusRequest\"\x89\x02\n\x0eStatusResponse\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12#\n\x04role\x18\x02 \x01(\x0e\x32\x15.palisade.v1.NodeRole\x12\x0c\n\x04term\x18\x03 \x01(\x04\x12\x11\n\tleader_id\x18\x04 \x01(\x04\x12\x14\n\x0c\x63ommit_index\x18\x05 \x01(\x04\x12\x15\n\rapplied_index\x18\x06 \x01(\x04\x12\x12\n\nlast_index\x18\x07 \x01(\x04\x12\x16\n\x0esnapshot_index\x18\x08 \x01(\x04\x12$\n\x07members\x18\t \x03(\x0b\x32\x13.palisade.v1.Member\x12\x12\n\ncluster_id\x18\n \x01(\t\x12\r\n\x05\x65poch\x18\x0b \x01(\x04\"0\n\x11RevokeLockRequest\x12\x0c\n\x04lock\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\x04\"#\n\x12RevokeLockResponse\x12\r\n\x05index\x18\x01 \x01(\x04\"+\n\x15TransferLeaderRequest\x12\x12\n\nto_node_id\x18\x01 \x01(\x04\"9\n\x16TransferLeaderResponse\x12\x11\n\tleader_id\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\"\x13\n\x11MemberListRequest\":\n\x12MemberListResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"L\n\x10MemberAddRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\x16\n\x0e\x63lient_address\x18\x03 \x01(\t\"9\n\x11MemberAddResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"\'\n\x14MemberPromoteRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\"=\n\x15MemberPromoteResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"&\n\x13MemberRemoveRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\"<\n\x14MemberRemoveResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"\x15\n\x13SnapshotSaveRequest\"G\n\x14SnapshotSaveResponse\x12\r\n\x05index\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\x12\x12\n\nsize_bytes\x18\x03 \x01(\x04\"\x0f\n\rBackupRequest\"i\n\x0b\x42\x61\x63kupChunk\x12\r\n\x05index\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\x12\x12\n\ncluster_id\x18\x03 \x01(\t\x12\r\n\x05\x65poch\x18\x04 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x05 \x01(\x0c\x12\x0c\n\x04last\x18\x06 \x01(\x08*\x88\x01\n\x08NodeRole\x12\x19\n\x15NODE_ROLE_UNSPECIFIED\x10\x00\x12\x16\n\x12NODE_ROLE_FOLLOWER\x10\x01\x12\x1a\n\x16NODE_ROLE_PRECANDIDATE\x10\x02\x12\x17\n\x13NODE_ROLE_CANDIDATE\x10\x03\x12\x14\n\x10NODE_ROLE_LEADER\x10\x04*Y\n\nMemberKind\x12\x1b\n\x17MEMBER_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11MEMBER_KIND_VOTER\x10\x01\x12\x17\n\x13MEMBER_KIND_LEARNER\x10\x02\x32\xe8\t\n\x0c\x41\x64minService\x12\x41\n\x06Status\x12\x1a.palisade.v1.StatusRequest\x1a\x1b.palisade.v1.StatusResponse\x12M\n\nRevokeLock\x12\x1e.palisade.v1.RevokeLockRequest\x1a\x1f.palisade.v1.RevokeLockResponse\x12Y\n\x0eTransferLeader\x12\".palisade.v1.TransferLeaderRequest\x1a#.palisade.v1.TransferLeaderResponse\x12M\n\nMemberList\x12\x1e.palisade.v1.MemberListRequest\x1a\x1f.palisade.v1.MemberListResponse\x12J\n\tMemberAdd\x12\x1d.palisade.v1.MemberAddRequest\x1a\x1e.palisade.v1.MemberAddResponse\x12V\n\rMemberPromote\x12!.palisade.v1.MemberPromoteRequest\x1a\".palisade.v1.MemberPromoteResponse\x12S\n\x0cMemberRemove\x12 .palisade.v1.MemberRemoveRequest\x1a!.palisade.v1.MemberRemoveResponse\x12S\n\x0cSnapshotSave\x12 .palisade.v1.SnapshotSaveRequest\x1a!.palisade.v1.SnapshotSaveResponse\x12@\n\x06\x42\x61\x63kup\x12\x1a.palisade.v1.BackupRequest\x1a\x18.palisade.v1.BackupChunk0\x01\x12P\n\x0b\x41pplyPolicy\x12\x1f.palisade.v1.ApplyPolicyRequest\x1a .palisade.v1.ApplyPolicyResponse\x12J\n\tGetPolicy\x12\x1d.palisade.v1.GetPolicyRequest\x1a\x1e.palisade.v1.GetPolicyResponse\x12P\n\x0b\x43reateToken\x12\x1f.palisade.v1.CreateTokenRequest\x1a .palisade.v1.CreateTokenResponse\x12M\n\nListTokens\x12\x1e.palisade.v1.ListTokensRequest\x1a\x1f.palisade.v1.ListTokensResponse\x12P\n\x0bRevokeToken\x12\x1f.palisade.v1.RevokeTokenRequest\x1a .palisade.v1.RevokeTokenResponse\x12\x41\n\x06WhoAmI\x12\x1a.palisade.v1.WhoAmIRequest\x1a\x1b.palisade.v1.WhoAmIResponse\x12\x38\n\x03\x43\x61n\x12\x17.palisade.v1.CanRequest\x1a\x18.palisade.v1.CanResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17palisade/v1/admin.proto\x12\x0bpalisade.v1\"\"\n\x12\x41pplyPolicyRequest\x12\x0c\n\x04text\x18\x01 \x01(\t\"&\n\x13\x41pplyPolicyResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\"\x12\n\x10GetPolicyRequest\"2\n\x11GetPolicyResponse\x12\x0c\n\x04text\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x04\"E\n\x12\x43reateTokenRequest\x12\x10\n\x08identity\x18\x01 \x01(\t\x12\r\n\x05roles\x18\x02 \x03(\t\x12\x0e\n\x06ttl_ms\x18\x03 \x01(\x04\"N\n\x13\x43reateTokenResponse\x12\x10\n\x08token_id\x18\x01 \x01(\t\x12\x0e\n\x06secret\x18\x02 \x01(\t\x12\x15\n\rexpires_at_ms\x18\x03 \x01(\x04\"\x13\n\x11ListTokensRequest\"\x80\x01\n\tTokenInfo\x12\x10\n\x08token_id\x18\x01 \x01(\t\x12\x10\n\x08identity\x18\x02 \x01(\t\x12\r\n\x05roles\x18\x03 \x03(\t\x12\x15\n\rcreated_index\x18\x04 \x01(\x04\x12\x12\n\ncreated_ms\x18\x05 \x01(\x04\x12\x15\n\rexpires_at_ms\x18\x06 \x01(\x04\"<\n\x12ListTokensResponse\x12&\n\x06tokens\x18\x01 \x03(\x0b\x32\x16.palisade.v1.TokenInfo\"&\n\x12RevokeTokenRequest\x12\x10\n\x08token_id\x18\x01 \x01(\t\"$\n\x13RevokeTokenResponse\x12\r\n\x05index\x18\x01 \x01(\x04\"\x0f\n\rWhoAmIRequest\"(\n\x05Grant\x12\x0e\n\x06prefix\x18\x01 \x01(\t\x12\x0f\n\x07\x61\x63tions\x18\x02 \x03(\t\"2\n\x05Quota\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\x04\x12\x0c\n\x04used\x18\x03 \x01(\x04\"\xbf\x01\n\x0eWhoAmIResponse\x12\x10\n\x08identity\x18\x01 \x01(\t\x12\x0b\n\x03via\x18\x02 \x01(\t\x12\x10\n\x08token_id\x18\x03 \x01(\t\x12\r\n\x05roles\x18\x04 \x03(\t\x12\r\n\x05\x61\x64min\x18\x05 \x01(\x08\x12\"\n\x06grants\x18\x06 \x03(\x0b\x32\x12.palisade.v1.Grant\x12\"\n\x06quotas\x18\x07 \x03(\x0b\x32\x12.palisade.v1.Quota\x12\x16\n\x0epolicy_version\x18\x08 \x01(\x04\"<\n\nCanRequest\x12\x10\n\x08identity\x18\x01 \x01(\t\x12\x0e\n\x06\x61\x63tion\x18\x02 \x01(\t\x12\x0c\n\x04lock\x18\x03 \x01(\t\"F\n\x0b\x43\x61nResponse\x12\x0f\n\x07\x61llowed\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x16\n\x0epolicy_version\x18\x03 \x01(\x04\"\x91\x01\n\x06Member\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12%\n\x04kind\x18\x03 \x01(\x0e\x32\x17.palisade.v1.MemberKind\x12\x11\n\treachable\x18\x04 \x01(\x08\x12\x13\n\x0bmatch_index\x18\x05 \x01(\x04\x12\x16\n\x0e\x63lient_address\x18\x06 \x01(\t\"\x0f\n\rStatusRequest\"\xa2\x02\n\x0eStatusResponse\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12#\n\x04role\x18\x02 \x01(\x0e\x32\x15.palisade.v1.NodeRole\x12\x0c\n\x04term\x18\x03 \x01(\x04\x12\x11\n\tleader_id\x18\x04 \x01(\x04\x12\x14\n\x0c\x63ommit_index\x18\x05 \x01(\x04\x12\x15\n\rapplied_index\x18\x06 \x01(\x04\x12\x12\n\nlast_index\x18\x07 \x01(\x04\x12\x16\n\x0esnapshot_index\x18\x08 \x01(\x04\x12$\n\x07members\x18\t \x03(\x0b\x32\x13.palisade.v1.Member\x12\x12\n\ncluster_id\x18\n \x01(\t\x12\r\n\x05\x65poch\x18\x0b \x01(\x04\x12\x17\n\x0fmetrics_address\x18\x0c \x01(\t\"0\n\x11RevokeLockRequest\x12\x0c\n\x04lock\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\x04\"#\n\x12RevokeLockResponse\x12\r\n\x05index\x18\x01 \x01(\x04\"+\n\x15TransferLeaderRequest\x12\x12\n\nto_node_id\x18\x01 \x01(\x04\"9\n\x16TransferLeaderResponse\x12\x11\n\tleader_id\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\"\x13\n\x11MemberListRequest\":\n\x12MemberListResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"L\n\x10MemberAddRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\x12\x0f\n\x07\x61\x64\x64ress\x18\x02 \x01(\t\x12\x16\n\x0e\x63lient_address\x18\x03 \x01(\t\"9\n\x11MemberAddResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"\'\n\x14MemberPromoteRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\"=\n\x15MemberPromoteResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"&\n\x13MemberRemoveRequest\x12\x0f\n\x07node_id\x18\x01 \x01(\x04\"<\n\x14MemberRemoveResponse\x12$\n\x07members\x18\x01 \x03(\x0b\x32\x13.palisade.v1.Member\"\x15\n\x13SnapshotSaveRequest\"G\n\x14SnapshotSaveResponse\x12\r\n\x05index\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\x12\x12\n\nsize_bytes\x18\x03 \x01(\x04\"\x0f\n\rBackupRequest\"i\n\x0b\x42\x61\x63kupChunk\x12\r\n\x05index\x18\x01 \x01(\x04\x12\x0c\n\x04term\x18\x02 \x01(\x04\x12\x12\n\ncluster_id\x18\x03 \x01(\t\x12\r\n\x05\x65poch\x18\x04 \x01(\x04\x12\x0c\n\x04\x64\x61ta\x18\x05 \x01(\x0c\x12\x0c\n\x04last\x18\x06 \x01(\x08*\x88\x01\n\x08NodeRole\x12\x19\n\x15NODE_ROLE_UNSPECIFIED\x10\x00\x12\x16\n\x12NODE_ROLE_FOLLOWER\x10\x01\x12\x1a\n\x16NODE_ROLE_PRECANDIDATE\x10\x02\x12\x17\n\x13NODE_ROLE_CANDIDATE\x10\x03\x12\x14\n\x10NODE_ROLE_LEADER\x10\x04*Y\n\nMemberKind\x12\x1b\n\x17MEMBER_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11MEMBER_KIND_VOTER\x10\x01\x12\x17\n\x13MEMBER_KIND_LEARNER\x10\x02\x32\xe8\t\n\x0c\x41\x64minService\x12\x41\n\x06Status\x12\x1a.palisade.v1.StatusRequest\x1a\x1b.palisade.v1.StatusResponse\x12M\n\nRevokeLock\x12\x1e.palisade.v1.RevokeLockRequest\x1a\x1f.palisade.v1.RevokeLockResponse\x12Y\n\x0eTransferLeader\x12\".palisade.v1.TransferLeaderRequest\x1a#.palisade.v1.TransferLeaderResponse\x12M\n\nMemberList\x12\x1e.palisade.v1.MemberListRequest\x1a\x1f.palisade.v1.MemberListResponse\x12J\n\tMemberAdd\x12\x1d.palisade.v1.MemberAddRequest\x1a\x1e.palisade.v1.MemberAddResponse\x12V\n\rMemberPromote\x12!.palisade.v1.MemberPromoteRequest\x1a\".palisade.v1.MemberPromoteResponse\x12S\n\x0cMemberRemove\x12 .palisade.v1.MemberRemoveRequest\x1a!.palisade.v1.MemberRemoveResponse\x12S\n\x0cSnapshotSave\x12 .palisade.v1.SnapshotSaveRequest\x1a!.palisade.v1.SnapshotSaveResponse\x12@\n\x06\x42\x61\x63kup\x12\x1a.palisade.v1.BackupRequest\x1a\x18.palisade.v1.BackupChunk0\x01\x12P\n\x0b\x41pplyPolicy\x12\x1f.palisade.v1.ApplyPolicyRequest\x1a .palisade.v1.ApplyPolicyResponse\x12J\n\tGetPolicy\x12\x1d.palisade.v1.GetPolicyRequest\x1a\x1e.palisade.v1.GetPolicyResponse\x12P\n\x0b\x43reateToken\x12\x1f.palisade.v1.CreateTokenRequest\x1a .palisade.v1.CreateTokenResponse\x12M\n\nListTokens\x12\x1e.palisade.v1.ListTokensRequest\x1a\x1f.palisade.v1.ListTokensResponse\x12P\n\x0bRevokeToken\x12\x1f.palisade.v1.RevokeTokenRequest\x1a .palisade.v1.RevokeTokenResponse\x12\x41\n\x06WhoAmI\x12\x1a.palisade.v1.WhoAmIRequest\x1a\x1b.palisade.v1.WhoAmIResponse\x12\x38\n\x03\x43\x61n\x12\x17.palisade.v1.CanRequest\x1a\x18.palisade.v1.CanResponseb\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'palisade.v1.admin_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
-  _NODEROLE._serialized_start=2339
-  _NODEROLE._serialized_end=2475
-  _MEMBERKIND._serialized_start=2477
-  _MEMBERKIND._serialized_end=2566
+  _NODEROLE._serialized_start=2364
+  _NODEROLE._serialized_end=2500
+  _MEMBERKIND._serialized_start=2502
+  _MEMBERKIND._serialized_end=2591
   _APPLYPOLICYREQUEST._serialized_start=40
   _APPLYPOLICYREQUEST._serialized_end=74
   _APPLYPOLICYRESPONSE._serialized_start=76
@@ -63,39 +63,39 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _STATUSREQUEST._serialized_start=1218
   _STATUSREQUEST._serialized_end=1233
   _STATUSRESPONSE._serialized_start=1236
-  _STATUSRESPONSE._serialized_end=1501
-  _REVOKELOCKREQUEST._serialized_start=1503
-  _REVOKELOCKREQUEST._serialized_end=1551
-  _REVOKELOCKRESPONSE._serialized_start=1553
-  _REVOKELOCKRESPONSE._serialized_end=1588
-  _TRANSFERLEADERREQUEST._serialized_start=1590
-  _TRANSFERLEADERREQUEST._serialized_end=1633
-  _TRANSFERLEADERRESPONSE._serialized_start=1635
-  _TRANSFERLEADERRESPONSE._serialized_end=1692
-  _MEMBERLISTREQUEST._serialized_start=1694
-  _MEMBERLISTREQUEST._serialized_end=1713
-  _MEMBERLISTRESPONSE._serialized_start=1715
-  _MEMBERLISTRESPONSE._serialized_end=1773
-  _MEMBERADDREQUEST._serialized_start=1775
-  _MEMBERADDREQUEST._serialized_end=1851
-  _MEMBERADDRESPONSE._serialized_start=1853
-  _MEMBERADDRESPONSE._serialized_end=1910
-  _MEMBERPROMOTEREQUEST._serialized_start=1912
-  _MEMBERPROMOTEREQUEST._serialized_end=1951
-  _MEMBERPROMOTERESPONSE._serialized_start=1953
-  _MEMBERPROMOTERESPONSE._serialized_end=2014
-  _MEMBERREMOVEREQUEST._serialized_start=2016
-  _MEMBERREMOVEREQUEST._serialized_end=2054
-  _MEMBERREMOVERESPONSE._serialized_start=2056
-  _MEMBERREMOVERESPONSE._serialized_end=2116
-  _SNAPSHOTSAVEREQUEST._serialized_start=2118
-  _SNAPSHOTSAVEREQUEST._serialized_end=2139
-  _SNAPSHOTSAVERESPONSE._serialized_start=2141
-  _SNAPSHOTSAVERESPONSE._serialized_end=2212
-  _BACKUPREQUEST._serialized_start=2214
-  _BACKUPREQUEST._serialized_end=2229
-  _BACKUPCHUNK._serialized_start=2231
-  _BACKUPCHUNK._serialized_end=2336
-  _ADMINSERVICE._serialized_start=2569
-  _ADMINSERVICE._serialized_end=3825
+  _STATUSRESPONSE._serialized_end=1526
+  _REVOKELOCKREQUEST._serialized_start=1528
+  _REVOKELOCKREQUEST._serialized_end=1576
+  _REVOKELOCKRESPONSE._serialized_start=1578
+  _REVOKELOCKRESPONSE._serialized_end=1613
+  _TRANSFERLEADERREQUEST._serialized_start=1615
+  _TRANSFERLEADERREQUEST._serialized_end=1658
+  _TRANSFERLEADERRESPONSE._serialized_start=1660
+  _TRANSFERLEADERRESPONSE._serialized_end=1717
+  _MEMBERLISTREQUEST._serialized_start=1719
+  _MEMBERLISTREQUEST._serialized_end=1738
+  _MEMBERLISTRESPONSE._serialized_start=1740
+  _MEMBERLISTRESPONSE._serialized_end=1798
+  _MEMBERADDREQUEST._serialized_start=1800
+  _MEMBERADDREQUEST._serialized_end=1876
+  _MEMBERADDRESPONSE._serialized_start=1878
+  _MEMBERADDRESPONSE._serialized_end=1935
+  _MEMBERPROMOTEREQUEST._serialized_start=1937
+  _MEMBERPROMOTEREQUEST._serialized_end=1976
+  _MEMBERPROMOTERESPONSE._serialized_start=1978
+  _MEMBERPROMOTERESPONSE._serialized_end=2039
+  _MEMBERREMOVEREQUEST._serialized_start=2041
+  _MEMBERREMOVEREQUEST._serialized_end=2079
+  _MEMBERREMOVERESPONSE._serialized_start=2081
+  _MEMBERREMOVERESPONSE._serialized_end=2141
+  _SNAPSHOTSAVEREQUEST._serialized_start=2143
+  _SNAPSHOTSAVEREQUEST._serialized_end=2164
+  _SNAPSHOTSAVERESPONSE._serialized_start=2166
+  _SNAPSHOTSAVERESPONSE._serialized_end=2237
+  _BACKUPREQUEST._serialized_start=2239
+  _BACKUPREQUEST._serialized_end=2254
+  _BACKUPCHUNK._serialized_start=2256
+  _BACKUPCHUNK._serialized_end=2361
+  _ADMINSERVICE._serialized_start=2594
+  _ADMINSERVICE._serialized_end=3850
 # @@protoc_insertion_point(module_scope)

@@ -237,7 +237,7 @@ class StatusRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class StatusResponse(_message.Message):
-    __slots__ = ["applied_index", "cluster_id", "commit_index", "epoch", "last_index", "leader_id", "members", "node_id", "role", "snapshot_index", "term"]
+    __slots__ = ["applied_index", "cluster_id", "commit_index", "epoch", "last_index", "leader_id", "members", "metrics_address", "node_id", "role", "snapshot_index", "term"]
     APPLIED_INDEX_FIELD_NUMBER: _ClassVar[int]
     CLUSTER_ID_FIELD_NUMBER: _ClassVar[int]
     COMMIT_INDEX_FIELD_NUMBER: _ClassVar[int]
@@ -245,6 +245,7 @@ class StatusResponse(_message.Message):
     LAST_INDEX_FIELD_NUMBER: _ClassVar[int]
     LEADER_ID_FIELD_NUMBER: _ClassVar[int]
     MEMBERS_FIELD_NUMBER: _ClassVar[int]
+    METRICS_ADDRESS_FIELD_NUMBER: _ClassVar[int]
     NODE_ID_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_INDEX_FIELD_NUMBER: _ClassVar[int]
@@ -256,11 +257,12 @@ class StatusResponse(_message.Message):
     last_index: int
     leader_id: int
     members: _containers.RepeatedCompositeFieldContainer[Member]
+    metrics_address: str
     node_id: int
     role: NodeRole
     snapshot_index: int
     term: int
-    def __init__(self, node_id: _Optional[int] = ..., role: _Optional[_Union[NodeRole, str]] = ..., term: _Optional[int] = ..., leader_id: _Optional[int] = ..., commit_index: _Optional[int] = ..., applied_index: _Optional[int] = ..., last_index: _Optional[int] = ..., snapshot_index: _Optional[int] = ..., members: _Optional[_Iterable[_Union[Member, _Mapping]]] = ..., cluster_id: _Optional[str] = ..., epoch: _Optional[int] = ...) -> None: ...
+    def __init__(self, node_id: _Optional[int] = ..., role: _Optional[_Union[NodeRole, str]] = ..., term: _Optional[int] = ..., leader_id: _Optional[int] = ..., commit_index: _Optional[int] = ..., applied_index: _Optional[int] = ..., last_index: _Optional[int] = ..., snapshot_index: _Optional[int] = ..., members: _Optional[_Iterable[_Union[Member, _Mapping]]] = ..., cluster_id: _Optional[str] = ..., epoch: _Optional[int] = ..., metrics_address: _Optional[str] = ...) -> None: ...
 
 class TokenInfo(_message.Message):
     __slots__ = ["created_index", "created_ms", "expires_at_ms", "identity", "roles", "token_id"]
