@@ -143,6 +143,7 @@ class ClientStream {
   private clientDone = false;
   private closed = false;
   private readonly who;
+  private peerName: string | null = null;
   /** Who the stream's requests come from (its token or certificate), or why it has no caller. */
   private readonly caller: Caller | RequestFailure;
   /** The node's dispatcher, serving as this stream's caller. */
@@ -306,7 +307,7 @@ class ClientStream {
     const { name, field: kind, body } = read;
     if (
       !item.keepAlive &&
-      !this.takeBudget(rateKey(this.who, body ?? null, this.call.getPeer()), keepAliveIds)
+      !this.takeBudget(rateKey(this.who, body ?? null, this.peer()), keepAliveIds)
     ) {
       this.answer(null, id, RATE_LIMITED);
       return;
@@ -350,9 +351,14 @@ class ClientStream {
     const problem = keepAlive ? keepAliveCountProblem(keepAliveIds) : null;
     if (problem !== null) return failed("ERROR_REASON_INVALID_ARGUMENT", problem);
     // A keepalive names no session of its own: its budget is the caller's, known undecoded.
-    if (keepAlive && !this.takeBudget(rateKey(this.who, null, this.call.getPeer()), keepAliveIds))
+    if (keepAlive && !this.takeBudget(rateKey(this.who, null, this.peer()), keepAliveIds))
       return RATE_LIMITED;
     return null;
+  }
+
+  /** The client's address: read once, as a stream stays on its connection. */
+  private peer(): string {
+    return (this.peerName ??= this.call.getPeer());
   }
 
   private takeBudget(key: string, keepAliveIds: number): boolean {
