@@ -150,6 +150,8 @@ class ApplyContext {
   readonly completions: Completion[] = [];
   readonly events: LockEvent[] = [];
   readonly timers: Required<TimerChanges> = emptyTimers();
+  /** The mode of each grant an end event of this entry ended, in event order. */
+  readonly endedModes: GrantMode[] = [];
   constructor(
     readonly index: number,
     readonly wallMs: number,
@@ -261,7 +263,14 @@ export class LockStateMachine {
         : bad !== null
           ? (this.firstAnswerOf(cmd, ctx.who) ?? invalid(bad))
           : this.dispatch(ctx, cmd);
-    return { index, result, completions: ctx.completions, events: ctx.events, timers: ctx.timers };
+    return {
+      index,
+      result,
+      completions: ctx.completions,
+      events: ctx.events,
+      timers: ctx.timers,
+      ...(ctx.endedModes.length > 0 ? { endedModes: ctx.endedModes } : {}),
+    };
   }
 
   /** Decodes and applies an entry's bytes; undecodable bytes get INVALID_ARGUMENT and change nothing. */
@@ -1304,6 +1313,7 @@ export class LockStateMachine {
       // An election's end events say so: Observe streams only an election's grants.
       ...(modeOf(holder) === "leader" ? { mode: "leader" as const } : {}),
     });
+    ctx.endedModes.push(modeOf(holder));
     const holdMs = holdMsOf(holder);
     if (holdMs > 0 && !(session && this.holdsAny(session, holder.token, holdMs))) {
       pushHold(ctx.timers.holdsEnded, { sessionId: holder.sessionId, token: holder.token, holdMs });
