@@ -77,6 +77,7 @@ import { readSnapshot, SnapshotError, snapshotSteps } from "./codec/snapshot.ts"
 import {
   acquiredOf,
   grantTerms,
+  historyRecords,
   holdMsOf,
   modeOf,
   newLock,
@@ -1158,13 +1159,9 @@ export class LockStateMachine {
       return { kind: "revoked" };
     }
     // A retried revoke of a grant that already ended as revoked succeeds.
-    if (
-      lock?.history.some(
-        (r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "holdLimit"),
-      )
-    ) {
-      return { kind: "revoked" };
-    }
+    for (const r of lock ? historyRecords(lock) : [])
+      if (r.token === cmd.token && (r.reason === "revoked" || r.reason === "holdLimit"))
+        return { kind: "revoked" };
     return fail(
       "ERROR_REASON_STALE_TOKEN",
       `token ${cmd.token} is not the current grant of lock ${cmd.lock}`,
@@ -1203,7 +1200,7 @@ export class LockStateMachine {
 
   /** A lock with no holder, no waiters and no history takes no memory. */
   private dropIfUnused(lock: LockState): void {
-    if (lock.holders === null && lock.waiters === null && lock.history.length === 0)
+    if (lock.holders === null && lock.waiters === null && lock.historyLength === 0)
       this.locks.delete(lock.name);
   }
 
@@ -1239,6 +1236,7 @@ export class LockStateMachine {
         endedWallMs: null,
         reason: null,
         evicted: false,
+        newer: null,
       };
       addHolder(lock, record);
       session.held.add(lock.name);
@@ -1501,7 +1499,8 @@ export class LockStateMachine {
 
   /** Retained history of a lock, oldest first. */
   history(lock: string): HistoryEntry[] {
-    return (this.locks.get(lock)?.history ?? []).map(historyEntry);
+    const state = this.locks.get(lock);
+    return state ? [...historyRecords(state)].map(historyEntry) : [];
   }
 
   /** True if `token` is a current grant of `lock` (at this applied index only). */

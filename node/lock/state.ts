@@ -5,8 +5,8 @@
 // object that is both a holder of its lock and its history record, and carries the lock
 // kinds' terms (mode, slot, holder data, hold limit) in an object of their own only when
 // they differ from a plain exclusive grant's; a lock's holders field is that one grant
-// until a second one shares the lock; a lock's history array is allocated only when it
-// gets its first record, with room for exactly that one; a session's tables for waits and
+// until a second one shares the lock; a lock's history is a chain through its records
+// (oldest to newest, no array per lock); a session's tables for waits and
 // dropped answers exist only while they have entries.
 import type { Answer } from "./answers.ts";
 import type { GrantMode, Target } from "./kinds.ts";
@@ -78,6 +78,8 @@ export interface HistoryRecord {
   reason: GrantEnd | null;
   /** Set when the record left the history (per-lock or global cap). */
   evicted: boolean;
+  /** The next newer record of the same lock while both are in its history (see appendHistory). */
+  newer?: HistoryRecord | null;
 }
 
 /**
@@ -86,13 +88,29 @@ export interface HistoryRecord {
  */
 export type Holder = HistoryRecord;
 
-/** History of a lock with no records, shared by every such lock; never written to. */
-export const NO_HISTORY: HistoryRecord[] = Object.freeze([]) as unknown as HistoryRecord[];
-
-/** Appends a record to a lock's history; the first one gets an array of exactly one slot. */
+/** Appends a record to a lock's history (the newest end of its chain). */
 export function appendHistory(lock: LockState, record: HistoryRecord): void {
-  if (lock.history.length === 0) lock.history = [record];
-  else lock.history.push(record);
+  record.newer = null;
+  if (lock.newest === null) lock.oldest = record;
+  else lock.newest.newer = record;
+  lock.newest = record;
+  lock.historyLength++;
+}
+
+/** Takes the oldest record out of a lock's history; null when it has none. */
+export function shiftHistory(lock: LockState): HistoryRecord | null {
+  const oldest = lock.oldest;
+  if (oldest === null) return null;
+  lock.oldest = oldest.newer ?? null;
+  if (lock.oldest === null) lock.newest = null;
+  oldest.newer = null;
+  lock.historyLength--;
+  return oldest;
+}
+
+/** A lock's retained history, oldest first. */
+export function* historyRecords(lock: LockState): IterableIterator<HistoryRecord> {
+  for (let r = lock.oldest; r !== null; r = r.newer ?? null) yield r;
 }
 
 /**
@@ -135,8 +153,10 @@ export interface LockState {
    * converts a hold rather than joining the queue, so it goes before every queued request.
    */
   upgrade: Waiter | null;
-  /** Oldest first; NO_HISTORY until the first record (append with appendHistory). */
-  history: HistoryRecord[];
+  /** The ends of its history's chain (appendHistory, shiftHistory, historyRecords), and its length. */
+  oldest: HistoryRecord | null;
+  newest: HistoryRecord | null;
+  historyLength: number;
 }
 
 /** A lock with no holder, waiter or history yet (idle locks stay this small). */
@@ -147,7 +167,9 @@ export function newLock(name: string): LockState {
     semaphore: null,
     waiters: null,
     upgrade: null,
-    history: NO_HISTORY,
+    oldest: null,
+    newest: null,
+    historyLength: 0,
   };
 }
 
