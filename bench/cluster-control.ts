@@ -169,7 +169,12 @@ export class BenchCluster {
       {
         cwd: PACKAGE_ROOT,
         stdio: ["ignore", log, log],
-        env: { ...process.env, PALISADE_LOG_LEVEL: process.env["PALISADE_LOG_LEVEL"] ?? "info" },
+        // As the systemd unit runs a node: two malloc arenas (docs/deployment.md).
+        env: {
+          ...process.env,
+          PALISADE_LOG_LEVEL: process.env["PALISADE_LOG_LEVEL"] ?? "info",
+          MALLOC_ARENA_MAX: process.env["MALLOC_ARENA_MAX"] ?? "2",
+        },
       },
     );
     closeSync(log);

@@ -259,7 +259,12 @@ async function main(): Promise<void> {
         "--log-color",
         color ? "always" : "never",
       ],
-      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+      // Two malloc arenas, as the systemd unit sets (docs/deployment.md).
+      {
+        cwd: repoRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, MALLOC_ARENA_MAX: process.env["MALLOC_ARENA_MAX"] ?? "2" },
+      },
     );
     m.process = child;
     m.startedAt = Date.now();

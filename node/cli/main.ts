@@ -81,14 +81,23 @@ function parseArgs(argv: readonly string[]): Options {
  */
 const DEFAULT_HEAP_GROWING_PERCENT = 50;
 
-function heapGrowingPercent(): number {
-  const text = process.env["PALISADE_HEAP_GROWING_PERCENT"];
-  if (text === undefined || text === "") return DEFAULT_HEAP_GROWING_PERCENT;
+/**
+ * How much V8's young generation grows each time it fills with survivors. Left to itself it
+ * doubles up to 16 MiB per semi-space (32 MiB resident while the node is busy); at 1 it
+ * stays at its initial 1 MiB: more, shorter scavenges, and objects that outlive two of them
+ * go to the old generation, which the growing factor above keeps in check. Unlike the size
+ * limits (read once, at start), this flag is read at each scavenge, so the node sets it for
+ * itself. PALISADE_SEMI_SPACE_GROWTH overrides it; 0 leaves V8's own (2).
+ */
+const DEFAULT_SEMI_SPACE_GROWTH = 1;
+
+/** An integer setting from the environment, or the process exits naming it. */
+function envInteger(name: string, fallback: number, max: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0 || value > 1000) {
-    process.stderr.write(
-      `palisade: PALISADE_HEAP_GROWING_PERCENT must be an integer from 0 to 1000, got "${text}"\n`,
-    );
+  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+    process.stderr.write(`palisade: ${name} must be an integer from 0 to ${max}, got "${text}"\n`);
     process.exit(1);
   }
   return value;
@@ -105,8 +114,10 @@ function describe(error: unknown): string {
 export async function runNode(argv: readonly string[]): Promise<void> {
   const opts = parseArgs(argv);
   // Read by V8 at each full collection, so setting it now, before the state is loaded, applies.
-  const growing = heapGrowingPercent();
+  const growing = envInteger("PALISADE_HEAP_GROWING_PERCENT", DEFAULT_HEAP_GROWING_PERCENT, 1000);
   if (growing > 0) setFlagsFromString(`--heap-growing-percent=${growing}`);
+  const semiSpaceGrowth = envInteger("PALISADE_SEMI_SPACE_GROWTH", DEFAULT_SEMI_SPACE_GROWTH, 16);
+  if (semiSpaceGrowth > 0) setFlagsFromString(`--semi-space-growth-factor=${semiSpaceGrowth}`);
   let cfg: NodeConfig;
   try {
     cfg = nodeConfig(loadClusterConfig(opts.config), opts.id);

@@ -85,6 +85,7 @@ describe("shipped cluster files", () => {
     expect(unit).toMatch(/^ExecStart=.*--config \/etc\/palisade\/palisade\.json --id %i$/m);
     expect(unit).toMatch(/^Restart=on-failure$/m);
     expect(unit).toMatch(/^User=palisade$/m);
+    expect(unit).toMatch(/^Environment=MALLOC_ARENA_MAX=2$/m);
   });
 
   it("docs/deployment.md lists every knob of the schema", () => {
