@@ -25,6 +25,7 @@ import { statusPageUrl } from "../node/ops/status-page/index.ts";
 import { gatewayOrigin } from "../node/ops/http-listener.ts";
 import { u64ToNumber } from "../proto/wire.ts";
 import { PACKAGE_ROOT } from "../node/util/package-root.ts";
+import { nodeMallocEnv } from "../node/util/malloc-env.ts";
 
 // The same from this source and from its build in dist/scripts/.
 const repoRoot = PACKAGE_ROOT;
@@ -259,11 +260,11 @@ async function main(): Promise<void> {
         "--log-color",
         color ? "always" : "never",
       ],
-      // Two malloc arenas, as the systemd unit sets (docs/deployment.md).
+      // glibc's malloc as the systemd unit sets it (docs/operations/running.md#memory).
       {
         cwd: repoRoot,
         stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, MALLOC_ARENA_MAX: process.env["MALLOC_ARENA_MAX"] ?? "2" },
+        env: { ...process.env, ...nodeMallocEnv(process.env) },
       },
     );
     m.process = child;
