@@ -76,6 +76,8 @@ import { SlotPool } from "./slot-pool.ts";
 import { readSnapshot, SnapshotError, snapshotSteps } from "./codec/snapshot.ts";
 import {
   acquiredOf,
+  adoptGrants,
+  Grant,
   grantTerms,
   historyRecords,
   holdMsOf,
@@ -84,7 +86,6 @@ import {
   newSession,
   type GrantEnd,
   type Holder,
-  type HistoryRecord,
   type LockState,
   type Session,
   type Waiter,
@@ -1223,21 +1224,16 @@ export class LockStateMachine {
           ? (lock.semaphore as NonNullable<LockState["semaphore"]>).slots.take()
           : -1;
       // The grant's history record is also the lock's holder.
-      const record: HistoryRecord = {
-        lock: lock.name,
-        token,
-        sessionId: session.id,
-        clientName: session.clientName,
-        grantedAt: ctx.index,
+      const record = new Grant(
+        lock.name,
+        this.epochValue,
+        session.id,
+        session.clientName,
+        ctx.index,
         waitedFrom,
-        grantedWallMs: ctx.wallMs,
-        terms: grantTerms(t.mode, slot, holderData, holdMs),
-        endedAt: null,
-        endedWallMs: null,
-        reason: null,
-        evicted: false,
-        newer: null,
-      };
+        ctx.wallMs,
+        grantTerms(t.mode, slot, holderData, holdMs),
+      );
       addHolder(lock, record);
       session.held.add(lock.name);
       this.countHold(session.owner, 1, holderData, 1);
@@ -1697,7 +1693,8 @@ export class LockStateMachine {
       );
     for (const token of data.access.tokens) machine.access.tokens.set(token.id, token);
     machine.countUsage();
-    machine.historyLog.load(data.history);
+    // Plain records from the reader become Grants: one shape, no bigint per grant.
+    machine.historyLog.load(adoptGrants(machine.locks.values(), data.history));
     const problems = machine.checkInvariants();
     if (problems.length > 0)
       throw new SnapshotError(`inconsistent snapshot: ${problems.slice(0, 3).join("; ")}`);

@@ -12,6 +12,8 @@ import type { Answer } from "./answers.ts";
 import type { GrantMode, Target } from "./kinds.ts";
 import type { SlotPool } from "./slot-pool.ts";
 import type { EndReason as WireEndReason } from "../../proto/lock-values.ts";
+import { MAX_EPOCH, MAX_INDEX } from "./limits.ts";
+import { tokenEpoch, tokenFor } from "./tokens.ts";
 
 /** How a grant ended, in the contract's spelling (a current grant has none). */
 export type EndReason = Exclude<WireEndReason, "current">;
@@ -80,6 +82,86 @@ export interface HistoryRecord {
   evicted: boolean;
   /** The next newer record of the same lock while both are in its history (see appendHistory). */
   newer?: HistoryRecord | null;
+}
+
+/**
+ * A grant as the state machine makes it (a snapshot's reader makes plain records, which
+ * restore turns into these). Its token is not kept: it is the grant's index under its
+ * epoch, computed when read, so a grant holds no bigint of its own.
+ */
+export class Grant implements HistoryRecord {
+  endedAt: number | null = null;
+  endedWallMs: number | null = null;
+  reason: GrantEnd | null = null;
+  evicted = false;
+  newer: HistoryRecord | null = null;
+
+  constructor(
+    readonly lock: string,
+    /** The token's epoch: the state's, or an older one for a record restored with a new epoch. */
+    private readonly epoch: number,
+    readonly sessionId: bigint,
+    readonly clientName: string,
+    readonly grantedAt: number,
+    readonly waitedFrom: number,
+    readonly grantedWallMs: number,
+    public terms: GrantTerms | null,
+  ) {}
+
+  get token(): bigint {
+    return tokenFor(this.epoch, this.grantedAt);
+  }
+
+  /** The same record as a Grant, or null when its token is not its index under an epoch. */
+  static of(r: HistoryRecord): Grant | null {
+    if (r instanceof Grant) return r;
+    const epoch = tokenEpoch(r.token);
+    const at = r.grantedAt;
+    if (epoch > MAX_EPOCH || !Number.isSafeInteger(at) || at < 1 || at > MAX_INDEX) return null;
+    if (tokenFor(epoch, at) !== r.token) return null;
+    const grant = new Grant(
+      r.lock,
+      epoch,
+      r.sessionId,
+      r.clientName,
+      r.grantedAt,
+      r.waitedFrom,
+      r.grantedWallMs,
+      r.terms,
+    );
+    grant.endedAt = r.endedAt;
+    grant.endedWallMs = r.endedWallMs;
+    grant.reason = r.reason;
+    grant.evicted = r.evicted;
+    return grant;
+  }
+}
+
+/**
+ * Turns the plain records a snapshot's reader made into Grants, in place: each lock's
+ * holders and history chain, and `history` (every record in insertion order), which it
+ * returns. A record and the holder it also is stay one object.
+ */
+export function adoptGrants(
+  locks: Iterable<LockState>,
+  history: readonly HistoryRecord[],
+): HistoryRecord[] {
+  const made = new Map<HistoryRecord, HistoryRecord>();
+  const grantOf = (r: HistoryRecord): HistoryRecord => {
+    let g = made.get(r);
+    if (g === undefined) made.set(r, (g = Grant.of(r) ?? r));
+    return g;
+  };
+  for (const lock of locks) {
+    const h = lock.holders;
+    if (h instanceof Map) for (const [id, r] of h) h.set(id, grantOf(r));
+    else if (h !== null) lock.holders = grantOf(h);
+    const records = [...historyRecords(lock)];
+    lock.oldest = lock.newest = null;
+    lock.historyLength = 0;
+    for (const r of records) appendHistory(lock, grantOf(r));
+  }
+  return history.map(grantOf);
 }
 
 /**
