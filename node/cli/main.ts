@@ -83,11 +83,12 @@ const DEFAULT_HEAP_GROWING_PERCENT = 50;
 
 /**
  * How much V8's young generation grows each time it fills with survivors. Left to itself it
- * doubles up to 16 MiB per semi-space (32 MiB resident while the node is busy); at 1 it
- * stays at its initial 1 MiB: more, shorter scavenges, and objects that outlive two of them
- * go to the old generation, which the growing factor above keeps in check. Unlike the size
- * limits (read once, at start), this flag is read at each scavenge, so the node sets it for
- * itself. PALISADE_SEMI_SPACE_GROWTH overrides it; 0 leaves V8's own (2).
+ * doubles up to 16 MiB per semi-space (32 MiB resident while the node is busy, and 4-8 MiB
+ * for good after the bundle is loaded); at 1 it stays at its initial 1 MiB: more, shorter
+ * scavenges, and objects that outlive two of them go to the old generation, which the
+ * growing factor above keeps in check. Unlike the size limits (read once, at start), this
+ * flag is read at each scavenge, so it can be set at run time: bin/palisade.mjs sets 1
+ * before it loads the bundle, and this applies PALISADE_SEMI_SPACE_GROWTH (0: V8's own, 2).
  */
 const DEFAULT_SEMI_SPACE_GROWTH = 1;
 
@@ -117,7 +118,7 @@ export async function runNode(argv: readonly string[]): Promise<void> {
   const growing = envInteger("PALISADE_HEAP_GROWING_PERCENT", DEFAULT_HEAP_GROWING_PERCENT, 1000);
   if (growing > 0) setFlagsFromString(`--heap-growing-percent=${growing}`);
   const semiSpaceGrowth = envInteger("PALISADE_SEMI_SPACE_GROWTH", DEFAULT_SEMI_SPACE_GROWTH, 16);
-  if (semiSpaceGrowth > 0) setFlagsFromString(`--semi-space-growth-factor=${semiSpaceGrowth}`);
+  setFlagsFromString(`--semi-space-growth-factor=${semiSpaceGrowth > 0 ? semiSpaceGrowth : 2}`);
   let cfg: NodeConfig;
   try {
     cfg = nodeConfig(loadClusterConfig(opts.config), opts.id);
