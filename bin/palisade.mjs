@@ -47,8 +47,8 @@ if (!existsSync(url)) {
   process.exit(1);
 }
 if (verb === "node") {
-  // Before the bundle is evaluated, which would grow the young generation for good:
-  // node/cli/main.ts says why it stays small, and applies PALISADE_SEMI_SPACE_GROWTH.
+  // Before the bundle is evaluated, which would grow the young generation for good;
+  // node/cli/main.ts then applies PALISADE_SEMI_SPACE_GROWTH (V8's own 2 by default).
   const { setFlagsFromString } = await import("node:v8");
   setFlagsFromString("--semi-space-growth-factor=1");
   const { runNode } = await import(url.href);

@@ -82,15 +82,16 @@ function parseArgs(argv: readonly string[]): Options {
 const DEFAULT_HEAP_GROWING_PERCENT = 50;
 
 /**
- * How much V8's young generation grows each time it fills with survivors. Left to itself it
- * doubles up to 16 MiB per semi-space (32 MiB resident while the node is busy, and 4-8 MiB
- * for good after the bundle is loaded); at 1 it stays at its initial 1 MiB: more, shorter
- * scavenges, and objects that outlive two of them go to the old generation, which the
- * growing factor above keeps in check. Unlike the size limits (read once, at start), this
- * flag is read at each scavenge, so it can be set at run time: bin/palisade.mjs sets 1
- * before it loads the bundle, and this applies PALISADE_SEMI_SPACE_GROWTH (0: V8's own, 2).
+ * How much V8's young generation grows each time it fills with survivors: V8 doubles it up
+ * to 16 MiB per semi-space. Loading the bundle would grow it to several MiB kept for good,
+ * so bin/palisade.mjs sets 1 until the node starts (it stays at its initial 1 MiB); then
+ * this applies PALISADE_SEMI_SPACE_GROWTH, by default V8's own 2. At 1 throughout, a busy
+ * node is smaller but scavenges more often and moves more objects to the old generation,
+ * for more CPU per request (the figures are in bench/README.md, Memory). The flag is read
+ * at each scavenge, unlike the size limits (read once, at start), so it can be set at run
+ * time.
  */
-const DEFAULT_SEMI_SPACE_GROWTH = 1;
+const DEFAULT_SEMI_SPACE_GROWTH = 2;
 
 /** An integer setting from the environment, or the process exits naming it. */
 function envInteger(name: string, fallback: number, max: number): number {
@@ -118,7 +119,9 @@ export async function runNode(argv: readonly string[]): Promise<void> {
   const growing = envInteger("PALISADE_HEAP_GROWING_PERCENT", DEFAULT_HEAP_GROWING_PERCENT, 1000);
   if (growing > 0) setFlagsFromString(`--heap-growing-percent=${growing}`);
   const semiSpaceGrowth = envInteger("PALISADE_SEMI_SPACE_GROWTH", DEFAULT_SEMI_SPACE_GROWTH, 16);
-  setFlagsFromString(`--semi-space-growth-factor=${semiSpaceGrowth > 0 ? semiSpaceGrowth : 2}`);
+  setFlagsFromString(
+    `--semi-space-growth-factor=${semiSpaceGrowth > 0 ? semiSpaceGrowth : DEFAULT_SEMI_SPACE_GROWTH}`,
+  );
   let cfg: NodeConfig;
   try {
     cfg = nodeConfig(loadClusterConfig(opts.config), opts.id);
