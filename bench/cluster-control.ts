@@ -18,6 +18,7 @@ import { PalisadeClient } from "../client/index.ts";
 import type { NodeStatus } from "../client/index.ts";
 import { freePorts } from "../scripts/free-ports.ts";
 import { PACKAGE_ROOT } from "../node/util/package-root.ts";
+import { nodeMallocEnv } from "../node/util/malloc-env.ts";
 import { waitServing } from "./ready-probe.ts";
 
 /** Nodes run as operators run them: the `palisade` bin, on the compiled code in dist/. */
@@ -169,7 +170,12 @@ export class BenchCluster {
       {
         cwd: PACKAGE_ROOT,
         stdio: ["ignore", log, log],
-        env: { ...process.env, PALISADE_LOG_LEVEL: process.env["PALISADE_LOG_LEVEL"] ?? "info" },
+        // As the systemd unit runs a node (docs/operations/running.md#memory).
+        env: {
+          ...process.env,
+          PALISADE_LOG_LEVEL: process.env["PALISADE_LOG_LEVEL"] ?? "info",
+          ...nodeMallocEnv(process.env),
+        },
       },
     );
     closeSync(log);

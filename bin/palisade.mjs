@@ -47,6 +47,10 @@ if (!existsSync(url)) {
   process.exit(1);
 }
 if (verb === "node") {
+  // Before the bundle is evaluated, which would grow the young generation for good;
+  // node/cli/main.ts then applies PALISADE_SEMI_SPACE_GROWTH (V8's own 2 by default).
+  const { setFlagsFromString } = await import("node:v8");
+  setFlagsFromString("--semi-space-growth-factor=1");
   const { runNode } = await import(url.href);
   await runNode(rest);
 } else if (verb === "restore") {

@@ -25,6 +25,7 @@ import { statusPageUrl } from "../node/ops/status-page/index.ts";
 import { gatewayOrigin } from "../node/ops/http-listener.ts";
 import { u64ToNumber } from "../proto/wire.ts";
 import { PACKAGE_ROOT } from "../node/util/package-root.ts";
+import { nodeMallocEnv } from "../node/util/malloc-env.ts";
 
 // The same from this source and from its build in dist/scripts/.
 const repoRoot = PACKAGE_ROOT;
@@ -259,7 +260,12 @@ async function main(): Promise<void> {
         "--log-color",
         color ? "always" : "never",
       ],
-      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+      // glibc's malloc as the systemd unit sets it (docs/operations/running.md#memory).
+      {
+        cwd: repoRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, ...nodeMallocEnv(process.env) },
+      },
     );
     m.process = child;
     m.startedAt = Date.now();

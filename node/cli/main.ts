@@ -81,14 +81,25 @@ function parseArgs(argv: readonly string[]): Options {
  */
 const DEFAULT_HEAP_GROWING_PERCENT = 50;
 
-function heapGrowingPercent(): number {
-  const text = process.env["PALISADE_HEAP_GROWING_PERCENT"];
-  if (text === undefined || text === "") return DEFAULT_HEAP_GROWING_PERCENT;
+/**
+ * How much V8's young generation grows each time it fills with survivors: V8 doubles it up
+ * to 16 MiB per semi-space. Loading the bundle would grow it to several MiB kept for good,
+ * so bin/palisade.mjs sets 1 until the node starts (it stays at its initial 1 MiB); then
+ * this applies PALISADE_SEMI_SPACE_GROWTH, by default V8's own 2. At 1 throughout, a busy
+ * node is smaller but scavenges more often and moves more objects to the old generation,
+ * for more CPU per request (the figures are in bench/README.md, Memory). The flag is read
+ * at each scavenge, unlike the size limits (read once, at start), so it can be set at run
+ * time.
+ */
+const DEFAULT_SEMI_SPACE_GROWTH = 2;
+
+/** An integer setting from the environment, or the process exits naming it. */
+function envInteger(name: string, fallback: number, max: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 0 || value > 1000) {
-    process.stderr.write(
-      `palisade: PALISADE_HEAP_GROWING_PERCENT must be an integer from 0 to 1000, got "${text}"\n`,
-    );
+  if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+    process.stderr.write(`palisade: ${name} must be an integer from 0 to ${max}, got "${text}"\n`);
     process.exit(1);
   }
   return value;
@@ -105,8 +116,12 @@ function describe(error: unknown): string {
 export async function runNode(argv: readonly string[]): Promise<void> {
   const opts = parseArgs(argv);
   // Read by V8 at each full collection, so setting it now, before the state is loaded, applies.
-  const growing = heapGrowingPercent();
+  const growing = envInteger("PALISADE_HEAP_GROWING_PERCENT", DEFAULT_HEAP_GROWING_PERCENT, 1000);
   if (growing > 0) setFlagsFromString(`--heap-growing-percent=${growing}`);
+  const semiSpaceGrowth = envInteger("PALISADE_SEMI_SPACE_GROWTH", DEFAULT_SEMI_SPACE_GROWTH, 16);
+  setFlagsFromString(
+    `--semi-space-growth-factor=${semiSpaceGrowth > 0 ? semiSpaceGrowth : DEFAULT_SEMI_SPACE_GROWTH}`,
+  );
   let cfg: NodeConfig;
   try {
     cfg = nodeConfig(loadClusterConfig(opts.config), opts.id);

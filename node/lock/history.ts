@@ -1,6 +1,6 @@
 // Lock history bounded per lock and globally. Records enter in apply order, so the
 // global queue is ordered by grant index; eviction always takes the oldest record.
-import { appendHistory, type HistoryRecord, type LockState } from "./state.ts";
+import { appendHistory, shiftHistory, type HistoryRecord, type LockState } from "./state.ts";
 
 export class HistoryLog {
   /** Every record in insertion order; evicted ones are skipped lazily. */
@@ -29,7 +29,7 @@ export class HistoryLog {
     appendHistory(lock, record);
     this.queue.push(record);
     this.live++;
-    while (lock.history.length > this.perLock) this.evict(lock.history.shift() as HistoryRecord);
+    while (lock.historyLength > this.perLock) this.evict(shiftHistory(lock) as HistoryRecord);
     while (this.live > this.total) this.evictOldest();
     this.compact();
   }
@@ -45,8 +45,8 @@ export class HistoryLog {
       const record = this.queue[i] as HistoryRecord;
       if (record.evicted) continue;
       const lock = this.lockOf(record.lock);
-      if (!lock || lock.history.length <= perLock || lock.history[0] !== record) continue;
-      lock.history.shift();
+      if (!lock || lock.historyLength <= perLock || lock.oldest !== record) continue;
+      shiftHistory(lock);
       this.evict(record);
       this.onShrunk(lock);
     }
@@ -80,7 +80,7 @@ export class HistoryLog {
       if (record.evicted) continue;
       const lock = this.lockOf(record.lock);
       // The globally oldest record is also the oldest of its lock.
-      if (lock && lock.history[0] === record) lock.history.shift();
+      if (lock && lock.oldest === record) shiftHistory(lock);
       this.evict(record);
       if (lock) this.onShrunk(lock);
       return;

@@ -38,7 +38,7 @@ export function checkStateInvariants(
         problems.push(`a wait for ${lock.name} mixes an election with a lock`);
       }
     }
-    if (lock.holders === null && lock.waiters === null && lock.history.length === 0)
+    if (lock.holders === null && lock.waiters === null && lock.historyLength === 0)
       problems.push(`unused lock entry ${lock.name}`);
   }
   for (const lock of locks.values()) {

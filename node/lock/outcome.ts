@@ -85,6 +85,12 @@ export interface ApplyOutcome {
   readonly completions: Completion[];
   readonly events: LockEvent[];
   readonly timers: TimerChanges;
+  /**
+   * For each event that ends a grant (every type but "acquired" and "proclaimed"), in event
+   * order, that grant's mode; absent when none ended. For metrics, which thus keep nothing
+   * per grant; not part of the events Watch streams.
+   */
+  readonly endedModes?: readonly GrantMode[];
 }
 
 export function emptyTimers(): Required<TimerChanges> {

@@ -83,7 +83,7 @@ export function restoreFromBackup(backup: Uint8Array, epoch: number, wallMs = 0)
         permits: lock.semaphore.permits,
         slots: new SlotPool(lock.semaphore.permits),
       };
-    if (lock.history.length === 0) state.locks.delete(name);
+    if (lock.historyLength === 0) state.locks.delete(name);
   }
   // A grant still current in the backup ended when its session was dropped.
   for (const record of state.history) {

@@ -81,14 +81,16 @@ import { SlotPool } from "./slot-pool.ts";
 import { readSnapshot, SnapshotError, snapshotSteps } from "./codec/snapshot.ts";
 import {
   acquiredOf,
+  adoptGrants,
+  Grant,
   grantTerms,
+  historyRecords,
   holdMsOf,
   modeOf,
   newLock,
   newSession,
   type GrantEnd,
   type Holder,
-  type HistoryRecord,
   type LockState,
   type Session,
   type Waiter,
@@ -155,6 +157,8 @@ class ApplyContext {
   readonly completions: Completion[] = [];
   readonly events: LockEvent[] = [];
   readonly timers: Required<TimerChanges> = emptyTimers();
+  /** The mode of each grant an end event of this entry ended, in event order. */
+  readonly endedModes: GrantMode[] = [];
   constructor(
     readonly index: number,
     readonly wallMs: number,
@@ -266,7 +270,14 @@ export class LockStateMachine {
         : bad !== null
           ? (this.firstAnswerOf(cmd, ctx.who) ?? invalid(bad))
           : this.dispatch(ctx, cmd);
-    return { index, result, completions: ctx.completions, events: ctx.events, timers: ctx.timers };
+    return {
+      index,
+      result,
+      completions: ctx.completions,
+      events: ctx.events,
+      timers: ctx.timers,
+      ...(ctx.endedModes.length > 0 ? { endedModes: ctx.endedModes } : {}),
+    };
   }
 
   /** Decodes and applies an entry's bytes; undecodable bytes get INVALID_ARGUMENT and change nothing. */
@@ -1159,13 +1170,9 @@ export class LockStateMachine {
       return { kind: "revoked" };
     }
     // A retried revoke of a grant that already ended as revoked succeeds.
-    if (
-      lock?.history.some(
-        (r) => r.token === cmd.token && (r.reason === "revoked" || r.reason === "holdLimit"),
-      )
-    ) {
-      return { kind: "revoked" };
-    }
+    for (const r of lock ? historyRecords(lock) : [])
+      if (r.token === cmd.token && (r.reason === "revoked" || r.reason === "holdLimit"))
+        return { kind: "revoked" };
     return fail(
       "ERROR_REASON_STALE_TOKEN",
       `token ${cmd.token} is not the current grant of lock ${cmd.lock}`,
@@ -1204,7 +1211,7 @@ export class LockStateMachine {
 
   /** A lock with no holder, no waiters and no history takes no memory. */
   private dropIfUnused(lock: LockState): void {
-    if (lock.holders === null && lock.waiters === null && lock.history.length === 0)
+    if (lock.holders === null && lock.waiters === null && lock.historyLength === 0)
       this.locks.delete(lock.name);
   }
 
@@ -1227,20 +1234,16 @@ export class LockStateMachine {
           ? (lock.semaphore as NonNullable<LockState["semaphore"]>).slots.take()
           : -1;
       // The grant's history record is also the lock's holder.
-      const record: HistoryRecord = {
-        lock: lock.name,
-        token,
-        sessionId: session.id,
-        clientName: session.clientName,
-        grantedAt: ctx.index,
+      const record = new Grant(
+        lock.name,
+        this.epochValue,
+        session.id,
+        session.clientName,
+        ctx.index,
         waitedFrom,
-        grantedWallMs: ctx.wallMs,
-        terms: grantTerms(t.mode, slot, holderData, holdMs),
-        endedAt: null,
-        endedWallMs: null,
-        reason: null,
-        evicted: false,
-      };
+        ctx.wallMs,
+        grantTerms(t.mode, slot, holderData, holdMs),
+      );
       addHolder(lock, record);
       session.held.add(lock.name);
       this.countHold(session.owner, 1, holderData, 1);
@@ -1314,6 +1317,7 @@ export class LockStateMachine {
       // An election's end events say so: Observe streams only an election's grants.
       ...(modeOf(holder) === "leader" ? { mode: "leader" as const } : {}),
     });
+    ctx.endedModes.push(modeOf(holder));
     const holdMs = holdMsOf(holder);
     if (holdMs > 0 && !(session && this.holdsAny(session, holder.token, holdMs))) {
       pushHold(ctx.timers.holdsEnded, { sessionId: holder.sessionId, token: holder.token, holdMs });
@@ -1501,7 +1505,8 @@ export class LockStateMachine {
 
   /** Retained history of a lock, oldest first. */
   history(lock: string): HistoryEntry[] {
-    return (this.locks.get(lock)?.history ?? []).map(historyEntry);
+    const state = this.locks.get(lock);
+    return state ? [...historyRecords(state)].map(historyEntry) : [];
   }
 
   /** True if `token` is a current grant of `lock` (at this applied index only). */
@@ -1698,7 +1703,8 @@ export class LockStateMachine {
       );
     for (const token of data.access.tokens) machine.access.tokens.set(token.id, token);
     machine.countUsage();
-    machine.historyLog.load(data.history);
+    // Plain records from the reader become Grants: one shape, no bigint per grant.
+    machine.historyLog.load(adoptGrants(machine.locks.values(), data.history));
     const problems = machine.checkInvariants();
     if (problems.length > 0)
       throw new SnapshotError(`inconsistent snapshot: ${problems.slice(0, 3).join("; ")}`);

@@ -5,13 +5,15 @@
 // object that is both a holder of its lock and its history record, and carries the lock
 // kinds' terms (mode, slot, holder data, hold limit) in an object of their own only when
 // they differ from a plain exclusive grant's; a lock's holders field is that one grant
-// until a second one shares the lock; a lock's history array is allocated only when it
-// gets its first record, with room for exactly that one; a session's tables for waits and
+// until a second one shares the lock; a lock's history is a chain through its records
+// (oldest to newest, no array per lock); a session's tables for waits and
 // dropped answers exist only while they have entries.
 import type { Answer } from "./answers.ts";
 import type { GrantMode, Target } from "./kinds.ts";
 import type { SlotPool } from "./slot-pool.ts";
 import type { EndReason as WireEndReason } from "../../proto/lock-values.ts";
+import { MAX_EPOCH, MAX_INDEX } from "./limits.ts";
+import { tokenEpoch, tokenFor } from "./tokens.ts";
 
 /** How a grant ended, in the contract's spelling (a current grant has none). */
 export type EndReason = Exclude<WireEndReason, "current">;
@@ -78,6 +80,88 @@ export interface HistoryRecord {
   reason: GrantEnd | null;
   /** Set when the record left the history (per-lock or global cap). */
   evicted: boolean;
+  /** The next newer record of the same lock while both are in its history (see appendHistory). */
+  newer?: HistoryRecord | null;
+}
+
+/**
+ * A grant as the state machine makes it (a snapshot's reader makes plain records, which
+ * restore turns into these). Its token is not kept: it is the grant's index under its
+ * epoch, computed when read, so a grant holds no bigint of its own.
+ */
+export class Grant implements HistoryRecord {
+  endedAt: number | null = null;
+  endedWallMs: number | null = null;
+  reason: GrantEnd | null = null;
+  evicted = false;
+  newer: HistoryRecord | null = null;
+
+  constructor(
+    readonly lock: string,
+    /** The token's epoch: the state's, or an older one for a record restored with a new epoch. */
+    private readonly epoch: number,
+    readonly sessionId: bigint,
+    readonly clientName: string,
+    readonly grantedAt: number,
+    readonly waitedFrom: number,
+    readonly grantedWallMs: number,
+    public terms: GrantTerms | null,
+  ) {}
+
+  get token(): bigint {
+    return tokenFor(this.epoch, this.grantedAt);
+  }
+
+  /** The same record as a Grant, or null when its token is not its index under an epoch. */
+  static of(r: HistoryRecord): Grant | null {
+    if (r instanceof Grant) return r;
+    const epoch = tokenEpoch(r.token);
+    const at = r.grantedAt;
+    if (epoch > MAX_EPOCH || !Number.isSafeInteger(at) || at < 1 || at > MAX_INDEX) return null;
+    if (tokenFor(epoch, at) !== r.token) return null;
+    const grant = new Grant(
+      r.lock,
+      epoch,
+      r.sessionId,
+      r.clientName,
+      r.grantedAt,
+      r.waitedFrom,
+      r.grantedWallMs,
+      r.terms,
+    );
+    grant.endedAt = r.endedAt;
+    grant.endedWallMs = r.endedWallMs;
+    grant.reason = r.reason;
+    grant.evicted = r.evicted;
+    return grant;
+  }
+}
+
+/**
+ * Turns the plain records a snapshot's reader made into Grants, in place: each lock's
+ * holders and history chain, and `history` (every record in insertion order), which it
+ * returns. A record and the holder it also is stay one object.
+ */
+export function adoptGrants(
+  locks: Iterable<LockState>,
+  history: readonly HistoryRecord[],
+): HistoryRecord[] {
+  const made = new Map<HistoryRecord, HistoryRecord>();
+  const grantOf = (r: HistoryRecord): HistoryRecord => {
+    let g = made.get(r);
+    if (g === undefined) made.set(r, (g = Grant.of(r) ?? r));
+    return g;
+  };
+  for (const lock of locks) {
+    const h = lock.holders;
+    if (h instanceof Map) for (const [id, r] of h) h.set(id, grantOf(r));
+    else if (h !== null) lock.holders = grantOf(h);
+    const records = [...historyRecords(lock)];
+    lock.oldest = lock.newest = null;
+    lock.historyLength = 0;
+    for (const r of records) appendHistory(lock, grantOf(r));
+  }
+  return history.map(grantOf);
 }
 
 /**
@@ -86,13 +170,29 @@ export interface HistoryRecord {
  */
 export type Holder = HistoryRecord;
 
-/** History of a lock with no records, shared by every such lock; never written to. */
-export const NO_HISTORY: HistoryRecord[] = Object.freeze([]) as unknown as HistoryRecord[];
-
-/** Appends a record to a lock's history; the first one gets an array of exactly one slot. */
+/** Appends a record to a lock's history (the newest end of its chain). */
 export function appendHistory(lock: LockState, record: HistoryRecord): void {
-  if (lock.history.length === 0) lock.history = [record];
-  else lock.history.push(record);
+  record.newer = null;
+  if (lock.newest === null) lock.oldest = record;
+  else lock.newest.newer = record;
+  lock.newest = record;
+  lock.historyLength++;
+}
+
+/** Takes the oldest record out of a lock's history; null when it has none. */
+export function shiftHistory(lock: LockState): HistoryRecord | null {
+  const oldest = lock.oldest;
+  if (oldest === null) return null;
+  lock.oldest = oldest.newer ?? null;
+  if (lock.oldest === null) lock.newest = null;
+  oldest.newer = null;
+  lock.historyLength--;
+  return oldest;
+}
+
+/** A lock's retained history, oldest first. */
+export function* historyRecords(lock: LockState): IterableIterator<HistoryRecord> {
+  for (let r = lock.oldest; r !== null; r = r.newer ?? null) yield r;
 }
 
 /**
@@ -135,8 +235,10 @@ export interface LockState {
    * converts a hold rather than joining the queue, so it goes before every queued request.
    */
   upgrade: Waiter | null;
-  /** Oldest first; NO_HISTORY until the first record (append with appendHistory). */
-  history: HistoryRecord[];
+  /** The ends of its history's chain (appendHistory, shiftHistory, historyRecords), and its length. */
+  oldest: HistoryRecord | null;
+  newest: HistoryRecord | null;
+  historyLength: number;
 }
 
 /** A lock with no holder, waiter or history yet (idle locks stay this small). */
@@ -147,7 +249,9 @@ export function newLock(name: string): LockState {
     semaphore: null,
     waiters: null,
     upgrade: null,
-    history: NO_HISTORY,
+    oldest: null,
+    newest: null,
+    historyLength: 0,
   };
 }
 

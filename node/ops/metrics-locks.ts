@@ -12,8 +12,21 @@
 // count per event in the cluster lets dashboards `sum by (cluster)` across leader changes.
 // A grant or wait whose start this process did not apply (before a restart, or inside a
 // snapshot from the leader) is counted when it ends but not timed.
+//
+// Nothing is kept per grant: a grant's token carries the index that granted it, whose apply
+// time the apply clock (apply-clock.ts) knows, and the state machine reports the mode of
+// each grant an entry ended (ApplyOutcome.endedModes). Only a multi-lock set, which the
+// state does not mark, is remembered while any of its locks is held: one count per set.
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import type { ApplyOutcome, LockEvent, LockEventType, LockInfo } from "../lock/index.ts";
+import {
+  tokenIndex,
+  type ApplyOutcome,
+  type GrantMode,
+  type LockEvent,
+  type LockEventType,
+  type LockInfo,
+} from "../lock/index.ts";
+import { ApplyClock } from "./apply-clock.ts";
 
 /**
  * Every kind a grant may have, the `kind` label's fixed set: an exclusive, shared or
@@ -63,7 +76,7 @@ const HOLD_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600];
 const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
 
 /** The kind of a grant: a lock of a multi-lock set (`inSet`), a permit, or a lock's mode. */
-function kindOf(mode: LockEvent["mode"], inSet: boolean): LockKind {
+function kindOf(mode: GrantMode | undefined, inSet: boolean): LockKind {
   if (inSet) return "multi";
   if (mode === "leader") return "election";
   if (mode === "permit") return "semaphore";
@@ -71,19 +84,18 @@ function kindOf(mode: LockEvent["mode"], inSet: boolean): LockKind {
 }
 
 /** The grants an entry made as multi-lock sets (its own Acquire's answer, and the waits it granted), by session and token. */
-function setGrantsOf(outcome: ApplyOutcome): Set<string> {
-  const sets = new Set<string>();
-  const answers = [
-    { sessionId: null as bigint | null, answer: outcome.result },
-    ...outcome.completions,
-  ];
-  for (const { sessionId, answer } of answers) {
+function setGrantsOf(outcome: ApplyOutcome): Set<string> | null {
+  let sets: Set<string> | null = null;
+  const add = (sessionId: bigint | null, answer: ApplyOutcome["result"]): void => {
     // Every grant answer lists its locks; a set is one that lists more than one.
     if (answer.kind !== "granted" || answer.grants === undefined || answer.grants.length < 2)
-      continue;
+      return;
+    sets ??= new Set();
     for (const g of answer.grants)
       sets.add(sessionId === null ? `*:${g.token}:${g.lock}` : `${sessionId}:${g.token}:${g.lock}`);
-  }
+  };
+  add(null, outcome.result);
+  for (const c of outcome.completions) add(c.sessionId, c.answer);
   return sets;
 }
 
@@ -137,11 +149,10 @@ export class LockMetrics {
   private readonly ends: Counter<"kind" | "reason" | "lock_prefix">;
   private readonly hold: Histogram<"kind" | "reason" | "lock_prefix">;
   private readonly wait: Histogram<"kind" | "lock_prefix">;
-  /** Current grants by lock and session (shared grants and permits hold a lock together): token, kind and apply time (null: not applied here). */
-  private readonly grantStarts = new Map<
-    string,
-    { token: bigint; kind: LockKind; at: number | null }
-  >();
+  /** When each index was applied here: a hold is timed from its token's index. */
+  private readonly clock = new ApplyClock();
+  /** Multi-lock sets begun here, by session and token: their locks still held. */
+  private readonly heldSets = new Map<string, number>();
   /** Pending waits by session and lock (a session waits at most once per lock). */
   private readonly waits = new Map<string, WaitStart>();
   /** The same waits by session and first Acquire seq, as the timers name them when they end. */
@@ -225,32 +236,37 @@ export class LockMetrics {
   /** One applied entry's outcome. */
   applied(outcome: ApplyOutcome): void {
     const now = this.source.now();
+    this.clock.record(outcome.index, now);
     const leading = this.source.isLeader();
-    const sets = setGrantsOf(outcome);
     this.elections(outcome.events, now, leading);
+    const sets = setGrantsOf(outcome);
+    let ended = 0;
     for (const e of outcome.events) {
-      const lock_prefix = this.label.of(e.lock);
-      const grantKey = waitKey(e.sessionId, e.lock);
       if (e.type === "acquired") {
         const inSet =
-          sets.has(`${e.sessionId}:${e.token}:${e.lock}`) || sets.has(`*:${e.token}:${e.lock}`);
-        const kind = kindOf(e.mode, inSet);
-        this.grantStarts.set(grantKey, { token: e.token, kind, at: now });
-        const queuedWait = this.waits.get(grantKey);
+          sets !== null &&
+          (sets.has(`${e.sessionId}:${e.token}:${e.lock}`) || sets.has(`*:${e.token}:${e.lock}`));
+        if (inSet) {
+          const set = setKey(e.sessionId, e.token);
+          this.heldSets.set(set, (this.heldSets.get(set) ?? 0) + 1);
+        }
         if (!leading) continue;
+        const lock_prefix = this.label.of(e.lock);
+        const kind = kindOf(e.mode, inSet);
         this.grants.inc({ kind, lock_prefix });
+        const queuedWait = this.waits.get(waitKey(e.sessionId, e.lock));
         if (queuedWait?.at != null)
           this.wait.observe({ kind, lock_prefix }, Math.max(0, now - queuedWait.at) / 1000);
         continue;
       }
       // A new value of an election's leader: its grant goes on.
       if (e.type === "proclaimed") continue;
-      const start = this.grantStarts.get(grantKey);
-      const current = start?.token === e.token ? start : undefined;
-      if (current) this.grantStarts.delete(grantKey);
+      const mode = outcome.endedModes?.[ended++] ?? e.mode;
+      const inSet = this.setEnded(e.sessionId, e.token);
       if (!leading) continue;
-      // A grant this process did not see begin counts as exclusive.
-      const kind = current?.kind ?? "exclusive";
+      const lock_prefix = this.label.of(e.lock);
+      const kind = kindOf(mode, inSet);
+      const at = this.clock.timeOf(tokenIndex(e.token));
       const reason =
         e.revokedFor === "holdLimit"
           ? "hold_limit"
@@ -258,12 +274,23 @@ export class LockMetrics {
             ? ENDED_AS[e.ended]
             : REASON_OF[e.type];
       this.ends.inc({ kind, reason, lock_prefix });
-      if (current && current.at !== null)
-        this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - current.at) / 1000);
+      if (at !== null)
+        this.hold.observe({ kind, reason, lock_prefix }, Math.max(0, now - at) / 1000);
     }
     for (const w of outcome.timers.waitsStarted)
       this.waitStarted(w.sessionId, w.lock, w.acquireSeq, now);
     for (const w of outcome.timers.waitsEnded) this.waitEnded(w.sessionId, w.acquireSeq);
+  }
+
+  /** One lock of a set ended: was it of a set begun here? */
+  private setEnded(sessionId: bigint, token: bigint): boolean {
+    if (this.heldSets.size === 0) return false;
+    const set = setKey(sessionId, token);
+    const held = this.heldSets.get(set);
+    if (held === undefined) return false;
+    if (held > 1) this.heldSets.set(set, held - 1);
+    else this.heldSets.delete(set);
+    return true;
   }
 
   /** Leader changes of the elections an entry touched, and the time each was without a leader. */
@@ -299,25 +326,23 @@ export class LockMetrics {
    * tracked is forgotten and the queues are taken from the new state, untimed.
    */
   stateReplaced(locks: Iterable<LockInfo>): void {
-    this.grantStarts.clear();
+    // Whether a grant was part of a set is not in the state: it counts by its mode.
+    this.heldSets.clear();
     this.leaderlessSince.clear();
     this.waits.clear();
     this.waitBySeq.clear();
     this.queued.clear();
+    let granted = 0;
     for (const lock of locks) {
-      // Whether a grant was part of a set is not in the state: it counts by its mode.
-      for (const h of lock.holders ?? (lock.holder ? [lock.holder] : [])) {
-        this.grantStarts.set(waitKey(h.sessionId, lock.name), {
-          token: h.token,
-          kind: kindOf(h.mode, false),
-          at: null,
-        });
-      }
+      // Its grants are not timed when they end: none began at an index applied here.
+      for (const h of lock.holders ?? (lock.holder ? [lock.holder] : []))
+        granted = Math.max(granted, tokenIndex(h.token));
       for (const w of lock.waiters) {
         const first = w.seqs[0];
         if (first !== undefined) this.waitStarted(w.sessionId, lock.name, first, null);
       }
     }
+    this.clock.reset(granted);
   }
 
   private waitStarted(
@@ -349,6 +374,10 @@ export class LockMetrics {
 
 function waitKey(sessionId: bigint, lock: string): string {
   return `${sessionId}\u0000${lock}`;
+}
+
+function setKey(sessionId: bigint, token: bigint): string {
+  return `${sessionId}:${token}`;
 }
 
 function seqKey(sessionId: bigint, acquireSeq: number): string {

@@ -18,6 +18,7 @@ import {
 } from "../../../node/config/index.ts";
 import type { ClusterConfigInput } from "../../../node/config/index.ts";
 import { lockLimitsOf } from "../../../node/server/node.ts";
+import { NODE_MALLOC_ENV } from "../../../node/util/malloc-env.ts";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -85,6 +86,9 @@ describe("shipped cluster files", () => {
     expect(unit).toMatch(/^ExecStart=.*--config \/etc\/palisade\/palisade\.json --id %i$/m);
     expect(unit).toMatch(/^Restart=on-failure$/m);
     expect(unit).toMatch(/^User=palisade$/m);
+    // The malloc settings the other launchers give a node too.
+    for (const [name, value] of Object.entries(NODE_MALLOC_ENV))
+      expect(unit).toMatch(new RegExp(`^Environment=${name}=${value}$`, "m"));
   });
 
   it("docs/deployment.md lists every knob of the schema", () => {

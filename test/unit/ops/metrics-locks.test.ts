@@ -2,7 +2,13 @@
 // ends by kind and reason counted by the leader, queue lengths, and lock names kept out
 // of the labels unless an allow-listed prefix names them.
 import { describe, expect, it } from "vitest";
-import type { ApplyOutcome, LockEvent, LockInfo, TimerChanges } from "../../../node/lock/index.ts";
+import type {
+  ApplyOutcome,
+  GrantMode,
+  LockEvent,
+  LockInfo,
+  TimerChanges,
+} from "../../../node/lock/index.ts";
 import type { Role } from "../../../node/raft/types.ts";
 import { NodeMetrics, type MetricsSource } from "../../../node/ops/metrics.ts";
 
@@ -38,6 +44,7 @@ function harness(lockPrefixes: string[] = []) {
     events: Array<Omit<LockEvent, "index" | "wallMs">>,
     timers: Partial<TimerChanges> = {},
     result: ApplyOutcome["result"] = { kind: "released" },
+    endedModes?: GrantMode[],
   ): void => {
     index++;
     const outcome: ApplyOutcome = {
@@ -45,6 +52,7 @@ function harness(lockPrefixes: string[] = []) {
       result,
       completions: [],
       events: events.map((e) => ({ ...e, index, wallMs: 0 })),
+      ...(endedModes ? { endedModes } : {}),
       timers: {
         sessionsOpened: [],
         sessionsEnded: [],
@@ -115,14 +123,24 @@ describe("lock metrics", () => {
     );
     clock.now += 3_000;
     // The first shared holder's release times its own grant, not the second's.
-    apply([{ type: "released", lock: "r", sessionId: 1n, token: 1n }]);
+    apply([{ type: "released", lock: "r", sessionId: 1n, token: 1n }], {}, undefined, ["shared"]);
     clock.now += 1_000;
-    apply([{ type: "released", lock: "r", sessionId: 2n, token: 2n }]);
-    apply([{ type: "revoked", lock: "s", sessionId: 3n, token: 3n, revokedFor: "holdLimit" }]);
-    apply([
-      { type: "released", lock: "a", sessionId: 4n, token: 4n },
-      { type: "released", lock: "b", sessionId: 4n, token: 4n },
-    ]);
+    apply([{ type: "released", lock: "r", sessionId: 2n, token: 2n }], {}, undefined, ["shared"]);
+    apply(
+      [{ type: "revoked", lock: "s", sessionId: 3n, token: 3n, revokedFor: "holdLimit" }],
+      {},
+      undefined,
+      ["permit"],
+    );
+    apply(
+      [
+        { type: "released", lock: "a", sessionId: 4n, token: 4n },
+        { type: "released", lock: "b", sessionId: 4n, token: 4n },
+      ],
+      {},
+      undefined,
+      ["exclusive", "shared"],
+    );
     const text = await metrics.text();
     const grants = (kind: string): number | undefined =>
       value(text, `palisade_lock_grants_total{kind="${kind}",lock_prefix="",${L}}`);
