@@ -30,12 +30,17 @@
  *  - NO_DEDUP: the state machine decides a retry afresh instead of answering the kept answer
  *    (fails at_most_once).
  *
- * Trace mode (for the conformance replay, models/conformance/): `spin -n<seed>` prints one
- * APPLY line per entry with the command and the model's abstract state after it.
+ * Trace mode (for the conformance replay, scripts/model/conformance.ts): `spin -n<seed>` prints
+ * one APPLY line per entry with the command and the model's abstract state after it; the replay
+ * runs it with -DTRACE -DNSEQ=3 -DMAXSENDS=5 (NSEQ is at most 3; TRACE makes losses rarer).
  */
 
+#ifndef NSEQ
 #define NSEQ 2
+#endif
+#ifndef MAXSENDS
 #define MAXSENDS 2
+#endif
 #define SLOT(s, k) ((s) * 4 + (k))
 
 mtype = { ACQ, REL };
@@ -150,6 +155,10 @@ active proctype Cluster() {
        fi;
        if
        :: apply(s, k)
+#ifdef TRACE
+       :: apply(s, k)                           /* random runs: losses less often */
+       :: apply(s, k)
+#endif
        :: cp[SLOT(s, k)]--; inflight--          /* the request is lost */
        fi;
        s = 0; k = 0; a = 0
