@@ -55,8 +55,14 @@
 #define MARGIN ((2 * TTL * RHO_P + RHO_Q - 1) / RHO_Q + TICK)
 #endif
 /* floor(TTL / (1 + rho)) and ceil(TTL / (1 - rho)): the leader's real-time window */
+#ifdef TRACE
+/* random runs replayed on the lease keeper: the leader's clock is exact */
+#define LEADER_MIN TTL
+#define LEADER_MAX TTL
+#else
 #define LEADER_MIN ((TTL * RHO_Q) / (RHO_Q + RHO_P))
 #define LEADER_MAX ((TTL * RHO_Q + RHO_Q - RHO_P - 1) / (RHO_Q - RHO_P))
+#endif
 /* ceil((TTL - margin + tick) / (1 - rho)): the latest the client may still believe */
 #define CLIENT_MAX (((TTL - MARGIN + TICK) * RHO_Q + RHO_Q - RHO_P - 1) / (RHO_Q - RHO_P))
 #define MAXTERM 3
@@ -98,6 +104,16 @@ bool bad_ack = false;
 #define believes (!c_lost)
 #define tracks (!knows_end && !proposed)
 #define late (!stalled && tracks && bound_age > LEADER_MAX)
+/* Trace mode: one line per leader-side event, with the lease state after it (live, and the
+ * deadline in real time), replayed on LeaseKeeper by scripts/model/lease-conformance.ts.
+ * Events: 0 tick, 1 keepalive processed (arg 1: the session tracked), 2 expiry proposed,
+ * 3 the session's end applied, 4 a stall ended (arg: its length), 5 a new leader. */
+#ifdef TRACE
+int now_t = 0;
+#define trace(ev, arg) printf("LEASE ev=%d t=%d arg=%d live=%d deadline=%d\n", ev, now_t, arg, tracks, (tracks -> now_t + TTL - ttl_age : 0))
+#else
+#define trace(ev, arg) skip
+#endif
 #define inc(a, cap) if :: a < cap -> a++ :: else -> skip fi
 #define TTL_CAP (LEADER_MAX + 1)
 
@@ -137,7 +153,11 @@ active proctype Time() {
        if
        :: stalled -> stall_len++
        :: else -> inc(ttl_age, TTL_CAP); inc(bound_age, TTL_CAP)
-       fi
+       fi;
+#ifdef TRACE
+       now_t++;
+#endif
+       if :: stalled -> skip :: else -> trace(0, 0) fi
      }
   od
 }
@@ -147,7 +167,7 @@ active proctype Leader() {
   /* a keepalive arrived: its TTL restarts at arrival; answered after the quorum round */
   :: atomic {
        !stalled && in_has && !rep_has -> in_has = false;
-       if :: tracks -> ttl_age = 0; bound_age = 0 :: else -> skip fi;
+       if :: tracks -> ttl_age = 0; bound_age = 0; trace(1, 1) :: else -> trace(1, 0) fi;
 #ifdef KA_EARLY
        answer(in_age)
 #else
@@ -160,12 +180,12 @@ active proctype Leader() {
      }
   /* the expiry check, after inbound keepalives were processed */
   :: atomic { !stalled && !in_has && tracks && ttl_age >= LEADER_MIN ->
-       proposed = true; exp_in_log = true }
+       proposed = true; exp_in_log = true; trace(2, 0) }
   /* the own-term entry (or the expiry) commits: everything before it is applied */
   :: atomic { !stalled && (!own_applied || exp_in_log) ->
        own_applied = true;
        if :: exp_in_log -> exp_committed = true; exp_in_log = false :: else -> skip fi;
-       knows_end = exp_committed;
+       if :: !knows_end && exp_committed -> knows_end = true; trace(3, 0) :: else -> skip fi;
        if
        :: deferred && !rep_has -> deferred = false; answer(deferred_age)
        :: else -> skip
@@ -176,10 +196,11 @@ active proctype Leader() {
   :: atomic { stalled && stall_len > 0 ->
        stalled = false;
 #ifdef STALL_RESTART
-       ttl_age = 0  /* the TTL afresh */
+       ttl_age = 0; /* the TTL afresh */
 #else
-       skip         /* shifted: the TTL did not run during the stall */
+       skip;        /* shifted: the TTL did not run during the stall */
 #endif
+       trace(4, stall_len)
      }
   /* a leader change: a keepalive at the old leader is lost with it */
   :: atomic { term < MAXTERM ->
@@ -198,7 +219,8 @@ active proctype Leader() {
        :: knows_end = exp_committed
        :: knows_end = false               /* apply lag */
        fi;
-       ttl_age = 0; bound_age = 0
+       ttl_age = 0; bound_age = 0;
+       trace(5, 0)
      }
   od
 }

@@ -1,7 +1,8 @@
 // `npm run model`: checks every SPIN model in models/ exhaustively. For each run it generates
 // the verifier (spin -a), compiles it, runs it, and checks that a clean model violates
 // nothing and that each mutant violates its named property with a trail. Then it replays
-// random simulations of the exactly-once model on the state machine (conformance.ts).
+// random simulations of the exactly-once model on the state machine (conformance.ts) and of
+// the session model on the lease keeper (lease-conformance.ts).
 // Two runs at a time (the machine has two cores). Last line: "N passed, M failed".
 import { execFile } from "node:child_process";
 import { copyFile, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -11,6 +12,7 @@ import { promisify } from "node:util";
 import { parsePanOutput, trailSteps, type PanResult } from "./pan-output.ts";
 import { RUNS, type ModelRun } from "./runs.ts";
 import { runConformance } from "./conformance.ts";
+import { runLeaseConformance } from "./lease-conformance.ts";
 
 const exec = promisify(execFile);
 const MODELS = resolve(import.meta.dirname, "../../models");
@@ -88,9 +90,10 @@ async function main(): Promise<void> {
     }
   };
   await Promise.all([worker(), worker()]);
-  const conformance = await runConformance(MODELS);
-  const failed = outcomes.filter((o) => o.problem !== null).length + (conformance.ok ? 0 : 1);
-  const passed = outcomes.length + 1 - failed;
+  const conformance = [await runConformance(MODELS), await runLeaseConformance(MODELS)];
+  const failed =
+    outcomes.filter((o) => o.problem !== null).length + conformance.filter((c) => !c.ok).length;
+  const passed = outcomes.length + conformance.length - failed;
   console.log(`model: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed === 0 ? 0 : 1;

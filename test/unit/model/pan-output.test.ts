@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PanOutputError, parsePanOutput, trailSteps } from "../../../scripts/model/pan-output.ts";
 import { parseTrace, replay } from "../../../scripts/model/conformance.ts";
+import { parseLeaseTrace, replayLease } from "../../../scripts/model/lease-conformance.ts";
 
 const sample = (name: string): string => readFileSync(join(import.meta.dirname, name), "utf8");
 
@@ -57,5 +58,24 @@ describe("conformance replay", () => {
     // The model claims the late copy of seq 1 was granted again: the code says too old.
     const steps = parseTrace(trace.replace("ans=1536", "ans=262"));
     expect(replay(steps)).toMatch(/^entry 6 .*REQUEST_TOO_OLD/);
+  });
+});
+
+describe("lease conformance replay", () => {
+  // A keepalive at 3 restarts the TTL; a stall of 2 moves the deadline; the expiry at 15.
+  const trace = [
+    "LEASE ev=0 t=1 arg=0 live=1 deadline=10",
+    "LEASE ev=1 t=3 arg=1 live=1 deadline=13",
+    "LEASE ev=4 t=5 arg=2 live=1 deadline=15",
+    "LEASE ev=2 t=15 arg=0 live=0 deadline=0",
+  ].join("\n");
+
+  it("agrees with the lease keeper on a trace the model printed", () => {
+    expect(replayLease(parseLeaseTrace(trace))).toBeNull();
+  });
+
+  it("finds a keeper that would expire before the model's deadline", () => {
+    const early = trace.replace("arg=2 live=1 deadline=15", "arg=2 live=1 deadline=16");
+    expect(replayLease(parseLeaseTrace(early))).toMatch(/^event 4 at t=5 .*before 16$/);
   });
 });
