@@ -14,7 +14,7 @@
  *    below it; a seq at or below the mark is "request too old"; a kept answer answers a retry;
  *    a new seq is decided and its answer kept. A grant's token is its entry's index.
  *
- * Bounds: 2 sessions, NSEQ 2 writes each, a write sent at most MAXSENDS 2 times (first try and
+ * Bounds: 2 sessions, NSEQ 3 writes each, a write sent at most MAXSENDS 2 times (first try and
  * retries), 2 copies of it in flight at once.
  *
  * Properties (one name each: a flag the Monitor asserts in every state)
@@ -36,7 +36,7 @@
  */
 
 #ifndef NSEQ
-#define NSEQ 2
+#define NSEQ 3
 #endif
 #ifndef MAXSENDS
 #define MAXSENDS 2
