@@ -32,6 +32,24 @@ else
 fi
 # --- end of the chaos suite block
 
+# --- Models (npm run model): the SPIN model checker; pan, the verifier it generates, is compiled
+# with gcc (installed by the chaos block above). Idempotent: installs nothing when it is there.
+if dpkg-query -W -f='${Status}' spin 2>/dev/null | grep -q "install ok installed"; then
+  echo "install-test-deps: spin present"
+else
+  model_sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then model_sudo="sudo"; else
+      echo "install-test-deps: missing spin; run as root: apt-get install -y spin" >&2
+      exit 1
+    fi
+  fi
+  echo "install-test-deps: installing spin"
+  $model_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+  $model_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends spin
+fi
+# --- end of the models block
+
 # --- Benchmark peers (npm run bench): a three-member etcd cluster next to Palisade, started
 # and stopped by the benchmark itself on loopback (the packages start no daemon). Redis for
 # the single-server and Redlock columns comes from the chaos block above. Idempotent:

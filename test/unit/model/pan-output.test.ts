@@ -1,0 +1,81 @@
+// The model runner's reading of pan output and of the exactly-once model's traces, on
+// samples captured from SPIN 6.5.2 (models/fence.pml clean and with -DTRUST_MODE).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PanOutputError, parsePanOutput, trailSteps } from "../../../scripts/model/pan-output.ts";
+import { parseTrace, replay } from "../../../scripts/model/conformance.ts";
+import { parseLeaseTrace, replayLease } from "../../../scripts/model/lease-conformance.ts";
+
+const sample = (name: string): string => readFileSync(join(import.meta.dirname, name), "utf8");
+
+describe("parsePanOutput", () => {
+  it("reads the figures of a run that found nothing", () => {
+    const r = parsePanOutput(sample("pan-clean.txt"));
+    expect(r.errors).toBe(0);
+    expect(r.violated).toBeNull();
+    expect(r.states).toBe(98765);
+    expect(r.transitions).toBe(177925);
+    expect(r.depth).toBe(81);
+    expect(r.memoryMb).toBeGreaterThan(0);
+  });
+
+  it("names the property a violation broke", () => {
+    const r = parsePanOutput(sample("pan-violated.txt"));
+    expect(r.errors).toBe(1);
+    expect(r.violated).toBe("fence_order");
+    expect(r.states).toBe(196);
+    expect(r.depth).toBe(72);
+    expect(r.memoryMb).toBeCloseTo(133.536);
+  });
+
+  it("refuses output that is not pan's", () => {
+    expect(() => parsePanOutput("spin: model.pml:3, Error: syntax error")).toThrow(PanOutputError);
+  });
+});
+
+describe("trailSteps", () => {
+  it("counts the steps, not the header", () => {
+    expect(trailSteps("-4:-4:-4\n1:1:370\n2:1:371\n3:0:12\n")).toBe(3);
+  });
+});
+
+describe("conformance replay", () => {
+  const trace = [
+    "APPLY idx=3 s=1 op=1 seq=1 mark=0 rtok=0 ans=259 h=1,0 tok=3 marks=0,0 kept=2,0",
+    "APPLY idx=4 s=2 op=1 seq=1 mark=0 rtok=0 ans=512 h=1,0 tok=3 marks=0,0 kept=2,2",
+    "APPLY idx=5 s=1 op=0 seq=2 mark=1 rtok=3 ans=768 h=0,0 tok=0 marks=1,0 kept=4,2",
+    "APPLY idx=6 s=1 op=1 seq=1 mark=0 rtok=0 ans=1536 h=0,0 tok=0 marks=1,0 kept=4,2",
+  ].join("\n");
+
+  it("agrees with the state machine on a trace the model printed", () => {
+    const steps = parseTrace(trace);
+    expect(steps).toHaveLength(4);
+    expect(replay(steps)).toBeNull();
+  });
+
+  it("reports the entry where the model and the code part", () => {
+    // The model claims the late copy of seq 1 was granted again: the code says too old.
+    const steps = parseTrace(trace.replace("ans=1536", "ans=262"));
+    expect(replay(steps)).toMatch(/^entry 6 .*REQUEST_TOO_OLD/);
+  });
+});
+
+describe("lease conformance replay", () => {
+  // A keepalive at 3 restarts the TTL; a stall of 2 moves the deadline; the expiry at 15.
+  const trace = [
+    "LEASE ev=0 t=1 arg=0 live=1 deadline=10",
+    "LEASE ev=1 t=3 arg=1 live=1 deadline=13",
+    "LEASE ev=4 t=5 arg=2 live=1 deadline=15",
+    "LEASE ev=2 t=15 arg=0 live=0 deadline=0",
+  ].join("\n");
+
+  it("agrees with the lease keeper on a trace the model printed", () => {
+    expect(replayLease(parseLeaseTrace(trace))).toBeNull();
+  });
+
+  it("finds a keeper that would expire before the model's deadline", () => {
+    const early = trace.replace("arg=2 live=1 deadline=15", "arg=2 live=1 deadline=16");
+    expect(replayLease(parseLeaseTrace(early))).toMatch(/^event 4 at t=5 .*before 16$/);
+  });
+});
