@@ -6,72 +6,50 @@
 # there already it installs nothing.
 set -euo pipefail
 
+# Installs the Debian packages among "$@" (after the label "$1") that are missing; prints the
+# label as present when none is. Run as root, or with sudo where the machine has it.
+ensure_packages() {
+  local what=$1
+  shift
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then
+    echo "install-test-deps: $what present"
+    return 0
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then sudo="sudo"; else
+      echo "install-test-deps: missing ${missing[*]}; run as root: apt-get install -y ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "install-test-deps: installing ${missing[*]}"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
 # --- Chaos suite (npm run chaos) and the namespace tests: network namespaces, iptables/nftables
 # partitions and loss, the C shims in chaos/fault/c (built on demand with gcc; the packet
 # delayer links libnetfilter-queue), libfaketime for clock jumps, iproute2 for `ip netns`,
 # redis-server for `--compare redlock,redis` and the benchmark's Redis columns. Placed
 # before the PostgreSQL block because that block exits early once PostgreSQL is present.
 # Idempotent: installs nothing when all are there.
-chaos_missing=()
-for pkg in iptables nftables faketime libfaketime libnetfilter-queue-dev gcc iproute2 redis-server; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || chaos_missing+=("$pkg")
-done
-if [ "${#chaos_missing[@]}" -eq 0 ]; then
-  echo "install-test-deps: chaos packages present"
-else
-  chaos_sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null; then chaos_sudo="sudo"; else
-      echo "install-test-deps: missing ${chaos_missing[*]}; run as root: apt-get install -y ${chaos_missing[*]}" >&2
-      exit 1
-    fi
-  fi
-  echo "install-test-deps: installing ${chaos_missing[*]}"
-  $chaos_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
-  $chaos_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${chaos_missing[@]}"
-fi
+ensure_packages "chaos packages" iptables nftables faketime libfaketime libnetfilter-queue-dev gcc iproute2 redis-server
 # --- end of the chaos suite block
 
 # --- Models (npm run model): the SPIN model checker; pan, the verifier it generates, is compiled
 # with gcc (installed by the chaos block above). Idempotent: installs nothing when it is there.
-if dpkg-query -W -f='${Status}' spin 2>/dev/null | grep -q "install ok installed"; then
-  echo "install-test-deps: spin present"
-else
-  model_sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null; then model_sudo="sudo"; else
-      echo "install-test-deps: missing spin; run as root: apt-get install -y spin" >&2
-      exit 1
-    fi
-  fi
-  echo "install-test-deps: installing spin"
-  $model_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
-  $model_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends spin
-fi
+ensure_packages "spin" spin
 # --- end of the models block
 
 # --- Benchmark peers (npm run bench): a three-member etcd cluster next to Palisade, started
 # and stopped by the benchmark itself on loopback (the packages start no daemon). Redis for
 # the single-server and Redlock columns comes from the chaos block above. Idempotent:
 # installs nothing when both are there.
-bench_missing=()
-for pkg in etcd-server etcd-client; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || bench_missing+=("$pkg")
-done
-if [ "${#bench_missing[@]}" -eq 0 ]; then
-  echo "install-test-deps: benchmark peer packages present"
-else
-  bench_sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null; then bench_sudo="sudo"; else
-      echo "install-test-deps: missing ${bench_missing[*]}; run as root: apt-get install -y ${bench_missing[*]}" >&2
-      exit 1
-    fi
-  fi
-  echo "install-test-deps: installing ${bench_missing[*]}"
-  $bench_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
-  $bench_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${bench_missing[@]}"
-fi
+ensure_packages "benchmark peer packages" etcd-server etcd-client
 # --- end of the benchmark peers block
 
 # --- Python client (clients/python): Debian's Python 3 with gRPC and protobuf, protoc and
@@ -79,24 +57,7 @@ fi
 # committed ones), mypy to type-check it, venv, setuptools and wheel to install it as a
 # package (pyproject.toml) the way its README says. /usr/bin/python3 is the interpreter that sees
 # these packages. Idempotent: installs nothing when all are there.
-python_missing=()
-for pkg in python3 python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc mypy python3-venv python3-setuptools python3-wheel; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || python_missing+=("$pkg")
-done
-if [ "${#python_missing[@]}" -eq 0 ]; then
-  echo "install-test-deps: Python client packages present"
-else
-  python_sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null; then python_sudo="sudo"; else
-      echo "install-test-deps: missing ${python_missing[*]}; run as root: apt-get install -y ${python_missing[*]}" >&2
-      exit 1
-    fi
-  fi
-  echo "install-test-deps: installing ${python_missing[*]}"
-  $python_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
-  $python_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${python_missing[@]}"
-fi
+ensure_packages "Python client packages" python3 python3-grpcio python3-protobuf protobuf-compiler protobuf-compiler-grpc mypy python3-venv python3-setuptools python3-wheel
 # --- end of the Python client block
 
 # --- Status page and observability: Debian's chromium for the browser test (driven by
@@ -104,24 +65,7 @@ fi
 # promtool (the alert rules and the Grafana dashboard's queries are checked with it).
 # (systemd-analyze, which verifies the unit example, is used where the machine has it.)
 # Idempotent: installs nothing when all are there.
-observe_missing=()
-for pkg in chromium prometheus; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || observe_missing+=("$pkg")
-done
-if [ "${#observe_missing[@]}" -eq 0 ]; then
-  echo "install-test-deps: chromium and promtool present"
-else
-  observe_sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null; then observe_sudo="sudo"; else
-      echo "install-test-deps: missing ${observe_missing[*]}; run as root: apt-get install -y ${observe_missing[*]}" >&2
-      exit 1
-    fi
-  fi
-  echo "install-test-deps: installing ${observe_missing[*]}"
-  $observe_sudo env DEBIAN_FRONTEND=noninteractive apt-get update
-  $observe_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${observe_missing[@]}"
-fi
+ensure_packages "chromium and promtool" chromium prometheus
 # --- end of the status page and observability block
 
 have_postgres() {
