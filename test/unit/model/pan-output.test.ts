@@ -62,12 +62,12 @@ describe("conformance replay", () => {
 });
 
 describe("lease conformance replay", () => {
-  // A keepalive at 3 restarts the TTL; a stall of 2 moves the deadline; the expiry at 15.
+  // TTL 12: a keepalive at 3 restarts it; a stall of 2 moves the deadline; the expiry at 17.
   const trace = [
-    "LEASE ev=0 t=1 arg=0 live=1 deadline=10",
-    "LEASE ev=1 t=3 arg=1 live=1 deadline=13",
-    "LEASE ev=4 t=5 arg=2 live=1 deadline=15",
-    "LEASE ev=2 t=15 arg=0 live=0 deadline=0",
+    "LEASE ev=0 t=1 arg=0 live=1 deadline=12",
+    "LEASE ev=1 t=3 arg=1 live=1 deadline=15",
+    "LEASE ev=4 t=5 arg=2 live=1 deadline=17",
+    "LEASE ev=2 t=17 arg=0 live=0 deadline=0",
   ].join("\n");
 
   it("agrees with the lease keeper on a trace the model printed", () => {
@@ -75,7 +75,7 @@ describe("lease conformance replay", () => {
   });
 
   it("finds a keeper that would expire before the model's deadline", () => {
-    const early = trace.replace("arg=2 live=1 deadline=15", "arg=2 live=1 deadline=16");
-    expect(replayLease(parseLeaseTrace(early))).toMatch(/^event 4 at t=5 .*before 16$/);
+    const early = trace.replace("arg=2 live=1 deadline=17", "arg=2 live=1 deadline=18");
+    expect(replayLease(parseLeaseTrace(early))).toMatch(/^event 4 at t=5 .*before 18$/);
   });
 });
