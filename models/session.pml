@@ -28,6 +28,12 @@
  * Bounds: TTL 10 units, rho 1/4, at most 3 leaders, 1 stall of at most 3 units, one keepalive
  * in flight per hop (network, leader's inbox, answer), one duplicated keepalive.
  *
+ * Trace mode (-DTRACE, random runs only, replayed on the code by the conformance scripts):
+ * both clocks exact, TTL 12 and rho 1/8 (so the client's keepalive period is whole ticks and
+ * below its budget), and the client is the shipped Session's loop: one KeepAlive call at a
+ * time, the next due at the next multiple of TTL/3, an answer to an earlier call dropped.
+ * Nothing of it is compiled in the exhaustive runs.
+ *
  * Properties (one name each: a flag the Monitor asserts in every state)
  *  - no_stale_act: C1 never believes it holds (its deadline says so) once the cluster could
  *    have granted the lock to another.
@@ -44,10 +50,17 @@
  *  - NO_DRIFT_MARGIN: the client's margin is one tick, without 2 rho TTL (fails no_stale_act).
  */
 
+#ifdef TRACE
+/* random runs replayed on the client Session: a TTL whose third (its keepalive period) is
+ * whole ticks, and a rho that leaves the client's budget (8) above that period (4) */
+#define TTL 12
+#define RHO_Q 8
+#else
 #define TTL 10
+#define RHO_Q 4
+#endif
 #define TICK 1
 #define RHO_P 1
-#define RHO_Q 4
 /* margin = ceil(2 rho TTL) + tick */
 #ifdef NO_DRIFT_MARGIN
 #define MARGIN TICK
@@ -63,8 +76,13 @@
 #define LEADER_MIN ((TTL * RHO_Q) / (RHO_Q + RHO_P))
 #define LEADER_MAX ((TTL * RHO_Q + RHO_Q - RHO_P - 1) / (RHO_Q - RHO_P))
 #endif
+#ifdef TRACE
+/* the client's clock is exact too: it believes while at most TTL - margin passed since the send */
+#define CLIENT_MAX (TTL - MARGIN)
+#else
 /* ceil((TTL - margin + tick) / (1 - rho)): the latest the client may still believe */
 #define CLIENT_MAX (((TTL - MARGIN + TICK) * RHO_Q + RHO_Q - RHO_P - 1) / (RHO_Q - RHO_P))
+#endif
 #define MAXTERM 3
 #define MAXSTALLS 1
 #define MAXSTALL 3
@@ -73,7 +91,11 @@
 mtype = { OK, GONE };
 
 /* One keepalive per hop, as its age (ticks since the client sent it). */
+#ifdef TRACE
+bool net_has = true;    byte net_age;    /* the Session's first keepalive leaves as it is made */
+#else
 bool net_has = false;   byte net_age;    /* in the network */
+#endif
 bool in_has = false;    byte in_age;     /* arrived at the leader, not processed yet */
 bool rep_has = false;   byte rep_age;  mtype rep_kind; /* an answer in the network */
 
@@ -96,7 +118,11 @@ byte deferred_age = 0;
 byte c_left = CLIENT_MAX;    /* ticks until its deadline */
 bool c_lost = false;
 bool c_alive = true;         /* still sending keepalives */
+#ifdef TRACE
+bool c_sent = true;
+#else
 bool c_sent = false;         /* sent one this tick: at most one a tick */
+#endif
 bool dup_used = false;
 /* ghosts */
 bool bad_ack = false;
@@ -111,6 +137,29 @@ bool bad_ack = false;
 #ifdef TRACE
 int now_t = 0;
 #define trace(ev, arg) printf("LEASE ev=%d t=%d arg=%d live=%d deadline=%d\n", ev, now_t, arg, tracks, (tracks -> now_t + TTL - ttl_age : 0))
+/* Trace mode, client side: the client is the Session's keepalive loop (client/session.ts),
+ * one KeepAlive call at a time, the first made with the session, each next one due at the
+ * next multiple of PERIOD after the previous call's start and made as soon as that call was
+ * answered; the sender may resend a call (an attempt with the call's age: the Session credits
+ * the call's start), and an answer to an earlier call is dropped. One CLIENT line per client
+ * event with the client's state after it (believes, and its deadline: the end of its budget),
+ * replayed on Session by scripts/model/session-conformance.ts. Events: 0 tick (the deadline
+ * check), 1 a keepalive call made, 2 a call acknowledged, 3 a call answered GONE, 4 the
+ * client paused for good (sends nothing more). */
+#define PERIOD (TTL / 3)
+bool c_call = true;          /* a call is outstanding */
+byte c_call_age = 0;         /* ticks since that call was made */
+int c_next = PERIOD;         /* when the next call is due */
+#define ctrace(ev) printf("CLIENT ev=%d t=%d live=%d deadline=%d\n", ev, now_t, !c_lost, now_t + c_left)
+inline call_if_due() {
+  if
+  :: c_alive && !c_lost && !c_call && now_t >= c_next ->
+     c_call = true; c_call_age = 0; c_next = (now_t / PERIOD) * PERIOD + PERIOD;
+     if :: !net_has -> net_has = true; net_age = 0; c_sent = true :: else -> skip fi;
+     ctrace(1)
+  :: else -> skip
+  fi
+}
 #else
 #define trace(ev, arg) skip
 #endif
@@ -156,8 +205,14 @@ active proctype Time() {
        fi;
 #ifdef TRACE
        now_t++;
+       inc(c_call_age, AGE_CAP);
 #endif
        if :: stalled -> skip :: else -> trace(0, 0) fi
+#ifdef TRACE
+       ;
+       ctrace(0);
+       call_if_due()
+#endif
      }
   od
 }
@@ -234,6 +289,40 @@ active proctype Network() {
   od
 }
 
+#ifdef TRACE
+/* a run pauses the client at one of a few times (random runs would otherwise pause it at once) */
+int c_pause_at;
+active proctype Client() {
+  if
+  :: c_pause_at = 8
+  :: c_pause_at = 24
+  :: c_pause_at = 48
+  :: c_pause_at = 10000
+  fi;
+  do
+  /* the sender resends the outstanding call */
+  :: atomic { c_alive && !c_lost && c_call && !net_has && !c_sent ->
+       net_has = true; net_age = c_call_age; c_sent = true }
+  :: atomic { c_alive && now_t >= c_pause_at -> c_alive = false; ctrace(4) }
+  :: atomic { rep_has -> rep_has = false;
+       if
+       :: !c_call || rep_age != c_call_age -> skip  /* an earlier call's: its request is over */
+       :: else ->
+          c_call = false;
+          if
+          :: c_lost -> skip
+          :: rep_kind == GONE -> c_lost = true
+          :: rep_kind == OK && rep_age <= CLIENT_MAX && CLIENT_MAX - rep_age > c_left ->
+             c_left = CLIENT_MAX - rep_age
+          :: else -> skip
+          fi;
+          if :: rep_kind == OK -> ctrace(2) :: else -> ctrace(3) fi;
+          call_if_due()
+       fi
+     }
+  od
+}
+#else
 active proctype Client() {
   do
   :: atomic { c_alive && !c_lost && !net_has && !c_sent -> net_has = true; net_age = 0; c_sent = true }
@@ -249,3 +338,4 @@ active proctype Client() {
      }
   od
 }
+#endif

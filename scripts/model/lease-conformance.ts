@@ -12,7 +12,8 @@ import { LeaseKeeper } from "../../node/lock/lease-keeper.ts";
 
 const exec = promisify(execFile);
 const MODEL = "session.pml";
-const TTL = 10;
+/** The TTL of the trace mode (models/session.pml: 12 units under -DTRACE). */
+const TTL = 12;
 const SESSION = 1n;
 /** Simulation steps per run: time is unbounded in the model, so each run is cut here. */
 const STEPS = 600;

@@ -2,7 +2,8 @@
 // the verifier (spin -a), compiles it, runs it, and checks that a clean model violates
 // nothing and that each mutant violates its named property with a trail. Then it replays
 // random simulations of the exactly-once model on the state machine (conformance.ts) and of
-// the session model on the lease keeper (lease-conformance.ts).
+// the session model on the lease keeper (lease-conformance.ts) and on the client's Session
+// (session-conformance.ts).
 // Two runs at a time (the machine has two cores). Last line: "N passed, M failed".
 import { execFile } from "node:child_process";
 import { copyFile, mkdtemp, readFile, rm } from "node:fs/promises";
@@ -13,6 +14,7 @@ import { parsePanOutput, trailSteps, type PanResult } from "./pan-output.ts";
 import { RUNS, type ModelRun } from "./runs.ts";
 import { runConformance } from "./conformance.ts";
 import { runLeaseConformance } from "./lease-conformance.ts";
+import { runSessionConformance } from "./session-conformance.ts";
 
 const exec = promisify(execFile);
 const MODELS = resolve(import.meta.dirname, "../../models");
@@ -90,7 +92,11 @@ async function main(): Promise<void> {
     }
   };
   await Promise.all([worker(), worker()]);
-  const conformance = [await runConformance(MODELS), await runLeaseConformance(MODELS)];
+  const conformance = [
+    await runConformance(MODELS),
+    await runLeaseConformance(MODELS),
+    await runSessionConformance(MODELS),
+  ];
   const failed =
     outcomes.filter((o) => o.problem !== null).length + conformance.filter((c) => !c.ok).length;
   const passed = outcomes.length + conformance.length - failed;

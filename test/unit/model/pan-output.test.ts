@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { PanOutputError, parsePanOutput, trailSteps } from "../../../scripts/model/pan-output.ts";
 import { parseTrace, replay } from "../../../scripts/model/conformance.ts";
 import { parseLeaseTrace, replayLease } from "../../../scripts/model/lease-conformance.ts";
+import { parseClientTrace, replaySession } from "../../../scripts/model/session-conformance.ts";
 
 const sample = (name: string): string => readFileSync(join(import.meta.dirname, name), "utf8");
 
@@ -62,12 +63,12 @@ describe("conformance replay", () => {
 });
 
 describe("lease conformance replay", () => {
-  // A keepalive at 3 restarts the TTL; a stall of 2 moves the deadline; the expiry at 15.
+  // TTL 12: a keepalive at 3 restarts it; a stall of 2 moves the deadline; the expiry at 17.
   const trace = [
-    "LEASE ev=0 t=1 arg=0 live=1 deadline=10",
-    "LEASE ev=1 t=3 arg=1 live=1 deadline=13",
-    "LEASE ev=4 t=5 arg=2 live=1 deadline=15",
-    "LEASE ev=2 t=15 arg=0 live=0 deadline=0",
+    "LEASE ev=0 t=1 arg=0 live=1 deadline=12",
+    "LEASE ev=1 t=3 arg=1 live=1 deadline=15",
+    "LEASE ev=4 t=5 arg=2 live=1 deadline=17",
+    "LEASE ev=2 t=17 arg=0 live=0 deadline=0",
   ].join("\n");
 
   it("agrees with the lease keeper on a trace the model printed", () => {
@@ -75,7 +76,48 @@ describe("lease conformance replay", () => {
   });
 
   it("finds a keeper that would expire before the model's deadline", () => {
-    const early = trace.replace("arg=2 live=1 deadline=15", "arg=2 live=1 deadline=16");
-    expect(replayLease(parseLeaseTrace(early))).toMatch(/^event 4 at t=5 .*before 16$/);
+    const early = trace.replace("arg=2 live=1 deadline=17", "arg=2 live=1 deadline=18");
+    expect(replayLease(parseLeaseTrace(early))).toMatch(/^event 4 at t=5 .*before 18$/);
+  });
+});
+
+describe("session conformance replay", () => {
+  // TTL 12, rho 1/8: a budget of 8 from each send, a call every 4. The call made with the
+  // session (at 0) is answered at 1 and moves nothing; the one at 4, answered at 5, moves the
+  // deadline to 12; the client pauses after its call at 8 and is lost at 13.
+  const ticks = (from: number, to: number, deadline: number, live = true): string[] =>
+    Array.from(
+      { length: to - from + 1 },
+      (_, i) => `CLIENT ev=0 t=${from + i} live=${live ? 1 : 0} deadline=${deadline}`,
+    );
+  const trace = [
+    ...ticks(1, 1, 8),
+    "CLIENT ev=2 t=1 live=1 deadline=8",
+    ...ticks(2, 4, 8),
+    "CLIENT ev=1 t=4 live=1 deadline=8",
+    ...ticks(5, 5, 8),
+    "CLIENT ev=2 t=5 live=1 deadline=12",
+    ...ticks(6, 8, 12),
+    "CLIENT ev=1 t=8 live=1 deadline=12",
+    "CLIENT ev=4 t=8 live=1 deadline=12",
+    ...ticks(9, 12, 12),
+    "CLIENT ev=0 t=13 live=0 deadline=13",
+  ].join("\n");
+
+  it("agrees with the client Session on a trace the model printed", async () => {
+    expect(parseClientTrace(trace)).toHaveLength(18);
+    expect(await replaySession(parseClientTrace(trace))).toBeNull();
+  });
+
+  it("finds a Session whose deadline is not the model's", async () => {
+    const late = trace.replace("ev=2 t=5 live=1 deadline=12", "ev=2 t=5 live=1 deadline=13");
+    expect(await replaySession(parseClientTrace(late))).toMatch(/^event 2 at t=5 .*is 120 ms$/);
+  });
+
+  it("finds a Session that calls when the model's client does not", async () => {
+    const none = trace.replace("CLIENT ev=1 t=8 live=1 deadline=12\n", "");
+    expect(await replaySession(parseClientTrace(none))).toMatch(
+      /^event 4 at t=8 .*KeepAlive call at 80 ms, the model none$/,
+    );
   });
 });
