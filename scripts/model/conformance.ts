@@ -3,16 +3,11 @@
 // by entry on LockStateMachine.apply, and after each entry the model's abstract state (the
 // answer, the lock's holder and token, which seqs have a kept answer) is compared with the
 // code's. A divergence prints the seed, the entry and both states.
-import { execFile } from "node:child_process";
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Answer } from "../../node/lock/answers.ts";
 import type { Command } from "../../node/lock/commands.ts";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
+import { replaySeeds, type TraceRunsResult } from "./trace-runs.ts";
 
-const exec = promisify(execFile);
 const MODEL = "exactly-once.pml";
 const LOCK = "L";
 /** Writes per session in the simulations (longer than the exhaustive run's). */
@@ -120,53 +115,20 @@ export function replay(steps: readonly ApplyStep[]): string | null {
   return null;
 }
 
-export interface ConformanceResult {
-  readonly ok: boolean;
-  readonly traces: number;
-  readonly steps: number;
-  readonly divergences: number;
-}
-
 export async function runConformance(
   modelsDir: string,
   traces = Number(process.env.MODEL_TRACES ?? 1000),
-): Promise<ConformanceResult> {
-  let steps = 0;
-  let divergences = 0;
-  let next = 1;
-  const worker = async (): Promise<void> => {
-    // spin writes its preprocessed file into its working directory: one directory a worker.
-    const dir = await mkdtemp(join(tmpdir(), "palisade-trace-"));
-    await copyFile(join(modelsDir, MODEL), join(dir, MODEL));
-    try {
-      await traceSeeds(dir);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  };
-  const traceSeeds = async (dir: string): Promise<void> => {
-    for (let seed = next++; seed <= traces; seed = next++) {
-      const { stdout } = await exec(
-        "spin",
-        [`-n${seed}`, "-DTRACE", `-DNSEQ=${NSEQ}`, "-DMAXSENDS=5", MODEL],
-        {
-          cwd: dir,
-          maxBuffer: 4 * 1024 * 1024,
-        },
-      );
-      const trace = parseTrace(stdout);
-      steps += trace.length;
-      const diverged = replay(trace);
-      if (diverged !== null) {
-        divergences++;
-        if (divergences <= 3) console.log(`conformance: seed ${seed} diverges at ${diverged}`);
-      }
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  const ok = divergences === 0 && steps > 0;
-  console.log(
-    `conformance (${MODEL} on LockStateMachine): ${traces} traces, ${steps} entries, ${divergences} divergences`,
-  );
-  return { ok, traces, steps, divergences };
+): Promise<TraceRunsResult> {
+  return replaySeeds({
+    modelsDir,
+    model: MODEL,
+    on: "LockStateMachine",
+    unit: "entries",
+    label: "conformance",
+    spinArgs: ["-DTRACE", `-DNSEQ=${NSEQ}`, "-DMAXSENDS=5"],
+    traces,
+    maxBuffer: 4 * 1024 * 1024,
+    parse: parseTrace,
+    replay,
+  });
 }

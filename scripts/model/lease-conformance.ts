@@ -3,14 +3,9 @@
 // the model's lease state after it; each is replayed on LeaseKeeper, checking after every
 // event that the session is tracked exactly when the model says, that the keeper proposes no
 // expiry before the model's deadline, and that it proposes it when the model does.
-import { execFile } from "node:child_process";
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { LeaseKeeper } from "../../node/lock/lease-keeper.ts";
+import { replaySeeds, type TraceRunsResult } from "./trace-runs.ts";
 
-const exec = promisify(execFile);
 const MODEL = "session.pml";
 /** The TTL of the trace mode (models/session.pml: 12 units under -DTRACE). */
 const TTL = 12;
@@ -84,49 +79,20 @@ export function replayLease(events: readonly LeaseEvent[]): string | null {
   return null;
 }
 
-export interface LeaseConformanceResult {
-  readonly ok: boolean;
-  readonly traces: number;
-  readonly events: number;
-  readonly divergences: number;
-}
-
 export async function runLeaseConformance(
   modelsDir: string,
   traces = Number(process.env.MODEL_TRACES ?? 1000),
-): Promise<LeaseConformanceResult> {
-  let events = 0;
-  let divergences = 0;
-  let next = 1;
-  const traceSeeds = async (dir: string): Promise<void> => {
-    for (let seed = next++; seed <= traces; seed = next++) {
-      const { stdout } = await exec("spin", [`-n${seed}`, `-u${STEPS}`, "-DTRACE", MODEL], {
-        cwd: dir,
-        maxBuffer: 8 * 1024 * 1024,
-      });
-      const trace = parseLeaseTrace(stdout);
-      events += trace.length;
-      const diverged = replayLease(trace);
-      if (diverged !== null) {
-        divergences++;
-        if (divergences <= 3)
-          console.log(`lease conformance: seed ${seed} diverges at ${diverged}`);
-      }
-    }
-  };
-  const worker = async (): Promise<void> => {
-    // spin writes its preprocessed file into its working directory: one directory a worker.
-    const dir = await mkdtemp(join(tmpdir(), "palisade-lease-trace-"));
-    await copyFile(join(modelsDir, MODEL), join(dir, MODEL));
-    try {
-      await traceSeeds(dir);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  console.log(
-    `conformance (${MODEL} on LeaseKeeper): ${traces} traces, ${events} events, ${divergences} divergences`,
-  );
-  return { ok: divergences === 0 && events > 0, traces, events, divergences };
+): Promise<TraceRunsResult> {
+  return replaySeeds({
+    modelsDir,
+    model: MODEL,
+    on: "LeaseKeeper",
+    unit: "events",
+    label: "lease conformance",
+    spinArgs: [`-u${STEPS}`, "-DTRACE"],
+    traces,
+    maxBuffer: 8 * 1024 * 1024,
+    parse: parseLeaseTrace,
+    replay: replayLease,
+  });
 }

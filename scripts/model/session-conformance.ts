@@ -5,18 +5,13 @@
 // says. After every event the Session must believe it holds (`live`, which every write checks
 // first) exactly when the model's client does, with the model's deadline, and must have made
 // a KeepAlive call exactly when the model's client did.
-import { execFile } from "node:child_process";
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import type { ClientClock, Timer } from "../../client/clock.ts";
 import { SessionNotFoundError } from "../../client/errors.ts";
 import type { KeepAliveSender } from "../../client/keepalive-batch.ts";
 import type { LockApi } from "../../client/lock-api.ts";
 import { Session } from "../../client/session.ts";
+import { replaySeeds, type TraceRunsResult } from "./trace-runs.ts";
 
-const exec = promisify(execFile);
 const MODEL = "session.pml";
 /** The TTL of the trace mode, in model units. */
 const TTL = 12;
@@ -209,49 +204,20 @@ export async function replaySession(events: readonly ClientEvent[]): Promise<str
   }
 }
 
-export interface SessionConformanceResult {
-  readonly ok: boolean;
-  readonly traces: number;
-  readonly events: number;
-  readonly divergences: number;
-}
-
 export async function runSessionConformance(
   modelsDir: string,
   traces = Number(process.env.MODEL_TRACES ?? 1000),
-): Promise<SessionConformanceResult> {
-  let events = 0;
-  let divergences = 0;
-  let next = 1;
-  const traceSeeds = async (dir: string): Promise<void> => {
-    for (let seed = next++; seed <= traces; seed = next++) {
-      const { stdout } = await exec("spin", [`-n${seed}`, `-u${STEPS}`, "-DTRACE", MODEL], {
-        cwd: dir,
-        maxBuffer: 8 * 1024 * 1024,
-      });
-      const trace = parseClientTrace(stdout);
-      events += trace.length;
-      const diverged = await replaySession(trace);
-      if (diverged !== null) {
-        divergences++;
-        if (divergences <= 3)
-          console.log(`session conformance: seed ${seed} diverges at ${diverged}`);
-      }
-    }
-  };
-  const worker = async (): Promise<void> => {
-    // spin writes its preprocessed file into its working directory: one directory a worker.
-    const dir = await mkdtemp(join(tmpdir(), "palisade-session-trace-"));
-    await copyFile(join(modelsDir, MODEL), join(dir, MODEL));
-    try {
-      await traceSeeds(dir);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  console.log(
-    `conformance (${MODEL} on the client Session): ${traces} traces, ${events} events, ${divergences} divergences`,
-  );
-  return { ok: divergences === 0 && events > 0, traces, events, divergences };
+): Promise<TraceRunsResult> {
+  return replaySeeds({
+    modelsDir,
+    model: MODEL,
+    on: "the client Session",
+    unit: "events",
+    label: "session conformance",
+    spinArgs: [`-u${STEPS}`, "-DTRACE"],
+    traces,
+    maxBuffer: 8 * 1024 * 1024,
+    parse: parseClientTrace,
+    replay: replaySession,
+  });
 }

@@ -1,0 +1,72 @@
+// Random simulations of a model replayed on the shipped code, the harness the conformance
+// checks share: seeds 1..traces split between two workers, each in a directory of its own
+// (spin writes its preprocessed file into its working directory), every run's printed trace
+// parsed and replayed; the first divergences are printed with their seed.
+import { execFile } from "node:child_process";
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const exec = promisify(execFile);
+
+export interface TraceRuns<E> {
+  readonly modelsDir: string;
+  readonly model: string;
+  /** What the trace is replayed on, for the summary line ("LockStateMachine"). */
+  readonly on: string;
+  /** What one trace line is called in the summary ("entries", "events"). */
+  readonly unit: string;
+  /** Prefix of a divergence line ("lease conformance"). */
+  readonly label: string;
+  /** spin's options besides the seed and the model (-DTRACE and the bounds). */
+  readonly spinArgs: readonly string[];
+  readonly traces: number;
+  readonly maxBuffer: number;
+  parse(text: string): E[];
+  /** Null when the code followed the trace, else where and how it diverged. */
+  replay(trace: readonly E[]): string | null | Promise<string | null>;
+}
+
+export interface TraceRunsResult {
+  readonly ok: boolean;
+  readonly traces: number;
+  /** Trace lines replayed, over every run. */
+  readonly events: number;
+  readonly divergences: number;
+}
+
+export async function replaySeeds<E>(runs: TraceRuns<E>): Promise<TraceRunsResult> {
+  let events = 0;
+  let divergences = 0;
+  let next = 1;
+  const traceSeeds = async (dir: string): Promise<void> => {
+    for (let seed = next++; seed <= runs.traces; seed = next++) {
+      const { stdout } = await exec("spin", [`-n${seed}`, ...runs.spinArgs, runs.model], {
+        cwd: dir,
+        maxBuffer: runs.maxBuffer,
+      });
+      const trace = runs.parse(stdout);
+      events += trace.length;
+      const diverged = await runs.replay(trace);
+      if (diverged !== null) {
+        divergences++;
+        if (divergences <= 3) console.log(`${runs.label}: seed ${seed} diverges at ${diverged}`);
+      }
+    }
+  };
+  const worker = async (): Promise<void> => {
+    const dir = await mkdtemp(join(tmpdir(), "palisade-trace-"));
+    await copyFile(join(runs.modelsDir, runs.model), join(dir, runs.model));
+    try {
+      await traceSeeds(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  console.log(
+    `conformance (${runs.model} on ${runs.on}): ${runs.traces} traces, ${events} ${runs.unit}, ${divergences} divergences`,
+  );
+  return { ok: divergences === 0 && events > 0, traces: runs.traces, events, divergences };
+}
