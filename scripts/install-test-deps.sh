@@ -6,8 +6,25 @@
 # there already it installs nothing.
 set -euo pipefail
 
+# Installs Debian packages "$@" (after "$1", what to tell a user who is neither root nor has
+# sudo) with apt-get, as root or through sudo.
+apt_install() {
+  local hint=$1
+  shift
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null; then sudo="sudo"; else
+      echo "install-test-deps: $hint" >&2
+      exit 1
+    fi
+  fi
+  echo "install-test-deps: installing $*"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
+}
+
 # Installs the Debian packages among "$@" (after the label "$1") that are missing; prints the
-# label as present when none is. Run as root, or with sudo where the machine has it.
+# label as present when none is.
 ensure_packages() {
   local what=$1
   shift
@@ -19,16 +36,7 @@ ensure_packages() {
     echo "install-test-deps: $what present"
     return 0
   fi
-  local sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null; then sudo="sudo"; else
-      echo "install-test-deps: missing ${missing[*]}; run as root: apt-get install -y ${missing[*]}" >&2
-      exit 1
-    fi
-  fi
-  echo "install-test-deps: installing ${missing[*]}"
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+  apt_install "missing ${missing[*]}; run as root: apt-get install -y ${missing[*]}" "${missing[@]}"
 }
 
 # --- Chaos suite (npm run chaos) and the namespace tests: network namespaces, iptables/nftables
@@ -77,15 +85,5 @@ if have_postgres; then
   exit 0
 fi
 
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null; then sudo="sudo"; else
-    echo "install-test-deps: PostgreSQL is missing; run as root: apt-get update && apt-get install -y postgresql" >&2
-    exit 1
-  fi
-fi
-
-echo "install-test-deps: installing PostgreSQL from Debian packages"
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get update
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql
+apt_install "PostgreSQL is missing; run as root: apt-get update && apt-get install -y postgresql" postgresql
 have_postgres || { echo "install-test-deps: PostgreSQL binaries not found after install" >&2; exit 1; }
