@@ -6,7 +6,7 @@
 import type { Answer } from "../../node/lock/answers.ts";
 import type { Command } from "../../node/lock/commands.ts";
 import { LockStateMachine } from "../../node/lock/state-machine.ts";
-import { replaySeeds, type TraceRunsResult } from "./trace-runs.ts";
+import type { TraceReplay } from "./trace-runs.ts";
 
 const MODEL = "exactly-once.pml";
 const LOCK = "L";
@@ -115,20 +115,14 @@ export function replay(steps: readonly ApplyStep[]): string | null {
   return null;
 }
 
-export async function runConformance(
-  modelsDir: string,
-  traces = Number(process.env.MODEL_TRACES ?? 1000),
-): Promise<TraceRunsResult> {
-  return replaySeeds({
-    modelsDir,
-    model: MODEL,
-    on: "LockStateMachine",
-    unit: "entries",
-    label: "conformance",
-    spinArgs: ["-DTRACE", `-DNSEQ=${NSEQ}`, "-DMAXSENDS=5"],
-    traces,
-    maxBuffer: 4 * 1024 * 1024,
-    parse: parseTrace,
-    replay,
-  });
-}
+/** exactly-once.pml replayed on LockStateMachine.apply. */
+export const exactlyOnceReplay: TraceReplay<ApplyStep> = {
+  model: MODEL,
+  on: "LockStateMachine",
+  unit: "entries",
+  label: "conformance",
+  spinArgs: ["-DTRACE", `-DNSEQ=${NSEQ}`, "-DMAXSENDS=5"],
+  maxBuffer: 4 * 1024 * 1024,
+  parse: parseTrace,
+  replay,
+};

@@ -4,7 +4,7 @@
 // event that the session is tracked exactly when the model says, that the keeper proposes no
 // expiry before the model's deadline, and that it proposes it when the model does.
 import { LeaseKeeper } from "../../node/lock/lease-keeper.ts";
-import { replaySeeds, type TraceRunsResult } from "./trace-runs.ts";
+import type { TraceReplay } from "./trace-runs.ts";
 
 const MODEL = "session.pml";
 /** The TTL of the trace mode (models/session.pml: 12 units under -DTRACE). */
@@ -79,20 +79,14 @@ export function replayLease(events: readonly LeaseEvent[]): string | null {
   return null;
 }
 
-export async function runLeaseConformance(
-  modelsDir: string,
-  traces = Number(process.env.MODEL_TRACES ?? 1000),
-): Promise<TraceRunsResult> {
-  return replaySeeds({
-    modelsDir,
-    model: MODEL,
-    on: "LeaseKeeper",
-    unit: "events",
-    label: "lease conformance",
-    spinArgs: [`-u${STEPS}`, "-DTRACE"],
-    traces,
-    maxBuffer: 8 * 1024 * 1024,
-    parse: parseLeaseTrace,
-    replay: replayLease,
-  });
-}
+/** session.pml's leader side replayed on LeaseKeeper. */
+export const leaseReplay: TraceReplay<LeaseEvent> = {
+  model: MODEL,
+  on: "LeaseKeeper",
+  unit: "events",
+  label: "lease conformance",
+  spinArgs: [`-u${STEPS}`, "-DTRACE"],
+  maxBuffer: 8 * 1024 * 1024,
+  parse: parseLeaseTrace,
+  replay: replayLease,
+};

@@ -12,9 +12,10 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { parsePanOutput, trailSteps, type PanResult } from "./pan-output.ts";
 import { RUNS, type ModelRun } from "./runs.ts";
-import { runConformance } from "./conformance.ts";
-import { runLeaseConformance } from "./lease-conformance.ts";
-import { runSessionConformance } from "./session-conformance.ts";
+import { exactlyOnceReplay } from "./conformance.ts";
+import { leaseReplay } from "./lease-conformance.ts";
+import { sessionReplay } from "./session-conformance.ts";
+import { replaySeeds } from "./trace-runs.ts";
 
 const exec = promisify(execFile);
 const MODELS = resolve(import.meta.dirname, "../../models");
@@ -93,9 +94,9 @@ async function main(): Promise<void> {
   };
   await Promise.all([worker(), worker()]);
   const conformance = [
-    await runConformance(MODELS),
-    await runLeaseConformance(MODELS),
-    await runSessionConformance(MODELS),
+    await replaySeeds(MODELS, exactlyOnceReplay),
+    await replaySeeds(MODELS, leaseReplay),
+    await replaySeeds(MODELS, sessionReplay),
   ];
   const failed =
     outcomes.filter((o) => o.problem !== null).length + conformance.filter((c) => !c.ok).length;

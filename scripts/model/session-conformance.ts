@@ -10,7 +10,7 @@ import { SessionNotFoundError } from "../../client/errors.ts";
 import type { KeepAliveSender } from "../../client/keepalive-batch.ts";
 import type { LockApi } from "../../client/lock-api.ts";
 import { Session } from "../../client/session.ts";
-import { replaySeeds, type TraceRunsResult } from "./trace-runs.ts";
+import type { TraceReplay } from "./trace-runs.ts";
 
 const MODEL = "session.pml";
 /** The TTL of the trace mode, in model units. */
@@ -204,20 +204,14 @@ export async function replaySession(events: readonly ClientEvent[]): Promise<str
   }
 }
 
-export async function runSessionConformance(
-  modelsDir: string,
-  traces = Number(process.env.MODEL_TRACES ?? 1000),
-): Promise<TraceRunsResult> {
-  return replaySeeds({
-    modelsDir,
-    model: MODEL,
-    on: "the client Session",
-    unit: "events",
-    label: "session conformance",
-    spinArgs: [`-u${STEPS}`, "-DTRACE"],
-    traces,
-    maxBuffer: 8 * 1024 * 1024,
-    parse: parseClientTrace,
-    replay: replaySession,
-  });
-}
+/** session.pml's client side replayed on the client's Session. */
+export const sessionReplay: TraceReplay<ClientEvent> = {
+  model: MODEL,
+  on: "the client Session",
+  unit: "events",
+  label: "session conformance",
+  spinArgs: [`-u${STEPS}`, "-DTRACE"],
+  maxBuffer: 8 * 1024 * 1024,
+  parse: parseClientTrace,
+  replay: replaySession,
+};

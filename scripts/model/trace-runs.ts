@@ -10,8 +10,8 @@ import { promisify } from "node:util";
 
 const exec = promisify(execFile);
 
-export interface TraceRuns<E> {
-  readonly modelsDir: string;
+/** A model whose random runs are replayed on the code, and how. */
+export interface TraceReplay<E> {
   readonly model: string;
   /** What the trace is replayed on, for the summary line ("LockStateMachine"). */
   readonly on: string;
@@ -21,7 +21,6 @@ export interface TraceRuns<E> {
   readonly label: string;
   /** spin's options besides the seed and the model (-DTRACE and the bounds). */
   readonly spinArgs: readonly string[];
-  readonly traces: number;
   readonly maxBuffer: number;
   parse(text: string): E[];
   /** Null when the code followed the trace, else where and how it diverged. */
@@ -36,12 +35,17 @@ export interface TraceRunsResult {
   readonly divergences: number;
 }
 
-export async function replaySeeds<E>(runs: TraceRuns<E>): Promise<TraceRunsResult> {
+/** Replays `traces` random runs (seeds 1..traces) of `runs.model`, found in `modelsDir`. */
+export async function replaySeeds<E>(
+  modelsDir: string,
+  runs: TraceReplay<E>,
+  traces = Number(process.env.MODEL_TRACES ?? 1000),
+): Promise<TraceRunsResult> {
   let events = 0;
   let divergences = 0;
   let next = 1;
   const traceSeeds = async (dir: string): Promise<void> => {
-    for (let seed = next++; seed <= runs.traces; seed = next++) {
+    for (let seed = next++; seed <= traces; seed = next++) {
       const { stdout } = await exec("spin", [`-n${seed}`, ...runs.spinArgs, runs.model], {
         cwd: dir,
         maxBuffer: runs.maxBuffer,
@@ -57,7 +61,7 @@ export async function replaySeeds<E>(runs: TraceRuns<E>): Promise<TraceRunsResul
   };
   const worker = async (): Promise<void> => {
     const dir = await mkdtemp(join(tmpdir(), "palisade-trace-"));
-    await copyFile(join(runs.modelsDir, runs.model), join(dir, runs.model));
+    await copyFile(join(modelsDir, runs.model), join(dir, runs.model));
     try {
       await traceSeeds(dir);
     } finally {
@@ -66,7 +70,7 @@ export async function replaySeeds<E>(runs: TraceRuns<E>): Promise<TraceRunsResul
   };
   await Promise.all([worker(), worker()]);
   console.log(
-    `conformance (${runs.model} on ${runs.on}): ${runs.traces} traces, ${events} ${runs.unit}, ${divergences} divergences`,
+    `conformance (${runs.model} on ${runs.on}): ${traces} traces, ${events} ${runs.unit}, ${divergences} divergences`,
   );
-  return { ok: divergences === 0 && events > 0, traces: runs.traces, events, divergences };
+  return { ok: divergences === 0 && events > 0, traces, events, divergences };
 }
