@@ -151,7 +151,8 @@ export const MAX_U64 = (1n << 64n) - 1n;
 export type U64Input = Long | number | string | bigint | null | undefined;
 
 const U32 = 0x1_0000_0000n;
-const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+/** 2^53 - 1 as a bigint: the largest uint64 a number field may carry. */
+export const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 /** The largest high word of a uint64 whose value is still a safe JavaScript integer. */
 const MAX_SAFE_HIGH = 0x1f_ffff;
 

@@ -13,7 +13,15 @@ import type {
   LockTarget,
   WriteAcks,
 } from "../lock-values.ts";
-import { CodecError, MAX_PAGE_SIZE, safeLongNumber, toU64, u64, type U64Input } from "../wire.ts";
+import {
+  CodecError,
+  MAX_PAGE_SIZE,
+  MAX_SAFE_BIG,
+  safeLongNumber,
+  toU64,
+  u64,
+  type U64Input,
+} from "../wire.ts";
 
 const pb = palisade.v1;
 
@@ -35,8 +43,6 @@ export function numberField(value: U64Input, field: string): number {
   if (big > MAX_SAFE_BIG) throw new CodecError(`${field}: ${big} is too large`);
   return Number(big);
 }
-
-const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function stringField(value: unknown, field: string): string {
   if (value === null || value === undefined) return "";
